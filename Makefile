@@ -1,0 +1,40 @@
+# Two commands are the contract: `make sim` and `make test` (see README.md).
+# Each sets up what it needs: a local .venv from requirements.txt and the
+# MicroPython WebAssembly runtime from package-lock.json.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+BOARD ?= pico
+PORT ?= /dev/ttyACM0
+
+.PHONY: sim test build deploy deps clean
+
+sim: deps
+	$(PY) -m hostsim
+
+test: deps
+	$(PY) -m pytest
+
+build: deps
+	$(PY) -m tools.build --board $(BOARD)
+
+deploy: build
+	$(PY) -m tools.deploy --board $(BOARD) --port $(PORT) $(DEPLOY_FLAGS)
+
+deps: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: requirements.txt
+	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found: install Python >= 3.11"; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "error: Python >= 3.11 needed (found $$($(PYTHON) --version)); set PYTHON=python3.11"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+node_modules/.installed: package.json package-lock.json
+	@command -v node >/dev/null && command -v npm >/dev/null || { echo "error: node/npm not found: install Node.js >= 18 with npm (e.g. apt-get install nodejs npm)"; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+clean:
+	rm -rf build .pytest_cache .hypothesis

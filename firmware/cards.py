@@ -1,0 +1,58 @@
+# Card codes: rank 23456789TJQKA + suit cdhs (e.g. "Td"), packed as one small int.
+#
+# card = rank_index * 4 + suit_index, rank_index 0 (deuce) .. 12 (ace),
+# suit_index 0..3 for c d h s. Ints keep hands allocation-free on MicroPython.
+from firmware.errors import CardCodeError
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+DECK_SIZE = 52
+
+
+def parse(code):
+    """Card code (case-insensitive, "10" accepted for T) -> card int."""
+    if not isinstance(code, str):
+        raise CardCodeError("card code must be a string, got %r" % (code,))
+    text = code.strip()
+    if len(text) == 3 and text[:2] == "10":
+        text = "T" + text[2]
+    if len(text) != 2:
+        raise CardCodeError("bad card code %r: expected rank 23456789TJQKA + suit cdhs" % (code,))
+    r = RANKS.find(text[0].upper())
+    s = SUITS.find(text[1].lower())
+    if r < 0 or s < 0:
+        raise CardCodeError("bad card code %r: expected rank 23456789TJQKA + suit cdhs" % (code,))
+    return r * 4 + s
+
+
+def parse_many(codes):
+    if not isinstance(codes, (list, tuple)):
+        raise CardCodeError("cards must be a list of card codes")
+    return [parse(c) for c in codes]
+
+
+def check(card):
+    """Validate a card int (from a driver or a decoded frame)."""
+    if not isinstance(card, int) or card < 0 or card >= DECK_SIZE:
+        raise CardCodeError("bad card number %r: expected 0..51" % (card,))
+    return card
+
+
+def name(card):
+    """Card int -> canonical code, e.g. 'Td'."""
+    check(card)
+    return RANKS[card >> 2] + SUITS[card & 3]
+
+
+def names(cards):
+    return [name(c) for c in cards]
+
+
+def rank(card):
+    """0 (deuce) .. 12 (ace)."""
+    return card >> 2
+
+
+def suit(card):
+    """0..3 for c d h s."""
+    return card & 3

@@ -1,0 +1,70 @@
+# Runtime shims: the few names MicroPython and CPython spell differently.
+#
+# Firmware imports these from here, never from `micropython`/`time` directly,
+# so the same file runs on the board, under the host simulator and in tests.
+import sys
+
+IS_MICROPYTHON = sys.implementation.name == "micropython"
+
+if IS_MICROPYTHON:
+    from micropython import const, schedule  # noqa: F401
+    import micropython as _mp
+    import time as _time
+
+    ticks_ms = _time.ticks_ms
+    ticks_add = _time.ticks_add
+    ticks_diff = _time.ticks_diff
+    sleep_ms = _time.sleep_ms
+
+    def heap_lock():
+        _mp.heap_lock()
+
+    def heap_unlock():
+        return _mp.heap_unlock()
+
+    def set_clock(clock_ms):
+        raise RuntimeError("the clock is the board's own on MicroPython")
+
+else:
+    import time as _time
+
+    _TICKS_PERIOD = 1 << 30  # MicroPython's ticks wrap at 2**30 on every port
+    _TICKS_MAX = _TICKS_PERIOD - 1
+    _TICKS_HALF = _TICKS_PERIOD // 2
+
+    def const(value):
+        return value
+
+    def _monotonic_ms():
+        return _time.monotonic_ns() // 1000000
+
+    # hostsim installs its virtual clock here (set_clock); looked up at call time.
+    _clock_ms = _monotonic_ms
+
+    def set_clock(clock_ms):
+        """Install a millisecond clock (hostsim's virtual clock); None restores real time."""
+        global _clock_ms
+        _clock_ms = clock_ms if clock_ms is not None else _monotonic_ms
+
+    def ticks_ms():
+        return _clock_ms() & _TICKS_MAX
+
+    def ticks_add(ticks, delta):
+        return (ticks + delta) & _TICKS_MAX
+
+    def ticks_diff(end, start):
+        return ((end - start + _TICKS_HALF) & _TICKS_MAX) - _TICKS_HALF
+
+    def sleep_ms(ms):
+        _time.sleep(ms / 1000)
+
+    def schedule(func, arg):
+        # CPython has no hard interrupts: run the callback at once, as the
+        # scheduler would at the next safe point.
+        func(arg)
+
+    def heap_lock():
+        pass
+
+    def heap_unlock():
+        return 0

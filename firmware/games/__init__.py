@@ -1,0 +1,1 @@
+# Game rule engines: pure logic, no I/O, no clocks.

@@ -1,0 +1,1 @@
+# Host-side tools: build, deploy, console, report decoder, rules judge, odds.

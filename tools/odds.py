@@ -1,0 +1,36 @@
+"""Exact odds and house edge of every bet, computed through the firmware's own rules.
+
+    python -m tools.odds baccarat --method 1 --commission A --decks 8 [--json]
+    python -m tools.odds craps --field-12 2 [--json]
+
+Each game's module (tools/odds_<game>.py) provides add_arguments(parser) and
+run(args) -> exit status.
+"""
+import argparse
+import sys
+
+GAMES = {
+    "baccarat": "tools.odds_baccarat",
+    "craps": "tools.odds_craps",
+}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m tools.odds", description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="game", required=True)
+    modules = {}
+    for game, module_name in GAMES.items():
+        module = __import__(module_name, fromlist=["run"])
+        modules[game] = module
+        p = sub.add_parser(game, help=(module.__doc__ or "").strip().splitlines()[0])
+        module.add_arguments(p)
+    args = ap.parse_args(argv)
+    try:
+        return modules[args.game].run(args)
+    except ValueError as exc:
+        print("odds: %s" % exc, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
