@@ -1,0 +1,162 @@
+# Baccarat scoreboard roads: bead plate, big road, big eye boy, small road, cockroach pig.
+#
+# Fed one live result at a time (Roads.add). Memory is bounded by MAX_ROUNDS:
+# a round uses at least 4 cards, so a 12-deck shoe (art. 1) holds at most
+# 12 * 52 / 4 = 156 rounds; nothing is ever dropped. Every store is a
+# bytearray of that size at most (about 1.3 KB for all roads together).
+from firmware.compat import const
+from firmware.errors import RuleError
+from firmware.games.baccarat import PLAYER, BANKER, TIE
+
+MAX_ROUNDS = const(156)  # 12 decks * 52 cards / 4 cards per round at least
+ROWS = const(6)  # a scoreboard column is 6 cells high
+
+RED = const(0)
+BLUE = const(1)
+MARK_NAMES = ("red", "blue")
+
+# Derived roads: (name, k) -- compare with the column k to the left.
+DERIVED = (("big_eye_boy", 1), ("small_road", 2), ("cockroach_pig", 3))
+
+# Bead / entry encoding: bits 0-1 winner (0 player, 1 banker, 2 tie),
+# bit 2 player pair, bit 3 banker pair.
+_PP = const(4)
+_BP = const(8)
+
+
+def encode(winner, player_pair=False, banker_pair=False):
+    if winner not in (PLAYER, BANKER, TIE):
+        raise RuleError("bad road result %r: expected PLAYER, BANKER or TIE" % (winner,))
+    return winner | (_PP if player_pair else 0) | (_BP if banker_pair else 0)
+
+
+def derived_mark(lengths, column, row, k):
+    """Standard derivation of the mark for the big-road entry at (column, row),
+    logical columns, lengths[i] = entries in column i. None if the road has no
+    mark for that entry yet. A new column (row 0) compares the two columns
+    before it, k apart: equal lengths -> red. Further down a column, look at the
+    column k to the left: a cell at this row -> red; the cell above filled but
+    this one empty (the column ended just there) -> blue; both empty -> red."""
+    if row == 0:
+        if column < k + 1:
+            return None
+        return RED if lengths[column - 1] == lengths[column - 1 - k] else BLUE
+    if column < k:
+        return None
+    return BLUE if lengths[column - k] == row else RED
+
+
+def place(lengths, rows=ROWS):
+    """Grid cells (column, row) of every entry of columns with these lengths,
+    with dragon tails: a streak longer than the board (or blocked by an earlier
+    tail) turns right along its last row. A new streak starts at the top of the
+    first free column after the previous streak's start."""
+    cells = []
+    taken = set()
+    start = -1
+    for n in lengths:
+        col = start + 1
+        while (col, 0) in taken:
+            col += 1
+        start = col
+        row = 0
+        turned = False
+        for i in range(n):
+            if i > 0:
+                if not turned and row + 1 < rows and (col, row + 1) not in taken:
+                    row += 1
+                else:
+                    turned = True
+                    col += 1
+            taken.add((col, row))
+            cells.append((col, row))
+    return cells
+
+
+class Roads:
+    """All roads of one shoe, updated incrementally."""
+
+    def __init__(self):
+        self.beads = bytearray(MAX_ROUNDS)  # bead plate: every result, ties included
+        self.n_beads = 0
+        self.entries = bytearray(MAX_ROUNDS)  # big road entries (no ties), encoded
+        self.ties = bytearray(MAX_ROUNDS)  # ties counted on each entry
+        self.n_entries = 0
+        self.lengths = bytearray(MAX_ROUNDS)  # big road logical column lengths
+        self.n_columns = 0
+        self.leading_ties = 0  # ties before the first entry (shown on it once it exists)
+        self.marks = [bytearray(MAX_ROUNDS), bytearray(MAX_ROUNDS), bytearray(MAX_ROUNDS)]
+        self.n_marks = bytearray(3)  # MAX_ROUNDS < 256 fits a byte
+
+    def add(self, winner, player_pair=False, banker_pair=False):
+        """One live round's result (demo and void rounds never go on the roads)."""
+        code = encode(winner, player_pair, banker_pair)
+        if self.n_beads >= MAX_ROUNDS:
+            raise RuleError("roads full: %d rounds is more than a 12-deck shoe can hold" % MAX_ROUNDS)
+        self.beads[self.n_beads] = code
+        self.n_beads += 1
+        if winner == TIE:
+            if self.n_entries == 0:
+                self.leading_ties += 1
+            else:
+                self.ties[self.n_entries - 1] += 1
+            return
+        if self.n_columns and self._last_winner() == winner:
+            column = self.n_columns - 1
+        else:
+            column = self.n_columns
+            self.n_columns += 1
+        row = self.lengths[column]
+        self.lengths[column] = row + 1
+        self.entries[self.n_entries] = code
+        if self.n_entries == 0:
+            self.ties[0] = self.leading_ties
+        self.n_entries += 1
+        for i in range(3):
+            mark = derived_mark(self.lengths, column, row, DERIVED[i][1])
+            if mark is not None:
+                self.marks[i][self.n_marks[i]] = mark
+                self.n_marks[i] += 1
+
+    def _last_winner(self):
+        # The last column's winner is the last entry's.
+        return self.entries[self.n_entries - 1] & 3
+
+    def next_marks(self, winner):
+        """Marks the three derived roads would get if `winner` (PLAYER/BANKER)
+        won the next round: tuple of RED/BLUE/None."""
+        if winner != PLAYER and winner != BANKER:
+            raise RuleError("next mark is asked for a Banker or Player win")
+        if self.n_columns and self._last_winner() == winner:
+            column = self.n_columns - 1
+            row = self.lengths[column]
+        else:
+            column = self.n_columns
+            row = 0
+        return tuple(derived_mark(self.lengths, column, row, k) for _name, k in DERIVED)
+
+    def big_road(self):
+        """Logical columns: list of lists of (winner, ties, player_pair, banker_pair)."""
+        out = []
+        i = 0
+        for c in range(self.n_columns):
+            col = []
+            for _ in range(self.lengths[c]):
+                code = self.entries[i]
+                col.append((code & 3, self.ties[i], bool(code & _PP), bool(code & _BP)))
+                i += 1
+            out.append(col)
+        return out
+
+    def big_road_cells(self):
+        """Display cells (column, row) of each big-road entry, with dragon tails."""
+        return place(self.lengths[:self.n_columns])
+
+    def derived(self, index):
+        """Marks of derived road index (0 big eye boy, 1 small road, 2 cockroach pig)."""
+        return list(self.marks[index][:self.n_marks[index]])
+
+    def bead_plate(self):
+        """Every result in order, ties included: list of (winner, player_pair, banker_pair);
+        bead i sits at column i // 6, row i % 6."""
+        return [(b & 3, bool(b & _PP), bool(b & _BP)) for b in self.beads[:self.n_beads]]

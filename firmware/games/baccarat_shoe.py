@@ -1,0 +1,235 @@
+# Baccarat shoe procedure (arts. 1-4, 8, 10): burn, demo rounds, cut card, dealing errors, composition.
+#
+# A Shoe is fed the events of the table: every card read out of the shoe
+# (burn() or deal()), the cut card (cut_card()), the dealer's start/end of a
+# round and corrections. It keeps how many of each card the shoe still holds,
+# so a card the shoe cannot contain is a card-integrity alarm (IntegrityError),
+# never a result.
+from collections import namedtuple
+
+from firmware.compat import const
+from firmware.errors import IntegrityError, RuleError
+from firmware.games.baccarat import NONE, Round, HAND_NAMES
+from firmware import cards as _cards
+
+# Shoe states.
+BURNING = const(0)  # art. 2(1): burn procedure at the start of the shoe
+READY = const(1)  # between rounds
+IN_ROUND = const(2)
+ERROR = const(3)  # art. 10: a dealing error waits for correct() or void()
+CLOSED = const(4)  # art. 3: last round played or shoe changed; reshuffle
+STATE_NAMES = ("burning", "ready", "in_round", "dealing_error", "closed")
+
+# Dealing-error kinds (art. 10).
+WRONG_HAND = "wrong_hand"  # card placed on the hand that was not due: move it
+EXTRA_CARD = "extra_card"  # card drawn when no hand may draw: discard it
+
+RoundRecord = namedtuple("RoundRecord", ("number", "demo", "void", "result", "last", "face_up"))
+
+
+class DealingError(RuleError):
+    """Art. 10: a dealing error; the card is out of the shoe, the round is held
+    until the dealer corrects it (Shoe.correct) or voids the round (Shoe.void)."""
+
+    def __init__(self, message, kind):
+        RuleError.__init__(self, message)
+        self.kind = kind
+
+
+def burn_count(card, burn):
+    """Art. 2(1) option: cards burned AFTER the first card, from its value.
+    Reading ("first_card"): tens and pictures count 10, ace 1, others face value.
+    Option "first_card_points": art. 5 points (tens and pictures 0)."""
+    r = card >> 2
+    if r == 12:
+        return 1
+    if r >= 8:
+        return 10 if burn == "first_card" else 0
+    return r + 2
+
+
+class Shoe:
+    """One shoe from shuffle to reshuffle under validated Settings."""
+
+    def __init__(self, settings):
+        self.settings = settings
+        self.decks = settings.decks
+        self.auto = settings.dealer == "auto_shuffler"
+        self.counts = bytearray(52)
+        self._refill()
+        self.burned = 0
+        self.rounds = 0  # rounds started (demo + live)
+        self.live_rounds = 0
+        self.demo_rounds = 0
+        self.last_round = 0  # number of the last round once the cut card is out; 0 = not yet
+        self.round = None
+        self.round_demo = False
+        self.pending = None  # (kind, card, hand) of a dealing error
+        self._first_burn = False
+        if self.auto:
+            # Art. 2(3): the automatic shuffler-dealer deals at once, no burn.
+            self.burn_left = 0
+            self.state = READY
+        elif settings.burn == "decks":
+            self.burn_left = self.decks  # art. 2(1): as many cards as decks
+            self.state = BURNING
+        else:
+            self.burn_left = -1  # the first card decides
+            self.state = BURNING
+
+    def _refill(self):
+        for i in range(52):
+            self.counts[i] = self.decks
+        self.remaining = self.decks * 52
+
+    def _take(self, card):
+        _cards.check(card)
+        if self.counts[card] == 0:
+            raise IntegrityError("card-integrity alarm: %s cannot come out: all %d of it in this %d-deck shoe "
+                                 "are already out (Baccarat art. 1)"
+                                 % (_cards.name(card), self.decks, self.decks))
+        self.counts[card] -= 1
+        self.remaining -= 1
+
+    def state_name(self):
+        return STATE_NAMES[self.state]
+
+    def can_start_demo(self):
+        """Art. 2(2): demonstration rounds only at the start of the shoe, at most
+        the table's demo_rounds (<= 3)."""
+        return (self.state == READY and self.live_rounds == 0
+                and self.demo_rounds < self.settings.demo_rounds)
+
+    def burn(self, card):
+        """A card read and discarded: the art. 2(1) procedure while burning, or
+        the art. 8 burn at the start of a round (between rounds)."""
+        if self.state == BURNING:
+            self._take(card)
+            self.burned += 1
+            if self.burn_left == -1:
+                self.burn_left = burn_count(card, self.settings.burn)
+            else:
+                self.burn_left -= 1
+            if self.burn_left == 0:
+                self.state = READY
+            return self.burn_left
+        if self.state != READY:
+            raise RuleError("cannot burn now (shoe %s): art. 8 burns come at the start of a round"
+                            % self.state_name())
+        self._take(card)
+        self.burned += 1
+        return 0
+
+    def start_round(self, demo=False):
+        if self.state == BURNING:
+            raise RuleError("burn procedure not finished: %s more card(s) to burn (Baccarat art. 2(1))"
+                            % ("the first card decides how many" if self.burn_left < 0 else self.burn_left))
+        if self.state == CLOSED:
+            raise RuleError("shoe finished: reshuffle and start a new shoe (Baccarat art. 3(1))")
+        if self.state != READY:
+            raise RuleError("a round is already in progress (shoe %s)" % self.state_name())
+        if demo and not self.can_start_demo():
+            raise RuleError("no demonstration round allowed now: at most %d, only before the first live round "
+                            "(Baccarat art. 2(2))" % self.settings.demo_rounds)
+        if self.auto:
+            self._refill()  # art. 7(2): the machine got every card back after the last round
+        self.round = Round(self.settings)
+        self.round_demo = demo
+        self.rounds += 1
+        if demo:
+            self.demo_rounds += 1
+        else:
+            self.live_rounds += 1
+        self.state = IN_ROUND
+        return self.round
+
+    def expected(self):
+        """Hand due the next card, or NONE (no round, round complete, error pending)."""
+        if self.state != IN_ROUND:
+            return NONE
+        return self.round.expected()
+
+    def deal(self, card, hand=None, face_up=False):
+        """A card out of the shoe for the round. Returns the hand it belongs to.
+        Art. 4: a face-up card is valid. Raises IntegrityError for a card the shoe
+        cannot hold, DealingError (art. 10) for a misplaced or extra card."""
+        if self.state == ERROR:
+            raise RuleError("dealing error pending (%s): correct() or void() first (Baccarat art. 10)"
+                            % self.pending[0])
+        if self.state == BURNING or self.state == CLOSED:
+            raise RuleError("no card may be dealt now (shoe %s)" % self.state_name())
+        self._take(card)
+        if self.state == READY or self.round.complete:
+            self.pending = (EXTRA_CARD, card, hand)
+            self.state = ERROR
+            raise DealingError("dealing error: %s drawn when no hand may draw (Baccarat arts. 9, 10): "
+                               "correct() discards it, or void() the round" % _cards.name(card), EXTRA_CARD)
+        due = self.round.expected()
+        if hand is not None and hand != due:
+            self.pending = (WRONG_HAND, card, hand)
+            self.state = ERROR
+            raise DealingError("dealing error: %s placed on %s but due to %s (Baccarat arts. 7, 9, 10): "
+                               "correct() moves it, or void() the round"
+                               % (_cards.name(card), HAND_NAMES[hand] if hand in (0, 1) else hand,
+                                  HAND_NAMES[due]), WRONG_HAND)
+        return self.round.deal(card, None, face_up)
+
+    def correct(self):
+        """Art. 10: the dealer corrects the pending error at once: a misplaced
+        card goes to the hand that was due, an extra card is discarded."""
+        if self.state != ERROR:
+            raise RuleError("no dealing error to correct")
+        kind, card, _hand = self.pending
+        self.pending = None
+        self.state = IN_ROUND if self.round is not None else READY
+        if kind == WRONG_HAND:
+            return self.round.deal(card)
+        self.burned += 1
+        return NONE
+
+    def void(self):
+        """Art. 10: an error that cannot be corrected voids the round: every bet is
+        returned (baccarat.settle_void). Returns the round's record."""
+        if self.state == ERROR and self.round is None:
+            return self.correct()  # nothing to void: the stray card is discarded
+        if self.state != IN_ROUND and self.state != ERROR:
+            raise RuleError("no round in progress to void")
+        if self.pending is not None:
+            self.burned += 1
+            self.pending = None
+        return self._close_round(True)
+
+    def cut_card(self):
+        """Art. 3(1): the cut card came out. The round in progress (or, between
+        rounds, the next one) is the last, or one more follows (cut_card option)."""
+        if self.auto:
+            raise RuleError("the automatic shuffler-dealer has no cut card (Baccarat art. 2(3))")
+        if self.last_round:
+            raise RuleError("cut card already out")
+        current = self.rounds if self.state in (IN_ROUND, ERROR) else self.rounds + 1
+        self.last_round = current + (1 if self.settings.cut_card == "one_more" else 0)
+        return self.last_round
+
+    def end_round(self):
+        """Close a complete round -> RoundRecord (result flagged demo if so)."""
+        if self.state != IN_ROUND:
+            raise RuleError("no round in progress (shoe %s)" % self.state_name())
+        if not self.round.complete:
+            raise RuleError("round not complete: the next card is due to %s"
+                            % HAND_NAMES[self.round.expected()])
+        return self._close_round(False)
+
+    def _close_round(self, void):
+        rnd = self.round
+        result = None if void else rnd.result()
+        last = self.last_round != 0 and self.rounds >= self.last_round
+        record = RoundRecord(self.rounds, self.round_demo, void, result, last, rnd.face_up)
+        self.round = None
+        self.state = CLOSED if last else READY
+        return record
+
+    def change(self):
+        """Art. 3(2): the house changes the shoe after any round."""
+        if self.state == IN_ROUND or self.state == ERROR:
+            raise RuleError("the shoe may be changed only after a round (Baccarat art. 3(2))")
+        self.state = CLOSED
