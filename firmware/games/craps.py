@@ -1,0 +1,375 @@
+# Craps (花旗骰, dispatch 53/2010): table settings, puck, bet placement, take-down and settlement.
+#
+# Incremental API for the table controller:
+#   table = CrapsTable(load_settings({...}))
+#   bet_id, reason = table.place_bet(seat, "pass", 10)        # reason is None on success
+#   resolved = table.roll((3, 4))                              # or a reader report dict
+#   for r in resolved: r[SEAT], r[ZONE], r[RESULT], r[NET] ...
+# Money is integer table units. A stake must be a multiple of the table minimum (art. 5(6)) AND
+# make every payout of its bet exact (e.g. a multiple of 5 for odds 6:5 on a 6): otherwise the bet
+# is REFUSED with a reason. Payouts are never rounded.
+from firmware.errors import RuleError, SettingsError
+from firmware.games import craps_bets as B
+from firmware.games.craps_dice import check_report
+
+# Resolved bet record: a tuple (bet_id, seat, kind name, zone, result, net, stake).
+BET_ID = 0
+SEAT = 1
+KIND = 2
+ZONE = 3
+RESULT = 4   # "win", "lose", "push" or "down" (taken down, stake returned)
+NET = 5      # amount won (+) or lost (-); 0 for push/down
+STAKE = 6
+
+# Kinds a table may treat as "off" on a come-out roll (standing, not decided by it).
+OFF_ON_COME_OUT_ALLOWED = ("come_odds", "dont_come_odds", "hard", "big_number")
+# Kinds a table may let a player take down after they have been in action. Pass and Come are
+# contract bets once they have a point (art. 5(2)(1), (5): decided only by the point or a 7).
+TAKE_DOWN_ALLOWED = ("dont_pass", "dont_come", "pass_odds", "dont_pass_odds",
+                     "come_odds", "dont_come_odds", "hard", "big_number")
+
+SETTING_NAMES = ("minimum", "maximum", "field_12", "max_odds", "seats", "off_on_come_out",
+                 "take_down", "shooter_change_on_come_out_craps", "max_open_bets")
+# Settings that change payouts or the odds limit: the operator must state them (never defaulted).
+REQUIRED_SETTINGS = ("minimum", "field_12", "max_odds")
+
+
+class CrapsSettings:
+    """Validated table options (see docs/craps.md for meanings and allowed values)."""
+
+    def __init__(self, minimum, field_12, max_odds, maximum=0, seats=14, off_on_come_out=(),
+                 take_down=TAKE_DOWN_ALLOWED, shooter_change_on_come_out_craps=False,
+                 max_open_bets=256):
+        self.minimum = minimum
+        self.maximum = maximum
+        self.field_12 = field_12
+        self.max_odds = tuple(max_odds) if isinstance(max_odds, (list, tuple)) else max_odds
+        self.seats = seats
+        self.off_on_come_out = off_on_come_out
+        self.take_down = take_down
+        self.shooter_change_on_come_out_craps = shooter_change_on_come_out_craps
+        self.max_open_bets = max_open_bets
+        self._validate()
+
+    def _validate(self):
+        def is_int(v):
+            return isinstance(v, int) and not isinstance(v, bool)
+
+        if not is_int(self.minimum) or self.minimum < 1:
+            raise SettingsError("minimum must be a whole number of units >= 1 (art. 5(6)), got %r" % (self.minimum,))
+        if not is_int(self.maximum) or self.maximum < 0 or (self.maximum and (
+                self.maximum < self.minimum or self.maximum % self.minimum)):
+            raise SettingsError("maximum must be 0 (no table maximum) or a multiple of the minimum >= it, got %r"
+                                % (self.maximum,))
+        if self.field_12 not in (2, 3) or isinstance(self.field_12, bool):
+            raise SettingsError("field_12 must be 2 or 3 (Field pays 12 at 2:1 or 3:1, art. 6(12)), got %r"
+                                % (self.field_12,))
+        m = self.max_odds
+        if not isinstance(m, tuple) or len(m) != 3 or not all(is_int(x) and 0 <= x <= 100 for x in m):
+            raise SettingsError("max_odds must be 3 whole multiples 0..100 for points 4/10, 5/9, 6/8 "
+                                "(e.g. [3, 4, 5]), got %r" % (self.max_odds,))
+        if not is_int(self.seats) or not 1 <= self.seats <= 32:
+            raise SettingsError("seats must be 1..32, got %r" % (self.seats,))
+        self.off_on_come_out = _name_list("off_on_come_out", self.off_on_come_out, OFF_ON_COME_OUT_ALLOWED)
+        self.take_down = _name_list("take_down", self.take_down, TAKE_DOWN_ALLOWED)
+        if self.shooter_change_on_come_out_craps not in (True, False) or not isinstance(
+                self.shooter_change_on_come_out_craps, bool):
+            raise SettingsError("shooter_change_on_come_out_craps must be true or false (art. 4(2)), got %r"
+                                % (self.shooter_change_on_come_out_craps,))
+        if not is_int(self.max_open_bets) or not 1 <= self.max_open_bets <= 4096:
+            raise SettingsError("max_open_bets must be 1..4096, got %r" % (self.max_open_bets,))
+        # Kind codes for the hot path.
+        self.off_codes = tuple(B.kind_code(n) for n in self.off_on_come_out)
+        self.take_down_codes = tuple(B.kind_code(n) for n in self.take_down)
+
+    def odds_multiple(self, point):
+        """max_odds entry for a point: [0] for 4/10, [1] for 5/9, [2] for 6/8."""
+        if point == 4 or point == 10:
+            return self.max_odds[0]
+        if point == 5 or point == 9:
+            return self.max_odds[1]
+        return self.max_odds[2]
+
+
+def _name_list(setting, value, allowed):
+    if not isinstance(value, (list, tuple)):
+        raise SettingsError("%s must be a list of bet types from: %s" % (setting, ", ".join(allowed)))
+    out = []
+    for v in value:
+        if v not in allowed:
+            raise SettingsError("%s: %r not allowed; allowed bet types: %s" % (setting, v, ", ".join(allowed)))
+        if v not in out:
+            out.append(v)
+    return tuple(out)
+
+
+def load_settings(options):
+    """dict of table options -> CrapsSettings (SettingsError naming the setting on a bad value)."""
+    if isinstance(options, CrapsSettings):
+        return options
+    if not isinstance(options, dict):
+        raise SettingsError("craps settings must be a dict")
+    for key in options:
+        if key not in SETTING_NAMES:
+            raise SettingsError("unknown craps setting %r: expected one of %s" % (key, ", ".join(SETTING_NAMES)))
+    for key in REQUIRED_SETTINGS:
+        if key not in options:
+            raise SettingsError("craps setting %r is required (it changes payouts or limits; never defaulted)" % key)
+    kw = {}
+    for key in options:
+        kw[key] = options[key]
+    return CrapsSettings(**kw)
+
+
+class Bet:
+    """One stake on the layout. number: own point (line bets, 0 before it has one), the
+    point behind which odds stand, or the hard/big number."""
+
+    def __init__(self, bet_id, seat, kind, amount, number, parent):
+        self.bet_id = bet_id
+        self.seat = seat
+        self.kind = kind
+        self.amount = amount
+        self.number = number
+        self.parent = parent      # Bet backed by odds, else None
+        self.in_action = False    # has stood through a valid roll
+        self.outcome = B.STAND    # settlement code of the current roll (odds look at their parent's)
+        self.off_this_roll = False
+
+
+class CrapsTable:
+    """Puck, shooter and every open bet of one craps table."""
+
+    def __init__(self, settings):
+        self.settings = load_settings(settings)
+        self.point = 0                # 0: puck OFF (next roll is a come-out); else the point
+        self.bets = []                # open bets in placement order (odds after their line bet)
+        self.next_id = 1
+        self.rolls = 0                # valid rolls
+        self.no_rolls = 0             # invalid throws (re-thrown)
+        self.shooter_changes = 0
+        self.last_dice = None         # (d1, d2) of the last valid roll
+        self.last_no_roll = None      # reason of the last report if it was a no-roll, else None
+        self.shooter_changed = False  # set by the last roll (art. 4)
+        self.seven_out = False        # the last roll was a seven-out
+
+    # ---- queries -----------------------------------------------------------------------
+    def come_out(self):
+        """True when the next roll is a come-out roll (puck OFF)."""
+        return self.point == 0
+
+    def find(self, bet_id):
+        for b in self.bets:
+            if b.bet_id == bet_id:
+                return b
+        return None
+
+    def open_bets(self, seat=None):
+        """[(bet_id, seat, kind name, zone, amount)] of the open bets (of one seat)."""
+        out = []
+        for b in self.bets:
+            if seat is None or b.seat == seat:
+                out.append((b.bet_id, b.seat, B.KIND_NAMES[b.kind], B.zone_name(b.kind, b.number), b.amount))
+        return out
+
+    def may_shoot(self, seat):
+        """Art. 2(1): only a player with a bet of at least the minimum may throw."""
+        for b in self.bets:
+            if b.seat == seat:
+                return True
+        return False
+
+    # ---- placement ---------------------------------------------------------------------
+    def place_bet(self, seat, kind, amount, number=0, on=None):
+        """Place a bet. kind: a name from craps_bets.KIND_NAMES; number: 4..10 for hard /
+        big_number; on: bet id the odds stand behind. Returns (bet_id, None) or (None, reason).
+        Malformed calls (unknown kind, wrong number for the kind, bad seat) raise RuleError."""
+        s = self.settings
+        k = B.kind_code(kind) if isinstance(kind, str) else kind
+        if not isinstance(k, int) or not 0 <= k < len(B.KIND_NAMES):
+            raise RuleError("unknown craps bet type %r" % (kind,))
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.seats:
+            raise RuleError("seat %r is not at this table (seats 0..%d)" % (seat, s.seats - 1))
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise RuleError("stake must be a whole number of table units, got %r" % (amount,))
+        name = B.KIND_NAMES[k]
+        if k == B.HARD:
+            if number not in B.HARD_NUMBERS:
+                raise RuleError("hard way number must be 4, 6, 8 or 10 (art. 5(4)(1)), got %r" % (number,))
+        elif k == B.BIG_NUMBER:
+            if number not in B.BIG_NUMBERS:
+                raise RuleError("big number must be 4, 5, 6, 8, 9 or 10 (art. 5(4)(2)-(4)), got %r" % (number,))
+        elif number:
+            raise RuleError("%s takes no number" % name)
+        parent = None
+        if B.is_odds(k):
+            if on is None:
+                raise RuleError("%s needs the id of the line bet it backs" % name)
+        elif on is not None:
+            raise RuleError("%s does not stand behind another bet" % name)
+
+        if amount <= 0 or amount % s.minimum:
+            return None, "stake %d is not a positive multiple of the table minimum %d (art. 5(6))" % (amount, s.minimum)
+        if s.maximum and amount > s.maximum:
+            return None, "stake %d is over the table maximum %d" % (amount, s.maximum)
+        if len(self.bets) >= s.max_open_bets:
+            return None, "table holds its maximum of %d open bets" % s.max_open_bets
+
+        if k == B.PASS or k == B.DONT_PASS:
+            if self.point:
+                return None, "%s is a come-out bet: only while the puck is OFF (art. 5(2)(1), (3))" % name
+        elif k == B.COME or k == B.DONT_COME:
+            if not self.point:
+                return None, "%s only once a point is set (art. 5(2)(5), (6))" % name
+        elif B.is_odds(k):
+            parent = self.find(on)
+            want = B.odds_parent_kind(k)
+            if parent is None:
+                return None, "%s: bet %r is not open" % (name, on)
+            if parent.kind != want:
+                return None, "%s must back a %s bet, bet %r is %s (art. 5(2))" % (
+                    name, B.KIND_NAMES[want], on, B.KIND_NAMES[parent.kind])
+            if parent.seat != seat:
+                return None, "%s must back a bet of the same seat" % name
+            if not parent.number:
+                return None, "%s only behind a bet that has a point (art. 5(2)(2), (4), (5), (6))" % name
+            number = parent.number
+            multiple = s.odds_multiple(number)
+            committed = amount
+            for b in self.bets:
+                if b.parent is parent:
+                    committed += b.amount
+            ratio = B.odds_pay(k, number)
+            if k == B.PASS_ODDS or k == B.COME_ODDS:
+                if committed > multiple * parent.amount:
+                    return None, "odds on %d limited to %dx the line bet (%d), asked %d in all (max_odds)" % (
+                        number, multiple, multiple * parent.amount, committed)
+            elif committed * ratio[0] > multiple * parent.amount * ratio[1]:
+                return None, "lay odds on %d limited to a win of %dx the line bet (lay %d), asked %d in all (max_odds)" % (
+                    number, multiple, multiple * parent.amount * ratio[1] // ratio[0], committed)
+        # One-roll and multi-roll bets: any time (art. 5(5)).
+
+        q = B.stake_quantum(k, number, s.field_12)
+        if amount % q:
+            ratios = B.win_ratios(k, number, s.field_12)
+            return None, "stake %d does not pay exactly: %s%s pays %s, so the stake must be a multiple of %d (no rounding)" % (
+                amount, name, (" %d" % number) if number else "",
+                " / ".join("%d:%d" % r for r in ratios), q)
+
+        bet_id = self.next_id
+        self.next_id += 1
+        self.bets.append(Bet(bet_id, seat, k, amount, number, parent))
+        return bet_id, None
+
+    # ---- take down -----------------------------------------------------------------------
+    def take_down(self, bet_id):
+        """Return a bet's stake to the player. Returns (resolved list, None) or (None, reason).
+        A bet that has not yet stood through a roll may always be withdrawn; afterwards only the
+        kinds in the take_down setting, and never Pass/Come once they have a point. Odds
+        behind a withdrawn line bet come down with it."""
+        b = self.find(bet_id)
+        if b is None:
+            return None, "bet %r is not open" % (bet_id,)
+        if b.in_action:
+            if (b.kind == B.PASS or b.kind == B.COME) and b.number:
+                return None, "%s with a point is a contract bet: decided only by the point or a 7 (art. 5(2)(1), (5))" % (
+                    B.KIND_NAMES[b.kind],)
+            if b.kind not in self.settings.take_down_codes:
+                return None, "this table does not allow %s to be taken down once in action (take_down setting)" % (
+                    B.KIND_NAMES[b.kind],)
+        out = []
+        keep = []
+        for x in self.bets:
+            if x is b or x.parent is b:
+                out.append((x.bet_id, x.seat, B.KIND_NAMES[x.kind], B.zone_name(x.kind, x.number), "down", 0, x.amount))
+            else:
+                keep.append(x)
+        self.bets = keep
+        return out, None
+
+    # ---- shooter -----------------------------------------------------------------------------
+    def shooter_stops(self):
+        """Art. 4(1): the shooter no longer bets; the dice pass to the next player."""
+        self.shooter_changes += 1
+
+    # ---- rolls ---------------------------------------------------------------------------------
+    def roll(self, report):
+        """Feed one dice report. Returns the list of bets this roll decided (resolved tuples).
+
+        A no-roll report (art. 3(2)-(3)) returns [] and changes nothing but no_rolls and
+        last_no_roll. An impossible report raises DiceError before anything changes."""
+        d1, d2, reason = check_report(report)
+        self.shooter_changed = False
+        self.seven_out = False
+        if reason is not None:
+            self.no_rolls += 1
+            self.last_no_roll = reason
+            return []
+        self.last_no_roll = None
+        self.last_dice = (d1, d2)
+        self.rolls += 1
+        total = d1 + d2
+        come_out = self.point == 0
+        s = self.settings
+        off = s.off_codes
+        resolved = []
+        keep = []
+        for b in self.bets:
+            k = b.kind
+            b.off_this_roll = False
+            if B.is_line(k):
+                code, win, stake = B.settle_line(k, b.number, total)
+                if code == B.MOVE:
+                    b.number = total
+                    code = B.STAND
+            elif B.is_odds(k):
+                pcode = b.parent.outcome
+                if pcode == B.STAND:
+                    code = B.STAND
+                    win = stake = 1
+                elif come_out and k in off:
+                    code, win, stake = B.PUSH, 1, 1     # odds were off: returned with the decision
+                elif pcode == B.WIN:
+                    code = B.WIN
+                    win, stake = B.odds_pay(k, b.number)
+                else:
+                    code, win, stake = (B.LOSE, 1, 1) if pcode == B.LOSE else (B.PUSH, 1, 1)
+            elif come_out and k in off:
+                code = B.STAND
+                win = stake = 1
+                b.off_this_roll = True
+            else:
+                code, win, stake = B.settle_prop(k, b.number, d1, d2, s.field_12)
+            b.outcome = code
+            if code == B.STAND:
+                b.in_action = True
+                keep.append(b)
+                continue
+            if code == B.WIN:
+                net = b.amount * win // stake
+                result = "win"
+            elif code == B.LOSE:
+                net = -b.amount
+                result = "lose"
+            else:
+                net = 0
+                result = "push"
+            resolved.append((b.bet_id, b.seat, B.KIND_NAMES[k], B.zone_name(k, b.number), result, net, b.amount))
+        for b in keep:
+            b.outcome = B.STAND
+        self.bets = keep
+        # The puck (art. 5(2)(1)) and the shooter (art. 4).
+        if come_out:
+            if total in B.POINTS:
+                self.point = total
+            elif s.shooter_change_on_come_out_craps and (total == 2 or total == 3 or total == 12):
+                self.shooter_changed = True       # art. 4(2), literal reading (table option)
+        elif total == self.point:
+            self.point = 0
+        elif total == 7:
+            self.point = 0
+            self.seven_out = True
+            self.shooter_changed = True           # art. 4(2) as read: the seven-out
+        if self.shooter_changed:
+            self.shooter_changes += 1
+        return resolved

@@ -1,0 +1,214 @@
+# Craps bets (dispatch 53/2010 art. 5) and their payouts (art. 6): kinds, zones, one-roll settlement.
+#
+# Every payout is an integer ratio WIN:STAKE, so a winning stake s nets s * win // stake.
+# The table refuses any stake for which that division is not exact (see stake_quantum),
+# so no payout is ever rounded.
+from firmware.compat import const
+
+# Bet kinds: small ints, index into KIND_NAMES.
+PASS = const(0)
+DONT_PASS = const(1)
+PASS_ODDS = const(2)
+DONT_PASS_ODDS = const(3)
+COME = const(4)
+DONT_COME = const(5)
+COME_ODDS = const(6)
+DONT_COME_ODDS = const(7)
+ANY_CRAPS = const(8)
+ANY_SEVEN = const(9)
+ELEVEN = const(10)
+ACE_DEUCE = const(11)
+ACES = const(12)
+BOXCARS = const(13)
+HORN = const(14)
+FIELD = const(15)
+BIG = const(16)
+SMALL = const(17)
+HARD = const(18)
+BIG_NUMBER = const(19)
+
+KIND_NAMES = (
+    "pass", "dont_pass", "pass_odds", "dont_pass_odds",
+    "come", "dont_come", "come_odds", "dont_come_odds",
+    "any_craps", "any_seven", "eleven", "ace_deuce", "aces", "boxcars",
+    "horn", "field", "big", "small", "hard", "big_number",
+)
+
+# Settlement codes returned by settle().
+STAND = const(0)  # the bet stays on the layout
+WIN = const(1)
+LOSE = const(2)
+PUSH = const(3)   # stake returned (Don't Pass / Don't Come bar 12, art. 5(2)(3))
+MOVE = const(4)   # line bet gets its point (art. 5(2)(1), 5(2)(5))
+
+RESULT_NAMES = ("stand", "win", "lose", "push", "move")
+
+POINTS = (4, 5, 6, 8, 9, 10)
+HARD_NUMBERS = (4, 6, 8, 10)
+BIG_NUMBERS = (4, 5, 6, 8, 9, 10)
+
+# Art. 6(2): Pass / Come odds; art. 6(4): Don't Pass / Don't Come odds. (win, stake) per point.
+_ODDS_RIGHT = {4: (2, 1), 10: (2, 1), 5: (3, 2), 9: (3, 2), 6: (6, 5), 8: (6, 5)}
+_ODDS_WRONG = {4: (1, 2), 10: (1, 2), 5: (2, 3), 9: (2, 3), 6: (5, 6), 8: (5, 6)}
+# Art. 6(14): Hard 6/8 9:1, Hard 4/10 7:1.
+_HARD_PAY = {4: (7, 1), 10: (7, 1), 6: (9, 1), 8: (9, 1)}
+# Art. 6(15): Big 6/8 7:6, Big 5/9 7:5, Big 4/10 9:5.
+_BIG_PAY = {6: (7, 6), 8: (7, 6), 5: (7, 5), 9: (7, 5), 4: (9, 5), 10: (9, 5)}
+# Art. 6(5)-(10): one-roll single-number bets, (winning totals, win, stake).
+_ONE_ROLL = {
+    ANY_CRAPS: ((2, 3, 12), 7, 1),   # art. 5(3)(1), 6(5)
+    ANY_SEVEN: ((7,), 4, 1),         # art. 5(3)(2), 6(6)
+    ELEVEN: ((11,), 15, 1),          # art. 5(3)(3), 6(7)
+    ACE_DEUCE: ((3,), 15, 1),        # art. 5(3)(4), 6(8)
+    ACES: ((2,), 30, 1),             # art. 5(3)(5), 6(9)
+    BOXCARS: ((12,), 30, 1),         # art. 5(3)(6), 6(10)
+}
+
+
+def kind_code(name):
+    """Bet kind name (e.g. "dont_come") -> kind code; ValueError if unknown."""
+    for i in range(len(KIND_NAMES)):
+        if KIND_NAMES[i] == name:
+            return i
+    raise ValueError("unknown craps bet type %r: expected one of %s" % (name, ", ".join(KIND_NAMES)))
+
+
+def is_line(kind):
+    return kind == PASS or kind == DONT_PASS or kind == COME or kind == DONT_COME
+
+
+def is_odds(kind):
+    return kind == PASS_ODDS or kind == DONT_PASS_ODDS or kind == COME_ODDS or kind == DONT_COME_ODDS
+
+
+def is_one_roll(kind):
+    return ANY_CRAPS <= kind <= SMALL
+
+
+def odds_parent_kind(kind):
+    """Odds kind -> the line kind it must stand behind (art. 5(2)(2), (4), (5), (6))."""
+    return (PASS, DONT_PASS, COME, DONT_COME)[(kind - PASS_ODDS) if kind < COME_ODDS else (kind - COME_ODDS + 2)]
+
+
+def odds_pay(kind, point):
+    """(win, stake) of an odds bet on point: art. 6(2) for Pass/Come, 6(4) for Don't."""
+    if kind == PASS_ODDS or kind == COME_ODDS:
+        return _ODDS_RIGHT[point]
+    return _ODDS_WRONG[point]
+
+
+def win_ratios(kind, number, field_12):
+    """Every (win, stake) ratio a bet of this kind can be paid at (for stake checks)."""
+    if is_line(kind) or kind == BIG or kind == SMALL:
+        return ((1, 1),)
+    if is_odds(kind):
+        return (odds_pay(kind, number),)
+    if kind in _ONE_ROLL:
+        entry = _ONE_ROLL[kind]
+        return ((entry[1], entry[2]),)
+    if kind == HORN:
+        return ((27, 4), (3, 1))                 # art. 6(11)
+    if kind == FIELD:
+        return ((1, 1), (2, 1), (field_12, 1))    # art. 6(12)
+    if kind == HARD:
+        return (_HARD_PAY[number],)
+    return (_BIG_PAY[number],)                    # BIG_NUMBER
+
+
+def stake_quantum(kind, number, field_12):
+    """Smallest stake unit for which every payout of the bet is an exact integer."""
+    q = 1
+    for ratio in win_ratios(kind, number, field_12):
+        d = ratio[1]
+        # lcm(q, d) without math.gcd (not on every port): d is tiny.
+        m = q
+        while m % d:
+            m += q
+        q = m
+    return q
+
+
+def zone_name(kind, number):
+    """Layout zone a bet sits in (the board's "zones" keys): lights and host reports use it.
+
+    number: hard/big number; the own point of a Come/Don't Come bet (0 before it has one);
+    the point of an odds bet.
+    """
+    if kind == PASS or kind == PASS_ODDS:
+        return "pass"
+    if kind == DONT_PASS or kind == DONT_PASS_ODDS:
+        return "dont_pass"
+    if kind == COME or kind == DONT_COME or kind == COME_ODDS or kind == DONT_COME_ODDS:
+        if number:
+            return "point_%d" % number   # a come bet moves to its number's box
+        return "come" if kind == COME else "dont_come"
+    if kind == HARD:
+        return "hard_%d" % number
+    if kind == BIG_NUMBER:
+        return "big_%d" % number
+    return KIND_NAMES[kind]
+
+
+def settle_line(kind, own_point, total):
+    """Pass / Come (right) or Don't Pass / Don't Come (wrong) bet on one roll.
+
+    own_point 0: the roll is the bet's come-out (art. 5(2)(1), (3), (5), (6));
+    else the point must repeat before a 7. Returns (code, win, stake).
+    """
+    right = kind == PASS or kind == COME
+    if own_point == 0:
+        if total == 7 or total == 11:        # natural
+            return (WIN, 1, 1) if right else (LOSE, 1, 1)
+        if total == 2 or total == 3:         # craps
+            return (LOSE, 1, 1) if right else (WIN, 1, 1)
+        if total == 12:                      # craps for Pass/Come, bar (push) for Don't
+            return (LOSE, 1, 1) if right else (PUSH, 1, 1)
+        return (MOVE, 1, 1)
+    if total == own_point:
+        return (WIN, 1, 1) if right else (LOSE, 1, 1)
+    if total == 7:
+        return (LOSE, 1, 1) if right else (WIN, 1, 1)
+    return (STAND, 1, 1)
+
+
+def settle_prop(kind, number, d1, d2, field_12):
+    """One-roll (art. 5(3)) or multi-roll (art. 5(4)) bet on one roll -> (code, win, stake)."""
+    total = d1 + d2
+    if kind in _ONE_ROLL:
+        entry = _ONE_ROLL[kind]
+        if total in entry[0]:
+            return (WIN, entry[1], entry[2])
+        return (LOSE, 1, 1)
+    if kind == HORN:                          # art. 5(3)(7), 6(11): whole-stake ratios
+        if total == 2 or total == 12:
+            return (WIN, 27, 4)
+        if total == 3 or total == 11:
+            return (WIN, 3, 1)
+        return (LOSE, 1, 1)
+    if kind == FIELD:                         # art. 5(3)(8), 6(12)
+        if total == 2:
+            return (WIN, 2, 1)
+        if total == 12:
+            return (WIN, field_12, 1)
+        if total == 3 or total == 4 or total == 9 or total == 10 or total == 11:
+            return (WIN, 1, 1)
+        return (LOSE, 1, 1)
+    if kind == BIG:                           # art. 5(3)(9): 8-12 wins, 7 loses
+        return (WIN, 1, 1) if total >= 8 else (LOSE, 1, 1)
+    if kind == SMALL:                         # art. 5(3)(9): 2-6 wins, 7 loses
+        return (WIN, 1, 1) if total <= 6 else (LOSE, 1, 1)
+    if kind == HARD:                          # art. 5(4)(1): the pair wins; 7 or easy way loses
+        if total == 7:
+            return (LOSE, 1, 1)
+        if total == number:
+            if d1 == d2:
+                return (WIN,) + _HARD_PAY[number]
+            return (LOSE, 1, 1)
+        return (STAND, 1, 1)
+    if kind == BIG_NUMBER:                    # art. 5(4)(2)-(4): the number before a 7
+        if total == number:
+            return (WIN,) + _BIG_PAY[number]
+        if total == 7:
+            return (LOSE, 1, 1)
+        return (STAND, 1, 1)
+    raise ValueError("not a proposition bet kind: %r" % (kind,))
