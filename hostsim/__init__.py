@@ -1,0 +1,1 @@
+# Host simulator: CPython stand-ins for the board and its peripherals.
