@@ -1,0 +1,155 @@
+"""Copy build/<board>/ to a board with mpremote, verify it there, and reset the board.
+
+    python -m tools.deploy --board pico --port /dev/ttyACM0 [--dry-run]
+    make deploy BOARD=pico PORT=/dev/ttyACM0 [DEPLOY_FLAGS=--dry-run]
+
+Two mpremote runs (--dry-run prints them, exactly, instead of running them):
+  1. interrupt the running firmware, remove the previous deployment (main.py
+     first; tools/device/prepare.py) and hard-reset, which also stops a watchdog
+     the old firmware started, so it cannot reset the board in mid-copy;
+  2. after a pause for the USB port to come back: copy firmware/, board.json,
+     manifest.json, then main.py; check every file against manifest.json on the
+     board (tools/device/verify.py, which removes main.py on any difference);
+     hard-reset, which boots the new firmware.
+"""
+import argparse
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PREPARE_SCRIPT = os.path.join(REPO, "tools", "device", "prepare.py")
+VERIFY_SCRIPT = os.path.join(REPO, "tools", "device", "verify.py")
+MPREMOTE_PIN = "mpremote==1.27.0"
+RESET_WAIT_S = 3  # USB CDC re-enumeration after machine.reset() takes ~1-2 s
+
+
+class DeployError(Exception):
+    """A deploy failure with a message fit for one line on stderr."""
+
+
+def tool_search_path():
+    """The venv's bin folder first (the pinned mpremote), then PATH."""
+    return os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+
+
+def check_mpremote(search_path):
+    if shutil.which("mpremote", path=search_path) is None:
+        raise DeployError("mpremote not found: run `make deps` (installs the pinned %s into .venv)"
+                          % MPREMOTE_PIN)
+
+
+def _shown(path):
+    """A path as the command line shows it: relative to the working folder when inside it."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def _sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def check_build(build_dir, board):
+    """The build's manifest, after checking every file it lists is there, unchanged."""
+    where = _shown(build_dir)
+    manifest_path = os.path.join(build_dir, "manifest.json")
+    if not os.path.isfile(manifest_path):
+        raise DeployError("no build for board %r in %s: run `make build BOARD=%s` first"
+                          % (board, where, board))
+    try:
+        with open(manifest_path, encoding="utf-8") as f:
+            manifest = json.load(f)
+        files = manifest["files"]
+        built_for = manifest["board"]
+    except (ValueError, KeyError, TypeError):
+        raise DeployError("%s/manifest.json is damaged: run `make build BOARD=%s` again" % (where, board))
+    if built_for != board:
+        raise DeployError("%s was built for board %r, not %r: run `make build BOARD=%s`"
+                          % (where, built_for, board, board))
+    for entry in files:
+        path = os.path.join(build_dir, entry["path"])
+        if not os.path.isfile(path) or _sha256(path) != entry["sha256"]:
+            raise DeployError("%s/%s is missing or differs from manifest.json: run `make build BOARD=%s` again"
+                              % (where, entry["path"], board))
+    for name in ("main.py", "board.json"):
+        if not any(e["path"] == name for e in files):
+            raise DeployError("%s has no %s: run `make build BOARD=%s` again" % (where, name, board))
+    if not os.path.isdir(os.path.join(build_dir, "firmware")):
+        raise DeployError("%s has no firmware/: run `make build BOARD=%s` again" % (where, board))
+    return manifest
+
+
+def commands(build_dir, port, reset_wait=RESET_WAIT_S):
+    """The mpremote command lines (argv lists) of a deployment, in order."""
+    b = _shown(build_dir)
+    wait = ("%g" % reset_wait)
+    prepare = [
+        "mpremote", "connect", port,
+        "run", _shown(PREPARE_SCRIPT),
+        "+", "reset",
+    ]
+    copy = [
+        "mpremote", "sleep", wait,
+        "+", "connect", port,
+        "fs", "cp", "-r", b + "/firmware", ":firmware",
+        "+", "fs", "cp", b + "/board.json", ":board.json",
+        "+", "fs", "cp", b + "/manifest.json", ":manifest.json",
+        "+", "fs", "cp", b + "/main.py", ":main.py",
+        "+", "run", _shown(VERIFY_SCRIPT),
+        "+", "reset",
+    ]
+    return [prepare, copy]
+
+
+def deploy(board, port, build="build", dry_run=False, reset_wait=RESET_WAIT_S, out=sys.stdout):
+    """Print (dry run) or run the deployment's mpremote commands. Raises DeployError."""
+    search_path = tool_search_path()
+    check_mpremote(search_path)
+    build_dir = os.path.abspath(os.path.join(build, board))
+    manifest = check_build(build_dir, board)
+    cmds = commands(build_dir, port, reset_wait)
+    if dry_run:
+        for cmd in cmds:
+            out.write(shlex.join(cmd) + "\n")
+        return 0
+    if port.startswith("/dev/") and not os.path.exists(port):
+        raise DeployError("port %s does not exist: plug the board in, or give the right one "
+                          "(make deploy PORT=...; `mpremote devs` lists them)" % port)
+    env = dict(os.environ, PATH=search_path)
+    steps = ("remove the previous deployment and reset", "copy, verify and reset")
+    for step, (cmd, what) in enumerate(zip(cmds, steps), 1):
+        out.write(shlex.join(cmd) + "\n")
+        out.flush()
+        status = subprocess.run(cmd, env=env).returncode
+        if status != 0:
+            raise DeployError("step %d (%s) failed: mpremote exited with status %d, its message is above"
+                              % (step, what, status))
+    out.write("deployed %d files of %s to %s (board %s)\n"
+              % (len(manifest["files"]), _shown(build_dir), port, board))
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m tools.deploy", description=__doc__.splitlines()[0])
+    ap.add_argument("--board", required=True, help="the board name the build was made for, e.g. pico")
+    ap.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyACM0")
+    ap.add_argument("--build", default="build", help="the folder holding <board>/ (default: build)")
+    ap.add_argument("--dry-run", action="store_true", help="print the mpremote commands, run nothing")
+    ap.add_argument("--reset-wait", type=float, default=RESET_WAIT_S,
+                    help="seconds to wait for the port after the first reset (default: %d)" % RESET_WAIT_S)
+    args = ap.parse_args(argv)
+    try:
+        return deploy(args.board, args.port, build=args.build, dry_run=args.dry_run,
+                      reset_wait=args.reset_wait)
+    except DeployError as exc:
+        print("deploy: error: %s" % exc, file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
