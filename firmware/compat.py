@@ -25,6 +25,16 @@ if IS_MICROPYTHON:
     def set_clock(clock_ms):
         raise RuntimeError("the clock is the board's own on MicroPython")
 
+    def format_exception(exc):
+        import io
+        out = io.StringIO()
+        sys.print_exception(exc, out)
+        return out.getvalue()
+
+    def sleep_ms_async(ms):
+        import asyncio
+        return asyncio.sleep_ms(ms)
+
 else:
     import time as _time
 
@@ -65,6 +75,14 @@ else:
 
     def heap_lock():
         pass
+
+    def format_exception(exc):
+        import traceback
+        return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+
+    def sleep_ms_async(ms):
+        import asyncio
+        return asyncio.sleep(ms / 1000)
 
     def heap_unlock():
         return 0

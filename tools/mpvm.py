@@ -3,7 +3,7 @@
     python -m tools.mpvm tests.firmware.test_cards      # run one dual-runtime test module
     python -m tools.mpvm --script bench/some_bench.py   # run a script
 
-The VM gets copies of firmware/ and tests/ at the same paths, so the same
+The VM gets copies of firmware/, tests/ and boards/ at the same paths, so the same
 imports work as on CPython. Exit status and timeout are decided here: the
 port's own CLI exits 0 even when Python raised.
 """
@@ -16,7 +16,7 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNNER = os.path.join(REPO, "tools", "mpvm.mjs")
 PACKAGE = os.path.join(REPO, "node_modules", "@micropython", "micropython-webassembly-pyscript")
-DEFAULT_COPIES = ("firmware", "tests")
+DEFAULT_COPIES = ("firmware", "tests", "boards")
 
 
 class VMUnavailable(RuntimeError):

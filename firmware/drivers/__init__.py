@@ -1,0 +1,1 @@
+# Peripheral drivers: each receives its bus/pin/pixel object from firmware.hardware.

@@ -1,0 +1,59 @@
+# Bet-zone lights on a NeoPixel strip: zones by index, one funnel to the hardware.
+#
+# The strip object (MicroPython neopixel.NeoPixel or the simulator's) comes from
+# the board bring-up. All hardware access goes through _transmit(), so tests
+# subclass it and count writes. Colours are preallocated tuples: lighting a
+# zone inside the table's dispatch allocates nothing.
+
+OFF = (0, 0, 0)
+WHITE = (40, 40, 40)
+RED = (60, 0, 0)
+BLUE = (0, 0, 60)
+GREEN = (0, 60, 0)
+GOLD = (60, 40, 0)
+
+
+class ZoneLights:
+    def __init__(self, strip, count, zone_ranges):
+        """zone_ranges: list of (zone name, [[first, last], ...]) for the active layout."""
+        self.strip = strip
+        self.count = count
+        self.names = [name for name, _ in zone_ranges]
+        self.ranges = [tuple(tuple(r) for r in ranges) for _, ranges in zone_ranges]
+        self.colours = [OFF] * len(zone_ranges)
+        self.dirty = True
+        self.writes = 0
+
+    def index(self, name):
+        """Zone name -> index; -1 when this layout has no such zone."""
+        for i in range(len(self.names)):
+            if self.names[i] == name:
+                return i
+        return -1
+
+    def set(self, zone, colour):
+        if self.colours[zone] is not colour:
+            self.colours[zone] = colour
+            self.dirty = True
+
+    def set_all(self, colour):
+        for zone in range(len(self.colours)):
+            self.set(zone, colour)
+
+    def show(self):
+        """Push the zone colours to the strip if anything changed."""
+        if not self.dirty:
+            return False
+        strip = self.strip
+        for zone in range(len(self.ranges)):
+            colour = self.colours[zone]
+            for first, last in self.ranges[zone]:
+                for pixel in range(first, last + 1):
+                    strip[pixel] = colour
+        self.dirty = False
+        self._transmit()
+        return True
+
+    def _transmit(self):
+        self.writes += 1
+        self.strip.write()

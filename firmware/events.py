@@ -1,0 +1,71 @@
+# Fixed-size event queue feeding the table state machine; no allocation per event.
+#
+# An event is (kind, a, b): three small ints held in preallocated arrays, so a
+# driver can post from a scheduled callback and the table can dispatch with
+# the heap locked. A full queue never drops silently: put() returns False and
+# the overflow count is kept for the host report.
+from array import array
+
+from firmware.compat import const
+
+# Event kinds. a/b meanings are given per kind.
+TICK = const(1)          # a: ms since the previous tick
+BUTTON = const(2)        # a: button index on the board, b: 1 pressed / 0 released
+CARD = const(3)          # a: card 0..51 from the shoe reader, b: 1 if dealt face up
+DICE = const(4)          # a: die 1, b: die 2 (validated by the dice reader driver)
+NO_ROLL = const(5)       # a: reason code from the dice reader (invalid throw)
+CONSOLE = const(6)       # a: console line ready (text held by the console driver)
+HOST = const(7)          # a: host command code, b: argument
+FAULT = const(8)         # a: fault code (see firmware.faults), b: detail
+
+NAMES = ("none", "tick", "button", "card", "dice", "no_roll", "console", "host", "fault")
+
+
+class EventQueue:
+    def __init__(self, size=32):
+        if size < 2:
+            raise ValueError("event queue needs at least 2 slots")
+        self.size = size
+        self._kind = bytearray(size)
+        self._a = array("i", [0] * size)
+        self._b = array("i", [0] * size)
+        self._head = 0   # next slot to read
+        self._count = 0
+        self.overflows = 0
+        # The event being dispatched, copied out by get() (no tuple allocated).
+        self.kind = 0
+        self.a = 0
+        self.b = 0
+
+    def __len__(self):
+        return self._count
+
+    def put(self, kind, a=0, b=0):
+        """Queue an event; False (and overflows += 1) when the queue is full."""
+        if self._count == self.size:
+            self.overflows += 1
+            return False
+        slot = self._head + self._count
+        if slot >= self.size:
+            slot -= self.size
+        self._kind[slot] = kind
+        self._a[slot] = a
+        self._b[slot] = b
+        self._count += 1
+        return True
+
+    def get(self):
+        """Take the oldest event into .kind/.a/.b; returns False when empty."""
+        if self._count == 0:
+            return False
+        slot = self._head
+        self.kind = self._kind[slot]
+        self.a = self._a[slot]
+        self.b = self._b[slot]
+        self._head = slot + 1 if slot + 1 < self.size else 0
+        self._count -= 1
+        return True
+
+    def clear(self):
+        self._head = 0
+        self._count = 0

@@ -1,0 +1,59 @@
+# Board bring-up: the only place that constructs Pin/UART/I2C/NeoPixel/WDT objects.
+#
+# It turns a validated Board into driver objects. The `machine` and `neopixel`
+# modules are passed in (the board's own on MicroPython, hostsim's on CPython),
+# so nothing else in the firmware touches hardware constructors.
+from firmware.drivers.buttons import Buttons
+from firmware.drivers.pixels import ZoneLights
+from firmware.drivers.serial_line import SerialLine
+
+
+class Hardware:
+    """Driver objects of one board; missing optional parts are None, with faults listed."""
+
+    def __init__(self):
+        self.ports = {}       # role -> SerialLine (UART roles only)
+        self.uarts = {}       # role -> UART object
+        self.buttons = None
+        self.lights = None
+        self.displays = {}    # role -> CharLCD
+        self.watchdog = None
+        self.faults = []      # (code, text) found during bring-up
+
+
+def _uart(machine, spec):
+    return machine.UART(spec["uart"], baudrate=spec["baudrate"],
+                        tx=machine.Pin(spec["tx"]), rx=machine.Pin(spec["rx"]), timeout=0)
+
+
+def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True):
+    """Construct every driver of `board`; `layout` picks the bet-zone map."""
+    hw = Hardware()
+    built = {}
+    for role in ("host", "console", "shoe", "dice"):
+        spec = board.ports.get(role)
+        if spec is None or "usb" in spec:
+            continue
+        key = spec["uart"]
+        if key not in built:      # shoe and dice may share one UART (different games)
+            built[key] = _uart(machine, spec)
+        hw.uarts[role] = built[key]
+        hw.ports[role] = SerialLine(built[key])
+    pins = [machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP) for _, pin in board.buttons]
+    hw.buttons = Buttons(pins)
+    strip = neopixel.NeoPixel(machine.Pin(board.pixel_pin), board.pixel_count)
+    zones = board.zones.get(layout, {})
+    hw.lights = ZoneLights(strip, board.pixel_count, sorted(zones.items()))
+    if lcd_class is None:
+        from firmware.drivers.lcd import CharLCD as lcd_class
+    bus = board.displays["i2c"]
+    i2c = machine.I2C(bus["bus"], scl=machine.Pin(bus["scl"]), sda=machine.Pin(bus["sda"]), freq=bus["freq"])
+    for role in ("dealer", "result"):
+        spec = board.displays[role]
+        try:
+            hw.displays[role] = lcd_class(i2c, spec["addr"], spec["cols"], spec["rows"])
+        except OSError as exc:
+            hw.faults.append(("display_missing", "%s display at I2C address %d: %s" % (role, spec["addr"], exc)))
+    if watchdog:
+        hw.watchdog = machine.WDT(timeout=board.watchdog_ms)
+    return hw

@@ -1,0 +1,60 @@
+# Host reports: each table event as one JSON line with a sequence number.
+#
+# This is the plain first layer of the host link; CRC framing, acks and the
+# power-safe journal wrap emit() later without changing its callers.
+import json
+
+from firmware import cards, faults
+from firmware import table as table_mod
+from firmware.readers import NO_ROLL_REASONS
+
+
+class Reporter:
+    def __init__(self, port, table_id, button_names):
+        self.port = port                  # SerialLine on the host UART (or None)
+        self.table_id = table_id
+        self.button_names = button_names
+        self.seq = 0
+        self.outbox_overflows_reported = 0
+
+    def emit(self, event, fields=None):
+        self.seq += 1
+        record = {"seq": self.seq, "table": self.table_id, "event": event}
+        if fields:
+            for key in fields:
+                record[key] = fields[key]
+        line = json.dumps(record)
+        if self.port is not None:
+            self.port.write_line(line)
+        return line
+
+    def drain(self, table):
+        """Send everything the table queued; returns how many reports went out."""
+        outbox = table.outbox
+        sent = 0
+        while outbox.get():
+            self._send_outbox_entry(table, outbox.kind, outbox.a, outbox.b)
+            sent += 1
+        if outbox.overflows != self.outbox_overflows_reported:
+            lost = outbox.overflows - self.outbox_overflows_reported
+            self.outbox_overflows_reported = outbox.overflows
+            self.emit("fault", {"fault": "report_overflow", "lost": lost})
+        return sent
+
+    def _send_outbox_entry(self, table, code, a, b):
+        if code == table_mod.OUT_STATE:
+            self.emit("state", {"state": table.STATE_NAMES[a]})
+        elif code == table_mod.OUT_BUTTON:
+            self.emit("button", {"button": self.button_names[a], "pressed": bool(b)})
+        elif code == table_mod.OUT_CARD:
+            self.emit("card", {"card": cards.name(a), "face_up": bool(b)})
+        elif code == table_mod.OUT_DICE:
+            self.emit("dice", {"dice": [a, b]})
+        elif code == table_mod.OUT_NO_ROLL:
+            self.emit("no_roll", {"reason": NO_ROLL_REASONS[a]})
+        elif code == table_mod.OUT_FAULT:
+            self.emit("fault", {"fault": faults.name(a), "detail": b})
+        elif code == table_mod.OUT_ACK:
+            self.emit("fault_ack", {"fault": faults.name(a)})
+        else:
+            self.emit("fault", {"fault": "unknown_outbox_code", "detail": code})

@@ -1,0 +1,37 @@
+# What the dealer and result displays show, as text lines (pure; the LCD driver draws them).
+from firmware import cards, faults
+from firmware import events
+from firmware import table as table_mod
+from firmware.readers import NO_ROLL_REASONS
+
+STATE_TEXT = ("LAMP TEST", "READY", "FAULT")
+
+
+def _last_input(table, button_names):
+    kind = table.last_kind
+    if kind == events.CARD:
+        return "CARD %s%s" % (cards.name(table.last_a), " FACE UP" if table.last_b else "")
+    if kind == events.DICE:
+        return "DICE %d + %d = %d" % (table.last_a, table.last_b, table.last_a + table.last_b)
+    if kind == events.NO_ROLL:
+        return "NO ROLL %s" % NO_ROLL_REASONS[table.last_a].upper()
+    if kind == events.BUTTON:
+        return "%s %s" % (button_names[table.last_a].upper(), "DOWN" if table.last_b else "UP")
+    return ""
+
+
+def dealer_lines(table, config, button_names):
+    state = STATE_TEXT[table.state]
+    lines = ["%s %s" % (config["table_id"], config["game"].upper()), state]
+    if table.state == table_mod.FAULTED:
+        lines[1] = "FAULT " + faults.name(table.fault_code).upper()
+        lines.append("CONFIRM TO ACK")
+    else:
+        lines.append(_last_input(table, button_names))
+    lines.append("UP %ds" % (table.uptime_ms // 1000))
+    return lines
+
+
+def result_lines(table, config, button_names):
+    last = _last_input(table, button_names)
+    return [config["game"].upper(), last if table.last_kind != events.BUTTON else ""]
