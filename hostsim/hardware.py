@@ -1,0 +1,500 @@
+# The simulated board's host side: pin levels, UART endpoints, I2C devices, pixel strips, watchdog, timers.
+#
+# install() puts hostsim's modules into sys.modules under the names firmware
+# code imports on a board (machine, neopixel) and the names Adafruit's
+# CircuitPython NeoPixel library imports (board, digitalio, neopixel_write,
+# microcontroller), and returns the Hardware object through which tests and
+# the simulator press buttons, talk to serial ports, read the LEDs and LCDs,
+# step the clock and notice a watchdog reset. Firmware-facing classes live in
+# hostsim/machine.py and hold no state of their own: a Pin(5) made twice sees
+# the same PinState, as on a microcontroller.
+import sys
+
+from hostsim.clock import VirtualClock
+from hostsim.serialport import make_port
+
+# Simulated MCU limits (boards/sim.json's "hostsim" mcu; firmware/board.py agrees).
+GPIO_COUNT = 64
+UART_COUNT = 8
+I2C_COUNT = 4
+
+# machine.Pin constants (rp2 values).
+IN, OUT, OPEN_DRAIN, ALT = 0, 1, 2, 3
+PULL_UP, PULL_DOWN = 1, 2
+IRQ_FALLING, IRQ_RISING = 4, 8
+
+# machine.reset_cause() values (ESP32/rp2 numbering).
+PWRON_RESET, HARD_RESET, WDT_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 3, 4, 5
+RESET_NAMES = {PWRON_RESET: "power-on", HARD_RESET: "hard reset", WDT_RESET: "watchdog",
+               DEEPSLEEP_RESET: "deep sleep", SOFT_RESET: "soft reset"}
+
+MODULE_NAMES = ("machine", "neopixel", "board", "digitalio", "neopixel_write", "microcontroller")
+
+_current = None
+
+
+class SimReset(SystemExit):
+    """The simulated MCU reset: machine.reset()/soft_reset() or an expired watchdog.
+
+    A BaseException (via SystemExit) so firmware's `except Exception` recovery
+    cannot swallow it, and SystemExit in particular because asyncio lets it
+    escape a task and stop the event loop at once, as a real reset stops
+    everything. The simulator catches it, calls hardware.reboot(exc.cause)
+    and boots the firmware again.
+    """
+
+    def __init__(self, cause, reason=""):
+        SystemExit.__init__(self, "simulated reset: %s%s" % (RESET_NAMES.get(cause, cause),
+                                                            (" (" + reason + ")") if reason else ""))
+        self.cause = cause
+        self.reason = reason
+
+    @property
+    def soft(self):
+        return self.cause == SOFT_RESET
+
+
+def current():
+    """The installed Hardware; firmware-facing modules find their state here."""
+    if _current is None:
+        raise RuntimeError("hostsim hardware is not installed: call hostsim.hardware.install() first")
+    return _current
+
+
+class PinState:
+    """One GPIO as the outside world sees it: what the firmware drives and what the host drives in."""
+
+    def __init__(self, hw, pin_id):
+        self.hw = hw
+        self.id = pin_id
+        self.mode = IN
+        self.pull = None
+        self.out = 0            # level the firmware last wrote
+        self.external = None    # level the host drives in (None = not driven)
+        self.handler = None     # irq handler, called with the firmware's Pin object
+        self.trigger = 0
+        self.handle = None      # the Pin object the irq was set up on
+        self.irq_count = 0
+
+    @property
+    def level(self):
+        """The level on the wire (what Pin.value() reads)."""
+        if self.mode == OUT:
+            return self.out
+        if self.mode == OPEN_DRAIN and self.out == 0:
+            return 0
+        if self.external is not None:
+            return self.external
+        if self.pull == PULL_UP:
+            return 1
+        return 0
+
+    def set_input(self, level):
+        """Drive the pin from outside (None lets it float to its pull); fires edge IRQs."""
+        before = self.level
+        self.external = None if level is None else (1 if level else 0)
+        self._edge(before, self.level)
+
+    def press(self):
+        """Active-low button down (the board wires buttons to ground, pull-up on the pin)."""
+        self.set_input(0)
+
+    def release(self):
+        """Active-low button up."""
+        self.set_input(1)
+
+    def _firmware_wrote(self, before):
+        self._edge(before, self.level)
+
+    def _edge(self, before, after):
+        if self.handler is None or before == after:
+            return
+        edge = IRQ_RISING if after else IRQ_FALLING
+        if self.trigger & edge:
+            self.irq_count += 1
+            self.hw._fire_irq(self.handler, self.handle)
+
+    def reset(self):
+        self.mode = IN
+        self.pull = None
+        self.out = 0
+        self.handler = None
+        self.trigger = 0
+        self.handle = None
+
+    def __repr__(self):
+        return "<PinState GP%d mode=%d level=%d>" % (self.id, self.mode, self.level)
+
+
+class UartState:
+    """One UART peripheral and its host endpoint (pty or loopback)."""
+
+    def __init__(self, uart_id, endpoint):
+        self.id = uart_id
+        self.endpoint = endpoint
+        self.role = None        # board role ("shoe", "host", ...) when known
+        self.configured = False
+        self.baudrate = 115200
+        self.tx = None
+        self.rx = None
+        self.rxbuf = 256
+        self.rx_data = bytearray()  # received, not yet read by the firmware
+        self.tx_count = 0
+        self.rx_count = 0
+
+    @property
+    def path(self):
+        """The pty slave path a person opens, or None for a loopback endpoint."""
+        return self.endpoint.path
+
+    def pull(self):
+        """Move bytes from the endpoint into the receive buffer, up to rxbuf (flow control: nothing lost)."""
+        room = self.rxbuf - len(self.rx_data)
+        if room > 0:
+            data = self.endpoint.fw_read(room)
+            if data:
+                self.rx_data += data
+                self.rx_count += len(data)
+        return len(self.rx_data)
+
+    def reset(self):
+        self.configured = False
+        self.rx_data = bytearray()
+
+    def __repr__(self):
+        return "<UartState %d %s %r>" % (self.id, self.role or "-", self.endpoint)
+
+
+class Watchdog:
+    """machine.WDT's host side: expiry is judged on the virtual clock."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.started = False
+        self.timeout_ms = 0
+        self.last_feed_ms = 0
+        self.feeds = 0
+
+    def start(self, timeout_ms):
+        self.started = True
+        self.timeout_ms = timeout_ms
+        self.last_feed_ms = self.clock.now_ms()
+
+    def feed(self):
+        self.last_feed_ms = self.clock.now_ms()
+        self.feeds += 1
+
+    def remaining_ms(self):
+        """Milliseconds until the watchdog bites (None when not started)."""
+        if not self.started:
+            return None
+        return self.timeout_ms - (self.clock.now_ms() - self.last_feed_ms)
+
+    def expired(self):
+        return self.started and self.clock.now_ms() - self.last_feed_ms > self.timeout_ms
+
+    def stop(self):
+        """Only a reset stops a MicroPython watchdog."""
+        self.started = False
+        self.feeds = 0
+
+
+class PixelStrip:
+    """What a WS2812 strip on one pin received: latest bytes (wire order GRB[W]) and a write count."""
+
+    def __init__(self, pin_id, bpp=3):
+        self.pin = pin_id
+        self.bpp = bpp
+        self.raw = b""
+        self.writes = 0
+
+    def record(self, buf):
+        self.raw = bytes(buf)
+        self.writes += 1
+
+    def pixels(self):
+        """Latest colours as (r, g, b) tuples ((r, g, b, w) for 4 bytes per pixel)."""
+        raw, bpp = self.raw, self.bpp
+        out = []
+        for i in range(0, len(raw) - bpp + 1, bpp):
+            g, r, b = raw[i], raw[i + 1], raw[i + 2]
+            out.append((r, g, b, raw[i + 3]) if bpp == 4 else (r, g, b))
+        return out
+
+    def pixel(self, index):
+        ps = self.pixels()
+        return ps[index] if 0 <= index < len(ps) else None
+
+    def __len__(self):
+        return len(self.raw) // self.bpp
+
+    def __repr__(self):
+        return "<PixelStrip GP%d %d px, %d writes>" % (self.pin, len(self), self.writes)
+
+
+class TimerState:
+    def __init__(self, handle, periodic, period_ms, callback, due_ms):
+        self.handle = handle
+        self.periodic = periodic
+        self.period_ms = period_ms
+        self.callback = callback
+        self.due_ms = due_ms
+        self.fired = 0
+
+
+class Hardware:
+    """Host side of the simulated board. See docs/hostsim.md."""
+
+    def __init__(self, clock=None, ports="loopback"):
+        self.clock = clock if clock is not None else VirtualClock()
+        self.port_kind = ports
+        make_port(ports).close()    # validates the kind early
+        self.pins = {}          # GPIO number -> PinState (made on first use)
+        self.uarts = {}         # UART id -> UartState (endpoint made on first use)
+        self.i2c_devices = {}   # (bus, addr) -> device object
+        self.i2c_buses = {}     # bus id -> {"scl", "sda", "freq"} as the firmware configured it
+        self.strips = {}        # pin -> PixelStrip
+        self.watchdog = Watchdog(self.clock)
+        self.timers = []        # active TimerState
+        self.reset_cause = PWRON_RESET
+        self.boots = 1
+        self.freq_hz = 125000000
+        self.irq_enabled = True
+        self._deferred_irqs = []
+        self._saved_modules = {}
+
+    # pins
+    def pin(self, pin_id):
+        """PinState of GPIO pin_id (0..63); ValueError outside the simulated MCU."""
+        if not isinstance(pin_id, int) or not 0 <= pin_id < GPIO_COUNT:
+            raise ValueError("invalid pin %r (hostsim has GPIO 0..%d)" % (pin_id, GPIO_COUNT - 1))
+        state = self.pins.get(pin_id)
+        if state is None:
+            state = self.pins[pin_id] = PinState(self, pin_id)
+        return state
+
+    def _fire_irq(self, handler, pin):
+        if self.irq_enabled:
+            handler(pin)
+        else:
+            self._deferred_irqs.append((handler, pin))
+
+    def _set_irq_enabled(self, on):
+        self.irq_enabled = bool(on)
+        while self.irq_enabled and self._deferred_irqs:
+            handler, pin = self._deferred_irqs.pop(0)
+            handler(pin)
+
+    # serial
+    def uart(self, uart_id):
+        """UartState of UART uart_id (0..7), creating its pty/loopback endpoint on first use."""
+        if not isinstance(uart_id, int) or not 0 <= uart_id < UART_COUNT:
+            raise ValueError("UART(%r) doesn't exist (hostsim has UART 0..%d)" % (uart_id, UART_COUNT - 1))
+        state = self.uarts.get(uart_id)
+        if state is None:
+            state = self.uarts[uart_id] = UartState(uart_id, make_port(self.port_kind))
+        return state
+
+    def port(self, role_or_id):
+        """Endpoint of a UART by id or by board role name ("shoe", "host", ...)."""
+        if isinstance(role_or_id, int):
+            return self.uart(role_or_id).endpoint
+        for state in self.uarts.values():
+            if state.role == role_or_id:
+                return state.endpoint
+        raise KeyError("no UART has the role %r (known: %s)" % (
+            role_or_id, ", ".join(sorted(s.role for s in self.uarts.values() if s.role)) or "none"))
+
+    def port_paths(self):
+        """[(role, uart id, pty path or None)] sorted by UART id."""
+        return [(s.role, s.id, s.path) for _, s in sorted(self.uarts.items())]
+
+    # I2C
+    def attach_i2c(self, bus_id, addr, device):
+        """Put a device on I2C bus bus_id at 7-bit addr. A device has i2c_write(bytes) and i2c_read(n) -> bytes."""
+        if not isinstance(bus_id, int) or not 0 <= bus_id < I2C_COUNT:
+            raise ValueError("I2C(%r) doesn't exist (hostsim has I2C 0..%d)" % (bus_id, I2C_COUNT - 1))
+        if not 0 <= addr < 128:
+            raise ValueError("I2C address must be 0..127, got %r" % (addr,))
+        self.i2c_devices[(bus_id, addr)] = device
+        return device
+
+    def detach_i2c(self, bus_id, addr):
+        return self.i2c_devices.pop((bus_id, addr), None)
+
+    def i2c_device(self, bus_id, addr):
+        return self.i2c_devices.get((bus_id, addr))
+
+    # pixels
+    def strip(self, pin_id):
+        """PixelStrip recorded on GPIO pin_id (made on first use)."""
+        strip = self.strips.get(pin_id)
+        if strip is None:
+            strip = self.strips[pin_id] = PixelStrip(pin_id)
+        return strip
+
+    # time
+    def run_timers(self):
+        """Fire every machine.Timer due at the clock's current time (periodic ones catch up)."""
+        fired = 0
+        while True:
+            due = self._next_timer(self.clock.now_ms())
+            if due is None:
+                return fired
+            self._fire_timer(due)
+            fired += 1
+
+    def advance(self, ms):
+        """Advance the clock by ms, firing timers in due order at their own times (stepped clocks)."""
+        target = self.clock.now_ms() + ms
+        if not self.clock.realtime:
+            while True:
+                due = self._next_timer(target)
+                if due is None:
+                    break
+                if due.due_ms > self.clock.now_ms():
+                    self.clock.advance(due.due_ms - self.clock.now_ms())
+                self._fire_timer(due)
+        now = self.clock.now_ms()
+        if target > now:
+            self.clock.advance(target - now)
+        self.run_timers()
+        return self.clock.now_ms()
+
+    def _next_timer(self, limit):
+        best = None
+        for t in self.timers:
+            if t.due_ms <= limit and (best is None or t.due_ms < best.due_ms):
+                best = t
+        return best
+
+    def _fire_timer(self, t):
+        if t.periodic:
+            t.due_ms += max(1, t.period_ms)
+        else:
+            self.timers.remove(t)
+        t.fired += 1
+        if t.callback is not None:
+            t.callback(t.handle)
+
+    # resets
+    def check_watchdog(self):
+        """Raise SimReset(WDT_RESET) if the watchdog has expired (the simulator's loop calls this)."""
+        if self.watchdog.expired():
+            raise SimReset(WDT_RESET, "not fed for %d ms (timeout %d ms)" % (
+                self.clock.now_ms() - self.watchdog.last_feed_ms, self.watchdog.timeout_ms))
+
+    def reboot(self, cause=PWRON_RESET):
+        """The MCU restarts: pins back to inputs, timers and watchdog stopped, UART buffers emptied.
+
+        What is outside the MCU stays: endpoints (ptys keep their paths),
+        attached I2C devices (an LCD keeps its text), recorded strips (LEDs
+        keep their last colours), the clock.
+        """
+        self.reset_cause = cause
+        self.boots += 1
+        for p in self.pins.values():
+            p.reset()
+        for u in self.uarts.values():
+            u.reset()
+        self.i2c_buses.clear()
+        self.timers = []
+        self.watchdog.stop()
+        self.irq_enabled = True
+        self._deferred_irqs = []
+
+    # modules
+    def _register_modules(self):
+        from hostsim import board, digitalio, machine, microcontroller, neopixel, neopixel_write
+
+        mods = {"machine": machine, "neopixel": neopixel, "board": board, "digitalio": digitalio,
+                "neopixel_write": neopixel_write, "microcontroller": microcontroller}
+        for name in MODULE_NAMES:
+            self._saved_modules[name] = sys.modules.get(name)
+            sys.modules[name] = mods[name]
+
+    def _restore_modules(self):
+        for name, mod in self._saved_modules.items():
+            if mod is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = mod
+        self._saved_modules = {}
+
+    def close(self):
+        for u in self.uarts.values():
+            u.endpoint.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if _current is self:
+            uninstall()
+        else:
+            self.close()
+        return False
+
+    def __repr__(self):
+        return "<Hardware %s ports, %d ms, boots=%d>" % (self.port_kind, self.clock.now_ms(), self.boots)
+
+
+def install(clock=None, ports="loopback", board=None):
+    """Install the simulated hardware; returns the Hardware (also a context manager that uninstalls).
+
+    clock: a VirtualClock (default: a new stepped one at 0 ms); it is
+      installed into firmware.compat so ticks_ms() follows it.
+    ports: "loopback" (in-memory, for tests) or "pty" (pseudo-terminals).
+    board: optional board description (dict from boards/*.json, or a
+      firmware.board.Board): its UARTs are opened now (so pty paths can be
+      printed before the firmware boots) and labelled with their roles, and
+      a simulated LCD is attached at each display address.
+    A previously installed Hardware is uninstalled first.
+    """
+    global _current
+    if _current is not None:
+        uninstall()
+    hw = Hardware(clock=clock, ports=ports)
+    hw.clock.install()
+    hw._register_modules()
+    _current = hw
+    if board is not None:
+        configure_from_board(hw, board)
+    return hw
+
+
+def uninstall():
+    """Remove the simulated modules from sys.modules, restore real time, close the ports."""
+    global _current
+    hw = _current
+    if hw is None:
+        return
+    _current = None
+    hw._restore_modules()
+    hw.clock.uninstall()
+    hw.close()
+
+
+def board_section(board, name):
+    """A section of a board description given as a dict or a firmware.board.Board."""
+    if isinstance(board, dict):
+        return board.get(name, {})
+    return getattr(board, name, {}) or {}
+
+
+def configure_from_board(hw, board):
+    """Open the board's UARTs (labelled with roles) and attach a SimLCD per display."""
+    for role, spec in sorted(board_section(board, "ports").items()):
+        if "uart" in spec:
+            state = hw.uart(spec["uart"])
+            state.role = role if state.role is None else state.role + "/" + role
+            state.baudrate = spec.get("baudrate", state.baudrate)
+    displays = board_section(board, "displays")
+    if displays and "i2c" in displays:
+        from hostsim.lcd import SimLCD
+
+        bus = displays["i2c"]["bus"]
+        for role, spec in sorted(displays.items()):
+            if role != "i2c" and "addr" in spec:
+                hw.attach_i2c(bus, spec["addr"], SimLCD(spec.get("cols", 20), spec.get("rows", 4), name=role))
+    return hw
