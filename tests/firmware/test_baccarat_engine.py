@@ -1,0 +1,345 @@
+# Baccarat round engine: arts. 5, 7, 9 (Methods 1 and 2, every branch), 12, 16, 17, 11, 18 settings.
+from firmware import cards
+from firmware.errors import RuleError, SettingsError
+from firmware.games import baccarat as bac
+from firmware.games.baccarat import PLAYER, BANKER, TIE, NONE
+from tests.firmware.expect import raises, raises_match
+
+
+def rules(method=1, commission="A", tie_option="returned"):
+    return bac.round_settings(method, commission, tie_option)
+
+
+def play(codes, method=1):
+    return bac.play(rules(method), cards.parse_many(codes))
+
+
+def round_of(codes, method=1):
+    rnd = bac.Round(rules(method))
+    for c in cards.parse_many(codes):
+        rnd.deal(c)
+    return rnd
+
+
+ALL_BETS = [("player", 100), ("banker", 100), ("tie", 10), ("player_pair", 10), ("banker_pair", 10)]
+
+
+def nets(result, bets=ALL_BETS, method=1, commission="A", tie_option="returned"):
+    return dict((z, n) for z, n, _s in bac.settle(rules(method, commission, tie_option), result, bets))
+
+
+# --- art. 5 values and totals ---------------------------------------------------
+
+def test_art5_point_values():
+    expect = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
+              "T": 0, "J": 0, "Q": 0, "K": 0}
+    for r in cards.RANKS:
+        for s in cards.SUITS:
+            assert bac.value(cards.parse(r + s)) == expect[r]
+
+
+def test_art5_total_is_sum_mod_10():
+    assert bac.total(cards.parse_many(["9h", "9d"])) == 8
+    assert bac.total(cards.parse_many(["Kh", "Qd", "Ts"])) == 0
+    assert bac.total(cards.parse_many(["7h", "5d", "9s"])) == 1
+    assert bac.total(cards.parse_many(["Ah"])) == 1
+
+
+# --- art. 7 dealing order -------------------------------------------------------
+
+def test_art7_order_player_banker_player_banker():
+    rnd = bac.Round(rules())
+    seen = []
+    for c in cards.parse_many(["2c", "3d", "Tc", "Ks"]):
+        seen.append(rnd.expected())
+        rnd.deal(c)
+    assert seen == [PLAYER, BANKER, PLAYER, BANKER]
+    assert cards.names(rnd.player) == ["2c", "Tc"]
+    assert cards.names(rnd.banker) == ["3d", "Ks"]
+
+
+def test_art7_out_of_order_card_caught():
+    rnd = bac.Round(rules())
+    raises_match(RuleError, "due to player", rnd.deal, cards.parse("2c"), BANKER)
+    assert rnd.expected() == PLAYER and rnd.order == []
+    rnd.deal(cards.parse("2c"), PLAYER)
+    raises(RuleError, rnd.deal, cards.parse("3c"), PLAYER)
+
+
+# --- art. 9(1) naturals (both methods) ----------------------------------------
+
+def test_art9_1_player_natural_decides():
+    for m in (1, 2):
+        r = play(["9h", "5d", "Kc", "2s", "3c"], m)
+        assert (r.winner, r.player_total, r.banker_total, r.cards_used) == (PLAYER, 9, 7, 4)
+
+
+def test_art9_1_banker_natural_beats_player_seven_without_draw():
+    r = play(["7c", "3d", "Th", "5s", "2c"])
+    assert (r.winner, r.player_total, r.banker_total, r.cards_used) == (BANKER, 7, 8, 4)
+
+
+def test_art9_1_low_hand_does_not_draw_against_natural():
+    r = play(["Ac", "4d", "Th", "4s", "9c"])  # P 1, B 8: decided, P draws nothing
+    assert (r.winner, r.cards_used) == (BANKER, 4)
+
+
+def test_art9_1_equal_naturals_tie():
+    r = play(["8c", "Qh", "Kd", "8s"])
+    assert (r.winner, r.player_total, r.banker_total) == (TIE, 8, 8)
+    r = play(["9c", "4h", "Kd", "5s"])  # 9 v 9
+    assert r.winner == TIE
+
+
+# --- art. 9(2) equal totals 0-7: both draw, Player first ----------------------
+
+def test_art9_2_equal_totals_both_draw_player_first():
+    for m in (1, 2):
+        rnd = round_of(["Ac", "Ad", "2c", "2d"], m)  # 3 v 3
+        assert rnd.expected() == PLAYER
+        rnd.deal(cards.parse("5h"))  # P 8
+        assert rnd.expected() == BANKER  # draws although now lower
+        rnd.deal(cards.parse("4s"))  # B 7
+        assert rnd.complete
+        r = rnd.result()
+        assert (r.winner, r.player_total, r.banker_total, r.cards_used) == (PLAYER, 8, 7, 6)
+
+
+def test_art9_2_banker_draws_even_when_player_third_card_loses():
+    r = play(["Tc", "Td", "Th", "Ts", "Kc", "3d"], 2)  # 0 v 0, P draws 0, B draws 3
+    assert (r.winner, r.player_total, r.banker_total, r.cards_used) == (BANKER, 0, 3, 6)
+
+
+def test_art9_2_equal_after_draws_is_tie():
+    r = play(["7c", "7d", "Tc", "Td", "2h", "2s"])  # 7 v 7, both +2 -> 9 v 9
+    assert (r.winner, r.cards_used) == (TIE, 6)
+
+
+# --- art. 9(3) Method 1 ----------------------------------------------------------
+
+def test_art9_3_lower_hand_draws_first_player():
+    rnd = round_of(["Ac", "3d", "Ah", "3s"])  # P 2, B 6
+    assert rnd.expected() == PLAYER
+
+
+def test_art9_3_lower_hand_draws_first_banker():
+    rnd = round_of(["3d", "Ac", "3s", "Ah"])  # P 6, B 2
+    assert rnd.expected() == BANKER
+
+
+def test_art9_m1_3_i_still_lower_other_stands_and_wins():
+    r = play(["Ac", "3d", "Ah", "3s", "2h", "9c"])  # P 2+2 = 4 < 6
+    assert (r.winner, r.player_total, r.banker_total, r.cards_used) == (BANKER, 4, 6, 5)
+    r = play(["Ac", "3d", "Ah", "3s", "9h"])  # P 2+9 = 11 -> 1, wraps, still lower
+    assert (r.winner, r.player_total, r.cards_used) == (BANKER, 1, 5)
+
+
+def test_art9_m1_3_ii_greater_other_draws():
+    r = play(["Ac", "3d", "Ah", "3s", "5c", "2c"])  # P 7 > 6, B draws 2 -> 8
+    assert (r.winner, r.player_total, r.banker_total, r.cards_used) == (BANKER, 7, 8, 6)
+    r = play(["Ac", "3d", "Ah", "3s", "5c", "Kc"])  # B draws K -> 6 < 7
+    assert (r.winner, r.cards_used) == (PLAYER, 6)
+
+
+def test_art9_m1_3_ii_equal_other_must_draw():
+    rnd = round_of(["Ac", "3d", "Ah", "3s", "4c"])  # P 6 == B 6
+    assert rnd.expected() == BANKER
+    rnd.deal(cards.parse("3c"))
+    r = rnd.result()
+    assert (r.winner, r.banker_total, r.cards_used) == (BANKER, 9, 6)
+    r = play(["Ac", "3d", "Ah", "3s", "4c", "Kc"])  # B stays 6: tie after both drew
+    assert (r.winner, r.cards_used) == (TIE, 6)
+
+
+def test_art9_m1_banker_lower_symmetric():
+    r = play(["3d", "Ac", "3s", "Ah", "4c", "Kc"])  # B 2 draws 4 -> 6 == P 6, P draws K
+    assert (r.winner, r.player_total, r.banker_total, r.cards_used) == (TIE, 6, 6, 6)
+    assert len(r.player_cards) == 3 and len(r.banker_cards) == 3
+
+
+# --- art. 9(3) Method 2 ----------------------------------------------------------
+
+def test_art9_m2_3_i_still_lower_other_stands_and_wins():
+    r = play(["Ac", "3d", "Ah", "3s", "2h"], 2)
+    assert (r.winner, r.cards_used) == (BANKER, 5)
+
+
+def test_art9_m2_3_ii_equal_other_stands_tie():
+    rnd = round_of(["Ac", "3d", "Ah", "3s", "4c"], 2)  # P 6 == B 6
+    assert rnd.expected() == NONE and rnd.complete
+    r = rnd.result()
+    assert (r.winner, r.player_total, r.banker_total, r.cards_used) == (TIE, 6, 6, 5)
+    raises_match(RuleError, "art. 9", rnd.deal, cards.parse("2c"))
+
+
+def test_art9_m2_3_iii_greater_other_draws():
+    r = play(["Ac", "3d", "Ah", "3s", "5c", "2c"], 2)
+    assert (r.winner, r.player_total, r.banker_total, r.cards_used) == (BANKER, 7, 8, 6)
+    r = play(["Ac", "3d", "Ah", "3s", "5c", "Ac"], 2)  # B 7 == P 7 after both drew
+    assert (r.winner, r.cards_used) == (TIE, 6)
+
+
+def test_art9_rule_functions_over_all_totals():
+    for p in range(10):
+        for b in range(10):
+            d = bac.first_drawer(p, b)
+            if p >= 8 or b >= 8:
+                assert d == NONE
+            elif p <= b:
+                assert d == PLAYER
+            else:
+                assert d == BANKER
+    assert bac.other_draws(1, 2, 6, 6) and not bac.other_draws(2, 2, 6, 6)
+    assert not bac.other_draws(1, 2, 6, 5) and bac.other_draws(2, 2, 6, 7)
+    assert bac.other_draws(2, 4, 4, 0)
+
+
+def test_art9_1_at_most_one_third_card():
+    rnd = round_of(["Ac", "Ad", "2c", "2d", "5h", "4s"])
+    assert rnd.complete
+    raises(RuleError, rnd.deal, cards.parse("2s"))
+
+
+def test_play_needs_more_cards():
+    raises_match(RuleError, "need more cards", play, ["Ac", "3d", "Ah"])
+    raises_match(RuleError, "need more cards", play, ["Ac", "3d", "Ah", "3s", "5c"])
+    r = play(["9h", "5d", "Kc", "2s", "3c", "4c", "5c"])  # extra cards ignored
+    assert r.cards_used == 4
+
+
+def test_result_before_complete_refused():
+    rnd = round_of(["Ac", "3d"])
+    raises(RuleError, rnd.result)
+
+
+# --- art. 12 pairs --------------------------------------------------------------
+
+def test_art12_pairs_same_rank_any_suit():
+    r = play(["Jc", "8d", "Jh", "Ks"])  # P J+J pair, B 8+K no pair (natural 8)
+    assert r.player_pair and not r.banker_pair
+    r = play(["Jc", "Qd", "Jh", "Ks", "9c", "8c"])  # Q+K is not a pair
+    assert r.player_pair and not r.banker_pair
+    r = play(["4c", "7d", "Ts", "7s", "Kh", "2c"])
+    assert r.banker_pair and not r.player_pair
+
+
+def test_art12_third_card_does_not_make_a_pair():
+    r = play(["Ac", "Ad", "2c", "2d", "Ah", "2h"])
+    assert not r.player_pair and not r.banker_pair
+
+
+# --- art. 16 payouts ------------------------------------------------------------
+
+def test_art16_method1_tie_pays_14_to_1():
+    r = play(["8c", "Qh", "Kd", "8s"])
+    assert nets(r, [("tie", 10), ("player", 100), ("banker", 100)], 1) == {"tie": 140, "player": 0, "banker": 0}
+
+
+def test_art16_method2_tie_pays_9_to_1():
+    r = play(["8c", "Qh", "Kd", "8s"], 2)
+    assert nets(r, [("tie", 10)], 2) == {"tie": 90}
+
+
+def test_art16_pairs_pay_11_to_1_and_even_money_sides():
+    rnd = round_of(["Jc", "Qd", "Jh", "6s", "5c"])
+    r = rnd.result()  # P 5 < 6: banker wins with 6, no commission either option
+    assert r.winner == BANKER and r.banker_total == 6
+    assert nets(r) == {"player": -100, "banker": 100, "tie": -10, "player_pair": 110, "banker_pair": -10}
+    assert nets(r, method=2, commission="B")["banker"] == 100
+
+
+# --- art. 17 commission ---------------------------------------------------------
+
+def test_art17_A_five_percent_on_win_with_7_8_9():
+    r = play(["9h", "5d", "Kc", "2s"])  # player wins with 9
+    assert nets(r)["player"] == 95
+    r = play(["7c", "3d", "Th", "5s"])  # banker wins with 8
+    assert nets(r)["banker"] == 95
+    r = play(["Ac", "3d", "Ah", "3s", "5c", "Kc"])  # player wins with 7
+    assert nets(r)["player"] == 95
+
+
+def test_art17_A_no_commission_below_7():
+    r = play(["Ac", "3d", "Ah", "3s", "2h"])  # banker wins with 6
+    assert nets(r)["banker"] == 100
+
+
+def test_art17_A_rounding_commission_down():
+    assert bac.commission("A", 9, 100) == 5
+    assert bac.commission("A", 9, 30) == 1  # 1.5 -> 1: the player keeps the fraction
+    assert bac.commission("A", 7, 19) == 0  # 0.95 -> 0
+    assert bac.commission("A", 8, 20) == 1
+    assert bac.commission("A", 6, 1000) == 0
+    r = play(["9h", "5d", "Kc", "2s"])
+    assert nets(r, [("player", 30)]) == {"player": 29}
+
+
+def test_art17_B_half_taken_on_win_with_4():
+    r = play(["2h", "3d", "Tc", "Ts", "2c", "Kd"], 2)  # P 4 beats B 3
+    assert (r.winner, r.player_total) == (PLAYER, 4)
+    assert nets(r, [("player", 100)], 2, "B") == {"player": 50}
+    assert nets(r, [("player", 101)], 2, "B") == {"player": 51}  # 50.5 taken -> 50
+    assert nets(r, [("player", 100)], 2, "A") == {"player": 100}
+    assert bac.commission("B", 4, 1) == 0
+
+
+def test_art17_B_no_commission_on_7_8_9():
+    r = play(["9h", "5d", "Kc", "2s"])
+    assert nets(r, [("player", 100)], 1, "B") == {"player": 100}
+
+
+# --- art. 11 tie option, art. 10 void ---------------------------------------------
+
+def test_art11_tie_bets_not_lost_per_option():
+    r = play(["8c", "Qh", "Kd", "8s"])
+    for option in ("returned", "standing", "changeable"):
+        out = bac.settle(rules(1, "A", option), r, [("player", 100), ("banker", 50)])
+        assert out == [("player", 0, option), ("banker", 0, option)]
+
+
+def test_art10_void_returns_every_bet():
+    assert bac.settle_void(ALL_BETS) == [(z, 0, "void") for z, _a in ALL_BETS]
+    raises(RuleError, bac.settle_void, [("dragon", 5)])
+
+
+def test_bad_bets_refused():
+    r = play(["9h", "5d", "Kc", "2s"])
+    raises_match(RuleError, "unknown bet zone", bac.settle, rules(), r, [("dragon", 5)])
+    raises(RuleError, bac.settle, rules(), r, [("player", -5)])
+    raises(RuleError, bac.settle, rules(), r, [("player", 2.5)])
+    raises(RuleError, bac.settle, rules(), r, [("player", True)])
+
+
+# --- art. 18 settings ------------------------------------------------------------
+
+FULL = {"method": 1, "commission": "A", "tie_option": "returned", "decks": 8, "burn": "decks",
+        "cut_card": "last_round", "demo_rounds": 3, "dealer": "shoe"}
+
+
+def with_(name, value):
+    d = dict(FULL)
+    d[name] = value
+    return d
+
+
+def test_art18_settings_load():
+    s = bac.load_settings(FULL)
+    assert s.method == 1 and s.decks == 8 and s.cut_card == "last_round"
+    assert ("demo_rounds", 3) in s.as_list()
+
+
+def test_art18_bad_settings_clear_errors():
+    raises_match(SettingsError, "'method'", bac.load_settings, with_("method", 3))
+    raises_match(SettingsError, "art. 9", bac.load_settings, with_("method", 3))
+    raises_match(SettingsError, "'decks' = 13", bac.load_settings, with_("decks", 13))
+    raises_match(SettingsError, "6, 7, 8", bac.load_settings, with_("decks", 5))
+    raises_match(SettingsError, "'commission'", bac.load_settings, with_("commission", "C"))
+    raises(SettingsError, bac.load_settings, with_("method", True))
+    raises(SettingsError, bac.load_settings, with_("decks", "8"))
+    raises(SettingsError, bac.load_settings, with_("demo_rounds", 4))
+    raises(SettingsError, bac.load_settings, with_("tie_option", "lost"))
+    raises_match(SettingsError, "unknown Baccarat setting", bac.load_settings, with_("colour", "red"))
+    d = dict(FULL)
+    del d["commission"]
+    raises_match(SettingsError, "no default", bac.load_settings, d)
+    raises(SettingsError, bac.round_settings, 3, "A")
