@@ -32,7 +32,7 @@ class DealingError(RuleError):
     until the dealer corrects it (Shoe.correct) or voids the round (Shoe.void)."""
 
     def __init__(self, message, kind):
-        RuleError.__init__(self, message)
+        super().__init__(message)
         self.kind = kind
 
 
