@@ -1,0 +1,284 @@
+# Craps table (dispatch 53/2010): placement rules and refusals, puck, shooter change (art. 4), options.
+from firmware.errors import RuleError, SettingsError
+from firmware.games import craps as C
+from tests.firmware.expect import raises, raises_match
+
+D = {2: (1, 1), 3: (1, 2), 4: (1, 3), 5: (1, 4), 6: (2, 4), 7: (3, 4), 8: (3, 5), 9: (4, 5),
+     10: (4, 6), 11: (5, 6), 12: (6, 6)}
+BASE = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5]}
+
+
+def table(**extra):
+    options = {}
+    for k in BASE:
+        options[k] = BASE[k]
+    for k in extra:
+        options[k] = extra[k]
+    return C.CrapsTable(options)
+
+
+def place(t, kind, amount, number=0, on=None, seat=0):
+    bet_id, reason = t.place_bet(seat, kind, amount, number, on)
+    assert reason is None, reason
+    return bet_id
+
+
+def refused(t, kind, amount, number=0, on=None, seat=0):
+    bet_id, reason = t.place_bet(seat, kind, amount, number, on)
+    assert bet_id is None and reason, "expected a refusal for %s %d" % (kind, amount)
+    return reason
+
+
+def outcome(resolved, bet_id):
+    for r in resolved:
+        if r[C.BET_ID] == bet_id:
+            return (r[C.RESULT], r[C.NET])
+    return None
+
+
+def test_stake_multiple_of_minimum_art_5_6():
+    t = table()
+    assert "art. 5(6)" in refused(t, "field", 7)
+    assert "art. 5(6)" in refused(t, "field", 0)
+    assert "art. 5(6)" in refused(t, "field", -5)
+    place(t, "field", 15)
+
+
+def test_uneven_payout_is_refused_never_rounded_art_6():
+    t = table()
+    assert "multiple of 6" in refused(t, "big_number", 5, 6)      # Big 6 pays 7:6
+    place(t, "big_number", 30, 8)
+    place(t, "big_number", 5, 5)                                  # 7:5 on 5 = 7, exact
+    place(t, "big_number", 5, 10)                                 # 9:5 on 5 = 9, exact
+    assert "multiple of 4" in refused(t, "horn", 10)              # 27:4 of the whole stake
+    place(t, "horn", 20)
+    p = place(t, "pass", 10)
+    t.roll(D[5])
+    assert "multiple of 2" in refused(t, "pass_odds", 5, on=p)    # 3:2 on 5 would be 7.5
+    place(t, "pass_odds", 10, on=p)
+    for point, bad, need in ((4, 5, 2), (9, 5, 3), (6, 10, 6)):
+        t = table()
+        d = place(t, "dont_pass", 10)
+        t.roll(D[point])
+        assert ("multiple of %d" % need) in refused(t, "dont_pass_odds", bad, on=d)
+        place(t, "dont_pass_odds", 30 if need != 2 else 10, on=d)
+
+
+def test_pass_and_dont_pass_only_on_the_come_out_art_5_2():
+    t = table()
+    place(t, "pass", 10)
+    place(t, "dont_pass", 10)
+    t.roll(D[8])
+    assert "puck is OFF" in refused(t, "pass", 10)
+    assert "puck is OFF" in refused(t, "dont_pass", 10)
+    t.roll(D[8])
+    place(t, "pass", 10)
+
+
+def test_come_only_once_a_point_is_set_art_5_2_5_and_6():
+    t = table()
+    assert "art. 5(2)(5)" in refused(t, "come", 10)
+    assert "art. 5(2)(5)" in refused(t, "dont_come", 10)
+    t.roll(D[9])
+    place(t, "come", 10)
+    place(t, "dont_come", 10)
+
+
+def test_odds_only_behind_a_bet_with_a_point_art_5_2_2():
+    t = table()
+    p = place(t, "pass", 10)
+    assert "has a point" in refused(t, "pass_odds", 10, on=p)      # come-out: no point yet
+    t.roll(D[4])
+    c = place(t, "come", 10)
+    assert "has a point" in refused(t, "come_odds", 10, on=c)     # come bet before its come point
+    assert "must back a come" in refused(t, "come_odds", 10, on=p)
+    assert "must back a pass" in refused(t, "pass_odds", 10, on=c)
+    assert "not open" in refused(t, "pass_odds", 10, on=999)
+    assert "same seat" in refused(t, "pass_odds", 10, on=p, seat=1)
+    place(t, "pass_odds", 10, on=p)
+
+
+def test_max_odds_3_4_5_caps_the_total_odds():
+    # pass/come odds: stake <= m x line bet; m = 3 on 4/10, 4 on 5/9, 5 on 6/8
+    for point, m in ((4, 3), (10, 3), (5, 4), (9, 4), (6, 5), (8, 5)):
+        t = table()
+        p = place(t, "pass", 10)
+        t.roll(D[point])
+        assert "max_odds" in refused(t, "pass_odds", 10 * m + 10, on=p)
+        place(t, "pass_odds", 10 * m - 10, on=p)
+        assert "max_odds" in refused(t, "pass_odds", 20, on=p)     # cumulative
+        place(t, "pass_odds", 10, on=p)
+
+
+def test_lay_odds_cap_is_on_the_win():
+    # don't odds: the win is capped at m x the line bet, so 3-4-5x lays 6x on every point
+    for point in (4, 5, 6, 8, 9, 10):
+        t = table()
+        d = place(t, "dont_pass", 10)
+        t.roll(D[point])
+        assert "max_odds" in refused(t, "dont_pass_odds", 90, on=d)
+        place(t, "dont_pass_odds", 60, on=d)
+
+
+def test_zero_max_odds_means_no_odds():
+    t = table(max_odds=[0, 0, 2])
+    p = place(t, "pass", 10)
+    t.roll(D[4])
+    assert "max_odds" in refused(t, "pass_odds", 10, on=p)
+
+
+def test_one_and_multi_roll_bets_any_time_art_5_5():
+    t = table()
+    for phase in range(2):
+        for kind, number in (("any_craps", 0), ("horn", 0), ("field", 0), ("big", 0), ("small", 0),
+                             ("hard", 4), ("big_number", 9)):
+            place(t, kind, 20, number)
+        t.roll(D[4])
+
+
+def test_malformed_bets_raise():
+    t = table()
+    raises(ValueError, t.place_bet, 0, "place_6", 10)
+    raises_match(RuleError, "4, 6, 8 or 10", t.place_bet, 0, "hard", 10, 5)
+    raises_match(RuleError, "big number", t.place_bet, 0, "big_number", 10, 7)
+    raises_match(RuleError, "seat", t.place_bet, 14, "field", 10)
+    raises_match(RuleError, "whole number", t.place_bet, 0, "field", 10.0)
+    raises_match(RuleError, "takes no number", t.place_bet, 0, "field", 10, 4)
+    raises_match(RuleError, "needs the id", t.place_bet, 0, "pass_odds", 10)
+
+
+def test_table_maximum_and_open_bet_limit():
+    t = table(maximum=100, max_open_bets=2)
+    assert "maximum 100" in refused(t, "field", 105)
+    place(t, "field", 100)
+    place(t, "field", 5)
+    assert "maximum of 2 open bets" in refused(t, "field", 5)
+
+
+def test_puck_cycle_art_5_2_1():
+    t = table()
+    assert t.come_out()
+    for total, point in ((7, 0), (11, 0), (2, 0), (3, 0), (12, 0), (5, 5), (6, 5), (8, 5), (5, 0),
+                         (10, 10), (7, 0)):
+        t.roll(D[total])
+        assert t.point == point, (total, t.point)
+    assert t.rolls == 11
+
+
+def test_shooter_changes_on_seven_out_art_4():
+    t = table()
+    t.roll(D[7])                    # come-out 7: natural, same shooter
+    assert not t.shooter_changed
+    t.roll(D[2])                    # come-out craps: same shooter under the default reading
+    assert not t.shooter_changed
+    t.roll(D[6])
+    t.roll(D[7])                    # seven-out
+    assert t.shooter_changed and t.seven_out and t.shooter_changes == 1
+    t.roll(D[7])
+    assert not t.shooter_changed
+
+
+def test_shooter_change_on_come_out_craps_option_art_4_2():
+    t = table(shooter_change_on_come_out_craps=True)
+    for total in (2, 3, 12):
+        t.roll(D[total])
+        assert t.shooter_changed and not t.seven_out
+    t.roll(D[11])
+    assert not t.shooter_changed
+    t.roll(D[4])
+    t.roll(D[3])                    # craps during a point: not the first throw, no change
+    assert not t.shooter_changed
+    t.roll(D[7])
+    assert t.shooter_changed and t.shooter_changes == 4
+    t.shooter_stops()               # art. 4(1)
+    assert t.shooter_changes == 5
+
+
+def test_may_shoot_needs_a_bet_art_2_1():
+    t = table()
+    assert not t.may_shoot(2)
+    place(t, "pass", 5, seat=2)
+    assert t.may_shoot(2) and not t.may_shoot(3)
+
+
+def test_off_on_come_out_hard_and_big_numbers():
+    t = table(off_on_come_out=["hard", "big_number"])
+    h = place(t, "hard", 10, 4)
+    b = place(t, "big_number", 10, 4)
+    assert t.roll(D[7]) == []       # come-out 7: both off, they stand
+    assert outcome(t.roll((2, 2)), h) is None     # come-out: hard 4 rolled, still off; point 4 set
+    r = t.roll((2, 2))              # point roll: now working
+    assert outcome(r, h) == ("win", 70) and outcome(r, b) == ("win", 18)
+    t = table()
+    h = place(t, "hard", 10, 4)
+    assert outcome(t.roll(D[7]), h) == ("lose", -10)   # default: working on the come-out (art. 5(5))
+
+
+def test_come_odds_off_on_come_out_are_returned():
+    t = table(off_on_come_out=["come_odds"])
+    t.roll(D[4])
+    c = place(t, "come", 10)
+    t.roll(D[6])
+    o = place(t, "come_odds", 20, on=c)
+    t.roll(D[4])                    # pass point made: next roll is a come-out
+    r = t.roll(D[6])                # come-out 6: come point wins, its odds were off
+    assert outcome(r, c) == ("win", 10) and outcome(r, o) == ("push", 0)
+    t = table()
+    t.roll(D[4])
+    c = place(t, "come", 10)
+    t.roll(D[6])
+    o = place(t, "come_odds", 20, on=c)
+    t.roll(D[4])
+    r = t.roll(D[6])                # default: odds working, paid 6:5
+    assert outcome(r, o) == ("win", 24)
+
+
+def test_take_down_rules():
+    t = table()
+    p = place(t, "pass", 10)
+    d = place(t, "dont_pass", 10)
+    f = place(t, "field", 5)
+    out, reason = t.take_down(f)    # not yet rolled: always
+    assert reason is None and out[0][C.RESULT] == "down" and out[0][C.STAKE] == 5
+    t.roll(D[6])
+    po = place(t, "pass_odds", 10, on=p)
+    out, reason = t.take_down(p)
+    assert out is None and "contract" in reason
+    out, reason = t.take_down(d)    # don't pass may come down; odds go with it
+    assert reason is None and len(out) == 1
+    out, reason = t.take_down(po)
+    assert reason is None
+    t2 = table(take_down=[])
+    h = place(t2, "hard", 10, 6)
+    t2.roll(D[9])
+    out, reason = t2.take_down(h)
+    assert out is None and "take_down" in reason
+    out, reason = t2.take_down(12345)
+    assert "not open" in reason
+
+
+def test_take_down_line_bet_brings_its_odds():
+    t = table()
+    d = place(t, "dont_pass", 10)
+    t.roll(D[4])
+    o = place(t, "dont_pass_odds", 20, on=d)
+    t.roll(D[9])
+    out, reason = t.take_down(d)
+    assert reason is None and sorted(x[C.BET_ID] for x in out) == [d, o]
+    assert t.open_bets() == []
+
+
+def test_settings_validation():
+    raises_match(SettingsError, "field_12", table, field_12=4)
+    raises_match(SettingsError, "max_odds", table, max_odds=[3, 4])
+    raises_match(SettingsError, "max_odds", table, max_odds=[3, 4, -1])
+    raises_match(SettingsError, "minimum", table, minimum=0)
+    raises_match(SettingsError, "maximum", table, maximum=12)
+    raises_match(SettingsError, "seats", table, seats=0)
+    raises_match(SettingsError, "off_on_come_out", table, off_on_come_out=["field"])
+    raises_match(SettingsError, "take_down", table, take_down=["pass"])
+    raises_match(SettingsError, "shooter_change_on_come_out_craps", table, shooter_change_on_come_out_craps=1)
+    raises_match(SettingsError, "unknown craps setting", table, colour="red")
+    raises_match(SettingsError, "required", C.load_settings, {"minimum": 5, "max_odds": [3, 4, 5]})
+    s = C.load_settings({"minimum": 5, "field_12": 3, "max_odds": (1, 2, 3), "off_on_come_out": ("hard",)})
+    assert s.field_12 == 3 and s.odds_multiple(10) == 1 and s.odds_multiple(9) == 2 and s.odds_multiple(8) == 3
