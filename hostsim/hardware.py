@@ -489,12 +489,7 @@ def configure_from_board(hw, board):
             state = hw.uart(spec["uart"])
             state.role = role if state.role is None else state.role + "/" + role
             state.baudrate = spec.get("baudrate", state.baudrate)
-    displays = board_section(board, "displays")
-    if displays and "i2c" in displays:
-        from hostsim.lcd import SimLCD
+    from hostsim.lcd import attach_displays
 
-        bus = displays["i2c"]["bus"]
-        for role, spec in sorted(displays.items()):
-            if role != "i2c" and "addr" in spec:
-                hw.attach_i2c(bus, spec["addr"], SimLCD(spec.get("cols", 20), spec.get("rows", 4), name=role))
+    attach_displays(hw, board)
     return hw

@@ -1,0 +1,184 @@
+# HD44780 character LCD behind a PCF8574 I2C backpack (4-bit mode), micropython-lib style.
+#
+# Backpack wiring (the common one): P0=RS, P1=RW, P2=E, P3=backlight,
+# P4..P7=D4..D7. Each 4-bit transfer is two expander bytes, E high then E low
+# (the LCD latches on the falling edge), so a character or command is 4 bytes,
+# and a whole row goes out in one I2C transaction from a buffer made once.
+# Character set: ROM A00 (the usual one): printable ASCII except backslash and
+# tilde, plus the few extras in _EXTRA; anything else shows as "?".
+from firmware.compat import const, sleep_ms
+
+# PCF8574 bits
+MASK_RS = const(0x01)
+MASK_RW = const(0x02)
+MASK_E = const(0x04)
+MASK_BACKLIGHT = const(0x08)
+
+# HD44780 instructions and flags
+LCD_CLR = const(0x01)
+LCD_HOME = const(0x02)
+LCD_ENTRY_MODE = const(0x04)
+LCD_ENTRY_INC = const(0x02)
+LCD_ON_CTRL = const(0x08)
+LCD_ON_DISPLAY = const(0x04)
+LCD_ON_CURSOR = const(0x02)
+LCD_ON_BLINK = const(0x01)
+LCD_FUNCTION = const(0x20)
+LCD_FUNCTION_8BIT = const(0x10)
+LCD_FUNCTION_2LINES = const(0x08)
+LCD_CGRAM = const(0x40)
+LCD_DDRAM = const(0x80)
+
+REPLACEMENT = const(0x3F)   # "?"
+# Code points outside plain ASCII that ROM A00 has: (unicode, ROM code).
+_EXTRA = ((0xA5, 0x5C), (0x2192, 0x7E), (0x2190, 0x7F), (0xB0, 0xDF), (0x30FB, 0xA5), (0xB7, 0xA5))
+
+
+def rom_code(ch):
+    """ROM A00 code of one character; REPLACEMENT when the LCD cannot show it."""
+    c = ord(ch)
+    if 0x20 <= c <= 0x7D and c != 0x5C:
+        return c
+    for uni, code in _EXTRA:
+        if uni == c:
+            return code
+    return REPLACEMENT
+
+
+class CharLCD:
+    """CharLCD(i2c, addr=0x27, cols=20, rows=4); raises OSError if nothing answers at addr."""
+
+    def __init__(self, i2c, addr=0x27, cols=20, rows=4, sleep=None):
+        if not 1 <= rows <= 4 or not 1 <= cols <= 40 or cols * rows > 80:
+            raise ValueError("unsupported LCD geometry %dx%d" % (cols, rows))
+        self.i2c = i2c
+        self.addr = addr
+        self.cols = cols
+        self.rows = rows
+        self._sleep = sleep if sleep is not None else sleep_ms
+        self._bl = MASK_BACKLIGHT
+        self._buf = bytearray(4 * cols)     # bus bytes for up to one row
+        self._mv = memoryview(self._buf)
+        self._row = bytearray(cols)         # scratch: one row encoded
+        self._shown = [bytearray(cols) for _ in range(rows)]   # what each row shows now
+        self.cursor_x = 0
+        self.cursor_y = 0
+        self.row_writes = 0                 # rows sent by show() (for tests and stats)
+        self._init()
+
+    def _init(self):
+        i2c = self.i2c
+        i2c.writeto(self.addr, bytes((0,)))     # OSError here if no backpack answers
+        self._sleep(20)                         # LCD needs > 40 ms after power-up
+        self._sleep(20)
+        # Reset by instruction: three 8-bit "function set"s, then 4-bit mode.
+        # Works whatever state the LCD was left in (e.g. after a firmware reset).
+        for nibble, wait in ((0x30, 5), (0x30, 1), (0x30, 1), (0x20, 1)):
+            self._buf[0] = nibble | MASK_E
+            self._buf[1] = nibble
+            i2c.writeto(self.addr, self._mv[:2])
+            self._sleep(wait)
+        self.command(LCD_FUNCTION | (LCD_FUNCTION_2LINES if self.rows > 1 else 0))
+        self.command(LCD_ON_CTRL)
+        self.clear()
+        self.command(LCD_ENTRY_MODE | LCD_ENTRY_INC)
+        self.command(LCD_ON_CTRL | LCD_ON_DISPLAY)
+        self.backlight(True)
+
+    def _put(self, i, value, rs):
+        """Encode one byte as four expander bytes at self._buf[i]."""
+        buf = self._buf
+        flags = rs | self._bl
+        hi = (value & 0xF0) | flags
+        lo = ((value << 4) & 0xF0) | flags
+        buf[i] = hi | MASK_E
+        buf[i + 1] = hi
+        buf[i + 2] = lo | MASK_E
+        buf[i + 3] = lo
+
+    def command(self, cmd):
+        self._put(0, cmd, 0)
+        self.i2c.writeto(self.addr, self._mv[:4])
+
+    def _data(self, codes, n):
+        """Send n character codes (from codes[0:n]) as display data, one transaction."""
+        for k in range(n):
+            self._put(4 * k, codes[k], MASK_RS)
+        self.i2c.writeto(self.addr, self._mv[:4 * n])
+
+    def clear(self):
+        self.command(LCD_CLR)
+        self._sleep(2)                          # clear takes 1.52 ms
+        for row in self._shown:
+            for c in range(self.cols):
+                row[c] = 0x20
+        self.cursor_x = 0
+        self.cursor_y = 0
+
+    def move_to(self, col, row):
+        if not (0 <= col < self.cols and 0 <= row < self.rows):
+            raise ValueError("position (%d, %d) is outside the %dx%d LCD" % (col, row, self.cols, self.rows))
+        self.cursor_x = col
+        self.cursor_y = row
+        addr = col + (0x40 if row & 1 else 0) + (self.cols if row & 2 else 0)
+        self.command(LCD_DDRAM | addr)
+
+    def putstr(self, text):
+        """Write text at the cursor; wraps at the row end, "\\n" starts the next row."""
+        row = self._row
+        n = 0
+        start = self.cursor_x
+        for ch in text:
+            if ch == "\n":
+                if n:
+                    self._flush_run(start, n)
+                    n = 0
+                self.move_to(0, (self.cursor_y + 1) % self.rows)
+                start = 0
+                continue
+            row[n] = rom_code(ch)
+            n += 1
+            if start + n == self.cols:
+                self._flush_run(start, n)
+                n = 0
+                self.move_to(0, (self.cursor_y + 1) % self.rows)
+                start = 0
+        if n:
+            self._flush_run(start, n)
+            self.cursor_x = start + n
+
+    def _flush_run(self, start, n):
+        self._data(self._row, n)
+        shown = self._shown[self.cursor_y]
+        for k in range(n):
+            shown[start + k] = self._row[k]
+
+    def show(self, lines):
+        """Show lines (one str per row; missing rows blank, long ones cut); rewrite only rows that changed.
+
+        Returns the number of rows written.
+        """
+        written = 0
+        row = self._row
+        cols = self.cols
+        for y in range(self.rows):
+            text = lines[y] if y < len(lines) else ""
+            n = len(text)
+            for c in range(cols):
+                row[c] = rom_code(text[c]) if c < n else 0x20
+            if row != self._shown[y]:
+                self.move_to(0, y)
+                self._data(row, cols)
+                self._shown[y][:] = row
+                self.row_writes += 1
+                written += 1
+        self.cursor_x = 0
+        return written
+
+    def backlight(self, on=True):
+        self._bl = MASK_BACKLIGHT if on else 0
+        self._buf[0] = self._bl
+        self.i2c.writeto(self.addr, self._mv[:1])
+
+    def display(self, on=True):
+        self.command(LCD_ON_CTRL | (LCD_ON_DISPLAY if on else 0))
