@@ -11,7 +11,7 @@ PORT ?= /dev/ttyACM0
 .PHONY: sim test build deploy deps clean
 
 sim: deps
-	$(PY) -m hostsim
+	$(PY) -m hostsim $(SIM_ARGS)
 
 test: deps
 	$(PY) -m pytest

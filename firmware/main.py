@@ -171,11 +171,16 @@ async def output_task(ctx):
         await sleep_ms_async(OUTPUT_MS)
 
 
-async def serve(ctx):
-    await asyncio.gather(input_task(ctx), output_task(ctx))
+async def serve(ctx, extra_tasks=()):
+    """Run the table; extra_tasks are coroutine functions of ctx run alongside (the simulator's view)."""
+    tasks = [input_task(ctx), output_task(ctx)]
+    for task in extra_tasks:
+        tasks.append(task(ctx))
+    await asyncio.gather(*tasks)
 
 
-def run(board_path="board.json", table_path="table.json", state_dir="", machine=None, neopixel=None):
+def run(board_path="board.json", table_path="table.json", state_dir="", machine=None, neopixel=None,
+        extra_tasks=()):
     """The board's entry point. Returns only if a file is wrong (to the REPL)."""
     if machine is None:
         import machine
@@ -188,7 +193,7 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")
         return 1
     try:
-        asyncio.run(serve(ctx))
+        asyncio.run(serve(ctx, extra_tasks))
     except KeyboardInterrupt:
         raise
     except Exception as exc:      # any fault in the loop: record it, then restart cleanly
