@@ -1,0 +1,32 @@
+# Every firmware module imports on this runtime (on the VM: real MicroPython).
+import os
+
+
+def _modules(path="firmware", package="firmware"):
+    found = []
+    for name in sorted(os.listdir(path)):
+        full = path + "/" + name
+        if name.endswith(".py") and name != "__init__.py":
+            found.append(package + "." + name[:-3])
+        elif "." not in name and name != "__pycache__":
+            try:
+                os.listdir(full)
+            except OSError:
+                continue
+            found.extend(_modules(full, package + "." + name))
+    return found
+
+
+def test_every_firmware_module_imports():
+    modules = _modules()
+    assert "firmware.main" in modules and "firmware.games.baccarat" in modules
+    failed = []
+    for name in modules:
+        try:
+            __import__(name)
+        except ImportError as exc:
+            # main.py imports asyncio etc. that every runtime has; anything else is a real failure
+            failed.append("%s: %s" % (name, exc))
+        except Exception as exc:
+            failed.append("%s: %s: %s" % (name, type(exc).__name__, exc))
+    assert not failed, "\n".join(failed)
