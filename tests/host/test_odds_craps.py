@@ -1,0 +1,94 @@
+"""Craps exact house edge (through the firmware engine) against published figures; Monte-Carlo agreement."""
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+
+from tools import odds_craps
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Published house edges (per bet made) where the regulation's payouts (art. 6) are the usual ones.
+PUBLISHED = {
+    "pass": Fraction(7, 495),              # 1.414%
+    "dont_pass": Fraction(3, 220),         # 1.364%
+    "come": Fraction(7, 495),
+    "dont_come": Fraction(3, 220),
+    "any_seven": Fraction(1, 6),           # 16.667% at 4:1
+    "any_craps": Fraction(1, 9),           # 11.111% at 7:1
+    "eleven": Fraction(1, 9),              # 11.111% at 15:1
+    "ace_deuce": Fraction(1, 9),
+    "aces": Fraction(5, 36),               # 13.889% at 30:1
+    "boxcars": Fraction(5, 36),
+    "horn": Fraction(1, 8),                # 12.5%
+    "field": Fraction(1, 18),              # 5.556% with 12 at 2:1
+    "big": Fraction(1, 6),
+    "small": Fraction(1, 6),
+    "hard 4": Fraction(1, 9),              # 11.111% at 7:1
+    "hard 10": Fraction(1, 9),
+    "hard 6": Fraction(1, 11),             # 9.091% at 9:1
+    "hard 8": Fraction(1, 11),
+    "big_number 6/8": Fraction(1, 66),     # 1.515% at 7:6 (= place 6/8)
+    "big_number 5/9": Fraction(1, 25),     # 4.0% at 7:5
+    "big_number 4/10": Fraction(1, 15),    # 6.667% at 9:5
+    "pass + 3-4-5x odds": Fraction(7, 1870),       # 0.374%
+    "dont_pass + 3-4-5x odds": Fraction(3, 1100),  # 0.273%
+}
+
+
+def edges(field_12=2, max_odds=(3, 4, 5)):
+    settings = odds_craps.make_settings(field_12, max_odds)
+    return {e["bet"]: e for e in odds_craps.exact_edges(settings)}
+
+
+def test_published_figures_field_12_pays_2():
+    got = edges(2)
+    for bet, edge in PUBLISHED.items():
+        assert got[bet]["edge"] == edge, (bet, got[bet]["edge"], edge)
+    for label, e in got.items():
+        if "_odds" in label and "+" not in label:
+            assert e["edge"] == 0, label                     # free odds: no edge
+    assert float(got["dont_pass"]["edge_resolved"]) == float(Fraction(3, 220) / (1 - Fraction(1, 36)))
+    assert got["pass"]["rolls"] == Fraction(557, 165)        # 3.376 rolls per pass decision
+
+
+def test_field_12_pays_3():
+    assert edges(3)["field"]["edge"] == Fraction(1, 36)     # 2.778%
+
+
+def test_cli_json_and_bad_arguments():
+    proc = subprocess.run([sys.executable, "-m", "tools.odds", "craps", "--field-12", "2", "--json"],
+                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    by = {b["bet"]: b for b in data["bets"]}
+    assert round(100 * by["pass"]["edge"], 3) == 1.414
+    assert round(100 * by["dont_pass"]["edge"], 3) == 1.364
+    assert round(100 * by["field"]["edge"], 3) == 5.556
+    assert round(100 * by["any_seven"]["edge"], 3) == 16.667
+    proc = subprocess.run([sys.executable, "-m", "tools.odds", "craps", "--field-12", "4"],
+                          capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert proc.returncode == 2 and "field-12" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_monte_carlo_agrees_with_exact_small_seeded_run():
+    settings = odds_craps.make_settings(2)
+    exact = odds_craps._exact_for_mc(settings)
+    rows, _ = odds_craps.monte_carlo(settings, 20000, seed=7)
+    assert len(rows) == len(exact)
+    for r in rows:
+        assert r["decisions"] > 1000, r
+        assert abs(r["edge"] - float(exact[r["bet"]])) <= r["half_width"], r
+    first, _ = odds_craps.monte_carlo(settings, 1000, seed=11)
+    again, _ = odds_craps.monte_carlo(settings, 1000, seed=11)
+    assert again == first                                     # seeded: reproducible
+
+
+def test_monte_carlo_cli_reports_inside():
+    proc = subprocess.run([sys.executable, "-m", "tools.odds", "craps", "--field-12", "3", "--monte-carlo", "5000",
+                           "--seed", "3", "--json"], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["monte_carlo"]["confidence"] == 0.99
+    assert all("inside" in b for b in data["bets"])
