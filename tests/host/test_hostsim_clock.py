@@ -1,0 +1,59 @@
+# hostsim.clock: the virtual clock drives firmware.compat's ticks.
+import time
+
+import pytest
+
+from firmware import compat
+from hostsim.clock import VirtualClock
+
+
+def test_stepped_clock_stands_still_until_advanced():
+    clock = VirtualClock(start_ms=100)
+    assert clock.now_ms() == 100
+    time.sleep(0.01)
+    assert clock.now_ms() == 100
+    assert clock.advance(250) == 350
+    with pytest.raises(ValueError):
+        clock.advance(-1)
+
+
+def test_install_makes_firmware_ticks_follow_and_uninstall_restores_real_time():
+    clock = VirtualClock(start_ms=5000)
+    clock.install()
+    try:
+        t0 = compat.ticks_ms()
+        assert t0 == 5000
+        clock.advance(1234)
+        assert compat.ticks_diff(compat.ticks_ms(), t0) == 1234
+    finally:
+        clock.uninstall()
+    a = compat.ticks_ms()
+    time.sleep(0.02)
+    assert compat.ticks_diff(compat.ticks_ms(), a) >= 15
+
+
+def test_ticks_wrap_like_micropython_on_the_virtual_clock():
+    clock = VirtualClock(start_ms=(1 << 30) - 10)
+    with_clock = clock.install()
+    try:
+        before = compat.ticks_ms()
+        with_clock.advance(20)
+        after = compat.ticks_ms()
+        assert after < before                          # wrapped at 2**30
+        assert compat.ticks_diff(after, before) == 20
+    finally:
+        clock.uninstall()
+
+
+def test_realtime_mode_follows_monotonic_scaled_and_keeps_jumps():
+    clock = VirtualClock(realtime=True, scale=10.0)
+    a = clock.now_ms()
+    time.sleep(0.05)
+    b = clock.now_ms()
+    assert 300 <= b - a <= 5000                        # ~500 ms of virtual time
+    clock.advance(10000)
+    assert clock.now_ms() - b >= 10000
+    clock.set_realtime(False)
+    frozen = clock.now_ms()
+    time.sleep(0.01)
+    assert clock.now_ms() == frozen
