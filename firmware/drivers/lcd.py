@@ -124,18 +124,26 @@ class CharLCD:
         self.command(LCD_DDRAM | addr)
 
     def putstr(self, text):
-        """Write text at the cursor; wraps at the row end, "\\n" starts the next row."""
+        """Write text at the cursor; wraps at the row end, "\\n" starts the next row.
+
+        A "\\n" right after an automatic wrap is skipped (as micropython-lib's
+        lcd_api does), so full-width lines joined by newlines leave no blank rows.
+        """
         row = self._row
         n = 0
         start = self.cursor_x
+        wrapped = False
         for ch in text:
             if ch == "\n":
                 if n:
                     self._flush_run(start, n)
                     n = 0
-                self.move_to(0, (self.cursor_y + 1) % self.rows)
+                if not wrapped:
+                    self.move_to(0, (self.cursor_y + 1) % self.rows)
                 start = 0
+                wrapped = False
                 continue
+            wrapped = False
             row[n] = rom_code(ch)
             n += 1
             if start + n == self.cols:
@@ -143,6 +151,7 @@ class CharLCD:
                 n = 0
                 self.move_to(0, (self.cursor_y + 1) % self.rows)
                 start = 0
+                wrapped = True
         if n:
             self._flush_run(start, n)
             self.cursor_x = start + n

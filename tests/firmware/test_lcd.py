@@ -1,0 +1,182 @@
+# HD44780/PCF8574 LCD driver, checked on both runtimes against a fake I2C bus that decodes the E strobes.
+from firmware.drivers import lcd
+from firmware.drivers.lcd import CharLCD
+from tests.firmware.expect import raises
+
+
+def no_sleep(ms):
+    pass
+
+
+class FakeI2C:
+    """Records expander bytes; every falling edge of E (bit 2) is one strobe (rs, nibble)."""
+
+    def __init__(self, addrs=(0x27,)):
+        self.addrs = addrs
+        self.transactions = []
+        self.port = 0xFF
+        self.strobes = []
+
+    def writeto(self, addr, buf, stop=True):
+        if addr not in self.addrs:
+            raise OSError(19)
+        data = bytes(buf)
+        self.transactions.append(data)
+        for b in data:
+            if self.port & 4 and not b & 4 and not self.port & 2:   # E falls on a write cycle
+                self.strobes.append((self.port & 1, self.port >> 4, self.port & 2))
+            self.port = b
+        return len(data)
+
+    def ops(self, start=4):
+        """Strobes after the four 8-bit init nibbles, paired into (rs, byte)."""
+        out = []
+        s = self.strobes[start:]
+        for i in range(0, len(s) - 1, 2):
+            out.append((s[i][0], (s[i][1] << 4) | s[i + 1][1]))
+        return out
+
+    def reset_log(self):
+        self.transactions = []
+        self.strobes = []
+
+
+def make(cols=8, rows=2, addr=0x27):
+    bus = FakeI2C((addr,))
+    return bus, CharLCD(bus, addr, cols, rows, sleep=no_sleep)
+
+
+def text_of(ops):
+    return "".join(chr(v) for rs, v in ops if rs)
+
+
+def test_init_sequence_resets_to_4bit_then_configures():
+    bus, _ = make(20, 4)
+    first = [(rs, n) for rs, n, rw in bus.strobes[:4]]
+    assert first == [(0, 3), (0, 3), (0, 3), (0, 2)]
+    assert bus.ops() == [(0, 0x28), (0, 0x08), (0, 0x01), (0, 0x06), (0, 0x0C)]
+    assert all(rw == 0 for _, _, rw in bus.strobes)
+    assert bus.port & lcd.MASK_BACKLIGHT
+
+
+def test_one_line_display_uses_one_line_function_set():
+    bus, _ = make(16, 1)
+    assert bus.ops()[0] == (0, 0x20)
+
+
+def test_absent_backpack_raises_oserror():
+    exc = raises(OSError, CharLCD, FakeI2C((0x26,)), 0x27, 20, 4, no_sleep)
+    assert exc.args[0] == 19
+
+
+def test_bad_geometry_rejected():
+    raises(ValueError, CharLCD, FakeI2C(), 0x27, 20, 5, no_sleep)
+    raises(ValueError, CharLCD, FakeI2C(), 0x27, 41, 1, no_sleep)
+
+
+def test_show_writes_each_changed_row_in_one_transaction():
+    bus, d = make(8, 2)
+    bus.reset_log()
+    assert d.show(["Player", "Banker"]) == 2
+    assert bus.ops(0) == [(0, 0x80)] + [(1, ord(c)) for c in "Player  "] + \
+        [(0, 0xC0)] + [(1, ord(c)) for c in "Banker  "]
+    # per row: the 4-byte "set address" command, then 4 bytes per character in one go
+    assert [len(t) for t in bus.transactions] == [4, 32, 4, 32]
+
+
+def test_show_skips_unchanged_rows():
+    bus, d = make(8, 2)
+    d.show(["Player", "Banker"])
+    bus.reset_log()
+    assert d.show(["Player", "Tie"]) == 1
+    assert bus.ops(0)[0] == (0, 0xC0) and text_of(bus.ops(0)) == "Tie     "
+    bus.reset_log()
+    assert d.show(["Player", "Tie"]) == 0
+    assert bus.transactions == []
+    assert d.row_writes == 3
+
+
+def test_missing_rows_blank_and_long_lines_cut():
+    bus, d = make(8, 2)
+    d.show(["12345678901", "x"])
+    bus.reset_log()
+    d.show(["12345678901"])
+    assert text_of(bus.ops(0)) == "        "       # row 2 blanked, row 1 unchanged
+    bus.reset_log()
+    d.show(["abcdefghij", ""])
+    assert text_of(bus.ops(0)) == "abcdefgh"
+
+
+def test_characters_outside_rom_a00_are_replaced():
+    bus, d = make(8, 1)
+    bus.reset_log()
+    d.show(["\u00e9\\~\u00b0\u2192\t{}"])
+    assert [v for rs, v in bus.ops(0) if rs] == [0x3F, 0x3F, 0x3F, 0xDF, 0x7E, 0x3F, ord("{"), ord("}")]
+    assert lcd.rom_code("A") == 0x41 and lcd.rom_code("\u2660") == lcd.REPLACEMENT
+
+
+def test_move_to_row_addresses_of_a_20x4():
+    bus, d = make(20, 4)
+    bus.reset_log()
+    for row in range(4):
+        d.move_to(3, row)
+    assert bus.ops(0) == [(0, 0x83), (0, 0xC3), (0, 0x80 | 0x17), (0, 0x80 | 0x57)]
+    raises(ValueError, d.move_to, 20, 0)
+    raises(ValueError, d.move_to, 0, 4)
+
+
+def test_putstr_wraps_at_row_end_and_on_newline():
+    bus, d = make(4, 2)
+    d.move_to(2, 0)
+    bus.reset_log()
+    d.putstr("abcd\nx")
+    assert bus.ops(0) == [(1, ord("a")), (1, ord("b")), (0, 0xC0), (1, ord("c")), (1, ord("d")),
+                          (0, 0x80), (1, ord("x"))]
+    assert (d.cursor_x, d.cursor_y) == (1, 0)
+    bus.reset_log()
+    d.show(["x ab", "cd"])                           # exactly what putstr left: nothing to send
+    assert bus.transactions == []
+
+
+def test_putstr_newline_right_after_a_wrap_is_skipped():
+    bus, d = make(4, 2)
+    bus.reset_log()
+    d.putstr("abcd\nefgh")
+    assert bus.ops(0) == [(1, ord(c)) for c in "abcd"] + [(0, 0xC0)] + \
+        [(1, ord(c)) for c in "efgh"] + [(0, 0x80)]
+
+
+def test_clear_blanks_and_homes():
+    bus, d = make(8, 2)
+    d.show(["abc"])
+    bus.reset_log()
+    d.clear()
+    assert bus.ops(0) == [(0, 0x01)]
+    assert d.show(["abc"]) == 1
+
+
+def test_backlight_off_and_on():
+    bus, d = make(8, 2)
+    d.backlight(False)
+    assert not bus.port & lcd.MASK_BACKLIGHT
+    d.show(["dark"])
+    assert all(not b & lcd.MASK_BACKLIGHT for t in bus.transactions[-2:] for b in t)
+    d.backlight(True)
+    assert bus.port & lcd.MASK_BACKLIGHT
+
+
+def test_display_off_on_commands():
+    bus, d = make(8, 2)
+    bus.reset_log()
+    d.display(False)
+    d.display(True)
+    assert bus.ops(0) == [(0, 0x08), (0, 0x0C)]
+
+
+def test_scratch_buffers_are_reused():
+    bus, d = make(8, 2)
+    buf, row = d._buf, d._row
+    d.show(["a", "b"])
+    d.show(["c", "d"])
+    d.putstr("xyz")
+    assert d._buf is buf and d._row is row and len(buf) == 32

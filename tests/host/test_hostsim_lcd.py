@@ -1,0 +1,123 @@
+# The LCD pair: firmware/drivers/lcd.py driving hostsim/lcd.py's simulated HD44780+PCF8574 over the simulated I2C bus.
+import pytest
+
+from firmware.drivers.lcd import CharLCD
+from hostsim import hardware
+from hostsim.lcd import SimLCD, attach_displays, rom_char
+
+
+@pytest.fixture
+def hw():
+    h = hardware.install()
+    yield h
+    hardware.uninstall()
+
+
+def no_sleep(ms):
+    pass
+
+
+def bring_up(hw, cols=20, rows=4, addr=0x27):
+    import machine
+    glass = hw.attach_i2c(0, addr, SimLCD(cols, rows))
+    i2c = machine.I2C(0, scl=machine.Pin(21), sda=machine.Pin(20), freq=400000)
+    return glass, CharLCD(i2c, addr, cols, rows, sleep=no_sleep)
+
+
+def test_the_dealer_sees_what_the_driver_shows(hw):
+    glass, lcd = bring_up(hw)
+    assert glass.display_on and glass.backlight and not glass.eight_bit and glass.two_lines
+    lcd.show(["BACCARAT  table 7", "PLAYER 7   BANKER 5", "PLAYER WINS", "shoe 312 cards left!!"])
+    assert glass.lines() == ["BACCARAT  table 7   ", "PLAYER 7   BANKER 5 ",
+                             "PLAYER WINS         ", "shoe 312 cards left!"]
+
+
+def test_only_changed_rows_cross_the_bus(hw):
+    glass, lcd = bring_up(hw)
+    lcd.show(["a", "b", "c", "d"])
+    before = glass.transactions
+    lcd.show(["a", "B", "c", "d"])
+    assert glass.transactions - before == 2         # set address + one row of data
+    assert glass.lines()[1].rstrip() == "B"
+
+
+def test_replaced_and_extra_characters_render(hw):
+    glass, lcd = bring_up(hw)
+    lcd.show(["caf\u00e9 30\u00b0 \u2192 \\ ~"])
+    assert glass.lines()[0].rstrip() == "caf? 30\u00b0 \u2192 ? ?"
+
+
+def test_putstr_and_move_to_follow_the_row_addresses(hw):
+    glass, lcd = bring_up(hw)
+    lcd.move_to(15, 2)
+    lcd.putstr("12345678\nend")
+    assert glass.lines()[2].endswith("12345")
+    assert glass.lines()[3].startswith("678")
+    assert glass.lines()[0].startswith("end")
+
+
+def test_backlight_and_display_switches(hw):
+    glass, lcd = bring_up(hw)
+    lcd.backlight(False)
+    assert not glass.backlight
+    lcd.show(["dark"])
+    assert not glass.backlight and glass.lines()[0].startswith("dark")
+    lcd.display(False)
+    assert not glass.display_on
+    lcd.display(True)
+    lcd.backlight(True)
+    assert glass.display_on and glass.backlight
+
+
+def test_reinit_after_a_firmware_reset_recovers_a_4bit_lcd_mid_byte(hw):
+    import machine
+    glass, lcd = bring_up(hw)
+    lcd.show(["before reset"])
+    # The firmware died after sending half a byte: the LCD waits for the low nibble.
+    i2c = machine.I2C(0)
+    i2c.writeto(0x27, bytes([0x40 | 0x0D, 0x40 | 0x09]))
+    assert glass._high is not None
+    hw.reboot(machine.WDT_RESET)
+    assert glass.lines()[0].startswith("before reset")   # an LCD keeps its text across an MCU reset
+    lcd = CharLCD(machine.I2C(0), 0x27, 20, 4, sleep=no_sleep)
+    assert glass.lines() == [" " * 20] * 4
+    lcd.show(["after reset"])
+    assert glass.lines()[0] == "after reset         "
+
+
+def test_absent_display_raises_oserror_at_construction(hw):
+    import machine
+    with pytest.raises(OSError) as info:
+        CharLCD(machine.I2C(0), 0x26, 20, 4, sleep=no_sleep)
+    assert info.value.errno == 19
+
+
+def test_sim_address_counter_runs_from_row_one_into_row_two_like_the_chip():
+    glass = SimLCD(20, 4)
+    # 4-bit mode, 2 lines, then 45 data bytes from address 0x00 (no E-edge helper: raw strobes)
+    def send(value, rs):
+        for nib in (value & 0xF0, (value << 4) & 0xF0):
+            glass.i2c_write(bytes([nib | rs | 0x0C, nib | rs | 0x08]))
+    glass.i2c_write(bytes([0x24, 0x20]))              # 8-bit "function set 4-bit"
+    send(0x28, 0)
+    send(0x80, 0)
+    for i in range(45):
+        send(ord("A") + i % 26, 1)
+    # 0x00-0x13 is row 0, 0x14-0x27 row 2, then the counter jumps to 0x40 (row 1)
+    assert glass.lines()[0] == "ABCDEFGHIJKLMNOPQRST"
+    assert glass.lines()[2] == "UVWXYZABCDEFGHIJKLMN"
+    assert glass.lines()[1].startswith("OPQRS")
+    assert glass.i2c_read(1) == bytes([glass.port])
+
+
+def test_sim_character_mapping():
+    assert rom_char(0x41) == "A" and rom_char(0x5C) == "\u00a5" and rom_char(0x7E) == "\u2192"
+    assert rom_char(0x01) == "\u25af" and rom_char(0xB1) == "\u2592"
+
+
+def test_attach_displays_from_a_board_dict(hw):
+    board = {"displays": {"i2c": {"bus": 1, "scl": 3, "sda": 2, "freq": 100000},
+                          "dealer": {"addr": 39, "cols": 16, "rows": 2}}}
+    out = attach_displays(hw, board)
+    assert list(out) == ["dealer"] and hw.i2c_device(1, 39) is out["dealer"]
+    assert out["dealer"].lines() == [" " * 16] * 2
