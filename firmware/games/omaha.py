@@ -1,0 +1,358 @@
+# Omaha hand engine: blinds, dealing from the shoe, betting order, showdown and payout (arts. 2, 5-10, 13, 16).
+#
+# Incremental: the table controller feeds one card (deal) or one action (act)
+# at a time and asks expected() what comes next and legal() what the player
+# to act may do. Betting limits live in omaha_betting.py, pots and rake in
+# omaha_pots.py. Players are indexed in dealing order: index 0 is the first
+# player left of the button (small blind, art. 5), index 1 the big blind.
+# All amounts are ints in the table's smallest unit; chips are conserved.
+from firmware.cards import check, name
+from firmware.errors import IntegrityError, RuleError
+from firmware.games.omaha_betting import (
+    ACTIONS, BET, CALL, CHECK, FOLD, RAISE, BetRangeError, Betting, legal_actions)
+from firmware.games.omaha_hand import best_value, prepare_board
+from firmware.games.omaha_pots import Pot, build_pots, rake_pots, split_pot
+from firmware.games.omaha_settings import MAX_PLAYERS, MIN_PLAYERS, ODD_CHIP_BUTTON, OmahaSettings
+
+# What the hand expects next (expected()[0]).
+EXPECT_HOLE = "hole"  # a hole card for the seat given (art. 6(1))
+EXPECT_BURN = "burn"  # a burn card (arts. 7(1), 8(1), 8(3))
+EXPECT_BOARD = "board"  # a board card: flop x3, turn, river
+EXPECT_ACTION = "action"  # the seat given must act (art. 6(3)-(5), 7(2), 8(2))
+EXPECT_DONE = "done"  # settled: result() is final
+EXPECT_VOID = "void"  # misdeal: the round is void, bets returned (art. 9(2))
+
+STREETS = ("preflop", "flop", "turn", "river")
+MISDEAL = "misdeal"  # play_hand(): an entry (anything, "misdeal") voids the round there (art. 9(2))
+_BOARD_AFTER_STREET = (0, 3, 4, 5)  # board size once each street's cards are out
+
+__all__ = ("ACTIONS", "BET", "CALL", "CHECK", "FOLD", "RAISE", "BetRangeError", "OmahaHand",
+           "HandResult", "MISDEAL", "next_button", "play_hand")
+
+
+class HandResult:
+    """The settled hand, by seat: pots (Pot with seats), returned bet, rake, final stacks, nets."""
+
+    def __init__(self, void, pots, returned, rake, stacks, nets, values):
+        self.void = void
+        self.pots = pots  # [Pot]: eligible/winners are seats; shares are (seat, amount)
+        self.returned = returned  # (seat, amount) of an uncalled bet, or None
+        self.rake = rake
+        self.stacks = stacks  # ((seat, final stack), ...) ascending seat, every seat given
+        self.nets = nets  # ((seat, final - start), ...) same order
+        self.values = values  # ((seat, hand value), ...) players at showdown; () if won by folds
+
+
+def next_button(button, occupied):
+    """Art. 1(2): after each round the button moves clockwise to the next occupied seat."""
+    seats = sorted(occupied)
+    if not seats:
+        raise RuleError("no occupied seat to move the button to")
+    for s in seats:
+        if s > button:
+            return s
+    return seats[0]
+
+
+class OmahaHand:
+    """One round of Omaha from the blinds to the payout."""
+
+    def __init__(self, settings, button, stacks):
+        if not isinstance(settings, OmahaSettings):
+            raise RuleError("settings must be an OmahaSettings")
+        if not isinstance(button, int) or isinstance(button, bool) or button < 1 or button > settings.seats:
+            raise RuleError("button must be a seat 1..%d, got %r" % (settings.seats, button))
+        seen = []
+        players = []
+        idle = []
+        for pair in stacks:
+            seat, chips = pair
+            if not isinstance(seat, int) or isinstance(seat, bool) or seat < 1 or seat > settings.seats:
+                raise RuleError("seat must be 1..%d (numbered clockwise from the croupier's left), got %r"
+                                % (settings.seats, seat))
+            if seat in seen:
+                raise RuleError("seat %d listed twice" % seat)
+            seen.append(seat)
+            if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
+                raise RuleError("stack of seat %d must be a whole number >= 0, got %r" % (seat, chips))
+            if chips > 0:
+                # clockwise distance from the button's left: dealing order (art. 6(1))
+                players.append(((seat - button - 1) % settings.seats, seat, chips))
+            else:
+                idle.append(seat)
+        if len(players) < MIN_PLAYERS:
+            raise RuleError("at least %d players with chips are needed to start a round (art. 2(3))" % MIN_PLAYERS)
+        if len(players) > MAX_PLAYERS:
+            raise RuleError("at most %d players can be dealt from one 52-card deck" % MAX_PLAYERS)
+        players.sort()
+        n = len(players)
+        self.settings = settings
+        self.button = button
+        self.n = n
+        self.seats = [p[1] for p in players]
+        self.start = [p[2] for p in players]
+        self.stack = list(self.start)
+        self.idle = idle
+        self.hole = [[] for _ in range(n)]
+        self.board = []
+        self.burns = []
+        self._dealt = bytearray(52)
+        self.folded = [False] * n
+        self.values = None
+        self.street = 0
+        self.phase = EXPECT_HOLE
+        self.to_act = -1
+        self.history = []  # (street, seat, action, bet-to) per accepted action
+        self._result = None
+        # Art. 5: before dealing, the first player left of the button posts the
+        # small blind, the second the big blind (a short stack posts what it has).
+        self.betting = Betting(settings, self.stack, self.folded)
+        self.betting.post(0, settings.small_blind)
+        self.betting.post(1, settings.big_blind)
+        self.betting.open_preflop(settings.big_blind)
+
+    # --- what comes next --------------------------------------------------
+
+    def expected(self):
+        """-> (kind, seat or None): EXPECT_HOLE/ACTION name a seat, the others None."""
+        if self.phase == EXPECT_HOLE:
+            return EXPECT_HOLE, self.seats[self._hole_count() % self.n]
+        if self.phase == EXPECT_ACTION:
+            return EXPECT_ACTION, self.seats[self.to_act]
+        return self.phase, None
+
+    def index_of(self, seat):
+        for i in range(self.n):
+            if self.seats[i] == seat:
+                return i
+        raise RuleError("seat %r is not in this hand" % (seat,))
+
+    def pot_total(self):
+        """All chips in the middle, this round's bets included (what POT limit uses)."""
+        return self.betting.pot()
+
+    def legal(self):
+        """The options of the player to act (a Legal); RuleError if no action is expected."""
+        if self.phase != EXPECT_ACTION:
+            raise RuleError("no action expected now: the hand expects %s" % self._describe())
+        return legal_actions(self.betting, self.to_act, self.seats[self.to_act], self._live_count())
+
+    # --- feeding the hand ---------------------------------------------------
+
+    def deal(self, card):
+        """One card from the shoe, in dealing order -> (kind, seat or None) it was dealt as."""
+        check(card)
+        if self.phase not in (EXPECT_HOLE, EXPECT_BURN, EXPECT_BOARD):
+            raise RuleError("no card expected now: the hand expects %s" % self._describe())
+        if self._dealt[card]:
+            raise IntegrityError("card %s dealt twice in one hand: not one 52-card deck (misdeal, art. 9)"
+                                 % name(card))
+        self._dealt[card] = 1
+        if self.phase == EXPECT_HOLE:
+            # Art. 6(1): four cards each, one at a time, clockwise from left of the button.
+            i = self._hole_count() % self.n
+            self.hole[i].append(card)
+            if self._hole_count() == 4 * self.n:
+                self._start_round(0)
+            return EXPECT_HOLE, self.seats[i]
+        if self.phase == EXPECT_BURN:
+            self.burns.append(card)
+            self.phase = EXPECT_BOARD
+            return EXPECT_BURN, None
+        self.board.append(card)
+        if len(self.board) == _BOARD_AFTER_STREET[self.street + 1]:
+            self._start_round(self.street + 1)
+        return EXPECT_BOARD, None
+
+    def act(self, seat, action, amount=None):
+        """The player to act folds, checks, calls, bets or raises to `amount` (this round's total)."""
+        if self.phase != EXPECT_ACTION:
+            raise RuleError("no action expected now: the hand expects %s" % self._describe())
+        p = self.to_act
+        if seat != self.seats[p]:
+            raise RuleError("seat %s may not act now: seat %d is to act (art. 6(3)-(5))" % (seat, self.seats[p]))
+        if action not in ACTIONS:
+            raise RuleError("unknown action %r: expected fold, check, call, bet or raise" % (action,))
+        if action == FOLD:
+            if amount is not None:
+                raise RuleError("fold takes no amount")
+            self.folded[p] = True  # art. 13: the folded chips stay in the pot
+        else:
+            legal = legal_actions(self.betting, p, seat, self._live_count())
+            self.betting.apply(legal, action, amount)
+        self.history.append((self.street, seat, action, self.betting.bet[p]))
+        if self._live_count() == 1:
+            self._finish(False)
+            return
+        self._advance(p)
+
+    def misdeal(self):
+        """Art. 9(2): a misdeal that cannot be corrected voids the round and returns every bet."""
+        if self.phase == EXPECT_DONE:
+            raise RuleError("the hand is already settled: a misdeal must be declared before the payout")
+        if self.phase == EXPECT_VOID:
+            return self._result
+        for i in range(self.n):
+            self.stack[i] = self.start[i]
+        self.phase = EXPECT_VOID
+        self.to_act = -1
+        self._result = HandResult(True, [], None, 0, self._stacks_by_seat(), self._nets(), ())
+        return self._result
+
+    def result(self):
+        """The settled HandResult; RuleError while the hand is still running."""
+        if self._result is None:
+            raise RuleError("the hand is not over: it expects %s" % self._describe())
+        return self._result
+
+    # --- internals ----------------------------------------------------------
+
+    def _hole_count(self):
+        k = 0
+        for h in self.hole:
+            k += len(h)
+        return k
+
+    def _live_count(self):
+        k = 0
+        for f in self.folded:
+            if not f:
+                k += 1
+        return k
+
+    def _describe(self):
+        kind, seat = self.expected()
+        if kind == EXPECT_ACTION:
+            return "an action from seat %d" % seat
+        if kind == EXPECT_HOLE:
+            return "a hole card for seat %d" % seat
+        if kind in (EXPECT_BURN, EXPECT_BOARD):
+            return "a %s card" % kind
+        return "nothing (%s)" % kind
+
+    def _start_round(self, street):
+        # Pre-flop the player left of the big blind opens and the big blind acts
+        # last (art. 6(3)-(4)); later rounds open left of the button and the
+        # button acts last (arts. 6(5), 7(2), 8(2)).
+        self.street = street
+        if street > 0:
+            self.betting.open_round()
+            self._advance(self.n - 1)
+        else:
+            self._advance(1)
+
+    def _advance(self, after):
+        n = self.n
+        for k in range(1, n + 1):
+            q = (after + k) % n
+            if self.betting.needs_action(q):
+                self.phase = EXPECT_ACTION
+                self.to_act = q
+                return
+        self.to_act = -1
+        if self.street == 3:
+            self._finish(True)  # art. 8(5): showdown after the last betting round
+        else:
+            self.phase = EXPECT_BURN
+
+    def _odd_chip_order(self, indexes):
+        # Art. 10(5): first from the croupier's left (ascending seat number);
+        # option: first from the button's left (dealing order, index 0 first).
+        if self.settings.odd_chip == ODD_CHIP_BUTTON:
+            return sorted(indexes)
+        return [i for _, i in sorted([(self.seats[i], i) for i in indexes])]
+
+    def _finish(self, showdown):
+        live = [not f for f in self.folded]
+        values = [0] * self.n
+        shown = ()
+        if showdown:
+            # Art. 10(1)-(2): best five of exactly two hole + three board cards wins.
+            prepared = prepare_board(self.board)
+            for i in range(self.n):
+                if live[i]:
+                    values[i] = best_value(self.hole[i], prepared)
+            shown = tuple((self.seats[i], values[i]) for i in range(self.n) if live[i])
+        returned, pots = build_pots(self.betting.total, live)
+        s = self.settings
+        rake = rake_pots(pots, s.rake_percent, s.rake_cap) if s.rake_percent else 0
+        out = []
+        for pot in pots:
+            top = -1
+            winners = []
+            for i in pot.eligible:
+                if values[i] > top:
+                    top = values[i]
+                    winners = [i]
+                elif values[i] == top:
+                    winners.append(i)
+            winners = self._odd_chip_order(winners)
+            shares = split_pot(pot.amount - pot.rake, winners) if winners else []
+            for k in range(len(winners)):
+                self.stack[winners[k]] += shares[k]
+            seat_pot = Pot(pot.amount, tuple(sorted(self.seats[i] for i in pot.eligible)))
+            seat_pot.winners = tuple(self.seats[i] for i in winners)
+            seat_pot.rake = pot.rake
+            seat_pot.shares = tuple((self.seats[winners[k]], shares[k]) for k in range(len(winners)))
+            out.append(seat_pot)
+        back = None
+        if returned is not None:
+            self.stack[returned[0]] += returned[1]
+            back = (self.seats[returned[0]], returned[1])
+        if sum(self.stack) + rake != sum(self.start):
+            raise IntegrityError("chips not conserved: %d in, %d out + %d rake"
+                                 % (sum(self.start), sum(self.stack), rake))
+        self.values = values
+        self.phase = EXPECT_DONE
+        self._result = HandResult(False, out, back, rake, self._stacks_by_seat(), self._nets(), shown)
+
+    def _stacks_by_seat(self):
+        pairs = [(self.seats[i], self.stack[i]) for i in range(self.n)] + [(s, 0) for s in self.idle]
+        return tuple(sorted(pairs))
+
+    def _nets(self):
+        pairs = [(self.seats[i], self.stack[i] - self.start[i]) for i in range(self.n)] + [(s, 0) for s in self.idle]
+        return tuple(sorted(pairs))
+
+
+def play_hand(settings, button, stacks, deck, actions):
+    """Whole hand: cards from `deck` (dealing order) and `actions` ((seat, action[, amount]), ...)
+    fed as the hand asks for them -> (hand, result). An entry (x, MISDEAL) in
+    place of an action voids the round there (art. 9(2)). A refused action raises
+    its RuleError with `.at` = its index in actions; a short deck or missing
+    actions raise RuleError without `.at`.
+    """
+    hand = OmahaHand(settings, button, stacks)
+    d = 0
+    a = 0
+    while True:
+        kind, seat = hand.expected()
+        if kind == EXPECT_DONE or kind == EXPECT_VOID:
+            break
+        if kind == EXPECT_ACTION:
+            if a >= len(actions):
+                raise RuleError("the actions end but seat %d is to act (%s)" % (seat, STREETS[hand.street]))
+            entry = actions[a]
+            try:
+                if len(entry) == 2 and entry[1] == MISDEAL:
+                    hand.misdeal()
+                elif len(entry) == 2:
+                    hand.act(entry[0], entry[1])
+                elif len(entry) == 3:
+                    hand.act(entry[0], entry[1], entry[2])
+                else:
+                    raise RuleError("an action is [seat, action] or [seat, action, amount]")
+            except RuleError as exc:
+                exc.at = a
+                raise
+            a += 1
+        else:
+            if d >= len(deck):
+                raise RuleError("the deck ends but the hand needs %s" % hand._describe())
+            hand.deal(deck[d])
+            d += 1
+    if a < len(actions):
+        exc = RuleError("action %d comes after the hand is over" % a)
+        exc.at = a
+        raise exc
+    return hand, hand.result()

@@ -1,0 +1,120 @@
+# Omaha best hand (art. 10(1)): exactly two of the four hole cards with exactly three of the five board cards.
+#
+# 6 hole pairs x 10 board triples = 60 five-card hands. The showdown path
+# (prepare_board + best_value) sums each triple's and each pair's rank bits
+# once and runs the evaluator's arithmetic inline (firmware/games/poker_eval.py
+# explains it), so a 10-seat showdown is 600 cheap combinations, no tables.
+from firmware.cards import check, name
+from firmware.errors import CardCodeError
+from firmware.games.poker_eval import RANK_BIT, evaluate
+
+HOLE_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+BOARD_TRIPLES = (
+    (0, 1, 2), (0, 1, 3), (0, 1, 4), (0, 2, 3), (0, 2, 4),
+    (0, 3, 4), (1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4),
+)
+_STRAIGHTS = set(0x1F << low for low in range(9))
+
+
+def check_cards(hole, board):
+    """Validate 4 hole + 5 board card ints, all distinct (CardCodeError otherwise)."""
+    if not isinstance(hole, (list, tuple)) or len(hole) != 4:
+        raise CardCodeError("an Omaha hand has exactly 4 hole cards (art. 6(1))")
+    if not isinstance(board, (list, tuple)) or len(board) != 5:
+        raise CardCodeError("the board has exactly 5 cards (arts. 7-8)")
+    seen = []
+    for c in list(hole) + list(board):
+        check(c)
+        if c in seen:
+            raise CardCodeError("card %s appears twice" % name(c))
+        seen.append(c)
+
+
+def best_hand(hole, board):
+    """-> (value, five cards: the 2 hole then the 3 board cards of the best hand).
+
+    Art. 10(1): exactly two hole cards and exactly three board cards; among
+    equal-valued choices the first found (pair order, then triple order) is shown.
+    """
+    check_cards(hole, board)
+    best = -1
+    best_cards = None
+    for i, j in HOLE_PAIRS:
+        for a, b, c in BOARD_TRIPLES:
+            five = (hole[i], hole[j], board[a], board[b], board[c])
+            value = evaluate(five)
+            if value > best:
+                best = value
+                best_cards = five
+    return best, best_cards
+
+
+def _summary(cards):
+    # (rank bits OR, rank bits SUM, rank bits XOR, suit if all one suit else -1)
+    rb = 0
+    total = 0
+    x = 0
+    suit = cards[0] & 3
+    for c in cards:
+        bit = RANK_BIT[c]
+        rb |= bit
+        total += bit
+        x ^= bit
+        if c & 3 != suit:
+            suit = -1
+    return rb, total, x, suit
+
+
+def prepare_board(board):
+    """Five board cards -> the 10 triple summaries best_value() needs (once per showdown)."""
+    out = []
+    for a, b, c in BOARD_TRIPLES:
+        rb, total, x, suit = _summary((board[a], board[b], board[c]))
+        # a triple of mixed suits gets -2 so it never equals a pair's code
+        out.append((rb, total, x, suit if suit >= 0 else -2))
+    return tuple(out)
+
+
+def best_value(hole, prepared, _straights=_STRAIGHTS):
+    """Four hole card ints + prepare_board() result -> the best hand value (art. 10(1))."""
+    best = 0
+    for i, j in HOLE_PAIRS:
+        rb2, s2, x2, f2 = _summary((hole[i], hole[j]))
+        for rb3, s3, x3, f3 in prepared:
+            rb = rb2 | rb3
+            d = s2 + s3 - rb
+            if d == 0:
+                if f2 == f3:
+                    if rb in _straights:
+                        v = 0x20000000 | rb
+                    elif rb == 0x100F:
+                        v = 0x2000000F
+                    else:
+                        v = 0x14000000 | rb
+                elif rb in _straights:
+                    v = 0x10000000 | rb
+                elif rb == 0x100F:
+                    v = 0x1000000F
+                else:
+                    v = rb
+            else:
+                x = x2 ^ x3
+                if x == rb:
+                    h = d >> 1
+                    v = 0xC000000 | h << 13 | (rb ^ h)
+                else:
+                    e = rb ^ x
+                    if d == e:
+                        if e & (e - 1):
+                            v = 0x8000000 | e << 13 | x
+                        else:
+                            v = 0x4000000 | e << 13 | x
+                    else:
+                        h = (d - e) >> 1
+                        if h == x:
+                            v = 0x18000000 | h << 13 | e
+                        else:
+                            v = 0x1C000000 | h << 13 | x
+            if v > best:
+                best = v
+    return best

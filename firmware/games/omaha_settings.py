@@ -1,0 +1,92 @@
+# Omaha table settings (regulated options, validated at load): structure, blinds, rake, odd chip, seats.
+#
+# Every option the regulation leaves to the house, or that a reading of the
+# text decides, is a setting here; a bad value raises SettingsError naming the
+# setting and its allowed values. Amounts are ints in the table's smallest unit.
+from firmware.errors import SettingsError
+
+POT_LIMIT = "pot_limit"  # art. 11(2): the "limit game", bet/raise at most the pot
+NO_LIMIT = "no_limit"  # art. 11(3)
+STRUCTURES = (POT_LIMIT, NO_LIMIT)
+
+ODD_CHIP_CROUPIER = "croupier"  # art. 10(5) reading: first tied winner from the croupier's left
+ODD_CHIP_BUTTON = "button"  # option: first tied winner from the button's left
+ODD_CHIP_RULES = (ODD_CHIP_CROUPIER, ODD_CHIP_BUTTON)
+
+# Art. 12(4) "heads-up, the raise amount is not limited":
+HEADS_UP_NO_RAISE_CAP = "no_raise_cap"  # reading: the 3-raise cap of art. 12(2) is lifted
+HEADS_UP_NO_LIMIT = "no_limit"  # alternative: heads-up also lifts the pot-size limit
+HEADS_UP_RULES = (HEADS_UP_NO_RAISE_CAP, HEADS_UP_NO_LIMIT)
+
+RAKE_PERCENTS = (0, 3, 4, 5)  # art. 16: 3% to 5%; 0 = no rake (e.g. tournament, art. 4(2))
+RAKE_CAP_MAX_BIG_BLINDS = 5  # art. 16: at most five big blinds
+POT_LIMIT_RAISE_CAP = 3  # art. 12(2): at most 3 raises per betting round
+MIN_SEATS = 2
+MAX_SEATS = 20  # art. 2: 10 seats, the house may use more
+MIN_PLAYERS = 2  # art. 2(3)
+MAX_PLAYERS = 11  # one 52-card deck: 4 hole cards each + 3 burns + 5 board (art. 1(1)(3))
+
+DEFAULTS = (
+    ("structure", POT_LIMIT),
+    ("small_blind", 5),
+    ("big_blind", 10),
+    ("rake_percent", 5),
+    ("rake_cap_big_blinds", 5),
+    ("odd_chip", ODD_CHIP_CROUPIER),
+    ("heads_up", HEADS_UP_NO_RAISE_CAP),
+    ("seats", 10),
+)
+
+
+def _int(key, value, low, high=None):
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise SettingsError("setting %s must be a whole number of chips/units, got %r" % (key, value))
+    if value < low or (high is not None and value > high):
+        if high is None:
+            raise SettingsError("setting %s must be at least %d, got %d" % (key, low, value))
+        raise SettingsError("setting %s must be %d..%d, got %d" % (key, low, high, value))
+    return value
+
+
+def _choice(key, value, allowed):
+    if value not in allowed:
+        raise SettingsError("setting %s must be one of %s, got %r" % (key, ", ".join(allowed), value))
+    return value
+
+
+class OmahaSettings:
+    """One table's validated Omaha options (see DEFAULTS and docs/omaha.md)."""
+
+    def __init__(self, **options):
+        known = [k for k, _ in DEFAULTS]
+        for key in options:
+            if key not in known:
+                raise SettingsError("unknown Omaha setting %r: expected %s" % (key, ", ".join(known)))
+        values = {}
+        for key, default in DEFAULTS:
+            values[key] = options[key] if key in options else default
+        self.structure = _choice("structure", values["structure"], STRUCTURES)
+        self.small_blind = _int("small_blind", values["small_blind"], 1)
+        self.big_blind = _int("big_blind", values["big_blind"], 1)
+        if self.small_blind > self.big_blind:
+            raise SettingsError("setting small_blind (%d) must not exceed big_blind (%d) (art. 5)"
+                                % (self.small_blind, self.big_blind))
+        percent = values["rake_percent"]
+        if not isinstance(percent, int) or isinstance(percent, bool) or percent not in RAKE_PERCENTS:
+            raise SettingsError("setting rake_percent must be one of 0 (no rake), 3, 4, 5 (art. 16), got %r"
+                                % (percent,))
+        self.rake_percent = percent
+        self.rake_cap_big_blinds = _int("rake_cap_big_blinds", values["rake_cap_big_blinds"],
+                                        1, RAKE_CAP_MAX_BIG_BLINDS)
+        self.odd_chip = _choice("odd_chip", values["odd_chip"], ODD_CHIP_RULES)
+        self.heads_up = _choice("heads_up", values["heads_up"], HEADS_UP_RULES)
+        self.seats = _int("seats", values["seats"], MIN_SEATS, MAX_SEATS)
+
+    @property
+    def rake_cap(self):
+        """The most rake one hand may pay, in units (art. 16: cap x big blind)."""
+        return self.rake_cap_big_blinds * self.big_blind
+
+    def as_pairs(self):
+        """The settings as (name, value) pairs in a fixed order (audit log, reports)."""
+        return tuple((key, getattr(self, key)) for key, _ in DEFAULTS)
