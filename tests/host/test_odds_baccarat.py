@@ -1,0 +1,142 @@
+"""Exact Baccarat odds (tools/odds_baccarat.py): RULES.md figures, symmetry, totals, an independent
+enumeration, and the Monte-Carlo check through hostsim's shoe."""
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from tools import odds_baccarat as ob
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def figs(method, commission, decks):
+    _dist, f, _t = ob.exact(method, commission, decks)
+    return {name: v for name, v, _var in f}
+
+
+def test_rules_md_method1_8_decks():
+    f = figs(1, "A", 8)
+    assert round(float(f["P(banker wins)"]), 4) == 0.4712
+    assert round(float(f["P(player wins)"]), 4) == 0.4712
+    assert round(float(f["P(tie)"]), 4) == 0.0577
+    assert f["P(player pair)"] == Fraction(13 * 32 * 31, 416 * 415)
+
+
+@pytest.mark.parametrize("decks", range(6, 13))
+@pytest.mark.parametrize("method", [1, 2])
+def test_symmetry_and_total_probability(method, decks):
+    dist = ob.exact_distribution(method, decks)
+    tally = dist["tally"]
+    assert sum(tally[0:10]) == sum(tally[10:20])  # P(Banker) = P(Player), exactly
+    assert tally[0:10] == tally[10:20]  # even by winning total
+    assert sum(tally) == dist["denominator"]  # the probabilities sum to 1
+    assert tally[0] == 0 and tally[10] == 0  # nobody wins with 0
+
+
+def test_method2_more_ties_than_method1():
+    assert figs(2, "A", 8)["P(tie)"] > figs(1, "A", 8)["P(tie)"]
+
+
+def test_commission_b_edge_and_tie_edge():
+    a, b = figs(1, "A", 8), figs(1, "B", 8)
+    assert a["P(tie)"] == b["P(tie)"]
+    # edge(A) = 0.05 * P(win with 7-9), edge(B) = 0.5 * P(win with 4), per side
+    tally = ob.exact_distribution(1, 8)["tally"]
+    den = sum(tally)
+    assert a["edge(banker)"] == Fraction(5, 100) * Fraction(sum(tally[17:20]), den)
+    assert b["edge(banker)"] == Fraction(1, 2) * Fraction(tally[14], den)
+    assert a["edge(tie)"] == 1 - 15 * a["P(tie)"]
+    assert figs(2, "A", 8)["edge(tie)"] == 1 - 10 * figs(2, "A", 8)["P(tie)"]
+    assert a["edge(player_pair)"] == 1 - 12 * a["P(player pair)"]
+
+
+def _independent(method, decks):
+    """A second enumeration, card by card with a restated art. 9 (no shared code)."""
+    counts = [16 * decks] + [4 * decks] * 9
+    out = {"player": 0, "banker": 0, "tie": 0}
+
+    def decide(v):
+        # returns None if another card is needed, else the winner
+        if len(v) < 4:
+            return None
+        p, b = (v[0] + v[2]) % 10, (v[1] + v[3]) % 10
+        if p >= 8 or b >= 8:
+            fp, fb = p, b
+        elif p == b:
+            if len(v) < 6:
+                return None
+            fp, fb = (p + v[4]) % 10, (b + v[5]) % 10
+        else:
+            if len(v) < 5:
+                return None
+            low_is_p = p < b
+            low_new = ((p if low_is_p else b) + v[4]) % 10
+            high = b if low_is_p else p
+            draws = low_new >= high if method == 1 else low_new > high
+            if not draws:
+                fp, fb = (low_new, high) if low_is_p else (high, low_new)
+            else:
+                if len(v) < 6:
+                    return None
+                high_new = (high + v[5]) % 10
+                fp, fb = (low_new, high_new) if low_is_p else (high_new, low_new)
+        return "player" if fp > fb else "banker" if fb > fp else "tie"
+
+    n = 52 * decks
+
+    def walk(v, weight):
+        w = decide(v)
+        if w is not None:
+            for i in range(len(v), 6):  # weight of the cards not needed, to a common denominator
+                weight *= n - i
+            out[w] += weight
+            return
+        for value in range(10):
+            if counts[value]:
+                c = counts[value]
+                counts[value] -= 1
+                walk(v + [value], weight * c)
+                counts[value] += 1
+
+    walk([], 1)
+    den = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
+    return {k: Fraction(v, den) for k, v in out.items()}
+
+
+@pytest.mark.parametrize("method", [1, 2])
+def test_matches_independent_enumeration(method):
+    ind = _independent(method, 8)
+    f = figs(method, "A", 8)
+    assert f["P(player wins)"] == ind["player"]
+    assert f["P(banker wins)"] == ind["banker"]
+    assert f["P(tie)"] == ind["tie"]
+
+
+def test_monte_carlo_agrees_within_ci():
+    _d, f, _t = ob.exact(1, "A", 8)
+    mc = ob.monte_carlo(1, "A", 8, 20000, 12345, f)
+    assert mc["all_inside"], mc["rows"]
+    assert len(mc["rows"]) == 10 and mc["confidence"] == 0.99
+    again = ob.monte_carlo(1, "A", 8, 20000, 12345, f)
+    assert again["rows"] == mc["rows"]  # seeded: reproducible
+
+
+def test_cli_text_json_and_errors():
+    def odds(*args):
+        return subprocess.run([sys.executable, "-m", "tools.odds", "baccarat"] + list(args),
+                              capture_output=True, text=True, cwd=REPO, timeout=120)
+
+    proc = odds("--method", "2", "--commission", "B", "--decks", "6", "--json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["method"] == 2 and doc["decks"] == 6
+    assert abs(doc["figures"]["P(player wins)"] - doc["figures"]["P(banker wins)"]) < 1e-15
+    proc = odds("--decks", "8", "--monte-carlo", "2000", "--seed", "3")
+    assert proc.returncode == 0 and "Monte-Carlo" in proc.stdout and "edge(banker)" in proc.stdout
+    for bad in (["--method", "3"], ["--decks", "13"], ["--commission", "C"], ["--monte-carlo", "-1"]):
+        proc = odds(*bad)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.startswith("odds:")
