@@ -1,0 +1,167 @@
+# What a person sees of the simulated table: bet-zone lights, the two LCDs, serial ports, watchdog, virtual time.
+#
+# render(hardware, board, game) returns a rich renderable, built fresh from
+# the Hardware's recorded state each time; `make sim` puts it in a rich Live
+# display, tests render it to a string. `board` is the board description as
+# a dict (boards/sim.json) or a firmware.board.Board.
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from hostsim.hardware import RESET_NAMES, board_section
+
+LCD_ON = "bold black on dark_olive_green2"
+LCD_DARK = "grey58 on grey15"
+OFF_STYLE = "grey35"
+
+
+def _pixel_pin(board):
+    if isinstance(board, dict):
+        return board.get("pixels", {}).get("pin")
+    return getattr(board, "pixel_pin", None)
+
+
+def _visible(rgb):
+    """Terminal colour for an LED colour: hue kept, brightness stretched (a 60/255 LED still reads red)."""
+    top = max(rgb[:3])
+    if top == 0:
+        return None
+    r, g, b = (int(c * 255 / top) for c in rgb[:3])
+    return "rgb(%d,%d,%d)" % (r, g, b)
+
+
+def _zone_colours(strip_pixels, ranges):
+    out = []
+    for first, last in ranges:
+        for i in range(first, last + 1):
+            out.append(tuple(strip_pixels[i]) if i < len(strip_pixels) else None)
+    return out
+
+
+def zone_cell(name, colours):
+    """One zone: a swatch per distinct colour run, then the name and the colour value."""
+    text = Text()
+    lit = [c for c in colours if c is not None and max(c[:3]) > 0]
+    if not lit:
+        text.append("\u25cb\u25cb ", style=OFF_STYLE)
+        text.append(name, style=OFF_STYLE)
+        return text
+    distinct = []
+    for c in colours:
+        if c not in distinct:
+            distinct.append(c)
+    for c in distinct:
+        style = _visible(c) if c is not None else None
+        text.append("\u2588\u2588" if style else "\u25cb\u25cb", style=style or OFF_STYLE)
+    text.append(" " + name, style="bold")
+    if len(distinct) == 1:
+        text.append(" %d,%d,%d" % distinct[0][:3], style="dim")
+    else:
+        text.append(" mixed", style="dim")
+    return text
+
+
+def zones_panel(hardware, board, game):
+    zones = board_section(board, "zones").get(game)
+    pin = _pixel_pin(board)
+    strip = hardware.strips.get(pin) if pin is not None else None
+    pixels = strip.pixels() if strip is not None else []
+    grid = Table.grid(padding=(0, 2))
+    columns = 3
+    for _ in range(columns):
+        grid.add_column()
+    if not zones:
+        grid.add_row(Text("board has no zone map for %r" % game, style="red"))
+    else:
+        cells = [zone_cell(name, _zone_colours(pixels, ranges)) for name, ranges in zones.items()]
+        for i in range(0, len(cells), columns):
+            grid.add_row(*cells[i:i + columns])
+    writes = strip.writes if strip is not None else 0
+    subtitle = "GPIO %s, %d pixels, %d writes" % (pin, len(pixels), writes)
+    return Panel(grid, title="bet-zone lights: %s" % game, subtitle=subtitle, border_style="cyan")
+
+
+def lcd_panel(role, device, spec):
+    cols, rows = spec.get("cols", 20), spec.get("rows", 4)
+    title = "%s LCD 0x%02x" % (role, spec.get("addr", 0))
+    if device is None or not hasattr(device, "lines"):
+        body = Text("\n".join(["(no device attached)".ljust(cols)] + [" " * cols] * (rows - 1)), style=LCD_DARK)
+        return Panel(body, title=title, border_style="red", expand=False)
+    lines = device.lines() if device.display_on else [" " * cols] * rows
+    style = LCD_ON if device.backlight else LCD_DARK
+    body = Text("\n".join(lines), style=style)
+    state = []
+    if not device.backlight:
+        state.append("backlight off")
+    if not device.display_on:
+        state.append("display off")
+    return Panel(body, title=title, subtitle=", ".join(state) or None, border_style="green", expand=False)
+
+
+def displays_panel(hardware, board):
+    displays = board_section(board, "displays")
+    if not displays or "i2c" not in displays:
+        return Text("no displays on this board", style="dim")
+    bus = displays["i2c"]["bus"]
+    panels = []
+    for role, spec in displays.items():
+        if role == "i2c" or "addr" not in spec:
+            continue
+        panels.append(lcd_panel(role, hardware.i2c_device(bus, spec["addr"]), spec))
+    grid = Table.grid(padding=(0, 1))
+    for _ in panels:
+        grid.add_column()
+    grid.add_row(*panels)
+    return grid
+
+
+def ports_table(hardware, board):
+    table = Table(title="serial ports", title_justify="left", expand=False, box=None, pad_edge=False)
+    for name in ("role", "UART", "baud", "attach with", "tx bytes", "rx bytes"):
+        table.add_column(name)
+    seen = set()
+    for role, spec in board_section(board, "ports").items():
+        if "uart" not in spec:
+            table.add_row(role, "-", "-", "USB (not simulated)" if spec.get("usb") else "-", "", "")
+            continue
+        state = hardware.uarts.get(spec["uart"])
+        seen.add(spec["uart"])
+        if state is None:
+            table.add_row(role, str(spec["uart"]), str(spec.get("baudrate", "")), "(not opened)", "", "")
+            continue
+        where = state.path if state.path else "loopback (tests)"
+        table.add_row(role, str(state.id), str(state.baudrate), where, str(state.tx_count), str(state.rx_count))
+    for uid, state in sorted(hardware.uarts.items()):
+        if uid not in seen:
+            table.add_row(state.role or "?", str(uid), str(state.baudrate), state.path or "loopback",
+                          str(state.tx_count), str(state.rx_count))
+    return table
+
+
+def status_line(hardware):
+    wdt = hardware.watchdog
+    text = Text()
+    text.append("virtual time %.3f s" % (hardware.clock.now_ms() / 1000.0), style="bold")
+    text.append("   boot #%d (%s)" % (hardware.boots, RESET_NAMES.get(hardware.reset_cause, hardware.reset_cause)))
+    text.append("   watchdog: ")
+    if not wdt.started:
+        text.append("not started", style="yellow")
+    elif wdt.expired():
+        text.append("EXPIRED (timeout %d ms)" % wdt.timeout_ms, style="bold red")
+    else:
+        text.append("%d ms timeout, %d ms left, %d feeds" % (wdt.timeout_ms, wdt.remaining_ms(), wdt.feeds),
+                    style="green")
+    return text
+
+
+def render(hardware, board, game):
+    """The whole simulated table as one rich renderable."""
+    description = board_section(board, "description") if isinstance(board, dict) else getattr(board, "description", "")
+    return Group(
+        Text("hostsim: %s" % (description or "simulated board"), style="bold cyan"),
+        zones_panel(hardware, board, game),
+        displays_panel(hardware, board),
+        ports_table(hardware, board),
+        status_line(hardware),
+    )

@@ -1,0 +1,107 @@
+# hostsim.view: the simulated table rendered with rich (zones from the recorded strip, LCDs, ports, watchdog, time).
+import io
+import json
+
+import pytest
+from rich.console import Console
+
+from firmware.drivers.lcd import CharLCD
+from hostsim import hardware, view
+
+
+def load_board():
+    with open("boards/sim.json") as f:
+        return json.load(f)
+
+
+def text_of(renderable, width=120):
+    console = Console(record=True, width=width, file=io.StringIO(), color_system="truecolor")
+    console.print(renderable)
+    return console.export_text(clear=False), console.export_html(inline_styles=True)
+
+
+@pytest.fixture
+def table():
+    board = load_board()
+    hw = hardware.install(board=board)
+    yield hw, board
+    hardware.uninstall()
+
+
+def light(hw, pin, count, spans):
+    import machine
+    import neopixel
+    strip = neopixel.NeoPixel(machine.Pin(pin), count)
+    for (first, last), colour in spans:
+        for i in range(first, last + 1):
+            strip[i] = colour
+    strip.write()
+
+
+def test_render_shows_zone_colours_lcd_text_ports_watchdog_and_time(table):
+    hw, board = table
+    import machine
+    light(hw, 16, 76, [((0, 7), (0, 0, 60)), ((8, 15), (60, 0, 0))])
+    CharLCD(machine.I2C(0), 39, 20, 4, sleep=lambda ms: None).show(["PLAYER 7  BANKER 5", "BANKER WINS"])
+    machine.WDT(timeout=5000)
+    hw.advance(1500)
+    out, html = text_of(view.render(hw, board, "baccarat"))
+    assert "bet-zone lights: baccarat" in out
+    for zone in board["zones"]["baccarat"]:
+        assert zone in out
+    assert "player 0,0,60" in out and "banker 60,0,0" in out
+    assert "PLAYER 7  BANKER 5" in out and "BANKER WINS" in out
+    assert "dealer LCD 0x27" in out and "result LCD 0x26" in out
+    for role in ("shoe", "dice", "host", "console"):
+        assert role in out
+    assert "loopback" in out
+    assert "virtual time 1.500 s" in out
+    assert "5000 ms timeout, 3500 ms left" in out
+    assert "#0000ff" in html.lower() and "#ff0000" in html.lower()    # 60-level LEDs drawn at full hue
+
+
+def test_render_other_layouts_and_mixed_zones(table):
+    hw, board = table
+    light(hw, 16, 76, [((0, 4), (0, 60, 0)), ((5, 9), (60, 40, 0))])
+    out, _ = text_of(view.render(hw, board, "craps"))
+    assert "bet-zone lights: craps" in out and "pass mixed" in out and "point_10" in out
+    out, _ = text_of(view.render(hw, board, "omaha"))
+    assert "seat10" in out and "button" in out
+
+
+def test_render_before_anything_ran_and_without_zone_map(table):
+    hw, board = table
+    hw.detach_i2c(0, 38)
+    out, _ = text_of(view.render(hw, board, "roulette"))
+    assert "no zone map for 'roulette'" in out
+    assert "no device attached" in out
+    assert "watchdog: not started" in out
+    assert "boot #1 (power-on)" in out
+
+
+def test_render_expired_watchdog_and_reboot_count(table):
+    hw, board = table
+    import machine
+    machine.WDT(timeout=100)
+    hw.advance(101)
+    out, _ = text_of(view.render(hw, board, "baccarat"))
+    assert "EXPIRED" in out
+    hw.reboot(machine.WDT_RESET)
+    out, _ = text_of(view.render(hw, board, "baccarat"))
+    assert "boot #2 (watchdog)" in out
+
+
+def test_render_prints_pty_paths():
+    board = load_board()
+    with hardware.install(board=board, ports="pty") as hw:
+        out, _ = text_of(view.render(hw, board, "baccarat"))
+        for role, uid, path in hw.port_paths():
+            assert path.startswith("/dev/pts/") and path in out
+
+
+def test_render_accepts_a_firmware_board_object(table):
+    hw, _ = table
+    from firmware import board as board_mod
+    board = board_mod.load("boards/sim.json")
+    out, _ = text_of(view.render(hw, board, "omaha"))
+    assert "bet-zone lights: omaha" in out and "dealer LCD" in out
