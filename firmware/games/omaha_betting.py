@@ -26,7 +26,7 @@ class BetRangeError(RuleError):
     """A bet/raise outside the legal range; min_to/max_to and the dealer display text ride along."""
 
     def __init__(self, message, action, min_to, max_to, display):
-        RuleError.__init__(self, message)
+        super().__init__(message)
         self.action = action
         self.min_to = min_to
         self.max_to = max_to
