@@ -270,3 +270,32 @@ def test_end_round_only_when_complete():
     shoe.deal(C("Ac"))
     raises_match(RuleError, "due to banker", shoe.end_round)
     assert shoe.expected() == BANKER
+
+
+def test_whole_shoe_end_to_end_with_roads():
+    """A full 6-deck shoe in a fixed mixed order: burn, live rounds, cut card 14 from
+    the end (art. 2(1)), last round (art. 3(1)), every live result on the roads."""
+    from firmware.games import baccarat_roads as br
+    shoe = shoe_with(decks=6, burn="first_card", demo_rounds=0)
+    order = [((i * 97) % 312) % 52 for i in range(312)]  # 97 is prime to 312: a permutation
+    pos = 0
+    while shoe.state == bs.BURNING:
+        shoe.burn(order[pos])
+        pos += 1
+    roads = br.Roads()
+    table = shoe.settings
+    while shoe.state != bs.CLOSED:
+        shoe.start_round()
+        while shoe.expected() != NONE:
+            shoe.deal(order[pos])
+            pos += 1
+            if pos == 312 - 14 and not shoe.last_round:
+                shoe.cut_card()
+        rec = shoe.end_round()
+        r = rec.result
+        roads.add(r.winner, r.player_pair, r.banker_pair)
+        net = bac.settle(table, r, [("banker", 100), ("player", 100)])
+        assert net[0][1] + net[1][1] <= 0  # the house never pays both sides
+    assert rec.last and pos >= 312 - 14 and shoe.remaining == 312 - pos
+    assert sum(shoe.counts) == shoe.remaining
+    assert roads.n_beads == shoe.live_rounds == shoe.rounds
