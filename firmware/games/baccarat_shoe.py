@@ -8,8 +8,8 @@
 from collections import namedtuple
 
 from firmware.compat import const
-from firmware.errors import IntegrityError, RuleError
-from firmware.games.baccarat import NONE, Round, HAND_NAMES
+from firmware.errors import IntegrityError, RuleError, SettingsError
+from firmware.games.baccarat import NONE, Round, HAND_NAMES, SETTING_NAMES
 from firmware import cards as _cards
 
 # Shoe states.
@@ -52,6 +52,9 @@ class Shoe:
     """One shoe from shuffle to reshuffle under validated Settings."""
 
     def __init__(self, settings):
+        for name in SETTING_NAMES:
+            if not hasattr(settings, name):
+                raise SettingsError("Baccarat setting %r missing: a shoe needs every table setting" % (name,))
         self.settings = settings
         self.decks = settings.decks
         self.auto = settings.dealer == "auto_shuffler"

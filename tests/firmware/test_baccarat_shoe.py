@@ -66,6 +66,11 @@ def test_art1_burned_cards_count_towards_composition():
     raises(IntegrityError, shoe.deal, C("2c"))
 
 
+def test_shoe_needs_full_table_settings():
+    from firmware.errors import SettingsError
+    raises_match(SettingsError, "'decks'", bs.Shoe, bac.round_settings(1, "A"))
+
+
 def test_art1_bad_card_number_refused():
     shoe = ready_shoe()
     shoe.start_round()
