@@ -5,6 +5,9 @@
 #   fw_write(data) -> n      bytes the firmware transmits (host receives them)
 #   fw_read(max_n) -> bytes  up to max_n bytes the host sent (b"" when none)
 # Nothing blocks: the firmware's UART is polled, never waited on.
+# Host code sends to the firmware with feed(data) on either kind, and may
+# watch the firmware's output with taps (callables given each fw_write's
+# bytes) without taking it from a terminal attached to a pty.
 import errno
 import os
 import tty
@@ -19,6 +22,7 @@ class LoopbackPort:
     def __init__(self):
         self._to_firmware = bytearray()
         self._from_firmware = bytearray()
+        self.taps = []
         self.closed = False
 
     # host side
@@ -43,7 +47,10 @@ class LoopbackPort:
 
     # firmware side
     def fw_write(self, data):
+        data = bytes(data)
         self._from_firmware += data
+        for tap in self.taps:
+            tap(data)
         return len(data)
 
     def fw_read(self, max_n):
@@ -73,9 +80,27 @@ class PtyPort:
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
         os.set_blocking(self._master, False)
+        os.set_blocking(self._slave, False)    # our descriptor only; a client's open is its own
         self.path = os.ttyname(self._slave)
+        self.taps = []
         self.dropped = 0
         self.closed = False
+
+    def feed(self, data):
+        """Send bytes to the firmware from the device side, as an attached terminal would.
+
+        Returns how many were queued (fewer only if the firmware has left the
+        kernel's buffer full).
+        """
+        if isinstance(data, str):
+            data = data.encode()
+        sent = 0
+        while sent < len(data) and not self.closed:
+            try:
+                sent += os.write(self._slave, data[sent:])
+            except BlockingIOError:
+                break
+        return sent
 
     def fileno(self):
         """The master fd (for select/poll in a host loop)."""
@@ -94,6 +119,8 @@ class PtyPort:
         if self.closed:
             return 0
         data = bytes(data)
+        for tap in self.taps:
+            tap(data)
         sent = 0
         while sent < len(data):
             try:

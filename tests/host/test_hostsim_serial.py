@@ -93,3 +93,29 @@ def test_closing_hardware_closes_its_ptys():
     hardware.uninstall()
     assert hw.uarts[1].endpoint.closed
     assert path
+
+
+def test_pty_feed_reaches_the_firmware_beside_an_attached_terminal(hw):
+    import machine
+    uart = machine.UART(1)
+    port = hw.uarts[1].endpoint
+    with serial.Serial(port.path, timeout=1) as term:
+        assert port.feed(b"Kh\n") == 3               # the simulator deals a card
+        assert _read_until(lambda: uart.read(), b"Kh\n") == b"Kh\n"
+        uart.write(b"ack\n")
+        assert term.read_until(b"\n") == b"ack\n"      # the person still sees the firmware's output
+
+
+def test_taps_see_firmware_output_without_taking_it(hw):
+    import machine
+    uart = machine.UART(3)
+    seen = []
+    hw.port(3).taps.append(seen.append)
+    with serial.Serial(hw.uarts[3].path, timeout=1) as term:
+        uart.write(b'{"event":"boot"}\n')
+        assert term.read_until(b"\n") == b'{"event":"boot"}\n'
+    assert seen == [b'{"event":"boot"}\n']
+    loop = LoopbackPort()
+    loop.taps.append(seen.append)
+    loop.fw_write(b"x")
+    assert loop.take() == b"x" and seen[-1] == b"x"
