@@ -1,0 +1,46 @@
+# The firmware's own board bring-up (firmware.hardware.bring_up) on hostsim's modules and the sim board.
+import pytest
+
+from firmware import board as board_mod
+from firmware.hardware import bring_up
+from hostsim import hardware
+
+
+@pytest.fixture
+def sim():
+    board = board_mod.load("boards/sim.json")
+    hw = hardware.install(board=board)
+    yield hw, board
+    hardware.uninstall()
+
+
+def test_bring_up_builds_every_driver_on_the_simulated_board(sim):
+    hw, board = sim
+    import machine
+    import neopixel
+    fw = bring_up(board, "baccarat", machine, neopixel)
+    assert fw.faults == []
+    assert sorted(fw.displays) == ["dealer", "result"]
+    fw.displays["dealer"].show(["hello from bring_up"])
+    assert hw.i2c_device(0, 39).lines()[0] == "hello from bring_up "
+    fw.lights.set(fw.lights.index("tie"), (0, 60, 0))
+    fw.lights.show()
+    first, last = board.zones["baccarat"]["tie"][0]
+    assert hw.strip(board.pixel_pin).pixels()[first:last + 1] == [(0, 60, 0)] * (last - first + 1)
+    fw.ports["host"].write_line("report")
+    assert hw.port("host").take() == b"report\r\n"
+    hw.port("shoe").feed(b"Ah\n")
+    assert fw.ports["shoe"].poll() == b"Ah"
+    assert hw.watchdog.started and hw.watchdog.timeout_ms == board.watchdog_ms
+    for role, pin in board.buttons:
+        assert hw.pins[pin].mode == machine.Pin.IN and hw.pins[pin].level == 1   # pulled up, released
+
+
+def test_a_missing_display_is_a_bring_up_fault_not_a_crash(sim):
+    hw, board = sim
+    import machine
+    import neopixel
+    hw.detach_i2c(0, 38)
+    fw = bring_up(board, "craps", machine, neopixel)
+    assert sorted(fw.displays) == ["dealer"]
+    assert [code for code, _ in fw.faults] == ["display_missing"]
