@@ -1,0 +1,157 @@
+"""tools/deploy.py end to end: the real mpremote commands against a stand-in board (fake_mpboard.py).
+
+The stand-in speaks mpremote's raw REPL over TCP and executes what mpremote
+sends with CPython, on a scratch folder playing the board's flash. This checks
+that the printed command lines really deploy: the previous deployment goes,
+the build arrives byte for byte, verification runs on the board, and the board
+is reset twice (once without main.py, once with it). The device-side scripts
+themselves also run on real MicroPython (the WebAssembly VM) below.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tools import build, deploy, mpvm
+
+REPO = deploy.REPO
+FAKE_BOARD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_mpboard.py")
+
+
+@pytest.fixture(scope="module")
+def small_build(tmp_path_factory):
+    """A pico build of a four-module firmware (mpremote's copy speed is ~2 KB/s here): the build folder."""
+    root = tmp_path_factory.mktemp("tree")
+    (root / "boards").mkdir()
+    with open(os.path.join(REPO, "boards", "pico.json")) as f:
+        (root / "boards" / "pico.json").write_text(f.read())
+    fw = root / "firmware"
+    (fw / "games").mkdir(parents=True)
+    (fw / "__init__.py").write_text("# test firmware\n")
+    (fw / "main.py").write_text("# test firmware\ndef run():\n    return 0\n")
+    (fw / "games" / "__init__.py").write_text("# test firmware\n")
+    (fw / "games" / "dice.py").write_text("# test firmware\nFACES = (1, 2, 3, 4, 5, 6)\n" * 20)
+    out = tmp_path_factory.mktemp("build")
+    build.build("pico", out=str(out), root=str(root))
+    return out
+
+
+def _old_deployment(flash):
+    (flash / "firmware" / "games").mkdir(parents=True)
+    (flash / "main.py").write_text("from firmware.main import run\nrun()\n")
+    (flash / "board.json").write_text("{}")
+    (flash / "firmware" / "stale.py").write_text("# would shadow stale.mpy\n")
+    (flash / "firmware" / "games" / "gone.mpy").write_bytes(b"M\x06\x00\x1f")
+    (flash / "boot.py").write_text("# the user's own boot.py stays\n")
+
+
+def _deploy_to_fake_board(flash, build_dir, *board_args):
+    board = subprocess.Popen([sys.executable, FAKE_BOARD] + list(board_args), cwd=str(flash),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = board.stdout.readline().split()
+        assert first[:1] == ["port"], first
+        port = "socket://127.0.0.1:%s" % first[1]
+        proc = subprocess.run([sys.executable, "-m", "tools.deploy", "--board", "pico", "--port", port,
+                               "--build", str(build_dir), "--reset-wait", "0.2"],
+                              cwd=REPO, capture_output=True, text=True, timeout=300)
+    finally:
+        board.kill()
+        log, _ = board.communicate(timeout=30)
+    return proc, log.splitlines()
+
+
+def _flash_files(flash):
+    return sorted(
+        os.path.relpath(os.path.join(folder, name), str(flash)).replace(os.sep, "/")
+        for folder, _, names in os.walk(str(flash)) for name in names)
+
+
+def test_deploy_replaces_the_old_deployment_and_boots_the_new_one(small_build, tmp_path):
+    flash = tmp_path / "flash"
+    _old_deployment(flash)
+    proc, log = _deploy_to_fake_board(flash, small_build)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert "deploy: removed 4 file(s) of the previous deployment" in proc.stdout
+    manifest = json.loads((small_build / "pico" / "manifest.json").read_text())
+    count = len(manifest["files"])
+    assert "deploy: verified %d file(s) on the board against manifest.json (board pico)" % count in proc.stdout
+    assert proc.stdout.strip().splitlines()[-1].startswith("deployed %d files of " % count)
+    assert _flash_files(flash) == sorted([e["path"] for e in manifest["files"]] + ["boot.py", "manifest.json"])
+    for entry in manifest["files"] + [{"path": "manifest.json"}]:
+        assert (flash / entry["path"]).read_bytes() == (small_build / "pico" / entry["path"]).read_bytes()
+    assert (flash / "boot.py").read_text() == "# the user's own boot.py stays\n"
+    # First reset without main.py (the watchdog of the old firmware stops), then the new program boots.
+    assert log == ["reset", "boot: main.py absent", "reset", "boot: main.py present"]
+
+
+def test_deploy_that_does_not_verify_leaves_no_main_py(small_build, tmp_path):
+    flash = tmp_path / "flash"
+    _old_deployment(flash)
+    proc, log = _deploy_to_fake_board(flash, small_build, "--corrupt", "firmware/games/dice.mpy")
+    assert proc.returncode == 1
+    assert "deploy: verify FAILED: firmware/games/dice.mpy: sha256 differs from the build" in proc.stdout
+    assert proc.stderr.strip().splitlines()[-1] == (
+        "deploy: error: step 2 (copy, verify and reset) failed: mpremote exited with status 1, "
+        "its message is above")
+    assert not (flash / "main.py").exists()
+    assert log == ["reset", "boot: main.py absent"]  # not reset into a damaged program
+
+
+_VM_SCRIPT = r'''
+import os, json
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+def run(script):
+    with open("/tools/device/" + script) as f:
+        exec(f.read(), {"__name__": "__main__"})
+
+os.mkdir("/flash")
+os.chdir("/flash")
+for d in ("firmware", "firmware/games"):
+    os.mkdir(d)
+for path in ("main.py", "board.json", "manifest.json", "firmware/a.mpy", "firmware/games/b.py", "boot.py"):
+    write(path, b"old")
+run("prepare.py")
+assert sorted(os.listdir()) == ["boot.py"], os.listdir()
+
+os.mkdir("firmware")
+FILES = %(files)s
+for path, data in FILES:
+    write(path, data)
+write("manifest.json", %(manifest)r)
+run("verify.py")
+assert "main.py" in os.listdir()
+
+write("firmware/a.mpy", b"M\x06changed")
+try:
+    run("verify.py")
+    raise AssertionError("verify passed a changed file")
+except OSError as exc:
+    print("raised:", exc)
+assert "main.py" not in os.listdir()
+print("VM-DEVICE-SCRIPTS-OK")
+'''
+
+
+@pytest.mark.micropython
+def test_device_scripts_run_on_micropython(tmp_path):
+    import hashlib
+    files = [("main.py", b"from firmware.main import run\nrun()\n"), ("firmware/a.mpy", b"M\x06abc"),
+             ("board.json", b"{}")]
+    manifest = {"board": "pico", "files": [
+        {"path": p, "size": len(d), "sha256": hashlib.sha256(d).hexdigest()} for p, d in files]}
+    script = tmp_path / "device_scripts.py"
+    script.write_text(_VM_SCRIPT % {"files": repr(files), "manifest": json.dumps(manifest).encode()})
+    status, out = mpvm.run(["--script", str(script)], copies=("tools/device",), timeout=120)
+    assert "runtime: MicroPython" in out, out
+    assert status == 0 and "VM-DEVICE-SCRIPTS-OK" in out, out
+    assert "deploy: removed 5 file(s) of the previous deployment" in out
+    assert "deploy: verified 3 file(s) on the board against manifest.json (board pico)" in out
+    assert "deploy: verify FAILED: firmware/a.mpy: 9 bytes, the build has 5" in out
