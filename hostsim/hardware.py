@@ -247,8 +247,9 @@ class Hardware:
 
     def __init__(self, clock=None, ports="loopback"):
         self.clock = clock if clock is not None else VirtualClock()
+        if ports not in ("loopback", "pty"):
+            raise ValueError("ports must be 'loopback' or 'pty', got %r" % (ports,))
         self.port_kind = ports
-        make_port(ports).close()    # validates the kind early
         self.pins = {}          # GPIO number -> PinState (made on first use)
         self.uarts = {}         # UART id -> UartState (endpoint made on first use)
         self.i2c_devices = {}   # (bus, addr) -> device object

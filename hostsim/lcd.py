@@ -8,11 +8,15 @@
 # counter's jump from 0x27 to 0x40 in two-line mode, so a driver that gets
 # the protocol wrong shows garbage here too. Not simulated: display shift,
 # timing (busy flag), reading DDRAM.
+from firmware.drivers.lcd import SUIT_CHARS, SUIT_GLYPHS
+
 RS, RW, E, BACKLIGHT = 0x01, 0x02, 0x04, 0x08
+# User glyphs the simulator recognises in CGRAM by their dots: bitmap -> character.
+KNOWN_GLYPHS = {bytes(g): ch for g, ch in zip(SUIT_GLYPHS, SUIT_CHARS)}
 
 # ROM A00 codes that are not plain ASCII, as the simulator shows them.
 ROM_A00_EXTRA = {0x5C: "¥", 0x7E: "→", 0x7F: "←", 0xDF: "°", 0xA5: "･"}
-CGRAM_CHAR = "▯"     # a user-defined glyph (codes 0..7)
+CGRAM_CHAR = "▯"     # a user-defined glyph (codes 0..7) the simulator does not recognise
 UNKNOWN_CHAR = "▒"   # any other ROM code (katakana, Greek, ...)
 
 
@@ -139,12 +143,20 @@ class SimLCD:
     def row_address(self, row):
         return (0x40 if row & 1 else 0) + (self.cols if row & 2 else 0)
 
+    def glyph_char(self, code):
+        """Character for a CGRAM code (0..15; 8..15 mirror 0..7): a known glyph or CGRAM_CHAR."""
+        slot = (code & 7) * 8
+        return KNOWN_GLYPHS.get(bytes(b & 0x1F for b in self.cgram[slot:slot + 8]), CGRAM_CHAR)
+
+    def char(self, code):
+        return self.glyph_char(code) if code < 0x10 else rom_char(code)
+
     def lines(self):
         """The rows as text (what the glass shows when the display is on)."""
         out = []
         for row in range(self.rows):
             start = self.row_address(row)
-            out.append("".join(rom_char(self.ddram[start + c]) for c in range(self.cols)))
+            out.append("".join(self.char(self.ddram[start + c]) for c in range(self.cols)))
         return out
 
     def text(self):

@@ -5,7 +5,8 @@
 # (the LCD latches on the falling edge), so a character or command is 4 bytes,
 # and a whole row goes out in one I2C transaction from a buffer made once.
 # Character set: ROM A00 (the usual one): printable ASCII except backslash and
-# tilde, plus the few extras in _EXTRA; anything else shows as "?".
+# tilde, plus the few extras in _EXTRA, plus the four card suits, which init
+# loads into CGRAM 0..3; anything else shows as "?".
 from firmware.compat import const, sleep_ms
 
 # PCF8574 bits
@@ -30,8 +31,18 @@ LCD_CGRAM = const(0x40)
 LCD_DDRAM = const(0x80)
 
 REPLACEMENT = const(0x3F)   # "?"
-# Code points outside plain ASCII that ROM A00 has: (unicode, ROM code).
-_EXTRA = ((0xA5, 0x5C), (0x2192, 0x7E), (0x2190, 0x7F), (0xB0, 0xDF), (0x30FB, 0xA5), (0xB7, 0xA5))
+# Card suits as user glyphs in CGRAM 0..3, in firmware.cards' suit order c d h s
+# (5x8 dots, rows top to bottom).
+SUIT_CHARS = "\u2663\u2666\u2665\u2660"
+SUIT_GLYPHS = (
+    b"\x00\x0e\x0e\x1f\x1f\x04\x0e\x00",   # club
+    b"\x00\x04\x0e\x1f\x0e\x04\x00\x00",   # diamond
+    b"\x00\x0a\x1f\x1f\x0e\x04\x00\x00",   # heart
+    b"\x00\x04\x0e\x1f\x1f\x04\x0e\x00",   # spade
+)
+# Code points outside plain ASCII the LCD can show: (unicode, character code).
+_EXTRA = ((0xA5, 0x5C), (0x2192, 0x7E), (0x2190, 0x7F), (0xB0, 0xDF), (0x30FB, 0xA5), (0xB7, 0xA5),
+          (0x2663, 0), (0x2666, 1), (0x2665, 2), (0x2660, 3))
 
 
 def rom_code(ch):
@@ -80,6 +91,8 @@ class CharLCD:
             self._sleep(wait)
         self.command(LCD_FUNCTION | (LCD_FUNCTION_2LINES if self.rows > 1 else 0))
         self.command(LCD_ON_CTRL)
+        for location in range(len(SUIT_GLYPHS)):
+            self.custom_char(location, SUIT_GLYPHS[location])
         self.clear()
         self.command(LCD_ENTRY_MODE | LCD_ENTRY_INC)
         self.command(LCD_ON_CTRL | LCD_ON_DISPLAY)
@@ -105,6 +118,20 @@ class CharLCD:
         for k in range(n):
             self._put(4 * k, codes[k], MASK_RS)
         self.i2c.writeto(self.addr, self._mv[:4 * n])
+
+    def custom_char(self, location, charmap):
+        """Load an 8-row 5x8 glyph into CGRAM location 0..7 (character code = location).
+
+        Leaves the address counter in CGRAM: the next move_to()/clear() goes back to the text.
+        """
+        self.command(LCD_CGRAM | ((location & 7) << 3))
+        step = self.cols if self.cols < 8 else 8
+        row = self._row
+        for first in range(0, 8, step):
+            n = min(step, 8 - first)
+            for k in range(n):
+                row[k] = charmap[first + k]
+            self._data(row, n)
 
     def clear(self):
         self.command(LCD_CLR)

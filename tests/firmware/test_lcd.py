@@ -54,7 +54,11 @@ def test_init_sequence_resets_to_4bit_then_configures():
     bus, _ = make(20, 4)
     first = [(rs, n) for rs, n, rw in bus.strobes[:4]]
     assert first == [(0, 3), (0, 3), (0, 3), (0, 2)]
-    assert bus.ops() == [(0, 0x28), (0, 0x08), (0, 0x01), (0, 0x06), (0, 0x0C)]
+    glyphs = []
+    for g in lcd.SUIT_GLYPHS:
+        glyphs += [(1, b) for b in g]
+    assert bus.ops() == [(0, 0x28), (0, 0x08), (0, 0x40)] + glyphs[:8] + [(0, 0x48)] + glyphs[8:16] + \
+        [(0, 0x50)] + glyphs[16:24] + [(0, 0x58)] + glyphs[24:] + [(0, 0x01), (0, 0x06), (0, 0x0C)]
     assert all(rw == 0 for _, _, rw in bus.strobes)
     assert bus.port & lcd.MASK_BACKLIGHT
 
@@ -112,7 +116,26 @@ def test_characters_outside_rom_a00_are_replaced():
     bus.reset_log()
     d.show(["\u00e9\\~\u00b0\u2192\t{}"])
     assert [v for rs, v in bus.ops(0) if rs] == [0x3F, 0x3F, 0x3F, 0xDF, 0x7E, 0x3F, ord("{"), ord("}")]
-    assert lcd.rom_code("A") == 0x41 and lcd.rom_code("\u2660") == lcd.REPLACEMENT
+    assert lcd.rom_code("A") == 0x41 and lcd.rom_code("\u263a") == lcd.REPLACEMENT
+
+
+def test_card_suits_use_the_cgram_glyphs_in_cards_suit_order():
+    from firmware import cards
+    bus, d = make(8, 1)
+    bus.reset_log()
+    d.show(["A\u2660 T\u2665"])
+    assert [v for rs, v in bus.ops(0) if rs][:5] == [ord("A"), 3, 32, ord("T"), 2]
+    for i in range(4):
+        assert lcd.rom_code(lcd.SUIT_CHARS[i]) == i == cards.SUITS.find("cdhs"[i])
+    assert len(set(lcd.SUIT_GLYPHS)) == 4 and all(len(g) == 8 for g in lcd.SUIT_GLYPHS)
+
+
+def test_custom_char_on_a_narrow_display_goes_out_in_chunks():
+    bus, d = make(4, 1)
+    bus.reset_log()
+    d.custom_char(5, b"\x01\x02\x03\x04\x05\x06\x07\x08")
+    assert bus.ops(0) == [(0, 0x68)] + [(1, b) for b in range(1, 9)]
+    assert [len(t) for t in bus.transactions] == [4, 16, 16]
 
 
 def test_move_to_row_addresses_of_a_20x4():

@@ -47,6 +47,16 @@ def test_replaced_and_extra_characters_render(hw):
     assert glass.lines()[0].rstrip() == "caf? 30\u00b0 \u2192 ? ?"
 
 
+def test_card_suits_show_as_suits_through_the_cgram_glyphs(hw):
+    glass, lcd = bring_up(hw)
+    lcd.show(["P: A\u2660 K\u2665 9\u2663", "B: 7\u2666"])
+    assert glass.lines()[0].rstrip() == "P: A\u2660 K\u2665 9\u2663"
+    assert glass.lines()[1].rstrip() == "B: 7\u2666"
+    from hostsim.lcd import CGRAM_CHAR
+    lcd.custom_char(0, b"\x1f" * 8)                 # an unknown glyph replaces the club
+    assert glass.lines()[0].rstrip() == "P: A\u2660 K\u2665 9" + CGRAM_CHAR
+
+
 def test_putstr_and_move_to_follow_the_row_addresses(hw):
     glass, lcd = bring_up(hw)
     lcd.move_to(15, 2)

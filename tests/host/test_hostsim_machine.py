@@ -300,3 +300,9 @@ def test_board_dict_opens_role_labelled_ports_and_lcds():
         assert hw.i2c_device(0, 39).name == "dealer"
         assert hw.i2c_device(0, 38).name == "result"
     assert "machine" not in sys.modules
+
+
+def test_install_rejects_an_unknown_port_kind():
+    with pytest.raises(ValueError):
+        hardware.install(ports="tcp")
+    assert "machine" not in sys.modules
