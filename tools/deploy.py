@@ -1,16 +1,19 @@
 """Copy build/<board>/ to a board with mpremote, verify it there, and reset the board.
 
-    python -m tools.deploy --board pico --port /dev/ttyACM0 [--dry-run]
-    make deploy BOARD=pico PORT=/dev/ttyACM0 [DEPLOY_FLAGS=--dry-run]
+    python -m tools.deploy --board pico --port /dev/ttyACM0 [--table FILE] [--dry-run]
+    make deploy BOARD=pico PORT=/dev/ttyACM0 [DEPLOY_FLAGS="--table FILE --dry-run"]
 
 Two mpremote runs (--dry-run prints them, exactly, instead of running them):
   1. interrupt the running firmware, remove the previous deployment (main.py
      first; tools/device/prepare.py) and hard-reset, which also stops a watchdog
      the old firmware started, so it cannot reset the board in mid-copy;
   2. after a pause for the USB port to come back: copy firmware/, board.json,
-     manifest.json, then main.py; check every file against manifest.json on the
-     board (tools/device/verify.py, which removes main.py on any difference);
+     manifest.json, the table settings if --table is given (as table.json), then
+     main.py; check every file against manifest.json on the board
+     (tools/device/verify.py, which removes main.py on any difference);
      hard-reset, which boots the new firmware.
+The board's table.json (per-table settings), crash log and boot.py stay unless
+--table replaces table.json.
 """
 import argparse
 import hashlib
@@ -84,7 +87,20 @@ def check_build(build_dir, board):
     return manifest
 
 
-def commands(build_dir, port, reset_wait=RESET_WAIT_S):
+def check_table(path):
+    """Validate a table settings file with the firmware's own loader before it goes on the board."""
+    from firmware import table_config
+    from firmware.errors import SettingsError
+
+    if not os.path.isfile(path):
+        raise DeployError("table settings file %s not found" % path)
+    try:
+        table_config.load(path)
+    except SettingsError as exc:
+        raise DeployError("%s: %s" % (path, exc))
+
+
+def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None):
     """The mpremote command lines (argv lists) of a deployment, in order."""
     b = _shown(build_dir)
     wait = ("%g" % reset_wait)
@@ -99,6 +115,9 @@ def commands(build_dir, port, reset_wait=RESET_WAIT_S):
         "fs", "cp", "-r", b + "/firmware", ":firmware",
         "+", "fs", "cp", b + "/board.json", ":board.json",
         "+", "fs", "cp", b + "/manifest.json", ":manifest.json",
+    ] + ([
+        "+", "fs", "cp", _shown(os.path.abspath(table)), ":table.json",
+    ] if table else []) + [
         "+", "fs", "cp", b + "/main.py", ":main.py",
         "+", "run", _shown(VERIFY_SCRIPT),
         "+", "reset",
@@ -106,13 +125,15 @@ def commands(build_dir, port, reset_wait=RESET_WAIT_S):
     return [prepare, copy]
 
 
-def deploy(board, port, build="build", dry_run=False, reset_wait=RESET_WAIT_S, out=sys.stdout):
+def deploy(board, port, build="build", dry_run=False, reset_wait=RESET_WAIT_S, table=None, out=sys.stdout):
     """Print (dry run) or run the deployment's mpremote commands. Raises DeployError."""
     search_path = tool_search_path()
     check_mpremote(search_path)
     build_dir = os.path.abspath(os.path.join(build, board))
     manifest = check_build(build_dir, board)
-    cmds = commands(build_dir, port, reset_wait)
+    if table:
+        check_table(table)
+    cmds = commands(build_dir, port, reset_wait, table)
     if dry_run:
         for cmd in cmds:
             out.write(shlex.join(cmd) + "\n")
@@ -139,13 +160,15 @@ def main(argv=None):
     ap.add_argument("--board", required=True, help="the board name the build was made for, e.g. pico")
     ap.add_argument("--port", required=True, help="the board's serial port, e.g. /dev/ttyACM0")
     ap.add_argument("--build", default="build", help="the folder holding <board>/ (default: build)")
+    ap.add_argument("--table", default=None,
+                    help="also install this table settings file as the board's table.json (validated first)")
     ap.add_argument("--dry-run", action="store_true", help="print the mpremote commands, run nothing")
     ap.add_argument("--reset-wait", type=float, default=RESET_WAIT_S,
                     help="seconds to wait for the port after the first reset (default: %d)" % RESET_WAIT_S)
     args = ap.parse_args(argv)
     try:
         return deploy(args.board, args.port, build=args.build, dry_run=args.dry_run,
-                      reset_wait=args.reset_wait)
+                      reset_wait=args.reset_wait, table=args.table)
     except DeployError as exc:
         print("deploy: error: %s" % exc, file=sys.stderr)
         return 1

