@@ -50,25 +50,28 @@ def _seat(value, what):
 
 
 def _settings(request, stacks):
-    options = {}
-    for key in ("structure", "small_blind", "big_blind"):
-        options[key] = request[key]
-    if "odd_chip" in request:
-        options["odd_chip"] = request["odd_chip"]
-    if "heads_up" in request:
-        options["heads_up"] = request["heads_up"]
+    # The request names structure and blinds; the other table options, when
+    # absent, take the regulation's own readings: odd chip from the croupier's
+    # left (art. 10(5)), heads-up lifts the raise cap (art. 12(4)), no "rake"
+    # field = no rake, no "cap_big_blinds" = the art. 16 maximum of 5.
+    options = {
+        "structure": request["structure"],
+        "small_blind": request["small_blind"],
+        "big_blind": request["big_blind"],
+        "odd_chip": request.get("odd_chip", "croupier"),
+        "heads_up": request.get("heads_up", "no_raise_cap"),
+        "rake_percent": 0,
+        "rake_cap_big_blinds": 5,
+    }
     rake = request.get("rake")
-    if rake is None:
-        options["rake_percent"] = 0  # no "rake" field: no rake taken
-    else:
+    if rake is not None:
         if not isinstance(rake, dict):
             raise ValueError('rake must be {"percent": 3..5, "cap_big_blinds": 1..5}')
         unknown = sorted(set(rake) - {"percent", "cap_big_blinds"})
         if unknown:
             raise ValueError("unknown rake field %r: expected percent, cap_big_blinds" % unknown[0])
         options["rake_percent"] = rake["percent"]
-        if "cap_big_blinds" in rake:
-            options["rake_cap_big_blinds"] = rake["cap_big_blinds"]
+        options["rake_cap_big_blinds"] = rake.get("cap_big_blinds", 5)
     highest = max([seat for seat, _ in stacks] + [10])
     options["seats"] = request.get("seats", highest)
     return OmahaSettings(**options)

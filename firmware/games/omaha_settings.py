@@ -26,21 +26,14 @@ MAX_SEATS = 20  # art. 2: 10 seats, the house may use more
 MIN_PLAYERS = 2  # art. 2(3)
 MAX_PLAYERS = 11  # one 52-card deck: 4 hole cards each + 3 burns + 5 board (art. 1(1)(3))
 
-DEFAULTS = (
-    ("structure", POT_LIMIT),
-    ("small_blind", 5),
-    ("big_blind", 10),
-    ("rake_percent", 5),
-    ("rake_cap_big_blinds", 5),
-    ("odd_chip", ODD_CHIP_CROUPIER),
-    ("heads_up", HEADS_UP_NO_RAISE_CAP),
-    ("seats", 10),
-)
+# Every setting is required: regulated options are never silently defaulted.
+SETTING_NAMES = ("structure", "small_blind", "big_blind", "rake_percent", "rake_cap_big_blinds",
+                 "odd_chip", "heads_up", "seats")
 
 
 def _int(key, value, low, high=None):
     if not isinstance(value, int) or isinstance(value, bool):
-        raise SettingsError("setting %s must be a whole number of chips/units, got %r" % (key, value))
+        raise SettingsError("setting %s must be a whole number, got %r" % (key, value))
     if value < low or (high is not None and value > high):
         if high is None:
             raise SettingsError("setting %s must be at least %d, got %d" % (key, low, value))
@@ -48,24 +41,25 @@ def _int(key, value, low, high=None):
     return value
 
 
-def _choice(key, value, allowed):
+def _choice(key, value, allowed, article):
     if value not in allowed:
-        raise SettingsError("setting %s must be one of %s, got %r" % (key, ", ".join(allowed), value))
+        raise SettingsError("setting %s must be one of %s (Omaha art. %s), got %r"
+                            % (key, ", ".join(allowed), article, value))
     return value
 
 
 class OmahaSettings:
-    """One table's validated Omaha options (see DEFAULTS and docs/omaha.md)."""
+    """One table's validated Omaha options, all required (SETTING_NAMES, docs/omaha.md)."""
 
-    def __init__(self, **options):
-        known = [k for k, _ in DEFAULTS]
-        for key in options:
-            if key not in known:
-                raise SettingsError("unknown Omaha setting %r: expected %s" % (key, ", ".join(known)))
-        values = {}
-        for key, default in DEFAULTS:
-            values[key] = options[key] if key in options else default
-        self.structure = _choice("structure", values["structure"], STRUCTURES)
+    def __init__(self, **values):
+        for key in values:
+            if key not in SETTING_NAMES:
+                raise SettingsError("unknown Omaha setting %r: expected %s" % (key, ", ".join(SETTING_NAMES)))
+        for key in SETTING_NAMES:
+            if key not in values:
+                raise SettingsError("Omaha setting %r missing: it is a regulated option and has no default"
+                                    % (key,))
+        self.structure = _choice("structure", values["structure"], STRUCTURES, "11")
         self.small_blind = _int("small_blind", values["small_blind"], 1)
         self.big_blind = _int("big_blind", values["big_blind"], 1)
         if self.small_blind > self.big_blind:
@@ -78,8 +72,8 @@ class OmahaSettings:
         self.rake_percent = percent
         self.rake_cap_big_blinds = _int("rake_cap_big_blinds", values["rake_cap_big_blinds"],
                                         1, RAKE_CAP_MAX_BIG_BLINDS)
-        self.odd_chip = _choice("odd_chip", values["odd_chip"], ODD_CHIP_RULES)
-        self.heads_up = _choice("heads_up", values["heads_up"], HEADS_UP_RULES)
+        self.odd_chip = _choice("odd_chip", values["odd_chip"], ODD_CHIP_RULES, "10(5)")
+        self.heads_up = _choice("heads_up", values["heads_up"], HEADS_UP_RULES, "12(4)")
         self.seats = _int("seats", values["seats"], MIN_SEATS, MAX_SEATS)
 
     @property
@@ -89,4 +83,11 @@ class OmahaSettings:
 
     def as_pairs(self):
         """The settings as (name, value) pairs in a fixed order (audit log, reports)."""
-        return tuple((key, getattr(self, key)) for key, _ in DEFAULTS)
+        return tuple((key, getattr(self, key)) for key in SETTING_NAMES)
+
+
+def load_settings(values):
+    """Dict of settings (e.g. from the board's table file) -> OmahaSettings."""
+    if not isinstance(values, dict):
+        raise SettingsError("Omaha settings must be a dict of name -> value")
+    return OmahaSettings(**values)

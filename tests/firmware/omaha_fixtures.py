@@ -4,8 +4,13 @@ from firmware.games.omaha import EXPECT_ACTION, EXPECT_BOARD, EXPECT_BURN, EXPEC
 from firmware.games.omaha_settings import OmahaSettings
 
 
+BASE = {"structure": "pot_limit", "small_blind": 5, "big_blind": 10, "rake_percent": 0,
+        "rake_cap_big_blinds": 5, "odd_chip": "croupier", "heads_up": "no_raise_cap", "seats": 10}
+
+
 def settings(**options):
-    base = {"rake_percent": 0}
+    """Test settings: BASE (no rake) with `options` replacing some values."""
+    base = dict(BASE)
     for k in options:
         base[k] = options[k]
     return OmahaSettings(**base)

@@ -1,51 +1,65 @@
 # Omaha table settings: defaults and validation of every regulated option (arts. 2, 5, 10(5), 11-12, 16).
 from firmware.errors import SettingsError
 from firmware.games.omaha_settings import OmahaSettings
+from firmware.games.omaha_settings import SETTING_NAMES, load_settings
 from tests.firmware.expect import raises_match
+from tests.firmware.omaha_fixtures import BASE
 
 
-def test_defaults():
-    s = OmahaSettings()
+def make(**changes):
+    values = dict(BASE)
+    for k in changes:
+        values[k] = changes[k]
+    return OmahaSettings(**values)
+
+
+def test_every_setting_is_required_no_silent_default():
+    s = load_settings(dict(BASE, rake_percent=5))
     assert s.as_pairs() == (("structure", "pot_limit"), ("small_blind", 5), ("big_blind", 10),
                             ("rake_percent", 5), ("rake_cap_big_blinds", 5), ("odd_chip", "croupier"),
                             ("heads_up", "no_raise_cap"), ("seats", 10))
     assert s.rake_cap == 50
+    for name in SETTING_NAMES:
+        values = dict(BASE)
+        del values[name]
+        raises_match(SettingsError, "%r missing" % name, load_settings, values)
+    raises_match(SettingsError, "dict", load_settings, [("structure", "pot_limit")])
 
 
 def test_allowed_values_accepted():
     for structure in ("pot_limit", "no_limit"):
         for odd in ("croupier", "button"):
             for pct in (0, 3, 4, 5):
-                s = OmahaSettings(structure=structure, odd_chip=odd, rake_percent=pct,
+                s = make(structure=structure, odd_chip=odd, rake_percent=pct,
                                   rake_cap_big_blinds=1, small_blind=10, big_blind=10, seats=20)
                 assert s.structure == structure and s.rake_percent == pct
 
 
 def test_art11_structure_must_be_known():
-    raises_match(SettingsError, "structure must be one of pot_limit, no_limit", OmahaSettings, structure="limit")
+    raises_match(SettingsError, "structure must be one of pot_limit, no_limit", make, structure="limit")
 
 
 def test_art16_rake_percent_and_cap():
-    raises_match(SettingsError, "rake_percent", OmahaSettings, rake_percent=6)
-    raises_match(SettingsError, "rake_percent", OmahaSettings, rake_percent=2)
-    raises_match(SettingsError, "rake_percent", OmahaSettings, rake_percent=3.0)
-    raises_match(SettingsError, "rake_percent", OmahaSettings, rake_percent=True)
-    raises_match(SettingsError, "rake_cap_big_blinds must be 1..5", OmahaSettings, rake_cap_big_blinds=6)
-    raises_match(SettingsError, "rake_cap_big_blinds must be 1..5", OmahaSettings, rake_cap_big_blinds=0)
+    raises_match(SettingsError, "rake_percent", make, rake_percent=6)
+    raises_match(SettingsError, "rake_percent", make, rake_percent=2)
+    raises_match(SettingsError, "rake_percent", make, rake_percent=3.0)
+    raises_match(SettingsError, "rake_percent", make, rake_percent=True)
+    raises_match(SettingsError, "rake_cap_big_blinds must be 1..5", make, rake_cap_big_blinds=6)
+    raises_match(SettingsError, "rake_cap_big_blinds must be 1..5", make, rake_cap_big_blinds=0)
 
 
 def test_art5_blinds():
-    raises_match(SettingsError, "must not exceed big_blind", OmahaSettings, small_blind=20, big_blind=10)
-    raises_match(SettingsError, "small_blind must be at least 1", OmahaSettings, small_blind=0)
-    raises_match(SettingsError, "whole number", OmahaSettings, big_blind=10.5)
+    raises_match(SettingsError, "must not exceed big_blind", make, small_blind=20, big_blind=10)
+    raises_match(SettingsError, "small_blind must be at least 1", make, small_blind=0)
+    raises_match(SettingsError, "whole number", make, big_blind=10.5)
 
 
 def test_art10_5_odd_chip_and_art12_4_heads_up_options():
-    raises_match(SettingsError, "odd_chip must be one of croupier, button", OmahaSettings, odd_chip="dealer")
-    raises_match(SettingsError, "heads_up must be one of no_raise_cap, no_limit", OmahaSettings, heads_up="x")
+    raises_match(SettingsError, "odd_chip must be one of croupier, button", make, odd_chip="dealer")
+    raises_match(SettingsError, "heads_up must be one of no_raise_cap, no_limit", make, heads_up="x")
 
 
 def test_art2_seats_and_unknown_settings():
-    raises_match(SettingsError, "seats must be 2..20", OmahaSettings, seats=1)
-    raises_match(SettingsError, "seats must be 2..20", OmahaSettings, seats=21)
-    raises_match(SettingsError, "unknown Omaha setting 'ante'", OmahaSettings, ante=1)
+    raises_match(SettingsError, "seats must be 2..20", make, seats=1)
+    raises_match(SettingsError, "seats must be 2..20", make, seats=21)
+    raises_match(SettingsError, "unknown Omaha setting 'ante'", make, ante=1)

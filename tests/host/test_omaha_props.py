@@ -133,7 +133,8 @@ def test_random_hands_conserve_chips_and_pay_pots_correctly(data, s):
 @given(st.data())
 @hsettings(max_examples=100, deadline=None)
 def test_misdeal_at_any_point_refunds_everything(data):
-    s = OmahaSettings(rake_percent=5)
+    s = OmahaSettings(structure="pot_limit", small_blind=5, big_blind=10, rake_percent=5,
+                      rake_cap_big_blinds=5, odd_chip="croupier", heads_up="no_raise_cap", seats=10)
     n = data.draw(st.integers(2, 6))
     stacks = [(seat, data.draw(st.integers(1, 500))) for seat in range(1, n + 1)]
     hand = OmahaHand(s, 1, stacks)
