@@ -13,7 +13,10 @@ fractions; floats are only for display.
 Monte-Carlo mode deals rounds from hostsim.shoe.SimShoe (seeded, reshuffled
 before every round so it estimates the same off-the-top figures) through
 firmware.games.baccarat.Round, and reports each estimate with its 99%
-confidence interval and whether the exact figure lies inside it.
+confidence interval and whether the exact figure lies inside it. With
+--mc-shoe it deals whole shoes through firmware.games.baccarat_shoe.Shoe
+instead (burn, cut card, last round): by exchangeability every round of a
+shoe has the off-the-top odds, up to a cut-card effect far below the CI.
 
 Commission (art. 17) is taken as an exact 5% / 50% of the win, i.e. stakes
 in multiples of 20 units; the firmware rounds the commission down on other
@@ -38,6 +41,9 @@ def add_arguments(parser):
     parser.add_argument("--monte-carlo", type=int, default=0, metavar="N",
                         help="also deal N simulated rounds and check the exact figures against a 99%% CI")
     parser.add_argument("--seed", type=int, default=1, help="Monte-Carlo seed (default 1)")
+    parser.add_argument("--mc-shoe", action="store_true",
+                        help="Monte-Carlo deals whole shoes through the shoe procedure (burn, cut card 14 "
+                             "from the end, last round) instead of a fresh shuffle per round")
 
 
 def check_config(method, commission, decks):
@@ -182,20 +188,52 @@ def figures(dist, method, commission):
     return out
 
 
-def monte_carlo_distribution(method, commission, decks, rounds, seed):
-    """Deal `rounds` rounds, each off a freshly shuffled SimShoe, through the engine."""
+def _fresh_rounds(method, commission, decks, rounds, seed):
+    """Each round off a freshly shuffled SimShoe, through baccarat.Round."""
     from hostsim.shoe import SimShoe
 
     settings = baccarat.round_settings(method, commission)
     shoe = SimShoe(decks, seed=seed)
-    tally = [0] * 21
-    pp = bp = 0
     for _ in range(rounds):
         shoe.shuffle()
         rnd = baccarat.Round(settings)
         while not rnd.complete:
             rnd.deal(shoe.next_int())
-        r = rnd.result()
+        yield rnd.result()
+
+
+def _shoe_rounds(method, commission, decks, rounds, seed):
+    """Whole shoes through baccarat_shoe.Shoe: burn by decks, cut card 14 from
+    the end, that round is the last; live rounds only."""
+    from firmware.games import baccarat_shoe
+    from hostsim.shoe import SimShoe
+
+    table = baccarat.load_settings({"method": method, "commission": commission, "tie_option": "returned",
+                                    "decks": decks, "burn": "decks", "cut_card": "last_round",
+                                    "demo_rounds": 0, "dealer": "shoe"})
+    sim = SimShoe(decks, seed=seed, cut_from_end=14)
+    done = 0
+    while done < rounds:
+        sim.shuffle()
+        shoe = baccarat_shoe.Shoe(table)
+        while shoe.state == baccarat_shoe.BURNING:
+            shoe.burn(sim.next_int())
+        while shoe.state != baccarat_shoe.CLOSED and done < rounds:
+            shoe.start_round()
+            while shoe.expected() != NONE:
+                shoe.deal(sim.next_int())
+                if sim.cut_card_out and not shoe.last_round:
+                    shoe.cut_card()
+            done += 1
+            yield shoe.end_round().result
+
+
+def monte_carlo_distribution(method, commission, decks, rounds, seed, through_shoe=False):
+    """Deal `rounds` rounds from a SimShoe through the engine; tallies as exact_distribution."""
+    deal = _shoe_rounds if through_shoe else _fresh_rounds
+    tally = [0] * 21
+    pp = bp = 0
+    for r in deal(method, commission, decks, rounds, seed):
         if r.winner == PLAYER:
             tally[r.player_total] += 1
         elif r.winner == BANKER:
@@ -217,11 +255,11 @@ def exact(method, commission, decks):
     return dist, figs, elapsed
 
 
-def monte_carlo(method, commission, decks, rounds, seed, exact_figs):
+def monte_carlo(method, commission, decks, rounds, seed, exact_figs, through_shoe=False):
     if rounds < 2:
         raise ValueError("--monte-carlo needs at least 2 rounds")
     start = time.perf_counter()
-    dist = monte_carlo_distribution(method, commission, decks, rounds, seed)
+    dist = monte_carlo_distribution(method, commission, decks, rounds, seed, through_shoe)
     elapsed = time.perf_counter() - start
     rows = []
     for (name, est, var), (_n, ex, _v) in zip(figures(dist, method, commission), exact_figs):
@@ -229,6 +267,7 @@ def monte_carlo(method, commission, decks, rounds, seed, exact_figs):
         rows.append({"figure": name, "estimate": float(est), "ci99_half_width": half,
                      "exact": float(ex), "inside": abs(float(est) - float(ex)) <= half})
     return {"rounds": rounds, "seed": seed, "seconds": elapsed, "confidence": 0.99,
+            "dealing": "whole shoes" if through_shoe else "fresh shuffle per round",
             "rows": rows, "all_inside": all(r["inside"] for r in rows)}
 
 
@@ -242,7 +281,7 @@ def run(args):
         raise ValueError(str(exc))
     mc = None
     if args.monte_carlo:
-        mc = monte_carlo(args.method, commission, args.decks, args.monte_carlo, args.seed, figs)
+        mc = monte_carlo(args.method, commission, args.decks, args.monte_carlo, args.seed, figs, args.mc_shoe)
     if args.json:
         doc = {"method": args.method, "commission": commission, "decks": args.decks,
                "exact_seconds": elapsed,
@@ -257,8 +296,8 @@ def run(args):
     for name, v, _var in figs:
         print("  %-20s %10.6f%s" % (name, float(v), "" if name.startswith("P(") else "  (%+.4f%%)" % (100 * float(v))))
     if mc is not None:
-        print("Monte-Carlo: %d rounds, seed %d, %.2f s (%.0f rounds/s), 99%% confidence intervals"
-              % (mc["rounds"], mc["seed"], mc["seconds"], mc["rounds"] / mc["seconds"]))
+        print("Monte-Carlo: %d rounds (%s), seed %d, %.2f s (%.0f rounds/s), 99%% confidence intervals"
+              % (mc["rounds"], mc["dealing"], mc["seed"], mc["seconds"], mc["rounds"] / mc["seconds"]))
         for r in mc["rows"]:
             print("  %-20s %10.6f +- %.6f  exact %10.6f  %s"
                   % (r["figure"], r["estimate"], r["ci99_half_width"], r["exact"],

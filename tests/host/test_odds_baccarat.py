@@ -125,6 +125,14 @@ def test_monte_carlo_agrees_within_ci():
     assert again["rows"] == mc["rows"]  # seeded: reproducible
 
 
+def test_monte_carlo_through_whole_shoes_agrees_within_ci():
+    """--mc-shoe: shoes dealt through firmware.games.baccarat_shoe (burn, cut card)."""
+    _d, f, _t = ob.exact(2, "B", 6)
+    mc = ob.monte_carlo(2, "B", 6, 20000, 12345, f, through_shoe=True)
+    assert mc["all_inside"], mc["rows"]
+    assert mc["dealing"] == "whole shoes"
+
+
 def test_cli_text_json_and_errors():
     def odds(*args):
         return subprocess.run([sys.executable, "-m", "tools.odds", "baccarat"] + list(args),
