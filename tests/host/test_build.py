@@ -57,7 +57,7 @@ def test_every_firmware_file_compiles(board, tmp_path):
     assert compiled == sources
     for rel in compiled:
         mpy = tmp_path / board / (rel[:-3] + ".mpy")
-        assert mpy.read_bytes()[:2] == b"M\x06", rel  # mpy format v6: MicroPython >= 1.22
+        assert mpy.read_bytes()[:2] == b"M\x06", rel  # .mpy format 6
 
 
 @pytest.fixture(scope="module")
