@@ -100,8 +100,6 @@ def judge(request):
         bet = _parse_bet(i, raw, len(rolls), ids)
         ids[bet["id"]] = i
         bets.append(bet)
-    if any(bets[ids[b["on"]]]["at"] > b["at"] for b in bets if b["on"] is not None):
-        raise ValueError("odds are placed before the bet they back")
 
     outcome = [{"id": b["id"], "result": "open", "net": 0, "roll": None} for b in bets]
     engine_ids = {}   # engine bet id -> request index
