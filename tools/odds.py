@@ -16,17 +16,20 @@ GAMES = {
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
     ap = argparse.ArgumentParser(prog="python -m tools.odds", description=__doc__.splitlines()[0])
-    sub = ap.add_subparsers(dest="game", required=True)
-    modules = {}
-    for game, module_name in GAMES.items():
-        module = __import__(module_name, fromlist=["run"])
-        modules[game] = module
-        p = sub.add_parser(game, help=(module.__doc__ or "").strip().splitlines()[0])
-        module.add_arguments(p)
+    sub = ap.add_subparsers(dest="game", required=True, metavar="{%s}" % ",".join(GAMES))
+    # Import only the game asked for: one game's module never stops another's tool.
+    game = argv[0] if argv and argv[0] in GAMES else None
+    for name in GAMES:
+        p = sub.add_parser(name)
+        if name == game:
+            module = __import__(GAMES[name], fromlist=["run"])
+            p.description = (module.__doc__ or "").strip().splitlines()[0]
+            module.add_arguments(p)
     args = ap.parse_args(argv)
     try:
-        return modules[args.game].run(args)
+        return module.run(args)
     except ValueError as exc:
         print("odds: %s" % exc, file=sys.stderr)
         return 2
