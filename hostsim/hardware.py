@@ -126,6 +126,17 @@ class PinState:
         return "<PinState GP%d mode=%d level=%d>" % (self.id, self.mode, self.level)
 
 
+class _Pins(dict):
+    """GPIO number -> PinState; every GPIO of the simulated MCU exists, so a lookup makes it."""
+
+    def __init__(self, hw):
+        dict.__init__(self)
+        self._hw = hw
+
+    def __missing__(self, pin_id):
+        return self._hw.pin(pin_id)
+
+
 class UartState:
     """One UART peripheral and its host endpoint (pty or loopback)."""
 
@@ -250,7 +261,7 @@ class Hardware:
         if ports not in ("loopback", "pty"):
             raise ValueError("ports must be 'loopback' or 'pty', got %r" % (ports,))
         self.port_kind = ports
-        self.pins = {}          # GPIO number -> PinState (made on first use)
+        self.pins = _Pins(self)  # GPIO number -> PinState (made on first use, also by hw.pins[n])
         self.uarts = {}         # UART id -> UartState (endpoint made on first use)
         self.i2c_devices = {}   # (bus, addr) -> device object
         self.i2c_buses = {}     # bus id -> {"scl", "sda", "freq"} as the firmware configured it

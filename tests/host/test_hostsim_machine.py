@@ -306,3 +306,11 @@ def test_install_rejects_an_unknown_port_kind():
     with pytest.raises(ValueError):
         hardware.install(ports="tcp")
     assert "machine" not in sys.modules
+
+
+def test_host_can_drive_a_pin_before_the_firmware_configures_it(hw):
+    import machine
+    hw.pins[20].press()                              # e.g. a button held down at power-on
+    assert machine.Pin(20, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
+    with pytest.raises(ValueError):
+        hw.pins[64]
