@@ -9,7 +9,7 @@ Generic on purpose (no game rules beyond what the reader sees). With the default
 """
 import random
 
-INVALID_FLAGS = ("off_layout", "short", "not_rolled")
+INVALID_FLAGS = ("off_table", "short", "not_rolled")
 
 
 class SimDice:
@@ -34,7 +34,7 @@ class SimDice:
         rng = self.rng
         if self.invalid_rate and rng.random() < self.invalid_rate:
             flag = INVALID_FLAGS[int(rng.random() * len(INVALID_FLAGS))]
-            if flag == "off_layout":
+            if flag == "off_table":
                 return {"dice": [d1, None], "flags": [flag]}   # that die was not read
             return {"dice": [d1, d2], "flags": [flag]}
         if self.cocked_rate and rng.random() < self.cocked_rate:

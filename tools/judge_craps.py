@@ -24,6 +24,10 @@ from firmware.games.craps_dice import DiceError
 
 REQUEST_KEYS = ("game", "rolls", "bets") + C.SETTING_NAMES
 BET_KEYS = ("id", "type", "amount", "at", "on", "number", "side", "seat")
+# The defaults for what a request may leave out: every bet works on the come-out
+# (art. 5(5)), the shooter changes on a seven-out only (art. 4 as read), the usual take-downs.
+JUDGE_DEFAULTS = {"off_on_come_out": [], "shooter_change_on_come_out_craps": False,
+                  "take_down": list(C.TAKE_DOWN_ALLOWED)}
 TYPES = ("pass", "dont_pass", "pass_odds", "dont_pass_odds", "come", "dont_come", "come_odds",
          "dont_come_odds", "any_craps", "any_seven", "eleven", "ace_deuce", "aces", "boxcars",
          "horn", "field", "big_or_small", "hard", "big_number")
@@ -82,7 +86,7 @@ def judge(request):
     for key in request:
         if key not in REQUEST_KEYS:
             raise ValueError("unknown field %r: expected %s" % (key, ", ".join(REQUEST_KEYS)))
-    options = {}
+    options = dict(JUDGE_DEFAULTS)
     for key in C.SETTING_NAMES:
         if key in request:
             options[key] = request[key]

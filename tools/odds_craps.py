@@ -44,7 +44,8 @@ def make_settings(field_12=2, max_odds=(3, 4, 5), off_on_come_out=()):
         raise ValueError("--field-12 must be 2 or 3, got %r" % (field_12,))
     try:
         return C.load_settings({"minimum": 1, "field_12": field_12, "max_odds": list(max_odds),
-                                "off_on_come_out": list(off_on_come_out), "max_open_bets": 4096})
+                                "off_on_come_out": list(off_on_come_out), "max_open_bets": 4096,
+                                "take_down": [], "shooter_change_on_come_out_craps": False})
     except C.SettingsError as exc:
         raise ValueError(str(exc))
 

@@ -30,16 +30,17 @@ TAKE_DOWN_ALLOWED = ("dont_pass", "dont_come", "pass_odds", "dont_pass_odds",
 
 SETTING_NAMES = ("minimum", "maximum", "field_12", "max_odds", "seats", "off_on_come_out",
                  "take_down", "shooter_change_on_come_out_craps", "max_open_bets")
-# Settings that change payouts or the odds limit: the operator must state them (never defaulted).
-REQUIRED_SETTINGS = ("minimum", "field_12", "max_odds")
+# Settings that carry a rule (payouts, odds limit, art. 4 reading, working/take-down practice): the
+# operator must state each one in table.json (never silently defaulted). The rest are house limits.
+REQUIRED_SETTINGS = ("minimum", "field_12", "max_odds", "off_on_come_out", "take_down",
+                     "shooter_change_on_come_out_craps")
 
 
 class CrapsSettings:
     """Validated table options (see docs/craps.md for meanings and allowed values)."""
 
-    def __init__(self, minimum, field_12, max_odds, maximum=0, seats=14, off_on_come_out=(),
-                 take_down=TAKE_DOWN_ALLOWED, shooter_change_on_come_out_craps=False,
-                 max_open_bets=256):
+    def __init__(self, minimum, field_12, max_odds, off_on_come_out, take_down,
+                 shooter_change_on_come_out_craps, maximum=0, seats=14, max_open_bets=256):
         self.minimum = minimum
         self.maximum = maximum
         self.field_12 = field_12
@@ -157,6 +158,10 @@ class CrapsTable:
     def come_out(self):
         """True when the next roll is a come-out roll (puck OFF)."""
         return self.point == 0
+
+    def phase(self):
+        """"come_out" (puck OFF: Pass/Don't Pass may be placed) or "point" (Come/Don't Come, odds)."""
+        return "point" if self.point else "come_out"
 
     def find(self, bet_id):
         for b in self.bets:

@@ -3,7 +3,7 @@
 # A report is either a pair of faces (d1, d2) for a good throw, or a dict
 #   {"dice": [d1, d2], "valid": bool, "flags": [...], "cocked": [die index, ...]}
 # "valid": false or any invalid-throw flag -> no roll (the dice are thrown again, art. 3(2)-(3)):
-#   "off_layout"  a die left the layout                          art. 3(2)(1)
+#   "off_table"   a die left the layout                          art. 3(2)(1)
 #   "short"       the dice did not pass the table's centre       art. 3(2)(2)
 #   "wall"        ...but a die hit a wall: with "short", the throw stands (art. 3(2)(2) exception)
 #   "not_rolled"  the dice did not roll on the table             art. 2(5), 3(3)
@@ -13,7 +13,7 @@
 # In a no-roll report a face may be None (the reader could not see a die that left the layout).
 from firmware.errors import IntegrityError
 
-FLAGS = ("off_layout", "short", "wall", "not_rolled")
+FLAGS = ("off_table", "short", "wall", "not_rolled")
 
 
 class DiceError(IntegrityError):
@@ -67,7 +67,7 @@ def check_report(report):
     reason = None
     if not valid:
         reason = "throw flagged invalid by the reader (art. 3(2))"
-    elif "off_layout" in flags:
+    elif "off_table" in flags:
         reason = "a die left the layout (art. 3(2)(1))"
     elif "short" in flags and "wall" not in flags:
         reason = "the dice did not pass the centre (art. 3(2)(2))"

@@ -7,7 +7,8 @@ D = {2: (1, 1), 3: (1, 2), 4: (1, 3), 5: (1, 4), 6: (2, 4), 7: (3, 4), 8: (3, 5)
 
 
 def table(**extra):
-    options = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5]}
+    options = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "off_on_come_out": [],
+        "take_down": list(C.TAKE_DOWN_ALLOWED), "shooter_change_on_come_out_craps": False}
     for k in extra:
         options[k] = extra[k]
     return C.CrapsTable(options)

@@ -6,7 +6,8 @@ from tests.firmware.expect import raises, raises_match
 
 
 def table():
-    t = C.CrapsTable({"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5]})
+    t = C.CrapsTable({"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "off_on_come_out": [],
+        "take_down": list(C.TAKE_DOWN_ALLOWED), "shooter_change_on_come_out_craps": False})
     for kind, number in (("pass", 0), ("field", 0), ("any_seven", 0), ("hard", 8), ("big_number", 6)):
         bet_id, reason = t.place_bet(0, kind, 30, number)
         assert reason is None, reason
@@ -44,7 +45,7 @@ def test_two_dice_per_throw_art_2_4():
 def test_invalid_throws_are_no_roll_art_3_2_and_3_3():
     reports = (
         {"dice": [3, 4], "valid": False},
-        {"dice": [3, None], "flags": ["off_layout"]},       # art. 3(2)(1), that die unread
+        {"dice": [3, None], "flags": ["off_table"]},       # art. 3(2)(1), that die unread
         {"dice": [3, 4], "flags": ["short"]},               # art. 3(2)(2)
         {"dice": [5, 6], "flags": ["not_rolled"]},          # art. 3(3)
     )

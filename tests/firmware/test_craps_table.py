@@ -5,7 +5,8 @@ from tests.firmware.expect import raises, raises_match
 
 D = {2: (1, 1), 3: (1, 2), 4: (1, 3), 5: (1, 4), 6: (2, 4), 7: (3, 4), 8: (3, 5), 9: (4, 5),
      10: (4, 6), 11: (5, 6), 12: (6, 6)}
-BASE = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5]}
+BASE = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "off_on_come_out": [],
+        "take_down": list(C.TAKE_DOWN_ALLOWED), "shooter_change_on_come_out_craps": False}
 
 
 def table(**extra):
@@ -157,11 +158,12 @@ def test_table_maximum_and_open_bet_limit():
 
 def test_puck_cycle_art_5_2_1():
     t = table()
-    assert t.come_out()
+    assert t.come_out() and t.phase() == "come_out"
     for total, point in ((7, 0), (11, 0), (2, 0), (3, 0), (12, 0), (5, 5), (6, 5), (8, 5), (5, 0),
                          (10, 10), (7, 0)):
         t.roll(D[total])
         assert t.point == point, (total, t.point)
+        assert t.phase() == ("point" if point else "come_out")
     assert t.rolls == 11
 
 
@@ -279,6 +281,12 @@ def test_settings_validation():
     raises_match(SettingsError, "take_down", table, take_down=["pass"])
     raises_match(SettingsError, "shooter_change_on_come_out_craps", table, shooter_change_on_come_out_craps=1)
     raises_match(SettingsError, "unknown craps setting", table, colour="red")
-    raises_match(SettingsError, "required", C.load_settings, {"minimum": 5, "max_odds": [3, 4, 5]})
-    s = C.load_settings({"minimum": 5, "field_12": 3, "max_odds": (1, 2, 3), "off_on_come_out": ("hard",)})
+    for key in C.REQUIRED_SETTINGS:        # rule-bearing options are never defaulted
+        options = {}
+        for k in BASE:
+            if k != key:
+                options[k] = BASE[k]
+        raises_match(SettingsError, "%r is required" % key, C.load_settings, options)
+    s = C.load_settings({"minimum": 5, "field_12": 3, "max_odds": (1, 2, 3), "off_on_come_out": ("hard",),
+                         "take_down": [], "shooter_change_on_come_out_craps": True})
     assert s.field_12 == 3 and s.odds_multiple(10) == 1 and s.odds_multiple(9) == 2 and s.odds_multiple(8) == 3

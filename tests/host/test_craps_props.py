@@ -298,7 +298,8 @@ ops = st.lists(st.one_of(
 @settings(max_examples=300, deadline=None)
 @given(ops, st.sampled_from([(), ("hard", "big_number", "come_odds")]))
 def test_engine_every_stake_ends_exactly_once(script, off):
-    t = C.CrapsTable({"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "seats": 3, "off_on_come_out": list(off)})
+    t = C.CrapsTable({"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "seats": 3, "off_on_come_out": list(off),
+                      "take_down": ["dont_pass", "hard"], "shooter_change_on_come_out_craps": False})
     placed = {}      # id -> stake
     ended = {}       # id -> (result, net)
     for op in script:
