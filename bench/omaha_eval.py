@@ -125,8 +125,8 @@ def vm_part(us_per_iter):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=200000, help="random five-card hands (default 200000)")
-    ap.add_argument("--repeats", type=int, default=5, help="interleaved runs, best kept (default 5)")
+    ap.add_argument("--hands", type=int, default=300000, help="random five-card hands (default 300000)")
+    ap.add_argument("--repeats", type=int, default=7, help="interleaved runs, best kept (default 7)")
     ap.add_argument("--seed", type=int, default=2010)
     ap.add_argument("--skip-vm", action="store_true", help="CPython part only")
     ap.add_argument("--rp2040-us-per-iter", type=float, default=RP2040_US_PER_ITER,

@@ -78,7 +78,7 @@ for k in range(DEALS):
 calibrate(1000)
 best_cal = None
 best_sd = None
-for _ in range(3):
+for _ in range(7):
     gc.collect()
     t0 = time.ticks_ms()
     calibrate(CALIBRATION_ITERATIONS)

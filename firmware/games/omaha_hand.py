@@ -75,11 +75,18 @@ def prepare_board(board):
     return tuple(out)
 
 
-def best_value(hole, prepared, _straights=_STRAIGHTS):
+def best_value(hole, prepared, _straights=_STRAIGHTS, _bit=RANK_BIT):
     """Four hole card ints + prepare_board() result -> the best hand value (art. 10(1))."""
     best = 0
     for i, j in HOLE_PAIRS:
-        rb2, s2, x2, f2 = _summary((hole[i], hole[j]))
+        a = hole[i]
+        b = hole[j]
+        ba = _bit[a]
+        bb = _bit[b]
+        rb2 = ba | bb
+        s2 = ba + bb
+        x2 = ba ^ bb
+        f2 = a & 3 if (a ^ b) & 3 == 0 else -1  # the pair's suit, -1 if mixed
         for rb3, s3, x3, f3 in prepared:
             rb = rb2 | rb3
             d = s2 + s3 - rb
