@@ -123,11 +123,9 @@ def load_board(root, name):
         raise BuildError("%s: cannot read the board file (%s)" % (rel, exc))
     try:
         data = json.loads(text)
-    except ValueError as exc:
-        # json.JSONDecodeError carries lineno/colno; the message says what is wrong.
-        where = ":%d:%d" % (exc.lineno, exc.colno) if hasattr(exc, "lineno") else ""
-        raise BuildError("%s%s: malformed board file: %s: fix the JSON"
-                         % (rel, where, getattr(exc, "msg", exc)))
+    except json.JSONDecodeError as exc:
+        raise BuildError("%s:%d:%d: malformed board file: %s: fix the JSON"
+                         % (rel, exc.lineno, exc.colno, exc.msg))
     if not isinstance(data, dict):
         raise BuildError("%s: malformed board file: the top level must be a JSON object" % rel)
     validate_board(rel, name, data)
@@ -135,19 +133,18 @@ def load_board(root, name):
 
 
 def validate_board(rel, name, data):
-    """The firmware's own validation (firmware.board), the one the board runs at boot."""
+    """The firmware's own validation (firmware.board.validate), the one the board runs at boot."""
+    from firmware import board as board_module
     from firmware.errors import SettingsError
 
     try:
-        from firmware import board as board_module
-    except ImportError:  # firmware without a board module yet: minimal checks only
-        board_module = None
-    validate = getattr(board_module, "validate", None) or getattr(board_module, "load_board", None)
-    if validate is not None:
-        try:
-            validate(name, data)
-        except SettingsError as exc:
-            raise BuildError("%s: %s" % (rel, exc))
+        board_module.validate(name, data)
+    except SettingsError as exc:
+        raise BuildError("%s: %s" % (rel, exc))
+    except (TypeError, KeyError, AttributeError, IndexError, ValueError) as exc:
+        # A value of the wrong JSON type the firmware's check did not anticipate.
+        raise BuildError("%s: malformed board file: a value has the wrong type (%s: %s)"
+                         % (rel, type(exc).__name__, exc))
     mcu = data.get("mcu")
     if mcu not in MARCH:
         raise BuildError("%s: mcu %r has no mpy-cross architecture (known: %s)"

@@ -234,3 +234,12 @@ def test_board_that_is_not_an_object_is_a_one_line_error(tmp_path):
     (root / "boards" / "list.json").write_text("[1, 2]\n")
     proc = _run_build("--board", "list", "--root", str(root), "--out", str(tmp_path / "out"))
     _assert_one_line_error(proc, "boards/list.json", "JSON object")
+
+
+def test_board_value_of_the_wrong_type_is_a_one_line_error(tmp_path):
+    root = _copy_tree(tmp_path)
+    data = json.loads((root / "boards" / "pico.json").read_text())
+    data["ports"]["shoe"] = 5  # an object expected
+    (root / "boards" / "wrongtype.json").write_text(json.dumps(data))
+    proc = _run_build("--board", "wrongtype", "--root", str(root), "--out", str(tmp_path / "out"))
+    _assert_one_line_error(proc, "boards/wrongtype.json:")  # the firmware check or build.py's guard
