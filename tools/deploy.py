@@ -98,6 +98,9 @@ def check_table(path):
         table_config.load(path)
     except SettingsError as exc:
         raise DeployError("%s: %s" % (path, exc))
+    except (TypeError, KeyError, AttributeError, IndexError, ValueError) as exc:
+        raise DeployError("%s: malformed table settings: a value has the wrong type (%s: %s)"
+                          % (path, type(exc).__name__, exc))
 
 
 def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None):
