@@ -1,0 +1,85 @@
+"""`make sim` end to end: the firmware boots on the simulated board, ptys work, crashes recover."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from hostsim import hardware
+from hostsim.clock import VirtualClock
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _sim(*args, timeout=60):
+    return subprocess.run([sys.executable, "-m", "hostsim", *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+def _reports(stdout):
+    return [json.loads(line[len("host: "):]) for line in stdout.splitlines() if line.startswith("host: ")]
+
+
+@pytest.mark.parametrize("game, event", [("baccarat", "card"), ("craps", "dice"), ("omaha", "card")])
+def test_sim_runs_each_game_with_ptys(tmp_path, game, event):
+    proc = _sim("--no-ui", "--seconds", "3.5", "--seed", "7", "--game", game, "--state-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr
+    for role in ("shoe", "dice", "host", "console"):
+        line = next(l for l in proc.stdout.splitlines() if l.strip().startswith(role))
+        assert line.split()[1].startswith("/dev/pts/"), line
+    reports = _reports(proc.stdout)
+    assert reports[0]["event"] == "boot" and reports[0]["game"] == game
+    assert {"state": "ready"}.items() <= next(r for r in reports if r.get("state") == "ready").items()
+    assert any(r["event"] == event for r in reports), reports
+    assert proc.stdout.rstrip().endswith("sim: stopped")
+
+
+def test_sim_refuses_a_bad_table_file(tmp_path):
+    bad = tmp_path / "table.json"
+    bad.write_text('{"table_id": "X", "game": "baccarat"}')
+    proc = _sim("--table", str(bad), "--no-ui", "--seconds", "1")
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "sim: table settings: missing 'settings'"
+
+
+def test_unhandled_exception_is_recorded_and_the_board_restarts(tmp_path):
+    from firmware import main
+
+    with open(os.path.join(REPO, "boards", "sim.json")) as f:
+        board = json.load(f)
+    hw = hardware.install(clock=VirtualClock(realtime=True), ports="loopback", board=board)
+    try:
+        import machine
+        import neopixel
+
+        async def faulty(ctx):
+            import asyncio
+            await asyncio.sleep(0.1)
+            raise RuntimeError("display task blew up")
+
+        args = (os.path.join(REPO, "boards", "sim.json"), os.path.join(REPO, "boards", "tables", "sim-baccarat.json"),
+                str(tmp_path), machine, neopixel)
+        with pytest.raises(hardware.SimReset):
+            main.run(*args, extra_tasks=(faulty,))
+        assert "display task blew up" in (tmp_path / "crash.log").read_text()
+        hw.reboot(hardware.HARD_RESET)
+
+        class Stop(BaseException):
+            pass
+
+        async def stop(ctx):
+            import asyncio
+            await asyncio.sleep(0.3)
+            raise Stop()
+
+        with pytest.raises(Stop):
+            main.run(*args, extra_tasks=(stop,))
+        reports = [json.loads(l) for l in hw.port("host").take().decode().split("\r\n") if l]
+        assert any(r["event"] == "crash_recorded" and "blew up" in r["error"] for r in reports)
+        assert reports[-1] == {"seq": reports[-1]["seq"], "table": "SIM-B1", "event": "fault",
+                               "fault": "crashed", "detail": 0}
+        assert (tmp_path / "crash.prev").exists() and not (tmp_path / "crash.log").exists()
+    finally:
+        hardware.uninstall()
