@@ -22,6 +22,21 @@ LIMIT_POT = "pot"  # max_to is the pot limit
 LIMIT_STACK = "stack"  # max_to is the player's all-in
 
 
+def chips_text(amount):
+    """Amount with thousands separators, as the dealer display shows it: 1250 -> '1,250'."""
+    digits = str(amount)
+    sign = ""
+    if digits[0] == "-":
+        sign = "-"
+        digits = digits[1:]
+    groups = []
+    while len(digits) > 3:
+        groups.insert(0, digits[-3:])
+        digits = digits[:-3]
+    groups.insert(0, digits)
+    return sign + ",".join(groups)
+
+
 class BetRangeError(RuleError):
     """A bet/raise outside the legal range; min_to/max_to and the dealer display text ride along."""
 
@@ -30,7 +45,7 @@ class BetRangeError(RuleError):
         self.action = action
         self.min_to = min_to
         self.max_to = max_to
-        self.display = display  # e.g. "POT MAX 1250", as the dealer display shows it
+        self.display = display  # e.g. "POT MAX 1,250", as the dealer display shows it
 
 
 class Legal:
@@ -49,15 +64,15 @@ class Legal:
         self.why_not = ""  # why kind is None
 
     def display(self):
-        """Short dealer-display text, e.g. 'CALL 20 RAISE 40-1250 POT MAX 1250'."""
-        parts = ["CHECK" if self.can_check else "CALL %d" % self.call]
+        """Short dealer-display text, e.g. 'CALL 20 RAISE 40-1,250 POT MAX 1,250'."""
+        parts = ["CHECK" if self.can_check else "CALL " + chips_text(self.call)]
         if self.kind is not None:
-            word = "BET" if self.kind == BET else "RAISE"
+            word = "BET " if self.kind == BET else "RAISE "
             if self.min_to == self.max_to:
-                parts.append("%s %d ALL-IN" % (word, self.max_to))
+                parts.append(word + chips_text(self.max_to) + " ALL-IN")
             else:
-                parts.append("%s %d-%d" % (word, self.min_to, self.max_to))
-                parts.append(("POT MAX %d" if self.limit == LIMIT_POT else "MAX %d") % self.max_to)
+                parts.append(word + chips_text(self.min_to) + "-" + chips_text(self.max_to))
+                parts.append(("POT MAX " if self.limit == LIMIT_POT else "MAX ") + chips_text(self.max_to))
         return " ".join(parts)
 
 
@@ -144,9 +159,9 @@ class Betting:
             raise RuleError("there is already a bet of %d: seat %d may raise" % (self.current, legal.seat))
         if amount < legal.min_to or amount > legal.max_to:
             if amount > legal.max_to:
-                display = ("POT MAX %d" if legal.limit == LIMIT_POT else "MAX %d") % legal.max_to
+                display = ("POT MAX " if legal.limit == LIMIT_POT else "MAX ") + chips_text(legal.max_to)
             else:
-                display = "MIN %d" % legal.min_to
+                display = "MIN " + chips_text(legal.min_to)
             if legal.min_to == legal.max_to:
                 allowed = "only all-in to %d" % legal.max_to
             else:

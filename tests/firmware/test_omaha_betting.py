@@ -1,7 +1,7 @@
 # Omaha betting: blinds (art. 5), dealing and action order (arts. 6-8), pot-limit and no-limit (arts. 11-12).
 from firmware.errors import IntegrityError, RuleError
 from firmware.games.omaha import EXPECT_BURN, EXPECT_DONE, EXPECT_HOLE, OmahaHand, next_button
-from firmware.games.omaha_betting import BET, RAISE, BetRangeError
+from firmware.games.omaha_betting import BET, RAISE, BetRangeError, chips_text
 from tests.firmware.expect import raises, raises_match
 from tests.firmware.omaha_fixtures import deal_street, new_hand, settings, to_act
 
@@ -143,6 +143,16 @@ def test_art12_4_heads_up_lifts_the_raise_cap_not_the_pot_limit():
     assert legal.kind == RAISE and (legal.min_to, legal.max_to) == (450, 810)
     hand.act(1, "raise", 810)
     assert hand.legal().max_to == 2430
+    # the dealer display groups thousands, as in the "POT MAX 1,250"
+    assert hand.legal().display() == "CALL 540 RAISE 1,350-2,430 POT MAX 2,430"
+    exc = raises(BetRangeError, hand.act, 2, "raise", 2431)
+    assert exc.display == "POT MAX 2,430" and (exc.min_to, exc.max_to) == (1350, 2430)
+    assert str(exc) == "seat 2 raise to 2431 refused: raise to 1350..2430 (POT MAX 2,430)"
+
+
+def test_chips_text_thousands():
+    assert [chips_text(x) for x in (0, 5, 999, 1000, 1250, 1234567, -1250)] == [
+        "0", "5", "999", "1,000", "1,250", "1,234,567", "-1,250"]
 
 
 def test_art12_4_heads_up_after_a_fold_lifts_the_cap():

@@ -118,3 +118,26 @@ def test_check_hand_rejects_bad_input():
     raises(CardCodeError, pe.check_hand, [1, 2, 3, 4, 52])
     assert pe.check_hand([0, 1, 2, 3, 51]) == [0, 1, 2, 3, 51]
     raises(ValueError, pe.evaluate, [1, 2, 3, 4])
+
+
+def test_ram_of_a_fresh_import_within_16k_on_micropython():
+    # Issue 5 budget: the evaluator costs <= 16 KB of RAM on MicroPython
+    # (gc.mem_alloc() before/after a fresh import; bench/omaha_vm.py reports it).
+    import gc
+    import sys
+    if not hasattr(gc, "mem_alloc"):
+        return  # CPython has no MicroPython heap to measure
+    import firmware.games as package
+    name = "firmware.games.poker_eval"
+    saved = sys.modules.pop(name)
+    try:
+        gc.collect()
+        before = gc.mem_alloc()
+        fresh = __import__(name, None, None, ["evaluate"])
+        gc.collect()
+        used = gc.mem_alloc() - before
+        assert fresh is not saved
+    finally:
+        sys.modules[name] = saved
+        setattr(package, "poker_eval", saved)
+    assert 0 < used <= 16384, used
