@@ -101,6 +101,8 @@ def _check_ports(name, mcu, ports, plan):
         if spec is None:
             continue
         where = "ports." + role
+        if not isinstance(spec, dict):
+            _fail(name, where, "expected an object")
         if "usb" in spec:
             if role != "console" or spec != {"usb": True}:
                 _fail(name, where, "only the console may be {\"usb\": true}")
@@ -148,7 +150,8 @@ def _check_zones(name, zones, count):
     for layout in zones:
         owner = [None] * count
         layout_zones = zones[layout]
-        _keys(name, "zones." + layout, layout_zones, tuple(layout_zones), ())
+        if not isinstance(layout_zones, dict):
+            _fail(name, "zones." + layout, "expected an object of zone name -> pixel ranges")
         for zone in sorted(layout_zones):
             where = "zones.%s.%s" % (layout, zone)
             ranges = layout_zones[zone]
@@ -167,9 +170,17 @@ def _check_zones(name, zones, count):
 
 def validate(name, data):
     """Parsed board dict -> Board, or SettingsError naming the first problem."""
+    try:
+        return _validate(name, data)
+    except (TypeError, AttributeError, KeyError, IndexError) as exc:
+        # A value of the wrong JSON type somewhere the checks above did not foresee.
+        raise SettingsError("board %s: malformed description (%s: %s)" % (name, type(exc).__name__, exc))
+
+
+def _validate(name, data):
     _keys(name, "board", data, SECTIONS, REQUIRED)
     mcu = data["mcu"]
-    if mcu not in MCUS:
+    if not isinstance(mcu, str) or mcu not in MCUS:
         _fail(name, "mcu", "unknown microcontroller %r (expected %s)" % (mcu, ", ".join(sorted(MCUS))))
     plan = _PinPlan(name, mcu)
     _check_ports(name, mcu, data["ports"], plan)

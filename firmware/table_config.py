@@ -1,5 +1,8 @@
 # Table settings file (table.json): which game this table runs and its options.
 #
+# {"table_id": "B01", "game": "baccarat", "settings": {...}}: the settings are
+# validated by the game's own engine and kept, validated, as config["rules"].
+#
 # Regulated options (Baccarat art. 18) are never defaulted silently: a missing
 # or unknown setting is an error at load, and the table does not open.
 import json
@@ -8,6 +11,12 @@ from firmware.errors import SettingsError
 
 GAMES = ("baccarat", "craps", "omaha")
 KEYS = ("table_id", "game", "settings")
+# Each game's engine validates its own regulated options (load_settings(dict)).
+SETTINGS_MODULES = {
+    "baccarat": "firmware.games.baccarat",
+    "craps": "firmware.games.craps",
+    "omaha": "firmware.games.omaha_settings",
+}
 
 
 def validate(data):
@@ -26,6 +35,11 @@ def validate(data):
         raise SettingsError("table settings: game %r unknown (expected %s)" % (data["game"], ", ".join(GAMES)))
     if not isinstance(data["settings"], dict):
         raise SettingsError("table settings: settings must be an object")
+    module = __import__(SETTINGS_MODULES[data["game"]], None, None, ["load_settings"])
+    try:
+        data["rules"] = module.load_settings(data["settings"])
+    except SettingsError as exc:
+        raise SettingsError("table settings: %s" % exc)
     return data
 
 

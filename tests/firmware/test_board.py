@@ -91,3 +91,16 @@ def test_required_sections_and_values():
 def test_malformed_and_missing_files():
     raises_match(SettingsError, "not valid JSON", board.parse, "x", "{\"mcu\": ")
     raises_match(SettingsError, "not found", board.load, "boards/no-such-board.json")
+
+
+def test_values_of_the_wrong_type_are_settings_errors():
+    for section, key, value in (("ports", "shoe", 5), ("zones", "baccarat", 5), ("buttons", "deal", "ten"),
+                                ("displays", "dealer", []), ("pixels", "count", "76")):
+        d = _data()
+        d[section][key] = value
+        raises_match(SettingsError, "board pico", board.validate, "pico", d)
+    for key, value in (("mcu", []), ("ports", []), ("zones", "all"), ("watchdog", 5)):
+        d = _data()
+        d[key] = value
+        raises_match(SettingsError, "board pico", board.validate, "pico", d)
+    raises_match(SettingsError, "board pico", board.validate, "pico", [1, 2])

@@ -7,7 +7,13 @@ from tests.firmware.expect import raises_match
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule
 
 STATE = "/tmp"     # exists on CPython hosts and in the VM
-TABLE = {"table_id": "B01", "game": "baccarat", "settings": {}}
+
+
+def _table_file(game):
+    with open("boards/tables/sim-%s.json" % game) as f:
+        config = json.loads(f.read())
+    config["table_id"] = "B01"
+    return config
 
 
 def _write(path, data):
@@ -16,8 +22,7 @@ def _write(path, data):
 
 
 def _boot(game="baccarat", missing=()):
-    config = dict(TABLE)
-    config["game"] = game
+    config = _table_file(game)
     _write(STATE + "/t_table.json", config)
     FakeLCD.missing = missing
     machine = FakeMachine()
