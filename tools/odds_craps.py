@@ -164,7 +164,8 @@ def bet_rows(settings):
         rows.append((kind, [_line_setup(settings, kind)]))
     for kind in ("pass_odds", "dont_pass_odds", "come_odds", "dont_come_odds"):
         for pair in PAIRS:
-            rows.append(("%s %d/%d" % ((kind,) + pair), [_odds_setup(settings, kind, p) for p in pair]))
+            if settings.odds_multiple(pair[0]):      # max_odds 0: no odds offered on these points
+                rows.append(("%s %d/%d" % ((kind,) + pair), [_odds_setup(settings, kind, p) for p in pair]))
     for kind in ("any_craps", "any_seven", "eleven", "ace_deuce", "aces", "boxcars", "horn", "field",
                  "big", "small"):
         rows.append((kind, [_prop_setup(settings, kind)]))
@@ -305,7 +306,7 @@ def _exact_for_mc(settings):
         if label in exact:
             out[label] = exact[label]
         elif kind.endswith("_odds"):
-            vals = {exact["%s %d/%d" % ((kind,) + pair)] for pair in PAIRS}
+            vals = {exact.get("%s %d/%d" % ((kind,) + pair)) for pair in PAIRS if settings.odds_multiple(pair[0])}
             out[label] = vals.pop() if len(vals) == 1 else None
         elif kind == "big_number":
             pair = [p for p in PAIRS if number in p][0]

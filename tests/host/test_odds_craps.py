@@ -92,3 +92,17 @@ def test_monte_carlo_cli_reports_inside():
     data = json.loads(proc.stdout)
     assert data["monte_carlo"]["confidence"] == 0.99
     assert all("inside" in b for b in data["bets"])
+
+
+def test_combined_edge_with_other_odds_limits():
+    # published: Pass + 1x 0.848%, + 2x 0.606%, + 3x 0.471%; Don't Pass + 2x (win-capped) 0.455%
+    assert edges(2, (1, 1, 1))["pass + 1-1-1x odds"]["edge"] == Fraction(7, 825)
+    two = edges(2, (2, 2, 2))
+    assert two["pass + 2-2-2x odds"]["edge"] == Fraction(1, 165)
+    assert two["dont_pass + 2-2-2x odds"]["edge"] == Fraction(1, 220)
+    assert edges(2, (3, 3, 3))["pass + 3-3-3x odds"]["edge"] == Fraction(7, 1485)
+
+
+def test_no_odds_offered_on_some_points():
+    got = edges(2, (0, 1, 2))
+    assert "pass_odds 4/10" not in got and got["pass_odds 5/9"]["edge"] == 0
