@@ -6,6 +6,8 @@ Each throw is a report for firmware.games.craps_dice.check_report:
   {"dice": [d1, None], "flags": [...]}       an invalid throw (no roll, Craps art. 3(2)-(3))
 Generic on purpose (no game rules beyond what the reader sees). With the default rates
 (0) every throw is a plain pair, which is what the Monte-Carlo odds need.
+to_line(report) gives the same throw in the reader's serial line protocol (firmware/readers.py):
+b"3 4\n", or b"noroll short\n" for an invalid throw (a cocked die is sent as its read face).
 """
 import random
 
@@ -28,6 +30,10 @@ class SimDice:
         self.throws += 1
         return (int(r() * 6) + 1, int(r() * 6) + 1)
 
+    def throw_line(self):
+        """One throw in the reader's line protocol (bytes)."""
+        return to_line(self.throw())
+
     def throw(self):
         """One report as the reader would send it."""
         d1, d2 = self.faces()
@@ -40,3 +46,13 @@ class SimDice:
         if self.cocked_rate and rng.random() < self.cocked_rate:
             return {"dice": [d1, d2], "cocked": [int(rng.random() * 2)]}
         return (d1, d2)
+
+
+def to_line(report):
+    """A report from throw() -> the bytes the dice reader sends on its serial line."""
+    if isinstance(report, dict):
+        flags = report.get("flags", ())
+        if flags or report.get("valid") is False:
+            return b"noroll %s\n" % (flags[0] if flags else "other").encode()
+        report = report["dice"]
+    return b"%d %d\n" % (report[0], report[1])

@@ -51,3 +51,21 @@ def test_bad_rates_rejected():
             assert "invalid_rate" in str(exc)
         else:
             raise AssertionError("accepted %r" % bad)
+
+
+def test_line_protocol_matches_the_firmware_reader():
+    from firmware import readers
+    from firmware.events import DICE, NO_ROLL
+    from hostsim.dice import to_line
+
+    dice = SimDice(seed=4, invalid_rate=0.3, cocked_rate=0.2)
+    for _ in range(300):
+        report = dice.throw()
+        d1, d2, reason = check_report(report)
+        kind, a, b = readers.dice_event(to_line(report))
+        if reason:
+            assert kind == NO_ROLL and readers.NO_ROLL_REASONS[a] in ("off_table", "short", "not_rolled")
+        else:
+            assert (kind, a, b) == (DICE, d1, d2)
+    assert to_line((3, 4)) == b"3 4\n"
+    assert to_line({"dice": [3, 4], "valid": False}) == b"noroll other\n"
