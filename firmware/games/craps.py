@@ -135,7 +135,6 @@ class Bet:
         self.parent = parent      # Bet backed by odds, else None
         self.in_action = False    # has stood through a valid roll
         self.outcome = B.STAND    # settlement code of the current roll (odds look at their parent's)
-        self.off_this_roll = False
 
 
 class CrapsTable:
@@ -321,7 +320,6 @@ class CrapsTable:
         keep = []
         for b in self.bets:
             k = b.kind
-            b.off_this_roll = False
             if B.is_line(k):
                 code, win, stake = B.settle_line(k, b.number, total)
                 if code == B.MOVE:
@@ -340,9 +338,8 @@ class CrapsTable:
                 else:
                     code, win, stake = (B.LOSE, 1, 1) if pcode == B.LOSE else (B.PUSH, 1, 1)
             elif come_out and k in off:
-                code = B.STAND
+                code = B.STAND                          # off: stands through the come-out
                 win = stake = 1
-                b.off_this_roll = True
             else:
                 code, win, stake = B.settle_prop(k, b.number, d1, d2, s.field_12)
             b.outcome = code
@@ -360,8 +357,6 @@ class CrapsTable:
                 net = 0
                 result = "push"
             resolved.append((b.bet_id, b.seat, B.KIND_NAMES[k], B.zone_name(k, b.number), result, net, b.amount))
-        for b in keep:
-            b.outcome = B.STAND
         self.bets = keep
         # The puck (art. 5(2)(1)) and the shooter (art. 4).
         if come_out:
