@@ -189,8 +189,13 @@ class CrapsTable:
         big_number; on: bet id the odds stand behind. Returns (bet_id, None) or (None, reason).
         Malformed calls (unknown kind, wrong number for the kind, bad seat) raise RuleError."""
         s = self.settings
-        k = B.kind_code(kind) if isinstance(kind, str) else kind
-        if not isinstance(k, int) or not 0 <= k < len(B.KIND_NAMES):
+        k = kind
+        if isinstance(kind, str):
+            try:
+                k = B.kind_code(kind)
+            except ValueError as exc:
+                raise RuleError(str(exc))
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(B.KIND_NAMES):
             raise RuleError("unknown craps bet type %r" % (kind,))
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.seats:
             raise RuleError("seat %r is not at this table (seats 0..%d)" % (seat, s.seats - 1))

@@ -1,7 +1,7 @@
 # Craps table (dispatch 53/2010): placement rules and refusals, puck, shooter change (art. 4), options.
 from firmware.errors import RuleError, SettingsError
 from firmware.games import craps as C
-from tests.firmware.expect import raises, raises_match
+from tests.firmware.expect import raises_match
 
 D = {2: (1, 1), 3: (1, 2), 4: (1, 3), 5: (1, 4), 6: (2, 4), 7: (3, 4), 8: (3, 5), 9: (4, 5),
      10: (4, 6), 11: (5, 6), 12: (6, 6)}
@@ -139,7 +139,8 @@ def test_one_and_multi_roll_bets_any_time_art_5_5():
 
 def test_malformed_bets_raise():
     t = table()
-    raises(ValueError, t.place_bet, 0, "place_6", 10)
+    raises_match(RuleError, "unknown craps bet type", t.place_bet, 0, "place_6", 10)
+    raises_match(RuleError, "unknown craps bet type", t.place_bet, 0, 20, 10)
     raises_match(RuleError, "4, 6, 8 or 10", t.place_bet, 0, "hard", 10, 5)
     raises_match(RuleError, "big number", t.place_bet, 0, "big_number", 10, 7)
     raises_match(RuleError, "seat", t.place_bet, 14, "field", 10)
