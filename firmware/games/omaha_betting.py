@@ -7,7 +7,8 @@
 # or raise increment of the round (art. 12(1)); pot-limit allows 3 raises per
 # round unless heads-up (art. 12(2),(4)). An all-in for less than a full raise
 # does not reopen the betting to players who already acted, and does not count
-# as one of the 3 raises.
+# as one of the 3 raises. A bet/raise beyond the player's chips is all in
+# (every bet is limited by the chips on the table), when all in is allowed.
 from firmware.errors import RuleError
 from firmware.games.omaha_settings import HEADS_UP_NO_LIMIT, NO_LIMIT, POT_LIMIT_RAISE_CAP
 
@@ -157,6 +158,11 @@ class Betting:
             if legal.kind == BET:
                 raise RuleError("no bet to raise in this round: seat %d may bet" % legal.seat)
             raise RuleError("there is already a bet of %d: seat %d may raise" % (self.current, legal.seat))
+        asked = amount
+        if amount > legal.all_in_to:
+            # Every bet is limited by the chips the player has on the table
+            # (art. 11(2)1, 11(3)): asking for more is going all in.
+            amount = legal.all_in_to
         if amount < legal.min_to or amount > legal.max_to:
             if amount > legal.max_to:
                 display = ("POT MAX " if legal.limit == LIMIT_POT else "MAX ") + chips_text(legal.max_to)
@@ -166,7 +172,7 @@ class Betting:
                 allowed = "only all-in to %d" % legal.max_to
             else:
                 allowed = "%s to %d..%d" % (action, legal.min_to, legal.max_to)
-            raise BetRangeError("seat %d %s to %d refused: %s (%s)" % (legal.seat, action, amount, allowed, display),
+            raise BetRangeError("seat %d %s to %d refused: %s (%s)" % (legal.seat, action, asked, allowed, display),
                                 action, legal.min_to, legal.max_to, display)
         increment = amount - self.current
         full = increment >= self.min_inc

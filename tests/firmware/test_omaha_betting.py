@@ -179,7 +179,6 @@ def test_art11_3_no_limit_min_bet_and_all_in():
     assert (legal.min_to, legal.max_to) == (10, 990)
     assert legal.display() == "CHECK BET 10-990 MAX 990"
     raises_match(BetRangeError, "MIN 10", hand.act, 2, "bet", 9)
-    raises_match(BetRangeError, "MAX 990", hand.act, 2, "bet", 991)
     hand.act(2, "bet", 10)
     hand.act(3, "raise", 50)
     # art. 12(1): the minimum raise is the previous increment (40)
@@ -199,7 +198,7 @@ def test_incomplete_all_in_raise_does_not_reopen_the_betting():
     hand.act(3, "call")
     legal = hand.legal()  # seat 4: 45 behind, min raise to 70: only all-in to 55
     assert (legal.min_to, legal.max_to) == (55, 55)
-    raises_match(BetRangeError, "only all-in to 55", hand.act, 4, "raise", 60)
+    raises_match(BetRangeError, "only all-in to 55", hand.act, 4, "raise", 50)
     hand.act(4, "raise", 55)
     legal = hand.legal()
     assert to_act(hand) == 1 and legal.kind is None and legal.call == 15
@@ -208,6 +207,21 @@ def test_incomplete_all_in_raise_does_not_reopen_the_betting():
     hand.act(2, "call")
     hand.act(3, "call")
     assert hand.expected() == (EXPECT_BURN, None)
+
+
+def test_art11_amount_beyond_the_stack_is_all_in_when_the_limit_allows_it():
+    # no-limit: "raise to 5000" with 990 behind is all in
+    hand, _ = new_hand([(1, 1000), (2, 1000), (3, 1000)], button=1, structure="no_limit")
+    hand.act(1, "raise", 5000)
+    assert hand.stack[2] == 0 and hand.betting.bet[2] == 1000
+    # pot-limit: beyond the stack but the stack is over the pot: refused at the pot
+    hand, _ = new_hand([(1, 1000), (2, 1000), (3, 1000)], button=1)
+    exc = raises(BetRangeError, hand.act, 1, "raise", 5000)
+    assert exc.display == "POT MAX 35" and "raise to 5000 refused" in str(exc)
+    # pot-limit, short stack under the pot: all in
+    hand, _ = new_hand([(1, 30), (2, 1000), (3, 1000)], button=1)
+    hand.act(1, "raise", 5000)
+    assert hand.stack[2] == 0 and hand.betting.bet[2] == 30
 
 
 def test_call_short_is_all_in_and_no_more_betting_runs_the_board_out():
