@@ -72,7 +72,9 @@ def test_omaha_round_side_pots_no_limit():
                  "3c", "2s", "7h", "8d", "3d", "Jc", "3h", "Kd"],
         "actions": [["1", "raise", 50], ["2", "raise", 150], ["3", "call"]],
     }
-    (out,) = judge(request)
+    over_stack = dict(request, actions=[["1", "raise", 50], ["2", "raise", 100000], ["3", "call"]])
+    out, same = judge(request, over_stack)
+    assert same == out  # a raise beyond the stack is the all-in
     assert out["pots"] == [{"amount": 150, "eligible": ["1", "2", "3"], "winners": ["1"]},
                            {"amount": 200, "eligible": ["2", "3"], "winners": ["2"]}]
     assert out["rake"] == 0 and out["stacks"] == {"1": 150, "2": 200, "3": 150}
