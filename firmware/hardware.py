@@ -26,8 +26,12 @@ def _uart(machine, spec):
                         tx=machine.Pin(spec["tx"]), rx=machine.Pin(spec["rx"]), timeout=0)
 
 
-def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True):
-    """Construct every driver of `board`; `layout` picks the bet-zone map."""
+def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, usb_console=None):
+    """Construct every driver of `board`; `layout` picks the bet-zone map.
+
+    usb_console: a UART-like object for a {"usb": true} console (default: the
+    REPL's stdin/stdout through StdioUART).
+    """
     hw = Hardware()
     built = {}
     for role in ("host", "console", "shoe", "dice"):
@@ -39,6 +43,12 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True):
             built[key] = _uart(machine, spec)
         hw.uarts[role] = built[key]
         hw.ports[role] = SerialLine(built[key])
+    if board.ports["console"] == {"usb": True}:
+        if usb_console is None:
+            import sys
+            from firmware.drivers.usb_console import StdioUART
+            usb_console = StdioUART(sys.stdin, sys.stdout)
+        hw.ports["console"] = SerialLine(usb_console)
     pins = [machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP) for _, pin in board.buttons]
     hw.buttons = Buttons(pins)
     strip = neopixel.NeoPixel(machine.Pin(board.pixel_pin), board.pixel_count)

@@ -86,14 +86,15 @@ def _take_crash_record(state_dir):
     return text
 
 
-def boot(machine, neopixel, board_path="board.json", table_path="table.json", state_dir="", lcd_class=None):
+def boot(machine, neopixel, board_path="board.json", table_path="table.json", state_dir="", lcd_class=None,
+         usb_console=None):
     """Load files and bring up the hardware; SettingsError if a file is wrong."""
     board = board_mod.load(board_path)
     config = table_config.load(table_path)
     role = READER_ROLE[config["game"]]
     if role not in board.ports:
         raise SettingsError("board %s has no %s port, which %s needs" % (board.name, role, config["game"]))
-    hw = bring_up(board, config["game"], machine, neopixel, lcd_class)
+    hw = bring_up(board, config["game"], machine, neopixel, lcd_class, usb_console=usb_console)
     ctx = Context(board, config, hw, state_dir)
     ctx.crash_record = _take_crash_record(state_dir)
     reset_cause = machine.reset_cause() if hasattr(machine, "reset_cause") else -1

@@ -206,7 +206,7 @@ def main(argv=None):
                 print("sim: %s; booting again" % reset, flush=True)
                 sim.hw.reboot(reset.cause)
     except (KeyboardInterrupt, Quit):
-        print("sim: stopped", flush=True)
+        print("\nsim: stopped", flush=True)
         return 0
     finally:
         if saved_tty is not None:

@@ -4,7 +4,7 @@ import json
 from firmware import main, table as t
 from firmware.errors import SettingsError
 from tests.firmware.expect import raises_match
-from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule
+from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
 
 STATE = "/tmp"     # exists on CPython hosts and in the VM
 
@@ -27,7 +27,8 @@ def _boot(game="baccarat", missing=()):
     FakeLCD.missing = missing
     machine = FakeMachine()
     np = FakeNeoPixelModule()
-    ctx = main.boot(machine, np, "boards/pico.json", STATE + "/t_table.json", STATE, FakeLCD)
+    machine.usb = FakeUART()                     # the pico's console is the USB REPL port
+    ctx = main.boot(machine, np, "boards/pico.json", STATE + "/t_table.json", STATE, FakeLCD, machine.usb)
     return ctx, machine, np
 
 
@@ -133,3 +134,11 @@ def test_crash_recorded_then_reported_at_next_boot():
     assert "blew up" in ctx.crash_record
     ctx2, _, _ = _boot()
     assert ctx2.crash_record == ""                 # reported once, kept as crash.prev
+
+
+def test_usb_console_answers_commands():
+    ctx, machine, _ = _boot()
+    _run(ctx)
+    machine.usb.feed(b"version\r\nbogus\r\n")
+    _run(ctx, 2)
+    assert machine.usb.lines() == ["table firmware 0.1.0", "error: unknown command 'bogus' (type help)"]

@@ -1,0 +1,31 @@
+# The USB REPL port as a console line: a UART-like adapter over sys.stdin/sys.stdout.
+#
+# Boards whose console role is {"usb": true} talk to the technician over the
+# same USB CDC port as the REPL. Reads are polled (select.poll, no blocking), so
+# SerialLine works unchanged on top; Ctrl-C still interrupts the firmware, which
+# is how mpremote takes the board back for a deploy.
+import select
+
+
+class StdioUART:
+    def __init__(self, stdin, stdout):
+        self._in = getattr(stdin, "buffer", stdin)
+        self._out = getattr(stdout, "buffer", stdout)
+        self._poll = select.poll()
+        self._poll.register(stdin, select.POLLIN)
+
+    def any(self):
+        return 1 if self._poll.poll(0) else 0
+
+    def readinto(self, buf, nbytes=None):
+        data = self._in.read(1)
+        if not data:
+            return 0
+        buf[0] = data[0]
+        return 1
+
+    def write(self, data):
+        n = self._out.write(data)
+        if hasattr(self._out, "flush"):
+            self._out.flush()
+        return n
