@@ -1,30 +1,6 @@
 # Craps bets (dispatch 53/2010 art. 5) and payouts (art. 6): win, lose, push and amount of every bet.
 from firmware.games import craps as C
-
-# A pair of dice for each total (easy way where one exists, so hard ways are tested explicitly).
-D = {2: (1, 1), 3: (1, 2), 4: (1, 3), 5: (1, 4), 6: (2, 4), 7: (3, 4), 8: (3, 5), 9: (4, 5),
-     10: (4, 6), 11: (5, 6), 12: (6, 6)}
-
-
-def table(**extra):
-    options = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "off_on_come_out": [],
-        "take_down": list(C.TAKE_DOWN_ALLOWED), "shooter_change_on_come_out_craps": False}
-    for k in extra:
-        options[k] = extra[k]
-    return C.CrapsTable(options)
-
-
-def place(t, kind, amount, number=0, on=None, seat=0):
-    bet_id, reason = t.place_bet(seat, kind, amount, number, on)
-    assert reason is None, reason
-    return bet_id
-
-
-def outcome(resolved, bet_id):
-    for r in resolved:
-        if r[C.BET_ID] == bet_id:
-            return (r[C.RESULT], r[C.NET])
-    return None
+from tests.firmware.craps_helpers import D, outcome, place, table
 
 
 def one_roll(kind, amount, total, number=0, dice=None, **extra):

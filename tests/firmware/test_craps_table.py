@@ -1,40 +1,14 @@
 # Craps table (dispatch 53/2010): placement rules and refusals, puck, shooter change (art. 4), options.
 from firmware.errors import RuleError, SettingsError
 from firmware.games import craps as C
+from tests.firmware.craps_helpers import BASE, D, outcome, place, table
 from tests.firmware.expect import raises_match
-
-D = {2: (1, 1), 3: (1, 2), 4: (1, 3), 5: (1, 4), 6: (2, 4), 7: (3, 4), 8: (3, 5), 9: (4, 5),
-     10: (4, 6), 11: (5, 6), 12: (6, 6)}
-BASE = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "off_on_come_out": [],
-        "take_down": list(C.TAKE_DOWN_ALLOWED), "shooter_change_on_come_out_craps": False}
-
-
-def table(**extra):
-    options = {}
-    for k in BASE:
-        options[k] = BASE[k]
-    for k in extra:
-        options[k] = extra[k]
-    return C.CrapsTable(options)
-
-
-def place(t, kind, amount, number=0, on=None, seat=0):
-    bet_id, reason = t.place_bet(seat, kind, amount, number, on)
-    assert reason is None, reason
-    return bet_id
 
 
 def refused(t, kind, amount, number=0, on=None, seat=0):
     bet_id, reason = t.place_bet(seat, kind, amount, number, on)
     assert bet_id is None and reason, "expected a refusal for %s %d" % (kind, amount)
     return reason
-
-
-def outcome(resolved, bet_id):
-    for r in resolved:
-        if r[C.BET_ID] == bet_id:
-            return (r[C.RESULT], r[C.NET])
-    return None
 
 
 def test_stake_multiple_of_minimum_art_5_6():
