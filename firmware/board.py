@@ -47,11 +47,6 @@ class Board:
                 return i
         return -1
 
-    def zone_ranges(self, layout, zone):
-        zones = self.zones.get(layout)
-        if zones is None or zone not in zones:
-            raise SettingsError("board %s has no zone %r in layout %r" % (self.name, zone, layout))
-        return zones[zone]
 
 
 def _fail(name, where, message):

@@ -18,8 +18,6 @@ CONSOLE = const(6)       # a: console line ready (text held by the console drive
 HOST = const(7)          # a: host command code, b: argument
 FAULT = const(8)         # a: fault code (see firmware.faults), b: detail
 
-NAMES = ("none", "tick", "button", "card", "dice", "no_roll", "console", "host", "fault")
-
 
 class EventQueue:
     def __init__(self, size=32):
@@ -65,7 +63,3 @@ class EventQueue:
         self._head = slot + 1 if slot + 1 < self.size else 0
         self._count -= 1
         return True
-
-    def clear(self):
-        self._head = 0
-        self._count = 0

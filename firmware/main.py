@@ -48,7 +48,6 @@ class Context:
         self.reader_role = READER_ROLE[config["game"]]
         self.reader = hw.ports.get(self.reader_role)
         self.reader_event = readers.card_event if self.reader_role == "shoe" else readers.dice_event
-        self.running = True
 
 
 def _path(state_dir, name):
@@ -154,7 +153,7 @@ def refresh_outputs(ctx, draw_displays):
 
 async def input_task(ctx):
     last = ticks_ms()
-    while ctx.running:
+    while True:
         now = ticks_ms()
         poll_inputs(ctx, ticks_diff(now, last))
         last = now
@@ -163,7 +162,7 @@ async def input_task(ctx):
 
 async def output_task(ctx):
     last_draw = ticks_ms()
-    while ctx.running:
+    while True:
         now = ticks_ms()
         draw = ticks_diff(now, last_draw) >= DISPLAY_MS
         if draw:

@@ -42,7 +42,6 @@ class Table(StateMachine):
         self.last_a = 0
         self.last_b = 0
         self.display_dirty = True
-        self.lamp_override = -2   # technician lamp check: -2 none, -1 all, else zone
         StateMachine.__init__(self, STARTING)
 
     def _emit(self, code, a=0, b=0):
@@ -134,7 +133,6 @@ class Table(StateMachine):
     # -- technician lamp check (console) ---------------------------------------
     def lamp(self, zone):
         """zone index, -1 for all, -2 to end the check and restore the state's lights."""
-        self.lamp_override = zone
         if zone == -2:
             entry = self.ENTRY[self.state]
             entry(self)

