@@ -7,6 +7,7 @@
 from firmware import faults
 from firmware.compat import const
 from firmware.drivers import pixels
+from firmware.evidence import Evidence
 from firmware.events import BUTTON, CARD, DICE, EventQueue, FAULT, NO_ROLL, TICK
 from firmware.statemachine import STAY, StateMachine
 
@@ -33,6 +34,7 @@ class Table(StateMachine):
         self.lights = lights
         self.confirm_button = confirm_button
         self.outbox = EventQueue(outbox_size)
+        self.evidence = Evidence()    # bytes behind reports, by handle (outbox entries are ints)
         self.lamp_zone = 0
         self.lamp_ms = 0
         self.uptime_ms = 0

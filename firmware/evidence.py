@@ -1,0 +1,58 @@
+# The bytes behind a report (a bad reader line, a console error), kept until the report goes out.
+#
+# Events and outbox entries are three small ints, so a report that must show
+# what was received carries a handle into this store instead of the bytes.
+# Slots are allocated once; keep() copies without allocating, so a driver can
+# keep evidence from the input pass with the heap locked. The store is a ring:
+# evidence older than `slots` keeps is overwritten, and text() says so rather
+# than showing another line's bytes.
+from firmware.compat import const
+
+_NONE = const(0)          # handle meaning "no evidence"
+
+
+class Evidence:
+    def __init__(self, slots=8, size=40):
+        self.size = size
+        self._bufs = [bytearray(size) for _ in range(slots)]
+        self._lens = [0] * slots          # original length (may exceed size: truncated)
+        self._handles = [0] * slots       # which handle each slot holds now
+        self._last = 0                    # last handle given out (1, 2, 3, ...)
+
+    def keep(self, data, start=0, end=-1):
+        """Copy data[start:end] (end -1: to the end); returns a handle > 0."""
+        if end < 0:
+            end = len(data)
+        handle = self._last + 1
+        if handle > 0x3FFFFFFF:           # stays a small int on MicroPython
+            handle = 1
+        self._last = handle
+        slot = handle % len(self._bufs)
+        buf = self._bufs[slot]
+        n = end - start
+        keep = n if n < self.size else self.size
+        for i in range(keep):
+            buf[i] = data[start + i]
+        self._lens[slot] = n
+        self._handles[slot] = handle
+        return handle
+
+    def text(self, handle):
+        """Escaped, bounded text of a handle: printable ASCII as is, other bytes as \\xNN."""
+        if handle == _NONE:
+            return ""
+        slot = handle % len(self._bufs)
+        if self._handles[slot] != handle:
+            return "(overwritten)"
+        n = self._lens[slot]
+        buf = self._bufs[slot]
+        parts = []
+        for i in range(n if n < self.size else self.size):
+            ch = buf[i]
+            if 32 <= ch < 127 and ch != 92:
+                parts.append(chr(ch))
+            else:
+                parts.append("\\x%02x" % ch)
+        if n > self.size:
+            parts.append("...(%d bytes)" % n)
+        return "".join(parts)

@@ -1,0 +1,54 @@
+# Evidence store: bounded, escaped, allocation-free keep(), overwritten slots say so.
+from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
+from firmware.evidence import Evidence
+
+
+def test_text_escapes_non_printable_and_backslash():
+    ev = Evidence()
+    h = ev.keep(b"K\xff\\\n")
+    assert ev.text(h) == "K\\xff\\x5c\\x0a"
+
+
+def test_slice_and_no_evidence():
+    ev = Evidence()
+    assert ev.text(0) == ""
+    h = ev.keep(b"xxAhyy", 2, 4)
+    assert ev.text(h) == "Ah"
+
+
+def test_bounded_with_original_length():
+    ev = Evidence(slots=2, size=4)
+    h = ev.keep(b"abcdefgh")
+    assert ev.text(h) == "abcd...(8 bytes)"
+
+
+def test_overwritten_slot_is_not_shown_as_other_bytes():
+    ev = Evidence(slots=2, size=8)
+    first = ev.keep(b"one")
+    ev.keep(b"two")
+    third = ev.keep(b"three")          # takes the first one's slot
+    assert ev.text(first) == "(overwritten)"
+    assert ev.text(third) == "three"
+
+
+def test_keep_allocates_nothing():
+    ev = Evidence()
+    data = bytearray(b"garbage line")
+    ev.keep(data)                       # warm up
+    heap_lock()
+    try:
+        h = ev.keep(data, 0, 7)
+    finally:
+        heap_unlock()
+    assert ev.text(h) == "garbage"
+    if IS_MICROPYTHON:
+        heap_lock()
+        try:
+            failed = False
+            try:
+                bytearray(4)
+            except MemoryError:
+                failed = True
+        finally:
+            heap_unlock()
+        assert failed                   # the lock really catches an allocation
