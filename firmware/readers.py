@@ -17,15 +17,17 @@ from firmware.events import CARD, DICE, FAULT, NO_ROLL
 
 NO_ROLL_REASONS = ("other", "off_table", "short", "not_rolled")
 
-_TAB = const(9)               # the only control byte allowed (a blank between words)
+_TAB = const(9)               # tab, line feed and carriage return are the only control bytes
+_LF = const(10)               # allowed: blanks both runtimes split on alike (a line given with
+_CR = const(13)               # its terminator reads as without it)
 _FIRST_PRINTABLE = const(32)  # space
 _LAST_PRINTABLE = const(126)  # "~"
 
 
 def _words(line):
-    """bytes -> list of ASCII words (split on space/tab), or None if any byte is not printable ASCII."""
+    """bytes -> list of ASCII words, or None if any byte is neither printable ASCII nor a blank."""
     for ch in line:
-        if (ch < _FIRST_PRINTABLE and ch != _TAB) or ch > _LAST_PRINTABLE:
+        if ch > _LAST_PRINTABLE or (ch < _FIRST_PRINTABLE and ch != _TAB and ch != _LF and ch != _CR):
             return None
     return line.decode().split()        # ASCII only now: both runtimes split it alike
 

@@ -16,6 +16,7 @@ def test_card_lines():
     assert card_event(b"td up") == (CARD, cards.parse("Td"), 1)      # Baccarat art. 4: face up is valid
     assert card_event(b" Ah\tUP ") == (CARD, cards.parse("Ah"), 1)  # ASCII blanks separate words
     assert card_event(b"10s") == (CARD, cards.parse("Ts"), 0)
+    assert card_event(b"Kh\r\n") == (CARD, cards.parse("Kh"), 0)   # a line given with its terminator
 
 
 def test_bad_card_lines_are_faults():
@@ -35,6 +36,7 @@ def test_card_line_with_non_ascii_blank_is_a_fault_on_both_runtimes():
 def test_dice_lines():
     assert dice_event(b"3 4") == (DICE, 3, 4)
     assert dice_event(b"6\t1") == (DICE, 6, 1)
+    assert dice_event(b"2 1\n") == (DICE, 2, 1)                      # hostsim.dice.to_line() form
     assert dice_event(b"noroll off_table") == (NO_ROLL, 1, 0)       # Craps art. 3(2)
     for reason in NO_ROLL_REASONS:
         assert dice_event(b"noroll " + reason.encode()) == (NO_ROLL, NO_ROLL_REASONS.index(reason), 0)
