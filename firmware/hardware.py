@@ -5,7 +5,7 @@
 # so nothing else in the firmware touches hardware constructors.
 from firmware.drivers.buttons import Buttons
 from firmware.drivers.pixels import ZoneLights
-from firmware.drivers.serial_line import SerialLine
+from firmware.drivers.serial_line import SerialLine, line_timeout_ms
 
 
 class Hardware:
@@ -42,7 +42,9 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
         if key not in built:      # shoe and dice may share one UART (different games)
             built[key] = _uart(machine, spec)
         hw.uarts[role] = built[key]
-        hw.ports[role] = SerialLine(built[key])
+        # A machine sends a line at once, so a pause inside one drops it; a person types on the console.
+        timeout_ms = 0 if role == "console" else line_timeout_ms(spec["baudrate"])
+        hw.ports[role] = SerialLine(built[key], timeout_ms=timeout_ms)
     if board.ports["console"] == {"usb": True}:
         if usb_console is None:
             import sys

@@ -24,8 +24,9 @@ DISPLAY_MS = const(100)   # LCD refresh at most this often
 CRASH_LOG = "crash.log"
 CRASH_PREVIOUS = "crash.prev"
 CRASH_LOG_MAX = 2048
-# Which reader port each game takes its input from.
+# Which reader port each game takes its input from; the other one is unused by that game.
 READER_ROLE = {"baccarat": "shoe", "omaha": "shoe", "craps": "dice"}
+_OTHER_READER = {"shoe": "dice", "dice": "shoe"}
 
 
 class Context:
@@ -48,6 +49,14 @@ class Context:
         self.reader_role = READER_ROLE[config["game"]]
         self.reader = hw.ports.get(self.reader_role)
         self.reader_event = readers.card_event if self.reader_role == "shoe" else readers.dice_event
+        # The other game's reader port is watched when it has a UART of its own (where shoe and dice
+        # share one, board.SHAREABLE_PORTS, that UART is the reader above and there is nothing else).
+        self.unused_role = _OTHER_READER[self.reader_role]
+        self.unused_reader = None
+        if hw.uarts.get(self.unused_role) is not hw.uarts.get(self.reader_role):
+            self.unused_reader = hw.ports.get(self.unused_role)
+        self.unexpected_lines = 0     # lines (garbage too) seen on the unused port; the first is a fault
+        self.reporter.unused_role = self.unused_role
 
 
 def _path(state_dir, name):
@@ -113,15 +122,10 @@ def poll_inputs(ctx, elapsed_ms):
     queue = ctx.queue
     queue.put(TICK, elapsed_ms)
     ctx.hw.buttons.poll(queue)
-    reader = ctx.reader
-    if reader is not None:
-        overlong = reader.overlong
-        line = reader.poll()
-        if reader.overlong != overlong:         # the dropped line came before this one
-            queue.put(FAULT, faults.LINE_TOO_LONG, 0)
-        if line is not None:
-            kind, a, b = ctx.reader_event(line)
-            queue.put(kind, a, b)
+    if ctx.reader is not None:
+        _read_reader(ctx, elapsed_ms)
+    if ctx.unused_reader is not None:
+        _watch_unused_reader(ctx, elapsed_ms)
     port = ctx.console_port
     if port is not None:
         line = port.poll()
@@ -136,6 +140,33 @@ def poll_inputs(ctx, elapsed_ms):
         table.dispatch(FAULT, faults.QUEUE_FULL, queue.overflows - overflows)
     if ctx.hw.watchdog is not None:
         ctx.hw.watchdog.feed()
+
+
+def _read_reader(ctx, elapsed_ms):
+    """The game's reader line -> one event; a bad line's fault carries its bytes (evidence handle)."""
+    reader = ctx.reader
+    evidence = ctx.table.evidence
+    line = reader.poll(elapsed_ms)
+    if reader.fault:                            # too long, or stopped mid-line: dropped by the driver
+        ctx.queue.put(FAULT, reader.fault, evidence.keep(reader.buf, 0, reader.fault_len))
+    elif line is not None:
+        kind, a, b = ctx.reader_event(line)
+        if kind == FAULT:
+            b = evidence.keep(line)
+        ctx.queue.put(kind, a, b)
+
+
+def _watch_unused_reader(ctx, elapsed_ms):
+    """Input on the reader port this game does not use: counted; the first line is a fault, with its bytes."""
+    port = ctx.unused_reader
+    line = port.poll(elapsed_ms)
+    if line is None and not port.fault:
+        return
+    ctx.unexpected_lines += 1
+    if ctx.unexpected_lines == 1:
+        evidence = ctx.table.evidence
+        handle = evidence.keep(line) if line is not None else evidence.keep(port.buf, 0, port.fault_len)
+        ctx.queue.put(FAULT, faults.UNEXPECTED_INPUT, handle)
 
 
 def refresh_outputs(ctx, draw_displays):

@@ -16,6 +16,7 @@ class Reporter:
         self.button_names = button_names
         self.seq = 0
         self.outbox_overflows_reported = 0
+        self.unused_role = ""             # the reader port the game does not use (unexpected_input)
 
     def emit(self, event, fields=None):
         self.seq += 1
@@ -53,8 +54,18 @@ class Reporter:
         elif code == table_mod.OUT_NO_ROLL:
             self.emit("no_roll", {"reason": NO_ROLL_REASONS[a]})
         elif code == table_mod.OUT_FAULT:
-            self.emit("fault", {"fault": faults.name(a), "detail": b})
+            self._fault(table, a, b)
         elif code == table_mod.OUT_ACK:
             self.emit("fault_ack", {"fault": faults.name(a)})
         else:
             self.emit("fault", {"fault": "unknown_outbox_code", "detail": code})
+
+    def _fault(self, table, code, b):
+        """A fault shows the bytes behind it (escaped, bounded) where b is evidence; else b is a count."""
+        if not faults.has_evidence(code):
+            self.emit("fault", {"fault": faults.name(code), "detail": b})
+        elif code == faults.UNEXPECTED_INPUT:
+            self.emit("fault", {"fault": faults.name(code), "port": self.unused_role,
+                                "bytes": table.evidence.text(b)})
+        else:
+            self.emit("fault", {"fault": faults.name(code), "bytes": table.evidence.text(b)})

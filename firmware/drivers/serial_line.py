@@ -1,26 +1,60 @@
-# Line reader over a UART: polled, bounded buffer, garbage and overlong lines rejected.
+# Line reader over a UART: polled, bounded buffer and bounded work, bad lines reported as faults.
 #
 # The buffer is allocated once. A line longer than the buffer is dropped whole
-# (counted in .overlong) rather than split, so a truncated command or frame is
-# never taken for a complete one.
+# rather than split, so a truncated command or frame is never taken for a
+# complete one. A line that stops before its end and stays quiet longer than
+# timeout_ms is dropped too, so it cannot swallow the next line (a machine
+# sends a line at once; a port with a person typing has timeout_ms 0).
+#
+# poll() reads at most `budget` bytes, so a stream with no line end cannot hold
+# the loop (and starve the watchdog); the rest waits in the UART for the next
+# pass. Each poll has one outcome: a line, a fault (.fault, with the offending
+# bytes in .buf[:.fault_len] until the next poll), or nothing. The driver only
+# says what happened; the caller reports it.
+from firmware import faults
+from firmware.compat import const
+
+_BUDGET_LINES = const(2)      # bytes read per poll: this many line buffers
+_BITS_PER_CHAR = const(10)    # start + 8 data + stop
+_TIMEOUT_CHARS = const(8)     # a partial line quiet this many character times is stale...
+_TIMEOUT_FLOOR_MS = const(50) # ...but never sooner than this (poll period, sender jitter)
+
+
+def line_timeout_ms(baudrate):
+    """How long a partial line may stay quiet on a port at this baudrate before it is dropped."""
+    ms = _TIMEOUT_CHARS * _BITS_PER_CHAR * 1000 // baudrate + 1
+    return ms if ms > _TIMEOUT_FLOOR_MS else _TIMEOUT_FLOOR_MS
 
 
 class SerialLine:
-    def __init__(self, uart, max_len=96):
+    def __init__(self, uart, max_len=96, timeout_ms=0, budget=0):
+        """timeout_ms 0: a partial line waits for ever; budget 0: two line buffers per poll."""
         self.uart = uart
         self.buf = bytearray(max_len)
         self.length = 0
         self.discarding = False
-        self.overlong = 0
+        self.timeout_ms = timeout_ms
+        self.budget = budget if budget > 0 else _BUDGET_LINES * max_len
+        self.quiet_ms = 0         # time since the last byte while a line is pending
+        self.fault = 0            # this poll's fault code (firmware.faults), 0 if none
+        self.fault_len = 0        # offending bytes in buf[:fault_len]
+        self.overlong = 0         # lines dropped as too long
+        self.partial = 0          # lines dropped as stopped before their end
         self._one = bytearray(1)
 
-    def poll(self):
-        """Read what is waiting; return a complete line (bytes, no CR/LF) or None."""
+    def poll(self, elapsed_ms=0):
+        """Read what is waiting (bounded); return a complete line (bytes, no CR/LF) or None.
+
+        elapsed_ms: time since the previous poll, for the partial-line timeout.
+        """
+        self.fault = 0
         uart = self.uart
         one = self._one
-        while uart.any():
+        got = 0
+        while got < self.budget and uart.any():
             if uart.readinto(one, 1) != 1:
-                return None
+                break
+            got += 1
             ch = one[0]
             if ch == 10 or ch == 13:            # LF or CR ends a line
                 if self.discarding:
@@ -31,16 +65,39 @@ class SerialLine:
                     continue
                 line = bytes(self.buf[:self.length])
                 self.length = 0
+                self.quiet_ms = 0
                 return line
             if self.discarding:
                 continue
             if self.length == len(self.buf):
-                self.discarding = True
+                self.discarding = True          # drop the rest up to the line end
                 self.overlong += 1
-                continue
+                self.quiet_ms = 0
+                return self._failed(faults.LINE_TOO_LONG, self.length)
             self.buf[self.length] = ch
             self.length += 1
+        if got:
+            self.quiet_ms = 0                   # bytes waiting after a stall are no pause on the wire
+        elif self.length or self.discarding:
+            self.quiet_ms += elapsed_ms
+            if self.timeout_ms and self.quiet_ms >= self.timeout_ms:
+                return self._stale()
         return None
+
+    def _failed(self, code, n):
+        self.fault = code
+        self.fault_len = n
+        return None
+
+    def _stale(self):
+        self.quiet_ms = 0
+        n = self.length
+        self.length = 0
+        if self.discarding:                     # an overlong line, already reported: the pause ends it
+            self.discarding = False
+            return None
+        self.partial += 1
+        return self._failed(faults.PARTIAL_LINE, n)
 
     def write_line(self, text):
         self.uart.write(text.encode() if isinstance(text, str) else text)

@@ -1,0 +1,138 @@
+# The polled line reader: complete lines, overlong and stale partial lines as faults, bounded work per poll.
+from firmware import faults
+from firmware.drivers.serial_line import SerialLine, line_timeout_ms
+from tests.firmware.fakes import FakeUART
+
+_TIMEOUT = 50
+
+
+def _line(max_len=16, timeout_ms=_TIMEOUT, budget=0):
+    uart = FakeUART()
+    return uart, SerialLine(uart, max_len, timeout_ms, budget)
+
+
+def test_lines_with_cr_lf_or_either():
+    uart, line = _line()
+    uart.feed(b"Kh\r\nAd\n\n\r5c\r")
+    assert line.poll(10) == b"Kh"
+    assert line.poll(10) == b"Ad"
+    assert line.poll(10) == b"5c"                 # empty lines between are skipped
+    assert line.poll(10) is None and line.fault == 0
+
+
+def test_truncated_line_is_its_own_fault_and_the_next_line_is_read():
+    # Issue 8 item 10: "K", a pause, then "Ah\n" must not become one bad line "KAh".
+    uart, line = _line()
+    uart.feed(b"K")
+    assert line.poll(10) is None and line.fault == 0
+    waited = 0
+    while line.fault == 0:
+        assert line.poll(10) is None
+        waited += 10
+        assert waited <= _TIMEOUT, "partial line never timed out"
+    assert waited == _TIMEOUT
+    assert line.fault == faults.PARTIAL_LINE
+    assert bytes(line.buf[:line.fault_len]) == b"K"           # the offending bytes, until the next poll
+    assert line.partial == 1
+    uart.feed(b"Ah\n")
+    assert line.poll(10) == b"Ah" and line.fault == 0
+
+
+def test_bytes_already_waiting_are_read_before_the_timeout_is_judged():
+    # A loop that stalled while the rest of the line arrived has not seen a pause on the wire.
+    uart, line = _line()
+    uart.feed(b"A")
+    assert line.poll(10) is None
+    uart.feed(b"h\n")
+    assert line.poll(10 * _TIMEOUT) == b"Ah" and line.fault == 0
+
+
+def test_quiet_time_between_lines_is_not_a_fault():
+    uart, line = _line()
+    for _ in range(20):
+        assert line.poll(100) is None and line.fault == 0
+    uart.feed(b"Ah\n")
+    assert line.poll(100) == b"Ah"
+    for _ in range(20):
+        assert line.poll(100) is None and line.fault == 0
+
+
+def test_no_timeout_waits_for_the_rest_of_a_typed_line():
+    uart, line = _line(timeout_ms=0)               # the console: a person types slowly
+    uart.feed(b"sta")
+    for _ in range(100):
+        assert line.poll(1000) is None and line.fault == 0
+    uart.feed(b"tus\r\n")
+    assert line.poll(1000) == b"status"
+    uart.feed(b"help")
+    assert line.poll() is None                     # no elapsed time given: never a timeout
+    uart.feed(b"\n")
+    assert line.poll() == b"help"
+
+
+def test_overlong_line_is_a_fault_with_its_first_bytes_then_the_next_line_reads():
+    uart, line = _line(max_len=8)
+    uart.feed(b"0123456789abcdef\nAh\n")
+    assert line.poll(10) is None
+    assert line.fault == faults.LINE_TOO_LONG and line.overlong == 1
+    assert bytes(line.buf[:line.fault_len]) == b"01234567"
+    assert line.poll(10) == b"Ah" and line.fault == 0   # the rest of the long line was dropped
+    uart.feed(b"01234567\n")
+    assert line.poll(10) == b"01234567"           # exactly the buffer is not too long
+
+
+def test_pause_inside_an_overlong_line_is_not_a_second_fault():
+    uart, line = _line(max_len=8)
+    uart.feed(b"0123456789")
+    assert line.poll(10) is None and line.fault == faults.LINE_TOO_LONG
+    for _ in range(10):
+        assert line.poll(10) is None and line.fault == 0     # already reported: the pause just ends it
+    uart.feed(b"Ah\n")
+    assert line.poll(10) == b"Ah"
+    assert line.overlong == 1 and line.partial == 0
+
+
+def test_flood_without_line_end_is_read_in_bounded_steps():
+    # Issue 8 item 11: `while uart.any()` on an endless stream starved the watchdog.
+    uart, line = _line(max_len=16)
+    assert line.budget == 32                      # default: two line buffers per poll
+    flood = 2000
+    uart.feed(b"K" * flood)
+    assert line.poll(10) is None
+    assert line.fault == faults.LINE_TOO_LONG
+    assert uart.any() >= flood - line.budget      # the rest waits for the next pass
+    polls = 1
+    faults_seen = 1
+    while uart.any():
+        before = uart.any()
+        assert line.poll(1) is None
+        assert before - uart.any() <= line.budget
+        faults_seen += line.fault != 0
+        polls += 1
+    assert polls >= flood // line.budget
+    assert faults_seen == 1 and line.overlong == 1     # one long line, one fault
+    uart.feed(b"\nAh\n")
+    assert line.poll(1) == b"Ah"
+
+
+def test_flood_of_short_lines_gives_one_line_per_poll():
+    uart, line = _line(max_len=16, budget=8)
+    uart.feed(b"3 4\n" * 50)
+    for _ in range(50):
+        assert line.poll(1) == b"3 4"
+        assert line.fault == 0
+    assert line.poll(1) is None and uart.any() == 0
+
+
+def test_line_timeout_from_baudrate():
+    assert line_timeout_ms(115200) == line_timeout_ms(9600) == 50     # the floor at ordinary rates
+    assert line_timeout_ms(300) > 50                                  # a few character times when slow
+    assert line_timeout_ms(300) >= 3 * 1000 * 10 // 300
+    assert line_timeout_ms(1200) < line_timeout_ms(300)
+
+
+def test_write_line_appends_cr_lf():
+    uart, line = _line()
+    line.write_line("ok")
+    line.write_line(b"raw")
+    assert bytes(uart.tx) == b"ok\r\nraw\r\n"
