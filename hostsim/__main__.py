@@ -4,11 +4,13 @@
                       [--no-demo] [--no-ui] [--seconds N]
 
 Every serial port of the board is a pseudo-terminal whose path is printed:
-attach `picocom -b 115200 PATH` to the console port to type commands, to the
-host port to read the reports, or to the shoe/dice port to send card codes
-("Kh", "Td up") or dice ("3 4", "noroll off_table"). Keys in this terminal
-press the dealer buttons: d deal, c confirm, v void, s shoe change; q or
-Ctrl-C quits.
+attach `picocom -b 115200 PATH` to the console port to type commands or to the
+host port to read the reports; send card codes ("Kh", "Td up") or dice ("3 4",
+"noroll off_table") to the shoe/dice port a whole line at a time, as a reader
+does, with `cat > PATH` (a reader line that pauses mid-way is dropped as
+`partial_line`, so keystroke-at-a-time terminals do not suit those ports).
+Keys in this terminal press the dealer buttons: d deal, c confirm, v void,
+s shoe change; q or Ctrl-C quits.
 """
 import argparse
 import asyncio
