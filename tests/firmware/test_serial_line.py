@@ -1,6 +1,8 @@
 # The polled line reader: complete lines, overlong and stale partial lines as faults, bounded work per poll.
 from firmware import faults
+from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers.serial_line import SerialLine, line_timeout_ms
+from firmware.evidence import Evidence
 from tests.firmware.fakes import FakeUART
 
 _TIMEOUT = 50
@@ -36,6 +38,22 @@ def test_truncated_line_is_its_own_fault_and_the_next_line_is_read():
     assert line.partial == 1
     uart.feed(b"Ah\n")
     assert line.poll(10) == b"Ah" and line.fault == 0
+
+
+def test_dropping_a_stale_line_and_keeping_its_bytes_allocate_nothing():
+    # The fault path runs in the input pass with the heap locked on MicroPython (a real lock there).
+    uart, line = _line()
+    evidence = Evidence()
+    uart.feed(b"Kh")
+    line.poll(10)                                 # reading allocates in FakeUART only (not a board's UART)
+    evidence.keep(b"warm")
+    heap_lock()
+    try:
+        line.poll(_TIMEOUT)
+        handle = evidence.keep(line.buf, 0, line.fault_len)
+    finally:
+        heap_unlock()
+    assert line.fault == faults.PARTIAL_LINE and evidence.text(handle) == "Kh"
 
 
 def test_bytes_already_waiting_are_read_before_the_timeout_is_judged():
