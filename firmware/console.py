@@ -77,7 +77,8 @@ class Console:
             "console errors %d" % self.errors,
         ]
         if t.fault_code:
-            lines.append("fault %s (detail %d): press CONFIRM to acknowledge" % (faults.name(t.fault_code), t.fault_detail))
+            lines.append("fault %s (detail %d%s): press CONFIRM to acknowledge"
+                         % (faults.name(t.fault_code), t.fault_detail, ", from before the reset" if t.fault_restored else ""))
         for code, text in ctx.bringup_faults:
             lines.append("bring-up fault %s: %s" % (code, text))
         return lines

@@ -43,6 +43,7 @@ def test_lamp_command():
         i = ctx.table.lights.index("tie")
         assert ctx.table.lights.colours[i] is GOLD and ctx.table.lights.colours[i - 1] is OFF
         assert ctx.table.state == t.LAMP_CHECK
+        assert ctx.hw.displays["dealer"].lines[1] == "LAMP CHECK"
         assert _type(ctx, machine, b"lamp all") == ["ok"]
         assert ctx.table.lights.colours == [WHITE] * len(ctx.table.lights.names)
         assert _type(ctx, machine, b"lamp off") == ["ok"]
