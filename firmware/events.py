@@ -17,6 +17,24 @@ NO_ROLL = const(5)       # a: reason code from the dice reader (invalid throw)
 CONSOLE = const(6)       # a: console line ready (text held by the console driver)
 HOST = const(7)          # a: host command code, b: argument
 FAULT = const(8)         # a: fault code (see firmware.faults), b: detail
+LAMP = const(9)          # a: zone index, LAMP_ALL or LAMP_CHECK_END (technician lamp check)
+CONSOLE_ERROR = const(10)  # a: console error code (CONSOLE_ERRORS), b: evidence handle of the line
+FAULT_RESTORED = const(11)  # a: fault code, b: detail: raised before the last reset, never acknowledged
+
+# LAMP's a when it is not a zone index.
+LAMP_ALL = const(-1)         # light every zone
+LAMP_CHECK_END = const(-2)   # end the check: the state's own lights come back
+
+# Console error codes (CONSOLE_ERROR's a); CONSOLE_ERRORS[code] is the host report's name.
+CON_UNREADABLE = const(1)       # not text, or control / non-ASCII characters
+CON_LINE_TOO_LONG = const(2)    # longer than the console line buffer: dropped whole
+CON_TOO_MANY_WORDS = const(3)
+CON_UNKNOWN_COMMAND = const(4)
+CON_USAGE = const(5)            # a known command with wrong arguments
+CON_NO_ZONE = const(6)          # lamp: no such zone in the active layout
+CON_REFUSED = const(7)          # the table's state refuses it (lamp check during a fault)
+CONSOLE_ERRORS = ("none", "unreadable", "line_too_long", "too_many_words", "unknown_command", "usage",
+                  "no_zone", "refused")
 
 
 class EventQueue:

@@ -14,9 +14,11 @@ DISPLAY_MISSING = const(5) # a display did not answer on the I2C bus
 CRASHED = const(6)         # the previous run ended in an unhandled exception
 PARTIAL_LINE = const(7)    # a reader line stopped before its end and went quiet: dropped
 UNEXPECTED_INPUT = const(8) # input on the reader port this game does not use (reported once)
+FAULT_RECORD_BAD = const(9)      # the saved unacknowledged fault was unreadable (torn write?) at boot
+FAULT_RECORD_UNSAVED = const(10) # a fault or its acknowledgement could not be saved for the next boot
 
 NAMES = ("none", "bad_card", "bad_dice", "line_too_long", "queue_full", "display_missing", "crashed",
-         "partial_line", "unexpected_input")
+         "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved")
 
 _EVIDENCE = (BAD_CARD, BAD_DICE, LINE_TOO_LONG, PARTIAL_LINE, UNEXPECTED_INPUT)
 

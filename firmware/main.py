@@ -6,24 +6,24 @@
 # board resets; the next boot reports the crash and holds the table in FAULT
 # until the dealer acknowledges it.
 import asyncio
+import os
 import sys
 
 from firmware import board as board_mod
 from firmware import faults, readers, screens, table_config
-from firmware.compat import const, format_exception, sleep_ms_async, ticks_diff, ticks_ms
+from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
 from firmware.console import Console
 from firmware.errors import SettingsError
-from firmware.events import EventQueue, FAULT, TICK
+from firmware.events import EventQueue, FAULT, FAULT_RESTORED, TICK
 from firmware.hardware import bring_up
 from firmware.report import Reporter
+from firmware.saved_state import load_fault, record_crash, save_fault, take_crash_record
 from firmware.table import Table
 
 POLL_MS = const(10)       # inputs, dispatch and watchdog feed
 OUTPUT_MS = const(20)     # host reports and lights
 DISPLAY_MS = const(100)   # LCD refresh at most this often
-CRASH_LOG = "crash.log"
-CRASH_PREVIOUS = "crash.prev"
-CRASH_LOG_MAX = 2048
+_SAVED_UNKNOWN = const(-1)  # the pending-fault record on flash is unreadable: rewrite it at once
 # Which reader port each game takes its input from; the other one is unused by that game.
 READER_ROLE = {"baccarat": "shoe", "omaha": "shoe", "craps": "dice"}
 _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
@@ -32,11 +32,14 @@ _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
 class Context:
     """Everything the tasks and the console share for one run."""
 
-    def __init__(self, board, config, hw, state_dir):
+    def __init__(self, board, config, hw, state_dir, fs=None):
         self.board = board
         self.config = config
         self.hw = hw
         self.state_dir = state_dir
+        self.fs = os if fs is None else fs    # rename/remove/stat in the state dir (tests fake them)
+        self.saved_fault_code = 0             # what the pending-fault record on flash holds
+        self.saved_fault_detail = 0
         self.queue = EventQueue(32)
         confirm = board.button_index("confirm")
         self.table = Table(hw.lights, confirm)
@@ -59,52 +62,49 @@ class Context:
         self.reporter.unused_role = self.unused_role
 
 
-def _path(state_dir, name):
-    return name if not state_dir else state_dir + "/" + name
-
-
-def record_crash(exc, state_dir=""):
-    """Append the traceback to crash.log (bounded), for the next boot to report."""
-    text = format_exception(exc)
+def _restore_fault(ctx):
+    """A fault nobody acknowledged before the reset puts the table straight back into FAULT."""
     try:
-        try:
-            with open(_path(state_dir, CRASH_LOG)) as f:
-                old = f.read()
-        except OSError:
-            old = ""
-        text = (old + text)[-CRASH_LOG_MAX:]
-        with open(_path(state_dir, CRASH_LOG), "w") as f:
-            f.write(text)
-    except OSError:
-        pass                      # a full or read-only filesystem must not stop the reset
-    return text
+        code, detail = load_fault(ctx.state_dir, ctx.fs)
+    except ValueError:
+        ctx.saved_fault_code = _SAVED_UNKNOWN
+        ctx.queue.put(FAULT, faults.FAULT_RECORD_BAD, 0)
+        return
+    ctx.saved_fault_code = code
+    ctx.saved_fault_detail = detail
+    if code:
+        ctx.queue.put(FAULT_RESTORED, code, detail)
 
 
-def _take_crash_record(state_dir):
-    try:
-        with open(_path(state_dir, CRASH_LOG)) as f:
-            text = f.read()
-    except OSError:
-        return ""
-    try:
-        import os
-        os.rename(_path(state_dir, CRASH_LOG), _path(state_dir, CRASH_PREVIOUS))
-    except OSError:
-        pass
-    return text
+def _save_fault(ctx):
+    """Keep the unacknowledged fault on flash (cleared by the acknowledgement), once per change."""
+    table = ctx.table
+    code = table.fault_code
+    # An evidence handle means nothing after a reset (the bytes stay in RAM): saved as 0.
+    detail = 0 if faults.has_evidence(code) else table.fault_detail
+    if code == ctx.saved_fault_code and detail == ctx.saved_fault_detail:
+        return
+    ctx.saved_fault_code = code
+    ctx.saved_fault_detail = detail
+    if not save_fault(ctx.state_dir, code, detail, ctx.fs) and code != faults.FAULT_RECORD_UNSAVED:
+        ctx.queue.put(FAULT, faults.FAULT_RECORD_UNSAVED, code)
 
 
 def boot(machine, neopixel, board_path="board.json", table_path="table.json", state_dir="", lcd_class=None,
-         usb_console=None):
-    """Load files and bring up the hardware; SettingsError if a file is wrong."""
+         usb_console=None, fs=None):
+    """Load files and bring up the hardware; SettingsError if a file is wrong.
+
+    fs: rename/remove/stat for the state dir (default os; tests pass a fake filesystem).
+    """
     board = board_mod.load(board_path)
     config = table_config.load(table_path)
     role = READER_ROLE[config["game"]]
     if role not in board.ports:
         raise SettingsError("board %s has no %s port, which %s needs" % (board.name, role, config["game"]))
     hw = bring_up(board, config["game"], machine, neopixel, lcd_class, usb_console=usb_console)
-    ctx = Context(board, config, hw, state_dir)
-    ctx.crash_record = _take_crash_record(state_dir)
+    ctx = Context(board, config, hw, state_dir, fs)
+    ctx.crash_record = take_crash_record(state_dir, ctx.fs)
+    _restore_fault(ctx)           # queued first: it is older than anything found at this boot
     reset_cause = machine.reset_cause() if hasattr(machine, "reset_cause") else -1
     ctx.reporter.emit("boot", {"board": board.name, "game": config["game"], "reset_cause": reset_cause})
     for code, text in hw.faults:
@@ -128,10 +128,11 @@ def poll_inputs(ctx, elapsed_ms):
         _watch_unused_reader(ctx, elapsed_ms)
     port = ctx.console_port
     if port is not None:
-        line = port.poll()
-        if line is not None:
-            for reply in ctx.console.handle(line):
-                port.write_line(reply)
+        line = port.poll(elapsed_ms)
+        if port.fault:                              # too long: dropped by the driver, answered here
+            _answer(port, ctx.console.line_too_long())
+        elif line is not None:
+            _answer(port, ctx.console.handle(line))
     overflows = queue.overflows
     table = ctx.table
     while queue.get():
@@ -169,7 +170,13 @@ def _watch_unused_reader(ctx, elapsed_ms):
         ctx.queue.put(FAULT, faults.UNEXPECTED_INPUT, handle)
 
 
+def _answer(port, replies):
+    for reply in replies:
+        port.write_line(reply)
+
+
 def refresh_outputs(ctx, draw_displays):
+    _save_fault(ctx)              # saved before it is reported: a reported fault survives a reset
     ctx.reporter.drain(ctx.table)
     ctx.hw.lights.show()
     table = ctx.table

@@ -5,6 +5,7 @@
 import json
 
 from firmware import cards, faults
+from firmware import events
 from firmware import table as table_mod
 from firmware.readers import NO_ROLL_REASONS
 
@@ -57,6 +58,13 @@ class Reporter:
             self._fault(table, a, b)
         elif code == table_mod.OUT_ACK:
             self.emit("fault_ack", {"fault": faults.name(a)})
+        elif code == table_mod.OUT_FAULT_RESTORED:
+            self.emit("fault", {"fault": faults.name(a), "detail": b, "restored": True})
+        elif code == table_mod.OUT_LAMP:
+            self.emit("lamp", {"lamp": _lamp_name(table, a)})
+        elif code == table_mod.OUT_CONSOLE_ERROR:
+            name = events.CONSOLE_ERRORS[a] if 0 <= a < len(events.CONSOLE_ERRORS) else "error_%d" % a
+            self.emit("console_error", {"error": name, "line": table.evidence.text(b)})
         else:
             self.emit("fault", {"fault": "unknown_outbox_code", "detail": code})
 
@@ -69,3 +77,11 @@ class Reporter:
                                 "bytes": table.evidence.text(b)})
         else:
             self.emit("fault", {"fault": faults.name(code), "bytes": table.evidence.text(b)})
+
+def _lamp_name(table, a):
+    """A LAMP argument as the console word: a zone name, "all" or "off"."""
+    if a == events.LAMP_ALL:
+        return "all"
+    if a == events.LAMP_CHECK_END:
+        return "off"
+    return table.lights.names[a]

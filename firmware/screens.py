@@ -4,7 +4,7 @@ from firmware import events
 from firmware import table as table_mod
 from firmware.readers import NO_ROLL_REASONS
 
-STATE_TEXT = ("LAMP TEST", "READY", "FAULT")
+STATE_TEXT = ("LAMP TEST", "READY", "FAULT", "LAMP CHECK")   # by table state
 
 
 def _last_input(table, button_names):
@@ -28,7 +28,7 @@ def dealer_lines(table, config, button_names):
         lines.append("CONFIRM TO ACK")
     else:
         lines.append(_last_input(table, button_names))
-    lines.append("UP %ds" % (table.uptime_ms // 1000))
+    lines.append("UP %ds" % table.uptime_s)
     return lines
 
 

@@ -1,19 +1,21 @@
-# The table's state machine: boot lamp test, ready, fault; fed one event at a time.
+# The table's state machine: boot lamp test, ready, fault, lamp check; fed one event at a time.
 #
 # This is the game-independent core every per-game controller builds on. It
 # never blocks and never allocates while dispatching: side effects are zone
 # colours (preallocated tuples), small-int fields the display task renders
 # later, and (code, a, b) entries in a fixed-size outbox the report task sends.
-from firmware import faults
+# Every host report goes through that outbox, so reports keep the events' order.
 from firmware.compat import const
 from firmware.drivers import pixels
 from firmware.evidence import Evidence
-from firmware.events import BUTTON, CARD, DICE, EventQueue, FAULT, NO_ROLL, TICK
+from firmware.events import (BUTTON, CARD, CON_NO_ZONE, CON_REFUSED, CONSOLE_ERROR, DICE, EventQueue, FAULT,
+                             FAULT_RESTORED, LAMP, LAMP_ALL, LAMP_CHECK_END, NO_ROLL, TICK)
 from firmware.statemachine import STAY, StateMachine
 
 STARTING = const(0)
 READY = const(1)
 FAULTED = const(2)
+LAMP_CHECK = const(3)     # technician lamp check (console), entered from READY only
 
 # Outbox codes (what the report task turns into host reports).
 OUT_STATE = const(1)      # a: new state
@@ -23,24 +25,33 @@ OUT_DICE = const(4)       # a, b: faces
 OUT_NO_ROLL = const(5)    # a: reason
 OUT_FAULT = const(6)      # a: fault code, b: detail
 OUT_ACK = const(7)        # a: fault code acknowledged by the dealer
+OUT_LAMP = const(8)       # a: zone index, LAMP_ALL or LAMP_CHECK_END
+OUT_CONSOLE_ERROR = const(9)  # a: console error code, b: evidence handle
+OUT_FAULT_RESTORED = const(10)  # a: fault code, b: detail (raised before the last reset)
 
 LAMP_STEP_MS = const(60)
+_MS_PER_S = const(1000)
 
 
 class Table(StateMachine):
-    STATE_NAMES = ("starting", "ready", "fault")
+    STATE_NAMES = ("starting", "ready", "fault", "lamp_check")
 
     def __init__(self, lights, confirm_button=-1, outbox_size=64):
         self.lights = lights
         self.confirm_button = confirm_button
         self.outbox = EventQueue(outbox_size)
         self.evidence = Evidence()    # bytes behind reports, by handle (outbox entries are ints)
-        self.lamp_zone = 0
+        self.lamp_zone = 0            # boot lamp test: next zone to light
         self.lamp_ms = 0
-        self.uptime_ms = 0
-        self.fault_code = 0
+        self.lamp_request = 0         # the LAMP that starts a lamp check, applied on entry
+        # Uptime as whole seconds plus the milliseconds since: stays a small int
+        # (no allocation) for decades, and the display redraws once a second.
+        self.uptime_s = 0
+        self.uptime_part_ms = 0
+        self.fault_code = 0           # 0: no unacknowledged fault
         self.fault_detail = 0
-        self.last_kind = 0        # last input event, for the displays
+        self.fault_restored = False   # the fault was raised before the last reset
+        self.last_kind = 0            # last input event, for the displays
         self.last_a = 0
         self.last_b = 0
         self.display_dirty = True
@@ -55,6 +66,14 @@ class Table(StateMachine):
         self.last_a = a
         self.last_b = b
         self.display_dirty = True
+
+    def _emit_fault(self):
+        code = OUT_FAULT_RESTORED if self.fault_restored else OUT_FAULT
+        self._emit(code, self.fault_code, self.fault_detail)
+
+    def accepts_lamp_check(self):
+        """True when a lamp check may start or go on (never over a fault's red alarm)."""
+        return self.state == READY or self.state == LAMP_CHECK
 
     # -- state entries -------------------------------------------------------
     def _enter_starting(self):
@@ -72,18 +91,29 @@ class Table(StateMachine):
         self.lights.set_all(pixels.RED)
         self.display_dirty = True
         self._emit(OUT_STATE, FAULTED)
-        self._emit(OUT_FAULT, self.fault_code, self.fault_detail)
+        self._emit_fault()
+
+    def _enter_lamp_check(self):
+        self.display_dirty = True
+        self._emit(OUT_STATE, LAMP_CHECK)
+        self._lamp(self.lamp_request)
 
     # -- handlers --------------------------------------------------------------
     def _common(self, kind, a, b):
         """Events every state handles the same way; returns a target or STAY."""
         if kind == TICK:
-            self.uptime_ms += a
-        elif kind == FAULT:
+            ms = self.uptime_part_ms + a
+            if ms >= _MS_PER_S:
+                self.uptime_s += ms // _MS_PER_S
+                ms %= _MS_PER_S
+                self.display_dirty = True      # the shown uptime changed
+            self.uptime_part_ms = ms
+        elif kind == FAULT or kind == FAULT_RESTORED:
             self.fault_code = a
             self.fault_detail = b
+            self.fault_restored = kind == FAULT_RESTORED
             if self.state == FAULTED:      # already faulted: report the further fault
-                self._emit(OUT_FAULT, a, b)
+                self._emit_fault()
             return FAULTED
         elif kind == BUTTON:
             self._emit(OUT_BUTTON, a, b)
@@ -97,6 +127,11 @@ class Table(StateMachine):
         elif kind == NO_ROLL:
             self._emit(OUT_NO_ROLL, a)
             self._note(kind, a, b)
+        elif kind == CONSOLE_ERROR:
+            self._emit(OUT_CONSOLE_ERROR, a, b)
+        elif kind == LAMP and a != LAMP_CHECK_END and not self.accepts_lamp_check():
+            # The console checks first; this is a fault that arrived in the same pass.
+            self._emit(OUT_CONSOLE_ERROR, CON_REFUSED)
         return STAY
 
     def _on_starting(self, kind, a, b):
@@ -118,6 +153,11 @@ class Table(StateMachine):
         return STAY
 
     def _on_ready(self, kind, a, b):
+        if kind == LAMP and a != LAMP_CHECK_END:
+            if not self._lamp_valid(a):
+                return STAY
+            self.lamp_request = a
+            return LAMP_CHECK
         return self._common(kind, a, b)
 
     def _on_faulted(self, kind, a, b):
@@ -126,20 +166,37 @@ class Table(StateMachine):
             # The dealer acknowledges the alarm with CONFIRM; the fault stays in the report log.
             self._emit(OUT_ACK, self.fault_code)
             self.fault_code = 0
+            self.fault_detail = 0
+            self.fault_restored = False
             return READY
         return target
 
-    HANDLERS = (_on_starting, _on_ready, _on_faulted)
-    ENTRY = (_enter_starting, _enter_ready, _enter_faulted)
+    def _on_lamp_check(self, kind, a, b):
+        if kind != LAMP:
+            return self._common(kind, a, b)
+        if not self._lamp_valid(a):
+            return STAY
+        if a == LAMP_CHECK_END:
+            self._emit(OUT_LAMP, a)
+            return READY          # a real transition: READY's lights and state report come back
+        self._lamp(a)
+        return STAY
 
-    # -- technician lamp check (console) ---------------------------------------
-    def lamp(self, zone):
-        """zone index, -1 for all, -2 to end the check and restore the state's lights."""
-        if zone == -2:
-            entry = self.ENTRY[self.state]
-            entry(self)
-        elif zone == -1:
+    HANDLERS = (_on_starting, _on_ready, _on_faulted, _on_lamp_check)
+    ENTRY = (_enter_starting, _enter_ready, _enter_faulted, _enter_lamp_check)
+
+    # -- technician lamp check (LAMP events from the console) ------------------
+    def _lamp_valid(self, a):
+        if LAMP_CHECK_END <= a < len(self.lights.names):
+            return True
+        self._emit(OUT_CONSOLE_ERROR, CON_NO_ZONE)
+        return False
+
+    def _lamp(self, a):
+        """Light zone a, or every zone (LAMP_ALL); reported to the host."""
+        if a == LAMP_ALL:
             self.lights.set_all(pixels.WHITE)
         else:
             self.lights.set_all(pixels.OFF)
-            self.lights.set(zone, pixels.GOLD)
+            self.lights.set(a, pixels.GOLD)
+        self._emit(OUT_LAMP, a)

@@ -1,7 +1,8 @@
 # Technician console: commands answer; garbage gets a clear error and is reported.
-import json
-
-from tests.firmware.test_main import _boot, _host, _run
+from firmware import table as t
+from firmware.drivers.pixels import GOLD, OFF, RED, WHITE
+from tests.firmware.scratch import ScratchDir
+from tests.firmware.test_main import _boot, _host, _press_confirm, _run
 
 
 def _say(ctx, machine, text):
@@ -9,34 +10,148 @@ def _say(ctx, machine, text):
     return ctx.console.handle(text)
 
 
+def _type(ctx, machine, text, passes=1):
+    """A line typed on the console port, answered and dispatched in `passes` input passes; the replies."""
+    machine.usb.tx = bytearray()
+    machine.usb.feed(text + b"\r\n")
+    _run(ctx, passes)
+    return machine.usb.lines()
+
+
+def _reports(machine, since=0):
+    return [dict((k, v) for k, v in r.items() if k not in ("seq", "table")) for r in _host(machine)[since:]]
+
+
 def test_help_status_board_zones_version():
-    ctx, machine, _ = _boot()
-    _run(ctx)
-    assert _say(ctx, machine, b"help")[0] == "commands:"
-    status = _say(ctx, machine, b"status")
-    assert status[0].startswith("table B01  game baccarat  state ready")
-    assert "UART0 tx=0 rx=1" in "\n".join(_say(ctx, machine, b"board"))
-    assert "banker" in _say(ctx, machine, b"zones")[0].split()
-    assert _say(ctx, machine, b"VERSION")[0].startswith("table firmware")
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        assert _say(ctx, machine, b"help")[0] == "commands:"
+        status = _say(ctx, machine, b"status")
+        assert status[0].startswith("table B01  game baccarat  state ready")
+        assert "console errors 0" in status
+        assert "UART0 tx=0 rx=1" in "\n".join(_say(ctx, machine, b"board"))
+        assert "banker" in _say(ctx, machine, b"zones")[0].split()
+        assert _say(ctx, machine, b"VERSION")[0].startswith("table firmware")
 
 
 def test_lamp_command():
-    ctx, machine, _ = _boot()
-    _run(ctx)
-    assert _say(ctx, machine, b"lamp tie") == ["ok"]
-    i = ctx.table.lights.index("tie")
-    assert ctx.table.lights.colours[i] != ctx.table.lights.colours[i - 1]
-    assert _say(ctx, machine, b"lamp off") == ["ok"]
-    assert _say(ctx, machine, b"lamp nowhere")[0].startswith("error: no zone")
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        assert _type(ctx, machine, b"lamp tie") == ["ok"]
+        i = ctx.table.lights.index("tie")
+        assert ctx.table.lights.colours[i] is GOLD and ctx.table.lights.colours[i - 1] is OFF
+        assert ctx.table.state == t.LAMP_CHECK
+        assert ctx.hw.displays["dealer"].lines[1] == "LAMP CHECK"
+        assert _type(ctx, machine, b"lamp all") == ["ok"]
+        assert ctx.table.lights.colours == [WHITE] * len(ctx.table.lights.names)
+        assert _type(ctx, machine, b"lamp off") == ["ok"]
+        assert ctx.table.state == t.READY
+        assert _type(ctx, machine, b"lamp nowhere")[0].startswith("error: no zone")
+
+
+def test_lamp_commands_are_reported_and_end_without_rerunning_entry():
+    """issue 8 #13: `lamp off` used to re-run the state's entry (a second `state` report)."""
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        before = len(_host(machine))
+        _type(ctx, machine, b"lamp tie")
+        _type(ctx, machine, b"lamp all")
+        _type(ctx, machine, b"lamp off")
+        _type(ctx, machine, b"lamp off")                 # no check running: nothing to end, nothing reported
+        _run(ctx, 1)
+        assert _reports(machine, before) == [
+            {"event": "state", "state": "lamp_check"},
+            {"event": "lamp", "lamp": "tie"},
+            {"event": "lamp", "lamp": "all"},
+            {"event": "lamp", "lamp": "off"},
+            {"event": "state", "state": "ready"},
+        ]
+
+
+def test_lamp_check_never_hides_the_alarm():
+    """issue 8 #13: `lamp all` during a fault turned the red alarm white; `lamp off` re-reported the fault."""
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        machine.uarts[0].feed(b"K?\n")
+        _run(ctx, 2)
+        before = len(_host(machine))
+        zones = len(ctx.table.lights.names)
+        for line in (b"lamp all", b"lamp tie"):
+            reply = _type(ctx, machine, line)
+            assert reply[0].startswith("error: lamp check refused: the table is in FAULT"), reply
+            assert ctx.table.lights.colours == [RED] * zones
+        assert _type(ctx, machine, b"lamp off") == ["ok"]
+        _run(ctx, 1)
+        assert ctx.table.lights.colours == [RED] * zones and ctx.table.state == t.FAULTED
+        assert _reports(machine, before) == [{"event": "console_error", "error": "refused", "line": "lamp all"},
+                                             {"event": "console_error", "error": "refused", "line": "lamp tie"}]
+        _press_confirm(ctx, machine)
+        assert _type(ctx, machine, b"lamp tie") == ["ok"]    # acknowledged: the check may run
+
+
+def test_fault_during_lamp_check_shows_the_alarm():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        _type(ctx, machine, b"lamp all")
+        machine.uarts[0].feed(b"K?\n")
+        _run(ctx, 2)
+        assert ctx.table.state == t.FAULTED
+        assert ctx.table.lights.colours == [RED] * len(ctx.table.lights.names)
 
 
 def test_garbage_answered_and_reported():
-    ctx, machine, _ = _boot()
-    _run(ctx)
-    for raw in (b"\xff\xfe\x00", b"fly me", b"a b c d e f", b"\x1b[A"):
-        reply = _say(ctx, machine, raw)
-        assert reply[0].startswith("error: "), raw
-        reports = _host(machine)
-        assert reports[-1]["event"] == "console_error"
-    assert _say(ctx, machine, b"   ") == []
-    assert ctx.console.errors == 4
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        cases = ((b"\xff\xfe\x00", "unreadable", "\\xff\\xfe\\x00"), (b"fly me", "unknown_command", "fly me"),
+                 (b"a b c d e f", "too_many_words", "a b c d e f"), (b"\x1b[A", "unreadable", "\\x1b[A"),
+                 (b"lamp", "usage", "lamp"))
+        for raw, name, line in cases:
+            machine.usb.tx = bytearray()
+            reply = ctx.console.handle(raw)
+            assert reply[0].startswith("error: "), raw
+            _run(ctx, 1)
+            assert _reports(machine)[-1] == {"event": "console_error", "error": name, "line": line}
+        assert _say(ctx, machine, b"   ") == []
+        assert ctx.console.errors == 5
+
+
+def test_overlong_console_line_answered_counted_reported():
+    """issue 8 #12: a line over the console buffer got no reply, no count and no report."""
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        assert _type(ctx, machine, b"x" * 300 + b"\r\nversion", 4) == ["error: line too long", "table firmware 0.1.0"]
+        assert ctx.console.errors == 1
+        assert _reports(machine)[-1] == {"event": "console_error", "error": "line_too_long", "line": ""}
+        assert "console errors 1" in _type(ctx, machine, b"status")
+        assert ctx.table.state == t.READY                # a technician's typo is not a table fault
+
+
+def test_console_errors_reported_in_event_order():
+    """issue 8 #14: console errors were sent at once, ahead of reports of earlier events."""
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        before = len(_host(machine))
+        machine.uarts[0].feed(b"Kh\n")                   # the shoe's line is read first in the pass
+        assert _type(ctx, machine, b"bogus")[0].startswith("error: unknown command")
+        machine.uarts[0].feed(b"Qs\n")
+        _run(ctx, 1)
+        assert [r.get("card") or r["event"] for r in _reports(machine, before)] == ["Kh", "console_error", "Qs"]
+
+
+def test_status_shows_the_bytes_of_a_reader_fault_and_the_unused_port_count():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        machine.uarts[0].feed(b"K?\n")
+        _run(ctx, 2)
+        status = _type(ctx, machine, b"status")
+        assert "fault bad_card (bytes 'K?'): press CONFIRM to acknowledge" in status
+        assert not [line for line in status if "unused" in line]      # pico: shoe and dice share one UART

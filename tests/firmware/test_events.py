@@ -1,9 +1,10 @@
 # The fixed-size event queue and the allocation-free dispatch path.
-from firmware import events
+from firmware import events, faults
 from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
 from firmware.drivers.pixels import ZoneLights
-from firmware.events import BUTTON, CARD, EventQueue, TICK
-from firmware.table import READY, Table
+from firmware.events import (BUTTON, CARD, CON_UNKNOWN_COMMAND, CONSOLE_ERROR, EventQueue, FAULT, FAULT_RESTORED,
+                             LAMP, LAMP_ALL, LAMP_CHECK_END, TICK)
+from firmware.table import FAULTED, LAMP_CHECK, READY, Table
 from tests.firmware.fakes import FakeStrip
 
 
@@ -80,3 +81,42 @@ def test_heap_locked_dispatch_allocates_nothing():
         heap_unlock()
     assert table.state == READY
     assert table.last_kind == CARD and table.last_a == 49
+
+
+def _one_of_each(q, i):
+    """Every event the console and the boot post (issue 8), and a fault acknowledged."""
+    q.put(TICK, 400)                     # the shown second changes every few passes
+    q.put(LAMP, i % 3)                   # READY -> LAMP_CHECK
+    q.put(LAMP, LAMP_ALL)
+    q.put(LAMP, LAMP_CHECK_END)          # -> READY
+    q.put(CONSOLE_ERROR, CON_UNKNOWN_COMMAND, i + 1)
+    q.put(FAULT, faults.BAD_CARD, i)     # -> FAULTED
+    q.put(LAMP, LAMP_ALL)                # refused: the alarm stays
+    q.put(BUTTON, 0, 1)                  # CONFIRM -> READY
+    q.put(BUTTON, 0, 0)
+    q.put(FAULT_RESTORED, faults.CRASHED, 0)
+    q.put(BUTTON, 0, 1)
+
+
+def test_heap_locked_dispatch_of_lamp_console_and_fault_events():
+    table = _ready_table()
+    q = EventQueue(16)
+    states = []
+    _one_of_each(q, 0)                   # once unlocked: the sequence does what it says
+    while q.get():
+        table.dispatch(q.kind, q.a, q.b)
+        states.append(table.state)
+    assert states == [READY, LAMP_CHECK, LAMP_CHECK, READY, READY, FAULTED, FAULTED, READY, READY, FAULTED, READY]
+    start = table.transitions
+    heap_lock()
+    try:
+        for i in range(50):
+            _one_of_each(q, i)
+            while q.get():
+                table.dispatch(q.kind, q.a, q.b)
+            while table.outbox.get():
+                pass
+    finally:
+        heap_unlock()
+    assert table.state == READY and table.transitions == start + 50 * 6
+    assert table.uptime_s == 51 * 400 // 1000 and table.outbox.overflows == 0

@@ -1,12 +1,13 @@
 # Boot and the main loop's passes, on fake hardware (runs on MicroPython too).
 import json
 
-from firmware import main, table as t
+import os
+
+from firmware import faults, main, saved_state, table as t
 from firmware.errors import SettingsError
 from tests.firmware.expect import raises_match
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
-
-STATE = "/tmp"     # exists on CPython hosts and in the VM
+from tests.firmware.scratch import ScratchDir, exists
 
 
 def _table_file(game):
@@ -21,14 +22,15 @@ def _write(path, data):
         f.write(json.dumps(data))
 
 
-def _boot(game="baccarat", missing=()):
+def _boot(state, game="baccarat", missing=(), fs=None):
+    """Boot on fake hardware with `state` as the board's flash (a fresh ScratchDir per test)."""
     config = _table_file(game)
-    _write(STATE + "/t_table.json", config)
+    _write(state + "/t_table.json", config)
     FakeLCD.missing = missing
     machine = FakeMachine()
     np = FakeNeoPixelModule()
     machine.usb = FakeUART()                     # the pico's console is the USB REPL port
-    ctx = main.boot(machine, np, "boards/pico.json", STATE + "/t_table.json", STATE, FakeLCD, machine.usb)
+    ctx = main.boot(machine, np, "boards/pico.json", state + "/t_table.json", state, FakeLCD, machine.usb, fs=fs)
     return ctx, machine, np
 
 
@@ -42,103 +44,276 @@ def _host(machine):
     return [json.loads(line) for line in machine.uarts[1].lines()]
 
 
-def test_boot_reports_and_reaches_ready():
-    ctx, machine, np = _boot()
-    _run(ctx)
-    assert ctx.table.state == t.READY
-    reports = _host(machine)
-    assert reports[0]["event"] == "boot" and reports[0]["board"] == "pico"
-    assert [r["seq"] for r in reports] == list(range(1, len(reports) + 1))
-    assert {"seq": reports[-1]["seq"], "table": "B01", "event": "state", "state": "ready"} == reports[-1]
-    assert machine.fed >= 60                      # watchdog fed every pass
-    assert ctx.hw.displays["dealer"].lines[1] == "READY"
-    assert np.strips[0].writes > 0
-
-
-def test_card_from_shoe_reported_and_shown():
-    ctx, machine, _ = _boot()
-    _run(ctx)
-    machine.uarts[0].feed(b"Kh\r\n")
-    _run(ctx, 2)
-    assert _host(machine)[-1]["card"] == "Kh"
-    assert ctx.hw.displays["dealer"].lines[2] == "CARD Kh"
-
-
-def test_garbage_from_shoe_faults_the_table():
-    ctx, machine, _ = _boot()
-    _run(ctx)
-    machine.uarts[0].feed(b"K?\n")
-    _run(ctx, 2)
-    assert ctx.table.state == t.FAULTED
-    assert _host(machine)[-1]["fault"] == "bad_card"
-    assert ctx.hw.displays["dealer"].lines[1] == "FAULT BAD_CARD"
-
-
-def test_overlong_line_dropped_and_faulted():
-    ctx, machine, _ = _boot()
-    _run(ctx)
-    machine.uarts[0].feed(b"K" * 500 + b"\nAh\n")
-    _run(ctx, 6)                                   # a bounded number of bytes per pass
-    events = [r.get("fault") or r.get("card") for r in _host(machine) if r["event"] in ("fault", "card")]
-    assert events == ["line_too_long", "Ah"]       # the next good line still arrives
-
-
-def test_confirm_button_acknowledges():
-    ctx, machine, _ = _boot()
-    _run(ctx)
-    machine.uarts[0].feed(b"zz\n")
-    _run(ctx, 2)
+def _press_confirm(ctx, machine):
     pin = machine.pins[ctx.board.buttons[ctx.board.button_index("confirm")][1]]
     pin.level = 0                                  # active low: pressed
     _run(ctx, 5)
-    assert ctx.table.state == t.READY
-    assert any(r["event"] == "fault_ack" for r in _host(machine))
+    pin.level = 1
+    _run(ctx, 5)
+
+
+def test_boot_reports_and_reaches_ready():
+    with ScratchDir() as state:
+        ctx, machine, np = _boot(state)
+        _run(ctx)
+        assert ctx.table.state == t.READY
+        reports = _host(machine)
+        assert reports[0]["event"] == "boot" and reports[0]["board"] == "pico"
+        assert [r["seq"] for r in reports] == list(range(1, len(reports) + 1))
+        assert {"seq": reports[-1]["seq"], "table": "B01", "event": "state", "state": "ready"} == reports[-1]
+        assert machine.fed >= 60                      # watchdog fed every pass
+        assert ctx.hw.displays["dealer"].lines[1] == "READY"
+        assert np.strips[0].writes > 0
+
+
+def test_card_from_shoe_reported_and_shown():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        machine.uarts[0].feed(b"Kh\r\n")
+        _run(ctx, 2)
+        assert _host(machine)[-1]["card"] == "Kh"
+        assert ctx.hw.displays["dealer"].lines[2] == "CARD Kh"
+
+
+def test_garbage_from_shoe_faults_the_table():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        machine.uarts[0].feed(b"K?\n")
+        _run(ctx, 2)
+        assert ctx.table.state == t.FAULTED
+        assert _host(machine)[-1]["fault"] == "bad_card"
+        assert ctx.hw.displays["dealer"].lines[1] == "FAULT BAD_CARD"
+
+
+def test_overlong_line_dropped_and_faulted():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        machine.uarts[0].feed(b"K" * 500 + b"\nAh\n")
+        _run(ctx, 6)                                   # a bounded number of bytes per pass
+        events = [r.get("fault") or r.get("card") for r in _host(machine) if r["event"] in ("fault", "card")]
+        assert events == ["line_too_long", "Ah"]       # the next good line still arrives
+
+
+def test_confirm_button_acknowledges():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        machine.uarts[0].feed(b"zz\n")
+        _run(ctx, 2)
+        _press_confirm(ctx, machine)
+        assert ctx.table.state == t.READY
+        assert any(r["event"] == "fault_ack" for r in _host(machine))
 
 
 def test_missing_display_is_a_fault_not_a_crash():
-    ctx, machine, _ = _boot(missing=(38,))
-    _run(ctx)
-    assert "result" not in ctx.hw.displays
-    assert ctx.table.state == t.FAULTED
-    assert any(r.get("fault") == "display_missing" for r in _host(machine))
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, missing=(38,))
+        _run(ctx)
+        assert "result" not in ctx.hw.displays
+        assert ctx.table.state == t.FAULTED
+        assert any(r.get("fault") == "display_missing" for r in _host(machine))
 
 
 def test_craps_table_reads_dice():
-    ctx, machine, _ = _boot("craps")
-    _run(ctx)
-    machine.uarts[0].feed(b"3 4\n6 7\n")
-    _run(ctx, 3)
-    reports = _host(machine)
-    assert [r["dice"] for r in reports if r["event"] == "dice"] == [[3, 4]]
-    assert any(r.get("fault") == "bad_dice" for r in reports)
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        machine.uarts[0].feed(b"3 4\n6 7\n")
+        _run(ctx, 3)
+        reports = _host(machine)
+        assert [r["dice"] for r in reports if r["event"] == "dice"] == [[3, 4]]
+        assert any(r.get("fault") == "bad_dice" for r in reports)
 
 
 def test_bad_table_file_refused():
-    _write(STATE + "/t_bad.json", {"table_id": "B01", "game": "roulette", "settings": {}})
-    raises_match(SettingsError, "roulette", main.boot, FakeMachine(), FakeNeoPixelModule(),
-                 "boards/pico.json", STATE + "/t_bad.json", STATE, FakeLCD)
-    raises_match(SettingsError, "not found", main.boot, FakeMachine(), FakeNeoPixelModule(),
-                 "boards/nope.json", STATE + "/t_bad.json", STATE, FakeLCD)
+    with ScratchDir() as state:
+        _write(state + "/t_bad.json", {"table_id": "B01", "game": "roulette", "settings": {}})
+        raises_match(SettingsError, "roulette", main.boot, FakeMachine(), FakeNeoPixelModule(),
+                     "boards/pico.json", state + "/t_bad.json", state, FakeLCD)
+        raises_match(SettingsError, "not found", main.boot, FakeMachine(), FakeNeoPixelModule(),
+                     "boards/nope.json", state + "/t_bad.json", state, FakeLCD)
+
+
+def _crash(state, message):
+    try:
+        raise RuntimeError(message)
+    except RuntimeError as exc:
+        main.record_crash(exc, state)
+
+
+def _crash_reports(machine):
+    return [r["error"] for r in _host(machine) if r["event"] == "crash_recorded"]
 
 
 def test_crash_recorded_then_reported_at_next_boot():
-    try:
-        raise RuntimeError("display task blew up")
-    except RuntimeError as exc:
-        main.record_crash(exc, STATE)
-    ctx, machine, _ = _boot()
-    _run(ctx)
-    reports = _host(machine)
-    assert any(r["event"] == "crash_recorded" and "blew up" in r["error"] for r in reports)
-    assert ctx.table.state == t.FAULTED
-    assert "blew up" in ctx.crash_record
-    ctx2, _, _ = _boot()
-    assert ctx2.crash_record == ""                 # reported once, kept as crash.prev
+    with ScratchDir() as state:
+        _crash(state, "display task blew up")
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        reports = _host(machine)
+        assert any(r["event"] == "crash_recorded" and "blew up" in r["error"] for r in reports)
+        assert ctx.table.state == t.FAULTED
+        assert "blew up" in ctx.crash_record
+        ctx2, _, _ = _boot(state)
+        assert ctx2.crash_record == ""                 # reported once, kept as crash.prev
+        assert exists(state + "/crash.prev") and not exists(state + "/crash.log")
 
 
 def test_usb_console_answers_commands():
-    ctx, machine, _ = _boot()
-    _run(ctx)
-    machine.usb.feed(b"version\r\nbogus\r\n")
-    _run(ctx, 2)
-    assert machine.usb.lines() == ["table firmware 0.1.0", "error: unknown command 'bogus' (type help)"]
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        machine.usb.feed(b"version\r\nbogus\r\n")
+        _run(ctx, 2)
+        assert machine.usb.lines() == ["table firmware 0.1.0", "error: unknown command 'bogus' (type help)"]
+
+
+# -- issue 8: the state dir, crash records and faults across resets ---------------------
+class NoReplaceFS:
+    """os as MicroPython's littlefs/FAT may behave: rename refuses to replace an existing file.
+
+    With refuse_rename every rename fails. Only the operations firmware takes
+    from its injected fs are here; open() stays the builtin.
+    """
+
+    def __init__(self, refuse_rename=False):
+        self.refuse_rename = refuse_rename
+        self.refused = 0
+
+    def rename(self, old, new):
+        if self.refuse_rename or exists(new):
+            self.refused += 1
+            raise OSError(17)
+        os.rename(old, new)
+
+    def remove(self, name):
+        os.remove(name)
+
+    def stat(self, name):
+        return os.stat(name)
+
+
+def test_each_test_gets_a_fresh_state_dir():
+    """A crash or fault left by another test (or an earlier run) is never seen (issue 8 #25)."""
+    with ScratchDir() as old:
+        _crash(old, "left over from another test")
+        with open(old + "/" + saved_state.PENDING_FAULT, "w") as f:
+            f.write("1 0\n")
+        with ScratchDir() as state:
+            assert state != old and os.listdir(state) == []
+            ctx, machine, _ = _boot(state)
+            _run(ctx)
+            assert ctx.table.state == t.READY and _crash_reports(machine) == []
+    assert not exists(state) and not exists(old)       # removed afterwards
+
+
+def test_crash_reported_once_where_rename_cannot_replace():
+    """crash.prev from an earlier crash blocks the rename: the record must still go (issue 8 #16)."""
+    with ScratchDir() as state:
+        fs = NoReplaceFS()
+        _crash(state, "first crash")
+        ctx, machine, _ = _boot(state, fs=fs)
+        assert len(_crash_reports(machine)) == 1
+        _crash(state, "second crash")
+        ctx, machine, _ = _boot(state, fs=fs)          # crash.prev exists now
+        assert ["second crash" in e for e in _crash_reports(machine)] == [True]
+        ctx, machine, _ = _boot(state, fs=fs)
+        assert _crash_reports(machine) == [] and ctx.crash_record == ""
+        with open(state + "/crash.prev") as f:
+            assert "second crash" in f.read()          # the latest record is kept
+
+
+def test_crash_log_removed_when_it_cannot_be_moved():
+    with ScratchDir() as state:
+        fs = NoReplaceFS(refuse_rename=True)
+        _crash(state, "stuck")
+        ctx, machine, _ = _boot(state, fs=fs)
+        assert fs.refused == 1 and len(_crash_reports(machine)) == 1
+        assert not exists(state + "/crash.log")
+        ctx, machine, _ = _boot(state, fs=fs)
+        assert _crash_reports(machine) == []
+
+
+def test_unreadable_crash_log_reported_not_fatal():
+    with ScratchDir() as state:
+        with open(state + "/crash.log", "wb") as f:
+            f.write(b"\xff\xfe\x00torn")
+        ctx, machine, _ = _boot(state)
+        assert "unreadable" in _crash_reports(machine)[0]
+        ctx, machine, _ = _boot(state)
+        assert _crash_reports(machine) == []
+
+
+def test_unacknowledged_fault_survives_a_reset():
+    """A watchdog or power reset does not clear a fault: only the dealer's CONFIRM does (issue 8 #17)."""
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        machine.uarts[0].feed(b"K?\n")
+        _run(ctx, 2)
+        assert ctx.table.state == t.FAULTED
+        ctx, machine, _ = _boot(state)                 # the reset: same flash, new run
+        _run(ctx)
+        assert ctx.table.state == t.FAULTED and ctx.table.fault_code == faults.BAD_CARD
+        faulted = [r for r in _host(machine) if r["event"] == "fault"]
+        assert faulted == [{"seq": faulted[0]["seq"], "table": "B01", "event": "fault", "fault": "bad_card",
+                            "detail": 0, "restored": True}]
+        assert ctx.hw.displays["dealer"].lines[1] == "FAULT BAD_CARD"
+        assert "fault bad_card (detail 0, from before the reset): press CONFIRM to acknowledge" in \
+            ctx.console.handle(b"status")
+        _press_confirm(ctx, machine)
+        assert ctx.table.state == t.READY
+        assert not exists(state + "/" + saved_state.PENDING_FAULT)
+        ctx, machine, _ = _boot(state)                 # acknowledged: the next boot is clean
+        _run(ctx)
+        assert ctx.table.state == t.READY
+        assert [r for r in _host(machine) if r["event"] == "fault"] == []
+
+
+def test_torn_or_unreadable_fault_record_is_a_fault_not_a_crash():
+    records = (b"", b"1", b"1 0", b"\x00\x00\x00\x00", b"\xff\xfe\n", b"1 x\n", b"0 0\n", b"999 0\n",
+               b"1 0 7\n", b"1" * 40 + b" 0\n")
+    for record in records:
+        with ScratchDir() as state:
+            with open(state + "/" + saved_state.PENDING_FAULT, "wb") as f:
+                f.write(record)
+            ctx, machine, _ = _boot(state)
+            _run(ctx)
+            assert ctx.table.fault_code == faults.FAULT_RECORD_BAD, record
+            assert [r["fault"] for r in _host(machine) if r["event"] == "fault"] == ["fault_record_bad"], record
+            assert saved_state.load_fault(state) == (faults.FAULT_RECORD_BAD, 0)    # rewritten whole
+            _press_confirm(ctx, machine)
+            ctx, machine, _ = _boot(state)
+            _run(ctx)
+            assert ctx.table.state == t.READY, record
+
+
+def test_fault_record_that_is_not_a_file():
+    with ScratchDir() as state:
+        os.mkdir(state + "/" + saved_state.PENDING_FAULT)
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        reported = [r["fault"] for r in _host(machine) if r["event"] == "fault"]
+        assert reported == ["fault_record_bad", "fault_record_unsaved"]   # and it cannot be rewritten
+
+
+def test_fault_that_cannot_be_saved_is_reported():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        ctx.state_dir = state + "/gone"                # the flash refuses the write
+        machine.uarts[0].feed(b"K?\n")
+        _run(ctx, 4)
+        reported = [(r["fault"], r.get("bytes", r.get("detail"))) for r in _host(machine) if r["event"] == "fault"]
+        assert reported == [("bad_card", "K?"), ("fault_record_unsaved", faults.BAD_CARD)]
+
+
+def test_dealer_display_shows_the_current_uptime():
+    """A TICK that changes the shown second redraws the dealer LCD (issue 8 #15)."""
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx, 160)                                 # 16 s of 100 ms passes
+        assert ctx.hw.displays["dealer"].lines[3] == "UP 16s"

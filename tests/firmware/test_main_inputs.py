@@ -1,25 +1,16 @@
 # The input pass on fake hardware: reader lines, their faults with the offending bytes, bounded work,
 # the reader port a game does not use (runs on MicroPython too).
 import json
-import os
 
 from firmware import faults, main
 from firmware.drivers.serial_line import line_timeout_ms
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule
-from tests.firmware.test_main import STATE, _boot, _host, _run
+from tests.firmware.scratch import ScratchDir
+from tests.firmware.test_main import _boot, _host, _run
 
 
-def _boot_sim(game):
+def _boot_sim(state, game):
     """Boot on boards/sim.json, where shoe, dice, host and console each have a UART of their own."""
-    state = STATE + "/t_inputs"
-    try:
-        os.mkdir(state)
-    except OSError:
-        pass                                        # already there
-    try:
-        os.remove(state + "/crash.log")             # a crash record would start the table in FAULT
-    except OSError:
-        pass
     FakeLCD.missing = ()
     machine = FakeMachine()
     ctx = main.boot(machine, FakeNeoPixelModule(), "boards/sim.json", "boards/tables/sim-%s.json" % game,
@@ -50,144 +41,154 @@ def _inputs(machine, reports=None):
 
 
 def test_truncated_card_line_does_not_swallow_the_next_card():
-    # Issue 8 item 10: "K", a pause, then "Ah\n" gave one bad_card and the A of hearts was never seen.
-    ctx, machine, _ = _boot()
-    _run(ctx)
-    shoe = machine.uarts[0]
-    shoe.feed(b"K")
-    _run(ctx, 2)                                    # 100 ms a pass: longer than the line timeout
-    shoe.feed(b"Ah\n")
-    _run(ctx, 2)
-    assert _inputs(machine) == [("fault", "partial_line", "K"), ("card", "Ah")]
+    with ScratchDir() as state:
+        # Issue 8 item 10: "K", a pause, then "Ah\n" gave one bad_card and the A of hearts was never seen.
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        shoe = machine.uarts[0]
+        shoe.feed(b"K")
+        _run(ctx, 2)                                    # 100 ms a pass: longer than the line timeout
+        shoe.feed(b"Ah\n")
+        _run(ctx, 2)
+        assert _inputs(machine) == [("fault", "partial_line", "K"), ("card", "Ah")]
 
 
 def test_reader_ports_time_out_and_the_console_does_not():
-    ctx, machine = _boot_sim("baccarat")
-    assert ctx.reader.timeout_ms == line_timeout_ms(ctx.board.ports["shoe"]["baudrate"]) > 0
-    assert ctx.unused_reader.timeout_ms > 0
-    assert ctx.console_port.timeout_ms == 0         # a technician types slowly
-    _run(ctx)
-    console = machine.uarts[4]
-    for ch in b"version":
-        console.feed(bytes([ch]))
-        _run(ctx, 3)                                # 300 ms between keys
-    console.feed(b"\r\n")
-    _run(ctx, 1)
-    assert console.lines() == ["table firmware 0.1.0"]
+    with ScratchDir() as state:
+        ctx, machine = _boot_sim(state, "baccarat")
+        assert ctx.reader.timeout_ms == line_timeout_ms(ctx.board.ports["shoe"]["baudrate"]) > 0
+        assert ctx.unused_reader.timeout_ms > 0
+        assert ctx.console_port.timeout_ms == 0         # a technician types slowly
+        _run(ctx)
+        console = machine.uarts[4]
+        for ch in b"version":
+            console.feed(bytes([ch]))
+            _run(ctx, 3)                                # 300 ms between keys
+        console.feed(b"\r\n")
+        _run(ctx, 1)
+        assert console.lines() == ["table firmware 0.1.0"]
 
 
 def test_dice_digits_beyond_ascii_are_faults_not_a_crash_or_a_roll():
-    # Issue 8 item 1: "1 ²" raised inside poll_inputs on CPython; "٣ 4" was a roll of 3 and 4.
-    ctx, machine, _ = _boot("craps")
-    _run(ctx)
-    dice = machine.uarts[0]
-    dice.feed("1 \u00b2\n".encode())
-    _run(ctx, 2)
-    dice.feed("\u0663 4\n".encode())
-    _run(ctx, 2)
-    dice.feed(b"3 4\n")
-    _run(ctx, 2)
-    assert _inputs(machine) == [("fault", "bad_dice", "1 \\xc2\\xb2"), ("fault", "bad_dice", "\\xd9\\xa3 4"),
-                                ("dice", [3, 4])]
+    with ScratchDir() as state:
+        # Issue 8 item 1: "1 ²" raised inside poll_inputs on CPython; "٣ 4" was a roll of 3 and 4.
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        dice = machine.uarts[0]
+        dice.feed("1 \u00b2\n".encode())
+        _run(ctx, 2)
+        dice.feed("\u0663 4\n".encode())
+        _run(ctx, 2)
+        dice.feed(b"3 4\n")
+        _run(ctx, 2)
+        assert _inputs(machine) == [("fault", "bad_dice", "1 \\xc2\\xb2"), ("fault", "bad_dice", "\\xd9\\xa3 4"),
+                                    ("dice", [3, 4])]
 
 
 def test_unknown_noroll_reason_is_a_fault_not_a_no_roll():
-    # Issue 8 item 2: "noroll whatever" was a no-roll with reason "other" (Craps art. 3(2)).
-    ctx, machine, _ = _boot("craps")
-    _run(ctx)
-    machine.uarts[0].feed(b"noroll whatever\nnoroll short\n")
-    _run(ctx, 3)
-    assert _inputs(machine) == [("fault", "bad_dice", "noroll whatever"), ("no_roll", "short")]
+    with ScratchDir() as state:
+        # Issue 8 item 2: "noroll whatever" was a no-roll with reason "other" (Craps art. 3(2)).
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        machine.uarts[0].feed(b"noroll whatever\nnoroll short\n")
+        _run(ctx, 3)
+        assert _inputs(machine) == [("fault", "bad_dice", "noroll whatever"), ("no_roll", "short")]
 
 
 def test_fault_reports_carry_the_escaped_bytes_and_counts_stay_details():
-    ctx, machine, _ = _boot()
-    _run(ctx)
-    machine.uarts[0].feed(b"K?\n\x1b[2J\\\n")      # a terminal escape sequence must not reach a log raw
-    _run(ctx, 3)
-    ctx.table.dispatch(main.FAULT, faults.QUEUE_FULL, 5)
-    main.refresh_outputs(ctx, False)
-    reported = [r for r in _host(machine) if r["event"] == "fault"]
-    assert reported[0] == {"seq": reported[0]["seq"], "table": "B01", "event": "fault",
-                           "fault": "bad_card", "bytes": "K?"}
-    assert reported[1]["bytes"] == "\\x1b[2J\\x5c"
-    assert reported[2]["fault"] == "queue_full" and reported[2]["detail"] == 5 and "bytes" not in reported[2]
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        machine.uarts[0].feed(b"K?\n\x1b[2J\\\n")      # a terminal escape sequence must not reach a log raw
+        _run(ctx, 3)
+        ctx.table.dispatch(main.FAULT, faults.QUEUE_FULL, 5)
+        main.refresh_outputs(ctx, False)
+        reported = [r for r in _host(machine) if r["event"] == "fault"]
+        assert reported[0] == {"seq": reported[0]["seq"], "table": "B01", "event": "fault",
+                               "fault": "bad_card", "bytes": "K?"}
+        assert reported[1]["bytes"] == "\\x1b[2J\\x5c"
+        assert reported[2]["fault"] == "queue_full" and reported[2]["detail"] == 5 and "bytes" not in reported[2]
 
 
 def test_overlong_line_fault_shows_its_first_bytes():
-    ctx, machine, _ = _boot()
-    _run(ctx)
-    machine.uarts[0].feed(b"0123456789" * 30 + b"\nAh\n")
-    _run(ctx, 6)
-    found = _inputs(machine)
-    assert [f[:2] for f in found] == [("fault", "line_too_long"), ("card", "Ah")]
-    assert found[0][2].startswith("0123456789012345678901234567890123456789")
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        machine.uarts[0].feed(b"0123456789" * 30 + b"\nAh\n")
+        _run(ctx, 6)
+        found = _inputs(machine)
+        assert [f[:2] for f in found] == [("fault", "line_too_long"), ("card", "Ah")]
+        assert found[0][2].startswith("0123456789012345678901234567890123456789")
 
 
 def test_flood_without_line_end_is_read_in_bounded_steps_and_the_watchdog_is_fed():
-    # Issue 8 item 11: `while uart.any()` on an endless stream held the loop until the watchdog reset.
-    ctx, machine, _ = _boot()
-    _run(ctx)
-    shoe = machine.uarts[0]
-    flood = 1000
-    shoe.feed(b"K" * flood)
-    machine.usb.feed(b"x" * flood)                  # the console port too
-    fed = machine.fed
-    main.poll_inputs(ctx, 10)
-    assert machine.fed == fed + 1
-    assert shoe.any() >= flood - ctx.reader.budget
-    assert machine.usb.any() >= flood - ctx.console_port.budget
-    passes = 1
-    while shoe.any():
-        main.poll_inputs(ctx, 1)
-        passes += 1
-    assert passes > flood // ctx.reader.budget and machine.fed == fed + passes
-    shoe.feed(b"\nAh\n")
-    _run(ctx, 2)
-    found = _inputs(machine)
-    assert [f[:2] for f in found] == [("fault", "line_too_long"), ("card", "Ah")]   # one long line, one fault
-    assert found[0][2].startswith("KKKK")
+    with ScratchDir() as state:
+        # Issue 8 item 11: `while uart.any()` on an endless stream held the loop until the watchdog reset.
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        shoe = machine.uarts[0]
+        flood = 1000
+        shoe.feed(b"K" * flood)
+        machine.usb.feed(b"x" * flood)                  # the console port too
+        fed = machine.fed
+        main.poll_inputs(ctx, 10)
+        assert machine.fed == fed + 1
+        assert shoe.any() >= flood - ctx.reader.budget
+        assert machine.usb.any() >= flood - ctx.console_port.budget
+        passes = 1
+        while shoe.any():
+            main.poll_inputs(ctx, 1)
+            passes += 1
+        assert passes > flood // ctx.reader.budget and machine.fed == fed + passes
+        shoe.feed(b"\nAh\n")
+        _run(ctx, 2)
+        found = _inputs(machine)
+        assert [f[:2] for f in found] == [("fault", "line_too_long"), ("card", "Ah")]   # one long line, one fault
+        assert found[0][2].startswith("KKKK")
 
 
 def test_lines_on_the_unused_reader_port_are_counted_and_reported_once():
-    # Issue 8 item 22: 13 dice lines on a Baccarat table had no effect and no counter.
-    ctx, machine = _boot_sim("baccarat")
-    _run(ctx)
-    dice = machine.uarts[2]
-    dice.feed(b"3 4\n" * 13)
-    _run(ctx, 15)
-    dice.feed(b"\xff" * 300)                        # garbage counts too: one overlong line...
-    _run(ctx, 6)                                    # (read in bounded steps, then a pause ends it)
-    dice.feed(b"2 ")                                # ...and one that stops mid-way
-    _run(ctx, 3)
-    assert ctx.unexpected_lines == 15
-    unexpected = [r for r in _sim_host(machine) if r.get("fault") == "unexpected_input"]
-    assert len(unexpected) == 1
-    assert unexpected[0]["port"] == "dice" and unexpected[0]["bytes"] == "3 4"
-    machine.uarts[1].feed(b"Kh\n")                  # the shoe is still read
-    _run(ctx, 2)
-    assert _inputs(machine, _sim_host(machine))[-1] == ("card", "Kh")
+    with ScratchDir() as state:
+        # Issue 8 item 22: 13 dice lines on a Baccarat table had no effect and no counter.
+        ctx, machine = _boot_sim(state, "baccarat")
+        _run(ctx)
+        dice = machine.uarts[2]
+        dice.feed(b"3 4\n" * 13)
+        _run(ctx, 15)
+        dice.feed(b"\xff" * 300)                        # garbage counts too: one overlong line...
+        _run(ctx, 6)                                    # (read in bounded steps, then a pause ends it)
+        dice.feed(b"2 ")                                # ...and one that stops mid-way
+        _run(ctx, 3)
+        assert ctx.unexpected_lines == 15
+        unexpected = [r for r in _sim_host(machine) if r.get("fault") == "unexpected_input"]
+        assert len(unexpected) == 1
+        assert unexpected[0]["port"] == "dice" and unexpected[0]["bytes"] == "3 4"
+        machine.uarts[1].feed(b"Kh\n")                  # the shoe is still read
+        _run(ctx, 2)
+        assert _inputs(machine, _sim_host(machine))[-1] == ("card", "Kh")
 
 
 def test_shoe_lines_on_a_craps_table_are_unexpected_input_on_the_shoe_port():
-    ctx, machine = _boot_sim("craps")
-    _run(ctx)
-    machine.uarts[1].feed(b"Kh\n")
-    _run(ctx, 2)
-    machine.uarts[2].feed(b"3 4\n")
-    _run(ctx, 2)
-    assert _inputs(machine, _sim_host(machine)) == [("fault", "unexpected_input", "Kh"), ("dice", [3, 4])]
-    assert [r["port"] for r in _sim_host(machine) if r.get("fault") == "unexpected_input"] == ["shoe"]
-    assert ctx.unexpected_lines == 1
+    with ScratchDir() as state:
+        ctx, machine = _boot_sim(state, "craps")
+        _run(ctx)
+        machine.uarts[1].feed(b"Kh\n")
+        _run(ctx, 2)
+        machine.uarts[2].feed(b"3 4\n")
+        _run(ctx, 2)
+        assert _inputs(machine, _sim_host(machine)) == [("fault", "unexpected_input", "Kh"), ("dice", [3, 4])]
+        assert [r["port"] for r in _sim_host(machine) if r.get("fault") == "unexpected_input"] == ["shoe"]
+        assert ctx.unexpected_lines == 1
 
 
 def test_shared_reader_uart_has_no_unused_port_to_watch():
-    # pico: shoe and dice share UART 0 (board.SHAREABLE_PORTS); that UART is the game's own reader.
-    ctx, machine, _ = _boot("craps")
-    assert ctx.unused_reader is None
-    _run(ctx)
-    machine.uarts[0].feed(b"Kh\n")
-    _run(ctx, 2)
-    assert _inputs(machine) == [("fault", "bad_dice", "Kh")]
-    assert ctx.unexpected_lines == 0
-    assert json.loads(machine.uarts[1].lines()[0])["board"] == "pico"
+    with ScratchDir() as state:
+        # pico: shoe and dice share UART 0 (board.SHAREABLE_PORTS); that UART is the game's own reader.
+        ctx, machine, _ = _boot(state, "craps")
+        assert ctx.unused_reader is None
+        _run(ctx)
+        machine.uarts[0].feed(b"Kh\n")
+        _run(ctx, 2)
+        assert _inputs(machine) == [("fault", "bad_dice", "Kh")]
+        assert ctx.unexpected_lines == 0
+        assert json.loads(machine.uarts[1].lines()[0])["board"] == "pico"

@@ -1,7 +1,8 @@
 # The table state machine: lamp test, ready, faults and the dealer's acknowledgement.
 from firmware import faults
 from firmware.drivers.pixels import GOLD, OFF, RED, WHITE, ZoneLights
-from firmware.events import BUTTON, CARD, FAULT, TICK
+from firmware.events import (BUTTON, CARD, CON_NO_ZONE, CON_REFUSED, CON_UNKNOWN_COMMAND, CONSOLE_ERROR, FAULT,
+                             FAULT_RESTORED, LAMP, LAMP_ALL, LAMP_CHECK_END, TICK)
 from firmware import table as t
 from tests.firmware.fakes import FakeStrip
 
@@ -87,9 +88,111 @@ def test_outbox_overflow_counted_not_silent():
     assert table.outbox.overflows > 0
 
 
-def test_lamp_check():
-    table, _ = _table()
-    table.lamp(1)
+def _ready():
+    table, strip = _table()
+    while table.state != t.READY:
+        table.dispatch(TICK, t.LAMP_STEP_MS, 0)
+    _outbox(table)
+    return table
+
+
+def test_lamp_check_is_a_state_entered_from_ready():
+    table = _ready()
+    table.dispatch(LAMP, 1, 0)
+    assert table.state == t.LAMP_CHECK
     assert table.lights.colours == [OFF, GOLD, OFF]
-    table.lamp(-1)
+    table.dispatch(LAMP, LAMP_ALL, 0)
     assert table.lights.colours == [WHITE, WHITE, WHITE]
+    table.dispatch(LAMP, 2, 0)
+    assert table.lights.colours == [OFF, OFF, GOLD]
+    assert _outbox(table) == [(t.OUT_STATE, t.LAMP_CHECK, 0), (t.OUT_LAMP, 1, 0), (t.OUT_LAMP, LAMP_ALL, 0),
+                              (t.OUT_LAMP, 2, 0)]
+
+
+def test_lamp_check_end_restores_the_lights_with_one_state_report():
+    """issue 8 #13: ending the check used to re-run the entry action outside dispatch."""
+    table = _ready()
+    table.dispatch(LAMP, 0, 0)
+    _outbox(table)
+    table.dispatch(LAMP, LAMP_CHECK_END, 0)
+    assert table.state == t.READY and table.lights.colours == [WHITE, WHITE, WHITE]
+    assert _outbox(table) == [(t.OUT_LAMP, LAMP_CHECK_END, 0), (t.OUT_STATE, t.READY, 0)]
+    table.dispatch(LAMP, LAMP_CHECK_END, 0)             # nothing to end: nothing happens or is reported
+    assert table.state == t.READY and _outbox(table) == []
+
+
+def test_lamp_refused_while_faulted_keeps_the_alarm():
+    """issue 8 #13: `lamp all` during a fault turned the red alarm white."""
+    table = _ready()
+    table.dispatch(FAULT, faults.BAD_CARD, 0)
+    _outbox(table)
+    for a in (LAMP_ALL, 1, LAMP_CHECK_END):
+        table.dispatch(LAMP, a, 0)
+        assert table.state == t.FAULTED and table.lights.colours == [RED, RED, RED]
+    # Refusals are reported (the console checks first; these arrived behind a fault in the same pass).
+    assert _outbox(table) == [(t.OUT_CONSOLE_ERROR, CON_REFUSED, 0), (t.OUT_CONSOLE_ERROR, CON_REFUSED, 0)]
+
+
+def test_lamp_refused_during_the_boot_lamp_test():
+    table, _ = _table()
+    _outbox(table)
+    table.dispatch(LAMP, LAMP_ALL, 0)
+    assert table.state == t.STARTING
+    assert _outbox(table) == [(t.OUT_CONSOLE_ERROR, CON_REFUSED, 0)]
+
+
+def test_lamp_zone_out_of_range_is_reported_not_raised():
+    table = _ready()
+    for a in (3, 99, -3):
+        table.dispatch(LAMP, a, 0)
+    assert table.state == t.READY
+    assert _outbox(table) == [(t.OUT_CONSOLE_ERROR, CON_NO_ZONE, 0)] * 3
+
+
+def test_fault_during_lamp_check_shows_the_alarm():
+    table = _ready()
+    table.dispatch(LAMP, LAMP_ALL, 0)
+    table.dispatch(FAULT, faults.BAD_DICE, 0)
+    assert table.state == t.FAULTED and table.lights.colours == [RED, RED, RED]
+    table.dispatch(BUTTON, 2, 1)
+    assert table.state == t.READY and table.lights.colours == [WHITE, WHITE, WHITE]
+
+
+def test_console_error_goes_through_the_outbox_in_order():
+    """issue 8 #14: one report path, in event order."""
+    table = _ready()
+    handle = table.evidence.keep(b"fly me")
+    table.dispatch(CARD, 5, 0)
+    table.dispatch(CONSOLE_ERROR, CON_UNKNOWN_COMMAND, handle)
+    table.dispatch(CARD, 6, 0)
+    assert _outbox(table) == [(t.OUT_CARD, 5, 0), (t.OUT_CONSOLE_ERROR, CON_UNKNOWN_COMMAND, handle),
+                              (t.OUT_CARD, 6, 0)]
+    assert table.evidence.text(handle) == "fly me"
+
+
+def test_uptime_marks_the_display_dirty_once_a_second():
+    """issue 8 #15: a TICK never marked the display dirty, so the LCD showed a stale uptime."""
+    table = _ready()
+    table.dispatch(TICK, 1000 - table.uptime_part_ms - 10, 0)
+    table.display_dirty = False
+    table.dispatch(TICK, 5, 0)                          # same second shown: no redraw
+    assert not table.display_dirty
+    seconds = table.uptime_s
+    table.dispatch(TICK, 5, 0)                          # the shown second changes
+    assert table.display_dirty and table.uptime_s == seconds + 1
+    table.display_dirty = False
+    table.dispatch(TICK, 2500, 0)                       # a long pass: whole seconds carried over
+    assert table.display_dirty and table.uptime_s == seconds + 3 and table.uptime_part_ms == 500
+
+
+def test_restored_fault_is_reported_as_restored_and_acknowledged_like_any():
+    """issue 8 #17: a fault from before the reset puts the table straight back into FAULT."""
+    table, _ = _table()
+    _outbox(table)
+    table.dispatch(FAULT_RESTORED, faults.BAD_CARD, 7)
+    assert table.state == t.FAULTED and table.lights.colours == [RED, RED, RED]
+    assert _outbox(table) == [(t.OUT_STATE, t.FAULTED, 0), (t.OUT_FAULT_RESTORED, faults.BAD_CARD, 7)]
+    table.dispatch(FAULT, faults.CRASHED, 0)            # a new fault on top is a new fault
+    assert _outbox(table) == [(t.OUT_FAULT, faults.CRASHED, 0)]
+    table.dispatch(BUTTON, 2, 1)
+    assert table.state == t.READY and (table.fault_code, table.fault_detail) == (0, 0)
