@@ -154,7 +154,7 @@ def status_line(hardware):
     elif wdt.expired():
         text.append("EXPIRED (timeout %d ms)" % wdt.timeout_ms, style="bold red")
     else:
-        text.append("%d ms timeout, %d ms left" % (wdt.timeout_ms, wdt.remaining_ms()), style="green")
+        text.append("%d ms left of %d" % (wdt.remaining_ms(), wdt.timeout_ms), style="green")
     return text
 
 

@@ -56,7 +56,7 @@ def test_render_shows_zone_colours_lcd_text_ports_watchdog_and_time(table):
         assert role in out
     assert "loopback" in out
     assert "virtual time 1.500 s" in out
-    assert "5000 ms timeout, 3500 ms left" in out
+    assert "watchdog: 3500 ms left of 5000" in out
     assert "#0000ff" in html.lower() and "#ff0000" in html.lower()    # 60-level LEDs drawn at full hue
 
 

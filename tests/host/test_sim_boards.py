@@ -35,13 +35,23 @@ def _reports(text):
     return [json.loads(line[len("host: "):]) for line in text.splitlines() if line.startswith("host: ")]
 
 
-def _run(board, game, state_dir, seconds=3.2, before=None, demo=True):
-    """Run the simulator in this process for `seconds` of virtual time (4x real time) -> (printed text, reports)."""
+def _run(board, game, state_dir, seconds=3.2, before=None, demo=True, until=()):
+    """Run the simulator in this process (virtual time 4x real time) -> (printed text, reports, console bytes).
+
+    It stops after `seconds` of virtual time, or as soon as every text in `until` is in a host report
+    (the load of the machine then decides only how long the test takes, not what it sees).
+    """
     from hostsim.sim import Quit, Sim
 
+    class _Sim(Sim):
+        def _show(self):
+            Sim._show(self)
+            if until and all(any(text in line for line in self.tap.lines) for text in until):
+                raise Quit()
+
     out = io.StringIO()
-    sim = Sim(_board_path(board), _table_path(game), str(state_dir), ports="loopback", seconds=seconds, seed=5,
-              speed=4.0, out=out, demo=demo)
+    sim = _Sim(_board_path(board), _table_path(game), str(state_dir), ports="loopback", seconds=seconds, seed=5,
+               speed=4.0, out=out, demo=demo)
     try:
         if before is not None:
             before(sim)
@@ -63,12 +73,13 @@ def test_every_shipped_board_runs_every_game_it_supports(tmp_path, board, game):
     from hostsim.sim import unsupported
 
     assert unsupported(board_mod.load(_board_path(board)), game) is None     # every shipped board: every game
-    text, reports, _ = _run(board, game, tmp_path)
+    event = "dice" if READER_ROLE[game] == "dice" else "card"
+    text, reports, _ = _run(board, game, tmp_path, seconds=60,
+                            until=('"state": "ready"', '"event": "%s"' % event))
     assert "fatal" not in text and "booting again" not in text, text
     assert reports[0]["event"] == "boot" and reports[0]["board"] == board and reports[0]["game"] == game
     assert any(r["event"] == "state" and r["state"] == "ready" for r in reports), reports
     assert not any(r["event"] in ("fault", "crash_recorded") for r in reports), reports
-    event = "dice" if READER_ROLE[game] == "dice" else "card"
     assert any(r["event"] == event for r in reports), reports          # the demo reached the reader port
     assert not (tmp_path / "crash.log").exists() and not (tmp_path / "crash.prev").exists()
 
@@ -89,7 +100,7 @@ def test_the_usb_console_is_a_simulator_endpoint_not_the_terminal(tmp_path):
     def type_status(sim):
         sim.hw.port("console").feed(b"status\r\n")
 
-    _, reports, console = _run("pico", "craps", tmp_path, seconds=1.0, before=type_status, demo=False)
+    _, reports, console = _run("pico", "craps", tmp_path, seconds=3.0, before=type_status, demo=False)
     assert console.startswith(b"table SIM-C1  game craps  state "), console
     assert not any(r["event"] == "console_error" for r in reports)
 
@@ -226,7 +237,7 @@ def test_a_firmware_exception_is_still_a_crash(tmp_path, monkeypatch, capsys):
         real(ctx, elapsed_ms)
 
     monkeypatch.setattr(firmware_main, "poll_inputs", poll_inputs)
-    text, reports, _ = _run("pico", "baccarat", tmp_path, seconds=2.0, demo=False)
+    text, reports, _ = _run("pico", "baccarat", tmp_path, seconds=60, demo=False, until=('"crash_recorded"',))
     assert "fatal: firmware bug; resetting" in capsys.readouterr().out      # the firmware's own stdout
     assert "booting again" in text
     assert any(r["event"] == "crash_recorded" and "ValueError: firmware bug" in r["error"] for r in reports)
