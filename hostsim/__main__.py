@@ -115,7 +115,8 @@ def _run(args, board_path, table_path, interactive):
             saved_tty = termios.tcgetattr(sys.stdin)
             tty.setcbreak(sys.stdin.fileno())
         try:
-            return sim.run()
+            status = sim.run()
+            return 2 if status else 0        # the firmware refused a file at boot (it printed why)
         except (KeyboardInterrupt, Quit):
             print("\nsim: stopped", flush=True)
             return 0

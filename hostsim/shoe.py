@@ -13,7 +13,7 @@ only the first few cards of a fresh shuffle costs only those few swaps:
 import random
 
 from firmware import cards
-from firmware.games.baccarat import BANKER, HAND_NAMES, PLAYER, Round
+from firmware.games.baccarat import HAND_NAMES, Round
 from firmware.games.baccarat_shoe import burn_count
 from firmware.games.omaha_settings import MAX_PLAYERS
 

@@ -70,13 +70,8 @@ def demo_feed(config, seed=None):
     if game == "omaha":
         from hostsim.shoe import OmahaDeal
         return OmahaDeal(rules.seats, seed=seed)
-    from hostsim.dice import SimDice, to_line
-
-    class _Dice(SimDice):
-        def next_line(self):
-            return to_line(self.throw())
-
-    return _Dice(seed=seed)
+    from hostsim.dice import SimDice
+    return SimDice(seed=seed)
 
 
 class HostTap:
