@@ -218,14 +218,17 @@ async def serve(ctx, extra_tasks=()):
 
 
 def run(board_path="board.json", table_path="table.json", state_dir="", machine=None, neopixel=None,
-        extra_tasks=()):
-    """The board's entry point. Returns only if a file is wrong (to the REPL)."""
+        extra_tasks=(), usb_console=None):
+    """The board's entry point. Returns only if a file is wrong (to the REPL).
+
+    usb_console: passed to boot() (the simulator gives its own console endpoint).
+    """
     if machine is None:
         import machine
     if neopixel is None:
         import neopixel
     try:
-        ctx = boot(machine, neopixel, board_path, table_path, state_dir)
+        ctx = boot(machine, neopixel, board_path, table_path, state_dir, usb_console=usb_console)
     except SettingsError as exc:
         print("boot: %s" % exc)
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")

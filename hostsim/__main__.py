@@ -1,221 +1,134 @@
 """make sim: the table firmware running on the simulated board, in this terminal.
 
-    python -m hostsim [--game baccarat|craps|omaha] [--table FILE] [--board sim]
-                      [--no-demo] [--no-ui] [--seconds N]
+    python -m hostsim [--game baccarat|craps|omaha] [--table FILE] [--board NAME|FILE]
+                      [--no-demo] [--no-ui] [--no-pty] [--seconds N] [--speed X] [--seed N]
 
-Every serial port of the board is a pseudo-terminal whose path is printed:
-attach `picocom -b 115200 PATH` to the console port to type commands or to the
-host port to read the reports; send card codes ("Kh", "Td up") or dice ("3 4",
-"noroll off_table") to the shoe/dice port a whole line at a time, as a reader
-does, with `cat > PATH` (a reader line that pauses mid-way is dropped as
-`partial_line`, so keystroke-at-a-time terminals do not suit those ports).
-Keys in this terminal press the dealer buttons: d deal, c confirm, v void,
-s shoe change; q or Ctrl-C quits.
+Every serial port of the board (UARTs, and a USB console) is a pseudo-terminal
+whose path is printed: attach `picocom -b 115200 PATH` to the console port to
+type commands or to the host port to read the reports; send card codes ("Kh",
+"Td up") or dice ("3 4", "noroll off_table") to the shoe/dice port a whole line
+at a time, as a reader does, with `cat > PATH` (a reader line that pauses
+mid-way is dropped as `partial_line`, so keystroke-at-a-time terminals do not
+suit those ports). Keys in this terminal press the dealer buttons the board has
+(the legend lists them); q or Ctrl-C quits.
+
+Exit status: 0 stopped, 1 the simulator itself failed (a host-side error, never
+recorded as a firmware crash), 2 a file is wrong or the board cannot run the game.
 """
 import argparse
-import asyncio
-import collections
-import json
 import os
-import select
 import sys
 
 from firmware import board as board_mod
 from firmware import table_config
 from firmware.errors import SettingsError
+from hostsim.sim import HostError, Quit, Sim, unsupported
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-KEYS = {"d": "deal", "c": "confirm", "v": "void", "s": "shoe_change", "u": "undo", "m": "menu"}
-DEMO_EVERY_MS = 1500
-PRESS_MS = 120
 
 
-class Quit(BaseException):
-    """Ends the simulation; a BaseException so the firmware's crash recovery lets it through."""
+def _board_path(name):
+    """A board name (boards/NAME.json) or a path to a board file."""
+    if name.endswith(".json") or os.sep in name:
+        return name
+    return os.path.join(REPO, "boards", name + ".json")
 
 
-class HostTap:
-    """Keeps the last host reports for the view without taking them from a pty client."""
-
-    def __init__(self, endpoint, keep=8):
-        self.lines = collections.deque(maxlen=keep)
-        self.unprinted = []
-        self._partial = b""
-        endpoint.taps.append(self.seen)
-
-    def seen(self, data):
-        self._partial += bytes(data)
-        while b"\n" in self._partial:
-            line, self._partial = self._partial.split(b"\n", 1)
-            text = line.decode(errors="replace").rstrip("\r")
-            self.lines.append(text)
-            self.unprinted.append(text)
-
-
-class Sim:
-    def __init__(self, args, board_data, board, game):
-        from hostsim import hardware
-        from hostsim.clock import VirtualClock
-
-        self.args = args
-        self.board_data = board_data
-        self.board = board
-        self.game = game
-        self.hw = hardware.install(clock=VirtualClock(realtime=True), ports="loopback" if args.no_pty else "pty",
-                                   board=board_data)
-        self.tap = HostTap(self.hw.port("host"))
-        self.reader_role = "dice" if game == "craps" else "shoe"
-        self.shoe = None
-        self.dice = None
-        self.pressed = {}           # pin -> release time
-        self.stop_at = None if args.seconds is None else self.hw.clock.now_ms() + int(args.seconds * 1000)
-
-    def port_lines(self):
-        return ["%-8s %s" % (role, path or "(loopback)") for role, _, path in self.hw.port_paths()]
-
-    def demo_line(self):
-        if self.reader_role == "shoe":
-            from hostsim.shoe import SimShoe
-            if self.shoe is None or self.shoe.cut_card_out:
-                self.shoe = SimShoe(decks=8, seed=self.args.seed)
-            return self.shoe.next_code() + "\n"
-        from hostsim.dice import SimDice
-        if self.dice is None:
-            self.dice = SimDice(seed=self.args.seed)
-        d1, d2 = self.dice.faces()
-        return "%d %d\n" % (d1, d2)
-
-    def press(self, role):
-        index = self.board.button_index(role)
-        if index < 0:
-            return
-        pin = self.board.buttons[index][1]
-        self.hw.pin(pin).press()
-        self.pressed[pin] = self.hw.clock.now_ms() + PRESS_MS
-
-    def release_due(self):
-        now = self.hw.clock.now_ms()
-        for pin, due in list(self.pressed.items()):
-            if now >= due:
-                self.hw.pin(pin).release()
-                del self.pressed[pin]
-
-    def read_keys(self):
-        if not self.interactive:
-            return
-        while select.select([sys.stdin], [], [], 0)[0]:
-            ch = os.read(sys.stdin.fileno(), 1).decode(errors="ignore").lower()
-            if ch in ("q", "\x03"):
-                raise Quit()
-            if ch in KEYS:
-                self.press(KEYS[ch])
-
-    def view(self):
-        from rich.console import Group
-        from rich.panel import Panel
-        from rich.text import Text
-        from hostsim.view import render
-
-        reports = Text("\n".join(self.tap.lines) or "(none yet)", overflow="ellipsis", no_wrap=True)
-        keys = "keys: " + "  ".join("%s %s" % (k, v) for k, v in KEYS.items()) + "  q quit"
-        return Group(render(self.hw, self.board_data, self.game),
-                     Panel(reports, title="host reports (latest last)"), Text(keys, style="dim"))
-
-    async def task(self, ctx):
-        """Runs beside the firmware: demo input, keys, button releases, watchdog, the view."""
-        next_demo = self.hw.clock.now_ms() + DEMO_EVERY_MS
-        live = None
-        if not self.args.no_ui:
-            from rich.live import Live
-            live = Live(self.view(), refresh_per_second=10, transient=False)
-            live.start()
-        try:
-            while True:
-                now = self.hw.clock.now_ms()
-                if self.args.demo and now >= next_demo:
-                    next_demo = now + DEMO_EVERY_MS
-                    self.hw.port(self.reader_role).feed(self.demo_line())
-                self.read_keys()
-                self.release_due()
-                self.hw.run_timers()
-                self.hw.check_watchdog()
-                if live is not None:
-                    live.update(self.view())
-                else:
-                    for line in self.tap.unprinted:
-                        print("host:", line, flush=True)
-                    del self.tap.unprinted[:]
-                if self.stop_at is not None and now >= self.stop_at:
-                    raise Quit()
-                await asyncio.sleep(0.05)
-        finally:
-            if live is not None:
-                live.stop()
-
-
-def _load(args):
-    board_path = os.path.join(REPO, "boards", args.board + ".json")
+def _check(args):
+    """(board_path, table_path) after loading both; SettingsError if a file is wrong or the pair cannot run."""
+    board_path = _board_path(args.board)
     table_path = args.table or os.path.join(REPO, "boards", "tables", "sim-%s.json" % args.game)
     board = board_mod.load(board_path)
     config = table_config.load(table_path)
-    with open(board_path) as f:
-        board_data = json.load(f)
-    return board_path, table_path, board_data, board, config
+    reason = unsupported(board, config["game"])
+    if reason is not None:
+        raise SettingsError(reason)
+    return board_path, table_path
 
 
-def main(argv=None):
+def _parser():
     ap = argparse.ArgumentParser(prog="python -m hostsim", description=__doc__.splitlines()[0])
-    ap.add_argument("--board", default="sim")
+    ap.add_argument("--board", default="sim", help="board name in boards/ or a board file (default sim)")
     ap.add_argument("--game", default="baccarat", choices=table_config.GAMES)
     ap.add_argument("--table", help="table settings file (default boards/tables/sim-GAME.json)")
     ap.add_argument("--no-demo", dest="demo", action="store_false", help="do not deal cards/dice by itself")
     ap.add_argument("--no-ui", action="store_true", help="plain output instead of the live view")
     ap.add_argument("--no-pty", action="store_true", help="in-memory ports (no pseudo-terminals)")
-    ap.add_argument("--seconds", type=float, help="stop after this many seconds")
+    ap.add_argument("--seconds", type=float, help="stop after this many virtual seconds")
+    ap.add_argument("--speed", type=float, default=1.0, help="virtual time runs this many times real time")
     ap.add_argument("--seed", type=int, help="seed of the demo shoe/dice")
     ap.add_argument("--state-dir", default=os.path.join(REPO, "build", "sim-state"),
                     help="where the simulated flash keeps crash.log (default build/sim-state)")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def _stdout_gone():
+    """Point fd 1 at /dev/null so the interpreter's last flush cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+def _host_failed(error):
+    """One clear line for a host-side failure; the status main() returns."""
+    if isinstance(error, BrokenPipeError):
+        _stdout_gone()
+        print("sim: stdout was closed (%s); stopped. Host side only: nothing recorded in crash.log" % error,
+              file=sys.stderr)
+        return 0
+    import traceback
+    traceback.print_exception(type(error), error, error.__traceback__, file=sys.stderr)
+    print("sim: host-side error in the simulator (%s: %s), not a firmware crash; stopped"
+          % (type(error).__name__, error), file=sys.stderr)
+    return 1
+
+
+def main(argv=None):
+    args = _parser().parse_args(argv)
+    if args.speed <= 0:
+        print("sim: --speed must be > 0", file=sys.stderr)
+        return 2
     try:
-        board_path, table_path, board_data, board, config = _load(args)
+        board_path, table_path = _check(args)
     except SettingsError as exc:
         print("sim: %s" % exc, file=sys.stderr)
         return 2
     os.makedirs(args.state_dir, exist_ok=True)
-    from firmware import main as firmware_main
-    from hostsim.hardware import SimReset
-
-    sim = Sim(args, board_data, board, config["game"])
-    sim.interactive = sys.stdin.isatty() and not args.no_ui
-    print("table %s (%s) on board %s; serial ports:" % (config["table_id"], config["game"], board.name))
-    for line in sim.port_lines():
-        print("  " + line)
-    saved_tty = None
-    if sim.interactive:
-        import termios
-        import tty
-        saved_tty = termios.tcgetattr(sys.stdin)
-        tty.setcbreak(sys.stdin.fileno())
-    import machine
-    import neopixel
+    interactive = sys.stdin.isatty() and not args.no_ui
     try:
-        while True:
-            try:
-                status = firmware_main.run(board_path, table_path, args.state_dir, machine, neopixel,
-                                           extra_tasks=(sim.task,))
-                return status
-            except SimReset as reset:
-                print("sim: %s; booting again" % reset, flush=True)
-                sim.hw.reboot(reset.cause)
-    except (KeyboardInterrupt, Quit):
-        print("\nsim: stopped", flush=True)
-        return 0
+        return _run(args, board_path, table_path, interactive)
+    except BrokenPipeError as exc:       # printing outside the firmware's loop
+        return _host_failed(exc)
+
+
+def _run(args, board_path, table_path, interactive):
+    sim = Sim(board_path, table_path, args.state_dir, ports="loopback" if args.no_pty else "pty",
+              ui=not args.no_ui, demo=args.demo, seconds=args.seconds, seed=args.seed, speed=args.speed,
+              keys=interactive)
+    saved_tty = None
+    try:
+        print("table %s (%s) on board %s; serial ports:" % (sim.config["table_id"], sim.game, sim.board.name))
+        for line in sim.port_lines():
+            print("  " + line)
+        sys.stdout.flush()
+        if interactive:
+            import termios
+            import tty
+            saved_tty = termios.tcgetattr(sys.stdin)
+            tty.setcbreak(sys.stdin.fileno())
+        try:
+            status = sim.run()
+            return 2 if status else 0        # the firmware refused a file at boot (it printed why)
+        except (KeyboardInterrupt, Quit):
+            print("\nsim: stopped", flush=True)
+            return 0
+        except HostError as exc:
+            return _host_failed(exc.error)
     finally:
         if saved_tty is not None:
             import termios
             termios.tcsetattr(sys.stdin, termios.TCSADRAIN, saved_tty)
-        from hostsim import hardware
-        hardware.uninstall()
+        sim.close()
 
 
 if __name__ == "__main__":

@@ -34,6 +34,8 @@ class SimDice:
         """One throw in the reader's line protocol (bytes)."""
         return to_line(self.throw())
 
+    next_line = throw_line      # the simulator's demo feed interface (hostsim.sim.demo_feed)
+
     def throw(self):
         """One report as the reader would send it."""
         d1, d2 = self.faces()

@@ -10,13 +10,15 @@
 # the same PinState, as on a microcontroller.
 import sys
 
+from firmware.board import MCUS
 from hostsim.clock import VirtualClock
 from hostsim.serialport import make_port
 
-# Simulated MCU limits (boards/sim.json's "hostsim" mcu; firmware/board.py agrees).
-GPIO_COUNT = 64
-UART_COUNT = 8
-I2C_COUNT = 4
+# The simulated MCU has the GPIOs, UARTs and I2C buses of the board's "mcu"
+# (firmware/board.py's MCUS, one table for both): a Pico board gets UART 0
+# and 1 only, as the RP2040 has. Without a board it is the "hostsim" MCU.
+DEFAULT_MCU = "hostsim"
+USB = "usb"             # the id port_paths() gives a USB console
 
 # machine.Pin constants (rp2 values).
 IN, OUT, OPEN_DRAIN, ALT = 0, 1, 2, 3
@@ -138,12 +140,12 @@ class _Pins(dict):
 
 
 class UartState:
-    """One UART peripheral and its host endpoint (pty or loopback)."""
+    """One UART peripheral (or the USB console, id "usb") and its host endpoint (pty or loopback)."""
 
     def __init__(self, uart_id, endpoint):
         self.id = uart_id
         self.endpoint = endpoint
-        self.role = None        # board role ("shoe", "host", ...) when known
+        self.roles = []         # board roles ("shoe", "host", ...); shoe and dice may share a UART
         self.configured = False
         self.baudrate = 115200
         self.tx = None
@@ -152,6 +154,11 @@ class UartState:
         self.rx_data = bytearray()  # received, not yet read by the firmware
         self.tx_count = 0
         self.rx_count = 0
+
+    @property
+    def role(self):
+        """The board roles joined ("dice/shoe" for a shared UART), None when unknown."""
+        return "/".join(self.roles) or None
 
     @property
     def path(self):
@@ -256,13 +263,20 @@ class TimerState:
 class Hardware:
     """Host side of the simulated board. See docs/hostsim.md."""
 
-    def __init__(self, clock=None, ports="loopback"):
+    def __init__(self, clock=None, ports="loopback", mcu=DEFAULT_MCU):
         self.clock = clock if clock is not None else VirtualClock()
         if ports not in ("loopback", "pty"):
             raise ValueError("ports must be 'loopback' or 'pty', got %r" % (ports,))
+        if mcu not in MCUS:
+            raise ValueError("unknown mcu %r (expected %s)" % (mcu, ", ".join(sorted(MCUS))))
         self.port_kind = ports
+        self.mcu = mcu
+        self.gpio_ids = MCUS[mcu]["gpio"]
+        self.uart_ids = MCUS[mcu]["uart"]
+        self.i2c_ids = MCUS[mcu]["i2c"]
         self.pins = _Pins(self)  # GPIO number -> PinState (made on first use, also by hw.pins[n])
         self.uarts = {}         # UART id -> UartState (endpoint made on first use)
+        self.usb = None         # UartState of a {"usb": true} console (install(board=...) makes it)
         self.i2c_devices = {}   # (bus, addr) -> device object
         self.i2c_buses = {}     # bus id -> {"scl", "sda", "freq"} as the firmware configured it
         self.strips = {}        # pin -> PixelStrip
@@ -277,9 +291,9 @@ class Hardware:
 
     # pins
     def pin(self, pin_id):
-        """PinState of GPIO pin_id (0..63); ValueError outside the simulated MCU."""
-        if not isinstance(pin_id, int) or not 0 <= pin_id < GPIO_COUNT:
-            raise ValueError("invalid pin %r (hostsim has GPIO 0..%d)" % (pin_id, GPIO_COUNT - 1))
+        """PinState of GPIO pin_id; ValueError for a GPIO the MCU does not have."""
+        if not isinstance(pin_id, int) or isinstance(pin_id, bool) or pin_id not in self.gpio_ids:
+            raise ValueError("invalid pin %r (%s has GPIO %s)" % (pin_id, self.mcu, _ranges(self.gpio_ids)))
         state = self.pins.get(pin_id)
         if state is None:
             state = self.pins[pin_id] = PinState(self, pin_id)
@@ -299,33 +313,54 @@ class Hardware:
 
     # serial
     def uart(self, uart_id):
-        """UartState of UART uart_id (0..7), creating its pty/loopback endpoint on first use."""
-        if not isinstance(uart_id, int) or not 0 <= uart_id < UART_COUNT:
-            raise ValueError("UART(%r) doesn't exist (hostsim has UART 0..%d)" % (uart_id, UART_COUNT - 1))
+        """UartState of UART uart_id, creating its pty/loopback endpoint on first use.
+
+        ValueError for a UART the MCU does not have.
+        """
+        if not isinstance(uart_id, int) or isinstance(uart_id, bool) or uart_id not in self.uart_ids:
+            raise ValueError("UART(%r) doesn't exist (%s has UART %s)" % (uart_id, self.mcu, _ranges(self.uart_ids)))
         state = self.uarts.get(uart_id)
         if state is None:
             state = self.uarts[uart_id] = UartState(uart_id, make_port(self.port_kind))
         return state
 
+    def usb_console(self):
+        """UartState of the USB console (made on first use): the board's REPL port, not a UART."""
+        if self.usb is None:
+            self.usb = UartState(USB, make_port(self.port_kind))
+            self.usb.roles.append("console")
+        return self.usb
+
+    def _serial_states(self):
+        states = [s for _, s in sorted(self.uarts.items())]
+        if self.usb is not None:
+            states.append(self.usb)
+        return states
+
     def port(self, role_or_id):
-        """Endpoint of a UART by id or by board role name ("shoe", "host", ...)."""
+        """Endpoint of a UART by id, or of any serial port by board role ("shoe", "host", "console")."""
         if isinstance(role_or_id, int):
             return self.uart(role_or_id).endpoint
-        for state in self.uarts.values():
-            if state.role == role_or_id:
+        states = self._serial_states()
+        for state in states:
+            if role_or_id in state.roles:
                 return state.endpoint
-        raise KeyError("no UART has the role %r (known: %s)" % (
-            role_or_id, ", ".join(sorted(s.role for s in self.uarts.values() if s.role)) or "none"))
+        raise KeyError("no serial port has the role %r (known: %s)" % (
+            role_or_id, ", ".join(sorted(r for s in states for r in s.roles)) or "none"))
 
     def port_paths(self):
-        """[(role, uart id, pty path or None)] sorted by UART id."""
-        return [(s.role, s.id, s.path) for _, s in sorted(self.uarts.items())]
+        """[(role, uart id or "usb", pty path or None)]: UARTs by id, then the USB console."""
+        return [(s.role, s.id, s.path) for s in self._serial_states()]
 
     # I2C
+    def check_i2c(self, bus_id):
+        """ValueError for an I2C bus the MCU does not have."""
+        if not isinstance(bus_id, int) or isinstance(bus_id, bool) or bus_id not in self.i2c_ids:
+            raise ValueError("I2C(%r) doesn't exist (%s has I2C %s)" % (bus_id, self.mcu, _ranges(self.i2c_ids)))
+
     def attach_i2c(self, bus_id, addr, device):
         """Put a device on I2C bus bus_id at 7-bit addr. A device has i2c_write(bytes) and i2c_read(n) -> bytes."""
-        if not isinstance(bus_id, int) or not 0 <= bus_id < I2C_COUNT:
-            raise ValueError("I2C(%r) doesn't exist (hostsim has I2C 0..%d)" % (bus_id, I2C_COUNT - 1))
+        self.check_i2c(bus_id)
         if not 0 <= addr < 128:
             raise ValueError("I2C address must be 0..127, got %r" % (addr,))
         self.i2c_devices[(bus_id, addr)] = device
@@ -407,7 +442,7 @@ class Hardware:
         self.boots += 1
         for p in self.pins.values():
             p.reset()
-        for u in self.uarts.values():
+        for u in self._serial_states():
             u.reset()
         self.i2c_buses.clear()
         self.timers = []
@@ -434,7 +469,7 @@ class Hardware:
         self._saved_modules = {}
 
     def close(self):
-        for u in self.uarts.values():
+        for u in self._serial_states():
             u.endpoint.close()
 
     def __enter__(self):
@@ -448,7 +483,31 @@ class Hardware:
         return False
 
     def __repr__(self):
-        return "<Hardware %s ports, %d ms, boots=%d>" % (self.port_kind, self.clock.now_ms(), self.boots)
+        return "<Hardware %s %s ports, %d ms, boots=%d>" % (self.mcu, self.port_kind, self.clock.now_ms(),
+                                                            self.boots)
+
+
+def _ranges(ids):
+    """(0, 1, 2, 5, 6) -> "0-2, 5-6": the ids an MCU has, for error messages."""
+    out = []
+    start = prev = None
+    for i in ids:
+        if prev is not None and i == prev + 1:
+            prev = i
+            continue
+        if start is not None:
+            out.append("%d" % start if start == prev else "%d-%d" % (start, prev))
+        start = prev = i
+    if start is not None:
+        out.append("%d" % start if start == prev else "%d-%d" % (start, prev))
+    return ", ".join(out)
+
+
+def board_mcu(board):
+    """The "mcu" of a board description (dict or firmware.board.Board); the hostsim MCU if none is named."""
+    if isinstance(board, dict):
+        return board.get("mcu", DEFAULT_MCU)
+    return getattr(board, "mcu", None) or DEFAULT_MCU
 
 
 def install(clock=None, ports="loopback", board=None):
@@ -458,15 +517,17 @@ def install(clock=None, ports="loopback", board=None):
       installed into firmware.compat so ticks_ms() follows it.
     ports: "loopback" (in-memory, for tests) or "pty" (pseudo-terminals).
     board: optional board description (dict from boards/*.json, or a
-      firmware.board.Board): its UARTs are opened now (so pty paths can be
-      printed before the firmware boots) and labelled with their roles, and
-      a simulated LCD is attached at each display address.
+      firmware.board.Board): the simulated MCU becomes the board's "mcu"
+      (its GPIOs, UARTs and I2C buses only), its UARTs and USB console are
+      opened now (so pty paths can be printed before the firmware boots) and
+      labelled with their roles, and a simulated LCD is attached at each
+      display address.
     A previously installed Hardware is uninstalled first.
     """
     global _current
     if _current is not None:
         uninstall()
-    hw = Hardware(clock=clock, ports=ports)
+    hw = Hardware(clock=clock, ports=ports, mcu=board_mcu(board) if board is not None else DEFAULT_MCU)
     hw.clock.install()
     hw._register_modules()
     _current = hw
@@ -495,12 +556,14 @@ def board_section(board, name):
 
 
 def configure_from_board(hw, board):
-    """Open the board's UARTs (labelled with roles) and attach a SimLCD per display."""
+    """Open the board's UARTs and USB console (labelled with roles) and attach a SimLCD per display."""
     for role, spec in sorted(board_section(board, "ports").items()):
         if "uart" in spec:
             state = hw.uart(spec["uart"])
-            state.role = role if state.role is None else state.role + "/" + role
+            state.roles.append(role)
             state.baudrate = spec.get("baudrate", state.baudrate)
+        elif spec.get("usb"):
+            hw.usb_console().roles[:] = [role]
     from hostsim.lcd import attach_displays
 
     attach_displays(hw, board)

@@ -241,8 +241,7 @@ class I2C:
 
     def __init__(self, id, scl=None, sda=None, freq=400000, timeout=50000):
         hw = _hw.current()
-        if not isinstance(id, int) or not 0 <= id < _hw.I2C_COUNT:
-            raise ValueError("I2C(%r) doesn't exist" % (id,))
+        hw.check_i2c(id)
         self._id = id
         self.init(scl=scl, sda=sda, freq=freq)
         hw.i2c_buses[id] = self._config

@@ -1,8 +1,10 @@
 """Simulated card-reading shoe: a seeded shuffle of N decks dealt card by card.
 
-Generic on purpose (no game rules): it yields firmware card codes ("Td") or
-card ints in shoe order and says when the cut card comes out. It will later
-feed the shoe driver through a pseudo-serial line.
+SimShoe is generic on purpose (no game rules): it yields firmware card codes
+("Td") or card ints in shoe order and says when the cut card comes out.
+BaccaratDemo and OmahaDeal put a table's settings on top of it for the
+simulator's demo: what the shoe reader would read, card by card, at a table
+playing by those settings.
 
 The shuffle is Fisher-Yates done lazily, one swap per card dealt, so dealing
 only the first few cards of a fresh shuffle costs only those few swaps:
@@ -11,8 +13,13 @@ only the first few cards of a fresh shuffle costs only those few swaps:
 import random
 
 from firmware import cards
+from firmware.games.baccarat import HAND_NAMES, Round
+from firmware.games.baccarat_shoe import burn_count
+from firmware.games.omaha_settings import MAX_PLAYERS
 
 DECK = 52
+BURN = "burn"
+CUT_FROM_END = 12         # Baccarat art. 2(1): the cut card goes about 12 cards from the end
 
 
 class SimShoe:
@@ -63,3 +70,133 @@ class SimShoe:
 
     def deal_codes(self, n):
         return [self.next_code() for _ in range(n)]
+
+
+class BaccaratDemo:
+    """A Baccarat table's shoe as its reader sees it: next_card() -> (card, what), what "burn"/"player"/"banker".
+
+    Follows the table's validated settings (config["rules"]):
+    - decks: the shoe holds that many decks (art. 1);
+    - burn: at the start of each shoe, as many cards as decks ("decks"), or the
+      first card and then as many as it says (art. 2(1) options, counted by
+      baccarat_shoe.burn_count as the firmware does);
+    - cut_card: once the cut card is out (CUT_FROM_END cards from the end) the
+      round in progress is the last, or exactly one more follows (art. 3(1));
+      then a new shoe is shuffled and burned;
+    - dealer "auto_shuffler": no burn and no cut card (art. 2(3)); every round
+      comes off a full reshuffle, face up (art. 7(2)).
+    Rounds are dealt P, B, P, B and third cards by the table's method (arts. 7, 9).
+    """
+
+    def __init__(self, settings, seed=None, rng=None):
+        self.settings = settings
+        self.auto = settings.dealer == "auto_shuffler"
+        self.shoe = SimShoe(decks=settings.decks, cut_from_end=0 if self.auto else CUT_FROM_END,
+                            seed=seed, rng=rng)
+        self.shoes = 0
+        self.round = None           # baccarat.Round being dealt
+        self.rounds = 0             # rounds started in this shoe
+        self.rounds_left = None     # rounds still to play once the cut card is out
+        self._new_shoe()
+
+    def _new_shoe(self):
+        self.shoe.shuffle()
+        self.shoes += 1
+        self.rounds = 0
+        self.rounds_left = None
+        if self.auto:
+            self.burn_left = 0                      # art. 2(3)
+        elif self.settings.burn == "decks":
+            self.burn_left = self.settings.decks    # art. 2(1)
+        else:
+            self.burn_left = -1                     # art. 2(1) option: the first card decides
+
+    @property
+    def face_up(self):
+        """Art. 7(2): the automatic shuffler-dealer deals face up."""
+        return self.auto
+
+    def next_card(self):
+        if self.burn_left:
+            card = self.shoe.next_int()
+            if self.burn_left < 0:
+                self.burn_left = burn_count(card, self.settings.burn)
+            else:
+                self.burn_left -= 1
+            return card, BURN
+        if self.round is None:
+            if self.rounds_left == 0:
+                self._new_shoe()                    # art. 3(1): reshuffle after the last round
+                return self.next_card()
+            if self.auto:
+                self.shoe.shuffle()                 # art. 7(2): the machine got every card back
+            self.round = Round(self.settings)
+            self.rounds += 1
+        if self.rounds_left is None and not self.auto and self.shoe.cut_card_out:
+            # Art. 3(1): the cut card comes out before this card: this round is the last, or one more.
+            self.rounds_left = 2 if self.settings.cut_card == "one_more" else 1
+        hand = self.round.expected()
+        card = self.shoe.next_int()
+        self.round.deal(card)
+        if self.round.complete:
+            self.round = None
+            if self.rounds_left is not None:
+                self.rounds_left -= 1
+        return card, HAND_NAMES[hand]
+
+    def next_line(self):
+        """The next card as the shoe reader's serial line ("Kh", or "Kh up" when dealt face up)."""
+        card, _ = self.next_card()
+        return cards.name(card) + (" up\n" if self.face_up else "\n")
+
+
+class OmahaDeal:
+    """Omaha deals, hand after hand, each from a fresh single deck shuffled for it (Omaha art. 1).
+
+    hand() -> [(card, what)] in dealing order: four hole cards to each player
+    one at a time clockwise from the left of the button ("seat3", art. 6), then
+    burn and flop (art. 7), burn and turn, burn and river (art. 8). The button
+    moves one seat clockwise after each hand (art. 1). Players are the table's
+    seats, at most MAX_PLAYERS (one deck holds 4 x 11 + 3 + 5 cards).
+    next_card()/next_line() give the same cards one at a time, hand after hand.
+    """
+
+    HOLE_CARDS = 4
+
+    def __init__(self, seats, seed=None, rng=None, players=None):
+        if players is None:
+            players = min(seats, MAX_PLAYERS)
+        if not 2 <= players <= min(seats, MAX_PLAYERS):
+            raise ValueError("an Omaha deal needs 2..%d players at %d seats, got %r"
+                             % (min(seats, MAX_PLAYERS), seats, players))
+        self.seats = seats
+        self.players = players
+        self.rng = rng if rng is not None else random.Random(seed)
+        self.button = 0             # seat index (0-based) holding the dealer button
+        self.hands = 0
+        self._pending = []
+
+    def hand(self):
+        deck = SimShoe(decks=1, cut_from_end=0, rng=self.rng)
+        order = [(self.button + 1 + i) % self.players for i in range(self.players)]
+        out = []
+        for _ in range(self.HOLE_CARDS):
+            for seat in order:
+                out.append((deck.next_int(), "seat%d" % (seat + 1)))
+        for street, count in (("flop", 3), ("turn", 1), ("river", 1)):
+            out.append((deck.next_int(), BURN))
+            for _ in range(count):
+                out.append((deck.next_int(), street))
+        self.button = (self.button + 1) % self.players
+        self.hands += 1
+        return out
+
+    def next_card(self):
+        if not self._pending:
+            self._pending = self.hand()
+            self._pending.reverse()
+        return self._pending.pop()
+
+    def next_line(self):
+        card, _ = self.next_card()
+        return cards.name(card) + "\n"

@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from hostsim.hardware import RESET_NAMES, board_section
+from hostsim.hardware import RESET_NAMES, USB, board_section
 
 LCD_ON = "bold black on dark_olive_green2"
 LCD_DARK = "grey58 on grey15"
@@ -40,7 +40,7 @@ def _zone_colours(strip_pixels, ranges):
 
 
 def zone_cell(name, colours):
-    """One zone: a swatch per distinct colour run, then the name and the colour value."""
+    """One zone: a two-character swatch (two colours side by side for a mixed zone), then the name."""
     text = Text()
     lit = [c for c in colours if c is not None and max(c[:3]) > 0]
     if not lit:
@@ -51,29 +51,32 @@ def zone_cell(name, colours):
     for c in colours:
         if c not in distinct:
             distinct.append(c)
-    for c in distinct:
+    swatch = distinct[:2] if len(distinct) > 1 else distinct * 2
+    for c in swatch:
         style = _visible(c) if c is not None else None
-        text.append("\u2588\u2588" if style else "\u25cb\u25cb", style=style or OFF_STYLE)
+        text.append("\u2588" if style else "\u25cb", style=style or OFF_STYLE)
     text.append(" " + name, style="bold")
-    if len(distinct) == 1:
-        text.append(" %d,%d,%d" % distinct[0][:3], style="dim")
-    else:
-        text.append(" mixed", style="dim")
     return text
 
 
-def zones_panel(hardware, board, game):
+ZONE_GAP = 2
+
+
+def zones_panel(hardware, board, game, width=80):
+    """The game's bet zones in as many columns as `width` holds (a swatch and the name each)."""
     zones = board_section(board, "zones").get(game)
     pin = _pixel_pin(board)
     strip = hardware.strips.get(pin) if pin is not None else None
     pixels = strip.pixels() if strip is not None else []
-    grid = Table.grid(padding=(0, 2))
-    columns = 3
-    for _ in range(columns):
-        grid.add_column()
+    grid = Table.grid(padding=(0, ZONE_GAP, 0, 0))
     if not zones:
+        grid.add_column()
         grid.add_row(Text("board has no zone map for %r" % game, style="red"))
     else:
+        cell_width = 3 + max(len(name) for name in zones)
+        columns = max(1, (width - 4 + ZONE_GAP) // (cell_width + ZONE_GAP))
+        for _ in range(columns):
+            grid.add_column(no_wrap=True)
         cells = [zone_cell(name, _zone_colours(pixels, ranges)) for name, ranges in zones.items()]
         for i in range(0, len(cells), columns):
             grid.add_row(*cells[i:i + columns])
@@ -99,16 +102,22 @@ def lcd_panel(role, device, spec):
     return Panel(body, title=title, subtitle=", ".join(state) or None, border_style="green", expand=False)
 
 
-def displays_panel(hardware, board):
+def _lcd_panels(hardware, board):
     displays = board_section(board, "displays")
     if not displays or "i2c" not in displays:
-        return Text("no displays on this board", style="dim")
+        return [Text("no displays on this board", style="dim")]
     bus = displays["i2c"]["bus"]
     panels = []
     for role, spec in displays.items():
         if role == "i2c" or "addr" not in spec:
             continue
         panels.append(lcd_panel(role, hardware.i2c_device(bus, spec["addr"]), spec))
+    return panels
+
+
+def displays_panel(hardware, board):
+    """The LCDs side by side."""
+    panels = _lcd_panels(hardware, board)
     grid = Table.grid(padding=(0, 1))
     for _ in panels:
         grid.add_column()
@@ -117,51 +126,53 @@ def displays_panel(hardware, board):
 
 
 def ports_table(hardware, board):
-    table = Table(title="serial ports", title_justify="left", expand=False, box=None, pad_edge=False)
-    for name in ("role", "UART", "baud", "attach with", "tx bytes", "rx bytes"):
-        table.add_column(name)
-    seen = set()
+    """One row per serial port: role(s), UART id or USB, where a person attaches (pty path)."""
+    table = Table.grid(padding=(0, 1), pad_edge=True)
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True, overflow="ellipsis", min_width=4)
+    listed = set()
+    for role, uid, path in hardware.port_paths():
+        where = path if path else "loopback"
+        table.add_row(role or "?", "USB" if uid == USB else "UART%d" % uid, where)
+        for r in (role or "").split("/"):
+            listed.add(r)
     for role, spec in board_section(board, "ports").items():
-        if "uart" not in spec:
-            table.add_row(role, "-", "-", "USB (not simulated)" if spec.get("usb") else "-", "", "")
-            continue
-        state = hardware.uarts.get(spec["uart"])
-        seen.add(spec["uart"])
-        if state is None:
-            table.add_row(role, str(spec["uart"]), str(spec.get("baudrate", "")), "(not opened)", "", "")
-            continue
-        where = state.path if state.path else "loopback (tests)"
-        table.add_row(role, str(state.id), str(state.baudrate), where, str(state.tx_count), str(state.rx_count))
-    for uid, state in sorted(hardware.uarts.items()):
-        if uid not in seen:
-            table.add_row(state.role or "?", str(uid), str(state.baudrate), state.path or "loopback",
-                          str(state.tx_count), str(state.rx_count))
-    return table
+        if role not in listed:
+            table.add_row(role, "USB" if spec.get("usb") else "UART%s" % spec.get("uart", "?"), "(not opened)")
+    return Panel(table, title="serial ports", title_align="left", padding=(0, 0), border_style="blue")
 
 
 def status_line(hardware):
     wdt = hardware.watchdog
-    text = Text()
+    text = Text(no_wrap=True, overflow="ellipsis")
     text.append("virtual time %.3f s" % (hardware.clock.now_ms() / 1000.0), style="bold")
-    text.append("   boot #%d (%s)" % (hardware.boots, RESET_NAMES.get(hardware.reset_cause, hardware.reset_cause)))
-    text.append("   watchdog: ")
+    text.append("  boot #%d (%s)" % (hardware.boots, RESET_NAMES.get(hardware.reset_cause, hardware.reset_cause)))
+    text.append("  watchdog: ")
     if not wdt.started:
         text.append("not started", style="yellow")
     elif wdt.expired():
         text.append("EXPIRED (timeout %d ms)" % wdt.timeout_ms, style="bold red")
     else:
-        text.append("%d ms timeout, %d ms left, %d feeds" % (wdt.timeout_ms, wdt.remaining_ms(), wdt.feeds),
-                    style="green")
+        text.append("%d ms left of %d" % (wdt.remaining_ms(), wdt.timeout_ms), style="green")
     return text
 
 
-def render(hardware, board, game):
-    """The whole simulated table as one rich renderable."""
-    description = board_section(board, "description") if isinstance(board, dict) else getattr(board, "description", "")
+def render(hardware, board, game, width=80):
+    """The whole simulated table as one rich renderable, at most `width` columns and 15 to 20 lines.
+
+    Zones on top (columns fitted to the width), the LCDs with the serial
+    ports beside them, then one status line; 80x24 leaves room below for the
+    simulator's host reports and key legend.
+    """
+    middle = Table.grid(padding=(0, 1), expand=True)
+    panels = _lcd_panels(hardware, board) + [ports_table(hardware, board)]
+    for _ in panels[:-1]:
+        middle.add_column()
+    middle.add_column(ratio=1)
+    middle.add_row(*panels)
     return Group(
-        Text("hostsim: %s" % (description or "simulated board"), style="bold cyan"),
-        zones_panel(hardware, board, game),
-        displays_panel(hardware, board),
-        ports_table(hardware, board),
+        zones_panel(hardware, board, game, width),
+        middle,
         status_line(hardware),
     )

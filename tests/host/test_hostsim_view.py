@@ -49,22 +49,23 @@ def test_render_shows_zone_colours_lcd_text_ports_watchdog_and_time(table):
     assert "bet-zone lights: baccarat" in out
     for zone in board["zones"]["baccarat"]:
         assert zone in out
-    assert "player 0,0,60" in out and "banker 60,0,0" in out
+    assert "\u2588\u2588 player" in out and "\u2588\u2588 banker" in out and "\u25cb\u25cb tie" in out
     assert "PLAYER 7  BANKER 5" in out and "BANKER WINS" in out
     assert "dealer LCD 0x27" in out and "result LCD 0x26" in out
     for role in ("shoe", "dice", "host", "console"):
         assert role in out
     assert "loopback" in out
     assert "virtual time 1.500 s" in out
-    assert "5000 ms timeout, 3500 ms left" in out
+    assert "watchdog: 3500 ms left of 5000" in out
     assert "#0000ff" in html.lower() and "#ff0000" in html.lower()    # 60-level LEDs drawn at full hue
 
 
 def test_render_other_layouts_and_mixed_zones(table):
     hw, board = table
     light(hw, 16, 76, [((0, 4), (0, 60, 0)), ((5, 9), (60, 40, 0))])
-    out, _ = text_of(view.render(hw, board, "craps"))
-    assert "bet-zone lights: craps" in out and "pass mixed" in out and "point_10" in out
+    out, html = text_of(view.render(hw, board, "craps"))
+    assert "bet-zone lights: craps" in out and "\u2588\u2588 pass" in out and "point_10" in out
+    assert "#00ff00" in html.lower() and "#ffaa00" in html.lower()   # pass shows both colours
     out, _ = text_of(view.render(hw, board, "omaha"))
     assert "seat10" in out and "button" in out
 

@@ -1,0 +1,257 @@
+# The simulator around the unchanged firmware: demo input, dealer keys, the live view, resets, host errors.
+#
+# Sim(board_path, table_path, state_dir, ...).run() boots firmware.main.run()
+# on the simulated board until it stops: Quit (q, Ctrl-C, --seconds elapsed),
+# or HostError when the simulator's own host side fails. Both are
+# BaseExceptions, so the firmware's `except Exception` crash recovery lets them
+# through: only a firmware exception is recorded in crash.log.
+import asyncio
+import collections
+import os
+import select
+import sys
+
+from firmware import board as board_mod
+from firmware import table_config
+from firmware.main import READER_ROLE
+
+# Keys of this terminal -> the dealer button they press (shown only if the board has the button).
+KEYS = (("d", "deal"), ("c", "confirm"), ("v", "void"), ("s", "shoe_change"), ("u", "undo"), ("m", "menu"))
+QUIT_KEYS = ("q", "\x03")
+DEMO_EVERY_MS = 1500
+PRESS_MS = 120
+STEP_S = 0.05             # the host task's period (real time)
+VIEW_EVERY_MS = 100       # live view refresh (real time)
+
+
+class Quit(BaseException):
+    """Ends the simulation; a BaseException so the firmware's crash recovery lets it through."""
+
+
+class HostError(BaseException):
+    """The simulator's own host side failed (its view, its output, its demo input): not a firmware crash.
+
+    The host task runs inside the firmware's asyncio loop, so an ordinary
+    exception there would look like a firmware fault and be recorded in
+    crash.log; raised as this BaseException it passes the firmware's
+    `except Exception` recovery untouched. `.error` is the original exception.
+    """
+
+    def __init__(self, error):
+        BaseException.__init__(self, "%s: %s" % (type(error).__name__, error))
+        self.error = error
+
+
+def unsupported(board, game):
+    """Why `board` (a firmware.board.Board) cannot run `game`, or None when it can.
+
+    A game is supported when the board has its reader port and a zone map for its layout.
+    """
+    role = READER_ROLE[game]
+    if role not in board.ports:
+        return "board %s has no %s port, which %s needs" % (board.name, role, game)
+    if game not in board.zones:
+        return "board %s has no zone map for the %s layout" % (board.name, game)
+    return None
+
+
+def board_keys(board):
+    """[(key, button role)] of the buttons this board has."""
+    return [(key, role) for key, role in KEYS if board.button_index(role) >= 0]
+
+
+def demo_feed(config, seed=None):
+    """What the game's reader sends at this table, line by line: an object with next_line()."""
+    game = config["game"]
+    rules = config["rules"]
+    if game == "baccarat":
+        from hostsim.shoe import BaccaratDemo
+        return BaccaratDemo(rules, seed=seed)
+    if game == "omaha":
+        from hostsim.shoe import OmahaDeal
+        return OmahaDeal(rules.seats, seed=seed)
+    from hostsim.dice import SimDice
+    return SimDice(seed=seed)
+
+
+class HostTap:
+    """Keeps the last host reports for the view without taking them from a pty client."""
+
+    def __init__(self, endpoint, keep=32):
+        self.lines = collections.deque(maxlen=keep)
+        self.unprinted = []
+        self._partial = b""
+        endpoint.taps.append(self.seen)
+
+    def seen(self, data):
+        self._partial += bytes(data)
+        while b"\n" in self._partial:
+            line, self._partial = self._partial.split(b"\n", 1)
+            text = line.decode(errors="replace").rstrip("\r")
+            self.lines.append(text)
+            self.unprinted.append(text)
+
+
+class Sim:
+    """One simulated table: the board's hardware installed, the firmware booted (again after each reset).
+
+    ports: "pty" or "loopback"; ui: the live view (else host reports are
+    printed as "host: {...}" lines to `out`); demo: deal cards/dice by itself;
+    seconds: stop after this much virtual time; speed: virtual time runs this
+    many times faster than real time; keys: read dealer keys from stdin.
+    """
+
+    def __init__(self, board_path, table_path, state_dir, ports="pty", ui=False, demo=True, seconds=None,
+                 seed=None, speed=1.0, keys=False, out=None):
+        from hostsim import hardware
+        from hostsim.clock import VirtualClock
+
+        self.board_path = board_path
+        self.table_path = table_path
+        self.state_dir = state_dir
+        self.board = board_mod.load(board_path)
+        self.config = table_config.load(table_path)
+        self.game = self.config["game"]
+        self.ui = ui
+        self.demo = demo_feed(self.config, seed) if demo else None
+        self.keys = board_keys(self.board)
+        self.read_stdin = keys
+        self.out = out if out is not None else sys.stdout
+        self.hw = hardware.install(clock=VirtualClock(realtime=True, scale=speed), ports=ports, board=self.board)
+        self.reader_role = READER_ROLE[self.game]
+        self.tap = HostTap(self.hw.port("host"))
+        self.pressed = {}           # pin -> release time
+        self.stop_at = None if seconds is None else self.hw.clock.now_ms() + int(seconds * 1000)
+        self.live = None
+        self._next_view = 0.0
+
+    def close(self):
+        from hostsim import hardware
+
+        hardware.uninstall()
+
+    def port_lines(self):
+        return ["%-9s %s" % (role, path or "(loopback)") for role, _, path in self.hw.port_paths()]
+
+    # -- firmware side: what the board does; exceptions here are the firmware's ----------------
+    def run(self):
+        """Boot the firmware until Quit or HostError; a firmware crash resets the board and boots it again."""
+        import machine
+        import neopixel
+        from firmware import main as firmware_main
+        from hostsim.hardware import SimReset
+        from hostsim.usb import UsbConsole
+
+        while True:
+            usb = UsbConsole() if self.hw.usb is not None else None
+            try:
+                return firmware_main.run(self.board_path, self.table_path, self.state_dir, machine, neopixel,
+                                         extra_tasks=(self.task,), usb_console=usb)
+            except SimReset as reset:
+                self._host(self.say, "sim: %s; booting again" % reset)
+                self.hw.reboot(reset.cause)
+
+    def press(self, role):
+        index = self.board.button_index(role)
+        if index < 0:
+            return
+        pin = self.board.buttons[index][1]
+        self.hw.pin(pin).press()            # may run the firmware's pin IRQ handler
+        self.pressed[pin] = self.hw.clock.now_ms() + PRESS_MS
+
+    def release_due(self):
+        now = self.hw.clock.now_ms()
+        for pin, due in list(self.pressed.items()):
+            if now >= due:
+                self.hw.pin(pin).release()
+                del self.pressed[pin]
+
+    async def task(self, ctx):
+        """Runs beside the firmware: demo input, keys, button releases, timers, watchdog, the view."""
+        next_demo = self.hw.clock.now_ms() + DEMO_EVERY_MS
+        self._host(self._start_view)
+        try:
+            while True:
+                now = self.hw.clock.now_ms()
+                if self.demo is not None and now >= next_demo:
+                    next_demo = now + DEMO_EVERY_MS
+                    self._host(self._feed_demo)
+                for role in self._host(self._read_keys):
+                    self.press(role)
+                self.release_due()
+                self.hw.run_timers()
+                self.hw.check_watchdog()
+                self._host(self._show)
+                if self.stop_at is not None and now >= self.stop_at:
+                    raise Quit()
+                await asyncio.sleep(STEP_S)
+        finally:
+            self._stop_view()
+
+    # -- host side: the simulator's own work; an exception here is a HostError ----------------
+    @staticmethod
+    def _host(step, *args):
+        try:
+            return step(*args)
+        except Exception as exc:
+            raise HostError(exc) from exc
+
+    def say(self, text):
+        if self.live is not None:
+            self.live.console.print(text)
+        else:
+            print(text, file=self.out, flush=True)
+
+    def _feed_demo(self):
+        self.hw.port(self.reader_role).feed(self.demo.next_line())
+
+    def _read_keys(self):
+        if not self.read_stdin:
+            return ()
+        roles = []
+        keys = dict(self.keys)
+        while select.select([sys.stdin], [], [], 0)[0]:
+            data = os.read(sys.stdin.fileno(), 1)
+            if not data:
+                break
+            ch = data.decode(errors="ignore").lower()
+            if ch in QUIT_KEYS:
+                raise Quit()
+            if ch in keys:
+                roles.append(keys[ch])
+        return roles
+
+    def screen(self):
+        from hostsim.screen import Screen
+
+        return Screen(self)
+
+    def _start_view(self):
+        if self.ui:
+            from rich.console import Console
+            from rich.live import Live
+
+            self.live = Live(self.screen(), console=Console(file=self.out), auto_refresh=False,
+                             transient=False, vertical_overflow="crop")
+            self.live.start(refresh=True)
+
+    def _show(self):
+        if self.live is not None:
+            import time
+            now = time.monotonic()
+            if now >= self._next_view:
+                self._next_view = now + VIEW_EVERY_MS / 1000.0
+                self.live.refresh()
+            return
+        for line in self.tap.unprinted:
+            print("host:", line, file=self.out)
+        del self.tap.unprinted[:]
+        self.out.flush()
+
+    def _stop_view(self):
+        live, self.live = self.live, None
+        if live is not None:
+            try:
+                live.stop()
+            except OSError:
+                pass        # the terminal is gone (e.g. a closed pipe): nothing left to restore
