@@ -79,12 +79,13 @@ class Console:
         if ctx.unused_reader is not None:
             lines.append("lines on the unused %s port %d" % (ctx.unused_role, ctx.unexpected_lines))
         if t.fault_code:
-            if faults.has_evidence(t.fault_code):
-                detail = "bytes %r" % t.evidence.text(t.fault_detail) if not t.fault_restored else "bytes lost in the reset"
+            if t.fault_restored:
+                detail = "from before the reset"
+            elif faults.has_evidence(t.fault_code):
+                detail = "bytes %r" % t.evidence.text(t.fault_detail)
             else:
                 detail = "detail %d" % t.fault_detail
-            lines.append("fault %s (%s%s): press CONFIRM to acknowledge"
-                         % (faults.name(t.fault_code), detail, ", from before the reset" if t.fault_restored else ""))
+            lines.append("fault %s (%s): press CONFIRM to acknowledge" % (faults.name(t.fault_code), detail))
         for code, text in ctx.bringup_faults:
             lines.append("bring-up fault %s: %s" % (code, text))
         return lines

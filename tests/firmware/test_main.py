@@ -262,7 +262,7 @@ def test_unacknowledged_fault_survives_a_reset():
         assert faulted == [{"seq": faulted[0]["seq"], "table": "B01", "event": "fault", "fault": "bad_card",
                             "detail": 0, "restored": True}]
         assert ctx.hw.displays["dealer"].lines[1] == "FAULT BAD_CARD"
-        assert "fault bad_card (detail 0, from before the reset): press CONFIRM to acknowledge" in \
+        assert "fault bad_card (from before the reset): press CONFIRM to acknowledge" in \
             ctx.console.handle(b"status")
         _press_confirm(ctx, machine)
         assert ctx.table.state == t.READY

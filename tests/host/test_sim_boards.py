@@ -231,7 +231,7 @@ def test_a_firmware_exception_is_still_a_crash(tmp_path, monkeypatch, capsys):
     state = {"failed": False}
 
     def poll_inputs(ctx, elapsed_ms):
-        if not state["failed"] and ctx.table.uptime_ms > 300:
+        if not state["failed"] and ctx.table.uptime_s * 1000 + ctx.table.uptime_part_ms > 300:
             state["failed"] = True
             raise ValueError("firmware bug")
         real(ctx, elapsed_ms)
