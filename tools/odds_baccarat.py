@@ -47,9 +47,8 @@ def add_arguments(parser):
 
 
 def check_config(method, commission, decks):
-    settings = baccarat.load_settings({"method": method, "commission": commission, "decks": decks},
-                                      ("method", "commission", "decks"))
-    return settings
+    # The tie option does not change any figure here (a tie returns Banker/Player stakes).
+    return baccarat.BaccaratSettings(method=method, commission=commission, tie_option="returned", decks=decks)
 
 
 def value_counts(decks):
