@@ -27,6 +27,7 @@ import math
 import time
 from fractions import Fraction
 
+from firmware.errors import SettingsError
 from firmware.games import baccarat
 from firmware.games.baccarat import PLAYER, BANKER, TIE, NONE
 
@@ -276,7 +277,7 @@ def run(args):
     commission = args.commission.upper() if isinstance(args.commission, str) else args.commission
     try:
         dist, figs, elapsed = exact(args.method, commission, args.decks)
-    except baccarat.SettingsError as exc:
+    except SettingsError as exc:
         raise ValueError(str(exc))
     mc = None
     if args.monte_carlo:
