@@ -54,7 +54,7 @@ def burn_count(card, burn):
 
 
 class Shoe:
-    """One shoe from shuffle to reshuffle under validated Settings."""
+    """One shoe from shuffle to reshuffle under a table's BaccaratSettings (load_settings)."""
 
     def __init__(self, settings):
         check_settings(settings)
