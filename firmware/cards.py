@@ -2,7 +2,7 @@
 #
 # card = rank_index * 4 + suit_index, rank_index 0 (deuce) .. 12 (ace),
 # suit_index 0..3 for c d h s. Ints keep hands allocation-free on MicroPython.
-from firmware.errors import CardCodeError
+from firmware.errors import CardCodeError, IntegrityError
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -32,9 +32,12 @@ def parse_many(codes):
 
 
 def check(card):
-    """Validate a card int (from a driver or a decoded frame)."""
-    if not isinstance(card, int) or card < 0 or card >= DECK_SIZE:
-        raise CardCodeError("bad card number %r: expected 0..51" % (card,))
+    """Validate a card int (from a driver or a decoded frame) -> card.
+
+    Anything but an int 0..51 is a card no deck holds: IntegrityError, an alarm
+    (bool is not a card even though it is an int subclass: True would be 2d)."""
+    if isinstance(card, bool) or not isinstance(card, int) or card < 0 or card >= DECK_SIZE:
+        raise IntegrityError("bad card number %r: no card of a 52-card deck (expected 0..51)" % (card,))
     return card
 
 

@@ -27,6 +27,7 @@ import math
 import time
 from fractions import Fraction
 
+from firmware.errors import SettingsError
 from firmware.games import baccarat
 from firmware.games.baccarat import PLAYER, BANKER, TIE, NONE
 
@@ -47,9 +48,8 @@ def add_arguments(parser):
 
 
 def check_config(method, commission, decks):
-    settings = baccarat.load_settings({"method": method, "commission": commission, "decks": decks},
-                                      ("method", "commission", "decks"))
-    return settings
+    # The tie option does not change any figure here (a tie returns Banker/Player stakes).
+    return baccarat.BaccaratSettings(method=method, commission=commission, tie_option="returned", decks=decks)
 
 
 def value_counts(decks):
@@ -277,7 +277,7 @@ def run(args):
     commission = args.commission.upper() if isinstance(args.commission, str) else args.commission
     try:
         dist, figs, elapsed = exact(args.method, commission, args.decks)
-    except baccarat.SettingsError as exc:
+    except SettingsError as exc:
         raise ValueError(str(exc))
     mc = None
     if args.monte_carlo:

@@ -17,6 +17,7 @@ import math
 import time
 from fractions import Fraction
 
+from firmware.errors import SettingsError
 from firmware.games import craps as C
 
 STAKE = 60            # divisible by every payout denominator (2, 3, 4, 5, 6): every payout is exact
@@ -46,7 +47,7 @@ def make_settings(field_12=2, max_odds=(3, 4, 5), off_on_come_out=()):
         return C.load_settings({"minimum": 1, "field_12": field_12, "max_odds": list(max_odds),
                                 "off_on_come_out": list(off_on_come_out), "max_open_bets": 4096,
                                 "take_down": [], "shooter_change_on_come_out_craps": False})
-    except C.SettingsError as exc:
+    except SettingsError as exc:
         raise ValueError(str(exc))
 
 

@@ -8,8 +8,11 @@
 # firmware.cards ints (rank_index * 4 + suit).
 from collections import namedtuple
 
+from firmware.cards import check
 from firmware.compat import const
 from firmware.errors import RuleError, SettingsError
+from firmware.games.baccarat_settings import (  # noqa: F401 (the table file loads Baccarat settings from here)
+    SETTING_NAMES, TIE_OPTIONS, BaccaratSettings, check_method, check_settings, load_settings, round_settings)
 
 PLAYER = const(0)
 BANKER = const(1)
@@ -25,92 +28,42 @@ VALUES = bytes((2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 1))
 # Bet zones (art. 12) in the order every report lists them.
 ZONES = ("player", "banker", "tie", "player_pair", "banker_pair")
 
-# --- table settings (art. 18: regulated options, validated at load) ----------
 
-# (name, allowed values, article). Order matters for messages and reports.
-SETTINGS_SPEC = (
-    ("method", (1, 2), "art. 9"),
-    ("commission", ("A", "B"), "art. 17"),
-    ("tie_option", ("returned", "standing", "changeable"), "art. 11"),
-    ("decks", (6, 7, 8, 9, 10, 11, 12), "art. 1"),
-    ("burn", ("decks", "first_card", "first_card_points"), "art. 2(1)"),
-    ("cut_card", ("last_round", "one_more"), "art. 3(1)"),
-    ("demo_rounds", (0, 1, 2, 3), "art. 2(2)"),
-    ("dealer", ("shoe", "auto_shuffler"), "arts. 2(3), 7(2)"),
-)
-ROUND_SETTINGS = ("method", "commission", "tie_option")
-SETTING_NAMES = tuple(spec[0] for spec in SETTINGS_SPEC)
-
-
-class Settings:
-    """Validated Baccarat table settings; build with load_settings()."""
-
-    def __init__(self, values):
-        for name, value in values:
-            setattr(self, name, value)
-
-    def as_list(self):
-        out = []
-        for name in SETTING_NAMES:
-            if hasattr(self, name):
-                out.append((name, getattr(self, name)))
-        return out
-
-
-def _check_setting(name, value):
-    for spec_name, allowed, article in SETTINGS_SPEC:
-        if spec_name != name:
-            continue
-        # bool is an int subclass: True must not pass as method 1.
-        ok = type(value) is type(allowed[0]) and value in allowed
-        if not ok:
-            raise SettingsError("setting %r = %r not allowed: expected one of %s (Baccarat %s)"
-                                % (name, value, ", ".join(repr(a) for a in allowed), article))
-        return value
-    raise SettingsError("unknown Baccarat setting %r: expected %s" % (name, ", ".join(SETTING_NAMES)))
-
-
-def load_settings(values, required=SETTING_NAMES):
-    """Dict of settings -> Settings. Every name in `required` must be present:
-    regulated options are never silently defaulted (art. 18)."""
-    if not isinstance(values, dict):
-        raise SettingsError("Baccarat settings must be a dict of name -> value")
-    checked = []
-    for name in values:
-        checked.append((name, _check_setting(name, values[name])))
-    for name in required:
-        if name not in values:
-            raise SettingsError("Baccarat setting %r missing: it is a regulated option and has no default"
-                                % (name,))
-    return Settings(checked)
-
-
-def round_settings(method, commission, tie_option="returned"):
-    """Settings for one round only (judge, odds): method, commission, tie option."""
-    return load_settings({"method": method, "commission": commission, "tie_option": tie_option},
-                         ROUND_SETTINGS)
+def _point(total_):
+    if type(total_) is not int or total_ < 0 or total_ > 9:
+        raise RuleError("a Baccarat total is 0..9 (art. 5), got %r" % (total_,))
+    return total_
 
 
 # --- art. 5 values, art. 9 draws ----------------------------------------------
 
-def value(card):
-    """Art. 5: point value of a card int."""
-    return VALUES[card >> 2]
-
-
-def total(cards):
-    """Art. 5: hand total = sum of point values modulo 10."""
+def _points(cards):
+    # Art. 5 total of checked card ints.
     t = 0
     for c in cards:
         t += VALUES[c >> 2]
     return t % 10
 
 
+def value(card):
+    """Art. 5: point value of a card int."""
+    return VALUES[check(card) >> 2]
+
+
+def total(cards):
+    """Art. 5: hand total = sum of point values modulo 10."""
+    if not isinstance(cards, (list, tuple)):
+        raise RuleError("a hand is a list of card numbers, got %r" % (cards,))
+    for c in cards:
+        check(c)
+    return _points(cards)
+
+
 def first_drawer(player_two, banker_two):
     """Art. 9, both methods, on the two-card totals: NONE if either is a natural
     (9(1), 8 or 9: decided), PLAYER if equal (9(2): both draw, Player first),
     otherwise the lower hand (9(3): the lower draws first)."""
-    if player_two >= 8 or banker_two >= 8:
+    if _point(player_two) >= 8 or _point(banker_two) >= 8:
         return NONE
     if player_two <= banker_two:
         return PLAYER
@@ -120,19 +73,22 @@ def first_drawer(player_two, banker_two):
 def other_draws(method, player_two, banker_two, drawer_total):
     """Art. 9 after the first drawer's third card (total now drawer_total):
     does the other hand draw too?"""
-    if player_two == banker_two:
+    check_method(method)
+    if _point(player_two) == _point(banker_two):
         return True  # 9(2): both draw
     other = banker_two if player_two < banker_two else player_two
-    if drawer_total < other:
+    if _point(drawer_total) < other:
         return False  # 9(3)(i) both methods: still lower, the other wins standing
     if drawer_total == other:
-        return method == 1  # Method 1 9(3)(ii) ">= -> other draws"; Method 2 9(3)(ii) tie
+        if method == 1:
+            return True  # Method 1 9(3)(ii): greater than or equal -> the other must draw
+        return False  # Method 2 9(3)(ii): equal -> the other does not draw, tie
     return True  # Method 1 (ii) / Method 2 (iii): greater -> the other must draw
 
 
 def winner_of(player_total, banker_total):
     """Arts. 9(1)-(3): the higher final total wins, equal is a tie."""
-    if player_total > banker_total:
+    if _point(player_total) > _point(banker_total):
         return PLAYER
     if banker_total > player_total:
         return BANKER
@@ -141,7 +97,18 @@ def winner_of(player_total, banker_total):
 
 def is_pair(first, second):
     """Art. 12: same rank, whatever the suit (J+J yes, J+Q no)."""
-    return (first >> 2) == (second >> 2)
+    return (check(first) >> 2) == (check(second) >> 2)
+
+
+def check_call(card, hand, face_up):
+    """A well-formed deal: a card int 0..51 (else IntegrityError: the reader cannot
+    have produced it), hand None / PLAYER / BANKER, face_up True / False."""
+    check(card)
+    if hand is not None and (type(hand) is not int or (hand != PLAYER and hand != BANKER)):
+        raise RuleError("hand must be player (%d), banker (%d) or None (not sensed), got %r"
+                        % (PLAYER, BANKER, hand))
+    if face_up is not True and face_up is not False:
+        raise RuleError("face_up must be True or False, got %r" % (face_up,))
 
 
 Result = namedtuple("Result", ("winner", "player_total", "banker_total", "player_pair",
@@ -152,7 +119,7 @@ class Round:
     """One round, fed card by card in dealing order (art. 7: P, B, P, B, then art. 9)."""
 
     def __init__(self, settings):
-        self.method = settings.method
+        self.method = check_method(check_settings(settings).method)
         self.settings = settings
         self.player = []
         self.banker = []
@@ -175,13 +142,13 @@ class Round:
             self._next = PLAYER if n % 2 == 0 else BANKER  # art. 7(1)
             return
         if n == 4:
-            self._two = (total(self.player), total(self.banker))
+            self._two = (_points(self.player), _points(self.banker))
             self._next = first_drawer(self._two[0], self._two[1])
             return
         if n == 5:
             drawer = self.order[4]
             hand = self.player if drawer == PLAYER else self.banker
-            if other_draws(self.method, self._two[0], self._two[1], total(hand)):
+            if other_draws(self.method, self._two[0], self._two[1], _points(hand)):
                 self._next = BANKER if drawer == PLAYER else PLAYER
             else:
                 self._next = NONE
@@ -191,13 +158,15 @@ class Round:
     def deal(self, card, hand=None, face_up=False):
         """Give the next card to the hand that is due. `hand`, if the table
         senses where the card was placed, must match expected(), else RuleError
-        (a dealing error, art. 10: the caller corrects or voids)."""
+        (a dealing error, art. 10: the caller corrects or voids). A card number
+        outside 0..51 is an IntegrityError. Nothing changes on any refusal."""
+        check_call(card, hand, face_up)
         due = self._next
         if due == NONE:
             raise RuleError("round complete: no hand may draw another card (Baccarat art. 9(1))")
         if hand is not None and hand != due:
             raise RuleError("dealing error: the next card is due to %s, not %s (Baccarat arts. 7, 9, 10)"
-                            % (HAND_NAMES[due], HAND_NAMES[hand] if hand in (0, 1) else hand))
+                            % (HAND_NAMES[due], HAND_NAMES[hand]))
         if due == PLAYER:
             self.player.append(card)
         else:
@@ -209,7 +178,7 @@ class Round:
         return due
 
     def totals(self):
-        return total(self.player), total(self.banker)
+        return _points(self.player), _points(self.banker)
 
     def result(self):
         if self._next != NONE:
@@ -222,7 +191,13 @@ class Round:
 
 
 def play(settings, cards):
-    """Whole round from a dealing sequence (extra cards ignored) -> Result."""
+    """Whole round from a dealing sequence (extra cards ignored) -> Result.
+    Every card given is checked first: one the shoe cannot hold is an alarm
+    (IntegrityError), never part of a result."""
+    if not isinstance(cards, (list, tuple)):
+        raise RuleError("cards must be a list of card numbers in dealing order, got %r" % (cards,))
+    for card in cards:
+        check(card)
     rnd = Round(settings)
     for card in cards:
         if rnd.complete:
@@ -236,42 +211,71 @@ def play(settings, cards):
 
 # --- art. 16 payouts, art. 17 commission, art. 11 ties -----------------------
 
+PAIR_ODDS = const(11)  # art. 16: each Pair pays 11:1
+
+
 def tie_odds(method):
     """Art. 16: Tie pays 14:1 under Method 1, 9:1 under Method 2."""
-    return 14 if method == 1 else 9
-
-
-PAIR_ODDS = const(11)  # art. 16: each Pair pays 11:1
+    if check_method(method) == 1:
+        return 14
+    return 9
 
 
 def commission(option, winning_total, win):
     """Art. 17 on a Banker/Player win of `win` units. Option A: 5% when the
     winning total is 7, 8 or 9; option B: 50% when it is 4. Rounding: the
     commission is rounded DOWN to a whole unit (the fraction goes to the player)."""
+    _point(winning_total)
+    _amount("a win", win)
     if option == "A":
         if winning_total >= 7:
             return win * 5 // 100
         return 0
-    if winning_total == 4:
-        return win // 2
-    return 0
+    if option == "B":
+        if winning_total == 4:
+            return win // 2
+        return 0
+    raise SettingsError("Baccarat commission option must be \"A\" or \"B\" (art. 17), got %r" % (option,))
 
 
 def _amount(zone, amount):
+    # Money is a whole number of table units: not a float, not a bool.
     if type(amount) is not int or amount < 0:
         raise RuleError("bet on %s must be a whole number of units >= 0, got %r" % (zone, amount))
     return amount
 
 
+def _check_result(result):
+    if not isinstance(result, Result) or (result.winner != PLAYER and result.winner != BANKER
+                                          and result.winner != TIE):
+        raise RuleError("not a Baccarat round result: %r" % (result,))
+    return result
+
+
+def _bet_pairs(bets):
+    if not isinstance(bets, (list, tuple)):
+        raise RuleError("bets must be a list of (zone, amount), got %r" % (bets,))
+    for bet in bets:
+        if not isinstance(bet, (list, tuple)) or len(bet) != 2:
+            raise RuleError("a bet is (zone, amount), got %r" % (bet,))
+    return bets
+
+
 def settle_zone(settings, result, zone, amount):
     """Net of one bet on one zone given a Result -> (net, status).
     status: "win", "lose", or for Banker/Player on a tie the art. 11 option."""
+    check_settings(settings)
+    _check_result(result)
     amount = _amount(zone, amount)
     winner = result.winner
     if zone == "player" or zone == "banker":
         side = PLAYER if zone == "player" else BANKER
         if winner == TIE:
-            return 0, settings.tie_option  # art. 11: not lost; returned / standing / changeable
+            option = settings.tie_option  # art. 11: not lost; returned / standing / changeable
+            if option not in TIE_OPTIONS:
+                raise SettingsError("Baccarat tie_option must be one of %s (art. 11), got %r"
+                                    % (", ".join(TIE_OPTIONS), option))
+            return 0, option
         if winner != side:
             return -amount, "lose"
         won_total = result.player_total if side == PLAYER else result.banker_total
@@ -291,7 +295,7 @@ def settle_zone(settings, result, zone, amount):
 def settle(settings, result, bets):
     """bets: list of (zone, amount) -> list of (zone, net, status), same order."""
     out = []
-    for zone, amount in bets:
+    for zone, amount in _bet_pairs(bets):
         net, status = settle_zone(settings, result, zone, amount)
         out.append((zone, net, status))
     return out
@@ -300,7 +304,7 @@ def settle(settings, result, bets):
 def settle_void(bets):
     """Art. 10: a void round returns every bet."""
     out = []
-    for zone, amount in bets:
+    for zone, amount in _bet_pairs(bets):
         if zone not in ZONES:
             raise RuleError("unknown bet zone %r: expected one of %s" % (zone, ", ".join(ZONES)))
         _amount(zone, amount)

@@ -9,7 +9,7 @@ from collections import namedtuple
 
 from firmware.compat import const
 from firmware.errors import IntegrityError, RuleError, SettingsError
-from firmware.games.baccarat import NONE, Round, HAND_NAMES, SETTING_NAMES
+from firmware.games.baccarat import NONE, Round, HAND_NAMES, SETTING_NAMES, check_call, check_settings
 from firmware import cards as _cards
 
 # Shoe states.
@@ -40,23 +40,32 @@ def burn_count(card, burn):
     """Art. 2(1) option: cards burned AFTER the first card, from its value.
     Reading ("first_card"): tens and pictures count 10, ace 1, others face value.
     Option "first_card_points": art. 5 points (tens and pictures 0)."""
-    r = card >> 2
+    r = _cards.check(card) >> 2
+    if burn != "first_card" and burn != "first_card_points":
+        raise SettingsError("burn_count needs burn option \"first_card\" or \"first_card_points\" "
+                            "(Baccarat art. 2(1)), got %r" % (burn,))
     if r == 12:
         return 1
     if r >= 8:
-        return 10 if burn == "first_card" else 0
+        if burn == "first_card":
+            return 10
+        return 0
     return r + 2
 
 
 class Shoe:
-    """One shoe from shuffle to reshuffle under validated Settings."""
+    """One shoe from shuffle to reshuffle under a table's BaccaratSettings (load_settings)."""
 
     def __init__(self, settings):
+        check_settings(settings)
         for name in SETTING_NAMES:
             if not hasattr(settings, name):
                 raise SettingsError("Baccarat setting %r missing: a shoe needs every table setting" % (name,))
         self.settings = settings
         self.decks = settings.decks
+        if settings.dealer != "shoe" and settings.dealer != "auto_shuffler":
+            raise SettingsError("Baccarat dealer must be \"shoe\" or \"auto_shuffler\" (arts. 2(3), 7(2)), "
+                                "got %r" % (settings.dealer,))
         self.auto = settings.dealer == "auto_shuffler"
         self.counts = bytearray(52)
         self._refill()
@@ -76,9 +85,11 @@ class Shoe:
         elif settings.burn == "decks":
             self.burn_left = self.decks  # art. 2(1): as many cards as decks
             self.state = BURNING
-        else:
+        elif settings.burn == "first_card" or settings.burn == "first_card_points":
             self.burn_left = -1  # the first card decides
             self.state = BURNING
+        else:
+            raise SettingsError("Baccarat burn option %r unknown (art. 2(1))" % (settings.burn,))
 
     def _refill(self):
         for i in range(52):
@@ -94,6 +105,12 @@ class Shoe:
         self.counts[card] -= 1
         self.remaining -= 1
 
+    def _discard(self, card):
+        # Art. 1: a card read out of the shoe has left it, whatever is refused
+        # next; it is counted out and discarded, so the composition never drifts.
+        self._take(card)
+        self.burned += 1
+
     def state_name(self):
         return STATE_NAMES[self.state]
 
@@ -105,7 +122,10 @@ class Shoe:
 
     def burn(self, card):
         """A card read and discarded: the art. 2(1) procedure while burning, or
-        the art. 8 burn at the start of a round (between rounds)."""
+        the art. 8 burn at the start of a round (between rounds). A card number
+        outside 0..51 is an IntegrityError and changes nothing; a real card
+        refused at the wrong time is still counted out of the shoe."""
+        _cards.check(card)
         if self.state == BURNING:
             self._take(card)
             self.burned += 1
@@ -117,8 +137,9 @@ class Shoe:
                 self.state = READY
             return self.burn_left
         if self.state != READY:
-            raise RuleError("cannot burn now (shoe %s): art. 8 burns come at the start of a round"
-                            % self.state_name())
+            self._discard(card)
+            raise RuleError("cannot burn now (shoe %s): art. 8 burns come at the start of a round; "
+                            "the card is counted out of the shoe" % self.state_name())
         self._take(card)
         self.burned += 1
         return 0
@@ -155,12 +176,18 @@ class Shoe:
     def deal(self, card, hand=None, face_up=False):
         """A card out of the shoe for the round. Returns the hand it belongs to.
         Art. 4: a face-up card is valid. Raises IntegrityError for a card the shoe
-        cannot hold, DealingError (art. 10) for a misplaced or extra card."""
+        cannot hold, DealingError (art. 10) for a misplaced or extra card.
+        A malformed call (card number outside 0..51, unknown hand) changes
+        nothing; any real card refused is still counted out of the shoe (art. 1)."""
+        check_call(card, hand, face_up)
         if self.state == ERROR:
-            raise RuleError("dealing error pending (%s): correct() or void() first (Baccarat art. 10)"
-                            % self.pending[0])
+            self._discard(card)
+            raise RuleError("dealing error pending (%s): correct() or void() first (Baccarat art. 10); "
+                            "%s is counted out of the shoe and discarded" % (self.pending[0], _cards.name(card)))
         if self.state == BURNING or self.state == CLOSED:
-            raise RuleError("no card may be dealt now (shoe %s)" % self.state_name())
+            self._discard(card)
+            raise RuleError("no card may be dealt now (shoe %s); %s is counted out of the shoe and discarded"
+                            % (self.state_name(), _cards.name(card)))
         self._take(card)
         if self.state == READY or self.round.complete:
             self.pending = (EXTRA_CARD, card, hand)
@@ -173,8 +200,7 @@ class Shoe:
             self.state = ERROR
             raise DealingError("dealing error: %s placed on %s but due to %s (Baccarat arts. 7, 9, 10): "
                                "correct() moves it, or void() the round"
-                               % (_cards.name(card), HAND_NAMES[hand] if hand in (0, 1) else hand,
-                                  HAND_NAMES[due]), WRONG_HAND)
+                               % (_cards.name(card), HAND_NAMES[hand], HAND_NAMES[due]), WRONG_HAND)
         return self.round.deal(card, None, face_up)
 
     def correct(self):
@@ -210,7 +236,13 @@ class Shoe:
         if self.last_round:
             raise RuleError("cut card already out")
         current = self.rounds if self.state in (IN_ROUND, ERROR) else self.rounds + 1
-        self.last_round = current + (1 if self.settings.cut_card == "one_more" else 0)
+        option = self.settings.cut_card
+        if option == "last_round":
+            self.last_round = current
+        elif option == "one_more":
+            self.last_round = current + 1
+        else:
+            raise SettingsError("Baccarat cut_card option %r unknown (art. 3(1))" % (option,))
         return self.last_round
 
     def end_round(self):

@@ -1,4 +1,4 @@
-# Craps (花旗骰, dispatch 53/2010): table settings, puck, bet placement, take-down and settlement.
+# Craps (花旗骰, dispatch 53/2010): puck, bet placement, take-down and settlement.
 #
 # Incremental API for the table controller:
 #   table = CrapsTable(load_settings({...}))
@@ -7,10 +7,13 @@
 #   for r in resolved: r[SEAT], r[ZONE], r[RESULT], r[NET] ...
 # Money is integer table units. A stake must be a multiple of the table minimum (art. 5(6)) AND
 # make every payout of its bet exact (e.g. a multiple of 5 for odds 6:5 on a 6): otherwise the bet
-# is REFUSED with a reason. Payouts are never rounded.
-from firmware.errors import RuleError, SettingsError
+# is REFUSED with a reason. Payouts are never rounded. Table settings: craps_settings.py.
+from firmware.errors import RuleError
 from firmware.games import craps_bets as B
 from firmware.games.craps_dice import check_report
+from firmware.games.craps_settings import (  # noqa: F401 (the table file loads Craps settings from here)
+    OFF_ON_COME_OUT_ALLOWED, REQUIRED_SETTINGS, SETTING_NAMES, TAKE_DOWN_ALLOWED, CrapsSettings, is_int,
+    load_settings)
 
 # Resolved bet record: a tuple (bet_id, seat, kind name, zone, result, net, stake).
 BET_ID = 0
@@ -20,107 +23,6 @@ ZONE = 3
 RESULT = 4   # "win", "lose", "push" or "down" (taken down, stake returned)
 NET = 5      # amount won (+) or lost (-); 0 for push/down
 STAKE = 6
-
-# Kinds a table may treat as "off" on a come-out roll (standing, not decided by it).
-OFF_ON_COME_OUT_ALLOWED = ("come_odds", "dont_come_odds", "hard", "big_number")
-# Kinds a table may let a player take down after they have been in action. Pass and Come are
-# contract bets once they have a point (art. 5(2)(1), (5): decided only by the point or a 7).
-TAKE_DOWN_ALLOWED = ("dont_pass", "dont_come", "pass_odds", "dont_pass_odds",
-                     "come_odds", "dont_come_odds", "hard", "big_number")
-
-SETTING_NAMES = ("minimum", "maximum", "field_12", "max_odds", "seats", "off_on_come_out",
-                 "take_down", "shooter_change_on_come_out_craps", "max_open_bets")
-# Settings that carry a rule (payouts, odds limit, art. 4 reading, working/take-down practice): the
-# operator must state each one in table.json (never silently defaulted). The rest are house limits.
-REQUIRED_SETTINGS = ("minimum", "field_12", "max_odds", "off_on_come_out", "take_down",
-                     "shooter_change_on_come_out_craps")
-
-
-class CrapsSettings:
-    """Validated table options (see docs/craps.md for meanings and allowed values)."""
-
-    def __init__(self, minimum, field_12, max_odds, off_on_come_out, take_down,
-                 shooter_change_on_come_out_craps, maximum=0, seats=14, max_open_bets=256):
-        self.minimum = minimum
-        self.maximum = maximum
-        self.field_12 = field_12
-        self.max_odds = tuple(max_odds) if isinstance(max_odds, (list, tuple)) else max_odds
-        self.seats = seats
-        self.off_on_come_out = off_on_come_out
-        self.take_down = take_down
-        self.shooter_change_on_come_out_craps = shooter_change_on_come_out_craps
-        self.max_open_bets = max_open_bets
-        self._validate()
-
-    def _validate(self):
-        def is_int(v):
-            return isinstance(v, int) and not isinstance(v, bool)
-
-        if not is_int(self.minimum) or self.minimum < 1:
-            raise SettingsError("minimum must be a whole number of units >= 1 (art. 5(6)), got %r" % (self.minimum,))
-        if not is_int(self.maximum) or self.maximum < 0 or (self.maximum and (
-                self.maximum < self.minimum or self.maximum % self.minimum)):
-            raise SettingsError("maximum must be 0 (no table maximum) or a multiple of the minimum >= it, got %r"
-                                % (self.maximum,))
-        if self.field_12 not in (2, 3) or isinstance(self.field_12, bool):
-            raise SettingsError("field_12 must be 2 or 3 (Field pays 12 at 2:1 or 3:1, art. 6(12)), got %r"
-                                % (self.field_12,))
-        m = self.max_odds
-        if not isinstance(m, tuple) or len(m) != 3 or not all(is_int(x) and 0 <= x <= 100 for x in m):
-            raise SettingsError("max_odds must be 3 whole multiples 0..100 for points 4/10, 5/9, 6/8 "
-                                "(e.g. [3, 4, 5]), got %r" % (self.max_odds,))
-        if not is_int(self.seats) or not 1 <= self.seats <= 32:
-            raise SettingsError("seats must be 1..32, got %r" % (self.seats,))
-        self.off_on_come_out = _name_list("off_on_come_out", self.off_on_come_out, OFF_ON_COME_OUT_ALLOWED)
-        self.take_down = _name_list("take_down", self.take_down, TAKE_DOWN_ALLOWED)
-        if self.shooter_change_on_come_out_craps not in (True, False) or not isinstance(
-                self.shooter_change_on_come_out_craps, bool):
-            raise SettingsError("shooter_change_on_come_out_craps must be true or false (art. 4(2)), got %r"
-                                % (self.shooter_change_on_come_out_craps,))
-        if not is_int(self.max_open_bets) or not 1 <= self.max_open_bets <= 4096:
-            raise SettingsError("max_open_bets must be 1..4096, got %r" % (self.max_open_bets,))
-        # Kind codes for the hot path.
-        self.off_codes = tuple(B.kind_code(n) for n in self.off_on_come_out)
-        self.take_down_codes = tuple(B.kind_code(n) for n in self.take_down)
-
-    def odds_multiple(self, point):
-        """max_odds entry for a point: [0] for 4/10, [1] for 5/9, [2] for 6/8."""
-        if point == 4 or point == 10:
-            return self.max_odds[0]
-        if point == 5 or point == 9:
-            return self.max_odds[1]
-        return self.max_odds[2]
-
-
-def _name_list(setting, value, allowed):
-    if not isinstance(value, (list, tuple)):
-        raise SettingsError("%s must be a list of bet types from: %s" % (setting, ", ".join(allowed)))
-    out = []
-    for v in value:
-        if v not in allowed:
-            raise SettingsError("%s: %r not allowed; allowed bet types: %s" % (setting, v, ", ".join(allowed)))
-        if v not in out:
-            out.append(v)
-    return tuple(out)
-
-
-def load_settings(options):
-    """dict of table options -> CrapsSettings (SettingsError naming the setting on a bad value)."""
-    if isinstance(options, CrapsSettings):
-        return options
-    if not isinstance(options, dict):
-        raise SettingsError("craps settings must be a dict")
-    for key in options:
-        if key not in SETTING_NAMES:
-            raise SettingsError("unknown craps setting %r: expected one of %s" % (key, ", ".join(SETTING_NAMES)))
-    for key in REQUIRED_SETTINGS:
-        if key not in options:
-            raise SettingsError("craps setting %r is required (it changes payouts or limits; never defaulted)" % key)
-    kw = {}
-    for key in options:
-        kw[key] = options[key]
-    return CrapsSettings(**kw)
-
 
 class Bet:
     """One stake on the layout. number: own point (line bets, 0 before it has one), the
@@ -191,17 +93,16 @@ class CrapsTable:
         s = self.settings
         k = kind
         if isinstance(kind, str):
-            try:
-                k = B.kind_code(kind)
-            except ValueError as exc:
-                raise RuleError(str(exc))
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(B.KIND_NAMES):
+            k = B.kind_code(kind)
+        if not is_int(k) or not 0 <= k < len(B.KIND_NAMES):
             raise RuleError("unknown craps bet type %r" % (kind,))
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.seats:
+        if not is_int(seat) or not 0 <= seat < s.seats:
             raise RuleError("seat %r is not at this table (seats 0..%d)" % (seat, s.seats - 1))
-        if isinstance(amount, bool) or not isinstance(amount, int):
+        if not is_int(amount):
             raise RuleError("stake must be a whole number of table units, got %r" % (amount,))
         name = B.KIND_NAMES[k]
+        if not is_int(number):  # 4.0 is not the number 4: option numbers are ints
+            raise RuleError("bet number must be a whole number, got %r" % (number,))
         if k == B.HARD:
             if number not in B.HARD_NUMBERS:
                 raise RuleError("hard way number must be 4, 6, 8 or 10 (art. 5(4)(1)), got %r" % (number,))
@@ -214,6 +115,8 @@ class CrapsTable:
         if B.is_odds(k):
             if on is None:
                 raise RuleError("%s needs the id of the line bet it backs" % name)
+            if not is_int(on):
+                raise RuleError("%s: the line bet is named by its bet id (a whole number), got %r" % (name, on))
         elif on is not None:
             raise RuleError("%s does not stand behind another bet" % name)
 
@@ -276,6 +179,8 @@ class CrapsTable:
         A bet that has not yet stood through a roll may always be withdrawn; afterwards only the
         kinds in the take_down setting, and never Pass/Come once they have a point. Odds
         behind a withdrawn line bet come down with it."""
+        if not is_int(bet_id):
+            raise RuleError("a bet is named by its bet id (a whole number), got %r" % (bet_id,))
         b = self.find(bet_id)
         if b is None:
             return None, "bet %r is not open" % (bet_id,)
@@ -307,6 +212,7 @@ class CrapsTable:
 
         A no-roll report (art. 3(2)-(3)) returns [] and changes nothing but no_rolls and
         last_no_roll. An impossible report raises DiceError before anything changes."""
+        B.field_12_pays(self.settings.field_12)  # an option changed after validation fails here, before any change
         d1, d2, reason = check_report(report)
         self.shooter_changed = False
         self.seven_out = False

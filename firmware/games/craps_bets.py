@@ -4,6 +4,7 @@
 # The table refuses any stake for which that division is not exact (see stake_quantum),
 # so no payout is ever rounded.
 from firmware.compat import const
+from firmware.errors import RuleError, SettingsError
 
 # Bet kinds: small ints, index into KIND_NAMES.
 PASS = const(0)
@@ -65,12 +66,21 @@ _ONE_ROLL = {
 }
 
 
+def field_12_pays(field_12):
+    """Art. 6(12): a 12 on the Field pays 2:1 or 3:1 (table option); any other option is refused."""
+    if field_12 == 2 and type(field_12) is int:
+        return 2
+    if field_12 == 3 and type(field_12) is int:
+        return 3
+    raise SettingsError("field_12 must be 2 or 3 (Field pays 12 at 2:1 or 3:1, art. 6(12)), got %r" % (field_12,))
+
+
 def kind_code(name):
-    """Bet kind name (e.g. "dont_come") -> kind code; ValueError if unknown."""
+    """Bet kind name (e.g. "dont_come") -> kind code; RuleError if unknown."""
     for i in range(len(KIND_NAMES)):
         if KIND_NAMES[i] == name:
             return i
-    raise ValueError("unknown craps bet type %r: expected one of %s" % (name, ", ".join(KIND_NAMES)))
+    raise RuleError("unknown craps bet type %r: expected one of %s" % (name, ", ".join(KIND_NAMES)))
 
 
 def is_line(kind):
@@ -109,7 +119,7 @@ def win_ratios(kind, number, field_12):
     if kind == HORN:
         return ((27, 4), (3, 1))                 # art. 6(11)
     if kind == FIELD:
-        return ((1, 1), (2, 1), (field_12, 1))    # art. 6(12)
+        return ((1, 1), (2, 1), (field_12_pays(field_12), 1))    # art. 6(12)
     if kind == HARD:
         return (_HARD_PAY[number],)
     return (_BIG_PAY[number],)                    # BIG_NUMBER
@@ -189,7 +199,7 @@ def settle_prop(kind, number, d1, d2, field_12):
         if total == 2:
             return (WIN, 2, 1)
         if total == 12:
-            return (WIN, field_12, 1)
+            return (WIN, field_12_pays(field_12), 1)
         if total == 3 or total == 4 or total == 9 or total == 10 or total == 11:
             return (WIN, 1, 1)
         return (LOSE, 1, 1)
@@ -211,4 +221,4 @@ def settle_prop(kind, number, d1, d2, field_12):
         if total == 7:
             return (LOSE, 1, 1)
         return (STAND, 1, 1)
-    raise ValueError("not a proposition bet kind: %r" % (kind,))
+    raise RuleError("not a proposition bet kind: %r" % (kind,))

@@ -62,7 +62,7 @@ def check_report(report):
         if f not in FLAGS:
             raise DiceError("unknown dice flag %r: expected one of %s" % (f, ", ".join(FLAGS)))
     for c in cocked:
-        if c != 0 and c != 1 or isinstance(c, bool):
+        if type(c) is not int or (c != 0 and c != 1):
             raise DiceError("cocked die index %r: expected 0 or 1" % (c,))
     reason = None
     if not valid:

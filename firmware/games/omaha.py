@@ -12,7 +12,7 @@ from firmware.games.omaha_betting import (
     ACTIONS, BET, CALL, CHECK, FOLD, RAISE, BetRangeError, Betting, legal_actions)
 from firmware.games.omaha_hand import best_value, prepare_board
 from firmware.games.omaha_pots import Pot, build_pots, rake_pots, split_pot
-from firmware.games.omaha_settings import MAX_PLAYERS, MIN_PLAYERS, ODD_CHIP_BUTTON, OmahaSettings
+from firmware.games.omaha_settings import MAX_PLAYERS, MIN_PLAYERS, OmahaSettings, odd_chip_from_button
 
 # What the hand expects next (expected()[0]).
 EXPECT_HOLE = "hole"  # a hole card for the seat given (art. 6(1))
@@ -43,8 +43,17 @@ class HandResult:
         self.values = values  # ((seat, hand value), ...) players at showdown; () if won by folds
 
 
+def _is_int(v):
+    # Seats, chips and amounts are ints: not a float, not a bool.
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def next_button(button, occupied):
     """Art. 1(2): after each round the button moves clockwise to the next occupied seat."""
+    if not _is_int(button):
+        raise RuleError("button must be a seat number, got %r" % (button,))
+    if not isinstance(occupied, (list, tuple)) or not all(_is_int(s) for s in occupied):
+        raise RuleError("occupied seats must be a list of seat numbers, got %r" % (occupied,))
     seats = sorted(occupied)
     if not seats:
         raise RuleError("no occupied seat to move the button to")
@@ -60,20 +69,25 @@ class OmahaHand:
     def __init__(self, settings, button, stacks):
         if not isinstance(settings, OmahaSettings):
             raise RuleError("settings must be an OmahaSettings")
-        if not isinstance(button, int) or isinstance(button, bool) or button < 1 or button > settings.seats:
+        settings = settings.copy()  # checked again; the hand keeps the options it started with
+        if not _is_int(button) or button < 1 or button > settings.seats:
             raise RuleError("button must be a seat 1..%d, got %r" % (settings.seats, button))
+        if not isinstance(stacks, (list, tuple)):
+            raise RuleError("stacks must be a list of (seat, chips), got %r" % (stacks,))
         seen = []
         players = []
         idle = []
         for pair in stacks:
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise RuleError("a stack is (seat, chips), got %r" % (pair,))
             seat, chips = pair
-            if not isinstance(seat, int) or isinstance(seat, bool) or seat < 1 or seat > settings.seats:
+            if not _is_int(seat) or seat < 1 or seat > settings.seats:
                 raise RuleError("seat must be 1..%d (numbered clockwise from the croupier's left), got %r"
                                 % (settings.seats, seat))
             if seat in seen:
                 raise RuleError("seat %d listed twice" % seat)
             seen.append(seat)
-            if not isinstance(chips, int) or isinstance(chips, bool) or chips < 0:
+            if not _is_int(chips) or chips < 0:
                 raise RuleError("stack of seat %d must be a whole number >= 0, got %r" % (seat, chips))
             if chips > 0:
                 # clockwise distance from the button's left: dealing order (art. 6(1))
@@ -122,6 +136,8 @@ class OmahaHand:
         return self.phase, None
 
     def index_of(self, seat):
+        if not _is_int(seat):
+            raise RuleError("a seat is a seat number, got %r" % (seat,))
         for i in range(self.n):
             if self.seats[i] == seat:
                 return i
@@ -169,6 +185,8 @@ class OmahaHand:
         if self.phase != EXPECT_ACTION:
             raise RuleError("no action expected now: the hand expects %s" % self._describe())
         p = self.to_act
+        if not _is_int(seat):
+            raise RuleError("a seat is a seat number, got %r" % (seat,))
         if seat != self.seats[p]:
             raise RuleError("seat %s may not act now: seat %d is to act (art. 6(3)-(5))" % (seat, self.seats[p]))
         if action not in ACTIONS:
@@ -258,7 +276,7 @@ class OmahaHand:
     def _odd_chip_order(self, indexes):
         # Art. 10(5): first from the croupier's left (ascending seat number);
         # option: first from the button's left (dealing order, index 0 first).
-        if self.settings.odd_chip == ODD_CHIP_BUTTON:
+        if odd_chip_from_button(self.settings):
             return sorted(indexes)
         return [i for _, i in sorted([(self.seats[i], i) for i in indexes])]
 
@@ -322,6 +340,10 @@ def play_hand(settings, button, stacks, deck, actions):
     its RuleError with `.at` = its index in actions; a short deck or missing
     actions raise RuleError without `.at`.
     """
+    if not isinstance(deck, (list, tuple)):
+        raise RuleError("the deck is a list of card numbers in dealing order, got %r" % (deck,))
+    if not isinstance(actions, (list, tuple)):
+        raise RuleError("actions are a list of (seat, action[, amount]), got %r" % (actions,))
     hand = OmahaHand(settings, button, stacks)
     d = 0
     a = 0
@@ -334,6 +356,8 @@ def play_hand(settings, button, stacks, deck, actions):
                 raise RuleError("the actions end but seat %d is to act (%s)" % (seat, STREETS[hand.street]))
             entry = actions[a]
             try:
+                if not isinstance(entry, (list, tuple)):
+                    raise RuleError("an action is [seat, action] or [seat, action, amount], got %r" % (entry,))
                 if len(entry) == 2 and entry[1] == MISDEAL:
                     hand.misdeal()
                 elif len(entry) == 2:

@@ -10,7 +10,7 @@
 # as one of the 3 raises. A bet/raise beyond the player's chips is all in
 # (every bet is limited by the chips on the table), when all in is allowed.
 from firmware.errors import RuleError
-from firmware.games.omaha_settings import HEADS_UP_NO_LIMIT, NO_LIMIT, POT_LIMIT_RAISE_CAP
+from firmware.games.omaha_settings import POT_LIMIT_RAISE_CAP, raise_cap_applies, unlimited_size
 
 FOLD = "fold"
 CHECK = "check"
@@ -215,12 +215,12 @@ def legal_actions(b, i, seat, live_count):
     if b.current > 0 and b.acted[i]:
         legal.why_not = "the all-in was less than a full raise, betting is not reopened: call or fold"
         return legal
-    if b.current > 0 and s.structure != NO_LIMIT and b.raises >= POT_LIMIT_RAISE_CAP and not heads_up:
+    if b.current > 0 and b.raises >= POT_LIMIT_RAISE_CAP and raise_cap_applies(s, heads_up):
         legal.why_not = "%d raises already in this round: call or fold (art. 12(2))" % POT_LIMIT_RAISE_CAP
         return legal
     legal.kind = RAISE if b.current > 0 else BET
     min_to = b.current + b.min_inc
-    if s.structure == NO_LIMIT or (heads_up and s.heads_up == HEADS_UP_NO_LIMIT):
+    if unlimited_size(s, heads_up):
         max_to = all_in_to
     else:
         # Art. 11(2): call first, then raise by at most the pot after the call.

@@ -76,6 +76,11 @@ class OmahaSettings:
         self.heads_up = _choice("heads_up", values["heads_up"], HEADS_UP_RULES, "12(4)")
         self.seats = _int("seats", values["seats"], MIN_SEATS, MAX_SEATS)
 
+    def copy(self):
+        """A freshly validated copy: a hand plays under the options it started with,
+        checked again, whatever happens to the table's object meanwhile."""
+        return OmahaSettings(**dict(self.as_pairs()))
+
     @property
     def rake_cap(self):
         """The most rake one hand may pay, in units (art. 16: cap x big blind)."""
@@ -90,4 +95,43 @@ def load_settings(values):
     """Dict of settings (e.g. from the board's table file) -> OmahaSettings."""
     if not isinstance(values, dict):
         raise SettingsError("Omaha settings must be a dict of name -> value")
+    for key in values:
+        if not isinstance(key, str):
+            raise SettingsError("unknown Omaha setting %r: expected %s" % (key, ", ".join(SETTING_NAMES)))
     return OmahaSettings(**values)
+
+
+def unlimited_size(settings, heads_up):
+    """May a bet or raise be any size up to all-in now? Art. 11(3) no-limit: yes;
+    art. 11(2) pot-limit: no, unless heads-up under the "no_limit" reading of 12(4)."""
+    if settings.structure == NO_LIMIT:
+        return True
+    if settings.structure != POT_LIMIT:
+        raise SettingsError("unknown Omaha structure %r (art. 11)" % (settings.structure,))
+    if not heads_up:
+        return False
+    if settings.heads_up == HEADS_UP_NO_LIMIT:
+        return True
+    if settings.heads_up == HEADS_UP_NO_RAISE_CAP:
+        return False
+    raise SettingsError("unknown Omaha heads_up rule %r (art. 12(4))" % (settings.heads_up,))
+
+
+def raise_cap_applies(settings, heads_up):
+    """Art. 12(2): at most POT_LIMIT_RAISE_CAP raises a round in the limit game;
+    heads-up, either reading of art. 12(4) lifts it; no-limit has none."""
+    if settings.structure == NO_LIMIT:
+        return False
+    if settings.structure != POT_LIMIT:
+        raise SettingsError("unknown Omaha structure %r (art. 11)" % (settings.structure,))
+    return not heads_up
+
+
+def odd_chip_from_button(settings):
+    """Art. 10(5): does the odd chip go first from the button's left (option) rather
+    than the croupier's left (reading)?"""
+    if settings.odd_chip == ODD_CHIP_CROUPIER:
+        return False
+    if settings.odd_chip == ODD_CHIP_BUTTON:
+        return True
+    raise SettingsError("unknown Omaha odd_chip rule %r (art. 10(5))" % (settings.odd_chip,))

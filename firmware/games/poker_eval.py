@@ -66,7 +66,10 @@ _STRAIGHTS = set(0x1F << low for low in range(9))
 
 
 def evaluate(cards, _bit=RANK_BIT, _straights=_STRAIGHTS):
-    """Five card ints (any sequence) -> hand value (higher beats lower, equal ties)."""
+    """Five card ints (any sequence) -> hand value (higher beats lower, equal ties).
+
+    The hot path: it trusts its input. Cards from outside (a reader, a request)
+    go through check_hand() first, which refuses anything but 5 distinct 0..51."""
     c0, c1, c2, c3, c4 = cards
     b0 = _bit[c0]
     b1 = _bit[c1]

@@ -179,19 +179,42 @@ def test_art9_m2_3_iii_greater_other_draws():
     assert (r.winner, r.cards_used) == (TIE, 6)
 
 
-def test_art9_rule_functions_over_all_totals():
+# Art. 9 first drawer on the two-card totals, written out by hand from RULES.md:
+# row = Player total 0..9, column = Banker total 0..9; "-" a natural decides
+# (9(1)), "P" Player draws first (9(2) equal totals, 9(3) Player lower), "B"
+# Banker draws first (9(3) Banker lower).
+FIRST_DRAWER_TABLE = (
+    "PPPPPPPP--",  # P 0
+    "BPPPPPPP--",  # P 1
+    "BBPPPPPP--",  # P 2
+    "BBBPPPPP--",  # P 3
+    "BBBBPPPP--",  # P 4
+    "BBBBBPPP--",  # P 5
+    "BBBBBBPP--",  # P 6
+    "BBBBBBBP--",  # P 7
+    "----------",  # P 8
+    "----------",  # P 9
+)
+
+
+def test_art9_first_drawer_matches_hand_written_table():
+    code = {PLAYER: "P", BANKER: "B", NONE: "-"}
     for p in range(10):
-        for b in range(10):
-            d = bac.first_drawer(p, b)
-            if p >= 8 or b >= 8:
-                assert d == NONE
-            elif p <= b:
-                assert d == PLAYER
-            else:
-                assert d == BANKER
+        row = "".join(code[bac.first_drawer(p, b)] for b in range(10))
+        assert row == FIRST_DRAWER_TABLE[p], (p, row)
+
+
+def test_art9_3_other_draws_cases_from_the_text():
+    # P 2 v B 6, Player drew to 6: equal -> M1 (ii) the other draws, M2 (ii) stands
     assert bac.other_draws(1, 2, 6, 6) and not bac.other_draws(2, 2, 6, 6)
-    assert not bac.other_draws(1, 2, 6, 5) and bac.other_draws(2, 2, 6, 7)
-    assert bac.other_draws(2, 4, 4, 0)
+    # P 2 v B 6, Player drew to 5: still lower -> (i) the other stands, both methods
+    assert not bac.other_draws(1, 2, 6, 5) and not bac.other_draws(2, 2, 6, 5)
+    # P 2 v B 6, Player drew to 7: greater -> the other draws, both methods
+    assert bac.other_draws(1, 2, 6, 7) and bac.other_draws(2, 2, 6, 7)
+    # 9(2): equal two-card totals, the other draws whatever the first drew
+    assert bac.other_draws(2, 4, 4, 0) and bac.other_draws(1, 4, 4, 9)
+    # Banker lower (B 3 v P 5), Banker drew to 5: equal -> M1 draws, M2 stands
+    assert bac.other_draws(1, 5, 3, 5) and not bac.other_draws(2, 5, 3, 5)
 
 
 def test_art9_1_at_most_one_third_card():
@@ -325,7 +348,9 @@ def with_(name, value):
 def test_art18_settings_load():
     s = bac.load_settings(FULL)
     assert s.method == 1 and s.decks == 8 and s.cut_card == "last_round"
-    assert ("demo_rounds", 3) in s.as_list()
+    assert s.as_pairs() == (("method", 1), ("commission", "A"), ("tie_option", "returned"), ("decks", 8),
+                            ("burn", "decks"), ("cut_card", "last_round"), ("demo_rounds", 3),
+                            ("dealer", "shoe"))
 
 
 def test_art18_bad_settings_clear_errors():
@@ -343,3 +368,89 @@ def test_art18_bad_settings_clear_errors():
     del d["commission"]
     raises_match(SettingsError, "no default", bac.load_settings, d)
     raises(SettingsError, bac.round_settings, 3, "A")
+
+
+def test_art18_settings_validated_by_their_constructor():
+    """Issue 8: method=3 paid a tie 9:1 and commission "Z" acted as option B when
+    the settings object was built without load_settings."""
+    raises_match(SettingsError, "art. 9", bac.BaccaratSettings, method=3, commission="A", tie_option="returned")
+    raises_match(SettingsError, "art. 17", bac.BaccaratSettings, method=1, commission="Z", tie_option="returned")
+    raises_match(SettingsError, "art. 11", bac.BaccaratSettings, method=1, commission="A", tie_option="lost")
+    raises_match(SettingsError, "no default", bac.BaccaratSettings, method=1, commission="A")
+    raises(SettingsError, bac.BaccaratSettings, method=1, commission="A", tie_option="returned", decks=8.0)
+    raises(SettingsError, bac.BaccaratSettings, method=1.0, commission="A", tie_option="returned")
+    raises(SettingsError, bac.BaccaratSettings, method=1, commission="A", tie_option="returned", demo_rounds=False)
+    raises(SettingsError, bac.Round, {"method": 1, "commission": "A", "tie_option": "returned"})
+    raises(SettingsError, bac.load_settings, {1: "x"})
+
+
+def test_art16_art17_payouts_refuse_an_unknown_option():
+    """Every payout names each option and raises on any other, even if a settings
+    object was changed after it was validated."""
+    tie = play(["8c", "Qh", "Kd", "8s"])
+    s = rules()
+    s.method = 3
+    raises(SettingsError, bac.settle, s, tie, [("tie", 10)])  # was paid 9:1
+    raises(SettingsError, bac.tie_odds, 3)
+    raises(SettingsError, bac.tie_odds, True)
+    s = rules()
+    s.commission = "Z"
+    four = play(["2h", "3d", "Tc", "Ts", "2c", "Kd"], 2)  # P 4 beats B 3
+    raises(SettingsError, bac.settle, s, four, [("player", 100)])  # was option B: 50 taken
+    raises(SettingsError, bac.commission, "Z", 4, 100)
+    s = rules()
+    s.tie_option = "lost"
+    raises(SettingsError, bac.settle, s, tie, [("player", 100)])
+    raises(SettingsError, bac.other_draws, 3, 2, 6, 6)
+
+
+# --- card numbers: an alarm, never a result ------------------------------------------
+
+def test_art5_card_outside_the_deck_is_an_alarm_and_changes_nothing():
+    """Issue 8: card -1 scored as an ace and was paid; 52 raised IndexError after the
+    hand had changed. A card number no deck holds is an IntegrityError, the round unchanged."""
+    from firmware.errors import IntegrityError
+    rnd = round_of(["Ac", "3d"])
+    for bad in (-1, 52, True, False, 2.0, "2c", None):
+        raises(IntegrityError, rnd.deal, bad)
+        assert rnd.order == [PLAYER, BANKER] and len(rnd.player) == 1 and len(rnd.banker) == 1
+        assert rnd.expected() == PLAYER and rnd.face_up == 0
+    raises(IntegrityError, bac.play, rules(), [-1, 4, 33, 8])  # was: Player 1 (the "ace")
+    raises(IntegrityError, bac.play, rules(), cards.parse_many(NINE_V_SEVEN) + [52])  # extra card too
+    raises(IntegrityError, bac.value, 52)
+    raises(IntegrityError, bac.value, -1)
+    raises(IntegrityError, bac.total, [1, True])
+    raises(IntegrityError, bac.is_pair, 0, 52)
+
+
+NINE_V_SEVEN = ["9h", "5d", "Kc", "2s"]
+
+
+def test_art7_hand_and_face_up_must_be_well_formed():
+    rnd = round_of(["Ac"])
+    raises(RuleError, rnd.deal, cards.parse("3d"), True)  # True is not BANKER
+    raises(RuleError, rnd.deal, cards.parse("3d"), 1.0)
+    raises(RuleError, rnd.deal, cards.parse("3d"), TIE)
+    raises(RuleError, rnd.deal, cards.parse("3d"), None, "yes")
+    raises(RuleError, rnd.deal, cards.parse("3d"), None, 1)
+    assert rnd.order == [PLAYER] and rnd.face_up == 0
+    rnd.deal(cards.parse("3d"), BANKER, True)
+    assert rnd.face_up == 1
+
+
+def test_rule_functions_refuse_impossible_totals():
+    for bad in (-1, 10, 2.0, True, None):
+        raises(RuleError, bac.first_drawer, bad, 3)
+        raises(RuleError, bac.winner_of, 3, bad)
+        raises(RuleError, bac.other_draws, 1, 2, 6, bad)
+        raises(RuleError, bac.commission, "A", bad, 100)
+
+
+def test_art16_stakes_and_bets_must_be_well_formed():
+    r = play(NINE_V_SEVEN)
+    for bets in (None, 5, [("player",)], [("player", 10, 1)], ["player"], {"player": 10}):
+        raises(RuleError, bac.settle, rules(), r, bets)
+        raises(RuleError, bac.settle_void, bets)
+    raises(RuleError, bac.settle, rules(), r, [("player", 10.0)])
+    raises(RuleError, bac.settle, rules(), (0, 9, 7, False, False, (), (), 4), [("player", 10)])
+    raises(RuleError, bac.commission, "A", 9, 10.0)

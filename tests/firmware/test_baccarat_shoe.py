@@ -1,6 +1,6 @@
 # Baccarat shoe procedure: arts. 1, 2 (burn, demo, auto shuffler), 3 (cut card), 4, 8, 10; integrity alarm.
 from firmware import cards
-from firmware.errors import IntegrityError, RuleError
+from firmware.errors import IntegrityError, RuleError, SettingsError
 from firmware.games import baccarat as bac
 from firmware.games import baccarat_shoe as bs
 from firmware.games.baccarat import PLAYER, BANKER, NONE
@@ -67,14 +67,92 @@ def test_art1_burned_cards_count_towards_composition():
 
 
 def test_shoe_needs_full_table_settings():
-    from firmware.errors import SettingsError
     raises_match(SettingsError, "'decks'", bs.Shoe, bac.round_settings(1, "A"))
 
 
-def test_art1_bad_card_number_refused():
+def snapshot(shoe):
+    rnd = shoe.round
+    return (bytes(shoe.counts), shoe.remaining, shoe.burned, shoe.state, shoe.pending, shoe.burn_left,
+            shoe.rounds, None if rnd is None else (list(rnd.order), list(rnd.player), list(rnd.banker),
+                                                  rnd.face_up))
+
+
+def test_art1_bad_card_number_is_an_alarm_and_changes_nothing():
+    """A card number no deck holds (or a bool, which would read as 2d) is an
+    IntegrityError in every state, and the shoe is exactly as before."""
+    shoe = shoe_with(burn="first_card")
+    for bad in (52, -1, True, False, 3.0, None):
+        before = snapshot(shoe)
+        raises(IntegrityError, shoe.burn, bad)
+        raises(IntegrityError, shoe.deal, bad)
+        assert snapshot(shoe) == before
     shoe = ready_shoe()
     shoe.start_round()
-    raises(cards.CardCodeError, shoe.deal, 52)
+    shoe.deal(C("9h"))
+    for bad in (52, -1, True, False, 3.0, None):
+        before = snapshot(shoe)
+        raises(IntegrityError, shoe.deal, bad)
+        raises(IntegrityError, shoe.deal, bad, PLAYER)
+        raises(IntegrityError, shoe.burn, bad)
+        assert snapshot(shoe) == before
+
+
+def test_art7_malformed_hand_or_face_up_changes_nothing():
+    shoe = ready_shoe()
+    shoe.start_round()
+    before = snapshot(shoe)
+    for hand, face_up in ((True, False), (5, False), (1.0, False), ("player", False), (None, 1), (None, "up")):
+        raises(RuleError, shoe.deal, C("9h"), hand, face_up)
+        assert snapshot(shoe) == before and shoe.state == bs.IN_ROUND
+
+
+def test_art1_art10_card_read_while_error_pending_is_counted():
+    """Issue 8: a card read while a dealing error was pending was refused without
+    being counted, so a ninth A-hearts was later accepted from an 8-deck shoe."""
+    shoe = ready_shoe()
+    shoe.start_round()
+    shoe.deal(C("Ah"), PLAYER)
+    raises(bs.DealingError, shoe.deal, C("Ah"), PLAYER)  # 2nd A-hearts, misplaced: pending
+    remaining = shoe.remaining
+    raises_match(RuleError, "art. 10", shoe.deal, C("Ah"))  # 3rd, read while the error waits
+    assert shoe.counts[C("Ah")] == 5 and shoe.remaining == remaining - 1
+    assert shoe.state == bs.ERROR and shoe.pending[0] == bs.WRONG_HAND  # the error still waits
+    shoe.void()
+    for _ in range(5):
+        shoe.burn(C("Ah"))
+    assert shoe.counts[C("Ah")] == 0
+    raises_match(IntegrityError, "Ah", shoe.burn, C("Ah"))  # the ninth: an alarm
+
+
+def test_art1_card_refused_in_any_state_is_still_counted():
+    """Every refusal of a real card (burn mid-round, deal while burning or after the
+    last round) counts it out of the shoe: it left the shoe all the same."""
+    shoe = shoe_with()  # burning
+    raises(RuleError, shoe.deal, C("Kd"))
+    assert shoe.counts[C("Kd")] == 7 and shoe.state == bs.BURNING and shoe.burn_left == 8
+    shoe = ready_shoe()
+    shoe.start_round()
+    shoe.deal(C("9h"))
+    raises_match(RuleError, "art. 8", shoe.burn, C("Qs"))  # a burn in the middle of a round
+    assert shoe.counts[C("Qs")] == 7 and shoe.expected() == BANKER and shoe.round.order == [PLAYER]
+    for code in NATURAL[1:]:
+        shoe.deal(C(code))
+    shoe.end_round()
+    shoe.change()  # art. 3(2): closed
+    remaining = shoe.remaining
+    raises(RuleError, shoe.deal, C("Qs"))
+    raises(RuleError, shoe.burn, C("Qs"))
+    assert shoe.counts[C("Qs")] == 5 and shoe.remaining == remaining - 2 and shoe.state == bs.CLOSED
+    assert sum(shoe.counts) == shoe.remaining
+
+
+def test_shoe_refuses_settings_that_are_not_validated():
+    raises(SettingsError, bs.Shoe, dict(FULL))
+    s = bac.load_settings(FULL)
+    s.burn = "three"  # changed after validation: every option is named, any other refused
+    raises(SettingsError, bs.Shoe, s)
+    raises(SettingsError, bs.burn_count, C("Kh"), "decks")
+    raises(IntegrityError, bs.burn_count, 52, "first_card")
 
 
 # --- art. 2(1) burn --------------------------------------------------------------

@@ -1,6 +1,6 @@
 # Card codes (shared by Baccarat and Omaha): parsing, canonical output, bad input.
 from firmware import cards
-from firmware.errors import CardCodeError
+from firmware.errors import CardCodeError, IntegrityError
 from tests.firmware.expect import raises
 
 
@@ -29,6 +29,13 @@ def test_rank_and_suit():
 def test_malformed_codes_rejected():
     for bad in ("", "1h", "Zz", "Ahh", "A", "Ax", "1 0h", None, 5):
         raises(CardCodeError, cards.parse, bad)
-    raises(CardCodeError, cards.name, 52)
-    raises(CardCodeError, cards.name, -1)
     raises(CardCodeError, cards.parse_many, "AhKd")
+
+
+def test_card_number_outside_the_deck_is_an_integrity_alarm():
+    """A card int comes from a reader: anything but 0..51 is a card no deck holds.
+    bool is an int subclass but never a card (True would read as 2d)."""
+    for bad in (52, -1, True, False, 1.0, "1", None, [1]):
+        raises(IntegrityError, cards.check, bad)
+        raises(IntegrityError, cards.name, bad)
+    assert cards.check(0) == 0 and cards.check(51) == 51

@@ -91,3 +91,8 @@ def test_no_roll_then_good_roll_decides_normally():
     t.roll({"dice": [6, 1], "flags": ["short"]})
     r = t.roll((6, 1))
     assert len(r) == 5 and t.last_no_roll is None and t.no_rolls == 1 and t.rolls == 1
+
+
+def test_cocked_die_index_is_a_whole_number_art_3_1():
+    for bad in ([0.0], [1.0], [True], ["0"], [2]):
+        raises_match(DiceError, "cocked die index", check_report, {"dice": [4, 4], "cocked": bad})

@@ -265,3 +265,68 @@ def test_settings_validation():
     s = C.load_settings({"minimum": 5, "field_12": 3, "max_odds": (1, 2, 3), "off_on_come_out": ("hard",),
                          "take_down": [], "shooter_change_on_come_out_craps": True})
     assert s.field_12 == 3 and s.odds_multiple(10) == 1 and s.odds_multiple(9) == 2 and s.odds_multiple(8) == 3
+
+
+def test_settings_are_whole_numbers_issue_8():
+    """Issue 8: field_12 3.0 was accepted and the Field paid a float ("net": 15.0).
+    Every money amount and option number is an int; bool is not an int here."""
+    for key, bad in (("field_12", 3.0), ("field_12", True), ("minimum", 5.0), ("maximum", 100.0),
+                     ("max_odds", [3.0, 4, 5]), ("max_odds", [3, True, 5]), ("seats", 14.0),
+                     ("max_open_bets", 256.0), ("shooter_change_on_come_out_craps", 0),
+                     ("off_on_come_out", [["hard"]]), ("take_down", "hard")):
+        raises_match(SettingsError, key, table, **{key: bad})
+        options = dict(BASE)
+        options[key] = bad
+        raises_match(SettingsError, key, C.CrapsSettings, **options)
+
+
+def test_settings_constructor_validates_like_load_settings():
+    """One settings style for every game: keywords in, validated in the constructor."""
+    options = dict(BASE)
+    options["colour"] = "red"
+    raises_match(SettingsError, "unknown craps setting", C.CrapsSettings, **options)
+    options = dict(BASE)
+    del options["field_12"]
+    raises_match(SettingsError, "'field_12' is required", C.CrapsSettings, **options)
+    raises_match(SettingsError, "unknown craps setting", C.load_settings, {1: 2})
+    raises_match(SettingsError, "must be a dict", C.CrapsTable, None)
+    s = C.CrapsSettings(**BASE)
+    assert s.as_pairs()[:4] == (("minimum", 5), ("maximum", 0), ("field_12", 2), ("max_odds", (3, 4, 5)))
+
+
+def test_field_12_option_refused_when_unknown_art_6_12():
+    """The Field's 12 pays by an explicit branch for each option; a settings object
+    changed after validation is refused before anything is decided."""
+    t = table()
+    bet = place(t, "field", 10)
+    t.settings.field_12 = 4
+    raises_match(SettingsError, "field_12", t.roll, D[12])
+    assert t.rolls == 0 and t.open_bets() == [(bet, 0, "field", "field", 10)]
+    raises_match(SettingsError, "field_12", t.place_bet, 0, "field", 10)
+    t.settings.field_12 = 3
+    assert outcome(t.roll(D[12]), bet) == ("win", 30)
+
+
+def test_bet_numbers_and_ids_are_whole_numbers_issue_8():
+    """Issue 8: hard and big-number bets accepted the number 4.0; a bet id 1.0 found bet 1."""
+    t = table()
+    raises_match(RuleError, "whole number", t.place_bet, 0, "hard", 10, 4.0)
+    raises_match(RuleError, "whole number", t.place_bet, 0, "big_number", 12, 6.0)
+    raises_match(RuleError, "whole number", t.place_bet, 0, "hard", 10, True)
+    raises_match(RuleError, "whole number", t.place_bet, 0, "field", 10, 0.0)
+    raises_match(RuleError, "seat", t.place_bet, True, "field", 10)
+    raises_match(RuleError, "unknown craps bet type", t.place_bet, 0, True, 10)
+    line = place(t, "pass", 10)
+    t.roll(D[4])
+    raises_match(RuleError, "bet id", t.place_bet, 0, "pass_odds", 10, 0, 1.0)
+    raises_match(RuleError, "bet id", t.place_bet, 0, "pass_odds", 10, 0, True)
+    raises_match(RuleError, "bet id", t.take_down, 1.0)
+    raises_match(RuleError, "bet id", t.take_down, "1")
+    assert t.open_bets() == [(line, 0, "pass", "pass", 10)]
+
+
+def test_odds_multiple_only_for_points_art_5_2_2():
+    s = C.load_settings(BASE)
+    assert [s.odds_multiple(p) for p in (4, 5, 6, 8, 9, 10)] == [3, 4, 5, 5, 4, 3]
+    for bad in (7, 2, 12, 0, None):
+        raises_match(RuleError, "not a point", s.odds_multiple, bad)

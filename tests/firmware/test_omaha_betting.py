@@ -270,3 +270,89 @@ def test_art1_2_button_moves_clockwise_to_the_next_occupied_seat():
     assert next_button(1, [1, 2, 3]) == 2
     assert next_button(3, [1, 2, 3]) == 1
     assert next_button(4, [1, 2, 7]) == 7
+
+
+# --- malformed input: a RuleError / IntegrityError, never a crash, and nothing changes ---
+
+def hand_state(hand):
+    return (hand.phase, hand.to_act, list(hand.stack), [list(h) for h in hand.hole], list(hand.board),
+            list(hand.burns), bytes(hand._dealt), list(hand.betting.bet), list(hand.betting.total),
+            list(hand.folded), len(hand.history))
+
+
+def test_malformed_stacks_are_rule_errors_issue_8():
+    """Issue 8: malformed stacks raised ValueError / TypeError instead of RuleError."""
+    for bad in (None, 5, "12", [(1,)], [(1, 100, 3)], [1, 2], [(1, 100), None], {1: 100},
+                [(1, 100), (2, 100.0)], [(1, 100), (2.0, 100)], [(1, 100), (True, 100)], [(1, 100), (2, False)]):
+        raises(RuleError, OmahaHand, settings(), 1, bad)
+    raises(RuleError, OmahaHand, settings(), 1.0, FOUR)
+    raises(RuleError, OmahaHand, dict(structure="pot_limit"), 1, FOUR)
+
+
+def test_art6_only_a_seat_number_may_act():
+    """A seat 1.0 or True equalled seat 1 and acted for it."""
+    hand, _ = new_hand(FOUR, button=3)
+    seat = hand.expected()[1]  # seat 2: left of the big blind (art. 6(3))
+    assert seat == 2
+    before = hand_state(hand)
+    for bad in (float(seat), str(seat), None, [seat]):
+        raises_match(RuleError, "seat", hand.act, bad, "call")
+    raises(RuleError, hand.act, seat, ["call"])
+    raises(RuleError, hand.act, seat, "raise", 40.0)
+    raises(RuleError, hand.act, seat, "raise", True)
+    raises(RuleError, hand.act, seat, "call", 10)
+    raises(RuleError, hand.index_of, 1.0)
+    assert hand_state(hand) == before
+    hand.act(seat, "call")
+    hand, _ = new_hand(FOUR, button=2)  # seat 1 acts first pre-flop, and True == 1
+    assert hand.expected()[1] == 1
+    raises_match(RuleError, "seat", hand.act, True, "fold")
+
+
+def test_art9_card_number_outside_the_deck_is_an_alarm():
+    hand = OmahaHand(settings(), 1, FOUR)
+    hand.deal(7)
+    before = hand_state(hand)
+    for bad in (52, -1, True, False, 3.0, None, "Ah"):
+        raises(IntegrityError, hand.deal, bad)
+    assert hand_state(hand) == before
+
+
+def test_play_hand_and_next_button_refuse_malformed_input():
+    from firmware.games.omaha import play_hand
+    deck = list(range(52))
+    for bad in (None, 5, "deck"):
+        raises(RuleError, play_hand, settings(), 1, FOUR[:2], bad, [])
+        raises(RuleError, play_hand, settings(), 1, FOUR[:2], deck, bad)
+    exc = raises(RuleError, play_hand, settings(), 1, FOUR[:2], deck, [5])
+    assert exc.at == 0
+    exc = raises(RuleError, play_hand, settings(), 1, FOUR[:2], deck, [(2, "call"), None])
+    assert exc.at == 1
+    raises(IntegrityError, play_hand, settings(), 1, FOUR[:2], [True] + deck, [])
+    for button, occupied in ((1, None), (1, 5), (1, [1, "2"]), (1.0, [1, 2]), (True, [1, 2]), (1, [1, 2.0])):
+        raises(RuleError, next_button, button, occupied)
+
+
+def test_options_resolved_by_explicit_branches_art_10_5_11_12_4():
+    """A hand plays under a validated copy of the options it started with; each
+    option is named by an explicit branch and any other value is refused."""
+    from firmware.errors import SettingsError
+    from firmware.games import omaha_settings as os_
+    s = settings()
+    s.odd_chip = "dealer"  # changed after validation
+    raises(SettingsError, OmahaHand, s, 1, FOUR)
+    s = settings()
+    s.structure = "fixed_limit"  # was treated as pot-limit
+    raises(SettingsError, OmahaHand, s, 1, FOUR)
+    raises(SettingsError, os_.unlimited_size, s, False)
+    raises(SettingsError, os_.raise_cap_applies, s, False)
+    s = settings()
+    s.heads_up = "x"
+    raises(SettingsError, os_.unlimited_size, s, True)
+    s.odd_chip = "dealer"
+    raises(SettingsError, os_.odd_chip_from_button, s)
+    assert os_.unlimited_size(settings(structure="no_limit"), False)
+    assert not os_.unlimited_size(settings(), True) and os_.unlimited_size(settings(heads_up="no_limit"), True)
+    assert os_.raise_cap_applies(settings(), False) and not os_.raise_cap_applies(settings(), True)
+    assert os_.odd_chip_from_button(settings(odd_chip="button"))
+    raises(SettingsError, os_.load_settings, {1: 2})

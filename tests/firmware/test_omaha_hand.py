@@ -1,9 +1,9 @@
 # Omaha best hand, art. 10(1): exactly two hole cards and exactly three board cards.
 from firmware import cards
-from firmware.errors import CardCodeError
+from firmware.errors import CardCodeError, IntegrityError
 from firmware.games import poker_eval as pe
 from firmware.games.omaha_hand import BOARD_TRIPLES, HOLE_PAIRS, best_hand, best_value, check_cards, prepare_board
-from tests.firmware.expect import raises_match
+from tests.firmware.expect import raises, raises_match
 
 
 def best(hole, board):
@@ -83,3 +83,9 @@ def test_bad_card_sets_refused():
     raises_match(CardCodeError, "5 cards", check_cards, [1, 2, 3, 4], [5, 6, 7, 8])
     raises_match(CardCodeError, "twice", check_cards, [1, 2, 3, 4], [4, 5, 6, 7, 8])
     raises_match(CardCodeError, "twice", best_hand, [1, 1, 3, 4], [9, 5, 6, 7, 8])
+
+
+def test_art10_1_card_number_outside_the_deck_is_an_alarm():
+    for bad in (52, -1, True, False, 3.0, "Ah"):
+        raises(IntegrityError, best_hand, [bad, 2, 3, 4], [9, 5, 6, 7, 8])
+        raises(IntegrityError, check_cards, [1, 2, 3, 4], [9, 5, 6, 7, bad])

@@ -1,6 +1,6 @@
 # Five-card evaluator (Omaha arts. 14-15): categories, tie-breaks, wheel, strength numbering.
 from firmware import cards
-from firmware.errors import CardCodeError
+from firmware.errors import CardCodeError, IntegrityError
 from firmware.games import poker_eval as pe
 from tests.firmware.expect import raises, raises_match
 
@@ -115,9 +115,16 @@ def test_values_are_small_ints():
 def test_check_hand_rejects_bad_input():
     raises_match(CardCodeError, "exactly 5", pe.check_hand, [1, 2, 3, 4])
     raises_match(CardCodeError, "twice", pe.check_hand, [1, 2, 3, 4, 4])
-    raises(CardCodeError, pe.check_hand, [1, 2, 3, 4, 52])
     assert pe.check_hand([0, 1, 2, 3, 51]) == [0, 1, 2, 3, 51]
     raises(ValueError, pe.evaluate, [1, 2, 3, 4])
+
+
+def test_check_hand_card_number_outside_the_deck_is_an_alarm():
+    """A card int no deck holds, a bool (True would read as 2d) or a float is an
+    IntegrityError from the one entry point that takes cards from outside."""
+    for bad in (52, -1, True, False, 3.0, None):
+        raises(IntegrityError, pe.check_hand, [bad, 5, 9, 13, 17])
+        raises(IntegrityError, pe.check_hand, [5, 9, 13, 17, bad])
 
 
 def test_ram_of_a_fresh_import_within_16k_on_micropython():

@@ -8,10 +8,13 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from firmware import cards
+from firmware.errors import IntegrityError, SettingsError
 from firmware.games import baccarat as bac
+from firmware.games import baccarat_settings as bac_settings
 from firmware.games import baccarat_roads as br
 from firmware.games import baccarat_shoe as bs
 from hostsim.shoe import SimShoe
+from tests.host.engine_fuzz import JSON, anything_or, call, corrupted, is_int, refused_unchanged
 
 POINTS = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
           "T": 0, "J": 0, "Q": 0, "K": 0}  # art. 5
@@ -189,3 +192,142 @@ def test_overfull_card_is_integrity_alarm(seed):
         pass
     else:
         raise AssertionError("seventh copy in 6 decks accepted")
+
+
+# ---- issue 8: arbitrary JSON-ish input into every entry point ------------------------------------
+# Only GameError subclasses may escape, a refused call changes nothing (a real card
+# read out of the shoe is the one exception: it is counted out, art. 1), and money
+# is only ever ints.
+
+VALID_SPEC = {name: allowed for name, allowed, _art in bac_settings.SETTINGS_SPEC}
+GOOD_TABLE = {"method": 2, "commission": "B", "tie_option": "standing", "decks": 8, "burn": "first_card",
+              "cut_card": "one_more", "demo_rounds": 1, "dealer": "shoe"}
+
+
+@settings(max_examples=500, deadline=None)
+@given(corrupted(GOOD_TABLE), st.sampled_from([GOOD_TABLE, {k: GOOD_TABLE[k] for k in bac_settings.ROUND_SETTINGS}]))
+def test_settings_constructors_accept_only_allowed_values(kwargs, base):
+    kwargs = {k: v for k, v in kwargs.items() if k in base or k not in GOOD_TABLE}
+    ok, s = call(bac.BaccaratSettings, **kwargs)
+    if ok:
+        for name, value in s.as_pairs():
+            assert type(value) is type(VALID_SPEC[name][0]) and value in VALID_SPEC[name]
+        assert {n for n, _v in s.as_pairs()} == set(kwargs)
+    else:
+        assert isinstance(s, SettingsError)
+    ok, s = call(bac.load_settings, kwargs)
+    if ok:
+        assert set(kwargs) == set(bac.SETTING_NAMES)  # a table needs every regulated option
+    args = [kwargs.get(n, "x") for n in bac_settings.ROUND_SETTINGS]
+    ok, s = call(bac.round_settings, *args)
+    assert ok == all(type(a) is type(VALID_SPEC[n][0]) and a in VALID_SPEC[n]
+                     for n, a in zip(bac_settings.ROUND_SETTINGS, args))
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON)
+def test_load_settings_of_anything(values):
+    ok, out = call(bac.load_settings, values)
+    assert not ok or isinstance(out, bac.BaccaratSettings)
+
+
+def _is_card(x):
+    return type(x) is int and 0 <= x < 52
+
+
+@settings(max_examples=500, deadline=None)
+@given(codes6, st.integers(0, 5), anything_or(0, 7, 51), anything_or(None, 0, 1), anything_or(False, True))
+def test_round_deal_refuses_anything_else_unchanged(codes, dealt, card, hand, face_up):
+    rnd = bac.Round(bac.round_settings(1, "A"))
+    for code in codes[:dealt]:
+        if rnd.complete:
+            break
+        rnd.deal(cards.parse(code))
+    ok, out = refused_unchanged(rnd, rnd.deal, card, hand, face_up)
+    if ok:
+        assert _is_card(card) and (face_up is True or face_up is False) and (hand is None or type(hand) is int)
+    elif not _is_card(card):
+        assert isinstance(out, IntegrityError)  # an alarm, never part of a result
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(JSON, st.lists(st.one_of(st.integers(-2, 53), JSON), max_size=8)),
+       st.sampled_from([1, 2]), st.sampled_from(["A", "B"]))
+def test_play_of_anything_is_a_result_or_a_game_error(dealt, method, option):
+    ok, r = call(bac.play, bac.round_settings(method, option), dealt)
+    if ok:
+        assert all(_is_card(c) for c in r.player_cards + r.banker_cards)
+        assert all(_is_card(c) for c in dealt)  # even the extra cards were checked
+
+
+STAKE = st.one_of(st.integers(0, 10 ** 6), anything_or(20, 100))
+BETS = st.one_of(JSON, st.lists(st.tuples(st.one_of(st.sampled_from(bac.ZONES), JSON), STAKE), max_size=5))
+
+
+@settings(max_examples=500, deadline=None)
+@given(codes6, st.sampled_from([1, 2]), st.sampled_from(["A", "B"]),
+       st.sampled_from(["returned", "standing", "changeable"]), BETS)
+def test_settle_pays_only_ints_or_refuses(codes, method, option, tie_option, bets):
+    s = bac.round_settings(method, option, tie_option)
+    r = bac.play(s, cards.parse_many(codes))
+    for func, args in ((bac.settle, (s, r, bets)), (bac.settle_void, (bets,))):
+        ok, out = call(func, *args)
+        if ok:
+            for (zone, net, status), (zone_in, stake) in zip(out, bets):
+                assert zone == zone_in and is_int(stake) and stake >= 0
+                assert is_int(net), "a payout must be a whole number of units: %r" % (net,)
+                assert status in ("win", "lose", "void", tie_option)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON, JSON, JSON, JSON)
+def test_rule_functions_take_only_their_domain(a, b, c, d):
+    for func, args in ((bac.value, (a,)), (bac.total, (a,)), (bac.is_pair, (a, b)),
+                       (bac.first_drawer, (a, b)), (bac.winner_of, (a, b)), (bac.other_draws, (a, b, c, d)),
+                       (bac.commission, (a, b, c)), (bac.tie_odds, (a,)), (bs.burn_count, (a, b)),
+                       (bac.Round, (a,)), (bs.Shoe, (a,)), (bac.settle_zone, (a, b, c, d))):
+        ok, out = call(func, *args)
+        if ok and func in (bac.commission, bac.tie_odds, bac.value, bs.burn_count):
+            assert is_int(out)
+
+
+SHOE_OPS = st.lists(st.sampled_from(["burn", "burn", "deal", "deal", "deal", "start", "start", "demo", "end",
+                                     "correct", "void", "cut", "change"]), max_size=25)
+
+
+@settings(max_examples=400, deadline=None)
+@given(SHOE_OPS, st.lists(st.integers(0, 51), min_size=30, max_size=30),
+       anything_or(0, 7, 51), anything_or(None, 0, 1), anything_or(False, True),
+       st.sampled_from(["decks", "first_card", "first_card_points"]),
+       st.sampled_from(["shoe", "auto_shuffler"]))
+def test_shoe_entry_points_refuse_cleanly_and_count_every_real_card(ops, real, card, hand, face_up, burn, dealer):
+    """Art. 1: the composition never drifts. A malformed call changes nothing; a real
+    card refused in any state is still counted out of the shoe."""
+    shoe = bs.Shoe(bac.load_settings({"method": 1, "commission": "A", "tie_option": "returned", "decks": 6,
+                                      "burn": burn, "cut_card": "one_more", "demo_rounds": 1, "dealer": dealer}))
+    read = 0
+    for op in ops:  # drive the shoe into an arbitrary state with real cards
+        if op in ("burn", "deal"):
+            method = shoe.burn if op == "burn" else shoe.deal
+            ok, _ = call(method, real[read % 30])
+            read += 1
+            continue
+        method = {"start": shoe.start_round, "demo": lambda: shoe.start_round(True), "end": shoe.end_round,
+                  "correct": shoe.correct, "void": shoe.void, "cut": shoe.cut_card, "change": shoe.change}[op]
+        refused_unchanged(shoe, method)
+    assert sum(shoe.counts) == shoe.remaining
+    well_formed_deal = (hand is None or (type(hand) is int and hand in (0, 1))) and (face_up is True
+                                                                                   or face_up is False)
+    for method, args, well_formed in ((shoe.deal, (card, hand, face_up), well_formed_deal),
+                                      (shoe.burn, (card,), True)):
+        before = bytes(shoe.counts)
+        if _is_card(card) and well_formed:
+            ok, out = call(method, *args)
+            if isinstance(out, IntegrityError):
+                assert before[card] == 0 and bytes(shoe.counts) == before
+            else:
+                assert shoe.counts[card] == before[card] - 1  # left the shoe: counted, whatever else
+        else:
+            ok, out = refused_unchanged(shoe, method, *args)
+            assert not ok
+        assert sum(shoe.counts) == shoe.remaining

@@ -6,7 +6,10 @@
 """
 from hypothesis import given, settings, strategies as st
 
+from firmware.errors import SettingsError
 from firmware.games import craps as C
+from firmware.games.craps_dice import check_report
+from tests.host.engine_fuzz import JSON, anything_or, call, corrupted, is_int, refused_unchanged, snapshot
 from tools.judge_craps import judge
 
 POINTS = (4, 5, 6, 8, 9, 10)
@@ -342,3 +345,93 @@ def test_engine_every_stake_ends_exactly_once(script, off):
     assert staked == sum(placed[i] for i in ended) + sum(still_open.values())
     for i, (result, net) in ended.items():
         assert {"win": net > 0, "lose": net == -placed[i], "push": net == 0, "down": net == 0}[result]
+
+
+# ---- issue 8: arbitrary JSON-ish input into every entry point ------------------------------------
+# Only GameError subclasses may escape, a refused call changes nothing, money and option
+# numbers are ints (3.0 is not 3, True is not 1), and no payout is ever a float.
+
+GOOD_SETTINGS = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "off_on_come_out": [],
+                 "take_down": ["dont_pass", "hard"], "shooter_change_on_come_out_craps": False,
+                 "maximum": 0, "seats": 3, "max_open_bets": 256}
+@settings(max_examples=500, deadline=None)
+@given(corrupted(GOOD_SETTINGS))
+def test_settings_constructor_accepts_only_whole_numbers_and_known_options(kwargs):
+    for ok, s in (call(C.CrapsSettings, **kwargs), call(C.load_settings, kwargs)):
+        if not ok:
+            assert isinstance(s, SettingsError)
+            continue
+        assert set(kwargs) <= set(C.SETTING_NAMES) and set(C.REQUIRED_SETTINGS) <= set(kwargs)
+        for key in ("minimum", "maximum", "field_12", "seats", "max_open_bets"):
+            assert is_int(getattr(s, key)), key
+        assert s.field_12 in (2, 3) and all(is_int(m) for m in s.max_odds)
+        assert s.shooter_change_on_come_out_craps in (True, False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(JSON)
+def test_load_settings_of_anything(values):
+    ok, out = call(C.load_settings, values)
+    assert not ok or isinstance(out, C.CrapsSettings)
+
+
+TABLE_OPS = st.lists(st.one_of(
+    st.tuples(st.just("bet"), st.integers(0, 2), st.sampled_from(C.B.KIND_NAMES), st.integers(1, 12),
+              st.sampled_from([0, 4, 5, 6, 8, 9, 10])),
+    st.tuples(st.just("roll"), die, die),
+), max_size=12)
+ANY_REPORT = st.one_of(JSON, st.tuples(JSON, JSON), st.fixed_dictionaries(
+    {"dice": st.one_of(JSON, st.tuples(st.one_of(die, JSON), st.one_of(die, JSON)).map(list))},
+    optional={"valid": JSON, "flags": st.one_of(JSON, st.lists(st.sampled_from(["off_table", "short", "wall"]))),
+              "cocked": JSON}))
+
+
+@st.composite
+def bet_calls(draw):
+    """place_bet arguments: a sensible bet with one or two of its arguments corrupted."""
+    kind = draw(st.sampled_from(C.B.KIND_NAMES))
+    number = {"hard": 4, "big_number": 6}.get(kind, 0)
+    on = 1 if kind.endswith("_odds") else None
+    return draw(corrupted({"seat": 0, "kind": kind, "amount": 30, "number": number, "on": on}, drop=False))
+
+
+@settings(max_examples=500, deadline=None)
+@given(TABLE_OPS, st.sampled_from([2, 3]), bet_calls(), anything_or(1, 2), ANY_REPORT)
+def test_table_entry_points_refuse_cleanly_and_pay_only_ints(ops, field_12, bet, bet_id, report):
+    t = C.CrapsTable(dict(GOOD_SETTINGS, field_12=field_12))
+    for op in ops:  # an arbitrary reachable table
+        if op[0] == "bet":
+            _, s, k, units, n = op
+            call(t.place_bet, s, k, 5 * units, n if k in ("hard", "big_number") else 0, max(1, t.next_id - 1))
+        else:
+            for r in t.roll((op[1], op[2])):
+                assert is_int(r[C.NET]) and is_int(r[C.STAKE])
+    before = snapshot(t)
+    ok, out = refused_unchanged(t, t.place_bet, bet["seat"], bet["kind"], bet["amount"], bet["number"], bet["on"])
+    if ok:
+        placed, reason = out
+        if placed is None:
+            assert reason and snapshot(t) == before  # a refusal with a reason changes nothing either
+        else:
+            for key in ("seat", "amount", "number"):
+                assert is_int(bet[key]), (key, bet)
+            assert bet["on"] is None or is_int(bet["on"])
+    ok, out = refused_unchanged(t, t.take_down, bet_id)
+    if ok:
+        assert is_int(bet_id) and (out[0] is not None or out[1])
+    ok, out = refused_unchanged(t, t.roll, report)
+    if ok:
+        for r in out:
+            assert is_int(r[C.NET]), "a payout must be a whole number of units: %r" % (r,)
+    ok, out = call(t.settings.odds_multiple, bet["number"])
+    assert not ok or is_int(out)
+
+
+@settings(max_examples=200, deadline=None)
+@given(JSON, JSON, JSON)
+def test_bet_helpers_take_only_their_domain(a, b, c):
+    for func, args in ((C.B.kind_code, (a,)), (C.B.field_12_pays, (a,))):
+        ok, out = call(func, *args)
+        assert not ok or is_int(out)
+    ok, out = call(check_report, a)
+    assert not ok or (all(is_int(x) for x in out[:2]) and (out[2] is None or isinstance(out[2], str)))

@@ -41,17 +41,25 @@ def test_method2_more_ties_than_method1():
     assert figs(2, "A", 8)["P(tie)"] > figs(1, "A", 8)["P(tie)"]
 
 
-def test_commission_b_edge_and_tie_edge():
+def test_house_edges_from_the_independent_enumeration():
+    """Each bet's edge from arts. 11, 16, 17 applied to the independent enumeration
+    below (not the tool's own tally): Banker/Player are symmetric, so their edge is
+    the commission alone; Tie and Pairs from their payouts and hand-computed P."""
+    ind = _independent(1, 8)
     a, b = figs(1, "A", 8), figs(1, "B", 8)
-    assert a["P(tie)"] == b["P(tie)"]
-    # edge(A) = 0.05 * P(win with 7-9), edge(B) = 0.5 * P(win with 4), per side
-    tally = ob.exact_distribution(1, 8)["tally"]
-    den = sum(tally)
-    assert a["edge(banker)"] == Fraction(5, 100) * Fraction(sum(tally[17:20]), den)
-    assert b["edge(banker)"] == Fraction(1, 2) * Fraction(tally[14], den)
-    assert a["edge(tie)"] == 1 - 15 * a["P(tie)"]
-    assert figs(2, "A", 8)["edge(tie)"] == 1 - 10 * figs(2, "A", 8)["P(tie)"]
-    assert a["edge(player_pair)"] == 1 - 12 * a["P(player pair)"]
+    assert a["P(tie)"] == b["P(tie)"] == ind["tie"]
+    # art. 17 A: 5% of the win when the winner has 7, 8 or 9; B: 50% when it has 4
+    assert a["edge(banker)"] == Fraction(5, 100) * sum(ind["banker_with"][t] for t in (7, 8, 9))
+    assert a["edge(player)"] == Fraction(5, 100) * sum(ind["player_with"][t] for t in (7, 8, 9))
+    assert b["edge(banker)"] == Fraction(1, 2) * ind["banker_with"][4]
+    # art. 16: Tie pays 14:1 (Method 1), 9:1 (Method 2)
+    assert a["edge(tie)"] == 1 - 15 * ind["tie"]
+    assert figs(2, "A", 8)["edge(tie)"] == 1 - 10 * _independent(2, 8)["tie"]
+    # art. 12, 16: a pair pays 11:1; P(pair) = 13 ranks x (32/416) x (31/415) in 8 decks
+    p_pair = Fraction(13 * 32 * 31, 416 * 415)
+    assert a["edge(player_pair)"] == a["edge(banker_pair)"] == 1 - 12 * p_pair
+    # the same as a figure to quote: option A costs a Banker (or Player) bettor 1.51%
+    assert round(100 * float(a["edge(banker)"]), 2) == 1.51
 
 
 def _independent(method, decks):
@@ -59,8 +67,10 @@ def _independent(method, decks):
     counts = [16 * decks] + [4 * decks] * 9
     out = {"player": 0, "banker": 0, "tie": 0}
 
+    with_total = {"player": [0] * 10, "banker": [0] * 10}
+
     def decide(v):
-        # returns None if another card is needed, else the winner
+        # returns None if another card is needed, else (winner, winning total)
         if len(v) < 4:
             return None
         p, b = (v[0] + v[2]) % 10, (v[1] + v[3]) % 10
@@ -84,7 +94,11 @@ def _independent(method, decks):
                     return None
                 high_new = (high + v[5]) % 10
                 fp, fb = (low_new, high_new) if low_is_p else (high_new, low_new)
-        return "player" if fp > fb else "banker" if fb > fp else "tie"
+        if fp > fb:
+            return "player", fp
+        if fb > fp:
+            return "banker", fb
+        return "tie", fp
 
     n = 52 * decks
 
@@ -93,7 +107,9 @@ def _independent(method, decks):
         if w is not None:
             for i in range(len(v), 6):  # weight of the cards not needed, to a common denominator
                 weight *= n - i
-            out[w] += weight
+            out[w[0]] += weight
+            if w[0] != "tie":
+                with_total[w[0]][w[1]] += weight
             return
         for value in range(10):
             if counts[value]:
@@ -104,7 +120,10 @@ def _independent(method, decks):
 
     walk([], 1)
     den = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) * (n - 5)
-    return {k: Fraction(v, den) for k, v in out.items()}
+    result = {k: Fraction(v, den) for k, v in out.items()}
+    for side in ("player", "banker"):
+        result[side + "_with"] = [Fraction(t, den) for t in with_total[side]]
+    return result
 
 
 @pytest.mark.parametrize("method", [1, 2])

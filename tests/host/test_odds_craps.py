@@ -85,13 +85,35 @@ def test_monte_carlo_agrees_with_exact_small_seeded_run():
     assert again == first                                     # seeded: reproducible
 
 
+def _published_for_mc_row(label, field_12):
+    """The published edge a Monte-Carlo row estimates (odds rows: free odds, 0)."""
+    if label == "field":
+        return Fraction(1, 36) if field_12 == 3 else PUBLISHED["field"]
+    if label.endswith("(all points)"):
+        return Fraction(0)
+    if label.startswith("big_number "):
+        n = int(label.split()[1])
+        return PUBLISHED["big_number %s" % {4: "4/10", 10: "4/10", 5: "5/9", 9: "5/9", 6: "6/8", 8: "6/8"}[n]]
+    return PUBLISHED[label]
+
+
 def test_monte_carlo_cli_reports_inside():
+    """Each row's exact figure is the published edge, and its "inside" verdict is
+    exactly whether that published edge lies within the row's 99% interval."""
     proc = subprocess.run([sys.executable, "-m", "tools.odds", "craps", "--field-12", "3", "--monte-carlo", "5000",
                            "--seed", "3", "--json"], capture_output=True, text=True, cwd=REPO, timeout=120)
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["monte_carlo"]["confidence"] == 0.99
-    assert all("inside" in b for b in data["bets"])
+    assert len(data["bets"]) == 28
+    inside = 0
+    for b in data["bets"]:
+        published = float(_published_for_mc_row(b["bet"], 3))
+        assert abs(b["exact"] - published) < 1e-12, b
+        assert b["half_width"] > 0 and b["decisions"] > 500, b
+        assert b["inside"] is (abs(b["edge"] - published) <= b["half_width"]), b
+        inside += b["inside"]
+    assert inside >= 25  # 28 intervals at 99%: a few long shots may miss at 5,000 rolls
 
 
 def test_combined_edge_with_other_odds_limits():

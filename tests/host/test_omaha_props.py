@@ -4,11 +4,14 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 from treys import Card, Evaluator
 
 from firmware import cards
+from firmware.errors import SettingsError
 from firmware.games import poker_eval as pe
-from firmware.games.omaha import EXPECT_ACTION, EXPECT_DONE, OmahaHand
+from firmware.games.omaha import EXPECT_ACTION, EXPECT_DONE, OmahaHand, next_button, play_hand
 from firmware.games.omaha_betting import LIMIT_POT
-from firmware.games.omaha_hand import BOARD_TRIPLES, HOLE_PAIRS, best_hand
-from firmware.games.omaha_settings import OmahaSettings
+from firmware.games.omaha_hand import BOARD_TRIPLES, HOLE_PAIRS, best_hand, check_cards
+from firmware.games.omaha_settings import (HEADS_UP_RULES, ODD_CHIP_RULES, STRUCTURES, OmahaSettings,
+                                           load_settings)
+from tests.host.engine_fuzz import JSON, anything_or, call, corrupted, is_int, refused_unchanged
 
 TREYS = Evaluator()
 TREYS_CARD = [Card.new(cards.name(c)) for c in range(52)]
@@ -149,3 +152,111 @@ def test_misdeal_at_any_point_refunds_everything(data):
             hand.deal(deck.pop(0))
     if hand.expected()[0] != EXPECT_DONE:
         assert hand.misdeal().stacks == tuple(stacks)
+
+
+# ---- issue 8: arbitrary JSON-ish input into every entry point ------------------------------------
+# Only GameError subclasses may escape, a refused call changes nothing, and every
+# amount in a result is an int.
+
+GOOD_SETTINGS = {"structure": "pot_limit", "small_blind": 5, "big_blind": 10, "rake_percent": 5,
+                 "rake_cap_big_blinds": 3, "odd_chip": "button", "heads_up": "no_limit", "seats": 10}
+CHOICES = {"structure": STRUCTURES, "odd_chip": ODD_CHIP_RULES, "heads_up": HEADS_UP_RULES}
+
+
+@given(corrupted(GOOD_SETTINGS))
+@hsettings(max_examples=500, deadline=None)
+def test_settings_accept_only_whole_numbers_and_known_options(values):
+    for ok, s in (call(OmahaSettings, **values), call(load_settings, values)):
+        if not ok:
+            assert isinstance(s, SettingsError)
+            continue
+        for key, value in s.as_pairs():
+            if key in CHOICES:
+                assert type(value) is str and value in CHOICES[key]
+            else:
+                assert is_int(value), key
+        assert s.copy().as_pairs() == s.as_pairs()
+
+
+@given(JSON)
+@hsettings(max_examples=200, deadline=None)
+def test_load_settings_of_anything(values):
+    ok, out = call(load_settings, values)
+    assert not ok or isinstance(out, OmahaSettings)
+
+
+GOOD_TABLE = {"button": 3, "stacks": [(1, 500), (3, 200), (7, 90)]}
+
+
+@given(corrupted(GOOD_TABLE, drop=False), st.one_of(st.just(None), JSON))
+@hsettings(max_examples=400, deadline=None)
+def test_new_hand_refuses_malformed_stacks_and_buttons(args, stacks_entry):
+    stacks = args["stacks"]
+    if stacks_entry is not None and isinstance(stacks, list):
+        stacks = stacks + [stacks_entry]
+    ok, hand = call(OmahaHand, OmahaSettings(**GOOD_SETTINGS), args["button"], stacks)
+    if ok:
+        assert is_int(hand.button) and all(is_int(c) for c in hand.start) and all(is_int(s) for s in hand.seats)
+
+
+@given(st.data(), anything_or(0, 13, 51), st.sampled_from(["fold", "check", "call", "bet", "raise"]))
+@hsettings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_hand_entry_points_refuse_cleanly_at_any_point(data, card, action):
+    s = OmahaSettings(**GOOD_SETTINGS)
+    hand = OmahaHand(s, 1, [(1, 300), (2, 300), (5, 300)])
+    deck = list(data.draw(st.permutations(range(52)), label="deck"))
+    for _ in range(data.draw(st.integers(0, 40), label="steps")):
+        kind, seat = hand.expected()
+        if kind == EXPECT_DONE:
+            break
+        if kind == EXPECT_ACTION:
+            legal = hand.legal()
+            hand.act(seat, "check" if legal.can_check else "call")
+        else:
+            hand.deal(deck.pop())
+    kind, seat = hand.expected()
+    good = {"seat": seat if seat is not None else 1, "action": action, "amount": 40 if action in ("bet", "raise")
+            else None}
+    act = {"seat": data.draw(anything_or(good["seat"]), label="seat"),
+           "action": data.draw(st.one_of(st.just(action), anything_or(action)), label="action"),
+           "amount": data.draw(st.one_of(st.just(good["amount"]), anything_or(good["amount"])), label="amount")}
+    ok, _ = refused_unchanged(hand, hand.act, act["seat"], act["action"], act["amount"])
+    if ok:
+        assert is_int(act["seat"]) and (act["amount"] is None or is_int(act["amount"]))
+    ok, _ = refused_unchanged(hand, hand.deal, card)
+    if ok:
+        assert is_int(card) and 0 <= card < 52
+    for method, args in ((hand.index_of, (act["seat"],)), (hand.legal, ()), (hand.result, ())):
+        refused_unchanged(hand, method, *args)
+    ok, result = call(hand.misdeal)
+    if ok:
+        assert all(is_int(c) for _s, c in result.stacks) and is_int(result.rake)
+
+
+@given(corrupted({"deck": list(range(20)), "actions": [[2, "call"], [3, "check"], [2, "misdeal"]]}, drop=False),
+       st.lists(st.one_of(st.tuples(st.sampled_from([1, 2, 3]), st.sampled_from(["call", "check", "fold"])), JSON),
+                max_size=4))
+@hsettings(max_examples=300, deadline=None)
+def test_play_hand_of_anything_is_a_result_or_a_game_error(args, more_actions):
+    actions = args["actions"]
+    if isinstance(actions, list):
+        actions = actions + more_actions
+    ok, out = call(play_hand, OmahaSettings(**GOOD_SETTINGS), 1, [(1, 100), (2, 100), (3, 100)], args["deck"],
+                   actions)
+    if ok:
+        hand, result = out
+        assert all(is_int(c) for _s, c in result.stacks) and is_int(result.rake)
+
+
+@given(anything_or(1, 4), st.one_of(st.lists(anything_or(1, 2, 7), max_size=4), JSON),
+       st.lists(anything_or(0, 12, 51), min_size=4, max_size=4), st.one_of(st.lists(anything_or(1, 30), max_size=6),
+                                                                           JSON))
+@hsettings(max_examples=300, deadline=None)
+def test_helpers_take_only_their_domain(button, occupied, hole, board):
+    ok, out = call(next_button, button, occupied)
+    assert not ok or (is_int(out) and out in occupied)
+    ok, out = call(best_hand, hole, board)
+    assert not ok or (is_int(out[0]) and all(is_int(c) and 0 <= c < 52 for c in out[1]))
+    call(check_cards, hole, board)
+    ok, out = call(pe.check_hand, board)
+    assert not ok or all(is_int(c) and 0 <= c < 52 for c in out)
