@@ -118,7 +118,8 @@ def report_refusal(machine, board_path, table_path, error):
         name, data = board_mod.read(board_path)
         spec = board_mod.host_port(name, data)
     except SettingsError as exc:
-        print("boot: no report to the host: %s" % exc)
+        reason = "" if str(exc) == str(error) else ": " + str(exc)   # the refusal itself was just printed
+        print("boot: no report to the host: the board file gives no valid host port%s" % reason)
         return None
     try:
         port = open_port(machine, spec)
