@@ -121,7 +121,8 @@ class _PinPlan:
         """Take pin for `where`; function ("tx", "rx", "sda", "scl") of bus `unit` if it carries one."""
         gpio = MCUS[self.mcu]["gpio"]
         if not _whole(pin) or pin not in gpio:
-            _fail(self.name, where, "pin %s does not exist on %s (GPIO %d-%d)" % (_shown(pin), self.mcu, gpio[0], gpio[-1]))
+            _fail(self.name, where, "pin %s does not exist on %s (GPIO %d-%d)"
+                  % (_shown(pin), self.mcu, gpio[0], gpio[-1]))
         functions = MCUS[self.mcu].get("functions")
         if function is not None and functions is not None and pin not in functions[function][unit]:
             _fail(self.name, where, "pin %d cannot be %s of unit %d on %s (pins %s)"
@@ -237,10 +238,17 @@ def validate(name, data):
     """Parsed board dict -> Board, or SettingsError naming the first problem."""
     try:
         return _validate(name, data)
-    except (TypeError, AttributeError, KeyError, IndexError, RuntimeError) as exc:
-        # A value of the wrong JSON type somewhere the checks above did not foresee
-        # (RuntimeError: nested too deeply for MicroPython; CPython's RecursionError is one).
-        raise SettingsError("board %s: malformed description (%s: %s)" % (name, type(exc).__name__, exc))
+    except _UNFORESEEN as exc:
+        _malformed(name, exc)
+
+
+# A value of the wrong JSON type somewhere the checks did not foresee (RuntimeError: nested
+# too deeply for MicroPython; CPython's RecursionError is one): still a refusal, never a crash.
+_UNFORESEEN = (TypeError, AttributeError, KeyError, IndexError, RuntimeError)
+
+
+def _malformed(name, exc):
+    raise SettingsError("board %s: malformed description (%s: %s)" % (name, type(exc).__name__, exc))
 
 
 def _validate(name, data):
@@ -267,6 +275,7 @@ def host_port(name, data):
     whenever the board file says, correctly, where the host is.
     """
     try:
+        _keys(name, "board", data, SECTIONS, ("mcu", "ports"))
         mcu = _mcu(name, data)
         ports = data["ports"]
         _keys(name, "ports", ports, PORT_ROLES, ("host",))
@@ -275,8 +284,8 @@ def host_port(name, data):
             _fail(name, "ports.host", "only the console may be {\"usb\": true}")
         _claim_port_pins(_PinPlan(name, mcu), "host", spec, _check_port(name, mcu, "host", spec))
         return spec
-    except (TypeError, AttributeError, KeyError, IndexError, RuntimeError) as exc:
-        raise SettingsError("board %s: malformed description (%s: %s)" % (name, type(exc).__name__, exc))
+    except _UNFORESEEN as exc:
+        _malformed(name, exc)
 
 
 def parse(name, raw):

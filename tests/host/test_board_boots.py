@@ -95,7 +95,8 @@ def _mutated_board(draw):
         elif action == "add" and isinstance(parent, dict):
             parent[draw(_NEW_KEYS)] = draw(_VALUES)
         elif action == "near" and isinstance(old, int) and not isinstance(old, bool):
-            parent[path[-1]] = old + draw(st.sampled_from([-1, 1, -2, 2, -4, 4, -8, 8, -20, 20]))   # often still valid: it must then boot
+            # often still valid, and then it must boot
+            parent[path[-1]] = old + draw(st.sampled_from([-1, 1, -2, 2, -4, 4, -8, 8, -20, 20]))
         else:
             parent[path[-1]] = draw(_VALUES)
     return data

@@ -1,4 +1,7 @@
-"""What the console shows when run() refuses a file (the host report is checked in tests/firmware/test_boot_refusal.py)."""
+"""What the console shows when run() refuses a file.
+
+The host report itself is checked on both runtimes in tests/firmware/test_boot_refusal.py.
+"""
 import json
 import os
 
