@@ -3,13 +3,25 @@
 # A board file (boards/<name>.json, deployed as /board.json) is data only. Every
 # mistake is rejected here with a message naming the key, so a technician sees
 # "ports.shoe: pin 40 does not exist on rp2040" instead of a crash at run time.
+# This is the single authority: what it accepts boots (firmware.hardware.bring_up
+# builds it without a further check), what could not boot it refuses.
 import json
 
+from firmware import jsonfile
+from firmware.drivers import lcd
 from firmware.errors import SettingsError
 
-# What each microcontroller has: GPIO numbers, UART ids, I2C ids, longest watchdog.
+# What each microcontroller has: GPIO numbers, UART ids, I2C ids, longest watchdog, and
+# "functions": for a chip without a GPIO matrix, the pins that can carry each bus signal
+# (function -> unit id -> pins); absent: any GPIO can.
 MCUS = {
-    "rp2040": {"gpio": tuple(range(0, 30)), "uart": (0, 1), "i2c": (0, 1), "wdt_max_ms": 8388},
+    # RP2040 datasheet 2.19.2 (GPIO functions); MicroPython's machine.UART/I2C refuse
+    # other pins ("bad TX pin"), so they are refused here, before the board boots.
+    "rp2040": {"gpio": tuple(range(0, 30)), "uart": (0, 1), "i2c": (0, 1), "wdt_max_ms": 8388,
+               "functions": {"tx": {0: (0, 12, 16, 28), 1: (4, 8, 20, 24)},
+                             "rx": {0: (1, 13, 17, 29), 1: (5, 9, 21, 25)},
+                             "sda": {0: tuple(range(0, 30, 4)), 1: tuple(range(2, 30, 4))},
+                             "scl": {0: tuple(range(1, 30, 4)), 1: tuple(range(3, 30, 4))}}},
     "esp32s3": {"gpio": tuple(range(0, 22)) + tuple(range(26, 49)), "uart": (0, 1, 2), "i2c": (0, 1),
                 "wdt_max_ms": 60000},
     "hostsim": {"gpio": tuple(range(0, 64)), "uart": tuple(range(0, 8)), "i2c": (0, 1, 2, 3),
@@ -21,9 +33,11 @@ PORT_ROLES = ("shoe", "dice", "host", "console")
 # Card shoe and dice reader serve different games, so one board may wire both to one UART.
 SHAREABLE_PORTS = ("shoe", "dice")
 BUTTON_ROLES = ("deal", "confirm", "void", "shoe_change", "undo", "menu")
+CONFIRM = "confirm"        # the one button every board needs: it acknowledges faults
 DISPLAY_ROLES = ("dealer", "result")
 LAYOUTS = ("baccarat", "craps", "omaha")
 MAX_PIXELS = 1024
+MIN_LCD_COLS = 8           # narrower than a state name ("LAMP TEST") is of no use to the dealer
 
 
 class Board:
@@ -53,18 +67,43 @@ def _fail(name, where, message):
     raise SettingsError("board %s: %s: %s" % (name, where, message))
 
 
+def _whole(value):
+    """A JSON whole number: an int, never a bool (true) or a float (1.0, -0.0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value):
+    """A value for a message: a scalar as JSON spells it (true, 1.0), a list or object by its kind (it may be huge)."""
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 24 else value[:21] + "...")
+    return json.dumps(value)
+
+
 def _int(name, where, value, low, high):
-    if not isinstance(value, int) or isinstance(value, bool) or value < low or value > high:
-        _fail(name, where, "expected a whole number %d..%d, got %r" % (low, high, value))
+    if not _whole(value) or value < low or value > high:
+        _fail(name, where, "expected a whole number %d..%d, got %s" % (low, high, _shown(value)))
+    return value
+
+
+def _unit(name, where, value, mcu, kind):
+    """A UART or I2C id the MCU has (kind: "uart" or "i2c")."""
+    units = MCUS[mcu][kind]
+    if not _whole(value) or value not in units:
+        _fail(name, where, "%s %s does not exist on %s (%s %s)"
+              % (kind.upper(), _shown(value), mcu, kind.upper(), ", ".join([str(u) for u in units])))
     return value
 
 
 def _keys(name, where, obj, allowed, required):
     if not isinstance(obj, dict):
-        _fail(name, where, "expected an object")
+        _fail(name, where, "expected an object, got %s" % _shown(obj))
     for key in obj:
         if key not in allowed:
-            _fail(name, where, "unknown key %r (expected %s)" % (key, ", ".join(allowed)))
+            _fail(name, where, "unknown key %s (expected %s)" % (_shown(key), ", ".join(allowed)))
     for key in required:
         if key not in obj:
             _fail(name, where, "missing %r" % key)
@@ -78,14 +117,45 @@ class _PinPlan:
         self.mcu = mcu
         self.owner = {}
 
-    def claim(self, where, pin, shared_ok=None):
-        if not isinstance(pin, int) or isinstance(pin, bool) or pin not in MCUS[self.mcu]["gpio"]:
-            gpio = MCUS[self.mcu]["gpio"]
-            _fail(self.name, where, "pin %r does not exist on %s (GPIO %d-%d)" % (pin, self.mcu, gpio[0], gpio[-1]))
+    def claim(self, where, pin, shared_ok=None, function=None, unit=0):
+        """Take pin for `where`; function ("tx", "rx", "sda", "scl") of bus `unit` if it carries one."""
+        gpio = MCUS[self.mcu]["gpio"]
+        if not _whole(pin) or pin not in gpio:
+            _fail(self.name, where, "pin %s does not exist on %s (GPIO %d-%d)"
+                  % (_shown(pin), self.mcu, gpio[0], gpio[-1]))
+        functions = MCUS[self.mcu].get("functions")
+        if function is not None and functions is not None and pin not in functions[function][unit]:
+            _fail(self.name, where, "pin %d cannot be %s of unit %d on %s (pins %s)"
+                  % (pin, function.upper(), unit, self.mcu, ", ".join([str(p) for p in functions[function][unit]])))
         other = self.owner.get(pin)
         if other is not None and other != shared_ok:
             _fail(self.name, where, "pin %d is already used by %s" % (pin, other))
         self.owner[pin] = where
+
+
+def _mcu(name, data):
+    _keys(name, "board", data, SECTIONS, ("mcu",))
+    mcu = data["mcu"]
+    if not isinstance(mcu, str) or mcu not in MCUS:
+        _fail(name, "mcu", "unknown microcontroller %s (expected %s)" % (_shown(mcu), ", ".join(sorted(MCUS))))
+    if not isinstance(data.get("description", ""), str):
+        _fail(name, "description", "expected a string, got %s" % _shown(data["description"]))
+    return mcu
+
+
+def _check_port(name, mcu, role, spec):
+    """One UART port spec (not USB), its pins aside; returns its UART id."""
+    where = "ports." + role
+    _keys(name, where, spec, ("uart", "tx", "rx", "baudrate"), ("uart", "tx", "rx", "baudrate"))
+    _int(name, where + ".baudrate", spec["baudrate"], 300, 3000000)
+    return _unit(name, where + ".uart", spec["uart"], mcu, "uart")
+
+
+def _claim_port_pins(plan, role, spec, uart, sharer=None):
+    """sharer: the port role whose pins this one may share (shoe and dice on one UART)."""
+    for signal in ("tx", "rx"):
+        plan.claim("ports.%s.%s" % (role, signal), spec[signal], sharer and "ports.%s.%s" % (sharer, signal),
+                   signal, uart)
 
 
 def _check_ports(name, mcu, ports, plan):
@@ -96,36 +166,26 @@ def _check_ports(name, mcu, ports, plan):
         if spec is None:
             continue
         where = "ports." + role
-        if not isinstance(spec, dict):
-            _fail(name, where, "expected an object")
-        if "usb" in spec:
-            if role != "console" or spec != {"usb": True}:
-                _fail(name, where, "only the console may be {\"usb\": true}")
+        if isinstance(spec, dict) and "usb" in spec:
+            if role != "console" or len(spec) != 1 or spec["usb"] is not True:
+                _fail(name, where, "only the console may be {\"usb\": true}, with no other key")
             continue
-        _keys(name, where, spec, ("uart", "tx", "rx", "baudrate"), ("uart", "tx", "rx", "baudrate"))
-        if spec["uart"] not in MCUS[mcu]["uart"]:
-            _fail(name, where, "UART %r does not exist on %s (UART %s)" % (spec["uart"], mcu, MCUS[mcu]["uart"]))
-        _int(name, where + ".baudrate", spec["baudrate"], 300, 3000000)
-        sharer = uart_owner.get(spec["uart"])
-        shared_ok = None
-        if sharer is not None:
-            if role in SHAREABLE_PORTS and sharer in SHAREABLE_PORTS and ports[sharer] == spec:
-                shared_ok = "ports." + sharer
-            else:
-                _fail(name, where, "UART %d is already used by ports.%s" % (spec["uart"], sharer))
-        uart_owner[spec["uart"]] = role
-        plan.claim(where + ".tx", spec["tx"], shared_ok and shared_ok + ".tx")
-        plan.claim(where + ".rx", spec["rx"], shared_ok and shared_ok + ".rx")
+        uart = _check_port(name, mcu, role, spec)
+        sharer = uart_owner.get(uart)
+        if sharer is not None and not (role in SHAREABLE_PORTS and sharer in SHAREABLE_PORTS
+                                       and ports[sharer] == spec):
+            _fail(name, where, "UART %d is already used by ports.%s" % (uart, sharer))
+        uart_owner[uart] = role
+        _claim_port_pins(plan, role, spec, uart, sharer)
 
 
 def _check_displays(name, mcu, displays, plan):
     _keys(name, "displays", displays, ("i2c",) + DISPLAY_ROLES, ("i2c",) + DISPLAY_ROLES)
     bus = displays["i2c"]
     _keys(name, "displays.i2c", bus, ("bus", "scl", "sda", "freq"), ("bus", "scl", "sda", "freq"))
-    if bus["bus"] not in MCUS[mcu]["i2c"]:
-        _fail(name, "displays.i2c", "I2C %r does not exist on %s" % (bus["bus"], mcu))
-    plan.claim("displays.i2c.scl", bus["scl"])
-    plan.claim("displays.i2c.sda", bus["sda"])
+    unit = _unit(name, "displays.i2c.bus", bus["bus"], mcu, "i2c")
+    plan.claim("displays.i2c.scl", bus["scl"], None, "scl", unit)
+    plan.claim("displays.i2c.sda", bus["sda"], None, "sda", unit)
     _int(name, "displays.i2c.freq", bus["freq"], 10000, 1000000)
     addresses = []
     for role in DISPLAY_ROLES:
@@ -133,11 +193,22 @@ def _check_displays(name, mcu, displays, plan):
         spec = displays[role]
         _keys(name, where, spec, ("addr", "cols", "rows"), ("addr", "cols", "rows"))
         _int(name, where + ".addr", spec["addr"], 0x08, 0x77)
-        _int(name, where + ".cols", spec["cols"], 8, 40)
-        _int(name, where + ".rows", spec["rows"], 1, 4)
+        cols = _int(name, where + ".cols", spec["cols"], MIN_LCD_COLS, lcd.MAX_COLS)
+        rows = _int(name, where + ".rows", spec["rows"], 1, lcd.MAX_ROWS)
+        problem = lcd.geometry_problem(cols, rows)     # the driver's own limits, not a copy of them
+        if problem is not None:
+            _fail(name, where, problem)
         if spec["addr"] in addresses:
             _fail(name, where, "I2C address %d is already used by another display" % spec["addr"])
         addresses.append(spec["addr"])
+
+
+def _check_buttons(name, buttons, plan):
+    _keys(name, "buttons", buttons, BUTTON_ROLES, ())
+    if CONFIRM not in buttons:
+        _fail(name, "buttons", "missing %r (needed to acknowledge faults)" % CONFIRM)
+    for role in sorted(buttons):
+        plan.claim("buttons." + role, buttons[role])
 
 
 def _check_zones(name, zones, count):
@@ -154,12 +225,12 @@ def _check_zones(name, zones, count):
                 _fail(name, where, "expected a list of [first, last] pixel ranges")
             for pair in ranges:
                 if not isinstance(pair, list) or len(pair) != 2:
-                    _fail(name, where, "expected [first, last], got %r" % (pair,))
+                    _fail(name, where, "expected [first, last], got %s" % _shown(pair))
                 first = _int(name, where, pair[0], 0, count - 1)
                 last = _int(name, where, pair[1], first, count - 1)
                 for pixel in range(first, last + 1):
                     if owner[pixel] is not None:
-                        _fail(name, where, "pixel %d overlaps zone %r" % (pixel, owner[pixel]))
+                        _fail(name, where, "pixel %d overlaps zone %s" % (pixel, _shown(owner[pixel])))
                     owner[pixel] = zone
 
 
@@ -167,21 +238,25 @@ def validate(name, data):
     """Parsed board dict -> Board, or SettingsError naming the first problem."""
     try:
         return _validate(name, data)
-    except (TypeError, AttributeError, KeyError, IndexError) as exc:
-        # A value of the wrong JSON type somewhere the checks above did not foresee.
-        raise SettingsError("board %s: malformed description (%s: %s)" % (name, type(exc).__name__, exc))
+    except _UNFORESEEN as exc:
+        _malformed(name, exc)
+
+
+# A value of the wrong JSON type somewhere the checks did not foresee (RuntimeError: nested
+# too deeply for MicroPython; CPython's RecursionError is one): still a refusal, never a crash.
+_UNFORESEEN = (TypeError, AttributeError, KeyError, IndexError, RuntimeError)
+
+
+def _malformed(name, exc):
+    raise SettingsError("board %s: malformed description (%s: %s)" % (name, type(exc).__name__, exc))
 
 
 def _validate(name, data):
     _keys(name, "board", data, SECTIONS, REQUIRED)
-    mcu = data["mcu"]
-    if not isinstance(mcu, str) or mcu not in MCUS:
-        _fail(name, "mcu", "unknown microcontroller %r (expected %s)" % (mcu, ", ".join(sorted(MCUS))))
+    mcu = _mcu(name, data)
     plan = _PinPlan(name, mcu)
     _check_ports(name, mcu, data["ports"], plan)
-    _keys(name, "buttons", data["buttons"], BUTTON_ROLES, ())
-    for role in sorted(data["buttons"]):
-        plan.claim("buttons." + role, data["buttons"][role])
+    _check_buttons(name, data["buttons"], plan)
     pixels = data["pixels"]
     _keys(name, "pixels", pixels, ("pin", "count"), ("pin", "count"))
     plan.claim("pixels.pin", pixels["pin"])
@@ -193,23 +268,44 @@ def _validate(name, data):
     return Board(name, data)
 
 
-def parse(name, text):
+def host_port(name, data):
+    """The validated ports.host spec of a board description, even if other parts of it are wrong.
+
+    For the boot refusal report: the host hears why the table stays closed
+    whenever the board file says, correctly, where the host is.
+    """
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise SettingsError("board %s: not valid JSON (%s)" % (name, exc))
-    return validate(name, data)
+        _keys(name, "board", data, SECTIONS, ("mcu", "ports"))
+        mcu = _mcu(name, data)
+        ports = data["ports"]
+        _keys(name, "ports", ports, PORT_ROLES, ("host",))
+        spec = ports["host"]
+        if isinstance(spec, dict) and "usb" in spec:
+            _fail(name, "ports.host", "only the console may be {\"usb\": true}")
+        _claim_port_pins(_PinPlan(name, mcu), "host", spec, _check_port(name, mcu, "host", spec))
+        return spec
+    except _UNFORESEEN as exc:
+        _malformed(name, exc)
+
+
+def parse(name, raw):
+    """The text or bytes of a board file -> Board; SettingsError naming the problem."""
+    return validate(name, jsonfile.parse(raw, "board " + name))
+
+
+def name_of(path):
+    name = path.split("/")[-1]
+    return name[:-5] if name.endswith(".json") else name
+
+
+def read(path, name=None):
+    """(name, parsed JSON) of a board file, not yet validated; SettingsError if it is no JSON."""
+    if name is None:
+        name = name_of(path)
+    return name, jsonfile.parse(jsonfile.read(path, "board file"), "board " + name)
 
 
 def load(path, name=None):
     """Read and validate a board file; a missing file is a SettingsError too."""
-    if name is None:
-        name = path.split("/")[-1]
-        if name.endswith(".json"):
-            name = name[:-5]
-    try:
-        with open(path) as f:
-            text = f.read()
-    except OSError:
-        raise SettingsError("board file %s not found" % path)
-    return parse(name, text)
+    name, data = read(path, name)
+    return validate(name, data)

@@ -26,6 +26,11 @@ def _uart(machine, spec):
                         tx=machine.Pin(spec["tx"]), rx=machine.Pin(spec["rx"]), timeout=0)
 
 
+def open_port(machine, spec):
+    """A SerialLine on one validated UART port spec, alone: the boot refusal report's way to the host."""
+    return SerialLine(_uart(machine, spec))
+
+
 def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, usb_console=None):
     """Construct every driver of `board`; `layout` picks the bet-zone map.
 

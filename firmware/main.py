@@ -15,7 +15,7 @@ from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
 from firmware.console import Console
 from firmware.errors import SettingsError
 from firmware.events import EventQueue, FAULT, FAULT_RESTORED, TICK
-from firmware.hardware import bring_up
+from firmware.hardware import bring_up, open_port
 from firmware.report import Reporter
 from firmware.saved_state import load_fault, record_crash, save_fault, take_crash_record
 from firmware.table import Table
@@ -115,6 +115,28 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
         ctx.reporter.emit("crash_recorded", {"error": last})
         ctx.queue.put(FAULT, faults.CRASHED, 0)
     return ctx
+
+
+def report_refusal(machine, board_path, table_path, error):
+    """Send {"event": "boot_refused", "error": ...} to the host, if the board file tells where it is.
+
+    The board file may be the one refused: its ports.host section alone is
+    enough. Returns the line sent, or None when the host port is unknown.
+    """
+    try:
+        name, data = board_mod.read(board_path)
+        spec = board_mod.host_port(name, data)
+    except SettingsError as exc:
+        reason = "" if str(exc) == str(error) else ": " + str(exc)   # the refusal itself was just printed
+        print("boot: no report to the host: the board file gives no valid host port%s" % reason)
+        return None
+    try:
+        port = open_port(machine, spec)
+    except (OSError, ValueError) as exc:      # the UART itself failed: the console line is all there is
+        print("boot: no report to the host: its UART %d failed (%s)" % (spec["uart"], exc))
+        return None
+    reporter = Reporter(port, table_config.table_id(table_path), ())
+    return reporter.emit("boot_refused", {"error": str(error)})
 
 
 def poll_inputs(ctx, elapsed_ms):
@@ -232,6 +254,7 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
     except SettingsError as exc:
         print("boot: %s" % exc)
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")
+        report_refusal(machine, board_path, table_path, exc)
         return 1
     try:
         asyncio.run(serve(ctx, extra_tasks))

@@ -5,8 +5,7 @@
 #
 # Regulated options (Baccarat art. 18) are never defaulted silently: a missing
 # or unknown setting is an error at load, and the table does not open.
-import json
-
+from firmware import jsonfile
 from firmware.errors import SettingsError
 
 GAMES = ("baccarat", "craps", "omaha")
@@ -28,29 +27,45 @@ def validate(data):
     for key in KEYS:
         if key not in data:
             raise SettingsError("table settings: missing %r" % key)
-    table_id = data["table_id"]
-    if not isinstance(table_id, str) or not 1 <= len(table_id) <= 12:
+    if not _valid_table_id(data["table_id"]):
         raise SettingsError("table settings: table_id must be 1-12 characters")
-    if data["game"] not in GAMES:
-        raise SettingsError("table settings: game %r unknown (expected %s)" % (data["game"], ", ".join(GAMES)))
+    game = data["game"]
+    if not isinstance(game, str) or game not in GAMES:
+        shown = repr(game) if isinstance(game, str) else "of type %s" % type(game).__name__
+        raise SettingsError("table settings: game %s unknown (expected %s)" % (shown, ", ".join(GAMES)))
     if not isinstance(data["settings"], dict):
         raise SettingsError("table settings: settings must be an object")
-    module = __import__(SETTINGS_MODULES[data["game"]], None, None, ["load_settings"])
+    module = __import__(SETTINGS_MODULES[game], None, None, ["load_settings"])
     try:
         data["rules"] = module.load_settings(data["settings"])
     except SettingsError as exc:
         raise SettingsError("table settings: %s" % exc)
+    except (TypeError, AttributeError, KeyError, IndexError, RuntimeError) as exc:
+        # A value the engine's checks did not foresee (RuntimeError: nested too deeply
+        # for a message on MicroPython; CPython's RecursionError is one): still a refusal.
+        raise SettingsError("table settings: settings: malformed (%s: %s)" % (type(exc).__name__, exc))
     return data
 
 
+def _valid_table_id(table_id):
+    return isinstance(table_id, str) and 1 <= len(table_id) <= 12
+
+
+def read(path):
+    """The parsed, not yet validated, JSON of a table settings file; SettingsError if it is no JSON."""
+    return jsonfile.parse(jsonfile.read(path, "table settings file"), "table settings " + path)
+
+
 def load(path):
+    return validate(read(path))
+
+
+def table_id(path):
+    """The file's table_id if it has a valid one, else None (even if the rest of the file is wrong)."""
     try:
-        with open(path) as f:
-            text = f.read()
-    except OSError:
-        raise SettingsError("table settings file %s not found" % path)
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise SettingsError("table settings %s: not valid JSON (%s)" % (path, exc))
-    return validate(data)
+        data = read(path)
+    except SettingsError:
+        return None
+    if isinstance(data, dict) and _valid_table_id(data.get("table_id")):
+        return data["table_id"]
+    return None

@@ -126,6 +126,8 @@ def load_board(root, name):
     except json.JSONDecodeError as exc:
         raise BuildError("%s:%d:%d: malformed board file: %s: fix the JSON"
                          % (rel, exc.lineno, exc.colno, exc.msg))
+    except RecursionError:
+        raise BuildError("%s: malformed board file: nested too deeply: fix the JSON" % rel)
     if not isinstance(data, dict):
         raise BuildError("%s: malformed board file: the top level must be a JSON object" % rel)
     validate_board(rel, name, data)

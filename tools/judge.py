@@ -2,9 +2,15 @@
 
     python -m tools.judge < requests.jsonl > responses.jsonl
 
-One JSON object per input line, one per output line, in order. The "game"
-field picks the engine. A bad line is answered {"error": "..."} and the judge
-goes on with the next; it never prints a traceback.
+Every input line gets exactly one output line, in order, and the judge goes on
+with the next line whatever the last one held. The "game" field picks the engine.
+
+- A bad request (not UTF-8, blank, not JSON, nested too deeply, not an object,
+  unknown game, missing or wrong field, an input the rules refuse) is answered
+  {"error": "..."}: the handlers raise GameError for these.
+- Any other exception from an engine is a fault of the judge or the engine, not
+  of the request: {"error": "internal error: TypeName: message"}.
+Lines end with "\\n" ("\\r\\n" works too). It never prints a traceback.
 """
 import json
 import sys
@@ -12,7 +18,7 @@ import sys
 from firmware.errors import GameError
 
 # game -> (module, function). Each function takes the parsed request (dict)
-# and returns the response dict; it raises GameError/ValueError for bad input.
+# and returns the response dict; it raises GameError for a bad request.
 HANDLERS = {
     "baccarat": ("tools.judge_baccarat", "judge_round"),
     "baccarat_roads": ("tools.judge_baccarat", "judge_roads"),
@@ -21,6 +27,14 @@ HANDLERS = {
     "omaha_hand": ("tools.judge_omaha", "judge_omaha_hand"),
     "omaha_round": ("tools.judge_omaha", "judge_round"),
 }
+INTERNAL_ERROR = "internal error: "
+
+
+class Fields(dict):
+    """A request object: a missing field is a bad request (GameError), not an engine KeyError."""
+
+    def __missing__(self, key):
+        raise GameError("missing field %r" % (key,))
 
 
 def _handler(game):
@@ -29,35 +43,67 @@ def _handler(game):
     return getattr(module, func_name)
 
 
-def answer(line):
-    """One request line -> one response dict (never raises)."""
+def _internal(exc):
+    return {"error": "%s%s: %s" % (INTERNAL_ERROR, type(exc).__name__, exc)}
+
+
+def parse(raw):
+    """One input line (bytes or str) -> the request dict; GameError if it is not one."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeError as exc:
+            raise GameError("not valid UTF-8 (%s)" % exc.reason)
+    if not raw.strip():
+        raise GameError("empty line: expected a JSON object")
     try:
-        request = json.loads(line)
+        request = json.loads(raw, object_hook=Fields)
+    except RecursionError:
+        raise GameError("not valid JSON: nested too deeply")
     except ValueError as exc:
-        return {"error": "not valid JSON: %s" % exc}
+        raise GameError("not valid JSON: %s" % exc)
     if not isinstance(request, dict):
-        return {"error": "a request must be a JSON object"}
-    game = request.get("game")
-    if game not in HANDLERS:
-        return {"error": "unknown game %r: expected one of %s" % (game, ", ".join(sorted(HANDLERS)))}
+        raise GameError("a request must be a JSON object")
+    return request
+
+
+def answer(line):
+    """One request line (bytes or str) -> one response dict (never raises)."""
     try:
+        request = parse(line)
+        game = request.get("game")
+        if not isinstance(game, str) or game not in HANDLERS:
+            raise GameError("unknown game %s: expected one of %s" % (_short(game), ", ".join(sorted(HANDLERS))))
         return _handler(game)(request)
-    except (GameError, ValueError, TypeError, KeyError) as exc:
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        if isinstance(exc, KeyError):
-            message = "missing field %r" % (message,)
-        return {"error": message}
+    except GameError as exc:
+        return {"error": str(exc)}
     except Exception as exc:  # the judge must answer every line, even on an engine fault
-        return {"error": "internal error (%s): %s" % (type(exc).__name__, exc)}
+        return _internal(exc)
+
+
+def _short(value):
+    """repr() of a request value for a message, bounded (it may be huge or nested very deeply)."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = "<nested too deeply>"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def encode(response):
+    """The output line of one response; an unencodable response becomes an internal error."""
+    try:
+        return json.dumps(response, separators=(", ", ": "))
+    except Exception as exc:
+        return json.dumps(_internal(exc), separators=(", ", ": "))
 
 
 def main(stdin=None, stdout=None):
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
+    """stdin: a binary stream (default sys.stdin.buffer), so a line that is not UTF-8 is answered too."""
+    stdin = stdin if stdin is not None else sys.stdin.buffer
+    stdout = stdout if stdout is not None else sys.stdout
     for line in stdin:
-        if not line.strip():
-            continue
-        stdout.write(json.dumps(answer(line), separators=(", ", ": ")) + "\n")
+        stdout.write(encode(answer(line)) + "\n")
         stdout.flush()
     return 0
 

@@ -18,6 +18,7 @@ Roads request:
     (an entry may be {"winner": "banker", "player_pair": true, "banker_pair": false})
 """
 from firmware import cards
+from firmware.errors import GameError
 from firmware.games import baccarat
 from firmware.games import baccarat_roads
 
@@ -27,20 +28,20 @@ _ROUND_KEYS = ("game", "method", "commission", "cards", "bets", "tie_option")
 
 def _require(request, key):
     if key not in request:
-        raise KeyError(key)
+        raise GameError("missing field %r" % (key,))
     return request[key]
 
 
 def judge_round(request):
     for key in request:
         if key not in _ROUND_KEYS:
-            raise ValueError("unknown field %r: expected %s" % (key, ", ".join(_ROUND_KEYS)))
+            raise GameError("unknown field %r: expected %s" % (key, ", ".join(_ROUND_KEYS)))
     settings = baccarat.round_settings(_require(request, "method"), _require(request, "commission"),
                                        request.get("tie_option", "returned"))
     dealt = cards.parse_many(_require(request, "cards"))
     bets = request.get("bets", {})
     if not isinstance(bets, dict):
-        raise ValueError("bets must be an object of zone -> amount")
+        raise GameError("bets must be an object of zone -> amount")
     bet_list = list(bets.items())
     for zone, amount in bet_list:  # reject bad bets before dealing, whatever the result
         baccarat.settle_zone(settings, _SAMPLE, zone, amount)
@@ -71,18 +72,18 @@ def _road_result(entry, i):
     if isinstance(entry, str):
         entry = {"winner": entry}
     if not isinstance(entry, dict):
-        raise ValueError("results[%d]: expected \"banker\", \"player\", \"tie\" or an object" % i)
+        raise GameError("results[%d]: expected \"banker\", \"player\", \"tie\" or an object" % i)
     for key in entry:
         if key not in ("winner", "player_pair", "banker_pair"):
-            raise ValueError("results[%d]: unknown field %r" % (i, key))
+            raise GameError("results[%d]: unknown field %r" % (i, key))
     winner = entry.get("winner")
     if not isinstance(winner, str) or winner.lower() not in _WINNERS:
-        raise ValueError("results[%d]: winner must be \"banker\", \"player\" or \"tie\", got %r" % (i, winner))
+        raise GameError("results[%d]: winner must be \"banker\", \"player\" or \"tie\", got %r" % (i, winner))
     flags = []
     for key in ("player_pair", "banker_pair"):
         flag = entry.get(key, False)
         if not isinstance(flag, bool):
-            raise ValueError("results[%d]: %s must be true or false" % (i, key))
+            raise GameError("results[%d]: %s must be true or false" % (i, key))
         flags.append(flag)
     return _WINNERS[winner.lower()], flags[0], flags[1]
 
@@ -94,9 +95,9 @@ def _mark(m):
 def judge_roads(request):
     results = _require(request, "results")
     if not isinstance(results, list):
-        raise ValueError("results must be a list")
+        raise GameError("results must be a list")
     if len(results) > baccarat_roads.MAX_ROUNDS:
-        raise ValueError("at most %d results: more than a 12-deck shoe can hold" % baccarat_roads.MAX_ROUNDS)
+        raise GameError("at most %d results: more than a 12-deck shoe can hold" % baccarat_roads.MAX_ROUNDS)
     roads = baccarat_roads.Roads()
     for i, entry in enumerate(results):
         roads.add(*_road_result(entry, i))

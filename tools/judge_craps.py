@@ -35,48 +35,54 @@ TYPES = ("pass", "dont_pass", "pass_odds", "dont_pass_odds", "come", "dont_come"
 
 def _int(value, what):
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError("%s must be a whole number, got %r" % (what, value))
+        raise GameError("%s must be a whole number, got %r" % (what, value))
     return value
+
+
+def _is_id(value):
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
 
 
 def _parse_bet(i, raw, n_rolls, ids):
     if not isinstance(raw, dict):
-        raise ValueError("bets[%d] must be an object" % i)
+        raise GameError("bets[%d] must be an object" % i)
     for key in raw:
         if key not in BET_KEYS:
-            raise ValueError("bets[%d]: unknown field %r (expected %s)" % (i, key, ", ".join(BET_KEYS)))
+            raise GameError("bets[%d]: unknown field %r (expected %s)" % (i, key, ", ".join(BET_KEYS)))
     bet_id = raw["id"]
-    if not isinstance(bet_id, (str, int)) or isinstance(bet_id, bool):
-        raise ValueError("bets[%d].id must be a string or a number" % i)
+    if not _is_id(bet_id):
+        raise GameError("bets[%d].id must be a string or a number" % i)
     if bet_id in ids:
-        raise ValueError("bets[%d]: duplicate id %r" % (i, bet_id))
+        raise GameError("bets[%d]: duplicate id %r" % (i, bet_id))
     btype = raw["type"]
     if btype not in TYPES:
-        raise ValueError("bets[%d]: unknown type %r (expected one of %s)" % (i, btype, ", ".join(TYPES)))
+        raise GameError("bets[%d]: unknown type %r (expected one of %s)" % (i, btype, ", ".join(TYPES)))
     kind = btype
     if btype == "big_or_small":
         side = raw.get("side")
         if side not in ("big", "small"):
-            raise ValueError("bets[%d]: big_or_small needs \"side\": \"big\" or \"small\"" % i)
+            raise GameError("bets[%d]: big_or_small needs \"side\": \"big\" or \"small\"" % i)
         kind = side
     elif "side" in raw:
-        raise ValueError("bets[%d]: %s takes no side" % (i, btype))
+        raise GameError("bets[%d]: %s takes no side" % (i, btype))
     number = 0
     if btype in ("hard", "big_number"):
         number = _int(raw["number"], "bets[%d].number" % i)
     elif "number" in raw:
-        raise ValueError("bets[%d]: %s takes no number" % (i, btype))
+        raise GameError("bets[%d]: %s takes no number" % (i, btype))
     on = raw.get("on")
     if btype.endswith("_odds"):
         if on is None:
-            raise ValueError("bets[%d]: %s needs \"on\": the id of the line bet it backs" % (i, btype))
+            raise GameError("bets[%d]: %s needs \"on\": the id of the line bet it backs" % (i, btype))
+        if not _is_id(on):
+            raise GameError("bets[%d].on must be the id (a string or a number) of an earlier bet" % i)
         if on not in ids:
-            raise ValueError("bets[%d]: \"on\" %r names no earlier bet" % (i, on))
+            raise GameError("bets[%d]: \"on\" %r names no earlier bet" % (i, on))
     elif on is not None:
-        raise ValueError("bets[%d]: %s takes no \"on\"" % (i, btype))
+        raise GameError("bets[%d]: %s takes no \"on\"" % (i, btype))
     at = _int(raw["at"], "bets[%d].at" % i)
     if not 0 <= at <= n_rolls:
-        raise ValueError("bets[%d].at must be 0..%d (the roll it is placed before), got %d" % (i, n_rolls, at))
+        raise GameError("bets[%d].at must be 0..%d (the roll it is placed before), got %d" % (i, n_rolls, at))
     amount = _int(raw["amount"], "bets[%d].amount" % i)
     seat = _int(raw.get("seat", 0), "bets[%d].seat" % i)
     return {"id": bet_id, "kind": kind, "number": number, "on": on, "at": at, "amount": amount, "seat": seat}
@@ -85,7 +91,7 @@ def _parse_bet(i, raw, n_rolls, ids):
 def judge(request):
     for key in request:
         if key not in REQUEST_KEYS:
-            raise ValueError("unknown field %r: expected %s" % (key, ", ".join(REQUEST_KEYS)))
+            raise GameError("unknown field %r: expected %s" % (key, ", ".join(REQUEST_KEYS)))
     options = dict(JUDGE_DEFAULTS)
     for key in C.SETTING_NAMES:
         if key in request:
@@ -95,9 +101,9 @@ def judge(request):
     rolls = request["rolls"]
     raw_bets = request["bets"]
     if not isinstance(rolls, list):
-        raise ValueError("rolls must be a list")
+        raise GameError("rolls must be a list")
     if not isinstance(raw_bets, list):
-        raise ValueError("bets must be a list")
+        raise GameError("bets must be a list")
     bets = []
     ids = {}
     for i, raw in enumerate(raw_bets):
@@ -120,7 +126,7 @@ def judge(request):
             try:
                 eid, reason = table.place_bet(b["seat"], b["kind"], b["amount"], b["number"], on)
             except GameError as exc:
-                raise ValueError("bets[%d]: %s" % (i, exc))
+                raise GameError("bets[%d]: %s" % (i, exc))
             if reason is not None:
                 if on is not None and table.find(on) is None:
                     reason = "bet %r it backs is not open (rejected, decided or not placed)" % (b["on"],)

@@ -6,7 +6,7 @@ omaha.py). "value" is the hand's class number 1..7462 (7462 = royal flush,
 their numbers, clockwise from the croupier's left. See docs/omaha.md.
 """
 from firmware import cards
-from firmware.errors import RuleError
+from firmware.errors import GameError, RuleError
 from firmware.games import poker_eval
 from firmware.games.omaha import MISDEAL, play_hand
 from firmware.games.omaha_hand import best_hand
@@ -19,7 +19,7 @@ _ROUND_FIELDS = ("game", "structure", "small_blind", "big_blind", "button", "sta
 def _cards(request, field, count):
     codes = request[field]
     if not isinstance(codes, list) or len(codes) != count:
-        raise ValueError("%s must be a list of %d card codes" % (field, count))
+        raise GameError("%s must be a list of %d card codes" % (field, count))
     return cards.parse_many(codes)
 
 
@@ -41,12 +41,13 @@ def judge_omaha_hand(request):
 
 def _seat(value, what):
     if isinstance(value, bool):
-        raise ValueError("%s must be a seat number, got %r" % (what, value))
+        raise GameError("%s must be a seat number, got %r" % (what, value))
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
-    raise ValueError("%s must be a seat number (e.g. \"3\"), got %r" % (what, value))
+    digits = value.strip() if isinstance(value, str) else ""
+    if digits and all("0" <= c <= "9" for c in digits):   # not str.isdigit(): "\u00b2" is a digit to it
+        return int(digits)
+    raise GameError("%s must be a seat number (e.g. \"3\"), got %r" % (what, value))
 
 
 def _settings(request, stacks):
@@ -66,10 +67,10 @@ def _settings(request, stacks):
     rake = request.get("rake")
     if rake is not None:
         if not isinstance(rake, dict):
-            raise ValueError('rake must be {"percent": 3..5, "cap_big_blinds": 1..5}')
+            raise GameError('rake must be {"percent": 3..5, "cap_big_blinds": 1..5}')
         unknown = sorted(set(rake) - {"percent", "cap_big_blinds"})
         if unknown:
-            raise ValueError("unknown rake field %r: expected percent, cap_big_blinds" % unknown[0])
+            raise GameError("unknown rake field %r: expected percent, cap_big_blinds" % unknown[0])
         options["rake_percent"] = rake["percent"]
         options["rake_cap_big_blinds"] = rake.get("cap_big_blinds", 5)
     highest = max([seat for seat, _ in stacks] + [10])
@@ -81,19 +82,19 @@ def judge_round(request):
     """A whole hand -> hole, board, pots, rake, final stacks; an illegal action -> {"error", "at"}."""
     unknown = sorted(set(request) - set(_ROUND_FIELDS))
     if unknown:
-        raise ValueError("unknown field %r: expected %s" % (unknown[0], ", ".join(_ROUND_FIELDS[1:])))
+        raise GameError("unknown field %r: expected %s" % (unknown[0], ", ".join(_ROUND_FIELDS[1:])))
     raw_stacks = request["stacks"]
     if not isinstance(raw_stacks, dict) or not raw_stacks:
-        raise ValueError('stacks must be an object {"seat": chips, ...}')
+        raise GameError('stacks must be an object {"seat": chips, ...}')
     stacks = [(_seat(k, "a stacks key"), v) for k, v in raw_stacks.items()]
     settings = _settings(request, stacks)
     button = _seat(request["button"], "button")
     if not isinstance(request["deck"], list):
-        raise ValueError("deck must be a list of card codes in dealing order")
+        raise GameError("deck must be a list of card codes in dealing order")
     deck = cards.parse_many(request["deck"])
     raw_actions = request["actions"]
     if not isinstance(raw_actions, list):
-        raise ValueError("actions must be a list of [seat, action] or [seat, action, amount]")
+        raise GameError("actions must be a list of [seat, action] or [seat, action, amount]")
     actions = []
     for i, entry in enumerate(raw_actions):
         if not isinstance(entry, list) or len(entry) not in (2, 3):
@@ -104,7 +105,7 @@ def judge_round(request):
             continue
         try:
             seat = _seat(entry[0], "the seat of action %d" % i)
-        except ValueError as exc:
+        except GameError as exc:
             return {"error": str(exc), "at": i}
         actions.append((seat,) + tuple(entry[1:]))
     try:

@@ -30,6 +30,13 @@ LCD_FUNCTION_2LINES = const(0x08)
 LCD_CGRAM = const(0x40)
 LCD_DDRAM = const(0x80)
 
+# Geometries one HD44780 drives: its display RAM holds 80 characters. A 40x4 module
+# has two controllers on two enable lines, which one PCF8574 backpack (one E) cannot
+# drive, so it is refused, here and by the board validator, which asks geometry_problem().
+MAX_COLS = const(40)
+MAX_ROWS = const(4)
+MAX_CHARS = const(80)
+
 REPLACEMENT = const(0x3F)   # "?"
 # Card suits as user glyphs in CGRAM 0..3, in firmware.cards' suit order c d h s
 # (5x8 dots, rows top to bottom).
@@ -43,6 +50,16 @@ SUIT_GLYPHS = (
 # Code points outside plain ASCII the LCD can show: (unicode, character code).
 _EXTRA = ((0xA5, 0x5C), (0x2192, 0x7E), (0x2190, 0x7F), (0xB0, 0xDF), (0x30FB, 0xA5), (0xB7, 0xA5),
           (0x2663, 0), (0x2666, 1), (0x2665, 2), (0x2660, 3))
+
+
+def geometry_problem(cols, rows):
+    """Why this driver cannot run a cols x rows LCD, or None if it can."""
+    if not 1 <= rows <= MAX_ROWS or not 1 <= cols <= MAX_COLS:
+        return "unsupported LCD geometry %dx%d (1-%d columns, 1-%d rows)" % (cols, rows, MAX_COLS, MAX_ROWS)
+    if cols * rows > MAX_CHARS:
+        return ("unsupported LCD geometry %dx%d: one HD44780 shows at most %d characters "
+                "(a %dx%d module has two controllers)" % (cols, rows, MAX_CHARS, cols, rows))
+    return None
 
 
 def rom_code(ch):
@@ -60,8 +77,9 @@ class CharLCD:
     """CharLCD(i2c, addr=0x27, cols=20, rows=4); raises OSError if nothing answers at addr."""
 
     def __init__(self, i2c, addr=0x27, cols=20, rows=4, sleep=None):
-        if not 1 <= rows <= 4 or not 1 <= cols <= 40 or cols * rows > 80:
-            raise ValueError("unsupported LCD geometry %dx%d" % (cols, rows))
+        problem = geometry_problem(cols, rows)
+        if problem is not None:
+            raise ValueError(problem)
         self.i2c = i2c
         self.addr = addr
         self.cols = cols

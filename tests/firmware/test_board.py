@@ -1,9 +1,16 @@
 # Board descriptions: the shipped boards load; every kind of mistake is refused clearly.
+#
+# The validator is the single authority (issue 8 item 9): what it accepts boots, so a
+# value the hardware constructors or the LCD driver would refuse must be refused here.
 import json
 
 from firmware import board
+from firmware.drivers.lcd import CharLCD
 from firmware.errors import SettingsError
-from tests.firmware.expect import raises_match
+from tests.firmware.expect import raises, raises_match
+from tests.firmware.test_lcd import FakeI2C, no_sleep
+
+SCRATCH = "/tmp"     # exists on CPython hosts and in the VM
 
 
 def _data(name="pico"):
@@ -104,3 +111,139 @@ def test_values_of_the_wrong_type_are_settings_errors():
         d[key] = value
         raises_match(SettingsError, "board pico", board.validate, "pico", d)
     raises_match(SettingsError, "board pico", board.validate, "pico", [1, 2])
+
+
+def test_lcd_geometries_are_the_drivers_own():
+    # 40x4 passed the validator but the driver refused it at boot (two HD44780s, two enable lines).
+    d = _data()
+    d["displays"]["dealer"]["cols"] = 40
+    raises_match(SettingsError, "board pico: displays.dealer: unsupported LCD geometry 40x4", board.validate,
+                 "pico", d)
+    for cols in range(board.MIN_LCD_COLS, 41):
+        for rows in range(1, 5):
+            d = _data()
+            d["displays"]["result"]["cols"] = cols
+            d["displays"]["result"]["rows"] = rows
+            try:
+                board.validate("pico", d)
+                accepted = True
+            except SettingsError:
+                accepted = False
+            try:
+                CharLCD(FakeI2C((0x26,)), 0x26, cols, rows, no_sleep)
+                drives = True
+            except ValueError:
+                drives = False
+            assert accepted == drives, (cols, rows, accepted, drives)
+
+
+# (section path, key): every whole number of the board file, with a key that names it.
+WHOLE_NUMBERS = (
+    (("ports", "host"), "uart"), (("ports", "host"), "tx"), (("ports", "host"), "rx"),
+    (("ports", "host"), "baudrate"), (("ports", "shoe"), "uart"), (("buttons",), "deal"),
+    (("buttons",), "confirm"), (("pixels",), "pin"), (("pixels",), "count"), (("displays", "i2c"), "bus"),
+    (("displays", "i2c"), "scl"), (("displays", "i2c"), "sda"), (("displays", "i2c"), "freq"),
+    (("displays", "dealer"), "addr"), (("displays", "dealer"), "cols"), (("displays", "result"), "rows"),
+    (("watchdog",), "timeout_ms"),
+)
+
+
+def test_whole_numbers_must_be_ints_not_floats_or_booleans():
+    # "uart": 1.0, -0.0, true and "bus": true passed and then failed (or misbehaved) at boot.
+    for path, key in WHOLE_NUMBERS:
+        where = ".".join(path)
+        for bad in ("float", "minus_zero", "true", "false"):
+            d = _data()
+            section = d
+            for part in path:
+                section = section[part]
+            value = section[key]
+            section[key] = {"float": float(value), "minus_zero": -0.0, "true": True, "false": False}[bad]
+            exc = raises(SettingsError, board.validate, "pico", d)
+            message = str(exc)
+            assert message.startswith("board pico: " + where), (where, key, bad, message)
+            assert "malformed" not in message, message     # refused by a check that names the key
+    d = _data()
+    d["zones"]["craps"]["pass"] = [[0, 9.0]]
+    raises_match(SettingsError, "zones.craps.pass: expected a whole number 0..75, got 9.0", board.validate, "pico", d)
+    d = _data()
+    d["displays"]["i2c"]["bus"] = True
+    raises_match(SettingsError, "displays.i2c.bus: I2C true does not exist on rp2040", board.validate, "pico", d)
+
+
+def test_confirm_button_is_required():
+    d = _data()
+    del d["buttons"]["confirm"]
+    raises_match(SettingsError, "board pico: buttons: missing 'confirm' (needed to acknowledge faults)",
+                 board.validate, "pico", d)
+
+
+def test_usb_console_spelled_exactly():
+    for spec in ({"usb": 1}, {"usb": 1.0}, {"usb": True, "uart": 1}, {"usb": False}):
+        d = _data()
+        d["ports"]["console"] = spec
+        raises_match(SettingsError, "ports.console: only the console may be", board.validate, "pico", d)
+
+
+def test_rp2040_bus_pins_have_fixed_functions():
+    # MicroPython's rp2 machine.UART/I2C raise "bad TX pin" for a pin without that function.
+    d = _data()
+    d["ports"]["host"].update(tx=20, rx=21)          # UART1 on GP20/GP21: fine
+    board.validate("pico", d)
+    d["ports"]["host"].update(tx=21, rx=20)
+    raises_match(SettingsError, "ports.host.tx: pin 21 cannot be TX of unit 1 on rp2040", board.validate, "pico", d)
+    d = _data()
+    d["ports"]["host"].update(tx=0, rx=1)            # UART0's pins on UART1 (and the shoe's)
+    raises_match(SettingsError, "ports.host.tx: pin 0 cannot be TX of unit 1", board.validate, "pico", d)
+    d = _data()
+    d["displays"]["i2c"].update(scl=4, sda=5)        # swapped
+    raises_match(SettingsError, "displays.i2c.scl: pin 4 cannot be SCL of unit 0", board.validate, "pico", d)
+    d = _data()
+    d["displays"]["i2c"].update(bus=1, scl=7, sda=6)
+    assert board.validate("pico", d).displays["i2c"]["bus"] == 1
+    d = _data("esp32s3")                             # a GPIO matrix: any pin
+    d["displays"]["i2c"].update(scl=8, sda=9)
+    board.validate("esp32s3", d)
+
+
+def test_description_must_be_text():
+    d = _data()
+    d["description"] = ["x"]
+    raises_match(SettingsError, "board pico: description: expected a string, got a list", board.validate, "pico", d)
+
+
+def _write_bytes(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def test_file_not_utf8_or_nested_too_deeply_is_a_settings_error():
+    text = json.dumps(_data())
+    path = SCRATCH + "/t_board_bytes.json"
+    _write_bytes(path, text.encode().replace(b"Raspberry", b"Raspberr\xff"))   # one byte that is not UTF-8
+    raises_match(SettingsError, "board t_board_bytes: not valid UTF-8", board.load, path)
+    # CPython's parser runs out of stack (RecursionError); MicroPython's does not, and the
+    # validator must then not recurse into the value either (repr() would).
+    deep = b"[" * 20000 + b"]" * 20000
+    for doc in (deep, b'{"mcu": ' + deep + b"}", text.replace('"uart": 1', '"uart": @').encode().replace(b"@", deep)):
+        _write_bytes(path, doc)
+        raises_match(SettingsError, "board t_board_bytes: ", board.load, path)
+
+
+def test_a_huge_value_is_named_not_printed():
+    d = _data()
+    d["ports"]["host"]["uart"] = "x" * 5000
+    exc = raises_match(SettingsError, "ports.host.uart: UART 'xxxxxxxxxxxxxxxxxxxxx...' does not exist", board.validate,
+                       "pico", d)
+    assert len(str(exc)) < 120
+
+
+def test_host_port_found_even_when_the_rest_is_wrong():
+    d = _data()
+    del d["buttons"]["confirm"]
+    d["zones"] = "none"
+    assert board.host_port("pico", d) == {"uart": 1, "tx": 8, "rx": 9, "baudrate": 115200}
+    d["ports"]["host"]["uart"] = 1.0
+    raises_match(SettingsError, "ports.host.uart", board.host_port, "pico", d)
+    raises_match(SettingsError, "mcu", board.host_port, "pico", {"mcu": "z80", "ports": {}})
+    raises_match(SettingsError, "board pico", board.host_port, "pico", [])

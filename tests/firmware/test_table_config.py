@@ -3,7 +3,7 @@ import json
 
 from firmware import table_config
 from firmware.errors import SettingsError
-from tests.firmware.expect import raises_match
+from tests.firmware.expect import raises, raises_match
 
 
 def _sample(game):
@@ -11,11 +11,32 @@ def _sample(game):
         return json.loads(f.read())
 
 
+def _fields(rules, names):
+    return dict((name, getattr(rules, name)) for name in names)
+
+
 def test_samples_load_with_validated_rules():
-    for game in ("baccarat", "craps", "omaha"):
-        config = table_config.validate(_sample(game))
-        assert config["game"] == game
-        assert config["rules"] is not None
+    # Each sample's regulated options come back as the engine's settings object, value for value.
+    config = table_config.load("boards/tables/sim-baccarat.json")
+    assert (config["table_id"], config["game"]) == ("SIM-B1", "baccarat")
+    assert _fields(config["rules"], ("method", "commission", "tie_option", "decks", "burn", "cut_card",
+                                     "demo_rounds", "dealer")) == {
+        "method": 1, "commission": "A", "tie_option": "returned", "decks": 8, "burn": "decks",
+        "cut_card": "last_round", "demo_rounds": 0, "dealer": "shoe"}
+    config = table_config.load("boards/tables/sim-craps.json")
+    assert (config["table_id"], config["game"]) == ("SIM-C1", "craps")
+    rules = config["rules"]
+    assert _fields(rules, ("minimum", "maximum", "field_12", "seats", "shooter_change_on_come_out_craps")) == {
+        "minimum": 5, "maximum": 5000, "field_12": 2, "seats": 14, "shooter_change_on_come_out_craps": False}
+    assert tuple(rules.max_odds) == (3, 4, 5) and tuple(rules.off_on_come_out) == ()
+    assert tuple(rules.take_down) == ("dont_pass", "dont_come", "pass_odds", "dont_pass_odds", "come_odds",
+                                      "dont_come_odds", "hard", "big_number")
+    config = table_config.load("boards/tables/sim-omaha.json")
+    assert (config["table_id"], config["game"]) == ("SIM-O1", "omaha")
+    assert _fields(config["rules"], ("structure", "small_blind", "big_blind", "rake_percent", "rake_cap_big_blinds",
+                                     "odd_chip", "heads_up", "seats")) == {
+        "structure": "pot_limit", "small_blind": 5, "big_blind": 10, "rake_percent": 5, "rake_cap_big_blinds": 5,
+        "odd_chip": "croupier", "heads_up": "no_raise_cap", "seats": 10}
 
 
 def test_regulated_option_missing_or_wrong_refused():
@@ -40,3 +61,42 @@ def test_file_shape_refused():
     raises_match(SettingsError, "table_id", table_config.validate, {"table_id": "", "game": "craps", "settings": {}})
     raises_match(SettingsError, "expected a JSON object", table_config.validate, [])
     raises_match(SettingsError, "not found", table_config.load, "boards/tables/none.json")
+
+
+SCRATCH = "/tmp"     # exists on CPython hosts and in the VM
+
+
+def _write_bytes(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def test_file_not_utf8_or_nested_too_deeply_is_a_settings_error():
+    path = SCRATCH + "/t_table_bytes.json"
+    text = json.dumps(_sample("omaha"))
+    _write_bytes(path, text.encode().replace(b"SIM-O1", b"SIM-\xc3O1"))     # a lead byte with no follower
+    raises_match(SettingsError, "table settings %s: not valid UTF-8" % path, table_config.load, path)
+    deep = b"[" * 20000 + b"]" * 20000
+    for doc in (deep, text.encode().replace(b'"seats": 10', b'"seats": ' + deep)):
+        _write_bytes(path, doc)
+        raises_match(SettingsError, "table settings", table_config.load, path)
+
+
+def test_game_of_the_wrong_type_refused():
+    for game in (["craps"], {"a": 1}, 1, None):
+        config = _sample("craps")
+        config["game"] = game
+        raises_match(SettingsError, "table settings: game", table_config.validate, config)
+
+
+def test_table_id_read_even_from_a_refused_file():
+    path = SCRATCH + "/t_table_id.json"
+    config = _sample("craps")
+    config["settings"]["field_12"] = 4
+    _write_bytes(path, json.dumps(config).encode())
+    raises(SettingsError, table_config.load, path)
+    assert table_config.table_id(path) == "SIM-C1"
+    for doc in (b"[]", b'{"table_id": ""}', b'{"table_id": 5}', b"{"):
+        _write_bytes(path, doc)
+        assert table_config.table_id(path) is None
+    assert table_config.table_id("boards/tables/none.json") is None

@@ -235,3 +235,19 @@ def test_board_value_of_the_wrong_type_is_a_one_line_error(tmp_path):
     (root / "boards" / "wrongtype.json").write_text(json.dumps(data))
     proc = _run_build("--board", "wrongtype", "--root", str(root), "--out", str(tmp_path / "out"))
     assert_one_line_error(proc, "boards/wrongtype.json:")  # the firmware check or build.py's guard
+
+
+def test_board_nested_too_deeply_is_a_one_line_error(tmp_path):
+    root = _copy_tree(tmp_path)
+    (root / "boards" / "deep.json").write_text("[" * 100000 + "]" * 100000)
+    proc = _run_build("--board", "deep", "--root", str(root), "--out", str(tmp_path / "out"))
+    assert_one_line_error(proc, "boards/deep.json:", "nested too deeply")
+
+
+def test_board_the_lcd_driver_cannot_run_is_refused_at_build(tmp_path):
+    root = _copy_tree(tmp_path)
+    data = json.loads((root / "boards" / "pico.json").read_text())
+    data["displays"]["dealer"]["cols"] = 40   # 40x4: two HD44780 controllers, one enable line
+    (root / "boards" / "wide.json").write_text(json.dumps(data))
+    proc = _run_build("--board", "wide", "--root", str(root), "--out", str(tmp_path / "out"))
+    assert_one_line_error(proc, "boards/wide.json:", "displays.dealer: unsupported LCD geometry 40x4")

@@ -1,0 +1,90 @@
+# A refused board.json or table.json is printed on the console AND reported to the host
+# (issue 8 item 9), whenever the board file says, correctly, where the host is. Fakes only,
+# so it runs on MicroPython too.
+import json
+
+from firmware import main
+from tests.firmware.fakes import FakeMachine, FakeNeoPixelModule
+
+STATE = "/tmp"     # exists on CPython hosts and in the VM
+BOARD = STATE + "/t_refusal_board.json"
+TABLE = STATE + "/t_refusal_table.json"
+PICO_HOST_UART = 1
+
+
+def _pico():
+    with open("boards/pico.json") as f:
+        return json.loads(f.read())
+
+
+def _table(game="baccarat"):
+    with open("boards/tables/sim-%s.json" % game) as f:
+        config = json.loads(f.read())
+    config["table_id"] = "B07"
+    return config
+
+
+def _write(path, data):
+    with open(path, "w") as f:
+        f.write(data if isinstance(data, str) else json.dumps(data))
+
+
+def _run(board, table):
+    _write(BOARD, board)
+    _write(TABLE, table)
+    machine = FakeMachine()
+    status = main.run(BOARD, TABLE, STATE, machine, FakeNeoPixelModule())
+    return status, machine
+
+
+def _host_reports(machine):
+    return [json.loads(line) for line in machine.uarts[PICO_HOST_UART].lines()]
+
+
+def test_refused_table_file_reported_to_the_host():
+    table = _table()
+    table["game"] = "roulette"
+    status, machine = _run(_pico(), table)
+    assert status == 1
+    assert list(machine.uarts) == [PICO_HOST_UART]          # the host port only: nothing else brought up
+    (report,) = _host_reports(machine)
+    assert report["seq"] == 1 and report["table"] == "B07" and report["event"] == "boot_refused"
+    assert report["error"].startswith("table settings: game 'roulette' unknown")
+
+
+def test_refused_board_file_reported_when_its_host_port_is_valid():
+    board = _pico()
+    del board["buttons"]["confirm"]
+    status, machine = _run(board, _table())
+    assert status == 1
+    assert _host_reports(machine) == [{"seq": 1, "table": "B07", "event": "boot_refused",
+                                       "error": "board t_refusal_board: buttons: missing 'confirm' "
+                                                "(needed to acknowledge faults)"}]
+
+
+def test_board_without_the_games_reader_port_reported():
+    board = _pico()
+    del board["ports"]["dice"]
+    status, machine = _run(board, _table("craps"))
+    assert status == 1
+    assert _host_reports(machine)[0]["error"] == "board t_refusal_board has no dice port, which craps needs"
+
+
+def test_table_id_unknown_is_null():
+    status, machine = _run(_pico(), "{\"table_id\": ")
+    assert status == 1
+    (report,) = _host_reports(machine)
+    assert report["table"] is None and "not valid JSON" in report["error"]
+
+
+def test_no_report_when_the_host_port_itself_is_wrong_or_the_file_unreadable():
+    for host in ({"uart": 1.0, "tx": 8, "rx": 9, "baudrate": 115200},
+                 {"uart": 1, "tx": 9, "rx": 8, "baudrate": 115200},     # swapped: RP2040 would refuse the pins
+                 {"usb": True}):
+        board = _pico()
+        board["ports"]["host"] = host
+        status, machine = _run(board, _table())
+        assert status == 1
+        assert machine.uarts == {}                          # no UART on pins the board file got wrong
+    status, machine = _run("\xff not json", _table())
+    assert status == 1 and machine.uarts == {}

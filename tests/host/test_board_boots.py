@@ -1,0 +1,133 @@
+"""Whatever firmware.board accepts boots (issue 8 item 9): the validator is the single authority.
+
+Every shipped board boots every game its zones support, and hypothesis mutations of the
+shipped boards either are refused with a SettingsError naming the key, or boot: through
+firmware.main.boot on hostsim's machine, with the real LCD driver (firmware.drivers.lcd)
+talking to simulated HD44780s. Any other exception is a failure.
+"""
+import copy
+import json
+import os
+
+from hypothesis import HealthCheck, example, given, settings, strategies as st
+
+from firmware import board as board_mod
+from firmware import main
+from firmware.errors import SettingsError
+from hostsim import hardware
+from tests.firmware.fakes import FakeUART
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHIPPED = sorted(n[:-5] for n in os.listdir(os.path.join(REPO, "boards")) if n.endswith(".json"))
+
+
+def _shipped(name):
+    with open(os.path.join(REPO, "boards", name + ".json")) as f:
+        return json.load(f)
+
+
+def _table(game):
+    return os.path.join(REPO, "boards", "tables", "sim-%s.json" % game)
+
+
+def _boot(data, game, state_dir):
+    """Boot `data` (a board dict) on hostsim and run a few passes; SettingsError if refused."""
+    path = os.path.join(state_dir, "board.json")
+    with open(path, "w") as f:
+        json.dump(data, f)
+    with hardware.install(board=data if isinstance(data, dict) else None):
+        import machine
+        import neopixel
+        ctx = main.boot(machine, neopixel, path, _table(game), state_dir, usb_console=FakeUART())
+        for _ in range(3):
+            main.poll_inputs(ctx, 100)
+            main.refresh_outputs(ctx, True)
+        return ctx
+
+
+def test_every_shipped_board_boots_every_game_its_zones_support(tmp_path):
+    assert set(SHIPPED) >= {"pico", "esp32s3", "sim"}
+    for name in SHIPPED:
+        data = _shipped(name)
+        assert sorted(data["zones"]), name
+        for game in sorted(data["zones"]):
+            ctx = _boot(data, game, str(tmp_path))
+            assert ctx.hw.faults == [], (name, game)
+            assert sorted(ctx.hw.displays) == ["dealer", "result"]
+            assert ctx.hw.lights.names == sorted(data["zones"][game])
+
+
+# --- mutations -------------------------------------------------------------------------------------------
+
+def _paths(obj, prefix=()):
+    if prefix:
+        yield prefix
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
+    for key, value in items:
+        yield from _paths(value, prefix + (key,))
+
+
+# Values near and across the limits that matter (pins, UART/I2C ids, LCD sizes, addresses), and of wrong types.
+_VALUES = st.one_of(
+    st.integers(-2, 50), st.integers(0, 130), st.sampled_from([0.0, -0.0, 1.0, 9.0, True, False, None, 1e400]),
+    st.sampled_from([300, 299, 3000000, 3000001, 10000, 1000000, 1000001, 8388, 8389, 60000, 1024, 1025]),
+    st.sampled_from(["", "1", "rp2040", "esp32s3", "hostsim", "confirm", [], {}, [0, 1], [[0, 1]], {"usb": True},
+                     {"uart": 1, "tx": 4, "rx": 5, "baudrate": 9600}]),
+)
+_VALUES = _VALUES.map(copy.deepcopy)      # a sampled list or object must not be shared between examples
+_NEW_KEYS = st.sampled_from(["undo", "menu", "dice", "shoe", "extra", "baccarat", "omaha", "craps", "0"])
+
+
+@st.composite
+def _mutated_board(draw):
+    data = _shipped(draw(st.sampled_from(SHIPPED)))
+    for _ in range(draw(st.sampled_from([1, 1, 1, 2, 3]))):
+        section = draw(st.sampled_from(sorted(data)))        # every section as likely as the big zone maps
+        inner = [(section,) + p for p in _paths(data[section])]
+        path = draw(st.sampled_from(inner)) if inner and draw(st.integers(0, 7)) else (section,)
+        parent = data
+        for key in path[:-1]:
+            parent = parent[key]
+        old = parent[path[-1]]
+        action = draw(st.sampled_from(["near", "near", "near", "set", "delete", "add"]))
+        if action == "delete":
+            del parent[path[-1]]
+        elif action == "add" and isinstance(parent, dict):
+            parent[draw(_NEW_KEYS)] = draw(_VALUES)
+        elif action == "near" and isinstance(old, int) and not isinstance(old, bool):
+            # often still valid, and then it must boot
+            parent[path[-1]] = old + draw(st.sampled_from([-1, 1, -2, 2, -4, 4, -8, 8, -20, 20]))
+        else:
+            parent[path[-1]] = draw(_VALUES)
+    return data
+
+
+def _pico_with(path, value):
+    data = _shipped("pico")
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = value
+    return data
+
+
+# The issue's boards, which the validator accepted and the hardware then refused.
+@example(data=_pico_with(("displays", "dealer", "cols"), 40), game="baccarat")      # 40x4: two HD44780s
+@example(data=_pico_with(("displays", "result", "cols"), 40.0), game="baccarat")
+@example(data=_pico_with(("ports", "host", "uart"), 1.0), game="baccarat")
+@example(data=_pico_with(("ports", "shoe", "uart"), -0.0), game="omaha")
+@example(data=_pico_with(("displays", "i2c", "bus"), 0.0), game="craps")
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=_mutated_board(), game=st.sampled_from(["baccarat", "craps", "omaha"]))
+def test_what_the_validator_accepts_boots(tmp_path_factory, data, game):
+    try:
+        board_mod.validate("mutant", json.loads(json.dumps(data)))
+    except SettingsError as exc:
+        message = str(exc)
+        assert message.startswith("board mutant: ") and "malformed" not in message, message  # names the key
+        return
+    state_dir = str(tmp_path_factory.mktemp("boot"))
+    try:
+        _boot(data, game, state_dir)
+    except SettingsError as exc:              # only: the board lacks the reader port this game needs
+        assert "port, which %s needs" % game in str(exc), exc
