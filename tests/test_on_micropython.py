@@ -40,7 +40,9 @@ def collect_with_pytest(paths, cwd=REPO):
     """
     cmd = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
            "--continue-on-collection-errors"] + list(paths)
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=300)
+    env = dict(os.environ)
+    env.pop("PYTEST_ADDOPTS", None)  # a -k there would deselect names and fake a mismatch
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     names = {}
     for line in proc.stdout.splitlines():
         path, sep, name = line.strip().partition("::")

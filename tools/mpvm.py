@@ -4,8 +4,11 @@
     python -m tools.mpvm --script bench/some_bench.py   # run a script
 
 The VM gets copies of firmware/, tests/ and boards/ at the same paths, so the same
-imports work as on CPython. Exit status and timeout are decided here: the
-port's own CLI exits 0 even when Python raised.
+imports work as on CPython (--copy DIR[=VMDIR] adds more). A test module prints one
+`ok NAME` / `FAIL NAME` / `skip NAME (why)` line per test and a summary; what fails
+(a returned generator or value, a Test* class, an import error) is described in
+tools/mpvm.mjs. Exit status and timeout are decided here: the port's own CLI exits
+0 even when Python raised; a timeout is status 124 and names the test that hung.
 """
 import argparse
 import os
