@@ -4,8 +4,11 @@
     python -m tools.mpvm --script bench/some_bench.py   # run a script
 
 The VM gets copies of firmware/, tests/ and boards/ at the same paths, so the same
-imports work as on CPython. Exit status and timeout are decided here: the
-port's own CLI exits 0 even when Python raised.
+imports work as on CPython (--copy DIR[=VMDIR] adds more). A test module prints one
+`ok NAME` / `FAIL NAME` / `skip NAME (why)` line per test and a summary; what fails
+(a returned generator or value, a Test* class, an import error) is described in
+tools/mpvm.mjs. Exit status and timeout are decided here: the port's own CLI exits
+0 even when Python raised; a timeout is status 124 and names the test that hung.
 """
 import argparse
 import os
@@ -32,22 +35,47 @@ def _node():
     return node
 
 
+_RUNNING = "mpvm-running "
+
+
+def _text(data):
+    return data.decode(errors="replace") if isinstance(data, bytes) else (data or "")
+
+
+def _split_progress(stderr):
+    """The VM's `mpvm-running NAME` lines (stderr) apart from the rest: (rest, last NAME or None)."""
+    rest, last = [], None
+    for line in stderr.splitlines(True):
+        if line.startswith(_RUNNING):
+            last = line[len(_RUNNING):].strip()
+        else:
+            rest.append(line)
+    return "".join(rest), last
+
+
 def run(vm_args, copies=DEFAULT_COPIES, heap=16 * 1024 * 1024, timeout=120):
-    """Run the VM; returns (exit_status, output). Timeout -> status 124."""
+    """Run the VM; returns (exit_status, output). Timeout -> status 124.
+
+    copies: folders relative to the repository (copied to the same path in the
+    VM) or "HOSTDIR=VMDIR" for a folder anywhere (e.g. a test's tmp_path).
+    """
     cmd = [_node(), RUNNER, "--heap", str(heap)]
     for c in copies:
-        cmd += ["--copy", c]
+        cmd += ["--copy", str(c)]
     cmd += list(vm_args)
     try:
         proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as exc:
-        partial = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
-        return 124, partial + "\nmpvm: timed out after %ss" % timeout
-    return proc.returncode, proc.stdout + proc.stderr
+        stderr, hung = _split_progress(_text(exc.stderr))
+        where = " in %s" % hung if hung else ""
+        return 124, _text(exc.stdout) + stderr + "\nmpvm: timed out after %ss%s\n" % (timeout, where)
+    stderr, _ = _split_progress(proc.stderr)
+    return proc.returncode, proc.stdout + stderr
 
 
-def run_test_module(module, timeout=300, heap=16 * 1024 * 1024):
-    return run(["--test", module], timeout=timeout, heap=heap)
+def run_test_module(module, timeout=300, heap=16 * 1024 * 1024, extra_copies=()):
+    """Run one dual-runtime test module; extra_copies as run()'s copies, added to the defaults."""
+    return run(["--test", module], copies=DEFAULT_COPIES + tuple(extra_copies), timeout=timeout, heap=heap)
 
 
 def run_script(path, timeout=300, heap=16 * 1024 * 1024):
@@ -68,6 +96,8 @@ def main(argv=None):
     ap.add_argument("--script", help="a Python file to run in the VM instead")
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--heap", type=int, default=16 * 1024 * 1024)
+    ap.add_argument("--copy", action="append", default=[], metavar="DIR[=VMDIR]",
+                    help="also copy this folder into the VM (test modules only)")
     a = ap.parse_args(argv)
     if not a.module and not a.script:
         ap.error("give a test module or --script FILE")
@@ -75,7 +105,7 @@ def main(argv=None):
         if a.script:
             status, out = run_script(a.script, a.timeout, a.heap)
         else:
-            status, out = run_test_module(a.module, a.timeout, a.heap)
+            status, out = run_test_module(a.module, a.timeout, a.heap, a.copy)
     except VMUnavailable as exc:
         print("mpvm: %s" % exc, file=sys.stderr)
         return 2

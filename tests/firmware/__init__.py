@@ -1,3 +1,16 @@
 # Dual-runtime tests: every module here runs under pytest (CPython) and on the
-# MicroPython VM (tools/mpvm.py). Plain `test_*` functions, plain asserts, no
-# fixtures; use tests.firmware.expect for what pytest would otherwise provide.
+# MicroPython VM (tools/mpvm.py; tests/test_on_micropython.py does it for each
+# module in `make test`). The conventions, all checked by the VM runner:
+# - Plain module-level `test_*` functions with plain asserts, returning None.
+#   No fixtures, no pytest imports; tests.firmware.expect has what pytest would
+#   otherwise provide (raises, raises_match).
+# - No `async def` or `yield` in a test (it would return a generator whose body
+#   never runs: the VM fails it) and no `return value` (fails on both runtimes).
+# - No `class Test*`: the VM refuses test classes (a FAIL), so that pytest's
+#   class protocol (setup_method, ...) is never half-imitated there.
+# - The VM must run exactly the tests pytest collects from the module. A test
+#   for one runtime only is marked, never hidden behind `if IS_MICROPYTHON`:
+#   @expect.cpython_only (the VM reports `skip NAME (CPython only)`) or
+#   @expect.micropython_only (pytest reports it skipped); say why in a comment.
+# The terminal summary of `make test` lists each module's count on MicroPython
+# and its CPython-only tests.

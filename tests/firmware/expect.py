@@ -1,4 +1,7 @@
-# What pytest.raises gives, for tests that also run on MicroPython.
+# What pytest gives (raises, skips), for tests that also run on MicroPython.
+import sys
+
+_ON_MICROPYTHON = sys.implementation.name == "micropython"
 
 
 def raises(exc_type, func, *args, **kwargs):
@@ -17,3 +20,30 @@ def raises_match(exc_type, text, func, *args, **kwargs):
     if text not in message:
         raise AssertionError("message %r does not mention %r" % (message, text))
     return exc
+
+
+# Tests for one runtime only. Both runners still see the name, so the check
+# that MicroPython ran what pytest collected (tests/test_on_micropython.py)
+# stays exact: the VM reports `skip name (CPython only)`, pytest reports a skip.
+
+
+class _NotOnThisRuntime:
+    # What a CPython-only test becomes on MicroPython: tools/mpvm.mjs reports
+    # any test_* object with `mpvm_skip` as skipped, with this reason.
+    def __init__(self, reason):
+        self.mpvm_skip = reason
+
+
+def cpython_only(test):
+    """Decorator: run this test on CPython only (say why in a comment)."""
+    if _ON_MICROPYTHON:
+        return _NotOnThisRuntime("CPython only")
+    return test
+
+
+def micropython_only(test):
+    """Decorator: run this test on MicroPython only; pytest reports it skipped."""
+    if _ON_MICROPYTHON:
+        return test
+    import pytest
+    return pytest.mark.skip(reason="MicroPython only: runs in the VM (tests/test_on_micropython.py)")(test)

@@ -2,7 +2,7 @@
 from firmware import cards
 from firmware.errors import CardCodeError, IntegrityError
 from firmware.games import poker_eval as pe
-from tests.firmware.expect import raises, raises_match
+from tests.firmware.expect import micropython_only, raises, raises_match
 
 
 def v(text):
@@ -127,13 +127,12 @@ def test_check_hand_card_number_outside_the_deck_is_an_alarm():
         raises(IntegrityError, pe.check_hand, [5, 9, 13, 17, bad])
 
 
+@micropython_only  # CPython has no MicroPython heap to measure
 def test_ram_of_a_fresh_import_within_16k_on_micropython():
     # Issue 5 budget: the evaluator costs <= 16 KB of RAM on MicroPython
     # (gc.mem_alloc() before/after a fresh import; bench/omaha_vm.py reports it).
     import gc
     import sys
-    if not hasattr(gc, "mem_alloc"):
-        return  # CPython has no MicroPython heap to measure
     import firmware.games as package
     name = "firmware.games.poker_eval"
     saved = sys.modules.pop(name)

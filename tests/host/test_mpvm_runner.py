@@ -1,0 +1,195 @@
+"""The MicroPython test runner (tools/mpvm) catches every way a test can fail to run.
+
+Each case is a throwaway module written to tmp_path and copied into the VM
+(mpvm's HOSTDIR=VMDIR copy), so none of them is part of the normal suite.
+"""
+import textwrap
+
+import pytest
+
+from tests.test_on_micropython import collect_with_pytest, compare, vm_results
+from tools import mpvm
+
+pytestmark = pytest.mark.micropython
+
+
+def write_case(tmp_path, source, name="test_case"):
+    package = tmp_path / "vmcases"
+    package.mkdir(exist_ok=True)
+    (package / "__init__.py").write_text("")
+    (package / (name + ".py")).write_text(textwrap.dedent(source))
+    return "vmcases." + name
+
+
+def run_case(tmp_path, source, timeout=120):
+    module = write_case(tmp_path, source)
+    return mpvm.run_test_module(module, timeout=timeout, extra_copies=["%s=/vmcases" % (tmp_path / "vmcases")])
+
+
+def test_a_clean_module_passes(tmp_path):
+    # The control: the failure cases below fail for their own reason, not because the harness always does.
+    status, out = run_case(tmp_path, """
+        def test_one():
+            assert 1 + 1 == 2
+        def test_two():
+            pass
+    """)
+    assert status == 0, out
+    assert vm_results(out) == {"ok": ["test_one", "test_two"], "FAIL": [], "skip": []}
+    assert "micropython: 2 passed, 0 failed, 0 skipped" in out
+
+
+def test_a_failing_assert_fails_with_its_traceback(tmp_path):
+    status, out = run_case(tmp_path, """
+        def test_good():
+            pass
+        def test_bad():
+            assert 2 + 2 == 5, "arithmetic"
+    """)
+    assert status == 1, out
+    assert vm_results(out) == {"ok": ["test_good"], "FAIL": ["test_bad"], "skip": []}
+    assert "AssertionError: arithmetic" in out
+
+
+def test_async_test_fails_instead_of_passing_unrun(tmp_path):
+    status, out = run_case(tmp_path, """
+        async def test_later():
+            assert False
+    """)
+    assert status == 1, out
+    assert vm_results(out)["FAIL"] == ["test_later"]
+    assert "returned a generator/coroutine: not run" in out
+
+
+def test_generator_test_fails_instead_of_passing_unrun(tmp_path):
+    status, out = run_case(tmp_path, """
+        def test_steps():
+            assert False
+            yield
+    """)
+    assert status == 1, out
+    assert vm_results(out)["FAIL"] == ["test_steps"]
+    assert "returned a generator/coroutine: not run" in out
+
+
+def test_a_test_returning_a_value_fails(tmp_path):
+    status, out = run_case(tmp_path, """
+        def test_returns_verdict():
+            return 1 == 2
+    """)
+    assert status == 1, out
+    assert vm_results(out)["FAIL"] == ["test_returns_verdict"]
+    assert "returned a value: not None (False)" in out
+
+
+def test_a_test_class_is_refused(tmp_path):
+    status, out = run_case(tmp_path, """
+        class TestGroup:
+            def test_inside(self):
+                assert False
+        class Helper:
+            pass
+        def test_plain():
+            pass
+    """)
+    assert status == 1, out
+    assert vm_results(out) == {"ok": ["test_plain"], "FAIL": ["TestGroup"], "skip": []}
+    assert "a test class: not run on MicroPython" in out
+
+
+def test_a_module_raising_at_import_fails(tmp_path):
+    status, out = run_case(tmp_path, """
+        def test_never():
+            pass
+        raise ValueError("broken fixture table")
+    """)
+    assert status == 1, out
+    assert "ERROR importing vmcases.test_case" in out
+    assert "ValueError: broken fixture table" in out
+    assert vm_results(out) == {"ok": [], "FAIL": [], "skip": []}
+
+
+def test_a_hanging_test_times_out_and_is_named(tmp_path):
+    status, out = run_case(tmp_path, """
+        def test_a_first():
+            pass
+        def test_b_spins():
+            while True:
+                pass
+    """, timeout=10)
+    assert status == 124, out
+    assert "mpvm: timed out after 10s in test_b_spins" in out
+    assert vm_results(out)["ok"] == ["test_a_first"]
+
+
+def test_cpython_only_is_skipped_on_micropython_and_named(tmp_path):
+    status, out = run_case(tmp_path, """
+        from tests.firmware.expect import cpython_only, micropython_only
+        @cpython_only
+        def test_host_only():
+            assert False      # would fail if the VM ran it
+        @micropython_only
+        def test_vm_only():
+            import sys
+            assert sys.implementation.name == "micropython"
+    """)
+    assert status == 0, out
+    assert vm_results(out) == {"ok": ["test_vm_only"], "FAIL": [], "skip": ["test_host_only"]}
+    assert "skip test_host_only (CPython only)" in out
+
+
+# The name check of tests/test_on_micropython.py: pytest's collection vs the VM's report.
+
+def _pytest_and_vm(tmp_path, source):
+    module = write_case(tmp_path, source)
+    (tmp_path / "pytest.ini").write_text("[pytest]\npythonpath = %s\n" % mpvm.REPO)
+    names, collect_out = collect_with_pytest(["vmcases/test_case.py"], cwd=tmp_path)
+    status, out = mpvm.run_test_module(module, extra_copies=["%s=/vmcases" % (tmp_path / "vmcases")])
+    return names.get(module, set()), vm_results(out), collect_out + out
+
+
+def test_a_test_defined_for_cpython_only_without_the_marker_is_a_mismatch(tmp_path):
+    collected, seen, out = _pytest_and_vm(tmp_path, """
+        import sys
+        def test_both():
+            pass
+        if sys.implementation.name != "micropython":
+            def test_quietly_host_only():
+                pass
+    """)
+    assert collected == {"test_both", "test_quietly_host_only"}, out
+    assert compare(collected, seen) == ["collected by pytest, not run on MicroPython: test_quietly_host_only"]
+
+
+def test_the_marker_makes_the_same_test_agree(tmp_path):
+    collected, seen, out = _pytest_and_vm(tmp_path, """
+        from tests.firmware.expect import cpython_only
+        def test_both():
+            pass
+        @cpython_only
+        def test_host_only():
+            pass
+    """)
+    assert collected == {"test_both", "test_host_only"}, out
+    assert seen["skip"] == ["test_host_only"]
+    assert compare(collected, seen) == []
+
+
+def test_a_module_of_test_classes_is_a_mismatch_too(tmp_path):
+    collected, seen, out = _pytest_and_vm(tmp_path, """
+        class TestGroup:
+            def test_inside(self):
+                pass
+    """)
+    assert collected == {"TestGroup::test_inside"}, out
+    assert compare(collected, seen) == [
+        "collected by pytest, not run on MicroPython: TestGroup::test_inside",
+        "run on MicroPython, not collected by pytest: TestGroup",
+    ]
+
+
+def test_compare_wants_a_test_on_both_sides():
+    none = {"ok": [], "FAIL": [], "skip": []}
+    assert compare(set(), none) == ["pytest collected no test from this module", "no test ran on MicroPython"]
+    only_skips = {"ok": [], "FAIL": [], "skip": ["test_x"]}
+    assert compare({"test_x"}, only_skips) == ["no test ran on MicroPython"]
