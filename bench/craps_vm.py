@@ -1,28 +1,101 @@
-# Craps engine figures measured on MicroPython itself: RAM of the engine, rolls/s with a full layout.
+# Craps engine figures measured on MicroPython itself: RAM kept by the engine and per open bet,
+# and the time per roll with a full layout, timed in the same rounds as a calibration loop.
+# Prints "key: value" lines.
 #
-# Runs in the MicroPython VM (python3 -m tools.mpvm --script bench/craps_vm.py, which
-# bench/craps_odds.py --vm does) or on a board with firmware/ on it. Prints "key: value" lines.
+# In the MicroPython VM: python -m tools.mpvm --steps bench/craps_vm.py (bench/craps_odds.py --vm
+# does it). --steps runs each part between "# --- next run call ---" lines as its own VM run call:
+# in the WebAssembly port a gc.collect() frees nothing allocated during its own call, so memory
+# KEPT is measured by collecting in later calls, three times, the last two of which must agree
+# (else a ram_unsteady_slot line says so). On a board (mpremote mount . run bench/craps_vm.py)
+# the file runs as one script.
 import gc
 import sys
 import time
 
-gc.collect()
+MEM = [0] * 8    # by slot: the latest gc.mem_alloc() after gc.collect()
+PREV = [0] * 8   # by slot: the one before, which must agree
+
+
+def measure(slot):
+    gc.collect()
+    PREV[slot] = MEM[slot]
+    MEM[slot] = gc.mem_alloc()
+
+
+# --- next run call ---
 import firmware.errors  # noqa: E402,F401  (shared imports, not counted)
 import firmware.compat  # noqa: E402,F401
-gc.collect()
-_base = gc.mem_alloc()
+import firmware.games  # noqa: E402,F401  (the package itself, not counted either)
+# --- next run call ---
+measure(0)
+# --- next run call ---
+measure(0)
+# --- next run call ---
+measure(0)  # the shared imports
+# --- next run call ---
 from firmware.games import craps  # noqa: E402
-gc.collect()
-_engine = gc.mem_alloc()
-
-print("runtime: %s %s" % (sys.implementation.name, sys.platform))
-print("ram_craps_engine_bytes: %d" % (_engine - _base))
-
+# --- next run call ---
+measure(1)
+# --- next run call ---
+measure(1)
+# --- next run call ---
+measure(1)  # the engine: craps, craps_bets, craps_dice
+# --- next run call ---
 SETTINGS = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "off_on_come_out": [],
             "take_down": [], "shooter_change_on_come_out_craps": False, "max_open_bets": 256}
 KINDS = (("field", 0), ("any_seven", 0), ("any_craps", 0), ("horn", 0), ("big", 0), ("small", 0),
          ("hard", 4), ("hard", 6), ("hard", 8), ("hard", 10), ("big_number", 4), ("big_number", 5),
          ("big_number", 6), ("big_number", 8), ("big_number", 9), ("big_number", 10))
+BET_SEATS = 8
+TABLE = craps.CrapsTable(SETTINGS)
+# --- next run call ---
+measure(2)
+# --- next run call ---
+measure(2)
+# --- next run call ---
+measure(2)  # a table, no bets
+# --- next run call ---
+for _seat in range(BET_SEATS):
+    for _kind, _number in KINDS:
+        TABLE.place_bet(_seat, _kind, 60, _number)
+# --- next run call ---
+measure(3)
+# --- next run call ---
+measure(3)
+# --- next run call ---
+measure(3)  # the same table with BET_SEATS x len(KINDS) open bets
+# --- next run call ---
+
+
+def report_ram():
+    print("runtime: %s %s" % (sys.implementation.name, sys.platform))
+    for slot in range(4):
+        if MEM[slot] != PREV[slot]:
+            print("ram_unsteady_slot_%d: %d" % (slot, MEM[slot] - PREV[slot]))
+    bets = BET_SEATS * len(KINDS)
+    if len(TABLE.bets) != bets:
+        raise RuntimeError("bench table holds %d bets, not %d" % (len(TABLE.bets), bets))
+    print("ram_craps_engine_bytes: %d" % (MEM[1] - MEM[0]))
+    print("ram_craps_table_bytes: %d" % (MEM[2] - MEM[1]))
+    print("open_bets: %d" % bets)
+    print("ram_per_open_bet_bytes: %d" % ((MEM[3] - MEM[2]) // bets))
+
+
+report_ram()
+
+CALIBRATION_ITERATIONS = 200000
+ROUNDS = 11
+ROLLS = 100
+SEATS = 4
+
+
+def calibrate(n):
+    # The reference loop; identical to bench/benchutil.py's (the CPython benches).
+    t = (1, 2, 4, 8)
+    x = 0
+    for i in range(n):
+        x = (x + t[i & 3]) ^ i
+    return x
 
 
 def dice_stream(n):
@@ -37,30 +110,35 @@ def dice_stream(n):
 
 
 def run(rolls, seats):
+    # Every roll: each seat bets pass when the puck is off and one of each KINDS; then the roll.
+    # placed counts the bets the engine accepted (it refuses some, e.g. beyond max_open_bets).
     t = craps.CrapsTable(SETTINGS)
     stream = dice_stream(rolls)
     gc.collect()
-    start = time.ticks_ms() if hasattr(time, "ticks_ms") else int(time.time() * 1000)
+    start = time.ticks_us()
+    placed = 0
     decided = 0
     for d in stream:
         for seat in range(seats):
             if t.point == 0:
-                t.place_bet(seat, "pass", 10)
+                placed += t.place_bet(seat, "pass", 10)[1] is None
             for kind, number in KINDS:
-                t.place_bet(seat, kind, 60, number)
+                placed += t.place_bet(seat, kind, 60, number)[1] is None
         decided += len(t.roll(d))
-    end = time.ticks_ms() if hasattr(time, "ticks_ms") else int(time.time() * 1000)
-    return end - start, decided, len(t.bets)
+    return time.ticks_diff(time.ticks_us(), start), placed, decided
 
 
-gc.collect()
-before = gc.mem_alloc()
-t = craps.CrapsTable(SETTINGS)
-for seat in range(8):
-    for kind, number in KINDS:
-        t.place_bet(seat, kind, 60, number)
-gc.collect()
-print("ram_per_open_bet_bytes: %d" % ((gc.mem_alloc() - before) // (8 * len(KINDS))))
-ms, decided, left = run(500, 4)
-print("rolls: 500, seats: 4, bets placed/roll up to: %d, decided: %d" % (4 * (len(KINDS) + 1), decided))
-print("engine_ms_per_roll_incl_placing_bets: %.2f" % (ms / 500.0))
+def time_rounds():
+    calibrate(1000)
+    for r in range(ROUNDS):
+        gc.collect()
+        t0 = time.ticks_us()
+        calibrate(CALIBRATION_ITERATIONS)
+        cal = time.ticks_diff(time.ticks_us(), t0)
+        elapsed, placed, decided = run(ROLLS, SEATS)
+        print("round %d: calibration_us: %d rolls: %d rolls_total_us: %d placed: %d decided: %d"
+              % (r, cal, ROLLS, elapsed, placed, decided))
+    print("calibration_iterations: %d" % CALIBRATION_ITERATIONS)
+
+
+time_rounds()

@@ -5,13 +5,17 @@
 
 (1) CPython: firmware.games.poker_eval.evaluate and treys' Evaluator on the
     same random five-card hands (card conversion done beforehand, not timed),
-    interleaved, best of --repeats runs: hands/s and the ratio.
-(2) MicroPython VM (tools/mpvm.py running bench/omaha_vm.py): the evaluator's
-    RAM cost by gc.mem_alloc() before/after import, a 10-seat showdown time and
-    a calibration loop timed in the same run. The RP2040 figure is an ESTIMATE:
-    showdown_vm * (RP2040 calibration time / VM calibration time), with the
-    RP2040 calibration time an assumption (--rp2040-us-per-iter) until it is
-    measured on a board (run bench/omaha_vm.py there: mpremote mount . run bench/omaha_vm.py).
+    side by side in blocks of 5,000 hands, each block also timing the
+    calibration loop of bench/benchutil.py, in CPU time: medians over every
+    block of --repeats rounds (and the middle half), so load on a shared
+    machine hits both sides alike.
+(2) MicroPython VM (python -m tools.mpvm --steps bench/omaha_vm.py): RAM kept
+    by the evaluator and the engine (gc.collect() in a later VM run call), and
+    the 10-seat showdown with a calibration loop timed in the same rounds. The
+    RP2040 figure is an ESTIMATE: showdown_vm * (RP2040 calibration time / VM
+    calibration time), the RP2040 calibration time being an assumption
+    (--rp2040-us-per-iter) until measured on a board
+    (mpremote mount . run bench/omaha_vm.py).
 """
 import argparse
 import os
@@ -23,14 +27,17 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
+from bench import benchutil  # noqa: E402
 from firmware import cards  # noqa: E402
 from firmware.games import poker_eval  # noqa: E402
 
-# Assumed time per iteration of bench/omaha_vm.py's calibrate() on an RP2040 at
-# 125 MHz (MicroPython 1.2x, code in RAM): ~13 bytecodes per iteration at
-# roughly 20-40 Cortex-M0+ cycles each. NOT measured here; replace it with the
-# board's own figure (calibration_ms / 100) when one is available.
+# Assumed time per iteration of the calibration loop on an RP2040 at 125 MHz
+# (MicroPython 1.2x, code in RAM): ~13 bytecodes per iteration at roughly 20-40
+# Cortex-M0+ cycles each, i.e. 2-4 us. NOT measured; replace it with the board's
+# own figure (calibration_us / calibration_iterations) when one is available.
 RP2040_US_PER_ITER = 4.0
+SHOWDOWN_TARGET_MS = 10.0
+BLOCK = 5000   # hands per side-by-side block
 
 
 def cpython_part(n_hands, repeats, seed):
@@ -51,82 +58,122 @@ def cpython_part(n_hands, repeats, seed):
         if poker_eval.strength(ours(h)) != 7463 - theirs(a, b):
             raise SystemExit("evaluators disagree on %s" % cards.names(h))
 
-    def run_ours():
-        t = time.perf_counter()
-        for h in hands:
+    clock = benchutil.clock
+    cal_n = BLOCK * 10  # about as long as one block of hands
+
+    def timed(fn, arg):
+        t = clock()
+        fn(arg)
+        return clock() - t
+
+    def run_ours(block):
+        for h in hands[block:block + BLOCK]:
             ours(h)
-        return time.perf_counter() - t
 
-    def run_treys():
-        t = time.perf_counter()
-        for a, b in t_split:
+    def run_treys(block):
+        for a, b in t_split[block:block + BLOCK]:
             theirs(a, b)
-        return time.perf_counter() - t
 
-    def run_treys_five():
-        t = time.perf_counter()
-        for h in t_hands:
+    def run_treys_five(block):
+        for h in t_hands[block:block + BLOCK]:
             theirs_five(h)
-        return time.perf_counter() - t
 
-    best = {"ours": None, "treys": None, "treys_five": None}
+    # Side by side in small blocks: each block of hands goes through the
+    # calibration loop, ours, treys and treys' _five one after the other, so
+    # whatever the machine does meanwhile hits all of them alike; the figures
+    # are medians over every block of every round.
+    t = {"cal": [], "ours": [], "treys": [], "treys_five": []}
     for _ in range(repeats):
-        for key, fn in (("ours", run_ours), ("treys", run_treys), ("treys_five", run_treys_five)):
-            dt = fn()
-            if best[key] is None or dt < best[key]:
-                best[key] = dt
-    rate = {k: n_hands / v for k, v in best.items()}
-    print("== CPython %s: %d random five-card hands, best of %d interleaved runs"
-          % (sys.version.split()[0], n_hands, repeats))
-    print("  firmware poker_eval.evaluate(hand)        %10.0f hands/s" % rate["ours"])
-    print("  treys Evaluator.evaluate(hand, board)     %10.0f hands/s   ratio ours/treys %.2f"
-          % (rate["treys"], rate["ours"] / rate["treys"]))
-    print("  treys Evaluator._five(cards) (internal)   %10.0f hands/s   ratio ours/_five %.2f"
-          % (rate["treys_five"], rate["ours"] / rate["treys_five"]))
+        for block in range(0, n_hands - BLOCK + 1, BLOCK):
+            t["cal"].append(timed(benchutil.calibrate, cal_n))
+            t["ours"].append(timed(run_ours, block))
+            t["treys"].append(timed(run_treys, block))
+            t["treys_five"].append(timed(run_treys_five, block))
+    med = benchutil.median
+    print("== %s" % benchutil.machine())
+    print("== CPython: %d random five-card hands in blocks of %d, %d rounds: %d blocks, CPU time, medians"
+          % (n_hands, BLOCK, repeats, len(t["ours"])))
+    print("  calibration loop: %.3f us/iteration (%d iterations per block)" % (1e6 * med(t["cal"]) / cal_n, cal_n))
+    rate = {}
+    for key, label in (("ours", "firmware poker_eval.evaluate(hand)"),
+                       ("treys", "treys Evaluator.evaluate(hand, board)"),
+                       ("treys_five", "treys Evaluator._five(cards) (internal)")):
+        rate[key] = BLOCK / med(t[key])
+        per_hand = [(x / BLOCK) / (c / cal_n) for x, c in zip(t[key], t["cal"])]
+        print("  %-40s %9.0f hands/s; time per hand in calibration iterations: %s"
+              % (label, rate[key], benchutil.spread(per_hand)))
+    for key, label in (("treys", "treys API"), ("treys_five", "treys _five")):
+        ratios = [b / a for a, b in zip(t["ours"], t[key])]
+        print("  speed ratio ours / %-11s %s" % (label, benchutil.spread(ratios)))
     return rate
+
+
+def _vm_figures(out):
+    fig = {}
+    rounds = []
+    runtime = ""
+    for line in out.splitlines():
+        if line.startswith("runtime: MicroPython"):
+            runtime = line[len("runtime: "):]
+        elif line.startswith("round "):
+            words = line.split()
+            rounds.append({words[i].rstrip(":"): int(words[i + 1]) for i in range(2, len(words), 2)})
+        elif ": " in line:
+            key, value = line.split(": ", 1)
+            if value.lstrip("-").isdigit():
+                fig[key] = int(value)
+    return runtime, fig, rounds
 
 
 def vm_part(us_per_iter):
     from tools import mpvm
 
-    status, out = mpvm.run_script(os.path.join(REPO, "bench", "omaha_vm.py"), timeout=600)
+    status, out = mpvm.run_steps(os.path.join(REPO, "bench", "omaha_vm.py"), timeout=600)
     if status != 0:
         raise SystemExit("MicroPython run failed:\n" + out)
-    fig = {}
-    runtime = ""
-    for line in out.splitlines():
-        if line.startswith("runtime: MicroPython"):
-            runtime = line[len("runtime: "):]
-        elif ": " in line:
-            key, value = line.split(": ", 1)
-            if value.lstrip("-").isdigit():
-                fig[key] = int(value)
-    showdown_ms = fig["showdown_total_ms"] / fig["showdowns"]
-    engine_ms = fig["engine_showdown_total_ms"] / fig["engine_showdowns"]
-    cal_ms = fig["calibration_ms"]
-    rp_cal_ms = us_per_iter * fig["calibration_iterations"] / 1000.0
-    scale = rp_cal_ms / cal_ms
-    print("== MicroPython VM: %s" % runtime)
-    print("  RAM on import (gc.mem_alloc after - before, gc.collect() first):")
-    print("    firmware/games/poker_eval.py       %6d bytes  (budget 16384)" % fig["ram_poker_eval_bytes"])
+    runtime, fig, rounds = _vm_figures(out)
+    med = benchutil.median
+    iters = fig["calibration_iterations"]
+    cal_ms = [r["calibration_us"] / 1000.0 for r in rounds]
+    sd_ms = [r["showdown_total_us"] / 1000.0 / r["showdowns"] for r in rounds]
+    eng_ms = [r["engine_total_us"] / 1000.0 / r["engine_showdowns"] for r in rounds]
+    # Each round's showdown time in calibration iterations: the host's speed cancels out.
+    sd_iters = [1000.0 * s / (c * 1000.0 / iters) for s, c in zip(sd_ms, cal_ms)]
+    eng_iters = [1000.0 * e / (c * 1000.0 / iters) for e, c in zip(eng_ms, cal_ms)]
+    print("== MicroPython VM: %s, bench/omaha_vm.py run with tools.mpvm --steps" % runtime)
+    for key in sorted(fig):
+        if key.startswith("ram_unsteady"):
+            print("  WARNING %s: %d (the last two measurements differ)" % (key, fig[key]))
+    print("  RAM kept (gc.collect() + gc.mem_alloc() in a later VM run call than the import):")
+    print("    firmware/games/poker_eval.py       %6d bytes  (budget 16384; %d counted in the import's own call)"
+          % (fig["ram_poker_eval_bytes"], fig["ram_poker_eval_same_call_bytes"]))
     print("    firmware/games/omaha_hand.py       %6d bytes" % fig["ram_omaha_hand_bytes"])
     print("    omaha engine (omaha, _betting, _pots, _settings) %6d bytes" % fig["ram_omaha_engine_bytes"])
-    print("  calibration loop: %d iterations in %d ms (%.2f us/iteration)"
-          % (fig["calibration_iterations"], cal_ms, 1000.0 * cal_ms / fig["calibration_iterations"]))
-    print("  10-seat showdown (prepare board, 10 x best of 60, winners): %.2f ms  (%d showdowns in %d ms)"
-          % (showdown_ms, fig["showdowns"], fig["showdown_total_ms"]))
-    print("  engine showdown incl. pots, rake, payout (last river check): %.2f ms  (%d hands)"
-          % (engine_ms, fig["engine_showdowns"]))
-    print("== RP2040 ESTIMATE (assumed %.1f us/calibration iteration => %.0f ms for the loop; scale x%.1f)"
-          % (us_per_iter, rp_cal_ms, scale))
-    print("  10-seat showdown ~ %.1f ms;  engine showdown ~ %.1f ms" % (showdown_ms * scale, engine_ms * scale))
+    sp = benchutil.spread
+    print("  %d rounds, each timing the calibration loop, then the showdowns (wall clock; ticks_us has 1 ms"
+          " resolution in this VM)" % len(rounds))
+    print("  calibration loop, %d iterations, ms: %s; %.2f us/iteration"
+          % (iters, sp(cal_ms, "%.0f"), 1000.0 * med(cal_ms) / iters))
+    print("  10-seat showdown (prepare board, 10 x best of 60, winners), %d per round:" % rounds[0]["showdowns"])
+    print("    ms: %s" % sp(sd_ms))
+    print("    in calibration iterations: %s" % sp(sd_iters, "%.0f"))
+    print("  engine showdown incl. pots, rake, payout (the river's last check), %d per round:"
+          % rounds[0]["engine_showdowns"])
+    print("    ms: %s" % sp(eng_ms))
+    print("    in calibration iterations: %s" % sp(eng_iters, "%.0f"))
+    print("== RP2040 ESTIMATE, not a measurement: ASSUMING %.1f us per calibration iteration on the board"
+          % us_per_iter)
+    print("  10-seat showdown ~ %.1f ms;  engine showdown ~ %.1f ms"
+          % (med(sd_iters) * us_per_iter / 1000.0, med(eng_iters) * us_per_iter / 1000.0))
+    print("  the 10-seat showdown stays under %.0f ms if the board runs the loop at under %.1f us/iteration"
+          % (SHOWDOWN_TARGET_MS, SHOWDOWN_TARGET_MS * 1000.0 / med(sd_iters)))
     return fig
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=300000, help="random five-card hands (default 300000)")
-    ap.add_argument("--repeats", type=int, default=7, help="interleaved runs, best kept (default 7)")
+    ap.add_argument("--repeats", type=int, default=5, help="rounds over all the hands, block by block (default 5)")
     ap.add_argument("--seed", type=int, default=2010)
     ap.add_argument("--skip-vm", action="store_true", help="CPython part only")
     ap.add_argument("--rp2040-us-per-iter", type=float, default=RP2040_US_PER_ITER,

@@ -1,40 +1,93 @@
-# Omaha figures measured on MicroPython itself: evaluator RAM, calibration loop, 10-seat showdown time.
+# Omaha figures measured on MicroPython itself: RAM kept by the evaluator and the engine,
+# a calibration loop and the 10-seat showdown timed side by side. Prints "key: value" lines.
 #
-# Runs in the MicroPython VM (python3 -m tools.mpvm --script bench/omaha_vm.py,
-# which bench/omaha_eval.py does) or on a real board with firmware/ on it
-# (mpremote mount . run bench/omaha_vm.py). Prints "key: value" lines.
+# In the MicroPython VM: python -m tools.mpvm --steps bench/omaha_vm.py (bench/omaha_eval.py
+# does it). --steps runs each part between "# --- next run call ---" lines as its own VM run
+# call: in the WebAssembly port a gc.collect() frees nothing allocated during its own call, so
+# memory KEPT is measured by collecting in later calls. Every measurement is taken three times,
+# each in a call of its own, and the last two must agree (the first call after an import can
+# still see some of its garbage), else a ram_unsteady_slot line says so. On a board (mpremote mount . run bench/omaha_vm.py) the file runs as one script.
 import gc
 import sys
 import time
 
-gc.collect()
-_before = gc.mem_alloc()
+MEM = [0] * 8    # by slot: the latest gc.mem_alloc() after gc.collect()
+PREV = [0] * 8   # by slot: the one before, which must agree
+
+
+def measure(slot):
+    gc.collect()
+    PREV[slot] = MEM[slot]
+    MEM[slot] = gc.mem_alloc()
+
+
+# --- next run call ---
+measure(0)
+# --- next run call ---
+measure(0)
+# --- next run call ---
+measure(0)  # baseline: nothing of the firmware
+# --- next run call ---
 import firmware.cards  # noqa: E402,F401  (the evaluator's imports, not counted)
 import firmware.errors  # noqa: E402,F401
 import firmware.games  # noqa: E402,F401  (the package itself, not counted either)
-gc.collect()
-_base = gc.mem_alloc()
+# --- next run call ---
+measure(1)
+# --- next run call ---
+measure(1)
+# --- next run call ---
+measure(1)  # the shared imports
+# --- next run call ---
+measure(2)  # for comparison, in the same call as the import: counts what compiling it left
 from firmware.games import poker_eval  # noqa: E402,F401
-gc.collect()
-_eval = gc.mem_alloc()
+measure(3)
+# --- next run call ---
+measure(4)
+# --- next run call ---
+measure(4)
+# --- next run call ---
+measure(4)  # poker_eval kept
+# --- next run call ---
 from firmware.games import omaha_hand  # noqa: E402
-gc.collect()
-_hand = gc.mem_alloc()
+# --- next run call ---
+measure(5)
+# --- next run call ---
+measure(5)
+# --- next run call ---
+measure(5)  # omaha_hand kept
+# --- next run call ---
 from firmware.games import omaha  # noqa: E402
-gc.collect()
-_engine = gc.mem_alloc()
+# --- next run call ---
+measure(6)
+# --- next run call ---
+measure(6)
+# --- next run call ---
+measure(6)  # the betting engine kept (omaha, omaha_betting, omaha_pots, omaha_settings)
+# --- next run call ---
 
-print("runtime: %s %s" % (sys.implementation.name, sys.platform))
-print("ram_poker_eval_bytes: %d" % (_eval - _base))
-print("ram_omaha_hand_bytes: %d" % (_hand - _eval))
-print("ram_omaha_engine_bytes: %d" % (_engine - _hand))
 
-CALIBRATION_ITERATIONS = 100000
+def report_ram():
+    print("runtime: %s %s" % (sys.implementation.name, sys.platform))
+    for slot in (0, 1, 4, 5, 6):
+        if MEM[slot] != PREV[slot]:
+            print("ram_unsteady_slot_%d: %d" % (slot, MEM[slot] - PREV[slot]))
+    print("ram_poker_eval_bytes: %d" % (MEM[4] - MEM[1]))
+    print("ram_poker_eval_same_call_bytes: %d" % (MEM[3] - MEM[2]))
+    print("ram_omaha_hand_bytes: %d" % (MEM[5] - MEM[4]))
+    print("ram_omaha_engine_bytes: %d" % (MEM[6] - MEM[5]))
+
+
+report_ram()
+
+CALIBRATION_ITERATIONS = 200000
+ROUNDS = 11
+DEALS = 60
+PASSES = 3          # each round times DEALS x PASSES showdowns
+ENGINE_HANDS = 40   # per round, all brought to the river's last check, then timed together
 
 
 def calibrate(n):
-    # The reference loop: the RP2040 time per iteration of exactly this
-    # function scales the showdown time (docs/performance.md).
+    # The reference loop; identical to bench/benchutil.py's (the CPython benches).
     t = (1, 2, 4, 8)
     x = 0
     for i in range(n):
@@ -66,61 +119,58 @@ def showdown(holes, board):
     return winners
 
 
-def ms(start):
-    return time.ticks_diff(time.ticks_ms(), start)
+def us(start):
+    # ticks_us: 1 ms resolution in the WebAssembly port, so every window timed is >= ~40 ms there.
+    return time.ticks_diff(time.ticks_us(), start)
 
 
-DEALS = 60
-deals = []
-for k in range(DEALS):
-    d = shuffled(k + 1)
-    deals.append(([d[4 * p:4 * p + 4] for p in range(10)], d[40:45]))
-
-calibrate(1000)
-best_cal = None
-best_sd = None
-for _ in range(7):
-    gc.collect()
-    t0 = time.ticks_ms()
-    calibrate(CALIBRATION_ITERATIONS)
-    cal = ms(t0)
-    gc.collect()
-    t0 = time.ticks_ms()
-    for holes, board in deals:
-        showdown(holes, board)
-    sd = ms(t0)
-    if best_cal is None or cal < best_cal:
-        best_cal = cal
-    if best_sd is None or sd < best_sd:
-        best_sd = sd
-print("calibration_iterations: %d" % CALIBRATION_ITERATIONS)
-print("calibration_ms: %d" % best_cal)
-print("showdowns: %d" % DEALS)
-print("showdown_total_ms: %d" % best_sd)
-
-# The same through the engine: the river's last check triggers showdown, pots and payout.
-settings = omaha.OmahaSettings(structure="pot_limit", small_blind=5, big_blind=10, rake_percent=5,
+SETTINGS = omaha.OmahaSettings(structure="pot_limit", small_blind=5, big_blind=10, rake_percent=5,
                                rake_cap_big_blinds=5, odd_chip="croupier", heads_up="no_raise_cap", seats=10)
-HANDS = 20
-total = 0
-for k in range(HANDS):
-    d = shuffled(1000 + k)
-    hand = omaha.OmahaHand(settings, 1, [(s, 1000) for s in range(1, 11)])
+
+
+def at_last_check(seed):
+    # A 10-seat hand played (check or call) up to the river's last check: that act makes the showdown.
+    d = shuffled(seed)
+    hand = omaha.OmahaHand(SETTINGS, 1, [(s, 1000) for s in range(1, 11)])
     while True:
         kind, seat = hand.expected()
         if kind == omaha.EXPECT_ACTION:
-            legal = hand.legal()
-            last = hand.street == 3 and seat == hand.seats[hand.n - 1]
-            if last:
-                gc.collect()
-                t0 = time.ticks_ms()
-            hand.act(seat, "check" if legal.can_check else "call")
-            if last:
-                total += ms(t0)
-                break
+            if hand.street == 3 and seat == hand.seats[hand.n - 1]:
+                return hand, seat
+            hand.act(seat, "check" if hand.legal().can_check else "call")
         else:
             hand.deal(d.pop(0))
-    if hand.expected()[0] != omaha.EXPECT_DONE:
-        raise RuntimeError("bench hand did not reach the showdown")
-print("engine_showdowns: %d" % HANDS)
-print("engine_showdown_total_ms: %d" % total)
+
+
+def time_rounds():
+    deals = []
+    for k in range(DEALS):
+        d = shuffled(k + 1)
+        deals.append(([d[4 * p:4 * p + 4] for p in range(10)], d[40:45]))
+    calibrate(1000)
+    for r in range(ROUNDS):
+        gc.collect()
+        t0 = time.ticks_us()
+        calibrate(CALIBRATION_ITERATIONS)
+        cal = us(t0)
+        gc.collect()
+        t0 = time.ticks_us()
+        for _ in range(PASSES):
+            for holes, board in deals:
+                showdown(holes, board)
+        sd = us(t0)
+        pending = [at_last_check(1000 + k) for k in range(ENGINE_HANDS)]
+        gc.collect()
+        t0 = time.ticks_us()
+        for hand, seat in pending:
+            hand.act(seat, "check")
+        eng = us(t0)
+        for hand, _seat in pending:
+            if hand.expected()[0] != omaha.EXPECT_DONE:
+                raise RuntimeError("bench hand did not reach the showdown")
+        print("round %d: calibration_us: %d showdowns: %d showdown_total_us: %d engine_showdowns: %d engine_total_us: %d"
+              % (r, cal, DEALS * PASSES, sd, ENGINE_HANDS, eng))
+    print("calibration_iterations: %d" % CALIBRATION_ITERATIONS)
+
+
+time_rounds()

@@ -4,10 +4,13 @@
 // the exit status itself: 0 all passed, 1 a test or the script failed,
 // 2 the harness could not start. The caller (tools/mpvm.py) applies the timeout.
 //
-//   node tools/mpvm.mjs [--heap BYTES] [--copy DIR | --copy HOSTDIR=VMDIR]... (--test MODULE | --script FILE)
+//   node tools/mpvm.mjs [--heap BYTES] [--copy DIR | --copy HOSTDIR=VMDIR]... (--test MODULE | --script FILE | --steps FILE)
 //
 // --copy DIR copies a folder (relative to the working directory) to the same
 // path under the VM's root; HOSTDIR=VMDIR copies any folder to VMDIR instead.
+// --steps runs FILE in parts, cut at lines "# --- next run call ---", each part
+// its own runPython call in the same VM (globals carry over). The benches need
+// it: in this port a gc.collect() frees nothing allocated during the same call.
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 import fs from "node:fs";
 import path from "node:path";
@@ -17,19 +20,21 @@ let heap = 16 * 1024 * 1024;
 const copies = [];
 let testModule = null;
 let scriptFile = null;
+let stepsFile = null;
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   if (a === "--heap") heap = parseInt(args[++i], 10);
   else if (a === "--copy") copies.push(args[++i]);
   else if (a === "--test") testModule = args[++i];
   else if (a === "--script") scriptFile = args[++i];
+  else if (a === "--steps") stepsFile = args[++i];
   else {
     console.error(`mpvm: unknown argument ${a}`);
     process.exit(2);
   }
 }
-if (!testModule && !scriptFile) {
-  console.error("mpvm: give --test MODULE or --script FILE");
+if (!testModule && !scriptFile && !stepsFile) {
+  console.error("mpvm: give --test MODULE, --script FILE or --steps FILE");
   process.exit(2);
 }
 
@@ -157,6 +162,13 @@ try {
     mp.runPython(testDriver(testModule));
     const failed = mp.globals.get("_RESULT");
     process.exit(failed === 0 ? 0 : 1);
+  } else if (stepsFile) {
+    let before = 0;  // lines of earlier parts, padded in so tracebacks name the file's own line numbers
+    for (const part of fs.readFileSync(stepsFile, "utf8").split(/^# --- next run call ---$/m)) {
+      mp.runPython("\n".repeat(before) + part);
+      before += part.split("\n").length - 1;
+    }
+    process.exit(0);
   } else {
     mp.runPython(fs.readFileSync(scriptFile, "utf8"));
     process.exit(0);

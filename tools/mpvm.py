@@ -2,6 +2,7 @@
 
     python -m tools.mpvm tests.firmware.test_cards      # run one dual-runtime test module
     python -m tools.mpvm --script bench/some_bench.py   # run a script
+    python -m tools.mpvm --steps bench/omaha_vm.py      # a script in parts, one VM run call each
 
 The VM gets copies of firmware/, tests/ and boards/ at the same paths, so the same
 imports work as on CPython (--copy DIR[=VMDIR] adds more). A test module prints one
@@ -82,6 +83,13 @@ def run_script(path, timeout=300, heap=16 * 1024 * 1024):
     return run(["--script", path], timeout=timeout, heap=heap)
 
 
+def run_steps(path, timeout=300, heap=16 * 1024 * 1024):
+    """Run a script in parts cut at "# --- next run call ---" lines, each its own
+    runPython call in one VM (globals carry over): a gc.collect() frees what an
+    earlier call left, which one inside the same call does not in this port."""
+    return run(["--steps", path], timeout=timeout, heap=heap)
+
+
 def version():
     status, out = run(["--script", os.devnull], copies=(), timeout=60)
     for line in out.splitlines():
@@ -94,15 +102,18 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m tools.mpvm", description=__doc__.splitlines()[0])
     ap.add_argument("module", nargs="?", help="dual-runtime test module, e.g. tests.firmware.test_cards")
     ap.add_argument("--script", help="a Python file to run in the VM instead")
+    ap.add_argument("--steps", help="a Python file to run in parts (see run_steps)")
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--heap", type=int, default=16 * 1024 * 1024)
     ap.add_argument("--copy", action="append", default=[], metavar="DIR[=VMDIR]",
                     help="also copy this folder into the VM (test modules only)")
     a = ap.parse_args(argv)
-    if not a.module and not a.script:
-        ap.error("give a test module or --script FILE")
+    if not a.module and not a.script and not a.steps:
+        ap.error("give a test module, --script FILE or --steps FILE")
     try:
-        if a.script:
+        if a.steps:
+            status, out = run_steps(a.steps, a.timeout, a.heap)
+        elif a.script:
             status, out = run_script(a.script, a.timeout, a.heap)
         else:
             status, out = run_test_module(a.module, a.timeout, a.heap, a.copy)

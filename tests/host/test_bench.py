@@ -1,0 +1,61 @@
+"""The benches' own machinery: medians and spreads, and the RAM parts of the VM benches (memory kept)."""
+import os
+
+import pytest
+
+from bench import benchutil
+from tools import mpvm
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_median_and_middle_half():
+    assert benchutil.median([3, 1, 2]) == 2
+    assert benchutil.median([4, 1, 3, 2]) == 2.5
+    assert benchutil.quartiles([7, 1, 6, 2, 5, 3, 4]) == (2, 6)
+    assert benchutil.quartiles([5]) == (5, 5)
+    assert benchutil.spread([1.0, 2.0, 3.0]) == "median 2.00, middle half 1.00-3.00, 3 runs"
+
+
+def test_calibration_loop_is_the_same_on_both_runtimes():
+    # The figures are ratios to this loop on CPython and in the VM: the loops must not drift apart.
+    def body(path):
+        text = open(os.path.join(REPO, path)).read()
+        start = text.index("def calibrate(n):")
+        return [line.strip() for line in text[start:text.index("return x", start)].splitlines()
+                if line.strip() and not line.strip().startswith("#")]
+    assert body("bench/benchutil.py") == body("bench/omaha_vm.py") == body("bench/craps_vm.py")
+
+
+def _ram_figures(tmp_path, bench):
+    # The bench's parts up to its RAM report only (the timing rounds take too long for the suite).
+    text = open(os.path.join(REPO, "bench", bench)).read()
+    path = tmp_path / bench
+    path.write_text(text[:text.index("\nreport_ram()\n") + len("\nreport_ram()\n")])
+    try:
+        status, out = mpvm.run_steps(str(path), timeout=300)
+    except mpvm.VMUnavailable as exc:
+        pytest.skip(str(exc))
+    assert status == 0, out
+    assert "ram_unsteady" not in out, out
+    fig = {}
+    for line in out.splitlines():
+        key, _, value = line.partition(": ")
+        if value.lstrip("-").isdigit():
+            fig[key] = int(value)
+    return fig, out
+
+
+def test_omaha_vm_measures_memory_kept_not_compile_garbage(tmp_path):
+    fig, out = _ram_figures(tmp_path, "omaha_vm.py")
+    # Kept (a later VM run call) is well below what the import's own call still counts.
+    assert 0 < fig["ram_poker_eval_bytes"] < fig["ram_poker_eval_same_call_bytes"] - 500, out
+    assert fig["ram_poker_eval_bytes"] <= 16384, out        # the evaluator's budget (docs/omaha.md)
+    assert fig["ram_omaha_hand_bytes"] > 0 and fig["ram_omaha_engine_bytes"] > 0, out
+
+
+def test_craps_vm_measures_memory_kept_per_bet(tmp_path):
+    fig, out = _ram_figures(tmp_path, "craps_vm.py")
+    assert fig["open_bets"] == 128, out
+    assert 16 <= fig["ram_per_open_bet_bytes"] <= 512, out
+    assert fig["ram_craps_engine_bytes"] > 0 and fig["ram_craps_table_bytes"] > 0, out
