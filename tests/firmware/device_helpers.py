@@ -33,11 +33,15 @@ def kinds(events):
 
 
 class LineSource:
-    """A line source like SerialLine: poll() hands out queued lines; overlong can be bumped."""
+    """A line source like SerialLine: poll() hands out queued lines; `drops` overlong lines
+    are thrown away (overlong counted) by the next poll, as SerialLine does."""
 
     def __init__(self, lines=()):
         self.lines = list(lines)
         self.overlong = 0
+        self.drops = 0
 
     def poll(self):
+        self.overlong += self.drops
+        self.drops = 0
         return self.lines.pop(0) if self.lines else None
