@@ -117,7 +117,8 @@ class Frame:
         if not 1 <= version <= 9:
             raise ValueError("protocol version must be 1..9")
         for name, low, high in types:
-            if not 1 <= len(name) <= MAX_TYPE or not 0 <= low <= high <= MAX_ARGS:
+            letters = len(name) and min(name) >= 65 and max(name) <= 90
+            if not letters or len(name) > MAX_TYPE or not 0 <= low <= high <= MAX_ARGS:
                 raise ValueError("bad message type spec %r" % (name,))
         self.device = device[0]
         self.version = version
@@ -263,7 +264,13 @@ def encode(device, version, counter, type, args=()):
     """One frame (bytes, no LF) for tests and the simulator; refuses what decode() would."""
     if not 0 <= counter <= 0xFF:
         raise ValueError("counter must be 0..255")
+    if len(device) != 1 or not "A" <= device <= "Z" or not 1 <= version <= 9:
+        raise ValueError("device must be one of A..Z and version 1..9")
+    if not 1 <= len(type) <= MAX_TYPE or any(not "A" <= c <= "Z" for c in type):
+        raise ValueError("message type must be 1..%d of A..Z, got %r" % (MAX_TYPE, type))
     words = [str(a) for a in args]
+    if len(words) > MAX_ARGS:
+        raise ValueError("at most %d words after the type" % MAX_ARGS)
     for w in words:
         if not w or " " in w or "*" in w or any(not 33 <= ord(c) <= 126 for c in w):
             raise ValueError("bad frame argument %r" % (w,))

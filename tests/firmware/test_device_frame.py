@@ -132,7 +132,13 @@ def test_frame_and_encoder_refuse_bad_specs():
     raises(ValueError, Frame, b"S", 0, TYPES)
     raises(ValueError, Frame, b"S", 1, ((b"TOOLONGTYPE", 0, 0),))
     raises(ValueError, Frame, b"S", 1, ((b"X", 2, 1),))
+    raises(ValueError, Frame, b"S", 1, ((b"card", 2, 2),))
+    raises(ValueError, Frame, b"S", 1, ((b"", 0, 0),))
     raises_match(ValueError, "counter", df.encode, "S", 1, 256, "CUT")
+    raises(ValueError, df.encode, "s", 1, 0, "CUT")
+    raises(ValueError, df.encode, "S", 10, 0, "CUT")
+    raises(ValueError, df.encode, "S", 1, 0, "Cut")
+    raises(ValueError, df.encode, "S", 1, 0, "CUT", ("1",) * 9)
     raises(ValueError, df.encode, "S", 1, 0, "CARD", ("A h",))
     raises(ValueError, df.encode, "S", 1, 0, "CARD", ("",))
     raises(ValueError, df.encode, "S", 1, 0, "CARD", ("a*",))
@@ -142,7 +148,8 @@ def test_frame_and_encoder_refuse_bad_specs():
 # -- the counter (docs/protocol.md, "Counter") ---------------------------------------
 
 def _track(seq, counter, restart=False, line=None):
-    line = line if line is not None else b"frame %d" % counter if not IS_MICROPYTHON else ("frame %d" % counter).encode()
+    if line is None:
+        line = ("frame %d" % counter).encode()
     return seq.track(line, len(line), counter, restart)
 
 
