@@ -81,3 +81,15 @@ class EventQueue:
         self._head = slot + 1 if slot + 1 < self.size else 0
         self._count -= 1
         return True
+
+
+# Device-line events (docs/protocol.md, "Device lines"); CARD above also comes from the framed shoe.
+SHOE = const(9)          # a: shoe status below, b: evidence handle (HELLO) or 0
+BETS = const(10)         # a: reading id of the accepted bet reading, b: seats with chips
+
+# SHOE statuses.
+SHOE_HELLO = const(1)    # the shoe (re)started: cards it saw while off were never reported
+SHOE_CUT = const(2)      # the cut card came out (Baccarat art. 3(1))
+SHOE_IN = const(3)       # a shoe was inserted
+SHOE_OUT = const(4)      # the shoe was removed (Baccarat art. 3(2): changed after a round)
+SHOE_UNREAD = const(5)   # a card left the shoe unreadable: a dealer prompt (Baccarat art. 10)

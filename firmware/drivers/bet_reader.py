@@ -1,0 +1,196 @@
+# Bet recognition (RFID antennas under the bet spots) on its UART: one reading per close of bets.
+#
+#   OPEN <id>                              a reading starts (id 0..65535, the reader's own count)
+#   SEAT <n> <zone>=<amount> ...           chips on seat n (1..seats), 1 to MAX_ARGS-1 zones a line
+#   CLOSE <id> <lines>                     the reading ends after <lines> SEAT lines
+#   HELLO <firmware> / FAULT <code>        as every device (docs/protocol.md, "Bet reader")
+#
+# A seat whose zones do not fit one line (MAX_LINE) takes several SEAT lines;
+# a zone may appear once per seat in the whole reading. CLOSE counts SEAT
+# lines, not seats, so a lost continuation line is caught even without the
+# counter. A reading is accepted only whole: every frame in order, none lost,
+# refused, or from a restarted reader, every zone known, every amount a whole
+# number 1..MAX_AMOUNT. Then it is copied into `reading` (BetReading) and a
+# BETS event (a = id, b = seats with chips) is posted. Anything else refuses
+# the whole reading with one FAULT (evidence: the line that showed it); the
+# accepted reading is left as it was, never partly overwritten.
+from array import array
+
+from firmware import devfaults
+from firmware.compat import const
+from firmware.device_frame import MAX_ARGS, same, uint
+from firmware.drivers.device_link import DeviceLink
+from firmware.events import BETS, FAULT
+
+DEVICE = b"B"
+VERSION = const(1)
+MAX_AMOUNT = const(999999999)   # 9 digits: a small int on every MicroPython port
+MAX_READING_ID = const(65535)
+MAX_SEAT_LINES = const(255)
+
+TYPES = (
+    (b"HELLO", 1, 1),
+    (b"OPEN", 1, 1),
+    (b"SEAT", 2, MAX_ARGS),
+    (b"CLOSE", 2, 2),
+    (b"FAULT", 1, 1),
+)
+_OPEN = const(1)
+_SEAT = const(2)
+_CLOSE = const(3)
+_FAULT = const(4)
+
+_IDLE = const(0)        # between readings
+_COLLECTING = const(1)  # OPEN seen, all well so far
+_REFUSING = const(2)    # this reading is refused: skip to its CLOSE (or the next OPEN)
+_EQUALS = const(61)
+
+
+class BetReading:
+    """Chips per seat and zone of the last accepted reading (amounts: seats x zones, row per seat)."""
+
+    def __init__(self, zones, seats):
+        self.zones = zones
+        self.seats = seats
+        self.reading_id = -1            # -1: nothing accepted yet
+        self.amounts = array("i", [0] * (seats * len(zones)))
+
+    def amount(self, seat, zone):
+        """Chips on seat 1..seats, zone index (into zones)."""
+        if not 1 <= seat <= self.seats or not 0 <= zone < len(self.zones):
+            raise ValueError("no seat %r zone %r at this table" % (seat, zone))
+        return self.amounts[(seat - 1) * len(self.zones) + zone]
+
+    def as_dict(self):
+        """{seat: {zone name: amount}} of the seats with chips (for reports and tests)."""
+        out = {}
+        width = len(self.zones)
+        for seat in range(1, self.seats + 1):
+            row = {}
+            for z in range(width):
+                value = self.amounts[(seat - 1) * width + z]
+                if value:
+                    row[self.zones[z]] = value
+            if row:
+                out[seat] = row
+        return out
+
+
+class BetReader(DeviceLink):
+    def __init__(self, source, queue, evidence, zones, seats):
+        """zones: the game's zone names (e.g. baccarat.ZONES); seats: 1..seats on the layout."""
+        if not zones or seats < 1:
+            raise ValueError("a bet reader needs zones and at least one seat")
+        DeviceLink.__init__(self, source, queue, evidence, DEVICE, VERSION, TYPES)
+        self.zone_words = tuple(z.encode() for z in zones)
+        self.reading = BetReading(zones, seats)
+        self._work = array("i", [0] * len(self.reading.amounts))
+        self._state = _IDLE
+        self._id = -1
+        self._lines = 0
+        self.readings = 0        # readings accepted
+        self.refused = 0         # readings refused
+
+    def _message(self, frame):
+        kind = frame.type
+        if kind == _SEAT:
+            if self._state == _COLLECTING:
+                self._seat(frame)
+            elif self._state == _IDLE:           # chips without an OPEN: its OPEN was lost
+                self._refuse(devfaults.BETS_INCOMPLETE)
+        elif kind == _OPEN:
+            if self._state == _COLLECTING:        # the previous reading never closed
+                self._refuse(devfaults.BETS_INCOMPLETE)
+            self._open(frame)
+        elif kind == _CLOSE:
+            self._close(frame)
+        elif kind == _FAULT:
+            self.fault(devfaults.BETS_SENSOR)    # breaks a reading in progress
+        else:                                     # HELLO: a restart cuts a reading short
+            self._broken()
+            self._state = _IDLE
+
+    def _broken(self):
+        if self._state == _COLLECTING:
+            self._refuse(devfaults.BETS_INCOMPLETE)
+
+    def _refuse(self, code):
+        self.refused += 1
+        self._state = _REFUSING
+        self.queue.put(FAULT, code, self.keep_line())
+
+    def _open(self, frame):
+        reading_id = frame.arg_uint(0, MAX_READING_ID)
+        if reading_id < 0:
+            self._state = _COLLECTING             # so that _refuse counts this reading
+            self._refuse(devfaults.FRAME_ARGS)
+            return
+        work = self._work
+        for i in range(len(work)):
+            work[i] = 0
+        self._id = reading_id
+        self._lines = 0
+        self._state = _COLLECTING
+
+    def _close(self, frame):
+        state = self._state
+        self._state = _IDLE
+        if state == _REFUSING:
+            return                                # already refused and reported
+        if state == _IDLE or frame.arg_uint(0, MAX_READING_ID) != self._id \
+                or frame.arg_uint(1, MAX_SEAT_LINES) != self._lines:
+            self._refuse(devfaults.BETS_INCOMPLETE)
+            self._state = _IDLE
+            return
+        self._accept()
+
+    def _seat(self, frame):
+        reading = self.reading
+        seat = frame.arg_uint(0, reading.seats)
+        if seat < 1:
+            self._refuse(devfaults.BETS_BAD_SEAT)
+            return
+        line = frame.line
+        words = self.zone_words
+        work = self._work
+        base = (seat - 1) * len(words)
+        for i in range(1, frame.nargs):
+            start = frame.starts[i]
+            end = frame.ends[i]
+            eq = start
+            while eq < end and line[eq] != _EQUALS:
+                eq += 1
+            zone = -1
+            for z in range(len(words) if eq < end else 0):     # no "=": not a zone=amount word
+                if same(line, start, eq, words[z]):
+                    zone = z
+                    break
+            if zone < 0:
+                self._refuse(devfaults.BETS_BAD_ZONE)
+                return
+            amount = uint(line, eq + 1, end, MAX_AMOUNT)
+            if amount < 1:
+                self._refuse(devfaults.BETS_BAD_AMOUNT)
+                return
+            if work[base + zone]:
+                self._refuse(devfaults.BETS_DUP_ZONE)
+                return
+            work[base + zone] = amount
+        self._lines += 1
+
+    def _accept(self):
+        reading = self.reading
+        work = self._work
+        amounts = reading.amounts
+        width = len(self.zone_words)
+        seats_with_chips = 0
+        for seat in range(reading.seats):
+            chips = 0
+            for z in range(seat * width, seat * width + width):
+                amounts[z] = work[z]
+                chips |= work[z]
+            if chips:
+                seats_with_chips += 1
+        reading.reading_id = self._id
+        self.readings += 1
+        self.queue.put(BETS, self._id, seats_with_chips)

@@ -1,0 +1,107 @@
+# What every framed device driver does with a line: check the frame, track the counter, report faults.
+#
+# The shoe, the bet reader and (later) the dice reader subclass DeviceLink and
+# only say what their messages mean (_message). The line source is injected:
+# anything with poll() -> a complete line (bytes, no CR/LF) or None, such as
+# drivers.serial_line.SerialLine; this driver never reads the UART itself.
+#
+# Every refusal is a FAULT event whose b is an evidence handle for the line
+# (firmware.evidence), so the report can show the bytes. Nothing in a refused
+# line is used, and nothing is guessed: a lost frame is reported, never filled.
+# handle() allocates nothing beyond what the queue and evidence store own.
+from firmware import devfaults, faults
+from firmware.device_frame import BAD_ARGS, BAD_CRC, OK, SEQ_CONFLICT, SEQ_DUPLICATE, SEQ_GAP, \
+    UNKNOWN_TYPE, Frame, Sequence
+from firmware.events import FAULT
+
+HELLO = 0   # every device's message type 0 is HELLO <firmware>: the device (re)started
+
+
+class DeviceLink:
+    def __init__(self, source, queue, evidence, device, version, types):
+        if types[0][0] != b"HELLO":
+            raise ValueError("a device's message type 0 must be HELLO")
+        self.source = source
+        self.queue = queue
+        self.evidence = evidence
+        self.frame = Frame(device, version, types)
+        self.sequence = Sequence()
+        # Counters for the console and the host report.
+        self.frames_ok = 0       # frames accepted and acted on
+        self.crc_errors = 0      # lines refused for their checksum
+        self.bad_frames = 0      # other refused lines (syntax, device, version, type, arguments)
+        self.lost = 0            # frames missing from the counter sequence
+        self.duplicates = 0      # repeated frames dropped
+        self.restarts = 0        # HELLOs (device power-ups)
+        self.dropped_lines = 0   # lines the source threw away (overlong, partial timeout)
+
+    def poll(self):
+        """Handle at most one complete line from the source; True when there was one."""
+        source = self.source
+        overlong = getattr(source, "overlong", 0)
+        line = source.poll()
+        if getattr(source, "overlong", 0) != overlong:     # dropped before this line came
+            self.line_dropped(faults.LINE_TOO_LONG)
+        if line is None:
+            return False
+        self.handle(line)
+        return True
+
+    def line_dropped(self, code):
+        """The source threw a line away (code: why); its frame is lost, the counter will show it."""
+        self.dropped_lines += 1
+        frame = self.frame
+        frame.line = b""                 # no line to show: keep no other line's bytes as evidence
+        frame.length = 0
+        self.queue.put(FAULT, code, 0)
+        self._broken()
+
+    def handle(self, line, n=-1):
+        """One line (no CR/LF) -> events on the queue."""
+        frame = self.frame
+        status = frame.decode(line, n)
+        n = frame.length
+        if status == OK or status == UNKNOWN_TYPE or status == BAD_ARGS:
+            # The checksum holds: the counter is the device's own, even if the message is refused.
+            seq = self.sequence.track(line, n, frame.counter, status == OK and frame.type == HELLO)
+            if seq == SEQ_DUPLICATE:
+                self.duplicates += 1
+                return
+            if seq == SEQ_CONFLICT:
+                self.bad_frames += 1
+                self.fault(devfaults.FRAME_CONFLICT)
+                return
+            if seq == SEQ_GAP:
+                self.lost += self.sequence.gap
+                self.fault(devfaults.FRAME_LOST)
+        if status != OK:
+            if status == BAD_CRC:
+                self.crc_errors += 1
+            else:
+                self.bad_frames += 1
+            self.fault(devfaults.from_status(status))
+            return
+        self.frames_ok += 1
+        if frame.type == HELLO:
+            self.restarts += 1
+        self._message(frame)
+
+    def fault(self, code):
+        """FAULT event with the current line kept as evidence; anything in progress is broken."""
+        self.queue.put(FAULT, code, self.keep_line())
+        self._broken()
+
+    def keep_line(self):
+        """Evidence handle for the current line (0 when there is none)."""
+        frame = self.frame
+        if frame.length == 0:
+            return 0
+        return self.evidence.keep(frame.line, 0, frame.length)
+
+    # -- for subclasses ------------------------------------------------------------
+    def _message(self, frame):
+        """An accepted frame of this device (frame.type indexes the device's types)."""
+        raise NotImplementedError
+
+    def _broken(self):
+        """A frame was lost or refused: drop anything that needed the frames in between."""

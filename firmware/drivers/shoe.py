@@ -1,0 +1,89 @@
+# The card-reading shoe on its UART: device frames (docs/protocol.md, "Shoe") -> table events.
+#
+#   HELLO <firmware>   the shoe (re)started         -> SHOE SHOE_HELLO, b = evidence of the line
+#   CARD <code> U|D    a card left the shoe         -> CARD card, 1 face up / 0 face down
+#   CUT                the cut card came out        -> SHOE SHOE_CUT
+#   IN / OUT           shoe inserted / removed      -> SHOE SHOE_IN / SHOE_OUT
+#   UNREAD             a card left, unreadable      -> SHOE SHOE_UNREAD
+#   FAULT <code>       the shoe's sensor fault      -> FAULT devfaults.SHOE_SENSOR, b = evidence
+#
+# The driver reports; the table controller decides. A face-up card is still a
+# card (Baccarat art. 4). An unreadable card is never replaced by a guess: it
+# is SHOE_UNREAD, a dealer prompt under Baccarat art. 10 (correct the dealing
+# error at once, or the round is void). A lost frame (FAULT FRAME_LOST) may
+# have been a card: the controller treats the round the same way.
+from firmware import devfaults, faults
+from firmware.compat import const
+from firmware.drivers.device_link import DeviceLink
+from firmware.events import CARD, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD
+
+DEVICE = b"S"
+VERSION = const(1)
+MAX_SENSOR_CODE = const(65535)
+
+# Message types: (name, fewest words, most words); index 0 is HELLO for every device.
+TYPES = (
+    (b"HELLO", 1, 1),
+    (b"CARD", 2, 2),
+    (b"CUT", 0, 0),
+    (b"IN", 0, 0),
+    (b"OUT", 0, 0),
+    (b"UNREAD", 0, 0),
+    (b"FAULT", 1, 1),
+)
+_HELLO = const(0)
+_CARD = const(1)
+_FAULT = const(6)
+# SHOE status per message type (0: not a status message).
+_STATUS = (SHOE_HELLO, 0, SHOE_CUT, SHOE_IN, SHOE_OUT, SHOE_UNREAD, 0)
+
+# Card code on the wire: exactly firmware.cards' canonical spelling, rank then suit.
+_RANKS = b"23456789TJQKA"
+_SUITS = b"cdhs"
+_UP = const(85)     # "U"
+_DOWN = const(68)   # "D"
+
+
+def _index(table, ch):
+    for i in range(len(table)):
+        if table[i] == ch:
+            return i
+    return -1
+
+
+class Shoe(DeviceLink):
+    def __init__(self, source, queue, evidence):
+        DeviceLink.__init__(self, source, queue, evidence, DEVICE, VERSION, TYPES)
+        self.cards = 0           # CARD messages turned into CARD events
+
+    def _message(self, frame):
+        kind = frame.type
+        if kind == _CARD:
+            card = self._card(frame)
+            if card < 0:
+                self.fault(faults.BAD_CARD)
+                return
+            self.cards += 1
+            self.queue.put(CARD, card, 1 if frame.arg_byte(1) == _UP else 0)
+        elif kind == _FAULT:
+            if frame.arg_uint(0, MAX_SENSOR_CODE) < 0:
+                self.fault(devfaults.FRAME_ARGS)
+            else:
+                self.fault(devfaults.SHOE_SENSOR)
+        elif kind == _HELLO:
+            self.queue.put(SHOE, SHOE_HELLO, self.keep_line())
+        else:
+            self.queue.put(SHOE, _STATUS[kind], 0)
+
+    def _card(self, frame):
+        """Card int from CARD's words, or -1 (a code firmware.cards does not spell, or no U/D)."""
+        if frame.arg_len(0) != 2 or frame.arg_len(1) != 1:
+            return -1
+        face = frame.arg_byte(1)
+        if face != _UP and face != _DOWN:
+            return -1
+        rank = _index(_RANKS, frame.arg_byte(0, 0))
+        suit = _index(_SUITS, frame.arg_byte(0, 1))
+        if rank < 0 or suit < 0:
+            return -1
+        return rank * 4 + suit

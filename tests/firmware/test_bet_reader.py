@@ -1,0 +1,248 @@
+# The bet-recognition reader: a reading is used whole or refused whole, never in part.
+from firmware import devfaults, faults
+from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
+from firmware.drivers.bet_reader import MAX_AMOUNT, BetReader
+from firmware.events import BETS, EventQueue, FAULT
+from firmware.evidence import Evidence
+from firmware.games.baccarat import ZONES
+from tests.firmware.device_helpers import LineSource, Sender, drain, kinds
+from tests.firmware.expect import raises
+
+SEATS = 7
+PLAYER, BANKER, TIE, PLAYER_PAIR, BANKER_PAIR = range(5)
+
+
+def _reader(source=None):
+    return BetReader(source, EventQueue(64), Evidence(slots=16, size=96), ZONES, SEATS)
+
+
+def _feed(reader, lines):
+    for line in lines:
+        reader.handle(line)
+    return drain(reader.queue)
+
+
+def _reading(s, reading_id, seat_lines, close_lines=None, close_id=None):
+    """OPEN, one SEAT frame per entry of seat_lines (words after SEAT), CLOSE."""
+    frames = [s("OPEN", str(reading_id))]
+    for words in seat_lines:
+        frames.append(s("SEAT", *words))
+    count = len(seat_lines) if close_lines is None else close_lines
+    frames.append(s("CLOSE", str(reading_id if close_id is None else close_id), str(count)))
+    return frames
+
+
+def _accept_first(reader, s):
+    """A good reading, accepted, so refusals can be seen to leave it alone."""
+    events = _feed(reader, _reading(s, 1, [("2", "banker=100")]))
+    assert events == [(BETS, 1, 1)]
+    return reader.reading.as_dict()
+
+
+def test_a_complete_reading_is_accepted():
+    reader = _reader()
+    s = Sender("B")
+    frames = _reading(s, 41, [("3", "banker=100", "banker_pair=5"), ("1", "player=25", "tie=10")])
+    assert _feed(reader, frames) == [(BETS, 41, 2)]
+    reading = reader.reading
+    assert reading.reading_id == 41
+    assert reading.amount(3, BANKER) == 100 and reading.amount(3, BANKER_PAIR) == 5
+    assert reading.amount(1, PLAYER) == 25 and reading.amount(1, TIE) == 10 and reading.amount(2, TIE) == 0
+    assert reading.as_dict() == {1: {"player": 25, "tie": 10}, 3: {"banker": 100, "banker_pair": 5}}
+    assert reader.readings == 1 and reader.refused == 0
+    raises(ValueError, reading.amount, 0, BANKER)
+    raises(ValueError, reading.amount, SEATS + 1, BANKER)
+    raises(ValueError, reading.amount, 1, len(ZONES))
+
+
+def test_an_empty_reading_is_a_reading():
+    reader = _reader()
+    s = Sender("B")
+    _accept_first(reader, s)
+    assert _feed(reader, _reading(s, 2, [])) == [(BETS, 2, 0)]
+    assert reader.reading.as_dict() == {} and reader.reading.reading_id == 2
+
+
+def test_a_seat_over_several_lines_and_the_largest_amount():
+    reader = _reader()
+    s = Sender("B")
+    big = "%d" % MAX_AMOUNT
+    frames = _reading(s, 7, [("7", "player=" + big, "banker=" + big), ("7", "tie=1")])
+    assert _feed(reader, frames) == [(BETS, 7, 1)]
+    assert reader.reading.as_dict() == {7: {"player": MAX_AMOUNT, "banker": MAX_AMOUNT, "tie": 1}}
+
+
+def _refused(seat_lines, code, **kw):
+    """A reading refused with exactly one fault `code`; the previous reading is untouched."""
+    reader = _reader()
+    s = Sender("B")
+    before = _accept_first(reader, s)
+    frames = _reading(s, 9, seat_lines, **kw)
+    events = _feed(reader, frames)
+    assert kinds(events) == [(FAULT, code)], (seat_lines, events)
+    assert reader.reading.as_dict() == before and reader.reading.reading_id == 1
+    assert reader.refused == 1 and reader.readings == 1
+    # The next complete reading is accepted again.
+    assert _feed(reader, _reading(s, 10, [("4", "tie=5")])) == [(BETS, 10, 1)]
+    return reader, events
+
+
+def test_unknown_or_malformed_zone_is_refused():
+    for words in (("1", "dragon=5"), ("1", "Banker=5"), ("1", "banker"), ("1", "=5"), ("1", "banker:5"),
+                  ("1", "tie=5", "bankerr=5")):
+        _refused([words], devfaults.BETS_BAD_ZONE)
+
+
+def test_bad_amounts_are_refused():
+    for amount in ("0", "-5", "1.5", "05", "", "1000000000", "99999999999", "5x", "+5"):
+        _refused([("1", "banker=" + amount)], devfaults.BETS_BAD_AMOUNT)
+
+
+def test_seat_out_of_range_is_refused():
+    for seat in ("0", str(SEATS + 1), "x", "01", "-1"):
+        _refused([(seat, "banker=5")], devfaults.BETS_BAD_SEAT)
+
+
+def test_duplicate_zone_is_refused_in_one_line_or_across_lines():
+    _refused([("1", "tie=5", "tie=5")], devfaults.BETS_DUP_ZONE)
+    _refused([("1", "tie=5"), ("1", "tie=10")], devfaults.BETS_DUP_ZONE)
+
+
+def test_close_must_match_the_open_and_count_the_seat_lines():
+    _refused([("1", "tie=5")], devfaults.BETS_INCOMPLETE, close_id=8)
+    _refused([("1", "tie=5")], devfaults.BETS_INCOMPLETE, close_lines=2)
+    _refused([("1", "tie=5"), ("2", "tie=5")], devfaults.BETS_INCOMPLETE, close_lines=1)
+
+
+def test_the_evidence_is_the_line_that_showed_the_problem():
+    reader, events = _refused([("1", "tie=5"), ("2", "dragon=5")], devfaults.BETS_BAD_ZONE)
+    assert "SEAT 2 dragon=5" in reader.evidence.text(events[0][2])
+
+
+def test_bad_open_id_refuses_the_reading():
+    reader = _reader()
+    s = Sender("B")
+    events = _feed(reader, [s("OPEN", "65536"), s("SEAT", "1", "tie=5"), s("CLOSE", "65536", "1")])
+    assert kinds(events) == [(FAULT, devfaults.FRAME_ARGS)]
+    assert reader.refused == 1 and reader.readings == 0
+
+
+def test_any_lost_frame_refuses_the_reading_whole():
+    for lost in range(4):
+        reader = _reader()
+        s = Sender("B")
+        before = _accept_first(reader, s)
+        frames = _reading(s, 5, [("1", "tie=5"), ("2", "banker=50")])
+        del frames[lost]                     # OPEN, a SEAT line or CLOSE never arrives
+        events = _feed(reader, frames)
+        assert not [e for e in events if e[0] == BETS]
+        assert reader.reading.as_dict() == before
+        # A lost CLOSE shows when the next reading opens; that reading stands on its own.
+        events += _feed(reader, _reading(s, 6, [("3", "tie=9")]))
+        assert kinds(events) == [(FAULT, devfaults.FRAME_LOST), (FAULT, devfaults.BETS_INCOMPLETE),
+                                 (BETS, 6)], lost
+        assert reader.refused == 1 and reader.lost == 1
+        assert reader.reading.as_dict() == {3: {"tie": 9}}
+
+
+def test_a_garbled_frame_refuses_the_reading():
+    reader = _reader()
+    s = Sender("B")
+    frames = _reading(s, 5, [("1", "tie=5"), ("2", "banker=50")])
+    frames[2] = frames[2].replace(b"banker=50", b"banker=90")
+    events = _feed(reader, frames)
+    assert kinds(events) == [(FAULT, devfaults.FRAME_CRC), (FAULT, devfaults.BETS_INCOMPLETE),
+                             (FAULT, devfaults.FRAME_LOST)]
+    assert reader.readings == 0 and reader.refused == 1
+
+
+def test_repeated_frames_are_dropped_and_the_reading_stands():
+    reader = _reader()
+    s = Sender("B")
+    frames = _reading(s, 5, [("1", "tie=5"), ("2", "banker=50")])
+    frames = frames[:2] + frames[1:3] + frames[2:]
+    assert _feed(reader, frames) == [(BETS, 5, 2)]
+    assert reader.duplicates == 2 and reader.reading.as_dict() == {1: {"tie": 5}, 2: {"banker": 50}}
+
+
+def test_stray_frames_outside_a_reading():
+    reader = _reader()
+    s = Sender("B")
+    assert kinds(_feed(reader, [s("CLOSE", "3", "0")])) == [(FAULT, devfaults.BETS_INCOMPLETE)]
+    # SEAT lines without their OPEN: one fault, the rest of that reading skipped silently.
+    events = _feed(reader, [s("SEAT", "1", "tie=5"), s("SEAT", "2", "tie=5"), s("CLOSE", "3", "2")])
+    assert kinds(events) == [(FAULT, devfaults.BETS_INCOMPLETE)]
+    assert _feed(reader, _reading(s, 4, [("1", "tie=5")])) == [(BETS, 4, 1)]
+
+
+def test_open_before_close_refuses_the_first_reading_only():
+    reader = _reader()
+    s = Sender("B")
+    events = _feed(reader, [s("OPEN", "1"), s("SEAT", "1", "tie=5")] + _reading(s, 2, [("3", "tie=7")]))
+    assert kinds(events) == [(FAULT, devfaults.BETS_INCOMPLETE), (BETS, 2)]
+    assert reader.reading.as_dict() == {3: {"tie": 7}}
+
+
+def test_restart_or_sensor_fault_in_a_reading_refuses_it():
+    reader = _reader()
+    s = Sender("B")
+    events = _feed(reader, [s("OPEN", "1"), s("SEAT", "1", "tie=5"), s.hello(), s("CLOSE", "1", "1")])
+    assert kinds(events) == [(FAULT, devfaults.BETS_INCOMPLETE), (FAULT, devfaults.BETS_INCOMPLETE)]
+    reader = _reader()
+    events = _feed(reader, [s("OPEN", "1"), s("FAULT", "12"), s("SEAT", "1", "tie=5"), s("CLOSE", "1", "1")])
+    assert kinds(events) == [(FAULT, devfaults.BETS_SENSOR), (FAULT, devfaults.BETS_INCOMPLETE)]
+    assert reader.readings == 0
+
+
+def test_a_line_the_source_dropped_refuses_the_reading():
+    source = LineSource()
+    reader = _reader(source)
+    s = Sender("B")
+    frames = _reading(s, 5, [("1", "tie=5")])
+    source.lines += frames[:2]
+    while reader.poll():
+        pass
+    source.drops = 1                      # an overlong line thrown away by the serial line
+    source.lines.append(frames[2])
+    while reader.poll():
+        pass
+    assert drain(reader.queue) == [(FAULT, faults.LINE_TOO_LONG, 0), (FAULT, devfaults.BETS_INCOMPLETE, 0)]
+    assert reader.readings == 0 and reader.dropped_lines == 1
+
+
+def test_zone_vocabulary_comes_from_the_game():
+    reader = BetReader(None, EventQueue(8), Evidence(), ("pass", "come_odds_6", "hard_8"), 10)
+    s = Sender("B")
+    assert _feed(reader, _reading(s, 1, [("10", "hard_8=5", "come_odds_6=30")])) == [(BETS, 1, 1)]
+    assert reader.reading.as_dict() == {10: {"hard_8": 5, "come_odds_6": 30}}
+    raises(ValueError, BetReader, None, EventQueue(8), Evidence(), (), 7)
+    raises(ValueError, BetReader, None, EventQueue(8), Evidence(), ZONES, 0)
+
+
+def test_a_whole_reading_allocates_nothing():
+    if IS_MICROPYTHON:
+        heap_lock()
+        try:
+            try:
+                bytearray(3)
+                caught = False
+            except MemoryError:
+                caught = True
+        finally:
+            heap_unlock()
+        assert caught                     # the lock is real: the block below proves something
+    reader = _reader()
+    s = Sender("B")
+    _accept_first(reader, s)
+    good = _reading(s, 2, [(str(n), "banker=%d" % (n * 100), "tie=5", "player_pair=1") for n in range(1, 8)])
+    bad = _reading(s, 3, [("1", "tie=5"), ("2", "dragon=1")])
+    heap_lock()
+    try:
+        for line in good:
+            reader.handle(line)
+        for line in bad:
+            reader.handle(line)
+    finally:
+        heap_unlock()
+    assert kinds(drain(reader.queue)) == [(BETS, 2), (FAULT, devfaults.BETS_BAD_ZONE)]
+    assert reader.reading.amount(7, BANKER) == 700

@@ -1,0 +1,235 @@
+# Device line frames: CRC-16/CCITT-FALSE, the decoder's every status, the counter rules, no allocation.
+from firmware import device_frame as df
+from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
+from firmware.device_frame import Frame, Sequence
+from tests.firmware.expect import raises, raises_match
+
+TYPES = ((b"HELLO", 1, 1), (b"CARD", 2, 2), (b"CUT", 0, 0), (b"SEAT", 2, df.MAX_ARGS))
+# Computed with binascii.crc_hqx(body, 0xFFFF) on CPython, an independent CRC-16/CCITT-FALSE.
+KNOWN = b"S1 2A CARD Ah D*3774"
+KNOWN_HEX = b"S1 05 FAULT 7*88E1"      # a CRC with letters in it
+
+
+def _sealed(body):
+    """body + a correct trailer: for lines whose checksum holds but whose syntax does not."""
+    return body + ("*%04X" % df.crc16(body)).encode()
+
+
+def _decode(line, types=TYPES, device=b"S"):
+    frame = Frame(device, 1, types)
+    return frame, frame.decode(line)
+
+
+def test_crc_check_value_and_ranges():
+    assert df.crc16(b"123456789") == 0x29B1            # the catalogued check value
+    assert df.crc16(b"") == 0xFFFF                     # init, nothing shifted in
+    assert df.crc16(b"A") == 0xB915
+    assert df.crc16(b"xx123456789yy", 2, 11) == 0x29B1
+    assert df.crc16(b"6789", crc=df.crc16(b"12345")) == 0x29B1    # chained
+
+
+def test_known_frame_decodes_to_its_fields():
+    frame, status = _decode(KNOWN)
+    assert status == df.OK
+    assert frame.counter == 0x2A and frame.type == 1 and frame.nargs == 2
+    assert frame.arg_is(0, b"Ah") and frame.arg_is(1, b"D") and not frame.arg_is(0, b"A")
+    assert frame.arg_len(0) == 2 and frame.arg_byte(0, 1) == ord("h")
+
+
+def test_encode_gives_the_known_frame():
+    assert df.encode("S", 1, 0x2A, "CARD", ("Ah", "D")) == KNOWN
+    assert df.encode("S", 1, 0, "CUT") == _sealed(b"S1 00 CUT")
+
+
+def test_decode_a_prefix_of_a_buffer():
+    buf = bytearray(df.MAX_LINE)
+    buf[:len(KNOWN)] = KNOWN
+    frame = Frame(b"S", 1, TYPES)
+    assert frame.decode(buf, len(KNOWN)) == df.OK and frame.counter == 0x2A
+
+
+def test_too_long():
+    line = df.encode("S", 1, 0, "SEAT", ("1", "x" * 78))
+    assert len(line) == df.MAX_LINE
+    assert _decode(line)[1] == df.OK
+    assert _decode(_sealed(b"S1 00 SEAT 1 " + b"x" * (df.MAX_LINE - 17)))[1] == df.TOO_LONG
+
+
+def test_bad_syntax_cases():
+    cases = (
+        b"", b"S1 00 CUT", b"S1 00 CUT*", b"S1 00 CUT*12", b"garbage line here",
+        KNOWN_HEX[:-4] + KNOWN_HEX[-4:].lower(),       # lower-case CRC digits: one spelling only
+        _sealed(b"S1 2a CARD Ah D"),                   # lower-case counter
+        _sealed(b"S1 2 CARD Ah D"),
+        _sealed(b"S1  2A CARD Ah D"),
+        _sealed(b"s1 2A CARD Ah D"),                   # device must be a capital
+        _sealed(b"SX 2A CARD Ah D"),                   # version must be a digit
+        _sealed(b"S1 2A card Ah D"),
+        _sealed(b"S1 2A CARDS2 Ah D"),
+        _sealed(b"S1 2A CARDCARDS Ah D"),              # TYPE longer than MAX_TYPE
+        _sealed(b"S1 2A CARD  Ah D"),                  # empty word
+        _sealed(b"S1 2A CARD Ah D "),                  # trailing blank
+        _sealed(b"S1 2A CARD Ah\tD"),
+        _sealed(b"S1 2A CARD Ah \xc4"),
+        _sealed(b"S1 2A CARD A*h D"),                  # a second "*"
+        _sealed(b"S1 2A SEAT 1 2 3 4 5 6 7 8 9"),      # more than MAX_ARGS words
+        _sealed(b"S1 2A"),
+    )
+    for line in cases:
+        assert _decode(line)[1] == df.BAD_SYNTAX, line
+
+
+def test_known_frame_with_hex_letters():
+    frame = Frame(b"S", 1, ((b"HELLO", 1, 1), (b"FAULT", 1, 1)))
+    assert frame.decode(KNOWN_HEX) == df.OK and frame.arg_uint(0, 99) == 7
+
+
+def test_bad_crc():
+    assert _decode(KNOWN[:-1] + b"5")[1] == df.BAD_CRC
+    assert _decode(b"S1 2A CARD Ah U" + KNOWN[-5:])[1] == df.BAD_CRC
+
+
+def test_wrong_device_and_version_after_a_good_checksum():
+    assert _decode(df.encode("B", 1, 0, "CUT"))[1] == df.WRONG_DEVICE
+    assert _decode(df.encode("S", 2, 0, "CUT"))[1] == df.BAD_VERSION
+
+
+def test_unknown_type_and_wrong_word_count_keep_the_counter():
+    frame, status = _decode(df.encode("S", 1, 7, "SHUFFLE"))
+    assert status == df.UNKNOWN_TYPE and frame.counter == 7
+    frame, status = _decode(df.encode("S", 1, 8, "CARD", ("Ah",)))
+    assert status == df.BAD_ARGS and frame.counter == 8 and frame.type == 1
+    assert _decode(df.encode("S", 1, 9, "CUT", ("now",)))[1] == df.BAD_ARGS
+
+
+def test_every_prefix_of_a_frame_is_refused():
+    for n in range(len(KNOWN)):
+        assert _decode(KNOWN[:n])[1] != df.OK, n
+
+
+def test_every_single_byte_change_is_refused():
+    frame = Frame(b"S", 1, TYPES)
+    line = bytearray(KNOWN)
+    for i in range(len(line)):
+        original = line[i]
+        for value in range(256):
+            if value != original:
+                line[i] = value
+                assert frame.decode(line) != df.OK, (i, value)
+        line[i] = original
+
+
+def test_uint_is_canonical_and_bounded():
+    assert df.uint(b"0", 0, 1, 9) == 0
+    assert df.uint(b"x123", 1, 4, 999) == 123
+    assert df.uint(b"123", 0, 3, 122) == -1
+    for bad in (b"", b"007", b"-1", b"+1", b"1.5", b"1e3", b"12a", b"1234567890"):
+        assert df.uint(bad, 0, len(bad), 1 << 30) == -1, bad
+
+
+def test_frame_and_encoder_refuse_bad_specs():
+    raises(ValueError, Frame, b"s", 1, TYPES)
+    raises(ValueError, Frame, b"S", 0, TYPES)
+    raises(ValueError, Frame, b"S", 1, ((b"TOOLONGTYPE", 0, 0),))
+    raises(ValueError, Frame, b"S", 1, ((b"X", 2, 1),))
+    raises(ValueError, Frame, b"S", 1, ((b"card", 2, 2),))
+    raises(ValueError, Frame, b"S", 1, ((b"", 0, 0),))
+    raises_match(ValueError, "counter", df.encode, "S", 1, 256, "CUT")
+    raises(ValueError, df.encode, "s", 1, 0, "CUT")
+    raises(ValueError, df.encode, "S", 10, 0, "CUT")
+    raises(ValueError, df.encode, "S", 1, 0, "Cut")
+    raises(ValueError, df.encode, "S", 1, 0, "CUT", ("1",) * 9)
+    raises(ValueError, df.encode, "S", 1, 0, "CARD", ("A h",))
+    raises(ValueError, df.encode, "S", 1, 0, "CARD", ("",))
+    raises(ValueError, df.encode, "S", 1, 0, "CARD", ("a*",))
+    raises_match(ValueError, "MAX_LINE", df.encode, "S", 1, 0, "CARD", ("x" * 90,))
+
+
+# -- the counter (docs/protocol.md, "Counter") ---------------------------------------
+
+def _track(seq, counter, restart=False, line=None):
+    if line is None:
+        line = ("frame %d" % counter).encode()
+    return seq.track(line, len(line), counter, restart)
+
+
+def test_first_frame_synchronises_then_counts_on():
+    seq = Sequence()
+    assert _track(seq, 0x41) == df.SEQ_NEXT        # booted mid-stream: nothing known to be lost
+    assert _track(seq, 0x42) == df.SEQ_NEXT
+    assert seq.expected == 0x43
+
+
+def test_counter_wraps():
+    seq = Sequence()
+    for c in (0xFE, 0xFF, 0x00, 0x01):
+        assert _track(seq, c) == df.SEQ_NEXT
+
+
+def test_repeat_of_the_last_frame_is_a_duplicate():
+    seq = Sequence()
+    _track(seq, 5)
+    assert _track(seq, 5) == df.SEQ_DUPLICATE
+    assert _track(seq, 6) == df.SEQ_NEXT
+
+
+def test_last_counter_with_other_bytes_is_a_conflict():
+    seq = Sequence()
+    _track(seq, 5, line=b"one")
+    assert _track(seq, 5, line=b"two") == df.SEQ_CONFLICT
+    assert _track(seq, 5, line=b"onx") == df.SEQ_CONFLICT
+    assert _track(seq, 6) == df.SEQ_NEXT            # expectation unchanged by the conflict
+
+
+def test_jump_counts_the_lost_frames():
+    seq = Sequence()
+    _track(seq, 0xFE)
+    assert _track(seq, 0x02) == df.SEQ_GAP and seq.gap == 3     # FF, 00, 01 lost
+    assert _track(seq, 0x03) == df.SEQ_NEXT and seq.gap == 0
+    assert _track(seq, 0x01) == df.SEQ_GAP and seq.gap == 253   # an old counter is no exception
+
+
+def test_hello_restarts_the_count_and_a_repeated_hello_is_dropped():
+    seq = Sequence()
+    _track(seq, 0x80)
+    assert _track(seq, 0x00, restart=True, line=b"hello") == df.SEQ_NEXT
+    assert _track(seq, 0x00, restart=True, line=b"hello") == df.SEQ_DUPLICATE
+    assert _track(seq, 0x01) == df.SEQ_NEXT
+    seq.forget()
+    assert _track(seq, 0x33) == df.SEQ_NEXT
+
+
+# -- allocation ------------------------------------------------------------------------
+
+def _lock_catches_allocation():
+    heap_lock()
+    try:
+        try:
+            bytearray(8)
+            caught = False
+        except MemoryError:
+            caught = True
+    finally:
+        heap_unlock()
+    return caught
+
+
+def test_decode_and_track_allocate_nothing():
+    if IS_MICROPYTHON:
+        assert _lock_catches_allocation()       # else the test below proves nothing
+    frame = Frame(b"S", 1, TYPES)
+    seq = Sequence()
+    lines = (KNOWN, _sealed(b"S1 2B SEAT 3 banker=100 tie=25"), KNOWN[:-1] + b"0", b"garbage",
+             df.encode("B", 1, 0, "CUT"))
+    statuses = bytearray(len(lines))
+    heap_lock()
+    try:
+        for i in range(len(lines)):
+            statuses[i] = frame.decode(lines[i])
+            if statuses[i] == df.OK:
+                seq.track(lines[i], frame.length, frame.counter, False)
+                frame.arg_uint(0, 9)
+    finally:
+        heap_unlock()
+    assert list(statuses) == [df.OK, df.OK, df.BAD_CRC, df.BAD_SYNTAX, df.WRONG_DEVICE]
+    assert seq.expected == 0x2C

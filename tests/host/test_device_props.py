@@ -1,0 +1,243 @@
+"""Property tests: device frames and drivers against an independent encoder (hostsim.devices).
+
+hostsim.devices builds frames with format strings and binascii.crc_hqx, apart
+from firmware/device_frame.py, so a round trip checks the firmware's CRC and
+parser against a second implementation. Damage (a changed byte, a cut line,
+a lost or repeated frame) must never turn into a different accepted message.
+"""
+from hypothesis import assume, given, settings, strategies as st
+
+from firmware import cards, device_frame as df
+from firmware.drivers.bet_reader import MAX_AMOUNT, MAX_READING_ID, BetReader
+from firmware.drivers.shoe import TYPES as SHOE_TYPES, Shoe
+from firmware.events import BETS, CARD, EventQueue, FAULT, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, \
+    SHOE_OUT, SHOE_UNREAD
+from firmware.evidence import Evidence
+from firmware.games.baccarat import ZONES
+from hostsim import devices
+
+WORD = st.text(alphabet=[chr(c) for c in range(33, 127) if chr(c) != "*"], min_size=1, max_size=14)
+TYPE = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=1, max_size=df.MAX_TYPE)
+CRAPS_LIKE = ("pass", "dont_pass", "pass_odds", "come", "come_odds_4", "come_odds_6", "come_odds_10",
+              "dont_come_odds_10", "field", "hard_4", "hard_8", "big_number_6", "any_seven", "horn")
+
+
+def _drain(queue):
+    out = []
+    while queue.get():
+        out.append((queue.kind, queue.a, queue.b))
+    return out
+
+
+@st.composite
+def frames(draw):
+    device = draw(st.sampled_from("ABDSZ"))
+    version = draw(st.integers(1, 9))
+    counter = draw(st.integers(0, 255))
+    kind = draw(TYPE)
+    words = draw(st.lists(WORD, max_size=df.MAX_ARGS))
+    line = devices.frame(device, version, counter, kind, *words).rstrip(b"\n")
+    assume(len(line) <= df.MAX_LINE)
+    return device, version, counter, kind, words, line
+
+
+@settings(max_examples=400)
+@given(frames())
+def test_any_frame_round_trips_and_both_encoders_agree(spec):
+    device, version, counter, kind, words, line = spec
+    assert df.encode(device, version, counter, kind, words) == line
+    frame = df.Frame(device.encode(), version, ((kind.encode(), 0, df.MAX_ARGS),))
+    assert frame.decode(line) == df.OK
+    assert frame.counter == counter and frame.type == 0 and frame.nargs == len(words)
+    assert [bytes(line[frame.starts[i]:frame.ends[i]]).decode() for i in range(frame.nargs)] == words
+
+
+@settings(max_examples=400)
+@given(frames(), st.data())
+def test_one_changed_byte_is_always_refused(spec, data):
+    *_, line = spec
+    i = data.draw(st.integers(0, len(line) - 1))
+    value = data.draw(st.integers(0, 255).filter(lambda v: v != line[i]))
+    damaged = bytearray(line)
+    damaged[i] = value
+    kind = spec[3].encode()
+    frame = df.Frame(spec[0].encode(), spec[1], ((kind, 0, df.MAX_ARGS),))
+    assert frame.decode(damaged) != df.OK
+
+
+@settings(max_examples=300)
+@given(frames(), st.data())
+def test_a_cut_frame_is_always_refused(spec, data):
+    *_, line = spec
+    keep = data.draw(st.integers(0, len(line) - 1))
+    frame = df.Frame(spec[0].encode(), spec[1], ((spec[3].encode(), 0, df.MAX_ARGS),))
+    assert frame.decode(line[:keep]) != df.OK
+
+
+@settings(max_examples=500)
+@given(st.binary(max_size=140))
+def test_arbitrary_bytes_never_raise_and_only_canonical_frames_pass(data):
+    frame = df.Frame(b"S", 1, SHOE_TYPES)
+    if frame.decode(data) == df.OK:        # then it is exactly what an encoder would send
+        words = [bytes(data[frame.starts[i]:frame.ends[i]]).decode() for i in range(frame.nargs)]
+        kind = SHOE_TYPES[frame.type][0].decode()
+        assert df.encode("S", 1, frame.counter, kind, words) == data
+    Shoe(None, EventQueue(8), Evidence()).handle(data)
+    BetReader(None, EventQueue(8), Evidence(), ZONES, 7).handle(data)
+
+
+# -- the shoe ---------------------------------------------------------------------------
+
+CARD_CODES = st.integers(0, 51).map(cards.name)
+
+
+@st.composite
+def shoe_messages(draw):
+    """(method name, args, expected event (kind, a) or None for a HELLO)."""
+    choice = draw(st.integers(0, 5))
+    if choice == 0:
+        code = draw(CARD_CODES)
+        up = draw(st.booleans())
+        return ("card", (code, up), (CARD, cards.parse(code), 1 if up else 0))
+    name, status = (("cut_card", SHOE_CUT), ("inserted", SHOE_IN), ("removed", SHOE_OUT),
+                    ("unreadable", SHOE_UNREAD), ("hello", SHOE_HELLO))[choice - 1]
+    return (name, (), (SHOE, status, None))
+
+
+def _acted(messages, lines, skip=-1):
+    """(kind, a) the shoe acts on, line `skip` lost: the same bytes as the frame before (a HELLO
+    right after a HELLO: counter 00, same firmware) cannot be told from a repeat: dropped."""
+    out, last = [], None
+    for n, (message, line) in enumerate(zip(messages, lines)):
+        if n != skip and line != last:
+            out.append(message[2][:2])
+            last = line
+    return out
+
+
+@settings(max_examples=200)
+@given(st.integers(0, 255), st.lists(shoe_messages(), max_size=40))
+def test_shoe_messages_round_trip(counter, messages):
+    device = devices.ShoeDevice(counter=counter)
+    lines = [getattr(device, name)(*args).rstrip(b"\n") for name, args, _ in messages]
+    shoe = Shoe(None, EventQueue(64), Evidence())
+    for line in lines:
+        shoe.handle(line)
+    events = _drain(shoe.queue)
+    acted = _acted(messages, lines)
+    assert [(k, a) for k, a, _ in events] == acted
+    for kind, a, b in events:             # a HELLO keeps its line (the firmware token) as evidence
+        assert (b > 0) == (kind == SHOE and a == SHOE_HELLO) or kind == CARD
+    assert shoe.lost == shoe.crc_errors == shoe.bad_frames == 0
+    assert shoe.duplicates == len(messages) - len(acted)
+
+
+def _subsequence(part, whole):
+    it = iter(whole)
+    return all(item in it for item in part)
+
+
+@settings(max_examples=300)
+@given(st.lists(shoe_messages(), min_size=2, max_size=10), st.data())
+def test_damaged_shoe_frame_never_becomes_another_message(messages, data):
+    device = devices.ShoeDevice()
+    sent = [getattr(device, name)(*args).rstrip(b"\n") for name, args, _ in messages]
+    k = data.draw(st.integers(0, len(sent) - 1))
+    i = data.draw(st.integers(0, len(sent[k]) - 1))
+    lines = list(sent)
+    lines[k] = devices.garble(sent[k], index=i, value=data.draw(st.integers(0, 255).filter(
+        lambda v: v != sent[k][i])))
+    shoe = Shoe(None, EventQueue(64), Evidence())
+    for line in lines:
+        shoe.handle(line)
+    events = _drain(shoe.queue)
+    assert any(kind == FAULT for kind, _, _ in events)
+    delivered = [(kind, a) for kind, a, _ in events if kind != FAULT]
+    before = _acted(messages[:k], sent[:k])
+    after = _acted(messages, sent, skip=k)[len(before):]
+    assert delivered[:len(before)] == before
+    if messages[k][0] == "hello":
+        # The lost HELLO restarted the counter unseen: the frames after it may now clash with
+        # counters already seen and be refused; none is ever taken for something else.
+        assert _subsequence(delivered[len(before):], after)
+    else:
+        assert delivered[len(before):] == after
+
+
+# -- the bet reader ----------------------------------------------------------------------
+
+def bet_readings(zones, seats=7):
+    amounts = st.integers(1, MAX_AMOUNT)
+    seat_bets = st.dictionaries(st.sampled_from(zones), amounts, min_size=1)
+    return st.dictionaries(st.integers(1, seats), seat_bets, max_size=seats)
+
+
+def _reader(zones=ZONES, seats=7):
+    return BetReader(None, EventQueue(64), Evidence(), zones, seats)
+
+
+def _send(reader, frames):
+    for line in frames:
+        reader.handle(line.rstrip(b"\n"))
+    return _drain(reader.queue)
+
+
+@settings(max_examples=200)
+@given(bet_readings(ZONES), st.integers(0, MAX_READING_ID), st.integers(0, 255))
+def test_any_bet_reading_round_trips(bets, reading_id, counter):
+    reader = _reader()
+    events = _send(reader, devices.BetReaderDevice(counter=counter).bet_frames(bets, reading_id))
+    assert events == [(BETS, reading_id, len(bets))]
+    assert reader.reading.as_dict() == bets and reader.reading.reading_id == reading_id
+
+
+@settings(max_examples=150)
+@given(bet_readings(CRAPS_LIKE, seats=10))
+def test_long_zone_lists_split_over_lines_and_round_trip(bets):
+    reader = _reader(CRAPS_LIKE, 10)
+    frames = devices.BetReaderDevice().bet_frames(bets)
+    assert all(len(f) - 1 <= df.MAX_LINE for f in frames)
+    assert _send(reader, frames)[0][0] == BETS
+    assert reader.reading.as_dict() == bets
+
+
+@settings(max_examples=200)
+@given(bet_readings(ZONES), bet_readings(ZONES), st.data())
+def test_a_reading_missing_any_frame_is_refused_whole(first, second, data):
+    device = devices.BetReaderDevice()
+    reader = _reader()
+    _send(reader, device.bet_frames(first))
+    frames = device.bet_frames(second)
+    lost = data.draw(st.integers(0, len(frames) - 1))
+    events = _send(reader, devices.drop(frames, lost))
+    assert not [e for e in events if e[0] == BETS]
+    assert reader.reading.as_dict() == first            # the accepted reading is untouched
+    if lost < len(frames) - 1:                           # a lost CLOSE shows at the next frame
+        assert any(e[0] == FAULT for e in events)
+    after = _send(reader, device.bet_frames({1: {"tie": 5}}))
+    assert after[-1][0] == BETS and reader.reading.as_dict() == {1: {"tie": 5}}
+    assert reader.refused == 1
+
+
+@settings(max_examples=150)
+@given(bet_readings(ZONES), st.data())
+def test_a_repeated_frame_changes_nothing(bets, data):
+    frames = devices.BetReaderDevice().bet_frames(bets)
+    again = data.draw(st.integers(0, len(frames) - 1))
+    reader = _reader()
+    assert [e[0] for e in _send(reader, devices.repeat(frames, again))] == [BETS]
+    assert reader.reading.as_dict() == bets and reader.duplicates == 1
+
+
+@settings(max_examples=200)
+@given(bet_readings(ZONES), st.data())
+def test_a_garbled_frame_refuses_the_reading(bets, data):
+    frames = devices.BetReaderDevice().bet_frames(bets)
+    k = data.draw(st.integers(0, len(frames) - 1))
+    i = data.draw(st.integers(0, len(frames[k]) - 2))
+    frames[k] = devices.garble(frames[k], index=i, value=data.draw(st.integers(0, 255).filter(
+        lambda v: v not in (frames[k][i], 10, 13))))
+    reader = _reader()
+    events = _send(reader, frames + devices.BetReaderDevice(counter=len(frames)).bet_frames({}, 999)[:1])
+    assert not [e for e in events if e[0] == BETS]
+    assert reader.reading.reading_id == -1 and reader.refused == 1
