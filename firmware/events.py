@@ -20,6 +20,9 @@ FAULT = const(8)         # a: fault code (see firmware.faults), b: detail
 LAMP = const(9)          # a: zone index, LAMP_ALL or LAMP_CHECK_END (technician lamp check)
 CONSOLE_ERROR = const(10)  # a: console error code (CONSOLE_ERRORS), b: evidence handle of the line
 FAULT_RESTORED = const(11)  # a: fault code, b: detail: raised before the last reset, never acknowledged
+# Device lines (docs/protocol.md, "Device lines"); CARD above also comes from the framed shoe.
+SHOE = const(12)         # a: shoe status (SHOE_* below), b: evidence handle (HELLO) or 0
+BETS = const(13)         # a: reading id of the accepted bet reading, b: seats with chips
 
 # LAMP's a when it is not a zone index.
 LAMP_ALL = const(-1)         # light every zone
@@ -83,9 +86,6 @@ class EventQueue:
         return True
 
 
-# Device-line events (docs/protocol.md, "Device lines"); CARD above also comes from the framed shoe.
-SHOE = const(9)          # a: shoe status below, b: evidence handle (HELLO) or 0
-BETS = const(10)         # a: reading id of the accepted bet reading, b: seats with chips
 
 # SHOE statuses.
 SHOE_HELLO = const(1)    # the shoe (re)started: cards it saw while off were never reported

@@ -17,16 +17,53 @@ UNEXPECTED_INPUT = const(8) # input on the reader port this game does not use (r
 FAULT_RECORD_BAD = const(9)      # the saved unacknowledged fault was unreadable (torn write?) at boot
 FAULT_RECORD_UNSAVED = const(10) # a fault or its acknowledgement could not be saved for the next boot
 
+
 NAMES = ("none", "bad_card", "bad_dice", "line_too_long", "queue_full", "display_missing", "crashed",
          "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved")
 
+# Device lines (framed shoe, bet reader, dice reader; docs/protocol.md "Device lines"). A FAULT
+# from a device driver carries one of these (or BAD_CARD / LINE_TOO_LONG) and, in b, the evidence
+# handle of the line that showed it (0 when there is none).
+DEVICE_FIRST = const(32)
+FRAME_SYNTAX = const(32)    # a line that is not a device frame
+FRAME_CRC = const(33)       # a frame whose checksum does not match: refused unread
+FRAME_DEVICE = const(34)    # a good frame from another kind of device (crossed cable)
+FRAME_VERSION = const(35)   # a good frame in a protocol version the driver does not speak
+FRAME_TYPE = const(36)      # a message type the device does not have
+FRAME_ARGS = const(37)      # a message with the wrong words for its type
+FRAME_LOST = const(38)      # the counter jumped: frames were lost (the driver keeps how many)
+FRAME_CONFLICT = const(39)  # the last counter again with different bytes
+SHOE_SENSOR = const(40)     # the shoe reported a sensor fault (FAULT <code>)
+BETS_SENSOR = const(41)     # the bet reader reported a sensor fault
+BETS_INCOMPLETE = const(42) # a bet reading out of order, cut short or miscounted: refused whole
+BETS_BAD_SEAT = const(43)   # a seat number outside 1..seats: the reading is refused
+BETS_BAD_ZONE = const(44)   # a zone outside the game's vocabulary: the reading is refused
+BETS_BAD_AMOUNT = const(45) # an amount that is not a whole number 1..MAX_AMOUNT: refused
+BETS_DUP_ZONE = const(46)   # the same zone twice for one seat: the reading is refused
+
+DEVICE_NAMES = ("frame_syntax", "frame_crc", "frame_device", "frame_version", "frame_type", "frame_args",
+                "frame_lost", "frame_conflict", "shoe_sensor", "bets_sensor", "bets_incomplete",
+                "bets_bad_seat", "bets_bad_zone", "bets_bad_amount", "bets_dup_zone")
+
 _EVIDENCE = (BAD_CARD, BAD_DICE, LINE_TOO_LONG, PARTIAL_LINE, UNEXPECTED_INPUT)
+
+# firmware.device_frame status -> fault code (index: the status; OK -> 0).
+_FROM_STATUS = (0, LINE_TOO_LONG, FRAME_SYNTAX, FRAME_CRC, FRAME_DEVICE, FRAME_VERSION, FRAME_TYPE, FRAME_ARGS)
 
 
 def name(code):
-    return NAMES[code] if 0 <= code < len(NAMES) else "fault_%d" % code
+    if 0 <= code < len(NAMES):
+        return NAMES[code]
+    if DEVICE_FIRST <= code < DEVICE_FIRST + len(DEVICE_NAMES):
+        return DEVICE_NAMES[code - DEVICE_FIRST]
+    return "fault_%d" % code
 
 
 def has_evidence(code):
     """True when a FAULT event's b for this code is an evidence handle (not a count)."""
-    return code in _EVIDENCE
+    return code in _EVIDENCE or code >= DEVICE_FIRST
+
+
+def from_status(status):
+    """The fault a refused device frame yields (0 for device_frame.OK)."""
+    return _FROM_STATUS[status]

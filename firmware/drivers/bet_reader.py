@@ -16,7 +16,7 @@
 # accepted reading is left as it was, never partly overwritten.
 from array import array
 
-from firmware import devfaults
+from firmware import faults
 from firmware.compat import const
 from firmware.device_frame import MAX_ARGS, same, uint
 from firmware.drivers.device_link import DeviceLink
@@ -97,22 +97,22 @@ class BetReader(DeviceLink):
             if self._state == _COLLECTING:
                 self._seat(frame)
             elif self._state == _IDLE:           # chips without an OPEN: its OPEN was lost
-                self._refuse(devfaults.BETS_INCOMPLETE)
+                self._refuse(faults.BETS_INCOMPLETE)
         elif kind == _OPEN:
             if self._state == _COLLECTING:        # the previous reading never closed
-                self._refuse(devfaults.BETS_INCOMPLETE)
+                self._refuse(faults.BETS_INCOMPLETE)
             self._open(frame)
         elif kind == _CLOSE:
             self._close(frame)
         elif kind == _FAULT:
-            self.fault(devfaults.BETS_SENSOR)    # breaks a reading in progress
+            self.fault(faults.BETS_SENSOR)    # breaks a reading in progress
         else:                                     # HELLO: a restart cuts a reading short
             self._broken()
             self._state = _IDLE
 
     def _broken(self):
         if self._state == _COLLECTING:
-            self._refuse(devfaults.BETS_INCOMPLETE)
+            self._refuse(faults.BETS_INCOMPLETE)
 
     def _refuse(self, code):
         self.refused += 1
@@ -123,7 +123,7 @@ class BetReader(DeviceLink):
         reading_id = frame.arg_uint(0, MAX_READING_ID)
         if reading_id < 0:
             self._state = _COLLECTING             # so that _refuse counts this reading
-            self._refuse(devfaults.FRAME_ARGS)
+            self._refuse(faults.FRAME_ARGS)
             return
         work = self._work
         for i in range(len(work)):
@@ -139,7 +139,7 @@ class BetReader(DeviceLink):
             return                                # already refused and reported
         if state == _IDLE or frame.arg_uint(0, MAX_READING_ID) != self._id \
                 or frame.arg_uint(1, MAX_SEAT_LINES) != self._lines:
-            self._refuse(devfaults.BETS_INCOMPLETE)
+            self._refuse(faults.BETS_INCOMPLETE)
             self._state = _IDLE
             return
         self._accept()
@@ -148,7 +148,7 @@ class BetReader(DeviceLink):
         reading = self.reading
         seat = frame.arg_uint(0, reading.seats)
         if seat < 1:
-            self._refuse(devfaults.BETS_BAD_SEAT)
+            self._refuse(faults.BETS_BAD_SEAT)
             return
         line = frame.line
         words = self.zone_words
@@ -166,14 +166,14 @@ class BetReader(DeviceLink):
                     zone = z
                     break
             if zone < 0:
-                self._refuse(devfaults.BETS_BAD_ZONE)
+                self._refuse(faults.BETS_BAD_ZONE)
                 return
             amount = uint(line, eq + 1, end, MAX_AMOUNT)
             if amount < 1:
-                self._refuse(devfaults.BETS_BAD_AMOUNT)
+                self._refuse(faults.BETS_BAD_AMOUNT)
                 return
             if work[base + zone]:
-                self._refuse(devfaults.BETS_DUP_ZONE)
+                self._refuse(faults.BETS_DUP_ZONE)
                 return
             work[base + zone] = amount
         self._lines += 1

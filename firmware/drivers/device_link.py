@@ -9,7 +9,7 @@
 # (firmware.evidence), so the report can show the bytes. Nothing in a refused
 # line is used, and nothing is guessed: a lost frame is reported, never filled.
 # handle() allocates nothing beyond what the queue and evidence store own.
-from firmware import devfaults, faults
+from firmware import faults
 from firmware.device_frame import BAD_ARGS, BAD_CRC, OK, SEQ_CONFLICT, SEQ_DUPLICATE, SEQ_GAP, \
     UNKNOWN_TYPE, Frame, Sequence
 from firmware.events import FAULT
@@ -69,17 +69,17 @@ class DeviceLink:
                 return
             if seq == SEQ_CONFLICT:
                 self.bad_frames += 1
-                self.fault(devfaults.FRAME_CONFLICT)
+                self.fault(faults.FRAME_CONFLICT)
                 return
             if seq == SEQ_GAP:
                 self.lost += self.sequence.gap
-                self.fault(devfaults.FRAME_LOST)
+                self.fault(faults.FRAME_LOST)
         if status != OK:
             if status == BAD_CRC:
                 self.crc_errors += 1
             else:
                 self.bad_frames += 1
-            self.fault(devfaults.from_status(status))
+            self.fault(faults.from_status(status))
             return
         self.frames_ok += 1
         if frame.type == HELLO:

@@ -5,14 +5,14 @@
 #   CUT                the cut card came out        -> SHOE SHOE_CUT
 #   IN / OUT           shoe inserted / removed      -> SHOE SHOE_IN / SHOE_OUT
 #   UNREAD             a card left, unreadable      -> SHOE SHOE_UNREAD
-#   FAULT <code>       the shoe's sensor fault      -> FAULT devfaults.SHOE_SENSOR, b = evidence
+#   FAULT <code>       the shoe's sensor fault      -> FAULT faults.SHOE_SENSOR, b = evidence
 #
 # The driver reports; the table controller decides. A face-up card is still a
 # card (Baccarat art. 4). An unreadable card is never replaced by a guess: it
 # is SHOE_UNREAD, a dealer prompt under Baccarat art. 10 (correct the dealing
 # error at once, or the round is void). A lost frame (FAULT FRAME_LOST) may
 # have been a card: the controller treats the round the same way.
-from firmware import devfaults, faults
+from firmware import faults
 from firmware.compat import const
 from firmware.drivers.device_link import DeviceLink
 from firmware.events import CARD, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD
@@ -67,9 +67,9 @@ class Shoe(DeviceLink):
             self.queue.put(CARD, card, 1 if frame.arg_byte(1) == _UP else 0)
         elif kind == _FAULT:
             if frame.arg_uint(0, MAX_SENSOR_CODE) < 0:
-                self.fault(devfaults.FRAME_ARGS)
+                self.fault(faults.FRAME_ARGS)
             else:
-                self.fault(devfaults.SHOE_SENSOR)
+                self.fault(faults.SHOE_SENSOR)
         elif kind == _HELLO:
             self.queue.put(SHOE, SHOE_HELLO, self.keep_line())
         else:

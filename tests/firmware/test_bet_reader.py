@@ -1,5 +1,5 @@
 # The bet-recognition reader: a reading is used whole or refused whole, never in part.
-from firmware import devfaults, faults
+from firmware import faults
 from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
 from firmware.drivers.bet_reader import MAX_AMOUNT, BetReader
 from firmware.events import BETS, EventQueue, FAULT
@@ -90,32 +90,32 @@ def _refused(seat_lines, code, **kw):
 def test_unknown_or_malformed_zone_is_refused():
     for words in (("1", "dragon=5"), ("1", "Banker=5"), ("1", "banker"), ("1", "=5"), ("1", "banker:5"),
                   ("1", "tie=5", "bankerr=5")):
-        _refused([words], devfaults.BETS_BAD_ZONE)
+        _refused([words], faults.BETS_BAD_ZONE)
 
 
 def test_bad_amounts_are_refused():
     for amount in ("0", "-5", "1.5", "05", "", "1000000000", "99999999999", "5x", "+5"):
-        _refused([("1", "banker=" + amount)], devfaults.BETS_BAD_AMOUNT)
+        _refused([("1", "banker=" + amount)], faults.BETS_BAD_AMOUNT)
 
 
 def test_seat_out_of_range_is_refused():
     for seat in ("0", str(SEATS + 1), "x", "01", "-1"):
-        _refused([(seat, "banker=5")], devfaults.BETS_BAD_SEAT)
+        _refused([(seat, "banker=5")], faults.BETS_BAD_SEAT)
 
 
 def test_duplicate_zone_is_refused_in_one_line_or_across_lines():
-    _refused([("1", "tie=5", "tie=5")], devfaults.BETS_DUP_ZONE)
-    _refused([("1", "tie=5"), ("1", "tie=10")], devfaults.BETS_DUP_ZONE)
+    _refused([("1", "tie=5", "tie=5")], faults.BETS_DUP_ZONE)
+    _refused([("1", "tie=5"), ("1", "tie=10")], faults.BETS_DUP_ZONE)
 
 
 def test_close_must_match_the_open_and_count_the_seat_lines():
-    _refused([("1", "tie=5")], devfaults.BETS_INCOMPLETE, close_id=8)
-    _refused([("1", "tie=5")], devfaults.BETS_INCOMPLETE, close_lines=2)
-    _refused([("1", "tie=5"), ("2", "tie=5")], devfaults.BETS_INCOMPLETE, close_lines=1)
+    _refused([("1", "tie=5")], faults.BETS_INCOMPLETE, close_id=8)
+    _refused([("1", "tie=5")], faults.BETS_INCOMPLETE, close_lines=2)
+    _refused([("1", "tie=5"), ("2", "tie=5")], faults.BETS_INCOMPLETE, close_lines=1)
 
 
 def test_the_evidence_is_the_line_that_showed_the_problem():
-    reader, events = _refused([("1", "tie=5"), ("2", "dragon=5")], devfaults.BETS_BAD_ZONE)
+    reader, events = _refused([("1", "tie=5"), ("2", "dragon=5")], faults.BETS_BAD_ZONE)
     assert "SEAT 2 dragon=5" in reader.evidence.text(events[0][2])
 
 
@@ -123,7 +123,7 @@ def test_bad_open_id_refuses_the_reading():
     reader = _reader()
     s = Sender("B")
     events = _feed(reader, [s("OPEN", "65536"), s("SEAT", "1", "tie=5"), s("CLOSE", "65536", "1")])
-    assert kinds(events) == [(FAULT, devfaults.FRAME_ARGS)]
+    assert kinds(events) == [(FAULT, faults.FRAME_ARGS)]
     assert reader.refused == 1 and reader.readings == 0
 
 
@@ -139,7 +139,7 @@ def test_any_lost_frame_refuses_the_reading_whole():
         assert reader.reading.as_dict() == before
         # A lost CLOSE shows when the next reading opens; that reading stands on its own.
         events += _feed(reader, _reading(s, 6, [("3", "tie=9")]))
-        assert kinds(events) == [(FAULT, devfaults.FRAME_LOST), (FAULT, devfaults.BETS_INCOMPLETE),
+        assert kinds(events) == [(FAULT, faults.FRAME_LOST), (FAULT, faults.BETS_INCOMPLETE),
                                  (BETS, 6)], lost
         assert reader.refused == 1 and reader.lost == 1
         assert reader.reading.as_dict() == {3: {"tie": 9}}
@@ -151,8 +151,8 @@ def test_a_garbled_frame_refuses_the_reading():
     frames = _reading(s, 5, [("1", "tie=5"), ("2", "banker=50")])
     frames[2] = frames[2].replace(b"banker=50", b"banker=90")
     events = _feed(reader, frames)
-    assert kinds(events) == [(FAULT, devfaults.FRAME_CRC), (FAULT, devfaults.BETS_INCOMPLETE),
-                             (FAULT, devfaults.FRAME_LOST)]
+    assert kinds(events) == [(FAULT, faults.FRAME_CRC), (FAULT, faults.BETS_INCOMPLETE),
+                             (FAULT, faults.FRAME_LOST)]
     assert reader.readings == 0 and reader.refused == 1
 
 
@@ -168,10 +168,10 @@ def test_repeated_frames_are_dropped_and_the_reading_stands():
 def test_stray_frames_outside_a_reading():
     reader = _reader()
     s = Sender("B")
-    assert kinds(_feed(reader, [s("CLOSE", "3", "0")])) == [(FAULT, devfaults.BETS_INCOMPLETE)]
+    assert kinds(_feed(reader, [s("CLOSE", "3", "0")])) == [(FAULT, faults.BETS_INCOMPLETE)]
     # SEAT lines without their OPEN: one fault, the rest of that reading skipped silently.
     events = _feed(reader, [s("SEAT", "1", "tie=5"), s("SEAT", "2", "tie=5"), s("CLOSE", "3", "2")])
-    assert kinds(events) == [(FAULT, devfaults.BETS_INCOMPLETE)]
+    assert kinds(events) == [(FAULT, faults.BETS_INCOMPLETE)]
     assert _feed(reader, _reading(s, 4, [("1", "tie=5")])) == [(BETS, 4, 1)]
 
 
@@ -179,7 +179,7 @@ def test_open_before_close_refuses_the_first_reading_only():
     reader = _reader()
     s = Sender("B")
     events = _feed(reader, [s("OPEN", "1"), s("SEAT", "1", "tie=5")] + _reading(s, 2, [("3", "tie=7")]))
-    assert kinds(events) == [(FAULT, devfaults.BETS_INCOMPLETE), (BETS, 2)]
+    assert kinds(events) == [(FAULT, faults.BETS_INCOMPLETE), (BETS, 2)]
     assert reader.reading.as_dict() == {3: {"tie": 7}}
 
 
@@ -187,10 +187,10 @@ def test_restart_or_sensor_fault_in_a_reading_refuses_it():
     reader = _reader()
     s = Sender("B")
     events = _feed(reader, [s("OPEN", "1"), s("SEAT", "1", "tie=5"), s.hello(), s("CLOSE", "1", "1")])
-    assert kinds(events) == [(FAULT, devfaults.BETS_INCOMPLETE), (FAULT, devfaults.BETS_INCOMPLETE)]
+    assert kinds(events) == [(FAULT, faults.BETS_INCOMPLETE), (FAULT, faults.BETS_INCOMPLETE)]
     reader = _reader()
     events = _feed(reader, [s("OPEN", "1"), s("FAULT", "12"), s("SEAT", "1", "tie=5"), s("CLOSE", "1", "1")])
-    assert kinds(events) == [(FAULT, devfaults.BETS_SENSOR), (FAULT, devfaults.BETS_INCOMPLETE)]
+    assert kinds(events) == [(FAULT, faults.BETS_SENSOR), (FAULT, faults.BETS_INCOMPLETE)]
     assert reader.readings == 0
 
 
@@ -206,7 +206,7 @@ def test_a_line_the_source_dropped_refuses_the_reading():
     source.lines.append(frames[2])
     while reader.poll():
         pass
-    assert drain(reader.queue) == [(FAULT, faults.LINE_TOO_LONG, 0), (FAULT, devfaults.BETS_INCOMPLETE, 0)]
+    assert drain(reader.queue) == [(FAULT, faults.LINE_TOO_LONG, 0), (FAULT, faults.BETS_INCOMPLETE, 0)]
     assert reader.readings == 0 and reader.dropped_lines == 1
 
 
@@ -244,5 +244,5 @@ def test_a_whole_reading_allocates_nothing():
             reader.handle(line)
     finally:
         heap_unlock()
-    assert kinds(drain(reader.queue)) == [(BETS, 2), (FAULT, devfaults.BETS_BAD_ZONE)]
+    assert kinds(drain(reader.queue)) == [(BETS, 2), (FAULT, faults.BETS_BAD_ZONE)]
     assert reader.reading.amount(7, BANKER) == 700

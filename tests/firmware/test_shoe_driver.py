@@ -1,5 +1,5 @@
 # The framed card-reading shoe: every message to its event, every refusal to a fault with evidence.
-from firmware import cards, devfaults, faults
+from firmware import cards, faults
 from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
 from firmware.drivers.serial_line import SerialLine
 from firmware.drivers.shoe import Shoe
@@ -61,9 +61,9 @@ def test_sensor_fault_and_a_fault_without_a_code():
     s = Sender("S")
     line = s("FAULT", "17")
     events = _feed(shoe, line)
-    assert kinds(events) == [(FAULT, devfaults.SHOE_SENSOR)] and evidence.text(events[0][2]) == line.decode()
-    assert kinds(_feed(shoe, s("FAULT", "optical"))) == [(FAULT, devfaults.FRAME_ARGS)]
-    assert kinds(_feed(shoe, s("FAULT", "65536"))) == [(FAULT, devfaults.FRAME_ARGS)]
+    assert kinds(events) == [(FAULT, faults.SHOE_SENSOR)] and evidence.text(events[0][2]) == line.decode()
+    assert kinds(_feed(shoe, s("FAULT", "optical"))) == [(FAULT, faults.FRAME_ARGS)]
+    assert kinds(_feed(shoe, s("FAULT", "65536"))) == [(FAULT, faults.FRAME_ARGS)]
 
 
 def test_bad_checksum_is_refused_counted_and_kept():
@@ -72,16 +72,16 @@ def test_bad_checksum_is_refused_counted_and_kept():
     good = s("CARD", "Ah", "D")
     bad = good[:-1] + (b"0" if good[-1:] != b"0" else b"1")
     events = _feed(shoe, bad)
-    assert kinds(events) == [(FAULT, devfaults.FRAME_CRC)] and evidence.text(events[0][2]) == bad.decode()
+    assert kinds(events) == [(FAULT, faults.FRAME_CRC)] and evidence.text(events[0][2]) == bad.decode()
     assert shoe.crc_errors == 1 and shoe.cards == 0
 
 
 def test_refused_lines_each_have_their_fault():
     shoe, _, _ = _shoe()
-    cases = ((b"Ah up", devfaults.FRAME_SYNTAX),
-             (b"S1 00 CARD Ah D", devfaults.FRAME_SYNTAX),            # truncated: no trailer
-             (Sender("D")("DICE", "3", "4"), devfaults.FRAME_DEVICE),  # dice reader on the shoe port
-             (Sender("S", version=2)("CUT"), devfaults.FRAME_VERSION),
+    cases = ((b"Ah up", faults.FRAME_SYNTAX),
+             (b"S1 00 CARD Ah D", faults.FRAME_SYNTAX),            # truncated: no trailer
+             (Sender("D")("DICE", "3", "4"), faults.FRAME_DEVICE),  # dice reader on the shoe port
+             (Sender("S", version=2)("CUT"), faults.FRAME_VERSION),
              (b"x" * 200, faults.LINE_TOO_LONG))
     for line, code in cases:
         assert kinds(_feed(shoe, line)) == [(FAULT, code)], line
@@ -92,8 +92,8 @@ def test_unknown_type_or_word_count_is_refused_but_not_lost():
     shoe, _, _ = _shoe()
     s = Sender("S")
     events = _feed(shoe, s("CUT"), s("SHUFFLE"), s("CARD", "Ah"), s("CUT", "x"), s("CUT"))
-    assert kinds(events) == [(SHOE, SHOE_CUT), (FAULT, devfaults.FRAME_TYPE), (FAULT, devfaults.FRAME_ARGS),
-                             (FAULT, devfaults.FRAME_ARGS), (SHOE, SHOE_CUT)]
+    assert kinds(events) == [(SHOE, SHOE_CUT), (FAULT, faults.FRAME_TYPE), (FAULT, faults.FRAME_ARGS),
+                             (FAULT, faults.FRAME_ARGS), (SHOE, SHOE_CUT)]
     assert shoe.lost == 0 and shoe.bad_frames == 3
 
 
@@ -106,7 +106,7 @@ def test_lost_frames_are_a_fault_before_the_next_card():
     s("CARD", "4c", "D")                 # lost on the line
     after = s("CARD", "5c", "D")
     events = _feed(shoe, first, after)
-    assert kinds(events) == [(CARD, cards.parse("2c")), (FAULT, devfaults.FRAME_LOST), (CARD, cards.parse("5c"))]
+    assert kinds(events) == [(CARD, cards.parse("2c")), (FAULT, faults.FRAME_LOST), (CARD, cards.parse("5c"))]
     assert evidence.text(events[1][2]) == after.decode()
     assert shoe.lost == 2
 
@@ -116,7 +116,7 @@ def test_garbled_frame_then_the_gap_it_left():
     s = Sender("S")
     a, b, c = s("CUT"), s("IN"), s("OUT")
     events = _feed(shoe, a, b[:7] + b"#" + b[8:], c)
-    assert kinds(events) == [(SHOE, SHOE_CUT), (FAULT, devfaults.FRAME_CRC), (FAULT, devfaults.FRAME_LOST),
+    assert kinds(events) == [(SHOE, SHOE_CUT), (FAULT, faults.FRAME_CRC), (FAULT, faults.FRAME_LOST),
                              (SHOE, SHOE_OUT)]
     assert shoe.crc_errors == 1 and shoe.lost == 1
 
@@ -135,7 +135,7 @@ def test_same_counter_other_message_is_a_conflict_not_a_card():
     first = s("CARD", "Kd", "U")
     other = Sender("S", counter=9)("CARD", "Qd", "U")
     events = _feed(shoe, first, other, s("CUT"))
-    assert kinds(events) == [(CARD, cards.parse("Kd")), (FAULT, devfaults.FRAME_CONFLICT), (SHOE, SHOE_CUT)]
+    assert kinds(events) == [(CARD, cards.parse("Kd")), (FAULT, faults.FRAME_CONFLICT), (SHOE, SHOE_CUT)]
 
 
 def test_hello_restarts_the_counter_without_a_loss():

@@ -3,7 +3,8 @@ import binascii
 import os
 import re
 
-from firmware import devfaults, device_frame as df
+from firmware import device_frame as df
+from firmware import faults
 from firmware.drivers import bet_reader, shoe
 
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
@@ -42,10 +43,10 @@ def test_crc_walk_through():
     assert "table[0xAC] = 0x7466" in text and df._CRC_TABLE[0xAC] == 0x7466
 
 
-def test_fault_table_matches_devfaults():
+def test_fault_table_matches_faults():
     rows = re.findall(r"^\| (\d+) \| `(\w+)` \|", _device_section(), re.M)
     assert [(int(code), name) for code, name in rows] == \
-        [(devfaults.FIRST + i, name) for i, name in enumerate(devfaults.NAMES)]
+        [(faults.DEVICE_FIRST + i, name) for i, name in enumerate(faults.DEVICE_NAMES)]
 
 
 def test_stated_limits_match_the_code():
