@@ -61,7 +61,13 @@ def _required_len(fmt, width, height, stride):
 
 
 class FrameBuffer:
-    """FrameBuffer(buffer, width, height, format, stride=width): drawing on a writable buffer."""
+    """FrameBuffer(buffer, width, height, format, stride=width): drawing on a writable buffer.
+
+    Like MicroPython's, it shows no width/height attributes and takes no new
+    ones (firmware keeps its own geometry); a subclass may add attributes.
+    """
+
+    __slots__ = ("_buf", "_width", "_height", "_stride", "_format", "_set", "_get", "_fill")
 
     def __init__(self, buffer, width, height, format, stride=None):
         width, height, format = _int(width), _int(height), _int(format)
@@ -83,35 +89,35 @@ class FrameBuffer:
         if _required_len(format, width, height, stride) > len(buf):
             raise ValueError()
         self._buf = buf
-        self.width = width      # not attributes on MicroPython (its FrameBuffer hides them):
-        self.height = height    # firmware must keep its own width/height
-        self.stride = stride
-        self.format = format
+        self._width = width
+        self._height = height
+        self._stride = stride
+        self._format = format
         self._set, self._get, self._fill = _FORMATS[format]
 
     # protocol helpers (C: setpixel/getpixel/fill_rect with clipping)
     def _setpixel_checked(self, x, y, col, mask=1):
-        if mask and 0 <= x < self.width and 0 <= y < self.height:
+        if mask and 0 <= x < self._width and 0 <= y < self._height:
             self._set(self, x, y, col)
 
     def _fill_rect(self, x, y, w, h, col):
-        if h < 1 or w < 1 or x + w <= 0 or y + h <= 0 or y >= self.height or x >= self.width:
+        if h < 1 or w < 1 or x + w <= 0 or y + h <= 0 or y >= self._height or x >= self._width:
             return
-        xend = min(self.width, x + w)
-        yend = min(self.height, y + h)
+        xend = min(self._width, x + w)
+        yend = min(self._height, y + h)
         x = max(x, 0)
         y = max(y, 0)
         self._fill(self, x, y, xend - x, yend - y, col)
 
     def fill(self, c):
-        self._fill(self, 0, 0, self.width, self.height, _int(c))
+        self._fill(self, 0, 0, self._width, self._height, _int(c))
 
     def fill_rect(self, x, y, w, h, c):
         self._fill_rect(_int(x), _int(y), _int(w), _int(h), _int(c))
 
     def pixel(self, x, y, c=None):
         x, y = _int(x), _int(y)
-        if 0 <= x < self.width and 0 <= y < self.height:
+        if 0 <= x < self._width and 0 <= y < self._height:
             if c is None:
                 return self._get(self, x, y)
             self._set(self, x, y, _int(c))
@@ -255,10 +261,10 @@ class FrameBuffer:
         if not isinstance(fbuf, FrameBuffer):
             raise TypeError()
         x, y, key = _int(x), _int(y), _int(key) & 0xFFFFFFFF
-        if x >= self.width or y >= self.height or -x >= fbuf.width or -y >= fbuf.height:
+        if x >= self._width or y >= self._height or -x >= fbuf._width or -y >= fbuf._height:
             return
         x1, y1 = max(0, -x), max(0, -y)
-        x0end, y0end = min(self.width, x + fbuf.width), min(self.height, y + fbuf.height)
+        x0end, y0end = min(self._width, x + fbuf._width), min(self._height, y + fbuf._height)
         get, put = fbuf._get, self._set
         for y0 in range(max(0, y), y0end):
             cx1 = x1
@@ -274,19 +280,19 @@ class FrameBuffer:
     def scroll(self, xstep, ystep):
         xstep, ystep = _int(xstep), _int(ystep)
         if xstep < 0:
-            sx, xend, dx = 0, self.width + xstep, 1
+            sx, xend, dx = 0, self._width + xstep, 1
             if xend <= 0:
                 return
         else:
-            sx, xend, dx = self.width - 1, xstep - 1, -1
+            sx, xend, dx = self._width - 1, xstep - 1, -1
             if xend >= sx:
                 return
         if ystep < 0:
-            y, yend, dy = 0, self.height + ystep, 1
+            y, yend, dy = 0, self._height + ystep, 1
             if yend <= 0:
                 return
         else:
-            y, yend, dy = self.height - 1, ystep - 1, -1
+            y, yend, dy = self._height - 1, ystep - 1, -1
             if yend >= y:
                 return
         get, put = self._get, self._set
@@ -302,11 +308,11 @@ class FrameBuffer:
                 ch = 127
             base = (ch - 32) * 8
             for j in range(8):
-                if 0 <= x0 < self.width:
+                if 0 <= x0 < self._width:
                     column = _FONT[base + j]
                     yy = y0
                     while column:
-                        if column & 1 and 0 <= yy < self.height:
+                        if column & 1 and 0 <= yy < self._height:
                             self._set(self, x0, yy, col)
                         column >>= 1
                         yy += 1

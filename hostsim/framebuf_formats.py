@@ -46,17 +46,17 @@ FONT = bytes.fromhex(
 
 
 def _mvlsb_set(fb, x, y, col):
-    i = (y >> 3) * fb.stride + x
+    i = (y >> 3) * fb._stride + x
     bit = 1 << (y & 7)
     fb._buf[i] = (fb._buf[i] & ~bit) | (bit if col else 0)
 
 
 def _mvlsb_get(fb, x, y):
-    return (fb._buf[(y >> 3) * fb.stride + x] >> (y & 7)) & 1
+    return (fb._buf[(y >> 3) * fb._stride + x] >> (y & 7)) & 1
 
 
 def _mvlsb_fill(fb, x, y, w, h, col):
-    buf, stride = fb._buf, fb.stride
+    buf, stride = fb._buf, fb._stride
     for yy in range(y, y + h):
         bit = 1 << (yy & 7)
         start = (yy >> 3) * stride + x
@@ -65,21 +65,21 @@ def _mvlsb_fill(fb, x, y, w, h, col):
 
 
 def _mh_shift(fb, x):
-    return x & 7 if fb.format == MONO_HMSB else 7 - (x & 7)
+    return x & 7 if fb._format == MONO_HMSB else 7 - (x & 7)
 
 
 def _mh_set(fb, x, y, col):
-    i = (x + y * fb.stride) >> 3
+    i = (x + y * fb._stride) >> 3
     bit = 1 << _mh_shift(fb, x)
     fb._buf[i] = (fb._buf[i] & ~bit) | (bit if col else 0)
 
 
 def _mh_get(fb, x, y):
-    return (fb._buf[(x + y * fb.stride) >> 3] >> _mh_shift(fb, x)) & 1
+    return (fb._buf[(x + y * fb._stride) >> 3] >> _mh_shift(fb, x)) & 1
 
 
 def _mh_fill(fb, x, y, w, h, col):
-    buf, advance = fb._buf, fb.stride >> 3
+    buf, advance = fb._buf, fb._stride >> 3
     for xx in range(x, x + w):
         bit = 1 << _mh_shift(fb, xx)
         for row in range(y, y + h):
@@ -88,28 +88,28 @@ def _mh_fill(fb, x, y, w, h, col):
 
 
 def _rgb565_set(fb, x, y, col):
-    i = 2 * (x + y * fb.stride)
+    i = 2 * (x + y * fb._stride)
     fb._buf[i] = col & 0xFF
     fb._buf[i + 1] = (col >> 8) & 0xFF
 
 
 def _rgb565_get(fb, x, y):
-    i = 2 * (x + y * fb.stride)
+    i = 2 * (x + y * fb._stride)
     return fb._buf[i] | (fb._buf[i + 1] << 8)
 
 
 def _gs2_set(fb, x, y, col):
-    i = (x + y * fb.stride) >> 2
+    i = (x + y * fb._stride) >> 2
     shift = (x & 3) << 1
     fb._buf[i] = ((col & 3) << shift) | (fb._buf[i] & ~(3 << shift) & 0xFF)
 
 
 def _gs2_get(fb, x, y):
-    return (fb._buf[(x + y * fb.stride) >> 2] >> ((x & 3) << 1)) & 3
+    return (fb._buf[(x + y * fb._stride) >> 2] >> ((x & 3) << 1)) & 3
 
 
 def _gs4_set(fb, x, y, col):
-    i = (x + y * fb.stride) >> 1
+    i = (x + y * fb._stride) >> 1
     if x % 2:
         fb._buf[i] = (col & 0x0F) | (fb._buf[i] & 0xF0)
     else:
@@ -117,7 +117,7 @@ def _gs4_set(fb, x, y, col):
 
 
 def _gs4_get(fb, x, y):
-    b = fb._buf[(x + y * fb.stride) >> 1]
+    b = fb._buf[(x + y * fb._stride) >> 1]
     return b & 0x0F if x % 2 else b >> 4
 
 
@@ -127,11 +127,11 @@ def _gs4_fill(fb, x, y, w, h, col):
 
 
 def _gs8_set(fb, x, y, col):
-    fb._buf[x + y * fb.stride] = col & 0xFF
+    fb._buf[x + y * fb._stride] = col & 0xFF
 
 
 def _gs8_get(fb, x, y):
-    return fb._buf[x + y * fb.stride]
+    return fb._buf[x + y * fb._stride]
 
 
 def _per_pixel_fill(fb, x, y, w, h, col):

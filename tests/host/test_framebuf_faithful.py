@@ -257,3 +257,19 @@ def test_constructor_rejects_what_micropython_rejects():
         F.FrameBuffer(bytes(8), 8, 8, F.MONO_VLSB)        # read-only buffer
     fb = F.FrameBuffer(memoryview(bytearray(9))[1:], 8, 8, F.MONO_VLSB)
     fb.fill(1)                                            # a slice of a larger buffer works too
+
+
+def test_like_micropythons_it_hides_its_geometry_and_takes_no_attributes():
+    # Firmware that read fb.width would run here and crash on a board: the sim must refuse it too.
+    fb = host_framebuf.FrameBuffer(bytearray(8), 8, 8, host_framebuf.MONO_VLSB)
+    assert not hasattr(fb, "width") and not hasattr(fb, "height")
+    with pytest.raises(AttributeError):
+        fb.width = 8
+
+    class Display(host_framebuf.FrameBuffer):     # drivers subclass it (micropython-lib's ssd1306 does)
+        pass
+
+    d = Display(bytearray(8), 8, 8, host_framebuf.MONO_VLSB)
+    d.width = 8
+    d.text("x", 0, 0)
+    assert d.pixel(1, 2) == 1
