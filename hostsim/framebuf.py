@@ -28,7 +28,8 @@
 from operator import index as _int
 
 from hostsim.framebuf_formats import FONT as _FONT, FORMATS as _FORMATS
-from hostsim.framebuf_formats import GS2_HMSB, GS4_HMSB, GS8, MONO_HLSB, MONO_HMSB, MONO_VLSB, MVLSB, RGB565  # noqa: F401
+from hostsim.framebuf_formats import (  # noqa: F401 (the module's public constants)
+    GS2_HMSB, GS4_HMSB, GS8, MONO_HLSB, MONO_HMSB, MONO_VLSB, MVLSB, RGB565)
 
 # Ellipse quadrant mask bits (Q2 Q1 / Q3 Q4) and the internal fill flag.
 _Q1, _Q2, _Q3, _Q4 = 1, 2, 4, 8

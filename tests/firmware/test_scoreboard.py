@@ -199,3 +199,18 @@ def test_a_redraw_allocates_no_more_late_in_the_shoe_than_early():
     if IS_MICROPYTHON:
         assert used[150] < 4000, used
         assert used[150] < used[60] + 800, used
+
+
+def test_roads_accessors_agree_with_the_lists_and_refuse_what_is_not_there():
+    roads = roads_of((B, True, False), T, P, (P, False, True), B, T, T, B, P, B, B, P)
+    assert [roads.bead(i) for i in range(roads.bead_count())] == roads.bead_plate()
+    flat = [e for column in roads.big_road() for e in column]
+    assert [roads.entry(i) for i in range(roads.entry_count())] == flat
+    for index in range(3):
+        assert [roads.mark(index, i) for i in range(roads.mark_count(index))] == roads.derived(index)
+        raises(IndexError, roads.mark, index, roads.mark_count(index))
+    raises(IndexError, roads.bead, roads.bead_count())
+    raises(IndexError, roads.entry, -1)
+    cols, rows, ceiling = bytearray(156), bytearray(156), bytearray(156)
+    n = roads.big_road_cells_into(cols, rows, ceiling)
+    assert [(cols[k], rows[k]) for k in range(n)] == roads.big_road_cells()
