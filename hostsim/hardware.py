@@ -1,7 +1,7 @@
 # The simulated board's host side: pin levels, UART endpoints, I2C devices, pixel strips, watchdog, timers.
 #
 # install() puts hostsim's modules into sys.modules under the names firmware
-# code imports on a board (machine, neopixel) and the names Adafruit's
+# code imports on a board (machine, neopixel, framebuf) and the names Adafruit's
 # CircuitPython NeoPixel library imports (board, digitalio, neopixel_write,
 # microcontroller), and returns the Hardware object through which tests and
 # the simulator press buttons, talk to serial ports, read the LEDs and LCDs,
@@ -30,7 +30,7 @@ PWRON_RESET, HARD_RESET, WDT_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 3, 4, 5
 RESET_NAMES = {PWRON_RESET: "power-on", HARD_RESET: "hard reset", WDT_RESET: "watchdog",
                DEEPSLEEP_RESET: "deep sleep", SOFT_RESET: "soft reset"}
 
-MODULE_NAMES = ("machine", "neopixel", "board", "digitalio", "neopixel_write", "microcontroller")
+MODULE_NAMES = ("machine", "neopixel", "framebuf", "board", "digitalio", "neopixel_write", "microcontroller")
 
 _current = None
 
@@ -452,9 +452,9 @@ class Hardware:
 
     # modules
     def _register_modules(self):
-        from hostsim import board, digitalio, machine, microcontroller, neopixel, neopixel_write
+        from hostsim import board, digitalio, framebuf, machine, microcontroller, neopixel, neopixel_write
 
-        mods = {"machine": machine, "neopixel": neopixel, "board": board, "digitalio": digitalio,
+        mods = {"machine": machine, "neopixel": neopixel, "framebuf": framebuf, "board": board, "digitalio": digitalio,
                 "neopixel_write": neopixel_write, "microcontroller": microcontroller}
         for name in MODULE_NAMES:
             self._saved_modules[name] = sys.modules.get(name)

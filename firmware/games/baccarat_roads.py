@@ -160,3 +160,77 @@ class Roads:
         """Every result in order, ties included: list of (winner, player_pair, banker_pair);
         bead i sits at column i // 6, row i % 6."""
         return [(b & 3, bool(b & _PP), bool(b & _BP)) for b in self.beads[:self.n_beads]]
+
+    # Read-only accessors for displays (firmware/scoreboard.py): one item at a
+    # time and caller-owned buffers, so a redraw builds no list the size of the shoe.
+
+    def bead_count(self):
+        return self.n_beads
+
+    def bead(self, i):
+        """Bead i as bead_plate()[i]: (winner, player_pair, banker_pair)."""
+        if not 0 <= i < self.n_beads:
+            raise IndexError("bead %d of %d" % (i, self.n_beads))
+        b = self.beads[i]
+        return (b & 3, bool(b & _PP), bool(b & _BP))
+
+    def entry_count(self):
+        return self.n_entries
+
+    def entry(self, i):
+        """Big-road entry i, counting down each column from the left: (winner, ties, player_pair, banker_pair)."""
+        if not 0 <= i < self.n_entries:
+            raise IndexError("entry %d of %d" % (i, self.n_entries))
+        code = self.entries[i]
+        return (code & 3, self.ties[i], bool(code & _PP), bool(code & _BP))
+
+    def mark_count(self, index):
+        return self.n_marks[index]
+
+    def mark(self, index, i):
+        """Mark i (RED or BLUE) of derived road index, as derived(index)[i]."""
+        if not 0 <= i < self.n_marks[index]:
+            raise IndexError("mark %d of %d" % (i, self.n_marks[index]))
+        return self.marks[index][i]
+
+    def big_road_cells_into(self, cols, rows, ceiling):
+        """big_road_cells() written into bytearrays: entry i at (cols[i], rows[i]). Returns the entry count."""
+        return place_into(self.lengths, self.n_columns, cols, rows, ceiling)
+
+
+def place_into(lengths, n, cols, rows, ceiling, max_rows=ROWS):
+    """place(lengths[:n]) without allocating: cell k goes to (cols[k], rows[k]); returns the cell count.
+
+    ceiling is scratch, one byte per display column (as long as the cell
+    count): the highest row a dragon tail has taken in that column. place()
+    only probes the column a streak starts in, and only top down, and a
+    streak's own start column is never probed again, so the highest tail row
+    per column answers every question place()'s set of cells does.
+    """
+    total = 0
+    for j in range(n):
+        total += lengths[j]
+    for c in range(total):
+        ceiling[c] = max_rows
+    start = -1
+    k = 0
+    for j in range(n):
+        col = start + 1
+        while ceiling[col] == 0:
+            col += 1
+        start = col
+        row = 0
+        turned = False
+        for i in range(lengths[j]):
+            if i > 0:
+                if not turned and row + 1 < max_rows and ceiling[col] > row + 1:
+                    row += 1
+                else:
+                    turned = True
+                    col += 1
+            cols[k] = col
+            rows[k] = row
+            if turned and row < ceiling[col]:
+                ceiling[col] = row
+            k += 1
+    return k

@@ -14,3 +14,14 @@
 #   @expect.micropython_only (pytest reports it skipped); say why in a comment.
 # The terminal summary of `make test` lists each module's count on MicroPython
 # and its CPython-only tests.
+#
+# Firmware imports `framebuf`, which MicroPython has built in. On CPython the
+# host simulator supplies it (hostsim.hardware.install() does so for a run);
+# here it is registered for the dual-runtime tests the same way, so a driver
+# imports unchanged on both runtimes.
+try:
+    import framebuf  # noqa: F401
+except ImportError:
+    import sys
+    from hostsim import framebuf
+    sys.modules["framebuf"] = framebuf

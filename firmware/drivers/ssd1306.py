@@ -1,0 +1,138 @@
+# SSD1306 monochrome OLED (128x64, 128x32, ...) on I2C, micropython-lib style: a FrameBuffer; show() sends it.
+#
+# The controller's display RAM is pages of 8 pixel rows, one byte per column
+# and page, bit 0 on top: framebuf's MONO_VLSB exactly. One bytearray holds the
+# I2C "data follows" control byte and then the picture, and the FrameBuffer
+# draws on the picture part, so show() is two transactions (the address window,
+# then the whole picture) with no copy and no allocation. Every byte for the
+# bus goes through _transmit(): tests count transactions there.
+#
+# `framebuf` is MicroPython's built-in module; under the host simulator it is
+# hostsim/framebuf.py (installed under that name by hostsim.hardware.install()).
+import framebuf
+
+from firmware.compat import const
+
+# Fundamental, addressing, hardware-configuration and timing commands (datasheet section 9).
+SET_CONTRAST = const(0x81)
+SET_ENTIRE_ON = const(0xA4)         # | 1: every pixel on, whatever the RAM holds
+SET_NORM_INV = const(0xA6)          # | 1: inverted
+SET_DISP = const(0xAE)              # | 1: display on
+SET_MEM_ADDR = const(0x20)          # + mode: 0 horizontal, 1 vertical, 2 page
+SET_COL_ADDR = const(0x21)          # + start, end column
+SET_PAGE_ADDR = const(0x22)         # + start, end page
+SET_DISP_START_LINE = const(0x40)   # | line 0..63
+SET_SEG_REMAP = const(0xA0)         # | 1: column 127 drives SEG0
+SET_MUX_RATIO = const(0xA8)         # + rows - 1
+SET_COM_OUT_DIR = const(0xC0)       # | 8: scan COM[N-1] to COM0
+SET_DISP_OFFSET = const(0xD3)       # + vertical shift
+SET_COM_PIN_CFG = const(0xDA)       # + 0x02 sequential, 0x12 alternative
+SET_DISP_CLK_DIV = const(0xD5)
+SET_PRECHARGE = const(0xD9)
+SET_VCOM_DESEL = const(0xDB)
+SET_CHARGE_PUMP = const(0x8D)       # + 0x14 on, 0x10 off
+
+# I2C control bytes: Co = 0 (no more control bytes), D/C# says what the rest of the transaction is.
+CONTROL_COMMANDS = const(0x00)
+CONTROL_DATA = const(0x40)
+
+COLUMNS = const(128)                # the controller drives 128 segments; narrower glass uses the middle ones
+MAX_ROWS = const(64)
+
+
+class SSD1306(framebuf.FrameBuffer):
+    """SSD1306(i2c, addr=0x3C, width=128, height=64); raises OSError if nothing answers at addr.
+
+    Draw with the FrameBuffer methods, then show(). width and height are
+    attributes (MicroPython's FrameBuffer itself has none).
+    """
+
+    def __init__(self, i2c, addr=0x3C, width=128, height=64, external_vcc=False):
+        if not 1 <= width <= COLUMNS or height % 8 or not 8 <= height <= MAX_ROWS:
+            raise ValueError("unsupported SSD1306 geometry %dx%d" % (width, height))
+        self.i2c = i2c
+        self.addr = addr
+        self.width = width
+        self.height = height
+        self.external_vcc = external_vcc
+        self.pages = height // 8
+        self._data = bytearray(1 + self.pages * width)     # control byte + display RAM image
+        self._data[0] = CONTROL_DATA
+        self.buffer = memoryview(self._data)[1:]
+        super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
+        first = (COLUMNS - width) // 2
+        self._window = bytearray((CONTROL_COMMANDS, SET_COL_ADDR, first, first + width - 1,
+                                  SET_PAGE_ADDR, 0, self.pages - 1))
+        self._cmd1 = bytearray((CONTROL_COMMANDS, 0))
+        self._cmd2 = bytearray((CONTROL_COMMANDS, 0, 0))
+        self.transmits = 0          # I2C transactions sent (for tests and stats)
+        self.init_display()
+
+    def _transmit(self, data):
+        """The one way to the bus: a whole transaction (control byte first)."""
+        self.i2c.writeto(self.addr, data)
+        self.transmits += 1
+
+    def init_display(self):
+        """Configure the controller, clear its RAM, then switch the glass on (no power-up garbage shown)."""
+        self._transmit(bytearray((
+            CONTROL_COMMANDS,
+            SET_DISP,                                   # off while configuring
+            SET_MEM_ADDR, 0x00,                         # horizontal: show() streams the window row by row
+            SET_DISP_START_LINE,
+            SET_SEG_REMAP | 0x01,                       # modules mount the glass so that these two
+            SET_COM_OUT_DIR | 0x08,                     # remaps show the picture upright
+            SET_MUX_RATIO, self.height - 1,
+            SET_DISP_OFFSET, 0x00,
+            SET_COM_PIN_CFG, 0x02 if self.width > 2 * self.height else 0x12,
+            SET_DISP_CLK_DIV, 0x80,
+            SET_PRECHARGE, 0x22 if self.external_vcc else 0xF1,
+            SET_VCOM_DESEL, 0x30,                       # 0.83 * Vcc
+            SET_CONTRAST, 0xFF,
+            SET_ENTIRE_ON,                              # follow the RAM
+            SET_NORM_INV,
+            SET_CHARGE_PUMP, 0x10 if self.external_vcc else 0x14,
+        )))                                             # OSError here when nothing answers
+        self.fill(0)
+        self.show()
+        self.poweron()
+
+    def command(self, cmd, arg=None):
+        """One command, with its one argument byte if it takes one."""
+        if arg is None:
+            buf = self._cmd1
+        else:
+            buf = self._cmd2
+            buf[2] = arg
+        buf[1] = cmd
+        self._transmit(buf)
+
+    def show(self):
+        """Send the whole picture: the address window, then the RAM image in one transaction."""
+        self._transmit(self._window)
+        self._transmit(self._data)
+
+    def poweroff(self):
+        self.command(SET_DISP)
+
+    def poweron(self):
+        self.command(SET_DISP | 0x01)
+
+    def contrast(self, value):
+        if not 0 <= value <= 255:
+            raise ValueError("contrast %r is outside 0..255" % (value,))
+        self.command(SET_CONTRAST, value)
+
+    def invert(self, on):
+        self.command(SET_NORM_INV | (1 if on else 0))
+
+    def rotate(self, upside_down):
+        """Turn the picture 180 degrees (both remaps off) or back.
+
+        The segment remap only applies to RAM written after it (datasheet
+        10.1.8), so the picture is sent again.
+        """
+        upright = 0 if upside_down else 1
+        self.command(SET_COM_OUT_DIR | (upright << 3))
+        self.command(SET_SEG_REMAP | upright)
+        self.show()

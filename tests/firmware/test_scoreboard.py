@@ -1,0 +1,216 @@
+# The Baccarat scoreboard drawn into a plain FrameBuffer, on both runtimes (no simulated hardware).
+#
+# Pixels are read back glyph by glyph: a 4x4 glyph as four rows of "#" and ".".
+import framebuf
+
+from firmware.compat import IS_MICROPYTHON
+from firmware.games.baccarat import BANKER, PLAYER, TIE
+from firmware.games.baccarat_roads import BLUE, RED, Roads, place, place_into
+from firmware.scoreboard import Scoreboard
+from tests.firmware.expect import raises
+
+B, P, T = BANKER, PLAYER, TIE
+DISC = ".##.|####|####|.##."
+RING = ".##.|#..#|#..#|.##."
+SLASH = "...#|..#.|.#..|#..."
+BLANK = "....|....|....|...."
+RING_TIE = ".###|#.##|##.#|###."          # ring with the tie slash inverted across it
+DISC_TIE = ".###|##.#|#.##|###."          # disc with the slash inverted across it
+
+
+def board(width=128, height=64):
+    buf = bytearray(width * height // 8)
+    fb = framebuf.FrameBuffer(buf, width, height, framebuf.MONO_VLSB)
+    return fb, Scoreboard(fb, width, height)
+
+
+def roads_of(*results):
+    r = Roads()
+    for res in results:
+        if isinstance(res, tuple):
+            r.add(*res)
+        else:
+            r.add(res)
+    return r
+
+
+def glyph(fb, x, y, size=4):
+    return "|".join("".join("#" if fb.pixel(x + dx, y + dy) else "." for dx in range(size))
+                    for dy in range(size))
+
+
+def corner(pattern, banker_pair=False, player_pair=False):
+    """A glyph pattern with the pair dots lit (top-left banker, bottom-right player)."""
+    cells = list(pattern)
+    if banker_pair:
+        cells[0] = "#"
+    if player_pair:
+        cells[-1] = "#"
+    return "".join(cells)
+
+
+def bead_xy(i, first=0):
+    return ((i - first) // 6) * 5, 8 + (i % 6) * 5
+
+
+def road_xy(col, row):
+    return 32 + col * 5, 8 + row * 5
+
+
+def test_bead_plate_shows_each_result_in_order_with_pairs():
+    fb, sb = board()
+    sb.draw(roads_of((B, False, True), B, (P, True, False), (T, True, True), B))
+    assert glyph(fb, *bead_xy(0)) == corner(DISC, banker_pair=True)
+    assert glyph(fb, *bead_xy(1)) == DISC
+    assert glyph(fb, *bead_xy(2)) == corner(RING, player_pair=True)
+    assert glyph(fb, *bead_xy(3)) == corner(SLASH, True, True)
+    assert glyph(fb, *bead_xy(4)) == DISC
+    assert glyph(fb, *bead_xy(5)) == BLANK
+    assert glyph(fb, *bead_xy(6)) == BLANK                 # next column: nothing yet
+
+
+def test_big_road_breaks_columns_on_a_change_and_slashes_ties():
+    fb, sb = board()
+    sb.draw(roads_of(B, (B, True, False), P, T, B))
+    assert glyph(fb, *road_xy(0, 0)) == DISC
+    assert glyph(fb, *road_xy(0, 1)) == corner(DISC, player_pair=True)
+    assert glyph(fb, *road_xy(1, 0)) == RING_TIE            # the tie sits on the Player before it
+    assert glyph(fb, *road_xy(1, 1)) == BLANK
+    assert glyph(fb, *road_xy(2, 0)) == DISC
+    assert glyph(fb, *road_xy(3, 0)) == BLANK
+
+
+def test_tie_on_a_banker_entry_shows_inverted_across_the_disc():
+    fb, sb = board()
+    sb.draw(roads_of(B, T, T))
+    assert glyph(fb, *road_xy(0, 0)) == DISC_TIE
+    assert glyph(fb, *bead_xy(1)) == SLASH and glyph(fb, *bead_xy(2)) == SLASH
+
+
+def test_dragon_tail_turns_right_along_the_bottom_row():
+    fb, sb = board()
+    sb.draw(roads_of(*([B] * 8 + [P])))
+    for row in range(6):
+        assert glyph(fb, *road_xy(0, row)) == DISC
+    assert glyph(fb, *road_xy(1, 5)) == DISC and glyph(fb, *road_xy(2, 5)) == DISC
+    assert glyph(fb, *road_xy(1, 0)) == RING                # the Player starts the next column at the top
+    assert glyph(fb, *road_xy(1, 1)) == BLANK
+
+
+def test_long_roads_show_their_most_recent_columns():
+    fb, sb = board()
+    results = [B if i % 2 else P for i in range(50)]      # 50 columns of one entry each
+    sb.draw(roads_of(*results))
+    first_bead = (9 - 6) * 6                               # 50 beads fill 9 columns; 6 fit
+    assert glyph(fb, *bead_xy(first_bead, first_bead)) == (DISC if results[first_bead] == B else RING)
+    assert glyph(fb, *bead_xy(49, first_bead)) == DISC
+    first_col = 50 - sb.big_columns
+    assert sb.big_columns == 19
+    assert glyph(fb, *road_xy(0, 0)) == (DISC if results[first_col] == B else RING)
+    assert glyph(fb, *road_xy(18, 0)) == DISC               # the latest column, at the right edge
+
+
+def test_derived_roads_red_filled_blue_hollow_in_their_own_strips():
+    fb, sb = board()
+    roads = roads_of(B, B, P, B, P, P, B, B, B, P, B, P)
+    sb.draw(roads)
+    for index in range(3):
+        marks = roads.derived(index)
+        assert marks, "the sequence must give every derived road a mark"
+        x, y = index * sb.strip_width, sb.derived_y
+        assert glyph(fb, x, y, 3) == ("###|###|###" if marks[0] == RED else "###|#.#|###")
+    assert glyph(fb, 0, sb.derived_y, 3) != glyph(fb, 0, sb.derived_y - 5, 3)
+    blue_first = [i for i in range(3) if roads.derived(i)[0] == BLUE]
+    red_first = [i for i in range(3) if roads.derived(i)[0] == RED]
+    assert blue_first or red_first
+
+
+def test_header_counts_rounds_and_winners():
+    fb, sb = board()
+    sb.draw(roads_of(B, B, P, T, B))
+    want = bytearray(128)
+    framebuf.FrameBuffer(want, 128, 8, framebuf.MONO_VLSB).text("#5 B3 P1 T1", 0, 0, 1)
+    got = bytearray(128)
+    framebuf.FrameBuffer(got, 128, 8, framebuf.MONO_VLSB).blit(fb, 0, 0)
+    assert got == want
+
+
+def test_a_new_shoe_is_counted_afresh_even_when_longer():
+    fb, sb = board()
+    sb.draw(roads_of(B, B, B))
+    sb.draw(roads_of(P, P, P, P))
+    assert sb.counts[PLAYER] == 4 and sb.counts[BANKER] == 0
+
+
+def test_128x32_shows_bead_plate_and_big_road_in_smaller_cells():
+    fb, sb = board(128, 32)
+    assert sb.cell == 4 and sb.derived_columns == 0
+    sb.draw(roads_of((B, False, True), P, T))
+    assert glyph(fb, 0, 8, 3) == "##.|###|.#."             # 3 px disc (a plus) with the banker-pair dot
+    assert glyph(fb, 0, 12, 3) == ".#.|#.#|.#."
+    assert glyph(fb, 0, 16, 3) == "..#|.#.|#.."
+
+
+def test_too_small_a_display_is_refused():
+    raises(ValueError, Scoreboard, None, 128, 16)
+    raises(ValueError, Scoreboard, None, 24, 64)
+
+
+def _lcg(seed):
+    state = [seed]
+
+    def next_int(n):
+        state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        return (state[0] >> 8) % n
+    return next_int
+
+
+def test_place_into_lays_out_exactly_as_place():
+    rnd = _lcg(7)
+    cols, rows, ceiling = bytearray(200), bytearray(200), bytearray(200)
+    for trial in range(150):
+        lengths = bytearray(rnd(9) + 1 if rnd(4) else rnd(14) + 1 for _ in range(rnd(30) + 1))
+        want = place(lengths)
+        n = place_into(lengths, len(lengths), cols, rows, ceiling)
+        got = [(cols[k], rows[k]) for k in range(n)]
+        assert got == want, (list(lengths), got, want)
+
+
+def test_a_redraw_allocates_no_more_late_in_the_shoe_than_early():
+    """Drawn after every result as at the table: allocation follows what is on screen, not the
+    shoe's length (measured on MicroPython; building the whole roads' lists would take ~15 KB)."""
+    rnd = _lcg(11)
+    kinds = (B, B, B, B, P, P, P, P, T)
+    fb, sb = board()
+    roads = Roads()
+    used = {}
+    for n in range(1, 151):
+        roads.add(kinds[rnd(9)])
+        if IS_MICROPYTHON and n in (60, 150):
+            import gc
+            gc.collect()
+            gc.disable()
+            before = gc.mem_alloc()
+            sb.draw(roads)
+            used[n] = gc.mem_alloc() - before
+            gc.enable()
+        else:
+            sb.draw(roads)
+    if IS_MICROPYTHON:
+        assert used[150] < 4000, used
+        assert used[150] < used[60] + 800, used
+
+
+def test_roads_accessors_agree_with_the_lists_and_refuse_what_is_not_there():
+    roads = roads_of((B, True, False), T, P, (P, False, True), B, T, T, B, P, B, B, P)
+    assert [roads.bead(i) for i in range(roads.bead_count())] == roads.bead_plate()
+    flat = [e for column in roads.big_road() for e in column]
+    assert [roads.entry(i) for i in range(roads.entry_count())] == flat
+    for index in range(3):
+        assert [roads.mark(index, i) for i in range(roads.mark_count(index))] == roads.derived(index)
+        raises(IndexError, roads.mark, index, roads.mark_count(index))
+    raises(IndexError, roads.bead, roads.bead_count())
+    raises(IndexError, roads.entry, -1)
+    cols, rows, ceiling = bytearray(156), bytearray(156), bytearray(156)
+    n = roads.big_road_cells_into(cols, rows, ceiling)
+    assert [(cols[k], rows[k]) for k in range(n)] == roads.big_road_cells()

@@ -1,0 +1,134 @@
+# SSD1306 OLED driver on both runtimes, against a fake I2C bus that records transactions.
+from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
+from firmware.drivers import ssd1306
+from firmware.drivers.ssd1306 import SSD1306
+from tests.firmware.expect import raises, raises_match
+
+ENODEV = 19
+
+
+class FakeI2C:
+    """Devices at addrs acknowledge; others raise OSError(ENODEV) as machine.I2C does. record=False only counts."""
+
+    def __init__(self, addrs=(0x3C,), record=True):
+        self.addrs = addrs
+        self.record = record
+        self.transactions = []
+        self.count = 0
+        self.last_len = 0
+
+    def writeto(self, addr, buf, stop=True):
+        if addr not in self.addrs:
+            raise OSError(ENODEV)
+        self.count += 1
+        self.last_len = len(buf)
+        if self.record:
+            self.transactions.append(bytes(buf))
+        return len(buf)
+
+
+INIT_64 = bytes((0x00, 0xAE, 0x20, 0x00, 0x40, 0xA1, 0xC8, 0xA8, 63, 0xD3, 0x00, 0xDA, 0x12, 0xD5, 0x80,
+                 0xD9, 0xF1, 0xDB, 0x30, 0x81, 0xFF, 0xA4, 0xA6, 0x8D, 0x14))
+
+
+def test_init_configures_clears_and_only_then_switches_on():
+    bus = FakeI2C()
+    oled = SSD1306(bus, 0x3C, 128, 64)
+    t = bus.transactions
+    assert t[0] == INIT_64
+    assert t[1] == bytes((0x00, 0x21, 0, 127, 0x22, 0, 7))
+    assert t[2] == b"\x40" + bytes(1024)                  # cleared RAM goes out before the glass lights
+    assert t[3] == b"\x00\xaf"
+    assert len(t) == 4 and oled.transmits == 4
+
+
+def test_128x32_uses_its_mux_com_pins_and_four_pages():
+    bus = FakeI2C()
+    SSD1306(bus, 0x3C, 128, 32)
+    init = list(bus.transactions[0])
+    assert init[init.index(0xA8) + 1] == 31
+    assert init[init.index(0xDA) + 1] == 0x02               # sequential COM pins on 32-row glass
+    assert bus.transactions[1] == bytes((0x00, 0x21, 0, 127, 0x22, 0, 3))
+    assert bus.transactions[2] == b"\x40" + bytes(512)
+
+
+def test_narrow_glass_uses_the_middle_columns():
+    bus = FakeI2C((0x3D,))
+    SSD1306(bus, 0x3D, 64, 48)
+    assert bus.transactions[1] == bytes((0x00, 0x21, 32, 95, 0x22, 0, 5))
+
+
+def test_show_sends_the_whole_picture_in_one_transaction_after_the_window():
+    bus = FakeI2C()
+    oled = SSD1306(bus)
+    oled.pixel(0, 0, 1)
+    oled.pixel(5, 9, 1)                 # page 1, bit 1
+    oled.pixel(127, 63, 1)              # page 7, bit 7, last byte
+    oled.text("B", 8, 0)
+    bus.transactions = []
+    before = oled.transmits
+    oled.show()
+    assert oled.transmits - before == 2
+    window, data = bus.transactions
+    assert window == bytes((0x00, 0x21, 0, 127, 0x22, 0, 7))
+    assert len(data) == 1025 and data[0] == 0x40
+    assert data[1] == 0x01 and data[1 + 128 + 5] == 0x02 and data[1024] == 0x80
+    assert data[1 + 8:1 + 16] == bytes(oled.buffer[8:16]) != bytes(8)
+    assert bytes(data[1:]) == bytes(oled.buffer)
+
+
+def test_absent_display_raises_oserror_at_construction():
+    bus = FakeI2C(addrs=(0x3D,))
+    exc = raises(OSError, SSD1306, bus, 0x3C)
+    assert exc.args[0] == ENODEV
+    assert bus.transactions == []
+
+
+def test_commands_for_power_contrast_invert_and_rotation():
+    bus = FakeI2C()
+    oled = SSD1306(bus)
+    bus.transactions = []
+    oled.poweroff()
+    oled.poweron()
+    oled.contrast(0x10)
+    oled.invert(True)
+    oled.invert(False)
+    assert bus.transactions == [b"\x00\xae", b"\x00\xaf", b"\x00\x81\x10", b"\x00\xa7", b"\x00\xa6"]
+    bus.transactions = []
+    oled.rotate(True)
+    assert bus.transactions[:2] == [b"\x00\xc0", b"\x00\xa0"]
+    assert len(bus.transactions) == 4 and bus.transactions[3][0] == 0x40      # picture re-sent
+    raises_match(ValueError, "contrast", oled.contrast, 256)
+
+
+def test_bad_geometry_rejected_before_the_bus_is_touched():
+    bus = FakeI2C()
+    raises(ValueError, SSD1306, bus, 0x3C, 128, 60)
+    raises(ValueError, SSD1306, bus, 0x3C, 129, 64)
+    raises(ValueError, SSD1306, bus, 0x3C, 128, 72)
+    assert bus.transactions == []
+    assert ssd1306.COLUMNS == 128
+
+
+def test_show_allocates_nothing():
+    """show() runs with the heap locked (MicroPython proves it; CPython just runs it)."""
+    bus = FakeI2C(record=False)
+    oled = SSD1306(bus)
+    oled.fill(1)
+    if IS_MICROPYTHON:
+        heap_lock()
+        try:
+            bytearray(4)
+            allocated = True
+        except MemoryError:
+            allocated = False
+        heap_unlock()
+        assert not allocated
+    before = bus.count
+    heap_lock()
+    try:
+        oled.show()
+        oled.show()
+    finally:
+        heap_unlock()
+    assert bus.count - before == 4 and bus.last_len == 1025
