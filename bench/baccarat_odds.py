@@ -4,7 +4,7 @@
 
 Exact mode: tools.odds_baccarat.exact() (enumeration plus the figures) per configuration.
 Monte-Carlo: rounds per second dealing from hostsim.shoe.SimShoe through
-firmware.games.baccarat.Round (6 and 8 decks). CPU time, medians of --repeat runs, each run
+firmware.games.baccarat.rules.Round (6 and 8 decks). CPU time, medians of --repeat runs, each run
 preceded by a run of the calibration loop of bench/benchutil.py; the slowest configuration
 and the Monte-Carlo rate are also given against that loop (the ratio moves far less with the
 machine's load).

@@ -12,7 +12,7 @@ GAMES = ("baccarat", "craps", "omaha")
 KEYS = ("table_id", "game", "settings")
 # Each game's engine validates its own regulated options (load_settings(dict)).
 SETTINGS_MODULES = {
-    "baccarat": "firmware.games.baccarat",
+    "baccarat": "firmware.games.baccarat.rules",
     "craps": "firmware.games.craps",
     "omaha": "firmware.games.omaha_settings",
 }

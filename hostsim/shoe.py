@@ -13,8 +13,8 @@ only the first few cards of a fresh shuffle costs only those few swaps:
 import random
 
 from firmware import cards
-from firmware.games.baccarat import HAND_NAMES, Round
-from firmware.games.baccarat_shoe import burn_count
+from firmware.games.baccarat.rules import HAND_NAMES, Round
+from firmware.games.baccarat.shoe import burn_count
 from firmware.games.omaha_settings import MAX_PLAYERS
 
 DECK = 52

@@ -19,8 +19,8 @@ Roads request:
 """
 from firmware import cards
 from firmware.errors import GameError
-from firmware.games import baccarat
-from firmware.games import baccarat_roads
+from firmware.games.baccarat import rules as baccarat
+from firmware.games.baccarat import roads as baccarat_roads
 
 _WINNERS = {"player": baccarat.PLAYER, "banker": baccarat.BANKER, "tie": baccarat.TIE}
 _ROUND_KEYS = ("game", "method", "commission", "cards", "bets", "tie_option")

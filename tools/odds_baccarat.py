@@ -5,16 +5,16 @@
 
 Exact mode enumerates every dealing sequence of a full shoe (composition
 dependent: each card drawn changes the odds of the next), through the
-firmware's own rule functions (firmware.games.baccarat: values, first_drawer,
+firmware's own rule functions (firmware.games.baccarat.rules: values, first_drawer,
 other_draws, winner_of, is_pair, tie_odds, commission). All tallies are
 integers over one common denominator, so the probabilities are exact
 fractions; floats are only for display.
 
 Monte-Carlo mode deals rounds from hostsim.shoe.SimShoe (seeded, reshuffled
 before every round so it estimates the same off-the-top figures) through
-firmware.games.baccarat.Round, and reports each estimate with its 99%
+firmware.games.baccarat.rules.Round, and reports each estimate with its 99%
 confidence interval and whether the exact figure lies inside it. With
---mc-shoe it deals whole shoes through firmware.games.baccarat_shoe.Shoe
+--mc-shoe it deals whole shoes through firmware.games.baccarat.shoe.Shoe
 instead (burn, cut card, last round): by exchangeability every round of a
 shoe has the off-the-top odds, up to a cut-card effect far below the CI.
 
@@ -28,8 +28,8 @@ import time
 from fractions import Fraction
 
 from firmware.errors import SettingsError
-from firmware.games import baccarat
-from firmware.games.baccarat import PLAYER, BANKER, TIE, NONE
+from firmware.games.baccarat import rules as baccarat
+from firmware.games.baccarat.rules import PLAYER, BANKER, TIE, NONE
 
 Z99 = 2.5758293035489004  # two-sided 99% normal quantile
 
@@ -205,7 +205,7 @@ def _fresh_rounds(method, commission, decks, rounds, seed):
 def _shoe_rounds(method, commission, decks, rounds, seed):
     """Whole shoes through baccarat_shoe.Shoe: burn by decks, cut card 14 from
     the end, that round is the last; live rounds only."""
-    from firmware.games import baccarat_shoe
+    from firmware.games.baccarat import shoe as baccarat_shoe
     from hostsim.shoe import SimShoe
 
     table = baccarat.load_settings({"method": method, "commission": commission, "tie_option": "returned",

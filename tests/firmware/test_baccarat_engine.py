@@ -1,8 +1,8 @@
 # Baccarat round engine: arts. 5, 7, 9 (Methods 1 and 2, every branch), 12, 16, 17, 11, 18 settings.
 from firmware import cards
 from firmware.errors import RuleError, SettingsError
-from firmware.games import baccarat as bac
-from firmware.games.baccarat import PLAYER, BANKER, TIE, NONE
+from firmware.games.baccarat import rules as bac
+from firmware.games.baccarat.rules import PLAYER, BANKER, TIE, NONE
 from tests.firmware.expect import raises, raises_match
 
 

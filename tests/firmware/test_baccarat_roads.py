@@ -1,7 +1,7 @@
 # Baccarat roads on hand-worked sequences: bead plate, big road (ties, pairs, dragon tail), derived roads.
 from firmware.errors import RuleError
-from firmware.games.baccarat import PLAYER, BANKER, TIE
-from firmware.games import baccarat_roads as br
+from firmware.games.baccarat.rules import PLAYER, BANKER, TIE
+from firmware.games.baccarat import roads as br
 from tests.firmware.expect import raises, raises_match
 
 RED, BLUE = br.RED, br.BLUE

@@ -1,9 +1,9 @@
 # Baccarat shoe procedure: arts. 1, 2 (burn, demo, auto shuffler), 3 (cut card), 4, 8, 10; integrity alarm.
 from firmware import cards
 from firmware.errors import IntegrityError, RuleError, SettingsError
-from firmware.games import baccarat as bac
-from firmware.games import baccarat_shoe as bs
-from firmware.games.baccarat import PLAYER, BANKER, NONE
+from firmware.games.baccarat import rules as bac
+from firmware.games.baccarat import shoe as bs
+from firmware.games.baccarat.rules import PLAYER, BANKER, NONE
 from tests.firmware.expect import raises, raises_match
 
 FULL = {"method": 1, "commission": "A", "tie_option": "returned", "decks": 8, "burn": "decks",
@@ -358,7 +358,7 @@ def test_end_round_only_when_complete():
 def test_whole_shoe_end_to_end_with_roads():
     """A full 6-deck shoe in a fixed mixed order: burn, live rounds, cut card 14 from
     the end (art. 2(1)), last round (art. 3(1)), every live result on the roads."""
-    from firmware.games import baccarat_roads as br
+    from firmware.games.baccarat import roads as br
     shoe = shoe_with(decks=6, burn="first_card", demo_rounds=0)
     order = [((i * 97) % 312) % 52 for i in range(312)]  # 97 is prime to 312: a permutation
     pos = 0

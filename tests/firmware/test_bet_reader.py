@@ -4,7 +4,7 @@ from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
 from firmware.drivers.bet_reader import MAX_AMOUNT, BetReader
 from firmware.events import BETS, EventQueue, FAULT
 from firmware.evidence import Evidence
-from firmware.games.baccarat import ZONES
+from firmware.games.baccarat.rules import ZONES
 from tests.firmware.device_helpers import LineSource, Sender, drain, kinds
 from tests.firmware.expect import raises
 

@@ -4,9 +4,9 @@
 import framebuf
 
 from firmware.compat import IS_MICROPYTHON
-from firmware.games.baccarat import BANKER, PLAYER, TIE
-from firmware.games.baccarat_roads import BLUE, RED, Roads, place, place_into
-from firmware.scoreboard import Scoreboard
+from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
+from firmware.games.baccarat.roads import BLUE, RED, Roads, place, place_into
+from firmware.games.baccarat.scoreboard import Scoreboard
 from tests.firmware.expect import raises
 
 B, P, T = BANKER, PLAYER, TIE

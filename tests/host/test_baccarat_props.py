@@ -1,7 +1,7 @@
 """Property tests: the Baccarat engine against a plain restatement of arts. 5, 9, 12, 16, 17.
 
 The restatement below is written from RULES.md independently of
-firmware/games/baccarat.py (card codes as text, lists, no shared helper).
+firmware/games/baccarat/rules.py (card codes as text, lists, no shared helper).
 """
 import random
 
@@ -9,10 +9,10 @@ from hypothesis import given, settings, strategies as st
 
 from firmware import cards
 from firmware.errors import IntegrityError, SettingsError
-from firmware.games import baccarat as bac
-from firmware.games import baccarat_settings as bac_settings
-from firmware.games import baccarat_roads as br
-from firmware.games import baccarat_shoe as bs
+from firmware.games.baccarat import rules as bac
+from firmware.games.baccarat import settings as bac_settings
+from firmware.games.baccarat import roads as br
+from firmware.games.baccarat import shoe as bs
 from hostsim.shoe import SimShoe
 from tests.host.engine_fuzz import JSON, anything_or, call, corrupted, is_int, refused_unchanged
 

@@ -13,7 +13,7 @@ from firmware.drivers.shoe import TYPES as SHOE_TYPES, Shoe
 from firmware.events import BETS, CARD, EventQueue, FAULT, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, \
     SHOE_OUT, SHOE_UNREAD
 from firmware.evidence import Evidence
-from firmware.games.baccarat import ZONES
+from firmware.games.baccarat.rules import ZONES
 from hostsim import devices
 
 WORD = st.text(alphabet=[chr(c) for c in range(33, 127) if chr(c) != "*"], min_size=1, max_size=14)

@@ -5,9 +5,9 @@ import zlib
 
 import pytest
 
-from firmware.games.baccarat import BANKER, PLAYER, TIE
-from firmware.games.baccarat_roads import Roads
-from firmware.scoreboard import Scoreboard
+from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
+from firmware.games.baccarat.roads import Roads
+from firmware.games.baccarat.scoreboard import Scoreboard
 from hostsim import framebuf as host_framebuf
 from hostsim import hardware
 from hostsim.oled import HALF_BLOCKS, SimSSD1306, attach_oleds

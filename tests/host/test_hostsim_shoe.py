@@ -2,7 +2,7 @@
 
 Baccarat: the table's deck count and its art. 2(1) burn procedure, the cut card
 of art. 3(1), the automatic shuffler-dealer of arts. 2(3), 7(2); checked
-against the firmware's own shoe procedure (firmware.games.baccarat_shoe.Shoe).
+against the firmware's own shoe procedure (firmware.games.baccarat.shoe.Shoe).
 Omaha: one fresh shuffled 52-card deck per hand (art. 1), dealt as arts. 6-8 say.
 """
 import collections
@@ -11,8 +11,8 @@ import os
 import pytest
 
 from firmware import cards, table_config
-from firmware.games import baccarat
-from firmware.games.baccarat_shoe import CLOSED, READY, Shoe, burn_count
+from firmware.games.baccarat import rules as baccarat
+from firmware.games.baccarat.shoe import CLOSED, READY, Shoe, burn_count
 from firmware.games.omaha_settings import MAX_PLAYERS
 from hostsim.shoe import CUT_FROM_END, BaccaratDemo, OmahaDeal
 from hostsim.sim import demo_feed

@@ -145,7 +145,7 @@ def test_monte_carlo_agrees_within_ci():
 
 
 def test_monte_carlo_through_whole_shoes_agrees_within_ci():
-    """--mc-shoe: shoes dealt through firmware.games.baccarat_shoe (burn, cut card)."""
+    """--mc-shoe: shoes dealt through firmware.games.baccarat.shoe (burn, cut card)."""
     _d, f, _t = ob.exact(2, "B", 6)
     mc = ob.monte_carlo(2, "B", 6, 20000, 12345, f, through_shoe=True)
     assert mc["all_inside"], mc["rows"]

@@ -2,7 +2,7 @@
 #
 # Draws on any FrameBuffer-like canvas (fill, fill_rect, rect, hline, vline,
 # line, pixel, text): the SSD1306 driver itself, or a framebuf.FrameBuffer.
-# Its only game dependency is firmware.games.baccarat_roads' public API.
+# Its only game dependency is firmware.games.baccarat.roads' public API.
 #
 # Layout on 128x64 (cells of 5 px for the bead plate and big road, 4 px for
 # the derived roads):
@@ -28,7 +28,7 @@
 # visible bead and big-road entry, nothing the size of the shoe (the roads'
 # cells go into buffers made once).
 from firmware.compat import const
-from firmware.games.baccarat_roads import BANKER, MAX_ROUNDS, PLAYER, RED, ROWS, TIE, place_into
+from firmware.games.baccarat.roads import BANKER, MAX_ROUNDS, PLAYER, RED, ROWS, TIE, place_into
 
 HEADER_HEIGHT = const(8)            # one line of the 8x8 font
 BEAD_COLUMNS = const(6)

@@ -11,7 +11,7 @@ from collections import namedtuple
 from firmware.cards import check
 from firmware.compat import const
 from firmware.errors import RuleError, SettingsError
-from firmware.games.baccarat_settings import (  # noqa: F401 (the table file loads Baccarat settings from here)
+from firmware.games.baccarat.settings import (  # noqa: F401 (the table file loads Baccarat settings from here)
     SETTING_NAMES, TIE_OPTIONS, BaccaratSettings, check_method, check_settings, load_settings, round_settings)
 
 PLAYER = const(0)

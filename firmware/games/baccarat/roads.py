@@ -6,7 +6,7 @@
 # bytearray of that size at most (about 1.3 KB for all roads together).
 from firmware.compat import const
 from firmware.errors import RuleError
-from firmware.games.baccarat import PLAYER, BANKER, TIE
+from firmware.games.baccarat.rules import PLAYER, BANKER, TIE
 
 MAX_ROUNDS = const(156)  # 12 decks * 52 cards / 4 cards per round at least
 ROWS = const(6)  # a scoreboard column is 6 cells high
@@ -161,7 +161,7 @@ class Roads:
         bead i sits at column i // 6, row i % 6."""
         return [(b & 3, bool(b & _PP), bool(b & _BP)) for b in self.beads[:self.n_beads]]
 
-    # Read-only accessors for displays (firmware/scoreboard.py): one item at a
+    # Read-only accessors for displays (firmware/games/baccarat/scoreboard.py): one item at a
     # time and caller-owned buffers, so a redraw builds no list the size of the shoe.
 
     def bead_count(self):

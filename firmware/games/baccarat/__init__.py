@@ -1,0 +1,1 @@
+# Baccarat: pure rules (rules, settings, shoe procedure, roads), the scoreboard drawing and the table controller.
