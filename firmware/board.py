@@ -29,7 +29,7 @@ MCUS = {
 }
 SECTIONS = ("description", "mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones")
 REQUIRED = ("mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones")
-PORT_ROLES = ("shoe", "dice", "host", "console")
+PORT_ROLES = ("shoe", "dice", "bets", "host", "console")
 # Card shoe and dice reader serve different games, so one board may wire both to one UART.
 SHAREABLE_PORTS = ("shoe", "dice")
 BUTTON_ROLES = ("deal", "confirm", "void", "shoe_change", "undo", "menu")

@@ -39,7 +39,7 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
     """
     hw = Hardware()
     built = {}
-    for role in ("host", "console", "shoe", "dice"):
+    for role in ("host", "console", "shoe", "dice", "bets"):
         spec = board.ports.get(role)
         if spec is None or "usb" in spec:
             continue

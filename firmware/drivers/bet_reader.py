@@ -17,6 +17,7 @@
 from array import array
 
 from firmware import faults
+from firmware.bets import BetReading
 from firmware.compat import const
 from firmware.device_frame import MAX_ARGS, same, uint
 from firmware.drivers.device_link import DeviceLink
@@ -44,36 +45,6 @@ _IDLE = const(0)        # between readings
 _COLLECTING = const(1)  # OPEN seen, all well so far
 _REFUSING = const(2)    # this reading is refused: skip to its CLOSE (or the next OPEN)
 _EQUALS = const(61)
-
-
-class BetReading:
-    """Chips per seat and zone of the last accepted reading (amounts: seats x zones, row per seat)."""
-
-    def __init__(self, zones, seats):
-        self.zones = zones
-        self.seats = seats
-        self.reading_id = -1            # -1: nothing accepted yet
-        self.amounts = array("i", [0] * (seats * len(zones)))
-
-    def amount(self, seat, zone):
-        """Chips on seat 1..seats, zone index (into zones)."""
-        if not 1 <= seat <= self.seats or not 0 <= zone < len(self.zones):
-            raise ValueError("no seat %r zone %r at this table" % (seat, zone))
-        return self.amounts[(seat - 1) * len(self.zones) + zone]
-
-    def as_dict(self):
-        """{seat: {zone name: amount}} of the seats with chips (for reports and tests)."""
-        out = {}
-        width = len(self.zones)
-        for seat in range(1, self.seats + 1):
-            row = {}
-            for z in range(width):
-                value = self.amounts[(seat - 1) * width + z]
-                if value:
-                    row[self.zones[z]] = value
-            if row:
-                out[seat] = row
-        return out
 
 
 class BetReader(DeviceLink):

@@ -35,25 +35,29 @@ class DeviceLink:
         self.restarts = 0        # HELLOs (device power-ups)
         self.dropped_lines = 0   # lines the source threw away (overlong, partial timeout)
 
-    def poll(self):
-        """Handle at most one complete line from the source; True when there was one."""
+    def poll(self, elapsed_ms=0):
+        """Handle at most one outcome of the source (a line, or a line it dropped); True when there was one.
+
+        The source is a firmware.drivers.serial_line.SerialLine (or alike): poll(elapsed_ms) returns a
+        complete line or None, and after a dropped line (too long, or stopped mid-way) sets .fault with
+        the dropped bytes in .buf[:.fault_len]."""
         source = self.source
-        overlong = getattr(source, "overlong", 0)
-        line = source.poll()
-        if getattr(source, "overlong", 0) != overlong:     # dropped before this line came
-            self.line_dropped(faults.LINE_TOO_LONG)
+        line = source.poll(elapsed_ms)
+        if source.fault:
+            self.line_dropped(source.fault, self.evidence.keep(source.buf, 0, source.fault_len))
+            return True
         if line is None:
             return False
         self.handle(line)
         return True
 
-    def line_dropped(self, code):
+    def line_dropped(self, code, evidence=0):
         """The source threw a line away (code: why); its frame is lost, the counter will show it."""
         self.dropped_lines += 1
         frame = self.frame
         frame.line = b""                 # no line to show: keep no other line's bytes as evidence
         frame.length = 0
-        self.queue.put(FAULT, code, 0)
+        self.queue.put(FAULT, code, evidence)
         self._broken()
 
     def handle(self, line, n=-1):

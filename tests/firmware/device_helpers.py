@@ -1,4 +1,5 @@
 # Frames and event capture for the device-line tests (both runtimes; no hostsim on MicroPython).
+from firmware import faults
 from firmware.device_frame import encode
 
 
@@ -33,15 +34,20 @@ def kinds(events):
 
 
 class LineSource:
-    """A line source like SerialLine: poll() hands out queued lines; `drops` overlong lines
-    are thrown away (overlong counted) by the next poll, as SerialLine does."""
+    """A line source like SerialLine: poll(elapsed_ms) hands out queued lines, one outcome per poll;
+    `drops` lines are thrown away first (fault LINE_TOO_LONG, no bytes kept), as SerialLine does."""
 
     def __init__(self, lines=()):
         self.lines = list(lines)
-        self.overlong = 0
         self.drops = 0
+        self.fault = 0
+        self.buf = bytearray(0)
+        self.fault_len = 0
 
-    def poll(self):
-        self.overlong += self.drops
-        self.drops = 0
+    def poll(self, elapsed_ms=0):
+        self.fault = 0
+        if self.drops:
+            self.drops -= 1
+            self.fault = faults.LINE_TOO_LONG
+            return None
         return self.lines.pop(0) if self.lines else None

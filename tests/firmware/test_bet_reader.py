@@ -206,7 +206,7 @@ def test_a_line_the_source_dropped_refuses_the_reading():
     source.lines.append(frames[2])
     while reader.poll():
         pass
-    assert drain(reader.queue) == [(FAULT, faults.LINE_TOO_LONG, 0), (FAULT, faults.BETS_INCOMPLETE, 0)]
+    assert drain(reader.queue) == [(FAULT, faults.LINE_TOO_LONG, 1), (FAULT, faults.BETS_INCOMPLETE, 0)]   # b: evidence
     assert reader.readings == 0 and reader.dropped_lines == 1
 
 

@@ -153,8 +153,9 @@ def test_poll_takes_lines_from_the_source_and_reports_a_dropped_one():
     s = Sender("S")
     source.lines.append(s("CUT"))
     source.drops = 1                     # the source throws a line away before this one
-    assert shoe.poll()
-    assert drain(queue) == [(FAULT, faults.LINE_TOO_LONG, 0), (SHOE, SHOE_CUT, 0)]
+    assert shoe.poll() and shoe.poll()   # one outcome per poll: the dropped line, then the frame
+    assert not shoe.poll()
+    assert drain(queue) == [(FAULT, faults.LINE_TOO_LONG, 1), (SHOE, SHOE_CUT, 0)]   # b: evidence handle
     assert shoe.dropped_lines == 1
 
 

@@ -295,7 +295,7 @@ def test_board_dict_opens_role_labelled_ports_and_lcds():
         board = json.load(f)
     with hardware.install(board=board) as hw:
         assert [(role, uid) for role, uid, _ in hw.port_paths()] == [
-            ("shoe", 1), ("dice", 2), ("host", 3), ("console", 4)]
+            ("shoe", 1), ("dice", 2), ("host", 3), ("console", 4), ("bets", 5)]
         assert hw.port("host") is hw.uarts[3].endpoint
         assert hw.i2c_device(0, 39).name == "dealer"
         assert hw.i2c_device(0, 38).name == "result"

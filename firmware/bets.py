@@ -1,0 +1,35 @@
+# A bet reading: chips per seat and zone, as the bet-recognition reader reported them when bets closed.
+#
+# The data the bet reader driver fills and the table controllers read: it lives
+# here, apart from both, so a controller knows nothing of the driver's internals.
+from array import array
+
+
+class BetReading:
+    """Chips per seat and zone of the last accepted reading (amounts: seats x zones, row per seat)."""
+
+    def __init__(self, zones, seats):
+        self.zones = zones
+        self.seats = seats
+        self.reading_id = -1            # -1: nothing accepted yet
+        self.amounts = array("i", [0] * (seats * len(zones)))
+
+    def amount(self, seat, zone):
+        """Chips on seat 1..seats, zone index (into zones)."""
+        if not 1 <= seat <= self.seats or not 0 <= zone < len(self.zones):
+            raise ValueError("no seat %r zone %r at this table" % (seat, zone))
+        return self.amounts[(seat - 1) * len(self.zones) + zone]
+
+    def as_dict(self):
+        """{seat: {zone name: amount}} of the seats with chips (for reports and tests)."""
+        out = {}
+        width = len(self.zones)
+        for seat in range(1, self.seats + 1):
+            row = {}
+            for z in range(width):
+                value = self.amounts[(seat - 1) * width + z]
+                if value:
+                    row[self.zones[z]] = value
+            if row:
+                out[seat] = row
+        return out
