@@ -210,7 +210,7 @@ def _shoe_rounds(method, commission, decks, rounds, seed):
 
     table = baccarat.load_settings({"method": method, "commission": commission, "tie_option": "returned",
                                     "decks": decks, "burn": "decks", "cut_card": "last_round",
-                                    "demo_rounds": 0, "dealer": "shoe"})
+                                    "demo_rounds": 0, "dealer": "shoe", "burn_each_round": False})
     sim = SimShoe(decks, seed=seed, cut_from_end=14)
     done = 0
     while done < rounds:

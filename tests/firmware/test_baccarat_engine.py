@@ -336,7 +336,7 @@ def test_bad_bets_refused():
 # --- art. 18 settings ------------------------------------------------------------
 
 FULL = {"method": 1, "commission": "A", "tie_option": "returned", "decks": 8, "burn": "decks",
-        "cut_card": "last_round", "demo_rounds": 3, "dealer": "shoe"}
+        "cut_card": "last_round", "demo_rounds": 3, "dealer": "shoe", "burn_each_round": False}
 
 
 def with_(name, value):
@@ -350,7 +350,15 @@ def test_art18_settings_load():
     assert s.method == 1 and s.decks == 8 and s.cut_card == "last_round"
     assert s.as_pairs() == (("method", 1), ("commission", "A"), ("tie_option", "returned"), ("decks", 8),
                             ("burn", "decks"), ("cut_card", "last_round"), ("demo_rounds", 3),
-                            ("dealer", "shoe"))
+                            ("dealer", "shoe"), ("burn_each_round", False))
+
+
+def test_art8_burn_each_round_is_a_required_yes_no_setting():
+    raises_match(SettingsError, "'burn_each_round'", bac.load_settings,
+                 dict((k, v) for k, v in FULL.items() if k != "burn_each_round"))
+    raises_match(SettingsError, "art. 8", bac.load_settings, with_("burn_each_round", 1))
+    raises(SettingsError, bac.load_settings, with_("burn_each_round", "yes"))
+    assert bac.load_settings(with_("burn_each_round", True)).burn_each_round is True
 
 
 def test_art18_bad_settings_clear_errors():

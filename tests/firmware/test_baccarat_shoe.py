@@ -7,7 +7,7 @@ from firmware.games.baccarat.rules import PLAYER, BANKER, NONE
 from tests.firmware.expect import raises, raises_match
 
 FULL = {"method": 1, "commission": "A", "tie_option": "returned", "decks": 8, "burn": "decks",
-        "cut_card": "last_round", "demo_rounds": 3, "dealer": "shoe"}
+        "cut_card": "last_round", "demo_rounds": 3, "dealer": "shoe", "burn_each_round": False}
 
 C = cards.parse
 NATURAL = ["9h", "5d", "Kc", "2s"]  # P 9 v B 7: a 4-card round

@@ -20,9 +20,9 @@ def test_samples_load_with_validated_rules():
     config = table_config.load("boards/tables/sim-baccarat.json")
     assert (config["table_id"], config["game"]) == ("SIM-B1", "baccarat")
     assert _fields(config["rules"], ("method", "commission", "tie_option", "decks", "burn", "cut_card",
-                                     "demo_rounds", "dealer")) == {
+                                     "demo_rounds", "dealer", "burn_each_round")) == {
         "method": 1, "commission": "A", "tie_option": "returned", "decks": 8, "burn": "decks",
-        "cut_card": "last_round", "demo_rounds": 0, "dealer": "shoe"}
+        "cut_card": "last_round", "demo_rounds": 0, "dealer": "shoe", "burn_each_round": False}
     config = table_config.load("boards/tables/sim-craps.json")
     assert (config["table_id"], config["game"]) == ("SIM-C1", "craps")
     rules = config["rules"]

@@ -134,7 +134,7 @@ def test_whole_shuffled_shoe_through_procedure_and_roads(seed, decks, method):
     """A real shoe never trips the integrity alarm; the roads stay consistent."""
     table = bac.load_settings({"method": method, "commission": "A", "tie_option": "returned", "decks": decks,
                                "burn": "first_card", "cut_card": "one_more", "demo_rounds": 1,
-                               "dealer": "shoe"})
+                               "dealer": "shoe", "burn_each_round": False})
     sim = SimShoe(decks, seed=seed)
     shoe = bs.Shoe(table)
     while shoe.state == bs.BURNING:
@@ -181,7 +181,7 @@ def test_overfull_card_is_integrity_alarm(seed):
     rng = random.Random(seed)
     table = bac.load_settings({"method": 1, "commission": "A", "tie_option": "returned", "decks": 6,
                                "burn": "decks", "cut_card": "last_round", "demo_rounds": 0,
-                               "dealer": "shoe"})
+                               "dealer": "shoe", "burn_each_round": False})
     shoe = bs.Shoe(table)
     card = rng.randrange(52)
     for _ in range(6):
@@ -201,7 +201,7 @@ def test_overfull_card_is_integrity_alarm(seed):
 
 VALID_SPEC = {name: allowed for name, allowed, _art in bac_settings.SETTINGS_SPEC}
 GOOD_TABLE = {"method": 2, "commission": "B", "tie_option": "standing", "decks": 8, "burn": "first_card",
-              "cut_card": "one_more", "demo_rounds": 1, "dealer": "shoe"}
+              "cut_card": "one_more", "demo_rounds": 1, "dealer": "shoe", "burn_each_round": False}
 
 
 @settings(max_examples=500, deadline=None)
@@ -304,7 +304,8 @@ def test_shoe_entry_points_refuse_cleanly_and_count_every_real_card(ops, real, c
     """Art. 1: the composition never drifts. A malformed call changes nothing; a real
     card refused in any state is still counted out of the shoe."""
     shoe = bs.Shoe(bac.load_settings({"method": 1, "commission": "A", "tie_option": "returned", "decks": 6,
-                                      "burn": burn, "cut_card": "one_more", "demo_rounds": 1, "dealer": dealer}))
+                                      "burn": burn, "cut_card": "one_more", "demo_rounds": 1, "dealer": dealer,
+                                      "burn_each_round": False}))
     read = 0
     for op in ops:  # drive the shoe into an arbitrary state with real cards
         if op in ("burn", "deal"):

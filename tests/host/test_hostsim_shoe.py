@@ -22,7 +22,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def _settings(**changes):
     values = {"method": 1, "commission": "A", "tie_option": "returned", "decks": 8, "burn": "decks",
-              "cut_card": "last_round", "demo_rounds": 0, "dealer": "shoe"}
+              "cut_card": "last_round", "demo_rounds": 0, "dealer": "shoe", "burn_each_round": False}
     values.update(changes)
     return baccarat.load_settings(values)
 

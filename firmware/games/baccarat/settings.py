@@ -18,6 +18,7 @@ SETTINGS_SPEC = (
     ("cut_card", ("last_round", "one_more"), "art. 3(1)"),
     ("demo_rounds", (0, 1, 2, 3), "art. 2(2)"),
     ("dealer", ("shoe", "auto_shuffler"), "arts. 2(3), 7(2)"),
+    ("burn_each_round", (False, True), "art. 8"),
 )
 ROUND_SETTINGS = ("method", "commission", "tie_option")
 SETTING_NAMES = tuple(spec[0] for spec in SETTINGS_SPEC)

@@ -111,6 +111,11 @@ class Shoe:
         self._take(card)
         self.burned += 1
 
+    def discard(self, card):
+        """A card read out of the shoe that is dealt to no hand (read during an alarm, art. 10):
+        counted out. IntegrityError if the shoe cannot hold it (it is an alarm of its own)."""
+        self._discard(card)
+
     def state_name(self):
         return STATE_NAMES[self.state]
 
