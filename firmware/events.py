@@ -10,7 +10,7 @@ from firmware.compat import const
 
 # Event kinds. a/b meanings are given per kind.
 TICK = const(1)          # a: ms since the previous tick
-BUTTON = const(2)        # a: button index on the board, b: 1 pressed / 0 released
+BUTTON = const(2)        # a: button index on the board, b: BUTTON_PRESSED / _RELEASED / _LONG
 CARD = const(3)          # a: card 0..51 from the shoe reader, b: 1 if dealt face up
 DICE = const(4)          # a: die 1, b: die 2 (validated by the dice reader driver)
 NO_ROLL = const(5)       # a: reason code from the dice reader (invalid throw)
@@ -23,6 +23,11 @@ FAULT_RESTORED = const(11)  # a: fault code, b: detail: raised before the last r
 # Device lines (docs/protocol.md, "Device lines"); CARD above also comes from the framed shoe.
 SHOE = const(12)         # a: shoe status (SHOE_* below), b: evidence handle (HELLO) or 0
 BETS = const(13)         # a: reading id of the accepted bet reading, b: seats with chips
+
+# BUTTON's b.
+BUTTON_RELEASED = const(0)
+BUTTON_PRESSED = const(1)
+BUTTON_LONG = const(2)       # still held a long-press time after the press (reported once)
 
 # LAMP's a when it is not a zone index.
 LAMP_ALL = const(-1)         # light every zone

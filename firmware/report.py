@@ -47,7 +47,10 @@ class Reporter:
         if code == table_mod.OUT_STATE:
             self.emit("state", {"state": table.STATE_NAMES[a]})
         elif code == table_mod.OUT_BUTTON:
-            self.emit("button", {"button": self.button_names[a], "pressed": bool(b)})
+            fields = {"button": self.button_names[a], "pressed": b != events.BUTTON_RELEASED}
+            if b == events.BUTTON_LONG:
+                fields["long"] = True
+            self.emit("button", fields)
         elif code == table_mod.OUT_CARD:
             self.emit("card", {"card": cards.name(a), "face_up": bool(b)})
         elif code == table_mod.OUT_DICE:

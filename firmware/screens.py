@@ -7,6 +7,9 @@ from firmware.readers import NO_ROLL_REASONS
 STATE_TEXT = ("LAMP TEST", "READY", "FAULT", "LAMP CHECK")   # by table state
 
 
+_BUTTON_TEXT = ("UP", "DOWN", "HELD")     # by BUTTON's b: released, pressed, long press
+
+
 def _last_input(table, button_names):
     kind = table.last_kind
     if kind == events.CARD:
@@ -16,7 +19,7 @@ def _last_input(table, button_names):
     if kind == events.NO_ROLL:
         return "NO ROLL %s" % NO_ROLL_REASONS[table.last_a].upper()
     if kind == events.BUTTON:
-        return "%s %s" % (button_names[table.last_a].upper(), "DOWN" if table.last_b else "UP")
+        return "%s %s" % (button_names[table.last_a].upper(), _BUTTON_TEXT[table.last_b])
     return ""
 
 

@@ -1,23 +1,35 @@
 # Dealer buttons: polled (not interrupt driven) and debounced, posting BUTTON events.
 #
 # Buttons are wired active low with the pin's pull-up. A press is reported once
-# the level has been stable for `stable_polls` consecutive polls.
-from firmware.events import BUTTON
+# the level has been stable for `stable_polls` consecutive polls; a button still
+# held `long_polls` polls after its press is reported once more as a long press
+# (BUTTON_LONG), so a procedure can ask for a deliberate hold (e.g. void a round)
+# while a short press stays a short press. The release is reported as usual.
+from array import array
+
+from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED
 
 
 class Buttons:
-    def __init__(self, pins, stable_polls=3):
-        """pins: list of machine.Pin objects (inputs with pull-up), index = button index."""
+    def __init__(self, pins, stable_polls=3, long_polls=100):
+        """pins: list of machine.Pin objects (inputs with pull-up), index = button index.
+        long_polls: polls a press must last to be a long press (100 x 10 ms = 1 s)."""
         self.pins = pins
         self.stable_polls = stable_polls
+        self.long_polls = long_polls
         n = len(pins)
         self.pressed = bytearray(n)     # debounced state
         self._count = bytearray(n)      # consecutive polls disagreeing with the state
+        self._held = array("H", [0] * n)  # polls since the debounced press (stops at long_polls)
 
     def poll(self, queue):
-        """Read every pin once; post BUTTON events for debounced changes."""
+        """Read every pin once; post BUTTON events for debounced changes and long presses."""
         for i in range(len(self.pins)):
             level_pressed = 1 if self.pins[i].value() == 0 else 0
+            if level_pressed and self.pressed[i] and self._held[i] < self.long_polls:
+                self._held[i] += 1
+                if self._held[i] == self.long_polls:
+                    queue.put(BUTTON, i, BUTTON_LONG)
             if level_pressed == self.pressed[i]:
                 self._count[i] = 0
                 continue
@@ -25,4 +37,5 @@ class Buttons:
             if self._count[i] >= self.stable_polls:
                 self._count[i] = 0
                 self.pressed[i] = level_pressed
-                queue.put(BUTTON, i, level_pressed)
+                self._held[i] = 0
+                queue.put(BUTTON, i, BUTTON_PRESSED if level_pressed else BUTTON_RELEASED)
