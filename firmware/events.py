@@ -15,7 +15,7 @@ CARD = const(3)          # a: card 0..51 from the shoe reader, b: 1 if dealt fac
 DICE = const(4)          # a: die 1, b: die 2 (validated by the dice reader driver)
 NO_ROLL = const(5)       # a: reason code from the dice reader (invalid throw)
 CONSOLE = const(6)       # a: console line ready (text held by the console driver)
-HOST = const(7)          # a: host command code, b: argument
+HOST = const(7)          # a: host command code (HOST_* below), b: argument
 FAULT = const(8)         # a: fault code (see firmware.faults), b: detail
 LAMP = const(9)          # a: zone index, LAMP_ALL or LAMP_CHECK_END (technician lamp check)
 CONSOLE_ERROR = const(10)  # a: console error code (CONSOLE_ERRORS), b: evidence handle of the line
@@ -23,6 +23,11 @@ FAULT_RESTORED = const(11)  # a: fault code, b: detail: raised before the last r
 # Device lines (docs/protocol.md, "Device lines"); CARD above also comes from the framed shoe.
 SHOE = const(12)         # a: shoe status (SHOE_* below), b: evidence handle (HELLO) or 0
 BETS = const(13)         # a: reading id of the accepted bet reading, b: seats with chips
+BETS_FAULT = const(14)   # a: fault code (firmware.faults) from the bet reader's line, b: evidence handle
+
+# HOST's a: what the host asked for (a line on the report port).
+HOST_UNKNOWN = const(0)      # a line the table does not understand (b: evidence handle)
+HOST_ROADS = const(1)        # the roads of the shoe in play
 
 # BUTTON's b.
 BUTTON_RELEASED = const(0)

@@ -16,10 +16,17 @@ PARTIAL_LINE = const(7)    # a reader line stopped before its end and went quiet
 UNEXPECTED_INPUT = const(8) # input on the reader port this game does not use (reported once)
 FAULT_RECORD_BAD = const(9)      # the saved unacknowledged fault was unreadable (torn write?) at boot
 FAULT_RECORD_UNSAVED = const(10) # a fault or its acknowledgement could not be saved for the next boot
-
+# Game alarms raised by a table controller (b: the card concerned, or -1 when none is known).
+CARD_IMPOSSIBLE = const(11)  # a card the shoe cannot hold (composition, Baccarat art. 1): a foreign card
+CARD_UNREADABLE = const(12)  # a card left the shoe unreadable: rescan it or void (art. 10); never guessed
+DOUBLE_PULL = const(13)      # two cards out at once: the second is held for the dealer (art. 10)
+CARD_OUT_OF_ORDER = const(14)  # a card when none may be drawn (no shoe in play, shoe finished)
+SHOE_REMOVED = const(15)     # the shoe was taken out during a round
 
 NAMES = ("none", "bad_card", "bad_dice", "line_too_long", "queue_full", "display_missing", "crashed",
-         "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved")
+         "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved",
+         "card_impossible", "card_unreadable", "double_pull", "card_out_of_order", "shoe_removed")
+_CARD_ALARMS = (CARD_IMPOSSIBLE, CARD_UNREADABLE, DOUBLE_PULL, CARD_OUT_OF_ORDER, SHOE_REMOVED)
 
 # Device lines (framed shoe, bet reader, dice reader; docs/protocol.md "Device lines"). A FAULT
 # from a device driver carries one of these (or BAD_CARD / LINE_TOO_LONG) and, in b, the evidence
@@ -62,6 +69,16 @@ def name(code):
 def has_evidence(code):
     """True when a FAULT event's b for this code is an evidence handle (not a count)."""
     return code in _EVIDENCE or code >= DEVICE_FIRST
+
+
+def is_game_alarm(code):
+    """True for a controller's alarm: its b is a card (or -1), reported as "card"."""
+    return code in _CARD_ALARMS
+
+
+def is_reader_fault(code):
+    """True for a fault of the card reader's line or frames: a card may have been lost with it."""
+    return code == BAD_CARD or code == LINE_TOO_LONG or code == PARTIAL_LINE or DEVICE_FIRST <= code < BETS_SENSOR
 
 
 def from_status(status):

@@ -10,23 +10,24 @@ import os
 import sys
 
 from firmware import board as board_mod
-from firmware import faults, readers, screens, table_config
+from firmware import faults, table_config
 from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
 from firmware.console import Console
 from firmware.errors import SettingsError
-from firmware.events import EventQueue, FAULT, FAULT_RESTORED, TICK
+from firmware.events import EventQueue, FAULT, FAULT_RESTORED, HOST, HOST_ROADS, HOST_UNKNOWN, TICK
 from firmware.hardware import bring_up, open_port
 from firmware.report import Reporter
 from firmware.saved_state import load_fault, record_crash, save_fault, take_crash_record
-from firmware.table import Table
+from firmware.game_setup import READER_ROLE, build as build_game
 
 POLL_MS = const(10)       # inputs, dispatch and watchdog feed
 OUTPUT_MS = const(20)     # host reports and lights
 DISPLAY_MS = const(100)   # LCD refresh at most this often
 _SAVED_UNKNOWN = const(-1)  # the pending-fault record on flash is unreadable: rewrite it at once
-# Which reader port each game takes its input from; the other one is unused by that game.
-READER_ROLE = {"baccarat": "shoe", "omaha": "shoe", "craps": "dice"}
+# The reader port a game does not use (game_setup.READER_ROLE says which one it does).
 _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
+# What the host may ask on the report port (one word a line).
+_HOST_REQUESTS = {b"roads": HOST_ROADS}
 
 
 class Context:
@@ -41,17 +42,19 @@ class Context:
         self.saved_fault_code = 0             # what the pending-fault record on flash holds
         self.saved_fault_detail = 0
         self.queue = EventQueue(32)
-        confirm = board.button_index("confirm")
-        self.table = Table(hw.lights, confirm)
+        game = build_game(board, config, hw, self.queue)
+        self.game = game
+        self.table = game.table
         self.button_names = [role for role, _ in board.buttons]
         self.reporter = Reporter(hw.ports.get("host"), config["table_id"], self.button_names)
         self.bringup_faults = hw.faults
         self.crash_record = ""
         self.console = Console(self)
         self.console_port = hw.ports.get("console")
+        self.host_port = hw.ports.get("host")
         self.reader_role = READER_ROLE[config["game"]]
-        self.reader = hw.ports.get(self.reader_role)
-        self.reader_event = readers.card_event if self.reader_role == "shoe" else readers.dice_event
+        self.reader = game.plain_reader
+        self.reader_event = game.plain_event
         # The other game's reader port is watched when it has a UART of its own (where shoe and dice
         # share one, board.SHAREABLE_PORTS, that UART is the reader above and there is nothing else).
         self.unused_role = _OTHER_READER[self.reader_role]
@@ -146,6 +149,10 @@ def poll_inputs(ctx, elapsed_ms):
     ctx.hw.buttons.poll(queue)
     if ctx.reader is not None:
         _read_reader(ctx, elapsed_ms)
+    for device in ctx.game.devices:
+        device.poll(elapsed_ms)
+    if ctx.host_port is not None:
+        _read_host(ctx, elapsed_ms)
     if ctx.unused_reader is not None:
         _watch_unused_reader(ctx, elapsed_ms)
     port = ctx.console_port
@@ -159,6 +166,8 @@ def poll_inputs(ctx, elapsed_ms):
     table = ctx.table
     while queue.get():
         table.dispatch(queue.kind, queue.a, queue.b)
+        if len(table.outbox):
+            _report(ctx)          # at once: a report reads the controller's state of this very event
     if queue.overflows != overflows:
         table.dispatch(FAULT, faults.QUEUE_FULL, queue.overflows - overflows)
     if ctx.hw.watchdog is not None:
@@ -192,23 +201,49 @@ def _watch_unused_reader(ctx, elapsed_ms):
         ctx.queue.put(FAULT, faults.UNEXPECTED_INPUT, handle)
 
 
+def _read_host(ctx, elapsed_ms):
+    """A line from the host on the report port: a request (HOST event) or an error, with its bytes."""
+    port = ctx.host_port
+    line = port.poll(elapsed_ms)
+    if port.fault:
+        ctx.queue.put(HOST, HOST_UNKNOWN, ctx.table.evidence.keep(port.buf, 0, port.fault_len))
+    elif line is not None:
+        request = _HOST_REQUESTS.get(bytes(line).strip())
+        if request is None:
+            ctx.queue.put(HOST, HOST_UNKNOWN, ctx.table.evidence.keep(line))
+        else:
+            ctx.queue.put(HOST, request, 0)
+
+
 def _answer(port, replies):
     for reply in replies:
         port.write_line(reply)
 
 
-def refresh_outputs(ctx, draw_displays):
+def _report(ctx):
     _save_fault(ctx)              # saved before it is reported: a reported fault survives a reset
     ctx.reporter.drain(ctx.table)
+
+
+def refresh_outputs(ctx, draw_displays):
+    _report(ctx)
     ctx.hw.lights.show()
     table = ctx.table
-    if draw_displays and table.display_dirty:
+    if not draw_displays:
+        return
+    if table.display_dirty:
         table.display_dirty = False
         displays = ctx.hw.displays
+        screens = ctx.game.screens
         if "dealer" in displays:
             displays["dealer"].show(screens.dealer_lines(table, ctx.config, ctx.button_names))
         if "result" in displays:
             displays["result"].show(screens.result_lines(table, ctx.config, ctx.button_names))
+    scoreboard = ctx.game.scoreboard
+    if scoreboard is not None and table.scoreboard_dirty:
+        table.scoreboard_dirty = False
+        scoreboard[0].draw(table.roads)
+        scoreboard[1].show()
 
 
 async def input_task(ctx):

@@ -60,7 +60,7 @@ class Reporter:
         elif code == table_mod.OUT_FAULT:
             self._fault(table, a, b)
         elif code == table_mod.OUT_ACK:
-            self.emit("fault_ack", {"fault": faults.name(a)})
+            self.emit("fault_ack", {"fault": faults.name(a), "by": table_mod.ACK_NAMES[b]})
         elif code == table_mod.OUT_FAULT_RESTORED:
             self.emit("fault", {"fault": faults.name(a), "detail": b, "restored": True})
         elif code == table_mod.OUT_LAMP:
@@ -68,12 +68,22 @@ class Reporter:
         elif code == table_mod.OUT_CONSOLE_ERROR:
             name = events.CONSOLE_ERRORS[a] if 0 <= a < len(events.CONSOLE_ERRORS) else "error_%d" % a
             self.emit("console_error", {"error": name, "line": table.evidence.text(b)})
+        elif code == table_mod.OUT_HOST:
+            if a == events.HOST_UNKNOWN:
+                self.emit("host_error", {"error": "unknown request", "bytes": table.evidence.text(b)})
+            else:
+                self.emit("host_error", {"error": "not served by this table", "request": a})
+        elif code >= table_mod.OUT_GAME_FIRST:
+            event, fields = table.game_report(code, a, b)
+            self.emit(event, fields)
         else:
             self.emit("fault", {"fault": "unknown_outbox_code", "detail": code})
 
     def _fault(self, table, code, b):
         """A fault shows the bytes behind it (escaped, bounded) where b is evidence; else b is a count."""
-        if not faults.has_evidence(code):
+        if faults.is_game_alarm(code):
+            self.emit("fault", {"fault": faults.name(code), "card": cards.name(b) if b >= 0 else None})
+        elif not faults.has_evidence(code):
             self.emit("fault", {"fault": faults.name(code), "detail": b})
         elif code == faults.UNEXPECTED_INPUT:
             self.emit("fault", {"fault": faults.name(code), "port": self.unused_role,

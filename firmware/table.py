@@ -9,7 +9,7 @@ from firmware.compat import const
 from firmware.drivers import pixels
 from firmware.evidence import Evidence
 from firmware.events import (BUTTON, CARD, CON_NO_ZONE, CON_REFUSED, CONSOLE_ERROR, DICE, EventQueue, FAULT,
-                             FAULT_RESTORED, LAMP, LAMP_ALL, LAMP_CHECK_END, NO_ROLL, TICK)
+                             FAULT_RESTORED, HOST, LAMP, LAMP_ALL, LAMP_CHECK_END, NO_ROLL, TICK)
 from firmware.statemachine import STAY, StateMachine
 
 STARTING = const(0)
@@ -28,6 +28,14 @@ OUT_ACK = const(7)        # a: fault code acknowledged by the dealer
 OUT_LAMP = const(8)       # a: zone index, LAMP_ALL or LAMP_CHECK_END
 OUT_CONSOLE_ERROR = const(9)  # a: console error code, b: evidence handle
 OUT_FAULT_RESTORED = const(10)  # a: fault code, b: detail (raised before the last reset)
+OUT_HOST = const(11)      # a: HOST request the table could not serve, b: evidence of the line
+OUT_GAME_FIRST = const(32)  # codes from here on are a game controller's own (Table.game_report)
+
+# OUT_ACK's b: how the dealer closed the alarm.
+ACK_CONFIRM = const(0)
+ACK_RESCAN = const(1)     # the card the alarm was about was read again
+ACK_VOID = const(2)       # the round was voided (art. 10)
+ACK_NAMES = ("confirm", "rescan", "void")
 
 LAMP_STEP_MS = const(60)
 _MS_PER_S = const(1000)
@@ -40,7 +48,7 @@ class Table(StateMachine):
         self.lights = lights
         self.confirm_button = confirm_button
         self.outbox = EventQueue(outbox_size)
-        self.evidence = Evidence()    # bytes behind reports, by handle (outbox entries are ints)
+        self.evidence = Evidence(size=96)  # bytes behind reports, by handle (a whole device frame fits)
         self.lamp_zone = 0            # boot lamp test: next zone to light
         self.lamp_ms = 0
         self.lamp_request = 0         # the LAMP that starts a lamp check, applied on entry
@@ -51,6 +59,7 @@ class Table(StateMachine):
         self.fault_code = 0           # 0: no unacknowledged fault
         self.fault_detail = 0
         self.fault_restored = False   # the fault was raised before the last reset
+        self.resume_state = READY     # where acknowledging the fault returns to
         self.last_kind = 0            # last input event, for the displays
         self.last_a = 0
         self.last_b = 0
@@ -114,6 +123,8 @@ class Table(StateMachine):
             self.fault_restored = kind == FAULT_RESTORED
             if self.state == FAULTED:      # already faulted: report the further fault
                 self._emit_fault()
+            else:
+                self.resume_state = self.resume_after_fault()
             return FAULTED
         elif kind == BUTTON:
             self._emit(OUT_BUTTON, a, b)
@@ -129,6 +140,8 @@ class Table(StateMachine):
             self._note(kind, a, b)
         elif kind == CONSOLE_ERROR:
             self._emit(OUT_CONSOLE_ERROR, a, b)
+        elif kind == HOST:
+            self._emit(OUT_HOST, a, b)       # a request no state of this table serves
         elif kind == LAMP and a != LAMP_CHECK_END and not self.accepts_lamp_check():
             # The console checks first; this is a fault that arrived in the same pass.
             self._emit(OUT_CONSOLE_ERROR, CON_REFUSED)
@@ -164,12 +177,24 @@ class Table(StateMachine):
         target = self._common(kind, a, b)
         if kind == BUTTON and a == self.confirm_button and b == 1:
             # The dealer acknowledges the alarm with CONFIRM; the fault stays in the report log.
-            self._emit(OUT_ACK, self.fault_code)
-            self.fault_code = 0
-            self.fault_detail = 0
-            self.fault_restored = False
-            return READY
+            return self.acknowledge(ACK_CONFIRM)
         return target
+
+    def acknowledge(self, how):
+        """Close the alarm (reported with how it was closed); returns the state to resume."""
+        self._emit(OUT_ACK, self.fault_code, how)
+        self.fault_code = 0
+        self.fault_detail = 0
+        self.fault_restored = False
+        return self.resume_state
+
+    def resume_after_fault(self):
+        """The state an acknowledged fault returns to (a game resumes where it was held)."""
+        return READY
+
+    def game_report(self, code, a, b):
+        """A game controller's own outbox code (>= OUT_GAME_FIRST) -> (event, fields); none here."""
+        return "fault", {"fault": "unknown_outbox_code", "detail": code}
 
     def _on_lamp_check(self, kind, a, b):
         if kind != LAMP:

@@ -21,7 +21,7 @@ from firmware.bets import BetReading
 from firmware.compat import const
 from firmware.device_frame import MAX_ARGS, same, uint
 from firmware.drivers.device_link import DeviceLink
-from firmware.events import BETS, FAULT
+from firmware.events import BETS, BETS_FAULT
 
 DEVICE = b"B"
 VERSION = const(1)
@@ -48,13 +48,16 @@ _EQUALS = const(61)
 
 
 class BetReader(DeviceLink):
-    def __init__(self, source, queue, evidence, zones, seats):
-        """zones: the game's zone names (e.g. baccarat.ZONES); seats: 1..seats on the layout."""
+    def __init__(self, source, queue, evidence, zones, seats, reading=None):
+        """zones: the game's zone names (e.g. baccarat.ZONES); seats: 1..seats on the layout;
+        reading: the BetReading to fill (shared with the table controller), or a new one."""
         if not zones or seats < 1:
             raise ValueError("a bet reader needs zones and at least one seat")
         DeviceLink.__init__(self, source, queue, evidence, DEVICE, VERSION, TYPES)
+        # Its faults never hold a round (a refused reading only means no nets): an event kind of its own.
+        self.fault_event = BETS_FAULT
         self.zone_words = tuple(z.encode() for z in zones)
-        self.reading = BetReading(zones, seats)
+        self.reading = reading if reading is not None else BetReading(zones, seats)
         self._work = array("i", [0] * len(self.reading.amounts))
         self._state = _IDLE
         self._id = -1
@@ -88,7 +91,7 @@ class BetReader(DeviceLink):
     def _refuse(self, code):
         self.refused += 1
         self._state = _REFUSING
-        self.queue.put(FAULT, code, self.keep_line())
+        self.queue.put(self.fault_event, code, self.keep_line())
 
     def _open(self, frame):
         reading_id = frame.arg_uint(0, MAX_READING_ID)

@@ -25,6 +25,7 @@ class DeviceLink:
         self.queue = queue
         self.evidence = evidence
         self.frame = Frame(device, version, types)
+        self.fault_event = FAULT     # the event kind its faults are posted as (the bet reader has its own)
         self.sequence = Sequence()
         # Counters for the console and the host report.
         self.frames_ok = 0       # frames accepted and acted on
@@ -57,7 +58,7 @@ class DeviceLink:
         frame = self.frame
         frame.line = b""                 # no line to show: keep no other line's bytes as evidence
         frame.length = 0
-        self.queue.put(FAULT, code, evidence)
+        self.queue.put(self.fault_event, code, evidence)
         self._broken()
 
     def handle(self, line, n=-1):
@@ -92,7 +93,7 @@ class DeviceLink:
 
     def fault(self, code):
         """FAULT event with the current line kept as evidence; anything in progress is broken."""
-        self.queue.put(FAULT, code, self.keep_line())
+        self.queue.put(self.fault_event, code, self.keep_line())
         self._broken()
 
     def keep_line(self):

@@ -7,6 +7,7 @@
 
 OFF = (0, 0, 0)
 WHITE = (40, 40, 40)
+DIM = (6, 6, 6)         # zones closed for bets, or not in play
 RED = (60, 0, 0)
 BLUE = (0, 0, 60)
 GREEN = (0, 60, 0)

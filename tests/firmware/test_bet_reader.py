@@ -2,7 +2,7 @@
 from firmware import faults
 from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
 from firmware.drivers.bet_reader import MAX_AMOUNT, BetReader
-from firmware.events import BETS, EventQueue, FAULT
+from firmware.events import BETS, BETS_FAULT as FAULT, EventQueue
 from firmware.evidence import Evidence
 from firmware.games.baccarat.rules import ZONES
 from tests.firmware.device_helpers import LineSource, Sender, drain, kinds

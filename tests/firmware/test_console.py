@@ -24,7 +24,7 @@ def _reports(machine, since=0):
 
 def test_help_status_board_zones_version():
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
+        ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
         assert _say(ctx, machine, b"help")[0] == "commands:"
         status = _say(ctx, machine, b"status")
@@ -37,7 +37,7 @@ def test_help_status_board_zones_version():
 
 def test_lamp_command():
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
+        ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
         assert _type(ctx, machine, b"lamp tie") == ["ok"]
         i = ctx.table.lights.index("tie")
@@ -54,7 +54,7 @@ def test_lamp_command():
 def test_lamp_commands_are_reported_and_end_without_rerunning_entry():
     """issue 8 #13: `lamp off` used to re-run the state's entry (a second `state` report)."""
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
+        ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
         before = len(_host(machine))
         _type(ctx, machine, b"lamp tie")
@@ -74,7 +74,7 @@ def test_lamp_commands_are_reported_and_end_without_rerunning_entry():
 def test_lamp_check_never_hides_the_alarm():
     """issue 8 #13: `lamp all` during a fault turned the red alarm white; `lamp off` re-reported the fault."""
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
+        ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
         machine.uarts[0].feed(b"K?\n")
         _run(ctx, 2)
@@ -95,7 +95,7 @@ def test_lamp_check_never_hides_the_alarm():
 
 def test_fault_during_lamp_check_shows_the_alarm():
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
+        ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
         _type(ctx, machine, b"lamp all")
         machine.uarts[0].feed(b"K?\n")
@@ -106,7 +106,7 @@ def test_fault_during_lamp_check_shows_the_alarm():
 
 def test_garbage_answered_and_reported():
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
+        ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
         cases = ((b"\xff\xfe\x00", "unreadable", "\\xff\\xfe\\x00"), (b"fly me", "unknown_command", "fly me"),
                  (b"a b c d e f", "too_many_words", "a b c d e f"), (b"\x1b[A", "unreadable", "\\x1b[A"),
@@ -124,7 +124,7 @@ def test_garbage_answered_and_reported():
 def test_overlong_console_line_answered_counted_reported():
     """issue 8 #12: a line over the console buffer got no reply, no count and no report."""
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
+        ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
         assert _type(ctx, machine, b"x" * 300 + b"\r\nversion", 4) == ["error: line too long", "table firmware 0.1.0"]
         assert ctx.console.errors == 1
@@ -136,7 +136,7 @@ def test_overlong_console_line_answered_counted_reported():
 def test_console_errors_reported_in_event_order():
     """issue 8 #14: console errors were sent at once, ahead of reports of earlier events."""
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
+        ctx, machine, _ = _boot(state, "omaha")
         _run(ctx)
         before = len(_host(machine))
         machine.uarts[0].feed(b"Kh\n")                   # the shoe's line is read first in the pass
@@ -148,7 +148,7 @@ def test_console_errors_reported_in_event_order():
 
 def test_status_shows_the_bytes_of_a_reader_fault_and_the_unused_port_count():
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
+        ctx, machine, _ = _boot(state, "omaha")
         _run(ctx)
         machine.uarts[0].feed(b"K?\n")
         _run(ctx, 2)

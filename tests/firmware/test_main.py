@@ -22,8 +22,9 @@ def _write(path, data):
         f.write(json.dumps(data))
 
 
-def _boot(state, game="baccarat", missing=(), fs=None):
-    """Boot on fake hardware with `state` as the board's flash (a fresh ScratchDir per test)."""
+def _boot(state, game="omaha", missing=(), fs=None):
+    """Boot on fake hardware with `state` as the board's flash (a fresh ScratchDir per test).
+    Omaha by default: its shoe still sends plain card lines, which these generic tests use."""
     config = _table_file(game)
     _write(state + "/t_table.json", config)
     FakeLCD.missing = missing

@@ -55,7 +55,7 @@ def test_truncated_card_line_does_not_swallow_the_next_card():
 
 def test_reader_ports_time_out_and_the_console_does_not():
     with ScratchDir() as state:
-        ctx, machine = _boot_sim(state, "baccarat")
+        ctx, machine = _boot_sim(state, "omaha")
         assert ctx.reader.timeout_ms == line_timeout_ms(ctx.board.ports["shoe"]["baudrate"]) > 0
         assert ctx.unused_reader.timeout_ms > 0
         assert ctx.console_port.timeout_ms == 0         # a technician types slowly
@@ -150,7 +150,7 @@ def test_flood_without_line_end_is_read_in_bounded_steps_and_the_watchdog_is_fed
 def test_lines_on_the_unused_reader_port_are_counted_and_reported_once():
     with ScratchDir() as state:
         # Issue 8 item 22: 13 dice lines on a Baccarat table had no effect and no counter.
-        ctx, machine = _boot_sim(state, "baccarat")
+        ctx, machine = _boot_sim(state, "omaha")
         _run(ctx)
         dice = machine.uarts[2]
         dice.feed(b"3 4\n" * 13)

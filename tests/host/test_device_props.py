@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings, strategies as st
 from firmware import cards, device_frame as df
 from firmware.drivers.bet_reader import MAX_AMOUNT, MAX_READING_ID, BetReader
 from firmware.drivers.shoe import TYPES as SHOE_TYPES, Shoe
-from firmware.events import BETS, CARD, EventQueue, FAULT, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, \
+from firmware.events import BETS, BETS_FAULT, CARD, EventQueue, FAULT, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, \
     SHOE_OUT, SHOE_UNREAD
 from firmware.evidence import Evidence
 from firmware.games.baccarat.rules import ZONES
@@ -213,7 +213,7 @@ def test_a_reading_missing_any_frame_is_refused_whole(first, second, data):
     assert not [e for e in events if e[0] == BETS]
     assert reader.reading.as_dict() == first            # the accepted reading is untouched
     if lost < len(frames) - 1:                           # a lost CLOSE shows at the next frame
-        assert any(e[0] == FAULT for e in events)
+        assert any(e[0] == BETS_FAULT for e in events)
     after = _send(reader, device.bet_frames({1: {"tie": 5}}))
     assert after[-1][0] == BETS and reader.reading.as_dict() == {1: {"tie": 5}}
     assert reader.refused == 1

@@ -1,0 +1,70 @@
+# Which table controller, devices and screens a game runs with: the one place that knows per game.
+#
+# Boot (firmware.main) calls build() once the hardware is up. Baccarat reads
+# the framed shoe (firmware.drivers.shoe) and, where the board has one, the bet
+# reader; its controller is firmware.games.baccarat.controller. Craps and Omaha
+# still run the table core with plain reader lines (firmware.readers) until
+# their controllers arrive.
+from firmware import readers
+from firmware import screens as core_screens
+from firmware.table import Table
+
+# Which reader port each game takes its cards or dice from.
+READER_ROLE = {"baccarat": "shoe", "omaha": "shoe", "craps": "dice"}
+
+
+class Game:
+    """What boot hands the main loop for one game."""
+
+    def __init__(self, table, screens):
+        self.table = table
+        self.screens = screens          # module with dealer_lines / result_lines
+        self.devices = []               # framed device drivers, polled each pass (poll(elapsed_ms))
+        self.plain_reader = None        # SerialLine of plain reader lines, or None
+        self.plain_event = None         # line -> (kind, a, b)
+        self.scoreboard = None          # (Scoreboard, display) or None
+
+
+def seat_count(board, layout):
+    """Seats on the layout: zones seat1, seat2, ... in a row."""
+    zones = board.zones.get(layout, {})
+    n = 0
+    while "seat%d" % (n + 1) in zones:
+        n += 1
+    return n
+
+
+def build(board, config, hw, queue):
+    game = config["game"]
+    buttons = dict((role, board.button_index(role)) for role, _ in board.buttons)
+    if game == "baccarat":
+        return _baccarat(board, config, hw, queue, buttons)
+    table = Table(hw.lights, buttons.get("confirm", -1))
+    g = Game(table, core_screens)
+    role = READER_ROLE[game]
+    g.plain_reader = hw.ports.get(role)
+    g.plain_event = readers.card_event if role == "shoe" else readers.dice_event
+    return g
+
+
+def _baccarat(board, config, hw, queue, buttons):
+    from firmware.bets import BetReading
+    from firmware.drivers.shoe import Shoe
+    from firmware.games.baccarat import rules, screens
+    from firmware.games.baccarat.controller import BaccaratTable
+
+    reading = None
+    seats = seat_count(board, "baccarat")
+    if "bets" in hw.ports and seats:
+        reading = BetReading(rules.ZONES, seats)
+    table = BaccaratTable(hw.lights, buttons, config["rules"], reading, seats)
+    g = Game(table, screens)
+    g.devices.append(Shoe(hw.ports["shoe"], queue, table.evidence))
+    if reading is not None:
+        from firmware.drivers.bet_reader import BetReader
+        g.devices.append(BetReader(hw.ports["bets"], queue, table.evidence, rules.ZONES, seats, reading))
+    oled = hw.displays.get("scoreboard")
+    if oled is not None:
+        from firmware.games.baccarat.scoreboard import Scoreboard
+        g.scoreboard = (Scoreboard(oled, oled.width, oled.height), oled)
+    return g

@@ -1,0 +1,98 @@
+# Host reports of the Baccarat controller's own outbox codes (docs/protocol.md, "Host reports").
+#
+# Called by firmware.report.Reporter when it drains the outbox, right after the
+# event that queued the entry, so the controller's fields still describe it.
+from firmware import cards, faults
+from firmware.games.baccarat import rules
+from firmware.games.baccarat.controller import (DESTINATIONS, OUT_BETS, OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT,
+                                                OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_NEWS)
+from firmware.games.baccarat.roads import DERIVED, MARK_NAMES
+
+_SHOE_NUMBER = ("decks", "cards", "last_round", "rounds", None, None)   # what OUT_SHOE's b counts, per news
+_WINNERS = ("player", "banker", "tie")
+_BEAD = "PBT"
+
+
+def game_report(table, code, a, b):
+    if code == OUT_DEALT:
+        return "card", {"card": cards.name(a), "face_up": bool(b & 1), "to": DESTINATIONS[b >> 1],
+                        "round": table.shoe.rounds if table.shoe is not None else 0}
+    if code == OUT_ROUND:
+        fields = {"round": a, "demo": bool(b)}
+        if table.has_bets:
+            fields["bets"] = seat_table(table, table.round_bets)
+        return "round", fields
+    if code == OUT_RESULT:
+        return "result", result_fields(table, a)
+    if code == OUT_SHOE:
+        fields = {"shoe": SHOE_NEWS[a]}
+        if _SHOE_NUMBER[a] is not None:
+            fields[_SHOE_NUMBER[a]] = b
+        return "shoe", fields
+    if code == OUT_BETS:
+        if not b:
+            return "bets", {"reading": a, "accepted": False, "reason": "round in progress: bets closed"}
+        return "bets", {"reading": a, "accepted": True, "bets": seat_table(table, table.reading.amounts)}
+    if code == OUT_BETS_FAULT:
+        return "bets", {"accepted": False, "reason": faults.name(a), "bytes": table.evidence.text(b)}
+    if code == OUT_ROADS:
+        return "roads", roads_fields(table.roads)
+    return "fault", {"fault": "unknown_outbox_code", "detail": code}
+
+
+def seat_table(table, amounts):
+    """{seat: {zone: amount}} of the seats with a non-zero amount (seats as strings, JSON keys)."""
+    out = {}
+    width = len(rules.ZONES)
+    for seat in range(table.seats):
+        row = {}
+        for z in range(width):
+            value = amounts[seat * width + z]
+            if value:
+                row[rules.ZONES[z]] = value
+        if row:
+            out[str(seat + 1)] = row
+    return out
+
+
+def result_fields(table, number):
+    record = table.record
+    hand = table.hand
+    fields = {"round": number, "player": cards.names(hand.player), "banker": cards.names(hand.banker)}
+    if record.void:
+        fields.update({"player_total": None, "banker_total": None, "winner": None,
+                       "player_pair": False, "banker_pair": False})
+    else:
+        result = record.result
+        fields.update({"player_total": result.player_total, "banker_total": result.banker_total,
+                       "winner": _WINNERS[result.winner], "player_pair": bool(result.player_pair),
+                       "banker_pair": bool(result.banker_pair)})
+    fields["demo"] = bool(record.demo)
+    fields["void"] = bool(record.void)
+    if table.has_bets:
+        fields["nets"] = nets_table(table)
+    return fields
+
+
+def nets_table(table):
+    """{seat: {zone: net}} of every zone that had a bet (a push is 0, a void round returns all)."""
+    out = {}
+    width = len(rules.ZONES)
+    for seat in range(table.seats):
+        row = {}
+        for z in range(width):
+            i = seat * width + z
+            if table.round_bets[i]:
+                row[rules.ZONES[z]] = table.nets[i]
+        if row:
+            out[str(seat + 1)] = row
+    return out
+
+
+def roads_fields(roads):
+    fields = {"bead_plate": [_BEAD[w] + ("p" if pp else "") + ("b" if bp else "") for w, pp, bp in roads.bead_plate()],
+              "big_road": [[_BEAD[w] + ("%d" % ties if ties else "") for w, ties, _pp, _bp in column]
+                           for column in roads.big_road()]}
+    for index in range(len(DERIVED)):
+        fields[DERIVED[index][0]] = [MARK_NAMES[m] for m in roads.derived(index)]
+    return fields

@@ -1,0 +1,122 @@
+# What the Baccarat dealer and result displays show (pure text lines; the LCD driver draws them).
+#
+# Dealer display: what to do next ("DEAL PLAYER", "BANKER DRAWS", an alarm's
+# prompt) and the hands as dealt. Result display: the last round's totals,
+# winner, pairs and who stood, and the shoe's counts.
+from firmware import cards, faults
+from firmware import screens as core_screens
+from firmware.games.baccarat import rules
+from firmware.games.baccarat import shoe as shoe_mod
+from firmware.games.baccarat.controller import BETTING, BURNING, DEALING, SHOE_CLOSED
+from firmware.table import FAULTED, READY
+
+_HAND_NAMES = ("PLAYER", "BANKER", "TIE")
+# Alarm prompts: (first line, what the dealer may do).
+_PROMPTS = {
+    faults.CARD_IMPOSSIBLE: ("FOREIGN CARD", "HOLD VOID: VOID"),
+    faults.CARD_UNREADABLE: ("UNREADABLE CARD", "RESCAN OR HOLD VOID"),
+    faults.DOUBLE_PULL: ("DOUBLE PULL", "CONFIRM: DEAL IT ON"),
+    faults.CARD_OUT_OF_ORDER: ("CARD OUT OF ORDER", "CONFIRM: DISCARD"),
+    faults.SHOE_REMOVED: ("SHOE REMOVED", "CONFIRM OR HOLD VOID"),
+}
+
+
+def _hand_line(name, hand):
+    if not hand:
+        return name
+    return "%s %s =%d" % (name, " ".join(cards.names(hand)), rules.total(hand))
+
+
+def _next_action(table):
+    shoe = table.shoe
+    rnd = table.hand
+    due = rnd.expected()
+    if due == rules.NONE:
+        return ""
+    if len(rnd.order) < 4:
+        return "DEAL " + _HAND_NAMES[due]          # art. 7(1): P, B, P, B
+    return _HAND_NAMES[due] + " DRAWS"           # art. 9: the third card
+
+
+def stood(record, rnd):
+    """Who stood at the third card (art. 9): the words for the result display."""
+    if record.void:
+        return "ROUND VOID"
+    n = len(rnd.order)
+    if n == 4:
+        return "BOTH STAND"
+    if n == 6:
+        return "BOTH DREW"
+    return "BANKER STANDS" if rnd.order[4] == rules.PLAYER else "PLAYER STANDS"
+
+
+def _winner_text(record):
+    if record.void:
+        return "VOID: BETS RETURNED"
+    result = record.result
+    if result.winner == rules.TIE:
+        text = "TIE %d-%d" % (result.player_total, result.banker_total)
+    elif result.winner == rules.BANKER:
+        text = "BANKER WINS %d-%d" % (result.banker_total, result.player_total)
+    else:
+        text = "PLAYER WINS %d-%d" % (result.player_total, result.banker_total)
+    return text
+
+
+def _alarm_lines(table):
+    code = table.fault_code
+    first, action = _PROMPTS.get(code, ("FAULT " + faults.name(code).upper(), "CONFIRM TO ACK"))
+    if faults.is_reader_fault(code):
+        first, action = "SHOE " + faults.name(code).upper(), "RESCAN, CONFIRM, VOID"
+    detail = ""
+    if faults.is_game_alarm(code) and table.fault_detail >= 0:
+        detail = "CARD " + cards.name(table.fault_detail)
+    if table.prompt_void or (not table.may_confirm() and code != faults.CARD_UNREADABLE):
+        action = "HOLD VOID TO VOID"
+    return [first, detail, action]
+
+
+def dealer_lines(table, config, button_names):
+    state = table.state
+    if state == FAULTED:
+        return ["ALARM R%d" % (table.shoe.rounds if table.shoe else 0)] + _alarm_lines(table)
+    if state == READY:
+        return ["%s BACCARAT" % config["table_id"], "INSERT NEW SHOE", "", "HOLD SHOE CHANGE"]
+    if state < READY or state > SHOE_CLOSED or state < BURNING:
+        return core_screens.dealer_lines(table, config, button_names)
+    shoe = table.shoe
+    if state == BURNING:
+        left = shoe.burn_left
+        return ["NEW SHOE %d DECKS" % shoe.decks, "BURN FIRST CARD" if left < 0 else "BURN %d MORE" % left,
+                "BURNED %d" % shoe.burned, ""]
+    if state == SHOE_CLOSED:
+        return ["SHOE FINISHED", "RESHUFFLE", "ROUNDS %d" % shoe.rounds, "HOLD SHOE CHANGE"]
+    rnd = table.hand
+    if state == DEALING:
+        head = "ROUND %d%s" % (shoe.rounds, " DEMO" if shoe.round_demo else "")
+        return [head, _next_action(table), _hand_line("P", rnd.player), _hand_line("B", rnd.banker)]
+    # BETTING: bets open; the last result stays until the next round starts.
+    head = "BETS OPEN R%d" % (shoe.rounds + 1)
+    if table.settings.burn_each_round and not table.burned_this_round:
+        head = "BURN, THEN R%d" % (shoe.rounds + 1)
+    if table.showing_result and rnd is not None:
+        return [head, _winner_text(table.record), _hand_line("P", rnd.player), _hand_line("B", rnd.banker)]
+    return [head, "CUT CARD OUT" if shoe.last_round else "", "", ""]
+
+
+def result_lines(table, config, button_names):
+    record = table.record
+    shoe = table.shoe
+    if shoe is None or record is None or table.state < READY:
+        return ["BACCARAT", "", "", ""]
+    rnd = table.hand
+    head = "ROUND %d%s" % (record.number, " DEMO" if record.demo else "")
+    pairs = ""
+    if not record.void:
+        result = record.result
+        pairs = ("P PAIR " if result.player_pair else "") + ("B PAIR" if result.banker_pair else "")
+    counts = [0, 0, 0]
+    for winner, _pp, _bp in table.roads.bead_plate():
+        counts[winner] += 1
+    return [head, _winner_text(record), stood(record, rnd) + ("  " + pairs if pairs else ""),
+            "B%d P%d T%d" % (counts[rules.BANKER], counts[rules.PLAYER], counts[rules.TIE])]

@@ -1,0 +1,291 @@
+# The Baccarat table controller: shoe procedure, rounds, results, nets, lights, alarms (arts. 1-4, 8-11, 16, 17).
+from firmware import faults
+from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
+from firmware.drivers import pixels
+from firmware.events import SHOE_CUT, SHOE_HELLO, SHOE_OUT, SHOE_UNREAD, TICK
+from firmware.games.baccarat import controller as bc
+from firmware.games.baccarat import screens
+from firmware.table import FAULTED, OUT_GAME_FIRST, READY
+from tests.firmware.baccarat_rig import Rig
+
+CONFIG = {"table_id": "B01", "game": "baccarat"}
+
+
+def _strip(report):
+    return dict((k, v) for k, v in report.items() if k not in ("seq", "table"))
+
+
+def test_outbox_codes_start_where_the_core_leaves_them():
+    assert bc.OUT_SHOE == OUT_GAME_FIRST
+
+
+def test_art2_new_shoe_burns_as_many_cards_as_decks_then_bets_open():
+    rig = Rig()
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1] == "INSERT NEW SHOE"
+    rig.new_shoe(burn="2c 3c 4c 5c 6c")
+    assert rig.table.state == bc.BURNING
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1] == "BURN 1 MORE"
+    rig.card("7c")
+    assert rig.table.state == bc.BETTING
+    assert [_strip(r) for r in rig.reports("shoe")] == [{"event": "shoe", "shoe": "new", "decks": 6},
+                                                       {"event": "shoe", "shoe": "burned", "cards": 6}]
+    assert [r["to"] for r in rig.reports("card")] == ["burn"] * 6
+
+
+def test_art9_round_needs_no_button_and_nets_follow_arts_16_17():
+    rig = Rig()
+    rig.new_shoe()
+    rig.bets({1: {"banker": 100}, 2: {"player": 50, "tie": 10}, 3: {"player_pair": 5}})
+    assert rig.colour("seat1") == pixels.BLUE and rig.colour("player") == pixels.WHITE
+    rig.cards("9h 5d Kc")
+    assert rig.table.state == bc.DEALING
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1] == "DEAL BANKER"
+    assert rig.colour("player") == pixels.DIM              # bets closed while the cards come out
+    rig.card("2s")                                          # Player 9: a natural (art. 9(1))
+    result = _strip(rig.last("result"))
+    assert result == {"event": "result", "round": 1, "player": ["9h", "Kc"], "banker": ["5d", "2s"],
+                      "player_total": 9, "banker_total": 7, "winner": "player", "player_pair": False,
+                      "banker_pair": False, "demo": False, "void": False,
+                      # art. 17 option A: 5 % of a win with 9 taken, rounded down (50 -> 48)
+                      "nets": {"1": {"banker": -100}, "2": {"player": 48, "tie": -10}, "3": {"player_pair": -5}}}
+    assert _strip(rig.reports("round")[0]) == {"event": "round", "round": 1, "demo": False,
+                                               "bets": {"1": {"banker": 100}, "2": {"player": 50, "tie": 10},
+                                                        "3": {"player_pair": 5}}}
+    assert rig.table.state == bc.BETTING
+    assert rig.colour("player") == pixels.GREEN and rig.colour("banker") == pixels.OFF
+    assert rig.colour("seat2") == pixels.GREEN and rig.colour("seat1") == pixels.OFF
+    assert screens.result_lines(rig.table, CONFIG, []) == ["ROUND 1", "PLAYER WINS 9-7", "BOTH STAND", "B0 P1 T0"]
+
+
+def test_art9_third_cards_announced_and_method_2_equal_total_stands():
+    # P 3+2 = 5, B 4+2 = 6: Player (lower) draws an ace -> 6 = Banker's 6.
+    rig = Rig(method=1)
+    rig.new_shoe()
+    rig.cards("3c 4d 2h 2s")
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1] == "PLAYER DRAWS"
+    rig.card("Ac")
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1] == "BANKER DRAWS"   # Method 1: equal -> must draw
+    rig.card("9d")
+    assert rig.last("result")["winner"] == "player" and rig.last("result")["banker_total"] == 5
+    rig = Rig(method=2)
+    rig.new_shoe()
+    rig.bets({1: {"tie": 10, "banker": 20}})
+    rig.cards("3c 4d 2h 2s Ac")                            # Method 2 (3)(ii): equal -> tie, Banker stands
+    result = rig.last("result")
+    assert (result["winner"], result["player_total"], result["banker_total"]) == ("tie", 6, 6)
+    assert result["nets"] == {"1": {"tie": 90, "banker": 0}}   # art. 16 Method 2: 9:1; art. 11: returned
+    assert screens.result_lines(rig.table, CONFIG, [])[2] == "BANKER STANDS"
+
+
+def test_board_without_a_bet_reader_plays_results_without_nets():
+    rig = Rig(with_reader=False)
+    rig.new_shoe()
+    rig.cards("9h 5d Kc 2s")
+    assert "nets" not in rig.last("result") and rig.last("result")["winner"] == "player"
+
+
+def test_bets_read_during_a_round_are_refused_not_used():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.bets({1: {"banker": 100}})
+    assert _strip(rig.last("bets")) == {"event": "bets", "reading": 1, "accepted": False,
+                                        "reason": "round in progress: bets closed"}
+    rig.cards("Kc 2s")
+    assert "nets" not in rig.last("result")
+
+
+def test_art2_2_demo_rounds_are_flagged_and_never_on_the_roads():
+    rig = Rig(demo_rounds=1)
+    rig.new_shoe()
+    rig.cards("9h 5d Kc 2s")
+    assert rig.last("result")["demo"] is True and rig.colour("player") == pixels.GOLD
+    rig.cards("5h 9d 2c Ks")
+    assert rig.last("result")["demo"] is False
+    assert rig.table.roads.bead_plate() == [(1, False, False)]      # only the live Banker win
+
+
+def test_art8_burn_each_round_burns_the_first_card_after_a_result():
+    rig = Rig(burn_each_round=True)
+    rig.new_shoe()
+    assert screens.dealer_lines(rig.table, CONFIG, [])[0] == "BURN, THEN R1"
+    rig.cards("Qd 9h 5d Kc 2s")
+    assert [r["to"] for r in rig.reports("card")][-5:] == ["burn", "player", "banker", "player", "banker"]
+    rig.cards("Jd 9h")
+    assert [r["to"] for r in rig.reports("card")][-2:] == ["burn", "player"]
+
+
+def test_art3_cut_card_makes_the_next_round_the_last_then_the_shoe_is_closed():
+    rig = Rig()
+    rig.new_shoe()
+    rig.shoe(SHOE_CUT)
+    assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "cut_card", "last_round": 1}
+    rig.cards("9h 5d Kc 2s")
+    assert rig.table.state == bc.SHOE_CLOSED
+    assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "closed", "rounds": 1}
+    rig.card("3d")                                          # a card from a finished shoe
+    assert rig.table.state == FAULTED and rig.table.fault_code == faults.CARD_OUT_OF_ORDER
+    assert _strip(rig.last("fault")) == {"event": "fault", "fault": "card_out_of_order", "card": "3d"}
+    rig.press("confirm")
+    assert rig.table.state == bc.SHOE_CLOSED
+    rig.new_shoe()
+    assert rig.table.state == bc.BETTING
+
+
+def test_art1_foreign_card_holds_the_round_until_it_is_voided():
+    rig = Rig()
+    rig.new_shoe(burn="Ah Ah Ah Ah Ah Ah")                  # all six aces of hearts of a 6-deck shoe
+    rig.bets({1: {"banker": 100}})
+    rig.cards("9h 5d")
+    rig.card("Ah")                                          # a seventh: no such card in the shoe
+    assert rig.table.state == FAULTED and rig.colour("player") == pixels.RED
+    assert _strip(rig.last("fault")) == {"event": "fault", "fault": "card_impossible", "card": "Ah"}
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1:] == ["FOREIGN CARD", "CARD Ah", "HOLD VOID TO VOID"]
+    rig.press("confirm")                                    # art. 10: cannot be corrected: never confirmed away
+    assert rig.table.state == FAULTED
+    rig.press("void", long=True)
+    result = rig.last("result")
+    assert (result["void"], result["winner"], result["nets"]) == (True, None, {"1": {"banker": 0}})
+    assert _strip(rig.last("fault_ack")) == {"event": "fault_ack", "fault": "card_impossible", "by": "void"}
+    assert rig.table.state == bc.BETTING and rig.table.roads.bead_plate() == []
+
+
+def test_art10_unreadable_card_is_rescanned_never_guessed():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.shoe(SHOE_UNREAD)
+    assert rig.table.state == FAULTED
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1:] == ["UNREADABLE CARD", "", "RESCAN OR HOLD VOID"]
+    rig.press("confirm")                                    # no guess: CONFIRM does not close it
+    assert rig.table.state == FAULTED
+    rig.card("Kc")                                          # the rescan: dealt to the hand that was due
+    assert _strip(rig.last("fault_ack")) == {"event": "fault_ack", "fault": "card_unreadable", "by": "rescan"}
+    assert rig.table.state == bc.DEALING
+    rig.card("2s")
+    assert rig.last("result")["player"] == ["9h", "Kc"]
+
+
+def test_art10_unreadable_card_voids_the_round_with_a_long_void_only():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.shoe(SHOE_UNREAD)
+    rig.press("void")                                       # a short press only says to hold it
+    assert rig.table.state == FAULTED and screens.dealer_lines(rig.table, CONFIG, [])[3] == "HOLD VOID TO VOID"
+    rig.press("void", long=True)
+    assert rig.last("result")["void"] is True and rig.table.state == bc.BETTING
+
+
+def test_double_pull_holds_the_second_card_for_the_dealer():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h")
+    rig.card("5d", wait=20)                                 # 20 ms after the last: two cards at once
+    assert rig.table.fault_code == faults.DOUBLE_PULL and rig.last("fault")["card"] == "5d"
+    rig.press("confirm")                                    # art. 10: corrected at once, dealt on
+    assert rig.table.state == bc.DEALING
+    rig.cards("Kc 2s")
+    assert rig.last("result")["banker"] == ["5d", "2s"]
+    rig.cards("3h")
+    rig.card("4h", wait=10)
+    rig.press("void", long=True)                            # or the round is void; the held card counted out
+    assert rig.last("result")["void"] is True
+    assert [r["to"] for r in rig.reports("card")][-1] == "discard"
+    assert rig.table.shoe.counts[4 * 2 + 2] == 5            # 4h: one of six is out of the shoe
+
+
+def test_a_lost_shoe_frame_in_a_round_holds_it_until_rescan_confirm_or_void():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.fault(faults.FRAME_CRC)
+    assert rig.table.state == FAULTED and rig.table.resume_state == bc.DEALING
+    rig.card("Kc")                                          # the card whose frame was lost, read again
+    assert rig.last("fault_ack")["by"] == "rescan" and rig.table.state == bc.DEALING
+    rig.fault(faults.FRAME_LOST)
+    rig.press("confirm")                                    # the dealer vouches nothing was lost
+    assert rig.last("fault_ack")["by"] == "confirm" and rig.table.state == bc.DEALING
+    rig.card("2s")
+    assert rig.last("result")["player"] == ["9h", "Kc"]
+
+
+def test_a_worse_alarm_is_not_closed_by_a_milder_ones_remedy():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.shoe(SHOE_UNREAD)
+    rig.fault(faults.FRAME_CRC)                             # reported, but the unreadable card stays the alarm
+    assert rig.table.fault_code == faults.CARD_UNREADABLE and rig.last("fault")["fault"] == "frame_crc"
+    rig.press("confirm")
+    assert rig.table.state == FAULTED
+
+
+def test_shoe_removed_mid_round_is_an_alarm_and_between_rounds_closes_the_shoe():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.shoe(SHOE_OUT)
+    assert rig.table.fault_code == faults.SHOE_REMOVED
+    rig.press("confirm")
+    rig.cards("Kc 2s")
+    rig.shoe(SHOE_OUT)                                      # art. 3(2): changed after a round
+    assert rig.table.state == READY and _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "removed"}
+
+
+def test_shoe_change_needs_a_long_press():
+    rig = Rig()
+    rig.press("shoe_change")
+    assert rig.table.state == READY
+    rig.press("shoe_change", long=True)
+    assert rig.table.state == bc.BURNING
+
+
+def test_card_with_no_shoe_in_play_is_out_of_order():
+    rig = Rig()
+    rig.card("9h")
+    assert rig.table.fault_code == faults.CARD_OUT_OF_ORDER
+    rig.press("confirm")
+    assert rig.table.state == READY
+
+
+def test_shoe_restart_is_reported():
+    rig = Rig()
+    rig.new_shoe()
+    rig.shoe(SHOE_HELLO)
+    assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "restarted"}
+
+
+def test_roads_on_request():
+    from firmware.events import HOST, HOST_ROADS
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d Kc 2s")                                # Player
+    rig.cards("5h 9d 2c Ks")                                # Banker
+    rig.event(HOST, HOST_ROADS)
+    roads = rig.last("roads")
+    assert roads["bead_plate"] == ["P", "B"] and roads["big_road"] == [["P"], ["B"]]
+
+
+def test_ticks_and_buttons_dispatch_allocation_free():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    table = rig.table
+    table.dispatch(TICK, 10, 0)                             # warm up
+    heap_lock()
+    try:
+        for _ in range(20):
+            table.dispatch(TICK, 10, 0)
+    finally:
+        heap_unlock()
+    assert table.state == bc.DEALING
+    if IS_MICROPYTHON:
+        heap_lock()
+        caught = False
+        try:
+            [0] * 8
+        except MemoryError:
+            caught = True
+        heap_unlock()
+        assert caught
