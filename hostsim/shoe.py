@@ -97,11 +97,17 @@ class BaccaratDemo:
         self.round = None           # baccarat.Round being dealt
         self.rounds = 0             # rounds started in this shoe
         self.rounds_left = None     # rounds still to play once the cut card is out
+        self.device = None          # the framed shoe (hostsim.devices.ShoeDevice) next_line() speaks through
+        self.cut_told = False       # the CUT message was sent for this shoe
+        self.round_burned = False   # art. 8 burn of the next round done
+        self.shoe_told = False      # the IN message was sent for this shoe
         self._new_shoe()
 
     def _new_shoe(self):
         self.shoe.shuffle()
         self.shoes += 1
+        self.cut_told = False
+        self.shoe_told = False
         self.rounds = 0
         self.rounds_left = None
         if self.auto:
@@ -130,6 +136,10 @@ class BaccaratDemo:
                 return self.next_card()
             if self.auto:
                 self.shoe.shuffle()                 # art. 7(2): the machine got every card back
+            if getattr(self.settings, "burn_each_round", False) and not self.round_burned:
+                self.round_burned = True            # art. 8: one card burned at the start of the round
+                return self.shoe.next_int(), BURN
+            self.round_burned = False
             self.round = Round(self.settings)
             self.rounds += 1
         if self.rounds_left is None and not self.auto and self.shoe.cut_card_out:
@@ -145,9 +155,22 @@ class BaccaratDemo:
         return card, HAND_NAMES[hand]
 
     def next_line(self):
-        """The next card as the shoe reader's serial line ("Kh", or "Kh up" when dealt face up)."""
+        """The next card as the framed shoe sends it (docs/protocol.md, "Shoe"): HELLO once, IN for
+        each new shoe, CUT when the cut card comes out, then the CARD frame; bytes, one or more lines."""
+        from hostsim.devices import ShoeDevice
+
+        out = b""
+        if self.device is None:
+            self.device = ShoeDevice()
+            out += self.device.hello()
         card, _ = self.next_card()
-        return cards.name(card) + (" up\n" if self.face_up else "\n")
+        if not self.shoe_told:
+            self.shoe_told = True
+            out += self.device.inserted()
+        if self.shoe.cut_card_out and not self.cut_told and not self.auto:
+            self.cut_told = True
+            out += self.device.cut_card()
+        return out + self.device.card(cards.name(card), self.face_up)
 
 
 class OmahaDeal:

@@ -289,3 +289,22 @@ def test_ticks_and_buttons_dispatch_allocation_free():
             caught = True
         heap_unlock()
         assert caught
+
+
+def test_a_shoe_that_speaks_during_the_boot_lamp_test_is_not_lost():
+    from firmware.events import SHOE, SHOE_IN
+    from firmware.table import STARTING
+    rig = Rig()
+    table = bc.BaccaratTable(rig.lights, {"confirm": 0}, rig.table.settings, None, 0)
+    assert table.state == STARTING
+    table.dispatch(SHOE, SHOE_IN, 0)
+    assert table.state == bc.BURNING
+
+
+def test_result_display_keeps_the_last_round_while_the_next_is_dealt():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("3c 4d 2h 2s Ac 9d")                          # both drew
+    rig.cards("9h 5d")                                      # the next round has two cards
+    assert screens.result_lines(rig.table, CONFIG, [])[:3] == ["ROUND 1", "PLAYER WINS 6-5", "BOTH DREW"]
+    assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 9h =9", "B 5d =5"]

@@ -28,7 +28,7 @@ from firmware.games.baccarat import shoe as shoe_mod
 from firmware.games.baccarat.roads import Roads
 from firmware.statemachine import STAY
 from firmware.table import (ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT, OUT_STATE, READY,
-                            Table)
+                            STARTING, Table)
 
 BURNING = const(4)        # art. 2(1): burning the start of a new shoe
 BETTING = const(5)        # between rounds: bets open, the next card starts a round
@@ -107,6 +107,7 @@ class BaccaratTable(Table):
         self.held_face_up = False
         self.hand = None             # the round in play or last played (rules.Round)
         self.record = None           # the last closed round (shoe.RoundRecord)
+        self.last_hand = None        # its cards (rules.Round): self.hand moves on with the next round
         self.showing_result = False  # the lights and displays show the last result
         self.scoreboard_dirty = True
         self.prompt_void = False     # VOID was pressed short: the display says to hold it
@@ -179,6 +180,17 @@ class BaccaratTable(Table):
                 net += self.nets[seat * width + z]
             lights.set(i, win if net > 0 else (pixels.WHITE if net == 0 else pixels.OFF))
 
+    # -- STARTING: the boot lamp test -------------------------------------------------------------
+    def _on_starting(self, kind, a, b):
+        if kind == CARD or kind == SHOE or kind == BETS:
+            # The shoe speaks before the lamp test is over (it was in when the board booted):
+            # the test is cut short rather than the message lost.
+            self.state = READY
+            target = self._on_ready(kind, a, b)
+            self.state = STARTING
+            return READY if target == STAY else target
+        return Table._on_starting(self, kind, a, b)
+
     # -- READY: no shoe in play ----------------------------------------------------------
     def _on_ready(self, kind, a, b):
         if kind == SHOE and a == SHOE_IN or self._shoe_button(kind, a, b):
@@ -199,6 +211,7 @@ class BaccaratTable(Table):
         self.burned_this_round = False
         self.record = None
         self.hand = None
+        self.last_hand = None
         self._emit(OUT_SHOE, _NEW, self.settings.decks)
         return BURNING if self.shoe.state == shoe_mod.BURNING else BETTING
 
@@ -317,6 +330,7 @@ class BaccaratTable(Table):
         shoe = self.shoe
         record = shoe.void() if void else shoe.end_round()
         self.record = record
+        self.last_hand = self.hand
         if not void:
             result = record.result
             if not record.demo:
@@ -496,7 +510,7 @@ class BaccaratTable(Table):
         self.display_dirty = True
         return STAY
 
-    HANDLERS = Table.HANDLERS[:1] + (_on_ready, _on_faulted) + Table.HANDLERS[3:] + (
+    HANDLERS = (_on_starting, _on_ready, _on_faulted) + Table.HANDLERS[3:] + (
         _on_burning, _on_betting, _on_dealing, _on_shoe_closed)
     ENTRY = Table.ENTRY[:1] + (_enter_ready,) + Table.ENTRY[2:] + (_enter_game, _enter_game, _enter_game, _enter_game)
 

@@ -57,7 +57,7 @@ def seat_table(table, amounts):
 
 def result_fields(table, number):
     record = table.record
-    hand = table.hand
+    hand = table.last_hand
     fields = {"round": number, "player": cards.names(hand.player), "banker": cards.names(hand.banker)}
     if record.void:
         fields.update({"player_total": None, "banker_total": None, "winner": None,

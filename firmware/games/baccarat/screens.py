@@ -99,8 +99,9 @@ def dealer_lines(table, config, button_names):
     head = "BETS OPEN R%d" % (shoe.rounds + 1)
     if table.settings.burn_each_round and not table.burned_this_round:
         head = "BURN, THEN R%d" % (shoe.rounds + 1)
-    if table.showing_result and rnd is not None:
-        return [head, _winner_text(table.record), _hand_line("P", rnd.player), _hand_line("B", rnd.banker)]
+    last = table.last_hand
+    if table.showing_result and last is not None:
+        return [head, _winner_text(table.record), _hand_line("P", last.player), _hand_line("B", last.banker)]
     return [head, "CUT CARD OUT" if shoe.last_round else "", "", ""]
 
 
@@ -109,7 +110,7 @@ def result_lines(table, config, button_names):
     shoe = table.shoe
     if shoe is None or record is None or table.state < READY:
         return ["BACCARAT", "", "", ""]
-    rnd = table.hand
+    rnd = table.last_hand
     head = "ROUND %d%s" % (record.number, " DEMO" if record.demo else "")
     pairs = ""
     if not record.void:
