@@ -104,7 +104,8 @@ def test_baccarat_automatic_shuffler_deals_face_up_without_burn_from_a_full_shoe
     (burned, dealt, rounds), = _play_shoes(settings, 1, seed=4)
     assert burned == [] and rounds == 40                    # art. 2(3): no burn, no cut card
     demo = BaccaratDemo(settings, seed=4)
-    assert demo.next_line().endswith(" up\n")               # art. 7(2): face up
+    assert demo.next_line().rstrip(b"\n").split(b"\n")[-1].startswith(b"S1 02 CARD ")    # after HELLO and IN
+    assert b" U*" in demo.next_line()                       # art. 7(2): face up
     before = demo.shoe.shuffles
     while demo.round is not None:
         demo.next_card()
@@ -116,8 +117,9 @@ def test_the_sim_demo_of_the_sim_baccarat_table_follows_its_file():
     config = table_config.load(os.path.join(REPO, "boards", "tables", "sim-baccarat.json"))
     feed = demo_feed(config, seed=1)
     assert isinstance(feed, BaccaratDemo) and feed.shoe.size == config["rules"].decks * 52
-    lines = [feed.next_line() for _ in range(config["rules"].decks)]
-    assert feed.burn_left == 0 and feed.round is None and all(cards.parse(l.strip()) >= 0 for l in lines)
+    lines = [feed.next_line().rstrip(b"\n").split(b"\n")[-1] for _ in range(config["rules"].decks)]
+    assert feed.burn_left == 0 and feed.round is None
+    assert all(cards.parse(line.split()[3].decode()) >= 0 and line.split()[2] == b"CARD" for line in lines)
 
 
 # -- Omaha ------------------------------------------------------------------------------------------
