@@ -11,6 +11,7 @@ import glob
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -20,11 +21,11 @@ from firmware import cards
 from firmware import main as firmware_main
 from hostsim import hardware
 from hostsim.devices import BetReaderDevice, ShoeDevice
-from hostsim.headless import SETTLE_MS, HeadlessTable
+from hostsim.headless import BOOT_LIMIT_MS, SETTLE_MS, HeadlessTable
 from hostsim.table_io import LONG_PRESS_MS, SHORT_PRESS_MS, TableIO
 from tests.host.cli_checks import assert_one_line_error
 from tools import replay as replay_tool
-from tools.replay_input import MAX_WAIT_MS, run_line
+from tools.replay_input import KINDS, MAX_WAIT_MS, run_line
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPTS = os.path.join(REPO, "tests", "host", "replay_scripts")
@@ -418,6 +419,34 @@ def test_a_firmware_crash_resets_the_board_and_the_replay_goes_on(tmp_path, monk
         ("button", "deal"), ("button", "deal")]       # the next line waited for the new boot to finish
     assert reports[3]["reset_cause"] == hardware.HARD_RESET and reports[3]["seq"] == 1
     assert "ValueError: firmware bug" in reports[4]["error"]
+
+
+# -- the documentation ------------------------------------------------------------------------
+def _doc_section():
+    with open(os.path.join(REPO, "docs", "protocol.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text[text.index("## Replay input"):]
+    return section[:section.index("\n## ")] if "\n## " in section else section
+
+
+def test_the_documented_example_session_is_what_the_tool_prints():
+    section = _doc_section()
+    blocks = re.findall(r"```json\n(.*?)```", section, re.S)
+    assert len(blocks) == 2
+    proc = _cli("--table", _table(), "-", input_text=blocks[0])
+    assert proc.stdout == blocks[1]
+    assert proc.returncode == 2
+    stated = re.search(r"after `(replay: line [^`]*)` on stderr", section, re.S).group(1)
+    assert proc.stderr.strip() == " ".join(stated.split())
+
+
+def test_the_documented_constants_are_the_codes():
+    section = " ".join(_doc_section().split())
+    assert "held 100 ms, or 1500 ms for a long press" in section and (SHORT_PRESS_MS, LONG_PRESS_MS) == (100, 1500)
+    assert "then 100 ms more (`hostsim.headless.SETTLE_MS`)" in section and SETTLE_MS == 100
+    assert "0 .. 3 600 000" in section and MAX_WAIT_MS == 3600 * 1000
+    assert "within 10 s of virtual time" in section and BOOT_LIMIT_MS == 10000
+    assert set(re.findall(r"^\| `\{\"(\w+)\"", _doc_section(), re.M)) == set(KINDS)
 
 
 # -- determinism and golden scripts -------------------------------------------------------------
