@@ -7,8 +7,9 @@
 # what it is on the board (firmware.main.run): recorded in crash.log, then a
 # reset; a reset (that one, machine.reset(), the watchdog) boots the firmware
 # again on the same hardware, as hostsim.sim does. Every line the firmware
-# writes to its host port goes to on_report as it is written. Used by
-# tools.replay.
+# writes to its host port goes to on_report at the end of the pass that wrote
+# it. Used by tools.replay.
+import json
 import os
 import sys
 
@@ -67,6 +68,7 @@ class HeadlessTable:
         self.boots = 0
         self._booting = False
         self._partial = b""
+        self._undelivered = []   # host report lines the firmware wrote in the current pass
         self._last_output = 0
         self._last_draw = 0
         self.hw.port("host").taps.append(self._host_bytes)
@@ -92,9 +94,11 @@ class HeadlessTable:
                                           usb_console=usb)
         except SettingsError as exc:
             firmware_main.report_refusal(machine, self.board_file, self.table_file, exc)
+            self._deliver()
             raise Refused(str(exc))
         self._booting = True
         self._last_output = self._last_draw = self.now_ms()
+        self._deliver()
 
     def booting(self):
         """True until a state report shows the table past its boot lamp test."""
@@ -152,8 +156,10 @@ class HeadlessTable:
                 machine.reset()
             self.hw.check_watchdog()
         except hardware.SimReset as reset:
+            self._deliver()
             self.hw.reboot(reset.cause)
             self.boot()
+        self._deliver()
 
     def _firmware_pass(self, ms):
         ctx = self.ctx
@@ -168,18 +174,23 @@ class HeadlessTable:
 
     # -- host reports ------------------------------------------------------------------------
     def _host_bytes(self, data):
+        # Called inside the firmware's write: only collect here. on_report runs after the pass
+        # (_deliver), so a failure of the host side (a closed stdout) is never taken for a firmware crash.
         self._partial += data
         while b"\n" in self._partial:
             raw, self._partial = self._partial.split(b"\n", 1)
             line = raw.rstrip(b"\r").decode("utf-8", "replace")
             if self._booting and _past_lamp_test(line):
                 self._booting = False
+            self._undelivered.append(line)
+
+    def _deliver(self):
+        lines, self._undelivered = self._undelivered, []
+        for line in lines:
             self.on_report(line)
 
 
 def _past_lamp_test(line):
-    import json
-
     try:
         report = json.loads(line)
     except ValueError:

@@ -449,6 +449,17 @@ def test_the_documented_constants_are_the_codes():
     assert set(re.findall(r"^\| `\{\"(\w+)\"", _doc_section(), re.M)) == set(KINDS)
 
 
+def test_a_failing_host_side_is_not_a_firmware_crash(tmp_path):
+    """Issue 8 item 19's lesson: the host's own error (a closed stdout) must not be recorded in crash.log."""
+    def emit(line):
+        if '"ready"' in line:
+            raise BrokenPipeError("stdout closed")
+
+    with pytest.raises(BrokenPipeError):
+        replay_tool.replay([b'{"button": "deal"}'], _table(), BOARD, str(tmp_path), emit)
+    assert os.listdir(tmp_path) == []
+
+
 # -- determinism and golden scripts -------------------------------------------------------------
 def test_two_runs_print_the_same_bytes(tmp_path):
     path = _script(tmp_path, {"shoe": "new"}, {"card": "Ah"}, {"bets": {"1": {"tie": 5}}}, {"button": "confirm"},
