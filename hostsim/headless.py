@@ -1,0 +1,198 @@
+# The unchanged firmware on the simulated board, stepped on a virtual clock as fast as the CPU allows.
+#
+# The board runs firmware.main's input pass every POLL_MS and its output pass
+# every OUTPUT_MS from asyncio tasks; here the same passes are called in the
+# same cadence while the virtual clock is advanced by hand, so a run takes no
+# real time and gives the same reports every time. A firmware exception is
+# what it is on the board (firmware.main.run): recorded in crash.log, then a
+# reset; a reset (that one, machine.reset(), the watchdog) boots the firmware
+# again on the same hardware, as hostsim.sim does. Every line the firmware
+# writes to its host port goes to on_report at the end of the pass that wrote
+# it. Used by tools.replay.
+import json
+import os
+import sys
+
+from firmware import board as board_mod
+from firmware import main as firmware_main
+from firmware.errors import SettingsError
+from firmware.saved_state import record_crash
+from hostsim import hardware
+from hostsim.clock import VirtualClock
+from hostsim.table_io import TableIO
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# A boot's lamp test lights each zone in turn (about a second); a table not
+# past it after this long of virtual time is stuck.
+BOOT_LIMIT_MS = 10000
+# After an input, the table gets this long to react before the next one: every
+# report it causes is out (reports leave every OUTPUT_MS, displays redraw every
+# DISPLAY_MS) and a partial reader line has timed out (50 ms at the most).
+SETTLE_MS = 100
+_STARTING = "starting"
+
+
+def board_path(name):
+    """A board name (boards/NAME.json) or a path to a board file."""
+    if name.endswith(".json") or os.sep in name:
+        return name
+    return os.path.join(REPO, "boards", name + ".json")
+
+
+class Refused(Exception):
+    """The firmware refused its files at boot (it has reported boot_refused to the host)."""
+
+
+class BootTimeout(Exception):
+    """The table did not finish booting within the bound."""
+
+
+class HeadlessTable:
+    """One board with the firmware booted on it; step it with run_for(), feed it through .io (a TableIO).
+
+    board: a board file path (SettingsError if it is wrong: the hardware is
+    built from it). on_report(line) gets each host report line (str, without
+    its line end) as the firmware sends it. Call close() when done: it takes
+    the simulated modules out of sys.modules again.
+    """
+
+    def __init__(self, board_file, table_file, state_dir, on_report):
+        self.board_file = board_file
+        self.table_file = table_file
+        self.state_dir = state_dir
+        self.on_report = on_report
+        self.board = board_mod.load(board_file)
+        self.hw = hardware.install(clock=VirtualClock(), ports="loopback", board=self.board)
+        self.io = TableIO(self.hw, self.board)
+        self.ctx = None
+        self.boots = 0
+        self._booting = False
+        self._partial = b""
+        self._undelivered = []   # host report lines the firmware wrote in the current pass
+        self._last_output = 0
+        self._last_draw = 0
+        self.hw.port("host").taps.append(self._host_bytes)
+
+    def close(self):
+        hardware.uninstall()
+
+    def now_ms(self):
+        return self.hw.clock.now_ms()
+
+    # -- boot ------------------------------------------------------------------------
+    def boot(self):
+        """Boot the firmware (firmware.main.boot, as the board's run() does); Refused if it refuses a file."""
+        import machine
+        import neopixel
+        from hostsim.usb import UsbConsole
+
+        usb = UsbConsole() if self.hw.usb is not None else None
+        self.ctx = None
+        self.boots += 1
+        try:
+            self.ctx = firmware_main.boot(machine, neopixel, self.board_file, self.table_file, self.state_dir,
+                                          usb_console=usb)
+        except SettingsError as exc:
+            firmware_main.report_refusal(machine, self.board_file, self.table_file, exc)
+            self._deliver()
+            raise Refused(str(exc))
+        self._booting = True
+        self._last_output = self._last_draw = self.now_ms()
+        self._deliver()
+
+    def booting(self):
+        """True until a state report shows the table past its boot lamp test."""
+        return self._booting
+
+    def wait_booted(self, limit_ms=BOOT_LIMIT_MS):
+        """Run until the table is past its lamp test (any state but starting); BootTimeout after limit_ms."""
+        end = self.now_ms() + limit_ms
+        while self._booting:
+            if self.now_ms() >= end:
+                raise BootTimeout("the table did not finish booting within %d ms" % limit_ms)
+            self.step()
+
+    # -- time ---------------------------------------------------------------------------
+    def run_for(self, ms):
+        """Advance exactly ms of virtual time, one firmware input pass every POLL_MS (a shorter last one)."""
+        left = ms
+        while left > 0:
+            step = min(firmware_main.POLL_MS, left)
+            self.step(step)
+            left -= step
+
+    def take_in(self, role):
+        """Run until the firmware has read what was sent to port `role`, then SETTLE_MS more.
+
+        The firmware takes at most one line from a port per pass; a port it
+        does not read (a pass takes nothing) keeps its bytes.
+        """
+        waiting = self.io.waiting(role)
+        while waiting:
+            self.step()
+            now_waiting = self.io.waiting(role)
+            if now_waiting >= waiting:
+                break
+            waiting = now_waiting
+        self.run_for(SETTLE_MS)
+
+    def press(self, role, long=False):
+        """Press a dealer button, hold it (TableIO's SHORT_PRESS_MS or LONG_PRESS_MS), release, settle."""
+        self.run_for(self.io.press(role, long))
+        self.io.release_due()
+        self.run_for(SETTLE_MS)
+
+    def step(self, ms=firmware_main.POLL_MS):
+        """One input pass after ms of virtual time, and the output pass when it is due."""
+        self.hw.advance(ms)                 # fires machine.Timer callbacks on the way
+        self.io.release_due()
+        try:
+            try:
+                self._firmware_pass(ms)
+            except Exception as exc:        # the board's crash recovery (firmware.main.run)
+                record_crash(exc, self.state_dir)
+                sys.stdout.write("fatal: %s; resetting\n" % exc)     # its console text, as on the board
+                import machine
+                machine.reset()
+            self.hw.check_watchdog()
+        except hardware.SimReset as reset:
+            self._deliver()
+            self.hw.reboot(reset.cause)
+            self.boot()
+        self._deliver()
+
+    def _firmware_pass(self, ms):
+        ctx = self.ctx
+        firmware_main.poll_inputs(ctx, ms)
+        now = self.now_ms()
+        if now - self._last_output >= firmware_main.OUTPUT_MS:
+            self._last_output = now
+            draw = now - self._last_draw >= firmware_main.DISPLAY_MS
+            if draw:
+                self._last_draw = now
+            firmware_main.refresh_outputs(ctx, draw)
+
+    # -- host reports ------------------------------------------------------------------------
+    def _host_bytes(self, data):
+        # Called inside the firmware's write: only collect here. on_report runs after the pass
+        # (_deliver), so a failure of the host side (a closed stdout) is never taken for a firmware crash.
+        self._partial += data
+        while b"\n" in self._partial:
+            raw, self._partial = self._partial.split(b"\n", 1)
+            line = raw.rstrip(b"\r").decode("utf-8", "replace")
+            if self._booting and _past_lamp_test(line):
+                self._booting = False
+            self._undelivered.append(line)
+
+    def _deliver(self):
+        lines, self._undelivered = self._undelivered, []
+        for line in lines:
+            self.on_report(line)
+
+
+def _past_lamp_test(line):
+    try:
+        report = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(report, dict) and report.get("event") == "state" and report.get("state") != _STARTING

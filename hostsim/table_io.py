@@ -1,0 +1,134 @@
+# The host side of a simulated table's equipment: the shoe, the bet reader, the dealer buttons, raw port bytes.
+#
+# A TableIO turns what happens at the table ("the Ah left the shoe", "seat 3
+# bet 100 on banker", "the dealer pressed CONFIRM") into what the board's
+# wires carry: device frames from hostsim.devices' emulated shoe and bet
+# reader, fed to the board's `shoe` / `bets` UART endpoints, and button pins
+# pulled low and released. The firmware's own drivers decode it all.
+#
+# Nothing here blocks or steps time: a press is released by release_due() once
+# its hold time has passed on the virtual clock, so the same object serves the
+# stepped runs (hostsim.headless, tools.replay) and a host loop beside the
+# firmware's asyncio tasks. Used by tools.replay; docs/protocol.md, "Replay input".
+from hostsim.devices import BetReaderDevice, ShoeDevice
+
+# How long a press holds the button down. The firmware's buttons are debounced
+# over 3 polls of 10 ms (firmware/drivers/buttons.py), so a short press is
+# seen whole; a long press outlasts any long-press threshold of the dealer's
+# buttons (a second is the usual one).
+SHORT_PRESS_MS = 100
+LONG_PRESS_MS = 1500
+
+SHOE_PORT = "shoe"
+BETS_PORT = "bets"
+
+
+class TableIO:
+    """The devices and buttons around one simulated board (a hostsim Hardware and its firmware.board.Board).
+
+    Each emulated device says HELLO (counter 00, as when it powers up) just
+    before its first message, so a device that is never used sends nothing.
+    """
+
+    def __init__(self, hw, board):
+        self.hw = hw
+        self.board = board
+        self.shoe = ShoeDevice()
+        self.bet_reader = BetReaderDevice()
+        self._greeted = []       # the devices that have sent their HELLO
+        self._held = {}          # pin -> virtual time (ms) of its release
+
+    # -- what the board has --------------------------------------------------------
+    def button_roles(self):
+        """The dealer buttons of this board, by role, sorted."""
+        return [role for role, _ in self.board.buttons]
+
+    def port_roles(self):
+        """The serial ports of this board, by role, sorted."""
+        return sorted(self.board.ports)
+
+    # -- the card-reading shoe ------------------------------------------------------
+    def shoe_new(self):
+        """A freshly shuffled shoe is inserted: the shoe reports IN."""
+        self._device_line(self.shoe, SHOE_PORT, self.shoe.inserted)
+
+    def shoe_out(self):
+        """The shoe is taken out (a shoe change, Baccarat art. 3(2)): OUT."""
+        self._device_line(self.shoe, SHOE_PORT, self.shoe.removed)
+
+    def shoe_hello(self):
+        """The shoe (re)starts: HELLO, its counter back at 00."""
+        self._greet(self.shoe, SHOE_PORT)
+
+    def card(self, code, face_up=False):
+        """A card left the shoe: code in the wire's spelling (rank 23456789TJQKA, suit cdhs)."""
+        self._device_line(self.shoe, SHOE_PORT, self.shoe.card, code, face_up)
+
+    def cut_card(self):
+        self._device_line(self.shoe, SHOE_PORT, self.shoe.cut_card)
+
+    def unreadable(self):
+        """A card left the shoe and could not be read."""
+        self._device_line(self.shoe, SHOE_PORT, self.shoe.unreadable)
+
+    def shoe_fault(self, code):
+        """The shoe's own sensor fault number."""
+        self._device_line(self.shoe, SHOE_PORT, self.shoe.sensor_fault, code)
+
+    # -- the bet reader ---------------------------------------------------------------
+    def bets(self, reading):
+        """One reading of the bet reader: {seat: {zone: amount}}, as OPEN, SEAT..., CLOSE frames."""
+        self._device_line(self.bet_reader, BETS_PORT, self.bet_reader.bets, reading)
+
+    # -- dealer buttons -----------------------------------------------------------------
+    def press(self, role, long=False):
+        """Push the button down now; it is released by release_due() after its hold time. Returns the hold (ms).
+
+        KeyError for a role this board has no button for.
+        """
+        index = self.board.button_index(role)
+        if index < 0:
+            raise KeyError("board %s has no %r button" % (self.board.name, role))
+        pin = self.board.buttons[index][1]
+        hold = LONG_PRESS_MS if long else SHORT_PRESS_MS
+        self.hw.pin(pin).press()            # may run a pin IRQ handler of the firmware
+        self._held[pin] = self.hw.clock.now_ms() + hold
+        return hold
+
+    def release_due(self):
+        """Release every button whose hold time is over (call it before each firmware pass)."""
+        now = self.hw.clock.now_ms()
+        for pin, due in sorted(self._held.items()):
+            if now >= due:
+                del self._held[pin]
+                self.hw.pin(pin).release()
+
+    def holding(self):
+        """True while a button is held down."""
+        return bool(self._held)
+
+    # -- bytes ------------------------------------------------------------------------------
+    def send(self, role, data):
+        """Bytes on the wire into the board's port `role`, as the device there sends them."""
+        self.hw.port(role).feed(bytes(data))
+
+    def waiting(self, role):
+        """Bytes sent to port `role` that the firmware has not read yet (endpoint and UART buffer)."""
+        endpoint = self.hw.port(role)
+        pending = endpoint.pending() if hasattr(endpoint, "pending") else 0
+        for state in list(self.hw.uarts.values()) + [self.hw.usb]:
+            if state is not None and role in state.roles:
+                return pending + len(state.rx_data)
+        return pending
+
+    def _greet(self, device, role):
+        if device not in self._greeted:
+            self._greeted.append(device)
+        self.send(role, device.hello())
+
+    def _device_line(self, device, role, message, *args):
+        if role not in self.board.ports:
+            raise KeyError("board %s has no %s port" % (self.board.name, role))
+        if device not in self._greeted:
+            self._greet(device, role)
+        self.send(role, message(*args))

@@ -1,0 +1,496 @@
+"""python -m tools.replay: the unchanged firmware on the simulated board, fed input lines, printing host reports.
+
+Issue 9: "boots the unchanged firmware on the simulated board (virtual clock),
+feeds the input, and prints every host report as one JSON line, in order".
+These tests hold to what the firmware does before the Baccarat controller
+reads the framed shoe: reports in order, faults with the bytes behind them,
+buttons, raw bytes, time; the golden scripts are in tests/host/replay_scripts/.
+"""
+import contextlib
+import glob
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from firmware import cards
+from firmware import main as firmware_main
+from hostsim import hardware
+from hostsim.devices import BetReaderDevice, ShoeDevice
+from hostsim.headless import BOOT_LIMIT_MS, SETTLE_MS, HeadlessTable
+from hostsim.table_io import LONG_PRESS_MS, SHORT_PRESS_MS, TableIO
+from tests.host.cli_checks import assert_one_line_error
+from tools import replay as replay_tool
+from tools.replay_input import KINDS, MAX_WAIT_MS, run_line
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPTS = os.path.join(REPO, "tests", "host", "replay_scripts")
+BOARD = os.path.join(REPO, "boards", "sim.json")
+
+
+def _table(game="baccarat"):
+    return os.path.join(REPO, "boards", "tables", "sim-%s.json" % game)
+
+
+def _cli(*args, input_text=None, timeout=60):
+    return subprocess.run([sys.executable, "-m", "tools.replay", *args], cwd=REPO, capture_output=True, text=True,
+                          input=input_text, timeout=timeout)
+
+
+def _script(tmp_path, *lines, name="in.jsonl"):
+    path = tmp_path / name
+    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines))
+    return str(path)
+
+
+def _main(tmp_path, *lines, table=None, board="sim", extra=()):
+    """tools.replay.main in this process -> (status, reports, stderr text)."""
+    out, err = io.StringIO(), io.StringIO()
+    path = _script(tmp_path, *lines)
+    status = replay_tool.main(["--table", table or _table(), "--board", board, *extra, path],
+                              stdout=out, stderr=err)
+    return status, [json.loads(l) for l in out.getvalue().splitlines()], err.getvalue()
+
+
+def _timed(tmp_path, *lines, table=None):
+    """Replay in this process -> [(virtual ms, report)], each report stamped with the time it was sent."""
+    seen = []
+    holder = {}
+
+    def emit(line):
+        seen.append((holder["table"].now_ms(), json.loads(line)))
+
+    raw = [(l if isinstance(l, str) else json.dumps(l)).encode() for l in lines]
+    replay_tool.replay(raw, table or _table(), BOARD, str(tmp_path), emit,
+                       started=lambda t: holder.__setitem__("table", t))
+    return seen
+
+
+def _events(reports):
+    return [(r["event"], r.get("state", r.get("button", r.get("fault")))) for r in reports]
+
+
+BOOTED = [("boot", None), ("state", "starting"), ("state", "ready")]
+
+
+@contextlib.contextmanager
+def _booted(tmp_path, sent=None):
+    """A HeadlessTable booted past its lamp test; with a list `sent`, every (port, bytes) TableIO sends is added."""
+    table = HeadlessTable(BOARD, _table(), str(tmp_path), lambda line: None)
+    try:
+        if sent is not None:
+            send = table.io.send
+            table.io.send = lambda role, data: (sent.append((role, bytes(data))), send(role, data))
+        table.boot()
+        table.wait_booted()
+        yield table
+    finally:
+        table.close()
+
+
+# -- boot and order ------------------------------------------------------------------
+def test_boot_reports_come_first_in_order_and_nothing_else_is_printed(tmp_path):
+    proc = _cli("--table", _table(), _script(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    reports = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert _events(reports) == BOOTED
+    assert reports[0] == {"seq": 1, "table": "SIM-B1", "event": "boot", "board": "sim", "game": "baccarat",
+                          "reset_cause": hardware.PWRON_RESET}
+
+
+@pytest.mark.parametrize("game", ["baccarat", "craps", "omaha"])
+def test_every_game_boots_past_its_lamp_test_before_the_first_input(tmp_path, game):
+    seen = _timed(tmp_path, {"button": "deal"}, table=_table(game))
+    events = _events([r for _, r in seen])
+    assert events[:3] == BOOTED and events[3:] == [("button", "deal"), ("button", "deal")]
+    ready_ms = seen[2][0]
+    assert ready_ms > 0 and seen[3][0] > ready_ms     # the press came after the table was ready
+
+
+def test_sequence_numbers_run_one_by_one_in_the_order_sent(tmp_path):
+    status, reports, _ = _main(tmp_path, {"button": "deal"}, {"raw": {"port": "shoe", "hex": "7a7a0a"}},
+                               {"button": "confirm"}, {"button": "void", "long": True})
+    assert status == 0
+    assert [r["seq"] for r in reports] == list(range(1, len(reports) + 1))
+    assert _events(reports) == BOOTED + [
+        ("button", "deal"), ("button", "deal"), ("state", "fault"), ("fault", "bad_card"),
+        ("button", "confirm"), ("fault_ack", "bad_card"), ("state", "ready"), ("button", "confirm"),
+        ("button", "void"), ("button", "void")]
+
+
+# -- buttons ------------------------------------------------------------------------------
+def test_a_button_line_is_a_press_then_a_release(tmp_path):
+    status, reports, _ = _main(tmp_path, {"button": "shoe_change"})
+    assert status == 0
+    pressed = [(r["button"], r["pressed"]) for r in reports if r["event"] == "button"]
+    assert pressed == [("shoe_change", True), ("shoe_change", False)]
+
+
+@pytest.mark.parametrize("line, hold_ms", [({"button": "deal"}, SHORT_PRESS_MS),
+                                           ({"button": "deal", "long": False}, SHORT_PRESS_MS),
+                                           ({"button": "deal", "long": True}, LONG_PRESS_MS)])
+def test_a_press_is_held_for_its_named_time(tmp_path, line, hold_ms):
+    seen = _timed(tmp_path, line)
+    down, up = [ms for ms, r in seen if r["event"] == "button"]
+    # Both edges are seen after the same 3-poll debounce and reported at an output pass (every 20 ms).
+    assert abs((up - down) - hold_ms) <= firmware_main.OUTPUT_MS
+    assert SHORT_PRESS_MS < 1000 < LONG_PRESS_MS
+
+
+# -- raw bytes and faults -------------------------------------------------------------------
+def test_garbage_on_the_shoe_port_is_a_fault_carrying_its_bytes(tmp_path):
+    status, reports, _ = _main(tmp_path, {"raw": {"port": "shoe", "hex": "7a 7a 0a"}})
+    assert status == 0
+    faults = [r for r in reports if r["event"] == "fault"]
+    assert len(faults) == 1 and faults[0]["bytes"] == "zz"
+
+
+def test_raw_bytes_reach_the_port_named(tmp_path):
+    status, reports, _ = _main(tmp_path, {"raw": {"port": "dice", "hex": "3320340a"}})
+    assert status == 0
+    # The dice port is the one a Baccarat table does not use: its first line is a fault with the port and bytes.
+    faults = [r for r in reports if r["event"] == "fault"]
+    assert [(f["fault"], f["port"], f["bytes"]) for f in faults] == [("unexpected_input", "dice", "3 4")]
+
+
+def test_a_whole_raw_line_arrives_as_one_line_with_any_bytes(tmp_path):
+    status, reports, _ = _main(tmp_path, {"raw": {"port": "dice", "hex": "00ff0a"}})
+    assert status == 0
+    faults = [r for r in reports if r["event"] == "fault"]
+    assert [(f["fault"], f["port"]) for f in faults] == [("unexpected_input", "dice")]
+    assert faults[0]["bytes"] != ""
+
+
+def test_a_line_cut_short_times_out_within_the_settle_time(tmp_path):
+    """A reader line that stops mid-way is dropped once the port is quiet: the settle time outlasts that."""
+    seen = _timed(tmp_path, {"raw": {"port": "shoe", "hex": "4168"}})
+    faults = [r for _, r in seen if r["event"] == "fault"]
+    assert [(f["fault"], f["bytes"]) for f in faults] == [("partial_line", "Ah")]
+
+
+def test_bytes_the_firmware_does_not_read_stay_on_the_port_and_the_replay_goes_on(tmp_path, monkeypatch):
+    with _booted(tmp_path) as table:
+        monkeypatch.setattr(firmware_main, "poll_inputs", lambda ctx, elapsed_ms: None)    # reads no port
+        start = table.now_ms()
+        run_line(table, json.dumps({"raw": {"port": "shoe", "hex": "7a0a7a0a"}}))
+        assert table.io.waiting("shoe") == 4
+        assert table.now_ms() - start == firmware_main.POLL_MS + SETTLE_MS     # one pass showed it, then settle
+
+
+# -- time ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("ms", [0, 25, 500, 1230])
+def test_wait_ms_advances_exactly_that_long(tmp_path, ms):
+    with _booted(tmp_path) as table:
+        start = table.now_ms()
+        run_line(table, json.dumps({"wait_ms": ms}))
+        assert table.now_ms() - start == ms
+
+
+def test_a_wait_puts_that_much_time_between_two_inputs(tmp_path):
+    seen = _timed(tmp_path, {"button": "deal"}, {"wait_ms": 2000}, {"button": "void"})
+    deal_up = next(ms for ms, r in seen if r["event"] == "button" and r["button"] == "deal" and not r["pressed"])
+    void_down = next(ms for ms, r in seen if r["event"] == "button" and r["button"] == "void")
+    assert 2000 <= void_down - deal_up <= 2000 + SETTLE_MS + 4 * firmware_main.POLL_MS
+
+
+# -- the devices' wire format ---------------------------------------------------------------
+def test_the_firmwares_own_drivers_decode_what_the_table_io_sends():
+    """The shoe and bet reader drivers, on the board's UARTs, read TableIO's lines as the messages meant."""
+    from firmware import board as board_mod
+    from firmware.drivers.bet_reader import BetReader
+    from firmware.drivers.serial_line import SerialLine
+    from firmware.drivers.shoe import Shoe
+    from firmware.events import BETS, CARD, EventQueue, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN
+    from firmware.evidence import Evidence
+    from firmware.games.baccarat.rules import ZONES
+
+    board = board_mod.load(BOARD)
+    hw = hardware.install(board=board)
+    try:
+        import machine
+
+        queue = EventQueue(32)
+        evidence = Evidence()
+        shoe = Shoe(SerialLine(machine.UART(board.ports["shoe"]["uart"])), queue, evidence)
+        reader = BetReader(SerialLine(machine.UART(board.ports["bets"]["uart"])), queue, evidence, ZONES, 7)
+        io_ = TableIO(hw, board)
+        io_.shoe_new()
+        io_.card("Ah", face_up=True)
+        io_.cut_card()
+        io_.bets({"3": {"banker": 100, "tie": 10}})
+        events = []
+        for _ in range(20):
+            shoe.poll()
+            reader.poll()
+            while queue.get():
+                events.append((queue.kind, queue.a, queue.b))
+        assert [(k, a) for k, a, _ in events] == [(SHOE, SHOE_HELLO), (SHOE, SHOE_IN), (CARD, cards.parse("Ah")),
+                                                  (SHOE, SHOE_CUT), (BETS, 1)]
+        assert events[2][2] == 1                            # face up (Baccarat art. 4)
+        assert reader.reading.as_dict() == {3: {"banker": 100, "tie": 10}}
+        assert shoe.lost == 0 and reader.lost == 0 and shoe.bad_frames == 0
+    finally:
+        hardware.uninstall()
+
+
+def test_each_device_line_goes_on_the_wire_as_the_emulated_devices_frames(tmp_path):
+    shoe, reader = ShoeDevice(), BetReaderDevice()
+    reading = {"3": {"banker": 100, "tie": 10}, "5": {"player": 50}}
+    script = [({"shoe": "new"}, "shoe", shoe.hello() + shoe.inserted()),
+              ({"card": "10h", "face_up": True}, "shoe", shoe.card("Th", face_up=True)),   # one spelling on the wire
+              ({"card": "qS"}, "shoe", shoe.card("Qs")),
+              ({"cut_card": True}, "shoe", shoe.cut_card()),
+              ({"shoe": "unreadable"}, "shoe", shoe.unreadable()),
+              ({"shoe_fault": 12}, "shoe", shoe.sensor_fault(12)),
+              ({"shoe": "out"}, "shoe", shoe.removed()),
+              ({"shoe": "hello"}, "shoe", shoe.hello()),
+              ({"card": "2c"}, "shoe", shoe.card("2c")),
+              ({"bets": reading}, "bets", reader.hello() + reader.bets(reading)),
+              ({"bets": {}}, "bets", reader.bets({})),
+              ({"raw": {"port": "console", "hex": "68 65 6c 70 0a"}}, "console", b"help\n")]
+    sent = []
+    with _booted(tmp_path, sent) as table:
+        for line, port, data in script:
+            del sent[:]
+            run_line(table, json.dumps(line))
+            assert sent and all(role == port for role, _ in sent), line
+            assert b"".join(d for _, d in sent) == data, line
+
+
+# -- malformed input -----------------------------------------------------------------------
+BAD_LINES = [
+    ("{card: Ah}", "not JSON"),
+    ("[1, 2]", "expected a JSON object"),
+    ('"card"', "expected a JSON object"),
+    ("{}", "an empty object"),
+    ('{"deal": true}', "unknown key 'deal'"),
+    ('{"card": "Ah", "button": "deal"}', "one input a line"),
+    ('{"card": "Ah", "up": true}', "unknown key 'up' in a card line (allowed: face_up)"),
+    ('{"card": "Ah", "face_up": "yes"}', "face_up must be true or false"),
+    ('{"card": "Zz"}', "unknown card code 'Zz'"),
+    ('{"card": 14}', "card must be a string"),
+    ('{"shoe": "old"}', "unknown shoe report 'old'"),
+    ('{"cut_card": false}', "cut_card must be true"),
+    ('{"shoe_fault": -1}', "shoe_fault must be 0 or more"),
+    ('{"bets": [3]}', "bets must be an object of seats"),
+    ('{"bets": {"three": {"banker": 100}}}', "seat 'three'"),
+    ('{"bets": {"3": {"banker": "100"}}}', "banker must be a whole number"),
+    ('{"bets": {"3": {"banker": 1.5}}}', "banker must be a whole number"),
+    ('{"bets": {"3": {"bank er": 1}}}', "zone 'bank er'"),
+    ('{"bets": {"3": {"%s": 1}}}' % ("z" * 90), "does not fit one frame"),
+    ('{"button": "foo"}', "unknown button 'foo' (board sim has confirm, deal, shoe_change, void)"),
+    ('{"button": "deal", "long": 1}', "long must be true or false"),
+    ('{"button": "deal", "hold_ms": 50}', "unknown key 'hold_ms' in a button line"),
+    ('{"raw": {"port": "printer", "hex": "00"}}', "unknown port 'printer' (board sim has bets, console, dice,"),
+    ('{"raw": {"port": "shoe", "hex": "0g"}}', "bad hex '0g'"),
+    ('{"raw": {"port": "shoe", "hex": "123"}}', "bad hex '123'"),
+    ('{"raw": {"port": "shoe"}}', "raw: missing 'hex'"),
+    ('{"raw": {"port": "shoe", "hex": "00", "crc": 1}}', "raw: unknown key 'crc'"),
+    ('{"raw": "00"}', "raw must be an object"),
+    ('{"wait_ms": -5}', "wait_ms must be 0..%d, got -5" % MAX_WAIT_MS),
+    ('{"wait_ms": %d}' % (MAX_WAIT_MS + 1), "wait_ms must be 0..%d" % MAX_WAIT_MS),
+    ('{"wait_ms": 1.5}', "wait_ms must be a whole number, got a number"),
+    ('{"wait_ms": true}', "wait_ms must be a whole number, got a boolean"),
+    ('{"wait_ms": "500"}', "wait_ms must be a whole number, got a string"),
+]
+
+
+@pytest.mark.parametrize("line, message", BAD_LINES)
+def test_a_malformed_line_stops_the_replay_naming_its_number(tmp_path, line, message):
+    status, reports, err = _main(tmp_path, {"button": "deal"}, "", line, {"button": "void"})
+    assert status == 2
+    assert err.count("\n") == 1 and err.startswith("replay: line 3: "), err     # the blank line 2 is counted
+    assert message in err, err
+    # The reports up to the bad line are printed (the host's view so far); the line after it never ran.
+    assert _events(reports) == BOOTED + [("button", "deal"), ("button", "deal")]
+
+
+def test_a_line_that_is_not_utf8_is_named(tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b'{"button": "deal"}\n{"card": "\xff"}\n')
+    proc = _cli("--table", _table(), str(path))
+    assert proc.returncode == 2
+    assert_one_line_error(proc, "replay: line 2: not UTF-8")
+    assert len(proc.stdout.splitlines()) == len(BOOTED) + 2
+
+
+def test_a_malformed_line_through_the_command(tmp_path):
+    proc = _cli("--table", _table(), _script(tmp_path, {"wait_ms": 10}, {"wait_ms": 10}, {"button": "foo"}))
+    assert proc.returncode == 2
+    line = assert_one_line_error(proc)
+    assert line == "replay: line 3: unknown button 'foo' (board sim has confirm, deal, shoe_change, void)"
+    assert _events([json.loads(l) for l in proc.stdout.splitlines()]) == BOOTED
+
+
+def test_a_device_line_for_a_port_the_board_lacks_is_an_input_error(tmp_path):
+    status, reports, err = _main(tmp_path, {"bets": {"3": {"banker": 100}}}, board="pico")
+    assert status == 2
+    assert err.strip() == "replay: line 1: bets: board pico has no bets port (it has console, dice, host, shoe)"
+    assert reports[0]["board"] == "pico"
+
+
+# -- files, stdin, state ---------------------------------------------------------------------
+def test_input_from_stdin(tmp_path):
+    proc = _cli("--table", _table(), "-", input_text='{"button": "deal"}\n{"wait_ms": 100}\n')
+    assert proc.returncode == 0, proc.stderr
+    assert _events([json.loads(l) for l in proc.stdout.splitlines()]) == BOOTED + [("button", "deal")] * 2
+
+
+def test_a_table_file_the_firmware_refuses_is_its_boot_refused_report(tmp_path):
+    bad = tmp_path / "table.json"
+    bad.write_text('{"table_id": "X1", "game": "baccarat"}')
+    proc = _cli("--table", str(bad), _script(tmp_path, {"button": "deal"}))
+    assert proc.returncode == 2
+    assert_one_line_error(proc, "replay: the firmware refused to boot: table settings: missing 'settings'")
+    assert [json.loads(l) for l in proc.stdout.splitlines()] == [
+        {"seq": 1, "table": "X1", "event": "boot_refused", "error": "table settings: missing 'settings'"}]
+
+
+def test_a_board_the_table_cannot_run_on_is_refused_by_the_firmware(tmp_path):
+    board = json.load(open(BOARD))
+    del board["ports"]["shoe"]
+    path = tmp_path / "noshoe.json"
+    path.write_text(json.dumps(board))
+    status, reports, err = _main(tmp_path, board=str(path))
+    assert status == 2 and "has no shoe port" in err
+    assert [r["event"] for r in reports] == ["boot_refused"]
+
+
+def test_an_unknown_board_is_one_line_and_no_report(tmp_path):
+    proc = _cli("--table", _table(), "--board", "nosuchboard", _script(tmp_path))
+    assert proc.returncode == 2
+    assert_one_line_error(proc, "replay: ", "nosuchboard.json not found", quiet_stdout=True)
+
+
+def test_an_unreadable_input_file_is_one_line_and_no_report(tmp_path):
+    proc = _cli("--table", _table(), str(tmp_path / "missing.jsonl"))
+    assert proc.returncode == 2
+    assert_one_line_error(proc, "replay: cannot read ", "missing.jsonl", quiet_stdout=True)
+
+
+def test_a_state_dir_keeps_the_unacknowledged_fault_for_the_next_run(tmp_path):
+    state = tmp_path / "flash"
+    status, _, _ = _main(tmp_path, {"raw": {"port": "shoe", "hex": "7a0a"}}, extra=("--state-dir", str(state)))
+    assert status == 0
+    status, reports, _ = _main(tmp_path, extra=("--state-dir", str(state)))
+    assert status == 0
+    assert {"event": "fault", "fault": "bad_card", "restored": True}.items() <= reports[-1].items()
+
+
+def test_the_default_state_dir_is_fresh_and_removed(tmp_path, monkeypatch):
+    made = []
+    real = replay_tool.tempfile.mkdtemp
+
+    def mkdtemp(**kwargs):
+        made.append(real(dir=str(tmp_path), **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(replay_tool.tempfile, "mkdtemp", mkdtemp)
+    status, _, _ = _main(tmp_path, {"raw": {"port": "shoe", "hex": "7a0a"}})
+    assert status == 0 and len(made) == 1 and not os.path.exists(made[0])
+    status, reports, _ = _main(tmp_path)
+    assert status == 0 and _events(reports) == BOOTED       # nothing carried over from the first run
+
+
+# -- resets -----------------------------------------------------------------------------------
+def test_a_firmware_crash_resets_the_board_and_the_replay_goes_on(tmp_path, monkeypatch):
+    real = firmware_main.poll_inputs
+    crashes = []
+
+    def poll_inputs(ctx, elapsed_ms):
+        if ctx.hw.buttons.pressed[ctx.board.button_index("void")] and not crashes:
+            crashes.append(elapsed_ms)
+            raise ValueError("firmware bug")
+        real(ctx, elapsed_ms)
+
+    monkeypatch.setattr(firmware_main, "poll_inputs", poll_inputs)
+    status, reports, err = _main(tmp_path, {"button": "void"}, {"button": "deal"})
+    assert status == 0, err
+    assert crashes and err == "fatal: firmware bug; resetting\n"      # the board's console text: not stdout
+    # The crash came in the pass that saw the press, before its report: the board reset and booted again.
+    assert _events(reports) == BOOTED + [
+        ("boot", None), ("crash_recorded", None), ("state", "starting"), ("state", "fault"), ("fault", "crashed"),
+        ("button", "void"), ("button", "void"),       # the button was still held down when the board came back
+        ("button", "deal"), ("button", "deal")]       # the next line waited for the new boot to finish
+    assert reports[3]["reset_cause"] == hardware.HARD_RESET and reports[3]["seq"] == 1
+    assert "ValueError: firmware bug" in reports[4]["error"]
+
+
+# -- the documentation ------------------------------------------------------------------------
+def _doc_section():
+    with open(os.path.join(REPO, "docs", "protocol.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text[text.index("## Replay input"):]
+    return section[:section.index("\n## ")] if "\n## " in section else section
+
+
+def test_the_documented_example_session_is_what_the_tool_prints():
+    section = _doc_section()
+    blocks = re.findall(r"```json\n(.*?)```", section, re.S)
+    assert len(blocks) == 2
+    proc = _cli("--table", _table(), "-", input_text=blocks[0])
+    assert proc.stdout == blocks[1]
+    assert proc.returncode == 2
+    stated = re.search(r"after `(replay: line [^`]*)` on stderr", section, re.S).group(1)
+    assert proc.stderr.strip() == " ".join(stated.split())
+
+
+def test_the_documented_constants_are_the_codes():
+    section = " ".join(_doc_section().split())
+    assert "held 100 ms, or 1500 ms for a long press" in section and (SHORT_PRESS_MS, LONG_PRESS_MS) == (100, 1500)
+    assert "then 100 ms more (`hostsim.headless.SETTLE_MS`)" in section and SETTLE_MS == 100
+    assert "0 .. 3 600 000" in section and MAX_WAIT_MS == 3600 * 1000
+    assert "within 10 s of virtual time" in section and BOOT_LIMIT_MS == 10000
+    assert set(re.findall(r"^\| `\{\"(\w+)\"", _doc_section(), re.M)) == set(KINDS)
+
+
+def test_a_failing_host_side_is_not_a_firmware_crash(tmp_path):
+    """Issue 8 item 19's lesson: the host's own error (a closed stdout) must not be recorded in crash.log."""
+    def emit(line):
+        if '"ready"' in line:
+            raise BrokenPipeError("stdout closed")
+
+    with pytest.raises(BrokenPipeError):
+        replay_tool.replay([b'{"button": "deal"}'], _table(), BOARD, str(tmp_path), emit)
+    assert os.listdir(tmp_path) == []
+
+
+# -- determinism and golden scripts -------------------------------------------------------------
+def test_two_runs_print_the_same_bytes(tmp_path):
+    path = _script(tmp_path, {"shoe": "new"}, {"card": "Ah"}, {"bets": {"1": {"tie": 5}}}, {"button": "confirm"},
+                   {"raw": {"port": "shoe", "hex": "ff0a"}}, {"wait_ms": 333}, {"button": "deal", "long": True})
+    first = _cli("--table", _table(), path)
+    second = _cli("--table", _table(), path)
+    assert first.returncode == 0 and first.stdout == second.stdout and len(first.stdout.splitlines()) > 5
+
+
+def _scripts():
+    return sorted(os.path.basename(p)[:-len(".in.jsonl")] for p in glob.glob(os.path.join(SCRIPTS, "*.in.jsonl")))
+
+
+def _replay_script(name):
+    game = name.split("_", 1)[0]
+    return _cli("--table", _table(game), os.path.join(SCRIPTS, name + ".in.jsonl"))
+
+
+def test_every_expected_output_has_its_script_and_some_do():
+    outputs = sorted(os.path.basename(p)[:-len(".out.jsonl")] for p in glob.glob(os.path.join(SCRIPTS, "*.out.jsonl")))
+    assert outputs and set(outputs) <= set(_scripts())
+    assert "baccarat_round" in _scripts()
+
+
+@pytest.mark.parametrize("name", _scripts())
+def test_every_script_replays_to_the_end(name):
+    proc = _replay_script(name)
+    assert proc.returncode == 0, proc.stderr
+    reports = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [r["seq"] for r in reports] == list(range(1, len(reports) + 1))
+    expected = os.path.join(SCRIPTS, name + ".out.jsonl")
+    if os.path.exists(expected):
+        with open(expected) as f:
+            assert proc.stdout == f.read(), "replay output differs from %s (see replay_scripts/README.md)" % expected

@@ -1,0 +1,150 @@
+"""Replay: the unchanged firmware on the simulated board, fed a script of table events; prints the host's view.
+
+    python -m tools.replay --table TABLE.json [--board sim] [--state-dir DIR] INPUT.jsonl|-
+
+The firmware boots on the simulated board (virtual clock, as fast as the CPU
+allows) and finishes its boot lamp test; then each input line is sent to it
+in the wire format of the device concerned (tools/replay_input.py) and the
+firmware runs until it has taken it in, plus a settle time. Every host report
+is printed exactly as the firmware sent it, one JSON line each, in order, as
+it comes; nothing else goes to stdout. Reference: docs/protocol.md, "Replay
+input".
+
+Exit status: 0 the whole input was replayed; 2 a malformed input line (a
+one-line message on stderr names its number; the reports up to it were
+printed), an unreadable input or board file, or files the firmware refused at
+boot (its boot_refused report was printed); 1 the table did not finish booting.
+"""
+import argparse
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+
+from firmware.errors import SettingsError
+from hostsim.headless import BootTimeout, HeadlessTable, Refused, board_path
+from tools.replay_input import InputError, run_line
+
+USAGE_ERROR = 2
+BOOT_FAILED = 1
+
+
+class ReplayError(Exception):
+    """The replay stopped: .status is the exit status, str() the one-line message."""
+
+    def __init__(self, message, status=USAGE_ERROR):
+        Exception.__init__(self, message)
+        self.status = status
+
+
+def _lines(raw_lines):
+    """(number, text) of every line that is not blank; ReplayError for a line that is not UTF-8."""
+    for number, raw in enumerate(raw_lines, 1):
+        try:
+            text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        except UnicodeDecodeError:
+            raise ReplayError("line %d: not UTF-8" % number)
+        if text.strip():
+            yield number, text
+
+
+def replay(raw_lines, table_file, board_file, state_dir, emit, started=None):
+    """Boot, feed every input line, emit(line) each host report. ReplayError when it stops early.
+
+    raw_lines: the input lines (bytes or str, read one at a time as they are
+    needed); started(table) is called with the HeadlessTable once it is built
+    (tests read its clock).
+    """
+    try:
+        table = HeadlessTable(board_file, table_file, state_dir, emit)
+    except SettingsError as exc:
+        raise ReplayError(str(exc))
+    try:
+        if started is not None:
+            started(table)
+        table.boot()
+        for number, text in _lines(raw_lines):
+            table.wait_booted()          # the first boot, or the boot after a reset the last line caused
+            try:
+                run_line(table, text)
+            except InputError as exc:
+                raise ReplayError("line %d: %s" % (number, exc))
+        table.wait_booted()
+    except Refused as exc:
+        raise ReplayError("the firmware refused to boot: %s" % exc)
+    except BootTimeout as exc:
+        raise ReplayError(str(exc), BOOT_FAILED)
+    finally:
+        table.close()
+
+
+def _parser():
+    ap = argparse.ArgumentParser(prog="python -m tools.replay", description=__doc__.splitlines()[0])
+    ap.add_argument("--table", required=True, help="table settings file")
+    ap.add_argument("--board", default="sim", help="board name in boards/ or a board file (default sim)")
+    ap.add_argument("--state-dir", help="the simulated flash (crash.log, pending fault); default: a fresh "
+                                        "temporary directory, removed at exit")
+    ap.add_argument("input", help="input lines (JSON Lines), or - for stdin")
+    return ap
+
+
+@contextlib.contextmanager
+def _input(name, stdin):
+    if name == "-":
+        yield stdin
+        return
+    try:
+        f = open(name, "rb")
+    except OSError as exc:
+        raise ReplayError("cannot read %s: %s" % (name, exc.strerror or exc))
+    with f:
+        yield f
+
+
+@contextlib.contextmanager
+def _state_dir(path):
+    if path is not None:
+        os.makedirs(path, exist_ok=True)
+        yield path
+        return
+    temp = tempfile.mkdtemp(prefix="replay-")
+    try:
+        yield temp
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def main(argv=None, stdin=None, stdout=None, stderr=None):
+    stdin = stdin if stdin is not None else sys.stdin.buffer
+    stdout = stdout if stdout is not None else sys.stdout
+    stderr = stderr if stderr is not None else sys.stderr
+    args = _parser().parse_args(argv)
+
+    def emit(line):
+        stdout.write(line + "\n")
+        stdout.flush()
+
+    try:
+        # The firmware's own console text (print) is not the host's view: it goes to stderr.
+        with _input(args.input, stdin) as lines, _state_dir(args.state_dir) as state_dir, \
+                contextlib.redirect_stdout(stderr):
+            replay(lines, args.table, board_path(args.board), state_dir, emit)
+    except ReplayError as exc:
+        print("replay: %s" % exc, file=stderr)
+        return exc.status
+    except BrokenPipeError:             # the reader of stdout went away (| head): nobody is left to tell
+        _stdout_gone(stdout)
+    return 0
+
+
+def _stdout_gone(stdout):
+    """Point fd 1 at /dev/null so the interpreter's last flush cannot fail again."""
+    if stdout is sys.stdout:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,215 @@
+"""The input lines of tools.replay: one JSON object a line, each naming one kind of input by its key.
+
+KINDS maps each key to its handler and the other keys it allows (with their
+checks and defaults). A handler gets the HeadlessTable, the key's value and
+the options; it checks everything first and raises InputError (the caller
+adds the line number) before it touches the table, then acts through the
+table's TableIO and steps the firmware until it has taken the input in.
+docs/protocol.md, "Replay input", is the reference.
+"""
+import json
+
+from firmware import cards
+from firmware.device_frame import MAX_LINE
+from firmware.errors import CardCodeError
+from hostsim.table_io import BETS_PORT, SHOE_PORT
+
+# The longest wait one line may ask for: a typo (an extra digit or three) is an error, not an hour of stepping.
+MAX_WAIT_MS = 3600 * 1000
+# {"shoe": WORD} -> the TableIO method: what the shoe reports.
+SHOE_WORDS = {"new": "shoe_new", "out": "shoe_out", "unreadable": "unreadable", "hello": "shoe_hello"}
+_FRAME_CHARS = set(range(0x21, 0x7F)) - {ord("*")}   # a word of a device frame (docs/protocol.md, "Frame")
+
+
+class InputError(ValueError):
+    """A malformed input line: the message says what is wrong (without the line number)."""
+
+
+# -- value checks ------------------------------------------------------------------
+def _type_name(value):
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _boolean(name, value):
+    if not isinstance(value, bool):
+        raise InputError("%s must be true or false, got %s" % (name, _type_name(value)))
+    return value
+
+
+def _whole(name, value, low=0, high=None):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError("%s must be a whole number, got %s" % (name, _type_name(value)))
+    if value < low or (high is not None and value > high):
+        raise InputError("%s must be %d..%d, got %d" % (name, low, high, value) if high is not None
+                         else "%s must be %d or more, got %d" % (name, low, value))
+    return value
+
+
+def _text(name, value):
+    if not isinstance(value, str):
+        raise InputError("%s must be a string, got %s" % (name, _type_name(value)))
+    return value
+
+
+def _listed(names):
+    return ", ".join(names) if names else "none"
+
+
+def _port(table, role, what):
+    if role not in table.board.ports:
+        raise InputError("%s: board %s has no %s port (it has %s)"
+                         % (what, table.board.name, role, _listed(table.io.port_roles())))
+
+
+# -- handlers ------------------------------------------------------------------------
+def _shoe(table, value, options):
+    word = _text("shoe", value)
+    if word not in SHOE_WORDS:
+        raise InputError("unknown shoe report %r (expected %s)" % (word, _listed(sorted(SHOE_WORDS))))
+    _port(table, SHOE_PORT, "shoe")
+    getattr(table.io, SHOE_WORDS[word])()
+    table.take_in(SHOE_PORT)
+
+
+def _card(table, value, options):
+    try:
+        code = cards.name(cards.parse(_text("card", value)))
+    except CardCodeError:
+        raise InputError("unknown card code %r (rank 23456789TJQKA, then suit cdhs: \"Td\")" % (value,))
+    _port(table, SHOE_PORT, "card")
+    table.io.card(code, options["face_up"])
+    table.take_in(SHOE_PORT)
+
+
+def _cut_card(table, value, options):
+    if value is not True:
+        raise InputError("cut_card must be true")
+    _port(table, SHOE_PORT, "cut_card")
+    table.io.cut_card()
+    table.take_in(SHOE_PORT)
+
+
+def _shoe_fault(table, value, options):
+    code = _whole("shoe_fault", value)
+    _port(table, SHOE_PORT, "shoe_fault")
+    table.io.shoe_fault(code)
+    table.take_in(SHOE_PORT)
+
+
+def _bets(table, value, options):
+    reading = _reading(value)
+    _port(table, BETS_PORT, "bets")
+    table.io.bets(reading)
+    table.take_in(BETS_PORT)
+
+
+def _reading(value):
+    """{"3": {"banker": 100}} -> the same, checked: what a bet reader can put in its frames."""
+    if not isinstance(value, dict):
+        raise InputError("bets must be an object of seats, e.g. {\"3\": {\"banker\": 100}}, got %s"
+                         % _type_name(value))
+    for seat, zones in value.items():
+        if not seat.isdigit() or not seat.isascii():
+            raise InputError("bets: seat %r must be a seat number such as \"3\"" % (seat,))
+        if not isinstance(zones, dict):
+            raise InputError("bets: seat %s must be an object of zones, got %s" % (seat, _type_name(zones)))
+        for zone, amount in zones.items():
+            if not zone or "=" in zone or not set(zone.encode()) <= _FRAME_CHARS:
+                raise InputError("bets: seat %s: zone %r is not a word a frame can carry" % (seat, zone))
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                raise InputError("bets: seat %s: %s must be a whole number, got %s"
+                                 % (seat, zone, _type_name(amount)))
+            if len("B1 00 SEAT %s %s=%d*0000" % (seat, zone, amount)) > MAX_LINE:
+                raise InputError("bets: seat %s: %s=%d does not fit one frame (%d bytes at most)"
+                                 % (seat, zone, amount, MAX_LINE))
+    return value
+
+
+def _button(table, value, options):
+    role = _text("button", value)
+    roles = table.io.button_roles()
+    if role not in roles:
+        raise InputError("unknown button %r (board %s has %s)" % (role, table.board.name, _listed(roles)))
+    table.press(role, options["long"])
+
+
+def _raw(table, value, options):
+    if not isinstance(value, dict):
+        raise InputError("raw must be an object {\"port\": ..., \"hex\": ...}, got %s" % _type_name(value))
+    for key in value:
+        if key not in ("port", "hex"):
+            raise InputError("raw: unknown key %r (expected port, hex)" % (key,))
+    for key in ("port", "hex"):
+        if key not in value:
+            raise InputError("raw: missing %r" % key)
+    role = _text("raw port", value["port"])
+    if role not in table.board.ports:
+        raise InputError("unknown port %r (board %s has %s)" % (role, table.board.name,
+                                                                _listed(table.io.port_roles())))
+    try:
+        data = bytes.fromhex(_text("raw hex", value["hex"]))
+    except ValueError:
+        raise InputError("raw: bad hex %r (pairs of hex digits, spaces allowed between bytes)" % (value["hex"],))
+    table.io.send(role, data)
+    table.take_in(role)
+
+
+def _wait(table, value, options):
+    table.run_for(_whole("wait_ms", value, 0, MAX_WAIT_MS))
+
+
+# key -> (handler, {other key: (check(name, value) -> value, default)})
+KINDS = {
+    "shoe": (_shoe, {}),
+    "card": (_card, {"face_up": (_boolean, False)}),
+    "cut_card": (_cut_card, {}),
+    "shoe_fault": (_shoe_fault, {}),
+    "bets": (_bets, {}),
+    "button": (_button, {"long": (_boolean, False)}),
+    "raw": (_raw, {}),
+    "wait_ms": (_wait, {}),
+}
+
+
+def parse(text):
+    """One input line (str) -> (handler, value, options); InputError if it is malformed."""
+    try:
+        obj = json.loads(text)
+    except ValueError as exc:
+        raise InputError("not JSON (%s)" % exc)
+    except RecursionError:
+        raise InputError("not JSON (nested too deeply)")
+    if not isinstance(obj, dict):
+        raise InputError("expected a JSON object such as {\"card\": \"Ah\"}, got %s" % _type_name(obj))
+    kinds = [key for key in obj if key in KINDS]
+    if len(kinds) > 1:
+        raise InputError("one input a line, got %s" % " and ".join(repr(k) for k in kinds))
+    if not kinds:
+        shown = "unknown key %r" % (next(iter(obj)),) if obj else "an empty object"
+        raise InputError("%s (expected one of %s)" % (shown, _listed(list(KINDS))))
+    kind = kinds[0]
+    handler, allowed = KINDS[kind]
+    for key in obj:
+        if key != kind and key not in allowed:
+            raise InputError("unknown key %r in a %s line (%s)" % (
+                key, kind, "allowed: %s" % _listed(list(allowed)) if allowed else "it takes no other key"))
+    options = {}
+    for name, (check, default) in allowed.items():
+        options[name] = check(name, obj[name]) if name in obj else default
+    return handler, obj[kind], options
+
+
+def run_line(table, text):
+    """Parse one input line and do it on the HeadlessTable; InputError (nothing done) if it is malformed."""
+    handler, value, options = parse(text)
+    handler(table, value, options)
