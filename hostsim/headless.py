@@ -69,6 +69,7 @@ class HeadlessTable:
         self._booting = False
         self._partial = b""
         self._undelivered = []   # host report lines the firmware wrote in the current pass
+        self.last_card_ms = None  # when the last card was sent (pace_card)
         self._last_output = 0
         self._last_draw = 0
         self.hw.port("host").taps.append(self._host_bytes)
@@ -120,6 +121,14 @@ class HeadlessTable:
             step = min(firmware_main.POLL_MS, left)
             self.step(step)
             left -= step
+
+    def pace_card(self, gap_ms):
+        """Let at least gap_ms of virtual time pass since the previous card was sent (a dealer's pace)."""
+        if self.last_card_ms is not None:
+            waited = self.now_ms() - self.last_card_ms
+            if waited < gap_ms:
+                self.run_for(gap_ms - waited)
+        self.last_card_ms = self.now_ms()
 
     def take_in(self, role):
         """Run until the firmware has read what was sent to port `role`, then SETTLE_MS more.

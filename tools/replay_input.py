@@ -16,6 +16,9 @@ from hostsim.table_io import BETS_PORT, SHOE_PORT
 
 # The longest wait one line may ask for: a typo (an extra digit or three) is an error, not an hour of stepping.
 MAX_WAIT_MS = 3600 * 1000
+# A card comes out at least this long after the previous one (virtual time), as a dealer draws:
+# the table takes two cards closer than its double-pull window as one pull. "after_ms" overrides it.
+DEALER_PACE_MS = 400
 # {"shoe": WORD} -> the TableIO method: what the shoe reports.
 SHOE_WORDS = {"new": "shoe_new", "out": "shoe_out", "unreadable": "unreadable", "hello": "shoe_hello"}
 _FRAME_CHARS = set(range(0x21, 0x7F)) - {ord("*")}   # a word of a device frame (docs/protocol.md, "Frame")
@@ -87,8 +90,13 @@ def _card(table, value, options):
     except CardCodeError:
         raise InputError("unknown card code %r (rank 23456789TJQKA, then suit cdhs: \"Td\")" % (value,))
     _port(table, SHOE_PORT, "card")
+    table.pace_card(options["after_ms"])
     table.io.card(code, options["face_up"])
     table.take_in(SHOE_PORT)
+
+
+def _after_ms(name, value):
+    return _whole(name, value, 0, MAX_WAIT_MS)
 
 
 def _cut_card(table, value, options):
@@ -171,7 +179,7 @@ def _wait(table, value, options):
 # key -> (handler, {other key: (check(name, value) -> value, default)})
 KINDS = {
     "shoe": (_shoe, {}),
-    "card": (_card, {"face_up": (_boolean, False)}),
+    "card": (_card, {"face_up": (_boolean, False), "after_ms": (_after_ms, DEALER_PACE_MS)}),
     "cut_card": (_cut_card, {}),
     "shoe_fault": (_shoe_fault, {}),
     "bets": (_bets, {}),

@@ -118,9 +118,9 @@ def test_sequence_numbers_run_one_by_one_in_the_order_sent(tmp_path):
     assert status == 0
     assert [r["seq"] for r in reports] == list(range(1, len(reports) + 1))
     assert _events(reports) == BOOTED + [
-        ("button", "deal"), ("button", "deal"), ("state", "fault"), ("fault", "bad_card"),
-        ("button", "confirm"), ("fault_ack", "bad_card"), ("state", "ready"), ("button", "confirm"),
-        ("button", "void"), ("button", "void")]
+        ("button", "deal"), ("button", "deal"), ("state", "fault"), ("fault", "frame_syntax"),
+        ("button", "confirm"), ("fault_ack", "frame_syntax"), ("state", "ready"), ("button", "confirm"),
+        ("button", "void"), ("button", "void"), ("button", "void")]      # pressed, long, released
 
 
 # -- buttons ------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ def test_a_button_line_is_a_press_then_a_release(tmp_path):
                                            ({"button": "deal", "long": True}, LONG_PRESS_MS)])
 def test_a_press_is_held_for_its_named_time(tmp_path, line, hold_ms):
     seen = _timed(tmp_path, line)
-    down, up = [ms for ms, r in seen if r["event"] == "button"]
+    down, up = [ms for ms, r in seen if r["event"] == "button" and not r.get("long")]
     # Both edges are seen after the same 3-poll debounce and reported at an output pass (every 20 ms).
     assert abs((up - down) - hold_ms) <= firmware_main.OUTPUT_MS
     assert SHORT_PRESS_MS < 1000 < LONG_PRESS_MS
@@ -270,7 +270,7 @@ BAD_LINES = [
     ("{}", "an empty object"),
     ('{"deal": true}', "unknown key 'deal'"),
     ('{"card": "Ah", "button": "deal"}', "one input a line"),
-    ('{"card": "Ah", "up": true}', "unknown key 'up' in a card line (allowed: face_up)"),
+    ('{"card": "Ah", "up": true}', "unknown key 'up' in a card line (allowed: face_up, after_ms)"),
     ('{"card": "Ah", "face_up": "yes"}', "face_up must be true or false"),
     ('{"card": "Zz"}', "unknown card code 'Zz'"),
     ('{"card": 14}', "card must be a string"),
@@ -379,7 +379,7 @@ def test_a_state_dir_keeps_the_unacknowledged_fault_for_the_next_run(tmp_path):
     assert status == 0
     status, reports, _ = _main(tmp_path, extra=("--state-dir", str(state)))
     assert status == 0
-    assert {"event": "fault", "fault": "bad_card", "restored": True}.items() <= reports[-1].items()
+    assert {"event": "fault", "fault": "frame_syntax", "restored": True}.items() <= reports[-1].items()
 
 
 def test_the_default_state_dir_is_fresh_and_removed(tmp_path, monkeypatch):
@@ -412,13 +412,14 @@ def test_a_firmware_crash_resets_the_board_and_the_replay_goes_on(tmp_path, monk
     status, reports, err = _main(tmp_path, {"button": "void"}, {"button": "deal"})
     assert status == 0, err
     assert crashes and err == "fatal: firmware bug; resetting\n"      # the board's console text: not stdout
-    # The crash came in the pass that saw the press, before its report: the board reset and booted again.
+    # The press was reported in the pass that saw it; the crash came in the next: the board reset and booted again.
     assert _events(reports) == BOOTED + [
+        ("button", "void"),
         ("boot", None), ("crash_recorded", None), ("state", "starting"), ("state", "fault"), ("fault", "crashed"),
         ("button", "void"), ("button", "void"),       # the button was still held down when the board came back
         ("button", "deal"), ("button", "deal")]       # the next line waited for the new boot to finish
-    assert reports[3]["reset_cause"] == hardware.HARD_RESET and reports[3]["seq"] == 1
-    assert "ValueError: firmware bug" in reports[4]["error"]
+    assert reports[4]["reset_cause"] == hardware.HARD_RESET and reports[4]["seq"] == 1
+    assert "ValueError: firmware bug" in reports[5]["error"]
 
 
 # -- the documentation ------------------------------------------------------------------------
@@ -432,12 +433,14 @@ def _doc_section():
 def test_the_documented_example_session_is_what_the_tool_prints():
     section = _doc_section()
     blocks = re.findall(r"```json\n(.*?)```", section, re.S)
-    assert len(blocks) == 2
+    assert len(blocks) == 3                     # the session, its output, the end of baccarat_round's output
     proc = _cli("--table", _table(), "-", input_text=blocks[0])
     assert proc.stdout == blocks[1]
     assert proc.returncode == 2
     stated = re.search(r"after `(replay: line [^`]*)` on stderr", section, re.S).group(1)
     assert proc.stderr.strip() == " ".join(stated.split())
+    with open(os.path.join(SCRIPTS, "baccarat_round.out.jsonl")) as f:
+        assert f.read().endswith(blocks[2])
 
 
 def test_the_documented_constants_are_the_codes():
@@ -474,8 +477,10 @@ def _scripts():
 
 
 def _replay_script(name):
-    game = name.split("_", 1)[0]
-    return _cli("--table", _table(game), os.path.join(SCRIPTS, name + ".in.jsonl"))
+    """NAME.in.jsonl on the sim board, with NAME.table.json if there is one, else boards/tables/sim-GAME.json."""
+    own = os.path.join(SCRIPTS, name + ".table.json")
+    table = own if os.path.exists(own) else _table(name.split("_", 1)[0])
+    return _cli("--table", table, os.path.join(SCRIPTS, name + ".in.jsonl"))
 
 
 def test_every_expected_output_has_its_script_and_some_do():
@@ -491,6 +496,6 @@ def test_every_script_replays_to_the_end(name):
     reports = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [r["seq"] for r in reports] == list(range(1, len(reports) + 1))
     expected = os.path.join(SCRIPTS, name + ".out.jsonl")
-    if os.path.exists(expected):
-        with open(expected) as f:
-            assert proc.stdout == f.read(), "replay output differs from %s (see replay_scripts/README.md)" % expected
+    assert os.path.exists(expected), "%s has no expected output (see replay_scripts/README.md)" % name
+    with open(expected) as f:
+        assert proc.stdout == f.read(), "replay output differs from %s (see replay_scripts/README.md)" % expected
