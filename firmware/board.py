@@ -162,10 +162,12 @@ def _check_ports(name, mcu, ports, plan):
     _keys(name, "ports", ports, PORT_ROLES, ("host", "console"))
     uart_owner = {}
     for role in PORT_ROLES:
-        spec = ports.get(role)
-        if spec is None:
+        if role not in ports:
             continue
+        spec = ports[role]
         where = "ports." + role
+        if spec is None:                 # null is not "no port": the rest of the firmware would see one
+            _fail(name, where, "expected an object (leave the key out for no port)")
         if isinstance(spec, dict) and "usb" in spec:
             if role != "console" or len(spec) != 1 or spec["usb"] is not True:
                 _fail(name, where, "only the console may be {\"usb\": true}, with no other key")

@@ -247,3 +247,11 @@ def test_host_port_found_even_when_the_rest_is_wrong():
     raises_match(SettingsError, "ports.host.uart", board.host_port, "pico", d)
     raises_match(SettingsError, "mcu", board.host_port, "pico", {"mcu": "z80", "ports": {}})
     raises_match(SettingsError, "board pico", board.host_port, "pico", [])
+
+
+def test_a_null_port_is_refused_not_taken_for_no_port():
+    # Found by the board-boots property test: {"shoe": null} passed, then boot saw a shoe port that was None.
+    with open("boards/sim.json") as f:
+        data = json.loads(f.read())
+    data["ports"]["shoe"] = None
+    raises_match(SettingsError, "ports.shoe", board.validate, "nullshoe", data)
