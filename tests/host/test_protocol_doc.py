@@ -16,7 +16,8 @@ TYPES = {"S": shoe.TYPES, "B": bet_reader.TYPES}
 def _device_section():
     with open(DOC, encoding="utf-8") as f:
         text = f.read()
-    return text[text.index("## Device lines"):]
+    section = text[text.index("## Device lines"):]
+    return section[:section.index("\n## ", 3)] if "\n## " in section[3:] else section
 
 
 def test_every_example_frame_has_the_right_crc_and_decodes():
@@ -54,3 +55,11 @@ def test_stated_limits_match_the_code():
     assert "at most **96 bytes**" in text and df.MAX_LINE == 96
     assert "at most 8 (`MAX_ARGS`)" in text and df.MAX_ARGS == 8
     assert "1..999 999 999" in text and bet_reader.MAX_AMOUNT == 999999999
+
+
+def test_host_report_fault_table_matches_faults():
+    text = open(DOC, encoding="utf-8").read()
+    section = text[text.index("## Host reports"):]
+    section = section[:section.index("\n## ", 3)]
+    rows = re.findall(r"^\| (\d+) \| `(\w+)` \|", section, re.M)
+    assert [(int(code), name) for code, name in rows] == [(i, faults.NAMES[i]) for i in range(1, len(faults.NAMES))]
