@@ -142,6 +142,7 @@ class SmState:
         self.garbled = 0
         self.unheard = 0
         self._pending = False
+        self._in_handler = False
         self._running = False
 
     @property
@@ -242,15 +243,21 @@ class SmState:
 
     def _raise_irq(self):
         self.irq_flag = True
-        if self.handler is not None and self.irq_trigger and not self._pending:
-            self._pending = True
+        if self.handler is None or not self.irq_trigger or self._pending:
+            return
+        self._pending = True
+        if not self._in_handler:        # an interrupt does not preempt its own handler: it runs again after
             self.hw._fire_irq(self._deliver, self.handle)
 
     def _deliver(self, handle):
-        self._pending = False
-        self.irq_flag = False           # MicroPython's PIO interrupt acknowledges the flag
-        if self.handler is not None:
-            self.handler(handle)
+        self._in_handler = True
+        try:
+            while self._pending and self.handler is not None:
+                self._pending = False
+                self.irq_flag = False   # MicroPython's PIO interrupt acknowledges the flag
+                self.handler(handle)
+        finally:
+            self._in_handler = False
 
     def pop(self):
         """StateMachine.get(): a word from the RX FIFO; an empty one would wait for ever here."""

@@ -146,11 +146,11 @@ def ports_table(hardware, board):
 
 
 def _port_name(uid):
-    """USB, UART3, PIO0.0 (a PIO UART on state machines 0 and 1 of PIO 0)."""
+    """USB, UART3, PIO0 (a PIO UART in PIO block 0: "pio0.2" has state machines 2 and 3; five columns fit)."""
     if uid == USB:
         return "USB"
     if isinstance(uid, str) and uid.startswith("pio"):
-        return uid.upper()
+        return uid.split(".")[0].upper()
     return "UART%s" % uid
 
 
