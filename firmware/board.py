@@ -5,31 +5,18 @@
 # "ports.shoe: pin 40 does not exist on rp2040" instead of a crash at run time.
 # This is the single authority: what it accepts boots (firmware.hardware.bring_up
 # builds it without a further check), what could not boot it refuses.
-import json
-
 from firmware import jsonfile
+from firmware.board_checks import MCUS
+from firmware.board_checks import PinPlan as _PinPlan
+from firmware.board_checks import fail as _fail
+from firmware.board_checks import keys as _keys
+from firmware.board_checks import number as _int
+from firmware.board_checks import shown as _shown
+from firmware.board_checks import unit as _unit
+from firmware.board_checks import whole as _whole
 from firmware.drivers import lcd, ssd1306_geometry
 from firmware.errors import SettingsError
 
-# What each microcontroller has: GPIO numbers, UART ids, I2C ids, longest watchdog,
-# "functions": for a chip without a GPIO matrix, the pins that can carry each bus signal
-# (function -> unit id -> pins); absent: any GPIO can; and "pio": its PIO blocks and
-# "pio_sms" state machines in each (absent: the chip has no PIO).
-MCUS = {
-    # RP2040 datasheet 2.19.2 (GPIO functions); MicroPython's machine.UART/I2C refuse
-    # other pins ("bad TX pin"), so they are refused here, before the board boots.
-    # Datasheet 3.1: two PIO blocks of four state machines; PIO reaches every GPIO.
-    "rp2040": {"gpio": tuple(range(0, 30)), "uart": (0, 1), "i2c": (0, 1), "wdt_max_ms": 8388,
-               "pio": (0, 1), "pio_sms": 4,
-               "functions": {"tx": {0: (0, 12, 16, 28), 1: (4, 8, 20, 24)},
-                             "rx": {0: (1, 13, 17, 29), 1: (5, 9, 21, 25)},
-                             "sda": {0: tuple(range(0, 30, 4)), 1: tuple(range(2, 30, 4))},
-                             "scl": {0: tuple(range(1, 30, 4)), 1: tuple(range(3, 30, 4))}}},
-    "esp32s3": {"gpio": tuple(range(0, 22)) + tuple(range(26, 49)), "uart": (0, 1, 2), "i2c": (0, 1),
-                "wdt_max_ms": 60000},
-    "hostsim": {"gpio": tuple(range(0, 64)), "uart": tuple(range(0, 8)), "i2c": (0, 1, 2, 3),
-                "wdt_max_ms": 60000},
-}
 SECTIONS = ("description", "mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones")
 REQUIRED = ("mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones")
 PORT_ROLES = ("shoe", "dice", "bets", "host", "console")
@@ -71,77 +58,6 @@ class Board:
             if self.buttons[i][0] == role:
                 return i
         return -1
-
-
-
-def _fail(name, where, message):
-    raise SettingsError("board %s: %s: %s" % (name, where, message))
-
-
-def _whole(value):
-    """A JSON whole number: an int, never a bool (true) or a float (1.0, -0.0)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _shown(value):
-    """A value for a message: a scalar as JSON spells it (true, 1.0), a list or object by its kind (it may be huge)."""
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, str):
-        return repr(value if len(value) <= 24 else value[:21] + "...")
-    return json.dumps(value)
-
-
-def _int(name, where, value, low, high):
-    if not _whole(value) or value < low or value > high:
-        _fail(name, where, "expected a whole number %d..%d, got %s" % (low, high, _shown(value)))
-    return value
-
-
-def _unit(name, where, value, mcu, kind):
-    """A UART or I2C id the MCU has (kind: "uart" or "i2c")."""
-    units = MCUS[mcu][kind]
-    if not _whole(value) or value not in units:
-        _fail(name, where, "%s %s does not exist on %s (%s %s)"
-              % (kind.upper(), _shown(value), mcu, kind.upper(), ", ".join([str(u) for u in units])))
-    return value
-
-
-def _keys(name, where, obj, allowed, required):
-    if not isinstance(obj, dict):
-        _fail(name, where, "expected an object, got %s" % _shown(obj))
-    for key in obj:
-        if key not in allowed:
-            _fail(name, where, "unknown key %s (expected %s)" % (_shown(key), ", ".join(allowed)))
-    for key in required:
-        if key not in obj:
-            _fail(name, where, "missing %r" % key)
-
-
-class _PinPlan:
-    """Tracks which role holds each pin so a double use is caught."""
-
-    def __init__(self, name, mcu):
-        self.name = name
-        self.mcu = mcu
-        self.owner = {}
-
-    def claim(self, where, pin, shared_ok=None, function=None, unit=0):
-        """Take pin for `where`; function ("tx", "rx", "sda", "scl") of bus `unit` if it carries one."""
-        gpio = MCUS[self.mcu]["gpio"]
-        if not _whole(pin) or pin not in gpio:
-            _fail(self.name, where, "pin %s does not exist on %s (GPIO %d-%d)"
-                  % (_shown(pin), self.mcu, gpio[0], gpio[-1]))
-        functions = MCUS[self.mcu].get("functions")
-        if function is not None and functions is not None and pin not in functions[function][unit]:
-            _fail(self.name, where, "pin %d cannot be %s of unit %d on %s (pins %s)"
-                  % (pin, function.upper(), unit, self.mcu, ", ".join([str(p) for p in functions[function][unit]])))
-        other = self.owner.get(pin)
-        if other is not None and other != shared_ok:
-            _fail(self.name, where, "pin %d is already used by %s" % (pin, other))
-        self.owner[pin] = where
 
 
 def _mcu(name, data):

@@ -32,7 +32,8 @@ PWRON_RESET, HARD_RESET, WDT_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 3, 4, 5
 RESET_NAMES = {PWRON_RESET: "power-on", HARD_RESET: "hard reset", WDT_RESET: "watchdog",
                DEEPSLEEP_RESET: "deep sleep", SOFT_RESET: "soft reset"}
 
-MODULE_NAMES = ("machine", "neopixel", "framebuf", "board", "digitalio", "neopixel_write", "microcontroller")
+# rp2 is hostsim.rp2 on an RP2040 board only; elsewhere the name is blocked (import rp2 fails, as on the chip).
+MODULE_NAMES = ("machine", "neopixel", "framebuf", "board", "digitalio", "neopixel_write", "microcontroller", "rp2")
 PIO_MCU = "rp2040"      # the chip whose MicroPython has the rp2 module (PIO)
 
 _current = None
@@ -520,9 +521,8 @@ class Hardware:
 
         mods = {"machine": machine, "neopixel": neopixel, "framebuf": framebuf, "board": board, "digitalio": digitalio,
                 "neopixel_write": neopixel_write, "microcontroller": microcontroller}
-        # Only an RP2040 has rp2; elsewhere a None entry makes `import rp2` fail, as on the chip.
-        mods["rp2"] = rp2 if self.mcu == PIO_MCU else None
-        for name in MODULE_NAMES + ("rp2",):
+        mods["rp2"] = rp2 if self.mcu == PIO_MCU else None     # None in sys.modules: ImportError
+        for name in MODULE_NAMES:
             self._saved_modules[name] = sys.modules.get(name, _ABSENT)
             sys.modules[name] = mods[name]
 

@@ -21,7 +21,8 @@
 # rp2 and machine are passed in (bring-up's, or fakes in tests). asm_pio
 # runs the program functions below with the PIO assembler's names as their
 # globals (on MicroPython it swaps this module's globals for the duration),
-# so the IRQ handler uses only attributes of self, never a module global.
+# so the IRQ handler uses only attributes of self, never a module global
+# (a `_NAME = const()` is no global on MicroPython: the compiler folds it in).
 from firmware.compat import const
 
 SMS_PER_PIO = const(4)        # state machines in one PIO block (RP2040 datasheet 3.1)

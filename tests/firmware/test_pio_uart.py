@@ -7,6 +7,7 @@ from firmware.drivers import pio_uart
 from firmware.drivers.pio_uart import PioUart
 from firmware.drivers.serial_line import SerialLine
 from firmware.hardware import bring_up
+from tests.firmware.expect import raises
 from tests.firmware.fakes import FakeMachine, FakeNeoPixelModule, FakeRP2, FakeUART
 
 # The receiver and transmitter of MicroPython's examples/rp2/pio_uart_rx.py and pio_uart_tx.py,
@@ -171,19 +172,20 @@ def test_bring_up_makes_the_pico_bet_reader_port_a_pio_uart():
 
 
 def test_bring_up_imports_rp2_only_for_a_board_with_a_pio_port():
-    rp2 = FakeRP2()
-    saved = sys.modules.get("rp2")
-    sys.modules["rp2"] = rp2
+    saved = sys.modules.pop("rp2", None)          # no rp2 module at all, as on an ESP32-S3
     try:
+        hw = bring_up(board_mod.load("boards/sim.json"), "baccarat", FakeMachine(), FakeNeoPixelModule())
+        assert not isinstance(hw.uarts["bets"], PioUart)                   # sim: a UART, no rp2 needed
+        raises(ImportError, bring_up, _pico(), "baccarat", FakeMachine(), FakeNeoPixelModule(), usb_console=FakeUART())
+        rp2 = FakeRP2()
+        sys.modules["rp2"] = rp2                   # what `import rp2` finds on an RP2040
         bring_up(_pico(), "baccarat", FakeMachine(), FakeNeoPixelModule(), usb_console=FakeUART())
         assert sorted(rp2.machines) == [0, 1]
     finally:
         if saved is None:
-            del sys.modules["rp2"]
+            sys.modules.pop("rp2", None)
         else:
             sys.modules["rp2"] = saved
-    hw = bring_up(board_mod.load("boards/sim.json"), "baccarat", FakeMachine(), FakeNeoPixelModule())
-    assert not isinstance(hw.uarts["bets"], PioUart)    # sim: a UART (and no rp2 needed)
 
 
 def test_bring_up_builds_the_scoreboard_oled():
