@@ -5,36 +5,33 @@
 # "ports.shoe: pin 40 does not exist on rp2040" instead of a crash at run time.
 # This is the single authority: what it accepts boots (firmware.hardware.bring_up
 # builds it without a further check), what could not boot it refuses.
-import json
-
 from firmware import jsonfile
-from firmware.drivers import lcd
+from firmware.board_checks import MCUS
+from firmware.board_checks import PinPlan as _PinPlan
+from firmware.board_checks import fail as _fail
+from firmware.board_checks import keys as _keys
+from firmware.board_checks import number as _int
+from firmware.board_checks import shown as _shown
+from firmware.board_checks import unit as _unit
+from firmware.board_checks import whole as _whole
+from firmware.drivers import lcd, ssd1306_geometry
 from firmware.errors import SettingsError
 
-# What each microcontroller has: GPIO numbers, UART ids, I2C ids, longest watchdog, and
-# "functions": for a chip without a GPIO matrix, the pins that can carry each bus signal
-# (function -> unit id -> pins); absent: any GPIO can.
-MCUS = {
-    # RP2040 datasheet 2.19.2 (GPIO functions); MicroPython's machine.UART/I2C refuse
-    # other pins ("bad TX pin"), so they are refused here, before the board boots.
-    "rp2040": {"gpio": tuple(range(0, 30)), "uart": (0, 1), "i2c": (0, 1), "wdt_max_ms": 8388,
-               "functions": {"tx": {0: (0, 12, 16, 28), 1: (4, 8, 20, 24)},
-                             "rx": {0: (1, 13, 17, 29), 1: (5, 9, 21, 25)},
-                             "sda": {0: tuple(range(0, 30, 4)), 1: tuple(range(2, 30, 4))},
-                             "scl": {0: tuple(range(1, 30, 4)), 1: tuple(range(3, 30, 4))}}},
-    "esp32s3": {"gpio": tuple(range(0, 22)) + tuple(range(26, 49)), "uart": (0, 1, 2), "i2c": (0, 1),
-                "wdt_max_ms": 60000},
-    "hostsim": {"gpio": tuple(range(0, 64)), "uart": tuple(range(0, 8)), "i2c": (0, 1, 2, 3),
-                "wdt_max_ms": 60000},
-}
 SECTIONS = ("description", "mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones")
 REQUIRED = ("mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones")
 PORT_ROLES = ("shoe", "dice", "bets", "host", "console")
-# Card shoe and dice reader serve different games, so one board may wire both to one UART.
+# Card shoe and dice reader serve different games, so one board may wire both to one port.
 SHAREABLE_PORTS = ("shoe", "dice")
+# The devices' ports may be PIO UARTs. The host link and the console stay on a hardware
+# UART: the boot refusal report opens the host port with `machine` alone, before bring-up.
+PIO_PORTS = ("shoe", "dice", "bets")
+UART_KEYS = ("uart", "tx", "rx", "baudrate")
+PIO_KEYS = ("pio", "sm", "tx", "rx", "baudrate")   # RX on state machine sm, TX on sm + 1
 BUTTON_ROLES = ("deal", "confirm", "void", "shoe_change", "undo", "menu")
 CONFIRM = "confirm"        # the one button every board needs: it acknowledges faults
 DISPLAY_ROLES = ("dealer", "result")
+OLED_ROLES = ("scoreboard",)          # optional SSD1306 pixel displays on the same bus
+OLED_KINDS = ("ssd1306",)
 LAYOUTS = ("baccarat", "craps", "omaha")
 MAX_PIXELS = 1024
 MIN_LCD_COLS = 8           # narrower than a state name ("LAMP TEST") is of no use to the dealer
@@ -47,11 +44,12 @@ class Board:
         self.name = name
         self.description = data.get("description", "")
         self.mcu = data["mcu"]
-        self.ports = data["ports"]            # role -> {"uart", "tx", "rx", "baudrate"} or {"usb": True}
+        # role -> {"uart", "tx", "rx", "baudrate"}, {"pio", "sm", "tx", "rx", "baudrate"} or {"usb": True}
+        self.ports = data["ports"]
         self.buttons = sorted(data["buttons"].items())  # [(role, pin)], sorted for a stable index
         self.pixel_pin = data["pixels"]["pin"]
         self.pixel_count = data["pixels"]["count"]
-        self.displays = data["displays"]      # {"i2c": {...}, "dealer": {...}, "result": {...}}
+        self.displays = data["displays"]      # {"i2c": {...}, "dealer": {...}, "result": {...}[, "scoreboard"]}
         self.watchdog_ms = data["watchdog"]["timeout_ms"]
         self.zones = data["zones"]            # layout -> zone -> [[first, last], ...]
 
@@ -60,77 +58,6 @@ class Board:
             if self.buttons[i][0] == role:
                 return i
         return -1
-
-
-
-def _fail(name, where, message):
-    raise SettingsError("board %s: %s: %s" % (name, where, message))
-
-
-def _whole(value):
-    """A JSON whole number: an int, never a bool (true) or a float (1.0, -0.0)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _shown(value):
-    """A value for a message: a scalar as JSON spells it (true, 1.0), a list or object by its kind (it may be huge)."""
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, str):
-        return repr(value if len(value) <= 24 else value[:21] + "...")
-    return json.dumps(value)
-
-
-def _int(name, where, value, low, high):
-    if not _whole(value) or value < low or value > high:
-        _fail(name, where, "expected a whole number %d..%d, got %s" % (low, high, _shown(value)))
-    return value
-
-
-def _unit(name, where, value, mcu, kind):
-    """A UART or I2C id the MCU has (kind: "uart" or "i2c")."""
-    units = MCUS[mcu][kind]
-    if not _whole(value) or value not in units:
-        _fail(name, where, "%s %s does not exist on %s (%s %s)"
-              % (kind.upper(), _shown(value), mcu, kind.upper(), ", ".join([str(u) for u in units])))
-    return value
-
-
-def _keys(name, where, obj, allowed, required):
-    if not isinstance(obj, dict):
-        _fail(name, where, "expected an object, got %s" % _shown(obj))
-    for key in obj:
-        if key not in allowed:
-            _fail(name, where, "unknown key %s (expected %s)" % (_shown(key), ", ".join(allowed)))
-    for key in required:
-        if key not in obj:
-            _fail(name, where, "missing %r" % key)
-
-
-class _PinPlan:
-    """Tracks which role holds each pin so a double use is caught."""
-
-    def __init__(self, name, mcu):
-        self.name = name
-        self.mcu = mcu
-        self.owner = {}
-
-    def claim(self, where, pin, shared_ok=None, function=None, unit=0):
-        """Take pin for `where`; function ("tx", "rx", "sda", "scl") of bus `unit` if it carries one."""
-        gpio = MCUS[self.mcu]["gpio"]
-        if not _whole(pin) or pin not in gpio:
-            _fail(self.name, where, "pin %s does not exist on %s (GPIO %d-%d)"
-                  % (_shown(pin), self.mcu, gpio[0], gpio[-1]))
-        functions = MCUS[self.mcu].get("functions")
-        if function is not None and functions is not None and pin not in functions[function][unit]:
-            _fail(self.name, where, "pin %d cannot be %s of unit %d on %s (pins %s)"
-                  % (pin, function.upper(), unit, self.mcu, ", ".join([str(p) for p in functions[function][unit]])))
-        other = self.owner.get(pin)
-        if other is not None and other != shared_ok:
-            _fail(self.name, where, "pin %d is already used by %s" % (pin, other))
-        self.owner[pin] = where
 
 
 def _mcu(name, data):
@@ -144,23 +71,66 @@ def _mcu(name, data):
 
 
 def _check_port(name, mcu, role, spec):
-    """One UART port spec (not USB), its pins aside; returns its UART id."""
+    """One port spec (not USB), its pins aside; returns ("uart", id) or ("pio", block, sm)."""
     where = "ports." + role
-    _keys(name, where, spec, ("uart", "tx", "rx", "baudrate"), ("uart", "tx", "rx", "baudrate"))
+    if isinstance(spec, dict) and "pio" in spec:
+        return _check_pio_port(name, mcu, role, spec)
+    _keys(name, where, spec, UART_KEYS, UART_KEYS)
     _int(name, where + ".baudrate", spec["baudrate"], 300, 3000000)
-    return _unit(name, where + ".uart", spec["uart"], mcu, "uart")
+    return ("uart", _unit(name, where + ".uart", spec["uart"], mcu, "uart"))
 
 
-def _claim_port_pins(plan, role, spec, uart, sharer=None):
-    """sharer: the port role whose pins this one may share (shoe and dice on one UART)."""
+def _check_pio_port(name, mcu, role, spec):
+    """A PIO UART: the receiver on state machine sm, the transmitter on sm + 1, both in PIO block pio."""
+    where = "ports." + role
+    if role not in PIO_PORTS:
+        _fail(name, where, "the %s port must be a UART, not a PIO port (PIO ports: %s)"
+              % (role, ", ".join(PIO_PORTS)))
+    _keys(name, where, spec, PIO_KEYS, PIO_KEYS)
+    blocks = MCUS[mcu].get("pio", ())
+    if not blocks:
+        _fail(name, where + ".pio", "%s has no PIO: a port there needs a UART (UART %s)"
+              % (mcu, ", ".join([str(u) for u in MCUS[mcu]["uart"]])))
+    _int(name, where + ".baudrate", spec["baudrate"], 300, 3000000)
+    block = spec["pio"]
+    if not _whole(block) or block not in blocks:
+        _fail(name, where + ".pio", "PIO %s does not exist on %s (PIO %s)"
+              % (_shown(block), mcu, ", ".join([str(b) for b in blocks])))
+    sms = MCUS[mcu]["pio_sms"]
+    sm = spec["sm"]
+    if not _whole(sm) or not 0 <= sm <= sms - 2:
+        _fail(name, where + ".sm", "expected a state machine 0..%d, got %s (RX takes state machine sm and TX "
+              "sm+1, of the %d in PIO %d on %s)" % (sms - 2, _shown(sm), sms, block, mcu))
+    return ("pio", block, sm)
+
+
+def _port_units(kind):
+    """The units a port key takes: its UART, or its two state machines."""
+    if kind[0] == "uart":
+        return (kind,)
+    return (("sm", kind[1], kind[2]), ("sm", kind[1], kind[2] + 1))
+
+
+def _unit_name(unit):
+    if unit[0] == "uart":
+        return "UART %d" % unit[1]
+    return "PIO %d state machine %d" % (unit[1], unit[2])
+
+
+def _claim_port_pins(plan, role, spec, kind, sharer=None):
+    """sharer: the port role whose pins this one may share (shoe and dice on one port).
+
+    A hardware UART's signals need pins with its function; PIO reaches any GPIO.
+    """
     for signal in ("tx", "rx"):
+        function = signal if kind[0] == "uart" else None
         plan.claim("ports.%s.%s" % (role, signal), spec[signal], sharer and "ports.%s.%s" % (sharer, signal),
-                   signal, uart)
+                   function, kind[-1])
 
 
 def _check_ports(name, mcu, ports, plan):
     _keys(name, "ports", ports, PORT_ROLES, ("host", "console"))
-    uart_owner = {}
+    owner = {}                # UART or state machine -> the role that has it
     for role in PORT_ROLES:
         if role not in ports:
             continue
@@ -172,17 +142,23 @@ def _check_ports(name, mcu, ports, plan):
             if role != "console" or len(spec) != 1 or spec["usb"] is not True:
                 _fail(name, where, "only the console may be {\"usb\": true}, with no other key")
             continue
-        uart = _check_port(name, mcu, role, spec)
-        sharer = uart_owner.get(uart)
-        if sharer is not None and not (role in SHAREABLE_PORTS and sharer in SHAREABLE_PORTS
-                                       and ports[sharer] == spec):
-            _fail(name, where, "UART %d is already used by ports.%s" % (uart, sharer))
-        uart_owner[uart] = role
-        _claim_port_pins(plan, role, spec, uart, sharer)
+        kind = _check_port(name, mcu, role, spec)
+        sharer = None
+        for unit in _port_units(kind):
+            other = owner.get(unit)
+            if other is None:
+                continue
+            if not (role in SHAREABLE_PORTS and other in SHAREABLE_PORTS and ports[other] == spec):
+                _fail(name, where + (".sm" if unit[0] == "sm" else ""),
+                      "%s is already used by ports.%s" % (_unit_name(unit), other))
+            sharer = other
+        for unit in _port_units(kind):
+            owner[unit] = role
+        _claim_port_pins(plan, role, spec, kind, sharer)
 
 
 def _check_displays(name, mcu, displays, plan):
-    _keys(name, "displays", displays, ("i2c",) + DISPLAY_ROLES, ("i2c",) + DISPLAY_ROLES)
+    _keys(name, "displays", displays, ("i2c",) + DISPLAY_ROLES + OLED_ROLES, ("i2c",) + DISPLAY_ROLES)
     bus = displays["i2c"]
     _keys(name, "displays.i2c", bus, ("bus", "scl", "sda", "freq"), ("bus", "scl", "sda", "freq"))
     unit = _unit(name, "displays.i2c.bus", bus["bus"], mcu, "i2c")
@@ -190,19 +166,42 @@ def _check_displays(name, mcu, displays, plan):
     plan.claim("displays.i2c.sda", bus["sda"], None, "sda", unit)
     _int(name, "displays.i2c.freq", bus["freq"], 10000, 1000000)
     addresses = []
-    for role in DISPLAY_ROLES:
+    for role in DISPLAY_ROLES + OLED_ROLES:
         where = "displays." + role
-        spec = displays[role]
-        _keys(name, where, spec, ("addr", "cols", "rows"), ("addr", "cols", "rows"))
-        _int(name, where + ".addr", spec["addr"], 0x08, 0x77)
-        cols = _int(name, where + ".cols", spec["cols"], MIN_LCD_COLS, lcd.MAX_COLS)
-        rows = _int(name, where + ".rows", spec["rows"], 1, lcd.MAX_ROWS)
-        problem = lcd.geometry_problem(cols, rows)     # the driver's own limits, not a copy of them
-        if problem is not None:
-            _fail(name, where, problem)
+        spec = displays.get(role)
+        if spec is None:
+            continue
+        if role in OLED_ROLES:
+            _check_oled(name, where, spec)
+        else:
+            _check_lcd(name, where, spec)
         if spec["addr"] in addresses:
             _fail(name, where, "I2C address %d is already used by another display" % spec["addr"])
         addresses.append(spec["addr"])
+
+
+def _check_lcd(name, where, spec):
+    _keys(name, where, spec, ("addr", "cols", "rows"), ("addr", "cols", "rows"))
+    _int(name, where + ".addr", spec["addr"], 0x08, 0x77)
+    cols = _int(name, where + ".cols", spec["cols"], MIN_LCD_COLS, lcd.MAX_COLS)
+    rows = _int(name, where + ".rows", spec["rows"], 1, lcd.MAX_ROWS)
+    problem = lcd.geometry_problem(cols, rows)     # the driver's own limits, not a copy of them
+    if problem is not None:
+        _fail(name, where, problem)
+
+
+def _check_oled(name, where, spec):
+    keys = ("kind", "addr", "width", "height")
+    _keys(name, where, spec, keys, keys)
+    if spec["kind"] not in OLED_KINDS:
+        _fail(name, where + ".kind", "unknown display kind %s (expected %s)" % (_shown(spec["kind"]),
+                                                                              ", ".join(OLED_KINDS)))
+    _int(name, where + ".addr", spec["addr"], 0x08, 0x77)
+    width = _int(name, where + ".width", spec["width"], 1, ssd1306_geometry.COLUMNS)
+    height = _int(name, where + ".height", spec["height"], 1, ssd1306_geometry.MAX_ROWS)
+    problem = ssd1306_geometry.module_problem(width, height)     # the driver's limits again
+    if problem is not None:
+        _fail(name, where, problem)
 
 
 def _check_buttons(name, buttons, plan):

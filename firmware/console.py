@@ -97,6 +97,9 @@ class Console:
             spec = b.ports[role]
             if "usb" in spec:
                 lines.append("  %-7s USB" % role)
+            elif "pio" in spec:
+                lines.append("  %-7s PIO%d SM%d-%d tx=%d rx=%d %d baud" % (
+                    role, spec["pio"], spec["sm"], spec["sm"] + 1, spec["tx"], spec["rx"], spec["baudrate"]))
             else:
                 lines.append("  %-7s UART%d tx=%d rx=%d %d baud" % (role, spec["uart"], spec["tx"], spec["rx"], spec["baudrate"]))
         return lines

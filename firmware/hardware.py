@@ -1,8 +1,9 @@
-# Board bring-up: the only place that constructs Pin/UART/I2C/NeoPixel/WDT objects.
+# Board bring-up: the only place that constructs Pin/UART/I2C/NeoPixel/WDT/StateMachine objects.
 #
 # It turns a validated Board into driver objects. The `machine` and `neopixel`
 # modules are passed in (the board's own on MicroPython, hostsim's on CPython),
-# so nothing else in the firmware touches hardware constructors.
+# so nothing else in the firmware touches hardware constructors. `rp2` is
+# imported only for a board with a PIO port (only an RP2040 has the module).
 from firmware.drivers.buttons import Buttons
 from firmware.drivers.pixels import ZoneLights
 from firmware.drivers.serial_line import SerialLine, line_timeout_ms
@@ -12,11 +13,11 @@ class Hardware:
     """Driver objects of one board; missing optional parts are None, with faults listed."""
 
     def __init__(self):
-        self.ports = {}       # role -> SerialLine (UART roles only)
-        self.uarts = {}       # role -> UART object
+        self.ports = {}       # role -> SerialLine (UART and PIO roles; a USB console too)
+        self.uarts = {}       # role -> UART or PioUart object
         self.buttons = None
         self.lights = None
-        self.displays = {}    # role -> CharLCD
+        self.displays = {}    # role -> CharLCD ("dealer", "result") or SSD1306 ("scoreboard")
         self.watchdog = None
         self.faults = []      # (code, text) found during bring-up
 
@@ -26,16 +27,24 @@ def _uart(machine, spec):
                         tx=machine.Pin(spec["tx"]), rx=machine.Pin(spec["rx"]), timeout=0)
 
 
+def _pio_uart(rp2, machine, spec):
+    from firmware.drivers.pio_uart import PioUart
+    return PioUart(rp2, machine, spec["pio"], spec["sm"], spec["tx"], spec["rx"], spec["baudrate"])
+
+
 def open_port(machine, spec):
     """A SerialLine on one validated UART port spec, alone: the boot refusal report's way to the host."""
     return SerialLine(_uart(machine, spec))
 
 
-def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, usb_console=None):
+def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, usb_console=None, rp2=None,
+             oled_class=None):
     """Construct every driver of `board`; `layout` picks the bet-zone map.
 
     usb_console: a UART-like object for a {"usb": true} console (default: the
-    REPL's stdin/stdout through StdioUART).
+    REPL's stdin/stdout through StdioUART). rp2: the module for PIO ports
+    (default: imported when the board has one). lcd_class, oled_class: the
+    display drivers (default: CharLCD, SSD1306).
     """
     hw = Hardware()
     built = {}
@@ -43,9 +52,14 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
         spec = board.ports.get(role)
         if spec is None or "usb" in spec:
             continue
-        key = spec["uart"]
-        if key not in built:      # shoe and dice may share one UART (different games)
-            built[key] = _uart(machine, spec)
+        key = ("pio", spec["pio"], spec["sm"]) if "pio" in spec else spec["uart"]
+        if key not in built:      # shoe and dice may share one port (different games)
+            if "pio" in spec:
+                if rp2 is None:
+                    import rp2
+                built[key] = _pio_uart(rp2, machine, spec)
+            else:
+                built[key] = _uart(machine, spec)
         hw.uarts[role] = built[key]
         # A machine sends a line at once, so a pause inside one drops it; a person types on the console.
         timeout_ms = 0 if role == "console" else line_timeout_ms(spec["baudrate"])
@@ -71,6 +85,14 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
             hw.displays[role] = lcd_class(i2c, spec["addr"], spec["cols"], spec["rows"])
         except OSError as exc:
             hw.faults.append(("display_missing", "%s display at I2C address %d: %s" % (role, spec["addr"], exc)))
+    spec = board.displays.get("scoreboard")
+    if spec is not None:
+        if oled_class is None:
+            from firmware.drivers.ssd1306 import SSD1306 as oled_class
+        try:
+            hw.displays["scoreboard"] = oled_class(i2c, spec["addr"], spec["width"], spec["height"])
+        except OSError as exc:
+            hw.faults.append(("display_missing", "scoreboard display at I2C address %d: %s" % (spec["addr"], exc)))
     if watchdog:
         hw.watchdog = machine.WDT(timeout=board.watchdog_ms)
     return hw

@@ -1,7 +1,8 @@
-# The simulated board's host side: pin levels, UART endpoints, I2C devices, pixel strips, watchdog, timers.
+# The simulated board's host side: pin levels, UART endpoints, I2C devices, pixel strips, watchdog, timers, PIO.
 #
 # install() puts hostsim's modules into sys.modules under the names firmware
-# code imports on a board (machine, neopixel, framebuf) and the names Adafruit's
+# code imports on a board (machine, neopixel, framebuf; rp2 on an RP2040 board
+# only) and the names Adafruit's
 # CircuitPython NeoPixel library imports (board, digitalio, neopixel_write,
 # microcontroller), and returns the Hardware object through which tests and
 # the simulator press buttons, talk to serial ports, read the LEDs and LCDs,
@@ -14,9 +15,10 @@ from firmware.board import MCUS
 from hostsim.clock import VirtualClock
 from hostsim.serialport import make_port
 
-# The simulated MCU has the GPIOs, UARTs and I2C buses of the board's "mcu"
-# (firmware/board.py's MCUS, one table for both): a Pico board gets UART 0
-# and 1 only, as the RP2040 has. Without a board it is the "hostsim" MCU.
+# The simulated MCU has the GPIOs, UARTs, I2C buses and PIO blocks of the
+# board's "mcu" (firmware/board.py's MCUS, one table for both): a Pico board
+# gets UART 0 and 1 only, as the RP2040 has, and its PIO; the others have no
+# PIO and no rp2 module. Without a board it is the "hostsim" MCU.
 DEFAULT_MCU = "hostsim"
 USB = "usb"             # the id port_paths() gives a USB console
 
@@ -30,9 +32,12 @@ PWRON_RESET, HARD_RESET, WDT_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 3, 4, 5
 RESET_NAMES = {PWRON_RESET: "power-on", HARD_RESET: "hard reset", WDT_RESET: "watchdog",
                DEEPSLEEP_RESET: "deep sleep", SOFT_RESET: "soft reset"}
 
-MODULE_NAMES = ("machine", "neopixel", "framebuf", "board", "digitalio", "neopixel_write", "microcontroller")
+# rp2 is hostsim.rp2 on an RP2040 board only; elsewhere the name is blocked (import rp2 fails, as on the chip).
+MODULE_NAMES = ("machine", "neopixel", "framebuf", "board", "digitalio", "neopixel_write", "microcontroller", "rp2")
+PIO_MCU = "rp2040"      # the chip whose MicroPython has the rp2 module (PIO)
 
 _current = None
+_ABSENT = object()      # a module name sys.modules did not have before install()
 
 
 class SimReset(SystemExit):
@@ -140,7 +145,12 @@ class _Pins(dict):
 
 
 class UartState:
-    """One UART peripheral (or the USB console, id "usb") and its host endpoint (pty or loopback)."""
+    """One UART peripheral (or the USB console, id "usb", or a PIO UART, id "pio0.0") and its host endpoint.
+
+    The endpoint is a pty or a loopback (hostsim.serialport). A PIO port's
+    bytes are moved by the state machines wired to its tx/rx pins
+    (hostsim.pio), not through rx_data.
+    """
 
     def __init__(self, uart_id, endpoint):
         self.id = uart_id
@@ -274,9 +284,14 @@ class Hardware:
         self.gpio_ids = MCUS[mcu]["gpio"]
         self.uart_ids = MCUS[mcu]["uart"]
         self.i2c_ids = MCUS[mcu]["i2c"]
+        self.pio_ids = MCUS[mcu].get("pio", ())
+        self.pio_sms = MCUS[mcu].get("pio_sms", 0)
         self.pins = _Pins(self)  # GPIO number -> PinState (made on first use, also by hw.pins[n])
         self.uarts = {}         # UART id -> UartState (endpoint made on first use)
         self.usb = None         # UartState of a {"usb": true} console (install(board=...) makes it)
+        self.pio_ports = {}     # "pio0.0" -> UartState of a board's PIO UART port (install(board=...) makes it)
+        self.pio_blocks = {}    # PIO block id -> hostsim.pio.PioBlock (made on first use)
+        self.state_machines = {}    # state machine id -> hostsim.pio.SmState (made on first use)
         self.i2c_devices = {}   # (bus, addr) -> device object
         self.i2c_buses = {}     # bus id -> {"scl", "sda", "freq"} as the firmware configured it
         self.strips = {}        # pin -> PixelStrip
@@ -332,15 +347,17 @@ class Hardware:
         return self.usb
 
     def _serial_states(self):
-        states = [s for _, s in sorted(self.uarts.items())]
+        states = [s for _, s in sorted(self.uarts.items())] + [s for _, s in sorted(self.pio_ports.items())]
         if self.usb is not None:
             states.append(self.usb)
         return states
 
     def port(self, role_or_id):
-        """Endpoint of a UART by id, or of any serial port by board role ("shoe", "host", "console")."""
+        """Endpoint of a UART by id, of a PIO port by id ("pio0.0"), or of any serial port by board role."""
         if isinstance(role_or_id, int):
             return self.uart(role_or_id).endpoint
+        if role_or_id in self.pio_ports:
+            return self.pio_ports[role_or_id].endpoint
         states = self._serial_states()
         for state in states:
             if role_or_id in state.roles:
@@ -349,8 +366,51 @@ class Hardware:
             role_or_id, ", ".join(sorted(r for s in states for r in s.roles)) or "none"))
 
     def port_paths(self):
-        """[(role, uart id or "usb", pty path or None)]: UARTs by id, then the USB console."""
+        """[(role, uart id, "pio0.0" or "usb", pty path or None)]: UARTs by id, PIO ports, the USB console."""
         return [(s.role, s.id, s.path) for s in self._serial_states()]
+
+    # PIO (an RP2040 board only)
+    def pio_block(self, block_id):
+        """hostsim.pio.PioBlock of PIO block_id; ValueError("invalid PIO") for a block the MCU lacks."""
+        if not isinstance(block_id, int) or isinstance(block_id, bool) or block_id not in self.pio_ids:
+            raise ValueError("invalid PIO")
+        block = self.pio_blocks.get(block_id)
+        if block is None:
+            from hostsim.pio import PioBlock
+            block = self.pio_blocks[block_id] = PioBlock(block_id, self.pio_sms)
+        return block
+
+    def state_machine(self, sm_id):
+        """hostsim.pio.SmState of state machine sm_id (block * 4 + index); ValueError for one the MCU lacks."""
+        if not isinstance(sm_id, int) or isinstance(sm_id, bool) or not 0 <= sm_id < len(self.pio_ids) * self.pio_sms:
+            raise ValueError("invalid StateMachine")
+        state = self.state_machines.get(sm_id)
+        if state is None:
+            from hostsim.pio import SmState
+            block = self.pio_block(self.pio_ids[sm_id // self.pio_sms])
+            state = self.state_machines[sm_id] = SmState(self, sm_id, block)
+        return state
+
+    def pio_port(self, block_id, sm):
+        """UartState of the board's PIO UART on state machines sm, sm + 1 of block_id (made on first use)."""
+        uid = "pio%d.%d" % (block_id, sm)
+        state = self.pio_ports.get(uid)
+        if state is None:
+            self.pio_block(block_id)
+            state = self.pio_ports[uid] = UartState(uid, make_port(self.port_kind))
+        return state
+
+    def pio_wire(self, pin_id, signal):
+        """The PIO port whose `signal` ("tx" or "rx") is wired to pin_id, or None (nothing attached)."""
+        for state in self.pio_ports.values():
+            if getattr(state, signal) == pin_id:
+                return state
+        return None
+
+    def run_pio(self):
+        """Let every running state machine work (move bytes between the wires and its FIFOs)."""
+        for _, state in sorted(self.state_machines.items()):
+            state.run()
 
     # I2C
     def check_i2c(self, bus_id):
@@ -406,6 +466,7 @@ class Hardware:
         if target > now:
             self.clock.advance(target - now)
         self.run_timers()
+        self.run_pio()
         return self.clock.now_ms()
 
     def _next_timer(self, limit):
@@ -445,6 +506,10 @@ class Hardware:
         for u in self._serial_states():
             u.reset()
         self.i2c_buses.clear()
+        for state in self.state_machines.values():
+            state.reset()           # MicroPython stops them and frees the PIO memory at every reset
+        for block in self.pio_blocks.values():
+            block.remove()
         self.timers = []
         self.watchdog.stop()
         self.irq_enabled = True
@@ -452,17 +517,18 @@ class Hardware:
 
     # modules
     def _register_modules(self):
-        from hostsim import board, digitalio, framebuf, machine, microcontroller, neopixel, neopixel_write
+        from hostsim import board, digitalio, framebuf, machine, microcontroller, neopixel, neopixel_write, rp2
 
         mods = {"machine": machine, "neopixel": neopixel, "framebuf": framebuf, "board": board, "digitalio": digitalio,
                 "neopixel_write": neopixel_write, "microcontroller": microcontroller}
+        mods["rp2"] = rp2 if self.mcu == PIO_MCU else None     # None in sys.modules: ImportError
         for name in MODULE_NAMES:
-            self._saved_modules[name] = sys.modules.get(name)
+            self._saved_modules[name] = sys.modules.get(name, _ABSENT)
             sys.modules[name] = mods[name]
 
     def _restore_modules(self):
         for name, mod in self._saved_modules.items():
-            if mod is None:
+            if mod is _ABSENT:
                 sys.modules.pop(name, None)
             else:
                 sys.modules[name] = mod
@@ -518,10 +584,11 @@ def install(clock=None, ports="loopback", board=None):
     ports: "loopback" (in-memory, for tests) or "pty" (pseudo-terminals).
     board: optional board description (dict from boards/*.json, or a
       firmware.board.Board): the simulated MCU becomes the board's "mcu"
-      (its GPIOs, UARTs and I2C buses only), its UARTs and USB console are
-      opened now (so pty paths can be printed before the firmware boots) and
-      labelled with their roles, and a simulated LCD is attached at each
-      display address.
+      (its GPIOs, UARTs, I2C buses and PIO only; the rp2 module on an
+      RP2040 only), its UARTs, PIO ports and USB console are opened now (so
+      pty paths can be printed before the firmware boots) and labelled with
+      their roles, and a simulated LCD or SSD1306 is attached at each display
+      address.
     A previously installed Hardware is uninstalled first.
     """
     global _current
@@ -556,15 +623,20 @@ def board_section(board, name):
 
 
 def configure_from_board(hw, board):
-    """Open the board's UARTs and USB console (labelled with roles) and attach a SimLCD per display."""
+    """Open the board's UARTs, PIO ports and USB console (labelled with roles); attach a SimLCD or SimSSD1306
+    per display."""
     for role, spec in sorted(board_section(board, "ports").items()):
-        if "uart" in spec:
-            state = hw.uart(spec["uart"])
+        if "uart" in spec or "pio" in spec:
+            state = hw.uart(spec["uart"]) if "uart" in spec else hw.pio_port(spec["pio"], spec["sm"])
             state.roles.append(role)
             state.baudrate = spec.get("baudrate", state.baudrate)
+            if "pio" in spec:           # the device's wires: what the state machines must use
+                state.tx, state.rx = spec["tx"], spec["rx"]
         elif spec.get("usb"):
             hw.usb_console().roles[:] = [role]
     from hostsim.lcd import attach_displays
+    from hostsim.oled import attach_oleds
 
     attach_displays(hw, board)
+    attach_oleds(hw, board)
     return hw

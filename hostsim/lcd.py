@@ -167,7 +167,10 @@ class SimLCD:
 
 
 def attach_displays(hardware, board):
-    """Attach a SimLCD at every display of a board description; returns {role: SimLCD}."""
+    """Attach a SimLCD at every character display of a board description; returns {role: SimLCD}.
+
+    Displays of kind "ssd1306" are OLEDs: hostsim.oled.attach_oleds attaches those.
+    """
     from hostsim.hardware import board_section
 
     displays = board_section(board, "displays")
@@ -176,7 +179,7 @@ def attach_displays(hardware, board):
         return out
     bus = displays["i2c"]["bus"]
     for role, spec in sorted(displays.items()):
-        if role != "i2c" and "addr" in spec:
+        if role != "i2c" and "addr" in spec and spec.get("kind") != "ssd1306":
             out[role] = hardware.attach_i2c(bus, spec["addr"],
                                             SimLCD(spec.get("cols", 20), spec.get("rows", 4), name=role))
     return out

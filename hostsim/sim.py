@@ -180,6 +180,7 @@ class Sim:
                     self.press(role)
                 self.release_due()
                 self.hw.run_timers()
+                self.hw.run_pio()
                 self.hw.check_watchdog()
                 self._host(self._show)
                 if self.stop_at is not None and now >= self.stop_at:

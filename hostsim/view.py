@@ -109,8 +109,8 @@ def _lcd_panels(hardware, board):
     bus = displays["i2c"]["bus"]
     panels = []
     for role, spec in displays.items():
-        if role == "i2c" or "addr" not in spec:
-            continue
+        if role == "i2c" or "addr" not in spec or spec.get("kind") == "ssd1306":
+            continue                    # an OLED's picture does not fit here: hw.i2c_device(...).to_text()
         panels.append(lcd_panel(role, hardware.i2c_device(bus, spec["addr"]), spec))
     return panels
 
@@ -134,13 +134,24 @@ def ports_table(hardware, board):
     listed = set()
     for role, uid, path in hardware.port_paths():
         where = path if path else "loopback"
-        table.add_row(role or "?", "USB" if uid == USB else "UART%d" % uid, where)
+        table.add_row(role or "?", _port_name(uid), where)
         for r in (role or "").split("/"):
             listed.add(r)
     for role, spec in board_section(board, "ports").items():
         if role not in listed:
-            table.add_row(role, "USB" if spec.get("usb") else "UART%s" % spec.get("uart", "?"), "(not opened)")
+            uid = USB if spec.get("usb") else "pio%s.%s" % (spec["pio"], spec["sm"]) if "pio" in spec \
+                else spec.get("uart", "?")
+            table.add_row(role, _port_name(uid), "(not opened)")
     return Panel(table, title="serial ports", title_align="left", padding=(0, 0), border_style="blue")
+
+
+def _port_name(uid):
+    """USB, UART3, PIO0 (a PIO UART in PIO block 0: "pio0.2" has state machines 2 and 3; five columns fit)."""
+    if uid == USB:
+        return "USB"
+    if isinstance(uid, str) and uid.startswith("pio"):
+        return uid.split(".")[0].upper()
+    return "UART%s" % uid
 
 
 def status_line(hardware):

@@ -12,6 +12,7 @@
 import framebuf
 
 from firmware.compat import const
+from firmware.drivers.ssd1306_geometry import COLUMNS, MAX_ROWS, geometry_problem  # noqa: F401 (re-exported)
 
 # Fundamental, addressing, hardware-configuration and timing commands (datasheet section 9).
 SET_CONTRAST = const(0x81)
@@ -36,9 +37,6 @@ SET_CHARGE_PUMP = const(0x8D)       # + 0x14 on, 0x10 off
 CONTROL_COMMANDS = const(0x00)
 CONTROL_DATA = const(0x40)
 
-COLUMNS = const(128)                # the controller drives 128 segments; narrower glass uses the middle ones
-MAX_ROWS = const(64)
-
 
 class SSD1306(framebuf.FrameBuffer):
     """SSD1306(i2c, addr=0x3C, width=128, height=64); raises OSError if nothing answers at addr.
@@ -48,8 +46,9 @@ class SSD1306(framebuf.FrameBuffer):
     """
 
     def __init__(self, i2c, addr=0x3C, width=128, height=64, external_vcc=False):
-        if not 1 <= width <= COLUMNS or height % 8 or not 8 <= height <= MAX_ROWS:
-            raise ValueError("unsupported SSD1306 geometry %dx%d" % (width, height))
+        problem = geometry_problem(width, height)
+        if problem is not None:
+            raise ValueError(problem)
         self.i2c = i2c
         self.addr = addr
         self.width = width

@@ -25,3 +25,15 @@ except ImportError:
     import sys
     from hostsim import framebuf
     sys.modules["framebuf"] = framebuf
+#
+# An RP2040 board's bring-up imports `rp2` for its PIO ports (boards/pico.json's
+# bet reader). Neither runtime here has it (the VM is no RP2040), so tests that
+# boot the pico on fake hardware get tests.firmware.fakes.FakeRP2; a test that
+# looks at the state machines passes its own FakeRP2 to bring_up(rp2=...).
+# hostsim.hardware.install() puts its own rp2 (or none) in place while installed.
+try:
+    import rp2  # noqa: F401
+except ImportError:
+    import sys
+    from tests.firmware.fakes import FakeRP2
+    sys.modules["rp2"] = FakeRP2()

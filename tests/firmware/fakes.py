@@ -69,6 +69,8 @@ class FakeMachine:
         self.pins = {}
         self.fed = 0
         self.resets = 0
+        self.irq_off = 0          # disable_irq() calls
+        self.irq_on = 0           # enable_irq() calls
         machine = self
 
         class Pin:
@@ -92,8 +94,15 @@ class FakeMachine:
                 machine.uarts[uart_id] = self
 
         class I2C:
+            """Every address acknowledges (the LCDs are FakeLCDs; an SSD1306 talks to this bus)."""
+
             def __init__(self, bus_id, scl=None, sda=None, freq=0):
                 self.bus_id = bus_id
+                self.writes = 0
+
+            def writeto(self, addr, buf, stop=True):
+                self.writes += 1
+                return len(buf)
 
         class WDT:
             def __init__(self, timeout=0):
@@ -109,6 +118,13 @@ class FakeMachine:
 
     def reset_cause(self):
         return 1
+
+    def disable_irq(self):
+        self.irq_off += 1
+        return 1
+
+    def enable_irq(self, state=1):
+        self.irq_on += 1
 
     def reset(self):
         self.resets += 1
@@ -136,3 +152,159 @@ class FakeLCD:
 
     def show(self, lines):
         self.lines = list(lines)
+
+
+class FakeRP2:
+    """Enough of MicroPython's `rp2` for firmware.drivers.pio_uart on either runtime.
+
+    asm_pio runs a program body as MicroPython's does (the defining module's
+    globals swapped for the instruction names) and records the instructions as
+    tuples, e.g. ("set", "x", 7, "delay", 10), so tests compare programs by
+    their source. State machines are in .machines by id (FakeStateMachine).
+    """
+
+    class PIO:
+        IN_LOW, IN_HIGH, OUT_LOW, OUT_HIGH = 0, 1, 2, 3
+        SHIFT_LEFT, SHIFT_RIGHT = 0, 1
+        JOIN_NONE, JOIN_TX, JOIN_RX = 0, 1, 2
+
+    def __init__(self):
+        self.machines = {}
+        self.assembled = 0
+        rp2 = self
+
+        class StateMachine(FakeStateMachine):
+            def __init__(self, sm_id, prog, freq=-1, **pins):
+                FakeStateMachine.__init__(self, sm_id, prog, freq, pins)
+                rp2.machines[sm_id] = self
+
+        self.StateMachine = StateMachine
+
+    def asm_pio(self, **settings):
+        rp2 = self
+
+        def assemble(f):
+            rp2.assembled += 1
+            program = FakeProgram(f.__name__, settings)
+            names = program.names()
+            g = f.__globals__
+            saved = g.copy()
+            g.clear()
+            g.update(names)
+            try:
+                f()
+            finally:
+                g.clear()
+                g.update(saved)
+            return program
+
+        return assemble
+
+
+class FakeProgram:
+    """What asm_pio made of a program body: its settings and its instructions as tuples."""
+
+    def __init__(self, name, settings):
+        self.name = name
+        self.settings = settings
+        self.code = []
+
+    def names(self):
+        program = self
+
+        def emit(*words):
+            program.code.append(words)
+            return _Instr(program)
+
+        names = {"label": lambda name: program.code.append(("label", name)),
+                 "rel": lambda index: ("rel", index)}
+        for op in ("wait", "set", "in_", "jmp", "push", "pull", "irq", "out", "nop", "mov"):
+            names[op] = (lambda op: lambda *args: emit(op, *args))(op)
+        for operand in ("pin", "pins", "x", "y", "x_dec", "noblock", "block", "osr", "isr", "null"):
+            names[operand] = operand
+        return names
+
+
+class _Instr:
+    def __init__(self, program):
+        self.program = program
+
+    def _extend(self, *words):
+        self.program.code[-1] = self.program.code[-1] + words
+        return self
+
+    def side(self, value):
+        return self._extend("side", value)
+
+    def __getitem__(self, delay):
+        return self._extend("delay", delay)
+
+
+class FakeStateMachine:
+    """A PIO UART state machine seen from the CPU: FIFOs of 8 words (joined), an IRQ handler.
+
+    The test is the state machine's other side: receive(byte) is the
+    receiver pushing a byte (word byte << 24, dropped if the FIFO is full)
+    and raising its IRQ flag; sent() takes what the transmitter has shifted
+    out of its FIFO so far (shift_out(n) moves n words from FIFO to wire).
+    """
+
+    DEPTH = 8
+
+    def __init__(self, sm_id, prog, freq, pins):
+        self.id = sm_id
+        self.prog = prog
+        self.freq = freq
+        self.pins = pins
+        self.running = False
+        self.handler = None
+        self.hard = False
+        self.fifo = []            # the byte of each word (the word is byte << 24)
+        self.lost = 0             # pushed into a full FIFO
+        self.out = []             # TX FIFO: the low byte of each word put
+        self.wire = bytearray()
+
+    def active(self, value=None):
+        if value is not None:
+            self.running = bool(value)
+        return self.running
+
+    def irq(self, handler=None, trigger=1, hard=False):
+        self.handler = handler
+        self.hard = hard
+
+    def receive(self, byte, irq=True):
+        if len(self.fifo) < self.DEPTH:
+            self.fifo.append(byte)
+        else:
+            self.lost += 1
+        if irq and self.handler is not None:
+            self.handler(self)
+
+    def rx_fifo(self):
+        return len(self.fifo)
+
+    def get(self, buf=None, shift=0):
+        if not self.fifo:
+            raise AssertionError("get() on an empty FIFO waits for ever")
+        byte = self.fifo.pop(0)
+        # word >> shift, without making the 32-bit word (a big int on MicroPython) when shift >= 24
+        return byte >> (shift - 24) if shift >= 24 else byte << (24 - shift)
+
+    def tx_fifo(self):
+        return len(self.out)
+
+    def put(self, value, shift=0):
+        if len(self.out) >= self.DEPTH:
+            raise AssertionError("put() on a full FIFO waits for the wire")
+        self.out.append((value << shift) & 0xFF)
+
+    def shift_out(self, n=DEPTH):
+        for _ in range(min(n, len(self.out))):
+            self.wire.append(self.out.pop(0))
+
+    def sent(self):
+        self.shift_out(len(self.out))
+        data = bytes(self.wire)
+        self.wire = bytearray()
+        return data

@@ -5,7 +5,9 @@
 import json
 
 from firmware import board
+from firmware.drivers import ssd1306_geometry
 from firmware.drivers.lcd import CharLCD
+from firmware.drivers.ssd1306 import SSD1306
 from firmware.errors import SettingsError
 from tests.firmware.expect import raises, raises_match
 from tests.firmware.test_lcd import FakeI2C, no_sleep
@@ -144,7 +146,9 @@ WHOLE_NUMBERS = (
     (("buttons",), "confirm"), (("pixels",), "pin"), (("pixels",), "count"), (("displays", "i2c"), "bus"),
     (("displays", "i2c"), "scl"), (("displays", "i2c"), "sda"), (("displays", "i2c"), "freq"),
     (("displays", "dealer"), "addr"), (("displays", "dealer"), "cols"), (("displays", "result"), "rows"),
-    (("watchdog",), "timeout_ms"),
+    (("watchdog",), "timeout_ms"), (("ports", "bets"), "pio"), (("ports", "bets"), "sm"), (("ports", "bets"), "tx"),
+    (("ports", "bets"), "baudrate"), (("displays", "scoreboard"), "addr"), (("displays", "scoreboard"), "width"),
+    (("displays", "scoreboard"), "height"),
 )
 
 
@@ -255,3 +259,146 @@ def test_a_null_port_is_refused_not_taken_for_no_port():
         data = json.loads(f.read())
     data["ports"]["shoe"] = None
     raises_match(SettingsError, "ports.shoe", board.validate, "nullshoe", data)
+
+
+# --- PIO UART ports (issue 9): an RP2040 has two UARTs, so the bet reader gets two PIO state machines ---
+
+_PIO_BETS = {"pio": 0, "sm": 0, "tx": 2, "rx": 3, "baudrate": 9600}
+
+
+def test_pico_bet_reader_is_a_pio_uart_beside_the_two_hardware_uarts():
+    b = board.load("boards/pico.json")
+    assert b.ports["bets"] == _PIO_BETS
+    assert b.ports["shoe"]["uart"] == 0 and b.ports["host"]["uart"] == 1
+    assert "bets" not in board.load("boards/esp32s3.json").ports     # no PIO there (docs/boards.md)
+
+
+def test_a_third_hardware_uart_on_the_rp2040_is_refused():
+    d = _data()
+    d["ports"]["bets"] = {"uart": 2, "tx": 4, "rx": 5, "baudrate": 9600}
+    raises_match(SettingsError, "ports.bets.uart: UART 2 does not exist on rp2040 (UART 0, 1)", board.validate,
+                 "pico", d)
+    d["ports"]["bets"] = {"uart": 1, "tx": 4, "rx": 5, "baudrate": 9600}
+    raises_match(SettingsError, "ports.host: UART 1 is already used by ports.bets", board.validate, "pico", d)
+
+
+def test_pio_on_a_chip_without_pio_is_refused_naming_the_key():
+    for name in ("esp32s3", "sim"):
+        d = _data(name)
+        d["ports"]["bets"] = dict(_PIO_BETS, tx=38, rx=39)
+        mcu = d["mcu"]
+        raises_match(SettingsError, "board %s: ports.bets.pio: %s has no PIO: a port there needs a UART" % (name, mcu),
+                     board.validate, name, d)
+
+
+def test_pio_block_and_state_machines_must_exist():
+    d = _data()
+    d["ports"]["bets"]["pio"] = 2
+    raises_match(SettingsError, "ports.bets.pio: PIO 2 does not exist on rp2040 (PIO 0, 1)", board.validate, "pico", d)
+    for sm in (3, -1, 4):                    # the transmitter takes sm + 1: state machine 4 is no more
+        d = _data()
+        d["ports"]["bets"]["sm"] = sm
+        raises_match(SettingsError, "ports.bets.sm: expected a state machine 0..2, got %d" % sm, board.validate,
+                     "pico", d)
+    d = _data()
+    d["ports"]["bets"].update(pio=1, sm=2)
+    assert board.validate("pico", d).ports["bets"]["sm"] == 2
+
+
+def test_a_state_machine_is_not_used_twice():
+    d = _data()
+    d["ports"]["dice"] = {"pio": 0, "sm": 1, "tx": 6, "rx": 7, "baudrate": 9600}     # takes SMs 1 and 2
+    raises_match(SettingsError, "ports.bets.sm: PIO 0 state machine 1 is already used by ports.dice",
+                 board.validate, "pico", d)
+    d["ports"]["dice"]["sm"] = 2                                                   # SMs 2 and 3: free
+    board.validate("pico", d)
+    d["ports"]["dice"]["pio"] = 1
+    board.validate("pico", d)
+
+
+def test_shoe_and_dice_may_share_one_pio_port_as_they_share_a_uart():
+    d = _data()
+    d["ports"]["shoe"] = d["ports"]["dice"] = {"pio": 1, "sm": 0, "tx": 6, "rx": 7, "baudrate": 9600}
+    board.validate("pico", d)
+    d["ports"]["dice"] = {"pio": 1, "sm": 0, "tx": 6, "rx": 7, "baudrate": 19200}   # not the same port
+    raises_match(SettingsError, "ports.dice.sm: PIO 1 state machine 0 is already used by ports.shoe",
+                 board.validate, "pico", d)
+
+
+def test_pio_port_pins_exist_and_are_not_used_twice():
+    for tx, rx, message in ((16, 3, "pixels.pin: pin 16 is already used by ports.bets.tx"),
+                            (2, 1, "ports.bets.rx: pin 1 is already used by ports.dice.rx"),
+                            (2, 2, "ports.bets.rx: pin 2 is already used by ports.bets.tx"),
+                            (30, 3, "ports.bets.tx: pin 30 does not exist on rp2040")):
+        d = _data()
+        d["ports"]["bets"].update(tx=tx, rx=rx)
+        raises_match(SettingsError, message, board.validate, "pico", d)
+    d = _data()
+    d["ports"]["bets"].update(tx=21, rx=20)          # PIO reaches any GPIO: no UART function needed
+    board.validate("pico", d)
+
+
+def test_the_host_and_console_stay_on_uarts():
+    # The boot refusal report opens the host port with machine alone (no rp2).
+    for role in ("host", "console"):
+        d = _data()
+        d["ports"][role] = dict(_PIO_BETS, pio=1, tx=6, rx=7)
+        raises_match(SettingsError, "ports.%s: the %s port must be a UART, not a PIO port" % (role, role),
+                     board.validate, "pico", d)
+        if role == "host":
+            raises_match(SettingsError, "ports.host: the host port must be a UART", board.host_port, "pico", d)
+
+
+def test_a_pio_port_has_exactly_its_keys():
+    d = _data()
+    d["ports"]["bets"]["uart"] = 0
+    raises_match(SettingsError, "ports.bets: unknown key 'uart'", board.validate, "pico", d)
+    d = _data()
+    del d["ports"]["bets"]["sm"]
+    raises_match(SettingsError, "ports.bets: missing 'sm'", board.validate, "pico", d)
+
+
+# --- the scoreboard OLED ---
+
+def test_scoreboard_kind_address_and_keys():
+    d = _data()
+    d["displays"]["scoreboard"]["kind"] = "st7735"
+    raises_match(SettingsError, "displays.scoreboard.kind: unknown display kind 'st7735' (expected ssd1306)",
+                 board.validate, "pico", d)
+    d = _data()
+    d["displays"]["scoreboard"]["addr"] = 39
+    raises_match(SettingsError, "displays.scoreboard: I2C address 39 is already used by another display",
+                 board.validate, "pico", d)
+    d = _data()
+    d["displays"]["scoreboard"]["addr"] = 0x78
+    raises_match(SettingsError, "displays.scoreboard.addr: expected a whole number 8..119", board.validate, "pico", d)
+    d = _data()
+    del d["displays"]["scoreboard"]["kind"]
+    raises_match(SettingsError, "displays.scoreboard: missing 'kind'", board.validate, "pico", d)
+    d = _data()
+    del d["displays"]["scoreboard"]                  # optional: a board without it plays, results on the LCDs
+    assert "scoreboard" not in board.validate("pico", d).displays
+
+
+class _AckingI2C:
+    def writeto(self, addr, buf, stop=True):
+        return len(buf)
+
+
+def test_scoreboard_sizes_are_the_modules_the_driver_drives():
+    d = _data()
+    d["displays"]["scoreboard"]["height"] = 48
+    raises_match(SettingsError, "displays.scoreboard: unsupported SSD1306 module 128x48 (128x64, 128x32)",
+                 board.validate, "pico", d)
+    for width in (1, 64, 96, 127, 128):
+        for height in (8, 16, 24, 32, 40, 48, 56, 64):
+            d = _data()
+            d["displays"]["scoreboard"].update(width=width, height=height)
+            try:
+                board.validate("pico", d)
+                accepted = True
+            except SettingsError:
+                accepted = False
+            assert accepted == ((width, height) in ssd1306_geometry.MODULES), (width, height)
+            if accepted:
+                SSD1306(_AckingI2C(), 60, width, height)     # what the validator accepts, the driver drives

@@ -30,7 +30,9 @@ def test_help_status_board_zones_version():
         status = _say(ctx, machine, b"status")
         assert status[0].startswith("table B01  game baccarat  state ready")
         assert "console errors 0" in status
-        assert "UART0 tx=0 rx=1" in "\n".join(_say(ctx, machine, b"board"))
+        board = "\n".join(_say(ctx, machine, b"board"))
+        assert "UART0 tx=0 rx=1" in board
+        assert "bets    PIO0 SM0-1 tx=2 rx=3 9600 baud" in board       # a PIO UART port (pico)
         assert "banker" in _say(ctx, machine, b"zones")[0].split()
         assert _say(ctx, machine, b"VERSION")[0].startswith("table firmware")
 

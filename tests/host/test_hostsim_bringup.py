@@ -20,7 +20,12 @@ def test_bring_up_builds_every_driver_on_the_simulated_board(sim):
     import neopixel
     fw = bring_up(board, "baccarat", machine, neopixel)
     assert fw.faults == []
-    assert sorted(fw.displays) == ["dealer", "result"]
+    assert sorted(fw.displays) == ["dealer", "result", "scoreboard"]
+    oled = hw.i2c_device(0, 60)
+    assert oled.display_on and oled.charge_pump and oled.transactions >= 4    # the SSD1306 is initialised
+    fw.displays["scoreboard"].fill_rect(0, 0, 8, 8, 1)
+    fw.displays["scoreboard"].show()
+    assert oled.pixels()[0][:8] == [1] * 8
     fw.displays["dealer"].show(["hello from bring_up"])
     assert hw.i2c_device(0, 39).lines()[0] == "hello from bring_up "
     fw.lights.set(fw.lights.index("tie"), (0, 60, 0))
@@ -41,6 +46,8 @@ def test_a_missing_display_is_a_bring_up_fault_not_a_crash(sim):
     import machine
     import neopixel
     hw.detach_i2c(0, 38)
+    hw.detach_i2c(0, 60)
     fw = bring_up(board, "craps", machine, neopixel)
     assert sorted(fw.displays) == ["dealer"]
-    assert [code for code, _ in fw.faults] == ["display_missing"]
+    assert [code for code, _ in fw.faults] == ["display_missing", "display_missing"]
+    assert "scoreboard display at I2C address 60" in fw.faults[1][1]

@@ -92,7 +92,8 @@ def test_pico_from_the_command_line_reaches_ready_without_a_crash(tmp_path):
     assert "fatal" not in proc.stdout and "Traceback" not in proc.stderr
     assert any(r.get("state") == "ready" for r in _reports(proc.stdout))
     ports = proc.stdout.split("serial ports:")[1].split("host:")[0].split()
-    assert ports[:6] == ["dice/shoe", "(loopback)", "host", "(loopback)", "console", "(loopback)"]
+    assert ports[:8] == ["dice/shoe", "(loopback)", "host", "(loopback)", "bets", "(loopback)", "console",
+                         "(loopback)"]
     assert os.listdir(tmp_path) == []
 
 
@@ -131,28 +132,36 @@ def test_a_board_that_cannot_run_the_game_is_refused_with_one_line(tmp_path, cha
 
 # -- the simulated MCU is the board's -------------------------------------------------------------
 
-@pytest.mark.parametrize("board, uarts, bad_pin, i2c", [
-    ("pico", (0, 1), 30, (0, 1)),
-    ("esp32s3", (0, 1, 2), 22, (0, 1)),
-    ("sim", tuple(range(8)), 64, (0, 1, 2, 3)),
+@pytest.mark.parametrize("board, uarts, bad_pin, i2c, pio", [
+    ("pico", (0, 1), 30, (0, 1), (0, 1)),
+    ("esp32s3", (0, 1, 2), 22, (0, 1), ()),
+    ("sim", tuple(range(8)), 64, (0, 1, 2, 3), ()),
 ])
-def test_the_simulated_mcu_has_only_the_boards_uarts_pins_and_buses(board, uarts, bad_pin, i2c):
+def test_the_simulated_mcu_has_only_the_boards_uarts_pins_and_buses(board, uarts, bad_pin, i2c, pio):
     with hardware.install(board=board_mod.load(_board_path(board))) as hw:
         import machine
-        assert hw.uart_ids == uarts and hw.i2c_ids == i2c
+        assert hw.uart_ids == uarts and hw.i2c_ids == i2c and hw.pio_ids == pio
         with pytest.raises(ValueError, match="doesn't exist"):
             machine.UART(uarts[-1] + 1)
         with pytest.raises(ValueError, match="doesn't exist"):
             machine.I2C(i2c[-1] + 1)
         with pytest.raises(ValueError, match="invalid pin"):
             machine.Pin(bad_pin)
-        assert sorted(uid for _, uid, _ in hw.port_paths() if uid != hardware.USB) == sorted(hw.uarts)
+        assert sorted(uid for _, uid, _ in hw.port_paths() if isinstance(uid, int)) == sorted(hw.uarts)
+        assert sorted(uid for _, uid, _ in hw.port_paths() if str(uid).startswith("pio")) == sorted(hw.pio_ports)
+        if pio:
+            import rp2
+            with pytest.raises(ValueError, match="invalid StateMachine"):
+                rp2.StateMachine(len(pio) * 4)
+        else:
+            with pytest.raises(ImportError):
+                import rp2  # noqa: F401  (only an RP2040 has it)
 
 
 def test_a_shared_uart_answers_to_both_roles_and_the_usb_console_is_its_own_port():
     with hardware.install(board=board_mod.load(_board_path("pico"))) as hw:
         assert [(role, uid) for role, uid, _ in hw.port_paths()] == [("dice/shoe", 0), ("host", 1),
-                                                                      ("console", "usb")]
+                                                                      ("bets", "pio0.0"), ("console", "usb")]
         assert hw.port("shoe") is hw.port("dice") is hw.uarts[0].endpoint
         assert hw.port("console") is hw.usb.endpoint
         assert hw.port("console") not in [u.endpoint for u in hw.uarts.values()]

@@ -1,0 +1,98 @@
+# The board validator's primitives: the chips' facts and checks whose messages name the key.
+#
+# firmware/board.py builds the validation of a board description from these;
+# hostsim.hardware takes the chips' GPIOs, UARTs, I2C buses and PIO from MCUS,
+# so the simulated chip is the one the validator checks against.
+import json
+
+from firmware.errors import SettingsError
+
+# What each microcontroller has: GPIO numbers, UART ids, I2C ids, longest watchdog,
+# "functions": for a chip without a GPIO matrix, the pins that can carry each bus signal
+# (function -> unit id -> pins); absent: any GPIO can; and "pio": its PIO blocks and
+# "pio_sms" state machines in each (absent: the chip has no PIO).
+MCUS = {
+    # RP2040 datasheet 2.19.2 (GPIO functions); MicroPython's machine.UART/I2C refuse
+    # other pins ("bad TX pin"), so they are refused here, before the board boots.
+    # Datasheet 3.1: two PIO blocks of four state machines; PIO reaches every GPIO.
+    "rp2040": {"gpio": tuple(range(0, 30)), "uart": (0, 1), "i2c": (0, 1), "wdt_max_ms": 8388,
+               "pio": (0, 1), "pio_sms": 4,
+               "functions": {"tx": {0: (0, 12, 16, 28), 1: (4, 8, 20, 24)},
+                             "rx": {0: (1, 13, 17, 29), 1: (5, 9, 21, 25)},
+                             "sda": {0: tuple(range(0, 30, 4)), 1: tuple(range(2, 30, 4))},
+                             "scl": {0: tuple(range(1, 30, 4)), 1: tuple(range(3, 30, 4))}}},
+    "esp32s3": {"gpio": tuple(range(0, 22)) + tuple(range(26, 49)), "uart": (0, 1, 2), "i2c": (0, 1),
+                "wdt_max_ms": 60000},
+    "hostsim": {"gpio": tuple(range(0, 64)), "uart": tuple(range(0, 8)), "i2c": (0, 1, 2, 3),
+                "wdt_max_ms": 60000},
+}
+
+
+def fail(name, where, message):
+    raise SettingsError("board %s: %s: %s" % (name, where, message))
+
+
+def whole(value):
+    """A JSON whole number: an int, never a bool (true) or a float (1.0, -0.0)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def shown(value):
+    """A value for a message: a scalar as JSON spells it (true, 1.0), a list or object by its kind (it may be huge)."""
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 24 else value[:21] + "...")
+    return json.dumps(value)
+
+
+def number(name, where, value, low, high):
+    if not whole(value) or value < low or value > high:
+        fail(name, where, "expected a whole number %d..%d, got %s" % (low, high, shown(value)))
+    return value
+
+
+def unit(name, where, value, mcu, kind):
+    """A UART or I2C id the MCU has (kind: "uart" or "i2c")."""
+    units = MCUS[mcu][kind]
+    if not whole(value) or value not in units:
+        fail(name, where, "%s %s does not exist on %s (%s %s)"
+              % (kind.upper(), shown(value), mcu, kind.upper(), ", ".join([str(u) for u in units])))
+    return value
+
+
+def keys(name, where, obj, allowed, required):
+    if not isinstance(obj, dict):
+        fail(name, where, "expected an object, got %s" % shown(obj))
+    for key in obj:
+        if key not in allowed:
+            fail(name, where, "unknown key %s (expected %s)" % (shown(key), ", ".join(allowed)))
+    for key in required:
+        if key not in obj:
+            fail(name, where, "missing %r" % key)
+
+
+class PinPlan:
+    """Tracks which role holds each pin so a double use is caught."""
+
+    def __init__(self, name, mcu):
+        self.name = name
+        self.mcu = mcu
+        self.owner = {}
+
+    def claim(self, where, pin, shared_ok=None, function=None, unit=0):
+        """Take pin for `where`; function ("tx", "rx", "sda", "scl") of bus `unit` if it carries one."""
+        gpio = MCUS[self.mcu]["gpio"]
+        if not whole(pin) or pin not in gpio:
+            fail(self.name, where, "pin %s does not exist on %s (GPIO %d-%d)"
+                  % (shown(pin), self.mcu, gpio[0], gpio[-1]))
+        functions = MCUS[self.mcu].get("functions")
+        if function is not None and functions is not None and pin not in functions[function][unit]:
+            fail(self.name, where, "pin %d cannot be %s of unit %d on %s (pins %s)"
+                  % (pin, function.upper(), unit, self.mcu, ", ".join([str(p) for p in functions[function][unit]])))
+        other = self.owner.get(pin)
+        if other is not None and other != shared_ok:
+            fail(self.name, where, "pin %d is already used by %s" % (pin, other))
+        self.owner[pin] = where
