@@ -328,10 +328,10 @@ def test_a_malformed_line_through_the_command(tmp_path):
 
 
 def test_a_device_line_for_a_port_the_board_lacks_is_an_input_error(tmp_path):
-    status, reports, err = _main(tmp_path, {"bets": {"3": {"banker": 100}}}, board="pico")
+    status, reports, err = _main(tmp_path, {"bets": {"3": {"banker": 100}}}, board="esp32s3")
     assert status == 2
-    assert err.strip() == "replay: line 1: bets: board pico has no bets port (it has console, dice, host, shoe)"
-    assert reports[0]["board"] == "pico"
+    assert err.strip() == "replay: line 1: bets: board esp32s3 has no bets port (it has console, dice, host, shoe)"
+    assert reports[0]["board"] == "esp32s3"
 
 
 # -- files, stdin, state ---------------------------------------------------------------------
