@@ -21,29 +21,18 @@ from firmware import faults
 from firmware.compat import const
 from firmware.drivers import pixels
 from firmware.errors import IntegrityError, RuleError
-from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, HOST, HOST_ROADS,
-                             SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK)
+from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, HOST, HOST_ROADS, SHOE,
+                             SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK)
 from firmware.games.baccarat import rules
 from firmware.games.baccarat import shoe as shoe_mod
+from firmware.games.baccarat.alarms import Alarms
+from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NO_CARD, OUT_BETS,
+                                           OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT, OUT_ROADS, OUT_ROUND, OUT_SHOE,
+                                           SHOE_CLOSED, TO_BURN)
+from firmware.games.baccarat.lights import BaccaratLights
 from firmware.games.baccarat.roads import Roads
 from firmware.statemachine import STAY
-from firmware.table import (ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT, OUT_STATE, READY,
-                            STARTING, Table)
-
-BURNING = const(4)        # art. 2(1): burning the start of a new shoe
-BETTING = const(5)        # between rounds: bets open, the next card starts a round
-DEALING = const(6)        # a round in progress
-SHOE_CLOSED = const(7)    # art. 3(1): the last round was played; a new shoe is needed
-
-# Outbox codes of this controller, from table.OUT_GAME_FIRST (32) on (firmware.report asks
-# game_report() for their reports). Literals: const() takes no names from other modules.
-OUT_SHOE = const(32)      # a: SHOE_NEWS index, b: its number (decks, cards, round)
-OUT_DEALT = const(33)     # a: card, b: destination * 2 + face up
-OUT_ROUND = const(34)     # a: round number, b: 1 demo
-OUT_RESULT = const(35)    # a: round number (the controller keeps the rest)
-OUT_BETS = const(36)      # a: reading id, b: 1 taken for the next round / 0 refused
-OUT_ROADS = const(37)     # the roads of the shoe (a host request)
-OUT_BETS_FAULT = const(38)  # a: fault code, b: evidence (the reading was refused)
+from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, STARTING, Table
 
 # OUT_SHOE's a.
 _NEW = const(0)
@@ -54,34 +43,8 @@ _REMOVED = const(4)
 _RESTARTED = const(5)
 SHOE_NEWS = ("new", "burned", "cut_card", "closed", "removed", "restarted")
 
-# Where a card went (OUT_DEALT's b // 2): the hands are rules.PLAYER / rules.BANKER.
-TO_BURN = const(2)
-TO_DISCARD = const(3)
-DESTINATIONS = ("player", "banker", "burn", "discard")
 
-DOUBLE_PULL_MS = const(150)   # two cards closer than this came out together (no dealer draws that fast)
-_NO_CARD = const(-1)
-
-# What the dealer may do about each alarm: how severe it is (a worse alarm replaces a milder one).
-_SEVERITY_CARD_IMPOSSIBLE = const(4)
-_SEVERITY_UNREADABLE = const(3)
-_SEVERITY_HELD = const(2)
-_SEVERITY_READER = const(1)
-
-
-def _severity(code):
-    if code == faults.CARD_IMPOSSIBLE:
-        return _SEVERITY_CARD_IMPOSSIBLE
-    if code == faults.CARD_UNREADABLE:
-        return _SEVERITY_UNREADABLE
-    if code == faults.DOUBLE_PULL or code == faults.SHOE_REMOVED:
-        return _SEVERITY_HELD
-    if faults.is_reader_fault(code):
-        return _SEVERITY_READER
-    return 0
-
-
-class BaccaratTable(Table):
+class BaccaratTable(Alarms, BaccaratLights, Table):
     STATE_NAMES = Table.STATE_NAMES + ("burning", "betting", "dealing", "shoe_closed")
 
     def __init__(self, lights, buttons, settings, reading=None, seats=0, outbox_size=64):
@@ -103,7 +66,7 @@ class BaccaratTable(Table):
         self.has_bets = False        # the round in play has bets
         self.burned_this_round = False
         self.since_card_ms = DOUBLE_PULL_MS
-        self.held_card = _NO_CARD    # a double pull's second card, waiting for the dealer
+        self.held_card = NO_CARD    # a double pull's second card, waiting for the dealer
         self.held_face_up = False
         self.hand = None             # the round in play or last played (rules.Round)
         self.record = None           # the last closed round (shoe.RoundRecord)
@@ -123,63 +86,6 @@ class BaccaratTable(Table):
         self._emit(OUT_STATE, self.state)
         self._render_lights()
 
-    def _render_lights(self):
-        if self.showing_result:
-            self._result_lights()
-            return
-        lights = self.lights
-        lights.set_all(pixels.OFF)
-        colour = pixels.DIM if self.state == DEALING else pixels.WHITE
-        if self.state == SHOE_CLOSED:
-            colour = pixels.DIM
-        for i in self.zone_light:
-            if i >= 0:
-                lights.set(i, colour)
-        bets = self.round_bets if self.state == DEALING else None
-        for seat in range(self.seats):
-            if self.seat_light[seat] >= 0 and self._seat_has_chips(seat, bets):
-                lights.set(self.seat_light[seat], pixels.BLUE)
-
-    def _seat_has_chips(self, seat, amounts):
-        width = len(rules.ZONES)
-        if amounts is None:
-            if not self.bets_ready:
-                return False
-            amounts = self.reading.amounts
-        for z in range(width):
-            if amounts[seat * width + z]:
-                return True
-        return False
-
-    def _result_lights(self):
-        lights = self.lights
-        lights.set_all(pixels.OFF)
-        record = self.record
-        win = pixels.GOLD if record.demo else pixels.GREEN
-        if record.void:
-            for i in self.zone_light:
-                if i >= 0:
-                    lights.set(i, pixels.WHITE)
-            return
-        result = record.result
-        hits = (result.winner == rules.PLAYER, result.winner == rules.BANKER, result.winner == rules.TIE,
-                result.player_pair, result.banker_pair)
-        for z in range(len(hits)):
-            i = self.zone_light[z]
-            if i >= 0:
-                lights.set(i, win if hits[z] else pixels.OFF)
-        if not self.has_bets:
-            return
-        width = len(rules.ZONES)
-        for seat in range(self.seats):
-            i = self.seat_light[seat]
-            if i < 0 or not self._seat_has_chips(seat, self.round_bets):
-                continue
-            net = 0
-            for z in range(width):
-                net += self.nets[seat * width + z]
-            lights.set(i, win if net > 0 else (pixels.WHITE if net == 0 else pixels.OFF))
-
     # -- STARTING: the boot lamp test -------------------------------------------------------------
     def _on_starting(self, kind, a, b):
         if kind == CARD or kind == SHOE or kind == BETS:
@@ -198,7 +104,7 @@ class BaccaratTable(Table):
         if kind == CARD:
             return self._alarm(faults.CARD_OUT_OF_ORDER, a)
         if kind == SHOE and a == SHOE_UNREAD:
-            return self._alarm(faults.CARD_OUT_OF_ORDER, _NO_CARD)
+            return self._alarm(faults.CARD_OUT_OF_ORDER, NO_CARD)
         if self._anywhere(kind, a, b):
             return STAY
         return Table._on_ready(self, kind, a, b)
@@ -253,7 +159,7 @@ class BaccaratTable(Table):
                 self._emit(OUT_SHOE, _REMOVED)
                 return READY
             if a == SHOE_UNREAD:
-                return self._alarm(faults.CARD_UNREADABLE, _NO_CARD)
+                return self._alarm(faults.CARD_UNREADABLE, NO_CARD)
             if a == SHOE_CUT:
                 return self._cut_card()
         if kind == BETS:
@@ -299,9 +205,9 @@ class BaccaratTable(Table):
             return self._deal(a, b)
         if kind == SHOE:
             if a == SHOE_UNREAD:
-                return self._alarm(faults.CARD_UNREADABLE, _NO_CARD)
+                return self._alarm(faults.CARD_UNREADABLE, NO_CARD)
             if a == SHOE_OUT:
-                return self._alarm(faults.SHOE_REMOVED, _NO_CARD)
+                return self._alarm(faults.SHOE_REMOVED, NO_CARD)
             if a == SHOE_CUT:
                 return self._cut_card()
             if a == SHOE_HELLO:
@@ -406,111 +312,7 @@ class BaccaratTable(Table):
         # A long press: a new shoe discards the one in play, so never by a slip of the hand.
         return kind == BUTTON and a == self.shoe_button and b == BUTTON_LONG
 
-    # -- alarms (FAULTED) ---------------------------------------------------------------------------
-    def _alarm(self, code, card):
-        return self._common(FAULT, code, card)
-
-    def resume_after_fault(self):
-        state = self.state
-        return state if state >= BURNING else READY
-
-    def in_round(self):
-        return self.shoe is not None and (self.shoe.state == shoe_mod.IN_ROUND or self.shoe.state == shoe_mod.ERROR)
-
-    def may_confirm(self):
-        """CONFIRM closes the alarm, except where only a rescan or VOID may (art. 10: never guessed)."""
-        code = self.fault_code
-        if code == faults.CARD_UNREADABLE:
-            return False
-        if code == faults.CARD_IMPOSSIBLE:
-            return not self.in_round()
-        return True
-
-    def _on_faulted(self, kind, a, b):
-        code = self.fault_code
-        if kind == FAULT:
-            if _severity(a) > _severity(code):           # the worse alarm is the one to close
-                self.fault_code = a
-                self.fault_detail = b
-            else:
-                self._emit(OUT_FAULT, a, b)              # reported; the worse alarm in force stays
-            self.display_dirty = True
-            return STAY
-        if kind == CARD:
-            return self._card_in_alarm(a, b)
-        if kind == BUTTON and a == self.confirm_button and b == BUTTON_PRESSED:
-            self._emit(OUT_BUTTON, a, b)
-            if not self.may_confirm():
-                self.display_dirty = True
-                return STAY
-            held = self.held_card
-            self.held_card = _NO_CARD
-            target = self.acknowledge(ACK_CONFIRM)
-            if held != _NO_CARD and code == faults.DOUBLE_PULL:
-                return self._resume_with_card(target, held, 1 if self.held_face_up else 0)
-            if held != _NO_CARD:
-                self._discard(held)
-            return target
-        if kind == BUTTON and a == self.void_button and b == BUTTON_LONG:
-            self._emit(OUT_BUTTON, a, b)
-            return self._void()
-        if kind == SHOE and a == SHOE_UNREAD:
-            self._emit(OUT_FAULT, faults.CARD_UNREADABLE, _NO_CARD)   # reported; the alarm in force stays
-            return STAY
-        if kind == SHOE and a == SHOE_OUT and self.in_round():
-            return self._on_faulted(FAULT, faults.SHOE_REMOVED, _NO_CARD)
-        if self._anywhere(kind, a, b):
-            return STAY
-        return self._common(kind, a, b)
-
-    def _card_in_alarm(self, card, face_up):
-        """A card read while held: the rescan the alarm asked for, or a card dealt to no hand."""
-        code = self.fault_code
-        if self.resume_state >= BURNING and (code == faults.CARD_UNREADABLE or faults.is_reader_fault(code)):
-            if self.held_card != _NO_CARD:
-                self._discard(self.held_card)
-                self.held_card = _NO_CARD
-            target = self.acknowledge(ACK_RESCAN)
-            return self._resume_with_card(target, card, face_up)
-        self._discard(card)
-        return STAY
-
-    def _resume_with_card(self, target, card, face_up):
-        """Go on where the table was held, with this card as if it had just arrived."""
-        self.state = target                              # the handler below runs in that state
-        self.since_card_ms = DOUBLE_PULL_MS              # a rescan is not a double pull
-        then = self.HANDLERS[target](self, CARD, card, face_up)
-        self.state = FAULTED                             # dispatch takes the transition and its entry
-        if then == FAULTED:                              # the card raised an alarm of its own
-            self._emit_fault()
-            self.display_dirty = True
-            return STAY
-        return target if then == STAY else then
-
-    def _discard(self, card):
-        try:
-            if self.shoe is not None:
-                self.shoe.discard(card)
-        except IntegrityError:
-            self._emit(OUT_FAULT, faults.CARD_IMPOSSIBLE, card)
-            return
-        self._emit(OUT_DEALT, card, TO_DISCARD * 2)
-
-    def _void(self):
-        """VOID held: the round in play is void, every bet returned (art. 10); or an unknown card discarded."""
-        held = self.held_card
-        self.held_card = _NO_CARD
-        if held != _NO_CARD:
-            self._discard(held)
-        if self.in_round():
-            self.acknowledge(ACK_VOID)
-            return self._finish_round(True)
-        if self.fault_code == faults.CARD_UNREADABLE:
-            return self.acknowledge(ACK_VOID)           # the unreadable card is discarded unseen
-        self.display_dirty = True
-        return STAY
-
-    HANDLERS = (_on_starting, _on_ready, _on_faulted) + Table.HANDLERS[3:] + (
+    HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (
         _on_burning, _on_betting, _on_dealing, _on_shoe_closed)
     ENTRY = Table.ENTRY[:1] + (_enter_ready,) + Table.ENTRY[2:] + (_enter_game, _enter_game, _enter_game, _enter_game)
 

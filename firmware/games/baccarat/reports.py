@@ -4,8 +4,9 @@
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import cards, faults
 from firmware.games.baccarat import rules
-from firmware.games.baccarat.controller import (DESTINATIONS, OUT_BETS, OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT,
-                                                OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_NEWS)
+from firmware.games.baccarat.codes import (DESTINATIONS, OUT_BETS, OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT,
+                                           OUT_ROADS, OUT_ROUND, OUT_SHOE)
+from firmware.games.baccarat.controller import SHOE_NEWS
 from firmware.games.baccarat.roads import DERIVED, MARK_NAMES
 
 _SHOE_NUMBER = ("decks", "cards", "last_round", "rounds", None, None)   # what OUT_SHOE's b counts, per news

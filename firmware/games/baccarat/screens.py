@@ -6,8 +6,7 @@
 from firmware import cards, faults
 from firmware import screens as core_screens
 from firmware.games.baccarat import rules
-from firmware.games.baccarat import shoe as shoe_mod
-from firmware.games.baccarat.controller import BETTING, BURNING, DEALING, SHOE_CLOSED
+from firmware.games.baccarat.codes import BURNING, DEALING, SHOE_CLOSED
 from firmware.table import FAULTED, READY
 
 _HAND_NAMES = ("PLAYER", "BANKER", "TIE")
@@ -28,7 +27,6 @@ def _hand_line(name, hand):
 
 
 def _next_action(table):
-    shoe = table.shoe
     rnd = table.hand
     due = rnd.expected()
     if due == rules.NONE:

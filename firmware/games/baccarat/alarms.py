@@ -1,0 +1,137 @@
+# Alarm handling of the Baccarat table (a part of BaccaratTable): Baccarat art. 10, nothing guessed.
+#
+# While FAULTED the table is held where it was (resume_state). CONFIRM closes
+# the alarm where the dealer may vouch for the table; a card read is the rescan
+# an unreadable card or a lost frame asked for, else it is discarded (counted
+# out of the shoe); a long VOID voids the round in play, every bet returned.
+from firmware import faults
+from firmware.compat import const
+from firmware.errors import IntegrityError
+from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, SHOE, SHOE_OUT, SHOE_UNREAD
+from firmware.games.baccarat import shoe as shoe_mod
+from firmware.games.baccarat.codes import BURNING, DOUBLE_PULL_MS, NO_CARD, OUT_DEALT, TO_DISCARD
+from firmware.statemachine import STAY
+from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT, READY
+
+# What the dealer may do about each alarm: how severe it is (a worse alarm replaces a milder one).
+_SEVERITY_CARD_IMPOSSIBLE = const(4)
+_SEVERITY_UNREADABLE = const(3)
+_SEVERITY_HELD = const(2)
+_SEVERITY_READER = const(1)
+
+
+def _severity(code):
+    if code == faults.CARD_IMPOSSIBLE:
+        return _SEVERITY_CARD_IMPOSSIBLE
+    if code == faults.CARD_UNREADABLE:
+        return _SEVERITY_UNREADABLE
+    if code == faults.DOUBLE_PULL or code == faults.SHOE_REMOVED:
+        return _SEVERITY_HELD
+    if faults.is_reader_fault(code):
+        return _SEVERITY_READER
+    return 0
+
+
+class Alarms:
+    def _alarm(self, code, card):
+        return self._common(FAULT, code, card)
+
+    def resume_after_fault(self):
+        state = self.state
+        return state if state >= BURNING else READY
+
+    def in_round(self):
+        return self.shoe is not None and (self.shoe.state == shoe_mod.IN_ROUND or self.shoe.state == shoe_mod.ERROR)
+
+    def may_confirm(self):
+        """CONFIRM closes the alarm, except where only a rescan or VOID may (art. 10: never guessed)."""
+        code = self.fault_code
+        if code == faults.CARD_UNREADABLE:
+            return False
+        if code == faults.CARD_IMPOSSIBLE:
+            return not self.in_round()
+        return True
+
+    def _on_faulted(self, kind, a, b):
+        code = self.fault_code
+        if kind == FAULT:
+            if _severity(a) > _severity(code):           # the worse alarm is the one to close
+                self.fault_code = a
+                self.fault_detail = b
+            else:
+                self._emit(OUT_FAULT, a, b)              # reported; the worse alarm in force stays
+            self.display_dirty = True
+            return STAY
+        if kind == CARD:
+            return self._card_in_alarm(a, b)
+        if kind == BUTTON and a == self.confirm_button and b == BUTTON_PRESSED:
+            self._emit(OUT_BUTTON, a, b)
+            if not self.may_confirm():
+                self.display_dirty = True
+                return STAY
+            held = self.held_card
+            self.held_card = NO_CARD
+            target = self.acknowledge(ACK_CONFIRM)
+            if held != NO_CARD and code == faults.DOUBLE_PULL:
+                return self._resume_with_card(target, held, 1 if self.held_face_up else 0)
+            if held != NO_CARD:
+                self._discard(held)
+            return target
+        if kind == BUTTON and a == self.void_button and b == BUTTON_LONG:
+            self._emit(OUT_BUTTON, a, b)
+            return self._void()
+        if kind == SHOE and a == SHOE_UNREAD:
+            self._emit(OUT_FAULT, faults.CARD_UNREADABLE, NO_CARD)   # reported; the alarm in force stays
+            return STAY
+        if kind == SHOE and a == SHOE_OUT and self.in_round():
+            return self._on_faulted(FAULT, faults.SHOE_REMOVED, NO_CARD)
+        if self._anywhere(kind, a, b):
+            return STAY
+        return self._common(kind, a, b)
+
+    def _card_in_alarm(self, card, face_up):
+        """A card read while held: the rescan the alarm asked for, or a card dealt to no hand."""
+        code = self.fault_code
+        if self.resume_state >= BURNING and (code == faults.CARD_UNREADABLE or faults.is_reader_fault(code)):
+            if self.held_card != NO_CARD:
+                self._discard(self.held_card)
+                self.held_card = NO_CARD
+            target = self.acknowledge(ACK_RESCAN)
+            return self._resume_with_card(target, card, face_up)
+        self._discard(card)
+        return STAY
+
+    def _resume_with_card(self, target, card, face_up):
+        """Go on where the table was held, with this card as if it had just arrived."""
+        self.state = target                              # the handler below runs in that state
+        self.since_card_ms = DOUBLE_PULL_MS              # a rescan is not a double pull
+        then = self.HANDLERS[target](self, CARD, card, face_up)
+        self.state = FAULTED                             # dispatch takes the transition and its entry
+        if then == FAULTED:                              # the card raised an alarm of its own
+            self._emit_fault()
+            self.display_dirty = True
+            return STAY
+        return target if then == STAY else then
+
+    def _discard(self, card):
+        try:
+            if self.shoe is not None:
+                self.shoe.discard(card)
+        except IntegrityError:
+            self._emit(OUT_FAULT, faults.CARD_IMPOSSIBLE, card)
+            return
+        self._emit(OUT_DEALT, card, TO_DISCARD * 2)
+
+    def _void(self):
+        """VOID held: the round in play is void, every bet returned (art. 10); or an unknown card discarded."""
+        held = self.held_card
+        self.held_card = NO_CARD
+        if held != NO_CARD:
+            self._discard(held)
+        if self.in_round():
+            self.acknowledge(ACK_VOID)
+            return self._finish_round(True)
+        if self.fault_code == faults.CARD_UNREADABLE:
+            return self.acknowledge(ACK_VOID)           # the unreadable card is discarded unseen
+        self.display_dirty = True
+        return STAY

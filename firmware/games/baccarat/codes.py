@@ -1,0 +1,26 @@
+# The Baccarat controller's states and outbox codes, and what a card can go to: shared by the
+# controller, its alarm handling, lights, screens and reports.
+from firmware.compat import const
+
+BURNING = const(4)        # art. 2(1): burning the start of a new shoe
+BETTING = const(5)        # between rounds: bets open, the next card starts a round
+DEALING = const(6)        # a round in progress
+SHOE_CLOSED = const(7)    # art. 3(1): the last round was played; a new shoe is needed
+
+# Outbox codes of this controller, from table.OUT_GAME_FIRST (32) on (firmware.report asks
+# game_report() for their reports). Literals: const() takes no names from other modules.
+OUT_SHOE = const(32)      # a: SHOE_NEWS index, b: its number (decks, cards, round)
+OUT_DEALT = const(33)     # a: card, b: destination * 2 + face up
+OUT_ROUND = const(34)     # a: round number, b: 1 demo
+OUT_RESULT = const(35)    # a: round number (the controller keeps the rest)
+OUT_BETS = const(36)      # a: reading id, b: 1 taken for the next round / 0 refused
+OUT_ROADS = const(37)     # the roads of the shoe (a host request)
+OUT_BETS_FAULT = const(38)  # a: fault code, b: evidence (the reading was refused)
+
+# Where a card went (OUT_DEALT's b // 2): the hands are rules.PLAYER / rules.BANKER.
+TO_BURN = const(2)
+TO_DISCARD = const(3)
+DESTINATIONS = ("player", "banker", "burn", "discard")
+
+DOUBLE_PULL_MS = const(150)   # two cards closer than this came out together (no dealer draws that fast)
+NO_CARD = const(-1)         # a fault's card when none is known
