@@ -1,6 +1,6 @@
 # Baccarat roads and scoreboard figures measured on MicroPython itself: RAM kept by a Roads (the
-# preallocated road buffers) and what one scoreboard redraw allocates early and late in a shoe.
-# Prints "key: value" lines.
+# preallocated road buffers) and what one scoreboard redraw allocates early and late in a shoe,
+# with how many beads and big-road entries that redraw shows. Prints "key: value" lines.
 #
 # In the MicroPython VM: python -m tools.mpvm --steps bench/scoreboard_vm.py. --steps runs each part
 # between "# --- next run call ---" lines as its own VM run call: in the WebAssembly port a
@@ -26,7 +26,7 @@ def measure(slot):
 # --- next run call ---
 import framebuf  # noqa: E402
 from firmware.games.baccarat.rules import BANKER, PLAYER, TIE  # noqa: E402
-from firmware.games.baccarat.roads import Roads  # noqa: E402
+from firmware.games.baccarat.roads import MAX_ROUNDS, ROWS, Roads  # noqa: E402
 from firmware.games.baccarat.scoreboard import Scoreboard  # noqa: E402
 WIDTH = 128
 HEIGHT = 64
@@ -46,6 +46,21 @@ def lcg(seed):
     return next_int
 
 
+def visible_beads(n, columns):
+    # What the bead plate shows: its last `columns` columns of ROWS beads.
+    first = (n + ROWS - 1) // ROWS - columns
+    return n - first * ROWS if first > 0 else n
+
+
+def visible_entries(columns):
+    # What the big road shows: the entries in its last `columns` columns.
+    cols, rows, ceiling = bytearray(MAX_ROUNDS), bytearray(MAX_ROUNDS), bytearray(MAX_ROUNDS)
+    n = ROADS.big_road_cells_into(cols, rows, ceiling)
+    last = max(cols[k] for k in range(n)) if n else 0
+    first = last + 1 - columns if last >= columns else 0
+    return sum(1 for k in range(n) if cols[k] >= first)
+
+
 def redraws():
     # A result, then a redraw, as at the table; the redraws of SAMPLES are measured.
     rnd = lcg(11)
@@ -61,6 +76,8 @@ def redraws():
             used = gc.mem_alloc() - before
             gc.enable()
             print("redraw_alloc_bytes_at_%d_rounds: %d" % (n, used))
+            print("visible_beads_at_%d_rounds: %d" % (n, visible_beads(n, board.bead_columns)))
+            print("visible_big_road_entries_at_%d_rounds: %d" % (n, visible_entries(board.big_columns)))
         else:
             board.draw(ROADS)
 
