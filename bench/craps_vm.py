@@ -39,7 +39,7 @@ measure(1)
 # --- next run call ---
 measure(1)
 # --- next run call ---
-measure(1)  # the engine: craps, craps_bets, craps_dice
+measure(1)  # the engine: craps, craps_bets, craps_dice, craps_settings
 # --- next run call ---
 SETTINGS = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "off_on_come_out": [],
             "take_down": [], "shooter_change_on_come_out_craps": False, "max_open_bets": 256}

@@ -59,3 +59,22 @@ def test_craps_vm_measures_memory_kept_per_bet(tmp_path):
     assert fig["open_bets"] == 128, out
     assert 16 <= fig["ram_per_open_bet_bytes"] <= 512, out
     assert fig["ram_craps_engine_bytes"] > 0 and fig["ram_craps_table_bytes"] > 0, out
+
+
+def test_scoreboard_vm_measures_roads_kept_and_redraw_allocation():
+    # docs/scoreboard.md and docs/baccarat.md quote these figures; the roads' buffers are made once.
+    try:
+        status, out = mpvm.run_steps(os.path.join(REPO, "bench", "scoreboard_vm.py"), timeout=300)
+    except mpvm.VMUnavailable as exc:
+        pytest.skip(str(exc))
+    assert status == 0, out
+    assert "ram_unsteady" not in out, out
+    fig = {}
+    for line in out.splitlines():
+        key, _, value = line.partition(": ")
+        if value.lstrip("-").isdigit():
+            fig[key] = int(value)
+    assert fig["rounds"] == 150, out
+    assert 7 * 156 <= fig["ram_roads_empty_bytes"] == fig["ram_roads_full_bytes"], out   # 7 bytearrays
+    early, late = fig["redraw_alloc_bytes_at_60_rounds"], fig["redraw_alloc_bytes_at_150_rounds"]
+    assert 0 < early and 0 < late < 4000, out
