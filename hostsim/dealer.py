@@ -103,7 +103,10 @@ class Dealer:
             if self.boots > 1:
                 self._table_restarted()
         elif event == "state":
-            self.state = report.get("state")
+            state = report.get("state")
+            if self.state == "fault" and state != "fault":
+                self.next_at = None          # the table goes on: the next card a whole card_ms later
+            self.state = state
         elif event == "round":
             self.bets_placed = False
         elif event == "result":
