@@ -29,7 +29,8 @@ KEYS = (("d", "deal"), ("c", "confirm"), ("v", "void"), ("s", "shoe_change"), ("
 QUIT_KEYS = ("q", "\x03")
 SCOREBOARD_KEY = "o"      # the live view: the scoreboard in place of the LCDs, and back (hostsim.screen)
 DEMO_EVERY_MS = 1500      # Craps and Omaha demos: a reader line this often (Baccarat: dealer.LIVE_PACE)
-STEP_S = 0.05             # the host task's period (real time)
+STEP_S = 0.05             # the host task's period (real time at --speed 1; shorter when faster)
+MIN_STEP_S = 0.005        # ... but never below this much real time
 VIEW_EVERY_MS = 100       # live view refresh (real time)
 
 
@@ -130,6 +131,10 @@ class Sim:
         self.read_stdin = keys
         self.out = out if out is not None else sys.stdout
         self.hw = hardware.install(clock=VirtualClock(realtime=True, scale=speed), ports=ports, board=self.board)
+        # The dealer's steps stay about STEP_S of virtual time apart when the clock runs faster. (The
+        # firmware's own passes are 10 ms of real time apart: above a few times real time its timing,
+        # such as the 150 ms double-pull window, gets coarse.)
+        self.step_s = max(MIN_STEP_S, STEP_S / speed)
         self.io = TableIO(self.hw, self.board)
         self.demo = None            # Craps / Omaha: the reader's demo lines
         self.dealer = None          # Baccarat: the dealer and the bettors
@@ -200,7 +205,7 @@ class Sim:
                 self._host(self._show)
                 if self.stop_at is not None and now >= self.stop_at:
                     raise Quit()
-                await asyncio.sleep(STEP_S)
+                await asyncio.sleep(self.step_s)
         finally:
             self._stop_view()
 
