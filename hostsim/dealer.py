@@ -116,13 +116,15 @@ class Dealer:
             self._closed_by_someone(report.get("by"))
 
     def _closed_by_someone(self, by):
-        """The alarm was closed before the dealer's correction (or by it): drop the correction."""
-        due, action = self.fix
+        """The alarm was closed before the dealer's correction (or by it): drop the correction. A card
+        in hand that the table never read (VOID held, or CONFIRM on a damaged frame) is discarded
+        unseen: the table gives its place to the next card, and so does the dealer's shoe."""
+        action = self.fix[1]
         self.fix = None
         if action == _RESCAN and by == "rescan":
             return                               # the dealer's own rescan (it cleared self.held)
-        if self.held is not None and by == "void":
-            self.demo.forget(self.held[1])       # the card was discarded unseen
+        if self.held is not None:
+            self.demo.forget(self.held[1])
         self.held = None
 
     def _table_restarted(self):
@@ -190,7 +192,7 @@ class Dealer:
         return rnd is not None and 1 <= len(rnd.order) <= 2
 
     def _correct(self):
-        due, action = self.fix
+        action = self.fix[1]
         if action == _CONFIRM:
             self.io.press("confirm")
             return                               # fix is cleared by the fault_ack report

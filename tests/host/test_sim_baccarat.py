@@ -262,10 +262,12 @@ def test_the_tester_may_close_the_alarm_before_the_dealer(tmp_path):
     _check_against_the_engine(run, table_config.load(TABLE)["rules"])
 
 
-@pytest.mark.parametrize("card, burn_each_round", [("first", False), ("art8_burn", True), ("third", False)])
-def test_void_held_on_an_unreadable_card_and_the_dealer_follows_the_table(tmp_path, card, burn_each_round):
-    # The unreadable card is the round's first card, its art. 8 burn card, or its third card (the round is
-    # void then); either way the dealer's shoe goes on as the table does: no alarm, no round lost.
+CARDS = [("first", False), ("art8_burn", True), ("third", False)]
+
+
+def _closed_by_the_tester(tmp_path, fault, card, burn_each_round, button, long):
+    """Inject `fault` on the round's first card, its art. 8 burn card or its third card; the tester closes
+    the alarm with `button` before the dealer corrects it; 12 rounds are played."""
     table = _table_file(tmp_path, burn_each_round=burn_each_round)
     run = _run(tmp_path, seed=7, pace=LIVE_PACE, table=table)
     try:
@@ -273,21 +275,41 @@ def test_void_held_on_an_unreadable_card_and_the_dealer_follows_the_table(tmp_pa
         if card == "third":
             while run.dealer.demo.round is None or len(run.dealer.demo.round.order) < 2:
                 run.run_for(10)
-        run.dealer.inject(UNREADABLE)
+        run.dealer.inject(fault)
         while not _events(run, "fault"):
             run.run_for(10)
-        run.table.press("void", long=True)
+        run.table.press(button, long=long)
         run.play(12)
     finally:
         run.close()
-    assert [r["fault"] for r in _events(run, "fault")] == ["card_unreadable"]
-    assert [r["by"] for r in _events(run, "fault_ack")] == ["void"]
-    assert run.tally.void == (1 if card == "third" else 0) and run.tally.bets_refused == 0
     _check_against_the_engine(run, table_config.load(table)["rules"])
+    assert run.tally.bets_refused == 0
     assert [r["round"] for r in _events(run, "result")] == list(range(1, 13))     # no round lost or doubled
     burned = [r for r in _events(run, "card") if r["to"] == "burn"]
     decks = table_config.load(table)["rules"].decks
     assert len(burned) == decks + (12 if burn_each_round else 0)     # arts. 2(1) and 8: no burn more or less
+    return run
+
+
+@pytest.mark.parametrize("card, burn_each_round", CARDS)
+def test_void_held_on_an_unreadable_card_and_the_dealer_follows_the_table(tmp_path, card, burn_each_round):
+    # The card is discarded unseen: in a round the round is void; between rounds the next card takes its
+    # place, at the table and in the dealer's shoe.
+    run = _closed_by_the_tester(tmp_path, UNREADABLE, card, burn_each_round, "void", True)
+    assert [r["fault"] for r in _events(run, "fault")] == ["card_unreadable"]
+    assert [r["by"] for r in _events(run, "fault_ack")] == ["void"]
+    assert run.tally.void == (1 if card == "third" else 0)
+
+
+@pytest.mark.parametrize("card, burn_each_round", CARDS)
+def test_confirm_on_a_garbled_card_and_the_dealer_follows_the_table(tmp_path, card, burn_each_round):
+    # CONFIRM on a refused frame: the table goes on without the card it never read, and the dealer's shoe
+    # gives that card's place to the next card as the table does. The gap shows at the next card's frame
+    # (frame_lost, an alarm of its own), and that card is its rescan.
+    run = _closed_by_the_tester(tmp_path, GARBLED, card, burn_each_round, "confirm", False)
+    assert [r["fault"] for r in _events(run, "fault")] == ["frame_crc", "frame_lost"]
+    assert [r["by"] for r in _events(run, "fault_ack")] == ["confirm", "rescan"]
+    assert run.tally.void == 0
 
 
 def test_an_unknown_fault_is_refused(tmp_path):
