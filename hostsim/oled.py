@@ -283,3 +283,12 @@ def attach_oleds(hardware, board):
             out[role] = hardware.attach_i2c(bus, spec["addr"], SimSSD1306(spec.get("width", 128),
                                                                          spec.get("height", 64), name=role))
     return out
+
+
+def find_oled(hardware):
+    """The SimSSD1306 on the board's I2C buses (the scoreboard), or None; the lowest bus and address first."""
+    for key in sorted(hardware.i2c_devices):
+        device = hardware.i2c_devices[key]
+        if isinstance(device, SimSSD1306):
+            return device
+    return None

@@ -20,6 +20,10 @@ from firmware.games.omaha_settings import MAX_PLAYERS
 DECK = 52
 BURN = "burn"
 CUT_FROM_END = 12         # Baccarat art. 2(1): the cut card goes about 12 cards from the end
+# What the next card of a Baccarat shoe is for (BaccaratDemo's steps).
+_SHOE_BURN = "shoe_burn"  # art. 2(1): burned at the start of the shoe
+_ROUND_BURN = "round_burn"  # art. 8: burned at the start of a round
+_HAND = "hand"            # dealt to Player or Banker (arts. 7, 9)
 
 
 class SimShoe:
@@ -95,6 +99,9 @@ class BaccaratDemo:
                             seed=seed, rng=rng)
         self.shoes = 0
         self.round = None           # baccarat.Round being dealt
+        self.round_cards = []       # its cards in dealing order
+        self.completed = 0          # rounds dealt to the end (all shoes)
+        self.last_cards = ()        # the cards of the last of them, in dealing order
         self.rounds = 0             # rounds started in this shoe
         self.rounds_left = None     # rounds still to play once the cut card is out
         self.device = None          # the framed shoe (hostsim.devices.ShoeDevice) next_line() speaks through
@@ -123,54 +130,120 @@ class BaccaratDemo:
         return self.auto
 
     def next_card(self):
+        step = self._next_step()
+        card = self.shoe.next_int()
+        return card, self._place(step, card)
+
+    def _next_step(self):
+        """Get the procedure ready for the next card (a new shoe, a shuffle, a round); what it will be."""
         if self.burn_left:
-            card = self.shoe.next_int()
-            if self.burn_left < 0:
-                self.burn_left = burn_count(card, self.settings.burn)
-            else:
-                self.burn_left -= 1
-            return card, BURN
+            return _SHOE_BURN
         if self.round is None:
             if self.rounds_left == 0:
                 self._new_shoe()                    # art. 3(1): reshuffle after the last round
-                return self.next_card()
+                return self._next_step()
             if self.auto:
                 self.shoe.shuffle()                 # art. 7(2): the machine got every card back
             if getattr(self.settings, "burn_each_round", False) and not self.round_burned:
                 self.round_burned = True            # art. 8: one card burned at the start of the round
-                return self.shoe.next_int(), BURN
+                return _ROUND_BURN
             self.round_burned = False
             self.round = Round(self.settings)
+            self.round_cards = []
             self.rounds += 1
         if self.rounds_left is None and not self.auto and self.shoe.cut_card_out:
             # Art. 3(1): the cut card comes out before this card: this round is the last, or one more.
             self.rounds_left = 2 if self.settings.cut_card == "one_more" else 1
+        return _HAND
+
+    def _place(self, step, card):
+        """The card takes its place in the procedure: "burn", "player" or "banker"."""
+        if step == _SHOE_BURN:
+            if self.burn_left < 0:
+                self.burn_left = burn_count(card, self.settings.burn)
+            else:
+                self.burn_left -= 1
+            return BURN
+        if step == _ROUND_BURN:
+            return BURN
         hand = self.round.expected()
-        card = self.shoe.next_int()
         self.round.deal(card)
+        self.round_cards.append(card)
         if self.round.complete:
+            self.completed += 1
+            self.last_cards = tuple(self.round_cards)
             self.round = None
             if self.rounds_left is not None:
                 self.rounds_left -= 1
-        return card, HAND_NAMES[hand]
+        return HAND_NAMES[hand]
+
+    # A card out of the shoe that the reader may not read at once (an unreadable card, a damaged
+    # frame): draw() takes it out, read() gives it its place when it is read (a rescan), forget() when
+    # it is discarded unseen, so the procedure goes on as the table's does.
+    def draw(self):
+        """Take the next card out of the shoe: (card, step, what the shoe says first: IN / CUT messages)."""
+        step = self._next_step()
+        card = self.shoe.next_int()
+        return card, step, self._announce()
+
+    def read(self, card, step):
+        """The drawn card is read: it takes its place; returns its ("CARD", code, face_up) message."""
+        self._place(step, card)
+        return ("CARD", cards.name(card), self.face_up)
+
+    def forget(self, step):
+        """The drawn card was discarded unseen between rounds: its place goes to the next card."""
+        if step == _ROUND_BURN:
+            self.round_burned = False
+        elif step == _HAND and self.round is not None and not self.round.order:
+            self.round = None                       # the round it would have opened never started
+            self.rounds -= 1
+
+    def _announce(self):
+        out = []
+        if not self.shoe_told:
+            self.shoe_told = True
+            out.append(("IN",))
+        # The cut card comes out just before the first card behind it (index cut_card_position), which
+        # is the card just drawn; the card before it is still in front of the cut card.
+        behind = self.shoe.position - 1 >= self.shoe.cut_card_position
+        if behind and not self.cut_told and not self.auto:
+            self.cut_told = True
+            out.append(("CUT",))
+        return out
+
+    def next_messages(self):
+        """What the shoe says for its next card, in order: ("IN",) for each new shoe, ("CUT",) when the
+        cut card comes out, then ("CARD", code, face_up) (docs/protocol.md, "Shoe")."""
+        card, step, out = self.draw()
+        return out + [self.read(card, step)]
+
+    def abandon_round(self):
+        """The table ended the round being dealt without the cards the rules call for (a void round,
+        art. 10): the next card starts the next round, as it does at the table."""
+        if self.round is None:
+            return
+        self.round = None
+        if self.rounds_left is not None:
+            self.rounds_left -= 1
 
     def next_line(self):
-        """The next card as the framed shoe sends it (docs/protocol.md, "Shoe"): HELLO once, IN for
-        each new shoe, CUT when the cut card comes out, then the CARD frame; bytes, one or more lines."""
+        """The next card as the framed shoe sends it (docs/protocol.md, "Shoe"): HELLO once, then
+        next_messages() as frames; bytes, one or more lines."""
         from hostsim.devices import ShoeDevice
 
         out = b""
         if self.device is None:
             self.device = ShoeDevice()
             out += self.device.hello()
-        card, _ = self.next_card()
-        if not self.shoe_told:
-            self.shoe_told = True
-            out += self.device.inserted()
-        if self.shoe.cut_card_out and not self.cut_told and not self.auto:
-            self.cut_told = True
-            out += self.device.cut_card()
-        return out + self.device.card(cards.name(card), self.face_up)
+        for message in self.next_messages():
+            if message[0] == "IN":
+                out += self.device.inserted()
+            elif message[0] == "CUT":
+                out += self.device.cut_card()
+            else:
+                out += self.device.card(message[1], message[2])
+        return out
 
 
 class OmahaDeal:

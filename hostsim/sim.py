@@ -1,5 +1,11 @@
 # The simulator around the unchanged firmware: demo input, dealer keys, the live view, resets, host errors.
 #
+# Everything the table's equipment sends goes through one host-side device
+# layer, hostsim.table_io.TableIO: at a Baccarat table hostsim.dealer's Dealer
+# deals the shoe and places the bettors' chips through it (and injects the
+# faults of the keys 1-3); Craps and Omaha demos send their plain reader lines
+# through it; the dealer keys press the board's buttons through it.
+#
 # Sim(board_path, table_path, state_dir, ...).run() boots firmware.main.run()
 # on the simulated board until it stops: Quit (q, Ctrl-C, --seconds elapsed),
 # or HostError when the simulator's own host side fails. Both are
@@ -13,14 +19,18 @@ import sys
 
 from firmware import board as board_mod
 from firmware import table_config
+from firmware.game_setup import seat_count
 from firmware.main import READER_ROLE
+from hostsim.dealer import FAULT_KEYS, LIVE_PACE, Dealer
+from hostsim.table_io import TableIO
 
 # Keys of this terminal -> the dealer button they press (shown only if the board has the button).
 KEYS = (("d", "deal"), ("c", "confirm"), ("v", "void"), ("s", "shoe_change"), ("u", "undo"), ("m", "menu"))
 QUIT_KEYS = ("q", "\x03")
-DEMO_EVERY_MS = 1500
-PRESS_MS = 120
-STEP_S = 0.05             # the host task's period (real time)
+SCOREBOARD_KEY = "o"      # the live view: the scoreboard in place of the LCDs, and back (hostsim.screen)
+DEMO_EVERY_MS = 1500      # Craps and Omaha demos: a reader line this often (Baccarat: dealer.LIVE_PACE)
+STEP_S = 0.05             # the host task's period (real time at --speed 1; shorter when faster)
+MIN_STEP_S = 0.005        # ... but never below this much real time
 VIEW_EVERY_MS = 100       # live view refresh (real time)
 
 
@@ -61,7 +71,9 @@ def board_keys(board):
 
 
 def demo_feed(config, seed=None):
-    """What the game's reader sends at this table, line by line: an object with next_line()."""
+    """What the game's reader sends at this table, line by line: an object with next_line().
+
+    (The live Baccarat table is dealt by hostsim.dealer.Dealer instead.)"""
     game = config["game"]
     rules = config["rules"]
     if game == "baccarat":
@@ -80,6 +92,7 @@ class HostTap:
     def __init__(self, endpoint, keep=32):
         self.lines = collections.deque(maxlen=keep)
         self.unprinted = []
+        self.undealt = []           # lines the dealer has not seen yet (taken in the host task, not here)
         self._partial = b""
         endpoint.taps.append(self.seen)
 
@@ -90,6 +103,7 @@ class HostTap:
             text = line.decode(errors="replace").rstrip("\r")
             self.lines.append(text)
             self.unprinted.append(text)
+            self.undealt.append(text)
 
 
 class Sim:
@@ -113,14 +127,27 @@ class Sim:
         self.config = table_config.load(table_path)
         self.game = self.config["game"]
         self.ui = ui
-        self.demo = demo_feed(self.config, seed) if demo else None
         self.keys = board_keys(self.board)
         self.read_stdin = keys
         self.out = out if out is not None else sys.stdout
         self.hw = hardware.install(clock=VirtualClock(realtime=True, scale=speed), ports=ports, board=self.board)
+        # The dealer's steps stay about STEP_S of virtual time apart when the clock runs faster. (The
+        # firmware's own passes are 10 ms of real time apart: above a few times real time its timing,
+        # such as the 150 ms double-pull window, gets coarse.)
+        self.step_s = max(MIN_STEP_S, STEP_S / speed)
+        self.io = TableIO(self.hw, self.board)
+        self.demo = None            # Craps / Omaha: the reader's demo lines
+        self.dealer = None          # Baccarat: the dealer and the bettors
+        if demo and self.game == "baccarat":
+            self.dealer = Dealer(self.io, self.config["rules"], seat_count(self.board, "baccarat"), seed=seed,
+                                 pace=LIVE_PACE)
+        elif demo:
+            self.demo = demo_feed(self.config, seed)
+        self.fault_keys = FAULT_KEYS if self.dealer is not None else ()
+        self.scoreboard_key = SCOREBOARD_KEY if self.game == "baccarat" else ""    # the roads are Baccarat's
+        self.show_scoreboard = False    # the live view shows the scoreboard in place of the LCDs
         self.reader_role = READER_ROLE[self.game]
         self.tap = HostTap(self.hw.port("host"))
-        self.pressed = {}           # pin -> release time
         self.stop_at = None if seconds is None else self.hw.clock.now_ms() + int(seconds * 1000)
         self.live = None
         self._next_view = 0.0
@@ -152,19 +179,12 @@ class Sim:
                 self.hw.reboot(reset.cause)
 
     def press(self, role):
-        index = self.board.button_index(role)
-        if index < 0:
-            return
-        pin = self.board.buttons[index][1]
-        self.hw.pin(pin).press()            # may run the firmware's pin IRQ handler
-        self.pressed[pin] = self.hw.clock.now_ms() + PRESS_MS
+        """A short press of the board's button `role` (none: nothing), released by release_due()."""
+        if self.board.button_index(role) >= 0:
+            self.io.press(role)             # may run the firmware's pin IRQ handler
 
     def release_due(self):
-        now = self.hw.clock.now_ms()
-        for pin, due in list(self.pressed.items()):
-            if now >= due:
-                self.hw.pin(pin).release()
-                del self.pressed[pin]
+        self.io.release_due()
 
     async def task(self, ctx):
         """Runs beside the firmware: demo input, keys, button releases, timers, watchdog, the view."""
@@ -176,6 +196,7 @@ class Sim:
                 if self.demo is not None and now >= next_demo:
                     next_demo = now + DEMO_EVERY_MS
                     self._host(self._feed_demo)
+                self._host(self._deal, now)
                 for role in self._host(self._read_keys):
                     self.press(role)
                 self.release_due()
@@ -185,7 +206,7 @@ class Sim:
                 self._host(self._show)
                 if self.stop_at is not None and now >= self.stop_at:
                     raise Quit()
-                await asyncio.sleep(STEP_S)
+                await asyncio.sleep(self.step_s)
         finally:
             self._stop_view()
 
@@ -204,13 +225,26 @@ class Sim:
             print(text, file=self.out, flush=True)
 
     def _feed_demo(self):
-        self.hw.port(self.reader_role).feed(self.demo.next_line())
+        line = self.demo.next_line()
+        self.io.send(self.reader_role, line.encode() if isinstance(line, str) else line)
+
+    def _deal(self, now):
+        """The dealer follows the reports the firmware sent since the last step, then does what is due."""
+        if self.dealer is None:
+            return
+        from hostsim.autoplay import parse
+
+        lines, self.tap.undealt = self.tap.undealt, []
+        for line in lines:
+            self.dealer.on_report(parse(line))
+        self.dealer.tick(now)
 
     def _read_keys(self):
         if not self.read_stdin:
             return ()
         roles = []
         keys = dict(self.keys)
+        faults = dict((key, fault) for key, fault, _ in self.fault_keys)
         while select.select([sys.stdin], [], [], 0)[0]:
             data = os.read(sys.stdin.fileno(), 1)
             if not data:
@@ -220,6 +254,10 @@ class Sim:
                 raise Quit()
             if ch in keys:
                 roles.append(keys[ch])
+            elif ch in faults:
+                self.dealer.inject(faults[ch])
+            elif ch == self.scoreboard_key:
+                self.show_scoreboard = not self.show_scoreboard
         return roles
 
     def screen(self):

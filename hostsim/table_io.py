@@ -10,7 +10,9 @@
 # its hold time has passed on the virtual clock, so the same object serves the
 # stepped runs (hostsim.headless, tools.replay) and a host loop beside the
 # firmware's asyncio tasks. Used by tools.replay; docs/protocol.md, "Replay input".
-from hostsim.devices import BetReaderDevice, ShoeDevice
+import random
+
+from hostsim.devices import BetReaderDevice, ShoeDevice, garble
 
 # How long a press holds the button down. The firmware's buttons are debounced
 # over 3 polls of 10 ms (firmware/drivers/buttons.py), so a short press is
@@ -63,6 +65,22 @@ class TableIO:
     def card(self, code, face_up=False):
         """A card left the shoe: code in the wire's spelling (rank 23456789TJQKA, suit cdhs)."""
         self._device_line(self.shoe, SHOE_PORT, self.shoe.card, code, face_up)
+
+    def garbled_card(self, code, face_up=False, rng=random):
+        """A card left the shoe and its CARD frame was damaged on the line: one byte before the `*`
+        changed to another printable one (hostsim.devices.garble), so the table refuses the frame for
+        its checksum (frame_crc). The frame used up a counter value, as a sent frame does. Returns the
+        line sent."""
+        if SHOE_PORT not in self.board.ports:
+            raise KeyError("board %s has no %s port" % (self.board.name, SHOE_PORT))
+        if self.shoe not in self._greeted:
+            self._greet(self.shoe, SHOE_PORT)
+        line = self.shoe.card(code, face_up)
+        index = rng.randrange(line.index(b"*"))
+        value = rng.choice([v for v in range(0x20, 0x7F) if v not in (line[index], ord("*"))])
+        damaged = garble(line, index, value)
+        self.send(SHOE_PORT, damaged)
+        return damaged
 
     def cut_card(self):
         self._device_line(self.shoe, SHOE_PORT, self.shoe.cut_card)

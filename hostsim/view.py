@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hostsim.hardware import RESET_NAMES, USB, board_section
+from hostsim.oled import find_oled
 
 LCD_ON = "bold black on dark_olive_green2"
 LCD_DARK = "grey58 on grey15"
@@ -167,6 +168,53 @@ def status_line(hardware):
     else:
         text.append("%d ms left of %d" % (wdt.remaining_ms(), wdt.timeout_ms), style="green")
     return text
+
+
+SCOREBOARD_STYLE = "bold bright_white on black"
+NO_SCOREBOARD = "(no scoreboard on this board)"
+
+
+def scoreboard_panel(hardware):
+    """The scoreboard OLED (a hostsim.oled.SimSSD1306 on the board's I2C) at half size: a title line, then
+    its glass in half-block characters (64x16 for 128x64); one line when the board has none."""
+    device = find_oled(hardware)
+    if device is None:
+        return Text("scoreboard: " + NO_SCOREBOARD, style="dim", no_wrap=True, overflow="ellipsis")
+    where = next(key for key, d in sorted(hardware.i2c_devices.items()) if d is device)
+    title = Text("scoreboard OLED %dx%d, I2C %d 0x%02x" % (device.width, device.height, where[0], where[1]),
+                 style="bold", no_wrap=True, overflow="ellipsis")
+    if not device.lit:
+        title.append("  (dark)", style="yellow")
+    return Group(title, Text(device.to_text(scale=2), style=SCOREBOARD_STYLE, no_wrap=True))
+
+
+def scoreboard_height(hardware):
+    """Lines scoreboard_panel() takes."""
+    device = find_oled(hardware)
+    return 1 if device is None else 1 + (device.height // 2 + 1) // 2
+
+
+def zone_list(hardware, board, game):
+    """The game's bet zones one under the other (a swatch and the name each): beside the scoreboard."""
+    zones = board_section(board, "zones").get(game) or {}
+    pin = _pixel_pin(board)
+    strip = hardware.strips.get(pin) if pin is not None else None
+    pixels = strip.pixels() if strip is not None else []
+    lines = Text(no_wrap=True, overflow="ellipsis")
+    for i, (name, ranges) in enumerate(zones.items()):
+        if i:
+            lines.append("\n")
+        lines.append_text(zone_cell(name, _zone_colours(pixels, ranges)))
+    return lines
+
+
+def render_scoreboard(hardware, board, game, width=80):
+    """The scoreboard with the bet-zone lights beside it, then the status line: render()'s other face."""
+    row = Table.grid(padding=(0, 1))
+    row.add_column(no_wrap=True)
+    row.add_column(no_wrap=True, overflow="ellipsis")
+    row.add_row(scoreboard_panel(hardware), zone_list(hardware, board, game))
+    return Group(row, status_line(hardware))
 
 
 def render(hardware, board, game, width=80):

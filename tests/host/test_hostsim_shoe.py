@@ -163,3 +163,16 @@ def test_the_sim_omaha_demo_never_repeats_a_card_within_a_hand():
         codes = [line.strip() for line in lines]
         assert all(line.endswith("\n") for line in lines)
         assert len(set(codes)) == per_hand, collections.Counter(codes).most_common(2)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_shoe_says_cut_just_before_the_first_card_behind_the_cut_card(seed):
+    # Regression: CUT was sent one card early (before the last card in front of the cut card), so the
+    # table counted its last round from a round earlier than the demo and the demo dealt a round too many.
+    demo = BaccaratDemo(_settings(decks=6), seed=seed)
+    while True:
+        messages = demo.next_messages()
+        if ("CUT",) in messages:
+            break
+        assert demo.shoe.position - 1 < demo.shoe.cut_card_position     # still in front of the cut card
+    assert messages[-1][0] == "CARD" and demo.shoe.position - 1 == demo.shoe.cut_card_position

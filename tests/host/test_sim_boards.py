@@ -201,8 +201,22 @@ def test_a_closed_stdout_stops_the_simulator_cleanly_without_a_crash_record(tmp_
 
 
 class _BrokenDemo:
+    """A demo feed (Craps, Omaha) or a Baccarat dealer with a bug."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
     def next_line(self):
         raise RuntimeError("demo feeder bug")
+
+    def on_report(self, report):
+        pass
+
+    def tick(self, now):
+        raise RuntimeError("demo feeder bug")
+
+    def status(self, now):
+        return ""
 
 
 def test_a_host_side_exception_escapes_as_hosterror_and_records_nothing(tmp_path):
@@ -210,7 +224,7 @@ def test_a_host_side_exception_escapes_as_hosterror_and_records_nothing(tmp_path
 
     sim = Sim(_board_path("sim"), _table_path("baccarat"), str(tmp_path), ports="loopback", seconds=5,
               speed=4.0, out=io.StringIO())
-    sim.demo = _BrokenDemo()
+    sim.dealer = _BrokenDemo()
     try:
         with pytest.raises(HostError) as caught:
             sim.run()
@@ -224,7 +238,7 @@ def test_the_command_line_reports_a_host_side_error_as_such(tmp_path, monkeypatc
     from hostsim import __main__ as cli
     from hostsim import sim
 
-    monkeypatch.setattr(sim, "demo_feed", lambda config, seed=None: _BrokenDemo())
+    monkeypatch.setattr(sim, "Dealer", _BrokenDemo)
     status = cli.main(["--no-ui", "--no-pty", "--seconds", "5", "--speed", "4", "--state-dir", str(tmp_path)])
     err = capsys.readouterr().err
     assert status == 1

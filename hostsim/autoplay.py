@@ -1,0 +1,172 @@
+# `python -m hostsim --headless`: the live table's dealer and bettors, played as fast as the CPU allows.
+#
+# play() boots the unchanged firmware on the simulated board (hostsim.headless,
+# a stepped virtual clock), lets hostsim.dealer's Dealer deal the table's shoe
+# and place the bettors' chips at FAST_PACE until `rounds` results have been
+# reported, and returns the summary: what the host saw (results, alarms, the
+# number of reports) and how long it took (virtual and wall-clock seconds).
+# Nobody sits at a headless table to close an alarm: a table held in one for
+# HELD_LIMIT_MS stops the run, as does a run longer than its bound.
+import contextlib
+import json
+import random
+import sys
+import time
+
+from hostsim.dealer import FAST_PACE, Dealer
+from hostsim.headless import HeadlessTable
+
+HELD_LIMIT_MS = 10000         # an alarm nobody closes: the run stops after this long in it
+ROUND_BOUND_MS = 60000        # the run stops after this long of virtual time per round asked for
+WINNERS = ("banker", "player", "tie")
+
+
+class Tally:
+    """Counts what the host saw: results by winner, demo and void rounds, alarms, refused bet readings."""
+
+    def __init__(self):
+        self.rounds = 0
+        self.results = dict((w, 0) for w in WINNERS)
+        self.demo = 0
+        self.void = 0
+        self.with_bets = 0            # results that carried nets (the bettors' chips were read)
+        self.alarms = 0               # fault reports
+        self.bets_refused = 0
+        self.reports = 0
+        self.last_results = []        # the result reports, in order (kept for tests)
+
+    def add(self, report):
+        self.reports += 1
+        event = report.get("event")
+        if event == "fault":
+            self.alarms += 1
+        elif event == "bets" and not report.get("accepted"):
+            self.bets_refused += 1
+        elif event == "result":
+            self.rounds += 1
+            self.last_results.append(report)
+            if report.get("void"):
+                self.void += 1
+            else:
+                self.results[report["winner"]] += 1
+            if report.get("demo"):
+                self.demo += 1
+            if "nets" in report:
+                self.with_bets += 1
+
+    def summary(self, seed, virtual_ms, wall_s):
+        return {"rounds": self.rounds, "results": dict(self.results), "demo": self.demo, "void": self.void,
+                "with_bets": self.with_bets, "bets_refused": self.bets_refused, "alarms": self.alarms,
+                "reports": self.reports, "seed": seed, "virtual_s": round(virtual_ms / 1000.0, 3),
+                "wall_s": round(wall_s, 3), "rounds_per_s": round(self.rounds / wall_s, 1) if wall_s > 0 else None}
+
+
+class Stopped(Exception):
+    """The run stopped before its rounds were played (.reason says why; the summary is still given)."""
+
+
+def parse(line):
+    """A host report line as a dict ({} for a line that is not a JSON object: counted, not understood)."""
+    try:
+        report = json.loads(line)
+    except ValueError:
+        return {}
+    return report if isinstance(report, dict) else {}
+
+
+class Run:
+    """One headless run: the table, its dealer and the tally; play(rounds) steps it until they are done."""
+
+    def __init__(self, board_file, table_file, state_dir, seed=None, pace=FAST_PACE):
+        from firmware import table_config
+        from firmware.game_setup import seat_count
+
+        self.seed = seed if seed is not None else random.randrange(2 ** 31)
+        self.tally = Tally()
+        self.on_report = None         # tests: also called with each report (a dict)
+        config = table_config.load(table_file)
+        self.table = HeadlessTable(board_file, table_file, state_dir, self._report)
+        self.dealer = Dealer(self.table.io, config["rules"], seat_count(self.table.board, "baccarat"),
+                             seed=self.seed, pace=pace)
+
+    def _report(self, line):
+        report = parse(line)
+        self.tally.add(report)
+        self.dealer.on_report(report)
+        if self.on_report is not None:
+            self.on_report(report)
+
+    def close(self):
+        self.table.close()
+
+    def play(self, rounds, bound_ms=None):
+        """Boot, then deal until `rounds` results; Stopped when held in an alarm or past the bound."""
+        table = self.table
+        if table.ctx is None:
+            table.boot()
+            table.wait_booted()
+        start = table.now_ms()
+        end = start + (bound_ms if bound_ms is not None else ROUND_BOUND_MS * max(1, rounds))
+        held_since = None
+        while self.tally.rounds < rounds:
+            now = table.now_ms()
+            if now >= end:
+                raise Stopped("%d of %d rounds within the bound of %d s of virtual time"
+                              % (self.tally.rounds, rounds, (end - start) // 1000))
+            self.dealer.tick(now)
+            table.step()
+            if self.dealer.state == "fault" and self.dealer.fix is None:
+                held_since = now if held_since is None else held_since
+                if now - held_since >= HELD_LIMIT_MS:
+                    raise Stopped("the table is held in an alarm that nobody at a headless table can close")
+            else:
+                held_since = None
+
+    def run_for(self, ms):
+        """Deal on for ms of virtual time (tests)."""
+        end = self.table.now_ms() + ms
+        while self.table.now_ms() < end:
+            self.dealer.tick(self.table.now_ms())
+            self.table.step()
+
+
+def headless(board_file, table_file, state_dir, rounds, seed=None, snapshot=None, out=None, err=None):
+    """`python -m hostsim --headless`: play, print ONE summary line; the exit status.
+
+    0: every round played and no alarm; 1: an alarm was reported, or the run
+    stopped early (why: one line on stderr); 2: the files were refused at
+    boot, or a snapshot was asked of a board without a scoreboard.
+    """
+    from hostsim.headless import BootTimeout, Refused
+    from hostsim.oled import find_oled
+
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    run = Run(board_file, table_file, state_dir, seed)
+    try:
+        if snapshot is not None and find_oled(run.table.hw) is None:
+            print("sim: --snapshot: board %s has no scoreboard display" % run.table.board.name, file=err)
+            return 2
+        started = time.perf_counter()
+        start_ms = run.table.now_ms()
+        reason = None
+        try:
+            with contextlib.redirect_stdout(err):     # the firmware's console text is not the summary
+                run.play(rounds)
+        except Stopped as exc:
+            reason = str(exc)
+        except Refused as exc:
+            print("sim: the firmware refused to boot: %s" % exc, file=err)
+            return 2
+        except BootTimeout as exc:
+            print("sim: %s" % exc, file=err)
+            return 1
+        summary = run.tally.summary(run.seed, run.table.now_ms() - start_ms, time.perf_counter() - started)
+        if snapshot is not None:
+            find_oled(run.table.hw).to_png(snapshot)
+        print(json.dumps(summary), file=out, flush=True)
+        if reason is not None:
+            print("sim: stopped early: %s" % reason, file=err)
+        return 1 if reason is not None or summary["alarms"] else 0
+    finally:
+        run.close()
