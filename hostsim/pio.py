@@ -131,6 +131,8 @@ class SmState:
         self.freq = 0
         self.pins = {}
         self.rx = []                # RX FIFO words (the SM pushed, the firmware gets)
+        self._rx_credit = 1.0       # bytes the line can have delivered by now (paced at the baud rate)
+        self._rx_last_ms = None
         self.tx = []                # TX FIFO words (the firmware put, the SM pulls)
         self.rx_depth = self.tx_depth = FIFO_WORDS
         self.handler = None
@@ -217,10 +219,20 @@ class SmState:
 
     def _receive(self):
         port = self.port
-        while port is not None and len(self.rx) < self.rx_depth:
+        if port is None:
+            return
+        # A byte takes 10 bit times on the wire: what the host fed at once still arrives at the
+        # baud rate, so a burst longer than the FIFO and ring is taken as a real board takes it.
+        now = self.hw.clock.now_ms()
+        if self._rx_last_ms is not None:
+            self._rx_credit += (now - self._rx_last_ms) * port.baudrate / 10000.0
+        self._rx_last_ms = now
+        while len(self.rx) < self.rx_depth and self._rx_credit >= 1.0:
             data = port.endpoint.fw_read(1)
             if not data:
+                self._rx_credit = min(self._rx_credit, 1.0)   # an idle line saves up no burst
                 return
+            self._rx_credit -= 1.0
             port.rx_count += 1
             if not self._in_step():
                 self.garbled += 1

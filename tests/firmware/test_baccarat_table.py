@@ -308,3 +308,13 @@ def test_result_display_keeps_the_last_round_while_the_next_is_dealt():
     rig.cards("9h 5d")                                      # the next round has two cards
     assert screens.result_lines(rig.table, CONFIG, [])[:3] == ["ROUND 1", "PLAYER WINS 6-5", "BOTH DREW"]
     assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 9h =9", "B 5d =5"]
+
+
+def test_art2_3_auto_shuffler_roads_start_again_instead_of_overflowing():
+    from firmware.games.baccarat.roads import MAX_ROUNDS
+    rig = Rig(dealer="auto_shuffler")
+    rig.new_shoe(burn="")                                   # art. 2(3): no burn
+    for _ in range(MAX_ROUNDS + 1):
+        rig.cards("9h 5d Kc 2s")                           # art. 7(2): every card back in the machine
+    assert rig.table.state == bc.BETTING and rig.table.roads.bead_count() == 1
+    assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "roads_restarted", "rounds": MAX_ROUNDS}

@@ -42,6 +42,7 @@ def test_bet_reader_bytes_arrive_through_the_simulated_pio_and_serial_line(pico)
     assert rx.baudrate == tx.baudrate == 9600
     assert hw.pins[2].mode == 1 and hw.pins[2].level == 1          # the PIO drives TX, idle high
     hw.port("bets").feed(FRAME + b"\n")
+    hw.advance(200)                    # the line brings the bytes at 9600 baud
     assert fw.ports["bets"].poll(10) == FRAME
     assert hw.pio_ports["pio0.0"].rx_count == len(FRAME) + 1
     fw.ports["bets"].write_line("ACK 5")
@@ -54,11 +55,13 @@ def test_the_state_machine_moves_bytes_by_itself_through_the_irq(pico):
     hw, fw, machine = pico
     uart = fw.uarts["bets"]
     hw.port("bets").feed(FRAME + b"\n")
+    hw.advance(200)                    # the line brings the bytes at 9600 baud
     hw.run_pio()
     assert hw.state_machines[0].rx == [] and hw.port("bets").pending() == 0
     assert uart._waiting() == len(FRAME) + 1
     state = machine.disable_irq()
     hw.port("bets").feed(b"0123456789ABCDEFGHIJ\n")
+    hw.advance(200)                    # the line brings the bytes at 9600 baud
     hw.run_pio()
     assert len(hw.state_machines[0].rx) == 8                         # full; the rest waits on the line
     assert hw.state_machines[0].irq_flag and uart._waiting() == len(FRAME) + 1
@@ -82,6 +85,7 @@ def test_a_state_machine_at_another_baud_rate_hears_only_garbage(pico):
     import rp2
     uart = PioUart(rp2, machine, 0, 0, 2, 3, 19200)                  # the reader sends at 9600
     hw.port("bets").feed(b"Kh\n")
+    hw.advance(200)                    # the line brings the bytes at 9600 baud
     assert uart.any() == 0 and hw.state_machines[0].garbled == 3
     uart.write(b"x")
     assert hw.port("bets").take() == b"" and hw.state_machines[1].garbled == 1
@@ -107,6 +111,7 @@ def test_reset_stops_the_state_machines_and_frees_the_pio_memory(pico):
     assert hw.pio_blocks[0].slots.count(None) == 32
     fw = bring_up(board_mod.load("boards/pico.json"), "baccarat", machine, neopixel, usb_console=FakeUART())
     hw.port("bets").feed(b"Kh\n")                                    # the programs load again after the reset
+    hw.advance(200)                    # the line brings the bytes at 9600 baud
     assert fw.ports["bets"].poll(10) == b"Kh"
 
 

@@ -128,9 +128,6 @@ def test_a_long_headless_run_on_a_fair_shoe_raises_no_alarm_under_other_table_se
     _check_against_the_engine(run, table_config.load(table)["rules"])
 
 
-@pytest.mark.xfail(strict=True, reason="firmware bug: with dealer auto_shuffler the shoe never closes, so the "
-                                       "controller's roads overflow at 156 rounds (RuleError 'roads full') and "
-                                       "the board resets; reported to the integrator")
 def test_an_automatic_shuffler_table_plays_past_156_rounds(tmp_path):
     run = _run(tmp_path, seed=3, table=_table_file(tmp_path, dealer="auto_shuffler"))
     try:

@@ -30,7 +30,7 @@ from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PUL
                                            OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT, OUT_ROADS, OUT_ROUND, OUT_SHOE,
                                            SHOE_CLOSED, TO_BURN)
 from firmware.games.baccarat.lights import BaccaratLights
-from firmware.games.baccarat.roads import Roads
+from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
 from firmware.statemachine import STAY
 from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, STARTING, Table
 
@@ -41,7 +41,8 @@ _CUT = const(2)
 _CLOSED = const(3)
 _REMOVED = const(4)
 _RESTARTED = const(5)
-SHOE_NEWS = ("new", "burned", "cut_card", "closed", "removed", "restarted")
+_ROADS_FULL = const(6)
+SHOE_NEWS = ("new", "burned", "cut_card", "closed", "removed", "restarted", "roads_restarted")
 
 
 class BaccaratTable(Alarms, BaccaratLights, Table):
@@ -240,6 +241,11 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         if not void:
             result = record.result
             if not record.demo:
+                if self.roads.bead_count() >= MAX_ROUNDS:
+                    # Only an automatic shuffler's shoe never ends (art. 2(3): no cut card):
+                    # its roads start again rather than overflow.
+                    self.roads = Roads()
+                    self._emit(OUT_SHOE, _ROADS_FULL, MAX_ROUNDS)
                 self.roads.add(result.winner, result.player_pair, result.banker_pair)
                 self.scoreboard_dirty = True
         self._settle(record)

@@ -9,7 +9,7 @@ from firmware.games.baccarat.codes import (DESTINATIONS, OUT_BETS, OUT_BETS_FAUL
 from firmware.games.baccarat.controller import SHOE_NEWS
 from firmware.games.baccarat.roads import DERIVED, MARK_NAMES
 
-_SHOE_NUMBER = ("decks", "cards", "last_round", "rounds", None, None)   # what OUT_SHOE's b counts, per news
+_SHOE_NUMBER = ("decks", "cards", "last_round", "rounds", None, None, "rounds")   # what OUT_SHOE's b counts, per news
 _WINNERS = ("player", "banker", "tie")
 _BEAD = "PBT"
 
