@@ -327,17 +327,41 @@ def test_every_engine_report_travels_the_wire_with_its_verdict(report):
     assert check_report(throws.report(events[0][1], events[0][2])) == check_report(report)
 
 
-FACE_WORDS = st.one_of(st.sampled_from(("1", "2", "3", "4", "5", "6", "1c", "6c", "-")),
-                       st.sampled_from(("0", "7", "x", "10", "-c", "3C", "03", "c", "3cc")), WORD)
-FLAG_WORDS = st.one_of(st.sampled_from(DICE_FLAGS), st.sampled_from(("cocked", "WALL", "valid", "2")), WORD)
+GOOD_FACES = st.sampled_from(("1", "2", "3", "4", "5", "6", "1c", "4c", "6c", "-"))
+BAD_FACES = st.one_of(st.sampled_from(("0", "7", "x", "10", "-c", "3C", "03", "c", "3cc")), WORD)
+
+
+@st.composite
+def face_words(draw):
+    """Two faces as the reader spells them, or one of them spelt as no face is."""
+    faces = [draw(GOOD_FACES), draw(GOOD_FACES)]
+    if draw(st.integers(0, 3)) == 0:
+        faces[draw(st.integers(0, 1))] = draw(BAD_FACES)
+    return faces
+JUNK_FLAGS = st.one_of(st.sampled_from(("cocked", "WALL", "valid", "2", "1c")), WORD)
+
+
+@st.composite
+def flag_words(draw):
+    """Flags in wire order, or damaged: two swapped, one repeated, a word no flag is."""
+    flags = [f for f in DICE_FLAGS if draw(st.booleans())]
+    change = draw(st.sampled_from(("none", "swap", "repeat", "junk")))
+    if change == "swap" and len(flags) >= 2:
+        i = draw(st.integers(0, len(flags) - 2))
+        flags[i], flags[i + 1] = flags[i + 1], flags[i]
+    elif change == "repeat" and flags:
+        flags.insert(draw(st.integers(0, len(flags))), draw(st.sampled_from(flags)))
+    elif change == "junk":
+        flags.insert(draw(st.integers(0, len(flags))), draw(JUNK_FLAGS))
+    return flags
 
 
 @settings(max_examples=500)
-@given(FACE_WORDS, FACE_WORDS, st.lists(FLAG_WORDS, max_size=df.MAX_ARGS - 2), st.integers(0, 255))
-def test_an_accepted_throw_has_one_spelling(d1, d2, flags, counter):
+@given(face_words(), flag_words(), st.integers(0, 255))
+def test_an_accepted_throw_has_one_spelling(faces, flags, counter):
     """Any THROW the driver accepts is byte for byte what the device sends for the report it becomes:
     a second spelling of the same throw (flags reordered or repeated, a face spelt otherwise) is refused."""
-    line = devices.frame("D", 1, counter, "THROW", d1, d2, *flags).rstrip(b"\n")
+    line = devices.frame("D", 1, counter, "THROW", *(faces + flags)).rstrip(b"\n")
     assume(len(line) <= df.MAX_LINE)
     reader = _dice_reader()
     reader.handle(line)
