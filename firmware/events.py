@@ -103,3 +103,21 @@ SHOE_CUT = const(2)      # the cut card came out (Baccarat art. 3(1))
 SHOE_IN = const(3)       # a shoe was inserted
 SHOE_OUT = const(4)      # the shoe was removed (Baccarat art. 3(2): changed after a round)
 SHOE_UNREAD = const(5)   # a card left the shoe unreadable: a dealer prompt (Baccarat art. 10)
+
+
+# The framed dice reader (docs/protocol.md, "Dice reader"). One throw is one THROW event, whatever
+# the reader saw; firmware.throws turns its (a, b) back into the Craps engine's report
+# (firmware.games.craps_dice.check_report), the same shape the host report shows.
+THROW = const(15)              # a: die 1 * THROW_FACE_BASE + die 2 (a face 0: unread), b: THROW_* flags
+DICE_READER_HELLO = const(16)  # the dice reader (re)started (a throw while it was off was never seen);
+                               # a: 0, b: evidence handle of its HELLO line
+THROW_FACE_BASE = const(8)     # faces 0..6 fit 3 bits each: a = 0..54
+
+# THROW's b: what the reader saw, one bit each (their words on the wire, in this order: firmware.throws).
+THROW_OFF_TABLE = const(1)     # a die left the layout: no roll (Craps art. 3(2)(1))
+THROW_SHORT = const(2)         # the dice did not pass the centre: no roll (art. 3(2)(2))...
+THROW_WALL = const(4)          # ...unless a die hit a wall: with THROW_SHORT the throw counts
+THROW_NOT_ROLLED = const(8)    # the dice did not roll: no roll (arts. 2(5), 3(3))
+THROW_INVALID = const(16)      # flagged invalid for another reason: no roll (the report's "valid": false)
+THROW_COCKED1 = const(32)      # die 1 rests cocked; its face is the one the reader settled on (art. 3(1))
+THROW_COCKED2 = const(64)      # die 2 likewise

@@ -47,10 +47,15 @@ BETS_BAD_SEAT = const(43)   # a seat number outside 1..seats: the reading is ref
 BETS_BAD_ZONE = const(44)   # a zone outside the game's vocabulary: the reading is refused
 BETS_BAD_AMOUNT = const(45) # an amount that is not a whole number 1..MAX_AMOUNT: refused
 BETS_DUP_ZONE = const(46)   # the same zone twice for one seat: the reading is refused
+DICE_BAD_FACE = const(47)   # a dice reader face not 1..6 (Craps art. 1(2)), 1c..6c or "-": never a throw
+DICE_UNREAD = const(48)     # a die the reader could not see, in a throw that would count: never a throw
+DICE_BAD_FLAG = const(49)   # a throw flag unknown, repeated or out of order: never a throw
+DICE_SENSOR = const(50)     # the dice reader reported a sensor fault (FAULT <code>)
 
 DEVICE_NAMES = ("frame_syntax", "frame_crc", "frame_device", "frame_version", "frame_type", "frame_args",
                 "frame_lost", "frame_conflict", "shoe_sensor", "bets_sensor", "bets_incomplete",
-                "bets_bad_seat", "bets_bad_zone", "bets_bad_amount", "bets_dup_zone")
+                "bets_bad_seat", "bets_bad_zone", "bets_bad_amount", "bets_dup_zone", "dice_bad_face",
+                "dice_unread", "dice_bad_flag", "dice_sensor")
 
 _EVIDENCE = (BAD_CARD, BAD_DICE, LINE_TOO_LONG, PARTIAL_LINE, UNEXPECTED_INPUT)
 

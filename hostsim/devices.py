@@ -1,4 +1,4 @@
-"""Emulated framed devices: the card-reading shoe and the bet reader, as they talk on their UARTs.
+"""Emulated framed devices: the card-reading shoe, the bet reader and the dice reader, as they talk on their UARTs.
 
 Each emulator turns semantic inputs ("the Ah left the shoe face down") into
 device frames (docs/protocol.md, "Device lines") with its own message counter.
@@ -8,7 +8,8 @@ with init 0xFFFF), so tests check the firmware's decoder against a second
 implementation. Only the wire limits (MAX_LINE, MAX_ARGS) are shared.
 
 Inputs are not validated beyond what the wire needs: tests and the simulator
-use the emulators to send wrong cards, unknown zones and bad amounts too.
+use the emulators to send wrong cards, unknown zones, bad amounts and impossible
+dice too.
 The fault helpers (garble, drop, repeat, truncate) damage frames the way a
 line does. Used by tests, tools.replay and the simulator.
 """
@@ -109,6 +110,35 @@ class BetReaderDevice(Device):
         if words:
             lines.append(words)
         return lines
+
+
+class DiceReaderDevice(Device):
+    """The Craps dice reader. Its flag words and their order are written out here again, apart from
+    firmware/throws.py, as the protocol document gives them."""
+
+    letter = "D"
+    FLAGS = ("off_table", "short", "wall", "not_rolled", "invalid")   # the one wire order
+
+    def throw(self, d1, d2, flags=(), cocked=()):
+        """One throw: faces 1..6 or None (unread), flag words as given (in order, unchecked),
+        cocked: the die indices (0, 1) resting cocked, their faces as read (Craps art. 3(1))."""
+        faces = ["-" if d is None else "%s%s" % (d, "c" if i in cocked else "")
+                 for i, d in enumerate((d1, d2))]
+        return self.send("THROW", *(faces + list(flags)))
+
+    def report(self, report):
+        """A report in the Craps engine's shape (craps_dice.check_report), flags put in wire order:
+        (d1, d2), or {"dice": [d1, d2], "valid": bool, "flags": [...], "cocked": [...]}."""
+        if not isinstance(report, dict):
+            return self.throw(report[0], report[1])
+        flags = set(report.get("flags", ()))
+        if report.get("valid", True) is False:
+            flags.add("invalid")
+        unknown = flags - set(self.FLAGS)
+        if unknown:
+            raise ValueError("no wire word for dice flags %s" % sorted(unknown))
+        d1, d2 = report["dice"]
+        return self.throw(d1, d2, [f for f in self.FLAGS if f in flags], report.get("cocked", ()))
 
 
 # -- what a line does to frames ------------------------------------------------------

@@ -8,14 +8,18 @@ Generic on purpose (no game rules beyond what the reader sees). With the default
 (0) every throw is a plain pair, which is what the Monte-Carlo odds need.
 to_line(report) gives the same throw in the reader's serial line protocol (firmware/readers.py):
 b"3 4\n", or b"noroll short\n" for an invalid throw (a cocked die is sent as its read face).
+frame_line() gives a throw as the framed dice reader sends it (docs/protocol.md, "Dice reader"),
+which carries every field of the report: b"D1 00 THROW 3 4c*....\n".
 """
 import random
+
+from hostsim.devices import DiceReaderDevice
 
 INVALID_FLAGS = ("off_table", "short", "not_rolled")
 
 
 class SimDice:
-    def __init__(self, seed=None, invalid_rate=0.0, cocked_rate=0.0, rng=None):
+    def __init__(self, seed=None, invalid_rate=0.0, cocked_rate=0.0, rng=None, device=None):
         for name, rate in (("invalid_rate", invalid_rate), ("cocked_rate", cocked_rate)):
             if not 0.0 <= rate <= 1.0:
                 raise ValueError("%s must lie in 0..1, got %r" % (name, rate))
@@ -23,6 +27,7 @@ class SimDice:
         self.invalid_rate = invalid_rate
         self.cocked_rate = cocked_rate
         self.throws = 0
+        self.device = device if device is not None else DiceReaderDevice()   # its counter runs on
 
     def faces(self):
         """Two fair faces, 1..6 each (no report wrapping): the Monte-Carlo hot path."""
@@ -35,6 +40,10 @@ class SimDice:
         return to_line(self.throw())
 
     next_line = throw_line      # the simulator's demo feed interface (hostsim.sim.demo_feed)
+
+    def frame_line(self, report=None):
+        """One throw (or the given report) as the framed dice reader's next frame (bytes, LF included)."""
+        return self.device.report(self.throw() if report is None else report)
 
     def throw(self):
         """One report as the reader would send it."""

@@ -69,3 +69,31 @@ def test_line_protocol_matches_the_firmware_reader():
             assert (kind, a, b) == (DICE, d1, d2)
     assert to_line((3, 4)) == b"3 4\n"
     assert to_line({"dice": [3, 4], "valid": False}) == b"noroll other\n"
+
+
+def test_framed_lines_carry_every_field_of_the_report():
+    """frame_line() sends each report through the framed dice reader; the firmware's driver gives
+    back the same report (cocked dice, the die not read) and so the engine's same verdict."""
+    from firmware import throws
+    from firmware.drivers.dice_reader import DiceReader
+    from firmware.events import THROW, EventQueue
+    from firmware.evidence import Evidence
+
+    dice = SimDice(seed=9, invalid_rate=0.3, cocked_rate=0.3)
+    reader = DiceReader(None, EventQueue(4), Evidence())
+    kinds = Counter()
+    for _ in range(500):
+        report = dice.throw()
+        reader.handle(dice.frame_line(report).rstrip(b"\n"))
+        assert reader.queue.get() and reader.queue.kind == THROW
+        back = throws.report(reader.queue.a, reader.queue.b)
+        assert check_report(back) == check_report(report)
+        if isinstance(report, dict):
+            assert back["dice"] == report["dice"] and back["flags"] == report.get("flags", [])
+            assert back["cocked"] == report.get("cocked", [])
+            kinds["unread" if None in report["dice"] else "cocked" if report.get("cocked") else "flagged"] += 1
+    assert reader.lost == 0 and reader.throws == 500 and dice.device.counter == 500 % 256
+    assert min(kinds.values()) > 20 and len(kinds) == 3
+    assert dice.frame_line((3, 4)).startswith(b"D1 F4 THROW 3 4*")
+    throws_before = dice.throws
+    assert dice.frame_line().startswith(b"D1 F5 THROW ") and dice.throws == throws_before + 1

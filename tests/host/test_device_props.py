@@ -7,12 +7,14 @@ a lost or repeated frame) must never turn into a different accepted message.
 """
 from hypothesis import assume, given, settings, strategies as st
 
-from firmware import cards, device_frame as df
+from firmware import cards, device_frame as df, faults, throws
 from firmware.drivers.bet_reader import MAX_AMOUNT, MAX_READING_ID, BetReader
+from firmware.drivers.dice_reader import DiceReader
 from firmware.drivers.shoe import TYPES as SHOE_TYPES, Shoe
 from firmware.events import BETS, BETS_FAULT, CARD, EventQueue, FAULT, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, \
-    SHOE_OUT, SHOE_UNREAD
+    SHOE_OUT, SHOE_UNREAD, THROW
 from firmware.evidence import Evidence
+from firmware.games.craps_dice import DiceError, check_report
 from firmware.games.baccarat.rules import ZONES
 from hostsim import devices
 
@@ -84,6 +86,7 @@ def test_arbitrary_bytes_never_raise_and_only_canonical_frames_pass(data):
         assert df.encode("S", 1, frame.counter, kind, words) == data
     Shoe(None, EventQueue(8), Evidence()).handle(data)
     BetReader(None, EventQueue(8), Evidence(), ZONES, 7).handle(data)
+    DiceReader(None, EventQueue(8), Evidence()).handle(data)
 
 
 # -- the shoe ---------------------------------------------------------------------------
@@ -241,3 +244,154 @@ def test_a_garbled_frame_refuses_the_reading(bets, data):
     events = _send(reader, frames + devices.BetReaderDevice(counter=len(frames)).bet_frames({}, 999)[:1])
     assert not [e for e in events if e[0] == BETS]
     assert reader.reading.reading_id == -1 and reader.refused == 1
+
+
+# -- the dice reader -------------------------------------------------------------------------
+
+DICE_FLAGS = devices.DiceReaderDevice.FLAGS          # the wire order, as hostsim writes it
+
+
+def _dice_reader():
+    return DiceReader(None, EventQueue(64), Evidence())
+
+
+def _verdict(report):
+    """The engine's decision on a report: (d1, d2, None), (0, 0, reason), or "alarm"."""
+    try:
+        return check_report(report)
+    except DiceError:
+        return "alarm"
+
+
+@st.composite
+def dice_throws(draw):
+    """(d1, d2, flags in wire order, cocked dice): anything the wire can carry, counting or not."""
+    flags = [f for f in DICE_FLAGS if draw(st.booleans())]
+    faces = [draw(st.one_of(st.none(), st.integers(1, 6))) for _ in range(2)]
+    cocked = [die for die in range(2) if faces[die] is not None and draw(st.booleans())]
+    return faces[0], faces[1], flags, cocked
+
+
+def _engine_report(d1, d2, flags, cocked):
+    return {"dice": [d1, d2], "valid": "invalid" not in flags, "flags": [f for f in flags if f != "invalid"],
+            "cocked": cocked}
+
+
+@settings(max_examples=400)
+@given(dice_throws(), st.integers(0, 255))
+def test_any_throw_round_trips_to_the_engine_s_verdict(spec, counter):
+    d1, d2, flags, cocked = spec
+    line = devices.DiceReaderDevice(counter=counter).throw(d1, d2, flags, cocked).rstrip(b"\n")
+    assert df.encode("D", 1, counter, "THROW", line[12:-5].decode().split(" ")) == line
+    reader = _dice_reader()
+    reader.handle(line)
+    events = _drain(reader.queue)
+    expected = _verdict(_engine_report(d1, d2, flags, cocked))
+    if expected == "alarm":                              # an unread die in a throw that would count
+        assert [(k, a) for k, a, _ in events] == [(FAULT, faults.DICE_UNREAD)]
+        return
+    assert len(events) == 1 and events[0][0] == THROW
+    report = throws.report(events[0][1], events[0][2])
+    assert report == _engine_report(d1, d2, flags, cocked)   # every flag survives, for the host report too
+    assert check_report(report) == expected
+    assert throws.no_roll(events[0][2]) == (expected[2] is not None)
+
+
+@st.composite
+def engine_reports(draw):
+    """Reports as craps_dice.check_report takes them (flags in any order, repeated; a bare pair)."""
+    d1, d2 = draw(st.integers(1, 6)), draw(st.integers(1, 6))
+    if draw(st.booleans()):
+        return (d1, d2)
+    report = {"dice": [d1, d2]}
+    if draw(st.booleans()):
+        report["flags"] = draw(st.lists(st.sampled_from(("off_table", "short", "wall", "not_rolled")), max_size=5))
+    if draw(st.booleans()):
+        report["valid"] = draw(st.booleans())
+    if draw(st.booleans()):
+        report["cocked"] = draw(st.lists(st.sampled_from((0, 1)), max_size=2, unique=True))
+    if _verdict(report)[2] is not None:                  # a no roll may leave dice unread
+        for die in draw(st.sampled_from(((), (0,), (1,), (0, 1)))):
+            if die not in report.get("cocked", ()):
+                report["dice"][die] = None
+    return report
+
+
+@settings(max_examples=300)
+@given(engine_reports())
+def test_every_engine_report_travels_the_wire_with_its_verdict(report):
+    reader = _dice_reader()
+    reader.handle(devices.DiceReaderDevice().report(report).rstrip(b"\n"))
+    events = _drain(reader.queue)
+    assert len(events) == 1 and events[0][0] == THROW, (report, events)
+    assert check_report(throws.report(events[0][1], events[0][2])) == check_report(report)
+
+
+GOOD_FACES = st.sampled_from(("1", "2", "3", "4", "5", "6", "1c", "4c", "6c", "-"))
+BAD_FACES = st.one_of(st.sampled_from(("0", "7", "x", "10", "-c", "3C", "03", "c", "3cc")), WORD)
+
+
+@st.composite
+def face_words(draw):
+    """Two faces as the reader spells them, or one of them spelt as no face is."""
+    faces = [draw(GOOD_FACES), draw(GOOD_FACES)]
+    if draw(st.integers(0, 3)) == 0:
+        faces[draw(st.integers(0, 1))] = draw(BAD_FACES)
+    return faces
+JUNK_FLAGS = st.one_of(st.sampled_from(("cocked", "WALL", "valid", "2", "1c")), WORD)
+
+
+@st.composite
+def flag_words(draw):
+    """Flags in wire order, or damaged: two swapped, one repeated, a word no flag is."""
+    flags = [f for f in DICE_FLAGS if draw(st.booleans())]
+    change = draw(st.sampled_from(("none", "swap", "repeat", "junk")))
+    if change == "swap" and len(flags) >= 2:
+        i = draw(st.integers(0, len(flags) - 2))
+        flags[i], flags[i + 1] = flags[i + 1], flags[i]
+    elif change == "repeat" and flags:
+        flags.insert(draw(st.integers(0, len(flags))), draw(st.sampled_from(flags)))
+    elif change == "junk":
+        flags.insert(draw(st.integers(0, len(flags))), draw(JUNK_FLAGS))
+    return flags
+
+
+@settings(max_examples=500)
+@given(face_words(), flag_words(), st.integers(0, 255))
+def test_an_accepted_throw_has_one_spelling(faces, flags, counter):
+    """Any THROW the driver accepts is byte for byte what the device sends for the report it becomes:
+    a second spelling of the same throw (flags reordered or repeated, a face spelt otherwise) is refused."""
+    line = devices.frame("D", 1, counter, "THROW", *(faces + flags)).rstrip(b"\n")
+    assume(len(line) <= df.MAX_LINE)
+    reader = _dice_reader()
+    reader.handle(line)
+    events = _drain(reader.queue)
+    assert len(events) == 1
+    kind, a, b = events[0]
+    if kind == THROW:
+        again = devices.DiceReaderDevice(counter=counter).report(throws.report(a, b)).rstrip(b"\n")
+        assert again == line
+    else:
+        assert kind == FAULT and a in (faults.DICE_BAD_FACE, faults.DICE_UNREAD, faults.DICE_BAD_FLAG), events
+
+
+@settings(max_examples=300)
+@given(st.lists(dice_throws(), min_size=2, max_size=10), st.data())
+def test_damaged_dice_frame_never_becomes_another_throw(specs, data):
+    device = devices.DiceReaderDevice()
+    sent = [device.throw(*spec).rstrip(b"\n") for spec in specs]
+    k = data.draw(st.integers(0, len(sent) - 1))
+    i = data.draw(st.integers(0, len(sent[k]) - 1))
+    lines = list(sent)
+    lines[k] = devices.garble(sent[k], index=i, value=data.draw(st.integers(0, 255).filter(
+        lambda v: v != sent[k][i])))
+
+    def delivered(frames):
+        reader = _dice_reader()
+        for line in frames:
+            reader.handle(line)
+        return reader, [(kind, a, b) for kind, a, b in _drain(reader.queue) if kind == THROW]
+
+    reader, got = delivered(lines)
+    assert got == delivered(sent[:k] + sent[k + 1:])[1]       # the damaged one is missing, no other
+    assert reader.crc_errors + reader.bad_frames == 1

@@ -4,13 +4,15 @@ import os
 import re
 
 from firmware import device_frame as df
-from firmware import faults
-from firmware.drivers import bet_reader, shoe
+from firmware import events, faults, throws
+from firmware.drivers import bet_reader, dice_reader, shoe
+from firmware.evidence import Evidence
+from firmware.games.craps_dice import check_report
 
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                    "docs", "protocol.md")
 FRAME = re.compile(r"\b([A-Z][1-9] [0-9A-F]{2} [A-Z]+(?: [!-)+-~]+)*)\*([0-9A-F]{4})\b")
-TYPES = {"S": shoe.TYPES, "B": bet_reader.TYPES}
+TYPES = {"S": shoe.TYPES, "B": bet_reader.TYPES, "D": dice_reader.TYPES}
 
 
 def _device_section():
@@ -63,3 +65,66 @@ def test_host_report_fault_table_matches_faults():
     section = section[:section.index("\n## ", 3)]
     rows = re.findall(r"^\| (\d+) \| `(\w+)` \|", section, re.M)
     assert [(int(code), name) for code, name in rows] == [(i, faults.NAMES[i]) for i in range(1, len(faults.NAMES))]
+
+
+def _dice_section():
+    section = _device_section()
+    section = section[section.index("### Dice reader (`D`, version 1)"):]
+    return section[:section.index("\n### ", 3)]
+
+
+def _dice_rows():
+    """(example line, event cell, engine cell or None) for every table row with a dice example."""
+    rows = []
+    for line in _dice_section().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        for i, cell in enumerate(cells):
+            found = FRAME.search(cell)
+            if found and cell == "`%s`" % found.group(0):
+                engine = cells[i + 2] if i + 2 < len(cells) else None
+                rows.append((found.group(0).encode(), cells[i + 1], engine))
+    return rows
+
+
+def test_dice_reader_examples_give_the_documented_event_and_engine_verdict():
+    """Each example line, through the driver, gives the event its row names; through
+    firmware.throws, the engine decides as the row says (Craps arts. 2-3)."""
+    rows = _dice_rows()
+    assert len(rows) >= 17
+    checked = {"throw": 0, "fault": 0, "hello": 0}
+    for line, event, engine in rows:
+        reader = dice_reader.DiceReader(None, events.EventQueue(8), Evidence())
+        reader.handle(line)
+        assert reader.queue.get(), line
+        got = (reader.queue.kind, reader.queue.a, reader.queue.b)
+        assert not reader.queue.get(), line               # one event per example
+        throw = re.fullmatch(r"`THROW` a = (\d+), b = (\d+)", event)
+        fault = re.match(r"(?:`FAULT` )?`(\w+)`(?:, b = evidence)?$", event)
+        if throw:
+            assert got == (events.THROW, int(throw.group(1)), int(throw.group(2))), line
+            verdict = check_report(throws.report(got[1], got[2]))
+            if engine is not None:
+                roll = re.fullmatch(r"roll (\d) (\d)", engine)
+                assert verdict == ((int(roll.group(1)), int(roll.group(2)), None) if roll else
+                                   (0, 0, verdict[2])), line
+                assert roll or (engine == "no roll" and verdict[2] is not None), line
+            checked["throw"] += 1
+        elif event.startswith("`DICE_READER_HELLO`"):
+            assert got[:2] == (events.DICE_READER_HELLO, 0) and reader.evidence.text(got[2]) == line.decode()
+            checked["hello"] += 1
+        else:
+            assert fault, (line, event)
+            code = faults.DEVICE_FIRST + faults.DEVICE_NAMES.index(fault.group(1))
+            assert got[:2] == (events.FAULT, code) and reader.evidence.text(got[2]) == line.decode(), line
+            checked["fault"] += 1
+    assert checked["hello"] == 1 and checked["fault"] >= 6 and checked["throw"] >= 9
+
+
+def test_dice_reader_doc_states_the_code_s_vocabulary():
+    text = _dice_section()
+    assert "`%s`" % " ".join(throws.FLAG_NAMES) in text.replace("\n", " ")
+    bits = dict(re.findall(r"^\| `(THROW_\w+)` \| (\d+) \|", text, re.M))
+    assert {name: int(v) for name, v in bits.items()} == \
+        {name: getattr(events, name) for name in bits} and len(bits) == 7
+    assert sum(int(v) for v in bits.values()) == throws.ALL_BITS
+    assert "d1 x %d + d2 (`THROW_FACE_BASE`" % events.THROW_FACE_BASE in text.replace("\n", " ")
