@@ -6,8 +6,8 @@ from firmware import cards
 from firmware.bets import BetReading
 from firmware.drivers.pixels import ZoneLights
 from firmware.drivers.serial_line import SerialLine
-from firmware.events import (BETS, BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED, CARD, FAULT, SHOE, SHOE_CUT,
-                             SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK)
+from firmware.events import (BETS, BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED, CARD, FAULT, SHOE, SHOE_IN,
+                             TICK)
 from firmware.games.baccarat import controller as bc
 from firmware.games.baccarat import rules
 from firmware.games.baccarat.settings import load_settings

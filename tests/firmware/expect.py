@@ -47,3 +47,21 @@ def micropython_only(test):
         return test
     import pytest
     return pytest.mark.skip(reason="MicroPython only: runs in the VM (tests/test_on_micropython.py)")(test)
+
+
+def heap_lock_catches_allocation():
+    """On MicroPython: True when heap_lock() really makes an allocation fail, so a block run under
+    the lock proves it allocates nothing. On CPython (no heap lock) True: nothing to prove there."""
+    from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
+    if not IS_MICROPYTHON:
+        return True
+    heap_lock()
+    try:
+        try:
+            bytearray(8)
+            caught = False
+        except MemoryError:
+            caught = True
+    finally:
+        heap_unlock()
+    return caught

@@ -2,7 +2,7 @@
 from firmware import device_frame as df
 from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
 from firmware.device_frame import Frame, Sequence
-from tests.firmware.expect import raises, raises_match
+from tests.firmware.expect import heap_lock_catches_allocation, raises, raises_match
 
 TYPES = ((b"HELLO", 1, 1), (b"CARD", 2, 2), (b"CUT", 0, 0), (b"SEAT", 2, df.MAX_ARGS))
 # Computed with binascii.crc_hqx(body, 0xFFFF) on CPython, an independent CRC-16/CCITT-FALSE.
@@ -201,22 +201,12 @@ def test_hello_restarts_the_count_and_a_repeated_hello_is_dropped():
 
 # -- allocation ------------------------------------------------------------------------
 
-def _lock_catches_allocation():
-    heap_lock()
-    try:
-        try:
-            bytearray(8)
-            caught = False
-        except MemoryError:
-            caught = True
-    finally:
-        heap_unlock()
-    return caught
+
 
 
 def test_decode_and_track_allocate_nothing():
     if IS_MICROPYTHON:
-        assert _lock_catches_allocation()       # else the test below proves nothing
+        assert heap_lock_catches_allocation()       # else the test below proves nothing
     frame = Frame(b"S", 1, TYPES)
     seq = Sequence()
     lines = (KNOWN, _sealed(b"S1 2B SEAT 3 banker=100 tie=25"), KNOWN[:-1] + b"0", b"garbage",
