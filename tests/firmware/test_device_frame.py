@@ -201,9 +201,6 @@ def test_hello_restarts_the_count_and_a_repeated_hello_is_dropped():
 
 # -- allocation ------------------------------------------------------------------------
 
-
-
-
 def test_decode_and_track_allocate_nothing():
     if IS_MICROPYTHON:
         assert heap_lock_catches_allocation()       # else the test below proves nothing
