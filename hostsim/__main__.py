@@ -8,9 +8,11 @@
 
 Every serial port of the board (UARTs, and a USB console) is a pseudo-terminal
 whose path is printed: attach `picocom -b 115200 PATH` to the console port to
-type commands or to the host port to read the reports; send card codes ("Kh",
-"Td up") or dice ("3 4", "noroll off_table") to the shoe/dice port a whole line
-at a time, as a reader does, with `cat > PATH` (a reader line that pauses
+type commands or to the host port to read the reports. A Baccarat table's shoe
+and bet reader ports speak CRC-checked frames (docs/protocol.md): script them
+with `python -m tools.replay`. Craps and Omaha tables still take plain lines:
+send card codes ("Kh", "Td up") or dice ("3 4", "noroll off_table") a whole
+line at a time, as a reader does, with `cat > PATH` (a reader line that pauses
 mid-way is dropped as `partial_line`, so keystroke-at-a-time terminals do not
 suit those ports). Keys in this terminal press the dealer buttons the board has
 (the legend lists them); q or Ctrl-C quits. At a Baccarat table a dealer deals
