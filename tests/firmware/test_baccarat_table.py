@@ -311,3 +311,24 @@ def test_art2_3_auto_shuffler_roads_start_again_instead_of_overflowing():
         rig.cards("9h 5d Kc 2s")                           # art. 7(2): every card back in the machine
     assert rig.table.state == bc.BETTING and rig.table.roads.bead_count() == 1
     assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "roads_restarted", "rounds": MAX_ROUNDS}
+
+
+def test_art10_an_unreadable_burn_card_must_be_rescanned_while_burning():
+    rig = Rig()
+    rig.new_shoe(burn="2c 3c")
+    rig.shoe(SHOE_UNREAD)
+    rig.press("void", long=True)                            # art. 2(1): the count may hang on it: no guess
+    assert rig.table.state == FAULTED
+    rig.card("4c")                                          # the rescan is the third burn card
+    rig.cards("5c 6c 7c")
+    assert rig.table.state == bc.BETTING and rig.table.shoe.burned == 6
+
+
+def test_art8_an_unreadable_burn_card_voided_is_the_rounds_burn():
+    rig = Rig(burn_each_round=True)
+    rig.new_shoe()
+    rig.shoe(SHOE_UNREAD)                                   # the art. 8 burn card, unreadable
+    rig.press("void", long=True)                            # discarded unseen: the burn is done
+    assert rig.table.state == bc.BETTING and rig.table.burned_this_round
+    rig.cards("9h 5d Kc 2s")
+    assert rig.last("result")["player"] == ["9h", "Kc"]

@@ -9,7 +9,7 @@ from firmware.compat import const
 from firmware.errors import IntegrityError
 from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, SHOE, SHOE_OUT, SHOE_UNREAD
 from firmware.games.baccarat import shoe as shoe_mod
-from firmware.games.baccarat.codes import BURNING, DOUBLE_PULL_MS, NO_CARD, OUT_DEALT, TO_DISCARD
+from firmware.games.baccarat.codes import BETTING, BURNING, DOUBLE_PULL_MS, NO_CARD, OUT_DEALT, TO_DISCARD
 from firmware.statemachine import STAY
 from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT, READY
 
@@ -131,7 +131,11 @@ class Alarms:
         if self.in_round():
             self.acknowledge(ACK_VOID)
             return self._finish_round(True)
-        if self.fault_code == faults.CARD_UNREADABLE:
-            return self.acknowledge(ACK_VOID)           # the unreadable card is discarded unseen
+        if self.fault_code == faults.CARD_UNREADABLE and self.resume_state != BURNING:
+            # Discarded unseen. Where it was the art. 8 burn, the burn is done. (While burning it
+            # must be rescanned: the art. 2(1) count may hang on it, and nothing is guessed.)
+            if self.resume_state == BETTING and self.settings.burn_each_round:
+                self.burned_this_round = True
+            return self.acknowledge(ACK_VOID)
         self.display_dirty = True
         return STAY
