@@ -183,3 +183,23 @@ def test_without_a_bet_reader_throws_still_move_the_puck():
     rig.throw(5, 5)
     assert strip(rig.last("throw")) == {"event": "throw", "dice": [5, 5], "valid": True, "point": 10,
                                         "shooter_change": False}
+
+
+def test_a_throw_during_the_boot_lamp_test_ends_it_and_is_decided():
+    from firmware import throws
+    from firmware.events import THROW
+    from firmware.games.craps import controller as cc
+    from tests.firmware.craps_rig import BUTTONS, LAYOUT, PIXELS
+    from firmware.drivers.pixels import ZoneLights
+    from tests.firmware.craps_helpers import BASE
+    from tests.firmware.fakes import FakeStrip
+
+    lights = ZoneLights(FakeStrip(PIXELS), PIXELS, sorted((z, [[2 * i, 2 * i + 1]]) for i, z in enumerate(LAYOUT)))
+    table = cc.CrapsController(lights, BUTTONS, BASE)
+    table.dispatch(THROW, throws.pack(2, 2), 0)
+    assert table.state == codes.POINT and table.engine.point == 4
+    states = []
+    while table.outbox.get():
+        if table.outbox.kind == 1:                       # OUT_STATE
+            states.append(table.STATE_NAMES[table.outbox.a])
+    assert states == ["starting", "ready", "point"]

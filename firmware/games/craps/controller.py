@@ -31,7 +31,7 @@ from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BET_REFUSED, 
 from firmware.games.craps.lights import CrapsLights
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from firmware.statemachine import STAY
-from firmware.table import OUT_BUTTON, OUT_STATE, Table
+from firmware.table import OUT_BUTTON, OUT_STATE, READY, Table
 
 _NO_BET = -1
 
@@ -74,7 +74,10 @@ class CrapsController(Alarms, CrapsLights, Table):
     # -- STARTING / READY: the first game event opens the table -------------------------------
     def _on_starting(self, kind, a, b):
         if kind == THROW or kind == BETS:
-            # The reader speaks before the lamp test is over: the test is cut short, nothing lost.
+            # The reader speaks before the lamp test is over: the test is cut short (the table is
+            # ready, and reported so), and the throw or reading is not lost.
+            self.state = READY
+            Table._enter_ready(self)
             return self._open(kind, a, b)
         return Table._on_starting(self, kind, a, b)
 
