@@ -79,6 +79,9 @@ class CrapsController(Alarms, CrapsLights, Table):
             self.state = READY
             Table._enter_ready(self)
             return self._open(kind, a, b)
+        if kind == DICE_READER_HELLO:
+            self._emit(OUT_READER, a, b)
+            return STAY
         return Table._on_starting(self, kind, a, b)
 
     def _on_ready(self, kind, a, b):
