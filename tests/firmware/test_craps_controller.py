@@ -4,7 +4,7 @@ from firmware.drivers import pixels
 from firmware.games.craps import codes
 from firmware.games.craps import screens
 from firmware.games.craps.zones import ZONES
-from firmware.table import FAULTED, OUT_GAME_FIRST, READY
+from firmware.table import FAULTED, OUT_GAME_FIRST, OUT_STATE, READY
 from tests.firmware.craps_rig import Rig, strip
 
 CONFIG = {"table_id": "C01", "game": "craps"}
@@ -147,8 +147,11 @@ def test_a_dice_reader_fault_holds_the_table_and_no_throw_is_decided():
                     "shooter_change": False}
     assert rig.table.engine.point == 4 and len(rig.table.engine.bets) == 1
     assert screens.dealer_lines(rig.table, CONFIG, [])[0] == "ALARM: DICE HELD"
+    rig.bets({1: {"come": 10}})                         # a reading during the alarm is placed...
+    assert rig.colour("pass") == pixels.RED and rig.colour("come") == pixels.RED   # ...under the alarm's red
     rig.press("confirm")
     assert rig.table.state == codes.POINT
+    assert rig.colour("come") == pixels.WHITE and rig.colour("point_4") == pixels.GOLD
     assert strip(rig.last("fault_ack")) == {"event": "fault_ack", "fault": "frame_crc", "by": "confirm"}
 
 
@@ -200,6 +203,6 @@ def test_a_throw_during_the_boot_lamp_test_ends_it_and_is_decided():
     assert table.state == codes.POINT and table.engine.point == 4
     states = []
     while table.outbox.get():
-        if table.outbox.kind == 1:                       # OUT_STATE
+        if table.outbox.kind == OUT_STATE:
             states.append(table.STATE_NAMES[table.outbox.a])
     assert states == ["starting", "ready", "point"]

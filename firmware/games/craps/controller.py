@@ -31,7 +31,7 @@ from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BET_REFUSED, 
 from firmware.games.craps.lights import CrapsLights
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from firmware.statemachine import STAY
-from firmware.table import OUT_BUTTON, OUT_STATE, READY, Table
+from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, Table
 
 _NO_BET = -1
 
@@ -190,7 +190,8 @@ class CrapsController(Alarms, CrapsLights, Table):
         for i in range(len(self.refusals)):
             self._emit(OUT_BET_REFUSED, i)
         self.display_dirty = True
-        self._render_lights()
+        if self.state != FAULTED:                        # an alarm's red stays until it is closed
+            self._render_lights()
 
     def _place(self, seat, z, amount):
         kind, number = KIND_NUMBER[z]
