@@ -254,7 +254,7 @@ class CrapsController(Alarms, CrapsLights, Table):
         return kind == BUTTON and a == self.shooter_button and b == BUTTON_LONG
 
     HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (_on_game, _on_game)
-    ENTRY = Table.ENTRY[:3] + Table.ENTRY[3:] + (_enter_game, _enter_game)
+    ENTRY = Table.ENTRY + (_enter_game, _enter_game)
 
     # -- reports ------------------------------------------------------------------------------------
     def game_report(self, code, a, b):
