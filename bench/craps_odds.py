@@ -3,7 +3,7 @@
     .venv/bin/python bench/craps_odds.py [--repeat 7] [--rolls 20000] [--vm]
 
 Exact mode: tools.odds_craps.exact_edges() (every bet of art. 5, each solved through
-firmware.games.craps.CrapsTable.roll). Monte-Carlo: dice rolls per second through one table
+firmware.games.craps.rules.CrapsTable.roll). Monte-Carlo: dice rolls per second through one table
 holding one bet of every kind (28 rows, refilled as they are decided). CPU time, --repeat runs
 of each, each preceded by a run of the calibration loop of bench/benchutil.py; every figure is
 also given in calibration-loop runs (the ratio moves far less with the machine's load than the

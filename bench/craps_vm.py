@@ -33,13 +33,13 @@ measure(0)
 # --- next run call ---
 measure(0)  # the shared imports
 # --- next run call ---
-from firmware.games import craps  # noqa: E402
+from firmware.games.craps import rules as craps  # noqa: E402
 # --- next run call ---
 measure(1)
 # --- next run call ---
 measure(1)
 # --- next run call ---
-measure(1)  # the engine: craps, craps_bets, craps_dice, craps_settings
+measure(1)  # the engine: craps.rules, bets, dice, settings
 # --- next run call ---
 SETTINGS = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "off_on_come_out": [],
             "take_down": [], "shooter_change_on_come_out_craps": False, "max_open_bets": 256}

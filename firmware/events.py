@@ -107,7 +107,7 @@ SHOE_UNREAD = const(5)   # a card left the shoe unreadable: a dealer prompt (Bac
 
 # The framed dice reader (docs/protocol.md, "Dice reader"). One throw is one THROW event, whatever
 # the reader saw; firmware.throws turns its (a, b) back into the Craps engine's report
-# (firmware.games.craps_dice.check_report), the same shape the host report shows.
+# (firmware.games.craps.dice.check_report), the same shape the host report shows.
 THROW = const(15)              # a: die 1 * THROW_FACE_BASE + die 2 (a face 0: unread), b: THROW_* flags
 DICE_READER_HELLO = const(16)  # the dice reader (re)started (a throw while it was off was never seen);
                                # a: 0, b: evidence handle of its HELLO line

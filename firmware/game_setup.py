@@ -2,9 +2,11 @@
 #
 # Boot (firmware.main) calls build() once the hardware is up. Baccarat reads
 # the framed shoe (firmware.drivers.shoe) and, where the board has one, the bet
-# reader; its controller is firmware.games.baccarat.controller. Craps and Omaha
-# still run the table core with plain reader lines (firmware.readers) until
-# their controllers arrive.
+# reader; its controller is firmware.games.baccarat.controller. Craps reads
+# the framed dice reader (firmware.drivers.dice_reader) and, where the board
+# has one, the bet reader over the Craps bet zones; its controller is
+# firmware.games.craps.controller. Omaha still runs the table core with plain
+# reader lines (firmware.readers) until its controller arrives.
 from firmware import readers
 from firmware import screens as core_screens
 from firmware.table import Table
@@ -39,6 +41,8 @@ def build(board, config, hw, queue):
     buttons = dict((role, board.button_index(role)) for role, _ in board.buttons)
     if game == "baccarat":
         return _baccarat(board, config, hw, queue, buttons)
+    if game == "craps":
+        return _craps(config, hw, queue, buttons)
     table = Table(hw.lights, buttons.get("confirm", -1))
     g = Game(table, core_screens)
     role = READER_ROLE[game]
@@ -67,4 +71,24 @@ def _baccarat(board, config, hw, queue, buttons):
     if oled is not None:
         from firmware.games.baccarat.scoreboard import Scoreboard
         g.scoreboard = (Scoreboard(oled, oled.width, oled.height), oled)
+    return g
+
+
+def _craps(config, hw, queue, buttons):
+    from firmware.bets import BetReading
+    from firmware.drivers.dice_reader import DiceReader
+    from firmware.games.craps import screens
+    from firmware.games.craps.controller import CrapsController
+    from firmware.games.craps.zones import ZONES
+
+    reading = None
+    seats = config["rules"].seats          # the layout has no seat zones: the table's seats setting
+    if "bets" in hw.ports:
+        reading = BetReading(ZONES, seats)
+    table = CrapsController(hw.lights, buttons, config["rules"], reading, seats)
+    g = Game(table, screens)
+    g.devices.append(DiceReader(hw.ports["dice"], queue, table.evidence))
+    if reading is not None:
+        from firmware.drivers.bet_reader import BetReader
+        g.devices.append(BetReader(hw.ports["bets"], queue, table.evidence, ZONES, seats, reading))
     return g

@@ -13,7 +13,7 @@ KEYS = ("table_id", "game", "settings")
 # Each game's engine validates its own regulated options (load_settings(dict)).
 SETTINGS_MODULES = {
     "baccarat": "firmware.games.baccarat.rules",
-    "craps": "firmware.games.craps",
+    "craps": "firmware.games.craps.rules",
     "omaha": "firmware.games.omaha_settings",
 }
 

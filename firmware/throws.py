@@ -6,7 +6,7 @@
 #   b = THROW_* bits                     what the reader saw (Craps arts. 2(5), 3)
 # This module is the one place that knows that packing and the flags' words on the wire
 # (docs/protocol.md, "Dice reader"). report(a, b) is the report of
-# firmware.games.craps_dice.check_report, and the host report shows that same shape: one dice
+# firmware.games.craps.dice.check_report, and the host report shows that same shape: one dice
 # report from the reader to the engine to the report. Pure: no I/O, no clock.
 from firmware.compat import const
 from firmware.events import (THROW_COCKED1, THROW_COCKED2, THROW_FACE_BASE, THROW_INVALID, THROW_NOT_ROLLED,
@@ -16,7 +16,7 @@ UNREAD = const(0)
 MAX_FACE = const(6)
 
 # The flags in their one wire order, with their bits. The first four are the engine's flags
-# (craps_dice.FLAGS); "invalid" is the report's "valid": false (a no roll for a reason the reader
+# (dice.FLAGS); "invalid" is the report's "valid": false (a no roll for a reason the reader
 # does not name). Cocked dice are not flag words: a cocked die's face carries it ("5c").
 FLAG_NAMES = ("off_table", "short", "wall", "not_rolled", "invalid")
 FLAG_WORDS = tuple(name.encode() for name in FLAG_NAMES)

@@ -127,7 +127,7 @@ class DiceReaderDevice(Device):
         return self.send("THROW", *(faces + list(flags)))
 
     def report(self, report):
-        """A report in the Craps engine's shape (craps_dice.check_report), flags put in wire order:
+        """A report in the Craps engine's shape (dice.check_report), flags put in wire order:
         (d1, d2), or {"dice": [d1, d2], "valid": bool, "flags": [...], "cocked": [...]}."""
         if not isinstance(report, dict):
             return self.throw(report[0], report[1])

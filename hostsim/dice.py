@@ -1,6 +1,6 @@
 """Simulated dice reader: seeded throws of two fair dice, reported as the real reader would.
 
-Each throw is a report for firmware.games.craps_dice.check_report:
+Each throw is a report for firmware.games.craps.dice.check_report:
   (d1, d2)                                   a good throw (the common case, allocation-light)
   {"dice": [d1, d2], "cocked": [i]}          a die rested cocked; the face is the larger visible one
   {"dice": [d1, None], "flags": [...]}       an invalid throw (no roll, Craps art. 3(2)-(3))

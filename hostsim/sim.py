@@ -83,7 +83,9 @@ def demo_feed(config, seed=None):
         from hostsim.shoe import OmahaDeal
         return OmahaDeal(rules.seats, seed=seed)
     from hostsim.dice import SimDice
-    return SimDice(seed=seed)
+    dice = SimDice(seed=seed)
+    dice.next_line = dice.frame_line    # the Craps table reads the framed dice reader
+    return dice
 
 
 class HostTap:

@@ -1,9 +1,10 @@
-# The host side of a simulated table's equipment: the shoe, the bet reader, the dealer buttons, raw port bytes.
+# The host side of a simulated table's equipment: the shoe, the dice reader, the bet reader, the dealer buttons,
+# raw port bytes.
 #
 # A TableIO turns what happens at the table ("the Ah left the shoe", "seat 3
 # bet 100 on banker", "the dealer pressed CONFIRM") into what the board's
-# wires carry: device frames from hostsim.devices' emulated shoe and bet
-# reader, fed to the board's `shoe` / `bets` UART endpoints, and button pins
+# wires carry: device frames from hostsim.devices' emulated shoe, dice reader
+# and bet reader, fed to the board's `shoe` / `dice` / `bets` UART endpoints, and button pins
 # pulled low and released. The firmware's own drivers decode it all.
 #
 # Nothing here blocks or steps time: a press is released by release_due() once
@@ -12,7 +13,7 @@
 # firmware's asyncio tasks. Used by tools.replay; docs/protocol.md, "Replay input".
 import random
 
-from hostsim.devices import BetReaderDevice, ShoeDevice, garble
+from hostsim.devices import BetReaderDevice, DiceReaderDevice, ShoeDevice, garble
 
 # How long a press holds the button down. The firmware's buttons are debounced
 # over 3 polls of 10 ms (firmware/drivers/buttons.py), so a short press is
@@ -23,6 +24,7 @@ LONG_PRESS_MS = 1500
 
 SHOE_PORT = "shoe"
 BETS_PORT = "bets"
+DICE_PORT = "dice"
 
 
 class TableIO:
@@ -37,6 +39,7 @@ class TableIO:
         self.board = board
         self.shoe = ShoeDevice()
         self.bet_reader = BetReaderDevice()
+        self.dice_reader = DiceReaderDevice()
         self._greeted = []       # the devices that have sent their HELLO
         self._held = {}          # pin -> virtual time (ms) of its release
 
@@ -97,6 +100,12 @@ class TableIO:
     def bets(self, reading):
         """One reading of the bet reader: {seat: {zone: amount}}, as OPEN, SEAT..., CLOSE frames."""
         self._device_line(self.bet_reader, BETS_PORT, self.bet_reader.bets, reading)
+
+    # -- the dice reader -------------------------------------------------------------------
+    def throw(self, d1, d2, flags=(), cocked=()):
+        """One throw as the dice reader saw it: faces 1..6 or None (unread), its flag words in the
+        order given, cocked: the die indices (0, 1) resting cocked (Craps art. 3(1))."""
+        self._device_line(self.dice_reader, DICE_PORT, self.dice_reader.throw, d1, d2, flags, cocked)
 
     # -- dealer buttons -----------------------------------------------------------------
     def press(self, role, long=False):

@@ -1,4 +1,4 @@
-"""Craps rules judge (dispatch 53/2010): one request -> every bet's fate, through firmware.games.craps.
+"""Craps rules judge (dispatch 53/2010): one request -> every bet's fate, through firmware.games.craps.rules.
 
 Request (one JSON line, see docs/craps.md):
   {"game": "craps", "field_12": 2, "max_odds": [3, 4, 5], "minimum": 5,
@@ -19,8 +19,8 @@ A stake that would not pay exactly (e.g. odds 6:5 on 12) is rejected with a reas
 A dice report with an impossible face answers {"error": ..., "at": roll index}.
 """
 from firmware.errors import GameError
-from firmware.games import craps as C
-from firmware.games.craps_dice import DiceError
+from firmware.games.craps import rules as C
+from firmware.games.craps.dice import DiceError
 
 REQUEST_KEYS = ("game", "rolls", "bets") + C.SETTING_NAMES
 BET_KEYS = ("id", "type", "amount", "at", "on", "number", "side", "seat")

@@ -3,7 +3,7 @@
     python -m tools.odds craps --field-12 2 [--max-odds 3 4 5] [--json]
     python -m tools.odds craps --field-12 2 --monte-carlo 200000 --seed 1 [--json]
 
-Exact mode: each bet is placed on a firmware.games.craps.CrapsTable; from every reachable
+Exact mode: each bet is placed on a firmware.games.craps.rules.CrapsTable; from every reachable
 engine state the 21 distinct dice outcomes (weight 1 for a pair, 2 otherwise, of 36) are fed
 through CrapsTable.roll itself, and the resulting linear system is solved in fractions.Fraction.
 House edge = -(expected net) / stake, per bet made (a push counts as a decision worth 0);
@@ -18,7 +18,7 @@ import time
 from fractions import Fraction
 
 from firmware.errors import SettingsError
-from firmware.games import craps as C
+from firmware.games.craps import rules as C
 
 STAKE = 60            # divisible by every payout denominator (2, 3, 4, 5, 6): every payout is exact
 Z99 = 2.5758293035489  # two-sided 99% normal quantile
@@ -368,7 +368,7 @@ def run(args):
             out.append(e)
         print(json.dumps({"settings": header, "seconds": round(elapsed, 3), "bets": out}))
         return 0
-    print("Craps house edge (exact, through firmware.games.craps): field 12 pays %d:1, odds %s%s"
+    print("Craps house edge (exact, through firmware.games.craps.rules): field 12 pays %d:1, odds %s%s"
           % (settings.field_12, "-".join(map(str, settings.max_odds)),
              (", off on come-out: " + ", ".join(settings.off_on_come_out)) if settings.off_on_come_out else ""))
     print("%-28s %9s %12s %10s %11s" % ("bet", "edge", "fraction", "resolved", "mean rolls"))

@@ -12,7 +12,8 @@ import json
 from firmware import cards
 from firmware.device_frame import MAX_LINE
 from firmware.errors import CardCodeError
-from hostsim.table_io import BETS_PORT, SHOE_PORT
+from hostsim.devices import DiceReaderDevice
+from hostsim.table_io import BETS_PORT, DICE_PORT, SHOE_PORT
 
 # The longest wait one line may ask for: a typo (an extra digit or three) is an error, not an hour of stepping.
 MAX_WAIT_MS = 3600 * 1000
@@ -143,6 +144,35 @@ def _reading(value):
     return value
 
 
+def _dice(table, value, options):
+    """{"dice": [3, 4]}: one throw as the dice reader sends it (a face 1..9 as its digit, so that a
+    face a true die cannot show reaches the table; null: a die the reader could not see)."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise InputError("dice must be an array of two faces such as [3, 4], got %s" % _type_name(value))
+    faces = [None if face is None else _whole("dice face", face, 1, 9) for face in value]
+    _port(table, DICE_PORT, "dice")
+    table.io.throw(faces[0], faces[1], options["flags"], options["cocked"])
+    table.take_in(DICE_PORT)
+
+
+def _flags(name, value):
+    if not isinstance(value, list):
+        raise InputError("flags must be an array of flag words, got %s" % _type_name(value))
+    for flag in value:
+        if flag not in DiceReaderDevice.FLAGS:
+            raise InputError("unknown dice flag %r (expected %s)" % (flag, _listed(DiceReaderDevice.FLAGS)))
+    return list(value)        # sent in the order given: the table refuses them out of the wire order
+
+
+def _cocked(name, value):
+    dice = value if isinstance(value, list) else [value]
+    for die in dice:
+        _whole("cocked die", die, 0, 1)
+    if len(set(dice)) != len(dice):
+        raise InputError("cocked: each die (0, 1) at most once, got %r" % (value,))
+    return dice
+
+
 def _button(table, value, options):
     role = _text("button", value)
     roles = table.io.button_roles()
@@ -183,6 +213,7 @@ KINDS = {
     "cut_card": (_cut_card, {}),
     "shoe_fault": (_shoe_fault, {}),
     "bets": (_bets, {}),
+    "dice": (_dice, {"flags": (_flags, []), "cocked": (_cocked, [])}),
     "button": (_button, {"long": (_boolean, False)}),
     "raw": (_raw, {}),
     "wait_ms": (_wait, {}),

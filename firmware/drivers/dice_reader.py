@@ -9,7 +9,7 @@
 # settled on (Craps art. 3(1)); or "-" for a die the reader could not see, which only a no roll
 # may have. The flags are firmware.throws.FLAG_WORDS, each at most once and in that order, so a
 # throw has one spelling. The driver reports what the reader saw and the engine decides roll or no
-# roll (craps_dice.check_report on throws.report(a, b)); the driver only refuses what a reader
+# roll (dice.check_report on throws.report(a, b)); the driver only refuses what a reader
 # cannot have seen from two true dice: a face outside 1..6 (art. 1(2)), an unread die in a throw
 # that would count, an unknown, repeated or misplaced flag. Each is a FAULT with the line as
 # evidence, never a throw, and nothing is guessed. A lost frame (FAULT FRAME_LOST) may have been a

@@ -1,5 +1,5 @@
 # Shared by the craps test modules (dual-runtime): a table with the usual options, placing, outcomes.
-from firmware.games import craps as C
+from firmware.games.craps import rules as C
 
 # A pair of dice for each total (easy way where one exists, so hard ways are tested explicitly).
 D = {2: (1, 1), 3: (1, 2), 4: (1, 3), 5: (1, 4), 6: (2, 4), 7: (3, 4), 8: (3, 5), 9: (4, 5),

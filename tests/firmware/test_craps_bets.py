@@ -1,5 +1,5 @@
 # Craps bets (dispatch 53/2010 art. 5) and payouts (art. 6): win, lose, push and amount of every bet.
-from firmware.games import craps as C
+from firmware.games.craps import rules as C
 from tests.firmware.craps_helpers import D, outcome, place, table
 
 

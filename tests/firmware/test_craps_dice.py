@@ -1,6 +1,6 @@
 # Craps dice reports (dispatch 53/2010 arts. 1-3): impossible faces alarm, invalid throws are no roll.
-from firmware.games import craps as C
-from firmware.games.craps_dice import DiceError, check_report
+from firmware.games.craps import rules as C
+from firmware.games.craps.dice import DiceError, check_report
 from firmware.errors import IntegrityError
 from tests.firmware.expect import raises, raises_match
 

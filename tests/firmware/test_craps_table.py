@@ -1,6 +1,6 @@
 # Craps table (dispatch 53/2010): placement rules and refusals, puck, shooter change (art. 4), options.
 from firmware.errors import RuleError, SettingsError
-from firmware.games import craps as C
+from firmware.games.craps import rules as C
 from tests.firmware.craps_helpers import BASE, D, outcome, place, table
 from tests.firmware.expect import raises_match
 

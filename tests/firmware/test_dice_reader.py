@@ -8,7 +8,7 @@ from firmware.drivers.serial_line import SerialLine
 from firmware.events import (DICE_READER_HELLO, EventQueue, FAULT, THROW, THROW_COCKED1, THROW_COCKED2,
                              THROW_INVALID, THROW_NOT_ROLLED, THROW_OFF_TABLE, THROW_SHORT, THROW_WALL)
 from firmware.evidence import Evidence
-from firmware.games.craps_dice import DiceError, check_report
+from firmware.games.craps.dice import DiceError, check_report
 from tests.firmware.device_helpers import LineSource, Sender, drain, kinds
 from tests.firmware.expect import heap_lock_catches_allocation, raises
 from tests.firmware.fakes import FakeUART

@@ -5,6 +5,7 @@ import os
 
 from firmware import faults, main, saved_state, table as t
 from firmware.errors import SettingsError
+from tests.firmware.device_helpers import Sender
 from tests.firmware.expect import raises_match
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
 from tests.firmware.scratch import ScratchDir, exists
@@ -118,15 +119,16 @@ def test_missing_display_is_a_fault_not_a_crash():
         assert any(r.get("fault") == "display_missing" for r in _host(machine))
 
 
-def test_craps_table_reads_dice():
+def test_craps_table_reads_the_framed_dice_reader():
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "craps")
         _run(ctx)
-        machine.uarts[0].feed(b"3 4\n6 7\n")
+        dice = Sender("D")
+        machine.uarts[0].feed(dice("THROW", "3", "4") + b"\n" + dice("THROW", "6", "7") + b"\n")
         _run(ctx, 3)
         reports = _host(machine)
-        assert [r["dice"] for r in reports if r["event"] == "dice"] == [[3, 4]]
-        assert any(r.get("fault") == "bad_dice" for r in reports)
+        assert [r["dice"] for r in reports if r["event"] == "throw"] == [[3, 4]]
+        assert any(r.get("fault") == "dice_bad_face" for r in reports)   # Craps art. 1(2): never a throw
 
 
 def test_bad_table_file_refused():

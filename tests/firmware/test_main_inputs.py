@@ -4,6 +4,8 @@ import json
 
 from firmware import faults, main
 from firmware.drivers.serial_line import line_timeout_ms
+from firmware.device_frame import crc16
+from tests.firmware.device_helpers import Sender
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule
 from tests.firmware.scratch import ScratchDir
 from tests.firmware.test_main import _boot, _host, _run
@@ -33,6 +35,8 @@ def _inputs(machine, reports=None):
             out.append(("card", r["card"]))
         elif r["event"] == "dice":
             out.append(("dice", r["dice"]))
+        elif r["event"] == "throw":
+            out.append(("throw", r["dice"], r.get("no_roll")))
         elif r["event"] == "no_roll":
             out.append(("no_roll", r["reason"]))
         elif r["event"] == "fault":
@@ -69,30 +73,34 @@ def test_reader_ports_time_out_and_the_console_does_not():
         assert console.lines() == ["table firmware 0.1.0"]
 
 
-def test_dice_digits_beyond_ascii_are_faults_not_a_crash_or_a_roll():
+def test_dice_digits_beyond_ascii_are_faults_not_a_crash_or_a_throw():
     with ScratchDir() as state:
-        # Issue 8 item 1: "1 ²" raised inside poll_inputs on CPython; "٣ 4" was a roll of 3 and 4.
+        # Issue 8 item 1: "1 \u00b2" raised inside poll_inputs on CPython; "\u0663 4" was a roll of 3 and 4.
+        # The dice reader is framed now: such a frame, checksum and all, is still never a throw.
         ctx, machine, _ = _boot(state, "craps")
         _run(ctx)
         dice = machine.uarts[0]
-        dice.feed("1 \u00b2\n".encode())
+        for body in ("D1 00 THROW 1 \u00b2", "D1 01 THROW \u0663 4"):
+            data = body.encode()
+            dice.feed(data + b"*%04X\n" % crc16(data))
+            _run(ctx, 2)
+        dice.feed(Sender("D", counter=2)("THROW", "3", "4") + b"\n")
         _run(ctx, 2)
-        dice.feed("\u0663 4\n".encode())
-        _run(ctx, 2)
-        dice.feed(b"3 4\n")
-        _run(ctx, 2)
-        assert _inputs(machine) == [("fault", "bad_dice", "1 \\xc2\\xb2"), ("fault", "bad_dice", "\\xd9\\xa3 4"),
-                                    ("dice", [3, 4])]
+        found = _inputs(machine)
+        assert [f[0] for f in found] == ["fault", "fault", "throw"] and found[2][1:] == ([3, 4], "alarm"), found
 
 
-def test_unknown_noroll_reason_is_a_fault_not_a_no_roll():
+def test_unknown_no_roll_flag_is_a_fault_not_a_no_roll():
     with ScratchDir() as state:
         # Issue 8 item 2: "noroll whatever" was a no-roll with reason "other" (Craps art. 3(2)).
         ctx, machine, _ = _boot(state, "craps")
         _run(ctx)
-        machine.uarts[0].feed(b"noroll whatever\nnoroll short\n")
+        dice = Sender("D")
+        machine.uarts[0].feed(dice("THROW", "3", "4", "whatever") + b"\n" + dice("THROW", "3", "4", "short") + b"\n")
         _run(ctx, 3)
-        assert _inputs(machine) == [("fault", "bad_dice", "noroll whatever"), ("no_roll", "short")]
+        found = _inputs(machine)
+        assert [f[:2] for f in found] == [("fault", "dice_bad_flag"), ("throw", [3, 4])]
+        assert found[1][2] == "alarm"                   # the reader's fault holds the table: not decided
 
 
 def test_fault_reports_carry_the_escaped_bytes_and_counts_stay_details():
@@ -174,9 +182,10 @@ def test_shoe_lines_on_a_craps_table_are_unexpected_input_on_the_shoe_port():
         _run(ctx)
         machine.uarts[1].feed(b"Kh\n")
         _run(ctx, 2)
-        machine.uarts[2].feed(b"3 4\n")
+        machine.uarts[2].feed(Sender("D")("THROW", "3", "4") + b"\n")
         _run(ctx, 2)
-        assert _inputs(machine, _sim_host(machine)) == [("fault", "unexpected_input", "Kh"), ("dice", [3, 4])]
+        assert _inputs(machine, _sim_host(machine)) == [("fault", "unexpected_input", "Kh"),
+                                                        ("throw", [3, 4], "alarm")]   # held: every fault holds
         assert [r["port"] for r in _sim_host(machine) if r.get("fault") == "unexpected_input"] == ["shoe"]
         assert ctx.unexpected_lines == 1
 
@@ -189,6 +198,6 @@ def test_shared_reader_uart_has_no_unused_port_to_watch():
         _run(ctx)
         machine.uarts[0].feed(b"Kh\n")
         _run(ctx, 2)
-        assert _inputs(machine) == [("fault", "bad_dice", "Kh")]
+        assert _inputs(machine) == [("fault", "frame_syntax", "Kh")]
         assert ctx.unexpected_lines == 0
         assert json.loads(machine.uarts[1].lines()[0])["board"] == "pico"

@@ -7,8 +7,8 @@
 from hypothesis import given, settings, strategies as st
 
 from firmware.errors import SettingsError
-from firmware.games import craps as C
-from firmware.games.craps_dice import check_report
+from firmware.games.craps import rules as C
+from firmware.games.craps.dice import check_report
 from tests.host.engine_fuzz import JSON, anything_or, call, corrupted, is_int, refused_unchanged, snapshot
 from tools.judge_craps import judge
 

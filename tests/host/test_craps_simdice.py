@@ -1,8 +1,8 @@
 """hostsim.dice.SimDice: seeded, fair, and every report it sends is one the engine accepts (Craps arts. 2-3)."""
 from collections import Counter
 
-from firmware.games import craps as C
-from firmware.games.craps_dice import check_report
+from firmware.games.craps import rules as C
+from firmware.games.craps.dice import check_report
 from hostsim.dice import SimDice
 
 SETTINGS = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "off_on_come_out": [], "take_down": [],

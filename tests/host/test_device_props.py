@@ -14,7 +14,7 @@ from firmware.drivers.shoe import TYPES as SHOE_TYPES, Shoe
 from firmware.events import BETS, BETS_FAULT, CARD, EventQueue, FAULT, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, \
     SHOE_OUT, SHOE_UNREAD, THROW
 from firmware.evidence import Evidence
-from firmware.games.craps_dice import DiceError, check_report
+from firmware.games.craps.dice import DiceError, check_report
 from firmware.games.baccarat.rules import ZONES
 from hostsim import devices
 
@@ -299,7 +299,7 @@ def test_any_throw_round_trips_to_the_engine_s_verdict(spec, counter):
 
 @st.composite
 def engine_reports(draw):
-    """Reports as craps_dice.check_report takes them (flags in any order, repeated; a bare pair)."""
+    """Reports as dice.check_report takes them (flags in any order, repeated; a bare pair)."""
     d1, d2 = draw(st.integers(1, 6)), draw(st.integers(1, 6))
     if draw(st.booleans()):
         return (d1, d2)

@@ -7,7 +7,7 @@ from firmware import device_frame as df
 from firmware import events, faults, throws
 from firmware.drivers import bet_reader, dice_reader, shoe
 from firmware.evidence import Evidence
-from firmware.games.craps_dice import check_report
+from firmware.games.craps.dice import check_report
 
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                    "docs", "protocol.md")

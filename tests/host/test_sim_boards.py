@@ -73,7 +73,7 @@ def test_every_shipped_board_runs_every_game_it_supports(tmp_path, board, game):
     from hostsim.sim import unsupported
 
     assert unsupported(board_mod.load(_board_path(board)), game) is None     # every shipped board: every game
-    event = "dice" if READER_ROLE[game] == "dice" else "card"
+    event = "throw" if READER_ROLE[game] == "dice" else "card"
     text, reports, _ = _run(board, game, tmp_path, seconds=60,
                             until=('"state": "ready"', '"event": "%s"' % event))
     assert "fatal" not in text and "booting again" not in text, text

@@ -7,11 +7,11 @@
 #   for r in resolved: r[SEAT], r[ZONE], r[RESULT], r[NET] ...
 # Money is integer table units. A stake must be a multiple of the table minimum (art. 5(6)) AND
 # make every payout of its bet exact (e.g. a multiple of 5 for odds 6:5 on a 6): otherwise the bet
-# is REFUSED with a reason. Payouts are never rounded. Table settings: craps_settings.py.
+# is REFUSED with a reason. Payouts are never rounded. Table settings: settings.py.
 from firmware.errors import RuleError
-from firmware.games import craps_bets as B
-from firmware.games.craps_dice import check_report
-from firmware.games.craps_settings import (  # noqa: F401 (the table file loads Craps settings from here)
+from firmware.games.craps import bets as B
+from firmware.games.craps.dice import check_report
+from firmware.games.craps.settings import (  # noqa: F401 (the table file loads Craps settings from here)
     OFF_ON_COME_OUT_ALLOWED, REQUIRED_SETTINGS, SETTING_NAMES, TAKE_DOWN_ALLOWED, CrapsSettings, is_int,
     load_settings)
 
@@ -87,7 +87,7 @@ class CrapsTable:
 
     # ---- placement ---------------------------------------------------------------------
     def place_bet(self, seat, kind, amount, number=0, on=None):
-        """Place a bet. kind: a name from craps_bets.KIND_NAMES; number: 4..10 for hard /
+        """Place a bet. kind: a name from bets.KIND_NAMES; number: 4..10 for hard /
         big_number; on: bet id the odds stand behind. Returns (bet_id, None) or (None, reason).
         Malformed calls (unknown kind, wrong number for the kind, bad seat) raise RuleError."""
         s = self.settings

@@ -5,7 +5,7 @@
 # load_settings(dict) for the table file, as_pairs() for the audit log. Money and
 # option numbers are ints in the table's unit (3.0 is not 3, True is not 1).
 from firmware.errors import RuleError, SettingsError
-from firmware.games import craps_bets as B
+from firmware.games.craps import bets as B
 
 # Kinds a table may treat as "off" on a come-out roll (standing, not decided by it).
 OFF_ON_COME_OUT_ALLOWED = ("come_odds", "dont_come_odds", "hard", "big_number")

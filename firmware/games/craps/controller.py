@@ -1,0 +1,262 @@
+# Craps table controller: puck, throws, bets, shooter and alarms, run to completion.
+#
+# A state machine on the table core (firmware.table.Table), fed one event at a
+# time from the fixed queue: throws from the framed dice reader (THROW, one per
+# throw whatever the reader saw), bet readings, dealer buttons. The rules are
+# the engine beside it (rules.CrapsTable): every throw and every bet goes
+# through it; this module decides what the dealer, the lights and the host are
+# told.
+#
+#   READY -> COME_OUT (puck OFF) <-> POINT (puck ON), FAULTED from either and back
+#
+# A bet reading lists the bets placed since the last throw, per seat and zone
+# (zones.ZONES); a newer reading before the throw replaces it (its bets are
+# taken down first: none has stood through a roll). Each bet is placed through
+# the engine; a refusal (closed phase, uneven stake, over the limit, no line
+# bet to back) is reported with the engine's reason and lit, never played.
+# Anything the dice reader cannot vouch for (a reader fault, a bad or lost
+# frame) holds the table in FAULTED until CONFIRM or a long VOID; a throw seen
+# while held is reported and never decided.
+from array import array
+
+from firmware import faults, throws
+from firmware.errors import IntegrityError, RuleError
+from firmware.events import BETS, BETS_FAULT, BUTTON, BUTTON_LONG, DICE_READER_HELLO, FAULT, THROW, TICK
+from firmware.games.craps import bets as B
+from firmware.games.craps import rules
+from firmware.games.craps.alarms import Alarms
+from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BET_REFUSED, OUT_BETS, OUT_BETS_FAULT,
+                                        OUT_PUCK, OUT_READER, OUT_SHOOTER, OUT_THROW, POINT, SHOOTER_COME_OUT_CRAPS,
+                                        SHOOTER_SEVEN_OUT, SHOOTER_STOPPED)
+from firmware.games.craps.lights import CrapsLights
+from firmware.games.craps.zones import KIND_NUMBER, ZONES
+from firmware.statemachine import STAY
+from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, Table
+
+_NO_BET = -1
+
+
+class CrapsController(Alarms, CrapsLights, Table):
+    STATE_NAMES = Table.STATE_NAMES + ("come_out", "point")
+
+    def __init__(self, lights, buttons, settings, reading=None, seats=0, outbox_size=64):
+        """buttons: board button index by role (confirm, void, deal; -1 when absent): a long press
+        of deal is the dealer's NEW SHOOTER (art. 4(1)); reading: the bet reader's BetReading over
+        zones.ZONES (None: no bet reader); seats: the reader's seats (at most the engine's)."""
+        self.engine = rules.CrapsTable(settings)
+        self.void_button = buttons.get("void", -1)
+        self.shooter_button = buttons.get("deal", -1)
+        self.reading = reading
+        self.seats = min(seats, self.engine.settings.seats) if reading is not None else 0
+        self.placed = array("i", [_NO_BET] * (self.seats * len(ZONES)))   # bet ids of the pending reading
+        self.bet_zone = {}           # open bet id -> its zone index (the reports' vocabulary)
+        self.refusals = []           # (seat, zone, amount, reason) of the last reading
+        self.nets = {}               # {seat: {zone: net}} of the bets the last throw decided
+        self.decided = []            # (layout zone, result) of the bets the last roll decided (lights)
+        self.throw_a = 0             # the last throw as THROW carried it
+        self.throw_b = 0
+        self.thrown = False          # a throw was seen since boot
+        self.no_roll = False         # the last throw was a no roll
+        self.puck_moved = False      # the last throw set or cleared the point
+        self.last_totals = bytearray(LAST_THROWS)   # the last valid throws' totals, newest first
+        self.total_count = 0
+        self.shooter = 1             # the shooter's number since the table opened
+        self.shooter_rolls = 0       # valid rolls of the shooter
+        self.new_shooter = False     # the dice passed on with the last throw or button
+        Table.__init__(self, lights, buttons.get("confirm", -1), outbox_size)
+
+    # -- state entries (lights) ---------------------------------------------------------
+    def _enter_game(self):
+        self.display_dirty = True
+        self._emit(OUT_STATE, self.state)
+        self._render_lights()
+
+    # -- STARTING / READY: the first game event opens the table -------------------------------
+    def _on_starting(self, kind, a, b):
+        if kind == THROW or kind == BETS:
+            # The reader speaks before the lamp test is over: the test is cut short (the table is
+            # ready, and reported so), and the throw or reading is not lost.
+            self.state = READY
+            Table._enter_ready(self)
+            return self._open(kind, a, b)
+        if kind == DICE_READER_HELLO:
+            self._emit(OUT_READER, a, b)
+            return STAY
+        return Table._on_starting(self, kind, a, b)
+
+    def _on_ready(self, kind, a, b):
+        if kind == THROW or kind == BETS or self._shooter_button(kind, a, b):
+            return self._open(kind, a, b)
+        if self._anywhere(kind, a, b):
+            return STAY
+        return Table._on_ready(self, kind, a, b)
+
+    def _open(self, kind, a, b):
+        """The first game event: handled as in COME_OUT, where the table then is."""
+        was = self.state
+        self.state = COME_OUT
+        target = self._on_game(kind, a, b)
+        self.state = was
+        return COME_OUT if target == STAY else target
+
+    # -- COME_OUT and POINT -----------------------------------------------------------------
+    def _on_game(self, kind, a, b):
+        if kind == THROW:
+            return self._throw(a, b)
+        if self._shooter_button(kind, a, b):
+            return self._stop_shooter(a, b)
+        if self._anywhere(kind, a, b):
+            return STAY
+        return self._common(kind, a, b)
+
+    def _throw(self, a, b):
+        engine = self.engine
+        point = engine.point
+        try:
+            resolved = engine.roll(throws.report(a, b))
+        except (IntegrityError, ValueError):
+            # The driver refuses what two true dice cannot show; whatever slips by is an alarm.
+            return self._common(FAULT, faults.DICE_BAD_FACE, 0)
+        self.thrown = True
+        self.throw_a = a
+        self.throw_b = b
+        self.no_roll = engine.last_no_roll is not None
+        self.puck_moved = engine.point != point
+        self.new_shooter = engine.shooter_changed
+        self.nets = {}
+        if not self.no_roll:
+            self._rolled(resolved)
+        self._emit(OUT_THROW, a, b)
+        if self.puck_moved:
+            self._emit(OUT_PUCK, engine.point)
+        if self.new_shooter:
+            self._next_shooter(SHOOTER_SEVEN_OUT if engine.seven_out else SHOOTER_COME_OUT_CRAPS)
+        self.display_dirty = True
+        target = POINT if engine.point else COME_OUT
+        if target == self.state:
+            self._render_lights()
+            return STAY
+        return target
+
+    def _rolled(self, resolved):
+        """A valid roll: its nets by seat and zone; the pending reading's bets are now in play."""
+        self.shooter_rolls += 1
+        totals = self.last_totals
+        for i in range(len(totals) - 1, 0, -1):
+            totals[i] = totals[i - 1]
+        totals[0] = throws.face(self.throw_a, 0) + throws.face(self.throw_a, 1)
+        if self.total_count < len(totals):
+            self.total_count += 1
+        self.decided = [(r[rules.ZONE], r[rules.RESULT]) for r in resolved]
+        for r in resolved:
+            z = self.bet_zone.pop(r[rules.BET_ID], _NO_BET)
+            if z == _NO_BET:
+                continue
+            row = self.nets.setdefault(str(r[rules.SEAT] + 1), {})
+            row[ZONES[z]] = row.get(ZONES[z], 0) + r[rules.NET]
+        placed = self.placed
+        for i in range(len(placed)):
+            placed[i] = _NO_BET
+        self.refusals = []
+
+    def _next_shooter(self, why):
+        self.shooter += 1
+        self.shooter_rolls = 0
+        self.new_shooter = True
+        self._emit(OUT_SHOOTER, self.shooter, why)
+
+    def _stop_shooter(self, a, b):
+        """The dealer's NEW SHOOTER (art. 4(1): the shooter stops); the puck and bets stay."""
+        self._emit(OUT_BUTTON, a, b)
+        self.engine.shooter_stops()
+        self._next_shooter(SHOOTER_STOPPED)
+        self.display_dirty = True
+        return STAY
+
+    # -- bets --------------------------------------------------------------------------------------
+    def _bets(self, reading_id):
+        if self.reading is None or reading_id != self.reading.reading_id:
+            return                                       # overtaken by a newer reading in the same pass
+        self._take_down_pending()
+        self.refusals = []
+        amounts = self.reading.amounts
+        width = len(ZONES)
+        for seat in range(self.seats):
+            for z in range(width):
+                amount = amounts[seat * width + z]
+                if amount:
+                    self._place(seat, z, amount)
+        self._emit(OUT_BETS, reading_id, len(self.refusals))
+        for i in range(len(self.refusals)):
+            self._emit(OUT_BET_REFUSED, i)
+        self.display_dirty = True
+        if self.state != FAULTED:                        # an alarm's red stays until it is closed
+            self._render_lights()
+
+    def _place(self, seat, z, amount):
+        kind, number = KIND_NUMBER[z]
+        on = None
+        if B.is_odds(kind):
+            on = self._backed(seat, kind, number)
+            if on is None:
+                self.refusals.append((seat, z, amount, "%s: no %s bet of this seat with a point%s to back (art. 5(2))"
+                                      % (ZONES[z], B.KIND_NAMES[B.odds_parent_kind(kind)],
+                                         (" on %d" % number) if number else "")))
+                return
+            number = 0
+        try:
+            bet_id, reason = self.engine.place_bet(seat, kind, amount, number, on)
+        except RuleError as exc:                         # a bet the table cannot hold at all
+            bet_id, reason = None, str(exc)
+        if reason is not None:
+            self.refusals.append((seat, z, amount, reason))
+            return
+        self.placed[seat * len(ZONES) + z] = bet_id
+        self.bet_zone[bet_id] = z
+
+    def _backed(self, seat, kind, number):
+        """The id of the seat's line bet these odds stand behind (come odds: the come point number)."""
+        want = B.odds_parent_kind(kind)
+        for bet in self.engine.bets:
+            if bet.seat == seat and bet.kind == want and bet.number and (not number or bet.number == number):
+                return bet.bet_id
+        return None
+
+    def _take_down_pending(self):
+        """A newer reading replaces the one since the last throw: its bets come down (none has rolled)."""
+        placed = self.placed
+        for i in range(len(placed)):
+            bet_id = placed[i]
+            if bet_id != _NO_BET:
+                placed[i] = _NO_BET
+                down, _reason = self.engine.take_down(bet_id)    # odds came down with their line bet
+                for r in down or ():
+                    self.bet_zone.pop(r[rules.BET_ID], None)
+
+    # -- events every game state takes the same way ----------------------------------------------
+    def _anywhere(self, kind, a, b):
+        if kind == BETS:
+            self._bets(a)
+            return True
+        if kind == BETS_FAULT:
+            self._emit(OUT_BETS_FAULT, a, b)             # the reading was refused whole: nothing placed
+            return True
+        if kind == DICE_READER_HELLO:
+            self._emit(OUT_READER, a, b)                 # reported: the dealer saw any throw it missed
+            return True
+        if kind == TICK:
+            self._common(kind, a, b)
+            return True
+        return False
+
+    def _shooter_button(self, kind, a, b):
+        # A long press: the shooter count is in the host log, never moved by a slip of the hand.
+        return kind == BUTTON and a == self.shooter_button and b == BUTTON_LONG
+
+    HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (_on_game, _on_game)
+    ENTRY = Table.ENTRY + (_enter_game, _enter_game)
+
+    # -- reports ------------------------------------------------------------------------------------
+    def game_report(self, code, a, b):
+        from firmware.games.craps import reports
+        return reports.game_report(self, code, a, b)

@@ -1,0 +1,76 @@
+# Host reports of the Craps controller's own outbox codes (docs/protocol.md, "Host reports").
+#
+# Called by firmware.report.Reporter when it drains the outbox, right after the
+# event that queued the entry, so the controller's fields still describe it.
+from firmware import faults, throws
+from firmware.games.craps.codes import (OUT_BET_REFUSED, OUT_BETS, OUT_BETS_FAULT, OUT_PUCK, OUT_READER,
+                                        OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD, SHOOTER_WHY)
+from firmware.games.craps.zones import ZONES
+
+NO_ROLL_WORDS = ("invalid", "off_table", "short", "not_rolled")   # by check_report's order (art. 3)
+
+
+def no_roll_word(b):
+    """The reason of a no roll, as one word, from THROW's flags (the first check_report applies)."""
+    if b & throws.FLAG_BITS[4]:
+        return "invalid"
+    if b & throws.FLAG_BITS[0]:
+        return "off_table"
+    if b & throws.FLAG_BITS[1] and not b & throws.FLAG_BITS[2]:
+        return "short"
+    return "not_rolled"
+
+
+def game_report(table, code, a, b):
+    if code == OUT_THROW or code == OUT_THROW_HELD:
+        return "throw", throw_fields(table, code, a, b)
+    if code == OUT_PUCK:
+        return "puck", {"puck": "on" if a else "off", "point": a or None}
+    if code == OUT_SHOOTER:
+        return "shooter", {"shooter": a, "why": SHOOTER_WHY[b]}
+    if code == OUT_BETS:
+        return "bets", {"reading": a, "placed": placed_table(table), "refused": b}
+    if code == OUT_BET_REFUSED:
+        seat, z, amount, reason = table.refusals[a]
+        return "bet_refused", {"seat": str(seat + 1), "zone": ZONES[z], "amount": amount, "reason": reason}
+    if code == OUT_BETS_FAULT:
+        return "bets", {"accepted": False, "reason": faults.name(a), "bytes": table.evidence.text(b)}
+    if code == OUT_READER:
+        return "dice_reader", {"dice_reader": "restarted", "bytes": table.evidence.text(b)}
+    return "fault", {"fault": "unknown_outbox_code", "detail": code}
+
+
+def throw_fields(table, code, a, b):
+    report = throws.report(a, b)
+    engine = table.engine
+    fields = {"dice": report["dice"]}
+    if report["flags"]:
+        fields["flags"] = report["flags"]
+    if report["cocked"]:
+        fields["cocked"] = report["cocked"]
+    if code == OUT_THROW_HELD:
+        fields.update({"valid": False, "no_roll": "alarm", "point": engine.point or None, "shooter_change": False})
+        return fields
+    fields["valid"] = not table.no_roll
+    if table.no_roll:
+        fields["no_roll"] = no_roll_word(b)
+    fields["point"] = engine.point or None
+    fields["shooter_change"] = bool(table.new_shooter and not table.no_roll)
+    if table.nets:
+        fields["nets"] = table.nets
+    return fields
+
+
+def placed_table(table):
+    """{seat: {zone: amount}} of the bets the last reading placed (refused ones are not there)."""
+    out = {}
+    width = len(ZONES)
+    amounts = table.reading.amounts
+    for seat in range(table.seats):
+        row = {}
+        for z in range(width):
+            if table.placed[seat * width + z] >= 0:
+                row[ZONES[z]] = amounts[seat * width + z]
+        if row:
+            out[str(seat + 1)] = row
+    return out

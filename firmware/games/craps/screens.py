@@ -1,0 +1,58 @@
+# What the Craps dealer and result displays show (pure text lines; the LCD driver draws them).
+#
+# Dealer display: the shooter and what the last throw means ("POINT 6",
+# "SEVEN OUT", "NO ROLL: SHORT", "NEW SHOOTER"), bets refused, an alarm's
+# prompt. Result display: the puck, the last throws and the shooter's rolls.
+from firmware import faults, throws
+from firmware import screens as core_screens
+from firmware.games.craps.codes import COME_OUT, POINT
+from firmware.games.craps.reports import no_roll_word
+from firmware.table import FAULTED
+
+
+def _throw_text(table):
+    a = table.throw_a
+    d1 = throws.face(a, 0)
+    d2 = throws.face(a, 1)
+    if table.no_roll:
+        return "%s %s" % (d1 or "-", d2 or "-")
+    return "%d + %d = %d" % (d1, d2, d1 + d2)
+
+
+def prompt(table):
+    """What the last throw means for the dealer."""
+    engine = table.engine
+    if not table.thrown:
+        return "COME OUT"
+    if table.no_roll:
+        return "NO ROLL: " + no_roll_word(table.throw_b).replace("_", " ").upper()
+    if engine.seven_out:
+        return "SEVEN OUT"
+    if engine.point:
+        return "POINT %d" % engine.point
+    return "COME OUT"
+
+
+def dealer_lines(table, config, button_names):
+    state = table.state
+    if state == FAULTED:
+        return ["ALARM: DICE HELD", faults.name(table.fault_code).upper(), "NO THROW DECIDED",
+                "CONFIRM OR HOLD VOID"]
+    if state != COME_OUT and state != POINT:
+        return core_screens.dealer_lines(table, config, button_names)
+    last = _throw_text(table) if table.thrown else ""
+    if table.new_shooter:
+        last = "NEW SHOOTER"
+    refused = len(table.refusals)
+    return ["SHOOTER %d ROLL %d" % (table.shooter, table.shooter_rolls), prompt(table), last,
+            "REFUSED %d: SEE HOST" % refused if refused else ""]
+
+
+def result_lines(table, config, button_names):
+    state = table.state
+    if state != COME_OUT and state != POINT and state != FAULTED:
+        return ["CRAPS", "", "", ""]
+    point = table.engine.point
+    totals = " ".join("%d" % table.last_totals[i] for i in range(table.total_count))
+    return ["POINT %d" % point if point else "PUCK OFF", "LAST " + totals if totals else "",
+            "SHOOTER %d" % table.shooter, "ROLLS %d" % table.shooter_rolls]

@@ -1,0 +1,208 @@
+# The Craps table controller: puck, throws through the engine, bets, shooter, alarms (arts. 2-6).
+from firmware import faults
+from firmware.drivers import pixels
+from firmware.games.craps import codes
+from firmware.games.craps import screens
+from firmware.games.craps.zones import ZONES
+from firmware.table import FAULTED, OUT_GAME_FIRST, OUT_STATE, READY
+from tests.firmware.craps_rig import Rig, strip
+
+CONFIG = {"table_id": "C01", "game": "craps"}
+
+
+def test_outbox_codes_start_where_the_core_leaves_them():
+    assert codes.OUT_THROW == OUT_GAME_FIRST
+
+
+def test_zones_are_the_judges_bet_types_with_the_number_appended():
+    for name in ("pass", "dont_pass", "pass_odds", "come_odds_6", "dont_come_odds_10", "field", "horn",
+                 "hard_8", "big_number_6", "any_seven"):
+        assert name in ZONES
+    assert len(set(ZONES)) == len(ZONES)
+    assert ZONES.index("pass") < ZONES.index("pass_odds") and ZONES.index("come") < ZONES.index("come_odds_4")
+
+
+def test_art5_2_1_point_cycle_with_pass_odds_field_and_hard_way():
+    rig = Rig()
+    rig.bets({1: {"pass": 10, "field": 5}, 2: {"hard_8": 5}})
+    assert rig.table.state == codes.COME_OUT
+    assert strip(rig.last("bets")) == {"event": "bets", "reading": 1, "refused": 0,
+                                       "placed": {"1": {"pass": 10, "field": 5}, "2": {"hard_8": 5}}}
+    rig.throw(2, 4)                                     # 6: the point; the field loses on 6 (art. 5(3))
+    assert rig.table.state == codes.POINT
+    assert strip(rig.last("throw")) == {"event": "throw", "dice": [2, 4], "valid": True, "point": 6,
+                                        "shooter_change": False, "nets": {"1": {"field": -5}}}
+    assert strip(rig.last("puck")) == {"event": "puck", "puck": "on", "point": 6}
+    assert rig.colour("point_6") == pixels.GOLD and rig.colour("pass") == pixels.WHITE
+    assert rig.colour("field") == pixels.OFF
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1] == "POINT 6"
+    rig.bets({1: {"pass_odds": 20}})                    # art. 6(2): 6:5 on a 6, so a multiple of 5
+    rig.throw(4, 4)                                     # hard 8: 9:1 (art. 6(14))
+    assert strip(rig.last("throw"))["nets"] == {"2": {"hard_8": 45}}
+    assert rig.colour("hard_8") == pixels.GOLD
+    rig.throw(1, 5)                                     # the point: pass 1:1, odds 6:5
+    throw = strip(rig.last("throw"))
+    assert throw["point"] is None and throw["nets"] == {"1": {"pass": 10, "pass_odds": 24}}
+    assert rig.table.state == codes.COME_OUT
+    assert strip(rig.last("puck")) == {"event": "puck", "puck": "off", "point": None}
+    assert rig.colour("pass") == pixels.GREEN
+    assert screens.result_lines(rig.table, CONFIG, []) == ["PUCK OFF", "LAST 6 8 6", "SHOOTER 1", "ROLLS 3"]
+
+
+def test_art4_seven_out_changes_the_shooter():
+    rig = Rig()
+    rig.bets({1: {"pass": 10, "dont_pass": 10}})
+    rig.throw(2, 2)
+    rig.bets({1: {"any_seven": 5}})
+    rig.throw(3, 4)
+    throw = strip(rig.last("throw"))
+    assert throw["shooter_change"] is True and throw["point"] is None
+    assert throw["nets"] == {"1": {"pass": -10, "dont_pass": 10, "any_seven": 20}}
+    assert strip(rig.last("shooter")) == {"event": "shooter", "shooter": 2, "why": "seven_out"}
+    lines = screens.dealer_lines(rig.table, CONFIG, [])
+    assert lines[:3] == ["SHOOTER 2 ROLL 0", "SEVEN OUT", "NEW SHOOTER"]
+
+
+def test_art4_come_out_craps_changes_the_shooter_only_with_the_table_option():
+    rig = Rig()
+    rig.throw(1, 1)
+    assert rig.last("shooter") is None
+    rig = Rig(shooter_change_on_come_out_craps=True)
+    rig.throw(1, 1)
+    assert strip(rig.last("shooter"))["why"] == "come_out_craps"
+
+
+def test_art4_1_dealer_new_shooter_is_a_long_press_of_deal():
+    rig = Rig()
+    rig.bets({1: {"pass": 10}})
+    rig.press("deal")
+    assert rig.last("shooter") is None
+    rig.press("deal", long=True)
+    assert strip(rig.last("shooter")) == {"event": "shooter", "shooter": 2, "why": "stopped"}
+    assert rig.table.engine.bets and rig.table.state == codes.COME_OUT
+
+
+def test_art3_no_rolls_decide_nothing_and_say_why():
+    for flags, word in ((("off_table",), "off_table"), (("short",), "short"), (("not_rolled",), "not_rolled"),
+                        (("invalid",), "invalid")):
+        rig = Rig()
+        rig.bets({1: {"field": 5, "any_seven": 5}})
+        rig.throw(3, 4, flags)
+        throw = strip(rig.last("throw"))
+        assert throw["valid"] is False and throw["no_roll"] == word and "nets" not in throw, throw
+        assert len(rig.table.engine.bets) == 2 and rig.table.shooter_rolls == 0
+        assert screens.dealer_lines(rig.table, CONFIG, [])[1] == "NO ROLL: " + word.replace("_", " ").upper()
+    rig = Rig()
+    rig.bets({1: {"field": 5}})
+    rig.throw(1, 3, ("short", "wall"))                  # art. 3(2)(2): short but hit a wall: it counts
+    assert strip(rig.last("throw"))["nets"] == {"1": {"field": 5}}
+    rig.throw(3, 6, (), (1,))                           # art. 3(1): a cocked die reads as settled
+    assert strip(rig.last("throw"))["cocked"] == [1]
+
+
+def test_refused_bets_are_reported_with_the_engines_reason_lit_and_never_played():
+    rig = Rig()
+    rig.bets({1: {"come": 10, "field": 7, "pass_odds": 10}, 2: {"pass": 10}})
+    refused = [strip(r) for r in rig.reports("bet_refused")]
+    assert [(r["seat"], r["zone"], r["amount"]) for r in refused] == [("1", "pass_odds", 10), ("1", "come", 10),
+                                                                      ("1", "field", 7)]
+    assert "art. 5(2)(5)" in refused[1]["reason"] and "art. 5(6)" in refused[2]["reason"]
+    assert strip(rig.last("bets"))["placed"] == {"2": {"pass": 10}} and strip(rig.last("bets"))["refused"] == 3
+    assert rig.colour("come") == pixels.RED and rig.colour("field") == pixels.RED
+    assert screens.dealer_lines(rig.table, CONFIG, [])[3] == "REFUSED 3: SEE HOST"
+    rig.throw(5, 6)
+    assert strip(rig.last("throw"))["nets"] == {"2": {"pass": 10}}
+    assert rig.colour("field") == pixels.DIM                        # lit as refused until the next roll
+
+
+def test_a_newer_reading_before_the_throw_replaces_the_last_one():
+    rig = Rig()
+    rig.bets({1: {"pass": 10}})
+    rig.bets({1: {"pass": 20}})
+    assert [b[4] for b in rig.table.engine.open_bets()] == [20]
+
+
+def test_come_bet_travels_to_its_point_and_its_odds_follow_it():
+    rig = Rig()
+    rig.bets({1: {"pass": 10}})
+    rig.throw(1, 3)                                     # point 4
+    rig.bets({1: {"come": 10}})
+    rig.throw(4, 5)                                     # the come bet travels to 9
+    assert rig.colour("point_9") == pixels.BLUE and rig.colour("point_4") == pixels.GOLD
+    rig.bets({1: {"come_odds_9": 10, "come_odds_5": 10}})
+    assert [r["zone"] for r in rig.reports("bet_refused")] == ["come_odds_5"]
+    rig.throw(3, 6)                                     # 9 again: come 1:1, odds 3:2 (art. 6(2))
+    assert strip(rig.last("throw"))["nets"] == {"1": {"come": 10, "come_odds_9": 15}}
+
+
+def test_a_dice_reader_fault_holds_the_table_and_no_throw_is_decided():
+    rig = Rig()
+    rig.bets({1: {"pass": 10, "field": 5}})
+    rig.throw(2, 2)
+    rig.fault(faults.FRAME_CRC)
+    assert rig.table.state == FAULTED
+    rig.throw(3, 4)
+    held = strip(rig.last("throw"))
+    assert held == {"event": "throw", "dice": [3, 4], "valid": False, "no_roll": "alarm", "point": 4,
+                    "shooter_change": False}
+    assert rig.table.engine.point == 4 and len(rig.table.engine.bets) == 1
+    assert screens.dealer_lines(rig.table, CONFIG, [])[0] == "ALARM: DICE HELD"
+    rig.bets({1: {"come": 10}})                         # a reading during the alarm is placed...
+    assert rig.colour("pass") == pixels.RED and rig.colour("come") == pixels.RED   # ...under the alarm's red
+    rig.press("confirm")
+    assert rig.table.state == codes.POINT
+    assert rig.colour("come") == pixels.WHITE and rig.colour("point_4") == pixels.GOLD
+    assert strip(rig.last("fault_ack")) == {"event": "fault_ack", "fault": "frame_crc", "by": "confirm"}
+
+
+def test_a_long_void_closes_the_alarm_with_the_doubtful_throw_void():
+    rig = Rig()
+    rig.throw(3, 4)
+    rig.fault(faults.DICE_SENSOR)
+    rig.press("void")
+    assert rig.table.state == FAULTED
+    rig.press("void", long=True)
+    assert rig.table.state == codes.COME_OUT
+    assert strip(rig.last("fault_ack"))["by"] == "void"
+
+
+def test_an_alarm_before_the_first_throw_returns_to_ready():
+    rig = Rig()
+    rig.fault(faults.DICE_BAD_FACE)
+    rig.press("confirm")
+    assert rig.table.state == READY
+
+
+def test_a_refused_bet_reading_is_reported_and_places_nothing():
+    rig = Rig()
+    rig.throw(3, 4)
+    rig.bets_fault(faults.BETS_BAD_ZONE)
+    assert strip(rig.last("bets"))["reason"] == "bets_bad_zone"
+    assert rig.table.engine.bets == [] and rig.table.state == codes.COME_OUT
+
+
+def test_without_a_bet_reader_throws_still_move_the_puck():
+    rig = Rig(with_reader=False)
+    rig.throw(5, 5)
+    assert strip(rig.last("throw")) == {"event": "throw", "dice": [5, 5], "valid": True, "point": 10,
+                                        "shooter_change": False}
+
+
+def test_a_throw_during_the_boot_lamp_test_ends_it_and_is_decided():
+    from firmware import throws
+    from firmware.events import THROW
+    from firmware.games.craps import controller as cc
+    from tests.firmware.craps_rig import BUTTONS, LAYOUT, PIXELS
+    from firmware.drivers.pixels import ZoneLights
+    from tests.firmware.craps_helpers import BASE
+    from tests.firmware.fakes import FakeStrip
+
+    lights = ZoneLights(FakeStrip(PIXELS), PIXELS, sorted((z, [[2 * i, 2 * i + 1]]) for i, z in enumerate(LAYOUT)))
+    table = cc.CrapsController(lights, BUTTONS, BASE)
+    table.dispatch(THROW, throws.pack(2, 2), 0)
+    assert table.state == codes.POINT and table.engine.point == 4
+    states = []
+    while table.outbox.get():
+        if table.outbox.kind == OUT_STATE:
+            states.append(table.STATE_NAMES[table.outbox.a])
+    assert states == ["starting", "ready", "point"]
