@@ -124,7 +124,9 @@ class Dealer:
         if action == _RESCAN and by == "rescan":
             return                               # the dealer's own rescan (it cleared self.held)
         if self.held is not None:
-            self.demo.forget(self.held[1])
+            # A voided unreadable card was seen to leave the shoe (UNREAD): an art. 8 burn card is
+            # burned all the same. A damaged frame CONFIRMed away was never seen: its place goes on.
+            self.demo.forget(self.held[1], burned=by == "void")
         self.held = None
 
     def _table_restarted(self):

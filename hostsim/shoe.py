@@ -191,11 +191,14 @@ class BaccaratDemo:
         self._place(step, card)
         return ("CARD", cards.name(card), self.face_up)
 
-    def forget(self, step):
-        """The drawn card was discarded unseen between rounds: its place goes to the next card."""
+    def forget(self, step, burned=False):
+        """The drawn card was discarded unseen between rounds: its place goes to the next card, except
+        an art. 8 burn card the table saw leave the shoe (burned=True: it counts as the burn)."""
         if step == _ROUND_BURN:
-            self.round_burned = False
-        elif step == _HAND and self.round is not None and not self.round.order:
+            if not burned:
+                self.round_burned = False
+            return
+        if step == _HAND and self.round is not None and not self.round.order:
             self.round = None                       # the round it would have opened never started
             self.rounds -= 1
 
