@@ -4,9 +4,17 @@
 # here, apart from both, so a controller knows nothing of the driver's internals.
 from array import array
 
+from firmware.compat import const
+
+# An amount that is not chips but a take-down: the chips in play on that seat's zone were taken off
+# (the reader's "zone=-"; reports and the replay say "down"). Only a table that takes them asks for it.
+TAKE_DOWN = const(-1)
+DOWN_WORD = "down"
+
 
 class BetReading:
-    """Chips per seat and zone of the last accepted reading (amounts: seats x zones, row per seat)."""
+    """Chips per seat and zone of the last accepted reading (amounts: seats x zones, row per seat;
+    TAKE_DOWN where the chips in play were taken off)."""
 
     def __init__(self, zones, seats):
         self.zones = zones
@@ -21,7 +29,7 @@ class BetReading:
         return self.amounts[(seat - 1) * len(self.zones) + zone]
 
     def as_dict(self):
-        """{seat: {zone name: amount}} of the seats with chips (for reports and tests)."""
+        """{seat: {zone name: amount or "down"}} of the seats with chips or take-downs (reports, tests)."""
         out = {}
         width = len(self.zones)
         for seat in range(1, self.seats + 1):
@@ -29,7 +37,7 @@ class BetReading:
             for z in range(width):
                 value = self.amounts[(seat - 1) * width + z]
                 if value:
-                    row[self.zones[z]] = value
+                    row[self.zones[z]] = DOWN_WORD if value == TAKE_DOWN else value
             if row:
                 out[seat] = row
         return out

@@ -51,11 +51,12 @@ DICE_BAD_FACE = const(47)   # a dice reader face not 1..6 (Craps art. 1(2)), 1c.
 DICE_UNREAD = const(48)     # a die the reader could not see, in a throw that would count: never a throw
 DICE_BAD_FLAG = const(49)   # a throw flag unknown, repeated or out of order: never a throw
 DICE_SENSOR = const(50)     # the dice reader reported a sensor fault (FAULT <code>)
+BETS_TAKE_DOWN = const(51)  # a take-down (zone=-) at a table that takes none: the reading is refused
 
 DEVICE_NAMES = ("frame_syntax", "frame_crc", "frame_device", "frame_version", "frame_type", "frame_args",
                 "frame_lost", "frame_conflict", "shoe_sensor", "bets_sensor", "bets_incomplete",
                 "bets_bad_seat", "bets_bad_zone", "bets_bad_amount", "bets_dup_zone", "dice_bad_face",
-                "dice_unread", "dice_bad_flag", "dice_sensor")
+                "dice_unread", "dice_bad_flag", "dice_sensor", "bets_take_down")
 
 _EVIDENCE = (BAD_CARD, BAD_DICE, LINE_TOO_LONG, PARTIAL_LINE, UNEXPECTED_INPUT)
 

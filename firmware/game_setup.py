@@ -90,5 +90,6 @@ def _craps(config, hw, queue, buttons):
     g.devices.append(DiceReader(hw.ports["dice"], queue, table.evidence))
     if reading is not None:
         from firmware.drivers.bet_reader import BetReader
-        g.devices.append(BetReader(hw.ports["bets"], queue, table.evidence, ZONES, seats, reading))
+        g.devices.append(BetReader(hw.ports["bets"], queue, table.evidence, ZONES, seats, reading,
+                                      take_downs=True))
     return g

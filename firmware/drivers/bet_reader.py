@@ -2,6 +2,7 @@
 #
 #   OPEN <id>                              a reading starts (id 0..65535, the reader's own count)
 #   SEAT <n> <zone>=<amount> ...           chips on seat n (1..seats), 1 to MAX_ARGS-1 zones a line
+#                                          (<zone>=- : the chips in play there were taken off)
 #   CLOSE <id> <lines>                     the reading ends after <lines> SEAT lines
 #   HELLO <firmware> / FAULT <code>        as every device (docs/protocol.md, "Bet reader")
 #
@@ -10,14 +11,16 @@
 # lines, not seats, so a lost continuation line is caught even without the
 # counter. A reading is accepted only whole: every frame in order, none lost,
 # refused, or from a restarted reader, every zone known, every amount a whole
-# number 1..MAX_AMOUNT. Then it is copied into `reading` (BetReading) and a
+# number 1..MAX_AMOUNT or "-" (a take-down, bets.TAKE_DOWN in the reading) at a
+# table that takes them (take_downs=True: Craps; Baccarat's bets are closed by
+# the first card, so there a take-down refuses the reading). Then it is copied into `reading` (BetReading) and a
 # BETS event (a = id, b = seats with chips) is posted. Anything else refuses
 # the whole reading with one FAULT (evidence: the line that showed it); the
 # accepted reading is left as it was, never partly overwritten.
 from array import array
 
 from firmware import faults
-from firmware.bets import BetReading
+from firmware.bets import TAKE_DOWN, BetReading
 from firmware.compat import const
 from firmware.device_frame import MAX_ARGS, same, uint
 from firmware.drivers.device_link import DeviceLink
@@ -45,18 +48,21 @@ _IDLE = const(0)        # between readings
 _COLLECTING = const(1)  # OPEN seen, all well so far
 _REFUSING = const(2)    # this reading is refused: skip to its CLOSE (or the next OPEN)
 _EQUALS = const(61)
+_MINUS = const(45)
 
 
 class BetReader(DeviceLink):
-    def __init__(self, source, queue, evidence, zones, seats, reading=None):
+    def __init__(self, source, queue, evidence, zones, seats, reading=None, take_downs=False):
         """zones: the game's zone names (e.g. baccarat.ZONES); seats: 1..seats on the layout;
-        reading: the BetReading to fill (shared with the table controller), or a new one."""
+        reading: the BetReading to fill (shared with the table controller), or a new one;
+        take_downs: the table takes "zone=-" take-downs (else such a reading is refused whole)."""
         if not zones or seats < 1:
             raise ValueError("a bet reader needs zones and at least one seat")
         DeviceLink.__init__(self, source, queue, evidence, DEVICE, VERSION, TYPES)
         # Its faults never hold a round (a refused reading only means no nets): an event kind of its own.
         self.fault_event = BETS_FAULT
         self.zone_words = tuple(z.encode() for z in zones)
+        self.take_downs = take_downs
         self.reading = reading if reading is not None else BetReading(zones, seats)
         self._work = array("i", [0] * len(self.reading.amounts))
         self._state = _IDLE
@@ -142,10 +148,16 @@ class BetReader(DeviceLink):
             if zone < 0:
                 self._refuse(faults.BETS_BAD_ZONE)
                 return
-            amount = uint(line, eq + 1, end, MAX_AMOUNT)
-            if amount < 1:
-                self._refuse(faults.BETS_BAD_AMOUNT)
-                return
+            if eq + 2 == end and line[eq + 1] == _MINUS:
+                if not self.take_downs:
+                    self._refuse(faults.BETS_TAKE_DOWN)
+                    return
+                amount = TAKE_DOWN
+            else:
+                amount = uint(line, eq + 1, end, MAX_AMOUNT)    # -1 when bad: never a take-down
+                if amount < 1:
+                    self._refuse(faults.BETS_BAD_AMOUNT)
+                    return
             if work[base + zone]:
                 self._refuse(faults.BETS_DUP_ZONE)
                 return

@@ -1,5 +1,6 @@
 # The bet-recognition reader: a reading is used whole or refused whole, never in part.
 from firmware import faults
+from firmware.bets import TAKE_DOWN
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers.bet_reader import MAX_AMOUNT, BetReader
 from firmware.events import BETS, BETS_FAULT as FAULT, EventQueue
@@ -236,3 +237,32 @@ def test_a_whole_reading_allocates_nothing():
         heap_unlock()
     assert kinds(drain(reader.queue)) == [(BETS, 2), (FAULT, faults.BETS_BAD_ZONE)]
     assert reader.reading.amount(7, BANKER) == 700
+
+
+# -- take-downs: "zone=-", the chips in play on that zone were taken off ---------------------------
+def test_a_take_down_at_a_table_that_takes_none_refuses_the_reading_whole():
+    # Baccarat: bets are closed by the first card; a take-down is never half-read as chips.
+    reader, events = _refused([("1", "tie=5"), ("2", "banker=-")], faults.BETS_TAKE_DOWN)
+    assert "SEAT 2 banker=-" in reader.evidence.text(events[0][2])
+    assert faults.name(faults.BETS_TAKE_DOWN) == "bets_take_down"
+
+
+def test_a_take_down_is_read_at_a_table_that_takes_them():
+    reader = BetReader(None, EventQueue(8), Evidence(), ("pass", "pass_odds", "big_number_6"), 3,
+                       take_downs=True)
+    s = Sender("B")
+    assert _feed(reader, _reading(s, 4, [("2", "pass_odds=-", "big_number_6=12"), ("3", "pass=-")])) \
+        == [(BETS, 4, 2)]
+    assert reader.reading.amount(2, 1) == TAKE_DOWN and reader.reading.amount(2, 2) == 12
+    assert reader.reading.as_dict() == {2: {"pass_odds": "down", "big_number_6": 12}, 3: {"pass": "down"}}
+
+
+def test_only_a_lone_minus_is_a_take_down():
+    reader = BetReader(None, EventQueue(8), Evidence(), ZONES, SEATS, take_downs=True)
+    s = Sender("B")
+    for amount in ("--", "-0", "-5", "-1", "-x", "5-"):
+        events = _feed(reader, _reading(s, 5, [("1", "tie=" + amount)]))
+        assert kinds(events) == [(FAULT, faults.BETS_BAD_AMOUNT)], (amount, events)
+    events = _feed(reader, _reading(s, 6, [("1", "tie=-", "tie=5")]))
+    assert kinds(events) == [(FAULT, faults.BETS_DUP_ZONE)]
+    assert reader.readings == 0
