@@ -91,5 +91,5 @@ def _craps(config, hw, queue, buttons):
     if reading is not None:
         from firmware.drivers.bet_reader import BetReader
         g.devices.append(BetReader(hw.ports["bets"], queue, table.evidence, ZONES, seats, reading,
-                                      take_downs=True))
+                                   take_downs=True))
     return g

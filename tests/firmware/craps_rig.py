@@ -3,7 +3,7 @@
 import json
 
 from firmware import throws
-from firmware.bets import BetReading
+from firmware.bets import DOWN_WORD, TAKE_DOWN, BetReading
 from firmware.drivers.pixels import ZoneLights
 from firmware.drivers.serial_line import SerialLine
 from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED, FAULT,
@@ -51,7 +51,7 @@ class Rig:
         self.event(THROW, throws.pack(d1, d2), b)
 
     def bets(self, table):
-        """table: {seat: {zone: amount}} -> the reader's reading and its BETS event."""
+        """table: {seat: {zone: amount or "down"}} -> the reader's reading and its BETS event."""
         self.reading_id += 1
         amounts = self.reading.amounts
         for i in range(len(amounts)):
@@ -59,7 +59,8 @@ class Rig:
         width = len(ZONES)
         for seat in table:
             for zone in table[seat]:
-                amounts[(seat - 1) * width + ZONES.index(zone)] = table[seat][zone]
+                amount = table[seat][zone]
+                amounts[(seat - 1) * width + ZONES.index(zone)] = TAKE_DOWN if amount == DOWN_WORD else amount
         self.reading.reading_id = self.reading_id
         self.event(BETS, self.reading_id, len(table))
 

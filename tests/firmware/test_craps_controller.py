@@ -206,3 +206,70 @@ def test_a_throw_during_the_boot_lamp_test_ends_it_and_is_decided():
         if table.outbox.kind == OUT_STATE:
             states.append(table.STATE_NAMES[table.outbox.a])
     assert states == ["starting", "ready", "point"]
+
+
+# -- take-downs: the reader's "zone=-" (the chips in play there were taken off) ---------------------
+def test_take_down_of_pass_odds_returns_the_stake_and_leaves_the_pass_line():
+    rig = Rig()
+    rig.bets({1: {"pass": 10}})
+    rig.throw(2, 2)                                     # point 4
+    rig.bets({1: {"pass_odds": 30}})
+    rig.throw(2, 3)                                     # 5: nothing decided; the odds are in action
+    rig.bets({1: {"pass_odds": "down", "field": 5}})
+    assert strip(rig.last("bets")) == {"event": "bets", "reading": 3, "refused": 0, "placed": {"1": {"field": 5}}}
+    assert [strip(r) for r in rig.reports("bet_taken_down")] == [
+        {"event": "bet_taken_down", "seat": "1", "zone": "pass_odds", "amount": 30}]
+    assert sorted(b.amount for b in rig.table.engine.bets) == [5, 10]     # the pass line and the field
+    rig.bets({1: {"pass_odds": "down", "field": 10}})   # a newer reading repeats it: nothing more comes down
+    assert len(rig.reports("bet_taken_down")) == 1 and not rig.reports("bet_refused")
+    rig.throw(2, 2)                                     # the point: the pass line alone is paid (art. 6(1))
+    assert strip(rig.last("throw"))["nets"] == {"1": {"pass": 10, "field": 10}}     # field 4: 1:1 (art. 6)
+
+
+def test_art5_2_1_pass_line_with_a_point_is_never_taken_down():
+    rig = Rig()
+    rig.bets({1: {"pass": 10}, 2: {"big_number_6": 30}})
+    rig.throw(2, 2)                                     # point 4
+    rig.bets({1: {"pass": "down"}, 2: {"big_number_6": "down"}})
+    assert strip(rig.last("bets"))["refused"] == 1
+    refused = strip(rig.last("bet_refused"))
+    assert refused["seat"] == "1" and refused["zone"] == "pass" and refused["amount"] == 10
+    assert refused["take_down"] is True and "art. 5(2)(1)" in refused["reason"]
+    assert strip(rig.last("bet_taken_down")) == {"event": "bet_taken_down", "seat": "2", "zone": "big_number_6",
+                                                 "amount": 30}
+    assert rig.colour("pass") == pixels.RED and rig.colour("big_6") == pixels.DIM
+    rig.throw(1, 3)                                     # the pass line stayed and wins
+    assert strip(rig.last("throw"))["nets"] == {"1": {"pass": 10}}
+
+
+def test_take_down_follows_the_tables_take_down_setting():
+    rig = Rig(take_down=["pass_odds"])
+    rig.bets({1: {"dont_pass": 10, "hard_8": 5}})
+    rig.throw(2, 2)
+    rig.bets({1: {"dont_pass": "down", "hard_8": "down"}})
+    reasons = [r["reason"] for r in rig.reports("bet_refused")]
+    assert len(reasons) == 2 and all("take_down setting" in r for r in reasons)
+    assert len(rig.table.engine.bets) == 2 and not rig.reports("bet_taken_down")
+
+
+def test_dont_pass_taken_down_brings_its_odds_down_too():
+    rig = Rig()
+    rig.bets({1: {"dont_pass": 10}})
+    rig.throw(2, 2)
+    rig.bets({1: {"dont_pass_odds": 20}})
+    rig.throw(2, 3)
+    rig.bets({1: {"dont_pass": "down"}})
+    assert [(r["zone"], r["amount"]) for r in rig.reports("bet_taken_down")] == [("dont_pass", 10),
+                                                                                ("dont_pass_odds", 20)]
+    assert rig.table.engine.bets == []
+
+
+def test_take_down_with_no_bet_there_is_refused_and_a_pending_bet_just_comes_down():
+    rig = Rig()
+    rig.bets({1: {"field": 5}})
+    rig.bets({1: {"field": "down"}})                    # the same pass: the pending field bet is gone
+    assert not rig.reports("bet_refused") and rig.table.engine.bets == []
+    rig.bets({2: {"hard_6": "down"}})
+    refused = strip(rig.last("bet_refused"))
+    assert refused["zone"] == "hard_6" and refused["amount"] == 0 and refused["take_down"] is True
+    assert "no bet" in refused["reason"] and rig.colour("hard_6") == pixels.RED

@@ -15,6 +15,7 @@ OUT_BETS_FAULT = const(36)  # a: fault code, b: evidence (the reading was refuse
 OUT_PUCK = const(37)        # a: the point (0: puck OFF)
 OUT_THROW_HELD = const(38)  # a, b: as OUT_THROW: a throw while the table was held (never decided)
 OUT_READER = const(39)      # the dice reader (re)started; b: evidence of its HELLO line
+OUT_BET_DOWN = const(40)    # a: index into the controller's downs (taken down by the last reading)
 
 # OUT_SHOOTER's b: why the dice passed on (art. 4).
 SHOOTER_SEVEN_OUT = const(0)

@@ -14,18 +14,23 @@
 # taken down first: none has stood through a roll). Each bet is placed through
 # the engine; a refusal (closed phase, uneven stake, over the limit, no line
 # bet to back) is reported with the engine's reason and lit, never played.
+# A take-down in a reading (the reader's "zone=-", bets.TAKE_DOWN) returns the
+# seat's bets in play on that zone through the engine, if the table's take_down
+# setting and the rules allow it (never Pass/Come with a point, art. 5(2)(1));
+# it is final, so a newer reading before the throw repeating it changes nothing.
 # Anything the dice reader cannot vouch for (a reader fault, a bad or lost
 # frame) holds the table in FAULTED until CONFIRM or a long VOID; a throw seen
 # while held is reported and never decided.
 from array import array
 
 from firmware import faults, throws
+from firmware.bets import TAKE_DOWN
 from firmware.errors import IntegrityError, RuleError
 from firmware.events import BETS, BETS_FAULT, BUTTON, BUTTON_LONG, DICE_READER_HELLO, FAULT, THROW, TICK
 from firmware.games.craps import bets as B
 from firmware.games.craps import rules
 from firmware.games.craps.alarms import Alarms
-from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BET_REFUSED, OUT_BETS, OUT_BETS_FAULT,
+from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS, OUT_BETS_FAULT,
                                         OUT_PUCK, OUT_READER, OUT_SHOOTER, OUT_THROW, POINT, SHOOTER_COME_OUT_CRAPS,
                                         SHOOTER_SEVEN_OUT, SHOOTER_STOPPED)
 from firmware.games.craps.lights import CrapsLights
@@ -50,7 +55,9 @@ class CrapsController(Alarms, CrapsLights, Table):
         self.seats = min(seats, self.engine.settings.seats) if reading is not None else 0
         self.placed = array("i", [_NO_BET] * (self.seats * len(ZONES)))   # bet ids of the pending reading
         self.bet_zone = {}           # open bet id -> its zone index (the reports' vocabulary)
-        self.refusals = []           # (seat, zone, amount, reason) of the last reading
+        self.refusals = []           # (seat, zone, amount, reason, take-down?) of the last reading
+        self.downs = []              # [seat, zone, stake] taken down by the last reading
+        self.down_zones = bytearray(self.seats * len(ZONES))   # 1: taken down since the last throw
         self.nets = {}               # {seat: {zone: net}} of the bets the last throw decided
         self.decided = []            # (layout zone, result) of the bets the last roll decided (lights)
         self.throw_a = 0             # the last throw as THROW carried it
@@ -157,7 +164,9 @@ class CrapsController(Alarms, CrapsLights, Table):
         placed = self.placed
         for i in range(len(placed)):
             placed[i] = _NO_BET
+            self.down_zones[i] = 0
         self.refusals = []
+        self.downs = []
 
     def _next_shooter(self, why):
         self.shooter += 1
@@ -177,16 +186,23 @@ class CrapsController(Alarms, CrapsLights, Table):
     def _bets(self, reading_id):
         if self.reading is None or reading_id != self.reading.reading_id:
             return                                       # overtaken by a newer reading in the same pass
-        self._take_down_pending()
+        pending = self._take_down_pending()
         self.refusals = []
+        self.downs = []
         amounts = self.reading.amounts
         width = len(ZONES)
+        for seat in range(self.seats):                   # chips taken off before chips put down
+            for z in range(width):
+                if amounts[seat * width + z] == TAKE_DOWN:
+                    self._take_down(seat, z, pending)
         for seat in range(self.seats):
             for z in range(width):
                 amount = amounts[seat * width + z]
-                if amount:
+                if amount > 0:
                     self._place(seat, z, amount)
         self._emit(OUT_BETS, reading_id, len(self.refusals))
+        for i in range(len(self.downs)):
+            self._emit(OUT_BET_DOWN, i)
         for i in range(len(self.refusals)):
             self._emit(OUT_BET_REFUSED, i)
         self.display_dirty = True
@@ -201,7 +217,7 @@ class CrapsController(Alarms, CrapsLights, Table):
             if on is None:
                 self.refusals.append((seat, z, amount, "%s: no %s bet of this seat with a point%s to back (art. 5(2))"
                                       % (ZONES[z], B.KIND_NAMES[B.odds_parent_kind(kind)],
-                                         (" on %d" % number) if number else "")))
+                                         (" on %d" % number) if number else ""), False))
                 return
             number = 0
         try:
@@ -209,7 +225,7 @@ class CrapsController(Alarms, CrapsLights, Table):
         except RuleError as exc:                         # a bet the table cannot hold at all
             bet_id, reason = None, str(exc)
         if reason is not None:
-            self.refusals.append((seat, z, amount, reason))
+            self.refusals.append((seat, z, amount, reason, False))
             return
         self.placed[seat * len(ZONES) + z] = bet_id
         self.bet_zone[bet_id] = z
@@ -223,15 +239,48 @@ class CrapsController(Alarms, CrapsLights, Table):
         return None
 
     def _take_down_pending(self):
-        """A newer reading replaces the one since the last throw: its bets come down (none has rolled)."""
+        """A newer reading replaces the one since the last throw: its bets come down (none has rolled).
+        Returns the seat-zone slots that held one (bytearray)."""
         placed = self.placed
+        pending = bytearray(len(placed))
         for i in range(len(placed)):
             bet_id = placed[i]
             if bet_id != _NO_BET:
                 placed[i] = _NO_BET
+                pending[i] = 1
                 down, _reason = self.engine.take_down(bet_id)    # odds came down with their line bet
                 for r in down or ():
                     self.bet_zone.pop(r[rules.BET_ID], None)
+        return pending
+
+    def _take_down(self, seat, z, pending):
+        """The chips on the seat's zone were taken off: its bets in play there come down through the
+        engine (with any odds behind them), or stay with the engine's reason."""
+        slot = seat * len(ZONES) + z
+        if self.down_zones[slot]:
+            return                                       # a newer reading repeats a take-down already done
+        mine = [b for b in self.engine.bets if b.seat == seat and self.bet_zone.get(b.bet_id, _NO_BET) == z]
+        if not mine:
+            if not pending[slot]:                        # a pending bet there just came down with its reading
+                self.refusals.append((seat, z, 0, "%s: no bet of this seat there to take down" % ZONES[z], True))
+            return
+        for bet in mine:
+            if self.engine.find(bet.bet_id) is None:
+                continue                                 # came down already, behind its line bet
+            down, reason = self.engine.take_down(bet.bet_id)
+            if reason is not None:
+                self.refusals.append((seat, z, bet.amount, reason, True))
+                continue
+            self.down_zones[slot] = 1
+            for r in down:
+                self._down(seat, self.bet_zone.pop(r[rules.BET_ID], z), r[rules.STAKE])
+
+    def _down(self, seat, z, stake):
+        for row in self.downs:
+            if row[0] == seat and row[1] == z:
+                row[2] += stake
+                return
+        self.downs.append([seat, z, stake])
 
     # -- events every game state takes the same way ----------------------------------------------
     def _anywhere(self, kind, a, b):

@@ -4,7 +4,7 @@
 # roll, each zone a bet was decided in GREEN (won), OFF (lost) or WHITE (push);
 # the hard way just rolled GOLD; the come points where come bets travelled
 # BLUE and the puck's point GOLD (puck OFF: no point lit); a refused bet's zone
-# RED until the next roll. Alarms are the table core's red over everything.
+# (or take-down) RED until the next roll. Alarms are the table core's red over everything.
 from firmware import throws
 from firmware.drivers import pixels
 from firmware.games.craps import bets as B
@@ -36,6 +36,6 @@ class CrapsLights:
                 self._light("hard_%d" % (d1 * 2), pixels.GOLD)   # the hard way hit (art. 5(4)(1))
         if engine.point:
             self._light("point_%d" % engine.point, pixels.GOLD)  # the puck ON its point
-        for seat, z, _amount, _reason in self.refusals:
-            kind, number = KIND_NUMBER[z]
+        for refusal in self.refusals:                    # a refused placement or take-down
+            kind, number = KIND_NUMBER[refusal[1]]
             self._light(B.zone_name(kind, number), pixels.RED)

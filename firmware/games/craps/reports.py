@@ -3,7 +3,7 @@
 # Called by firmware.report.Reporter when it drains the outbox, right after the
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import faults, throws
-from firmware.games.craps.codes import (OUT_BET_REFUSED, OUT_BETS, OUT_BETS_FAULT, OUT_PUCK, OUT_READER,
+from firmware.games.craps.codes import (OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS, OUT_BETS_FAULT, OUT_PUCK, OUT_READER,
                                         OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD, SHOOTER_WHY)
 from firmware.games.craps.zones import ZONES
 
@@ -31,8 +31,14 @@ def game_report(table, code, a, b):
     if code == OUT_BETS:
         return "bets", {"reading": a, "placed": placed_table(table), "refused": b}
     if code == OUT_BET_REFUSED:
-        seat, z, amount, reason = table.refusals[a]
-        return "bet_refused", {"seat": str(seat + 1), "zone": ZONES[z], "amount": amount, "reason": reason}
+        seat, z, amount, reason, down = table.refusals[a]
+        fields = {"seat": str(seat + 1), "zone": ZONES[z], "amount": amount, "reason": reason}
+        if down:
+            fields["take_down"] = True                   # amount: the stake that stays in play (0: none)
+        return "bet_refused", fields
+    if code == OUT_BET_DOWN:
+        seat, z, stake = table.downs[a]
+        return "bet_taken_down", {"seat": str(seat + 1), "zone": ZONES[z], "amount": stake}
     if code == OUT_BETS_FAULT:
         return "bets", {"accepted": False, "reason": faults.name(a), "bytes": table.evidence.text(b)}
     if code == OUT_READER:
