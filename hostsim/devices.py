@@ -19,6 +19,7 @@ import random
 from firmware.device_frame import MAX_ARGS, MAX_LINE
 
 _TRAILER = len("*0000")
+DOWN = "down"    # a bet reading's take-down (firmware.bets.DOWN_WORD), on the wire "zone=-"
 
 
 def frame(device, version, counter, kind, *words):
@@ -80,7 +81,8 @@ class BetReaderDevice(Device):
     def bet_frames(self, bets, reading_id=None):
         """One reading as a list of frames: OPEN, SEAT lines (packed up to MAX_LINE), CLOSE.
 
-        bets: {seat: {zone: amount}} in the order to send; empty seats are skipped.
+        bets: {seat: {zone: amount}} in the order to send; empty seats are skipped. An amount
+        DOWN ("down") is a take-down, sent "zone=-" (the chips on that zone were taken off).
         """
         rid = self.reading_id if reading_id is None else reading_id
         if reading_id is None:
@@ -88,7 +90,8 @@ class BetReaderDevice(Device):
         frames = [self.send("OPEN", rid)]
         seat_lines = 0
         for seat, zones in bets.items():
-            for words in self._pack(str(seat), ["%s=%s" % (z, a) for z, a in zones.items()]):
+            pairs = ["%s=%s" % (z, "-" if a == DOWN else a) for z, a in zones.items()]
+            for words in self._pack(str(seat), pairs):
                 frames.append(self.send("SEAT", seat, *words))
                 seat_lines += 1
         frames.append(self.send("CLOSE", rid, seat_lines))

@@ -98,7 +98,8 @@ class TableIO:
 
     # -- the bet reader ---------------------------------------------------------------
     def bets(self, reading):
-        """One reading of the bet reader: {seat: {zone: amount}}, as OPEN, SEAT..., CLOSE frames."""
+        """One reading of the bet reader: {seat: {zone: amount or "down"}}, as OPEN, SEAT..., CLOSE
+        frames ("down": a take-down, "zone=-")."""
         self._device_line(self.bet_reader, BETS_PORT, self.bet_reader.bets, reading)
 
     # -- the dice reader -------------------------------------------------------------------

@@ -12,7 +12,7 @@ import json
 from firmware import cards
 from firmware.device_frame import MAX_LINE
 from firmware.errors import CardCodeError
-from hostsim.devices import DiceReaderDevice
+from hostsim.devices import DOWN, DiceReaderDevice
 from hostsim.table_io import BETS_PORT, DICE_PORT, SHOE_PORT
 
 # The longest wait one line may ask for: a typo (an extra digit or three) is an error, not an hour of stepping.
@@ -135,12 +135,16 @@ def _reading(value):
         for zone, amount in zones.items():
             if not zone or "=" in zone or not set(zone.encode()) <= _FRAME_CHARS:
                 raise InputError("bets: seat %s: zone %r is not a word a frame can carry" % (seat, zone))
-            if isinstance(amount, bool) or not isinstance(amount, int):
-                raise InputError("bets: seat %s: %s must be a whole number, got %s"
+            if amount == DOWN:                           # a take-down: "zone=-" on the wire
+                word = "-"
+            elif isinstance(amount, bool) or not isinstance(amount, int):
+                raise InputError("bets: seat %s: %s must be a whole number or \"down\", got %s"
                                  % (seat, zone, _type_name(amount)))
-            if len("B1 00 SEAT %s %s=%d*0000" % (seat, zone, amount)) > MAX_LINE:
-                raise InputError("bets: seat %s: %s=%d does not fit one frame (%d bytes at most)"
-                                 % (seat, zone, amount, MAX_LINE))
+            else:
+                word = "%d" % amount
+            if len("B1 00 SEAT %s %s=%s*0000" % (seat, zone, word)) > MAX_LINE:
+                raise InputError("bets: seat %s: %s=%s does not fit one frame (%d bytes at most)"
+                                 % (seat, zone, word, MAX_LINE))
     return value
 
 

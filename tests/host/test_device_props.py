@@ -194,6 +194,30 @@ def test_any_bet_reading_round_trips(bets, reading_id, counter):
     assert reader.reading.as_dict() == bets and reader.reading.reading_id == reading_id
 
 
+def take_down_readings(zones, seats=7):
+    """Readings with chips and take-downs ("down", on the wire "zone=-") mixed."""
+    amounts = st.one_of(st.integers(1, MAX_AMOUNT), st.just(devices.DOWN))
+    seat_bets = st.dictionaries(st.sampled_from(zones), amounts, min_size=1)
+    return st.dictionaries(st.integers(1, seats), seat_bets, max_size=seats)
+
+
+@settings(max_examples=150)
+@given(take_down_readings(CRAPS_LIKE, seats=10), st.integers(0, MAX_READING_ID))
+def test_take_downs_round_trip_where_the_table_takes_them_and_refuse_the_reading_elsewhere(bets, reading_id):
+    frames = devices.BetReaderDevice().bet_frames(bets, reading_id)
+    reader = BetReader(None, EventQueue(64), Evidence(), CRAPS_LIKE, 10, take_downs=True)
+    assert _send(reader, frames) == [(BETS, reading_id, len(bets))]
+    assert reader.reading.as_dict() == bets
+    plain = BetReader(None, EventQueue(64), Evidence(), CRAPS_LIKE, 10)   # Baccarat's: bets closed by the card
+    events = _send(plain, frames)
+    has_down = any(a == devices.DOWN for zones in bets.values() for a in zones.values())
+    if has_down:
+        assert [e[:2] for e in events] == [(BETS_FAULT, faults.BETS_TAKE_DOWN)]
+        assert plain.reading.reading_id == -1 and plain.readings == 0
+    else:
+        assert events == [(BETS, reading_id, len(bets))]
+
+
 @settings(max_examples=150)
 @given(bet_readings(CRAPS_LIKE, seats=10))
 def test_long_zone_lists_split_over_lines_and_round_trip(bets):

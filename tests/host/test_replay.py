@@ -281,6 +281,8 @@ BAD_LINES = [
     ('{"bets": {"three": {"banker": 100}}}', "seat 'three'"),
     ('{"bets": {"3": {"banker": "100"}}}', "banker must be a whole number"),
     ('{"bets": {"3": {"banker": 1.5}}}', "banker must be a whole number"),
+    ('{"bets": {"3": {"pass": "up"}}}', "pass must be a whole number or \"down\", got a string"),
+    ('{"bets": {"3": {"pass": null}}}', "pass must be a whole number or \"down\""),
     ('{"bets": {"3": {"bank er": 1}}}', "zone 'bank er'"),
     ('{"bets": {"3": {"%s": 1}}}' % ("z" * 90), "does not fit one frame"),
     ('{"dice": [3]}', "dice must be an array of two faces"),
