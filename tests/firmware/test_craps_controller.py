@@ -258,10 +258,10 @@ def test_dont_pass_taken_down_brings_its_odds_down_too():
     rig.throw(2, 2)
     rig.bets({1: {"dont_pass_odds": 20}})
     rig.throw(2, 3)
-    rig.bets({1: {"dont_pass": "down"}})
+    rig.bets({1: {"dont_pass": "down", "dont_pass_odds": "down"}})    # both stacks off: one take-down each
     assert [(r["zone"], r["amount"]) for r in rig.reports("bet_taken_down")] == [("dont_pass", 10),
                                                                                 ("dont_pass_odds", 20)]
-    assert rig.table.engine.bets == []
+    assert rig.table.engine.bets == [] and not rig.reports("bet_refused")
 
 
 def test_take_down_with_no_bet_there_is_refused_and_a_pending_bet_just_comes_down():

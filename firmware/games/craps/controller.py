@@ -271,11 +271,11 @@ class CrapsController(Alarms, CrapsLights, Table):
             if reason is not None:
                 self.refusals.append((seat, z, bet.amount, reason, True))
                 continue
-            self.down_zones[slot] = 1
             for r in down:
                 self._down(seat, self.bet_zone.pop(r[rules.BET_ID], z), r[rules.STAKE])
 
     def _down(self, seat, z, stake):
+        self.down_zones[seat * len(ZONES) + z] = 1       # odds that came down behind their line bet too
         for row in self.downs:
             if row[0] == seat and row[1] == z:
                 row[2] += stake
