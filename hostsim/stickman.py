@@ -78,6 +78,7 @@ class Stickman:
         self.sent = collections.deque(maxlen=KEEP_THROWS)   # Throw of each throw sent
         self.injected = collections.Counter()               # invalid kinds and cocked, as thrown
         self.boots = 0
+        self.opened = False         # the table has had its first throw time since it booted
 
     def _new_bettors(self):
         if not self.seats or not self.has_reader:
@@ -143,6 +144,7 @@ class Stickman:
         self.bettors = self._new_bettors()
         self.point = None
         self.next_at = None
+        self.opened = False
         self.bets_down = False
         self.awaiting_bets = False
         self.awaiting_throw = False
@@ -153,7 +155,9 @@ class Stickman:
         if self.state not in _THROWING_STATES or self.awaiting_bets or self.awaiting_throw:
             return
         if self.next_at is None:
-            self.next_at = now + self.pace.throw_ms
+            # The table's first throw as soon as the chips are down; after an alarm a whole throw time.
+            self.next_at = now + (self.pace.throw_ms if self.opened else self.pace.bets_lead_ms)
+            self.opened = True
         if not self.bets_down:
             if now >= self.next_at - self.pace.bets_lead_ms and self._quiet():
                 self._bets()
