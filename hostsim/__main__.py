@@ -3,30 +3,37 @@
     python -m hostsim [--game baccarat|craps|omaha] [--table FILE] [--board NAME|FILE]
                       [--no-demo] [--no-ui] [--no-pty] [--seconds N] [--speed X] [--seed N]
                       [--snapshot FILE.png]
-    python -m hostsim --headless --rounds N [--seed S] [--game baccarat] [--board NAME|FILE]
+    python -m hostsim --headless --rounds N [--seed S] [--game baccarat|craps] [--board NAME|FILE]
                       [--table FILE] [--snapshot FILE.png]
 
 Every serial port of the board (UARTs, and a USB console) is a pseudo-terminal
 whose path is printed: attach `picocom -b 115200 PATH` to the console port to
 type commands or to the host port to read the reports. A Baccarat table's shoe
-and bet reader ports speak CRC-checked frames (docs/protocol.md): script them
-with `python -m tools.replay`. Craps and Omaha tables still take plain lines:
-send card codes ("Kh", "Td up") or dice ("3 4", "noroll off_table") a whole
-line at a time, as a reader does, with `cat > PATH` (a reader line that pauses
+and bet reader ports, and a Craps table's dice and bet reader ports, speak
+CRC-checked frames (docs/protocol.md): script them with `python -m
+tools.replay`. Omaha tables still take plain lines: send card codes ("Kh",
+"Td up") a whole line at a time, as a reader does, with `cat > PATH` (a reader line that pauses
 mid-way is dropped as `partial_line`, so keystroke-at-a-time terminals do not
 suit those ports). Keys in this terminal press the dealer buttons the board has
 (the legend lists them); q or Ctrl-C quits. At a Baccarat table a dealer deals
 the shoe (a card every 1.5 s of virtual time) and bettors put chips on the bet
 reader before each round; 1, 2, 3 make the next card unreadable, pull two cards
 at once, or garble its frame (the dealer corrects it after 3 s); o shows the
-scoreboard in place of the LCDs. --snapshot writes the scoreboard's picture as
-a PNG at exit.
+scoreboard in place of the LCDs. At a Craps table a stickman throws seeded fair
+dice (a throw every 2.5 s), now and then an invalid throw or a cocked die, and
+bettors put legal bets on the bet reader before each roll; 1 makes the next
+throw invalid, 2 cocks a die; the puck is shown under the reports. --snapshot
+writes the scoreboard's picture as a PNG at exit.
 
 --headless plays N Baccarat rounds with the same dealer and bettors on the
 virtual clock as fast as the CPU allows (a card every 250 ms of virtual time),
 then prints one JSON summary line: rounds, results by winner, demo and void
 rounds, alarms (fault reports), reports, virtual_s, wall_s, rounds_per_s.
-Craps and Omaha have no headless run yet (their table controllers come later).
+--game craps plays N shooters' turns instead (a shooter's turn ends when the
+dice pass on) with the stickman and bettors below, a throw every 200 ms of
+virtual time, and its summary counts shooters, throws, no_rolls, points_made,
+seven_outs, bets_placed, bets_refused, alarms, reports, throws_per_s; it exits
+1 on any alarm or refused bet. Omaha has no headless run yet.
 
 Exit status: 0 stopped (--headless: every round played, no alarm), 1 the
 simulator itself failed (a host-side error, never recorded as a firmware crash;
@@ -80,9 +87,9 @@ def _parser():
                                         "--headless: a fresh temporary directory)")
     ap.add_argument("--snapshot", metavar="FILE.png", help="at exit, write the scoreboard OLED's picture as a PNG")
     ap.add_argument("--headless", action="store_true",
-                    help="no view, no ptys: play --rounds Baccarat rounds as fast as possible, print a summary; "
-                         "exit 1 if any alarm was reported")
-    ap.add_argument("--rounds", type=int, default=100, help="--headless: rounds to play (default 100)")
+                    help="no view, no ptys: play --rounds Baccarat rounds (Craps: shooters) as fast as possible, "
+                         "print a summary; exit 1 if any alarm (Craps: or refused bet) was reported")
+    ap.add_argument("--rounds", type=int, default=100, help="--headless: rounds (Craps: shooters) to play (default 100)")
     return ap
 
 
@@ -139,7 +146,9 @@ def _headless(args, board_path, table_path):
     from hostsim.autoplay import headless
 
     game = table_config.load(table_path)["game"]
-    if game != "baccarat":
+    if game == "craps":
+        from hostsim.craps_autoplay import headless
+    elif game != "baccarat":
         print("sim: --headless: not yet for %s (its table controller comes later)" % game, file=sys.stderr)
         return 2
     if args.rounds < 1:

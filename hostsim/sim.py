@@ -3,7 +3,9 @@
 # Everything the table's equipment sends goes through one host-side device
 # layer, hostsim.table_io.TableIO: at a Baccarat table hostsim.dealer's Dealer
 # deals the shoe and places the bettors' chips through it (and injects the
-# faults of the keys 1-3); Craps and Omaha demos send their plain reader lines
+# faults of the keys 1-3); at a Craps table hostsim.stickman's Stickman throws
+# the dice and places the bettors' chips (and injects the invalid throws and
+# cocked dice of the keys 1-2); the Omaha demo sends its plain reader lines
 # through it; the dealer keys press the board's buttons through it.
 #
 # Sim(board_path, table_path, state_dir, ...).run() boots firmware.main.run()
@@ -21,6 +23,7 @@ from firmware import board as board_mod
 from firmware import table_config
 from firmware.game_setup import seat_count
 from firmware.main import READER_ROLE
+from hostsim import stickman
 from hostsim.dealer import FAULT_KEYS, LIVE_PACE, Dealer
 from hostsim.table_io import TableIO
 
@@ -28,7 +31,8 @@ from hostsim.table_io import TableIO
 KEYS = (("d", "deal"), ("c", "confirm"), ("v", "void"), ("s", "shoe_change"), ("u", "undo"), ("m", "menu"))
 QUIT_KEYS = ("q", "\x03")
 SCOREBOARD_KEY = "o"      # the live view: the scoreboard in place of the LCDs, and back (hostsim.screen)
-DEMO_EVERY_MS = 1500      # Craps and Omaha demos: a reader line this often (Baccarat: dealer.LIVE_PACE)
+DEMO_EVERY_MS = 1500      # the Omaha demo: a reader line this often (Baccarat: dealer.LIVE_PACE,
+                          # Craps: stickman.LIVE_PACE)
 STEP_S = 0.05             # the host task's period (real time at --speed 1; shorter when faster)
 MIN_STEP_S = 0.005        # ... but never below this much real time
 VIEW_EVERY_MS = 100       # live view refresh (real time)
@@ -138,14 +142,18 @@ class Sim:
         # such as the 150 ms double-pull window, gets coarse.)
         self.step_s = max(MIN_STEP_S, STEP_S / speed)
         self.io = TableIO(self.hw, self.board)
-        self.demo = None            # Craps / Omaha: the reader's demo lines
-        self.dealer = None          # Baccarat: the dealer and the bettors
+        self.demo = None            # Omaha: the reader's demo lines
+        self.dealer = None          # Baccarat: the dealer and the bettors; Craps: the stickman and the bettors
+        self.fault_keys = ()
+        rules = self.config["rules"]
         if demo and self.game == "baccarat":
-            self.dealer = Dealer(self.io, self.config["rules"], seat_count(self.board, "baccarat"), seed=seed,
-                                 pace=LIVE_PACE)
+            self.dealer = Dealer(self.io, rules, seat_count(self.board, "baccarat"), seed=seed, pace=LIVE_PACE)
+            self.fault_keys = FAULT_KEYS
+        elif demo and self.game == "craps":
+            self.dealer = stickman.Stickman(self.io, rules, rules.seats, seed=seed, pace=stickman.LIVE_PACE)
+            self.fault_keys = stickman.FAULT_KEYS
         elif demo:
             self.demo = demo_feed(self.config, seed)
-        self.fault_keys = FAULT_KEYS if self.dealer is not None else ()
         self.scoreboard_key = SCOREBOARD_KEY if self.game == "baccarat" else ""    # the roads are Baccarat's
         self.show_scoreboard = False    # the live view shows the scoreboard in place of the LCDs
         self.reader_role = READER_ROLE[self.game]

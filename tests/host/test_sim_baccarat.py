@@ -138,9 +138,9 @@ def test_an_automatic_shuffler_table_plays_past_156_rounds(tmp_path):
 
 
 def test_headless_says_not_yet_for_the_other_games_and_checks_its_arguments():
-    proc = _cli("--headless", "--game", "craps")
+    proc = _cli("--headless", "--game", "omaha")
     assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr.strip() == "sim: --headless: not yet for craps (its table controller comes later)"
+    assert proc.stderr.strip() == "sim: --headless: not yet for omaha (its table controller comes later)"
     proc = _cli("--headless", "--rounds", "0")
     assert proc.returncode == 2 and proc.stderr.strip() == "sim: --rounds must be >= 1"
     help_text = _cli("--help").stdout

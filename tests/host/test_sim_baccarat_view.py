@@ -128,7 +128,7 @@ def test_the_fault_keys_reach_the_dealer_and_o_switches_the_face(tmp_path, monke
     assert "dealer waits: close the alarm (c confirm, v void)" in text     # the dealer's line on the panel
 
 
-@pytest.mark.parametrize("game, demo, legend", [("baccarat", False, "view: o scoreboard"), ("craps", True, None),
+@pytest.mark.parametrize("game, demo, legend", [("baccarat", False, "view: o scoreboard"), ("craps", False, None),
                                                 ("omaha", True, None)])
 def test_fault_keys_only_where_a_dealer_deals_baccarat(tmp_path, monkeypatch, game, demo, legend):
     sim = _sim(tmp_path, game=game, demo=demo)
