@@ -85,7 +85,7 @@ def vm_part():
         if key.startswith("ram_unsteady"):
             print("  WARNING %s: %d (the last two measurements differ)" % (key, fig[key]))
     print("  RAM kept (gc.collect() + gc.mem_alloc() in a later VM run call):")
-    print("    engine modules (craps, _bets, _dice, _settings)   %6d bytes" % fig["ram_craps_engine_bytes"])
+    print("    engine package (craps: rules, bets, dice, settings)%6d bytes" % fig["ram_craps_engine_bytes"])
     print("    a CrapsTable, no bets                             %6d bytes" % fig["ram_craps_table_bytes"])
     print("    per open bet (%d bets on one table)             %6d bytes" % (fig["open_bets"], fig["ram_per_open_bet_bytes"]))
     sp = benchutil.spread
