@@ -137,12 +137,20 @@ def headless(board_file, table_file, state_dir, rounds, seed=None, snapshot=None
     stopped early (why: one line on stderr); 2: the files were refused at
     boot, or a snapshot was asked of a board without a scoreboard.
     """
+    return play_and_summarise(Run(board_file, table_file, state_dir, seed), rounds, snapshot, out, err,
+                              lambda summary: summary["alarms"])
+
+
+def play_and_summarise(run, count, snapshot, out, err, failed):
+    """Play `count` (rounds, shooters) on a headless run, print its one summary line; the exit status.
+
+    failed(summary) is true when the run must exit 1 though it played to the end.
+    """
     from hostsim.headless import BootTimeout, Refused
     from hostsim.oled import find_oled
 
     out = out if out is not None else sys.stdout
     err = err if err is not None else sys.stderr
-    run = Run(board_file, table_file, state_dir, seed)
     try:
         if snapshot is not None and find_oled(run.table.hw) is None:
             print("sim: --snapshot: board %s has no scoreboard display" % run.table.board.name, file=err)
@@ -152,7 +160,7 @@ def headless(board_file, table_file, state_dir, rounds, seed=None, snapshot=None
         reason = None
         try:
             with contextlib.redirect_stdout(err):     # the firmware's console text is not the summary
-                run.play(rounds)
+                run.play(count)
         except Stopped as exc:
             reason = str(exc)
         except Refused as exc:
@@ -167,6 +175,6 @@ def headless(board_file, table_file, state_dir, rounds, seed=None, snapshot=None
         print(json.dumps(summary), file=out, flush=True)
         if reason is not None:
             print("sim: stopped early: %s" % reason, file=err)
-        return 1 if reason is not None or summary["alarms"] else 0
+        return 1 if reason is not None or failed(summary) else 0
     finally:
         run.close()

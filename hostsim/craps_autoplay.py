@@ -7,13 +7,9 @@
 # dice passed on, the table's `shooter` reports), and returns the summary.
 # Nobody sits at a headless table to close an alarm: a table held in one for
 # HELD_LIMIT_MS stops the run, as does a run longer than its bound.
-import contextlib
-import json
 import random
-import sys
-import time
 
-from hostsim.autoplay import HELD_LIMIT_MS, Stopped, parse
+from hostsim.autoplay import HELD_LIMIT_MS, Stopped, parse, play_and_summarise
 from hostsim.headless import HeadlessTable
 from hostsim.stickman import FAST_PACE, Stickman
 
@@ -125,36 +121,5 @@ def headless(board_file, table_file, state_dir, shooters, seed=None, snapshot=No
     bet was reported, or the run stopped early (why: one line on stderr); 2: the
     files were refused at boot, or a snapshot was asked of a board without a scoreboard.
     """
-    from hostsim.headless import BootTimeout, Refused
-    from hostsim.oled import find_oled
-
-    out = out if out is not None else sys.stdout
-    err = err if err is not None else sys.stderr
-    run = CrapsRun(board_file, table_file, state_dir, seed)
-    try:
-        if snapshot is not None and find_oled(run.table.hw) is None:
-            print("sim: --snapshot: board %s has no scoreboard display" % run.table.board.name, file=err)
-            return 2
-        started = time.perf_counter()
-        start_ms = run.table.now_ms()
-        reason = None
-        try:
-            with contextlib.redirect_stdout(err):     # the firmware's console text is not the summary
-                run.play(shooters)
-        except Stopped as exc:
-            reason = str(exc)
-        except Refused as exc:
-            print("sim: the firmware refused to boot: %s" % exc, file=err)
-            return 2
-        except BootTimeout as exc:
-            print("sim: %s" % exc, file=err)
-            return 1
-        summary = run.tally.summary(run.seed, run.table.now_ms() - start_ms, time.perf_counter() - started)
-        if snapshot is not None:
-            find_oled(run.table.hw).to_png(snapshot)
-        print(json.dumps(summary), file=out, flush=True)
-        if reason is not None:
-            print("sim: stopped early: %s" % reason, file=err)
-        return 1 if reason is not None or summary["alarms"] or summary["bets_refused"] else 0
-    finally:
-        run.close()
+    return play_and_summarise(CrapsRun(board_file, table_file, state_dir, seed), shooters, snapshot, out, err,
+                              lambda summary: summary["alarms"] or summary["bets_refused"])
