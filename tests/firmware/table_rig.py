@@ -1,0 +1,72 @@
+# What the game rigs share: a table controller on fake lights, fed events one at a time, its host
+# reports read back through the real Reporter (both runtimes). A game's rig builds the controller.
+import json
+
+from firmware.bets import DOWN_WORD, TAKE_DOWN
+from firmware.drivers.serial_line import SerialLine
+from firmware.events import BETS, BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED, FAULT, TICK
+from firmware.report import Reporter
+from firmware.table import READY
+from tests.firmware.fakes import FakeUART
+
+
+class TableRig:
+    def start(self, table, lights, reading, zones, buttons, table_id):
+        """Take over `table` (booting), report through a fake host UART, run the boot lamp test."""
+        self.table = table
+        self.lights = lights
+        self.reading = reading
+        self.zones = zones
+        self.buttons = buttons
+        self.uart = FakeUART()
+        names = [role for role, _ in sorted(buttons.items(), key=lambda item: item[1])]
+        self.reporter = Reporter(SerialLine(self.uart), table_id, names)
+        self.reading_id = 0
+        while self.table.state != READY:          # the boot lamp test
+            self.event(TICK, 100)
+
+    # -- inputs --------------------------------------------------------------------------
+    def event(self, kind, a=0, b=0):
+        self.table.dispatch(kind, a, b)
+        self.reporter.drain(self.table)
+
+    def bets(self, table):
+        """table: {seat: {zone: amount or "down"}} -> the reader's reading and its BETS event."""
+        self.reading_id += 1
+        amounts = self.reading.amounts
+        for i in range(len(amounts)):
+            amounts[i] = 0
+        width = len(self.zones)
+        for seat in table:
+            for zone in table[seat]:
+                amount = table[seat][zone]
+                amounts[(seat - 1) * width + self.zones.index(zone)] = TAKE_DOWN if amount == DOWN_WORD else amount
+        self.reading.reading_id = self.reading_id
+        self.event(BETS, self.reading_id, len(table))
+
+    def press(self, role, long=False):
+        index = self.buttons[role]
+        self.event(BUTTON, index, BUTTON_PRESSED)
+        if long:
+            self.event(BUTTON, index, BUTTON_LONG)
+        self.event(BUTTON, index, BUTTON_RELEASED)
+
+    def fault(self, code, detail=0):
+        self.event(FAULT, code, detail)
+
+    # -- outputs -------------------------------------------------------------------------
+    def reports(self, event=None):
+        out = [json.loads(line) for line in self.uart.lines()]
+        return [r for r in out if event is None or r["event"] == event]
+
+    def last(self, event):
+        found = self.reports(event)
+        return found[-1] if found else None
+
+    def colour(self, zone):
+        return self.lights.colours[self.lights.index(zone)]
+
+
+def strip(report):
+    """A report without its seq and table fields."""
+    return dict((k, v) for k, v in report.items() if k not in ("seq", "table"))
