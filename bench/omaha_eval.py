@@ -3,7 +3,7 @@
     .venv/bin/python bench/omaha_eval.py                # both parts
     .venv/bin/python bench/omaha_eval.py --skip-vm      # CPython part only
 
-(1) CPython: firmware.games.poker_eval.evaluate and treys' Evaluator on the
+(1) CPython: firmware.games.omaha.poker_eval.evaluate and treys' Evaluator on the
     same random five-card hands (card conversion done beforehand, not timed),
     side by side in blocks of 5,000 hands, each block also timing the
     calibration loop of bench/benchutil.py, in CPU time: medians over every
@@ -29,7 +29,7 @@ if REPO not in sys.path:
 
 from bench import benchutil  # noqa: E402
 from firmware import cards  # noqa: E402
-from firmware.games import poker_eval  # noqa: E402
+from firmware.games.omaha import poker_eval  # noqa: E402
 
 # Assumed time per iteration of the calibration loop on an RP2040 at 125 MHz
 # (MicroPython 1.2x, code in RAM): ~13 bytecodes per iteration at roughly 20-40
@@ -145,9 +145,9 @@ def vm_part(us_per_iter):
         if key.startswith("ram_unsteady"):
             print("  WARNING %s: %d (the last two measurements differ)" % (key, fig[key]))
     print("  RAM kept (gc.collect() + gc.mem_alloc() in a later VM run call than the import):")
-    print("    firmware/games/poker_eval.py       %6d bytes  (budget 16384; %d counted in the import's own call)"
+    print("    firmware/games/omaha/poker_eval.py       %6d bytes  (budget 16384; %d counted in the import's own call)"
           % (fig["ram_poker_eval_bytes"], fig["ram_poker_eval_same_call_bytes"]))
-    print("    firmware/games/omaha_hand.py       %6d bytes" % fig["ram_omaha_hand_bytes"])
+    print("    firmware/games/omaha/hand_value.py       %6d bytes" % fig["ram_omaha_hand_bytes"])
     print("    omaha engine (omaha, _betting, _pots, _settings) %6d bytes" % fig["ram_omaha_engine_bytes"])
     sp = benchutil.spread
     print("  %d rounds, each timing the calibration loop, then the showdowns (wall clock; ticks_us has 1 ms"

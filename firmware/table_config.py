@@ -14,7 +14,7 @@ KEYS = ("table_id", "game", "settings")
 SETTINGS_MODULES = {
     "baccarat": "firmware.games.baccarat.rules",
     "craps": "firmware.games.craps.rules",
-    "omaha": "firmware.games.omaha_settings",
+    "omaha": "firmware.games.omaha.settings",
 }
 
 

@@ -15,7 +15,7 @@ import random
 from firmware import cards
 from firmware.games.baccarat.rules import HAND_NAMES, Round
 from firmware.games.baccarat.shoe import burn_count
-from firmware.games.omaha_settings import MAX_PLAYERS
+from firmware.games.omaha.settings import MAX_PLAYERS
 
 DECK = 52
 BURN = "burn"

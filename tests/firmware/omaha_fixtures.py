@@ -1,7 +1,7 @@
 # Helpers for the Omaha tests (both runtimes): settings, decks in dealing order, driving a hand.
 from firmware import cards
-from firmware.games.omaha import EXPECT_ACTION, EXPECT_BOARD, EXPECT_BURN, EXPECT_HOLE, OmahaHand
-from firmware.games.omaha_settings import OmahaSettings
+from firmware.games.omaha.rules import EXPECT_ACTION, EXPECT_BOARD, EXPECT_BURN, EXPECT_HOLE, OmahaHand
+from firmware.games.omaha.settings import OmahaSettings
 
 
 BASE = {"structure": "pot_limit", "small_blind": 5, "big_blind": 10, "rake_percent": 0,

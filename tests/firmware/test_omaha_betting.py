@@ -1,7 +1,7 @@
 # Omaha betting: blinds (art. 5), dealing and action order (arts. 6-8), pot-limit and no-limit (arts. 11-12).
 from firmware.errors import IntegrityError, RuleError
-from firmware.games.omaha import EXPECT_BURN, EXPECT_DONE, EXPECT_HOLE, OmahaHand, next_button
-from firmware.games.omaha_betting import BET, RAISE, BetRangeError, chips_text
+from firmware.games.omaha.rules import EXPECT_BURN, EXPECT_DONE, EXPECT_HOLE, OmahaHand, next_button
+from firmware.games.omaha.betting import BET, RAISE, BetRangeError, chips_text
 from tests.firmware.expect import raises, raises_match
 from tests.firmware.omaha_fixtures import deal_street, new_hand, settings, to_act
 
@@ -319,7 +319,7 @@ def test_art9_card_number_outside_the_deck_is_an_alarm():
 
 
 def test_play_hand_and_next_button_refuse_malformed_input():
-    from firmware.games.omaha import play_hand
+    from firmware.games.omaha.rules import play_hand
     deck = list(range(52))
     for bad in (None, 5, "deck"):
         raises(RuleError, play_hand, settings(), 1, FOUR[:2], bad, [])
@@ -337,7 +337,7 @@ def test_options_resolved_by_explicit_branches_art_10_5_11_12_4():
     """A hand plays under a validated copy of the options it started with; each
     option is named by an explicit branch and any other value is refused."""
     from firmware.errors import SettingsError
-    from firmware.games import omaha_settings as os_
+    from firmware.games.omaha import settings as os_
     s = settings()
     s.odd_chip = "dealer"  # changed after validation
     raises(SettingsError, OmahaHand, s, 1, FOUR)

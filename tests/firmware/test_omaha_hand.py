@@ -1,8 +1,8 @@
 # Omaha best hand, art. 10(1): exactly two hole cards and exactly three board cards.
 from firmware import cards
 from firmware.errors import CardCodeError, IntegrityError
-from firmware.games import poker_eval as pe
-from firmware.games.omaha_hand import BOARD_TRIPLES, HOLE_PAIRS, best_hand, best_value, check_cards, prepare_board
+from firmware.games.omaha import poker_eval as pe
+from firmware.games.omaha.hand_value import BOARD_TRIPLES, HOLE_PAIRS, best_hand, best_value, check_cards, prepare_board
 from tests.firmware.expect import raises, raises_match
 
 

@@ -1,7 +1,7 @@
 # Omaha pots: side pots, rake (art. 16), split and odd chip (art. 10(4)-(5)), misdeal (art. 9), showdown.
 from firmware.errors import RuleError
-from firmware.games.omaha import EXPECT_VOID, OmahaHand
-from firmware.games.omaha_pots import build_pots, rake_pots, split_pot, uncalled_bet
+from firmware.games.omaha.rules import EXPECT_VOID, OmahaHand
+from firmware.games.omaha.pots import build_pots, rake_pots, split_pot, uncalled_bet
 from tests.firmware.expect import raises_match
 from tests.firmware.omaha_fixtures import check_down, deck, new_hand, settings
 

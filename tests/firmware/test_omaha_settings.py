@@ -1,7 +1,7 @@
 # Omaha table settings: defaults and validation of every regulated option (arts. 2, 5, 10(5), 11-12, 16).
 from firmware.errors import SettingsError
-from firmware.games.omaha_settings import OmahaSettings
-from firmware.games.omaha_settings import SETTING_NAMES, load_settings
+from firmware.games.omaha.settings import OmahaSettings
+from firmware.games.omaha.settings import SETTING_NAMES, load_settings
 from tests.firmware.expect import raises_match
 from tests.firmware.omaha_fixtures import BASE
 

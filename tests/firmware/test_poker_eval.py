@@ -1,7 +1,7 @@
 # Five-card evaluator (Omaha arts. 14-15): categories, tie-breaks, wheel, strength numbering.
 from firmware import cards
 from firmware.errors import CardCodeError, IntegrityError
-from firmware.games import poker_eval as pe
+from firmware.games.omaha import poker_eval as pe
 from tests.firmware.expect import micropython_only, raises, raises_match
 
 
@@ -134,7 +134,7 @@ def test_ram_of_a_fresh_import_within_16k_on_micropython():
     import gc
     import sys
     import firmware.games as package
-    name = "firmware.games.poker_eval"
+    name = "firmware.games.omaha.poker_eval"
     saved = sys.modules.pop(name)
     try:
         gc.collect()

@@ -13,7 +13,7 @@ import pytest
 from firmware import cards, table_config
 from firmware.games.baccarat import rules as baccarat
 from firmware.games.baccarat.shoe import CLOSED, READY, Shoe, burn_count
-from firmware.games.omaha_settings import MAX_PLAYERS
+from firmware.games.omaha.settings import MAX_PLAYERS
 from hostsim.shoe import CUT_FROM_END, BaccaratDemo, OmahaDeal
 from hostsim.sim import demo_feed
 

@@ -9,7 +9,7 @@ import pytest
 from treys import Card, Evaluator
 
 from firmware import cards
-from firmware.games import poker_eval as pe
+from firmware.games.omaha import poker_eval as pe
 
 EXPECTED_COUNTS = {
     "straight_flush": 40,

@@ -10,7 +10,7 @@
 # as one of the 3 raises. A bet/raise beyond the player's chips is all in
 # (every bet is limited by the chips on the table), when all in is allowed.
 from firmware.errors import RuleError
-from firmware.games.omaha_settings import POT_LIMIT_RAISE_CAP, raise_cap_applies, unlimited_size
+from firmware.games.omaha.settings import POT_LIMIT_RAISE_CAP, raise_cap_applies, unlimited_size
 
 FOLD = "fold"
 CHECK = "check"

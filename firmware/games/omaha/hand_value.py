@@ -2,11 +2,11 @@
 #
 # 6 hole pairs x 10 board triples = 60 five-card hands. The showdown path
 # (prepare_board + best_value) sums each triple's and each pair's rank bits
-# once and runs the evaluator's arithmetic inline (firmware/games/poker_eval.py
+# once and runs the evaluator's arithmetic inline (firmware/games/omaha/poker_eval.py
 # explains it), so a 10-seat showdown is 600 cheap combinations, no tables.
 from firmware.cards import check, name
 from firmware.errors import CardCodeError
-from firmware.games.poker_eval import RANK_BIT, evaluate
+from firmware.games.omaha.poker_eval import RANK_BIT, evaluate
 
 HOLE_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
 BOARD_TRIPLES = (

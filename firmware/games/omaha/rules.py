@@ -8,11 +8,11 @@
 # All amounts are ints in the table's smallest unit; chips are conserved.
 from firmware.cards import check, name
 from firmware.errors import IntegrityError, RuleError
-from firmware.games.omaha_betting import (
+from firmware.games.omaha.betting import (
     ACTIONS, BET, CALL, CHECK, FOLD, RAISE, BetRangeError, Betting, legal_actions)
-from firmware.games.omaha_hand import best_value, prepare_board
-from firmware.games.omaha_pots import Pot, build_pots, rake_pots, split_pot
-from firmware.games.omaha_settings import MAX_PLAYERS, MIN_PLAYERS, OmahaSettings, odd_chip_from_button
+from firmware.games.omaha.hand_value import best_value, prepare_board
+from firmware.games.omaha.pots import Pot, build_pots, rake_pots, split_pot
+from firmware.games.omaha.settings import MAX_PLAYERS, MIN_PLAYERS, OmahaSettings, odd_chip_from_button
 
 # What the hand expects next (expected()[0]).
 EXPECT_HOLE = "hole"  # a hole card for the seat given (art. 6(1))
