@@ -25,6 +25,7 @@ LONG_PRESS_MS = 1500
 SHOE_PORT = "shoe"
 BETS_PORT = "bets"
 DICE_PORT = "dice"
+HOST_PORT = "host"
 
 
 class TableIO:
