@@ -50,3 +50,36 @@ class SimKeypad:
         index = self.index(legend)
         ncols = len(self.cols)
         return self.hw.pin(self.rows[index // ncols]), self.hw.pin(self.cols[index % ncols])
+
+
+# The live simulator's terminal keys -> the keypad legend they press (hostsim.sim, at a table whose game
+# keys the keypad). A dealer button key one of them takes moves to its capital (c: call, C: confirm).
+KEYPAD_GAMES = ("omaha",)
+TERMINAL_KEYS = tuple((str(d), str(d)) for d in range(10)) + (
+    ("f", "fold"), ("k", "check"), ("c", "call"), ("b", "bet"), ("r", "raise"), ("a", "allin"),
+    ("\r", "enter"), ("\x7f", "clear"), ("n", "new"), ("t", "button"), ("e", "seat"), ("$", "stack"))
+ALIASES = {"\n": "\r", "\x08": "\x7f"}      # Enter and Backspace as some terminals send them
+_SHOWN = {"\r": "Enter", "\x7f": "Bksp"}
+
+
+def terminal_keys(board, game):
+    """[(terminal key, legend)] for the keys of this board's keypad, when `game` reads the keypad; else []."""
+    if board.keypad is None or game not in KEYPAD_GAMES:
+        return []
+    return [(key, legend) for key, legend in TERMINAL_KEYS if board.key_index(legend) >= 0]
+
+
+def legend_lines(keys):
+    """The key help for [(terminal key, legend)]: lines of at most 76 characters ([] without keys)."""
+    if not keys:
+        return []
+    digits = [key for key, legend in keys if key == legend]
+    words = ["0-9 digits"] if len(digits) == 10 else ["%s %s" % (key, key) for key in digits]
+    words += ["%s %s" % (_SHOWN.get(key, key), legend) for key, legend in keys if key != legend]
+    lines, line = [], "keypad:"
+    for word in words:
+        if len(line) + 2 + len(word) > 76:
+            lines.append(line)
+            line = "       "
+        line += "  " + word
+    return lines + [line]
