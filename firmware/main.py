@@ -147,6 +147,8 @@ def poll_inputs(ctx, elapsed_ms):
     queue = ctx.queue
     queue.put(TICK, elapsed_ms)
     ctx.hw.buttons.poll(queue)
+    if ctx.hw.keypad is not None:
+        ctx.hw.keypad.poll(queue)
     if ctx.reader is not None:
         _read_reader(ctx, elapsed_ms)
     for device in ctx.game.devices:
