@@ -283,8 +283,7 @@ def _type(table, legends):
         if legend not in have:
             raise InputError("no key %r on the keypad of board %s (it has %s)"
                              % (legend, table.board.name, _listed(sorted(have))))
-    for legend in legends:
-        table.key(legend)
+    table.type_keys(legends)
 
 
 def _wait(table, value, options):
