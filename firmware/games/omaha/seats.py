@@ -32,7 +32,6 @@ class Seats:
         self.host_button = NO_SEAT                  # the parsed host request, until its HOST event
         self.host_stacks = array("i", [0] * n)
         self.host_has_stacks = False
-        self.host_reason = ""
 
     def playing(self, seat):
         return self.seat_in[seat] == 1 and self.stacks[seat] > 0
