@@ -1,15 +1,15 @@
 # The Omaha table controller: hands from the shoe and the dealer keypad, misdeal prompts, reports
 # (Omaha arts. 1, 2, 5-13, 16; docs/omaha.md "The table", docs/protocol.md "Omaha tables").
-from firmware import cards, faults
+from firmware import faults
+from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
-from firmware.errors import RuleError
-from firmware.events import HOST_HAND, KEY, SHOE_UNREAD
+from firmware.events import HOST_HAND, KEY, SHOE_UNREAD, TICK
 from firmware.games.omaha import controller as oc
 from firmware.games.omaha import rules, screens
 from firmware.games.omaha.codes import BETTING, DEALING, OUT_HAND_START
 from firmware.games.omaha.entry import MAX_DIGITS, Entry, key_code
 from firmware.table import FAULTED, OUT_GAME_FIRST, READY
-from tests.firmware.expect import raises_match
+from tests.firmware.expect import heap_lock_catches_allocation, raises_match
 from tests.firmware.omaha_fixtures import deck
 from tests.firmware.omaha_rig import CONFIG, LEGENDS, Rig
 from tests.firmware.table_rig import strip
@@ -313,6 +313,12 @@ def test_card_with_no_hand_is_out_of_order_and_confirm_closes_it():
     assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "card_out_of_order"
     rig.press("confirm")
     assert rig.table.state == READY and not rig.reports("dealt")
+    rig.fault(faults.FRAME_CRC, 0)                                  # no hand: nothing to rescan
+    rig.card("Kd")
+    assert rig.table.state == FAULTED and strip(rig.last("fault")) == {"event": "fault",
+                                                                      "fault": "card_out_of_order", "card": "Kd"}
+    rig.press("confirm")
+    assert rig.table.state == READY
 
 
 # -- illegal keypad entries: answered at once, never applied ----------------------------------------------
@@ -461,3 +467,22 @@ def test_keypad_legends_without_a_key_are_ignored():
     rig.event(KEY, LEGENDS.index(""))                                # KEY on a blank position
     rig.event(KEY, 99)                                               # KEY beyond the keypad
     assert rig.table.entry.echo() == "> 1" and not rig.refusals()
+
+
+def test_keys_of_an_entry_and_ticks_dispatch_without_allocating():
+    rig = Rig()
+    _start(rig, {1: 1000, 3: 1000, 7: 150})
+    _play(rig, WHOLE_DECK[:12], [])
+    table = rig.table
+    keys = [LEGENDS.index(k) for k in ("1", "raise", "3", "0", "clear", "4", "bet", "2", "5", "clear")]
+    table.dispatch(KEY, keys[0], 0)                                 # warm up
+    table.dispatch(KEY, keys[4], 0)
+    heap_lock()
+    try:
+        for key in keys:
+            table.dispatch(KEY, key, 0)
+            table.dispatch(TICK, 10, 0)
+    finally:
+        heap_unlock()
+    assert table.state == BETTING and not table.entry.keyed and len(table.outbox) == 0
+    assert heap_lock_catches_allocation()      # the lock is real: the block above proved something

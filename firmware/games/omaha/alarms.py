@@ -105,7 +105,10 @@ class Alarms:
         if self.resume_state >= DEALING and _rescan_closes(self.fault_code):
             target = self.acknowledge(ACK_RESCAN)
             return self._resume_with_card(target, card, face_up)
-        self._discard(card)
+        if self.hand_runs():
+            self._discard(card)
+        else:                                            # no hand to count it in: reported, never lost
+            self._emit(OUT_FAULT, faults.CARD_OUT_OF_ORDER, card if 0 <= card < 52 else NO_CARD)
         return STAY
 
     def _resume_with_card(self, target, card, face_up):
