@@ -28,6 +28,8 @@ BETS_FAULT = const(14)   # a: fault code (firmware.faults) from the bet reader's
 # HOST's a: what the host asked for (a line on the report port).
 HOST_UNKNOWN = const(0)      # a line the table does not understand (b: evidence handle)
 HOST_ROADS = const(1)        # the roads of the shoe in play
+HOST_HAND = const(2)         # Omaha: start a hand (the game parsed the JSON request and holds its fields)
+HOST_BAD = const(3)          # a JSON request the game refused (b: evidence handle; the reason: table.host_reason)
 
 # BUTTON's b.
 BUTTON_RELEASED = const(0)
