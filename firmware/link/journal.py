@@ -24,29 +24,13 @@ import struct
 from binascii import crc32
 
 from firmware.compat import const
+from firmware.link import record
+from firmware.link.record import BASE, CLEAN, CORRUPT, ENTRY, ENTRY_SIZE, GEN_MASK, OVERHEAD, TORN  # noqa: F401 (statuses re-exported)
 from firmware.saved_state import path
 
 SNAPSHOT = const(0)        # the entry kind checkpoint() writes; callers' kinds are 1..255
 KIND_MAX = const(255)
-
-# What open() found (status): worst of the files it read.
-CLEAN = const(0)
-TORN = const(1)            # a record cut short at the end of a file: what a power cut leaves
-CORRUPT = const(2)         # a complete record failing a check: flipped bits or stale data; alarm
-
 DEFAULT_MAX_BYTES = const(16384)
-
-_HEADER = "<HBI"           # payload length, kind, generation
-_HEADER_SIZE = const(7)
-_CHECK = "<I"
-_HEAD_SIZE = const(11)     # header and its CRC
-_OVERHEAD = const(15)      # header, header CRC, payload CRC
-_PAYLOAD_MAX = const(65535)
-_BASE = const(0)           # record kind of a file's first record; appended records are 1..255
-_ENTRY = "<BH"             # inside a base: kind, length, then the bytes
-_ENTRY_SIZE = const(3)
-_GEN_MASK = const(0xFFFFFFFF)
-_CHUNK = const(256)        # a base is written in pieces of about this size (bounded RAM)
 
 
 class JournalError(Exception):
@@ -73,73 +57,6 @@ class FlashFiles:
         return os.stat(name)
 
 
-def _record_head(length, kind, gen):
-    head = struct.pack(_HEADER, length, kind, gen)
-    check = crc32(head)
-    return head + struct.pack(_CHECK, check), check
-
-
-class _Reader:
-    """One journal file, record by record, each checked; stops for good at the first bad one."""
-
-    def __init__(self, f, size):
-        self.f = f
-        self.size = size
-        self.end = 0               # bytes of good records so far
-        self.gen = None            # generation of the last good record
-        self.status = CLEAN
-        self.detail = ""
-
-    def _stop(self, status, what):
-        self.status = status
-        self.detail = "%s at byte %d" % (what, self.end)
-        return None
-
-    def next(self):
-        """(kind, payload) of the next good record; None at the end or at the first bad one."""
-        if self.status != CLEAN:
-            return None
-        left = self.size - self.end
-        if left == 0:
-            return None
-        head = self.f.read(_HEAD_SIZE)
-        if len(head) < _HEAD_SIZE:
-            return self._stop(TORN, "record header cut short")
-        length, kind, gen = struct.unpack_from(_HEADER, head, 0)
-        check = struct.unpack_from(_CHECK, head, _HEADER_SIZE)[0]
-        if crc32(head[:_HEADER_SIZE]) != check:
-            return self._stop(CORRUPT, "record header fails its CRC")
-        if (kind == _BASE) != (self.gen is None):
-            return self._stop(CORRUPT, "record of the wrong kind")
-        if self.gen is not None and gen != (self.gen + 1) & _GEN_MASK:
-            return self._stop(CORRUPT, "record out of sequence (generation %d after %d)" % (gen, self.gen))
-        if length + _OVERHEAD > left:
-            return self._stop(TORN, "record cut short")
-        payload = self.f.read(length)
-        tail = self.f.read(4)
-        if len(payload) < length or len(tail) < 4:
-            return self._stop(TORN, "record cut short")
-        if crc32(payload, check) != struct.unpack(_CHECK, tail)[0]:
-            return self._stop(CORRUPT, "record fails its CRC")
-        self.end += length + _OVERHEAD
-        self.gen = gen
-        return kind, payload
-
-
-def _entries(base):
-    """The (kind, payload) entries inside a base record's payload."""
-    at = 0
-    while at < len(base):
-        if at + _ENTRY_SIZE > len(base):
-            raise JournalError("base entry cut short")
-        kind, length = struct.unpack_from(_ENTRY, base, at)
-        at += _ENTRY_SIZE
-        if at + length > len(base):
-            raise JournalError("base entry cut short")
-        yield kind, base[at:at + length]
-        at += length
-
-
 class _Replay:
     """The journal's records, re-readable: a repair walks them twice (size, then bytes)."""
 
@@ -160,9 +77,9 @@ class Journal:
 
     def __init__(self, state_dir, name, fs=None, max_bytes=DEFAULT_MAX_BYTES):
         capacity = max_bytes // 2
-        if capacity < 2 * _OVERHEAD or capacity > _PAYLOAD_MAX + _OVERHEAD:
+        if capacity < 2 * OVERHEAD or capacity > record.PAYLOAD_MAX + OVERHEAD:
             raise ValueError("journal max_bytes %d out of range %d..%d"
-                             % (max_bytes, 4 * _OVERHEAD, 2 * (_PAYLOAD_MAX + _OVERHEAD)))
+                             % (max_bytes, 4 * OVERHEAD, 2 * (record.PAYLOAD_MAX + OVERHEAD)))
         self.max_bytes = max_bytes
         self.capacity = capacity   # bytes one file may hold; two may exist during a checkpoint
         self._fs = FlashFiles() if fs is None or fs is os else fs
@@ -189,7 +106,7 @@ class Journal:
     def _survey(self, name, size):
         """A whole file checked: (base generation or None, good bytes, last generation, status, detail)."""
         with self._fs.open(name, "rb") as f:
-            reader = _Reader(f, size)
+            reader = record.Reader(f, size)
             first = reader.next()
             base_gen = reader.gen if first is not None else None
             while reader.next() is not None:
@@ -210,7 +127,7 @@ class Journal:
                 found.append((index, size) + self._survey(self._names[index], size))
         live = None
         for f in found:
-            if f[2] is not None and (live is None or _newer(f[2], live[2])):
+            if f[2] is not None and (live is None or record.newer(f[2], live[2])):
                 live = f
         for index, size, base_gen, end, gen, status, detail in found:
             if live is not None and index == live[0]:
@@ -234,14 +151,14 @@ class Journal:
         if self._live is None:
             return
         with self._fs.open(self._names[self._live], "rb") as f:
-            reader = _Reader(f, self._used)
+            reader = record.Reader(f, self._used)
             while True:
-                record = reader.next()
-                if record is None:
+                item = reader.next()
+                if item is None:
                     break
-                kind, payload = record
-                if kind == _BASE:
-                    for entry in _entries(payload):
+                kind, payload = item
+                if kind == BASE:
+                    for entry in record.entries(payload, JournalError):
                         yield entry
                 else:
                     yield kind, payload
@@ -272,24 +189,23 @@ class Journal:
             raise ValueError("journal record kind %d not in 1..%d" % (kind, KIND_MAX))
         if isinstance(payload, str):
             payload = payload.encode()
-        if len(payload) > _PAYLOAD_MAX:
-            raise ValueError("journal record of %d bytes, at most %d" % (len(payload), _PAYLOAD_MAX))
+        if len(payload) > record.PAYLOAD_MAX:
+            raise ValueError("journal record of %d bytes, at most %d" % (len(payload), record.PAYLOAD_MAX))
         if self._live is None:
             self._compact(((kind, payload),))    # the first record starts a file
             return
         self._repair()
-        if self._used + len(payload) + _OVERHEAD > self.capacity:
+        if self._used + len(payload) + OVERHEAD > self.capacity:
             raise JournalFull("journal %s full: %d of %d bytes used, record needs %d"
                               % (self._names[self._live], self._used, self.capacity,
-                                 len(payload) + _OVERHEAD))
-        gen = (self._gen + 1) & _GEN_MASK
-        head, check = _record_head(len(payload), kind, gen)
-        record = head + payload + struct.pack(_CHECK, crc32(payload, check))
+                                 len(payload) + OVERHEAD))
+        gen = (self._gen + 1) & GEN_MASK
+        data = record.encode(kind, gen, payload)
         self._damaged = True                     # until the write is known to be whole
         with self._fs.open(self._names[self._live], "ab") as f:
-            self._write(f, record)
+            self._write(f, data)
         self._damaged = False
-        self._used += len(record)
+        self._used += len(data)
         self._gen = gen
 
     def checkpoint(self, snapshot):
@@ -322,26 +238,26 @@ class Journal:
         for kind, payload in entries:
             if not SNAPSHOT <= kind <= KIND_MAX:
                 raise ValueError("journal entry kind %d not in 0..%d" % (kind, KIND_MAX))
-            total += _ENTRY_SIZE + len(payload)
-        if total + _OVERHEAD > self.capacity:
+            total += ENTRY_SIZE + len(payload)
+        if total + OVERHEAD > self.capacity:
             raise JournalFull("journal checkpoint of %d bytes, a file holds %d"
-                              % (total + _OVERHEAD, self.capacity))
+                              % (total + OVERHEAD, self.capacity))
         old = self._live
         target = 0 if old is None else 1 - old
-        gen = (self._gen + 1) & _GEN_MASK
-        head, check = _record_head(total, _BASE, gen)
+        gen = (self._gen + 1) & GEN_MASK
+        head, check = record.head(total, BASE, gen)
         with self._fs.open(self._names[target], "wb") as f:
-            out = _Chunks(self, f)
+            out = record.Chunks(self._write, f)
             out.add(head)
             for kind, payload in entries:
-                entry = struct.pack(_ENTRY, kind, len(payload))
+                entry = struct.pack(ENTRY, kind, len(payload))
                 check = crc32(payload, crc32(entry, check))
                 out.add(entry)
                 out.add(payload)
-            out.add(struct.pack(_CHECK, check))
+            out.add(struct.pack(record.CHECK, check))
             out.flush()
         self._live = target
-        self._used = total + _OVERHEAD
+        self._used = total + OVERHEAD
         self._gen = gen
         self._damaged = False
         if target in self._stale:
@@ -361,30 +277,3 @@ class Journal:
         f.write(data)
         self.writes += 1
         self.bytes_written += len(data)
-
-
-def _newer(gen, than):
-    """Generations rise by one and wrap at 2**32: newer is less than half the circle ahead."""
-    return 0 < (gen - than) & _GEN_MASK < 0x80000000
-
-
-class _Chunks:
-    """Small pieces gathered into writes of about _CHUNK bytes; big ones go straight through."""
-
-    def __init__(self, journal, f):
-        self.journal = journal
-        self.f = f
-        self.buf = bytearray()
-
-    def add(self, data):
-        if len(self.buf) + len(data) > _CHUNK:
-            self.flush()
-        if len(data) >= _CHUNK:
-            self.journal._write(self.f, data)
-        else:
-            self.buf.extend(data)
-
-    def flush(self):
-        if self.buf:
-            self.journal._write(self.f, bytes(self.buf))
-            self.buf = bytearray()

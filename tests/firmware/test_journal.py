@@ -4,6 +4,7 @@
 import os
 
 from firmware.link import journal as jn
+from firmware.link import record
 from firmware.link.journal import CLEAN, CORRUPT, SNAPSHOT, TORN, Journal, JournalFull
 from tests.firmware.expect import raises, raises_match
 from tests.firmware.scratch import ScratchDir, exists
@@ -235,4 +236,58 @@ def test_both_files_bad_starts_empty_and_says_so():
 
 
 def test_generations_wrap_without_losing_the_newer_file():
-    assert jn._newer(0, 0xFFFFFFFF) and not jn._newer(0xFFFFFFFF, 0) and not jn._newer(5, 5)
+    assert record.newer(0, 0xFFFFFFFF) and not record.newer(0xFFFFFFFF, 0) and not record.newer(5, 5)
+
+
+class _FailingFiles(jn.FlashFiles):
+    """The board's files, but one write lands half done and fails (a flash error, not a power cut)."""
+
+    def __init__(self):
+        self.fail_next = False
+
+    def open(self, name, mode="rb"):
+        f = open(name, mode)
+        return _HalfWrite(f, self) if "b" in mode and mode != "rb" else f
+
+
+class _HalfWrite:
+    def __init__(self, f, files):
+        self.f = f
+        self.files = files
+
+    def write(self, data):
+        if self.files.fail_next:
+            self.files.fail_next = False
+            self.f.write(data[:len(data) // 2])
+            raise OSError(28)                                  # ENOSPC, as a full card says
+        return self.f.write(data)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+        return False
+
+
+def test_failed_write_is_not_counted_and_the_next_append_repairs_first():
+    with ScratchDir() as state:
+        files = _FailingFiles()
+        j = Journal(state, "j", fs=files)
+        j.append(1, b"kept")
+        j.append(2, b"kept too")
+        files.fail_next = True
+        raises(OSError, j.append, 3, b"lost")
+        assert list(j.records()) == [(1, b"kept"), (2, b"kept too")] and j.writes == 2
+        j.append(4, b"next")                                   # goes behind no half record
+        again = Journal(state, "j")
+        assert list(again.records()) == [(1, b"kept"), (2, b"kept too"), (4, b"next")]
+        assert again.status == CLEAN
+
+
+def test_file_changed_after_the_boot_is_an_error_not_wrong_records():
+    with ScratchDir() as state:
+        j, expected = _small(state)
+        _write(state + "/j.1", _read(state + "/j.1")[:30])
+        exc = raises(jn.JournalError, list, j.records())
+        assert "reading again" in str(exc) and j.status == CORRUPT
