@@ -184,3 +184,22 @@ def test_recall_cut_after_every_flash_write_keeps_the_rounds_added():
                 points += 1
     print("recall: %d flash writes, %d cut points exercised" % (total, points))
     assert points == 2 * total and total > len(rounds)
+
+
+def test_recall_wear_figures_quoted_in_docs():
+    """docs/journal.md's recall figures: 1000 Baccarat rounds of 120 bytes of JSON through the flash."""
+    import os
+
+    from firmware.link.recall import flash_bytes
+
+    r = {"round": 0, "cards": ["AS", "KD", "9H", "2C", "TD", "5S"], "result": "banker",
+         "nets": {"1": -100, "2": 95, "3": 0}}
+    with FlashFS() as flash:
+        recall = Recall(flash.root, "baccarat", fs=flash)
+        for n in range(1000, 2000):
+            r["round"] = n
+            recall.add(r)
+        on_flash = sum(os.path.getsize(os.path.join(flash.root, f)) for f in os.listdir(flash.root))
+        figures = (flash.writes, flash.bytes_written, on_flash, flash_bytes())
+    print("recall, 1000 rounds: %d writes, %d bytes written, %d bytes on flash, bound %d" % figures)
+    assert figures == (1156, 171948, 15960, 104084)
