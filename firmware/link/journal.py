@@ -25,7 +25,8 @@ from binascii import crc32
 
 from firmware.compat import const
 from firmware.link import record
-from firmware.link.record import BASE, CLEAN, CORRUPT, ENTRY, ENTRY_SIZE, GEN_MASK, OVERHEAD, TORN  # noqa: F401 (statuses re-exported)
+# CLEAN, TORN, CORRUPT are re-exported: callers read a journal's status from here.
+from firmware.link.record import BASE, CLEAN, CORRUPT, ENTRY, ENTRY_SIZE, GEN_MASK, OVERHEAD, TORN  # noqa: F401
 from firmware.saved_state import path
 
 SNAPSHOT = const(0)        # the entry kind checkpoint() writes; callers' kinds are 1..255
@@ -147,7 +148,10 @@ class Journal:
 
     # -- reading --------------------------------------------------------------------
     def records(self):
-        """(kind, payload) of every good record in order: a checkpoint's entries first."""
+        """(kind, payload) of every good record in order: a checkpoint's entries first.
+
+        The live file stays open while this runs: finish reading before writing.
+        """
         if self._live is None:
             return
         with self._fs.open(self._names[self._live], "rb") as f:
