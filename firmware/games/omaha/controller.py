@@ -16,7 +16,8 @@
 # void with every bet returned (art. 9(2)). Nothing is guessed.
 from firmware import faults
 from firmware.errors import IntegrityError, RuleError
-from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, HOST, HOST_HAND, KEY, SHOE, SHOE_UNREAD, TICK
+from firmware.events import (BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, HOST, HOST_HAND, KEY, SHOE, SHOE_HELLO,
+                             SHOE_UNREAD, TICK)
 from firmware.games.omaha import rules
 from firmware.games.omaha.alarms import Alarms
 from firmware.games.omaha.betting import BetRangeError
@@ -107,6 +108,8 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
     def _on_hand(self, kind, a, b):
         if kind == CARD:
             return self._card(a, b)
+        if kind == SHOE and a == SHOE_HELLO:
+            return self._alarm(faults.SHOE_RESTARTED, b)     # a card may have left it unreported
         if kind == SHOE and a == SHOE_UNREAD:
             if self.state == DEALING:
                 return self._alarm(faults.CARD_UNREADABLE, NO_CARD)

@@ -33,7 +33,7 @@ def game_report(table, code, a, b):
     if code == OUT_SEAT:
         return "seat", {"seat": str(a), "stack": table.stacks[a], "in": table.playing(a)}
     if code == OUT_BUTTON_SET:
-        return "button", {"button": str(a)}
+        return "dealer_button", {"seat": str(a)}
     if code == OUT_HOST_REFUSED:
         return "host_error", {"error": "hand refused: " + table.host_reason, "request": "hand"}
     return "fault", {"fault": "unknown_outbox_code", "detail": code}
