@@ -313,6 +313,14 @@ def test_art9_shoe_restart_in_a_hand_is_a_misdeal_prompt_never_a_card_lost():
     assert len(rig.reports("dealt")) == dealt + 1 and rig.table.state == DEALING
 
 
+def test_shoe_restart_between_hands_is_reported_not_an_alarm():
+    from firmware.events import SHOE_HELLO
+    rig = Rig()
+    rig.shoe(SHOE_HELLO)
+    assert rig.table.state == READY and strip(rig.last("shoe")) == {"event": "shoe", "shoe": "restarted",
+                                                                     "bytes": ""}
+
+
 def test_art9_2_long_void_in_a_line_fault_voids_with_the_faults_name():
     rig = Rig()
     _to_flop(rig)

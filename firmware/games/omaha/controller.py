@@ -23,7 +23,7 @@ from firmware.games.omaha.alarms import Alarms
 from firmware.games.omaha.betting import BetRangeError
 from firmware.games.omaha.codes import (BETTING, DEALING, K_ALLIN, K_BET, K_BUTTON, K_CALL, K_CHECK, K_FOLD, K_NEW,
                                         K_NONE, K_RAISE, K_SEAT, K_STACK, NO_CARD, OUT_ACTION, OUT_DEALT, OUT_HOST_REFUSED,
-                                        OUT_REFUSED, OUT_RESULT, TO_BOARD, TO_BURN, TO_HOLE)
+                                        OUT_REFUSED, OUT_RESULT, OUT_SHOE_HELLO, TO_BOARD, TO_BURN, TO_HOLE)
 from firmware.games.omaha.entry import (ENTERED, IGNORED, MAX_DIGITS, NO_NUMBER, OVERFLOW, Entry, command_word, is_action,
                                         key_code)
 from firmware.games.omaha.lights import OmahaLights
@@ -273,6 +273,9 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
             return True
         if kind == TICK:
             self._common(kind, a, b)
+            return True
+        if kind == SHOE and a == SHOE_HELLO:
+            self._emit(OUT_SHOE_HELLO, 0, b)             # between hands: reported, no card in doubt
             return True
         if kind == BUTTON and a == self.void_button and b == BUTTON_PRESSED:
             self._emit(OUT_BUTTON, a, b)
