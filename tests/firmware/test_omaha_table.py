@@ -384,7 +384,7 @@ def test_illegal_entries_are_refused_with_the_legal_range_and_never_applied():
     rig.act(None, "call")
     rig.act(None, "check")
     _play(rig, WHOLE_DECK[12:16], [])
-    _refused(rig, "bet enter", "CHECK BET 10-30 POT MAX 30", "needs a whole amount")
+    _refused(rig, "bet enter", "CHECK BET 10-30 POT MAX 30", "bet needs an amount: the seat's total bet")
     _refused(rig, "3 call enter", "CHECK BET 10-30 POT MAX 30", "no bet to call")
     assert rig.table.state == BETTING and rig.table.hand.expected() == (rules.EXPECT_ACTION, 3)
     rig.act(3, "bet", 30)

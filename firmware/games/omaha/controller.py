@@ -250,6 +250,10 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
                 return STAY
         else:
             action = _ACTION_WORDS[command]
+            if amount is None and seat == to_act and (action == rules.BET or action == rules.RAISE):
+                self._refuse("%s needs an amount: the seat's total bet in this betting round" % action,
+                             legal.display())
+                return STAY
         try:
             hand.act(seat, action, amount)
         except BetRangeError as exc:
