@@ -1,0 +1,1 @@
+# The host link: framed, acknowledged, replayable reports (docs/host-link.md).
