@@ -8,10 +8,10 @@
 # (the alarm), which the caller turns into "take no new round".
 #
 # When the store is full the oldest frames are kept (the host needs them to
-# continue in order) and new reports are refused and counted; one slot is kept
-# back so the count goes out, in its place in the sequence, as a LOST frame as
-# soon as there is room. The alarm comes well before that, so a round in
-# progress can finish without anything being refused.
+# continue in order) and new reports are refused and counted; the count goes
+# out, in its place in the sequence, as a LOST frame as soon as there is room.
+# The alarm comes well before that, so the caller stops opening rounds and the
+# round in progress finishes without anything being refused.
 #
 # No clock inside: time is what the caller passes to poll(elapsed_ms).
 from firmware.compat import const
@@ -88,10 +88,11 @@ class Sender:
 
     def send(self, payload, type=REPORT):
         """Keep and number one report (JSON text or bytes). Returns its seq, or 0 when refused:
-        the store is full (the oldest frames are kept; the count goes out as a LOST frame)."""
+        the store is full (the oldest frames are kept; the count goes out as a LOST frame).
+        ValueError for a payload no frame can carry (not printable ASCII, over MAX_PAYLOAD)."""
         self._flush_pending()
         store = self.store
-        if (self._open_pending or self.refused or store.count() >= store.capacity() - 1
+        if (self._open_pending or self.refused or store.count() >= store.capacity()
                 or self._next_seq > frame_mod.MAX_NUMBER):
             self.refused += 1
             self.refused_total += 1
@@ -175,14 +176,15 @@ class Sender:
         return seq
 
     def _flush_pending(self):
-        """OPEN first, then the LOST count, each as soon as the store has a slot."""
+        """OPEN first, as soon as there is a slot; then the LOST count, once there are two
+        (so a report can follow it rather than be refused again straight away)."""
         store = self.store
         if self._open_pending:
             if store.count() >= store.capacity():
                 return
             self._open_pending = False
             self._append(OPEN, self._open_payload)
-        if self.refused and store.count() < store.capacity():
+        if self.refused and store.count() <= store.capacity() - 2:
             refused = self.refused
             self.refused = 0
             self._append(LOST, "%d" % refused)
