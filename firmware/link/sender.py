@@ -54,6 +54,7 @@ class Sender:
                              % store.boot_at(count - 1))
         if previous is None and count:
             previous = (store.boot_at(count - 1), store.seq_at(count - 1))
+        self.previous = previous
         self.port = port
         self.store = store
         self.boot = boot
@@ -83,6 +84,7 @@ class Sender:
         self._open_payload = b"-" if previous is None else ("%d.%d" % previous).encode()
         self._open_pending = True
         self._flush_pending()
+        self._check_alarm()           # a store found nearly full at boot raises the alarm at once
 
     # -- the game's side --
 
@@ -105,6 +107,13 @@ class Sender:
 
     def held(self):
         return self.store.count()
+
+    def last_frame(self):
+        """(boot, seq) of the newest frame made, for the next boot's OPEN (the journal keeps it):
+        this boot's, or, when this boot has made none yet, the one before it (None: unknown)."""
+        if self._next_seq > 1:
+            return (self.boot, self._next_seq - 1)
+        return self.previous
 
     # -- the loop's side --
 
