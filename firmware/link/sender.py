@@ -40,8 +40,11 @@ _TIME_DIGITS = const(15)
 
 class Sender:
     def __init__(self, port, store, boot, previous=None, window=8, timeout_ms=500,
-                 max_timeout_ms=8000, alarm_percent=75, clear_percent=50, on_alarm=None):
-        """port: has write(buf); store: see firmware/link/store.py; boot: this boot's counter.
+                 max_timeout_ms=8000, alarm_percent=75, clear_percent=50, on_alarm=None, budget=0):
+        """port: has write(buf); store: see firmware/link/store.py; boot: this boot's counter
+        (it must grow from one start of the board to the next: the host tells boots apart by it).
+        budget: bytes poll() may write at once (but always one frame), e.g. the UART's
+        transmit buffer, so a write never waits for the line; 0: the whole window.
 
         previous: (boot, seq) of the previous boot's last frame when the journal knows it;
         by default the newest frame the store still holds from an earlier boot, if any.
@@ -64,6 +67,7 @@ class Sender:
         self.alarm_percent = alarm_percent
         self.clear_percent = clear_percent
         self.on_alarm = on_alarm
+        self.budget = budget
         self.alarm = False
         self.uptime_ms = 0
         self.time_offset_ms = -1      # host time - uptime, once TIME came
@@ -138,8 +142,15 @@ class Sender:
         if self._probing:
             return
         limit = count if count < self.window else self.window
+        written = 0
+        budget = self.budget
+        buf = self._enc.buf
         while self._next_write < limit:
-            self._write(self._next_write)
+            n = self.store.read(self._next_write, buf)
+            if budget and written and written + n > budget:
+                return                  # the rest at the next poll
+            self.port.write(memoryview(buf)[:n])
+            written += n
             self._next_write += 1
 
     def receive(self, line, n=-1):

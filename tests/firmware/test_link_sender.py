@@ -70,6 +70,19 @@ def test_window_bounds_what_is_in_flight():
     assert [f[1] for f in wire.take()] == [5, 6]
 
 
+def test_budget_bounds_the_bytes_written_per_poll():
+    sender, wire, _ = _sender(budget=64)
+    for i in range(5):
+        sender.send('{"n": %d}' % i)                      # OPEN 23 bytes, each report 32
+    sender.poll(1)
+    assert [f[1] for f in wire.take()] == [1, 2]          # 23 + 32 bytes: a third would pass 64
+    sender.poll(1)
+    assert [f[1] for f in wire.take()] == [3, 4]          # 64 exactly
+    small = _sender(budget=10)[0]
+    small.poll(1)
+    assert small.port.take()[0][2] == "OPEN"              # one frame goes out whatever the budget
+
+
 def test_ack_is_cumulative_and_ignores_stale_and_future_positions():
     sender, wire, store = _sender()
     for i in range(5):
