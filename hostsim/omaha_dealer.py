@@ -32,6 +32,7 @@ import collections
 import random
 
 from firmware import cards
+from firmware.games.omaha.settings import MAX_PLAYERS
 from hostsim.omaha_players import (
     HandMirror, MirrorError, Players, action_keys, new_hand_keys, stack_keys)
 from hostsim.shoe import OmahaDeal
@@ -54,6 +55,11 @@ _DEALT = "dealt"
 _ACTION = "action"
 
 
+def most_players(settings):
+    """How many players this table can deal to: its seats, and what one deck holds (Omaha art. 2)."""
+    return min(settings.seats, MAX_PLAYERS)
+
+
 def player_seats(count, seats):
     """The seats of `count` players spread around a table of `seats` (seat 1 always among them)."""
     if not 2 <= count <= seats:
@@ -69,7 +75,9 @@ class OmahaDealer:
         self.io = io
         self.settings = settings
         self.pace = pace
-        self.seats = player_seats(min(players, 11), settings.seats)   # one deck deals 11 at most
+        if players > most_players(settings):
+            raise ValueError("%d players: one deck deals %d at most at this table" % (players, most_players(settings)))
+        self.seats = player_seats(players, settings.seats)
         self.deal = OmahaDeal(settings.seats, rng=random.Random(root.getrandbits(64)))
         self.players = Players(random.Random(root.getrandbits(64)))
         self.buy_in_rng = random.Random(root.getrandbits(64))

@@ -5,8 +5,10 @@
 # deals the shoe and places the bettors' chips through it (and injects the
 # faults of the keys 1-3); at a Craps table hostsim.stickman's Stickman throws
 # the dice and places the bettors' chips (and injects the invalid throws and
-# cocked dice of the keys 1-2); the Omaha demo sends its plain reader lines
-# through it; the dealer keys press the board's buttons through it.
+# cocked dice of the keys 1-2); at an Omaha table hostsim.omaha_dealer's
+# OmahaDealer keys the buy-ins, hands and the emulated players' actions on the
+# dealer keypad and deals the cards through the shoe; the dealer keys press the
+# board's buttons through it.
 #
 # Sim(board_path, table_path, state_dir, ...).run() boots firmware.main.run()
 # on the simulated board until it stops: Quit (q, Ctrl-C, --seconds elapsed),
@@ -31,8 +33,7 @@ from hostsim.table_io import TableIO
 KEYS = (("d", "deal"), ("c", "confirm"), ("v", "void"), ("s", "shoe_change"), ("u", "undo"), ("m", "menu"))
 QUIT_KEYS = ("q", "\x03")
 SCOREBOARD_KEY = "o"      # the live view: the scoreboard in place of the LCDs, and back (hostsim.screen)
-DEMO_EVERY_MS = 1500      # the Omaha demo: a reader line this often (Baccarat: dealer.LIVE_PACE,
-                          # Craps: stickman.LIVE_PACE)
+DEMO_EVERY_MS = 1500      # demo_feed's reader lines (--no-demo tables have none): this often
 STEP_S = 0.05             # the host task's period (real time at --speed 1; shorter when faster)
 MIN_STEP_S = 0.005        # ... but never below this much real time
 VIEW_EVERY_MS = 100       # live view refresh (real time)
@@ -122,7 +123,7 @@ class Sim:
     """
 
     def __init__(self, board_path, table_path, state_dir, ports="pty", ui=False, demo=True, seconds=None,
-                 seed=None, speed=1.0, keys=False, out=None):
+                 seed=None, speed=1.0, keys=False, out=None, players=None):
         from hostsim import hardware
         from hostsim.clock import VirtualClock
 
@@ -142,8 +143,9 @@ class Sim:
         # such as the 150 ms double-pull window, gets coarse.)
         self.step_s = max(MIN_STEP_S, STEP_S / speed)
         self.io = TableIO(self.hw, self.board)
-        self.demo = None            # Omaha: the reader's demo lines
-        self.dealer = None          # Baccarat: the dealer and the bettors; Craps: the stickman and the bettors
+        self.demo = None            # a reader's demo lines (demo_feed), when no dealer deals
+        self.dealer = None          # Baccarat: the dealer and the bettors; Craps: the stickman and the bettors;
+                                    # Omaha: the dealer and the players (`players` of them, default 6)
         self.fault_keys = ()
         rules = self.config["rules"]
         if demo and self.game == "baccarat":
@@ -152,6 +154,10 @@ class Sim:
         elif demo and self.game == "craps":
             self.dealer = stickman.Stickman(self.io, rules, rules.seats, seed=seed, pace=stickman.LIVE_PACE)
             self.fault_keys = stickman.FAULT_KEYS
+        elif demo and self.game == "omaha":
+            from hostsim import omaha_dealer
+            self.dealer = omaha_dealer.OmahaDealer(self.io, rules, players or omaha_dealer.PLAYERS, seed=seed,
+                                                   pace=omaha_dealer.LIVE_PACE)
         elif demo:
             self.demo = demo_feed(self.config, seed)
         self.scoreboard_key = SCOREBOARD_KEY if self.game == "baccarat" else ""    # the roads are Baccarat's
