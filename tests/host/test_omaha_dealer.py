@@ -191,3 +191,26 @@ def test_player_seats_are_spread_around_the_table():
 def test_the_live_pace_is_watchable():
     assert LIVE_PACE.key_ms >= 200 and LIVE_PACE.card_ms >= 500 and LIVE_PACE.think_ms >= 1000
     assert FAST_PACE.key_ms > 100                         # a key is held 100 ms, then released
+
+
+def test_the_tally_counts_from_the_reports_and_fails_a_run_that_lost_chips_or_a_result():
+    from hostsim.omaha_autoplay import failed
+
+    tally = OmahaTally()
+    for report in ({"event": "seat", "seat": "1", "stack": 100}, {"event": "seat", "seat": "2", "stack": 100},
+                   {"event": "hand_start", "hand": 1},
+                   {"event": "hand_result", "hand": 1, "void": False, "rake": 5, "pots": [{}, {}],
+                    "shown": {"1": "flush"}, "stacks": {"1": 195, "2": 0}},
+                   {"event": "seat", "seat": "2", "stack": 50}):          # the rebuy
+        tally.add(report)
+    summary = tally.summary(1, 1000, 1.0)
+    assert (summary["bought_in"], summary["stacks"], summary["rake"], summary["side_pots"]) == (250, 245, 5, 1)
+    assert summary["chips_conserved"] and not failed(summary)
+    tally.add({"event": "hand_start", "hand": 2})
+    tally.add({"event": "hand_start", "hand": 3})                    # hand 2 never got its hand_result
+    assert failed(tally.summary(1, 1000, 1.0))
+    lost = OmahaTally()
+    lost.add({"event": "seat", "seat": "1", "stack": 100})
+    lost.add({"event": "hand_result", "hand": 1, "void": False, "rake": 0, "pots": [], "shown": {},
+              "stacks": {"1": 90}})
+    assert not lost.chips_conserved() and failed(lost.summary(1, 1000, 1.0))
