@@ -14,10 +14,11 @@ from firmware.board_checks import number as _int
 from firmware.board_checks import shown as _shown
 from firmware.board_checks import unit as _unit
 from firmware.board_checks import whole as _whole
+from firmware.board_keypad import check_keypad as _check_keypad
 from firmware.drivers import lcd, ssd1306_geometry
 from firmware.errors import SettingsError
 
-SECTIONS = ("description", "mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones")
+SECTIONS = ("description", "mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones", "keypad")
 REQUIRED = ("mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones")
 PORT_ROLES = ("shoe", "dice", "bets", "host", "console")
 # Card shoe and dice reader serve different games, so one board may wire both to one port.
@@ -52,10 +53,21 @@ class Board:
         self.displays = data["displays"]      # {"i2c": {...}, "dealer": {...}, "result": {...}[, "scoreboard"]}
         self.watchdog_ms = data["watchdog"]["timeout_ms"]
         self.zones = data["zones"]            # layout -> zone -> [[first, last], ...]
+        # {"rows": [pins], "cols": [pins], "keys": [[legend per column] per row]} or None
+        self.keypad = data.get("keypad")
+        # legend of each key index (row * columns + column, the KEY event's a); "" where no key is fitted
+        self.keypad_keys = [legend for row in self.keypad["keys"] for legend in row] if self.keypad else []
 
     def button_index(self, role):
         for i in range(len(self.buttons)):
             if self.buttons[i][0] == role:
+                return i
+        return -1
+
+    def key_index(self, legend):
+        """The keypad key index of `legend` (KEY's a), or -1 when this board's keypad has no such key."""
+        for i in range(len(self.keypad_keys)):
+            if legend and self.keypad_keys[i] == legend:
                 return i
         return -1
 
@@ -266,6 +278,8 @@ def _validate(name, data):
     _keys(name, "watchdog", data["watchdog"], ("timeout_ms",), ("timeout_ms",))
     _int(name, "watchdog.timeout_ms", data["watchdog"]["timeout_ms"], 100, MCUS[mcu]["wdt_max_ms"])
     _check_zones(name, data["zones"], count)
+    if "keypad" in data:
+        _check_keypad(name, data["keypad"], plan)
     return Board(name, data)
 
 

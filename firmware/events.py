@@ -28,6 +28,8 @@ BETS_FAULT = const(14)   # a: fault code (firmware.faults) from the bet reader's
 # HOST's a: what the host asked for (a line on the report port).
 HOST_UNKNOWN = const(0)      # a line the table does not understand (b: evidence handle)
 HOST_ROADS = const(1)        # the roads of the shoe in play
+HOST_HAND = const(2)         # Omaha: start a hand (the game parsed the JSON request and holds its fields)
+HOST_BAD = const(3)          # a JSON request the game refused (b: evidence handle; the reason: table.host_reason)
 
 # BUTTON's b.
 BUTTON_RELEASED = const(0)
@@ -111,6 +113,8 @@ SHOE_UNREAD = const(5)   # a card left the shoe unreadable: a dealer prompt (Bac
 THROW = const(15)              # a: die 1 * THROW_FACE_BASE + die 2 (a face 0: unread), b: THROW_* flags
 DICE_READER_HELLO = const(16)  # the dice reader (re)started (a throw while it was off was never seen);
                                # a: 0, b: evidence handle of its HELLO line
+KEY = const(17)                # a dealer keypad key was pressed (debounced; releases are no events);
+                               # a: key index (row * columns + column, Board.keypad_keys), b: 0
 THROW_FACE_BASE = const(8)     # faces 0..6 fit 3 bits each: a = 0..54
 
 # THROW's b: what the reader saw, one bit each (their words on the wire, in this order: firmware.throws).

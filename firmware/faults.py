@@ -22,11 +22,13 @@ CARD_UNREADABLE = const(12)  # a card left the shoe unreadable: rescan it or voi
 DOUBLE_PULL = const(13)      # two cards out at once: the second is held for the dealer (art. 10)
 CARD_OUT_OF_ORDER = const(14)  # a card when none may be drawn (no shoe in play, shoe finished)
 SHOE_REMOVED = const(15)     # the shoe was taken out during a round
+CARD_MISSING = const(16)     # Omaha: an action keyed while the hand still waits for a card (art. 9)
 
 NAMES = ("none", "bad_card", "bad_dice", "line_too_long", "queue_full", "display_missing", "crashed",
          "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved",
-         "card_impossible", "card_unreadable", "double_pull", "card_out_of_order", "shoe_removed")
-_CARD_ALARMS = (CARD_IMPOSSIBLE, CARD_UNREADABLE, DOUBLE_PULL, CARD_OUT_OF_ORDER, SHOE_REMOVED)
+         "card_impossible", "card_unreadable", "double_pull", "card_out_of_order", "shoe_removed",
+         "card_missing")
+_CARD_ALARMS = (CARD_IMPOSSIBLE, CARD_UNREADABLE, DOUBLE_PULL, CARD_OUT_OF_ORDER, SHOE_REMOVED, CARD_MISSING)
 
 # Device lines (framed shoe, bet reader, dice reader; docs/protocol.md "Device lines"). A FAULT
 # from a device driver carries one of these (or BAD_CARD / LINE_TOO_LONG) and, in b, the evidence

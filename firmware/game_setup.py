@@ -5,11 +5,10 @@
 # reader; its controller is firmware.games.baccarat.controller. Craps reads
 # the framed dice reader (firmware.drivers.dice_reader) and, where the board
 # has one, the bet reader over the Craps bet zones; its controller is
-# firmware.games.craps.controller. Omaha still runs the table core with plain
-# reader lines (firmware.readers) until its controller arrives.
-from firmware import readers
-from firmware import screens as core_screens
-from firmware.table import Table
+# firmware.games.craps.controller. Omaha reads the framed shoe and the dealer
+# keypad (polled by firmware.main as hw.keypad); its controller is
+# firmware.games.omaha.controller, which also takes the host's JSON `hand`
+# request (Game.host_request).
 
 # Which reader port each game takes its cards or dice from.
 READER_ROLE = {"baccarat": "shoe", "omaha": "shoe", "craps": "dice"}
@@ -25,6 +24,7 @@ class Game:
         self.plain_reader = None        # SerialLine of plain reader lines, or None
         self.plain_event = None         # line -> (kind, a, b)
         self.scoreboard = None          # (Scoreboard, display) or None
+        self.host_request = None        # parsed JSON host request -> (a, b) of its HOST event; ValueError
 
 
 def seat_count(board, layout):
@@ -43,12 +43,7 @@ def build(board, config, hw, queue):
         return _baccarat(board, config, hw, queue, buttons)
     if game == "craps":
         return _craps(config, hw, queue, buttons)
-    table = Table(hw.lights, buttons.get("confirm", -1))
-    g = Game(table, core_screens)
-    role = READER_ROLE[game]
-    g.plain_reader = hw.ports.get(role)
-    g.plain_event = readers.card_event if role == "shoe" else readers.dice_event
-    return g
+    return _omaha(board, config, hw, queue, buttons)
 
 
 def _baccarat(board, config, hw, queue, buttons):
@@ -92,4 +87,17 @@ def _craps(config, hw, queue, buttons):
         from firmware.drivers.bet_reader import BetReader
         g.devices.append(BetReader(hw.ports["bets"], queue, table.evidence, ZONES, seats, reading,
                                    take_downs=True))
+    return g
+
+
+def _omaha(board, config, hw, queue, buttons):
+    from firmware.drivers.shoe import Shoe
+    from firmware.games.omaha import screens
+    from firmware.games.omaha.controller import OmahaTable
+
+    # board.keypad_keys: the dealer keypad's legend per key index (the board's keypad section).
+    table = OmahaTable(hw.lights, buttons, config["rules"], board.keypad_keys)
+    g = Game(table, screens)
+    g.devices.append(Shoe(hw.ports["shoe"], queue, table.evidence))
+    g.host_request = table.host_request
     return g

@@ -5,6 +5,7 @@
 # so nothing else in the firmware touches hardware constructors. `rp2` is
 # imported only for a board with a PIO port (only an RP2040 has the module).
 from firmware.drivers.buttons import Buttons
+from firmware.drivers.keypad import Keypad
 from firmware.drivers.pixels import ZoneLights
 from firmware.drivers.serial_line import SerialLine, line_timeout_ms
 
@@ -16,6 +17,7 @@ class Hardware:
         self.ports = {}       # role -> SerialLine (UART and PIO roles; a USB console too)
         self.uarts = {}       # role -> UART or PioUart object
         self.buttons = None
+        self.keypad = None    # the dealer keypad (Keypad) when the board has one
         self.lights = None
         self.displays = {}    # role -> CharLCD ("dealer", "result") or SSD1306 ("scoreboard")
         self.watchdog = None
@@ -30,6 +32,15 @@ def _uart(machine, spec):
 def _pio_uart(rp2, machine, spec):
     from firmware.drivers.pio_uart import PioUart
     return PioUart(rp2, machine, spec["pio"], spec["sm"], spec["tx"], spec["rx"], spec["baudrate"])
+
+
+def _keypad(machine, spec):
+    # Rows open drain, released (value 1: high impedance) until scanned: two held keys of one
+    # column join two rows, and a push-pull row driving high would fight the scanned one.
+    Pin = machine.Pin
+    rows = [Pin(pin, Pin.OPEN_DRAIN, value=1) for pin in spec["rows"]]
+    cols = [Pin(pin, Pin.IN, Pin.PULL_UP) for pin in spec["cols"]]
+    return Keypad(rows, cols)
 
 
 def open_port(machine, spec):
@@ -72,6 +83,8 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
         hw.ports["console"] = SerialLine(usb_console)
     pins = [machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP) for _, pin in board.buttons]
     hw.buttons = Buttons(pins)
+    if board.keypad is not None:
+        hw.keypad = _keypad(machine, board.keypad)
     strip = neopixel.NeoPixel(machine.Pin(board.pixel_pin), board.pixel_count)
     zones = board.zones.get(layout, {})
     hw.lights = ZoneLights(strip, board.pixel_count, sorted(zones.items()))

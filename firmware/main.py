@@ -6,6 +6,7 @@
 # board resets; the next boot reports the crash and holds the table in FAULT
 # until the dealer acknowledges it.
 import asyncio
+import json
 import os
 import sys
 
@@ -14,7 +15,7 @@ from firmware import faults, table_config
 from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
 from firmware.console import Console
 from firmware.errors import SettingsError
-from firmware.events import EventQueue, FAULT, FAULT_RESTORED, HOST, HOST_ROADS, HOST_UNKNOWN, TICK
+from firmware.events import EventQueue, FAULT, FAULT_RESTORED, HOST, HOST_BAD, HOST_ROADS, HOST_UNKNOWN, TICK
 from firmware.hardware import bring_up, open_port
 from firmware.report import Reporter
 from firmware.saved_state import load_fault, record_crash, save_fault, take_crash_record
@@ -26,7 +27,8 @@ DISPLAY_MS = const(100)   # LCD refresh at most this often
 _SAVED_UNKNOWN = const(-1)  # the pending-fault record on flash is unreadable: rewrite it at once
 # The reader port a game does not use (game_setup.READER_ROLE says which one it does).
 _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
-# What the host may ask on the report port (one word a line).
+# What the host may ask on the report port (one word a line; a line starting with "{" is a JSON
+# request the game parses: Game.host_request).
 _HOST_REQUESTS = {b"roads": HOST_ROADS}
 
 
@@ -147,6 +149,8 @@ def poll_inputs(ctx, elapsed_ms):
     queue = ctx.queue
     queue.put(TICK, elapsed_ms)
     ctx.hw.buttons.poll(queue)
+    if ctx.hw.keypad is not None:
+        ctx.hw.keypad.poll(queue)
     if ctx.reader is not None:
         _read_reader(ctx, elapsed_ms)
     for device in ctx.game.devices:
@@ -208,11 +212,27 @@ def _read_host(ctx, elapsed_ms):
     if port.fault:
         ctx.queue.put(HOST, HOST_UNKNOWN, ctx.table.evidence.keep(port.buf, 0, port.fault_len))
     elif line is not None:
-        request = _HOST_REQUESTS.get(bytes(line).strip())
-        if request is None:
-            ctx.queue.put(HOST, HOST_UNKNOWN, ctx.table.evidence.keep(line))
-        else:
+        text = bytes(line).strip()
+        request = _HOST_REQUESTS.get(text)
+        if request is not None:
             ctx.queue.put(HOST, request, 0)
+        elif text[:1] == b"{" and ctx.game.host_request is not None:
+            _json_request(ctx, line, text)
+        else:
+            ctx.queue.put(HOST, HOST_UNKNOWN, ctx.table.evidence.keep(line))
+
+
+def _json_request(ctx, line, text):
+    """A JSON request, parsed and checked by the game now; its HOST event is dispatched in order.
+    Refused: host_error with the reason (table.host_reason) and the line's bytes."""
+    table = ctx.table
+    try:
+        a, b = ctx.game.host_request(json.loads(text))
+    except (ValueError, SettingsError, RuntimeError) as exc:   # RuntimeError: nested too deeply
+        table.host_reason = str(exc) or type(exc).__name__
+        ctx.queue.put(HOST, HOST_BAD, table.evidence.keep(line))
+        return
+    ctx.queue.put(HOST, a, b)
 
 
 def _answer(port, replies):

@@ -71,6 +71,8 @@ class Reporter:
         elif code == table_mod.OUT_HOST:
             if a == events.HOST_UNKNOWN:
                 self.emit("host_error", {"error": "unknown request", "bytes": table.evidence.text(b)})
+            elif a == events.HOST_BAD:
+                self.emit("host_error", {"error": table.host_reason, "bytes": table.evidence.text(b)})
             else:
                 self.emit("host_error", {"error": "not served by this table", "request": a})
         elif code >= table_mod.OUT_GAME_FIRST:

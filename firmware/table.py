@@ -64,6 +64,7 @@ class Table(StateMachine):
         self.last_a = 0
         self.last_b = 0
         self.display_dirty = True
+        self.host_reason = ""         # why the game refused the last JSON host request (HOST_BAD)
         StateMachine.__init__(self, STARTING)
 
     def _emit(self, code, a=0, b=0):

@@ -19,6 +19,7 @@ from firmware.errors import SettingsError
 from firmware.saved_state import record_crash
 from hostsim import hardware
 from hostsim.clock import VirtualClock
+from hostsim import table_io
 from hostsim.table_io import TableIO
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -150,6 +151,22 @@ class HeadlessTable:
         self.run_for(self.io.press(role, long))
         self.io.release_due()
         self.run_for(SETTLE_MS)
+
+    def press_key(self, legend, hold_ms=table_io.SHORT_PRESS_MS):
+        """Press a keypad key, hold it hold_ms, release it, then KEY_GAP_MS for the release to debounce."""
+        self.run_for(self.io.press_key(legend, hold_ms))
+        self.io.release_due()
+        self.run_for(table_io.KEY_GAP_MS)
+
+    def type_keys(self, legends, settle=True):
+        """Key a sequence ("bet", "3", "0", "enter"), one key after the other; settle: SETTLE_MS after the last.
+        ValueError before any key is pressed when one of them is not on the board's keypad."""
+        for legend in legends:
+            self.io.key_index(legend)
+        for legend in legends:
+            self.press_key(legend)
+        if settle:
+            self.run_for(SETTLE_MS)
 
     def step(self, ms=firmware_main.POLL_MS):
         """One input pass after ms of virtual time, and the output pass when it is due."""

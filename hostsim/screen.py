@@ -14,6 +14,7 @@ from rich.panel import Panel
 from rich.segment import Segment
 from rich.text import Text
 
+from hostsim.keypad import legend_lines
 from hostsim.oled import find_oled
 from hostsim.view import render, render_scoreboard, scoreboard_panel, scoreboard_height
 
@@ -54,6 +55,8 @@ class Screen:
         extra = extra_legend(sim.fault_keys, sim.scoreboard_key)
         if extra:
             out.append(Text(extra, style="dim", no_wrap=True, overflow="ellipsis"))
+        for line in legend_lines(sim.keypad_keys):          # only when the table keys its keypad
+            out.append(Text(line, style="dim", no_wrap=True, overflow="ellipsis"))
         out.append(Text(key_legend(sim.keys), style="dim", no_wrap=True, overflow="ellipsis"))
         return out
 

@@ -25,9 +25,10 @@ from firmware import board as board_mod
 from firmware import table_config
 from firmware.game_setup import seat_count
 from firmware.main import READER_ROLE
+from hostsim import keypad as sim_keypad
 from hostsim import stickman
 from hostsim.dealer import FAULT_KEYS, LIVE_PACE, Dealer
-from hostsim.table_io import TableIO
+from hostsim.table_io import KEY_GAP_MS, TableIO
 
 # Keys of this terminal -> the dealer button they press (shown only if the board has the button).
 KEYS = (("d", "deal"), ("c", "confirm"), ("v", "void"), ("s", "shoe_change"), ("u", "undo"), ("m", "menu"))
@@ -70,9 +71,9 @@ def unsupported(board, game):
     return None
 
 
-def board_keys(board):
-    """[(key, button role)] of the buttons this board has."""
-    return [(key, role) for key, role in KEYS if board.button_index(role) >= 0]
+def board_keys(board, taken=()):
+    """[(key, button role)] of the buttons this board has; a key in `taken` (the keypad's) moves to its capital."""
+    return [(key.upper() if key in taken else key, role) for key, role in KEYS if board.button_index(role) >= 0]
 
 
 def demo_feed(config, seed=None):
@@ -134,7 +135,10 @@ class Sim:
         self.config = table_config.load(table_path)
         self.game = self.config["game"]
         self.ui = ui
-        self.keys = board_keys(self.board)
+        self.keypad_keys = sim_keypad.terminal_keys(self.board, self.game)    # [(terminal key, legend)]
+        self.keys = board_keys(self.board, [key for key, _ in self.keypad_keys])
+        self.typed = collections.deque()    # keypad legends typed, pressed one after the other (press_typed)
+        self._next_key_ms = 0
         self.read_stdin = keys
         self.out = out if out is not None else sys.stdout
         self.hw = hardware.install(clock=VirtualClock(realtime=True, scale=speed), ports=ports, board=self.board)
@@ -202,6 +206,12 @@ class Sim:
     def release_due(self):
         self.io.release_due()
 
+    def press_typed(self, now):
+        """The next typed keypad key, once the last one is released and its release debounced."""
+        if self.typed and not self.io.holding() and now >= self._next_key_ms:
+            hold = self.io.press_key(self.typed.popleft())
+            self._next_key_ms = now + hold + KEY_GAP_MS
+
     async def task(self, ctx):
         """Runs beside the firmware: demo input, keys, button releases, timers, watchdog, the view."""
         next_demo = self.hw.clock.now_ms() + DEMO_EVERY_MS
@@ -216,6 +226,7 @@ class Sim:
                 for role in self._host(self._read_keys):
                     self.press(role)
                 self.release_due()
+                self._host(self.press_typed, now)
                 self.hw.run_timers()
                 self.hw.run_pio()
                 self.hw.check_watchdog()
@@ -260,15 +271,22 @@ class Sim:
             return ()
         roles = []
         keys = dict(self.keys)
+        keypad = dict(self.keypad_keys)
         faults = dict((key, fault) for key, fault, _ in self.fault_keys)
         while select.select([sys.stdin], [], [], 0)[0]:
             data = os.read(sys.stdin.fileno(), 1)
             if not data:
                 break
-            ch = data.decode(errors="ignore").lower()
+            raw = data.decode(errors="ignore")
+            raw = sim_keypad.ALIASES.get(raw, raw)
+            ch = raw.lower()
             if ch in QUIT_KEYS:
                 raise Quit()
-            if ch in keys:
+            if raw in keys:
+                roles.append(keys[raw])
+            elif raw in keypad:
+                self.typed.append(keypad[raw])
+            elif ch in keys:
                 roles.append(keys[ch])
             elif ch in faults:
                 self.dealer.inject(faults[ch])

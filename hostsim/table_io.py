@@ -11,9 +11,18 @@
 # its hold time has passed on the virtual clock, so the same object serves the
 # stepped runs (hostsim.headless, tools.replay) and a host loop beside the
 # firmware's asyncio tasks. Used by tools.replay; docs/protocol.md, "Replay input".
+#
+# Keypad keys (hostsim.keypad) are held the same way: press_key() joins the key's
+# row and column wires and release_due() parts them. One key at a time: a run
+# that keys a sequence ("bet", "3", "0", "enter") presses a key, steps the clock
+# past its hold (each hold outlasts the keypad's 3-scan debounce), lets
+# release_due() release it, steps KEY_GAP_MS more (the debounce of the release,
+# so the same key again is a new press), then presses the next:
+# hostsim.headless.Table.type_keys does exactly that.
 import random
 
 from hostsim.devices import BetReaderDevice, DiceReaderDevice, ShoeDevice, garble
+from hostsim.keypad import SimKeypad
 
 # How long a press holds the button down. The firmware's buttons are debounced
 # over 3 polls of 10 ms (firmware/drivers/buttons.py), so a short press is
@@ -21,10 +30,14 @@ from hostsim.devices import BetReaderDevice, DiceReaderDevice, ShoeDevice, garbl
 # buttons (a second is the usual one).
 SHORT_PRESS_MS = 100
 LONG_PRESS_MS = 1500
+# After a key's release, before the next key: the keypad re-arms a key after 3 scans of 10 ms
+# (firmware/drivers/keypad.py) read it up.
+KEY_GAP_MS = 50
 
 SHOE_PORT = "shoe"
 BETS_PORT = "bets"
 DICE_PORT = "dice"
+HOST_PORT = "host"
 
 
 class TableIO:
@@ -42,11 +55,23 @@ class TableIO:
         self.dice_reader = DiceReaderDevice()
         self._greeted = []       # the devices that have sent their HELLO
         self._held = {}          # pin -> virtual time (ms) of its release
+        self.keypad = SimKeypad(hw, board.keypad) if board.keypad is not None else None
+        self._keys_held = {}     # keypad legend -> virtual time (ms) of its release
 
     # -- what the board has --------------------------------------------------------
     def button_roles(self):
         """The dealer buttons of this board, by role, sorted."""
         return [role for role, _ in self.board.buttons]
+
+    def key_legends(self):
+        """The keys of this board's keypad, by legend, in key index order ([] without a keypad)."""
+        return self.keypad.keys() if self.keypad is not None else []
+
+    def key_index(self, legend):
+        """The key index of `legend` (the KEY event's a); ValueError naming the board's keys if it has none."""
+        if self.keypad is None:
+            raise ValueError("board %s has no keypad (no key %r)" % (self.board.name, legend))
+        return self.keypad.index(legend)
 
     def port_roles(self):
         """The serial ports of this board, by role, sorted."""
@@ -124,16 +149,31 @@ class TableIO:
         return hold
 
     def release_due(self):
-        """Release every button whose hold time is over (call it before each firmware pass)."""
+        """Release every button and keypad key whose hold time is over (call it before each firmware pass)."""
         now = self.hw.clock.now_ms()
         for pin, due in sorted(self._held.items()):
             if now >= due:
                 del self._held[pin]
                 self.hw.pin(pin).release()
+        for legend, due in sorted(self._keys_held.items()):
+            if now >= due:
+                del self._keys_held[legend]
+                self.keypad.release(legend)
 
     def holding(self):
-        """True while a button is held down."""
-        return bool(self._held)
+        """True while a button or a keypad key is held down."""
+        return bool(self._held) or bool(self._keys_held)
+
+    # -- the dealer keypad ------------------------------------------------------------------
+    def press_key(self, legend, hold_ms=SHORT_PRESS_MS):
+        """Push the keypad key `legend` down now; release_due() releases it after hold_ms. Returns hold_ms.
+
+        ValueError naming the board's keys for a legend its keypad lacks (or when it has no keypad).
+        """
+        self.key_index(legend)              # the ValueError, before anything is held
+        self.keypad.press(legend)
+        self._keys_held[legend] = self.hw.clock.now_ms() + hold_ms
+        return hold_ms
 
     # -- bytes ------------------------------------------------------------------------------
     def send(self, role, data):

@@ -13,7 +13,7 @@ from firmware import cards
 from firmware.device_frame import MAX_LINE
 from firmware.errors import CardCodeError
 from hostsim.devices import DOWN, DiceReaderDevice
-from hostsim.table_io import BETS_PORT, DICE_PORT, SHOE_PORT
+from hostsim.table_io import BETS_PORT, DICE_PORT, HOST_PORT, SHOE_PORT
 
 # The longest wait one line may ask for: a typo (an extra digit or three) is an error, not an hour of stepping.
 MAX_WAIT_MS = 3600 * 1000
@@ -206,6 +206,86 @@ def _raw(table, value, options):
     table.take_in(role)
 
 
+def _hand(table, value, options):
+    """{"hand": {"button": 3, "stacks": {"1": 1000}}}: the host's request to start an Omaha hand, sent
+    as one JSON line on the report port (docs/omaha.md, "Host requests"); the table judges its values."""
+    if not isinstance(value, dict):
+        raise InputError("hand must be an object such as {\"button\": 3, \"stacks\": {\"1\": 1000}}, got %s"
+                         % _type_name(value))
+    for key in value:
+        if key not in ("button", "stacks"):
+            raise InputError("hand: unknown key %r (expected button, stacks)" % (key,))
+    if "button" in value:
+        _whole("hand: button", value["button"], 1)
+    stacks = value.get("stacks", {})
+    if not isinstance(stacks, dict):
+        raise InputError("hand: stacks must be an object of seats, e.g. {\"1\": 1000}, got %s" % _type_name(stacks))
+    for seat, chips in stacks.items():
+        _seat_word("hand: stacks", seat)
+        _whole("hand: stacks: seat %s" % seat, chips)
+    _port(table, HOST_PORT, "hand")
+    table.io.send(HOST_PORT, json.dumps({"hand": value}).encode() + b"\n")
+    table.take_in(HOST_PORT)
+
+
+def _seat_word(what, seat):
+    if not seat.isdigit() or not seat.isascii():
+        raise InputError("%s: seat %r must be a seat number such as \"3\"" % (what, seat))
+
+
+# The dealer's actions on the keypad (docs/omaha.md, "The dealer keypad").
+ACTS = ("fold", "check", "call", "bet", "raise", "allin")
+
+
+def _action(table, value, options):
+    """{"action": {"seat": 4, "act": "raise", "amount": 30}} -> the keys 4 RAISE 3 0 ENTER."""
+    if not isinstance(value, dict):
+        raise InputError("action must be an object such as {\"seat\": 4, \"act\": \"call\"}, got %s"
+                         % _type_name(value))
+    for key in value:
+        if key not in ("seat", "act", "amount"):
+            raise InputError("action: unknown key %r (expected seat, act, amount)" % (key,))
+    if "act" not in value:
+        raise InputError("action: missing \"act\" (%s)" % _listed(ACTS))
+    act = _text("action: act", value["act"])
+    if act not in ACTS:
+        raise InputError("action: unknown act %r (expected %s)" % (act, _listed(ACTS)))
+    legends = []
+    if "seat" in value:
+        legends.extend("%d" % _whole("action: seat", value["seat"], 1))
+    legends.append(act)
+    if "amount" in value:
+        legends.extend("%d" % _whole("action: amount", value["amount"]))
+    legends.append("enter")
+    _type(table, legends)
+
+
+def _keys(table, value, options):
+    """{"keys": "4 raise 30 enter"}: keypad keys as the dealer presses them; a number is its digit keys."""
+    words = _text("keys", value).split()
+    if not words:
+        raise InputError("keys: no key given (e.g. \"4 raise 30 enter\")")
+    legends = []
+    for word in words:
+        if word.isdigit() and word.isascii():
+            legends.extend(word)
+        else:
+            legends.append(word)
+    _type(table, legends)
+
+
+def _type(table, legends):
+    """Check every legend against the board's keypad, then press each in turn."""
+    have = table.io.key_legends()
+    if not have:
+        raise InputError("board %s has no keypad" % table.board.name)
+    for legend in legends:
+        if legend not in have:
+            raise InputError("no key %r on the keypad of board %s (it has %s)"
+                             % (legend, table.board.name, _listed(sorted(have))))
+    table.type_keys(legends)
+
+
 def _wait(table, value, options):
     table.run_for(_whole("wait_ms", value, 0, MAX_WAIT_MS))
 
@@ -219,6 +299,9 @@ KINDS = {
     "bets": (_bets, {}),
     "dice": (_dice, {"flags": (_flags, []), "cocked": (_cocked, [])}),
     "button": (_button, {"long": (_boolean, False)}),
+    "hand": (_hand, {}),
+    "action": (_action, {}),
+    "keys": (_keys, {}),
     "raw": (_raw, {}),
     "wait_ms": (_wait, {}),
 }

@@ -61,6 +61,76 @@ class FakePin:
         self.level = v
 
 
+class FakeMatrix:
+    """A key matrix without diodes: `rows` open-drain row pins, `cols` column pins with pull-up.
+
+    A held key joins its row and column wires; a wire reads low when any wire it is joined to
+    (through held keys, over any number of hops: ghosts too) is a row pulled low. The rows count
+    how often they were pulled low and whether two were ever low at once (the scan's contract).
+    """
+
+    def __init__(self, rows, cols):
+        self.held = []                       # (row, col) of the keys held down
+        self.overlaps = 0                    # scans that pulled a second row low before releasing one
+        self.rows = [_MatrixRow(self) for _ in range(rows)]
+        self.cols = [_MatrixCol(self, c) for c in range(cols)]
+
+    def press(self, row, col):
+        if (row, col) not in self.held:
+            self.held.append((row, col))
+
+    def release(self, row, col):
+        if (row, col) in self.held:
+            self.held.remove((row, col))
+
+    def column_low(self, col):
+        """Walk the wires joined to column `col` by held keys; low if one is a row pulled low."""
+        seen_rows = []
+        seen_cols = [col]
+        frontier = [("c", col)]
+        while frontier:
+            kind, n = frontier.pop()
+            for r, c in self.held:
+                if kind == "c" and c == n and r not in seen_rows:
+                    seen_rows.append(r)
+                    frontier.append(("r", r))
+                elif kind == "r" and r == n and c not in seen_cols:
+                    seen_cols.append(c)
+                    frontier.append(("c", c))
+        for r in seen_rows:
+            if self.rows[r].level == 0:
+                return True
+        return False
+
+
+class _MatrixRow:
+    def __init__(self, matrix):
+        self.matrix = matrix
+        self.level = 1          # open drain: 1 = released (drives nothing)
+        self.pulls = 0
+
+    def value(self, v=None):
+        if v is None:
+            return self.level
+        if not v and self.level:
+            self.pulls += 1
+            for row in self.matrix.rows:
+                if row is not self and row.level == 0:
+                    self.matrix.overlaps += 1
+        self.level = 1 if v else 0
+
+
+class _MatrixCol:
+    def __init__(self, matrix, index):
+        self.matrix = matrix
+        self.index = index
+
+    def value(self, v=None):
+        if v is not None:
+            raise AssertionError("a keypad column is an input")
+        return 0 if self.matrix.column_low(self.index) else 1
+
+
 class FakeMachine:
     """Enough of `machine` for firmware.hardware.bring_up on either runtime."""
 
@@ -76,11 +146,14 @@ class FakeMachine:
         class Pin:
             IN = 0
             OUT = 1
+            OPEN_DRAIN = 2
             PULL_UP = 1
 
-            def __init__(self, pin_id, mode=-1, pull=-1):
+            def __init__(self, pin_id, mode=-1, pull=-1, value=None):
                 self.id = pin_id
-                self.level = 1
+                self.mode = mode
+                self.pull = pull
+                self.level = 1 if value is None else value
                 machine.pins[pin_id] = self
 
             def value(self, v=None):

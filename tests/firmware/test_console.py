@@ -1,6 +1,7 @@
 # Technician console: commands answer; garbage gets a clear error and is reported.
 from firmware import table as t
 from firmware.drivers.pixels import GOLD, OFF, RED, WHITE
+from tests.firmware.device_helpers import Sender
 from tests.firmware.scratch import ScratchDir
 from tests.firmware.test_main import _boot, _host, _press_confirm, _run
 
@@ -138,22 +139,24 @@ def test_overlong_console_line_answered_counted_reported():
 def test_console_errors_reported_in_event_order():
     """issue 8 #14: console errors were sent at once, ahead of reports of earlier events."""
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state, "omaha")
+        ctx, machine, _ = _boot(state, "craps")
         _run(ctx)
         before = len(_host(machine))
-        machine.uarts[0].feed(b"Kh\n")                   # the shoe's line is read first in the pass
+        dice = Sender("D")
+        machine.uarts[0].feed(dice("THROW", "3", "4") + b"\n")    # the reader's line is read first in the pass
         assert _type(ctx, machine, b"bogus")[0].startswith("error: unknown command")
-        machine.uarts[0].feed(b"Qs\n")
+        machine.uarts[0].feed(dice("THROW", "6", "5") + b"\n")
         _run(ctx, 1)
-        assert [r.get("card") or r["event"] for r in _reports(machine, before)] == ["Kh", "console_error", "Qs"]
+        assert [r.get("dice") or r["event"] for r in _reports(machine, before)
+                if r["event"] in ("throw", "console_error")] == [[3, 4], "console_error", [6, 5]]
 
 
 def test_status_shows_the_bytes_of_a_reader_fault_and_the_unused_port_count():
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state, "omaha")
+        ctx, machine, _ = _boot(state, "craps")
         _run(ctx)
         machine.uarts[0].feed(b"K?\n")
         _run(ctx, 2)
         status = _type(ctx, machine, b"status")
-        assert "fault bad_card (bytes 'K?'): press CONFIRM to acknowledge" in status
+        assert "fault frame_syntax (bytes 'K?'): press CONFIRM to acknowledge" in status
         assert not [line for line in status if "unused" in line]      # pico: shoe and dice share one UART

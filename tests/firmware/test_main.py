@@ -5,10 +5,12 @@ import os
 
 from firmware import faults, main, saved_state, table as t
 from firmware.errors import SettingsError
+from firmware.events import HOST_HAND
 from tests.firmware.device_helpers import Sender
 from tests.firmware.expect import raises_match
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
 from tests.firmware.scratch import ScratchDir, exists
+from tests.firmware.table_rig import strip
 
 
 def _table_file(game):
@@ -23,9 +25,10 @@ def _write(path, data):
         f.write(json.dumps(data))
 
 
-def _boot(state, game="omaha", missing=(), fs=None):
+def _boot(state, game="craps", missing=(), fs=None):
     """Boot on fake hardware with `state` as the board's flash (a fresh ScratchDir per test).
-    Omaha by default: its shoe still sends plain card lines, which these generic tests use."""
+    Craps by default: between throws its dealer display is the table core's (state, uptime), and
+    anything but a dice reader frame on the reader line (uarts[0]) is a fault with its bytes."""
     config = _table_file(game)
     _write(state + "/t_table.json", config)
     FakeLCD.missing = missing
@@ -68,35 +71,25 @@ def test_boot_reports_and_reaches_ready():
         assert np.strips[0].writes > 0
 
 
-def test_card_from_shoe_reported_and_shown():
-    with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
-        _run(ctx)
-        machine.uarts[0].feed(b"Kh\r\n")
-        _run(ctx, 2)
-        assert _host(machine)[-1]["card"] == "Kh"
-        assert ctx.hw.displays["dealer"].lines[2] == "CARD Kh"
-
-
-def test_garbage_from_shoe_faults_the_table():
+def test_garbage_from_the_reader_faults_the_table():
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state)
         _run(ctx)
         machine.uarts[0].feed(b"K?\n")
         _run(ctx, 2)
         assert ctx.table.state == t.FAULTED
-        assert _host(machine)[-1]["fault"] == "bad_card"
-        assert ctx.hw.displays["dealer"].lines[1] == "FAULT BAD_CARD"
+        assert _host(machine)[-1]["fault"] == "frame_syntax" and _host(machine)[-1]["bytes"] == "K?"
+        assert ctx.hw.displays["dealer"].lines[1] == "FRAME_SYNTAX"
 
 
 def test_overlong_line_dropped_and_faulted():
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state)
         _run(ctx)
-        machine.uarts[0].feed(b"K" * 500 + b"\nAh\n")
+        machine.uarts[0].feed(b"K" * 500 + b"\n" + Sender("D")("THROW", "3", "4") + b"\n")
         _run(ctx, 6)                                   # a bounded number of bytes per pass
-        events = [r.get("fault") or r.get("card") for r in _host(machine) if r["event"] in ("fault", "card")]
-        assert events == ["line_too_long", "Ah"]       # the next good line still arrives
+        events = [r.get("fault") or r.get("dice") for r in _host(machine) if r["event"] in ("fault", "throw")]
+        assert events == ["line_too_long", [3, 4]]     # the next good line still arrives
 
 
 def test_confirm_button_acknowledges():
@@ -260,12 +253,12 @@ def test_unacknowledged_fault_survives_a_reset():
         assert ctx.table.state == t.FAULTED
         ctx, machine, _ = _boot(state)                 # the reset: same flash, new run
         _run(ctx)
-        assert ctx.table.state == t.FAULTED and ctx.table.fault_code == faults.BAD_CARD
+        assert ctx.table.state == t.FAULTED and ctx.table.fault_code == faults.FRAME_SYNTAX
         faulted = [r for r in _host(machine) if r["event"] == "fault"]
-        assert faulted == [{"seq": faulted[0]["seq"], "table": "B01", "event": "fault", "fault": "bad_card",
+        assert faulted == [{"seq": faulted[0]["seq"], "table": "B01", "event": "fault", "fault": "frame_syntax",
                             "detail": 0, "restored": True}]
-        assert ctx.hw.displays["dealer"].lines[1] == "FAULT BAD_CARD"
-        assert "fault bad_card (from before the reset): press CONFIRM to acknowledge" in \
+        assert ctx.hw.displays["dealer"].lines[1] == "FRAME_SYNTAX"
+        assert "fault frame_syntax (from before the reset): press CONFIRM to acknowledge" in \
             ctx.console.handle(b"status")
         _press_confirm(ctx, machine)
         assert ctx.table.state == t.READY
@@ -311,7 +304,7 @@ def test_fault_that_cannot_be_saved_is_reported():
         machine.uarts[0].feed(b"K?\n")
         _run(ctx, 4)
         reported = [(r["fault"], r.get("bytes", r.get("detail"))) for r in _host(machine) if r["event"] == "fault"]
-        assert reported == [("bad_card", "K?"), ("fault_record_unsaved", faults.BAD_CARD)]
+        assert reported == [("frame_syntax", "K?"), ("fault_record_unsaved", faults.FRAME_SYNTAX)]
 
 
 def test_dealer_display_shows_the_current_uptime():
@@ -320,3 +313,34 @@ def test_dealer_display_shows_the_current_uptime():
         ctx, machine, _ = _boot(state)
         _run(ctx, 160)                                 # 16 s of 100 ms passes
         assert ctx.hw.displays["dealer"].lines[3] == "UP 16s"
+
+
+def test_json_host_request_goes_to_the_game_and_a_refusal_is_reported_with_its_reason_and_bytes():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        host = machine.uarts[1]
+        host.feed(b'{"hand": {}}\n')                  # a game without JSON requests: not understood
+        _run(ctx, 2)
+        seen = []
+
+        def request(parsed):
+            seen.append(parsed)
+            if "bad" in parsed:
+                raise SettingsError("hand: bad request")
+            return HOST_HAND, 0
+
+        ctx.game.host_request = request
+        for line in (b'{"hand": {"button": 3}}', b'{"bad": 1}', b'{"hand": [1, 2'):
+            host.feed(line + b"\n")
+            _run(ctx, 2)
+        host.feed(b"roads\n")                          # the word requests still work
+        _run(ctx, 2)
+        errors = [strip(r) for r in _host(machine) if r["event"] == "host_error"]
+        assert seen == [{"hand": {"button": 3}}, {"bad": 1}]
+        assert errors[0] == {"event": "host_error", "error": "unknown request", "bytes": '{"hand": {}}'}
+        assert errors[1] == {"event": "host_error", "error": "not served by this table", "request": HOST_HAND}
+        assert errors[2] == {"event": "host_error", "error": "hand: bad request", "bytes": '{"bad": 1}'}
+        assert errors[3]["bytes"] == '{"hand": [1, 2' and errors[3]["error"]     # not JSON: the parser's words
+        assert errors[4] == {"event": "host_error", "error": "not served by this table", "request": 1}
+        assert len(errors) == 5

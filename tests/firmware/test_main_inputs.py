@@ -40,27 +40,29 @@ def _inputs(machine, reports=None):
         elif r["event"] == "no_roll":
             out.append(("no_roll", r["reason"]))
         elif r["event"] == "fault":
-            out.append(("fault", r["fault"], r["bytes"] if "bytes" in r else r["detail"]))
+            out.append(("fault", r["fault"], r["bytes"] if "bytes" in r else r.get("detail", r.get("card"))))
     return out
 
 
-def test_truncated_card_line_does_not_swallow_the_next_card():
+def test_truncated_reader_line_does_not_swallow_the_next_line():
     with ScratchDir() as state:
         # Issue 8 item 10: "K", a pause, then "Ah\n" gave one bad_card and the A of hearts was never seen.
         ctx, machine, _ = _boot(state)
         _run(ctx)
-        shoe = machine.uarts[0]
-        shoe.feed(b"K")
+        reader = machine.uarts[0]
+        reader.feed(b"K")
         _run(ctx, 2)                                    # 100 ms a pass: longer than the line timeout
-        shoe.feed(b"Ah\n")
+        reader.feed(Sender("D")("THROW", "3", "4") + b"\n")
         _run(ctx, 2)
-        assert _inputs(machine) == [("fault", "partial_line", "K"), ("card", "Ah")]
+        # The throw is read (the partial line's fault holds it for the dealer, as every reader fault does).
+        assert _inputs(machine) == [("fault", "partial_line", "K"), ("throw", [3, 4], "alarm")]
 
 
 def test_reader_ports_time_out_and_the_console_does_not():
     with ScratchDir() as state:
-        ctx, machine = _boot_sim(state, "omaha")
-        assert ctx.reader.timeout_ms == line_timeout_ms(ctx.board.ports["shoe"]["baudrate"]) > 0
+        ctx, machine = _boot_sim(state, "baccarat")
+        shoe = ctx.game.devices[0].source
+        assert shoe.timeout_ms == line_timeout_ms(ctx.board.ports["shoe"]["baudrate"]) > 0
         assert ctx.unused_reader.timeout_ms > 0
         assert ctx.console_port.timeout_ms == 0         # a technician types slowly
         _run(ctx)
@@ -113,7 +115,7 @@ def test_fault_reports_carry_the_escaped_bytes_and_counts_stay_details():
         main.refresh_outputs(ctx, False)
         reported = [r for r in _host(machine) if r["event"] == "fault"]
         assert reported[0] == {"seq": reported[0]["seq"], "table": "B01", "event": "fault",
-                               "fault": "bad_card", "bytes": "K?"}
+                               "fault": "frame_syntax", "bytes": "K?"}
         assert reported[1]["bytes"] == "\\x1b[2J\\x5c"
         assert reported[2]["fault"] == "queue_full" and reported[2]["detail"] == 5 and "bytes" not in reported[2]
 
@@ -122,10 +124,10 @@ def test_overlong_line_fault_shows_its_first_bytes():
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state)
         _run(ctx)
-        machine.uarts[0].feed(b"0123456789" * 30 + b"\nAh\n")
+        machine.uarts[0].feed(b"0123456789" * 30 + b"\n" + Sender("D")("THROW", "3", "4") + b"\n")
         _run(ctx, 6)
         found = _inputs(machine)
-        assert [f[:2] for f in found] == [("fault", "line_too_long"), ("card", "Ah")]
+        assert [f[:2] for f in found] == [("fault", "line_too_long"), ("throw", [3, 4])]
         assert found[0][2].startswith("0123456789012345678901234567890123456789")
 
 
@@ -135,30 +137,31 @@ def test_flood_without_line_end_is_read_in_bounded_steps_and_the_watchdog_is_fed
         ctx, machine, _ = _boot(state)
         _run(ctx)
         shoe = machine.uarts[0]
+        budget = ctx.game.devices[0].source.budget
         flood = 1000
         shoe.feed(b"K" * flood)
         machine.usb.feed(b"x" * flood)                  # the console port too
         fed = machine.fed
         main.poll_inputs(ctx, 10)
         assert machine.fed == fed + 1
-        assert shoe.any() >= flood - ctx.reader.budget
+        assert shoe.any() >= flood - budget
         assert machine.usb.any() >= flood - ctx.console_port.budget
         passes = 1
         while shoe.any():
             main.poll_inputs(ctx, 1)
             passes += 1
-        assert passes > flood // ctx.reader.budget and machine.fed == fed + passes
-        shoe.feed(b"\nAh\n")
+        assert passes > flood // budget and machine.fed == fed + passes
+        shoe.feed(b"\n" + Sender("D")("THROW", "3", "4") + b"\n")
         _run(ctx, 2)
         found = _inputs(machine)
-        assert [f[:2] for f in found] == [("fault", "line_too_long"), ("card", "Ah")]   # one long line, one fault
+        assert [f[:2] for f in found] == [("fault", "line_too_long"), ("throw", [3, 4])]   # one long line, one fault
         assert found[0][2].startswith("KKKK")
 
 
 def test_lines_on_the_unused_reader_port_are_counted_and_reported_once():
     with ScratchDir() as state:
         # Issue 8 item 22: 13 dice lines on a Baccarat table had no effect and no counter.
-        ctx, machine = _boot_sim(state, "omaha")
+        ctx, machine = _boot_sim(state, "baccarat")
         _run(ctx)
         dice = machine.uarts[2]
         dice.feed(b"3 4\n" * 13)
@@ -171,9 +174,9 @@ def test_lines_on_the_unused_reader_port_are_counted_and_reported_once():
         unexpected = [r for r in _sim_host(machine) if r.get("fault") == "unexpected_input"]
         assert len(unexpected) == 1
         assert unexpected[0]["port"] == "dice" and unexpected[0]["bytes"] == "3 4"
-        machine.uarts[1].feed(b"Kh\n")                  # the shoe is still read
+        machine.uarts[1].feed(Sender("S")("CARD", "Kh", "D") + b"\n")   # the shoe is still read
         _run(ctx, 2)
-        assert _inputs(machine, _sim_host(machine))[-1] == ("card", "Kh")
+        assert _inputs(machine, _sim_host(machine))[-1] == ("card", "Kh")   # read (set aside: the alarm is open)
 
 
 def test_shoe_lines_on_a_craps_table_are_unexpected_input_on_the_shoe_port():

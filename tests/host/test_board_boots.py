@@ -56,6 +56,19 @@ def test_every_shipped_board_boots_every_game_its_zones_support(tmp_path):
             assert sorted(ctx.hw.displays) == sorted(r for r in data["displays"] if r != "i2c")
             assert sorted(ctx.hw.ports) == sorted(data["ports"])      # the pico's bet reader on its PIO too
             assert ctx.hw.lights.names == sorted(data["zones"][game])
+            keypad = data.get("keypad")
+            assert (ctx.hw.keypad is None) == (keypad is None), name
+            if keypad is not None:      # built, and scanned by the passes above
+                assert len(ctx.hw.keypad) == len(keypad["rows"]) * len(keypad["cols"])
+
+
+def test_the_largest_and_the_smallest_keypad_boot(tmp_path):
+    for rows, cols, keys in ((list(range(30, 38)), list(range(40, 48)), [["enter"] + [""] * 7] + [[""] * 8] * 7),
+                             ([30], [31], [["fold"]])):
+        data = _shipped("sim")
+        data["keypad"] = {"rows": rows, "cols": cols, "keys": keys}
+        ctx = _boot(data, "omaha", str(tmp_path))
+        assert len(ctx.hw.keypad) == len(rows) * len(cols) and ctx.hw.faults == []
 
 
 # --- mutations -------------------------------------------------------------------------------------------

@@ -1,0 +1,133 @@
+# Misdeal prompts of the Omaha table (a part of OmahaTable): Omaha art. 9, nothing guessed.
+#
+# While FAULTED the table is held where it was (resume_state); nothing is
+# decided. What closes each alarm (docs/omaha.md, "Misdeal prompts"):
+#   card_out_of_order  CONFIRM: the card is dealt to no one (discard, counted)
+#   card_impossible    only a long VOID (a card seen twice: not one deck)
+#   card_unreadable    the next card read is that card (rescan)
+#   card_missing       the card is read (rescan), or CONFIRM (the keyed action is dropped)
+#   shoe line fault    CONFIRM (the dealer vouches no card left), or the next card read (rescan)
+# A long VOID while a hand runs is a misdeal: the hand is void, every bet returned (art. 9(2)).
+from firmware import faults
+from firmware.compat import const
+from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, HOST, HOST_HAND, SHOE, SHOE_UNREAD
+from firmware.games.omaha.codes import DEALING, NO_CARD, OUT_DEALT, TO_DISCARD
+from firmware.statemachine import STAY
+from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT, READY
+
+# How severe an alarm is: a worse alarm replaces a milder one; the milder is only reported.
+_SEVERITY_IMPOSSIBLE = const(4)
+_SEVERITY_UNREADABLE = const(3)
+_SEVERITY_HELD = const(2)
+_SEVERITY_READER = const(1)
+
+
+def _severity(code):
+    if code == faults.CARD_IMPOSSIBLE:
+        return _SEVERITY_IMPOSSIBLE
+    if code == faults.CARD_UNREADABLE:
+        return _SEVERITY_UNREADABLE
+    if code == faults.CARD_OUT_OF_ORDER or code == faults.CARD_MISSING:
+        return _SEVERITY_HELD
+    if faults.is_reader_fault(code):
+        return _SEVERITY_READER
+    return 0
+
+
+def _rescan_closes(code):
+    """The alarms a card read closes: it is the card the shoe did not (or could not) report."""
+    return code == faults.CARD_UNREADABLE or code == faults.CARD_MISSING or faults.is_reader_fault(code)
+
+
+class Alarms:
+    def _alarm(self, code, card):
+        return self._common(FAULT, code, card)
+
+    def resume_after_fault(self):
+        state = self.state
+        return state if state >= DEALING else READY
+
+    def may_confirm(self):
+        """CONFIRM closes the alarm, except where only a rescan or VOID may (art. 9: never guessed)."""
+        code = self.fault_code
+        if code == faults.CARD_UNREADABLE or code == faults.CARD_IMPOSSIBLE:
+            return not self.hand_runs()
+        return True
+
+    def _on_faulted(self, kind, a, b):
+        if kind == FAULT:
+            if _severity(a) > _severity(self.fault_code):   # the worse alarm is the one to close
+                self.fault_code = a
+                self.fault_detail = b
+            else:
+                self._emit(OUT_FAULT, a, b)                  # reported; the worse alarm in force stays
+            self.display_dirty = True
+            return STAY
+        if kind == CARD:
+            return self._card_in_alarm(a, b)
+        if kind == SHOE and a == SHOE_UNREAD:
+            if self.resume_state == DEALING or self.fault_code == faults.CARD_MISSING:
+                return self._on_faulted(FAULT, faults.CARD_UNREADABLE, NO_CARD)
+            self._emit(OUT_FAULT, faults.CARD_OUT_OF_ORDER, NO_CARD)
+            return STAY
+        if kind == BUTTON and a == self.confirm_button and b == BUTTON_PRESSED:
+            return self._confirm(a, b)
+        if kind == BUTTON and a == self.void_button and b == BUTTON_LONG:
+            self._emit(OUT_BUTTON, a, b)
+            if not self.hand_runs():
+                self.display_dirty = True
+                return STAY
+            reason = faults.name(self.fault_code)
+            self.acknowledge(ACK_VOID)
+            return self._misdeal(reason)
+        if kind == HOST and a == HOST_HAND:
+            self._host_refused("an alarm is open")
+            return STAY
+        if self._anywhere(kind, a, b):
+            return self.key_target if self.key_target != FAULTED else STAY
+        return self._common(kind, a, b)
+
+    def _confirm(self, a, b):
+        self._emit(OUT_BUTTON, a, b)
+        if not self.may_confirm():
+            self.display_dirty = True
+            return STAY
+        held = self.held_card
+        self.held_card = NO_CARD
+        self.prompt_void = False
+        target = self.acknowledge(ACK_CONFIRM)
+        if held != NO_CARD:
+            self._discard(held)
+        return target
+
+    def _card_in_alarm(self, card, face_up):
+        """A card read while held: the rescan the alarm asked for, or a card dealt to no one."""
+        if self.resume_state >= DEALING and _rescan_closes(self.fault_code):
+            target = self.acknowledge(ACK_RESCAN)
+            return self._resume_with_card(target, card, face_up)
+        if self.hand_runs():
+            self._discard(card)
+        else:                                            # no hand to count it in: reported, never lost
+            self._emit(OUT_FAULT, faults.CARD_OUT_OF_ORDER, card if 0 <= card < 52 else NO_CARD)
+        return STAY
+
+    def _resume_with_card(self, target, card, face_up):
+        """Go on where the table was held, with this card as if it had just arrived."""
+        self.state = target                              # the handler below runs in that state
+        then = self.HANDLERS[target](self, CARD, card, face_up)
+        self.state = FAULTED                             # dispatch takes the transition and its entry
+        if then == FAULTED:                              # the card raised an alarm of its own
+            self._emit_fault()
+            self.display_dirty = True
+            return STAY
+        return target if then == STAY else then
+
+    def _discard(self, card):
+        """A card set aside by the dealer: counted in the hand (it cannot come back), dealt to no one."""
+        if not self.hand_runs() or card < 0 or card >= 52:
+            return                                       # no hand: nothing to count it in
+        if self.seen[card]:
+            self._emit(OUT_FAULT, faults.CARD_IMPOSSIBLE, card)
+            return
+        self.seen[card] = 1
+        self._emit(OUT_DEALT, card, TO_DISCARD)

@@ -1,0 +1,291 @@
+# Omaha table controller: hands from the framed shoe and the dealer keypad, run to completion.
+#
+# A state machine on the table core (firmware.table.Table), fed one event at a
+# time from the fixed queue: cards and shoe messages from the framed shoe, keys
+# from the dealer keypad, dealer buttons, host requests. The rules are the
+# engine beside it (rules.OmahaHand): every card and every action goes through
+# it; this module decides what a card or a key means in the table's state and
+# what the dealer, the lights and the host are told (docs/omaha.md, "The table").
+#
+#   STARTING -> READY (no hand) -> DEALING <-> BETTING -> READY (result shown); FAULTED from any and back
+#
+# Anything that would make the table's knowledge of the hand wrong (a card out
+# of order, a card seen twice, an unread card, an action keyed while a card is
+# awaited, a shoe line fault) holds the table in FAULTED with a misdeal prompt
+# (Omaha art. 9): the dealer corrects it at once, or holds VOID and the hand is
+# void with every bet returned (art. 9(2)). Nothing is guessed.
+from firmware import faults
+from firmware.errors import IntegrityError, RuleError
+from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, HOST, HOST_HAND, KEY, SHOE, SHOE_UNREAD, TICK
+from firmware.games.omaha import rules
+from firmware.games.omaha.alarms import Alarms
+from firmware.games.omaha.betting import BetRangeError
+from firmware.games.omaha.codes import (BETTING, DEALING, K_ALLIN, K_BET, K_BUTTON, K_CALL, K_CHECK, K_FOLD, K_NEW,
+                                        K_NONE, K_RAISE, K_SEAT, K_STACK, NO_CARD, OUT_ACTION, OUT_DEALT, OUT_HOST_REFUSED,
+                                        OUT_REFUSED, OUT_RESULT, TO_BOARD, TO_BURN, TO_HOLE)
+from firmware.games.omaha.entry import (ENTERED, IGNORED, MAX_DIGITS, NO_NUMBER, OVERFLOW, Entry, command_word, is_action,
+                                        key_code)
+from firmware.games.omaha.lights import OmahaLights
+from firmware.games.omaha.seats import Seats
+from firmware.statemachine import STAY
+from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, STARTING, Table
+
+_ACTION_WORDS = {K_FOLD: rules.FOLD, K_CHECK: rules.CHECK, K_CALL: rules.CALL, K_BET: rules.BET, K_RAISE: rules.RAISE}
+
+
+class OmahaTable(Alarms, Seats, OmahaLights, Table):
+    STATE_NAMES = Table.STATE_NAMES + ("dealing", "betting")
+
+    def __init__(self, lights, buttons, settings, key_legends, outbox_size=64):
+        """buttons: board button index by role (confirm, void, deal; -1 when absent): a long press of
+        void is the misdeal (art. 9(2)); key_legends: the dealer keypad's legend per key index
+        ("new", "7", "raise", ... "" where there is no key)."""
+        self.settings = settings
+        self.seats = settings.seats
+        self.void_button = buttons.get("void", -1)
+        self.key_codes = bytearray(len(key_legends))
+        for i in range(len(key_legends)):
+            self.key_codes[i] = key_code(key_legends[i])
+        self.entry = Entry()
+        self.answer = ""             # the dealer display's answer to the last entry ("" none)
+        self.refusal = (None, None, None, "", "")   # seat, act, amount, reason, display of the last refusal
+        self.hand = None             # the hand in play, or the last one (rules.OmahaHand)
+        self.result = None           # its HandResult once over
+        self.hand_no = 0             # hands started since the table opened
+        self.void_reason = ""
+        self.seen = bytearray(52)    # cards out of the shoe in this hand (dealt or discarded)
+        self.held_card = NO_CARD     # a card out of order, waiting for CONFIRM (discard) or VOID
+        self.act_stack = 0           # the last action's seat: chips left, pot after it, all in
+        self.act_pot = 0
+        self.act_all_in = False
+        self.prompt_void = False     # VOID pressed short: the display says to hold it
+        self.key_target = STAY       # where the last key takes the table
+        Seats.__init__(self)
+        OmahaLights.__init__(self, lights)
+        Table.__init__(self, lights, buttons.get("confirm", -1), outbox_size)
+
+    # -- state entries ---------------------------------------------------------------
+    def _enter_ready(self):
+        Table._enter_ready(self)
+        self._render_lights()
+
+    def _enter_game(self):
+        self.display_dirty = True
+        self._emit(OUT_STATE, self.state)
+        self._render_lights()
+
+    def hand_runs(self):
+        """A hand is dealt or bet and not over (a misdeal may still void it, art. 9)."""
+        if self.hand is None:
+            return False
+        kind = self.hand.expected()[0]
+        return kind != rules.EXPECT_DONE and kind != rules.EXPECT_VOID
+
+    # -- STARTING / READY -----------------------------------------------------------------
+    def _on_starting(self, kind, a, b):
+        if kind == CARD or kind == SHOE or kind == KEY or kind == HOST:
+            # Input before the lamp test is over: the test is cut short rather than the input lost.
+            self.state = READY
+            target = self._on_ready(kind, a, b)
+            self.state = STARTING
+            return READY if target == STAY else target
+        return Table._on_starting(self, kind, a, b)
+
+    def _on_ready(self, kind, a, b):
+        if kind == CARD:
+            self.held_card = a
+            return self._alarm(faults.CARD_OUT_OF_ORDER, a)
+        if kind == SHOE and a == SHOE_UNREAD:
+            return self._alarm(faults.CARD_OUT_OF_ORDER, NO_CARD)
+        if kind == HOST and a == HOST_HAND:
+            return self._host_hand()
+        if self._anywhere(kind, a, b):
+            return self.key_target
+        return Table._on_ready(self, kind, a, b)
+
+    # -- DEALING and BETTING -----------------------------------------------------------------
+    def _on_hand(self, kind, a, b):
+        if kind == CARD:
+            return self._card(a, b)
+        if kind == SHOE and a == SHOE_UNREAD:
+            if self.state == DEALING:
+                return self._alarm(faults.CARD_UNREADABLE, NO_CARD)
+            return self._alarm(faults.CARD_OUT_OF_ORDER, NO_CARD)
+        if kind == BUTTON and a == self.void_button and b == BUTTON_LONG:
+            self._emit(OUT_BUTTON, a, b)
+            return self._misdeal("misdeal")
+        if kind == HOST and a == HOST_HAND:
+            self._host_refused("a hand is in play")
+            return STAY
+        if self._anywhere(kind, a, b):
+            return self.key_target
+        return self._common(kind, a, b)
+
+    def _card(self, card, face_up):
+        if card < 0 or card >= 52 or self.seen[card]:
+            return self._alarm(faults.CARD_IMPOSSIBLE, card if 0 <= card < 52 else NO_CARD)
+        hand = self.hand
+        kind, seat = hand.expected()
+        if kind != rules.EXPECT_HOLE and kind != rules.EXPECT_BURN and kind != rules.EXPECT_BOARD:
+            self.held_card = card
+            return self._alarm(faults.CARD_OUT_OF_ORDER, card)
+        try:
+            hand.deal(card)
+        except IntegrityError:
+            return self._alarm(faults.CARD_IMPOSSIBLE, card)
+        self.seen[card] = 1
+        if kind == rules.EXPECT_HOLE:
+            self._emit(OUT_DEALT, card, TO_HOLE + 4 * seat)
+        elif kind == rules.EXPECT_BURN:
+            self._emit(OUT_DEALT, card, TO_BURN)
+        else:
+            n = len(hand.board)
+            self._emit(OUT_DEALT, card, TO_BOARD + 4 * (1 if n <= 3 else n - 2))
+        return self._next_state()
+
+    def _next_state(self):
+        """Where the hand is now: a card awaited (DEALING), an action (BETTING), or over (READY)."""
+        kind = self.hand.expected()[0]
+        if kind == rules.EXPECT_DONE:
+            return self._finish()
+        target = BETTING if kind == rules.EXPECT_ACTION else DEALING
+        self.display_dirty = True
+        if target == self.state:
+            self._render_lights()
+            return STAY
+        return target
+
+    def _finish(self):
+        self.result = self.hand.result()
+        self._carry_stacks(self.result)
+        self.showing_result = True
+        self._emit(OUT_RESULT, self.hand_no)
+        self.display_dirty = True
+        if self.state == READY:
+            self._render_lights()
+        return READY
+
+    def _misdeal(self, reason):
+        """Art. 9(2): the hand is void, every bet returned; the stacks are those before the blinds."""
+        self.hand.misdeal()
+        self.void_reason = reason
+        self.held_card = NO_CARD
+        self.prompt_void = False
+        return self._finish()
+
+    # -- the keypad ------------------------------------------------------------------------------
+    def _key(self, index):
+        """One key; sets key_target (the state to go to, or STAY)."""
+        self.key_target = STAY
+        code = self.key_codes[index] if 0 <= index < len(self.key_codes) else K_NONE
+        what = self.entry.press(code)
+        if what == IGNORED:
+            return
+        self.answer = ""
+        self.display_dirty = True
+        if what == OVERFLOW:
+            self._refuse("at most %d digits in a number" % MAX_DIGITS, "TOO MANY DIGITS")
+        elif what == ENTERED:
+            self.key_target = self._enter()
+            self.entry.clear()
+
+    def _enter(self):
+        command = self.entry.command
+        if self.state == FAULTED:
+            self._refuse("an alarm is open: CONFIRM or hold VOID first (art. 9)", "ALARM OPEN")
+        elif command == K_NONE:
+            self._refuse("no command keyed", "KEY A COMMAND")
+        elif is_action(command):
+            if self.state == BETTING:
+                return self._action(command)
+            if self.state == DEALING:
+                return self._alarm(faults.CARD_MISSING, NO_CARD)
+            self._refuse("no hand in play: NEW ENTER starts one", "NO HAND")
+        elif self.state != READY:
+            self._refuse("a hand is in play: the table is changed between hands", "HAND IN PLAY")
+        elif command == K_NEW:
+            if self.entry.seat != NO_NUMBER or self.entry.amount != NO_NUMBER:
+                self._refuse("NEW takes no number", "NEW ENTER")
+            else:
+                return self._start_hand(False)
+        elif command == K_BUTTON:
+            self._key_button()
+        elif command == K_SEAT:
+            self._key_seat()
+        elif command == K_STACK:
+            self._key_stack()
+        return STAY
+
+    def _refuse(self, reason, display):
+        """A keypad entry not applied: the display answers at once, the host hears why."""
+        e = self.entry
+        self.refusal = (e.seat if e.seat != NO_NUMBER else None, command_word(e.command),
+                        e.amount if e.amount != NO_NUMBER else None, reason, display)
+        self.answer = display
+        self.display_dirty = True
+        self._emit(OUT_REFUSED)
+        self.entry.clear()
+
+    def _action(self, command):
+        hand = self.hand
+        e = self.entry
+        to_act = hand.expected()[1]
+        seat = to_act if e.seat == NO_NUMBER else e.seat
+        legal = hand.legal()
+        amount = None if e.amount == NO_NUMBER else e.amount
+        if command == K_ALLIN:
+            if amount is not None:
+                self._refuse("all in takes no amount", legal.display())
+                return STAY
+            if legal.kind is not None:
+                action, amount = legal.kind, legal.all_in_to
+            elif legal.call > 0 and legal.call == hand.stack[legal.index]:
+                action = rules.CALL                       # the call is all it has
+            else:
+                self._refuse("seat %d may not go all in: %s" % (seat, legal.why_not or "nothing to call"),
+                             legal.display())
+                return STAY
+        else:
+            action = _ACTION_WORDS[command]
+        try:
+            hand.act(seat, action, amount)
+        except BetRangeError as exc:
+            self._refuse(str(exc), exc.display)
+            return STAY
+        except RuleError as exc:
+            self._refuse(str(exc), "SEAT %d TO ACT" % to_act if seat != to_act else legal.display())
+            return STAY
+        i = legal.index
+        self.act_stack = hand.start[i] - hand.betting.total[i]
+        self.act_pot = hand.pot_total()
+        self.act_all_in = self.act_stack == 0
+        self._emit(OUT_ACTION, len(hand.history) - 1)
+        return self._next_state()
+
+    # -- events every state takes the same way -----------------------------------------------------
+    def _anywhere(self, kind, a, b):
+        self.key_target = STAY
+        if kind == KEY:
+            self._key(a)
+            return True
+        if kind == TICK:
+            self._common(kind, a, b)
+            return True
+        if kind == BUTTON and a == self.void_button and b == BUTTON_PRESSED:
+            self._emit(OUT_BUTTON, a, b)
+            self.prompt_void = self.state == FAULTED
+            self.display_dirty = True
+            return True
+        return False
+
+    def _host_refused(self, reason):
+        self.host_reason = reason
+        self._emit(OUT_HOST_REFUSED)
+
+    HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (_on_hand, _on_hand)
+    ENTRY = Table.ENTRY[:1] + (_enter_ready,) + Table.ENTRY[2:] + (_enter_game, _enter_game)
+
+    # -- reports ------------------------------------------------------------------------------------
+    def game_report(self, code, a, b):
+        from firmware.games.omaha import reports
+        return reports.game_report(self, code, a, b)

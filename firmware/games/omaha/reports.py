@@ -1,0 +1,78 @@
+# Host reports of the Omaha controller's own outbox codes (docs/protocol.md, "Omaha tables").
+#
+# Called by firmware.report.Reporter when it drains the outbox, right after the
+# event that queued the entry, so the controller's fields still describe it.
+from firmware import cards
+from firmware.games.omaha import rules
+from firmware.games.omaha.codes import (DESTINATIONS, OUT_ACTION, OUT_BUTTON_SET, OUT_DEALT, OUT_HAND_START,
+                                        OUT_HOST_REFUSED, OUT_REFUSED, OUT_RESULT, OUT_SEAT, TO_BOARD, TO_HOLE)
+from firmware.games.omaha.poker_eval import category_name
+
+
+def game_report(table, code, a, b):
+    if code == OUT_DEALT:
+        fields = {"hand": table.hand_no, "card": cards.name(a), "to": DESTINATIONS[b & 3]}
+        if b & 3 == TO_HOLE:
+            fields["seat"] = str(b >> 2)
+        elif b & 3 == TO_BOARD:
+            fields["street"] = rules.STREETS[b >> 2]
+        return "dealt", fields
+    if code == OUT_ACTION:
+        street, seat, act, amount = table.hand.history[a]
+        return "action", {"hand": table.hand_no, "street": rules.STREETS[street], "seat": str(seat), "act": act,
+                          "amount": amount, "stack": table.act_stack, "pot": table.act_pot,
+                          "all_in": table.act_all_in}
+    if code == OUT_REFUSED:
+        seat, act, amount, reason, display = table.refusal
+        return "action_refused", {"seat": None if seat is None else str(seat), "act": act, "amount": amount,
+                                  "reason": reason, "display": display}
+    if code == OUT_HAND_START:
+        return "hand_start", start_fields(table, a)
+    if code == OUT_RESULT:
+        return "hand_result", result_fields(table, a)
+    if code == OUT_SEAT:
+        return "seat", {"seat": str(a), "stack": table.stacks[a], "in": table.playing(a)}
+    if code == OUT_BUTTON_SET:
+        return "button", {"button": str(a)}
+    if code == OUT_HOST_REFUSED:
+        return "host_error", {"error": "hand refused: " + table.host_reason, "request": "hand"}
+    return "fault", {"fault": "unknown_outbox_code", "detail": code}
+
+
+def start_fields(table, number):
+    hand = table.hand
+    stacks = {}
+    for i in range(hand.n):
+        stacks[str(hand.seats[i])] = hand.start[i]
+    total = hand.betting.total
+    return {"hand": number, "button": str(hand.button), "players": [str(s) for s in hand.seats], "stacks": stacks,
+            "blinds": {str(hand.seats[0]): total[0], str(hand.seats[1]): total[1]}}
+
+
+def result_fields(table, number):
+    hand = table.hand
+    result = table.result
+    hole = {}
+    for i in range(hand.n):
+        hole[str(hand.seats[i])] = cards.names(hand.hole[i])
+    pots = []
+    for pot in result.pots:
+        shares = {}
+        for seat, chips in pot.shares:
+            shares[str(seat)] = chips
+        pots.append({"amount": pot.amount, "eligible": [str(s) for s in pot.eligible],
+                     "winners": [str(s) for s in pot.winners], "shares": shares})
+    returned = {}
+    if result.returned is not None:
+        returned[str(result.returned[0])] = result.returned[1]
+    shown = {}
+    for seat, value in result.values:
+        shown[str(seat)] = category_name(value)
+    stacks = {}
+    for seat, chips in result.stacks:
+        stacks[str(seat)] = chips
+    fields = {"hand": number, "void": bool(result.void), "board": cards.names(hand.board), "hole": hole,
+              "pots": pots, "rake": result.rake, "returned": returned, "shown": shown, "stacks": stacks}
+    if result.void:
+        fields["reason"] = table.void_reason
+    return fields

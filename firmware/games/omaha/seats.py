@@ -1,0 +1,178 @@
+# Seats, stacks and the button of the Omaha table between hands (a part of OmahaTable).
+#
+# The table keeps every seat's stack (seats 1..settings.seats) and whether the
+# seat is in or sitting out; a hand's payout is the next hand's stacks. The
+# dealer keys them between hands (STACK, SEAT, BUTTON), or the host sends them
+# with its `hand` request (docs/omaha.md, "Host requests"), parsed when the
+# line arrives and kept in preallocated fields until its HOST event is
+# dispatched.
+from array import array
+
+from firmware.errors import RuleError
+from firmware.events import HOST_HAND
+from firmware.games.omaha import rules
+from firmware.games.omaha.codes import DEALING, NO_SEAT, OUT_BUTTON_SET, OUT_HAND_START, OUT_SEAT
+from firmware.games.omaha.entry import NO_NUMBER
+from firmware.games.omaha.settings import MAX_PLAYERS, MIN_PLAYERS
+from firmware.statemachine import STAY
+
+
+def _whole(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class Seats:
+    def __init__(self):
+        n = self.seats + 1                          # index: seat number (0 unused)
+        self.stacks = array("i", [0] * n)
+        self.seat_in = bytearray(b"\x01" * n)       # 1: dealt in when it has chips; 0: sitting out
+        self.button = NO_SEAT                       # the last hand's button
+        self.next_button_seat = NO_SEAT             # keyed (or sent) for the next hand
+        self.showing_result = False
+        self.host_button = NO_SEAT                  # the parsed host request, until its HOST event
+        self.host_stacks = array("i", [0] * n)
+        self.host_has_stacks = False
+
+    def playing(self, seat):
+        return self.seat_in[seat] == 1 and self.stacks[seat] > 0
+
+    def players(self):
+        """Seats dealt in the next hand, ascending (allocates: a hand starts)."""
+        return [s for s in range(1, self.seats + 1) if self.playing(s)]
+
+    # -- keyed between hands ------------------------------------------------------------------
+    def _keyed_seat(self):
+        """The seat number keyed before the command, or None (refused) when it is no seat."""
+        seat = self.entry.seat
+        if seat == NO_NUMBER or seat < 1 or seat > self.seats:
+            self._refuse("key a seat 1..%d before the command" % self.seats, "SEAT 1-%d" % self.seats)
+            return None
+        return seat
+
+    def _key_button(self):
+        seat = self._keyed_seat()
+        if seat is None:
+            return
+        if self.entry.amount != NO_NUMBER:
+            self._refuse("BUTTON takes a seat only", "SEAT BUTTON ENTER")
+            return
+        self.next_button_seat = seat
+        self._emit(OUT_BUTTON_SET, seat)
+        self._render_lights()
+
+    def _key_seat(self):
+        seat = self._keyed_seat()
+        if seat is None:
+            return
+        if self.entry.amount != NO_NUMBER:
+            self._refuse("SEAT takes a seat only", "SEAT SEAT ENTER")
+            return
+        self.seat_in[seat] = 0 if self.seat_in[seat] else 1
+        self._emit(OUT_SEAT, seat)
+        self._render_lights()
+
+    def _key_stack(self):
+        seat = self._keyed_seat()
+        if seat is None:
+            return
+        if self.entry.amount == NO_NUMBER:
+            self._refuse("STACK needs an amount (0 empties the seat)", "SEAT STACK AMOUNT")
+            return
+        self.stacks[seat] = self.entry.amount
+        self._emit(OUT_SEAT, seat)
+        self._render_lights()
+
+    # -- a hand starts (NEW ENTER or the host's request) ---------------------------------------------
+    def _start_hand(self, from_host):
+        players = self.players()
+        if len(players) < MIN_PLAYERS:
+            return self._not_started(from_host, "at least %d players with chips are needed to start a hand "
+                                     "(art. 2(3))" % MIN_PLAYERS, "NEED 2 PLAYERS")
+        button = self.next_button_seat
+        if button == NO_SEAT:
+            # Art. 1: the first hand's button is the first seat in from the croupier's left; then it
+            # moves clockwise to the next seat in after each hand (art. 1(2)).
+            button = players[0] if self.button == NO_SEAT else rules.next_button(self.button, players)
+        try:
+            hand = rules.OmahaHand(self.settings, button, [(s, self.stacks[s]) for s in players])
+        except RuleError as exc:
+            return self._not_started(from_host, str(exc), "CANNOT START")
+        self.hand = hand
+        self.result = None
+        self.showing_result = False
+        self.void_reason = ""
+        self.next_button_seat = NO_SEAT
+        self.button = button
+        self.hand_no += 1
+        for i in range(len(self.seen)):
+            self.seen[i] = 0
+        self._emit(OUT_HAND_START, self.hand_no)
+        return DEALING
+
+    def _not_started(self, from_host, reason, display):
+        if from_host:
+            self._host_refused(reason)
+        else:
+            self._refuse(reason, display)
+        return STAY
+
+    def _carry_stacks(self, result):
+        """The payout (or the stacks before the blinds, when void) is the next hand's stacks."""
+        for seat, chips in result.stacks:
+            self.stacks[seat] = chips
+
+    # -- the host's `hand` request --------------------------------------------------------------------
+    def host_request(self, request):
+        """A parsed JSON request from the host -> (a, b) of its HOST event; ValueError (the reason) if it
+        is malformed. Nothing changes until the event is dispatched (_host_hand)."""
+        if not isinstance(request, dict) or len(request) != 1 or "hand" not in request:
+            raise ValueError('unknown request: expected {"hand": {"button": seat, "stacks": {seat: chips}}}')
+        fields = request["hand"]
+        if not isinstance(fields, dict):
+            raise ValueError("hand: expected an object with button and/or stacks")
+        for key in fields:
+            if key != "button" and key != "stacks":
+                raise ValueError("hand: unknown key %r (expected button, stacks)" % (key,))
+        button = fields.get("button", NO_SEAT)
+        if "button" in fields and (not _whole(button) or button < 1 or button > self.seats):
+            raise ValueError("hand: button must be a seat 1..%d, got %r" % (self.seats, button))
+        stacks = fields.get("stacks")
+        if stacks is not None:
+            self._parse_stacks(stacks)
+        self.host_button = button
+        self.host_has_stacks = stacks is not None
+        return HOST_HAND, 0
+
+    def _parse_stacks(self, stacks):
+        if not isinstance(stacks, dict):
+            raise ValueError("hand: stacks must be an object {seat: chips}")
+        parsed = self.host_stacks
+        for i in range(len(parsed)):
+            parsed[i] = 0
+        players = 0
+        for key in stacks:
+            seat = int(key) if isinstance(key, str) and key.isdigit() and key[0] != "0" else 0
+            if seat < 1 or seat > self.seats:
+                raise ValueError("hand: seat must be 1..%d, got %r" % (self.seats, key))
+            chips = stacks[key]
+            if not _whole(chips) or chips < 0:
+                raise ValueError("hand: stack of seat %s must be a whole number >= 0, got %r" % (key, chips))
+            parsed[seat] = chips
+            if chips > 0:
+                players += 1
+        if players < MIN_PLAYERS:
+            raise ValueError("hand: at least %d players with chips are needed (art. 2(3))" % MIN_PLAYERS)
+        if players > MAX_PLAYERS:
+            raise ValueError("hand: at most %d players can be dealt from one deck" % MAX_PLAYERS)
+
+    def _host_hand(self):
+        """The host's `hand` request, dispatched in READY: its stacks and button, then the hand starts."""
+        if self.host_has_stacks:
+            self.host_has_stacks = False
+            for seat in range(1, self.seats + 1):
+                self.stacks[seat] = self.host_stacks[seat]
+                self.seat_in[seat] = 1                  # the host's stacks say who plays: not listed, empty
+        if self.host_button != NO_SEAT:
+            self.next_button_seat = self.host_button
+            self.host_button = NO_SEAT
+        return self._start_hand(True)

@@ -1,0 +1,488 @@
+# The Omaha table controller: hands from the shoe and the dealer keypad, misdeal prompts, reports
+# (Omaha arts. 1, 2, 5-13, 16; docs/omaha.md "The table", docs/protocol.md "Omaha tables").
+from firmware import faults
+from firmware.compat import heap_lock, heap_unlock
+from firmware.drivers import pixels
+from firmware.events import HOST_HAND, KEY, SHOE_UNREAD, TICK
+from firmware.games.omaha import controller as oc
+from firmware.games.omaha import rules, screens
+from firmware.games.omaha.codes import BETTING, DEALING, OUT_HAND_START
+from firmware.games.omaha.entry import MAX_DIGITS, Entry, key_code
+from firmware.table import FAULTED, OUT_GAME_FIRST, READY
+from tests.firmware.expect import heap_lock_catches_allocation, raises_match
+from tests.firmware.omaha_fixtures import deck
+from tests.firmware.omaha_rig import CONFIG, LEGENDS, Rig
+from tests.firmware.table_rig import strip
+
+BURNS = ("6s", "7s", "9s")
+
+
+def _start(rig, stacks, button=None):
+    rig.stacks(stacks)
+    if button is not None:
+        rig.keys("%d button enter" % button)
+    rig.keys("new enter")
+
+
+def _play(rig, shoe, actions):
+    """Feed cards and keyed actions as the hand asks for them (as rules.play_hand does), until the hand
+    is over or asks for what is not given."""
+    shoe = list(shoe)
+    actions = list(actions)
+    hand = rig.table.hand
+    while rig.table.state in (DEALING, BETTING):
+        kind = hand.expected()[0]
+        if kind == rules.EXPECT_ACTION:
+            if not actions:
+                break
+            entry = actions.pop(0)
+            rig.act(entry[0], entry[1], entry[2] if len(entry) > 2 else None)
+        else:
+            if not shoe:
+                break
+            rig.card(shoe.pop(0))
+    assert not actions, "actions left over: %r" % actions
+
+
+def _engine(rig, button, stacks, shoe, actions):
+    """The same hand on the bare engine: the independent expected result."""
+    return rules.play_hand(rig.settings, button, sorted(stacks.items()), shoe, actions)[1]
+
+
+def _pots(result):
+    return [{"amount": p.amount, "eligible": [str(s) for s in p.eligible], "winners": [str(s) for s in p.winners],
+             "shares": dict((str(s), c) for s, c in p.shares)} for p in result.pots]
+
+
+def _dealer(rig):
+    return screens.dealer_lines(rig.table, CONFIG, [])
+
+
+def test_outbox_codes_start_where_the_core_leaves_them():
+    assert OUT_HAND_START == OUT_GAME_FIRST
+    assert oc.OmahaTable.STATE_NAMES[DEALING] == "dealing" and oc.OmahaTable.STATE_NAMES[BETTING] == "betting"
+
+
+# -- a whole hand ------------------------------------------------------------------------------------
+WHOLE_DECK = deck(["As Kd 2c 3d", "Ah Kh 2h 3h", "Ac Ks 2s 3s"], "Qc Qd Qh 4d 5c", burns=BURNS)
+
+
+def test_art5_to_10_whole_hand_every_street_to_showdown():
+    rig = Rig()
+    _start(rig, {1: 1000, 3: 1000, 7: 150})
+    start = strip(rig.last("hand_start"))
+    # Art. 1: the first hand's button is the first seat in from the croupier's left; art. 5: blinds left of it.
+    assert start == {"event": "hand_start", "hand": 1, "button": "1", "players": ["3", "7", "1"],
+                     "stacks": {"1": 1000, "3": 1000, "7": 150}, "blinds": {"3": 5, "7": 10}}
+    assert rig.table.state == DEALING and _dealer(rig)[1] == "DEAL HOLE CARD SEAT 3"
+    actions = [(1, "call"), (3, "call"), (7, "check"),
+               (3, "bet", 20), (7, "call"), (1, "raise", 60), (3, "call"), (7, "fold"),
+               (3, "check"), (1, "check"), (3, "check"), (1, "bet", 100), (3, "call")]
+    shoe = WHOLE_DECK
+    _play(rig, shoe[:12], [])                                      # art. 6(1): 4 hole cards one at a time
+    assert rig.table.state == BETTING
+    assert _dealer(rig) == ["H1 PREFLOP SEAT 1", "CALL 10 RAISE 20-35", "POT MAX 35", ""]
+    _play(rig, shoe[12:], actions)
+    expected = _engine(rig, 1, {1: 1000, 3: 1000, 7: 150}, shoe, actions)
+    dealt = rig.reports("dealt")
+    assert [d["to"] for d in dealt] == ["hole"] * 12 + ["burn", "board", "board", "board", "burn", "board",
+                                                        "burn", "board"]
+    assert [d.get("seat") for d in dealt[:4]] == ["3", "7", "1", "3"]
+    assert [d.get("street") for d in dealt[12:]] == [None, "flop", "flop", "flop", None, "turn", None, "river"]
+    acts = rig.reports("action")
+    assert [(a["street"], a["seat"], a["act"], a["amount"]) for a in acts][3:6] == [
+        ("flop", "3", "bet", 20), ("flop", "7", "call", 20), ("flop", "1", "raise", 60)]
+    assert strip(acts[5]) == {"event": "action", "hand": 1, "street": "flop", "seat": "1", "act": "raise",
+                              "amount": 60, "stack": 930, "pot": 130, "all_in": False}
+    result = strip(rig.last("hand_result"))
+    assert result["pots"] == _pots(expected) and result["rake"] == expected.rake == 0
+    assert result["stacks"] == dict((str(s), c) for s, c in expected.stacks)
+    assert result["board"] == ["Qc", "Qd", "Qh", "4d", "5c"] and result["void"] is False
+    assert result["hole"] == {"3": ["As", "Kd", "2c", "3d"], "7": ["Ah", "Kh", "2h", "3h"],
+                              "1": ["Ac", "Ks", "2s", "3s"]}
+    # Art. 10(1): seats 1 and 3 both play A-K with the board's Q-Q-Q: a split; seat 7 folded.
+    assert result["shown"] == {"1": "three_of_a_kind", "3": "three_of_a_kind"}
+    assert result["pots"][0]["winners"] == ["1", "3"] and result["returned"] == {}
+    assert rig.table.state == READY
+    assert rig.colour("seat1") == pixels.GREEN and rig.colour("seat7") == pixels.OFF
+    assert screens.result_lines(rig.table, CONFIG, [])[3] == "Qc Qd Qh 4d 5c"
+
+
+def test_art6_lights_seat_to_act_folded_dimmed_all_in_marked():
+    rig = Rig(structure="no_limit")
+    _start(rig, {1: 1000, 2: 1000, 3: 40})
+    _play(rig, deck(["As Kd 2c 3d", "Ah Kh 2h 3h", "Ac Ks 2s 3s"], "Qc Qd Qh 4d 5c", burns=BURNS)[:12], [])
+    hand = rig.table.hand
+    assert hand.expected() == (rules.EXPECT_ACTION, 1)            # button 1: blinds 2, 3; seat 1 first
+    assert rig.colour("seat1") == pixels.WHITE and rig.colour("seat2") == pixels.BLUE
+    assert rig.colour("pot") == pixels.GREEN and rig.colour("button") == pixels.WHITE
+    rig.act(1, "raise", 100)
+    rig.act(2, "fold")
+    assert rig.colour("seat2") == pixels.DIM and rig.colour("seat3") == pixels.WHITE
+    rig.act(3, "allin")
+    assert rig.last("action")["all_in"] is True and rig.last("action")["act"] == "call"
+    assert rig.colour("seat3") == pixels.GOLD
+
+
+# -- side pots, heads-up, odd chips, rake ---------------------------------------------------------------
+SIDE_DECK = deck(["Kc Kh 3d 4d", "8d 8h 6c 7c", "5c 5d Ah Qh", "Ac Qc Jd Td"], "Ks Kd 8c 5h 2s", burns=BURNS)
+
+
+def test_art13_side_pots_with_several_all_ins_run_out_and_match_the_engine():
+    rig = Rig(structure="no_limit")
+    stacks = {1: 50, 2: 120, 3: 300, 4: 1000}
+    _start(rig, stacks, button=4)                                  # blinds: seats 1 and 2; seat 3 first
+    actions = [(3, "allin"), (4, "call"), (1, "allin"), (2, "allin")]
+    _play(rig, SIDE_DECK, actions)
+    keyed = [(a["seat"], a["act"], a["amount"], a["all_in"]) for a in rig.reports("action")]
+    assert keyed == [("3", "raise", 300, True), ("4", "call", 300, False), ("1", "call", 50, True),
+                     ("2", "call", 120, True)]
+    assert [d["to"] for d in rig.reports("dealt")][16:] == ["burn", "board", "board", "board", "burn", "board",
+                                                            "burn", "board"]           # the all-in run-out
+    result = strip(rig.last("hand_result"))
+    # Independent: main 4 x 50 (seat 1's quads), side 3 x 70 (seat 2's eights full), side 2 x 180 (fives full).
+    assert [(p["amount"], p["eligible"], p["winners"]) for p in result["pots"]] == [
+        (200, ["1", "2", "3", "4"], ["1"]), (210, ["2", "3", "4"], ["2"]), (360, ["3", "4"], ["3"])]
+    expected = _engine(rig, 4, stacks, SIDE_DECK, [(3, "raise", 300), (4, "call"), (1, "call"), (2, "call")])
+    assert result["pots"] == _pots(expected)
+    assert result["stacks"] == {"1": 200, "2": 210, "3": 360, "4": 700}
+    assert result["shown"]["1"] == "four_of_a_kind" and result["shown"]["2"] == "full_house"
+    assert screens.result_lines(rig.table, CONFIG, [])[1:3] == ["P1 200 S1", "P2 210 S2"]
+
+
+def test_art12_4_heads_up_raises_beyond_three_but_three_handed_art12_2_caps_them():
+    rig = Rig()
+    _start(rig, {1: 5000, 2: 5000}, button=2)       # heads-up: seat 1 small blind, the button big (art. 5)
+    _play(rig, deck(["As Kd 2c 3d", "Ah Kh 2h 3h"], "Qc Qd Qh 4d 5c", burns=BURNS)[:8], [])
+    for seat, to in ((1, 20), (2, 40), (1, 60), (2, 80), (1, 100)):
+        rig.act(seat, "raise", to)
+    assert [a["amount"] for a in rig.reports("action")] == [20, 40, 60, 80, 100]
+    assert not rig.refusals()
+    rig = Rig()
+    _start(rig, {1: 5000, 2: 5000, 3: 5000}, button=3)
+    _play(rig, deck(["As Kd 2c 3d", "Ah Kh 2h 3h", "Ac Ks 2s 3s"], "Qc Qd Qh 4d 5c", burns=BURNS)[:12], [])
+    for seat, to in ((3, 20), (1, 40), (2, 60)):
+        rig.act(seat, "raise", to)
+    rig.act(3, "raise", 80)
+    refused = strip(rig.last("action_refused"))
+    assert refused["reason"] == "seat 3 may not raise: 3 raises already in this round: call or fold (art. 12(2))"
+    assert refused["display"] == "CALL 40" and rig.table.hand.expected() == (rules.EXPECT_ACTION, 3)
+
+
+ODD_DECK = deck(["Jc 9d 3c 4c", "Ad Kd 7c 8c", "Ac Kc 7d 8d"], "Qh Jh 9c 5d 2s", burns=BURNS)
+
+
+def _odd_chip_hand(odd_chip):
+    # Button 1: seat 2 small blind folds its 5, seats 3 and 1 tie (the same ranks): a pot of 25.
+    rig = Rig(odd_chip=odd_chip)
+    _start(rig, {1: 500, 2: 500, 3: 500})
+    _play(rig, ODD_DECK, [(1, "call"), (2, "fold"), (3, "check")] + [(3, "check"), (1, "check")] * 3)
+    return strip(rig.last("hand_result"))["pots"][0]
+
+
+def test_art10_5_odd_chip_to_the_first_tied_winner_from_the_croupiers_left():
+    pot = _odd_chip_hand("croupier")
+    assert pot["amount"] == 25 and pot["winners"] == ["1", "3"] and pot["shares"] == {"1": 13, "3": 12}
+
+
+def test_art10_5_odd_chip_option_button_first_tied_winner_from_the_buttons_left():
+    pot = _odd_chip_hand("button")
+    assert pot["winners"] == ["3", "1"] and pot["shares"] == {"3": 13, "1": 12}
+
+
+def test_art16_rake_per_pot_capped_once_per_hand():
+    rig = Rig(structure="no_limit", rake_percent=5, rake_cap_big_blinds=1)
+    stacks = {1: 50, 2: 120, 3: 300, 4: 1000}
+    _start(rig, stacks, button=4)
+    _play(rig, SIDE_DECK, [(3, "allin"), (4, "call"), (1, "allin"), (2, "allin")])
+    result = strip(rig.last("hand_result"))
+    # 5% of 200, 210, 360 = 10 + 10 + 18: capped once at 1 big blind = 10 (art. 16).
+    assert result["rake"] == 10
+    assert sum(result["stacks"].values()) + 10 == sum(stacks.values())
+    assert result["stacks"] == {"1": 190, "2": 210, "3": 360, "4": 700}
+
+
+# -- misdeal (art. 9) ------------------------------------------------------------------------------------
+def _to_flop(rig):
+    _start(rig, {1: 1000, 3: 1000, 7: 150})
+    _play(rig, WHOLE_DECK[:12], [(1, "call"), (3, "call"), (7, "check")])
+    assert rig.table.state == DEALING
+
+
+def test_art9_2_misdeal_by_long_void_returns_every_bet():
+    rig = Rig()
+    _to_flop(rig)
+    rig.press("void", long=True)
+    result = strip(rig.last("hand_result"))
+    assert result["void"] is True and result["reason"] == "misdeal" and result["pots"] == [] and result["rake"] == 0
+    assert result["stacks"] == {"1": 1000, "3": 1000, "7": 150}
+    assert rig.table.state == READY and rig.table.stacks[7] == 150
+    assert rig.colour("seat3") == pixels.WHITE
+
+
+def test_art9_card_out_of_order_confirm_discards_it_counted():
+    rig = Rig()
+    _to_flop(rig)
+    rig.card("6s")                        # the burn
+    rig.card("Qc")
+    rig.card("Qd")
+    rig.card("Qh")                        # flop done: an action is awaited
+    rig.card("Ts")
+    assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "card_out_of_order"
+    assert rig.last("fault")["card"] == "Ts" and _dealer(rig)[1:] == ["CARD OUT OF ORDER", "CARD Ts",
+                                                                    "CONFIRM: DISCARD"]
+    rig.press("confirm")
+    assert rig.table.state == BETTING
+    assert strip(rig.last("dealt")) == {"event": "dealt", "hand": 1, "card": "Ts", "to": "discard"}
+    rig.act(3, "check")
+    rig.act(7, "check")
+    rig.act(1, "check")
+    rig.card("7s")
+    rig.card("Ts")                         # it cannot come back
+    assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "card_impossible"
+
+
+def test_art9_card_seen_twice_only_void_closes_it():
+    rig = Rig()
+    _to_flop(rig)
+    rig.card("As")                         # a hole card of seat 3 again: not one 52-card deck
+    assert rig.table.state == FAULTED and rig.last("fault") == dict(rig.last("fault"), fault="card_impossible",
+                                                                     card="As")
+    rig.press("confirm")
+    assert rig.table.state == FAULTED and _dealer(rig)[3] == "HOLD VOID: MISDEAL"
+    rig.press("void", long=True)
+    assert rig.last("fault_ack")["by"] == "void"
+    result = rig.last("hand_result")
+    assert result["void"] is True and result["reason"] == "card_impossible"
+    assert result["stacks"] == {"1": 1000, "3": 1000, "7": 150} and rig.table.state == READY
+
+
+def test_art9_unreadable_card_rescan_deals_it():
+    rig = Rig()
+    _to_flop(rig)
+    rig.shoe(SHOE_UNREAD)
+    assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "card_unreadable"
+    rig.press("confirm")                   # never guessed: CONFIRM does not close it
+    assert rig.table.state == FAULTED
+    rig.card("6s")
+    assert rig.last("fault_ack")["by"] == "rescan"
+    assert strip(rig.last("dealt")) == {"event": "dealt", "hand": 1, "card": "6s", "to": "burn"}
+    assert rig.table.state == DEALING
+
+
+def test_art9_action_keyed_while_a_card_is_awaited_is_card_missing():
+    rig = Rig()
+    _to_flop(rig)
+    history = len(rig.table.hand.history)
+    rig.act(3, "check")
+    assert rig.table.state == FAULTED and rig.last("fault") == dict(rig.last("fault"), fault="card_missing",
+                                                                     card=None)
+    rig.press("confirm")                   # the keyed action is dropped; the hand waits for the card
+    assert rig.table.state == DEALING and len(rig.table.hand.history) == history
+    rig.act(3, "check")
+    rig.card("6s")                         # the card read: the rescan
+    assert rig.last("fault_ack")["by"] == "rescan" and rig.last("dealt")["to"] == "burn"
+    assert rig.table.state == DEALING and len(rig.table.hand.history) == history
+
+
+def test_art9_shoe_line_fault_in_a_hand_confirm_or_rescan():
+    rig = Rig()
+    _to_flop(rig)
+    rig.fault(faults.FRAME_LOST, 0)
+    assert rig.table.state == FAULTED and _dealer(rig)[1] == "SHOE FRAME_LOST"
+    rig.press("confirm")                   # the dealer vouches that no card left the shoe
+    assert rig.table.state == DEALING and rig.last("fault_ack")["by"] == "confirm"
+    rig.fault(faults.FRAME_CRC, 0)
+    rig.card("6s")
+    assert rig.last("fault_ack")["by"] == "rescan" and rig.last("dealt")["card"] == "6s"
+    assert rig.table.state == DEALING
+
+
+def test_art9_2_long_void_in_a_line_fault_voids_with_the_faults_name():
+    rig = Rig()
+    _to_flop(rig)
+    rig.fault(faults.FRAME_LOST, 0)
+    rig.press("void", long=True)
+    result = rig.last("hand_result")
+    assert result["void"] is True and result["reason"] == "frame_lost" and rig.table.state == READY
+
+
+def test_card_with_no_hand_is_out_of_order_and_confirm_closes_it():
+    rig = Rig()
+    rig.card("Ah")
+    assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "card_out_of_order"
+    rig.press("confirm")
+    assert rig.table.state == READY and not rig.reports("dealt")
+    rig.fault(faults.FRAME_CRC, 0)                                  # no hand: nothing to rescan
+    rig.card("Kd")
+    assert rig.table.state == FAULTED and strip(rig.last("fault")) == {"event": "fault",
+                                                                      "fault": "card_out_of_order", "card": "Kd"}
+    rig.press("confirm")
+    assert rig.table.state == READY
+
+
+# -- illegal keypad entries: answered at once, never applied ----------------------------------------------
+def _refused(rig, keys, display, reason_part):
+    hand = rig.table.hand
+    before = (len(hand.history), list(hand.stack)) if hand is not None else None
+    count = len(rig.refusals())
+    rig.keys(keys)
+    refusals = rig.refusals()
+    assert len(refusals) == count + 1, keys
+    assert refusals[-1]["display"] == display, refusals[-1]
+    assert reason_part in refusals[-1]["reason"], refusals[-1]
+    assert _dealer(rig)[3] == display[:20]
+    if hand is not None:
+        assert (len(hand.history), list(hand.stack)) == before
+    return strip(refusals[-1])
+
+
+def test_illegal_entries_are_refused_with_the_legal_range_and_never_applied():
+    rig = Rig()
+    assert _refused(rig, "3 fold enter", "NO HAND", "no hand in play")["act"] == "fold"
+    rig.stacks({1: 1000})
+    assert _refused(rig, "new enter", "NEED 2 PLAYERS", "art. 2(3)") == {
+        "event": "action_refused", "seat": None, "act": "new", "amount": None,
+        "reason": "at least 2 players with chips are needed to start a hand (art. 2(3))", "display": "NEED 2 PLAYERS"}
+    rig.stacks({3: 1000, 7: 150})
+    rig.keys("new enter")
+    _play(rig, WHOLE_DECK[:12], [])
+    # Art. 6(3): seat 1 (left of the big blind) acts first.
+    refused = _refused(rig, "3 call enter", "SEAT 1 TO ACT", "seat 1 is to act")
+    assert refused["seat"] == "3" and refused["act"] == "call"
+    _refused(rig, "1 raise 15 enter", "MIN 20", "raise to 20..35")            # art. 12(1)
+    _refused(rig, "raise 500 enter", "POT MAX 35", "raise to 20..35")         # art. 11(2)
+    _refused(rig, "check enter", "CALL 10 RAISE 20-35 POT MAX 35", "cannot check")
+    _refused(rig, "1 bet 20 enter", "CALL 10 RAISE 20-35 POT MAX 35", "may raise")
+    _refused(rig, "1 2 3 4 5 6 7 8", "TOO MANY DIGITS", "at most %d digits" % MAX_DIGITS)
+    _refused(rig, "enter", "KEY A COMMAND", "no command")
+    _refused(rig, "stack 5 enter", "HAND IN PLAY", "between hands")
+    rig.act(None, "call")
+    rig.act(None, "call")
+    rig.act(None, "check")
+    _play(rig, WHOLE_DECK[12:16], [])
+    _refused(rig, "bet enter", "CHECK BET 10-30 POT MAX 30", "needs a whole amount")
+    _refused(rig, "3 call enter", "CHECK BET 10-30 POT MAX 30", "no bet to call")
+    assert rig.table.state == BETTING and rig.table.hand.expected() == (rules.EXPECT_ACTION, 3)
+    rig.act(3, "bet", 30)
+    assert rig.last("action")["amount"] == 30
+
+
+def test_keypad_entry_echo_clear_and_a_second_command_replaces_the_first():
+    entry = Entry()
+    for legend in ("4", "bet", "3", "raise", "3", "0"):
+        entry.press(key_code(legend))
+    assert entry.echo() == "> 4 RAISE 30" and (entry.seat, entry.amount) == (4, 30)
+    entry.press(key_code("clear"))
+    assert entry.echo() == ">" and not entry.keyed
+    assert key_code("") == key_code("nonsense") != key_code("0")
+    rig = Rig()
+    rig.keys("1 2 stack 7 5")
+    assert _dealer(rig)[3] == "> 12 STACK 75"
+
+
+# -- seats, stacks and the button between hands ---------------------------------------------------------
+def test_art1_2_button_moves_clockwise_to_the_next_seat_in():
+    rig = Rig()
+    rig.stacks({2: 500, 5: 500, 9: 500})
+    buttons = []
+    for _ in range(4):
+        rig.keys("new enter")
+        buttons.append(rig.table.hand.button)
+        rig.press("void", long=True)
+    assert buttons == [2, 5, 9, 2]
+
+
+def test_keyed_stacks_button_and_seat_out_carry_into_the_next_hand():
+    rig = Rig()
+    _start(rig, {1: 1000, 3: 1000, 7: 150})
+    _play(rig, WHOLE_DECK, [(1, "fold"), (3, "fold")])             # seat 7 (big blind) wins the blinds
+    assert rig.last("hand_result")["stacks"] == {"1": 1000, "3": 995, "7": 155}
+    rig.keys("1 seat enter")
+    assert strip(rig.last("seat")) == {"event": "seat", "seat": "1", "stack": 1000, "in": False}
+    rig.keys("5 stack 800 enter")
+    rig.keys("3 button enter")
+    assert strip(rig.last("button")) == {"event": "button", "button": "3"}
+    rig.keys("new enter")
+    start = strip(rig.last("hand_start"))
+    assert start["button"] == "3" and start["stacks"] == {"3": 995, "5": 800, "7": 155}
+    assert start["players"] == ["5", "7", "3"]
+    rig.press("void", long=True)
+    rig.keys("1 seat enter")                                        # back in, its stack kept
+    rig.keys("7 stack 0 enter")                                     # 0 empties the seat
+    rig.keys("new enter")
+    start = rig.last("hand_start")
+    assert start["stacks"] == {"1": 1000, "3": 995, "5": 800} and start["button"] == "5"   # art. 1(2)
+
+
+# -- the host's hand request --------------------------------------------------------------------------------
+def test_host_hand_request_starts_a_hand_with_its_stacks_and_button():
+    rig = Rig()
+    rig.stacks({4: 700})
+    rig.host_hand({"hand": {"button": 3, "stacks": {"1": 1000, "3": 1000, "7": 150}}})
+    start = strip(rig.last("hand_start"))
+    assert start["button"] == "3" and start["stacks"] == {"1": 1000, "3": 1000, "7": 150}   # seat 4: not listed
+    assert start["players"] == ["7", "1", "3"] and rig.table.state == DEALING
+    rig.host_hand({"hand": {}})
+    assert rig.last("host_error")["error"] == "hand refused: a hand is in play"
+    rig.press("void", long=True)
+    rig.host_hand({"hand": {}})                                     # stacks carried, button moved (art. 1(2))
+    assert rig.last("hand_start")["button"] == "7"
+
+
+def test_host_hand_request_malformed_is_refused_before_anything_changes():
+    rig = Rig()
+    table = rig.table
+    for request, words in (
+            ({"hand": {"stacks": {"11": 100, "1": 100}}}, "seat must be 1..10"),
+            ({"hand": {"stacks": {"1": 100, "2": -5}}}, "whole number >= 0"),
+            ({"hand": {"stacks": {"1": 100, "2": 1.5}}}, "whole number >= 0"),
+            ({"hand": {"stacks": {"1": 100, "2": True}}}, "whole number >= 0"),
+            ({"hand": {"stacks": {"1": 100}}}, "at least 2 players"),
+            ({"hand": {"button": 0}}, "button must be a seat"),
+            ({"hand": {"button": "3"}}, "button must be a seat"),
+            ({"hand": {"dealer": 3}}, "unknown key"),
+            ({"hand": []}, "expected an object"),
+            ({"deal": {}}, "unknown request"),
+            ([1, 2], "unknown request")):
+        raises_match(ValueError, words, table.host_request, request)
+    assert table.state == READY and list(table.stacks) == [0] * 11
+    assert table.host_request({"hand": {"button": 2}}) == (HOST_HAND, 0)
+    rig.host_hand({"hand": {}})                                     # nobody has chips: refused at dispatch
+    assert rig.last("host_error")["error"].startswith("hand refused: at least 2 players")
+    assert rig.table.state == READY
+
+
+def test_host_hand_request_refused_while_an_alarm_is_open():
+    rig = Rig()
+    rig.card("Ah")
+    rig.host_hand({"hand": {"stacks": {"1": 10, "2": 10}}})
+    assert rig.last("host_error")["error"] == "hand refused: an alarm is open"
+    assert rig.table.state == FAULTED and rig.table.stacks[1] == 0
+
+
+def test_keypad_legends_without_a_key_are_ignored():
+    rig = Rig()
+    rig.keys("1")
+    rig.event(KEY, LEGENDS.index(""))                                # KEY on a blank position
+    rig.event(KEY, 99)                                               # KEY beyond the keypad
+    assert rig.table.entry.echo() == "> 1" and not rig.refusals()
+
+
+def test_keys_of_an_entry_and_ticks_dispatch_without_allocating():
+    rig = Rig()
+    _start(rig, {1: 1000, 3: 1000, 7: 150})
+    _play(rig, WHOLE_DECK[:12], [])
+    table = rig.table
+    keys = [LEGENDS.index(k) for k in ("1", "raise", "3", "0", "clear", "4", "bet", "2", "5", "clear")]
+    table.dispatch(KEY, keys[0], 0)                                 # warm up
+    table.dispatch(KEY, keys[4], 0)
+    heap_lock()
+    try:
+        for key in keys:
+            table.dispatch(KEY, key, 0)
+            table.dispatch(TICK, 10, 0)
+    finally:
+        heap_unlock()
+    assert table.state == BETTING and not table.entry.keyed and len(table.outbox) == 0
+    assert heap_lock_catches_allocation()      # the lock is real: the block above proved something
