@@ -40,6 +40,7 @@ class OmahaTally:
         self.results_missing = 0      # a hand started while the one before it had no hand_result
         self.last_results = []        # the hand_result reports, in order (kept for tests)
         self.mismatches = lambda: []  # the dealer's list (set by the run)
+        self.unanswered = lambda: 0   # the dealer's count of entries the table did not answer (set by the run)
 
     def add(self, report):
         self.reports += 1
@@ -89,6 +90,7 @@ class OmahaTally:
                 "stacks": sum(self.stacks.values()), "chips_conserved": self.chips_conserved(),
                 "refusals": self.refusals, "host_errors": self.host_errors, "alarms": self.alarms,
                 "results_missing": self.results_missing, "mismatches": len(self.mismatches()),
+                "unanswered": self.unanswered(),
                 "reports": self.reports, "seed": seed, "virtual_s": round(virtual_ms / 1000.0, 3),
                 "wall_s": round(wall_s, 3), "hands_per_s": round(self.hands / wall_s, 1) if wall_s > 0 else None}
 
@@ -96,7 +98,7 @@ class OmahaTally:
 def failed(summary):
     """A run that played to the end still fails on an alarm, a refusal, lost chips or a disagreement."""
     return (summary["alarms"] or summary["refusals"] or summary["host_errors"] or summary["results_missing"]
-            or summary["mismatches"] or not summary["chips_conserved"])
+            or summary["mismatches"] or summary["unanswered"] or not summary["chips_conserved"])
 
 
 class OmahaRun:
@@ -112,6 +114,7 @@ class OmahaRun:
         self.table = HeadlessTable(board_file, table_file, state_dir, self._report)
         self.dealer = OmahaDealer(self.table.io, config["rules"], players, seed=self.seed, pace=pace)
         self.tally.mismatches = lambda: self.dealer.mismatches
+        self.tally.unanswered = lambda: self.dealer.unanswered
 
     def _report(self, line):
         report = parse(line)

@@ -36,13 +36,18 @@ from firmware.games.omaha.settings import MAX_PLAYERS
 from hostsim.omaha_players import (
     HandMirror, MirrorError, Players, action_keys, new_hand_keys, stack_keys)
 from hostsim.shoe import OmahaDeal
-from hostsim.table_io import SHOE_PORT, SHORT_PRESS_MS
+from hostsim.table_io import KEY_GAP_MS, SHOE_PORT, SHORT_PRESS_MS
 
-# key_ms: a key every this long (held SHORT_PRESS_MS, then released); card_ms: a card every this long;
-# think_ms: a player's time to decide; hand_gap_ms: between a result and the next hand's NEW.
-Pace = collections.namedtuple("Pace", ("key_ms", "card_ms", "think_ms", "hand_gap_ms"))
-LIVE_PACE = Pace(300, 700, 1500, 4000)      # watchable
-FAST_PACE = Pace(SHORT_PRESS_MS + 50, 150, 0, 100)    # as fast as the keypad and shoe take it
+# key_ms: a key every this long, held hold_ms of it; card_ms: a card every this long; think_ms: a player's
+# time to decide; hand_gap_ms: between a result and the next hand's NEW; answer_ms: an entry the table has
+# not answered (a report) after this long is cleared (CLEAR) and keyed again.
+Pace = collections.namedtuple("Pace", ("key_ms", "hold_ms", "card_ms", "think_ms", "hand_gap_ms", "answer_ms"))
+# Watchable. A key is held as a hand does (250 ms): the live view runs the firmware's passes 10 ms of
+# real time apart, so at --speed 4 a 3-scan debounce takes 120 ms of virtual time, press and release.
+LIVE_PACE = Pace(400, 250, 700, 1500, 4000, 5000)
+# As fast as the keypad and shoe take it: a key held SHORT_PRESS_MS, then KEY_GAP_MS for its release to debounce.
+FAST_PACE = Pace(SHORT_PRESS_MS + KEY_GAP_MS, SHORT_PRESS_MS, 150, 0, 100, 2000)
+CLEAR = "clear"
 
 PLAYERS = 6                       # emulated players by default
 BUY_INS_BB = (15, 40, 100, 200)   # buy-ins in big blinds (short stacks beside deep ones: all-ins, side pots)
@@ -53,6 +58,7 @@ _SEAT = "seat"
 _HAND_START = "hand_start"
 _DEALT = "dealt"
 _ACTION = "action"
+_ENTRY_ANSWERS = (_SEAT, _HAND_START, _ACTION)
 
 
 def most_players(settings):
@@ -94,6 +100,8 @@ class OmahaDealer:
         self.hands = 0                # hand_result reports seen
         self.refused = 0              # action_refused reports
         self.refused_in_a_row = 0
+        self.unanswered = 0           # entries the table did not answer within pace.answer_ms (cleared, keyed again)
+        self.keyed_at = 0             # when the last key of the entry was pressed
         self.mismatches = []          # where a report differed from the engine's copy
         self.lost = None              # why the dealer stopped following the table (MirrorError), or None
         self.boots = 0
@@ -193,12 +201,27 @@ class OmahaDealer:
         if self.next_at is not None and now < self.next_at:
             return
         if self.keys:
-            self.io.press_key(self.keys.popleft())
+            if self.io.holding():
+                return                    # a key (or a button) is still down
+            self.io.press_key(self.keys.popleft(), self.pace.hold_ms)
             self.next_at = now + self.pace.key_ms
+            if not self.keys:
+                self.keyed_at = now
+            return
+        if self.awaiting in _ENTRY_ANSWERS and now - self.keyed_at >= self.pace.answer_ms:
+            self._unanswered(now)
             return
         if self.awaiting is not None or self.io.waiting(SHOE_PORT):
             return
         self._next_step(now)
+
+    def _unanswered(self, now):
+        """The table said nothing to the entry (a key it did not see): CLEAR, then key the step again."""
+        self.unanswered += 1
+        self.awaiting = None
+        self.entry = ""
+        self.io.press_key(CLEAR, self.pace.hold_ms)
+        self.next_at = now + self.pace.key_ms
 
     def _next_step(self, now):
         mirror = self.mirror
@@ -208,9 +231,9 @@ class OmahaDealer:
             broke = [s for s in self.seats if not self.stacks.get(s)]
             if broke:
                 amount = self.buy_in_rng.choice(BUY_INS_BB) * self.settings.big_blind
-                self._key(stack_keys(broke[0], amount), _SEAT, "%d STACK %d" % (broke[0], amount))
+                self._key(now, stack_keys(broke[0], amount), _SEAT, "%d STACK %d" % (broke[0], amount))
             elif self.refused_in_a_row < MAX_REFUSED_IN_A_ROW:
-                self._key(new_hand_keys(), _HAND_START, "NEW")
+                self._key(now, new_hand_keys(), _HAND_START, "NEW")
             return
         if mirror.wants_card():
             card, _ = self.deck[self.next_card]
@@ -223,11 +246,12 @@ class OmahaDealer:
             return
         seat, choice = mirror.choose(self.players)
         text = "%d %s" % (seat, choice.act.upper()) + ("" if choice.amount is None else " %d" % choice.amount)
-        self._key(action_keys(seat, choice), _ACTION, text)
+        self._key(now, action_keys(seat, choice), _ACTION, text)
 
-    def _key(self, legends, answer, text):
+    def _key(self, now, legends, answer, text):
+        """Start keying an entry (a key now, the others each key_ms later); `answer`: the report it waits for."""
         self.keys.extend(legends)
         self.awaiting = answer
         self.entry = text
-        self.io.press_key(self.keys.popleft())
-        self.next_at = self.io.hw.clock.now_ms() + self.pace.key_ms
+        self.next_at = None
+        self.tick(now)

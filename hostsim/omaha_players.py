@@ -119,15 +119,19 @@ class HandMirror:
         street = _STREETS[self.hand.street]
         try:
             i = self.hand.index_of(seat)
+            behind, put = self.hand.stack[i], self.hand.betting.total[i]
             self.hand.act(seat, act, amount)
         except Exception as exc:
             raise MirrorError("hand %s: action %s %s %s: %s" % (self.number, seat, act, amount, exc))
         bet = self.hand.history[-1][3]
+        put = self.hand.betting.total[i] - put
         self._check("action street", report.get("street"), street)
         self._check("seat %d bet" % seat, report.get("amount"), bet)
-        self._check("seat %d stack" % seat, report.get("stack"), self.hand.stack[i])
-        if not self.done():
-            self._check("pot", report.get("pot"), self.hand.pot_total())
+        # The stack and pot right after the action: an action that ends the hand is reported before the
+        # payout (the engine's stack has it already; its pot, every chip put in, stays).
+        self._check("seat %d stack" % seat, report.get("stack"), behind - put)
+        self._check("pot", report.get("pot"), self.hand.pot_total())
+        self._check("seat %d all in" % seat, bool(report.get("all_in")), behind - put == 0 and act != FOLD)
 
     def settled(self, report):
         """The hand_result report: the engine's final stacks and rake compared with the table's."""

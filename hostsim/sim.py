@@ -135,7 +135,10 @@ class Sim:
         self.config = table_config.load(table_path)
         self.game = self.config["game"]
         self.ui = ui
-        self.keypad_keys = sim_keypad.terminal_keys(self.board, self.game)    # [(terminal key, legend)]
+        # [(terminal key, legend)]: the person at the terminal keys the keypad, unless the simulated dealer
+        # does (an Omaha table with its demo): one dealer a table, or two people's entries would mix.
+        self.keypad_keys = sim_keypad.terminal_keys(self.board, self.game) if not (demo and self.game == "omaha") \
+            else []
         self.keys = board_keys(self.board, [key for key, _ in self.keypad_keys])
         self.typed = collections.deque()    # keypad legends typed, pressed one after the other (press_typed)
         self._next_key_ms = 0

@@ -39,14 +39,25 @@ class StandInTable:
         self.keys_pressed = []
         self.cards_dealt = []
         self.refuse_next = False      # a test makes the table refuse one good entry
+        self.deaf = None              # a test makes the table miss the next key with this legend
 
     # TableIO's side
-    def press_key(self, legend):
+    def press_key(self, legend, hold_ms=100):
         self.keys_pressed.append(legend)
+        if legend == self.deaf:
+            self.deaf = None              # a key the table did not see
+            return
+        if legend == "clear":
+            self.entry = []
+            return
         if legend != "enter":
             self.entry.append(legend)
             return
         entry, self.entry = self.entry, []
+        if not any(k in COMMANDS for k in entry):
+            self._say({"event": "action_refused", "seat": None, "act": None, "amount": None,
+                       "reason": "no command keyed", "display": ""})
+            return
         command = [k for k in entry if k in COMMANDS][0]
         at = entry.index(command)
         before = "".join(entry[:at])
@@ -55,6 +66,9 @@ class StandInTable:
 
     def waiting(self, role):
         return 0
+
+    def holding(self):
+        return False                  # a key is released at once here
 
     def card(self, code):
         card = cards.parse(code)
@@ -106,10 +120,12 @@ class StandInTable:
                 else ("call", None)
         street = omaha.STREETS[hand.street]
         i = hand.index_of(seat)
+        behind = hand.stack[i] + hand.betting.total[i]
         hand.act(seat, command, amount)          # an illegal action raises: the test fails
+        behind -= hand.betting.total[i]          # the chips left before any payout, as the table reports
         self._say({"event": "action", "hand": self.number, "street": street, "seat": str(seat), "act": command,
-                   "amount": hand.history[-1][3], "stack": hand.stack[i], "pot": hand.pot_total(),
-                   "all_in": hand.stack[i] == 0})
+                   "amount": hand.history[-1][3], "stack": behind, "pot": hand.pot_total(),
+                   "all_in": behind == 0 and command != "fold"})
         self._after()
 
     def _after(self):
@@ -132,7 +148,7 @@ def _settings(structure="pot_limit"):
                          rake_cap_big_blinds=5, odd_chip="croupier", heads_up="no_raise_cap", seats=10)
 
 
-def _run(seed, hands, players=6, structure="pot_limit", refuse_at=None):
+def _run(seed, hands, players=6, structure="pot_limit", refuse_at=None, deaf=None):
     table = StandInTable(_settings(structure))
     dealer = OmahaDealer(table, table.settings, players, seed=seed, pace=FAST_PACE)
     tally = OmahaTally()
@@ -144,6 +160,8 @@ def _run(seed, hands, players=6, structure="pot_limit", refuse_at=None):
         if refuse_at is not None and len(table.keys_pressed) == refuse_at:
             table.refuse_next = True
             refuse_at = None
+        if deaf is not None and tally.hands == 1:
+            table.deaf, deaf = deaf, None
         dealer.tick(table.hw.clock.ms)
         table.hw.clock.ms += 10
         steps += 1
@@ -180,6 +198,21 @@ def test_a_refused_entry_is_counted_and_the_dealer_keys_the_action_again():
     assert tally.hands == 3 and tally.chips_conserved()
 
 
+def test_an_entry_the_table_did_not_answer_is_cleared_and_keyed_again():
+    """The table missed an ENTER: no report comes; after answer_ms the dealer presses CLEAR and keys the
+    step again, so the hand never waits for ever."""
+    table, dealer, tally = _run(4, 4, deaf="enter")
+    assert dealer.unanswered == 1 and table.keys_pressed.count("clear") == 1 and dealer.refused == 0
+    assert tally.hands == 4 and tally.chips_conserved() and dealer.mismatches == []
+
+
+@pytest.mark.parametrize("missed", ["new", "call", "fold", "check"])
+def test_an_entry_refused_for_a_missed_command_is_keyed_again(missed):
+    table, dealer, tally = _run(4, 4, deaf=missed)
+    assert dealer.refused == 1 and dealer.unanswered == 0
+    assert tally.hands == 4 and tally.chips_conserved() and dealer.mismatches == []
+
+
 def test_player_seats_are_spread_around_the_table():
     assert player_seats(6, 10) == [1, 2, 4, 6, 7, 9]
     assert player_seats(10, 10) == list(range(1, 11))
@@ -190,7 +223,9 @@ def test_player_seats_are_spread_around_the_table():
 
 def test_the_live_pace_is_watchable():
     assert LIVE_PACE.key_ms >= 200 and LIVE_PACE.card_ms >= 500 and LIVE_PACE.think_ms >= 1000
-    assert FAST_PACE.key_ms > 100                         # a key is held 100 ms, then released
+    # a key held, then released, each long enough for the 3-scan debounce at --speed 4 (a scan 40 ms)
+    assert LIVE_PACE.hold_ms >= 3 * 40 and LIVE_PACE.key_ms - LIVE_PACE.hold_ms >= 3 * 40
+    assert FAST_PACE.key_ms > FAST_PACE.hold_ms >= 100
 
 
 def test_the_tally_counts_from_the_reports_and_fails_a_run_that_lost_chips_or_a_result():

@@ -192,10 +192,12 @@ def test_the_mirror_follows_reports_and_agrees_with_a_table_that_plays_right():
         act, amount = choice_as_engine(choice, mirror.legal())
         street = omaha.STREETS[table.street]
         i = table.index_of(seat)
+        behind = table.stack[i] + table.betting.total[i]
         table.act(seat, act, amount)
+        behind -= table.betting.total[i]       # chips left before any payout (the table reports that)
         mirror.acted({"event": "action", "hand": 1, "street": street, "seat": str(seat), "act": act,
-                      "amount": table.history[-1][3], "stack": table.stack[i], "pot": table.pot_total(),
-                      "all_in": table.stack[i] == 0})
+                      "amount": table.history[-1][3], "stack": behind, "pot": table.pot_total(),
+                      "all_in": behind == 0 and act != "fold"})
     result = table.result()
     mirror.settled({"event": "hand_result", "void": False, "rake": result.rake,
                     "stacks": dict((str(s), c) for s, c in result.stacks)})
