@@ -11,7 +11,8 @@ whose path is printed: attach `picocom -b 115200 PATH` to the console port to
 type commands or to the host port to read the reports. A Baccarat table's shoe
 and bet reader ports, and a Craps table's dice and bet reader ports, speak
 CRC-checked frames (docs/protocol.md), as does an Omaha table's shoe: script
-them with `python -m tools.replay`. Keys in this terminal press the dealer buttons the board has
+them with `python -m tools.replay`. Keys in this terminal press the dealer
+buttons the board has
 (the legend lists them); q or Ctrl-C quits. At a Baccarat table a dealer deals
 the shoe (a card every 1.5 s of virtual time) and bettors put chips on the bet
 reader before each round; 1, 2, 3 make the next card unreadable, pull two cards
@@ -23,7 +24,9 @@ throw invalid, 2 cocks a die; the puck is shown under the reports. At an Omaha
 table a dealer keys the players' buy-ins (STACK) and each hand (NEW) on the
 dealer keypad, deals every hand from a freshly shuffled deck through the shoe
 and keys the --players emulated players' actions (default 6: seeded, always
-legal, all-ins and side pots now and then); broke players buy in again. --snapshot
+legal, all-ins and side pots now and then); broke players buy in again. With
+--no-demo at an Omaha table the terminal's keys type on the keypad instead
+(the legend lists them). --snapshot
 writes the scoreboard's picture as a PNG at exit.
 
 --headless plays N Baccarat rounds with the same dealer and bettors on the
@@ -38,8 +41,9 @@ seven_outs, bets_placed, bets_refused, alarms, reports, throws_per_s; it exits
 players above, keys 150 ms apart) and counts hands, showdowns, won_by_folds,
 void, side_pots, all_ins, rake, bought_in, stacks, chips_conserved (stacks +
 rake == bought in), refusals, alarms, results_missing, mismatches (a report
-that differs from the engine's copy of the hand), hands_per_s; it exits 1 on
-any alarm, refusal, mismatch, missing result or chips not conserved.
+that differs from the engine's copy of the hand), unanswered, hands_per_s; it
+exits 1 on any alarm, refusal, mismatch, missing result, unanswered entry or
+chips not conserved.
 
 Exit status: 0 stopped (--headless: every round played, no alarm), 1 the
 simulator itself failed (a host-side error, never recorded as a firmware crash;
