@@ -2,7 +2,6 @@
 contract (docs/omaha.md "The table", docs/protocol.md "Omaha tables") on the firmware's engine: the
 dealer keys the buy-ins and NEW, deals each hand's cards in the engine's order, keys only legal
 actions, rebuys broke players, and the host-side checks of the reports hold."""
-import random
 
 import pytest
 
