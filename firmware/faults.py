@@ -54,11 +54,12 @@ DICE_UNREAD = const(48)     # a die the reader could not see, in a throw that wo
 DICE_BAD_FLAG = const(49)   # a throw flag unknown, repeated or out of order: never a throw
 DICE_SENSOR = const(50)     # the dice reader reported a sensor fault (FAULT <code>)
 BETS_TAKE_DOWN = const(51)  # a take-down (zone=-) at a table that takes none: the reading is refused
+SHOE_RESTARTED = const(52)  # the shoe said HELLO during a round: a card may have left it unreported
 
 DEVICE_NAMES = ("frame_syntax", "frame_crc", "frame_device", "frame_version", "frame_type", "frame_args",
                 "frame_lost", "frame_conflict", "shoe_sensor", "bets_sensor", "bets_incomplete",
                 "bets_bad_seat", "bets_bad_zone", "bets_bad_amount", "bets_dup_zone", "dice_bad_face",
-                "dice_unread", "dice_bad_flag", "dice_sensor", "bets_take_down")
+                "dice_unread", "dice_bad_flag", "dice_sensor", "bets_take_down", "shoe_restarted")
 
 _EVIDENCE = (BAD_CARD, BAD_DICE, LINE_TOO_LONG, PARTIAL_LINE, UNEXPECTED_INPUT)
 
@@ -86,7 +87,8 @@ def is_game_alarm(code):
 
 def is_reader_fault(code):
     """True for a fault of the card reader's line or frames: a card may have been lost with it."""
-    return code == BAD_CARD or code == LINE_TOO_LONG or code == PARTIAL_LINE or DEVICE_FIRST <= code < BETS_SENSOR
+    return (code == BAD_CARD or code == LINE_TOO_LONG or code == PARTIAL_LINE or DEVICE_FIRST <= code < BETS_SENSOR
+            or code == SHOE_RESTARTED)
 
 
 def from_status(status):

@@ -86,6 +86,11 @@ class TableIO:
         """The shoe is taken out (a shoe change, Baccarat art. 3(2)): OUT."""
         self._device_line(self.shoe, SHOE_PORT, self.shoe.removed)
 
+    def shoe_on(self):
+        """The shoe is on: it says HELLO (counter 00) unless it has already spoken this run."""
+        if self.shoe not in self._greeted:
+            self._greet(self.shoe, SHOE_PORT)
+
     def shoe_hello(self):
         """The shoe (re)starts: HELLO, its counter back at 00."""
         self._greet(self.shoe, SHOE_PORT)

@@ -224,8 +224,17 @@ def _hand(table, value, options):
         _seat_word("hand: stacks", seat)
         _whole("hand: stacks: seat %s" % seat, chips)
     _port(table, HOST_PORT, "hand")
+    _shoe_on(table)
     table.io.send(HOST_PORT, json.dumps({"hand": value}).encode() + b"\n")
     table.take_in(HOST_PORT)
+
+
+def _shoe_on(table):
+    """The shoe is on before the hand it deals starts: its power-up HELLO is taken in first (a HELLO
+    during the hand would be the table's shoe_restarted alarm, docs/protocol.md)."""
+    if SHOE_PORT in table.board.ports:
+        table.io.shoe_on()
+        table.take_in(SHOE_PORT)
 
 
 def _seat_word(what, seat):
@@ -283,6 +292,7 @@ def _type(table, legends):
         if legend not in have:
             raise InputError("no key %r on the keypad of board %s (it has %s)"
                              % (legend, table.board.name, _listed(sorted(have))))
+    _shoe_on(table)
     table.type_keys(legends)
 
 

@@ -257,6 +257,19 @@ def test_shoe_restart_is_reported():
     assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "restarted"}
 
 
+def test_shoe_restart_mid_round_is_an_alarm_art10():
+    # A HELLO while dealing: a card may have left the shoe unreported; nothing is guessed (art. 10).
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.shoe(SHOE_HELLO)
+    assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "shoe_restarted"
+    rig.press("confirm")                                    # the dealer vouches no card left the shoe
+    assert rig.last("fault_ack")["by"] == "confirm"
+    rig.cards("Kc 2s")
+    assert rig.last("result")["player"] == ["9h", "Kc"]
+
+
 def test_roads_on_request():
     from firmware.events import HOST, HOST_ROADS
     rig = Rig()

@@ -298,6 +298,29 @@ def test_art9_shoe_line_fault_in_a_hand_confirm_or_rescan():
     assert rig.table.state == DEALING
 
 
+def test_art9_shoe_restart_in_a_hand_is_a_misdeal_prompt_never_a_card_lost():
+    # The shoe's HELLO mid-hand: a card may have left it while it restarted, and the next card would
+    # go to the wrong seat (a wrong showdown). Held like a line fault; the card read again resumes.
+    from firmware.events import SHOE_HELLO
+    rig = Rig()
+    _to_flop(rig)
+    dealt = len(rig.reports("dealt"))
+    rig.shoe(SHOE_HELLO)
+    assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "shoe_restarted"
+    assert _dealer(rig)[1] == "SHOE SHOE_RESTARTED"
+    rig.card("6s")
+    assert rig.last("fault_ack")["by"] == "rescan" and rig.last("dealt")["card"] == "6s"
+    assert len(rig.reports("dealt")) == dealt + 1 and rig.table.state == DEALING
+
+
+def test_shoe_restart_between_hands_is_reported_not_an_alarm():
+    from firmware.events import SHOE_HELLO
+    rig = Rig()
+    rig.shoe(SHOE_HELLO)
+    assert rig.table.state == READY and strip(rig.last("shoe")) == {"event": "shoe", "shoe": "restarted",
+                                                                     "bytes": ""}
+
+
 def test_art9_2_long_void_in_a_line_fault_voids_with_the_faults_name():
     rig = Rig()
     _to_flop(rig)
@@ -361,7 +384,7 @@ def test_illegal_entries_are_refused_with_the_legal_range_and_never_applied():
     rig.act(None, "call")
     rig.act(None, "check")
     _play(rig, WHOLE_DECK[12:16], [])
-    _refused(rig, "bet enter", "CHECK BET 10-30 POT MAX 30", "needs a whole amount")
+    _refused(rig, "bet enter", "CHECK BET 10-30 POT MAX 30", "bet needs an amount: the seat's total bet")
     _refused(rig, "3 call enter", "CHECK BET 10-30 POT MAX 30", "no bet to call")
     assert rig.table.state == BETTING and rig.table.hand.expected() == (rules.EXPECT_ACTION, 3)
     rig.act(3, "bet", 30)
@@ -402,7 +425,7 @@ def test_keyed_stacks_button_and_seat_out_carry_into_the_next_hand():
     assert strip(rig.last("seat")) == {"event": "seat", "seat": "1", "stack": 1000, "in": False}
     rig.keys("5 stack 800 enter")
     rig.keys("3 button enter")
-    assert strip(rig.last("button")) == {"event": "button", "button": "3"}
+    assert strip(rig.last("dealer_button")) == {"event": "dealer_button", "seat": "3"}
     rig.keys("new enter")
     start = strip(rig.last("hand_start"))
     assert start["button"] == "3" and start["stacks"] == {"3": 995, "5": 800, "7": 155}

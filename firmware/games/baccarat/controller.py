@@ -212,7 +212,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
             if a == SHOE_CUT:
                 return self._cut_card()
             if a == SHOE_HELLO:
-                self._emit(OUT_SHOE, _RESTARTED)
+                return self._alarm(faults.SHOE_RESTARTED, b)   # a card may have left it unreported (art. 10)
             return STAY
         if kind == BETS:
             self._emit(OUT_BETS, a, 0)                   # bets closed when the first card came out

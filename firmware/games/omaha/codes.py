@@ -15,6 +15,7 @@ OUT_RESULT = const(36)      # a: hand number (the controller keeps the HandResul
 OUT_SEAT = const(37)        # a: seat whose stack or in/out changed
 OUT_BUTTON_SET = const(38)  # a: the next hand's button, keyed by the dealer
 OUT_HOST_REFUSED = const(39)  # a host request refused by the table's state (the controller keeps the reason)
+OUT_SHOE_HELLO = const(40)  # the shoe (re)started with no hand in doubt; b: evidence of its HELLO line
 
 # Where a card went (OUT_DEALT's b % 4).
 TO_HOLE = const(0)

@@ -16,13 +16,14 @@
 # void with every bet returned (art. 9(2)). Nothing is guessed.
 from firmware import faults
 from firmware.errors import IntegrityError, RuleError
-from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, HOST, HOST_HAND, KEY, SHOE, SHOE_UNREAD, TICK
+from firmware.events import (BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, HOST, HOST_HAND, KEY, SHOE, SHOE_HELLO,
+                             SHOE_UNREAD, TICK)
 from firmware.games.omaha import rules
 from firmware.games.omaha.alarms import Alarms
 from firmware.games.omaha.betting import BetRangeError
 from firmware.games.omaha.codes import (BETTING, DEALING, K_ALLIN, K_BET, K_BUTTON, K_CALL, K_CHECK, K_FOLD, K_NEW,
                                         K_NONE, K_RAISE, K_SEAT, K_STACK, NO_CARD, OUT_ACTION, OUT_DEALT, OUT_HOST_REFUSED,
-                                        OUT_REFUSED, OUT_RESULT, TO_BOARD, TO_BURN, TO_HOLE)
+                                        OUT_REFUSED, OUT_RESULT, OUT_SHOE_HELLO, TO_BOARD, TO_BURN, TO_HOLE)
 from firmware.games.omaha.entry import (ENTERED, IGNORED, MAX_DIGITS, NO_NUMBER, OVERFLOW, Entry, command_word, is_action,
                                         key_code)
 from firmware.games.omaha.lights import OmahaLights
@@ -107,6 +108,8 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
     def _on_hand(self, kind, a, b):
         if kind == CARD:
             return self._card(a, b)
+        if kind == SHOE and a == SHOE_HELLO:
+            return self._alarm(faults.SHOE_RESTARTED, b)     # a card may have left it unreported
         if kind == SHOE and a == SHOE_UNREAD:
             if self.state == DEALING:
                 return self._alarm(faults.CARD_UNREADABLE, NO_CARD)
@@ -247,6 +250,10 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
                 return STAY
         else:
             action = _ACTION_WORDS[command]
+            if amount is None and seat == to_act and (action == rules.BET or action == rules.RAISE):
+                self._refuse("%s needs an amount: the seat's total bet in this betting round" % action,
+                             legal.display())
+                return STAY
         try:
             hand.act(seat, action, amount)
         except BetRangeError as exc:
@@ -270,6 +277,9 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
             return True
         if kind == TICK:
             self._common(kind, a, b)
+            return True
+        if kind == SHOE and a == SHOE_HELLO:
+            self._emit(OUT_SHOE_HELLO, 0, b)             # between hands: reported, no card in doubt
             return True
         if kind == BUTTON and a == self.void_button and b == BUTTON_PRESSED:
             self._emit(OUT_BUTTON, a, b)

@@ -5,7 +5,8 @@
 from firmware import cards
 from firmware.games.omaha import rules
 from firmware.games.omaha.codes import (DESTINATIONS, OUT_ACTION, OUT_BUTTON_SET, OUT_DEALT, OUT_HAND_START,
-                                        OUT_HOST_REFUSED, OUT_REFUSED, OUT_RESULT, OUT_SEAT, TO_BOARD, TO_HOLE)
+                                        OUT_HOST_REFUSED, OUT_REFUSED, OUT_RESULT, OUT_SEAT,
+                                        OUT_SHOE_HELLO, TO_BOARD, TO_HOLE)
 from firmware.games.omaha.poker_eval import category_name
 
 
@@ -33,7 +34,9 @@ def game_report(table, code, a, b):
     if code == OUT_SEAT:
         return "seat", {"seat": str(a), "stack": table.stacks[a], "in": table.playing(a)}
     if code == OUT_BUTTON_SET:
-        return "button", {"button": str(a)}
+        return "dealer_button", {"seat": str(a)}
+    if code == OUT_SHOE_HELLO:
+        return "shoe", {"shoe": "restarted", "bytes": table.evidence.text(b)}
     if code == OUT_HOST_REFUSED:
         return "host_error", {"error": "hand refused: " + table.host_reason, "request": "hand"}
     return "fault", {"fault": "unknown_outbox_code", "detail": code}

@@ -1,0 +1,1 @@
+# The host link: frames, sender, power-safe journal.

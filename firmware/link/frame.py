@@ -1,0 +1,277 @@
+# Host-link frames: one printable line per message, both directions (docs/host-link.md).
+#
+#   #<boot>.<seq> <stamp> <TYPE>[ <payload>]*<CRC>\n
+#   #3.17 52310 REPORT {"event": "card"}*1A2B3C4D
+#
+# boot and seq are canonical decimals 0..MAX_NUMBER (no sign, no leading zero),
+# stamp is <uptime ms>[@<host ms>] (the host's Unix time once TIME set it;
+# host-to-board frames carry stamp 0), TYPE is 1..MAX_TYPE capital letters,
+# payload any printable ASCII (a report's JSON; it may hold "*" and "#"), CRC
+# the CRC-32 (binascii.crc32, the IEEE one) of every byte between "#" and "*",
+# as 8 upper-case hex digits. One spelling per message, so a frame that
+# decodes is exactly the frame that was sent; the CRC is checked before
+# anything in the line is believed.
+#
+# Encoder fills one preallocated buffer; Frame.decode fills preallocated fields
+# (offsets into the line) and converts only boot and seq, which are small ints
+# on every port: decoding a host command allocates nothing but the CRC's view.
+from binascii import crc32
+
+from firmware.compat import const
+
+MAX_FRAME = const(512)     # bytes of a frame with its LF (a store slot holds one)
+MAX_NUMBER = const(999999999)  # boot and seq: 9 digits, a small int on every MicroPython port
+MAX_TYPE = const(8)
+_MAX_STAMP_DIGITS = const(15)
+_STAMP_LIMIT = 10 ** 15    # 15 digits
+# The longest header: "#" boot "." seq " " uptime "@" host_ms " " TYPE " ".
+_HEADER_MOST = const(1 + 9 + 1 + 9 + 1 + 15 + 1 + 15 + 1 + 8 + 1)
+MAX_PAYLOAD = const(512 - 62 - 9 - 1)   # any payload up to this fits in MAX_FRAME
+_TRAILER = const(9)        # "*" + 8 hex digits
+_MIN_LINE = const(17)      # "#0.0 0 A*00000000"
+
+# Decoder status (Frame.status), each a reason a line is refused.
+OK = const(0)
+TRUNCATED = const(1)       # shorter than a frame, or no "*CRC" trailer at its end
+NO_START = const(2)        # does not begin with "#": noise, or the tail of a broken frame
+TOO_LONG = const(3)        # more than MAX_FRAME - 1 bytes before the LF
+BAD_CRC = const(4)         # checksum unreadable or wrong: nothing in the line is believed
+BAD_SYNTAX = const(5)      # checksum right, grammar wrong: the sender is at fault
+
+STATUS_NAMES = ("ok", "truncated", "no_start", "too_long", "bad_crc", "bad_syntax")
+
+_HASH = const(35)
+_DOT = const(46)
+_SPACE = const(32)
+_STAR = const(42)
+_AT = const(64)
+_HEX = b"0123456789ABCDEF"
+
+
+def _hex(ch):
+    if 48 <= ch <= 57:
+        return ch - 48
+    if 65 <= ch <= 70:
+        return ch - 55
+    return -1
+
+
+def _digits_end(line, i, end, most):
+    """End of the canonical decimal starting at line[i] (before end), or -1."""
+    j = i
+    while j < end and 48 <= line[j] <= 57:
+        j += 1
+    if j == i or j - i > most or (j - i > 1 and line[i] == 48):
+        return -1
+    return j
+
+
+def _uint(line, i, j):
+    value = 0
+    for k in range(i, j):
+        value = value * 10 + line[k] - 48
+    return value
+
+
+def crc_of(line, start, end):
+    """CRC-32 of line[start:end] (a view, not a copy of the bytes)."""
+    return crc32(memoryview(line)[start:end]) & 0xFFFFFFFF
+
+
+class Frame:
+    """Decoder: decode() fills the fields in place; they hold until the next decode()."""
+
+    def __init__(self):
+        self.line = b""
+        self.length = 0
+        self.status = OK
+        self.boot = -1
+        self.seq = -1
+        self.stamp_start = 0       # stamp is line[stamp_start:stamp_end]
+        self.stamp_end = 0
+        self.type_start = 0
+        self.type_end = 0
+        self.payload_start = 0     # empty payload: payload_start == payload_end
+        self.payload_end = 0
+
+    def decode(self, line, n=-1):
+        """Decode line[:n] (without its LF; n -1: all of it). Returns and keeps .status."""
+        if n < 0:
+            n = len(line)
+        self.line = line
+        self.length = n
+        self.boot = -1
+        self.seq = -1
+        self.status = self._decode(line, n)
+        return self.status
+
+    def _decode(self, line, n):
+        if n > MAX_FRAME - 1:
+            return TOO_LONG
+        if n == 0:
+            return TRUNCATED
+        if line[0] != _HASH:
+            return NO_START
+        if n < _MIN_LINE or line[n - _TRAILER] != _STAR:
+            return TRUNCATED
+        body = n - _TRAILER
+        sent = 0
+        for i in range(body + 1, n):
+            digit = _hex(line[i])
+            if digit < 0:
+                return BAD_CRC
+            sent = (sent << 4) | digit
+        if crc_of(line, 1, body) != sent:
+            return BAD_CRC
+        return self._fields(line, body)
+
+    def _fields(self, line, body):
+        i = _digits_end(line, 1, body, 9)
+        if i < 0 or line[i] != _DOT:
+            return BAD_SYNTAX
+        j = _digits_end(line, i + 1, body, 9)
+        if j < 0 or j >= body or line[j] != _SPACE:
+            return BAD_SYNTAX
+        boot = _uint(line, 1, i)
+        seq = _uint(line, i + 1, j)
+        k = _digits_end(line, j + 1, body, _MAX_STAMP_DIGITS)
+        if k > 0 and k < body and line[k] == _AT:
+            k = _digits_end(line, k + 1, body, _MAX_STAMP_DIGITS)
+        if k < 0 or k >= body or line[k] != _SPACE:
+            return BAD_SYNTAX
+        t = k + 1
+        end = t
+        while end < body and 65 <= line[end] <= 90:
+            end += 1
+        if end == t or end - t > MAX_TYPE:
+            return BAD_SYNTAX
+        p = end
+        if end < body:
+            if line[end] != _SPACE or end + 1 == body:
+                return BAD_SYNTAX
+            p = end + 1
+            for x in range(p, body):
+                if not 32 <= line[x] <= 126:
+                    return BAD_SYNTAX
+        self.boot = boot
+        self.seq = seq
+        self.stamp_start = j + 1
+        self.stamp_end = k
+        self.type_start = t
+        self.type_end = end
+        self.payload_start = p
+        self.payload_end = body
+        return OK
+
+    def type_is(self, word):
+        """The decoded TYPE is word (bytes), compared in place."""
+        line = self.line
+        start = self.type_start
+        if self.type_end - start != len(word):
+            return False
+        for i in range(len(word)):
+            if line[start + i] != word[i]:
+                return False
+        return True
+
+    def type_name(self):
+        return bytes(self.line[self.type_start:self.type_end]).decode()
+
+    def payload(self):
+        """The payload as bytes (a copy)."""
+        return bytes(self.line[self.payload_start:self.payload_end])
+
+    def payload_uint(self, most=_MAX_STAMP_DIGITS):
+        """The payload as one canonical decimal of at most `most` digits, else -1."""
+        start = self.payload_start
+        end = _digits_end(self.line, start, self.payload_end, most)
+        return -1 if end != self.payload_end else _uint(self.line, start, end)
+
+    def uptime_ms(self):
+        line = self.line
+        end = _digits_end(line, self.stamp_start, self.stamp_end, _MAX_STAMP_DIGITS)
+        return _uint(line, self.stamp_start, end)
+
+    def host_ms(self):
+        """The host's time in the stamp, or -1 when the board had none yet."""
+        line = self.line
+        end = _digits_end(line, self.stamp_start, self.stamp_end, _MAX_STAMP_DIGITS)
+        return _uint(line, end + 1, self.stamp_end) if end < self.stamp_end else -1
+
+
+def _put_uint(buf, i, value):
+    """Write value in decimal at buf[i]; returns the index after it."""
+    if value == 0:
+        buf[i] = 48
+        return i + 1
+    digits = 0
+    v = value
+    while v:
+        v //= 10
+        digits += 1
+    end = i + digits
+    while value:
+        end -= 1
+        buf[end] = 48 + value % 10
+        value //= 10
+    return i + digits
+
+
+class Encoder:
+    """Builds frames in one buffer allocated once: encode() returns the length in .buf."""
+
+    def __init__(self, size=MAX_FRAME):
+        self.buf = bytearray(size)
+
+    def encode(self, boot, seq, type, payload=b"", uptime_ms=0, host_ms=-1):
+        """Frame with its LF in .buf[:n]; returns n. ValueError for what decode() would refuse."""
+        if not (0 <= boot <= MAX_NUMBER and 0 <= seq <= MAX_NUMBER):
+            raise ValueError("boot and seq must be 0..%d" % MAX_NUMBER)
+        if not 0 <= uptime_ms < _STAMP_LIMIT or host_ms >= _STAMP_LIMIT:
+            raise ValueError("stamp out of range")
+        if isinstance(payload, str):
+            payload = payload.encode()
+        buf = self.buf
+        if _HEADER_MOST + len(payload) + _TRAILER + 1 > len(buf):
+            raise ValueError("a %d-byte payload may not fit a %d-byte frame" % (len(payload), len(buf)))
+        buf[0] = _HASH
+        i = _put_uint(buf, 1, boot)
+        buf[i] = _DOT
+        i = _put_uint(buf, i + 1, seq)
+        buf[i] = _SPACE
+        i = _put_uint(buf, i + 1, uptime_ms)
+        if host_ms >= 0:
+            buf[i] = _AT
+            i = _put_uint(buf, i + 1, host_ms)
+        buf[i] = _SPACE
+        i += 1
+        if not 1 <= len(type) <= MAX_TYPE:
+            raise ValueError("TYPE must be 1..%d capital letters" % MAX_TYPE)
+        for ch in type:
+            ch = ch if isinstance(ch, int) else ord(ch)
+            if not 65 <= ch <= 90:
+                raise ValueError("TYPE must be 1..%d capital letters" % MAX_TYPE)
+            buf[i] = ch
+            i += 1
+        if len(payload):
+            buf[i] = _SPACE
+            i += 1
+            for ch in payload:
+                if not 32 <= ch <= 126:
+                    raise ValueError("payload byte %d is not printable ASCII" % ch)
+                buf[i] = ch
+                i += 1
+        crc = crc_of(buf, 1, i)
+        buf[i] = _STAR
+        for shift in range(28, -4, -4):
+            i += 1
+            buf[i] = _HEX[(crc >> shift) & 15]
+        buf[i + 1] = 10
+        return i + 2
+
+
+def encode(boot, seq, type, payload=b"", uptime_ms=0, host_ms=-1):
+    """One frame as bytes, with its LF (host side and tests)."""
+    enc = Encoder()
+    n = enc.encode(boot, seq, type, payload, uptime_ms, host_ms)
+    return bytes(enc.buf[:n])

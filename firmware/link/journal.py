@@ -1,0 +1,283 @@
+# The power-safe journal: a checked record log on the board's flash filesystem (issue 12).
+#
+# Two files, NAME.0 and NAME.1; the live one starts with a *base* record (the
+# state at the last checkpoint, as entries) followed by appended records. Every
+# record carries its length, kind and generation under a header CRC, and its
+# payload under a second CRC; generations rise by one record after record, so a
+# stale or misplaced record is caught as surely as a flipped bit.
+#
+# Why two files and no rename: a checkpoint writes a whole new file beside the
+# live one and only then removes the old one. Until the new base is complete
+# and checked, the old file is still the newest good one; once it is, it wins
+# (higher generation) whatever happens to the old one. Rename would do the same
+# with one file less, but it is atomic on littlefs only, and MicroPython's FAT
+# driver refuses to rename over an existing file (firmware/saved_state.py).
+# A power cut mid-append leaves at worst a torn last record, which the next
+# boot cuts off; the first append after that rewrites the good records into
+# the other file, so nothing is ever appended behind damage.
+#
+# Files are reached through `fs` (open/remove/stat), so the host simulator's
+# flash (hostsim/flash.py) can count every write and cut the power at any one.
+# Format, wear and flash use: docs/journal.md.
+import os
+import struct
+from binascii import crc32
+
+from firmware.compat import const
+from firmware.link import record
+# CLEAN, TORN, CORRUPT are re-exported: callers read a journal's status from here.
+from firmware.link.record import BASE, CLEAN, CORRUPT, ENTRY, ENTRY_SIZE, GEN_MASK, OVERHEAD, TORN  # noqa: F401
+from firmware.saved_state import path
+
+SNAPSHOT = const(0)        # the entry kind checkpoint() writes; callers' kinds are 1..255
+KIND_MAX = const(255)
+DEFAULT_MAX_BYTES = const(16384)
+
+
+class JournalError(Exception):
+    pass
+
+
+class JournalFull(JournalError):
+    """The record does not fit in the live file: checkpoint first (nothing was written)."""
+
+
+class FlashFiles:
+    """The board's own filesystem as the journal reaches it: the builtin open, os for the rest."""
+
+    def open(self, name, mode="rb"):
+        return open(name, mode)
+
+    def remove(self, name):
+        os.remove(name)
+
+    def rename(self, old, new):
+        os.rename(old, new)
+
+    def stat(self, name):
+        return os.stat(name)
+
+
+class _Replay:
+    """The journal's records, re-readable: a repair walks them twice (size, then bytes)."""
+
+    def __init__(self, journal):
+        self.journal = journal
+
+    def __iter__(self):
+        return self.journal.records()
+
+
+class Journal:
+    """A power-safe record log in `state_dir` (files NAME.0 and NAME.1), at most max_bytes of flash.
+
+    After construction: `status` (CLEAN, TORN or CORRUPT), `discarded` (bytes
+    not used) and `detail` say what the boot found; records() replays the good
+    records. fs: open/remove/stat (None or the os module: the board's own).
+    """
+
+    def __init__(self, state_dir, name, fs=None, max_bytes=DEFAULT_MAX_BYTES):
+        capacity = max_bytes // 2
+        if capacity < 2 * OVERHEAD or capacity > record.PAYLOAD_MAX + OVERHEAD:
+            raise ValueError("journal max_bytes %d out of range %d..%d"
+                             % (max_bytes, 4 * OVERHEAD, 2 * (record.PAYLOAD_MAX + OVERHEAD)))
+        self.max_bytes = max_bytes
+        self.capacity = capacity   # bytes one file may hold; two may exist during a checkpoint
+        self._fs = FlashFiles() if fs is None or fs is os else fs
+        self._names = (path(state_dir, name + ".0"), path(state_dir, name + ".1"))
+        self.writes = 0            # flash writes: file write calls and removes
+        self.bytes_written = 0
+        self.status = CLEAN
+        self.discarded = 0
+        self.detail = ""
+        self._live = None          # index of the live file; None: the journal is empty
+        self._used = 0             # bytes of good records in the live file
+        self._gen = 0              # generation of the last good record
+        self._damaged = False      # the live file has bytes past _used: repair before appending
+        self._stale = []           # files to remove before the next write (torn, corrupt)
+        self._load()
+
+    # -- boot ---------------------------------------------------------------------
+    def _size(self, name):
+        try:
+            return self._fs.stat(name)[6]
+        except OSError:
+            return None
+
+    def _survey(self, name, size):
+        """A whole file checked: (base generation or None, good bytes, last generation, status, detail)."""
+        with self._fs.open(name, "rb") as f:
+            reader = record.Reader(f, size)
+            first = reader.next()
+            base_gen = reader.gen if first is not None else None
+            while reader.next() is not None:
+                pass
+        return base_gen, reader.end, reader.gen, reader.status, reader.detail
+
+    def _note(self, index, status, discarded, detail):
+        self.status = max(self.status, status)
+        self.discarded += discarded
+        self.detail += "%s%s: %s (%d bytes discarded)" % (
+            "; " if self.detail else "", self._names[index], detail, discarded)
+
+    def _load(self):
+        found = []
+        for index in (0, 1):
+            size = self._size(self._names[index])
+            if size:                            # not missing, nor created and never written
+                found.append((index, size) + self._survey(self._names[index], size))
+        live = None
+        for f in found:
+            if f[2] is not None and (live is None or record.newer(f[2], live[2])):
+                live = f
+        for index, size, base_gen, end, gen, status, detail in found:
+            if live is not None and index == live[0]:
+                continue
+            if status != CLEAN:                 # a torn checkpoint, or bits gone bad: say so
+                self._note(index, status, size - end if base_gen is not None else size, detail)
+            self._stale.append(index)           # superseded or bad: removed before the next write
+        if live is None:
+            return
+        index, size, base_gen, end, gen, status, detail = live
+        if status != CLEAN:
+            self._note(index, status, size - end, detail)
+            self._damaged = True
+        self._live = index
+        self._used = end
+        self._gen = gen
+
+    # -- reading --------------------------------------------------------------------
+    def records(self):
+        """(kind, payload) of every good record in order: a checkpoint's entries first.
+
+        The live file stays open while this runs: finish reading before writing.
+        """
+        if self._live is None:
+            return
+        with self._fs.open(self._names[self._live], "rb") as f:
+            reader = record.Reader(f, self._used)
+            while True:
+                item = reader.next()
+                if item is None:
+                    break
+                kind, payload = item
+                if kind == BASE:
+                    for entry in record.entries(payload, JournalError):
+                        yield entry
+                else:
+                    yield kind, payload
+        if reader.end != self._used:             # read back differently from the boot's check
+            self.status = CORRUPT
+            self.detail = "%s: %s on reading again" % (self._names[self._live], reader.detail)
+            raise JournalError(self.detail)
+
+    @property
+    def used(self):
+        """Bytes of good records in the live file."""
+        return self._used
+
+    @property
+    def room(self):
+        """Bytes an append may still take (payload and overhead) before a checkpoint is due."""
+        return self.capacity - self._used
+
+    @property
+    def nearly_full(self):
+        """Three quarters of the live file used: checkpoint now, alarm if that does not help."""
+        return self._used * 4 >= self.capacity * 3
+
+    # -- writing --------------------------------------------------------------------
+    def append(self, kind, payload):
+        """Write one record; when this returns, it survives a power cut. JournalFull if it does not fit."""
+        if not 1 <= kind <= KIND_MAX:
+            raise ValueError("journal record kind %d not in 1..%d" % (kind, KIND_MAX))
+        if isinstance(payload, str):
+            payload = payload.encode()
+        if len(payload) > record.PAYLOAD_MAX:
+            raise ValueError("journal record of %d bytes, at most %d" % (len(payload), record.PAYLOAD_MAX))
+        if self._live is None:
+            self._compact(((kind, payload),))    # the first record starts a file
+            return
+        self._repair()
+        if self._used + len(payload) + OVERHEAD > self.capacity:
+            raise JournalFull("journal %s full: %d of %d bytes used, record needs %d"
+                              % (self._names[self._live], self._used, self.capacity,
+                                 len(payload) + OVERHEAD))
+        gen = (self._gen + 1) & GEN_MASK
+        data = record.encode(kind, gen, payload)
+        self._damaged = True                     # until the write is known to be whole
+        with self._fs.open(self._names[self._live], "ab") as f:
+            self._write(f, data)
+        self._damaged = False
+        self._used += len(data)
+        self._gen = gen
+
+    def checkpoint(self, snapshot):
+        """The state so far as one record: the log restarts from it in the other file."""
+        if isinstance(snapshot, str):
+            snapshot = snapshot.encode()
+        self._compact(((SNAPSHOT, snapshot),))
+
+    def compact(self, entries):
+        """Restart the log from these (kind, payload) entries (kind SNAPSHOT or 1..255), e.g. a ring's tail.
+
+        entries is walked twice (sizes, then bytes): a sequence, or an object whose
+        __iter__ starts afresh each time.
+        """
+        self._compact(entries)
+
+    def _repair(self):
+        if self._damaged:
+            self._compact(_Replay(self))         # the good records, away from the damage
+        else:
+            self._drop_stale()
+
+    def _drop_stale(self):
+        for index in self._stale:
+            self._remove(index)
+        self._stale = []
+
+    def _compact(self, entries):
+        total = 0
+        for kind, payload in entries:
+            if not SNAPSHOT <= kind <= KIND_MAX:
+                raise ValueError("journal entry kind %d not in 0..%d" % (kind, KIND_MAX))
+            total += ENTRY_SIZE + len(payload)
+        if total + OVERHEAD > self.capacity:
+            raise JournalFull("journal checkpoint of %d bytes, a file holds %d"
+                              % (total + OVERHEAD, self.capacity))
+        old = self._live
+        target = 0 if old is None else 1 - old
+        gen = (self._gen + 1) & GEN_MASK
+        head, check = record.head(total, BASE, gen)
+        with self._fs.open(self._names[target], "wb") as f:
+            out = record.Chunks(self._write, f)
+            out.add(head)
+            for kind, payload in entries:
+                entry = struct.pack(ENTRY, kind, len(payload))
+                check = crc32(payload, crc32(entry, check))
+                out.add(entry)
+                out.add(payload)
+            out.add(struct.pack(record.CHECK, check))
+            out.flush()
+        self._live = target
+        self._used = total + OVERHEAD
+        self._gen = gen
+        self._damaged = False
+        if target in self._stale:
+            self._stale.remove(target)
+        if old is not None:
+            self._remove(old)                    # superseded: its generation is lower anyway
+        self._drop_stale()
+
+    def _remove(self, index):
+        try:
+            self._fs.remove(self._names[index])
+        except OSError:
+            return                               # missing already; a leftover loses on generation
+        self.writes += 1
+
+    def _write(self, f, data):
+        f.write(data)
+        self.writes += 1
+        self.bytes_written += len(data)

@@ -1,0 +1,267 @@
+# The board's side of the host link: numbered frames, kept until acknowledged (docs/host-link.md).
+#
+# send() numbers a report and keeps its frame in the store; poll() writes what
+# the window allows and, when no acknowledgement came in time, writes the
+# oldest unacknowledged frame again, waiting twice as long each time (capped)
+# until the host answers. Nothing here waits: when the host is away frames
+# stay in the store, and the game goes on until the store is nearly full
+# (the alarm), which the caller turns into "take no new round".
+#
+# When the store is full the oldest frames are kept (the host needs them to
+# continue in order) and new reports are refused and counted; the count goes
+# out, in its place in the sequence, as a LOST frame as soon as there is room.
+# The alarm comes well before that, so the caller stops opening rounds and the
+# round in progress finishes without anything being refused.
+#
+# No clock inside: time is what the caller passes to poll(elapsed_ms).
+from firmware.compat import const
+from firmware.link import frame as frame_mod
+from firmware.link.store import at_or_before
+
+# Frame types, board to host.
+REPORT = b"REPORT"   # a report's JSON
+OPEN = b"OPEN"       # seq 1 of every boot: payload the previous boot's last frame "<boot>.<seq>", or "-"
+LOST = b"LOST"       # payload: how many reports were refused because the store was full
+GONE = b"GONE"       # seq 0, not kept: "<from> <to>": a REPLAY asked for frames no longer held
+
+# What receive() found in a host frame.
+CMD_BAD = const(0)       # refused: .last_status says why (a frame_mod status, or _UNKNOWN_TYPE)
+CMD_ACK = const(1)
+CMD_REPLAY = const(2)
+CMD_TIME = const(3)      # the clock is set; frames now carry the host's time
+CMD_RECALL = const(4)    # .recall_count rounds asked for; the caller answers
+
+BAD_ARGUMENT = const(10)  # .last_status: a good frame whose argument is not a number
+UNKNOWN_TYPE = const(11)  # .last_status: a good frame of a type the board does not take
+
+_RECALL_DIGITS = const(4)
+_TIME_DIGITS = const(15)
+
+
+class Sender:
+    def __init__(self, port, store, boot, previous=None, window=8, timeout_ms=500,
+                 max_timeout_ms=8000, alarm_percent=75, clear_percent=50, on_alarm=None, budget=0):
+        """port: has write(buf); store: see firmware/link/store.py; boot: this boot's counter
+        (it must grow from one start of the board to the next: the host tells boots apart by it).
+        budget: bytes poll() may write at once (but always one frame), e.g. the UART's
+        transmit buffer, so a write never waits for the line; 0: the whole window.
+
+        previous: (boot, seq) of the previous boot's last frame when the journal knows it;
+        by default the newest frame the store still holds from an earlier boot, if any.
+        """
+        if not 1 <= boot <= frame_mod.MAX_NUMBER:
+            raise ValueError("boot counter must be 1..%d" % frame_mod.MAX_NUMBER)
+        count = store.count()
+        if count and not at_or_before(store.boot_at(count - 1), 0, boot - 1, 0):
+            raise ValueError("the store holds frames of boot %d: the boot counter must grow"
+                             % store.boot_at(count - 1))
+        if previous is None and count:
+            previous = (store.boot_at(count - 1), store.seq_at(count - 1))
+        self.previous = previous
+        self.port = port
+        self.store = store
+        self.boot = boot
+        self.window = window
+        self.timeout_ms = timeout_ms
+        self.max_timeout_ms = max_timeout_ms
+        self.alarm_percent = alarm_percent
+        self.clear_percent = clear_percent
+        self.on_alarm = on_alarm
+        self.budget = budget
+        self.alarm = False
+        self.uptime_ms = 0
+        self.time_offset_ms = -1      # host time - uptime, once TIME came
+        self.refused = 0              # reports refused since the last LOST frame
+        self.refused_total = 0
+        self.retransmits = 0          # frames written again after a timeout
+        self.replays = 0              # REPLAY requests served
+        self.bad_frames = 0           # host frames refused
+        self.last_status = frame_mod.OK
+        self.recall_count = 0
+        self._enc = frame_mod.Encoder()
+        self._frame = frame_mod.Frame()
+        self._next_seq = 1
+        self._next_write = 0          # held frames [0, _next_write) have been written
+        self._timer = 0
+        self._timeout = timeout_ms
+        self._probing = False         # a timeout passed: only the oldest goes out until an ACK
+        self._open_payload = b"-" if previous is None else ("%d.%d" % previous).encode()
+        self._open_pending = True
+        self._flush_pending()
+        self._check_alarm()           # a store found nearly full at boot raises the alarm at once
+
+    # -- the game's side --
+
+    def send(self, payload, type=REPORT):
+        """Keep and number one report (JSON text or bytes). Returns its seq, or 0 when refused:
+        the store is full (the oldest frames are kept; the count goes out as a LOST frame).
+        ValueError for a payload no frame can carry (not printable ASCII, over MAX_PAYLOAD)."""
+        self._flush_pending()
+        store = self.store
+        if (self._open_pending or self.refused or store.count() >= store.capacity()
+                or self._next_seq > frame_mod.MAX_NUMBER):
+            self.refused += 1
+            self.refused_total += 1
+            return 0
+        return self._append(type, payload)
+
+    def host_time_ms(self):
+        """The host's time now (ms since the Unix epoch), or -1 before TIME."""
+        return -1 if self.time_offset_ms < 0 else self.uptime_ms + self.time_offset_ms
+
+    def held(self):
+        return self.store.count()
+
+    def last_frame(self):
+        """(boot, seq) of the newest frame made, for the next boot's OPEN (the journal keeps it):
+        this boot's, or, when this boot has made none yet, the one before it (None: unknown)."""
+        if self._next_seq > 1:
+            return (self.boot, self._next_seq - 1)
+        return self.previous
+
+    # -- the loop's side --
+
+    def poll(self, elapsed_ms):
+        """Advance the clock by elapsed_ms; write what is due. Never waits."""
+        self.uptime_ms += elapsed_ms
+        self._flush_pending()
+        count = self.store.count()
+        if count == 0:
+            self._next_write = 0
+            self._timer = 0
+            return
+        if self._next_write > 0:
+            self._timer += elapsed_ms
+            if self._timer >= self._timeout:
+                self._timer = 0
+                self._timeout = min(self._timeout * 2, self.max_timeout_ms)
+                self._probing = True
+                self.retransmits += 1
+                self._write(0)
+                return
+        if self._probing:
+            return
+        limit = count if count < self.window else self.window
+        written = 0
+        budget = self.budget
+        buf = self._enc.buf
+        while self._next_write < limit:
+            n = self.store.read(self._next_write, buf)
+            if budget and written and written + n > budget:
+                return                  # the rest at the next poll
+            self.port.write(memoryview(buf)[:n])
+            written += n
+            self._next_write += 1
+
+    def receive(self, line, n=-1):
+        """One line from the host (without its LF). Returns a CMD_* code."""
+        frame = self._frame
+        status = frame.decode(line, n)
+        if status != frame_mod.OK:
+            return self._bad(status)
+        if frame.type_is(b"ACK"):
+            self._ack(frame.boot, frame.seq)
+            return CMD_ACK
+        if frame.type_is(b"REPLAY"):
+            self._replay(frame.boot, frame.seq)
+            return CMD_REPLAY
+        if frame.type_is(b"TIME"):
+            ms = frame.payload_uint(_TIME_DIGITS)
+            if ms < 0:
+                return self._bad(BAD_ARGUMENT)
+            self.time_offset_ms = ms - self.uptime_ms
+            return CMD_TIME
+        if frame.type_is(b"RECALL"):
+            count = frame.payload_uint(_RECALL_DIGITS)
+            if count < 0:
+                return self._bad(BAD_ARGUMENT)
+            self.recall_count = count
+            return CMD_RECALL
+        return self._bad(UNKNOWN_TYPE)
+
+    # -- inside --
+
+    def _bad(self, status):
+        self.bad_frames += 1
+        self.last_status = status
+        return CMD_BAD
+
+    def _append(self, type, payload):
+        seq = self._next_seq
+        host_ms = self.host_time_ms()
+        n = self._enc.encode(self.boot, seq, type, payload, self.uptime_ms, host_ms)
+        self.store.append(self.boot, seq, self._enc.buf, n)
+        self._next_seq = seq + 1
+        self._check_alarm()
+        return seq
+
+    def _flush_pending(self):
+        """OPEN first, as soon as there is a slot; then the LOST count, once there are two
+        (so a report can follow it rather than be refused again straight away)."""
+        store = self.store
+        if self._open_pending:
+            if store.count() >= store.capacity():
+                return
+            self._open_pending = False
+            self._append(OPEN, self._open_payload)
+        if self.refused and store.count() <= store.capacity() - 2:
+            refused = self.refused
+            self.refused = 0
+            self._append(LOST, "%d" % refused)
+
+    def _write(self, i):
+        buf = self._enc.buf
+        n = self.store.read(i, buf)
+        self.port.write(memoryview(buf)[:n])
+
+    def _ack(self, boot, seq):
+        """The host has every frame up to (boot, seq). An ACK past the newest frame is ignored."""
+        store = self.store
+        count = store.count()
+        if count == 0 or not at_or_before(boot, seq, self.boot, self._next_seq - 1):
+            return
+        dropped = store.drop_through(boot, seq)
+        if dropped == 0:
+            return
+        self._next_write = self._next_write - dropped if self._next_write > dropped else 0
+        self._timer = 0
+        self._timeout = self.timeout_ms
+        if self._probing:
+            self._probing = False
+            self._next_write = 0      # the host is back: the window goes out again from the oldest
+        self._check_alarm()
+
+    def _replay(self, boot, seq):
+        """Send again from (boot, seq), which also says the host has everything before it."""
+        self.replays += 1
+        if seq > 0:
+            self._ack(boot, seq - 1)
+        store = self.store
+        count = store.count()
+        i = 0
+        while i < count and not at_or_before(boot, seq, store.boot_at(i), store.seq_at(i)):
+            i += 1
+        if i < count:
+            first_boot, first_seq = store.boot_at(i), store.seq_at(i)
+        else:
+            first_boot, first_seq = self.boot, self._next_seq
+        if first_boot != boot or first_seq != seq:
+            payload = "%d.%d %d.%d" % (boot, seq, first_boot, first_seq)
+            n = self._enc.encode(self.boot, 0, GONE, payload, self.uptime_ms, self.host_time_ms())
+            self.port.write(memoryview(self._enc.buf)[:n])
+        self._next_write = i
+        self._probing = False
+        self._timer = 0
+
+    def _check_alarm(self):
+        store = self.store
+        level = store.count() * 100
+        capacity = store.capacity()
+        if not self.alarm and level >= capacity * self.alarm_percent:
+            self.alarm = True
+            if self.on_alarm is not None:
+                self.on_alarm(True)
+        elif self.alarm and level <= capacity * self.clear_percent:
+            self.alarm = False
+            if self.on_alarm is not None:
+                self.on_alarm(False)

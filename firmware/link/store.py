@@ -1,0 +1,81 @@
+# Where the sender keeps frames the host has not acknowledged: a bounded FIFO in RAM.
+#
+# The interface (what Sender uses, and what firmware/link/journal.py on flash
+# will offer as well):
+#   capacity()                    frames it can hold
+#   count()                       frames held now
+#   append(boot, seq, data, n)    keep data[:n] (a whole frame with its LF) as the newest
+#   boot_at(i), seq_at(i)         position of the i-th held frame, 0 the oldest
+#   read(i, buf)                  copy the i-th held frame into buf; returns its length
+#   drop_through(boot, seq)       forget every held frame at or before (boot, seq) (the host
+#                                 has it); returns how many
+# Frames are held in the order appended, which is (boot, seq) order. The store
+# never drops a frame on its own: append() on a full store is a ValueError
+# (Sender checks first and keeps the oldest, docs/host-link.md "Full").
+from array import array
+
+
+def at_or_before(boot_a, seq_a, boot_b, seq_b):
+    """Position a is at or before position b."""
+    return boot_a < boot_b or (boot_a == boot_b and seq_a <= seq_b)
+
+
+class RamStore:
+    """capacity slots of slot_size bytes, allocated once; lost at a reset."""
+
+    def __init__(self, capacity, slot_size):
+        if capacity < 2:
+            raise ValueError("a store needs room for at least 2 frames")
+        self._capacity = capacity
+        self._slot = slot_size
+        self._data = bytearray(capacity * slot_size)
+        self._lens = array("H", [0] * capacity)
+        self._boots = array("L", [0] * capacity)
+        self._seqs = array("L", [0] * capacity)
+        self._first = 0
+        self._count = 0
+
+    def capacity(self):
+        return self._capacity
+
+    def count(self):
+        return self._count
+
+    def _slot_of(self, i):
+        if not 0 <= i < self._count:
+            raise IndexError("no held frame %d (holding %d)" % (i, self._count))
+        return (self._first + i) % self._capacity
+
+    def append(self, boot, seq, data, n):
+        if self._count == self._capacity:
+            raise ValueError("store full")
+        if n > self._slot:
+            raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (n, self._slot))
+        slot = (self._first + self._count) % self._capacity
+        base = slot * self._slot
+        self._data[base:base + n] = memoryview(data)[:n]
+        self._lens[slot] = n
+        self._boots[slot] = boot
+        self._seqs[slot] = seq
+        self._count += 1
+
+    def boot_at(self, i):
+        return self._boots[self._slot_of(i)]
+
+    def seq_at(self, i):
+        return self._seqs[self._slot_of(i)]
+
+    def read(self, i, buf):
+        slot = self._slot_of(i)
+        n = self._lens[slot]
+        base = slot * self._slot
+        buf[:n] = memoryview(self._data)[base:base + n]
+        return n
+
+    def drop_through(self, boot, seq):
+        dropped = 0
+        while self._count and at_or_before(self._boots[self._first], self._seqs[self._first], boot, seq):
+            self._first = (self._first + 1) % self._capacity
+            self._count -= 1
+            dropped += 1
+        return dropped

@@ -1,0 +1,146 @@
+"""The board's flash filesystem for the state dir, simulated: every write counted, power cut at any one.
+
+    flash = FlashFS()                                   # a fresh temporary state dir: flash.root
+    journal = Journal(flash.root, "table", fs=flash)    # firmware takes open/remove/rename/stat from it
+    flash = FlashFS(flash.root, cut_after_writes=12, torn=True)   # this boot dies at write 13
+
+Files are real files under `root`, written through at once (each write call
+lands before the next): flash as littlefs's worst case or a FAT card, with no
+write-back cache to hide a cut. Flash writes are file write calls, removes and
+renames; with `cut_after_writes=N`, N of them happen and the next one raises
+PowerCut: not done at all, or with `torn` half its bytes written (a remove or
+rename is never half done: littlefs commits them atomically). After the cut
+every operation raises PowerCut, as a board without power does nothing; boot
+again with `flash.rebooted()`.
+"""
+import os
+import shutil
+import tempfile
+
+
+class PowerCut(Exception):
+    """The simulated board lost power during a flash write."""
+
+
+class FlashFS:
+    """open/remove/rename/stat for files under root, as the firmware's `fs` (see firmware/link/journal.py)."""
+
+    def __init__(self, root=None, cut_after_writes=None, torn=False):
+        if cut_after_writes is not None and cut_after_writes < 0:
+            raise ValueError("cut_after_writes must be >= 0, not %d" % cut_after_writes)
+        self.owned = root is None
+        self.root = tempfile.mkdtemp(prefix="flash-") if root is None else root
+        self.cut_after_writes = cut_after_writes
+        self.torn = torn
+        self.writes = 0              # flash writes done: write calls, removes, renames
+        self.bytes_written = 0
+        self.cut = False             # the power is off
+
+    def rebooted(self):
+        """The same flash after the power comes back: nothing cut, counters from zero."""
+        return FlashFS(self.root)
+
+    def cleanup(self):
+        if self.owned:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.cleanup()
+        return False
+
+    # -- the operations firmware uses -------------------------------------------------
+    def open(self, name, mode="r"):
+        self._check(name)
+        binary = "b" in mode
+        f = open(name, mode, buffering=0 if binary else -1)
+        return _FlashFile(self, f) if any(c in mode for c in "wa+x") else f
+
+    def remove(self, name):
+        self._check(name)
+        self._flash_op("remove %s" % name)
+        os.remove(name)
+        self.writes += 1
+
+    def rename(self, old, new):
+        self._check(old)
+        self._check(new)
+        self._flash_op("rename %s" % old)
+        os.rename(old, new)
+        self.writes += 1
+
+    def stat(self, name):
+        self._check(name)
+        return os.stat(name)
+
+    def listdir(self, name=None):
+        self._check(name or self.root)
+        return os.listdir(name or self.root)
+
+    # -- the simulation ----------------------------------------------------------------
+    def _check(self, name):
+        if self.cut:
+            raise PowerCut("the board has no power")
+        inside = os.path.abspath(name)
+        if not (inside == os.path.abspath(self.root) or inside.startswith(os.path.abspath(self.root) + os.sep)):
+            raise ValueError("%s is outside the simulated flash %s" % (name, self.root))
+
+    def _due(self):
+        return self.cut_after_writes is not None and self.writes >= self.cut_after_writes
+
+    def _flash_op(self, what):
+        if self._due():
+            self.cut = True
+            raise PowerCut("power cut at flash write %d (%s)" % (self.writes + 1, what))
+
+    def write(self, f, data):
+        """One write call on an open file: done whole, or cut (torn: half of it lands)."""
+        if self.cut:
+            raise PowerCut("the board has no power")
+        if self._due():
+            self.cut = True
+            if self.torn:
+                f.write(data[:len(data) // 2])
+                f.flush()
+            raise PowerCut("power cut at flash write %d (%s%d bytes)"
+                           % (self.writes + 1, "torn, half of " if self.torn else "", len(data)))
+        n = f.write(data)
+        f.flush()
+        self.writes += 1
+        self.bytes_written += len(data)
+        return n
+
+
+class _FlashFile:
+    """A file open for writing: each write goes through FlashFS.write."""
+
+    def __init__(self, flash, f):
+        self._flash = flash
+        self._f = f
+
+    def write(self, data):
+        return self._flash.write(self._f, data)
+
+    def read(self, *args):
+        return self._f.read(*args)
+
+    def seek(self, *args):
+        return self._f.seek(*args)
+
+    def tell(self):
+        return self._f.tell()
+
+    def flush(self):
+        self._f.flush()
+
+    def close(self):
+        self._f.close()              # nothing is buffered: closing writes nothing
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False

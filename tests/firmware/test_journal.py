@@ -1,0 +1,293 @@
+# The power-safe journal (issue 12): records, checkpoints, torn and flipped bytes, bounds.
+# Dual runtime: files go to a scratch dir on CPython's disk or the VM's filesystem.
+# Power cuts at every flash write: tests/host/test_journal_power_cut.py.
+import os
+
+from firmware.link import journal as jn
+from firmware.link import record
+from firmware.link.journal import CLEAN, CORRUPT, SNAPSHOT, TORN, Journal, JournalFull
+from tests.firmware.expect import raises, raises_match
+from tests.firmware.scratch import ScratchDir, exists
+
+
+def _read(name):
+    with open(name, "rb") as f:
+        return f.read()
+
+
+def _write(name, data):
+    with open(name, "wb") as f:
+        f.write(data)
+
+
+def _files(state):
+    return sorted(n for n in os.listdir(state) if n.startswith("j."))
+
+
+def _small(state, max_bytes=1024):
+    """A journal with a checkpoint and two records after it; their (kind, payload) in order."""
+    j = Journal(state, "j", max_bytes=max_bytes)
+    j.append(1, b"dropped by the checkpoint")
+    j.checkpoint(b"snap")
+    j.append(2, b"first")
+    j.append(3, b"")
+    return j, [(SNAPSHOT, b"snap"), (2, b"first"), (3, b"")]
+
+
+def test_empty_journal_is_clean_and_has_no_records():
+    with ScratchDir() as state:
+        j = Journal(state, "j")
+        assert list(j.records()) == [] and j.status == CLEAN and j.discarded == 0
+        assert j.used == 0 and _files(state) == []           # nothing written until there is something
+
+
+def test_records_come_back_in_order_after_a_reboot():
+    with ScratchDir() as state:
+        j = Journal(state, "j")
+        sent = [(k % 255 + 1, bytes([k]) * k) for k in range(40)]
+        for kind, payload in sent:
+            j.append(kind, payload)
+        assert list(j.records()) == sent
+        again = Journal(state, "j")
+        assert list(again.records()) == sent and again.status == CLEAN and again.detail == ""
+
+
+def test_text_payload_is_stored_as_utf8():
+    with ScratchDir() as state:
+        Journal(state, "j").append(7, "fault 3 \u00e9")
+        assert list(Journal(state, "j").records()) == [(7, "fault 3 \u00e9".encode())]
+
+
+def test_checkpoint_restarts_the_log_and_removes_the_old_file():
+    with ScratchDir() as state:
+        j, expected = _small(state)
+        assert list(j.records()) == expected
+        assert _files(state) == ["j.1"]                      # the checkpoint went to the other file
+        j.checkpoint(b"second")
+        assert _files(state) == ["j.0"] and list(j.records()) == [(SNAPSHOT, b"second")]
+        assert list(Journal(state, "j").records()) == [(SNAPSHOT, b"second")]
+
+
+def test_writes_counted_one_per_append_one_plus_a_remove_per_checkpoint():
+    with ScratchDir() as state:
+        j = Journal(state, "j")
+        j.append(1, b"abc")                                   # starts the file: one write
+        j.append(1, b"defg")
+        assert (j.writes, j.bytes_written) == (2, (15 + 3 + 3) + (15 + 4))
+        j.checkpoint(b"s" * 10)                                # one write and the old file's remove
+        assert (j.writes, j.bytes_written) == (4, 40 + 15 + 3 + 10)
+        j.checkpoint(b"s" * 1000)                              # big pieces are written as they are
+        assert j.writes == 4 + 3 + 1
+
+
+def test_full_journal_refuses_the_record_and_keeps_what_it_has():
+    with ScratchDir() as state:
+        j = Journal(state, "j", max_bytes=200)                # 100 bytes a file
+        j.append(1, b"x" * 40)                                 # 58 bytes with the base
+        j.append(1, b"y" * 20)                                 # 35 more: 93
+        assert j.room == 7 and j.nearly_full
+        raises_match(JournalFull, "full", j.append, 1, b"")
+        assert list(Journal(state, "j").records()) == [(1, b"x" * 40), (1, b"y" * 20)]
+        raises_match(JournalFull, "checkpoint", j.checkpoint, b"z" * 90)
+        j.checkpoint(b"z" * 10)                                # what fits goes
+        assert not j.nearly_full and list(Journal(state, "j").records()) == [(SNAPSHOT, b"z" * 10)]
+
+
+def test_flash_use_stays_within_max_bytes():
+    with ScratchDir() as state:
+        j = Journal(state, "j", max_bytes=600)
+        for n in range(200):
+            try:
+                j.append(1 + n % 3, b"r" * (n % 50))
+            except JournalFull:
+                j.checkpoint(b"state %d" % n)
+                j.append(1 + n % 3, b"r" * (n % 50))
+            assert sum(os.stat(state + "/" + f)[6] for f in _files(state)) <= 600
+
+
+def test_bad_arguments_refused():
+    with ScratchDir() as state:
+        raises_match(ValueError, "max_bytes", Journal, state, "j", None, 40)
+        raises_match(ValueError, "max_bytes", Journal, state, "j", None, 1 << 20)
+        j = Journal(state, "j")
+        raises_match(ValueError, "kind", j.append, 0, b"")   # SNAPSHOT is the checkpoint's
+        raises_match(ValueError, "kind", j.append, 256, b"")
+        raises_match(ValueError, "kind", j.compact, [(300, b"")])
+        raises(ValueError, j.append, 1, b"x" * 70000)
+        assert _files(state) == []
+
+
+def test_os_module_as_fs_means_the_boards_own_files():
+    with ScratchDir() as state:
+        Journal(state, "j", fs=os).append(1, b"a")
+        assert list(Journal(state, "j", fs=None).records()) == [(1, b"a")]
+
+
+# -- what a power cut leaves --------------------------------------------------------
+def test_torn_last_record_is_cut_off_and_reported_as_torn():
+    with ScratchDir() as state:
+        j, expected = _small(state)
+        whole = _read(state + "/j.1")
+        j.append(4, b"in flight")
+        _write(state + "/j.1", _read(state + "/j.1")[:len(whole) + 9])
+        again = Journal(state, "j")
+        assert list(again.records()) == expected
+        assert again.status == TORN and again.discarded == 9 and "cut short" in again.detail
+
+
+def test_append_after_a_torn_tail_goes_to_a_fresh_file():
+    """Nothing is appended behind damage: it would be lost behind the bad record at the next boot."""
+    with ScratchDir() as state:
+        j, expected = _small(state)
+        with open(state + "/j.1", "ab") as f:
+            f.write(b"\x30\x00\x05")                           # a record's first bytes
+        again = Journal(state, "j")
+        again.append(9, b"after")
+        assert _files(state) == ["j.0"]
+        third = Journal(state, "j")
+        assert list(third.records()) == expected + [(9, b"after")] and third.status == CLEAN
+
+
+def test_torn_checkpoint_falls_back_to_the_previous_file():
+    with ScratchDir() as state:
+        j, expected = _small(state)
+        live = _read(state + "/j.1")
+        j.checkpoint(b"new state " * 5)                        # goes to j.0, then j.1 is removed
+        new = _read(state + "/j.0")
+        _write(state + "/j.1", live)                           # as it was while j.0 was written...
+        _write(state + "/j.0", new[:len(new) - 3])             # ...when the power failed
+        again = Journal(state, "j")
+        assert list(again.records()) == expected and again.status == TORN
+        assert again.discarded == len(new) - 3
+
+
+def test_checkpoint_cut_before_its_first_byte_leaves_an_empty_file_that_is_ignored():
+    with ScratchDir() as state:
+        j, expected = _small(state)
+        _write(state + "/j.0", b"")
+        again = Journal(state, "j")
+        assert list(again.records()) == expected and again.status == CLEAN
+
+
+# -- flipped bits ------------------------------------------------------------------------
+def _bounds(state, expected):
+    """(first byte, count of entries returned when it is bad) of each record in the live file."""
+    data = _read(state + "/j.1")
+    base_len = data[0] | data[1] << 8
+    ends = [(0, 0), (15 + base_len, 1)]
+    at = 15 + base_len
+    while at < len(data):
+        at += 15 + (data[at] | data[at + 1] << 8)
+        ends.append((at, len(ends)))
+    return data, ends
+
+
+def test_every_flipped_bit_is_detected_and_never_returned():
+    with ScratchDir() as state:
+        j, expected = _small(state)
+        data, ends = _bounds(state, expected)
+        flips = 0
+        for bit in range(len(data) * 8):
+            damaged = bytearray(data)
+            damaged[bit // 8] ^= 1 << (bit % 8)
+            _write(state + "/j.1", damaged)
+            got = Journal(state, "j")
+            keep = [n for start, n in ends if start <= bit // 8][-1]
+            assert got.status == CORRUPT, bit
+            assert list(got.records()) == expected[:keep], bit
+            flips += 1
+        assert flips == len(data) * 8 and flips > 400
+
+
+def test_flipped_bit_in_a_superseded_file_is_reported_and_the_file_removed():
+    with ScratchDir() as state:
+        j, expected = _small(state)
+        _write(state + "/j.0", b"\x00" * 20)                   # a leftover gone bad
+        got = Journal(state, "j")
+        assert got.status == CORRUPT and list(got.records()) == expected
+        got.append(5, b"next")
+        assert _files(state) == ["j.1"] and Journal(state, "j").status == CLEAN
+
+
+def test_record_from_another_generation_is_out_of_sequence():
+    """A whole, CRC-good record that does not follow its predecessor is stale data, not a record."""
+    with ScratchDir() as state:
+        j, expected = _small(state)
+        before = _read(state + "/j.1")
+        j.append(4, b"four")
+        record = _read(state + "/j.1")[len(before):]
+        with open(state + "/j.1", "ab") as f:
+            f.write(record)                                    # the same record again
+        got = Journal(state, "j")
+        assert got.status == CORRUPT and "out of sequence" in got.detail
+        assert list(got.records()) == expected + [(4, b"four")]
+
+
+def test_both_files_bad_starts_empty_and_says_so():
+    with ScratchDir() as state:
+        _write(state + "/j.0", b"\xff" * 40)
+        _write(state + "/j.1", b"\x00" * 3)
+        got = Journal(state, "j")
+        assert list(got.records()) == [] and got.status == CORRUPT and got.discarded == 43
+        got.append(1, b"fresh")
+        again = Journal(state, "j")
+        assert list(again.records()) == [(1, b"fresh")] and again.status == CLEAN
+        assert not exists(state + "/j.1")
+
+
+def test_generations_wrap_without_losing_the_newer_file():
+    assert record.newer(0, 0xFFFFFFFF) and not record.newer(0xFFFFFFFF, 0) and not record.newer(5, 5)
+
+
+class _FailingFiles(jn.FlashFiles):
+    """The board's files, but one write lands half done and fails (a flash error, not a power cut)."""
+
+    def __init__(self):
+        self.fail_next = False
+
+    def open(self, name, mode="rb"):
+        f = open(name, mode)
+        return _HalfWrite(f, self) if "b" in mode and mode != "rb" else f
+
+
+class _HalfWrite:
+    def __init__(self, f, files):
+        self.f = f
+        self.files = files
+
+    def write(self, data):
+        if self.files.fail_next:
+            self.files.fail_next = False
+            self.f.write(data[:len(data) // 2])
+            raise OSError(28)                                  # ENOSPC, as a full card says
+        return self.f.write(data)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+        return False
+
+
+def test_failed_write_is_not_counted_and_the_next_append_repairs_first():
+    with ScratchDir() as state:
+        files = _FailingFiles()
+        j = Journal(state, "j", fs=files)
+        j.append(1, b"kept")
+        j.append(2, b"kept too")
+        files.fail_next = True
+        raises(OSError, j.append, 3, b"lost")
+        assert list(j.records()) == [(1, b"kept"), (2, b"kept too")] and j.writes == 2
+        j.append(4, b"next")                                   # goes behind no half record
+        again = Journal(state, "j")
+        assert list(again.records()) == [(1, b"kept"), (2, b"kept too"), (4, b"next")]
+        assert again.status == CLEAN
+
+
+def test_file_changed_after_the_boot_is_an_error_not_wrong_records():
+    with ScratchDir() as state:
+        j, expected = _small(state)
+        _write(state + "/j.1", _read(state + "/j.1")[:30])
+        exc = raises(jn.JournalError, list, j.records())
+        assert "reading again" in str(exc) and j.status == CORRUPT

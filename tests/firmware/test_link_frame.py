@@ -1,0 +1,159 @@
+# Host-link frames (docs/host-link.md): the worked example, every refusal reason, the encoder's limits.
+from firmware.link import frame as fm
+from firmware.link.frame import Encoder, Frame
+from tests.firmware.expect import cpython_only, raises, raises_match
+
+# The worked example of docs/host-link.md, CRC included (checked against zlib below).
+EXAMPLE = (b'#3.17 52310@1764525652433 REPORT {"seq": 16, "table": "BAC-01", "event": "card", '
+           b'"card": "Ah", "face_up": true}*3621BC0F')
+EXAMPLE_PAYLOAD = b'{"seq": 16, "table": "BAC-01", "event": "card", "card": "Ah", "face_up": true}'
+ACK = b"#3.17 0 ACK*4363B1E4"
+
+
+def _decode(line):
+    frame = Frame()
+    return frame, frame.decode(line)
+
+
+def _sealed(body):
+    """"#" + body + a correct trailer: for lines whose checksum holds but whose grammar does not."""
+    return b"#" + body + ("*%08X" % fm.crc_of(body, 0, len(body))).encode()
+
+
+def test_worked_example_decodes_to_its_fields():
+    frame, status = _decode(EXAMPLE)
+    assert status == fm.OK
+    assert (frame.boot, frame.seq) == (3, 17)
+    assert frame.type_is(b"REPORT") and not frame.type_is(b"REPOR") and frame.type_name() == "REPORT"
+    assert frame.payload() == EXAMPLE_PAYLOAD
+    assert frame.uptime_ms() == 52310 and frame.host_ms() == 1764525652433
+
+
+def test_encode_gives_the_worked_example():
+    assert fm.encode(3, 17, "REPORT", EXAMPLE_PAYLOAD, 52310, 1764525652433) == EXAMPLE + b"\n"
+    assert fm.encode(3, 17, b"ACK") == ACK + b"\n"
+
+
+@cpython_only    # zlib: an independent CRC-32 (CPython's, not the one the firmware calls)
+def test_example_crc_is_zlib_crc32_between_marker_and_star():
+    import zlib
+    body = EXAMPLE[1:EXAMPLE.index(b"*", len(EXAMPLE) - 9)]
+    assert "%08X" % zlib.crc32(body) == EXAMPLE[-8:].decode()
+
+
+def test_crc_check_value():
+    assert fm.crc_of(b"123456789", 0, 9) == 0xCBF43926      # CRC-32/ISO-HDLC's catalogued check
+    assert fm.crc_of(b"xx123456789yy", 2, 11) == 0xCBF43926
+
+
+def test_host_commands_parse():
+    frame, status = _decode(fm.encode(0, 0, "TIME", "1764525600000")[:-1])
+    assert status == fm.OK and frame.type_is(b"TIME") and frame.payload_uint() == 1764525600000
+    frame, status = _decode(fm.encode(0, 0, "RECALL", "10")[:-1])
+    assert status == fm.OK and frame.payload_uint(4) == 10
+    frame, status = _decode(fm.encode(4, 250, "REPLAY")[:-1])
+    assert status == fm.OK and (frame.boot, frame.seq) == (4, 250) and frame.payload() == b""
+    assert frame.payload_uint() == -1 and frame.host_ms() == -1
+    frame, status = _decode(fm.encode(0, 0, "RECALL", "0100")[:-1])
+    assert status == fm.OK and frame.payload_uint() == -1            # not canonical: not a number
+
+
+def test_a_decoded_buffer_prefix():
+    buf = bytearray(fm.MAX_FRAME)
+    buf[:len(ACK)] = ACK
+    frame = Frame()
+    assert frame.decode(buf, len(ACK)) == fm.OK and frame.seq == 17
+
+
+def test_every_truncation_is_refused_never_half_read():
+    for n in range(len(EXAMPLE)):
+        frame, status = _decode(EXAMPLE[:n])
+        assert status in (fm.TRUNCATED, fm.BAD_CRC), (n, status)
+        assert frame.boot == -1 and frame.seq == -1
+    for n in range(1, len(EXAMPLE)):                   # a frame whose start was lost
+        assert _decode(EXAMPLE[n:])[1] in (fm.NO_START, fm.TRUNCATED), n
+
+
+def test_every_single_byte_corruption_is_refused():
+    for i in range(len(EXAMPLE)):
+        for delta in (1, 0x20, 0x80):
+            line = bytearray(EXAMPLE)
+            line[i] ^= delta
+            status = _decode(line)[1]
+            assert status in (fm.BAD_CRC, fm.NO_START, fm.TRUNCATED), (i, delta, status)
+
+
+def test_a_duplicated_or_dropped_byte_is_refused():
+    for i in range(len(EXAMPLE)):
+        doubled = EXAMPLE[:i + 1] + EXAMPLE[i:]
+        dropped = EXAMPLE[:i] + EXAMPLE[i + 1:]
+        assert _decode(doubled)[1] != fm.OK, i
+        assert _decode(dropped)[1] != fm.OK, i
+
+
+def test_two_frames_run_together_are_refused():
+    assert _decode(ACK + ACK)[1] == fm.BAD_CRC           # the LF between them was lost
+    assert _decode(EXAMPLE[:30] + ACK)[1] == fm.BAD_CRC  # a broken frame, then a whole one
+
+
+def test_too_long():
+    payload = b"x" * fm.MAX_PAYLOAD
+    line = fm.encode(fm.MAX_NUMBER, fm.MAX_NUMBER, "ABCDEFGH", payload, 10 ** 15 - 1, 10 ** 15 - 1)
+    assert len(line) == fm.MAX_FRAME                   # the longest frame there is fits, with its LF
+    assert _decode(line[:-1])[1] == fm.OK
+    assert _decode(_sealed(b"1.1 0 REPORT " + b"x" * (fm.MAX_FRAME - 22)))[1] == fm.TOO_LONG
+
+
+def test_refusal_reasons():
+    assert _decode(b"")[1] == fm.TRUNCATED
+    assert _decode(b"3.17 0 ACK*4363B1E4")[1] == fm.NO_START
+    assert _decode(b"#3.17 0 ACK*4363B1E")[1] == fm.TRUNCATED
+    assert _decode(b"#3.17 0 ACK*4363b1e4")[1] == fm.BAD_CRC       # one spelling: upper-case hex
+    assert _decode(b"#3.17 0 ACK*4363B1E5")[1] == fm.BAD_CRC
+    assert _decode(b"#3.17 0 ACK*4363B1EG")[1] == fm.BAD_CRC
+    assert fm.STATUS_NAMES[fm.BAD_SYNTAX] == "bad_syntax"
+
+
+def test_bad_syntax_under_a_good_crc():
+    cases = (
+        b"3.17 0 ack", b"3.17 0 AC1", b"31.17 0", b"3.17 0 ", b"3.17 ACK", b"3 0 ACK", b"3. 0 ACK", b".3 0 ACK",
+        b"03.17 0 ACK", b"3.017 0 ACK", b"3.17 00 ACK", b"3.17  0 ACK", b"3.17 0  ACK",
+        b"3.17 0 ACK ", b"3.17 0 ACKACKACK", b"-3.17 0 ACK", b"3.17 0@ ACK", b"3.17 @5 ACK",
+        b"3.17 0@5@6 ACK", b"3.17 0 ACK\tx", b"3.17 0 ACK \xc4", b"3.17 0 ACK x\ny",
+        b"1234567890.1 0 ACK", b"1.1234567890 0 ACK", b"1.1 1234567890123456 ACK", b"3.17 0 A.CK",
+    )
+    for body in cases:
+        frame, status = _decode(_sealed(body))
+        assert status == fm.BAD_SYNTAX, body
+        assert frame.boot == -1
+
+
+def test_payload_may_hold_star_and_hash():
+    line = fm.encode(1, 2, "REPORT", '{"bytes": "*#*"}')
+    frame, status = _decode(line[:-1])
+    assert status == fm.OK and frame.payload() == b'{"bytes": "*#*"}'
+
+
+def test_encoder_reuses_its_buffer():
+    enc = Encoder()
+    buf = enc.buf
+    n = enc.encode(2, 5, b"REPORT", b"{}", 7)
+    assert bytes(buf[:n]) == fm.encode(2, 5, "REPORT", "{}", 7) and enc.buf is buf
+    m = enc.encode(2, 6, b"ACK")
+    assert enc.buf is buf and bytes(buf[:m]) == fm.encode(2, 6, "ACK")
+
+
+def test_encoder_refuses_what_decode_would():
+    enc = Encoder()
+    raises_match(ValueError, "boot and seq", enc.encode, -1, 1, "ACK")
+    raises_match(ValueError, "boot and seq", enc.encode, 1, fm.MAX_NUMBER + 1, "ACK")
+    raises_match(ValueError, "TYPE", enc.encode, 1, 1, "ack")
+    raises_match(ValueError, "TYPE", enc.encode, 1, 1, "")
+    raises_match(ValueError, "TYPE", enc.encode, 1, 1, "ABCDEFGHI")
+    raises_match(ValueError, "printable", enc.encode, 1, 1, "REPORT", "caf\xe9")
+    raises_match(ValueError, "printable", enc.encode, 1, 1, "REPORT", "a\nb")
+    raises_match(ValueError, "fit", enc.encode, 1, 1, "REPORT", "x" * (fm.MAX_PAYLOAD + 1))
+    raises(ValueError, enc.encode, 1, 1, "ACK", "", -1)
+    raises(ValueError, enc.encode, 1, 1, "ACK", "", 10 ** 15)
+    small = Encoder(64)
+    raises_match(ValueError, "fit", small.encode, 1, 1, "REPORT", "x")

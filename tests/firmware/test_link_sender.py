@@ -1,0 +1,285 @@
+# The board's side of the host link (docs/host-link.md): numbering, window, ACK, back-off, REPLAY,
+# TIME, RECALL, the alarm, a full store, a reset with frames still held.
+from firmware.link import frame as fm
+from firmware.link import sender as sm
+from firmware.link.sender import Sender
+from firmware.link.store import RamStore
+from tests.firmware.expect import raises, raises_match
+
+
+class Wire:
+    """The port: what the sender wrote, split into decoded frames."""
+
+    def __init__(self):
+        self.data = bytearray()
+
+    def write(self, data):
+        self.data.extend(data)
+        return len(data)
+
+    def take(self):
+        """[(boot, seq, type, payload, uptime_ms, host_ms)] written since the last take()."""
+        frames = []
+        frame = fm.Frame()
+        for line in bytes(self.data).split(b"\n")[:-1]:
+            assert frame.decode(line) == fm.OK, line
+            frames.append((frame.boot, frame.seq, frame.type_name(), frame.payload(),
+                           frame.uptime_ms(), frame.host_ms()))
+        self.data = bytearray()
+        return frames
+
+
+def _host(boot, seq, type, payload=""):
+    return fm.encode(boot, seq, type, payload)[:-1]
+
+
+def _sender(capacity=16, boot=1, **kw):
+    wire = Wire()
+    store = RamStore(capacity, fm.MAX_FRAME)
+    return Sender(wire, store, boot, **kw), wire, store
+
+
+def _seqs(frames):
+    return [(f[0], f[1]) for f in frames]
+
+
+def test_open_is_seq_1_and_reports_follow():
+    sender, wire, store = _sender()
+    assert sender.send('{"event": "boot"}') == 2
+    assert sender.send(b'{"event": "state"}') == 3
+    assert wire.take() == []                               # nothing is written outside poll()
+    sender.poll(5)
+    frames = wire.take()
+    assert [f[2] for f in frames] == ["OPEN", "REPORT", "REPORT"]
+    assert frames[0][3] == b"-"                            # first boot: nothing before it
+    assert frames[1][3] == b'{"event": "boot"}' and frames[1][4] == 0 and frames[1][5] == -1
+    assert _seqs(frames) == [(1, 1), (1, 2), (1, 3)]
+
+
+def test_window_bounds_what_is_in_flight():
+    sender, wire, _ = _sender(window=4)
+    for i in range(10):
+        sender.send("{}")
+    sender.poll(1)
+    assert [f[1] for f in wire.take()] == [1, 2, 3, 4]
+    sender.poll(1)
+    assert wire.take() == []
+    assert sender.receive(_host(1, 2, "ACK")) == sm.CMD_ACK
+    assert sender.held() == 9
+    sender.poll(1)
+    assert [f[1] for f in wire.take()] == [5, 6]
+
+
+def test_budget_bounds_the_bytes_written_per_poll():
+    sender, wire, _ = _sender(budget=64)
+    for i in range(5):
+        sender.send('{"n": %d}' % i)                      # OPEN 23 bytes, each report 32
+    sender.poll(1)
+    assert [f[1] for f in wire.take()] == [1, 2]          # 23 + 32 bytes: a third would pass 64
+    sender.poll(1)
+    assert [f[1] for f in wire.take()] == [3, 4]          # 64 exactly
+    small = _sender(budget=10)[0]
+    small.poll(1)
+    assert small.port.take()[0][2] == "OPEN"              # one frame goes out whatever the budget
+
+
+def test_ack_is_cumulative_and_ignores_stale_and_future_positions():
+    sender, wire, store = _sender()
+    for i in range(5):
+        sender.send("{}")
+    sender.poll(1)
+    wire.take()
+    sender.receive(_host(1, 3, "ACK"))
+    assert store.count() == 3 and store.seq_at(0) == 4
+    sender.receive(_host(1, 2, "ACK"))                     # an old ACK arriving late
+    assert store.count() == 3
+    sender.receive(_host(1, 99, "ACK"))                    # frames that do not exist yet
+    sender.receive(_host(2, 1, "ACK"))
+    assert store.count() == 3
+    sender.receive(_host(1, 6, "ACK"))
+    assert store.count() == 0
+
+
+def test_timeout_writes_the_oldest_again_with_capped_back_off():
+    sender, wire, _ = _sender(timeout_ms=100, max_timeout_ms=400)
+    sender.send("{}")
+    sender.poll(0)
+    wire.take()
+    times = []
+    for t in range(1, 2001):
+        sender.poll(1)
+        for f in wire.take():
+            assert (f[0], f[1]) == (1, 1)                  # only the oldest goes out while no ACK
+            times.append(t)
+    assert times == [100, 300, 700, 1100, 1500, 1900]      # 100, 200, 400, then capped at 400
+    assert sender.retransmits == 6
+
+
+def test_frames_wait_while_the_host_is_away_and_go_out_when_it_answers():
+    sender, wire, _ = _sender(timeout_ms=100, window=4)
+    sender.send("{}")
+    sender.poll(0)
+    wire.take()
+    sender.poll(100)                                       # timeout: probing with the oldest only
+    assert _seqs(wire.take()) == [(1, 1)]
+    for i in range(6):
+        sender.send("{}")
+    sender.poll(50)
+    assert wire.take() == []                               # new frames wait: the host is away
+    sender.receive(_host(1, 1, "ACK"))                     # it is back
+    sender.poll(1)
+    assert [f[1] for f in wire.take()] == [2, 3, 4, 5]
+    sender.poll(99)
+    assert wire.take() == []                               # the timeout starts again from its base
+    sender.poll(1)
+    assert _seqs(wire.take()) == [(1, 2)]
+
+
+def test_replay_from_a_held_seq_sends_again_from_there():
+    sender, wire, store = _sender()
+    for i in range(5):
+        sender.send("{}")
+    sender.poll(1)
+    wire.take()
+    assert sender.receive(_host(1, 4, "REPLAY")) == sm.CMD_REPLAY
+    assert store.seq_at(0) == 4                            # REPLAY 4 says 1..3 arrived
+    sender.poll(1)
+    assert [f[1] for f in wire.take()] == [4, 5, 6]
+    assert sender.replays == 1
+
+
+def test_replay_of_frames_no_longer_held_says_which_are_gone():
+    sender, wire, _ = _sender()
+    for i in range(5):
+        sender.send("{}")
+    sender.poll(1)
+    sender.receive(_host(1, 4, "ACK"))
+    wire.take()
+    sender.receive(_host(1, 2, "REPLAY"))
+    gone = wire.take()
+    assert [(f[1], f[2], f[3]) for f in gone] == [(0, "GONE", b"1.2 1.5")]
+    sender.poll(1)
+    assert [f[1] for f in wire.take()] == [5, 6]
+    sender.receive(_host(0, 0, "REPLAY"))                  # a new host: "from your oldest"
+    assert [(f[2], f[3]) for f in wire.take()] == [("GONE", b"0.0 1.5")]
+    sender.receive(_host(1, 6, "ACK"))
+    sender.receive(_host(1, 7, "REPLAY"))                  # nothing held, nothing missing
+    assert wire.take() == []
+    sender.receive(_host(1, 3, "REPLAY"))                  # nothing held: resume at the next seq
+    assert [(f[2], f[3]) for f in wire.take()] == [("GONE", b"1.3 1.7")]
+
+
+def test_time_sets_the_host_clock_in_later_frames():
+    sender, wire, _ = _sender()
+    sender.poll(1000)
+    assert sender.host_time_ms() == -1
+    assert sender.receive(_host(0, 0, "TIME", "1764525600000")) == sm.CMD_TIME
+    sender.poll(250)
+    assert sender.host_time_ms() == 1764525600250
+    sender.send("{}")
+    sender.poll(0)
+    frames = wire.take()
+    assert frames[0][2] == "OPEN" and frames[0][5] == -1   # made before TIME: uptime only
+    assert frames[-1][4] == 1250 and frames[-1][5] == 1764525600250
+
+
+def test_recall_and_bad_host_frames():
+    sender, _, _ = _sender()
+    assert sender.receive(_host(0, 0, "RECALL", "10")) == sm.CMD_RECALL and sender.recall_count == 10
+    assert sender.receive(_host(0, 0, "RECALL", "many")) == sm.CMD_BAD
+    assert sender.last_status == sm.BAD_ARGUMENT
+    assert sender.receive(_host(0, 0, "TIME")) == sm.CMD_BAD and sender.last_status == sm.BAD_ARGUMENT
+    assert sender.receive(_host(0, 0, "RESET")) == sm.CMD_BAD and sender.last_status == sm.UNKNOWN_TYPE
+    assert sender.receive(b"#1.1 0 ACK*00000000") == sm.CMD_BAD and sender.last_status == fm.BAD_CRC
+    assert sender.receive(b"roads") == sm.CMD_BAD and sender.last_status == fm.NO_START
+    assert sender.bad_frames == 5 and sender.recall_count == 10
+
+
+def test_alarm_well_before_full_then_cleared():
+    seen = []
+    sender, _, _ = _sender(capacity=8, on_alarm=seen.append)   # OPEN takes one slot
+    for i in range(4):
+        sender.send("{}")
+    assert not sender.alarm                                # 5 of 8
+    sender.send("{}")
+    assert sender.alarm and seen == [True]                 # 6 of 8: 75 %
+    sender.receive(_host(1, 1, "ACK"))
+    assert sender.alarm                                    # 5 of 8: not yet down to 50 %
+    sender.receive(_host(1, 3, "ACK"))
+    assert not sender.alarm and seen == [True, False]      # 3 of 8
+
+
+def test_full_store_keeps_the_oldest_and_counts_what_it_refused():
+    sender, wire, store = _sender(capacity=6)
+    seqs = [sender.send('{"n": %d}' % i) for i in range(8)]
+    assert seqs == [2, 3, 4, 5, 6, 0, 0, 0]
+    assert sender.refused == 3 and store.count() == 6 and store.seq_at(0) == 1
+    sender.poll(1)
+    sender.receive(_host(1, 1, "ACK"))
+    assert sender.send('{"n": 8}') == 0                    # one slot: the LOST count waits for two
+    sender.receive(_host(1, 2, "ACK"))
+    assert sender.send('{"n": 9}') == 8                    # LOST went first, in its place
+    sender.poll(1)
+    frames = wire.take()
+    assert [(f[1], f[2], f[3]) for f in frames[-3:]] == [(6, "REPORT", b'{"n": 4}'), (7, "LOST", b"4"),
+                                                           (8, "REPORT", b'{"n": 9}')]
+    assert sender.refused == 0 and sender.refused_total == 4
+
+
+def test_reset_sends_the_previous_boots_frames_first():
+    sender, wire, store = _sender()
+    for i in range(3):
+        sender.send('{"n": %d}' % i)
+    sender.poll(1)
+    sender.receive(_host(1, 2, "ACK"))
+    wire.take()
+    after = Sender(wire, store, 2)                         # the store survived (the journal will)
+    after.send('{"n": 3}')
+    after.poll(1)
+    frames = wire.take()
+    assert _seqs(frames) == [(1, 3), (1, 4), (2, 1), (2, 2)]
+    assert frames[2][2] == "OPEN" and frames[2][3] == b"1.4"
+    assert Sender(Wire(), RamStore(4, 64), 5, previous=(4, 77)).store.count() == 1
+    opened = Sender(Wire(), RamStore(4, 64), 5, previous=(4, 77))
+    opened.poll(0)
+    assert opened.port.take()[0][3] == b"4.77"
+
+
+def test_boot_counter_must_grow():
+    sender, _, store = _sender(boot=3)
+    raises_match(ValueError, "must grow", Sender, Wire(), store, 3)
+    raises_match(ValueError, "must grow", Sender, Wire(), store, 2)
+    raises(ValueError, Sender, Wire(), RamStore(4, 64), 0)
+
+
+def test_open_waits_for_room_in_a_full_store():
+    store = RamStore(3, fm.MAX_FRAME)
+    first = Sender(Wire(), store, 1)
+    first.send("{}")
+    first._flush_pending()
+    extra = fm.encode(1, 3, "REPORT", "{}")
+    store.append(1, 3, extra, len(extra))                 # full, as a journal may be at boot
+    wire = Wire()
+    second = Sender(wire, store, 2)
+    assert second.send("{}") == 0                          # no report before this boot's OPEN
+    second.poll(1)
+    second.receive(_host(1, 3, "ACK"))
+    second.poll(1)
+    frames = wire.take()
+    assert [(f[1], f[2]) for f in frames][-2:] == [(1, "OPEN"), (2, "LOST")]
+
+
+def test_ram_store_bounds():
+    store = RamStore(2, 16)
+    raises_match(ValueError, "16-byte slot", store.append, 1, 1, bytearray(17), 17)
+    store.append(1, 1, b"abc", 3)
+    store.append(1, 2, b"de", 2)
+    raises_match(ValueError, "full", store.append, 1, 3, b"f", 1)
+    buf = bytearray(16)
+    assert store.read(1, buf) == 2 and bytes(buf[:2]) == b"de"
+    raises(IndexError, store.read, 2, buf)
+    assert store.drop_through(1, 1) == 1 and store.seq_at(0) == 2
+    store.append(2, 1, b"g", 1)                            # wraps round the ring
+    assert store.read(1, buf) == 1 and buf[0] == ord("g") and store.boot_at(1) == 2
+    assert store.drop_through(9, 0) == 2 and store.count() == 0
+    raises(ValueError, RamStore, 1, 16)

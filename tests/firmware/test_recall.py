@@ -1,0 +1,83 @@
+# Game recall (issue 12): the last rounds per game on flash, across reboots, damage detected.
+# Dual runtime: files go to a scratch dir on CPython's disk or the VM's filesystem.
+import os
+
+from firmware.link.journal import CLEAN, CORRUPT
+from firmware.link.recall import KEEP, ROUND_MAX, Recall, flash_bytes
+from tests.firmware.expect import raises_match
+from tests.firmware.scratch import ScratchDir
+
+
+def _round(n):
+    # The shape the table will store (docs/journal.md): round number, cards or throws, result, nets.
+    return {"round": n, "cards": ["AS", "KD", "9H"][: 2 + n % 2], "result": "banker", "nets": {"1": -n, "2": n}}
+
+
+def _flash_use(state):
+    return sum(os.stat(state + "/" + name)[6] for name in os.listdir(state))
+
+
+def test_rounds_come_back_oldest_first_after_a_reboot():
+    with ScratchDir() as state:
+        recall = Recall(state, "baccarat")
+        assert recall.last() == [] and recall.count == 0
+        for n in range(1, 6):
+            recall.add(_round(n))
+        assert recall.last(3) == [_round(3), _round(4), _round(5)]
+        again = Recall(state, "baccarat")
+        assert again.last() == [_round(n) for n in range(1, 6)] and again.status == CLEAN
+
+
+def test_the_last_hundred_are_kept_and_flash_stays_bounded():
+    """GLI-11 style recall: at least the last 10 games; we keep the last 100 (issue 12)."""
+    with ScratchDir() as state:
+        recall = Recall(state, "craps")
+        for n in range(1, 351):
+            recall.add(_round(n))
+            assert _flash_use(state) <= flash_bytes()
+        assert KEEP == 100 and recall.last() == [_round(n) for n in range(251, 351)]
+        assert Recall(state, "craps").last(100) == [_round(n) for n in range(251, 351)]
+        assert recall.journal.writes < 351 + 10          # about one write a round: compaction is rare
+
+
+def test_a_small_ring_compacts_to_its_last_rounds():
+    with ScratchDir() as state:
+        recall = Recall(state, "omaha", keep=3, round_max=120)
+        for n in range(1, 40):
+            recall.add(_round(n))
+            assert recall.last() == [_round(k) for k in range(max(1, n - 2), n + 1)]
+        assert _flash_use(state) <= flash_bytes(3, 120)
+
+
+def test_each_game_keeps_its_own_rounds():
+    with ScratchDir() as state:
+        Recall(state, "baccarat").add(_round(1))
+        Recall(state, "omaha").add(_round(2))
+        assert Recall(state, "baccarat").last() == [_round(1)]
+        assert Recall(state, "omaha").last() == [_round(2)]
+
+
+def test_bad_rounds_refused_with_nothing_written():
+    with ScratchDir() as state:
+        recall = Recall(state, "baccarat")
+        raises_match(ValueError, "dict", recall.add, [1, 2])
+        raises_match(ValueError, "at most %d" % ROUND_MAX, recall.add, {"cards": "x" * ROUND_MAX})
+        raises_match(ValueError, "letters", Recall, state, "../x")
+        assert recall.count == 0 and os.listdir(state) == []
+
+
+def test_a_flipped_bit_is_detected_and_the_round_not_given_back():
+    with ScratchDir() as state:
+        recall = Recall(state, "baccarat")
+        for n in range(1, 4):
+            recall.add(_round(n))
+        name = state + "/" + os.listdir(state)[0]
+        with open(name, "rb") as f:
+            data = bytearray(f.read())
+        data[len(data) - 20] ^= 0x10                        # inside the third round
+        with open(name, "wb") as f:
+            f.write(data)
+        again = Recall(state, "baccarat")
+        assert again.status == CORRUPT and again.last() == [_round(1), _round(2)]
+        again.add(_round(4))                                # and recall goes on, away from the damage
+        assert Recall(state, "baccarat").last() == [_round(1), _round(2), _round(4)]
