@@ -5,7 +5,8 @@
 # hand it every host report (on_report). Everything it does is what a dealer
 # does at the table, and it knows the hand only from the table's reports:
 #
-#   seating   each emulated player's buy-in keyed as `<seat> STACK <amount> ENTER`
+#   seating   the shoe switched on (its HELLO) before anything else, then
+#             each emulated player's buy-in keyed as `<seat> STACK <amount> ENTER`
 #             (at the start, and again for a player who went broke: the rebuy);
 #             the keypad rather than the host's `hand` request, because the dealer
 #             is the one at the table who does it, and a rebuy between hands is
@@ -105,6 +106,7 @@ class OmahaDealer:
         self.mismatches = []          # where a report differed from the engine's copy
         self.lost = None              # why the dealer stopped following the table (MirrorError), or None
         self.boots = 0
+        self.shoe_on = False          # the shoe has said its HELLO (TableIO.shoe_on)
 
     # -- the live view -----------------------------------------------------------------------
     def status(self, now):
@@ -227,6 +229,12 @@ class OmahaDealer:
         mirror = self.mirror
         if mirror is None or mirror.done():
             if self.state != "ready":
+                return
+            if not self.shoe_on:
+                # The shoe is on before the first hand: its power-up HELLO during a hand would be the
+                # table's shoe_restarted alarm (docs/protocol.md). tick() waits until the table read it.
+                self.shoe_on = True
+                self.io.shoe_on()
                 return
             broke = [s for s in self.seats if not self.stacks.get(s)]
             if broke:

@@ -39,6 +39,7 @@ class StandInTable:
         self.cards_dealt = []
         self.refuse_next = False      # a test makes the table refuse one good entry
         self.deaf = None              # a test makes the table miss the next key with this legend
+        self.shoe_hellos = 0
 
     # TableIO's side
     def press_key(self, legend, hold_ms=100):
@@ -68,6 +69,10 @@ class StandInTable:
 
     def holding(self):
         return False                  # a key is released at once here
+
+    def shoe_on(self):
+        assert self.hand is None, "the shoe said HELLO during a hand (shoe_restarted)"
+        self.shoe_hellos += 1
 
     def card(self, code):
         card = cards.parse(code)
@@ -175,6 +180,7 @@ def test_the_dealer_plays_hands_with_only_legal_entries_and_chips_conserved(seed
     assert tally.chips_conserved() and tally.results_missing == 0
     assert tally.bought_in > 0 and tally.rake > 0
     assert set(table.stacks) == set(player_seats(2 + seed, 10))
+    assert table.shoe_hellos == 1                         # switched on once, before the first hand
 
 
 def test_the_dealer_deals_each_hand_from_one_shuffled_deck():

@@ -32,7 +32,8 @@ def test_headless_omaha_plays_hands_end_to_end_with_chips_conserved(tmp_path):
     assert tally.hands == 25
     assert [r["hand"] for r in tally.last_results] == list(range(1, 26))      # every hand_result, in order
     assert tally.chips_conserved() and tally.bought_in > 0
-    assert tally.refusals == tally.alarms == tally.host_errors == tally.results_missing == 0
+    assert tally.refusals == tally.alarms == tally.host_errors == tally.results_missing == 0   # no shoe_restarted
+    assert not any(r.get("event") in ("fault", "fault_ack") for r in reports)
     assert run.dealer.mismatches == []                 # every report as the engine's copy has it
     assert tally.showdowns > 0 and tally.won_by_folds > 0
     for result in tally.last_results:
