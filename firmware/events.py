@@ -11,16 +11,15 @@ from firmware.compat import const
 # Event kinds. a/b meanings are given per kind.
 TICK = const(1)          # a: ms since the previous tick
 BUTTON = const(2)        # a: button index on the board, b: BUTTON_PRESSED / _RELEASED / _LONG
-CARD = const(3)          # a: card 0..51 from the shoe reader, b: 1 if dealt face up
-DICE = const(4)          # a: die 1, b: die 2 (validated by the dice reader driver)
-NO_ROLL = const(5)       # a: reason code from the dice reader (invalid throw)
+CARD = const(3)          # a: card 0..51 from the framed shoe (firmware.drivers.shoe), b: 1 if dealt face up
+# 4 and 5 were DICE and NO_ROLL, the plain dice reader line's (removed): the framed dice reader posts THROW.
 CONSOLE = const(6)       # a: console line ready (text held by the console driver)
 HOST = const(7)          # a: host command code (HOST_* below), b: argument
 FAULT = const(8)         # a: fault code (see firmware.faults), b: detail
 LAMP = const(9)          # a: zone index, LAMP_ALL or LAMP_CHECK_END (technician lamp check)
 CONSOLE_ERROR = const(10)  # a: console error code (CONSOLE_ERRORS), b: evidence handle of the line
 FAULT_RESTORED = const(11)  # a: fault code, b: detail: raised before the last reset, never acknowledged
-# Device lines (docs/protocol.md, "Device lines"); CARD above also comes from the framed shoe.
+# Device lines (docs/protocol.md, "Device lines"); CARD above is the framed shoe's too.
 SHOE = const(12)         # a: shoe status (SHOE_* below), b: evidence handle (HELLO) or 0
 BETS = const(13)         # a: reading id of the accepted bet reading, b: seats with chips
 BETS_FAULT = const(14)   # a: fault code (firmware.faults) from the bet reader's line, b: evidence handle

@@ -6,8 +6,9 @@
 # a code (QUEUE_FULL: events refused), reported as "detail".
 from firmware.compat import const
 
-BAD_CARD = const(1)        # shoe sent something that is not a card code
-BAD_DICE = const(2)        # dice reader sent faces outside 1..6, an unknown no-roll reason or garbage
+BAD_CARD = const(1)        # a shoe frame's CARD with something that is not a card code
+# 2 was BAD_DICE, the plain dice reader line's (removed; the framed reader's are DICE_* below). Its
+# number stays reserved, never reused: host systems and a fault record saved before an update know it.
 LINE_TOO_LONG = const(3)   # a serial line overran its buffer and was dropped
 QUEUE_FULL = const(4)      # the event queue was full: an event was refused
 DISPLAY_MISSING = const(5) # a display did not answer on the I2C bus
@@ -16,14 +17,16 @@ PARTIAL_LINE = const(7)    # a reader line stopped before its end and went quiet
 UNEXPECTED_INPUT = const(8) # input on the reader port this game does not use (reported once)
 FAULT_RECORD_BAD = const(9)      # the saved unacknowledged fault was unreadable (torn write?) at boot
 FAULT_RECORD_UNSAVED = const(10) # a fault or its acknowledgement could not be saved for the next boot
-# Game alarms raised by a table controller (b: the card concerned, or -1 when none is known).
+# Game alarms raised by a table controller (b: the card concerned, or -1 when none is known);
+# CARD_OUT_OF_ORDER also by the table core, for a card no state of the game took.
 CARD_IMPOSSIBLE = const(11)  # a card the shoe cannot hold (composition, Baccarat art. 1): a foreign card
 CARD_UNREADABLE = const(12)  # a card left the shoe unreadable: rescan it or void (art. 10); never guessed
 DOUBLE_PULL = const(13)      # two cards out at once: the second is held for the dealer (art. 10)
-CARD_OUT_OF_ORDER = const(14)  # a card when none may be drawn (no shoe in play, shoe finished)
+CARD_OUT_OF_ORDER = const(14)  # a card when none may be drawn (no shoe in play, shoe finished, lamp check)
 SHOE_REMOVED = const(15)     # the shoe was taken out during a round
 CARD_MISSING = const(16)     # Omaha: an action keyed while the hand still waits for a card (art. 9)
 
+# By code; "bad_dice" (2) is reserved: raised no more, still named (a restored fault record may hold it).
 NAMES = ("none", "bad_card", "bad_dice", "line_too_long", "queue_full", "display_missing", "crashed",
          "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved",
          "card_impossible", "card_unreadable", "double_pull", "card_out_of_order", "shoe_removed",
@@ -61,7 +64,7 @@ DEVICE_NAMES = ("frame_syntax", "frame_crc", "frame_device", "frame_version", "f
                 "bets_bad_seat", "bets_bad_zone", "bets_bad_amount", "bets_dup_zone", "dice_bad_face",
                 "dice_unread", "dice_bad_flag", "dice_sensor", "bets_take_down", "shoe_restarted")
 
-_EVIDENCE = (BAD_CARD, BAD_DICE, LINE_TOO_LONG, PARTIAL_LINE, UNEXPECTED_INPUT)
+_EVIDENCE = (BAD_CARD, LINE_TOO_LONG, PARTIAL_LINE, UNEXPECTED_INPUT)
 
 # firmware.device_frame status -> fault code (index: the status; OK -> 0).
 _FROM_STATUS = (0, LINE_TOO_LONG, FRAME_SYNTAX, FRAME_CRC, FRAME_DEVICE, FRAME_VERSION, FRAME_TYPE, FRAME_ARGS)

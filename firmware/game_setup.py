@@ -21,8 +21,6 @@ class Game:
         self.table = table
         self.screens = screens          # module with dealer_lines / result_lines
         self.devices = []               # framed device drivers, polled each pass (poll(elapsed_ms))
-        self.plain_reader = None        # SerialLine of plain reader lines, or None
-        self.plain_event = None         # line -> (kind, a, b)
         self.scoreboard = None          # (Scoreboard, display) or None
         self.host_request = None        # parsed JSON host request -> (a, b) of its HOST event; ValueError
 

@@ -54,11 +54,9 @@ class Context:
         self.console = Console(self)
         self.console_port = hw.ports.get("console")
         self.host_port = hw.ports.get("host")
-        self.reader_role = READER_ROLE[config["game"]]
-        self.reader = game.plain_reader
-        self.reader_event = game.plain_event
+        self.reader_role = READER_ROLE[config["game"]]     # its framed device is in game.devices
         # The other game's reader port is watched when it has a UART of its own (where shoe and dice
-        # share one, board.SHAREABLE_PORTS, that UART is the reader above and there is nothing else).
+        # share one, board.SHAREABLE_PORTS, that UART is the game's own reader and there is nothing else).
         self.unused_role = _OTHER_READER[self.reader_role]
         self.unused_reader = None
         if hw.uarts.get(self.unused_role) is not hw.uarts.get(self.reader_role):
@@ -151,8 +149,6 @@ def poll_inputs(ctx, elapsed_ms):
     ctx.hw.buttons.poll(queue)
     if ctx.hw.keypad is not None:
         ctx.hw.keypad.poll(queue)
-    if ctx.reader is not None:
-        _read_reader(ctx, elapsed_ms)
     for device in ctx.game.devices:
         device.poll(elapsed_ms)
     if ctx.host_port is not None:
@@ -176,20 +172,6 @@ def poll_inputs(ctx, elapsed_ms):
         table.dispatch(FAULT, faults.QUEUE_FULL, queue.overflows - overflows)
     if ctx.hw.watchdog is not None:
         ctx.hw.watchdog.feed()
-
-
-def _read_reader(ctx, elapsed_ms):
-    """The game's reader line -> one event; a bad line's fault carries its bytes (evidence handle)."""
-    reader = ctx.reader
-    evidence = ctx.table.evidence
-    line = reader.poll(elapsed_ms)
-    if reader.fault:                            # too long, or stopped mid-line: dropped by the driver
-        ctx.queue.put(FAULT, reader.fault, evidence.keep(reader.buf, 0, reader.fault_len))
-    elif line is not None:
-        kind, a, b = ctx.reader_event(line)
-        if kind == FAULT:
-            b = evidence.keep(line)
-        ctx.queue.put(kind, a, b)
 
 
 def _watch_unused_reader(ctx, elapsed_ms):

@@ -7,7 +7,6 @@ import json
 from firmware import cards, faults
 from firmware import events
 from firmware import table as table_mod
-from firmware.readers import NO_ROLL_REASONS
 
 
 class Reporter:
@@ -51,12 +50,6 @@ class Reporter:
             if b == events.BUTTON_LONG:
                 fields["long"] = True
             self.emit("button", fields)
-        elif code == table_mod.OUT_CARD:
-            self.emit("card", {"card": cards.name(a), "face_up": bool(b)})
-        elif code == table_mod.OUT_DICE:
-            self.emit("dice", {"dice": [a, b]})
-        elif code == table_mod.OUT_NO_ROLL:
-            self.emit("no_roll", {"reason": NO_ROLL_REASONS[a]})
         elif code == table_mod.OUT_FAULT:
             self._fault(table, a, b)
         elif code == table_mod.OUT_ACK:

@@ -1,8 +1,7 @@
 # What the dealer and result displays show, as text lines (pure; the LCD driver draws them).
-from firmware import cards, faults
+from firmware import faults
 from firmware import events
 from firmware import table as table_mod
-from firmware.readers import NO_ROLL_REASONS
 
 STATE_TEXT = ("LAMP TEST", "READY", "FAULT", "LAMP CHECK")   # by table state
 
@@ -11,14 +10,7 @@ _BUTTON_TEXT = ("UP", "DOWN", "HELD")     # by BUTTON's b: released, pressed, lo
 
 
 def _last_input(table, button_names):
-    kind = table.last_kind
-    if kind == events.CARD:
-        return "CARD %s%s" % (cards.name(table.last_a), " FACE UP" if table.last_b else "")
-    if kind == events.DICE:
-        return "DICE %d + %d = %d" % (table.last_a, table.last_b, table.last_a + table.last_b)
-    if kind == events.NO_ROLL:
-        return "NO ROLL %s" % NO_ROLL_REASONS[table.last_a].upper()
-    if kind == events.BUTTON:
+    if table.last_kind == events.BUTTON:
         return "%s %s" % (button_names[table.last_a].upper(), _BUTTON_TEXT[table.last_b])
     return ""
 
@@ -36,5 +28,4 @@ def dealer_lines(table, config, button_names):
 
 
 def result_lines(table, config, button_names):
-    last = _last_input(table, button_names)
-    return [config["game"].upper(), last if table.last_kind != events.BUTTON else ""]
+    return [config["game"].upper(), ""]     # a result is a game's: its own screens show it

@@ -5,11 +5,12 @@
 # colours (preallocated tuples), small-int fields the display task renders
 # later, and (code, a, b) entries in a fixed-size outbox the report task sends.
 # Every host report goes through that outbox, so reports keep the events' order.
+from firmware import faults
 from firmware.compat import const
 from firmware.drivers import pixels
 from firmware.evidence import Evidence
-from firmware.events import (BUTTON, CARD, CON_NO_ZONE, CON_REFUSED, CONSOLE_ERROR, DICE, EventQueue, FAULT,
-                             FAULT_RESTORED, HOST, LAMP, LAMP_ALL, LAMP_CHECK_END, NO_ROLL, TICK)
+from firmware.events import (BUTTON, CARD, CON_NO_ZONE, CON_REFUSED, CONSOLE_ERROR, EventQueue, FAULT,
+                             FAULT_RESTORED, HOST, LAMP, LAMP_ALL, LAMP_CHECK_END, TICK)
 from firmware.statemachine import STAY, StateMachine
 
 STARTING = const(0)
@@ -20,9 +21,7 @@ LAMP_CHECK = const(3)     # technician lamp check (console), entered from READY 
 # Outbox codes (what the report task turns into host reports).
 OUT_STATE = const(1)      # a: new state
 OUT_BUTTON = const(2)     # a: button index, b: pressed
-OUT_CARD = const(3)       # a: card, b: face up
-OUT_DICE = const(4)       # a, b: faces
-OUT_NO_ROLL = const(5)    # a: reason
+# 3, 4 and 5 were OUT_CARD, OUT_DICE and OUT_NO_ROLL, the plain reader lines' reports (removed).
 OUT_FAULT = const(6)      # a: fault code, b: detail
 OUT_ACK = const(7)        # a: fault code acknowledged by the dealer
 OUT_LAMP = const(8)       # a: zone index, LAMP_ALL or LAMP_CHECK_END
@@ -60,7 +59,7 @@ class Table(StateMachine):
         self.fault_detail = 0
         self.fault_restored = False   # the fault was raised before the last reset
         self.resume_state = READY     # where acknowledging the fault returns to
-        self.last_kind = 0            # last input event, for the displays
+        self.last_kind = 0            # last input event (a BUTTON), for the displays
         self.last_a = 0
         self.last_b = 0
         self.display_dirty = True
@@ -131,14 +130,9 @@ class Table(StateMachine):
             self._emit(OUT_BUTTON, a, b)
             self._note(kind, a, b)
         elif kind == CARD:
-            self._emit(OUT_CARD, a, b)
-            self._note(kind, a, b)
-        elif kind == DICE:
-            self._emit(OUT_DICE, a, b)
-            self._note(kind, a, b)
-        elif kind == NO_ROLL:
-            self._emit(OUT_NO_ROLL, a)
-            self._note(kind, a, b)
+            # A card no state of the game took (one drawn during a lamp check, a card at a table
+            # that deals none): never lost unseen; an alarm naming it, as a card out of turn is.
+            return self._common(FAULT, faults.CARD_OUT_OF_ORDER, a)
         elif kind == CONSOLE_ERROR:
             self._emit(OUT_CONSOLE_ERROR, a, b)
         elif kind == HOST:

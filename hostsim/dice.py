@@ -6,8 +6,6 @@ Each throw is a report for firmware.games.craps.dice.check_report:
   {"dice": [d1, None], "flags": [...]}       an invalid throw (no roll, Craps art. 3(2)-(3))
 Generic on purpose (no game rules beyond what the reader sees). With the default rates
 (0) every throw is a plain pair, which is what the Monte-Carlo odds need.
-to_line(report) gives the same throw in the reader's serial line protocol (firmware/readers.py):
-b"3 4\n", or b"noroll short\n" for an invalid throw (a cocked die is sent as its read face).
 frame_line() gives a throw as the framed dice reader sends it (docs/protocol.md, "Dice reader"),
 which carries every field of the report: b"D1 00 THROW 3 4c*....\n".
 """
@@ -35,15 +33,11 @@ class SimDice:
         self.throws += 1
         return (int(r() * 6) + 1, int(r() * 6) + 1)
 
-    def throw_line(self):
-        """One throw in the reader's line protocol (bytes)."""
-        return to_line(self.throw())
-
-    next_line = throw_line      # the simulator's demo feed interface (hostsim.sim.demo_feed)
-
     def frame_line(self, report=None):
         """One throw (or the given report) as the framed dice reader's next frame (bytes, LF included)."""
         return self.device.report(self.throw() if report is None else report)
+
+    next_line = frame_line      # the simulator's demo feed interface (hostsim.sim.demo_feed)
 
     def throw(self):
         """One report as the reader would send it."""
@@ -58,12 +52,3 @@ class SimDice:
             return {"dice": [d1, d2], "cocked": [int(rng.random() * 2)]}
         return (d1, d2)
 
-
-def to_line(report):
-    """A report from throw() -> the bytes the dice reader sends on its serial line."""
-    if isinstance(report, dict):
-        flags = report.get("flags", ())
-        if flags or report.get("valid") is False:
-            return b"noroll %s\n" % (flags[0] if flags else "other").encode()
-        report = report["dice"]
-    return b"%d %d\n" % (report[0], report[1])

@@ -2,10 +2,10 @@
 from firmware import faults
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
-from firmware.events import SHOE_CUT, SHOE_HELLO, SHOE_OUT, SHOE_UNREAD, TICK
+from firmware.events import LAMP, LAMP_ALL, SHOE_CUT, SHOE_HELLO, SHOE_OUT, SHOE_UNREAD, TICK
 from firmware.games.baccarat import controller as bc
 from firmware.games.baccarat import screens
-from firmware.table import FAULTED, OUT_GAME_FIRST, READY
+from firmware.table import FAULTED, LAMP_CHECK, OUT_GAME_FIRST, READY
 from tests.firmware.baccarat_rig import Rig
 from tests.firmware.expect import heap_lock_catches_allocation
 
@@ -248,6 +248,21 @@ def test_card_with_no_shoe_in_play_is_out_of_order():
     assert rig.table.fault_code == faults.CARD_OUT_OF_ORDER
     rig.press("confirm")
     assert rig.table.state == READY
+
+
+def test_a_card_drawn_during_a_lamp_check_is_out_of_order_not_lost():
+    # Lamp check is the core's state (no game state takes a card there): still an alarm naming it.
+    rig = Rig()
+    rig.event(LAMP, LAMP_ALL)
+    assert rig.table.state == LAMP_CHECK
+    rig.card("9h")
+    assert rig.table.state == FAULTED and rig.table.fault_code == faults.CARD_OUT_OF_ORDER
+    assert _strip(rig.last("fault")) == {"event": "fault", "fault": "card_out_of_order", "card": "9h"}
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1:3] == ["CARD OUT OF ORDER", "CARD 9h"]
+    rig.press("confirm")
+    assert rig.table.state == READY
+    rig.new_shoe()                                       # the table goes on as before
+    assert rig.table.state == bc.BETTING
 
 
 def test_shoe_restart_is_reported():

@@ -31,14 +31,10 @@ def _inputs(machine, reports=None):
     """What the host heard about reader input: (event, value[, bytes or detail]) in order."""
     out = []
     for r in _host(machine) if reports is None else reports:
-        if r["event"] == "card":
+        if r["event"] == "card":                    # a game's report of a card from the framed shoe
             out.append(("card", r["card"]))
-        elif r["event"] == "dice":
-            out.append(("dice", r["dice"]))
         elif r["event"] == "throw":
             out.append(("throw", r["dice"], r.get("no_roll")))
-        elif r["event"] == "no_roll":
-            out.append(("no_roll", r["reason"]))
         elif r["event"] == "fault":
             out.append(("fault", r["fault"], r["bytes"] if "bytes" in r else r.get("detail", r.get("card"))))
     return out

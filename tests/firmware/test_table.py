@@ -50,11 +50,11 @@ def test_show_writes_only_when_changed():
 
 def test_inputs_are_reported_in_order():
     table, _ = _table()
-    table.dispatch(CARD, 51, 0)
     table.dispatch(BUTTON, 1, 1)
+    table.dispatch(BUTTON, 1, 0)
     out = _outbox(table)
-    assert out[-2:] == [(t.OUT_CARD, 51, 0), (t.OUT_BUTTON, 1, 1)]
-    assert table.last_kind == BUTTON
+    assert out[-2:] == [(t.OUT_BUTTON, 1, 1), (t.OUT_BUTTON, 1, 0)]
+    assert (table.last_kind, table.last_a, table.last_b) == (BUTTON, 1, 0)
 
 
 def test_fault_holds_until_confirm():
@@ -77,14 +77,14 @@ def test_second_fault_while_faulted_is_reported_too():
     table, _ = _table()
     table.dispatch(FAULT, faults.BAD_CARD, 0)
     _outbox(table)
-    table.dispatch(FAULT, faults.BAD_DICE, 37)
-    assert (t.OUT_FAULT, faults.BAD_DICE, 37) in _outbox(table)
+    table.dispatch(FAULT, faults.QUEUE_FULL, 37)
+    assert (t.OUT_FAULT, faults.QUEUE_FULL, 37) in _outbox(table)
 
 
 def test_outbox_overflow_counted_not_silent():
     table, _ = _table()
     for i in range(200):
-        table.dispatch(CARD, i % 52, 0)
+        table.dispatch(BUTTON, 1, i & 1)
     assert table.outbox.overflows > 0
 
 
@@ -152,7 +152,7 @@ def test_lamp_zone_out_of_range_is_reported_not_raised():
 def test_fault_during_lamp_check_shows_the_alarm():
     table = _ready()
     table.dispatch(LAMP, LAMP_ALL, 0)
-    table.dispatch(FAULT, faults.BAD_DICE, 0)
+    table.dispatch(FAULT, faults.PARTIAL_LINE, 0)
     assert table.state == t.FAULTED and table.lights.colours == [RED, RED, RED]
     table.dispatch(BUTTON, 2, 1)
     assert table.state == t.READY and table.lights.colours == [WHITE, WHITE, WHITE]
@@ -162,12 +162,33 @@ def test_console_error_goes_through_the_outbox_in_order():
     """issue 8 #14: one report path, in event order."""
     table = _ready()
     handle = table.evidence.keep(b"fly me")
-    table.dispatch(CARD, 5, 0)
+    table.dispatch(BUTTON, 1, 1)
     table.dispatch(CONSOLE_ERROR, CON_UNKNOWN_COMMAND, handle)
-    table.dispatch(CARD, 6, 0)
-    assert _outbox(table) == [(t.OUT_CARD, 5, 0), (t.OUT_CONSOLE_ERROR, CON_UNKNOWN_COMMAND, handle),
-                              (t.OUT_CARD, 6, 0)]
+    table.dispatch(BUTTON, 1, 0)
+    assert _outbox(table) == [(t.OUT_BUTTON, 1, 1), (t.OUT_CONSOLE_ERROR, CON_UNKNOWN_COMMAND, handle),
+                              (t.OUT_BUTTON, 1, 0)]
     assert table.evidence.text(handle) == "fly me"
+
+
+def test_a_card_no_game_state_takes_is_an_alarm_not_lost():
+    # The core reports no card itself: a CARD reaching it (a card drawn during a lamp check, at a
+    # table that deals none) is the card_out_of_order alarm naming the card, held until CONFIRM.
+    table = _ready()
+    table.dispatch(CARD, 51, 1)
+    assert table.state == t.FAULTED and table.lights.colours == [RED, RED, RED]
+    assert (table.fault_code, table.fault_detail) == (faults.CARD_OUT_OF_ORDER, 51)
+    assert _outbox(table) == [(t.OUT_STATE, t.FAULTED, 0), (t.OUT_FAULT, faults.CARD_OUT_OF_ORDER, 51)]
+    table.dispatch(CARD, 7, 0)                          # another while held: reported too
+    assert _outbox(table) == [(t.OUT_FAULT, faults.CARD_OUT_OF_ORDER, 7)]
+    table.dispatch(BUTTON, 2, 1)
+    assert table.state == t.READY
+    table.dispatch(LAMP, LAMP_ALL, 0)                   # during a technician's lamp check
+    _outbox(table)
+    table.dispatch(CARD, 0, 0)
+    assert table.state == t.FAULTED and (table.fault_code, table.fault_detail) == (faults.CARD_OUT_OF_ORDER, 0)
+    table.dispatch(BUTTON, 2, 1)
+    assert table.state == t.READY                       # the lamp check is over: READY's lights
+    assert table.lights.colours == [WHITE, WHITE, WHITE]
 
 
 def test_uptime_marks_the_display_dirty_once_a_second():
