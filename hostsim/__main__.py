@@ -2,19 +2,17 @@
 
     python -m hostsim [--game baccarat|craps|omaha] [--table FILE] [--board NAME|FILE]
                       [--no-demo] [--no-ui] [--no-pty] [--seconds N] [--speed X] [--seed N]
-                      [--snapshot FILE.png]
-    python -m hostsim --headless --rounds N [--seed S] [--game baccarat|craps] [--board NAME|FILE]
-                      [--table FILE] [--snapshot FILE.png]
+                      [--snapshot FILE.png] [--players N]
+    python -m hostsim --headless --rounds N [--seed S] [--game baccarat|craps|omaha] [--board NAME|FILE]
+                      [--table FILE] [--snapshot FILE.png] [--players N]
 
 Every serial port of the board (UARTs, and a USB console) is a pseudo-terminal
 whose path is printed: attach `picocom -b 115200 PATH` to the console port to
 type commands or to the host port to read the reports. A Baccarat table's shoe
 and bet reader ports, and a Craps table's dice and bet reader ports, speak
-CRC-checked frames (docs/protocol.md): script them with `python -m
-tools.replay`. Omaha tables still take plain lines: send card codes ("Kh",
-"Td up") a whole line at a time, as a reader does, with `cat > PATH` (a reader line that pauses
-mid-way is dropped as `partial_line`, so keystroke-at-a-time terminals do not
-suit those ports). Keys in this terminal press the dealer buttons the board has
+CRC-checked frames (docs/protocol.md), as does an Omaha table's shoe: script
+them with `python -m tools.replay`. Keys in this terminal press the dealer
+buttons the board has
 (the legend lists them); q or Ctrl-C quits. At a Baccarat table a dealer deals
 the shoe (a card every 1.5 s of virtual time) and bettors put chips on the bet
 reader before each round; 1, 2, 3 make the next card unreadable, pull two cards
@@ -22,7 +20,13 @@ at once, or garble its frame (the dealer corrects it after 3 s); o shows the
 scoreboard in place of the LCDs. At a Craps table a stickman throws seeded fair
 dice (a throw every 2.5 s), now and then an invalid throw or a cocked die, and
 bettors put legal bets on the bet reader before each roll; 1 makes the next
-throw invalid, 2 cocks a die; the puck is shown under the reports. --snapshot
+throw invalid, 2 cocks a die; the puck is shown under the reports. At an Omaha
+table a dealer keys the players' buy-ins (STACK) and each hand (NEW) on the
+dealer keypad, deals every hand from a freshly shuffled deck through the shoe
+and keys the --players emulated players' actions (default 6: seeded, always
+legal, all-ins and side pots now and then); broke players buy in again. With
+--no-demo at an Omaha table the terminal's keys type on the keypad instead
+(the legend lists them). --snapshot
 writes the scoreboard's picture as a PNG at exit.
 
 --headless plays N Baccarat rounds with the same dealer and bettors on the
@@ -33,7 +37,13 @@ rounds, alarms (fault reports), reports, virtual_s, wall_s, rounds_per_s.
 dice pass on) with the stickman and bettors below, a throw every 200 ms of
 virtual time, and its summary counts shooters, throws, no_rolls, points_made,
 seven_outs, bets_placed, bets_refused, alarms, reports, throws_per_s; it exits
-1 on any alarm or refused bet. Omaha has no headless run yet.
+1 on any alarm or refused bet. --game omaha plays N hands (the dealer and
+players above, keys 150 ms apart) and counts hands, showdowns, won_by_folds,
+void, side_pots, all_ins, rake, bought_in, stacks, chips_conserved (stacks +
+rake == bought in), refusals, alarms, results_missing, mismatches (a report
+that differs from the engine's copy of the hand), unanswered, hands_per_s; it
+exits 1 on any alarm, refusal, mismatch, missing result, unanswered entry or
+chips not conserved.
 
 Exit status: 0 stopped (--headless: every round played, no alarm), 1 the
 simulator itself failed (a host-side error, never recorded as a firmware crash;
@@ -68,6 +78,12 @@ def _check(args):
     reason = unsupported(board, config["game"])
     if reason is not None:
         raise SettingsError(reason)
+    if config["game"] == "omaha":
+        from hostsim.omaha_dealer import most_players
+        top = most_players(config["rules"])
+        if not 2 <= args.players <= top:
+            raise SettingsError("--players must be 2..%d at this Omaha table (%d seats, one deck), got %d"
+                                % (top, config["rules"].seats, args.players))
     return board_path, table_path
 
 
@@ -87,9 +103,13 @@ def _parser():
                                         "--headless: a fresh temporary directory)")
     ap.add_argument("--snapshot", metavar="FILE.png", help="at exit, write the scoreboard OLED's picture as a PNG")
     ap.add_argument("--headless", action="store_true",
-                    help="no view, no ptys: play --rounds Baccarat rounds (Craps: shooters) as fast as possible, "
-                         "print a summary; exit 1 if any alarm (Craps: or refused bet) was reported")
-    ap.add_argument("--rounds", type=int, default=100, help="--headless: rounds (Craps: shooters) to play (default 100)")
+                    help="no view, no ptys: play --rounds Baccarat rounds (Craps: shooters, Omaha: hands) as fast "
+                         "as possible, print a summary; exit 1 if any alarm (Craps: or refused bet; Omaha: or "
+                         "refusal, mismatch, chips not conserved) was reported")
+    ap.add_argument("--rounds", type=int, default=100,
+                    help="--headless: rounds (Craps: shooters, Omaha: hands) to play (default 100)")
+    ap.add_argument("--players", type=int, default=6,
+                    help="Omaha: emulated players at the table (2 .. min(seats, 11), default 6)")
     return ap
 
 
@@ -148,9 +168,10 @@ def _headless(args, board_path, table_path):
     game = table_config.load(table_path)["game"]
     if game == "craps":
         from hostsim.craps_autoplay import headless
-    elif game != "baccarat":
-        print("sim: --headless: not yet for %s (its table controller comes later)" % game, file=sys.stderr)
-        return 2
+    elif game == "omaha":
+        import functools
+        from hostsim.omaha_autoplay import headless
+        headless = functools.partial(headless, players=args.players)
     if args.rounds < 1:
         print("sim: --rounds must be >= 1", file=sys.stderr)
         return 2
@@ -170,7 +191,7 @@ def _run(args, board_path, table_path, interactive):
 
     sim = Sim(board_path, table_path, args.state_dir, ports="loopback" if args.no_pty else "pty",
               ui=not args.no_ui, demo=args.demo, seconds=args.seconds, seed=args.seed, speed=args.speed,
-              keys=interactive)
+              keys=interactive, players=args.players)
     saved_tty = None
     if args.snapshot is not None and find_oled(sim.hw) is None:
         sim.close()

@@ -276,17 +276,27 @@ class OmahaDeal:
         self._pending = []
 
     def hand(self):
+        order = [(self.button + 1 + i) % self.players + 1 for i in range(self.players)]
+        out = self.deal_to(order)
+        self.button = (self.button + 1) % self.players
+        return out
+
+    def deal_to(self, order):
+        """One hand from a fresh deck to the seats `order` (seat numbers in dealing order, from the
+        button's left, as the table's hand_start report lists them) -> [(card, what)]: what is
+        "seat<N>", BURN, "flop", "turn" or "river". The dealer of a live table (hostsim.omaha_dealer)
+        deals this way to the players the table put in the hand; hand() to seats 1..players."""
+        if not 2 <= len(order) <= MAX_PLAYERS:
+            raise ValueError("an Omaha hand is dealt to 2..%d players, got %r" % (MAX_PLAYERS, order))
         deck = SimShoe(decks=1, cut_from_end=0, rng=self.rng)
-        order = [(self.button + 1 + i) % self.players for i in range(self.players)]
         out = []
         for _ in range(self.HOLE_CARDS):
             for seat in order:
-                out.append((deck.next_int(), "seat%d" % (seat + 1)))
+                out.append((deck.next_int(), "seat%d" % seat))
         for street, count in (("flop", 3), ("turn", 1), ("river", 1)):
             out.append((deck.next_int(), BURN))
             for _ in range(count):
                 out.append((deck.next_int(), street))
-        self.button = (self.button + 1) % self.players
         self.hands += 1
         return out
 

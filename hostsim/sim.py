@@ -5,8 +5,10 @@
 # deals the shoe and places the bettors' chips through it (and injects the
 # faults of the keys 1-3); at a Craps table hostsim.stickman's Stickman throws
 # the dice and places the bettors' chips (and injects the invalid throws and
-# cocked dice of the keys 1-2); the Omaha demo sends its plain reader lines
-# through it; the dealer keys press the board's buttons through it.
+# cocked dice of the keys 1-2); at an Omaha table hostsim.omaha_dealer's
+# OmahaDealer keys the buy-ins, hands and the emulated players' actions on the
+# dealer keypad and deals the cards through the shoe; the dealer keys press the
+# board's buttons through it.
 #
 # Sim(board_path, table_path, state_dir, ...).run() boots firmware.main.run()
 # on the simulated board until it stops: Quit (q, Ctrl-C, --seconds elapsed),
@@ -32,8 +34,7 @@ from hostsim.table_io import KEY_GAP_MS, TableIO
 KEYS = (("d", "deal"), ("c", "confirm"), ("v", "void"), ("s", "shoe_change"), ("u", "undo"), ("m", "menu"))
 QUIT_KEYS = ("q", "\x03")
 SCOREBOARD_KEY = "o"      # the live view: the scoreboard in place of the LCDs, and back (hostsim.screen)
-DEMO_EVERY_MS = 1500      # the Omaha demo: a reader line this often (Baccarat: dealer.LIVE_PACE,
-                          # Craps: stickman.LIVE_PACE)
+DEMO_EVERY_MS = 1500      # demo_feed's reader lines (--no-demo tables have none): this often
 STEP_S = 0.05             # the host task's period (real time at --speed 1; shorter when faster)
 MIN_STEP_S = 0.005        # ... but never below this much real time
 VIEW_EVERY_MS = 100       # live view refresh (real time)
@@ -123,7 +124,7 @@ class Sim:
     """
 
     def __init__(self, board_path, table_path, state_dir, ports="pty", ui=False, demo=True, seconds=None,
-                 seed=None, speed=1.0, keys=False, out=None):
+                 seed=None, speed=1.0, keys=False, out=None, players=None):
         from hostsim import hardware
         from hostsim.clock import VirtualClock
 
@@ -134,7 +135,10 @@ class Sim:
         self.config = table_config.load(table_path)
         self.game = self.config["game"]
         self.ui = ui
-        self.keypad_keys = sim_keypad.terminal_keys(self.board, self.game)    # [(terminal key, legend)]
+        # [(terminal key, legend)]: the person at the terminal keys the keypad, unless the simulated dealer
+        # does (an Omaha table with its demo): one dealer a table, or two people's entries would mix.
+        self.keypad_keys = sim_keypad.terminal_keys(self.board, self.game) if not (demo and self.game == "omaha") \
+            else []
         self.keys = board_keys(self.board, [key for key, _ in self.keypad_keys])
         self.typed = collections.deque()    # keypad legends typed, pressed one after the other (press_typed)
         self._next_key_ms = 0
@@ -146,8 +150,9 @@ class Sim:
         # such as the 150 ms double-pull window, gets coarse.)
         self.step_s = max(MIN_STEP_S, STEP_S / speed)
         self.io = TableIO(self.hw, self.board)
-        self.demo = None            # Omaha: the reader's demo lines
-        self.dealer = None          # Baccarat: the dealer and the bettors; Craps: the stickman and the bettors
+        self.demo = None            # a reader's demo lines (demo_feed), when no dealer deals
+        self.dealer = None          # Baccarat: the dealer and the bettors; Craps: the stickman and the bettors;
+                                    # Omaha: the dealer and the players (`players` of them, default 6)
         self.fault_keys = ()
         rules = self.config["rules"]
         if demo and self.game == "baccarat":
@@ -156,6 +161,10 @@ class Sim:
         elif demo and self.game == "craps":
             self.dealer = stickman.Stickman(self.io, rules, rules.seats, seed=seed, pace=stickman.LIVE_PACE)
             self.fault_keys = stickman.FAULT_KEYS
+        elif demo and self.game == "omaha":
+            from hostsim import omaha_dealer
+            self.dealer = omaha_dealer.OmahaDealer(self.io, rules, players or omaha_dealer.PLAYERS, seed=seed,
+                                                   pace=omaha_dealer.LIVE_PACE)
         elif demo:
             self.demo = demo_feed(self.config, seed)
         self.scoreboard_key = SCOREBOARD_KEY if self.game == "baccarat" else ""    # the roads are Baccarat's

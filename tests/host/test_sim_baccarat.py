@@ -137,10 +137,12 @@ def test_an_automatic_shuffler_table_plays_past_156_rounds(tmp_path):
     assert run.tally.alarms == 0
 
 
-def test_headless_says_not_yet_for_the_other_games_and_checks_its_arguments():
-    proc = _cli("--headless", "--game", "omaha")
+def test_headless_checks_its_arguments():
+    proc = _cli("--headless", "--game", "omaha", "--players", "11")
     assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr.strip() == "sim: --headless: not yet for omaha (its table controller comes later)"
+    assert proc.stderr.strip() == "sim: --players must be 2..10 at this Omaha table (10 seats, one deck), got 11"
+    proc = _cli("--headless", "--game", "omaha", "--players", "1")
+    assert proc.returncode == 2 and "--players must be 2..10" in proc.stderr
     proc = _cli("--headless", "--rounds", "0")
     assert proc.returncode == 2 and proc.stderr.strip() == "sim: --rounds must be >= 1"
     help_text = _cli("--help").stdout

@@ -128,9 +128,10 @@ def test_the_fault_keys_reach_the_dealer_and_o_switches_the_face(tmp_path, monke
     assert "dealer waits: close the alarm (c confirm, v void)" in text     # the dealer's line on the panel
 
 
-# Omaha: no fault keys, but its keypad's help (the digits type on the keypad there: tests/host/test_sim_keypad.py).
+# Omaha: no fault keys, but its keypad's help when the person deals (--no-demo; the digits type on the keypad
+# there: tests/host/test_sim_keypad.py).
 @pytest.mark.parametrize("game, demo, legend", [("baccarat", False, "view: o scoreboard"), ("craps", False, None),
-                                                ("omaha", True, "         Enter enter  Bksp clear  n new  t button  "
+                                                ("omaha", False, "         Enter enter  Bksp clear  n new  t button  "
                                                                  "e seat  $ stack")])
 def test_fault_keys_only_where_a_dealer_deals_baccarat(tmp_path, monkeypatch, game, demo, legend):
     sim = _sim(tmp_path, game=game, demo=demo)
@@ -145,7 +146,7 @@ def test_fault_keys_only_where_a_dealer_deals_baccarat(tmp_path, monkeypatch, ga
             assert sim._read_keys() == []
     finally:
         sim.close()
-    assert sim.dealer is None and sim.show_scoreboard == (game == "baccarat")
+    assert (sim.dealer is None) == (not demo) and sim.show_scoreboard == (game == "baccarat")
     if legend is None:
         assert lines[-2].startswith("╰")                                     # the reports panel, no legend
     else:

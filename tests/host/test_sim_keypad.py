@@ -1,7 +1,10 @@
 # The live simulator's terminal keys press the keypad at a table that keys it (Omaha), shown in the key help.
+import io
 import os
 
 import pytest
+
+from hostsim.sim import Sim
 
 from hostsim.table_io import KEY_GAP_MS, SHORT_PRESS_MS
 from tests.host.test_hostsim_screen import _screen_text, _sim
@@ -11,9 +14,21 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 @pytest.fixture
 def omaha(tmp_path):
-    sim = _sim(os.path.join(REPO, "boards", "sim.json"), "omaha", tmp_path)
+    """An Omaha table the person at the terminal deals (--no-demo: no simulated dealer keys its keypad)."""
+    sim = Sim(os.path.join(REPO, "boards", "sim.json"), os.path.join(REPO, "boards", "tables", "sim-omaha.json"),
+              str(tmp_path), ports="loopback", ui=True, out=io.StringIO(), demo=False)
     yield sim
     sim.close()
+
+
+def test_the_keypad_is_the_simulated_dealers_when_it_deals(tmp_path):
+    sim = _sim(os.path.join(REPO, "boards", "sim.json"), "omaha", tmp_path)
+    try:
+        assert sim.dealer is not None and sim.keypad_keys == []
+        assert not any(line.startswith("keypad:") for line in _screen_text(sim))
+        assert dict(sim.keys)["c"] == "confirm"                     # c is CONFIRM again, not the keypad's call
+    finally:
+        sim.close()
 
 
 def _typed(sim, monkeypatch, data):
