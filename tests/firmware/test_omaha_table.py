@@ -41,7 +41,15 @@ def _play(rig, shoe, actions):
             if not shoe:
                 break
             rig.card(shoe.pop(0))
+        _fits(rig)
+    _fits(rig)
     assert not actions, "actions left over: %r" % actions
+
+
+def _fits(rig):
+    """Both displays show 4 lines of at most 20 characters (the LCDs), whatever the hand's state."""
+    for lines in (screens.dealer_lines(rig.table, CONFIG, []), screens.result_lines(rig.table, CONFIG, [])):
+        assert len(lines) == 4 and all(len(line) <= screens.COLS for line in lines), lines
 
 
 def _engine(rig, button, stacks, shoe, actions):
@@ -74,7 +82,7 @@ def test_art5_to_10_whole_hand_every_street_to_showdown():
     # Art. 1: the first hand's button is the first seat in from the croupier's left; art. 5: blinds left of it.
     assert start == {"event": "hand_start", "hand": 1, "button": "1", "players": ["3", "7", "1"],
                      "stacks": {"1": 1000, "3": 1000, "7": 150}, "blinds": {"3": 5, "7": 10}}
-    assert rig.table.state == DEALING and _dealer(rig)[1] == "DEAL HOLE CARD SEAT 3"
+    assert rig.table.state == DEALING and _dealer(rig)[1] == "DEAL HOLE SEAT 3"
     actions = [(1, "call"), (3, "call"), (7, "check"),
                (3, "bet", 20), (7, "call"), (1, "raise", 60), (3, "call"), (7, "fold"),
                (3, "check"), (1, "check"), (3, "check"), (1, "bet", 100), (3, "call")]

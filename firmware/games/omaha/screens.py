@@ -54,7 +54,7 @@ def _footer(table):
 def _to_deal(hand):
     kind, seat = hand.expected()
     if kind == rules.EXPECT_HOLE:
-        return "HOLE CARD SEAT %d" % seat
+        return "HOLE SEAT %d" % seat
     if kind == rules.EXPECT_BURN:
         return "BURN"
     n = len(hand.board)
@@ -96,11 +96,12 @@ def dealer_lines(table, config, button_names):
 
 
 def _pots_line(hand):
+    """All chips in the middle; once there are side pots, each pot (main first)."""
     live = [not f for f in hand.folded]
     _returned, pots = build_pots(hand.betting.total, live)
-    if not pots:
+    if len(pots) < 2:
         return "POT " + chips_text(hand.pot_total())
-    return ("POT " + " ".join(chips_text(p.amount) for p in pots))[:COLS]
+    return ("POTS " + " ".join(chips_text(p.amount) for p in pots))[:COLS]
 
 
 def _winners_line(index, pot):
