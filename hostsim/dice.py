@@ -37,8 +37,6 @@ class SimDice:
         """One throw (or the given report) as the framed dice reader's next frame (bytes, LF included)."""
         return self.device.report(self.throw() if report is None else report)
 
-    next_line = frame_line      # the simulator's demo feed interface (hostsim.sim.demo_feed)
-
     def throw(self):
         """One report as the reader would send it."""
         d1, d2 = self.faces()

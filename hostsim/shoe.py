@@ -3,8 +3,8 @@
 SimShoe is generic on purpose (no game rules): it yields firmware card codes
 ("Td") or card ints in shoe order and says when the cut card comes out.
 BaccaratDemo and OmahaDeal put a table's settings on top of it for the
-simulator's demo: what the shoe reader would read, card by card, at a table
-playing by those settings.
+simulator's dealers (hostsim.dealer, hostsim.omaha_dealer): what the shoe
+reader would read, card by card, at a table playing by those settings.
 
 The shuffle is Fisher-Yates done lazily, one swap per card dealt, so dealing
 only the first few cards of a fresh shuffle costs only those few swaps:
@@ -104,7 +104,6 @@ class BaccaratDemo:
         self.last_cards = ()        # the cards of the last of them, in dealing order
         self.rounds = 0             # rounds started in this shoe
         self.rounds_left = None     # rounds still to play once the cut card is out
-        self.device = None          # the framed shoe (hostsim.devices.ShoeDevice) next_line() speaks through
         self.cut_told = False       # the CUT message was sent for this shoe
         self.round_burned = False   # art. 8 burn of the next round done
         self.shoe_told = False      # the IN message was sent for this shoe
@@ -230,24 +229,6 @@ class BaccaratDemo:
         if self.rounds_left is not None:
             self.rounds_left -= 1
 
-    def next_line(self):
-        """The next card as the framed shoe sends it (docs/protocol.md, "Shoe"): HELLO once, then
-        next_messages() as frames; bytes, one or more lines."""
-        from hostsim.devices import ShoeDevice
-
-        out = b""
-        if self.device is None:
-            self.device = ShoeDevice()
-            out += self.device.hello()
-        for message in self.next_messages():
-            if message[0] == "IN":
-                out += self.device.inserted()
-            elif message[0] == "CUT":
-                out += self.device.cut_card()
-            else:
-                out += self.device.card(message[1], message[2])
-        return out
-
 
 class OmahaDeal:
     """Omaha deals, hand after hand, each from a fresh single deck shuffled for it (Omaha art. 1).
@@ -257,7 +238,6 @@ class OmahaDeal:
     burn and flop (art. 7), burn and turn, burn and river (art. 8). The button
     moves one seat clockwise after each hand (art. 1). Players are the table's
     seats, at most MAX_PLAYERS (one deck holds 4 x 11 + 3 + 5 cards).
-    next_card()/next_line() give the same cards one at a time, hand after hand.
     """
 
     HOLE_CARDS = 4
@@ -273,7 +253,6 @@ class OmahaDeal:
         self.rng = rng if rng is not None else random.Random(seed)
         self.button = 0             # seat index (0-based) holding the dealer button
         self.hands = 0
-        self._pending = []
 
     def hand(self):
         order = [(self.button + 1 + i) % self.players + 1 for i in range(self.players)]
@@ -299,13 +278,3 @@ class OmahaDeal:
                 out.append((deck.next_int(), street))
         self.hands += 1
         return out
-
-    def next_card(self):
-        if not self._pending:
-            self._pending = self.hand()
-            self._pending.reverse()
-        return self._pending.pop()
-
-    def next_line(self):
-        card, _ = self.next_card()
-        return cards.name(card) + "\n"

@@ -1,4 +1,4 @@
-# The simulator around the unchanged firmware: demo input, dealer keys, the live view, resets, host errors.
+# The simulator around the unchanged firmware: the simulated dealer, dealer keys, the live view, resets, host errors.
 #
 # Everything the table's equipment sends goes through one host-side device
 # layer, hostsim.table_io.TableIO: at a Baccarat table hostsim.dealer's Dealer
@@ -34,7 +34,6 @@ from hostsim.table_io import KEY_GAP_MS, TableIO
 KEYS = (("d", "deal"), ("c", "confirm"), ("v", "void"), ("s", "shoe_change"), ("u", "undo"), ("m", "menu"))
 QUIT_KEYS = ("q", "\x03")
 SCOREBOARD_KEY = "o"      # the live view: the scoreboard in place of the LCDs, and back (hostsim.screen)
-DEMO_EVERY_MS = 1500      # demo_feed's reader lines (--no-demo tables have none): this often
 STEP_S = 0.05             # the host task's period (real time at --speed 1; shorter when faster)
 MIN_STEP_S = 0.005        # ... but never below this much real time
 VIEW_EVERY_MS = 100       # live view refresh (real time)
@@ -45,7 +44,7 @@ class Quit(BaseException):
 
 
 class HostError(BaseException):
-    """The simulator's own host side failed (its view, its output, its demo input): not a firmware crash.
+    """The simulator's own host side failed (its view, its output, its dealer): not a firmware crash.
 
     The host task runs inside the firmware's asyncio loop, so an ordinary
     exception there would look like a firmware fault and be recorded in
@@ -76,24 +75,6 @@ def board_keys(board, taken=()):
     return [(key.upper() if key in taken else key, role) for key, role in KEYS if board.button_index(role) >= 0]
 
 
-def demo_feed(config, seed=None):
-    """What the game's reader sends at this table, line by line: an object with next_line().
-
-    (The live Baccarat table is dealt by hostsim.dealer.Dealer instead.)"""
-    game = config["game"]
-    rules = config["rules"]
-    if game == "baccarat":
-        from hostsim.shoe import BaccaratDemo
-        return BaccaratDemo(rules, seed=seed)
-    if game == "omaha":
-        from hostsim.shoe import OmahaDeal
-        return OmahaDeal(rules.seats, seed=seed)
-    from hostsim.dice import SimDice
-    dice = SimDice(seed=seed)
-    dice.next_line = dice.frame_line    # the Craps table reads the framed dice reader
-    return dice
-
-
 class HostTap:
     """Keeps the last host reports for the view without taking them from a pty client."""
 
@@ -118,7 +99,8 @@ class Sim:
     """One simulated table: the board's hardware installed, the firmware booted (again after each reset).
 
     ports: "pty" or "loopback"; ui: the live view (else host reports are
-    printed as "host: {...}" lines to `out`); demo: deal cards/dice by itself;
+    printed as "host: {...}" lines to `out`); demo: the simulated dealer runs
+    the table (False, --no-demo: nobody does, the person at the terminal drives it);
     seconds: stop after this much virtual time; speed: virtual time runs this
     many times faster than real time; keys: read dealer keys from stdin.
     """
@@ -136,7 +118,7 @@ class Sim:
         self.game = self.config["game"]
         self.ui = ui
         # [(terminal key, legend)]: the person at the terminal keys the keypad, unless the simulated dealer
-        # does (an Omaha table with its demo): one dealer a table, or two people's entries would mix.
+        # does (an Omaha table with its simulated dealer): one dealer a table, or two people's entries would mix.
         self.keypad_keys = sim_keypad.terminal_keys(self.board, self.game) if not (demo and self.game == "omaha") \
             else []
         self.keys = board_keys(self.board, [key for key, _ in self.keypad_keys])
@@ -150,7 +132,6 @@ class Sim:
         # such as the 150 ms double-pull window, gets coarse.)
         self.step_s = max(MIN_STEP_S, STEP_S / speed)
         self.io = TableIO(self.hw, self.board)
-        self.demo = None            # a reader's demo lines (demo_feed), when no dealer deals
         self.dealer = None          # Baccarat: the dealer and the bettors; Craps: the stickman and the bettors;
                                     # Omaha: the dealer and the players (`players` of them, default 6)
         self.fault_keys = ()
@@ -165,11 +146,8 @@ class Sim:
             from hostsim import omaha_dealer
             self.dealer = omaha_dealer.OmahaDealer(self.io, rules, players or omaha_dealer.PLAYERS, seed=seed,
                                                    pace=omaha_dealer.LIVE_PACE)
-        elif demo:
-            self.demo = demo_feed(self.config, seed)
         self.scoreboard_key = SCOREBOARD_KEY if self.game == "baccarat" else ""    # the roads are Baccarat's
         self.show_scoreboard = False    # the live view shows the scoreboard in place of the LCDs
-        self.reader_role = READER_ROLE[self.game]
         self.tap = HostTap(self.hw.port("host"))
         self.stop_at = None if seconds is None else self.hw.clock.now_ms() + int(seconds * 1000)
         self.live = None
@@ -216,15 +194,11 @@ class Sim:
             self._next_key_ms = now + hold + KEY_GAP_MS
 
     async def task(self, ctx):
-        """Runs beside the firmware: demo input, keys, button releases, timers, watchdog, the view."""
-        next_demo = self.hw.clock.now_ms() + DEMO_EVERY_MS
+        """Runs beside the firmware: the dealer, keys, button releases, timers, watchdog, the view."""
         self._host(self._start_view)
         try:
             while True:
                 now = self.hw.clock.now_ms()
-                if self.demo is not None and now >= next_demo:
-                    next_demo = now + DEMO_EVERY_MS
-                    self._host(self._feed_demo)
                 self._host(self._deal, now)
                 for role in self._host(self._read_keys):
                     self.press(role)
@@ -253,10 +227,6 @@ class Sim:
             self.live.console.print(text)
         else:
             print(text, file=self.out, flush=True)
-
-    def _feed_demo(self):
-        line = self.demo.next_line()
-        self.io.send(self.reader_role, line.encode() if isinstance(line, str) else line)
 
     def _deal(self, now):
         """The dealer follows the reports the firmware sent since the last step, then does what is due."""

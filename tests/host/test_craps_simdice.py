@@ -79,4 +79,3 @@ def test_framed_lines_carry_every_field_of_the_report():
     assert dice.frame_line((3, 4)).startswith(b"D1 F4 THROW 3 4*")
     throws_before = dice.throws
     assert dice.frame_line().startswith(b"D1 F5 THROW ") and dice.throws == throws_before + 1
-    assert dice.next_line().startswith(b"D1 F6 THROW ")     # the demo feed sends frames (hostsim.sim)

@@ -1,4 +1,4 @@
-"""The simulator's demo shoe follows the table's settings (issue 8 item 20).
+"""The simulator's shoes follow the table's settings (issue 8 item 20).
 
 Baccarat: the table's deck count and its art. 2(1) burn procedure, the cut card
 of art. 3(1), the automatic shuffler-dealer of arts. 2(3), 7(2); checked
@@ -10,12 +10,14 @@ import os
 
 import pytest
 
+from firmware import board as board_mod
 from firmware import cards, table_config
 from firmware.games.baccarat import rules as baccarat
 from firmware.games.baccarat.shoe import CLOSED, READY, Shoe, burn_count
 from firmware.games.omaha.settings import MAX_PLAYERS
+from hostsim.dealer import FAST_PACE, Dealer
 from hostsim.shoe import CUT_FROM_END, BaccaratDemo, OmahaDeal
-from hostsim.sim import demo_feed
+from hostsim.table_io import TableIO
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -104,8 +106,9 @@ def test_baccarat_automatic_shuffler_deals_face_up_without_burn_from_a_full_shoe
     (burned, dealt, rounds), = _play_shoes(settings, 1, seed=4)
     assert burned == [] and rounds == 40                    # art. 2(3): no burn, no cut card
     demo = BaccaratDemo(settings, seed=4)
-    assert demo.next_line().rstrip(b"\n").split(b"\n")[-1].startswith(b"S1 02 CARD ")    # after HELLO and IN
-    assert b" U*" in demo.next_line()                       # art. 7(2): face up
+    first, second = demo.next_messages(), demo.next_messages()
+    assert [m[0] for m in first] == ["IN", "CARD"] and [m[0] for m in second] == ["CARD"]
+    assert first[-1][2] is True and second[-1][2] is True   # art. 7(2): face up
     before = demo.shoe.shuffles
     while demo.round is not None:
         demo.next_card()
@@ -113,13 +116,49 @@ def test_baccarat_automatic_shuffler_deals_face_up_without_burn_from_a_full_shoe
     assert demo.shoe.shuffles == before + 1 and demo.shoe.position == 1     # every card back in the machine
 
 
-def test_the_sim_demo_of_the_sim_baccarat_table_follows_its_file():
+class _Wire:
+    """A board's port as TableIO feeds it: keeps the bytes, and the table has read them at once."""
+
+    def __init__(self):
+        self.data = b""
+
+    def feed(self, data):
+        self.data += data
+
+    def pending(self):
+        return 0
+
+
+class _Hardware:
+    """Just the ports of a hostsim Hardware (no firmware runs: the dealer is driven by hand)."""
+
+    def __init__(self):
+        self.wires, self.uarts, self.usb = {}, {}, None
+
+    def port(self, role):
+        return self.wires.setdefault(role, _Wire())
+
+
+def test_the_live_dealer_of_an_automatic_shuffler_sends_hello_then_in_then_face_up_cards():
+    settings = _settings(decks=6, dealer="auto_shuffler")
+    hw = _Hardware()
+    dealer = Dealer(TableIO(hw, board_mod.load(os.path.join(REPO, "boards", "sim.json"))), settings, 0, seed=4,
+                    pace=FAST_PACE)
+    dealer.on_report({"event": "state", "state": "ready"})
+    for now in range(0, 2000, 50):
+        dealer.tick(now)
+    lines = hw.wires["shoe"].data.splitlines()
+    assert [line.split(b"*")[0].split()[1:3] for line in lines[:3]] == [[b"00", b"HELLO"], [b"01", b"IN"], [b"02", b"CARD"]]
+    assert len(lines) > 5 and all(line.split()[2] == b"CARD" and b" U*" in line for line in lines[2:])  # art. 7(2)
+
+
+def test_the_shoe_of_the_sim_baccarat_table_follows_its_file():
     config = table_config.load(os.path.join(REPO, "boards", "tables", "sim-baccarat.json"))
-    feed = demo_feed(config, seed=1)
-    assert isinstance(feed, BaccaratDemo) and feed.shoe.size == config["rules"].decks * 52
-    lines = [feed.next_line().rstrip(b"\n").split(b"\n")[-1] for _ in range(config["rules"].decks)]
-    assert feed.burn_left == 0 and feed.round is None
-    assert all(cards.parse(line.split()[3].decode()) >= 0 and line.split()[2] == b"CARD" for line in lines)
+    demo = BaccaratDemo(config["rules"], seed=1)
+    assert demo.shoe.size == config["rules"].decks * 52
+    messages = [demo.next_messages() for _ in range(config["rules"].decks)]    # burn = "decks": art. 2(1)
+    assert messages[0][0] == ("IN",) and demo.burn_left == 0 and demo.round is None
+    assert all(m[-1][0] == "CARD" and cards.parse(m[-1][1]) >= 0 and m[-1][2] is False for m in messages)
 
 
 # -- Omaha ------------------------------------------------------------------------------------------
@@ -154,21 +193,23 @@ def test_omaha_deal_refuses_more_players_than_a_deck_holds():
         OmahaDeal(6, players=1)
 
 
-def test_the_sim_omaha_demo_never_repeats_a_card_within_a_hand():
+def test_the_sim_omaha_table_gets_one_deck_per_hand_whoever_is_dealt_in():
+    # The live dealer deals to the players the table put in the hand (hostsim.omaha_dealer: deal_to).
     config = table_config.load(os.path.join(REPO, "boards", "tables", "sim-omaha.json"))
-    feed = demo_feed(config, seed=2)
-    per_hand = 4 * config["rules"].seats + 8
-    for _ in range(5):
-        lines = [feed.next_line() for _ in range(per_hand)]
-        codes = [line.strip() for line in lines]
-        assert all(line.endswith("\n") for line in lines)
-        assert len(set(codes)) == per_hand, collections.Counter(codes).most_common(2)
+    seats = config["rules"].seats
+    deal = OmahaDeal(seats, seed=2)
+    for players in range(2, min(seats, MAX_PLAYERS) + 1):
+        order = list(range(seats, seats - players, -1))
+        hand = deal.deal_to(order)
+        codes = [cards.name(c) for c, _ in hand]
+        assert len(set(codes)) == len(codes) == 4 * players + 8, collections.Counter(codes).most_common(2)
+        assert [w for _, w in hand[:players]] == ["seat%d" % s for s in order]     # art. 6: in the table's order
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_shoe_says_cut_just_before_the_first_card_behind_the_cut_card(seed):
     # Regression: CUT was sent one card early (before the last card in front of the cut card), so the
-    # table counted its last round from a round earlier than the demo and the demo dealt a round too many.
+    # table counted its last round from a round earlier than the shoe and the dealer dealt a round too many.
     demo = BaccaratDemo(_settings(decks=6), seed=seed)
     while True:
         messages = demo.next_messages()

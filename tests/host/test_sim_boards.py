@@ -81,7 +81,7 @@ def test_every_shipped_board_runs_every_game_it_supports(tmp_path, board, game):
     assert reports[0]["event"] == "boot" and reports[0]["board"] == board and reports[0]["game"] == game
     assert any(r["event"] == "state" and r["state"] == "ready" for r in reports), reports
     assert not any(r["event"] in ("fault", "crash_recorded") for r in reports), reports
-    assert any(r["event"] == event for r in reports), reports          # the demo reached the reader port
+    assert any(r["event"] == event for r in reports), reports          # the dealer reached the reader port
     assert not (tmp_path / "crash.log").exists() and not (tmp_path / "crash.prev").exists()
 
 
@@ -202,13 +202,10 @@ def test_a_closed_stdout_stops_the_simulator_cleanly_without_a_crash_record(tmp_
 
 
 class _BrokenDemo:
-    """A demo feed (Craps, Omaha) or a Baccarat dealer with a bug."""
+    """A dealer with a bug (what the simulator calls on it)."""
 
     def __init__(self, *args, **kwargs):
         pass
-
-    def next_line(self):
-        raise RuntimeError("demo feeder bug")
 
     def on_report(self, report):
         pass
