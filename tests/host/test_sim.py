@@ -21,10 +21,12 @@ def _reports(stdout):
     return [json.loads(line[len("host: "):]) for line in stdout.splitlines() if line.startswith("host: ")]
 
 
-# Omaha: in 3.5 s the simulated dealer has keyed the first buy-in (a `seat` report) on the keypad.
-@pytest.mark.parametrize("game, event", [("baccarat", "card"), ("craps", "throw"), ("omaha", "seat")])
-def test_sim_runs_each_game_with_ptys(tmp_path, game, event):
-    proc = _sim("--no-ui", "--seconds", "3.5", "--seed", "7", "--game", game, "--state-dir", str(tmp_path))
+# Omaha: the simulated dealer has keyed the first buy-in (a `seat` report) on the keypad: about seven
+# keys at the live pace of 400 ms each, so 8 s leave room for a loaded machine's slower passes.
+@pytest.mark.parametrize("game, event, seconds", [("baccarat", "card", "3.5"), ("craps", "throw", "3.5"),
+                                                  ("omaha", "seat", "8")])
+def test_sim_runs_each_game_with_ptys(tmp_path, game, event, seconds):
+    proc = _sim("--no-ui", "--seconds", seconds, "--seed", "7", "--game", game, "--state-dir", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stdout + proc.stderr
     for role in ("shoe", "dice", "host", "console"):
