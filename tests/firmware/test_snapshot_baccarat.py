@@ -188,3 +188,36 @@ def test_a_round_without_bets_lights_no_seat_of_the_round_before():
     assert rig.colour("seat1") == pixels.OFF
     assert rig.last("round") == {"seq": rig.last("round")["seq"], "table": "B01", "event": "round", "round": 2,
                                  "demo": False}
+
+
+def test_art8_burn_each_round_and_a_table_without_bet_reader_restore_exactly():
+    steps = []
+
+    def ev(kind, a=0, b=0):
+        steps.append(lambda r: r.event(kind, a, b))
+
+    def cards(text):
+        for code in text.split():
+            steps.append(lambda r, code=code: r.card(code))
+
+    ev(SHOE, SHOE_IN)
+    cards("2c 3c 4c 5c 6c 7c")
+    cards("Qd")                                 # art. 8: the first card of the round is burned
+    cards(PLAYER_NATURAL)
+    ev(SHOE, SHOE_UNREAD)                       # the art. 8 burn card unreadable: held VOID discards it
+    steps.append(lambda r: r.press("void", long=True))
+    cards(BANKER_NATURAL)
+    cards("Kc")
+    ev(HOST, HOST_ROADS)
+    cards(BOTH_STAND)
+    count, _largest = check(lambda: Rig(seats=0, with_reader=False, burn_each_round=True), steps, screens, CONFIG)
+    assert count >= 12, count
+
+
+def test_the_snapshot_is_the_same_bytes_on_both_runtimes():
+    # Positional JSON, no object keys: the bytes do not hang on a runtime's dict order.
+    assert _played().table.snapshot() == (
+        b'["baccarat",1,[1,"A","returned",6,"decks","last_round",0,"shoe",false],[0,0,0],3,5,'
+        b'["05050606050606060506060605060606050606060506060606060606050606060506060606060606060606060605060606060606",'
+        b'6,1,1,0,0,1,0],"0",[1,false,false,false,0,"1c202d01"],[false,false,true,false,true],0,'
+        b'[10,0,0,0,0,0,0,0,0,0,0,0,0,0,0],[1,[10,0,0,0,0,0,0,0,0,0,0,0,0,0,0]]]')
