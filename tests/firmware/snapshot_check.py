@@ -1,6 +1,7 @@
 # The snapshot determinism check (both runtimes): a scripted session runs once as the reference; then at
 # every boundary it reached, its snapshot goes into a freshly built table, and the rest of the session is
 # fed to that one: its reports, lights and displays must be the reference's, step for step.
+from firmware.events import BETS, HOST, HOST_HAND, TICK
 from tests.firmware.table_rig import strip
 
 
@@ -50,3 +51,72 @@ def check(make_rig, steps, screens, config, first_seen=1):
                 k, k + i, got[i], reference[k + i])
     assert len(snaps) >= first_seen
     return len(snaps), largest
+
+
+def _behind(table, kind, a):
+    """The bytes behind an event that the journal keeps with it: the bet reading a BETS names, the parsed
+    host request a HOST_HAND names (the table reads them when the event is dispatched)."""
+    if kind == BETS and table.reading is not None:
+        return (table.reading.reading_id, list(table.reading.amounts))
+    if kind == HOST and a == HOST_HAND:
+        return (table.host_button, table.host_has_stacks, list(table.host_stacks))
+    return None
+
+
+def _put_behind(table, kind, a, behind):
+    if behind is None:
+        return
+    if kind == BETS:
+        table.reading.reading_id = behind[0]
+        for i in range(len(behind[1])):
+            table.reading.amounts[i] = behind[1][i]
+    else:
+        table.host_button, table.host_has_stacks = behind[0], behind[1]
+        for i in range(len(behind[2])):
+            table.host_stacks[i] = behind[2][i]
+
+
+def journal_check(make_rig, steps):
+    """The journal's recovery: from each boundary's snapshot, the events the table was fed after it
+    (with what is behind them, and the ticks between two events coalesced into one, as a journal that
+    keeps each event's elapsed ms replays them) give the same reports, lights and final state.
+    Returns the boundaries checked."""
+    ref = make_rig()
+    log = []
+    dispatch = ref.table.dispatch
+
+    def logged(kind, a, b):
+        log.append((kind, a, b, _behind(ref.table, kind, a)))
+        dispatch(kind, a, b)
+
+    ref.table.dispatch = logged
+    marks = []                                   # (events so far, reports so far, snapshot) at each boundary
+    for k in range(len(steps) + 1):
+        if ref.table.at_boundary():
+            marks.append((len(log), len(ref.uart.lines()), ref.table.snapshot()))
+        if k < len(steps):
+            steps[k](ref)
+    reports = [strip(r) for r in ref.reports()]
+    final = ref.table.snapshot() if ref.table.at_boundary() else None
+    for events, seen, data in marks:
+        fork = make_rig()
+        fork.table.restore(data)
+        booted = len(fork.uart.lines())
+        ms = 0
+        for kind, a, b, behind in log[events:]:
+            if kind == TICK:
+                ms += a
+                continue
+            if ms:
+                fork.event(TICK, ms)
+                ms = 0
+            _put_behind(fork.table, kind, a, behind)
+            fork.event(kind, a, b)
+        if ms:
+            fork.event(TICK, ms)
+        got = [strip(r) for r in fork.reports()[booted:]]
+        assert got == reports[seen:], "replayed from event %d:\n%r\n%r" % (events, got, reports[seen:])
+        assert fork.lights.colours == ref.lights.colours, "replayed from event %d: lights differ" % events
+        if final is not None:
+            assert fork.table.snapshot() == final, "replayed from event %d: another state" % events
+    return len(marks)

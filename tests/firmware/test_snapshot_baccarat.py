@@ -12,7 +12,7 @@ from firmware.games.baccarat.roads import MAX_ROUNDS
 from firmware.table import FAULTED, READY
 from tests.firmware.baccarat_rig import BUTTONS, Rig
 from tests.firmware.expect import raises_match
-from tests.firmware.snapshot_check import check
+from tests.firmware.snapshot_check import check, journal_check
 
 CONFIG = {"table_id": "B01", "game": "baccarat"}
 # Rounds (P, B, P, B, then art. 9's third cards), each complete.
@@ -221,3 +221,24 @@ def test_the_snapshot_is_the_same_bytes_on_both_runtimes():
         b'["05050606050606060506060605060606050606060506060606060606050606060506060606060606060606060605060606060606",'
         b'6,1,1,0,0,1,0],"0",[1,false,false,false,0,"1c202d01"],[false,false,true,false,true],0,'
         b'[10,0,0,0,0,0,0,0,0,0,0,0,0,0,0],[1,[10,0,0,0,0,0,0,0,0,0,0,0,0,0,0]]]')
+
+
+def test_the_events_after_a_boundary_replayed_from_its_snapshot_give_the_same_reports_and_state():
+    # What recovery does: the snapshot, then the journalled events (the ticks between two coalesced).
+    count = journal_check(lambda: Rig(demo_rounds=1, cut_card="one_more"), _session())
+    assert count >= 30, count
+
+
+def test_ms_since_the_last_card_do_not_hang_on_how_the_ticks_came():
+    # Regression: since_card_ms went on counting past DOUBLE_PULL_MS by whole ticks (100 + 100 + 100 ->
+    # 200, 300 in one -> 300): the same time gave another state, and a replay with its ticks coalesced
+    # another snapshot.
+    one, many = Rig(), Rig()
+    for rig in (one, many):
+        rig.new_shoe()
+        rig.cards("9c Tc Kd 2d")
+    one.event(TICK, 300)
+    for _ in range(3):
+        many.event(TICK, 100)
+    assert one.table.since_card_ms == many.table.since_card_ms == 150
+    assert one.table.snapshot() == many.table.snapshot()

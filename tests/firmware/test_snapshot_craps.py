@@ -9,7 +9,7 @@ from firmware.games.craps.codes import COME_OUT, POINT
 from firmware.table import FAULTED, READY
 from tests.firmware.craps_rig import BUTTONS, Rig
 from tests.firmware.expect import raises_match
-from tests.firmware.snapshot_check import check
+from tests.firmware.snapshot_check import check, journal_check
 
 CONFIG = {"table_id": "C01", "game": "craps"}
 

@@ -9,7 +9,7 @@ from firmware.table import FAULTED, READY
 from tests.firmware.expect import raises_match
 from tests.firmware.omaha_fixtures import deck
 from tests.firmware.omaha_rig import CONFIG, Rig
-from tests.firmware.snapshot_check import check
+from tests.firmware.snapshot_check import check, journal_check
 
 WHOLE_DECK = deck(["As Kd 2c 3d", "Ah Kh 2h 3h", "Ac Ks 2s 3s"], "Qc Qd Qh 4d 5c", burns=("6s", "7s", "9s"))
 ACTIONS = [(1, "call"), (3, "call"), (7, "check"),

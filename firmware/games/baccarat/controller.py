@@ -286,8 +286,10 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
     # -- events every game state takes the same way ----------------------------------------------
     def _anywhere(self, kind, a, b):
         if kind == TICK:
+            # Counted up to DOUBLE_PULL_MS only: the same whether the ms came in one tick or many
+            # (a journal replays them coalesced).
             if self.since_card_ms < DOUBLE_PULL_MS:
-                self.since_card_ms += a
+                self.since_card_ms = min(self.since_card_ms + a, DOUBLE_PULL_MS)
             self._common(kind, a, b)
             return True
         if kind == HOST and a == HOST_ROADS:

@@ -11,7 +11,7 @@
 #   last      null, or the last closed round: [number, demo, void, last, face-up cards, its cards in
 #             dealing order as hex]; its result and record are dealt again through rules.Round
 #   flags     [bets_ready, burned_this_round, showing_result, prompt_void, has_bets]
-#   since_card_ms
+#   since_card_ms  ms since the last card, counted up to codes.DOUBLE_PULL_MS
 #   round_bets  the last round's bets, seats x zones ([] when it had none); its nets are settled again
 #   reading   null (no reader), or [reading_id, amounts]: the reading the next round takes
 # Every value is checked, and everything built, before the table changes: a snapshot is refused whole.
@@ -21,7 +21,7 @@ from firmware import snapshot as S
 from firmware.errors import GameError, RestoreError
 from firmware.games.baccarat import rules
 from firmware.games.baccarat import shoe as shoe_mod
-from firmware.games.baccarat.codes import BETTING, BURNING, NO_CARD, SHOE_CLOSED
+from firmware.games.baccarat.codes import BETTING, BURNING, DOUBLE_PULL_MS, NO_CARD, SHOE_CLOSED
 from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
 from firmware.games.baccarat.settings import SETTING_NAMES
 from firmware.drivers import pixels
@@ -89,7 +89,7 @@ def restore(t, data):
     record, rnd = _last(f, t.settings, shoe)
     flags = f.array("flags", 5, 5)
     bets_ready, burned_this_round, showing_result, prompt_void, has_bets = [f.flag("flags", v) for v in flags]
-    since_card_ms = f.int("since_card_ms", 0, _BIG)
+    since_card_ms = f.int("since_card_ms", 0, DOUBLE_PULL_MS)
     width = len(rules.ZONES)
     bets = f.ints("round_bets", t.seats * width if has_bets else 0, 0, _BIG)
     reading = f.array("reading", 2, 2, nullable=True)
