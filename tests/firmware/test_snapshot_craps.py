@@ -144,3 +144,8 @@ def test_a_table_full_of_bets_fits_the_stated_bound():
     fork = Rig(seats=14)
     fork.table.restore(data)
     assert fork.table.snapshot() == data and fork.lights.colours == rig.lights.colours
+
+
+def test_the_events_after_a_boundary_replayed_from_its_snapshot_give_the_same_reports_and_state():
+    # What recovery does: the snapshot, then the journalled events (each BETS with its reading).
+    assert journal_check(Rig, _session()) >= 25

@@ -179,3 +179,8 @@ def test_twenty_seats_and_the_longest_hand_fit_the_stated_bound():
     fork.table.restore(data)
     assert fork.table.snapshot() == data and fork.lights.colours == rig.lights.colours
     assert screens.result_lines(fork.table, CONFIG, []) == screens.result_lines(rig.table, CONFIG, [])
+
+
+def test_the_events_after_a_boundary_replayed_from_its_snapshot_give_the_same_reports_and_state():
+    # What recovery does: the snapshot, then the journalled events (HOST_HAND with its parsed request).
+    assert journal_check(Rig, _session()) >= 40
