@@ -58,7 +58,7 @@ def _last_fields(hand):
 
 # -- restore -------------------------------------------------------------------------------------------
 def restore(t, data):
-    S.check_fresh(t, t.hand is not None or t.hand_no)
+    S.check_fresh(t, t.hand is not None or t.hand_no or any(t.stacks) or t.next_button_seat)
     f = S.decode(data, GAME, t.settings, SETTING_NAMES)
     seats = t.seats
     core = f.ints("core", 3, -_BIG, _BIG)
