@@ -149,3 +149,11 @@ def test_a_table_full_of_bets_fits_the_stated_bound():
 def test_the_events_after_a_boundary_replayed_from_its_snapshot_give_the_same_reports_and_state():
     # What recovery does: the snapshot, then the journalled events (each BETS with its reading).
     assert journal_check(Rig, _session()) >= 25
+
+
+def test_the_table_core_alone_keeps_no_snapshot():
+    from firmware.table import Table
+    core = Table(Rig().lights)
+    assert not core.at_boundary()
+    raises_match(RestoreError, "keeps no snapshot", core.snapshot)
+    raises_match(RestoreError, "keeps no snapshot", core.restore, _played().table.snapshot())
