@@ -21,3 +21,8 @@ class IntegrityError(GameError):
 
 class SettingsError(GameError):
     """A table setting or board description outside what is allowed."""
+
+
+class RestoreError(IntegrityError):
+    """A snapshot refused whole: malformed or corrupted, taken at a table with other settings, restored
+    into a controller that already plays, or asked for where none is complete (not at a boundary)."""

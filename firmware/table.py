@@ -7,6 +7,7 @@
 # Every host report goes through that outbox, so reports keep the events' order.
 from firmware import faults
 from firmware.compat import const
+from firmware.errors import RestoreError
 from firmware.drivers import pixels
 from firmware.evidence import Evidence
 from firmware.events import (BUTTON, CARD, CON_NO_ZONE, CON_REFUSED, CONSOLE_ERROR, EventQueue, FAULT,
@@ -204,6 +205,22 @@ class Table(StateMachine):
 
     HANDLERS = (_on_starting, _on_ready, _on_faulted, _on_lamp_check)
     ENTRY = (_enter_starting, _enter_ready, _enter_faulted, _enter_lamp_check)
+
+    # -- snapshots at a boundary (firmware/snapshot.py; docs/journal.md, "What the table keeps") ----
+    # A game controller overrides all three, delegating to its game's snapshot module: the core
+    # alone has no game to keep, and never snapshots while FAULTED (the unacknowledged fault is
+    # kept by firmware/saved_state.py and restored as FAULT_RESTORED).
+    def at_boundary(self):
+        """True where snapshot() is allowed and complete (a game's safe boundary)."""
+        return False
+
+    def snapshot(self):
+        """The lasting state at a boundary, as bytes."""
+        raise RestoreError("%s keeps no snapshot" % type(self).__name__)
+
+    def restore(self, data):
+        """Put a freshly constructed controller into the state snapshot() gave (else RestoreError)."""
+        raise RestoreError("%s keeps no snapshot" % type(self).__name__)
 
     # -- technician lamp check (LAMP events from the console) ------------------
     def _lamp_valid(self, a):

@@ -119,6 +119,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         self.record = None
         self.hand = None
         self.last_hand = None
+        self.has_bets = False        # the last round's bets went with it
         self._emit(OUT_SHOE, _NEW, self.settings.decks)
         return BURNING if self.shoe.state == shoe_mod.BURNING else BETTING
 
@@ -186,10 +187,10 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         self.hand = shoe.start_round(demo)
         self.has_bets = self.bets_ready
         self.bets_ready = False
-        if self.has_bets:
-            amounts = self.reading.amounts
-            for i in range(len(amounts)):
-                self.round_bets[i] = amounts[i]
+        # The round's bets: the reading's, or none (never the last round's: its seats would light).
+        amounts = self.reading.amounts if self.has_bets else None
+        for i in range(len(self.round_bets)):
+            self.round_bets[i] = amounts[i] if amounts is not None else 0
         self.showing_result = False
         self.prompt_void = False
         self._emit(OUT_ROUND, shoe.rounds, 1 if demo else 0)
@@ -258,16 +259,8 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         return BETTING
 
     def _settle(self, record):
-        """Nets of every seat's zones (arts. 11, 16, 17 and the commission option); void: all returned."""
-        if not self.has_bets:
-            return
-        width = len(rules.ZONES)
-        bets = self.round_bets
-        for i in range(len(bets)):
-            if record.void or not bets[i]:
-                self.nets[i] = 0
-            else:
-                self.nets[i] = rules.settle_zone(self.settings, record.result, rules.ZONES[i % width], bets[i])[0]
+        if self.has_bets:
+            settle_seats(self.settings, record, self.round_bets, self.nets)
 
     def _cut_card(self):
         try:
@@ -293,8 +286,10 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
     # -- events every game state takes the same way ----------------------------------------------
     def _anywhere(self, kind, a, b):
         if kind == TICK:
+            # Counted up to DOUBLE_PULL_MS only: the same whether the ms came in one tick or many
+            # (a journal replays them coalesced).
             if self.since_card_ms < DOUBLE_PULL_MS:
-                self.since_card_ms += a
+                self.since_card_ms = min(self.since_card_ms + a, DOUBLE_PULL_MS)
             self._common(kind, a, b)
             return True
         if kind == HOST and a == HOST_ROADS:
@@ -326,3 +321,26 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
     def game_report(self, code, a, b):
         from firmware.games.baccarat import reports
         return reports.game_report(self, code, a, b)
+
+    # -- snapshots between rounds (firmware/games/baccarat/snapshot.py) ------------------------------
+    def at_boundary(self):
+        from firmware.games.baccarat import snapshot
+        return snapshot.at_boundary(self)
+
+    def snapshot(self):
+        from firmware.games.baccarat import snapshot
+        return snapshot.snapshot(self)
+
+    def restore(self, data):
+        from firmware.games.baccarat import snapshot
+        snapshot.restore(self, data)
+
+
+def settle_seats(settings, record, bets, nets):
+    """Nets of every seat's zones into nets (arts. 11, 16, 17 and the commission option); void: all returned."""
+    width = len(rules.ZONES)
+    for i in range(len(bets)):
+        if record.void or not bets[i]:
+            nets[i] = 0
+        else:
+            nets[i] = rules.settle_zone(settings, record.result, rules.ZONES[i % width], bets[i])[0]

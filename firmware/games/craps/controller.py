@@ -309,3 +309,16 @@ class CrapsController(Alarms, CrapsLights, Table):
     def game_report(self, code, a, b):
         from firmware.games.craps import reports
         return reports.game_report(self, code, a, b)
+
+    # -- snapshots between throws (firmware/games/craps/snapshot.py) ---------------------------------
+    def at_boundary(self):
+        from firmware.games.craps import snapshot
+        return snapshot.at_boundary(self)
+
+    def snapshot(self):
+        from firmware.games.craps import snapshot
+        return snapshot.snapshot(self)
+
+    def restore(self, data):
+        from firmware.games.craps import snapshot
+        snapshot.restore(self, data)

@@ -299,3 +299,16 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
     def game_report(self, code, a, b):
         from firmware.games.omaha import reports
         return reports.game_report(self, code, a, b)
+
+    # -- snapshots between hands (firmware/games/omaha/snapshot.py) ----------------------------------
+    def at_boundary(self):
+        from firmware.games.omaha import snapshot
+        return snapshot.at_boundary(self)
+
+    def snapshot(self):
+        from firmware.games.omaha import snapshot
+        return snapshot.snapshot(self)
+
+    def restore(self, data):
+        from firmware.games.omaha import snapshot
+        snapshot.restore(self, data)

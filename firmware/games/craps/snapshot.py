@@ -1,0 +1,193 @@
+# The Craps table's snapshot between throws (docs/journal.md, "What the table keeps").
+#
+# Boundaries: READY, COME_OUT and POINT, with no alarm open: every event there is taken whole, so
+# any moment between two throws is one. The fields after the common head (firmware/snapshot.py):
+#   core      [last_kind, last_a, last_b]: the last input the displays show
+#   seats     the bet reader's seats (0: no reader)
+#   state     the table state (1 READY, 4 COME_OUT, 5 POINT)
+#   engine    [point, next_id, rolls, no_rolls, shooter_changes, last_dice ([d1, d2] or null),
+#             last_no_roll (the reason or null), shooter_changed, seven_out]
+#   bets      the open bets in placement order, 8 numbers each: bet id, seat, kind, amount, number,
+#             the id of the bet its odds stand behind (0: none), in action (0/1), reader zone (-1: none)
+#   placed    [slot, bet id, ...]: the pending reading's bets (slot = seat * zones + zone)
+#   downs     the slots taken down since the last throw
+#   refusals  [seat, zone, amount, take-down (0/1), ...] of the last reading (lit red until the next
+#             roll; the reasons were spent in their reports and come back empty)
+#   decided   [[layout zone, "win"/"lose"/"push"], ...] of the last roll (its lights)
+#   throw     [THROW's a, THROW's b, thrown, no_roll, puck_moved, new_shooter]
+#   totals    the last valid throws' totals, newest first
+#   shooter   [shooter number, its valid rolls]
+# The last reading's amounts, take-downs already reported and nets are spent once reported and are not
+# kept. Every value is checked, and the bets built, before the table changes: refused whole.
+from firmware import snapshot as S
+from firmware.games.craps import bets as B
+from firmware.games.craps.codes import COME_OUT, LAST_THROWS, POINT
+from firmware.games.craps.rules import Bet
+from firmware.games.craps.settings import SETTING_NAMES
+from firmware.games.craps.zones import ZONES
+from firmware.drivers import pixels
+from firmware.errors import RestoreError
+from firmware.table import READY
+
+GAME = "craps"
+_STATES = (READY, COME_OUT, POINT)
+_BET_FIELDS = 8
+_RESULTS = ("win", "lose", "push")
+_BIG = 2 ** 31 - 1
+
+
+def at_boundary(t):
+    return t.state in _STATES and S.outside_fault(t)
+
+
+def snapshot(t):
+    if not at_boundary(t):
+        raise RestoreError("no Craps snapshot in %s: only between throws, with no alarm open" % t.state_name())
+    e = t.engine
+    bets = []
+    for b in e.bets:
+        bets += [b.bet_id, b.seat, b.kind, b.amount, b.number, b.parent.bet_id if b.parent is not None else 0,
+                 1 if b.in_action else 0, t.bet_zone.get(b.bet_id, -1)]
+    placed = []
+    downs = []
+    for i in range(len(t.placed)):
+        if t.placed[i] >= 0:
+            placed += [i, t.placed[i]]
+        if t.down_zones[i]:
+            downs.append(i)
+    refusals = []
+    for r in t.refusals:
+        refusals += [r[0], r[1], r[2], 1 if r[4] else 0]
+    return S.encode([GAME, S.FORMAT, S.settings_values(e.settings, SETTING_NAMES), S.core_fields(t), t.seats,
+                     t.state,
+                     [e.point, e.next_id, e.rolls, e.no_rolls, e.shooter_changes,
+                      list(e.last_dice) if e.last_dice is not None else None, e.last_no_roll, e.shooter_changed,
+                      e.seven_out],
+                     bets, placed, downs, refusals, [[zone, result] for zone, result in t.decided],
+                     [t.throw_a, t.throw_b, t.thrown, t.no_roll, t.puck_moved, t.new_shooter],
+                     [t.last_totals[i] for i in range(t.total_count)], [t.shooter, t.shooter_rolls]])
+
+
+def restore(t, data):
+    e = t.engine
+    S.check_fresh(t, e.rolls or e.no_rolls or e.bets or e.shooter_changes)
+    f = S.decode(data, GAME, e.settings, SETTING_NAMES)
+    core = f.ints("core", 3, -_BIG, _BIG)
+    f.int("seats", t.seats, t.seats)
+    state = f.int("state", 0, POINT)
+    if state not in _STATES:
+        f.fail("a state between throws (ready, come_out, point)", state)
+    engine = _engine(f, state)
+    bets, zones = _bets(f, e.settings, engine[1])
+    slots = len(t.placed)
+    placed = _pairs(f, "placed", 2, slots, (slots - 1, _BIG))
+    downs = f.array("downs", 0, slots)
+    for i in downs:
+        f.int("downs", 0, slots - 1, i)
+    refusals = _pairs(f, "refusals", 4, slots + e.settings.max_open_bets, (t.seats - 1, len(ZONES) - 1, _BIG, 1))
+    decided = f.array("decided", 0, e.settings.max_open_bets)
+    for pair in decided:
+        f.array("decided", 2, 2, pair)
+        f.text("decided zone", 20, pair[0])
+        if pair[1] not in _RESULTS:
+            f.fail("win, lose or push", pair[1])
+    throw = f.array("throw", 6, 6)
+    throw_a = f.int("throw a", 0, 54, throw[0])
+    throw_b = f.int("throw b", 0, 127, throw[1])
+    flags = [f.flag("throw", v) for v in throw[2:]]
+    totals = f.array("totals", 0, LAST_THROWS)
+    for v in totals:
+        f.int("totals", 2, 12, v)
+    shooter = f.ints("shooter", 2, 0, _BIG)
+    f.end()
+    if shooter[0] < 1:
+        f.fail("shooter number from 1", shooter)
+    # Everything fits: the table takes it at once (nothing below can fail).
+    (e.point, e.next_id, e.rolls, e.no_rolls, e.shooter_changes, e.last_dice, e.last_no_roll,
+     e.shooter_changed, e.seven_out) = engine
+    e.bets = bets
+    t.bet_zone = zones
+    for i in range(slots):
+        t.placed[i] = -1
+        t.down_zones[i] = 0
+    for k in range(0, len(placed), 2):
+        t.placed[placed[k]] = placed[k + 1]
+    for i in downs:
+        t.down_zones[i] = 1
+    t.refusals = [(refusals[k], refusals[k + 1], refusals[k + 2], "", refusals[k + 3] == 1)
+                  for k in range(0, len(refusals), 4)]
+    t.downs = []
+    t.nets = {}
+    t.decided = [(pair[0], pair[1]) for pair in decided]
+    t.throw_a = throw_a
+    t.throw_b = throw_b
+    t.thrown, t.no_roll, t.puck_moved, t.new_shooter = flags
+    for i in range(len(totals)):
+        t.last_totals[i] = totals[i]
+    t.total_count = len(totals)
+    t.shooter, t.shooter_rolls = shooter
+    S.restore_core(t, core, state)
+    if state == READY:
+        t.lights.set_all(pixels.WHITE)                  # as the core's _enter_ready, without its report
+    else:
+        t._render_lights()
+
+
+def _engine(f, state):
+    fields = f.array("engine", 9, 9)
+    point = f.int("engine point", 0, 10, fields[0])
+    if point and point not in B.POINTS or (point != 0) != (state == POINT):
+        f.fail("the point (4, 5, 6, 8, 9, 10) exactly in state point", fields)
+    counts = [f.int("engine counts", 0, _BIG, v) for v in fields[1:5]]
+    if counts[0] < 1:
+        f.fail("next bet id from 1", fields)
+    dice = f.array("engine last_dice", 2, 2, fields[5], nullable=True)
+    if dice is not None:
+        dice = (f.int("engine last_dice", 1, 6, dice[0]), f.int("engine last_dice", 1, 6, dice[1]))
+    no_roll = fields[6]
+    if no_roll is not None:
+        f.text("engine last_no_roll", 40, no_roll)
+    return [point] + counts + [dice, no_roll, f.flag("engine shooter_changed", fields[7]),
+                               f.flag("engine seven_out", fields[8])]
+
+
+def _bets(f, settings, next_id):
+    """The open bets, rebuilt with their odds linked to the bets they stand behind; and bet_zone."""
+    flat = f.array("bets", 0, settings.max_open_bets * _BET_FIELDS)
+    if len(flat) % _BET_FIELDS:
+        f.fail("%d numbers a bet" % _BET_FIELDS, len(flat))
+    bets = []
+    zones = {}
+    by_id = {}
+    for k in range(0, len(flat), _BET_FIELDS):
+        bet_id, seat, kind, amount, number, parent, in_action, zone = [
+            f.int("bets", -1, _BIG, v) for v in flat[k:k + _BET_FIELDS]]
+        if (bet_id < 1 or bet_id >= next_id or bet_id in by_id or seat < 0 or seat >= settings.seats
+                or kind >= len(B.KIND_NAMES) or kind < 0 or amount < 1 or number > 12 or number < 0
+                or in_action > 1 or in_action < 0 or zone >= len(ZONES)):
+            f.fail("a bet: new id < next id, seat, kind, amount > 0, number, in action 0/1, zone",
+                   flat[k:k + _BET_FIELDS])
+        backed = None
+        if B.is_odds(kind):
+            backed = by_id.get(parent)
+            if backed is None or backed.seat != seat or backed.kind != B.odds_parent_kind(kind):
+                f.fail("odds behind an open line bet of the same seat, placed before them", flat[k:k + _BET_FIELDS])
+        elif parent:
+            f.fail("no bet behind a bet that is not odds", flat[k:k + _BET_FIELDS])
+        bet = Bet(bet_id, seat, kind, amount, number, backed)
+        bet.in_action = in_action == 1
+        by_id[bet_id] = bet
+        bets.append(bet)
+        if zone >= 0:
+            zones[bet_id] = zone
+    return bets, zones
+
+
+def _pairs(f, name, width, longest, highs):
+    """A flat array of records of width whole numbers, each 0..highs[i]."""
+    flat = f.array(name, 0, longest * width)
+    if len(flat) % width:
+        f.fail("%d numbers a record" % width, len(flat))
+    for k in range(len(flat)):
+        f.int(name, 0, highs[k % width], flat[k])
+    return flat
