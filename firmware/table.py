@@ -188,9 +188,18 @@ class Table(StateMachine):
         """The state an acknowledged fault returns to (a game resumes where it was held)."""
         return READY
 
+    def game_modules(self):
+        """(reports, snapshot): the game's modules for its own reports and its snapshots, or None.
+
+        A controller imports them here, when first needed: both import the controller's own module."""
+        return None
+
     def game_report(self, code, a, b):
-        """A game controller's own outbox code (>= OUT_GAME_FIRST) -> (event, fields); none here."""
-        return "fault", {"fault": "unknown_outbox_code", "detail": code}
+        """A game controller's own outbox code (>= OUT_GAME_FIRST) -> (event, fields)."""
+        modules = self.game_modules()
+        if modules is None:
+            return "fault", {"fault": "unknown_outbox_code", "detail": code}
+        return modules[0].game_report(self, code, a, b)
 
     def _on_lamp_check(self, kind, a, b):
         if kind != LAMP:
@@ -212,15 +221,22 @@ class Table(StateMachine):
     # kept by firmware/saved_state.py and restored as FAULT_RESTORED).
     def at_boundary(self):
         """True where snapshot() is allowed and complete (a game's safe boundary)."""
-        return False
+        modules = self.game_modules()
+        return modules is not None and modules[1].at_boundary(self)
 
     def snapshot(self):
         """The lasting state at a boundary, as bytes."""
-        raise RestoreError("%s keeps no snapshot" % type(self).__name__)
+        modules = self.game_modules()
+        if modules is None:
+            raise RestoreError("%s keeps no snapshot" % type(self).__name__)
+        return modules[1].snapshot(self)
 
     def restore(self, data):
         """Put a freshly constructed controller into the state snapshot() gave (else RestoreError)."""
-        raise RestoreError("%s keeps no snapshot" % type(self).__name__)
+        modules = self.game_modules()
+        if modules is None:
+            raise RestoreError("%s keeps no snapshot" % type(self).__name__)
+        modules[1].restore(self, data)
 
     # -- technician lamp check (LAMP events from the console) ------------------
     def _lamp_valid(self, a):

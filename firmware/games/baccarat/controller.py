@@ -317,23 +317,10 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         _on_burning, _on_betting, _on_dealing, _on_shoe_closed)
     ENTRY = Table.ENTRY[:1] + (_enter_ready,) + Table.ENTRY[2:] + (_enter_game, _enter_game, _enter_game, _enter_game)
 
-    # -- reports ------------------------------------------------------------------------------------
-    def game_report(self, code, a, b):
-        from firmware.games.baccarat import reports
-        return reports.game_report(self, code, a, b)
-
-    # -- snapshots between rounds (firmware/games/baccarat/snapshot.py) ------------------------------
-    def at_boundary(self):
-        from firmware.games.baccarat import snapshot
-        return snapshot.at_boundary(self)
-
-    def snapshot(self):
-        from firmware.games.baccarat import snapshot
-        return snapshot.snapshot(self)
-
-    def restore(self, data):
-        from firmware.games.baccarat import snapshot
-        snapshot.restore(self, data)
+    # -- reports and snapshots between rounds (reports.py, snapshot.py) ----------------------------------
+    def game_modules(self):
+        from firmware.games.baccarat import reports, snapshot
+        return reports, snapshot
 
 
 def settle_seats(settings, record, bets, nets):

@@ -305,20 +305,7 @@ class CrapsController(Alarms, CrapsLights, Table):
     HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (_on_game, _on_game)
     ENTRY = Table.ENTRY + (_enter_game, _enter_game)
 
-    # -- reports ------------------------------------------------------------------------------------
-    def game_report(self, code, a, b):
-        from firmware.games.craps import reports
-        return reports.game_report(self, code, a, b)
-
-    # -- snapshots between throws (firmware/games/craps/snapshot.py) ---------------------------------
-    def at_boundary(self):
-        from firmware.games.craps import snapshot
-        return snapshot.at_boundary(self)
-
-    def snapshot(self):
-        from firmware.games.craps import snapshot
-        return snapshot.snapshot(self)
-
-    def restore(self, data):
-        from firmware.games.craps import snapshot
-        snapshot.restore(self, data)
+    # -- reports and snapshots between throws (reports.py, snapshot.py) ----------------------------------
+    def game_modules(self):
+        from firmware.games.craps import reports, snapshot
+        return reports, snapshot

@@ -295,20 +295,7 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
     HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (_on_hand, _on_hand)
     ENTRY = Table.ENTRY[:1] + (_enter_ready,) + Table.ENTRY[2:] + (_enter_game, _enter_game)
 
-    # -- reports ------------------------------------------------------------------------------------
-    def game_report(self, code, a, b):
-        from firmware.games.omaha import reports
-        return reports.game_report(self, code, a, b)
-
-    # -- snapshots between hands (firmware/games/omaha/snapshot.py) ----------------------------------
-    def at_boundary(self):
-        from firmware.games.omaha import snapshot
-        return snapshot.at_boundary(self)
-
-    def snapshot(self):
-        from firmware.games.omaha import snapshot
-        return snapshot.snapshot(self)
-
-    def restore(self, data):
-        from firmware.games.omaha import snapshot
-        snapshot.restore(self, data)
+    # -- reports and snapshots between hands (reports.py, snapshot.py) ----------------------------------
+    def game_modules(self):
+        from firmware.games.omaha import reports, snapshot
+        return reports, snapshot
