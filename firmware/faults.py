@@ -94,6 +94,26 @@ def is_reader_fault(code):
             or code == SHOE_RESTARTED)
 
 
+# How severe a card game's alarm is: while one is open, a worse one takes its place (the dealer closes
+# the worse); a milder one is only reported. Reader faults are the mildest: a card may be lost.
+_SEVERITY_IMPOSSIBLE = const(4)
+_SEVERITY_UNREADABLE = const(3)
+_SEVERITY_HELD = const(2)
+_SEVERITY_READER = const(1)
+
+
+def alarm_severity(code):
+    if code == CARD_IMPOSSIBLE:
+        return _SEVERITY_IMPOSSIBLE
+    if code == CARD_UNREADABLE:
+        return _SEVERITY_UNREADABLE
+    if code == DOUBLE_PULL or code == SHOE_REMOVED or code == CARD_OUT_OF_ORDER or code == CARD_MISSING:
+        return _SEVERITY_HELD
+    if is_reader_fault(code):
+        return _SEVERITY_READER
+    return 0
+
+
 def from_status(status):
     """The fault a refused device frame yields (0 for device_frame.OK)."""
     return _FROM_STATUS[status]

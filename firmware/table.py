@@ -176,6 +176,15 @@ class Table(StateMachine):
             return self.acknowledge(ACK_CONFIRM)
         return target
 
+    def _further_fault(self, code, detail):
+        """A fault while an alarm is open: reported; the worse of the two (faults.alarm_severity) is the one
+        in force, the one the dealer closes."""
+        if faults.alarm_severity(code) > faults.alarm_severity(self.fault_code):
+            self.fault_code = code
+            self.fault_detail = detail
+        self._emit(OUT_FAULT, code, detail)
+        self.display_dirty = True
+
     def acknowledge(self, how):
         """Close the alarm (reported with how it was closed); returns the state to resume."""
         self._emit(OUT_ACK, self.fault_code, how)

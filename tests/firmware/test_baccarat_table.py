@@ -285,6 +285,20 @@ def test_shoe_restart_mid_round_is_an_alarm_art10():
     assert rig.last("result")["player"] == ["9h", "Kc"]
 
 
+def test_a_worse_alarm_while_one_is_open_is_reported_and_takes_its_place():
+    # Regression: the worse alarm replaced the one in force without a report to the host.
+    from firmware import faults
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h")
+    rig.fault(faults.FRAME_LOST, 0)
+    rig.fault(faults.CARD_IMPOSSIBLE, 5)
+    assert [r["fault"] for r in rig.reports("fault")] == ["frame_lost", "card_impossible"]
+    assert rig.table.fault_code == faults.CARD_IMPOSSIBLE
+    rig.fault(faults.FRAME_CRC, 0)                          # milder: reported, the worse stays in force
+    assert rig.reports("fault")[-1]["fault"] == "frame_crc" and rig.table.fault_code == faults.CARD_IMPOSSIBLE
+
+
 def test_roads_on_request():
     from firmware.events import HOST, HOST_ROADS
     rig = Rig()

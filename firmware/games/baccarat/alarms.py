@@ -5,31 +5,12 @@
 # an unreadable card or a lost frame asked for, else it is discarded (counted
 # out of the shoe); a long VOID voids the round in play, every bet returned.
 from firmware import faults
-from firmware.compat import const
 from firmware.errors import IntegrityError
 from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, SHOE, SHOE_OUT, SHOE_UNREAD
 from firmware.games.baccarat import shoe as shoe_mod
 from firmware.games.baccarat.codes import BETTING, BURNING, DOUBLE_PULL_MS, NO_CARD, OUT_DEALT, TO_DISCARD
 from firmware.statemachine import STAY
 from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT, READY
-
-# What the dealer may do about each alarm: how severe it is (a worse alarm replaces a milder one).
-_SEVERITY_CARD_IMPOSSIBLE = const(4)
-_SEVERITY_UNREADABLE = const(3)
-_SEVERITY_HELD = const(2)
-_SEVERITY_READER = const(1)
-
-
-def _severity(code):
-    if code == faults.CARD_IMPOSSIBLE:
-        return _SEVERITY_CARD_IMPOSSIBLE
-    if code == faults.CARD_UNREADABLE:
-        return _SEVERITY_UNREADABLE
-    if code == faults.DOUBLE_PULL or code == faults.SHOE_REMOVED:
-        return _SEVERITY_HELD
-    if faults.is_reader_fault(code):
-        return _SEVERITY_READER
-    return 0
 
 
 class Alarms:
@@ -55,12 +36,7 @@ class Alarms:
     def _on_faulted(self, kind, a, b):
         code = self.fault_code
         if kind == FAULT:
-            if _severity(a) > _severity(code):           # the worse alarm is the one to close
-                self.fault_code = a
-                self.fault_detail = b
-            else:
-                self._emit(OUT_FAULT, a, b)              # reported; the worse alarm in force stays
-            self.display_dirty = True
+            self._further_fault(a, b)
             return STAY
         if kind == CARD:
             return self._card_in_alarm(a, b)

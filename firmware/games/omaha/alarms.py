@@ -9,30 +9,10 @@
 #   shoe line fault    CONFIRM (the dealer vouches no card left), or the next card read (rescan)
 # A long VOID while a hand runs is a misdeal: the hand is void, every bet returned (art. 9(2)).
 from firmware import faults
-from firmware.compat import const
 from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, HOST, HOST_HAND, SHOE, SHOE_UNREAD
 from firmware.games.omaha.codes import DEALING, NO_CARD, OUT_DEALT, TO_DISCARD
 from firmware.statemachine import STAY
 from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT, READY
-
-# How severe an alarm is: a worse alarm replaces a milder one; the milder is only reported.
-_SEVERITY_IMPOSSIBLE = const(4)
-_SEVERITY_UNREADABLE = const(3)
-_SEVERITY_HELD = const(2)
-_SEVERITY_READER = const(1)
-
-
-def _severity(code):
-    if code == faults.CARD_IMPOSSIBLE:
-        return _SEVERITY_IMPOSSIBLE
-    if code == faults.CARD_UNREADABLE:
-        return _SEVERITY_UNREADABLE
-    if code == faults.CARD_OUT_OF_ORDER or code == faults.CARD_MISSING:
-        return _SEVERITY_HELD
-    if faults.is_reader_fault(code):
-        return _SEVERITY_READER
-    return 0
-
 
 def _rescan_closes(code):
     """The alarms a card read closes: it is the card the shoe did not (or could not) report."""
@@ -56,12 +36,7 @@ class Alarms:
 
     def _on_faulted(self, kind, a, b):
         if kind == FAULT:
-            if _severity(a) > _severity(self.fault_code):   # the worse alarm is the one to close
-                self.fault_code = a
-                self.fault_detail = b
-            else:
-                self._emit(OUT_FAULT, a, b)                  # reported; the worse alarm in force stays
-            self.display_dirty = True
+            self._further_fault(a, b)
             return STAY
         if kind == CARD:
             return self._card_in_alarm(a, b)
