@@ -21,26 +21,59 @@ ROUND_BOUND_MS = 60000        # the run stops after this long of virtual time pe
 WINNERS = ("banker", "player", "tie")
 
 
-class Tally:
-    """Counts what the host saw: results by winner, demo and void rounds, alarms, refused bet readings."""
+class HeadlessTally:
+    """What every game's tally counts alike: the reports, the fault reports (alarms); the summary's tail.
+
+    A game's tally counts its own events in _count(event, report), gives its own
+    counts (alarms among them) in _counts(), and names in RATE the count the
+    summary also gives per wall-clock second (RATE + "_per_s").
+    """
+
+    RATE = "rounds"
 
     def __init__(self):
-        self.rounds = 0
-        self.results = dict((w, 0) for w in WINNERS)
-        self.demo = 0
-        self.void = 0
-        self.with_bets = 0            # results that carried nets (the bettors' chips were read)
         self.alarms = 0               # fault reports
-        self.bets_refused = 0
         self.reports = 0
-        self.last_results = []        # the result reports, in order (kept for tests)
 
     def add(self, report):
         self.reports += 1
         event = report.get("event")
         if event == "fault":
             self.alarms += 1
-        elif event == "bets" and not report.get("accepted"):
+        else:
+            self._count(event, report)
+
+    def _count(self, event, report):
+        raise NotImplementedError
+
+    def _counts(self):
+        raise NotImplementedError
+
+    def summary(self, seed, virtual_ms, wall_s):
+        summary = self._counts()
+        summary["reports"] = self.reports
+        summary["seed"] = seed
+        summary["virtual_s"] = round(virtual_ms / 1000.0, 3)
+        summary["wall_s"] = round(wall_s, 3)
+        summary[self.RATE + "_per_s"] = round(summary[self.RATE] / wall_s, 1) if wall_s > 0 else None
+        return summary
+
+
+class Tally(HeadlessTally):
+    """Counts what the host saw: results by winner, demo and void rounds, alarms, refused bet readings."""
+
+    def __init__(self):
+        super().__init__()
+        self.rounds = 0
+        self.results = dict((w, 0) for w in WINNERS)
+        self.demo = 0
+        self.void = 0
+        self.with_bets = 0            # results that carried nets (the bettors' chips were read)
+        self.bets_refused = 0
+        self.last_results = []        # the result reports, in order (kept for tests)
+
+    def _count(self, event, report):
+        if event == "bets" and not report.get("accepted"):
             self.bets_refused += 1
         elif event == "result":
             self.rounds += 1
@@ -54,11 +87,9 @@ class Tally:
             if "nets" in report:
                 self.with_bets += 1
 
-    def summary(self, seed, virtual_ms, wall_s):
+    def _counts(self):
         return {"rounds": self.rounds, "results": dict(self.results), "demo": self.demo, "void": self.void,
-                "with_bets": self.with_bets, "bets_refused": self.bets_refused, "alarms": self.alarms,
-                "reports": self.reports, "seed": seed, "virtual_s": round(virtual_ms / 1000.0, 3),
-                "wall_s": round(wall_s, 3), "rounds_per_s": round(self.rounds / wall_s, 1) if wall_s > 0 else None}
+                "with_bets": self.with_bets, "bets_refused": self.bets_refused, "alarms": self.alarms}
 
 
 class Stopped(Exception):
@@ -74,20 +105,28 @@ def parse(line):
     return report if isinstance(report, dict) else {}
 
 
-class Run:
-    """One headless run: the table, its dealer and the tally; play(rounds) steps it until they are done."""
+class HeadlessRun:
+    """One headless run of any game: the table, its dealer and the tally; play(count) steps it until done.
 
-    def __init__(self, board_file, table_file, state_dir, seed=None, pace=FAST_PACE):
+    A game gives its tally and new_dealer(table, settings, seed) to the
+    constructor, and names in UNIT what play() counts (the tally's attribute
+    of that name: rounds, shooters, hands) and in UNIT_BOUND_MS the virtual time
+    allowed per unit asked for. It may override _held() (when an alarm holds
+    the table) and _lost() (why the dealer cannot go on, or None).
+    """
+
+    UNIT = "rounds"
+    UNIT_BOUND_MS = ROUND_BOUND_MS
+
+    def __init__(self, board_file, table_file, state_dir, seed, tally, new_dealer):
         from firmware import table_config
-        from firmware.game_setup import seat_count
 
         self.seed = seed if seed is not None else random.randrange(2 ** 31)
-        self.tally = Tally()
+        self.tally = tally
         self.on_report = None         # tests: also called with each report (a dict)
         config = table_config.load(table_file)
         self.table = HeadlessTable(board_file, table_file, state_dir, self._report)
-        self.dealer = Dealer(self.table.io, config["rules"], seat_count(self.table.board, "baccarat"),
-                             seed=self.seed, pace=pace)
+        self.dealer = new_dealer(self.table, config["rules"], self.seed)
 
     def _report(self, line):
         report = parse(line)
@@ -99,23 +138,37 @@ class Run:
     def close(self):
         self.table.close()
 
-    def play(self, rounds, bound_ms=None):
-        """Boot, then deal until `rounds` results; Stopped when held in an alarm or past the bound."""
+    def _held(self):
+        """True while an alarm holds the table (nobody at a headless table closes it)."""
+        return self.dealer.state == "fault"
+
+    def _lost(self):
+        """Why the dealer cannot go on, or None."""
+        return None
+
+    def _step(self, now):
+        self.dealer.tick(now)
+        self.table.step()
+
+    def play(self, count, bound_ms=None):
+        """Boot, then deal until `count` UNITs are done; Stopped when held in an alarm, lost, or past the bound."""
         table = self.table
         if table.ctx is None:
             table.boot()
             table.wait_booted()
         start = table.now_ms()
-        end = start + (bound_ms if bound_ms is not None else ROUND_BOUND_MS * max(1, rounds))
+        end = start + (bound_ms if bound_ms is not None else self.UNIT_BOUND_MS * max(1, count))
         held_since = None
-        while self.tally.rounds < rounds:
+        while getattr(self.tally, self.UNIT) < count:
             now = table.now_ms()
+            lost = self._lost()
+            if lost is not None:
+                raise Stopped("the dealer lost track of the table: %s" % lost)
             if now >= end:
-                raise Stopped("%d of %d rounds within the bound of %d s of virtual time"
-                              % (self.tally.rounds, rounds, (end - start) // 1000))
-            self.dealer.tick(now)
-            table.step()
-            if self.dealer.state == "fault" and self.dealer.fix is None:
+                raise Stopped("%d of %d %s within the bound of %d s of virtual time"
+                              % (getattr(self.tally, self.UNIT), count, self.UNIT, (end - start) // 1000))
+            self._step(now)
+            if self._held():
                 held_since = now if held_since is None else held_since
                 if now - held_since >= HELD_LIMIT_MS:
                     raise Stopped("the table is held in an alarm that nobody at a headless table can close")
@@ -126,8 +179,23 @@ class Run:
         """Deal on for ms of virtual time (tests)."""
         end = self.table.now_ms() + ms
         while self.table.now_ms() < end:
-            self.dealer.tick(self.table.now_ms())
-            self.table.step()
+            self._step(self.table.now_ms())
+
+
+class Run(HeadlessRun):
+    """One headless Baccarat run: the table, its dealer and bettors, the tally; play(rounds) steps it."""
+
+    def __init__(self, board_file, table_file, state_dir, seed=None, pace=FAST_PACE):
+        from firmware.game_setup import seat_count
+
+        def new_dealer(table, settings, seed):
+            return Dealer(table.io, settings, seat_count(table.board, "baccarat"), seed=seed, pace=pace)
+
+        super().__init__(board_file, table_file, state_dir, seed, Tally(), new_dealer)
+
+    def _held(self):
+        """A fault the dealer is correcting itself (rescan, CONFIRM) does not hold the table."""
+        return self.dealer.state == "fault" and self.dealer.fix is None
 
 
 def headless(board_file, table_file, state_dir, rounds, seed=None, snapshot=None, out=None, err=None):

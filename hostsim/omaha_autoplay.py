@@ -9,20 +9,22 @@
 # (every `seat` report's change) equals the stacks now plus the rake taken.
 # Nobody sits at a headless table to close an alarm: a table held in one for
 # HELD_LIMIT_MS stops the run, as does a run longer than its bound, or a dealer
-# that lost track of the hand (hostsim.omaha_dealer).
-import random
-
-from hostsim.autoplay import HELD_LIMIT_MS, Stopped, parse, play_and_summarise
-from hostsim.headless import HeadlessTable
+# that lost track of the hand (hostsim.omaha_dealer). The report plumbing and
+# the play loop are hostsim.autoplay's HeadlessRun, the tally's common counts
+# and summary tail its HeadlessTally.
+from hostsim.autoplay import HeadlessRun, HeadlessTally, play_and_summarise
 from hostsim.omaha_dealer import FAST_PACE, PLAYERS, OmahaDealer
 
 HAND_BOUND_MS = 120000        # the run stops after this long of virtual time per hand asked for
 
 
-class OmahaTally:
+class OmahaTally(HeadlessTally):
     """Counts what the host saw: hands, showdowns, folds, side pots, all-ins, rake, refusals, alarms, chips."""
 
+    RATE = "hands"
+
     def __init__(self):
+        super().__init__()
         self.hands = 0
         self.showdowns = 0
         self.won_by_folds = 0
@@ -32,8 +34,6 @@ class OmahaTally:
         self.rake = 0
         self.refusals = 0             # action_refused reports
         self.host_errors = 0
-        self.alarms = 0               # fault reports
-        self.reports = 0
         self.bought_in = 0            # chips put on the table through keyed (or host) stacks
         self.stacks = {}              # seat -> chips, as last reported
         self.started = []             # hand numbers of hand_start reports
@@ -42,12 +42,8 @@ class OmahaTally:
         self.mismatches = lambda: []  # the dealer's list (set by the run)
         self.unanswered = lambda: 0   # the dealer's count of entries the table did not answer (set by the run)
 
-    def add(self, report):
-        self.reports += 1
-        event = report.get("event")
-        if event == "fault":
-            self.alarms += 1
-        elif event == "action_refused":
+    def _count(self, event, report):
+        if event == "action_refused":
             self.refusals += 1
         elif event == "host_error":
             self.host_errors += 1
@@ -83,16 +79,14 @@ class OmahaTally:
     def chips_conserved(self):
         return sum(self.stacks.values()) + self.rake == self.bought_in
 
-    def summary(self, seed, virtual_ms, wall_s):
+    def _counts(self):
         return {"game": "omaha", "hands": self.hands, "showdowns": self.showdowns,
                 "won_by_folds": self.won_by_folds, "void": self.void, "side_pots": self.side_pots,
                 "all_ins": self.all_ins, "rake": self.rake, "bought_in": self.bought_in,
                 "stacks": sum(self.stacks.values()), "chips_conserved": self.chips_conserved(),
                 "refusals": self.refusals, "host_errors": self.host_errors, "alarms": self.alarms,
                 "results_missing": self.results_missing, "mismatches": len(self.mismatches()),
-                "unanswered": self.unanswered(),
-                "reports": self.reports, "seed": seed, "virtual_s": round(virtual_ms / 1000.0, 3),
-                "wall_s": round(wall_s, 3), "hands_per_s": round(self.hands / wall_s, 1) if wall_s > 0 else None}
+                "unanswered": self.unanswered()}
 
 
 def failed(summary):
@@ -101,55 +95,23 @@ def failed(summary):
             or summary["mismatches"] or summary["unanswered"] or not summary["chips_conserved"])
 
 
-class OmahaRun:
+class OmahaRun(HeadlessRun):
     """One headless Omaha run: the table, its dealer and players, the tally; play(hands) steps it."""
 
-    def __init__(self, board_file, table_file, state_dir, seed=None, pace=FAST_PACE, players=PLAYERS):
-        from firmware import table_config
+    UNIT = "hands"
+    UNIT_BOUND_MS = HAND_BOUND_MS
 
-        self.seed = seed if seed is not None else random.randrange(2 ** 31)
-        self.tally = OmahaTally()
-        self.on_report = None         # tests: also called with each report (a dict)
-        config = table_config.load(table_file)
-        self.table = HeadlessTable(board_file, table_file, state_dir, self._report)
-        self.dealer = OmahaDealer(self.table.io, config["rules"], players, seed=self.seed, pace=pace)
+    def __init__(self, board_file, table_file, state_dir, seed=None, pace=FAST_PACE, players=PLAYERS):
+        def new_dealer(table, settings, seed):
+            return OmahaDealer(table.io, settings, players, seed=seed, pace=pace)
+
+        super().__init__(board_file, table_file, state_dir, seed, OmahaTally(), new_dealer)
         self.tally.mismatches = lambda: self.dealer.mismatches
         self.tally.unanswered = lambda: self.dealer.unanswered
 
-    def _report(self, line):
-        report = parse(line)
-        self.tally.add(report)
-        self.dealer.on_report(report)
-        if self.on_report is not None:
-            self.on_report(report)
-
-    def close(self):
-        self.table.close()
-
-    def play(self, hands, bound_ms=None):
-        """Boot, then play until `hands` results; Stopped when held in an alarm, lost, or past the bound."""
-        table = self.table
-        if table.ctx is None:
-            table.boot()
-            table.wait_booted()
-        start = table.now_ms()
-        end = start + (bound_ms if bound_ms is not None else HAND_BOUND_MS * max(1, hands))
-        held_since = None
-        while self.tally.hands < hands:
-            now = table.now_ms()
-            if self.dealer.lost is not None:
-                raise Stopped("the dealer lost track of the table: %s" % self.dealer.lost)
-            if now >= end:
-                raise Stopped("%d of %d hands within the bound of %d s of virtual time"
-                              % (self.tally.hands, hands, (end - start) // 1000))
-            self.dealer.tick(now)
-            table.step()
-            if self.dealer.state == "fault":
-                held_since = now if held_since is None else held_since
-                if now - held_since >= HELD_LIMIT_MS:
-                    raise Stopped("the table is held in an alarm that nobody at a headless table can close")
-            else:
-                held_since = None
+    def _lost(self):
+        """The dealer's MirrorError once it stopped following the table (hostsim.omaha_dealer)."""
+        return self.dealer.lost
 
 
 def headless(board_file, table_file, state_dir, hands, seed=None, snapshot=None, out=None, err=None,
