@@ -6,6 +6,7 @@
 # machine changes the table.
 from firmware import faults
 from firmware import table as table_mod
+from firmware.version import FIRMWARE_VERSION
 from firmware.events import (CON_LINE_TOO_LONG, CON_NO_ZONE, CON_REFUSED, CON_TOO_MANY_WORDS, CON_UNKNOWN_COMMAND,
                              CON_UNREADABLE, CON_USAGE, CONSOLE_ERROR, LAMP, LAMP_ALL, LAMP_CHECK_END)
 
@@ -19,7 +20,7 @@ HELP = (
     "  crash             the last crash record",
     "  version           firmware version",
 )
-VERSION = "0.1.0"
+VERSION = FIRMWARE_VERSION
 MAX_ARGS = 4
 
 

@@ -4,10 +4,12 @@
 # modules are passed in (the board's own on MicroPython, hostsim's on CPython),
 # so nothing else in the firmware touches hardware constructors. `rp2` is
 # imported only for a board with a PIO port (only an RP2040 has the module).
+from firmware.compat import const
 from firmware.drivers.buttons import Buttons
 from firmware.drivers.keypad import Keypad
 from firmware.drivers.pixels import ZoneLights
 from firmware.drivers.serial_line import SerialLine, line_timeout_ms
+from firmware.link.frame import MAX_FRAME
 
 
 class Hardware:
@@ -24,7 +26,15 @@ class Hardware:
         self.faults = []      # (code, text) found during bring-up
 
 
-def _uart(machine, spec):
+_LINE = const(96)            # a device frame or a console line
+_HOST_LINE = MAX_FRAME - 1     # a host-link frame without its LF (docs/host-link.md)
+HOST_TXBUF = const(1024)       # the host UART's transmit buffer: what the host link writes at once
+
+
+def _uart(machine, spec, txbuf=0):
+    if txbuf:
+        return machine.UART(spec["uart"], baudrate=spec["baudrate"], tx=machine.Pin(spec["tx"]),
+                            rx=machine.Pin(spec["rx"]), timeout=0, txbuf=txbuf)
     return machine.UART(spec["uart"], baudrate=spec["baudrate"],
                         tx=machine.Pin(spec["tx"]), rx=machine.Pin(spec["rx"]), timeout=0)
 
@@ -70,11 +80,13 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
                     import rp2
                 built[key] = _pio_uart(rp2, machine, spec)
             else:
-                built[key] = _uart(machine, spec)
+                built[key] = _uart(machine, spec, HOST_TXBUF if role == "host" else 0)
         hw.uarts[role] = built[key]
         # A machine sends a line at once, so a pause inside one drops it; a person types on the console.
         timeout_ms = 0 if role == "console" else line_timeout_ms(spec["baudrate"])
-        hw.ports[role] = SerialLine(built[key], timeout_ms=timeout_ms)
+        # The host port reads host-link frames: a REQUEST frame up to a whole frame's length.
+        max_len = _HOST_LINE if role == "host" else _LINE
+        hw.ports[role] = SerialLine(built[key], max_len=max_len, timeout_ms=timeout_ms)
     if board.ports["console"] == {"usb": True}:
         if usb_console is None:
             import sys

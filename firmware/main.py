@@ -6,7 +6,6 @@
 # board resets; the next boot reports the crash and holds the table in FAULT
 # until the dealer acknowledges it.
 import asyncio
-import json
 import os
 import sys
 
@@ -15,9 +14,15 @@ from firmware import faults, table_config
 from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
 from firmware.console import Console
 from firmware.errors import SettingsError
-from firmware.events import EventQueue, FAULT, FAULT_RESTORED, HOST, HOST_BAD, HOST_ROADS, HOST_UNKNOWN, TICK
-from firmware.hardware import bring_up, open_port
+from firmware.events import EventQueue, FAULT, FAULT_RESTORED, LINK_BACKLOG, TICK
+from firmware.hardware import HOST_TXBUF, bring_up, open_port
+from firmware.link import frame as frame_mod
+from firmware.link import sender as sender_mod
+from firmware.link.boot_counter import next_boot
+from firmware.link.store import RamStore
+from firmware.host_port import read_host, reset_cause_name, settings_digest
 from firmware.report import Reporter
+from firmware.version import FIRMWARE_VERSION
 from firmware.saved_state import load_fault, record_crash, save_fault, take_crash_record
 from firmware.game_setup import READER_ROLE, build as build_game
 
@@ -27,15 +32,20 @@ DISPLAY_MS = const(100)   # LCD refresh at most this often
 _SAVED_UNKNOWN = const(-1)  # the pending-fault record on flash is unreadable: rewrite it at once
 # The reader port a game does not use (game_setup.READER_ROLE says which one it does).
 _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
-# What the host may ask on the report port (one word a line; a line starting with "{" is a JSON
-# request the game parses: Game.host_request).
-_HOST_REQUESTS = {b"roads": HOST_ROADS}
+# The host link (docs/host-link.md): frames the host has not acknowledged wait in RAM, 64 slots of
+# HOST_SLOT bytes (12.5 KB of the Pico's heap); the alarm (LINK_BACKLOG) comes at 48. A frame carries
+# at most HOST_PIECE bytes of a report (a longer one goes as PARTs): short frames get through a
+# noisy line far more often than 500-byte ones (1 % of bytes hit: 20 % of 170-byte frames, 1 % of 500).
+HOST_STORE_FRAMES = const(64)
+HOST_PIECE = const(128)
+HOST_SLOT = const(200)          # the longest frame of a HOST_PIECE payload: header at most 61, CRC and LF 10
+HOST_TX_BUDGET = HOST_TXBUF     # bytes written per call at most: the host UART's transmit buffer, never a wait
 
 
 class Context:
     """Everything the tasks and the console share for one run."""
 
-    def __init__(self, board, config, hw, state_dir, fs=None):
+    def __init__(self, board, config, hw, state_dir, fs=None, boot_number=1):
         self.board = board
         self.config = config
         self.hw = hw
@@ -48,7 +58,14 @@ class Context:
         self.game = game
         self.table = game.table
         self.button_names = [role for role, _ in board.buttons]
-        self.reporter = Reporter(hw.ports.get("host"), config["table_id"], self.button_names)
+        self.sender = None
+        self.host_noise = 0           # host lines refused as line noise (bad CRC, cut short): counted only
+        self.host_asked = False       # this pass's host lines queued a HOST event (one a pass)
+        uart = hw.uarts.get("host")
+        if uart is not None:
+            self.sender = sender_mod.Sender(uart, RamStore(HOST_STORE_FRAMES, HOST_SLOT), boot_number,
+                                            on_alarm=self._link_alarm, budget=HOST_TX_BUDGET, piece=HOST_PIECE)
+        self.reporter = Reporter(self.sender, config["table_id"], self.button_names)
         self.bringup_faults = hw.faults
         self.crash_record = ""
         self.console = Console(self)
@@ -63,6 +80,10 @@ class Context:
             self.unused_reader = hw.ports.get(self.unused_role)
         self.unexpected_lines = 0     # lines (garbage too) seen on the unused port; the first is a fault
         self.reporter.unused_role = self.unused_role
+
+    def _link_alarm(self, raised):
+        """The sender's store crossed its alarm level: a table event, in order with the others."""
+        self.queue.put(LINK_BACKLOG, 1 if raised else 0, self.sender.held())
 
 
 def _restore_fault(ctx):
@@ -105,11 +126,16 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     if role not in board.ports:
         raise SettingsError("board %s has no %s port, which %s needs" % (board.name, role, config["game"]))
     hw = bring_up(board, config["game"], machine, neopixel, lcd_class, usb_console=usb_console)
-    ctx = Context(board, config, hw, state_dir, fs)
+    files = os if fs is None else fs
+    boot_number, counter_problem = next_boot(state_dir, files)    # before any frame carries it
+    ctx = Context(board, config, hw, state_dir, fs, boot_number)
     ctx.crash_record = take_crash_record(state_dir, ctx.fs)
     _restore_fault(ctx)           # queued first: it is older than anything found at this boot
-    reset_cause = machine.reset_cause() if hasattr(machine, "reset_cause") else -1
-    ctx.reporter.emit("boot", {"board": board.name, "game": config["game"], "reset_cause": reset_cause})
+    ctx.reporter.emit("boot", {"board": board.name, "game": config["game"], "firmware": FIRMWARE_VERSION,
+                               "settings": settings_digest(table_config.read(table_path)), "reset_cause": reset_cause_name(machine)})
+    if counter_problem:
+        ctx.reporter.emit("fault", {"fault": faults.name(faults.BOOT_COUNTER_BAD), "text": counter_problem})
+        ctx.queue.put(FAULT, faults.BOOT_COUNTER_BAD, boot_number)
     for code, text in hw.faults:
         ctx.reporter.emit("fault", {"fault": code, "text": text})
         ctx.queue.put(FAULT, faults.DISPLAY_MISSING, 0)
@@ -120,11 +146,13 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     return ctx
 
 
-def report_refusal(machine, board_path, table_path, error):
+def report_refusal(machine, board_path, table_path, error, state_dir=""):
     """Send {"event": "boot_refused", "error": ...} to the host, if the board file tells where it is.
 
     The board file may be the one refused: its ports.host section alone is
-    enough. Returns the line sent, or None when the host port is unknown.
+    enough. It goes out framed (a one-off Sender with this boot's counter),
+    once: nobody waits for the host's ACK. Returns the report's JSON, or None
+    when the host port is unknown.
     """
     try:
         name, data = board_mod.read(board_path)
@@ -138,8 +166,13 @@ def report_refusal(machine, board_path, table_path, error):
     except (OSError, ValueError) as exc:      # the UART itself failed: the console line is all there is
         print("boot: no report to the host: its UART %d failed (%s)" % (spec["uart"], exc))
         return None
-    reporter = Reporter(port, table_config.table_id(table_path), ())
-    return reporter.emit("boot_refused", {"error": str(error)})
+    boot_number, _ = next_boot(state_dir)
+    sender = sender_mod.Sender(port.uart, RamStore(4, frame_mod.MAX_FRAME), boot_number)
+    reporter = Reporter(sender, table_config.table_id(table_path), ())
+    line = reporter.emit("boot_refused", {"error": str(error), "firmware": FIRMWARE_VERSION,
+                                          "reset_cause": reset_cause_name(machine)})
+    sender.poll(0)
+    return line
 
 
 def poll_inputs(ctx, elapsed_ms):
@@ -152,7 +185,7 @@ def poll_inputs(ctx, elapsed_ms):
     for device in ctx.game.devices:
         device.poll(elapsed_ms)
     if ctx.host_port is not None:
-        _read_host(ctx, elapsed_ms)
+        read_host(ctx, elapsed_ms)
     if ctx.unused_reader is not None:
         _watch_unused_reader(ctx, elapsed_ms)
     port = ctx.console_port
@@ -187,36 +220,6 @@ def _watch_unused_reader(ctx, elapsed_ms):
         ctx.queue.put(FAULT, faults.UNEXPECTED_INPUT, handle)
 
 
-def _read_host(ctx, elapsed_ms):
-    """A line from the host on the report port: a request (HOST event) or an error, with its bytes."""
-    port = ctx.host_port
-    line = port.poll(elapsed_ms)
-    if port.fault:
-        ctx.queue.put(HOST, HOST_UNKNOWN, ctx.table.evidence.keep(port.buf, 0, port.fault_len))
-    elif line is not None:
-        text = bytes(line).strip()
-        request = _HOST_REQUESTS.get(text)
-        if request is not None:
-            ctx.queue.put(HOST, request, 0)
-        elif text[:1] == b"{" and ctx.game.host_request is not None:
-            _json_request(ctx, line, text)
-        else:
-            ctx.queue.put(HOST, HOST_UNKNOWN, ctx.table.evidence.keep(line))
-
-
-def _json_request(ctx, line, text):
-    """A JSON request, parsed and checked by the game now; its HOST event is dispatched in order.
-    Refused: host_error with the reason (table.host_reason) and the line's bytes."""
-    table = ctx.table
-    try:
-        a, b = ctx.game.host_request(json.loads(text))
-    except (ValueError, SettingsError, RuntimeError) as exc:   # RuntimeError: nested too deeply
-        table.host_reason = str(exc) or type(exc).__name__
-        ctx.queue.put(HOST, HOST_BAD, table.evidence.keep(line))
-        return
-    ctx.queue.put(HOST, a, b)
-
-
 def _answer(port, replies):
     for reply in replies:
         port.write_line(reply)
@@ -224,11 +227,15 @@ def _answer(port, replies):
 
 def _report(ctx):
     _save_fault(ctx)              # saved before it is reported: a reported fault survives a reset
-    ctx.reporter.drain(ctx.table)
+    if ctx.reporter.drain(ctx.table) and ctx.sender is not None:
+        ctx.sender.poll(0)        # out in the pass that made them (within the budget; the rest follows)
 
 
-def refresh_outputs(ctx, draw_displays):
+def refresh_outputs(ctx, draw_displays, elapsed_ms=OUTPUT_MS):
+    """One output pass, elapsed_ms after the previous one: reports, the host link, lights, displays."""
     _report(ctx)
+    if ctx.sender is not None:
+        ctx.sender.poll(elapsed_ms)
     ctx.hw.lights.show()
     table = ctx.table
     if not draw_displays:
@@ -258,13 +265,14 @@ async def input_task(ctx):
 
 
 async def output_task(ctx):
-    last_draw = ticks_ms()
+    last_draw = last = ticks_ms()
     while True:
         now = ticks_ms()
         draw = ticks_diff(now, last_draw) >= DISPLAY_MS
         if draw:
             last_draw = now
-        refresh_outputs(ctx, draw)
+        refresh_outputs(ctx, draw, ticks_diff(now, last))
+        last = now
         await sleep_ms_async(OUTPUT_MS)
 
 
@@ -291,7 +299,7 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
     except SettingsError as exc:
         print("boot: %s" % exc)
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")
-        report_refusal(machine, board_path, table_path, exc)
+        report_refusal(machine, board_path, table_path, exc, state_dir)
         return 1
     try:
         asyncio.run(serve(ctx, extra_tasks))

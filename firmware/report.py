@@ -1,7 +1,6 @@
-# Host reports: each table event as one JSON line with a sequence number.
-#
-# This is the plain first layer of the host link; CRC framing, acks and the
-# power-safe journal wrap emit() later without changing its callers.
+# Host reports: each table event as one JSON object with a sequence number, sent through the
+# host link (firmware/link/sender.py: numbered, checksummed frames kept until the host has them;
+# docs/host-link.md). The JSON text is the REPORT frame's payload, unchanged.
 import json
 
 from firmware import cards, faults
@@ -10,8 +9,8 @@ from firmware import table as table_mod
 
 
 class Reporter:
-    def __init__(self, port, table_id, button_names):
-        self.port = port                  # SerialLine on the host UART (or None)
+    def __init__(self, sender, table_id, button_names):
+        self.sender = sender              # firmware.link.sender.Sender on the host UART (or None: no host port)
         self.table_id = table_id
         self.button_names = button_names
         self.seq = 0
@@ -25,8 +24,13 @@ class Reporter:
             for key in fields:
                 record[key] = fields[key]
         line = json.dumps(record)
-        if self.port is not None:
-            self.port.write_line(line)
+        if self.sender is not None:
+            try:
+                self.sender.send(line)        # 0 when refused: the sender counts it (a LOST frame)
+            except ValueError as exc:         # no frame can carry it: say so in its place
+                line = json.dumps({"seq": self.seq, "table": self.table_id, "event": "fault",
+                                   "fault": "report_unsendable", "report": event, "error": str(exc)[:80]})
+                self.sender.send(line)
         return line
 
     def drain(self, table):
@@ -68,6 +72,11 @@ class Reporter:
                 self.emit("host_error", {"error": table.host_reason, "bytes": table.evidence.text(b)})
             else:
                 self.emit("host_error", {"error": "not served by this table", "request": a})
+        elif code == table_mod.OUT_LINK_BACKLOG:
+            fields = {"fault": faults.name(faults.LINK_BACKLOG), "frames_held": b}
+            if not a:
+                fields["cleared"] = True
+            self.emit("fault", fields)
         elif code >= table_mod.OUT_GAME_FIRST:
             event, fields = table.game_report(code, a, b)
             self.emit(event, fields)

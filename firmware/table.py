@@ -11,7 +11,7 @@ from firmware.errors import RestoreError
 from firmware.drivers import pixels
 from firmware.evidence import Evidence
 from firmware.events import (BUTTON, CARD, CON_NO_ZONE, CON_REFUSED, CONSOLE_ERROR, EventQueue, FAULT,
-                             FAULT_RESTORED, HOST, LAMP, LAMP_ALL, LAMP_CHECK_END, TICK)
+                             FAULT_RESTORED, HOST, LAMP, LAMP_ALL, LAMP_CHECK_END, LINK_BACKLOG, TICK)
 from firmware.statemachine import STAY, StateMachine
 
 STARTING = const(0)
@@ -29,6 +29,7 @@ OUT_LAMP = const(8)       # a: zone index, LAMP_ALL or LAMP_CHECK_END
 OUT_CONSOLE_ERROR = const(9)  # a: console error code, b: evidence handle
 OUT_FAULT_RESTORED = const(10)  # a: fault code, b: detail (raised before the last reset)
 OUT_HOST = const(11)      # a: HOST request the table could not serve, b: evidence of the line
+OUT_LINK_BACKLOG = const(12)  # a: 1 raised, 0 cleared; b: frames the host link holds
 OUT_GAME_FIRST = const(32)  # codes from here on are a game controller's own (Table.game_report)
 
 # OUT_ACK's b: how the dealer closed the alarm.
@@ -64,6 +65,7 @@ class Table(StateMachine):
         self.last_a = 0
         self.last_b = 0
         self.display_dirty = True
+        self.link_backlog = False     # the host link's store is nearly full: take no new round
         self.host_reason = ""         # why the game refused the last JSON host request (HOST_BAD)
         StateMachine.__init__(self, STARTING)
 
@@ -138,6 +140,9 @@ class Table(StateMachine):
             self._emit(OUT_CONSOLE_ERROR, a, b)
         elif kind == HOST:
             self._emit(OUT_HOST, a, b)       # a request no state of this table serves
+        elif kind == LINK_BACKLOG:
+            self.link_backlog = a != 0
+            self._emit(OUT_LINK_BACKLOG, a, b)
         elif kind == LAMP and a != LAMP_CHECK_END and not self.accepts_lamp_check():
             # The console checks first; this is a fault that arrived in the same pass.
             self._emit(OUT_CONSOLE_ERROR, CON_REFUSED)

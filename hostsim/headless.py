@@ -6,9 +6,12 @@
 # real time and gives the same reports every time. A firmware exception is
 # what it is on the board (firmware.main.run): recorded in crash.log, then a
 # reset; a reset (that one, machine.reset(), the watchdog) boots the firmware
-# again on the same hardware, as hostsim.sim does. Every line the firmware
-# writes to its host port goes to on_report at the end of the pass that wrote
-# it. Used by tools.replay.
+# again on the same hardware, as hostsim.sim does. The host's end of the host
+# link is the real host client (tools.host.HostClient): it reads the frames the
+# firmware writes to its host port at the end of each pass, and its replies
+# (ACK, REPLAY, TIME) go back into that port; on_report gets each report's JSON
+# text once, in order. With line noise (hostsim.line_noise) both directions
+# drop, corrupt or duplicate bytes. Used by tools.replay.
 import json
 import os
 import sys
@@ -20,7 +23,8 @@ from firmware.saved_state import record_crash
 from hostsim import hardware
 from hostsim.clock import VirtualClock
 from hostsim import table_io
-from hostsim.table_io import TableIO
+from hostsim.table_io import HOST_PORT, TableIO
+from tools.host import HostClient
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # A boot's lamp test lights each zone in turn (about a second); a table not
@@ -31,6 +35,8 @@ BOOT_LIMIT_MS = 10000
 # DISPLAY_MS) and a partial reader line has timed out (50 ms at the most).
 SETTLE_MS = 100
 _STARTING = "starting"
+# The host's clock for TIME frames: virtual ms after this Unix time (a run repeats exactly).
+HOST_EPOCH_MS = 1764547200000
 
 
 def board_path(name):
@@ -52,12 +58,13 @@ class HeadlessTable:
     """One board with the firmware booted on it; step it with run_for(), feed it through .io (a TableIO).
 
     board: a board file path (SettingsError if it is wrong: the hardware is
-    built from it). on_report(line) gets each host report line (str, without
-    its line end) as the firmware sends it. Call close() when done: it takes
-    the simulated modules out of sys.modules again.
+    built from it). on_report(line) gets each host report's JSON text, once, in
+    the firmware's order, as the host client has it. noise: (LineNoise board
+    to host, LineNoise host to board), or None for a clean line. Call close()
+    when done: it takes the simulated modules out of sys.modules again.
     """
 
-    def __init__(self, board_file, table_file, state_dir, on_report):
+    def __init__(self, board_file, table_file, state_dir, on_report, noise=None):
         self.board_file = board_file
         self.table_file = table_file
         self.state_dir = state_dir
@@ -68,8 +75,9 @@ class HeadlessTable:
         self.ctx = None
         self.boots = 0
         self._booting = False
-        self._partial = b""
-        self._undelivered = []   # host report lines the firmware wrote in the current pass
+        self._from_board = bytearray()   # host-port bytes the firmware wrote in the current pass
+        self.noise = noise
+        self.client = HostClient(clock_ms=lambda: HOST_EPOCH_MS + self.now_ms(), raw=True)
         self.last_card_ms = None  # when the last card was sent (pace_card)
         self._last_output = 0
         self._last_draw = 0
@@ -95,7 +103,7 @@ class HeadlessTable:
             self.ctx = firmware_main.boot(machine, neopixel, self.board_file, self.table_file, self.state_dir,
                                           usb_console=usb)
         except SettingsError as exc:
-            firmware_main.report_refusal(machine, self.board_file, self.table_file, exc)
+            firmware_main.report_refusal(machine, self.board_file, self.table_file, exc, self.state_dir)
             self._deliver()
             raise Refused(str(exc))
         self._booting = True
@@ -192,27 +200,44 @@ class HeadlessTable:
         firmware_main.poll_inputs(ctx, ms)
         now = self.now_ms()
         if now - self._last_output >= firmware_main.OUTPUT_MS:
-            self._last_output = now
             draw = now - self._last_draw >= firmware_main.DISPLAY_MS
             if draw:
                 self._last_draw = now
-            firmware_main.refresh_outputs(ctx, draw)
+            firmware_main.refresh_outputs(ctx, draw, now - self._last_output)
+            self._last_output = now
 
-    # -- host reports ------------------------------------------------------------------------
+    # -- the host ---------------------------------------------------------------------------
+    def caught_up(self):
+        """The host has every report the firmware made: the board holds no frame it has not acknowledged."""
+        sender = self.ctx.sender if self.ctx is not None else None
+        return sender is None or sender.held() == 0
+
+    def catch_up(self, limit_ms):
+        """Run until caught_up() (True), or until limit_ms of virtual time passed (False)."""
+        end = self.now_ms() + limit_ms
+        while not self.caught_up():
+            if self.now_ms() >= end:
+                return False
+            self.step()
+        return True
+
     def _host_bytes(self, data):
-        # Called inside the firmware's write: only collect here. on_report runs after the pass
+        # Called inside the firmware's write: only collect here. The host reads after the pass
         # (_deliver), so a failure of the host side (a closed stdout) is never taken for a firmware crash.
-        self._partial += data
-        while b"\n" in self._partial:
-            raw, self._partial = self._partial.split(b"\n", 1)
-            line = raw.rstrip(b"\r").decode("utf-8", "replace")
-            if self._booting and _past_lamp_test(line):
-                self._booting = False
-            self._undelivered.append(line)
+        self._from_board += data
 
     def _deliver(self):
-        lines, self._undelivered = self._undelivered, []
-        for line in lines:
+        data, self._from_board = bytes(self._from_board), bytearray()
+        if self.noise is not None:
+            data = self.noise[0].apply(data)
+        reports, reply = self.client.feed(data)
+        if reply:
+            if self.noise is not None:
+                reply = self.noise[1].apply(reply)
+            self.io.send(HOST_PORT, reply)
+        for line in reports:
+            if self._booting and _past_lamp_test(line):
+                self._booting = False
             self.on_report(line)
 
 

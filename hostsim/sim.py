@@ -76,20 +76,25 @@ def board_keys(board, taken=()):
 
 
 class HostTap:
-    """Keeps the last host reports for the view without taking them from a pty client."""
+    """The simulator's host: reads the host-link frames the firmware writes (tools.host.HostClient),
+    acknowledges them back into the board's host port, and keeps the last reports for the view.
+    A pty client (python -m tools.host PTY) sees the same frames."""
 
     def __init__(self, endpoint, keep=32):
+        from tools.host import HostClient
+
         self.lines = collections.deque(maxlen=keep)
         self.unprinted = []
         self.undealt = []           # lines the dealer has not seen yet (taken in the host task, not here)
-        self._partial = b""
+        self.endpoint = endpoint
+        self.client = HostClient(raw=True)
         endpoint.taps.append(self.seen)
 
     def seen(self, data):
-        self._partial += bytes(data)
-        while b"\n" in self._partial:
-            line, self._partial = self._partial.split(b"\n", 1)
-            text = line.decode(errors="replace").rstrip("\r")
+        reports, reply = self.client.feed(bytes(data))
+        if reply:
+            self.endpoint.feed(reply)
+        for text in reports:
             self.lines.append(text)
             self.unprinted.append(text)
             self.undealt.append(text)

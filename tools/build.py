@@ -21,6 +21,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+from firmware.version import FIRMWARE_VERSION
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The MicroPython release the firmware targets; mpy-cross must be this exact
@@ -267,6 +269,7 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
             "board": board,
             "mcu": data["mcu"],
             "micropython": version,
+            "firmware_version": FIRMWARE_VERSION,
             "march": march,
             "files": entries,
         }

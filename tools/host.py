@@ -22,6 +22,7 @@ from firmware.link import frame as frame_mod
 
 _MAX_PENDING = 2 * frame_mod.MAX_FRAME   # bytes of an unfinished line kept; more is noise
 _NOTHING = (0, 0)                        # "REPLAY 0.0": from the oldest frame the board holds
+_NAK_TRIES = 8                           # REPLAYs asked again (every `patience` reads) after a damaged line
 
 
 def _position(text):
@@ -65,11 +66,15 @@ class HostClient:
         self.duplicates = 0
         self.replays_asked = 0
         self._pending = bytearray()
+        self._damaged = False         # this feed() refused a line
+        self._naks_left = 0           # REPLAYs still to ask while nothing follows a damaged line
         self._ahead = {}              # (boot, seq) -> Received
         self._skip = None             # (from, to) from a GONE: "to" may follow "from"
         self._asked = None            # the position of the last REPLAY asked
         self._since_ask = 0
         self._frame = frame_mod.Frame()
+        self._parts = []              # PART payloads of the report being put together
+        self._parts_next = None       # the position its next piece must have
 
     # -- bytes in, reports and replies out --
 
@@ -79,6 +84,7 @@ class HostClient:
         reply = []
         start = self.expected
         duplicate = False
+        self._damaged = False
         while True:
             end = self._pending.find(b"\n")
             if end < 0:
@@ -94,9 +100,20 @@ class HostClient:
         if self.expected is not None and (duplicate or self.expected != start):
             boot, seq = self.expected
             reply.append(frame_mod.encode(boot, seq - 1, "ACK"))
-        if self._ahead and self.expected is not None:
+        if self._damaged:
+            self._naks_left = _NAK_TRIES
+        elif self.expected != start:
+            self._naks_left = 0               # progress: nothing is waited for any more
+        if self.expected is None and self._damaged and not reply:
+            self._ask(_NOTHING, reply)        # not yet in step: the damaged line may be the boot's OPEN
+        elif self.expected is not None and (self._ahead or self._naks_left):
             self._since_ask += 1
-            if self._asked != self.expected or self._since_ask > self.patience:
+            # A frame that arrived damaged is most likely the one expected: ask for it now (a NAK),
+            # and again every `patience` reads while nothing comes (the NAK may be damaged too),
+            # rather than leave the board to wait out its back-off (docs/host-link.md "Rules").
+            if self._damaged or self._asked != self.expected or self._since_ask > self.patience:
+                if not self._ahead and not self._damaged:
+                    self._naks_left -= 1
                 self._ask(self.expected, reply)
         return reports, b"".join(reply)
 
@@ -110,6 +127,7 @@ class HostClient:
             at = line.find(b"#", at + 1)
             if at < 0:
                 self._count_refused(status)
+                self._damaged = True
                 return False
             status = frame.decode(line[at:])
         self.frames += 1
@@ -156,6 +174,11 @@ class HostClient:
         self.replays_asked += 1
         reply.append(frame_mod.encode(position[0], position[1], "REPLAY"))
 
+    @staticmethod
+    def request(payload):
+        """A host request (b"roads", a JSON request's text) as the REQUEST frame that carries it."""
+        return frame_mod.encode(0, 0, "REQUEST", payload)
+
     # -- delivery in order --
 
     def _deliver(self, reports, reply):
@@ -166,7 +189,17 @@ class HostClient:
             got = self._ahead.pop(key)
             self.expected = (got.boot, got.seq + 1)
             self._skip = None
-            if got.type == "REPORT":
+            if self._parts and (got.boot, got.seq) != self._parts_next:
+                self._event("part_lost", got.boot, got.seq, pieces=len(self._parts))
+                self._parts = []      # a report cut off by a boot's end or frames gone: never whole
+            if got.type == "PART":
+                self._parts.append(got.payload)
+                self._parts_next = (got.boot, got.seq + 1)
+            elif got.type == "REPORT":
+                if self._parts:
+                    self._parts.append(got.payload)
+                    got.payload = b"".join(self._parts)
+                    self._parts = []
                 reports.append(self._report(got))
             elif got.type == "OPEN":
                 self._event("open", got.boot, got.seq, previous=got.payload.decode())

@@ -1,19 +1,25 @@
 """Replay: the unchanged firmware on the simulated board, fed a script of table events; prints the host's view.
 
-    python -m tools.replay --table TABLE.json [--board sim] [--state-dir DIR] INPUT.jsonl|-
+    python -m tools.replay --table TABLE.json [--board sim] [--state-dir DIR]
+                           [--line-noise P --seed S] INPUT.jsonl|-
 
 The firmware boots on the simulated board (virtual clock, as fast as the CPU
 allows) and finishes its boot lamp test; then each input line is sent to it
 in the wire format of the device concerned (tools/replay_input.py) and the
-firmware runs until it has taken it in, plus a settle time. Every host report
-is printed exactly as the firmware sent it, one JSON line each, in order, as
-it comes; nothing else goes to stdout. Reference: docs/protocol.md, "Replay
-input".
+firmware runs until it has taken it in, plus a settle time. The reports travel
+in host-link frames to the real host client (tools.host.HostClient), which
+acknowledges them; every report is printed exactly as the firmware made it,
+one JSON line each, once, in order, as it comes; nothing else goes to stdout.
+With --line-noise P the line drops, corrupts or duplicates bytes with
+probability P in both directions (seeded by --seed): the output is the same.
+After the input the replay runs until the host has every report. Reference:
+docs/protocol.md, "Replay input".
 
 Exit status: 0 the whole input was replayed; 2 a malformed input line (a
 one-line message on stderr names its number; the reports up to it were
 printed), an unreadable input or board file, or files the firmware refused at
-boot (its boot_refused report was printed); 1 the table did not finish booting.
+boot (its boot_refused report was printed); 1 the table did not finish booting,
+or the host did not get every report within CATCH_UP_MS of virtual time.
 """
 import argparse
 import contextlib
@@ -24,10 +30,14 @@ import tempfile
 
 from firmware.errors import SettingsError
 from hostsim.headless import BootTimeout, HeadlessTable, Refused, board_path
+from hostsim.line_noise import LineNoise
 from tools.replay_input import InputError, run_line
 
 USAGE_ERROR = 2
 BOOT_FAILED = 1
+# After the input, the host must have every report within this much virtual time (the sender's
+# back-off tops out at 8 s: this is several rounds of it).
+CATCH_UP_MS = 120000
 
 
 class ReplayError(Exception):
@@ -49,15 +59,22 @@ def _lines(raw_lines):
             yield number, text
 
 
-def replay(raw_lines, table_file, board_file, state_dir, emit, started=None):
+def replay(raw_lines, table_file, board_file, state_dir, emit, started=None, line_noise=0.0, seed=0):
     """Boot, feed every input line, emit(line) each host report. ReplayError when it stops early.
 
     raw_lines: the input lines (bytes or str, read one at a time as they are
     needed); started(table) is called with the HeadlessTable once it is built
-    (tests read its clock).
+    (tests read its clock). line_noise: the probability of a byte being hit on
+    the host line, each way (seeded by seed).
     """
+    noise = None
+    if line_noise:
+        try:
+            noise = (LineNoise(line_noise, seed), LineNoise(line_noise, seed + 1))
+        except ValueError as exc:
+            raise ReplayError(str(exc))
     try:
-        table = HeadlessTable(board_file, table_file, state_dir, emit)
+        table = HeadlessTable(board_file, table_file, state_dir, emit, noise)
     except SettingsError as exc:
         raise ReplayError(str(exc))
     try:
@@ -71,6 +88,10 @@ def replay(raw_lines, table_file, board_file, state_dir, emit, started=None):
             except InputError as exc:
                 raise ReplayError("line %d: %s" % (number, exc))
         table.wait_booted()
+        if not table.catch_up(CATCH_UP_MS):
+            raise ReplayError("the host did not get every report within %d s of virtual time (%d frames "
+                              "still unacknowledged)" % (CATCH_UP_MS // 1000, table.ctx.sender.held()),
+                              BOOT_FAILED)
     except Refused as exc:
         raise ReplayError("the firmware refused to boot: %s" % exc)
     except BootTimeout as exc:
@@ -85,6 +106,10 @@ def _parser():
     ap.add_argument("--board", default="sim", help="board name in boards/ or a board file (default sim)")
     ap.add_argument("--state-dir", help="the simulated flash (crash.log, pending fault); default: a fresh "
                                         "temporary directory, removed at exit")
+    ap.add_argument("--line-noise", type=float, default=0.0, metavar="P",
+                    help="probability that a byte on the host line is dropped, corrupted or duplicated "
+                         "(both directions; default 0)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the line noise (default 0)")
     ap.add_argument("input", help="input lines (JSON Lines), or - for stdin")
     return ap
 
@@ -129,7 +154,8 @@ def main(argv=None, stdin=None, stdout=None, stderr=None):
         # The firmware's own console text (print) is not the host's view: it goes to stderr.
         with _input(args.input, stdin) as lines, _state_dir(args.state_dir) as state_dir, \
                 contextlib.redirect_stdout(stderr):
-            replay(lines, args.table, board_path(args.board), state_dir, emit)
+            replay(lines, args.table, board_path(args.board), state_dir, emit,
+                   line_noise=args.line_noise, seed=args.seed)
     except ReplayError as exc:
         print("replay: %s" % exc, file=stderr)
         return exc.status

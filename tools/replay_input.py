@@ -208,7 +208,8 @@ def _raw(table, value, options):
 
 def _hand(table, value, options):
     """{"hand": {"button": 3, "stacks": {"1": 1000}}}: the host's request to start an Omaha hand, sent
-    as one JSON line on the report port (docs/omaha.md, "Host requests"); the table judges its values."""
+    in a REQUEST frame on the report port (docs/omaha.md, "Host requests"; docs/host-link.md), through
+    the host client; the table judges its values."""
     if not isinstance(value, dict):
         raise InputError("hand must be an object such as {\"button\": 3, \"stacks\": {\"1\": 1000}}, got %s"
                          % _type_name(value))
@@ -225,7 +226,7 @@ def _hand(table, value, options):
         _whole("hand: stacks: seat %s" % seat, chips)
     _port(table, HOST_PORT, "hand")
     _shoe_on(table)
-    table.io.send(HOST_PORT, json.dumps({"hand": value}).encode() + b"\n")
+    table.io.send(HOST_PORT, table.client.request(json.dumps({"hand": value})))
     table.take_in(HOST_PORT)
 
 

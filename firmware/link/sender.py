@@ -23,6 +23,7 @@ REPORT = b"REPORT"   # a report's JSON
 OPEN = b"OPEN"       # seq 1 of every boot: payload the previous boot's last frame "<boot>.<seq>", or "-"
 LOST = b"LOST"       # payload: how many reports were refused because the store was full
 GONE = b"GONE"       # seq 0, not kept: "<from> <to>": a REPLAY asked for frames no longer held
+PART = b"PART"       # the leading pieces of a report too long for one frame; its REPORT frame ends it
 
 # What receive() found in a host frame.
 CMD_BAD = const(0)       # refused: .last_status says why (a frame_mod status, or _UNKNOWN_TYPE)
@@ -30,6 +31,7 @@ CMD_ACK = const(1)
 CMD_REPLAY = const(2)
 CMD_TIME = const(3)      # the clock is set; frames now carry the host's time
 CMD_RECALL = const(4)    # .recall_count rounds asked for; the caller answers
+CMD_REQUEST = const(5)   # a host request (roads, a JSON request): request() gives its payload
 
 BAD_ARGUMENT = const(10)  # .last_status: a good frame whose argument is not a number
 UNKNOWN_TYPE = const(11)  # .last_status: a good frame of a type the board does not take
@@ -40,11 +42,15 @@ _TIME_DIGITS = const(15)
 
 class Sender:
     def __init__(self, port, store, boot, previous=None, window=8, timeout_ms=500,
-                 max_timeout_ms=8000, alarm_percent=75, clear_percent=50, on_alarm=None, budget=0):
+                 max_timeout_ms=8000, alarm_percent=75, clear_percent=50, on_alarm=None, budget=0,
+                 piece=frame_mod.MAX_PAYLOAD):
         """port: has write(buf); store: see firmware/link/store.py; boot: this boot's counter
         (it must grow from one start of the board to the next: the host tells boots apart by it).
         budget: bytes poll() may write at once (but always one frame), e.g. the UART's
         transmit buffer, so a write never waits for the line; 0: the whole window.
+
+        piece: the most payload bytes one frame carries (a longer report goes out in PARTs): a
+        short frame gets through a noisy line more often, and fits a smaller store slot.
 
         previous: (boot, seq) of the previous boot's last frame when the journal knows it;
         by default the newest frame the store still holds from an earlier boot, if any.
@@ -68,6 +74,9 @@ class Sender:
         self.clear_percent = clear_percent
         self.on_alarm = on_alarm
         self.budget = budget
+        if not 1 <= piece <= frame_mod.MAX_PAYLOAD:
+            raise ValueError("piece must be 1..%d bytes" % frame_mod.MAX_PAYLOAD)
+        self.piece = piece
         self.alarm = False
         self.uptime_ms = 0
         self.time_offset_ms = -1      # host time - uptime, once TIME came
@@ -95,15 +104,33 @@ class Sender:
     def send(self, payload, type=REPORT):
         """Keep and number one report (JSON text or bytes). Returns its seq, or 0 when refused:
         the store is full (the oldest frames are kept; the count goes out as a LOST frame).
-        ValueError for a payload no frame can carry (not printable ASCII, over MAX_PAYLOAD)."""
+        A report longer than `piece` bytes goes out as PART frames and a last REPORT frame (all
+        held at once, or all refused). ValueError for a payload no frame can carry (not
+        printable ASCII, more pieces than the store holds)."""
         self._flush_pending()
+        if isinstance(payload, str):
+            payload = payload.encode()
+        most = self.piece
+        pieces = (len(payload) + most - 1) // most if len(payload) > most else 1
         store = self.store
-        if (self._open_pending or self.refused or store.count() >= store.capacity()
-                or self._next_seq > frame_mod.MAX_NUMBER):
+        if pieces > store.capacity() - 2:
+            raise ValueError("a %d-byte report needs %d frames, the store holds %d"
+                             % (len(payload), pieces, store.capacity()))
+        if (self._open_pending or self.refused or store.count() + pieces > store.capacity()
+                or self._next_seq + pieces - 1 > frame_mod.MAX_NUMBER):
             self.refused += 1
             self.refused_total += 1
             return 0
-        return self._append(type, payload)
+        if pieces == 1:
+            return self._append(type, payload)
+        view = memoryview(payload)
+        for i in range(pieces - 1):
+            self._append(PART, view[i * most:(i + 1) * most])
+        return self._append(type, view[(pieces - 1) * most:])
+
+    def request(self):
+        """The payload of the REQUEST frame receive() just took (bytes)."""
+        return self._frame.payload()
 
     def host_time_ms(self):
         """The host's time now (ms since the Unix epoch), or -1 before TIME."""
@@ -177,6 +204,10 @@ class Sender:
                 return self._bad(BAD_ARGUMENT)
             self.recall_count = count
             return CMD_RECALL
+        if frame.type_is(b"REQUEST"):
+            if frame.payload_end == frame.payload_start:
+                return self._bad(BAD_ARGUMENT)
+            return CMD_REQUEST
         return self._bad(UNKNOWN_TYPE)
 
     # -- inside --
@@ -252,6 +283,7 @@ class Sender:
         self._next_write = i
         self._probing = False
         self._timer = 0
+        self._timeout = self.timeout_ms   # the host is there: no back-off
 
     def _check_alarm(self):
         store = self.store

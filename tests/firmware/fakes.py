@@ -1,4 +1,5 @@
 # Minimal stand-ins for hardware objects, usable on MicroPython (no hostsim there).
+from firmware.link import frame as link_frame
 
 
 class FakeStrip:
@@ -23,11 +24,17 @@ class FakeStrip:
 
 
 class FakeUART:
-    """Bytes fed by the test are read by the firmware; writes are collected."""
+    """Bytes fed by the test are read by the firmware; writes are collected.
+
+    A host-link frame written here is acknowledged at once (an ACK frame queued to be read), as
+    the host would (acks False: a host that is away); reports() reads the reports back out of the
+    frames written, each once, in order (a simple host: tools/host.py is the real one)."""
 
     def __init__(self):
         self.rx = bytearray()
         self.tx = bytearray()
+        self.acks = True
+        self._line = bytearray()
 
     def feed(self, data):
         self.rx.extend(data)
@@ -45,10 +52,48 @@ class FakeUART:
 
     def write(self, data):
         self.tx.extend(data)
+        for ch in bytes(data):
+            if ch != 10:
+                self._line.append(ch)
+                continue
+            frame = link_frame.Frame()
+            if self.acks and frame.decode(self._line) == link_frame.OK and frame.seq > 0:
+                self.rx.extend(link_frame.encode(frame.boot, frame.seq, "ACK"))
+            self._line = bytearray()
         return len(data)
 
     def lines(self):
         return [bytes(l).decode() for l in bytes(self.tx).split(b"\r\n") if l]
+
+    def reports(self):
+        """The JSON text of every report in the host-link frames written, each once, in order."""
+        return link_reports(self.tx)
+
+
+def link_reports(data):
+    """Host-link frames (bytes) -> the reports' JSON texts: each (boot, seq) once, PARTs joined.
+    Every line must be a good frame (a test's line has no noise)."""
+    out = []
+    seen = {}
+    parts = []
+    frame = link_frame.Frame()
+    for line in bytes(data).split(b"\n"):
+        if not line:
+            continue
+        status = frame.decode(line)
+        if status != link_frame.OK:
+            raise AssertionError("not a host-link frame (%s): %r" % (link_frame.STATUS_NAMES[status], line))
+        key = (frame.boot, frame.seq)
+        if frame.seq == 0 or key in seen:
+            continue
+        seen[key] = True
+        if frame.type_is(b"PART"):
+            parts.append(frame.payload())
+        elif frame.type_is(b"REPORT"):
+            parts.append(frame.payload())
+            out.append(b"".join(parts).decode())
+            parts = []
+    return out
 
 
 class FakePin:
@@ -134,6 +179,9 @@ class _MatrixCol:
 class FakeMachine:
     """Enough of `machine` for firmware.hardware.bring_up on either runtime."""
 
+    PWRON_RESET, HARD_RESET, WDT_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 3, 4, 5    # rp2 numbering
+    cause = 1                 # what reset_cause() answers
+
     def __init__(self):
         self.uarts = {}
         self.pins = {}
@@ -162,7 +210,7 @@ class FakeMachine:
                 self.level = v
 
         class UART(FakeUART):
-            def __init__(self, uart_id, baudrate=9600, tx=None, rx=None, timeout=0):
+            def __init__(self, uart_id, baudrate=9600, tx=None, rx=None, timeout=0, txbuf=0):
                 FakeUART.__init__(self)
                 machine.uarts[uart_id] = self
 
@@ -190,7 +238,7 @@ class FakeMachine:
         self.WDT = WDT
 
     def reset_cause(self):
-        return 1
+        return self.cause
 
     def disable_irq(self):
         self.irq_off += 1

@@ -1,13 +1,18 @@
 # What the game rigs share: a table controller on fake lights, fed events one at a time, its host
-# reports read back through the real Reporter (both runtimes). A game's rig builds the controller.
+# reports read back through the real Reporter and the real host link (both runtimes): the frames
+# the Sender writes are decoded and acknowledged as a host would. A game's rig builds the controller.
 import json
 
 from firmware.bets import DOWN_WORD, TAKE_DOWN
-from firmware.drivers.serial_line import SerialLine
 from firmware.events import BETS, BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED, FAULT, TICK
 from firmware.report import Reporter
 from firmware.table import READY
+from firmware.link.frame import MAX_FRAME
+from firmware.link.sender import Sender
+from firmware.link.store import RamStore
 from tests.firmware.fakes import FakeUART
+
+_STORE_FRAMES = 32         # as the board's (firmware.main.HOST_STORE_FRAMES)
 
 
 class TableRig:
@@ -20,7 +25,8 @@ class TableRig:
         self.buttons = buttons
         self.uart = FakeUART()
         names = [role for role, _ in sorted(buttons.items(), key=lambda item: item[1])]
-        self.reporter = Reporter(SerialLine(self.uart), table_id, names)
+        self.sender = Sender(self.uart, RamStore(_STORE_FRAMES, MAX_FRAME), 1)
+        self.reporter = Reporter(self.sender, table_id, names)
         self.reading_id = 0
         while self.table.state != READY:          # the boot lamp test
             self.event(TICK, 100)
@@ -29,6 +35,19 @@ class TableRig:
     def event(self, kind, a=0, b=0):
         self.table.dispatch(kind, a, b)
         self.reporter.drain(self.table)
+        self._link()
+
+    def _link(self):
+        """The sender writes what it holds; the host's ACKs (FakeUART's) go back to it."""
+        while True:
+            self.sender.poll(0)
+            acks = bytes(self.uart.rx)
+            self.uart.rx = bytearray()
+            if not acks:
+                return
+            for line in acks.split(b"\n"):
+                if line:
+                    self.sender.receive(line)
 
     def bets(self, table):
         """table: {seat: {zone: amount or "down"}} -> the reader's reading and its BETS event."""
@@ -56,7 +75,7 @@ class TableRig:
 
     # -- outputs -------------------------------------------------------------------------
     def reports(self, event=None):
-        out = [json.loads(line) for line in self.uart.lines()]
+        out = [json.loads(line) for line in self.uart.reports()]
         return [r for r in out if event is None or r["event"] == event]
 
     def last(self, event):

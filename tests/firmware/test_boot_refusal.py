@@ -4,11 +4,10 @@
 import json
 
 from firmware import main
+from firmware.version import FIRMWARE_VERSION
 from tests.firmware.fakes import FakeMachine, FakeNeoPixelModule
+from tests.firmware.scratch import ScratchDir
 
-STATE = "/tmp"     # exists on CPython hosts and in the VM
-BOARD = STATE + "/t_refusal_board.json"
-TABLE = STATE + "/t_refusal_table.json"
 PICO_HOST_UART = 1
 
 
@@ -30,15 +29,18 @@ def _write(path, data):
 
 
 def _run(board, table):
-    _write(BOARD, board)
-    _write(TABLE, table)
-    machine = FakeMachine()
-    status = main.run(BOARD, TABLE, STATE, machine, FakeNeoPixelModule())
+    """The board's run() with these files, in a fresh state dir (its boot counter starts at 1)."""
+    with ScratchDir() as state:
+        _write(state + "/t_refusal_board.json", board)
+        _write(state + "/t_refusal_table.json", table)
+        machine = FakeMachine()
+        status = main.run(state + "/t_refusal_board.json", state + "/t_refusal_table.json", state, machine,
+                          FakeNeoPixelModule())
     return status, machine
 
 
 def _host_reports(machine):
-    return [json.loads(line) for line in machine.uarts[PICO_HOST_UART].lines()]
+    return [json.loads(line) for line in machine.uarts[PICO_HOST_UART].reports()]
 
 
 def test_refused_table_file_reported_to_the_host():
@@ -59,7 +61,9 @@ def test_refused_board_file_reported_when_its_host_port_is_valid():
     assert status == 1
     assert _host_reports(machine) == [{"seq": 1, "table": "B07", "event": "boot_refused",
                                        "error": "board t_refusal_board: buttons: missing 'confirm' "
-                                                "(needed to acknowledge faults)"}]
+                                                "(needed to acknowledge faults)",
+                                       "firmware": FIRMWARE_VERSION, "reset_cause": "PWRON_RESET"}]
+    assert machine.uarts[PICO_HOST_UART].tx.startswith(b"#1.1 0 OPEN -*")     # framed: the link's first boot
 
 
 def test_board_without_the_games_reader_port_reported():

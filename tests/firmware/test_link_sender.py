@@ -283,3 +283,32 @@ def test_ram_store_bounds():
     assert store.read(1, buf) == 1 and buf[0] == ord("g") and store.boot_at(1) == 2
     assert store.drop_through(9, 0) == 2 and store.count() == 0
     raises(ValueError, RamStore, 1, 16)
+
+
+def test_request_frames_carry_the_hosts_requests():
+    sender, _, _ = _sender()
+    assert sender.receive(_host(0, 0, "REQUEST", "roads")) == sm.CMD_REQUEST
+    assert sender.request() == b"roads"
+    text = '{"hand": {"button": 3, "stacks": {"1": 1000}}}'
+    assert sender.receive(_host(0, 0, "REQUEST", text)) == sm.CMD_REQUEST and sender.request() == text.encode()
+    assert sender.receive(_host(0, 0, "REQUEST")) == sm.CMD_BAD and sender.last_status == sm.BAD_ARGUMENT
+    damaged = bytearray(_host(0, 0, "REQUEST", "roads"))
+    damaged[12] ^= 1
+    assert sender.receive(bytes(damaged)) == sm.CMD_BAD and sender.last_status == fm.BAD_CRC
+
+
+def test_a_report_longer_than_a_frame_goes_out_as_parts_and_is_held_whole_or_refused():
+    sender, wire, store = _sender(capacity=8)
+    long_report = ('{"event": "hand_result", "pad": "%s"}' % ("x" * (2 * fm.MAX_PAYLOAD))).encode()
+    seq = sender.send(long_report)
+    assert seq == 4 and store.count() == 4                  # OPEN, PART, PART, REPORT
+    sender.poll(1)
+    frames = wire.take()
+    assert [f[2] for f in frames] == ["OPEN", "PART", "PART", "REPORT"]
+    assert b"".join(f[3] for f in frames[1:]) == long_report
+    assert all(len(f[3]) <= fm.MAX_PAYLOAD for f in frames)
+    for _ in range(3):
+        sender.send('{"event": "x"}')
+    assert store.count() == 7 and sender.send(long_report) == 0      # 3 frames do not fit in 1: refused whole
+    assert store.count() == 7 and sender.refused_total == 1
+    raises_match(ValueError, "needs", sender.send, b"y" * (8 * fm.MAX_PAYLOAD))   # more than the store holds

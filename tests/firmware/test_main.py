@@ -4,6 +4,7 @@ import json
 import os
 
 from firmware import faults, main, saved_state, table as t
+from firmware.link import frame as fm
 from firmware.errors import SettingsError
 from firmware.events import HOST_HAND
 from tests.firmware.device_helpers import Sender
@@ -46,7 +47,7 @@ def _run(ctx, passes=60):
 
 
 def _host(machine):
-    return [json.loads(line) for line in machine.uarts[1].lines()]
+    return [json.loads(line) for line in machine.uarts[1].reports()]
 
 
 def _press_confirm(ctx, machine):
@@ -140,7 +141,8 @@ def _crash(state, message):
         main.record_crash(exc, state)
 
 
-def _crash_reports(machine):
+def _crash_reports(ctx, machine):
+    _run(ctx, 5)                  # the boot's reports go out over a few output passes
     return [r["error"] for r in _host(machine) if r["event"] == "crash_recorded"]
 
 
@@ -191,6 +193,9 @@ class NoReplaceFS:
     def stat(self, name):
         return os.stat(name)
 
+    def open(self, name, mode="r"):
+        return open(name, mode)
+
 
 def test_each_test_gets_a_fresh_state_dir():
     """A crash or fault left by another test (or an earlier run) is never seen (issue 8 #25)."""
@@ -202,7 +207,7 @@ def test_each_test_gets_a_fresh_state_dir():
             assert state != old and os.listdir(state) == []
             ctx, machine, _ = _boot(state)
             _run(ctx)
-            assert ctx.table.state == t.READY and _crash_reports(machine) == []
+            assert ctx.table.state == t.READY and _crash_reports(ctx, machine) == []
     assert not exists(state) and not exists(old)       # removed afterwards
 
 
@@ -212,12 +217,12 @@ def test_crash_reported_once_where_rename_cannot_replace():
         fs = NoReplaceFS()
         _crash(state, "first crash")
         ctx, machine, _ = _boot(state, fs=fs)
-        assert len(_crash_reports(machine)) == 1
+        assert len(_crash_reports(ctx, machine)) == 1
         _crash(state, "second crash")
         ctx, machine, _ = _boot(state, fs=fs)          # crash.prev exists now
-        assert ["second crash" in e for e in _crash_reports(machine)] == [True]
+        assert ["second crash" in e for e in _crash_reports(ctx, machine)] == [True]
         ctx, machine, _ = _boot(state, fs=fs)
-        assert _crash_reports(machine) == [] and ctx.crash_record == ""
+        assert _crash_reports(ctx, machine) == [] and ctx.crash_record == ""
         with open(state + "/crash.prev") as f:
             assert "second crash" in f.read()          # the latest record is kept
 
@@ -227,10 +232,10 @@ def test_crash_log_removed_when_it_cannot_be_moved():
         fs = NoReplaceFS(refuse_rename=True)
         _crash(state, "stuck")
         ctx, machine, _ = _boot(state, fs=fs)
-        assert fs.refused == 1 and len(_crash_reports(machine)) == 1
+        assert fs.refused == 1 and len(_crash_reports(ctx, machine)) == 1
         assert not exists(state + "/crash.log")
         ctx, machine, _ = _boot(state, fs=fs)
-        assert _crash_reports(machine) == []
+        assert _crash_reports(ctx, machine) == []
 
 
 def test_unreadable_crash_log_reported_not_fatal():
@@ -238,9 +243,9 @@ def test_unreadable_crash_log_reported_not_fatal():
         with open(state + "/crash.log", "wb") as f:
             f.write(b"\xff\xfe\x00torn")
         ctx, machine, _ = _boot(state)
-        assert "unreadable" in _crash_reports(machine)[0]
+        assert "unreadable" in _crash_reports(ctx, machine)[0]
         ctx, machine, _ = _boot(state)
-        assert _crash_reports(machine) == []
+        assert _crash_reports(ctx, machine) == []
 
 
 def test_unacknowledged_fault_survives_a_reset():
@@ -315,12 +320,16 @@ def test_dealer_display_shows_the_current_uptime():
         assert ctx.hw.displays["dealer"].lines[3] == "UP 16s"
 
 
+def _request(payload):
+    return fm.encode(0, 0, "REQUEST", payload)
+
+
 def test_json_host_request_goes_to_the_game_and_a_refusal_is_reported_with_its_reason_and_bytes():
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state)
         _run(ctx)
         host = machine.uarts[1]
-        host.feed(b'{"hand": {}}\n')                  # a game without JSON requests: not understood
+        host.feed(_request('{"hand": {}}'))           # a game without JSON requests: not understood
         _run(ctx, 2)
         seen = []
 
@@ -332,9 +341,9 @@ def test_json_host_request_goes_to_the_game_and_a_refusal_is_reported_with_its_r
 
         ctx.game.host_request = request
         for line in (b'{"hand": {"button": 3}}', b'{"bad": 1}', b'{"hand": [1, 2'):
-            host.feed(line + b"\n")
+            host.feed(_request(line))
             _run(ctx, 2)
-        host.feed(b"roads\n")                          # the word requests still work
+        host.feed(_request("roads"))                   # the word requests still work
         _run(ctx, 2)
         errors = [strip(r) for r in _host(machine) if r["event"] == "host_error"]
         assert seen == [{"hand": {"button": 3}}, {"bad": 1}]
@@ -344,3 +353,37 @@ def test_json_host_request_goes_to_the_game_and_a_refusal_is_reported_with_its_r
         assert errors[3]["bytes"] == '{"hand": [1, 2' and errors[3]["error"]     # not JSON: the parser's words
         assert errors[4] == {"event": "host_error", "error": "not served by this table", "request": 1}
         assert len(errors) == 5
+
+
+def test_plain_request_lines_are_refused_only_framed_requests_are_served():
+    """Error-checked communications only: roads or JSON as a plain line is refused with its bytes;
+    a REQUEST frame whose CRC fails is line noise, counted and never acted on."""
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        host = machine.uarts[1]
+        host.feed(b"roads\n" + b'{"hand": {}}\n')
+        _run(ctx, 4)
+        damaged = bytearray(_request("roads"))
+        damaged[10] ^= 1
+        host.feed(bytes(damaged) + b"ACK*0000\n" + b"#1.1\n")        # noise: never a host_error
+        _run(ctx, 4)
+        errors = [strip(r) for r in _host(machine) if r["event"] == "host_error"]
+        reason = "unframed request: the host sends requests in REQUEST frames"
+        assert errors == [{"event": "host_error", "error": reason, "bytes": "roads"},
+                          {"event": "host_error", "error": reason, "bytes": '{"hand": {}}'}]
+        assert ctx.host_noise == 3 and not [r for r in _host(machine) if r["event"] == "roads"]
+        host.feed(_request("roads"))
+        _run(ctx, 4)
+        assert [r["event"] for r in _host(machine)][-1] == "roads"
+
+
+def test_a_host_frame_with_a_good_crc_the_board_cannot_take_is_a_host_error():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        machine.uarts[1].feed(fm.encode(0, 0, "HELLO") + fm.encode(0, 0, "REQUEST") + fm.encode(0, 0, "RECALL", "5"))
+        _run(ctx, 4)
+        errors = [r["error"] for r in _host(machine) if r["event"] == "host_error"]
+        assert errors == ["host frame refused: unknown type", "host frame refused: bad argument",
+                          "recall is not served yet"]

@@ -34,7 +34,7 @@ def test_refusal_printed_and_reported(tmp_path, capsys):
     assert out == ["boot: board board: displays.dealer: unsupported LCD geometry 40x4: one HD44780 shows at most "
                    "80 characters (a 40x4 module has two controllers)",
                    "boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed"]
-    (line,) = machine.uarts[1].lines()
+    (line,) = machine.uarts[1].reports()
     assert json.loads(line)["error"] == out[0][len("boot: "):]
 
 

@@ -366,3 +366,63 @@ def test_cli_prints_one_json_line_per_report(monkeypatch, capsys):
 def test_cli_names_a_port_it_cannot_open():
     with pytest.raises(SystemExit, match="cannot open /nonexistent/tty"):
         host_mod.main(["/nonexistent/tty"])
+
+
+# -- issue 12, wiring: long reports in PARTs, REQUEST frames, the NAK ---------------------------------
+def test_a_report_in_parts_is_delivered_whole_once_even_over_noise():
+    uart = FakeUART()
+    uart.acks = False
+    sender = Sender(uart, RamStore(64, 200), 1, piece=100)
+    client = HostClient(raw=True)
+    noise = (LineNoise(0.01, 5), LineNoise(0.01, 6))
+    texts = [json.dumps({"n": n, "pad": "x" * (n * 37 % 400)}) for n in range(300)]
+    got = []
+    for text in texts:
+        assert sender.send(text) > 0
+        for _ in range(200):
+            sender.poll(10)
+            data, uart.tx = bytes(uart.tx), bytearray()
+            reports, reply = client.feed(noise[0].apply(data))
+            got.extend(reports)
+            for line in noise[1].apply(reply).split(b"\n"):
+                if line:
+                    sender.receive(line)
+            if sender.held() < 32:
+                break
+    for _ in range(5000):
+        if sender.held() == 0:
+            break
+        sender.poll(10)
+        data, uart.tx = bytes(uart.tx), bytearray()
+        reports, reply = client.feed(noise[0].apply(data))
+        got.extend(reports)
+        for line in noise[1].apply(reply).split(b"\n"):
+            if line:
+                sender.receive(line)
+    assert got == texts and sender.held() == 0
+    assert not [e for e in client.events if e["link"] == "part_lost"]
+
+
+def test_parts_cut_off_by_a_reset_are_never_delivered_as_a_report():
+    client = HostClient(raw=True)
+    data = (fm.encode(1, 1, "OPEN", "-") + fm.encode(1, 2, "PART", '{"a": ') +
+            fm.encode(2, 1, "OPEN", "-") + fm.encode(2, 2, "REPORT", '{"b": 1}'))
+    reports, _ = client.feed(data)
+    assert reports == ['{"b": 1}']
+    assert [e["link"] for e in client.events if e["link"] == "part_lost"] == ["part_lost"]
+
+
+def test_request_is_a_request_frame_the_sender_takes():
+    frame = HostClient.request('{"hand": {"button": 3}}')
+    assert frame.startswith(b"#0.0 0 REQUEST {") and frame.endswith(b"\n")
+    sender = Sender(FakeUART(), RamStore(4, fm.MAX_FRAME), 1)
+    assert sender.receive(frame[:-1]) == 5 and sender.request() == b'{"hand": {"button": 3}}'
+
+
+def test_a_damaged_frame_is_answered_at_once_with_a_replay_of_the_expected_one():
+    client = HostClient()
+    client.feed(fm.encode(1, 1, "OPEN", "-"))
+    damaged = bytearray(fm.encode(1, 2, "REPORT", '{"x": 1}'))
+    damaged[8] ^= 1
+    reports, reply = client.feed(bytes(damaged))
+    assert reports == [] and reply == fm.encode(1, 2, "REPLAY")

@@ -9,6 +9,7 @@ from rich.console import Console
 
 from firmware import table_config
 from hostsim.sim import Sim, board_keys
+from tests.host.link_frames import board_frame
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHIPPED = ("sim", "pico", "esp32s3")
@@ -43,7 +44,7 @@ def test_the_screen_fits_80_by_24_with_many_long_reports(tmp_path, board, game):
     try:
         _light_every_zone(sim)
         for n in range(40):
-            sim.tap.seen(LONG_REPORT % n)
+            sim.tap.seen(board_frame(n, LONG_REPORT % n))
         lines = _screen_text(sim)
     finally:
         sim.close()
@@ -63,7 +64,7 @@ def test_the_reports_panel_takes_the_height_that_is_left(tmp_path):
     sim = _sim(os.path.join(REPO, "boards", "sim.json"), "omaha", tmp_path)
     try:
         for n in range(40):
-            sim.tap.seen(LONG_REPORT % n)
+            sim.tap.seen(board_frame(n, LONG_REPORT % n))
         small, tall = _screen_text(sim, height=24), _screen_text(sim, height=40)
     finally:
         sim.close()

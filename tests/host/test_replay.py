@@ -19,6 +19,8 @@ import pytest
 
 from firmware import cards
 from firmware import main as firmware_main
+from firmware import table_config
+from firmware.version import FIRMWARE_VERSION
 from hostsim import hardware
 from hostsim.devices import BetReaderDevice, ShoeDevice
 from hostsim.headless import BOOT_LIMIT_MS, SETTLE_MS, HeadlessTable
@@ -70,6 +72,10 @@ def _timed(tmp_path, *lines, table=None):
     return seen
 
 
+def _digest(path):
+    return firmware_main.settings_digest(table_config.read(path))
+
+
 def _events(reports):
     return [(r["event"], r.get("state", r.get("button", r.get("fault")))) for r in reports]
 
@@ -100,7 +106,7 @@ def test_boot_reports_come_first_in_order_and_nothing_else_is_printed(tmp_path):
     reports = [json.loads(line) for line in proc.stdout.splitlines()]
     assert _events(reports) == BOOTED
     assert reports[0] == {"seq": 1, "table": "SIM-B1", "event": "boot", "board": "sim", "game": "baccarat",
-                          "reset_cause": hardware.PWRON_RESET}
+                          "firmware": FIRMWARE_VERSION, "settings": _digest(_table()), "reset_cause": "PWRON_RESET"}
 
 
 @pytest.mark.parametrize("game", ["baccarat", "craps", "omaha"])
@@ -258,6 +264,7 @@ def test_each_device_line_goes_on_the_wire_as_the_emulated_devices_frames(tmp_pa
         for line, port, data in script:
             del sent[:]
             run_line(table, json.dumps(line))
+            sent[:] = [(role, data) for role, data in sent if role != "host"]    # the host's ACKs
             assert sent and all(role == port for role, _ in sent), line
             assert b"".join(d for _, d in sent) == data, line
 
@@ -359,7 +366,8 @@ def test_a_table_file_the_firmware_refuses_is_its_boot_refused_report(tmp_path):
     assert proc.returncode == 2
     assert_one_line_error(proc, "replay: the firmware refused to boot: table settings: missing 'settings'")
     assert [json.loads(l) for l in proc.stdout.splitlines()] == [
-        {"seq": 1, "table": "X1", "event": "boot_refused", "error": "table settings: missing 'settings'"}]
+        {"seq": 1, "table": "X1", "event": "boot_refused", "error": "table settings: missing 'settings'",
+         "firmware": FIRMWARE_VERSION, "reset_cause": "PWRON_RESET"}]
 
 
 def test_a_board_the_table_cannot_run_on_is_refused_by_the_firmware(tmp_path):
@@ -429,7 +437,7 @@ def test_a_firmware_crash_resets_the_board_and_the_replay_goes_on(tmp_path, monk
         ("boot", None), ("crash_recorded", None), ("state", "starting"), ("state", "fault"), ("fault", "crashed"),
         ("button", "void"), ("button", "void"),       # the button was still held down when the board came back
         ("button", "deal"), ("button", "deal")]       # the next line waited for the new boot to finish
-    assert reports[4]["reset_cause"] == hardware.HARD_RESET and reports[4]["seq"] == 1
+    assert reports[4]["reset_cause"] == "HARD_RESET" and reports[4]["seq"] == 1
     assert "ValueError: firmware bug" in reports[5]["error"]
 
 
@@ -471,7 +479,7 @@ def test_a_failing_host_side_is_not_a_firmware_crash(tmp_path):
 
     with pytest.raises(BrokenPipeError):
         replay_tool.replay([b'{"button": "deal"}'], _table(), BOARD, str(tmp_path), emit)
-    assert os.listdir(tmp_path) == []
+    assert sorted(os.listdir(tmp_path)) == ["boot.0"]          # the boot counter, and no crash.log
 
 
 # -- determinism and golden scripts -------------------------------------------------------------
@@ -510,3 +518,80 @@ def test_every_script_replays_to_the_end(name):
     assert os.path.exists(expected), "%s has no expected output (see replay_scripts/README.md)" % name
     with open(expected) as f:
         assert proc.stdout == f.read(), "replay output differs from %s (see replay_scripts/README.md)" % expected
+
+
+# -- the host link under line noise (issue 12) ---------------------------------------------------
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_golden_script_over_a_1_percent_noisy_line_prints_exactly_the_noiseless_output(seed):
+    """Bytes dropped, corrupted or duplicated both ways: every report once, in order, the same bytes."""
+    name = "baccarat_alarms"
+    table = os.path.join(SCRIPTS, name + ".table.json")
+    proc = _cli("--table", table, "--line-noise", "0.01", "--seed", str(seed),
+                os.path.join(SCRIPTS, name + ".in.jsonl"), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    with open(os.path.join(SCRIPTS, name + ".out.jsonl")) as f:
+        assert proc.stdout == f.read()
+
+
+def test_the_noise_is_real_and_the_host_client_worked_for_it(tmp_path):
+    holder = {}
+    out = []
+    with open(os.path.join(SCRIPTS, "baccarat_round.in.jsonl"), "rb") as lines:
+        replay_tool.replay(lines, _table(), BOARD, str(tmp_path), out.append,
+                           started=lambda t: holder.__setitem__("table", t), line_noise=0.01, seed=7)
+    table = holder["table"]
+    with open(os.path.join(SCRIPTS, "baccarat_round.out.jsonl")) as f:
+        assert "".join(line + "\n" for line in out) == f.read()
+    assert sum(table.noise[0].hits.values()) > 20 and sum(table.noise[1].hits.values()) > 0
+    assert table.client.refused and table.client.replays_asked > 0
+
+
+def test_a_line_noise_out_of_range_is_a_usage_error(tmp_path):
+    status, reports, err = _main(tmp_path, extra=("--line-noise", "1.5"))
+    assert status == 2 and reports == [] and "line noise probability" in err
+
+
+def test_a_host_that_never_catches_up_is_exit_status_1(tmp_path, monkeypatch):
+    monkeypatch.setattr(replay_tool, "CATCH_UP_MS", 2000)
+    monkeypatch.setattr(HeadlessTable, "caught_up", lambda self: False)      # a host that never has it all
+    status, reports, err = _main(tmp_path, {"wait_ms": 10})
+    assert status == 1 and "did not get every report within 2 s" in err
+
+
+def test_a_reset_mid_run_is_a_new_boot_counter_and_each_report_arrives_once(tmp_path, monkeypatch):
+    """The watchdog resets the board mid-run: the next boot has the next counter; the host delivers
+    each report once (the RAM store's unsent frames are lost at a reset and the host says so)."""
+    boots = []
+    real = firmware_main.boot
+
+    def boot(*args, **kwargs):
+        ctx = real(*args, **kwargs)
+        boots.append(ctx.sender.boot)
+        return ctx
+
+    monkeypatch.setattr(firmware_main, "boot", boot)
+    holder = {}
+    out = []
+    lines = [b'{"button": "deal"}', b'{"wait_ms": 3000}', b'{"button": "confirm"}']
+
+    def started(table):
+        holder["table"] = table
+
+    real_poll = firmware_main.poll_inputs
+
+    def poll_inputs(ctx, elapsed_ms):
+        table = holder["table"]
+        if len(boots) == 1 and table.now_ms() > 1500:
+            raise hardware.SimReset(hardware.WDT_RESET, "watchdog")     # as hw.check_watchdog() raises it
+        real_poll(ctx, elapsed_ms)
+
+    monkeypatch.setattr(firmware_main, "poll_inputs", poll_inputs)
+    replay_tool.replay(lines, _table(), BOARD, str(tmp_path), out.append, started=started)
+    reports = [json.loads(line) for line in out]
+    assert boots == [1, 2]
+    starts = [i for i, r in enumerate(reports) if r["event"] == "boot"]
+    assert len(starts) == 2 and reports[starts[1]]["reset_cause"] == "WDT_RESET"
+    for first, end in ((starts[0], starts[1]), (starts[1], len(reports))):
+        seqs = [r["seq"] for r in reports[first:end]]
+        assert seqs == list(range(1, len(seqs) + 1))            # once each, in order, within each boot
+    assert holder["table"].client.duplicates >= 0 and holder["table"].caught_up()

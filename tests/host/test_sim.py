@@ -72,14 +72,24 @@ def test_unhandled_exception_is_recorded_and_the_board_restarts(tmp_path):
         class Stop(BaseException):
             pass
 
+        reports = []
+
         async def stop(ctx):
+            """The host: reads the board's frames and acknowledges them for 0.3 s, then stops the run."""
             import asyncio
-            await asyncio.sleep(0.3)
+            from tools.host import HostClient
+
+            client = HostClient()
+            for _ in range(30):
+                await asyncio.sleep(0.01)
+                got, reply = client.feed(hw.port("host").take())
+                reports.extend(got)
+                if reply:
+                    hw.port("host").feed(reply)
             raise Stop()
 
         with pytest.raises(Stop):
             main.run(*args, extra_tasks=(stop,))
-        reports = [json.loads(l) for l in hw.port("host").take().decode().split("\r\n") if l]
         assert any(r["event"] == "crash_recorded" and "blew up" in r["error"] for r in reports)
         assert reports[-1] == {"seq": reports[-1]["seq"], "table": "SIM-B1", "event": "fault",
                                "fault": "crashed", "detail": 0}

@@ -16,6 +16,7 @@ from hostsim import hardware
 from hostsim.dealer import DOUBLE_PULL, GARBLED, UNREADABLE
 from hostsim.oled import SimSSD1306, find_oled
 from hostsim.sim import Sim
+from tests.host.link_frames import board_frame
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OLED_ADDR = 0x3C
@@ -56,7 +57,7 @@ def _draw_scoreboard(hw):
 
 def _fill_reports(sim, n=40):
     for i in range(n):
-        sim.tap.seen(b'{"seq": %d, "table": "SIM-B1", "event": "state", "state": "betting"}\r\n' % i)
+        sim.tap.seen(board_frame(i, b'{"seq": %d, "table": "SIM-B1", "event": "state", "state": "betting"}' % i))
 
 
 # -- the scoreboard in the live view ---------------------------------------------------------------------------

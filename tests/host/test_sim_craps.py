@@ -20,6 +20,7 @@ from hostsim.headless import board_path
 from hostsim.sim import Quit, Sim
 from hostsim.stickman import (COCKED, FAST_PACE, INVALID, INVALID_KINDS, LIVE_PACE, NOT_ROLLED, OFF_TABLE, SHORT,
                               SHORT_WALL)
+from tests.host.link_frames import board_frame
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TABLE = os.path.join(REPO, "boards", "tables", "sim-craps.json")
@@ -170,6 +171,7 @@ def test_the_stickman_waits_while_the_table_is_held_in_an_alarm(tmp_path):
     run = _run(tmp_path, seed=2)
     try:
         run.play(1)
+        assert run.table.catch_up(5000)          # the host has every report so far (none comes late)
         stickman = run.stickman
         stickman.on_report({"event": "state", "state": "fault"})     # as the table reports an alarm
         before = len(stickman.sent)
@@ -243,7 +245,7 @@ def test_the_view_fits_80x24_with_the_puck_the_point_zones_and_the_throw_keys(tm
         sim.dealer.on_report({"event": "state", "state": "point"})
         sim.dealer.on_report({"event": "puck", "puck": "on", "point": 6})
         for i in range(40):
-            sim.tap.seen(b'{"seq": %d, "table": "SIM-C1", "event": "state", "state": "point"}\r\n' % i)
+            sim.tap.seen(board_frame(i, b'{"seq": %d, "table": "SIM-C1", "event": "state", "state": "point"}' % i))
         lines = _screen(sim)
         read, write = os.pipe()
         os.write(write, b"21")

@@ -1,0 +1,127 @@
+# The host's side of the board's report port, and the boot report's words for the host.
+#
+# read_host() takes the host-link frames the host sends (docs/host-link.md): ACK, REPLAY and TIME go
+# to the sender, a REQUEST becomes the table's HOST event (roads, or a JSON request the game parses:
+# Game.host_request). Error-checked communications only: a plain request line is refused with
+# host_error; what line noise leaves is counted (ctx.host_noise), never acted on.
+import json
+from binascii import crc32
+
+from firmware.compat import const
+from firmware.errors import SettingsError
+from firmware.events import HOST, HOST_BAD, HOST_ROADS, HOST_UNKNOWN
+from firmware.link import frame as frame_mod
+from firmware.link import sender as sender_mod
+
+# What the host may ask in a REQUEST frame (one word; a payload starting with "{" is a JSON request).
+_HOST_REQUESTS = {b"roads": HOST_ROADS}
+_HOST_LINES_PER_PASS = const(4) # host frames read per input pass (ACKs come as fast as frames go)
+# Host frames refused for what line noise does (the CRC or the line's shape): counted, not reported.
+_NOISE = (frame_mod.TRUNCATED, frame_mod.NO_START, frame_mod.TOO_LONG, frame_mod.BAD_CRC)
+_SENDER_REFUSALS = {sender_mod.BAD_ARGUMENT: "bad argument", sender_mod.UNKNOWN_TYPE: "unknown type"}
+_RESET_CAUSES = ("PWRON_RESET", "HARD_RESET", "WDT_RESET", "DEEPSLEEP_RESET", "SOFT_RESET")
+
+
+def reset_cause_name(machine):
+    """machine.reset_cause() as its name (PWRON_RESET...); "reset_N" for a number no name has."""
+    if not hasattr(machine, "reset_cause"):
+        return "unknown"
+    cause = machine.reset_cause()
+    for name in _RESET_CAUSES:
+        if getattr(machine, name, None) == cause:
+            return name
+    return "reset_%d" % cause
+
+
+def settings_digest(data):
+    """CRC-32 (8 hex digits) of the table file's JSON in canonical form (keys sorted, no spaces):
+    the host can tell which settings the table runs with, whatever the file's layout."""
+    return "%08x" % (crc32(_canonical(data).encode()) & 0xFFFFFFFF)
+
+
+def _canonical(value):
+    # json.dumps has no sort_keys on MicroPython: dicts are written in key order here.
+    if isinstance(value, dict):
+        return "{" + ",".join(json.dumps(k) + ":" + _canonical(value[k]) for k in sorted(value)) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_canonical(v) for v in value) + "]"
+    return json.dumps(value)
+
+
+def read_host(ctx, elapsed_ms):
+    """Host-link frames on the report port (at most _HOST_LINES_PER_PASS a pass): ACK, REPLAY and TIME
+    go to the sender, a REQUEST becomes a HOST event. A plain request line (unframed) is refused
+    with host_error; what line noise leaves (a frame failing its CRC, its pieces) is only counted."""
+    port = ctx.host_port
+    ctx.host_asked = False
+    for _ in range(_HOST_LINES_PER_PASS):
+        line = port.poll(elapsed_ms)
+        elapsed_ms = 0
+        if port.fault:
+            data = bytes(port.buf[:port.fault_len])
+            if _plain_request(data):
+                _host_event(ctx, HOST_UNKNOWN, ctx.table.evidence.keep(data))
+            else:
+                ctx.host_noise += 1
+        elif line is None:
+            return
+        elif ctx.sender is None or line[:1] != b"#":
+            if _plain_request(line):
+                _host_refused(ctx, "unframed request: the host sends requests in REQUEST frames", line)
+            else:
+                ctx.host_noise += 1
+        else:
+            _host_frame(ctx, line)
+        if ctx.host_asked:
+            return                # one request or refusal a pass: its reason (table.host_reason) is one field
+
+
+def _plain_request(data):
+    text = bytes(data).strip()
+    return text in _HOST_REQUESTS or text[:1] == b"{"
+
+
+def _host_event(ctx, a, b):
+    ctx.host_asked = True
+    ctx.queue.put(HOST, a, b)
+
+
+def _host_refused(ctx, reason, data):
+    ctx.table.host_reason = reason
+    _host_event(ctx, HOST_BAD, ctx.table.evidence.keep(data))
+
+
+def _host_frame(ctx, line):
+    sender = ctx.sender
+    command = sender.receive(line)
+    if command == sender_mod.CMD_REQUEST:
+        payload = sender.request()
+        text = payload.strip()
+        request = _HOST_REQUESTS.get(text)
+        if request is not None:
+            _host_event(ctx, request, 0)
+        elif text[:1] == b"{" and ctx.game.host_request is not None:
+            _json_request(ctx, payload, text)
+        else:
+            _host_event(ctx, HOST_UNKNOWN, ctx.table.evidence.keep(payload))
+    elif command == sender_mod.CMD_RECALL:
+        _host_refused(ctx, "recall is not served yet", line)
+    elif command == sender_mod.CMD_BAD:
+        status = sender.last_status
+        if status in _NOISE:
+            ctx.host_noise += 1
+        else:                     # a frame with a good CRC the board cannot take: the host is at fault
+            reason = (frame_mod.STATUS_NAMES[status] if status < len(frame_mod.STATUS_NAMES)
+                      else _SENDER_REFUSALS.get(status, "refused"))
+            _host_refused(ctx, "host frame refused: %s" % reason, line)
+
+
+def _json_request(ctx, line, text):
+    """A JSON request, parsed and checked by the game now; its HOST event is dispatched in order.
+    Refused: host_error with the reason (table.host_reason) and the line's bytes."""
+    try:
+        a, b = ctx.game.host_request(json.loads(text))
+    except (ValueError, SettingsError, RuntimeError) as exc:   # RuntimeError: nested too deeply
+        _host_refused(ctx, str(exc) or type(exc).__name__, line)
+        return
+    _host_event(ctx, a, b)
