@@ -16,7 +16,7 @@ def _run(rig, steps, first, screens, config):
     """Feed steps[first:] -> per step (its reports, what it leaves to see)."""
     out = []
     for step in steps[first:]:
-        seen = len(rig.uart.lines())
+        seen = len(rig.reports())
         step(rig)
         reports = [strip(r) for r in rig.reports()[seen:]]
         out.append((reports, _view(rig, screens, config)))
@@ -95,7 +95,7 @@ def journal_check(make_rig, steps):
     marks = []                                   # (events so far, reports so far, snapshot) at each boundary
     for k in range(len(steps) + 1):
         if ref.table.at_boundary():
-            marks.append((len(log), len(ref.uart.lines()), ref.table.snapshot()))
+            marks.append((len(log), len(ref.reports()), ref.table.snapshot()))
         if k < len(steps):
             steps[k](ref)
     reports = [strip(r) for r in ref.reports()]
@@ -103,7 +103,7 @@ def journal_check(make_rig, steps):
     for events, seen, data in marks:
         fork = make_rig()
         fork.table.restore(data)
-        booted = len(fork.uart.lines())
+        booted = len(fork.reports())
         ms = 0
         for kind, a, b, behind in log[events:]:
             if kind == TICK:
