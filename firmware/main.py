@@ -51,6 +51,10 @@ class Context:
         self.reporter = Reporter(hw.ports.get("host"), config["table_id"], self.button_names)
         self.bringup_faults = hw.faults
         self.crash_record = ""
+        self.machine = None                   # boot() sets these three for the console
+        self.reset_cause = -1
+        self.table_path = ""
+        self.host_time = None                 # (host's seconds, table uptime_s then) once the host sets it
         self.console = Console(self)
         self.console_port = hw.ports.get("console")
         self.host_port = hw.ports.get("host")
@@ -109,6 +113,9 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     ctx.crash_record = take_crash_record(state_dir, ctx.fs)
     _restore_fault(ctx)           # queued first: it is older than anything found at this boot
     reset_cause = machine.reset_cause() if hasattr(machine, "reset_cause") else -1
+    ctx.machine = machine
+    ctx.reset_cause = reset_cause
+    ctx.table_path = table_path
     ctx.reporter.emit("boot", {"board": board.name, "game": config["game"], "reset_cause": reset_cause})
     for code, text in hw.faults:
         ctx.reporter.emit("fault", {"fault": code, "text": text})
@@ -155,13 +162,7 @@ def poll_inputs(ctx, elapsed_ms):
         _read_host(ctx, elapsed_ms)
     if ctx.unused_reader is not None:
         _watch_unused_reader(ctx, elapsed_ms)
-    port = ctx.console_port
-    if port is not None:
-        line = port.poll(elapsed_ms)
-        if port.fault:                              # too long: dropped by the driver, answered here
-            _answer(port, ctx.console.line_too_long())
-        elif line is not None:
-            _answer(port, ctx.console.handle(line))
+    ctx.console.poll(elapsed_ms)                    # typed bytes, through its line editor
     overflows = queue.overflows
     table = ctx.table
     while queue.get():
@@ -217,11 +218,6 @@ def _json_request(ctx, line, text):
     ctx.queue.put(HOST, a, b)
 
 
-def _answer(port, replies):
-    for reply in replies:
-        port.write_line(reply)
-
-
 def _report(ctx):
     _save_fault(ctx)              # saved before it is reported: a reported fault survives a reset
     ctx.reporter.drain(ctx.table)
@@ -231,7 +227,7 @@ def refresh_outputs(ctx, draw_displays):
     _report(ctx)
     ctx.hw.lights.show()
     table = ctx.table
-    if not draw_displays:
+    if not draw_displays or ctx.console.holds_displays():
         return
     if table.display_dirty:
         table.display_dirty = False
