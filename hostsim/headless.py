@@ -74,6 +74,8 @@ class HeadlessTable:
         self._last_output = 0
         self._last_draw = 0
         self.hw.port("host").taps.append(self._host_bytes)
+        self._console_partial = b""
+        self.hw.port("console").taps.append(self._console_bytes)
 
     def close(self):
         hardware.uninstall()
@@ -209,6 +211,15 @@ class HeadlessTable:
             if self._booting and _past_lamp_test(line):
                 self._booting = False
             self._undelivered.append(line)
+
+    def _console_bytes(self, data):
+        # The console's replies, a line at a time, among the host reports as {"console": "..."}
+        # (docs/protocol.md, "Replay input"); a prompt waits for the rest of its line (the echo).
+        self._console_partial += data
+        while b"\n" in self._console_partial:
+            raw, self._console_partial = self._console_partial.split(b"\n", 1)
+            text = raw.rstrip(b"\r").decode("utf-8", "replace")
+            self._undelivered.append(json.dumps({"console": text}))
 
     def _deliver(self):
         lines, self._undelivered = self._undelivered, []
