@@ -19,7 +19,6 @@ from firmware.events import (CON_ACT_COMMAND, CON_ACT_IDLE_LOGOUT, CON_AUDIT_FAI
                              CONSOLE, CONSOLE_ACTIONS, CONSOLE_ERROR, LAMP, LAMP_CHECK_END)
 from firmware.link.journal import JournalError
 
-VERSION = "0.1.0"
 MAX_ARGS = 4
 PROMPT = "> "
 PROMPT_LOGGED_IN = "# "
