@@ -13,7 +13,8 @@ TICK = const(1)          # a: ms since the previous tick
 BUTTON = const(2)        # a: button index on the board, b: BUTTON_PRESSED / _RELEASED / _LONG
 CARD = const(3)          # a: card 0..51 from the framed shoe (firmware.drivers.shoe), b: 1 if dealt face up
 # 4 and 5 were DICE and NO_ROLL, the plain dice reader line's (removed): the framed dice reader posts THROW.
-CONSOLE = const(6)       # a: console line ready (text held by the console driver)
+CONSOLE = const(6)       # a technician's console action for the host and the audit log (firmware/console):
+                         # a: CON_ACT_* below, b: its detail (see CONSOLE_ACTIONS)
 HOST = const(7)          # a: host command code (HOST_* below), b: argument
 FAULT = const(8)         # a: fault code (see firmware.faults), b: detail
 LAMP = const(9)          # a: zone index, LAMP_ALL or LAMP_CHECK_END (technician lamp check)
@@ -47,8 +48,22 @@ CON_UNKNOWN_COMMAND = const(4)
 CON_USAGE = const(5)            # a known command with wrong arguments
 CON_NO_ZONE = const(6)          # lamp: no such zone in the active layout
 CON_REFUSED = const(7)          # the table's state refuses it (lamp check during a fault)
+CON_LOGIN_REQUIRED = const(8)   # a command that changes state, typed without a technician login
+CON_AUDIT_FAILED = const(9)     # the audit log could not be written: the action was refused
 CONSOLE_ERRORS = ("none", "unreadable", "line_too_long", "too_many_words", "unknown_command", "usage",
-                  "no_zone", "refused")
+                  "no_zone", "refused", "login_required", "audit_failed")
+
+# CONSOLE's a (docs/console.md, "Audit"); CONSOLE_ACTIONS[code] is the report's and the audit log's word.
+CON_ACT_LOGIN = const(1)          # b: 0
+CON_ACT_LOGIN_FAILED = const(2)   # b: wrong PINs in a row so far
+CON_ACT_LOCKOUT = const(3)        # b: seconds the console stays locked
+CON_ACT_LOGOUT = const(4)         # b: 0
+CON_ACT_IDLE_LOGOUT = const(5)    # b: 0
+CON_ACT_PASSWD = const(6)         # b: 0 (the PIN itself is never reported nor kept)
+CON_ACT_COMMAND = const(7)        # b: evidence handle of the command line that changes state
+CON_ACT_LOCKED = const(8)         # a login tried while locked; b: seconds left
+CONSOLE_ACTIONS = ("none", "login", "login_failed", "lockout", "logout", "idle_logout", "passwd", "command",
+                   "login_locked")
 
 
 class EventQueue:

@@ -68,6 +68,10 @@ class Context:
         self.reporter = Reporter(self.sender, config["table_id"], self.button_names)
         self.bringup_faults = hw.faults
         self.crash_record = ""
+        self.machine = None                   # boot() sets these three for the console
+        self.reset_cause = -1
+        self.table_path = ""
+        self.host_time = None                 # (host's seconds, table uptime_s then) once the host sets it
         self.console = Console(self)
         self.console_port = hw.ports.get("console")
         self.host_port = hw.ports.get("host")
@@ -131,8 +135,12 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     ctx = Context(board, config, hw, state_dir, fs, boot_number)
     ctx.crash_record = take_crash_record(state_dir, ctx.fs)
     _restore_fault(ctx)           # queued first: it is older than anything found at this boot
+    ctx.machine = machine
+    ctx.reset_cause = reset_cause_name(machine)
+    ctx.table_path = table_path
     ctx.reporter.emit("boot", {"board": board.name, "game": config["game"], "firmware": FIRMWARE_VERSION,
-                               "settings": settings_digest(table_config.read(table_path)), "reset_cause": reset_cause_name(machine)})
+                               "settings": settings_digest(table_config.read(table_path)),
+                               "reset_cause": ctx.reset_cause})
     if counter_problem:
         ctx.reporter.emit("fault", {"fault": faults.name(faults.BOOT_COUNTER_BAD), "text": counter_problem})
         ctx.queue.put(FAULT, faults.BOOT_COUNTER_BAD, boot_number)
@@ -188,13 +196,7 @@ def poll_inputs(ctx, elapsed_ms):
         read_host(ctx, elapsed_ms)
     if ctx.unused_reader is not None:
         _watch_unused_reader(ctx, elapsed_ms)
-    port = ctx.console_port
-    if port is not None:
-        line = port.poll(elapsed_ms)
-        if port.fault:                              # too long: dropped by the driver, answered here
-            _answer(port, ctx.console.line_too_long())
-        elif line is not None:
-            _answer(port, ctx.console.handle(line))
+    ctx.console.poll(elapsed_ms)                    # typed bytes, through its line editor
     overflows = queue.overflows
     table = ctx.table
     while queue.get():
@@ -220,9 +222,6 @@ def _watch_unused_reader(ctx, elapsed_ms):
         ctx.queue.put(FAULT, faults.UNEXPECTED_INPUT, handle)
 
 
-def _answer(port, replies):
-    for reply in replies:
-        port.write_line(reply)
 
 
 def _report(ctx):
@@ -238,7 +237,7 @@ def refresh_outputs(ctx, draw_displays, elapsed_ms=OUTPUT_MS):
         ctx.sender.poll(elapsed_ms)
     ctx.hw.lights.show()
     table = ctx.table
-    if not draw_displays:
+    if not draw_displays or ctx.console.holds_displays():
         return
     if table.display_dirty:
         table.display_dirty = False

@@ -6,6 +6,7 @@ import json
 from firmware import cards, faults
 from firmware import events
 from firmware import table as table_mod
+from firmware.recent import RecentReports
 
 
 class Reporter:
@@ -16,6 +17,7 @@ class Reporter:
         self.seq = 0
         self.outbox_overflows_reported = 0
         self.unused_role = ""             # the reader port the game does not use (unexpected_input)
+        self.recent = RecentReports()     # the console's `log`
 
     def emit(self, event, fields=None):
         self.seq += 1
@@ -24,6 +26,7 @@ class Reporter:
             for key in fields:
                 record[key] = fields[key]
         line = json.dumps(record)
+        self.recent.note(self.seq, event, fields)
         if self.sender is not None:
             try:
                 self.sender.send(line)        # 0 when refused: the sender counts it (a LOST frame)
@@ -65,6 +68,8 @@ class Reporter:
         elif code == table_mod.OUT_CONSOLE_ERROR:
             name = events.CONSOLE_ERRORS[a] if 0 <= a < len(events.CONSOLE_ERRORS) else "error_%d" % a
             self.emit("console_error", {"error": name, "line": table.evidence.text(b)})
+        elif code == table_mod.OUT_CONSOLE:
+            self._console(table, a, b)
         elif code == table_mod.OUT_HOST:
             if a == events.HOST_UNKNOWN:
                 self.emit("host_error", {"error": "unknown request", "bytes": table.evidence.text(b)})
@@ -94,6 +99,19 @@ class Reporter:
                                 "bytes": table.evidence.text(b)})
         else:
             self.emit("fault", {"fault": faults.name(code), "bytes": table.evidence.text(b)})
+
+    def _console(self, table, action, b):
+        """A technician's console action (docs/console.md, "Audit"); never a PIN."""
+        name = events.CONSOLE_ACTIONS[action] if 0 < action < len(events.CONSOLE_ACTIONS) else "action_%d" % action
+        fields = {"action": name}
+        if action == events.CON_ACT_COMMAND:
+            fields["line"] = table.evidence.text(b)
+        elif action == events.CON_ACT_LOGIN_FAILED:
+            fields["failures"] = b
+        elif action == events.CON_ACT_LOCKOUT or action == events.CON_ACT_LOCKED:
+            fields["seconds"] = b
+        self.emit("console", fields)
+
 
 def _lamp_name(table, a):
     """A LAMP argument as the console word: a zone name, "all" or "off"."""

@@ -10,7 +10,7 @@ from firmware.compat import const
 from firmware.errors import RestoreError
 from firmware.drivers import pixels
 from firmware.evidence import Evidence
-from firmware.events import (BUTTON, CARD, CON_NO_ZONE, CON_REFUSED, CONSOLE_ERROR, EventQueue, FAULT,
+from firmware.events import (BUTTON, CARD, CON_NO_ZONE, CON_REFUSED, CONSOLE, CONSOLE_ERROR, EventQueue, FAULT,
                              FAULT_RESTORED, HOST, LAMP, LAMP_ALL, LAMP_CHECK_END, LINK_BACKLOG, TICK)
 from firmware.statemachine import STAY, StateMachine
 
@@ -30,6 +30,7 @@ OUT_CONSOLE_ERROR = const(9)  # a: console error code, b: evidence handle
 OUT_FAULT_RESTORED = const(10)  # a: fault code, b: detail (raised before the last reset)
 OUT_HOST = const(11)      # a: HOST request the table could not serve, b: evidence of the line
 OUT_LINK_BACKLOG = const(12)  # a: 1 raised, 0 cleared; b: frames the host link holds
+OUT_CONSOLE = const(13)   # a: console action (events.CON_ACT_*), b: its detail
 OUT_GAME_FIRST = const(32)  # codes from here on are a game controller's own (Table.game_report)
 
 # OUT_ACK's b: how the dealer closed the alarm.
@@ -138,6 +139,8 @@ class Table(StateMachine):
             return self._common(FAULT, faults.CARD_OUT_OF_ORDER, a)
         elif kind == CONSOLE_ERROR:
             self._emit(OUT_CONSOLE_ERROR, a, b)
+        elif kind == CONSOLE:
+            self._emit(OUT_CONSOLE, a, b)      # a technician's login or change: in order with the rest
         elif kind == HOST:
             self._emit(OUT_HOST, a, b)       # a request no state of this table serves
         elif kind == LINK_BACKLOG:

@@ -82,6 +82,8 @@ class HeadlessTable:
         self._last_output = 0
         self._last_draw = 0
         self.hw.port("host").taps.append(self._host_bytes)
+        self._console_partial = b""
+        self.hw.port("console").taps.append(self._console_bytes)
 
     def close(self):
         hardware.uninstall()
@@ -225,6 +227,15 @@ class HeadlessTable:
         # Called inside the firmware's write: only collect here. The host reads after the pass
         # (_deliver), so a failure of the host side (a closed stdout) is never taken for a firmware crash.
         self._from_board += data
+
+    def _console_bytes(self, data):
+        # The console's replies, a line at a time, among the host reports as {"console": "..."}
+        # (docs/protocol.md, "Replay input"); a prompt waits for the rest of its line (the echo).
+        self._console_partial += data
+        while b"\n" in self._console_partial:
+            raw, self._console_partial = self._console_partial.split(b"\n", 1)
+            text = raw.rstrip(b"\r").decode("utf-8", "replace")
+            self._undelivered.append(json.dumps({"console": text}))
 
     def _deliver(self):
         data, self._from_board = bytes(self._from_board), bytearray()

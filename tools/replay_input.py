@@ -15,6 +15,8 @@ from firmware.errors import CardCodeError
 from hostsim.devices import DOWN, DiceReaderDevice
 from hostsim.table_io import BETS_PORT, DICE_PORT, HOST_PORT, SHOE_PORT
 
+CONSOLE_PORT = "console"
+
 # The longest wait one line may ask for: a typo (an extra digit or three) is an error, not an hour of stepping.
 MAX_WAIT_MS = 3600 * 1000
 # A card comes out at least this long after the previous one (virtual time), as a dealer draws:
@@ -297,6 +299,17 @@ def _type(table, legends):
     table.type_keys(legends)
 
 
+def _console(table, value, options):
+    """{"console": "status"}: a line typed on the console, a byte a pass as a person types, then CR.
+    Control characters pass as typed ("\u007f" is Backspace, "\u0003" Ctrl-C)."""
+    data = _text("console", value).encode()
+    _port(table, CONSOLE_PORT, "console")
+    for byte in data + b"\r":
+        table.io.send(CONSOLE_PORT, bytes((byte,)))
+        table.step()
+    table.take_in(CONSOLE_PORT)
+
+
 def _wait(table, value, options):
     table.run_for(_whole("wait_ms", value, 0, MAX_WAIT_MS))
 
@@ -314,6 +327,7 @@ KINDS = {
     "action": (_action, {}),
     "keys": (_keys, {}),
     "raw": (_raw, {}),
+    "console": (_console, {}),
     "wait_ms": (_wait, {}),
 }
 

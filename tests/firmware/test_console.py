@@ -1,6 +1,7 @@
 # Technician console: commands answer; garbage gets a clear error and is reported.
 from firmware import table as t
 from firmware.drivers.pixels import GOLD, OFF, RED, WHITE
+from tests.firmware.console_rig import boot_with_pin, login, reports as _reports, typed as _type
 from tests.firmware.device_helpers import Sender
 from tests.firmware.scratch import ScratchDir
 from tests.firmware.test_main import _boot, _host, _press_confirm, _run
@@ -11,23 +12,11 @@ def _say(ctx, machine, text):
     return ctx.console.handle(text)
 
 
-def _type(ctx, machine, text, passes=1):
-    """A line typed on the console port, answered and dispatched in `passes` input passes; the replies."""
-    machine.usb.tx = bytearray()
-    machine.usb.feed(text + b"\r\n")
-    _run(ctx, passes)
-    return machine.usb.lines()
-
-
-def _reports(machine, since=0):
-    return [dict((k, v) for k, v in r.items() if k not in ("seq", "table")) for r in _host(machine)[since:]]
-
-
 def test_help_status_board_zones_version():
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
-        assert _say(ctx, machine, b"help")[0] == "commands:"
+        assert _say(ctx, machine, b"help")[0] == "commands (* needs a technician login):"
         status = _say(ctx, machine, b"status")
         assert status[0].startswith("table B01  game baccarat  state ready")
         assert "console errors 0" in status
@@ -40,8 +29,8 @@ def test_help_status_board_zones_version():
 
 def test_lamp_command():
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state, "baccarat")
-        _run(ctx)
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
         assert _type(ctx, machine, b"lamp tie") == ["ok"]
         i = ctx.table.lights.index("tie")
         assert ctx.table.lights.colours[i] is GOLD and ctx.table.lights.colours[i - 1] is OFF
@@ -57,15 +46,15 @@ def test_lamp_command():
 def test_lamp_commands_are_reported_and_end_without_rerunning_entry():
     """issue 8 #13: `lamp off` used to re-run the state's entry (a second `state` report)."""
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state, "baccarat")
-        _run(ctx)
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
         before = len(_host(machine))
         _type(ctx, machine, b"lamp tie")
         _type(ctx, machine, b"lamp all")
         _type(ctx, machine, b"lamp off")
         _type(ctx, machine, b"lamp off")                 # no check running: nothing to end, nothing reported
         _run(ctx, 1)
-        assert _reports(machine, before) == [
+        assert [r for r in _reports(machine, before) if r["event"] != "console"] == [
             {"event": "state", "state": "lamp_check"},
             {"event": "lamp", "lamp": "tie"},
             {"event": "lamp", "lamp": "all"},
@@ -77,8 +66,8 @@ def test_lamp_commands_are_reported_and_end_without_rerunning_entry():
 def test_lamp_check_never_hides_the_alarm():
     """issue 8 #13: `lamp all` during a fault turned the red alarm white; `lamp off` re-reported the fault."""
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state, "baccarat")
-        _run(ctx)
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
         machine.uarts[0].feed(b"K?\n")
         _run(ctx, 2)
         before = len(_host(machine))
@@ -91,15 +80,16 @@ def test_lamp_check_never_hides_the_alarm():
         _run(ctx, 1)
         assert ctx.table.lights.colours == [RED] * zones and ctx.table.state == t.FAULTED
         assert _reports(machine, before) == [{"event": "console_error", "error": "refused", "line": "lamp all"},
-                                             {"event": "console_error", "error": "refused", "line": "lamp tie"}]
+                                             {"event": "console_error", "error": "refused", "line": "lamp tie"},
+                                             {"event": "console", "action": "command", "line": "lamp off"}]
         _press_confirm(ctx, machine)
         assert _type(ctx, machine, b"lamp tie") == ["ok"]    # acknowledged: the check may run
 
 
 def test_fault_during_lamp_check_shows_the_alarm():
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state, "baccarat")
-        _run(ctx)
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
         _type(ctx, machine, b"lamp all")
         machine.uarts[0].feed(b"K?\n")
         _run(ctx, 2)
@@ -113,7 +103,7 @@ def test_garbage_answered_and_reported():
         _run(ctx)
         cases = ((b"\xff\xfe\x00", "unreadable", "\\xff\\xfe\\x00"), (b"fly me", "unknown_command", "fly me"),
                  (b"a b c d e f", "too_many_words", "a b c d e f"), (b"\x1b[A", "unreadable", "\\x1b[A"),
-                 (b"lamp", "usage", "lamp"))
+                 (b"version x", "usage", "version x"), (b"lamp all", "login_required", "lamp all"))
         for raw, name, line in cases:
             machine.usb.tx = bytearray()
             reply = ctx.console.handle(raw)
@@ -121,7 +111,7 @@ def test_garbage_answered_and_reported():
             _run(ctx, 1)
             assert _reports(machine)[-1] == {"event": "console_error", "error": name, "line": line}
         assert _say(ctx, machine, b"   ") == []
-        assert ctx.console.errors == 5
+        assert ctx.console.errors == 6
 
 
 def test_overlong_console_line_answered_counted_reported():
@@ -129,7 +119,11 @@ def test_overlong_console_line_answered_counted_reported():
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
-        assert _type(ctx, machine, b"x" * 300 + b"\r\nversion", 4) == ["error: line too long", "table firmware 0.1.0"]
+        machine.usb.tx = bytearray()
+        machine.usb.feed(b"x" * 300 + b"\r\nversion\r\n")
+        _run(ctx, 4)
+        out = bytes(machine.usb.tx).decode().split("\r\n")
+        assert out[1:] == ["error: line too long", "> version", "table firmware 0.1.0", "> "]
         assert ctx.console.errors == 1
         assert _reports(machine)[-1] == {"event": "console_error", "error": "line_too_long", "line": ""}
         assert "console errors 1" in _type(ctx, machine, b"status")
@@ -144,7 +138,7 @@ def test_console_errors_reported_in_event_order():
         before = len(_host(machine))
         dice = Sender("D")
         machine.uarts[0].feed(dice("THROW", "3", "4") + b"\n")    # the reader's line is read first in the pass
-        assert _type(ctx, machine, b"bogus")[0].startswith("error: unknown command")
+        assert _type(ctx, machine, b"bogus", 1)[0].startswith("error: unknown command")
         machine.uarts[0].feed(dice("THROW", "6", "5") + b"\n")
         _run(ctx, 4)                                # the reports leave within a few output passes
         assert [r.get("dice") or r["event"] for r in _reports(machine, before)

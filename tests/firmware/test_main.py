@@ -166,7 +166,8 @@ def test_usb_console_answers_commands():
         _run(ctx)
         machine.usb.feed(b"version\r\nbogus\r\n")
         _run(ctx, 2)
-        assert machine.usb.lines() == ["table firmware 0.1.0", "error: unknown command 'bogus' (type help)"]
+        assert machine.usb.lines() == ["> version", "table firmware 0.1.0", "> bogus",
+                                       "error: unknown command 'bogus' (type help)", "> "]
 
 
 # -- issue 8: the state dir, crash records and faults across resets ---------------------

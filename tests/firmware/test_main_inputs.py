@@ -68,7 +68,7 @@ def test_reader_ports_time_out_and_the_console_does_not():
             _run(ctx, 3)                                # 300 ms between keys
         console.feed(b"\r\n")
         _run(ctx, 1)
-        assert console.lines() == ["table firmware 0.1.0"]
+        assert console.lines() == ["> version", "table firmware 0.1.0", "> "]   # echoed as typed
 
 
 def test_dice_digits_beyond_ascii_are_faults_not_a_crash_or_a_throw():

@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -496,10 +497,19 @@ def _scripts():
 
 
 def _replay_script(name):
-    """NAME.in.jsonl on the sim board, with NAME.table.json if there is one, else boards/tables/sim-GAME.json."""
+    """NAME.in.jsonl on the sim board, with NAME.table.json if there is one, else boards/tables/sim-GAME.json;
+    NAME.pin (a technician PIN): the table's state dir has that PIN provisioned (python -m tools.pin)."""
     own = os.path.join(SCRIPTS, name + ".table.json")
     table = own if os.path.exists(own) else _table(name.split("_", 1)[0])
-    return _cli("--table", table, os.path.join(SCRIPTS, name + ".in.jsonl"))
+    script = os.path.join(SCRIPTS, name + ".in.jsonl")
+    pin = os.path.join(SCRIPTS, name + ".pin")
+    if not os.path.exists(pin):
+        return _cli("--table", table, script)
+    with tempfile.TemporaryDirectory() as state, open(pin) as f:
+        proc = subprocess.run([sys.executable, "-m", "tools.pin", "--state-dir", state, "--stdin"], cwd=REPO,
+                              stdin=f, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return _cli("--table", table, "--state-dir", state, script)
 
 
 def test_every_expected_output_has_its_script_and_some_do():
@@ -512,7 +522,7 @@ def test_every_expected_output_has_its_script_and_some_do():
 def test_every_script_replays_to_the_end(name):
     proc = _replay_script(name)
     assert proc.returncode == 0, proc.stderr
-    reports = [json.loads(line) for line in proc.stdout.splitlines()]
+    reports = [r for r in (json.loads(line) for line in proc.stdout.splitlines()) if "console" not in r]
     assert [r["seq"] for r in reports] == list(range(1, len(reports) + 1))
     expected = os.path.join(SCRIPTS, name + ".out.jsonl")
     assert os.path.exists(expected), "%s has no expected output (see replay_scripts/README.md)" % name

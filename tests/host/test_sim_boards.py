@@ -108,7 +108,7 @@ def test_the_usb_console_is_a_simulator_endpoint_not_the_terminal(tmp_path):
         sim.hw.port("console").feed(b"status\r\n")
 
     _, reports, console = _run("pico", "craps", tmp_path, seconds=3.0, before=type_status, demo=False)
-    assert console.startswith(b"table SIM-C1  game craps  state "), console
+    assert console.startswith(b"> status\r\ntable SIM-C1  game craps  state "), console   # prompt, echo, reply
     assert not any(r["event"] == "console_error" for r in reports)
 
 

@@ -1,0 +1,178 @@
+# The console's read-only commands: help, status, log, audit, settings, sensors, time, board, zones, crash, version.
+#
+# Nothing here changes the table or writes to flash; none needs a login.
+from firmware import faults
+from firmware.events import CON_USAGE
+from firmware.version import FIRMWARE_VERSION as VERSION
+
+AUDIT_SHOWN = 10          # `audit` without N
+_AUDIT_MAX = 64
+
+
+def help_(con, args):
+    from firmware.console.commands import ORDER, TABLE
+    if len(args) > 1:
+        return con.error(CON_USAGE, "usage: help [COMMAND]")
+    if args:
+        command = TABLE.get(args[0].lower())
+        if command is None:
+            return con.error(CON_USAGE, "no command %r (type help)" % args[0])
+        return ["usage: " + command.usage, "  " + command.help + (" (needs a technician login)" if command.login
+                                                                   else "")]
+    lines = ["commands (* needs a technician login):"]
+    for name in ORDER:
+        command = TABLE[name]
+        lines.append("%s %-18s %s" % ("*" if command.login else " ", command.usage, command.help))
+    return lines
+
+
+def _progress(table):
+    """The game's own count: rounds of the shoe, the shooter, hands."""
+    shoe = getattr(table, "shoe", None)
+    if shoe is not None and hasattr(shoe, "rounds"):
+        return "round %d of this shoe" % shoe.rounds
+    if hasattr(table, "shooter"):
+        return "shooter %d, %d valid rolls" % (table.shooter, table.shooter_rolls)
+    if hasattr(table, "hand_no"):
+        return "hand %d" % table.hand_no
+    return "no round in play"
+
+
+def _reset_cause(ctx):
+    return ctx.reset_cause.lower()              # firmware.host_port.reset_cause_name: one word, as in the boot report
+
+
+def _heap():
+    try:
+        import gc
+        return "%d bytes" % gc.mem_free()
+    except (ImportError, AttributeError):
+        return "n/a"                        # CPython: no fixed heap
+
+
+def status(con, args):
+    ctx = con.ctx
+    t = ctx.table
+    auth = con.auth
+    lines = [
+        "table %s  game %s  state %s" % (ctx.config["table_id"], ctx.config["game"], t.state_name()),
+        _progress(t),
+        "uptime %d s  reports sent %d" % (t.uptime_s, ctx.reporter.seq),
+        "reset cause %s  heap free %s" % (_reset_cause(ctx), _heap()),
+        "event queue overflows %d  outbox overflows %d" % (ctx.queue.overflows, t.outbox.overflows),
+        "console errors %d" % con.errors,
+    ]
+    for role in sorted(ctx.hw.ports):
+        port = ctx.hw.ports[role]
+        if role == "console" and con.editor is not None:
+            lines.append("port console: %d too long, %d bytes ignored" % (con.editor.overlong, con.editor.ignored))
+        else:
+            lines.append("port %s: %d too long, %d cut short" % (role, port.overlong, port.partial))
+    if ctx.unused_reader is not None:
+        lines.append("lines on the unused %s port %d" % (ctx.unused_role, ctx.unexpected_lines))
+    if t.fault_code:
+        if t.fault_restored:
+            detail = "from before the reset"
+        elif faults.has_evidence(t.fault_code):
+            detail = "bytes %r" % t.evidence.text(t.fault_detail)
+        else:
+            detail = "detail %d" % t.fault_detail
+        lines.append("fault %s (%s): press CONFIRM to acknowledge" % (faults.name(t.fault_code), detail))
+    for code, text in ctx.bringup_faults:
+        lines.append("bring-up fault %s: %s" % (code, text))
+    locked = auth.locked_for(con.now_s())
+    lines.append("technician logged in" if auth.logged_in else
+                 "console locked for %d s" % locked if locked else "not logged in")
+    return lines
+
+
+def log(con, args):
+    if args:
+        return con.error(CON_USAGE, "usage: log")
+    recent = con.ctx.reporter.recent.last()
+    if not recent:
+        return ["no reports yet"]
+    return ["%5d %s%s" % (seq, event, " " + fault if fault else "") for seq, event, fault in recent]
+
+
+def audit(con, args):
+    if len(args) > 1 or (args and not (args[0].isdigit() and 0 < int(args[0]) <= _AUDIT_MAX)):
+        return con.error(CON_USAGE, "usage: audit [N] (N 1..%d)" % _AUDIT_MAX)
+    if con.log is None:
+        return ["audit log unavailable: %s" % "; ".join(con.problems)]
+    entries = con.log.last(int(args[0]) if args else AUDIT_SHOWN)
+    return entries or ["audit log empty"]
+
+
+def settings(con, args):
+    if args:
+        return con.error(CON_USAGE, "usage: settings")
+    config = con.ctx.config
+    lines = ["table %s  game %s" % (config["table_id"], config["game"])]
+    for name, value in config["rules"].as_pairs():
+        lines.append("  %-20s %s" % (name, value))
+    return lines
+
+
+def sensors(con, args):
+    if args:
+        return con.error(CON_USAGE, "usage: sensors")
+    lines = []
+    for device in con.ctx.game.devices:
+        source = device.source
+        lines.append("%s: %d frames, %d crc errors, %d bad, %d lost, %d repeated, %d restarts, %d dropped" % (
+            type(device).__name__.lower(), device.frames_ok, device.crc_errors, device.bad_frames, device.lost,
+            device.duplicates, device.restarts, device.dropped_lines))
+        if hasattr(source, "overlong"):
+            lines.append("  line: %d too long, %d cut short" % (source.overlong, source.partial))
+    return lines or ["no readers on this table"]
+
+
+def time(con, args):
+    if args:
+        return con.error(CON_USAGE, "usage: time")
+    s = con.now_s()
+    lines = ["uptime %d s (%dd %02d:%02d:%02d)" % (s, s // 86400, s // 3600 % 24, s // 60 % 60, s % 60)]
+    host = con.ctx.host_time      # (host's seconds, uptime when it was set), set by the host link
+    if host is None:
+        lines.append("host time not set")
+    else:
+        lines.append("host time %d (set %d s ago)" % (host[0] + s - host[1], s - host[1]))
+    return lines
+
+
+def board(con, args):
+    if args:
+        return con.error(CON_USAGE, "usage: board")
+    b = con.ctx.board
+    lines = ["board %s (%s): %s" % (b.name, b.mcu, b.description)]
+    for role in sorted(b.ports):
+        spec = b.ports[role]
+        if "usb" in spec:
+            lines.append("  %-7s USB" % role)
+        elif "pio" in spec:
+            lines.append("  %-7s PIO%d SM%d-%d tx=%d rx=%d %d baud" % (
+                role, spec["pio"], spec["sm"], spec["sm"] + 1, spec["tx"], spec["rx"], spec["baudrate"]))
+        else:
+            lines.append("  %-7s UART%d tx=%d rx=%d %d baud" % (role, spec["uart"], spec["tx"], spec["rx"],
+                                                                 spec["baudrate"]))
+    return lines
+
+
+def zones(con, args):
+    if args:
+        return con.error(CON_USAGE, "usage: zones")
+    return [" ".join(con.ctx.table.lights.names)]
+
+
+def crash(con, args):
+    if args:
+        return con.error(CON_USAGE, "usage: crash")
+    record = con.ctx.crash_record
+    return record.splitlines() if record else ["no crash recorded"]
+
+
+def version(con, args):
+    if args:
+        return con.error(CON_USAGE, "usage: version")
+    return ["table firmware " + VERSION]

@@ -1,0 +1,211 @@
+# The technician console: bytes from the console port in, replies out, bad input answered, never fatal.
+#
+# firmware.main calls poll() once per input pass. The line editor
+# (firmware/console/editor.py) echoes what is typed and hands whole lines here;
+# a line is a command from the table (firmware/console/commands.py), or the
+# answer to a prompt (a PIN). Replies go straight back to the technician.
+# Everything the host must hear (errors, logins, changes) becomes an event on
+# the table's queue, so its report takes its place among the other events'
+# reports, and only the table's state machine changes the table. Logins,
+# failed PINs, lockouts, logouts and changes are also written to the audit log
+# on flash (firmware/console/audit.py) before they take effect.
+from firmware.console import checks, editor as ed
+from firmware.console.commands import TABLE
+from firmware.console.audit import AuditLog
+from firmware.console.auth import Auth
+from firmware.console.pins import PinStore
+from firmware.events import (CON_ACT_COMMAND, CON_ACT_IDLE_LOGOUT, CON_AUDIT_FAILED, CON_LINE_TOO_LONG,
+                             CON_LOGIN_REQUIRED, CON_TOO_MANY_WORDS, CON_UNKNOWN_COMMAND, CON_UNREADABLE, CON_USAGE,
+                             CONSOLE, CONSOLE_ACTIONS, CONSOLE_ERROR, LAMP, LAMP_CHECK_END)
+from firmware.link.journal import JournalError
+
+MAX_ARGS = 4
+PROMPT = "> "
+PROMPT_LOGGED_IN = "# "
+
+
+def _journal_fs(fs):
+    # The state dir's files as the journals open them: a test's fake without open() means the board's own.
+    return fs if hasattr(fs, "open") else None
+
+
+class Console:
+    def __init__(self, ctx):
+        """ctx: firmware.main.Context (board, config, hw, table, queue, reporter, state_dir, fs, ...)."""
+        self.ctx = ctx
+        self.errors = 0
+        self._line = b""          # the line being handled: the evidence of its error report
+        port = ctx.hw.ports.get("console")
+        self.editor = ed.LineEditor(port.uart, len(port.buf)) if port is not None else None
+        fs = _journal_fs(ctx.fs)
+        self.problems = []        # what the boot found wrong with the console's flash records
+        self.log = self._open(AuditLog, ctx.state_dir, fs)
+        self.pins = self._open(PinStore, ctx.state_dir, fs)
+        if self.log is not None and self.log.problem:
+            self.problems.append(self.log.problem)
+        self.auth = Auth(self.pins)
+        if self.log is not None:
+            try:
+                self.auth.restore(self.log.last())
+            except (JournalError, OSError, UnicodeError) as exc:
+                self.problems.append("audit log unreadable (%s)" % exc)
+        self.answer = None        # f(console, line) for the line after a prompt (a PIN), else None
+        self.prompt_text = ""
+        self.pending_pin = b""    # passwd: the new PIN until it is typed again
+        self.walk = -1            # lights test: the zone lit now (-1: no test running)
+        self.walk_ms = 0
+        self.display_hold_ms = 0  # display test: the pattern stays this long
+        self.reboot_due = False
+        self._prompted = False
+
+    def _open(self, cls, state_dir, fs):
+        try:
+            return cls(state_dir, fs)
+        except (OSError, JournalError, ValueError) as exc:
+            self.problems.append("%s unavailable (%s)" % (cls.__name__, exc))
+            return None
+
+    # -- the loop ------------------------------------------------------------------
+    def now_s(self):
+        return self.ctx.table.uptime_s
+
+    def poll(self, elapsed_ms):
+        """One pass: what was typed, the idle logout, a lights or display test under way, a due reboot."""
+        editor = self.editor
+        if editor is None:
+            return
+        if not self._prompted:
+            self._prompted = True
+            editor.write(self.prompt())
+        outcome = editor.poll()
+        if editor.received and self.auth.logged_in:
+            self.auth.touch(self.now_s())
+        if outcome == ed.LINE:
+            self._reply(self._take(editor.line))
+        elif outcome == ed.TOO_LONG:
+            self._reply(self.line_too_long())
+        elif outcome == ed.CANCELLED:
+            self._cancel()
+            self._reply([])
+        if self.auth.idle(self.now_s()):
+            self._idle_logout()
+        checks.step(self, elapsed_ms)
+
+    def _take(self, line):
+        answer = self.answer
+        if answer is None:
+            return self.handle(line)
+        self.answer = None
+        editor = self.editor
+        if editor is not None:
+            editor.secret = False
+        return answer(self, line)
+
+    def _cancel(self):
+        self.answer = None
+        self.pending_pin = b""
+        if self.editor is not None:
+            self.editor.secret = False
+        if self.walk >= 0:
+            checks.stop_walk(self, "lights test cancelled")
+
+    def _reply(self, lines):
+        editor = self.editor
+        editor.write_lines(lines)
+        editor.write(self.prompt())
+
+    def prompt(self):
+        if self.answer is not None:
+            return self.prompt_text
+        return PROMPT_LOGGED_IN if self.auth.logged_in else PROMPT
+
+    def ask(self, text, secret=True, answer=None):
+        """The next line typed answers a prompt: answer(console, line) gets it (echoed as * if secret)."""
+        self.answer = answer
+        self.prompt_text = text
+        if self.editor is not None:
+            self.editor.secret = secret
+
+    def say(self, lines):
+        """Lines the technician did not ask for just now (a test's end, an idle logout), then the prompt again."""
+        editor = self.editor
+        if editor is None:
+            return
+        editor.write(b"\r\n")
+        editor.write_lines(lines)
+        editor.write(self.prompt())
+        editor.retype()
+
+    def _idle_logout(self):
+        self.auth.logout()
+        self.answer = None
+        self.pending_pin = b""
+        self.editor.secret = False
+        self.audit(CON_ACT_IDLE_LOGOUT)
+        self.say(["logged out: idle %d min" % (self.auth.idle_s // 60)])
+
+    # -- commands ------------------------------------------------------------------
+    def handle(self, raw):
+        """raw bytes of one command line -> list of reply lines."""
+        self._line = raw
+        try:
+            text = raw.decode()
+        except UnicodeError:
+            return self.error(CON_UNREADABLE, "unreadable input (%d bytes, not text)" % len(raw))
+        for ch in text:
+            if ch < " " or ch > "~":
+                return self.error(CON_UNREADABLE, "unreadable input (control or non-ASCII characters)")
+        words = text.split()
+        if not words:
+            return []
+        if len(words) > MAX_ARGS:
+            return self.error(CON_TOO_MANY_WORDS, "too many words (type help)")
+        name = words[0].lower()
+        command = TABLE.get(name)
+        if command is None:
+            return self.error(CON_UNKNOWN_COMMAND, "unknown command %r (type help)" % name)
+        if command.login and not self.auth.logged_in:
+            return self.error(CON_LOGIN_REQUIRED, "%s needs a technician login (type login)" % name)
+        return command.handler(self, words[1:])
+
+    def line_too_long(self):
+        """A line longer than the console buffer was dropped whole: answered like any bad line."""
+        self._line = b""          # its bytes are gone
+        return self.error(CON_LINE_TOO_LONG, "line too long")
+
+    def error(self, code, message):
+        """Count, report (as an event, in order with the others) and answer a bad line."""
+        self.errors += 1
+        ctx = self.ctx
+        handle = ctx.table.evidence.keep(self._line) if self._line else 0
+        ctx.queue.put(CONSOLE_ERROR, code, handle)      # a full queue is itself a reported fault
+        return ["error: " + message]
+
+    def usage_error(self, command):
+        return self.error(CON_USAGE, "usage: " + command.usage)
+
+    # -- audit -----------------------------------------------------------------------
+    def audit(self, action, b=0, line=b""):
+        """Write the action to the audit log, then report it; None, or the error reply if it cannot be written."""
+        detail = line.decode() if line else ("%d" % b if b else "")
+        try:
+            if self.log is None:
+                raise OSError("no audit log")
+            self.log.add(self.now_s(), CONSOLE_ACTIONS[action], detail)
+        except (OSError, JournalError) as exc:
+            return self.error(CON_AUDIT_FAILED, "audit log not written (%s): refused" % exc)
+        if line:
+            b = self.ctx.table.evidence.keep(line)
+        self.ctx.queue.put(CONSOLE, action, b)
+        return None
+
+    def record(self):
+        """The command line being handled changes state: audited and reported first (None), or refused (the reply)."""
+        return self.audit(CON_ACT_COMMAND, line=self._line)
+
+    def holds_displays(self):
+        """True while a display test's pattern is shown (the output task does not redraw then)."""
+        return self.display_hold_ms > 0
+
+    def end_lamp_check(self):
+        return self.ctx.queue.put(LAMP, LAMP_CHECK_END)

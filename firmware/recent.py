@@ -1,0 +1,39 @@
+# The last host reports' event names (and the fault each one names), for the console's `log`.
+#
+# A ring of fixed size, filled by the reporter as it sends: it keeps references
+# to strings the report already holds (its event name, its fault name) and a
+# small-int sequence number, so noting a report allocates nothing.
+from array import array
+
+from firmware.compat import const
+
+SIZE = const(16)
+
+
+class RecentReports:
+    def __init__(self, size=SIZE):
+        self.size = size
+        self._seq = array("i", [0] * size)
+        self._event = [""] * size
+        self._fault = [""] * size
+        self._next = 0
+        self.count = 0            # reports noted since boot
+
+    def note(self, seq, event, fields):
+        """One report sent: its seq, its event name, and its "fault" field when it has one."""
+        i = self._next
+        self._seq[i] = seq
+        self._event[i] = event
+        fault = fields.get("fault") if fields else None
+        self._fault[i] = fault if isinstance(fault, str) else ""
+        self._next = i + 1 if i + 1 < self.size else 0
+        self.count += 1
+
+    def last(self, n=SIZE):
+        """[(seq, event, fault or "")] of the last n reports, oldest first."""
+        n = min(n, self.size, self.count)
+        out = []
+        for k in range(n):
+            i = (self._next - n + k) % self.size
+            out.append((self._seq[i], self._event[i], self._fault[i]))
+        return out

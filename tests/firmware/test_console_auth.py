@@ -1,0 +1,201 @@
+# Technician login: PINs only as salted hashes, lockout after wrong PINs on the table's clock, idle logout.
+import os
+
+from firmware import main, table as t
+from firmware.console import auth as au
+from firmware.console.pins import PinStore, check_pin, provision
+from firmware.console.audit import AuditLog
+from tests.firmware.console_rig import PIN, boot_with_pin, console_reports, login, transcript, typed
+from tests.firmware.scratch import ScratchDir
+from tests.firmware.test_main import _boot, _run
+
+
+def _wait_s(ctx, seconds):
+    """Let `seconds` of the table's clock pass (one-second passes)."""
+    for _ in range(seconds):
+        main.poll_inputs(ctx, 1000)
+        main.refresh_outputs(ctx, True)
+
+
+def _flash(state):
+    data = b""
+    for name in sorted(os.listdir(state)):
+        with open(state + "/" + name, "rb") as f:
+            data += f.read()
+    return data
+
+
+def test_the_pin_is_kept_only_as_a_salted_hash():
+    with ScratchDir() as one, ScratchDir() as two:
+        provision(one, PIN)
+        provision(two, PIN)
+        assert PIN.encode() not in _flash(one)
+        assert _flash(one) != _flash(two)                # a fresh salt each time
+        pins = PinStore(one)
+        assert pins.provisioned and pins.matches(PIN.encode())
+        assert not pins.matches(b"246811") and not pins.matches(b"")
+
+
+def test_pin_rules():
+    assert check_pin("123456") is None and check_pin("123456789012") is None
+    assert check_pin("12345") == "a PIN has 6 to 12 digits"
+    assert check_pin("1234567890123") == "a PIN has 6 to 12 digits"
+    assert check_pin("12345a") == "a PIN is digits only"
+
+
+def test_no_pin_provisioned_no_login_and_no_default():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        for guess in ("login", "0000", "1234"):
+            reply = typed(ctx, machine, guess)
+        reply = typed(ctx, machine, "login")
+        assert reply == ['error: login refused: no technician PIN provisioned (docs/console.md, "PIN")']
+        assert not ctx.console.auth.logged_in
+        assert console_reports(machine)[-1] == {"event": "console_error", "error": "refused", "line": "login"}
+
+
+def test_login_echoes_stars_is_audited_and_reported_never_the_pin():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        assert typed(ctx, machine, "login") == []
+        assert transcript(machine).endswith("PIN: ")
+        assert typed(ctx, machine, PIN) == ["logged in (idle logout after 5 min)"]
+        assert transcript(machine).startswith("******\r\n") and transcript(machine).endswith("# ")
+        assert console_reports(machine) == [{"event": "console", "action": "login"}]
+        assert [e.split()[1] for e in ctx.console.log.last()] == ["login"]
+        assert PIN.encode() not in _flash(state)
+        assert PIN not in "".join(typed(ctx, machine, "audit"))
+
+
+def test_five_wrong_pins_lock_for_30_s_on_the_table_clock_then_60_s():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        for n in range(1, 5):
+            typed(ctx, machine, "login")
+            assert typed(ctx, machine, "111111") == ["error: wrong PIN"]
+        typed(ctx, machine, "login")
+        locked_at = ctx.table.uptime_s
+        assert typed(ctx, machine, "111111") == ["error: wrong PIN: console locked for 30 s"]
+        assert ctx.console.auth.locked_until_s == locked_at + 30
+        left = 30 - (ctx.table.uptime_s - locked_at)
+        assert typed(ctx, machine, "login") == ["error: console locked for %d s after wrong PINs" % left]
+        _wait_s(ctx, locked_at + 29 - ctx.table.uptime_s)
+        assert typed(ctx, machine, "login")[0].startswith("error: console locked for 1 s")
+        _wait_s(ctx, 1)
+        assert typed(ctx, machine, "login") == []             # unlocked: the PIN is asked for
+        assert typed(ctx, machine, "111111") == ["error: wrong PIN"]
+        for n in range(4):
+            typed(ctx, machine, "login")
+            reply = typed(ctx, machine, "111111")
+        assert reply == ["error: wrong PIN: console locked for 60 s"]   # doubled
+        actions = [(r["action"], r.get("failures", r.get("seconds"))) for r in console_reports(machine)]
+        assert actions[:7] == [("login_failed", 1), ("login_failed", 2), ("login_failed", 3), ("login_failed", 4),
+                               ("login_failed", 5), ("lockout", 30), ("login_locked", left)]
+        assert actions[-2:] == [("login_failed", 5), ("lockout", 60)]
+        assert not ctx.console.auth.logged_in
+
+
+def test_lockout_doubles_up_to_a_cap():
+    assert [au.lock_seconds(n) for n in range(1, 8)] == [30, 60, 120, 240, 480, 900, 900]
+
+
+def test_a_good_pin_clears_the_count():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        for _ in range(4):
+            typed(ctx, machine, "login")
+            typed(ctx, machine, "111111")
+        login(ctx, machine)
+        typed(ctx, machine, "logout")
+        for _ in range(4):
+            typed(ctx, machine, "login")
+            assert typed(ctx, machine, "111111") == ["error: wrong PIN"]
+
+
+def test_a_lockout_survives_a_reboot_and_runs_again_from_boot():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        for _ in range(5):
+            typed(ctx, machine, "login")
+            typed(ctx, machine, "111111")
+        ctx, machine, _ = _boot(state, "baccarat")       # the power is cycled to get round the lockout
+        _run(ctx)
+        assert typed(ctx, machine, "login")[0].startswith("error: console locked for ")
+        assert "console locked for" in typed(ctx, machine, "status")[-1]
+        _wait_s(ctx, 30)
+        login(ctx, machine)
+
+
+def test_wrong_pins_before_a_reboot_still_count():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        for _ in range(4):
+            typed(ctx, machine, "login")
+            typed(ctx, machine, "111111")
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        typed(ctx, machine, "login")
+        assert typed(ctx, machine, "111111") == ["error: wrong PIN: console locked for 30 s"]
+
+
+def test_idle_logout_after_five_minutes_on_the_table_clock():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        _wait_s(ctx, 200)
+        assert typed(ctx, machine, "time")[0].startswith("uptime")     # typing keeps the login
+        machine.usb.tx = bytearray()
+        _wait_s(ctx, au.IDLE_LOGOUT_S - 1)
+        assert ctx.console.auth.logged_in
+        _wait_s(ctx, 2)
+        assert not ctx.console.auth.logged_in
+        assert transcript(machine) == "\r\nlogged out: idle 5 min\r\n> "
+        assert console_reports(machine)[-1] == {"event": "console", "action": "idle_logout"}
+        assert typed(ctx, machine, "lamp all") == ["error: lamp needs a technician login (type login)"]
+
+
+def test_ctrl_c_at_the_pin_prompt_cancels_without_counting():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        typed(ctx, machine, "login")
+        machine.usb.feed(b"12\x03")
+        _run(ctx, 2)
+        assert ctx.console.auth.failures == 0 and ctx.console.answer is None
+        assert typed(ctx, machine, "version") == ["table firmware 0.1.0"]
+
+
+def test_passwd_needs_login_asks_twice_and_replaces_the_pin():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        assert typed(ctx, machine, "passwd") == ["error: passwd needs a technician login (type login)"]
+        login(ctx, machine)
+        typed(ctx, machine, "passwd")
+        assert typed(ctx, machine, "12345") == ["error: PIN not changed: a PIN has 6 to 12 digits"]
+        typed(ctx, machine, "passwd")
+        typed(ctx, machine, "13579135")
+        assert typed(ctx, machine, "13579130") == ["error: PIN not changed: the two PINs differ"]
+        typed(ctx, machine, "passwd")
+        typed(ctx, machine, "13579135")
+        assert typed(ctx, machine, "13579135") == ["PIN changed"]
+        typed(ctx, machine, "logout")
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        typed(ctx, machine, "login")
+        assert typed(ctx, machine, PIN) == ["error: wrong PIN"]
+        login(ctx, machine, "13579135")
+        assert [e.split()[1] for e in AuditLog(state).last()] == [
+            "login", "passwd", "logout", "login_failed", "login"]
+        assert b"13579135" not in _flash(state)
+
+
+def test_without_login_nothing_changes_the_table():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        colours = list(ctx.table.lights.colours)
+        for line in ("lamp all", "lights test", "display test", "reboot", "passwd"):
+            assert typed(ctx, machine, line)[0].endswith("needs a technician login (type login)"), line
+        _run(ctx, 10)
+        assert ctx.table.state == t.READY and ctx.table.lights.colours == colours
+        assert machine.resets == 0 and ctx.console.log.count == 0
+        assert [r["error"] for r in console_reports(machine)] == ["login_required"] * 5

@@ -1,0 +1,186 @@
+# The console's command table and its commands: help, status, log, settings, sensors, time, selftest,
+# lights test, display test, reboot.
+from firmware import table as t
+from firmware.console import checks
+from firmware.console.commands import ORDER, TABLE, Command, add
+from firmware.drivers.pixels import GOLD, OFF
+from tests.firmware.console_rig import boot_with_pin, console_reports, login, reports, transcript, typed
+from tests.firmware.scratch import ScratchDir
+from tests.firmware.test_main import _boot, _run
+
+
+def test_every_command_has_usage_help_and_a_handler_and_help_lists_them_all():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        listed = typed(ctx, machine, "help")
+        assert len(listed) == 1 + len(ORDER)
+        for name in ORDER:
+            command = TABLE[name]
+            assert command.name == name and command.usage.split()[0] == name and command.help
+            marker = "*" if command.login else " "
+            assert "%s %-18s %s" % (marker, command.usage, command.help) in listed
+        assert typed(ctx, machine, "help lamp") == ["usage: lamp ZONE|all|off",
+                                                    "  light one zone / every zone / end the check (needs a "
+                                                    "technician login)"]
+        assert typed(ctx, machine, "help nothing")[0] == "error: no command 'nothing' (type help)"
+
+
+def test_what_changes_state_needs_a_login_and_what_reads_does_not():
+    needs = sorted(name for name in TABLE if TABLE[name].login)
+    assert needs == ["display", "lamp", "lights", "passwd", "reboot"]
+
+
+def test_a_command_added_to_the_table_is_listed_dispatched_and_guarded():
+    seen = []
+
+    def poke(con, args):
+        failed = con.record()
+        if failed:
+            return failed
+        seen.append(args)
+        return ["poked"]
+
+    add(Command("poke", poke, "poke N", True, "a test command"))
+    try:
+        with ScratchDir() as state:
+            ctx, machine, _ = boot_with_pin(state)
+            assert "* poke N             a test command" in typed(ctx, machine, "help")
+            assert typed(ctx, machine, "poke 3") == ["error: poke needs a technician login (type login)"]
+            login(ctx, machine)
+            assert typed(ctx, machine, "poke 3") == ["poked"] and seen == [["3"]]
+            assert console_reports(machine)[-1] == {"event": "console", "action": "command", "line": "poke 3"}
+    finally:
+        del TABLE["poke"]
+        ORDER.remove("poke")
+
+
+def test_status_shows_game_round_uptime_reset_cause_heap_and_port_errors():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "omaha")
+        _run(ctx)
+        machine.usb.feed(b"\x01\x02")                        # two ignored bytes
+        status = typed(ctx, machine, "status")
+        assert status[0] == "table B01  game omaha  state ready"
+        assert status[1] == "hand 0"
+        assert status[2].startswith("uptime 6 s  reports sent ")
+        assert status[3].startswith("reset cause 1  heap free ")
+        assert "port console: 0 too long, 2 bytes ignored" in status
+        assert "port host: 0 too long, 0 cut short" in status
+        assert status[-1] == "not logged in"
+
+
+def test_log_shows_the_last_reports_and_faults():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        machine.uarts[0].feed(b"K?\n")
+        _run(ctx, 2)
+        log = typed(ctx, machine, "log")
+        assert log[0] == "    1 boot"
+        assert log[-1].split()[1:] == ["fault", "frame_syntax"]
+        for _ in range(20):
+            typed(ctx, machine, "nonsense")
+        assert len(typed(ctx, machine, "log")) == 16               # a bounded ring
+
+
+def test_settings_sensors_and_time():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        settings = typed(ctx, machine, "settings")
+        assert settings[0] == "table B01  game baccarat"
+        assert [line.split()[0] for line in settings[1:]] == [name for name, _ in ctx.config["rules"].as_pairs()]
+        machine.uarts[0].feed(b"garbage\n")
+        _run(ctx, 2)
+        sensors = typed(ctx, machine, "sensors")
+        assert sensors[0].startswith("shoe: 0 frames, 0 crc errors, 1 bad, ")
+        assert typed(ctx, machine, "time") == ["uptime 6 s (0d 00:00:06)", "host time not set"]
+        ctx.host_time = (1800000000, ctx.table.uptime_s - 4)
+        assert typed(ctx, machine, "time", 1)[1] == "host time 1800000004 (set 4 s ago)"
+
+
+def test_selftest_passes_on_a_healthy_table_and_names_what_is_wrong():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        lines = typed(ctx, machine, "selftest")
+        assert lines[-1] == "selftest: ok", lines
+        assert "technician PIN: ok" in lines and "settings t_table.json: ok" in lines
+        with open(state + "/t_table.json", "w") as f:
+            f.write("{")
+        lines = typed(ctx, machine, "selftest")
+        assert [l for l in lines if l.startswith("settings: table settings")] and lines[-1] == "selftest: 1 problem"
+
+
+def test_lights_test_walks_every_zone_through_the_lamp_check():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        before = len(reports(machine))
+        names = ctx.table.lights.names
+        ready = list(ctx.table.lights.colours)
+        assert typed(ctx, machine, "lights test", 1)[0].startswith("lights test: %d zones" % len(names))
+        assert ctx.table.state == t.LAMP_CHECK and ctx.table.lights.colours[0] is GOLD
+        _run(ctx, 5 * (len(names) + 1))                      # 100 ms a pass, 500 ms a zone
+        assert ctx.table.state == t.READY and ctx.table.lights.colours == ready
+        lamps = [r["lamp"] for r in reports(machine, before) if r["event"] == "lamp"]
+        assert lamps == list(names) + ["off"]
+        assert transcript(machine).endswith("\r\nlights test done\r\n# ")
+
+
+def test_ctrl_c_stops_the_lights_test():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        typed(ctx, machine, "lights test", 6)
+        machine.usb.feed(b"\x03")
+        _run(ctx, 2)
+        assert ctx.table.state == t.READY and ctx.console.walk == -1
+        assert "lights test cancelled" in transcript(machine)
+
+
+def test_a_fault_stops_the_lights_test_and_keeps_the_alarm():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        typed(ctx, machine, "lights test", 2)
+        machine.uarts[0].feed(b"K?\n")
+        _run(ctx, 20)
+        assert ctx.table.state == t.FAULTED and ctx.console.walk == -1
+        assert "lights test stopped: the table is fault" in transcript(machine)
+
+
+def test_display_test_holds_its_pattern_then_the_screens_come_back():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        dealer = ctx.hw.displays["dealer"]
+        shown = list(dealer.lines)
+        reply = typed(ctx, machine, "display test", 1)
+        assert "dealer: test pattern for 3 s" in reply and "result: test pattern for 3 s" in reply
+        assert dealer.lines[0] == "DEALER DISPLAY TEST"
+        _run(ctx, 25)                                        # the table redraws every second: held meanwhile
+        assert dealer.lines[0] == "DEALER DISPLAY TEST"
+        _run(ctx, 10)
+        assert dealer.lines == shown
+
+
+def test_reboot_resets_the_board_once_its_report_is_out():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        assert typed(ctx, machine, "reboot", 1) == ["rebooting once the reports are out"]
+        assert machine.resets == 0
+        assert reports(machine)[-1] == {"event": "console", "action": "command", "line": "reboot"}
+        _run(ctx, 1)
+        assert machine.resets == 1
+
+
+def test_lamp_zone_names_still_reach_the_table():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        typed(ctx, machine, "lamp tie")
+        i = ctx.table.lights.index("tie")
+        assert ctx.table.lights.colours[i] is GOLD and ctx.table.lights.colours[0] is OFF
+        assert checks.WALK_STEP_MS == 500
