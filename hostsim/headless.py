@@ -83,6 +83,7 @@ class HeadlessTable:
         self._last_draw = 0
         self.hw.port("host").taps.append(self._host_bytes)
         self._console_partial = b""
+        self._console_lines = []         # console reply lines of the current pass, for on_report
         self.hw.port("console").taps.append(self._console_bytes)
 
     def close(self):
@@ -235,9 +236,14 @@ class HeadlessTable:
         while b"\n" in self._console_partial:
             raw, self._console_partial = self._console_partial.split(b"\n", 1)
             text = raw.rstrip(b"\r").decode("utf-8", "replace")
-            self._undelivered.append(json.dumps({"console": text}))
+            self._console_lines.append(json.dumps({"console": text}))
 
     def _deliver(self):
+        # The console answers a line in the pass that reads it, before the table dispatches what the
+        # line asked for: its reply lines come first, then the pass's reports.
+        console, self._console_lines = self._console_lines, []
+        for line in console:
+            self.on_report(line)
         data, self._from_board = bytes(self._from_board), bytearray()
         if self.noise is not None:
             data = self.noise[0].apply(data)

@@ -64,7 +64,7 @@ def test_status_shows_game_round_uptime_reset_cause_heap_and_port_errors():
         assert status[0] == "table B01  game omaha  state ready"
         assert status[1] == "hand 0"
         assert status[2].startswith("uptime 6 s  reports sent ")
-        assert status[3].startswith("reset cause 1  heap free ")
+        assert status[3].startswith("reset cause pwron_reset  heap free ")
         assert "port console: 0 too long, 2 bytes ignored" in status
         assert "port host: 0 too long, 0 cut short" in status
         assert status[-1] == "not logged in"
