@@ -1,0 +1,1 @@
+FIRMWARE_VERSION = "0.1.0"
