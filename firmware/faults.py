@@ -25,12 +25,15 @@ DOUBLE_PULL = const(13)      # two cards out at once: the second is held for the
 CARD_OUT_OF_ORDER = const(14)  # a card when none may be drawn (no shoe in play, shoe finished, lamp check)
 SHOE_REMOVED = const(15)     # the shoe was taken out during a round
 CARD_MISSING = const(16)     # Omaha: an action keyed while the hand still waits for a card (art. 9)
+# A deployed file missing or differing from manifest.json at boot (firmware.program): the table is
+# held closed (Table.hold_closed) until a reset with the right program; no acknowledgement opens it.
+PROGRAM_MISMATCH = const(17)
 
 # By code; "bad_dice" (2) is reserved: raised no more, still named (a restored fault record may hold it).
 NAMES = ("none", "bad_card", "bad_dice", "line_too_long", "queue_full", "display_missing", "crashed",
          "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved",
          "card_impossible", "card_unreadable", "double_pull", "card_out_of_order", "shoe_removed",
-         "card_missing")
+         "card_missing", "program_mismatch")
 _CARD_ALARMS = (CARD_IMPOSSIBLE, CARD_UNREADABLE, DOUBLE_PULL, CARD_OUT_OF_ORDER, SHOE_REMOVED, CARD_MISSING)
 
 # Device lines (framed shoe, bet reader, dice reader; docs/protocol.md "Device lines"). A FAULT

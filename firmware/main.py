@@ -11,8 +11,8 @@ import os
 import sys
 
 from firmware import board as board_mod
-from firmware import faults, table_config
-from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
+from firmware import faults, program, screens as core_screens, table_config
+from firmware.compat import const, kbd_intr, sleep_ms_async, ticks_diff, ticks_ms
 from firmware.console import Console
 from firmware.errors import SettingsError
 from firmware.events import EventQueue, FAULT, FAULT_RESTORED, HOST, HOST_BAD, HOST_ROADS, HOST_UNKNOWN, TICK
@@ -30,6 +30,9 @@ _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
 # What the host may ask on the report port (one word a line; a line starting with "{" is a JSON
 # request the game parses: Game.host_request).
 _HOST_REQUESTS = {b"roads": HOST_ROADS}
+# micropython.kbd_intr: the byte that interrupts Python from the REPL's stdin (the USB console).
+_INTR_OFF = const(-1)     # production: Ctrl-C is a byte like any other, the console refuses it
+_INTR_CTRL_C = const(3)   # service mode: Ctrl-C stops the firmware (mpremote, the REPL)
 
 
 class Context:
@@ -63,6 +66,9 @@ class Context:
             self.unused_reader = hw.ports.get(self.unused_role)
         self.unexpected_lines = 0     # lines (garbage too) seen on the unused port; the first is a fault
         self.reporter.unused_role = self.unused_role
+        self.program = "unverified"   # "verified", "unverified" (no program_dir: the simulator's source
+                                      # tree) or "mismatch" (the table is held closed)
+        self.program_problem = None   # (path, problem) when the program differs from its manifest
 
 
 def _restore_fault(ctx):
@@ -82,6 +88,8 @@ def _restore_fault(ctx):
 def _save_fault(ctx):
     """Keep the unacknowledged fault on flash (cleared by the acknowledgement), once per change."""
     table = ctx.table
+    if table.closed_code:
+        return                    # found again at every boot (firmware.program): never kept on flash
     code = table.fault_code
     # An evidence handle means nothing after a reset (the bytes stay in RAM): saved as 0.
     detail = 0 if faults.has_evidence(code) else table.fault_detail
@@ -94,10 +102,13 @@ def _save_fault(ctx):
 
 
 def boot(machine, neopixel, board_path="board.json", table_path="table.json", state_dir="", lcd_class=None,
-         usb_console=None, fs=None):
+         usb_console=None, fs=None, program_dir=None):
     """Load files and bring up the hardware; SettingsError if a file is wrong.
 
     fs: rename/remove/stat for the state dir (default os; tests pass a fake filesystem).
+    program_dir: where the deployed program and its manifest.json lie ("" on the board: the boot
+    stub passes it), checked before the table opens; None: not checked, and the boot report says
+    "program": "unverified" (the simulator running the source tree).
     """
     board = board_mod.load(board_path)
     config = table_config.load(table_path)
@@ -106,10 +117,19 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
         raise SettingsError("board %s has no %s port, which %s needs" % (board.name, role, config["game"]))
     hw = bring_up(board, config["game"], machine, neopixel, lcd_class, usb_console=usb_console)
     ctx = Context(board, config, hw, state_dir, fs)
+    _close_repl(hw.service_mode)
     ctx.crash_record = take_crash_record(state_dir, ctx.fs)
     _restore_fault(ctx)           # queued first: it is older than anything found at this boot
+    _check_program(ctx, program_dir)
     reset_cause = machine.reset_cause() if hasattr(machine, "reset_cause") else -1
-    ctx.reporter.emit("boot", {"board": board.name, "game": config["game"], "reset_cause": reset_cause})
+    ctx.reporter.emit("boot", {"board": board.name, "game": config["game"], "reset_cause": reset_cause,
+                               "program": ctx.program, "service_mode": hw.service_mode})
+    if hw.service_mode:
+        ctx.reporter.emit("service_mode", {"repl": "open", "pin": board.service_pin})
+    if ctx.program_problem is not None:
+        path, problem = ctx.program_problem
+        ctx.reporter.emit("fault", {"fault": faults.name(faults.PROGRAM_MISMATCH), "file": path,
+                                    "problem": problem})
     for code, text in hw.faults:
         ctx.reporter.emit("fault", {"fault": code, "text": text})
         ctx.queue.put(FAULT, faults.DISPLAY_MISSING, 0)
@@ -118,6 +138,27 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
         ctx.reporter.emit("crash_recorded", {"error": last})
         ctx.queue.put(FAULT, faults.CRASHED, 0)
     return ctx
+
+
+def _close_repl(service_mode):
+    """Ctrl-C on the USB console reaches Python only in service mode (the jumper fitted at reset)."""
+    kbd_intr(_INTR_CTRL_C if service_mode else _INTR_OFF)
+
+
+def _check_program(ctx, program_dir):
+    """Every deployed file against manifest.json; a difference holds the table closed (faults.PROGRAM_MISMATCH).
+
+    The table never opens: it is FAULTED before its first event, and no acknowledgement lifts it.
+    """
+    if program_dir is None:
+        return
+    problem = program.check(program_dir)
+    if problem is None:
+        ctx.program = "verified"
+        return
+    ctx.program = "mismatch"
+    ctx.program_problem = problem
+    ctx.table.hold_closed(faults.PROGRAM_MISMATCH)
 
 
 def report_refusal(machine, board_path, table_path, error):
@@ -238,7 +279,7 @@ def refresh_outputs(ctx, draw_displays):
         displays = ctx.hw.displays
         screens = ctx.game.screens
         if "dealer" in displays:
-            displays["dealer"].show(screens.dealer_lines(table, ctx.config, ctx.button_names))
+            displays["dealer"].show(_dealer_lines(ctx))
         if "result" in displays:
             displays["result"].show(screens.result_lines(table, ctx.config, ctx.button_names))
     scoreboard = ctx.game.scoreboard
@@ -246,6 +287,18 @@ def refresh_outputs(ctx, draw_displays):
         table.scoreboard_dirty = False
         scoreboard[0].draw(table.roads)
         scoreboard[1].show()
+
+
+def _dealer_lines(ctx):
+    """The game's dealer screen; a table held closed says why instead; service mode is shown over it."""
+    table = ctx.table
+    if table.closed_code and ctx.program_problem is not None:
+        lines = core_screens.closed_lines(table, ctx.config, ctx.program_problem[0].split("/")[-1])
+    else:
+        lines = ctx.game.screens.dealer_lines(table, ctx.config, ctx.button_names)
+    if ctx.hw.service_mode:
+        lines = core_screens.service_banner(lines, table)
+    return lines
 
 
 async def input_task(ctx):
@@ -277,17 +330,19 @@ async def serve(ctx, extra_tasks=()):
 
 
 def run(board_path="board.json", table_path="table.json", state_dir="", machine=None, neopixel=None,
-        extra_tasks=(), usb_console=None):
+        extra_tasks=(), usb_console=None, program_dir=None):
     """The board's entry point. Returns only if a file is wrong (to the REPL).
 
-    usb_console: passed to boot() (the simulator gives its own console endpoint).
+    usb_console, program_dir: passed to boot() (the simulator gives its own console endpoint;
+    the board's boot stub passes program_dir="": its program is checked against /manifest.json).
     """
     if machine is None:
         import machine
     if neopixel is None:
         import neopixel
     try:
-        ctx = boot(machine, neopixel, board_path, table_path, state_dir, usb_console=usb_console)
+        ctx = boot(machine, neopixel, board_path, table_path, state_dir, usb_console=usb_console,
+                   program_dir=program_dir)
     except SettingsError as exc:
         print("boot: %s" % exc)
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")

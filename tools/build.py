@@ -39,9 +39,10 @@ MARCH = {
 BOOT_STUB = (
     "# Boot stub written by tools/build.py (board %s, MicroPython %s).\n"
     "# MicroPython runs main.py as source; the firmware itself is compiled .mpy.\n"
+    "# program_dir=\"\": every deployed file is checked against /manifest.json before the table opens.\n"
     "from firmware.main import run\n"
     "\n"
-    "run()\n"
+    "run(program_dir=\"\")\n"
 )
 
 MANIFEST = "manifest.json"
