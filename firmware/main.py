@@ -12,7 +12,8 @@ import sys
 
 from firmware import board as board_mod
 from firmware import faults, program, screens as core_screens, table_config
-from firmware.compat import const, kbd_intr, sleep_ms_async, ticks_diff, ticks_ms
+from firmware.compat import const, kbd_intr, sleep_ms, sleep_ms_async, ticks_diff, ticks_ms
+from firmware.board_checks import MCUS, whole
 from firmware.console import Console
 from firmware.errors import SettingsError
 from firmware.events import EventQueue, FAULT, FAULT_RESTORED, HOST, HOST_BAD, HOST_ROADS, HOST_UNKNOWN, TICK
@@ -159,6 +160,34 @@ def _check_program(ctx, program_dir):
     ctx.program = "mismatch"
     ctx.program_problem = problem
     ctx.table.hold_closed(faults.PROGRAM_MISMATCH)
+
+
+def _refused_service_mode(machine, board_path):
+    """The service jumper of a refused board file, if its service_pin can be read at all (else False)."""
+    try:
+        name, data = board_mod.read(board_path)
+        pin = data.get("service_pin") if isinstance(data, dict) else None
+        gpio = MCUS[data["mcu"]]["gpio"]
+    except (SettingsError, KeyError, TypeError):
+        return False
+    if not whole(pin) or pin not in gpio:
+        return False
+    return machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
+
+
+def _stay_closed(machine, board_path, closed):
+    """After a refusal, main.py would end in the REPL: only in service mode; else idle, Ctrl-C off."""
+    if _refused_service_mode(machine, board_path):
+        kbd_intr(_INTR_CTRL_C)
+        print("boot: service mode: the REPL is open")
+        return
+    kbd_intr(_INTR_OFF)
+    print("boot: the REPL stays closed: fit the service jumper and reset to fix the file")
+    while True:
+        if closed is not True:
+            closed()
+            return
+        sleep_ms(1000)
 
 
 def report_refusal(machine, board_path, table_path, error):
@@ -330,11 +359,14 @@ async def serve(ctx, extra_tasks=()):
 
 
 def run(board_path="board.json", table_path="table.json", state_dir="", machine=None, neopixel=None,
-        extra_tasks=(), usb_console=None, program_dir=None):
-    """The board's entry point. Returns only if a file is wrong (to the REPL).
+        extra_tasks=(), usb_console=None, program_dir=None, closed=False):
+    """The board's entry point. Returns only if a file is wrong (to the REPL, in service mode).
 
     usb_console, program_dir: passed to boot() (the simulator gives its own console endpoint;
     the board's boot stub passes program_dir="": its program is checked against /manifest.json).
+    closed: True from the board's boot stub: after a refused file the REPL opens only with the
+    service jumper fitted; without it the board idles with Ctrl-C off (a function: called once in
+    place of that endless idle, for tests).
     """
     if machine is None:
         import machine
@@ -347,6 +379,8 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
         print("boot: %s" % exc)
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")
         report_refusal(machine, board_path, table_path, exc)
+        if closed:
+            _stay_closed(machine, board_path, closed)
         return 1
     try:
         asyncio.run(serve(ctx, extra_tasks))

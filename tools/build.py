@@ -39,10 +39,11 @@ MARCH = {
 BOOT_STUB = (
     "# Boot stub written by tools/build.py (board %s, MicroPython %s).\n"
     "# MicroPython runs main.py as source; the firmware itself is compiled .mpy.\n"
-    "# program_dir=\"\": every deployed file is checked against /manifest.json before the table opens.\n"
+    "# program_dir=\"\": every deployed file is checked against /manifest.json before the table opens;\n"
+    "# closed=True: a refused file leaves the REPL closed unless the service jumper is fitted.\n"
     "from firmware.main import run\n"
     "\n"
-    "run(program_dir=\"\")\n"
+    "run(program_dir=\"\", closed=True)\n"
 )
 
 MANIFEST = "manifest.json"
