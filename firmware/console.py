@@ -5,6 +5,7 @@
 # takes its place among the other events' reports, and only the table's state
 # machine changes the table.
 from firmware import faults
+from firmware.version import FIRMWARE_VERSION
 from firmware import table as table_mod
 from firmware.events import (CON_LINE_TOO_LONG, CON_NO_ZONE, CON_REFUSED, CON_TOO_MANY_WORDS, CON_UNKNOWN_COMMAND,
                              CON_UNREADABLE, CON_USAGE, CONSOLE_ERROR, LAMP, LAMP_ALL, LAMP_CHECK_END)
@@ -19,7 +20,7 @@ HELP = (
     "  crash             the last crash record",
     "  version           firmware version",
 )
-VERSION = "0.1.0"
+VERSION = FIRMWARE_VERSION      # one version, also in the build's manifest.json
 MAX_ARGS = 4
 
 

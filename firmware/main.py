@@ -70,6 +70,8 @@ class Context:
         self.program = "unverified"   # "verified", "unverified" (no program_dir: the simulator's source
                                       # tree) or "mismatch" (the table is held closed)
         self.program_problem = None   # (path, problem) when the program differs from its manifest
+        self.program_dir = None       # where the deployed program lies ("" on the board), None: not deployed;
+                                      # the console's `verify SEED` is firmware.program.verify(seed, program_dir)
 
 
 def _restore_fault(ctx):
@@ -153,6 +155,7 @@ def _check_program(ctx, program_dir):
     """
     if program_dir is None:
         return
+    ctx.program_dir = program_dir
     problem = program.check(program_dir)
     if problem is None:
         ctx.program = "verified"

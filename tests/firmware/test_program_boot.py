@@ -65,8 +65,10 @@ def _press_confirm(ctx, machine):
 
 def test_a_verified_program_opens_the_table():
     with ScratchDir() as state:
-        ctx, machine = _boot(state, program_dir=_deploy(state))
+        program_dir = _deploy(state)
+        ctx, machine = _boot(state, program_dir=program_dir)
         _run(ctx)
+        assert ctx.program_dir == program_dir          # what the console's `verify SEED` hashes
         boot = _host(machine)[0]
         assert boot["event"] == "boot" and boot["program"] == "verified" and boot["service_mode"] is False
         assert ctx.table.state != t.FAULTED
@@ -75,7 +77,7 @@ def test_a_verified_program_opens_the_table():
 def test_without_a_program_dir_the_boot_says_unverified():
     with ScratchDir() as state:
         ctx, machine = _boot(state)
-        assert _host(machine)[0]["program"] == "unverified"
+        assert _host(machine)[0]["program"] == "unverified" and ctx.program_dir is None
 
 
 def test_a_changed_file_holds_every_game_closed():
