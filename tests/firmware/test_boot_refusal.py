@@ -115,7 +115,7 @@ def test_a_refusal_keeps_the_repl_closed_without_the_service_jumper():
     for broken in ("{", {"mcu": "rp2040", "service_pin": 99}, {"service_pin": True}):
         _write(BOARD, broken)                                 # no readable service pin: closed
         machine = FakeMachine()
-        machine.grounded = (14, 99)
+        machine.grounded = (7, 99)
         idled = []
         assert main.run(BOARD, TABLE, STATE, machine, FakeNeoPixelModule(), closed=lambda: idled.append(1)) == 1
         assert idled == [1], broken

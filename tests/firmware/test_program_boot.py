@@ -11,7 +11,7 @@ from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeU
 from tests.firmware.scratch import ScratchDir, exists
 
 GAMES = ("baccarat", "craps", "omaha")
-PICO_SERVICE_PIN = 14            # boards/pico.json "service_pin"
+PICO_SERVICE_PIN = 7            # boards/pico.json "service_pin"
 FILES = (("firmware/x.mpy", b"M\x06\x00" + bytes(range(200))), ("main.py", b"run()\n"))
 
 

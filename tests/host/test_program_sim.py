@@ -18,7 +18,7 @@ from tools import build
 
 REPO = build.REPO
 TABLE = os.path.join(REPO, "boards", "tables", "sim-baccarat.json")
-SIM_SERVICE_PIN = 14            # boards/sim.json "service_pin"
+SIM_SERVICE_PIN = 9            # boards/sim.json "service_pin"
 
 
 @pytest.fixture(scope="module")
