@@ -100,7 +100,7 @@ def test_boot_reports_come_first_in_order_and_nothing_else_is_printed(tmp_path):
     reports = [json.loads(line) for line in proc.stdout.splitlines()]
     assert _events(reports) == BOOTED
     assert reports[0] == {"seq": 1, "table": "SIM-B1", "event": "boot", "board": "sim", "game": "baccarat",
-                          "reset_cause": hardware.PWRON_RESET}
+                          "reset_cause": hardware.PWRON_RESET, "program": "unverified", "service_mode": False}
 
 
 @pytest.mark.parametrize("game", ["baccarat", "craps", "omaha"])
