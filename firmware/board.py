@@ -18,7 +18,8 @@ from firmware.board_keypad import check_keypad as _check_keypad
 from firmware.drivers import lcd, ssd1306_geometry
 from firmware.errors import SettingsError
 
-SECTIONS = ("description", "mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones", "keypad")
+SECTIONS = ("description", "mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones", "keypad",
+            "service_pin")
 REQUIRED = ("mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones")
 PORT_ROLES = ("shoe", "dice", "bets", "host", "console")
 # Card shoe and dice reader serve different games, so one board may wire both to one port.
@@ -57,6 +58,8 @@ class Board:
         self.keypad = data.get("keypad")
         # legend of each key index (row * columns + column, the KEY event's a); "" where no key is fitted
         self.keypad_keys = [legend for row in self.keypad["keys"] for legend in row] if self.keypad else []
+        # The service jumper's pin (pull-up; jumper to ground at reset: service mode, the REPL open), or None
+        self.service_pin = data.get("service_pin")
 
     def button_index(self, role):
         for i in range(len(self.buttons)):
@@ -280,6 +283,8 @@ def _validate(name, data):
     _check_zones(name, data["zones"], count)
     if "keypad" in data:
         _check_keypad(name, data["keypad"], plan)
+    if "service_pin" in data:             # a pin of its own: a button or port sharing it would open the REPL
+        plan.claim("service_pin", data["service_pin"])
     return Board(name, data)
 
 

@@ -35,6 +35,10 @@ if IS_MICROPYTHON:
         import asyncio
         return asyncio.sleep_ms(ms)
 
+    def kbd_intr(char):
+        """Which byte on the REPL's stdin raises KeyboardInterrupt (-1: none; 3: Ctrl-C)."""
+        _mp.kbd_intr(char)
+
 else:
     import time as _time
 
@@ -86,3 +90,10 @@ else:
 
     def heap_unlock():
         return 0
+
+    def kbd_intr(char):
+        # The simulator installs a `micropython` module that records the call (hostsim/micropython.py);
+        # a plain CPython has no REPL on a board's console, so there is nothing to switch.
+        mp = sys.modules.get("micropython")
+        if mp is not None:
+            mp.kbd_intr(char)

@@ -27,12 +27,15 @@ SHOE_REMOVED = const(15)     # the shoe was taken out during a round
 CARD_MISSING = const(16)     # Omaha: an action keyed while the hand still waits for a card (art. 9)
 LINK_BACKLOG = const(17)     # the host link's store is 75 % full (the host is away): reported, not held
 BOOT_COUNTER_BAD = const(18) # the boot counter on flash failed its checks: it jumped ahead (host link)
+# A deployed file missing or differing from manifest.json at boot (firmware.program): the table is
+# held closed (Table.hold_closed) until a reset with the right program; no acknowledgement opens it.
+PROGRAM_MISMATCH = const(19)
 
 # By code; "bad_dice" (2) is reserved: raised no more, still named (a restored fault record may hold it).
 NAMES = ("none", "bad_card", "bad_dice", "line_too_long", "queue_full", "display_missing", "crashed",
          "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved",
          "card_impossible", "card_unreadable", "double_pull", "card_out_of_order", "shoe_removed",
-         "card_missing", "link_backlog", "boot_counter_bad")
+         "card_missing", "link_backlog", "boot_counter_bad", "program_mismatch")
 _CARD_ALARMS = (CARD_IMPOSSIBLE, CARD_UNREADABLE, DOUBLE_PULL, CARD_OUT_OF_ORDER, SHOE_REMOVED, CARD_MISSING)
 
 # Device lines (framed shoe, bet reader, dice reader; docs/protocol.md "Device lines"). A FAULT

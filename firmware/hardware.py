@@ -23,6 +23,7 @@ class Hardware:
         self.lights = None
         self.displays = {}    # role -> CharLCD ("dealer", "result") or SSD1306 ("scoreboard")
         self.watchdog = None
+        self.service_mode = False   # the service jumper was fitted at reset (board.service_pin read low)
         self.faults = []      # (code, text) found during bring-up
 
 
@@ -93,6 +94,8 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
             from firmware.drivers.usb_console import StdioUART
             usb_console = StdioUART(sys.stdin, sys.stdout)
         hw.ports["console"] = SerialLine(usb_console)
+    if board.service_pin is not None:     # read once, at boot: fitting the jumper later changes nothing
+        hw.service_mode = machine.Pin(board.service_pin, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
     pins = [machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP) for _, pin in board.buttons]
     hw.buttons = Buttons(pins)
     if board.keypad is not None:

@@ -10,8 +10,9 @@ import os
 import sys
 
 from firmware import board as board_mod
-from firmware import faults, table_config
-from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
+from firmware import faults, program, screens as core_screens, table_config
+from firmware.compat import const, kbd_intr, sleep_ms, sleep_ms_async, ticks_diff, ticks_ms
+from firmware.board_checks import MCUS, whole
 from firmware.console import Console
 from firmware.errors import SettingsError
 from firmware.events import EventQueue, FAULT, FAULT_RESTORED, LINK_BACKLOG, TICK
@@ -40,6 +41,9 @@ HOST_STORE_FRAMES = const(64)
 HOST_PIECE = const(128)
 HOST_SLOT = const(200)          # the longest frame of a HOST_PIECE payload: header at most 61, CRC and LF 10
 HOST_TX_BUDGET = HOST_TXBUF     # bytes written per call at most: the host UART's transmit buffer, never a wait
+# micropython.kbd_intr: the byte that interrupts Python from the REPL's stdin (the USB console).
+_INTR_OFF = const(-1)     # production: Ctrl-C is a byte like any other, the console refuses it
+_INTR_CTRL_C = const(3)   # service mode: Ctrl-C stops the firmware (mpremote, the REPL)
 
 
 class Context:
@@ -84,6 +88,11 @@ class Context:
             self.unused_reader = hw.ports.get(self.unused_role)
         self.unexpected_lines = 0     # lines (garbage too) seen on the unused port; the first is a fault
         self.reporter.unused_role = self.unused_role
+        self.program = "unverified"   # "verified", "unverified" (no program_dir: the simulator's source
+                                      # tree) or "mismatch" (the table is held closed)
+        self.program_problem = None   # (path, problem) when the program differs from its manifest
+        self.program_dir = None       # where the deployed program lies ("" on the board), None: not deployed;
+                                      # the console's `verify SEED` is firmware.program.verify(seed, program_dir)
 
     def _link_alarm(self, raised):
         """The sender's store crossed its alarm level: a table event, in order with the others."""
@@ -107,6 +116,8 @@ def _restore_fault(ctx):
 def _save_fault(ctx):
     """Keep the unacknowledged fault on flash (cleared by the acknowledgement), once per change."""
     table = ctx.table
+    if table.closed_code:
+        return                    # found again at every boot (firmware.program): never kept on flash
     code = table.fault_code
     # An evidence handle means nothing after a reset (the bytes stay in RAM): saved as 0.
     detail = 0 if faults.has_evidence(code) else table.fault_detail
@@ -119,10 +130,13 @@ def _save_fault(ctx):
 
 
 def boot(machine, neopixel, board_path="board.json", table_path="table.json", state_dir="", lcd_class=None,
-         usb_console=None, fs=None):
+         usb_console=None, fs=None, program_dir=None):
     """Load files and bring up the hardware; SettingsError if a file is wrong.
 
     fs: rename/remove/stat for the state dir (default os; tests pass a fake filesystem).
+    program_dir: where the deployed program and its manifest.json lie ("" on the board: the boot
+    stub passes it), checked before the table opens; None: not checked, and the boot report says
+    "program": "unverified" (the simulator running the source tree).
     """
     board = board_mod.load(board_path)
     config = table_config.load(table_path)
@@ -133,17 +147,26 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     files = os if fs is None else fs
     boot_number, counter_problem = next_boot(state_dir, files)    # before any frame carries it
     ctx = Context(board, config, hw, state_dir, fs, boot_number)
+    _close_repl(hw.service_mode)
     ctx.crash_record = take_crash_record(state_dir, ctx.fs)
     _restore_fault(ctx)           # queued first: it is older than anything found at this boot
+    _check_program(ctx, program_dir)
     ctx.machine = machine
     ctx.reset_cause = reset_cause_name(machine)
     ctx.table_path = table_path
     ctx.reporter.emit("boot", {"board": board.name, "game": config["game"], "firmware": FIRMWARE_VERSION,
                                "settings": settings_digest(table_config.read(table_path)),
-                               "reset_cause": ctx.reset_cause})
+                               "reset_cause": ctx.reset_cause, "program": ctx.program,
+                               "service_mode": hw.service_mode})
+    if hw.service_mode:
+        ctx.reporter.emit("service_mode", {"repl": "open", "pin": board.service_pin})
     if counter_problem:
         ctx.reporter.emit("fault", {"fault": faults.name(faults.BOOT_COUNTER_BAD), "text": counter_problem})
         ctx.queue.put(FAULT, faults.BOOT_COUNTER_BAD, boot_number)
+    if ctx.program_problem is not None:
+        path, problem = ctx.program_problem
+        ctx.reporter.emit("fault", {"fault": faults.name(faults.PROGRAM_MISMATCH), "file": path,
+                                    "problem": problem})
     for code, text in hw.faults:
         ctx.reporter.emit("fault", {"fault": code, "text": text})
         ctx.queue.put(FAULT, faults.DISPLAY_MISSING, 0)
@@ -152,6 +175,56 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
         ctx.reporter.emit("crash_recorded", {"error": last})
         ctx.queue.put(FAULT, faults.CRASHED, 0)
     return ctx
+
+
+def _close_repl(service_mode):
+    """Ctrl-C on the USB console reaches Python only in service mode (the jumper fitted at reset)."""
+    kbd_intr(_INTR_CTRL_C if service_mode else _INTR_OFF)
+
+
+def _check_program(ctx, program_dir):
+    """Every deployed file against manifest.json; a difference holds the table closed (faults.PROGRAM_MISMATCH).
+
+    The table never opens: it is FAULTED before its first event, and no acknowledgement lifts it.
+    """
+    if program_dir is None:
+        return
+    ctx.program_dir = program_dir
+    problem = program.check(program_dir)
+    if problem is None:
+        ctx.program = "verified"
+        return
+    ctx.program = "mismatch"
+    ctx.program_problem = problem
+    ctx.table.hold_closed(faults.PROGRAM_MISMATCH)
+
+
+def _refused_service_mode(machine, board_path):
+    """The service jumper of a refused board file, if its service_pin can be read at all (else False)."""
+    try:
+        name, data = board_mod.read(board_path)
+        pin = data.get("service_pin") if isinstance(data, dict) else None
+        gpio = MCUS[data["mcu"]]["gpio"]
+    except (SettingsError, KeyError, TypeError):
+        return False
+    if not whole(pin) or pin not in gpio:
+        return False
+    return machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
+
+
+def _stay_closed(machine, board_path, closed):
+    """After a refusal, main.py would end in the REPL: only in service mode; else idle, Ctrl-C off."""
+    if _refused_service_mode(machine, board_path):
+        kbd_intr(_INTR_CTRL_C)
+        print("boot: service mode: the REPL is open")
+        return
+    kbd_intr(_INTR_OFF)
+    print("boot: the REPL stays closed: fit the service jumper and reset to fix the file")
+    while True:
+        if closed is not True:
+            closed()
+            return
+        sleep_ms(1000)
 
 
 def report_refusal(machine, board_path, table_path, error, state_dir=""):
@@ -244,7 +317,7 @@ def refresh_outputs(ctx, draw_displays, elapsed_ms=OUTPUT_MS):
         displays = ctx.hw.displays
         screens = ctx.game.screens
         if "dealer" in displays:
-            displays["dealer"].show(screens.dealer_lines(table, ctx.config, ctx.button_names))
+            displays["dealer"].show(_dealer_lines(ctx))
         if "result" in displays:
             displays["result"].show(screens.result_lines(table, ctx.config, ctx.button_names))
     scoreboard = ctx.game.scoreboard
@@ -252,6 +325,18 @@ def refresh_outputs(ctx, draw_displays, elapsed_ms=OUTPUT_MS):
         table.scoreboard_dirty = False
         scoreboard[0].draw(table.roads)
         scoreboard[1].show()
+
+
+def _dealer_lines(ctx):
+    """The game's dealer screen; a table held closed says why instead; service mode is shown over it."""
+    table = ctx.table
+    if table.closed_code and ctx.program_problem is not None:
+        lines = core_screens.closed_lines(table, ctx.config, ctx.program_problem[0].split("/")[-1])
+    else:
+        lines = ctx.game.screens.dealer_lines(table, ctx.config, ctx.button_names)
+    if ctx.hw.service_mode:
+        lines = core_screens.service_banner(lines, table)
+    return lines
 
 
 async def input_task(ctx):
@@ -284,21 +369,28 @@ async def serve(ctx, extra_tasks=()):
 
 
 def run(board_path="board.json", table_path="table.json", state_dir="", machine=None, neopixel=None,
-        extra_tasks=(), usb_console=None):
-    """The board's entry point. Returns only if a file is wrong (to the REPL).
+        extra_tasks=(), usb_console=None, program_dir=None, closed=False):
+    """The board's entry point. Returns only if a file is wrong (to the REPL, in service mode).
 
-    usb_console: passed to boot() (the simulator gives its own console endpoint).
+    usb_console, program_dir: passed to boot() (the simulator gives its own console endpoint;
+    the board's boot stub passes program_dir="": its program is checked against /manifest.json).
+    closed: True from the board's boot stub: after a refused file the REPL opens only with the
+    service jumper fitted; without it the board idles with Ctrl-C off (a function: called once in
+    place of that endless idle, for tests).
     """
     if machine is None:
         import machine
     if neopixel is None:
         import neopixel
     try:
-        ctx = boot(machine, neopixel, board_path, table_path, state_dir, usb_console=usb_console)
+        ctx = boot(machine, neopixel, board_path, table_path, state_dir, usb_console=usb_console,
+                   program_dir=program_dir)
     except SettingsError as exc:
         print("boot: %s" % exc)
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")
         report_refusal(machine, board_path, table_path, exc, state_dir)
+        if closed:
+            _stay_closed(machine, board_path, closed)
         return 1
     try:
         asyncio.run(serve(ctx, extra_tasks))

@@ -29,3 +29,20 @@ def dealer_lines(table, config, button_names):
 
 def result_lines(table, config, button_names):
     return [config["game"].upper(), ""]     # a result is a game's: its own screens show it
+
+
+SERVICE_TEXT = "SERVICE MODE"
+
+
+def closed_lines(table, config, why):
+    """A table held closed (Table.hold_closed): what, why (e.g. the file that differs), and that it stays so."""
+    return ["%s %s" % (config["table_id"], config["game"].upper()), faults.name(table.closed_code).upper(),
+            why, "TABLE CLOSED"]
+
+
+def service_banner(lines, table):
+    """Service mode (the REPL is open): the top line reads SERVICE MODE every other second, so the
+    dealer sees it whatever the game shows, and the game's own top line is not lost."""
+    if table.uptime_s % 2 == 0 and lines:
+        lines = [SERVICE_TEXT] + list(lines[1:])
+    return lines

@@ -68,7 +68,38 @@ class Table(StateMachine):
         self.display_dirty = True
         self.link_backlog = False     # the host link's store is nearly full: take no new round
         self.host_reason = ""         # why the game refused the last JSON host request (HOST_BAD)
+        self.closed_code = 0          # a fault holding the table closed for good (hold_closed), else 0
         StateMachine.__init__(self, STARTING)
+
+    def dispatch(self, kind, a, b):
+        """One event; a table held closed (hold_closed) only reports, never plays."""
+        if self.closed_code:
+            self._held(kind, a, b)
+        else:
+            StateMachine.dispatch(self, kind, a, b)
+
+    def hold_closed(self, code, detail=0):
+        """Raise fault `code` and keep the table FAULTED until a reset: no acknowledgement, no game event
+        opens it (faults.PROGRAM_MISMATCH: the program is not the one built). The game's handlers are
+        bypassed from here on, so nothing it would do on a CONFIRM, a card or a reading happens."""
+        StateMachine.dispatch(self, FAULT, code, detail)
+        self.fault_code = code            # a game may note a fault otherwise: it is this one, held
+        self.fault_detail = detail
+        self.closed_code = code
+        self.display_dirty = True
+
+    def _held(self, kind, a, b):
+        """A closed table's events: the clock runs, inputs and faults are reported, nothing else moves."""
+        if kind == TICK or kind == BUTTON or kind == CONSOLE_ERROR or kind == HOST:
+            self._common(kind, a, b)          # uptime; a press reported (no acknowledgement); errors reported
+        elif kind == FAULT or kind == FAULT_RESTORED:
+            self._emit(OUT_FAULT_RESTORED if kind == FAULT_RESTORED else OUT_FAULT, a, b)
+        elif kind == CARD:
+            self._emit(OUT_FAULT, faults.CARD_OUT_OF_ORDER, a)     # a card drawn at a closed table: never lost
+        elif kind == LAMP and a != LAMP_CHECK_END:
+            self._emit(OUT_CONSOLE_ERROR, CON_REFUSED)
+        else:                                 # a game's own input (a reading, a throw, a key): refused, reported
+            self._emit(OUT_FAULT, self.closed_code, self.fault_detail)
 
     def _emit(self, code, a=0, b=0):
         # A full outbox is itself reported (overflows is read by the report task).

@@ -2,7 +2,7 @@
 
     python -m hostsim [--game baccarat|craps|omaha] [--table FILE] [--board NAME|FILE]
                       [--no-demo] [--no-ui] [--no-pty] [--seconds N] [--speed X] [--seed N]
-                      [--snapshot FILE.png] [--players N]
+                      [--snapshot FILE.png] [--players N] [--deployed [DIR]]
     python -m hostsim --headless --rounds N [--seed S] [--game baccarat|craps|omaha] [--board NAME|FILE]
                       [--table FILE] [--snapshot FILE.png] [--players N]
 
@@ -29,6 +29,16 @@ legal, all-ins and side pots now and then); broke players buy in again. With
 (the legend lists them). --snapshot
 writes the scoreboard's picture as a PNG at exit.
 
+--deployed [DIR] (default build/sim, made by `make build BOARD=sim`) runs the
+simulated board as a deployed one: its board file is DIR/board.json and at
+boot the firmware checks every file of DIR against DIR/manifest.json, as a
+board checks its flash (a difference holds the table closed: program_mismatch),
+and `verify SEED` on the console is computed over DIR, equal to
+`python -m tools.verify --board sim --seed SEED`. CPython runs the source tree
+(it cannot run .mpy), so the build must have been made from these sources:
+a stale build is refused. Without --deployed the check is skipped and the boot
+report says "program": "unverified".
+
 --headless plays N Baccarat rounds with the same dealer and bettors on the
 virtual clock as fast as the CPU allows (a card every 250 ms of virtual time),
 then prints one JSON summary line: rounds, results by winner, demo and void
@@ -51,6 +61,7 @@ simulator itself failed (a host-side error, never recorded as a firmware crash;
 the board cannot run the game, or --snapshot on a board without a scoreboard.
 """
 import argparse
+import json
 import os
 import sys
 
@@ -69,9 +80,37 @@ def _board_path(name):
     return os.path.join(REPO, "boards", name + ".json")
 
 
+def deployed_build(folder):
+    """The board file of a deployed build folder made from this source tree; SettingsError if it is not one.
+
+    The simulator runs the source tree (CPython cannot run .mpy), so a build made from other
+    sources would verify while other code runs: every source the manifest names must be unchanged.
+    """
+    import hashlib
+    manifest_path = os.path.join(folder, "manifest.json")
+    try:
+        with open(manifest_path, encoding="utf-8") as f:
+            entries = json.load(f)["files"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SettingsError("--deployed %s: no build there (%s): run make build BOARD=sim" % (folder, exc))
+    for entry in entries:
+        source = entry.get("source") if isinstance(entry, dict) else None
+        if source is None:
+            continue
+        try:
+            with open(os.path.join(REPO, source), "rb") as f:
+                same = hashlib.sha256(f.read()).hexdigest() == entry.get("source_sha256")
+        except OSError:
+            same = False
+        if not same:
+            raise SettingsError("--deployed %s: built from other sources (%s changed since): run make build "
+                                "BOARD=sim" % (folder, source))
+    return os.path.join(folder, "board.json")
+
+
 def _check(args):
     """(board_path, table_path) after loading both; SettingsError if a file is wrong or the pair cannot run."""
-    board_path = _board_path(args.board)
+    board_path = _board_path(args.board) if args.deployed is None else deployed_build(args.deployed)
     table_path = args.table or os.path.join(REPO, "boards", "tables", "sim-%s.json" % args.game)
     board = board_mod.load(board_path)
     config = table_config.load(table_path)
@@ -108,6 +147,9 @@ def _parser():
                          "refusal, mismatch, chips not conserved) was reported")
     ap.add_argument("--rounds", type=int, default=100,
                     help="--headless: rounds (Craps: shooters, Omaha: hands) to play (default 100)")
+    ap.add_argument("--deployed", nargs="?", const=os.path.join(REPO, "build", "sim"), metavar="DIR",
+                    help="run as the deployed build DIR (default build/sim): its board.json, its files checked "
+                         "against its manifest at boot")
     ap.add_argument("--players", type=int, default=6,
                     help="Omaha: emulated players at the table (2 .. min(seats, 11), default 6)")
     return ap
@@ -191,7 +233,7 @@ def _run(args, board_path, table_path, interactive):
 
     sim = Sim(board_path, table_path, args.state_dir, ports="loopback" if args.no_pty else "pty",
               ui=not args.no_ui, demo=args.demo, seconds=args.seconds, seed=args.seed, speed=args.speed,
-              keys=interactive, players=args.players)
+              keys=interactive, players=args.players, program_dir=args.deployed)
     saved_tty = None
     if args.snapshot is not None and find_oled(sim.hw) is None:
         sim.close()

@@ -33,7 +33,8 @@ RESET_NAMES = {PWRON_RESET: "power-on", HARD_RESET: "hard reset", WDT_RESET: "wa
                DEEPSLEEP_RESET: "deep sleep", SOFT_RESET: "soft reset"}
 
 # rp2 is hostsim.rp2 on an RP2040 board only; elsewhere the name is blocked (import rp2 fails, as on the chip).
-MODULE_NAMES = ("machine", "neopixel", "framebuf", "board", "digitalio", "neopixel_write", "microcontroller", "rp2")
+MODULE_NAMES = ("machine", "neopixel", "framebuf", "board", "digitalio", "neopixel_write", "microcontroller", "rp2",
+                "micropython")
 PIO_MCU = "rp2040"      # the chip whose MicroPython has the rp2 module (PIO)
 
 _current = None
@@ -347,6 +348,8 @@ class Hardware:
         self.pins = _Pins(self)  # GPIO number -> PinState (made on first use, also by hw.pins[n])
         self.uarts = {}         # UART id -> UartState (endpoint made on first use)
         self.usb = None         # UartState of a {"usb": true} console (install(board=...) makes it)
+        self.kbd_intr = 3       # the REPL's interrupt byte (micropython.kbd_intr): Ctrl-C until the firmware sets it
+        self.kbd_intr_calls = []
         self.pio_ports = {}     # "pio0.0" -> UartState of a board's PIO UART port (install(board=...) makes it)
         self.pio_blocks = {}    # PIO block id -> hostsim.pio.PioBlock (made on first use)
         self.state_machines = {}    # state machine id -> hostsim.pio.SmState (made on first use)
@@ -559,6 +562,7 @@ class Hardware:
         """
         self.reset_cause = cause
         self.boots += 1
+        self.kbd_intr = 3           # MicroPython's default again: the firmware sets it at each boot
         for p in self.pins.values():
             p.reset()
         for u in self._serial_states():
@@ -575,10 +579,11 @@ class Hardware:
 
     # modules
     def _register_modules(self):
-        from hostsim import board, digitalio, framebuf, machine, microcontroller, neopixel, neopixel_write, rp2
+        from hostsim import (board, digitalio, framebuf, machine, microcontroller, micropython, neopixel, neopixel_write,
+                             rp2)
 
         mods = {"machine": machine, "neopixel": neopixel, "framebuf": framebuf, "board": board, "digitalio": digitalio,
-                "neopixel_write": neopixel_write, "microcontroller": microcontroller}
+                "neopixel_write": neopixel_write, "microcontroller": microcontroller, "micropython": micropython}
         mods["rp2"] = rp2 if self.mcu == PIO_MCU else None     # None in sys.modules: ImportError
         for name in MODULE_NAMES:
             self._saved_modules[name] = sys.modules.get(name, _ABSENT)

@@ -41,12 +41,15 @@ MARCH = {
 BOOT_STUB = (
     "# Boot stub written by tools/build.py (board %s, MicroPython %s).\n"
     "# MicroPython runs main.py as source; the firmware itself is compiled .mpy.\n"
+    "# program_dir=\"\": every deployed file is checked against /manifest.json before the table opens;\n"
+    "# closed=True: a refused file leaves the REPL closed unless the service jumper is fitted.\n"
     "from firmware.main import run\n"
     "\n"
-    "run()\n"
+    "run(program_dir=\"\", closed=True)\n"
 )
 
 MANIFEST = "manifest.json"
+VERSION_FILE = "firmware/version.py"
 
 
 class BuildError(Exception):
@@ -153,6 +156,19 @@ def validate_board(rel, name, data):
     if mcu not in MARCH:
         raise BuildError("%s: mcu %r has no mpy-cross architecture (known: %s)"
                          % (rel, mcu, ", ".join(sorted(MARCH))))
+
+
+def firmware_version(root):
+    """FIRMWARE_VERSION of root/firmware/version.py (read as text: --root may be another tree)."""
+    path = os.path.join(root, VERSION_FILE)
+    try:
+        with open(path, encoding="utf-8") as f:
+            m = re.search(r'^FIRMWARE_VERSION = "([^"\n]+)"$', f.read(), re.M)
+    except OSError as exc:
+        raise BuildError("%s: cannot read it (%s)" % (VERSION_FILE, exc.strerror or exc))
+    if m is None:
+        raise BuildError('%s: no line FIRMWARE_VERSION = "..."' % VERSION_FILE)
+    return m.group(1)
 
 
 # --- compile -----------------------------------------------------------------
@@ -263,9 +279,11 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
             if source is not None:
                 entry["source"] = source
                 entry["source_size"] = os.path.getsize(os.path.join(root, source))
+                entry["source_sha256"] = _sha256(os.path.join(root, source))
             entries.append(entry)
-        entries.sort(key=lambda e: e["path"])
+        entries.sort(key=lambda e: e["path"])     # the fixed order firmware.program checks and verifies in
         manifest = {
+            "version": firmware_version(root),
             "board": board,
             "mcu": data["mcu"],
             "micropython": version,

@@ -50,7 +50,7 @@ function mkdirs(vmDir) {
   }
 }
 
-// Copy a host folder's .py/.json files into the VM.
+// Copy a host folder's .py/.json/.mpy files into the VM (.mpy: a build copied in for program verification).
 function copyTree(hostDir, vmDir) {
   mkdirs(vmDir);
   for (const entry of fs.readdirSync(hostDir, { withFileTypes: true })) {
@@ -58,7 +58,7 @@ function copyTree(hostDir, vmDir) {
     const hostPath = path.join(hostDir, entry.name);
     const vmPath = vmDir + "/" + entry.name;
     if (entry.isDirectory()) copyTree(hostPath, vmPath);
-    else if (/\.(py|json)$/.test(entry.name)) mp.FS.writeFile(vmPath, fs.readFileSync(hostPath));
+    else if (/\.(py|json|mpy)$/.test(entry.name)) mp.FS.writeFile(vmPath, fs.readFileSync(hostPath));
   }
 }
 for (const spec of copies) {

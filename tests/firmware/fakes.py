@@ -189,6 +189,7 @@ class FakeMachine:
         self.resets = 0
         self.irq_off = 0          # disable_irq() calls
         self.irq_on = 0           # enable_irq() calls
+        self.grounded = ()        # pins wired to ground from outside (a fitted service jumper): read 0
         machine = self
 
         class Pin:
@@ -201,7 +202,7 @@ class FakeMachine:
                 self.id = pin_id
                 self.mode = mode
                 self.pull = pull
-                self.level = 1 if value is None else value
+                self.level = (0 if pin_id in machine.grounded else 1) if value is None else value
                 machine.pins[pin_id] = self
 
             def value(self, v=None):

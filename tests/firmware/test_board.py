@@ -17,11 +17,13 @@ SCRATCH = "/tmp"     # exists on CPython hosts and in the VM
 
 def _data(name="pico", keypad=False):
     """A shipped board file, parsed. Its keypad takes most spare pins, and the tests of the other
-    sections move ports and buses onto spare pins: they start without it (keypad=True keeps it)."""
+    sections move ports and buses onto spare pins: they start without it, nor the service jumper's
+    pin (keypad=True keeps both)."""
     with open("boards/%s.json" % name) as f:
         data = json.loads(f.read())
     if not keypad:
         del data["keypad"]
+        del data["service_pin"]
     return data
 
 
@@ -407,3 +409,23 @@ def test_scoreboard_sizes_are_the_modules_the_driver_drives():
             assert accepted == ((width, height) in ssd1306_geometry.MODULES), (width, height)
             if accepted:
                 SSD1306(_AckingI2C(), 60, width, height)     # what the validator accepts, the driver drives
+
+
+def test_service_pin_is_optional_and_in_the_one_pin_plan():
+    # Issue 13: the service jumper's pin; shared with a button, pressing it at reset would open the REPL.
+    for name in ("pico", "esp32s3", "sim"):
+        assert board.load("boards/%s.json" % name).service_pin is not None, name
+    d = _data(keypad=True)
+    del d["service_pin"]
+    assert board.validate("pico", d).service_pin is None
+    d = _data()
+    d["service_pin"] = d["buttons"]["confirm"]
+    raises_match(SettingsError, "service_pin: pin %d is already used by buttons.confirm" % d["service_pin"],
+                 board.validate, "pico", d)
+    d = _data(keypad=True)
+    d["service_pin"] = d["keypad"]["rows"][0]
+    raises_match(SettingsError, "keypad.rows[0]", board.validate, "pico", d)
+    for bad in (30, -1, True, "14", 14.0, None):
+        d = _data()
+        d["service_pin"] = bad
+        raises_match(SettingsError, "service_pin: pin", board.validate, "pico", d)

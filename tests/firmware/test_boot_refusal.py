@@ -92,3 +92,34 @@ def test_no_report_when_the_host_port_itself_is_wrong_or_the_file_unreadable():
         assert machine.uarts == {}                          # no UART on pins the board file got wrong
     status, machine = _run("\xff not json", _table())
     assert status == 1 and machine.uarts == {}
+
+
+def _run_closed(board, table, grounded=()):
+    """run() as the board's boot stub calls it (closed=True), the endless idle replaced by a recorder."""
+    _write(BOARD, board)
+    _write(TABLE, table)
+    machine = FakeMachine()
+    machine.grounded = grounded
+    idled = []
+    status = main.run(BOARD, TABLE, STATE, machine, FakeNeoPixelModule(), closed=lambda: idled.append(1))
+    return status, machine, idled
+
+
+def test_a_refusal_keeps_the_repl_closed_without_the_service_jumper():
+    # Issue 13: main.py ending drops the board into the REPL; only the service jumper allows it.
+    board = _pico()
+    table = _table()
+    table["game"] = "roulette"
+    status, machine, idled = _run_closed(board, table)
+    assert status == 1 and idled == [1]                       # idles, Ctrl-C off: no REPL
+    assert _host_reports(machine)[0]["event"] == "boot_refused"
+    status, machine, idled = _run_closed(board, table, grounded=(board["service_pin"],))
+    assert status == 1 and idled == []                        # service mode: to the REPL, to fix the file
+    assert machine.pins[board["service_pin"]].pull == machine.Pin.PULL_UP
+    for broken in ("{", {"mcu": "rp2040", "service_pin": 99}, {"service_pin": True}):
+        _write(BOARD, broken)                                 # no readable service pin: closed
+        machine = FakeMachine()
+        machine.grounded = (7, 99)
+        idled = []
+        assert main.run(BOARD, TABLE, STATE, machine, FakeNeoPixelModule(), closed=lambda: idled.append(1)) == 1
+        assert idled == [1], broken

@@ -84,7 +84,7 @@ def test_board_file_and_boot_stub(pico):
         assert (target / "board.json").read_bytes() == f.read()
     stub = (target / "main.py").read_text()
     assert "from firmware.main import run\n" in stub
-    assert stub.rstrip().endswith("run()")
+    assert stub.rstrip().endswith('run(program_dir="", closed=True)')   # program checked, REPL kept closed
     compile(stub, "main.py", "exec")
 
 

@@ -30,7 +30,8 @@ def small_build(tmp_path_factory):
     fw = root / "firmware"
     (fw / "games").mkdir(parents=True)
     (fw / "__init__.py").write_text("# test firmware\n")
-    (fw / "main.py").write_text("# test firmware\ndef run():\n    return 0\n")
+    (fw / "main.py").write_text("# test firmware\ndef run(program_dir=None, closed=False):\n    return 0\n")
+    (fw / "version.py").write_text('FIRMWARE_VERSION = "0.0.1"\n')
     (fw / "games" / "__init__.py").write_text("# test firmware\n")
     (fw / "games" / "dice.py").write_text("# test firmware\nFACES = (1, 2, 3, 4, 5, 6)\n" * 20)
     out = tmp_path_factory.mktemp("build")

@@ -107,7 +107,8 @@ def test_boot_reports_come_first_in_order_and_nothing_else_is_printed(tmp_path):
     reports = [json.loads(line) for line in proc.stdout.splitlines()]
     assert _events(reports) == BOOTED
     assert reports[0] == {"seq": 1, "table": "SIM-B1", "event": "boot", "board": "sim", "game": "baccarat",
-                          "firmware": FIRMWARE_VERSION, "settings": _digest(_table()), "reset_cause": "PWRON_RESET"}
+                          "firmware": FIRMWARE_VERSION, "settings": _digest(_table()), "reset_cause": "PWRON_RESET",
+                          "program": "unverified", "service_mode": False}
 
 
 @pytest.mark.parametrize("game", ["baccarat", "craps", "omaha"])

@@ -1,0 +1,155 @@
+# Program verification: the deployed files against the build's manifest.json, and a lab's keyed digest.
+#
+# tools/build.py writes manifest.json beside the program: every deployed file
+# (path as on the board, in one fixed order: sorted by path) with its size and
+# SHA-256, and the firmware version. At boot firmware.main checks every file
+# against it (check()); a missing or changed file, or a manifest that cannot be
+# read, holds the table closed (faults.PROGRAM_MISMATCH). verify(seed) is what a
+# lab compares with `python -m tools.verify --board NAME --seed SEED`: an
+# HMAC-SHA256 keyed by the seed over every file in manifest order, so a board
+# that merely replays the manifest's digests cannot pass (the seed is new each time).
+#
+# hashlib.sha256 is all MicroPython offers (no hmac module): HMAC is built here (RFC 2104).
+import binascii
+import hashlib
+import json
+import os
+
+from firmware.compat import const
+
+MANIFEST = "manifest.json"
+_BLOCK = const(64)            # SHA-256 block size (RFC 2104's B)
+_CHUNK = const(512)           # files are read through one buffer of this size
+_buf = bytearray(_CHUNK)
+_view = memoryview(_buf)
+
+# check()'s problems (the host report's "problem").
+MISSING = "missing"
+SIZE = "size differs"
+DIGEST = "sha256 differs"
+UNREADABLE = "unreadable"
+
+
+class ManifestError(ValueError):
+    """manifest.json is missing, not JSON, or not the build's shape."""
+
+
+class Hmac:
+    """HMAC-SHA256 (RFC 2104) fed in pieces: update(data) then hexdigest()."""
+
+    def __init__(self, key):
+        if len(key) > _BLOCK:
+            key = hashlib.sha256(key).digest()
+        pad = bytearray(_BLOCK)
+        pad[:len(key)] = key
+        inner = bytearray(_BLOCK)
+        for i in range(_BLOCK):
+            inner[i] = pad[i] ^ 0x36
+            pad[i] ^= 0x5C
+        self._outer_pad = bytes(pad)
+        self._inner = hashlib.sha256(inner)
+
+    def update(self, data):
+        self._inner.update(data)
+
+    def digest(self):
+        outer = hashlib.sha256(self._outer_pad)
+        outer.update(self._inner.digest())
+        return outer.digest()
+
+    def hexdigest(self):
+        return binascii.hexlify(self.digest()).decode()
+
+
+def hmac_sha256(key, data):
+    """The HMAC-SHA256 of bytes `data` keyed by bytes `key`, as bytes."""
+    mac = Hmac(key)
+    mac.update(data)
+    return mac.digest()
+
+
+def _path(root, rel):
+    return rel if not root else root + "/" + rel
+
+
+def load_manifest(root=""):
+    """[(path, size, sha256 hex)] of root/manifest.json in its order; ManifestError when it is not usable."""
+    try:
+        with open(_path(root, MANIFEST)) as f:
+            data = json.load(f)
+    except OSError:
+        raise ManifestError("%s missing" % MANIFEST)
+    except (ValueError, RuntimeError):       # RuntimeError: nested too deeply (MicroPython)
+        raise ManifestError("%s is not JSON" % MANIFEST)
+    files = data.get("files") if isinstance(data, dict) else None
+    if not isinstance(files, list) or not files:
+        raise ManifestError("%s lists no files" % MANIFEST)
+    out = []
+    for entry in files:
+        if not isinstance(entry, dict):
+            raise ManifestError("%s: a file entry is not an object" % MANIFEST)
+        path, size, digest = entry.get("path"), entry.get("size"), entry.get("sha256")
+        if (not isinstance(path, str) or not path or "\n" in path or ".." in path.split("/")
+                or not isinstance(size, int) or isinstance(size, bool) or size < 0
+                or not isinstance(digest, str) or len(digest) != 64):
+            raise ManifestError("%s: a file entry is malformed" % MANIFEST)
+        out.append((path, size, digest))
+    return out
+
+
+def _feed(path, sinks):
+    """Read the file at path through the one buffer into every sink's update(); returns its size."""
+    total = 0
+    with open(path, "rb") as f:
+        while True:
+            n = f.readinto(_buf)
+            if not n:
+                return total
+            total += n
+            for sink in sinks:
+                sink.update(_view[:n])
+
+
+def check(root=""):
+    """None when every file of the manifest is there with its size and sha256; else (path, problem).
+
+    The manifest itself unusable: (MANIFEST, its reason). The first problem found is returned.
+    """
+    try:
+        entries = load_manifest(root)
+    except ManifestError as exc:
+        return MANIFEST, str(exc)
+    for path, size, digest in entries:
+        digester = hashlib.sha256()
+        try:
+            got = _feed(_path(root, path), (digester,))
+        except OSError:
+            return path, MISSING
+        if got != size:
+            return path, SIZE
+        if binascii.hexlify(digester.digest()).decode() != digest:
+            return path, DIGEST
+    return None
+
+
+def verify(seed, root=""):
+    """HMAC-SHA256 keyed by seed (text: its UTF-8) over every file in manifest order, as hex.
+
+    Each file contributes its path, a newline, its size in decimal, a newline,
+    then its bytes: the size keeps one file's end from passing as the next
+    one's start. ManifestError if the manifest is unusable, OSError if a file
+    cannot be read.
+    """
+    mac = Hmac(seed.encode() if isinstance(seed, str) else bytes(seed))
+    for path, _, _ in load_manifest(root):
+        full = _path(root, path)
+        size = _size(full)
+        mac.update(path.encode())
+        mac.update(("\n%d\n" % size).encode())
+        if _feed(full, (mac,)) != size:
+            raise OSError("%s changed while it was read" % path)
+    return mac.hexdigest()
+
+
+def _size(path):
+    return os.stat(path)[6]

@@ -1,0 +1,153 @@
+# Program verification (issue 13): HMAC-SHA256 (RFC 4231 vectors), the boot check of the
+# deployed files against manifest.json, and verify(seed). Dual runtime: files go to a scratch
+# dir on CPython's disk or the VM's filesystem. tools.verify against the VM: tests/host/test_verify.py.
+import binascii
+import hashlib
+import json
+import os
+
+from firmware import program
+from tests.firmware.expect import raises, raises_match
+from tests.firmware.scratch import ScratchDir
+
+# RFC 4231 section 4: HMAC-SHA256 test cases 1, 2, 3, 4, 6, 7 (5 is a truncated output).
+_LONG_KEY = b"\xaa" * 131
+RFC4231 = (
+    (b"\x0b" * 20, b"Hi There", "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"),
+    (b"Jefe", b"what do ya want for nothing?",
+     "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"),
+    (b"\xaa" * 20, b"\xdd" * 50, "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe"),
+    (bytes(range(1, 26)), b"\xcd" * 50, "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b"),
+    (_LONG_KEY, b"Test Using Larger Than Block-Size Key - Hash Key First",
+     "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"),
+    (_LONG_KEY, b"This is a test using a larger than block-size key and a larger than block-size data. The key "
+                b"needs to be hashed before being used by the HMAC algorithm.",
+     "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2"),
+)
+
+FILES = (("firmware/a.mpy", b"\x4d\x06\x00" + bytes(range(256)) * 3), ("board.json", b'{"mcu": "hostsim"}\n'),
+         ("main.py", b"from firmware.main import run\n\nrun()\n"))
+
+
+def _hex(data):
+    return binascii.hexlify(data).decode()
+
+
+def _write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _deploy(root, files=FILES):
+    """The files and a manifest.json listing them as tools/build.py does (sorted by path)."""
+    os.mkdir(root + "/firmware")
+    entries = []
+    for path, data in files:
+        _write(root + "/" + path, data)
+        entries.append({"path": path, "size": len(data), "sha256": _hex(hashlib.sha256(data).digest())})
+    entries.sort(key=lambda e: e["path"])
+    with open(root + "/manifest.json", "w") as f:
+        f.write(json.dumps({"board": "sim", "version": "0.1.0", "files": entries}))
+    return entries
+
+
+def _flip(path, at):
+    data = bytearray(_read(path))
+    data[at] ^= 0x01
+    _write(path, data)
+
+
+def test_hmac_matches_rfc4231():
+    for key, data, expected in RFC4231:
+        assert _hex(program.hmac_sha256(key, data)) == expected, expected
+
+
+def test_hmac_fed_in_pieces_equals_one_piece():
+    key, data, expected = RFC4231[6 - 1]
+    mac = program.Hmac(key)
+    for i in range(0, len(data), 7):
+        mac.update(data[i:i + 7])
+    assert mac.hexdigest() == expected
+
+
+def test_deployed_program_passes_the_check():
+    with ScratchDir() as root:
+        _deploy(root)
+        assert program.check(root) is None
+
+
+def test_one_changed_byte_is_found_in_each_file():
+    for path, data in FILES:
+        for at in (0, len(data) - 1):
+            with ScratchDir() as root:
+                _deploy(root)
+                _flip(root + "/" + path, at)
+                assert program.check(root) == (path, program.DIGEST), (path, at)
+
+
+def test_a_missing_file_is_found():
+    with ScratchDir() as root:
+        _deploy(root)
+        os.remove(root + "/main.py")
+        assert program.check(root) == ("main.py", program.MISSING)
+
+
+def test_a_longer_or_shorter_file_is_found():
+    with ScratchDir() as root:
+        _deploy(root)
+        _write(root + "/board.json", FILES[1][1] + b" ")
+        assert program.check(root) == ("board.json", program.SIZE)
+        _write(root + "/board.json", b"")
+        assert program.check(root) == ("board.json", program.SIZE)
+
+
+def test_an_unusable_manifest_fails_the_check():
+    for text in (None, "", "{", "[]", '{"files": []}', '{"files": [1]}', '{"files": [{"path": "main.py"}]}',
+                 '{"files": [{"path": "../x", "size": 1, "sha256": "%s"}]}' % ("0" * 64),
+                 '{"files": [{"path": "main.py", "size": true, "sha256": "%s"}]}' % ("0" * 64)):
+        with ScratchDir() as root:
+            _deploy(root)
+            if text is None:
+                os.remove(root + "/manifest.json")
+            else:
+                _write(root + "/manifest.json", text.encode())
+            found = program.check(root)
+            assert found is not None and found[0] == program.MANIFEST, (text, found)
+            raises(program.ManifestError, program.verify, "seed", root)
+
+
+def test_verify_is_the_hmac_of_every_file_in_manifest_order():
+    with ScratchDir() as root:
+        entries = _deploy(root)
+        stream = b""
+        for entry in entries:
+            stream += entry["path"].encode() + b"\n" + str(entry["size"]).encode() + b"\n"
+            stream += _read(root + "/" + entry["path"])
+        assert program.verify("lab-2024-17", root) == _hex(program.hmac_sha256(b"lab-2024-17", stream))
+
+
+def test_verify_changes_with_one_byte_and_with_the_seed():
+    with ScratchDir() as root:
+        _deploy(root)
+        before = program.verify("seed-1", root)
+        assert program.verify("seed-1", root) == before
+        assert program.verify("seed-2", root) != before
+        _flip(root + "/firmware/a.mpy", 100)
+        assert program.verify("seed-1", root) != before
+
+
+def test_verify_of_a_missing_file_is_an_error():
+    with ScratchDir() as root:
+        _deploy(root)
+        os.remove(root + "/firmware/a.mpy")
+        raises(OSError, program.verify, "seed", root)
+
+
+def test_manifest_error_names_the_manifest():
+    with ScratchDir() as root:
+        raises_match(program.ManifestError, "manifest.json missing", program.load_manifest, root)
