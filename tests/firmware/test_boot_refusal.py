@@ -96,12 +96,14 @@ def test_no_report_when_the_host_port_itself_is_wrong_or_the_file_unreadable():
 
 def _run_closed(board, table, grounded=()):
     """run() as the board's boot stub calls it (closed=True), the endless idle replaced by a recorder."""
-    _write(BOARD, board)
-    _write(TABLE, table)
-    machine = FakeMachine()
-    machine.grounded = grounded
-    idled = []
-    status = main.run(BOARD, TABLE, STATE, machine, FakeNeoPixelModule(), closed=lambda: idled.append(1))
+    with ScratchDir() as state:
+        _write(state + "/t_refusal_board.json", board)
+        _write(state + "/t_refusal_table.json", table)
+        machine = FakeMachine()
+        machine.grounded = grounded
+        idled = []
+        status = main.run(state + "/t_refusal_board.json", state + "/t_refusal_table.json", state, machine,
+                          FakeNeoPixelModule(), closed=lambda: idled.append(1))
     return status, machine, idled
 
 
@@ -117,9 +119,5 @@ def test_a_refusal_keeps_the_repl_closed_without_the_service_jumper():
     assert status == 1 and idled == []                        # service mode: to the REPL, to fix the file
     assert machine.pins[board["service_pin"]].pull == machine.Pin.PULL_UP
     for broken in ("{", {"mcu": "rp2040", "service_pin": 99}, {"service_pin": True}):
-        _write(BOARD, broken)                                 # no readable service pin: closed
-        machine = FakeMachine()
-        machine.grounded = (7, 99)
-        idled = []
-        assert main.run(BOARD, TABLE, STATE, machine, FakeNeoPixelModule(), closed=lambda: idled.append(1)) == 1
-        assert idled == [1], broken
+        status, machine, idled = _run_closed(broken, table, grounded=(7, 99))   # no readable service pin: closed
+        assert status == 1 and idled == [1], broken

@@ -52,7 +52,7 @@ def _run(ctx, passes=40):
 
 
 def _host(machine):
-    return [json.loads(line) for line in machine.uarts[1].lines()]
+    return [json.loads(line) for line in machine.uarts[1].reports()]
 
 
 def _press_confirm(ctx, machine):
@@ -77,6 +77,7 @@ def test_a_verified_program_opens_the_table():
 def test_without_a_program_dir_the_boot_says_unverified():
     with ScratchDir() as state:
         ctx, machine = _boot(state)
+        _run(ctx, 1)                                        # the output pass writes the boot's frames
         assert _host(machine)[0]["program"] == "unverified" and ctx.program_dir is None
 
 
@@ -137,6 +138,7 @@ def test_service_jumper_opens_service_mode_reported_and_shown():
         ctx, machine = _boot(state, "craps", grounded=(PICO_SERVICE_PIN,))
         assert ctx.hw.service_mode is True
         assert machine.pins[PICO_SERVICE_PIN].pull == machine.Pin.PULL_UP
+        _run(ctx, 1)
         reports = _host(machine)
         assert reports[0]["service_mode"] is True
         assert reports[1]["event"] == "service_mode" and reports[1]["pin"] == PICO_SERVICE_PIN

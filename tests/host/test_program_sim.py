@@ -15,6 +15,7 @@ from hostsim import __main__ as sim_main
 from hostsim import hardware
 from hostsim.usb import UsbConsole
 from tools import build
+from tests.firmware.fakes import link_reports
 
 REPO = build.REPO
 TABLE = os.path.join(REPO, "boards", "tables", "sim-baccarat.json")
@@ -44,7 +45,7 @@ def _boot_sim(program_dir, state_dir, seconds=3, jumper=False):
             hw.clock.advance(100)
             main.poll_inputs(ctx, 100)
             main.refresh_outputs(ctx, True)
-        reports = [json.loads(line) for line in hw.port("host").take().decode().splitlines()]
+        reports = [json.loads(line) for line in link_reports(hw.port("host").take())]
         lcd = [line.strip() for line in hw.i2c_device(board.displays["i2c"]["bus"],
                                                       board.displays["dealer"]["addr"]).lines()]
         return hw, reports, lcd
