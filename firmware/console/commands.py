@@ -37,6 +37,7 @@ for _c in (
     Command("zones", info.zones, "zones", False, "bet zones of the active layout"),
     Command("crash", info.crash, "crash", False, "the last crash record"),
     Command("version", info.version, "version", False, "firmware version"),
+    Command("verify", info.verify, "verify SEED", False, "HMAC-SHA256 of the deployed program keyed by SEED"),
     Command("lamp", checks.lamp, "lamp ZONE|all|off", True, "light one zone / every zone / end the check"),
     Command("lights", checks.lights_test, "lights test", True, "light every zone in turn"),
     Command("display", checks.display_test, "display test", True, "a test pattern on every display"),

@@ -2,7 +2,7 @@
 #
 # Nothing here changes the table or writes to flash; none needs a login.
 from firmware import faults
-from firmware.events import CON_USAGE
+from firmware.events import CON_REFUSED, CON_USAGE
 from firmware.version import FIRMWARE_VERSION as VERSION
 
 AUDIT_SHOWN = 10          # `audit` without N
@@ -170,6 +170,23 @@ def crash(con, args):
         return con.error(CON_USAGE, "usage: crash")
     record = con.ctx.crash_record
     return record.splitlines() if record else ["no crash recorded"]
+
+
+def verify(con, args):
+    """verify SEED: HMAC-SHA256 keyed by SEED over every deployed firmware file in manifest order
+    (firmware.program.verify), what `python -m tools.verify --board NAME --seed SEED` gives over the
+    build a lab holds (docs/build-deploy.md, "Program verification")."""
+    if len(args) != 1:
+        return con.error(CON_USAGE, "usage: verify SEED")
+    program_dir = con.ctx.program_dir
+    if program_dir is None:
+        return con.error(CON_REFUSED, "no deployed program to verify (the simulator runs the source tree: "
+                                      "python -m hostsim --deployed)")
+    from firmware import program
+    try:
+        return ["verify " + program.verify(args[0], program_dir)]
+    except (program.ManifestError, OSError) as exc:
+        return con.error(CON_REFUSED, "cannot verify: %s" % exc)
 
 
 def version(con, args):

@@ -1,5 +1,7 @@
 # The console's command table and its commands: help, status, log, settings, sensors, time, selftest,
 # lights test, display test, reboot.
+import os
+
 from firmware import table as t
 from firmware.console import checks
 from firmware.console.commands import ORDER, TABLE, Command, add
@@ -184,3 +186,21 @@ def test_lamp_zone_names_still_reach_the_table():
         i = ctx.table.lights.index("tie")
         assert ctx.table.lights.colours[i] is GOLD and ctx.table.lights.colours[0] is OFF
         assert checks.WALK_STEP_MS == 500
+
+
+def test_verify_seed_answers_the_programs_keyed_digest_without_a_login():
+    # Issue 13: a lab compares this with `python -m tools.verify --board NAME --seed SEED` over its build.
+    from firmware import program
+    from tests.firmware.test_program import _deploy
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        assert typed(ctx, machine, "verify lab-seed-1")[0].startswith("error: no deployed program to verify")
+        deployed = state + "/deployed"
+        os.mkdir(deployed)
+        _deploy(deployed)
+        ctx.program_dir = deployed
+        digest = program.verify("lab-seed-1", deployed)
+        assert typed(ctx, machine, "verify lab-seed-1") == ["verify " + digest]
+        assert typed(ctx, machine, "verify lab-seed-2") != ["verify " + digest]
+        assert typed(ctx, machine, "verify")[0] == "error: usage: verify SEED"
