@@ -224,6 +224,17 @@ class Table(StateMachine):
         self._emit(OUT_FAULT, code, detail)
         self.display_dirty = True
 
+    def _resume_with_card(self, target, card, face_up):
+        """Go on where the table was held (target), with this card as if it had just arrived (a rescan)."""
+        self.state = target                              # the handler below runs in that state
+        then = self.HANDLERS[target](self, CARD, card, face_up)
+        self.state = FAULTED                             # dispatch takes the transition and its entry
+        if then == FAULTED:                              # the card raised an alarm of its own
+            self._emit_fault()
+            self.display_dirty = True
+            return STAY
+        return target if then == STAY else then
+
     def acknowledge(self, how):
         """Close the alarm (reported with how it was closed); returns the state to resume."""
         self._emit(OUT_ACK, self.fault_code, how)

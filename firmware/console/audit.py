@@ -7,28 +7,13 @@
 # live file is full it is compacted to the last KEEP entries. An entry is one
 # line of text: "UPTIME_S ACTION DETAIL" (docs/console.md, "Audit").
 from firmware.compat import const
-from firmware.link.journal import Journal, JournalError, JournalFull
+from firmware.link.journal import Journal, JournalError, JournalFull, Tail
 
 NAME = "audit"
 KEEP = const(64)                 # entries kept after a compaction
 ENTRY_MAX = const(112)           # bytes of one entry; a longer detail is cut
 MAX_BYTES = const(16384)         # two files of 8 KB: KEEP entries and room to append
 _KIND = const(1)
-
-
-class _Tail:
-    """The journal's entries after the first `skip`, re-readable (a compaction reads them twice)."""
-
-    def __init__(self, journal, skip):
-        self.journal = journal
-        self.skip = skip
-
-    def __iter__(self):
-        n = 0
-        for record in self.journal.records():
-            n += 1
-            if n > self.skip:
-                yield record
 
 
 class AuditLog:
@@ -54,7 +39,7 @@ class AuditLog:
             self.journal.append(_KIND, payload)
         except JournalFull:
             if self.count > KEEP:
-                self.journal.compact(_Tail(self.journal, self.count - KEEP))
+                self.journal.compact(Tail(self.journal, self.count - KEEP))
                 self.count = KEEP
             self.journal.append(_KIND, payload)
         self.count += 1
@@ -64,4 +49,4 @@ class AuditLog:
         n = min(n, self.count)
         if n <= 0:
             return []
-        return [bytes(payload).decode() for _, payload in _Tail(self.journal, self.count - n)]
+        return [bytes(payload).decode() for _, payload in Tail(self.journal, self.count - n)]

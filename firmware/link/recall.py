@@ -9,7 +9,7 @@
 import json
 
 from firmware.compat import const
-from firmware.link.journal import Journal, JournalError, JournalFull
+from firmware.link.journal import Journal, JournalError, JournalFull, Tail
 
 KEEP = const(100)                  # rounds recall must give back (GLI-11 asks for at least 10)
 ROUND_MAX = const(512)             # bytes of one round's JSON: 9 Omaha hands and a board fit
@@ -22,21 +22,6 @@ def flash_bytes(keep=KEEP, round_max=ROUND_MAX):
     """The journal size that holds `keep` rounds of round_max bytes after a compaction, and one more."""
     per_file = _RECORD_OVERHEAD + keep * (_ENTRY_OVERHEAD + round_max) + _RECORD_OVERHEAD + round_max
     return 2 * per_file
-
-
-class _Tail:
-    """The journal's rounds after the first `skip`, re-readable (a compaction reads them twice)."""
-
-    def __init__(self, journal, skip):
-        self.journal = journal
-        self.skip = skip
-
-    def __iter__(self):
-        n = 0
-        for record in self.journal.records():
-            n += 1
-            if n > self.skip:
-                yield record
 
 
 class Recall:
@@ -84,7 +69,7 @@ class Recall:
             self.journal.append(_ROUND, payload)
         except JournalFull:
             if self.count > self.keep:
-                self.journal.compact(_Tail(self.journal, self.count - self.keep))
+                self.journal.compact(Tail(self.journal, self.count - self.keep))
                 self.count = self.keep
             self.journal.append(_ROUND, payload)   # JournalFull again: max_bytes too small
         self.count += 1
@@ -95,7 +80,7 @@ class Recall:
         if n <= 0:
             return []
         kept = []
-        for _, payload in _Tail(self.journal, self.count - n):
+        for _, payload in Tail(self.journal, self.count - n):
             try:
                 kept.append(json.loads(payload.decode()))
             except ValueError:           # the CRC held, so the writer was wrong: say so, never guess

@@ -10,7 +10,7 @@ from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, SH
 from firmware.games.baccarat import shoe as shoe_mod
 from firmware.games.baccarat.codes import BETTING, BURNING, DOUBLE_PULL_MS, NO_CARD, OUT_DEALT, TO_DISCARD
 from firmware.statemachine import STAY
-from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT, READY
+from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, OUT_BUTTON, OUT_FAULT, READY, Table
 
 
 class Alarms:
@@ -78,16 +78,8 @@ class Alarms:
         return STAY
 
     def _resume_with_card(self, target, card, face_up):
-        """Go on where the table was held, with this card as if it had just arrived."""
-        self.state = target                              # the handler below runs in that state
         self.since_card_ms = DOUBLE_PULL_MS              # a rescan is not a double pull
-        then = self.HANDLERS[target](self, CARD, card, face_up)
-        self.state = FAULTED                             # dispatch takes the transition and its entry
-        if then == FAULTED:                              # the card raised an alarm of its own
-            self._emit_fault()
-            self.display_dirty = True
-            return STAY
-        return target if then == STAY else then
+        return Table._resume_with_card(self, target, card, face_up)
 
     def _discard(self, card):
         try:

@@ -86,17 +86,6 @@ class Alarms:
             self._emit(OUT_FAULT, faults.CARD_OUT_OF_ORDER, card if 0 <= card < 52 else NO_CARD)
         return STAY
 
-    def _resume_with_card(self, target, card, face_up):
-        """Go on where the table was held, with this card as if it had just arrived."""
-        self.state = target                              # the handler below runs in that state
-        then = self.HANDLERS[target](self, CARD, card, face_up)
-        self.state = FAULTED                             # dispatch takes the transition and its entry
-        if then == FAULTED:                              # the card raised an alarm of its own
-            self._emit_fault()
-            self.display_dirty = True
-            return STAY
-        return target if then == STAY else then
-
     def _discard(self, card):
         """A card set aside by the dealer: counted in the hand (it cannot come back), dealt to no one."""
         if not self.hand_runs() or card < 0 or card >= 52:
