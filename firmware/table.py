@@ -18,6 +18,7 @@ STARTING = const(0)
 READY = const(1)
 FAULTED = const(2)
 LAMP_CHECK = const(3)     # technician lamp check (console), entered from READY only
+GAME_FIRST_STATE = const(4)  # a game controller's own states are numbered from here
 
 # Outbox codes (what the report task turns into host reports).
 OUT_STATE = const(1)      # a: new state
@@ -244,8 +245,14 @@ class Table(StateMachine):
         return self.resume_state
 
     def resume_after_fault(self):
-        """The state an acknowledged fault returns to (a game resumes where it was held)."""
-        return READY
+        """The state an acknowledged fault returns to: a game's own state (numbered after the core's,
+        GAME_FIRST_STATE on) resumes where it was held; the core's states go back to READY."""
+        state = self.state
+        return state if state >= GAME_FIRST_STATE else READY
+
+    def _alarm(self, code, detail):
+        """Raise a game alarm now (as a FAULT event would): the target state for the handler to return."""
+        return self._common(FAULT, code, detail)
 
     def game_modules(self):
         """(reports, snapshot): the game's modules for its own reports and its snapshots, or None.

@@ -217,3 +217,12 @@ def test_restored_fault_is_reported_as_restored_and_acknowledged_like_any():
     assert _outbox(table) == [(t.OUT_FAULT, faults.CRASHED, 0)]
     table.dispatch(BUTTON, 2, 1)
     assert table.state == t.READY and (table.fault_code, table.fault_detail) == (0, 0)
+
+
+def test_every_game_numbers_its_states_after_the_core():
+    # Table.resume_after_fault holds a game where it was for any state from GAME_FIRST_STATE on.
+    from firmware.games.baccarat import codes as baccarat
+    from firmware.games.craps import codes as craps
+    from firmware.games.omaha import codes as omaha
+    assert t.GAME_FIRST_STATE == t.LAMP_CHECK + 1
+    assert baccarat.BURNING == craps.COME_OUT == omaha.DEALING == t.GAME_FIRST_STATE

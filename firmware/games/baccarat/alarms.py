@@ -10,17 +10,10 @@ from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, SH
 from firmware.games.baccarat import shoe as shoe_mod
 from firmware.games.baccarat.codes import BETTING, BURNING, DOUBLE_PULL_MS, NO_CARD, OUT_DEALT, TO_DISCARD
 from firmware.statemachine import STAY
-from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, OUT_BUTTON, OUT_FAULT, READY, Table
+from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, OUT_BUTTON, OUT_FAULT, Table
 
 
 class Alarms:
-    def _alarm(self, code, card):
-        return self._common(FAULT, code, card)
-
-    def resume_after_fault(self):
-        state = self.state
-        return state if state >= BURNING else READY
-
     def in_round(self):
         return self.shoe is not None and (self.shoe.state == shoe_mod.IN_ROUND or self.shoe.state == shoe_mod.ERROR)
 

@@ -7,16 +7,12 @@
 # missed); a long VOID closes it saying the throw in doubt is void: nothing was
 # decided on it, the shooter throws again. Either way the puck and bets stay.
 from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, THROW
-from firmware.games.craps.codes import COME_OUT, OUT_THROW_HELD
+from firmware.games.craps.codes import OUT_THROW_HELD
 from firmware.statemachine import STAY
-from firmware.table import ACK_CONFIRM, ACK_VOID, OUT_BUTTON, READY
+from firmware.table import ACK_CONFIRM, ACK_VOID, OUT_BUTTON
 
 
 class Alarms:
-    def resume_after_fault(self):
-        state = self.state
-        return state if state >= COME_OUT else READY
-
     def _on_faulted(self, kind, a, b):
         if kind == THROW:
             self._emit(OUT_THROW_HELD, a, b)             # the reader is not vouched for: never decided

@@ -12,7 +12,7 @@ from firmware import faults
 from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, HOST, HOST_HAND, SHOE, SHOE_UNREAD
 from firmware.games.omaha.codes import DEALING, NO_CARD, OUT_DEALT, TO_DISCARD
 from firmware.statemachine import STAY
-from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT, READY
+from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT
 
 def _rescan_closes(code):
     """The alarms a card read closes: it is the card the shoe did not (or could not) report."""
@@ -20,13 +20,6 @@ def _rescan_closes(code):
 
 
 class Alarms:
-    def _alarm(self, code, card):
-        return self._common(FAULT, code, card)
-
-    def resume_after_fault(self):
-        state = self.state
-        return state if state >= DEALING else READY
-
     def may_confirm(self):
         """CONFIRM closes the alarm, except where only a rescan or VOID may (art. 9: never guessed)."""
         code = self.fault_code
