@@ -30,6 +30,7 @@ HOST_UNKNOWN = const(0)      # a line the table does not understand (b: evidence
 HOST_ROADS = const(1)        # the roads of the shoe in play
 HOST_HAND = const(2)         # Omaha: start a hand (the game parsed the JSON request and holds its fields)
 HOST_BAD = const(3)          # a JSON request the game refused (b: evidence handle; the reason: table.host_reason)
+HOST_RECALL = const(4)       # a RECALL frame: the last b rounds (firmware/round_recall.py answers it)
 
 # BUTTON's b.
 BUTTON_RELEASED = const(0)

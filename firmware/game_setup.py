@@ -23,6 +23,7 @@ class Game:
         self.devices = []               # framed device drivers, polled each pass (poll(elapsed_ms))
         self.scoreboard = None          # (Scoreboard, display) or None
         self.host_request = None        # parsed JSON host request -> (a, b) of its HOST event; ValueError
+        self.rounds = None              # the game's recall module (firmware/games/GAME/recall.py)
 
 
 def seat_count(board, layout):
@@ -56,6 +57,8 @@ def _baccarat(board, config, hw, queue, buttons):
         reading = BetReading(rules.ZONES, seats)
     table = BaccaratTable(hw.lights, buttons, config["rules"], reading, seats)
     g = Game(table, screens)
+    from firmware.games.baccarat import recall
+    g.rounds = recall
     g.devices.append(Shoe(hw.ports["shoe"], queue, table.evidence))
     if reading is not None:
         from firmware.drivers.bet_reader import BetReader
@@ -80,6 +83,8 @@ def _craps(config, hw, queue, buttons):
         reading = BetReading(ZONES, seats)
     table = CrapsController(hw.lights, buttons, config["rules"], reading, seats)
     g = Game(table, screens)
+    from firmware.games.craps import recall
+    g.rounds = recall
     g.devices.append(DiceReader(hw.ports["dice"], queue, table.evidence))
     if reading is not None:
         from firmware.drivers.bet_reader import BetReader
@@ -96,6 +101,8 @@ def _omaha(board, config, hw, queue, buttons):
     # board.keypad_keys: the dealer keypad's legend per key index (the board's keypad section).
     table = OmahaTable(hw.lights, buttons, config["rules"], board.keypad_keys)
     g = Game(table, screens)
+    from firmware.games.omaha import recall
+    g.rounds = recall
     g.devices.append(Shoe(hw.ports["shoe"], queue, table.evidence))
     g.host_request = table.host_request
     return g

@@ -2,14 +2,14 @@
 #
 # read_host() takes the host-link frames the host sends (docs/host-link.md): ACK, REPLAY and TIME go
 # to the sender, a REQUEST becomes the table's HOST event (roads, or a JSON request the game parses:
-# Game.host_request). Error-checked communications only: a plain request line is refused with
+# Game.host_request), and so does a RECALL (the last N rounds). Error-checked communications only: a plain request line is refused with
 # host_error; what line noise leaves is counted (ctx.host_noise), never acted on.
 import json
 from binascii import crc32
 
 from firmware.compat import const
 from firmware.errors import SettingsError
-from firmware.events import HOST, HOST_BAD, HOST_ROADS, HOST_UNKNOWN
+from firmware.events import HOST, HOST_BAD, HOST_RECALL, HOST_ROADS, HOST_UNKNOWN
 from firmware.link import frame as frame_mod
 from firmware.link import sender as sender_mod
 
@@ -105,7 +105,7 @@ def _host_frame(ctx, line):
         else:
             _host_event(ctx, HOST_UNKNOWN, ctx.table.evidence.keep(payload))
     elif command == sender_mod.CMD_RECALL:
-        _host_refused(ctx, "recall is not served yet", line)
+        _host_event(ctx, HOST_RECALL, sender.recall_count)   # answered in order (firmware/round_recall.py)
     elif command == sender_mod.CMD_BAD:
         status = sender.last_status
         if status in _NOISE:

@@ -23,6 +23,7 @@ from firmware.link.boot_counter import next_boot
 from firmware.link.store import RamStore
 from firmware.host_port import read_host, reset_cause_name, settings_digest
 from firmware.report import Reporter
+from firmware.round_recall import RoundRecall
 from firmware.version import FIRMWARE_VERSION
 from firmware.saved_state import load_fault, record_crash, save_fault, take_crash_record
 from firmware.game_setup import READER_ROLE, build as build_game
@@ -70,6 +71,9 @@ class Context:
             self.sender = sender_mod.Sender(uart, RamStore(HOST_STORE_FRAMES, HOST_SLOT), boot_number,
                                             on_alarm=self._link_alarm, budget=HOST_TX_BUDGET, piece=HOST_PIECE)
         self.reporter = Reporter(self.sender, config["table_id"], self.button_names)
+        # Recall (issue 12): each round on flash after its report; `recall N` and the host's RECALL read it.
+        self.recall = RoundRecall(state_dir, config["game"], fs if hasattr(fs, "open") else None, game.rounds)
+        self.reporter.recall = self.recall
         self.bringup_faults = hw.faults
         self.crash_record = ""
         self.machine = None                   # boot() sets these three for the console
@@ -160,6 +164,7 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
                                "service_mode": hw.service_mode})
     if hw.service_mode:
         ctx.reporter.emit("service_mode", {"repl": "open", "pin": board.service_pin})
+    ctx.recall.report_boot(ctx.reporter)
     if counter_problem:
         ctx.reporter.emit("fault", {"fault": faults.name(faults.BOOT_COUNTER_BAD), "text": counter_problem})
         ctx.queue.put(FAULT, faults.BOOT_COUNTER_BAD, boot_number)

@@ -18,6 +18,7 @@ class Reporter:
         self.outbox_overflows_reported = 0
         self.unused_role = ""             # the reader port the game does not use (unexpected_input)
         self.recent = RecentReports()     # the console's `log`
+        self.recall = None                # firmware.round_recall.RoundRecall: keeps rounds, answers RECALL
 
     def emit(self, event, fields=None):
         self.seq += 1
@@ -43,6 +44,8 @@ class Reporter:
         while outbox.get():
             self._send_outbox_entry(table, outbox.kind, outbox.a, outbox.b)
             sent += 1
+        if self.recall is not None:
+            sent += self.recall.pump(self, self.sender)     # a host's RECALL, paced by the link's room
         if outbox.overflows != self.outbox_overflows_reported:
             lost = outbox.overflows - self.outbox_overflows_reported
             self.outbox_overflows_reported = outbox.overflows
@@ -75,6 +78,10 @@ class Reporter:
                 self.emit("host_error", {"error": "unknown request", "bytes": table.evidence.text(b)})
             elif a == events.HOST_BAD:
                 self.emit("host_error", {"error": table.host_reason, "bytes": table.evidence.text(b)})
+            elif a == events.HOST_RECALL:
+                refused = self.recall.ask(b) if self.recall is not None else "recall is not kept here"
+                if refused:
+                    self.emit("host_error", {"error": refused, "request": "recall"})
             else:
                 self.emit("host_error", {"error": "not served by this table", "request": a})
         elif code == table_mod.OUT_LINK_BACKLOG:
@@ -85,6 +92,8 @@ class Reporter:
         elif code >= table_mod.OUT_GAME_FIRST:
             event, fields = table.game_report(code, a, b)
             self.emit(event, fields)
+            if self.recall is not None:
+                self.recall.noted(table, code, a, b, self)     # a round's end: on flash after its report
         else:
             self.emit("fault", {"fault": "unknown_outbox_code", "detail": code})
 

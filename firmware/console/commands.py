@@ -9,7 +9,7 @@
 # host, and refuses (returns the reply) if the audit log cannot be written.
 from collections import namedtuple
 
-from firmware.console import access, checks, info
+from firmware.console import access, checks, info, recall_cmd
 
 Command = namedtuple("Command", ("name", "handler", "usage", "login", "help"))
 
@@ -29,6 +29,7 @@ for _c in (
     Command("status", info.status, "status", False, "state, round, uptime, reset cause, heap, errors"),
     Command("log", info.log, "log", False, "the last host reports' events and faults"),
     Command("audit", info.audit, "audit [N]", False, "the last N audit log entries (10)"),
+    Command("recall", recall_cmd.command, "recall [N]", False, "the last N rounds of the game (10)"),
     Command("settings", info.settings, "settings", False, "the table's settings"),
     Command("sensors", info.sensors, "sensors", False, "frame and error counters of each reader"),
     Command("time", info.time, "time", False, "uptime, and the host's time when it has set it"),

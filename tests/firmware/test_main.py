@@ -383,8 +383,9 @@ def test_a_host_frame_with_a_good_crc_the_board_cannot_take_is_a_host_error():
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state)
         _run(ctx)
-        machine.uarts[1].feed(fm.encode(0, 0, "HELLO") + fm.encode(0, 0, "REQUEST") + fm.encode(0, 0, "RECALL", "5"))
+        machine.uarts[1].feed(fm.encode(0, 0, "HELLO") + fm.encode(0, 0, "REQUEST") + fm.encode(0, 0, "RECALL", "0")
+                              + fm.encode(0, 0, "RECALL", "101"))
         _run(ctx, 4)
         errors = [r["error"] for r in _host(machine) if r["event"] == "host_error"]
         assert errors == ["host frame refused: unknown type", "host frame refused: bad argument",
-                          "recall is not served yet"]
+                          "recall 0: ask for 1..100 rounds", "recall 101: ask for 1..100 rounds"]

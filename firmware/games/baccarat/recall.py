@@ -1,0 +1,87 @@
+# Baccarat's rounds for recall (issue 12; firmware/round_recall.py keeps them, docs/journal.md "Recall").
+#
+# One round a result (OUT_RESULT, a void one too), from the table's own record of it:
+#   {"round": 12, "cards": ["9H", "2D", "KC", "3S"], "result": "player", "totals": [9, 5], "nets": {"3": 95}}
+# cards in the order dealt (art. 7: Player, Banker, Player, Banker, then the third cards);
+# result "player", "banker", "tie" or "void" (art. 10: every bet returned, "void": true, no totals);
+# "demo": true for a demo round (art. 2(2)); nets by seat (the seat's zones summed; seats that bet),
+# only where the table reads bets. The host's `result` report has the same round by zone.
+from firmware import cards
+from firmware.compat import const
+from firmware.games.baccarat.codes import OUT_RESULT
+from firmware.games.baccarat.rules import PLAYER, ZONES
+
+# A round at most this long as JSON (the most firmware.link.recall's journal takes at 100 rounds): 6 cards
+# and 20 seats of 12-digit nets fit (tests/firmware/test_round_recall.py builds that case); a longer
+# one is kept cut to ALWAYS (firmware/round_recall.py), the host's `result` report has it all.
+ROUND_MAX = const(640)
+ALWAYS = ("round", "result", "void", "demo")     # what a round over ROUND_MAX keeps (never: the test)
+_WINNERS = ("player", "banker", "tie")
+
+
+def round_of(table, code, a, b, previous):
+    """The round a report ends (OUT_RESULT), or None."""
+    if code != OUT_RESULT:
+        return None
+    record = table.record
+    entry = {"round": a, "cards": dealt(table.last_hand)}
+    if record.void:
+        entry["result"] = "void"
+        entry["void"] = True
+    else:
+        result = record.result
+        entry["result"] = _WINNERS[result.winner]
+        entry["totals"] = [result.player_total, result.banker_total]
+    if record.demo:
+        entry["demo"] = True
+    if table.has_bets:
+        entry["nets"] = seat_nets(table)
+    return entry
+
+
+def dealt(hand):
+    """The round's cards as dealt (its own order of hands)."""
+    out = []
+    taken = [0, 0]
+    for side in hand.order:
+        cards_of = hand.player if side == PLAYER else hand.banker
+        out.append(cards.name(cards_of[taken[side]]))
+        taken[side] += 1
+    return out
+
+
+def seat_nets(table):
+    """{seat: net} of the seats that bet this round (a void round: 0, every bet returned)."""
+    out = {}
+    width = len(ZONES)
+    for seat in range(table.seats):
+        net = 0
+        bet = False
+        for z in range(width):
+            i = seat * width + z
+            if table.round_bets[i]:
+                bet = True
+                net += table.nets[i]
+        if bet:
+            out[str(seat + 1)] = net
+    return out
+
+
+def line(entry):
+    """One console line: round, cards (P/B as dealt), result, nets."""
+    text = "round %s" % entry.get("round")
+    if "cut" in entry:
+        return text + " %s (detail over %d bytes: see the host's reports)" % (entry.get("result"), ROUND_MAX)
+    text += " " + " ".join(entry.get("cards", ()))
+    text += " " + str(entry.get("result"))
+    if "totals" in entry:
+        text += " %d-%d" % tuple(entry["totals"])
+    if entry.get("demo"):
+        text += " demo"
+    return text + nets_text(entry.get("nets"))
+
+
+def nets_text(nets):
+    if not nets:
+        return ""
+    return "  " + " ".join("%s:%+d" % (seat, nets[seat]) for seat in sorted(nets, key=int))

@@ -1,0 +1,82 @@
+# Craps's rounds for recall (issue 12; firmware/round_recall.py keeps them, docs/journal.md "Recall").
+#
+# A Craps "round" here is one throw the table took (OUT_THROW, and OUT_THROW_HELD: a throw while an
+# alarm held the table, never decided): every throw is there, a no roll too, each as its own round,
+# so a round is small and of bounded size whatever the shooter does (a point cycle has no length
+# limit, art. 5). Numbered from the last kept throw, so the count runs on across reboots:
+#   {"round": 78, "shooter": 3, "dice": [6, 1], "result": "seven-out", "point": null, "nets": {"1": -30}}
+# result: "natural" (7 or 11 on the come-out), "craps" (2, 3, 12), "point-set" (art. 5(2)(1)),
+# "point-made", "seven-out", "roll" (a point roll deciding neither), "no-roll" ("no_roll": the
+# art. 3 reason, or "alarm" for a held throw); point: the point after it (null: puck off);
+# shooter: the shooter who threw it; nets by seat (the bets it decided, the seat's zones summed).
+from firmware import throws
+from firmware.compat import const
+from firmware.games.craps.codes import OUT_THROW, OUT_THROW_HELD
+from firmware.games.craps.reports import no_roll_word
+
+# At most this long as JSON (the most firmware.link.recall's journal takes at 100 rounds): 20 seats of
+# 12-digit nets fit (tests/firmware/test_round_recall.py); a longer one (up to 32 seats) is kept cut
+# to ALWAYS (firmware/round_recall.py), the host's `throw` report has it all.
+ROUND_MAX = const(640)
+ALWAYS = ("round", "shooter", "dice", "result", "point", "no_roll")
+_NATURALS = (7, 11)
+
+
+def round_of(table, code, a, b, previous):
+    """The round a report ends (a throw), or None."""
+    if code != OUT_THROW and code != OUT_THROW_HELD:
+        return None
+    number = previous["round"] + 1 if previous is not None and isinstance(previous.get("round"), int) else 1
+    engine = table.engine
+    dice = throws.report(a, b)["dice"]          # an unread face (a held throw) is None
+    entry = {"round": number, "shooter": table.shooter, "dice": dice}
+    if code == OUT_THROW_HELD or table.no_roll:
+        entry["result"] = "no-roll"
+        entry["no_roll"] = "alarm" if code == OUT_THROW_HELD else no_roll_word(b)
+        entry["point"] = engine.point or None
+        return entry
+    if engine.shooter_changed:
+        entry["shooter"] = table.shooter - 1        # the dice passed on with this throw (art. 4)
+    entry["result"] = _result(table, dice[0] + dice[1])
+    entry["point"] = engine.point or None
+    if table.nets:
+        entry["nets"] = seat_nets(table.nets)
+    return entry
+
+
+def _result(table, total):
+    engine = table.engine
+    if table.puck_moved:
+        if engine.point:
+            return "point-set"
+        return "seven-out" if engine.seven_out else "point-made"
+    if engine.point:
+        return "roll"
+    return "natural" if total in _NATURALS else "craps"
+
+
+def seat_nets(nets):
+    """{seat: net}: the controller's {seat: {zone: net}} summed by seat."""
+    out = {}
+    for seat in nets:
+        row = nets[seat]
+        out[seat] = sum(row[zone] for zone in row)
+    return out
+
+
+def line(entry):
+    text = "throw %s shooter %s" % (entry.get("round"), entry.get("shooter"))
+    dice = entry.get("dice")
+    if dice:
+        text += " %s-%s" % (dice[0], dice[1])
+    text += " " + str(entry.get("result"))
+    if entry.get("no_roll"):
+        text += " (%s)" % entry["no_roll"]
+    if entry.get("point"):
+        text += " point %d" % entry["point"]
+    if "cut" in entry:
+        return text + " (detail over %d bytes: see the host's reports)" % ROUND_MAX
+    nets = entry.get("nets")
+    if nets:
+        text += "  " + " ".join("%s:%+d" % (seat, nets[seat]) for seat in sorted(nets, key=int))
+    return text

@@ -1,0 +1,103 @@
+# Omaha's hands for recall (issue 12; firmware/round_recall.py keeps them, docs/journal.md "Recall").
+#
+# One round a hand result (OUT_RESULT, a void hand too), from the table's own hand and result:
+#   {"hand": 4, "button": "3", "board": "AS KD 9H 2C TD", "hole": {"3": "AH AC 7D 6D", "5": "..."},
+#    "actions": {"preflop": "5c10 6r30 3f 5c30", ...}, "winners": {"5": 57}, "rake": 3,
+#    "nets": {"3": -10, "5": 27, "6": -30}}
+# board and hole cards as one string each (a round must fit ROUND_MAX); nets of the seats whose
+# stack changed;
+# actions: per street, each action "SEAT LETTER [TO]" run together (f fold, x check, c call, b bet,
+# r raise; TO the seat's bet on the street after it, as the `action` report's "amount"); winners:
+# chips each seat took from the pots (its shares summed, art. 10); nets: each player's stack change
+# (the pots, the rake, a returned uncalled bet); a void hand (art. 9) has "void": true, its
+# "reason" and no nets (every bet returned). A hand whose actions would not fit ROUND_MAX keeps the first ones and says
+# how many it left out ("actions_cut"); the host's `action` reports have them all.
+import json
+
+from firmware import cards
+from firmware.compat import const
+from firmware.games.omaha import rules
+from firmware.games.omaha.codes import OUT_RESULT
+
+# At most this long as JSON (the most firmware.link.recall's journal takes at 100 rounds): 11 players
+# (a deck's most) on seats 10..20 with 7-digit chips and 3 winners fit with room for actions
+# (tests/firmware/test_round_recall.py); actions beyond the room are cut first ("actions_cut"), and
+# a hand still longer is kept cut to ALWAYS (firmware/round_recall.py).
+ROUND_MAX = const(640)
+ALWAYS = ("hand", "void", "winners", "nets")
+_LETTERS = {"fold": "f", "check": "x", "call": "c", "bet": "b", "raise": "r"}
+_NO_AMOUNT = ("f", "x")
+_STREET_COST = const(8)
+
+
+def round_of(table, code, a, b, previous):
+    """The round a report ends (a hand result), or None."""
+    if code != OUT_RESULT:
+        return None
+    hand = table.hand
+    result = table.result
+    hole = {}
+    for i in range(hand.n):
+        hole[str(hand.seats[i])] = " ".join(cards.names(hand.hole[i]))
+    winners = {}
+    for pot in result.pots:
+        for seat, chips in pot.shares:
+            winners[str(seat)] = winners.get(str(seat), 0) + chips
+    nets = {}
+    for seat, chips in result.nets:
+        if chips:
+            nets[str(seat)] = chips
+    entry = {"hand": a, "button": str(hand.button), "board": " ".join(cards.names(hand.board)), "hole": hole,
+             "winners": winners, "rake": result.rake, "nets": nets}
+    if result.returned is not None:
+        entry["returned"] = {str(result.returned[0]): result.returned[1]}
+    if result.void:
+        entry["void"] = True
+        entry["reason"] = table.void_reason
+    _actions(entry, hand.history)
+    return entry
+
+
+def _actions(entry, history):
+    """entry["actions"] from the history, the first ones that fit ROUND_MAX ("actions_cut": how many not)."""
+    tokens = []
+    for street, seat, act, to in history:
+        letter = _LETTERS.get(act, act)
+        tokens.append((rules.STREETS[street], "%d%s" % (seat, letter) if letter in _NO_AMOUNT
+                       else "%d%s%d" % (seat, letter, to)))
+    entry["actions"] = {}
+    entry["actions_cut"] = len(tokens)             # its widest value, while the room is measured
+    room = ROUND_MAX - len(json.dumps(entry))
+    actions = {}
+    kept = 0
+    for street, token in tokens:
+        # a street's first action: its key, quotes, ": " and ", " (_STREET_COST); then a space each
+        cost = len(token) + 1 if street in actions else len(token) + len(street) + _STREET_COST
+        if cost > room:
+            break
+        room -= cost
+        actions[street] = actions[street] + " " + token if street in actions else token
+        kept += 1
+    entry["actions"] = actions
+    if kept == len(tokens):
+        del entry["actions_cut"]
+    else:
+        entry["actions_cut"] = len(tokens) - kept
+
+
+def line(entry):
+    text = "hand %s" % entry.get("hand")
+    if entry.get("void"):
+        text += " void (%s)" % entry.get("reason", "")
+    else:
+        text += " board " + str(entry.get("board", ""))
+    if "cut" in entry:
+        return text + " (detail over %d bytes: see the host's reports)" % ROUND_MAX
+    winners = entry.get("winners") or {}
+    if winners:
+        text += "  won " + " ".join("%s:%d" % (s, winners[s]) for s in sorted(winners, key=int))
+    nets = entry.get("nets") or {}
+    moved = [s for s in sorted(nets, key=int) if nets[s]]
+    if moved:
+        text += "  nets " + " ".join("%s:%+d" % (s, nets[s]) for s in moved)
+    return text
