@@ -1,11 +1,11 @@
 # Omaha's hands for recall (issue 12; firmware/round_recall.py keeps them, docs/journal.md "Recall").
 #
 # One round a hand result (OUT_RESULT, a void hand too), from the table's own hand and result:
-#   {"hand": 4, "button": "3", "board": "AS KD 9H 2C TD", "hole": {"3": "AH AC 7D 6D", "5": "..."},
+#   {"hand": 4, "button": "3", "board": "AsKd9h2cTd", "hole": {"3": "AhAc7d6d", "5": "..."},
 #    "actions": {"preflop": "5c10 6r30 3f 5c30", ...}, "winners": {"5": 57}, "rake": 3,
 #    "nets": {"3": -10, "5": 27, "6": -30}}
-# board and hole cards as one string each (a round must fit ROUND_MAX); nets of the seats whose
-# stack changed;
+# board and hole cards as one string each, two characters a card (a round must fit ROUND_MAX); nets
+# of the seats whose stack changed;
 # actions: per street, each action "SEAT LETTER [TO]" run together (f fold, x check, c call, b bet,
 # r raise; TO the seat's bet on the street after it, as the `action` report's "amount"); winners:
 # chips each seat took from the pots (its shares summed, art. 10); nets: each player's stack change
@@ -20,7 +20,7 @@ from firmware.games.omaha import rules
 from firmware.games.omaha.codes import OUT_RESULT
 
 # At most this long as JSON (the most firmware.link.recall's journal takes at 100 rounds): 11 players
-# (a deck's most) on seats 10..20 with 7-digit chips and 3 winners fit with room for actions
+# (a deck's most) on seats 10..20 with 7-digit chips and 3 winners fit, with room for a few actions
 # (tests/firmware/test_round_recall.py); actions beyond the room are cut first ("actions_cut"), and
 # a hand still longer is kept cut to ALWAYS (firmware/round_recall.py).
 ROUND_MAX = const(640)
@@ -38,7 +38,7 @@ def round_of(table, code, a, b, previous):
     result = table.result
     hole = {}
     for i in range(hand.n):
-        hole[str(hand.seats[i])] = " ".join(cards.names(hand.hole[i]))
+        hole[str(hand.seats[i])] = "".join(cards.names(hand.hole[i]))
     winners = {}
     for pot in result.pots:
         for seat, chips in pot.shares:
@@ -47,7 +47,7 @@ def round_of(table, code, a, b, previous):
     for seat, chips in result.nets:
         if chips:
             nets[str(seat)] = chips
-    entry = {"hand": a, "button": str(hand.button), "board": " ".join(cards.names(hand.board)), "hole": hole,
+    entry = {"hand": a, "button": str(hand.button), "board": "".join(cards.names(hand.board)), "hole": hole,
              "winners": winners, "rake": result.rake, "nets": nets}
     if result.returned is not None:
         entry["returned"] = {str(result.returned[0]): result.returned[1]}

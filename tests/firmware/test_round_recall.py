@@ -1,0 +1,269 @@
+# Recall wired to the tables (issue 12): each game's rounds kept at their end, after their report,
+# read back by the console and answered to the host's RECALL, paced by the link; worst cases fit.
+# Dual runtime: the rigs report through the real Reporter and Sender; rounds go to a scratch dir.
+import json
+
+from firmware.events import HOST, HOST_RECALL, TICK
+from firmware.games.baccarat import recall as bac_recall
+from firmware.games.craps import recall as craps_recall
+from firmware.games.omaha import recall as omaha_recall
+from firmware.games.omaha import rules as omaha_rules
+from firmware.link.recall import Recall
+from firmware.link.sender import Sender
+from firmware.link.store import RamStore
+from firmware.round_recall import ASK_MAX, RoundRecall
+from tests.firmware import baccarat_rig, craps_rig, omaha_rig
+from tests.firmware.fakes import FakeUART
+from tests.firmware.omaha_fixtures import filler_deck
+from tests.firmware.scratch import ScratchDir
+
+
+def _with_recall(rig, state, game, rounds):
+    rig.reporter.recall = RoundRecall(state, game, None, rounds)
+    return rig.reporter.recall
+
+
+# -- each game's rounds, from the table's own result ---------------------------------------------------
+def test_baccarat_rounds_keep_cards_as_dealt_result_and_seat_nets_and_a_void_round_says_so():
+    with ScratchDir() as state:
+        rig = baccarat_rig.Rig()
+        recall = _with_recall(rig, state, "baccarat", bac_recall)
+        rig.new_shoe()
+        rig.bets({1: {"banker": 100}, 3: {"player": 50, "tie": 10}})
+        rig.cards("9h 2d Kc 3s")                           # Player 9 beats Banker 5 (art. 9(1))
+        rig.bets({2: {"tie": 5}})
+        rig.cards("5h 7d")
+        rig.card("Kd", wait=0)                             # a double pull: held (art. 10)...
+        rig.press("void", long=True)                       # ...and the dealer voids the round
+        rounds = recall.recall.last()
+        assert rounds[0] == {"round": 1, "cards": ["9h", "2d", "Kc", "3s"], "result": "player", "totals": [9, 5],
+                             "nets": {"1": -100, "3": 38}}
+        assert rounds[1]["void"] is True and rounds[1]["result"] == "void" and rounds[1]["cards"] == ["5h", "7d"]
+        assert rounds[1]["nets"] == {"2": 0} and "totals" not in rounds[1]
+        assert len(rounds) == len(rig.reports("result")) == 2
+
+
+def test_craps_every_throw_is_a_round_numbered_on_with_its_shooter_result_and_point():
+    with ScratchDir() as state:
+        rig = craps_rig.Rig()
+        recall = _with_recall(rig, state, "craps", craps_recall)
+        rig.bets({1: {"pass": 10}})
+        rig.throw(5, 6)                                     # natural 11 (art. 5(2)(1))
+        rig.throw(3, 3)                                     # point 6
+        rig.throw(2, 2, flags=["off_table"])               # a no roll (art. 3(2)(1))
+        rig.throw(4, 1)                                     # a roll deciding nothing
+        rig.throw(4, 3)                                     # seven-out: the dice pass on (art. 4)
+        rig.throw(1, 1)                                     # the next shooter's come-out craps
+        got = [(r["round"], r["shooter"], r["dice"], r["result"], r["point"]) for r in recall.recall.last()]
+        assert got == [(1, 1, [5, 6], "natural", None), (2, 1, [3, 3], "point-set", 6), (3, 1, [2, 2], "no-roll", 6),
+                       (4, 1, [4, 1], "roll", 6), (5, 1, [4, 3], "seven-out", None), (6, 2, [1, 1], "craps", None)]
+        rounds = recall.recall.last()
+        assert rounds[0]["nets"] == {"1": 10} and rounds[2]["no_roll"] == "off_table"
+        again = RoundRecall(state, "craps", None, craps_recall)      # a reboot: numbering runs on
+        assert again.previous["round"] == 6
+
+
+def _omaha_hand(rig, stacks):
+    rig.stacks(stacks)
+    rig.keys("new enter")
+    deck = filler_deck(len(stacks))
+    hand = rig.table.hand
+    while hand.expected()[0] != omaha_rules.EXPECT_ACTION:
+        rig.card(deck.pop(0))
+    rig.act(None, "fold")
+    return hand
+
+
+def test_omaha_hand_keeps_board_hole_cards_actions_winners_and_nets():
+    with ScratchDir() as state:
+        rig = omaha_rig.Rig()
+        recall = _with_recall(rig, state, "omaha", omaha_recall)
+        _omaha_hand(rig, {1: 1000, 3: 1000})
+        result = rig.last("hand_result")
+        entry = recall.recall.last()[0]
+        assert entry["hand"] == 1 and entry["board"] == "" and entry["rake"] == result["rake"]
+        assert sorted(entry["hole"]) == sorted(result["hole"])
+        assert entry["hole"]["3"] == "".join(result["hole"]["3"]) and len(entry["hole"]["3"]) == 8
+        folder = rig.reports("action")[0]["seat"]
+        assert entry["actions"] == {"preflop": folder + "f"}
+        assert sum(entry["nets"].values()) == -result["rake"]
+        assert entry["winners"] == dict((s, c) for p in result["pots"] for s, c in p["shares"].items())
+        assert omaha_recall.line(entry).startswith("hand 1 board ")
+
+
+# -- every round fits its bound -------------------------------------------------------------------------
+class _Obj:
+    def __init__(self, **fields):
+        for key in fields:
+            setattr(self, key, fields[key])
+
+
+def test_baccarat_worst_case_fits_and_a_longer_round_is_kept_cut():
+    seats = 20
+    width = len(bac_recall.ZONES)
+    hand = _Obj(order=[0, 1, 0, 1, 0, 1], player=[10, 11, 12], banker=[13, 14, 15])
+    table = _Obj(record=_Obj(void=False, demo=True, result=_Obj(winner=2, player_total=9, banker_total=9)),
+                 last_hand=hand, has_bets=True, seats=seats, round_bets=[1] * (seats * width),
+                 nets=[-199999999999 // width] * (seats * width))
+    entry = bac_recall.round_of(table, bac_recall.OUT_RESULT, 99999, 0, None)
+    assert len(json.dumps(entry)) <= bac_recall.ROUND_MAX and len(entry["nets"]) == seats
+    table.seats = 40                                    # more than any layout: cut, never lost
+    table.round_bets = table.round_bets * 2
+    table.nets = table.nets * 2
+    with ScratchDir() as state:
+        recall = RoundRecall(state, "baccarat", None, bac_recall)
+        recall.noted(table, bac_recall.OUT_RESULT, 7, 0, None)
+        kept = recall.recall.last()[0]
+        assert kept["round"] == 7 and kept["result"] == "tie" and kept["demo"] is True and kept["cut"] > 640
+        assert recall.cut == 1 and "detail over" in recall.lines(1)[0]
+
+
+def test_craps_worst_case_fits():
+    nets = {}
+    for seat in range(1, 21):
+        nets[str(seat)] = {"pass": -99999999999, "field": -1}
+    engine = _Obj(point=10, shooter_changed=False, seven_out=False)
+    table = _Obj(engine=engine, shooter=999999, no_roll=False, puck_moved=True, nets=nets)
+    entry = craps_recall.round_of(table, craps_recall.OUT_THROW, craps_rig.throws.pack(6, 4), 0,
+                                  {"round": 99999998})
+    assert entry["round"] == 99999999 and entry["result"] == "point-set"
+    assert len(json.dumps(entry)) <= craps_recall.ROUND_MAX
+
+
+def test_omaha_worst_case_fits_cutting_actions_first():
+    seats = list(range(10, 21))                          # 11 players: one deck's most (art. 1)
+    history = [(s % 4, seats[s % 11], "raise", 1000000 + s) for s in range(400)]
+    pots = [_Obj(shares=((10, 9999999), (11, 9999999), (12, 9999999)))]
+    hand = _Obj(n=11, seats=seats, hole=[[4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3] for i in range(11)],
+                board=[44, 45, 46, 47, 48], button=20, history=history)
+    result = _Obj(pots=pots, nets=[(s, -9999999) for s in seats], rake=9999999, returned=(20, 9999999),
+                  void=False)
+    table = _Obj(hand=hand, result=result, void_reason="")
+    entry = omaha_recall.round_of(table, omaha_recall.OUT_RESULT, 9999999, 0, None)
+    assert len(json.dumps(entry)) <= omaha_recall.ROUND_MAX
+    assert len(entry["hole"]) == 11 and entry["actions_cut"] > 0
+    kept = sum(len(v.split()) for v in entry["actions"].values())
+    assert kept > 0 and kept + entry["actions_cut"] == 400
+    hand.history = history[:3]
+    hand.n = 2
+    result.nets = result.nets[:2]
+    short = omaha_recall.round_of(table, omaha_recall.OUT_RESULT, 1, 0, None)
+    assert "actions_cut" not in short and short["actions"] == {"preflop": "10r1000000", "flop": "11r1000001",
+                                                                "turn": "12r1000002"}
+
+
+# -- the host's RECALL -------------------------------------------------------------------------------
+def _filled(state, n, game="craps", rounds=craps_recall):
+    recall = Recall(state, game, round_max=rounds.ROUND_MAX)
+    for i in range(1, n + 1):
+        recall.add({"round": i, "shooter": 1, "dice": [1, 2], "result": "craps", "point": None})
+    return RoundRecall(state, game, None, rounds)
+
+
+class _Reporter:
+    def __init__(self, sender):
+        self.sender = sender
+        self.sent = []
+
+    def emit(self, event, fields=None):
+        line = json.dumps({"event": event, "fields": fields})
+        self.sent.append((event, fields))
+        self.sender.send(line)
+        return line
+
+
+def test_a_recall_of_100_goes_out_paced_below_half_the_store_and_nothing_is_refused():
+    with ScratchDir() as state:
+        recall = _filled(state, 130)
+        uart = FakeUART()
+        sender = Sender(uart, RamStore(16, 200), 1, piece=128)
+        reporter = _Reporter(sender)
+        assert recall.ask(ASK_MAX + 1) == "recall 101: ask for 1..100 rounds"
+        assert recall.ask(ASK_MAX) is None and recall.answering()
+        assert recall.ask(5).startswith("recall busy: 0 of 100")
+        most = 0
+        for _ in range(400):
+            recall.pump(reporter, sender)
+            most = max(most, sender.held())
+            sender.poll(0)
+            if sender.held():                            # the host acknowledges everything written
+                sender.receive(_ack(sender))
+            if not recall.answering():
+                break
+        assert not recall.answering() and sender.refused_total == 0 and most <= 8
+        indexes = [f["index"] for e, f in reporter.sent]
+        assert indexes == list(range(1, 101))
+        assert [f["round"]["round"] for e, f in reporter.sent] == list(range(31, 131))
+        assert all(f["of"] == 100 and f["asked"] == 100 and f["game"] == "craps" for e, f in reporter.sent)
+
+
+def _ack(sender):
+    from firmware.link import frame as fm
+    return fm.encode(sender.boot, sender.last_frame()[1], "ACK")[:-1]
+
+
+def test_a_recall_with_nothing_kept_answers_once_with_of_0_and_a_host_away_holds_it():
+    with ScratchDir() as state:
+        recall = RoundRecall(state, "omaha", None, omaha_recall)
+        sender = Sender(FakeUART(), RamStore(16, 200), 1, piece=128)
+        reporter = _Reporter(sender)
+        assert recall.ask(10) is None
+        assert recall.pump(reporter, sender) == 1 and not recall.answering()
+        assert reporter.sent == [("recall", {"game": "omaha", "asked": 10, "index": 0, "of": 0, "round": None})]
+    with ScratchDir() as state:
+        recall = _filled(state, 20)
+        sender = Sender(FakeUART(), RamStore(16, 200), 1, piece=128)
+        reporter = _Reporter(sender)
+        recall.ask(20)
+        for _ in range(10):                               # no ACK comes: the answer waits, nothing refused
+            recall.pump(reporter, sender)
+            sender.poll(600)
+        assert recall.answering() and sender.held() <= 8 and sender.refused_total == 0
+
+
+def test_the_table_answers_a_host_recall_event_in_order_through_the_reporter():
+    with ScratchDir() as state:
+        rig = craps_rig.Rig()
+        _with_recall(rig, state, "craps", craps_recall)
+        rig.throw(5, 6)
+        rig.throw(1, 1)
+        rig.event(HOST, HOST_RECALL, 5)
+        answers = rig.reports("recall")
+        assert [(a["index"], a["of"], a["round"]["dice"]) for a in answers] == [(1, 2, [5, 6]), (2, 2, [1, 1])]
+        rig.event(HOST, HOST_RECALL, 0)
+        assert rig.last("host_error") == dict(rig.last("host_error"), error="recall 0: ask for 1..100 rounds",
+                                              request="recall")
+
+
+# -- damaged or missing flash ---------------------------------------------------------------------------
+def test_a_recall_that_cannot_open_or_write_is_reported_and_the_table_plays_on():
+    with ScratchDir() as state:
+        blocker = state + "/file"
+        with open(blocker, "w") as f:
+            f.write("x")
+        rig = craps_rig.Rig()
+        recall = _with_recall(rig, blocker, "craps", craps_recall)   # a state dir that is a file
+        rig.throw(5, 6)                                  # the write fails: reported, the table plays on
+        assert recall.unsaved == 1 and rig.last("throw")["dice"] == [5, 6]
+        assert rig.last("fault")["fault"] == "recall_unsaved" and rig.last("fault")["error"]
+        rig.throw(3, 3)
+        assert recall.unsaved == 2 and rig.table.engine.point == 6
+        broken = RoundRecall(state, "no-such game", None, craps_recall)   # cannot open at all
+        assert broken.recall is None and broken.problem.startswith("recall unavailable")
+        broken.report_boot(rig.reporter)
+        rig.event(TICK, 1)                               # the link writes it
+        assert rig.last("fault") == dict(rig.last("fault"), fault="recall_damaged", text=broken.problem)
+        assert broken.lines(3) == [broken.problem] and broken.ask(3) == broken.problem
+
+
+def test_console_lines_fit_80_columns():
+    with ScratchDir() as state:
+        recall = RoundRecall(state, "baccarat", None, bac_recall)
+        nets = dict((str(s), -1000000 * s) for s in range(1, 15))
+        recall.recall.add({"round": 3, "cards": ["Kc", "2s", "5h", "9d", "2c", "Th"], "result": "banker",
+                           "totals": [5, 3], "nets": nets})
+        lines = recall.lines(10)
+        assert len(lines) == 1 and len(lines[0]) == 79 and lines[0].endswith("...")
+        assert lines[0].startswith("round 3 Kc 2s 5h 9d 2c Th banker 5-3  1:-1000000 2:-2000000")
+        assert RoundRecall(state, "craps", None, craps_recall).lines(10) == ["no craps round kept yet"]
+
