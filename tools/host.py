@@ -1,6 +1,6 @@
 """The host's end of the host link: every report once, in order (docs/host-link.md).
 
-    python -m tools.host PORT [--baud N] [--stamped]
+    python -m tools.host PORT [--baud N] [--stamped] [--recall N]
 
 prints one JSON line per report on stdout, in the board's order, each exactly
 once across line noise, retransmissions and board resets; what the link itself
@@ -12,6 +12,11 @@ send back the bytes it returns. It checks every frame's CRC, acknowledges what
 it has in order (cumulative ACK), keeps frames that came early, asks for a
 REPLAY where there is a gap, drops duplicates by (boot, seq), and sets the
 board's clock (TIME) at every new boot when it has a clock.
+
+--recall N asks the board for its last N rounds (a RECALL frame, asked again
+every RECALL_REPEAT_S while no answer has begun: a request the line damaged is
+never acted on), prints the reports until the answer's last `recall` report,
+and exits (status 1 when the board refused the request: its host_error).
 """
 import argparse
 import json
@@ -23,6 +28,7 @@ from firmware.link import frame as frame_mod
 _MAX_PENDING = 2 * frame_mod.MAX_FRAME   # bytes of an unfinished line kept; more is noise
 _NOTHING = (0, 0)                        # "REPLAY 0.0": from the oldest frame the board holds
 _NAK_TRIES = 8                           # REPLAYs asked again (every `patience` reads) after a damaged line
+RECALL_REPEAT_S = 3.0                    # a RECALL with no answer begun by then is asked again
 
 
 def _position(text):
@@ -179,6 +185,11 @@ class HostClient:
         """A host request (b"roads", a JSON request's text) as the REQUEST frame that carries it."""
         return frame_mod.encode(0, 0, "REQUEST", payload)
 
+    @staticmethod
+    def recall(count):
+        """The RECALL frame asking for the board's last `count` rounds (1..100; docs/protocol.md, "recall")."""
+        return frame_mod.encode(0, 0, "RECALL", "%d" % count)
+
     # -- delivery in order --
 
     def _deliver(self, reports, reply):
@@ -263,6 +274,46 @@ class HostClient:
         self.refused[name] = self.refused.get(name, 0) + 1
 
 
+class RecallAsker:
+    """Asks RECALL until the board's answer begins, then follows it to its last report.
+
+    due() gives the frame to write now (or b""); saw(report) with every report. A request lost on
+    the line has no effect on the board, so it is asked again every repeat_s until the first
+    `recall` report, or a "recall busy" host_error (an answer is on its way), arrives. done: the
+    answer is complete, or the board refused the request (error: its reason)."""
+
+    def __init__(self, count, clock_s, repeat_s=RECALL_REPEAT_S):
+        self.count = count
+        self.clock_s = clock_s
+        self.repeat_s = repeat_s
+        self.asked = 0
+        self.started = False
+        self.done = False
+        self.error = None
+        self._last = None
+
+    def due(self):
+        now = self.clock_s()
+        if self.started or self.done or (self._last is not None and now - self._last < self.repeat_s):
+            return b""
+        self._last = now
+        self.asked += 1
+        return HostClient.recall(self.count)
+
+    def saw(self, report):
+        event = report.get("event")
+        if event == "recall":
+            self.started = True
+            if report.get("index", 0) >= report.get("of", 0):
+                self.done = True
+        elif event == "host_error" and report.get("request") == "recall":
+            if str(report.get("error", "")).startswith("recall busy"):
+                self.started = True             # our earlier request is being answered
+            else:
+                self.done = True
+                self.error = report.get("error")
+
+
 def _open(port, baud):
     import serial
     try:
@@ -278,21 +329,32 @@ def main(argv=None, out=None, err=None):
     ap.add_argument("port", help="the board's report port, e.g. /dev/ttyUSB0")
     ap.add_argument("--baud", type=int, default=115200)
     ap.add_argument("--stamped", action="store_true", help='add "link": {boot, seq, uptime_ms, host_ms}')
+    ap.add_argument("--recall", type=int, metavar="N",
+                    help="ask for the board's last N rounds (1..100), print until the answer ends, exit")
     args = ap.parse_args(argv)
+    if args.recall is not None and not 1 <= args.recall <= 100:
+        ap.error("--recall N: N is 1..100")
     line = _open(args.port, args.baud)
     client = HostClient(clock_ms=lambda: int(time.time() * 1000), stamped=args.stamped)
+    asker = RecallAsker(args.recall, time.monotonic) if args.recall is not None else None
     shown = 0
     try:
         while True:
+            if asker is not None:
+                line.write(asker.due())
             reports, reply = client.feed(line.read(4096))
             for report in reports:
                 out.write(json.dumps(report) + "\n")
+                if asker is not None:
+                    asker.saw(report)
             out.flush()
             for event in client.events[shown:]:
                 err.write(json.dumps(event) + "\n")
             shown = len(client.events)
             if reply:
                 line.write(reply)
+            if asker is not None and asker.done:
+                return 1 if asker.error else 0
     except KeyboardInterrupt:
         err.write(json.dumps({"link": "summary", "frames": client.frames, "duplicates": client.duplicates,
                               "refused": client.refused, "replays_asked": client.replays_asked}) + "\n")

@@ -1,0 +1,60 @@
+# Recall on the booted board (issues 12, 13): throws from the framed dice reader are kept, `recall N` on
+# the console and a RECALL frame from the host give them back, and a reboot keeps them (both runtimes).
+from firmware.link import frame as fm
+from tests.firmware.console_rig import typed
+from tests.firmware.device_helpers import Sender
+from tests.firmware.scratch import ScratchDir
+from tests.firmware.test_main import _boot, _host, _run
+
+_THROWS = (("5", "6"), ("3", "3"), ("4", "1"), ("4", "3"))
+_LINES = ["throw 1 shooter 1 5-6 natural", "throw 2 shooter 1 3-3 point-set point 6",
+          "throw 3 shooter 1 4-1 roll point 6", "throw 4 shooter 1 4-3 seven-out"]
+
+
+def _throws(ctx, machine):
+    dice = Sender("D")
+    for d1, d2 in _THROWS:
+        machine.uarts[0].feed(dice("THROW", d1, d2) + b"\n")
+        _run(ctx, 3)
+
+
+def test_console_recall_shows_the_last_rounds_and_refuses_a_bad_n_with_its_usage():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        assert typed(ctx, machine, "recall") == ["no craps round kept yet"]
+        _throws(ctx, machine)
+        assert typed(ctx, machine, "recall") == _LINES                    # no login: read-only
+        assert typed(ctx, machine, "recall 2") == _LINES[2:]
+        usage = ["error: usage: recall [N] (N 1..100, default 10)"]
+        for bad in ("recall 0", "recall 101", "recall x", "recall 1 2", "recall -3"):
+            assert typed(ctx, machine, bad) == usage, bad
+        errors = [r for r in _host(machine) if r["event"] == "console_error"]
+        assert len(errors) == 5 and errors[0]["error"] == "usage"
+        assert all(len(line) < 80 for line in typed(ctx, machine, "recall 100"))
+
+
+def test_host_recall_frame_is_answered_one_report_a_round_and_a_reboot_keeps_the_rounds():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        _throws(ctx, machine)
+        machine.uarts[1].feed(fm.encode(0, 0, "RECALL", "3"))
+        _run(ctx, 5)
+        answers = [r for r in _host(machine) if r["event"] == "recall"]
+        assert [(a["index"], a["of"], a["asked"], a["game"]) for a in answers] == [(1, 3, 3, "craps"),
+                                                                                   (2, 3, 3, "craps"),
+                                                                                   (3, 3, 3, "craps")]
+        assert [a["round"]["round"] for a in answers] == [2, 3, 4] and answers[2]["round"]["result"] == "seven-out"
+        throws = [r for r in _host(machine) if r["event"] == "throw"]
+        assert throws[-1]["seq"] < answers[0]["seq"]
+        ctx, machine, _ = _boot(state, "craps")                          # a reboot, the same flash
+        _run(ctx)
+        assert typed(ctx, machine, "recall") == _LINES
+        machine.uarts[1].feed(fm.encode(0, 0, "RECALL", "100"))
+        _run(ctx, 5)
+        answers = [r for r in _host(machine) if r["event"] == "recall"]
+        assert [a["round"]["round"] for a in answers] == [1, 2, 3, 4] and answers[0]["of"] == 4
+        _throws(ctx, machine)
+        # The throws are numbered on from the kept ones; the shooter is the table's count since it booted.
+        assert typed(ctx, machine, "recall 1") == ["throw 8 shooter 1 4-3 seven-out"]

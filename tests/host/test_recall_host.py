@@ -1,0 +1,161 @@
+"""Recall over the host link and the console after a few rounds of each game, across a reboot
+(tools.replay --state-dir D twice), a RECALL asked again over a noisy line until answered, and
+tools.host --recall (issues 12, 13)."""
+import json
+import os
+
+import pytest
+
+from firmware.link import frame as fm
+from hostsim.headless import HeadlessTable, board_path
+from hostsim.line_noise import LineNoise
+from tools import host as host_mod
+from tools.host import RecallAsker
+from tools.replay import main as replay_main
+from tests.host.test_host_client import _FakeSerial
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPTS = os.path.join(ROOT, "tests", "host", "replay_scripts")
+
+
+def _replay(state, table, script_lines, path=None):
+    import io
+    if path is None:
+        path = os.path.join(state, "input.jsonl")
+        with open(path, "w") as f:
+            f.write("".join(json.dumps(line) + "\n" for line in script_lines))
+    out = io.StringIO()
+    err = io.StringIO()
+    assert replay_main(["--table", table, "--state-dir", state, path], stdout=out, stderr=err) == 0, err.getvalue()
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def _recall_frame_hex(count):
+    return " ".join("%02x" % c for c in fm.encode(0, 0, "RECALL", "%d" % count))
+
+
+_GAMES = [
+    ("baccarat", "baccarat_round", "result", "round 1 9h 2d Kc 3s player 9-5  3:-110 5:+43"),
+    ("craps", "craps_point_cycle", "throw", "throw 4 shooter 1 1-5 point-made  1:+34 2:-10"),
+    ("omaha", "omaha_every_street", "hand_result", "hand 1 board "),
+]
+
+
+@pytest.mark.parametrize("game,script,event,last_line", _GAMES)
+def test_recall_after_a_reboot_from_the_console_and_the_host_link(tmp_path, game, script, event, last_line):
+    """A golden script's rounds on the simulated flash; the next boot (the same state dir) gives them
+    back on the console (`recall`) and to the host's RECALL, one `recall` report a round."""
+    state = str(tmp_path)
+    table = os.path.join(ROOT, "boards", "tables", "sim-%s.json" % game)
+    played = _replay(state, table, None, os.path.join(SCRIPTS, script + ".in.jsonl"))
+    ends = [r for r in played if r.get("event") == event]
+    assert ends
+    again = _replay(state, table, [{"console": "recall 100"}, {"console": "recall x"},
+                                   {"raw": {"port": "host", "hex": _recall_frame_hex(100)}}])
+    console = [r["console"] for r in again if "console" in r]
+    shown = console[1:console.index("> recall x")]
+    assert console[0] == "> recall 100" and shown and all(len(line) < 80 for line in shown)
+    assert shown[-1].startswith(last_line), shown
+    assert console[console.index("> recall x") + 1] == "error: usage: recall [N] (N 1..100, default 10)"
+    answers = [r for r in again if r.get("event") == "recall"]
+    assert [a["index"] for a in answers] == list(range(1, len(shown) + 1))
+    assert all(a["game"] == game and a["of"] == len(shown) and a["asked"] == 100 for a in answers)
+    if game == "baccarat":
+        assert [a["round"]["round"] for a in answers] == [r["round"] for r in ends]
+        cards = answers[0]["round"]["cards"]
+        assert sorted(cards) == sorted(ends[0]["player"] + ends[0]["banker"]) and cards[0] == ends[0]["player"][0]
+    elif game == "craps":
+        assert [a["round"]["dice"] for a in answers] == [r["dice"] for r in ends]
+    else:
+        result = ends[-1]
+        kept = answers[-1]["round"]
+        assert kept["hand"] == result["hand"] and kept["board"] == "".join(result["board"])
+        assert kept["winners"] == _winnings(result) and kept["rake"] == result["rake"]
+        assert "actions_cut" not in kept and len(" ".join(kept["actions"].values()).split()) == len(
+            [r for r in played if r.get("event") == "action" and r["hand"] == result["hand"]])
+
+
+def _winnings(result):
+    won = {}
+    for pot in result["pots"]:
+        for seat, chips in pot["shares"].items():
+            won[seat] = won.get(seat, 0) + chips
+    return won
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_recall_lost_on_a_noisy_line_is_asked_again_and_answered_once_whole(tmp_path, seed):
+    """Issue 12 (C): 2 % of bytes hit both ways. A RECALL the line damaged is dropped by the board as
+    noise (counted, never acted on); the host asks again until the answer begins; the answer's reports
+    come through the link's retransmissions complete and in order."""
+    reports = []
+    noise = (LineNoise(0.02, seed), LineNoise(0.02, seed + 1))
+    table = HeadlessTable(board_path("sim"), os.path.join(ROOT, "boards", "tables", "sim-craps.json"), str(tmp_path),
+                          lambda line: reports.append(json.loads(line)), noise)
+    try:
+        table.boot()
+        table.wait_booted(120000)
+        for d1, d2 in ((5, 6), (3, 3), (4, 1), (4, 3), (1, 1), (6, 6), (2, 5)):
+            _throw(table, d1, d2)
+        assert table.catch_up(120000)
+        asker = RecallAsker(5, lambda: table.now_ms() / 1000.0, repeat_s=1.0)
+        seen = len(reports)
+        for _ in range(60000):
+            frame = asker.due()
+            if frame:
+                table.io.send("host", noise[1].apply(frame))
+            table.step()
+            for report in reports[seen:]:
+                asker.saw(report)
+            seen = len(reports)
+            if asker.done:
+                break
+        assert asker.done and asker.error is None
+        answers = [r for r in reports if r.get("event") == "recall"]
+        assert [a["index"] for a in answers[:5]] == [1, 2, 3, 4, 5]
+        assert [a["round"]["dice"] for a in answers[:5]] == [[4, 1], [4, 3], [1, 1], [6, 6], [2, 5]]
+        # Two copies of the request both reached the board: each is answered whole, the same rounds again.
+        again = answers[5:]
+        assert [a["index"] for a in again] == list(range(1, len(again) + 1))
+        assert [a["round"] for a in again] == [a["round"] for a in answers[:len(again)]]
+        print("seed %d: RECALL sent %d times, host noise lines %d" % (seed, asker.asked, table.ctx.host_noise))
+    finally:
+        table.close()
+
+
+def _throw(table, d1, d2):
+    from tools.replay_input import run_line
+    run_line(table, json.dumps({"dice": [d1, d2]}))
+
+
+def test_tools_host_recall_asks_again_until_the_answer_begins_and_exits_at_its_end(monkeypatch, capsys):
+    def report(seq, fields):
+        return fm.encode(1, seq, "REPORT", json.dumps(dict({"seq": seq - 1, "table": "T"}, **fields)))
+
+    answer = [report(2, {"event": "recall", "game": "craps", "asked": 2, "index": 1, "of": 2, "round": {"round": 1}}),
+              report(3, {"event": "recall", "game": "craps", "asked": 2, "index": 2, "of": 2, "round": {"round": 2}})]
+    line = _FakeSerial([fm.encode(1, 1, "OPEN", "-"), b"", b""] + answer + [b""] * 5)
+    clock = [0.0]
+
+    def tick():
+        clock[0] += 2.0
+        return clock[0]
+
+    monkeypatch.setattr(host_mod, "_open", lambda port, baud: line)
+    monkeypatch.setattr(host_mod.time, "monotonic", tick)
+    assert host_mod.main(["/dev/ttyFAKE", "--recall", "2"]) == 0
+    out, _ = capsys.readouterr()
+    assert [json.loads(l)["index"] for l in out.splitlines()] == [1, 2]
+    assert bytes(line.written).count(fm.encode(0, 0, "RECALL", "2")) >= 2        # asked again, then stopped
+    assert line.closed
+
+
+def test_tools_host_recall_refused_exits_1_and_a_bad_n_is_a_usage_error(monkeypatch, capsys):
+    refusal = fm.encode(1, 2, "REPORT", json.dumps({"seq": 1, "table": "T", "event": "host_error",
+                                                     "error": "recall unavailable (x)", "request": "recall"}))
+    line = _FakeSerial([fm.encode(1, 1, "OPEN", "-"), refusal, b""])
+    monkeypatch.setattr(host_mod, "_open", lambda port, baud: line)
+    assert host_mod.main(["/dev/ttyFAKE", "--recall", "5"]) == 1
+    with pytest.raises(SystemExit):
+        host_mod.main(["/dev/ttyFAKE", "--recall", "101"])
+    assert "1..100" in capsys.readouterr().err
