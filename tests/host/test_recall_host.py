@@ -159,3 +159,38 @@ def test_tools_host_recall_refused_exits_1_and_a_bad_n_is_a_usage_error(monkeypa
     with pytest.raises(SystemExit):
         host_mod.main(["/dev/ttyFAKE", "--recall", "101"])
     assert "1..100" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_roads_request_lost_on_a_noisy_line_is_asked_again_and_answered(tmp_path, seed):
+    """The same for a REQUEST (issue 12, C): `roads` asked again every second until its report comes."""
+    from tools.host import HostClient
+    reports = []
+    noise = (LineNoise(0.02, seed), LineNoise(0.02, seed + 1))
+    table = HeadlessTable(board_path("sim"), os.path.join(ROOT, "boards", "tables", "sim-baccarat.json"),
+                          str(tmp_path), lambda line: reports.append(json.loads(line)), noise)
+    try:
+        from tools.replay_input import run_line
+        table.boot()
+        table.wait_booted(120000)
+        with open(os.path.join(SCRIPTS, "baccarat_round.in.jsonl")) as f:
+            for text in f:
+                if text.strip():
+                    run_line(table, text)
+        asked = 0
+        last = None
+        for _ in range(60000):
+            if not any(r.get("event") == "roads" for r in reports):
+                if last is None or table.now_ms() - last >= 1000:
+                    last = table.now_ms()
+                    asked += 1
+                    table.io.send("host", noise[1].apply(HostClient.request(b"roads")))
+            elif table.caught_up():
+                break
+            table.step()
+        roads = [r for r in reports if r.get("event") == "roads"]
+        assert roads and all(r["bead_plate"] == ["P"] for r in roads)       # one round: Player's natural
+        assert not [r for r in reports if r.get("event") == "host_error"]
+        print("seed %d: roads asked %d times, %d answers" % (seed, asked, len(roads)))
+    finally:
+        table.close()
