@@ -25,7 +25,9 @@ DOUBLE_PULL = const(13)      # two cards out at once: the second is held for the
 CARD_OUT_OF_ORDER = const(14)  # a card when none may be drawn (no shoe in play, shoe finished, lamp check)
 SHOE_REMOVED = const(15)     # the shoe was taken out during a round
 CARD_MISSING = const(16)     # Omaha: an action keyed while the hand still waits for a card (art. 9)
-LINK_BACKLOG = const(17)     # the host link's store is 75 % full (the host is away): reported, not held
+# The host link's store is 75 % full (the host is away): reported (frames_held); a game then opens no
+# new round: a card, throw or hand that would begin one is held as this alarm (b: the card, or -1).
+LINK_BACKLOG = const(17)
 BOOT_COUNTER_BAD = const(18) # the boot counter on flash failed its checks: it jumped ahead (host link)
 # A deployed file missing or differing from manifest.json at boot (firmware.program): the table is
 # held closed (Table.hold_closed) until a reset with the right program; no acknowledgement opens it.
@@ -36,7 +38,8 @@ NAMES = ("none", "bad_card", "bad_dice", "line_too_long", "queue_full", "display
          "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved",
          "card_impossible", "card_unreadable", "double_pull", "card_out_of_order", "shoe_removed",
          "card_missing", "link_backlog", "boot_counter_bad", "program_mismatch")
-_CARD_ALARMS = (CARD_IMPOSSIBLE, CARD_UNREADABLE, DOUBLE_PULL, CARD_OUT_OF_ORDER, SHOE_REMOVED, CARD_MISSING)
+_CARD_ALARMS = (CARD_IMPOSSIBLE, CARD_UNREADABLE, DOUBLE_PULL, CARD_OUT_OF_ORDER, SHOE_REMOVED, CARD_MISSING,
+                LINK_BACKLOG)
 
 # Device lines (framed shoe, bet reader, dice reader; docs/protocol.md "Device lines"). A FAULT
 # from a device driver carries one of these (or BAD_CARD / LINE_TOO_LONG) and, in b, the evidence
@@ -112,7 +115,8 @@ def alarm_severity(code):
         return _SEVERITY_IMPOSSIBLE
     if code == CARD_UNREADABLE:
         return _SEVERITY_UNREADABLE
-    if code == DOUBLE_PULL or code == SHOE_REMOVED or code == CARD_OUT_OF_ORDER or code == CARD_MISSING:
+    if (code == DOUBLE_PULL or code == SHOE_REMOVED or code == CARD_OUT_OF_ORDER or code == CARD_MISSING
+            or code == LINK_BACKLOG):
         return _SEVERITY_HELD
     if is_reader_fault(code):
         return _SEVERITY_READER

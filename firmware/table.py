@@ -67,7 +67,7 @@ class Table(StateMachine):
         self.last_a = 0
         self.last_b = 0
         self.display_dirty = True
-        self.link_backlog = False     # the host link's store is nearly full: take no new round
+        self.link_backlog = False     # the host link's store is nearly full: a game opens no new round
         self.host_reason = ""         # why the game refused the last JSON host request (HOST_BAD)
         self.closed_code = 0          # a fault holding the table closed for good (hold_closed), else 0
         StateMachine.__init__(self, STARTING)
@@ -177,6 +177,7 @@ class Table(StateMachine):
             self._emit(OUT_HOST, a, b)       # a request no state of this table serves
         elif kind == LINK_BACKLOG:
             self.link_backlog = a != 0
+            self.display_dirty = True          # a game's prompt: no new round while it is up
             self._emit(OUT_LINK_BACKLOG, a, b)
         elif kind == LAMP and a != LAMP_CHECK_END and not self.accepts_lamp_check():
             # The console checks first; this is a fault that arrived in the same pass.

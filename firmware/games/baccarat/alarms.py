@@ -24,6 +24,8 @@ class Alarms:
             return False
         if code == faults.CARD_IMPOSSIBLE:
             return not self.in_round()
+        if code == faults.LINK_BACKLOG:
+            return not self.link_backlog                 # the held first card waits for the host link
         return True
 
     def _on_faulted(self, kind, a, b):
@@ -41,7 +43,7 @@ class Alarms:
             held = self.held_card
             self.held_card = NO_CARD
             target = self.acknowledge(ACK_CONFIRM)
-            if held != NO_CARD and code == faults.DOUBLE_PULL:
+            if held != NO_CARD and (code == faults.DOUBLE_PULL or code == faults.LINK_BACKLOG):
                 return self._resume_with_card(target, held, 1 if self.held_face_up else 0)
             if held != NO_CARD:
                 self._discard(held)
@@ -92,6 +94,8 @@ class Alarms:
         if self.in_round():
             self.acknowledge(ACK_VOID)
             return self._finish_round(True)
+        if self.fault_code == faults.LINK_BACKLOG:
+            return self.acknowledge(ACK_VOID)            # the refused round's card set aside; no round began
         if self.fault_code == faults.CARD_UNREADABLE and self.resume_state != BURNING:
             # Discarded unseen. Where it was the art. 8 burn, the burn is done. (While burning it
             # must be rescanned: the art. 2(1) count may hang on it, and nothing is guessed.)

@@ -145,6 +145,13 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
     # -- BETTING: between rounds -------------------------------------------------------------
     def _on_betting(self, kind, a, b):
         if kind == CARD:
+            if self.link_backlog:
+                # The round's first card (or its art. 8 burn) while the host link is backed up: no new
+                # round (its reports could be lost). Held, as a double pull's card is: CONFIRM once the
+                # backlog clears deals it as the round's first; a long VOID discards it (art. 10).
+                self.held_card = a
+                self.held_face_up = b == 1
+                return self._alarm(faults.LINK_BACKLOG, a)
             if self.settings.burn_each_round and not self.burned_this_round:
                 self.burned_this_round = True          # art. 8: the first card of the round is burned
                 return self._burn(a, b)

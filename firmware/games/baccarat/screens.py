@@ -17,6 +17,7 @@ _PROMPTS = {
     faults.DOUBLE_PULL: ("DOUBLE PULL", "CONFIRM: DEAL IT ON"),
     faults.CARD_OUT_OF_ORDER: ("CARD OUT OF ORDER", "CONFIRM: DISCARD"),
     faults.SHOE_REMOVED: ("SHOE REMOVED", "CONFIRM OR HOLD VOID"),
+    faults.LINK_BACKLOG: ("NO ROUND: HOST AWAY", "CONFIRM: DEAL IT"),
 }
 
 
@@ -69,7 +70,9 @@ def _alarm_lines(table):
     detail = ""
     if faults.is_game_alarm(code) and table.fault_detail >= 0:
         detail = "CARD " + cards.name(table.fault_detail)
-    if table.prompt_void or (not table.may_confirm() and code != faults.CARD_UNREADABLE):
+    if code == faults.LINK_BACKLOG and table.link_backlog:
+        action = "WAIT OR HOLD VOID"                   # CONFIRM once the host link has caught up
+    elif table.prompt_void or (not table.may_confirm() and code != faults.CARD_UNREADABLE):
         action = "HOLD VOID TO VOID"
     return [first, detail, action]
 
@@ -97,6 +100,8 @@ def dealer_lines(table, config, button_names):
     head = "BETS OPEN R%d" % (shoe.rounds + 1)
     if table.settings.burn_each_round and not table.burned_this_round:
         head = "BURN, THEN R%d" % (shoe.rounds + 1)
+    if table.link_backlog:
+        head = "HOST AWAY: NO DEAL"                  # no new round until the host link catches up
     last = table.last_hand
     if table.showing_result and last is not None:
         return [head, _winner_text(table.record), _hand_line("P", last.player), _hand_line("B", last.banker)]

@@ -6,6 +6,9 @@
 # decided. CONFIRM closes the alarm (the dealer vouches that no throw was
 # missed); a long VOID closes it saying the throw in doubt is void: nothing was
 # decided on it, the shooter throws again. Either way the puck and bets stay.
+# A come-out refused while the host link is backed up (link_backlog) is held the
+# same way; CONFIRM waits until the link has caught up.
+from firmware import faults
 from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, THROW
 from firmware.games.craps.codes import OUT_THROW_HELD
 from firmware.statemachine import STAY
@@ -19,6 +22,9 @@ class Alarms:
             return STAY
         if kind == BUTTON and a == self.confirm_button and b == BUTTON_PRESSED:
             self._emit(OUT_BUTTON, a, b)
+            if self.fault_code == faults.LINK_BACKLOG and self.link_backlog:
+                self.display_dirty = True                # the host link has not caught up: wait
+                return STAY
             return self.acknowledge(ACK_CONFIRM)
         if kind == BUTTON and a == self.void_button and b == BUTTON_LONG:
             self._emit(OUT_BUTTON, a, b)

@@ -31,7 +31,8 @@ from firmware.games.craps import bets as B
 from firmware.games.craps import rules
 from firmware.games.craps.alarms import Alarms
 from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS, OUT_BETS_FAULT,
-                                        OUT_PUCK, OUT_READER, OUT_SHOOTER, OUT_THROW, POINT, SHOOTER_COME_OUT_CRAPS,
+                                        OUT_PUCK, OUT_READER, OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD, POINT,
+                                        SHOOTER_COME_OUT_CRAPS,
                                         SHOOTER_SEVEN_OUT, SHOOTER_STOPPED)
 from firmware.games.craps.lights import CrapsLights
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
@@ -109,6 +110,12 @@ class CrapsController(Alarms, CrapsLights, Table):
     # -- COME_OUT and POINT -----------------------------------------------------------------
     def _on_game(self, kind, a, b):
         if kind == THROW:
+            if self.link_backlog and not self.engine.point:
+                # A come-out (a new line-bet round, art. 5(2)(1)) while the host link is backed up:
+                # not decided, as a throw that does not count is not (art. 3(2)-(3): rolled again).
+                # Held for the dealer: CONFIRM once the link catches up, and the shooter throws again.
+                self._emit(OUT_THROW_HELD, a, b)
+                return self._alarm(faults.LINK_BACKLOG, -1)
             return self._throw(a, b)
         if self._shooter_button(kind, a, b):
             return self._stop_shooter(a, b)

@@ -22,6 +22,8 @@ def _throw_text(table):
 def prompt(table):
     """What the last throw means for the dealer."""
     engine = table.engine
+    if table.link_backlog and not engine.point:
+        return "HOST AWAY: NO ROLL"                  # no come-out until the host link catches up
     if not table.thrown:
         return "COME OUT"
     if table.no_roll:
@@ -35,6 +37,9 @@ def prompt(table):
 
 def dealer_lines(table, config, button_names):
     state = table.state
+    if state == FAULTED and table.fault_code == faults.LINK_BACKLOG:
+        return ["HOST AWAY: NO ROLL", "COME-OUT NOT DECIDED", "THROW AGAIN LATER",
+                "WAIT OR HOLD VOID" if table.link_backlog else "CONFIRM: THROW AGAIN"]
     if state == FAULTED:
         return ["ALARM: DICE HELD", faults.name(table.fault_code).upper(), "NO THROW DECIDED",
                 "CONFIRM OR HOLD VOID"]

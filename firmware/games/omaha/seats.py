@@ -84,6 +84,11 @@ class Seats:
 
     # -- a hand starts (NEW ENTER or the host's request) ---------------------------------------------
     def _start_hand(self, from_host):
+        if self.link_backlog:
+            # The host link is backed up: a new hand's reports could be lost. No card is out yet, so
+            # the refusal is the dealer display's answer (and action_refused / host_error for the host).
+            return self._not_started(from_host, "the host link is backed up: no new hand until it catches up",
+                                     "HOST AWAY: NO HAND")
         players = self.players()
         if len(players) < MIN_PLAYERS:
             return self._not_started(from_host, "at least %d players with chips are needed to start a hand "
