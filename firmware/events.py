@@ -131,8 +131,8 @@ DICE_READER_HELLO = const(16)  # the dice reader (re)started (a throw while it w
 KEY = const(17)                # a dealer keypad key was pressed (debounced; releases are no events);
                                # a: key index (row * columns + column, Board.keypad_keys), b: 0
 LINK_BACKLOG = const(18)       # the host link's store reached its alarm level (a: 1) or fell back (a: 0);
-                               # b: frames held. A game takes no new round while it is up (not yet:
-                               # for now the table reports it, docs/host-link.md "When the host is away")
+                               # b: frames held. A game opens no new round while it is up
+                               # (docs/host-link.md, "When the host is away")
 THROW_FACE_BASE = const(8)     # faces 0..6 fit 3 bits each: a = 0..54
 
 # THROW's b: what the reader saw, one bit each (their words on the wire, in this order: firmware.throws).
