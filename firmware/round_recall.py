@@ -7,7 +7,7 @@
 # result is in the host link's store, and a round is on flash once its report is. The host's
 # RECALL is answered one report a round, paced by pump(): a report goes out only while the link's
 # store is below half full, so an answer never raises the backlog alarm nor crowds out the
-# game's own reports (docs/journal.md, "Recall"; docs/protocol.md, "recall").
+# game's own reports (docs/journal.md, "Recall"; docs/protocol.md, "Host reports").
 import json
 
 from firmware.compat import const

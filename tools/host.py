@@ -187,7 +187,7 @@ class HostClient:
 
     @staticmethod
     def recall(count):
-        """The RECALL frame asking for the board's last `count` rounds (1..100; docs/protocol.md, "recall")."""
+        """The RECALL frame asking for the board's last `count` rounds (1..100; docs/protocol.md, "Host reports")."""
         return frame_mod.encode(0, 0, "RECALL", "%d" % count)
 
     # -- delivery in order --
