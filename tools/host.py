@@ -301,6 +301,8 @@ class RecallAsker:
         return HostClient.recall(self.count)
 
     def saw(self, report):
+        if not isinstance(report, dict):
+            return
         event = report.get("event")
         if event == "recall":
             self.started = True

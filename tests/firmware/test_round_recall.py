@@ -12,6 +12,7 @@ from firmware.link.recall import Recall
 from firmware.link.sender import Sender
 from firmware.link.store import RamStore
 from firmware.round_recall import ASK_MAX, RoundRecall
+from firmware.table import OUT_HOST, OUT_STATE, STARTING
 from tests.firmware import baccarat_rig, craps_rig, omaha_rig
 from tests.firmware.fakes import FakeUART
 from tests.firmware.omaha_fixtures import filler_deck
@@ -267,3 +268,12 @@ def test_console_lines_fit_80_columns():
         assert lines[0].startswith("round 3 Kc 2s 5h 9d 2c Th banker 5-3  1:-1000000 2:-2000000")
         assert RoundRecall(state, "craps", None, craps_recall).lines(10) == ["no craps round kept yet"]
 
+
+
+def test_a_recall_during_the_omaha_lamp_test_is_answered_without_cutting_the_test_short():
+    rig = omaha_rig.Rig()
+    table = omaha_rig.OmahaTable(rig.lights, omaha_rig.BUTTONS, rig.settings, omaha_rig.LEGENDS)
+    assert table.state == STARTING
+    table.dispatch(HOST, HOST_RECALL, 5)
+    assert table.state == STARTING and table.outbox.get() and table.outbox.kind == OUT_STATE
+    assert table.outbox.get() and (table.outbox.kind, table.outbox.a, table.outbox.b) == (OUT_HOST, HOST_RECALL, 5)

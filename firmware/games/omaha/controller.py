@@ -84,8 +84,9 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
 
     # -- STARTING / READY -----------------------------------------------------------------
     def _on_starting(self, kind, a, b):
-        if kind == CARD or kind == SHOE or kind == KEY or kind == HOST:
+        if kind == CARD or kind == SHOE or kind == KEY or (kind == HOST and a == HOST_HAND):
             # Input before the lamp test is over: the test is cut short rather than the input lost.
+            # (A host's roads or RECALL is answered by the core without it: the test goes on.)
             self.state = READY
             target = self._on_ready(kind, a, b)
             self.state = STARTING
