@@ -7,22 +7,23 @@
 # result is in the host link's store, and a round is on flash once its report is. The host's
 # RECALL is answered one report a round, paced by pump(): a report goes out only while the link's
 # store is below half full, so an answer never raises the backlog alarm nor crowds out the
-# game's own reports (docs/journal.md, "Recall"; docs/protocol.md, "Host reports").
+# game's own reports; the rounds are read from flash a few at a time as they go (docs/journal.md, "Recall"; docs/protocol.md, "Host reports").
 import json
 
 from firmware.compat import const
-from firmware.link.journal import CORRUPT, JournalError
+from firmware.link.journal import CORRUPT, JournalError, Tail
 from firmware.link.recall import KEEP, Recall
 
 ASK_MAX = KEEP                 # rounds one request or `recall N` may ask for
 _HEADER_MAX = const(160)       # a recall report's bytes around its round (seq, table, event, game, index...)
 _LINE_WIDTH = const(79)        # a console line of an 80-column terminal
+_SEGMENT = const(8)            # rounds of an answer read from flash at once (at most 8 x ROUND_MAX in RAM)
 
 
 class RoundRecall:
     """The recall of one game at one table: `game` the table file's game, `rounds` its recall module."""
 
-    def __init__(self, state_dir, game, fs, rounds):
+    def __init__(self, state_dir, game, fs, rounds, keep=KEEP):
         self.game = game
         self.rounds = rounds
         self.recall = None
@@ -30,11 +31,13 @@ class RoundRecall:
         self.unsaved = 0             # rounds that could not be kept (each reported)
         self.cut = 0                 # rounds kept without their detail (over rounds.ROUND_MAX)
         self.previous = None         # the last round kept (Craps numbers its throws from it)
-        self._answer = None          # the rounds of the host's RECALL being sent, oldest first
+        self._of = -1                # rounds of the host's RECALL being answered (-1: none)
         self._asked = 0
         self._sent = 0
+        self._added = 0              # rounds kept since it was asked
+        self._segment = []           # the next rounds of the answer, read from flash
         try:
-            self.recall = Recall(state_dir, game, fs, round_max=rounds.ROUND_MAX)
+            self.recall = Recall(state_dir, game, fs, keep=keep, round_max=rounds.ROUND_MAX)
             if self.recall.status == CORRUPT:
                 self.problem = "recall-%s damaged, %d bytes set aside (%s)" % (game, self.recall.discarded,
                                                                                self.recall.detail)
@@ -54,8 +57,11 @@ class RoundRecall:
         """A game report was just sent: keep its round if it ends one. Never raises: a round that
         cannot be kept is a fault report ("recall_unsaved"), the table plays on."""
         entry = self.rounds.round_of(table, code, a, b, self.previous)
-        if entry is None:
-            return
+        if entry is not None:
+            self.keep(entry, reporter)
+
+    def keep(self, entry, reporter):
+        """Keep one round (its dict); a write that fails is reported, never raised."""
         self.previous = entry
         if self.recall is None:
             self.unsaved += 1
@@ -69,6 +75,8 @@ class RoundRecall:
         except (OSError, JournalError, ValueError) as exc:
             self.unsaved += 1
             reporter.emit("fault", {"fault": "recall_unsaved", "error": str(exc)[:80]})
+            return
+        self._added += 1
 
     # -- the console ------------------------------------------------------------------------------
     def lines(self, n):
@@ -92,38 +100,69 @@ class RoundRecall:
             return "recall %d: ask for 1..%d rounds" % (count, ASK_MAX)
         if self.recall is None:
             return self.problem
-        if self._answer is not None:
-            return "recall busy: %d of %d rounds sent" % (self._sent, len(self._answer))
-        try:
-            self._answer = self.recall.last(count)
-        except (OSError, JournalError) as exc:
-            return "recall unreadable (%s)" % exc
+        if self._of >= 0:
+            return "recall busy: %d of %d rounds sent" % (self._sent, self._of)
+        self._of = min(count, self.recall.keep, self.recall.count)
         self._asked = count
         self._sent = 0
+        self._added = 0
+        self._segment = []
         return None
 
     def answering(self):
-        return self._answer is not None
+        return self._of >= 0
 
     def pump(self, reporter, sender):
         """Send what the answer under way can: one `recall` report a round while the host link's
         store is below half full (room for the longest report). Returns the reports sent."""
-        answer = self._answer
         sent = 0
-        while answer is not None:
+        while self._of >= 0:
             if sender is not None:
                 pieces = (self.rounds.ROUND_MAX + _HEADER_MAX + sender.piece - 1) // sender.piece
                 if sender.held() + pieces > sender.store.capacity() // 2:
                     break
-            i = self._sent
-            fields = {"game": self.game, "asked": self._asked, "index": i + 1 if answer else 0,
-                      "of": len(answer), "round": answer[i] if answer else None}
+            fields = {"game": self.game, "asked": self._asked, "index": 0, "of": self._of, "round": None}
+            if self._of:
+                if not self._segment:
+                    self._read_segment()
+                payload = self._segment.pop(0)
+                fields["index"] = self._sent + 1
+                if payload is None:
+                    fields["gone"] = True        # compacted away by the rounds kept meanwhile
+                else:
+                    try:
+                        fields["round"] = json.loads(payload)
+                    except ValueError:
+                        fields["unreadable"] = True
             reporter.emit("recall", fields)
             sent += 1
-            self._sent = i + 1
-            if self._sent >= len(answer):
-                self._answer = answer = None
+            self._sent += 1
+            if self._sent >= self._of:
+                self._of = -1
+                self._segment = []
         return sent
+
+    def _read_segment(self):
+        """The next _SEGMENT rounds of the answer (JSON bytes) from flash: only these are held in RAM.
+        The answer's rounds are the last `of` when it was asked: counted from the journal's end,
+        past the rounds kept since, they are found again whatever a compaction did meanwhile."""
+        first = self._sent
+        want = min(_SEGMENT, self._of - first)
+        back = self._of - first + self._added         # the first wanted round, counted from the end
+        skip = self.recall.count - back
+        segment = []
+        while skip < 0 and len(segment) < want:       # no longer kept (more than `keep` rounds since)
+            segment.append(None)
+            skip += 1
+        try:
+            for _, payload in Tail(self.recall.journal, skip):
+                if len(segment) < want:           # read to the end: no file left open mid-way
+                    segment.append(payload)
+        except (OSError, JournalError):
+            pass
+        while len(segment) < want:
+            segment.append(None)
+        self._segment = segment
 
 
 def _cut(entry, always, size):

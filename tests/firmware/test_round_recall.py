@@ -277,3 +277,44 @@ def test_a_recall_during_the_omaha_lamp_test_is_answered_without_cutting_the_tes
     table.dispatch(HOST, HOST_RECALL, 5)
     assert table.state == STARTING and table.outbox.get() and table.outbox.kind == OUT_STATE
     assert table.outbox.get() and (table.outbox.kind, table.outbox.a, table.outbox.b) == (OUT_HOST, HOST_RECALL, 5)
+
+
+def _throw_round(n):
+    return {"round": n, "shooter": 1, "dice": [1, 2], "result": "craps", "point": None, "pad": "x" * 300}
+
+
+def _answer_while_rounds_end(per_pass):
+    """Ask for 12 of 12 kept rounds; one report goes out a pass (a small store), and `per_pass`
+    rounds end between two passes. Returns the answer's reports and the recall."""
+    with ScratchDir() as state:
+        recall = RoundRecall(state, "craps", None, craps_recall, keep=12)
+        sender = Sender(FakeUART(), RamStore(16, 200), 1, piece=128)
+        reporter = _Reporter(sender)
+        for n in range(1, 13):
+            recall.keep(_throw_round(n), reporter)
+        assert recall.ask(12) is None
+        number = 12
+        while recall.answering():
+            assert recall.pump(reporter, sender) >= 1          # one round a pass (a "gone" one is short)
+            sender.receive(_ack(sender))
+            for _ in range(per_pass):
+                number += 1
+                recall.keep(_throw_round(number), reporter)
+        assert sender.refused_total == 0 and recall.recall.count <= 12 + 1 + 20
+        return [f for e, f in reporter.sent if e == "recall"], recall
+
+
+def test_an_answer_read_a_few_rounds_at_a_time_gives_the_asked_rounds_while_more_are_kept():
+    """Only _SEGMENT rounds of an answer are in RAM at once; rounds kept meanwhile, and the
+    compaction they cause, do not change which rounds are sent."""
+    sent, recall = _answer_while_rounds_end(1)
+    assert [(f["index"], f["round"]["round"]) for f in sent] == [(i, i) for i in range(1, 13)]
+    assert recall.previous["round"] == 24
+
+
+def test_a_round_compacted_away_before_it_was_sent_is_reported_gone_never_another():
+    sent, _ = _answer_while_rounds_end(3)
+    assert [f["index"] for f in sent] == list(range(1, 13))
+    gone = [f["index"] for f in sent if f.get("gone")]
+    assert gone and all(f["round"] is None for f in sent if f.get("gone"))
+    assert all(f["round"]["round"] == f["index"] for f in sent if not f.get("gone"))
