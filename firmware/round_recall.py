@@ -7,7 +7,8 @@
 # result is in the host link's store, and a round is on flash once its report is. The host's
 # RECALL is answered one report a round, paced by pump(): a report goes out only while the link's
 # store is below half full, so an answer never raises the backlog alarm nor crowds out the
-# game's own reports; the rounds are read from flash a few at a time as they go (docs/journal.md, "Recall"; docs/protocol.md, "Host reports").
+# game's own reports; the rounds are read from flash a few at a time as they go
+# (docs/journal.md, "Recall"; docs/protocol.md, "Host reports").
 import json
 
 from firmware.compat import const
@@ -86,7 +87,11 @@ class RoundRecall:
         out = []
         if self.problem:
             out.append(self.problem)
-        for entry in self.recall.last(n):
+        try:
+            kept = self.recall.last(n)
+        except (OSError, JournalError) as exc:
+            return out + ["recall unreadable (%s)" % exc]
+        for entry in kept:
             line = self.rounds.line(entry)
             out.append(line if len(line) <= _LINE_WIDTH else line[:_LINE_WIDTH - 3] + "...")
         if len(out) == (1 if self.problem else 0):
@@ -161,7 +166,7 @@ class RoundRecall:
         except (OSError, JournalError):
             pass
         while len(segment) < want:
-            segment.append(None)
+            segment.append(b"")                   # could not be read back: sent as "unreadable"
         self._segment = segment
 
 

@@ -318,3 +318,18 @@ def test_a_round_compacted_away_before_it_was_sent_is_reported_gone_never_anothe
     gone = [f["index"] for f in sent if f.get("gone")]
     assert gone and all(f["round"] is None for f in sent if f.get("gone"))
     assert all(f["round"]["round"] == f["index"] for f in sent if not f.get("gone"))
+
+
+def test_a_recall_that_cannot_be_read_back_says_so_on_the_console_and_to_the_host():
+    import os
+    with ScratchDir() as state:
+        recall = RoundRecall(state, "craps", None, craps_recall)
+        recall.keep(_throw_round(1), None)
+        for name in os.listdir(state):
+            os.remove(state + "/" + name)                # the flash lost its files under the table
+        lines = recall.lines(5)
+        assert len(lines) == 1 and lines[0].startswith("recall unreadable (")
+        sender = Sender(FakeUART(), RamStore(16, 200), 1, piece=128)
+        reporter = _Reporter(sender)
+        assert recall.ask(1) is None and recall.pump(reporter, sender) == 1
+        assert reporter.sent[0][1]["unreadable"] is True and reporter.sent[0][1]["round"] is None
