@@ -127,3 +127,15 @@ def test_omaha_refuses_a_new_hand_from_the_keypad_and_the_host_then_deals_once_t
     _backlog(rig, True)                                      # mid-hand: the hand plays on
     rig.act(None, "fold")
     assert rig.last("hand_result")["hand"] == 1
+
+
+def test_baccarat_an_art8_burn_begins_the_round_too_and_is_held_then_burned():
+    rig = baccarat_rig.Rig(burn_each_round=True)
+    rig.new_shoe()
+    _backlog(rig, True)
+    rig.card("Qs")                                           # the round's art. 8 burn card
+    assert rig.table.fault_code == faults.LINK_BACKLOG and not rig.table.burned_this_round
+    _backlog(rig, False)
+    rig.press("confirm")
+    assert rig.table.state == bc.BETTING and rig.table.burned_this_round
+    assert [(c["card"], c["to"]) for c in rig.reports("card")][-1] == ("Qs", "burn")
