@@ -129,11 +129,14 @@ def displays_panel(hardware, board):
 def ports_table(hardware, board):
     """One row per serial port: role(s), UART id or USB, where a person attaches (pty path)."""
     table = Table.grid(padding=(0, 1), pad_edge=True)
-    table.add_column(no_wrap=True)
-    table.add_column(no_wrap=True)
+    paths = hardware.port_paths()
+    # The path is what a person types into picocom: it is never cut (a busy host hands out
+    # /dev/pts/140); the role gives way first, then the UART's name.
     table.add_column(no_wrap=True, overflow="ellipsis", min_width=4)
+    table.add_column(no_wrap=True, overflow="ellipsis", min_width=3)
+    table.add_column(no_wrap=True, min_width=max([len(path or "loopback") for _, _, path in paths] + [4]))
     listed = set()
-    for role, uid, path in hardware.port_paths():
+    for role, uid, path in paths:
         where = path if path else "loopback"
         table.add_row(role or "?", _port_name(uid), where)
         for r in (role or "").split("/"):

@@ -112,3 +112,20 @@ def test_keys_follow_the_board_buttons(tmp_path, monkeypatch):
         assert sim.hw.pins[14].level == 0 and sim.hw.pins[15].level == 0
     finally:
         sim.close()
+
+
+@pytest.mark.parametrize("board", SHIPPED)
+def test_a_long_pty_path_is_shown_whole(tmp_path, board):
+    # A busy host hands out /dev/pts/140 and beyond: the path a person types into picocom is never cut.
+    sim = _sim(os.path.join(REPO, "boards", board + ".json"), "craps", tmp_path, ports="pty")
+    real = sim.hw.port_paths
+    sim.hw.port_paths = lambda: [(role, uid, "/dev/pts/%d" % (1400 + i) if path else path)
+                                 for i, (role, uid, path) in enumerate(real())]
+    try:
+        lines = _screen_text(sim)
+        paths = [path for _, _, path in sim.hw.port_paths() if path]
+    finally:
+        sim.close()
+    text = "\n".join(lines)
+    assert paths and all(path in text for path in paths), text
+    assert max(cell_len(line) for line in lines) <= 80, text
