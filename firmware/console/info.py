@@ -4,6 +4,8 @@
 from firmware import faults
 from firmware.events import CON_REFUSED, CON_USAGE
 from firmware.version import FIRMWARE_VERSION as VERSION
+from firmware.console import settings_cmd
+from firmware.settings_change import show
 
 AUDIT_SHOWN = 10          # `audit` without N
 _AUDIT_MAX = 64
@@ -110,8 +112,8 @@ def settings(con, args):
     config = con.ctx.config
     lines = ["table %s  game %s" % (config["table_id"], config["game"])]
     for name, value in config["rules"].as_pairs():
-        lines.append("  %-20s %s" % (name, value))
-    return lines
+        lines.append("  %-20s %s" % (name, show(value)))
+    return lines + settings_cmd.lines(con)
 
 
 def sensors(con, args):
