@@ -10,6 +10,7 @@
 # built anew with them (firmware/settings_swap.py), carrying what lasts across the boundary. The host
 # hears settings_pending when a change is committed and settings_changed once it runs.
 import json
+import os
 
 from firmware import table_config
 from firmware.compat import const
@@ -197,9 +198,11 @@ class SettingsChange:
     def _load(self, console):
         """A change committed before the reset is pending again (or already in the table file: done)."""
         ctx = self.ctx
+        if ctx.table_path:
+            _remove(ctx, ctx.table_path + NEW_SUFFIX)    # a write a reset cut short (the table file booted)
         name = state_path(ctx.state_dir, PENDING_FILE)
         try:
-            with open(name, "rb") as f:
+            with _open(ctx, name, "rb") as f:
                 data = json.loads(f.read().decode())
             ref = data["ref"]
             settings = data["settings"]
@@ -272,12 +275,20 @@ def _differs(a, b):
     return json.dumps(a) != json.dumps(b)
 
 
+def _open(ctx, name, mode):
+    # The state dir's files through ctx.fs where it opens them (the simulator's flash, cut at any write).
+    fs = ctx.fs
+    if fs is not os and hasattr(fs, "open"):
+        return fs.open(name, mode)
+    return open(name, mode)
+
+
 def _write_json(ctx, name, value):
     """Write the file whole, then read it back: a torn write is found here, never renamed into place."""
     text = json.dumps(value).encode()
-    with open(name, "wb") as f:
+    with _open(ctx, name, "wb") as f:
         f.write(text)
-    with open(name, "rb") as f:
+    with _open(ctx, name, "rb") as f:
         if f.read() != text:
             raise OSError("%s read back differs" % name)
 
