@@ -142,6 +142,7 @@ class Console:
 
     def _idle_logout(self):
         self.auth.logout()
+        self.change.discard()
         self.answer = None
         self.pending_pin = b""
         self.editor.secret = False

@@ -94,6 +94,11 @@ def test_commit_needs_an_approval_reference_of_one_word():
         assert typed(ctx, machine, "discard") == ["staged values discarded"]
         assert typed(ctx, machine, "discard") == ["nothing staged"]
         assert ctx.console.log.count == 1                        # the login only
+        typed(ctx, machine, "set decks 6")
+        typed(ctx, machine, "logout")                             # staged values go with the login
+        login(ctx, machine)
+        assert ctx.console.change.staged == {}
+        assert typed(ctx, machine, "commit CAB-17") == ["error: nothing staged to commit (set KEY VALUE first)"]
 
 
 def test_baccarat_change_waits_for_a_new_shoe_then_runs_audited_reported_and_written():
