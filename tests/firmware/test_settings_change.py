@@ -249,3 +249,23 @@ def test_a_table_file_renamed_away_at_a_power_cut_is_put_back_at_boot():
         os.remove(state + "/t_table.json")                    # FAT: removed, the rename not yet done
         ctx, machine = _reboot(state)
         assert ctx.config["rules"].decks == 6 and not exists(state + "/t_table.json.new")
+
+
+def test_the_craps_boundary_is_a_new_shooters_come_out_with_no_field_bet_open():
+    from firmware.settings_change import boundary
+    from tests.firmware.craps_rig import Rig
+
+    rig = Rig()
+    table = rig.table
+    assert table.state == t.READY and boundary(table, "craps")        # before the first shooter
+    rig.bets({1: {"field": 5}})
+    assert not boundary(table, "craps")          # art. 6(12): the Field bet is paid under the field_12 it met
+    rig.throw(5, 6)                                                   # 11: the Field wins, the shooter rolls on
+    assert not table.engine.bets and not boundary(table, "craps")
+    rig.throw(2, 2)                                                   # point 4
+    rig.press("deal", long=True)                                      # NEW SHOOTER: puck and bets stay (art. 4(1))
+    assert table.shooter == 2 and table.shooter_rolls == 0 and not boundary(table, "craps")
+    rig.throw(3, 4)                                                   # seven-out: the next shooter's come-out
+    assert table.shooter == 3 and boundary(table, "craps")
+    rig.fault(1)
+    assert not boundary(table, "craps")                               # never over an alarm
