@@ -118,6 +118,7 @@ def test_baccarat_change_waits_for_a_new_shoe_then_runs_audited_reported_and_wri
         assert ctx.config["rules"].commission == "A" and running.settings.commission == "A"
         assert _file(state)["settings"]["commission"] == "A"
         assert typed(ctx, machine, "set decks 6")[0].startswith("error: a committed change (ref CAB-2026/17) waits")
+        assert "settings change pending (ref CAB-2026/17): type settings" in typed(ctx, machine, "status")
         shown = typed(ctx, machine, "settings")
         assert shown[-3:] == ["pending (ref CAB-2026/17), applied at the next new shoe:",
                               "  commission           A -> B", "  tie_option           returned -> standing"]
