@@ -128,7 +128,7 @@ def test_a_technician_types_a_change_in_a_terminal_in_tmux(tmp_path):
     provision(str(tmp_path), PIN)
     before = _file(SIM_TABLE % "baccarat")
     tmux = _Tmux(tmp_path)
-    sim = "cd %s && %s -u -m hostsim --no-ui --no-demo --seconds 60 --state-dir %s" % (
+    sim = "cd %s && %s -u -m hostsim --no-ui --no-demo --seconds 300 --state-dir %s" % (
         REPO, sys.executable, tmp_path)
     tmux("new-session", "-d", "-s", "table", "-x", "200", "-y", "50", sim)
     try:
