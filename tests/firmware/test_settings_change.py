@@ -270,3 +270,49 @@ def test_the_craps_boundary_is_a_new_shooters_come_out_with_no_field_bet_open():
     assert table.shooter == 3 and boundary(table, "craps")
     rig.fault(1)
     assert not boundary(table, "craps")                               # never over an alarm
+
+
+class _AuditFailsAfter:
+    """An audit log that takes `ok` more entries, then cannot be written (a full flash)."""
+
+    def __init__(self, log, ok):
+        self.log = log
+        self.ok = ok
+        self.count = log.count
+
+    def add(self, *args):
+        if self.ok <= 0:
+            raise OSError(28)                                      # ENOSPC
+        self.ok -= 1
+        self.log.add(*args)
+
+    def last(self, n=64):
+        return self.log.last(n)
+
+
+def test_no_change_is_committed_or_applied_without_its_audit_entries():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "baccarat")
+        machine.uarts[0].feed(Sender("S")("IN") + b"\n")          # a shoe in: the change would wait
+        _run(ctx, 3)
+        login(ctx, machine)
+        typed(ctx, machine, "set commission B")
+        real = ctx.console.log
+        ctx.console.log = _AuditFailsAfter(real, 1)                  # the commit line's entry, not the change's
+        reply = typed(ctx, machine, "commit CAB-17")
+        assert reply[0].startswith("error: audit log not written (") and reply[0].endswith("): refused")
+        assert ctx.console.change.pending is None and not exists(state + "/settings.pending")
+        ctx.console.log = real
+        assert typed(ctx, machine, "commit CAB-17")[0].startswith("committed (ref CAB-17)")
+        ctx.console.log = _AuditFailsAfter(real, 0)                  # full when the boundary comes
+        running = ctx.table
+        machine.uarts[0].feed(Sender("S", counter=1)("OUT") + b"\n")
+        _run(ctx, 3)
+        assert ctx.table is running and ctx.config["rules"].commission == "A" and _file(state)["settings"][
+            "commission"] == "A"
+        assert _setting_reports(machine)[-1]["error"] == "audit log not written"
+        assert not exists(state + "/t_table.json.new")
+        ctx.console.log = real
+        machine.uarts[0].feed(Sender("S", counter=2)("IN") + b"\n" + Sender("S", counter=3)("OUT") + b"\n")
+        _run(ctx, 6)                                                  # the next new shoe takes it
+        assert ctx.config["rules"].commission == "B" and _file(state)["settings"]["commission"] == "B"
