@@ -13,7 +13,7 @@ from firmware import board as board_mod
 from firmware import faults, program, screens as core_screens, table_config
 from firmware.compat import const, kbd_intr, sleep_ms, sleep_ms_async, ticks_diff, ticks_ms
 from firmware.board_checks import MCUS, whole
-from firmware.console import Console
+from firmware.console import Console, settings_cmd
 from firmware.errors import SettingsError
 from firmware.events import EventQueue, FAULT, FAULT_RESTORED, LINK_BACKLOG, TICK
 from firmware.hardware import HOST_TXBUF, bring_up, open_port
@@ -339,6 +339,7 @@ def _dealer_lines(ctx):
         lines = core_screens.closed_lines(table, ctx.config, ctx.program_problem[0].split("/")[-1])
     else:
         lines = ctx.game.screens.dealer_lines(table, ctx.config, ctx.button_names)
+    lines = settings_cmd.banner(ctx.console, lines, table)      # a settings change pending
     if ctx.hw.service_mode:
         lines = core_screens.service_banner(lines, table)
     return lines

@@ -5,6 +5,8 @@
 #
 # Regulated options (Baccarat art. 18) are never defaulted silently: a missing
 # or unknown setting is an error at load, and the table does not open.
+import os
+
 from firmware import jsonfile
 from firmware.errors import SettingsError
 
@@ -53,7 +55,23 @@ def _valid_table_id(table_id):
 
 def read(path):
     """The parsed, not yet validated, JSON of a table settings file; SettingsError if it is no JSON."""
+    _finish_replace(path)
     return jsonfile.parse(jsonfile.read(path, "table settings file"), "table settings " + path)
+
+
+def _finish_replace(path):
+    """A settings change from the console writes PATH.new whole, then renames it over the file; where the
+    rename cannot replace (FAT), the old file is removed first: a power cut between the two leaves only
+    PATH.new, complete (firmware/settings_change.py), and the rename is finished here."""
+    try:
+        os.stat(path)
+        return
+    except OSError:
+        pass
+    try:
+        os.rename(path + ".new", path)
+    except OSError:
+        pass
 
 
 def load(path):

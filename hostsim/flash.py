@@ -144,3 +144,26 @@ class _FlashFile:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+TABLE_ON_FLASH = "table.json"
+
+
+def table_on_flash(table_file, state_dir):
+    """The table file as the simulated board keeps it: a copy in the state dir (its flash), which a settings
+    change from the console rewrites (firmware/settings_change.py), never the file given. A file the
+    firmware will refuse is passed on as it is, so the refusal names it."""
+    from firmware import table_config
+    from firmware.errors import SettingsError
+
+    if not state_dir:
+        return table_file
+    target = os.path.join(state_dir, TABLE_ON_FLASH)
+    try:
+        table_config.load(table_file)
+    except SettingsError:
+        return table_file
+    if os.path.abspath(table_file) != os.path.abspath(target):
+        os.makedirs(state_dir, exist_ok=True)
+        shutil.copyfile(table_file, target)
+    return target

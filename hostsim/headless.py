@@ -22,6 +22,7 @@ from firmware.errors import SettingsError
 from firmware.saved_state import record_crash
 from hostsim import hardware
 from hostsim.clock import VirtualClock
+from hostsim.flash import table_on_flash
 from hostsim import table_io
 from hostsim.table_io import HOST_PORT, TableIO
 from tools.host import HostClient
@@ -66,7 +67,7 @@ class HeadlessTable:
 
     def __init__(self, board_file, table_file, state_dir, on_report, noise=None):
         self.board_file = board_file
-        self.table_file = table_file
+        self.table_file = table_on_flash(table_file, state_dir)     # a settings change rewrites the copy
         self.state_dir = state_dir
         self.on_report = on_report
         self.board = board_mod.load(board_file)

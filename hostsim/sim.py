@@ -27,6 +27,7 @@ from firmware.game_setup import seat_count
 from firmware.main import READER_ROLE
 from hostsim import keypad as sim_keypad
 from hostsim import stickman
+from hostsim.flash import table_on_flash
 from hostsim.dealer import FAULT_KEYS, LIVE_PACE, Dealer
 from hostsim.table_io import KEY_GAP_MS, TableIO
 
@@ -116,7 +117,7 @@ class Sim:
         from hostsim.clock import VirtualClock
 
         self.board_path = board_path
-        self.table_path = table_path
+        self.table_path = table_on_flash(table_path, state_dir)     # a settings change rewrites the copy
         self.state_dir = state_dir
         self.program_dir = program_dir      # the deployed build (--deployed) the firmware checks at boot, or None
         self.board = board_mod.load(board_path)

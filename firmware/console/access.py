@@ -52,6 +52,7 @@ def logout(con, args):
     if not con.auth.logged_in:
         return ["not logged in"]
     con.auth.logout()
+    con.change.discard()                 # values staged and not committed go with the login
     failed = con.audit(CON_ACT_LOGOUT)
     return failed or ["logged out"]
 

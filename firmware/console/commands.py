@@ -9,7 +9,7 @@
 # host, and refuses (returns the reply) if the audit log cannot be written.
 from collections import namedtuple
 
-from firmware.console import access, checks, info, recall_cmd
+from firmware.console import access, checks, info, recall_cmd, settings_cmd
 
 Command = namedtuple("Command", ("name", "handler", "usage", "login", "help"))
 
@@ -30,7 +30,10 @@ for _c in (
     Command("log", info.log, "log", False, "the last host reports' events and faults"),
     Command("audit", info.audit, "audit [N]", False, "the last N audit log entries (10)"),
     Command("recall", recall_cmd.command, "recall [N]", False, "the last N rounds of the game (10)"),
-    Command("settings", info.settings, "settings", False, "the table's settings"),
+    Command("settings", info.settings, "settings", False, "the table's settings, and a change staged or pending"),
+    Command("set", settings_cmd.set_, "set KEY VALUE", True, "stage a new value of a setting (checked at once)"),
+    Command("commit", settings_cmd.commit, "commit REF", True, "the staged change, with its approval reference"),
+    Command("discard", settings_cmd.discard, "discard", True, "drop the staged (uncommitted) values"),
     Command("sensors", info.sensors, "sensors", False, "frame and error counters of each reader"),
     Command("time", info.time, "time", False, "uptime, and the host's time when it has set it"),
     Command("selftest", checks.selftest, "selftest", False, "displays, queues, flash records, settings"),

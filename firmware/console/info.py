@@ -4,6 +4,8 @@
 from firmware import faults
 from firmware.events import CON_REFUSED, CON_USAGE
 from firmware.version import FIRMWARE_VERSION as VERSION
+from firmware.console import settings_cmd
+from firmware.settings_change import show
 
 AUDIT_SHOWN = 10          # `audit` without N
 _AUDIT_MAX = 64
@@ -80,6 +82,8 @@ def status(con, args):
         lines.append("fault %s (%s): press CONFIRM to acknowledge" % (faults.name(t.fault_code), detail))
     for code, text in ctx.bringup_faults:
         lines.append("bring-up fault %s: %s" % (code, text))
+    if con.change.pending is not None:
+        lines.append("settings change pending (ref %s): type settings" % con.change.ref)
     locked = auth.locked_for(con.now_s())
     lines.append("technician logged in" if auth.logged_in else
                  "console locked for %d s" % locked if locked else "not logged in")
@@ -110,8 +114,8 @@ def settings(con, args):
     config = con.ctx.config
     lines = ["table %s  game %s" % (config["table_id"], config["game"])]
     for name, value in config["rules"].as_pairs():
-        lines.append("  %-20s %s" % (name, value))
-    return lines
+        lines.append("  %-20s %s" % (name, show(value)))
+    return lines + settings_cmd.lines(con)
 
 
 def sensors(con, args):

@@ -18,6 +18,7 @@ from firmware.events import (CON_ACT_COMMAND, CON_ACT_IDLE_LOGOUT, CON_AUDIT_FAI
                              CON_LOGIN_REQUIRED, CON_TOO_MANY_WORDS, CON_UNKNOWN_COMMAND, CON_UNREADABLE, CON_USAGE,
                              CONSOLE, CONSOLE_ACTIONS, CONSOLE_ERROR, LAMP, LAMP_CHECK_END)
 from firmware.link.journal import JournalError
+from firmware.settings_change import SettingsChange
 
 MAX_ARGS = 4
 PROMPT = "> "
@@ -57,6 +58,7 @@ class Console:
         self.display_hold_ms = 0  # display test: the pattern stays this long
         self.reboot_due = False
         self._prompted = False
+        self.change = SettingsChange(ctx)   # set / commit: the settings change staged or pending
 
     def _open(self, cls, state_dir, fs):
         try:
@@ -70,7 +72,9 @@ class Console:
         return self.ctx.table.uptime_s
 
     def poll(self, elapsed_ms):
-        """One pass: what was typed, the idle logout, a lights or display test under way, a due reboot."""
+        """One pass: a settings change due, what was typed, the idle logout, a lights or display test under
+        way, a due reboot."""
+        self.change.step(self)
         editor = self.editor
         if editor is None:
             return
@@ -138,6 +142,7 @@ class Console:
 
     def _idle_logout(self):
         self.auth.logout()
+        self.change.discard()
         self.answer = None
         self.pending_pin = b""
         self.editor.secret = False
@@ -197,6 +202,17 @@ class Console:
         if line:
             b = self.ctx.table.evidence.keep(line)
         self.ctx.queue.put(CONSOLE, action, b)
+        return None
+
+    def log_settings(self, action, detail):
+        """An audit entry of a settings change (the host hears it as settings_pending / settings_changed):
+        None, or the error reply if it cannot be written."""
+        try:
+            if self.log is None:
+                raise OSError("no audit log")
+            self.log.add(self.now_s(), action, detail)
+        except (OSError, JournalError) as exc:
+            return self.error(CON_AUDIT_FAILED, "audit log not written (%s): refused" % exc)
         return None
 
     def record(self):

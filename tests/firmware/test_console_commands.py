@@ -30,7 +30,7 @@ def test_every_command_has_usage_help_and_a_handler_and_help_lists_them_all():
 
 def test_what_changes_state_needs_a_login_and_what_reads_does_not():
     needs = sorted(name for name in TABLE if TABLE[name].login)
-    assert needs == ["display", "lamp", "lights", "passwd", "reboot"]
+    assert needs == ["commit", "discard", "display", "lamp", "lights", "passwd", "reboot", "set"]
 
 
 def test_a_command_added_to_the_table_is_listed_dispatched_and_guarded():

@@ -22,7 +22,8 @@ from tools import pin as pin_tool
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _WORDS = [b"lamp all", b"lamp tie", b"lights test", b"display test", b"reboot", b"passwd", b"login", b"logout",
           b"status", b"help lamp", b"audit 3", b"selftest", b"123456", b"246811", b"\r", b"\n", b"\x03", b"\x7f",
-          b"\x08", b"\x1b[A", b"\x1b", b"\x00", b"\xff"]
+          b"\x08", b"\x1b[A", b"\x1b", b"\x00", b"\xff", b"set commission B", b"set decks 6", b"commit R-1",
+          b"discard", b"settings"]
 _INPUT = st.lists(st.one_of(st.sampled_from(_WORDS), st.binary(max_size=24)), max_size=24).map(b"".join)
 _UNAUTHORISED = ("login_failed", "lockout", "login_locked")
 
@@ -34,12 +35,15 @@ def test_fuzzed_console_bytes_never_raise_and_change_nothing_without_the_pin(dat
         ctx, machine, _ = boot_with_pin(state)
         colours = list(ctx.table.lights.colours)
         shown = list(ctx.hw.displays["dealer"].lines)
+        rules = ctx.config["rules"].as_pairs()
         machine.usb.feed(data + b"\r")
         _run(ctx, 2 + len(data) // 16)
         _run(ctx, 40)                                    # anything it could have started has run
         assert not ctx.console.auth.logged_in
         assert ctx.table.state == t.READY and ctx.table.lights.colours == colours
         assert ctx.hw.displays["dealer"].lines == shown and machine.resets == 0
+        assert ctx.config["rules"].as_pairs() == rules and ctx.console.change.pending is None
+        assert ctx.console.change.staged == {} and not os.path.exists(os.path.join(state, "settings.pending"))
         assert [e.split()[1] for e in AuditLog(state).last()] == \
             [e.split()[1] for e in AuditLog(state).last() if e.split()[1] in _UNAUTHORISED]
         actions = [r.get("action") for r in console_reports(machine) if r["event"] == "console"]

@@ -481,7 +481,7 @@ def test_a_failing_host_side_is_not_a_firmware_crash(tmp_path):
 
     with pytest.raises(BrokenPipeError):
         replay_tool.replay([b'{"button": "deal"}'], _table(), BOARD, str(tmp_path), emit)
-    assert sorted(os.listdir(tmp_path)) == ["boot.0"]          # the boot counter, and no crash.log
+    assert sorted(os.listdir(tmp_path)) == ["boot.0", "table.json"]   # boot counter, table file, no crash.log
 
 
 # -- determinism and golden scripts -------------------------------------------------------------

@@ -19,27 +19,33 @@ OUTPUTS = sorted(glob.glob(os.path.join(SCRIPTS, "omaha_*.out.jsonl")))
 
 
 def _settings(out_path):
+    """The table file's settings, as a dict (a settings_changed report changes them: _hands)."""
     own = out_path.replace(".out.jsonl", ".table.json")
     path = own if os.path.exists(own) else os.path.join(REPO, "boards", "tables", "sim-omaha.json")
     with open(path) as f:
-        return load_settings(json.load(f)["settings"])
+        return json.load(f)["settings"]
 
 
-def _hands(reports):
-    """[(hand_start, [dealt...], [action...], hand_result)] of every hand in the reports."""
+def _hands(reports, settings):
+    """[(hand_start, [dealt...], [action...], hand_result, the settings it started under)] of every hand in the
+    reports; a settings change made at the console (settings_changed) holds from the next hand on."""
     hands = []
     current = None
+    settings = dict(settings)
     for r in reports:
-        event = r["event"]
-        if event == "hand_start":
-            current = (r, [], [], [])
+        event = r.get("event")                    # console lines ({"console": ...}) have none
+        if event == "settings_changed":
+            for key, (_, new) in r["changes"].items():
+                settings[key] = new
+        elif event == "hand_start":
+            current = (r, [], [], [], load_settings(dict(settings)))
         elif event == "dealt" and current is not None:
             current[1].append(r)
         elif event == "action" and current is not None:
             current[2].append(r)
         elif event == "hand_result" and current is not None:
             current[3].append(r)
-            hands.append((current[0], current[1], current[2], r))
+            hands.append((current[0], current[1], current[2], r, current[4]))
             current = None
     return hands
 
@@ -60,9 +66,8 @@ def _replayed(settings, start, dealt, actions):
 def test_every_settled_hand_is_the_engines(out_path):
     with open(out_path) as f:
         reports = [json.loads(line) for line in f]
-    settings = _settings(out_path)
     settled = 0
-    for start, dealt, actions, result in _hands(reports):
+    for start, dealt, actions, result, settings in _hands(reports, _settings(out_path)):
         assert [d["seat"] for d in dealt if d["to"] == "hole"][:len(start["players"])] == start["players"]  # art. 6(1)
         if result["void"]:
             assert result["stacks"] == {s: c for s, c in start["stacks"].items()}        # art. 9(2): all returned
@@ -88,8 +93,8 @@ def test_the_scripts_cover_what_issue_11_asks_for():
         with open(path) as f:
             for line in f:
                 r = json.loads(line)
-                seen.setdefault(r["event"], []).append(r)
-                if r["event"] == "action" and r["act"] == "raise":
+                seen.setdefault(r.get("event"), []).append(r)
+                if r.get("event") == "action" and r["act"] == "raise":
                     key = (r["hand"], r["street"])
                     rounds[key] = rounds.get(key, 0) + 1
         most_raises = max([most_raises] + list(rounds.values()))

@@ -1,0 +1,97 @@
+# set, commit, discard: the technician changes the table's regulated settings (docs/console.md,
+# "Changing the settings"; Baccarat art. 18: an option changes only with the regulator's approval).
+#
+# `set KEY VALUE` stages one value, checked at once as table.json is at boot; `commit REF` writes the
+# staged change with the approval reference REF: an audit entry per setting (old -> new, REF), then the
+# pending change on flash, applied by firmware/settings_change.py at the game's next safe boundary.
+# All three need a technician login (the shell checks before they run).
+from firmware.errors import SettingsError
+from firmware.events import CON_REFUSED, CON_USAGE
+from firmware.settings_change import check_ref, show
+
+
+def set_(con, args):
+    if len(args) != 2:
+        return _usage(con, "set")
+    change = con.change
+    if change.pending is not None:
+        return con.error(CON_REFUSED, "a committed change (ref %s) waits for the next %s: set refused until it "
+                                      "is applied" % (change.ref, boundary_word(con)))
+    try:
+        key, old, new = change.stage(args[0], args[1])
+    except SettingsError as exc:
+        text = "%s" % exc
+        if text.startswith("table settings: "):
+            text = text[len("table settings: "):]
+        return con.error(CON_REFUSED, text)
+    return ["staged %s %s -> %s (commit REF to apply at the next %s)" % (key, show(old), show(new),
+                                                                         boundary_word(con))]
+
+
+def commit(con, args):
+    if len(args) != 1:
+        return _usage(con, "commit")
+    change = con.change
+    why = check_ref(args[0])
+    if why is not None:
+        return con.error(CON_USAGE, "usage: commit REF (%s)" % why)
+    changes = change.staged_changes()
+    if change.pending is not None or not changes:
+        change.discard()
+        return con.error(CON_REFUSED, "nothing staged to commit (set KEY VALUE first)")
+    failed = con.record()
+    if failed:
+        return failed
+    for key, old, new in changes:
+        failed = con.log_settings("settings", "%s %s -> %s ref %s" % (key, show(old), show(new), args[0]))
+        if failed:
+            return failed
+    try:
+        change.write_pending(args[0])
+    except OSError as exc:
+        return con.error(CON_REFUSED, "pending change not written (%s): nothing committed" % exc)
+    return ["committed (ref %s): %s; applied at the next %s" % (
+        args[0], ", ".join("%s %s" % (key, show(new)) for key, _, new in changes), boundary_word(con))]
+
+
+def discard(con, args):
+    if args:
+        return _usage(con, "discard")
+    if not con.change.discard():
+        return ["nothing staged"]
+    return ["staged values discarded"]
+
+
+def _usage(con, name):
+    from firmware.console.commands import TABLE
+    return con.usage_error(TABLE[name])
+
+
+def boundary_word(con):
+    game = con.ctx.config["game"]
+    return "new shoe" if game == "baccarat" else "new shooter" if game == "craps" else "hand"
+
+
+def lines(con):
+    """The `settings` command's lines about changes: pending (committed) and staged."""
+    change = con.change
+    out = []
+    if change.pending is not None:
+        out.append("pending (ref %s), applied at the next %s:" % (change.ref, boundary_word(con)))
+        for key, old, new in change.changes:
+            out.append("  %-20s %s -> %s" % (key, show(old), show(new)))
+        if change.refused:
+            out.append("  not applied at the last boundary: %s" % change.refused)
+    staged = change.staged_changes() if change.pending is None else []
+    if staged:
+        out.append("staged (commit REF to apply):")
+        for key, old, new in staged:
+            out.append("  %-20s %s -> %s" % (key, show(old), show(new)))
+    return out
+
+
+def banner(con, lines_shown, table):
+    """The dealer display while a change is pending: its first line says so every other second."""
+    if con.change.pending is not None and table.uptime_s % 2 == 1 and lines_shown:
+        return ["SETTINGS PENDING"] + list(lines_shown[1:])
+    return lines_shown

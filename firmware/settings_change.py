@@ -1,0 +1,324 @@
+# Regulated settings changed from the console: staged, committed with an approval reference, applied
+# at the game's next safe boundary (docs/console.md, "Changing the settings"; Baccarat art. 18).
+#
+# `set KEY VALUE` stages a value, checked at once with the validators table.json goes through at boot
+# (firmware/table_config.py). `commit REF` writes the staged change, with the regulator's approval
+# reference, to settings.pending in the state dir (the board's flash): a change committed before a
+# reset is still pending after it. Every pass the console asks step(): once the table stands at its
+# game's boundary (boundary() below: Baccarat no shoe in play, Craps a new shooter's come-out, Omaha
+# between hands) the new settings are written to the table file, power-safely, and the controller is
+# built anew with them (firmware/settings_swap.py), carrying what lasts across the boundary. The host
+# hears settings_pending when a change is committed and settings_changed once it runs.
+import json
+import os
+
+from firmware import table_config
+from firmware.compat import const
+from firmware.errors import RestoreError, SettingsError
+from firmware.host_port import settings_digest
+from firmware.saved_state import path as state_path
+
+PENDING_FILE = "settings.pending"     # {"ref": REF, "settings": {...}}: committed, not yet applied
+NEW_SUFFIX = ".new"                   # the table file being written (renamed over it once complete)
+REF_MAX = const(24)                   # an approval reference: one word, letters, digits and - _ . /
+_REF_CHARS = "-_./"
+# Settings the console never changes: the number of seats sizes the bet reader's and the stacks'
+# arrays (a new table.json and a reset).
+FIXED = ("seats",)
+_SETTINGS_MODULES = {"baccarat": "firmware.games.baccarat.settings", "craps": "firmware.games.craps.settings",
+                     "omaha": "firmware.games.omaha.settings"}
+
+
+def setting_names(game):
+    return __import__(_SETTINGS_MODULES[game], None, None, ["SETTING_NAMES"]).SETTING_NAMES
+
+
+def show(value):
+    """A setting's value as typed at the console: true/false, digits, words, lists comma-separated."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(show(v) for v in value) if value else "none"
+    return "%s" % (value,)
+
+
+def _word(text):
+    digits = text[1:] if text[:1] == "-" else text
+    return int(text) if digits.isdigit() else text
+
+
+def parse_value(key, text, current):
+    """What VALUE typed at the console means for a setting whose value is `current` (None: not in the file)."""
+    if current is True or current is False or (current is None and text in ("true", "false")):
+        if text not in ("true", "false"):
+            raise SettingsError("setting %s takes true or false, got %r" % (key, text))
+        return text == "true"
+    if isinstance(current, list) or (current is None and "," in text):
+        if text == "none":
+            return []
+        return [_word(item) for item in text.split(",")]
+    if isinstance(current, int) or current is None:
+        value = _word(text)
+        if current is not None and not isinstance(value, int):
+            raise SettingsError("setting %s takes a whole number, got %r" % (key, text))
+        return value
+    return text
+
+
+def check_ref(ref):
+    """None, or why REF is no approval reference."""
+    if not 1 <= len(ref) <= REF_MAX:
+        return "an approval reference is 1 to %d characters" % REF_MAX
+    for ch in ref:
+        if not (ch.isalpha() or ch.isdigit() or ch in _REF_CHARS):
+            return "an approval reference is letters, digits and - _ . / only"
+    return None
+
+
+def boundary(table, game):
+    """True where new settings may take effect: Baccarat art. 18 options at a new shoe (no shoe in
+    play), Craps at a new shooter's come-out (no point, no valid roll of this shooter yet, art. 4, and no
+    Field bet open), Omaha between hands; never over an alarm (table.at_boundary() holds none)."""
+    if not table.at_boundary():
+        return False
+    if game == "baccarat":
+        from firmware.games.baccarat import shoe as shoe_mod
+        from firmware.table import READY
+        return table.state == READY and (table.shoe is None or table.shoe.state == shoe_mod.CLOSED)
+    if game == "craps":
+        from firmware.games.craps.codes import POINT
+        return table.state != POINT and table.shooter_rolls == 0 and not _field_open(table)
+    return True
+
+
+def _field_open(table):
+    # field_12 is the one payout a Craps option sets (art. 6(12)): a Field bet placed under the old one is
+    # decided under it, so the change waits for the next new shooter.
+    from firmware.games.craps.bets import FIELD
+    for bet in table.engine.bets:
+        if bet.kind == FIELD:
+            return True
+    return False
+
+
+class SettingsChange:
+    """The console's change of the table's settings: staged -> pending (committed) -> applied."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        self.staged = {}          # key -> value typed (checked with the rest), not committed
+        self.pending = None       # the complete new settings, committed, waiting for the boundary
+        self.ref = ""             # the pending change's approval reference
+        self.changes = []         # [(key, old, new)] of the pending change
+        self.announce = False     # settings_pending is reported at the start of the next pass
+        self.refused = ""         # why the last boundary could not take it (tried again at the next)
+        self._waiting = False     # refused at this boundary: wait until the table has left it
+        self._loaded = False
+
+    # -- staging and committing (the console's commands) ------------------------------------------------
+    def running(self):
+        return self.ctx.config["settings"]
+
+    def proposed(self):
+        """The settings the staged values would give (the running ones, or the pending ones)."""
+        base = self.pending if self.pending is not None else self.running()
+        out = dict(base)
+        for key in self.staged:
+            out[key] = self.staged[key]
+        return out
+
+    def stage(self, key, text):
+        """Check and stage one value; (key, old, new) or SettingsError (nothing staged then)."""
+        config = self.ctx.config
+        game = config["game"]
+        names = setting_names(game)
+        if key not in names:
+            raise SettingsError("no setting %r at a %s table (settings: %s)" % (key, game, ", ".join(names)))
+        if key in FIXED:
+            raise SettingsError("setting %s is not changed at the console: it sizes the table (table.json, "
+                                "then reset)" % key)
+        proposed = self.proposed()
+        value = parse_value(key, text, proposed.get(key))
+        proposed[key] = value
+        validate(config, proposed)
+        self.staged[key] = value
+        return key, self.running().get(key), value
+
+    def staged_changes(self):
+        """[(key, running value, staged value)] for the staged values that differ from the running ones."""
+        running = self.running()
+        proposed = self.proposed()
+        return [(key, running.get(key), proposed[key]) for key in setting_names(self.ctx.config["game"])
+                if key in proposed and _differs(running.get(key), proposed[key])]
+
+    def write_pending(self, ref):
+        """Commit the staged values with REF: settings.pending on flash (OSError if it cannot be)."""
+        settings = self.proposed()
+        changes = self.staged_changes()
+        _write_json(self.ctx, state_path(self.ctx.state_dir, PENDING_FILE), {"ref": ref, "settings": settings})
+        self.pending = settings
+        self.ref = ref
+        self.changes = changes
+        self.staged = {}
+        self.announce = True
+        self.refused = ""
+        self._waiting = False
+        return changes
+
+    def discard(self):
+        had = len(self.staged)
+        self.staged = {}
+        return had
+
+    # -- every pass --------------------------------------------------------------------------------------
+    def step(self, console):
+        """Announce a committed change; apply a pending one at the boundary. Called at the start of a pass,
+        before its events are dispatched: every report of the last pass is out, so these follow them."""
+        if not self._loaded:
+            self._loaded = True
+            self._load(console)
+        if self.pending is None:
+            return
+        if self.announce:
+            self.announce = False
+            self._report("settings_pending", {})
+        ctx = self.ctx
+        at = boundary(ctx.table, ctx.config["game"])
+        if not at:
+            self._waiting = False
+            return
+        if self._waiting:
+            return
+        problem = self._apply(console)
+        if problem:
+            self.refused = problem
+            self._waiting = True
+            self._report("settings_refused", {"error": problem})
+            console.say(["settings change not applied at this boundary: %s" % problem])
+
+    def _report(self, event, fields):
+        fields["settings"] = settings_digest(self._file(self.pending))
+        fields["ref"] = self.ref
+        fields["changes"] = dict((key, [old, new]) for key, old, new in self.changes)
+        self.ctx.reporter.emit(event, fields)
+
+    def _file(self, settings):
+        config = self.ctx.config
+        return {"table_id": config["table_id"], "game": config["game"], "settings": settings}
+
+    def _load(self, console):
+        """A change committed before the reset is pending again (or already in the table file: done)."""
+        ctx = self.ctx
+        if ctx.table_path:
+            _remove(ctx, ctx.table_path + NEW_SUFFIX)    # a write a reset cut short (the table file booted)
+        name = state_path(ctx.state_dir, PENDING_FILE)
+        try:
+            with _open(ctx, name, "rb") as f:
+                data = json.loads(f.read().decode())
+            ref = data["ref"]
+            settings = data["settings"]
+            if not isinstance(settings, dict) or check_ref(ref) is not None:
+                raise ValueError("not a pending change")
+            validate(ctx.config, settings)
+        except OSError:
+            return                                       # none
+        except (ValueError, KeyError, TypeError, UnicodeError, SettingsError) as exc:
+            console.problems.append("pending settings change unreadable (%s): dropped" % exc)
+            _remove(ctx, name)
+            return
+        running = self.running()
+        changes = [(key, running.get(key), settings[key]) for key in setting_names(ctx.config["game"])
+                   if key in settings and _differs(running.get(key), settings[key])]
+        if not changes:
+            _remove(ctx, name)                           # the reset came after the table file was written
+            return
+        self.pending = settings
+        self.ref = ref
+        self.changes = changes
+        self.announce = True
+
+    def _apply(self, console):
+        """At the boundary: the new controller, the table file, the audit entry, the swap. "" or why not."""
+        from firmware import settings_swap
+        ctx = self.ctx
+        data = self._file(self.pending)
+        try:
+            rules = validate(ctx.config, self.pending)
+            table, shown = settings_swap.build(ctx, rules)
+        except (SettingsError, RestoreError) as exc:
+            return "%s" % exc
+        table_file = ctx.table_path
+        digest = settings_digest(data)
+        try:
+            if table_file:
+                _write_json(ctx, table_file + NEW_SUFFIX, data)
+        except OSError as exc:
+            settings_swap.keep(ctx, shown)
+            return "table file not written (%s)" % exc
+        if console.log_settings("settings_applied", "%s ref %s" % (digest, self.ref)):
+            settings_swap.keep(ctx, shown)
+            _remove(ctx, table_file + NEW_SUFFIX)
+            return "audit log not written"
+        try:
+            if table_file:
+                _replace(ctx, table_file + NEW_SUFFIX, table_file)
+        except OSError as exc:
+            settings_swap.keep(ctx, shown)
+            return "table file not replaced (%s)" % exc
+        _remove(ctx, state_path(ctx.state_dir, PENDING_FILE))
+        settings_swap.swap(ctx, table, rules, self.pending)
+        self._report("settings_changed", {})
+        console.say(["settings changed (%s, ref %s)" % (digest, self.ref)])
+        self.pending = None
+        self.ref = ""
+        self.changes = []
+        self.refused = ""
+        return ""
+
+
+def validate(config, settings):
+    """The game's rules object for these settings, checked as table.json is at boot (SettingsError)."""
+    data = {"table_id": config["table_id"], "game": config["game"], "settings": dict(settings)}
+    return table_config.validate(data)["rules"]
+
+
+def _differs(a, b):
+    return json.dumps(a) != json.dumps(b)
+
+
+def _open(ctx, name, mode):
+    # The state dir's files through ctx.fs where it opens them (the simulator's flash, cut at any write).
+    fs = ctx.fs
+    if fs is not os and hasattr(fs, "open"):
+        return fs.open(name, mode)
+    return open(name, mode)
+
+
+def _write_json(ctx, name, value):
+    """Write the file whole, then read it back: a torn write is found here, never renamed into place."""
+    text = json.dumps(value).encode()
+    with _open(ctx, name, "wb") as f:
+        f.write(text)
+    with _open(ctx, name, "rb") as f:
+        if f.read() != text:
+            raise OSError("%s read back differs" % name)
+
+
+def _replace(ctx, new, name):
+    """Rename new over name: one step where rename replaces (littlefs, POSIX); else remove, then rename
+    (a cut between the two leaves only the new file: table_config.read finishes the rename at boot)."""
+    fs = ctx.fs
+    try:
+        fs.rename(new, name)
+        return
+    except OSError:
+        pass
+    fs.remove(name)
+    fs.rename(new, name)
+
+
+def _remove(ctx, name):
+    try:
+        ctx.fs.remove(name)
+    except OSError:
+        pass
