@@ -75,6 +75,8 @@ class _GatewayProc:
                      "--floor", floor]
         self.log = open(log_path, "a")
         self.kills = 0
+        self.cpu_s = 0.0          # the gateway processes' CPU time (Linux: /proc), all incarnations
+        self.cpu_known = True
         self.proc = None
         self.start()
 
@@ -83,14 +85,26 @@ class _GatewayProc:
 
     def kill(self):
         """SIGKILL (a crash: nothing saved, nothing said), then a new gateway."""
+        self._count_cpu()
         self.proc.kill()
         self.proc.wait()
         self.kills += 1
         time.sleep(GATEWAY_DOWN_S)
         self.start()
 
+    def _count_cpu(self):
+        try:
+            with open("/proc/%d/stat" % self.proc.pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            self.cpu_s += (int(fields[11]) + int(fields[12])) / float(os.sysconf("SC_CLK_TCK"))
+        except (OSError, ValueError, IndexError):
+            self.cpu_known = False
+
     def stop(self):
+        if self.log.closed:
+            return
         if self.proc.poll() is None:
+            self._count_cpu()
             self.proc.send_signal(signal.SIGTERM)
             try:
                 self.proc.wait(10)
@@ -139,6 +153,7 @@ def simulate(tables, rounds, seed, broker="embedded", kill_broker_every=None, ki
             p.join()
         expected = set((p.name,) + key for p in procs for key in p.made)
         consumer.wait_for(expected, DELIVERY_WAIT_S)
+        gateway.stop()
         return _summary(procs, consumer, expected, started, broker, own_broker, gateway, rounds, seed)
     finally:
         if gateway is not None:
@@ -186,6 +201,7 @@ def _summary(procs, consumer, expected, started, broker, own_broker, gateway, ro
         "latency_ms_max": _round(max(latencies) if latencies else None),
         "reports_per_s": round(len(delivered) / span, 1) if span > 0 else None,
         "board_retransmissions": sum((p.done or {}).get("retransmissions", 0) for p in procs),
+        "gateway_cpu_s": round(gateway.cpu_s, 2) if gateway.cpu_known else None,
         "gateway_restarts": gateway.kills,
         "broker_restarts": own_broker.restarts if own_broker is not None else 0,
         "table_failures": failures,
