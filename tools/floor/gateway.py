@@ -138,7 +138,8 @@ class Link:
         return self.fd is not None
 
     def read(self):
-        """The bytes the board sent, b"" for none; OSError when the device is gone."""
+        """The bytes the board sent (b"" when none: a raw tty reads 0 bytes rather than block);
+        OSError when the device is gone (a pty whose other end closed: EIO)."""
         try:
             return os.read(self.fd, _READ)
         except BlockingIOError:
@@ -254,7 +255,7 @@ class Gateway:
             if fd == self._wake_r:
                 self._drain_wakes()
             else:
-                self._read(fds[fd])
+                self._read(fds[fd], selected=True)
         self._pubacks()
         if now >= self._next_status:
             self._next_status = now + STATUS_EVERY_S
@@ -273,15 +274,20 @@ class Gateway:
         except BlockingIOError:
             pass
 
-    def _read(self, link):
+    def _read(self, link, selected=False):
+        """What the board sent in, its reports out. selected: select() said the port is readable,
+        so no bytes at all means the device is gone (an unplugged USB serial adapter)."""
         try:
             data = link.read()
         except OSError as exc:
-            link.close(str(exc))
-            self.log({"table": link.name, "link": "down", "why": str(exc)})
-            self._publish_status(link)
+            data = exc
+        if data == b"" and not selected:
             return
-        if not data:
+        if not data or isinstance(data, OSError):
+            why = str(data) if data else "readable but no data: the device is gone"
+            link.close(why)
+            self.log({"table": link.name, "link": "down", "why": why})
+            self._publish_status(link)
             return
         client = link.client
         reports, reply = client.feed(data)
@@ -314,16 +320,23 @@ class Gateway:
             self._publish_status(link)
 
     def _publish_status(self, link):
-        self.mqtt.publish(topic(self.floor, link.name, "status"), json.dumps(link.status()), qos=1, retain=True)
+        if not self.connected:
+            return                             # not queued: a long outage would pile them up
+        return self.mqtt.publish(topic(self.floor, link.name, "status"), json.dumps(link.status()), qos=1, retain=True)
 
     def status(self):
         return [link.status() for link in self.links]
 
     def stop(self):
-        self.publish_status()
         for link in self.links:
             link.close("gateway stopped")
-        time.sleep(0.2)                        # the last status out
+        for link in self.links:                # the last status ("down") out before the disconnect
+            info = self._publish_status(link)
+            if info is not None:
+                try:
+                    info.wait_for_publish(0.5)
+                except RuntimeError:
+                    pass
         self.mqtt.disconnect()
         self.mqtt.loop_stop()
         os.close(self._wake_r)
