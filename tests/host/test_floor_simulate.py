@@ -28,6 +28,7 @@ def _check_nothing_lost(status, summary):
     assert SUMMARY_KEYS <= set(summary)
     assert summary["table_failures"] == []
     assert summary["lost"] == 0 and summary["out_of_order"] == 0 and summary["unexpected"] == 0
+    assert summary["refused_on_board"] == 0
     assert summary["delivered"] == summary["reports_expected"] > 100
     assert summary["latency_ms_p50"] <= summary["latency_ms_p99"]
     assert status == 0

@@ -200,6 +200,7 @@ def _summary(procs, consumer, expected, started, broker, own_broker, gateway, ro
         "latency_ms_p99": _round(_percentile(latencies, 99)),
         "latency_ms_max": _round(max(latencies) if latencies else None),
         "reports_per_s": round(len(delivered) / span, 1) if span > 0 else None,
+        "refused_on_board": sum((p.done or {}).get("refused_on_board", 0) for p in procs),
         "board_retransmissions": sum((p.done or {}).get("retransmissions", 0) for p in procs),
         "gateway_cpu_s": round(gateway.cpu_s, 2) if gateway.cpu_known else None,
         "gateway_restarts": gateway.kills,
@@ -215,7 +216,8 @@ def _round(value):
 
 
 def main_simulate(args, out=sys.stdout, err=sys.stderr):
-    """The summary line; exit 0 when nothing was lost, nothing out of order and every table finished."""
+    """The summary line; exit 0 when nothing was lost (nor refused by a board's full store), nothing
+    came out of order and every table finished."""
     for name in ("tables", "rounds"):
         if getattr(args, name) < 1:
             err.write("tools.floor simulate: --%s must be at least 1\n" % name)
@@ -234,5 +236,6 @@ def main_simulate(args, out=sys.stdout, err=sys.stderr):
         return 2
     out.write(json.dumps(summary) + "\n")
     out.flush()
-    ok = summary["lost"] == 0 and summary["out_of_order"] == 0 and not summary["table_failures"]
+    ok = (summary["lost"] == 0 and summary["out_of_order"] == 0 and summary["refused_on_board"] == 0
+          and not summary["table_failures"])
     return 0 if ok else 1

@@ -11,7 +11,7 @@ run: a local copy of the host client reads the same bytes (it answers
 nothing). One process runs one table (hostsim.hardware is one simulated
 board per process).
 
-The virtual clock runs as fast as the CPU allows while the board holds fewer
+The table boots once the gateway has opened its link. The virtual clock runs as fast as the CPU allows while the board holds fewer
 than PAUSE_AT frames; with more, the table (dealer and board alike) slows to
 the wall clock's pace, as a real table plays: a headless one could outrun any
 host link and fill its store. After the last round (or when the game
@@ -69,9 +69,9 @@ class _Made:
         def watched(sender, payload, type=sender_mod.REPORT):
             seq = send(sender, payload, type)
             if type == sender_mod.REPORT:
+                # The dealer sees the table whether or not its store took the report.
+                made.texts.append(payload if isinstance(payload, str) else bytes(payload).decode())
                 if seq:
-                    text = payload if isinstance(payload, str) else bytes(payload).decode()
-                    made.texts.append(text)
                     made.made.append(((sender.boot, seq), time.time()))
                 else:
                     made.refused += 1
@@ -152,9 +152,14 @@ def play(run, line, count, emit, deadline_s):
 
     table = run.table
     made = table.client.made_log.made
+    start = time.monotonic()
+    # A floor's gateway is there before its tables open: the table boots once the gateway has opened
+    # the link (it asks REPLAY 0.0 at once), so no report waits for a gateway that is still starting.
+    while not line.read(0.1):
+        if time.monotonic() - start > deadline_s:
+            return "no gateway opened the link within %.0f s" % deadline_s
     table.boot()
     held_since = None
-    start = time.monotonic()
     error = None
     while True:
         _pump(line, table, 0)
