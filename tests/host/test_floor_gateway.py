@@ -20,7 +20,8 @@ from firmware.link.store import RamStore
 from tools.floor import __main__ as floor_cli
 from tools.floor.broker import EmbeddedBroker
 from tools.floor.consumer import Consumer
-from tools.floor.gateway import Gateway, TablesError, load_tables, topic
+from tools.floor.gateway import Gateway
+from tools.floor.tables import TablesError, load_tables, topic
 
 FLOOR = "test"
 

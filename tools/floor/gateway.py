@@ -24,6 +24,7 @@ import time
 
 from firmware.link import frame as frame_mod
 from tools.floor.broker import parse_url
+from tools.floor.tables import TablesError, load_tables, topic
 from tools.host import HostClient
 
 STATUS_EVERY_S = 1.0
@@ -31,49 +32,6 @@ REOPEN_EVERY_S = 1.0          # a link that is down (no device, the table gone) 
 KEEPALIVE_S = 5
 _READ = 4096
 _REPLAY_ALL = frame_mod.encode(0, 0, "REPLAY")   # "from the oldest frame you hold": a new gateway in step
-_NOT_IN_A_NAME = "/+#"        # MQTT's topic separator and wildcards
-
-
-class TablesError(ValueError):
-    """A tables file that cannot be used (what is wrong, and where)."""
-
-
-def load_tables(path):
-    """tables.json -> (floor, [{"table", "port", "baud"}, ...]). TablesError names what is wrong."""
-    try:
-        with open(path) as f:
-            spec = json.load(f)
-    except (OSError, ValueError) as exc:
-        raise TablesError("%s: %s" % (path, exc))
-    if not isinstance(spec, dict) or not isinstance(spec.get("tables"), list) or not spec["tables"]:
-        raise TablesError('%s: expected {"floor": NAME, "tables": [{"table": NAME, "port": PATH}, ...]}' % path)
-    floor = spec.get("floor", "floor")
-    _check_name(path, "floor", floor)
-    tables, seen = [], set()
-    for i, entry in enumerate(spec["tables"]):
-        where = "%s: tables[%d]" % (path, i)
-        if not isinstance(entry, dict) or not isinstance(entry.get("port"), str) or not entry["port"]:
-            raise TablesError("%s: needs a \"port\" (a serial device path)" % where)
-        name = entry.get("table")
-        _check_name(where, "table", name)
-        if name in seen or name == "status":
-            raise TablesError("%s: table name %r is used twice or reserved" % (where, name))
-        seen.add(name)
-        baud = entry.get("baud", 115200)
-        if not isinstance(baud, int) or baud <= 0:
-            raise TablesError("%s: baud must be a positive integer" % where)
-        tables.append({"table": name, "port": entry["port"], "baud": baud})
-    return floor, tables
-
-
-def _check_name(where, what, name):
-    if not isinstance(name, str) or not name or any(c in name for c in _NOT_IN_A_NAME) or not name.isprintable():
-        raise TablesError("%s: %s name %r must be a non-empty string without / + #" % (where, what, name))
-
-
-def topic(floor, table, event):
-    event = "".join("_" if c in _NOT_IN_A_NAME else c for c in str(event or "report"))
-    return "casino/%s/%s/%s" % (floor, table, event)
 
 
 def _now_ms():

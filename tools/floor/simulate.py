@@ -127,8 +127,7 @@ def simulate(tables, rounds, seed, broker="embedded", kill_broker_every=None, ki
     workdir = tempfile.mkdtemp(prefix="floor-sim-")
     url, own_broker = start_broker(broker)
     if kill_broker_every and own_broker is None:
-        own_broker_error = "--kill-broker-every needs a broker started here (embedded or mosquitto)"
-        raise BrokerError(own_broker_error)
+        raise BrokerError("--kill-broker-every needs a broker started here (embedded or mosquitto)")
     consumer = Consumer(floor, url).start()
     procs, gateway = [], None
     started = time.monotonic()
