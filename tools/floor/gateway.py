@@ -41,8 +41,9 @@ def _now_ms():
 class Link:
     """One table's report link: its serial port, its HostClient, the reports waiting for their PUBACK."""
 
-    def __init__(self, name, port, baud):
+    def __init__(self, name, port, baud, reopen=True):
         self.name = name
+        self.reopen = reopen      # False: once down, stays down (a pty: its number may go to another program)
         self.port = port
         self.baud = baud
         self.serial = None
@@ -59,7 +60,7 @@ class Link:
 
     def open(self, now):
         import serial
-        if now < self._next_try:
+        if now < self._next_try or (self.opens and not self.reopen):
             return False
         self._next_try = now + REOPEN_EVERY_S
         try:
@@ -155,7 +156,7 @@ class Gateway:
         import paho.mqtt.client as mqtt
 
         self.floor = floor
-        self.links = [Link(t["table"], t["port"], t["baud"]) for t in tables]
+        self.links = [Link(t["table"], t["port"], t.get("baud", 115200), t.get("reopen", True)) for t in tables]
         self.host, self.port = parse_url(broker_url)
         self.log = log if log is not None else (lambda event: None)
         self.connected = False

@@ -44,8 +44,8 @@ class _TableProc:
         self.done = None          # the table's last line
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tools.floor.table", "--game", game, "--rounds", str(rounds),
-             "--seed", str(seed), "--deadline", str(deadline_s)],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=REPO)
+             "--seed", str(seed), "--deadline", str(deadline_s), "--stay"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=REPO)
         first = json.loads(self.proc.stdout.readline() or "{}")
         if "pty" not in first:
             raise RuntimeError("table %s did not start" % self.name)
@@ -62,10 +62,19 @@ class _TableProc:
                 self.done = line
 
     def finished(self):
-        return self.proc.poll() is not None
+        return self.done is not None or self.proc.poll() is not None
 
-    def join(self):
-        self.proc.wait()
+    def close(self):
+        """Let the table go (it keeps its pty until now: the gateway must be stopped first)."""
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
         self._reader.join(5)
 
 
@@ -135,7 +144,8 @@ def simulate(tables, rounds, seed, broker="embedded", kill_broker_every=None, ki
         procs = [_TableProc(i, GAMES[i % len(GAMES)], rounds, seed + i, deadline_s) for i in range(tables)]
         tables_file = os.path.join(workdir, "tables.json")
         with open(tables_file, "w") as f:
-            json.dump({"floor": floor, "tables": [{"table": p.name, "port": p.pty} for p in procs]}, f)
+            json.dump({"floor": floor, "tables": [{"table": p.name, "port": p.pty, "reopen": False} for p in procs]},
+                      f)
         gateway = _GatewayProc(tables_file, url, floor, os.path.join(workdir, "gateway.log"))
         next_broker = started + kill_broker_every if kill_broker_every else None
         next_gateway = started + kill_gateway_every if kill_gateway_every else None
@@ -148,18 +158,18 @@ def simulate(tables, rounds, seed, broker="embedded", kill_broker_every=None, ki
                 own_broker.restart(BROKER_DOWN_S, keep_ports=(consumer.local_port(),))
                 next_broker = time.monotonic() + kill_broker_every
             time.sleep(0.05)
-        for p in procs:
-            p.join()
         expected = set((p.name,) + key for p in procs for key in p.made)
         consumer.wait_for(expected, DELIVERY_WAIT_S)
         gateway.stop()
+        for p in procs:
+            p.close()
         return _summary(procs, consumer, expected, started, broker, own_broker, gateway, rounds, seed)
     finally:
         if gateway is not None:
             gateway.stop()
         for p in procs:
             if p.proc.poll() is None:
-                p.proc.kill()
+                p.close()
         consumer.stop()
         if own_broker is not None:
             own_broker.stop()

@@ -211,6 +211,9 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=10, help="rounds (Craps: shooters, Omaha: hands)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--deadline", type=float, default=600.0, help="seconds before the table gives up")
+    ap.add_argument("--stay", action="store_true",
+                    help="after the summary keep the link (the pty) open until stdin closes: a pty freed while a "
+                         "gateway still has its path may be given to another program, and opened again by it")
     args = ap.parse_args(argv)
     out = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)                             # the firmware's console text is not ours: stdout -> stderr
@@ -239,6 +242,8 @@ def main(argv=None):
         if error is not None:
             summary["error"] = error
         emit(summary)
+        if args.stay:
+            sys.stdin.read()
     finally:
         run.close()
         shutil.rmtree(state_dir, ignore_errors=True)

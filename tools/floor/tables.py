@@ -32,7 +32,10 @@ def load_tables(path):
         baud = entry.get("baud", 115200)
         if not isinstance(baud, int) or baud <= 0:
             raise TablesError("%s: baud must be a positive integer" % where)
-        tables.append({"table": name, "port": entry["port"], "baud": baud})
+        reopen = entry.get("reopen", True)
+        if not isinstance(reopen, bool):
+            raise TablesError("%s: reopen must be true or false" % where)
+        tables.append({"table": name, "port": entry["port"], "baud": baud, "reopen": reopen})
     return floor, tables
 
 
