@@ -51,7 +51,8 @@ class Received:
 
 
 class HostClient:
-    def __init__(self, clock_ms=None, raw=False, stamped=False, patience=16, max_ahead=256, hold_acks=False):
+    def __init__(self, clock_ms=None, raw=False, stamped=False, patience=16, max_ahead=256, hold_acks=False,
+                 window=8):
         """clock_ms: () -> Unix ms, to set the board's clock at each boot (None: never).
         raw: reports as the JSON text the board sent instead of dicts; stamped: dicts gain
         "link": {"boot", "seq", "uptime_ms"[, "host_ms"]}. patience: frames past a gap
@@ -59,7 +60,10 @@ class HostClient:
         hold_acks: a report is acknowledged only once confirm() covers its position
         (feed() leaves each report's (boot, seq) in .positions); until then the ACK
         stops before its first frame, and a REPLAY asks from there too (a REPLAY
-        acknowledges what comes before it)."""
+        acknowledges what comes before it). window: the board's (frames it sends
+        past the oldest one not acknowledged): a report in more pieces than that
+        has its leading pieces acknowledged once `window` of them are here, or
+        the board could never send its end."""
         self.clock_ms = clock_ms
         self.raw = raw
         self.stamped = stamped
@@ -84,6 +88,7 @@ class HostClient:
         self._parts_next = None       # the position its next piece must have
         self._parts_from = None       # the position of its first piece
         self.hold_acks = hold_acks
+        self.window = window
         self.positions = []           # (boot, seq) of each report the last feed() returned
         self._unconfirmed = collections.deque()   # hold_acks: (first frame, last frame) of each report
         self._acked = None            # hold_acks: the position last acknowledged
@@ -197,7 +202,7 @@ class HostClient:
         if self.hold_acks:
             if self._unconfirmed:
                 limit = min(limit, self._unconfirmed[0][0])
-            if self._parts:
+            if self._parts and len(self._parts) < self.window:
                 limit = min(limit, self._parts_from)
         return limit
 

@@ -117,3 +117,18 @@ def test_the_default_client_still_acknowledges_at_once():
     board.sender.send(json.dumps({"n": 0}))
     _exchange(board, client)
     assert board.sender.held() == 0
+
+
+def test_a_report_in_more_pieces_than_the_boards_window_still_arrives_whole():
+    board, client = Board(piece=16), HostClient(hold_acks=True, stamped=True)
+    text = "y" * 300                                     # 20 pieces: more than the window of 8 frames
+    board.sender.send(json.dumps({"n": 0, "text": text}))
+    got = []
+    for _ in range(40):
+        reports, reply = client.feed(board.take())
+        got.extend(zip(reports, client.positions))
+        board.hear(reply)
+        for _, position in got:
+            board.hear(client.confirm(position))
+    assert [r["text"] for r, _ in got] == [text]
+    assert board.sender.held() == 0
