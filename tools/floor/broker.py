@@ -80,7 +80,7 @@ class EmbeddedBroker:
         self._writers = set()
 
     def start(self):
-        for name in ("amqtt", "transitions"):
+        for name in ("amqtt", "transitions", "asyncio"):
             logging.getLogger(name).setLevel(logging.CRITICAL)   # its own log lines are not ours to print
         ready = threading.Event()
         failure = []
