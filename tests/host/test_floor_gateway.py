@@ -283,3 +283,16 @@ def test_tables_file_errors_are_named(tmp_path):
                                                  "reopen": True}])
     assert topic("north", "BAC-01", "card") == "casino/north/BAC-01/card"
     assert topic("north", "BAC-01", "a/b#") == "casino/north/BAC-01/a_b_"
+
+
+def test_the_gateway_command_refuses_a_bad_tables_file_or_broker(tmp_path):
+    path = tmp_path / "tables.json"
+    path.write_text('{"tables": [{"table": "a"}]}')
+    err = io.StringIO()
+    assert floor_cli.main(["gateway", "--tables", str(path)], out=io.StringIO(), err=err) == 2
+    assert 'needs a "port"' in err.getvalue()
+    path.write_text('{"tables": [{"table": "a", "port": "/dev/x"}]}')
+    err = io.StringIO()
+    assert floor_cli.main(["gateway", "--tables", str(path), "--broker", "tcp://x"], out=io.StringIO(),
+                          err=err) == 2
+    assert "expected mqtt://HOST:PORT" in err.getvalue()

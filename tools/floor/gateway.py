@@ -328,7 +328,7 @@ def main_gateway(args, out=sys.stdout, err=sys.stderr):
     log({"gateway": "start", "floor": floor, "tables": len(tables), "broker": url})
     stopping = []
     signal.signal(signal.SIGTERM, lambda *a: stopping.append(1))
-    gateway = Gateway(floor, tables, url, log=log).start()
+    gateway = Gateway(floor, tables, url, client_id=args.client_id, log=log).start()
     try:
         gateway.run(until=lambda: stopping)
     except KeyboardInterrupt:
