@@ -62,3 +62,17 @@ def test_bad_arguments_are_refused_before_anything_starts():
         err = io.StringIO()
         assert floor_cli.main(["simulate"] + args, out=io.StringIO(), err=err) == 2
         assert words in err.getvalue()
+
+
+def test_two_runs_on_the_same_broker_each_see_only_their_own_reports():
+    from tools.floor.broker import EmbeddedBroker
+
+    broker = EmbeddedBroker().start()
+    try:
+        for _ in range(2):                                 # the same tables, boot 1 again: the same marks
+            status, summary = _simulate("--tables", "1", "--rounds", "1", "--broker", broker.url)
+            assert status == 0 and summary["broker"] == "url"
+            assert summary["delivered"] == summary["reports_expected"] > 0
+            assert summary["duplicates_dropped"] == 0 and summary["unexpected"] == 0
+    finally:
+        broker.stop()

@@ -33,8 +33,8 @@ class Consumer:
         self.out_of_order = 0
         self.unmarked = 0             # reports without a "link" mark (not from this gateway)
         self._subscribed = threading.Event()
-        self.mqtt = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
-                                client_id=client_id or "floor-consumer-%s" % floor, clean_session=False)
+        self.client_id = client_id or "floor-consumer-%s" % floor
+        self.mqtt = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id, clean_session=False)
         self.mqtt.reconnect_delay_set(0.05, 1)
         self.mqtt.on_connect = self._on_connect
         self.mqtt.on_subscribe = lambda *a: self._subscribed.set()
@@ -47,9 +47,23 @@ class Consumer:
             raise RuntimeError("the consumer could not subscribe at %s:%d" % (self.host, self.port))
         return self
 
-    def stop(self):
+    def stop(self, forget=False):
+        """forget: also end the persistent session in the broker (a run's own consumer: nothing may wait
+        there for it, nor reach the next run's consumer)."""
+        import paho.mqtt.client as mqtt
+
         self.mqtt.disconnect()
         self.mqtt.loop_stop()
+        if forget:
+            eraser = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id, clean_session=True)
+            try:
+                eraser.connect(self.host, self.port, keepalive=5)
+                eraser.loop_start()
+                time.sleep(0.2)
+                eraser.disconnect()
+                eraser.loop_stop()
+            except OSError:
+                pass                  # the broker is gone: so is the session, or it is not ours to end
 
     def local_port(self):
         sock = self.mqtt.socket()

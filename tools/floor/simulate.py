@@ -25,6 +25,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 
 from tools.floor.broker import BrokerError, start_broker
 from tools.floor.consumer import Consumer
@@ -137,7 +138,9 @@ def simulate(tables, rounds, seed, broker="embedded", kill_broker_every=None, ki
     url, own_broker = start_broker(broker)
     if kill_broker_every and own_broker is None:
         raise BrokerError("--kill-broker-every needs a broker started here (embedded or mosquitto)")
-    consumer = Consumer(floor, url).start()
+    # Its own client id and session: a broker that outlives the run (a URL) must not hand this run
+    # what an earlier run's consumer left waiting (the same tables, boot 1 again).
+    consumer = Consumer(floor, url, client_id="floor-consumer-%s-%s" % (floor, uuid.uuid4().hex[:12])).start()
     procs, gateway = [], None
     started = time.monotonic()
     try:
@@ -170,7 +173,7 @@ def simulate(tables, rounds, seed, broker="embedded", kill_broker_every=None, ki
         for p in procs:
             if p.proc.poll() is None:
                 p.close()
-        consumer.stop()
+        consumer.stop(forget=True)
         if own_broker is not None:
             own_broker.stop()
         if not os.environ.get("FLOOR_KEEP"):        # FLOOR_KEEP=1: keep tables.json and gateway.log
