@@ -2,7 +2,8 @@
 
 Each board here is the firmware's link Sender on a pty's master end (the gateway opens the slave
 by its path, as it opens a table's serial device); the consumer is tools.floor.consumer. Whole
-simulated tables and process kills: test_floor_simulate.py.
+simulated tables and process kills: test_floor_simulate.py. The tests taking the `floor` fixture
+run on the embedded broker and on a Mosquitto of their own (where the binary exists).
 """
 import io
 import json
@@ -18,7 +19,7 @@ from firmware.link import frame as fm
 from firmware.link.sender import Sender
 from firmware.link.store import RamStore
 from tools.floor import __main__ as floor_cli
-from tools.floor.broker import EmbeddedBroker
+from tools.floor.broker import EmbeddedBroker, Mosquitto, mosquitto_binary
 from tools.floor.consumer import Consumer
 from tools.floor.gateway import Gateway
 from tools.floor.tables import TablesError, load_tables, topic
@@ -87,9 +88,14 @@ def _drive(gateway, boards, until, timeout_s=10.0):
     return False
 
 
-@pytest.fixture
-def floor():
-    broker = EmbeddedBroker().start()
+@pytest.fixture(params=["embedded", "mosquitto"])
+def floor(request):
+    if request.param == "mosquitto":
+        if mosquitto_binary() is None:
+            pytest.skip("no mosquitto binary here (Debian: apt-get install mosquitto; .ci/run installs it)")
+        broker = Mosquitto().start()
+    else:
+        broker = EmbeddedBroker().start()
     boards = [PtyBoard("t%d" % i) for i in range(1, 4)]
     consumer = Consumer(FLOOR, broker.url, keep=True).start()
     yield broker, boards, consumer
@@ -242,7 +248,7 @@ def test_a_gateway_restart_loses_nothing_and_its_duplicates_are_dropped(floor):
         second.stop()
 
 
-def test_a_broker_outage_loses_nothing(floor):
+def test_a_broker_restart_loses_nothing(floor):
     broker, boards, consumer = floor
     gateway = Gateway(FLOOR, _tables(boards), broker.url).start()
     try:
