@@ -8,13 +8,18 @@ PY := $(VENV)/bin/python
 BOARD ?= pico
 PORT ?= /dev/ttyACM0
 
-.PHONY: sim test build deploy deps clean
+.PHONY: sim test build deploy deps clean floor
 
 sim: deps
 	$(PY) -m hostsim $(SIM_ARGS)
 
 test: deps
 	$(PY) -m pytest
+
+# A floor of simulated tables through the MQTT gateway into the embedded broker (docs/floor.md).
+FLOOR_ARGS ?= --tables 6 --rounds 10 --seed 1
+floor: deps
+	$(PY) -m tools.floor simulate $(FLOOR_ARGS)
 
 build: deps
 	$(PY) -m tools.build --board $(BOARD)

@@ -11,7 +11,9 @@ HostClient is the protocol without the port: feed() it the bytes that came in,
 send back the bytes it returns. It checks every frame's CRC, acknowledges what
 it has in order (cumulative ACK), keeps frames that came early, asks for a
 REPLAY where there is a gap, drops duplicates by (boot, seq), and sets the
-board's clock (TIME) at every new boot when it has a clock.
+board's clock (TIME) at every new boot when it has a clock. With hold_acks it
+acknowledges a report only once the caller confirm()s it (a gateway: once the
+broker has it), so the board keeps every frame not yet safe further on.
 
 --recall N asks the board for its last N rounds (a RECALL frame, asked again
 every RECALL_REPEAT_S while no answer has begun: a request the line damaged is
@@ -19,6 +21,7 @@ never acted on), prints the reports until the answer's last `recall` report,
 and exits (status 1 when the board refused the request: its host_error).
 """
 import argparse
+import collections
 import json
 import sys
 import time
@@ -54,11 +57,19 @@ class Received:
 
 
 class HostClient:
-    def __init__(self, clock_ms=None, raw=False, stamped=False, patience=16, max_ahead=256):
+    def __init__(self, clock_ms=None, raw=False, stamped=False, patience=16, max_ahead=256, hold_acks=False,
+                 window=8):
         """clock_ms: () -> Unix ms, to set the board's clock at each boot (None: never).
         raw: reports as the JSON text the board sent instead of dicts; stamped: dicts gain
         "link": {"boot", "seq", "uptime_ms"[, "host_ms"]}. patience: frames past a gap
-        before the same REPLAY is asked again. max_ahead: early frames kept."""
+        before the same REPLAY is asked again. max_ahead: early frames kept.
+        hold_acks: a report is acknowledged only once confirm() covers its position
+        (feed() leaves each report's (boot, seq) in .positions); until then the ACK
+        stops before its first frame, and a REPLAY asks from there too (a REPLAY
+        acknowledges what comes before it). window: the board's (frames it sends
+        past the oldest one not acknowledged): a report in more pieces than that
+        has its leading pieces acknowledged once `window` of them are here, or
+        the board could never send its end."""
         self.clock_ms = clock_ms
         self.raw = raw
         self.stamped = stamped
@@ -81,6 +92,12 @@ class HostClient:
         self._frame = frame_mod.Frame()
         self._parts = []              # PART payloads of the report being put together
         self._parts_next = None       # the position its next piece must have
+        self._parts_from = None       # the position of its first piece
+        self.hold_acks = hold_acks
+        self.window = window
+        self.positions = []           # (boot, seq) of each report the last feed() returned
+        self._unconfirmed = collections.deque()   # hold_acks: (first frame, last frame) of each report
+        self._acked = None            # hold_acks: the position last acknowledged
 
     # -- bytes in, reports and replies out --
 
@@ -91,6 +108,7 @@ class HostClient:
         start = self.expected
         duplicate = False
         self._damaged = False
+        self.positions = []
         while True:
             end = self._pending.find(b"\n")
             if end < 0:
@@ -104,8 +122,7 @@ class HostClient:
         reports = []
         self._deliver(reports, reply)
         if self.expected is not None and (duplicate or self.expected != start):
-            boot, seq = self.expected
-            reply.append(frame_mod.encode(boot, seq - 1, "ACK"))
+            self._ack(reply, repeat=duplicate or not self.hold_acks)
         if self._damaged:
             self._naks_left = _NAK_TRIES
         elif self.expected != start:
@@ -178,7 +195,43 @@ class HostClient:
         self._asked = position
         self._since_ask = 0
         self.replays_asked += 1
+        if self.hold_acks and position != _NOTHING:
+            position = min(position, self._ack_limit())   # never free a frame not yet confirmed
         reply.append(frame_mod.encode(position[0], position[1], "REPLAY"))
+
+    # -- acknowledgements --
+
+    def _ack_limit(self):
+        """The first frame not to acknowledge: the next expected, or with hold_acks the first frame
+        of the oldest report not confirmed (or of a report whose pieces are still coming)."""
+        limit = self.expected
+        if self.hold_acks:
+            if self._unconfirmed:
+                limit = min(limit, self._unconfirmed[0][0])
+            if self._parts and len(self._parts) < self.window:
+                limit = min(limit, self._parts_from)
+        return limit
+
+    def _ack(self, reply, repeat):
+        boot, seq = self._ack_limit()
+        position = (boot, seq - 1)
+        if repeat or position != self._acked:
+            self._acked = position
+            reply.append(frame_mod.encode(boot, seq - 1, "ACK"))
+
+    def confirm(self, position):
+        """hold_acks: every report up to position (boot, seq) is safe (cumulative) -> the bytes to send
+        to the board (the ACK that now covers more, or b"")."""
+        while self._unconfirmed and self._unconfirmed[0][1] <= position:
+            self._unconfirmed.popleft()
+        reply = []
+        if self.expected is not None:
+            self._ack(reply, repeat=False)
+        return b"".join(reply)
+
+    def unconfirmed(self):
+        """hold_acks: reports delivered and not yet confirmed."""
+        return len(self._unconfirmed)
 
     @staticmethod
     def request(payload):
@@ -204,14 +257,21 @@ class HostClient:
                 self._event("part_lost", got.boot, got.seq, pieces=len(self._parts))
                 self._parts = []      # a report cut off by a boot's end or frames gone: never whole
             if got.type == "PART":
+                if not self._parts:
+                    self._parts_from = (got.boot, got.seq)
                 self._parts.append(got.payload)
                 self._parts_next = (got.boot, got.seq + 1)
             elif got.type == "REPORT":
+                first = (got.boot, got.seq)
                 if self._parts:
+                    first = self._parts_from
                     self._parts.append(got.payload)
                     got.payload = b"".join(self._parts)
                     self._parts = []
                 reports.append(self._report(got))
+                self.positions.append((got.boot, got.seq))
+                if self.hold_acks:
+                    self._unconfirmed.append((first, (got.boot, got.seq)))
             elif got.type == "OPEN":
                 self._event("open", got.boot, got.seq, previous=got.payload.decode())
                 if self.clock_ms is not None:

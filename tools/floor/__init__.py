@@ -1,0 +1,1 @@
+"""The floor: many tables' reports through a gateway into MQTT (docs/floor.md)."""

@@ -1,0 +1,341 @@
+"""The floor gateway: every table's report link in, every report out on MQTT (docs/floor.md).
+
+Each table's link is the host side of the link protocol (tools.host.HostClient:
+CRC, cumulative ACKs, REPLAY on gaps, duplicates dropped by (boot, seq)), run
+with hold_acks: a report is published with QoS 1 and the table's frame is
+acknowledged only once the broker has acknowledged that publish (PUBACK), in
+order, so every frame not yet safe in the broker is still held by the board.
+A gateway that restarts asks each board for everything it still holds
+(`REPLAY 0.0`) and publishes it again: a report the broker already had arrives
+twice, with the same "link": {"boot", "seq"}, and the consumer drops the
+second. A broker that goes away keeps the gateway's publishes waiting in the
+MQTT client, which sends every one not acknowledged again when it is back.
+
+Topics: casino/<floor>/<table>/<event> for each report (its JSON, with "link"),
+casino/<floor>/<table>/status (retained) for the link's state every second.
+"""
+import collections
+import json
+import os
+import queue
+import select
+import sys
+import time
+
+from firmware.link import frame as frame_mod
+from tools.floor.broker import parse_url
+from tools.floor.tables import TablesError, load_tables, topic
+from tools.host import HostClient
+
+STATUS_EVERY_S = 1.0
+REOPEN_EVERY_S = 1.0          # a link that is down (no device, the table gone) is tried again this often
+KEEPALIVE_S = 5
+_READ = 4096
+_REPLAY_ALL = frame_mod.encode(0, 0, "REPLAY")   # "from the oldest frame you hold": a new gateway in step
+
+
+def _now_ms():
+    return int(time.time() * 1000)
+
+
+class Link:
+    """One table's report link: its serial port, its HostClient, the reports waiting for their PUBACK."""
+
+    def __init__(self, name, port, baud, reopen=True):
+        self.name = name
+        self.reopen = reopen      # False: once down, stays down (a pty: its number may go to another program)
+        self.port = port
+        self.baud = baud
+        self.serial = None
+        self.fd = None
+        self.client = None
+        self.waiting = collections.deque()  # [position, done, read at (monotonic s)] in the board's order
+        self.opens = 0
+        self.published = 0
+        self.confirmed = 0
+        self.last_report = None
+        self.last_error = None
+        self._past = {"retransmissions": 0, "replays_asked": 0, "refused": 0}   # of earlier HostClients
+        self._next_try = 0.0
+
+    def open(self, now):
+        import serial
+        if now < self._next_try or (self.opens and not self.reopen):
+            return False
+        self._next_try = now + REOPEN_EVERY_S
+        try:
+            self.serial = serial.Serial(self.port, self.baud, timeout=0)
+        except (serial.SerialException, ValueError, OSError) as exc:
+            self.last_error = str(exc)
+            return False
+        self.fd = self.serial.fileno()
+        # A new HostClient each time: what an earlier one had but the broker had not acknowledged is
+        # still on the board, and comes again (REPLAY 0.0: from the oldest frame it holds).
+        self.client = HostClient(clock_ms=_now_ms, stamped=True, hold_acks=True)
+        self.waiting.clear()
+        self.opens += 1
+        self.last_error = None
+        self.write(_REPLAY_ALL)
+        return True
+
+    def close(self, why=None):
+        if self.client is not None:
+            self._past["retransmissions"] += self.client.duplicates
+            self._past["replays_asked"] += self.client.replays_asked
+            self._past["refused"] += sum(self.client.refused.values())
+        if self.serial is not None:
+            try:
+                self.serial.close()
+            except OSError:
+                pass
+        self.serial = self.fd = self.client = None
+        self.waiting.clear()
+        self.last_error = why
+
+    @property
+    def up(self):
+        return self.fd is not None
+
+    def read(self):
+        """The bytes the board sent (b"" when none: a raw tty reads 0 bytes rather than block);
+        OSError when the device is gone (a pty whose other end closed: EIO)."""
+        try:
+            return os.read(self.fd, _READ)
+        except BlockingIOError:
+            return b""
+
+    def write(self, data):
+        if data and self.fd is not None:
+            try:
+                os.write(self.fd, data)
+            except BlockingIOError:
+                pass          # the line is full: as a lost ACK, the board sends again and gets it then
+
+    def published_one(self, position, report):
+        self.waiting.append([position, False, time.monotonic()])
+        self.published += 1
+        self.last_report = {"event": report.get("event") if isinstance(report, dict) else None,
+                            "boot": position[0], "seq": position[1], "at_ms": _now_ms()}
+
+    def puback(self, entry):
+        """The broker has this report: acknowledge to the board what is now safe, in order."""
+        entry[1] = True
+        position = None
+        while self.waiting and self.waiting[0][1]:
+            position = self.waiting.popleft()[0]
+            self.confirmed += 1
+        if position is not None and self.client is not None:
+            self.write(self.client.confirm(position))
+
+    def status(self):
+        client = self.client
+        count = lambda what, now: self._past[what] + (now if client is not None else 0)
+        return {
+            "table": self.name,
+            "link": "up" if self.up else "down",
+            "port": self.port,
+            "lag_ms": int((time.monotonic() - self.waiting[0][2]) * 1000) if self.waiting else 0,
+            "waiting_puback": len(self.waiting),
+            "published": self.published,
+            "confirmed": self.confirmed,
+            "retransmissions": count("retransmissions", client.duplicates if client else 0),
+            "replays_asked": count("replays_asked", client.replays_asked if client else 0),
+            "refused_lines": count("refused", sum(client.refused.values()) if client else 0),
+            "reports_lost_on_board": client.lost if client else 0,
+            "opens": self.opens,
+            "last_report": self.last_report,
+            "error": self.last_error,
+            "at_ms": _now_ms(),
+        }
+
+
+class Gateway:
+    """Links in, MQTT out. start(), then step() in a loop (or run()); stop() at the end."""
+
+    def __init__(self, floor, tables, broker_url, client_id=None, log=None):
+        import paho.mqtt.client as mqtt
+
+        self.floor = floor
+        self.links = [Link(t["table"], t["port"], t.get("baud", 115200), t.get("reopen", True)) for t in tables]
+        self.host, self.port = parse_url(broker_url)
+        self.log = log if log is not None else (lambda event: None)
+        self.connected = False
+        self._acked = queue.Queue()            # mids the broker acknowledged (from paho's thread)
+        self._inflight = {}                    # mid -> (link, entry, link's client then)
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+        self._next_status = 0.0
+        self.mqtt = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
+                                client_id=client_id or "floor-gateway-%s" % floor, clean_session=True)
+        self.mqtt.max_inflight_messages_set(1000)      # the boards' windows bound what is in flight
+        self.mqtt.max_queued_messages_set(0)
+        self.mqtt.reconnect_delay_set(0.05, 1)
+        self.mqtt.on_publish = self._on_publish
+        self.mqtt.on_connect = self._on_connect
+        self.mqtt.on_disconnect = self._on_disconnect
+
+    # -- paho's thread --
+
+    def _on_publish(self, client, userdata, mid, reason_code, properties):
+        self._acked.put(mid)
+        try:
+            os.write(self._wake_w, b"!")
+        except BlockingIOError:
+            pass
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties):
+        self.connected = not reason_code.is_failure
+        self.log({"mqtt": "connected" if self.connected else "refused", "reason": str(reason_code)})
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties):
+        self.connected = False
+        self.log({"mqtt": "disconnected", "reason": str(reason_code)})
+
+    # -- the loop --
+
+    def start(self):
+        self.mqtt.connect_async(self.host, self.port, keepalive=KEEPALIVE_S)
+        self.mqtt.loop_start()
+        self._open_links(time.monotonic())
+        return self
+
+    def run(self, until=None):
+        """step() until until() is true (never, by default: until a signal)."""
+        while until is None or not until():
+            self.step()
+
+    def step(self, timeout_s=0.05):
+        now = time.monotonic()
+        self._open_links(now)
+        fds = {link.fd: link for link in self.links if link.up}
+        ready, _, _ = select.select(list(fds) + [self._wake_r], [], [], timeout_s)
+        for fd in ready:
+            if fd == self._wake_r:
+                self._drain_wakes()
+            else:
+                self._read(fds[fd], selected=True)
+        self._pubacks()
+        if now >= self._next_status:
+            self._next_status = now + STATUS_EVERY_S
+            self.publish_status()
+
+    def _open_links(self, now):
+        for link in self.links:
+            if not link.up and link.open(now):
+                self.log({"table": link.name, "link": "up", "port": link.port})
+                self._publish_status(link)
+
+    def _drain_wakes(self):
+        try:
+            while os.read(self._wake_r, 4096):
+                pass
+        except BlockingIOError:
+            pass
+
+    def _read(self, link, selected=False):
+        """What the board sent in, its reports out. selected: select() said the port is readable,
+        so no bytes at all means the device is gone (an unplugged USB serial adapter)."""
+        try:
+            data = link.read()
+        except OSError as exc:
+            data = exc
+        if data == b"" and not selected:
+            return
+        if not data or isinstance(data, OSError):
+            why = str(data) if data else "readable but no data: the device is gone"
+            link.close(why)
+            self.log({"table": link.name, "link": "down", "why": why})
+            self._publish_status(link)
+            return
+        client = link.client
+        reports, reply = client.feed(data)
+        link.write(reply)
+        for report, position in zip(reports, client.positions):
+            self._publish(link, report, position)
+
+    def _publish(self, link, report, position):
+        event = report.get("event") if isinstance(report, dict) else None
+        payload = json.dumps(report, separators=(",", ":"))
+        info = self.mqtt.publish(topic(self.floor, link.name, event), payload, qos=1)
+        link.published_one(position, report)
+        self._inflight[info.mid] = (link, link.waiting[-1], link.client)
+
+    def _pubacks(self):
+        while True:
+            try:
+                mid = self._acked.get_nowait()
+            except queue.Empty:
+                return
+            got = self._inflight.pop(mid, None)
+            if got is None:
+                continue                       # a status message's
+            link, entry, client = got
+            if client is link.client:          # not from before the link was opened again
+                link.puback(entry)
+
+    def publish_status(self):
+        for link in self.links:
+            self._publish_status(link)
+
+    def _publish_status(self, link):
+        if not self.connected:
+            return                             # not queued: a long outage would pile them up
+        return self.mqtt.publish(topic(self.floor, link.name, "status"), json.dumps(link.status()), qos=1, retain=True)
+
+    def status(self):
+        return [link.status() for link in self.links]
+
+    def stop(self):
+        for link in self.links:
+            link.close("gateway stopped")
+        for link in self.links:                # the last status ("down") out before the disconnect
+            info = self._publish_status(link)
+            if info is not None:
+                try:
+                    info.wait_for_publish(0.5)
+                except RuntimeError:
+                    pass
+        self.mqtt.disconnect()
+        self.mqtt.loop_stop()
+        os.close(self._wake_r)
+        os.close(self._wake_w)
+
+
+def main_gateway(args, out=sys.stdout, err=sys.stderr):
+    """`python -m tools.floor gateway`: run until SIGTERM/SIGINT; the exit status."""
+    import signal
+    from tools.floor.broker import BrokerError, EmbeddedBroker
+
+    try:
+        floor, tables = load_tables(args.tables)
+    except TablesError as exc:
+        err.write("tools.floor gateway: %s\n" % exc)
+        return 2
+    floor = args.floor or floor
+    broker = None
+    url = args.broker
+    try:
+        if url in (None, "embedded"):
+            host, port = parse_url("mqtt://" + args.listen)
+            broker = EmbeddedBroker(host, port).start()
+            url = broker.url
+        parse_url(url)
+    except BrokerError as exc:
+        err.write("tools.floor gateway: %s\n" % exc)
+        return 2
+    log = lambda event: (err.write(json.dumps(event) + "\n"), err.flush())
+    log({"gateway": "start", "floor": floor, "tables": len(tables), "broker": url})
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *a: stopping.append(1))
+    gateway = Gateway(floor, tables, url, client_id=args.client_id, log=log).start()
+    try:
+        gateway.run(until=lambda: stopping)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        gateway.stop()
+        if broker is not None:
+            broker.stop()
+    log({"gateway": "stopped", "status": gateway.status()})
+    return 0

@@ -1,0 +1,49 @@
+"""A floor's tables file and its MQTT topic names (docs/floor.md, "Running it", "Topics and payloads")."""
+import json
+
+_NOT_IN_A_NAME = "/+#"        # MQTT's topic separator and wildcards
+
+
+class TablesError(ValueError):
+    """A tables file that cannot be used (what is wrong, and where)."""
+
+
+def load_tables(path):
+    """tables.json -> (floor, [{"table", "port", "baud"}, ...]). TablesError names what is wrong."""
+    try:
+        with open(path) as f:
+            spec = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise TablesError("%s: %s" % (path, exc))
+    if not isinstance(spec, dict) or not isinstance(spec.get("tables"), list) or not spec["tables"]:
+        raise TablesError('%s: expected {"floor": NAME, "tables": [{"table": NAME, "port": PATH}, ...]}' % path)
+    floor = spec.get("floor", "floor")
+    _check_name(path, "floor", floor)
+    tables, seen = [], set()
+    for i, entry in enumerate(spec["tables"]):
+        where = "%s: tables[%d]" % (path, i)
+        if not isinstance(entry, dict) or not isinstance(entry.get("port"), str) or not entry["port"]:
+            raise TablesError("%s: needs a \"port\" (a serial device path)" % where)
+        name = entry.get("table")
+        _check_name(where, "table", name)
+        if name in seen or name == "status":
+            raise TablesError("%s: table name %r is used twice or reserved" % (where, name))
+        seen.add(name)
+        baud = entry.get("baud", 115200)
+        if not isinstance(baud, int) or baud <= 0:
+            raise TablesError("%s: baud must be a positive integer" % where)
+        reopen = entry.get("reopen", True)
+        if not isinstance(reopen, bool):
+            raise TablesError("%s: reopen must be true or false" % where)
+        tables.append({"table": name, "port": entry["port"], "baud": baud, "reopen": reopen})
+    return floor, tables
+
+
+def _check_name(where, what, name):
+    if not isinstance(name, str) or not name or any(c in name for c in _NOT_IN_A_NAME) or not name.isprintable():
+        raise TablesError("%s: %s name %r must be a non-empty string without / + #" % (where, what, name))
+
+
+def topic(floor, table, event):
+    event = "".join("_" if c in _NOT_IN_A_NAME else c for c in str(event or "report"))
+    return "casino/%s/%s/%s" % (floor, table, event)
