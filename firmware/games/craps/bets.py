@@ -75,11 +75,18 @@ def field_12_pays(field_12):
     raise SettingsError("field_12 must be 2 or 3 (Field pays 12 at 2:1 or 3:1, art. 6(12)), got %r" % (field_12,))
 
 
+# Name -> kind code: one dict lookup per placed bet instead of a scan of KIND_NAMES.
+_KIND_CODES = {}
+for _i in range(len(KIND_NAMES)):
+    _KIND_CODES[KIND_NAMES[_i]] = _i
+
+
 def kind_code(name):
     """Bet kind name (e.g. "dont_come") -> kind code; RuleError if unknown."""
-    for i in range(len(KIND_NAMES)):
-        if KIND_NAMES[i] == name:
-            return i
+    if isinstance(name, str):   # an unhashable name (a list) is refused below, not a TypeError
+        code = _KIND_CODES.get(name)
+        if code is not None:
+            return code
     raise RuleError("unknown craps bet type %r: expected one of %s" % (name, ", ".join(KIND_NAMES)))
 
 
