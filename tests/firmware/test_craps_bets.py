@@ -206,3 +206,21 @@ def test_resolved_record_carries_seat_zone_net_stake():
     r = t.roll((2, 3))
     assert (c, 6, "big_number", "big_5", "win", 21, 15) in r
     assert (f, 2, "big", "big", "lose", -5, 5) in r
+
+
+def test_cached_stake_units_are_the_computed_ones():
+    # The table remembers each bet's stake unit (bets.cached_stake_quantum): the same answer as
+    # stake_quantum() for every kind and number, the first time and from the cache.
+    B = C.B
+    for field_12 in (2, 3):
+        for kind in range(len(B.KIND_NAMES)):
+            if kind == B.HARD:
+                numbers = B.HARD_NUMBERS
+            elif kind == B.BIG_NUMBER or B.is_odds(kind):
+                numbers = B.POINTS
+            else:
+                numbers = (0,)
+            for n in numbers:
+                for _ in range(2):
+                    assert B.cached_stake_quantum(kind, n, field_12) == B.stake_quantum(kind, n, field_12)
+    assert B.cached_stake_quantum(B.PASS_ODDS, 6, 2) == 5 and B.cached_stake_quantum(B.HORN, 0, 2) == 4

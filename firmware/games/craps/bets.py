@@ -145,6 +145,22 @@ def stake_quantum(kind, number, field_12):
     return q
 
 
+# kind << 4 | number -> stake_quantum(): a table asks for the same few units again and again.
+_QUANTA = {}
+
+
+def cached_stake_quantum(kind, number, field_12):
+    """stake_quantum() for a kind code and a number 0..15 the table has validated, computed once."""
+    if kind == FIELD:
+        field_12_pays(field_12)   # the option is still checked on every Field bet; its unit is 1 at 2:1 and 3:1
+    key = kind << 4 | number
+    q = _QUANTA.get(key)
+    if q is None:
+        q = stake_quantum(kind, number, field_12)
+        _QUANTA[key] = q
+    return q
+
+
 def zone_name(kind, number):
     """Layout zone a bet sits in (the board's "zones" keys): lights and host reports use it.
 

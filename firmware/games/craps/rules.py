@@ -161,7 +161,7 @@ class CrapsTable:
                     number, multiple, multiple * parent.amount * ratio[1] // ratio[0], committed)
         # One-roll and multi-roll bets: any time (art. 5(5)).
 
-        q = B.stake_quantum(k, number, s.field_12)
+        q = B.cached_stake_quantum(k, number, s.field_12)
         if amount % q:
             ratios = B.win_ratios(k, number, s.field_12)
             return None, "stake %d does not pay exactly: %s%s pays %s, so the stake must be a multiple of %d (no rounding)" % (
