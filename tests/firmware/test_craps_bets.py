@@ -224,3 +224,16 @@ def test_cached_stake_units_are_the_computed_ones():
                 for _ in range(2):
                     assert B.cached_stake_quantum(kind, n, field_12) == B.stake_quantum(kind, n, field_12)
     assert B.cached_stake_quantum(B.PASS_ODDS, 6, 2) == 5 and B.cached_stake_quantum(B.HORN, 0, 2) == 4
+
+
+def test_zone_names_come_from_one_table_made_once():
+    # Settling formats no strings: every (kind, number 0..10) zone is in bets.ZONE_TABLE, the same
+    # text as worked out, one object per distinct name; other arguments are still worked out.
+    B = C.B
+    for kind in range(len(B.KIND_NAMES)):
+        for n in range(B.ZONE_COLUMNS):
+            z = B.zone_name(kind, n)
+            assert z == B._zone_name(kind, n) and z is B.ZONE_TABLE[kind * B.ZONE_COLUMNS + n]
+    assert B.zone_name(B.COME, 6) is B.zone_name(B.DONT_COME_ODDS, 6) == "point_6"
+    assert B.zone_name(B.HARD, 8) == "hard_8" and B.zone_name(B.FIELD, 0) == "field"
+    assert B.zone_name(B.HARD, 12) == "hard_12" and B.zone_name(B.COME, 0) == "come"

@@ -161,12 +161,8 @@ def cached_stake_quantum(kind, number, field_12):
     return q
 
 
-def zone_name(kind, number):
-    """Layout zone a bet sits in (the board's "zones" keys): lights and host reports use it.
-
-    number: hard/big number; the own point of a Come/Don't Come bet (0 before it has one);
-    the point of an odds bet.
-    """
+def _zone_name(kind, number):
+    # zone_name() worked out: it fills ZONE_TABLE, and answers what the table does not hold.
     if kind == PASS or kind == PASS_ODDS:
         return "pass"
     if kind == DONT_PASS or kind == DONT_PASS_ODDS:
@@ -180,6 +176,35 @@ def zone_name(kind, number):
     if kind == BIG_NUMBER:
         return "big_%d" % number
     return KIND_NAMES[kind]
+
+
+# Every zone name, made once: ZONE_TABLE[kind * ZONE_COLUMNS + number] for numbers 0..10 (a bet's
+# number never exceeds 10), so settling a roll formats no strings. Equal names share one object.
+ZONE_COLUMNS = const(11)
+
+
+def _zone_table():
+    names = {}
+    out = []
+    for kind in range(len(KIND_NAMES)):
+        for number in range(ZONE_COLUMNS):
+            z = _zone_name(kind, number)
+            out.append(names.setdefault(z, z))
+    return tuple(out)
+
+
+ZONE_TABLE = _zone_table()
+
+
+def zone_name(kind, number):
+    """Layout zone a bet sits in (the board's "zones" keys): lights and host reports use it.
+
+    number: hard/big number; the own point of a Come/Don't Come bet (0 before it has one);
+    the point of an odds bet.
+    """
+    if type(kind) is int and type(number) is int and 0 <= kind < len(KIND_NAMES) and 0 <= number < ZONE_COLUMNS:
+        return ZONE_TABLE[kind * ZONE_COLUMNS + number]
+    return _zone_name(kind, number)
 
 
 def settle_line(kind, own_point, total):
