@@ -8,6 +8,7 @@
 # Money is integer table units. A stake must be a multiple of the table minimum (art. 5(6)) AND
 # make every payout of its bet exact (e.g. a multiple of 5 for odds 6:5 on a 6): otherwise the bet
 # is REFUSED with a reason. Payouts are never rounded. Table settings: settings.py.
+from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.craps import bets as B
 from firmware.games.craps.dice import check_report
@@ -23,6 +24,23 @@ ZONE = 3
 RESULT = 4   # "win", "lose", "push" or "down" (taken down, stake returned)
 NET = 5      # amount won (+) or lost (-); 0 for push/down
 STAKE = 6
+
+# What the roll loop does with a kind: one tuple lookup instead of is_line()/is_odds() calls.
+_LINE = const(0)
+_ODDS = const(1)
+_PROP = const(2)   # one-roll and multi-roll bets (art. 5(3)-(4))
+
+
+def _kind_group(k):
+    if B.is_line(k):
+        return _LINE
+    if B.is_odds(k):
+        return _ODDS
+    return _PROP
+
+
+_GROUP = tuple(_kind_group(k) for k in range(len(B.KIND_NAMES)))
+
 
 class Bet:
     """One stake on the layout. number: own point (line bets, 0 before it has one), the
@@ -112,7 +130,8 @@ class CrapsTable:
         elif number:
             raise RuleError("%s takes no number" % name)
         parent = None
-        if B.is_odds(k):
+        odds = _GROUP[k] == _ODDS
+        if odds:
             if on is None:
                 raise RuleError("%s needs the id of the line bet it backs" % name)
             if not is_int(on):
@@ -133,7 +152,7 @@ class CrapsTable:
         elif k == B.COME or k == B.DONT_COME:
             if not self.point:
                 return None, "%s only once a point is set (art. 5(2)(5), (6))" % name
-        elif B.is_odds(k):
+        elif odds:
             parent = self.find(on)
             want = B.odds_parent_kind(k)
             if parent is None:
@@ -225,55 +244,81 @@ class CrapsTable:
         self.rolls += 1
         total = d1 + d2
         come_out = self.point == 0
+        resolved = self._settle(d1, d2, come_out)
+        self._move_puck(total, come_out)
+        return resolved
+
+    def _settle(self, d1, d2, come_out):
+        """Decide every open bet on one valid roll: the resolved tuples; the standing bets stay."""
+        total = d1 + d2
         s = self.settings
         off = s.off_codes
+        field_12 = s.field_12
+        # The loop runs once per open bet: everything it uses is a local (no module or attribute
+        # lookups per bet), the kind's group comes from one tuple, the zone from bets.ZONE_TABLE.
+        group = _GROUP
+        names = B.KIND_NAMES
+        zones = B.ZONE_TABLE
+        columns = B.ZONE_COLUMNS
+        settle_line = B.settle_line
+        settle_prop = B.settle_prop
+        odds_pay = B.odds_pay
+        stand = B.STAND
+        won = B.WIN
+        lost = B.LOSE
+        push = B.PUSH
+        move = B.MOVE
         resolved = []
         keep = []
         for b in self.bets:
             k = b.kind
-            if B.is_line(k):
-                code, win, stake = B.settle_line(k, b.number, total)
-                if code == B.MOVE:
+            g = group[k]
+            if g == _LINE:
+                code, win, stake = settle_line(k, b.number, total)
+                if code == move:
                     b.number = total
-                    code = B.STAND
-            elif B.is_odds(k):
+                    code = stand
+            elif g == _ODDS:
                 pcode = b.parent.outcome
-                if pcode == B.STAND:
-                    code = B.STAND
+                if pcode == stand:
+                    code = stand
                     win = stake = 1
                 elif come_out and k in off:
-                    code, win, stake = B.PUSH, 1, 1     # odds were off: returned with the decision
-                elif pcode == B.WIN:
-                    code = B.WIN
-                    win, stake = B.odds_pay(k, b.number)
+                    code, win, stake = push, 1, 1     # odds were off: returned with the decision
+                elif pcode == won:
+                    code = won
+                    win, stake = odds_pay(k, b.number)
                 else:
-                    code, win, stake = (B.LOSE, 1, 1) if pcode == B.LOSE else (B.PUSH, 1, 1)
+                    code, win, stake = (lost, 1, 1) if pcode == lost else (push, 1, 1)
             elif come_out and k in off:
-                code = B.STAND                          # off: stands through the come-out
+                code = stand                          # off: stands through the come-out
                 win = stake = 1
             else:
-                code, win, stake = B.settle_prop(k, b.number, d1, d2, s.field_12)
+                code, win, stake = settle_prop(k, b.number, d1, d2, field_12)
             b.outcome = code
-            if code == B.STAND:
+            if code == stand:
                 b.in_action = True
                 keep.append(b)
                 continue
-            if code == B.WIN:
+            if code == won:
                 net = b.amount * win // stake
                 result = "win"
-            elif code == B.LOSE:
+            elif code == lost:
                 net = -b.amount
                 result = "lose"
             else:
                 net = 0
                 result = "push"
-            resolved.append((b.bet_id, b.seat, B.KIND_NAMES[k], B.zone_name(k, b.number), result, net, b.amount))
+            resolved.append((b.bet_id, b.seat, names[k], zones[k * columns + b.number], result, net, b.amount))
         self.bets = keep
-        # The puck (art. 5(2)(1)) and the shooter (art. 4).
+        return resolved
+
+    def _move_puck(self, total, come_out):
+        """The puck (art. 5(2)(1)) and the shooter (art. 4) after a valid roll."""
         if come_out:
             if total in B.POINTS:
                 self.point = total
-            elif s.shooter_change_on_come_out_craps and (total == 2 or total == 3 or total == 12):
+            elif self.settings.shooter_change_on_come_out_craps and (total == 2 or total == 3 or total == 12):
                 self.shooter_changed = True       # art. 4(2), literal reading (table option)
         elif total == self.point:
             self.point = 0
@@ -283,4 +328,3 @@ class CrapsTable:
             self.shooter_changed = True           # art. 4(2) as read: the seven-out
         if self.shooter_changed:
             self.shooter_changes += 1
-        return resolved
