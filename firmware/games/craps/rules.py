@@ -41,6 +41,31 @@ def _kind_group(k):
 
 _GROUP = tuple(_kind_group(k) for k in range(len(B.KIND_NAMES)))
 
+# When a kind may be placed and what number it takes: one tuple lookup in place_bet.
+_COME_OUT_LINE = const(0)   # Pass, Don't Pass: puck OFF (art. 5(2)(1), (3))
+_POINT_LINE = const(1)      # Come, Don't Come: a point is set (art. 5(2)(5), (6))
+_ODDS_BET = const(2)        # behind a line bet with a point (art. 5(2))
+_HARD_BET = const(3)        # any time, number 4/6/8/10 (art. 5(4)(1))
+_BIG_BET = const(4)         # any time, number 4..10 but 7 (art. 5(4)(2)-(4))
+_ANY_TIME = const(5)        # one-roll bets, no number (art. 5(3), 5(5))
+
+
+def _placement(k):
+    if k == B.PASS or k == B.DONT_PASS:
+        return _COME_OUT_LINE
+    if k == B.COME or k == B.DONT_COME:
+        return _POINT_LINE
+    if B.is_odds(k):
+        return _ODDS_BET
+    if k == B.HARD:
+        return _HARD_BET
+    if k == B.BIG_NUMBER:
+        return _BIG_BET
+    return _ANY_TIME
+
+
+_PLACEMENT = tuple(_placement(k) for k in range(len(B.KIND_NAMES)))
+
 
 class Bet:
     """One stake on the layout. number: own point (line bets, 0 before it has one), the
@@ -112,25 +137,27 @@ class CrapsTable:
         k = kind
         if isinstance(kind, str):
             k = B.kind_code(kind)
-        if not is_int(k) or not 0 <= k < len(B.KIND_NAMES):
+        # type(x) is int first: the plain int skips the call (is_int also takes int subclasses, not bool)
+        if (type(k) is not int and not is_int(k)) or not 0 <= k < len(B.KIND_NAMES):
             raise RuleError("unknown craps bet type %r" % (kind,))
-        if not is_int(seat) or not 0 <= seat < s.seats:
+        if (type(seat) is not int and not is_int(seat)) or not 0 <= seat < s.seats:
             raise RuleError("seat %r is not at this table (seats 0..%d)" % (seat, s.seats - 1))
-        if not is_int(amount):
+        if type(amount) is not int and not is_int(amount):
             raise RuleError("stake must be a whole number of table units, got %r" % (amount,))
         name = B.KIND_NAMES[k]
-        if not is_int(number):  # 4.0 is not the number 4: option numbers are ints
+        if type(number) is not int and not is_int(number):  # 4.0 is not the number 4: option numbers are ints
             raise RuleError("bet number must be a whole number, got %r" % (number,))
-        if k == B.HARD:
+        when = _PLACEMENT[k]
+        if when == _HARD_BET:
             if number not in B.HARD_NUMBERS:
                 raise RuleError("hard way number must be 4, 6, 8 or 10 (art. 5(4)(1)), got %r" % (number,))
-        elif k == B.BIG_NUMBER:
+        elif when == _BIG_BET:
             if number not in B.BIG_NUMBERS:
                 raise RuleError("big number must be 4, 5, 6, 8, 9 or 10 (art. 5(4)(2)-(4)), got %r" % (number,))
         elif number:
             raise RuleError("%s takes no number" % name)
         parent = None
-        odds = _GROUP[k] == _ODDS
+        odds = when == _ODDS_BET
         if odds:
             if on is None:
                 raise RuleError("%s needs the id of the line bet it backs" % name)
@@ -146,10 +173,10 @@ class CrapsTable:
         if len(self.bets) >= s.max_open_bets:
             return None, "table holds its maximum of %d open bets" % s.max_open_bets
 
-        if k == B.PASS or k == B.DONT_PASS:
+        if when == _COME_OUT_LINE:
             if self.point:
                 return None, "%s is a come-out bet: only while the puck is OFF (art. 5(2)(1), (3))" % name
-        elif k == B.COME or k == B.DONT_COME:
+        elif when == _POINT_LINE:
             if not self.point:
                 return None, "%s only once a point is set (art. 5(2)(5), (6))" % name
         elif odds:
