@@ -237,3 +237,22 @@ def test_zone_names_come_from_one_table_made_once():
     assert B.zone_name(B.COME, 6) is B.zone_name(B.DONT_COME_ODDS, 6) == "point_6"
     assert B.zone_name(B.HARD, 8) == "hard_8" and B.zone_name(B.FIELD, 0) == "field"
     assert B.zone_name(B.HARD, 12) == "hard_12" and B.zone_name(B.COME, 0) == "come"
+
+
+def test_one_roll_outcomes_table_is_settle_prop():
+    # The roll loop settles one-roll bets (art. 5(3)) from bets.ONE_ROLL_OUTCOMES: the same
+    # (code, win, stake) as settle_prop for every pair of dice; None only for the Field's 12.
+    B = C.B
+    for kind in range(len(B.KIND_NAMES)):
+        row = B.ONE_ROLL_OUTCOMES[kind]
+        if not B.is_one_roll(kind):
+            assert row is None
+            continue
+        for d1 in range(1, 7):
+            for d2 in range(1, 7):
+                if kind == B.FIELD and d1 + d2 == 12:
+                    assert row[12] is None
+                    continue
+                for field_12 in (2, 3):
+                    assert row[d1 + d2] == B.settle_prop(kind, 0, d1, d2, field_12)
+    assert B.ONE_ROLL_OUTCOMES[B.HORN][2] == (B.WIN, 27, 4)

@@ -232,6 +232,21 @@ def settle_line(kind, own_point, total):
 def settle_prop(kind, number, d1, d2, field_12):
     """One-roll (art. 5(3)) or multi-roll (art. 5(4)) bet on one roll -> (code, win, stake)."""
     total = d1 + d2
+    # The multi-roll bets first: the table settles one-roll bets from ONE_ROLL_OUTCOMES.
+    if kind == HARD:                          # art. 5(4)(1): the pair wins; 7 or easy way loses
+        if total == 7:
+            return (LOSE, 1, 1)
+        if total == number:
+            if d1 == d2:
+                return (WIN,) + _HARD_PAY[number]
+            return (LOSE, 1, 1)
+        return (STAND, 1, 1)
+    if kind == BIG_NUMBER:                    # art. 5(4)(2)-(4): the number before a 7
+        if total == number:
+            return (WIN,) + _BIG_PAY[number]
+        if total == 7:
+            return (LOSE, 1, 1)
+        return (STAND, 1, 1)
     if kind in _ONE_ROLL:
         entry = _ONE_ROLL[kind]
         if total in entry[0]:
@@ -255,18 +270,31 @@ def settle_prop(kind, number, d1, d2, field_12):
         return (WIN, 1, 1) if total >= 8 else (LOSE, 1, 1)
     if kind == SMALL:                         # art. 5(3)(9): 2-6 wins, 7 loses
         return (WIN, 1, 1) if total <= 6 else (LOSE, 1, 1)
-    if kind == HARD:                          # art. 5(4)(1): the pair wins; 7 or easy way loses
-        if total == 7:
-            return (LOSE, 1, 1)
-        if total == number:
-            if d1 == d2:
-                return (WIN,) + _HARD_PAY[number]
-            return (LOSE, 1, 1)
-        return (STAND, 1, 1)
-    if kind == BIG_NUMBER:                    # art. 5(4)(2)-(4): the number before a 7
-        if total == number:
-            return (WIN,) + _BIG_PAY[number]
-        if total == 7:
-            return (LOSE, 1, 1)
-        return (STAND, 1, 1)
     raise RuleError("not a proposition bet kind: %r" % (kind,))
+
+
+def _one_roll_outcomes():
+    # settle_prop() of every one-roll kind for every total, worked out once; a Field 12 pays by the
+    # table's field_12 option, so its entry is None (the caller asks field_12_pays()).
+    shared = {}
+    table = []
+    for kind in range(len(KIND_NAMES)):
+        if not is_one_roll(kind):
+            table.append(None)
+            continue
+        row = [None, None]
+        for total in range(2, 13):
+            d1 = total - 6 if total > 7 else 1
+            out = settle_prop(kind, 0, d1, total - d1, 2)
+            if out != settle_prop(kind, 0, d1, total - d1, 3):
+                out = None
+            else:
+                out = shared.setdefault(out, out)
+            row.append(out)
+        table.append(tuple(row))
+    return tuple(table)
+
+
+# ONE_ROLL_OUTCOMES[kind][total] = settle_prop(kind, 0, d1, d2, field_12) for a one-roll kind (art. 5(3)),
+# None where it depends on field_12 (the Field's 12, art. 6(12)); None for the other kinds.
+ONE_ROLL_OUTCOMES = _one_roll_outcomes()

@@ -28,7 +28,8 @@ STAKE = 6
 # What the roll loop does with a kind: one tuple lookup instead of is_line()/is_odds() calls.
 _LINE = const(0)
 _ODDS = const(1)
-_PROP = const(2)   # one-roll and multi-roll bets (art. 5(3)-(4))
+_ONE_ROLL = const(2)   # one-roll bets (art. 5(3)): decided from bets.ONE_ROLL_OUTCOMES
+_MULTI_ROLL = const(3)  # hard ways and big numbers (art. 5(4))
 
 
 def _kind_group(k):
@@ -36,7 +37,9 @@ def _kind_group(k):
         return _LINE
     if B.is_odds(k):
         return _ODDS
-    return _PROP
+    if B.is_one_roll(k):
+        return _ONE_ROLL
+    return _MULTI_ROLL
 
 
 _GROUP = tuple(_kind_group(k) for k in range(len(B.KIND_NAMES)))
@@ -65,6 +68,7 @@ def _placement(k):
 
 
 _PLACEMENT = tuple(_placement(k) for k in range(len(B.KIND_NAMES)))
+_KINDS = len(B.KIND_NAMES)
 
 
 class Bet:
@@ -138,7 +142,7 @@ class CrapsTable:
         if isinstance(kind, str):
             k = B.kind_code(kind)
         # type(x) is int first: the plain int skips the call (is_int also takes int subclasses, not bool)
-        if (type(k) is not int and not is_int(k)) or not 0 <= k < len(B.KIND_NAMES):
+        if (type(k) is not int and not is_int(k)) or not 0 <= k < _KINDS:
             raise RuleError("unknown craps bet type %r" % (kind,))
         if (type(seat) is not int and not is_int(seat)) or not 0 <= seat < s.seats:
             raise RuleError("seat %r is not at this table (seats 0..%d)" % (seat, s.seats - 1))
@@ -289,6 +293,7 @@ class CrapsTable:
         columns = B.ZONE_COLUMNS
         settle_line = B.settle_line
         settle_prop = B.settle_prop
+        one_roll = B.ONE_ROLL_OUTCOMES
         odds_pay = B.odds_pay
         stand = B.STAND
         won = B.WIN
@@ -320,6 +325,11 @@ class CrapsTable:
             elif come_out and k in off:
                 code = stand                          # off: stands through the come-out
                 win = stake = 1
+            elif g == _ONE_ROLL:
+                out = one_roll[k][total]
+                if out is None:                       # the Field's 12 (art. 6(12)): by the table's option
+                    out = settle_prop(k, b.number, d1, d2, field_12)
+                code, win, stake = out
             else:
                 code, win, stake = settle_prop(k, b.number, d1, d2, field_12)
             b.outcome = code
