@@ -95,6 +95,12 @@ def vm_part(us_per_iter):
           % rounds[0]["engine_showdowns"])
     print("    ms: %s" % sp(eng_ms))
     print("    in calibration iterations: %s" % sp(eng_iters, "%.0f"))
+    play_ms = [r["play_total_us"] / 1000.0 / r["hands_played"] for r in rounds]
+    play_iters = [1000.0 * m / (c * 1000.0 / iters) for m, c in zip(play_ms, cal_ms)]
+    print("  a 10-seat hand dealt and played (check or call, legal() before each act) to the river's last check,"
+          " %d actions:" % (rounds[0]["actions"] // rounds[0]["hands_played"]))
+    print("    ms: %s" % sp(play_ms))
+    print("    in calibration iterations: %s" % sp(play_iters, "%.0f"))
     print("== RP2040 ESTIMATE, not a measurement: ASSUMING %.1f us per calibration iteration on the board"
           % us_per_iter)
     print("  10-seat showdown ~ %.1f ms;  engine showdown ~ %.1f ms"

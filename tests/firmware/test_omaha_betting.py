@@ -356,3 +356,18 @@ def test_options_resolved_by_explicit_branches_art_10_5_11_12_4():
     assert os_.raise_cap_applies(settings(), False) and not os_.raise_cap_applies(settings(), True)
     assert os_.odd_chip_from_button(settings(odd_chip="button"))
     raises(SettingsError, os_.load_settings, {1: 2})
+
+
+def test_art6_1_hole_card_count_is_kept_through_a_refused_card():
+    # The hand keeps a running count of the hole cards dealt (no recount per card): a card refused
+    # as dealt twice does not move it, and the round opens after exactly 4 cards a player.
+    hand = OmahaHand(settings(), 3, FOUR)
+    for card in range(6):
+        hand.deal(card)
+    raises(IntegrityError, hand.deal, 2)
+    assert hand.expected() == (EXPECT_HOLE, 2) and hand._holes == 6
+    for card in range(6, 16):
+        assert hand.expected()[0] == EXPECT_HOLE
+        hand.deal(card)
+    assert [len(h) for h in hand.hole] == [4, 4, 4, 4] and to_act(hand) == 2   # left of the big blind
+

@@ -108,6 +108,7 @@ class OmahaHand:
         self.stack = list(self.start)
         self.idle = idle
         self.hole = [[] for _ in range(n)]
+        self._holes = 0     # hole cards dealt so far (art. 6(1)): kept, not counted per card
         self.board = []
         self.burns = []
         self._dealt = bytearray(52)
@@ -130,7 +131,7 @@ class OmahaHand:
     def expected(self):
         """-> (kind, seat or None): EXPECT_HOLE/ACTION name a seat, the others None."""
         if self.phase == EXPECT_HOLE:
-            return EXPECT_HOLE, self.seats[self._hole_count() % self.n]
+            return EXPECT_HOLE, self.seats[self._holes % self.n]
         if self.phase == EXPECT_ACTION:
             return EXPECT_ACTION, self.seats[self.to_act]
         return self.phase, None
@@ -166,9 +167,10 @@ class OmahaHand:
         self._dealt[card] = 1
         if self.phase == EXPECT_HOLE:
             # Art. 6(1): four cards each, one at a time, clockwise from left of the button.
-            i = self._hole_count() % self.n
+            i = self._holes % self.n
             self.hole[i].append(card)
-            if self._hole_count() == 4 * self.n:
+            self._holes += 1
+            if self._holes == 4 * self.n:
                 self._start_round(0)
             return EXPECT_HOLE, self.seats[i]
         if self.phase == EXPECT_BURN:
@@ -224,12 +226,6 @@ class OmahaHand:
         return self._result
 
     # --- internals ----------------------------------------------------------
-
-    def _hole_count(self):
-        k = 0
-        for h in self.hole:
-            k += len(h)
-        return k
 
     def _live_count(self):
         k = 0
