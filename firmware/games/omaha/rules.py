@@ -109,6 +109,7 @@ class OmahaHand:
         self.idle = idle
         self.hole = [[] for _ in range(n)]
         self._holes = 0     # hole cards dealt so far (art. 6(1)): kept, not counted per card
+        self._legal = None  # the Legal of the player to act, worked out once per action (_legal_now)
         self.board = []
         self.burns = []
         self._dealt = bytearray(52)
@@ -152,7 +153,7 @@ class OmahaHand:
         """The options of the player to act (a Legal); RuleError if no action is expected."""
         if self.phase != EXPECT_ACTION:
             raise RuleError("no action expected now: the hand expects %s" % self._describe())
-        return legal_actions(self.betting, self.to_act, self.seats[self.to_act], self._live_count())
+        return self._legal_now()
 
     # --- feeding the hand ---------------------------------------------------
 
@@ -198,8 +199,8 @@ class OmahaHand:
                 raise RuleError("fold takes no amount")
             self.folded[p] = True  # art. 13: the folded chips stay in the pot
         else:
-            legal = legal_actions(self.betting, p, seat, self._live_count())
-            self.betting.apply(legal, action, amount)
+            self.betting.apply(self._legal_now(), action, amount)
+        self._legal = None  # the action changed what the next player may do
         self.history.append((self.street, seat, action, self.betting.bet[p]))
         if self._live_count() == 1:
             self._finish(False)
@@ -226,6 +227,13 @@ class OmahaHand:
         return self._result
 
     # --- internals ----------------------------------------------------------
+
+    def _legal_now(self):
+        # Worked out once per action: the controller, the screens and act() all ask for it. Only
+        # act() and _advance() change what it depends on, and both drop it.
+        if self._legal is None:
+            self._legal = legal_actions(self.betting, self.to_act, self.seats[self.to_act], self._live_count())
+        return self._legal
 
     def _live_count(self):
         k = 0
@@ -256,6 +264,7 @@ class OmahaHand:
             self._advance(1)
 
     def _advance(self, after):
+        self._legal = None
         n = self.n
         for k in range(1, n + 1):
             q = (after + k) % n
