@@ -24,7 +24,8 @@ def test_calibration_loop_is_the_same_on_both_runtimes():
         start = text.index("def calibrate(n):")
         return [line.strip() for line in text[start:text.index("return x", start)].splitlines()
                 if line.strip() and not line.strip().startswith("#")]
-    assert body("bench/benchutil.py") == body("bench/omaha_vm.py") == body("bench/craps_vm.py")
+    assert body("bench/benchutil.py") == body("bench/omaha_vm.py") == body("bench/craps_vm.py") \
+        == body("bench/shoe_refill.py")
 
 
 def _ram_figures(tmp_path, bench):
