@@ -2,21 +2,23 @@
 
     .venv/bin/python bench/craps_crapssim.py [--rolls 20000] [--block 2000] [--repeats 3] [--seed 2010]
 
-One player, the same betting on both sides before every roll: a Pass Line bet of 10 while the
+One player, the same betting on every side before every roll: a Pass Line bet of 10 while the
 puck is off, 2x odds (20) behind it once it has a point, 10 on the Field and 10 on each hard way
 (4, 6, 8, 10), each put back as soon as it is decided. Both engines are fed one fixed dice
-sequence (--seed); CrapsSim 0.4.1 through Table.fixed_run with a Strategy placing those bets,
-ours through firmware.games.craps.rules.CrapsTable (place_bet, roll: the code the board runs).
-Field 12 pays 2:1 on both (CrapsSim's default); hard ways stand on the come-out on both
+sequence (--seed); CrapsSim 0.4.1 through Table.fixed_run, in two set-ups: its own strategy
+classes combined (BetPassLine + PassLineOddsMultiplier + BetField + BetHardWay, as its documentation
+does), and a hand-written Strategy placing the same bets (the leanest we could write, about twice as
+fast); ours through firmware.games.craps.rules.CrapsTable (place_bet, roll: the code the board runs).
+Field 12 pays 2:1 everywhere (CrapsSim's default); hard ways stand on the come-out everywhere
 (off_on_come_out is empty here, CrapsSim's HardWay always works).
 
 Honesty check, asserted: before anything is timed, one pass over every roll compares the money
-of both engines after EACH roll (ours: the sum of the decided bets' nets; CrapsSim: bankroll plus
+of ours and each CrapsSim set-up after EACH roll (ours: the sum of the decided bets' nets; CrapsSim: bankroll plus
 the stakes still on the layout, minus the starting bankroll); and each timed repeat ends with the
-same total on both sides. The bench stops if they ever differ.
+same total on every side. The bench stops if they ever differ.
 
 Timing: CPU time (bench/benchutil.clock). The rolls are cut in blocks of --block; each block is
-run by both engines one after the other (the order alternating from block to block), with the
+run by the three one after the other (each going first in turn), with the
 calibration loop of bench/benchutil.py timed next to it, and the ratio taken per block. Medians
 over every block of every repeat, with the middle half.
 """
@@ -114,10 +116,21 @@ def crapssim_side():
                 if n not in hard:
                     player.add_bet(HardWay(n, STAKE))
 
+    def own_strategies():
+        # The same bets from CrapsSim's own strategy classes, as its documentation combines them.
+        from crapssim.strategy import BetPassLine, PassLineOddsMultiplier
+        from crapssim.strategy.single_bet import BetField, BetHardWay
+        strategy = BetPassLine(STAKE) + PassLineOddsMultiplier(ODDS // STAKE) + BetField(STAKE)
+        for n in HARD_NUMBERS:
+            strategy = strategy + BetHardWay(n, STAKE)
+        return strategy
+
     class Theirs:
+        strategy = SameBets
+
         def __init__(self):
             self.table = Table(seed=1)
-            self.player = self.table.add_player(bankroll=START_BANKROLL, strategy=SameBets(), name="p")
+            self.player = self.table.add_player(bankroll=START_BANKROLL, strategy=self.strategy(), name="p")
 
         @property
         def money(self):
@@ -126,7 +139,10 @@ def crapssim_side():
         def run(self, rolls):
             self.table.fixed_run(rolls, verbose=False)
 
-    return Theirs
+    class TheirsOwnStrategies(Theirs):
+        strategy = staticmethod(own_strategies)
+
+    return Theirs, TheirsOwnStrategies
 
 
 def check_same_money(rolls, Theirs):
@@ -149,47 +165,50 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=2010)
     a = ap.parse_args(argv)
     import crapssim
-    Theirs = crapssim_side()
+    lean, own = crapssim_side()
     rolls = dice_sequence(a.rolls, a.seed)
-    total = check_same_money(rolls, Theirs)
+    total = check_same_money(rolls, lean)
+    if check_same_money(rolls, own) != total:
+        raise SystemExit("CrapsSim's own strategies settle other money than the hand-written one")
 
     clock = benchutil.clock
     cal_n = a.block * 20
-    t_ours, t_theirs, t_cal, ratios = [], [], [], []
+    sides = (("ours", Ours), ("lean", lean), ("own", own))
+    per_roll = {key: [] for key, _ in sides}
+    t_cal = []
     for rep in range(a.repeats):
-        ours, theirs = Ours(), Theirs()
+        tables = [(key, make()) for key, make in sides]
         for i, start in enumerate(range(0, len(rolls), a.block)):
             block = rolls[start:start + a.block]
-            sides = [(ours, t_ours), (theirs, t_theirs)]
-            if (i + rep) % 2:
-                sides.reverse()
             t = clock()
             benchutil.calibrate(cal_n)
             t_cal.append(clock() - t)
-            took = {}
-            for side, out in sides:
+            k = (i + rep) % len(tables)   # each side goes first in turn
+            for key, side in tables[k:] + tables[:k]:
                 t = clock()
                 side.run(block)
-                took[id(side)] = clock() - t
-                out.append(took[id(side)] / len(block))
-            ratios.append(took[id(theirs)] / took[id(ours)])
-        if ours.money != theirs.money or ours.money != total:
-            raise SystemExit("repeat %d: money differs: ours %r, CrapsSim %r, check pass %r"
-                             % (rep, ours.money, theirs.money, total))
+                per_roll[key].append((clock() - t) / len(block))
+        for key, side in tables:
+            if side.money != total:
+                raise SystemExit("repeat %d: %s settled %r, the check pass %r" % (rep, key, side.money, total))
     sp = benchutil.spread
     med = benchutil.median
     print("== %s" % benchutil.machine())
     print("== crapssim %s against firmware.games.craps.rules.CrapsTable: %d rolls (seed %d) in blocks of %d,"
           " %d repeats: %d blocks, CPU time" % (getattr(crapssim, "__version__", "0.4.1"), len(rolls), a.seed,
-                                                a.block, a.repeats, len(ratios)))
-    print("  same money on both, roll by roll: yes (player's net after %d rolls: %+d)" % (len(rolls), total))
+                                                a.block, a.repeats, len(t_cal)))
+    print("  same money on all three, roll by roll: yes (player's net after %d rolls: %+d)" % (len(rolls), total))
     print("  calibration loop: %.3f us/iteration (%d iterations per block)" % (1e6 * med(t_cal) / cal_n, cal_n))
-    for label, per_roll in (("ours (CrapsTable)", t_ours), ("CrapsSim 0.4.1", t_theirs)):
-        rate = [1.0 / x for x in per_roll]
-        in_cal = [x / (c / cal_n) for x, c in zip(per_roll, t_cal)]
-        print("  %-18s rolls/s: %s" % (label, sp(rate, "%.0f")))
-        print("  %-18s a roll in calibration iterations: %s" % ("", sp(in_cal, "%.1f")))
-    print("  ours faster by (per block): %s" % sp(ratios))
+    labels = {"ours": "ours (CrapsTable)", "lean": "CrapsSim, hand-written Strategy",
+              "own": "CrapsSim, its own strategy classes"}
+    for key, _ in sides:
+        rate = [1.0 / x for x in per_roll[key]]
+        in_cal = [x / (c / cal_n) for x, c in zip(per_roll[key], t_cal)]
+        print("  %-35s rolls/s: %s" % (labels[key], sp(rate, "%.0f")))
+        print("  %-35s a roll in calibration iterations: %s" % ("", sp(in_cal, "%.1f")))
+    for key in ("lean", "own"):
+        ratios = [b / o for o, b in zip(per_roll["ours"], per_roll[key])]
+        print("  ours faster than %s (per block): %s" % (labels[key], sp(ratios)))
     return 0
 
 
