@@ -109,7 +109,7 @@ class OmahaHand:
         self.idle = idle
         self.hole = [[] for _ in range(n)]
         self._holes = 0     # hole cards dealt so far (art. 6(1)): kept, not counted per card
-        self._legal = None  # the Legal of the player to act, worked out once per action (_legal_now)
+        self._legal = None  # the Legal of the player to act: worked out once, when the turn passes (_advance)
         self.board = []
         self.burns = []
         self._dealt = bytearray(52)
@@ -153,7 +153,7 @@ class OmahaHand:
         """The options of the player to act (a Legal); RuleError if no action is expected."""
         if self.phase != EXPECT_ACTION:
             raise RuleError("no action expected now: the hand expects %s" % self._describe())
-        return self._legal_now()
+        return self._legal
 
     # --- feeding the hand ---------------------------------------------------
 
@@ -199,8 +199,7 @@ class OmahaHand:
                 raise RuleError("fold takes no amount")
             self.folded[p] = True  # art. 13: the folded chips stay in the pot
         else:
-            self.betting.apply(self._legal_now(), action, amount)
-        self._legal = None  # the action changed what the next player may do
+            self.betting.apply(self._legal, action, amount)
         self.history.append((self.street, seat, action, self.betting.bet[p]))
         if self._live_count() == 1:
             self._finish(False)
@@ -217,6 +216,7 @@ class OmahaHand:
             self.stack[i] = self.start[i]
         self.phase = EXPECT_VOID
         self.to_act = -1
+        self._legal = None
         self._result = HandResult(True, [], None, 0, self._stacks_by_seat(), self._nets(), ())
         return self._result
 
@@ -227,13 +227,6 @@ class OmahaHand:
         return self._result
 
     # --- internals ----------------------------------------------------------
-
-    def _legal_now(self):
-        # Worked out once per action: the controller, the screens and act() all ask for it. Only
-        # act() and _advance() change what it depends on, and both drop it.
-        if self._legal is None:
-            self._legal = legal_actions(self.betting, self.to_act, self.seats[self.to_act], self._live_count())
-        return self._legal
 
     def _live_count(self):
         k = 0
@@ -271,6 +264,9 @@ class OmahaHand:
             if self.betting.needs_action(q):
                 self.phase = EXPECT_ACTION
                 self.to_act = q
+                # Worked out once per action, here where the turn passes: the controller, the
+                # screens and act() all read it; nothing else changes what it depends on.
+                self._legal = legal_actions(self.betting, q, self.seats[q], self._live_count())
                 return
         self.to_act = -1
         if self.street == 3:
