@@ -194,6 +194,7 @@ def _zone_table():
 
 
 ZONE_TABLE = _zone_table()
+del _zone_table   # used once: its bytecode is not kept in RAM
 
 
 def zone_name(kind, number):
@@ -298,3 +299,4 @@ def _one_roll_outcomes():
 # ONE_ROLL_OUTCOMES[kind][total] = settle_prop(kind, 0, d1, d2, field_12) for a one-roll kind (art. 5(3)),
 # None where it depends on field_12 (the Field's 12, art. 6(12)); None for the other kinds.
 ONE_ROLL_OUTCOMES = _one_roll_outcomes()
+del _one_roll_outcomes   # used once: its bytecode is not kept in RAM

@@ -43,6 +43,7 @@ def _kind_group(k):
 
 
 _GROUP = tuple(_kind_group(k) for k in range(len(B.KIND_NAMES)))
+del _kind_group   # used once: its bytecode is not kept in RAM
 
 # When a kind may be placed and what number it takes: one tuple lookup in place_bet.
 _COME_OUT_LINE = const(0)   # Pass, Don't Pass: puck OFF (art. 5(2)(1), (3))
@@ -68,6 +69,7 @@ def _placement(k):
 
 
 _PLACEMENT = tuple(_placement(k) for k in range(len(B.KIND_NAMES)))
+del _placement   # used once: its bytecode is not kept in RAM
 _KINDS = len(B.KIND_NAMES)
 
 
