@@ -276,7 +276,7 @@ def settle_prop(kind, number, d1, d2, field_12):
 
 def _one_roll_outcomes():
     # settle_prop() of every one-roll kind for every total, worked out once; a Field 12 pays by the
-    # table's field_12 option, so its entry is None (the caller asks field_12_pays()).
+    # table's field_12 option, so its entry is None (the table asks settle_prop() for it).
     shared = {}
     table = []
     for kind in range(len(KIND_NAMES)):
