@@ -97,6 +97,13 @@ def vm_part():
           % (r0["placed"] / float(r0["rolls"]), r0["decided"] / float(r0["rolls"])))
     print("    ms: %s" % sp(roll_ms))
     print("    in calibration iterations: %s" % sp(roll_iters, "%.0f"))
+    for key, label in (("place50_total_us", "placing 50 bets (4 seats, point on)"),
+                       ("seven_out_total_us", "a seven-out deciding those 50 bets")):
+        ms = [r[key] / 1000.0 / r["place_reps"] for r in rounds]
+        it = [1000.0 * m / (c * 1000.0 / iters) for m, c in zip(ms, cal_ms)]
+        print("  %s:" % label)
+        print("    ms: %s" % sp(ms, "%.3f"))
+        print("    in calibration iterations: %s" % sp(it, "%.0f"))
     return status
 
 

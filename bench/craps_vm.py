@@ -128,6 +128,36 @@ def run(rolls, seats):
     return time.ticks_diff(time.ticks_us(), start), placed, decided
 
 
+PLACE_BETS = 50   # bets placed on a table whose point is on, then decided by one seven-out
+PLACE_REPS = 60   # times per round (ticks_us has 1 ms resolution in the VM)
+
+
+def place_and_seven_out(reps):
+    # PLACE_BETS bets (4 seats, KINDS in turn) on a fresh table with the point on, then a seven-out
+    # deciding every one of them (the multi-roll ones lose, the one-roll ones lose or win).
+    bets = []
+    for i in range(PLACE_BETS):
+        bets.append((i % SEATS,) + KINDS[(i // SEATS) % len(KINDS)])
+    place_us = 0
+    seven_us = 0
+    decided = 0
+    for _ in range(reps):
+        t = craps.CrapsTable(SETTINGS)
+        t.roll((2, 2))
+        gc.collect()
+        start = time.ticks_us()
+        for seat, kind, number in bets:
+            t.place_bet(seat, kind, 60, number)
+        mid = time.ticks_us()
+        decided += len(t.roll((3, 4)))
+        end = time.ticks_us()
+        place_us += time.ticks_diff(mid, start)
+        seven_us += time.ticks_diff(end, mid)
+    if decided != reps * PLACE_BETS or not t.seven_out:
+        raise RuntimeError("seven-out decided %d bets, not %d" % (decided, reps * PLACE_BETS))
+    return place_us, seven_us
+
+
 def time_rounds():
     calibrate(1000)
     for r in range(ROUNDS):
@@ -136,8 +166,10 @@ def time_rounds():
         calibrate(CALIBRATION_ITERATIONS)
         cal = time.ticks_diff(time.ticks_us(), t0)
         elapsed, placed, decided = run(ROLLS, SEATS)
+        place_us, seven_us = place_and_seven_out(PLACE_REPS)
         print("round %d: calibration_us: %d rolls: %d rolls_total_us: %d placed: %d decided: %d"
-              % (r, cal, ROLLS, elapsed, placed, decided))
+              " place_reps: %d place50_total_us: %d seven_out_total_us: %d"
+              % (r, cal, ROLLS, elapsed, placed, decided, PLACE_REPS, place_us, seven_us))
     print("calibration_iterations: %d" % CALIBRATION_ITERATIONS)
 
 

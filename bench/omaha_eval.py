@@ -3,7 +3,8 @@
     .venv/bin/python bench/omaha_eval.py                # both parts
     .venv/bin/python bench/omaha_eval.py --skip-vm      # CPython part only
 
-(1) CPython: firmware.games.omaha.poker_eval.evaluate and treys' Evaluator on the
+(1) CPython (bench/eval_treys.py, its five-card part):
+    firmware.games.omaha.poker_eval.evaluate and treys' Evaluator on the
     same random five-card hands (card conversion done beforehand, not timed),
     side by side in blocks of 5,000 hands, each block also timing the
     calibration loop of bench/benchutil.py, in CPU time: medians over every
@@ -19,17 +20,13 @@
 """
 import argparse
 import os
-import random
 import sys
-import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
 from bench import benchutil  # noqa: E402
-from firmware import cards  # noqa: E402
-from firmware.games.omaha import poker_eval  # noqa: E402
 
 # Assumed time per iteration of the calibration loop on an RP2040 at 125 MHz
 # (MicroPython 1.2x, code in RAM): ~13 bytecodes per iteration at roughly 20-40
@@ -37,75 +34,12 @@ from firmware.games.omaha import poker_eval  # noqa: E402
 # own figure (calibration_us / calibration_iterations) when one is available.
 RP2040_US_PER_ITER = 4.0
 SHOWDOWN_TARGET_MS = 10.0
-BLOCK = 5000   # hands per side-by-side block
 
 
 def cpython_part(n_hands, repeats, seed):
-    from treys import Card, Evaluator
-
-    rnd = random.Random(seed)
-    hands = [tuple(rnd.sample(range(52), 5)) for _ in range(n_hands)]
-    tcard = [Card.new(cards.name(c)) for c in range(52)]
-    t_hands = [[tcard[c] for c in h] for h in hands]
-    t_split = [(h[:2], h[2:]) for h in t_hands]
-    evaluator = Evaluator()
-    ours = poker_eval.evaluate
-    theirs = evaluator.evaluate
-    theirs_five = evaluator._five
-
-    # Same results first: our strength is the mirror of treys' rank.
-    for h, (a, b) in zip(hands[:2000], t_split[:2000]):
-        if poker_eval.strength(ours(h)) != 7463 - theirs(a, b):
-            raise SystemExit("evaluators disagree on %s" % cards.names(h))
-
-    clock = benchutil.clock
-    cal_n = BLOCK * 10  # about as long as one block of hands
-
-    def timed(fn, arg):
-        t = clock()
-        fn(arg)
-        return clock() - t
-
-    def run_ours(block):
-        for h in hands[block:block + BLOCK]:
-            ours(h)
-
-    def run_treys(block):
-        for a, b in t_split[block:block + BLOCK]:
-            theirs(a, b)
-
-    def run_treys_five(block):
-        for h in t_hands[block:block + BLOCK]:
-            theirs_five(h)
-
-    # Side by side in small blocks: each block of hands goes through the
-    # calibration loop, ours, treys and treys' _five one after the other, so
-    # whatever the machine does meanwhile hits all of them alike; the figures
-    # are medians over every block of every round.
-    t = {"cal": [], "ours": [], "treys": [], "treys_five": []}
-    for _ in range(repeats):
-        for block in range(0, n_hands - BLOCK + 1, BLOCK):
-            t["cal"].append(timed(benchutil.calibrate, cal_n))
-            t["ours"].append(timed(run_ours, block))
-            t["treys"].append(timed(run_treys, block))
-            t["treys_five"].append(timed(run_treys_five, block))
-    med = benchutil.median
-    print("== %s" % benchutil.machine())
-    print("== CPython: %d random five-card hands in blocks of %d, %d rounds: %d blocks, CPU time, medians"
-          % (n_hands, BLOCK, repeats, len(t["ours"])))
-    print("  calibration loop: %.3f us/iteration (%d iterations per block)" % (1e6 * med(t["cal"]) / cal_n, cal_n))
-    rate = {}
-    for key, label in (("ours", "firmware poker_eval.evaluate(hand)"),
-                       ("treys", "treys Evaluator.evaluate(hand, board)"),
-                       ("treys_five", "treys Evaluator._five(cards) (internal)")):
-        rate[key] = BLOCK / med(t[key])
-        per_hand = [(x / BLOCK) / (c / cal_n) for x, c in zip(t[key], t["cal"])]
-        print("  %-40s %9.0f hands/s; time per hand in calibration iterations: %s"
-              % (label, rate[key], benchutil.spread(per_hand)))
-    for key, label in (("treys", "treys API"), ("treys_five", "treys _five")):
-        ratios = [b / a for a, b in zip(t["ours"], t[key])]
-        print("  speed ratio ours / %-11s %s" % (label, benchutil.spread(ratios)))
-    return rate
+    """The evaluator against treys: bench/eval_treys.py (five-card part)."""
+    from bench import eval_treys
+    return eval_treys.five_card(n_hands, repeats, seed)
 
 
 def _vm_figures(out):
@@ -161,6 +95,12 @@ def vm_part(us_per_iter):
           % rounds[0]["engine_showdowns"])
     print("    ms: %s" % sp(eng_ms))
     print("    in calibration iterations: %s" % sp(eng_iters, "%.0f"))
+    play_ms = [r["play_total_us"] / 1000.0 / r["hands_played"] for r in rounds]
+    play_iters = [1000.0 * m / (c * 1000.0 / iters) for m, c in zip(play_ms, cal_ms)]
+    print("  a 10-seat hand dealt and played (check or call, legal() before each act) to the river's last check,"
+          " %d actions:" % (rounds[0]["actions"] // rounds[0]["hands_played"]))
+    print("    ms: %s" % sp(play_ms))
+    print("    in calibration iterations: %s" % sp(play_iters, "%.0f"))
     print("== RP2040 ESTIMATE, not a measurement: ASSUMING %.1f us per calibration iteration on the board"
           % us_per_iter)
     print("  10-seat showdown ~ %.1f ms;  engine showdown ~ %.1f ms"

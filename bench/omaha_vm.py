@@ -159,7 +159,10 @@ def time_rounds():
             for holes, board in deals:
                 showdown(holes, board)
         sd = us(t0)
-        pending = [at_last_check(1000 + k) for k in range(ENGINE_HANDS)]
+        gc.collect()
+        t0 = time.ticks_us()
+        pending = [at_last_check(1000 + k) for k in range(ENGINE_HANDS)]   # deals and actions, legal() each
+        play = us(t0)
         gc.collect()
         t0 = time.ticks_us()
         for hand, seat in pending:
@@ -169,7 +172,9 @@ def time_rounds():
             if hand.expected()[0] != omaha.EXPECT_DONE:
                 raise RuntimeError("bench hand did not reach the showdown")
         print("round %d: calibration_us: %d showdowns: %d showdown_total_us: %d engine_showdowns: %d engine_total_us: %d"
-              % (r, cal, DEALS * PASSES, sd, ENGINE_HANDS, eng))
+              " hands_played: %d play_total_us: %d actions: %d"
+              % (r, cal, DEALS * PASSES, sd, ENGINE_HANDS, eng, ENGINE_HANDS, play,
+                 sum(len(h.history) for h, _s in pending)))
     print("calibration_iterations: %d" % CALIBRATION_ITERATIONS)
 
 

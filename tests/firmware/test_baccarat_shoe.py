@@ -226,6 +226,19 @@ def test_art2_3_auto_shuffler_no_burn_cards_return_each_round():
     raises(RuleError, shoe.cut_card)
 
 
+def test_art7_2_auto_shuffler_refill_restores_every_count_in_place():
+    # The refill copies the full shoe back into the same buffer: every count, whatever set them
+    # (here as a restored snapshot would, one by one), and nothing new allocated for it.
+    shoe = shoe_with(dealer="auto_shuffler", decks=6)
+    counts = shoe.counts
+    play_round(shoe)
+    assert shoe.remaining == 6 * 52 - 4
+    for i in range(52):
+        shoe.counts[i] = i % 7
+    shoe.start_round()
+    assert shoe.counts is counts and list(shoe.counts) == [6] * 52 and shoe.remaining == 6 * 52
+
+
 # --- art. 3 cut card, change of shoe -------------------------------------------------
 
 def test_art3_1_cut_card_during_round_last_round():

@@ -96,3 +96,11 @@ def test_no_roll_then_good_roll_decides_normally():
 def test_cocked_die_index_is_a_whole_number_art_3_1():
     for bad in ([0.0], [1.0], [True], ["0"], [2]):
         raises_match(DiceError, "cocked die index", check_report, {"dice": [4, 4], "cocked": bad})
+
+
+def test_pair_of_faces_fast_path_refuses_what_the_general_checks_refuse():
+    # check_report decides a plain (d1, d2) tuple first: it must still refuse a bool, a float, a
+    # face outside 1..6, and take lists and dicts through the general checks.
+    assert check_report((3, 4)) == (3, 4, None) and check_report([6, 6]) == (6, 6, None)
+    for bad in ((True, 4), (3.0, 4), (0, 4), (3, 7), (None, 2), (1, 2, 3)):
+        raises(DiceError, check_report, bad)

@@ -356,3 +356,32 @@ def test_options_resolved_by_explicit_branches_art_10_5_11_12_4():
     assert os_.raise_cap_applies(settings(), False) and not os_.raise_cap_applies(settings(), True)
     assert os_.odd_chip_from_button(settings(odd_chip="button"))
     raises(SettingsError, os_.load_settings, {1: 2})
+
+
+def test_art6_1_hole_card_count_is_kept_through_a_refused_card():
+    # The hand keeps a running count of the hole cards dealt (no recount per card): a card refused
+    # as dealt twice does not move it, and the round opens after exactly 4 cards a player.
+    hand = OmahaHand(settings(), 3, FOUR)
+    for card in range(6):
+        hand.deal(card)
+    raises(IntegrityError, hand.deal, 2)
+    assert hand.expected() == (EXPECT_HOLE, 2) and hand._holes == 6
+    for card in range(6, 16):
+        assert hand.expected()[0] == EXPECT_HOLE
+        hand.deal(card)
+    assert [len(h) for h in hand.hole] == [4, 4, 4, 4] and to_act(hand) == 2   # left of the big blind
+
+
+def test_legal_actions_worked_out_once_per_action():
+    # The controller, the screens and act() ask for the same Legal: one object per action,
+    # unchanged by a refused action, a new one for the next player.
+    hand, _ = new_hand(FOUR, button=1)
+    legal = hand.legal()
+    assert hand.legal() is legal and legal.seat == 4
+    raises(BetRangeError, hand.act, 4, "raise", 15)           # under the minimum raise
+    assert hand.legal() is legal and hand.betting.bet == [5, 10, 0, 0]
+    hand.act(4, "call")
+    nxt = hand.legal()
+    assert nxt is not legal and nxt.seat == 1 and nxt.call == 10 and hand.legal() is nxt
+    hand.act(1, "fold")
+    assert hand.legal().seat == 2 and hand.legal().call == 5

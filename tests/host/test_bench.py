@@ -24,7 +24,8 @@ def test_calibration_loop_is_the_same_on_both_runtimes():
         start = text.index("def calibrate(n):")
         return [line.strip() for line in text[start:text.index("return x", start)].splitlines()
                 if line.strip() and not line.strip().startswith("#")]
-    assert body("bench/benchutil.py") == body("bench/omaha_vm.py") == body("bench/craps_vm.py")
+    assert body("bench/benchutil.py") == body("bench/omaha_vm.py") == body("bench/craps_vm.py") \
+        == body("bench/shoe_refill.py")
 
 
 def _ram_figures(tmp_path, bench):
@@ -78,3 +79,47 @@ def test_scoreboard_vm_measures_roads_kept_and_redraw_allocation():
     assert 7 * 156 <= fig["ram_roads_empty_bytes"] == fig["ram_roads_full_bytes"], out   # 7 bytearrays
     early, late = fig["redraw_alloc_bytes_at_60_rounds"], fig["redraw_alloc_bytes_at_150_rounds"]
     assert 0 < early and 0 < late < 4000, out
+
+
+def test_crapssim_comparison_settles_the_same_money_roll_by_roll():
+    # bench/craps_crapssim.py compares speeds only after both engines settled the same bets over
+    # the same rolls to the same money, roll by roll, in both CrapsSim set-ups.
+    from bench import craps_crapssim as cc
+    lean, own = cc.crapssim_side()
+    rolls = cc.dice_sequence(400, 7)
+    total = cc.check_same_money(rolls, lean)
+    assert total == cc.check_same_money(rolls, own) != 0
+    ours = cc.Ours()
+    ours.run(rolls)
+    assert ours.money == total and ours.table.rolls == 400
+
+
+def test_crapssim_comparison_stops_when_the_money_differs():
+    from bench import craps_crapssim as cc
+    lean, _own = cc.crapssim_side()
+
+    class Cheat(cc.Ours):
+        def roll(self, dice):
+            super().roll(dice)
+            self.money += 1 if dice == (6, 6) else 0     # an engine that pays a boxcars too much
+    rolls = [(3, 4), (6, 6), (2, 2)]
+    saved = cc.Ours
+    cc.Ours = Cheat
+    try:
+        with pytest.raises(SystemExit, match="disagree after roll 2"):
+            cc.check_same_money(rolls, lean)
+    finally:
+        cc.Ours = saved
+
+
+def test_headless_bench_times_one_run_of_a_game():
+    from bench import headless
+    res = headless.run_one("baccarat", 2, 1)
+    assert res["status"] == 0 and res["summary"]["rounds"] == 2 and res["cpu_s"] > 0
+
+
+def test_treys_bench_checks_agreement_before_timing(capsys):
+    from bench import eval_treys
+    assert eval_treys.five_card(5000, 1, 3)["ours"] > 0
+    assert eval_treys.omaha(1000, 1, 3)["value"] > 0
+    assert "speed ratio best_value / treys PLO" in capsys.readouterr().out

@@ -68,6 +68,9 @@ class Shoe:
                                 "got %r" % (settings.dealer,))
         self.auto = settings.dealer == "auto_shuffler"
         self.counts = bytearray(52)
+        self._full = bytearray(52)  # every card `decks` times: what a refill copies back
+        for i in range(52):
+            self._full[i] = self.decks
         self._refill()
         self.burned = 0
         self.rounds = 0  # rounds started (demo + live)
@@ -92,8 +95,9 @@ class Shoe:
             raise SettingsError("Baccarat burn option %r unknown (art. 2(1))" % (settings.burn,))
 
     def _refill(self):
-        for i in range(52):
-            self.counts[i] = self.decks
+        # One copy into the same buffer (the automatic shuffler refills every round, art. 7(2)):
+        # no loop over the 52 counts, nothing allocated.
+        self.counts[:] = self._full
         self.remaining = self.decks * 52
 
     def _take(self, card):

@@ -75,11 +75,18 @@ def field_12_pays(field_12):
     raise SettingsError("field_12 must be 2 or 3 (Field pays 12 at 2:1 or 3:1, art. 6(12)), got %r" % (field_12,))
 
 
+# Name -> kind code: one dict lookup per placed bet instead of a scan of KIND_NAMES.
+_KIND_CODES = {}
+for _i in range(len(KIND_NAMES)):
+    _KIND_CODES[KIND_NAMES[_i]] = _i
+
+
 def kind_code(name):
     """Bet kind name (e.g. "dont_come") -> kind code; RuleError if unknown."""
-    for i in range(len(KIND_NAMES)):
-        if KIND_NAMES[i] == name:
-            return i
+    if isinstance(name, str):   # an unhashable name (a list) is refused below, not a TypeError
+        code = _KIND_CODES.get(name)
+        if code is not None:
+            return code
     raise RuleError("unknown craps bet type %r: expected one of %s" % (name, ", ".join(KIND_NAMES)))
 
 
@@ -138,12 +145,24 @@ def stake_quantum(kind, number, field_12):
     return q
 
 
-def zone_name(kind, number):
-    """Layout zone a bet sits in (the board's "zones" keys): lights and host reports use it.
+# kind << 4 | number -> stake_quantum(): a table asks for the same few units again and again.
+_QUANTA = {}
 
-    number: hard/big number; the own point of a Come/Don't Come bet (0 before it has one);
-    the point of an odds bet.
-    """
+
+def cached_stake_quantum(kind, number, field_12):
+    """stake_quantum() for a kind code and a number 0..15 the table has validated, computed once."""
+    if kind == FIELD:
+        field_12_pays(field_12)   # the option is still checked on every Field bet; its unit is 1 at 2:1 and 3:1
+    key = kind << 4 | number
+    q = _QUANTA.get(key)
+    if q is None:
+        q = stake_quantum(kind, number, field_12)
+        _QUANTA[key] = q
+    return q
+
+
+def _zone_name(kind, number):
+    # zone_name() worked out: it fills ZONE_TABLE, and answers what the table does not hold.
     if kind == PASS or kind == PASS_ODDS:
         return "pass"
     if kind == DONT_PASS or kind == DONT_PASS_ODDS:
@@ -157,6 +176,36 @@ def zone_name(kind, number):
     if kind == BIG_NUMBER:
         return "big_%d" % number
     return KIND_NAMES[kind]
+
+
+# Every zone name, made once: ZONE_TABLE[kind * ZONE_COLUMNS + number] for numbers 0..10 (a bet's
+# number never exceeds 10), so settling a roll formats no strings. Equal names share one object.
+ZONE_COLUMNS = const(11)
+
+
+def _zone_table():
+    names = {}
+    out = []
+    for kind in range(len(KIND_NAMES)):
+        for number in range(ZONE_COLUMNS):
+            z = _zone_name(kind, number)
+            out.append(names.setdefault(z, z))
+    return tuple(out)
+
+
+ZONE_TABLE = _zone_table()
+del _zone_table   # used once: its bytecode is not kept in RAM
+
+
+def zone_name(kind, number):
+    """Layout zone a bet sits in (the board's "zones" keys): lights and host reports use it.
+
+    number: hard/big number; the own point of a Come/Don't Come bet (0 before it has one);
+    the point of an odds bet.
+    """
+    if type(kind) is int and type(number) is int and 0 <= kind < len(KIND_NAMES) and 0 <= number < ZONE_COLUMNS:
+        return ZONE_TABLE[kind * ZONE_COLUMNS + number]
+    return _zone_name(kind, number)
 
 
 def settle_line(kind, own_point, total):
@@ -184,6 +233,21 @@ def settle_line(kind, own_point, total):
 def settle_prop(kind, number, d1, d2, field_12):
     """One-roll (art. 5(3)) or multi-roll (art. 5(4)) bet on one roll -> (code, win, stake)."""
     total = d1 + d2
+    # The multi-roll bets first: the table settles one-roll bets from ONE_ROLL_OUTCOMES.
+    if kind == HARD:                          # art. 5(4)(1): the pair wins; 7 or easy way loses
+        if total == 7:
+            return (LOSE, 1, 1)
+        if total == number:
+            if d1 == d2:
+                return (WIN,) + _HARD_PAY[number]
+            return (LOSE, 1, 1)
+        return (STAND, 1, 1)
+    if kind == BIG_NUMBER:                    # art. 5(4)(2)-(4): the number before a 7
+        if total == number:
+            return (WIN,) + _BIG_PAY[number]
+        if total == 7:
+            return (LOSE, 1, 1)
+        return (STAND, 1, 1)
     if kind in _ONE_ROLL:
         entry = _ONE_ROLL[kind]
         if total in entry[0]:
@@ -207,18 +271,32 @@ def settle_prop(kind, number, d1, d2, field_12):
         return (WIN, 1, 1) if total >= 8 else (LOSE, 1, 1)
     if kind == SMALL:                         # art. 5(3)(9): 2-6 wins, 7 loses
         return (WIN, 1, 1) if total <= 6 else (LOSE, 1, 1)
-    if kind == HARD:                          # art. 5(4)(1): the pair wins; 7 or easy way loses
-        if total == 7:
-            return (LOSE, 1, 1)
-        if total == number:
-            if d1 == d2:
-                return (WIN,) + _HARD_PAY[number]
-            return (LOSE, 1, 1)
-        return (STAND, 1, 1)
-    if kind == BIG_NUMBER:                    # art. 5(4)(2)-(4): the number before a 7
-        if total == number:
-            return (WIN,) + _BIG_PAY[number]
-        if total == 7:
-            return (LOSE, 1, 1)
-        return (STAND, 1, 1)
     raise RuleError("not a proposition bet kind: %r" % (kind,))
+
+
+def _one_roll_outcomes():
+    # settle_prop() of every one-roll kind for every total, worked out once; a Field 12 pays by the
+    # table's field_12 option, so its entry is None (the table asks settle_prop() for it).
+    shared = {}
+    table = []
+    for kind in range(len(KIND_NAMES)):
+        if not is_one_roll(kind):
+            table.append(None)
+            continue
+        row = [None, None]
+        for total in range(2, 13):
+            d1 = total - 6 if total > 7 else 1
+            out = settle_prop(kind, 0, d1, total - d1, 2)
+            if out != settle_prop(kind, 0, d1, total - d1, 3):
+                out = None
+            else:
+                out = shared.setdefault(out, out)
+            row.append(out)
+        table.append(tuple(row))
+    return tuple(table)
+
+
+# ONE_ROLL_OUTCOMES[kind][total] = settle_prop(kind, 0, d1, d2, field_12) for a one-roll kind (art. 5(3)),
+# None where it depends on field_12 (the Field's 12, art. 6(12)); None for the other kinds.
+ONE_ROLL_OUTCOMES = _one_roll_outcomes()
+del _one_roll_outcomes   # used once: its bytecode is not kept in RAM

@@ -35,6 +35,11 @@ def check_report(report):
     Returns (d1, d2, None) for a throw that counts, or (0, 0, reason) for a no-roll
     (reason names the article). Raises DiceError for an impossible report.
     """
+    if type(report) is tuple and len(report) == 2:
+        # The common report, a pair of faces: decided here without the general checks below.
+        d1, d2 = report
+        if type(d1) is int and type(d2) is int and 1 <= d1 <= 6 and 1 <= d2 <= 6:
+            return (d1, d2, None)
     flags = ()
     cocked = ()
     valid = True

@@ -8,6 +8,7 @@
 # Money is integer table units. A stake must be a multiple of the table minimum (art. 5(6)) AND
 # make every payout of its bet exact (e.g. a multiple of 5 for odds 6:5 on a 6): otherwise the bet
 # is REFUSED with a reason. Payouts are never rounded. Table settings: settings.py.
+from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.craps import bets as B
 from firmware.games.craps.dice import check_report
@@ -23,6 +24,54 @@ ZONE = 3
 RESULT = 4   # "win", "lose", "push" or "down" (taken down, stake returned)
 NET = 5      # amount won (+) or lost (-); 0 for push/down
 STAKE = 6
+
+# What the roll loop does with a kind: one tuple lookup instead of is_line()/is_odds() calls.
+_LINE = const(0)
+_ODDS = const(1)
+_ONE_ROLL = const(2)   # one-roll bets (art. 5(3)): decided from bets.ONE_ROLL_OUTCOMES
+_MULTI_ROLL = const(3)  # hard ways and big numbers (art. 5(4))
+
+
+def _kind_group(k):
+    if B.is_line(k):
+        return _LINE
+    if B.is_odds(k):
+        return _ODDS
+    if B.is_one_roll(k):
+        return _ONE_ROLL
+    return _MULTI_ROLL
+
+
+_GROUP = tuple(_kind_group(k) for k in range(len(B.KIND_NAMES)))
+del _kind_group   # used once: its bytecode is not kept in RAM
+
+# When a kind may be placed and what number it takes: one tuple lookup in place_bet.
+_COME_OUT_LINE = const(0)   # Pass, Don't Pass: puck OFF (art. 5(2)(1), (3))
+_POINT_LINE = const(1)      # Come, Don't Come: a point is set (art. 5(2)(5), (6))
+_ODDS_BET = const(2)        # behind a line bet with a point (art. 5(2))
+_HARD_BET = const(3)        # any time, number 4/6/8/10 (art. 5(4)(1))
+_BIG_BET = const(4)         # any time, number 4..10 but 7 (art. 5(4)(2)-(4))
+_ANY_TIME = const(5)        # one-roll bets, no number (art. 5(3), 5(5))
+
+
+def _placement(k):
+    if k == B.PASS or k == B.DONT_PASS:
+        return _COME_OUT_LINE
+    if k == B.COME or k == B.DONT_COME:
+        return _POINT_LINE
+    if B.is_odds(k):
+        return _ODDS_BET
+    if k == B.HARD:
+        return _HARD_BET
+    if k == B.BIG_NUMBER:
+        return _BIG_BET
+    return _ANY_TIME
+
+
+_PLACEMENT = tuple(_placement(k) for k in range(len(B.KIND_NAMES)))
+del _placement   # used once: its bytecode is not kept in RAM
+_KINDS = len(B.KIND_NAMES)
+
 
 class Bet:
     """One stake on the layout. number: own point (line bets, 0 before it has one), the
@@ -94,25 +143,28 @@ class CrapsTable:
         k = kind
         if isinstance(kind, str):
             k = B.kind_code(kind)
-        if not is_int(k) or not 0 <= k < len(B.KIND_NAMES):
+        # type(x) is int first: the plain int skips the call (is_int also takes int subclasses, not bool)
+        if (type(k) is not int and not is_int(k)) or not 0 <= k < _KINDS:
             raise RuleError("unknown craps bet type %r" % (kind,))
-        if not is_int(seat) or not 0 <= seat < s.seats:
+        if (type(seat) is not int and not is_int(seat)) or not 0 <= seat < s.seats:
             raise RuleError("seat %r is not at this table (seats 0..%d)" % (seat, s.seats - 1))
-        if not is_int(amount):
+        if type(amount) is not int and not is_int(amount):
             raise RuleError("stake must be a whole number of table units, got %r" % (amount,))
         name = B.KIND_NAMES[k]
-        if not is_int(number):  # 4.0 is not the number 4: option numbers are ints
+        if type(number) is not int and not is_int(number):  # 4.0 is not the number 4: option numbers are ints
             raise RuleError("bet number must be a whole number, got %r" % (number,))
-        if k == B.HARD:
+        when = _PLACEMENT[k]
+        if when == _HARD_BET:
             if number not in B.HARD_NUMBERS:
                 raise RuleError("hard way number must be 4, 6, 8 or 10 (art. 5(4)(1)), got %r" % (number,))
-        elif k == B.BIG_NUMBER:
+        elif when == _BIG_BET:
             if number not in B.BIG_NUMBERS:
                 raise RuleError("big number must be 4, 5, 6, 8, 9 or 10 (art. 5(4)(2)-(4)), got %r" % (number,))
         elif number:
             raise RuleError("%s takes no number" % name)
         parent = None
-        if B.is_odds(k):
+        odds = when == _ODDS_BET
+        if odds:
             if on is None:
                 raise RuleError("%s needs the id of the line bet it backs" % name)
             if not is_int(on):
@@ -127,13 +179,13 @@ class CrapsTable:
         if len(self.bets) >= s.max_open_bets:
             return None, "table holds its maximum of %d open bets" % s.max_open_bets
 
-        if k == B.PASS or k == B.DONT_PASS:
+        if when == _COME_OUT_LINE:
             if self.point:
                 return None, "%s is a come-out bet: only while the puck is OFF (art. 5(2)(1), (3))" % name
-        elif k == B.COME or k == B.DONT_COME:
+        elif when == _POINT_LINE:
             if not self.point:
                 return None, "%s only once a point is set (art. 5(2)(5), (6))" % name
-        elif B.is_odds(k):
+        elif odds:
             parent = self.find(on)
             want = B.odds_parent_kind(k)
             if parent is None:
@@ -161,7 +213,7 @@ class CrapsTable:
                     number, multiple, multiple * parent.amount * ratio[1] // ratio[0], committed)
         # One-roll and multi-roll bets: any time (art. 5(5)).
 
-        q = B.stake_quantum(k, number, s.field_12)
+        q = B.cached_stake_quantum(k, number, s.field_12)
         if amount % q:
             ratios = B.win_ratios(k, number, s.field_12)
             return None, "stake %d does not pay exactly: %s%s pays %s, so the stake must be a multiple of %d (no rounding)" % (
@@ -225,55 +277,87 @@ class CrapsTable:
         self.rolls += 1
         total = d1 + d2
         come_out = self.point == 0
+        resolved = self._settle(d1, d2, come_out)
+        self._move_puck(total, come_out)
+        return resolved
+
+    def _settle(self, d1, d2, come_out):
+        """Decide every open bet on one valid roll: the resolved tuples; the standing bets stay."""
+        total = d1 + d2
         s = self.settings
         off = s.off_codes
+        field_12 = s.field_12
+        # The loop runs once per open bet: everything it uses is a local (no module or attribute
+        # lookups per bet), the kind's group comes from one tuple, the zone from bets.ZONE_TABLE.
+        group = _GROUP
+        names = B.KIND_NAMES
+        zones = B.ZONE_TABLE
+        columns = B.ZONE_COLUMNS
+        settle_line = B.settle_line
+        settle_prop = B.settle_prop
+        one_roll = B.ONE_ROLL_OUTCOMES
+        odds_pay = B.odds_pay
+        stand = B.STAND
+        won = B.WIN
+        lost = B.LOSE
+        push = B.PUSH
+        move = B.MOVE
         resolved = []
         keep = []
         for b in self.bets:
             k = b.kind
-            if B.is_line(k):
-                code, win, stake = B.settle_line(k, b.number, total)
-                if code == B.MOVE:
+            g = group[k]
+            if g == _LINE:
+                code, win, stake = settle_line(k, b.number, total)
+                if code == move:
                     b.number = total
-                    code = B.STAND
-            elif B.is_odds(k):
+                    code = stand
+            elif g == _ODDS:
                 pcode = b.parent.outcome
-                if pcode == B.STAND:
-                    code = B.STAND
+                if pcode == stand:
+                    code = stand
                     win = stake = 1
                 elif come_out and k in off:
-                    code, win, stake = B.PUSH, 1, 1     # odds were off: returned with the decision
-                elif pcode == B.WIN:
-                    code = B.WIN
-                    win, stake = B.odds_pay(k, b.number)
+                    code, win, stake = push, 1, 1     # odds were off: returned with the decision
+                elif pcode == won:
+                    code = won
+                    win, stake = odds_pay(k, b.number)
                 else:
-                    code, win, stake = (B.LOSE, 1, 1) if pcode == B.LOSE else (B.PUSH, 1, 1)
+                    code, win, stake = (lost, 1, 1) if pcode == lost else (push, 1, 1)
             elif come_out and k in off:
-                code = B.STAND                          # off: stands through the come-out
+                code = stand                          # off: stands through the come-out
                 win = stake = 1
+            elif g == _ONE_ROLL:
+                out = one_roll[k][total]
+                if out is None:                       # the Field's 12 (art. 6(12)): by the table's option
+                    out = settle_prop(k, b.number, d1, d2, field_12)
+                code, win, stake = out
             else:
-                code, win, stake = B.settle_prop(k, b.number, d1, d2, s.field_12)
+                code, win, stake = settle_prop(k, b.number, d1, d2, field_12)
             b.outcome = code
-            if code == B.STAND:
+            if code == stand:
                 b.in_action = True
                 keep.append(b)
                 continue
-            if code == B.WIN:
+            if code == won:
                 net = b.amount * win // stake
                 result = "win"
-            elif code == B.LOSE:
+            elif code == lost:
                 net = -b.amount
                 result = "lose"
             else:
                 net = 0
                 result = "push"
-            resolved.append((b.bet_id, b.seat, B.KIND_NAMES[k], B.zone_name(k, b.number), result, net, b.amount))
+            resolved.append((b.bet_id, b.seat, names[k], zones[k * columns + b.number], result, net, b.amount))
         self.bets = keep
-        # The puck (art. 5(2)(1)) and the shooter (art. 4).
+        return resolved
+
+    def _move_puck(self, total, come_out):
+        """The puck (art. 5(2)(1)) and the shooter (art. 4) after a valid roll."""
         if come_out:
             if total in B.POINTS:
                 self.point = total
-            elif s.shooter_change_on_come_out_craps and (total == 2 or total == 3 or total == 12):
+            elif self.settings.shooter_change_on_come_out_craps and (total == 2 or total == 3 or total == 12):
                 self.shooter_changed = True       # art. 4(2), literal reading (table option)
         elif total == self.point:
             self.point = 0
@@ -283,4 +367,3 @@ class CrapsTable:
             self.shooter_changed = True           # art. 4(2) as read: the seven-out
         if self.shooter_changed:
             self.shooter_changes += 1
-        return resolved

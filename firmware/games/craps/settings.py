@@ -27,7 +27,7 @@ _HOUSE_DEFAULTS = (("maximum", 0), ("seats", 14), ("max_open_bets", 256))
 
 def is_int(v):
     # Money and option numbers are ints in the table's unit: not a float, not a bool.
-    return isinstance(v, int) and not isinstance(v, bool)
+    return type(v) is int or (isinstance(v, int) and not isinstance(v, bool))   # the common case first
 
 
 class CrapsSettings:

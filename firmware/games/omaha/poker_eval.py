@@ -79,8 +79,10 @@ def evaluate(cards, _bit=RANK_BIT, _straights=_STRAIGHTS):
     rb = b0 | b1 | b2 | b3 | b4
     d = b0 + b1 + b2 + b3 + b4 - rb
     if d == 0:
-        # Five distinct ranks (art. 15(2),(5),(6),(10)); suit = card & 3.
-        if ((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3:
+        # Five distinct ranks (art. 15(2),(5),(6),(10)); suit = card & 3. Most hands show a second
+        # suit by the second or third card, so the test stops at the first card of another suit.
+        s = c0 & 3
+        if (c1 & 3) != s or (c2 & 3) != s or (c3 & 3) != s or (c4 & 3) != s:
             if rb in _straights:
                 return 0x10000000 | rb  # straight
             if rb == 0x100F:

@@ -108,6 +108,8 @@ class OmahaHand:
         self.stack = list(self.start)
         self.idle = idle
         self.hole = [[] for _ in range(n)]
+        self._holes = 0     # hole cards dealt so far (art. 6(1)): kept, not counted per card
+        self._legal = None  # the Legal of the player to act: worked out once, when the turn passes (_advance)
         self.board = []
         self.burns = []
         self._dealt = bytearray(52)
@@ -130,7 +132,7 @@ class OmahaHand:
     def expected(self):
         """-> (kind, seat or None): EXPECT_HOLE/ACTION name a seat, the others None."""
         if self.phase == EXPECT_HOLE:
-            return EXPECT_HOLE, self.seats[self._hole_count() % self.n]
+            return EXPECT_HOLE, self.seats[self._holes % self.n]
         if self.phase == EXPECT_ACTION:
             return EXPECT_ACTION, self.seats[self.to_act]
         return self.phase, None
@@ -151,7 +153,7 @@ class OmahaHand:
         """The options of the player to act (a Legal); RuleError if no action is expected."""
         if self.phase != EXPECT_ACTION:
             raise RuleError("no action expected now: the hand expects %s" % self._describe())
-        return legal_actions(self.betting, self.to_act, self.seats[self.to_act], self._live_count())
+        return self._legal
 
     # --- feeding the hand ---------------------------------------------------
 
@@ -166,9 +168,10 @@ class OmahaHand:
         self._dealt[card] = 1
         if self.phase == EXPECT_HOLE:
             # Art. 6(1): four cards each, one at a time, clockwise from left of the button.
-            i = self._hole_count() % self.n
+            i = self._holes % self.n
             self.hole[i].append(card)
-            if self._hole_count() == 4 * self.n:
+            self._holes += 1
+            if self._holes == 4 * self.n:
                 self._start_round(0)
             return EXPECT_HOLE, self.seats[i]
         if self.phase == EXPECT_BURN:
@@ -196,8 +199,7 @@ class OmahaHand:
                 raise RuleError("fold takes no amount")
             self.folded[p] = True  # art. 13: the folded chips stay in the pot
         else:
-            legal = legal_actions(self.betting, p, seat, self._live_count())
-            self.betting.apply(legal, action, amount)
+            self.betting.apply(self._legal, action, amount)
         self.history.append((self.street, seat, action, self.betting.bet[p]))
         if self._live_count() == 1:
             self._finish(False)
@@ -214,6 +216,7 @@ class OmahaHand:
             self.stack[i] = self.start[i]
         self.phase = EXPECT_VOID
         self.to_act = -1
+        self._legal = None
         self._result = HandResult(True, [], None, 0, self._stacks_by_seat(), self._nets(), ())
         return self._result
 
@@ -224,12 +227,6 @@ class OmahaHand:
         return self._result
 
     # --- internals ----------------------------------------------------------
-
-    def _hole_count(self):
-        k = 0
-        for h in self.hole:
-            k += len(h)
-        return k
 
     def _live_count(self):
         k = 0
@@ -260,12 +257,16 @@ class OmahaHand:
             self._advance(1)
 
     def _advance(self, after):
+        self._legal = None
         n = self.n
         for k in range(1, n + 1):
             q = (after + k) % n
             if self.betting.needs_action(q):
                 self.phase = EXPECT_ACTION
                 self.to_act = q
+                # Worked out once per action, here where the turn passes: the controller, the
+                # screens and act() all read it; nothing else changes what it depends on.
+                self._legal = legal_actions(self.betting, q, self.seats[q], self._live_count())
                 return
         self.to_act = -1
         if self.street == 3:
