@@ -1,0 +1,330 @@
+# The whole table on MicroPython, timed: the real controller booted by firmware.main on fake
+# hardware (bench/vmtable.py), each figure from a device's framed line to the report frame written
+# by the Sender, the lights' pixel buffer filled and the displays drawn. Prints "key: value" lines
+# and one line per round; bench/whole_table.py runs it in the VM and turns them into medians.
+#
+# Every round times the calibration loop first (the same loop as bench/benchutil.py's), then:
+# - baccarat: the last card of a round (its shoe frame read, the result, lights, both LCDs and the
+#   scoreboard redrawn, the result's reports framed); BACCARAT_ROUNDS rounds, each timed alone;
+# - craps_bets: one bet reader reading of 50 bets (10 seats x 5 bets): every input pass from its
+#   first line to its CLOSE and the output pass after it (the bytes are already in the PIO UART's
+#   ring: its IRQ handler is not timed); craps_close: the pass that reads CLOSE and places the 50
+#   bets, and the output pass;
+# - craps_throw: the throw that resolves those 50 bets (a 7 on the come-out), with lights and reports;
+# - omaha: the river's last check of a 10-seat hand with side pots (the ENTER key: showdown, pots,
+#   rake, payout, reports, lights, displays);
+# - lights: ZoneLights.show() of the board's 76 pixels, all zones changed (the frame computation;
+#   the WS2812 bitstream is wire time, 30 us a pixel, not timed).
+# Each event is timed alone with the finest clock there is: js.performance.now() in the WebAssembly
+# port (whose ticks_us() counts whole ms), time.ticks_us() elsewhere (a board); the clock's own cost
+# (an empty window, clock_overhead_us) is printed, not subtracted.
+#
+#   .venv/bin/python bench/whole_table.py            (runs this in the VM, twice as many rounds as asked)
+#   mpremote mount . run bench/table_vm.py           (a board: the same file as one script)
+import gc
+import json
+import sys
+import time
+
+from bench import vmtable
+from firmware.drivers import pixels
+
+CALIBRATION_ITERATIONS = 200000
+ROUNDS = 2
+if "--quick" in getattr(sys, "argv", ()):
+    ROUNDS = 1
+EVENTS = 9           # timed events of each kind per round
+
+try:
+    import js
+    _perf = js.performance
+
+    def now_us():
+        return _perf.now() * 1000.0
+    CLOCK = "js.performance.now()"
+except ImportError:
+    if hasattr(time, "ticks_us"):
+        def now_us():
+            return time.ticks_us()
+        CLOCK = "time.ticks_us()"
+    else:                                    # CPython (trying the bench out)
+        def now_us():
+            return time.perf_counter() * 1e6
+        CLOCK = "time.perf_counter()"
+
+
+def calibrate(n):
+    # The reference loop; identical to bench/benchutil.py's (the CPython benches).
+    t = (1, 2, 4, 8)
+    x = 0
+    for i in range(n):
+        x = (x + t[i & 3]) ^ i
+    return x
+
+
+def timed_pass(table):
+    t0 = now_us()
+    table.one_pass()
+    return now_us() - t0
+
+
+def median(values):
+    s = sorted(values)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
+
+
+# -- Baccarat ------------------------------------------------------------------------------------
+# Rounds of 4, 5 and 6 cards, dealt in the order they leave the shoe (art. 9): naturals; the
+# player stands and the banker draws; both draw.
+BACCARAT_ROUNDS = (("9h", "5d", "Kc", "2s"), ("4c", "2d", "3h", "Ah", "9s"), ("2c", "4h", "3d", "8s", "6h", "Td"))
+BACCARAT_BETS = [(seat, [("banker", 100), ("player_pair", 5)] if seat % 2 else [("player", 50), ("tie", 10)])
+                 for seat in range(1, 8)]
+SHOE_ROUNDS = 60     # then the cut card: one more round, a new shoe
+
+
+def baccarat_shoe(t):
+    t.shoe_frame("IN")
+    t.passes(3)
+    for _ in range(8):                       # art. 2: as many cards burned as decks (8)
+        t.card_frame("5c")
+        t.passes(5, 100)
+    t.rounds_in_shoe = 0
+
+
+def baccarat_round(t, k, timed=True):
+    """One round; returns the last card's window in us (0 untimed)."""
+    t.bet_reading(BACCARAT_BETS)
+    cards = BACCARAT_ROUNDS[k % len(BACCARAT_ROUNDS)]
+    for code in cards[:-1]:
+        t.passes(4, 100)                     # a dealer draws every 400 ms (no double pull)
+        t.card_frame(code)
+        t.passes(1)
+    t.passes(4, 100)
+    t.card_frame(cards[-1])
+    gc.collect()
+    elapsed = timed_pass(t) if timed else (t.one_pass() or 0)
+    reports = finish(t)
+    if "result" not in _events(reports):
+        raise RuntimeError("the last card's pass built no result report: %r" % reports)
+    t.rounds_in_shoe += 1
+    return elapsed
+
+
+def finish(t):
+    """After a timed window (not timed): the host acknowledges, the rest of a long report's frames
+    go out (the Sender's window is 8 frames); returns the events of the reports written."""
+    out = t.host.take()
+    for _ in range(10):
+        if out:
+            t.ctx.sender.receive(_ack_line(out))
+        t.one_pass()
+        more = t.host.take()
+        if not more:
+            break
+        out += more
+    return [json.loads(text) for text in link_reports(out)]
+
+
+def _events(reports):
+    return [r["event"] for r in reports]
+
+
+def _ack_line(data):
+    from firmware.link import frame as link_frame
+    f = link_frame.Frame()
+    last = None
+    for line in data.split(b"\n"):
+        if line and f.decode(line) == link_frame.OK and f.seq > 0:
+            last = (f.boot, f.seq)
+    return link_frame.encode(last[0], last[1], "ACK")[:-1]
+
+
+def baccarat_next(t, k, timed=True):
+    """A round, with a new shoe when the last one is closed (the cut card every SHOE_ROUNDS)."""
+    if t.rounds_in_shoe == SHOE_ROUNDS:
+        t.shoe_frame("CUT")
+        t.passes(2)
+    elif t.rounds_in_shoe > SHOE_ROUNDS:
+        baccarat_shoe(t)
+    return baccarat_round(t, k, timed)
+
+
+# -- Craps ---------------------------------------------------------------------------------------
+CRAPS_BETS = [(seat, [("pass", 10), ("field", 10), ("any_seven", 10), ("any_craps", 10), ("hard_6", 10)])
+              for seat in range(1, 11)]
+
+
+def craps_round(t, timed=True):
+    """50 bets from one reading, then a 7 on the come-out resolving all of them.
+    Returns (all passes of the reading, its CLOSE pass, the throw's pass) in us."""
+    gc.collect()
+    total = 0.0
+    last = 0.0
+    for line in t.bet_lines(CRAPS_BETS):
+        t.bet_line(line)                     # the IRQ handler's work, as the bytes arrive: not timed
+        last = timed_pass(t) if timed else (t.one_pass() or 0)
+        total += last
+    open_bets = len(t.ctx.table.engine.bets)
+    reports = finish(t)
+    if "bets" not in _events(reports) or open_bets != 50:
+        raise RuntimeError("the reading placed %d bets, not 50: %r" % (open_bets, reports))
+    t.passes(2)
+    t.throw_frame(3, 4)
+    gc.collect()
+    throw = timed_pass(t) if timed else (t.one_pass() or 0)
+    reports = finish(t)
+    if "throw" not in _events(reports) or len(t.ctx.table.decided) != 50:
+        raise RuntimeError("the throw decided %d bets, not 50: %r" % (len(t.ctx.table.decided), reports))
+    t.passes(2)
+    return total, last, throw, open_bets
+
+
+# -- Omaha ---------------------------------------------------------------------------------------
+from tests.firmware.fakes import link_reports  # noqa: E402
+from tests.firmware.omaha_rig import LEGENDS  # noqa: E402  (the boards' keypad legends, row by row)
+
+_KEY = dict((LEGENDS[i], i) for i in range(len(LEGENDS)) if LEGENDS[i])
+# Stacks: two short ones go all in on the flop's bet, making two side pots at the showdown.
+OMAHA_STACKS = {1: 1000, 2: 1000, 3: 40, 4: 1000, 5: 1000, 6: 55, 7: 1000, 8: 1000, 9: 1000, 10: 1000}
+
+
+def keys_of(text):
+    out = []
+    for word in text.split():
+        if word.isdigit():
+            out.extend(_KEY[d] for d in word)
+        else:
+            out.append(_KEY[word])
+    return out
+
+
+def shuffled(seed):
+    deck = list(range(52))
+    for i in range(51, 0, -1):
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        j = seed % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def _last_to_act(hand):
+    """No one but the seat to act still has a decision on this street: its check ends the hand."""
+    b = hand.betting
+    for i in range(hand.n):
+        if i != hand.to_act and b.needs_action(i):
+            return False
+    return True
+
+
+def omaha_hand(t, seed, timed=True):
+    """A 10-seat hand: stacks keyed, all call pre-flop, a bet of 60 on the flop called by all (two
+    short stacks all in: two side pots), checks to the river's last check, which is timed."""
+    from firmware import cards
+    from firmware.games.omaha import rules
+    table = t.ctx.table
+    for seat in OMAHA_STACKS:
+        t.keys(keys_of("%d stack %d enter" % (seat, OMAHA_STACKS[seat])))
+    t.keys(keys_of("new enter"))
+    deck = shuffled(seed)
+    hand = table.hand
+    bet_made = False
+    while True:
+        kind, seat = hand.expected()
+        if kind == rules.EXPECT_ACTION:
+            if hand.street == 3 and hand.legal().can_check and _last_to_act(hand):
+                break
+            legal = hand.legal()
+            if hand.street == 1 and not bet_made and legal.can_check and OMAHA_STACKS[seat] >= 1000:
+                t.keys(keys_of("bet 60 enter"))
+                bet_made = True
+            elif legal.can_check:
+                t.keys(keys_of("check enter"))
+            else:
+                t.keys(keys_of("call enter"))
+        elif kind == rules.EXPECT_DONE:
+            raise RuntimeError("the hand ended before the river's last check")
+        else:
+            t.card_frame(cards.name(deck.pop()))
+            t.passes(1)
+    t.keys(keys_of("check"))
+    t.ctx.queue.put(vmtable.KEY, _KEY["enter"], 0)
+    gc.collect()
+    elapsed = timed_pass(t) if timed else (t.one_pass() or 0)
+    pots = -1
+    for report in finish(t):
+        if report["event"] == "hand_result":
+            pots = len(report["pots"])
+    if pots < 0:
+        raise RuntimeError("the last check built no hand_result report")
+    t.passes(3)
+    return elapsed, pots
+
+
+# -- Lights --------------------------------------------------------------------------------------
+def lights_frame(t):
+    """ZoneLights.show() with every zone's colour changed (the worst frame)."""
+    lights = t.ctx.hw.lights
+    colours = (pixels.RED, pixels.GREEN)
+    best = []
+    for k in range(EVENTS):
+        lights.set_all(colours[k & 1])
+        t0 = now_us()
+        lights.show()
+        best.append(now_us() - t0)
+    return best
+
+
+def clock_overhead():
+    xs = []
+    for _ in range(50):
+        t0 = now_us()
+        xs.append(now_us() - t0)
+    return median(xs)
+
+
+def main():
+    print("runtime: %s %s" % (sys.implementation.name, sys.platform))
+    print("clock: %s" % CLOCK)
+    tables = {"baccarat": vmtable.Table("baccarat"), "craps": vmtable.Table("craps"),
+              "omaha": vmtable.Table("omaha")}
+    bac = tables["baccarat"]
+    baccarat_shoe(bac)
+    for k in range(3):
+        baccarat_next(bac, k, timed=False)        # warm up
+    craps_round(tables["craps"], timed=False)
+    print("pixels: %d" % bac.ctx.board.pixel_count)
+    calibrate(1000)
+    seed = 1
+    k = 0
+    for r in range(ROUNDS):
+        gc.collect()
+        t0 = now_us()
+        calibrate(CALIBRATION_ITERATIONS)
+        cal = now_us() - t0
+        b = []
+        for _ in range(EVENTS):
+            b.append(baccarat_next(bac, k))
+            k += 1
+        cb, cc, ct = [], [], []
+        for _ in range(EVENTS):
+            total, last, throw, open_bets = craps_round(tables["craps"])
+            cb.append(total)
+            cc.append(last)
+            ct.append(throw)
+        om = []
+        for _ in range(3):
+            elapsed, pots = omaha_hand(tables["omaha"], seed)
+            seed += 1
+            om.append(elapsed)
+        li = lights_frame(bac)
+        print("round %d: calibration_us: %d clock_overhead_us: %.1f baccarat_us: %.0f baccarat_max_us: %.0f "
+              "craps_bets_us: %.0f craps_close_us: %.0f craps_throw_us: %.0f craps_throw_max_us: %.0f open_bets: %d "
+              "omaha_us: %.0f omaha_max_us: %.0f pots: %d lights_us: %.0f"
+              % (r, cal, clock_overhead(), median(b), max(b), median(cb), median(cc), median(ct), max(ct), open_bets,
+                 median(om), max(om), pots, median(li)))
+    print("calibration_iterations: %d" % CALIBRATION_ITERATIONS)
+
+
+if "NOMAIN" not in sys.argv:
+    main()
