@@ -326,5 +326,5 @@ def main():
     print("calibration_iterations: %d" % CALIBRATION_ITERATIONS)
 
 
-if "NOMAIN" not in sys.argv:
+if __name__ == "__main__" and "NOMAIN" not in getattr(sys, "argv", ()):
     main()

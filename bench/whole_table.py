@@ -1,0 +1,121 @@
+"""The whole table on the MicroPython VM: per-event times, as ratios to the calibration loop.
+
+    .venv/bin/python bench/whole_table.py                 # timing (bench/table_vm.py) in the VM
+    .venv/bin/python bench/whole_table.py --memory        # and the memory kept (bench/memory_vm.py)
+
+Runs bench/table_vm.py in the MicroPython VM (tools.mpvm, with bench/ copied in next to firmware/,
+tests/ and boards/) and prints, for each figure, the medians over the rounds of (a) the time in
+the VM and (b) that time in calibration-loop iterations (the loop timed in the same round: the
+host's speed cancels out), against the issue's targets. The RP2040 figures are an ESTIMATE:
+iterations x an ASSUMED time per iteration on the board (--rp2040-us-per-iter, default 4.0 us as in
+bench/omaha_eval.py) until a board runs `mpremote mount . run bench/table_vm.py`.
+--memory also runs bench/memory_vm.py (tools.mpvm --steps: memory kept, collected in separate VM
+run calls) and prints its lines.
+"""
+import argparse
+import os
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if REPO not in sys.path:
+    sys.path.insert(0, REPO)
+
+from bench import benchutil  # noqa: E402
+
+RP2040_US_PER_ITER = 4.0      # an ASSUMPTION (bench/omaha_eval.py, docs/performance.md)
+WS2812_US_PER_PIXEL = 30.0    # 24 bits at 800 kHz (1.25 us a bit)
+LIGHTS_SHARE = 0.10           # the frame's computation: at most 10 % of its wire time
+# (figure key, what it is, target on the VM in ms or None)
+FIGURES = (
+    ("baccarat_us", "Baccarat: last card read -> result, lights, displays, report frames", 1.0),
+    ("baccarat_max_us", "  the slowest of the round's 9", None),
+    ("craps_close_us", "Craps: the pass reading CLOSE of a 50-bet reading (50 bets placed), lights, report", 1.0),
+    ("craps_bets_us", "  all 12 passes of that reading (each line read in a pass of its own)", None),
+    ("craps_throw_us", "Craps: one throw resolving 50 open bets of 10 seats, lights, report", 2.0),
+    ("craps_throw_max_us", "  the slowest of the round's 9", None),
+    ("omaha_us", "Omaha: the river's last check of 10 seats, 3 pots (side pots), reports, lights", 5.0),
+    ("omaha_max_us", "  the slowest of the round's 3", None),
+    ("lights_us", "Lights: ZoneLights.show() of every zone changed (76 pixels)", None),
+)
+
+
+def parse(out):
+    runtime, fig, rounds = "?", {}, []
+    for line in out.splitlines():
+        if line.startswith("runtime: MicroPython"):
+            runtime = line[len("runtime: "):]
+        elif line.startswith("round "):
+            words = line.split()
+            rounds.append(dict((words[i].rstrip(":"), float(words[i + 1])) for i in range(2, len(words), 2)))
+        elif ": " in line:
+            key, value = line.split(": ", 1)
+            fig[key] = value
+    return runtime, fig, rounds
+
+
+def run_vm(script, steps=False, timeout=900):
+    from tools import mpvm
+    args = ["--steps" if steps else "--script", os.path.join(REPO, "bench", script)]
+    status, out = mpvm.run(args, copies=mpvm.DEFAULT_COPIES + ("bench",), timeout=timeout)
+    if status != 0:
+        raise SystemExit("MicroPython run of bench/%s failed:\n%s" % (script, out))
+    return out
+
+
+def timing(us_per_iter):
+    runtime, fig, rounds = parse(run_vm("table_vm.py"))
+    med, sp = benchutil.median, benchutil.spread
+    iters = int(fig["calibration_iterations"])
+    cal_us = [r["calibration_us"] for r in rounds]
+    print("== MicroPython VM: %s; bench/table_vm.py; clock %s (its own cost %.1f us a window, not subtracted)"
+          % (runtime, fig["clock"], med([r["clock_overhead_us"] for r in rounds])))
+    print("  %d rounds; calibration loop %d iterations, ms: %s; %.3f us/iteration"
+          % (len(rounds), iters, sp([c / 1000.0 for c in cal_us], "%.1f"), med(cal_us) / iters))
+    print("  medians over the rounds of each round's median event (max: of each round's slowest):")
+    worst = {}
+    for key, what, target in FIGURES:
+        ms = [r[key] / 1000.0 for r in rounds]
+        it = [r[key] / (c / iters) for r, c in zip(rounds, cal_us)]
+        verdict = ""
+        if target is not None:
+            verdict = "  target < %.0f ms: %s" % (target, "met" if med(ms) < target else "MISSED")
+        print("  %s\n    VM ms: %s; calibration iterations: %s; RP2040 ~%.1f ms (estimate)%s"
+              % (what, sp(ms), sp(it, "%.0f"), med(it) * us_per_iter / 1000.0, verdict))
+        worst[key] = med(it)
+    pixels = int(fig["pixels"])
+    wire_us = pixels * WS2812_US_PER_PIXEL
+    lights_vm = med([r["lights_us"] for r in rounds])
+    print("  lights: frame computation %.0f us in the VM, ~%.0f us on the RP2040 (estimate), against %.0f us of"
+          " wire time (%d pixels x %.0f us): %.1f %% / ~%.0f %% (at most %.0f %%)"
+          % (lights_vm, worst["lights_us"] * us_per_iter, wire_us, pixels, WS2812_US_PER_PIXEL,
+             100.0 * lights_vm / wire_us, 100.0 * worst["lights_us"] * us_per_iter / wire_us, 100 * LIGHTS_SHARE))
+    print("  open bets before the throw: %d; Omaha pots at the showdown: %d"
+          % (int(rounds[-1]["open_bets"]), int(rounds[-1]["pots"])))
+    print("== RP2040 ESTIMATE, not a measurement: ASSUMING %.1f us per calibration iteration on the board"
+          % us_per_iter)
+
+
+def memory():
+    out = run_vm("memory_vm.py", steps=True, timeout=1800)
+    print("== MicroPython VM: bench/memory_vm.py (tools.mpvm --steps: memory kept, gc.collect() in later run calls)")
+    for line in out.splitlines():
+        print("  " + line)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rp2040-us-per-iter", type=float, default=RP2040_US_PER_ITER,
+                    help="RP2040 time per calibration iteration (default %.1f: an assumption)" % RP2040_US_PER_ITER)
+    ap.add_argument("--memory", action="store_true", help="also run bench/memory_vm.py")
+    ap.add_argument("--memory-only", action="store_true", help="only bench/memory_vm.py")
+    a = ap.parse_args(argv)
+    print(benchutil.machine())
+    if not a.memory_only:
+        timing(a.rp2040_us_per_iter)
+    if a.memory or a.memory_only:
+        memory()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
