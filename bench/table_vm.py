@@ -76,18 +76,27 @@ def median(values):
 
 # -- Baccarat ------------------------------------------------------------------------------------
 # Rounds of 4, 5 and 6 cards, dealt in the order they leave the shoe (art. 9): naturals; the
-# player stands and the banker draws; both draw.
-BACCARAT_ROUNDS = (("9h", "5d", "Kc", "2s"), ("4c", "2d", "3h", "Ah", "9s"), ("2c", "4h", "3d", "8s", "6h", "Td"))
+# player stands and the banker draws; both draw. The suits turn every third round, so that no card
+# leaves an 8-deck shoe more than 8 times (6 at most in SHOE_ROUNDS + 1 rounds; the burn cards are
+# of ranks the rounds do not use).
+BACCARAT_ROUNDS = (("9h", "5d", "Kc", "Qs"), ("4c", "2d", "3h", "Ah", "9s"), ("2c", "4h", "3d", "8s", "6h", "Td"))
+BURN = ("7c", "7d", "7h", "7s", "Jc", "Jd", "Jh", "Js")
+SUITS = "cdhs"
 BACCARAT_BETS = [(seat, [("banker", 100), ("player_pair", 5)] if seat % 2 else [("player", 50), ("tie", 10)])
                  for seat in range(1, 8)]
-SHOE_ROUNDS = 60     # then the cut card: one more round, a new shoe
+SHOE_ROUNDS = 30     # then the cut card: one more round, a new shoe
+
+
+def round_cards(k):
+    turn = k // 3
+    return [code[0] + SUITS[(SUITS.index(code[1]) + turn) % 4] for code in BACCARAT_ROUNDS[k % 3]]
 
 
 def baccarat_shoe(t):
     t.shoe_frame("IN")
     t.passes(3)
-    for _ in range(8):                       # art. 2: as many cards burned as decks (8)
-        t.card_frame("5c")
+    for code in BURN:                        # art. 2: as many cards burned as decks (8)
+        t.card_frame(code)
         t.passes(5, 100)
     t.rounds_in_shoe = 0
 
@@ -95,12 +104,12 @@ def baccarat_shoe(t):
 def baccarat_round(t, k, timed=True):
     """One round; returns the last card's window in us (0 untimed)."""
     t.bet_reading(BACCARAT_BETS)
-    cards = BACCARAT_ROUNDS[k % len(BACCARAT_ROUNDS)]
+    cards = round_cards(k)
     for code in cards[:-1]:
-        t.passes(4, 100)                     # a dealer draws every 400 ms (no double pull)
+        t.passes(1, 400)                     # a dealer draws every 400 ms (no double pull)
         t.card_frame(code)
         t.passes(1)
-    t.passes(4, 100)
+    t.passes(1, 400)
     t.card_frame(cards[-1])
     gc.collect()
     elapsed = timed_pass(t) if timed else (t.one_pass() or 0)
@@ -182,14 +191,18 @@ def craps_round(t, timed=True):
 
 # -- Omaha ---------------------------------------------------------------------------------------
 from tests.firmware.fakes import link_reports  # noqa: E402
-from tests.firmware.omaha_rig import LEGENDS  # noqa: E402  (the boards' keypad legends, row by row)
 
-_KEY = dict((LEGENDS[i], i) for i in range(len(LEGENDS)) if LEGENDS[i])
+_KEY = {}        # legend -> key index, from the board file's keypad (boards/pico.json)
 # Stacks: two short ones go all in on the flop's bet, making two side pots at the showdown.
 OMAHA_STACKS = {1: 1000, 2: 1000, 3: 40, 4: 1000, 5: 1000, 6: 55, 7: 1000, 8: 1000, 9: 1000, 10: 1000}
 
 
 def keys_of(text):
+    if not _KEY:
+        legends = vmtable.board_keys()
+        for i in range(len(legends)):
+            if legends[i]:
+                _KEY[legends[i]] = i
     out = []
     for word in text.split():
         if word.isdigit():
@@ -217,15 +230,17 @@ def _last_to_act(hand):
     return True
 
 
-def omaha_hand(t, seed, timed=True):
+def omaha_hand(t, seed, timed=True, keys=None):
     """A 10-seat hand: stacks keyed, all call pre-flop, a bet of 60 on the flop called by all (two
     short stacks all in: two side pots), checks to the river's last check, which is timed."""
     from firmware import cards
     from firmware.games.omaha import rules
     table = t.ctx.table
+    keys = t.keys if keys is None else keys
     for seat in OMAHA_STACKS:
-        t.keys(keys_of("%d stack %d enter" % (seat, OMAHA_STACKS[seat])))
-    t.keys(keys_of("new enter"))
+        if table.stacks[seat] != OMAHA_STACKS[seat]:
+            keys(keys_of("%d stack %d enter" % (seat, OMAHA_STACKS[seat])))
+    keys(keys_of("new enter"))
     deck = shuffled(seed)
     hand = table.hand
     bet_made = False
@@ -236,18 +251,18 @@ def omaha_hand(t, seed, timed=True):
                 break
             legal = hand.legal()
             if hand.street == 1 and not bet_made and legal.can_check and OMAHA_STACKS[seat] >= 1000:
-                t.keys(keys_of("bet 60 enter"))
+                keys(keys_of("bet 60 enter"))
                 bet_made = True
             elif legal.can_check:
-                t.keys(keys_of("check enter"))
+                keys(keys_of("check enter"))
             else:
-                t.keys(keys_of("call enter"))
+                keys(keys_of("call enter"))
         elif kind == rules.EXPECT_DONE:
             raise RuntimeError("the hand ended before the river's last check")
         else:
             t.card_frame(cards.name(deck.pop()))
             t.passes(1)
-    t.keys(keys_of("check"))
+    keys(keys_of("check"))
     t.ctx.queue.put(vmtable.KEY, _KEY["enter"], 0)
     gc.collect()
     elapsed = timed_pass(t) if timed else (t.one_pass() or 0)

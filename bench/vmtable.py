@@ -19,16 +19,14 @@
 import tests.firmware  # noqa: F401  (installs the rp2 and framebuf stand-ins where missing)
 import sys
 
-from firmware import main
-from firmware.events import KEY
 from firmware.link import frame as link_frame
 from tests.firmware.device_helpers import Sender as DeviceSender
 from tests.firmware.fakes import FakeMachine
 from tests.firmware.scratch import make_dir
 
 BOARD = "boards/pico.json"
-_RX_SIZE = 4096
-_TX_SIZE = 16384
+_RX_SIZE = 512              # a reader line at a time (bet reader lines come through the PIO UART)
+_TX_SIZE = 4096             # what the Sender writes between two ack()s (its window: 8 frames)
 _READER_UART = 0            # boards/pico.json: shoe and dice share UART 0
 _HOST_UART = 1
 _BETS_SM = 0                # boards/pico.json: the bet reader's PIO state machine
@@ -134,10 +132,24 @@ def bench_machine():
     return machine
 
 
+KEY = 0         # firmware.events.KEY, set at the first boot (this module imports no table code itself,
+                # so that bench/memory_vm.py counts all of it as the table's)
+
+
+def board_keys():
+    """The dealer keypad's legend per key index, as boards/pico.json has them."""
+    from firmware import board
+    return board.load(BOARD).keypad_keys
+
+
 class Table:
     """One booted table: the Context, its machine, and the devices' senders."""
 
     def __init__(self, game):
+        global KEY
+        from firmware import main
+        from firmware.events import KEY
+        self.main = main
         self.game = game
         self.machine = bench_machine()
         self.np = NeoPixelModule()
@@ -151,15 +163,15 @@ class Table:
         self.dice = DeviceSender("D")
         self.bets_sender = DeviceSender("B")
         self.reading_id = 0
-        self.log = b""              # what ack() saw, for debugging (cleared by the caller)
+        self.log = None             # b"": ack() keeps what it saw here (debugging)
         self.strip = self.np.strips[0]
         self.bets_sm = sys.modules["rp2"].machines[_BETS_SM]   # this boot's (a later boot makes new ones)
         self.passes(80, 100)                       # the boot lamp test, then READY
 
     # -- the main loop's two passes ------------------------------------------------------
     def one_pass(self, elapsed_ms=PASS_MS, draw=True):
-        main.poll_inputs(self.ctx, elapsed_ms)
-        main.refresh_outputs(self.ctx, draw, elapsed_ms)
+        self.main.poll_inputs(self.ctx, elapsed_ms)
+        self.main.refresh_outputs(self.ctx, draw, elapsed_ms)
 
     def passes(self, n, elapsed_ms=PASS_MS):
         for _ in range(n):
@@ -170,7 +182,8 @@ class Table:
         """The host acknowledges every frame written so far (outside the timed windows); returns
         the bytes written."""
         data = self.host.take()
-        self.log += data
+        if self.log is not None:
+            self.log += data
         if not data:
             return data
         frame = link_frame.Frame()
@@ -223,3 +236,10 @@ class Table:
             self.ctx.queue.put(KEY, i, 0)
             self.one_pass()
             self.ack()
+
+    def keys_at_once(self, indices):
+        """Keys queued together, then one pass (the memory bench's quicker way through a hand)."""
+        for i in indices:
+            self.ctx.queue.put(KEY, i, 0)
+        self.one_pass()
+        self.ack()

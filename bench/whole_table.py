@@ -55,7 +55,8 @@ def parse(out):
 
 def run_vm(script, steps=False, timeout=900):
     from tools import mpvm
-    args = ["--steps" if steps else "--script", os.path.join(REPO, "bench", script)]
+    path = script if os.path.isabs(script) else os.path.join(REPO, "bench", script)
+    args = ["--steps" if steps else "--script", path]
     status, out = mpvm.run(args, copies=mpvm.DEFAULT_COPIES + ("bench",), timeout=timeout)
     if status != 0:
         raise SystemExit("MicroPython run of bench/%s failed:\n%s" % (script, out))
@@ -95,11 +96,33 @@ def timing(us_per_iter):
           % us_per_iter)
 
 
-def memory():
-    out = run_vm("memory_vm.py", steps=True, timeout=1800)
-    print("== MicroPython VM: bench/memory_vm.py (tools.mpvm --steps: memory kept, gc.collect() in later run calls)")
-    for line in out.splitlines():
-        print("  " + line)
+def memory_script(game, steps, step_rounds, per_call):
+    """bench/memory_vm.py for one game, its rounds block written out: steps x (step_rounds / per_call)
+    VM run calls of per_call rounds, the heap kept measured after each step (in two calls of its own)."""
+    text = open(os.path.join(REPO, "bench", "memory_vm.py")).read()
+    head, rest = text.split("# @rounds-begin", 1)
+    _, tail = rest.split("# @rounds-end\n", 1)
+    block = "# --- next run call ---\nrounds(%d)\n" % per_call * (step_rounds // per_call)
+    block += "# --- next run call ---\nmeasure(4)\n# --- next run call ---\nmeasure(4)\nKEPT.append(MEM[4])\n"
+    script = head + block * steps + tail
+    script = script.replace('\nGAME = "baccarat"\n', '\nGAME = "%s"\n' % game)
+    script = script.replace("\nSTEP_ROUNDS = 20 ", "\nSTEP_ROUNDS = %d " % step_rounds)
+    return script.replace("\nROUNDS_PER_CALL = 20 ", "\nROUNDS_PER_CALL = %d " % per_call)
+
+
+def memory(games, steps, step_rounds, per_call):
+    import tempfile
+    for game in games:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "memory_vm_%s.py" % game)
+            with open(path, "w") as f:
+                f.write(memory_script(game, steps, step_rounds, per_call))
+            out = run_vm(path, steps=True, timeout=7200)
+        print("== MicroPython VM: bench/memory_vm.py, GAME = %r, %d x %d rounds, %d rounds per VM run call"
+              " (tools.mpvm --steps, a VM of its own)" % (game, steps, step_rounds, per_call))
+        for line in out.splitlines():
+            if not line.startswith("runtime: MicroPython"):
+                print("  " + line)
 
 
 def main(argv=None):
@@ -108,12 +131,19 @@ def main(argv=None):
                     help="RP2040 time per calibration iteration (default %.1f: an assumption)" % RP2040_US_PER_ITER)
     ap.add_argument("--memory", action="store_true", help="also run bench/memory_vm.py")
     ap.add_argument("--memory-only", action="store_true", help="only bench/memory_vm.py")
+    ap.add_argument("--game", action="append", choices=("baccarat", "craps", "omaha"),
+                    help="memory: this game only (repeatable; default all three)")
+    ap.add_argument("--steps", type=int, default=10, help="memory: measurements of the heap kept (default 10)")
+    ap.add_argument("--rounds-per-step", type=int, default=1000,
+                    help="memory: rounds between two measurements (default 1000: 10,000 rounds per game)")
+    ap.add_argument("--rounds-per-call", type=int, default=20,
+                    help="memory: rounds per VM run call (default 20; the VM frees a call's garbage after it)")
     a = ap.parse_args(argv)
     print(benchutil.machine())
     if not a.memory_only:
         timing(a.rp2040_us_per_iter)
     if a.memory or a.memory_only:
-        memory()
+        memory(a.game or ("baccarat", "craps", "omaha"), a.steps, a.rounds_per_step, a.rounds_per_call)
     return 0
 
 

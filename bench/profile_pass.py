@@ -1,0 +1,112 @@
+# Profiling aid (not a bench): one Baccarat last card, Craps throw and Omaha last check, the pass
+# split into its parts. python -c "from tools import mpvm; ..." with bench copied (see whole_table).
+import gc
+import sys
+print("name", __name__)
+sys.argv.append("NOMAIN")
+import js
+from firmware import main as m
+_P = js.performance
+
+
+def now():
+    return _P.now() * 1000.0
+
+
+import bench.table_vm as tv  # noqa: E402
+
+
+def split_pass(t):
+    ctx = t.ctx
+    q = ctx.queue
+    parts = []
+    t0 = now()
+    from firmware.events import TICK
+    q.put(TICK, 10)
+    ctx.hw.buttons.poll(q)
+    if ctx.hw.keypad is not None:
+        ctx.hw.keypad.poll(q)
+    t1 = now(); parts.append(("buttons+keypad", t1 - t0))
+    for d in ctx.game.devices:
+        d.poll(10)
+    t2 = now(); parts.append(("devices", t2 - t1))
+    if ctx.host_port is not None:
+        m.read_host(ctx, 10)
+    if ctx.unused_reader is not None:
+        m._watch_unused_reader(ctx, 10)
+    ctx.console.poll(10)
+    t3 = now(); parts.append(("host+console", t3 - t2))
+    table = ctx.table
+    disp = 0.0
+    rep = 0.0
+    while q.get():
+        a = now()
+        table.dispatch(q.kind, q.a, q.b)
+        b = now()
+        disp += b - a
+        if len(table.outbox):
+            m._report(ctx)
+        rep += now() - b
+    parts.append(("dispatch", disp))
+    parts.append(("reports+sender", rep))
+    if ctx.hw.watchdog is not None:
+        ctx.hw.watchdog.feed()
+    a = now()
+    m._report(ctx)
+    ctx.sender.poll(10)
+    b = now(); parts.append(("out: report+sender", b - a))
+    ctx.hw.lights.show()
+    c = now(); parts.append(("lights", c - b))
+    if table.display_dirty:
+        table.display_dirty = False
+        ctx.hw.displays["dealer"].show(m._dealer_lines(ctx))
+        d = now(); parts.append(("dealer lcd", d - c))
+        ctx.hw.displays["result"].show(ctx.game.screens.result_lines(table, ctx.config, ctx.button_names))
+        c = now(); parts.append(("result lcd", c - d))
+    sb = ctx.game.scoreboard
+    if sb is not None and table.scoreboard_dirty:
+        table.scoreboard_dirty = False
+        sb[0].draw(table.roads)
+        d = now(); parts.append(("scoreboard draw", d - c))
+        sb[1].show()
+        parts.append(("oled show", now() - d))
+    return parts
+
+
+def show(name, parts):
+    print(name, " ".join("%s=%.0f" % p for p in parts), "total=%.0f" % sum(p[1] for p in parts))
+
+
+bac = tv.vmtable.Table("baccarat")
+tv.baccarat_shoe(bac)
+for k in range(6):
+    cards = tv.BACCARAT_ROUNDS[k % 3]
+    bac.bet_reading(tv.BACCARAT_BETS)
+    for code in cards[:-1]:
+        bac.passes(4, 100)
+        bac.card_frame(code)
+        bac.passes(1)
+    bac.passes(4, 100)
+    bac.card_frame(cards[-1])
+    gc.collect()
+    show("baccarat", split_pass(bac))
+    tv.finish(bac)
+    bac.rounds_in_shoe += 1
+
+cr = tv.vmtable.Table("craps")
+for k in range(3):
+    lines = cr.bet_lines(tv.CRAPS_BETS)
+    for line in lines[:-1]:
+        cr.bet_line(line)
+        cr.one_pass()
+        cr.ack()
+    cr.bet_line(lines[-1])
+    gc.collect()
+    show("craps close", split_pass(cr))
+    tv.finish(cr)
+    cr.passes(2)
+    cr.throw_frame(3, 4)
+    gc.collect()
+    show("craps throw", split_pass(cr))
+    tv.finish(cr)
+    cr.passes(2)
