@@ -1,0 +1,131 @@
+# The hot paths allocate nothing (heap_lock on MicroPython: an allocation inside the lock raises
+# MemoryError): the main loop's input pass with a steady-state event (TICK) on a booted table of
+# each game, the controller's dispatch of it, and the light frame (ZoneLights.show() into a
+# neopixel-like buffer). The host-link frame encoder's one allocation is the CRC word, measured.
+# (Runs on MicroPython too; on CPython the lock is a no-op and the assertions on results remain.)
+import gc
+
+from firmware import main
+from firmware.compat import heap_lock, heap_unlock
+from firmware.drivers import pixels
+from firmware.events import TICK
+from firmware.link import frame as fm
+from firmware.table import READY
+from tests.firmware.expect import heap_lock_catches_allocation, micropython_only
+from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule
+from tests.firmware.scratch import ScratchDir
+
+
+class NeoStrip:
+    """MicroPython's neopixel.NeoPixel as its driver fills it: 3 bytes a pixel, GRB order."""
+    ORDER = (1, 0, 2)
+
+    def __init__(self, n):
+        self.n = n
+        self.buf = bytearray(3 * n)
+        self.writes = 0
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, v):
+        offset = i * 3
+        for k in range(3):
+            self.buf[offset + self.ORDER[k]] = v[k]
+
+    def write(self):
+        self.writes += 1
+
+
+def _boot(state, game):
+    FakeLCD.missing = ()
+    machine = FakeMachine()
+    machine.usb = machine.UART(9)
+    ctx = main.boot(machine, FakeNeoPixelModule(), "boards/pico.json", "boards/tables/sim-%s.json" % game,
+                    state, FakeLCD, machine.usb)
+    for _ in range(60):                            # the boot lamp test, then READY
+        main.poll_inputs(ctx, 100)
+        main.refresh_outputs(ctx, True)
+    return ctx
+
+
+def _idle_input_passes_allocate_nothing(game):
+    with ScratchDir() as state:
+        ctx = _boot(state, game)
+        assert ctx.table.state == READY
+        main.poll_inputs(ctx, 10)                  # warm up
+        heap_lock()
+        try:
+            for _ in range(20):
+                main.poll_inputs(ctx, 10)          # buttons, keypad, devices, host, console, TICK dispatched
+                ctx.table.dispatch(TICK, 10, 0)
+        finally:
+            heap_unlock()
+        assert ctx.table.state == READY
+    assert heap_lock_catches_allocation()          # the lock is real: the block above proved something
+
+
+def test_an_idle_input_pass_of_a_baccarat_table_allocates_nothing():
+    _idle_input_passes_allocate_nothing("baccarat")
+
+
+def test_an_idle_input_pass_of_a_craps_table_allocates_nothing():
+    _idle_input_passes_allocate_nothing("craps")
+
+
+def test_an_idle_input_pass_of_an_omaha_table_allocates_nothing():
+    _idle_input_passes_allocate_nothing("omaha")
+
+
+def test_a_light_frame_of_every_zone_changed_allocates_nothing():
+    zones = [("zone%d" % z, [[4 * z, 4 * z + 3]]) for z in range(19)]          # 76 pixels, as the pico's
+    strip = NeoStrip(76)
+    lights = pixels.ZoneLights(strip, 76, zones)
+    lights.set_all(pixels.RED)
+    lights.show()                                  # warm up
+    colours = (pixels.GREEN, pixels.GOLD, pixels.BLUE)
+    heap_lock()
+    try:
+        for colour in colours:
+            lights.set_all(colour)
+            lights.show()
+    finally:
+        heap_unlock()
+    assert strip.writes == 4
+    assert bytes(strip.buf[:6]) == bytes((0, 0, 60, 0, 0, 60))               # BLUE, GRB order
+    assert heap_lock_catches_allocation()
+
+
+def _allocated(fn):
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        fn()
+        return gc.mem_alloc() - before
+    finally:
+        gc.enable()
+
+
+@micropython_only
+def test_a_host_link_frame_allocates_only_its_crc_word():
+    # Before: 384 bytes a frame (the CRC word split into digits with 32-bit shifts, each a big int
+    # on MicroPython). Now the view over the frame and, when the CRC needs more than a small int's
+    # 30 bits, the word and its two halves: at most 7 blocks of 16 bytes.
+    enc = fm.Encoder()
+    payload = b'{"seq": 12, "table": "B01", "event": "result", "round": 7, "winner": "banker"}'
+    n = enc.encode(3, 17, b"REPORT", payload, 52310)
+    frame = fm.Frame()
+    assert frame.decode(enc.buf, n - 1) == fm.OK and frame.payload() == payload
+    used = _allocated(lambda: enc.encode(3, 17, b"REPORT", payload, 52310))
+    assert used <= 112, used
+    small = None
+    for seq in range(1, 50):                        # a frame whose CRC is a small int: only the view
+        enc.encode(3, seq, b"REPORT", payload, 52310)
+        if frame.decode(enc.buf, enc.encode(3, seq, b"REPORT", payload, 52310) - 1) == fm.OK \
+                and fm.crc_of(enc.buf, 1, enc.buf.index(b"*")) < 0x40000000:
+            small = seq
+            break
+    assert small is not None
+    used = _allocated(lambda: enc.encode(3, small, b"REPORT", payload, 52310))
+    assert used <= 16, used
