@@ -129,3 +129,24 @@ def test_a_host_link_frame_allocates_only_its_crc_word():
     assert small is not None
     used = _allocated(lambda: enc.encode(3, small, b"REPORT", payload, 52310))
     assert used <= 16, used
+
+
+def test_a_journal_record_encoded_into_a_buffer_is_the_record_encode_builds():
+    from firmware.link import record
+    buf = bytearray(128)
+    for kind, gen, payload in ((1, 5, b'{"round": 7}'), (255, 0xFFFFFFFF, b""), (3, 1, bytes(range(40)))):
+        n = record.encode_into(buf, kind, gen, payload)
+        assert bytes(buf[:n]) == record.encode(kind, gen, payload)
+
+
+@micropython_only
+def test_a_journal_record_encoded_into_a_buffer_allocates_only_its_crc_words():
+    # record.encode() builds the record (struct.pack, concatenation: 400 bytes for this one);
+    # encode_into() writes it into a buffer allocated once: the view and the two CRC words remain.
+    from firmware.link import record
+    buf = bytearray(128)
+    payload = b'{"seq": 12, "event": "result", "round": 7, "winner": "banker"}'
+    record.encode_into(buf, 1, 5, payload)
+    used = _allocated(lambda: record.encode_into(buf, 1, 5, payload))
+    assert used <= 96, used
+    assert _allocated(lambda: record.encode(1, 5, payload)) > 2 * used       # what the builder takes
