@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 BOARD ?= pico
 PORT ?= /dev/ttyACM0
 
-.PHONY: sim test build deploy deps clean
+.PHONY: sim test build deploy deps clean bench
 
 sim: deps
 	$(PY) -m hostsim $(SIM_ARGS)
@@ -18,6 +18,26 @@ test: deps
 
 build: deps
 	$(PY) -m tools.build --board $(BOARD)
+
+# Every bench, each printing its command's figures and the machine that made them (docs/performance.md
+# says how they were run: each twice). The VM benches need node (deps). BENCH_MEMORY_ARGS shortens
+# the memory bench (default: 10 x 1000 rounds per game), e.g. BENCH_MEMORY_ARGS="--rounds-per-step 100".
+# bench/craps_crapssim.py, bench/eval_treys.py and bench/headless.py (the CPython benches of issue
+# 14, written alongside) run when the tree has them.
+BENCH_MEMORY_ARGS ?=
+CPYTHON_BENCHES := craps_crapssim eval_treys headless
+
+bench: deps
+	$(PY) bench/baccarat_odds.py
+	$(PY) bench/craps_odds.py --vm
+	$(PY) bench/omaha_eval.py
+	$(PY) -m tools.mpvm --steps bench/scoreboard_vm.py
+	$(PY) bench/whole_table.py --memory $(BENCH_MEMORY_ARGS)
+	$(PY) bench/flash.py
+	@for b in $(CPYTHON_BENCHES); do \
+		if [ -f bench/$$b.py ]; then echo "$(PY) bench/$$b.py"; $(PY) bench/$$b.py || exit 1; \
+		else echo "bench/$$b.py: not in this tree, skipped"; fi; \
+	done
 
 deploy: build
 	$(PY) -m tools.deploy --board $(BOARD) --port $(PORT) $(DEPLOY_FLAGS)

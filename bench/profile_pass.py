@@ -1,19 +1,14 @@
-# Profiling aid (not a bench): one Baccarat last card, Craps throw and Omaha last check, the pass
-# split into its parts. python -c "from tools import mpvm; ..." with bench copied (see whole_table).
+# Profiling aid, not a bench: the Baccarat last card's pass, the Craps CLOSE and throw passes,
+# each split into its parts (input pass: buttons and keypad, devices, host and console, dispatch,
+# reports with the Sender; output pass: lights, each display), in us of the VM (the same clock as
+# bench/table_vm.py). `.venv/bin/python bench/whole_table.py --profile` runs it in the VM.
 import gc
 import sys
-print("name", __name__)
-sys.argv.append("NOMAIN")
-import js
+
+from bench import table_vm as tv
 from firmware import main as m
-_P = js.performance
 
-
-def now():
-    return _P.now() * 1000.0
-
-
-import bench.table_vm as tv  # noqa: E402
+now = tv.now_us
 
 
 def split_pass(t):
@@ -80,13 +75,13 @@ def show(name, parts):
 bac = tv.vmtable.Table("baccarat")
 tv.baccarat_shoe(bac)
 for k in range(6):
-    cards = tv.BACCARAT_ROUNDS[k % 3]
+    cards = tv.round_cards(k)
     bac.bet_reading(tv.BACCARAT_BETS)
     for code in cards[:-1]:
-        bac.passes(4, 100)
+        bac.passes(1, 400)
         bac.card_frame(code)
         bac.passes(1)
-    bac.passes(4, 100)
+    bac.passes(1, 400)
     bac.card_frame(cards[-1])
     gc.collect()
     show("baccarat", split_pass(bac))

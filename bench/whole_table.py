@@ -131,6 +131,7 @@ def main(argv=None):
                     help="RP2040 time per calibration iteration (default %.1f: an assumption)" % RP2040_US_PER_ITER)
     ap.add_argument("--memory", action="store_true", help="also run bench/memory_vm.py")
     ap.add_argument("--memory-only", action="store_true", help="only bench/memory_vm.py")
+    ap.add_argument("--profile", action="store_true", help="only bench/profile_pass.py: the passes in parts")
     ap.add_argument("--game", action="append", choices=("baccarat", "craps", "omaha"),
                     help="memory: this game only (repeatable; default all three)")
     ap.add_argument("--steps", type=int, default=10, help="memory: measurements of the heap kept (default 10)")
@@ -140,6 +141,9 @@ def main(argv=None):
                     help="memory: rounds per VM run call (default 20; the VM frees a call's garbage after it)")
     a = ap.parse_args(argv)
     print(benchutil.machine())
+    if a.profile:
+        sys.stdout.write(run_vm("profile_pass.py"))
+        return 0
     if not a.memory_only:
         timing(a.rp2040_us_per_iter)
     if a.memory or a.memory_only:
