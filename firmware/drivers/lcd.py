@@ -90,6 +90,7 @@ class CharLCD:
         self._mv = memoryview(self._buf)
         self._row = bytearray(cols)         # scratch: one row encoded
         self._shown = [bytearray(cols) for _ in range(rows)]   # what each row shows now
+        self._texts = [None] * rows         # the text show() last put on each row, None: written since
         self.cursor_x = 0
         self.cursor_y = 0
         self.row_writes = 0                 # rows sent by show() (for tests and stats)
@@ -157,6 +158,8 @@ class CharLCD:
         for row in self._shown:
             for c in range(self.cols):
                 row[c] = 0x20
+        for y in range(self.rows):
+            self._texts[y] = None
         self.cursor_x = 0
         self.cursor_y = 0
 
@@ -203,6 +206,7 @@ class CharLCD:
 
     def _flush_run(self, start, n):
         self._data(self._row, n)
+        self._texts[self.cursor_y] = None
         shown = self._shown[self.cursor_y]
         for k in range(n):
             shown[start + k] = self._row[k]
@@ -215,8 +219,12 @@ class CharLCD:
         written = 0
         row = self._row
         cols = self.cols
+        texts = self._texts
         for y in range(self.rows):
             text = lines[y] if y < len(lines) else ""
+            if text == texts[y]:
+                continue            # shows this very text (one string compare, not 20 characters encoded)
+            texts[y] = text
             n = len(text)
             for c in range(cols):
                 row[c] = rom_code(text[c]) if c < n else 0x20
