@@ -30,10 +30,8 @@ from bench import vmtable
 from firmware.drivers import pixels
 
 CALIBRATION_ITERATIONS = 200000
-ROUNDS = 2
-if "--quick" in getattr(sys, "argv", ()):
-    ROUNDS = 1
-EVENTS = 9           # timed events of each kind per round
+ROUNDS = 11          # bench/whole_table.py --rounds N replaces this line
+EVENTS = 9           # timed events of each kind per round (--events N)
 
 try:
     import js

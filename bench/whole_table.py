@@ -28,13 +28,13 @@ LIGHTS_SHARE = 0.10           # the frame's computation: at most 10 % of its wir
 # (figure key, what it is, target on the VM in ms or None)
 FIGURES = (
     ("baccarat_us", "Baccarat: last card read -> result, lights, displays, report frames", 1.0),
-    ("baccarat_max_us", "  the slowest of the round's 9", None),
+    ("baccarat_max_us", "  the slowest of each round's events", None),
     ("craps_close_us", "Craps: the pass reading CLOSE of a 50-bet reading (50 bets placed), lights, report", 1.0),
     ("craps_bets_us", "  all 12 passes of that reading (each line read in a pass of its own)", None),
     ("craps_throw_us", "Craps: one throw resolving 50 open bets of 10 seats, lights, report", 2.0),
-    ("craps_throw_max_us", "  the slowest of the round's 9", None),
+    ("craps_throw_max_us", "  the slowest of each round's events", None),
     ("omaha_us", "Omaha: the river's last check of 10 seats, 3 pots (side pots), reports, lights", 5.0),
-    ("omaha_max_us", "  the slowest of the round's 3", None),
+    ("omaha_max_us", "  the slowest of each round's 3 hands", None),
     ("lights_us", "Lights: ZoneLights.show() of every zone changed (76 pixels)", None),
 )
 
@@ -63,8 +63,27 @@ def run_vm(script, steps=False, timeout=900):
     return out
 
 
-def timing(us_per_iter):
-    runtime, fig, rounds = parse(run_vm("table_vm.py"))
+def table_script(rounds=None, events=None):
+    """bench/table_vm.py, its ROUNDS and EVENTS lines replaced when given."""
+    text = open(os.path.join(REPO, "bench", "table_vm.py")).read()
+    if rounds is not None:
+        text = text.replace("\nROUNDS = 11 ", "\nROUNDS = %d " % rounds)
+    if events is not None:
+        text = text.replace("\nEVENTS = 9 ", "\nEVENTS = %d " % events)
+    return text
+
+
+def run_table(rounds=None, events=None):
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "table_vm.py")
+        with open(path, "w") as f:
+            f.write(table_script(rounds, events))
+        return run_vm(path)
+
+
+def timing(us_per_iter, rounds=None, events=None):
+    runtime, fig, rounds = parse(run_table(rounds, events))
     med, sp = benchutil.median, benchutil.spread
     iters = int(fig["calibration_iterations"])
     cal_us = [r["calibration_us"] for r in rounds]
@@ -129,6 +148,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rp2040-us-per-iter", type=float, default=RP2040_US_PER_ITER,
                     help="RP2040 time per calibration iteration (default %.1f: an assumption)" % RP2040_US_PER_ITER)
+    ap.add_argument("--rounds", type=int, help="timing: rounds (default 11)")
+    ap.add_argument("--events", type=int, help="timing: events of each kind per round (default 9)")
     ap.add_argument("--memory", action="store_true", help="also run bench/memory_vm.py")
     ap.add_argument("--memory-only", action="store_true", help="only bench/memory_vm.py")
     ap.add_argument("--profile", action="store_true", help="only bench/profile_pass.py: the passes in parts")
@@ -145,7 +166,7 @@ def main(argv=None):
         sys.stdout.write(run_vm("profile_pass.py"))
         return 0
     if not a.memory_only:
-        timing(a.rp2040_us_per_iter)
+        timing(a.rp2040_us_per_iter, a.rounds, a.events)
     if a.memory or a.memory_only:
         memory(a.game or ("baccarat", "craps", "omaha"), a.steps, a.rounds_per_step, a.rounds_per_call)
     return 0
