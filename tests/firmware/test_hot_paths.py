@@ -150,3 +150,29 @@ def test_a_journal_record_encoded_into_a_buffer_allocates_only_its_crc_words():
     used = _allocated(lambda: record.encode_into(buf, 1, 5, payload))
     assert used <= 96, used
     assert _allocated(lambda: record.encode(1, 5, payload)) > 2 * used       # what the builder takes
+
+
+def test_craps_lights_look_each_zone_up_once():
+    # A render with 50 open bets searched the layout's zone names for every bet (1 ms in the VM):
+    # now each zone's light is looked up once, and a later render looks nothing up.
+    from tests.firmware.craps_rig import Rig
+    rig = Rig(seats=10)
+    rig.bets(dict((seat, {"pass": 10, "field": 10, "any_seven": 10, "any_craps": 10, "hard_6": 10})
+                  for seat in range(1, 11)))
+    assert len(rig.table.engine.bets) == 50
+    calls = [0]
+    plain = rig.lights.index
+
+    def counting(name):
+        calls[0] += 1
+        return plain(name)
+    rig.lights.index = counting
+    rig.table._render_lights()
+    assert calls[0] == 0                                    # the reading's render looked them up
+    rig.throw(3, 4)                                         # a 7: every one of the 50 decided
+    assert len(rig.table.decided) == 50
+    calls[0] = 0
+    rig.table._render_lights()                              # the decided zones, each known by now
+    assert calls[0] == 0
+    rig.lights.index = plain
+    assert rig.colour("pass") == pixels.GREEN and rig.colour("field") == pixels.OFF
