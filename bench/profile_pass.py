@@ -105,3 +105,19 @@ for k in range(3):
     show("craps throw", split_pass(cr))
     tv.finish(cr)
     cr.passes(2)
+
+om = tv.vmtable.Table("omaha")
+tv.omaha_hand(om, 1, timed=False, keys=om.keys_at_once)
+LAST = []
+
+
+def _split_timed(t):
+    parts = split_pass(t)
+    LAST.append(parts)
+    return sum(p[1] for p in parts)
+
+
+tv.timed_pass = _split_timed                 # omaha_hand times its last check with it
+for seed in range(2, 5):
+    tv.omaha_hand(om, seed, keys=om.keys_at_once)
+    show("omaha last check", LAST[-1])

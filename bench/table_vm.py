@@ -296,48 +296,69 @@ def clock_overhead():
     return median(xs)
 
 
-def main():
+TABLES = {}
+STATE = {"seed": 1, "k": 0}
+
+
+def setup():
     print("runtime: %s %s" % (sys.implementation.name, sys.platform))
     print("clock: %s" % CLOCK)
-    tables = {"baccarat": vmtable.Table("baccarat"), "craps": vmtable.Table("craps"),
-              "omaha": vmtable.Table("omaha")}
-    bac = tables["baccarat"]
+    for game in ("baccarat", "craps", "omaha"):
+        TABLES[game] = vmtable.Table(game)
+    bac = TABLES["baccarat"]
     baccarat_shoe(bac)
     for k in range(3):
         baccarat_next(bac, k, timed=False)        # warm up
-    craps_round(tables["craps"], timed=False)
+    STATE["k"] = 3
+    craps_round(TABLES["craps"], timed=False)
     print("pixels: %d" % bac.ctx.board.pixel_count)
     calibrate(1000)
-    seed = 1
-    k = 0
-    for r in range(ROUNDS):
-        gc.collect()
-        t0 = now_us()
-        calibrate(CALIBRATION_ITERATIONS)
-        cal = now_us() - t0
-        b = []
-        for _ in range(EVENTS):
-            b.append(baccarat_next(bac, k))
-            k += 1
-        cb, cc, ct = [], [], []
-        for _ in range(EVENTS):
-            total, last, throw, open_bets = craps_round(tables["craps"])
-            cb.append(total)
-            cc.append(last)
-            ct.append(throw)
-        om = []
-        for _ in range(3):
-            elapsed, pots = omaha_hand(tables["omaha"], seed)
-            seed += 1
-            om.append(elapsed)
-        li = lights_frame(bac)
-        print("round %d: calibration_us: %d clock_overhead_us: %.1f baccarat_us: %.0f baccarat_max_us: %.0f "
-              "craps_bets_us: %.0f craps_close_us: %.0f craps_throw_us: %.0f craps_throw_max_us: %.0f open_bets: %d "
-              "omaha_us: %.0f omaha_max_us: %.0f pots: %d lights_us: %.0f"
-              % (r, cal, clock_overhead(), median(b), max(b), median(cb), median(cc), median(ct), max(ct), open_bets,
-                 median(om), max(om), pots, median(li)))
+
+
+def one_round(r):
+    gc.collect()
+    t0 = now_us()
+    calibrate(CALIBRATION_ITERATIONS)
+    cal = now_us() - t0
+    b = []
+    for _ in range(EVENTS):
+        b.append(baccarat_next(TABLES["baccarat"], STATE["k"]))
+        STATE["k"] += 1
+    cb, cc, ct = [], [], []
+    for _ in range(EVENTS):
+        total, last, throw, open_bets = craps_round(TABLES["craps"])
+        cb.append(total)
+        cc.append(last)
+        ct.append(throw)
+    om = []
+    for _ in range(3):
+        elapsed, pots = omaha_hand(TABLES["omaha"], STATE["seed"])
+        STATE["seed"] += 1
+        om.append(elapsed)
+    li = lights_frame(TABLES["baccarat"])
+    print("round %d: calibration_us: %d clock_overhead_us: %.1f baccarat_us: %.0f baccarat_max_us: %.0f "
+          "craps_bets_us: %.0f craps_close_us: %.0f craps_throw_us: %.0f craps_throw_max_us: %.0f open_bets: %d "
+          "omaha_us: %.0f omaha_max_us: %.0f pots: %d lights_us: %.0f"
+          % (r, cal, clock_overhead(), median(b), max(b), median(cb), median(cc), median(ct), max(ct), open_bets,
+             median(om), max(om), pots, median(li)))
+
+
+def report():
     print("calibration_iterations: %d" % CALIBRATION_ITERATIONS)
 
 
-if __name__ == "__main__" and "NOMAIN" not in getattr(sys, "argv", ()):
-    main()
+# Run as a script (a board: mpremote mount . run bench/table_vm.py) the parts below run in one go;
+# bench/whole_table.py runs them with tools.mpvm --steps, one VM run call per round: the
+# WebAssembly port frees what a call allocated only after that call, so one call for the whole
+# bench would grow the heap by every round's garbage (and time the heap's growth).
+if __name__ == "__main__":
+    setup()
+# --- next run call ---
+# @rounds-begin
+if __name__ == "__main__":
+    for _r in range(ROUNDS):
+        one_round(_r)
+# @rounds-end
+# --- next run call ---
+if __name__ == "__main__":
+    report()

@@ -64,13 +64,15 @@ def run_vm(script, steps=False, timeout=900):
 
 
 def table_script(rounds=None, events=None):
-    """bench/table_vm.py, its ROUNDS and EVENTS lines replaced when given."""
+    """bench/table_vm.py for tools.mpvm --steps: each round a VM run call of its own; its EVENTS
+    line replaced when given."""
     text = open(os.path.join(REPO, "bench", "table_vm.py")).read()
-    if rounds is not None:
-        text = text.replace("\nROUNDS = 11 ", "\nROUNDS = %d " % rounds)
     if events is not None:
         text = text.replace("\nEVENTS = 9 ", "\nEVENTS = %d " % events)
-    return text
+    head, rest = text.split("# @rounds-begin", 1)
+    _, tail = rest.split("# @rounds-end\n", 1)
+    calls = ["one_round(%d)\n" % r for r in range(11 if rounds is None else rounds)]
+    return head + "# --- next run call ---\n".join(calls) + tail
 
 
 def run_table(rounds=None, events=None):
@@ -79,7 +81,7 @@ def run_table(rounds=None, events=None):
         path = os.path.join(tmp, "table_vm.py")
         with open(path, "w") as f:
             f.write(table_script(rounds, events))
-        return run_vm(path)
+        return run_vm(path, steps=True)
 
 
 def timing(us_per_iter, rounds=None, events=None):
@@ -122,7 +124,8 @@ def memory_script(game, steps, step_rounds, per_call):
     head, rest = text.split("# @rounds-begin", 1)
     _, tail = rest.split("# @rounds-end\n", 1)
     block = "# --- next run call ---\nrounds(%d)\n" % per_call * (step_rounds // per_call)
-    block += "# --- next run call ---\nmeasure(4)\n# --- next run call ---\nmeasure(4)\nKEPT.append(MEM[4])\n"
+    block += ("# --- next run call ---\nmeasure(4)\n# --- next run call ---\nmeasure(4)\nKEPT.append(MEM[4])\n"
+              'print("step: %d rounds, %d bytes" % (K[0], MEM[4]))\n')
     script = head + block * steps + tail
     script = script.replace('\nGAME = "baccarat"\n', '\nGAME = "%s"\n' % game)
     script = script.replace("\nSTEP_ROUNDS = 20 ", "\nSTEP_ROUNDS = %d " % step_rounds)
