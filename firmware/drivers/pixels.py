@@ -22,6 +22,7 @@ class ZoneLights:
         self.names = [name for name, _ in zone_ranges]
         self.ranges = [tuple(tuple(r) for r in ranges) for _, ranges in zone_ranges]
         self.colours = [OFF] * len(zone_ranges)
+        self._shown = [None] * len(zone_ranges)     # the colour each zone's pixels hold (None: not yet)
         self.dirty = True
         self.writes = 0
 
@@ -42,12 +43,20 @@ class ZoneLights:
             self.set(zone, colour)
 
     def show(self):
-        """Push the zone colours to the strip if anything changed."""
+        """Push the zone colours to the strip if anything changed.
+
+        Only the pixels of zones whose colour changed are set: the strip keeps the others in its
+        buffer (zones never share a pixel: board.py refuses it). The whole strip goes out.
+        """
         if not self.dirty:
             return False
         strip = self.strip
+        shown = self._shown
         for zone in range(len(self.ranges)):
             colour = self.colours[zone]
+            if colour is shown[zone]:
+                continue
+            shown[zone] = colour
             for first, last in self.ranges[zone]:
                 for pixel in range(first, last + 1):
                     strip[pixel] = colour

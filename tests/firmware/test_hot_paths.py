@@ -176,3 +176,33 @@ def test_craps_lights_look_each_zone_up_once():
     assert calls[0] == 0
     rig.lights.index = plain
     assert rig.colour("pass") == pixels.GREEN and rig.colour("field") == pixels.OFF
+
+
+class _CountingStrip(NeoStrip):
+    def __init__(self, n):
+        NeoStrip.__init__(self, n)
+        self.sets = 0
+
+    def __setitem__(self, i, v):
+        self.sets += 1
+        NeoStrip.__setitem__(self, i, v)
+
+
+def test_a_light_frame_sets_only_the_pixels_of_zones_that_changed():
+    # The neopixel buffer keeps every pixel between frames: a frame after one zone changed sets
+    # that zone's pixels only (it set all 76, each through neopixel's Python __setitem__), and the
+    # whole buffer still goes out.
+    zones = [("zone%d" % z, [[4 * z, 4 * z + 3]]) for z in range(19)]
+    strip = _CountingStrip(76)
+    lights = pixels.ZoneLights(strip, 76, zones)
+    lights.set_all(pixels.DIM)
+    lights.show()
+    assert strip.sets == 76
+    strip.sets = 0
+    lights.set(lights.index("zone5"), pixels.GREEN)
+    lights.set(lights.index("zone7"), pixels.GREEN)
+    lights.set(lights.index("zone7"), pixels.DIM)          # back as it was: nothing to set there
+    assert lights.show() and strip.sets == 4 and strip.writes == 2
+    assert bytes(strip.buf[20 * 3:24 * 3]) == bytes((60, 0, 0)) * 4                 # zone 5: GREEN, GRB
+    assert bytes(strip.buf[28 * 3:29 * 3]) == bytes((6, 6, 6))                      # zone 7 still DIM
+    assert not lights.show() and strip.writes == 2                                  # nothing changed
