@@ -72,42 +72,6 @@ def show(name, parts):
     print(name, " ".join("%s=%.0f" % p for p in parts), "total=%.0f" % sum(p[1] for p in parts))
 
 
-bac = tv.vmtable.Table("baccarat")
-tv.baccarat_shoe(bac)
-for k in range(6):
-    cards = tv.round_cards(k)
-    bac.bet_reading(tv.BACCARAT_BETS)
-    for code in cards[:-1]:
-        bac.passes(1, 400)
-        bac.card_frame(code)
-        bac.passes(1)
-    bac.passes(1, 400)
-    bac.card_frame(cards[-1])
-    gc.collect()
-    show("baccarat", split_pass(bac))
-    tv.finish(bac)
-    bac.rounds_in_shoe += 1
-
-cr = tv.vmtable.Table("craps")
-for k in range(3):
-    lines = cr.bet_lines(tv.CRAPS_BETS)
-    for line in lines[:-1]:
-        cr.bet_line(line)
-        cr.one_pass()
-        cr.ack()
-    cr.bet_line(lines[-1])
-    gc.collect()
-    show("craps close", split_pass(cr))
-    tv.finish(cr)
-    cr.passes(2)
-    cr.throw_frame(3, 4)
-    gc.collect()
-    show("craps throw", split_pass(cr))
-    tv.finish(cr)
-    cr.passes(2)
-
-om = tv.vmtable.Table("omaha")
-tv.omaha_hand(om, 1, timed=False, keys=om.keys_at_once)
 LAST = []
 
 
@@ -117,7 +81,35 @@ def _split_timed(t):
     return sum(p[1] for p in parts)
 
 
-tv.timed_pass = _split_timed                 # omaha_hand times its last check with it
-for seed in range(2, 5):
-    tv.omaha_hand(om, seed, keys=om.keys_at_once)
+def setup():
+    tv.timed_pass = _split_timed             # the benches' timed pass, split into its parts
+    for game in ("baccarat", "craps", "omaha"):
+        tv.TABLES[game] = tv.vmtable.Table(game)
+    tv.baccarat_shoe(tv.TABLES["baccarat"])
+    tv.omaha_hand(tv.TABLES["omaha"], 1, timed=False, keys=tv.TABLES["omaha"].keys_at_once)
+
+
+def profile(k):
+    gc.collect()
+    tv.baccarat_next(tv.TABLES["baccarat"], k)
+    show("baccarat last card", LAST[-1])
+    gc.collect()
+    LAST[:] = []
+    tv.craps_round(tv.TABLES["craps"])
+    show("craps close", LAST[-2])
+    show("craps throw", LAST[-1])
+    gc.collect()
+    tv.omaha_hand(tv.TABLES["omaha"], 2 + k, keys=tv.TABLES["omaha"].keys_at_once)
     show("omaha last check", LAST[-1])
+
+
+# bench/whole_table.py --profile runs this with tools.mpvm --steps: a VM run call per profile().
+setup()
+# --- next run call ---
+profile(0)
+# --- next run call ---
+profile(1)
+# --- next run call ---
+profile(2)
+# --- next run call ---
+profile(3)

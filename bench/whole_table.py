@@ -166,7 +166,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     print(benchutil.machine())
     if a.profile:
-        sys.stdout.write(run_vm("profile_pass.py"))
+        sys.stdout.write(run_vm("profile_pass.py", steps=True))
         return 0
     if not a.memory_only:
         timing(a.rp2040_us_per_iter, a.rounds, a.events)
