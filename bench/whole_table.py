@@ -36,6 +36,7 @@ FIGURES = (
     ("omaha_us", "Omaha: the river's last check of 10 seats, 3 pots (side pots), reports, lights", 5.0),
     ("omaha_max_us", "  the slowest of each round's 3 hands", None),
     ("lights_us", "Lights: ZoneLights.show() of every zone changed (76 pixels)", None),
+    ("lights_one_zone_us", "  one zone changed (2 pixels)", None),
 )
 
 
@@ -109,11 +110,12 @@ def timing(us_per_iter, rounds=None, events=None):
         worst[key] = med(it)
     pixels = int(fig["pixels"])
     wire_us = pixels * WS2812_US_PER_PIXEL
-    lights_vm = med([r["lights_us"] - r["clock_overhead_us"] for r in rounds])
-    print("  lights: frame computation %.0f us in the VM, ~%.0f us on the RP2040 (estimate), against %.0f us of"
-          " wire time (%d pixels x %.0f us): %.1f %% / ~%.0f %% (at most %.0f %%)"
-          % (lights_vm, worst["lights_us"] * us_per_iter, wire_us, pixels, WS2812_US_PER_PIXEL,
-             100.0 * lights_vm / wire_us, 100.0 * worst["lights_us"] * us_per_iter / wire_us, 100 * LIGHTS_SHARE))
+    for key, what in (("lights_us", "every zone changed"), ("lights_one_zone_us", "one zone changed")):
+        vm_us = med([r[key] - r["clock_overhead_us"] for r in rounds])
+        print("  lights, %s: frame computation %.0f us in the VM, ~%.0f us on the RP2040 (estimate), against"
+              " %.0f us of wire time (%d pixels x %.0f us): %.1f %% / ~%.0f %% (at most %.0f %%)"
+              % (what, vm_us, worst[key] * us_per_iter, wire_us, pixels, WS2812_US_PER_PIXEL,
+                 100.0 * vm_us / wire_us, 100.0 * worst[key] * us_per_iter / wire_us, 100 * LIGHTS_SHARE))
     print("  open bets before the throw: %d; Omaha pots at the showdown: %d"
           % (int(rounds[-1]["open_bets"]), int(rounds[-1]["pots"])))
     print("== RP2040 ESTIMATE, not a measurement: ASSUMING %.1f us per calibration iteration on the board"

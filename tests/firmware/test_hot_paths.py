@@ -18,10 +18,11 @@ from tests.firmware.scratch import ScratchDir
 
 class NeoStrip:
     """MicroPython's neopixel.NeoPixel as its driver fills it: 3 bytes a pixel, GRB order."""
-    ORDER = (1, 0, 2)
+    ORDER = (1, 0, 2, 3)
 
     def __init__(self, n):
         self.n = n
+        self.bpp = 3
         self.buf = bytearray(3 * n)
         self.writes = 0
 
@@ -188,12 +189,20 @@ class _CountingStrip(NeoStrip):
         NeoStrip.__setitem__(self, i, v)
 
 
+class _PlainCountingStrip(_CountingStrip):
+    """A strip whose bytes ZoneLights cannot fill itself (no bpp: not neopixel's): set pixel by pixel."""
+
+    def __init__(self, n):
+        _CountingStrip.__init__(self, n)
+        del self.bpp
+
+
 def test_a_light_frame_sets_only_the_pixels_of_zones_that_changed():
     # The neopixel buffer keeps every pixel between frames: a frame after one zone changed sets
     # that zone's pixels only (it set all 76, each through neopixel's Python __setitem__), and the
     # whole buffer still goes out.
     zones = [("zone%d" % z, [[4 * z, 4 * z + 3]]) for z in range(19)]
-    strip = _CountingStrip(76)
+    strip = _PlainCountingStrip(76)
     lights = pixels.ZoneLights(strip, 76, zones)
     lights.set_all(pixels.DIM)
     lights.show()
@@ -206,3 +215,33 @@ def test_a_light_frame_sets_only_the_pixels_of_zones_that_changed():
     assert bytes(strip.buf[20 * 3:24 * 3]) == bytes((60, 0, 0)) * 4                 # zone 5: GREEN, GRB
     assert bytes(strip.buf[28 * 3:29 * 3]) == bytes((6, 6, 6))                      # zone 7 still DIM
     assert not lights.show() and strip.writes == 2                                  # nothing changed
+
+
+def _frames(strip):
+    zones = [("zone%d" % z, [[4 * z, 4 * z + 1], [4 * z + 2, 4 * z + 3]]) for z in range(19)]
+    lights = pixels.ZoneLights(strip, 76, zones)
+    reference = NeoStrip(76)                              # what neopixel's own __setitem__ makes of them
+    palette = (pixels.DIM, pixels.GOLD, (1, 2, 3), pixels.RED)
+    for frame in range(4):
+        for z in range(19):
+            colour = palette[(z + frame) % 4] if z % 3 else palette[0]
+            lights.set(z, colour)
+            for pixel in range(4 * z, 4 * z + 4):
+                reference[pixel] = colour
+        lights.show()
+        assert bytes(strip.buf) == bytes(reference.buf), frame
+    return lights
+
+
+def test_a_light_frame_fills_the_strip_as_neopixel_would():
+    _frames(_CountingStrip(76))
+    _frames(_PlainCountingStrip(76))
+
+
+@micropython_only
+def test_a_light_frame_on_micropython_fills_neopixels_buffer_without_its_setitem():
+    # neopixel's __setitem__ is Python (a call and a 3-step loop a pixel): a frame of every zone
+    # changed took 370 calibration-loop iterations through it; ZoneLights fills .buf itself.
+    strip = _CountingStrip(76)
+    _frames(strip)
+    assert strip.sets == 0 and strip.writes == 4
