@@ -24,7 +24,6 @@
 #   .venv/bin/python bench/whole_table.py            (runs this in the VM, twice as many rounds as asked)
 #   mpremote mount . run bench/table_vm.py           (a board: the same file as one script)
 import gc
-import json
 import sys
 import time
 
@@ -122,32 +121,12 @@ def baccarat_round(t, k, timed=True):
 
 
 def finish(t):
-    """After a timed window (not timed): the host acknowledges, the rest of a long report's frames
-    go out (the Sender's window is 8 frames); returns the events of the reports written."""
-    out = t.host.take()
-    for _ in range(10):
-        if out:
-            t.ctx.sender.receive(_ack_line(out))
-        t.one_pass()
-        more = t.host.take()
-        if not more:
-            break
-        out += more
-    return [json.loads(text) for text in link_reports(out)]
+    """After a timed window (not timed): the reports written, the rest of a long one's frames too."""
+    return t.finish()
 
 
 def _events(reports):
     return [r["event"] for r in reports]
-
-
-def _ack_line(data):
-    from firmware.link import frame as link_frame
-    f = link_frame.Frame()
-    last = None
-    for line in data.split(b"\n"):
-        if line and f.decode(line) == link_frame.OK and f.seq > 0:
-            last = (f.boot, f.seq)
-    return link_frame.encode(last[0], last[1], "ACK")[:-1]
 
 
 def baccarat_next(t, k, timed=True):
@@ -191,7 +170,6 @@ def craps_round(t, timed=True):
 
 
 # -- Omaha ---------------------------------------------------------------------------------------
-from tests.firmware.fakes import link_reports  # noqa: E402
 
 _KEY = {}        # legend -> key index, from the board file's keypad (boards/pico.json)
 # Stacks: two short ones go all in on the flop's bet, making two side pots at the showdown.

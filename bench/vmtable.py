@@ -17,11 +17,12 @@
 # rp2/framebuf stand-ins tests/firmware/__init__.py installs), so run it with tests/ present
 # (tools.mpvm copies it into the VM; on a board: mpremote mount .).
 import tests.firmware  # noqa: F401  (installs the rp2 and framebuf stand-ins where missing)
+import json
 import sys
 
 from firmware.link import frame as link_frame
 from tests.firmware.device_helpers import Sender as DeviceSender
-from tests.firmware.fakes import FakeMachine
+from tests.firmware.fakes import FakeMachine, link_reports
 from tests.firmware.scratch import make_dir
 
 BOARD = "boards/pico.json"
@@ -132,6 +133,16 @@ def bench_machine():
     return machine
 
 
+def _ack_line(data):
+    """The host's ACK of the last frame in data (bytes written), without its LF; None: no frame."""
+    frame = link_frame.Frame()
+    last = None
+    for line in data.split(b"\n"):
+        if line and frame.decode(line) == link_frame.OK and frame.seq > 0:
+            last = (frame.boot, frame.seq)
+    return None if last is None else link_frame.encode(last[0], last[1], "ACK")[:-1]
+
+
 KEY = 0         # firmware.events.KEY, set at the first boot (this module imports no table code itself,
                 # so that bench/memory_vm.py counts all of it as the table's)
 
@@ -178,21 +189,31 @@ class Table:
             self.one_pass(elapsed_ms)
             self.ack()
 
+    def finish(self):
+        """After a timed window (not timed): the host acknowledges what was written, the rest of a
+        long report's frames go out (the Sender's window is 8 frames); returns the reports written
+        (dicts)."""
+        out = self.host.take()
+        for _ in range(10):
+            if out:
+                self.ctx.sender.receive(_ack_line(out))
+            self.one_pass()
+            more = self.host.take()
+            if not more:
+                break
+            out += more
+        return [json.loads(text) for text in link_reports(out)]
+
     def ack(self):
         """The host acknowledges every frame written so far (outside the timed windows); returns
         the bytes written."""
         data = self.host.take()
         if self.log is not None:
             self.log += data
-        if not data:
-            return data
-        frame = link_frame.Frame()
-        last = None
-        for line in data.split(b"\n"):
-            if line and frame.decode(line) == link_frame.OK and frame.seq > 0:
-                last = (frame.boot, frame.seq)
-        if last is not None:
-            self.ctx.sender.receive(link_frame.encode(last[0], last[1], "ACK")[:-1])
+        if data:
+            line = _ack_line(data)
+            if line is not None:
+                self.ctx.sender.receive(line)
         return data
 
     # -- devices -------------------------------------------------------------------------
