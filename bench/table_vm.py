@@ -5,24 +5,24 @@
 #
 # Every round times the calibration loop first (the same loop as bench/benchutil.py's), then:
 # - baccarat: the last card of a round (its shoe frame read, the result, lights, both LCDs and the
-#   scoreboard redrawn, the result's reports framed); BACCARAT_ROUNDS rounds, each timed alone;
-# - craps_bets: one bet reader reading of 50 bets (10 seats x 5 bets): every input pass from its
-#   first line to its CLOSE and the output pass after it (the bytes are already in the PIO UART's
-#   ring: its IRQ handler is not timed); craps_close: the pass that reads CLOSE and places the 50
-#   bets, and the output pass;
+#   scoreboard redrawn, the result's reports framed); EVENTS rounds, each timed alone;
+# - craps_bets: one bet reader reading of 50 bets (10 seats x 5 bets): its 12 passes (a line each,
+#   fed through the PIO UART's IRQ handler before the pass: not timed), summed; craps_close: the
+#   pass that reads CLOSE and places the 50 bets;
 # - craps_throw: the throw that resolves those 50 bets (a 7 on the come-out), with lights and reports;
 # - omaha: the river's last check of a 10-seat hand with side pots (the ENTER key: showdown, pots,
 #   rake, payout, reports, lights, displays);
-# - lights: ZoneLights.show() of the board's 76 pixels, all zones changed (the frame computation;
-#   the WS2812 bitstream is wire time, 30 us a pixel, not timed).
+# - lights: ZoneLights.show() of the board's 76 pixels, all zones changed, and one zone changed (the
+#   frame computation; the WS2812 bitstream is wire time, 30 us a pixel, not timed).
+# A "pass" is the main loop's input pass and output pass (firmware.main.poll_inputs, refresh_outputs).
 # Each event is timed alone. In the WebAssembly port under Node.js (whose ticks_us() counts whole
 # ms) the clock is the process's CPU time (process.cpuUsage(), microseconds): a shared machine's
 # load then costs the VM time it is not counted for (the wall clock of performance.now() moved
 # 8-fold with other jobs running); on a board, time.ticks_us(). The clock's own cost (an empty
 # window, clock_overhead_us, a median of 50) is printed; bench/whole_table.py subtracts it.
 #
-#   .venv/bin/python bench/whole_table.py            (runs this in the VM, twice as many rounds as asked)
-#   mpremote mount . run bench/table_vm.py           (a board: the same file as one script)
+#   .venv/bin/python bench/whole_table.py            (runs this in the VM, a VM run call per round)
+# As a plain script (MicroPython elsewhere) the parts below run in one go; not tried on a board.
 import gc
 import sys
 import time
@@ -334,7 +334,7 @@ def report():
     print("calibration_iterations: %d" % CALIBRATION_ITERATIONS)
 
 
-# Run as a script (a board: mpremote mount . run bench/table_vm.py) the parts below run in one go;
+# Run as a plain script (MicroPython elsewhere; not tried on a board) the parts below run in one go;
 # bench/whole_table.py runs them with tools.mpvm --steps, one VM run call per round: the
 # WebAssembly port frees what a call allocated only after that call, so one call for the whole
 # bench would grow the heap by every round's garbage (and time the heap's growth).

@@ -15,7 +15,7 @@
 #
 # The bench does not import tests.firmware rigs; it needs tests.firmware for its fakes (and the
 # rp2/framebuf stand-ins tests/firmware/__init__.py installs), so run it with tests/ present
-# (tools.mpvm copies it into the VM; on a board: mpremote mount .).
+# (tools.mpvm copies it into the VM).
 import tests.firmware  # noqa: F401  (installs the rp2 and framebuf stand-ins where missing)
 import json
 import sys
