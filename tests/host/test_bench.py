@@ -97,19 +97,14 @@ def test_whole_table_bench_runs_the_real_path_in_the_vm():
     assert fig["pixels"] == "76" and int(fig["calibration_iterations"]) > 0, out
 
 
-def test_memory_bench_measures_kept_heap_and_its_slope():
+def test_memory_bench_measures_kept_heap_and_its_slope(tmp_path):
     from bench import whole_table
-    script = whole_table.memory_script("craps", steps=2, step_rounds=2, per_call=2)
-    path = os.path.join(REPO, "build", "test_memory_vm.py")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(script)
+    path = tmp_path / "memory_vm.py"
+    path.write_text(whole_table.memory_script("craps", steps=2, step_rounds=2, per_call=2))
     try:
-        out = whole_table.run_vm(path, steps=True, timeout=600)
+        out = whole_table.run_vm(str(path), steps=True, timeout=600)
     except mpvm.VMUnavailable as exc:
         pytest.skip(str(exc))
-    finally:
-        os.remove(path)
     fig = {}
     for line in out.splitlines():
         key, _, value = line.partition(": ")
