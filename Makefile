@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 BOARD ?= pico
 PORT ?= /dev/ttyACM0
 
-.PHONY: sim test build deploy deps clean floor
+.PHONY: sim test build deploy deps clean floor bench
 
 sim: deps
 	$(PY) -m hostsim $(SIM_ARGS)
@@ -23,6 +23,23 @@ floor: deps
 
 build: deps
 	$(PY) -m tools.build --board $(BOARD)
+
+# Every bench, each printing its command's figures and the machine that made them (docs/performance.md
+# says how they were run: each twice). The VM benches need node (deps). BENCH_MEMORY_ARGS shortens
+# the memory bench (default: 10 x 1000 rounds per game), e.g. BENCH_MEMORY_ARGS="--rounds-per-step 100".
+BENCH_MEMORY_ARGS ?=
+
+bench: deps
+	$(PY) bench/baccarat_odds.py
+	$(PY) bench/craps_odds.py --vm
+	$(PY) bench/omaha_eval.py
+	$(PY) -m tools.mpvm --steps bench/scoreboard_vm.py
+	$(PY) bench/whole_table.py --memory $(BENCH_MEMORY_ARGS)
+	$(PY) bench/flash.py
+	$(PY) bench/craps_crapssim.py
+	$(PY) bench/eval_treys.py
+	$(PY) bench/headless.py
+	$(PY) bench/shoe_refill.py
 
 deploy: build
 	$(PY) -m tools.deploy --board $(BOARD) --port $(PORT) $(DEPLOY_FLAGS)

@@ -73,6 +73,23 @@ def rom_code(ch):
     return REPLACEMENT
 
 
+def _encode(text, row, cols):
+    """text's ROM A00 codes into row[:cols], cut or padded with spaces."""
+    data = text.encode()
+    n = len(data)
+    if n == len(text):                          # ASCII: a byte is its character (no str per character)
+        for c in range(cols):
+            if c < n:
+                ch = data[c]
+                row[c] = ch if 0x20 <= ch <= 0x7D and ch != 0x5C else rom_code(text[c])
+            else:
+                row[c] = 0x20
+        return
+    n = len(text)
+    for c in range(cols):
+        row[c] = rom_code(text[c]) if c < n else 0x20
+
+
 class CharLCD:
     """CharLCD(i2c, addr=0x27, cols=20, rows=4); raises OSError if nothing answers at addr."""
 
@@ -90,6 +107,7 @@ class CharLCD:
         self._mv = memoryview(self._buf)
         self._row = bytearray(cols)         # scratch: one row encoded
         self._shown = [bytearray(cols) for _ in range(rows)]   # what each row shows now
+        self._texts = [None] * rows         # the text show() last put on each row, None: written since
         self.cursor_x = 0
         self.cursor_y = 0
         self.row_writes = 0                 # rows sent by show() (for tests and stats)
@@ -133,8 +151,18 @@ class CharLCD:
 
     def _data(self, codes, n):
         """Send n character codes (from codes[0:n]) as display data, one transaction."""
-        for k in range(n):
-            self._put(4 * k, codes[k], MASK_RS)
+        buf = self._buf
+        flags = MASK_RS | self._bl
+        i = 0
+        for k in range(n):                      # _put() inlined: a call per character was half the cost
+            value = codes[k]
+            hi = (value & 0xF0) | flags
+            lo = ((value << 4) & 0xF0) | flags
+            buf[i] = hi | MASK_E
+            buf[i + 1] = hi
+            buf[i + 2] = lo | MASK_E
+            buf[i + 3] = lo
+            i += 4
         self.i2c.writeto(self.addr, self._mv[:4 * n])
 
     def custom_char(self, location, charmap):
@@ -157,6 +185,8 @@ class CharLCD:
         for row in self._shown:
             for c in range(self.cols):
                 row[c] = 0x20
+        for y in range(self.rows):
+            self._texts[y] = None
         self.cursor_x = 0
         self.cursor_y = 0
 
@@ -203,6 +233,7 @@ class CharLCD:
 
     def _flush_run(self, start, n):
         self._data(self._row, n)
+        self._texts[self.cursor_y] = None
         shown = self._shown[self.cursor_y]
         for k in range(n):
             shown[start + k] = self._row[k]
@@ -215,11 +246,13 @@ class CharLCD:
         written = 0
         row = self._row
         cols = self.cols
+        texts = self._texts
         for y in range(self.rows):
             text = lines[y] if y < len(lines) else ""
-            n = len(text)
-            for c in range(cols):
-                row[c] = rom_code(text[c]) if c < n else 0x20
+            if text == texts[y]:
+                continue            # shows this very text (one string compare, not 20 characters encoded)
+            texts[y] = text
+            _encode(text, row, cols)
             if row != self._shown[y]:
                 self.move_to(0, y)
                 self._data(row, cols)

@@ -48,6 +48,19 @@ def encode(kind, gen, payload):
     return header + payload + struct.pack(CHECK, crc32(payload, check))
 
 
+def encode_into(buf, kind, gen, payload):
+    """encode()'s record written into buf (a bytearray of len(payload) + OVERHEAD bytes or more)
+    instead of built; returns its length. Allocates only the two CRC words (a big int each on a
+    port whose small ints have 31 bits) and the view the header's CRC is taken over."""
+    n = len(payload)
+    struct.pack_into(_HEADER, buf, 0, n, kind, gen)
+    check = crc32(memoryview(buf)[:_HEADER_SIZE])
+    struct.pack_into(CHECK, buf, _HEADER_SIZE, check)
+    buf[_HEAD_SIZE:_HEAD_SIZE + n] = payload
+    struct.pack_into(CHECK, buf, _HEAD_SIZE + n, crc32(payload, check))
+    return n + OVERHEAD
+
+
 def newer(gen, than):
     """Generations rise by one and wrap at 2**32: newer is less than half the circle ahead."""
     return 0 < (gen - than) & GEN_MASK < _HALF_CIRCLE

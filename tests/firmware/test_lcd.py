@@ -203,3 +203,47 @@ def test_scratch_buffers_are_reused():
     d.show(["c", "d"])
     d.putstr("xyz")
     assert d._buf is buf and d._row is row and len(buf) == 32
+
+
+def test_a_row_showing_the_same_text_is_not_encoded_again():
+    # The table redraws both LCDs after each event, most rows unchanged: a row whose text is the one
+    # show() last put there costs one string compare (it was 20 characters encoded and compared).
+    bus, d = make(20, 4)
+    # Suits (not ASCII) take the per-character path, which counts its rom_code() calls.
+    lines = ["ROUND 12", "BANKER WINS 7-6", "P 9\u2660 K\u2665", "B5 P6 T1"]
+    d.show(lines)
+    calls = [0]
+    plain = lcd.rom_code
+
+    def counting(ch):
+        calls[0] += 1
+        return plain(ch)
+    lcd.rom_code = counting
+    try:
+        assert d.show([line + "" for line in lines]) == 0        # equal strings, not the same objects
+        assert calls[0] == 0
+        assert d.show(lines[:2] + ["P 9\u2660 Q\u2665"] + lines[3:]) == 1
+        assert calls[0] == 7                                      # the changed row only
+    finally:
+        lcd.rom_code = plain
+
+
+def test_a_row_written_by_putstr_or_clear_is_shown_again():
+    bus, d = make(8, 2)
+    d.show(["Player", "Banker"])
+    d.move_to(0, 0)
+    d.putstr("XX")
+    bus.reset_log()
+    assert d.show(["Player", "Banker"]) == 1                      # row 0 was overwritten: put back
+    assert text_of(bus.ops(0)) == "Player  "
+    d.clear()
+    assert d.show(["Player", "Banker"]) == 2
+
+
+def test_ascii_rows_are_encoded_as_rom_code_encodes_each_character():
+    # show() takes ASCII text byte by byte; each code must be what rom_code() gives its character.
+    bus, d = make(20, 4)
+    for start in range(0x20, 0x80, 20):
+        text = "".join(chr(c) for c in range(start, min(start + 20, 0x80)))
+        d.show([text])
+        assert bytes(d._shown[0][:len(text)]) == bytes(lcd.rom_code(ch) for ch in text), text

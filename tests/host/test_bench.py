@@ -26,6 +26,7 @@ def test_calibration_loop_is_the_same_on_both_runtimes():
                 if line.strip() and not line.strip().startswith("#")]
     assert body("bench/benchutil.py") == body("bench/omaha_vm.py") == body("bench/craps_vm.py") \
         == body("bench/shoe_refill.py")
+    assert body("bench/benchutil.py") == body("bench/table_vm.py")
 
 
 def _ram_figures(tmp_path, bench):
@@ -123,3 +124,38 @@ def test_treys_bench_checks_agreement_before_timing(capsys):
     assert eval_treys.five_card(5000, 1, 3)["ours"] > 0
     assert eval_treys.omaha(1000, 1, 3)["value"] > 0
     assert "speed ratio best_value / treys PLO" in capsys.readouterr().out
+
+
+def test_whole_table_bench_runs_the_real_path_in_the_vm():
+    # One round of one event each: every figure of bench/table_vm.py is there, the craps reading
+    # placed its 50 bets and the Omaha showdown had side pots (the bench checks its own reports).
+    from bench import whole_table
+    try:
+        out = whole_table.run_table(rounds=1, events=1)
+    except mpvm.VMUnavailable as exc:
+        pytest.skip(str(exc))
+    runtime, fig, rounds = whole_table.parse(out)
+    assert len(rounds) == 1, out
+    for key, _what, _target in whole_table.FIGURES:
+        assert rounds[0][key] > 0, (key, out)
+    assert rounds[0]["open_bets"] == 50 and rounds[0]["pots"] == 3, out
+    assert fig["pixels"] == "76" and int(fig["calibration_iterations"]) > 0, out
+
+
+def test_memory_bench_measures_kept_heap_and_its_slope(tmp_path):
+    from bench import whole_table
+    path = tmp_path / "memory_vm.py"
+    path.write_text(whole_table.memory_script("craps", steps=2, step_rounds=2, per_call=2))
+    try:
+        out = whole_table.run_vm(str(path), steps=True, timeout=600)
+    except mpvm.VMUnavailable as exc:
+        pytest.skip(str(exc))
+    fig = {}
+    for line in out.splitlines():
+        key, _, value = line.partition(": ")
+        fig[key] = value
+    assert "ram_unsteady" not in out, out
+    assert fig["game"] == "craps" and int(fig["rounds_played"]) == 3 + 1 + 2 * 2, out   # warm-up, the counted round, 2 steps
+    assert 0 < int(fig["ram_second_table_bytes"]) < int(fig["ram_table_after_boot_bytes"]), out
+    assert 0 < int(fig["pass_alloc_max_bytes"]) <= int(fig["round_alloc_bytes"]), out
+    assert len(fig["kept_after_rounds_bytes"].split()) == 3, out

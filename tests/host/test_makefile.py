@@ -44,3 +44,21 @@ def test_too_old_python_is_a_clear_error(tmp_path):
     assert proc.returncode != 0
     assert "error: Python >= 3.11 needed (found Python 3.8.0)" in proc.stdout
     assert not (work / ".venv").exists()                  # the guard stops before the venv is made
+
+
+def test_make_bench_runs_every_bench():
+    # `make -n` prints the commands without running any. Every bench script in bench/ that is run
+    # as a command (not a helper module or a VM script its driver runs) is in `make bench`.
+    proc = subprocess.run(["make", "-n", "bench"], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    for command in ("bench/baccarat_odds.py", "bench/craps_odds.py --vm", "bench/omaha_eval.py",
+                    "tools.mpvm --steps bench/scoreboard_vm.py", "bench/whole_table.py --memory", "bench/flash.py",
+                    "bench/craps_crapssim.py", "bench/eval_treys.py", "bench/headless.py", "bench/shoe_refill.py"):
+        assert command in proc.stdout, command
+    helpers = {"benchutil.py", "vmtable.py", "profile_pass.py"}
+    driven = {"omaha_vm.py": "omaha_eval.py", "craps_vm.py": "craps_odds.py", "table_vm.py": "whole_table.py",
+              "memory_vm.py": "whole_table.py"}
+    for name in sorted(os.listdir(os.path.join(REPO, "bench"))):
+        if not name.endswith(".py") or name in helpers:
+            continue
+        assert ("bench/" + driven.get(name, name)) in proc.stdout, name

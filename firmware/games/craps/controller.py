@@ -71,6 +71,10 @@ class CrapsController(Alarms, CrapsLights, Table):
         self.shooter = 1             # the shooter's number since the table opened
         self.shooter_rolls = 0       # valid rolls of the shooter
         self.new_shooter = False     # the dice passed on with the last throw or button
+        self._zone_lights = {}       # zone name -> light index (lights.CrapsLights)
+        self._bet_lights = {}        # a bet's kind and number -> light index
+        self._no_bets = array("i", [_NO_BET] * len(self.placed))    # copied over placed at a roll
+        self._no_downs = bytearray(len(self.down_zones))
         Table.__init__(self, lights, buttons.get("confirm", -1), outbox_size)
 
     # -- state entries (lights) ---------------------------------------------------------
@@ -168,10 +172,8 @@ class CrapsController(Alarms, CrapsLights, Table):
                 continue
             row = self.nets.setdefault(str(r[rules.SEAT] + 1), {})
             row[ZONES[z]] = row.get(ZONES[z], 0) + r[rules.NET]
-        placed = self.placed
-        for i in range(len(placed)):
-            placed[i] = _NO_BET
-            self.down_zones[i] = 0
+        self.placed[:] = self._no_bets                   # slice stores: 2 x 532 slots at Craps' 14 seats
+        self.down_zones[:] = self._no_downs
         self.refusals = []
         self.downs = []
 
@@ -198,15 +200,14 @@ class CrapsController(Alarms, CrapsLights, Table):
         self.downs = []
         amounts = self.reading.amounts
         width = len(ZONES)
-        for seat in range(self.seats):                   # chips taken off before chips put down
-            for z in range(width):
-                if amounts[seat * width + z] == TAKE_DOWN:
-                    self._take_down(seat, z, pending)
-        for seat in range(self.seats):
-            for z in range(width):
-                amount = amounts[seat * width + z]
-                if amount > 0:
-                    self._place(seat, z, amount)
+        slots = self.seats * width                       # one flat loop each: most slots are empty
+        for i in range(slots):                           # chips taken off before chips put down
+            if amounts[i] == TAKE_DOWN:
+                self._take_down(i // width, i % width, pending)
+        for i in range(slots):
+            amount = amounts[i]
+            if amount > 0:
+                self._place(i // width, i % width, amount)
         self._emit(OUT_BETS, reading_id, len(self.refusals))
         for i in range(len(self.downs)):
             self._emit(OUT_BET_DOWN, i)

@@ -1,0 +1,180 @@
+# Memory of the whole table on MicroPython: the heap KEPT after boot (controller, drivers, host
+# link, console and whatever firmware.main.boot builds: measured with the tree as it is), what one
+# round ALLOCATES (with the collector off: an upper bound of the round's peak over what is kept), and
+# the heap kept after every STEP_ROUNDS rounds up to STEPS x STEP_ROUNDS, whose slope must be 0.
+# Prints "key: value" lines.
+#
+#   .venv/bin/python bench/whole_table.py --memory-only     (each game in a VM of its own)
+#   .venv/bin/python -c "from bench import whole_table; whole_table.main(['--memory-only', '--game', 'craps'])"
+#
+# The driver replaces the GAME line below for each game. tools.mpvm --steps runs each part between
+# "# --- next run call ---" lines as its own VM run call: in the WebAssembly port a gc.collect()
+# frees nothing allocated during its own call, so memory KEPT is measured by collecting in later
+# calls, three times after boot (the last two must agree, else ram_unsteady_* says so). Modules are
+# imported from source here (a board loads .mpy: the same bytecode kept, no compile garbage).
+# Not counted as the table's: the bench's fakes and drivers (tests/firmware/fakes.py,
+# device_helpers.py, scratch.py, bench/vmtable.py, bench/table_vm.py); firmware modules they
+# import (the host-link frame, the device frame, faults) are imported first and counted.
+import gc
+import sys
+
+GAME = "baccarat"
+STEP_ROUNDS = 20        # rounds between two measurements (bench/whole_table.py: 1000)
+ROUNDS_PER_CALL = 20    # rounds per VM run call: garbage made in a call is freed only after it
+MEM = [0] * 8
+PREV = [0] * 8
+KEPT = []            # heap kept after each step of rounds
+
+
+def measure(slot):
+    gc.collect()
+    PREV[slot] = MEM[slot]
+    MEM[slot] = gc.mem_alloc()
+
+
+# --- next run call ---
+measure(0)
+# --- next run call ---
+measure(0)
+# --- next run call ---
+measure(0)  # nothing imported yet
+# --- next run call ---
+import firmware.faults  # noqa: E402,F401  (the table's, imported by the fakes too: counted here)
+import firmware.device_frame  # noqa: E402,F401
+import firmware.link.frame  # noqa: E402,F401
+# --- next run call ---
+measure(1)
+# --- next run call ---
+measure(1)
+# --- next run call ---
+measure(1)
+# --- next run call ---
+import tests.firmware.fakes  # noqa: E402,F401  (the bench's: not counted)
+import tests.firmware.device_helpers  # noqa: E402,F401
+import tests.firmware.scratch  # noqa: E402,F401
+from bench import vmtable  # noqa: E402
+from bench import table_vm  # noqa: E402
+# --- next run call ---
+measure(2)
+# --- next run call ---
+measure(2)
+# --- next run call ---
+measure(2)
+# --- next run call ---
+TABLE = vmtable.Table(GAME)
+# --- next run call ---
+measure(3)
+# --- next run call ---
+measure(3)
+# --- next run call ---
+measure(3)  # the table booted and READY
+# --- next run call ---
+SEED = [1]
+ALLOC = [0]
+K = [0]          # rounds played
+
+
+def one_round(k):
+    if GAME == "baccarat":
+        table_vm.baccarat_next(TABLE, k, timed=False)
+    elif GAME == "craps":
+        table_vm.craps_round(TABLE, timed=False)
+    else:
+        SEED[0] += 1
+        table_vm.omaha_hand(TABLE, SEED[0], timed=False, keys=TABLE.keys_at_once)
+
+
+def rounds(n):
+    for _ in range(n):
+        one_round(K[0])
+        K[0] += 1
+
+
+if GAME == "baccarat":
+    table_vm.baccarat_shoe(TABLE)
+rounds(3)
+# --- next run call ---
+PASS_MAX = [0]
+_plain_pass = TABLE.one_pass
+
+
+def _counted_pass(elapsed_ms=vmtable.PASS_MS, draw=True):
+    before = gc.mem_alloc()
+    _plain_pass(elapsed_ms, draw)
+    used = gc.mem_alloc() - before
+    if used > PASS_MAX[0]:
+        PASS_MAX[0] = used
+
+
+gc.collect()
+gc.disable()
+_before = gc.mem_alloc()
+TABLE.one_pass = _counted_pass
+one_round(K[0])
+TABLE.one_pass = _plain_pass
+K[0] += 1
+ALLOC[0] = gc.mem_alloc() - _before      # everything the round asked for, none of it freed meanwhile
+gc.enable()
+# --- next run call ---
+measure(4)
+# --- next run call ---
+measure(4)
+KEPT.append(MEM[4])
+# @rounds-begin (bench/whole_table.py writes STEPS x (STEP_ROUNDS / ROUNDS_PER_CALL) calls here)
+# --- next run call ---
+rounds(ROUNDS_PER_CALL)
+# --- next run call ---
+measure(4)
+# --- next run call ---
+measure(4)
+KEPT.append(MEM[4])
+# @rounds-end
+# --- next run call ---
+SECOND = vmtable.Table(GAME)     # a second table of the same game: its objects, no code imported
+# --- next run call ---
+measure(5)
+# --- next run call ---
+measure(5)
+# --- next run call ---
+measure(5)
+# --- next run call ---
+
+
+def fake_buffers(t):
+    # The bench's UART stand-ins keep their bytes in buffers of their own (a board's UART has a
+    # receive ring of 256 bytes and the host port's transmit buffer): counted apart.
+    n = len(t.usb.rx) + len(t.usb.tx)
+    for u in t.machine.uarts.values():
+        n += len(u.rx) + len(u.tx)
+    return n
+
+
+def slope(ys):
+    # Least squares, bytes per STEP_ROUNDS rounds.
+    n = len(ys)
+    mx = (n - 1) / 2.0
+    my = sum(ys) / float(n)
+    num = sum((i - mx) * (ys[i] - my) for i in range(n))
+    den = sum((i - mx) * (i - mx) for i in range(n))
+    return num / den
+
+
+print("runtime: %s %s" % (sys.implementation.name, sys.platform))
+print("game: %s" % GAME)
+for _slot in range(6):
+    if _slot == 4:
+        continue
+    if MEM[_slot] != PREV[_slot]:
+        print("ram_unsteady_slot_%d: %d" % (_slot, MEM[_slot] - PREV[_slot]))
+print("ram_firmware_shared_by_fakes_bytes: %d" % (MEM[1] - MEM[0]))
+print("ram_bench_fakes_bytes: %d" % (MEM[2] - MEM[1]))
+print("ram_table_after_boot_bytes: %d" % ((MEM[1] - MEM[0]) + (MEM[3] - MEM[2])))
+print("round_alloc_bytes: %d" % ALLOC[0])
+print("pass_alloc_max_bytes: %d" % PASS_MAX[0])
+print("peak_bound_bytes: %d" % (KEPT[0] - MEM[2] + (MEM[1] - MEM[0]) + PASS_MAX[0]))
+print("ram_second_table_bytes: %d" % (MEM[5] - KEPT[-1]))
+print("ram_bench_uart_buffers_bytes: %d" % fake_buffers(TABLE))
+print("rounds_played: %d" % K[0])
+print("kept_after_rounds_bytes: %s" % " ".join("%d" % (k - MEM[2] + (MEM[1] - MEM[0])) for k in KEPT))
+print("kept_slope_bytes_per_%d_rounds: %.1f" % (STEP_ROUNDS, slope(KEPT[1:])))
+print("kept_growth_bytes: %d" % (KEPT[-1] - KEPT[1]))

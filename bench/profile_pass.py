@@ -1,0 +1,115 @@
+# Profiling aid, not a bench: the Baccarat last card's pass, the Craps CLOSE and throw passes,
+# each split into its parts (input pass: buttons and keypad, devices, host and console, dispatch,
+# reports with the Sender; output pass: lights, each display), in us of the VM (the same clock as
+# bench/table_vm.py). `.venv/bin/python bench/whole_table.py --profile` runs it in the VM.
+import gc
+import sys
+
+from bench import table_vm as tv
+from firmware import main as m
+
+now = tv.now_us
+
+
+def split_pass(t):
+    ctx = t.ctx
+    q = ctx.queue
+    parts = []
+    t0 = now()
+    from firmware.events import TICK
+    q.put(TICK, 10)
+    ctx.hw.buttons.poll(q)
+    if ctx.hw.keypad is not None:
+        ctx.hw.keypad.poll(q)
+    t1 = now(); parts.append(("buttons+keypad", t1 - t0))
+    for d in ctx.game.devices:
+        d.poll(10)
+    t2 = now(); parts.append(("devices", t2 - t1))
+    if ctx.host_port is not None:
+        m.read_host(ctx, 10)
+    if ctx.unused_reader is not None:
+        m._watch_unused_reader(ctx, 10)
+    ctx.console.poll(10)
+    t3 = now(); parts.append(("host+console", t3 - t2))
+    table = ctx.table
+    disp = 0.0
+    rep = 0.0
+    while q.get():
+        a = now()
+        table.dispatch(q.kind, q.a, q.b)
+        b = now()
+        disp += b - a
+        if len(table.outbox):
+            m._report(ctx)
+        rep += now() - b
+    parts.append(("dispatch", disp))
+    parts.append(("reports+sender", rep))
+    if ctx.hw.watchdog is not None:
+        ctx.hw.watchdog.feed()
+    a = now()
+    m._report(ctx)
+    ctx.sender.poll(10)
+    b = now(); parts.append(("out: report+sender", b - a))
+    ctx.hw.lights.show()
+    c = now(); parts.append(("lights", c - b))
+    if table.display_dirty:
+        table.display_dirty = False
+        ctx.hw.displays["dealer"].show(m._dealer_lines(ctx))
+        d = now(); parts.append(("dealer lcd", d - c))
+        ctx.hw.displays["result"].show(ctx.game.screens.result_lines(table, ctx.config, ctx.button_names))
+        c = now(); parts.append(("result lcd", c - d))
+    sb = ctx.game.scoreboard
+    if sb is not None and table.scoreboard_dirty:
+        table.scoreboard_dirty = False
+        sb[0].draw(table.roads)
+        d = now(); parts.append(("scoreboard draw", d - c))
+        sb[1].show()
+        parts.append(("oled show", now() - d))
+    return parts
+
+
+def show(name, parts):
+    print(name, " ".join("%s=%.0f" % p for p in parts), "total=%.0f" % sum(p[1] for p in parts))
+
+
+LAST = []
+
+
+def _split_timed(t):
+    parts = split_pass(t)
+    LAST.append(parts)
+    return sum(p[1] for p in parts)
+
+
+def setup():
+    tv.timed_pass = _split_timed             # the benches' timed pass, split into its parts
+    for game in ("baccarat", "craps", "omaha"):
+        tv.TABLES[game] = tv.vmtable.Table(game)
+    tv.baccarat_shoe(tv.TABLES["baccarat"])
+    tv.omaha_hand(tv.TABLES["omaha"], 1, timed=False, keys=tv.TABLES["omaha"].keys_at_once)
+
+
+def profile(k):
+    gc.collect()
+    tv.baccarat_next(tv.TABLES["baccarat"], k)
+    show("baccarat last card", LAST[-1])
+    gc.collect()
+    LAST[:] = []
+    tv.craps_round(tv.TABLES["craps"])
+    show("craps close", LAST[-2])
+    show("craps throw", LAST[-1])
+    gc.collect()
+    tv.omaha_hand(tv.TABLES["omaha"], 2 + k, keys=tv.TABLES["omaha"].keys_at_once)
+    show("omaha last check", LAST[-1])
+
+
+# bench/whole_table.py --profile runs this with tools.mpvm --steps: a VM run call per profile().
+setup()
+# --- next run call ---
+profile(0)
+# --- next run call ---
+profile(1)
+# --- next run call ---
+profile(2)
+# --- next run call ---
+profile(3)

@@ -1,0 +1,351 @@
+# The whole table on MicroPython, timed: the real controller booted by firmware.main on fake
+# hardware (bench/vmtable.py), each figure from a device's framed line to the report frame written
+# by the Sender, the lights' pixel buffer filled and the displays drawn. Prints "key: value" lines
+# and one line per round; bench/whole_table.py runs it in the VM and turns them into medians.
+#
+# Every round times the calibration loop first (the same loop as bench/benchutil.py's), then:
+# - baccarat: the last card of a round (its shoe frame read, the result, lights, both LCDs and the
+#   scoreboard redrawn, the result's reports framed); EVENTS rounds, each timed alone;
+# - craps_bets: one bet reader reading of 50 bets (10 seats x 5 bets): its 12 passes (a line each,
+#   fed through the PIO UART's IRQ handler before the pass: not timed), summed; craps_close: the
+#   pass that reads CLOSE and places the 50 bets;
+# - craps_throw: the throw that resolves those 50 bets (a 7 on the come-out), with lights and reports;
+# - omaha: the river's last check of a 10-seat hand with side pots (the ENTER key: showdown, pots,
+#   rake, payout, reports, lights, displays);
+# - lights: ZoneLights.show() of the board's 76 pixels, all zones changed, and one zone changed (the
+#   frame computation; the WS2812 bitstream is wire time, 30 us a pixel, not timed).
+# A "pass" is the main loop's input pass and output pass (firmware.main.poll_inputs, refresh_outputs).
+# Each event is timed alone. In the WebAssembly port under Node.js (whose ticks_us() counts whole
+# ms) the clock is the process's CPU time (process.cpuUsage(), microseconds): a shared machine's
+# load then costs the VM time it is not counted for (the wall clock of performance.now() moved
+# 8-fold with other jobs running); on a board, time.ticks_us(). The clock's own cost (an empty
+# window, clock_overhead_us, a median of 50) is printed; bench/whole_table.py subtracts it.
+#
+#   .venv/bin/python bench/whole_table.py            (runs this in the VM, a VM run call per round)
+# As a plain script (MicroPython elsewhere) the parts below run in one go; not tried on a board.
+import gc
+import sys
+import time
+
+from bench import vmtable
+from firmware.drivers import pixels
+
+CALIBRATION_ITERATIONS = 200000
+ROUNDS = 11          # bench/whole_table.py --rounds N replaces this line
+EVENTS = 9           # timed events of each kind per round (--events N)
+
+try:
+    import js
+    _process = js.process             # Node.js: the process's CPU time, as the CPython benches use
+
+    def now_us():
+        usage = _process.cpuUsage()
+        return usage.user + usage.system
+    CLOCK = "process.cpuUsage() (Node.js: CPU microseconds of the VM's process)"
+except (ImportError, AttributeError):
+    if hasattr(time, "ticks_us"):     # a board: wall clock, and the board does nothing else
+        def now_us():
+            return time.ticks_us()
+        CLOCK = "time.ticks_us()"
+    else:                             # CPython (trying the bench out)
+        def now_us():
+            return time.perf_counter() * 1e6
+        CLOCK = "time.perf_counter()"
+
+
+def calibrate(n):
+    # The reference loop; identical to bench/benchutil.py's (the CPython benches).
+    t = (1, 2, 4, 8)
+    x = 0
+    for i in range(n):
+        x = (x + t[i & 3]) ^ i
+    return x
+
+
+def timed_pass(table):
+    t0 = now_us()
+    table.one_pass()
+    return now_us() - t0
+
+
+def median(values):
+    s = sorted(values)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2.0
+
+
+# -- Baccarat ------------------------------------------------------------------------------------
+# Rounds of 4, 5 and 6 cards, dealt in the order they leave the shoe (art. 9): naturals; the
+# player stands and the banker draws; both draw. The suits turn every third round, so that no card
+# leaves an 8-deck shoe more than 8 times (6 at most in SHOE_ROUNDS + 1 rounds; the burn cards are
+# of ranks the rounds do not use).
+BACCARAT_ROUNDS = (("9h", "5d", "Kc", "Qs"), ("4c", "2d", "3h", "Ah", "9s"), ("2c", "4h", "3d", "8s", "6h", "Td"))
+BURN = ("7c", "7d", "7h", "7s", "Jc", "Jd", "Jh", "Js")
+SUITS = "cdhs"
+BACCARAT_BETS = [(seat, [("banker", 100), ("player_pair", 5)] if seat % 2 else [("player", 50), ("tie", 10)])
+                 for seat in range(1, 8)]
+SHOE_ROUNDS = 30     # then the cut card: one more round, a new shoe
+
+
+def round_cards(k):
+    turn = k // 3
+    return [code[0] + SUITS[(SUITS.index(code[1]) + turn) % 4] for code in BACCARAT_ROUNDS[k % 3]]
+
+
+def baccarat_shoe(t):
+    t.shoe_frame("IN")
+    t.passes(3)
+    for code in BURN:                        # art. 2: as many cards burned as decks (8)
+        t.card_frame(code)
+        t.passes(5, 100)
+    t.rounds_in_shoe = 0
+
+
+def baccarat_round(t, k, timed=True):
+    """One round; returns the last card's window in us (0 untimed)."""
+    t.bet_reading(BACCARAT_BETS)
+    cards = round_cards(k)
+    for code in cards[:-1]:
+        t.passes(1, 400)                     # a dealer draws every 400 ms (no double pull)
+        t.card_frame(code)
+        t.passes(1)
+    t.passes(1, 400)
+    t.card_frame(cards[-1])
+    gc.collect()
+    elapsed = timed_pass(t) if timed else (t.one_pass() or 0)
+    reports = finish(t)
+    if "result" not in _events(reports):
+        raise RuntimeError("the last card's pass built no result report: %r" % reports)
+    t.rounds_in_shoe += 1
+    return elapsed
+
+
+def finish(t):
+    """After a timed window (not timed): the reports written, the rest of a long one's frames too."""
+    return t.finish()
+
+
+def _events(reports):
+    return [r["event"] for r in reports]
+
+
+def baccarat_next(t, k, timed=True):
+    """A round, with a new shoe when the last one is closed (the cut card every SHOE_ROUNDS)."""
+    if t.rounds_in_shoe == SHOE_ROUNDS:
+        t.shoe_frame("CUT")
+        t.passes(2)
+    elif t.rounds_in_shoe > SHOE_ROUNDS:
+        baccarat_shoe(t)
+    return baccarat_round(t, k, timed)
+
+
+# -- Craps ---------------------------------------------------------------------------------------
+CRAPS_BETS = [(seat, [("pass", 10), ("field", 10), ("any_seven", 10), ("any_craps", 10), ("hard_6", 10)])
+              for seat in range(1, 11)]
+
+
+def craps_round(t, timed=True):
+    """50 bets from one reading, then a 7 on the come-out resolving all of them.
+    Returns (all passes of the reading, its CLOSE pass, the throw's pass) in us."""
+    gc.collect()
+    total = 0.0
+    last = 0.0
+    for line in t.bet_lines(CRAPS_BETS):
+        t.bet_line(line)                     # the IRQ handler's work, as the bytes arrive: not timed
+        last = timed_pass(t) if timed else (t.one_pass() or 0)
+        total += last
+    open_bets = len(t.ctx.table.engine.bets)
+    reports = finish(t)
+    if "bets" not in _events(reports) or open_bets != 50:
+        raise RuntimeError("the reading placed %d bets, not 50: %r" % (open_bets, reports))
+    t.passes(2)
+    t.throw_frame(3, 4)
+    gc.collect()
+    throw = timed_pass(t) if timed else (t.one_pass() or 0)
+    reports = finish(t)
+    if "throw" not in _events(reports) or len(t.ctx.table.decided) != 50:
+        raise RuntimeError("the throw decided %d bets, not 50: %r" % (len(t.ctx.table.decided), reports))
+    t.passes(2)
+    return total, last, throw, open_bets
+
+
+# -- Omaha ---------------------------------------------------------------------------------------
+
+_KEY = {}        # legend -> key index, from the board file's keypad (boards/pico.json)
+# Stacks: two short ones go all in on the flop's bet, making two side pots at the showdown.
+OMAHA_STACKS = {1: 1000, 2: 1000, 3: 40, 4: 1000, 5: 1000, 6: 55, 7: 1000, 8: 1000, 9: 1000, 10: 1000}
+
+
+def keys_of(text):
+    if not _KEY:
+        legends = vmtable.board_keys()
+        for i in range(len(legends)):
+            if legends[i]:
+                _KEY[legends[i]] = i
+    out = []
+    for word in text.split():
+        if word.isdigit():
+            out.extend(_KEY[d] for d in word)
+        else:
+            out.append(_KEY[word])
+    return out
+
+
+def shuffled(seed):
+    deck = list(range(52))
+    for i in range(51, 0, -1):
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        j = seed % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def _last_to_act(hand):
+    """No one but the seat to act still has a decision on this street: its check ends the hand."""
+    b = hand.betting
+    for i in range(hand.n):
+        if i != hand.to_act and b.needs_action(i):
+            return False
+    return True
+
+
+def omaha_hand(t, seed, timed=True, keys=None):
+    """A 10-seat hand: stacks keyed, all call pre-flop, a bet of 60 on the flop called by all (two
+    short stacks all in: two side pots), checks to the river's last check, which is timed."""
+    from firmware import cards
+    from firmware.games.omaha import rules
+    table = t.ctx.table
+    keys = t.keys if keys is None else keys
+    for seat in OMAHA_STACKS:
+        if table.stacks[seat] != OMAHA_STACKS[seat]:
+            keys(keys_of("%d stack %d enter" % (seat, OMAHA_STACKS[seat])))
+    keys(keys_of("new enter"))
+    deck = shuffled(seed)
+    hand = table.hand
+    bet_made = False
+    while True:
+        kind, seat = hand.expected()
+        if kind == rules.EXPECT_ACTION:
+            if hand.street == 3 and hand.legal().can_check and _last_to_act(hand):
+                break
+            legal = hand.legal()
+            if hand.street == 1 and not bet_made and legal.can_check and OMAHA_STACKS[seat] >= 1000:
+                keys(keys_of("bet 60 enter"))
+                bet_made = True
+            elif legal.can_check:
+                keys(keys_of("check enter"))
+            else:
+                keys(keys_of("call enter"))
+        elif kind == rules.EXPECT_DONE:
+            raise RuntimeError("the hand ended before the river's last check")
+        else:
+            t.card_frame(cards.name(deck.pop()))
+            t.passes(1)
+    keys(keys_of("check"))
+    t.ctx.queue.put(vmtable.KEY, _KEY["enter"], 0)
+    gc.collect()
+    elapsed = timed_pass(t) if timed else (t.one_pass() or 0)
+    pots = -1
+    for report in finish(t):
+        if report["event"] == "hand_result":
+            pots = len(report["pots"])
+    if pots < 0:
+        raise RuntimeError("the last check built no hand_result report")
+    t.passes(3)
+    return elapsed, pots
+
+
+# -- Lights --------------------------------------------------------------------------------------
+def lights_frame(t):
+    """ZoneLights.show() with every zone's colour changed (the worst frame), and with one zone's
+    (the seat1 zone, 2 pixels: a typical frame); returns the two lists of times."""
+    lights = t.ctx.hw.lights
+    colours = (pixels.RED, pixels.GREEN)
+    every, one = [], []
+    seat = lights.index("seat1")
+    for k in range(EVENTS):
+        lights.set_all(colours[k & 1])
+        t0 = now_us()
+        lights.show()
+        every.append(now_us() - t0)
+        lights.set(seat, colours[(k + 1) & 1])
+        t0 = now_us()
+        lights.show()
+        one.append(now_us() - t0)
+    return every, one
+
+
+def clock_overhead():
+    xs = []
+    for _ in range(50):
+        t0 = now_us()
+        xs.append(now_us() - t0)
+    return median(xs)
+
+
+TABLES = {}
+STATE = {"seed": 1, "k": 0}
+
+
+def setup():
+    print("runtime: %s %s" % (sys.implementation.name, sys.platform))
+    print("clock: %s" % CLOCK)
+    for game in ("baccarat", "craps", "omaha"):
+        TABLES[game] = vmtable.Table(game)
+    bac = TABLES["baccarat"]
+    baccarat_shoe(bac)
+    for k in range(3):
+        baccarat_next(bac, k, timed=False)        # warm up
+    STATE["k"] = 3
+    craps_round(TABLES["craps"], timed=False)
+    print("pixels: %d" % bac.ctx.board.pixel_count)
+    calibrate(1000)
+
+
+def one_round(r):
+    gc.collect()
+    t0 = now_us()
+    calibrate(CALIBRATION_ITERATIONS)
+    cal = now_us() - t0
+    b = []
+    for _ in range(EVENTS):
+        b.append(baccarat_next(TABLES["baccarat"], STATE["k"]))
+        STATE["k"] += 1
+    cb, cc, ct = [], [], []
+    for _ in range(EVENTS):
+        total, last, throw, open_bets = craps_round(TABLES["craps"])
+        cb.append(total)
+        cc.append(last)
+        ct.append(throw)
+    om = []
+    for _ in range(3):
+        elapsed, pots = omaha_hand(TABLES["omaha"], STATE["seed"])
+        STATE["seed"] += 1
+        om.append(elapsed)
+    li, li_one = lights_frame(TABLES["baccarat"])
+    print("round %d: calibration_us: %d clock_overhead_us: %.1f baccarat_us: %.0f baccarat_max_us: %.0f "
+          "craps_bets_us: %.0f craps_close_us: %.0f craps_throw_us: %.0f craps_throw_max_us: %.0f open_bets: %d "
+          "omaha_us: %.0f omaha_max_us: %.0f pots: %d lights_us: %.0f lights_one_zone_us: %.0f"
+          % (r, cal, clock_overhead(), median(b), max(b), median(cb), median(cc), median(ct), max(ct), open_bets,
+             median(om), max(om), pots, median(li), median(li_one)))
+
+
+def report():
+    print("calibration_iterations: %d" % CALIBRATION_ITERATIONS)
+
+
+# Run as a plain script (MicroPython elsewhere; not tried on a board) the parts below run in one go;
+# bench/whole_table.py runs them with tools.mpvm --steps, one VM run call per round: the
+# WebAssembly port frees what a call allocated only after that call, so one call for the whole
+# bench would grow the heap by every round's garbage (and time the heap's growth).
+if __name__ == "__main__":
+    setup()
+# --- next run call ---
+# @rounds-begin
+if __name__ == "__main__":
+    for _r in range(ROUNDS):
+        one_round(_r)
+# @rounds-end
+# --- next run call ---
+if __name__ == "__main__":
+    report()

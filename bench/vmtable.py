@@ -1,0 +1,266 @@
+# The whole table on fake hardware, for the VM benches (bench/table_vm.py, bench/memory_vm.py).
+#
+# A table is booted by firmware.main.boot() from boards/pico.json and boards/tables/sim-<game>.json,
+# exactly as on the board, on tests.firmware.fakes' machine (pins, I2C, watchdog, the PIO state
+# machines of the bet reader) with three stand-ins made for timing:
+# - BenchUART: bytes in a buffer allocated once (the test FakeUART decodes every frame written, in
+#   Python, which a board's UART does not do); the host's ACKs are given to the Sender between
+#   timed windows (ack()), as a host would send them;
+# - Strip: MicroPython's neopixel.NeoPixel as its driver is written (neopixel.py: a bytearray in
+#   GRB order, filled by __setitem__); write() is the bitstream, not timed (wire time);
+# - the displays are the firmware's own CharLCD and SSD1306 drivers on the fake I2C bus.
+# A device speaks through its driver's wire format: shoe and dice frames on the reader UART, the bet
+# reader's frames through the PIO UART's state machine (its IRQ handler, byte by byte). The dealer
+# keypad's presses are queued as the keypad driver queues them (KEY events).
+#
+# The bench does not import tests.firmware rigs; it needs tests.firmware for its fakes (and the
+# rp2/framebuf stand-ins tests/firmware/__init__.py installs), so run it with tests/ present
+# (tools.mpvm copies it into the VM).
+import tests.firmware  # noqa: F401  (installs the rp2 and framebuf stand-ins where missing)
+import json
+import sys
+
+from firmware.link import frame as link_frame
+from tests.firmware.device_helpers import Sender as DeviceSender
+from tests.firmware.fakes import FakeMachine, link_reports
+from tests.firmware.scratch import make_dir
+
+BOARD = "boards/pico.json"
+_RX_SIZE = 512              # a reader line at a time (bet reader lines come through the PIO UART)
+_TX_SIZE = 4096             # what the Sender writes between two ack()s (its window: 8 frames)
+_READER_UART = 0            # boards/pico.json: shoe and dice share UART 0
+_HOST_UART = 1
+_BETS_SM = 0                # boards/pico.json: the bet reader's PIO state machine
+PASS_MS = 10                # firmware.main.POLL_MS: one input pass
+
+
+class BenchUART:
+    """A UART whose receive and transmit buffers are allocated once."""
+
+    def __init__(self):
+        self.rx = bytearray(_RX_SIZE)
+        self.head = 0
+        self.tail = 0
+        self.tx = bytearray(_TX_SIZE)
+        self.sent = 0               # bytes in tx
+        self.total = 0              # bytes ever written
+
+    def feed(self, data):
+        if self.head == self.tail:
+            self.head = self.tail = 0
+        n = len(data)
+        if self.tail + n > _RX_SIZE:
+            raise RuntimeError("BenchUART: receive buffer full")
+        self.rx[self.tail:self.tail + n] = data
+        self.tail += n
+
+    def any(self):
+        return self.tail - self.head
+
+    def readinto(self, buf, n=None):
+        n = len(buf) if n is None else n
+        avail = self.tail - self.head
+        if n > avail:
+            n = avail
+        rx = self.rx
+        head = self.head
+        for i in range(n):
+            buf[i] = rx[head + i]
+        self.head = head + n
+        return n
+
+    def write(self, data):
+        n = len(data)
+        if self.sent + n > _TX_SIZE:
+            self.sent = 0            # the oldest bytes are dropped: only the last window is read back
+        self.tx[self.sent:self.sent + n] = data
+        self.sent += n
+        self.total += n
+        return n
+
+    def take(self):
+        """The bytes written since the last take() (allocates: not for a timed window)."""
+        out = bytes(self.tx[:self.sent])
+        self.sent = 0
+        return out
+
+
+class Strip:
+    """MicroPython's neopixel.NeoPixel as drivers/led/neopixel.py has it (3 bytes a pixel, GRB)."""
+    ORDER = (1, 0, 2, 3)
+
+    def __init__(self, pin, n, bpp=3):
+        self.n = n
+        self.bpp = bpp
+        self.buf = bytearray(n * bpp)
+        self.writes = 0
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, v):
+        offset = i * self.bpp
+        for i in range(self.bpp):
+            self.buf[offset + self.ORDER[i]] = v[i]
+
+    def __getitem__(self, i):
+        offset = i * self.bpp
+        return tuple(self.buf[offset + self.ORDER[i]] for i in range(self.bpp))
+
+    def write(self):
+        self.writes += 1             # the bitstream: wire time, not computed here
+
+
+class NeoPixelModule:
+    def __init__(self):
+        self.strips = []
+
+    def NeoPixel(self, pin, n):
+        strip = Strip(pin, n)
+        self.strips.append(strip)
+        return strip
+
+
+def bench_machine():
+    machine = FakeMachine()
+
+    class UART(BenchUART):
+        def __init__(self, uart_id, baudrate=9600, tx=None, rx=None, timeout=0, txbuf=0):
+            BenchUART.__init__(self)
+            machine.uarts[uart_id] = self
+
+    machine.UART = UART
+    return machine
+
+
+def _ack_line(data):
+    """The host's ACK of the last frame in data (bytes written), without its LF; None: no frame."""
+    frame = link_frame.Frame()
+    last = None
+    for line in data.split(b"\n"):
+        if line and frame.decode(line) == link_frame.OK and frame.seq > 0:
+            last = (frame.boot, frame.seq)
+    return None if last is None else link_frame.encode(last[0], last[1], "ACK")[:-1]
+
+
+KEY = 0         # firmware.events.KEY, set at the first boot (this module imports no table code itself,
+                # so that bench/memory_vm.py counts all of it as the table's)
+
+
+def board_keys():
+    """The dealer keypad's legend per key index, as boards/pico.json has them."""
+    from firmware import board
+    return board.load(BOARD).keypad_keys
+
+
+class Table:
+    """One booted table: the Context, its machine, and the devices' senders."""
+
+    def __init__(self, game):
+        global KEY
+        from firmware import main
+        from firmware.events import KEY
+        self.main = main
+        self.game = game
+        self.machine = bench_machine()
+        self.np = NeoPixelModule()
+        self.state_dir = make_dir()
+        self.usb = BenchUART()
+        self.ctx = main.boot(self.machine, self.np, BOARD, "boards/tables/sim-%s.json" % game, self.state_dir,
+                             None, self.usb)
+        self.reader = self.machine.uarts[_READER_UART]
+        self.host = self.machine.uarts[_HOST_UART]
+        self.shoe = DeviceSender("S")
+        self.dice = DeviceSender("D")
+        self.bets_sender = DeviceSender("B")
+        self.reading_id = 0
+        self.log = None             # b"": ack() keeps what it saw here (debugging)
+        self.strip = self.np.strips[0]
+        self.bets_sm = sys.modules["rp2"].machines[_BETS_SM]   # this boot's (a later boot makes new ones)
+        self.passes(80, 100)                       # the boot lamp test, then READY
+
+    # -- the main loop's two passes ------------------------------------------------------
+    def one_pass(self, elapsed_ms=PASS_MS, draw=True):
+        self.main.poll_inputs(self.ctx, elapsed_ms)
+        self.main.refresh_outputs(self.ctx, draw, elapsed_ms)
+
+    def passes(self, n, elapsed_ms=PASS_MS):
+        for _ in range(n):
+            self.one_pass(elapsed_ms)
+            self.ack()
+
+    def finish(self):
+        """After a timed window (not timed): the host acknowledges what was written, the rest of a
+        long report's frames go out (the Sender's window is 8 frames); returns the reports written
+        (dicts)."""
+        out = self.host.take()
+        for _ in range(10):
+            if out:
+                self.ctx.sender.receive(_ack_line(out))
+            self.one_pass()
+            more = self.host.take()
+            if not more:
+                break
+            out += more
+        return [json.loads(text) for text in link_reports(out)]
+
+    def ack(self):
+        """The host acknowledges every frame written so far (outside the timed windows); returns
+        the bytes written."""
+        data = self.host.take()
+        if self.log is not None:
+            self.log += data
+        if data:
+            line = _ack_line(data)
+            if line is not None:
+                self.ctx.sender.receive(line)
+        return data
+
+    # -- devices -------------------------------------------------------------------------
+    def shoe_frame(self, kind, *words):
+        self.reader.feed(self.shoe(kind, *words) + b"\n")
+
+    def card_frame(self, code):
+        self.shoe_frame("CARD", code, "D")
+
+    def throw_frame(self, d1, d2):
+        self.reader.feed(self.dice("THROW", str(d1), str(d2)) + b"\n")
+
+    def bet_lines(self, seats):
+        """seats: [(seat, [(zone, amount), ...]), ...] -> the reader's frames of one reading."""
+        self.reading_id += 1
+        s = self.bets_sender
+        lines = [s("OPEN", str(self.reading_id))]
+        for seat, bets in seats:
+            lines.append(s("SEAT", str(seat), *["%s=%d" % (zone, amount) for zone, amount in bets]))
+        lines.append(s("CLOSE", str(self.reading_id), str(len(seats))))
+        return lines
+
+    def bet_line(self, line):
+        """One reader frame through the PIO state machine, byte by byte: its IRQ handler moves each
+        into the driver's ring, as the bytes arrive (about 1 ms each at 9600 baud)."""
+        sm = self.bets_sm
+        for byte in line:
+            sm.receive(byte)
+        sm.receive(10)
+
+    def bet_reading(self, seats):
+        """A whole reading, a line and an input/output pass at a time (untimed)."""
+        for line in self.bet_lines(seats):
+            self.bet_line(line)
+            self.one_pass()
+            self.ack()
+        self.passes(2)
+
+    def keys(self, indices):
+        for i in indices:
+            self.ctx.queue.put(KEY, i, 0)
+            self.one_pass()
+            self.ack()
+
+    def keys_at_once(self, indices):
+        """Keys queued together, then one pass (the memory bench's quicker way through a hand)."""
+        for i in indices:
+            self.ctx.queue.put(KEY, i, 0)
+        self.one_pass()
+        self.ack()

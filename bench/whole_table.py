@@ -1,0 +1,184 @@
+"""The whole table on the MicroPython VM: per-event times, as ratios to the calibration loop.
+
+    .venv/bin/python bench/whole_table.py                 # timing (bench/table_vm.py) in the VM
+    .venv/bin/python bench/whole_table.py --memory        # and the memory kept (bench/memory_vm.py)
+
+Runs bench/table_vm.py in the MicroPython VM (tools.mpvm, with bench/ copied in next to firmware/,
+tests/ and boards/) and prints, for each figure, the medians over the rounds of (a) the time in
+the VM and (b) that time in calibration-loop iterations (the loop timed in the same round: the
+host's speed cancels out), against the issue's targets. The RP2040 figures are an ESTIMATE:
+iterations x an ASSUMED time per iteration on the board (--rp2040-us-per-iter, default 4.0 us as in
+bench/omaha_eval.py) until a board runs `mpremote mount . run bench/table_vm.py`.
+--memory also runs bench/memory_vm.py (tools.mpvm --steps: memory kept, collected in separate VM
+run calls) and prints its lines.
+"""
+import argparse
+import os
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if REPO not in sys.path:
+    sys.path.insert(0, REPO)
+
+from bench import benchutil  # noqa: E402
+
+RP2040_US_PER_ITER = 4.0      # an ASSUMPTION (bench/omaha_eval.py, docs/performance.md)
+WS2812_US_PER_PIXEL = 30.0    # 24 bits at 800 kHz (1.25 us a bit)
+LIGHTS_SHARE = 0.10           # the frame's computation: at most 10 % of its wire time
+# (figure key, what it is, target on the VM in ms or None)
+FIGURES = (
+    ("baccarat_us", "Baccarat: last card read -> result, lights, displays, report frames", 1.0),
+    ("baccarat_max_us", "  the slowest of each round's events", None),
+    ("craps_close_us", "Craps: the pass reading CLOSE of a 50-bet reading (50 bets placed), lights, report", 1.0),
+    ("craps_bets_us", "  all 12 passes of that reading (each line read in a pass of its own)", None),
+    ("craps_throw_us", "Craps: one throw resolving 50 open bets of 10 seats, lights, report", 2.0),
+    ("craps_throw_max_us", "  the slowest of each round's events", None),
+    ("omaha_us", "Omaha: the river's last check of 10 seats, 3 pots (side pots), reports, lights", 5.0),
+    ("omaha_max_us", "  the slowest of each round's 3 hands", None),
+    ("lights_us", "Lights: ZoneLights.show() of every zone changed (76 pixels)", None),
+    ("lights_one_zone_us", "  one zone changed (2 pixels)", None),
+)
+
+
+def parse(out):
+    runtime, fig, rounds = "?", {}, []
+    for line in out.splitlines():
+        if line.startswith("runtime: MicroPython"):
+            runtime = line[len("runtime: "):]
+        elif line.startswith("round "):
+            words = line.split()
+            rounds.append(dict((words[i].rstrip(":"), float(words[i + 1])) for i in range(2, len(words), 2)))
+        elif ": " in line:
+            key, value = line.split(": ", 1)
+            fig[key] = value
+    return runtime, fig, rounds
+
+
+def run_vm(script, steps=False, timeout=900):
+    from tools import mpvm
+    path = script if os.path.isabs(script) else os.path.join(REPO, "bench", script)
+    args = ["--steps" if steps else "--script", path]
+    status, out = mpvm.run(args, copies=mpvm.DEFAULT_COPIES + ("bench",), timeout=timeout)
+    if status != 0:
+        raise SystemExit("MicroPython run of bench/%s failed:\n%s" % (script, out))
+    return out
+
+
+def table_script(rounds=None, events=None):
+    """bench/table_vm.py for tools.mpvm --steps: each round a VM run call of its own; its EVENTS
+    line replaced when given."""
+    text = open(os.path.join(REPO, "bench", "table_vm.py")).read()
+    if events is not None:
+        text = text.replace("\nEVENTS = 9 ", "\nEVENTS = %d " % events)
+    head, rest = text.split("# @rounds-begin", 1)
+    _, tail = rest.split("# @rounds-end\n", 1)
+    calls = ["one_round(%d)\n" % r for r in range(11 if rounds is None else rounds)]
+    return head + "# --- next run call ---\n".join(calls) + tail
+
+
+def run_table(rounds=None, events=None):
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "table_vm.py")
+        with open(path, "w") as f:
+            f.write(table_script(rounds, events))
+        return run_vm(path, steps=True)
+
+
+def timing(us_per_iter, rounds=None, events=None):
+    runtime, fig, rounds = parse(run_table(rounds, events))
+    med, sp = benchutil.median, benchutil.spread
+    iters = int(fig["calibration_iterations"])
+    cal_us = [r["calibration_us"] for r in rounds]
+    print("== MicroPython VM: %s; bench/table_vm.py; clock %s (its own cost, %.1f us a window, subtracted)"
+          % (runtime, fig["clock"], med([r["clock_overhead_us"] for r in rounds])))
+    print("  %d rounds; calibration loop %d iterations, ms: %s; %.3f us/iteration"
+          % (len(rounds), iters, sp([c / 1000.0 for c in cal_us], "%.1f"), med(cal_us) / iters))
+    print("  medians over the rounds of each round's median event (max: of each round's slowest):")
+    worst = {}
+    for key, what, target in FIGURES:
+        # less the clock's own cost (an empty window), as measured in that round
+        windows = 12 if key == "craps_bets_us" else 1      # that figure sums the reading's 12 passes
+        us = [max(r[key] - windows * r["clock_overhead_us"], 0.0) for r in rounds]
+        ms = [u / 1000.0 for u in us]
+        it = [u / (c / iters) for u, c in zip(us, cal_us)]
+        verdict = ""
+        if target is not None:
+            verdict = "  target < %.0f ms: %s" % (target, "met" if med(ms) < target else "MISSED")
+        print("  %s\n    VM ms: %s; calibration iterations: %s; RP2040 ~%.1f ms (estimate)%s"
+              % (what, sp(ms), sp(it, "%.0f"), med(it) * us_per_iter / 1000.0, verdict))
+        worst[key] = med(it)
+    pixels = int(fig["pixels"])
+    wire_us = pixels * WS2812_US_PER_PIXEL
+    for key, what in (("lights_us", "every zone changed"), ("lights_one_zone_us", "one zone changed")):
+        vm_us = med([r[key] - r["clock_overhead_us"] for r in rounds])
+        print("  lights, %s: frame computation %.0f us in the VM, ~%.0f us on the RP2040 (estimate), against"
+              " %.0f us of wire time (%d pixels x %.0f us): %.1f %% / ~%.0f %% (at most %.0f %%)"
+              % (what, vm_us, worst[key] * us_per_iter, wire_us, pixels, WS2812_US_PER_PIXEL,
+                 100.0 * vm_us / wire_us, 100.0 * worst[key] * us_per_iter / wire_us, 100 * LIGHTS_SHARE))
+    print("  open bets before the throw: %d; Omaha pots at the showdown: %d"
+          % (int(rounds[-1]["open_bets"]), int(rounds[-1]["pots"])))
+    print("== RP2040 ESTIMATE, not a measurement: ASSUMING %.1f us per calibration iteration on the board"
+          % us_per_iter)
+
+
+def memory_script(game, steps, step_rounds, per_call):
+    """bench/memory_vm.py for one game, its rounds block written out: steps x (step_rounds / per_call)
+    VM run calls of per_call rounds, the heap kept measured after each step (in two calls of its own)."""
+    text = open(os.path.join(REPO, "bench", "memory_vm.py")).read()
+    head, rest = text.split("# @rounds-begin", 1)
+    _, tail = rest.split("# @rounds-end\n", 1)
+    block = "# --- next run call ---\nrounds(%d)\n" % per_call * (step_rounds // per_call)
+    block += ("# --- next run call ---\nmeasure(4)\n# --- next run call ---\nmeasure(4)\nKEPT.append(MEM[4])\n"
+              'print("step: %d rounds, %d bytes" % (K[0], MEM[4]))\n')
+    script = head + block * steps + tail
+    script = script.replace('\nGAME = "baccarat"\n', '\nGAME = "%s"\n' % game)
+    script = script.replace("\nSTEP_ROUNDS = 20 ", "\nSTEP_ROUNDS = %d " % step_rounds)
+    return script.replace("\nROUNDS_PER_CALL = 20 ", "\nROUNDS_PER_CALL = %d " % per_call)
+
+
+def memory(games, steps, step_rounds, per_call):
+    import tempfile
+    for game in games:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "memory_vm_%s.py" % game)
+            with open(path, "w") as f:
+                f.write(memory_script(game, steps, step_rounds, per_call))
+            out = run_vm(path, steps=True, timeout=7200)
+        print("== MicroPython VM: bench/memory_vm.py, GAME = %r, %d x %d rounds, %d rounds per VM run call"
+              " (tools.mpvm --steps, a VM of its own)" % (game, steps, step_rounds, per_call))
+        for line in out.splitlines():
+            if not line.startswith("runtime: MicroPython"):
+                print("  " + line)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rp2040-us-per-iter", type=float, default=RP2040_US_PER_ITER,
+                    help="RP2040 time per calibration iteration (default %.1f: an assumption)" % RP2040_US_PER_ITER)
+    ap.add_argument("--rounds", type=int, help="timing: rounds (default 11)")
+    ap.add_argument("--events", type=int, help="timing: events of each kind per round (default 9)")
+    ap.add_argument("--memory", action="store_true", help="also run bench/memory_vm.py")
+    ap.add_argument("--memory-only", action="store_true", help="only bench/memory_vm.py")
+    ap.add_argument("--profile", action="store_true", help="only bench/profile_pass.py: the passes in parts")
+    ap.add_argument("--game", action="append", choices=("baccarat", "craps", "omaha"),
+                    help="memory: this game only (repeatable; default all three)")
+    ap.add_argument("--steps", type=int, default=10, help="memory: measurements of the heap kept (default 10)")
+    ap.add_argument("--rounds-per-step", type=int, default=1000,
+                    help="memory: rounds between two measurements (default 1000: 10,000 rounds per game)")
+    ap.add_argument("--rounds-per-call", type=int, default=20,
+                    help="memory: rounds per VM run call (default 20; the VM frees a call's garbage after it)")
+    a = ap.parse_args(argv)
+    print(benchutil.machine())
+    if a.profile:
+        sys.stdout.write(run_vm("profile_pass.py", steps=True))
+        return 0
+    if not a.memory_only:
+        timing(a.rp2040_us_per_iter, a.rounds, a.events)
+    if a.memory or a.memory_only:
+        memory(a.game or ("baccarat", "craps", "omaha"), a.steps, a.rounds_per_step, a.rounds_per_call)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
