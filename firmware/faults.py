@@ -30,12 +30,15 @@ BOOT_COUNTER_BAD = const(18) # the boot counter on flash failed its checks: it j
 # A deployed file missing or differing from manifest.json at boot (firmware.program): the table is
 # held closed (Table.hold_closed) until a reset with the right program; no acknowledgement opens it.
 PROGRAM_MISMATCH = const(19)
+# The table journal on flash failed its checks at boot (flipped bits), or its snapshot did not fit
+# this table: never used; the table started afresh and holds until CONFIRM (firmware/recovery.py).
+JOURNAL_BAD = const(20)
 
 # By code; "bad_dice" (2) is reserved: raised no more, still named (a restored fault record may hold it).
 NAMES = ("none", "bad_card", "bad_dice", "line_too_long", "queue_full", "display_missing", "crashed",
          "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved",
          "card_impossible", "card_unreadable", "double_pull", "card_out_of_order", "shoe_removed",
-         "card_missing", "link_backlog", "boot_counter_bad", "program_mismatch")
+         "card_missing", "link_backlog", "boot_counter_bad", "program_mismatch", "journal_bad")
 _CARD_ALARMS = (CARD_IMPOSSIBLE, CARD_UNREADABLE, DOUBLE_PULL, CARD_OUT_OF_ORDER, SHOE_REMOVED, CARD_MISSING)
 
 # Device lines (framed shoe, bet reader, dice reader; docs/protocol.md "Device lines"). A FAULT

@@ -21,6 +21,7 @@ from firmware.link import frame as frame_mod
 from firmware.link import sender as sender_mod
 from firmware.link.boot_counter import next_boot
 from firmware.link.store import RamStore
+from firmware.recovery import TableJournal, link_store
 from firmware.host_port import read_host, reset_cause_name, settings_digest
 from firmware.report import Reporter
 from firmware.version import FIRMWARE_VERSION
@@ -66,9 +67,12 @@ class Context:
         self.host_noise = 0           # host lines refused as line noise (bad CRC, cut short): counted only
         self.host_asked = False       # this pass's host lines queued a HOST event (one a pass)
         uart = hw.uarts.get("host")
+        store = None                  # unacknowledged frames on flash (firmware/link/journal_store.py)
         if uart is not None:
-            self.sender = sender_mod.Sender(uart, RamStore(HOST_STORE_FRAMES, HOST_SLOT), boot_number,
+            store = link_store(state_dir, self.fs, HOST_STORE_FRAMES, HOST_SLOT)
+            self.sender = sender_mod.Sender(uart, store, boot_number, previous=store.previous,
                                             on_alarm=self._link_alarm, budget=HOST_TX_BUDGET, piece=HOST_PIECE)
+        self.journal = TableJournal(state_dir, self.fs, store)   # the table's events (firmware/recovery.py)
         self.reporter = Reporter(self.sender, config["table_id"], self.button_names)
         self.bringup_faults = hw.faults
         self.crash_record = ""
@@ -149,7 +153,8 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     ctx = Context(board, config, hw, state_dir, fs, boot_number)
     _close_repl(hw.service_mode)
     ctx.crash_record = take_crash_record(state_dir, ctx.fs)
-    _restore_fault(ctx)           # queued first: it is older than anything found at this boot
+    if not ctx.journal.pending or ctx.journal.problem:
+        _restore_fault(ctx)       # queued first (older than anything found now); else the journal has it
     _check_program(ctx, program_dir)
     ctx.machine = machine
     ctx.reset_cause = reset_cause_name(machine)
@@ -167,6 +172,10 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
         path, problem = ctx.program_problem
         ctx.reporter.emit("fault", {"fault": faults.name(faults.PROGRAM_MISMATCH), "file": path,
                                     "problem": problem})
+    journal_problem = ctx.journal.link_problem()
+    if journal_problem:           # the link store's flipped bits: the frames before them were kept
+        ctx.reporter.emit("fault", {"fault": faults.name(faults.JOURNAL_BAD), "text": journal_problem[:120]})
+        ctx.queue.put(FAULT, faults.JOURNAL_BAD, 0)
     for code, text in hw.faults:
         ctx.reporter.emit("fault", {"fault": code, "text": text})
         ctx.queue.put(FAULT, faults.DISPLAY_MISSING, 0)
@@ -271,15 +280,26 @@ def poll_inputs(ctx, elapsed_ms):
         _watch_unused_reader(ctx, elapsed_ms)
     ctx.console.poll(elapsed_ms)                    # typed bytes, through its line editor
     overflows = queue.overflows
-    table = ctx.table
     while queue.get():
-        table.dispatch(queue.kind, queue.a, queue.b)
-        if len(table.outbox):
-            _report(ctx)          # at once: a report reads the controller's state of this very event
+        _dispatch(ctx, queue.kind, queue.a, queue.b)
     if queue.overflows != overflows:
-        table.dispatch(FAULT, faults.QUEUE_FULL, queue.overflows - overflows)
+        _dispatch(ctx, FAULT, faults.QUEUE_FULL, queue.overflows - overflows)
     if ctx.hw.watchdog is not None:
         ctx.hw.watchdog.feed()
+
+
+def _dispatch(ctx, kind, a, b):
+    """One event: on flash first (firmware/recovery.py), then the table acts, then its reports go out."""
+    table = ctx.table
+    journal = ctx.journal
+    if not journal.before(table, kind, a, b):
+        return                    # waits for the recovery at the end of the boot's lamp test
+    table.dispatch(kind, a, b)
+    if kind == TICK:
+        journal.after_tick(table)
+    if len(table.outbox):
+        _report(ctx)              # at once: a report reads the controller's state of this very event
+    journal.after(ctx, _report)
 
 
 def _watch_unused_reader(ctx, elapsed_ms):
@@ -397,7 +417,7 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
     except KeyboardInterrupt:
         raise
     except Exception as exc:      # any fault in the loop: record it, then restart cleanly
-        record_crash(exc, state_dir)
+        record_crash(exc, state_dir, ctx.fs)
         sys.stdout.write("fatal: %s; resetting\n" % exc)
         machine.reset()
     return 0

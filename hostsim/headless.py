@@ -64,8 +64,9 @@ class HeadlessTable:
     when done: it takes the simulated modules out of sys.modules again.
     """
 
-    def __init__(self, board_file, table_file, state_dir, on_report, noise=None):
+    def __init__(self, board_file, table_file, state_dir, on_report, noise=None, fs=None):
         self.board_file = board_file
+        self.fs = fs                     # the state dir's filesystem: None (os), or a hostsim.flash.FlashFS
         self.table_file = table_file
         self.state_dir = state_dir
         self.on_report = on_report
@@ -104,7 +105,7 @@ class HeadlessTable:
         self.boots += 1
         try:
             self.ctx = firmware_main.boot(machine, neopixel, self.board_file, self.table_file, self.state_dir,
-                                          usb_console=usb)
+                                          usb_console=usb, fs=self.fs)
         except SettingsError as exc:
             firmware_main.report_refusal(machine, self.board_file, self.table_file, exc, self.state_dir)
             self._deliver()
@@ -187,7 +188,7 @@ class HeadlessTable:
             try:
                 self._firmware_pass(ms)
             except Exception as exc:        # the board's crash recovery (firmware.main.run)
-                record_crash(exc, self.state_dir)
+                record_crash(exc, self.state_dir, self.fs)
                 sys.stdout.write("fatal: %s; resetting\n" % exc)     # its console text, as on the board
                 import machine
                 machine.reset()

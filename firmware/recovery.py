@@ -1,0 +1,314 @@
+# The table journal: every table event on flash before the table acts on it, a snapshot at the
+# table's boundaries, and recovery at boot (issue 12; docs/journal.md, "The table journal").
+#
+# Events go into the journal "table" (firmware/link/journal.py) one record each, with the bytes the
+# table reads when it dispatches them (docs/journal.md, "What the journal must keep with an event");
+# ticks are coalesced into the next record's ms (a tick that made a report is a record of its own,
+# written after it ran but before its reports are stored). At a boundary (table.at_boundary()) the
+# controller's snapshot replaces the log once it is half full, which bounds the flash used.
+#
+# At boot the table runs its lamp test as always; the events that come meanwhile wait. Then the
+# snapshot goes into the controller, the events after it are dispatched again, and the host is told
+# ("recovered"). A replayed event makes its reports again: those the link store already holds or the
+# host acknowledged (the store's mark: firmware/link/journal_store.py) are dropped, the rest are
+# sent. A journal that fails its checks, or a snapshot that does not fit, is never used: the table
+# starts afresh, in FAULT (faults.JOURNAL_BAD) with what was wrong reported.
+import struct
+
+from firmware import faults
+from firmware.compat import const
+from firmware.errors import RestoreError
+from firmware.events import (BETS, BETS_FAULT, CON_ACT_COMMAND, CONSOLE, CONSOLE_ERROR, DICE_READER_HELLO,
+                             FAULT, HOST, HOST_BAD, HOST_HAND, HOST_UNKNOWN, SHOE, SHOE_HELLO, TICK)
+from firmware.link import journal as journal_mod
+from firmware.link.journal_store import JournalStore
+from firmware.link.sender import REPORT
+from firmware.table import STARTING
+
+NAME = "table"
+JOURNAL_BYTES = const(32768)   # two files of 16 KB: Craps' largest checkpoint (8 KB) and its events
+_EVENT = const(1)
+_EVENT_HEAD = "<IBii"          # ms of ticks before it, kind, a, b
+_EVENT_HEAD_SIZE = const(13)
+_BASE_HEAD = "<I"              # the number of the last event the snapshot holds
+_HELD_MAX = const(16)          # events that may wait for the end of the boot's lamp test
+
+
+def link_store(state_dir, fs, frames, slot):
+    """The host link's store of unacknowledged frames, on flash in state_dir."""
+    return JournalStore(state_dir, fs, frames, slot)
+
+
+class TableJournal:
+    """The table's events and snapshots on flash; one a boot, built before the table's first event.
+
+    store: the host link's JournalStore (its tag and mark), or None (no host port).
+    After construction `pending` says a recovery waits for the end of the lamp test.
+    """
+
+    def __init__(self, state_dir, fs, store, max_bytes=JOURNAL_BYTES):
+        self.store = store
+        self.journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes)
+        self.event_no = 0          # the last journalled event's number (they rise across boots)
+        self.based = False         # the journal starts with a snapshot: events are journalled
+        self.ms = 0                # ticks since the last journalled event
+        self.dirty = False         # events journalled since the last snapshot
+        self.held = []             # events waiting for the recovery
+        self.held_lost = 0
+        self.replayed = 0
+        self.problem = ""          # why the journal was not used ("": it was, or it was empty)
+        self._snapshot = None
+        self._events = []
+        self._load()
+        self.pending = self._snapshot is not None or self.problem != ""
+        if store is not None and self._snapshot is None and self.event_no < store.mark[0]:
+            self.event_no = store.mark[0]          # numbers never go back, even after a fresh start
+
+    def _load(self):
+        journal = self.journal
+        if journal.status == journal_mod.CORRUPT:
+            self.problem = journal.detail
+            return
+        try:
+            for kind, payload in journal.records():
+                if kind == journal_mod.SNAPSHOT:
+                    self.event_no = struct.unpack_from(_BASE_HEAD, payload, 0)[0]
+                    self._snapshot = payload[4:]
+                elif kind == _EVENT and self._snapshot is not None and len(payload) >= _EVENT_HEAD_SIZE:
+                    self._events.append(payload)
+                else:
+                    raise journal_mod.JournalError("table journal record of kind %d out of place" % kind)
+        except (journal_mod.JournalError, ValueError) as exc:
+            self.problem = str(exc)
+            self._snapshot = None
+            self._events = []
+
+    def link_problem(self):
+        """What was wrong with the host link's store at boot ("" if nothing): flipped bits, never used."""
+        store = self.store
+        return store.detail if store is not None and store.status == journal_mod.CORRUPT else ""
+
+    @property
+    def torn(self):
+        """The last boot's power went during a journal write (a torn record: nothing acknowledged lost)."""
+        return self.journal.status == journal_mod.TORN
+
+    # -- the dispatch loop's side -------------------------------------------------------
+    def before(self, table, kind, a, b):
+        """Journal an event before the table acts on it. False: the table must not take it now
+        (held for the recovery at the end of the lamp test)."""
+        if self.pending and kind != TICK and table.state == STARTING:
+            if len(self.held) < _HELD_MAX:
+                self.held.append((kind, a, b, _behind(table, kind, a, b)))
+            else:
+                self.held_lost += 1
+            return False
+        if kind == TICK:
+            self.ms += a
+            return True
+        if self.based:
+            self._append(table, kind, a, b)
+        elif self.store is not None:
+            self.store.event = 0                   # not journalled: its reports are never made again
+        return True
+
+    def after_tick(self, table):
+        """A tick that made reports is journalled now, before they are stored (it is replayed as one)."""
+        if self.based and len(table.outbox):
+            self._append(table, TICK, 0, 0)
+
+    def after(self, ctx, report):
+        """After an event and its reports: the recovery at the end of the lamp test; a snapshot at a boundary."""
+        table = ctx.table
+        if self.store is not None:
+            self.store.event = 0                   # reports made outside an event are a boot's own
+        if self.pending:
+            if table.state != STARTING and not table.closed_code:   # a table held closed never plays
+                self.recover(ctx, report)
+            return
+        if not table.at_boundary():
+            return
+        journal = self.journal
+        if not self.based or (self.dirty and journal.used * 2 >= journal.capacity):
+            self.checkpoint(table)
+
+    def checkpoint(self, table):
+        self.journal.checkpoint(struct.pack(_BASE_HEAD, self.event_no) + table.snapshot())
+        self.ms = 0                                # what the ticks did is in the snapshot
+        self.based = True
+        self.dirty = False
+
+    def _append(self, table, kind, a, b):
+        payload = struct.pack(_EVENT_HEAD, self.ms, kind, a, b) + _behind(table, kind, a, b)
+        try:
+            self.journal.append(_EVENT, payload)   # OSError: the caller's crash path
+        except journal_mod.JournalFull:
+            # No boundary came for a whole file of events: journal nothing until the next one (a fresh
+            # snapshot there), and say so; the event is still taken (the dealer sees the alarm).
+            self.based = False
+            if self.store is not None:
+                self.store.event = 0
+            table.dispatch(FAULT, faults.JOURNAL_BAD, 1)
+            return
+        self.ms = 0
+        self.dirty = True
+        self.event_no += 1
+        if self.store is not None:
+            self.store.event = self.event_no
+            self.store.report = 0
+
+    # -- boot ------------------------------------------------------------------------------
+    def recover(self, ctx, report):
+        """Restore the snapshot, dispatch the journalled events again (their reports once), tell the host,
+        then let the events that waited in."""
+        self.pending = False
+        self.ms = 0                                # the lamp test's ticks were the fresh table's
+        table = ctx.table
+        data, events, self._snapshot, self._events = self._snapshot, self._events, None, []
+        first = self.event_no + 1
+        if data is not None:
+            try:
+                table.restore(data)
+            except RestoreError as exc:
+                self.problem = str(exc)
+        if self.problem:
+            events = []
+        if not self.problem:
+            self._replay(ctx, events, first, report)
+        self.event_no = first - 1 + len(events)
+        fields = {"state": table.state_name(), "events": len(events), "power_cut": self.torn}
+        if self.problem:
+            fields["resumed"] = False
+            fields["error"] = self.problem[:120]
+        else:
+            fields["resumed"] = True
+            fields["in_round"] = not table.at_boundary()
+        if table.fault_code:
+            fields["fault"] = faults.name(table.fault_code)     # the alarm still open (reported before)
+            table.fault_restored = True                         # raised before the reset (console, displays)
+        ctx.reporter.emit("recovered", fields)
+        if self.problem:
+            ctx.queue.put(FAULT, faults.JOURNAL_BAD, 0)
+        elif table.at_boundary():
+            self.checkpoint(table)                 # the log starts again from here (nothing replayed twice)
+        else:
+            self.based = True
+            self.dirty = True
+        self._let_in(ctx)
+
+    def _replay(self, ctx, events, first, report):
+        table = ctx.table
+        reporter = ctx.reporter
+        store = self.store
+        quiet = _Quiet(reporter, store)
+        reporter.sender = quiet
+        try:
+            for i in range(len(events)):
+                number = first + i
+                ms, kind, a, b = struct.unpack_from(_EVENT_HEAD, events[i], 0)
+                if ms:
+                    table.dispatch(TICK, ms, 0)
+                b = _put_behind(table, kind, a, b, events[i], _EVENT_HEAD_SIZE)
+                if store is not None:
+                    store.event = number
+                    store.report = 0
+                    mark_event, mark_reports = store.mark
+                    quiet.skip = (1 << 30) if number < mark_event else (mark_reports if number == mark_event else 0)
+                table.dispatch(kind, a, b)
+                report(ctx)
+                self.replayed += 1
+        finally:
+            reporter.sender = quiet.sender
+
+    def _let_in(self, ctx):
+        held, self.held = self.held, []
+        for kind, a, b, behind in held:
+            if behind:
+                b = _put_behind(ctx.table, kind, a, b, behind, 0)
+            ctx.queue.put(kind, a, b)
+        if self.held_lost:
+            ctx.queue.put(FAULT, faults.QUEUE_FULL, self.held_lost)
+            self.held_lost = 0
+
+
+class _Quiet:
+    """The reporter's sender while events are replayed: the first `skip` reports of an event are the
+    ones the host has (or the store holds): not sent again, but counted in the store's tag."""
+
+    def __init__(self, reporter, store):
+        self.reporter = reporter
+        self.sender = reporter.sender
+        self.store = store
+        self.skip = 0
+
+    def send(self, payload, type=REPORT):
+        if self.skip > 0:
+            self.skip -= 1
+            self.reporter.seq -= 1                 # this boot's numbers stay gapless
+            if self.store is not None:
+                self.store.report += 1
+            return 0
+        if self.sender is None:
+            return 0
+        return self.sender.send(payload, type)
+
+
+# -- the bytes behind an event (docs/journal.md, "What the journal must keep with an event") ---------
+def _evidence_handle(kind, a):
+    """True when the event's b is an evidence handle."""
+    return ((kind == SHOE and a == SHOE_HELLO) or kind == BETS_FAULT or kind == DICE_READER_HELLO
+            or kind == CONSOLE_ERROR or (kind == HOST and (a == HOST_UNKNOWN or a == HOST_BAD))
+            or (kind == FAULT and faults.has_evidence(a)) or (kind == CONSOLE and a == CON_ACT_COMMAND))
+
+
+def _ints(values):
+    return struct.pack("<H%di" % len(values), len(values), *values)
+
+
+def _behind(table, kind, a, b):
+    if kind == BETS and getattr(table, "reading", None) is not None:
+        reading = table.reading
+        return struct.pack("<i", reading.reading_id) + _ints(reading.amounts)
+    if kind == HOST and a == HOST_HAND and getattr(table, "host_stacks", None) is not None:
+        return struct.pack("<iB", table.host_button, 1 if table.host_has_stacks else 0) + _ints(table.host_stacks)
+    if _evidence_handle(kind, a) and b:
+        data, n = table.evidence.raw(b)
+        out = struct.pack("<HH", n, len(data)) + data
+        if kind == HOST and a == HOST_BAD:
+            reason = table.host_reason.encode()
+            out += struct.pack("<H", len(reason)) + reason
+        return out
+    return b""
+
+
+def _take_ints(payload, at):
+    n = struct.unpack_from("<H", payload, at)[0]
+    return struct.unpack_from("<%di" % n, payload, at + 2), at + 2 + 4 * n
+
+
+def _put_behind(table, kind, a, b, payload, at):
+    """Put back what the event reads; returns its b (a new evidence handle where it had one)."""
+    if at >= len(payload):
+        return b
+    if kind == BETS:
+        reading = table.reading
+        reading.reading_id = struct.unpack_from("<i", payload, at)[0]
+        amounts, _ = _take_ints(payload, at + 4)
+        for i in range(len(amounts)):
+            reading.amounts[i] = amounts[i]
+        return b
+    if kind == HOST and a == HOST_HAND:
+        table.host_button, stacks = struct.unpack_from("<iB", payload, at)
+        table.host_has_stacks = stacks != 0
+        values, _ = _take_ints(payload, at + 5)
+        for i in range(len(values)):
+            table.host_stacks[i] = values[i]
+        return b
+    n, size = struct.unpack_from("<HH", payload, at)
+    at += 4
+    handle = table.evidence.keep_raw(payload[at:at + size], n)
+    at += size
+    if kind == HOST and a == HOST_BAD and at + 2 <= len(payload):
+        length = struct.unpack_from("<H", payload, at)[0]
+        table.host_reason = bytes(payload[at + 2:at + 2 + length]).decode()
+    return handle
