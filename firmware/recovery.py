@@ -18,8 +18,9 @@ import struct
 from firmware import faults
 from firmware.compat import const
 from firmware.errors import RestoreError
-from firmware.events import (BETS, BETS_FAULT, CON_ACT_COMMAND, CONSOLE, CONSOLE_ERROR, DICE_READER_HELLO,
-                             FAULT, HOST, HOST_BAD, HOST_HAND, HOST_UNKNOWN, SHOE, SHOE_HELLO, TICK)
+from firmware.events import (BETS, BETS_FAULT, BUTTON, CARD, CON_ACT_COMMAND, CONSOLE, CONSOLE_ERROR,
+                             DICE_READER_HELLO, FAULT, HOST, HOST_BAD, HOST_HAND, HOST_UNKNOWN, KEY, LAMP, SHOE,
+                             SHOE_HELLO, THROW, TICK)
 from firmware.link import journal as journal_mod
 from firmware.link.journal_store import JournalStore
 from firmware.link.sender import REPORT
@@ -32,6 +33,8 @@ _EVENT_HEAD = "<IBii"          # ms of ticks before it, kind, a, b
 _EVENT_HEAD_SIZE = const(13)
 _BASE_HEAD = "<I"              # the number of the last event the snapshot holds
 _HELD_MAX = const(16)          # events that may wait for the end of the boot's lamp test
+# What a dealer, a player or a device gave the table (not what the firmware raised itself).
+_INPUTS = (CARD, SHOE, BETS, BETS_FAULT, THROW, DICE_READER_HELLO, KEY, BUTTON, HOST, CONSOLE, CONSOLE_ERROR, LAMP)
 
 
 def link_store(state_dir, fs, frames, slot):
@@ -56,6 +59,7 @@ class TableJournal:
         self.held = []             # events waiting for the recovery
         self.held_lost = 0
         self.replayed = 0
+        self.appending = None      # the event whose record is being written (kind, a, b, behind bytes)
         self.problem = ""          # why the journal was not used ("": it was, or it was empty)
         self._snapshot = None
         self._events = []
@@ -139,7 +143,9 @@ class TableJournal:
         self.dirty = False
 
     def _append(self, table, kind, a, b):
-        payload = struct.pack(_EVENT_HEAD, self.ms, kind, a, b) + _behind(table, kind, a, b)
+        behind = _behind(table, kind, a, b)
+        payload = struct.pack(_EVENT_HEAD, self.ms, kind, a, b) + behind
+        self.appending = (kind, a, b, behind)
         try:
             self.journal.append(_EVENT, payload)   # OSError: the caller's crash path
         except journal_mod.JournalFull:
@@ -150,6 +156,7 @@ class TableJournal:
                 self.store.event = 0
             table.dispatch(FAULT, faults.JOURNAL_BAD, 1)
             return
+        self.appending = None
         self.ms = 0
         self.dirty = True
         self.event_no += 1
@@ -157,26 +164,43 @@ class TableJournal:
             self.store.event = self.event_no
             self.store.report = 0
 
+    def unjournalled(self, table, queue):
+        """For the simulator after a power cut (hostsim/headless.py): the inputs this run took in but
+        had not journalled (the record being written, those held or queued behind it), oldest first,
+        as (kind, a, b, behind bytes). The queue is emptied."""
+        lost = list(self.held)
+        if self.appending is not None and self.appending[0] in _INPUTS:
+            lost.append(self.appending)
+        while queue.get():
+            if queue.kind in _INPUTS:
+                lost.append((queue.kind, queue.a, queue.b, _behind(table, queue.kind, queue.a, queue.b)))
+        return lost
+
     # -- boot ------------------------------------------------------------------------------
     def recover(self, ctx, report):
         """Restore the snapshot, dispatch the journalled events again (their reports once), tell the host,
         then let the events that waited in."""
         self.pending = False
-        self.ms = 0                                # the lamp test's ticks were the fresh table's
+        booting_ms, self.ms = self.ms, 0           # the lamp test's ticks went to the fresh table
         table = ctx.table
         data, events, self._snapshot, self._events = self._snapshot, self._events, None, []
         first = self.event_no + 1
-        if data is not None:
+        if data is not None and not self.problem:
             try:
                 table.restore(data)
             except RestoreError as exc:
                 self.problem = str(exc)
         if self.problem:
             events = []
-        if not self.problem:
+        else:
             self._replay(ctx, events, first, report)
-        self.event_no = first - 1 + len(events)
-        fields = {"state": table.state_name(), "events": len(events), "power_cut": self.torn}
+            self.event_no = first - 1 + len(events)
+            self.based = True
+            self.dirty = True
+            # The boot took this long for the restored table too (a card drawn after the power came
+            # back is no double pull of one drawn before it went).
+            self._tick(ctx, booting_ms, report)
+        fields = {"state": table.state_name(), "events": len(events), "torn": self.torn}
         if self.problem:
             fields["resumed"] = False
             fields["error"] = self.problem[:120]
@@ -191,10 +215,19 @@ class TableJournal:
             ctx.queue.put(FAULT, faults.JOURNAL_BAD, 0)
         elif table.at_boundary():
             self.checkpoint(table)                 # the log starts again from here (nothing replayed twice)
-        else:
-            self.based = True
-            self.dirty = True
         self._let_in(ctx)
+
+    def _tick(self, ctx, ms, report):
+        if not ms:
+            return
+        table = ctx.table
+        self.ms = ms
+        table.dispatch(TICK, ms, 0)
+        self.after_tick(table)
+        if len(table.outbox):
+            report(ctx)
+        if self.store is not None:
+            self.store.event = 0
 
     def _replay(self, ctx, events, first, report):
         table = ctx.table
@@ -208,7 +241,7 @@ class TableJournal:
                 ms, kind, a, b = struct.unpack_from(_EVENT_HEAD, events[i], 0)
                 if ms:
                     table.dispatch(TICK, ms, 0)
-                b = _put_behind(table, kind, a, b, events[i], _EVENT_HEAD_SIZE)
+                b = put_behind(table, kind, a, b, events[i], _EVENT_HEAD_SIZE)
                 if store is not None:
                     store.event = number
                     store.report = 0
@@ -224,7 +257,7 @@ class TableJournal:
         held, self.held = self.held, []
         for kind, a, b, behind in held:
             if behind:
-                b = _put_behind(ctx.table, kind, a, b, behind, 0)
+                b = put_behind(ctx.table, kind, a, b, behind)
             ctx.queue.put(kind, a, b)
         if self.held_lost:
             ctx.queue.put(FAULT, faults.QUEUE_FULL, self.held_lost)
@@ -286,7 +319,7 @@ def _take_ints(payload, at):
     return struct.unpack_from("<%di" % n, payload, at + 2), at + 2 + 4 * n
 
 
-def _put_behind(table, kind, a, b, payload, at):
+def put_behind(table, kind, a, b, payload, at=0):
     """Put back what the event reads; returns its b (a new evidence handle where it had one)."""
     if at >= len(payload):
         return b

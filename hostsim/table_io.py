@@ -165,6 +165,15 @@ class TableIO:
                 del self._keys_held[legend]
                 self.keypad.release(legend)
 
+    def release_all(self):
+        """Let go of every button and key at once (the dealer's hands leave the table when it goes dark)."""
+        for pin in sorted(self._held):
+            self.hw.pin(pin).release()
+        for legend in sorted(self._keys_held):
+            self.keypad.release(legend)
+        self._held.clear()
+        self._keys_held.clear()
+
     def holding(self):
         """True while a button or a keypad key is held down."""
         return bool(self._held) or bool(self._keys_held)
