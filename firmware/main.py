@@ -15,7 +15,7 @@ from firmware.compat import const, kbd_intr, sleep_ms, sleep_ms_async, ticks_dif
 from firmware.board_checks import MCUS, whole
 from firmware.console import Console
 from firmware.errors import SettingsError
-from firmware.events import EventQueue, FAULT, FAULT_RESTORED, LINK_BACKLOG, TICK
+from firmware.events import EventQueue, FAULT, LINK_BACKLOG, TICK
 from firmware.hardware import HOST_TXBUF, bring_up, open_port
 from firmware.link import frame as frame_mod
 from firmware.link import sender as sender_mod
@@ -25,13 +25,13 @@ from firmware.recovery import TableJournal, link_store
 from firmware.host_port import read_host, reset_cause_name, settings_digest
 from firmware.report import Reporter
 from firmware.version import FIRMWARE_VERSION
-from firmware.saved_state import load_fault, record_crash, save_fault, take_crash_record
+from firmware.saved_state import record_crash, take_crash_record
+from firmware.fault_record import restore_fault as _restore_fault, save_fault as _save_fault
 from firmware.game_setup import READER_ROLE, build as build_game
 
 POLL_MS = const(10)       # inputs, dispatch and watchdog feed
 OUTPUT_MS = const(20)     # host reports and lights
 DISPLAY_MS = const(100)   # LCD refresh at most this often
-_SAVED_UNKNOWN = const(-1)  # the pending-fault record on flash is unreadable: rewrite it at once
 # The reader port a game does not use (game_setup.READER_ROLE says which one it does).
 _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
 # The host link (docs/host-link.md): frames the host has not acknowledged wait in RAM, 64 slots of
@@ -101,36 +101,6 @@ class Context:
     def _link_alarm(self, raised):
         """The sender's store crossed its alarm level: a table event, in order with the others."""
         self.queue.put(LINK_BACKLOG, 1 if raised else 0, self.sender.held())
-
-
-def _restore_fault(ctx):
-    """A fault nobody acknowledged before the reset puts the table straight back into FAULT."""
-    try:
-        code, detail = load_fault(ctx.state_dir, ctx.fs)
-    except ValueError:
-        ctx.saved_fault_code = _SAVED_UNKNOWN
-        ctx.queue.put(FAULT, faults.FAULT_RECORD_BAD, 0)
-        return
-    ctx.saved_fault_code = code
-    ctx.saved_fault_detail = detail
-    if code:
-        ctx.queue.put(FAULT_RESTORED, code, detail)
-
-
-def _save_fault(ctx):
-    """Keep the unacknowledged fault on flash (cleared by the acknowledgement), once per change."""
-    table = ctx.table
-    if table.closed_code:
-        return                    # found again at every boot (firmware.program): never kept on flash
-    code = table.fault_code
-    # An evidence handle means nothing after a reset (the bytes stay in RAM): saved as 0.
-    detail = 0 if faults.has_evidence(code) else table.fault_detail
-    if code == ctx.saved_fault_code and detail == ctx.saved_fault_detail:
-        return
-    ctx.saved_fault_code = code
-    ctx.saved_fault_detail = detail
-    if not save_fault(ctx.state_dir, code, detail, ctx.fs) and code != faults.FAULT_RECORD_UNSAVED:
-        ctx.queue.put(FAULT, faults.FAULT_RECORD_UNSAVED, code)
 
 
 def boot(machine, neopixel, board_path="board.json", table_path="table.json", state_dir="", lcd_class=None,

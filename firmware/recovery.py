@@ -18,9 +18,9 @@ import struct
 from firmware import faults
 from firmware.compat import const
 from firmware.errors import RestoreError
-from firmware.events import (BETS, BETS_FAULT, BUTTON, CARD, CON_ACT_COMMAND, CONSOLE, CONSOLE_ERROR,
-                             DICE_READER_HELLO, FAULT, HOST, HOST_BAD, HOST_HAND, HOST_UNKNOWN, KEY, LAMP, SHOE,
-                             SHOE_HELLO, THROW, TICK)
+from firmware.event_bytes import behind as _behind, put_behind
+from firmware.events import (BETS, BETS_FAULT, BUTTON, CARD, CONSOLE, CONSOLE_ERROR, DICE_READER_HELLO, FAULT, HOST,
+                             KEY, LAMP, SHOE, THROW, TICK)
 from firmware.link import journal as journal_mod
 from firmware.link.journal_store import JournalStore
 from firmware.link.sender import REPORT
@@ -284,64 +284,3 @@ class _Quiet:
         if self.sender is None:
             return 0
         return self.sender.send(payload, type)
-
-
-# -- the bytes behind an event (docs/journal.md, "What the journal must keep with an event") ---------
-def _evidence_handle(kind, a):
-    """True when the event's b is an evidence handle."""
-    return ((kind == SHOE and a == SHOE_HELLO) or kind == BETS_FAULT or kind == DICE_READER_HELLO
-            or kind == CONSOLE_ERROR or (kind == HOST and (a == HOST_UNKNOWN or a == HOST_BAD))
-            or (kind == FAULT and faults.has_evidence(a)) or (kind == CONSOLE and a == CON_ACT_COMMAND))
-
-
-def _ints(values):
-    return struct.pack("<H%di" % len(values), len(values), *values)
-
-
-def _behind(table, kind, a, b):
-    if kind == BETS and getattr(table, "reading", None) is not None:
-        reading = table.reading
-        return struct.pack("<i", reading.reading_id) + _ints(reading.amounts)
-    if kind == HOST and a == HOST_HAND and getattr(table, "host_stacks", None) is not None:
-        return struct.pack("<iB", table.host_button, 1 if table.host_has_stacks else 0) + _ints(table.host_stacks)
-    if _evidence_handle(kind, a) and b:
-        data, n = table.evidence.raw(b)
-        out = struct.pack("<HH", n, len(data)) + data
-        if kind == HOST and a == HOST_BAD:
-            reason = table.host_reason.encode()
-            out += struct.pack("<H", len(reason)) + reason
-        return out
-    return b""
-
-
-def _take_ints(payload, at):
-    n = struct.unpack_from("<H", payload, at)[0]
-    return struct.unpack_from("<%di" % n, payload, at + 2), at + 2 + 4 * n
-
-
-def put_behind(table, kind, a, b, payload, at=0):
-    """Put back what the event reads; returns its b (a new evidence handle where it had one)."""
-    if at >= len(payload):
-        return b
-    if kind == BETS:
-        reading = table.reading
-        reading.reading_id = struct.unpack_from("<i", payload, at)[0]
-        amounts, _ = _take_ints(payload, at + 4)
-        for i in range(len(amounts)):
-            reading.amounts[i] = amounts[i]
-        return b
-    if kind == HOST and a == HOST_HAND:
-        table.host_button, stacks = struct.unpack_from("<iB", payload, at)
-        table.host_has_stacks = stacks != 0
-        values, _ = _take_ints(payload, at + 5)
-        for i in range(len(values)):
-            table.host_stacks[i] = values[i]
-        return b
-    n, size = struct.unpack_from("<HH", payload, at)
-    at += 4
-    handle = table.evidence.keep_raw(payload[at:at + size], n)
-    at += size
-    if kind == HOST and a == HOST_BAD and at + 2 <= len(payload):
-        length = struct.unpack_from("<H", payload, at)[0]
-        table.host_reason = bytes(payload[at + 2:at + 2 + length]).decode()
-    return handle

@@ -5,8 +5,8 @@
 # read(), and a Journal (firmware/link/journal.py, "link.0"/"link.1") as the durable copy:
 #   FRAME  one record a frame, appended before append() returns: its position, its tag, its bytes
 #   DROP   one record an acknowledgement that dropped frames: (boot, seq) the host has
-# When the live file is three quarters full, or nothing is held any more and it is not empty, it is
-# compacted to a MARK entry and the frames still held: flash stays bounded by the frames held.
+# When the live file is three quarters full it is compacted to a MARK entry and the frames still
+# held: flash stays bounded by the frames held.
 #
 # The tag: which journalled table event made the frame, and which of its reports it carries
 # (firmware/recovery.py sets `event` and `report` before each report). `mark` is the tag of the
@@ -132,20 +132,21 @@ class JournalStore:
             i += 1
         if i == 0:
             return 0
-        if i == count:
-            self._compact(count)                       # nothing left held: the file starts afresh
-        else:
-            payload = struct.pack(_DROP_FORMAT, boot, seq)
-            self._room(len(payload))
-            self._journal.append(_DROP, payload)
+        payload = struct.pack(_DROP_FORMAT, boot, seq)
+        if self._room(len(payload), i):                 # compacted without them: no record needed
+            return self._ram.drop_through(boot, seq)
+        self._journal.append(_DROP, payload)
         return self._ram.drop_through(boot, seq)
 
     # -- inside ------------------------------------------------------------------------
-    def _room(self, size):
-        """Compact to the held frames when the record would not fit, or the file is three quarters full."""
+    def _room(self, size, dropping=0):
+        """Compact to the held frames (but the first `dropping`) when the record would not fit, or the
+        file is three quarters full; True if it did."""
         journal = self._journal
         if journal.nearly_full or journal.room < size + journal_mod.OVERHEAD:
-            self._compact(0)
+            self._compact(dropping)
+            return True
+        return False
 
     def _compact(self, skip):
         """Restart the journal from the mark and the held frames after the first `skip` (being dropped)."""

@@ -94,3 +94,52 @@ def _diff(got, expected):
         if a != b:
             return "first difference at %d:\n got      %s\n expected %s" % (i, a, b)
     return "(same)"
+
+
+# -- wear: flash writes a round (docs/performance.md, "The journal's flash writes") ----------------
+def _session(game, rounds):
+    """`rounds` rounds of one game, each like the cut scripts' one (distinct cards, so a shoe holds them)."""
+    lines = []
+    for i in range(rounds):
+        if game == "baccarat_round":
+            if i == 0:
+                lines += ['{"shoe": "new"}', '{"card": "2c"}', '{"card": "5d"}', '{"card": "6d"}']
+            s1, s2 = "cdhs"[i % 4], "cdhs"[(i + 1) % 4]
+            cards = [("9" if i % 2 == 0 else "8") + s1, "2" + s2, "TJQK"[(i // 4) % 4] + s1, "3" + s2]
+            lines.append('{"bets": {"3": {"banker": 100}, "5": {"player": 50}}}')
+            lines += ['{"card": "%s"}' % c for c in cards]       # a natural: four cards (art. 9(1))
+        elif game == "craps_point_cycle":
+            lines += ['{"bets": {"1": {"pass": 10}}}', '{"dice": [2, 4]}', '{"dice": [3, 3]}']
+        else:
+            lines.append('{"hand": {"button": 1, "stacks": {"1": 1000, "2": 1000}}}' if i == 0 else '{"hand": {}}')
+            lines += ['{"card": "%s"}' % c for c in ("Ah", "2c", "Ad", "3d", "Kh", "8h", "Kd", "9s")]
+            lines.append('{"action": {"seat": %d, "act": "fold"}}' % (2 if i % 2 == 0 else 1))
+    return [line.encode() for line in lines]
+
+
+def _counts(name, table_file, rounds):
+    out = []
+    tables = []
+    state = tempfile.mkdtemp(prefix="wear-")
+    replay(_session(name, rounds), table_file, board_path("sim"), state, out.append, started=tables.append,
+           cut_after_writes=10 ** 9)
+    table = tables[0]
+    assert not [line for line in out if '"fault"' in line], name
+    on_flash = sum(os.path.getsize(os.path.join(state, n)) for n in os.listdir(state))
+    return (table.total_flash_writes(), table.fs.bytes_written, table.ctx.journal.journal.writes,
+            table.ctx.sender.store.writes, len(out), on_flash)
+
+
+@pytest.mark.parametrize("name, table_file", GAMES, ids=[g[0] for g in GAMES])
+def test_writes_per_round_and_flash_used(name, table_file):
+    """Rounds 2 to 11 of a session, averaged: counts, not timings (any machine gives the same)."""
+    one = _counts(name, table_file, 1)
+    eleven = _counts(name, table_file, 11)
+    per = [(b - a) / 10.0 for a, b in zip(one, eleven)]
+    print("%s: a round: %.1f flash writes (table journal %.1f, host link %.1f), %.0f bytes written, "
+          "%.1f reports; after 11 rounds %d bytes on flash" % (name, per[0], per[2], per[3], per[1], per[4],
+                                                                eleven[5]))
+    events = {"baccarat_round": 5, "craps_point_cycle": 3, "omaha_hand": 12}[name]
+    assert per[2] == events                       # one record an event; no checkpoint due yet
+    assert per[3] <= 2.5 * per[4]                 # a record a frame, and fewer for the acknowledgements
+    assert eleven[5] < 40000                      # the state dir: boot counter, table journal, link store

@@ -490,7 +490,7 @@ def test_a_failing_host_side_is_not_a_firmware_crash(tmp_path):
     with pytest.raises(BrokenPipeError):
         replay_tool.replay([b'{"button": "deal"}'], _table(), BOARD, str(tmp_path), emit)
     # The boot counter, the host link's frames and the table journal, and no crash.log.
-    assert sorted(os.listdir(tmp_path)) == ["boot.0", "link.1", "table.0"]
+    assert sorted(name.split(".")[0] for name in os.listdir(tmp_path)) == ["boot", "link", "table"]
 
 
 # -- determinism and golden scripts -------------------------------------------------------------
