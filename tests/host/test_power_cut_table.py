@@ -143,3 +143,44 @@ def test_writes_per_round_and_flash_used(name, table_file):
     assert per[2] == events                       # one record an event; no checkpoint due yet
     assert per[3] <= 2.5 * per[4]                 # a record a frame, and fewer for the acknowledgements
     assert eleven[5] < 40000                      # the state dir: boot counter, table journal, link store
+
+
+def test_a_power_cut_line_mid_round_resumes_the_round_and_the_host_sees_each_report_once():
+    """{"power_cut": true} between two cards of a Baccarat round (docs/protocol.md, "Replay input")."""
+    with open(os.path.join(SCRIPTS, "baccarat_round.in.jsonl"), "rb") as f:
+        script = f.read().splitlines()
+    reference, _ = _run("baccarat_round", GAMES[0][1])
+    cut = script[:6] + [b'{"power_cut": true}'] + script[6:]     # after the first card of the round
+    lines = []
+    tables = []
+    replay(cut, GAMES[0][1], board_path("sim"), tempfile.mkdtemp(prefix="cut-"), lines.append,
+           started=tables.append)
+    reports = [json.loads(line) for line in lines]
+    assert tables[0].power_cuts == 1 and tables[0].fs is None       # the state dir as it is: no FlashFS
+    assert host_view(reports) == host_view(reference)
+    recovered = [r for r in reports if r["event"] == "recovered"]
+    assert [(r["state"], r["resumed"], r["in_round"], r["torn"]) for r in recovered] == \
+        [("dealing", True, True, False)]
+    boots = [r for r in reports if r["event"] == "boot"]
+    assert [r["reset_cause"] for r in boots] == ["PWRON_RESET", "PWRON_RESET"]
+
+
+def test_the_command_line_cuts_where_it_is_told_and_refuses_a_negative_count():
+    import io
+
+    from tools import replay as replay_tool
+
+    script = os.path.join(SCRIPTS, "craps_point_cycle.in.jsonl")
+    table_file = GAMES[1][1]
+    reference, _ = _run("craps_point_cycle", table_file)
+    out, err = io.StringIO(), io.StringIO()
+    status = replay_tool.main(["--table", table_file, "--cut-after-writes", "20", "--torn", script],
+                              stdout=out, stderr=err)
+    assert status == 0, err.getvalue()
+    reports = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [r["event"] for r in reports].count("boot") == 2
+    assert host_view(reports) == host_view(reference)
+    err = io.StringIO()
+    status = replay_tool.main(["--table", table_file, "--cut-after-writes", "-1", script],
+                              stdout=io.StringIO(), stderr=err)
+    assert status == 2 and "cut_after_writes must be >= 0" in err.getvalue()
