@@ -130,10 +130,10 @@ class TableJournal:
             if table.state != STARTING and not table.closed_code:   # a table held closed never plays
                 self.recover(ctx, report)
             return
-        if not table.at_boundary():
-            return
         journal = self.journal
-        if not self.based or (self.dirty and journal.used * 2 >= journal.capacity):
+        if self.based and (not self.dirty or journal.used * 2 < journal.capacity):
+            return                                 # cheap first: this runs after every tick
+        if table.at_boundary():
             self.checkpoint(table)
 
     def checkpoint(self, table):
