@@ -88,3 +88,27 @@ def test_a_flipped_bit_in_the_table_journal_is_an_alarm_and_never_used():
         assert [r["fault"] for r in reports if r["event"] == "fault"] == [faults.name(faults.JOURNAL_BAD)]
         assert ctx.table.state == t.FAULTED and ctx.table.fault_code == faults.JOURNAL_BAD
         assert ctx.table.state_name() == "fault"      # the safe state: the dealer sees the alarm
+
+
+def test_a_flipped_bit_in_the_host_links_store_is_an_alarm_and_its_good_frames_still_go():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        machine.uarts[1].acks = False                 # the host is away: the frames stay held
+        _run(ctx)
+        _throw(machine, 1, 2, 4)
+        _run(ctx, 3)
+        held = ctx.sender.held()
+        names = [n for n in os.listdir(state) if n.startswith("link.")]
+        assert held > 3 and len(names) == 1
+        with open(state + "/" + names[0], "rb") as f:
+            data = bytearray(f.read())
+        data[len(data) - 6] ^= 0x01                   # inside the newest frame's record
+        with open(state + "/" + names[0], "wb") as f:
+            f.write(data)
+        ctx, machine, _ = _boot(state)
+        assert ctx.sender.held() >= held - 1 + 1      # the good frames before it, and this boot's OPEN
+        _run(ctx)
+        faulted = [r for r in _host(machine) if r["event"] == "fault"]
+        assert [r["fault"] for r in faulted][:1] == [faults.name(faults.JOURNAL_BAD)]
+        assert "CRC" in faulted[0]["text"]
+        assert ctx.table.fault_code == faults.JOURNAL_BAD
