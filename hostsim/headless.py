@@ -80,6 +80,7 @@ class HeadlessTable:
         self.power_cuts = 0
         self.flash_writes = 0            # flash writes of the boots before this one (FlashFS only)
         self.given_again = 0             # inputs the board lost in a cut, given again after it
+        self.next_cuts = []              # after a cut, the next boot's own cut (flash writes), if any
         self._booting = False
         self._from_board = bytearray()   # host-port bytes the firmware wrote in the current pass
         self.noise = noise
@@ -212,25 +213,26 @@ class HeadlessTable:
     # -- power ------------------------------------------------------------------------------
     def power_cut(self):
         """The board loses power between two passes and boots again on the same flash."""
-        self._deliver()
         self._power_back([])
 
     def _power_back(self, lost):
         """After a cut: the same flash with the power back, a boot, and (once it has recovered) the
         inputs the dead board took but had not journalled, given again as the dealer would repeat them."""
         self.power_cuts += 1
+        self._deliver()                     # what the dead board wrote before the cut (its last frames)
         if isinstance(self.fs, FlashFS):
             self.flash_writes += self.fs.writes
+            torn = self.fs.torn
             self.fs = self.fs.rebooted()
+            if self.next_cuts:                # the power goes again during this boot (its recovery)
+                self.fs = FlashFS(self.fs.root, self.next_cuts.pop(0), torn)
         unread = self._unread_device_bytes()
         # The dealer lets go as the table goes dark: a key or button held through the boot would be a
         # new press to the new boot, of one the journal may have (the lost ones are given again below).
         self.io.release_all()
         self.hw.reboot(hardware.PWRON_RESET)
         self.boot()
-        if not lost and not unread:
-            return
-        self.wait_booted()
+        self.wait_booted()                  # the dealer waits for the table to come back
         ctx = self.ctx
         for kind, a, b, behind in lost:
             ctx.queue.put(kind, a, recovery.put_behind(ctx.table, kind, a, b, behind))
@@ -246,7 +248,17 @@ class HeadlessTable:
         unread = []
         for state in self.hw.uarts.values():
             if state.rx_data and state.roles and HOST_PORT not in state.roles and "console" not in state.roles:
-                unread.append((state.roles[0], bytes(state.rx_data)))
+                role = state.roles[0]
+                data = bytes(state.rx_data)
+                last = self.io.last_sent.get(role, b"")
+                if len(last) > len(data) and last.endswith(data):
+                    data = last       # a message of many lines (a bet reading) begun: all of it again
+                unread.append((role, data))
+            elif state.roles and HOST_PORT not in state.roles and "console" not in state.roles:
+                withdraw = getattr(state.endpoint, "withdraw", None)
+                data = withdraw() if withdraw is not None else b""
+                if data:                      # not sent yet: the device sends it once the board is back
+                    unread.append((state.roles[0], data))
         return unread
 
     def total_flash_writes(self):

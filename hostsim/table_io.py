@@ -54,6 +54,7 @@ class TableIO:
         self.bet_reader = BetReaderDevice()
         self.dice_reader = DiceReaderDevice()
         self._greeted = []       # the devices that have sent their HELLO
+        self.last_sent = {}      # role -> the bytes of the last send() there (a message, maybe of many lines)
         self._held = {}          # pin -> virtual time (ms) of its release
         self.keypad = SimKeypad(hw, board.keypad) if board.keypad is not None else None
         self._keys_held = {}     # keypad legend -> virtual time (ms) of its release
@@ -192,6 +193,7 @@ class TableIO:
     # -- bytes ------------------------------------------------------------------------------
     def send(self, role, data):
         """Bytes on the wire into the board's port `role`, as the device there sends them."""
+        self.last_sent[role] = bytes(data)
         self.hw.port(role).feed(bytes(data))
 
     def waiting(self, role):

@@ -66,14 +66,15 @@ def _lines(raw_lines):
 
 
 def replay(raw_lines, table_file, board_file, state_dir, emit, started=None, line_noise=0.0, seed=0,
-           cut_after_writes=None, torn=False):
+           cut_after_writes=None, torn=False, then_cut_after=()):
     """Boot, feed every input line, emit(line) each host report. ReplayError when it stops early.
 
     raw_lines: the input lines (bytes or str, read one at a time as they are
     needed); started(table) is called with the HeadlessTable once it is built
     (tests read its clock). line_noise: the probability of a byte being hit on
     the host line, each way (seeded by seed). cut_after_writes, torn: the state dir as
-    hostsim.flash.FlashFS, the power cut after that many flash writes (torn: the next one half done).
+    hostsim.flash.FlashFS, the power cut after that many flash writes (torn: the next one half done);
+    then_cut_after: after each cut, the boot that follows is cut too after that many writes of its own.
     """
     noise = None
     if line_noise:
@@ -89,6 +90,7 @@ def replay(raw_lines, table_file, board_file, state_dir, emit, started=None, lin
             raise ReplayError(str(exc))
     try:
         table = HeadlessTable(board_file, table_file, state_dir if fs is None else fs.root, emit, noise, fs)
+        table.next_cuts = list(then_cut_after)
     except SettingsError as exc:
         raise ReplayError(str(exc))
     try:

@@ -184,3 +184,26 @@ def test_the_command_line_cuts_where_it_is_told_and_refuses_a_negative_count():
     status = replay_tool.main(["--table", table_file, "--cut-after-writes", "-1", script],
                               stdout=io.StringIO(), stderr=err)
     assert status == 2 and "cut_after_writes must be >= 0" in err.getvalue()
+
+
+def test_a_second_cut_during_the_boot_that_recovers_from_the_first_loses_nothing_either():
+    """The power goes again while the board recovers (replaying, re-sending, taking its first snapshot):
+    Craps, every third first cut point, then each of the next boot's first 10 flash writes."""
+    name, table_file = GAMES[1]
+    reference, table = _run(name, table_file)
+    expected = host_view(reference)
+    points = 0
+    for first in range(0, table.total_flash_writes(), 3):
+        for second in range(10):
+            lines = []
+            tables = []
+            with open(os.path.join(SCRIPTS, name + ".in.jsonl"), "rb") as f:
+                replay(f, table_file, board_path("sim"), tempfile.mkdtemp(prefix="cut2-"), lines.append,
+                       started=tables.append, cut_after_writes=first, then_cut_after=[second])
+            where = "cut after write %d, then after the next boot's write %d" % (first, second)
+            assert tables[0].power_cuts == 2, where
+            got = host_view([json.loads(line) for line in lines])
+            assert got == expected, "%s:\n%s" % (where, _diff(got, expected))
+            points += 1
+    print("%s: %d double cut points" % (name, points))
+    assert points == 10 * len(range(0, table.total_flash_writes(), 3))
