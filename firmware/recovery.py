@@ -33,6 +33,7 @@ _EVENT_HEAD = "<IBii"          # ms of ticks before it, kind, a, b
 _EVENT_HEAD_SIZE = const(13)
 _BASE_HEAD = "<I"              # the number of the last event the snapshot holds
 _HELD_MAX = const(16)          # events that may wait for the end of the boot's lamp test
+_DRAWING = ("burning", "dealing")  # the states where cards leave the shoe (Baccarat, Omaha)
 # What a dealer, a player or a device gave the table (not what the firmware raised itself).
 _INPUTS = (CARD, SHOE, BETS, BETS_FAULT, THROW, DICE_READER_HELLO, KEY, BUTTON, HOST, CONSOLE, CONSOLE_ERROR, LAMP)
 
@@ -213,6 +214,10 @@ class TableJournal:
         ctx.reporter.emit("recovered", fields)
         if self.problem:
             ctx.queue.put(FAULT, faults.JOURNAL_BAD, 0)
+        elif table.state_name() in _DRAWING:
+            # A card may have left the shoe while the board was off: nothing is guessed (Baccarat
+            # art. 10, Omaha art. 9): the dealer vouches (CONFIRM), the card is read again, or VOID.
+            ctx.queue.put(FAULT, faults.RESET_IN_ROUND, 0)
         elif table.at_boundary():
             self.checkpoint(table)                 # the log starts again from here (nothing replayed twice)
         self._let_in(ctx)

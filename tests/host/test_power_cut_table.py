@@ -10,8 +10,14 @@ board did not take: hostsim/headless.py), and the script goes on. The host's vie
 host client, must then be the uncut run's with exactly this left out:
   - the "seq" field (each boot numbers its reports from 1);
   - each boot's own reports: "boot", the lamp test's "state" reports (starting, and the first state
-    after it), and "recovered" (checked on its own: every recovery resumed, none voided: the journal
-    had every event the board took, so no round is void under Baccarat art. 10 or Omaha art. 9).
+    after it), and "recovered" (checked on its own: every recovery resumed: the journal had every
+    event the board took);
+  - a recovery inside a deal (Baccarat dealing or burning, an Omaha hand dealing) raises the alarm
+    reset_in_round (a card may have left the shoe while the board was off: Baccarat art. 10, Omaha
+    art. 9): its "state" "fault", its "fault", its "fault_ack" and the "state" report of going back,
+    set aside after checking there is one exactly for each such recovery, closed by the next card
+    the script deals (a rescan: the card read again). No round here is voided: the dealer's next card
+    closes the alarm, as the script deals it.
 Nothing else: every game report is there, once, in the uncut order.
 """
 import json
@@ -32,6 +38,7 @@ GAMES = (
     ("omaha_hand", os.path.join(TABLES, "sim-omaha.json")),
 )
 _BOOT_OWN = ("boot", "recovered")
+_ALARM = "reset_in_round"
 
 
 def _run(name, table_file, cut=None, torn=False):
@@ -49,18 +56,44 @@ def host_view(reports):
     """The reports without what legitimately differs after a reset (the module's docstring)."""
     view = []
     booting = False
+    recovered_in = None               # the state the last recovery resumed
+    resumed = None                    # after the alarm closed: the state it goes back to (no change)
     for report in reports:
         event = report["event"]
         if event == "boot":
             booting = True
+        if event == "recovered":
+            recovered_in = report["state"]
         if event in _BOOT_OWN:
             continue
         if event == "state" and booting:
             if report["state"] != "starting":
                 booting = False       # the lamp test's end: the last of the boot's own
             continue
+        if report.get("fault") == _ALARM:
+            if event == "fault":
+                assert view and view[-1] == {"table": report["table"], "event": "state", "state": "fault"}
+                view.pop()            # its state report
+            else:
+                resumed = recovered_in
+            continue
+        if event == "state" and resumed is not None:
+            back, resumed = resumed, None
+            if report["state"] == back:
+                continue              # back where the alarm held the table: no change of state
         view.append(dict((k, v) for k, v in report.items() if k != "seq"))
     return view
+
+
+def _alarms_as_the_rules_say(reports, where):
+    """A recovery inside a deal (Baccarat dealing or burning, an Omaha hand dealing) raises
+    reset_in_round, closed by the next card read (a rescan); nowhere else."""
+    drawing = [r for r in reports if r["event"] == "recovered" and r["state"] in ("burning", "dealing")]
+    raised = [r for r in reports if r["event"] == "fault" and r.get("fault") == _ALARM]
+    closed = [r for r in reports if r["event"] == "fault_ack" and r["fault"] == _ALARM]
+    assert len(raised) == len(drawing) == len(closed), where
+    assert all(r["by"] == "rescan" for r in closed), where
+    return len(raised)
 
 
 @pytest.mark.parametrize("name, table_file", GAMES, ids=[g[0] for g in GAMES])
@@ -71,6 +104,7 @@ def test_a_power_cut_at_every_flash_write_loses_nothing_and_duplicates_nothing(n
     assert len(expected) >= 8 and writes >= 20
     points = 0
     recoveries = 0
+    alarms = 0
     for torn in (False, True):
         for cut in range(writes):
             reports, table = _run(name, table_file, cut, torn)
@@ -81,9 +115,11 @@ def test_a_power_cut_at_every_flash_write_loses_nothing_and_duplicates_nothing(n
             recovered = [r for r in reports if r["event"] == "recovered"]
             assert all(r["resumed"] for r in recovered), where
             recoveries += len(recovered)
+            alarms += _alarms_as_the_rules_say(reports, where)
             points += 1
-    print("%s: %d flash writes uncut, %d cut points exercised (whole and torn), %d recoveries"
-          % (name, writes, points, recoveries))
+    print("%s: %d flash writes uncut, %d cut points exercised (whole and torn), %d recoveries, "
+          "%d of them inside a deal (reset_in_round, closed by the card read again)"
+          % (name, writes, points, recoveries, alarms))
     assert points == 2 * writes and recoveries > writes
 
 
@@ -207,3 +243,20 @@ def test_a_second_cut_during_the_boot_that_recovers_from_the_first_loses_nothing
             points += 1
     print("%s: %d double cut points" % (name, points))
     assert points == 10 * len(range(0, table.total_flash_writes(), 3))
+
+
+def test_a_reset_mid_deal_holds_the_round_for_the_dealer_who_may_void_it():
+    """Baccarat art. 10: after the power came back inside a deal, a card may have left the shoe unseen:
+    reset_in_round holds the round; a long VOID voids it, every bet returned."""
+    with open(os.path.join(SCRIPTS, "baccarat_round.in.jsonl"), "rb") as f:
+        script = f.read().splitlines()
+    lines = []
+    replay(script[:6] + [b'{"power_cut": true}', b'{"button": "void", "long": true}'], GAMES[0][1],
+           board_path("sim"), tempfile.mkdtemp(prefix="cut-"), lines.append)
+    reports = [json.loads(line) for line in lines]
+    faults_raised = [r["fault"] for r in reports if r["event"] == "fault"]
+    assert faults_raised == [_ALARM]
+    assert [(r["fault"], r["by"]) for r in reports if r["event"] == "fault_ack"] == [(_ALARM, "void")]
+    results = [r for r in reports if r["event"] == "result"]
+    assert len(results) == 1 and results[0]["void"] is True and results[0]["round"] == 1
+    assert all(v == 0 for seat in results[0]["nets"].values() for v in seat.values())
