@@ -37,6 +37,20 @@ class Evidence:
         self._handles[slot] = handle
         return handle
 
+    def raw(self, handle):
+        """(the bytes kept, their original length) of a handle, for the table journal; (b"", 0) if gone."""
+        slot = handle % len(self._bufs)
+        if handle == _NONE or self._handles[slot] != handle:
+            return b"", 0
+        n = self._lens[slot]
+        return bytes(self._bufs[slot][:n if n < self.size else self.size]), n
+
+    def keep_raw(self, data, n):
+        """keep() bytes raw() gave, with their original length (a truncated line stays truncated)."""
+        handle = self.keep(data)
+        self._lens[handle % len(self._bufs)] = n if n > len(data) else len(data)
+        return handle
+
     def text(self, handle):
         """Escaped, bounded text of a handle: printable ASCII as is, other bytes as \\xNN."""
         if handle == _NONE:

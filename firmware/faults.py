@@ -32,12 +32,21 @@ BOOT_COUNTER_BAD = const(18) # the boot counter on flash failed its checks: it j
 # A deployed file missing or differing from manifest.json at boot (firmware.program): the table is
 # held closed (Table.hold_closed) until a reset with the right program; no acknowledgement opens it.
 PROGRAM_MISMATCH = const(19)
+# The table journal on flash failed its checks at boot (flipped bits), or its snapshot did not fit
+# this table: never used; the table started afresh and holds until CONFIRM (firmware/recovery.py).
+JOURNAL_BAD = const(20)
+# The board was reset or lost its power while cards were being drawn (Baccarat dealing or burning, an
+# Omaha hand dealing): a card may have left the shoe while it was off. Recovery raises it as a reader
+# fault: CONFIRM (the dealer vouches no card left), the card read again, or VOID (Baccarat art. 10,
+# Omaha art. 9).
+RESET_IN_ROUND = const(21)
 
 # By code; "bad_dice" (2) is reserved: raised no more, still named (a restored fault record may hold it).
 NAMES = ("none", "bad_card", "bad_dice", "line_too_long", "queue_full", "display_missing", "crashed",
          "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved",
          "card_impossible", "card_unreadable", "double_pull", "card_out_of_order", "shoe_removed",
-         "card_missing", "link_backlog", "boot_counter_bad", "program_mismatch")
+         "card_missing", "link_backlog", "boot_counter_bad", "program_mismatch", "journal_bad",
+         "reset_in_round")
 _CARD_ALARMS = (CARD_IMPOSSIBLE, CARD_UNREADABLE, DOUBLE_PULL, CARD_OUT_OF_ORDER, SHOE_REMOVED, CARD_MISSING,
                 LINK_BACKLOG)
 
@@ -99,7 +108,7 @@ def is_game_alarm(code):
 def is_reader_fault(code):
     """True for a fault of the card reader's line or frames: a card may have been lost with it."""
     return (code == BAD_CARD or code == LINE_TOO_LONG or code == PARTIAL_LINE or DEVICE_FIRST <= code < BETS_SENSOR
-            or code == SHOE_RESTARTED)
+            or code == SHOE_RESTARTED or code == RESET_IN_ROUND)
 
 
 # How severe a card game's alarm is: while one is open, a worse one takes its place (the dealer closes

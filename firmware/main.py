@@ -15,27 +15,28 @@ from firmware.compat import const, kbd_intr, sleep_ms, sleep_ms_async, ticks_dif
 from firmware.board_checks import MCUS, whole
 from firmware.console import Console, settings_cmd
 from firmware.errors import SettingsError
-from firmware.events import EventQueue, FAULT, FAULT_RESTORED, LINK_BACKLOG, TICK
+from firmware.events import EventQueue, FAULT, LINK_BACKLOG, TICK
 from firmware.hardware import HOST_TXBUF, bring_up, open_port
 from firmware.link import frame as frame_mod
 from firmware.link import sender as sender_mod
 from firmware.link.boot_counter import next_boot
 from firmware.link.store import RamStore
+from firmware.recovery import TableJournal, link_store
 from firmware.host_port import read_host, reset_cause_name, settings_digest
 from firmware.report import Reporter
 from firmware.round_recall import RoundRecall
 from firmware.version import FIRMWARE_VERSION
-from firmware.saved_state import load_fault, record_crash, save_fault, take_crash_record
+from firmware.saved_state import record_crash, take_crash_record
+from firmware.fault_record import restore_fault as _restore_fault, save_fault as _save_fault
 from firmware.game_setup import READER_ROLE, build as build_game
 
 POLL_MS = const(10)       # inputs, dispatch and watchdog feed
 OUTPUT_MS = const(20)     # host reports and lights
 DISPLAY_MS = const(100)   # LCD refresh at most this often
-_SAVED_UNKNOWN = const(-1)  # the pending-fault record on flash is unreadable: rewrite it at once
 # The reader port a game does not use (game_setup.READER_ROLE says which one it does).
 _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
-# The host link (docs/host-link.md): frames the host has not acknowledged wait in RAM, 64 slots of
-# HOST_SLOT bytes (12.5 KB of the Pico's heap); the alarm (LINK_BACKLOG) comes at 48. A frame carries
+# The host link (docs/host-link.md): frames the host has not acknowledged wait on flash with a RAM copy,
+# 64 of HOST_SLOT bytes (12.5 KB of the Pico's heap); the alarm (LINK_BACKLOG) comes at 48. A frame carries
 # at most HOST_PIECE bytes of a report (a longer one goes as PARTs): short frames get through a
 # noisy line far more often than 500-byte ones (1 % of bytes hit: 20 % of 170-byte frames, 1 % of 500).
 HOST_STORE_FRAMES = const(64)
@@ -67,9 +68,12 @@ class Context:
         self.host_noise = 0           # host lines refused as line noise (bad CRC, cut short): counted only
         self.host_asked = False       # this pass's host lines queued a HOST event (one a pass)
         uart = hw.uarts.get("host")
+        store = None                  # unacknowledged frames on flash (firmware/link/journal_store.py)
         if uart is not None:
-            self.sender = sender_mod.Sender(uart, RamStore(HOST_STORE_FRAMES, HOST_SLOT), boot_number,
+            store = link_store(state_dir, self.fs, HOST_STORE_FRAMES, HOST_SLOT)
+            self.sender = sender_mod.Sender(uart, store, boot_number, previous=store.previous,
                                             on_alarm=self._link_alarm, budget=HOST_TX_BUDGET, piece=HOST_PIECE)
+        self.journal = TableJournal(state_dir, self.fs, store)   # the table's events (firmware/recovery.py)
         self.reporter = Reporter(self.sender, config["table_id"], self.button_names)
         # Recall (issue 12): each round on flash after its report; `recall N` and the host's RECALL read it.
         self.recall = RoundRecall(state_dir, config["game"], fs if hasattr(fs, "open") else None, game.rounds)
@@ -103,36 +107,6 @@ class Context:
         self.queue.put(LINK_BACKLOG, 1 if raised else 0, self.sender.held())
 
 
-def _restore_fault(ctx):
-    """A fault nobody acknowledged before the reset puts the table straight back into FAULT."""
-    try:
-        code, detail = load_fault(ctx.state_dir, ctx.fs)
-    except ValueError:
-        ctx.saved_fault_code = _SAVED_UNKNOWN
-        ctx.queue.put(FAULT, faults.FAULT_RECORD_BAD, 0)
-        return
-    ctx.saved_fault_code = code
-    ctx.saved_fault_detail = detail
-    if code:
-        ctx.queue.put(FAULT_RESTORED, code, detail)
-
-
-def _save_fault(ctx):
-    """Keep the unacknowledged fault on flash (cleared by the acknowledgement), once per change."""
-    table = ctx.table
-    if table.closed_code:
-        return                    # found again at every boot (firmware.program): never kept on flash
-    code = table.fault_code
-    # An evidence handle means nothing after a reset (the bytes stay in RAM): saved as 0.
-    detail = 0 if faults.has_evidence(code) else table.fault_detail
-    if code == ctx.saved_fault_code and detail == ctx.saved_fault_detail:
-        return
-    ctx.saved_fault_code = code
-    ctx.saved_fault_detail = detail
-    if not save_fault(ctx.state_dir, code, detail, ctx.fs) and code != faults.FAULT_RECORD_UNSAVED:
-        ctx.queue.put(FAULT, faults.FAULT_RECORD_UNSAVED, code)
-
-
 def boot(machine, neopixel, board_path="board.json", table_path="table.json", state_dir="", lcd_class=None,
          usb_console=None, fs=None, program_dir=None):
     """Load files and bring up the hardware; SettingsError if a file is wrong.
@@ -153,7 +127,8 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     ctx = Context(board, config, hw, state_dir, fs, boot_number)
     _close_repl(hw.service_mode)
     ctx.crash_record = take_crash_record(state_dir, ctx.fs)
-    _restore_fault(ctx)           # queued first: it is older than anything found at this boot
+    if not ctx.journal.pending or ctx.journal.problem:
+        _restore_fault(ctx)       # queued first (older than anything found now); else the journal has it
     _check_program(ctx, program_dir)
     ctx.machine = machine
     ctx.reset_cause = reset_cause_name(machine)
@@ -172,6 +147,10 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
         path, problem = ctx.program_problem
         ctx.reporter.emit("fault", {"fault": faults.name(faults.PROGRAM_MISMATCH), "file": path,
                                     "problem": problem})
+    journal_problem = ctx.journal.link_problem()
+    if journal_problem:           # the link store's flipped bits: the frames before them were kept
+        ctx.reporter.emit("fault", {"fault": faults.name(faults.JOURNAL_BAD), "text": journal_problem[:120]})
+        ctx.queue.put(FAULT, faults.JOURNAL_BAD, 0)
     for code, text in hw.faults:
         ctx.reporter.emit("fault", {"fault": code, "text": text})
         ctx.queue.put(FAULT, faults.DISPLAY_MISSING, 0)
@@ -276,15 +255,26 @@ def poll_inputs(ctx, elapsed_ms):
         _watch_unused_reader(ctx, elapsed_ms)
     ctx.console.poll(elapsed_ms)                    # typed bytes, through its line editor
     overflows = queue.overflows
-    table = ctx.table
     while queue.get():
-        table.dispatch(queue.kind, queue.a, queue.b)
-        if len(table.outbox):
-            _report(ctx)          # at once: a report reads the controller's state of this very event
+        _dispatch(ctx, queue.kind, queue.a, queue.b)
     if queue.overflows != overflows:
-        table.dispatch(FAULT, faults.QUEUE_FULL, queue.overflows - overflows)
+        _dispatch(ctx, FAULT, faults.QUEUE_FULL, queue.overflows - overflows)
     if ctx.hw.watchdog is not None:
         ctx.hw.watchdog.feed()
+
+
+def _dispatch(ctx, kind, a, b):
+    """One event: on flash first (firmware/recovery.py), then the table acts, then its reports go out."""
+    table = ctx.table
+    journal = ctx.journal
+    if not journal.before(table, kind, a, b):
+        return                    # waits for the recovery at the end of the boot's lamp test
+    table.dispatch(kind, a, b)
+    if kind == TICK:
+        journal.after_tick(table)
+    if len(table.outbox):
+        _report(ctx)              # at once: a report reads the controller's state of this very event
+    journal.after(ctx, _report)
 
 
 def _watch_unused_reader(ctx, elapsed_ms):
@@ -403,7 +393,7 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
     except KeyboardInterrupt:
         raise
     except Exception as exc:      # any fault in the loop: record it, then restart cleanly
-        record_crash(exc, state_dir)
+        record_crash(exc, state_dir, ctx.fs)
         sys.stdout.write("fatal: %s; resetting\n" % exc)
         machine.reset()
     return 0

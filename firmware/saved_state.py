@@ -3,8 +3,10 @@
 # rename/remove/stat come from `fs` (the os module by default): behaviour
 # differs between filesystems (MicroPython's littlefs/FAT rename may refuse to
 # replace an existing file), and the tests pass a fake that does.
-# A later issue brings a power-safe journal; until then each record is one
-# small file, and a record that cannot be read is itself a fault, never a crash.
+# Files are opened through fs too (fs.open; the builtin open for the os module), so
+# the simulated flash (hostsim/flash.py) can cut the power during any write. Each
+# record is one small file, and a record that cannot be read is itself a fault,
+# never a crash; the table's own state is in the table journal (firmware/recovery.py).
 import os
 
 from firmware.compat import const, format_exception
@@ -22,6 +24,12 @@ def path(state_dir, name):
     return name if not state_dir else state_dir + "/" + name
 
 
+def _open(fs):
+    """The open that reaches the state dir: the builtin one for the board's own files (fs None or os),
+    else fs.open (hostsim.flash.FlashFS: every write counted, a power cut at any one)."""
+    return open if fs is None or fs is os else fs.open
+
+
 def _missing(name, fs):
     # Asked of the filesystem, not read from errno: ports number errors differently.
     try:
@@ -32,17 +40,18 @@ def _missing(name, fs):
 
 
 # -- crash log -------------------------------------------------------------------
-def record_crash(exc, state_dir=""):
+def record_crash(exc, state_dir="", fs=None):
     """Append the traceback to crash.log (bounded), for the next boot to report."""
     text = format_exception(exc)
+    opener = _open(fs)
     try:
         try:
-            with open(path(state_dir, CRASH_LOG)) as f:
+            with opener(path(state_dir, CRASH_LOG)) as f:
                 old = f.read()
         except (OSError, ValueError):   # none yet, or unreadable: start afresh
             old = ""
         text = (old + text)[-CRASH_LOG_MAX:]
-        with open(path(state_dir, CRASH_LOG), "w") as f:
+        with opener(path(state_dir, CRASH_LOG), "w") as f:
             f.write(text)
     except OSError:
         pass                      # a full or read-only filesystem must not stop the reset
@@ -59,7 +68,7 @@ def take_crash_record(state_dir, fs=os):
     """
     log = path(state_dir, CRASH_LOG)
     try:
-        with open(log, "rb") as f:
+        with _open(fs)(log, "rb") as f:
             data = f.read()
     except OSError:
         return ""
@@ -83,7 +92,7 @@ def _take_out(log, previous, data, fs):
     except OSError:
         pass
     try:
-        with open(previous, "wb") as f:
+        with _open(fs)(previous, "wb") as f:
             f.write(data)
     except OSError:
         pass                      # the copy is a courtesy; removing the log is what counts
@@ -93,7 +102,7 @@ def _take_out(log, previous, data, fs):
     except OSError:
         pass
     try:
-        with open(log, "w"):
+        with _open(fs)(log, "w"):
             return True           # an empty log reports nothing
     except OSError:
         return False
@@ -108,7 +117,7 @@ def load_fault(state_dir, fs=os):
     """
     name = path(state_dir, PENDING_FAULT)
     try:
-        with open(name, "rb") as f:
+        with _open(fs)(name, "rb") as f:
             data = f.read(_RECORD_MAX + 1)
     except OSError as exc:
         if _missing(name, fs):
@@ -137,7 +146,7 @@ def save_fault(state_dir, code, detail, fs=os):
                 if not _missing(name, fs):
                     raise
         else:
-            with open(name, "w") as f:
+            with _open(fs)(name, "w") as f:
                 f.write("%d %d\n" % (code, detail))
     except OSError:
         return False

@@ -18,11 +18,12 @@ import sys
 
 from firmware import board as board_mod
 from firmware import main as firmware_main
+from firmware import recovery
 from firmware.errors import SettingsError
 from firmware.saved_state import record_crash
 from hostsim import hardware
 from hostsim.clock import VirtualClock
-from hostsim.flash import table_on_flash
+from hostsim.flash import FlashFS, PowerCut, table_on_flash
 from hostsim import table_io
 from hostsim.table_io import HOST_PORT, TableIO
 from tools.host import HostClient
@@ -65,8 +66,9 @@ class HeadlessTable:
     when done: it takes the simulated modules out of sys.modules again.
     """
 
-    def __init__(self, board_file, table_file, state_dir, on_report, noise=None):
+    def __init__(self, board_file, table_file, state_dir, on_report, noise=None, fs=None):
         self.board_file = board_file
+        self.fs = fs                     # the state dir's filesystem: None (os), or a hostsim.flash.FlashFS
         self.table_file = table_on_flash(table_file, state_dir)     # a settings change rewrites the copy
         self.state_dir = state_dir
         self.on_report = on_report
@@ -75,6 +77,10 @@ class HeadlessTable:
         self.io = TableIO(self.hw, self.board)
         self.ctx = None
         self.boots = 0
+        self.power_cuts = 0
+        self.flash_writes = 0            # flash writes of the boots before this one (FlashFS only)
+        self.given_again = 0             # inputs the board lost in a cut, given again after it
+        self.next_cuts = []              # after a cut, the next boot's own cut (flash writes), if any
         self._booting = False
         self._from_board = bytearray()   # host-port bytes the firmware wrote in the current pass
         self.noise = noise
@@ -105,7 +111,10 @@ class HeadlessTable:
         self.boots += 1
         try:
             self.ctx = firmware_main.boot(machine, neopixel, self.board_file, self.table_file, self.state_dir,
-                                          usb_console=usb)
+                                          usb_console=usb, fs=self.fs)
+        except PowerCut:
+            self._power_back([])
+            return
         except SettingsError as exc:
             firmware_main.report_refusal(machine, self.board_file, self.table_file, exc, self.state_dir)
             self._deliver()
@@ -188,7 +197,7 @@ class HeadlessTable:
             try:
                 self._firmware_pass(ms)
             except Exception as exc:        # the board's crash recovery (firmware.main.run)
-                record_crash(exc, self.state_dir)
+                record_crash(exc, self.state_dir, self.fs)
                 sys.stdout.write("fatal: %s; resetting\n" % exc)     # its console text, as on the board
                 import machine
                 machine.reset()
@@ -197,7 +206,63 @@ class HeadlessTable:
             self._deliver()
             self.hw.reboot(reset.cause)
             self.boot()
+        except PowerCut:                    # the simulated flash cut the power during a write
+            self._power_back(_lost_inputs(self.ctx))
         self._deliver()
+
+    # -- power ------------------------------------------------------------------------------
+    def power_cut(self):
+        """The board loses power between two passes and boots again on the same flash."""
+        self._power_back([])
+
+    def _power_back(self, lost):
+        """After a cut: the same flash with the power back, a boot, and (once it has recovered) the
+        inputs the dead board took but had not journalled, given again as the dealer would repeat them."""
+        self.power_cuts += 1
+        self._deliver()                     # what the dead board wrote before the cut (its last frames)
+        if isinstance(self.fs, FlashFS):
+            self.flash_writes += self.fs.writes
+            torn = self.fs.torn
+            self.fs = self.fs.rebooted()
+            if self.next_cuts:                # the power goes again during this boot (its recovery)
+                self.fs = FlashFS(self.fs.root, self.next_cuts.pop(0), torn)
+        unread = self._unread_device_bytes()
+        # The dealer lets go as the table goes dark: a key or button held through the boot would be a
+        # new press to the new boot, of one the journal may have (the lost ones are given again below).
+        self.io.release_all()
+        self.hw.reboot(hardware.PWRON_RESET)
+        self.boot()
+        self.wait_booted()                  # the dealer waits for the table to come back
+        ctx = self.ctx
+        for kind, a, b, behind in lost:
+            ctx.queue.put(kind, a, recovery.put_behind(ctx.table, kind, a, b, behind))
+        for role, data in unread:
+            self.io.send(role, data)
+        self.given_again += len(lost) + len(unread)
+        self.last_card_ms = self.now_ms()   # a card given again was drawn now: the next keeps the pace
+        self.run_for(SETTLE_MS)
+
+    def _unread_device_bytes(self):
+        """(role, bytes) a device had sent that the board had not read when it lost its power (the MCU's
+        UART buffer empties): sent again after the boot. Not the host's (it asks again by itself)."""
+        unread = []
+        for state in self.hw.uarts.values():
+            if state.rx_data and state.roles and HOST_PORT not in state.roles and "console" not in state.roles:
+                role = state.roles[0]
+                data = bytes(state.rx_data)
+                last = self.io.last_sent.get(role, b"")
+                if len(last) > len(data) and last.endswith(data):
+                    data = last       # a message of many lines (a bet reading) begun: all of it again
+                unread.append((role, data))
+            elif state.roles and HOST_PORT not in state.roles and "console" not in state.roles:
+                withdraw = getattr(state.endpoint, "withdraw", None)
+                data = withdraw() if withdraw is not None else b""
+                if data:                      # not sent yet: the device sends it once the board is back
+                    unread.append((state.roles[0], data))
+        return unread
+
+    def total_flash_writes(self):
+        return self.flash_writes + (self.fs.writes if isinstance(self.fs, FlashFS) else 0)
 
     def _firmware_pass(self, ms):
         ctx = self.ctx
@@ -257,6 +322,14 @@ class HeadlessTable:
             if self._booting and _past_lamp_test(line):
                 self._booting = False
             self.on_report(line)
+
+
+def _lost_inputs(ctx):
+    """The inputs a board that lost its power had taken but not journalled: the event whose journal
+    record the cut interrupted, and those still queued behind it (with the bytes behind them)."""
+    if ctx is None:
+        return []
+    return ctx.journal.unjournalled(ctx.table, ctx.queue)
 
 
 def _past_lamp_test(line):

@@ -42,6 +42,11 @@ class LoopbackPort:
         """How many fed bytes the firmware has not read yet."""
         return len(self._to_firmware)
 
+    def withdraw(self):
+        """Take back the fed bytes the firmware has not read (the peer holds them while the board is off)."""
+        data, self._to_firmware = bytes(self._to_firmware), type(self._to_firmware)()
+        return data
+
     def close(self):
         self.closed = True
 

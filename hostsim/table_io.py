@@ -54,6 +54,7 @@ class TableIO:
         self.bet_reader = BetReaderDevice()
         self.dice_reader = DiceReaderDevice()
         self._greeted = []       # the devices that have sent their HELLO
+        self.last_sent = {}      # role -> the bytes of the last send() there (a message, maybe of many lines)
         self._held = {}          # pin -> virtual time (ms) of its release
         self.keypad = SimKeypad(hw, board.keypad) if board.keypad is not None else None
         self._keys_held = {}     # keypad legend -> virtual time (ms) of its release
@@ -165,6 +166,15 @@ class TableIO:
                 del self._keys_held[legend]
                 self.keypad.release(legend)
 
+    def release_all(self):
+        """Let go of every button and key at once (the dealer's hands leave the table when it goes dark)."""
+        for pin in sorted(self._held):
+            self.hw.pin(pin).release()
+        for legend in sorted(self._keys_held):
+            self.keypad.release(legend)
+        self._held.clear()
+        self._keys_held.clear()
+
     def holding(self):
         """True while a button or a keypad key is held down."""
         return bool(self._held) or bool(self._keys_held)
@@ -183,6 +193,7 @@ class TableIO:
     # -- bytes ------------------------------------------------------------------------------
     def send(self, role, data):
         """Bytes on the wire into the board's port `role`, as the device there sends them."""
+        self.last_sent[role] = bytes(data)
         self.hw.port(role).feed(bytes(data))
 
     def waiting(self, role):

@@ -1,7 +1,7 @@
 """Replay: the unchanged firmware on the simulated board, fed a script of table events; prints the host's view.
 
     python -m tools.replay --table TABLE.json [--board sim] [--state-dir DIR]
-                           [--line-noise P --seed S] INPUT.jsonl|-
+                           [--line-noise P --seed S] [--cut-after-writes N [--torn]] INPUT.jsonl|-
 
 The firmware boots on the simulated board (virtual clock, as fast as the CPU
 allows) and finishes its boot lamp test; then each input line is sent to it
@@ -12,8 +12,13 @@ acknowledges them; every report is printed exactly as the firmware made it,
 one JSON line each, once, in order, as it comes; nothing else goes to stdout.
 With --line-noise P the line drops, corrupts or duplicates bytes with
 probability P in both directions (seeded by --seed): the output is the same.
-After the input the replay runs until the host has every report. Reference:
-docs/protocol.md, "Replay input".
+After the input the replay runs until the host has every report. With
+--cut-after-writes N the state dir is simulated flash (hostsim.flash.FlashFS)
+that cuts the power at its N+1-th write (--torn: half of it written); the
+board boots again on the same flash, recovers (firmware/recovery.py), and the
+input it had taken but not journalled is given again; {"power_cut": true}
+cuts the power between two lines. The output is still the host's view, each
+report once. Reference: docs/protocol.md, "Replay input".
 
 Exit status: 0 the whole input was replayed; 2 a malformed input line (a
 one-line message on stderr names its number; the reports up to it were
@@ -29,6 +34,7 @@ import sys
 import tempfile
 
 from firmware.errors import SettingsError
+from hostsim.flash import FlashFS
 from hostsim.headless import BootTimeout, HeadlessTable, Refused, board_path
 from hostsim.line_noise import LineNoise
 from tools.replay_input import InputError, run_line
@@ -59,13 +65,16 @@ def _lines(raw_lines):
             yield number, text
 
 
-def replay(raw_lines, table_file, board_file, state_dir, emit, started=None, line_noise=0.0, seed=0):
+def replay(raw_lines, table_file, board_file, state_dir, emit, started=None, line_noise=0.0, seed=0,
+           cut_after_writes=None, torn=False, then_cut_after=()):
     """Boot, feed every input line, emit(line) each host report. ReplayError when it stops early.
 
     raw_lines: the input lines (bytes or str, read one at a time as they are
     needed); started(table) is called with the HeadlessTable once it is built
     (tests read its clock). line_noise: the probability of a byte being hit on
-    the host line, each way (seeded by seed).
+    the host line, each way (seeded by seed). cut_after_writes, torn: the state dir as
+    hostsim.flash.FlashFS, the power cut after that many flash writes (torn: the next one half done);
+    then_cut_after: after each cut, the boot that follows is cut too after that many writes of its own.
     """
     noise = None
     if line_noise:
@@ -73,8 +82,15 @@ def replay(raw_lines, table_file, board_file, state_dir, emit, started=None, lin
             noise = (LineNoise(line_noise, seed), LineNoise(line_noise, seed + 1))
         except ValueError as exc:
             raise ReplayError(str(exc))
+    fs = None
+    if cut_after_writes is not None or torn:
+        try:
+            fs = FlashFS(os.path.abspath(state_dir), cut_after_writes, torn)
+        except ValueError as exc:
+            raise ReplayError(str(exc))
     try:
-        table = HeadlessTable(board_file, table_file, state_dir, emit, noise)
+        table = HeadlessTable(board_file, table_file, state_dir if fs is None else fs.root, emit, noise, fs)
+        table.next_cuts = list(then_cut_after)
     except SettingsError as exc:
         raise ReplayError(str(exc))
     try:
@@ -110,6 +126,10 @@ def _parser():
                     help="probability that a byte on the host line is dropped, corrupted or duplicated "
                          "(both directions; default 0)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the line noise (default 0)")
+    ap.add_argument("--cut-after-writes", type=int, metavar="N",
+                    help="the state dir is simulated flash: the power is cut after its N-th write; the board "
+                         "boots again on it and the replay goes on")
+    ap.add_argument("--torn", action="store_true", help="with --cut-after-writes: the cut write is half done")
     ap.add_argument("input", help="input lines (JSON Lines), or - for stdin")
     return ap
 
@@ -155,7 +175,8 @@ def main(argv=None, stdin=None, stdout=None, stderr=None):
         with _input(args.input, stdin) as lines, _state_dir(args.state_dir) as state_dir, \
                 contextlib.redirect_stdout(stderr):
             replay(lines, args.table, board_path(args.board), state_dir, emit,
-                   line_noise=args.line_noise, seed=args.seed)
+                   line_noise=args.line_noise, seed=args.seed, cut_after_writes=args.cut_after_writes,
+                   torn=args.torn)
     except ReplayError as exc:
         print("replay: %s" % exc, file=stderr)
         return exc.status

@@ -310,6 +310,13 @@ def _console(table, value, options):
     table.take_in(CONSOLE_PORT)
 
 
+def _power_cut(table, value, options):
+    """{"power_cut": true}: the board loses its power here and boots again on the same flash."""
+    if value is not True:
+        raise InputError("power_cut must be true")
+    table.power_cut()
+
+
 def _wait(table, value, options):
     table.run_for(_whole("wait_ms", value, 0, MAX_WAIT_MS))
 
@@ -329,6 +336,7 @@ KINDS = {
     "raw": (_raw, {}),
     "console": (_console, {}),
     "wait_ms": (_wait, {}),
+    "power_cut": (_power_cut, {}),
 }
 
 

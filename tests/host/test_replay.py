@@ -395,12 +395,17 @@ def test_an_unreadable_input_file_is_one_line_and_no_report(tmp_path):
 
 
 def test_a_state_dir_keeps_the_unacknowledged_fault_for_the_next_run(tmp_path):
+    """The table journal (firmware/recovery.py) brings the open alarm back; the host, which has its
+    fault report, is told once, in the recovery report, not a second time."""
     state = tmp_path / "flash"
     status, _, _ = _main(tmp_path, {"raw": {"port": "shoe", "hex": "7a0a"}}, extra=("--state-dir", str(state)))
     assert status == 0
     status, reports, _ = _main(tmp_path, extra=("--state-dir", str(state)))
     assert status == 0
-    assert {"event": "fault", "fault": "frame_syntax", "restored": True}.items() <= reports[-1].items()
+    assert {"event": "recovered", "state": "fault", "fault": "frame_syntax", "resumed": True}.items() \
+        <= reports[-1].items()
+    assert [r for r in reports if r["event"] == "fault"] == []
+    assert [r["seq"] for r in reports] == list(range(1, len(reports) + 1))
 
 
 def test_the_default_state_dir_is_fresh_and_removed(tmp_path, monkeypatch):
@@ -436,7 +441,10 @@ def test_a_firmware_crash_resets_the_board_and_the_replay_goes_on(tmp_path, monk
     # The press was reported in the pass that saw it; the crash came in the next: the board reset and booted again.
     assert _events(reports) == BOOTED + [
         ("button", "void"),
-        ("boot", None), ("crash_recorded", None), ("state", "starting"), ("state", "fault"), ("fault", "crashed"),
+        # The lamp test runs first, then the table journal's recovery (nothing to resume: the press was
+        # journalled and taken), then the crash's alarm, which waited for both (firmware/recovery.py).
+        ("boot", None), ("crash_recorded", None), ("state", "starting"), ("state", "ready"), ("recovered", "ready"),
+        ("state", "fault"), ("fault", "crashed"),
         ("button", "void"), ("button", "void"),       # the button was still held down when the board came back
         ("button", "deal"), ("button", "deal")]       # the next line waited for the new boot to finish
     assert reports[4]["reset_cause"] == "HARD_RESET" and reports[4]["seq"] == 1
@@ -481,7 +489,8 @@ def test_a_failing_host_side_is_not_a_firmware_crash(tmp_path):
 
     with pytest.raises(BrokenPipeError):
         replay_tool.replay([b'{"button": "deal"}'], _table(), BOARD, str(tmp_path), emit)
-    assert sorted(os.listdir(tmp_path)) == ["boot.0", "table.json"]   # boot counter, table file, no crash.log
+    # The boot counter, the host link's frames, the table journal and the table file, and no crash.log.
+    assert sorted(name.split(".")[0] for name in os.listdir(tmp_path)) == ["boot", "link", "table", "table"]
 
 
 # -- determinism and golden scripts -------------------------------------------------------------

@@ -36,9 +36,10 @@ def _reports(text):
 
 
 def _crash_files(state_dir):
-    """What the state dir holds besides the boot counter (boot.0/boot.1, written at every boot) and the table
-    file on the simulated flash (hostsim.flash.table_on_flash)."""
-    return [name for name in os.listdir(state_dir) if not name.startswith("boot.") and name != "table.json"]
+    """What the state dir holds besides the journals written at every boot (boot counter, table journal,
+    the host link's frames: boot.*, table.*, link.*) and the table file on the simulated flash
+    (hostsim.flash.table_on_flash)."""
+    return [name for name in os.listdir(state_dir) if name.split(".")[0] not in ("boot", "table", "link")]
 
 
 def _run(board, game, state_dir, seconds=3.2, before=None, demo=True, until=()):

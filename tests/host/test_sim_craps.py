@@ -29,9 +29,10 @@ SUMMARY_KEYS = {"game", "shooters", "throws", "no_rolls", "points_made", "seven_
 NO_ROLL_KINDS = (OFF_TABLE, SHORT, NOT_ROLLED)          # art. 3(2)(1), 3(2)(2), 2(5)/3(3); short off a wall stands
 
 
-def _run(tmp_path, seed=5, shooters=None, **rates):
-    state = tmp_path / ("state%s" % seed)
-    state.mkdir(exist_ok=True)
+def _run(tmp_path, seed=5, shooters=None, run=0, **rates):
+    # A fresh state dir a run: one left by an earlier run would be resumed from its table journal.
+    state = tmp_path / ("state%s-%d" % (seed, run))
+    state.mkdir()
     run = CrapsRun(board_path("sim"), TABLE, str(state), seed=seed, **rates)
     run.log = []
     run.on_report = run.log.append
@@ -82,7 +83,7 @@ def test_the_bettors_play_every_phase_of_the_layout(thirty):
 
 def test_a_seed_replays_the_same_table(tmp_path):
     a = _run(tmp_path, seed=9, shooters=4)
-    b = _run(tmp_path, seed=9, shooters=4)
+    b = _run(tmp_path, seed=9, shooters=4, run=1)
     c = _run(tmp_path, seed=10, shooters=4)
     assert a.log == b.log and list(a.stickman.sent) == list(b.stickman.sent)
     assert [r for r in a.log if r.get("event") == "throw"] != [r for r in c.log if r.get("event") == "throw"]

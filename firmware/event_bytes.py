@@ -1,0 +1,83 @@
+# The bytes behind a table event, for the table journal (docs/journal.md, "What the journal must keep
+# with an event"): what the table reads when it dispatches the event, kept with it so a replay after a
+# reset dispatches the same thing. (kind, a, b) alone is the whole event for the others.
+import struct
+
+from firmware import faults
+from firmware.events import (BETS, BETS_FAULT, CON_ACT_COMMAND, CONSOLE, CONSOLE_ERROR, DICE_READER_HELLO, FAULT,
+                             HOST, HOST_BAD, HOST_HAND, HOST_UNKNOWN, SHOE, SHOE_HELLO)
+
+
+def _evidence_handle(kind, a):
+    """True when the event's b is an evidence handle."""
+    return ((kind == SHOE and a == SHOE_HELLO) or kind == BETS_FAULT or kind == DICE_READER_HELLO
+            or kind == CONSOLE_ERROR or (kind == HOST and (a == HOST_UNKNOWN or a == HOST_BAD))
+            or (kind == FAULT and faults.has_evidence(a)) or (kind == CONSOLE and a == CON_ACT_COMMAND))
+
+
+def _ints(values):
+    """An array of ints, sparse: its length, then (index, value) of the ones not 0 (a bet reading is
+    seats x zones, mostly empty)."""
+    out = bytearray(struct.pack("<HH", len(values), 0))
+    count = 0
+    for i in range(len(values)):
+        if values[i]:
+            out.extend(struct.pack("<Hi", i, values[i]))
+            count += 1
+    struct.pack_into("<H", out, 2, count)
+    return bytes(out)
+
+
+def behind(table, kind, a, b):
+    """The bytes behind the event (b"" for none)."""
+    if kind == BETS and getattr(table, "reading", None) is not None:
+        reading = table.reading
+        return struct.pack("<i", reading.reading_id) + _ints(reading.amounts)
+    if kind == HOST and a == HOST_HAND and getattr(table, "host_stacks", None) is not None:
+        return struct.pack("<iB", table.host_button, 1 if table.host_has_stacks else 0) + _ints(table.host_stacks)
+    if _evidence_handle(kind, a) and b:
+        data, n = table.evidence.raw(b)
+        out = struct.pack("<HH", n, len(data)) + data
+        if kind == HOST and a == HOST_BAD:
+            reason = table.host_reason.encode()
+            out += struct.pack("<H", len(reason)) + reason
+        return out
+    return b""
+
+
+def _put_ints(target, payload, at):
+    """_ints() back into the array target (every other entry 0); returns the offset after them."""
+    n, count = struct.unpack_from("<HH", payload, at)
+    at += 4
+    for i in range(len(target)):
+        target[i] = 0
+    for _ in range(count):
+        i, value = struct.unpack_from("<Hi", payload, at)
+        at += 6
+        if i < len(target):
+            target[i] = value
+    return at
+
+
+def put_behind(table, kind, a, b, payload, at=0):
+    """Put back what the event reads; returns its b (a new evidence handle where it had one)."""
+    if at >= len(payload):
+        return b
+    if kind == BETS:
+        reading = table.reading
+        reading.reading_id = struct.unpack_from("<i", payload, at)[0]
+        _put_ints(reading.amounts, payload, at + 4)
+        return b
+    if kind == HOST and a == HOST_HAND:
+        table.host_button, stacks = struct.unpack_from("<iB", payload, at)
+        table.host_has_stacks = stacks != 0
+        _put_ints(table.host_stacks, payload, at + 5)
+        return b
+    n, size = struct.unpack_from("<HH", payload, at)
+    at += 4
+    handle = table.evidence.keep_raw(payload[at:at + size], n)
+    at += size
+    if kind == HOST and a == HOST_BAD and at + 2 <= len(payload):
+        length = struct.unpack_from("<H", payload, at)[0]
+        table.host_reason = bytes(payload[at + 2:at + 2 + length]).decode()
+    return handle

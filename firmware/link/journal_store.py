@@ -1,0 +1,175 @@
+# The host link's store on flash: frames the host has not acknowledged survive a reset or a power cut
+# (issue 12; docs/journal.md, "The host link's frames").
+#
+# The same interface as RamStore (firmware/link/store.py), with a RAM mirror for the sender's fast
+# read(), and a Journal (firmware/link/journal.py, "link.0"/"link.1") as the durable copy:
+#   FRAME  one record a frame, appended before append() returns: its position, its tag, its bytes
+#   DROP   one record an acknowledgement that dropped frames: (boot, seq) the host has
+# When the live file is three quarters full it is compacted to a MARK entry and the frames still
+# held: flash stays bounded by the frames held.
+#
+# The tag: which journalled table event made the frame, and which of its reports it carries
+# (firmware/recovery.py sets `event` and `report` before each report). `mark` is the tag of the
+# newest whole report stored (a PART frame is a report begun, not stored), kept across compactions,
+# so recovery knows which of the reports a replayed event makes again the host has (or will get
+# from here) and must not be sent twice. `previous` is the newest frame's (boot, seq) ever stored:
+# the next boot's OPEN names it, even when every frame was acknowledged.
+import struct
+
+from firmware.compat import const
+from firmware.link import journal as journal_mod
+from firmware.link.store import RamStore, at_or_before
+
+NAME = "link"
+_FRAME = const(1)
+_DROP = const(2)
+_MARK = const(3)
+_FRAME_HEAD = "<IIIHB"       # boot, seq, tag event, tag report, whole (1: not a PART)
+_FRAME_HEAD_SIZE = const(15)
+_DROP_FORMAT = "<II"         # boot, seq
+_MARK_FORMAT = "<IIIH"       # previous boot, previous seq, mark event, mark report
+_PART_TYPE = b" PART "
+
+
+def journal_bytes(capacity, slot_size):
+    """Flash that holds `capacity` frames of `slot_size` bytes with their records, twice (a compaction)."""
+    per_file = capacity * (slot_size + _FRAME_HEAD_SIZE + journal_mod.ENTRY_SIZE) + 64
+    return 2 * per_file * 4 // 3 + 2     # a quarter more: compaction comes at three quarters full
+
+
+def _whole(data, n):
+    """Not a PART frame ("#b.s stamp PART ..."): the type is the third word of the header."""
+    view = bytes(memoryview(data)[:n if n < 48 else 48])
+    return _PART_TYPE not in view
+
+
+class JournalStore:
+    """capacity frames of at most slot_size bytes, in RAM and in the journal NAME in state_dir.
+
+    After construction the frames held before the reset are there again (status, detail: the
+    journal's, CORRUPT for a record that does not read as a frame). A write that fails raises
+    (OSError, JournalError): the caller's fault handling; the RAM copy is not changed then.
+    """
+
+    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0):
+        self._ram = RamStore(capacity, slot_size)
+        self._slot = slot_size
+        self._journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes or journal_bytes(capacity, slot_size))
+        self.status = self._journal.status
+        self.detail = self._journal.detail
+        self.event = 0             # the journalled table event whose reports are being stored (0: none)
+        self.report = 0            # which of that event's reports, from 0
+        self.mark = (0, 0)         # (event, reports) of the newest whole report stored
+        self.previous = None       # (boot, seq) of the newest frame ever stored
+        self._head = bytearray(_FRAME_HEAD_SIZE)
+        try:
+            self._load()
+        except (ValueError, IndexError, journal_mod.JournalError) as exc:
+            self.status = journal_mod.CORRUPT
+            self.detail = (self.detail + "; " if self.detail else "") + "link record: %s" % exc
+
+    @property
+    def writes(self):
+        return self._journal.writes
+
+    @property
+    def used(self):
+        return self._journal.used
+
+    def _load(self):
+        for kind, payload in self._journal.records():
+            if kind == _FRAME:
+                boot, seq, event, report, whole = struct.unpack_from(_FRAME_HEAD, payload, 0)
+                data = payload[_FRAME_HEAD_SIZE:]
+                self._ram.append(boot, seq, data, len(data))
+                self.previous = (boot, seq)
+                if whole and event:
+                    self.mark = (event, report + 1)
+            elif kind == _DROP:
+                boot, seq = struct.unpack(_DROP_FORMAT, payload)
+                self._ram.drop_through(boot, seq)
+            elif kind == _MARK:
+                boot, seq, event, reports = struct.unpack(_MARK_FORMAT, payload)
+                self.previous = (boot, seq) if boot else None
+                self.mark = (event, reports)
+            else:
+                raise ValueError("record of kind %d" % kind)
+
+    # -- RamStore's interface --------------------------------------------------------
+    def capacity(self):
+        return self._ram.capacity()
+
+    def count(self):
+        return self._ram.count()
+
+    def boot_at(self, i):
+        return self._ram.boot_at(i)
+
+    def seq_at(self, i):
+        return self._ram.seq_at(i)
+
+    def read(self, i, buf):
+        return self._ram.read(i, buf)
+
+    def append(self, boot, seq, data, n):
+        if self._ram.count() == self._ram.capacity():
+            raise ValueError("store full")
+        whole = _whole(data, n)
+        struct.pack_into(_FRAME_HEAD, self._head, 0, boot, seq, self.event, self.report, 1 if whole else 0)
+        payload = bytes(self._head) + bytes(memoryview(data)[:n])
+        self._room(len(payload))
+        self._journal.append(_FRAME, payload)          # on flash first: then it is held
+        self._ram.append(boot, seq, data, n)
+        self.previous = (boot, seq)
+        if whole and self.event:                       # a boot's own reports are never made again
+            self.mark = (self.event, self.report + 1)
+            self.report += 1
+
+    def drop_through(self, boot, seq):
+        count = self._ram.count()
+        i = 0
+        while i < count and at_or_before(self._ram.boot_at(i), self._ram.seq_at(i), boot, seq):
+            i += 1
+        if i == 0:
+            return 0
+        payload = struct.pack(_DROP_FORMAT, boot, seq)
+        if self._room(len(payload), i):                 # compacted without them: no record needed
+            return self._ram.drop_through(boot, seq)
+        self._journal.append(_DROP, payload)
+        return self._ram.drop_through(boot, seq)
+
+    # -- inside ------------------------------------------------------------------------
+    def _room(self, size, dropping=0):
+        """Compact to the held frames (but the first `dropping`) when the record would not fit, or the
+        file is three quarters full; True if it did."""
+        journal = self._journal
+        if journal.nearly_full or journal.room < size + journal_mod.OVERHEAD:
+            self._compact(dropping)
+            return True
+        return False
+
+    def _compact(self, skip):
+        """Restart the journal from the mark and the held frames after the first `skip` (being dropped)."""
+        self._journal.compact(_Held(self, skip))
+
+    def _entries(self, skip):
+        prev = self.previous or (0, 0)
+        yield _MARK, struct.pack(_MARK_FORMAT, prev[0], prev[1], self.mark[0], self.mark[1])
+        buf = bytearray(self._slot)
+        for i in range(skip, self._ram.count()):
+            n = self._ram.read(i, buf)
+            # Stored as tagged with no event (0): loading it leaves the mark as the MARK entry says.
+            whole = 1 if _whole(buf, n) else 0
+            head = struct.pack(_FRAME_HEAD, self._ram.boot_at(i), self._ram.seq_at(i), 0, 0, whole)
+            yield _FRAME, head + bytes(buf[:n])
+
+
+class _Held:
+    """The compaction's entries, re-readable (the journal walks them twice: sizes, then bytes)."""
+
+    def __init__(self, store, skip):
+        self.store = store
+        self.skip = skip
+
+    def __iter__(self):
+        return self.store._entries(self.skip)

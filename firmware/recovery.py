@@ -1,0 +1,291 @@
+# The table journal: every table event on flash before the table acts on it, a snapshot at the
+# table's boundaries, and recovery at boot (issue 12; docs/journal.md, "The table journal").
+#
+# Events go into the journal "table" (firmware/link/journal.py) one record each, with the bytes the
+# table reads when it dispatches them (docs/journal.md, "What the journal must keep with an event");
+# ticks are coalesced into the next record's ms (a tick that made a report is a record of its own,
+# written after it ran but before its reports are stored). At a boundary (table.at_boundary()) the
+# controller's snapshot replaces the log once it is half full, which bounds the flash used.
+#
+# At boot the table runs its lamp test as always; the events that come meanwhile wait. Then the
+# snapshot goes into the controller, the events after it are dispatched again, and the host is told
+# ("recovered"). A replayed event makes its reports again: those the link store already holds or the
+# host acknowledged (the store's mark: firmware/link/journal_store.py) are dropped, the rest are
+# sent. A journal that fails its checks, or a snapshot that does not fit, is never used: the table
+# starts afresh, in FAULT (faults.JOURNAL_BAD) with what was wrong reported.
+import struct
+
+from firmware import faults
+from firmware.compat import const
+from firmware.errors import RestoreError
+from firmware.event_bytes import behind as _behind, put_behind
+from firmware.events import (BETS, BETS_FAULT, BUTTON, CARD, CONSOLE, CONSOLE_ERROR, DICE_READER_HELLO, FAULT, HOST,
+                             KEY, LAMP, SHOE, THROW, TICK)
+from firmware.link import journal as journal_mod
+from firmware.link.journal_store import JournalStore
+from firmware.link.sender import REPORT
+from firmware.table import STARTING
+
+NAME = "table"
+JOURNAL_BYTES = const(32768)   # two files of 16 KB: Craps' largest checkpoint (8 KB) and its events
+_EVENT = const(1)
+_EVENT_HEAD = "<IBii"          # ms of ticks before it, kind, a, b
+_EVENT_HEAD_SIZE = const(13)
+_BASE_HEAD = "<I"              # the number of the last event the snapshot holds
+_HELD_MAX = const(16)          # events that may wait for the end of the boot's lamp test
+_DRAWING = ("burning", "dealing")  # the states where cards leave the shoe (Baccarat, Omaha)
+# What a dealer, a player or a device gave the table (not what the firmware raised itself).
+_INPUTS = (CARD, SHOE, BETS, BETS_FAULT, THROW, DICE_READER_HELLO, KEY, BUTTON, HOST, CONSOLE, CONSOLE_ERROR, LAMP)
+
+
+def link_store(state_dir, fs, frames, slot):
+    """The host link's store of unacknowledged frames, on flash in state_dir."""
+    return JournalStore(state_dir, fs, frames, slot)
+
+
+class TableJournal:
+    """The table's events and snapshots on flash; one a boot, built before the table's first event.
+
+    store: the host link's JournalStore (its tag and mark), or None (no host port).
+    After construction `pending` says a recovery waits for the end of the lamp test.
+    """
+
+    def __init__(self, state_dir, fs, store, max_bytes=JOURNAL_BYTES):
+        self.store = store
+        self.journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes)
+        self.event_no = 0          # the last journalled event's number (they rise across boots)
+        self.based = False         # the journal starts with a snapshot: events are journalled
+        self.ms = 0                # ticks since the last journalled event
+        self.dirty = False         # events journalled since the last snapshot
+        self.held = []             # events waiting for the recovery
+        self.held_lost = 0
+        self.replayed = 0
+        self.appending = None      # the event whose record is being written (kind, a, b, behind bytes)
+        self.problem = ""          # why the journal was not used ("": it was, or it was empty)
+        self._snapshot = None
+        self._events = []
+        self._load()
+        self.pending = self._snapshot is not None or self.problem != ""
+        if store is not None and self._snapshot is None and self.event_no < store.mark[0]:
+            self.event_no = store.mark[0]          # numbers never go back, even after a fresh start
+
+    def _load(self):
+        journal = self.journal
+        if journal.status == journal_mod.CORRUPT:
+            self.problem = journal.detail
+            return
+        try:
+            for kind, payload in journal.records():
+                if kind == journal_mod.SNAPSHOT:
+                    self.event_no = struct.unpack_from(_BASE_HEAD, payload, 0)[0]
+                    self._snapshot = payload[4:]
+                elif kind == _EVENT and self._snapshot is not None and len(payload) >= _EVENT_HEAD_SIZE:
+                    self._events.append(payload)
+                else:
+                    raise journal_mod.JournalError("table journal record of kind %d out of place" % kind)
+        except (journal_mod.JournalError, ValueError) as exc:
+            self.problem = str(exc)
+            self._snapshot = None
+            self._events = []
+
+    def link_problem(self):
+        """What was wrong with the host link's store at boot ("" if nothing): flipped bits, never used."""
+        store = self.store
+        return store.detail if store is not None and store.status == journal_mod.CORRUPT else ""
+
+    @property
+    def torn(self):
+        """The last boot's power went during a journal write (a torn record: nothing acknowledged lost)."""
+        return self.journal.status == journal_mod.TORN
+
+    # -- the dispatch loop's side -------------------------------------------------------
+    def before(self, table, kind, a, b):
+        """Journal an event before the table acts on it. False: the table must not take it now
+        (held for the recovery at the end of the lamp test)."""
+        if self.pending and kind != TICK and table.state == STARTING:
+            if len(self.held) < _HELD_MAX:
+                self.held.append((kind, a, b, _behind(table, kind, a, b)))
+            else:
+                self.held_lost += 1
+            return False
+        if kind == TICK:
+            self.ms += a
+            return True
+        if self.based:
+            self._append(table, kind, a, b)
+        elif self.store is not None:
+            self.store.event = 0                   # not journalled: its reports are never made again
+        return True
+
+    def after_tick(self, table):
+        """A tick that made reports is journalled now, before they are stored (it is replayed as one)."""
+        if self.based and len(table.outbox):
+            self._append(table, TICK, 0, 0)
+
+    def after(self, ctx, report):
+        """After an event and its reports: the recovery at the end of the lamp test; a snapshot at a boundary."""
+        table = ctx.table
+        if self.store is not None:
+            self.store.event = 0                   # reports made outside an event are a boot's own
+        if self.pending:
+            if table.state != STARTING and not table.closed_code:   # a table held closed never plays
+                self.recover(ctx, report)
+            return
+        journal = self.journal
+        if self.based and (not self.dirty or journal.used * 2 < journal.capacity):
+            return                                 # cheap first: this runs after every tick
+        if table.at_boundary():
+            self.checkpoint(table)
+
+    def checkpoint(self, table):
+        self.journal.checkpoint(struct.pack(_BASE_HEAD, self.event_no) + table.snapshot())
+        self.ms = 0                                # what the ticks did is in the snapshot
+        self.based = True
+        self.dirty = False
+
+    def _append(self, table, kind, a, b):
+        behind = _behind(table, kind, a, b)
+        payload = struct.pack(_EVENT_HEAD, self.ms, kind, a, b) + behind
+        self.appending = (kind, a, b, behind)
+        try:
+            self.journal.append(_EVENT, payload)   # OSError: the caller's crash path
+        except journal_mod.JournalFull:
+            # No boundary came for a whole file of events: journal nothing until the next one (a fresh
+            # snapshot there), and say so; the event is still taken (the dealer sees the alarm).
+            self.based = False
+            if self.store is not None:
+                self.store.event = 0
+            table.dispatch(FAULT, faults.JOURNAL_BAD, 1)
+            return
+        self.appending = None
+        self.ms = 0
+        self.dirty = True
+        self.event_no += 1
+        if self.store is not None:
+            self.store.event = self.event_no
+            self.store.report = 0
+
+    def unjournalled(self, table, queue):
+        """For the simulator after a power cut (hostsim/headless.py): the inputs this run took in but
+        had not journalled (the record being written, those held or queued behind it), oldest first,
+        as (kind, a, b, behind bytes). The queue is emptied."""
+        lost = list(self.held)
+        if self.appending is not None and self.appending[0] in _INPUTS:
+            lost.append(self.appending)
+        while queue.get():
+            if queue.kind in _INPUTS:
+                lost.append((queue.kind, queue.a, queue.b, _behind(table, queue.kind, queue.a, queue.b)))
+        return lost
+
+    # -- boot ------------------------------------------------------------------------------
+    def recover(self, ctx, report):
+        """Restore the snapshot, dispatch the journalled events again (their reports once), tell the host,
+        then let the events that waited in."""
+        self.pending = False
+        booting_ms, self.ms = self.ms, 0           # the lamp test's ticks went to the fresh table
+        table = ctx.table
+        data, events, self._snapshot, self._events = self._snapshot, self._events, None, []
+        first = self.event_no + 1
+        if data is not None and not self.problem:
+            try:
+                table.restore(data)
+            except RestoreError as exc:
+                self.problem = str(exc)
+        if self.problem:
+            events = []
+        else:
+            self._replay(ctx, events, first, report)
+            self.event_no = first - 1 + len(events)
+            self.based = True
+            self.dirty = True
+            # The boot took this long for the restored table too (a card drawn after the power came
+            # back is no double pull of one drawn before it went).
+            self._tick(ctx, booting_ms, report)
+        fields = {"state": table.state_name(), "events": len(events), "torn": self.torn}
+        if self.problem:
+            fields["resumed"] = False
+            fields["error"] = self.problem[:120]
+        else:
+            fields["resumed"] = True
+            fields["in_round"] = not table.at_boundary()
+        if table.fault_code:
+            fields["fault"] = faults.name(table.fault_code)     # the alarm still open (reported before)
+            table.fault_restored = True                         # raised before the reset (console, displays)
+        ctx.reporter.emit("recovered", fields)
+        if self.problem:
+            ctx.queue.put(FAULT, faults.JOURNAL_BAD, 0)
+        elif table.state_name() in _DRAWING:
+            # A card may have left the shoe while the board was off: nothing is guessed (Baccarat
+            # art. 10, Omaha art. 9): the dealer vouches (CONFIRM), the card is read again, or VOID.
+            ctx.queue.put(FAULT, faults.RESET_IN_ROUND, 0)
+        elif table.at_boundary():
+            self.checkpoint(table)                 # the log starts again from here (nothing replayed twice)
+        self._let_in(ctx)
+
+    def _tick(self, ctx, ms, report):
+        if not ms:
+            return
+        table = ctx.table
+        self.ms = ms
+        table.dispatch(TICK, ms, 0)
+        self.after_tick(table)
+        if len(table.outbox):
+            report(ctx)
+        if self.store is not None:
+            self.store.event = 0
+
+    def _replay(self, ctx, events, first, report):
+        table = ctx.table
+        reporter = ctx.reporter
+        store = self.store
+        quiet = _Quiet(reporter, store)
+        reporter.sender = quiet
+        try:
+            for i in range(len(events)):
+                number = first + i
+                ms, kind, a, b = struct.unpack_from(_EVENT_HEAD, events[i], 0)
+                if ms:
+                    table.dispatch(TICK, ms, 0)
+                b = put_behind(table, kind, a, b, events[i], _EVENT_HEAD_SIZE)
+                if store is not None:
+                    store.event = number
+                    store.report = 0
+                    mark_event, mark_reports = store.mark
+                    quiet.skip = (1 << 30) if number < mark_event else (mark_reports if number == mark_event else 0)
+                table.dispatch(kind, a, b)
+                report(ctx)
+                self.replayed += 1
+        finally:
+            reporter.sender = quiet.sender
+
+    def _let_in(self, ctx):
+        held, self.held = self.held, []
+        for kind, a, b, behind in held:
+            if behind:
+                b = put_behind(ctx.table, kind, a, b, behind)
+            ctx.queue.put(kind, a, b)
+        if self.held_lost:
+            ctx.queue.put(FAULT, faults.QUEUE_FULL, self.held_lost)
+            self.held_lost = 0
+
+
+class _Quiet:
+    """The reporter's sender while events are replayed: the first `skip` reports of an event are the
+    ones the host has (or the store holds): not sent again, but counted in the store's tag."""
+
+    def __init__(self, reporter, store):
+        self.reporter = reporter
+        self.sender = reporter.sender
+        self.store = store
+        self.skip = 0
+
+    def send(self, payload, type=REPORT):
+        if self.skip > 0:
+            self.skip -= 1
+            self.reporter.seq -= 1                 # this boot's numbers stay gapless
+            if self.store is not None:
+                self.store.report += 1
+            return 0
+        if self.sender is None:
+            return 0
+        return self.sender.send(payload, type)

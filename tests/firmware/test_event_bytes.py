@@ -1,0 +1,72 @@
+# The bytes the table journal keeps with an event (firmware/event_bytes.py; docs/journal.md, "What the
+# journal must keep with an event"): put back, the table reads the same thing. Dual runtime.
+from array import array
+
+from firmware import faults
+from firmware.bets import BetReading
+from firmware.event_bytes import behind, put_behind
+from firmware.events import BETS, CARD, FAULT, HOST, HOST_BAD, HOST_HAND, HOST_ROADS, SHOE, SHOE_HELLO
+from firmware.evidence import Evidence
+
+
+class _Table:
+    def __init__(self, seats=3):
+        self.reading = BetReading(("a", "b", "c", "d"), seats)
+        self.evidence = Evidence(size=8)
+        self.host_button = 0
+        self.host_has_stacks = False
+        self.host_stacks = array("i", [0] * 4)
+        self.host_reason = ""
+
+
+def test_a_bet_reading_comes_back_whole_and_sparse():
+    table = _Table()
+    table.reading.reading_id = 7
+    table.reading.amounts[1] = 100
+    table.reading.amounts[10] = -1                 # a take-down
+    data = behind(table, BETS, 7, 2)
+    assert len(data) == 4 + 4 + 2 * 6              # the id, the count, two amounts: not twelve
+    fresh = _Table()
+    fresh.reading.amounts[3] = 55                  # whatever was there before is replaced
+    assert put_behind(fresh, BETS, 7, 2, data) == 2
+    assert fresh.reading.reading_id == 7 and list(fresh.reading.amounts) == list(table.reading.amounts)
+
+
+def test_an_omaha_hand_request_comes_back():
+    table = _Table()
+    table.host_button, table.host_has_stacks = 3, True
+    table.host_stacks[0], table.host_stacks[2] = 1000, 150
+    fresh = _Table()
+    put_behind(fresh, HOST, HOST_HAND, 0, behind(table, HOST, HOST_HAND, 0))
+    assert (fresh.host_button, fresh.host_has_stacks, list(fresh.host_stacks)) == (3, True, [1000, 0, 150, 0])
+
+
+def test_evidence_comes_back_under_a_new_handle_with_the_same_text_even_truncated():
+    table = _Table()
+    handle = table.evidence.keep(b"S1 00 HELLO sim*50BA")          # longer than the slot: truncated
+    data = behind(table, SHOE, SHOE_HELLO, handle)
+    fresh = _Table()
+    fresh.evidence.keep(b"x")                                      # handles differ between the two runs
+    fresh.evidence.keep(b"y")
+    again = put_behind(fresh, SHOE, SHOE_HELLO, handle, data)
+    assert again != handle and fresh.evidence.text(again) == table.evidence.text(handle)
+    assert "...(20 bytes)" in fresh.evidence.text(again)
+
+
+def test_a_refused_host_request_keeps_its_reason_and_a_fault_its_bytes():
+    table = _Table()
+    handle = table.evidence.keep(b'{"hand"')
+    table.host_reason = "not JSON"
+    fresh = _Table()
+    again = put_behind(fresh, HOST, HOST_BAD, handle, behind(table, HOST, HOST_BAD, handle))
+    assert fresh.host_reason == "not JSON" and fresh.evidence.text(again) == '{"hand"'
+    handle = table.evidence.keep(b"\xff\x00")
+    again = put_behind(fresh, FAULT, faults.BAD_CARD, handle, behind(table, FAULT, faults.BAD_CARD, handle))
+    assert fresh.evidence.text(again) == "\\xff\\x00"
+
+
+def test_events_whole_in_their_three_ints_keep_nothing():
+    table = _Table()
+    for kind, a, b in ((CARD, 12, 1), (HOST, HOST_ROADS, 0), (FAULT, faults.QUEUE_FULL, 3), (SHOE, SHOE_HELLO, 0)):
+        assert behind(table, kind, a, b) == b"", (kind, a, b)
+        assert put_behind(table, kind, a, b, b"") == b

@@ -1,0 +1,114 @@
+# The table journal (firmware/recovery.py, issue 12): a reset resumes the table where it was, the host is
+# told once, flipped bits in the journal are an alarm and never used. Dual runtime (the board boots on
+# fake hardware with a scratch dir as its flash). A cut at every flash write: tests/host/test_power_cut_table.py.
+import os
+
+from firmware import faults
+from firmware import table as t
+from firmware.recovery import NAME
+from tests.firmware.device_helpers import Sender
+from tests.firmware.scratch import ScratchDir
+from tests.firmware.test_main import _boot, _host, _run
+
+
+def _throw(machine, counter, a, b):
+    machine.uarts[0].feed(Sender("D", counter=counter)("THROW", str(a), str(b)) + b"\n")
+
+
+def _game(reports):
+    """The game's own reports (not a boot's: boot, state starting/ready, recovered), without seq."""
+    out = []
+    for r in reports:
+        if r["event"] in ("boot", "recovered", "dice_reader") or (r["event"] == "state" and
+                                                                  r["state"] in ("starting", "ready")):
+            continue
+        out.append(dict((k, v) for k, v in r.items() if k != "seq"))
+    return out
+
+
+def test_a_reset_at_a_point_resumes_the_point_and_reports_nothing_twice():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        _throw(machine, 1, 2, 4)                      # come out: a point of 6 (Craps art. 4)
+        _run(ctx, 3)
+        first = _host(machine)
+        assert [r["event"] for r in first if r["event"] == "puck"] == ["puck"]
+        ctx, machine, _ = _boot(state)                # a reset: the same flash, a new run
+        _run(ctx)
+        again = _host(machine)
+        recovered = [r for r in again if r["event"] == "recovered"]
+        assert [(r["state"], r["resumed"], r["torn"]) for r in recovered] == [("point", True, False)]
+        assert _game(again) == [], again              # nothing the host already had, again
+        assert ctx.table.state_name() == "point"
+        _throw(machine, 1, 3, 3)                      # the point made: the puck comes off
+        _run(ctx, 3)
+        pucks = [r for r in _host(machine) if r["event"] == "puck"]
+        assert [(r["puck"], r["point"]) for r in pucks] == [("off", None)]
+
+
+def test_a_reset_between_throws_keeps_counting_events_across_boots():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        _throw(machine, 1, 2, 4)
+        _run(ctx, 3)
+        numbered = ctx.journal.event_no
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        assert ctx.journal.event_no >= numbered       # never back: the link store's tags name them
+        _throw(machine, 1, 6, 6)
+        _run(ctx, 3)
+        assert ctx.journal.event_no > numbered
+
+
+def _flip_last_record(state):
+    names = [n for n in os.listdir(state) if n.startswith(NAME + ".")]
+    assert len(names) == 1, names
+    name = state + "/" + names[0]
+    with open(name, "rb") as f:
+        data = bytearray(f.read())
+    data[len(data) - 6] ^= 0x01                       # inside the last record's payload
+    with open(name, "wb") as f:
+        f.write(data)
+
+
+def test_a_flipped_bit_in_the_table_journal_is_an_alarm_and_never_used():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        _throw(machine, 1, 2, 4)
+        _run(ctx, 3)
+        _flip_last_record(state)
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        reports = _host(machine)
+        recovered = [r for r in reports if r["event"] == "recovered"]
+        assert len(recovered) == 1 and recovered[0]["resumed"] is False and "CRC" in recovered[0]["error"]
+        assert [r["fault"] for r in reports if r["event"] == "fault"] == [faults.name(faults.JOURNAL_BAD)]
+        assert ctx.table.state == t.FAULTED and ctx.table.fault_code == faults.JOURNAL_BAD
+        assert ctx.table.state_name() == "fault"      # the safe state: the dealer sees the alarm
+
+
+def test_a_flipped_bit_in_the_host_links_store_is_an_alarm_and_its_good_frames_still_go():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        machine.uarts[1].acks = False                 # the host is away: the frames stay held
+        _run(ctx)
+        _throw(machine, 1, 2, 4)
+        _run(ctx, 3)
+        held = ctx.sender.held()
+        names = [n for n in os.listdir(state) if n.startswith("link.")]
+        assert held > 3 and len(names) == 1
+        with open(state + "/" + names[0], "rb") as f:
+            data = bytearray(f.read())
+        data[len(data) - 6] ^= 0x01                   # inside the newest frame's record
+        with open(state + "/" + names[0], "wb") as f:
+            f.write(data)
+        ctx, machine, _ = _boot(state)
+        assert ctx.sender.held() >= held - 1 + 1      # the good frames before it, and this boot's OPEN
+        _run(ctx)
+        faulted = [r for r in _host(machine) if r["event"] == "fault"]
+        assert [r["fault"] for r in faulted][:1] == [faults.name(faults.JOURNAL_BAD)]
+        assert "CRC" in faulted[0]["text"]
+        assert ctx.table.fault_code == faults.JOURNAL_BAD
