@@ -257,6 +257,7 @@ class TableJournal:
                 self.replayed += 1
         finally:
             reporter.sender = quiet.sender
+            reporter.replayed = False
 
     def _let_in(self, ctx):
         held, self.held = self.held, []
@@ -280,6 +281,9 @@ class _Quiet:
         self.skip = 0
 
     def send(self, payload, type=REPORT):
+        # A report the host has was made before the reset, and so was the recall's round after it (the
+        # Reporter keeps a round only after its report is stored): it is not kept twice.
+        self.reporter.replayed = self.skip > 0
         if self.skip > 0:
             self.skip -= 1
             self.reporter.seq -= 1                 # this boot's numbers stay gapless

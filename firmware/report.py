@@ -19,6 +19,8 @@ class Reporter:
         self.unused_role = ""             # the reader port the game does not use (unexpected_input)
         self.recent = RecentReports()     # the console's `log`
         self.recall = None                # firmware.round_recall.RoundRecall: keeps rounds, answers RECALL
+        self.replayed = False             # the report just emitted was one the host already has (a recovery's
+                                          # replay, firmware/recovery.py): its round is kept already
 
     def emit(self, event, fields=None):
         self.seq += 1
@@ -92,7 +94,7 @@ class Reporter:
         elif code >= table_mod.OUT_GAME_FIRST:
             event, fields = table.game_report(code, a, b)
             self.emit(event, fields)
-            if self.recall is not None:
+            if self.recall is not None and not self.replayed:
                 self.recall.noted(table, code, a, b, self)     # a round's end: on flash after its report
         else:
             self.emit("fault", {"fault": "unknown_outbox_code", "detail": code})

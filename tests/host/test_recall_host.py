@@ -56,6 +56,9 @@ def test_recall_after_a_reboot_from_the_console_and_the_host_link(tmp_path, game
     shown = console[1:console.index("> recall x")]
     assert console[0] == "> recall 100" and shown and all(len(line) < 80 for line in shown)
     assert shown[-1].startswith(last_line), shown
+    # The reboot resumed the table from its journal and replayed the rounds' events: each round is
+    # still kept once (a replayed result is not kept again).
+    assert len(shown) == len(ends), shown
     assert console[console.index("> recall x") + 1] == "error: usage: recall [N] (N 1..100, default 10)"
     answers = [r for r in again if r.get("event") == "recall"]
     assert [a["index"] for a in answers] == list(range(1, len(shown) + 1))
