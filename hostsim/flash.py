@@ -147,6 +147,7 @@ class _FlashFile:
 
 
 TABLE_ON_FLASH = "table.json"
+TABLE_DEPLOYED = "table.deployed"   # the file given when the copy was last made (hostsim only)
 
 
 def table_on_flash(table_file, state_dir):
@@ -163,7 +164,25 @@ def table_on_flash(table_file, state_dir):
         table_config.load(table_file)
     except SettingsError:
         return table_file
-    if os.path.abspath(table_file) != os.path.abspath(target):
-        os.makedirs(state_dir, exist_ok=True)
-        shutil.copyfile(table_file, target)
+    if os.path.abspath(table_file) == os.path.abspath(target):
+        return target
+    # A deploy copies the file given; booting again with the same file keeps the board's own copy, which
+    # a settings change may have rewritten (a reset must not undo it). TABLE_DEPLOYED is what was copied.
+    deployed = os.path.join(state_dir, TABLE_DEPLOYED)
+    with open(table_file, "rb") as f:
+        given = f.read()
+    if os.path.exists(target) and _read(deployed) == given:
+        return target
+    os.makedirs(state_dir, exist_ok=True)
+    shutil.copyfile(table_file, target)
+    with open(deployed, "wb") as f:
+        f.write(given)
     return target
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
