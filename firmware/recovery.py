@@ -274,6 +274,8 @@ class _Quiet:
     """The reporter's sender while events are replayed: the first `skip` reports of an event are the
     ones the host has (or the store holds): not sent again, but counted in the store's tag."""
 
+    replaying = True                               # the Reporter answers no RECALL meanwhile
+
     def __init__(self, reporter, store):
         self.reporter = reporter
         self.sender = reporter.sender

@@ -46,8 +46,10 @@ class Reporter:
         while outbox.get():
             self._send_outbox_entry(table, outbox.kind, outbox.a, outbox.b)
             sent += 1
-        if self.recall is not None:
-            sent += self.recall.pump(self, self.sender)     # a host's RECALL, paced by the link's room
+        if self.recall is not None and not getattr(self.sender, "replaying", False):
+            # A host's RECALL, paced by the link's room; not while a recovery replays events (its
+            # sender then is firmware/recovery.py's _Quiet, which keeps back reports the host has).
+            sent += self.recall.pump(self, self.sender)
         if outbox.overflows != self.outbox_overflows_reported:
             lost = outbox.overflows - self.outbox_overflows_reported
             self.outbox_overflows_reported = outbox.overflows
