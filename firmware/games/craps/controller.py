@@ -40,6 +40,7 @@ from firmware.statemachine import STAY
 from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, Table
 
 _NO_BET = -1
+_ODDS_ZONE = tuple(B.is_odds(kind) for kind, _number in KIND_NUMBER)   # by zone: odds (backing a line bet)?
 
 
 class CrapsController(Alarms, CrapsLights, Table):
@@ -200,11 +201,19 @@ class CrapsController(Alarms, CrapsLights, Table):
         self.downs = []
         amounts = self.reading.amounts
         width = len(ZONES)
-        slots = self.seats * width                       # one flat loop each: most slots are empty
-        for i in range(slots):                           # chips taken off before chips put down
+        slots = self.seats * width
+        chips = []                                       # the slots with chips or a take-down, in order
+        i = 0
+        for amount in amounts:                           # one walk over the array (most slots are empty)
+            if i == slots:
+                break
+            if amount:
+                chips.append(i)
+            i += 1
+        for i in chips:                                  # chips taken off before chips put down
             if amounts[i] == TAKE_DOWN:
                 self._take_down(i // width, i % width, pending)
-        for i in range(slots):
+        for i in chips:
             amount = amounts[i]
             if amount > 0:
                 self._place(i // width, i % width, amount)
@@ -220,7 +229,7 @@ class CrapsController(Alarms, CrapsLights, Table):
     def _place(self, seat, z, amount):
         kind, number = KIND_NUMBER[z]
         on = None
-        if B.is_odds(kind):
+        if _ODDS_ZONE[z]:
             on = self._backed(seat, kind, number)
             if on is None:
                 self.refusals.append((seat, z, amount, "%s: no %s bet of this seat with a point%s to back (art. 5(2))"
@@ -250,6 +259,8 @@ class CrapsController(Alarms, CrapsLights, Table):
         """A newer reading replaces the one since the last throw: its bets come down (none has rolled).
         Returns the seat-zone slots that held one (bytearray)."""
         placed = self.placed
+        if placed == self._no_bets:                      # nothing pending (one compare): no walk, no buffer
+            return self._no_downs                        # all zeros, only read
         pending = bytearray(len(placed))
         for i in range(len(placed)):
             bet_id = placed[i]
