@@ -292,3 +292,13 @@ def test_a_reading_with_nothing_pending_shares_no_state_with_the_next():
     rig.bets({1: {"field": "down"}})                    # nothing pending again, nothing there in play
     assert strip(rig.last("bets"))["refused"] == 1 and strip(rig.last("bet_refused"))["zone"] == "field"
     assert not any(rig.table._no_downs)
+
+
+def test_a_throws_nets_by_seat_and_zone_up_to_the_last_seat():
+    # The nets' seat keys come from a tuple made once (by the engine's seats) and a seat's row is
+    # made at its first decided bet: every seat up to the last, several bets of one seat in one row.
+    rig = Rig(seats=14)
+    rig.bets({1: {"pass": 10, "field": 5, "any_seven": 5}, 9: {"any_craps": 5}, 14: {"field": 10, "any_seven": 5}})
+    rig.throw(3, 4)                                     # 7 on the come-out: pass wins, field and craps lose
+    assert strip(rig.last("throw"))["nets"] == {"1": {"pass": 10, "field": -5, "any_seven": 20},
+                                                "9": {"any_craps": -5}, "14": {"field": -10, "any_seven": 20}}

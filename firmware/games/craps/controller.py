@@ -76,6 +76,7 @@ class CrapsController(Alarms, CrapsLights, Table):
         self._bet_lights = {}        # a bet's kind and number -> light index
         self._no_bets = array("i", [_NO_BET] * len(self.placed))    # copied over placed at a roll
         self._no_downs = bytearray(len(self.down_zones))
+        self._seat_keys = tuple(str(seat + 1) for seat in range(self.engine.settings.seats))   # the reports' seats
         Table.__init__(self, lights, buttons.get("confirm", -1), outbox_size)
 
     # -- state entries (lights) ---------------------------------------------------------
@@ -167,12 +168,19 @@ class CrapsController(Alarms, CrapsLights, Table):
         if self.total_count < len(totals):
             self.total_count += 1
         self.decided = [(r[rules.ZONE], r[rules.RESULT]) for r in resolved]
+        nets = self.nets
+        bet_zone = self.bet_zone
+        seat_keys = self._seat_keys
         for r in resolved:
-            z = self.bet_zone.pop(r[rules.BET_ID], _NO_BET)
+            z = bet_zone.pop(r[rules.BET_ID], _NO_BET)
             if z == _NO_BET:
                 continue
-            row = self.nets.setdefault(str(r[rules.SEAT] + 1), {})
-            row[ZONES[z]] = row.get(ZONES[z], 0) + r[rules.NET]
+            key = seat_keys[r[rules.SEAT]]
+            row = nets.get(key)
+            if row is None:                              # (setdefault would build a dict for every bet)
+                row = nets[key] = {}
+            zone = ZONES[z]
+            row[zone] = row.get(zone, 0) + r[rules.NET]
         self.placed[:] = self._no_bets                   # slice stores: 2 x 532 slots at Craps' 14 seats
         self.down_zones[:] = self._no_downs
         self.refusals = []
