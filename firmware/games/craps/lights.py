@@ -37,11 +37,16 @@ class CrapsLights:
         lights = self.lights
         lights.set_all(pixels.DIM)
         engine = self.engine
+        bet_lights = self._bet_lights
         for bet in engine.bets:
-            i = self._bet_light(bet.kind, bet.number)
+            kind = bet.kind
+            number = bet.number
+            i = bet_lights.get(kind * 16 + number)      # the cache _bet_light fills, asked here first
+            if i is None:
+                i = self._bet_light(kind, number)
             if i < 0:
                 continue
-            if (bet.kind == B.COME or bet.kind == B.DONT_COME) and bet.number:
+            if (kind == B.COME or kind == B.DONT_COME) and number:
                 lights.set(i, pixels.BLUE)               # a come point where a come bet travelled
             else:
                 lights.set(i, pixels.WHITE)
