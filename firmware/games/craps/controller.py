@@ -167,20 +167,26 @@ class CrapsController(Alarms, CrapsLights, Table):
         totals[0] = throws.face(self.throw_a, 0) + throws.face(self.throw_a, 1)
         if self.total_count < len(totals):
             self.total_count += 1
-        self.decided = [(r[rules.ZONE], r[rules.RESULT]) for r in resolved]
+        # The record's field indexes as locals: no module attribute lookups per decided bet.
+        zone_i = rules.ZONE
+        result_i = rules.RESULT
+        self.decided = [(r[zone_i], r[result_i]) for r in resolved]
         nets = self.nets
         bet_zone = self.bet_zone
         seat_keys = self._seat_keys
+        bet_id_i = rules.BET_ID
+        seat_i = rules.SEAT
+        net_i = rules.NET
         for r in resolved:
-            z = bet_zone.pop(r[rules.BET_ID], _NO_BET)
+            z = bet_zone.pop(r[bet_id_i], _NO_BET)
             if z == _NO_BET:
                 continue
-            key = seat_keys[r[rules.SEAT]]
+            key = seat_keys[r[seat_i]]
             row = nets.get(key)
             if row is None:                              # (setdefault would build a dict for every bet)
                 row = nets[key] = {}
             zone = ZONES[z]
-            row[zone] = row.get(zone, 0) + r[rules.NET]
+            row[zone] = row.get(zone, 0) + r[net_i]
         self.placed[:] = self._no_bets                   # slice stores: 2 x 532 slots at Craps' 14 seats
         self.down_zones[:] = self._no_downs
         self.refusals = []
