@@ -50,8 +50,13 @@ class CrapsLights:
                 lights.set(i, pixels.BLUE)               # a come point where a come bet travelled
             else:
                 lights.set(i, pixels.WHITE)
-        for zone, result in self.decided:
-            self._light(zone, _RESULT_COLOUR[result])
+        zone_lights = self._zone_lights
+        for zone, result in self.decided:               # 50 bets decided: 50 zones, mostly the same few
+            i = zone_lights.get(zone)                    # the cache _light fills, asked here first
+            if i is None:
+                self._light(zone, _RESULT_COLOUR[result])
+            elif i >= 0:
+                lights.set(i, _RESULT_COLOUR[result])
         if self.thrown and not self.no_roll:
             d1 = throws.face(self.throw_a, 0)
             if d1 == throws.face(self.throw_a, 1) and d1 * 2 in B.HARD_NUMBERS:
