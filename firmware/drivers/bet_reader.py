@@ -61,6 +61,11 @@ class _Slicer:
 _SLICE = _Slicer()
 
 
+def _word_key(line, start, end):
+    # line[start:end] (1 or more bytes) -> its length, first and last byte as one small int
+    return (end - start) << 16 | line[start] << 8 | line[end - 1]
+
+
 class BetReader(DeviceLink):
     def __init__(self, source, queue, evidence, zones, seats, reading=None, take_downs=False):
         """zones: the game's zone names (e.g. baccarat.ZONES); seats: 1..seats on the layout;
@@ -72,6 +77,13 @@ class BetReader(DeviceLink):
         # Its faults never hold a round (a refused reading only means no nets): an event kind of its own.
         self.fault_event = BETS_FAULT
         self.zone_words = tuple(z.encode() for z in zones)
+        # zone candidates by (length, first byte, last byte), a small int: a word is compared with
+        # the one or two zones that share those (38 at Craps were compared in turn, a call each)
+        self._zone_keys = {}
+        for z in range(len(self.zone_words)):
+            w = self.zone_words[z]
+            key = _word_key(w, 0, len(w))
+            self._zone_keys[key] = self._zone_keys.get(key, ()) + (z,)
         self.take_downs = take_downs
         self.reading = reading if reading is not None else BetReading(zones, seats)
         self._work = array("i", [0] * len(self.reading.amounts))
@@ -154,6 +166,7 @@ class BetReader(DeviceLink):
             return
         line = frame.line
         words = self.zone_words
+        keys = self._zone_keys
         work = self._work
         base = (seat - 1) * len(words)
         self._seats_written[seat - 1] = 1                  # before any write: _open clears the row
@@ -164,10 +177,11 @@ class BetReader(DeviceLink):
             while eq < end and line[eq] != _EQUALS:
                 eq += 1
             zone = -1
-            for z in range(len(words) if eq < end else 0):     # no "=": not a zone=amount word
-                if same(line, start, eq, words[z]):
-                    zone = z
-                    break
+            if start < eq < end:                               # no "=", or no name: not a zone=amount word
+                for z in keys.get(_word_key(line, start, eq), ()):
+                    if same(line, start, eq, words[z]):
+                        zone = z
+                        break
             if zone < 0:
                 self._refuse(faults.BETS_BAD_ZONE)
                 return

@@ -285,3 +285,18 @@ def test_a_new_reading_starts_clean_after_partly_written_ones():
     assert reader.reading.as_dict() == {7: {"player": 5, "tie": 5}}
     assert _feed(reader, _reading(s, 6, [])) == [(BETS, 6, 0)]
     assert reader.reading.as_dict() == {}
+
+
+def test_zones_sharing_length_and_first_and_last_byte_are_told_apart():
+    # The reader looks a word's zone up by (length, first byte, last byte) and then compares it
+    # whole: zones alike in those three are still told apart, and a word alike but unknown refused.
+    zones = ("ab", "axb", "ayb", "azb", "b", "a")
+    reader = BetReader(None, EventQueue(16), Evidence(slots=4, size=96), zones, 2)
+    s = Sender("B")
+    events = _feed(reader, _reading(s, 1, [("1", "ayb=5", "azb=6", "a=1"), ("2", "axb=7", "ab=2", "b=3")]))
+    assert events == [(BETS, 1, 2)]
+    assert reader.reading.as_dict() == {1: {"ayb": 5, "azb": 6, "a": 1}, 2: {"axb": 7, "ab": 2, "b": 3}}
+    for word in ("aqb=5", "=5", "ab", "abb=5", "b=5=", "bb=5"):
+        events = _feed(reader, _reading(s, 2, [("1", word)]))
+        assert kinds(events) == [(FAULT, faults.BETS_BAD_ZONE if word != "b=5=" else faults.BETS_BAD_AMOUNT)], word
+    assert reader.reading.reading_id == 1
