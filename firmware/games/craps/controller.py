@@ -40,6 +40,7 @@ from firmware.statemachine import STAY
 from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, Table
 
 _NO_BET = -1
+_WIDTH = len(ZONES)          # zones a seat: a reading's and placed's rows
 _ODDS_ZONE = tuple(B.is_odds(kind) for kind, _number in KIND_NUMBER)   # by zone: odds (backing a line bet)?
 
 
@@ -227,10 +228,11 @@ class CrapsController(Alarms, CrapsLights, Table):
         for i in chips:                                  # chips taken off before chips put down
             if amounts[i] == TAKE_DOWN:
                 self._take_down(i // width, i % width, pending)
+        place = self._place
         for i in chips:
             amount = amounts[i]
             if amount > 0:
-                self._place(i // width, i % width, amount)
+                place(i, amount)
         self._emit(OUT_BETS, reading_id, len(self.refusals))
         for i in range(len(self.downs)):
             self._emit(OUT_BET_DOWN, i)
@@ -240,7 +242,10 @@ class CrapsController(Alarms, CrapsLights, Table):
         if self.state != FAULTED:                        # an alarm's red stays until it is closed
             self._render_lights()
 
-    def _place(self, seat, z, amount):
+    def _place(self, slot, amount):
+        """The reading's amount on slot (seat * zones + zone) placed through the engine, or refused."""
+        seat = slot // _WIDTH
+        z = slot - seat * _WIDTH
         kind, number = KIND_NUMBER[z]
         on = None
         if _ODDS_ZONE[z]:
@@ -258,7 +263,7 @@ class CrapsController(Alarms, CrapsLights, Table):
         if reason is not None:
             self.refusals.append((seat, z, amount, reason, False))
             return
-        self.placed[seat * len(ZONES) + z] = bet_id
+        self.placed[slot] = bet_id
         self.bet_zone[bet_id] = z
 
     def _backed(self, seat, kind, number):
