@@ -51,6 +51,21 @@ _EQUALS = const(61)
 _MINUS = const(45)
 
 
+class _Slicer:
+    # slice objects made once (x[a:b] builds a new one on the heap at every store: a reading
+    # allocates nothing)
+    def __getitem__(self, key):
+        return key
+
+
+_SLICE = _Slicer()
+
+
+def _word_key(line, start, end):
+    # line[start:end] (1 or more bytes) -> its length, first and last byte as one small int
+    return (end - start) << 16 | line[start] << 8 | line[end - 1]
+
+
 class BetReader(DeviceLink):
     def __init__(self, source, queue, evidence, zones, seats, reading=None, take_downs=False):
         """zones: the game's zone names (e.g. baccarat.ZONES); seats: 1..seats on the layout;
@@ -62,9 +77,25 @@ class BetReader(DeviceLink):
         # Its faults never hold a round (a refused reading only means no nets): an event kind of its own.
         self.fault_event = BETS_FAULT
         self.zone_words = tuple(z.encode() for z in zones)
+        # zone candidates by (length, first byte, last byte), a small int: a word is compared with
+        # the one or two zones that share those (38 at Craps were compared in turn, a call each)
+        self._zone_keys = {}
+        for z in range(len(self.zone_words)):
+            w = self.zone_words[z]
+            key = _word_key(w, 0, len(w))
+            self._zone_keys[key] = self._zone_keys.get(key, ()) + (z,)
         self.take_downs = take_downs
         self.reading = reading if reading is not None else BetReading(zones, seats)
         self._work = array("i", [0] * len(self.reading.amounts))
+        # The seats a SEAT line wrote into _work since it was last cleared (1 a seat): _open clears
+        # only their rows, _accept counts them as the seats with chips (a SEAT line writes at least
+        # one zone, and a reading is accepted only if every word was), instead of walking every
+        # seat x zone slot (532 at Craps) in Python twice a reading.
+        self._seats_written = bytearray(self.reading.seats)
+        width = len(self.zone_words)
+        self._zero_row = array("i", [0] * width)
+        self._rows = tuple(_SLICE[seat * width:seat * width + width] for seat in range(self.reading.seats))
+        self._all = _SLICE[:]
         self._state = _IDLE
         self._id = -1
         self._lines = 0
@@ -106,8 +137,11 @@ class BetReader(DeviceLink):
             self._refuse(faults.FRAME_ARGS)
             return
         work = self._work
-        for i in range(len(work)):
-            work[i] = 0
+        written = self._seats_written
+        for seat in range(len(written)):
+            if written[seat]:
+                work[self._rows[seat]] = self._zero_row        # one slice store a row
+                written[seat] = 0
         self._id = reading_id
         self._lines = 0
         self._state = _COLLECTING
@@ -132,8 +166,10 @@ class BetReader(DeviceLink):
             return
         line = frame.line
         words = self.zone_words
+        keys = self._zone_keys
         work = self._work
         base = (seat - 1) * len(words)
+        self._seats_written[seat - 1] = 1                  # before any write: _open clears the row
         for i in range(1, frame.nargs):
             start = frame.starts[i]
             end = frame.ends[i]
@@ -141,10 +177,11 @@ class BetReader(DeviceLink):
             while eq < end and line[eq] != _EQUALS:
                 eq += 1
             zone = -1
-            for z in range(len(words) if eq < end else 0):     # no "=": not a zone=amount word
-                if same(line, start, eq, words[z]):
-                    zone = z
-                    break
+            if start < eq < end:                               # no "=", or no name: not a zone=amount word
+                for z in keys.get(_word_key(line, start, eq), ()):
+                    if same(line, start, eq, words[z]):
+                        zone = z
+                        break
             if zone < 0:
                 self._refuse(faults.BETS_BAD_ZONE)
                 return
@@ -166,17 +203,10 @@ class BetReader(DeviceLink):
 
     def _accept(self):
         reading = self.reading
-        work = self._work
-        amounts = reading.amounts
-        width = len(self.zone_words)
+        reading.amounts[self._all] = self._work           # one slice store (same length and type)
         seats_with_chips = 0
-        for seat in range(reading.seats):
-            chips = 0
-            for z in range(seat * width, seat * width + width):
-                amounts[z] = work[z]
-                chips |= work[z]
-            if chips:
-                seats_with_chips += 1
+        for written in self._seats_written:               # each holds a nonzero amount or a take-down
+            seats_with_chips += written
         reading.reading_id = self._id
         self.readings += 1
         self.queue.put(BETS, self._id, seats_with_chips)

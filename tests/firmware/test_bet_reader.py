@@ -266,3 +266,37 @@ def test_only_a_lone_minus_is_a_take_down():
     events = _feed(reader, _reading(s, 6, [("1", "tie=-", "tie=5")]))
     assert kinds(events) == [(FAULT, faults.BETS_DUP_ZONE)]
     assert reader.readings == 0
+
+
+def test_a_new_reading_starts_clean_after_partly_written_ones():
+    # _open clears only the rows a SEAT line wrote, and _accept counts those rows as the seats with
+    # chips: a refused reading's rows and an accepted one's must not leak into the next reading.
+    reader = _reader()
+    s = Sender("B")
+    wide = _reading(s, 1, [(str(n), "banker=100", "tie=5") for n in range(1, SEATS + 1)])
+    assert kinds(_feed(reader, wide)) == [(BETS, 1)]
+    bad = _reading(s, 2, [("2", "player=7"), ("4", "tie=5", "dragon=1"), ("6", "tie=9")])
+    assert kinds(_feed(reader, bad)) == [(FAULT, faults.BETS_BAD_ZONE)]
+    assert reader.reading.reading_id == 1 and len(reader.reading.as_dict()) == SEATS   # left as it was
+    assert _feed(reader, _reading(s, 3, [("5", "player=25")])) == [(BETS, 3, 1)]
+    assert reader.reading.as_dict() == {5: {"player": 25}}
+    assert _feed(reader, _reading(s, 4, [("1", "banker=10"), ("7", "banker=20", "tie=-1")])) != []
+    assert _feed(reader, _reading(s, 5, [("7", "player=5"), ("7", "tie=5")])) == [(BETS, 5, 1)]
+    assert reader.reading.as_dict() == {7: {"player": 5, "tie": 5}}
+    assert _feed(reader, _reading(s, 6, [])) == [(BETS, 6, 0)]
+    assert reader.reading.as_dict() == {}
+
+
+def test_zones_sharing_length_and_first_and_last_byte_are_told_apart():
+    # The reader looks a word's zone up by (length, first byte, last byte) and then compares it
+    # whole: zones alike in those three are still told apart, and a word alike but unknown refused.
+    zones = ("ab", "axb", "ayb", "azb", "b", "a")
+    reader = BetReader(None, EventQueue(16), Evidence(slots=4, size=96), zones, 2)
+    s = Sender("B")
+    events = _feed(reader, _reading(s, 1, [("1", "ayb=5", "azb=6", "a=1"), ("2", "axb=7", "ab=2", "b=3")]))
+    assert events == [(BETS, 1, 2)]
+    assert reader.reading.as_dict() == {1: {"ayb": 5, "azb": 6, "a": 1}, 2: {"axb": 7, "ab": 2, "b": 3}}
+    for word in ("aqb=5", "=5", "ab", "abb=5", "b=5=", "bb=5"):
+        events = _feed(reader, _reading(s, 2, [("1", word)]))
+        assert kinds(events) == [(FAULT, faults.BETS_BAD_ZONE if word != "b=5=" else faults.BETS_BAD_AMOUNT)], word
+    assert reader.reading.reading_id == 1

@@ -273,3 +273,32 @@ def test_take_down_with_no_bet_there_is_refused_and_a_pending_bet_just_comes_dow
     refused = strip(rig.last("bet_refused"))
     assert refused["zone"] == "hard_6" and refused["amount"] == 0 and refused["take_down"] is True
     assert "no bet" in refused["reason"] and rig.colour("hard_6") == pixels.RED
+
+
+def test_a_reading_with_nothing_pending_shares_no_state_with_the_next():
+    # With nothing pending, _take_down_pending hands back the controller's all-zero buffer instead of
+    # walking the slots: a take-down there must still be refused, a pending bet still replaced, and
+    # the buffer must stay all zeros (it is also what down_zones is cleared from at a roll).
+    rig = Rig()
+    rig.bets({2: {"field": "down"}})                    # nothing pending, nothing in play: refused
+    refused = strip(rig.last("bet_refused"))
+    assert refused["seat"] == "2" and refused["zone"] == "field" and refused["take_down"] is True
+    rig.bets({1: {"pass": 10, "field": 5}, 3: {"any_seven": 5}})
+    rig.bets({1: {"field": "down", "pass": 20}})        # a newer reading: the pending bets come down first
+    assert strip(rig.last("bets")) == {"event": "bets", "reading": 3, "refused": 0, "placed": {"1": {"pass": 20}}}
+    assert [(b.seat, b.amount) for b in rig.table.engine.bets] == [(0, 20)]
+    assert not any(rig.table._no_downs) and not any(rig.table.down_zones)
+    rig.throw(2, 2)                                     # point 4
+    rig.bets({1: {"field": "down"}})                    # nothing pending again, nothing there in play
+    assert strip(rig.last("bets"))["refused"] == 1 and strip(rig.last("bet_refused"))["zone"] == "field"
+    assert not any(rig.table._no_downs)
+
+
+def test_a_throws_nets_by_seat_and_zone_up_to_the_last_seat():
+    # The nets' seat keys come from a tuple made once (by the engine's seats) and a seat's row is
+    # made at its first decided bet: every seat up to the last, several bets of one seat in one row.
+    rig = Rig(seats=14)
+    rig.bets({1: {"pass": 10, "field": 5, "any_seven": 5}, 9: {"any_craps": 5}, 14: {"field": 10, "any_seven": 5}})
+    rig.throw(3, 4)                                     # 7 on the come-out: pass wins, field and craps lose
+    assert strip(rig.last("throw"))["nets"] == {"1": {"pass": 10, "field": -5, "any_seven": 20},
+                                                "9": {"any_craps": -5}, "14": {"field": -10, "any_seven": 20}}

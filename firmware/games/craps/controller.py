@@ -40,6 +40,8 @@ from firmware.statemachine import STAY
 from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, Table
 
 _NO_BET = -1
+_WIDTH = len(ZONES)          # zones a seat: a reading's and placed's rows
+_ODDS_ZONE = tuple(B.is_odds(kind) for kind, _number in KIND_NUMBER)   # by zone: odds (backing a line bet)?
 
 
 class CrapsController(Alarms, CrapsLights, Table):
@@ -75,6 +77,7 @@ class CrapsController(Alarms, CrapsLights, Table):
         self._bet_lights = {}        # a bet's kind and number -> light index
         self._no_bets = array("i", [_NO_BET] * len(self.placed))    # copied over placed at a roll
         self._no_downs = bytearray(len(self.down_zones))
+        self._seat_keys = tuple(str(seat + 1) for seat in range(self.engine.settings.seats))   # the reports' seats
         Table.__init__(self, lights, buttons.get("confirm", -1), outbox_size)
 
     # -- state entries (lights) ---------------------------------------------------------
@@ -165,13 +168,26 @@ class CrapsController(Alarms, CrapsLights, Table):
         totals[0] = throws.face(self.throw_a, 0) + throws.face(self.throw_a, 1)
         if self.total_count < len(totals):
             self.total_count += 1
-        self.decided = [(r[rules.ZONE], r[rules.RESULT]) for r in resolved]
+        # The record's field indexes as locals: no module attribute lookups per decided bet.
+        zone_i = rules.ZONE
+        result_i = rules.RESULT
+        self.decided = [(r[zone_i], r[result_i]) for r in resolved]
+        nets = self.nets
+        bet_zone = self.bet_zone
+        seat_keys = self._seat_keys
+        bet_id_i = rules.BET_ID
+        seat_i = rules.SEAT
+        net_i = rules.NET
         for r in resolved:
-            z = self.bet_zone.pop(r[rules.BET_ID], _NO_BET)
+            z = bet_zone.pop(r[bet_id_i], _NO_BET)
             if z == _NO_BET:
                 continue
-            row = self.nets.setdefault(str(r[rules.SEAT] + 1), {})
-            row[ZONES[z]] = row.get(ZONES[z], 0) + r[rules.NET]
+            key = seat_keys[r[seat_i]]
+            row = nets.get(key)
+            if row is None:                              # (setdefault would build a dict for every bet)
+                row = nets[key] = {}
+            zone = ZONES[z]
+            row[zone] = row.get(zone, 0) + r[net_i]
         self.placed[:] = self._no_bets                   # slice stores: 2 x 532 slots at Craps' 14 seats
         self.down_zones[:] = self._no_downs
         self.refusals = []
@@ -200,14 +216,23 @@ class CrapsController(Alarms, CrapsLights, Table):
         self.downs = []
         amounts = self.reading.amounts
         width = len(ZONES)
-        slots = self.seats * width                       # one flat loop each: most slots are empty
-        for i in range(slots):                           # chips taken off before chips put down
+        slots = self.seats * width
+        chips = []                                       # the slots with chips or a take-down, in order
+        i = 0
+        for amount in amounts:                           # one walk over the array (most slots are empty)
+            if i == slots:
+                break
+            if amount:
+                chips.append(i)
+            i += 1
+        for i in chips:                                  # chips taken off before chips put down
             if amounts[i] == TAKE_DOWN:
                 self._take_down(i // width, i % width, pending)
-        for i in range(slots):
+        place = self._place
+        for i in chips:
             amount = amounts[i]
             if amount > 0:
-                self._place(i // width, i % width, amount)
+                place(i, amount)
         self._emit(OUT_BETS, reading_id, len(self.refusals))
         for i in range(len(self.downs)):
             self._emit(OUT_BET_DOWN, i)
@@ -217,10 +242,13 @@ class CrapsController(Alarms, CrapsLights, Table):
         if self.state != FAULTED:                        # an alarm's red stays until it is closed
             self._render_lights()
 
-    def _place(self, seat, z, amount):
+    def _place(self, slot, amount):
+        """The reading's amount on slot (seat * zones + zone) placed through the engine, or refused."""
+        seat = slot // _WIDTH
+        z = slot - seat * _WIDTH
         kind, number = KIND_NUMBER[z]
         on = None
-        if B.is_odds(kind):
+        if _ODDS_ZONE[z]:
             on = self._backed(seat, kind, number)
             if on is None:
                 self.refusals.append((seat, z, amount, "%s: no %s bet of this seat with a point%s to back (art. 5(2))"
@@ -235,7 +263,7 @@ class CrapsController(Alarms, CrapsLights, Table):
         if reason is not None:
             self.refusals.append((seat, z, amount, reason, False))
             return
-        self.placed[seat * len(ZONES) + z] = bet_id
+        self.placed[slot] = bet_id
         self.bet_zone[bet_id] = z
 
     def _backed(self, seat, kind, number):
@@ -250,6 +278,8 @@ class CrapsController(Alarms, CrapsLights, Table):
         """A newer reading replaces the one since the last throw: its bets come down (none has rolled).
         Returns the seat-zone slots that held one (bytearray)."""
         placed = self.placed
+        if placed == self._no_bets:                      # nothing pending (one compare): no walk, no buffer
+            return self._no_downs                        # all zeros, only read
         pending = bytearray(len(placed))
         for i in range(len(placed)):
             bet_id = placed[i]

@@ -37,16 +37,26 @@ class CrapsLights:
         lights = self.lights
         lights.set_all(pixels.DIM)
         engine = self.engine
+        bet_lights = self._bet_lights
         for bet in engine.bets:
-            i = self._bet_light(bet.kind, bet.number)
+            kind = bet.kind
+            number = bet.number
+            i = bet_lights.get(kind * 16 + number)      # the cache _bet_light fills, asked here first
+            if i is None:
+                i = self._bet_light(kind, number)
             if i < 0:
                 continue
-            if (bet.kind == B.COME or bet.kind == B.DONT_COME) and bet.number:
+            if (kind == B.COME or kind == B.DONT_COME) and number:
                 lights.set(i, pixels.BLUE)               # a come point where a come bet travelled
             else:
                 lights.set(i, pixels.WHITE)
-        for zone, result in self.decided:
-            self._light(zone, _RESULT_COLOUR[result])
+        zone_lights = self._zone_lights
+        for zone, result in self.decided:               # 50 bets decided: 50 zones, mostly the same few
+            i = zone_lights.get(zone)                    # the cache _light fills, asked here first
+            if i is None:
+                self._light(zone, _RESULT_COLOUR[result])
+            elif i >= 0:
+                lights.set(i, _RESULT_COLOUR[result])
         if self.thrown and not self.no_roll:
             d1 = throws.face(self.throw_a, 0)
             if d1 == throws.face(self.throw_a, 1) and d1 * 2 in B.HARD_NUMBERS:

@@ -72,11 +72,16 @@ def placed_table(table):
     out = {}
     width = len(ZONES)
     amounts = table.reading.amounts
-    for seat in range(table.seats):
-        row = {}
-        for z in range(width):
-            if table.placed[seat * width + z] >= 0:
-                row[ZONES[z]] = amounts[seat * width + z]
-        if row:
-            out[str(seat + 1)] = row
+    row = None
+    row_seat = -1
+    i = 0
+    for bet_id in table.placed:                      # one walk over seats x zones, in their order
+        if bet_id >= 0:
+            seat = i // width
+            if seat != row_seat:                     # the seats' keys go in in the same order as ever
+                row_seat = seat
+                row = {}
+                out[str(seat + 1)] = row
+            row[ZONES[i - seat * width]] = amounts[i]
+        i += 1
     return out
