@@ -40,13 +40,17 @@ JOURNAL_BAD = const(20)
 # fault: CONFIRM (the dealer vouches no card left), the card read again, or VOID (Baccarat art. 10,
 # Omaha art. 9).
 RESET_IN_ROUND = const(21)
+# table.json does not match its seal at boot (firmware/settings_seal.py): changed outside a deploy or a
+# settings change (a flipped bit): the table is held closed like PROGRAM_MISMATCH until a reset with a
+# sealed file (tools.deploy --table, or the right file back).
+SETTINGS_BAD = const(22)
 
 # By code; "bad_dice" (2) is reserved: raised no more, still named (a restored fault record may hold it).
 NAMES = ("none", "bad_card", "bad_dice", "line_too_long", "queue_full", "display_missing", "crashed",
          "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved",
          "card_impossible", "card_unreadable", "double_pull", "card_out_of_order", "shoe_removed",
          "card_missing", "link_backlog", "boot_counter_bad", "program_mismatch", "journal_bad",
-         "reset_in_round")
+         "reset_in_round", "settings_bad")
 _CARD_ALARMS = (CARD_IMPOSSIBLE, CARD_UNREADABLE, DOUBLE_PULL, CARD_OUT_OF_ORDER, SHOE_REMOVED, CARD_MISSING,
                 LINK_BACKLOG)
 

@@ -10,7 +10,7 @@ import os
 import sys
 
 from firmware import board as board_mod
-from firmware import faults, program, screens as core_screens, table_config
+from firmware import faults, program, screens as core_screens, settings_seal, table_config
 from firmware.compat import const, kbd_intr, sleep_ms, sleep_ms_async, ticks_diff, ticks_ms
 from firmware.board_checks import MCUS, whole
 from firmware.console import Console, settings_cmd
@@ -130,6 +130,9 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     if not ctx.journal.pending or ctx.journal.problem:
         _restore_fault(ctx)       # queued first (older than anything found now); else the journal has it
     _check_program(ctx, program_dir)
+    seal_problem = settings_seal.check(state_dir, ctx.fs, table_path)
+    if seal_problem and not ctx.table.closed_code:
+        ctx.table.hold_closed(faults.SETTINGS_BAD)
     ctx.machine = machine
     ctx.reset_cause = reset_cause_name(machine)
     ctx.table_path = table_path
@@ -147,6 +150,8 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
         path, problem = ctx.program_problem
         ctx.reporter.emit("fault", {"fault": faults.name(faults.PROGRAM_MISMATCH), "file": path,
                                     "problem": problem})
+    if seal_problem:
+        ctx.reporter.emit("fault", {"fault": faults.name(faults.SETTINGS_BAD), "text": seal_problem})
     journal_problem = ctx.journal.link_problem()
     if journal_problem:           # the link store's flipped bits: the frames before them were kept
         ctx.reporter.emit("fault", {"fault": faults.name(faults.JOURNAL_BAD), "text": journal_problem[:120]})
@@ -327,6 +332,8 @@ def _dealer_lines(ctx):
     table = ctx.table
     if table.closed_code and ctx.program_problem is not None:
         lines = core_screens.closed_lines(table, ctx.config, ctx.program_problem[0].split("/")[-1])
+    elif table.closed_code == faults.SETTINGS_BAD:
+        lines = core_screens.closed_lines(table, ctx.config, ctx.table_path.split("/")[-1])
     else:
         lines = ctx.game.screens.dealer_lines(table, ctx.config, ctx.button_names)
     lines = settings_cmd.banner(ctx.console, lines, table)      # a settings change pending

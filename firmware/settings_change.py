@@ -12,7 +12,7 @@
 import json
 import os
 
-from firmware import table_config
+from firmware import settings_seal, table_config
 from firmware.compat import const
 from firmware.errors import RestoreError, SettingsError
 from firmware.host_port import settings_digest
@@ -261,10 +261,18 @@ class SettingsChange:
             return "audit log not written"
         try:
             if table_file:
+                # The seal takes the new file as well while it replaces the old one: a power cut at any
+                # point leaves a table file the next boot accepts (firmware/settings_seal.py).
+                settings_seal.add(ctx.state_dir, ctx.fs, settings_seal.read_file(table_file + NEW_SUFFIX))
                 _replace(ctx, table_file + NEW_SUFFIX, table_file)
         except OSError as exc:
             settings_swap.keep(ctx, shown)
             return "table file not replaced (%s)" % exc
+        if table_file:
+            try:
+                settings_seal.write(ctx.state_dir, ctx.fs, settings_seal.read_file(table_file))
+            except OSError:
+                pass                    # the seal takes both files still; the next boot keeps the one in place
         _remove(ctx, state_path(ctx.state_dir, PENDING_FILE))
         settings_swap.swap(ctx, table, rules, self.pending)
         journal = getattr(ctx, "journal", None)

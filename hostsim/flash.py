@@ -154,7 +154,7 @@ def table_on_flash(table_file, state_dir):
     """The table file as the simulated board keeps it: a copy in the state dir (its flash), which a settings
     change from the console rewrites (firmware/settings_change.py), never the file given. A file the
     firmware will refuse is passed on as it is, so the refusal names it."""
-    from firmware import table_config
+    from firmware import settings_seal, table_config
     from firmware.errors import SettingsError
 
     if not state_dir:
@@ -177,6 +177,7 @@ def table_on_flash(table_file, state_dir):
     shutil.copyfile(table_file, target)
     with open(deployed, "wb") as f:
         f.write(given)
+    settings_seal.write(state_dir, None, given)   # as tools.deploy --table seals it
     return target
 
 

@@ -28,6 +28,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PREPARE_SCRIPT = os.path.join(REPO, "tools", "device", "prepare.py")
 VERIFY_SCRIPT = os.path.join(REPO, "tools", "device", "verify.py")
 MPREMOTE_PIN = "mpremote==1.27.0"
+SEAL = "table.seal"  # the table file's seal (firmware/settings_seal.py), copied with --table
 RESET_WAIT_S = 3  # USB CDC re-enumeration after machine.reset() takes ~1-2 s
 
 
@@ -103,6 +104,16 @@ def check_table(path):
                           % (path, type(exc).__name__, exc))
 
 
+def seal_table(table, build_dir):
+    """The table file's seal (firmware/settings_seal.py), written beside the build and copied with the
+    file: the board holds a table.json that does not match it closed (a flipped bit)."""
+    from firmware import settings_seal
+    with open(table, "rb") as f:
+        data = f.read()
+    with open(os.path.join(build_dir, SEAL), "wb") as f:
+        f.write(settings_seal.crc_of(data).encode() + b"\n")
+
+
 def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None):
     """The mpremote command lines (argv lists) of a deployment, in order."""
     b = _shown(build_dir)
@@ -120,6 +131,7 @@ def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None):
         "+", "fs", "cp", b + "/manifest.json", ":manifest.json",
     ] + ([
         "+", "fs", "cp", _shown(os.path.abspath(table)), ":table.json",
+        "+", "fs", "cp", b + "/" + SEAL, ":" + SEAL,
     ] if table else []) + [
         "+", "fs", "cp", b + "/main.py", ":main.py",
         "+", "run", _shown(VERIFY_SCRIPT),
@@ -136,6 +148,7 @@ def deploy(board, port, build="build", dry_run=False, reset_wait=RESET_WAIT_S, t
     manifest = check_build(build_dir, board)
     if table:
         check_table(table)
+        seal_table(table, build_dir)
     cmds = commands(build_dir, port, reset_wait, table)
     if dry_run:
         for cmd in cmds:

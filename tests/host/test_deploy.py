@@ -137,8 +137,12 @@ def test_dry_run_with_table_settings_copies_them_before_main_py(built, tmp_path,
     assert deploy.deploy("pico", "/dev/ttyACM0", build=str(built), dry_run=True, table=str(table), out=out) == 0
     assert checked == [str(table)]
     second = out.getvalue().splitlines()[1]
-    assert (" + fs cp {b}/manifest.json :manifest.json + fs cp {t} :table.json + fs cp {b}/main.py :main.py"
-            " + run ".format(b="%s/pico" % built, t=table)) in second
+    assert (" + fs cp {b}/manifest.json :manifest.json + fs cp {t} :table.json + fs cp {b}/table.seal :table.seal"
+            " + fs cp {b}/main.py :main.py + run ".format(b="%s/pico" % built, t=table)) in second
+    # The seal the board checks table.json against at every boot (firmware/settings_seal.py).
+    import zlib
+    with open("%s/pico/table.seal" % built, "rb") as f:
+        assert f.read() == b"%08x\n" % zlib.crc32(table.read_bytes())
 
 
 def test_invalid_table_settings_are_refused(built, tmp_path):

@@ -489,9 +489,10 @@ def test_a_failing_host_side_is_not_a_firmware_crash(tmp_path):
 
     with pytest.raises(BrokenPipeError):
         replay_tool.replay([b'{"button": "deal"}'], _table(), BOARD, str(tmp_path), emit)
-    # The boot counter, the host link's frames, the table journal, the table file and (hostsim) the file
-    # deployed, and no crash.log.
-    assert sorted(name.split(".")[0] for name in os.listdir(tmp_path)) == ["boot", "link", "table", "table", "table"]
+    # The boot counter, the host link's frames, the table journal, the table file, its seal and (hostsim)
+    # the file deployed, and no crash.log.
+    assert sorted(os.listdir(tmp_path)) == ["boot.0", "link.0", "table.0", "table.deployed", "table.json",
+                                            "table.seal"]
 
 
 # -- determinism and golden scripts -------------------------------------------------------------
