@@ -157,3 +157,24 @@ def test_encoder_refuses_what_decode_would():
     raises(ValueError, enc.encode, 1, 1, "ACK", "", 10 ** 15)
     small = Encoder(64)
     raises_match(ValueError, "fit", small.encode, 1, 1, "REPORT", "x")
+
+
+def test_every_byte_outside_printable_ascii_is_refused_whatever_the_payload_type():
+    enc = Encoder()
+    for bad in (0, 9, 10, 31, 127, 128, 255):
+        payload = b"ok " + bytes((bad,)) + b" ok"
+        for given in (payload, bytearray(payload), memoryview(payload)):
+            raises_match(ValueError, "byte %d is not" % bad, fm.check_printable, given)
+            raises_match(ValueError, "byte %d is not" % bad, enc.encode, 1, 1, "REPORT", given)
+    fm.check_printable(bytes(range(32, 127)))                     # the whole range passes
+    fm.check_printable(memoryview(bytes(range(32, 127))))
+    fm.check_printable(b"")
+    n = enc.encode(1, 1, "REPORT", bytes(range(32, 127)))
+    assert bytes(enc.buf[:n]) == fm.encode(1, 1, "REPORT", bytearray(range(32, 127)))
+
+
+def test_a_payload_checked_by_the_caller_is_framed_as_the_unchecked_one():
+    enc = Encoder()
+    payload = b'{"event": "result", "round": 3}'
+    n = enc.encode(4, 9, "PART", memoryview(payload), 120, -1, True)
+    assert bytes(enc.buf[:n]) == fm.encode(4, 9, "PART", payload, 120)
