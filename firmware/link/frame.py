@@ -50,6 +50,7 @@ _HEX = b"0123456789ABCDEF"
 # A byte outside printable ASCII, found by one search in C: on the MicroPython VM min() and max() of a
 # payload cost 0.45 us a byte (a comparison each through the generic operator), this 0.06 us.
 _UNPRINTABLE = re.compile(b"[^ -~]")
+_NOT_CAPITAL = re.compile(b"[^A-Z]")
 
 
 def _hex(ch):
@@ -271,14 +272,13 @@ class Encoder:
             i = _put_uint(buf, i + 1, host_ms)
         buf[i] = _SPACE
         i += 1
-        if not 1 <= len(type) <= MAX_TYPE:
+        if not isinstance(type, bytes):
+            type = type.encode() if isinstance(type, str) else bytes(type)
+        k = len(type)
+        if not 1 <= k <= MAX_TYPE or _NOT_CAPITAL.search(type) is not None:
             raise ValueError("TYPE must be 1..%d capital letters" % MAX_TYPE)
-        for ch in type:
-            ch = ch if isinstance(ch, int) else ord(ch)
-            if not 65 <= ch <= 90:
-                raise ValueError("TYPE must be 1..%d capital letters" % MAX_TYPE)
-            buf[i] = ch
-            i += 1
+        buf[i:i + k] = type
+        i += k
         n = len(payload)
         if n:
             buf[i] = _SPACE

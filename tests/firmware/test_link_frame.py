@@ -178,3 +178,14 @@ def test_a_payload_checked_by_the_caller_is_framed_as_the_unchecked_one():
     payload = b'{"event": "result", "round": 3}'
     n = enc.encode(4, 9, "PART", memoryview(payload), 120, -1, True)
     assert bytes(enc.buf[:n]) == fm.encode(4, 9, "PART", payload, 120)
+
+
+def test_a_type_is_the_same_frame_as_str_bytes_or_bytearray_and_only_capitals_pass():
+    enc = Encoder()
+    frames = []
+    for given in ("REPORT", b"REPORT", bytearray(b"REPORT")):
+        n = enc.encode(1, 2, given, "{}", 3)
+        frames.append(bytes(enc.buf[:n]))
+    assert frames[0] == frames[1] == frames[2] == b"#1.2 3 REPORT {}*" + frames[0][-9:]
+    for bad in ("R\xc9PORT", b"RE PORT", b"REPORT\n", b"@", b"[", bytearray(b"ab")):
+        raises_match(ValueError, "TYPE", enc.encode, 1, 1, bad)
