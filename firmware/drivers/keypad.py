@@ -20,6 +20,10 @@
 # a key still held when the reading falls back to 1..2 keys is then debounced anew.
 # Releases are never ghosts (a ghost only adds keys) and are taken as read.
 #
+# Idle: while no key is held or pending, a poll first pulls every row low at once and reads the
+# columns (rows + columns pin calls, not rows x columns): all high, no key is down and the scan
+# would change nothing, so it is skipped. Open-drain rows make that safe too: no row drives high.
+#
 # poll() allocates nothing: state lives in bytearrays made once.
 from firmware.compat import const
 from firmware.events import KEY
@@ -46,6 +50,7 @@ class Keypad:
         self.down = bytearray(n)     # debounced state, 1 = held
         self._read = bytearray(n)    # this scan's reading
         self._count = bytearray(n)   # consecutive scans disagreeing with `down`
+        self._idle = True            # no key down nor pending: a column probe stands for a scan
         for row in rows:
             row.value(_RELEASED)
 
@@ -54,22 +59,43 @@ class Keypad:
 
     def poll(self, queue):
         """Scan the whole matrix once; post (KEY, index, 0) for each debounced press."""
+        if self._idle and not self._any_column_low():
+            return
         if self._scan() >= _GHOST_KEYS:
             self._ghost_scan()
+            self._idle = False
             return
         read = self._read
         down = self.down
         count = self._count
+        busy = False
         for i in range(len(read)):
             if read[i] == down[i]:
                 count[i] = 0
+                busy = busy or down[i]
                 continue
+            busy = True
             count[i] += 1
             if count[i] >= self.stable_scans:
                 count[i] = 0
                 down[i] = read[i]
                 if read[i]:
                     queue.put(KEY, i, 0)
+        self._idle = not busy
+
+    def _any_column_low(self):
+        """Every row pulled low at once: does any column read low (a key, any key, is down)?"""
+        rows = self.rows
+        low = False
+        for row in rows:
+            row.value(_SCANNED)
+        for col in self.cols:
+            if col.value() == 0:
+                low = True
+                break
+        for row in rows:
+            row.value(_RELEASED)
+        return low
 
     def _scan(self):
         """Read every key into _read; returns how many read down."""

@@ -123,10 +123,11 @@ class Sender:
             return 0
         if pieces == 1:
             return self._append(type, payload)
+        frame_mod.check_printable(payload)     # once, and before a piece is held: all or nothing
         view = memoryview(payload)
         for i in range(pieces - 1):
-            self._append(PART, view[i * most:(i + 1) * most])
-        return self._append(type, view[(pieces - 1) * most:])
+            self._append(PART, view[i * most:(i + 1) * most], True)
+        return self._append(type, view[(pieces - 1) * most:], True)
 
     def request(self):
         """The payload of the REQUEST frame receive() just took (bytes)."""
@@ -217,10 +218,10 @@ class Sender:
         self.last_status = status
         return CMD_BAD
 
-    def _append(self, type, payload):
+    def _append(self, type, payload, checked=False):
         seq = self._next_seq
         host_ms = self.host_time_ms()
-        n = self._enc.encode(self.boot, seq, type, payload, self.uptime_ms, host_ms)
+        n = self._enc.encode(self.boot, seq, type, payload, self.uptime_ms, host_ms, checked)
         self.store.append(self.boot, seq, self._enc.buf, n)
         self._next_seq = seq + 1
         self._check_alarm()

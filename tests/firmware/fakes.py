@@ -111,12 +111,14 @@ class FakeMatrix:
 
     A held key joins its row and column wires; a wire reads low when any wire it is joined to
     (through held keys, over any number of hops: ghosts too) is a row pulled low. The rows count
-    how often they were pulled low and whether two were ever low at once (the scan's contract).
+    how often they were pulled low; each column read notes how many rows were low then (a scan
+    reads a row alone; an "any key down?" probe reads them all at once).
     """
 
     def __init__(self, rows, cols):
         self.held = []                       # (row, col) of the keys held down
         self.overlaps = 0                    # scans that pulled a second row low before releasing one
+        self.rows_low_at_reads = []          # rows low at each column read
         self.rows = [_MatrixRow(self) for _ in range(rows)]
         self.cols = [_MatrixCol(self, c) for c in range(cols)]
 
@@ -173,6 +175,7 @@ class _MatrixCol:
     def value(self, v=None):
         if v is not None:
             raise AssertionError("a keypad column is an input")
+        self.matrix.rows_low_at_reads.append(sum(1 for row in self.matrix.rows if row.level == 0))
         return 0 if self.matrix.column_low(self.index) else 1
 
 

@@ -35,7 +35,7 @@ def test_malformed_codes_rejected():
 def test_card_number_outside_the_deck_is_an_integrity_alarm():
     """A card int comes from a reader: anything but 0..51 is a card no deck holds.
     bool is an int subclass but never a card (True would read as 2d)."""
-    for bad in (52, -1, True, False, 1.0, "1", None, [1]):
+    for bad in (52, -1, True, False, 1.0, "1", None, [1], 2 ** 40, -2 ** 40):
         raises(IntegrityError, cards.check, bad)
         raises(IntegrityError, cards.name, bad)
     assert cards.check(0) == 0 and cards.check(51) == 51

@@ -111,8 +111,9 @@ def _allocated(fn):
 @micropython_only
 def test_a_host_link_frame_allocates_only_its_crc_word():
     # Before: 384 bytes a frame (the CRC word split into digits with 32-bit shifts, each a big int
-    # on MicroPython). Now min's and max's iterators (the payload checked in C), the view over the
-    # frame and, when the CRC needs more than a small int's 30 bits, the word and its two halves.
+    # on MicroPython). Now the view over the frame and, when the CRC needs more than a small int's
+    # 30 bits, the word and its two halves (the payload and TYPE are checked by regex searches in C,
+    # whose match objects, when nothing matches, MicroPython frees before the search returns).
     enc = fm.Encoder()
     payload = b'{"seq": 12, "table": "B01", "event": "result", "round": 7, "winner": "banker"}'
     n = enc.encode(3, 17, b"REPORT", payload, 52310)

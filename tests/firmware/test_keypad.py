@@ -84,7 +84,40 @@ def test_two_keys_in_one_column_are_two_presses():
     matrix.press(3, 3)
     _polls(keypad, queue, 3)
     assert _events(queue) == [(KEY, 7, 0), (KEY, 15, 0)]
-    assert matrix.overlaps == 0       # one row pulled low at a time: two held keys short nothing
+    # A key's reading is its row's alone: a column is read with one row low (the scan) or with all
+    # of them (the idle probe, which names no key); open-drain rows short nothing either way.
+    assert 1 in matrix.rows_low_at_reads
+    assert all(n == 1 or n == ROWS for n in matrix.rows_low_at_reads)
+
+
+def test_an_idle_keypad_reads_its_columns_once_with_every_row_low_and_scans_nothing():
+    matrix, keypad, queue = _rig()
+    _polls(keypad, queue, 4)
+    assert matrix.rows_low_at_reads == [ROWS] * COLS * 4          # the probe only, every poll
+    assert [row.level for row in matrix.rows] == [1] * ROWS
+
+
+def test_a_key_pressed_at_an_idle_keypad_is_scanned_until_it_is_released_and_settled():
+    # The probe must hand over to the full scan while a key is down or pending (a stale idle flag
+    # would miss the press, or the release and so the next press of the same key).
+    matrix, keypad, queue = _rig()
+    _polls(keypad, queue, 2)
+    matrix.press(2, 1)
+    _polls(keypad, queue, 2)
+    matrix.release(2, 1)                  # a bounce: pending, then read up again
+    _polls(keypad, queue, 3)
+    assert _events(queue) == []
+    matrix.press(2, 1)
+    _polls(keypad, queue, 3)
+    assert _events(queue) == [(KEY, 9, 0)]
+    matrix.release(2, 1)
+    _polls(keypad, queue, 4)              # the release debounced (3), a scan finds all settled (1)
+    del matrix.rows_low_at_reads[:]
+    keypad.poll(queue)
+    assert matrix.rows_low_at_reads == [ROWS] * COLS
+    matrix.press(2, 1)
+    _polls(keypad, queue, 3)
+    assert _events(queue) == [(KEY, 9, 0)]            # the same key again: one more press
 
 
 def test_a_second_key_while_one_is_held_is_posted_alone():

@@ -82,10 +82,28 @@ def test_show_writes_each_changed_row_in_one_transaction():
     bus, d = make(8, 2)
     bus.reset_log()
     assert d.show(["Player", "Banker"]) == 2
-    assert bus.ops(0) == [(0, 0x80)] + [(1, ord(c)) for c in "Player  "] + \
-        [(0, 0xC0)] + [(1, ord(c)) for c in "Banker  "]
-    # per row: the 4-byte "set address" command, then 4 bytes per character in one go
-    assert [len(t) for t in bus.transactions] == [4, 32, 4, 32]
+    assert bus.ops(0) == [(0, 0x80)] + [(1, ord(c)) for c in "Player"] + \
+        [(0, 0xC0)] + [(1, ord(c)) for c in "Banker"]
+    # per row: the 4-byte "set address" command and 4 bytes per changed character, in one go
+    # (the trailing spaces were blank already)
+    assert [len(t) for t in bus.transactions] == [28, 28]
+
+
+def test_show_sends_only_from_the_first_changed_character_to_the_last():
+    bus, d = make(20, 4)
+    d.show(["ROUND 11", "PLAYER WINS 9-5", "BOTH STAND", "B0 P1 T0"])
+    bus.reset_log()
+    assert d.show(["ROUND 12", "PLAYER WINS 9-5", "BOTH STAND", "B0 P2 T0"]) == 2
+    # row 0 at column 7: address 0x87; row 3 (0x54 + 4): 0xD8; a character each
+    assert bus.ops(0) == [(0, 0x87), (1, ord("2")), (0, 0xD8), (1, ord("2"))]
+    bus.reset_log()
+    assert d.show(["ROUND 12", "BANKER WINS 7-6", "BOTH STAND", "B1 P2 T1"]) == 2
+    assert bus.ops(0) == [(0, 0xC0)] + [(1, ord(c)) for c in "BANKER WINS 7-6"] + \
+        [(0, 0xD5)] + [(1, ord(c)) for c in "1 P2 T1"]
+    bus.reset_log()
+    assert d.show(["ROUND 12", "BANKER WINS 7-6", "BOTH", "B1 P2 T1"]) == 1
+    assert bus.ops(0) == [(0, 0x99)] + [(1, 0x20)] * 5          # row 2 from column 5: 0x14 + 5
+    assert d._shown[2] == bytearray(b"BOTH" + b" " * 16)
 
 
 def test_show_skips_unchanged_rows():
@@ -93,7 +111,7 @@ def test_show_skips_unchanged_rows():
     d.show(["Player", "Banker"])
     bus.reset_log()
     assert d.show(["Player", "Tie"]) == 1
-    assert bus.ops(0)[0] == (0, 0xC0) and text_of(bus.ops(0)) == "Tie     "
+    assert bus.ops(0)[0] == (0, 0xC0) and text_of(bus.ops(0)) == "Tie   "   # "er" -> "  " the last change
     bus.reset_log()
     assert d.show(["Player", "Tie"]) == 0
     assert bus.transactions == []
@@ -105,10 +123,11 @@ def test_missing_rows_blank_and_long_lines_cut():
     d.show(["12345678901", "x"])
     bus.reset_log()
     d.show(["12345678901"])
-    assert text_of(bus.ops(0)) == "        "       # row 2 blanked, row 1 unchanged
+    assert text_of(bus.ops(0)) == " "              # row 2 blanked ("x" -> " "), row 1 unchanged
     bus.reset_log()
     d.show(["abcdefghij", ""])
     assert text_of(bus.ops(0)) == "abcdefgh"
+    assert bytes(d._shown[0]) == b"abcdefgh"
 
 
 def test_characters_outside_rom_a00_are_replaced():
@@ -202,7 +221,7 @@ def test_scratch_buffers_are_reused():
     d.show(["a", "b"])
     d.show(["c", "d"])
     d.putstr("xyz")
-    assert d._buf is buf and d._row is row and len(buf) == 32
+    assert d._buf is buf and d._row is row and len(buf) == 4 + 32
 
 
 def test_a_row_showing_the_same_text_is_not_encoded_again():
@@ -235,7 +254,8 @@ def test_a_row_written_by_putstr_or_clear_is_shown_again():
     d.putstr("XX")
     bus.reset_log()
     assert d.show(["Player", "Banker"]) == 1                      # row 0 was overwritten: put back
-    assert text_of(bus.ops(0)) == "Player  "
+    assert text_of(bus.ops(0)) == "Pl"                           # what putstr() changed
+    assert bytes(d._shown[0]) == b"Player  "
     d.clear()
     assert d.show(["Player", "Banker"]) == 2
 
@@ -247,3 +267,14 @@ def test_ascii_rows_are_encoded_as_rom_code_encodes_each_character():
         text = "".join(chr(c) for c in range(start, min(start + 20, 0x80)))
         d.show([text])
         assert bytes(d._shown[0][:len(text)]) == bytes(lcd.rom_code(ch) for ch in text), text
+
+
+def test_ascii_rows_the_lcd_cannot_show_as_they_are_take_the_replacements():
+    # show() copies a row whose every byte is its own ROM code at once; any other byte sends the row
+    # through rom_code(): a control character, the backslash, the tilde, DEL.
+    bus, d = make(8, 2)
+    d.show(["a\tb\\c~\x7f", "exactly8", "cut after 8"])
+    assert bytes(d._shown[0]) == b"a?b?c?? "
+    assert bytes(d._shown[1]) == b"exactly8"
+    d.show(["12345678", "cut after 8"])
+    assert bytes(d._shown[0]) == b"12345678" and bytes(d._shown[1]) == b"cut afte"

@@ -157,3 +157,35 @@ def test_encoder_refuses_what_decode_would():
     raises(ValueError, enc.encode, 1, 1, "ACK", "", 10 ** 15)
     small = Encoder(64)
     raises_match(ValueError, "fit", small.encode, 1, 1, "REPORT", "x")
+
+
+def test_every_byte_outside_printable_ascii_is_refused_whatever_the_payload_type():
+    enc = Encoder()
+    for bad in (0, 9, 10, 31, 127, 128, 255):
+        payload = b"ok " + bytes((bad,)) + b" ok"
+        for given in (payload, bytearray(payload), memoryview(payload)):
+            raises_match(ValueError, "byte %d is not" % bad, fm.check_printable, given)
+            raises_match(ValueError, "byte %d is not" % bad, enc.encode, 1, 1, "REPORT", given)
+    fm.check_printable(bytes(range(32, 127)))                     # the whole range passes
+    fm.check_printable(memoryview(bytes(range(32, 127))))
+    fm.check_printable(b"")
+    n = enc.encode(1, 1, "REPORT", bytes(range(32, 127)))
+    assert bytes(enc.buf[:n]) == fm.encode(1, 1, "REPORT", bytearray(range(32, 127)))
+
+
+def test_a_payload_checked_by_the_caller_is_framed_as_the_unchecked_one():
+    enc = Encoder()
+    payload = b'{"event": "result", "round": 3}'
+    n = enc.encode(4, 9, "PART", memoryview(payload), 120, -1, True)
+    assert bytes(enc.buf[:n]) == fm.encode(4, 9, "PART", payload, 120)
+
+
+def test_a_type_is_the_same_frame_as_str_bytes_or_bytearray_and_only_capitals_pass():
+    enc = Encoder()
+    frames = []
+    for given in ("REPORT", b"REPORT", bytearray(b"REPORT")):
+        n = enc.encode(1, 2, given, "{}", 3)
+        frames.append(bytes(enc.buf[:n]))
+    assert frames[0] == frames[1] == frames[2] == b"#1.2 3 REPORT {}*" + frames[0][-9:]
+    for bad in ("R\xc9PORT", b"RE PORT", b"REPORT\n", b"@", b"[", bytearray(b"ab")):
+        raises_match(ValueError, "TYPE", enc.encode, 1, 1, bad)

@@ -312,3 +312,13 @@ def test_a_report_longer_than_a_frame_goes_out_as_parts_and_is_held_whole_or_ref
     assert store.count() == 7 and sender.send(long_report) == 0      # 3 frames do not fit in 1: refused whole
     assert store.count() == 7 and sender.refused_total == 1
     raises_match(ValueError, "needs", sender.send, b"y" * (8 * fm.MAX_PAYLOAD))   # more than the store holds
+
+
+def test_a_long_report_with_a_byte_no_frame_carries_is_refused_before_any_piece_is_held():
+    sender, wire, store = _sender(capacity=8)
+    sender.send('{"event": "x"}')
+    held = store.count()
+    tail_bad = b"z" * (2 * fm.MAX_PAYLOAD) + b"\x7f"          # the culprit in the last piece
+    raises_match(ValueError, "byte 127 is not", sender.send, tail_bad)
+    assert store.count() == held                              # no PART frame of it left behind
+    assert sender.send('{"event": "y"}') == 3                 # and no seq spent on it

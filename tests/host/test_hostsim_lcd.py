@@ -37,8 +37,10 @@ def test_only_changed_rows_cross_the_bus(hw):
     lcd.show(["a", "b", "c", "d"])
     before = glass.transactions
     lcd.show(["a", "B", "c", "d"])
-    assert glass.transactions - before == 2         # set address + one row of data
+    assert glass.transactions - before == 1         # set address + the changed character, at once
     assert glass.lines()[1].rstrip() == "B"
+    lcd.show(["a", "B", "c", "d  dd d"])
+    assert glass.lines() == ["a" + " " * 19, "B" + " " * 19, "c" + " " * 19, "d  dd d" + " " * 13]
 
 
 def test_replaced_and_extra_characters_render(hw):

@@ -42,11 +42,16 @@ def round_of(table, code, a, b, previous):
 def dealt(hand):
     """The round's cards as dealt (its own order of hands)."""
     out = []
-    taken = [0, 0]
+    player = hand.player
+    banker = hand.banker
+    p = b = 0
     for side in hand.order:
-        cards_of = hand.player if side == PLAYER else hand.banker
-        out.append(cards.name(cards_of[taken[side]]))
-        taken[side] += 1
+        if side == PLAYER:
+            out.append(cards.name(player[p]))
+            p += 1
+        else:
+            out.append(cards.name(banker[b]))
+            b += 1
     return out
 
 
@@ -54,14 +59,17 @@ def seat_nets(table):
     """{seat: net} of the seats that bet this round (a void round: 0, every bet returned)."""
     out = {}
     width = len(ZONES)
+    bets = table.round_bets
+    nets = table.nets
+    i = 0
     for seat in range(table.seats):
         net = 0
         bet = False
-        for z in range(width):
-            i = seat * width + z
-            if table.round_bets[i]:
+        for _ in range(width):
+            if bets[i]:
                 bet = True
-                net += table.nets[i]
+                net += nets[i]
+            i += 1
         if bet:
             out[str(seat + 1)] = net
     return out

@@ -43,33 +43,24 @@ def game_report(table, code, a, b):
 
 def seat_table(table, amounts):
     """{seat: {zone: amount}} of the seats with a non-zero amount (seats as strings, JSON keys)."""
-    out = {}
-    width = len(rules.ZONES)
-    for seat in range(table.seats):
-        row = {}
-        for z in range(width):
-            value = amounts[seat * width + z]
-            if value:
-                row[rules.ZONES[z]] = value
-        if row:
-            out[str(seat + 1)] = row
-    return out
+    return _by_seat(table.seats, amounts, amounts)
 
 
 def result_fields(table, number):
     record = table.record
     hand = table.last_hand
-    fields = {"round": number, "player": cards.names(hand.player), "banker": cards.names(hand.banker)}
+    # One dict built in the report's key order (no temporary dict merged in): on the VM this path
+    # ran on every result.
     if record.void:
-        fields.update({"player_total": None, "banker_total": None, "winner": None,
-                       "player_pair": False, "banker_pair": False})
+        fields = {"round": number, "player": cards.names(hand.player), "banker": cards.names(hand.banker),
+                  "player_total": None, "banker_total": None, "winner": None,
+                  "player_pair": False, "banker_pair": False, "demo": bool(record.demo), "void": True}
     else:
         result = record.result
-        fields.update({"player_total": result.player_total, "banker_total": result.banker_total,
-                       "winner": _WINNERS[result.winner], "player_pair": bool(result.player_pair),
-                       "banker_pair": bool(result.banker_pair)})
-    fields["demo"] = bool(record.demo)
-    fields["void"] = bool(record.void)
+        fields = {"round": number, "player": cards.names(hand.player), "banker": cards.names(hand.banker),
+                  "player_total": result.player_total, "banker_total": result.banker_total,
+                  "winner": _WINNERS[result.winner], "player_pair": bool(result.player_pair),
+                  "banker_pair": bool(result.banker_pair), "demo": bool(record.demo), "void": False}
     if table.has_bets:
         fields["nets"] = nets_table(table)
     return fields
@@ -77,15 +68,24 @@ def result_fields(table, number):
 
 def nets_table(table):
     """{seat: {zone: net}} of every zone that had a bet (a push is 0, a void round returns all)."""
+    return _by_seat(table.seats, table.round_bets, table.nets)
+
+
+def _by_seat(seats, present, values):
+    """{seat: {zone: values[i]}} of the zones i where present[i] is not 0, seats and zones in order."""
     out = {}
-    width = len(rules.ZONES)
-    for seat in range(table.seats):
-        row = {}
+    zones = rules.ZONES
+    width = len(zones)
+    i = 0
+    for seat in range(seats):
+        row = None
         for z in range(width):
-            i = seat * width + z
-            if table.round_bets[i]:
-                row[rules.ZONES[z]] = table.nets[i]
-        if row:
+            if present[i]:
+                if row is None:
+                    row = {}
+                row[zones[z]] = values[i]
+            i += 1
+        if row is not None:
             out[str(seat + 1)] = row
     return out
 
