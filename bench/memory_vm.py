@@ -21,6 +21,8 @@ import sys
 GAME = "baccarat"
 STEP_ROUNDS = 20        # rounds between two measurements (bench/whole_table.py: 1000)
 ROUNDS_PER_CALL = 20    # rounds per VM run call: garbage made in a call is freed only after it
+MODULES = ()            # every firmware module a booted table has imported after a few rounds
+#                         (bench/whole_table.py writes them here, found by a run of its own)
 MEM = [0] * 8
 PREV = [0] * 8
 KEPT = []            # heap kept after each step of rounds
@@ -60,6 +62,15 @@ measure(2)
 measure(2)
 # --- next run call ---
 measure(2)
+# --- next run call ---
+for _name in MODULES:  # the table's CODE: every module it imports, before it boots
+    __import__(_name)
+# --- next run call ---
+measure(6)
+# --- next run call ---
+measure(6)
+# --- next run call ---
+measure(6)
 # --- next run call ---
 TABLE = vmtable.Table(GAME)
 # --- next run call ---
@@ -161,20 +172,26 @@ def slope(ys):
 
 print("runtime: %s %s" % (sys.implementation.name, sys.platform))
 print("game: %s" % GAME)
-for _slot in range(6):
-    if _slot == 4:
-        continue
+for _slot in (0, 1, 2, 3, 5, 6):
     if MEM[_slot] != PREV[_slot]:
         print("ram_unsteady_slot_%d: %d" % (_slot, MEM[_slot] - PREV[_slot]))
 print("ram_firmware_shared_by_fakes_bytes: %d" % (MEM[1] - MEM[0]))
 print("ram_bench_fakes_bytes: %d" % (MEM[2] - MEM[1]))
 print("ram_table_after_boot_bytes: %d" % ((MEM[1] - MEM[0]) + (MEM[3] - MEM[2])))
+CODE = (MEM[1] - MEM[0]) + (MEM[6] - MEM[2])     # what importing the table's modules keeps
+DATA = MEM[3] - MEM[6]                           # what boot keeps beyond its modules: the table's objects
+print("modules_imported: %d" % len(MODULES))
+print("ram_code_bytes: %d" % CODE)
+print("ram_data_after_boot_bytes: %d" % DATA)
+print("ram_data_after_boot_less_bench_uart_bytes: %d" % (DATA - fake_buffers(TABLE)))
 print("round_alloc_bytes: %d" % ALLOC[0])
 print("pass_alloc_max_bytes: %d" % PASS_MAX[0])
 print("peak_bound_bytes: %d" % (KEPT[0] - MEM[2] + (MEM[1] - MEM[0]) + PASS_MAX[0]))
+print("peak_bound_data_only_bytes: %d" % (KEPT[0] - MEM[6] + PASS_MAX[0]))
 print("ram_second_table_bytes: %d" % (MEM[5] - KEPT[-1]))
 print("ram_bench_uart_buffers_bytes: %d" % fake_buffers(TABLE))
 print("rounds_played: %d" % K[0])
 print("kept_after_rounds_bytes: %s" % " ".join("%d" % (k - MEM[2] + (MEM[1] - MEM[0])) for k in KEPT))
+print("kept_data_only_after_rounds_bytes: %s" % " ".join("%d" % (k - MEM[6]) for k in KEPT))
 print("kept_slope_bytes_per_%d_rounds: %.1f" % (STEP_ROUNDS, slope(KEPT[1:])))
 print("kept_growth_bytes: %d" % (KEPT[-1] - KEPT[1]))
