@@ -163,11 +163,53 @@ def fake_buffers(t):
 def slope(ys):
     # Least squares, bytes per STEP_ROUNDS rounds.
     n = len(ys)
+    if n < 2:
+        return 0.0
     mx = (n - 1) / 2.0
     my = sum(ys) / float(n)
     num = sum((i - mx) * (ys[i] - my) for i in range(n))
     den = sum((i - mx) * (i - mx) for i in range(n))
     return num / den
+
+
+# What stays in the heap even when the code is frozen or in ROMFS (bytecode, qstrs and constants in
+# flash): each module's object and globals dict, the function and class objects its top level makes.
+# Counted here, and an ESTIMATE of their bytes on a 32-bit port (this VM's word size): a dict 16 bytes
+# and 8 a slot (slots: its entries rounded up to a power of two), a function 16 (a closure or default
+# arguments more), a class 64 and its dict, a module 16; values built at import (tuples, bytearrays)
+# are not counted. Classes' methods are counted as functions.
+_EST = {"modules": 0, "dict_slots": 0, "dicts": 0, "functions": 0, "classes": 0}
+
+
+def _slots(n):
+    k = 1
+    while k < n:
+        k *= 2
+    return k
+
+
+def _count_dict(d, seen):
+    _EST["dicts"] += 1
+    _EST["dict_slots"] += _slots(len(d))
+    for v in d.values():
+        if type(v).__name__ in ("function", "closure", "staticmethod", "classmethod"):
+            _EST["functions"] += 1
+        elif isinstance(v, type) and id(v) not in seen:
+            seen.append(id(v))
+            _EST["classes"] += 1
+            try:
+                _count_dict(v.__dict__, seen)
+            except AttributeError:
+                pass
+
+
+def frozen_residual_estimate():
+    seen = []
+    for name in MODULES:
+        _EST["modules"] += 1
+        _count_dict(sys.modules[name].__dict__, seen)
+    return (16 * _EST["modules"] + 16 * _EST["dicts"] + 8 * _EST["dict_slots"] + 16 * _EST["functions"]
+            + 64 * _EST["classes"])
 
 
 print("runtime: %s %s" % (sys.implementation.name, sys.platform))
@@ -184,6 +226,10 @@ print("modules_imported: %d" % len(MODULES))
 print("ram_code_bytes: %d" % CODE)
 print("ram_data_after_boot_bytes: %d" % DATA)
 print("ram_data_after_boot_less_bench_uart_bytes: %d" % (DATA - fake_buffers(TABLE)))
+_RESIDUAL = frozen_residual_estimate()
+print("frozen_residual_counts: %d modules, %d dicts (%d slots), %d functions, %d classes"
+      % (_EST["modules"], _EST["dicts"], _EST["dict_slots"], _EST["functions"], _EST["classes"]))
+print("frozen_residual_estimate_bytes: %d" % _RESIDUAL)
 print("round_alloc_bytes: %d" % ALLOC[0])
 print("pass_alloc_max_bytes: %d" % PASS_MAX[0])
 print("peak_bound_bytes: %d" % (KEPT[0] - MEM[2] + (MEM[1] - MEM[0]) + PASS_MAX[0]))
