@@ -212,6 +212,47 @@ def frozen_residual_estimate():
             + 64 * _EST["classes"])
 
 
+# The booted table's biggest buffers, by owner (their lengths, found by walking the boot's context:
+# bytearrays, bytes, str; lists, tuples and dicts at 4 and 8 bytes an item). Not their objects'
+# overhead: what the data figure holds besides them is instances, their dicts, settings.
+_SEEN = {}
+_BUFFERS = {}
+_LEAVES = (bytearray, bytes, str, int, float, memoryview, bool)
+
+
+def _walk(obj, path, depth):
+    if obj is None or id(obj) in _SEEN or depth > 6:
+        return
+    _SEEN[id(obj)] = 1
+    if isinstance(obj, (bytearray, bytes, str)):
+        _BUFFERS[path] = len(obj)
+        return
+    if isinstance(obj, _LEAVES) or type(obj).__name__ in ("module", "function", "bound_method", "closure", "type"):
+        return
+    if isinstance(obj, (list, tuple)):
+        _BUFFERS[path] = 4 * len(obj)
+        for i in range(min(len(obj), 300)):
+            _walk(obj[i], "%s[%d]" % (path, i), depth + 1)
+        return
+    if isinstance(obj, dict):
+        _BUFFERS[path] = 8 * len(obj)
+        for k in obj:
+            _walk(obj[k], "%s[%r]" % (path, k), depth + 1)
+        return
+    try:
+        attrs = obj.__dict__
+    except AttributeError:
+        return
+    for k in attrs:
+        _walk(attrs[k], path + "." + k, depth + 1)
+
+
+def biggest_buffers(ctx, n):
+    _walk(ctx, "ctx", 0)
+    found = sorted(_BUFFERS.items(), key=lambda kv: -kv[1])[:n]
+    return ", ".join("%s %d" % kv for kv in found)
+
+
 print("runtime: %s %s" % (sys.implementation.name, sys.platform))
 print("game: %s" % GAME)
 for _slot in (0, 1, 2, 3, 5, 6):
@@ -230,6 +271,7 @@ _RESIDUAL = frozen_residual_estimate()
 print("frozen_residual_counts: %d modules, %d dicts (%d slots), %d functions, %d classes"
       % (_EST["modules"], _EST["dicts"], _EST["dict_slots"], _EST["functions"], _EST["classes"]))
 print("frozen_residual_estimate_bytes: %d" % _RESIDUAL)
+print("biggest_buffers_after_rounds: %s" % biggest_buffers(TABLE.ctx, 8))
 print("round_alloc_bytes: %d" % ALLOC[0])
 print("pass_alloc_max_bytes: %d" % PASS_MAX[0])
 print("peak_bound_bytes: %d" % (KEPT[0] - MEM[2] + (MEM[1] - MEM[0]) + PASS_MAX[0]))
