@@ -2,6 +2,11 @@
 # link, console and whatever firmware.main.boot builds: measured with the tree as it is), what one
 # round ALLOCATES (with the collector off: an upper bound of the round's peak over what is kept), and
 # the heap kept after every STEP_ROUNDS rounds up to STEPS x STEP_ROUNDS, whose slope must be 0.
+# The heap kept after boot is split: CODE, what importing every module of MODULES keeps (imported
+# before the boot; bench/whole_table.py lists them), and DATA, boot minus imports: what a board keeps
+# with its code in flash (frozen or ROMFS, whose bytecode takes no heap), less what those modules
+# still keep there (their dicts, functions, classes: counted and estimated below). Run alone, with
+# MODULES empty, CODE is only the three shared modules and DATA holds the rest of the code.
 # Prints "key: value" lines.
 #
 #   .venv/bin/python bench/whole_table.py --memory-only     (each game in a VM of its own)

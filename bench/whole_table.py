@@ -10,7 +10,10 @@ host's speed cancels out), against the issue's targets. The RP2040 figures are a
 iterations x an ASSUMED time per iteration on the board (--rp2040-us-per-iter, default 4.0 us as in
 bench/omaha_eval.py) until a board runs `mpremote mount . run bench/table_vm.py`.
 --memory also runs bench/memory_vm.py (tools.mpvm --steps: memory kept, collected in separate VM
-run calls) and prints its lines.
+run calls) and prints its lines: the heap kept with the code on the filesystem (code + data), and
+with the code in flash, frozen or ROMFS: data only, measured as boot minus imports (the table's
+modules, listed by a first VM run, imported before the boot), and an estimate with what those modules
+still keep in the heap (docs/performance.md, "Memory kept").
 """
 import argparse
 import os
