@@ -13,7 +13,8 @@
 # at /rom (on sys.path after the filesystem's own folder), and its entries in manifest.json say
 # "rom": true. They are checked and verified there, at <root>/rom/<path> ("rom/..." relative to the
 # board's "/"), with the same path in the digest, so a lab's digest of the build is the same. A copy
-# of their top folder on the filesystem would be imported instead: it is refused (SHADOWED).
+# of their top folder on the filesystem (on sys.path too: which one an import finds would depend on
+# sys.path's order, not on this check) is refused (SHADOWED).
 #
 # hashlib.sha256 is all MicroPython offers (no hmac module): HMAC is built here (RFC 2104).
 import binascii
