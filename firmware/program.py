@@ -14,7 +14,8 @@
 # "rom": true. They are checked and verified there, at <root>/rom/<path> ("rom/..." relative to the
 # board's "/"), with the same path in the digest, so a lab's digest of the build is the same. A copy
 # of their top folder on the filesystem (on sys.path too: which one an import finds would depend on
-# sys.path's order, not on this check) is refused (SHADOWED).
+# sys.path's order, not on this check) is refused (SHADOWED), and so is, for a program on the
+# filesystem, a folder of the same name left in a ROMFS by an earlier deployment.
 #
 # hashlib.sha256 is all MicroPython offers (no hmac module): HMAC is built here (RFC 2104).
 import binascii
@@ -35,7 +36,7 @@ MISSING = "missing"
 SIZE = "size differs"
 DIGEST = "sha256 differs"
 UNREADABLE = "unreadable"
-SHADOWED = "on the filesystem, shadowing its ROMFS copy"
+SHADOWED = "shadowed: a copy of its folder in ROMFS and on the filesystem"
 ROM = "rom"                   # where the ROMFS image is mounted, relative to the program's root
 
 
@@ -143,11 +144,12 @@ def check(root=""):
         entries = load_manifest(root)
     except ManifestError as exc:
         return MANIFEST, str(exc)
-    tops = []                 # top folders of the ROMFS entries, each looked for once
+    tops = []                 # top folders of the entries, each looked for once where it must not be
     for path, size, digest, rom in entries:
         top = path.split("/", 1)[0]
-        if rom and top not in tops:
-            if _exists(_path(root, top)):
+        if top != path and top not in tops:
+            # in ROMFS: no copy on the filesystem; on the filesystem: none in a mounted ROMFS either
+            if _exists(_located(root, top, not rom)):
                 return path, SHADOWED
             tops.append(top)
         digester = hashlib.sha256()

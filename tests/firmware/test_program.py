@@ -192,6 +192,16 @@ def test_a_firmware_folder_on_the_filesystem_shadowing_the_romfs_is_refused():
             assert program.check(root) == ("firmware/a.mpy", program.SHADOWED), stray
 
 
+def test_a_firmware_folder_left_in_romfs_shadows_a_program_on_the_filesystem():
+    # An earlier ROMFS deployment's image still mounted: its firmware/ could be imported instead.
+    with ScratchDir() as root:
+        _deploy(root)
+        os.mkdir(root + "/rom")
+        assert program.check(root) is None          # a ROMFS without firmware/ is no matter
+        os.mkdir(root + "/rom/firmware")
+        assert program.check(root) == ("firmware/a.mpy", program.SHADOWED)
+
+
 def test_a_rom_mark_that_is_not_a_boolean_is_a_manifest_error():
     with ScratchDir() as root:
         _deploy(root, rom=True)
