@@ -2,6 +2,11 @@
 # link, console and whatever firmware.main.boot builds: measured with the tree as it is), what one
 # round ALLOCATES (with the collector off: an upper bound of the round's peak over what is kept), and
 # the heap kept after every STEP_ROUNDS rounds up to STEPS x STEP_ROUNDS, whose slope must be 0.
+# The heap kept after boot is split: CODE, what importing every module of MODULES keeps (imported
+# before the boot; bench/whole_table.py lists them), and DATA, boot minus imports: what a board keeps
+# with its code in flash (frozen or ROMFS, whose bytecode takes no heap), less what those modules
+# still keep there (their dicts, functions, classes: counted and estimated below). Run alone, with
+# MODULES empty, CODE is only the three shared modules and DATA holds the rest of the code.
 # Prints "key: value" lines.
 #
 #   .venv/bin/python bench/whole_table.py --memory-only     (each game in a VM of its own)
@@ -21,6 +26,8 @@ import sys
 GAME = "baccarat"
 STEP_ROUNDS = 20        # rounds between two measurements (bench/whole_table.py: 1000)
 ROUNDS_PER_CALL = 20    # rounds per VM run call: garbage made in a call is freed only after it
+MODULES = ()            # every firmware module a booted table has imported after a few rounds
+#                         (bench/whole_table.py writes them here, found by a run of its own)
 MEM = [0] * 8
 PREV = [0] * 8
 KEPT = []            # heap kept after each step of rounds
@@ -60,6 +67,15 @@ measure(2)
 measure(2)
 # --- next run call ---
 measure(2)
+# --- next run call ---
+for _name in MODULES:  # the table's CODE: every module it imports, before it boots
+    __import__(_name)
+# --- next run call ---
+measure(6)
+# --- next run call ---
+measure(6)
+# --- next run call ---
+measure(6)
 # --- next run call ---
 TABLE = vmtable.Table(GAME)
 # --- next run call ---
@@ -152,6 +168,8 @@ def fake_buffers(t):
 def slope(ys):
     # Least squares, bytes per STEP_ROUNDS rounds.
     n = len(ys)
+    if n < 2:
+        return 0.0
     mx = (n - 1) / 2.0
     my = sum(ys) / float(n)
     num = sum((i - mx) * (ys[i] - my) for i in range(n))
@@ -159,22 +177,114 @@ def slope(ys):
     return num / den
 
 
+# What stays in the heap even when the code is frozen or in ROMFS (bytecode, qstrs and constants in
+# flash): each module's object and globals dict, the function and class objects its top level makes.
+# Counted here, and an ESTIMATE of their bytes on a 32-bit port (this VM's word size): a dict 16 bytes
+# and 8 a slot (slots: its entries rounded up to a power of two), a function 16 (a closure or default
+# arguments more), a class 64 and its dict, a module 16; values built at import (tuples, bytearrays)
+# are not counted. Classes' methods are counted as functions.
+_EST = {"modules": 0, "dict_slots": 0, "dicts": 0, "functions": 0, "classes": 0}
+
+
+def _slots(n):
+    k = 1
+    while k < n:
+        k *= 2
+    return k
+
+
+def _count_dict(d, seen):
+    _EST["dicts"] += 1
+    _EST["dict_slots"] += _slots(len(d))
+    for v in d.values():
+        if type(v).__name__ in ("function", "closure", "staticmethod", "classmethod"):
+            _EST["functions"] += 1
+        elif isinstance(v, type) and id(v) not in seen:
+            seen.append(id(v))
+            _EST["classes"] += 1
+            try:
+                _count_dict(v.__dict__, seen)
+            except AttributeError:
+                pass
+
+
+def frozen_residual_estimate():
+    seen = []
+    for name in MODULES:
+        _EST["modules"] += 1
+        _count_dict(sys.modules[name].__dict__, seen)
+    return (16 * _EST["modules"] + 16 * _EST["dicts"] + 8 * _EST["dict_slots"] + 16 * _EST["functions"]
+            + 64 * _EST["classes"])
+
+
+# The booted table's biggest buffers, by owner (their lengths, found by walking the boot's context:
+# bytearrays, bytes, str; lists, tuples and dicts at 4 and 8 bytes an item). Not their objects'
+# overhead: what the data figure holds besides them is instances, their dicts, settings.
+_SEEN = {}
+_BUFFERS = {}
+_LEAVES = (bytearray, bytes, str, int, float, memoryview, bool)
+
+
+def _walk(obj, path, depth):
+    if obj is None or id(obj) in _SEEN or depth > 6:
+        return
+    _SEEN[id(obj)] = 1
+    if isinstance(obj, (bytearray, bytes, str)):
+        _BUFFERS[path] = len(obj)
+        return
+    if isinstance(obj, _LEAVES) or type(obj).__name__ in ("module", "function", "bound_method", "closure", "type"):
+        return
+    if isinstance(obj, (list, tuple)):
+        _BUFFERS[path] = 4 * len(obj)
+        for i in range(min(len(obj), 300)):
+            _walk(obj[i], "%s[%d]" % (path, i), depth + 1)
+        return
+    if isinstance(obj, dict):
+        _BUFFERS[path] = 8 * len(obj)
+        for k in obj:
+            _walk(obj[k], "%s[%r]" % (path, k), depth + 1)
+        return
+    try:
+        attrs = obj.__dict__
+    except AttributeError:
+        return
+    for k in attrs:
+        _walk(attrs[k], path + "." + k, depth + 1)
+
+
+def biggest_buffers(ctx, n):
+    _walk(ctx, "ctx", 0)
+    found = sorted(_BUFFERS.items(), key=lambda kv: -kv[1])[:n]
+    return ", ".join("%s %d" % kv for kv in found)
+
+
 print("runtime: %s %s" % (sys.implementation.name, sys.platform))
 print("game: %s" % GAME)
-for _slot in range(6):
-    if _slot == 4:
-        continue
+for _slot in (0, 1, 2, 3, 5, 6):
     if MEM[_slot] != PREV[_slot]:
         print("ram_unsteady_slot_%d: %d" % (_slot, MEM[_slot] - PREV[_slot]))
 print("ram_firmware_shared_by_fakes_bytes: %d" % (MEM[1] - MEM[0]))
 print("ram_bench_fakes_bytes: %d" % (MEM[2] - MEM[1]))
 print("ram_table_after_boot_bytes: %d" % ((MEM[1] - MEM[0]) + (MEM[3] - MEM[2])))
+CODE = (MEM[1] - MEM[0]) + (MEM[6] - MEM[2])     # what importing the table's modules keeps
+DATA = MEM[3] - MEM[6]                           # what boot keeps beyond its modules: the table's objects
+print("modules_imported: %d" % len(MODULES))
+print("ram_code_bytes: %d" % CODE)
+print("ram_data_after_boot_bytes: %d" % DATA)
+print("ram_data_after_boot_less_bench_uart_bytes: %d" % (DATA - fake_buffers(TABLE)))
+_RESIDUAL = frozen_residual_estimate()
+print("frozen_residual_counts: %d modules, %d dicts (%d slots), %d functions, %d classes"
+      % (_EST["modules"], _EST["dicts"], _EST["dict_slots"], _EST["functions"], _EST["classes"]))
+print("frozen_residual_estimate_bytes: %d" % _RESIDUAL)
+print("biggest_buffers_after_rounds: %s" % biggest_buffers(TABLE.ctx, 8))
 print("round_alloc_bytes: %d" % ALLOC[0])
 print("pass_alloc_max_bytes: %d" % PASS_MAX[0])
 print("peak_bound_bytes: %d" % (KEPT[0] - MEM[2] + (MEM[1] - MEM[0]) + PASS_MAX[0]))
+print("peak_bound_data_only_bytes: %d" % (KEPT[0] - MEM[6] + PASS_MAX[0]))
 print("ram_second_table_bytes: %d" % (MEM[5] - KEPT[-1]))
 print("ram_bench_uart_buffers_bytes: %d" % fake_buffers(TABLE))
 print("rounds_played: %d" % K[0])
 print("kept_after_rounds_bytes: %s" % " ".join("%d" % (k - MEM[2] + (MEM[1] - MEM[0])) for k in KEPT))
+print("kept_data_only_after_rounds_bytes: %s" % " ".join("%d" % (k - MEM[6]) for k in KEPT))
 print("kept_slope_bytes_per_%d_rounds: %.1f" % (STEP_ROUNDS, slope(KEPT[1:])))
 print("kept_growth_bytes: %d" % (KEPT[-1] - KEPT[1]))

@@ -10,7 +10,10 @@ host's speed cancels out), against the issue's targets. The RP2040 figures are a
 iterations x an ASSUMED time per iteration on the board (--rp2040-us-per-iter, default 4.0 us as in
 bench/omaha_eval.py) until a board runs `mpremote mount . run bench/table_vm.py`.
 --memory also runs bench/memory_vm.py (tools.mpvm --steps: memory kept, collected in separate VM
-run calls) and prints its lines.
+run calls) and prints its lines: the heap kept with the code on the filesystem (code + data), and
+with the code in flash, frozen or ROMFS: data only, measured as boot minus imports (the table's
+modules, listed by a first VM run, imported before the boot), and an estimate with what those modules
+still keep in the heap (docs/performance.md, "Memory kept").
 """
 import argparse
 import os
@@ -122,9 +125,10 @@ def timing(us_per_iter, rounds=None, events=None):
           % us_per_iter)
 
 
-def memory_script(game, steps, step_rounds, per_call):
+def memory_script(game, steps, step_rounds, per_call, modules=()):
     """bench/memory_vm.py for one game, its rounds block written out: steps x (step_rounds / per_call)
-    VM run calls of per_call rounds, the heap kept measured after each step (in two calls of its own)."""
+    VM run calls of per_call rounds, the heap kept measured after each step (in two calls of its own);
+    modules: the table's modules, imported (and measured) before it boots."""
     text = open(os.path.join(REPO, "bench", "memory_vm.py")).read()
     head, rest = text.split("# @rounds-begin", 1)
     _, tail = rest.split("# @rounds-end\n", 1)
@@ -133,23 +137,82 @@ def memory_script(game, steps, step_rounds, per_call):
               'print("step: %d rounds, %d bytes" % (K[0], MEM[4]))\n')
     script = head + block * steps + tail
     script = script.replace('\nGAME = "baccarat"\n', '\nGAME = "%s"\n' % game)
+    script = script.replace("\nMODULES = () ", "\nMODULES = %r " % (tuple(modules),))
     script = script.replace("\nSTEP_ROUNDS = 20 ", "\nSTEP_ROUNDS = %d " % step_rounds)
     return script.replace("\nROUNDS_PER_CALL = 20 ", "\nROUNDS_PER_CALL = %d " % per_call)
 
 
+_LIST_MODULES = ("# --- next run call ---\n"
+                 "print('table_modules: ' + ' '.join(sorted(k for k in sys.modules"
+                 " if k == 'firmware' or k.startswith('firmware.'))))\n")
+
+
+def table_modules(game):
+    """The firmware modules a booted table of game has imported after its first rounds (a VM run of
+    bench/memory_vm.py's boot and first rounds, then sys.modules)."""
+    import tempfile
+    head = memory_script(game, 0, 0, 1).split("# --- next run call ---\nPASS_MAX = [0]", 1)[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "modules_%s.py" % game)
+        with open(path, "w") as f:
+            f.write(head + _LIST_MODULES)
+        out = run_vm(path, steps=True)
+    for line in out.splitlines():
+        if line.startswith("table_modules: "):
+            return line[len("table_modules: "):].split()
+    raise SystemExit("bench/memory_vm.py did not list the table's modules:\n" + out)
+
+
+def mpy_sizes(board="pico"):
+    """{module name: bytes of its .mpy} of a build (tools.build, in a temporary folder): the bytecode a
+    board would load into its heap from the filesystem, or run in place when frozen or in ROMFS."""
+    import tempfile
+    from tools import build
+    with tempfile.TemporaryDirectory() as tmp:
+        manifest = build.build(board, out=tmp)
+    sizes = {}
+    for entry in manifest["files"]:
+        path = entry["path"]
+        if path.endswith(".mpy"):
+            name = path[:-len(".mpy")].replace("/", ".")
+            if name.endswith(".__init__"):
+                name = name[:-len(".__init__")]
+            sizes[name] = entry["size"]
+    return sizes
+
+
 def memory(games, steps, step_rounds, per_call):
     import tempfile
+    sizes = mpy_sizes()
     for game in games:
+        modules = table_modules(game)
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "memory_vm_%s.py" % game)
             with open(path, "w") as f:
-                f.write(memory_script(game, steps, step_rounds, per_call))
+                f.write(memory_script(game, steps, step_rounds, per_call, modules))
             out = run_vm(path, steps=True, timeout=7200)
         print("== MicroPython VM: bench/memory_vm.py, GAME = %r, %d x %d rounds, %d rounds per VM run call"
               " (tools.mpvm --steps, a VM of its own)" % (game, steps, step_rounds, per_call))
+        fig = {}
         for line in out.splitlines():
             if not line.startswith("runtime: MicroPython"):
                 print("  " + line)
+            if ": " in line:
+                key, value = line.split(": ", 1)
+                fig[key] = value
+        mpy = sum(sizes.get(m, 0) for m in modules)
+        print("  mpy_bytes_of_those_modules: %d (boards/pico.json build)" % mpy)
+        code, data = int(fig["ram_code_bytes"]), int(fig["ram_data_after_boot_bytes"])
+        print("  kept with code on the filesystem (.mpy loaded into the heap): %d bytes (code %d + data %d)"
+              % (code + data, code, data))
+        print("  kept with code in flash (frozen or ROMFS), data only, measured as boot minus imports: %d bytes"
+              " (%d less the bench's UART buffers); target 64 KB (65,536): %s"
+              % (data, int(fig["ram_data_after_boot_less_bench_uart_bytes"]),
+                 "met" if data <= 65536 else "MISSED"))
+        residual = int(fig["frozen_residual_estimate_bytes"])
+        print("  ESTIMATE with code in flash, the modules' dicts, functions and classes added (still in the heap"
+              " when frozen or in ROMFS): %d + ~%d = ~%d bytes; target 64 KB: %s"
+              % (data, residual, data + residual, "met" if data + residual <= 65536 else "MISSED"))
 
 
 def main(argv=None):

@@ -9,6 +9,14 @@
 # HMAC-SHA256 keyed by the seed over every file in manifest order, so a board
 # that merely replays the manifest's digests cannot pass (the seed is new each time).
 #
+# Code in flash (tools/build.py --romfs): the firmware/ tree lives in a ROMFS image, mounted read-only
+# at /rom (on sys.path after the filesystem's own folder), and its entries in manifest.json say
+# "rom": true. They are checked and verified there, at <root>/rom/<path> ("rom/..." relative to the
+# board's "/"), with the same path in the digest, so a lab's digest of the build is the same. A copy
+# of their top folder on the filesystem (on sys.path too: which one an import finds would depend on
+# sys.path's order, not on this check) is refused (SHADOWED), and so is, for a program on the
+# filesystem, a folder of the same name left in a ROMFS by an earlier deployment.
+#
 # hashlib.sha256 is all MicroPython offers (no hmac module): HMAC is built here (RFC 2104).
 import binascii
 import hashlib
@@ -28,6 +36,8 @@ MISSING = "missing"
 SIZE = "size differs"
 DIGEST = "sha256 differs"
 UNREADABLE = "unreadable"
+SHADOWED = "shadowed: a copy of its folder in ROMFS and on the filesystem"
+ROM = "rom"                   # where the ROMFS image is mounted, relative to the program's root
 
 
 class ManifestError(ValueError):
@@ -72,8 +82,22 @@ def _path(root, rel):
     return rel if not root else root + "/" + rel
 
 
+def _located(root, path, rom):
+    """Where a manifest entry's file is read: root/path, or root/rom/path when it lives in ROMFS."""
+    return _path(root, ROM + "/" + path) if rom else _path(root, path)
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+    except OSError:
+        return False
+    return True
+
+
 def load_manifest(root=""):
-    """[(path, size, sha256 hex)] of root/manifest.json in its order; ManifestError when it is not usable."""
+    """[(path, size, sha256 hex, in ROMFS)] of root/manifest.json in its order; ManifestError when it
+    is not usable."""
     try:
         with open(_path(root, MANIFEST)) as f:
             data = json.load(f)
@@ -89,11 +113,12 @@ def load_manifest(root=""):
         if not isinstance(entry, dict):
             raise ManifestError("%s: a file entry is not an object" % MANIFEST)
         path, size, digest = entry.get("path"), entry.get("size"), entry.get("sha256")
-        if (not isinstance(path, str) or not path or "\n" in path or ".." in path.split("/")
+        rom = entry.get("rom", False)
+        if (not isinstance(rom, bool) or not isinstance(path, str) or not path or "\n" in path or ".." in path.split("/")
                 or not isinstance(size, int) or isinstance(size, bool) or size < 0
                 or not isinstance(digest, str) or len(digest) != 64):
             raise ManifestError("%s: a file entry is malformed" % MANIFEST)
-        out.append((path, size, digest))
+        out.append((path, size, digest, rom))
     return out
 
 
@@ -119,10 +144,17 @@ def check(root=""):
         entries = load_manifest(root)
     except ManifestError as exc:
         return MANIFEST, str(exc)
-    for path, size, digest in entries:
+    tops = []                 # top folders of the entries, each looked for once where it must not be
+    for path, size, digest, rom in entries:
+        top = path.split("/", 1)[0]
+        if top != path and top not in tops:
+            # in ROMFS: no copy on the filesystem; on the filesystem: none in a mounted ROMFS either
+            if _exists(_located(root, top, not rom)):
+                return path, SHADOWED
+            tops.append(top)
         digester = hashlib.sha256()
         try:
-            got = _feed(_path(root, path), (digester,))
+            got = _feed(_located(root, path, rom), (digester,))
         except OSError:
             return path, MISSING
         if got != size:
@@ -141,8 +173,8 @@ def verify(seed, root=""):
     cannot be read.
     """
     mac = Hmac(seed.encode() if isinstance(seed, str) else bytes(seed))
-    for path, _, _ in load_manifest(root):
-        full = _path(root, path)
+    for path, _, _, rom in load_manifest(root):
+        full = _located(root, path, rom)
         size = _size(full)
         mac.update(path.encode())
         mac.update(("\n%d\n" % size).encode())

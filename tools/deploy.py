@@ -1,6 +1,6 @@
 """Copy build/<board>/ to a board with mpremote, verify it there, and reset the board.
 
-    python -m tools.deploy --board pico --port /dev/ttyACM0 [--table FILE] [--dry-run]
+    python -m tools.deploy --board pico --port /dev/ttyACM0 [--table FILE] [--romfs] [--dry-run]
     make deploy BOARD=pico PORT=/dev/ttyACM0 [DEPLOY_FLAGS="--table FILE --dry-run"]
 
 Two mpremote runs (--dry-run prints them, exactly, instead of running them):
@@ -14,6 +14,13 @@ Two mpremote runs (--dry-run prints them, exactly, instead of running them):
      hard-reset, which boots the new firmware.
 The board's table.json (per-table settings), crash log and boot.py stay unless
 --table replaces table.json.
+
+--romfs (a build made with `python -m tools.build --board NAME --romfs`): code in
+flash. Between those two runs, a third: `mpremote romfs deploy` writes the build's
+rom.romfs (the firmware/ tree) to the board's ROMFS partition, then a reset mounts
+it at /rom. The copy then leaves firmware/ out, and the check reads its files in
+/rom. The board's MicroPython must have ROMFS (MICROPY_VFS_ROM): mpremote refuses
+otherwise, and the deployment stops there (docs/build-deploy.md).
 """
 import argparse
 import hashlib
@@ -58,8 +65,14 @@ def _sha256(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def check_build(build_dir, board):
-    """The build's manifest, after checking every file it lists is there, unchanged."""
+def _in_build(build_dir, entry):
+    """Where a manifest entry's file is in the build: rom/<path> when it goes into the ROMFS image."""
+    return os.path.join(build_dir, "rom", entry["path"]) if entry.get("rom") else os.path.join(build_dir, entry["path"])
+
+
+def check_build(build_dir, board, romfs=False):
+    """The build's manifest, after checking every file it lists is there, unchanged (romfs: a build
+    with its ROMFS image, else one without)."""
     where = _shown(build_dir)
     manifest_path = os.path.join(build_dir, "manifest.json")
     if not os.path.isfile(manifest_path):
@@ -75,16 +88,29 @@ def check_build(build_dir, board):
     if built_for != board:
         raise DeployError("%s was built for board %r, not %r: run `make build BOARD=%s`"
                           % (where, built_for, board, board))
+    image = manifest.get("romfs")
+    if romfs and not image:
+        raise DeployError("%s has no ROMFS image: run `python -m tools.build --board %s --romfs` for --romfs"
+                          % (where, board))
+    if image and not romfs:
+        raise DeployError("%s keeps its firmware/ in a ROMFS image: deploy it with --romfs (or build it"
+                          " without --romfs)" % where)
+    rebuild = ("`python -m tools.build --board %s --romfs`" if image else "`make build BOARD=%s`") % board
+    if image:
+        path = os.path.join(build_dir, image["image"])
+        if not os.path.isfile(path) or _sha256(path) != image["sha256"]:
+            raise DeployError("%s/%s is missing or differs from manifest.json: run %s again"
+                              % (where, image["image"], rebuild))
     for entry in files:
-        path = os.path.join(build_dir, entry["path"])
+        path = _in_build(build_dir, entry)
         if not os.path.isfile(path) or _sha256(path) != entry["sha256"]:
-            raise DeployError("%s/%s is missing or differs from manifest.json: run `make build BOARD=%s` again"
-                              % (where, entry["path"], board))
+            raise DeployError("%s/%s is missing or differs from manifest.json: run %s again"
+                              % (where, entry["path"], rebuild))
     for name in ("main.py", "board.json"):
         if not any(e["path"] == name for e in files):
-            raise DeployError("%s has no %s: run `make build BOARD=%s` again" % (where, name, board))
-    if not os.path.isdir(os.path.join(build_dir, "firmware")):
-        raise DeployError("%s has no firmware/: run `make build BOARD=%s` again" % (where, board))
+            raise DeployError("%s has no %s: run %s again" % (where, name, rebuild))
+    if not os.path.isdir(os.path.join(build_dir, "rom" if image else "", "firmware")):
+        raise DeployError("%s has no firmware/: run %s again" % (where, rebuild))
     return manifest
 
 
@@ -114,8 +140,9 @@ def seal_table(table, build_dir):
         f.write(settings_seal.crc_of(data).encode() + b"\n")
 
 
-def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None):
-    """The mpremote command lines (argv lists) of a deployment, in order."""
+def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None, romfs=False):
+    """The mpremote command lines (argv lists) of a deployment, in order (romfs: the ROMFS image
+    written, and the board reset to mount it, between the two)."""
     b = _shown(build_dir)
     wait = ("%g" % reset_wait)
     prepare = [
@@ -123,11 +150,20 @@ def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None):
         "run", _shown(PREPARE_SCRIPT),
         "+", "reset",
     ]
+    rom = [
+        "mpremote", "sleep", wait,
+        "+", "connect", port,
+        "romfs", "deploy", b + "/rom.romfs",
+        "+", "reset",
+    ]
     copy = [
         "mpremote", "sleep", wait,
         "+", "connect", port,
+    ] + ([] if romfs else [
         "fs", "cp", "-r", b + "/firmware", ":firmware",
-        "+", "fs", "cp", b + "/board.json", ":board.json",
+        "+",
+    ]) + [
+        "fs", "cp", b + "/board.json", ":board.json",
         "+", "fs", "cp", b + "/manifest.json", ":manifest.json",
     ] + ([
         "+", "fs", "cp", _shown(os.path.abspath(table)), ":table.json",
@@ -137,19 +173,20 @@ def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None):
         "+", "run", _shown(VERIFY_SCRIPT),
         "+", "reset",
     ]
-    return [prepare, copy]
+    return [prepare, rom, copy] if romfs else [prepare, copy]
 
 
-def deploy(board, port, build="build", dry_run=False, reset_wait=RESET_WAIT_S, table=None, out=sys.stdout):
+def deploy(board, port, build="build", dry_run=False, reset_wait=RESET_WAIT_S, table=None, out=sys.stdout,
+           romfs=False):
     """Print (dry run) or run the deployment's mpremote commands. Raises DeployError."""
     search_path = tool_search_path()
     check_mpremote(search_path)
     build_dir = os.path.abspath(os.path.join(build, board))
-    manifest = check_build(build_dir, board)
+    manifest = check_build(build_dir, board, romfs)
     if table:
         check_table(table)
         seal_table(table, build_dir)
-    cmds = commands(build_dir, port, reset_wait, table)
+    cmds = commands(build_dir, port, reset_wait, table, romfs)
     if dry_run:
         for cmd in cmds:
             out.write(shlex.join(cmd) + "\n")
@@ -158,7 +195,8 @@ def deploy(board, port, build="build", dry_run=False, reset_wait=RESET_WAIT_S, t
         raise DeployError("port %s does not exist: plug the board in, or give the right one "
                           "(make deploy PORT=...; `mpremote devs` lists them)" % port)
     env = dict(os.environ, PATH=search_path)
-    steps = ("remove the previous deployment and reset", "copy, verify and reset")
+    steps = ("remove the previous deployment and reset",) + (
+        ("write the ROMFS image and reset to mount it",) if romfs else ()) + ("copy, verify and reset",)
     for step, (cmd, what) in enumerate(zip(cmds, steps), 1):
         out.write(shlex.join(cmd) + "\n")
         out.flush()
@@ -178,13 +216,15 @@ def main(argv=None):
     ap.add_argument("--build", default="build", help="the folder holding <board>/ (default: build)")
     ap.add_argument("--table", default=None,
                     help="also install this table settings file as the board's table.json (validated first)")
+    ap.add_argument("--romfs", action="store_true",
+                    help="code in flash: write the build's ROMFS image (tools.build --romfs) with `mpremote romfs deploy`")
     ap.add_argument("--dry-run", action="store_true", help="print the mpremote commands, run nothing")
     ap.add_argument("--reset-wait", type=float, default=RESET_WAIT_S,
                     help="seconds to wait for the port after the first reset (default: %d)" % RESET_WAIT_S)
     args = ap.parse_args(argv)
     try:
         return deploy(args.board, args.port, build=args.build, dry_run=args.dry_run,
-                      reset_wait=args.reset_wait, table=args.table)
+                      reset_wait=args.reset_wait, table=args.table, romfs=args.romfs)
     except DeployError as exc:
         print("deploy: error: %s" % exc, file=sys.stderr)
         return 1

@@ -43,13 +43,19 @@ def _read(path):
         return f.read()
 
 
-def _deploy(root, files=FILES):
-    """The files and a manifest.json listing them as tools/build.py does (sorted by path)."""
-    os.mkdir(root + "/firmware")
+def _deploy(root, files=FILES, rom=False):
+    """The files and a manifest.json listing them as tools/build.py does (sorted by path); rom: the
+    firmware/ tree in root/rom (standing in for the ROMFS mounted at /rom), marked "rom": true."""
+    if rom:
+        os.mkdir(root + "/rom")
+    os.mkdir(root + ("/rom/firmware" if rom else "/firmware"))
     entries = []
     for path, data in files:
-        _write(root + "/" + path, data)
+        in_rom = rom and path.startswith("firmware/")
+        _write(root + ("/rom/" if in_rom else "/") + path, data)
         entries.append({"path": path, "size": len(data), "sha256": _hex(hashlib.sha256(data).digest())})
+        if in_rom:
+            entries[-1]["rom"] = True
     entries.sort(key=lambda e: e["path"])
     with open(root + "/manifest.json", "w") as f:
         f.write(json.dumps({"board": "sim", "version": "0.1.0", "files": entries}))
@@ -151,3 +157,55 @@ def test_verify_of_a_missing_file_is_an_error():
 def test_manifest_error_names_the_manifest():
     with ScratchDir() as root:
         raises_match(program.ManifestError, "manifest.json missing", program.load_manifest, root)
+
+
+# Code in flash (tools/build.py --romfs): firmware/ in the ROMFS image mounted at /rom, checked there.
+
+def test_program_in_romfs_passes_the_check_with_the_digest_of_the_same_files_on_the_filesystem():
+    with ScratchDir() as flat, ScratchDir() as root:
+        _deploy(flat)
+        _deploy(root, rom=True)
+        assert program.check(root) is None
+        assert program.verify("lab-7", root) == program.verify("lab-7", flat)
+
+
+def test_a_changed_or_missing_file_in_romfs_is_found():
+    with ScratchDir() as root:
+        _deploy(root, rom=True)
+        _flip(root + "/rom/firmware/a.mpy", 3)
+        assert program.check(root) == ("firmware/a.mpy", program.DIGEST)
+    with ScratchDir() as root:
+        _deploy(root, rom=True)
+        os.remove(root + "/rom/firmware/a.mpy")
+        assert program.check(root) == ("firmware/a.mpy", program.MISSING)
+        raises(OSError, program.verify, "seed", root)
+
+
+def test_a_firmware_folder_on_the_filesystem_shadowing_the_romfs_is_refused():
+    # sys.path has the filesystem's folder before /rom: its firmware/ would be imported unchecked.
+    for stray in ("/firmware", "/firmware/a.mpy"):
+        with ScratchDir() as root:
+            _deploy(root, rom=True)
+            os.mkdir(root + "/firmware")
+            if stray.endswith(".mpy"):
+                _write(root + stray, _read(root + "/rom" + stray))   # even an identical copy
+            assert program.check(root) == ("firmware/a.mpy", program.SHADOWED), stray
+
+
+def test_a_firmware_folder_left_in_romfs_shadows_a_program_on_the_filesystem():
+    # An earlier ROMFS deployment's image still mounted: its firmware/ could be imported instead.
+    with ScratchDir() as root:
+        _deploy(root)
+        os.mkdir(root + "/rom")
+        assert program.check(root) is None          # a ROMFS without firmware/ is no matter
+        os.mkdir(root + "/rom/firmware")
+        assert program.check(root) == ("firmware/a.mpy", program.SHADOWED)
+
+
+def test_a_rom_mark_that_is_not_a_boolean_is_a_manifest_error():
+    with ScratchDir() as root:
+        _deploy(root, rom=True)
+        text = _read(root + "/manifest.json").replace(b'"rom": true', b'"rom": "yes"')
+        assert b'"rom": "yes"' in text
+        _write(root + "/manifest.json", text)
+        assert program.check(root)[0] == program.MANIFEST

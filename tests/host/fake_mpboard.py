@@ -9,6 +9,9 @@ time.sleep_ms, machine.reset, errors printed as MicroPython prints them).
 machine.reset() closes the connection like a USB port dropping, logs "reset" and
 then "boot: main.py present|absent" to stdout, and waits for the next connection.
 --corrupt PATH flips the first byte of every write to PATH (a bad flash / link).
+--romfs-size N gives the board a ROMFS partition of N bytes (MicroPython's `vfs.rom_ioctl`, what
+`mpremote romfs deploy` writes through); at each reset the image in it is "mounted": its files are
+unpacked into rom/ of the working folder, standing in for /rom. Without it the board has no ROMFS.
 Not a test module: tests/host/test_deploy_board.py starts it as a process.
 """
 import argparse
@@ -25,6 +28,10 @@ import types
 
 PASTE_WINDOW = 256
 VERBOSE = False
+ROMFS = None            # the ROMFS partition's bytes (--romfs-size), kept across resets
+ROM_DIR = "rom"         # where the mounted image's files appear (the board's /rom)
+_EINVAL = 22
+_ROM_MIN_WRITE = 4
 
 
 class Reset(Exception):
@@ -59,7 +66,65 @@ def _modules():
         raise Reset()
 
     fake_machine.reset = reset
-    return {"os": fake_os, "time": fake_time, "machine": fake_machine}
+    modules = {"os": fake_os, "time": fake_time, "machine": fake_machine}
+    modules["vfs"] = _vfs_module()
+    return modules
+
+
+def _vfs_module():
+    """MicroPython's vfs (every port since 1.23): umount, and with ROMFS (--romfs-size) rom_ioctl's
+    operations 1-5 (extmod/vfs_rom_ioctl.c)."""
+    fake_vfs = types.ModuleType("vfs")
+
+    def rom_ioctl(op, *args):
+        if op == 1:                           # how many ROMFS partitions
+            return 1
+        if args and args[0] != 0:             # partition 0 only
+            return -_EINVAL
+        if op == 2:                           # the partition, as a read-only buffer
+            return memoryview(bytes(ROMFS))
+        if op == 3:                           # prepare to write args[1] bytes: erase
+            if args[1] > len(ROMFS):
+                return -_EINVAL
+            ROMFS[:] = b"\xff" * len(ROMFS)
+            return _ROM_MIN_WRITE
+        if op == 4:                           # write args[2] at offset args[1]
+            offset, data = args[1], bytes(args[2])
+            if offset + len(data) > len(ROMFS):
+                return -_EINVAL
+            ROMFS[offset:offset + len(data)] = data
+            return 0
+        if op == 5:                           # writing done
+            return 0
+        return -_EINVAL
+
+    def umount(path):
+        if path != "/rom":
+            raise OSError(_EINVAL, "not mounted")
+
+    if ROMFS is not None:
+        fake_vfs.rom_ioctl = rom_ioctl
+    fake_vfs.umount = umount
+    return fake_vfs
+
+
+def mount_romfs():
+    """The partition's image unpacked into rom/ (replacing what was there); how many files."""
+    import shutil
+
+    import romfs_image
+    if os.path.isdir(ROM_DIR):
+        shutil.rmtree(ROM_DIR)
+    try:
+        found = romfs_image.files(ROMFS)
+    except romfs_image.RomfsError:
+        return 0                               # no valid image: nothing mounted
+    for path, data in found.items():
+        full = os.path.join(ROM_DIR, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "wb") as f:
+            f.write(data)
+    return len(found)
 
 
 REAL_MODULES = ("hashlib", "binascii", "json", "sys", "gc", "errno", "struct")
@@ -184,9 +249,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--corrupt", default=None)
     ap.add_argument("--verbose", action="store_true", help="print each error the code raised to stderr")
+    ap.add_argument("--romfs-size", type=int, default=None, help="a ROMFS partition of this many bytes")
     args = ap.parse_args()
-    global VERBOSE
+    global VERBOSE, ROMFS
     VERBOSE = args.verbose
+    if args.romfs_size is not None:
+        ROMFS = bytearray(b"\xff" * args.romfs_size)
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     server.bind(("127.0.0.1", 0))
@@ -205,6 +273,8 @@ def main():
             conn.close()
         if was_reset:
             print("reset", flush=True)
+            if ROMFS is not None:
+                print("boot: ROMFS mounted at /rom, %d file(s)" % mount_romfs(), flush=True)
             print("boot: main.py %s" % ("present" if os.path.isfile("main.py") else "absent"), flush=True)
 
 

@@ -159,3 +159,26 @@ def test_memory_bench_measures_kept_heap_and_its_slope(tmp_path):
     assert 0 < int(fig["ram_second_table_bytes"]) < int(fig["ram_table_after_boot_bytes"]), out
     assert 0 < int(fig["pass_alloc_max_bytes"]) <= int(fig["round_alloc_bytes"]), out
     assert len(fig["kept_after_rounds_bytes"].split()) == 3, out
+
+
+def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_path):
+    # Code: every module the booted table imports, imported before the boot; data: boot minus that.
+    # A second table of the game (its objects, no code) must then cost about the data.
+    from bench import whole_table
+    try:
+        modules = whole_table.table_modules("craps")
+    except mpvm.VMUnavailable as exc:
+        pytest.skip(str(exc))
+    assert "firmware.main" in modules and "firmware.games.craps" in modules and len(modules) > 50, modules
+    path = tmp_path / "memory_vm.py"
+    path.write_text(whole_table.memory_script("craps", steps=1, step_rounds=2, per_call=2, modules=modules))
+    out = whole_table.run_vm(str(path), steps=True, timeout=600)
+    fig = dict(line.partition(": ")[::2] for line in out.splitlines())
+    assert "ram_unsteady" not in out, out
+    code, data = int(fig["ram_code_bytes"]), int(fig["ram_data_after_boot_bytes"])
+    assert fig["modules_imported"] == str(len(modules)), out
+    assert code + data == int(fig["ram_table_after_boot_bytes"]), out
+    assert code > 2 * data > 0, out
+    assert abs(data - int(fig["ram_second_table_bytes"])) < 4096, out
+    assert int(fig["frozen_residual_estimate_bytes"]) > 0, out
+    assert fig["biggest_buffers_after_rounds"].startswith("ctx."), out

@@ -251,3 +251,42 @@ def test_board_the_lcd_driver_cannot_run_is_refused_at_build(tmp_path):
     (root / "boards" / "wide.json").write_text(json.dumps(data))
     proc = _run_build("--board", "wide", "--root", str(root), "--out", str(tmp_path / "out"))
     assert_one_line_error(proc, "boards/wide.json:", "displays.dealer: unsupported LCD geometry 40x4")
+
+
+# --romfs: code in flash (the firmware/ tree in a ROMFS image, mounted at /rom on the board).
+
+@pytest.fixture(scope="module")
+def pico_romfs(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build")
+    return build.build("pico", out=str(out), romfs=True), out
+
+
+def test_romfs_build_puts_every_firmware_file_in_the_image_and_the_rest_on_the_filesystem(pico, pico_romfs):
+    from tests.host import romfs_image
+    plain, _ = pico
+    manifest, out = pico_romfs
+    folder = out / "pico"
+    assert not (folder / "firmware").exists()
+    in_rom = {e["path"]: e for e in manifest["files"] if e.get("rom")}
+    assert sorted(in_rom) == sorted(e["path"] for e in plain["files"] if e["path"].startswith("firmware/"))
+    assert sorted(e["path"] for e in manifest["files"] if not e.get("rom")) == ["board.json", "main.py"]
+    image = (folder / build.ROMFS_IMAGE).read_bytes()
+    assert manifest["romfs"] == {"image": "rom.romfs", "size": len(image), "sha256": hashlib.sha256(image).hexdigest()}
+    files = romfs_image.files(image)            # the image read back: exactly those files, those bytes
+    assert sorted(files) == sorted(in_rom)
+    for path, data in files.items():
+        assert hashlib.sha256(data).hexdigest() == in_rom[path]["sha256"], path
+        assert (folder / "rom" / path).read_bytes() == data, path
+    # The same .mpy as a build without --romfs: the same program.
+    assert [(e["path"], e["sha256"]) for e in manifest["files"]] == [(e["path"], e["sha256"]) for e in plain["files"]]
+
+
+def test_romfs_build_verifies_with_the_digest_of_the_same_program_on_the_filesystem(pico, pico_romfs):
+    from tools import verify
+    assert verify.digest("pico", "lab-3", str(pico_romfs[1])) == verify.digest("pico", "lab-3", str(pico[1]))
+
+
+def test_romfs_size_report_names_the_image(pico_romfs):
+    manifest, _ = pico_romfs
+    last = build.size_report(manifest)[-1]
+    assert last.startswith("rom.romfs") and "%d files in rom/" % (len(manifest["files"]) - 2) in last

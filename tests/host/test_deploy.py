@@ -157,3 +157,50 @@ def test_missing_table_settings_file_is_refused(built, tmp_path):
     proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built),
                        "--table", str(tmp_path / "nope.json"), "--dry-run")
     assert_one_line_error(proc, "table settings file %s not found" % (tmp_path / "nope.json"), quiet_stdout=True)
+
+
+@pytest.fixture(scope="module")
+def built_romfs(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build")
+    build.build("pico", out=str(out), romfs=True)
+    return out
+
+
+def test_romfs_dry_run_writes_the_image_resets_then_copies_the_rest(built_romfs):
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built_romfs), "--romfs",
+                       "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    b = "%s/pico" % built_romfs
+    assert proc.stdout.splitlines() == [
+        "mpremote connect /dev/ttyACM0 run tools/device/prepare.py + reset",
+        "mpremote sleep 3 + connect /dev/ttyACM0 romfs deploy {b}/rom.romfs + reset".format(b=b),
+        "mpremote sleep 3 + connect /dev/ttyACM0"
+        " fs cp {b}/board.json :board.json"
+        " + fs cp {b}/manifest.json :manifest.json"
+        " + fs cp {b}/main.py :main.py"
+        " + run tools/device/verify.py"
+        " + reset".format(b=b),
+    ]
+
+
+def test_romfs_deploy_of_a_build_without_an_image_is_refused(built):
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built), "--romfs", "--dry-run")
+    assert_one_line_error(proc, "has no ROMFS image", "--board pico --romfs", quiet_stdout=True)
+
+
+def test_romfs_build_deployed_without_romfs_is_refused(built_romfs):
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built_romfs), "--dry-run")
+    assert_one_line_error(proc, "keeps its firmware/ in a ROMFS image", "deploy it with --romfs", quiet_stdout=True)
+
+
+def test_changed_romfs_image_or_rom_file_is_refused(built_romfs, tmp_path):
+    for changed in ("rom.romfs", "rom/firmware/cards.mpy"):
+        shutil.rmtree(str(tmp_path / "pico"), ignore_errors=True)
+        shutil.copytree(str(built_romfs / "pico"), str(tmp_path / "pico"))
+        with open(str(tmp_path / "pico" / changed), "ab") as f:
+            f.write(b"\0")
+        proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--romfs",
+                           "--dry-run")
+        shown = "rom.romfs" if changed == "rom.romfs" else "firmware/cards.mpy"
+        assert_one_line_error(proc, "%s is missing or differs from manifest.json" % shown, "--board pico --romfs",
+                              quiet_stdout=True)

@@ -20,9 +20,7 @@ REPO = deploy.REPO
 FAKE_BOARD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_mpboard.py")
 
 
-@pytest.fixture(scope="module")
-def small_build(tmp_path_factory):
-    """A pico build of a four-module firmware (mpremote's copy speed is ~2 KB/s here): the build folder."""
+def _small_tree(tmp_path_factory):
     root = tmp_path_factory.mktemp("tree")
     (root / "boards").mkdir()
     with open(os.path.join(REPO, "boards", "pico.json")) as f:
@@ -34,8 +32,22 @@ def small_build(tmp_path_factory):
     (fw / "version.py").write_text('FIRMWARE_VERSION = "0.0.1"\n')
     (fw / "games" / "__init__.py").write_text("# test firmware\n")
     (fw / "games" / "dice.py").write_text("# test firmware\nFACES = (1, 2, 3, 4, 5, 6)\n" * 20)
+    return root
+
+
+@pytest.fixture(scope="module")
+def small_build(tmp_path_factory):
+    """A pico build of a four-module firmware (mpremote's copy speed is ~2 KB/s here): the build folder."""
     out = tmp_path_factory.mktemp("build")
-    build.build("pico", out=str(out), root=str(root))
+    build.build("pico", out=str(out), root=str(_small_tree(tmp_path_factory)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def small_romfs_build(tmp_path_factory):
+    """The same firmware built with --romfs: its firmware/ in rom.romfs."""
+    out = tmp_path_factory.mktemp("build")
+    build.build("pico", out=str(out), root=str(_small_tree(tmp_path_factory)), romfs=True)
     return out
 
 
@@ -48,7 +60,7 @@ def _old_deployment(flash):
     (flash / "boot.py").write_text("# the user's own boot.py stays\n")
 
 
-def _deploy_to_fake_board(flash, build_dir, *board_args):
+def _deploy_to_fake_board(flash, build_dir, *board_args, deploy_args=()):
     board = subprocess.Popen([sys.executable, FAKE_BOARD] + list(board_args), cwd=str(flash),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -56,7 +68,7 @@ def _deploy_to_fake_board(flash, build_dir, *board_args):
         assert first[:1] == ["port"], first
         port = "socket://127.0.0.1:%s" % first[1]
         proc = subprocess.run([sys.executable, "-m", "tools.deploy", "--board", "pico", "--port", port,
-                               "--build", str(build_dir), "--reset-wait", "0.2"],
+                               "--build", str(build_dir), "--reset-wait", "0.2"] + list(deploy_args),
                               cwd=REPO, capture_output=True, text=True, timeout=300)
     finally:
         board.kill()
@@ -100,6 +112,46 @@ def test_deploy_that_does_not_verify_leaves_no_main_py(small_build, tmp_path):
         "its message is above")
     assert not (flash / "main.py").exists()
     assert log == ["reset", "boot: main.py absent"]  # not reset into a damaged program
+
+
+def test_romfs_deploy_writes_the_image_mounts_it_and_the_program_checks_there(small_romfs_build, tmp_path):
+    from firmware import program
+    from tools import verify
+    flash = tmp_path / "flash"
+    _old_deployment(flash)
+    proc, log = _deploy_to_fake_board(flash, small_romfs_build, "--romfs-size", "65536",
+                                      deploy_args=["--romfs"])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "ROMFS image deployed" in proc.stdout
+    manifest = json.loads((small_romfs_build / "pico" / "manifest.json").read_text())
+    in_rom = [e["path"] for e in manifest["files"] if e.get("rom")]
+    assert len(in_rom) == 5 and all(p.startswith("firmware/") for p in in_rom)
+    on_fs = [e["path"] for e in manifest["files"] if not e.get("rom")]
+    assert "deploy: verified %d file(s) on the board" % len(manifest["files"]) in proc.stdout
+    # firmware/ only in the ROMFS (the old one removed, none copied): nothing shadows it.
+    assert _flash_files(flash) == sorted(on_fs + ["boot.py", "manifest.json"] + ["rom/" + p for p in in_rom])
+    for path in in_rom:
+        assert (flash / "rom" / path).read_bytes() == (small_romfs_build / "pico" / "rom" / path).read_bytes()
+    n = len(in_rom)
+    assert log == ["reset", "boot: ROMFS mounted at /rom, 0 file(s)", "boot: main.py absent",
+                   "reset", "boot: ROMFS mounted at /rom, %d file(s)" % n, "boot: main.py absent",
+                   "reset", "boot: ROMFS mounted at /rom, %d file(s)" % n, "boot: main.py present"]
+    # The boot's check and the console's `verify SEED` on the board, against tools.verify of the build.
+    assert program.check(str(flash)) is None
+    assert program.verify("lab-9", str(flash)) == verify.digest("pico", "lab-9", str(small_romfs_build))
+
+
+def test_romfs_deploy_to_a_board_without_romfs_stops_before_the_copy(small_romfs_build, tmp_path):
+    flash = tmp_path / "flash"
+    _old_deployment(flash)
+    proc, log = _deploy_to_fake_board(flash, small_romfs_build, deploy_args=["--romfs"])
+    assert proc.returncode == 1
+    assert "ROMFS is not enabled on this device" in proc.stdout + proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == (
+        "deploy: error: step 2 (write the ROMFS image and reset to mount it) failed: mpremote exited with "
+        "status 1, its message is above")
+    assert not (flash / "main.py").exists() and not (flash / "firmware").exists()
+    assert log == ["reset", "boot: main.py absent"]
 
 
 _VM_SCRIPT = r'''

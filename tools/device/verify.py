@@ -3,7 +3,8 @@
 # Every file the build listed must be on the board with the size and sha256 the
 # build recorded. On any difference main.py is removed, so the board does not
 # boot a damaged program, and an exception makes mpremote (and deploy) fail.
-# MicroPython only, no firmware imports; paths relative to the working folder.
+# MicroPython only, no firmware imports; paths relative to the working folder. An entry marked
+# "rom": true (tools/build.py --romfs) is in the ROMFS image, mounted at /rom: read at rom/<path>.
 import binascii
 import hashlib
 import json
@@ -28,7 +29,7 @@ def verify():
         manifest = json.load(f)
     problems = []
     for entry in manifest["files"]:
-        path = entry["path"]
+        path = ("rom/" if entry.get("rom") else "") + entry["path"]
         try:
             size = os.stat(path)[6]
         except OSError:
