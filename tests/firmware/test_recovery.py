@@ -63,7 +63,7 @@ def test_a_reset_between_throws_keeps_counting_events_across_boots():
 
 
 def _flip_last_record(state):
-    names = [n for n in os.listdir(state) if n.startswith(NAME + ".")]
+    names = [n for n in os.listdir(state) if n.startswith(NAME + ".") and n[len(NAME) + 1:].isdigit()]
     assert len(names) == 1, names
     name = state + "/" + names[0]
     with open(name, "rb") as f:
