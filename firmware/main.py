@@ -69,8 +69,10 @@ class Context:
         self.host_asked = False       # this pass's host lines queued a HOST event (one a pass)
         uart = hw.uarts.get("host")
         store = None                  # unacknowledged frames on flash (firmware/link/journal_store.py)
+        self.link_store = None
         if uart is not None:
             store = link_store(state_dir, self.fs, HOST_STORE_FRAMES, HOST_SLOT)
+            self.link_store = store
             self.sender = sender_mod.Sender(uart, store, boot_number, previous=store.previous,
                                             on_alarm=self._link_alarm, budget=HOST_TX_BUDGET, piece=HOST_PIECE)
         self.journal = TableJournal(state_dir, self.fs, store)   # the table's events (firmware/recovery.py)
@@ -104,7 +106,9 @@ class Context:
 
     def _link_alarm(self, raised):
         """The sender's store crossed its alarm level: a table event, in order with the others."""
-        self.queue.put(LINK_BACKLOG, 1 if raised else 0, self.sender.held())
+        # The store's count, not the sender's: a boot with a backlog on flash raises it while the Sender
+        # is still being built (its pending frames flushed into the store).
+        self.queue.put(LINK_BACKLOG, 1 if raised else 0, self.link_store.count())
 
 
 def boot(machine, neopixel, board_path="board.json", table_path="table.json", state_dir="", lcd_class=None,

@@ -112,3 +112,23 @@ def test_a_flipped_bit_in_the_host_links_store_is_an_alarm_and_its_good_frames_s
         assert [r["fault"] for r in faulted][:1] == [faults.name(faults.JOURNAL_BAD)]
         assert "CRC" in faulted[0]["text"]
         assert ctx.table.fault_code == faults.JOURNAL_BAD
+
+
+def test_a_boot_with_a_backlog_on_flash_raises_the_link_alarm_and_plays_on():
+    # The host never acknowledges: the frames pile up on flash past the alarm level (48 of 64). The next
+    # boot finds them there: the alarm is raised while the host link is being built, not a crash.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        machine.uarts[1].acks = False                 # the host is away
+        _run(ctx)
+        counter = 1
+        while ctx.sender.held() < 50:
+            _throw(machine, counter, 2, 3 + counter % 3)
+            counter += 1
+            _run(ctx, 2)
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        backlog = [r for r in _host(machine) if r["event"] == "fault" and r["fault"] == "link_backlog"]
+        raised = [r for r in backlog if not r.get("cleared")]
+        assert raised and raised[-1]["frames_held"] >= 50      # this boot's, with the frames found on flash
+        assert backlog[-1].get("cleared") and not ctx.table.link_backlog   # this host acknowledges them

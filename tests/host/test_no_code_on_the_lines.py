@@ -108,7 +108,7 @@ def test_repl_bytes_and_python_source_on_every_port_are_refused(tmp_path):
                 assert bad not in replies, (board_name, replies)
             assert hw.kbd_intr == -1 and hw.kbd_intr_calls == [-1]
             assert os.listdir(str(cwd)) == [] and not os.path.exists(os.path.join(str(state), MARKER))
-            own = {"table.json", "fault.pending", "boot.0", "boot.1",      # the firmware's own records
+            own = {"table.json", "table.seal", "fault.pending", "boot.0", "boot.1",   # the firmware's own records
                    "table.0", "table.1", "link.0", "link.1"}
             assert set(os.listdir(str(state))) <= own, os.listdir(str(state))
             with open(os.path.join(str(state), "table.json")) as f:
