@@ -11,16 +11,14 @@ import sys
 
 from firmware import board as board_mod
 from firmware import faults, program, screens as core_screens, settings_seal, table_config
-from firmware.compat import const, kbd_intr, sleep_ms, sleep_ms_async, ticks_diff, ticks_ms
-from firmware.board_checks import MCUS, whole
+from firmware.compat import const, kbd_intr, sleep_ms_async, ticks_diff, ticks_ms
+from firmware.boot_refusal import INTR_CTRL_C, INTR_OFF, report_refusal, stay_closed
 from firmware.console import Console, settings_cmd
 from firmware.errors import SettingsError
 from firmware.events import EventQueue, FAULT, LINK_BACKLOG, TICK
-from firmware.hardware import HOST_TXBUF, bring_up, open_port
-from firmware.link import frame as frame_mod
+from firmware.hardware import HOST_TXBUF, bring_up
 from firmware.link import sender as sender_mod
 from firmware.link.boot_counter import next_boot
-from firmware.link.store import RamStore
 from firmware.recovery import TableJournal, link_store
 from firmware.host_port import read_host, reset_cause_name, settings_digest
 from firmware.report import Reporter
@@ -43,9 +41,6 @@ HOST_STORE_FRAMES = const(64)
 HOST_PIECE = const(128)
 HOST_SLOT = const(200)          # the longest frame of a HOST_PIECE payload: header at most 61, CRC and LF 10
 HOST_TX_BUDGET = HOST_TXBUF     # bytes written per call at most: the host UART's transmit buffer, never a wait
-# micropython.kbd_intr: the byte that interrupts Python from the REPL's stdin (the USB console).
-_INTR_OFF = const(-1)     # production: Ctrl-C is a byte like any other, the console refuses it
-_INTR_CTRL_C = const(3)   # service mode: Ctrl-C stops the firmware (mpremote, the REPL)
 
 
 class Context:
@@ -172,7 +167,7 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
 
 def _close_repl(service_mode):
     """Ctrl-C on the USB console reaches Python only in service mode (the jumper fitted at reset)."""
-    kbd_intr(_INTR_CTRL_C if service_mode else _INTR_OFF)
+    kbd_intr(INTR_CTRL_C if service_mode else INTR_OFF)
 
 
 def _check_program(ctx, program_dir):
@@ -190,63 +185,6 @@ def _check_program(ctx, program_dir):
     ctx.program = "mismatch"
     ctx.program_problem = problem
     ctx.table.hold_closed(faults.PROGRAM_MISMATCH)
-
-
-def _refused_service_mode(machine, board_path):
-    """The service jumper of a refused board file, if its service_pin can be read at all (else False)."""
-    try:
-        name, data = board_mod.read(board_path)
-        pin = data.get("service_pin") if isinstance(data, dict) else None
-        gpio = MCUS[data["mcu"]]["gpio"]
-    except (SettingsError, KeyError, TypeError):
-        return False
-    if not whole(pin) or pin not in gpio:
-        return False
-    return machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
-
-
-def _stay_closed(machine, board_path, closed):
-    """After a refusal, main.py would end in the REPL: only in service mode; else idle, Ctrl-C off."""
-    if _refused_service_mode(machine, board_path):
-        kbd_intr(_INTR_CTRL_C)
-        print("boot: service mode: the REPL is open")
-        return
-    kbd_intr(_INTR_OFF)
-    print("boot: the REPL stays closed: fit the service jumper and reset to fix the file")
-    while True:
-        if closed is not True:
-            closed()
-            return
-        sleep_ms(1000)
-
-
-def report_refusal(machine, board_path, table_path, error, state_dir=""):
-    """Send {"event": "boot_refused", "error": ...} to the host, if the board file tells where it is.
-
-    The board file may be the one refused: its ports.host section alone is
-    enough. It goes out framed (a one-off Sender with this boot's counter),
-    once: nobody waits for the host's ACK. Returns the report's JSON, or None
-    when the host port is unknown.
-    """
-    try:
-        name, data = board_mod.read(board_path)
-        spec = board_mod.host_port(name, data)
-    except SettingsError as exc:
-        reason = "" if str(exc) == str(error) else ": " + str(exc)   # the refusal itself was just printed
-        print("boot: no report to the host: the board file gives no valid host port%s" % reason)
-        return None
-    try:
-        port = open_port(machine, spec)
-    except (OSError, ValueError) as exc:      # the UART itself failed: the console line is all there is
-        print("boot: no report to the host: its UART %d failed (%s)" % (spec["uart"], exc))
-        return None
-    boot_number, _ = next_boot(state_dir)
-    sender = sender_mod.Sender(port.uart, RamStore(4, frame_mod.MAX_FRAME), boot_number)
-    reporter = Reporter(sender, table_config.table_id(table_path), ())
-    line = reporter.emit("boot_refused", {"error": str(error), "firmware": FIRMWARE_VERSION,
-                                          "reset_cause": reset_cause_name(machine)})
-    sender.poll(0)
-    return line
 
 
 def poll_inputs(ctx, elapsed_ms):
@@ -397,7 +335,7 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")
         report_refusal(machine, board_path, table_path, exc, state_dir)
         if closed:
-            _stay_closed(machine, board_path, closed)
+            stay_closed(machine, board_path, closed)
         return 1
     try:
         asyncio.run(serve(ctx, extra_tasks))
