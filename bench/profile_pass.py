@@ -1,7 +1,8 @@
 # Profiling aid, not a bench: the Baccarat last card's pass, the Craps CLOSE and throw passes,
-# each split into its parts (input pass: buttons and keypad, devices, host and console, dispatch,
-# reports with the Sender; output pass: lights, each display), in us of the VM (the same clock as
-# bench/table_vm.py). `.venv/bin/python bench/whole_table.py --profile` runs it in the VM.
+# each split into its parts (input pass: buttons and keypad, devices, host and console, the table
+# journal's record and snapshot (firmware/recovery.py), dispatch, reports with the Sender; output
+# pass: lights, each display), in us of the VM (the same clock as bench/table_vm.py).
+# `.venv/bin/python bench/whole_table.py --profile` runs it in the VM.
 import gc
 import sys
 
@@ -32,16 +33,32 @@ def split_pass(t):
     ctx.console.poll(10)
     t3 = now(); parts.append(("host+console", t3 - t2))
     table = ctx.table
+    journal = ctx.journal
     disp = 0.0
     rep = 0.0
-    while q.get():
+    jour = 0.0
+    while q.get():                           # main._dispatch, its parts timed apart
+        kind = q.kind
         a = now()
-        table.dispatch(q.kind, q.a, q.b)
+        held = not journal.before(table, kind, q.a, q.b)   # the table journal: the event on flash first
         b = now()
-        disp += b - a
+        jour += b - a
+        if held:
+            continue
+        table.dispatch(kind, q.a, q.b)
+        a = now()
+        disp += a - b
+        if kind == TICK:
+            journal.after_tick(table)
+        b = now()
+        jour += b - a
         if len(table.outbox):
             m._report(ctx)
-        rep += now() - b
+        a = now()
+        rep += a - b
+        journal.after(ctx, m._report)        # a snapshot at a boundary
+        jour += now() - a
+    parts.append(("journal", jour))
     parts.append(("dispatch", disp))
     parts.append(("reports+sender", rep))
     if ctx.hw.watchdog is not None:
