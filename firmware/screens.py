@@ -7,6 +7,14 @@ STATE_TEXT = ("LAMP TEST", "READY", "FAULT", "LAMP CHECK")   # by table state
 
 
 _BUTTON_TEXT = ("UP", "DOWN", "HELD")     # by BUTTON's b: released, pressed, long press
+_LCD_COLUMNS = 20
+
+
+def fault_title(code):
+    """"FAULT NAME" for a dealer display; the name alone where both would not fit the 20-column LCD."""
+    name = faults.name(code).upper()
+    text = "FAULT " + name
+    return text if len(text) <= _LCD_COLUMNS else name[:_LCD_COLUMNS]
 
 
 def _last_input(table, button_names):
@@ -19,7 +27,7 @@ def dealer_lines(table, config, button_names):
     state = STATE_TEXT[table.state]
     lines = ["%s %s" % (config["table_id"], config["game"].upper()), state]
     if table.state == table_mod.FAULTED:
-        lines[1] = "FAULT " + faults.name(table.fault_code).upper()
+        lines[1] = fault_title(table.fault_code)
         lines.append("CONFIRM TO ACK")
     else:
         lines.append(_last_input(table, button_names))

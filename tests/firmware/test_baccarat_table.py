@@ -374,3 +374,22 @@ def test_art8_an_unreadable_burn_card_voided_is_the_rounds_burn():
     assert rig.table.state == bc.BETTING and rig.table.burned_this_round
     rig.cards("9h 5d Kc 2s")
     assert rig.last("result")["player"] == ["9h", "Kc"]
+
+
+def test_every_alarm_screen_fits_the_20_column_lcd():
+    # Whatever the fault (a reader's with its three ways out, a game alarm with its card, the core's),
+    # each dealer line fits the LCD: a cut prompt would hide how to clear it (VOID was cut to VOI).
+    for code in range(1, len(faults.NAMES)):
+        rig = Rig()
+        rig.new_shoe(burn="2c 3c 4c 5c 6c 7c")
+        rig.fault(code, 0 if faults.has_evidence(code) else 3)
+        if rig.table.state != FAULTED:
+            continue
+        lines = screens.dealer_lines(rig.table, CONFIG, [])
+        assert max(len(line) for line in lines) <= 20, (faults.name(code), lines)
+
+
+def test_the_core_fault_screen_fits_the_20_column_lcd_with_the_longest_fault_name():
+    from firmware import screens as core_screens
+    assert core_screens.fault_title(faults.FAULT_RECORD_UNSAVED) == "FAULT_RECORD_UNSAVED"
+    assert core_screens.fault_title(faults.CRASHED) == "FAULT CRASHED"

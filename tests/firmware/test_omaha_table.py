@@ -517,3 +517,14 @@ def test_keys_of_an_entry_and_ticks_dispatch_without_allocating():
         heap_unlock()
     assert table.state == BETTING and not table.entry.keyed and len(table.outbox) == 0
     assert heap_lock_catches_allocation()      # the lock is real: the block above proved something
+
+
+def test_every_alarm_screen_fits_the_20_column_lcd():
+    # Whatever the fault, each dealer line fits the LCD (FAULT FAULT_RECORD_UNSAVED was 26 characters).
+    for code in range(1, len(faults.NAMES)):
+        rig = Rig()
+        rig.fault(code, 0 if faults.has_evidence(code) else 3)
+        if rig.table.state != FAULTED:
+            continue
+        lines = screens.dealer_lines(rig.table, CONFIG, [])
+        assert max(len(line) for line in lines) <= 20, (faults.name(code), lines)

@@ -64,9 +64,9 @@ def _winner_text(record):
 
 def _alarm_lines(table):
     code = table.fault_code
-    first, action = _PROMPTS.get(code, ("FAULT " + faults.name(code).upper(), "CONFIRM TO ACK"))
+    first, action = _PROMPTS.get(code, (core_screens.fault_title(code), "CONFIRM TO ACK"))
     if faults.is_reader_fault(code):
-        first, action = "SHOE " + faults.name(code).upper(), "RESCAN, CONFIRM, VOID"
+        first, action = "SHOE " + faults.name(code).upper(), "RESCAN/CONFIRM/VOID"
     detail = ""
     if faults.is_game_alarm(code) and table.fault_detail >= 0:
         detail = "CARD " + cards.name(table.fault_detail)

@@ -63,7 +63,7 @@ def _to_deal(hand):
 
 def _alarm_lines(table):
     code = table.fault_code
-    first, action = _PROMPTS.get(code, ("FAULT " + faults.name(code).upper(), "CONFIRM TO ACK"))
+    first, action = _PROMPTS.get(code, (core_screens.fault_title(code), "CONFIRM TO ACK"))
     if faults.is_reader_fault(code):
         first, action = "SHOE " + faults.name(code).upper(), "RESCAN OR CONFIRM"
     detail = ""
