@@ -275,8 +275,8 @@ class SettingsChange:
                 pass                    # the seal takes both files still; the next boot keeps the one in place
         _remove(ctx, state_path(ctx.state_dir, PENDING_FILE))
         settings_swap.swap(ctx, table, rules, self.pending)
-        journal = getattr(ctx, "journal", None)
-        if journal is not None and not journal.pending and ctx.table.at_boundary():
+        journal = ctx.journal
+        if not journal.pending and ctx.table.at_boundary():
             # The table journal's snapshot was taken under the old settings and would be refused against
             # the new table file after a reset: the new table's state is the journal's base from here on.
             journal.checkpoint(ctx.table)

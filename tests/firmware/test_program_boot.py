@@ -9,6 +9,7 @@ import os
 from firmware import faults, main, saved_state, table as t
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
 from tests.firmware.scratch import ScratchDir, exists
+from tests.firmware.test_main import _host, _press_confirm, _run as run_passes
 
 GAMES = ("baccarat", "craps", "omaha")
 PICO_SERVICE_PIN = 7            # boards/pico.json "service_pin"
@@ -46,21 +47,7 @@ def _boot(state, game="baccarat", program_dir=None, grounded=()):
 
 
 def _run(ctx, passes=40):
-    for _ in range(passes):
-        main.poll_inputs(ctx, 100)
-        main.refresh_outputs(ctx, True)
-
-
-def _host(machine):
-    return [json.loads(line) for line in machine.uarts[1].reports()]
-
-
-def _press_confirm(ctx, machine):
-    pin = machine.pins[ctx.board.buttons[ctx.board.button_index("confirm")][1]]
-    pin.level = 0
-    _run(ctx, 5)
-    pin.level = 1
-    _run(ctx, 5)
+    run_passes(ctx, passes)
 
 
 def test_a_verified_program_opens_the_table():
