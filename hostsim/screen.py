@@ -64,8 +64,8 @@ class Screen:
         """The header and the table's face; spare(lines) says whether that many more lines still fit."""
         sim = self.sim
         if sim.show_scoreboard:
-            return Group(self.header(), render_scoreboard(sim.hw, sim.board, sim.game, width))
-        parts = [self.header(), render(sim.hw, sim.board, sim.game, width)]
+            return Group(self.header(), render_scoreboard(sim.hw, sim.board, sim.game, width, sim.tap.link_boot()))
+        parts = [self.header(), render(sim.hw, sim.board, sim.game, width, sim.tap.link_boot())]
         if sim.scoreboard_key and find_oled(sim.hw) is not None and spare(scoreboard_height(sim.hw)):
             parts.append(scoreboard_panel(sim.hw))
         return Group(*parts)
@@ -75,7 +75,7 @@ class Screen:
         width = options.max_width
         height = options.height or options.max_height
         legends = self.legends()
-        plain = Group(self.header(), render(sim.hw, sim.board, sim.game, width))
+        plain = Group(self.header(), render(sim.hw, sim.board, sim.game, width, sim.tap.link_boot()))
         fixed = len(console.render_lines(plain, options.update(height=None), pad=False)) + len(legends)
         fixed += _PANEL_BORDERS + MIN_REPORT_LINES
 

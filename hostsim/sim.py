@@ -91,6 +91,11 @@ class HostTap:
         self.client = HostClient(raw=True)
         endpoint.taps.append(self.seen)
 
+    def link_boot(self):
+        """The firmware's boot counter in the newest frame taken in order (None before the first)."""
+        expected = self.client.expected
+        return expected[0] if expected is not None else None
+
     def seen(self, data):
         reports, reply = self.client.feed(bytes(data))
         if reply:

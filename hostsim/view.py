@@ -158,11 +158,17 @@ def _port_name(uid):
     return "UART%s" % uid
 
 
-def status_line(hardware):
+def status_line(hardware, link_boot=None):
+    """link_boot: the firmware's boot counter (kept on flash, in every host-link frame) as the host last
+    saw it; `hardware.boots` counts only the starts of this simulator run."""
     wdt = hardware.watchdog
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("virtual time %.3f s" % (hardware.clock.now_ms() / 1000.0), style="bold")
-    text.append("  boot #%d (%s)" % (hardware.boots, RESET_NAMES.get(hardware.reset_cause, hardware.reset_cause)))
+    cause = RESET_NAMES.get(hardware.reset_cause, hardware.reset_cause)
+    if link_boot is None:
+        text.append("  start #%d of this run (%s)" % (hardware.boots, cause))
+    else:
+        text.append("  boot #%d (%s), start #%d of this run" % (link_boot, cause, hardware.boots))
     text.append("  watchdog: ")
     if not wdt.started:
         text.append("not started", style="yellow")
@@ -211,16 +217,16 @@ def zone_list(hardware, board, game):
     return lines
 
 
-def render_scoreboard(hardware, board, game, width=80):
+def render_scoreboard(hardware, board, game, width=80, link_boot=None):
     """The scoreboard with the bet-zone lights beside it, then the status line: render()'s other face."""
     row = Table.grid(padding=(0, 1))
     row.add_column(no_wrap=True)
     row.add_column(no_wrap=True, overflow="ellipsis")
     row.add_row(scoreboard_panel(hardware), zone_list(hardware, board, game))
-    return Group(row, status_line(hardware))
+    return Group(row, status_line(hardware, link_boot))
 
 
-def render(hardware, board, game, width=80):
+def render(hardware, board, game, width=80, link_boot=None):
     """The whole simulated table as one rich renderable, at most `width` columns and 15 to 20 lines.
 
     Zones on top (columns fitted to the width), the LCDs with the serial
@@ -236,5 +242,5 @@ def render(hardware, board, game, width=80):
     return Group(
         zones_panel(hardware, board, game, width),
         middle,
-        status_line(hardware),
+        status_line(hardware, link_boot),
     )

@@ -129,3 +129,15 @@ def test_a_long_pty_path_is_shown_whole(tmp_path, board):
     text = "\n".join(lines)
     assert paths and all(path in text for path in paths), text
     assert max(cell_len(line) for line in lines) <= 80, text
+
+
+def test_the_status_line_shows_the_firmwares_boot_counter_not_the_runs_starts(tmp_path):
+    """The boot number on the screen is the one in the host-link frames (kept on flash across runs);
+    the simulator's own count of starts is labelled as such."""
+    sim = _sim(os.path.join(REPO, "boards", "sim.json"), "baccarat", tmp_path)
+    try:
+        sim.tap.seen(board_frame(0, LONG_REPORT % 0, boot=5))
+        text = "\n".join(_screen_text(sim))
+    finally:
+        sim.close()
+    assert "boot #5 (power-on), start #1 of this run" in text

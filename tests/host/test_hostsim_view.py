@@ -77,7 +77,9 @@ def test_render_before_anything_ran_and_without_zone_map(table):
     assert "no zone map for 'roulette'" in out
     assert "no device attached" in out
     assert "watchdog: not started" in out
-    assert "boot #1 (power-on)" in out
+    assert "start #1 of this run (power-on)" in out
+    out, _ = text_of(view.render(hw, board, "roulette", link_boot=7))     # the flash counter, from the link
+    assert "boot #7 (power-on), start #1 of this run" in out
 
 
 def test_render_expired_watchdog_and_reboot_count(table):
@@ -89,7 +91,7 @@ def test_render_expired_watchdog_and_reboot_count(table):
     assert "EXPIRED" in out
     hw.reboot(machine.WDT_RESET)
     out, _ = text_of(view.render(hw, board, "baccarat"))
-    assert "boot #2 (watchdog)" in out
+    assert "start #2 of this run (watchdog)" in out
 
 
 def test_render_prints_pty_paths():
