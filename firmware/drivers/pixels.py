@@ -5,6 +5,12 @@
 # subclass it and count writes. Colours are preallocated tuples: lighting a
 # zone inside the table's dispatch allocates nothing.
 #
+# A frame touches only the zones whose colour changed: set() lists them (each
+# once), so show() does not walk every zone (the Craps layout has 30). After
+# set_all() every zone is filled with its colour first, span by span, by a few
+# slice stores (the span's first run, then copies of the bytes already filled,
+# doubling), and then the zones set to another colour since.
+#
 # On MicroPython, where the strip is neopixel.NeoPixel (its bytes in .buf, in its
 # ORDER, 3 a pixel), a zone is filled in that buffer directly, one slice store per
 # run of pixels: neopixel's __setitem__ is Python, a call and a loop a pixel (a
@@ -34,35 +40,70 @@ class ZoneLights:
         self.strip = strip
         self.count = count
         self.names = [name for name, _ in zone_ranges]
-        self.colours = [OFF] * len(zone_ranges)
-        self._shown = [None] * len(zone_ranges)     # the colour each zone's pixels hold (None: not yet)
+        zones = len(zone_ranges)
+        self.colours = [OFF] * zones
+        self._shown = [None] * zones                # the strip pixel by pixel: each zone's colour (None: not yet)
+        self._changed = [0] * zones                 # zones whose colour changed since the last frame,
+        self._n_changed = 0                         # the first _n_changed, each once:
+        self._listed = bytearray(zones)             # 1 where a zone is among them
+        self._background = None                     # set_all's colour since the last frame
         self.dirty = True
         self.writes = 0
+        self.ranges = [tuple(tuple(r) for r in ranges) for _, ranges in zone_ranges]
         self._buf = None                            # the strip's own bytes, when they can be filled
         if not (self.FILLS_BUFFER and getattr(strip, "bpp", 0) == 3 and hasattr(strip, "buf")
                 and hasattr(strip, "ORDER")):
-            self.ranges = [tuple(tuple(r) for r in ranges) for _, ranges in zone_ranges]
             return
         self._buf = strip.buf
         self._order = strip.ORDER
         self._longest = 0                           # pixels in the longest run
         self._fills = {}                            # run length -> {colour: its bytes, that long}
-        self._runs = [self._chain(ranges) for _, ranges in zone_ranges]
+        self._runs = [self._chain(ranges) for ranges in self.ranges]
+        self._spans = self._make_spans()
+        self.ranges = None                          # the runs have them (RAM)
         for colour in COLOURS:
             self._learn(colour)
+        self._shown = None                          # the listed zones are written: no comparing
+        self._background = OFF                      # the first frame fills every zone
+
+    def _fills_of(self, n):
+        fills = self._fills.get(n)
+        if fills is None:
+            fills = self._fills[n] = {}
+            if n > self._longest:
+                self._longest = n
+        return fills
 
     def _chain(self, ranges):
         """A zone's runs as a chain: (first byte, end byte, fills of its length, next run or None)."""
         run = None
         for first, last in reversed(ranges):
-            n = last - first + 1
-            fills = self._fills.get(n)
-            if fills is None:
-                fills = self._fills[n] = {}
-            if n > self._longest:
-                self._longest = n
-            run = (3 * first, 3 * last + 3, fills, run)
+            run = (3 * first, 3 * last + 3, self._fills_of(last - first + 1), run)
         return run
+
+    def _make_spans(self):
+        """The zones' pixels as spans of adjacent runs: (first byte, first run's end byte, its fills,
+        steps), a step (first byte, end byte, a view of the span's bytes before it, as long)."""
+        runs = sorted((first, last) for ranges in self.ranges for first, last in ranges)
+        spans = []
+        view = memoryview(self._buf)
+        i = 0
+        while i < len(runs):
+            first, last = runs[i]
+            run_end = last + 1
+            end = run_end
+            i += 1
+            while i < len(runs) and runs[i][0] == end:
+                end = runs[i][1] + 1
+                i += 1
+            steps = []
+            done = run_end
+            while done < end:               # copy the filled part after itself: twice as long
+                n = min(done - first, end - done)
+                steps.append((3 * done, 3 * (done + n), view[3 * first:3 * (first + n)]))
+                done += n
+            spans.append((3 * first, 3 * run_end, self._fills_of(run_end - first), tuple(steps)))
+        return tuple(spans)
 
     def _learn(self, colour):
         """Make colour's fills: its bytes as neopixel's __setitem__ would write them, for every run length."""
@@ -89,10 +130,30 @@ class ZoneLights:
         if self.colours[zone] is not colour:
             self.colours[zone] = colour
             self.dirty = True
+            if not self._listed[zone]:
+                self._listed[zone] = 1
+                n = self._n_changed
+                self._changed[n] = zone
+                self._n_changed = n + 1
 
     def set_all(self, colour):
-        for zone in range(len(self.colours)):
-            self.set(zone, colour)
+        colours = self.colours
+        changed = False
+        for zone in range(len(colours)):
+            if colours[zone] is not colour:
+                colours[zone] = colour
+                changed = True
+        if changed:                     # every zone this colour: the ones listed before need nothing more
+            self.dirty = True
+            self._background = colour
+            self._unlist()
+
+    def _unlist(self):
+        listed = self._listed
+        changed = self._changed
+        for i in range(self._n_changed):
+            listed[changed[i]] = 0
+        self._n_changed = 0
 
     def show(self):
         """Push the zone colours to the strip if anything changed.
@@ -102,31 +163,49 @@ class ZoneLights:
         """
         if not self.dirty:
             return False
-        colours = self.colours
-        shown = self._shown
-        buf = self._buf
-        if buf is None:
+        if self._buf is None:
             self._set_pixels()
+            self._unlist()
         else:
-            runs = self._runs
             try:
-                for zone in range(len(runs)):
-                    colour = colours[zone]
-                    if colour is shown[zone]:
-                        continue
-                    first, end, fills, run = runs[zone]
-                    buf[first:end] = fills[colour]
-                    while run is not None:
-                        first, end, fills, run = run
-                        buf[first:end] = fills[colour]
-                    shown[zone] = colour
-            except KeyError:        # a colour not made at start: its fills are made now (allocates, once)
-                for colour in colours:
+                self._fill()
+            except KeyError:            # a colour not made at start: its fills are made now (allocates, once)
+                if self._background is not None:
+                    self._learn(self._background)
+                for colour in self.colours:
                     self._learn(colour)
-                return self.show()  # on from the zone that failed: the ones before are shown
+                self._fill()            # again from the start: the list is still whole
+            self._n_changed = 0
+        self._background = None
         self.dirty = False
         self._transmit()
         return True
+
+    def _fill(self):
+        """The listed zones into the strip's bytes (after set_all: every zone, span by span, first).
+        A zone changed and changed back is written again: the same bytes."""
+        buf = self._buf
+        colours = self.colours
+        changed = self._changed
+        listed = self._listed
+        runs = self._runs
+        background = self._background
+        if background is not None:
+            for first, end, fills, steps in self._spans:
+                buf[first:end] = fills[background]
+                for first, end, view in steps:
+                    buf[first:end] = view
+        for i in range(self._n_changed):
+            zone = changed[i]
+            listed[zone] = 0
+            colour = colours[zone]
+            if colour is background:        # filled with it above (None: no set_all)
+                continue
+            first, end, fills, run = runs[zone]
+            buf[first:end] = fills[colour]
+            while run is not None:
+                first, end, fills, run = run
+                buf[first:end] = fills[colour]
 
     def _set_pixels(self):
         """The changed zones pixel by pixel, through the strip's own __setitem__."""
