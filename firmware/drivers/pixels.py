@@ -46,6 +46,7 @@ class ZoneLights:
         self._changed = [0] * zones                 # zones whose colour changed since the last frame,
         self._n_changed = 0                         # the first _n_changed, each once:
         self._listed = bytearray(zones)             # 1 where a zone is among them
+        self._none_listed = bytes(zones)            # cleared in one store
         self._background = None                     # set_all's colour since the last frame
         self.dirty = True
         self.writes = 0
@@ -149,10 +150,7 @@ class ZoneLights:
             self._unlist()
 
     def _unlist(self):
-        listed = self._listed
-        changed = self._changed
-        for i in range(self._n_changed):
-            listed[changed[i]] = 0
+        self._listed[:] = self._none_listed
         self._n_changed = 0
 
     def show(self):
@@ -165,7 +163,6 @@ class ZoneLights:
             return False
         if self._buf is None:
             self._set_pixels()
-            self._unlist()
         else:
             try:
                 self._fill()
@@ -174,8 +171,8 @@ class ZoneLights:
                     self._learn(self._background)
                 for colour in self.colours:
                     self._learn(colour)
-                self._fill()            # again from the start: the list is still whole
-            self._n_changed = 0
+                self._fill()            # again from the start
+        self._unlist()
         self._background = None
         self.dirty = False
         self._transmit()
@@ -187,7 +184,6 @@ class ZoneLights:
         buf = self._buf
         colours = self.colours
         changed = self._changed
-        listed = self._listed
         runs = self._runs
         background = self._background
         if background is not None:
@@ -197,7 +193,6 @@ class ZoneLights:
                     buf[first:end] = view
         for i in range(self._n_changed):
             zone = changed[i]
-            listed[zone] = 0
             colour = colours[zone]
             if colour is background:        # filled with it above (None: no set_all)
                 continue
