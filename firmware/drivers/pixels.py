@@ -156,8 +156,9 @@ class ZoneLights:
     def show(self):
         """Push the zone colours to the strip if anything changed.
 
-        Only the pixels of zones whose colour changed are set: the strip keeps the others in its
-        buffer (zones never share a pixel: board.py refuses it). The whole strip goes out.
+        Only the pixels of zones set to another colour since the last frame are written (after
+        set_all(): every zone's): the strip keeps the others in its buffer (zones never share a
+        pixel: board.py refuses it). The whole strip goes out.
         """
         if not self.dirty:
             return False
