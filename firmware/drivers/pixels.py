@@ -5,10 +5,20 @@
 # subclass it and count writes. Colours are preallocated tuples: lighting a
 # zone inside the table's dispatch allocates nothing.
 #
+# A frame touches only the zones whose colour changed: set() lists them (each
+# once), so show() does not walk every zone (the Craps layout has 30). After
+# set_all() every zone is filled with its colour first, span by span, by a few
+# slice stores (the span's first run, then copies of the bytes already filled,
+# doubling), and then the zones set to another colour since.
+#
 # On MicroPython, where the strip is neopixel.NeoPixel (its bytes in .buf, in its
-# ORDER, 3 a pixel), a zone's pixels are filled in that buffer directly with its
-# colour's 3 bytes: neopixel's __setitem__ is Python, a call and a loop a pixel
-# (a whole frame of the pico's 76 pixels took 370 calibration-loop iterations).
+# ORDER, 3 a pixel), a zone is filled in that buffer directly, one slice store per
+# run of pixels: neopixel's __setitem__ is Python, a call and a loop a pixel (a
+# whole frame of the pico's 76 pixels took 370 calibration-loop iterations), and
+# a 3-byte store a pixel still took 116. The bytes of a run come made: per colour
+# the longest run's pixels in the strip's order, and per run length a view of
+# the first pixels of it (a bytearray slice store needs a source of exactly the
+# run's length, and slicing a view in the frame would allocate one).
 from firmware.compat import IS_MICROPYTHON
 
 OFF = (0, 0, 0)
@@ -18,36 +28,97 @@ RED = (60, 0, 0)
 BLUE = (0, 0, 60)
 GREEN = (0, 60, 0)
 GOLD = (60, 40, 0)
+COLOURS = (OFF, WHITE, DIM, RED, BLUE, GREEN, GOLD)     # their fills are made at start
 
 
 class ZoneLights:
+    # Fill neopixel's buffer directly (on MicroPython); tests set it to run the same fill on CPython.
+    FILLS_BUFFER = IS_MICROPYTHON
+
     def __init__(self, strip, count, zone_ranges):
         """zone_ranges: list of (zone name, [[first, last], ...]) for the active layout."""
         self.strip = strip
         self.count = count
         self.names = [name for name, _ in zone_ranges]
-        self.ranges = [tuple(tuple(r) for r in ranges) for _, ranges in zone_ranges]
-        self.colours = [OFF] * len(zone_ranges)
-        self._shown = [None] * len(zone_ranges)     # the colour each zone's pixels hold (None: not yet)
+        zones = len(zone_ranges)
+        self.colours = [OFF] * zones
+        self._shown = [None] * zones                # the strip pixel by pixel: each zone's colour (None: not yet)
+        self._changed = [0] * zones                 # zones whose colour changed since the last frame,
+        self._n_changed = 0                         # the first _n_changed, each once:
+        self._listed = bytearray(zones)             # 1 where a zone is among them
+        self._none_listed = bytes(zones)            # cleared in one store
+        self._background = None                     # set_all's colour since the last frame
         self.dirty = True
         self.writes = 0
+        self.ranges = [tuple(tuple(r) for r in ranges) for _, ranges in zone_ranges]
         self._buf = None                            # the strip's own bytes, when they can be filled
-        self._patterns = {}                         # colour -> its 3 bytes in the strip's order
-        if IS_MICROPYTHON and getattr(strip, "bpp", 0) == 3 and hasattr(strip, "buf") and hasattr(strip, "ORDER"):
-            self._buf = strip.buf
-            self._order = strip.ORDER
-            for colour in (OFF, WHITE, DIM, RED, BLUE, GREEN, GOLD):
-                self._pattern(colour)
+        if not (self.FILLS_BUFFER and getattr(strip, "bpp", 0) == 3 and hasattr(strip, "buf")
+                and hasattr(strip, "ORDER")):
+            return
+        self._buf = strip.buf
+        self._order = strip.ORDER
+        self._longest = 0                           # pixels in the longest run
+        self._fills = {}                            # run length -> {colour: its bytes, that long}
+        self._runs = [self._chain(ranges) for ranges in self.ranges]
+        self._spans = self._make_spans()
+        self.ranges = None                          # the runs have them (RAM)
+        for colour in COLOURS:
+            self._learn(colour)
+        self._shown = None                          # the listed zones are written: no comparing
+        self._background = OFF                      # the first frame fills every zone
 
-    def _pattern(self, colour):
-        """colour's bytes as neopixel's __setitem__ would write them (made once per colour)."""
-        p = self._patterns.get(colour)
-        if p is None:
-            p = bytearray(3)
-            for i in range(3):
-                p[self._order[i]] = colour[i]
-            self._patterns[colour] = p
-        return p
+    def _fills_of(self, n):
+        fills = self._fills.get(n)
+        if fills is None:
+            fills = self._fills[n] = {}
+            if n > self._longest:
+                self._longest = n
+        return fills
+
+    def _chain(self, ranges):
+        """A zone's runs as a chain: (first byte, end byte, fills of its length, next run or None)."""
+        run = None
+        for first, last in reversed(ranges):
+            run = (3 * first, 3 * last + 3, self._fills_of(last - first + 1), run)
+        return run
+
+    def _make_spans(self):
+        """The zones' pixels as spans of adjacent runs: (first byte, first run's end byte, its fills,
+        steps), a step (first byte, end byte, a view of the span's bytes before it, as long)."""
+        runs = sorted((first, last) for ranges in self.ranges for first, last in ranges)
+        spans = []
+        view = memoryview(self._buf)
+        i = 0
+        while i < len(runs):
+            first, last = runs[i]
+            run_end = last + 1
+            end = run_end
+            i += 1
+            while i < len(runs) and runs[i][0] == end:
+                end = runs[i][1] + 1
+                i += 1
+            steps = []
+            done = run_end
+            while done < end:               # copy the filled part after itself: twice as long
+                n = min(done - first, end - done)
+                steps.append((3 * done, 3 * (done + n), view[3 * first:3 * (first + n)]))
+                done += n
+            spans.append((3 * first, 3 * run_end, self._fills_of(run_end - first), tuple(steps)))
+        return tuple(spans)
+
+    def _learn(self, colour):
+        """Make colour's fills: its bytes as neopixel's __setitem__ would write them, for every run length."""
+        if self._longest == 0 or colour in self._fills[self._longest]:
+            return
+        pixel = bytearray(3)
+        for i in range(3):
+            pixel[self._order[i]] = colour[i]
+        longest = bytearray(3 * self._longest)
+        for offset in range(0, len(longest), 3):
+            longest[offset:offset + 3] = pixel
+        view = memoryview(longest)
+        for n in self._fills:
+            self._fills[n][colour] = longest if n == self._longest else view[:3 * n]
 
     def index(self, name):
         """Zone name -> index; -1 when this layout has no such zone."""
@@ -60,19 +131,80 @@ class ZoneLights:
         if self.colours[zone] is not colour:
             self.colours[zone] = colour
             self.dirty = True
+            if not self._listed[zone]:
+                self._listed[zone] = 1
+                n = self._n_changed
+                self._changed[n] = zone
+                self._n_changed = n + 1
 
     def set_all(self, colour):
-        for zone in range(len(self.colours)):
-            self.set(zone, colour)
+        colours = self.colours
+        changed = False
+        for zone in range(len(colours)):
+            if colours[zone] is not colour:
+                colours[zone] = colour
+                changed = True
+        if changed:                     # every zone this colour: the ones listed before need nothing more
+            self.dirty = True
+            self._background = colour
+            self._unlist()
+
+    def _unlist(self):
+        self._listed[:] = self._none_listed
+        self._n_changed = 0
 
     def show(self):
         """Push the zone colours to the strip if anything changed.
 
-        Only the pixels of zones whose colour changed are set: the strip keeps the others in its
-        buffer (zones never share a pixel: board.py refuses it). The whole strip goes out.
+        Only the pixels of zones set to another colour since the last frame are written (after
+        set_all(): every zone's): the strip keeps the others in its buffer (zones never share a
+        pixel: board.py refuses it). The whole strip goes out.
         """
         if not self.dirty:
             return False
+        if self._buf is None:
+            self._set_pixels()
+        else:
+            try:
+                self._fill()
+            except KeyError:            # a colour not made at start: its fills are made now (allocates, once)
+                if self._background is not None:
+                    self._learn(self._background)
+                for colour in self.colours:
+                    self._learn(colour)
+                self._fill()            # again from the start
+        self._unlist()
+        self._background = None
+        self.dirty = False
+        self._transmit()
+        return True
+
+    def _fill(self):
+        """The listed zones into the strip's bytes (after set_all: every zone, span by span, first).
+        A zone changed and changed back is written again: the same bytes."""
+        buf = self._buf
+        colours = self.colours
+        changed = self._changed
+        runs = self._runs
+        background = self._background
+        if background is not None:
+            for first, end, fills, steps in self._spans:
+                buf[first:end] = fills[background]
+                for first, end, view in steps:
+                    buf[first:end] = view
+        for i in range(self._n_changed):
+            zone = changed[i]
+            colour = colours[zone]
+            if colour is background:        # filled with it above (None: no set_all)
+                continue
+            first, end, fills, run = runs[zone]
+            buf[first:end] = fills[colour]
+            while run is not None:
+                first, end, fills, run = run
+                buf[first:end] = fills[colour]
+
+    def _set_pixels(self):
+        """The changed zones pixel by pixel, through the strip's own __setitem__."""
         strip = self.strip
         shown = self._shown
         for zone in range(len(self.ranges)):
@@ -80,19 +212,9 @@ class ZoneLights:
             if colour is shown[zone]:
                 continue
             shown[zone] = colour
-            if self._buf is not None:
-                buf = self._buf
-                p = self._pattern(colour)
-                for first, last in self.ranges[zone]:
-                    for offset in range(3 * first, 3 * last + 3, 3):
-                        buf[offset:offset + 3] = p
-                continue
             for first, last in self.ranges[zone]:
                 for pixel in range(first, last + 1):
                     strip[pixel] = colour
-        self.dirty = False
-        self._transmit()
-        return True
 
     def _transmit(self):
         self.writes += 1

@@ -97,6 +97,47 @@ def test_a_light_frame_of_every_zone_changed_allocates_nothing():
     assert heap_lock_catches_allocation()
 
 
+def test_light_frames_of_the_pico_layouts_allocate_nothing():
+    # Every kind of frame on the board's own layouts: set_all (its spans filled by copies of the
+    # strip's own bytes) with zones set otherwise after it, every zone set to another colour one by
+    # one, one zone, a zone changed and changed back, and zones of several runs.
+    import json
+    with open("boards/pico.json") as f:
+        board = json.loads(f.read())
+    layouts = [sorted(board["zones"][name].items()) for name in ("baccarat", "craps", "omaha")]
+    layouts.append([("a", [[0, 2], [9, 10]]), ("b", [[3, 5]]), ("c", [[12, 15], [6, 6]]), ("d", [[16, 17]])])
+    palette = (pixels.OFF, pixels.WHITE, pixels.DIM, pixels.RED, pixels.BLUE, pixels.GREEN, pixels.GOLD)
+    for zones in layouts:
+        strip = NeoStrip(76)
+        lights = pixels.ZoneLights(strip, 76, zones)
+        reference = NeoStrip(76)
+        lights.show()                              # the first frame (every zone OFF)
+        n = len(zones)
+        heap_lock()
+        try:
+            for k in range(8):
+                lights.set_all(palette[k % 7])
+                lights.set(k % n, palette[(k + 3) % 7])
+                lights.set((3 * k + 1) % n, palette[(k + 5) % 7])
+                lights.show()
+                for z in range(n):
+                    lights.set(z, palette[(z + k) % 7])
+                lights.show()
+                lights.set(k % n, palette[(k + 2) % 7])
+                lights.show()
+                lights.set(0, palette[(k + 4) % 7])
+                lights.set(0, palette[k % 7])      # changed back
+                lights.show()
+        finally:
+            heap_unlock()
+        for z in range(n):
+            for first, last in zones[z][1]:
+                for pixel in range(first, last + 1):
+                    reference[pixel] = lights.colours[z]
+        assert bytes(strip.buf) == bytes(reference.buf) and strip.writes >= 1 + 8 * 3
+    assert heap_lock_catches_allocation()
+
+
 def _allocated(fn):
     gc.collect()
     gc.disable()
