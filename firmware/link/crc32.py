@@ -1,0 +1,160 @@
+# CRC-32 written into a buffer: the host-link frame's and the journal record's (binascii.crc32's,
+# the IEEE/zlib one), without a 32-bit int in between.
+#
+#   crc32_into(data, start, end, out, at, seed_at)  the CRC of data[start:end] as 4 bytes,
+#       little-endian (the journal record's order), into out[at:at + 4]; seed_at >= 0 continues
+#       from the CRC already in out[seed_at:seed_at + 4] (binascii.crc32(data, seed)), -1 does not
+#   crc32_hex_into(data, start, end, out, at)  the same CRC as 8 upper-case hex digits (the frame's)
+#       into out[at:at + 8]
+#
+# Both return None: on a port whose small ints have 31 bits (the RP2040, the ESP32, the
+# WebAssembly VM) a CRC-32 as an int is a heap object 3 times in 4, so none is handed out. An
+# index outside the buffers is a ValueError, the same on every implementation.
+#
+# Three implementations, one picked at import (docs/host-link.md, "The CRC on each runtime"):
+# - on a board: crc32_viper's, native code (armv6m, xtensawin): allocates nothing;
+# - where MicroPython has no native emitter (the WebAssembly VM refuses to compile the viper
+#   module: SyntaxError) and on CPython: binascii.crc32 in C, which allocates a view and, on a
+#   31-bit port, the result word;
+# - the portable one: pure Python in 16-bit halves (small ints only), allocates nothing but costs
+#   about 1.2 us a byte on the VM. use_portable() installs it: the heap_lock tests on the VM run
+#   the frame and record encoders with it, proving that nothing else in them allocates.
+import struct
+from array import array
+from binascii import crc32 as _binascii_crc32
+
+from firmware.compat import IS_MICROPYTHON
+
+_LE32 = "<I"
+_HEX = b"0123456789ABCDEF"
+
+
+def _refuse():
+    raise ValueError("crc32_into: index outside the buffers")
+
+
+# -- binascii's, in C -------------------------------------------------------------
+
+def _binascii_into(data, start, end, out, at, seed_at):
+    size = len(out)
+    if start < 0 or start > end or end > len(data) or at < 0 or at + 4 > size or seed_at + 4 > size:
+        _refuse()
+    if start != 0 or end != len(data):
+        data = memoryview(data)[start:end]
+    if seed_at < 0:
+        crc = _binascii_crc32(data)
+    else:
+        crc = _binascii_crc32(data, struct.unpack_from(_LE32, out, seed_at)[0])
+    struct.pack_into(_LE32, out, at, crc)
+
+
+def _binascii_hex_into(data, start, end, out, at):
+    if start < 0 or start > end or end > len(data) or at < 0 or at + 8 > len(out):
+        _refuse()
+    crc = _binascii_crc32(memoryview(data)[start:end])
+    half = crc >> 16                         # small ints from here on
+    out[at] = _HEX[half >> 12]
+    out[at + 1] = _HEX[(half >> 8) & 15]
+    out[at + 2] = _HEX[(half >> 4) & 15]
+    out[at + 3] = _HEX[half & 15]
+    half = crc & 0xFFFF
+    out[at + 4] = _HEX[half >> 12]
+    out[at + 5] = _HEX[(half >> 8) & 15]
+    out[at + 6] = _HEX[(half >> 4) & 15]
+    out[at + 7] = _HEX[half & 15]
+
+
+# -- portable: pure Python, small ints only -----------------------------------------
+
+_TABLE_LOW = None              # the byte-at-a-time table in 16-bit halves: made by use_portable()
+_TABLE_HIGH = None
+_WORD = bytearray(4)           # crc32_hex_into's CRC before it becomes digits
+
+
+def _make_tables():
+    global _TABLE_LOW, _TABLE_HIGH
+    low = array("H", bytes(512))
+    high = array("H", bytes(512))
+    for i in range(256):
+        lo = i
+        hi = 0
+        for _ in range(8):                   # the reflected polynomial 0xEDB88320, in halves
+            carry = lo & 1
+            lo = (lo >> 1) | ((hi & 1) << 15)
+            hi >>= 1
+            if carry:
+                lo ^= 0x8320
+                hi ^= 0xEDB8
+        low[i] = lo
+        high[i] = hi
+    _TABLE_LOW = low
+    _TABLE_HIGH = high
+
+
+def _portable_into(data, start, end, out, at, seed_at):
+    size = len(out)
+    if start < 0 or start > end or end > len(data) or at < 0 or at + 4 > size or seed_at + 4 > size:
+        _refuse()
+    low = _TABLE_LOW
+    high = _TABLE_HIGH
+    if seed_at < 0:
+        lo = 0xFFFF
+        hi = 0xFFFF
+    else:
+        lo = (out[seed_at] | (out[seed_at + 1] << 8)) ^ 0xFFFF
+        hi = (out[seed_at + 2] | (out[seed_at + 3] << 8)) ^ 0xFFFF
+    for i in range(start, end):
+        k = (lo ^ data[i]) & 0xFF
+        lo = low[k] ^ ((hi & 0xFF) << 8) ^ (lo >> 8)
+        hi = high[k] ^ (hi >> 8)
+    lo ^= 0xFFFF
+    hi ^= 0xFFFF
+    out[at] = lo & 0xFF
+    out[at + 1] = lo >> 8
+    out[at + 2] = hi & 0xFF
+    out[at + 3] = hi >> 8
+
+
+def _portable_hex_into(data, start, end, out, at):
+    if at < 0 or at + 8 > len(out):
+        _refuse()
+    word = _WORD
+    _portable_into(data, start, end, word, 0, -1)
+    for b in range(3, -1, -1):
+        out[at] = _HEX[word[b] >> 4]
+        out[at + 1] = _HEX[word[b] & 15]
+        at += 2
+
+
+# -- which one ------------------------------------------------------------------
+
+def _native():
+    """crc32_viper's pair where this MicroPython compiles viper code for its CPU, else None."""
+    if not IS_MICROPYTHON:
+        return None              # CPython (and hostsim's stand-in `micropython` module): no viper
+    try:
+        from firmware.link import crc32_viper
+    except (ImportError, SyntaxError, AttributeError, NotImplementedError, ValueError):
+        return None              # no native emitter here ("SyntaxError: invalid micropython decorator")
+    return crc32_viper
+
+
+_NATIVE = _native()
+NATIVE = _NATIVE is not None     # True on a board: crc32_into and crc32_hex_into are native code
+DEFAULT = (_NATIVE.crc32_into, _NATIVE.crc32_hex_into) if NATIVE else (_binascii_into, _binascii_hex_into)
+# Callers look these up here at each call (crc32.crc32_into(...)), so use_portable() reaches them.
+crc32_into, crc32_hex_into = DEFAULT
+
+
+def use_portable():
+    """Install the pure-Python pair (the heap_lock tests); use_default() puts DEFAULT back."""
+    global crc32_into, crc32_hex_into
+    if _TABLE_LOW is None:
+        _make_tables()
+    crc32_into = _portable_into
+    crc32_hex_into = _portable_hex_into
+
+
+def use_default():
+    global crc32_into, crc32_hex_into
+    crc32_into, crc32_hex_into = DEFAULT
