@@ -14,10 +14,10 @@
 #
 # Encoder fills one preallocated buffer; Frame.decode fills preallocated fields
 # (offsets into the line) and converts only boot and seq, which are small ints
-# on every port. Both take the CRC with crc32.crc32_into, four bytes into a
-# buffer of their own, never as a 32-bit int (a heap object on a 31-bit port):
-# with the board's native CRC neither allocates (docs/host-link.md, "The CRC
-# on each runtime"; tests/firmware/test_hot_paths.py).
+# on every port. Both take the CRC with crc32.crc32_hex_into, its 8 digits
+# written into a buffer, never as a 32-bit int (a heap object on a 31-bit
+# port): with the board's native CRC neither allocates (docs/host-link.md,
+# "The CRC on each runtime"; tests/firmware/test_hot_paths.py).
 import re
 from binascii import crc32
 
