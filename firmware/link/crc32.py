@@ -15,7 +15,8 @@
 # - on a board: crc32_viper's, native code (armv6m, xtensawin): allocates nothing;
 # - where MicroPython has no native emitter (the WebAssembly VM refuses to compile the viper
 #   module: SyntaxError) and on CPython: binascii.crc32 in C, which allocates a view and, on a
-#   31-bit port, the result word;
+#   31-bit port, the result word (record.encode_into packs binascii's words itself there: the
+#   wrapper's Python call and checks cost the VM 3 us a record);
 # - the portable one: pure Python in 16-bit halves (small ints only), allocates nothing but costs
 #   about 1.2 us a byte on the VM. use_portable() installs it: the heap_lock tests on the VM run
 #   the frame and record encoders with it, proving that nothing else in them allocates.
@@ -35,7 +36,7 @@ def _refuse():
 
 # -- binascii's, in C -------------------------------------------------------------
 
-def _binascii_into(data, start, end, out, at, seed_at):
+def binascii_into(data, start, end, out, at, seed_at):
     size = len(out)
     if start < 0 or start > end or end > len(data) or at < 0 or at + 4 > size or seed_at + 4 > size:
         _refuse()
@@ -48,7 +49,7 @@ def _binascii_into(data, start, end, out, at, seed_at):
     struct.pack_into(_LE32, out, at, crc)
 
 
-def _binascii_hex_into(data, start, end, out, at):
+def binascii_hex_into(data, start, end, out, at):
     if start < 0 or start > end or end > len(data) or at < 0 or at + 8 > len(out):
         _refuse()
     crc = _binascii_crc32(memoryview(data)[start:end])
@@ -141,7 +142,7 @@ def _native():
 
 _NATIVE = _native()
 NATIVE = _NATIVE is not None     # True on a board: crc32_into and crc32_hex_into are native code
-DEFAULT = (_NATIVE.crc32_into, _NATIVE.crc32_hex_into) if NATIVE else (_binascii_into, _binascii_hex_into)
+DEFAULT = (_NATIVE.crc32_into, _NATIVE.crc32_hex_into) if NATIVE else (binascii_into, binascii_hex_into)
 # Callers look these up here at each call (crc32.crc32_into(...)), so use_portable() reaches them.
 crc32_into, crc32_hex_into = DEFAULT
 
