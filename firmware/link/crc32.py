@@ -17,11 +17,10 @@
 #   module: SyntaxError) and on CPython: binascii.crc32 in C, which allocates a view and, on a
 #   31-bit port, the result word (record.encode_into packs binascii's words itself there: the
 #   wrapper's Python call and checks cost the VM 3 us a record);
-# - the portable one: pure Python in 16-bit halves (small ints only), allocates nothing but costs
+# - crc32_portable's: pure Python in 16-bit halves (small ints only), allocates nothing but costs
 #   about 1.2 us a byte on the VM. use_portable() installs it: the heap_lock tests on the VM run
 #   the frame and record encoders with it, proving that nothing else in them allocates.
 import struct
-from array import array
 from binascii import crc32 as _binascii_crc32
 
 from firmware.compat import IS_MICROPYTHON
@@ -65,68 +64,6 @@ def binascii_hex_into(data, start, end, out, at):
     out[at + 7] = _HEX[half & 15]
 
 
-# -- portable: pure Python, small ints only -----------------------------------------
-
-_TABLE_LOW = None              # the byte-at-a-time table in 16-bit halves: made by use_portable()
-_TABLE_HIGH = None
-_WORD = bytearray(4)           # crc32_hex_into's CRC before it becomes digits
-
-
-def _make_tables():
-    global _TABLE_LOW, _TABLE_HIGH
-    low = array("H", bytes(512))
-    high = array("H", bytes(512))
-    for i in range(256):
-        lo = i
-        hi = 0
-        for _ in range(8):                   # the reflected polynomial 0xEDB88320, in halves
-            carry = lo & 1
-            lo = (lo >> 1) | ((hi & 1) << 15)
-            hi >>= 1
-            if carry:
-                lo ^= 0x8320
-                hi ^= 0xEDB8
-        low[i] = lo
-        high[i] = hi
-    _TABLE_LOW = low
-    _TABLE_HIGH = high
-
-
-def _portable_into(data, start, end, out, at, seed_at):
-    size = len(out)
-    if start < 0 or start > end or end > len(data) or at < 0 or at + 4 > size or seed_at + 4 > size:
-        _refuse()
-    low = _TABLE_LOW
-    high = _TABLE_HIGH
-    if seed_at < 0:
-        lo = 0xFFFF
-        hi = 0xFFFF
-    else:
-        lo = (out[seed_at] | (out[seed_at + 1] << 8)) ^ 0xFFFF
-        hi = (out[seed_at + 2] | (out[seed_at + 3] << 8)) ^ 0xFFFF
-    for i in range(start, end):
-        k = (lo ^ data[i]) & 0xFF
-        lo = low[k] ^ ((hi & 0xFF) << 8) ^ (lo >> 8)
-        hi = high[k] ^ (hi >> 8)
-    lo ^= 0xFFFF
-    hi ^= 0xFFFF
-    out[at] = lo & 0xFF
-    out[at + 1] = lo >> 8
-    out[at + 2] = hi & 0xFF
-    out[at + 3] = hi >> 8
-
-
-def _portable_hex_into(data, start, end, out, at):
-    if at < 0 or at + 8 > len(out):
-        _refuse()
-    word = _WORD
-    _portable_into(data, start, end, word, 0, -1)
-    for b in range(3, -1, -1):
-        out[at] = _HEX[word[b] >> 4]
-        out[at + 1] = _HEX[word[b] & 15]
-        at += 2
-
-
 # -- which one ------------------------------------------------------------------
 
 def _native():
@@ -148,12 +85,11 @@ crc32_into, crc32_hex_into = DEFAULT
 
 
 def use_portable():
-    """Install the pure-Python pair (the heap_lock tests); use_default() puts DEFAULT back."""
+    """Install crc32_portable's pair (the heap_lock tests); use_default() puts DEFAULT back."""
     global crc32_into, crc32_hex_into
-    if _TABLE_LOW is None:
-        _make_tables()
-    crc32_into = _portable_into
-    crc32_hex_into = _portable_hex_into
+    from firmware.link import crc32_portable
+    crc32_into = crc32_portable.crc32_into
+    crc32_hex_into = crc32_portable.crc32_hex_into
 
 
 def use_default():
