@@ -21,6 +21,7 @@
 #   about 1.2 us a byte on the VM. use_portable() installs it: the heap_lock tests on the VM run
 #   the frame and record encoders with it, proving that nothing else in them allocates.
 import struct
+import sys
 from binascii import crc32 as _binascii_crc32
 
 from firmware.compat import IS_MICROPYTHON
@@ -66,14 +67,25 @@ def binascii_hex_into(data, start, end, out, at):
 
 # -- which one ------------------------------------------------------------------
 
-def _native():
-    """crc32_viper's pair where this MicroPython compiles viper code for its CPU, else None."""
+def native_arch():
+    """The native code architecture of this MicroPython (sys.implementation._mpy bits 10 and up:
+    4 armv6m, 10 xtensawin...), 0 when it has none (the WebAssembly VM) or on CPython."""
     if not IS_MICROPYTHON:
-        return None              # CPython (and hostsim's stand-in `micropython` module): no viper
+        return 0
+    return getattr(sys.implementation, "_mpy", 0) >> 10
+
+
+def _native():
+    """crc32_viper where this MicroPython runs native code, else None."""
+    if not native_arch():
+        # Not even tried: a port without a native emitter refuses to compile it ("SyntaxError:
+        # invalid micropython decorator"), and on the VM that failed compile left up to 18 KB of
+        # the heap held (bench/memory_vm.py, Omaha's code: 224 KB without it, 243 KB with it).
+        return None              # CPython and hostsim (its stand-in `micropython` has no viper) too
     try:
         from firmware.link import crc32_viper
-    except (ImportError, SyntaxError, AttributeError, NotImplementedError, ValueError):
-        return None              # no native emitter here ("SyntaxError: invalid micropython decorator")
+    except (ImportError, SyntaxError, ValueError, MemoryError):
+        return None              # left out of the build, an .mpy of another CPU, no room: binascii's
     return crc32_viper
 
 
