@@ -47,6 +47,11 @@ MARCH = {
     "hostsim": None,
 }
 
+# Native code only (@micropython.viper): mpy-cross compiles these only with -march, so a board
+# without one (hostsim: CPython, which never imports them) leaves them out. firmware/link/crc32.py
+# imports its native CRC where it can and otherwise uses binascii.crc32.
+NATIVE_ONLY = ("firmware/link/crc32_viper.py",)
+
 BOOT_STUB = (
     "# Boot stub written by tools/build.py (board %s, MicroPython %s).\n"
     "# MicroPython runs main.py as source; the firmware itself is compiled .mpy.\n"
@@ -274,6 +279,8 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
     try:
         modules, other, jobs = [], [], []
         for rel in firmware_files(root):
+            if march is None and rel in NATIVE_ONLY:
+                continue
             if rel.endswith(".py"):
                 dest_rel = rel[:-3] + ".mpy"
                 dest = os.path.join(staging, where + dest_rel)

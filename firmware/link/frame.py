@@ -14,11 +14,15 @@
 #
 # Encoder fills one preallocated buffer; Frame.decode fills preallocated fields
 # (offsets into the line) and converts only boot and seq, which are small ints
-# on every port: decoding a host command allocates nothing but the CRC's view.
+# on every port. Both take the CRC with crc32.crc32_hex_into, its 8 digits
+# written into a buffer, never as a 32-bit int (a heap object on a 31-bit
+# port): with the board's native CRC neither allocates (docs/host-link.md,
+# "The CRC on each runtime"; tests/firmware/test_hot_paths.py).
 import re
 from binascii import crc32
 
 from firmware.compat import const
+from firmware.link import crc32 as crc_mod
 
 MAX_FRAME = const(512)     # bytes of a frame with its LF (a store slot holds one)
 MAX_NUMBER = const(999999999)  # boot and seq: 9 digits, a small int on every MicroPython port
@@ -46,19 +50,9 @@ _DOT = const(46)
 _SPACE = const(32)
 _STAR = const(42)
 _AT = const(64)
-_HEX = b"0123456789ABCDEF"
 # A byte outside printable ASCII, found by one search in C: on the MicroPython VM min() and max() of a
 # payload cost 0.45 us a byte (a comparison each through the generic operator), this 0.06 us.
 _UNPRINTABLE = re.compile(b"[^ -~]")
-_NOT_CAPITAL = re.compile(b"[^A-Z]")
-
-
-def _hex(ch):
-    if 48 <= ch <= 57:
-        return ch - 48
-    if 65 <= ch <= 70:
-        return ch - 55
-    return -1
 
 
 def _digits_end(line, i, end, most):
@@ -87,6 +81,7 @@ class Frame:
     """Decoder: decode() fills the fields in place; they hold until the next decode()."""
 
     def __init__(self):
+        self._crc = bytearray(_TRAILER - 1)    # the CRC's digits as they must be
         self.line = b""
         self.length = 0
         self.status = OK
@@ -120,14 +115,11 @@ class Frame:
         if n < _MIN_LINE or line[n - _TRAILER] != _STAR:
             return TRUNCATED
         body = n - _TRAILER
-        sent = 0
-        for i in range(body + 1, n):
-            digit = _hex(line[i])
-            if digit < 0:
+        digits = self._crc
+        crc_mod.crc32_hex_into(line, 1, body, digits, 0)
+        for k in range(_TRAILER - 1):          # one spelling: the sender's digits are ours
+            if line[body + 1 + k] != digits[k]:
                 return BAD_CRC
-            sent = (sent << 4) | digit
-        if crc_of(line, 1, body) != sent:
-            return BAD_CRC
         return self._fields(line, body)
 
     def _fields(self, line, body):
@@ -217,29 +209,23 @@ def check_printable(payload):
 
 
 def _put_uint(buf, i, value):
-    """Write value in decimal at buf[i]; returns the index after it."""
-    if value == 0:
-        buf[i] = 48
-        return i + 1
-    digits = 0
-    v = value
-    while v:
-        v //= 10
-        digits += 1
-    end = i + digits
-    while value:
-        end -= 1
-        buf[end] = 48 + value % 10
+    """Write value (>= 0) in decimal at buf[i]; returns the index after it."""
+    # The length by comparisons first (a division costs more on the VM), then the digits backwards.
+    if value < 10000:
+        end = i + (1 if value < 10 else 2 if value < 100 else 3 if value < 1000 else 4)
+    else:
+        end = i + 5
+        v = value // 100000
+        while v:
+            v //= 10
+            end += 1
+    j = end
+    while True:
+        j -= 1
+        buf[j] = 48 + value % 10
         value //= 10
-    return i + digits
-
-
-def _put_hex4(buf, i, half):
-    """Four upper-case hex digits of a 16-bit value at buf[i:i + 4]."""
-    buf[i] = _HEX[half >> 12]
-    buf[i + 1] = _HEX[(half >> 8) & 15]
-    buf[i + 2] = _HEX[(half >> 4) & 15]
-    buf[i + 3] = _HEX[half & 15]
+        if not value:
+            return end
 
 
 class Encoder:
@@ -247,7 +233,6 @@ class Encoder:
 
     def __init__(self, size=MAX_FRAME):
         self.buf = bytearray(size)
-        self._mv = memoryview(self.buf)
 
     def encode(self, boot, seq, type, payload=b"", uptime_ms=0, host_ms=-1, checked=False):
         """Frame with its LF in .buf[:n]; returns n. ValueError for what decode() would refuse.
@@ -275,7 +260,9 @@ class Encoder:
         if not isinstance(type, bytes):
             type = type.encode() if isinstance(type, str) else bytes(type)
         k = len(type)
-        if not 1 <= k <= MAX_TYPE or _NOT_CAPITAL.search(type) is not None:
+        # isalpha and isupper: A-Z only (bytes: ASCII), and no regex search, whose match object
+        # MicroPython allocates (and frees) even when nothing matches.
+        if not 1 <= k <= MAX_TYPE or not (type.isalpha() and type.isupper()):
             raise ValueError("TYPE must be 1..%d capital letters" % MAX_TYPE)
         buf[i:i + k] = type
         i += k
@@ -287,12 +274,11 @@ class Encoder:
                 check_printable(payload)
             buf[i:i + n] = payload             # a slice store: no copy of the payload is made
             i += n
-        # Allocated: min's and max's iterators, the view the CRC is taken over, and on a port whose
-        # small ints have 31 bits (the RP2040's) the 32-bit CRC word for 3 frames in 4, split at once
-        # into 16-bit halves (small ints): the digits take nothing more.
-        crc = crc32(self._mv[1:i])
-        _put_hex4(buf, i + 1, crc >> 16)
-        _put_hex4(buf, i + 5, crc & 0xFFFF)
+        # The CRC's digits written in place: no 32-bit int here (a heap object on a 31-bit port), no
+        # view. Allocated, with binascii's CRC (crc32.py): its view and word; with the native or the
+        # portable one: nothing. check_printable's search, when it runs, allocates its match
+        # object and frees it at once: nothing is left.
+        crc_mod.crc32_hex_into(buf, 1, i, buf, i + 1)
         buf[i] = _STAR
         buf[i + 9] = 10
         return i + 10

@@ -13,6 +13,7 @@ import struct
 from binascii import crc32
 
 from firmware.compat import const
+from firmware.link import crc32 as crc_mod
 
 # What reading found: the worse of two wins.
 CLEAN = const(0)
@@ -50,14 +51,24 @@ def encode(kind, gen, payload):
 
 def encode_into(buf, kind, gen, payload):
     """encode()'s record written into buf (a bytearray of len(payload) + OVERHEAD bytes or more)
-    instead of built; returns its length. Allocates only the two CRC words (a big int each on a
-    port whose small ints have 31 bits) and the view the header's CRC is taken over."""
+    instead of built; returns its length. ValueError, buf untouched, when the record does not fit.
+    With the board's native CRC (or the portable one) both CRCs are written in place by
+    crc32.crc32_into, the payload's over its copy in buf, seeded from the header's CRC just
+    written: nothing is allocated. With binascii's (the VM, CPython) its words are packed here
+    instead, 3 us a record sooner on the VM than through crc32_into: a view and two words."""
     n = len(payload)
+    if len(buf) < n + OVERHEAD:
+        raise ValueError("a %d-byte record needs a buffer of %d bytes, not %d" % (n, n + OVERHEAD, len(buf)))
     struct.pack_into(_HEADER, buf, 0, n, kind, gen)
-    check = crc32(memoryview(buf)[:_HEADER_SIZE])
-    struct.pack_into(CHECK, buf, _HEADER_SIZE, check)
     buf[_HEAD_SIZE:_HEAD_SIZE + n] = payload
-    struct.pack_into(CHECK, buf, _HEAD_SIZE + n, crc32(payload, check))
+    into = crc_mod.crc32_into
+    if into is crc_mod.binascii_into:
+        check = crc32(memoryview(buf)[:_HEADER_SIZE])
+        struct.pack_into(CHECK, buf, _HEADER_SIZE, check)
+        struct.pack_into(CHECK, buf, _HEAD_SIZE + n, crc32(payload, check))
+    else:
+        into(buf, 0, _HEADER_SIZE, buf, _HEADER_SIZE, -1)
+        into(buf, _HEAD_SIZE, _HEAD_SIZE + n, buf, _HEAD_SIZE + n, _HEADER_SIZE)
     return n + OVERHEAD
 
 

