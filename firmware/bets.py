@@ -21,12 +21,36 @@ class BetReading:
         self.seats = seats
         self.reading_id = -1            # -1: nothing accepted yet
         self.amounts = array("i", [0] * (seats * len(zones)))
+        # A view of each seat's row, made once (amounts is never replaced, only written into): a row
+        # without chips is passed over by one compare with empty_row, in C (slots()).
+        width = len(zones)
+        view = memoryview(self.amounts)
+        self.rows = tuple(view[seat * width:seat * width + width] for seat in range(seats))
+        self.empty_row = array("i", [0] * width)
 
     def amount(self, seat, zone):
         """Chips on seat 1..seats, zone index (into zones)."""
         if not 1 <= seat <= self.seats or not 0 <= zone < len(self.zones):
             raise ValueError("no seat %r zone %r at this table" % (seat, zone))
         return self.amounts[(seat - 1) * len(self.zones) + zone]
+
+    def slots(self):
+        """The slots (seat row * zones + zone, ascending) holding chips or a take-down; the rows
+        without any are passed over by one compare each instead of a walk of their zones in Python
+        (14 seats x 38 zones at Craps, mostly empty)."""
+        out = []
+        empty = self.empty_row
+        width = len(self.zones)
+        base = 0
+        for row in self.rows:
+            if row != empty:
+                i = base
+                for amount in row:
+                    if amount:
+                        out.append(i)
+                    i += 1
+            base += width
+        return out
 
     def as_dict(self):
         """{seat: {zone name: amount or "down"}} of the seats with chips or take-downs (reports, tests)."""

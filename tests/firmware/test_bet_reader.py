@@ -300,3 +300,30 @@ def test_zones_sharing_length_and_first_and_last_byte_are_told_apart():
         events = _feed(reader, _reading(s, 2, [("1", word)]))
         assert kinds(events) == [(FAULT, faults.BETS_BAD_ZONE if word != "b=5=" else faults.BETS_BAD_AMOUNT)], word
     assert reader.reading.reading_id == 1
+
+
+# -- BetReading.slots(): the slots with chips, each seat's row passed over by one compare when empty ----
+def _naive_slots(reading):
+    return [i for i in range(len(reading.amounts)) if reading.amounts[i]]
+
+
+def test_reading_slots_are_every_slot_with_chips_or_a_take_down_in_order():
+    from firmware.bets import BetReading
+    reading = BetReading(("pass", "field", "hard_8"), 5)
+    assert reading.slots() == []
+    for i, value in ((14, 5), (0, 10), (4, TAKE_DOWN), (8, 1), (9, 2)):
+        reading.amounts[i] = value               # written in place, as the reader and recovery write it
+    assert reading.slots() == [0, 4, 8, 9, 14] == _naive_slots(reading)
+    reading.amounts[0] = 0
+    reading.amounts[14] = 0
+    assert reading.slots() == [4, 8, 9] == _naive_slots(reading)
+
+
+def test_reading_slots_follow_an_accepted_reading_and_the_next():
+    reader = _reader()
+    s = Sender("B")
+    _feed(reader, _reading(s, 1, [("7", "tie=5", "banker=100"), ("2", "player=3")]))
+    width = len(ZONES)
+    assert reader.reading.slots() == [1 * width + PLAYER, 6 * width + BANKER, 6 * width + TIE]
+    _feed(reader, _reading(s, 2, [("1", "banker_pair=1")]))
+    assert reader.reading.slots() == [BANKER_PAIR] == _naive_slots(reader.reading)

@@ -215,24 +215,14 @@ class CrapsController(Alarms, CrapsLights, Table):
         self.refusals = []
         self.downs = []
         amounts = self.reading.amounts
-        width = len(ZONES)
-        slots = self.seats * width
-        chips = []                                       # the slots with chips or a take-down, in order
-        i = 0
-        for amount in amounts:                           # one walk over the array (most slots are empty)
-            if i == slots:
-                break
-            if amount:
-                chips.append(i)
-            i += 1
+        slots = self.seats * _WIDTH                      # the reader's seats past the engine's: not read
+        chips = self.reading.slots()                     # the slots with chips or a take-down, in order
+        while chips and chips[-1] >= slots:
+            chips.pop()
         for i in chips:                                  # chips taken off before chips put down
             if amounts[i] == TAKE_DOWN:
-                self._take_down(i // width, i % width, pending)
-        place = self._place
-        for i in chips:
-            amount = amounts[i]
-            if amount > 0:
-                place(i, amount)
+                self._take_down(i // _WIDTH, i % _WIDTH, pending)
+        self._place_all(chips, amounts)
         self._emit(OUT_BETS, reading_id, len(self.refusals))
         for i in range(len(self.downs)):
             self._emit(OUT_BET_DOWN, i)
@@ -242,29 +232,42 @@ class CrapsController(Alarms, CrapsLights, Table):
         if self.state != FAULTED:                        # an alarm's red stays until it is closed
             self._render_lights()
 
-    def _place(self, slot, amount):
-        """The reading's amount on slot (seat * zones + zone) placed through the engine, or refused."""
-        seat = slot // _WIDTH
-        z = slot - seat * _WIDTH
-        kind, number = KIND_NUMBER[z]
-        on = None
-        if _ODDS_ZONE[z]:
-            on = self._backed(seat, kind, number)
-            if on is None:
-                self.refusals.append((seat, z, amount, "%s: no %s bet of this seat with a point%s to back (art. 5(2))"
-                                      % (ZONES[z], B.KIND_NAMES[B.odds_parent_kind(kind)],
-                                         (" on %d" % number) if number else ""), False))
-                return
-            number = 0
-        try:
-            bet_id, reason = self.engine.place_bet(seat, kind, amount, number, on)
-        except RuleError as exc:                         # a bet the table cannot hold at all
-            bet_id, reason = None, str(exc)
-        if reason is not None:
-            self.refusals.append((seat, z, amount, reason, False))
-            return
-        self.placed[slot] = bet_id
-        self.bet_zone[bet_id] = z
+    def _place_all(self, chips, amounts):
+        """The reading's chips on those slots (seat * zones + zone) placed through the engine in slot
+        order, or refused. What every bet of a reading shares is looked up once; the zone's kind and
+        number come from zones.KIND_NUMBER (so the call's form is known good: the engine's
+        place_known makes every rule check of each bet)."""
+        place = self.engine.place_known
+        kind_number = KIND_NUMBER
+        odds_zone = _ODDS_ZONE
+        placed = self.placed
+        bet_zone = self.bet_zone
+        refusals = self.refusals
+        for slot in chips:
+            amount = amounts[slot]
+            if amount <= 0:                              # a take-down (done above)
+                continue
+            seat = slot // _WIDTH
+            z = slot - seat * _WIDTH
+            kind, number = kind_number[z]
+            on = None
+            if odds_zone[z]:
+                on = self._backed(seat, kind, number)
+                if on is None:
+                    refusals.append((seat, z, amount, "%s: no %s bet of this seat with a point%s to back (art. 5(2))"
+                                     % (ZONES[z], B.KIND_NAMES[B.odds_parent_kind(kind)],
+                                        (" on %d" % number) if number else ""), False))
+                    continue
+                number = 0
+            try:
+                bet_id, reason = place(seat, kind, amount, number, on)
+            except RuleError as exc:                     # a bet the table cannot hold at all
+                bet_id, reason = None, str(exc)
+            if reason is not None:
+                refusals.append((seat, z, amount, reason, False))
+                continue
+            placed[slot] = bet_id
+            bet_zone[bet_id] = z
 
     def _backed(self, seat, kind, number):
         """The id of the seat's line bet these odds stand behind (come odds: the come point number)."""
