@@ -74,7 +74,7 @@ class CrapsController(Alarms, CrapsLights, Table):
         self.shooter_rolls = 0       # valid rolls of the shooter
         self.new_shooter = False     # the dice passed on with the last throw or button
         self._zone_lights = {}       # zone name -> light index (lights.CrapsLights)
-        self._bet_lights = {}        # a bet's kind and number -> light index
+        self._bet_lights = {}        # a bet's kind and number -> (light index, colour)
         self._frame = None           # a render's colour for each light (lights.CrapsLights), made once
         self._dim_frame = None
         self._no_bets = array("i", [_NO_BET] * len(self.placed))    # copied over placed at a roll

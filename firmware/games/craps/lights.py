@@ -30,12 +30,16 @@ class CrapsLights:
             frame[i] = colour
 
     def _bet_light(self, kind, number):
+        """(light index or -1, colour) of an open bet of this kind and number, worked out once."""
         key = kind * 16 + number                          # number: 0..12
-        i = self._bet_lights.get(key)
-        if i is None:
-            i = self.lights.index(B.zone_name(kind, number))
-            self._bet_lights[key] = i
-        return i
+        entry = self._bet_lights.get(key)
+        if entry is None:
+            if (kind == B.COME or kind == B.DONT_COME) and number:
+                colour = pixels.BLUE                      # a come point where a come bet travelled
+            else:
+                colour = pixels.WHITE
+            entry = self._bet_lights[key] = (self.lights.index(B.zone_name(kind, number)), colour)
+        return entry
 
     def _render_lights(self):
         lights = self.lights
@@ -48,19 +52,13 @@ class CrapsLights:
             frame[:] = self._dim_frame                   # (one store in C, lists of one length)
         engine = self.engine
         bet_lights = self._bet_lights
-        white = pixels.WHITE
         for bet in engine.bets:
-            kind = bet.kind
-            number = bet.number
-            i = bet_lights.get(kind * 16 + number)      # the cache _bet_light fills, asked here first
-            if i is None:
-                i = self._bet_light(kind, number)
-            if i < 0:
-                continue
-            if (kind == B.COME or kind == B.DONT_COME) and number:
-                frame[i] = pixels.BLUE                   # a come point where a come bet travelled
-            else:
-                frame[i] = white
+            entry = bet_lights.get(bet.kind * 16 + bet.number)    # the cache _bet_light fills, asked first
+            if entry is None:
+                entry = self._bet_light(bet.kind, bet.number)
+            i = entry[0]
+            if i >= 0:
+                frame[i] = entry[1]
         zone_lights = self._zone_lights
         for zone, result in self.decided:               # 50 bets decided: 50 zones, mostly the same few
             i = zone_lights.get(zone)                    # the cache _frame_light fills, asked here first
