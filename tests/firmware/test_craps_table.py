@@ -332,6 +332,11 @@ def test_odds_multiple_only_for_points_art_5_2_2():
         raises_match(RuleError, "not a point", s.odds_multiple, bad)
 
 
+def test_the_engines_own_field_code_is_the_bets_one():
+    from firmware.games.craps import bets as B
+    assert C._FIELD == B.FIELD and B.KIND_NAMES[C._FIELD] == "field"
+
+
 def test_place_known_makes_every_rule_check_of_place_bet():
     # The controller places a reading's bets with place_known (their form known from the zones):
     # every refusal of a rule (art. 5(2), 5(6), 6, the table's limits) must be place_bet's, word for word.

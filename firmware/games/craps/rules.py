@@ -11,6 +11,7 @@
 from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.craps import bets as B
+from firmware.games.craps.bets import STAKE_UNITS as _STAKE_UNITS
 from firmware.games.craps.dice import check_report
 from firmware.games.craps.settings import (  # noqa: F401 (the table file loads Craps settings from here)
     OFF_ON_COME_OUT_ALLOWED, REQUIRED_SETTINGS, SETTING_NAMES, TAKE_DOWN_ALLOWED, CrapsSettings, is_int,
@@ -71,6 +72,7 @@ def _placement(k):
 _PLACEMENT = tuple(_placement(k) for k in range(len(B.KIND_NAMES)))
 del _placement   # used once: its bytecode is not kept in RAM
 _KINDS = len(B.KIND_NAMES)
+_FIELD = const(15)            # bets.FIELD, a const of this module: no lookup a bet (tests check they agree)
 
 
 class Bet:
@@ -224,9 +226,9 @@ class CrapsTable:
                     number, multiple, multiple * parent.amount * ratio[1] // ratio[0], committed)
         # One-roll and multi-roll bets: any time (art. 5(5)).
 
-        if k == B.FIELD:
+        if k == _FIELD:
             B.field_12_pays(s.field_12)   # the option is checked on every Field bet (its unit is 1 at 2:1 and 3:1)
-        q = B.STAKE_UNITS.get(k << 4 | number)          # (cached_stake_quantum's table, asked here first)
+        q = _STAKE_UNITS.get(k << 4 | number)          # (cached_stake_quantum's table, asked here first)
         if q is None:
             q = B.cached_stake_quantum(k, number, s.field_12)
         if amount % q:
