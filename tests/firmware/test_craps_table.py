@@ -332,9 +332,15 @@ def test_odds_multiple_only_for_points_art_5_2_2():
         raises_match(RuleError, "not a point", s.odds_multiple, bad)
 
 
-def test_the_engines_own_field_code_is_the_bets_one():
+def test_place_known_checks_the_field_12_option_on_every_field_bet_art_6_12():
+    # (rules keeps the Field's code as a const of its own: it must be bets.FIELD)
     from firmware.games.craps import bets as B
-    assert C._FIELD == B.FIELD and B.KIND_NAMES[C._FIELD] == "field"
+    t = table()
+    t.settings.field_12 = 4                       # changed after validation: never paid at an unknown ratio
+    raises_match(SettingsError, "field_12", t.place_known, 0, B.FIELD, 5, 0, None)
+    assert t.place_known(0, B.ANY_SEVEN, 5, 0, None) == (1, None)
+    t.settings.field_12 = 3
+    assert t.place_known(0, B.FIELD, 5, 0, None) == (2, None)
 
 
 def test_place_known_makes_every_rule_check_of_place_bet():
