@@ -180,15 +180,20 @@ class CrapsController(Alarms, CrapsLights, Table):
         bet_id_i = rules.BET_ID
         seat_i = rules.SEAT
         net_i = rules.NET
+        zones = ZONES
+        seat = -1
+        row = None
         for r in resolved:
             z = bet_zone.pop(r[bet_id_i], _NO_BET)
             if z == _NO_BET:
                 continue
-            key = seat_keys[r[seat_i]]
-            row = nets.get(key)
-            if row is None:                              # (setdefault would build a dict for every bet)
-                row = nets[key] = {}
-            zone = ZONES[z]
+            if r[seat_i] != seat:                        # a seat's bets come together (placement order)
+                seat = r[seat_i]
+                key = seat_keys[seat]
+                row = nets.get(key)
+                if row is None:                          # (setdefault would build a dict for every bet)
+                    row = nets[key] = {}
+            zone = zones[z]
             row[zone] = row.get(zone, 0) + r[net_i]
         self.placed[:] = self._no_bets                   # slice stores: 2 x 532 slots at Craps' 14 seats
         self.down_zones[:] = self._no_downs
