@@ -75,8 +75,8 @@ class CrapsController(Alarms, CrapsLights, Table):
         self.new_shooter = False     # the dice passed on with the last throw or button
         self._zone_lights = {}       # zone name -> light index (lights.CrapsLights)
         self._bet_lights = {}        # a bet's kind and number -> (light index, colour)
-        self._frame = None           # a render's colour for each light (lights.CrapsLights), made once
-        self._dim_frame = None
+        self._frame = None           # a render's colour for each light (lights.CrapsLights), made once,
+        self._dim_frame = None       # and every light DIM, copied over it at each render
         self._no_bets = array("i", [_NO_BET] * len(self.placed))    # copied over placed at a roll
         self._no_downs = bytearray(len(self.down_zones))
         self._seat_keys = tuple(str(seat + 1) for seat in range(self.engine.settings.seats))   # the reports' seats
