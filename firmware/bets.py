@@ -27,6 +27,12 @@ class BetReading:
         view = memoryview(self.amounts)
         self.rows = tuple(view[seat * width:seat * width + width] for seat in range(seats))
         self.empty_row = array("i", [0] * width)
+        # slots() remembered while amounts are still a copy of the reader's work buffer (source) as it
+        # was then: the reader forgets them (work_changed) whenever it writes that buffer, and a
+        # compare of the two arrays (in C) catches anyone else writing amounts in between. The
+        # journal's record of a reading and its placement then walk the rows once, not twice.
+        self.source = None              # the reader's array the accepted reading is copied from
+        self._slots = None
 
     def amount(self, seat, zone):
         """Chips on seat 1..seats, zone index (into zones)."""
@@ -35,9 +41,12 @@ class BetReading:
         return self.amounts[(seat - 1) * len(self.zones) + zone]
 
     def slots(self):
-        """The slots (seat row * zones + zone, ascending) holding chips or a take-down; the rows
-        without any are passed over by one compare each instead of a walk of their zones in Python
-        (14 seats x 38 zones at Craps, mostly empty)."""
+        """The slots (seat row * zones + zone, ascending, a tuple) holding chips or a take-down; the
+        rows without any are passed over by one compare each instead of a walk of their zones in
+        Python (14 seats x 38 zones at Craps, mostly empty)."""
+        known = self._slots
+        if known is not None and self.amounts == self.source:
+            return known
         out = []
         empty = self.empty_row
         width = len(self.zones)
@@ -50,7 +59,14 @@ class BetReading:
                         out.append(i)
                     i += 1
             base += width
+        out = tuple(out)
+        if self.source is not None and self.amounts == self.source:
+            self._slots = out
         return out
+
+    def work_changed(self):
+        """The reader is writing its work buffer (source): slots() must look again."""
+        self._slots = None
 
     def as_dict(self):
         """{seat: {zone name: amount or "down"}} of the seats with chips or take-downs (reports, tests)."""

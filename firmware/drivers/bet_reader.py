@@ -87,6 +87,7 @@ class BetReader(DeviceLink):
         self.take_downs = take_downs
         self.reading = reading if reading is not None else BetReading(zones, seats)
         self._work = array("i", [0] * len(self.reading.amounts))
+        self.reading.source = self._work          # (BetReading.slots(): remembered while they agree)
         # The seats a SEAT line wrote into _work since it was last cleared (1 a seat): _open clears
         # only their rows, _accept counts them as the seats with chips (a SEAT line writes at least
         # one zone, and a reading is accepted only if every word was), instead of walking every
@@ -138,6 +139,7 @@ class BetReader(DeviceLink):
             return
         work = self._work
         written = self._seats_written
+        self.reading.work_changed()
         for seat in range(len(written)):
             if written[seat]:
                 work[self._rows[seat]] = self._zero_row        # one slice store a row
@@ -170,6 +172,7 @@ class BetReader(DeviceLink):
         work = self._work
         base = (seat - 1) * len(words)
         self._seats_written[seat - 1] = 1                  # before any write: _open clears the row
+        reading.work_changed()
         for i in range(1, frame.nargs):
             start = frame.starts[i]
             end = frame.ends[i]

@@ -310,13 +310,13 @@ def _naive_slots(reading):
 def test_reading_slots_are_every_slot_with_chips_or_a_take_down_in_order():
     from firmware.bets import BetReading
     reading = BetReading(("pass", "field", "hard_8"), 5)
-    assert reading.slots() == []
+    assert reading.slots() == ()
     for i, value in ((14, 5), (0, 10), (4, TAKE_DOWN), (8, 1), (9, 2)):
         reading.amounts[i] = value               # written in place, as the reader and recovery write it
-    assert reading.slots() == [0, 4, 8, 9, 14] == _naive_slots(reading)
+    assert list(reading.slots()) == [0, 4, 8, 9, 14] == _naive_slots(reading)
     reading.amounts[0] = 0
     reading.amounts[14] = 0
-    assert reading.slots() == [4, 8, 9] == _naive_slots(reading)
+    assert list(reading.slots()) == [4, 8, 9] == _naive_slots(reading)
 
 
 def test_reading_slots_follow_an_accepted_reading_and_the_next():
@@ -324,6 +324,31 @@ def test_reading_slots_follow_an_accepted_reading_and_the_next():
     s = Sender("B")
     _feed(reader, _reading(s, 1, [("7", "tie=5", "banker=100"), ("2", "player=3")]))
     width = len(ZONES)
-    assert reader.reading.slots() == [1 * width + PLAYER, 6 * width + BANKER, 6 * width + TIE]
+    assert list(reader.reading.slots()) == [1 * width + PLAYER, 6 * width + BANKER, 6 * width + TIE]
     _feed(reader, _reading(s, 2, [("1", "banker_pair=1")]))
-    assert reader.reading.slots() == [BANKER_PAIR] == _naive_slots(reader.reading)
+    assert list(reader.reading.slots()) == [BANKER_PAIR] == _naive_slots(reader.reading)
+
+
+def test_reading_slots_are_remembered_only_while_the_reading_is_the_readers_copy():
+    # Issue 14: the journal's record and the placement both ask for a reading's slots; the second asks
+    # no walk. Whoever writes amounts, or the reader's next reading, is never answered from memory.
+    reader = _reader()
+    s = Sender("B")
+    reading = reader.reading
+    width = len(ZONES)
+    _feed(reader, _reading(s, 1, [("3", "tie=5", "banker=100")]))
+    first = reading.slots()
+    assert reading.slots() is first and list(first) == [2 * width + BANKER, 2 * width + TIE]
+    reading.amounts[0] = 40                           # written in place (recovery, a test rig)
+    assert list(reading.slots()) == [0, 2 * width + BANKER, 2 * width + TIE] == _naive_slots(reading)
+    reading.amounts[0] = 0
+    assert list(reading.slots()) == [2 * width + BANKER, 2 * width + TIE]
+    for line in _reading(s, 2, [("1", "player=7")])[:-1]:    # the next reading, not yet closed
+        reader.handle(line)
+    assert list(reading.slots()) == [2 * width + BANKER, 2 * width + TIE]
+    for i in range(len(reading.amounts)):             # amounts made what the reader is reading now
+        reading.amounts[i] = 0
+    reading.amounts[PLAYER] = 7
+    assert list(reading.slots()) == [PLAYER] == _naive_slots(reading)
+    _feed(reader, _reading(s, 3, [("2", "tie=1")]))
+    assert list(reading.slots()) == [width + TIE] and reading.slots() is reading.slots()

@@ -54,7 +54,7 @@ def test_a_bet_reading_keeps_its_record_format_byte_for_byte():
     assert bytes(data) == _old_sparse(65535, table.reading.amounts)
     fresh = _Table(seats=5)
     put_behind(fresh, BETS, 65535, 3, _old_sparse(65535, table.reading.amounts))
-    assert list(fresh.reading.amounts) == list(table.reading.amounts) and fresh.reading.slots() == [0, 3, 7, 19]
+    assert list(fresh.reading.amounts) == list(table.reading.amounts) and list(fresh.reading.slots()) == [0, 3, 7, 19]
     table.reading.amounts[0] = 0
     assert bytes(behind(table, BETS, 65535, 3)) == _old_sparse(65535, table.reading.amounts)
 

@@ -224,12 +224,12 @@ class CrapsController(Alarms, CrapsLights, Table):
         amounts = self.reading.amounts
         slots = self.seats * _WIDTH                      # the reader's seats past the engine's: not read
         chips = self.reading.slots()                     # the slots with chips or a take-down, in order
-        while chips and chips[-1] >= slots:
-            chips.pop()
         for i in chips:                                  # chips taken off before chips put down
+            if i >= slots:
+                break
             if amounts[i] == TAKE_DOWN:
                 self._take_down(i // _WIDTH, i % _WIDTH, pending)
-        self._place_all(chips, amounts)
+        self._place_all(chips, amounts, slots)
         self._emit(OUT_BETS, reading_id, len(self.refusals))
         for i in range(len(self.downs)):
             self._emit(OUT_BET_DOWN, i)
@@ -239,9 +239,9 @@ class CrapsController(Alarms, CrapsLights, Table):
         if self.state != FAULTED:                        # an alarm's red stays until it is closed
             self._render_lights()
 
-    def _place_all(self, chips, amounts):
-        """The reading's chips on those slots (seat * zones + zone) placed through the engine in slot
-        order, or refused. What every bet of a reading shares is looked up once; the zone's kind and
+    def _place_all(self, chips, amounts, slots):
+        """The reading's chips on those slots (seat * zones + zone, below slots) placed through the
+        engine in slot order, or refused. What every bet of a reading shares is looked up once; the zone's kind and
         number come from zones.KIND_NUMBER (so the call's form is known good: the engine's
         place_known makes every rule check of each bet)."""
         place = self.engine.place_known
@@ -251,6 +251,8 @@ class CrapsController(Alarms, CrapsLights, Table):
         bet_zone = self.bet_zone
         refusals = self.refusals
         for slot in chips:
+            if slot >= slots:
+                break
             amount = amounts[slot]
             if amount <= 0:                              # a take-down (done above)
                 continue
