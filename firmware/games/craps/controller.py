@@ -136,7 +136,7 @@ class CrapsController(Alarms, CrapsLights, Table):
         engine = self.engine
         point = engine.point
         try:
-            resolved = engine.roll(throws.report(a, b))
+            resolved = engine.roll(throws.engine_report(a, b))
         except (IntegrityError, ValueError):
             # The driver refuses what two true dice cannot show; whatever slips by is an alarm.
             return self._common(FAULT, faults.DICE_BAD_FACE, 0)
