@@ -139,11 +139,11 @@ class BetReader(DeviceLink):
             return
         work = self._work
         written = self._seats_written
-        self.reading.work_changed()
         for seat in range(len(written)):
             if written[seat]:
                 work[self._rows[seat]] = self._zero_row        # one slice store a row
                 written[seat] = 0
+        self.reading.work_cleared()
         self._id = reading_id
         self._lines = 0
         self._state = _COLLECTING
@@ -172,7 +172,6 @@ class BetReader(DeviceLink):
         work = self._work
         base = (seat - 1) * len(words)
         self._seats_written[seat - 1] = 1                  # before any write: _open clears the row
-        reading.work_changed()
         for i in range(1, frame.nargs):
             start = frame.starts[i]
             end = frame.ends[i]
@@ -202,6 +201,7 @@ class BetReader(DeviceLink):
                 self._refuse(faults.BETS_DUP_ZONE)
                 return
             work[base + zone] = amount
+            reading.work_wrote(base + zone)
         self._lines += 1
 
     def _accept(self):

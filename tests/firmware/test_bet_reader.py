@@ -352,3 +352,38 @@ def test_reading_slots_are_remembered_only_while_the_reading_is_the_readers_copy
     assert list(reading.slots()) == [PLAYER] == _naive_slots(reading)
     _feed(reader, _reading(s, 3, [("2", "tie=1")]))
     assert list(reading.slots()) == [width + TIE] and reading.slots() is reading.slots()
+
+
+def test_a_closed_readings_slots_come_from_the_slots_the_reader_wrote_sorted():
+    # Issue 14: the reader tells the reading each slot as its lines come, so the CLOSE sorts those
+    # instead of walking the rows (rows taken away below: a walk would find nothing).
+    reader = _reader()
+    s = Sender("B")
+    width = len(ZONES)
+    _feed(reader, _reading(s, 1, [("7", "tie=5", "player=100"), ("2", "banker_pair=1", "banker=3")]))
+    reading = reader.reading
+    rows = reading.rows
+    reading.rows = ()
+    try:
+        assert list(reading.slots()) == [width + BANKER, width + BANKER_PAIR, 6 * width + PLAYER, 6 * width + TIE]
+    finally:
+        reading.rows = rows
+    assert list(reading.slots()) == _naive_slots(reading)
+
+
+def test_a_reading_of_more_slots_than_the_reader_tells_is_walked():
+    from firmware.games.craps.zones import ZONES as CRAPS_ZONES
+    reader = BetReader(None, EventQueue(8), Evidence(), CRAPS_ZONES, 14, take_downs=True)
+    s = Sender("B")
+    lines = []
+    for seat in range(14, 0, -1):                     # 14 seats x 10 zones = 140 slots, last seat first
+        words = ["%s=%d" % (CRAPS_ZONES[z], 5) for z in range(37, 27, -1)]
+        if seat == 11:
+            words[0] = CRAPS_ZONES[37] + "=-"         # a take-down is a slot too
+        for i in range(0, 10, 4):                     # a few words a line (MAX_LINE, MAX_ARGS)
+            lines.append([str(seat)] + words[i:i + 4])
+    assert _feed(reader, _reading(s, 4, lines)) == [(BETS, 4, 14)]
+    reading = reader.reading
+    assert len(reading.slots()) == 140 and list(reading.slots()) == _naive_slots(reading)
+    assert _feed(reader, _reading(s, 5, [("3", "hard_8=5")])) == [(BETS, 5, 1)]
+    assert list(reading.slots()) == [2 * len(CRAPS_ZONES) + CRAPS_ZONES.index("hard_8")] == _naive_slots(reading)
