@@ -87,6 +87,7 @@ class BetReader(DeviceLink):
         self.take_downs = take_downs
         self.reading = reading if reading is not None else BetReading(zones, seats)
         self._work = array("i", [0] * len(self.reading.amounts))
+        self.reading.source = self._work          # (BetReading.slots(): remembered while they agree)
         # The seats a SEAT line wrote into _work since it was last cleared (1 a seat): _open clears
         # only their rows, _accept counts them as the seats with chips (a SEAT line writes at least
         # one zone, and a reading is accepted only if every word was), instead of walking every
@@ -142,6 +143,7 @@ class BetReader(DeviceLink):
             if written[seat]:
                 work[self._rows[seat]] = self._zero_row        # one slice store a row
                 written[seat] = 0
+        self.reading.work_cleared()
         self._id = reading_id
         self._lines = 0
         self._state = _COLLECTING
@@ -199,6 +201,7 @@ class BetReader(DeviceLink):
                 self._refuse(faults.BETS_DUP_ZONE)
                 return
             work[base + zone] = amount
+            reading.work_wrote(base + zone)
         self._lines += 1
 
     def _accept(self):

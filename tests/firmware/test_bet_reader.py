@@ -300,3 +300,90 @@ def test_zones_sharing_length_and_first_and_last_byte_are_told_apart():
         events = _feed(reader, _reading(s, 2, [("1", word)]))
         assert kinds(events) == [(FAULT, faults.BETS_BAD_ZONE if word != "b=5=" else faults.BETS_BAD_AMOUNT)], word
     assert reader.reading.reading_id == 1
+
+
+# -- BetReading.slots(): the slots with chips, each seat's row passed over by one compare when empty ----
+def _naive_slots(reading):
+    return [i for i in range(len(reading.amounts)) if reading.amounts[i]]
+
+
+def test_reading_slots_are_every_slot_with_chips_or_a_take_down_in_order():
+    from firmware.bets import BetReading
+    reading = BetReading(("pass", "field", "hard_8"), 5)
+    assert reading.slots() == ()
+    for i, value in ((14, 5), (0, 10), (4, TAKE_DOWN), (8, 1), (9, 2)):
+        reading.amounts[i] = value               # written in place, as the reader and recovery write it
+    assert list(reading.slots()) == [0, 4, 8, 9, 14] == _naive_slots(reading)
+    reading.amounts[0] = 0
+    reading.amounts[14] = 0
+    assert list(reading.slots()) == [4, 8, 9] == _naive_slots(reading)
+
+
+def test_reading_slots_follow_an_accepted_reading_and_the_next():
+    reader = _reader()
+    s = Sender("B")
+    _feed(reader, _reading(s, 1, [("7", "tie=5", "banker=100"), ("2", "player=3")]))
+    width = len(ZONES)
+    assert list(reader.reading.slots()) == [1 * width + PLAYER, 6 * width + BANKER, 6 * width + TIE]
+    _feed(reader, _reading(s, 2, [("1", "banker_pair=1")]))
+    assert list(reader.reading.slots()) == [BANKER_PAIR] == _naive_slots(reader.reading)
+
+
+def test_reading_slots_are_remembered_only_while_the_reading_is_the_readers_copy():
+    # Issue 14: the journal's record and the placement both ask for a reading's slots; the second asks
+    # no walk. Whoever writes amounts, or the reader's next reading, is never answered from memory.
+    reader = _reader()
+    s = Sender("B")
+    reading = reader.reading
+    width = len(ZONES)
+    _feed(reader, _reading(s, 1, [("3", "tie=5", "banker=100")]))
+    first = reading.slots()
+    assert reading.slots() is first and list(first) == [2 * width + BANKER, 2 * width + TIE]
+    reading.amounts[0] = 40                           # written in place (recovery, a test rig)
+    assert list(reading.slots()) == [0, 2 * width + BANKER, 2 * width + TIE] == _naive_slots(reading)
+    reading.amounts[0] = 0
+    assert list(reading.slots()) == [2 * width + BANKER, 2 * width + TIE]
+    for line in _reading(s, 2, [("1", "player=7")])[:-1]:    # the next reading, not yet closed
+        reader.handle(line)
+    assert list(reading.slots()) == [2 * width + BANKER, 2 * width + TIE]
+    for i in range(len(reading.amounts)):             # amounts made what the reader is reading now
+        reading.amounts[i] = 0
+    reading.amounts[PLAYER] = 7
+    assert list(reading.slots()) == [PLAYER] == _naive_slots(reading)
+    _feed(reader, _reading(s, 3, [("2", "tie=1")]))
+    assert list(reading.slots()) == [width + TIE] and reading.slots() is reading.slots()
+
+
+def test_a_closed_readings_slots_come_from_the_slots_the_reader_wrote_sorted():
+    # Issue 14: the reader tells the reading each slot as its lines come, so the CLOSE sorts those
+    # instead of walking the rows (rows taken away below: a walk would find nothing).
+    reader = _reader()
+    s = Sender("B")
+    width = len(ZONES)
+    _feed(reader, _reading(s, 1, [("7", "tie=5", "player=100"), ("2", "banker_pair=1", "banker=3")]))
+    reading = reader.reading
+    rows = reading.rows
+    reading.rows = ()
+    try:
+        assert list(reading.slots()) == [width + BANKER, width + BANKER_PAIR, 6 * width + PLAYER, 6 * width + TIE]
+    finally:
+        reading.rows = rows
+    assert list(reading.slots()) == _naive_slots(reading)
+
+
+def test_a_reading_of_more_slots_than_the_reader_tells_is_walked():
+    from firmware.games.craps.zones import ZONES as CRAPS_ZONES
+    reader = BetReader(None, EventQueue(8), Evidence(), CRAPS_ZONES, 14, take_downs=True)
+    s = Sender("B")
+    lines = []
+    for seat in range(14, 0, -1):                     # 14 seats x 10 zones = 140 slots, last seat first
+        words = ["%s=%d" % (CRAPS_ZONES[z], 5) for z in range(37, 27, -1)]
+        if seat == 11:
+            words[0] = CRAPS_ZONES[37] + "=-"         # a take-down is a slot too
+        for i in range(0, 10, 4):                     # a few words a line (MAX_LINE, MAX_ARGS)
+            lines.append([str(seat)] + words[i:i + 4])
+    assert _feed(reader, _reading(s, 4, lines)) == [(BETS, 4, 14)]
+    reading = reader.reading
+    assert len(reading.slots()) == 140 and list(reading.slots()) == _naive_slots(reading)
+    assert _feed(reader, _reading(s, 5, [("3", "hard_8=5")])) == [(BETS, 5, 1)]
+    assert list(reading.slots()) == [2 * len(CRAPS_ZONES) + CRAPS_ZONES.index("hard_8")] == _naive_slots(reading)

@@ -104,3 +104,26 @@ def test_pair_of_faces_fast_path_refuses_what_the_general_checks_refuse():
     assert check_report((3, 4)) == (3, 4, None) and check_report([6, 6]) == (6, 6, None)
     for bad in ((True, 4), (3.0, 4), (0, 4), (3, 7), (None, 2), (1, 2, 3)):
         raises(DiceError, check_report, bad)
+
+
+def _decided(report):
+    try:
+        return check_report(report)
+    except (DiceError, ValueError) as exc:
+        return type(exc)
+
+
+def test_the_engines_report_of_a_throw_is_decided_as_the_full_report_art_2_5_and_3():
+    # Issue 14: the common throw (two faces read, no flag) reaches the engine as a pair of faces, not
+    # as throws.report's dict: every THROW the reader can post must be decided the same either way.
+    from firmware import throws
+    from firmware.events import THROW_FACE_BASE
+    bits = [0] + list(throws.FLAG_BITS) + list(throws.COCKED_BITS) + [
+        throws.FLAG_BITS[1] | throws.FLAG_BITS[2], throws.COCKED_BITS[0] | throws.FLAG_BITS[2]]
+    for a in range(THROW_FACE_BASE * THROW_FACE_BASE):
+        for b in bits:
+            full = throws.report(a, b)
+            assert _decided(throws.engine_report(a, b)) == _decided(full), (a, b)
+    assert throws.engine_report(throws.pack(3, 4), 0) == (3, 4)
+    assert throws.engine_report(throws.pack(3, 4), throws.FLAG_BITS[1])["flags"] == ["short"]
+    assert throws.engine_report(throws.pack(0, 4), 0)["dice"] == [None, 4]

@@ -330,3 +330,47 @@ def test_odds_multiple_only_for_points_art_5_2_2():
     assert [s.odds_multiple(p) for p in (4, 5, 6, 8, 9, 10)] == [3, 4, 5, 5, 4, 3]
     for bad in (7, 2, 12, 0, None):
         raises_match(RuleError, "not a point", s.odds_multiple, bad)
+
+
+def test_place_known_checks_the_field_12_option_on_every_field_bet_art_6_12():
+    # (rules keeps the Field's code as a const of its own: it must be bets.FIELD)
+    from firmware.games.craps import bets as B
+    t = table()
+    t.settings.field_12 = 4                       # changed after validation: never paid at an unknown ratio
+    raises_match(SettingsError, "field_12", t.place_known, 0, B.FIELD, 5, 0, None)
+    assert t.place_known(0, B.ANY_SEVEN, 5, 0, None) == (1, None)
+    t.settings.field_12 = 3
+    assert t.place_known(0, B.FIELD, 5, 0, None) == (2, None)
+
+
+def test_place_known_makes_every_rule_check_of_place_bet():
+    # The controller places a reading's bets with place_known (their form known from the zones):
+    # every refusal of a rule (art. 5(2), 5(6), 6, the table's limits) must be place_bet's, word for word.
+    from firmware.games.craps import bets as B
+    cases = [(0, "pass", 10, 0), (0, "pass", 7, 0), (0, "pass", 0, 0), (0, "pass", -5, 0), (1, "pass", 6000, 0),
+             (0, "come", 10, 0), (2, "dont_come", 10, 0), (0, "field", 5, 0), (0, "horn", 5, 0), (0, "horn", 8, 0),
+             (3, "hard", 5, 8), (3, "big_number", 5, 6), (3, "big_number", 10, 5), (0, "any_seven", 15, 0),
+             (0, "pass_odds", 10, 0), (0, "come_odds", 10, 0), (1, "pass_odds", 10, 0), (0, "pass_odds", 25, 0),
+             (0, "dont_pass_odds", 30, 0), (1, "dont_pass_odds", 100, 0), (1, "dont_pass_odds", 31, 0), (0, "pass_odds", 60, 0), (0, "pass_odds", 10, 0, 99)]
+    for point in (0, 6, 5):
+        for max_open_bets in (2, 60):
+            for i in range(len(cases)):
+                seat, kind, amount, number = cases[i][:4]
+                tables = [table(maximum=5000, max_open_bets=max_open_bets) for _ in range(2)]
+                outcomes = []
+                for t in tables:
+                    place(t, "pass", 10, seat=0)
+                    place(t, "dont_pass", 10, seat=1)
+                    if point:
+                        t.roll((point - 1, 1))
+                    on = None
+                    if kind.endswith("_odds"):
+                        on = 1 if kind == "pass_odds" or kind == "come_odds" else 2
+                        on = cases[i][4] if len(cases[i]) > 4 else on
+                    if t is tables[0]:
+                        outcomes.append(t.place_bet(seat, kind, amount, number, on))
+                    else:
+                        outcomes.append(t.place_known(seat, B.kind_code(kind), amount, number, on))
+                    outcomes.append(t.open_bets())
+                assert outcomes[0] == outcomes[2] and outcomes[1] == outcomes[3], (point, max_open_bets, cases[i],
+                                                                                   outcomes)

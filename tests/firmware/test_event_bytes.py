@@ -1,5 +1,6 @@
 # The bytes the table journal keeps with an event (firmware/event_bytes.py; docs/journal.md, "What the
 # journal must keep with an event"): put back, the table reads the same thing. Dual runtime.
+import struct
 from array import array
 
 from firmware import faults
@@ -30,6 +31,32 @@ def test_a_bet_reading_comes_back_whole_and_sparse():
     fresh.reading.amounts[3] = 55                  # whatever was there before is replaced
     assert put_behind(fresh, BETS, 7, 2, data) == 2
     assert fresh.reading.reading_id == 7 and list(fresh.reading.amounts) == list(table.reading.amounts)
+
+
+def _old_sparse(reading_id, values):
+    # The record's format as docs/journal.md has it (the encoder before issue 14): the id, the length,
+    # the count, then (index u16, value i32) of every value not 0, in index order.
+    out = struct.pack("<iHH", reading_id, len(values), len([v for v in values if v]))
+    for i in range(len(values)):
+        if values[i]:
+            out += struct.pack("<Hi", i, values[i])
+    return out
+
+
+def test_a_bet_reading_keeps_its_record_format_byte_for_byte():
+    # behind() finds the reading's chips with BetReading.slots() (issue 14): the bytes on flash are
+    # the same as ever, so journals written before it still read back.
+    table = _Table(seats=5)
+    table.reading.reading_id = 65535
+    for i, value in ((0, 5), (3, -1), (7, 999999999), (19, 20)):
+        table.reading.amounts[i] = value
+    data = behind(table, BETS, 65535, 3)
+    assert bytes(data) == _old_sparse(65535, table.reading.amounts)
+    fresh = _Table(seats=5)
+    put_behind(fresh, BETS, 65535, 3, _old_sparse(65535, table.reading.amounts))
+    assert list(fresh.reading.amounts) == list(table.reading.amounts) and list(fresh.reading.slots()) == [0, 3, 7, 19]
+    table.reading.amounts[0] = 0
+    assert bytes(behind(table, BETS, 65535, 3)) == _old_sparse(65535, table.reading.amounts)
 
 
 def test_an_omaha_hand_request_comes_back():

@@ -315,6 +315,36 @@ def test_craps_lights_look_each_zone_up_once():
     assert rig.colour("pass") == pixels.GREEN and rig.colour("field") == pixels.OFF
 
 
+def test_a_craps_render_sets_each_zone_once_whatever_the_bets():
+    # Issue 14: the render works the colours out in a frame, then sets each zone that changes, once (it
+    # set every zone DIM, then a zone again for each of 50 bets and each of 50 decided ones); same colours.
+    from tests.firmware.craps_rig import LAYOUT, Rig
+    rig = Rig(seats=10)
+    rig.bets(dict((seat, {"pass": 10, "field": 10, "any_seven": 10, "any_craps": 10, "hard_6": 10})
+                  for seat in range(1, 11)))
+    calls = [0]
+    plain = rig.lights.set
+
+    def counting(zone, colour):
+        calls[0] += 1
+        return plain(zone, colour)
+    rig.lights.set = counting
+    rig.table._render_lights()
+    assert calls[0] == 0                                    # the reading's render left them so
+    rig.lights.set_all(pixels.OFF)
+    calls[0] = 0
+    rig.table._render_lights()
+    assert calls[0] == len(LAYOUT)
+    assert rig.colour("pass") == pixels.WHITE and rig.colour("hard_6") == pixels.WHITE
+    assert rig.colour("dont_pass") == pixels.DIM
+    calls[0] = 0
+    rig.throw(3, 4)                                         # a 7: every one of the 50 decided
+    assert calls[0] == 5                                    # the 5 zones of bets, each won or lost
+    rig.lights.set = plain
+    assert rig.colour("pass") == pixels.GREEN and rig.colour("field") == pixels.OFF
+    assert rig.colour("any_seven") == pixels.GREEN and rig.colour("dont_pass") == pixels.DIM
+
+
 class _CountingStrip(NeoStrip):
     def __init__(self, n):
         NeoStrip.__init__(self, n)

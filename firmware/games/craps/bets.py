@@ -145,8 +145,9 @@ def stake_quantum(kind, number, field_12):
     return q
 
 
-# kind << 4 | number -> stake_quantum(): a table asks for the same few units again and again.
-_QUANTA = {}
+# kind << 4 | number -> stake_quantum(): a table asks for the same few units again and again
+# (cached_stake_quantum fills it; rules.CrapsTable.place_known asks it first, without a call).
+STAKE_UNITS = {}
 
 
 def cached_stake_quantum(kind, number, field_12):
@@ -154,10 +155,10 @@ def cached_stake_quantum(kind, number, field_12):
     if kind == FIELD:
         field_12_pays(field_12)   # the option is still checked on every Field bet; its unit is 1 at 2:1 and 3:1
     key = kind << 4 | number
-    q = _QUANTA.get(key)
+    q = STAKE_UNITS.get(key)
     if q is None:
         q = stake_quantum(kind, number, field_12)
-        _QUANTA[key] = q
+        STAKE_UNITS[key] = q
     return q
 
 

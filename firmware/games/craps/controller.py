@@ -74,7 +74,9 @@ class CrapsController(Alarms, CrapsLights, Table):
         self.shooter_rolls = 0       # valid rolls of the shooter
         self.new_shooter = False     # the dice passed on with the last throw or button
         self._zone_lights = {}       # zone name -> light index (lights.CrapsLights)
-        self._bet_lights = {}        # a bet's kind and number -> light index
+        self._bet_lights = {}        # a bet's kind and number -> (light index, colour)
+        self._frame = None           # a render's colour for each light (lights.CrapsLights), made once,
+        self._dim_frame = None       # and every light DIM, copied over it at each render
         self._no_bets = array("i", [_NO_BET] * len(self.placed))    # copied over placed at a roll
         self._no_downs = bytearray(len(self.down_zones))
         self._seat_keys = tuple(str(seat + 1) for seat in range(self.engine.settings.seats))   # the reports' seats
@@ -134,7 +136,7 @@ class CrapsController(Alarms, CrapsLights, Table):
         engine = self.engine
         point = engine.point
         try:
-            resolved = engine.roll(throws.report(a, b))
+            resolved = engine.roll(throws.engine_report(a, b))
         except (IntegrityError, ValueError):
             # The driver refuses what two true dice cannot show; whatever slips by is an alarm.
             return self._common(FAULT, faults.DICE_BAD_FACE, 0)
@@ -178,15 +180,20 @@ class CrapsController(Alarms, CrapsLights, Table):
         bet_id_i = rules.BET_ID
         seat_i = rules.SEAT
         net_i = rules.NET
+        zones = ZONES
+        seat = -1
+        row = None
         for r in resolved:
             z = bet_zone.pop(r[bet_id_i], _NO_BET)
             if z == _NO_BET:
                 continue
-            key = seat_keys[r[seat_i]]
-            row = nets.get(key)
-            if row is None:                              # (setdefault would build a dict for every bet)
-                row = nets[key] = {}
-            zone = ZONES[z]
+            if r[seat_i] != seat:                        # a seat's bets come together (placement order)
+                seat = r[seat_i]
+                key = seat_keys[seat]
+                row = nets.get(key)
+                if row is None:                          # (setdefault would build a dict for every bet)
+                    row = nets[key] = {}
+            zone = zones[z]
             row[zone] = row.get(zone, 0) + r[net_i]
         self.placed[:] = self._no_bets                   # slice stores: 2 x 532 slots at Craps' 14 seats
         self.down_zones[:] = self._no_downs
@@ -215,24 +222,14 @@ class CrapsController(Alarms, CrapsLights, Table):
         self.refusals = []
         self.downs = []
         amounts = self.reading.amounts
-        width = len(ZONES)
-        slots = self.seats * width
-        chips = []                                       # the slots with chips or a take-down, in order
-        i = 0
-        for amount in amounts:                           # one walk over the array (most slots are empty)
-            if i == slots:
-                break
-            if amount:
-                chips.append(i)
-            i += 1
+        slots = self.seats * _WIDTH                      # the reader's seats past the engine's: not read
+        chips = self.reading.slots()                     # the slots with chips or a take-down, in order
         for i in chips:                                  # chips taken off before chips put down
+            if i >= slots:
+                break
             if amounts[i] == TAKE_DOWN:
-                self._take_down(i // width, i % width, pending)
-        place = self._place
-        for i in chips:
-            amount = amounts[i]
-            if amount > 0:
-                place(i, amount)
+                self._take_down(i // _WIDTH, i % _WIDTH, pending)
+        self._place_all(chips, amounts, slots)
         self._emit(OUT_BETS, reading_id, len(self.refusals))
         for i in range(len(self.downs)):
             self._emit(OUT_BET_DOWN, i)
@@ -242,29 +239,44 @@ class CrapsController(Alarms, CrapsLights, Table):
         if self.state != FAULTED:                        # an alarm's red stays until it is closed
             self._render_lights()
 
-    def _place(self, slot, amount):
-        """The reading's amount on slot (seat * zones + zone) placed through the engine, or refused."""
-        seat = slot // _WIDTH
-        z = slot - seat * _WIDTH
-        kind, number = KIND_NUMBER[z]
-        on = None
-        if _ODDS_ZONE[z]:
-            on = self._backed(seat, kind, number)
-            if on is None:
-                self.refusals.append((seat, z, amount, "%s: no %s bet of this seat with a point%s to back (art. 5(2))"
-                                      % (ZONES[z], B.KIND_NAMES[B.odds_parent_kind(kind)],
-                                         (" on %d" % number) if number else ""), False))
-                return
-            number = 0
-        try:
-            bet_id, reason = self.engine.place_bet(seat, kind, amount, number, on)
-        except RuleError as exc:                         # a bet the table cannot hold at all
-            bet_id, reason = None, str(exc)
-        if reason is not None:
-            self.refusals.append((seat, z, amount, reason, False))
-            return
-        self.placed[slot] = bet_id
-        self.bet_zone[bet_id] = z
+    def _place_all(self, chips, amounts, slots):
+        """The reading's chips on those slots (seat * zones + zone, below slots) placed through the
+        engine in slot order, or refused. What every bet of a reading shares is looked up once; the zone's kind and
+        number come from zones.KIND_NUMBER (so the call's form is known good: the engine's
+        place_known makes every rule check of each bet)."""
+        place = self.engine.place_known
+        kind_number = KIND_NUMBER
+        odds_zone = _ODDS_ZONE
+        placed = self.placed
+        bet_zone = self.bet_zone
+        refusals = self.refusals
+        for slot in chips:
+            if slot >= slots:
+                break
+            amount = amounts[slot]
+            if amount <= 0:                              # a take-down (done above)
+                continue
+            seat = slot // _WIDTH
+            z = slot - seat * _WIDTH
+            kind, number = kind_number[z]
+            on = None
+            if odds_zone[z]:
+                on = self._backed(seat, kind, number)
+                if on is None:
+                    refusals.append((seat, z, amount, "%s: no %s bet of this seat with a point%s to back (art. 5(2))"
+                                     % (ZONES[z], B.KIND_NAMES[B.odds_parent_kind(kind)],
+                                        (" on %d" % number) if number else ""), False))
+                    continue
+                number = 0
+            try:
+                bet_id, reason = place(seat, kind, amount, number, on)
+            except RuleError as exc:                     # a bet the table cannot hold at all
+                bet_id, reason = None, str(exc)
+            if reason is not None:
+                refusals.append((seat, z, amount, reason, False))
+                continue
+            placed[slot] = bet_id
+            bet_zone[bet_id] = z
 
     def _backed(self, seat, kind, number):
         """The id of the seat's line bet these odds stand behind (come odds: the come point number)."""

@@ -17,52 +17,64 @@ class CrapsLights:
     # A zone's light is looked up once (ZoneLights.index searches the layout's names, zone_name
     # builds a string): self._zone_lights by zone name, self._bet_lights by a bet's kind and number
     # (the controller makes both dicts). A render of 50 open bets took 1 ms in the VM without them.
-    def _light(self, zone, colour):
+    # A render works every zone's colour out in self._frame (a list, one colour a zone) and then sets
+    # each zone that changes, once: 50 bets on 5 zones were 50 calls of ZoneLights.set on top of the
+    # DIM of every zone.
+    def _frame_light(self, frame, zone, colour):
         i = self._zone_lights.get(zone)
         if i is None:
             i = self.lights.index(zone)
             self._zone_lights[zone] = i
         if i >= 0:
-            self.lights.set(i, colour)
+            frame[i] = colour
 
     def _bet_light(self, kind, number):
+        """(light index or -1, colour) of an open bet of this kind and number, worked out once."""
         key = kind * 16 + number                          # number: 0..12
-        i = self._bet_lights.get(key)
-        if i is None:
-            i = self.lights.index(B.zone_name(kind, number))
-            self._bet_lights[key] = i
-        return i
+        entry = self._bet_lights.get(key)
+        if entry is None:
+            if (kind == B.COME or kind == B.DONT_COME) and number:
+                colour = pixels.BLUE                      # a come point where a come bet travelled
+            else:
+                colour = pixels.WHITE
+            entry = self._bet_lights[key] = (self.lights.index(B.zone_name(kind, number)), colour)
+        return entry
 
     def _render_lights(self):
         lights = self.lights
-        lights.set_all(pixels.DIM)
+        shown = lights.colours                           # what each zone has now (ZoneLights)
+        frame = self._frame
+        if frame is None or len(frame) != len(shown):
+            frame = self._frame = [pixels.DIM] * len(shown)
+            self._dim_frame = [pixels.DIM] * len(shown)
+        else:
+            frame[:] = self._dim_frame                   # (one store in C, lists of one length)
         engine = self.engine
         bet_lights = self._bet_lights
         for bet in engine.bets:
-            kind = bet.kind
-            number = bet.number
-            i = bet_lights.get(kind * 16 + number)      # the cache _bet_light fills, asked here first
-            if i is None:
-                i = self._bet_light(kind, number)
-            if i < 0:
-                continue
-            if (kind == B.COME or kind == B.DONT_COME) and number:
-                lights.set(i, pixels.BLUE)               # a come point where a come bet travelled
-            else:
-                lights.set(i, pixels.WHITE)
+            entry = bet_lights.get(bet.kind * 16 + bet.number)    # the cache _bet_light fills, asked first
+            if entry is None:
+                entry = self._bet_light(bet.kind, bet.number)
+            i = entry[0]
+            if i >= 0:
+                frame[i] = entry[1]
         zone_lights = self._zone_lights
         for zone, result in self.decided:               # 50 bets decided: 50 zones, mostly the same few
-            i = zone_lights.get(zone)                    # the cache _light fills, asked here first
+            i = zone_lights.get(zone)                    # the cache _frame_light fills, asked here first
             if i is None:
-                self._light(zone, _RESULT_COLOUR[result])
+                self._frame_light(frame, zone, _RESULT_COLOUR[result])
             elif i >= 0:
-                lights.set(i, _RESULT_COLOUR[result])
+                frame[i] = _RESULT_COLOUR[result]
         if self.thrown and not self.no_roll:
             d1 = throws.face(self.throw_a, 0)
             if d1 == throws.face(self.throw_a, 1) and d1 * 2 in B.HARD_NUMBERS:
-                self._light("hard_%d" % (d1 * 2), pixels.GOLD)   # the hard way hit (art. 5(4)(1))
+                self._frame_light(frame, "hard_%d" % (d1 * 2), pixels.GOLD)   # the hard way hit (art. 5(4)(1))
         if engine.point:
-            self._light("point_%d" % engine.point, pixels.GOLD)  # the puck ON its point
+            self._frame_light(frame, "point_%d" % engine.point, pixels.GOLD)  # the puck ON its point
         for refusal in self.refusals:                    # a refused placement or take-down
             kind, number = KIND_NUMBER[refusal[1]]
-            self._light(B.zone_name(kind, number), pixels.RED)
+            self._frame_light(frame, B.zone_name(kind, number), pixels.RED)
+        for i in range(len(frame)):
+            colour = frame[i]
+            if shown[i] is not colour:                   # ZoneLights.set's own test, without its call
+                lights.set(i, colour)

@@ -11,6 +11,7 @@
 from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.craps import bets as B
+from firmware.games.craps.bets import STAKE_UNITS as _STAKE_UNITS
 from firmware.games.craps.dice import check_report
 from firmware.games.craps.settings import (  # noqa: F401 (the table file loads Craps settings from here)
     OFF_ON_COME_OUT_ALLOWED, REQUIRED_SETTINGS, SETTING_NAMES, TAKE_DOWN_ALLOWED, CrapsSettings, is_int,
@@ -71,6 +72,7 @@ def _placement(k):
 _PLACEMENT = tuple(_placement(k) for k in range(len(B.KIND_NAMES)))
 del _placement   # used once: its bytecode is not kept in RAM
 _KINDS = len(B.KIND_NAMES)
+_FIELD = const(15)            # bets.FIELD, a const of this module: no lookup a bet (tests check they agree)
 
 
 class Bet:
@@ -162,30 +164,41 @@ class CrapsTable:
                 raise RuleError("big number must be 4, 5, 6, 8, 9 or 10 (art. 5(4)(2)-(4)), got %r" % (number,))
         elif number:
             raise RuleError("%s takes no number" % name)
-        parent = None
-        odds = when == _ODDS_BET
-        if odds:
+        if when == _ODDS_BET:
             if on is None:
                 raise RuleError("%s needs the id of the line bet it backs" % name)
             if not is_int(on):
                 raise RuleError("%s: the line bet is named by its bet id (a whole number), got %r" % (name, on))
         elif on is not None:
             raise RuleError("%s does not stand behind another bet" % name)
+        return self.place_known(seat, k, amount, number, on)
 
+    def place_known(self, seat, k, amount, number, on):
+        """place_bet() past its checks of the call's form, for a caller that guarantees them from
+        tables of its own (the controller's zones.KIND_NUMBER): k a kind code, seat one of the
+        table's, amount an int, number the one the kind takes (0 for none and for odds), on the id
+        of the line bet odds back (else None). Every rule check of the bet is made here, in
+        place_bet's order: stake (art. 5(6)), maximum, open bets, phase, odds, exact payout.
+        Returns (bet_id, None) or (None, reason)."""
+        s = self.settings
         if amount <= 0 or amount % s.minimum:
             return None, "stake %d is not a positive multiple of the table minimum %d (art. 5(6))" % (amount, s.minimum)
         if s.maximum and amount > s.maximum:
             return None, "stake %d is over the table maximum %d" % (amount, s.maximum)
-        if len(self.bets) >= s.max_open_bets:
+        bets = self.bets
+        if len(bets) >= s.max_open_bets:
             return None, "table holds its maximum of %d open bets" % s.max_open_bets
 
+        parent = None
+        when = _PLACEMENT[k]
         if when == _COME_OUT_LINE:
             if self.point:
-                return None, "%s is a come-out bet: only while the puck is OFF (art. 5(2)(1), (3))" % name
+                return None, "%s is a come-out bet: only while the puck is OFF (art. 5(2)(1), (3))" % B.KIND_NAMES[k]
         elif when == _POINT_LINE:
             if not self.point:
-                return None, "%s only once a point is set (art. 5(2)(5), (6))" % name
-        elif odds:
+                return None, "%s only once a point is set (art. 5(2)(5), (6))" % B.KIND_NAMES[k]
+        elif when == _ODDS_BET:
+            name = B.KIND_NAMES[k]
             parent = self.find(on)
             want = B.odds_parent_kind(k)
             if parent is None:
@@ -200,7 +213,7 @@ class CrapsTable:
             number = parent.number
             multiple = s.odds_multiple(number)
             committed = amount
-            for b in self.bets:
+            for b in bets:
                 if b.parent is parent:
                     committed += b.amount
             ratio = B.odds_pay(k, number)
@@ -213,16 +226,20 @@ class CrapsTable:
                     number, multiple, multiple * parent.amount * ratio[1] // ratio[0], committed)
         # One-roll and multi-roll bets: any time (art. 5(5)).
 
-        q = B.cached_stake_quantum(k, number, s.field_12)
+        if k == _FIELD:
+            B.field_12_pays(s.field_12)   # the option is checked on every Field bet (its unit is 1 at 2:1 and 3:1)
+        q = _STAKE_UNITS.get(k << 4 | number)          # (cached_stake_quantum's table, asked here first)
+        if q is None:
+            q = B.cached_stake_quantum(k, number, s.field_12)
         if amount % q:
             ratios = B.win_ratios(k, number, s.field_12)
             return None, "stake %d does not pay exactly: %s%s pays %s, so the stake must be a multiple of %d (no rounding)" % (
-                amount, name, (" %d" % number) if number else "",
+                amount, B.KIND_NAMES[k], (" %d" % number) if number else "",
                 " / ".join("%d:%d" % r for r in ratios), q)
 
         bet_id = self.next_id
-        self.next_id += 1
-        self.bets.append(Bet(bet_id, seat, k, amount, number, parent))
+        self.next_id = bet_id + 1
+        bets.append(Bet(bet_id, seat, k, amount, number, parent))
         return bet_id, None
 
     # ---- take down -----------------------------------------------------------------------
