@@ -214,3 +214,136 @@ def test_roads_accessors_agree_with_the_lists_and_refuse_what_is_not_there():
     cols, rows, ceiling = bytearray(156), bytearray(156), bytearray(156)
     n = roads.big_road_cells_into(cols, rows, ceiling)
     assert [(cols[k], rows[k]) for k in range(n)] == roads.big_road_cells()
+
+
+class _Counting:
+    """A FrameBuffer's drawing calls counted (the scoreboard's canvas), passed on to it."""
+
+    def __init__(self, fb):
+        self.fb = fb
+        self.calls = 0
+
+    def _count(name):
+        def call(self, *args):
+            self.calls += 1
+            return getattr(self.fb, name)(*args)
+        return call
+
+    fill = _count("fill")
+    fill_rect = _count("fill_rect")
+    rect = _count("rect")
+    hline = _count("hline")
+    vline = _count("vline")
+    line = _count("line")
+    pixel = _count("pixel")
+    text = _count("text")
+
+
+def _shoe_results(rnd, n):
+    """Results of a shoe with long streaks (dragon tails), ties and pairs: every road scrolls."""
+    out = []
+    while len(out) < n:
+        winner = (B, P, T)[rnd(3) if rnd(5) else 2]
+        for _ in range(rnd(9) + 1 if rnd(4) == 0 else 1):
+            out.append((winner, rnd(6) == 0, rnd(7) == 0))
+    return out[:n]
+
+
+def _same_as_a_whole_redraw(width, height, seed, every):
+    rnd = _lcg(seed)
+    buf = bytearray(width * height // 8)
+    fb = framebuf.FrameBuffer(buf, width, height, framebuf.MONO_VLSB)
+    sb = Scoreboard(fb, width, height)
+    want_buf = bytearray(len(buf))
+    want = Scoreboard(framebuf.FrameBuffer(want_buf, width, height, framebuf.MONO_VLSB), width, height)
+    roads = Roads()
+    sb.draw(roads)
+    for n, result in enumerate(_shoe_results(rnd, 150)):
+        roads.add(*result)
+        if n % every:
+            continue                        # draws may skip results (the displays redraw at most every 100 ms)
+        sb.draw(roads)
+        want.draw_all(roads)
+        assert buf == want_buf, (width, height, seed, n + 1)
+    return sb
+
+
+def test_a_draw_after_each_result_paints_what_a_whole_redraw_paints():
+    for seed in (1, 2, 3, 4, 5):
+        sb = _same_as_a_whole_redraw(128, 64, seed, 1)
+        assert sb.full_draws == 1, sb.full_draws          # the whole picture once, then what changed
+    for seed in (6, 7):
+        _same_as_a_whole_redraw(128, 32, seed, 1)
+
+
+def test_draws_that_skip_results_paint_what_a_whole_redraw_paints():
+    for seed, every in ((8, 2), (9, 3), (10, 7)):
+        _same_as_a_whole_redraw(128, 64, seed, every)
+    _same_as_a_whole_redraw(128, 32, 11, 2)
+
+
+def test_a_tie_after_an_undrawn_entry_is_painted_on_it():
+    fb, sb = board()
+    roads = roads_of(B)
+    sb.draw(roads)
+    roads.add(P)
+    roads.add(T)                            # on the Player entry, which was not painted yet
+    sb.draw(roads)
+    assert glyph(fb, *road_xy(1, 0)) == RING_TIE
+    roads.add(T)
+    roads.add(P)
+    sb.draw(roads)
+    assert glyph(fb, *road_xy(1, 0)) == RING_TIE and glyph(fb, *road_xy(1, 1)) == RING
+
+
+def test_a_draw_late_in_the_shoe_paints_only_what_the_result_added():
+    rnd = _lcg(12)
+    fb, sb = board()
+    canvas = _Counting(fb)
+    sb.canvas = canvas
+    roads = Roads()
+    sb.draw(roads)
+    calls = []
+    for n, result in enumerate(_shoe_results(rnd, 120)):
+        roads.add(*result)
+        canvas.calls = 0
+        sb.draw(roads)
+        if n >= 40:
+            calls.append(canvas.calls)
+            canvas.calls = 0
+            sb.draw_all(roads)
+            assert calls[-1] < canvas.calls, (n, calls[-1], canvas.calls)     # never more than the whole
+    # The whole picture takes 250 to 550 calls there (~36 beads, up to 114 big-road cells, 3 x 30 marks);
+    # a result adds a bead, a cell and 3 marks (a part that scrolls is painted again: the rarer draws).
+    calls.sort()
+    assert calls[len(calls) // 2] < 30, calls
+
+
+def test_forget_paints_the_whole_picture_over_what_else_was_drawn():
+    fb, sb = board()
+    roads = roads_of(B, P, P, T, B)
+    sb.draw(roads)
+    picture = bytearray(fb_bytes(fb))
+    fb.fill(1)                              # the console's display test
+    sb.forget()
+    roads.add(B)
+    sb.draw(roads)
+    want_fb, want = board()
+    want.draw(roads)
+    assert fb_bytes(fb) == fb_bytes(want_fb) and fb_bytes(fb) != picture
+
+
+def test_a_new_roads_paints_the_whole_picture():
+    fb, sb = board()
+    sb.draw(roads_of(*([B] * 40)))
+    roads = roads_of(P)
+    sb.draw(roads)
+    want_fb, want = board()
+    want.draw(roads)
+    assert fb_bytes(fb) == fb_bytes(want_fb) and sb.full_draws == 2
+
+
+def fb_bytes(fb):
+    out = bytearray(128 * 64 // 8)
+    framebuf.FrameBuffer(out, 128, 64, framebuf.MONO_VLSB).blit(fb, 0, 0)
+    return out

@@ -27,6 +27,9 @@
 # Allocation: one redraw builds the header string and a small tuple per
 # visible bead and big-road entry, nothing the size of the shoe (the roads'
 # cells go into buffers made once).
+# Cost: after a result, draw() paints the header and what the result added (a bead, a big-road cell,
+# a mark per derived road), not the whole picture: a whole redraw late in a shoe was ~0.6 ms of the
+# VM's CPU, more than the rest of the last card's displays (bench/baccarat_parts_vm.py).
 from firmware.compat import const
 from firmware.games.baccarat.roads import BANKER, MAX_ROUNDS, PLAYER, RED, ROWS, TIE, place_into
 
@@ -40,8 +43,68 @@ _GAP = const(2)                     # a separator line and the blank beside it
 _CHAR = const(8)
 
 
+class _Layout:
+    """place_into()'s walk kept between redraws: one road's cells placed as its entries come, so a new
+    entry's cell costs a step, not a walk over the road (roads only grow within a shoe)."""
+
+    def __init__(self):
+        self.ceiling = bytearray(MAX_ROUNDS)        # as place_into's: the highest tail row per column
+        self.reset()
+
+    def reset(self):
+        ceiling = self.ceiling
+        for c in range(MAX_ROUNDS):
+            ceiling[c] = ROWS
+        self.start = -1                 # the column the last streak started in
+        self.col = 0                    # the last cell placed
+        self.row = 0
+        self.turned = False
+        self.n = 0                      # cells placed
+        self.last = 0                   # the rightmost column used
+
+    def add(self, new_column):
+        """Place the next cell: the first of a new logical column (a new streak) or the next of the last."""
+        ceiling = self.ceiling
+        if new_column:
+            col = self.start + 1
+            while ceiling[col] == 0:
+                col += 1
+            self.start = col
+            row = 0
+            turned = False
+        else:
+            col = self.col
+            row = self.row
+            turned = self.turned
+            if not turned and row + 1 < ROWS and ceiling[col] > row + 1:
+                row += 1
+            else:
+                turned = True
+                col += 1
+        if turned and row < ceiling[col]:
+            ceiling[col] = row
+        self.col = col
+        self.row = row
+        self.turned = turned
+        self.n += 1
+        if col > self.last:
+            self.last = col
+
+    def first(self, visible):
+        """First display column to show so that the last one is on screen (as Scoreboard._first_column)."""
+        last = self.last
+        return last + 1 - visible if last >= visible else 0
+
+
 class Scoreboard:
-    """Scoreboard(canvas, width, height); draw(roads) paints the whole picture (the caller shows it)."""
+    """Scoreboard(canvas, width, height); draw(roads) paints the picture (the caller shows it).
+
+    After the first draw, draw() paints only what changed since the last one: the header, the new
+    beads, big-road entries (and the last entry when a tie lands on it) and derived marks; a part that
+    scrolls (its first column moves) is cleared and painted again alone. The picture is the one a
+    whole redraw paints (tests/firmware/test_scoreboard.py compares them over whole shoes). It
+    trusts the canvas to hold its last picture: whoever draws anything else on it calls forget(),
+    and the next draw() paints everything."""
 
     def __init__(self, canvas, width, height):
         body = height - HEADER_HEIGHT
@@ -67,8 +130,44 @@ class Scoreboard:
         self._roads = None              # the shoe counted so far
         self._counted = 0               # beads already in the counts below (a shoe only grows)
         self.counts = [0, 0, 0]         # indexed by PLAYER, BANKER, TIE
+        # What the canvas shows (draw() paints only what changed since)
+        self._shown = None              # the Roads on the canvas; None: paint everything next time
+        self._beads = 0                 # beads painted
+        self._bead_first = 0            # the first bead shown
+        self._entries = 0               # big-road entries painted
+        self._ties = 0                  # ties painted on the last of them
+        self._big = _Layout()           # the big road's cells, entry by entry
+        self._big_first = 0             # its first display column shown
+        self._marks = bytearray(DERIVED_ROADS)      # derived marks painted, by road
+        self._derived_layout = [_Layout() for _ in range(DERIVED_ROADS)] if self.derived_columns else []
+        self._derived_first = bytearray(DERIVED_ROADS)
+        self.full_draws = 0             # whole pictures painted (for tests)
+
+    def forget(self):
+        """Something else was drawn on the canvas: the next draw() paints the whole picture."""
+        self._shown = None
 
     def draw(self, roads):
+        if (roads is not self._shown or roads.bead_count() < self._beads or roads.entry_count() < self._entries
+                or self._fewer_marks(roads)):
+            self.draw_all(roads)
+            return
+        c = self.canvas
+        c.fill_rect(0, 0, self.width, HEADER_HEIGHT, 0)
+        self._header(roads)
+        self._new_beads(roads)
+        self._new_entries(roads)
+        for i in range(len(self._derived_layout)):
+            self._new_marks(roads, i)
+
+    def _fewer_marks(self, roads):
+        for i in range(len(self._derived_layout)):
+            if roads.mark_count(i) < self._marks[i]:
+                return True
+        return False
+
+    def draw_all(self, roads):
+        """The whole picture, whatever the canvas held."""
         c = self.canvas
         c.fill(0)
         self._header(roads)
@@ -82,6 +181,32 @@ class Scoreboard:
                 c.vline(i * self.strip_width - _GAP, bottom, self.height - bottom, 1)
             for i in range(DERIVED_ROADS):
                 self._derived(roads, i)
+        self._remember(roads)
+        self.full_draws += 1
+
+    def _remember(self, roads):
+        """After a whole picture: where each part stands (its layouts walked once, entry by entry)."""
+        self._shown = roads
+        n = roads.bead_count()
+        self._beads = n
+        self._bead_first = self._first_bead(n)
+        big = self._big
+        big.reset()
+        n = roads.entry_count()
+        for k in range(n):
+            big.add(k == 0 or roads.entries[k] & 3 != roads.entries[k - 1] & 3)
+        self._entries = n
+        self._ties = roads.ties[n - 1] if n else 0
+        self._big_first = big.first(self.big_columns)
+        for i in range(len(self._derived_layout)):
+            layout = self._derived_layout[i]
+            layout.reset()
+            n = roads.mark_count(i)
+            marks = roads.marks[i]
+            for k in range(n):
+                layout.add(k == 0 or marks[k] != marks[k - 1])
+            self._marks[i] = n
+            self._derived_first[i] = layout.first(self.derived_columns)
 
     # header
     def _header(self, roads):
@@ -99,37 +224,94 @@ class Scoreboard:
         self.canvas.text(text, 0, 0, 1)
 
     # bead plate: bead i at column i // 6, row i % 6
+    def _first_bead(self, n):
+        first = (n + ROWS - 1) // ROWS - self.bead_columns
+        return first * ROWS if first > 0 else 0
+
     def _bead_plate(self, roads):
         n = roads.bead_count()
-        first = (n + ROWS - 1) // ROWS - self.bead_columns
-        first = first * ROWS if first > 0 else 0
-        g = self.cell - 1
+        first = self._first_bead(n)
         for i in range(first, n):
-            winner, player_pair, banker_pair = roads.bead(i)
-            x = ((i - first) // ROWS) * self.cell
-            y = self.road_y + (i % ROWS) * self.cell
-            if winner == TIE:
-                self.canvas.line(x, y + g - 1, x + g - 1, y, 1)
-            else:
-                self._entry(x, y, winner)
-            self._pairs(x, y, player_pair, banker_pair)
+            self._bead(roads, i, first)
+
+    def _bead(self, roads, i, first):
+        winner, player_pair, banker_pair = roads.bead(i)
+        x = ((i - first) // ROWS) * self.cell
+        y = self.road_y + (i % ROWS) * self.cell
+        if winner == TIE:
+            g = self.cell - 1
+            self.canvas.line(x, y + g - 1, x + g - 1, y, 1)
+        else:
+            self._entry(x, y, winner)
+        self._pairs(x, y, player_pair, banker_pair)
+
+    def _new_beads(self, roads):
+        n = roads.bead_count()
+        if n == self._beads:
+            return
+        first = self._first_bead(n)
+        if first != self._bead_first:               # a new column scrolled the plate: paint it again
+            self.canvas.fill_rect(0, self.road_y, self.big_x - _GAP, ROWS * self.cell, 0)
+            self._bead_plate(roads)
+        else:
+            for i in range(self._beads, n):
+                self._bead(roads, i, first)
+        self._beads = n
+        self._bead_first = first
 
     # big road: columns of one winner, ties as slashes, dragon tails turning right
     def _big_road(self, roads):
         n = roads.big_road_cells_into(self._cols, self._rows, self._ceiling)
         first = self._first_column(n, self.big_columns)
-        g = self.cell - 1
         for k in range(n):
             if self._cols[k] < first:
                 continue
-            x = self.big_x + (self._cols[k] - first) * self.cell
-            y = self.road_y + self._rows[k] * self.cell
-            winner, ties, player_pair, banker_pair = roads.entry(k)
-            self._entry(x, y, winner)
-            if ties:
-                for d in range(g):      # invert along the slash: visible on a disc and on a ring
-                    self.canvas.pixel(x + d, y + g - 1 - d, 1 - self.canvas.pixel(x + d, y + g - 1 - d))
-            self._pairs(x, y, player_pair, banker_pair)
+            self._big_cell(roads, k, self._cols[k] - first, self._rows[k])
+
+    def _big_cell(self, roads, k, column, row):
+        """Big-road entry k in display column `column` (counted from the first shown)."""
+        g = self.cell - 1
+        x = self.big_x + column * self.cell
+        y = self.road_y + row * self.cell
+        winner, ties, player_pair, banker_pair = roads.entry(k)
+        self._entry(x, y, winner)
+        if ties:
+            for d in range(g):      # invert along the slash: visible on a disc and on a ring
+                self.canvas.pixel(x + d, y + g - 1 - d, 1 - self.canvas.pixel(x + d, y + g - 1 - d))
+        self._pairs(x, y, player_pair, banker_pair)
+
+    def _new_entries(self, roads):
+        n = roads.entry_count()
+        big = self._big
+        done = self._entries
+        if done and roads.ties[done - 1] != self._ties and big.col >= self._big_first:
+            # a tie landed on the last entry painted: paint its cell again
+            x = self.big_x + (big.col - self._big_first) * self.cell
+            y = self.road_y + big.row * self.cell
+            self.canvas.fill_rect(x, y, self.cell - 1, self.cell - 1, 0)
+            self._big_cell(roads, done - 1, big.col - self._big_first, big.row)
+        if n == done:
+            self._ties = roads.ties[n - 1] if n else 0
+            return
+        entries = roads.entries
+        first = self._big_first
+        for k in range(done, n):
+            big.add(k == 0 or entries[k] & 3 != entries[k - 1] & 3)
+            if big.first(self.big_columns) != first:
+                break
+            if big.col >= first:                        # a streak may start left of a long tail's end
+                self._big_cell(roads, k, big.col - first, big.row)
+        else:
+            self._entries = n
+            self._ties = roads.ties[n - 1]
+            return
+        for k in range(k + 1, n):                       # the road scrolled: place the rest, paint it again
+            big.add(entries[k] & 3 != entries[k - 1] & 3)
+        self.canvas.fill_rect(self.big_x, self.road_y, self.width - self.big_x, ROWS * self.cell, 0)
+        self._big_road(roads)
+        self._entries = n
+        self._ties = roads.ties[n - 1]
+        self._big_first = big.first(self.big_columns)
 
     # derived roads: runs of one colour down a column, laid out like the big road
     def _derived(self, roads, index):
@@ -146,13 +328,41 @@ class Scoreboard:
             lengths[runs - 1] += 1
         n = place_into(lengths, runs, self._cols, self._rows, self._ceiling)
         first = self._first_column(n, self.derived_columns)
-        x0 = index * self.strip_width
         for k in range(n):
             if self._cols[k] < first:
                 continue
-            x = x0 + (self._cols[k] - first) * _MARK_CELL
-            y = self.derived_y + self._rows[k] * _MARK_CELL
-            self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.mark(index, k) == RED)
+            self._mark(roads, index, k, self._cols[k] - first, self._rows[k])
+
+    def _mark(self, roads, index, k, column, row):
+        x = index * self.strip_width + column * _MARK_CELL
+        y = self.derived_y + row * _MARK_CELL
+        self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.mark(index, k) == RED)
+
+    def _new_marks(self, roads, index):
+        n = roads.mark_count(index)
+        done = self._marks[index]
+        if n == done:
+            return
+        layout = self._derived_layout[index]
+        marks = roads.marks[index]
+        first = self._derived_first[index]
+        for k in range(done, n):
+            layout.add(k == 0 or marks[k] != marks[k - 1])
+            if layout.first(self.derived_columns) != first:
+                break
+            if layout.col >= first:
+                self._mark(roads, index, k, layout.col - first, layout.row)
+        else:
+            self._marks[index] = n
+            return
+        for k in range(k + 1, n):                       # the road scrolled: place the rest, paint it again
+            layout.add(marks[k] != marks[k - 1])
+        bottom = self.road_y + ROWS * self.cell
+        self.canvas.fill_rect(index * self.strip_width, bottom + 1, self.strip_width - _GAP,
+                              self.height - bottom - 1, 0)
+        self._derived(roads, index)
+        self._marks[index] = n
+        self._derived_first[index] = layout.first(self.derived_columns)
 
     def _first_column(self, n, visible):
         """First display column to show so that the last one is on screen."""
