@@ -76,10 +76,10 @@ def instrument(t):
     wrap(ctx.hw.displays["result"], "show", "out: result lcd.show")
     sb = ctx.game.scoreboard[0]
     wrap(sb, "draw", "sb: draw (all)")
-    wrap(sb, "_header", "sb:  header")
-    wrap(sb, "_bead_plate", "sb:  bead plate")
-    wrap(sb, "_big_road", "sb:  big road")
-    wrap(sb, "_derived", "sb:  derived x3")
+    for name in ("_header", "_new_beads", "_new_entries", "_new_marks", "_shift", "_bead_plate", "_big_road",
+                 "_derived", "draw_all"):
+        if hasattr(sb, name):
+            wrap(sb, name, "sb:  " + name)
     wrap(ctx.game.scoreboard[1], "show", "sb: oled show")
 
 

@@ -249,11 +249,24 @@ def _shoe_results(rnd, n):
     return out[:n]
 
 
-def _same_as_a_whole_redraw(width, height, seed, every):
+class _Screen(framebuf.FrameBuffer):
+    """A FrameBuffer that shows its MONO_VLSB buffer as the SSD1306 driver does (.buffer): the scoreboard
+    scrolls a part by moving its bytes."""
+
+    def __init__(self, buf, width, height):
+        super().__init__(buf, width, height, framebuf.MONO_VLSB)
+        self.buffer = memoryview(buf)
+
+
+def _same_as_a_whole_redraw(width, height, seed, every, screen=True):
     rnd = _lcg(seed)
     buf = bytearray(width * height // 8)
-    fb = framebuf.FrameBuffer(buf, width, height, framebuf.MONO_VLSB)
+    if screen:
+        fb = _Screen(buf, width, height)
+    else:
+        fb = framebuf.FrameBuffer(buf, width, height, framebuf.MONO_VLSB)
     sb = Scoreboard(fb, width, height)
+    assert (sb._buffer is not None) == screen
     want_buf = bytearray(len(buf))
     want = Scoreboard(framebuf.FrameBuffer(want_buf, width, height, framebuf.MONO_VLSB), width, height)
     roads = Roads()
@@ -269,17 +282,19 @@ def _same_as_a_whole_redraw(width, height, seed, every):
 
 
 def test_a_draw_after_each_result_paints_what_a_whole_redraw_paints():
-    for seed in (1, 2, 3, 4, 5):
-        sb = _same_as_a_whole_redraw(128, 64, seed, 1)
-        assert sb.full_draws == 1, sb.full_draws          # the whole picture once, then what changed
-    for seed in (6, 7):
-        _same_as_a_whole_redraw(128, 32, seed, 1)
+    for screen in (True, False):
+        for seed in (1, 2, 3, 4, 5):
+            sb = _same_as_a_whole_redraw(128, 64, seed, 1, screen)
+            assert sb.full_draws == 1, sb.full_draws      # the whole picture once, then what changed
+        for seed in (6, 7):
+            _same_as_a_whole_redraw(128, 32, seed, 1, screen)
 
 
 def test_draws_that_skip_results_paint_what_a_whole_redraw_paints():
-    for seed, every in ((8, 2), (9, 3), (10, 7)):
-        _same_as_a_whole_redraw(128, 64, seed, every)
-    _same_as_a_whole_redraw(128, 32, 11, 2)
+    for screen in (True, False):
+        for seed, every in ((8, 2), (9, 3), (10, 7), (13, 40)):
+            _same_as_a_whole_redraw(128, 64, seed, every, screen)
+        _same_as_a_whole_redraw(128, 32, 11, 2, screen)
 
 
 def test_a_tie_after_an_undrawn_entry_is_painted_on_it():
@@ -317,6 +332,36 @@ def test_a_draw_late_in_the_shoe_paints_only_what_the_result_added():
     # a result adds a bead, a cell and 3 marks (a part that scrolls is painted again: the rarer draws).
     calls.sort()
     assert calls[len(calls) // 2] < 30, calls
+
+
+def test_a_part_that_scrolls_moves_in_the_screen_buffer_not_painted_again():
+    rnd = _lcg(12)
+    buf = bytearray(128 * 64 // 8)
+    canvas = _Counting(_Screen(buf, 128, 64))
+    canvas.buffer = canvas.fb.buffer
+    sb = Scoreboard(canvas, 128, 64)
+    roads = Roads()
+    sb.draw(roads)
+    most = 0
+    for n, result in enumerate(_shoe_results(rnd, 120)):
+        roads.add(*result)
+        canvas.calls = 0
+        sb.draw(roads)
+        if n >= 40:
+            most = max(most, canvas.calls)
+    assert most < 40, most                  # painting a scrolled part again took up to ~400 calls
+
+
+def test_the_ssd1306_shows_its_buffer_to_the_scoreboard():
+    from firmware.drivers.ssd1306 import SSD1306
+
+    class Bus:
+        def writeto(self, addr, data, stop=True):
+            return len(data)
+
+    oled = SSD1306(Bus(), 0x3C, 128, 64)
+    sb = Scoreboard(oled, 128, 64)
+    assert sb._buffer is not None and len(sb._buffer) == 128 * 64 // 8
 
 
 def test_forget_paints_the_whole_picture_over_what_else_was_drawn():

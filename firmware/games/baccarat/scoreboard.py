@@ -2,7 +2,8 @@
 #
 # Draws on any FrameBuffer-like canvas (fill, fill_rect, rect, hline, vline,
 # line, pixel, text): the SSD1306 driver itself, or a framebuf.FrameBuffer.
-# Its only game dependency is firmware.games.baccarat.roads' public API.
+# Its only game dependency is firmware.games.baccarat.roads' public API (and the Roads' public
+# entries, ties and marks buffers, read in place).
 #
 # Layout on 128x64 (cells of 5 px for the bead plate and big road, 4 px for
 # the derived roads):
@@ -29,7 +30,9 @@
 # cells go into buffers made once).
 # Cost: after a result, draw() paints the header and what the result added (a bead, a big-road cell,
 # a mark per derived road), not the whole picture: a whole redraw late in a shoe was ~0.6 ms of the
-# VM's CPU, more than the rest of the last card's displays (bench/baccarat_parts_vm.py).
+# VM's CPU, more than the rest of the last card's displays (bench/baccarat_parts_vm.py); now ~0.1 ms.
+# A part that scrolls moves its bytes in the SSD1306's buffer (whole bytes copied in C; a byte row
+# shared with another part merged byte by byte), then the new cells are painted.
 from firmware.compat import const
 from firmware.games.baccarat.roads import BANKER, MAX_ROUNDS, PLAYER, RED, ROWS, TIE, place_into
 
@@ -141,6 +144,11 @@ class Scoreboard:
         self._marks = bytearray(DERIVED_ROADS)      # derived marks painted, by road
         self._derived_layout = [_Layout() for _ in range(DERIVED_ROADS)] if self.derived_columns else []
         self._derived_first = bytearray(DERIVED_ROADS)
+        # A part that scrolls moves in the canvas's buffer when it shows one (MONO_VLSB, the SSD1306's .buffer):
+        # a column's worth of bytes, not every cell painted again.
+        self._buffer = getattr(canvas, "buffer", None)
+        self._scratch = memoryview(bytearray(width)) if self._buffer is not None else None
+        self._blank = memoryview(bytes(width)) if self._buffer is not None else None
         self.full_draws = 0             # whole pictures painted (for tests)
 
     def forget(self):
@@ -148,8 +156,7 @@ class Scoreboard:
         self._shown = None
 
     def draw(self, roads):
-        if (roads is not self._shown or roads.bead_count() < self._beads or roads.entry_count() < self._entries
-                or self._fewer_marks(roads)):
+        if roads is not self._shown or roads.bead_count() < self._beads:     # (a Roads only grows)
             self.draw_all(roads)
             return
         c = self.canvas
@@ -159,12 +166,6 @@ class Scoreboard:
         self._new_entries(roads)
         for i in range(len(self._derived_layout)):
             self._new_marks(roads, i)
-
-    def _fewer_marks(self, roads):
-        for i in range(len(self._derived_layout)):
-            if roads.mark_count(i) < self._marks[i]:
-                return True
-        return False
 
     def draw_all(self, roads):
         """The whole picture, whatever the canvas held."""
@@ -250,14 +251,15 @@ class Scoreboard:
         if n == self._beads:
             return
         first = self._first_bead(n)
-        if first != self._bead_first:               # a new column scrolled the plate: paint it again
-            self.canvas.fill_rect(0, self.road_y, self.big_x - _GAP, ROWS * self.cell, 0)
-            self._bead_plate(roads)
-        else:
-            for i in range(self._beads, n):
-                self._bead(roads, i, first)
-        self._beads = n
+        old = self._bead_first
         self._bead_first = first
+        start = self._beads
+        self._beads = n
+        if first != old and not self._shift(0, self.big_x - _GAP, (first - old) // ROWS * self.cell):
+            self._bead_plate(roads)                 # scrolled out of sight: painted again
+            return
+        for i in range(start if start > first else first, n):
+            self._bead(roads, i, first)
 
     # big road: columns of one winner, ties as slashes, dragon tails turning right
     def _big_road(self, roads):
@@ -284,34 +286,32 @@ class Scoreboard:
         n = roads.entry_count()
         big = self._big
         done = self._entries
-        if done and roads.ties[done - 1] != self._ties and big.col >= self._big_first:
+        old = self._big_first
+        if done and roads.ties[done - 1] != self._ties and big.col >= old:
             # a tie landed on the last entry painted: paint its cell again
-            x = self.big_x + (big.col - self._big_first) * self.cell
+            x = self.big_x + (big.col - old) * self.cell
             y = self.road_y + big.row * self.cell
             self.canvas.fill_rect(x, y, self.cell - 1, self.cell - 1, 0)
-            self._big_cell(roads, done - 1, big.col - self._big_first, big.row)
+            self._big_cell(roads, done - 1, big.col - old, big.row)
+        self._ties = roads.ties[n - 1] if n else 0
         if n == done:
-            self._ties = roads.ties[n - 1] if n else 0
             return
         entries = roads.entries
-        first = self._big_first
-        for k in range(done, n):
+        cols = self._cols
+        rows = self._rows
+        for k in range(done, n):                        # the new cells, as place_into() puts them
             big.add(k == 0 or entries[k] & 3 != entries[k - 1] & 3)
-            if big.first(self.big_columns) != first:
-                break
-            if big.col >= first:                        # a streak may start left of a long tail's end
-                self._big_cell(roads, k, big.col - first, big.row)
-        else:
-            self._entries = n
-            self._ties = roads.ties[n - 1]
-            return
-        for k in range(k + 1, n):                       # the road scrolled: place the rest, paint it again
-            big.add(entries[k] & 3 != entries[k - 1] & 3)
-        self.canvas.fill_rect(self.big_x, self.road_y, self.width - self.big_x, ROWS * self.cell, 0)
-        self._big_road(roads)
+            cols[k - done] = big.col
+            rows[k - done] = big.row
         self._entries = n
-        self._ties = roads.ties[n - 1]
-        self._big_first = big.first(self.big_columns)
+        first = big.first(self.big_columns)
+        self._big_first = first
+        if first != old and not self._shift(self.big_x, self.width, (first - old) * self.cell):
+            self._big_road(roads)                       # scrolled out of sight: painted again
+            return
+        for k in range(done, n):
+            if cols[k - done] >= first:                 # a streak may start left of a long tail's end
+                self._big_cell(roads, k, cols[k - done] - first, rows[k - done])
 
     # derived roads: runs of one colour down a column, laid out like the big road
     def _derived(self, roads, index):
@@ -336,7 +336,7 @@ class Scoreboard:
     def _mark(self, roads, index, k, column, row):
         x = index * self.strip_width + column * _MARK_CELL
         y = self.derived_y + row * _MARK_CELL
-        self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.mark(index, k) == RED)
+        self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.marks[index][k] == RED)
 
     def _new_marks(self, roads, index):
         n = roads.mark_count(index)
@@ -345,24 +345,58 @@ class Scoreboard:
             return
         layout = self._derived_layout[index]
         marks = roads.marks[index]
-        first = self._derived_first[index]
+        cols = self._cols
+        rows = self._rows
         for k in range(done, n):
             layout.add(k == 0 or marks[k] != marks[k - 1])
-            if layout.first(self.derived_columns) != first:
-                break
-            if layout.col >= first:
-                self._mark(roads, index, k, layout.col - first, layout.row)
-        else:
-            self._marks[index] = n
-            return
-        for k in range(k + 1, n):                       # the road scrolled: place the rest, paint it again
-            layout.add(marks[k] != marks[k - 1])
-        bottom = self.road_y + ROWS * self.cell
-        self.canvas.fill_rect(index * self.strip_width, bottom + 1, self.strip_width - _GAP,
-                              self.height - bottom - 1, 0)
-        self._derived(roads, index)
+            cols[k - done] = layout.col
+            rows[k - done] = layout.row
         self._marks[index] = n
-        self._derived_first[index] = layout.first(self.derived_columns)
+        old = self._derived_first[index]
+        first = layout.first(self.derived_columns)
+        self._derived_first[index] = first
+        x0 = index * self.strip_width
+        if first != old and not self._shift(x0, x0 + self.strip_width - _GAP, (first - old) * _MARK_CELL,
+                                            self.derived_y, self.height):
+            self._derived(roads, index)                 # scrolled out of sight: painted again
+            return
+        for k in range(done, n):
+            if cols[k - done] >= first:
+                self._mark(roads, index, k, cols[k - done] - first, rows[k - done])
+
+    def _shift(self, x0, x1, d, y0=-1, y1=-1):
+        """Move the part x0 <= x < x1, y0 <= y < y1 (default: the bead plate's and big road's rows) d
+        pixels to the left, blank on its right. False, the part left blank, where that is not done:
+        d takes all of it, or the canvas shows no MONO_VLSB buffer (the SSD1306 does)."""
+        if y0 < 0:
+            y0 = self.road_y
+            y1 = self.road_y + ROWS * self.cell
+        buf = self._buffer
+        if buf is None or d >= x1 - x0:
+            self.canvas.fill_rect(x0, y0, x1 - x0, y1 - y0, 0)
+            return False
+        n = x1 - x0 - d
+        width = self.width
+        scratch = self._scratch
+        for page in range(y0 >> 3, (y1 + 7) >> 3):
+            top = page << 3
+            mask = 0xFF
+            if top < y0:
+                mask &= (0xFF << (y0 - top)) & 0xFF
+            if top + 8 > y1:
+                mask &= 0xFF >> (top + 8 - y1)
+            base = page * width + x0
+            if mask == 0xFF:                            # whole bytes: two copies in C (no overlap)
+                scratch[:n] = buf[base + d:base + d + n]
+                buf[base:base + n] = scratch[:n]
+                buf[base + n:base + n + d] = self._blank[:d]
+            else:                                       # rows of another part share these bytes: kept
+                keep = 0xFF ^ mask
+                for i in range(base, base + n):
+                    buf[i] = (buf[i + d] & mask) | (buf[i] & keep)
+                for i in range(base + n, base + n + d):
+                    buf[i] &= keep
+        return True
 
     def _first_column(self, n, visible):
         """First display column to show so that the last one is on screen."""
