@@ -5,7 +5,7 @@ import framebuf
 
 from firmware.compat import IS_MICROPYTHON
 from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
-from firmware.games.baccarat.roads import BLUE, RED, Roads, place, place_into
+from firmware.games.baccarat.roads import BLUE, RED, Layout, Roads, place, place_into
 from firmware.games.baccarat.scoreboard import Scoreboard
 from tests.firmware.expect import raises
 
@@ -174,6 +174,25 @@ def test_place_into_lays_out_exactly_as_place():
         n = place_into(lengths, len(lengths), cols, rows, ceiling)
         got = [(cols[k], rows[k]) for k in range(n)]
         assert got == want, (list(lengths), got, want)
+
+
+def test_layout_places_entry_by_entry_as_place_into():
+    rnd = _lcg(5)
+    layout = Layout()
+    cols, rows, ceiling = bytearray(156), bytearray(156), bytearray(156)
+    for trial in range(60):
+        lengths = bytearray(rnd(9) + 1 if rnd(4) else rnd(14) + 1 for _ in range(rnd(20) + 1))
+        while sum(lengths) > 156:
+            lengths = lengths[:-1]
+        n = place_into(lengths, len(lengths), cols, rows, ceiling)
+        layout.reset()
+        k = 0
+        for length in lengths:
+            for i in range(length):
+                layout.add(i == 0)
+                assert (layout.col, layout.row) == (cols[k], rows[k]), (trial, k)
+                k += 1
+        assert layout.n == n and layout.last == max(cols[:n])
 
 
 def test_a_redraw_allocates_no_more_late_in_the_shoe_than_early():

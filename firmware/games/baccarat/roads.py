@@ -234,3 +234,56 @@ def place_into(lengths, n, cols, rows, ceiling, max_rows=ROWS):
                 ceiling[col] = row
             k += 1
     return k
+
+
+class Layout:
+    """place_into()'s walk kept between calls: one road's cells placed as its entries come, so a new
+    entry's cell costs a step, not a walk over the road (a display's redraw after each result)."""
+
+    def __init__(self):
+        self.ceiling = bytearray(MAX_ROUNDS)        # as place_into's: the highest tail row per column
+        self.reset()
+
+    def reset(self):
+        ceiling = self.ceiling
+        for c in range(MAX_ROUNDS):
+            ceiling[c] = ROWS
+        self.start = -1                 # the column the last streak started in
+        self.col = 0                    # the last cell placed
+        self.row = 0
+        self.turned = False
+        self.n = 0                      # cells placed
+        self.last = 0                   # the rightmost column used
+
+    def add(self, new_column):
+        """Place the next cell: the first of a new logical column (a new streak) or the next of the last."""
+        ceiling = self.ceiling
+        if new_column:
+            col = self.start + 1
+            while ceiling[col] == 0:
+                col += 1
+            self.start = col
+            row = 0
+            turned = False
+        else:
+            col = self.col
+            row = self.row
+            turned = self.turned
+            if not turned and row + 1 < ROWS and ceiling[col] > row + 1:
+                row += 1
+            else:
+                turned = True
+                col += 1
+        if turned and row < ceiling[col]:
+            ceiling[col] = row
+        self.col = col
+        self.row = row
+        self.turned = turned
+        self.n += 1
+        if col > self.last:
+            self.last = col
+
+    def first(self, visible):
+        """First display column to show so that the last one is on screen ."""
+        last = self.last
+        return last + 1 - visible if last >= visible else 0

@@ -34,7 +34,7 @@
 # A part that scrolls moves its bytes in the SSD1306's buffer (whole bytes copied in C; a byte row
 # shared with another part merged byte by byte), then the new cells are painted.
 from firmware.compat import const
-from firmware.games.baccarat.roads import BANKER, MAX_ROUNDS, PLAYER, RED, ROWS, TIE, place_into
+from firmware.games.baccarat.roads import BANKER, MAX_ROUNDS, PLAYER, RED, ROWS, TIE, Layout, place_into
 
 HEADER_HEIGHT = const(8)            # one line of the 8x8 font
 BEAD_COLUMNS = const(6)
@@ -44,59 +44,6 @@ _MARK_CELL = const(4)               # derived-road cell
 _MIN_CELL = const(4)                # 3 px glyphs still tell disc, ring, slash and pair dots apart
 _GAP = const(2)                     # a separator line and the blank beside it
 _CHAR = const(8)
-
-
-class _Layout:
-    """place_into()'s walk kept between redraws: one road's cells placed as its entries come, so a new
-    entry's cell costs a step, not a walk over the road (roads only grow within a shoe)."""
-
-    def __init__(self):
-        self.ceiling = bytearray(MAX_ROUNDS)        # as place_into's: the highest tail row per column
-        self.reset()
-
-    def reset(self):
-        ceiling = self.ceiling
-        for c in range(MAX_ROUNDS):
-            ceiling[c] = ROWS
-        self.start = -1                 # the column the last streak started in
-        self.col = 0                    # the last cell placed
-        self.row = 0
-        self.turned = False
-        self.n = 0                      # cells placed
-        self.last = 0                   # the rightmost column used
-
-    def add(self, new_column):
-        """Place the next cell: the first of a new logical column (a new streak) or the next of the last."""
-        ceiling = self.ceiling
-        if new_column:
-            col = self.start + 1
-            while ceiling[col] == 0:
-                col += 1
-            self.start = col
-            row = 0
-            turned = False
-        else:
-            col = self.col
-            row = self.row
-            turned = self.turned
-            if not turned and row + 1 < ROWS and ceiling[col] > row + 1:
-                row += 1
-            else:
-                turned = True
-                col += 1
-        if turned and row < ceiling[col]:
-            ceiling[col] = row
-        self.col = col
-        self.row = row
-        self.turned = turned
-        self.n += 1
-        if col > self.last:
-            self.last = col
-
-    def first(self, visible):
-        """First display column to show so that the last one is on screen (as Scoreboard._first_column)."""
-        last = self.last
-        return last + 1 - visible if last >= visible else 0
 
 
 class Scoreboard:
@@ -139,10 +86,10 @@ class Scoreboard:
         self._bead_first = 0            # the first bead shown
         self._entries = 0               # big-road entries painted
         self._ties = 0                  # ties painted on the last of them
-        self._big = _Layout()           # the big road's cells, entry by entry
+        self._big = Layout()            # the big road's cells, entry by entry
         self._big_first = 0             # its first display column shown
         self._marks = bytearray(DERIVED_ROADS)      # derived marks painted, by road
-        self._derived_layout = [_Layout() for _ in range(DERIVED_ROADS)] if self.derived_columns else []
+        self._derived_layout = [Layout() for _ in range(DERIVED_ROADS)] if self.derived_columns else []
         self._derived_first = bytearray(DERIVED_ROADS)
         # A part that scrolls moves in the canvas's buffer when it shows one (MONO_VLSB, the SSD1306's .buffer):
         # a column's worth of bytes, not every cell painted again.
