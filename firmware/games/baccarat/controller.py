@@ -330,11 +330,13 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         return reports, snapshot
 
 
+_TERMS = bytearray(len(rules.ZONES))      # settle_nets' scratch (the loop runs to completion: one is enough)
+
+
 def settle_seats(settings, record, bets, nets):
     """Nets of every seat's zones into nets (arts. 11, 16, 17 and the commission option); void: all returned."""
-    width = len(rules.ZONES)
-    for i in range(len(bets)):
-        if record.void or not bets[i]:
+    if record.void:
+        for i in range(len(bets)):
             nets[i] = 0
-        else:
-            nets[i] = rules.settle_zone(settings, record.result, rules.ZONES[i % width], bets[i])[0]
+        return
+    rules.settle_nets(settings, record.result, bets, nets, _TERMS)
