@@ -87,6 +87,7 @@ class Roads:
         self.leading_ties = 0  # ties before the first entry (shown on it once it exists)
         self.marks = [bytearray(MAX_ROUNDS), bytearray(MAX_ROUNDS), bytearray(MAX_ROUNDS)]
         self.n_marks = bytearray(3)  # MAX_ROUNDS < 256 fits a byte
+        self.wins = bytearray(3)  # beads by winner (PLAYER, BANKER, TIE): the displays' counts
 
     def add(self, winner, player_pair=False, banker_pair=False):
         """One live round's result (demo and void rounds never go on the roads)."""
@@ -95,6 +96,7 @@ class Roads:
             raise RuleError("roads full: %d rounds is more than a 12-deck shoe can hold" % MAX_ROUNDS)
         self.beads[self.n_beads] = code
         self.n_beads += 1
+        self.wins[winner] += 1
         if winner == TIE:
             if self.n_entries == 0:
                 self.leading_ties += 1
@@ -166,6 +168,10 @@ class Roads:
 
     def bead_count(self):
         return self.n_beads
+
+    def count(self, winner):
+        """Beads won by winner (PLAYER, BANKER or TIE): as many as bead_plate() holds."""
+        return self.wins[winner]
 
     def bead(self, i):
         """Bead i as bead_plate()[i]: (winner, player_pair, banker_pair)."""

@@ -119,8 +119,6 @@ def result_lines(table, config, button_names):
     if not record.void:
         result = record.result
         pairs = ("P PAIR " if result.player_pair else "") + ("B PAIR" if result.banker_pair else "")
-    counts = [0, 0, 0]
-    for winner, _pp, _bp in table.roads.bead_plate():
-        counts[winner] += 1
+    roads = table.roads
     return [head, _winner_text(record), stood(record, rnd) + ("  " + pairs if pairs else ""),
-            "B%d P%d T%d" % (counts[rules.BANKER], counts[rules.PLAYER], counts[rules.TIE])]
+            "B%d P%d T%d" % (roads.count(rules.BANKER), roads.count(rules.PLAYER), roads.count(rules.TIE))]
