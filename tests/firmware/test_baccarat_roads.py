@@ -140,3 +140,20 @@ def test_counts_by_winner_agree_with_the_bead_plate_and_refusals_change_none():
         full.add(TIE if i % 2 else BANKER)
     raises(RuleError, full.add, TIE)
     assert full.count(TIE) == br.MAX_ROUNDS // 2 and full.count(BANKER) == br.MAX_ROUNDS // 2
+
+
+def test_the_result_display_counts_without_a_list_of_the_shoe():
+    # Its counts line is redrawn after every result: Roads.count, not bead_plate() (a list the size of the shoe).
+    from firmware.games.baccarat import screens
+
+    class Table:
+        state = 5
+        roads = roads_of("B B P T B")
+        record = type("Record", (), {"number": 5, "demo": False, "void": True})()
+        shoe = object()
+        last_hand = None
+
+    def refused():
+        raise AssertionError("bead_plate() built for the result display")
+    Table.roads.bead_plate = refused
+    assert screens.result_lines(Table, {}, [])[3] == "B3 P1 T1"
