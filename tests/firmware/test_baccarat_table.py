@@ -393,3 +393,28 @@ def test_the_core_fault_screen_fits_the_20_column_lcd_with_the_longest_fault_nam
     from firmware import screens as core_screens
     assert core_screens.fault_title(faults.FAULT_RECORD_UNSAVED) == "FAULT_RECORD_UNSAVED"
     assert core_screens.fault_title(faults.CRASHED) == "FAULT CRASHED"
+
+
+def test_the_result_sets_each_zone_light_once():
+    # The last card's pass lit the result by setting every zone off and then the lit ones again: now
+    # each zone's colour is set once (the colours are the same, the checks above and below).
+    rig = Rig()
+    rig.new_shoe()
+    rig.bets({1: {"banker": 100}, 2: {"player": 50, "tie": 10}, 3: {"player_pair": 5}})
+    rig.cards("9h 5d Kc")
+    lights = rig.table.lights
+    zones = []
+    set_zone = lights.set
+
+    def counted(zone, colour):
+        zones.append(zone)
+        set_zone(zone, colour)
+    lights.set = counted
+    rig.card("2s")                                          # Player 9: the result
+    assert rig.table.showing_result
+    assert sorted(zones) == list(range(len(lights.names))), zones
+    assert rig.colour("player") == pixels.GREEN and rig.colour("banker") == pixels.OFF
+    assert rig.colour("seat2") == pixels.GREEN and rig.colour("seat1") == pixels.OFF
+    assert rig.colour("seat3") == pixels.OFF
+    others = [lights.names[i] for i in rig.table.other_light]
+    assert all(rig.colour(name) == pixels.OFF for name in others)

@@ -61,6 +61,8 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         self.nets = array("i", [0] * (self.seats * width))
         self.zone_light = [lights.index(zone) for zone in rules.ZONES]
         self.seat_light = [lights.index("seat%d" % seat) for seat in range(1, self.seats + 1)]
+        self.other_light = [i for i in range(len(lights.names))       # zones no rule lights: off
+                            if i not in self.zone_light and i not in self.seat_light]
         self.shoe = None
         self.roads = Roads()
         self.bets_ready = False      # a reading was taken since the last round
