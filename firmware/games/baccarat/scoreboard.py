@@ -77,9 +77,7 @@ class Scoreboard:
         self._rows = bytearray(MAX_ROUNDS)
         self._ceiling = bytearray(MAX_ROUNDS)
         self._lengths = bytearray(MAX_ROUNDS)
-        self._roads = None              # the shoe counted so far
-        self._counted = 0               # beads already in the counts below (a shoe only grows)
-        self.counts = [0, 0, 0]         # indexed by PLAYER, BANKER, TIE
+        self.counts = [0, 0, 0]         # the header's, indexed by PLAYER, BANKER, TIE (Roads.count)
         # What the canvas shows (draw() paints only what changed since)
         self._shown = None              # the Roads on the canvas; None: paint everything next time
         self._beads = 0                 # beads painted
@@ -159,13 +157,9 @@ class Scoreboard:
     # header
     def _header(self, roads):
         n = roads.bead_count()
-        if roads is not self._roads or n < self._counted:      # a new shoe: count again
-            self._roads = roads
-            self._counted = 0
-            self.counts[0] = self.counts[1] = self.counts[2] = 0
-        while self._counted < n:
-            self.counts[roads.bead(self._counted)[0]] += 1
-            self._counted += 1
+        counts = self.counts
+        for winner in range(3):
+            counts[winner] = roads.count(winner)
         text = "#%d B%d P%d T%d" % (n, self.counts[BANKER], self.counts[PLAYER], self.counts[TIE])
         if len(text) * _CHAR > self.width:
             text = text.replace(" ", "")
