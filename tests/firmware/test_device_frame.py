@@ -220,3 +220,31 @@ def test_decode_and_track_allocate_nothing():
         heap_unlock()
     assert list(statuses) == [df.OK, df.OK, df.BAD_CRC, df.BAD_SYNTAX, df.WRONG_DEVICE]
     assert seq.expected == 0x2C
+
+
+def test_every_byte_in_a_hex_digit_is_taken_only_as_upper_case_hex():
+    # The trailer's and the counter's digits are looked up in a table: each of the 256 byte values in
+    # each place is a digit of its value, or the line is not a frame.
+    frame = Frame(b"S", 1, TYPES)
+    digits = b"0123456789ABCDEF"
+    for place in range(4):                          # the CRC's four digits
+        trailer = KNOWN.index(b"*") + 1 + place
+        for value in range(256):
+            line = bytearray(KNOWN)
+            line[trailer] = value
+            status = frame.decode(bytes(line))
+            if value == KNOWN[trailer]:
+                assert status == df.OK
+            elif value in digits:
+                assert status == df.BAD_CRC, (place, value)
+            else:
+                assert status == df.BAD_SYNTAX, (place, value)
+    for place in (3, 4):                            # the counter's two digits
+        for value in range(256):
+            line = bytearray(KNOWN[:KNOWN.index(b"*")])
+            line[place] = value
+            status = frame.decode(_sealed(bytes(line)))
+            if value in digits:
+                assert status == df.OK and frame.counter == int(bytes(line[3:5]).decode(), 16), (place, value)
+            else:
+                assert status == df.BAD_SYNTAX, (place, value)
