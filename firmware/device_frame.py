@@ -232,6 +232,7 @@ class Sequence:
         self.gap = 0                    # frames lost, for the last SEQ_GAP
         self._last = bytearray(MAX_LINE)
         self._last_len = 0
+        self._kept = None               # the last line itself when it was a whole bytes (immutable: no copy)
 
     def track(self, line, n, counter, restart):
         """Classify an authentic frame's counter; restart: the frame is the device's HELLO."""
@@ -245,16 +246,24 @@ class Sequence:
         if expected >= 0 and not restart:
             self.gap = (counter - expected) & 0xFF
         self.expected = (counter + 1) & 0xFF
-        last = self._last
-        for i in range(n):
-            last[i] = line[i]
+        if type(line) is bytes and n == len(line):
+            self._kept = line               # a line source's own bytes object: it never changes
+        else:
+            self._kept = None
+            last = self._last
+            for i in range(n):
+                last[i] = line[i]
         self._last_len = n
         return SEQ_GAP if self.gap else SEQ_NEXT
 
     def _is_last(self, line, n):
         if n != self._last_len:
             return False
-        last = self._last
+        last = self._kept
+        if last is None:
+            last = self._last
+        elif type(line) is bytes and n == len(line):
+            return line == last
         for i in range(n):
             if line[i] != last[i]:
                 return False

@@ -248,3 +248,21 @@ def test_every_byte_in_a_hex_digit_is_taken_only_as_upper_case_hex():
                 assert status == df.OK and frame.counter == int(bytes(line[3:5]).decode(), 16), (place, value)
             else:
                 assert status == df.BAD_SYNTAX, (place, value)
+
+
+def test_a_duplicate_is_the_same_bytes_whatever_buffer_either_line_came_in():
+    # A whole bytes line is kept by reference (not copied byte by byte); a buffer's is copied (it may change).
+    line = KNOWN
+    for first in (line, bytearray(line), line + b"xx"):
+        for again in (line, bytearray(line), bytearray(line + b"yy")):
+            seq = Sequence()
+            n = len(line)
+            came = bytearray(first) if isinstance(first, bytearray) else first
+            assert seq.track(came, n, 0x2A, False) == df.SEQ_NEXT
+            if isinstance(came, bytearray):
+                came[0] = ord("X")                   # the source reuses its buffer: the kept copy stays
+            assert seq.track(again, n, 0x2A, False) == df.SEQ_DUPLICATE, (first, again)
+            other = bytearray(again)
+            other[7] = ord("Z")
+            seq.expected = 0x2B
+            assert seq.track(other, n, 0x2A, False) == df.SEQ_CONFLICT
