@@ -338,7 +338,8 @@ class CharLCD:
                 end = cols
                 while row[end - 1] == shown[end - 1]:
                     end -= 1
-                self._data(row, end - first, first, self._address(first, y))
+                # the row's address (_address, inlined: a call per row)
+                self._data(row, end - first, first, first + (0x40 if y & 1 else 0) + (cols if y & 2 else 0))
                 shown[:] = row
                 self.cursor_y = y
                 self.row_writes += 1

@@ -333,7 +333,8 @@ def settle_nets(settings, result, bets, nets, terms):
             _terms_into(result, terms)
             decided = True
         z = i % width
-        amount = _amount(ZONES[z], amount)
+        if type(amount) is not int or amount < 0:
+            _amount(ZONES[z], amount)                     # raises, as settle_zone would
         kind = terms[z]
         if kind == _LOSE:
             net = -amount
