@@ -418,3 +418,31 @@ def test_the_result_sets_each_zone_light_once():
     assert rig.colour("seat3") == pixels.OFF
     others = [lights.names[i] for i in rig.table.other_light]
     assert all(rig.colour(name) == pixels.OFF for name in others)
+
+
+def test_a_hand_line_is_made_again_only_when_its_hand_has_a_new_card():
+    # The dealer display is redrawn after every event; a hand's line (names, total) only changes with a card.
+    from firmware.games.baccarat import rules
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d Kc")
+    lines = screens.dealer_lines(rig.table, CONFIG, [])
+    assert lines[2:] == ["P 9h Kc =9", "B 5d =5"]
+    total = rules.total
+    made = []
+
+    def counted(hand):
+        made.append(len(hand))
+        return total(hand)
+    rules.total = counted
+    try:
+        assert screens.dealer_lines(rig.table, CONFIG, []) == lines
+        assert made == []                                   # nothing new: the lines made before
+        rig.card("2s")
+        assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 9h Kc =9", "B 5d 2s =7"]
+        assert made == [2]                                  # the banker's hand alone, with its new card
+        rig.bets({1: {"banker": 100}})
+        rig.cards("4c 2d 3h Ah")                            # the next round: new hands, new lines
+        assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 4c 3h =7", "B 2d Ah =3"]
+    finally:
+        rules.total = total
