@@ -109,8 +109,11 @@ class Scoreboard:
         self._header(roads)
         self._new_beads(roads)
         self._new_entries(roads)
+        n_marks = roads.n_marks
+        done = self._marks
         for i in range(len(self._derived_layout)):
-            self._new_marks(roads, i)
+            if n_marks[i] != done[i]:
+                self._new_marks(roads, i)
 
     def draw_all(self, roads):
         """The whole picture, whatever the canvas held."""
@@ -282,8 +285,6 @@ class Scoreboard:
     def _new_marks(self, roads, index):
         n = roads.mark_count(index)
         done = self._marks[index]
-        if n == done:
-            return
         layout = self._derived_layout[index]
         marks = roads.marks[index]
         cols = self._cols
@@ -301,9 +302,12 @@ class Scoreboard:
                                             self.derived_y, self.height):
             self._derived(roads, index)                 # scrolled out of sight: painted again
             return
+        rect = self.canvas.rect
+        y0 = self.derived_y
         for k in range(done, n):
-            if cols[k - done] >= first:
-                self._mark(roads, index, k, cols[k - done] - first, rows[k - done])
+            if cols[k - done] >= first:                 # as _mark(), inlined
+                rect(x0 + (cols[k - done] - first) * _MARK_CELL, y0 + rows[k - done] * _MARK_CELL,
+                     _MARK_CELL - 1, _MARK_CELL - 1, 1, marks[k] == RED)
 
     def _shift(self, x0, x1, d, y0=-1, y1=-1):
         """Move the part x0 <= x < x1, y0 <= y < y1 (default: the bead plate's and big road's rows) d
