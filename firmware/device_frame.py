@@ -68,19 +68,18 @@ def crc16(data, start=0, end=-1, crc=0xFFFF):
     return crc
 
 
-def _hex(ch):
-    """Upper-case hex digit value, -1 for anything else."""
-    if 48 <= ch <= 57:
-        return ch - 48
-    if 65 <= ch <= 70:
-        return ch - 55
-    return -1
+def _hex_values():
+    table = bytearray(b"\xff" * 256)
+    for i in range(10):
+        table[48 + i] = i
+    for i in range(6):
+        table[65 + i] = 10 + i
+    return bytes(table)
 
 
-def _hex2(line, i):
-    hi = _hex(line[i])
-    lo = _hex(line[i + 1])
-    return -1 if hi < 0 or lo < 0 else (hi << 4) | lo
+# Upper-case hex digit -> its value, anything else -> 0xFF: the trailer's and the counter's digits
+# are looked up, not parsed by two calls each (most of a short frame's header work).
+_HEX_VALUE = _hex_values()
 
 
 def uint(line, start, end, limit):
@@ -150,18 +149,23 @@ class Frame:
         if n < _MIN_LINE or line[n - _TRAILER] != _STAR:
             return BAD_SYNTAX
         body = n - _TRAILER
-        sent_hi = _hex2(line, body + 1)
-        sent_lo = _hex2(line, body + 3)
-        if sent_hi < 0 or sent_lo < 0:
+        hexv = _HEX_VALUE
+        d1 = hexv[line[body + 1]]
+        d2 = hexv[line[body + 2]]
+        d3 = hexv[line[body + 3]]
+        d4 = hexv[line[body + 4]]
+        if d1 > 15 or d2 > 15 or d3 > 15 or d4 > 15:
             return BAD_SYNTAX
-        if crc16(line, 0, body) != (sent_hi << 8) | sent_lo:
+        if crc16(line, 0, body) != (d1 << 12) | (d2 << 8) | (d3 << 4) | d4:
             return BAD_CRC
         # The bytes are the device's own; now check they are a frame.
         if line[2] != _SPACE or line[5] != _SPACE or not 65 <= line[0] <= 90 or not 48 <= line[1] <= 57:
             return BAD_SYNTAX
-        counter = _hex2(line, 3)
-        if counter < 0:
+        d1 = hexv[line[3]]
+        d2 = hexv[line[4]]
+        if d1 > 15 or d2 > 15:
             return BAD_SYNTAX
+        counter = (d1 << 4) | d2
         end = 6
         while end < body and 65 <= line[end] <= 90:
             end += 1
@@ -177,7 +181,8 @@ class Frame:
         self.counter = counter
         types = self.types
         for t in range(len(types)):
-            if same(line, 6, end, types[t][0]):
+            name = types[t][0]
+            if len(name) == end - 6 and same(line, 6, end, name):
                 self.type = t
                 if not types[t][1] <= self.nargs <= types[t][2]:
                     return BAD_ARGS
@@ -227,6 +232,7 @@ class Sequence:
         self.gap = 0                    # frames lost, for the last SEQ_GAP
         self._last = bytearray(MAX_LINE)
         self._last_len = 0
+        self._kept = None               # the last line itself when it was a whole bytes (immutable: no copy)
 
     def track(self, line, n, counter, restart):
         """Classify an authentic frame's counter; restart: the frame is the device's HELLO."""
@@ -240,16 +246,24 @@ class Sequence:
         if expected >= 0 and not restart:
             self.gap = (counter - expected) & 0xFF
         self.expected = (counter + 1) & 0xFF
-        last = self._last
-        for i in range(n):
-            last[i] = line[i]
+        if type(line) is bytes and n == len(line):
+            self._kept = line               # a line source's own bytes object: it never changes
+        else:
+            self._kept = None
+            last = self._last
+            for i in range(n):
+                last[i] = line[i]
         self._last_len = n
         return SEQ_GAP if self.gap else SEQ_NEXT
 
     def _is_last(self, line, n):
         if n != self._last_len:
             return False
-        last = self._last
+        last = self._kept
+        if last is None:
+            last = self._last
+        elif type(line) is bytes and n == len(line):
+            return line == last
         for i in range(n):
             if line[i] != last[i]:
                 return False

@@ -141,6 +141,7 @@ def _displays_back(con):
     oled = ctx.hw.displays.get("scoreboard")
     if oled is not None:
         if ctx.game.scoreboard is not None:
+            ctx.game.scoreboard[0].forget()      # the test pattern is on it: the whole picture again
             ctx.table.scoreboard_dirty = True
         else:
             try:

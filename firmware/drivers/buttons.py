@@ -24,18 +24,22 @@ class Buttons:
 
     def poll(self, queue):
         """Read every pin once; post BUTTON events for debounced changes and long presses."""
-        for i in range(len(self.pins)):
-            level_pressed = 1 if self.pins[i].value() == 0 else 0
-            if level_pressed and self.pressed[i] and self._held[i] < self.long_polls:
-                self._held[i] += 1
-                if self._held[i] == self.long_polls:
-                    queue.put(BUTTON, i, BUTTON_LONG)
-            if level_pressed == self.pressed[i]:
-                self._count[i] = 0
+        pins = self.pins
+        pressed = self.pressed
+        count = self._count
+        for i in range(len(pins)):
+            level_pressed = 1 if pins[i].value() == 0 else 0
+            if level_pressed == pressed[i]:         # as debounced (the usual case: nothing to post)
+                if level_pressed and self._held[i] < self.long_polls:
+                    self._held[i] += 1
+                    if self._held[i] == self.long_polls:
+                        queue.put(BUTTON, i, BUTTON_LONG)
+                if count[i]:
+                    count[i] = 0
                 continue
-            self._count[i] += 1
-            if self._count[i] >= self.stable_polls:
-                self._count[i] = 0
-                self.pressed[i] = level_pressed
+            count[i] += 1
+            if count[i] >= self.stable_polls:
+                count[i] = 0
+                pressed[i] = level_pressed
                 self._held[i] = 0
                 queue.put(BUTTON, i, BUTTON_PRESSED if level_pressed else BUTTON_RELEASED)

@@ -3,7 +3,8 @@
 # Wiring: each key joins one row wire to one column wire. Columns are inputs with
 # the pin's pull-up; rows are open-drain outputs, all released (high impedance)
 # except the one being scanned, which is pulled low. A column then reads low
-# exactly when a key joins it to that row. Open drain matters when the dealer
+# exactly when a key joins it to that row (while idle all rows are low: see Idle
+# below). Open drain matters when the dealer
 # holds two keys of one column: with push-pull rows the scanned row (low) and an
 # idle row (high) would be shorted through the two keys; released open-drain
 # rows drive nothing, so no pin ever fights another.
@@ -20,9 +21,11 @@
 # a key still held when the reading falls back to 1..2 keys is then debounced anew.
 # Releases are never ghosts (a ghost only adds keys) and are taken as read.
 #
-# Idle: while no key is held or pending, a poll first pulls every row low at once and reads the
-# columns (rows + columns pin calls, not rows x columns): all high, no key is down and the scan
-# would change nothing, so it is skipped. Open-drain rows make that safe too: no row drives high.
+# Idle: while no key is held or pending, every row stays pulled low (pulled together when the keypad
+# falls idle) and a poll only reads the columns (columns pin calls, not rows x columns): all high,
+# no key is down and the scan would change nothing, so it is skipped. A column reading low releases
+# the rows and the scan runs. Open-drain rows make that safe too: no row drives high, and a held
+# key only sinks its column's pull-up.
 #
 # poll() allocates nothing: state lives in bytearrays made once.
 from firmware.compat import const
@@ -50,17 +53,21 @@ class Keypad:
         self.down = bytearray(n)     # debounced state, 1 = held
         self._read = bytearray(n)    # this scan's reading
         self._count = bytearray(n)   # consecutive scans disagreeing with `down`
-        self._idle = True            # no key down nor pending: a column probe stands for a scan
+        self._idle = True            # no key down nor pending: the rows are low, a column probe stands for a scan
         for row in rows:
-            row.value(_RELEASED)
+            row.value(_SCANNED)
 
     def __len__(self):
         return len(self._read)
 
     def poll(self, queue):
         """Scan the whole matrix once; post (KEY, index, 0) for each debounced press."""
-        if self._idle and not self._any_column_low():
-            return
+        if self._idle:
+            if not self._any_column_low():
+                return
+            for row in self.rows:
+                row.value(_RELEASED)         # the scan pulls one row at a time
+            self._idle = False
         if self._scan() >= _GHOST_KEYS:
             self._ghost_scan()
             self._idle = False
@@ -81,21 +88,17 @@ class Keypad:
                 down[i] = read[i]
                 if read[i]:
                     queue.put(KEY, i, 0)
-        self._idle = not busy
+        if not busy:
+            self._idle = True
+            for row in self.rows:
+                row.value(_SCANNED)          # idle: every row low, the next polls read the columns only
 
     def _any_column_low(self):
-        """Every row pulled low at once: does any column read low (a key, any key, is down)?"""
-        rows = self.rows
-        low = False
-        for row in rows:
-            row.value(_SCANNED)
+        """Every row pulled low (idle): does any column read low (a key, any key, is down)?"""
         for col in self.cols:
             if col.value() == 0:
-                low = True
-                break
-        for row in rows:
-            row.value(_RELEASED)
-        return low
+                return True
+        return False
 
     def _scan(self):
         """Read every key into _read; returns how many read down."""

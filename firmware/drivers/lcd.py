@@ -107,6 +107,33 @@ def _encode(text, row, cols):
         row[c] = rom_code(text[c]) if c < n else 0x20
 
 
+# The four expander bytes of a display character, per code: two tables of 256 16-bit pixels (E high
+# then low, of the high nibble; of the low nibble) for a set of flag bits (RS and the backlight),
+# made once and shared by every LCD. show() turns a whole row into its bus bytes with two FrameBuffer
+# blits through them as palettes (framebuf maps each GS8 pixel, a character code, to the palette's
+# RGB565 pixel, two bytes, in C; a pixel is read and written in one byte order, whatever it is): a
+# Python loop of ~30 bytecodes per character was most of a redraw's cost.
+_PALETTES = {}      # flags -> (FrameBuffer, FrameBuffer)
+
+
+def _palettes(framebuf, flags):
+    palettes = _PALETTES.get(flags)
+    if palettes is None:
+        high = bytearray(512)
+        low = bytearray(512)
+        for value in range(256):
+            hi = (value & 0xF0) | flags
+            lo = ((value << 4) & 0xF0) | flags
+            high[2 * value] = hi | MASK_E
+            high[2 * value + 1] = hi
+            low[2 * value] = lo | MASK_E
+            low[2 * value + 1] = lo
+        palettes = (framebuf.FrameBuffer(high, 256, 1, framebuf.RGB565),
+                    framebuf.FrameBuffer(low, 256, 1, framebuf.RGB565))
+        _PALETTES[flags] = palettes
+    return palettes
+
+
 class CharLCD:
     """CharLCD(i2c, addr=0x27, cols=20, rows=4); raises OSError if nothing answers at addr."""
 
@@ -123,6 +150,19 @@ class CharLCD:
         self._buf = bytearray(4 + 4 * cols)  # bus bytes: a command and up to one row
         self._mv = memoryview(self._buf)
         self._row = bytearray(cols)         # scratch: one row encoded
+        # The row and the bus bytes as FrameBuffers (the row a GS8 column of pixels, the bus bytes
+        # two RGB565 columns, a character's four bytes a row): _data() blits one into the other
+        # through _PALETTES. Without framebuf (a CPython without the simulator's) a loop does it.
+        self._framebuf = None
+        try:
+            import framebuf
+        except ImportError:
+            framebuf = None
+        if framebuf is not None:
+            self._framebuf = framebuf
+            self._src = framebuf.FrameBuffer(self._row, 1, cols, framebuf.GS8, 1)
+            self._dst = framebuf.FrameBuffer(self._mv[4:], 2, cols, framebuf.RGB565, 2)
+            self._palettes = _palettes(framebuf, MASK_RS | self._bl)
         self._shown = [bytearray(cols) for _ in range(rows)]   # what each row shows now
         self._texts = [None] * rows         # the text show() last put on each row, None: written since
         self.cursor_x = 0
@@ -169,6 +209,19 @@ class CharLCD:
     def _data(self, codes, n, start=0, addr=-1):
         """Send codes[start:start + n] as display data, after a "set DDRAM address" command when
         addr >= 0: both in one transaction."""
+        if codes is self._row and self._framebuf is not None:
+            # Every character of the row into the bus bytes at once (character k at 4 + 4 k), the
+            # command into the four bytes before character `start`, then those bytes sent.
+            palettes = self._palettes
+            self._dst.blit(self._src, 0, 0, -1, palettes[0])
+            self._dst.blit(self._src, 1, 0, -1, palettes[1])
+            i = 4 * start
+            if addr >= 0:
+                self._put(i, LCD_DDRAM | addr, 0)
+            else:
+                i += 4
+            self.i2c.writeto(self.addr, self._mv[i:4 * (start + n) + 4])
+            return
         buf = self._buf
         i = 0
         if addr >= 0:
@@ -285,7 +338,8 @@ class CharLCD:
                 end = cols
                 while row[end - 1] == shown[end - 1]:
                     end -= 1
-                self._data(row, end - first, first, self._address(first, y))
+                # the row's address (_address, inlined: a call per row)
+                self._data(row, end - first, first, first + (0x40 if y & 1 else 0) + (cols if y & 2 else 0))
                 shown[:] = row
                 self.cursor_y = y
                 self.row_writes += 1
@@ -295,6 +349,8 @@ class CharLCD:
 
     def backlight(self, on=True):
         self._bl = MASK_BACKLIGHT if on else 0
+        if self._framebuf is not None:
+            self._palettes = _palettes(self._framebuf, MASK_RS | self._bl)
         self._buf[0] = self._bl
         self.i2c.writeto(self.addr, self._mv[:1])
 

@@ -18,6 +18,7 @@ _BUDGET_LINES = const(2)      # bytes read per poll: this many line buffers
 _BITS_PER_CHAR = const(10)    # start + 8 data + stop
 _TIMEOUT_CHARS = const(8)     # a partial line quiet this many character times is stale...
 _TIMEOUT_FLOOR_MS = const(50) # ...but never sooner than this (poll period, sender jitter)
+_CHUNK = const(32)            # bytes taken from the UART per readinto (a device frame: one or two)
 
 
 def line_timeout_ms(baudrate):
@@ -40,7 +41,11 @@ class SerialLine:
         self.fault_len = 0        # offending bytes in buf[:fault_len]
         self.overlong = 0         # lines dropped as too long
         self.partial = 0          # lines dropped as stopped before their end
-        self._one = bytearray(1)
+        # Bytes are taken from the UART a chunk at a time (a call per byte was most of a frame's
+        # cost): those after a line's end wait here for the next poll, as they waited in the UART.
+        self._rx = bytearray(_CHUNK)
+        self._rx_at = 0
+        self._rx_end = 0
 
     def poll(self, elapsed_ms=0):
         """Read what is waiting (bounded); return a complete line (bytes, no CR/LF) or None.
@@ -49,33 +54,57 @@ class SerialLine:
         """
         self.fault = 0
         uart = self.uart
-        one = self._one
+        rx = self._rx
+        at = self._rx_at
+        end = self._rx_end
+        buf = self.buf
+        length = self.length
+        budget = self.budget
         got = 0
-        while got < self.budget and uart.any():
-            if uart.readinto(one, 1) != 1:
-                break
+        while got < budget:
+            if at == end:                       # the chunk is used up: the next one from the UART
+                n = uart.any()
+                if not n:
+                    break
+                if n > budget - got:
+                    n = budget - got
+                if n > _CHUNK:
+                    n = _CHUNK
+                n = uart.readinto(rx, n)
+                if not n:                       # None: nothing after all (a PIO UART says so)
+                    break
+                at = 0
+                end = n
+            ch = rx[at]
+            at += 1
             got += 1
-            ch = one[0]
             if ch == 10 or ch == 13:            # LF or CR ends a line
                 if self.discarding:
                     self.discarding = False
-                    self.length = 0
+                    length = 0
                     continue
-                if self.length == 0:
+                if length == 0:
                     continue
-                line = bytes(self.buf[:self.length])
+                self._rx_at = at
+                self._rx_end = end
                 self.length = 0
                 self.quiet_ms = 0
-                return line
+                return bytes(buf[:length])
             if self.discarding:
                 continue
-            if self.length == len(self.buf):
+            if length == len(buf):
+                self._rx_at = at
+                self._rx_end = end
+                self.length = length
                 self.discarding = True          # drop the rest up to the line end
                 self.overlong += 1
                 self.quiet_ms = 0
-                return self._failed(faults.LINE_TOO_LONG, self.length)
-            self.buf[self.length] = ch
-            self.length += 1
+                return self._failed(faults.LINE_TOO_LONG, length)
+            buf[length] = ch
+            length += 1
+        self._rx_at = at
+        self._rx_end = end
+        self.length = length
         if got:
             self.quiet_ms = 0                   # bytes waiting after a stall are no pause on the wire
         elif self.length or self.discarding:

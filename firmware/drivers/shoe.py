@@ -44,11 +44,9 @@ _UP = const(85)     # "U"
 _DOWN = const(68)   # "D"
 
 
-def _index(table, ch):
-    for i in range(len(table)):
-        if table[i] == ch:
-            return i
-    return -1
+# byte -> rank / suit index, for the codes firmware.cards spells (a lookup, not a walk along _RANKS)
+_RANK_OF = dict((_RANKS[i], i) for i in range(len(_RANKS)))
+_SUIT_OF = dict((_SUITS[i], i) for i in range(len(_SUITS)))
 
 
 class Shoe(DeviceLink):
@@ -82,8 +80,10 @@ class Shoe(DeviceLink):
         face = frame.arg_byte(1)
         if face != _UP and face != _DOWN:
             return -1
-        rank = _index(_RANKS, frame.arg_byte(0, 0))
-        suit = _index(_SUITS, frame.arg_byte(0, 1))
+        line = frame.line
+        at = frame.starts[0]
+        rank = _RANK_OF.get(line[at], -1)
+        suit = _SUIT_OF.get(line[at + 1], -1)
         if rank < 0 or suit < 0:
             return -1
         return rank * 4 + suit

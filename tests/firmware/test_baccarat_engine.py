@@ -462,3 +462,41 @@ def test_art16_stakes_and_bets_must_be_well_formed():
     raises(RuleError, bac.settle, rules(), r, [("player", 10.0)])
     raises(RuleError, bac.settle, rules(), (0, 9, 7, False, False, (), (), 4), [("player", 10)])
     raises(RuleError, bac.commission, "A", 9, 10.0)
+
+
+# --- settle_nets: every seat's zones at once, as settle_zone settles each (arts. 11, 16, 17) -------
+
+def test_settle_nets_nets_every_bet_as_settle_zone_does():
+    from array import array
+    state = [3]
+
+    def rnd(n):
+        state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        return (state[0] >> 8) % n
+
+    width = len(bac.ZONES)
+    terms = bytearray(width)
+    results = 0
+    for trial in range(120):
+        settings = rules(1 + rnd(2), "AB"[rnd(2)], bac.TIE_OPTIONS[rnd(3)])
+        deck = [rnd(52) for _ in range(6)]
+        result = bac.play(settings, deck)
+        results |= 1 << result.winner
+        bets = array("i", [(0 if rnd(3) else (1, 5, 20, 100, 199, 1000)[rnd(6)]) for _ in range(7 * width)])
+        got = array("i", [77] * len(bets))
+        bac.settle_nets(settings, result, bets, got, terms)
+        for i in range(len(bets)):
+            want = bac.settle_zone(settings, result, bac.ZONES[i % width], bets[i])[0] if bets[i] else 0
+            assert got[i] == want, (trial, i, bets[i], got[i], want)
+    assert results == 7                              # player, banker and tie results all settled
+
+
+def test_settle_nets_refuses_what_settle_zone_refuses():
+    result = play(["9h", "5d", "Kc", "Qs"])
+    terms = bytearray(len(bac.ZONES))
+    nets = [0] * 10
+    raises(RuleError, bac.settle_nets, rules(), result, [0, 0, 0, -5, 0, 0, 0, 0, 0, 0], nets, terms)
+    raises(SettingsError, bac.settle_nets, "not settings", result, [10, 0, 0, 0, 0], nets, terms)
+    raises(RuleError, bac.settle_nets, rules(), "not a result", [10, 0, 0, 0, 0], nets, terms)
+    bac.settle_nets("unchecked: nothing bet", result, [0] * 5, nets, terms)
+    assert nets[:5] == [0] * 5

@@ -127,3 +127,33 @@ def test_bounded_memory_cap():
 
 def test_bad_result_refused():
     raises(RuleError, br.Roads().add, 5)
+
+
+def test_counts_by_winner_agree_with_the_bead_plate_and_refusals_change_none():
+    r = roads_of("T B P P T B B B P T")
+    for winner in (PLAYER, BANKER, TIE):
+        assert r.count(winner) == len([b for b in r.bead_plate() if b[0] == winner])
+    raises(RuleError, r.add, 7)
+    assert (r.count(PLAYER), r.count(BANKER), r.count(TIE)) == (3, 4, 3)
+    full = br.Roads()
+    for i in range(br.MAX_ROUNDS):
+        full.add(TIE if i % 2 else BANKER)
+    raises(RuleError, full.add, TIE)
+    assert full.count(TIE) == br.MAX_ROUNDS // 2 and full.count(BANKER) == br.MAX_ROUNDS // 2
+
+
+def test_the_result_display_counts_without_a_list_of_the_shoe():
+    # Its counts line is redrawn after every result: Roads.count, not bead_plate() (a list the size of the shoe).
+    from firmware.games.baccarat import screens
+
+    class Table:
+        state = 5
+        roads = roads_of("B B P T B")
+        record = type("Record", (), {"number": 5, "demo": False, "void": True})()
+        shoe = object()
+        last_hand = None
+
+    def refused():
+        raise AssertionError("bead_plate() built for the result display")
+    Table.roads.bead_plate = refused
+    assert screens.result_lines(Table, {}, [])[3] == "B3 P1 T1"

@@ -393,3 +393,56 @@ def test_the_core_fault_screen_fits_the_20_column_lcd_with_the_longest_fault_nam
     from firmware import screens as core_screens
     assert core_screens.fault_title(faults.FAULT_RECORD_UNSAVED) == "FAULT_RECORD_UNSAVED"
     assert core_screens.fault_title(faults.CRASHED) == "FAULT CRASHED"
+
+
+def test_the_result_sets_each_zone_light_once():
+    # The last card's pass lit the result by setting every zone off and then the lit ones again: now
+    # each zone's colour is set once (the colours are the same, the checks above and below).
+    rig = Rig()
+    rig.new_shoe()
+    rig.bets({1: {"banker": 100}, 2: {"player": 50, "tie": 10}, 3: {"player_pair": 5}})
+    rig.cards("9h 5d Kc")
+    lights = rig.table.lights
+    zones = []
+    set_zone = lights.set
+
+    def counted(zone, colour):
+        zones.append(zone)
+        set_zone(zone, colour)
+    lights.set = counted
+    rig.card("2s")                                          # Player 9: the result
+    assert rig.table.showing_result
+    assert sorted(zones) == list(range(len(lights.names))), zones
+    assert rig.colour("player") == pixels.GREEN and rig.colour("banker") == pixels.OFF
+    assert rig.colour("seat2") == pixels.GREEN and rig.colour("seat1") == pixels.OFF
+    assert rig.colour("seat3") == pixels.OFF
+    others = [lights.names[i] for i in rig.table.other_light]
+    assert all(rig.colour(name) == pixels.OFF for name in others)
+
+
+def test_a_hand_line_is_made_again_only_when_its_hand_has_a_new_card():
+    # The dealer display is redrawn after every event; a hand's line (names, total) only changes with a card.
+    from firmware.games.baccarat import rules
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d Kc")
+    lines = screens.dealer_lines(rig.table, CONFIG, [])
+    assert lines[2:] == ["P 9h Kc =9", "B 5d =5"]
+    total = rules.total
+    made = []
+
+    def counted(hand):
+        made.append(len(hand))
+        return total(hand)
+    rules.total = counted
+    try:
+        assert screens.dealer_lines(rig.table, CONFIG, []) == lines
+        assert made == []                                   # nothing new: the lines made before
+        rig.card("2s")
+        assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 9h Kc =9", "B 5d 2s =7"]
+        assert made == [2]                                  # the banker's hand alone, with its new card
+        rig.bets({1: {"banker": 100}})
+        rig.cards("4c 2d 3h Ah")                            # the next round: new hands, new lines
+        assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 4c 3h =7", "B 2d Ah =3"]
+    finally:
+        rules.total = total

@@ -99,7 +99,8 @@ def test_bring_up_builds_the_keypad_from_open_drain_rows_and_pulled_up_columns()
     hw = bring_up(b, "omaha", machine, FakeNeoPixelModule(), usb_console=FakeUART())
     assert isinstance(hw.keypad, Keypad) and len(hw.keypad) == 24
     for pin in b.keypad["rows"]:
-        assert machine.pins[pin].mode == machine.Pin.OPEN_DRAIN and machine.pins[pin].level == 1
+        # open drain, and low: an idle keypad holds every row low and reads only its columns
+        assert machine.pins[pin].mode == machine.Pin.OPEN_DRAIN and machine.pins[pin].level == 0
     for pin in b.keypad["cols"]:
         assert machine.pins[pin].mode == machine.Pin.IN and machine.pins[pin].pull == machine.Pin.PULL_UP
     d = _data("esp32s3")

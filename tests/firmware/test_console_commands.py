@@ -167,6 +167,22 @@ def test_display_test_holds_its_pattern_then_the_screens_come_back():
         assert dealer.lines == shown
 
 
+def test_after_the_display_test_the_scoreboard_is_painted_whole():
+    import framebuf
+    from firmware.games.baccarat.scoreboard import Scoreboard
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        oled = ctx.hw.displays["scoreboard"]
+        typed(ctx, machine, "display test", 1)
+        assert bytes(oled.buffer) == b"\xff" * len(oled.buffer)
+        _run(ctx, 35)
+        want = bytearray(len(oled.buffer))
+        Scoreboard(framebuf.FrameBuffer(want, oled.width, oled.height, framebuf.MONO_VLSB), oled.width,
+                   oled.height).draw(ctx.table.roads)
+        assert bytes(oled.buffer) == bytes(want)      # not the pattern with the changes painted over it
+
+
 def test_reboot_resets_the_board_once_its_report_is_out():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state)

@@ -220,3 +220,49 @@ def test_decode_and_track_allocate_nothing():
         heap_unlock()
     assert list(statuses) == [df.OK, df.OK, df.BAD_CRC, df.BAD_SYNTAX, df.WRONG_DEVICE]
     assert seq.expected == 0x2C
+
+
+def test_every_byte_in_a_hex_digit_is_taken_only_as_upper_case_hex():
+    # The trailer's and the counter's digits are looked up in a table: each of the 256 byte values in
+    # each place is a digit of its value, or the line is not a frame.
+    frame = Frame(b"S", 1, TYPES)
+    digits = b"0123456789ABCDEF"
+    for place in range(4):                          # the CRC's four digits
+        trailer = KNOWN.index(b"*") + 1 + place
+        for value in range(256):
+            line = bytearray(KNOWN)
+            line[trailer] = value
+            status = frame.decode(bytes(line))
+            if value == KNOWN[trailer]:
+                assert status == df.OK
+            elif value in digits:
+                assert status == df.BAD_CRC, (place, value)
+            else:
+                assert status == df.BAD_SYNTAX, (place, value)
+    for place in (3, 4):                            # the counter's two digits
+        for value in range(256):
+            line = bytearray(KNOWN[:KNOWN.index(b"*")])
+            line[place] = value
+            status = frame.decode(_sealed(bytes(line)))
+            if value in digits:
+                assert status == df.OK and frame.counter == int(bytes(line[3:5]).decode(), 16), (place, value)
+            else:
+                assert status == df.BAD_SYNTAX, (place, value)
+
+
+def test_a_duplicate_is_the_same_bytes_whatever_buffer_either_line_came_in():
+    # A whole bytes line is kept by reference (not copied byte by byte); a buffer's is copied (it may change).
+    line = KNOWN
+    for first in (line, bytearray(line), line + b"xx"):
+        for again in (line, bytearray(line), bytearray(line + b"yy")):
+            seq = Sequence()
+            n = len(line)
+            came = bytearray(first) if isinstance(first, bytearray) else first
+            assert seq.track(came, n, 0x2A, False) == df.SEQ_NEXT
+            if isinstance(came, bytearray):
+                came[0] = ord("X")                   # the source reuses its buffer: the kept copy stays
+            assert seq.track(again, n, 0x2A, False) == df.SEQ_DUPLICATE, (first, again)
+            other = bytearray(again)
+            other[7] = ord("Z")
+            seq.expected = 0x2B
+            assert seq.track(other, n, 0x2A, False) == df.SEQ_CONFLICT

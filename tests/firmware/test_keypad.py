@@ -92,9 +92,11 @@ def test_two_keys_in_one_column_are_two_presses():
 
 def test_an_idle_keypad_reads_its_columns_once_with_every_row_low_and_scans_nothing():
     matrix, keypad, queue = _rig()
+    pulls = [row.pulls for row in matrix.rows]
     _polls(keypad, queue, 4)
     assert matrix.rows_low_at_reads == [ROWS] * COLS * 4          # the probe only, every poll
-    assert [row.level for row in matrix.rows] == [1] * ROWS
+    assert [row.level for row in matrix.rows] == [0] * ROWS       # the rows stay low while idle...
+    assert [row.pulls for row in matrix.rows] == pulls            # ...so a poll reads the columns alone
 
 
 def test_a_key_pressed_at_an_idle_keypad_is_scanned_until_it_is_released_and_settled():
@@ -158,11 +160,22 @@ def test_a_ghost_reading_does_not_swallow_a_release():
     assert _events(queue) == [(KEY, 0, 0)]
 
 
-def test_rows_are_released_after_every_scan():
+def test_rows_are_released_while_keys_are_scanned_and_low_again_once_idle():
     matrix, keypad, queue = _rig()
-    keypad.poll(queue)
+    assert [row.level for row in matrix.rows] == [0] * ROWS       # idle from the start
+    matrix.press(2, 1)
+    keypad.poll(queue)                                            # the probe finds it: one scan
     assert [row.level for row in matrix.rows] == [1] * ROWS
-    assert [row.pulls for row in matrix.rows] == [1] * ROWS   # each row scanned once per poll
+    assert [row.pulls for row in matrix.rows] == [2] * ROWS       # low at idle, then once in the scan
+    _polls(keypad, queue, 3)
+    assert _events(queue) == [(KEY, 9, 0)]
+    assert [row.level for row in matrix.rows] == [1] * ROWS       # held: scanned every poll
+    matrix.release(2, 1)
+    _polls(keypad, queue, 4)                                      # the release debounced, all settled
+    assert [row.level for row in matrix.rows] == [0] * ROWS
+    del matrix.rows_low_at_reads[:]
+    keypad.poll(queue)
+    assert matrix.rows_low_at_reads == [ROWS] * COLS
 
 
 def test_legends_are_the_dealer_keys():

@@ -278,3 +278,25 @@ def test_ascii_rows_the_lcd_cannot_show_as_they_are_take_the_replacements():
     assert bytes(d._shown[1]) == b"exactly8"
     d.show(["12345678", "cut after 8"])
     assert bytes(d._shown[0]) == b"12345678" and bytes(d._shown[1]) == b"cut afte"
+
+
+def test_rows_go_out_through_expander_tables_made_once_as_the_loop_writes_them():
+    # show() turns a row into bus bytes with two framebuf blits through per-code tables shared by every
+    # LCD (a Python loop per character was most of a redraw); the bytes are the loop's, every code,
+    # backlight on and off.
+    bus, d = make(20, 4)
+    other_bus, other = make(20, 4)
+    assert d._palettes is other._palettes and len(lcd._PALETTES) >= 1
+    loop_bus, loop = make(20, 4)
+    loop._framebuf = None                   # the loop a CPython without framebuf runs
+    for light in (True, False):
+        for lcd_ in (d, loop):
+            lcd_.backlight(light)
+        for first in range(0, 256, 20):
+            for lcd_, b in ((d, bus), (loop, loop_bus)):
+                for k in range(20):
+                    lcd_._row[k] = (first + k) & 0xFF
+                b.reset_log()
+                lcd_._data(lcd_._row, 20 - first % 7, first % 7, 0x40 + first % 7)
+                lcd_._data(lcd_._row, 5, 3)
+            assert bus.transactions == loop_bus.transactions, (light, first)

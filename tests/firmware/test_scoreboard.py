@@ -5,7 +5,7 @@ import framebuf
 
 from firmware.compat import IS_MICROPYTHON
 from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
-from firmware.games.baccarat.roads import BLUE, RED, Roads, place, place_into
+from firmware.games.baccarat.roads import BLUE, RED, Layout, Roads, place, place_into
 from firmware.games.baccarat.scoreboard import Scoreboard
 from tests.firmware.expect import raises
 
@@ -176,6 +176,25 @@ def test_place_into_lays_out_exactly_as_place():
         assert got == want, (list(lengths), got, want)
 
 
+def test_layout_places_entry_by_entry_as_place_into():
+    rnd = _lcg(5)
+    layout = Layout()
+    cols, rows, ceiling = bytearray(156), bytearray(156), bytearray(156)
+    for trial in range(60):
+        lengths = bytearray(rnd(9) + 1 if rnd(4) else rnd(14) + 1 for _ in range(rnd(20) + 1))
+        while sum(lengths) > 156:
+            lengths = lengths[:-1]
+        n = place_into(lengths, len(lengths), cols, rows, ceiling)
+        layout.reset()
+        k = 0
+        for length in lengths:
+            for i in range(length):
+                layout.add(i == 0)
+                assert (layout.col, layout.row) == (cols[k], rows[k]), (trial, k)
+                k += 1
+        assert layout.n == n and layout.last == max(cols[:n])
+
+
 def test_a_redraw_allocates_no_more_late_in_the_shoe_than_early():
     """Drawn after every result as at the table: allocation follows what is on screen, not the
     shoe's length (measured on MicroPython; building the whole roads' lists would take ~15 KB)."""
@@ -191,7 +210,7 @@ def test_a_redraw_allocates_no_more_late_in_the_shoe_than_early():
             gc.collect()
             gc.disable()
             before = gc.mem_alloc()
-            sb.draw(roads)
+            sb.draw_all(roads)                  # the whole picture (a draw after a result paints less)
             used[n] = gc.mem_alloc() - before
             gc.enable()
         else:
@@ -214,3 +233,181 @@ def test_roads_accessors_agree_with_the_lists_and_refuse_what_is_not_there():
     cols, rows, ceiling = bytearray(156), bytearray(156), bytearray(156)
     n = roads.big_road_cells_into(cols, rows, ceiling)
     assert [(cols[k], rows[k]) for k in range(n)] == roads.big_road_cells()
+
+
+class _Counting:
+    """A FrameBuffer's drawing calls counted (the scoreboard's canvas), passed on to it."""
+
+    def __init__(self, fb):
+        self.fb = fb
+        self.calls = 0
+
+    def _count(name):
+        def call(self, *args):
+            self.calls += 1
+            return getattr(self.fb, name)(*args)
+        return call
+
+    fill = _count("fill")
+    fill_rect = _count("fill_rect")
+    rect = _count("rect")
+    hline = _count("hline")
+    vline = _count("vline")
+    line = _count("line")
+    pixel = _count("pixel")
+    text = _count("text")
+
+
+def _shoe_results(rnd, n):
+    """Results of a shoe with long streaks (dragon tails), ties and pairs: every road scrolls."""
+    out = []
+    while len(out) < n:
+        winner = (B, P, T)[rnd(3) if rnd(5) else 2]
+        for _ in range(rnd(9) + 1 if rnd(4) == 0 else 1):
+            out.append((winner, rnd(6) == 0, rnd(7) == 0))
+    return out[:n]
+
+
+class _Screen(framebuf.FrameBuffer):
+    """A FrameBuffer that shows its MONO_VLSB buffer as the SSD1306 driver does (.buffer): the scoreboard
+    scrolls a part by moving its bytes."""
+
+    def __init__(self, buf, width, height):
+        super().__init__(buf, width, height, framebuf.MONO_VLSB)
+        self.buffer = memoryview(buf)
+
+
+def _same_as_a_whole_redraw(width, height, seed, every, screen=True):
+    rnd = _lcg(seed)
+    buf = bytearray(width * height // 8)
+    if screen:
+        fb = _Screen(buf, width, height)
+    else:
+        fb = framebuf.FrameBuffer(buf, width, height, framebuf.MONO_VLSB)
+    sb = Scoreboard(fb, width, height)
+    assert (sb._buffer is not None) == screen
+    want_buf = bytearray(len(buf))
+    want = Scoreboard(framebuf.FrameBuffer(want_buf, width, height, framebuf.MONO_VLSB), width, height)
+    roads = Roads()
+    sb.draw(roads)
+    for n, result in enumerate(_shoe_results(rnd, 150)):
+        roads.add(*result)
+        if n % every:
+            continue                        # draws may skip results (the displays redraw at most every 100 ms)
+        sb.draw(roads)
+        want.draw_all(roads)
+        assert buf == want_buf, (width, height, seed, n + 1)
+    return sb
+
+
+def test_a_draw_after_each_result_paints_what_a_whole_redraw_paints():
+    for screen in (True, False):
+        for seed in (1, 2, 3, 4, 5):
+            sb = _same_as_a_whole_redraw(128, 64, seed, 1, screen)
+            assert sb.full_draws == 1, sb.full_draws      # the whole picture once, then what changed
+        for seed in (6, 7):
+            _same_as_a_whole_redraw(128, 32, seed, 1, screen)
+
+
+def test_draws_that_skip_results_paint_what_a_whole_redraw_paints():
+    for screen in (True, False):
+        for seed, every in ((8, 2), (9, 3), (10, 7), (13, 40)):
+            _same_as_a_whole_redraw(128, 64, seed, every, screen)
+        _same_as_a_whole_redraw(128, 32, 11, 2, screen)
+
+
+def test_a_tie_after_an_undrawn_entry_is_painted_on_it():
+    fb, sb = board()
+    roads = roads_of(B)
+    sb.draw(roads)
+    roads.add(P)
+    roads.add(T)                            # on the Player entry, which was not painted yet
+    sb.draw(roads)
+    assert glyph(fb, *road_xy(1, 0)) == RING_TIE
+    roads.add(T)
+    roads.add(P)
+    sb.draw(roads)
+    assert glyph(fb, *road_xy(1, 0)) == RING_TIE and glyph(fb, *road_xy(1, 1)) == RING
+
+
+def test_a_draw_late_in_the_shoe_paints_only_what_the_result_added():
+    rnd = _lcg(12)
+    fb, sb = board()
+    canvas = _Counting(fb)
+    sb.canvas = canvas
+    roads = Roads()
+    sb.draw(roads)
+    calls = []
+    for n, result in enumerate(_shoe_results(rnd, 120)):
+        roads.add(*result)
+        canvas.calls = 0
+        sb.draw(roads)
+        if n >= 40:
+            calls.append(canvas.calls)
+            canvas.calls = 0
+            sb.draw_all(roads)
+            assert calls[-1] < canvas.calls, (n, calls[-1], canvas.calls)     # never more than the whole
+    # The whole picture takes 250 to 550 calls there (~36 beads, up to 114 big-road cells, 3 x 30 marks);
+    # a result adds a bead, a cell and 3 marks (a part that scrolls is painted again: the rarer draws).
+    calls.sort()
+    assert calls[len(calls) // 2] < 30, calls
+
+
+def test_a_part_that_scrolls_moves_in_the_screen_buffer_not_painted_again():
+    rnd = _lcg(12)
+    buf = bytearray(128 * 64 // 8)
+    canvas = _Counting(_Screen(buf, 128, 64))
+    canvas.buffer = canvas.fb.buffer
+    sb = Scoreboard(canvas, 128, 64)
+    roads = Roads()
+    sb.draw(roads)
+    most = 0
+    for n, result in enumerate(_shoe_results(rnd, 120)):
+        roads.add(*result)
+        canvas.calls = 0
+        sb.draw(roads)
+        if n >= 40:
+            most = max(most, canvas.calls)
+    assert most < 40, most                  # painting a scrolled part again took up to ~400 calls
+
+
+def test_the_ssd1306_shows_its_buffer_to_the_scoreboard():
+    from firmware.drivers.ssd1306 import SSD1306
+
+    class Bus:
+        def writeto(self, addr, data, stop=True):
+            return len(data)
+
+    oled = SSD1306(Bus(), 0x3C, 128, 64)
+    sb = Scoreboard(oled, 128, 64)
+    assert sb._buffer is not None and len(sb._buffer) == 128 * 64 // 8
+
+
+def test_forget_paints_the_whole_picture_over_what_else_was_drawn():
+    fb, sb = board()
+    roads = roads_of(B, P, P, T, B)
+    sb.draw(roads)
+    picture = bytearray(fb_bytes(fb))
+    fb.fill(1)                              # the console's display test
+    sb.forget()
+    roads.add(B)
+    sb.draw(roads)
+    want_fb, want = board()
+    want.draw(roads)
+    assert fb_bytes(fb) == fb_bytes(want_fb) and fb_bytes(fb) != picture
+
+
+def test_a_new_roads_paints_the_whole_picture():
+    fb, sb = board()
+    sb.draw(roads_of(*([B] * 40)))
+    roads = roads_of(P)
+    sb.draw(roads)
+    want_fb, want = board()
+    want.draw(roads)
+    assert fb_bytes(fb) == fb_bytes(want_fb) and sb.full_draws == 2
+
+
+def fb_bytes(fb):
+    out = bytearray(128 * 64 // 8)
+    framebuf.FrameBuffer(out, 128, 64, framebuf.MONO_VLSB).blit(fb, 0, 0)
+    return out

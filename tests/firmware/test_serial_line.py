@@ -154,3 +154,42 @@ def test_write_line_appends_cr_lf():
     line.write_line("ok")
     line.write_line(b"raw")
     assert bytes(uart.tx) == b"ok\r\nraw\r\n"
+
+
+def test_a_frame_is_taken_from_the_uart_in_chunks_not_a_call_per_byte():
+    # A readinto per byte was most of the cost of a shoe frame on the input pass; the bytes after a
+    # line's end wait in the line's chunk for the next poll, as they waited in the UART.
+    uart, line = _line(max_len=96)
+    calls = [0]
+    readinto = uart.readinto
+
+    def counted(buf, n=None):
+        calls[0] += 1
+        return readinto(buf, n)
+    uart.readinto = counted
+    uart.feed(b"S1 2A CARD Ah D*9F3B\nS1 2B CUT*1234\r\nS1 2C IN*ABCD")
+    assert line.poll(10) == b"S1 2A CARD Ah D*9F3B"
+    assert calls[0] == 1
+    assert line.poll(10) == b"S1 2B CUT*1234"
+    assert calls[0] == 2                          # the rest of the first chunk, then the next one
+    assert line.poll(10) is None and line.fault == 0
+    uart.feed(b"\n")
+    assert line.poll(10) == b"S1 2C IN*ABCD" and calls[0] == 3
+    assert line.poll(10) is None and uart.any() == 0
+
+
+def test_a_uart_answering_fewer_bytes_or_none_is_read_on():
+    # A USB console reads one byte a call; a PIO UART answers None when nothing is there after all.
+    uart, line = _line(max_len=16)
+    readinto = uart.readinto
+    answers = []
+
+    def stingy(buf, n=None):
+        if answers and answers.pop(0) is None:
+            return None
+        return readinto(buf, 1)
+    uart.readinto = stingy
+    uart.feed(b"Ah\nKd\n")
+    answers[:] = [None]
+    assert line.poll(10) is None and line.fault == 0
+    assert line.poll(10) == b"Ah" and line.poll(10) == b"Kd"

@@ -61,6 +61,8 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         self.nets = array("i", [0] * (self.seats * width))
         self.zone_light = [lights.index(zone) for zone in rules.ZONES]
         self.seat_light = [lights.index("seat%d" % seat) for seat in range(1, self.seats + 1)]
+        self.other_light = [i for i in range(len(lights.names))       # zones no rule lights: off
+                            if i not in self.zone_light and i not in self.seat_light]
         self.shoe = None
         self.roads = Roads()
         self.bets_ready = False      # a reading was taken since the last round
@@ -330,11 +332,13 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         return reports, snapshot
 
 
+_TERMS = bytearray(len(rules.ZONES))      # settle_nets' scratch (the loop runs to completion: one is enough)
+
+
 def settle_seats(settings, record, bets, nets):
     """Nets of every seat's zones into nets (arts. 11, 16, 17 and the commission option); void: all returned."""
-    width = len(rules.ZONES)
-    for i in range(len(bets)):
-        if record.void or not bets[i]:
+    if record.void:
+        for i in range(len(bets)):
             nets[i] = 0
-        else:
-            nets[i] = rules.settle_zone(settings, record.result, rules.ZONES[i % width], bets[i])[0]
+        return
+    rules.settle_nets(settings, record.result, bets, nets, _TERMS)

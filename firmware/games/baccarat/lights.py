@@ -4,6 +4,10 @@
 # the winning zones (winner, pairs) green (gold in a demo round), the others
 # off; seats green (net > 0), white (push) or off (net < 0). A void round:
 # every zone white (bets returned). Alarms are the table core's red.
+#
+# Each zone's colour is set once per render (the zones no rule lights, other_light, off): not the
+# whole strip set off first and then the lit zones again (a set() per zone twice over, on the last
+# card's pass).
 from firmware.drivers import pixels
 from firmware.games.baccarat import rules
 from firmware.games.baccarat.codes import DEALING, SHOE_CLOSED
@@ -15,7 +19,8 @@ class BaccaratLights:
             self._result_lights()
             return
         lights = self.lights
-        lights.set_all(pixels.OFF)
+        for i in self.other_light:
+            lights.set(i, pixels.OFF)
         colour = pixels.DIM if self.state == DEALING else pixels.WHITE
         if self.state == SHOE_CLOSED:
             colour = pixels.DIM
@@ -24,8 +29,9 @@ class BaccaratLights:
                 lights.set(i, colour)
         bets = self.round_bets if self.state == DEALING else None
         for seat in range(self.seats):
-            if self.seat_light[seat] >= 0 and self._seat_has_chips(seat, bets):
-                lights.set(self.seat_light[seat], pixels.BLUE)
+            i = self.seat_light[seat]
+            if i >= 0:
+                lights.set(i, pixels.BLUE if self._seat_has_chips(seat, bets) else pixels.OFF)
 
     def _seat_has_chips(self, seat, amounts):
         width = len(rules.ZONES)
@@ -40,29 +46,48 @@ class BaccaratLights:
 
     def _result_lights(self):
         lights = self.lights
-        lights.set_all(pixels.OFF)
+        for i in self.other_light:
+            lights.set(i, pixels.OFF)
         record = self.record
         win = pixels.GOLD if record.demo else pixels.GREEN
         if record.void:
             for i in self.zone_light:
                 if i >= 0:
                     lights.set(i, pixels.WHITE)
+            self._seats_off()
             return
         result = record.result
-        hits = (result.winner == rules.PLAYER, result.winner == rules.BANKER, result.winner == rules.TIE,
-                result.player_pair, result.banker_pair)
-        for z in range(len(hits)):
-            i = self.zone_light[z]
+        winner = result.winner
+        zone_light = self.zone_light
+        for z in range(len(zone_light)):
+            i = zone_light[z]
             if i >= 0:
-                lights.set(i, win if hits[z] else pixels.OFF)
+                hit = winner == z if z <= rules.TIE else (result.player_pair if z == 3 else result.banker_pair)
+                lights.set(i, win if hit else pixels.OFF)
         if not self.has_bets:
+            self._seats_off()
             return
         width = len(rules.ZONES)
+        bets = self.round_bets
+        nets = self.nets
         for seat in range(self.seats):
             i = self.seat_light[seat]
-            if i < 0 or not self._seat_has_chips(seat, self.round_bets):
+            if i < 0:
                 continue
+            chips = False
             net = 0
-            for z in range(width):
-                net += self.nets[seat * width + z]
-            lights.set(i, win if net > 0 else (pixels.WHITE if net == 0 else pixels.OFF))
+            for k in range(seat * width, seat * width + width):
+                if bets[k]:
+                    chips = True
+                net += nets[k]
+            if not chips:
+                colour = pixels.OFF
+            else:
+                colour = win if net > 0 else (pixels.WHITE if net == 0 else pixels.OFF)
+            lights.set(i, colour)
+
+    def _seats_off(self):
+        lights = self.lights
+        for i in self.seat_light:
+            if i >= 0:
+                lights.set(i, pixels.OFF)

@@ -87,6 +87,7 @@ class Roads:
         self.leading_ties = 0  # ties before the first entry (shown on it once it exists)
         self.marks = [bytearray(MAX_ROUNDS), bytearray(MAX_ROUNDS), bytearray(MAX_ROUNDS)]
         self.n_marks = bytearray(3)  # MAX_ROUNDS < 256 fits a byte
+        self.wins = bytearray(3)  # beads by winner (PLAYER, BANKER, TIE): the displays' counts
 
     def add(self, winner, player_pair=False, banker_pair=False):
         """One live round's result (demo and void rounds never go on the roads)."""
@@ -95,6 +96,7 @@ class Roads:
             raise RuleError("roads full: %d rounds is more than a 12-deck shoe can hold" % MAX_ROUNDS)
         self.beads[self.n_beads] = code
         self.n_beads += 1
+        self.wins[winner] += 1
         if winner == TIE:
             if self.n_entries == 0:
                 self.leading_ties += 1
@@ -167,6 +169,10 @@ class Roads:
     def bead_count(self):
         return self.n_beads
 
+    def count(self, winner):
+        """Beads won by winner (PLAYER, BANKER or TIE): as many as bead_plate() holds."""
+        return self.wins[winner]
+
     def bead(self, i):
         """Bead i as bead_plate()[i]: (winner, player_pair, banker_pair)."""
         if not 0 <= i < self.n_beads:
@@ -234,3 +240,56 @@ def place_into(lengths, n, cols, rows, ceiling, max_rows=ROWS):
                 ceiling[col] = row
             k += 1
     return k
+
+
+class Layout:
+    """place_into()'s walk kept between calls: one road's cells placed as its entries come, so a new
+    entry's cell costs a step, not a walk over the road (a display's redraw after each result)."""
+
+    def __init__(self):
+        self.ceiling = bytearray(MAX_ROUNDS)        # as place_into's: the highest tail row per column
+        self.reset()
+
+    def reset(self):
+        ceiling = self.ceiling
+        for c in range(MAX_ROUNDS):
+            ceiling[c] = ROWS
+        self.start = -1                 # the column the last streak started in
+        self.col = 0                    # the last cell placed
+        self.row = 0
+        self.turned = False
+        self.n = 0                      # cells placed
+        self.last = 0                   # the rightmost column used
+
+    def add(self, new_column):
+        """Place the next cell: the first of a new logical column (a new streak) or the next of the last."""
+        ceiling = self.ceiling
+        if new_column:
+            col = self.start + 1
+            while ceiling[col] == 0:
+                col += 1
+            self.start = col
+            row = 0
+            turned = False
+        else:
+            col = self.col
+            row = self.row
+            turned = self.turned
+            if not turned and row + 1 < ROWS and ceiling[col] > row + 1:
+                row += 1
+            else:
+                turned = True
+                col += 1
+        if turned and row < ceiling[col]:
+            ceiling[col] = row
+        self.col = col
+        self.row = row
+        self.turned = turned
+        self.n += 1
+        if col > self.last:
+            self.last = col
+
+    def first(self, visible):
+        """First display column to show so that the last one is on screen ."""
+        last = self.last
+        return last + 1 - visible if last >= visible else 0

@@ -292,6 +292,68 @@ def settle_zone(settings, result, zone, amount):
     raise RuleError("unknown bet zone %r: expected one of %s" % (zone, ", ".join(ZONES)))
 
 
+# settle_nets' outcome per zone (terms), as settle_zone decides it.
+_LOSE = const(0)          # -amount
+_PUSH = const(1)          # 0: Banker/Player on a tie (art. 11), the table's tie option checked at each bet
+_TIE_WIN = const(2)       # amount * tie_odds (art. 16), the method checked at each bet
+_PAIR_WIN = const(3)      # amount * PAIR_ODDS (art. 16)
+_PLAYER_WIN = const(4)    # amount - commission on the player's total (art. 17)
+_BANKER_WIN = const(5)    # amount - commission on the banker's total
+
+
+def _terms_into(result, terms):
+    winner = result.winner
+    for z in range(len(ZONES)):
+        zone = ZONES[z]
+        if z == PLAYER or z == BANKER:                    # ZONES begins with the hands, in their order
+            kind = _PUSH if winner == TIE else (_LOSE if winner != z else _PLAYER_WIN + z)
+        elif zone == "tie":
+            kind = _TIE_WIN if winner == TIE else _LOSE
+        else:                                             # "player_pair", "banker_pair"
+            kind = _PAIR_WIN if (result.player_pair if zone == "player_pair" else result.banker_pair) else _LOSE
+        terms[z] = kind
+
+
+def settle_nets(settings, result, bets, nets, terms):
+    """settle_zone(settings, result, zone, amount)[0] of every bet into nets (the same index), its zone
+    ZONES[i % len(ZONES)]: the seats' bets of a round side by side; 0 where nothing is bet (and nothing
+    checked, as no settle_zone call). The zones' outcomes are decided once, at the first bet (the
+    settings and the result checked then); each amount, tie option, method and commission option is
+    checked at its bet as settle_zone checks it. terms: scratch of len(ZONES) bytes."""
+    width = len(ZONES)
+    decided = False
+    for i in range(len(bets)):
+        amount = bets[i]
+        if not amount:
+            nets[i] = 0
+            continue
+        if not decided:
+            check_settings(settings)
+            _check_result(result)
+            _terms_into(result, terms)
+            decided = True
+        z = i % width
+        if type(amount) is not int or amount < 0:
+            _amount(ZONES[z], amount)                     # raises, as settle_zone would
+        kind = terms[z]
+        if kind == _LOSE:
+            net = -amount
+        elif kind == _PUSH:
+            option = settings.tie_option
+            if option not in TIE_OPTIONS:
+                raise SettingsError("Baccarat tie_option must be one of %s (art. 11), got %r"
+                                    % (", ".join(TIE_OPTIONS), option))
+            net = 0
+        elif kind == _TIE_WIN:
+            net = amount * tie_odds(settings.method)
+        elif kind == _PAIR_WIN:
+            net = amount * PAIR_ODDS
+        else:
+            won_total = result.player_total if kind == _PLAYER_WIN else result.banker_total
+            net = amount - commission(settings.commission, won_total, amount)
+        nets[i] = net
+
+
 def settle(settings, result, bets):
     """bets: list of (zone, amount) -> list of (zone, net, status), same order."""
     out = []

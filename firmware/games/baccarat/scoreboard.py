@@ -2,7 +2,8 @@
 #
 # Draws on any FrameBuffer-like canvas (fill, fill_rect, rect, hline, vline,
 # line, pixel, text): the SSD1306 driver itself, or a framebuf.FrameBuffer.
-# Its only game dependency is firmware.games.baccarat.roads' public API.
+# Its only game dependency is firmware.games.baccarat.roads' public API (and the Roads' public
+# entries, ties and marks buffers, read in place).
 #
 # Layout on 128x64 (cells of 5 px for the bead plate and big road, 4 px for
 # the derived roads):
@@ -27,8 +28,13 @@
 # Allocation: one redraw builds the header string and a small tuple per
 # visible bead and big-road entry, nothing the size of the shoe (the roads'
 # cells go into buffers made once).
+# Cost: after a result, draw() paints the header and what the result added (a bead, a big-road cell,
+# a mark per derived road), not the whole picture: a whole redraw late in a shoe was ~0.6 ms of the
+# VM's CPU, more than the rest of the last card's displays (bench/baccarat_parts_vm.py); now ~0.1 ms.
+# A part that scrolls moves its bytes in the SSD1306's buffer (whole bytes copied in C; a byte row
+# shared with another part merged byte by byte), then the new cells are painted.
 from firmware.compat import const
-from firmware.games.baccarat.roads import BANKER, MAX_ROUNDS, PLAYER, RED, ROWS, TIE, place_into
+from firmware.games.baccarat.roads import BANKER, MAX_ROUNDS, PLAYER, RED, ROWS, TIE, Layout, place_into
 
 HEADER_HEIGHT = const(8)            # one line of the 8x8 font
 BEAD_COLUMNS = const(6)
@@ -41,7 +47,14 @@ _CHAR = const(8)
 
 
 class Scoreboard:
-    """Scoreboard(canvas, width, height); draw(roads) paints the whole picture (the caller shows it)."""
+    """Scoreboard(canvas, width, height); draw(roads) paints the picture (the caller shows it).
+
+    After the first draw, draw() paints only what changed since the last one: the header, the new
+    beads, big-road entries (and the last entry when a tie lands on it) and derived marks; a part that
+    scrolls (its first column moves) is cleared and painted again alone. The picture is the one a
+    whole redraw paints (tests/firmware/test_scoreboard.py compares them over whole shoes). It
+    trusts the canvas to hold its last picture: whoever draws anything else on it calls forget(),
+    and the next draw() paints everything."""
 
     def __init__(self, canvas, width, height):
         body = height - HEADER_HEIGHT
@@ -64,11 +77,46 @@ class Scoreboard:
         self._rows = bytearray(MAX_ROUNDS)
         self._ceiling = bytearray(MAX_ROUNDS)
         self._lengths = bytearray(MAX_ROUNDS)
-        self._roads = None              # the shoe counted so far
-        self._counted = 0               # beads already in the counts below (a shoe only grows)
-        self.counts = [0, 0, 0]         # indexed by PLAYER, BANKER, TIE
+        self.counts = [0, 0, 0]         # the header's, indexed by PLAYER, BANKER, TIE (Roads.count)
+        # What the canvas shows (draw() paints only what changed since)
+        self._shown = None              # the Roads on the canvas; None: paint everything next time
+        self._beads = 0                 # beads painted
+        self._bead_first = 0            # the first bead shown
+        self._entries = 0               # big-road entries painted
+        self._ties = 0                  # ties painted on the last of them
+        self._big = Layout()            # the big road's cells, entry by entry
+        self._big_first = 0             # its first display column shown
+        self._marks = bytearray(DERIVED_ROADS)      # derived marks painted, by road
+        self._derived_layout = [Layout() for _ in range(DERIVED_ROADS)] if self.derived_columns else []
+        self._derived_first = bytearray(DERIVED_ROADS)
+        # A part that scrolls moves in the canvas's buffer when it shows one (MONO_VLSB, the SSD1306's .buffer):
+        # a column's worth of bytes, not every cell painted again.
+        self._buffer = getattr(canvas, "buffer", None)
+        self._scratch = memoryview(bytearray(width)) if self._buffer is not None else None
+        self._blank = memoryview(bytes(width)) if self._buffer is not None else None
+        self.full_draws = 0             # whole pictures painted (for tests)
+
+    def forget(self):
+        """Something else was drawn on the canvas: the next draw() paints the whole picture."""
+        self._shown = None
 
     def draw(self, roads):
+        if roads is not self._shown or roads.bead_count() < self._beads:     # (a Roads only grows)
+            self.draw_all(roads)
+            return
+        c = self.canvas
+        c.fill_rect(0, 0, self.width, HEADER_HEIGHT, 0)
+        self._header(roads)
+        self._new_beads(roads)
+        self._new_entries(roads)
+        n_marks = roads.n_marks
+        done = self._marks
+        for i in range(len(self._derived_layout)):
+            if n_marks[i] != done[i]:
+                self._new_marks(roads, i)
+
+    def draw_all(self, roads):
+        """The whole picture, whatever the canvas held."""
         c = self.canvas
         c.fill(0)
         self._header(roads)
@@ -82,54 +130,132 @@ class Scoreboard:
                 c.vline(i * self.strip_width - _GAP, bottom, self.height - bottom, 1)
             for i in range(DERIVED_ROADS):
                 self._derived(roads, i)
+        self._remember(roads)
+        self.full_draws += 1
+
+    def _remember(self, roads):
+        """After a whole picture: where each part stands (its layouts walked once, entry by entry)."""
+        self._shown = roads
+        n = roads.bead_count()
+        self._beads = n
+        self._bead_first = self._first_bead(n)
+        big = self._big
+        big.reset()
+        n = roads.entry_count()
+        for k in range(n):
+            big.add(k == 0 or roads.entries[k] & 3 != roads.entries[k - 1] & 3)
+        self._entries = n
+        self._ties = roads.ties[n - 1] if n else 0
+        self._big_first = big.first(self.big_columns)
+        for i in range(len(self._derived_layout)):
+            layout = self._derived_layout[i]
+            layout.reset()
+            n = roads.mark_count(i)
+            marks = roads.marks[i]
+            for k in range(n):
+                layout.add(k == 0 or marks[k] != marks[k - 1])
+            self._marks[i] = n
+            self._derived_first[i] = layout.first(self.derived_columns)
 
     # header
     def _header(self, roads):
         n = roads.bead_count()
-        if roads is not self._roads or n < self._counted:      # a new shoe: count again
-            self._roads = roads
-            self._counted = 0
-            self.counts[0] = self.counts[1] = self.counts[2] = 0
-        while self._counted < n:
-            self.counts[roads.bead(self._counted)[0]] += 1
-            self._counted += 1
+        counts = self.counts
+        for winner in range(3):
+            counts[winner] = roads.count(winner)
         text = "#%d B%d P%d T%d" % (n, self.counts[BANKER], self.counts[PLAYER], self.counts[TIE])
         if len(text) * _CHAR > self.width:
             text = text.replace(" ", "")
         self.canvas.text(text, 0, 0, 1)
 
     # bead plate: bead i at column i // 6, row i % 6
+    def _first_bead(self, n):
+        first = (n + ROWS - 1) // ROWS - self.bead_columns
+        return first * ROWS if first > 0 else 0
+
     def _bead_plate(self, roads):
         n = roads.bead_count()
-        first = (n + ROWS - 1) // ROWS - self.bead_columns
-        first = first * ROWS if first > 0 else 0
-        g = self.cell - 1
+        first = self._first_bead(n)
         for i in range(first, n):
-            winner, player_pair, banker_pair = roads.bead(i)
-            x = ((i - first) // ROWS) * self.cell
-            y = self.road_y + (i % ROWS) * self.cell
-            if winner == TIE:
-                self.canvas.line(x, y + g - 1, x + g - 1, y, 1)
-            else:
-                self._entry(x, y, winner)
-            self._pairs(x, y, player_pair, banker_pair)
+            self._bead(roads, i, first)
+
+    def _bead(self, roads, i, first):
+        winner, player_pair, banker_pair = roads.bead(i)
+        x = ((i - first) // ROWS) * self.cell
+        y = self.road_y + (i % ROWS) * self.cell
+        if winner == TIE:
+            g = self.cell - 1
+            self.canvas.line(x, y + g - 1, x + g - 1, y, 1)
+        else:
+            self._entry(x, y, winner)
+        self._pairs(x, y, player_pair, banker_pair)
+
+    def _new_beads(self, roads):
+        n = roads.bead_count()
+        if n == self._beads:
+            return
+        first = self._first_bead(n)
+        old = self._bead_first
+        self._bead_first = first
+        start = self._beads
+        self._beads = n
+        if first != old and not self._shift(0, self.big_x - _GAP, (first - old) // ROWS * self.cell):
+            self._bead_plate(roads)                 # scrolled out of sight: painted again
+            return
+        for i in range(start if start > first else first, n):
+            self._bead(roads, i, first)
 
     # big road: columns of one winner, ties as slashes, dragon tails turning right
     def _big_road(self, roads):
         n = roads.big_road_cells_into(self._cols, self._rows, self._ceiling)
         first = self._first_column(n, self.big_columns)
-        g = self.cell - 1
         for k in range(n):
             if self._cols[k] < first:
                 continue
-            x = self.big_x + (self._cols[k] - first) * self.cell
-            y = self.road_y + self._rows[k] * self.cell
-            winner, ties, player_pair, banker_pair = roads.entry(k)
-            self._entry(x, y, winner)
-            if ties:
-                for d in range(g):      # invert along the slash: visible on a disc and on a ring
-                    self.canvas.pixel(x + d, y + g - 1 - d, 1 - self.canvas.pixel(x + d, y + g - 1 - d))
-            self._pairs(x, y, player_pair, banker_pair)
+            self._big_cell(roads, k, self._cols[k] - first, self._rows[k])
+
+    def _big_cell(self, roads, k, column, row):
+        """Big-road entry k in display column `column` (counted from the first shown)."""
+        g = self.cell - 1
+        x = self.big_x + column * self.cell
+        y = self.road_y + row * self.cell
+        winner, ties, player_pair, banker_pair = roads.entry(k)
+        self._entry(x, y, winner)
+        if ties:
+            for d in range(g):      # invert along the slash: visible on a disc and on a ring
+                self.canvas.pixel(x + d, y + g - 1 - d, 1 - self.canvas.pixel(x + d, y + g - 1 - d))
+        self._pairs(x, y, player_pair, banker_pair)
+
+    def _new_entries(self, roads):
+        n = roads.entry_count()
+        big = self._big
+        done = self._entries
+        old = self._big_first
+        if done and roads.ties[done - 1] != self._ties and big.col >= old:
+            # a tie landed on the last entry painted: paint its cell again
+            x = self.big_x + (big.col - old) * self.cell
+            y = self.road_y + big.row * self.cell
+            self.canvas.fill_rect(x, y, self.cell - 1, self.cell - 1, 0)
+            self._big_cell(roads, done - 1, big.col - old, big.row)
+        self._ties = roads.ties[n - 1] if n else 0
+        if n == done:
+            return
+        entries = roads.entries
+        cols = self._cols
+        rows = self._rows
+        for k in range(done, n):                        # the new cells, as place_into() puts them
+            big.add(k == 0 or entries[k] & 3 != entries[k - 1] & 3)
+            cols[k - done] = big.col
+            rows[k - done] = big.row
+        self._entries = n
+        first = big.first(self.big_columns)
+        self._big_first = first
+        if first != old and not self._shift(self.big_x, self.width, (first - old) * self.cell):
+            self._big_road(roads)                       # scrolled out of sight: painted again
+            return
+        for k in range(done, n):
+            if cols[k - done] >= first:                 # a streak may start left of a long tail's end
+                self._big_cell(roads, k, cols[k - done] - first, rows[k - done])
 
     # derived roads: runs of one colour down a column, laid out like the big road
     def _derived(self, roads, index):
@@ -146,13 +272,76 @@ class Scoreboard:
             lengths[runs - 1] += 1
         n = place_into(lengths, runs, self._cols, self._rows, self._ceiling)
         first = self._first_column(n, self.derived_columns)
-        x0 = index * self.strip_width
         for k in range(n):
             if self._cols[k] < first:
                 continue
-            x = x0 + (self._cols[k] - first) * _MARK_CELL
-            y = self.derived_y + self._rows[k] * _MARK_CELL
-            self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.mark(index, k) == RED)
+            self._mark(roads, index, k, self._cols[k] - first, self._rows[k])
+
+    def _mark(self, roads, index, k, column, row):
+        x = index * self.strip_width + column * _MARK_CELL
+        y = self.derived_y + row * _MARK_CELL
+        self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.marks[index][k] == RED)
+
+    def _new_marks(self, roads, index):
+        n = roads.mark_count(index)
+        done = self._marks[index]
+        layout = self._derived_layout[index]
+        marks = roads.marks[index]
+        cols = self._cols
+        rows = self._rows
+        for k in range(done, n):
+            layout.add(k == 0 or marks[k] != marks[k - 1])
+            cols[k - done] = layout.col
+            rows[k - done] = layout.row
+        self._marks[index] = n
+        old = self._derived_first[index]
+        first = layout.first(self.derived_columns)
+        self._derived_first[index] = first
+        x0 = index * self.strip_width
+        if first != old and not self._shift(x0, x0 + self.strip_width - _GAP, (first - old) * _MARK_CELL,
+                                            self.derived_y, self.height):
+            self._derived(roads, index)                 # scrolled out of sight: painted again
+            return
+        rect = self.canvas.rect
+        y0 = self.derived_y
+        for k in range(done, n):
+            if cols[k - done] >= first:                 # as _mark(), inlined
+                rect(x0 + (cols[k - done] - first) * _MARK_CELL, y0 + rows[k - done] * _MARK_CELL,
+                     _MARK_CELL - 1, _MARK_CELL - 1, 1, marks[k] == RED)
+
+    def _shift(self, x0, x1, d, y0=-1, y1=-1):
+        """Move the part x0 <= x < x1, y0 <= y < y1 (default: the bead plate's and big road's rows) d
+        pixels to the left, blank on its right. False, the part left blank, where that is not done:
+        d takes all of it, or the canvas shows no MONO_VLSB buffer (the SSD1306 does)."""
+        if y0 < 0:
+            y0 = self.road_y
+            y1 = self.road_y + ROWS * self.cell
+        buf = self._buffer
+        if buf is None or d >= x1 - x0:
+            self.canvas.fill_rect(x0, y0, x1 - x0, y1 - y0, 0)
+            return False
+        n = x1 - x0 - d
+        width = self.width
+        scratch = self._scratch
+        for page in range(y0 >> 3, (y1 + 7) >> 3):
+            top = page << 3
+            mask = 0xFF
+            if top < y0:
+                mask &= (0xFF << (y0 - top)) & 0xFF
+            if top + 8 > y1:
+                mask &= 0xFF >> (top + 8 - y1)
+            base = page * width + x0
+            if mask == 0xFF:                            # whole bytes: two copies in C (no overlap)
+                scratch[:n] = buf[base + d:base + d + n]
+                buf[base:base + n] = scratch[:n]
+                buf[base + n:base + n + d] = self._blank[:d]
+            else:                                       # rows of another part share these bytes: kept
+                keep = 0xFF ^ mask
+                for i in range(base, base + n):
+                    buf[i] = (buf[i + d] & mask) | (buf[i] & keep)
+                for i in range(base + n, base + n + d):
+                    buf[i] &= keep
+        return True
 
     def _first_column(self, n, visible):
         """First display column to show so that the last one is on screen."""

@@ -21,10 +21,21 @@ _PROMPTS = {
 }
 
 
+# The last line made for each hand name: (hand, its length then, the line). A round's hands only grow
+# (cards are appended), so a hand that is the same list at the same length has the same line: the
+# dealer display redraws after every event, and its hand lines change only when a card comes.
+_HAND_LINES = {}
+
+
 def _hand_line(name, hand):
     if not hand:
         return name
-    return "%s %s =%d" % (name, " ".join(cards.names(hand)), rules.total(hand))
+    last = _HAND_LINES.get(name)
+    if last is not None and last[0] is hand and last[1] == len(hand):
+        return last[2]
+    line = "%s %s =%d" % (name, " ".join(cards.names(hand)), rules.total(hand))
+    _HAND_LINES[name] = (hand, len(hand), line)
+    return line
 
 
 def _next_action(table):
@@ -119,8 +130,6 @@ def result_lines(table, config, button_names):
     if not record.void:
         result = record.result
         pairs = ("P PAIR " if result.player_pair else "") + ("B PAIR" if result.banker_pair else "")
-    counts = [0, 0, 0]
-    for winner, _pp, _bp in table.roads.bead_plate():
-        counts[winner] += 1
+    roads = table.roads
     return [head, _winner_text(record), stood(record, rnd) + ("  " + pairs if pairs else ""),
-            "B%d P%d T%d" % (counts[rules.BANKER], counts[rules.PLAYER], counts[rules.TIE])]
+            "B%d P%d T%d" % (roads.count(rules.BANKER), roads.count(rules.PLAYER), roads.count(rules.TIE))]
