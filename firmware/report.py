@@ -39,6 +39,13 @@ class Reporter:
                 self.sender.send(line)
         return line
 
+    def durable(self):
+        """Every report emitted so far on flash (the link store's pending frames written): before a write
+        that must come after them (a round kept for recall)."""
+        store = getattr(self.sender, "store", None)    # a recovery's replay: its stand-in holds the store too
+        if store is not None:
+            store.flush()
+
     def drain(self, table):
         """Send everything the table queued; returns how many reports went out."""
         outbox = table.outbox

@@ -4,7 +4,8 @@
 # The Reporter calls noted() after every game report it sent: when the game's recall module
 # (firmware/games/GAME/recall.py) makes a round of it (a Baccarat result, a Craps throw, an Omaha
 # hand result), the round is added to firmware.link.recall.Recall. So the write comes after the
-# result is in the host link's store, and a round is on flash once its report is. The host's
+# result is on flash in the host link's store (written there first: reporter.durable()), and a round
+# is on flash once its report is. The host's
 # RECALL is answered one report a round, paced by pump(): a report goes out only while the link's
 # store is below half full, so an answer never raises the backlog alarm nor crowds out the
 # game's own reports; the rounds are read from flash a few at a time as they go
@@ -67,12 +68,15 @@ class RoundRecall:
         if self.recall is None:
             self.unsaved += 1
             return                   # reported once at boot (report_boot)
-        size = len(json.dumps(entry))
-        if size > self.rounds.ROUND_MAX:
-            entry = _cut(entry, self.rounds.ALWAYS, size)
+        text = json.dumps(entry)
+        if len(text) > self.rounds.ROUND_MAX:
+            entry = _cut(entry, self.rounds.ALWAYS, len(text))
+            text = json.dumps(entry)
             self.cut += 1
+        if reporter is not None:
+            reporter.durable()           # its report on flash first (the link store writes in batches)
         try:
-            self.recall.add(entry)
+            self.recall.add(entry, text)
         except (OSError, JournalError, ValueError) as exc:
             self.unsaved += 1
             reporter.emit("fault", {"fault": "recall_unsaved", "error": str(exc)[:80]})

@@ -212,6 +212,50 @@ class Journal:
         self._used += len(data)
         self._gen = gen
 
+    def append_many(self, kind, payloads, size, buf):
+        """Records of `kind`, one a payload, in ONE file open (one write call a `buf` full): when this
+        returns, all of them survive a power cut. A cut mid-way keeps the whole records before it.
+
+        payloads: an iterable walked once, each payload used before the next is asked for (one scratch
+        buffer may hold them in turn); size: their records' bytes summed (each payload + OVERHEAD),
+        checked against the room first: JournalFull (nothing written) if they do not fit; buf: a
+        bytearray the records are encoded into, at least the longest record long.
+        """
+        if not 1 <= kind <= KIND_MAX:
+            raise ValueError("journal record kind %d not in 1..%d" % (kind, KIND_MAX))
+        if self._live is None:
+            self._compact(())                    # an empty base starts the file
+        else:
+            self._repair()
+        if self._used + size > self.capacity:
+            raise JournalFull("journal %s full: %d of %d bytes used, records need %d"
+                              % (self._names[self._live], self._used, self.capacity, size))
+        gen = self._gen
+        view = memoryview(buf)
+        room = len(buf)
+        at = 0
+        written = 0
+        self._damaged = True                     # until the writes are known to be whole
+        with self._fs.open(self._names[self._live], "ab") as f:
+            for payload in payloads:
+                n = len(payload) + OVERHEAD
+                if n > room:
+                    raise ValueError("journal record of %d bytes, the batch buffer holds %d" % (n, room))
+                if at + n > room:
+                    self._write(f, view[:at])
+                    written += at
+                    at = 0
+                gen = (gen + 1) & GEN_MASK
+                at += record.encode_into(view[at:], kind, gen, payload)
+            if at:
+                self._write(f, view[:at])
+                written += at
+        if written != size:
+            raise ValueError("journal records of %d bytes written, %d announced" % (written, size))
+        self._damaged = False
+        self._used += written
+        self._gen = gen
+
     def checkpoint(self, snapshot):
         """The state so far as one record: the log restarts from it in the other file."""
         if isinstance(snapshot, str):

@@ -3,10 +3,19 @@
 #
 # The same interface as RamStore (firmware/link/store.py), with a RAM mirror for the sender's fast
 # read(), and a Journal (firmware/link/journal.py, "link.0"/"link.1") as the durable copy:
-#   FRAME  one record a frame, appended before append() returns: its position, its tag, its bytes
+#   FRAME  one record a frame: its position, its tag, its bytes
 #   DROP   one record an acknowledgement that dropped frames: (boot, seq) the host has
 # When the live file is three quarters full it is compacted to a MARK entry and the frames still
 # held: flash stays bounded by the frames held.
+#
+# Frames are written in batches: append() keeps a frame in RAM, pending; flush() writes every pending
+# frame in one journal write (one file open). The sender flushes before it writes any frame out, so
+# a frame the host may have seen is on flash. A pending frame lost to a power cut was made by a
+# journalled table event (its tag), which recovery replays: its reports are made again, and the mark
+# on flash (below) says the host has none of them. So a frame of no journalled event (a boot's own
+# report, event 0) is written at once, and a new `event` (set before an event's reports, cleared to
+# 0 after them) first writes the batch of the one before: nothing pending outlives its event, so a
+# table snapshot (which drops the events before it) never comes before their frames are on flash.
 #
 # The tag: which journalled table event made the frame, and which of its reports it carries
 # (firmware/recovery.py sets `event` and `report` before each report). `mark` is the tag of the
@@ -14,6 +23,7 @@
 # so recovery knows which of the reports a replayed event makes again the host has (or will get
 # from here) and must not be sent twice. `previous` is the newest frame's (boot, seq) ever stored:
 # the next boot's OPEN names it, even when every frame was acknowledged.
+from array import array
 import struct
 
 from firmware.compat import const
@@ -37,6 +47,9 @@ def journal_bytes(capacity, slot_size):
     return 2 * per_file * 4 // 3 + 2     # a quarter more: compaction comes at three quarters full
 
 
+_BATCH_RECORDS = const(4)    # frame records encoded at once for a batch's write (each one a write call)
+
+
 def _whole(data, n):
     """Not a PART frame ("#b.s stamp PART ..."): the type is the third word of the header."""
     view = bytes(memoryview(data)[:n if n < 48 else 48])
@@ -48,7 +61,8 @@ class JournalStore:
 
     After construction the frames held before the reset are there again (status, detail: the
     journal's, CORRUPT for a record that does not read as a frame). A write that fails raises
-    (OSError, JournalError): the caller's fault handling; the RAM copy is not changed then.
+    (OSError, JournalError): the caller's fault handling (the board resets); the frames it would have
+    written stay pending, and an append written at once (event 0) is not kept.
     """
 
     def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0):
@@ -57,16 +71,38 @@ class JournalStore:
         self._journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes or journal_bytes(capacity, slot_size))
         self.status = self._journal.status
         self.detail = self._journal.detail
-        self.event = 0             # the journalled table event whose reports are being stored (0: none)
+        self._event = 0            # `event`: the journalled table event whose reports are being stored (0: none)
         self.report = 0            # which of that event's reports, from 0
         self.mark = (0, 0)         # (event, reports) of the newest whole report stored
         self.previous = None       # (boot, seq) of the newest frame ever stored
-        self._head = bytearray(_FRAME_HEAD_SIZE)
+        # The pending frames (the newest `_pending` in RAM, not yet on flash) and their tags, in order.
+        self._pending = 0
+        self._tag_event = array("I", [0] * capacity)
+        self._tag_report = array("H", [0] * capacity)
+        self._tag_whole = bytearray(capacity)
+        self._record = bytearray(slot_size + _FRAME_HEAD_SIZE)    # one frame record's payload
+        self._batch = bytearray(_BATCH_RECORDS * (slot_size + _FRAME_HEAD_SIZE + journal_mod.OVERHEAD))
         try:
             self._load()
         except (ValueError, IndexError, journal_mod.JournalError) as exc:
             self.status = journal_mod.CORRUPT
             self.detail = (self.detail + "; " if self.detail else "") + "link record: %s" % exc
+
+    @property
+    def event(self):
+        return self._event
+
+    @event.setter
+    def event(self, number):
+        """A new event's reports come next: the batch of the one before goes to flash first."""
+        if number != self._event and self._pending:
+            self.flush()
+        self._event = number
+
+    @property
+    def pending(self):
+        """Frames appended but not yet on flash (flush() writes them)."""
+        return self._pending
 
     @property
     def writes(self):
@@ -111,21 +147,69 @@ class JournalStore:
     def read(self, i, buf):
         return self._ram.read(i, buf)
 
-    def append(self, boot, seq, data, n):
-        if self._ram.count() == self._ram.capacity():
+    def length_at(self, i):
+        return self._ram.length_at(i)
+
+    def append(self, boot, seq, data, n, whole=None):
+        """Keep a frame, pending until flush() (at once when no journalled event made it: nothing would
+        make it again). whole: not a PART frame (None: read from its header)."""
+        ram = self._ram
+        if ram.count() == ram.capacity():
             raise ValueError("store full")
-        whole = _whole(data, n)
-        struct.pack_into(_FRAME_HEAD, self._head, 0, boot, seq, self.event, self.report, 1 if whole else 0)
-        payload = bytes(self._head) + bytes(memoryview(data)[:n])
-        self._room(len(payload))
-        self._journal.append(_FRAME, payload)          # on flash first: then it is held
-        self._ram.append(boot, seq, data, n)
-        self.previous = (boot, seq)
-        if whole and self.event:                       # a boot's own reports are never made again
-            self.mark = (self.event, self.report + 1)
+        if whole is None:
+            whole = _whole(data, n)
+        event = self._event
+        if not event:
+            self.flush()                               # the batch before it first
+        k = self._pending
+        ram.append(boot, seq, data, n)                 # ValueError (too long) before anything changes
+        self._tag_event[k] = event
+        self._tag_report[k] = self.report
+        self._tag_whole[k] = 1 if whole else 0
+        self._pending = k + 1
+        if not event:                                  # a boot's own report is never made again: at once
+            try:
+                self.flush()
+            except Exception:
+                self._pending = k
+                ram.drop_newest()                      # not kept: the caller numbers it again
+                raise
+        elif whole:
             self.report += 1
+            self.mark = (event, self.report)
+        self.previous = (boot, seq)
+
+    def flush(self):
+        """Write the pending frames to flash, one journal write for all (or a compaction with them). A
+        write that fails raises (OSError, JournalError): the frames stay pending, none is sent."""
+        pending = self._pending
+        if not pending:
+            return
+        ram = self._ram
+        first = ram.count() - pending
+        size = 0
+        for i in range(first, first + pending):
+            size += ram.length_at(i) + _FRAME_HEAD_SIZE + journal_mod.OVERHEAD
+        if self._room(size):                           # compacted: the pending frames are in it
+            return
+        self._journal.append_many(_FRAME, self._records(first), size, self._batch)
+        self._pending = 0
+
+    def _records(self, first):
+        """The pending frames' record payloads, one at a time in the same buffer."""
+        record = self._record
+        view = memoryview(record)
+        body = view[_FRAME_HEAD_SIZE:]
+        ram = self._ram
+        for k in range(self._pending):
+            i = first + k
+            n = ram.read(i, body)
+            struct.pack_into(_FRAME_HEAD, record, 0, ram.boot_at(i), ram.seq_at(i), self._tag_event[k],
+                             self._tag_report[k], self._tag_whole[k])
+            yield view[:_FRAME_HEAD_SIZE + n]
 
     def drop_through(self, boot, seq):
+        self.flush()                                   # the DROP record comes after every frame it names
         count = self._ram.count()
         i = 0
         while i < count and at_or_before(self._ram.boot_at(i), self._ram.seq_at(i), boot, seq):
@@ -133,17 +217,17 @@ class JournalStore:
         if i == 0:
             return 0
         payload = struct.pack(_DROP_FORMAT, boot, seq)
-        if self._room(len(payload), i):                 # compacted without them: no record needed
+        if self._room(len(payload) + journal_mod.OVERHEAD, i):                 # compacted without them: no record needed
             return self._ram.drop_through(boot, seq)
         self._journal.append(_DROP, payload)
         return self._ram.drop_through(boot, seq)
 
     # -- inside ------------------------------------------------------------------------
     def _room(self, size, dropping=0):
-        """Compact to the held frames (but the first `dropping`) when the record would not fit, or the
-        file is three quarters full; True if it did."""
+        """Compact to the held frames (but the first `dropping`) when records of `size` bytes would not
+        fit, or the file is three quarters full; True if it did (the pending frames are on flash then)."""
         journal = self._journal
-        if journal.nearly_full or journal.room < size + journal_mod.OVERHEAD:
+        if journal.nearly_full or journal.room < size:
             self._compact(dropping)
             return True
         return False
@@ -151,6 +235,7 @@ class JournalStore:
     def _compact(self, skip):
         """Restart the journal from the mark and the held frames after the first `skip` (being dropped)."""
         self._journal.compact(_Held(self, skip))
+        self._pending = 0
 
     def _entries(self, skip):
         prev = self.previous or (0, 0)

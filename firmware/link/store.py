@@ -4,9 +4,13 @@
 # will offer as well):
 #   capacity()                    frames it can hold
 #   count()                       frames held now
-#   append(boot, seq, data, n)    keep data[:n] (a whole frame with its LF) as the newest
+#   append(boot, seq, data, n, whole)  keep data[:n] (a whole frame with its LF) as the newest;
+#                                 whole: not a PART frame (the sender knows its type)
+#   flush()                       make every frame appended so far durable (a store on flash
+#                                 writes its batch): the sender calls it before writing a frame out
 #   boot_at(i), seq_at(i)         position of the i-th held frame, 0 the oldest
 #   read(i, buf)                  copy the i-th held frame into buf; returns its length
+#   length_at(i)                  the i-th held frame's length
 #   drop_through(boot, seq)       forget every held frame at or before (boot, seq) (the host
 #                                 has it); returns how many
 # Frames are held in the order appended, which is (boot, seq) order. The store
@@ -46,7 +50,7 @@ class RamStore:
             raise IndexError("no held frame %d (holding %d)" % (i, self._count))
         return (self._first + i) % self._capacity
 
-    def append(self, boot, seq, data, n):
+    def append(self, boot, seq, data, n, whole=True):
         if self._count == self._capacity:
             raise ValueError("store full")
         if n > self._slot:
@@ -65,12 +69,23 @@ class RamStore:
     def seq_at(self, i):
         return self._seqs[self._slot_of(i)]
 
+    def length_at(self, i):
+        return self._lens[self._slot_of(i)]
+
+    def flush(self):
+        """Nothing to write: RAM is all this store has."""
+
     def read(self, i, buf):
         slot = self._slot_of(i)
         n = self._lens[slot]
         base = slot * self._slot
         buf[:n] = memoryview(self._data)[base:base + n]
         return n
+
+    def drop_newest(self):
+        """Forget the frame appended last (a store on flash that could not write it)."""
+        if self._count:
+            self._count -= 1
 
     def drop_through(self, boot, seq):
         dropped = 0

@@ -172,6 +172,9 @@ class _Reporter:
         self.sender.send(line)
         return line
 
+    def durable(self):
+        self.sender.store.flush()
+
 
 def test_a_recall_of_100_goes_out_paced_below_half_the_store_and_nothing_is_refused():
     with ScratchDir() as state:
@@ -333,3 +336,43 @@ def test_a_recall_that_cannot_be_read_back_says_so_on_the_console_and_to_the_hos
         reporter = _Reporter(sender)
         assert recall.ask(1) is None and recall.pump(reporter, sender) == 1
         assert reporter.sent[0][1]["unreadable"] is True and reporter.sent[0][1]["round"] is None
+
+
+def test_a_kept_round_is_made_json_once_and_its_report_is_on_flash_first():
+    """RoundRecall.keep gives Recall.add the JSON it measured (not made again: 100-250 us a round on
+    the VM), and asks the reporter to put the round's report on flash before it (the link store
+    writes in batches)."""
+    from firmware import round_recall as rr_mod
+    from firmware.link import recall as recall_mod
+    made = []
+
+    class _Json:
+        def dumps(self, value):
+            made.append(1)
+            return json.dumps(value)
+
+        def loads(self, text):
+            return json.loads(text)
+
+    order = []
+
+    class _Flushing:
+        def durable(self):
+            order.append("report")
+
+    class _Watched(Recall):
+        def add(self, round, text=None):
+            order.append("round")
+            Recall.add(self, round, text)
+
+    saved = rr_mod.json, recall_mod.json
+    rr_mod.json = recall_mod.json = _Json()
+    try:
+        with ScratchDir() as state:
+            recall = RoundRecall(state, "craps", None, craps_recall)
+            recall.recall = _Watched(state, "craps")
+            recall.keep(_throw_round(1), _Flushing())
+            assert made == [1] and order == ["report", "round"]
+            assert recall.recall.last() == [_throw_round(1)]
+    finally:
+        rr_mod.json, recall_mod.json = saved
