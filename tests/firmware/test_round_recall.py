@@ -376,3 +376,57 @@ def test_a_kept_round_is_made_json_once_and_its_report_is_on_flash_first():
             assert recall.recall.last() == [_throw_round(1)]
     finally:
         rr_mod.json, recall_mod.json = saved
+
+
+def _actions_one_by_one(entry, history):
+    """Omaha's recall actions as first written: each action's cost taken in turn (the reference)."""
+    letters = {"fold": "f", "check": "x", "call": "c", "bet": "b", "raise": "r"}
+    tokens = []
+    for street, seat, act, to in history:
+        letter = letters.get(act, act)
+        tokens.append((omaha_rules.STREETS[street], "%d%s" % (seat, letter) if letter in ("f", "x")
+                       else "%d%s%d" % (seat, letter, to)))
+    entry["actions"] = {}
+    entry["actions_cut"] = len(tokens)
+    room = omaha_recall.ROUND_MAX - len(json.dumps(entry))
+    actions = {}
+    kept = 0
+    for street, token in tokens:
+        cost = len(token) + 1 if street in actions else len(token) + len(street) + 8
+        if cost > room:
+            break
+        room -= cost
+        actions[street] = actions[street] + " " + token if street in actions else token
+        kept += 1
+    entry["actions"] = actions
+    if kept == len(tokens):
+        del entry["actions_cut"]
+    else:
+        entry["actions_cut"] = len(tokens) - kept
+
+
+def test_omaha_actions_joined_a_street_at_a_time_are_the_ones_taken_one_by_one():
+    """The recall's actions are built a street at a time when they all fit (the usual hand), and taken one
+    by one only when some must be cut: the same round either way, to the byte, cut or not."""
+    acts = ("fold", "check", "call", "bet", "raise")
+    amounts = (0, 5, 30, 1000, 1234567)
+    x = 12345
+    cut = 0
+    for trial in range(300):
+        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+        n = x % 90
+        history = []
+        street = 0
+        for i in range(n):
+            x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+            if x % 13 == 0 and street < 3:
+                street += 1
+            history.append((street, 1 + (x >> 4) % 20, acts[(x >> 9) % 5], amounts[(x >> 12) % 5]))
+        base = {"hand": trial, "pad": "x" * ((x >> 3) % 400)}
+        want = dict(base)
+        got = dict(base)
+        _actions_one_by_one(want, history)
+        omaha_recall._actions(got, history)
+        assert json.dumps(got) == json.dumps(want), (trial, got, want)
+        cut += "actions_cut" in want
+    assert 50 < cut < 250                        # both ways exercised
