@@ -32,6 +32,8 @@ from firmware.saved_state import path
 SNAPSHOT = const(0)        # the entry kind checkpoint() writes; callers' kinds are 1..255
 KIND_MAX = const(255)
 DEFAULT_MAX_BYTES = const(16384)
+IN_PLACE_HEAD = const(11)  # append_in_place(): a record's header and its CRC, before the payload
+IN_PLACE_TAIL = const(4)   # and the payload's CRC after it (OVERHEAD in all)
 
 
 class JournalError(Exception):
@@ -212,48 +214,32 @@ class Journal:
         self._used += len(data)
         self._gen = gen
 
-    def append_many(self, kind, payloads, size, buf):
-        """Records of `kind`, one a payload, in ONE file open (one write call a `buf` full): when this
-        returns, all of them survive a power cut. A cut mid-way keeps the whole records before it.
-
-        payloads: an iterable walked once, each payload used before the next is asked for (one scratch
-        buffer may hold them in turn); size: their records' bytes summed (each payload + OVERHEAD),
-        checked against the room first: JournalFull (nothing written) if they do not fit; buf: a
-        bytearray the records are encoded into, at least the longest record long.
-        """
+    def append_in_place(self, kind, buf, n):
+        """Write one record whose payload the caller has put at buf[IN_PLACE_HEAD:IN_PLACE_HEAD + n], with
+        IN_PLACE_TAIL bytes free after it: its header and CRCs go around it and the whole goes to flash in
+        ONE write call, no copy made (a batch built where it is written). As append() otherwise."""
         if not 1 <= kind <= KIND_MAX:
             raise ValueError("journal record kind %d not in 1..%d" % (kind, KIND_MAX))
+        if n > record.PAYLOAD_MAX or IN_PLACE_HEAD + n + IN_PLACE_TAIL > len(buf):
+            raise ValueError("journal record of %d bytes in a %d-byte buffer" % (n, len(buf)))
         if self._live is None:
             self._compact(())                    # an empty base starts the file
         else:
             self._repair()
-        if self._used + size > self.capacity:
-            raise JournalFull("journal %s full: %d of %d bytes used, records need %d"
-                              % (self._names[self._live], self._used, self.capacity, size))
-        gen = self._gen
+        if self._used + n + OVERHEAD > self.capacity:
+            raise JournalFull("journal %s full: %d of %d bytes used, record needs %d"
+                              % (self._names[self._live], self._used, self.capacity, n + OVERHEAD))
+        gen = (self._gen + 1) & GEN_MASK
+        head, check = record.head(n, kind, gen)
+        buf[:IN_PLACE_HEAD] = head
         view = memoryview(buf)
-        room = len(buf)
-        at = 0
-        written = 0
-        self._damaged = True                     # until the writes are known to be whole
+        end = IN_PLACE_HEAD + n
+        struct.pack_into(record.CHECK, buf, end, crc32(view[IN_PLACE_HEAD:end], check))
+        self._damaged = True                     # until the write is known to be whole
         with self._fs.open(self._names[self._live], "ab") as f:
-            for payload in payloads:
-                n = len(payload) + OVERHEAD
-                if n > room:
-                    raise ValueError("journal record of %d bytes, the batch buffer holds %d" % (n, room))
-                if at + n > room:
-                    self._write(f, view[:at])
-                    written += at
-                    at = 0
-                gen = (gen + 1) & GEN_MASK
-                at += record.encode_into(view[at:], kind, gen, payload)
-            if at:
-                self._write(f, view[:at])
-                written += at
-        if written != size:
-            raise ValueError("journal records of %d bytes written, %d announced" % (written, size))
+            self._write(f, view[:end + IN_PLACE_TAIL])
         self._damaged = False
-        self._used += written
+        self._used += end + IN_PLACE_TAIL
         self._gen = gen
 
     def checkpoint(self, snapshot):

@@ -3,19 +3,22 @@
 #
 # The same interface as RamStore (firmware/link/store.py), with a RAM mirror for the sender's fast
 # read(), and a Journal (firmware/link/journal.py, "link.0"/"link.1") as the durable copy:
-#   FRAME  one record a frame: its position, its tag, its bytes
+#   FRAMES one record a batch of frames (below): each frame's position, its tag, its bytes
+#   FRAME  one entry a held frame in a compaction's base (the same, one frame)
 #   DROP   one record an acknowledgement that dropped frames: (boot, seq) the host has
 # When the live file is three quarters full it is compacted to a MARK entry and the frames still
 # held: flash stays bounded by the frames held.
 #
-# Frames are written in batches: append() keeps a frame in RAM, pending; flush() writes every pending
-# frame in one journal write (one file open). The sender flushes before it writes any frame out, so
-# a frame the host may have seen is on flash. A pending frame lost to a power cut was made by a
-# journalled table event (its tag), which recovery replays: its reports are made again, and the mark
-# on flash (below) says the host has none of them. So a frame of no journalled event (a boot's own
-# report, event 0) is written at once, and a new `event` (set before an event's reports, cleared to
-# 0 after them) first writes the batch of the one before: nothing pending outlives its event, so a
-# table snapshot (which drops the events before it) never comes before their frames are on flash.
+# Frames are written in batches: append() keeps a frame in RAM and adds it to the batch buffer,
+# pending; flush() writes the batch as ONE record (one file open, one write call: a power cut keeps
+# all of it or none). The sender flushes before it writes any frame out, so a frame the host may have
+# seen is on flash. A pending frame lost to a power cut was made by a journalled table event (its
+# tag), which recovery replays: its reports are made again, and the mark on flash (below) says the
+# host has none of them. So a frame of no journalled event (a boot's own report, event 0) is written
+# at once, and a new `event` (set before an event's reports, cleared to 0 after them) first writes
+# the batch of the one before: nothing pending outlives its event, so a table snapshot (which drops
+# the events before it) never comes before their frames are on flash. A batch that would overflow
+# its buffer is written before the frame that would not fit.
 #
 # The tag: which journalled table event made the frame, and which of its reports it carries
 # (firmware/recovery.py sets `event` and `report` before each report). `mark` is the tag of the
@@ -23,7 +26,6 @@
 # so recovery knows which of the reports a replayed event makes again the host has (or will get
 # from here) and must not be sent twice. `previous` is the newest frame's (boot, seq) ever stored:
 # the next boot's OPEN names it, even when every frame was acknowledged.
-from array import array
 import struct
 
 from firmware.compat import const
@@ -34,8 +36,12 @@ NAME = "link"
 _FRAME = const(1)
 _DROP = const(2)
 _MARK = const(3)
+_FRAMES = const(4)
 _FRAME_HEAD = "<IIIHB"       # boot, seq, tag event, tag report, whole (1: not a PART)
 _FRAME_HEAD_SIZE = const(15)
+_ENTRY_HEAD = "<IIIHBH"      # in a FRAMES record, before each frame: its FRAME_HEAD, its length
+_ENTRY_HEAD_SIZE = const(17)
+BATCH_BYTES = const(2048)    # the batch buffer: about 9 frames of 200 bytes (an event's reports, mostly)
 _DROP_FORMAT = "<II"         # boot, seq
 _MARK_FORMAT = "<IIIH"       # previous boot, previous seq, mark event, mark report
 _PART_TYPE = b" PART "
@@ -45,9 +51,6 @@ def journal_bytes(capacity, slot_size):
     """Flash that holds `capacity` frames of `slot_size` bytes with their records, twice (a compaction)."""
     per_file = capacity * (slot_size + _FRAME_HEAD_SIZE + journal_mod.ENTRY_SIZE) + 64
     return 2 * per_file * 4 // 3 + 2     # a quarter more: compaction comes at three quarters full
-
-
-_BATCH_RECORDS = const(4)    # frame records encoded at once for a batch's write (each one a write call)
 
 
 def _whole(data, n):
@@ -65,7 +68,9 @@ class JournalStore:
     written stay pending, and an append written at once (event 0) is not kept.
     """
 
-    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0):
+    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, batch_bytes=BATCH_BYTES):
+        if batch_bytes < journal_mod.IN_PLACE_HEAD + _ENTRY_HEAD_SIZE + slot_size + journal_mod.IN_PLACE_TAIL:
+            raise ValueError("a batch of %d bytes does not hold a %d-byte frame" % (batch_bytes, slot_size))
         self._ram = RamStore(capacity, slot_size)
         self._slot = slot_size
         self._journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes or journal_bytes(capacity, slot_size))
@@ -75,13 +80,11 @@ class JournalStore:
         self.report = 0            # which of that event's reports, from 0
         self.mark = (0, 0)         # (event, reports) of the newest whole report stored
         self.previous = None       # (boot, seq) of the newest frame ever stored
-        # The pending frames (the newest `_pending` in RAM, not yet on flash) and their tags, in order.
+        # The pending frames (the newest `_pending` in RAM, not yet on flash), as the FRAMES record's
+        # payload: from IN_PLACE_HEAD to _at in the batch buffer (the journal puts its header before it).
         self._pending = 0
-        self._tag_event = array("I", [0] * capacity)
-        self._tag_report = array("H", [0] * capacity)
-        self._tag_whole = bytearray(capacity)
-        self._record = bytearray(slot_size + _FRAME_HEAD_SIZE)    # one frame record's payload
-        self._batch = bytearray(_BATCH_RECORDS * (slot_size + _FRAME_HEAD_SIZE + journal_mod.OVERHEAD))
+        self._batch = bytearray(batch_bytes)
+        self._at = journal_mod.IN_PLACE_HEAD
         try:
             self._load()
         except (ValueError, IndexError, journal_mod.JournalError) as exc:
@@ -114,13 +117,18 @@ class JournalStore:
 
     def _load(self):
         for kind, payload in self._journal.records():
-            if kind == _FRAME:
+            if kind == _FRAMES:
+                at = 0
+                while at < len(payload):
+                    boot, seq, event, report, whole, n = struct.unpack_from(_ENTRY_HEAD, payload, at)
+                    at += _ENTRY_HEAD_SIZE
+                    if at + n > len(payload):
+                        raise ValueError("a batch's frame cut short")
+                    self._loaded(boot, seq, event, report, whole, payload[at:at + n])
+                    at += n
+            elif kind == _FRAME:
                 boot, seq, event, report, whole = struct.unpack_from(_FRAME_HEAD, payload, 0)
-                data = payload[_FRAME_HEAD_SIZE:]
-                self._ram.append(boot, seq, data, len(data))
-                self.previous = (boot, seq)
-                if whole and event:
-                    self.mark = (event, report + 1)
+                self._loaded(boot, seq, event, report, whole, payload[_FRAME_HEAD_SIZE:])
             elif kind == _DROP:
                 boot, seq = struct.unpack(_DROP_FORMAT, payload)
                 self._ram.drop_through(boot, seq)
@@ -130,6 +138,12 @@ class JournalStore:
                 self.mark = (event, reports)
             else:
                 raise ValueError("record of kind %d" % kind)
+
+    def _loaded(self, boot, seq, event, report, whole, data):
+        self._ram.append(boot, seq, data, len(data))
+        self.previous = (boot, seq)
+        if whole and event:
+            self.mark = (event, report + 1)
 
     # -- RamStore's interface --------------------------------------------------------
     def capacity(self):
@@ -159,19 +173,23 @@ class JournalStore:
         if whole is None:
             whole = _whole(data, n)
         event = self._event
-        if not event:
-            self.flush()                               # the batch before it first
-        k = self._pending
+        batch = self._batch
+        at = self._at
+        if not event or at + _ENTRY_HEAD_SIZE + n + journal_mod.IN_PLACE_TAIL > len(batch):
+            self.flush()                               # the batch before it first (or a full one)
+            at = self._at
         ram.append(boot, seq, data, n)                 # ValueError (too long) before anything changes
-        self._tag_event[k] = event
-        self._tag_report[k] = self.report
-        self._tag_whole[k] = 1 if whole else 0
-        self._pending = k + 1
+        struct.pack_into(_ENTRY_HEAD, batch, at, boot, seq, event, self.report, 1 if whole else 0, n)
+        at += _ENTRY_HEAD_SIZE
+        batch[at:at + n] = memoryview(data)[:n]
+        self._at = at + n
+        self._pending += 1
         if not event:                                  # a boot's own report is never made again: at once
             try:
                 self.flush()
             except Exception:
-                self._pending = k
+                self._pending = 0
+                self._at = journal_mod.IN_PLACE_HEAD
                 ram.drop_newest()                      # not kept: the caller numbers it again
                 raise
         elif whole:
@@ -180,33 +198,16 @@ class JournalStore:
         self.previous = (boot, seq)
 
     def flush(self):
-        """Write the pending frames to flash, one journal write for all (or a compaction with them). A
-        write that fails raises (OSError, JournalError): the frames stay pending, none is sent."""
-        pending = self._pending
-        if not pending:
+        """Write the pending frames to flash as one record (or a compaction with them). A write that
+        fails raises (OSError, JournalError): the frames stay pending, none is sent."""
+        if not self._pending:
             return
-        ram = self._ram
-        first = ram.count() - pending
-        size = 0
-        for i in range(first, first + pending):
-            size += ram.length_at(i) + _FRAME_HEAD_SIZE + journal_mod.OVERHEAD
-        if self._room(size):                           # compacted: the pending frames are in it
+        n = self._at - journal_mod.IN_PLACE_HEAD
+        if self._room(n + journal_mod.OVERHEAD):       # compacted: the pending frames are in it
             return
-        self._journal.append_many(_FRAME, self._records(first), size, self._batch)
+        self._journal.append_in_place(_FRAMES, self._batch, n)
         self._pending = 0
-
-    def _records(self, first):
-        """The pending frames' record payloads, one at a time in the same buffer."""
-        record = self._record
-        view = memoryview(record)
-        body = view[_FRAME_HEAD_SIZE:]
-        ram = self._ram
-        for k in range(self._pending):
-            i = first + k
-            n = ram.read(i, body)
-            struct.pack_into(_FRAME_HEAD, record, 0, ram.boot_at(i), ram.seq_at(i), self._tag_event[k],
-                             self._tag_report[k], self._tag_whole[k])
-            yield view[:_FRAME_HEAD_SIZE + n]
+        self._at = journal_mod.IN_PLACE_HEAD
 
     def drop_through(self, boot, seq):
         self.flush()                                   # the DROP record comes after every frame it names
@@ -235,7 +236,8 @@ class JournalStore:
     def _compact(self, skip):
         """Restart the journal from the mark and the held frames after the first `skip` (being dropped)."""
         self._journal.compact(_Held(self, skip))
-        self._pending = 0
+        self._pending = 0                              # the held frames are on flash, pending ones too
+        self._at = journal_mod.IN_PLACE_HEAD
 
     def _entries(self, skip):
         prev = self.previous or (0, 0)

@@ -238,3 +238,36 @@ def test_an_eventless_frame_that_cannot_be_written_is_not_kept():
         data = _frame(1, 2)
         raises(OSError, store.append, 1, 2, data, len(data))
         assert store.count() == 1 and store.pending == 0
+
+
+def test_a_full_batch_is_written_before_the_frame_that_would_not_fit():
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, batch_bytes=300)   # a 200-byte frame and a bit
+        store.event = 1
+        _put(store, 1, 1, payload="a" * 110)
+        _put(store, 1, 2, payload="b" * 110)      # would not fit with the first: the first is written
+        assert store.pending == 1 and _on_flash(state) == [1]
+        store.flush()
+        assert _on_flash(state) == [1, 2]
+        raises(ValueError, JournalStore, state, None, _FRAMES, _SLOT, 0, 200)   # no room for one frame
+
+
+def test_frames_pending_when_the_file_is_compacted_are_kept_once():
+    with ScratchDir() as state:
+        store = _store(state)
+        seq = 0
+        compactions = 0
+        for event in range(1, 120):
+            store.event, store.report = event, 0
+            for _ in range(3):
+                seq += 1
+                _put(store, 2, seq)
+            used = store.used
+            if store.count() > _FRAMES - 3:
+                store.drop_through(2, seq - 2)     # flushes first: sometimes through a compaction
+            store.event = 0
+            compactions += store.used < used
+            again = _store(state)
+            assert _held(again) == _held(store), event
+            assert again.mark == store.mark == (event, 3)
+        assert compactions > 5

@@ -114,6 +114,8 @@ def test_baccarat_worst_case_fits_and_a_longer_round_is_kept_cut():
     with ScratchDir() as state:
         recall = RoundRecall(state, "baccarat", None, bac_recall)
         recall.noted(table, bac_recall.OUT_RESULT, 7, 0, None)
+        assert recall.recall.last() == []                # kept once the event's reports are sent
+        recall.commit(None)
         kept = recall.recall.last()[0]
         assert kept["round"] == 7 and kept["result"] == "tie" and kept["demo"] is True and kept["cut"] > 640
         assert recall.cut == 1 and "detail over" in recall.lines(1)[0]
@@ -430,3 +432,55 @@ def test_omaha_actions_joined_a_street_at_a_time_are_the_ones_taken_one_by_one()
         assert json.dumps(got) == json.dumps(want), (trial, got, want)
         cut += "actions_cut" in want
     assert 50 < cut < 250                        # both ways exercised
+
+
+def test_a_round_is_kept_after_all_its_events_reports_are_on_flash_in_one_batch():
+    """The Reporter keeps a round noted by one of an event's reports once the event's reports are all
+    made: the link store writes them in one batch, then the round goes to recall (the round on flash
+    means its report is)."""
+    from firmware.events import EventQueue
+    from firmware.link.journal_store import JournalStore
+    from firmware.report import Reporter
+    from firmware.table import OUT_GAME_FIRST
+
+    class _Rounds:
+        ROUND_MAX = 640
+        ALWAYS = ()
+
+        def round_of(self, table, code, a, b, previous):
+            return {"round": a} if code == OUT_GAME_FIRST else None
+
+    class _Table:
+        def __init__(self):
+            self.outbox = EventQueue(4)
+
+        def game_report(self, code, a, b):
+            return "throw" if code == OUT_GAME_FIRST else "puck", {"n": a}
+
+    log = []
+    with ScratchDir() as state:
+        store = JournalStore(state, None, 16, 200)
+        flush = store.flush
+
+        def watched_flush():
+            if store.pending:
+                log.append(("frames", store.pending))
+            flush()
+        store.flush = watched_flush
+        reporter = Reporter(Sender(FakeUART(), store, 1), "T1", [])
+        recall = RoundRecall(state, "craps", None, _Rounds())
+        reporter.recall = recall
+        add = recall.recall.add
+
+        def watched_add(entry, text=None):
+            log.append(("round", entry["round"]))
+            add(entry, text)
+        recall.recall.add = watched_add
+        table = _Table()
+        table.outbox.put(OUT_GAME_FIRST, 7, 0)           # ends a round
+        table.outbox.put(OUT_GAME_FIRST + 1, 8, 0)       # the same event's next report
+        store.event, store.report = 3, 0
+        del log[:]                                       # the boot's OPEN frame, written at once
+        assert reporter.drain(table) == 2
+        assert log == [("frames", 2), ("round", 7)]
+        assert recall.recall.last() == [{"round": 7}]
