@@ -78,8 +78,10 @@ class JournalStore:
         self.detail = self._journal.detail
         self._event = 0            # `event`: the journalled table event whose reports are being stored (0: none)
         self.report = 0            # which of that event's reports, from 0
-        self.mark = (0, 0)         # (event, reports) of the newest whole report stored
-        self.previous = None       # (boot, seq) of the newest frame ever stored
+        self._mark_event = 0       # `mark`: (event, reports) of the newest whole report stored
+        self._mark_reports = 0
+        self._prev_boot = 0        # `previous`: (boot, seq) of the newest frame ever stored (boot 0: none)
+        self._prev_seq = 0
         # The pending frames (the newest `_pending` in RAM, not yet on flash), as the FRAMES record's
         # payload: from IN_PLACE_HEAD to _at in the batch buffer (the journal puts its header before it).
         self._pending = 0
@@ -101,6 +103,14 @@ class JournalStore:
         if number != self._event and self._pending:
             self.flush()
         self._event = number
+
+    @property
+    def mark(self):
+        return (self._mark_event, self._mark_reports)
+
+    @property
+    def previous(self):
+        return (self._prev_boot, self._prev_seq) if self._prev_boot else None
 
     @property
     def pending(self):
@@ -134,16 +144,16 @@ class JournalStore:
                 self._ram.drop_through(boot, seq)
             elif kind == _MARK:
                 boot, seq, event, reports = struct.unpack(_MARK_FORMAT, payload)
-                self.previous = (boot, seq) if boot else None
-                self.mark = (event, reports)
+                self._prev_boot, self._prev_seq = boot, seq
+                self._mark_event, self._mark_reports = event, reports
             else:
                 raise ValueError("record of kind %d" % kind)
 
     def _loaded(self, boot, seq, event, report, whole, data):
         self._ram.append(boot, seq, data, len(data))
-        self.previous = (boot, seq)
+        self._prev_boot, self._prev_seq = boot, seq
         if whole and event:
-            self.mark = (event, report + 1)
+            self._mark_event, self._mark_reports = event, report + 1
 
     # -- RamStore's interface --------------------------------------------------------
     def capacity(self):
@@ -194,8 +204,10 @@ class JournalStore:
                 raise
         elif whole:
             self.report += 1
-            self.mark = (event, self.report)
-        self.previous = (boot, seq)
+            self._mark_event = event           # ints, not a tuple a frame: read at boot and compaction only
+            self._mark_reports = self.report
+        self._prev_boot = boot
+        self._prev_seq = seq
 
     def flush(self):
         """Write the pending frames to flash as one record (or a compaction with them). A write that
@@ -240,8 +252,7 @@ class JournalStore:
         self._at = journal_mod.IN_PLACE_HEAD
 
     def _entries(self, skip):
-        prev = self.previous or (0, 0)
-        yield _MARK, struct.pack(_MARK_FORMAT, prev[0], prev[1], self.mark[0], self.mark[1])
+        yield _MARK, struct.pack(_MARK_FORMAT, self._prev_boot, self._prev_seq, self._mark_event, self._mark_reports)
         buf = bytearray(self._slot)
         for i in range(skip, self._ram.count()):
             n = self._ram.read(i, buf)
