@@ -216,22 +216,31 @@ def check_printable(payload):
                 raise ValueError("payload byte %d is not printable ASCII" % ch)
 
 
+# 10 ** k for k = 1..9: a number's digits counted by comparing (each a small int on every port), not
+# by dividing it once more than the digits are written (a frame's header writes three numbers).
+_TENS = (10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000)
+_TEN_DIGITS = 10 ** 10
+
+
 def _put_uint(buf, i, value):
     """Write value in decimal at buf[i]; returns the index after it."""
-    if value == 0:
-        buf[i] = 48
-        return i + 1
-    digits = 0
-    v = value
-    while v:
-        v //= 10
-        digits += 1
-    end = i + digits
-    while value:
+    end = i + 1
+    for ten in _TENS:
+        if value < ten:
+            break
+        end += 1
+    else:
+        v = value // _TEN_DIGITS          # 10 digits or more (a stamp): count the rest by dividing
+        while v:
+            v //= 10
+            end += 1
+    after = end
+    while True:
         end -= 1
         buf[end] = 48 + value % 10
         value //= 10
-    return i + digits
+        if not value:
+            return after
 
 
 def _put_hex4(buf, i, half):
