@@ -1,8 +1,10 @@
 # The host link's store on flash: frames the host has not acknowledged survive a reset or a power cut
 # (issue 12; docs/journal.md, "The host link's frames").
 #
-# The same interface as RamStore (firmware/link/store.py), with a RAM mirror for the sender's fast
-# read(), and a Journal (firmware/link/journal.py, "link.0"/"link.1") as the durable copy:
+# The same interface as RamStore (firmware/link/store.py), with a RAM mirror of the newest frames
+# (RAM_FRAMES) for the sender's fast read() (older ones are read back from flash: they go out again
+# only after a timeout, a REPLAY or a host's absence), and a Journal (firmware/link/journal.py,
+# "link.0"/"link.1") as the durable copy:
 #   FRAMES one record a batch of frames (below): each frame's position, its tag, its bytes
 #   FRAME  one entry a held frame in a compaction's base (the same, one frame)
 #   DROP   one record an acknowledgement that dropped frames: (boot, seq) the host has
@@ -27,10 +29,11 @@
 # from here) and must not be sent twice. `previous` is the newest frame's (boot, seq) ever stored:
 # the next boot's OPEN names it, even when every frame was acknowledged.
 import struct
+from array import array
 
 from firmware.compat import const
 from firmware.link import journal as journal_mod
-from firmware.link.store import RamStore, at_or_before
+from firmware.link.store import at_or_before
 
 NAME = "link"
 _FRAME = const(1)
@@ -42,6 +45,7 @@ _FRAME_HEAD_SIZE = const(15)
 _ENTRY_HEAD = "<IIIHBH"      # in a FRAMES record, before each frame: its FRAME_HEAD, its length
 _ENTRY_HEAD_SIZE = const(17)
 BATCH_BYTES = const(2048)    # the batch buffer: about 9 frames of 200 bytes (an event's reports, mostly)
+RAM_FRAMES = const(16)       # the newest frames kept in RAM too (the rest read back from flash when needed)
 _DROP_FORMAT = "<II"         # boot, seq
 _MARK_FORMAT = "<IIIH"       # previous boot, previous seq, mark event, mark report
 _PART_TYPE = b" PART "
@@ -68,12 +72,13 @@ class JournalStore:
     written stay pending, and an append written at once (event 0) is not kept.
     """
 
-    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, batch_bytes=BATCH_BYTES):
+    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, batch_bytes=BATCH_BYTES,
+                 ram_frames=RAM_FRAMES):
         if batch_bytes < journal_mod.IN_PLACE_HEAD + _ENTRY_HEAD_SIZE + slot_size + journal_mod.IN_PLACE_TAIL:
             raise ValueError("a batch of %d bytes does not hold a %d-byte frame" % (batch_bytes, slot_size))
-        self._ram = RamStore(capacity, slot_size)
         self._slot = slot_size
         self._journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes or journal_bytes(capacity, slot_size))
+        self._ram = _Frames(capacity, slot_size, ram_frames, self._journal)
         self.status = self._journal.status
         self.detail = self._journal.detail
         self._event = 0            # `event`: the journalled table event whose reports are being stored (0: none)
@@ -126,19 +131,19 @@ class JournalStore:
         return self._journal.used
 
     def _load(self):
-        for kind, payload in self._journal.records():
+        for kind, payload, at in self._journal.records_at():
             if kind == _FRAMES:
-                at = 0
-                while at < len(payload):
-                    boot, seq, event, report, whole, n = struct.unpack_from(_ENTRY_HEAD, payload, at)
-                    at += _ENTRY_HEAD_SIZE
-                    if at + n > len(payload):
+                k = 0
+                while k < len(payload):
+                    boot, seq, event, report, whole, n = struct.unpack_from(_ENTRY_HEAD, payload, k)
+                    k += _ENTRY_HEAD_SIZE
+                    if k + n > len(payload):
                         raise ValueError("a batch's frame cut short")
-                    self._loaded(boot, seq, event, report, whole, payload[at:at + n])
-                    at += n
+                    self._loaded(boot, seq, event, report, whole, payload[k:k + n], at + k)
+                    k += n
             elif kind == _FRAME:
                 boot, seq, event, report, whole = struct.unpack_from(_FRAME_HEAD, payload, 0)
-                self._loaded(boot, seq, event, report, whole, payload[_FRAME_HEAD_SIZE:])
+                self._loaded(boot, seq, event, report, whole, payload[_FRAME_HEAD_SIZE:], at + _FRAME_HEAD_SIZE)
             elif kind == _DROP:
                 boot, seq = struct.unpack(_DROP_FORMAT, payload)
                 self._ram.drop_through(boot, seq)
@@ -149,11 +154,34 @@ class JournalStore:
             else:
                 raise ValueError("record of kind %d" % kind)
 
-    def _loaded(self, boot, seq, event, report, whole, data):
-        self._ram.append(boot, seq, data, len(data))
+    def _loaded(self, boot, seq, event, report, whole, data, at):
+        self._ram.append(boot, seq, data, len(data), at)
         self._prev_boot, self._prev_seq = boot, seq
         if whole and event:
             self._mark_event, self._mark_reports = event, report + 1
+
+    def _locate(self):
+        """Where each held frame lies on flash, found again after a compaction or a repair moved them."""
+        ram = self._ram
+        count = ram.count()
+        j = 0
+        for kind, payload, at in self._journal.records_at():
+            if kind == _FRAMES:
+                k = 0
+                while k < len(payload):
+                    boot, seq, _, _, _, n = struct.unpack_from(_ENTRY_HEAD, payload, k)
+                    k += _ENTRY_HEAD_SIZE
+                    if j < count and ram.boot_at(j) == boot and ram.seq_at(j) == seq:
+                        ram.offsets[ram.slot_of(j)] = at + k
+                        j += 1
+                    k += n
+            elif kind == _FRAME:
+                boot, seq = struct.unpack_from("<II", payload, 0)
+                if j < count and ram.boot_at(j) == boot and ram.seq_at(j) == seq:
+                    ram.offsets[ram.slot_of(j)] = at + _FRAME_HEAD_SIZE
+                    j += 1
+        if j != count:
+            raise journal_mod.JournalError("held frame %d.%d not found on flash" % (ram.boot_at(j), ram.seq_at(j)))
 
     # -- RamStore's interface --------------------------------------------------------
     def capacity(self):
@@ -185,10 +213,13 @@ class JournalStore:
         event = self._event
         batch = self._batch
         at = self._at
-        if not event or at + _ENTRY_HEAD_SIZE + n + journal_mod.IN_PLACE_TAIL > len(batch):
+        if (not event or at + _ENTRY_HEAD_SIZE + n + journal_mod.IN_PLACE_TAIL > len(batch)
+                or self._pending == ram.window):       # a pending frame is never out of RAM
             self.flush()                               # the batch before it first (or a full one)
             at = self._at
-        ram.append(boot, seq, data, n)                 # ValueError (too long) before anything changes
+        # ValueError (too long) before anything changes; its place: in the batch until flush() adds
+        # where the batch lands in the file
+        ram.append(boot, seq, data, n, at + _ENTRY_HEAD_SIZE)
         struct.pack_into(_ENTRY_HEAD, batch, at, boot, seq, event, self.report, 1 if whole else 0, n)
         at += _ENTRY_HEAD_SIZE
         batch[at:at + n] = memoryview(data)[:n]
@@ -217,9 +248,20 @@ class JournalStore:
         n = self._at - journal_mod.IN_PLACE_HEAD
         if self._room(n + journal_mod.OVERHEAD):       # compacted: the pending frames are in it
             return
-        self._journal.append_in_place(_FRAMES, self._batch, n)
-        self._pending = 0
+        journal = self._journal
+        compactions = journal.compactions
+        journal.append_in_place(_FRAMES, self._batch, n)
+        pending, self._pending = self._pending, 0
         self._at = journal_mod.IN_PLACE_HEAD
+        if journal.compactions != compactions:         # repaired first (a torn tail): every frame moved
+            self._locate()
+            return
+        start = journal.used - n - journal_mod.OVERHEAD    # the batch buffer's byte 0, in the file
+        ram = self._ram
+        offsets = ram.offsets
+        count = ram.count()
+        for i in range(count - pending, count):
+            offsets[ram.slot_of(i)] += start
 
     def drop_through(self, boot, seq):
         self.flush()                                   # the DROP record comes after every frame it names
@@ -230,10 +272,14 @@ class JournalStore:
         if i == 0:
             return 0
         payload = struct.pack(_DROP_FORMAT, boot, seq)
-        if self._room(len(payload) + journal_mod.OVERHEAD, i):                 # compacted without them: no record needed
-            return self._ram.drop_through(boot, seq)
+        if self._room(len(payload) + journal_mod.OVERHEAD, i):     # compacted without them: no record needed
+            return i
+        compactions = self._journal.compactions
         self._journal.append(_DROP, payload)
-        return self._ram.drop_through(boot, seq)
+        dropped = self._ram.drop_through(boot, seq)
+        if self._journal.compactions != compactions:  # repaired first (a torn tail): every frame moved
+            self._locate()
+        return dropped
 
     # -- inside ------------------------------------------------------------------------
     def _room(self, size, dropping=0):
@@ -250,9 +296,12 @@ class JournalStore:
         self._journal.compact(_Held(self, skip))
         self._pending = 0                              # the held frames are on flash, pending ones too
         self._at = journal_mod.IN_PLACE_HEAD
+        self._ram.drop_first(skip)
+        self._locate()
 
     def _entries(self, skip):
-        yield _MARK, struct.pack(_MARK_FORMAT, self._prev_boot, self._prev_seq, self._mark_event, self._mark_reports)
+        yield _MARK, struct.pack(_MARK_FORMAT, self._prev_boot, self._prev_seq, self._mark_event,
+                                 self._mark_reports)
         buf = bytearray(self._slot)
         for i in range(skip, self._ram.count()):
             n = self._ram.read(i, buf)
@@ -271,3 +320,90 @@ class _Held:
 
     def __iter__(self):
         return self.store._entries(self.skip)
+
+
+class _Frames:
+    """The held frames: positions, lengths and places on flash, the newest `window` of them in RAM too.
+
+    A frame out of the window is read back from the journal (a retransmission, a REPLAY, a host back
+    to a backlog, a compaction): the window holds what the loop writes out as it is made.
+    """
+
+    def __init__(self, capacity, slot_size, window, journal):
+        if capacity < 2:
+            raise ValueError("a store needs room for at least 2 frames")
+        self.window = max(2, min(window, capacity))
+        self._capacity = capacity
+        self._slot = slot_size
+        self._journal = journal
+        self._data = bytearray(self.window * slot_size)
+        self._lens = array("H", [0] * capacity)
+        self._boots = array("L", [0] * capacity)
+        self._seqs = array("L", [0] * capacity)
+        self.offsets = array("L", [0] * capacity)     # where a frame's bytes lie in the live file
+        self._first = 0
+        self._count = 0
+        self._made = 0             # frames appended: the window's slot of a frame is its number % window
+
+    def capacity(self):
+        return self._capacity
+
+    def count(self):
+        return self._count
+
+    def slot_of(self, i):
+        if not 0 <= i < self._count:
+            raise IndexError("no held frame %d (holding %d)" % (i, self._count))
+        return (self._first + i) % self._capacity
+
+    def boot_at(self, i):
+        return self._boots[self.slot_of(i)]
+
+    def seq_at(self, i):
+        return self._seqs[self.slot_of(i)]
+
+    def length_at(self, i):
+        return self._lens[self.slot_of(i)]
+
+    def append(self, boot, seq, data, n, at):
+        if self._count == self._capacity:
+            raise ValueError("store full")
+        if n > self._slot:
+            raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (n, self._slot))
+        slot = (self._first + self._count) % self._capacity
+        self._lens[slot] = n
+        self._boots[slot] = boot
+        self._seqs[slot] = seq
+        self.offsets[slot] = at
+        base = (self._made % self.window) * self._slot
+        self._data[base:base + n] = memoryview(data)[:n]
+        self._count += 1
+        self._made += 1
+
+    def read(self, i, buf):
+        slot = self.slot_of(i)
+        n = self._lens[slot]
+        if i >= self._count - self.window:
+            base = ((self._made - self._count + i) % self.window) * self._slot
+            buf[:n] = memoryview(self._data)[base:base + n]
+        else:
+            self._journal.read_at(self.offsets[slot], buf, n)
+        return n
+
+    def drop_newest(self):
+        if self._count:
+            self._count -= 1
+            self._made -= 1
+
+    def drop_first(self, k):
+        k = min(k, self._count)
+        self._first = (self._first + k) % self._capacity
+        self._count -= k
+
+    def drop_through(self, boot, seq):
+        dropped = 0
+        while self._count and at_or_before(self._boots[self._first], self._seqs[self._first], boot, seq):
+            self._first = (self._first + 1) % self._capacity
+            self._count -= 1
+            dropped += 1
+        return dropped

@@ -253,8 +253,13 @@ def test_a_full_batch_is_written_before_the_frame_that_would_not_fit():
 
 
 def test_frames_pending_when_the_file_is_compacted_are_kept_once():
+    for window in (_FRAMES, 2):                    # every frame in RAM too; only the newest two
+        _compacted_with_frames_pending(window)
+
+
+def _compacted_with_frames_pending(window):
     with ScratchDir() as state:
-        store = _store(state)
+        store = JournalStore(state, None, _FRAMES, _SLOT, ram_frames=window)
         seq = 0
         compactions = 0
         for event in range(1, 120):
@@ -271,3 +276,67 @@ def test_frames_pending_when_the_file_is_compacted_are_kept_once():
             assert _held(again) == _held(store), event
             assert again.mark == store.mark == (event, 3)
         assert compactions > 5
+
+
+# -- RAM keeps the newest frames only: older ones are read back from flash --------------------------
+def test_frames_out_of_the_ram_window_are_read_back_from_flash_the_same():
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)
+        want = []
+        for seq in range(1, 8):
+            store.event, store.report = seq, 0
+            payload = '{"event": "x", "n": "%s"}' % ("y" * (seq * 7))
+            _put(store, 1, seq, payload=payload)
+            want.append((1, seq, _frame(1, seq, payload=payload)))
+        store.event = 0
+        assert _held(store) == want                # 5 of them from flash
+        assert _held(_store(state)) == want        # a reboot: read back from where they were loaded
+        assert store.drop_through(1, 2) == 2
+        assert _held(store) == want[2:] == _held(JournalStore(state, None, _FRAMES, _SLOT, ram_frames=3))
+
+
+def test_a_sender_on_a_small_ram_window_sends_a_backlog_in_order_when_the_host_comes_back():
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)
+        uart = FakeUART()
+        uart.acks = False                          # the host is away
+        sender = Sender(uart, store, 1, window=2, timeout_ms=100)
+        texts = ['{"event": "e", "n": %d}' % n for n in range(6)]
+        for n in range(6):
+            store.event, store.report = n + 1, 0
+            sender.send(texts[n])
+            sender.poll(10)
+        store.event = 0
+        sender.poll(200)                           # a timeout: the oldest again (from flash)
+        assert sender.retransmits >= 1
+        uart.acks = True                           # the host is back: it acknowledges what it gets
+        for _ in range(100):                       # up to 1 s: past the backed-off timeout
+            while uart.rx:
+                line = bytes(uart.rx).split(b"\n")[0]
+                uart.rx = uart.rx[len(line) + 1:]
+                sender.receive(line)
+            sender.poll(10)
+        assert uart.reports() == texts and store.count() == 0
+
+
+def test_after_a_torn_tail_the_first_write_moves_every_frame_and_they_are_found_again():
+    from firmware.link.journal import TORN
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)
+        for seq in range(1, 6):
+            store.event, store.report = seq, 0
+            _put(store, 1, seq)
+        store.event = 0
+        name = [n for n in os.listdir(state) if n.startswith(NAME)][0]
+        with open(state + "/" + name, "rb") as f:
+            data = f.read()
+        with open(state + "/" + name, "wb") as f:
+            f.write(data[:-7])                     # the last batch cut short: a power cut mid-write
+        again = JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)
+        assert again.status == TORN and [s for _, s, _ in _held(again)] == [1, 2, 3, 4]
+        again.event, again.report = 9, 0
+        _put(again, 2, 1)
+        again.flush()                              # the good records to a fresh file first, then the batch
+        want = [(1, s, _frame(1, s)) for s in (1, 2, 3, 4)] + [(2, 1, _frame(2, 1))]
+        assert _held(again) == want
+        assert _held(JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)) == want
