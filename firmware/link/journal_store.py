@@ -256,12 +256,7 @@ class JournalStore:
         if journal.compactions != compactions:         # repaired first (a torn tail): every frame moved
             self._locate()
             return
-        start = journal.used - n - journal_mod.OVERHEAD    # the batch buffer's byte 0, in the file
-        ram = self._ram
-        offsets = ram.offsets
-        count = ram.count()
-        for i in range(count - pending, count):
-            offsets[ram.slot_of(i)] += start
+        self._ram.placed(pending, journal.used - n - journal_mod.OVERHEAD)   # the buffer's byte 0, in the file
 
     def drop_through(self, boot, seq):
         self.flush()                                   # the DROP record comes after every frame it names
@@ -389,6 +384,15 @@ class _Frames:
         else:
             self._journal.read_at(self.offsets[slot], buf, n)
         return n
+
+    def placed(self, newest, start):
+        """The newest frames' places were in the batch buffer: it now lies from `start` in the file."""
+        offsets = self.offsets
+        capacity = self._capacity
+        slot = (self._first + self._count - newest) % capacity
+        for _ in range(newest):
+            offsets[slot] += start
+            slot = slot + 1 if slot + 1 < capacity else 0
 
     def drop_newest(self):
         if self._count:
