@@ -39,6 +39,19 @@ class Reporter:
                 self.sender.send(line)
         return line
 
+    def durable(self):
+        """Every report emitted so far on flash (the link store's pending frames written), and out on the
+        link as far as it allows: before a write that must come after them (a round kept for recall).
+        Out too, so a power cut during that write finds the host with them, as when each report was
+        written on its own, rather than a new boot sending them before its own."""
+        sender = self.sender
+        store = getattr(sender, "store", None)         # a recovery's replay: its stand-in holds the store too
+        if store is not None:
+            store.flush()
+        if getattr(sender, "replaying", False) or sender is None:
+            return                                     # the loop writes them after the replayed event
+        sender.poll(0)
+
     def drain(self, table):
         """Send everything the table queued; returns how many reports went out."""
         outbox = table.outbox
@@ -46,6 +59,8 @@ class Reporter:
         while outbox.get():
             self._send_outbox_entry(table, outbox.kind, outbox.a, outbox.b)
             sent += 1
+        if self.recall is not None:
+            self.recall.commit(self)          # a round noted above: after its reports, on flash in one batch
         if self.recall is not None and not getattr(self.sender, "replaying", False):
             # A host's RECALL, paced by the link's room; not while a recovery replays events (its
             # sender then is firmware/recovery.py's _Quiet, which keeps back reports the host has).
@@ -97,7 +112,7 @@ class Reporter:
             event, fields = table.game_report(code, a, b)
             self.emit(event, fields)
             if self.recall is not None and not self.replayed:
-                self.recall.noted(table, code, a, b, self)     # a round's end: on flash after its report
+                self.recall.noted(table, code, a, b, self)     # a round's end: kept after the reports (drain)
         else:
             self.emit("fault", {"fault": "unknown_outbox_code", "detail": code})
 

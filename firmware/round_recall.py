@@ -3,8 +3,10 @@
 #
 # The Reporter calls noted() after every game report it sent: when the game's recall module
 # (firmware/games/GAME/recall.py) makes a round of it (a Baccarat result, a Craps throw, an Omaha
-# hand result), the round is added to firmware.link.recall.Recall. So the write comes after the
-# result is in the host link's store, and a round is on flash once its report is. The host's
+# hand result), the round is added to firmware.link.recall.Recall when the Reporter has sent the
+# event's reports (commit()). So the write comes after the result is on flash in the host link's
+# store (the store's batch written first: reporter.durable()), and a round is on flash once its
+# report is. The host's
 # RECALL is answered one report a round, paced by pump(): a report goes out only while the link's
 # store is below half full, so an answer never raises the backlog alarm nor crowds out the
 # game's own reports; the rounds are read from flash a few at a time as they go
@@ -37,6 +39,7 @@ class RoundRecall:
         self._sent = 0
         self._added = 0              # rounds kept since it was asked
         self._segment = []           # the next rounds of the answer, read from flash
+        self._waiting = None         # a round noted, kept at commit()
         try:
             self.recall = Recall(state_dir, game, fs, keep=keep, round_max=rounds.ROUND_MAX)
             if self.recall.status == CORRUPT:
@@ -55,10 +58,22 @@ class RoundRecall:
 
     # -- keeping ------------------------------------------------------------------------------
     def noted(self, table, code, a, b, reporter):
-        """A game report was just sent: keep its round if it ends one. Never raises: a round that
-        cannot be kept is a fault report ("recall_unsaved"), the table plays on."""
+        """A game report was just sent: its round, if it ends one, is made now (from the table as the
+        report saw it) and kept by commit(), which the Reporter calls once the event's reports are all
+        made: the link store then writes them in one batch before the round (reporter.durable())."""
         entry = self.rounds.round_of(table, code, a, b, self.previous)
         if entry is not None:
+            if self._waiting is not None:
+                self.commit(reporter)            # two rounds in one drain (not seen in play): in order
+            self.previous = entry
+            self._waiting = entry
+
+    def commit(self, reporter):
+        """Keep the round noted last, if any. Never raises: a round that cannot be kept is a fault report
+        ("recall_unsaved"), the table plays on."""
+        entry = self._waiting
+        if entry is not None:
+            self._waiting = None
             self.keep(entry, reporter)
 
     def keep(self, entry, reporter):
@@ -67,12 +82,15 @@ class RoundRecall:
         if self.recall is None:
             self.unsaved += 1
             return                   # reported once at boot (report_boot)
-        size = len(json.dumps(entry))
-        if size > self.rounds.ROUND_MAX:
-            entry = _cut(entry, self.rounds.ALWAYS, size)
+        text = json.dumps(entry)
+        if len(text) > self.rounds.ROUND_MAX:
+            entry = _cut(entry, self.rounds.ALWAYS, len(text))
+            text = json.dumps(entry)
             self.cut += 1
+        if reporter is not None:
+            reporter.durable()           # its report on flash first (the link store writes in batches)
         try:
-            self.recall.add(entry)
+            self.recall.add(entry, text)
         except (OSError, JournalError, ValueError) as exc:
             self.unsaved += 1
             reporter.emit("fault", {"fault": "recall_unsaved", "error": str(exc)[:80]})

@@ -208,24 +208,31 @@ def check_printable(payload):
                 raise ValueError("payload byte %d is not printable ASCII" % ch)
 
 
+# 10 ** k for k = 1..9: a number's digits counted by comparing (each a small int on every port), not
+# by dividing it once more than the digits are written (a frame's header writes three numbers).
+_TENS = (10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000)
+_TEN_DIGITS = 10 ** 10
+
+
 def _put_uint(buf, i, value):
-    """Write value (>= 0) in decimal at buf[i]; returns the index after it."""
-    # The length by comparisons first (a division costs more on the VM), then the digits backwards.
-    if value < 10000:
-        end = i + (1 if value < 10 else 2 if value < 100 else 3 if value < 1000 else 4)
+    """Write value in decimal at buf[i]; returns the index after it."""
+    end = i + 1
+    for ten in _TENS:
+        if value < ten:
+            break
+        end += 1
     else:
-        end = i + 5
-        v = value // 100000
+        v = value // _TEN_DIGITS          # 10 digits or more (a stamp): count the rest by dividing
         while v:
             v //= 10
             end += 1
-    j = end
+    after = end
     while True:
-        j -= 1
-        buf[j] = 48 + value % 10
+        end -= 1
+        buf[end] = 48 + value % 10
         value //= 10
         if not value:
-            return end
+            return after
 
 
 class Encoder:

@@ -32,6 +32,9 @@ from firmware.saved_state import path
 SNAPSHOT = const(0)        # the entry kind checkpoint() writes; callers' kinds are 1..255
 KIND_MAX = const(255)
 DEFAULT_MAX_BYTES = const(16384)
+IN_PLACE_HEAD = const(11)  # append_in_place(): a record's header and its CRC, before the payload
+IN_PLACE_TAIL = const(4)   # and the payload's CRC after it (OVERHEAD in all)
+_CRC_SIZE = const(4)       # a record's last bytes: its payload's CRC
 
 
 class JournalError(Exception):
@@ -95,6 +98,7 @@ class Journal:
         self._gen = 0              # generation of the last good record
         self._damaged = False      # the live file has bytes past _used: repair before appending
         self._stale = []           # files to remove before the next write (torn, corrupt)
+        self.compactions = 0       # files started (checkpoints, compactions, repairs): places move
         self._load()
 
     # -- boot ---------------------------------------------------------------------
@@ -152,6 +156,11 @@ class Journal:
 
         The live file stays open while this runs: finish reading before writing.
         """
+        for kind, payload, _ in self.records_at():
+            yield kind, payload
+
+    def records_at(self):
+        """records(), each with where its payload lies in the live file (for read_at())."""
         if self._live is None:
             return
         with self._fs.open(self._names[self._live], "rb") as f:
@@ -161,15 +170,28 @@ class Journal:
                 if item is None:
                     break
                 kind, payload = item
+                at = reader.end - _CRC_SIZE - len(payload)
                 if kind == BASE:
+                    k = 0
                     for entry in record.entries(payload, JournalError):
-                        yield entry
+                        yield entry[0], entry[1], at + k + ENTRY_SIZE
+                        k += ENTRY_SIZE + len(entry[1])
                 else:
-                    yield kind, payload
+                    yield kind, payload, at
         if reader.end != self._used:             # read back differently from the boot's check
             self.status = CORRUPT
             self.detail = "%s: %s on reading again" % (self._names[self._live], reader.detail)
             raise JournalError(self.detail)
+
+    def read_at(self, at, buf, n):
+        """n bytes of the live file from `at` (a place records_at() gave, or after it) into buf."""
+        if self._live is None or at + n > self._used:
+            raise JournalError("no %d bytes at %d in journal %s" % (n, at, self._names[0][:-2]))
+        with self._fs.open(self._names[self._live], "rb") as f:
+            f.seek(at)
+            got = f.readinto(memoryview(buf)[:n])
+        if got != n:
+            raise JournalError("%s: %d of %d bytes read at %d" % (self._names[self._live], got or 0, n, at))
 
     @property
     def used(self):
@@ -210,6 +232,34 @@ class Journal:
             self._write(f, data)
         self._damaged = False
         self._used += len(data)
+        self._gen = gen
+
+    def append_in_place(self, kind, buf, n):
+        """Write one record whose payload the caller has put at buf[IN_PLACE_HEAD:IN_PLACE_HEAD + n], with
+        IN_PLACE_TAIL bytes free after it: its header and CRCs go around it and the whole goes to flash in
+        ONE write call, no copy made (a batch built where it is written). As append() otherwise."""
+        if not 1 <= kind <= KIND_MAX:
+            raise ValueError("journal record kind %d not in 1..%d" % (kind, KIND_MAX))
+        if n > record.PAYLOAD_MAX or IN_PLACE_HEAD + n + IN_PLACE_TAIL > len(buf):
+            raise ValueError("journal record of %d bytes in a %d-byte buffer" % (n, len(buf)))
+        if self._live is None:
+            self._compact(())                    # an empty base starts the file
+        else:
+            self._repair()
+        if self._used + n + OVERHEAD > self.capacity:
+            raise JournalFull("journal %s full: %d of %d bytes used, record needs %d"
+                              % (self._names[self._live], self._used, self.capacity, n + OVERHEAD))
+        gen = (self._gen + 1) & GEN_MASK
+        head, check = record.head(n, kind, gen)
+        buf[:IN_PLACE_HEAD] = head
+        view = memoryview(buf)
+        end = IN_PLACE_HEAD + n
+        struct.pack_into(record.CHECK, buf, end, crc32(view[IN_PLACE_HEAD:end], check))
+        self._damaged = True                     # until the write is known to be whole
+        with self._fs.open(self._names[self._live], "ab") as f:
+            self._write(f, view[:end + IN_PLACE_TAIL])
+        self._damaged = False
+        self._used += end + IN_PLACE_TAIL
         self._gen = gen
 
     def checkpoint(self, snapshot):
@@ -264,6 +314,7 @@ class Journal:
         self._used = total + OVERHEAD
         self._gen = gen
         self._damaged = False
+        self.compactions += 1
         if target in self._stale:
             self._stale.remove(target)
         if old is not None:

@@ -1,12 +1,26 @@
 # The host link's store on flash: frames the host has not acknowledged survive a reset or a power cut
 # (issue 12; docs/journal.md, "The host link's frames").
 #
-# The same interface as RamStore (firmware/link/store.py), with a RAM mirror for the sender's fast
-# read(), and a Journal (firmware/link/journal.py, "link.0"/"link.1") as the durable copy:
-#   FRAME  one record a frame, appended before append() returns: its position, its tag, its bytes
+# The same interface as RamStore (firmware/link/store.py), with a RAM mirror of the newest frames
+# (RAM_FRAMES) for the sender's fast read() (older ones are read back from flash: they go out again
+# only after a timeout, a REPLAY or a host's absence), and a Journal (firmware/link/journal.py,
+# "link.0"/"link.1") as the durable copy:
+#   FRAMES one record a batch of frames (below): each frame's position, its tag, its bytes
+#   FRAME  one entry a held frame in a compaction's base (the same, one frame)
 #   DROP   one record an acknowledgement that dropped frames: (boot, seq) the host has
 # When the live file is three quarters full it is compacted to a MARK entry and the frames still
 # held: flash stays bounded by the frames held.
+#
+# Frames are written in batches: append() keeps a frame in RAM and adds it to the batch buffer,
+# pending; flush() writes the batch as ONE record (one file open, one write call: a power cut keeps
+# all of it or none). The sender flushes before it writes any frame out, so a frame the host may have
+# seen is on flash. A pending frame lost to a power cut was made by a journalled table event (its
+# tag), which recovery replays: its reports are made again, and the mark on flash (below) says the
+# host has none of them. So a frame of no journalled event (a boot's own report, event 0) is written
+# at once, and a new `event` (set before an event's reports, cleared to 0 after them) first writes
+# the batch of the one before: nothing pending outlives its event, so a table snapshot (which drops
+# the events before it) never comes before their frames are on flash. A batch that would overflow
+# its buffer is written before the frame that would not fit.
 #
 # The tag: which journalled table event made the frame, and which of its reports it carries
 # (firmware/recovery.py sets `event` and `report` before each report). `mark` is the tag of the
@@ -18,14 +32,19 @@ import struct
 
 from firmware.compat import const
 from firmware.link import journal as journal_mod
-from firmware.link.store import RamStore, at_or_before
+from firmware.link.store import WindowFrames, at_or_before
 
 NAME = "link"
 _FRAME = const(1)
 _DROP = const(2)
 _MARK = const(3)
+_FRAMES = const(4)
 _FRAME_HEAD = "<IIIHB"       # boot, seq, tag event, tag report, whole (1: not a PART)
 _FRAME_HEAD_SIZE = const(15)
+_ENTRY_HEAD = "<IIIHBH"      # in a FRAMES record, before each frame: its FRAME_HEAD, its length
+_ENTRY_HEAD_SIZE = const(17)
+BATCH_BYTES = const(2048)    # the batch buffer: about 9 frames of 200 bytes (an event's reports, mostly)
+RAM_FRAMES = const(16)       # the newest frames kept in RAM too (the rest read back from flash when needed)
 _DROP_FORMAT = "<II"         # boot, seq
 _MARK_FORMAT = "<IIIH"       # previous boot, previous seq, mark event, mark report
 _PART_TYPE = b" PART "
@@ -48,25 +67,59 @@ class JournalStore:
 
     After construction the frames held before the reset are there again (status, detail: the
     journal's, CORRUPT for a record that does not read as a frame). A write that fails raises
-    (OSError, JournalError): the caller's fault handling; the RAM copy is not changed then.
+    (OSError, JournalError): the caller's fault handling (the board resets); the frames it would have
+    written stay pending, and an append written at once (event 0) is not kept.
     """
 
-    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0):
-        self._ram = RamStore(capacity, slot_size)
+    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, batch_bytes=BATCH_BYTES,
+                 ram_frames=RAM_FRAMES):
+        if batch_bytes < journal_mod.IN_PLACE_HEAD + _ENTRY_HEAD_SIZE + slot_size + journal_mod.IN_PLACE_TAIL:
+            raise ValueError("a batch of %d bytes does not hold a %d-byte frame" % (batch_bytes, slot_size))
         self._slot = slot_size
         self._journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes or journal_bytes(capacity, slot_size))
+        self._ram = WindowFrames(capacity, slot_size, ram_frames, self._journal)
         self.status = self._journal.status
         self.detail = self._journal.detail
-        self.event = 0             # the journalled table event whose reports are being stored (0: none)
+        self._event = 0            # `event`: the journalled table event whose reports are being stored (0: none)
         self.report = 0            # which of that event's reports, from 0
-        self.mark = (0, 0)         # (event, reports) of the newest whole report stored
-        self.previous = None       # (boot, seq) of the newest frame ever stored
-        self._head = bytearray(_FRAME_HEAD_SIZE)
+        self._mark_event = 0       # `mark`: (event, reports) of the newest whole report stored
+        self._mark_reports = 0
+        self._prev_boot = 0        # `previous`: (boot, seq) of the newest frame ever stored (boot 0: none)
+        self._prev_seq = 0
+        # The pending frames (the newest `_pending` in RAM, not yet on flash), as the FRAMES record's
+        # payload: from IN_PLACE_HEAD to _at in the batch buffer (the journal puts its header before it).
+        self._pending = 0
+        self._batch = bytearray(batch_bytes)
+        self._at = journal_mod.IN_PLACE_HEAD
         try:
             self._load()
         except (ValueError, IndexError, journal_mod.JournalError) as exc:
             self.status = journal_mod.CORRUPT
             self.detail = (self.detail + "; " if self.detail else "") + "link record: %s" % exc
+
+    @property
+    def event(self):
+        return self._event
+
+    @event.setter
+    def event(self, number):
+        """A new event's reports come next: the batch of the one before goes to flash first."""
+        if number != self._event and self._pending:
+            self.flush()
+        self._event = number
+
+    @property
+    def mark(self):
+        return (self._mark_event, self._mark_reports)
+
+    @property
+    def previous(self):
+        return (self._prev_boot, self._prev_seq) if self._prev_boot else None
+
+    @property
+    def pending(self):
+        """Frames appended but not yet on flash (flush() writes them)."""
+        return self._pending
 
     @property
     def writes(self):
@@ -77,23 +130,57 @@ class JournalStore:
         return self._journal.used
 
     def _load(self):
-        for kind, payload in self._journal.records():
-            if kind == _FRAME:
+        for kind, payload, at in self._journal.records_at():
+            if kind == _FRAMES:
+                k = 0
+                while k < len(payload):
+                    boot, seq, event, report, whole, n = struct.unpack_from(_ENTRY_HEAD, payload, k)
+                    k += _ENTRY_HEAD_SIZE
+                    if k + n > len(payload):
+                        raise ValueError("a batch's frame cut short")
+                    self._loaded(boot, seq, event, report, whole, payload[k:k + n], at + k)
+                    k += n
+            elif kind == _FRAME:
                 boot, seq, event, report, whole = struct.unpack_from(_FRAME_HEAD, payload, 0)
-                data = payload[_FRAME_HEAD_SIZE:]
-                self._ram.append(boot, seq, data, len(data))
-                self.previous = (boot, seq)
-                if whole and event:
-                    self.mark = (event, report + 1)
+                self._loaded(boot, seq, event, report, whole, payload[_FRAME_HEAD_SIZE:], at + _FRAME_HEAD_SIZE)
             elif kind == _DROP:
                 boot, seq = struct.unpack(_DROP_FORMAT, payload)
                 self._ram.drop_through(boot, seq)
             elif kind == _MARK:
                 boot, seq, event, reports = struct.unpack(_MARK_FORMAT, payload)
-                self.previous = (boot, seq) if boot else None
-                self.mark = (event, reports)
+                self._prev_boot, self._prev_seq = boot, seq
+                self._mark_event, self._mark_reports = event, reports
             else:
                 raise ValueError("record of kind %d" % kind)
+
+    def _loaded(self, boot, seq, event, report, whole, data, at):
+        self._ram.append(boot, seq, data, len(data), at)
+        self._prev_boot, self._prev_seq = boot, seq
+        if whole and event:
+            self._mark_event, self._mark_reports = event, report + 1
+
+    def _locate(self):
+        """Where each held frame lies on flash, found again after a compaction or a repair moved them."""
+        ram = self._ram
+        count = ram.count()
+        j = 0
+        for kind, payload, at in self._journal.records_at():
+            if kind == _FRAMES:
+                k = 0
+                while k < len(payload):
+                    boot, seq, _, _, _, n = struct.unpack_from(_ENTRY_HEAD, payload, k)
+                    k += _ENTRY_HEAD_SIZE
+                    if j < count and ram.boot_at(j) == boot and ram.seq_at(j) == seq:
+                        ram.offsets[ram.slot_of(j)] = at + k
+                        j += 1
+                    k += n
+            elif kind == _FRAME:
+                boot, seq = struct.unpack_from("<II", payload, 0)
+                if j < count and ram.boot_at(j) == boot and ram.seq_at(j) == seq:
+                    ram.offsets[ram.slot_of(j)] = at + _FRAME_HEAD_SIZE
+                    j += 1
+        if j != count:
+            raise journal_mod.JournalError("held frame %d.%d not found on flash" % (ram.boot_at(j), ram.seq_at(j)))
 
     # -- RamStore's interface --------------------------------------------------------
     def capacity(self):
@@ -111,21 +198,67 @@ class JournalStore:
     def read(self, i, buf):
         return self._ram.read(i, buf)
 
-    def append(self, boot, seq, data, n):
-        if self._ram.count() == self._ram.capacity():
+    def length_at(self, i):
+        return self._ram.length_at(i)
+
+    def append(self, boot, seq, data, n, whole=None):
+        """Keep a frame, pending until flush() (at once when no journalled event made it: nothing would
+        make it again). whole: not a PART frame (None: read from its header)."""
+        ram = self._ram
+        if ram.count() == ram.capacity():
             raise ValueError("store full")
-        whole = _whole(data, n)
-        struct.pack_into(_FRAME_HEAD, self._head, 0, boot, seq, self.event, self.report, 1 if whole else 0)
-        payload = bytes(self._head) + bytes(memoryview(data)[:n])
-        self._room(len(payload))
-        self._journal.append(_FRAME, payload)          # on flash first: then it is held
-        self._ram.append(boot, seq, data, n)
-        self.previous = (boot, seq)
-        if whole and self.event:                       # a boot's own reports are never made again
-            self.mark = (self.event, self.report + 1)
+        if whole is None:
+            whole = _whole(data, n)
+        event = self._event
+        batch = self._batch
+        at = self._at
+        if (not event or at + _ENTRY_HEAD_SIZE + n + journal_mod.IN_PLACE_TAIL > len(batch)
+                or self._pending == ram.window):       # a pending frame is never out of RAM
+            self.flush()                               # the batch before it first (or a full one)
+            at = self._at
+        # ValueError (too long) before anything changes; its place: in the batch until flush() adds
+        # where the batch lands in the file
+        ram.append(boot, seq, data, n, at + _ENTRY_HEAD_SIZE)
+        struct.pack_into(_ENTRY_HEAD, batch, at, boot, seq, event, self.report, 1 if whole else 0, n)
+        at += _ENTRY_HEAD_SIZE
+        batch[at:at + n] = memoryview(data)[:n]
+        self._at = at + n
+        self._pending += 1
+        if not event:                                  # a boot's own report is never made again: at once
+            try:
+                self.flush()
+            except Exception:
+                self._pending = 0
+                self._at = journal_mod.IN_PLACE_HEAD
+                ram.drop_newest()                      # not kept: the caller numbers it again
+                raise
+        elif whole:
             self.report += 1
+            self._mark_event = event           # ints, not a tuple a frame: read at boot and compaction only
+            self._mark_reports = self.report
+        self._prev_boot = boot
+        self._prev_seq = seq
+
+    def flush(self):
+        """Write the pending frames to flash as one record (or a compaction with them). A write that
+        fails raises (OSError, JournalError): the frames stay pending, none is sent."""
+        if not self._pending:
+            return
+        n = self._at - journal_mod.IN_PLACE_HEAD
+        if self._room(n + journal_mod.OVERHEAD):       # compacted: the pending frames are in it
+            return
+        journal = self._journal
+        compactions = journal.compactions
+        journal.append_in_place(_FRAMES, self._batch, n)
+        pending, self._pending = self._pending, 0
+        self._at = journal_mod.IN_PLACE_HEAD
+        if journal.compactions != compactions:         # repaired first (a torn tail): every frame moved
+            self._locate()
+            return
+        self._ram.placed(pending, journal.used - n - journal_mod.OVERHEAD)   # the buffer's byte 0, in the file
 
     def drop_through(self, boot, seq):
+        self.flush()                                   # the DROP record comes after every frame it names
         count = self._ram.count()
         i = 0
         while i < count and at_or_before(self._ram.boot_at(i), self._ram.seq_at(i), boot, seq):
@@ -133,17 +266,21 @@ class JournalStore:
         if i == 0:
             return 0
         payload = struct.pack(_DROP_FORMAT, boot, seq)
-        if self._room(len(payload), i):                 # compacted without them: no record needed
-            return self._ram.drop_through(boot, seq)
+        if self._room(len(payload) + journal_mod.OVERHEAD, i):     # compacted without them: no record needed
+            return i
+        compactions = self._journal.compactions
         self._journal.append(_DROP, payload)
-        return self._ram.drop_through(boot, seq)
+        dropped = self._ram.drop_through(boot, seq)
+        if self._journal.compactions != compactions:  # repaired first (a torn tail): every frame moved
+            self._locate()
+        return dropped
 
     # -- inside ------------------------------------------------------------------------
     def _room(self, size, dropping=0):
-        """Compact to the held frames (but the first `dropping`) when the record would not fit, or the
-        file is three quarters full; True if it did."""
+        """Compact to the held frames (but the first `dropping`) when records of `size` bytes would not
+        fit, or the file is three quarters full; True if it did (the pending frames are on flash then)."""
         journal = self._journal
-        if journal.nearly_full or journal.room < size + journal_mod.OVERHEAD:
+        if journal.nearly_full or journal.room < size:
             self._compact(dropping)
             return True
         return False
@@ -151,10 +288,14 @@ class JournalStore:
     def _compact(self, skip):
         """Restart the journal from the mark and the held frames after the first `skip` (being dropped)."""
         self._journal.compact(_Held(self, skip))
+        self._pending = 0                              # the held frames are on flash, pending ones too
+        self._at = journal_mod.IN_PLACE_HEAD
+        self._ram.drop_first(skip)
+        self._locate()
 
     def _entries(self, skip):
-        prev = self.previous or (0, 0)
-        yield _MARK, struct.pack(_MARK_FORMAT, prev[0], prev[1], self.mark[0], self.mark[1])
+        yield _MARK, struct.pack(_MARK_FORMAT, self._prev_boot, self._prev_seq, self._mark_event,
+                                 self._mark_reports)
         buf = bytearray(self._slot)
         for i in range(skip, self._ram.count()):
             n = self._ram.read(i, buf)
@@ -173,3 +314,4 @@ class _Held:
 
     def __iter__(self):
         return self.store._entries(self.skip)
+

@@ -58,11 +58,12 @@ class Recall:
     def detail(self):
         return self.journal.detail
 
-    def add(self, round):
-        """Keep one round (a dict of JSON values); it survives a power cut once this returns."""
+    def add(self, round, text=None):
+        """Keep one round (a dict of JSON values); it survives a power cut once this returns.
+        text: its json.dumps when the caller has it already (not made twice)."""
         if not isinstance(round, dict):
             raise ValueError("recall round must be a dict, not %s" % type(round).__name__)
-        payload = json.dumps(round).encode()
+        payload = (json.dumps(round) if text is None else text).encode()
         if len(payload) > self.round_max:
             raise ValueError("recall round of %d bytes, at most %d" % (len(payload), self.round_max))
         try:

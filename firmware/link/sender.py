@@ -13,6 +13,9 @@
 # The alarm comes well before that, so the caller stops opening rounds and the
 # round in progress finishes without anything being refused.
 #
+# A store on flash writes the frames appended since its last flush in one go: poll() flushes it
+# before it writes anything, so every frame on the wire is on flash (docs/host-link.md).
+#
 # No clock inside: time is what the caller passes to poll(elapsed_ms).
 from firmware.compat import const
 from firmware.link import frame as frame_mod
@@ -153,6 +156,7 @@ class Sender:
         """Advance the clock by elapsed_ms; write what is due. Never waits."""
         self.uptime_ms += elapsed_ms
         self._flush_pending()
+        self.store.flush()            # a frame goes out only once it is durable (a store on flash)
         count = self.store.count()
         if count == 0:
             self._next_write = 0
@@ -222,7 +226,7 @@ class Sender:
         seq = self._next_seq
         host_ms = self.host_time_ms()
         n = self._enc.encode(self.boot, seq, type, payload, self.uptime_ms, host_ms, checked)
-        self.store.append(self.boot, seq, self._enc.buf, n)
+        self.store.append(self.boot, seq, self._enc.buf, n, type != PART)
         self._next_seq = seq + 1
         self._check_alarm()
         return seq

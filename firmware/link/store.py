@@ -1,17 +1,24 @@
 # Where the sender keeps frames the host has not acknowledged: a bounded FIFO in RAM.
 #
-# The interface (what Sender uses, and what firmware/link/journal.py on flash
-# will offer as well):
+# The interface (what Sender uses, and what firmware/link/journal_store.py on flash
+# offers as well):
 #   capacity()                    frames it can hold
 #   count()                       frames held now
-#   append(boot, seq, data, n)    keep data[:n] (a whole frame with its LF) as the newest
+#   append(boot, seq, data, n, whole)  keep data[:n] (a whole frame with its LF) as the newest;
+#                                 whole: not a PART frame (the sender knows its type)
+#   flush()                       make every frame appended so far durable (a store on flash
+#                                 writes its batch): the sender calls it before writing a frame out
 #   boot_at(i), seq_at(i)         position of the i-th held frame, 0 the oldest
 #   read(i, buf)                  copy the i-th held frame into buf; returns its length
+#   length_at(i)                  the i-th held frame's length
 #   drop_through(boot, seq)       forget every held frame at or before (boot, seq) (the host
 #                                 has it); returns how many
 # Frames are held in the order appended, which is (boot, seq) order. The store
 # never drops a frame on its own: append() on a full store is a ValueError
 # (Sender checks first and keeps the oldest, docs/host-link.md "Full").
+#
+# WindowFrames (below) is the store on flash's index of its held frames (firmware/link/journal_store.py):
+# the same FIFO of positions, with each frame's place in the journal file, and only the newest in RAM.
 from array import array
 
 
@@ -46,7 +53,7 @@ class RamStore:
             raise IndexError("no held frame %d (holding %d)" % (i, self._count))
         return (self._first + i) % self._capacity
 
-    def append(self, boot, seq, data, n):
+    def append(self, boot, seq, data, n, whole=True):
         if self._count == self._capacity:
             raise ValueError("store full")
         if n > self._slot:
@@ -65,12 +72,119 @@ class RamStore:
     def seq_at(self, i):
         return self._seqs[self._slot_of(i)]
 
+    def length_at(self, i):
+        return self._lens[self._slot_of(i)]
+
+    def flush(self):
+        """Nothing to write: RAM is all this store has."""
+
     def read(self, i, buf):
         slot = self._slot_of(i)
         n = self._lens[slot]
         base = slot * self._slot
         buf[:n] = memoryview(self._data)[base:base + n]
         return n
+
+    def drop_newest(self):
+        """Forget the frame appended last (a store on flash that could not write it)."""
+        if self._count:
+            self._count -= 1
+
+    def drop_through(self, boot, seq):
+        dropped = 0
+        while self._count and at_or_before(self._boots[self._first], self._seqs[self._first], boot, seq):
+            self._first = (self._first + 1) % self._capacity
+            self._count -= 1
+            dropped += 1
+        return dropped
+
+
+class WindowFrames:
+    """The held frames of a store on flash (firmware/link/journal_store.py): positions, lengths and
+    places in the journal's file, the newest `window` of them in RAM too. A frame out of the window is
+    read back with journal.read_at(place, buf, n) (a retransmission, a REPLAY, a host back to a
+    backlog, a compaction): the window holds what the loop writes out as it is made.
+    """
+
+    def __init__(self, capacity, slot_size, window, journal):
+        if capacity < 2:
+            raise ValueError("a store needs room for at least 2 frames")
+        self.window = max(2, min(window, capacity))
+        self._capacity = capacity
+        self._slot = slot_size
+        self._journal = journal
+        self._data = bytearray(self.window * slot_size)
+        self._lens = array("H", [0] * capacity)
+        self._boots = array("L", [0] * capacity)
+        self._seqs = array("L", [0] * capacity)
+        self.offsets = array("L", [0] * capacity)     # where a frame's bytes lie in the live file
+        self._first = 0
+        self._count = 0
+        self._made = 0             # frames appended: the window's slot of a frame is its number % window
+
+    def capacity(self):
+        return self._capacity
+
+    def count(self):
+        return self._count
+
+    def slot_of(self, i):
+        if not 0 <= i < self._count:
+            raise IndexError("no held frame %d (holding %d)" % (i, self._count))
+        return (self._first + i) % self._capacity
+
+    def boot_at(self, i):
+        return self._boots[self.slot_of(i)]
+
+    def seq_at(self, i):
+        return self._seqs[self.slot_of(i)]
+
+    def length_at(self, i):
+        return self._lens[self.slot_of(i)]
+
+    def append(self, boot, seq, data, n, at):
+        if self._count == self._capacity:
+            raise ValueError("store full")
+        if n > self._slot:
+            raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (n, self._slot))
+        slot = (self._first + self._count) % self._capacity
+        self._lens[slot] = n
+        self._boots[slot] = boot
+        self._seqs[slot] = seq
+        self.offsets[slot] = at
+        base = (self._made % self.window) * self._slot
+        self._data[base:base + n] = memoryview(data)[:n]
+        self._count += 1
+        self._made += 1
+
+    def read(self, i, buf):
+        slot = self.slot_of(i)
+        n = self._lens[slot]
+        if i >= self._count - self.window:
+            base = ((self._made - self._count + i) % self.window) * self._slot
+            buf[:n] = memoryview(self._data)[base:base + n]
+        else:
+            self._journal.read_at(self.offsets[slot], buf, n)
+        return n
+
+    def placed(self, newest, start):
+        """The newest frames' places were in the batch buffer: it now lies from `start` in the file."""
+        offsets = self.offsets
+        capacity = self._capacity
+        slot = (self._first + self._count - newest) % capacity
+        for _ in range(newest):
+            offsets[slot] += start
+            slot = slot + 1 if slot + 1 < capacity else 0
+
+    def drop_newest(self):
+        if self._count:
+            self._count -= 1
+            self._made -= 1
+
+    def drop_first(self, k):
+        k = min(k, self._count)
+        self._first = (self._first + k) % self._capacity
+        self._count -= k
 
     def drop_through(self, boot, seq):
         dropped = 0

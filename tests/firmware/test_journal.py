@@ -291,3 +291,36 @@ def test_file_changed_after_the_boot_is_an_error_not_wrong_records():
         _write(state + "/j.1", _read(state + "/j.1")[:30])
         exc = raises(jn.JournalError, list, j.records())
         assert "reading again" in str(exc) and j.status == CORRUPT
+
+
+def _in_place(payload, room=0):
+    buf = bytearray(jn.IN_PLACE_HEAD + len(payload) + jn.IN_PLACE_TAIL + room)
+    buf[jn.IN_PLACE_HEAD:jn.IN_PLACE_HEAD + len(payload)] = payload
+    return buf
+
+
+def test_a_record_built_in_place_is_one_write_and_reads_back_as_an_appended_one():
+    with ScratchDir() as state:
+        j = Journal(state, "j", max_bytes=1024)
+        j.append_in_place(4, _in_place(b"one"), 3)              # an empty journal: a base first
+        writes, written = j.writes, j.bytes_written
+        j.append_in_place(5, _in_place(b"four", 9), 4)           # room after it: not written
+        assert j.writes == writes + 1 and j.bytes_written == written + 4 + record.OVERHEAD
+        j.append(6, b"appended")
+        j.append_in_place(7, _in_place(b""), 0)
+        want = [(4, b"one"), (5, b"four"), (6, b"appended"), (7, b"")]
+        assert list(j.records()) == want
+        again = Journal(state, "j", max_bytes=1024)
+        assert again.status == CLEAN and list(again.records()) == want
+        assert len(record.head(0, 1, 1)[0]) + jn.IN_PLACE_TAIL == record.OVERHEAD == jn.IN_PLACE_HEAD + 4
+
+
+def test_a_record_built_in_place_that_does_not_fit_writes_nothing():
+    with ScratchDir() as state:
+        j = Journal(state, "j", max_bytes=256)
+        j.append(1, b"x")
+        writes, used = j.writes, j.used
+        raises(JournalFull, j.append_in_place, 2, _in_place(b"y" * 120), 120)
+        raises(ValueError, j.append_in_place, 2, _in_place(b"y" * 10), 11)     # past the buffer
+        raises(ValueError, j.append_in_place, 0, _in_place(b"k"), 1)
+        assert j.writes == writes and j.used == used and list(j.records()) == [(1, b"x")]

@@ -60,6 +60,7 @@ def test_the_mark_names_the_last_whole_report_of_a_journalled_event_and_survives
         assert store.mark == (7, 1)
         _put(store, 1, 4)
         assert store.mark == (7, 2) and store.report == 2
+        store.flush()
         assert _store(state).mark == (7, 2)
         store.drop_through(1, 4)                   # everything acknowledged: compacted to the mark
         again = _store(state)
@@ -117,3 +118,225 @@ def test_a_flipped_bit_is_reported_corrupt_and_the_frames_after_it_are_not_used(
         again = _store(state)
         assert again.status == CORRUPT and again.detail
         assert [s for _, s, _ in _held(again)] == [1, 2]
+
+
+# -- batches: an event's frames go to flash in one journal write, before any of them goes out -------
+class _Files:
+    """The board's files, counting the opens for appending (a journal write each)."""
+
+    def __init__(self):
+        self.appends = 0
+
+    def open(self, name, mode="rb"):
+        if "a" in mode:
+            self.appends += 1
+        return open(name, mode)
+
+    def remove(self, name):
+        os.remove(name)
+
+    def rename(self, old, new):
+        os.rename(old, new)
+
+    def stat(self, name):
+        return os.stat(name)
+
+
+def _on_flash(state):
+    return [s for _, s, _ in _held(_store(state))]
+
+
+def test_an_events_frames_wait_in_ram_and_go_to_flash_in_one_journal_write():
+    with ScratchDir() as state:
+        files = _Files()
+        store = JournalStore(state, files, _FRAMES, _SLOT)
+        _put(store, 1, 1, "OPEN", "-")            # no event: on flash at once
+        assert _on_flash(state) == [1] and store.pending == 0
+        store.event, store.report = 4, 0
+        appends, writes = files.appends, store.writes
+        for seq in range(2, 8):
+            _put(store, 1, seq)
+        assert store.pending == 6 and files.appends == appends and store.writes == writes
+        assert _on_flash(state) == [1]             # not yet: a cut now replays event 4 (its reports again)
+        assert store.mark == (4, 6)
+        store.flush()
+        assert files.appends == appends + 1        # one file open for all six
+        assert store.writes == writes + 1          # and one write call (short frames: one buffer full)
+        assert store.pending == 0 and _on_flash(state) == list(range(1, 8))
+        again = _store(state)
+        assert again.mark == (4, 6) and again.previous == (1, 7)
+        store.flush()
+        assert files.appends == appends + 1        # nothing pending: nothing written
+
+
+def test_a_new_event_an_acknowledgement_and_an_eventless_frame_write_the_batch_first():
+    with ScratchDir() as state:
+        store = _store(state)
+        store.event = 1
+        _put(store, 1, 1)
+        _put(store, 1, 2)
+        store.event = 2                            # event 1's reports are done: on flash before event 2's
+        assert store.pending == 0 and _on_flash(state) == [1, 2]
+        _put(store, 1, 3)
+        store.event = 2                            # the same event: nothing written
+        assert store.pending == 1
+        assert store.drop_through(1, 1) == 1       # the DROP record after the frames it follows
+        assert store.pending == 0 and _on_flash(state) == [2, 3]
+        _put(store, 1, 4)
+        store.event = 0
+        assert store.pending == 0
+        store.event, store.report = 3, 0
+        _put(store, 1, 5)
+        store.event = 0                            # recovery's after(): before any snapshot is taken
+        _put(store, 1, 6, "LOST", "1")
+        assert store.pending == 0 and _on_flash(state) == [2, 3, 4, 5, 6]
+        assert _store(state).mark == (3, 1)
+
+
+def test_a_frame_goes_out_only_once_it_is_on_flash():
+    with ScratchDir() as state:
+        store = _store(state)
+        seen = []
+
+        class Port:
+            def write(self, data):
+                seq = int(bytes(data).split(b" ")[0].split(b".")[1])
+                assert seq in _on_flash(state), seq
+                seen.append(seq)
+
+        sender = Sender(Port(), store, 1)
+        store.event, store.report = 9, 0
+        for i in range(3):
+            sender.send('{"event": "x", "n": %d}' % i)
+        assert store.pending == 3 and seen == []
+        sender.poll(0)
+        assert seen == [1, 2, 3, 4] and store.pending == 0
+
+
+def test_a_report_that_mentions_part_is_still_a_whole_report():
+    """The sender says which frames are PARTs: a report's own text saying " PART " is not one."""
+    with ScratchDir() as state:
+        store = _store(state)
+        sender = Sender(FakeUART(), store, 1)
+        store.event, store.report = 5, 0
+        sender.send('{"e": " PART "}')
+        assert store.mark == (5, 1)
+        store.flush()
+        assert _store(state).mark == (5, 1)
+
+
+def test_an_eventless_frame_that_cannot_be_written_is_not_kept():
+    with ScratchDir() as state:
+        store = _store(state)
+        _put(store, 1, 1, "OPEN", "-")
+
+        class Dead:
+            def open(self, name, mode="rb"):
+                raise OSError(5)
+
+        store._journal._fs = Dead()                # the flash fails from here on
+        data = _frame(1, 2)
+        raises(OSError, store.append, 1, 2, data, len(data))
+        assert store.count() == 1 and store.pending == 0
+
+
+def test_a_full_batch_is_written_before_the_frame_that_would_not_fit():
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, batch_bytes=300)   # a 200-byte frame and a bit
+        store.event = 1
+        _put(store, 1, 1, payload="a" * 110)
+        _put(store, 1, 2, payload="b" * 110)      # would not fit with the first: the first is written
+        assert store.pending == 1 and _on_flash(state) == [1]
+        store.flush()
+        assert _on_flash(state) == [1, 2]
+        raises(ValueError, JournalStore, state, None, _FRAMES, _SLOT, 0, 200)   # no room for one frame
+
+
+def test_frames_pending_when_the_file_is_compacted_are_kept_once():
+    for window in (_FRAMES, 2):                    # every frame in RAM too; only the newest two
+        _compacted_with_frames_pending(window)
+
+
+def _compacted_with_frames_pending(window):
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, ram_frames=window)
+        seq = 0
+        compactions = 0
+        for event in range(1, 120):
+            store.event, store.report = event, 0
+            for _ in range(3):
+                seq += 1
+                _put(store, 2, seq)
+            used = store.used
+            if store.count() > _FRAMES - 3:
+                store.drop_through(2, seq - 2)     # flushes first: sometimes through a compaction
+            store.event = 0
+            compactions += store.used < used
+            again = _store(state)
+            assert _held(again) == _held(store), event
+            assert again.mark == store.mark == (event, 3)
+        assert compactions > 5
+
+
+# -- RAM keeps the newest frames only: older ones are read back from flash --------------------------
+def test_frames_out_of_the_ram_window_are_read_back_from_flash_the_same():
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)
+        want = []
+        for seq in range(1, 8):
+            store.event, store.report = seq, 0
+            payload = '{"event": "x", "n": "%s"}' % ("y" * (seq * 7))
+            _put(store, 1, seq, payload=payload)
+            want.append((1, seq, _frame(1, seq, payload=payload)))
+        store.event = 0
+        assert _held(store) == want                # 5 of them from flash
+        assert _held(_store(state)) == want        # a reboot: read back from where they were loaded
+        assert store.drop_through(1, 2) == 2
+        assert _held(store) == want[2:] == _held(JournalStore(state, None, _FRAMES, _SLOT, ram_frames=3))
+
+
+def test_a_sender_on_a_small_ram_window_sends_a_backlog_in_order_when_the_host_comes_back():
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)
+        uart = FakeUART()
+        uart.acks = False                          # the host is away
+        sender = Sender(uart, store, 1, window=2, timeout_ms=100)
+        texts = ['{"event": "e", "n": %d}' % n for n in range(6)]
+        for n in range(6):
+            store.event, store.report = n + 1, 0
+            sender.send(texts[n])
+            sender.poll(10)
+        store.event = 0
+        sender.poll(200)                           # a timeout: the oldest again (from flash)
+        assert sender.retransmits >= 1
+        uart.acks = True                           # the host is back: it acknowledges what it gets
+        for _ in range(100):                       # up to 1 s: past the backed-off timeout
+            while uart.rx:
+                line = bytes(uart.rx).split(b"\n")[0]
+                uart.rx = uart.rx[len(line) + 1:]
+                sender.receive(line)
+            sender.poll(10)
+        assert uart.reports() == texts and store.count() == 0
+
+
+def test_after_a_torn_tail_the_first_write_moves_every_frame_and_they_are_found_again():
+    from firmware.link.journal import TORN
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)
+        for seq in range(1, 6):
+            store.event, store.report = seq, 0
+            _put(store, 1, seq)
+        store.event = 0
+        name = [n for n in os.listdir(state) if n.startswith(NAME)][0]
+        with open(state + "/" + name, "rb") as f:
+            data = f.read()
+        with open(state + "/" + name, "wb") as f:
+            f.write(data[:-7])                     # the last batch cut short: a power cut mid-write
+        again = JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)
+        assert again.status == TORN and [s for _, s, _ in _held(again)] == [1, 2, 3, 4]
+        again.event, again.report = 9, 0
+        _put(again, 2, 1)
+        again.flush()                              # the good records to a fresh file first, then the batch
+        want = [(1, s, _frame(1, s)) for s in (1, 2, 3, 4)] + [(2, 1, _frame(2, 1))]
+        assert _held(again) == want
+        assert _held(JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)) == want

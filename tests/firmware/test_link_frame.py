@@ -189,3 +189,15 @@ def test_a_type_is_the_same_frame_as_str_bytes_or_bytearray_and_only_capitals_pa
     assert frames[0] == frames[1] == frames[2] == b"#1.2 3 REPORT {}*" + frames[0][-9:]
     for bad in ("R\xc9PORT", b"RE PORT", b"REPORT\n", b"@", b"[", bytearray(b"ab")):
         raises_match(ValueError, "TYPE", enc.encode, 1, 1, bad)
+
+
+def test_header_numbers_are_written_in_decimal_at_every_digit_count():
+    """The header's numbers (boot, seq, stamps up to 15 digits): digits counted by comparing, the same text."""
+    buf = bytearray(40)
+    values = [0, 1, 9]
+    for k in range(1, 15):
+        values += [10 ** k - 1, 10 ** k, 10 ** k + 1, 7 * 10 ** k + 3]
+    values.append(10 ** 15 - 1)
+    for value in values:
+        end = fm._put_uint(buf, 2, value)
+        assert bytes(buf[2:end]) == ("%d" % value).encode(), value

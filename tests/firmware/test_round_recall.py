@@ -114,6 +114,8 @@ def test_baccarat_worst_case_fits_and_a_longer_round_is_kept_cut():
     with ScratchDir() as state:
         recall = RoundRecall(state, "baccarat", None, bac_recall)
         recall.noted(table, bac_recall.OUT_RESULT, 7, 0, None)
+        assert recall.recall.last() == []                # kept once the event's reports are sent
+        recall.commit(None)
         kept = recall.recall.last()[0]
         assert kept["round"] == 7 and kept["result"] == "tie" and kept["demo"] is True and kept["cut"] > 640
         assert recall.cut == 1 and "detail over" in recall.lines(1)[0]
@@ -171,6 +173,9 @@ class _Reporter:
         self.sent.append((event, fields))
         self.sender.send(line)
         return line
+
+    def durable(self):
+        self.sender.store.flush()
 
 
 def test_a_recall_of_100_goes_out_paced_below_half_the_store_and_nothing_is_refused():
@@ -333,3 +338,149 @@ def test_a_recall_that_cannot_be_read_back_says_so_on_the_console_and_to_the_hos
         reporter = _Reporter(sender)
         assert recall.ask(1) is None and recall.pump(reporter, sender) == 1
         assert reporter.sent[0][1]["unreadable"] is True and reporter.sent[0][1]["round"] is None
+
+
+def test_a_kept_round_is_made_json_once_and_its_report_is_on_flash_first():
+    """RoundRecall.keep gives Recall.add the JSON it measured (not made again: 100-250 us a round on
+    the VM), and asks the reporter to put the round's report on flash before it (the link store
+    writes in batches)."""
+    from firmware import round_recall as rr_mod
+    from firmware.link import recall as recall_mod
+    made = []
+
+    class _Json:
+        def dumps(self, value):
+            made.append(1)
+            return json.dumps(value)
+
+        def loads(self, text):
+            return json.loads(text)
+
+    order = []
+
+    class _Flushing:
+        def durable(self):
+            order.append("report")
+
+    class _Watched(Recall):
+        def add(self, round, text=None):
+            order.append("round")
+            Recall.add(self, round, text)
+
+    saved = rr_mod.json, recall_mod.json
+    rr_mod.json = recall_mod.json = _Json()
+    try:
+        with ScratchDir() as state:
+            recall = RoundRecall(state, "craps", None, craps_recall)
+            recall.recall = _Watched(state, "craps")
+            recall.keep(_throw_round(1), _Flushing())
+            assert made == [1] and order == ["report", "round"]
+            assert recall.recall.last() == [_throw_round(1)]
+    finally:
+        rr_mod.json, recall_mod.json = saved
+
+
+def _actions_one_by_one(entry, history):
+    """Omaha's recall actions as first written: each action's cost taken in turn (the reference)."""
+    letters = {"fold": "f", "check": "x", "call": "c", "bet": "b", "raise": "r"}
+    tokens = []
+    for street, seat, act, to in history:
+        letter = letters.get(act, act)
+        tokens.append((omaha_rules.STREETS[street], "%d%s" % (seat, letter) if letter in ("f", "x")
+                       else "%d%s%d" % (seat, letter, to)))
+    entry["actions"] = {}
+    entry["actions_cut"] = len(tokens)
+    room = omaha_recall.ROUND_MAX - len(json.dumps(entry))
+    actions = {}
+    kept = 0
+    for street, token in tokens:
+        cost = len(token) + 1 if street in actions else len(token) + len(street) + 8
+        if cost > room:
+            break
+        room -= cost
+        actions[street] = actions[street] + " " + token if street in actions else token
+        kept += 1
+    entry["actions"] = actions
+    if kept == len(tokens):
+        del entry["actions_cut"]
+    else:
+        entry["actions_cut"] = len(tokens) - kept
+
+
+def test_omaha_actions_joined_a_street_at_a_time_are_the_ones_taken_one_by_one():
+    """The recall's actions are built a street at a time when they all fit (the usual hand), and taken one
+    by one only when some must be cut: the same round either way, to the byte, cut or not."""
+    acts = ("fold", "check", "call", "bet", "raise")
+    amounts = (0, 5, 30, 1000, 1234567)
+    x = 12345
+    cut = 0
+    for trial in range(300):
+        x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+        n = x % 90
+        history = []
+        street = 0
+        for i in range(n):
+            x = (x * 1103515245 + 12345) & 0x3FFFFFFF
+            if x % 13 == 0 and street < 3:
+                street += 1
+            history.append((street, 1 + (x >> 4) % 20, acts[(x >> 9) % 5], amounts[(x >> 12) % 5]))
+        base = {"hand": trial, "pad": "x" * ((x >> 3) % 400)}
+        want = dict(base)
+        got = dict(base)
+        _actions_one_by_one(want, history)
+        omaha_recall._actions(got, history)
+        assert json.dumps(got) == json.dumps(want), (trial, got, want)
+        cut += "actions_cut" in want
+    assert 50 < cut < 250                        # both ways exercised
+
+
+def test_a_round_is_kept_after_all_its_events_reports_are_on_flash_in_one_batch():
+    """The Reporter keeps a round noted by one of an event's reports once the event's reports are all
+    made: the link store writes them in one batch, then the round goes to recall (the round on flash
+    means its report is)."""
+    from firmware.events import EventQueue
+    from firmware.link.journal_store import JournalStore
+    from firmware.report import Reporter
+    from firmware.table import OUT_GAME_FIRST
+
+    class _Rounds:
+        ROUND_MAX = 640
+        ALWAYS = ()
+
+        def round_of(self, table, code, a, b, previous):
+            return {"round": a} if code == OUT_GAME_FIRST else None
+
+    class _Table:
+        def __init__(self):
+            self.outbox = EventQueue(4)
+
+        def game_report(self, code, a, b):
+            return "throw" if code == OUT_GAME_FIRST else "puck", {"n": a}
+
+    log = []
+    with ScratchDir() as state:
+        store = JournalStore(state, None, 16, 200)
+        flush = store.flush
+
+        def watched_flush():
+            if store.pending:
+                log.append(("frames", store.pending))
+            flush()
+        store.flush = watched_flush
+        reporter = Reporter(Sender(FakeUART(), store, 1), "T1", [])
+        recall = RoundRecall(state, "craps", None, _Rounds())
+        reporter.recall = recall
+        add = recall.recall.add
+
+        def watched_add(entry, text=None):
+            log.append(("round", entry["round"]))
+            add(entry, text)
+        recall.recall.add = watched_add
+        table = _Table()
+        table.outbox.put(OUT_GAME_FIRST, 7, 0)           # ends a round
+        table.outbox.put(OUT_GAME_FIRST + 1, 8, 0)       # the same event's next report
+        store.event, store.report = 3, 0
+        del log[:]                                       # the boot's OPEN frame, written at once
+        assert reporter.drain(table) == 2
+        assert log == [("frames", 2), ("round", 7)]
+        assert recall.recall.last() == [{"round": 7}]

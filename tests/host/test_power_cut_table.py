@@ -177,7 +177,9 @@ def test_writes_per_round_and_flash_used(name, table_file):
                                                                 eleven[5]))
     events = {"baccarat_round": 5, "craps_point_cycle": 3, "omaha_hand": 12}[name]
     assert per[2] == events                       # one record an event; no checkpoint due yet
-    assert per[3] <= 2.5 * per[4]                 # a record a frame, and fewer for the acknowledgements
+    # The link store writes an event's frames as one record (firmware/link/journal_store.py), plus a record
+    # an acknowledgement: 1.12, 0.87 and 1.44 writes a report (1.94, 1.59 and 2.01 at a record a frame).
+    assert per[3] <= 1.5 * per[4]
     assert eleven[5] < 40000                      # the state dir: boot counter, table journal, link store
 
 

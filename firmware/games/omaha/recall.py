@@ -18,6 +18,7 @@ from firmware import cards
 from firmware.compat import const
 from firmware.games.omaha import rules
 from firmware.games.omaha.codes import OUT_RESULT
+from firmware.games.omaha.reports import SEAT_NAMES
 
 # At most this long as JSON (near the 645 that firmware.link.recall's journal takes at 100 rounds): 11 players
 # (a deck's most) on seats 10..20 with 7-digit chips and 3 winners fit, with room for a few actions
@@ -38,19 +39,20 @@ def round_of(table, code, a, b, previous):
     result = table.result
     hole = {}
     for i in range(hand.n):
-        hole[str(hand.seats[i])] = "".join(cards.names(hand.hole[i]))
+        hole[SEAT_NAMES[hand.seats[i]]] = "".join(cards.names(hand.hole[i]))
     winners = {}
     for pot in result.pots:
         for seat, chips in pot.shares:
-            winners[str(seat)] = winners.get(str(seat), 0) + chips
+            name = SEAT_NAMES[seat]
+            winners[name] = winners.get(name, 0) + chips
     nets = {}
     for seat, chips in result.nets:
         if chips:
-            nets[str(seat)] = chips
-    entry = {"hand": a, "button": str(hand.button), "board": "".join(cards.names(hand.board)), "hole": hole,
+            nets[SEAT_NAMES[seat]] = chips
+    entry = {"hand": a, "button": SEAT_NAMES[hand.button], "board": "".join(cards.names(hand.board)), "hole": hole,
              "winners": winners, "rake": result.rake, "nets": nets}
     if result.returned is not None:
-        entry["returned"] = {str(result.returned[0]): result.returned[1]}
+        entry["returned"] = {SEAT_NAMES[result.returned[0]]: result.returned[1]}
     if result.void:
         entry["void"] = True
         entry["reason"] = table.void_reason
@@ -60,29 +62,47 @@ def round_of(table, code, a, b, previous):
 
 def _actions(entry, history):
     """entry["actions"] from the history, the first ones that fit ROUND_MAX ("actions_cut": how many not)."""
-    tokens = []
+    streets = rules.STREETS
+    order = []                                     # streets in the order of their first action
+    tokens = {}                                    # street -> its tokens
+    need = 0                                       # the room all of them take (the cut's costs below, summed)
     for street, seat, act, to in history:
         letter = _LETTERS.get(act, act)
-        tokens.append((rules.STREETS[street], "%d%s" % (seat, letter) if letter in _NO_AMOUNT
-                       else "%d%s%d" % (seat, letter, to)))
+        token = "%d%s" % (seat, letter) if letter in _NO_AMOUNT else "%d%s%d" % (seat, letter, to)
+        name = streets[street]
+        row = tokens.get(name)
+        if row is None:
+            row = tokens[name] = []
+            order.append(name)
+            need += len(name) + _STREET_COST - 1
+        row.append(token)
+        need += len(token) + 1
     entry["actions"] = {}
-    entry["actions_cut"] = len(tokens)             # its widest value, while the room is measured
+    entry["actions_cut"] = len(history)            # its widest value, while the room is measured
     room = ROUND_MAX - len(json.dumps(entry))
     actions = {}
+    if need <= room:                               # the usual hand: every action fits, joined once a street
+        for name in order:
+            actions[name] = " ".join(tokens[name])
+        entry["actions"] = actions
+        del entry["actions_cut"]
+        return
     kept = 0
-    for street, token in tokens:
+    taken = {}                                     # street -> its tokens kept
+    for street, _seat, _act, _to in history:       # in order, while they fit
+        name = streets[street]
+        k = taken.get(name, 0)
+        taken[name] = k + 1
+        token = tokens[name][k]
         # a street's first action: its key, quotes, ": " and ", " (_STREET_COST); then a space each
-        cost = len(token) + 1 if street in actions else len(token) + len(street) + _STREET_COST
+        cost = len(token) + 1 if name in actions else len(token) + len(name) + _STREET_COST
         if cost > room:
             break
         room -= cost
-        actions[street] = actions[street] + " " + token if street in actions else token
+        actions[name] = actions[name] + " " + token if name in actions else token
         kept += 1
     entry["actions"] = actions
-    if kept == len(tokens):
-        del entry["actions_cut"]
-    else:
-        entry["actions_cut"] = len(tokens) - kept
+    entry["actions_cut"] = len(history) - kept
 
 
 def line(entry):

@@ -9,6 +9,12 @@ from firmware.games.omaha.codes import (DESTINATIONS, OUT_ACTION, OUT_BUTTON_SET
                                         OUT_SHOE_HELLO, TO_BOARD, TO_HOLE)
 from firmware.games.omaha.poker_eval import category_name
 
+# The seats of a hand (1..settings.MAX_SEATS, validated) as the reports' keys: a tuple's entry costs a
+# tenth of str() on the VM, and a hand's result names every seat five or six times. A seat that may
+# be out of range (a refused request's) goes through str().
+SEAT_NAMES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+              "11", "12", "13", "14", "15", "16", "17", "18", "19", "20")
+
 
 def game_report(table, code, a, b):
     if code == OUT_DEALT:
@@ -20,8 +26,8 @@ def game_report(table, code, a, b):
         return "dealt", fields
     if code == OUT_ACTION:
         street, seat, act, amount = table.hand.history[a]
-        return "action", {"hand": table.hand_no, "street": rules.STREETS[street], "seat": str(seat), "act": act,
-                          "amount": amount, "stack": table.act_stack, "pot": table.act_pot,
+        return "action", {"hand": table.hand_no, "street": rules.STREETS[street], "seat": SEAT_NAMES[seat],
+                          "act": act, "amount": amount, "stack": table.act_stack, "pot": table.act_pot,
                           "all_in": table.act_all_in}
     if code == OUT_REFUSED:
         seat, act, amount, reason, display = table.refusal
@@ -46,10 +52,10 @@ def start_fields(table, number):
     hand = table.hand
     stacks = {}
     for i in range(hand.n):
-        stacks[str(hand.seats[i])] = hand.start[i]
+        stacks[SEAT_NAMES[hand.seats[i]]] = hand.start[i]
     total = hand.betting.total
-    return {"hand": number, "button": str(hand.button), "players": [str(s) for s in hand.seats], "stacks": stacks,
-            "blinds": {str(hand.seats[0]): total[0], str(hand.seats[1]): total[1]}}
+    return {"hand": number, "button": SEAT_NAMES[hand.button], "players": [SEAT_NAMES[s] for s in hand.seats],
+            "stacks": stacks, "blinds": {SEAT_NAMES[hand.seats[0]]: total[0], SEAT_NAMES[hand.seats[1]]: total[1]}}
 
 
 def result_fields(table, number):
@@ -57,23 +63,23 @@ def result_fields(table, number):
     result = table.result
     hole = {}
     for i in range(hand.n):
-        hole[str(hand.seats[i])] = cards.names(hand.hole[i])
+        hole[SEAT_NAMES[hand.seats[i]]] = cards.names(hand.hole[i])
     pots = []
     for pot in result.pots:
         shares = {}
         for seat, chips in pot.shares:
-            shares[str(seat)] = chips
-        pots.append({"amount": pot.amount, "eligible": [str(s) for s in pot.eligible],
-                     "winners": [str(s) for s in pot.winners], "shares": shares})
+            shares[SEAT_NAMES[seat]] = chips
+        pots.append({"amount": pot.amount, "eligible": [SEAT_NAMES[s] for s in pot.eligible],
+                     "winners": [SEAT_NAMES[s] for s in pot.winners], "shares": shares})
     returned = {}
     if result.returned is not None:
-        returned[str(result.returned[0])] = result.returned[1]
+        returned[SEAT_NAMES[result.returned[0]]] = result.returned[1]
     shown = {}
     for seat, value in result.values:
-        shown[str(seat)] = category_name(value)
+        shown[SEAT_NAMES[seat]] = category_name(value)
     stacks = {}
     for seat, chips in result.stacks:
-        stacks[str(seat)] = chips
+        stacks[SEAT_NAMES[seat]] = chips
     fields = {"hand": number, "void": bool(result.void), "board": cards.names(hand.board), "hole": hole,
               "pots": pots, "rake": result.rake, "returned": returned, "shown": shown, "stacks": stacks}
     if result.void:
