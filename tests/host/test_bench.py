@@ -182,3 +182,37 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     assert abs(data - int(fig["ram_second_table_bytes"])) < 4096, out
     assert int(fig["frozen_residual_estimate_bytes"]) > 0, out
     assert fig["biggest_buffers_after_rounds"].startswith("ctx."), out
+
+
+def test_bench_uarts_hold_the_rings_the_rp2_port_allocates():
+    # ports/rp2/machine_uart.c: rxbuf + 1 and txbuf + 1 bytes on the GC heap, 256 when not given, at
+    # least 32; the booted table's host port gets txbuf=HOST_TXBUF (firmware/hardware.py), its reader
+    # port nothing, and the USB console keeps no buffer on the heap (a board's are static).
+    from bench import vmtable
+    from firmware.hardware import HOST_TXBUF
+    machine = vmtable.bench_machine()
+    assert (len(machine.UART(0).rx), len(machine.UART(0).tx)) == (257, 257)
+    assert machine.UART(1, txbuf=HOST_TXBUF).buffer_bytes() == 257 + HOST_TXBUF + 1
+    assert machine.UART(1, rxbuf=8).rx_size == 32
+    with pytest.raises(ValueError):
+        machine.UART(1, txbuf=40000)
+    table = vmtable.Table("omaha")
+    assert table.host.tx_size == HOST_TXBUF and table.reader.buffer_bytes() == 2 * 257
+    assert table.usb.buffer_bytes() == 0
+    assert table.machine.uarts.keys() == {0, 1}
+
+
+def test_bench_uart_bytes_beyond_its_ring_go_on_to_the_wire_in_order():
+    from bench import vmtable
+    machine = vmtable.bench_machine()
+    uart, other = machine.UART(1, txbuf=64), machine.UART(0, txbuf=64)
+    chunks = [bytes([65 + i]) * 40 for i in range(5)]        # 200 bytes through a 64-byte ring
+    for chunk in chunks:
+        assert uart.write(chunk) == 40
+    with pytest.raises(RuntimeError, match="another UART"):
+        other.write(b"x" * 100)                                 # the wire holds the first UART's bytes
+    assert uart.take() == b"".join(chunks) and uart.take() == b""
+    with pytest.raises(RuntimeError, match="a write of 65 bytes"):
+        uart.write(b"y" * 65)
+    with pytest.raises(RuntimeError, match="receive buffer full"):
+        machine.UART(0).feed(b"z" * 257)
