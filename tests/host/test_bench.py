@@ -171,7 +171,10 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
         pytest.skip(str(exc))
     assert "firmware.main" in modules and "firmware.games.craps" in modules and len(modules) > 50, modules
     path = tmp_path / "memory_vm.py"
-    path.write_text(whole_table.memory_script("craps", steps=1, step_rounds=2, per_call=2, modules=modules))
+    defaulted = whole_table.defaulted_functions(modules)
+    assert 0 < defaulted < 200, defaulted
+    path.write_text(whole_table.memory_script("craps", steps=1, step_rounds=2, per_call=2, modules=modules,
+                                              defaulted=defaulted))
     out = whole_table.run_vm(str(path), steps=True, timeout=600)
     fig = dict(line.partition(": ")[::2] for line in out.splitlines())
     assert "ram_unsteady" not in out, out
@@ -181,6 +184,14 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     assert code > 2 * data > 0, out
     assert abs(data - int(fig["ram_second_table_bytes"])) < 4096, out
     assert int(fig["frozen_residual_estimate_bytes"]) > 0, out
+    # The residual's sizes measured in the VM: a bytecode function is one 16-byte block (two with
+    # default arguments), every module's and class's dict cloned, the total of the same order as the
+    # estimate it replaced.
+    sizes = fig["frozen_residual_sizes_bytes"]
+    assert "a function 16.0, with default arguments 32.0" in sizes, out
+    assert ("(%s cloned)" % fig["frozen_residual_counts"].split(" dicts")[0].split(", ")[-1]) in sizes, out
+    measured = int(fig["frozen_residual_measured_bytes"])
+    assert 0.5 < measured / int(fig["frozen_residual_estimate_bytes"]) < 1.5, out
     assert fig["biggest_buffers_after_rounds"].startswith("ctx."), out
 
 
@@ -216,3 +227,22 @@ def test_bench_uart_bytes_beyond_its_ring_go_on_to_the_wire_in_order():
         uart.write(b"y" * 65)
     with pytest.raises(RuntimeError, match="receive buffer full"):
         machine.UART(0).feed(b"z" * 257)
+
+
+def test_defaulted_functions_counts_each_function_once(monkeypatch):
+    # Functions with default arguments, at the top level and in the modules' classes (a staticmethod
+    # unwrapped), each once even when another module imports it; a class of another module not walked.
+    import types
+    from bench import whole_table
+    one, two = types.ModuleType("probe_one"), types.ModuleType("probe_two")
+    exec("def f(a, b=1): pass\ndef g(a): pass\ndef h(*, k=2): pass\n"
+         "class C:\n    def m(self, x=None): pass\n    def n(self): pass\n"
+         "    @staticmethod\n    def s(y=3): pass\n", one.__dict__)
+    one.__dict__["__name__"] = "probe_one"
+    one.C.__module__ = "probe_one"
+    exec("class D:\n    def m(self, x=1): pass\n", two.__dict__)
+    two.D.__module__ = "probe_elsewhere"
+    two.f, two.C = one.f, one.C
+    monkeypatch.setitem(__import__("sys").modules, "probe_one", one)
+    monkeypatch.setitem(__import__("sys").modules, "probe_two", two)
+    assert whole_table.defaulted_functions(["probe_one", "probe_two"]) == 4     # f, h, C.m, C.s
