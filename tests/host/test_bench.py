@@ -192,6 +192,10 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     assert ("(%s cloned)" % fig["frozen_residual_counts"].split(" dicts")[0].split(", ")[-1]) in sizes, out
     measured = int(fig["frozen_residual_measured_bytes"])
     assert 0.5 < measured / int(fig["frozen_residual_estimate_bytes"]) < 1.5, out
+    # The bench's stand-ins for what an RP2040 keeps static (pins, UART, I2C, WDT, state machines):
+    # measured, a few KB of the data, not the UARTs' rings (the port's heap) nor the table's objects.
+    assert 1000 < int(fig["ram_bench_stand_ins_bytes"]) < data // 4, out
+    assert int(fig["ram_data_less_stand_ins_bytes"]) == data - int(fig["ram_bench_stand_ins_bytes"]), out
     assert fig["biggest_buffers_after_rounds"].startswith("ctx."), out
 
 
