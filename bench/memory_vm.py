@@ -31,6 +31,8 @@ MODULES = ()            # every firmware module a booted table has imported afte
 #                         (bench/whole_table.py writes them here, found by a run of its own)
 DEFAULTED = 0           # how many of their functions have default arguments (bench/whole_table.py
 #                         counts them on CPython: MicroPython's functions do not show them)
+BUILT = ()              # (module, name) of the values their top levels build at import (not literal
+#                         constants: bench/whole_table.py reads them from the source)
 MEM = [0] * 20
 PREV = [0] * 20
 KEPT = []            # heap kept after each step of rounds
@@ -233,6 +235,9 @@ CLASS_DICTS = [None] * N_MADE
 BASED = [None] * N_MADE
 MOD_NAMES = ["_mz_%03d" % i for i in range(N_MADE)]
 MOD_DICTS = [None] * N_MADE
+BUILT_COPIES = [None] * len(BUILT)
+_SEEN_BUILT = {}
+import array  # noqa: E402
 
 
 def _clone(src):
@@ -240,6 +245,47 @@ def _clone(src):
     for k in src:
         d[k] = src[k]
     return d
+
+
+def _clone_value(v, seen):
+    # A copy of v made of new objects as v is (its containers and buffers): what building v at import
+    # left in the heap. Shared, not copied: numbers, functions, classes, modules, and strings and bytes
+    # (most are literals, in flash with the code; the few made at import are not counted), and the
+    # instances of classes not of the firmware (the bench's stand-ins: the fake rp2 module).
+    if id(v) in seen or v is None or isinstance(v, (bool, int, float, type, str, bytes)):
+        return v
+    kind = type(v).__name__
+    if kind in ("function", "closure", "bound_method", "module", "staticmethod", "classmethod"):
+        return v
+    seen[id(v)] = 1
+    if isinstance(v, bytearray):
+        return bytearray(v)
+    if kind == "memoryview":
+        return memoryview(bytearray(0))
+    if kind == "array":
+        return array.array("b", bytes(v))      # its bytes, in an array of the same length in bytes
+    if isinstance(v, tuple):            # a namedtuple too: the same object size
+        return tuple([_clone_value(x, seen) for x in v])
+    if isinstance(v, list):
+        return [_clone_value(x, seen) for x in v]
+    if isinstance(v, dict):
+        d = {}
+        for k in v:
+            d[_clone_value(k, seen)] = _clone_value(v[k], seen)
+        return d
+    if isinstance(v, set):
+        out = set()
+        for x in v:
+            out.add(_clone_value(x, seen))
+        return out
+    module = getattr(type(v), "__module__", "")
+    try:
+        attrs = v.__dict__                # an instance: its object and its dict
+    except AttributeError:
+        return [v]                        # something else (a compiled regex...): one small object
+    if not module.startswith("firmware"):
+        return v
+    return [v, _clone_value(attrs, seen)]
 
 
 def _plain():
@@ -373,6 +419,15 @@ measure(16)
 # --- next run call ---
 measure(16)
 # --- next run call ---
+for _i in range(len(BUILT)):
+    BUILT_COPIES[_i] = _clone_value(sys.modules[BUILT[_i][0]].__dict__[BUILT[_i][1]], _SEEN_BUILT)
+# --- next run call ---
+measure(18)
+# --- next run call ---
+measure(18)
+# --- next run call ---
+measure(18)
+# --- next run call ---
 # The bench's stand-ins that the boot made, counted in DATA: the fake machine with its classes, its Pin,
 # I2C and WDT objects, the UART objects, the bet reader's two state machines, the neopixel module and
 # the USB console stand-ins. On an RP2040 those are static C objects (machine.Pin, UART, I2C, WDT and
@@ -476,7 +531,7 @@ def biggest_buffers(ctx, n):
 
 print("runtime: %s %s" % (sys.implementation.name, sys.platform))
 print("game: %s" % GAME)
-for _slot in (0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17):
+for _slot in (0, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18):
     if MEM[_slot] != PREV[_slot]:
         print("ram_unsteady_slot_%d: %d" % (_slot, MEM[_slot] - PREV[_slot]))
 print("ram_firmware_shared_by_fakes_bytes: %d" % (MEM[1] - MEM[0]))
@@ -488,7 +543,7 @@ print("modules_imported: %d" % len(MODULES))
 print("ram_code_bytes: %d" % CODE)
 print("ram_data_after_boot_bytes: %d" % DATA)
 print("ram_uart_rings_bytes: %d" % uart_rings(TABLE))
-STAND_IN_BYTES = MEM[17] - MEM[16] - STAND_IN_RINGS
+STAND_IN_BYTES = MEM[17] - MEM[18] - STAND_IN_RINGS
 print("ram_bench_stand_ins_bytes: %d" % STAND_IN_BYTES)
 print("ram_data_less_stand_ins_bytes: %d" % (DATA - STAND_IN_BYTES))
 print("frozen_residual_counts: %d modules, %d dicts (%d slots), %d functions (%d with default arguments,"
@@ -507,9 +562,12 @@ _MODULE = ((MEM[15] - MEM[14]) - (MEM[16] - MEM[15])) / N_MADE
 print("frozen_residual_sizes_bytes: dicts %d (%d cloned); a function %.1f, with default arguments %.1f, a"
       " staticmethod %.1f; a class %.1f, with a base %.1f (its dict apart); a module %.1f (its dict apart)"
       % (_DICTS, len(RES_DICTS), _FUN, _FUN_DEF, _WRAP, _CLASS, _BASED, _MODULE))
+_BUILT_BYTES = MEM[18] - MEM[16]
+print("frozen_residual_built_at_import: %d values, %d bytes" % (len(BUILT), _BUILT_BYTES))
 print("frozen_residual_measured_bytes: %d" % int(
     _DICTS + _RES["modules"] * _MODULE + (_RES["functions"] - DEFAULTED) * _FUN + DEFAULTED * _FUN_DEF
-    + _RES["wrappers"] * _WRAP + (_RES["classes"] - _RES["based"]) * _CLASS + _RES["based"] * _BASED + 0.5))
+    + _RES["wrappers"] * _WRAP + (_RES["classes"] - _RES["based"]) * _CLASS + _RES["based"] * _BASED
+    + _BUILT_BYTES + 0.5))
 print("biggest_buffers_after_rounds: %s" % biggest_buffers(TABLE.ctx, 8))
 print("round_alloc_bytes: %d" % ALLOC[0])
 print("pass_alloc_max_bytes: %d" % PASS_MAX[0])

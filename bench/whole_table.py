@@ -155,7 +155,40 @@ def defaulted_functions(modules):
     return found[0]
 
 
-def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0):
+def _literal(node):
+    """A constant a compiler folds (a number, a string, bytes, None, a tuple of those): frozen or in ROMFS
+    it stays in flash."""
+    import ast
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Invert)):
+        return _literal(node.operand)
+    return isinstance(node, ast.Tuple) and all(_literal(e) for e in node.elts)
+
+
+def built_at_import(modules):
+    """[(module, name)] of the module-level values the modules build when imported (a comprehension,
+    a call, a list or dict display...), read from their source: those stay in the heap with the code
+    in flash, where a literal constant (a number, a string, a tuple of those) does not; a name bound
+    to another object (an alias, an import), a function, a class or a const() is not one."""
+    import ast
+    out = []
+    for name in modules:
+        path = os.path.join(REPO, *name.split("."))
+        path = path + ".py" if os.path.exists(path + ".py") else os.path.join(path, "__init__.py")
+        values = {}
+        for node in ast.parse(open(path).read()).body:
+            if isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets):
+                v = node.value
+                made = not (_literal(v) or isinstance(v, (ast.Name, ast.Attribute, ast.Lambda))
+                            or (isinstance(v, ast.Call) and getattr(v.func, "id", "") == "const"))
+                for target in node.targets:
+                    values[target.id] = made
+        out.extend((name, key) for key in sorted(values) if values[key])
+    return out
+
+
+def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, built=()):
     """bench/memory_vm.py for one game, its rounds block written out: steps x (step_rounds / per_call)
     VM run calls of per_call rounds, the heap kept measured after each step (in two calls of its own);
     modules: the table's modules, imported (and measured) before it boots."""
@@ -169,6 +202,7 @@ def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0):
     script = script.replace('\nGAME = "baccarat"\n', '\nGAME = "%s"\n' % game)
     script = script.replace("\nMODULES = () ", "\nMODULES = %r " % (tuple(modules),))
     script = script.replace("\nDEFAULTED = 0 ", "\nDEFAULTED = %d " % defaulted)
+    script = script.replace("\nBUILT = () ", "\nBUILT = %r " % (tuple(built),))
     script = script.replace("\nSTEP_ROUNDS = 20 ", "\nSTEP_ROUNDS = %d " % step_rounds)
     return script.replace("\nROUNDS_PER_CALL = 20 ", "\nROUNDS_PER_CALL = %d " % per_call)
 
@@ -220,7 +254,8 @@ def memory(games, steps, step_rounds, per_call):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "memory_vm_%s.py" % game)
             with open(path, "w") as f:
-                f.write(memory_script(game, steps, step_rounds, per_call, modules, defaulted_functions(modules)))
+                f.write(memory_script(game, steps, step_rounds, per_call, modules, defaulted_functions(modules),
+                                      built_at_import(modules)))
             out = run_vm(path, steps=True, timeout=7200)
         print("== MicroPython VM: bench/memory_vm.py, GAME = %r, %d x %d rounds, %d rounds per VM run call"
               " (tools.mpvm --steps, a VM of its own)" % (game, steps, step_rounds, per_call))
@@ -244,8 +279,9 @@ def memory(games, steps, step_rounds, per_call):
         residual = int(fig["frozen_residual_measured_bytes"])
         board = data - stand_ins + residual
         print("  with code in flash, as a board keeps it: the data less the stand-ins, and the modules' objects,"
-              " dicts, functions and classes (still in the heap when frozen or in ROMFS; sizes measured in the"
-              " VM): %d + %d = %d bytes; target 64 KB: %s (the estimate of before: data + ~%d)"
+              " dicts, functions, classes and what they build at import (still in the heap when frozen or in"
+              " ROMFS; sizes measured in the VM): %d + %d = %d bytes; target 64 KB: %s (the estimate of before:"
+              " data + ~%d)"
               % (data - stand_ins, residual, board, "met" if board <= 65536 else "MISSED",
                  int(fig["frozen_residual_estimate_bytes"])))
 

@@ -173,8 +173,9 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     path = tmp_path / "memory_vm.py"
     defaulted = whole_table.defaulted_functions(modules)
     assert 0 < defaulted < 200, defaulted
+    built = whole_table.built_at_import(modules)
     path.write_text(whole_table.memory_script("craps", steps=1, step_rounds=2, per_call=2, modules=modules,
-                                              defaulted=defaulted))
+                                              defaulted=defaulted, built=built))
     out = whole_table.run_vm(str(path), steps=True, timeout=600)
     fig = dict(line.partition(": ")[::2] for line in out.splitlines())
     assert "ram_unsteady" not in out, out
@@ -190,6 +191,8 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     sizes = fig["frozen_residual_sizes_bytes"]
     assert "a function 16.0, with default arguments 32.0" in sizes, out
     assert ("(%s cloned)" % fig["frozen_residual_counts"].split(" dicts")[0].split(", ")[-1]) in sizes, out
+    built_values, built_bytes = fig["frozen_residual_built_at_import"].split(" values, ")
+    assert int(built_values) == len(built) and 0 < int(built_bytes.split()[0]) < 16384, out
     measured = int(fig["frozen_residual_measured_bytes"])
     assert 0.5 < measured / int(fig["frozen_residual_estimate_bytes"]) < 1.5, out
     # The bench's stand-ins for what an RP2040 keeps static (pins, UART, I2C, WDT, state machines):
@@ -250,3 +253,15 @@ def test_defaulted_functions_counts_each_function_once(monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "probe_one", one)
     monkeypatch.setitem(__import__("sys").modules, "probe_two", two)
     assert whole_table.defaulted_functions(["probe_one", "probe_two"]) == 4     # f, h, C.m, C.s
+
+
+def test_built_at_import_lists_what_a_module_makes_not_its_literals():
+    # A dict display, a call, a comprehension: made in the heap at import even with the code in flash;
+    # a literal (a string, a number, a tuple of those), a const(), an alias or an import: not.
+    from bench import whole_table
+    built = whole_table.built_at_import(["firmware.console.commands", "firmware.program", "firmware.board_checks"])
+    assert ("firmware.console.commands", "TABLE") in built and ("firmware.board_checks", "MCUS") in built
+    for literal in ("MANIFEST", "_CHUNK", "MISSING", "ROM"):
+        assert ("firmware.program", literal) not in built
+    assert whole_table._literal(__import__("ast").parse("X = (1, -2, 'a', (b'c', None))").body[0].value)
+    assert not whole_table._literal(__import__("ast").parse("X = (1, Y)").body[0].value)
