@@ -444,3 +444,14 @@ def test_bring_up_keeps_only_the_tables_layout():
     assert sorted(hw.lights.names) == sorted(omaha)
     b.keep_layout("craps")                # a layout the board has no map for: none kept
     assert b.zones == {}
+
+
+def test_mcu_pin_tables_are_written_out_as_the_chips_have_them():
+    # board_checks.MCUS lists pins as literal tuples (constants: in flash with frozen or ROMFS code,
+    # where tuple(range(...)) built at import stayed in the heap): the same pins as those ranges.
+    from firmware.board_checks import MCUS
+    assert MCUS["rp2040"]["gpio"] == tuple(range(0, 30))
+    assert MCUS["rp2040"]["functions"]["sda"] == {0: tuple(range(0, 30, 4)), 1: tuple(range(2, 30, 4))}
+    assert MCUS["rp2040"]["functions"]["scl"] == {0: tuple(range(1, 30, 4)), 1: tuple(range(3, 30, 4))}
+    assert MCUS["esp32s3"]["gpio"] == tuple(range(0, 22)) + tuple(range(26, 49))
+    assert MCUS["hostsim"]["gpio"] == tuple(range(0, 64)) and MCUS["hostsim"]["uart"] == tuple(range(0, 8))
