@@ -24,3 +24,25 @@ def test_mcu_tables_call_nothing_at_import():
     assert len(mcus) == 1
     calls = [node for node in ast.walk(mcus[0]) if isinstance(node, ast.Call)]
     assert calls == [], [ast.dump(c.func) for c in calls]          # tuple(range(...)): built, in the heap
+
+
+def _public_consts_used_only_at_home(path):
+    """Top-level NAME = const(...) of the module at path that no other Python file of the repo names."""
+    import re
+    import subprocess
+    tree = ast.parse(open(os.path.join(REPO, path)).read())
+    names = [node.targets[0].id for node in tree.body
+             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+             and not node.targets[0].id.startswith("_") and isinstance(node.value, ast.Call)
+             and getattr(node.value.func, "id", "") == "const"]
+    files = subprocess.check_output(["git", "ls-files", "*.py"], cwd=REPO).decode().split()
+    texts = [open(os.path.join(REPO, f)).read() for f in files if f != path]
+    return [n for n in names if not any(re.search(r"\b%s\b" % n, t) for t in texts)]
+
+
+def test_constants_only_their_module_uses_are_underscore_consts():
+    # MicroPython's compiler folds a `_NAME = const(...)` into the code (no globals-dict entry, in RAM
+    # even with the code in flash); a public one stays a global for other modules to import.
+    for path in ("firmware/console/checks.py", "firmware/console/pins.py", "firmware/settings_change.py",
+                 "firmware/saved_state.py", "firmware/drivers/pio_uart.py", "firmware/games/omaha/settings.py"):
+        assert _public_consts_used_only_at_home(path) == [], path
