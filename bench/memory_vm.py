@@ -31,8 +31,8 @@ MODULES = ()            # every firmware module a booted table has imported afte
 #                         (bench/whole_table.py writes them here, found by a run of its own)
 DEFAULTED = 0           # how many of their functions have default arguments (bench/whole_table.py
 #                         counts them on CPython: MicroPython's functions do not show them)
-BUILT = ()              # (module, name) of the values their top levels build at import (not literal
-#                         constants: bench/whole_table.py reads them from the source)
+BUILT = ()              # (module, name, inner tuples built too) of the values their top levels build
+#                         at import (not literal constants: bench/whole_table.py reads them from the source)
 MEM = [0] * 20
 PREV = [0] * 20
 KEPT = []            # heap kept after each step of rounds
@@ -247,12 +247,21 @@ def _clone(src):
     return d
 
 
-def _clone_value(v, seen):
+def _constant(v):
+    if v is None or isinstance(v, (bool, int, float, str, bytes)):
+        return True
+    return type(v) is tuple and all(_constant(x) for x in v)
+
+
+def _clone_value(v, seen, inner_built=True, top=True):
     # A copy of v made of new objects as v is (its containers and buffers): what building v at import
     # left in the heap. Shared, not copied: numbers, functions, classes, modules, and strings and bytes
     # (most are literals, in flash with the code; the few made at import are not counted), and the
-    # instances of classes not of the firmware (the bench's stand-ins: the fake rp2 module).
+    # instances of classes not of the firmware (the bench's stand-ins: the fake rp2 module); and inner
+    # tuples of constants where the source writes them as literals (inner_built false).
     if id(v) in seen or v is None or isinstance(v, (bool, int, float, type, str, bytes)):
+        return v
+    if not top and not inner_built and _constant(v):
         return v
     kind = type(v).__name__
     if kind in ("function", "closure", "bound_method", "module", "staticmethod", "classmethod"):
@@ -265,18 +274,18 @@ def _clone_value(v, seen):
     if kind == "array":
         return array.array("b", bytes(v))      # its bytes, in an array of the same length in bytes
     if isinstance(v, tuple):            # a namedtuple too: the same object size
-        return tuple([_clone_value(x, seen) for x in v])
+        return tuple([_clone_value(x, seen, inner_built, False) for x in v])
     if isinstance(v, list):
-        return [_clone_value(x, seen) for x in v]
+        return [_clone_value(x, seen, inner_built, False) for x in v]
     if isinstance(v, dict):
         d = {}
         for k in v:
-            d[_clone_value(k, seen)] = _clone_value(v[k], seen)
+            d[_clone_value(k, seen, inner_built, False)] = _clone_value(v[k], seen, inner_built, False)
         return d
     if isinstance(v, set):
         out = set()
         for x in v:
-            out.add(_clone_value(x, seen))
+            out.add(_clone_value(x, seen, inner_built, False))
         return out
     module = getattr(type(v), "__module__", "")
     try:
@@ -285,7 +294,7 @@ def _clone_value(v, seen):
         return [v]                        # something else (a compiled regex...): one small object
     if not module.startswith("firmware"):
         return v
-    return [v, _clone_value(attrs, seen)]
+    return [v, _clone_value(attrs, seen, inner_built, False)]
 
 
 def _plain():
@@ -420,7 +429,7 @@ measure(16)
 measure(16)
 # --- next run call ---
 for _i in range(len(BUILT)):
-    BUILT_COPIES[_i] = _clone_value(sys.modules[BUILT[_i][0]].__dict__[BUILT[_i][1]], _SEEN_BUILT)
+    BUILT_COPIES[_i] = _clone_value(sys.modules[BUILT[_i][0]].__dict__[BUILT[_i][1]], _SEEN_BUILT, BUILT[_i][2])
 # --- next run call ---
 measure(18)
 # --- next run call ---

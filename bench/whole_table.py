@@ -166,11 +166,26 @@ def _literal(node):
     return isinstance(node, ast.Tuple) and all(_literal(e) for e in node.elts)
 
 
+def _nested_built(value):
+    """Whether a value's expression builds tuples below its top (a call, a comprehension, a tuple of
+    names): else its inner tuples are literals, constants in flash."""
+    import ast
+    for node in ast.walk(value):
+        if node is value:
+            continue
+        if isinstance(node, (ast.Call, ast.ListComp, ast.GeneratorExp, ast.DictComp, ast.SetComp)):
+            return True
+        if isinstance(node, ast.Tuple) and not _literal(node):
+            return True
+    return False
+
+
 def built_at_import(modules):
-    """[(module, name)] of the module-level values the modules build when imported (a comprehension,
-    a call, a list or dict display...), read from their source: those stay in the heap with the code
-    in flash, where a literal constant (a number, a string, a tuple of those) does not; a name bound
-    to another object (an alias, an import), a function, a class or a const() is not one."""
+    """[(module, name, inner tuples built too)] of the module-level values the modules build when
+    imported (a comprehension, a call, a list or dict display...), read from their source: those stay
+    in the heap with the code in flash, where a literal constant (a number, a string, a tuple of those)
+    does not; a name bound to another object (an alias, an import), a function, a class or a const()
+    is not one."""
     import ast
     out = []
     for name in modules:
@@ -183,8 +198,8 @@ def built_at_import(modules):
                 made = not (_literal(v) or isinstance(v, (ast.Name, ast.Attribute, ast.Lambda))
                             or (isinstance(v, ast.Call) and getattr(v.func, "id", "") == "const"))
                 for target in node.targets:
-                    values[target.id] = made
-        out.extend((name, key) for key in sorted(values) if values[key])
+                    values[target.id] = (made, made and _nested_built(v))
+        out.extend((name, key, values[key][1]) for key in sorted(values) if values[key][0])
     return out
 
 
