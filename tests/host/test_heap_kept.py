@@ -10,8 +10,10 @@ from bench import whole_table
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def test_card_names_and_the_program_checks_buffer_are_not_built_at_import():
-    built = [b[:2] for b in whole_table.built_at_import(["firmware.cards", "firmware.program"])]
+def test_card_names_rank_bits_and_the_program_checks_buffer_are_not_built_at_import():
+    built = [b[:2] for b in whole_table.built_at_import(["firmware.cards", "firmware.program",
+                                                          "firmware.games.omaha.poker_eval"])]
+    assert ("firmware.games.omaha.poker_eval", "RANK_BIT") not in built
     assert ("firmware.cards", "_NAMES") not in built        # 52 strings and a tuple: ~2 KB
     assert ("firmware.program", "_buf") not in built        # 512 bytes used at boot and by `verify`
     assert ("firmware.program", "_view") not in built
