@@ -206,7 +206,8 @@ def built_at_import(modules):
 def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, built=()):
     """bench/memory_vm.py for one game, its rounds block written out: steps x (step_rounds / per_call)
     VM run calls of per_call rounds, the heap kept measured after each step (in two calls of its own);
-    modules: the table's modules, imported (and measured) before it boots."""
+    modules: the table's modules, imported (and measured) before it boots; then bench/memory_flash_vm.py
+    (defaulted, built: what it measures of those modules)."""
     text = open(os.path.join(REPO, "bench", "memory_vm.py")).read()
     head, rest = text.split("# @rounds-begin", 1)
     _, tail = rest.split("# @rounds-end\n", 1)
@@ -214,6 +215,8 @@ def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, b
     block += ("# --- next run call ---\nmeasure(4)\n# --- next run call ---\nmeasure(4)\nKEPT.append(MEM[4])\n"
               'print("step: %d rounds, %d bytes" % (K[0], MEM[4]))\n')
     script = head + block * steps + tail
+    # then, in the same VM, what a board keeps with its code in flash beyond the data
+    script += "# --- next run call ---\n" + open(os.path.join(REPO, "bench", "memory_flash_vm.py")).read()
     script = script.replace('\nGAME = "baccarat"\n', '\nGAME = "%s"\n' % game)
     script = script.replace("\nMODULES = () ", "\nMODULES = %r " % (tuple(modules),))
     script = script.replace("\nDEFAULTED = 0 ", "\nDEFAULTED = %d " % defaulted)
