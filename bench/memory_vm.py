@@ -4,9 +4,10 @@
 # the heap kept after every STEP_ROUNDS rounds up to STEPS x STEP_ROUNDS, whose slope must be 0.
 # The heap kept after boot is split: CODE, what importing every module of MODULES keeps (imported
 # before the boot; bench/whole_table.py lists them), and DATA, boot minus imports: what a board keeps
-# with its code in flash (frozen or ROMFS, whose bytecode takes no heap), less what those modules
-# still keep there (their dicts, functions, classes: counted and estimated below). Run alone, with
-# MODULES empty, CODE is only the three shared modules and DATA holds the rest of the code.
+# with its code in flash (frozen or ROMFS, whose bytecode takes no heap), to which a board adds what
+# those modules still keep there (bench/memory_flash_vm.py, which bench/whole_table.py runs after this
+# script in the same VM). Run alone, with MODULES empty, CODE is only the three shared modules and
+# DATA holds the rest of the code.
 # Prints "key: value" lines.
 #
 #   .venv/bin/python bench/whole_table.py --memory-only     (each game in a VM of its own)
@@ -28,9 +29,10 @@ STEP_ROUNDS = 20        # rounds between two measurements (bench/whole_table.py:
 ROUNDS_PER_CALL = 20    # rounds per VM run call: garbage made in a call is freed only after it
 MODULES = ()            # every firmware module a booted table has imported after a few rounds
 #                         (bench/whole_table.py writes them here, found by a run of its own)
-MEM = [0] * 8
-PREV = [0] * 8
+MEM = [0] * 20
+PREV = [0] * 20
 KEPT = []            # heap kept after each step of rounds
+TABLE = SECOND = _name = None   # made now: __main__'s dict grows here, not in a measured call
 
 
 def measure(slot):
@@ -156,12 +158,13 @@ measure(5)
 # --- next run call ---
 
 
-def fake_buffers(t):
-    # The bench's UART stand-ins keep their bytes in buffers of their own (a board's UART has a
-    # receive ring of 256 bytes and the host port's transmit buffer): counted apart.
-    n = len(t.usb.rx) + len(t.usb.tx)
+def uart_rings(t):
+    # The UARTs' receive and transmit rings: the sizes the rp2 port allocates on the GC heap for the
+    # arguments firmware/hardware.py gives (bench/vmtable.py BenchUART), so a board keeps them too;
+    # the USB console's buffers are static on a board (BenchUSB: none).
+    n = t.usb.buffer_bytes()
     for u in t.machine.uarts.values():
-        n += len(u.rx) + len(u.tx)
+        n += u.buffer_bytes()
     return n
 
 
@@ -175,46 +178,6 @@ def slope(ys):
     num = sum((i - mx) * (ys[i] - my) for i in range(n))
     den = sum((i - mx) * (i - mx) for i in range(n))
     return num / den
-
-
-# What stays in the heap even when the code is frozen or in ROMFS (bytecode, qstrs and constants in
-# flash): each module's object and globals dict, the function and class objects its top level makes.
-# Counted here, and an ESTIMATE of their bytes on a 32-bit port (this VM's word size): a dict 16 bytes
-# and 8 a slot (slots: its entries rounded up to a power of two), a function 16 (a closure or default
-# arguments more), a class 64 and its dict, a module 16; values built at import (tuples, bytearrays)
-# are not counted. Classes' methods are counted as functions.
-_EST = {"modules": 0, "dict_slots": 0, "dicts": 0, "functions": 0, "classes": 0}
-
-
-def _slots(n):
-    k = 1
-    while k < n:
-        k *= 2
-    return k
-
-
-def _count_dict(d, seen):
-    _EST["dicts"] += 1
-    _EST["dict_slots"] += _slots(len(d))
-    for v in d.values():
-        if type(v).__name__ in ("function", "closure", "staticmethod", "classmethod"):
-            _EST["functions"] += 1
-        elif isinstance(v, type) and id(v) not in seen:
-            seen.append(id(v))
-            _EST["classes"] += 1
-            try:
-                _count_dict(v.__dict__, seen)
-            except AttributeError:
-                pass
-
-
-def frozen_residual_estimate():
-    seen = []
-    for name in MODULES:
-        _EST["modules"] += 1
-        _count_dict(sys.modules[name].__dict__, seen)
-    return (16 * _EST["modules"] + 16 * _EST["dicts"] + 8 * _EST["dict_slots"] + 16 * _EST["functions"]
-            + 64 * _EST["classes"])
 
 
 # The booted table's biggest buffers, by owner (their lengths, found by walking the boot's context:
@@ -271,18 +234,13 @@ DATA = MEM[3] - MEM[6]                           # what boot keeps beyond its mo
 print("modules_imported: %d" % len(MODULES))
 print("ram_code_bytes: %d" % CODE)
 print("ram_data_after_boot_bytes: %d" % DATA)
-print("ram_data_after_boot_less_bench_uart_bytes: %d" % (DATA - fake_buffers(TABLE)))
-_RESIDUAL = frozen_residual_estimate()
-print("frozen_residual_counts: %d modules, %d dicts (%d slots), %d functions, %d classes"
-      % (_EST["modules"], _EST["dicts"], _EST["dict_slots"], _EST["functions"], _EST["classes"]))
-print("frozen_residual_estimate_bytes: %d" % _RESIDUAL)
+print("ram_uart_rings_bytes: %d" % uart_rings(TABLE))
 print("biggest_buffers_after_rounds: %s" % biggest_buffers(TABLE.ctx, 8))
 print("round_alloc_bytes: %d" % ALLOC[0])
 print("pass_alloc_max_bytes: %d" % PASS_MAX[0])
 print("peak_bound_bytes: %d" % (KEPT[0] - MEM[2] + (MEM[1] - MEM[0]) + PASS_MAX[0]))
 print("peak_bound_data_only_bytes: %d" % (KEPT[0] - MEM[6] + PASS_MAX[0]))
 print("ram_second_table_bytes: %d" % (MEM[5] - KEPT[-1]))
-print("ram_bench_uart_buffers_bytes: %d" % fake_buffers(TABLE))
 print("rounds_played: %d" % K[0])
 print("kept_after_rounds_bytes: %s" % " ".join("%d" % (k - MEM[2] + (MEM[1] - MEM[0])) for k in KEPT))
 print("kept_data_only_after_rounds_bytes: %s" % " ".join("%d" % (k - MEM[6]) for k in KEPT))

@@ -3,9 +3,10 @@
 # A table is booted by firmware.main.boot() from boards/pico.json and boards/tables/sim-<game>.json,
 # exactly as on the board, on tests.firmware.fakes' machine (pins, I2C, watchdog, the PIO state
 # machines of the bet reader) with three stand-ins made for timing:
-# - BenchUART: bytes in a buffer allocated once (the test FakeUART decodes every frame written, in
-#   Python, which a board's UART does not do); the host's ACKs are given to the Sender between
-#   timed windows (ack()), as a host would send them;
+# - BenchUART: a machine.UART whose receive and transmit buffers are those the rp2 port allocates on
+#   the GC heap (the test FakeUART decodes every frame written, in Python, which a board's UART does
+#   not do); the host's ACKs are given to the Sender between timed windows (ack()), as a host would
+#   send them; BenchUSB: the USB console, whose buffers a board keeps outside the GC heap;
 # - Strip: MicroPython's neopixel.NeoPixel as its driver is written (neopixel.py: a bytearray in
 #   GRB order, filled by __setitem__); write() is the bitstream, not timed (wire time);
 # - the displays are the firmware's own CharLCD and SSD1306 drivers on the fake I2C bus.
@@ -26,22 +27,60 @@ from tests.firmware.fakes import FakeMachine, link_reports
 from tests.firmware.scratch import make_dir
 
 BOARD = "boards/pico.json"
-_RX_SIZE = 512              # a reader line at a time (bet reader lines come through the PIO UART)
-_TX_SIZE = 4096             # what the Sender writes between two ack()s (its window: 8 frames)
+# MicroPython's rp2 port (ports/rp2/machine_uart.c) allocates a UART's receive and transmit rings on
+# the GC heap when the UART is constructed: rxbuf + 1 and txbuf + 1 bytes (ringbuf_alloc; the ring
+# keeps one byte free), DEFAULT_BUFFER_SIZE (256) each when not given, at least MIN_BUFFER_SIZE (32).
+# firmware/hardware.py gives the host port txbuf=HOST_TXBUF, the reader port nothing: the bench
+# allocates exactly those, so that the heap the memory bench measures holds the board's rings. The
+# UART object itself is static on the board (machine_uart_obj[]); here it is a Python object.
+RP2_UART_BUFFER = 256       # DEFAULT_BUFFER_SIZE
+RP2_UART_MIN_BUFFER = 32    # MIN_BUFFER_SIZE
+RP2_UART_MAX_BUFFER = 32766
 _READER_UART = 0            # boards/pico.json: shoe and dice share UART 0
 _HOST_UART = 1
 _BETS_SM = 0                # boards/pico.json: the bet reader's PIO state machine
 PASS_MS = 10                # firmware.main.POLL_MS: one input pass
 
 
-class BenchUART:
-    """A UART whose receive and transmit buffers are allocated once."""
+def rp2_ring_bytes(requested):
+    """What the rp2 port's UART holds for an rxbuf/txbuf argument (0 or less: not given)."""
+    if requested <= 0:
+        return RP2_UART_BUFFER
+    if requested > RP2_UART_MAX_BUFFER:
+        raise ValueError("rxbuf/txbuf too large")
+    return requested if requested > RP2_UART_MIN_BUFFER else RP2_UART_MIN_BUFFER
 
-    def __init__(self):
-        self.rx = bytearray(_RX_SIZE)
+
+class _Wire:
+    """The far end of a UART's transmit wire: on a board the ring drains at the baud rate while the
+    loop runs (115200 baud: ~115 bytes in a 10 ms pass), here only when the bench takes the bytes
+    (take(), between timed windows); a write that finds the ring full first moves the ring's bytes
+    here (a copy into a buffer allocated once, when bench/vmtable.py is imported: the bench's, not
+    the table's heap). One for all the bench's UARTs: one table at a time writes more than its ring
+    between two take()s, which _spill checks."""
+
+    def __init__(self, size):
+        self.buf = bytearray(size)
+        self.n = 0
+        self.owner = None
+
+
+_WIRE = _Wire(4096)     # more than the Sender's window (8 frames of at most 200 bytes) unacknowledged
+
+
+class BenchUART:
+    """A UART with the rp2 port's receive and transmit buffers (rxbuf + 1, txbuf + 1 bytes, allocated
+    once). Bytes written stay in the transmit buffer until take(); when it is full they go on to the
+    wire's far end (_Wire), as a board's ring drains onto the wire meanwhile. feed() fills the receive
+    buffer, at most rxbuf bytes between two reads, as a board's ring holds them."""
+
+    def __init__(self, rxbuf=0, txbuf=0):
+        self.rx_size = rp2_ring_bytes(rxbuf)
+        self.tx_size = rp2_ring_bytes(txbuf)
+        self.rx = bytearray(self.rx_size + 1)
         self.head = 0
         self.tail = 0
-        self.tx = bytearray(_TX_SIZE)
+        self.tx = bytearray(self.tx_size + 1)
         self.sent = 0               # bytes in tx
         self.total = 0              # bytes ever written
 
@@ -49,8 +88,8 @@ class BenchUART:
         if self.head == self.tail:
             self.head = self.tail = 0
         n = len(data)
-        if self.tail + n > _RX_SIZE:
-            raise RuntimeError("BenchUART: receive buffer full")
+        if self.tail + n > self.rx_size:
+            raise RuntimeError("BenchUART: receive buffer full (%d bytes)" % self.rx_size)
         self.rx[self.tail:self.tail + n] = data
         self.tail += n
 
@@ -71,18 +110,62 @@ class BenchUART:
 
     def write(self, data):
         n = len(data)
-        if self.sent + n > _TX_SIZE:
-            self.sent = 0            # the oldest bytes are dropped: only the last window is read back
+        if self.sent + n > self.tx_size:
+            self._spill()
+            if n > self.tx_size:
+                raise RuntimeError("BenchUART: a write of %d bytes, the transmit buffer holds %d" % (n, self.tx_size))
         self.tx[self.sent:self.sent + n] = data
         self.sent += n
         self.total += n
         return n
 
+    def _spill(self):
+        wire = _WIRE
+        if wire.n and wire.owner is not self:
+            raise RuntimeError("BenchUART: the wire holds another UART's bytes, not taken")
+        if wire.n + self.sent > len(wire.buf):
+            raise RuntimeError("BenchUART: %d bytes written since the last take()" % (wire.n + self.sent))
+        wire.owner = self
+        wire.buf[wire.n:wire.n + self.sent] = memoryview(self.tx)[:self.sent]
+        wire.n += self.sent
+        self.sent = 0
+
     def take(self):
         """The bytes written since the last take() (allocates: not for a timed window)."""
         out = bytes(self.tx[:self.sent])
         self.sent = 0
+        wire = _WIRE
+        if wire.n and wire.owner is self:
+            out = bytes(wire.buf[:wire.n]) + out
+            wire.n = 0
+            wire.owner = None
         return out
+
+    def buffer_bytes(self):
+        return len(self.rx) + len(self.tx)
+
+
+class BenchUSB:
+    """The USB console ({"usb": true}): on the board the REPL's CDC port, whose receive and transmit
+    buffers are static (the port's stdin ring, TinyUSB's FIFOs), not on the GC heap; the bench
+    types nothing on it and reads nothing back: what is written is counted, not kept."""
+
+    def __init__(self):
+        self.total = 0
+
+    def any(self):
+        return 0
+
+    def readinto(self, buf, n=None):
+        return 0
+
+    def write(self, data):
+        n = len(data)
+        self.total += n
+        return n
+
+    def buffer_bytes(self):
+        return 0
 
 
 class Strip:
@@ -125,8 +208,8 @@ def bench_machine():
     machine = FakeMachine()
 
     class UART(BenchUART):
-        def __init__(self, uart_id, baudrate=9600, tx=None, rx=None, timeout=0, txbuf=0):
-            BenchUART.__init__(self)
+        def __init__(self, uart_id, baudrate=9600, tx=None, rx=None, timeout=0, txbuf=0, rxbuf=0):
+            BenchUART.__init__(self, rxbuf, txbuf)
             machine.uarts[uart_id] = self
 
     machine.UART = UART
@@ -165,7 +248,7 @@ class Table:
         self.machine = bench_machine()
         self.np = NeoPixelModule()
         self.state_dir = make_dir()
-        self.usb = BenchUART()
+        self.usb = BenchUSB()
         self.ctx = main.boot(self.machine, self.np, BOARD, "boards/tables/sim-%s.json" % game, self.state_dir,
                              None, self.usb)
         self.reader = self.machine.uarts[_READER_UART]

@@ -61,6 +61,11 @@ class Board:
         # The service jumper's pin (pull-up; jumper to ground at reset: service mode, the REPL open), or None
         self.service_pin = data.get("service_pin")
 
+    def keep_layout(self, layout):
+        """Forget every other layout's zone map: a booted table reads only its own (bring-up's lights,
+        the seat count), and each map parsed from the board file keeps 1.5-3 KB of heap."""
+        self.zones = {layout: self.zones[layout]} if layout in self.zones else {}
+
     def button_index(self, role):
         for i in range(len(self.buttons)):
             if self.buttons[i][0] == role:

@@ -10,20 +10,28 @@ from firmware.errors import SettingsError
 # What each microcontroller has: GPIO numbers, UART ids, I2C ids, longest watchdog,
 # "functions": for a chip without a GPIO matrix, the pins that can carry each bus signal
 # (function -> unit id -> pins); absent: any GPIO can; and "pio": its PIO blocks and
-# "pio_sms" state machines in each (absent: the chip has no PIO).
+# "pio_sms" state machines in each (absent: the chip has no PIO). The pin numbers are written out,
+# not built with range() at import: a tuple of literals is a constant, in flash with frozen or ROMFS
+# code, where built ones stayed in the heap for the whole run (the dicts still are: ~1 KB).
 MCUS = {
     # RP2040 datasheet 2.19.2 (GPIO functions); MicroPython's machine.UART/I2C refuse
     # other pins ("bad TX pin"), so they are refused here, before the board boots.
     # Datasheet 3.1: two PIO blocks of four state machines; PIO reaches every GPIO.
-    "rp2040": {"gpio": tuple(range(0, 30)), "uart": (0, 1), "i2c": (0, 1), "wdt_max_ms": 8388,
+    "rp2040": {"gpio": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+                        25, 26, 27, 28, 29),
+               "uart": (0, 1), "i2c": (0, 1), "wdt_max_ms": 8388,
                "pio": (0, 1), "pio_sms": 4,
                "functions": {"tx": {0: (0, 12, 16, 28), 1: (4, 8, 20, 24)},
                              "rx": {0: (1, 13, 17, 29), 1: (5, 9, 21, 25)},
-                             "sda": {0: tuple(range(0, 30, 4)), 1: tuple(range(2, 30, 4))},
-                             "scl": {0: tuple(range(1, 30, 4)), 1: tuple(range(3, 30, 4))}}},
-    "esp32s3": {"gpio": tuple(range(0, 22)) + tuple(range(26, 49)), "uart": (0, 1, 2), "i2c": (0, 1),
-                "wdt_max_ms": 60000},
-    "hostsim": {"gpio": tuple(range(0, 64)), "uart": tuple(range(0, 8)), "i2c": (0, 1, 2, 3),
+                             "sda": {0: (0, 4, 8, 12, 16, 20, 24, 28), 1: (2, 6, 10, 14, 18, 22, 26)},
+                             "scl": {0: (1, 5, 9, 13, 17, 21, 25, 29), 1: (3, 7, 11, 15, 19, 23, 27)}}},
+    "esp32s3": {"gpio": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                         26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48),
+                "uart": (0, 1, 2), "i2c": (0, 1), "wdt_max_ms": 60000},
+    "hostsim": {"gpio": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+                         25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+                         48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63),
+                "uart": (0, 1, 2, 3, 4, 5, 6, 7), "i2c": (0, 1, 2, 3),
                 "wdt_max_ms": 60000},
 }
 

@@ -41,9 +41,17 @@ def check(card):
     return card
 
 
-# Every card's code, made once (~2 KB of heap): name() was a check and a concatenation, 8 us on the
-# MicroPython VM, and reports, screens and recall name a round's cards several times each.
-_NAMES = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE))
+# Every card's code, card = rank * 4 + suit: name() was a check and a concatenation, 8 us on the
+# MicroPython VM, and reports, screens and recall name a round's cards several times each. Written
+# out, not built at import: a tuple of string literals is a constant, which frozen or ROMFS code keeps
+# in flash (built, it kept ~2 KB of heap: the tuple and 52 strings). tests/firmware/test_cards.py
+# checks it against RANKS and SUITS.
+_NAMES = (
+    "2c", "2d", "2h", "2s", "3c", "3d", "3h", "3s", "4c", "4d", "4h", "4s", "5c",
+    "5d", "5h", "5s", "6c", "6d", "6h", "6s", "7c", "7d", "7h", "7s", "8c", "8d",
+    "8h", "8s", "9c", "9d", "9h", "9s", "Tc", "Td", "Th", "Ts", "Jc", "Jd", "Jh",
+    "Js", "Qc", "Qd", "Qh", "Qs", "Kc", "Kd", "Kh", "Ks", "Ac", "Ad", "Ah", "As",
+)
 
 
 def name(card):

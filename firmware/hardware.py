@@ -101,6 +101,7 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
     if board.keypad is not None:
         hw.keypad = _keypad(machine, board.keypad)
     strip = neopixel.NeoPixel(machine.Pin(board.pixel_pin), board.pixel_count)
+    board.keep_layout(layout)       # the other layouts' zone maps: never read again, kept in the heap
     zones = board.zones.get(layout, {})
     hw.lights = ZoneLights(strip, board.pixel_count, sorted(zones.items()))
     if lcd_class is None:

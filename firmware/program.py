@@ -27,9 +27,8 @@ from firmware.compat import const
 
 MANIFEST = "manifest.json"
 _BLOCK = const(64)            # SHA-256 block size (RFC 2104's B)
-_CHUNK = const(512)           # files are read through one buffer of this size
-_buf = bytearray(_CHUNK)
-_view = memoryview(_buf)
+_CHUNK = const(512)           # files are read through one buffer of this size, made by check() or verify()
+#                               for their run (boot, the console's verify): not kept for the whole run
 
 # check()'s problems (the host report's "problem").
 MISSING = "missing"
@@ -122,17 +121,18 @@ def load_manifest(root=""):
     return out
 
 
-def _feed(path, sinks):
-    """Read the file at path through the one buffer into every sink's update(); returns its size."""
+def _feed(path, sinks, buf):
+    """Read the file at path through buf (a memoryview of the caller's buffer) into every sink's
+    update(); returns its size."""
     total = 0
     with open(path, "rb") as f:
         while True:
-            n = f.readinto(_buf)
+            n = f.readinto(buf)
             if not n:
                 return total
             total += n
             for sink in sinks:
-                sink.update(_view[:n])
+                sink.update(buf[:n])
 
 
 def check(root=""):
@@ -145,6 +145,7 @@ def check(root=""):
     except ManifestError as exc:
         return MANIFEST, str(exc)
     tops = []                 # top folders of the entries, each looked for once where it must not be
+    buf = memoryview(bytearray(_CHUNK))
     for path, size, digest, rom in entries:
         top = path.split("/", 1)[0]
         if top != path and top not in tops:
@@ -154,7 +155,7 @@ def check(root=""):
             tops.append(top)
         digester = hashlib.sha256()
         try:
-            got = _feed(_located(root, path, rom), (digester,))
+            got = _feed(_located(root, path, rom), (digester,), buf)
         except OSError:
             return path, MISSING
         if got != size:
@@ -173,12 +174,13 @@ def verify(seed, root=""):
     cannot be read.
     """
     mac = Hmac(seed.encode() if isinstance(seed, str) else bytes(seed))
+    buf = memoryview(bytearray(_CHUNK))
     for path, _, _, rom in load_manifest(root):
         full = _located(root, path, rom)
         size = _size(full)
         mac.update(path.encode())
         mac.update(("\n%d\n" % size).encode())
-        if _feed(full, (mac,)) != size:
+        if _feed(full, (mac,), buf) != size:
             raise OSError("%s changed while it was read" % path)
     return mac.hexdigest()
 

@@ -13,7 +13,7 @@ from firmware.compat import const, format_exception
 
 CRASH_LOG = "crash.log"
 CRASH_PREVIOUS = "crash.prev"
-CRASH_LOG_MAX = const(2048)
+_CRASH_LOG_MAX = const(2048)
 PENDING_FAULT = "fault.pending"   # "CODE DETAIL\n" while a fault waits for the dealer's CONFIRM
 
 _RECORD_MAX = const(32)           # longest pending-fault record we write, with room to spare
@@ -50,7 +50,7 @@ def record_crash(exc, state_dir="", fs=None):
                 old = f.read()
         except (OSError, ValueError):   # none yet, or unreadable: start afresh
             old = ""
-        text = (old + text)[-CRASH_LOG_MAX:]
+        text = (old + text)[-_CRASH_LOG_MAX:]
         with opener(path(state_dir, CRASH_LOG), "w") as f:
             f.write(text)
     except OSError:

@@ -20,7 +20,7 @@ from firmware.saved_state import path as state_path
 
 PENDING_FILE = "settings.pending"     # {"ref": REF, "settings": {...}}: committed, not yet applied
 NEW_SUFFIX = ".new"                   # the table file being written (renamed over it once complete)
-REF_MAX = const(24)                   # an approval reference: one word, letters, digits and - _ . /
+_REF_MAX = const(24)                   # an approval reference: one word, letters, digits and - _ . /
 _REF_CHARS = "-_./"
 # Settings the console never changes: the number of seats sizes the bet reader's and the stacks'
 # arrays (a new table.json and a reset).
@@ -67,8 +67,8 @@ def parse_value(key, text, current):
 
 def check_ref(ref):
     """None, or why REF is no approval reference."""
-    if not 1 <= len(ref) <= REF_MAX:
-        return "an approval reference is 1 to %d characters" % REF_MAX
+    if not 1 <= len(ref) <= _REF_MAX:
+        return "an approval reference is 1 to %d characters" % _REF_MAX
     for ch in ref:
         if not (ch.isalpha() or ch.isdigit() or ch in _REF_CHARS):
             return "an approval reference is letters, digits and - _ . / only"

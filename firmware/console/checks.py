@@ -4,14 +4,14 @@
 # machine lights them, reports them, and refuses them over a fault's alarm).
 # The lights test walks every zone one WALK_STEP_MS at a time from step(),
 # which the shell calls every pass; the display test holds its pattern for
-# DISPLAY_TEST_MS while the output task leaves the displays alone.
+# _DISPLAY_TEST_MS while the output task leaves the displays alone.
 from firmware import faults, table_config
 from firmware import table as table_mod
 from firmware.compat import const
 from firmware.events import CON_NO_ZONE, CON_REFUSED, CON_USAGE, LAMP, LAMP_ALL, LAMP_CHECK_END
 
 WALK_STEP_MS = const(500)
-DISPLAY_TEST_MS = const(3000)
+_DISPLAY_TEST_MS = const(3000)
 
 
 def _refusal(con, what):
@@ -118,10 +118,10 @@ def display_test(con, args):
                 display.show()
             else:
                 display.show(_pattern(role, getattr(display, "cols", 20), getattr(display, "rows", 4)))
-            lines.append("%s: test pattern for %d s" % (role, DISPLAY_TEST_MS // 1000))
+            lines.append("%s: test pattern for %d s" % (role, _DISPLAY_TEST_MS // 1000))
         except OSError as exc:
             lines.append("%s: no answer (%s)" % (role, exc))
-    con.display_hold_ms = DISPLAY_TEST_MS
+    con.display_hold_ms = _DISPLAY_TEST_MS
     return lines or ["no displays"]
 
 

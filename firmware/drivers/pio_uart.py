@@ -27,7 +27,7 @@ from firmware.compat import const
 
 SMS_PER_PIO = const(4)        # state machines in one PIO block (RP2040 datasheet 3.1)
 CYCLES_PER_BIT = const(8)     # both programs spend 8 state-machine cycles on each bit
-FIFO_DEPTH = const(8)         # each program joins its SM's two 4-word FIFOs into one
+_FIFO_DEPTH = const(8)         # each program joins its SM's two 4-word FIFOs into one
 _BYTE_SHIFT = const(24)       # shifted in from the left, 8 bits end in the word's top byte
 _RX_RING = const(256)         # bytes held for SerialLine between passes (one slot stays free)
 _TX_RING = const(128)
@@ -157,7 +157,7 @@ class PioUart:
         ring = self._out
         size = len(ring)
         tail = self._out_tail
-        while tail != self._out_head and sm.tx_fifo() < FIFO_DEPTH:
+        while tail != self._out_head and sm.tx_fifo() < _FIFO_DEPTH:
             sm.put(ring[tail])
             tail += 1
             if tail == size:

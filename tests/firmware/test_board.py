@@ -429,3 +429,29 @@ def test_service_pin_is_optional_and_in_the_one_pin_plan():
         d = _data()
         d["service_pin"] = bad
         raises_match(SettingsError, "service_pin: pin", board.validate, "pico", d)
+
+
+def test_bring_up_keeps_only_the_tables_layout():
+    # Each layout's zone map parsed from the board file stays in the heap as long as the board (the whole
+    # run): bring-up keeps the table's own, the only one read after it (the seat count), and drops the rest.
+    from firmware.hardware import bring_up
+    from tests.firmware.fakes import FakeMachine, FakeNeoPixelModule, FakeUART
+    b = board.load("boards/pico.json")
+    assert sorted(b.zones) == ["baccarat", "craps", "omaha"]
+    omaha = b.zones["omaha"]
+    hw = bring_up(b, "omaha", FakeMachine(), FakeNeoPixelModule(), usb_console=FakeUART())
+    assert list(b.zones) == ["omaha"] and b.zones["omaha"] is omaha
+    assert sorted(hw.lights.names) == sorted(omaha)
+    b.keep_layout("craps")                # a layout the board has no map for: none kept
+    assert b.zones == {}
+
+
+def test_mcu_pin_tables_are_written_out_as_the_chips_have_them():
+    # board_checks.MCUS lists pins as literal tuples (constants: in flash with frozen or ROMFS code,
+    # where tuple(range(...)) built at import stayed in the heap): the same pins as those ranges.
+    from firmware.board_checks import MCUS
+    assert MCUS["rp2040"]["gpio"] == tuple(range(0, 30))
+    assert MCUS["rp2040"]["functions"]["sda"] == {0: tuple(range(0, 30, 4)), 1: tuple(range(2, 30, 4))}
+    assert MCUS["rp2040"]["functions"]["scl"] == {0: tuple(range(1, 30, 4)), 1: tuple(range(3, 30, 4))}
+    assert MCUS["esp32s3"]["gpio"] == tuple(range(0, 22)) + tuple(range(26, 49))
+    assert MCUS["hostsim"]["gpio"] == tuple(range(0, 64)) and MCUS["hostsim"]["uart"] == tuple(range(0, 8))

@@ -147,3 +147,11 @@ def test_ram_of_a_fresh_import_within_16k_on_micropython():
         sys.modules[name] = saved
         setattr(package, "poker_eval", saved)
     assert 0 < used <= 16384, used
+
+
+def test_rank_bits_are_each_cards_rank_bit():
+    # Written out as a literal (a constant: in flash with frozen or ROMFS code): card >> 2 is its rank.
+    from firmware.games.omaha.poker_eval import RANK_BIT
+    assert len(RANK_BIT) == 52
+    for card in range(52):
+        assert RANK_BIT[card] == 1 << (card >> 2)

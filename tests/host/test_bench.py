@@ -171,7 +171,11 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
         pytest.skip(str(exc))
     assert "firmware.main" in modules and "firmware.games.craps" in modules and len(modules) > 50, modules
     path = tmp_path / "memory_vm.py"
-    path.write_text(whole_table.memory_script("craps", steps=1, step_rounds=2, per_call=2, modules=modules))
+    defaulted = whole_table.defaulted_functions(modules)
+    assert 0 < defaulted < 200, defaulted
+    built = whole_table.built_at_import(modules)
+    path.write_text(whole_table.memory_script("craps", steps=1, step_rounds=2, per_call=2, modules=modules,
+                                              defaulted=defaulted, built=built))
     out = whole_table.run_vm(str(path), steps=True, timeout=600)
     fig = dict(line.partition(": ")[::2] for line in out.splitlines())
     assert "ram_unsteady" not in out, out
@@ -181,4 +185,87 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     assert code > 2 * data > 0, out
     assert abs(data - int(fig["ram_second_table_bytes"])) < 4096, out
     assert int(fig["frozen_residual_estimate_bytes"]) > 0, out
+    # The residual's sizes measured in the VM: a bytecode function is one 16-byte block (two with
+    # default arguments), every module's and class's dict cloned, the total of the same order as the
+    # estimate it replaced.
+    sizes = fig["frozen_residual_sizes_bytes"]
+    assert "a function 16.0, with default arguments 32.0" in sizes, out
+    assert ("(%s cloned)" % fig["frozen_residual_counts"].split(" dicts")[0].split(", ")[-1]) in sizes, out
+    built_values, built_bytes = fig["frozen_residual_built_at_import"].split(" values, ")
+    assert int(built_values) == len(built) and 0 < int(built_bytes.split()[0]) < 16384, out
+    measured = int(fig["frozen_residual_measured_bytes"])
+    assert 0.5 < measured / int(fig["frozen_residual_estimate_bytes"]) < 1.5, out
+    # The bench's stand-ins for what an RP2040 keeps static (pins, UART, I2C, WDT, state machines):
+    # measured, a few KB of the data, not the UARTs' rings (the port's heap) nor the table's objects.
+    assert 1000 < int(fig["ram_bench_stand_ins_bytes"]) < data // 4, out
+    assert int(fig["ram_data_less_stand_ins_bytes"]) == data - int(fig["ram_bench_stand_ins_bytes"]), out
     assert fig["biggest_buffers_after_rounds"].startswith("ctx."), out
+
+
+def test_bench_uarts_hold_the_rings_the_rp2_port_allocates():
+    # ports/rp2/machine_uart.c: rxbuf + 1 and txbuf + 1 bytes on the GC heap, 256 when not given, at
+    # least 32; the booted table's host port gets txbuf=HOST_TXBUF (firmware/hardware.py), its reader
+    # port nothing, and the USB console keeps no buffer on the heap (a board's are static).
+    from bench import vmtable
+    from firmware.hardware import HOST_TXBUF
+    machine = vmtable.bench_machine()
+    assert (len(machine.UART(0).rx), len(machine.UART(0).tx)) == (257, 257)
+    assert machine.UART(1, txbuf=HOST_TXBUF).buffer_bytes() == 257 + HOST_TXBUF + 1
+    assert machine.UART(1, rxbuf=8).rx_size == 32
+    with pytest.raises(ValueError):
+        machine.UART(1, txbuf=40000)
+    table = vmtable.Table("omaha")
+    assert table.host.tx_size == HOST_TXBUF and table.reader.buffer_bytes() == 2 * 257
+    assert table.usb.buffer_bytes() == 0
+    assert table.machine.uarts.keys() == {0, 1}
+
+
+def test_bench_uart_bytes_beyond_its_ring_go_on_to_the_wire_in_order():
+    from bench import vmtable
+    machine = vmtable.bench_machine()
+    uart, other = machine.UART(1, txbuf=64), machine.UART(0, txbuf=64)
+    chunks = [bytes([65 + i]) * 40 for i in range(5)]        # 200 bytes through a 64-byte ring
+    for chunk in chunks:
+        assert uart.write(chunk) == 40
+    with pytest.raises(RuntimeError, match="another UART"):
+        other.write(b"x" * 100)                                 # the wire holds the first UART's bytes
+    assert uart.take() == b"".join(chunks) and uart.take() == b""
+    with pytest.raises(RuntimeError, match="a write of 65 bytes"):
+        uart.write(b"y" * 65)
+    with pytest.raises(RuntimeError, match="receive buffer full"):
+        machine.UART(0).feed(b"z" * 257)
+
+
+def test_defaulted_functions_counts_each_function_once(monkeypatch):
+    # Functions with default arguments, at the top level and in the modules' classes (a staticmethod
+    # unwrapped), each once even when another module imports it; a class of another module not walked.
+    import types
+    from bench import whole_table
+    one, two = types.ModuleType("probe_one"), types.ModuleType("probe_two")
+    exec("def f(a, b=1): pass\ndef g(a): pass\ndef h(*, k=2): pass\n"
+         "class C:\n    def m(self, x=None): pass\n    def n(self): pass\n"
+         "    @staticmethod\n    def s(y=3): pass\n", one.__dict__)
+    one.__dict__["__name__"] = "probe_one"
+    one.C.__module__ = "probe_one"
+    exec("class D:\n    def m(self, x=1): pass\n", two.__dict__)
+    two.D.__module__ = "probe_elsewhere"
+    two.f, two.C = one.f, one.C
+    monkeypatch.setitem(__import__("sys").modules, "probe_one", one)
+    monkeypatch.setitem(__import__("sys").modules, "probe_two", two)
+    assert whole_table.defaulted_functions(["probe_one", "probe_two"]) == 4     # f, h, C.m, C.s
+
+
+def test_built_at_import_lists_what_a_module_makes_not_its_literals():
+    # A dict display, a call, a comprehension: made in the heap at import even with the code in flash;
+    # a literal (a string, a number, a tuple of those), a const(), an alias or an import: not.
+    from bench import whole_table
+    built = whole_table.built_at_import(["firmware.console.commands", "firmware.program", "firmware.board_checks"])
+    assert ("firmware.console.commands", "TABLE") in [b[:2] for b in built]
+    assert ("firmware.board_checks", "MCUS", False) in built               # its pin tuples: literals
+    assert whole_table.built_at_import(["firmware.drivers.keypad"]) == []    # literal tuples only
+    assert whole_table._nested_built(__import__("ast").parse("X = {'a': tuple(range(3))}").body[0].value)
+    assert not whole_table._nested_built(__import__("ast").parse("X = {'a': (1, 2)}").body[0].value)
+    for literal in ("MANIFEST", "_CHUNK", "MISSING", "ROM"):
+        assert not [b for b in built if b[:2] == ("firmware.program", literal)]
+    assert whole_table._literal(__import__("ast").parse("X = (1, -2, 'a', (b'c', None))").body[0].value)
+    assert not whole_table._literal(__import__("ast").parse("X = (1, Y)").body[0].value)

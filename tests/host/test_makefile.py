@@ -57,7 +57,7 @@ def test_make_bench_runs_every_bench():
         assert command in proc.stdout, command
     helpers = {"benchutil.py", "vmtable.py", "profile_pass.py", "profile_report.py"}
     driven = {"omaha_vm.py": "omaha_eval.py", "craps_vm.py": "craps_odds.py", "table_vm.py": "whole_table.py",
-              "memory_vm.py": "whole_table.py"}
+              "memory_vm.py": "whole_table.py", "memory_flash_vm.py": "whole_table.py"}
     for name in sorted(os.listdir(os.path.join(REPO, "bench"))):
         if not name.endswith(".py") or name in helpers:
             continue

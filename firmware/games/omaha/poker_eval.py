@@ -57,8 +57,15 @@ _LOW_MASK = 0x1FFF
 from firmware.cards import check, name
 from firmware.errors import CardCodeError
 
-# card int -> 1 << rank_index (firmware/cards.py: rank_index = card >> 2)
-RANK_BIT = tuple(1 << (c >> 2) for c in range(52))
+# card int -> 1 << rank_index (firmware/cards.py: rank_index = card >> 2), written out: a tuple of
+# literals is a constant, in flash with frozen or ROMFS code (built at import it stayed in the heap);
+# tests/firmware/test_poker_eval.py checks it against that formula.
+RANK_BIT = (
+    1, 1, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 8, 8, 8, 8,
+    16, 16, 16, 16, 32, 32, 32, 32, 64, 64, 64, 64, 128, 128, 128, 128,
+    256, 256, 256, 256, 512, 512, 512, 512, 1024, 1024, 1024, 1024, 2048, 2048, 2048, 2048,
+    4096, 4096, 4096, 4096,
+)
 
 
 # Straight rank masks other than the wheel: five consecutive bits.

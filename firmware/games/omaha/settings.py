@@ -3,6 +3,7 @@
 # Every option the regulation leaves to the house, or that a reading of the
 # text decides, is a setting here; a bad value raises SettingsError naming the
 # setting and its allowed values. Amounts are ints in the table's smallest unit.
+from firmware.compat import const
 from firmware.errors import SettingsError
 
 POT_LIMIT = "pot_limit"  # art. 11(2): the "limit game", bet/raise at most the pot
@@ -19,10 +20,10 @@ HEADS_UP_NO_LIMIT = "no_limit"  # alternative: heads-up also lifts the pot-size 
 HEADS_UP_RULES = (HEADS_UP_NO_RAISE_CAP, HEADS_UP_NO_LIMIT)
 
 RAKE_PERCENTS = (0, 3, 4, 5)  # art. 16: 3% to 5%; 0 = no rake (e.g. tournament, art. 4(2))
-RAKE_CAP_MAX_BIG_BLINDS = 5  # art. 16: at most five big blinds
+_RAKE_CAP_MAX_BIG_BLINDS = const(5)  # art. 16: at most five big blinds
 POT_LIMIT_RAISE_CAP = 3  # art. 12(2): at most 3 raises per betting round
-MIN_SEATS = 2
-MAX_SEATS = 20  # art. 2: 10 seats, the house may use more
+_MIN_SEATS = const(2)
+_MAX_SEATS = const(20)  # art. 2: 10 seats, the house may use more
 MIN_PLAYERS = 2  # art. 2(3)
 MAX_PLAYERS = 11  # one 52-card deck: 4 hole cards each + 3 burns + 5 board (art. 1(1)(3))
 
@@ -71,10 +72,10 @@ class OmahaSettings:
                                 % (percent,))
         self.rake_percent = percent
         self.rake_cap_big_blinds = _int("rake_cap_big_blinds", values["rake_cap_big_blinds"],
-                                        1, RAKE_CAP_MAX_BIG_BLINDS)
+                                        1, _RAKE_CAP_MAX_BIG_BLINDS)
         self.odd_chip = _choice("odd_chip", values["odd_chip"], ODD_CHIP_RULES, "10(5)")
         self.heads_up = _choice("heads_up", values["heads_up"], HEADS_UP_RULES, "12(4)")
-        self.seats = _int("seats", values["seats"], MIN_SEATS, MAX_SEATS)
+        self.seats = _int("seats", values["seats"], _MIN_SEATS, _MAX_SEATS)
 
     def copy(self):
         """A freshly validated copy: a hand plays under the options it started with,
