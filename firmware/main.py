@@ -34,7 +34,7 @@ DISPLAY_MS = const(100)   # LCD refresh at most this often
 # The reader port a game does not use (game_setup.READER_ROLE says which one it does).
 _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
 # The host link (docs/host-link.md): frames the host has not acknowledged wait on flash with a RAM copy,
-# 64 of HOST_SLOT bytes (12.5 KB of the Pico's heap); the alarm (LINK_BACKLOG) comes at 48. A frame carries
+# 64 of HOST_SLOT bytes, the newest 16 of them in RAM (3.2 KB) and a 2 KB batch buffer; the alarm (LINK_BACKLOG) comes at 48. A frame carries
 # at most HOST_PIECE bytes of a report (a longer one goes as PARTs): short frames get through a
 # noisy line far more often than 500-byte ones (1 % of bytes hit: 20 % of 170-byte frames, 1 % of 500).
 HOST_STORE_FRAMES = const(64)
