@@ -1,14 +1,16 @@
 # Baccarat roads and scoreboard figures measured on MicroPython itself: RAM kept by a Roads (the
-# preallocated road buffers) and what one scoreboard redraw allocates early and late in a shoe,
-# with how many beads and big-road entries that redraw shows. Prints "key: value" lines.
+# preallocated road buffers) and what one whole scoreboard redraw (Scoreboard.draw_all()) allocates
+# early and late in a shoe, with how many beads and big-road entries that redraw shows; and what the
+# table's usual draw allocates there (Scoreboard.draw() after one result: it paints only what the
+# result added, the header included). Prints "key: value" lines.
 #
 # In the MicroPython VM: python -m tools.mpvm --steps bench/scoreboard_vm.py. --steps runs each part
 # between "# --- next run call ---" lines as its own VM run call: in the WebAssembly port a
 # gc.collect() frees nothing allocated during its own call, so memory KEPT is measured by
 # collecting in later calls, three times, the last two of which must agree (else a
 # ram_unsteady_slot line says so). What a redraw ALLOCATES is measured inside one call with the
-# collector disabled (gc.mem_alloc() before and after draw()): nothing is freed meanwhile, so the
-# difference is every byte the redraw asked for. On a board (mpremote mount . run
+# collector disabled (gc.mem_alloc() before and after the call): nothing is freed meanwhile, so the
+# difference is every byte the draw asked for. On a board (mpremote mount . run
 # bench/scoreboard_vm.py) the file runs as one script.
 import gc
 import sys
@@ -61,21 +63,35 @@ def visible_entries(columns):
     return sum(1 for k in range(n) if cols[k] >= first)
 
 
+class Canvas(framebuf.FrameBuffer):
+    # The SSD1306 driver's canvas without its bus: a MONO_VLSB FrameBuffer showing its .buffer, so a
+    # part that scrolls is moved in the buffer, as on the table's display.
+    def __init__(self, buffer, width, height):
+        super().__init__(buffer, width, height, framebuf.MONO_VLSB)
+        self.buffer = buffer
+
+
+def allocated(call, roads):
+    # Every byte call(roads) asks for: the collector off, nothing freed meanwhile.
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    call(roads)
+    used = gc.mem_alloc() - before
+    gc.enable()
+    return used
+
+
 def redraws():
-    # A result, then a redraw, as at the table; the redraws of SAMPLES are measured.
+    # A result, then a draw, as at the table; at SAMPLES that draw (what the result added) and then a
+    # whole redraw of the same picture are measured.
     rnd = lcg(11)
-    fb = framebuf.FrameBuffer(bytearray(WIDTH * HEIGHT // 8), WIDTH, HEIGHT, framebuf.MONO_VLSB)
-    board = Scoreboard(fb, WIDTH, HEIGHT)
+    board = Scoreboard(Canvas(bytearray(WIDTH * HEIGHT // 8), WIDTH, HEIGHT), WIDTH, HEIGHT)
     for n in range(1, ROUNDS + 1):
         ROADS.add(KINDS[rnd(9)])
         if n in SAMPLES:
-            gc.collect()
-            gc.disable()
-            before = gc.mem_alloc()
-            board.draw(ROADS)
-            used = gc.mem_alloc() - before
-            gc.enable()
-            print("redraw_alloc_bytes_at_%d_rounds: %d" % (n, used))
+            print("draw_alloc_bytes_at_%d_rounds: %d" % (n, allocated(board.draw, ROADS)))
+            print("redraw_alloc_bytes_at_%d_rounds: %d" % (n, allocated(board.draw_all, ROADS)))
             print("visible_beads_at_%d_rounds: %d" % (n, visible_beads(n, board.bead_columns)))
             print("visible_big_road_entries_at_%d_rounds: %d" % (n, visible_entries(board.big_columns)))
         else:

@@ -3,7 +3,8 @@
 # Fed one live result at a time (Roads.add). Memory is bounded by MAX_ROUNDS:
 # a round uses at least 4 cards, so a 12-deck shoe (art. 1) holds at most
 # 12 * 52 / 4 = 156 rounds; nothing is ever dropped. Every store is a
-# bytearray of that size at most (all roads together: 1,392 bytes kept on the VM, bench/scoreboard_vm.py).
+# bytearray of that size at most (all roads together, the 3-byte win counts too: 1,440 bytes kept on the VM,
+# bench/scoreboard_vm.py).
 from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.baccarat.rules import PLAYER, BANKER, TIE
