@@ -208,21 +208,17 @@ def check_printable(payload):
                 raise ValueError("payload byte %d is not printable ASCII" % ch)
 
 
-# 10 ** k for k = 1..9: a number's digits counted by comparing (each a small int on every port), not
-# by dividing it once more than the digits are written (a frame's header writes three numbers).
-_TENS = (10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000)
-_TEN_DIGITS = 10 ** 10
-
-
 def _put_uint(buf, i, value):
-    """Write value in decimal at buf[i]; returns the index after it."""
-    end = i + 1
-    for ten in _TENS:
-        if value < ten:
-            break
-        end += 1
+    """Write value (>= 0) in decimal at buf[i]; returns the index after it."""
+    # The length by comparisons with small ints first (a division costs more on the VM; no loop
+    # over a table, no constant past 2**30: either allocates on a 31-bit port), then the digits.
+    if value < 10000:
+        end = i + (1 if value < 10 else 2 if value < 100 else 3 if value < 1000 else 4)
+    elif value < 100000000:
+        end = i + (5 if value < 100000 else 6 if value < 1000000 else 7 if value < 10000000 else 8)
     else:
-        v = value // _TEN_DIGITS          # 10 digits or more (a stamp): count the rest by dividing
+        end = i + 9
+        v = value // 1000000000
         while v:
             v //= 10
             end += 1
@@ -233,6 +229,60 @@ def _put_uint(buf, i, value):
         value //= 10
         if not value:
             return after
+
+
+_SPLIT = const(1000000)    # a Stamp's low part: 6 digits
+_STAMP_HI_LIMIT = const(1000000000)   # _STAMP_LIMIT // _SPLIT, a small int
+
+
+class Stamp:
+    """A frame's time stamp in ms (uptime, or the host's Unix time) as two small ints, hi and lo
+    (lo < 10**6): the host's ms (~1.8e12) and an uptime past 12.4 days are not small ints on a port
+    whose small ints have 31 bits (the RP2040's), and adding to such an int or writing its digits
+    allocates. add() and Encoder.encode() of a Stamp allocate nothing; set() may (a TIME frame)."""
+
+    def __init__(self, ms=0):
+        self.hi = 0
+        self.lo = 0
+        self.set(ms)
+
+    def set(self, ms):
+        if not 0 <= ms < _STAMP_LIMIT:
+            raise ValueError("stamp out of range")
+        self.hi = ms // _SPLIT
+        self.lo = ms % _SPLIT
+
+    def add(self, ms):
+        """ms >= 0 later."""
+        lo = self.lo + ms
+        if lo >= _SPLIT:
+            self.hi += lo // _SPLIT
+            lo %= _SPLIT
+        self.lo = lo
+
+    def ms(self):
+        """As one int (a heap object on a 31-bit port once it is large)."""
+        return self.hi * _SPLIT + self.lo
+
+
+def _put_stamp(buf, i, stamp):
+    """A Stamp's digits at buf[i]; returns the index after them."""
+    if not stamp.hi:
+        return _put_uint(buf, i, stamp.lo)
+    i = _put_uint(buf, i, stamp.hi)
+    lo = stamp.lo
+    j = i + 6
+    while j > i:                       # the low part's 6 digits, zeros included
+        j -= 1
+        buf[j] = 48 + lo % 10
+        lo //= 10
+    return i + 6
+
+
+def _stamp_out_of_range(value):
+    if isinstance(value, Stamp):
+        return value.hi >= _STAMP_HI_LIMIT
+    return value >= _STAMP_LIMIT
 
 
 class Encoder:
@@ -246,7 +296,9 @@ class Encoder:
         checked: the caller has passed payload (or the whole it is a piece of) to check_printable()."""
         if not (0 <= boot <= MAX_NUMBER and 0 <= seq <= MAX_NUMBER):
             raise ValueError("boot and seq must be 0..%d" % MAX_NUMBER)
-        if not 0 <= uptime_ms < _STAMP_LIMIT or host_ms >= _STAMP_LIMIT:
+        # uptime_ms, host_ms: ints, or Stamps (the Sender's: nothing allocated for their digits).
+        if (not isinstance(uptime_ms, Stamp) and uptime_ms < 0) or _stamp_out_of_range(uptime_ms) \
+                or (not isinstance(host_ms, Stamp) and host_ms >= 0 and _stamp_out_of_range(host_ms)):
             raise ValueError("stamp out of range")
         if isinstance(payload, str):
             payload = payload.encode()
@@ -258,8 +310,11 @@ class Encoder:
         buf[i] = _DOT
         i = _put_uint(buf, i + 1, seq)
         buf[i] = _SPACE
-        i = _put_uint(buf, i + 1, uptime_ms)
-        if host_ms >= 0:
+        i = _put_stamp(buf, i + 1, uptime_ms) if isinstance(uptime_ms, Stamp) else _put_uint(buf, i + 1, uptime_ms)
+        if isinstance(host_ms, Stamp):
+            buf[i] = _AT
+            i = _put_stamp(buf, i + 1, host_ms)
+        elif host_ms >= 0:
             buf[i] = _AT
             i = _put_uint(buf, i + 1, host_ms)
         buf[i] = _SPACE

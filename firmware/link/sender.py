@@ -81,8 +81,8 @@ class Sender:
             raise ValueError("piece must be 1..%d bytes" % frame_mod.MAX_PAYLOAD)
         self.piece = piece
         self.alarm = False
-        self.uptime_ms = 0
-        self.time_offset_ms = -1      # host time - uptime, once TIME came
+        self.uptime = frame_mod.Stamp()   # ms since boot, as poll() was told
+        self.host_time = None             # the host's Unix ms (a Stamp), once TIME came
         self.refused = 0              # reports refused since the last LOST frame
         self.refused_total = 0
         self.retransmits = 0          # frames written again after a timeout
@@ -136,9 +136,16 @@ class Sender:
         """The payload of the REQUEST frame receive() just took (bytes)."""
         return self._frame.payload()
 
+    @property
+    def uptime_ms(self):
+        return self.uptime.ms()
+
     def host_time_ms(self):
         """The host's time now (ms since the Unix epoch), or -1 before TIME."""
-        return -1 if self.time_offset_ms < 0 else self.uptime_ms + self.time_offset_ms
+        return -1 if self.host_time is None else self.host_time.ms()
+
+    def _host_stamp(self):
+        return -1 if self.host_time is None else self.host_time
 
     def held(self):
         return self.store.count()
@@ -154,7 +161,9 @@ class Sender:
 
     def poll(self, elapsed_ms):
         """Advance the clock by elapsed_ms; write what is due. Never waits."""
-        self.uptime_ms += elapsed_ms
+        self.uptime.add(elapsed_ms)      # Stamps: no int past 2**30 made (a heap object on the RP2040)
+        if self.host_time is not None:
+            self.host_time.add(elapsed_ms)
         self._flush_pending()
         self.store.flush()            # a frame goes out only once it is durable (a store on flash)
         count = self.store.count()
@@ -201,7 +210,10 @@ class Sender:
             ms = frame.payload_uint(_TIME_DIGITS)
             if ms < 0:
                 return self._bad(BAD_ARGUMENT)
-            self.time_offset_ms = ms - self.uptime_ms
+            if self.host_time is None:
+                self.host_time = frame_mod.Stamp(ms)
+            else:
+                self.host_time.set(ms)
             return CMD_TIME
         if frame.type_is(b"RECALL"):
             count = frame.payload_uint(_RECALL_DIGITS)
@@ -224,8 +236,7 @@ class Sender:
 
     def _append(self, type, payload, checked=False):
         seq = self._next_seq
-        host_ms = self.host_time_ms()
-        n = self._enc.encode(self.boot, seq, type, payload, self.uptime_ms, host_ms, checked)
+        n = self._enc.encode(self.boot, seq, type, payload, self.uptime, self._host_stamp(), checked)
         self.store.append(self.boot, seq, self._enc.buf, n, type != PART)
         self._next_seq = seq + 1
         self._check_alarm()
@@ -283,7 +294,7 @@ class Sender:
             first_boot, first_seq = self.boot, self._next_seq
         if first_boot != boot or first_seq != seq:
             payload = "%d.%d %d.%d" % (boot, seq, first_boot, first_seq)
-            n = self._enc.encode(self.boot, 0, GONE, payload, self.uptime_ms, self.host_time_ms())
+            n = self._enc.encode(self.boot, 0, GONE, payload, self.uptime, self._host_stamp())
             self.port.write(memoryview(self._enc.buf)[:n])
         self._next_write = i
         self._probing = False

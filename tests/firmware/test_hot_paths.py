@@ -184,6 +184,39 @@ def test_a_host_link_frame_with_the_portable_crc_allocates_nothing():
     assert heap_lock_catches_allocation()
 
 
+def test_a_frame_stamped_with_the_hosts_time_and_a_long_uptime_allocates_nothing():
+    # Once the host has sent TIME every frame carries its Unix ms (~1.8e12), and after 12.4 days the
+    # uptime passes 2**30 too: neither is a small int on a 31-bit port (the RP2040's, this VM's), so
+    # adding to them and writing their digits allocated a frame. The Sender keeps both as Stamps.
+    enc = fm.Encoder()
+    uptime = fm.Stamp(2 ** 30 + 999998)
+    host = fm.Stamp(1764547200000 + 999990)           # 1 Dec 2025, at a low part about to carry
+    steps = (1, 9, 10, 999999, 1000001)
+    wanted = []
+    for step in steps:
+        up_ms, host_ms = uptime.ms() + step, host.ms() + step
+        wanted.append(fm.encode(3, 17, "REPORT", _PAYLOAD, up_ms, host_ms))
+        uptime.add(step)
+        host.add(step)
+    uptime.set(2 ** 30 + 999998)
+    host.set(1764547200000 + 999990)
+    crc_mod.use_portable()
+    try:
+        enc.encode(3, 17, b"REPORT", _PAYLOAD, uptime, host, True)                         # warm up
+        for k in range(len(steps)):
+            heap_lock()
+            try:
+                uptime.add(steps[k])
+                host.add(steps[k])
+                n = enc.encode(3, 17, b"REPORT", _PAYLOAD, uptime, host, True)
+            finally:
+                heap_unlock()
+            assert bytes(enc.buf[:n]) == wanted[k], steps[k]
+    finally:
+        crc_mod.use_default()
+    assert heap_lock_catches_allocation()
+
+
 @micropython_only
 def test_a_host_link_frame_keeps_nothing_but_its_crcs_view_and_word():
     # With the portable CRC nothing: the payload's printable check (a regex search in C) allocates

@@ -201,3 +201,25 @@ def test_header_numbers_are_written_in_decimal_at_every_digit_count():
     for value in values:
         end = fm._put_uint(buf, 2, value)
         assert bytes(buf[2:end]) == ("%d" % value).encode(), value
+
+
+def test_a_stamp_writes_the_digits_its_milliseconds_have():
+    # The Sender's stamps (uptime, host time) as two small ints: the same frame as the int gives,
+    # at every place the low part's six digits carry, pad or vanish.
+    enc = Encoder()
+    for ms in (0, 7, 999999, 1000000, 1000001, 1000010, 2 ** 30 + 5, 1764547200000, 10 ** 15 - 1):
+        stamp = fm.Stamp(ms)
+        assert stamp.ms() == ms
+        n = enc.encode(2, 9, b"REPORT", b"{}", stamp, stamp)
+        assert bytes(enc.buf[:n]) == fm.encode(2, 9, "REPORT", "{}", ms, ms), ms
+    stamp = fm.Stamp(999990)
+    total = 999990
+    for step in (9, 1, 1, 999999, 3000000, 0, 123456789):
+        stamp.add(step)
+        total += step
+        assert stamp.ms() == total and 0 <= stamp.lo < 1000000
+    raises(ValueError, fm.Stamp, 10 ** 15)
+    raises(ValueError, fm.Stamp, -1)
+    stamp = fm.Stamp(10 ** 15 - 1)
+    stamp.add(1)                                   # past 15 digits: no frame may carry it
+    raises(ValueError, enc.encode, 2, 9, b"REPORT", b"{}", stamp)
