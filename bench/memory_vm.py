@@ -24,6 +24,8 @@
 import gc
 import sys
 
+import micropython
+
 GAME = "baccarat"
 STEP_ROUNDS = 20        # rounds between two measurements (bench/whole_table.py: 1000)
 ROUNDS_PER_CALL = 20    # rounds per VM run call: garbage made in a call is freed only after it
@@ -39,6 +41,11 @@ def measure(slot):
     gc.collect()
     PREV[slot] = MEM[slot]
     MEM[slot] = gc.mem_alloc()
+    # The interned strings' pools (qstrs), read after the heap: a pool is never freed, and when the last
+    # is full the next string allocates one twice its size (~18 KB in one block here), in whichever
+    # phase comes to it first; bench/whole_table.py shows the figures with and without their growth.
+    print("qstr_slot %d %d" % (slot, MEM[slot]))
+    micropython.qstr_info()
 
 
 # --- next run call ---

@@ -264,6 +264,21 @@ def mpy_sizes(board="pico"):
     return sizes
 
 
+def _qstr_lines(fig, qstr, steps_qstr):
+    """The interned strings' pools apart: MicroPython never frees a pool, and the one that comes when
+    the last is full is twice its size (~18 KB here) and lands in whichever phase needs it first: one
+    more name anywhere moves it between "code", "data" and "after rounds" (docs/performance.md)."""
+    imports, boot = qstr[6], qstr[3]
+    print("  qstr pools after the imports: %d, %d bytes; after boot: %d, %d bytes; after the last step: %s"
+          % (imports[1], imports[2], boot[1], boot[2],
+             "%d, %d bytes" % steps_qstr[-1][1:] if steps_qstr else "-"))
+    print("  ram_data_after_boot_less_qstr_bytes: %d (the boot's interned strings: %d)"
+          % ((boot[0] - imports[0]) - (boot[2] - imports[2]), boot[2] - imports[2]))
+    print("  data kept after each step (heap kept less the imports), and less the qstr pools' growth since"
+          " the imports: %s" % ", ".join("%d / %d" % (m - imports[0], (m - imports[0]) - (q - imports[2]))
+                                          for m, _, q in steps_qstr))
+
+
 def memory(games, steps, step_rounds, per_call):
     import tempfile
     sizes = mpy_sizes()
@@ -278,12 +293,25 @@ def memory(games, steps, step_rounds, per_call):
         print("== MicroPython VM: bench/memory_vm.py, GAME = %r, %d x %d rounds, %d rounds per VM run call"
               " (tools.mpvm --steps, a VM of its own)" % (game, steps, step_rounds, per_call))
         fig = {}
+        qstr = {}            # slot -> (heap kept, qstr pools, their bytes) at its latest measurement
+        steps_qstr = []      # the same at each "step:" line
+        slot = None
         for line in out.splitlines():
+            if line.startswith("qstr_slot "):
+                slot, mem = int(line.split()[1]), int(line.split()[2])
+                continue
+            if line.startswith("qstr pool:"):
+                pool = dict(kv.split("=") for kv in line.split(":", 1)[1].replace(",", " ").split())
+                qstr[slot] = (mem, int(pool["n_pool"]), int(pool["n_total_bytes"]))
+                continue
+            if line.startswith("step: "):
+                steps_qstr.append(qstr[4])
             if not line.startswith("runtime: MicroPython"):
                 print("  " + line)
             if ": " in line:
                 key, value = line.split(": ", 1)
                 fig[key] = value
+        _qstr_lines(fig, qstr, steps_qstr)
         mpy = sum(sizes.get(m, 0) for m in modules)
         print("  mpy_bytes_of_those_modules: %d (boards/pico.json build)" % mpy)
         code, data = int(fig["ram_code_bytes"]), int(fig["ram_data_after_boot_bytes"])

@@ -276,3 +276,15 @@ def test_built_at_import_lists_what_a_module_makes_not_its_literals():
         assert not [b for b in built if b[:2] == ("firmware.program", literal)]
     assert whole_table._literal(__import__("ast").parse("X = (1, -2, 'a', (b'c', None))").body[0].value)
     assert not whole_table._literal(__import__("ast").parse("X = (1, Y)").body[0].value)
+
+
+def test_the_memory_figures_show_the_qstr_pools_growth_apart(capsys):
+    # A new interned-string pool (~18 KB in one block, never freed) lands in whichever phase needs it
+    # first: the data figures are given with and without the pools' growth since the imports.
+    from bench import whole_table
+    qstr = {6: (300000, 8, 60000), 3: (340000, 8, 60400)}          # heap kept, pools, pool bytes
+    steps = [(342000, 8, 60400), (361000, 9, 78400)]                # the second step made a pool
+    whole_table._qstr_lines({}, qstr, steps)
+    out = capsys.readouterr().out
+    assert "ram_data_after_boot_less_qstr_bytes: 39600 (the boot's interned strings: 400)" in out
+    assert "42000 / 41600, 61000 / 42600" in out
