@@ -3,9 +3,16 @@
 # Called by firmware.report.Reporter when it drains the outbox, right after the
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import faults, throws
+from firmware.compat import const
 from firmware.games.craps.codes import (OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS, OUT_BETS_FAULT, OUT_PUCK, OUT_READER,
                                         OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD, SHOOTER_WHY)
 from firmware.games.craps.zones import ZONES
+
+# Seat keys of the reports (seat index 0 -> "1"): a tuple's entry costs a tenth of str() on the VM, and a
+# result names every seat that bet; a seat past them (a table of more seats) goes through str().
+SEAT_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+             "11", "12", "13", "14", "15", "16", "17", "18", "19", "20")
+_SEAT_KEYS_MAX = const(20)
 
 NO_ROLL_WORDS = ("invalid", "off_table", "short", "not_rolled")   # by check_report's order (art. 3)
 
@@ -81,7 +88,7 @@ def placed_table(table):
             if seat != row_seat:                     # the seats' keys go in in the same order as ever
                 row_seat = seat
                 row = {}
-                out[str(seat + 1)] = row
+                out[SEAT_KEYS[seat] if seat < _SEAT_KEYS_MAX else str(seat + 1)] = row
             row[ZONES[i - seat * width]] = amounts[i]
         i += 1
     return out
