@@ -130,9 +130,24 @@ class Sender:
         else:
             frame_mod.check_printable(payload)     # once, and before a piece is held: all or nothing
             view = memoryview(payload)
-            for i in range(pieces - 1):
-                self._append(PART, view[i * most:(i + 1) * most], True)
-            seq = self._append(type, view[(pieces - 1) * most:], True)
+            # _append's work inline, its lookups made once a report: a frame costs the VM a call less
+            encode = self._enc.encode
+            append = store.append
+            buf = self._enc.buf
+            boot = self.boot
+            uptime = self.uptime
+            host = -1 if self.host_time is None else self.host_time
+            seq = self._next_seq
+            at = 0
+            for _ in range(pieces - 1):
+                n = encode(boot, seq, PART, view[at:at + most], uptime, host, True)
+                append(boot, seq, buf, n, False)
+                seq += 1
+                self._next_seq = seq
+                at += most
+            n = encode(boot, seq, type, view[at:], uptime, host, True)
+            append(boot, seq, buf, n, type != PART)
+            self._next_seq = seq + 1
         self._check_alarm()          # once a report: its frames only raise the level
         return seq
 
