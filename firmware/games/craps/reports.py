@@ -78,17 +78,23 @@ def placed_table(table):
     """{seat: {zone: amount}} of the bets the last reading placed (refused ones are not there)."""
     out = {}
     width = len(ZONES)
-    amounts = table.reading.amounts
+    reading = table.reading
+    amounts = reading.amounts
+    placed = table.placed
+    end = len(placed)
     row = None
     row_seat = -1
-    i = 0
-    for bet_id in table.placed:                      # one walk over seats x zones, in their order
-        if bet_id >= 0:
+    # A placed bet's slot is one of the reading's slots with chips (the controller places from those,
+    # in this event): walked in their ascending order instead of all seats x zones (532 at 14 seats,
+    # mostly empty: 167 -> ~40 us for 50 bets in the VM), the seats' keys in the same order as ever.
+    for i in reading.slots():
+        if i >= end:
+            break                                    # the reader's seats past the table's
+        if placed[i] >= 0:
             seat = i // width
-            if seat != row_seat:                     # the seats' keys go in in the same order as ever
+            if seat != row_seat:
                 row_seat = seat
                 row = {}
                 out[SEAT_KEYS[seat] if seat < _SEAT_KEYS_MAX else str(seat + 1)] = row
             row[ZONES[i - seat * width]] = amounts[i]
-        i += 1
     return out
