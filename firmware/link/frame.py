@@ -279,39 +279,50 @@ def _put_stamp(buf, i, stamp):
     return i + 6
 
 
-def _stamp_out_of_range(value):
-    if isinstance(value, Stamp):
-        return value.hi >= _STAMP_HI_LIMIT
-    return value >= _STAMP_LIMIT
-
-
 class Encoder:
     """Builds frames in one buffer allocated once: encode() returns the length in .buf."""
 
     def __init__(self, size=MAX_FRAME):
         self.buf = bytearray(size)
+        self._type = None          # the last TYPE that passed its check (bytes)
 
     def encode(self, boot, seq, type, payload=b"", uptime_ms=0, host_ms=-1, checked=False):
         """Frame with its LF in .buf[:n]; returns n. ValueError for what decode() would refuse.
         checked: the caller has passed payload (or the whole it is a piece of) to check_printable()."""
         if not (0 <= boot <= MAX_NUMBER and 0 <= seq <= MAX_NUMBER):
             raise ValueError("boot and seq must be 0..%d" % MAX_NUMBER)
-        # uptime_ms, host_ms: ints, or Stamps (the Sender's: nothing allocated for their digits).
-        if (not isinstance(uptime_ms, Stamp) and uptime_ms < 0) or _stamp_out_of_range(uptime_ms) \
-                or (not isinstance(host_ms, Stamp) and host_ms >= 0 and _stamp_out_of_range(host_ms)):
+        # uptime_ms, host_ms: ints, or Stamps (the Sender's: nothing allocated for their digits). A
+        # Stamp is checked and written here without a call (a call costs the VM ~1-2 us a frame).
+        up_stamp = isinstance(uptime_ms, Stamp)
+        host_stamp = isinstance(host_ms, Stamp)
+        if (uptime_ms.hi >= _STAMP_HI_LIMIT if up_stamp else not 0 <= uptime_ms < _STAMP_LIMIT) \
+                or (host_ms.hi >= _STAMP_HI_LIMIT if host_stamp else host_ms >= _STAMP_LIMIT):
             raise ValueError("stamp out of range")
         if isinstance(payload, str):
             payload = payload.encode()
         buf = self.buf
         if _HEADER_MOST + len(payload) + _TRAILER + 1 > len(buf):
             raise ValueError("a %d-byte payload may not fit a %d-byte frame" % (len(payload), len(buf)))
+        if type is not self._type:               # the TYPE checked once while it stays the same object
+            if not isinstance(type, bytes):
+                type = type.encode() if isinstance(type, str) else bytes(type)
+            # isalpha and isupper: A-Z only (bytes: ASCII), and no regex search, whose match object
+            # MicroPython allocates (and frees) even when nothing matches.
+            if not 1 <= len(type) <= MAX_TYPE or not (type.isalpha() and type.isupper()):
+                raise ValueError("TYPE must be 1..%d capital letters" % MAX_TYPE)
+            self._type = type
         buf[0] = _HASH
         i = _put_uint(buf, 1, boot)
         buf[i] = _DOT
         i = _put_uint(buf, i + 1, seq)
         buf[i] = _SPACE
-        i = _put_stamp(buf, i + 1, uptime_ms) if isinstance(uptime_ms, Stamp) else _put_uint(buf, i + 1, uptime_ms)
-        if isinstance(host_ms, Stamp):
+        if not up_stamp:
+            i = _put_uint(buf, i + 1, uptime_ms)
+        elif uptime_ms.hi:
+            i = _put_stamp(buf, i + 1, uptime_ms)
+        else:
+            i = _put_uint(buf, i + 1, uptime_ms.lo)
+        if host_stamp:
             buf[i] = _AT
             i = _put_stamp(buf, i + 1, host_ms)
         elif host_ms >= 0:
@@ -319,13 +330,7 @@ class Encoder:
             i = _put_uint(buf, i + 1, host_ms)
         buf[i] = _SPACE
         i += 1
-        if not isinstance(type, bytes):
-            type = type.encode() if isinstance(type, str) else bytes(type)
         k = len(type)
-        # isalpha and isupper: A-Z only (bytes: ASCII), and no regex search, whose match object
-        # MicroPython allocates (and frees) even when nothing matches.
-        if not 1 <= k <= MAX_TYPE or not (type.isalpha() and type.isupper()):
-            raise ValueError("TYPE must be 1..%d capital letters" % MAX_TYPE)
         buf[i:i + k] = type
         i += k
         n = len(payload)

@@ -78,6 +78,10 @@ class JournalStore:
         self._slot = slot_size
         self._journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes or journal_bytes(capacity, slot_size))
         self._ram = WindowFrames(capacity, slot_size, ram_frames, self._journal)
+        # The sender's calls of each report and frame go straight to the RAM index (no call between):
+        self.read = self._ram.read
+        self.count = self._ram.count
+        self.capacity = self._ram.capacity
         self.status = self._journal.status
         self.detail = self._journal.detail
         self._event = 0            # `event`: the journalled table event whose reports are being stored (0: none)
@@ -183,11 +187,7 @@ class JournalStore:
             raise journal_mod.JournalError("held frame %d.%d not found on flash" % (ram.boot_at(j), ram.seq_at(j)))
 
     # -- RamStore's interface --------------------------------------------------------
-    def capacity(self):
-        return self._ram.capacity()
-
-    def count(self):
-        return self._ram.count()
+    # capacity(), count(): the RAM index's (set in __init__)
 
     def boot_at(self, i):
         return self._ram.boot_at(i)
@@ -195,8 +195,7 @@ class JournalStore:
     def seq_at(self, i):
         return self._ram.seq_at(i)
 
-    def read(self, i, buf):
-        return self._ram.read(i, buf)
+    # read(i, buf): the RAM index's (set in __init__)
 
     def length_at(self, i):
         return self._ram.length_at(i)
@@ -205,8 +204,6 @@ class JournalStore:
         """Keep a frame, pending until flush() (at once when no journalled event made it: nothing would
         make it again). whole: not a PART frame (None: read from its header)."""
         ram = self._ram
-        if ram.count() == ram.capacity():
-            raise ValueError("store full")
         if whole is None:
             whole = _whole(data, n)
         event = self._event
@@ -216,11 +213,11 @@ class JournalStore:
                 or self._pending == ram.window):       # a pending frame is never out of RAM
             self.flush()                               # the batch before it first (or a full one)
             at = self._at
-        # ValueError (too long) before anything changes; its place: in the batch until flush() adds
-        # where the batch lands in the file
-        ram.append(boot, seq, data, n, at + _ENTRY_HEAD_SIZE)
+        # ValueError (full, too long) before anything changes; its place: in the batch until flush()
+        # adds where the batch lands in the file (the entry head written past _at is not kept until then).
         struct.pack_into(_ENTRY_HEAD, batch, at, boot, seq, event, self.report, 1 if whole else 0, n)
         at += _ENTRY_HEAD_SIZE
+        ram.append(boot, seq, data, n, at)
         batch[at:at + n] = memoryview(data)[:n]
         self._at = at + n
         self._pending += 1

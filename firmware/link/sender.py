@@ -110,7 +110,8 @@ class Sender:
         A report longer than `piece` bytes goes out as PART frames and a last REPORT frame (all
         held at once, or all refused). ValueError for a payload no frame can carry (not
         printable ASCII, more pieces than the store holds)."""
-        self._flush_pending()
+        if self._open_pending or self.refused:
+            self._flush_pending()
         if isinstance(payload, str):
             payload = payload.encode()
         most = self.piece
@@ -125,12 +126,30 @@ class Sender:
             self.refused_total += 1
             return 0
         if pieces == 1:
-            return self._append(type, payload)
-        frame_mod.check_printable(payload)     # once, and before a piece is held: all or nothing
-        view = memoryview(payload)
-        for i in range(pieces - 1):
-            self._append(PART, view[i * most:(i + 1) * most], True)
-        return self._append(type, view[(pieces - 1) * most:], True)
+            seq = self._append(type, payload)
+        else:
+            frame_mod.check_printable(payload)     # once, and before a piece is held: all or nothing
+            view = memoryview(payload)
+            # _append's work inline, its lookups made once a report: a frame costs the VM a call less
+            encode = self._enc.encode
+            append = store.append
+            buf = self._enc.buf
+            boot = self.boot
+            uptime = self.uptime
+            host = -1 if self.host_time is None else self.host_time
+            seq = self._next_seq
+            at = 0
+            for _ in range(pieces - 1):
+                n = encode(boot, seq, PART, view[at:at + most], uptime, host, True)
+                append(boot, seq, buf, n, False)
+                seq += 1
+                self._next_seq = seq
+                at += most
+            n = encode(boot, seq, type, view[at:], uptime, host, True)
+            append(boot, seq, buf, n, type != PART)
+            self._next_seq = seq + 1
+        self._check_alarm()          # once a report: its frames only raise the level
+        return seq
 
     def request(self):
         """The payload of the REQUEST frame receive() just took (bytes)."""
@@ -183,16 +202,23 @@ class Sender:
         if self._probing:
             return
         limit = count if count < self.window else self.window
+        i = self._next_write
+        if i >= limit:
+            return
         written = 0
         budget = self.budget
         buf = self._enc.buf
-        while self._next_write < limit:
-            n = self.store.read(self._next_write, buf)
+        view = memoryview(buf)
+        read = self.store.read
+        write = self.port.write
+        while i < limit:
+            n = read(i, buf)
             if budget and written and written + n > budget:
-                return                  # the rest at the next poll
-            self.port.write(memoryview(buf)[:n])
+                break                   # the rest at the next poll
+            write(view[:n])
             written += n
-            self._next_write += 1
+            i += 1
+            self._next_write = i
 
     def receive(self, line, n=-1):
         """One line from the host (without its LF). Returns a CMD_* code."""
@@ -235,11 +261,13 @@ class Sender:
         return CMD_BAD
 
     def _append(self, type, payload, checked=False):
+        """Number, encode and keep one frame; the caller checks the alarm after it (_check_alarm)."""
         seq = self._next_seq
-        n = self._enc.encode(self.boot, seq, type, payload, self.uptime, self._host_stamp(), checked)
-        self.store.append(self.boot, seq, self._enc.buf, n, type != PART)
+        enc = self._enc
+        host = self.host_time
+        n = enc.encode(self.boot, seq, type, payload, self.uptime, -1 if host is None else host, checked)
+        self.store.append(self.boot, seq, enc.buf, n, type != PART)
         self._next_seq = seq + 1
-        self._check_alarm()
         return seq
 
     def _flush_pending(self):
@@ -251,10 +279,12 @@ class Sender:
                 return
             self._open_pending = False
             self._append(OPEN, self._open_payload)
+            self._check_alarm()
         if self.refused and store.count() <= store.capacity() - 2:
             refused = self.refused
             self.refused = 0
             self._append(LOST, "%d" % refused)
+            self._check_alarm()
 
     def _write(self, i):
         buf = self._enc.buf

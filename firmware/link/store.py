@@ -158,10 +158,13 @@ class WindowFrames:
         self._made += 1
 
     def read(self, i, buf):
-        slot = self.slot_of(i)
+        count = self._count
+        if not 0 <= i < count:
+            raise IndexError("no held frame %d (holding %d)" % (i, count))
+        slot = (self._first + i) % self._capacity      # slot_of(i), inline: a call a frame the sender writes
         n = self._lens[slot]
-        if i >= self._count - self.window:
-            base = ((self._made - self._count + i) % self.window) * self._slot
+        if i >= count - self.window:
+            base = ((self._made - count + i) % self.window) * self._slot
             buf[:n] = memoryview(self._data)[base:base + n]
         else:
             self._journal.read_at(self.offsets[slot], buf, n)

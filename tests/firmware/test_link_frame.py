@@ -223,3 +223,34 @@ def test_a_stamp_writes_the_digits_its_milliseconds_have():
     stamp = fm.Stamp(10 ** 15 - 1)
     stamp.add(1)                                   # past 15 digits: no frame may carry it
     raises(ValueError, enc.encode, 2, 9, b"REPORT", b"{}", stamp)
+
+
+def test_a_type_checked_once_is_still_checked_when_another_comes():
+    # Encoder.encode checks a TYPE only when it is not the bytes object it checked last (a frame's
+    # TYPE is the sender's constant): a bad one after a good one, or a str or bytearray spelling of a
+    # good one, is checked all the same, and the frames are the ones encode() builds.
+    enc = Encoder()
+    n = enc.encode(1, 1, b"REPORT", b"{}")
+    assert bytes(enc.buf[:n]) == fm.encode(1, 1, "REPORT", "{}")
+    raises_match(ValueError, "TYPE", enc.encode, 1, 2, b"report")
+    raises_match(ValueError, "TYPE", enc.encode, 1, 2, bytearray(b"REP0RT"))
+    n = enc.encode(1, 3, bytearray(b"PART"), b"{}")
+    assert bytes(enc.buf[:n]) == fm.encode(1, 3, "PART", "{}")
+    n = enc.encode(1, 4, "ACK")
+    assert bytes(enc.buf[:n]) == fm.encode(1, 4, "ACK")
+    raises_match(ValueError, "TYPE", enc.encode, 1, 5, "ABCDEFGHI")
+    n = enc.encode(1, 6, b"REPORT", b"{}")
+    assert bytes(enc.buf[:n]) == fm.encode(1, 6, "REPORT", "{}")
+
+
+def test_a_stamp_is_checked_and_written_as_an_int_of_its_value():
+    enc = Encoder()
+    for ms in (0, 9, 999999, 1000000, 1000007, 2 ** 30 + 5, 10 ** 15 - 1):
+        for host in (-1, 1764547200123):
+            stamp_host = fm.Stamp(host) if host >= 0 else -1
+            n = enc.encode(2, 9, b"REPORT", b"{}", fm.Stamp(ms), stamp_host)
+            assert bytes(enc.buf[:n]) == fm.encode(2, 9, "REPORT", "{}", ms, host), (ms, host)
+    big = fm.Stamp(0)
+    big.hi = 10 ** 9                           # 10**15 ms: past what a stamp may hold
+    raises_match(ValueError, "stamp", enc.encode, 1, 1, b"ACK", b"", big)
+    raises_match(ValueError, "stamp", enc.encode, 1, 1, b"ACK", b"", 0, big)

@@ -322,3 +322,23 @@ def test_a_long_report_with_a_byte_no_frame_carries_is_refused_before_any_piece_
     raises_match(ValueError, "byte 127 is not", sender.send, tail_bad)
     assert store.count() == held                              # no PART frame of it left behind
     assert sender.send('{"event": "y"}') == 3                 # and no seq spent on it
+
+
+def test_a_report_in_pieces_checks_the_alarm_once_with_the_same_outcome():
+    # The level only rises while a report's frames are kept: the alarm is checked once a report,
+    # not once a frame (a call and two store calls a frame), and is raised the same.
+    seen = []
+    sender, _, store = _sender(capacity=8, on_alarm=seen.append)
+    checks = []
+    check = sender._check_alarm
+
+    def counted():
+        checks.append(store.count())
+        check()
+
+    sender._check_alarm = counted
+    long_report = ('{"event": "x", "pad": "%s"}' % ("x" * (3 * fm.MAX_PAYLOAD))).encode()
+    assert sender.send(long_report) == 5                   # OPEN (at boot), 3 PART and the REPORT: 5 of 8
+    assert checks == [5] and not sender.alarm              # once, after the report's last frame
+    assert sender.send("{}") == 6 and sender.alarm and seen == [True]     # 6 of 8: 75 %
+    assert checks == [5, 6]

@@ -484,3 +484,29 @@ def test_a_round_is_kept_after_all_its_events_reports_are_on_flash_in_one_batch(
         assert reporter.drain(table) == 2
         assert log == [("frames", 2), ("round", 7)]
         assert recall.recall.last() == [{"round": 7}]
+
+
+def test_seat_keys_from_the_tuple_are_the_seat_numbers_and_a_seat_past_it_still_gets_its_number():
+    # The reports and Baccarat's round name a seat by a tuple's string (no str() a seat on the VM):
+    # seat index i is str(i + 1) for every seat the tuple has, and a table of more seats than it has
+    # still gets each seat's number.
+    from firmware.games.baccarat import reports as bac_reports
+    from firmware.games.craps import reports as craps_reports
+    for keys in (bac_reports.SEAT_KEYS, craps_reports.SEAT_KEYS):
+        assert list(keys) == [str(i + 1) for i in range(len(keys))]
+    seats = len(bac_reports.SEAT_KEYS) + 3
+    width = len(bac_reports.rules.ZONES)
+    present = [0] * (seats * width)
+    values = [0] * (seats * width)
+    for seat in (0, 9, seats - 3, seats - 1):
+        present[seat * width + 1] = 1
+        values[seat * width + 1] = 100 + seat
+    table = bac_reports._by_seat(seats, present, values)
+    assert table == {"1": {"banker": 100}, "10": {"banker": 109}, str(seats - 2): {"banker": 100 + seats - 3},
+                     str(seats): {"banker": 100 + seats - 1}}
+
+    class Table:
+        pass
+    t = Table()
+    t.seats, t.round_bets, t.nets = seats, present, values
+    assert bac_recall.seat_nets(t) == {"1": 100, "10": 109, str(seats - 2): 100 + seats - 3, str(seats): 100 + seats - 1}

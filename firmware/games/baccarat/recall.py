@@ -9,6 +9,7 @@
 from firmware import cards
 from firmware.compat import const
 from firmware.games.baccarat.codes import OUT_RESULT
+from firmware.games.baccarat.reports import SEAT_KEYS
 from firmware.games.baccarat.rules import PLAYER, ZONES
 
 # A round at most this long as JSON (near the 645 that firmware.link.recall's journal takes at 100 rounds): 6 cards
@@ -71,7 +72,7 @@ def seat_nets(table):
                 net += nets[i]
             i += 1
         if bet:
-            out[str(seat + 1)] = net
+            out[SEAT_KEYS[seat] if seat < len(SEAT_KEYS) else str(seat + 1)] = net   # reports.SEAT_KEYS: no str() a seat
     return out
 
 

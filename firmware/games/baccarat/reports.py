@@ -3,11 +3,18 @@
 # Called by firmware.report.Reporter when it drains the outbox, right after the
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import cards, faults
+from firmware.compat import const
 from firmware.games.baccarat import rules
 from firmware.games.baccarat.codes import (DESTINATIONS, OUT_BETS, OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT,
                                            OUT_ROADS, OUT_ROUND, OUT_SHOE)
 from firmware.games.baccarat.controller import SHOE_NEWS
 from firmware.games.baccarat.roads import DERIVED, MARK_NAMES
+
+# Seat keys of the reports (seat index 0 -> "1"): a tuple's entry costs a tenth of str() on the VM, and a
+# result names every seat that bet; a seat past them (a table of more seats) goes through str().
+SEAT_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+             "11", "12", "13", "14", "15", "16", "17", "18", "19", "20")
+_SEAT_KEYS_MAX = const(20)
 
 _SHOE_NUMBER = ("decks", "cards", "last_round", "rounds", None, None, "rounds")   # what OUT_SHOE's b counts, per news
 _WINNERS = ("player", "banker", "tie")
@@ -86,7 +93,7 @@ def _by_seat(seats, present, values):
                 row[zones[z]] = values[i]
             i += 1
         if row is not None:
-            out[str(seat + 1)] = row
+            out[SEAT_KEYS[seat] if seat < _SEAT_KEYS_MAX else str(seat + 1)] = row
     return out
 
 

@@ -3,9 +3,16 @@
 # Called by firmware.report.Reporter when it drains the outbox, right after the
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import faults, throws
+from firmware.compat import const
 from firmware.games.craps.codes import (OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS, OUT_BETS_FAULT, OUT_PUCK, OUT_READER,
                                         OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD, SHOOTER_WHY)
 from firmware.games.craps.zones import ZONES
+
+# Seat keys of the reports (seat index 0 -> "1"): a tuple's entry costs a tenth of str() on the VM, and a
+# result names every seat that bet; a seat past them (a table of more seats) goes through str().
+SEAT_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+             "11", "12", "13", "14", "15", "16", "17", "18", "19", "20")
+_SEAT_KEYS_MAX = const(20)
 
 NO_ROLL_WORDS = ("invalid", "off_table", "short", "not_rolled")   # by check_report's order (art. 3)
 
@@ -71,17 +78,23 @@ def placed_table(table):
     """{seat: {zone: amount}} of the bets the last reading placed (refused ones are not there)."""
     out = {}
     width = len(ZONES)
-    amounts = table.reading.amounts
+    reading = table.reading
+    amounts = reading.amounts
+    placed = table.placed
+    end = len(placed)
     row = None
     row_seat = -1
-    i = 0
-    for bet_id in table.placed:                      # one walk over seats x zones, in their order
-        if bet_id >= 0:
+    # A placed bet's slot is one of the reading's slots with chips (the controller places from those,
+    # in this event): walked in their ascending order instead of all seats x zones (532 at 14 seats,
+    # mostly empty: 167 -> ~40 us for 50 bets in the VM), the seats' keys in the same order as ever.
+    for i in reading.slots():
+        if i >= end:
+            break                                    # the reader's seats past the table's
+        if placed[i] >= 0:
             seat = i // width
-            if seat != row_seat:                     # the seats' keys go in in the same order as ever
+            if seat != row_seat:
                 row_seat = seat
                 row = {}
-                out[str(seat + 1)] = row
+                out[SEAT_KEYS[seat] if seat < _SEAT_KEYS_MAX else str(seat + 1)] = row
             row[ZONES[i - seat * width]] = amounts[i]
-        i += 1
     return out

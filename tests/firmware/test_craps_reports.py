@@ -1,0 +1,53 @@
+# Craps host reports (firmware/games/craps/reports.py): the "bets" report's placed table.
+from firmware.bets import BetReading
+from firmware.games.craps import reports
+from firmware.games.craps.zones import ZONES
+from tests.firmware.craps_rig import Rig, strip
+
+
+class _NoWalk:
+    """A controller's `placed` that may be indexed but not walked whole."""
+
+    def __init__(self, placed):
+        self.placed = placed
+        self.reads = 0
+
+    def __len__(self):
+        return len(self.placed)
+
+    def __getitem__(self, i):
+        self.reads += 1
+        return self.placed[i]
+
+    def __iter__(self):
+        raise AssertionError("placed walked whole (seats x zones)")
+
+
+class _Table:
+    pass
+
+
+def test_the_placed_table_reads_only_the_readings_slots_with_chips():
+    # The "bets" report's placed table walks the reading's slots with chips (a placed bet's slot is
+    # one of them), not every seat's every zone (14 x 38 at Craps, mostly empty): the same table,
+    # seats and zones in the same order, a refused bet left out.
+    rig = Rig(seats=3)
+    bets = {1: {"pass": 10, "field": 5}, 3: {"any_seven": 5, "hard_8": 5}, 2: {"pass_odds": 10}}
+    rig.bets(bets)
+    report = strip(rig.last("bets"))
+    assert report["refused"] == 1                          # odds with no pass bet behind them (art. 5(2))
+    want = {"1": {"pass": 10, "field": 5}, "3": {"any_seven": 5, "hard_8": 5}}
+    assert report["placed"] == want
+    t = _Table()
+    t.reading = rig.table.reading
+    t.placed = _NoWalk(rig.table.placed)
+    table = reports.placed_table(t)
+    assert table == want and list(table) == list(report["placed"])
+    assert t.placed.reads == 5                             # one read a slot with chips
+    # A reader of more seats than the table: its seats past the table's are not read.
+    wide = BetReading(ZONES, 5)
+    wide.amounts[:len(rig.table.reading.amounts)] = rig.table.reading.amounts
+    wide.amounts[4 * len(ZONES)] = 25
+    t.reading = wide
+    t.placed = _NoWalk(rig.table.placed)
+    assert reports.placed_table(t) == want and t.placed.reads == 5
