@@ -55,9 +55,11 @@ class SerialLine:
         """
         self.fault = 0
         uart = self.uart
-        rx = self._rx
         at = self._rx_at
         end = self._rx_end
+        if at == end and not self.length and not self.discarding and not uart.any():
+            return None                         # idle: nothing waiting, no line begun (most polls)
+        rx = self._rx
         buf = self.buf
         length = self.length
         budget = self.budget
