@@ -150,6 +150,6 @@ def result_lines(table, config, button_names):
     if not record.void:
         result = record.result
         pairs = ("P PAIR " if result.player_pair else "") + ("B PAIR" if result.banker_pair else "")
-    roads = table.roads
+    wins = table.roads.wins                     # Roads.count() of each, read at once (three calls fewer)
     return [head, _winner_text(record), stood(record, rnd) + ("  " + pairs if pairs else ""),
-            "B%d P%d T%d" % (roads.count(rules.BANKER), roads.count(rules.PLAYER), roads.count(rules.TIE))]
+            "B%d P%d T%d" % (wins[rules.BANKER], wins[rules.PLAYER], wins[rules.TIE])]
