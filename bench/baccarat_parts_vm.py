@@ -69,8 +69,15 @@ def instrument(t):
     wrap(table.roads, "add", "disp:  roads.add")
     wrap(table, "_settle", "disp:  _settle")
     wrap(table, "_render_lights", "disp: _render_lights")
+    wrap(table, "_emit", "disp: _emit (all)")
+    wrap(table, "_deal", "disp: _deal")
+    wrap(table.hand, "result", "disp:  round.result")
     wrap(ctx.hw.lights, "show", "out: lights.show")
     wrap(ctx.game.screens, "dealer_lines", "out: dealer_lines (text)")
+    for name in ("_winner_text", "_hand_line", "stood"):
+        wrap(ctx.game.screens, name, "out:  screens." + name)
+    from firmware.drivers import lcd
+    wrap(lcd, "_encode", "out:  lcd._encode (both)")
     wrap(ctx.hw.displays["dealer"], "show", "out: dealer lcd.show")
     wrap(ctx.game.screens, "result_lines", "out: result_lines (text)")
     wrap(ctx.hw.displays["result"], "show", "out: result lcd.show")

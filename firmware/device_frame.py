@@ -63,8 +63,9 @@ def crc16(data, start=0, end=-1, crc=0xFFFF):
     if end < 0:
         end = len(data)
     table = _CRC_TABLE
+    crc &= 0xFFFF               # so (crc >> 8) ^ byte is an index without a mask per byte
     for i in range(start, end):
-        crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ data[i]) & 0xFF]
+        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ data[i]]
     return crc
 
 

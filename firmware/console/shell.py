@@ -82,16 +82,18 @@ class Console:
             self._prompted = True
             editor.write(self.prompt())
         outcome = editor.poll()
-        if editor.received and self.auth.logged_in:
-            self.auth.touch(self.now_s())
-        if outcome == ed.LINE:
-            self._reply(self._take(editor.line))
-        elif outcome == ed.TOO_LONG:
-            self._reply(self.line_too_long())
-        elif outcome == ed.CANCELLED:
-            self._cancel()
-            self._reply([])
-        if self.auth.idle(self.now_s()):
+        auth = self.auth
+        if editor.received and auth.logged_in:
+            auth.touch(self.now_s())
+        if outcome != ed.NOTHING:               # (an idle poll: nothing typed, no outcome to look up)
+            if outcome == ed.LINE:
+                self._reply(self._take(editor.line))
+            elif outcome == ed.TOO_LONG:
+                self._reply(self.line_too_long())
+            elif outcome == ed.CANCELLED:
+                self._cancel()
+                self._reply([])
+        if auth.logged_in and auth.idle(self.now_s()):
             self._idle_logout()
         checks.step(self, elapsed_ms)
 

@@ -62,7 +62,7 @@ class Shoe(DeviceLink):
                 self.fault(faults.BAD_CARD)
                 return
             self.cards += 1
-            self.queue.put(CARD, card, 1 if frame.arg_byte(1) == _UP else 0)
+            self.queue.put(CARD, card, 1 if frame.line[frame.starts[1]] == _UP else 0)   # arg_byte(1)
         elif kind == _FAULT:
             if frame.arg_uint(0, MAX_SENSOR_CODE) < 0:
                 self.fault(faults.FRAME_ARGS)
@@ -75,13 +75,16 @@ class Shoe(DeviceLink):
 
     def _card(self, frame):
         """Card int from CARD's words, or -1 (a code firmware.cards does not spell, or no U/D)."""
-        if frame.arg_len(0) != 2 or frame.arg_len(1) != 1:
-            return -1
-        face = frame.arg_byte(1)
-        if face != _UP and face != _DOWN:
+        # (arg_len() and arg_byte() read inline: three method calls a card fewer)
+        starts = frame.starts
+        ends = frame.ends
+        at = starts[0]
+        if ends[0] - at != 2 or ends[1] - starts[1] != 1:
             return -1
         line = frame.line
-        at = frame.starts[0]
+        face = line[starts[1]]
+        if face != _UP and face != _DOWN:
+            return -1
         rank = _RANK_OF.get(line[at], -1)
         suit = _SUIT_OF.get(line[at + 1], -1)
         if rank < 0 or suit < 0:

@@ -500,3 +500,37 @@ def test_settle_nets_refuses_what_settle_zone_refuses():
     raises(RuleError, bac.settle_nets, rules(), "not a result", [10, 0, 0, 0, 0], nets, terms)
     bac.settle_nets("unchecked: nothing bet", result, [0] * 5, nets, terms)
     assert nets[:5] == [0] * 5
+
+
+def test_the_commission_rate_of_a_round_is_commissions_for_every_option_total_and_amount():
+    # settle_nets asks commission() at a round's first hand win and nets the round's other hand wins
+    # by its rate (art. 17, rounded down): the same amount for every option, total and amount.
+    for option in ("A", "B"):
+        for total in range(10):
+            cut, per = bac._commission_rate(option, total)
+            for win in list(range(0, 450)) + [999, 1000, 1001, 12345, 2 ** 30 - 1]:
+                assert win * cut // per == bac.commission(option, total, win), (option, total, win)
+
+
+def test_settle_nets_asks_commission_once_a_round():
+    # Four Banker bets won: commission() is asked for the first; the others are netted at its rate.
+    result = play(["5h", "9d", "Kc", "Qs"])                 # Banker 9 wins (natural)
+    assert result.winner == bac.BANKER
+    width = len(bac.ZONES)
+    bets = [0] * (4 * width)
+    for seat, amount in enumerate((100, 21, 1000, 7)):
+        bets[seat * width + bac.BANKER] = amount
+    nets = [0] * len(bets)
+    asked = []
+    commission = bac.commission
+
+    def counted(option, total, win):
+        asked.append(win)
+        return commission(option, total, win)
+    bac.commission = counted
+    try:
+        bac.settle_nets(rules(1, "A"), result, bets, nets, bytearray(width))
+    finally:
+        bac.commission = commission
+    assert asked == [100]
+    assert [nets[seat * width + bac.BANKER] for seat in range(4)] == [95, 20, 950, 7]

@@ -421,28 +421,89 @@ def test_the_result_sets_each_zone_light_once():
 
 
 def test_a_hand_line_is_made_again_only_when_its_hand_has_a_new_card():
-    # The dealer display is redrawn after every event; a hand's line (names, total) only changes with a card.
+    # The dealer display is redrawn after every event; a hand's line (names, total) only changes with a
+    # card: a new hand is totalled whole, one card more adds that card's value to the total before.
     from firmware.games.baccarat import rules
     rig = Rig()
     rig.new_shoe()
     rig.cards("9h 5d Kc")
     lines = screens.dealer_lines(rig.table, CONFIG, [])
     assert lines[2:] == ["P 9h Kc =9", "B 5d =5"]
-    total = rules.total
+    total, value = rules.total, rules.value
     made = []
 
     def counted(hand):
         made.append(len(hand))
         return total(hand)
-    rules.total = counted
+
+    def counted_value(card):
+        made.append("card")
+        return value(card)
+    rules.total, rules.value = counted, counted_value
     try:
         assert screens.dealer_lines(rig.table, CONFIG, []) == lines
         assert made == []                                   # nothing new: the lines made before
         rig.card("2s")
         assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 9h Kc =9", "B 5d 2s =7"]
-        assert made == [2]                                  # the banker's hand alone, with its new card
+        assert made == ["card"]                             # the banker's hand alone, its new card's value
         rig.bets({1: {"banker": 100}})
         rig.cards("4c 2d 3h Ah")                            # the next round: new hands, new lines
+        made[:] = []
         assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 4c 3h =7", "B 2d Ah =3"]
+        rig.cards("9s")                                     # Player 7 stands; banker 3 draws: 9 -> 2
+        assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 4c 3h =7", "B 2d Ah 9s =2"]
     finally:
-        rules.total = total
+        rules.total, rules.value = total, value
+
+
+def test_a_hand_with_one_card_more_adds_that_cards_name_to_the_words_made_before():
+    # At one card more, the hand line is the line before's card names and the new card's: only the
+    # new card is named (the others are not named again), and the line reads as when made whole.
+    from firmware import cards
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("4c 2d 3h")
+    assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 4c 3h =7", "B 2d =2"]
+    name, names = cards.name, cards.names
+    named = []
+
+    def counted_name(card):
+        named.append(card)
+        return name(card)
+
+    def counted_names(hand):
+        named.extend(hand)
+        return names(hand)
+    cards.name, cards.names = counted_name, counted_names
+    try:
+        rig.card("Ah")                                      # banker's second card
+        named[:] = []                                       # (the pass names it too: its report)
+        assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 4c 3h =7", "B 2d Ah =3"]
+        assert named == [cards.parse("Ah")]
+    finally:
+        cards.name, cards.names = name, names
+
+
+def test_the_winner_line_is_made_once_for_both_displays_of_a_round():
+    # The dealer and the result display both show the round's winner line in the pass that closes it:
+    # made once per record (the same text as made afresh).
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d Kc Qs")                                # Player 9, Banker 5: naturals, no draw
+    record = rig.table.record
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1] == "PLAYER WINS 9-5"
+    table_lines = screens.result_lines(rig.table, CONFIG, [])
+    assert table_lines[1] == "PLAYER WINS 9-5"
+    assert screens._WINNER[0] is record
+    made = []
+    result = record.result
+
+    class Counted:
+        def __getattr__(self, name):
+            made.append(name)
+            return getattr(result, name)
+    screens._WINNER[0] = None
+    fresh = type(record)(record.number, record.demo, record.void, Counted(), record.last, record.face_up)
+    assert screens._winner_text(fresh) == "PLAYER WINS 9-5" and made
+    made[:] = []
+    assert screens._winner_text(fresh) == "PLAYER WINS 9-5" and made == []

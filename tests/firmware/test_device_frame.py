@@ -266,3 +266,33 @@ def test_a_duplicate_is_the_same_bytes_whatever_buffer_either_line_came_in():
             other[7] = ord("Z")
             seq.expected = 0x2B
             assert seq.track(other, n, 0x2A, False) == df.SEQ_CONFLICT
+
+
+def test_a_whole_lines_crc_is_checked_as_the_bodys_crc_against_the_trailer():
+    # A whole line's CRC is taken over all its bytes and compared with the claimed CRC carried on
+    # through the trailer: it must hold for exactly the lines whose body has the claimed CRC, and agree
+    # with decode(buffer, n) (the body's CRC compared directly).
+    frame = Frame(b"S", 1, TYPES)
+    body = KNOWN[:KNOWN.index(b"*")]
+    good = df.crc16(body)
+    digits = b"0123456789ABCDEF"
+    assert frame.decode(KNOWN) == df.OK
+    for bit in range(16):                               # every CRC one bit off
+        line = body + ("*%04X" % (good ^ (1 << bit))).encode()
+        assert frame.decode(line) == df.BAD_CRC, bit
+    for place in range(len(body)):                      # every body byte changed
+        for value in (0x20, 0x41, 0x5A, body[place] ^ 1):
+            if value == body[place]:
+                continue
+            line = bytearray(KNOWN)
+            line[place] = value
+            line = bytes(line)
+            status = frame.decode(line)
+            assert status == df.BAD_CRC, (place, value, status)
+            buffer = bytearray(line + b"tail")
+            assert frame.decode(buffer, len(line)) == status
+            sealed = _sealed(line[:len(body)])
+            assert frame.decode(sealed) == frame.decode(bytearray(sealed + b"xx"), len(sealed)) != df.BAD_CRC
+    for claimed in range(0, 0x10000, 257):              # claimed CRCs across the range
+        line = body + b"*" + bytes(digits[(claimed >> s) & 15] for s in (12, 8, 4, 0))
+        assert (frame.decode(line) == df.OK) == (claimed == good), claimed

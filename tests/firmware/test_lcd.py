@@ -300,3 +300,52 @@ def test_rows_go_out_through_expander_tables_made_once_as_the_loop_writes_them()
                 lcd_._data(lcd_._row, 20 - first % 7, first % 7, 0x40 + first % 7)
                 lcd_._data(lcd_._row, 5, 3)
             assert bus.transactions == loop_bus.transactions, (light, first)
+
+
+def test_each_ascii_character_among_letters_is_shown_as_rom_code_gives_it():
+    # A row of characters that are their own ROM codes is copied at once; one other (a control
+    # character, the backslash, the tilde, DEL) among them must send the row through rom_code().
+    bus, d = make(8, 1)
+    for value in range(1, 0x80):
+        text = "ab" + chr(value) + "cd"
+        d.show([text])
+        assert bytes(d._shown[0]) == bytes(lcd.rom_code(ch) for ch in text) + b"   ", value
+
+
+def test_each_show_sends_exactly_the_span_that_changed_after_shows_putstr_and_clear():
+    # show() looks for a row's last change from past the longer of the new text and the one shown
+    # (spaces beyond both), not from the row's end; after putstr() or clear() it must still find it.
+    bus, d = make(12, 2)
+    words = ("", "A", "AB", "ABC  ", "ABX", "B", "  C", "ABCDEFGHIJKL", "ABCDEFGHIJKLMN", "AB D", "x\\y")
+    screen = [bytearray(b" " * 12), bytearray(b" " * 12)]
+    seed = 7
+    for step in range(300):
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        r = seed >> 10
+        if r % 17 == 0:
+            d.clear()
+            screen = [bytearray(b" " * 12), bytearray(b" " * 12)]
+            continue
+        if r % 13 == 0:
+            d.move_to(r % 5, r % 2)
+            text = words[r % len(words)][:12 - r % 5]
+            d.putstr(text)
+            for k in range(len(text)):
+                screen[r % 2][r % 5 + k] = lcd.rom_code(text[k])
+            continue
+        lines = [words[r % len(words)], words[(r >> 4) % len(words)]]
+        bus.reset_log()
+        d.show(lines)
+        sent = bus.ops(0)
+        want = []
+        for y in range(2):
+            row = bytearray(b" " * 12)
+            for k in range(min(12, len(lines[y]))):
+                row[k] = lcd.rom_code(lines[y][k])
+            changed = [k for k in range(12) if row[k] != screen[y][k]]
+            if changed:
+                first, last = changed[0], changed[-1]
+                want.append((0, 0x80 | (0x40 * y + first)))
+                want.extend((1, row[k]) for k in range(first, last + 1))
+            screen[y] = row
+        assert sent == want, (step, lines, sent, want)

@@ -193,3 +193,71 @@ def test_a_uart_answering_fewer_bytes_or_none_is_read_on():
     answers[:] = [None]
     assert line.poll(10) is None and line.fault == 0
     assert line.poll(10) == b"Ah" and line.poll(10) == b"Kd"
+
+
+class _ByteAtATime:
+    """SerialLine's outcomes as the byte-at-a-time reader had them (the model the chunked reader must
+    match): lines, LINE_TOO_LONG faults with their bytes, budget per poll; no timeout (timeout_ms 0)."""
+
+    def __init__(self, max_len, budget):
+        self.max_len = max_len
+        self.budget = budget
+        self.buf = bytearray()
+        self.discarding = False
+        self.pending = bytearray()
+
+    def poll(self):
+        got = 0
+        while got < self.budget and self.pending:
+            ch = self.pending[0]
+            self.pending = self.pending[1:]
+            got += 1
+            if ch in (10, 13):
+                if self.discarding:
+                    self.discarding = False
+                    self.buf = bytearray()
+                    continue
+                if not self.buf:
+                    continue
+                line = bytes(self.buf)
+                self.buf = bytearray()
+                return ("line", line)
+            if self.discarding:
+                continue
+            if len(self.buf) == self.max_len:
+                self.discarding = True
+                return ("fault", bytes(self.buf))
+            self.buf.append(ch)
+        return None
+
+
+def test_lines_read_a_run_at_a_time_come_out_as_read_a_byte_at_a_time():
+    # Line bytes are copied a run at a time (find() up to the line end, one slice store): every line,
+    # overlong line, budget cut and chunk border must give the outcomes the byte-at-a-time reader gave.
+    seed = 12345
+    for trial in range(60):
+        max_len = 4 + trial % 13
+        budget = (0, 3, 7, 40)[trial % 4]
+        uart, line = _line(max_len=max_len, timeout_ms=0, budget=budget)
+        model = _ByteAtATime(max_len, budget if budget > 0 else 2 * max_len)
+        stream = bytearray()
+        for _ in range(40):
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            r = seed >> 8
+            if r % 5 == 0:
+                stream.append(b"\r\n"[r % 2])
+            else:
+                stream.append(0x41 + r % 26)
+        for start in range(0, len(stream), 9):
+            uart.feed(stream[start:start + 9])
+            model.pending.extend(stream[start:start + 9])
+            for _ in range(6):
+                got = line.poll(10)
+                want = model.poll()
+                if line.fault:
+                    assert got is None and line.fault == faults.LINE_TOO_LONG
+                    assert want == ("fault", bytes(line.buf[:line.fault_len])), (trial, start, want)
+                elif got is not None:
+                    assert want == ("line", got), (trial, start, want, got)
+                else:
+                    assert want is None, (trial, start, want)

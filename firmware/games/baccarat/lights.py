@@ -45,45 +45,52 @@ class BaccaratLights:
         return False
 
     def _result_lights(self):
+        # Colours and zone numbers as locals, each seat's zones in one range (a module attribute
+        # lookup per zone and per seat was a third of the render on the last card's pass).
         lights = self.lights
+        off = pixels.OFF
         for i in self.other_light:
-            lights.set(i, pixels.OFF)
+            lights.set(i, off)
         record = self.record
         win = pixels.GOLD if record.demo else pixels.GREEN
         if record.void:
+            white = pixels.WHITE
             for i in self.zone_light:
                 if i >= 0:
-                    lights.set(i, pixels.WHITE)
+                    lights.set(i, white)
             self._seats_off()
             return
         result = record.result
         winner = result.winner
+        tie = rules.TIE
         zone_light = self.zone_light
         for z in range(len(zone_light)):
             i = zone_light[z]
             if i >= 0:
-                hit = winner == z if z <= rules.TIE else (result.player_pair if z == 3 else result.banker_pair)
-                lights.set(i, win if hit else pixels.OFF)
+                hit = winner == z if z <= tie else (result.player_pair if z == 3 else result.banker_pair)
+                lights.set(i, win if hit else off)
         if not self.has_bets:
             self._seats_off()
             return
         width = len(rules.ZONES)
         bets = self.round_bets
         nets = self.nets
+        seat_light = self.seat_light
+        white = pixels.WHITE
         for seat in range(self.seats):
-            i = self.seat_light[seat]
+            i = seat_light[seat]
             if i < 0:
                 continue
             chips = False
             net = 0
             for k in range(seat * width, seat * width + width):
-                if bets[k]:
+                if bets[k]:                         # (a zone without a bet nets 0: settle_seats)
                     chips = True
-                net += nets[k]
+                    net += nets[k]
             if not chips:
-                colour = pixels.OFF
+                colour = off
             else:
-                colour = win if net > 0 else (pixels.WHITE if net == 0 else pixels.OFF)
+                colour = win if net > 0 else (white if net == 0 else off)
             lights.set(i, colour)
 
     def _seats_off(self):

@@ -322,6 +322,8 @@ def settle_nets(settings, result, bets, nets, terms):
     checked at its bet as settle_zone checks it. terms: scratch of len(ZONES) bytes."""
     width = len(ZONES)
     decided = False
+    cut = -1            # a hand's win: the commission's numerator per unit of `per` (-1: not yet known)
+    per = 1
     for i in range(len(bets)):
         amount = bets[i]
         if not amount:
@@ -348,10 +350,25 @@ def settle_nets(settings, result, bets, nets, terms):
             net = amount * tie_odds(settings.method)
         elif kind == _PAIR_WIN:
             net = amount * PAIR_ODDS
+        elif cut >= 0:
+            # A hand's win after the first: the commission the first's commission() call found for
+            # this round (one winning hand, one total, the same option; the amount checked above).
+            net = amount - amount * cut // per
         else:
             won_total = result.player_total if kind == _PLAYER_WIN else result.banker_total
             net = amount - commission(settings.commission, won_total, amount)
+            cut, per = _commission_rate(settings.commission, won_total)
         nets[i] = net
+
+
+def _commission_rate(option, winning_total):
+    """commission(option, winning_total, win) is win * cut // per: (cut, per), for a checked option and
+    total (art. 17)."""
+    if option == "A" and winning_total >= 7:
+        return 5, 100
+    if option == "B" and winning_total == 4:
+        return 1, 2
+    return 0, 1
 
 
 def settle(settings, result, bets):

@@ -21,20 +21,30 @@ _PROMPTS = {
 }
 
 
-# The last line made for each hand name: (hand, its length then, the line). A round's hands only grow
-# (cards are appended), so a hand that is the same list at the same length has the same line: the
-# dealer display redraws after every event, and its hand lines change only when a card comes.
+# The last line made for each hand name: (hand, its length then, the line, its cards' words, its
+# total). A round's hands only grow (cards are appended), so a hand that is the same list at the same
+# length has the same line, and at one card more the line before's words and total with the new card's
+# name and value (art. 5: the total is the values' sum modulo 10): the dealer display redraws after
+# every event, and its hand lines change only when a card comes, by one card.
 _HAND_LINES = {}
 
 
 def _hand_line(name, hand):
     if not hand:
         return name
+    n = len(hand)
     last = _HAND_LINES.get(name)
-    if last is not None and last[0] is hand and last[1] == len(hand):
+    if last is not None and last[0] is hand and last[1] == n:
         return last[2]
-    line = "%s %s =%d" % (name, " ".join(cards.names(hand)), rules.total(hand))
-    _HAND_LINES[name] = (hand, len(hand), line)
+    if last is not None and last[0] is hand and last[1] == n - 1:
+        card = hand[n - 1]
+        words = last[3] + " " + cards.name(card)
+        total = (last[4] + rules.value(card)) % 10
+    else:
+        words = " ".join(cards.names(hand))
+        total = rules.total(hand)
+    line = "%s %s =%d" % (name, words, total)
+    _HAND_LINES[name] = (hand, n, line, words, total)
     return line
 
 
@@ -60,16 +70,26 @@ def stood(record, rnd):
     return "BANKER STANDS" if rnd.order[4] == rules.PLAYER else "PLAYER STANDS"
 
 
+# The last record's winner line: the dealer and the result display both show it in the pass that
+# closes a round (a record is made once and not changed after: the same record, the same line).
+_WINNER = [None, ""]
+
+
 def _winner_text(record):
+    if _WINNER[0] is record:
+        return _WINNER[1]
     if record.void:
-        return "VOID: BETS RETURNED"
-    result = record.result
-    if result.winner == rules.TIE:
-        text = "TIE %d-%d" % (result.player_total, result.banker_total)
-    elif result.winner == rules.BANKER:
-        text = "BANKER WINS %d-%d" % (result.banker_total, result.player_total)
+        text = "VOID: BETS RETURNED"
     else:
-        text = "PLAYER WINS %d-%d" % (result.player_total, result.banker_total)
+        result = record.result
+        if result.winner == rules.TIE:
+            text = "TIE %d-%d" % (result.player_total, result.banker_total)
+        elif result.winner == rules.BANKER:
+            text = "BANKER WINS %d-%d" % (result.banker_total, result.player_total)
+        else:
+            text = "PLAYER WINS %d-%d" % (result.player_total, result.banker_total)
+    _WINNER[0] = record
+    _WINNER[1] = text
     return text
 
 
@@ -130,6 +150,6 @@ def result_lines(table, config, button_names):
     if not record.void:
         result = record.result
         pairs = ("P PAIR " if result.player_pair else "") + ("B PAIR" if result.banker_pair else "")
-    roads = table.roads
+    wins = table.roads.wins                     # Roads.count() of each, read at once (three calls fewer)
     return [head, _winner_text(record), stood(record, rnd) + ("  " + pairs if pairs else ""),
-            "B%d P%d T%d" % (roads.count(rules.BANKER), roads.count(rules.PLAYER), roads.count(rules.TIE))]
+            "B%d P%d T%d" % (wins[rules.BANKER], wins[rules.PLAYER], wins[rules.TIE])]
