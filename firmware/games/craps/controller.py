@@ -41,7 +41,6 @@ from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, Table
 
 _NO_BET = -1
 _WIDTH = len(ZONES)          # zones a seat: a reading's and placed's rows
-_ODDS_ZONE = tuple(B.is_odds(kind) for kind, _number in KIND_NUMBER)   # by zone: odds (backing a line bet)?
 
 
 class CrapsController(Alarms, CrapsLights, Table):
@@ -241,35 +240,35 @@ class CrapsController(Alarms, CrapsLights, Table):
 
     def _place_all(self, chips, amounts, slots):
         """The reading's chips on those slots (seat * zones + zone, below slots) placed through the
-        engine in slot order, or refused. What every bet of a reading shares is looked up once; the zone's kind and
-        number come from zones.KIND_NUMBER (so the call's form is known good: the engine's
-        place_known makes every rule check of each bet)."""
-        place = self.engine.place_known
-        kind_number = KIND_NUMBER
-        odds_zone = _ODDS_ZONE
+        engine in slot order, or refused. The engine places them a run at a time (place_reading:
+        each bet's rule checks as place_known makes them, the settings read once a reading), up to
+        an odds bet: the line bet it backs is found here (its zone's kind and number come from
+        zones.KIND_NUMBER, so the call's form is known good)."""
+        engine = self.engine
+        place_reading = engine.place_reading
         placed = self.placed
         bet_zone = self.bet_zone
         refusals = self.refusals
-        for slot in chips:
-            if slot >= slots:
-                break
+        n = len(chips)
+        at = 0
+        while True:
+            at = place_reading(chips, at, amounts, slots, _WIDTH, KIND_NUMBER, placed, bet_zone, refusals)
+            if at >= n:
+                return
+            slot = chips[at]                             # odds (below slots, with chips: place_reading's)
+            at += 1
             amount = amounts[slot]
-            if amount <= 0:                              # a take-down (done above)
-                continue
             seat = slot // _WIDTH
             z = slot - seat * _WIDTH
-            kind, number = kind_number[z]
-            on = None
-            if odds_zone[z]:
-                on = self._backed(seat, kind, number)
-                if on is None:
-                    refusals.append((seat, z, amount, "%s: no %s bet of this seat with a point%s to back (art. 5(2))"
-                                     % (ZONES[z], B.KIND_NAMES[B.odds_parent_kind(kind)],
-                                        (" on %d" % number) if number else ""), False))
-                    continue
-                number = 0
+            kind, number = KIND_NUMBER[z]
+            on = self._backed(seat, kind, number)
+            if on is None:
+                refusals.append((seat, z, amount, "%s: no %s bet of this seat with a point%s to back (art. 5(2))"
+                                 % (ZONES[z], B.KIND_NAMES[B.odds_parent_kind(kind)],
+                                    (" on %d" % number) if number else ""), False))
+                continue
             try:
-                bet_id, reason = place(seat, kind, amount, number, on)
+                bet_id, reason = engine.place_known(seat, kind, amount, 0, on)
             except RuleError as exc:                     # a bet the table cannot hold at all
                 bet_id, reason = None, str(exc)
             if reason is not None:
