@@ -11,6 +11,7 @@ from firmware.compat import const
 TAKE_DOWN = const(-1)
 DOWN_WORD = "down"
 _WRITTEN_MAX = const(128)       # slots a reading's reader tells as it writes them (more: slots() walks)
+_SHIFT_MAX = const(8)           # places a told slot is moved back to keep them ascending (more: sorted later)
 
 
 class BetReading:
@@ -36,7 +37,8 @@ class BetReading:
         self.source = None              # the reader's array the accepted reading is copied from
         self._slots = None              # slots() of source, while it is unchanged
         self._written = array("H", [0] * _WRITTEN_MAX)   # the slots written into source since cleared,
-        self._written_count = 0                         # in the order written; -1: more than they hold
+        self._written_count = 0                         # -1: more than they hold
+        self._written_sorted = True     # _written ascending (each slot put in its place as told)
 
     def amount(self, seat, zone):
         """Chips on seat 1..seats, zone index (into zones)."""
@@ -54,7 +56,10 @@ class BetReading:
                 return self._slots
             n = self._written_count
             if n >= 0:                                   # every slot of source not 0, each once
-                self._slots = tuple(sorted(self._written[:n]))
+                if self._written_sorted:
+                    self._slots = tuple(self._written[:n])
+                else:
+                    self._slots = tuple(sorted(self._written[:n]))
                 return self._slots
         out = []
         empty = self.empty_row
@@ -78,13 +83,29 @@ class BetReading:
         """source is all zeros again."""
         self._slots = None
         self._written_count = 0
+        self._written_sorted = True
 
     def work_wrote(self, slot):
         """source's slot, 0 until now, holds chips or a take-down."""
         self._slots = None
         n = self._written_count
         if 0 <= n < _WRITTEN_MAX:
-            self._written[n] = slot
+            # Kept ascending as they come (a reading comes seat by seat; a line's zones in any order
+            # move a few places back), so the CLOSE's slots() need not sort them; a slot that would
+            # move further is left where it is and slots() sorts (a reading's pass stays short).
+            written = self._written
+            i = n
+            if self._written_sorted:
+                stop = n - _SHIFT_MAX if n > _SHIFT_MAX else 0
+                while i > stop and written[i - 1] > slot:
+                    written[i] = written[i - 1]
+                    i -= 1
+                if i == stop and i and written[i - 1] > slot:
+                    while i < n:                         # too far back: undone, sorted at slots()
+                        written[i] = written[i + 1]
+                        i += 1
+                    self._written_sorted = False
+            written[i] = slot
             self._written_count = n + 1
         else:
             self._written_count = -1                     # slots() walks the rows instead
