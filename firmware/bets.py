@@ -47,7 +47,8 @@ class BetReading:
         return self.amounts[(seat - 1) * len(self.zones) + zone]
 
     def slots(self):
-        """The slots (seat row * zones + zone, ascending, a tuple) holding chips or a take-down; the
+        """The slots (seat row * zones + zone, ascending; a tuple, or an array of the slots the reader
+        told, never written into) holding chips or a take-down; the
         rows without any are passed over by one compare each instead of a walk of their zones in
         Python (14 seats x 38 zones at Craps, mostly empty)."""
         source = self.source
@@ -57,7 +58,7 @@ class BetReading:
             n = self._written_count
             if n >= 0:                                   # every slot of source not 0, each once
                 if self._written_sorted:
-                    self._slots = tuple(self._written[:n])
+                    self._slots = self._written[:n]      # (an array: tuple() of one takes 0.5 us an item)
                 else:
                     self._slots = tuple(sorted(self._written[:n]))
                 return self._slots
