@@ -34,6 +34,7 @@ def _placement(k):
 _PLACEMENT = tuple(_placement(k) for k in range(len(B.KIND_NAMES)))
 del _placement   # used once: its bytecode is not kept in RAM
 _KINDS = len(B.KIND_NAMES)
+_STAND = const(0)             # bets.STAND (tests check they agree)
 _FIELD = const(15)            # bets.FIELD, a const of this module: no lookup a bet (tests check they agree)
 
 
@@ -49,7 +50,7 @@ class Bet:
         self.number = number
         self.parent = parent      # Bet backed by odds, else None
         self.in_action = False    # has stood through a valid roll
-        self.outcome = B.STAND    # settlement code of the current roll (odds look at their parent's)
+        self.outcome = _STAND     # settlement code of the current roll (odds look at their parent's)
 
 
 class Placement:
