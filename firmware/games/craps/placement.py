@@ -177,9 +177,11 @@ class Placement:
         maximum = s.maximum
         max_open = s.max_open_bets
         field_12 = s.field_12
-        point = self.point
+        closed = _COME_OUT_LINE if self.point else _POINT_LINE   # the line bets the phase refuses
         placement = _PLACEMENT
-        units = _STAKE_UNITS
+        units = self._zone_units                         # by zone: the stake unit (0: not yet known)
+        if units is None or len(units) != len(kind_number):
+            units = self._zone_units = [0] * len(kind_number)
         bets = self.bets
         field_checked = False
         n = len(chips)
@@ -198,14 +200,17 @@ class Placement:
             if when == _ODDS_BET:
                 return at
             # place_known's checks, in its order, all passed: placed here (any failing: place_known's reason)
-            if (amount > 0 and not amount % minimum and not (maximum and amount > maximum) and len(bets) < max_open
-                    and not (when == _COME_OUT_LINE and point) and not (when == _POINT_LINE and not point)):
+            if (not amount % minimum and not (maximum and amount > maximum) and len(bets) < max_open
+                    and when != closed):
                 if k == _FIELD and not field_checked:
                     B.field_12_pays(field_12)            # the option, as place_known checks it (a wrong one raises)
                     field_checked = True                 # (the settings are read once a reading)
-                q = units.get(k << 4 | number)
-                if q is None:
-                    q = B.cached_stake_quantum(k, number, field_12)
+                q = units[z]
+                if not q:
+                    q = _STAKE_UNITS.get(k << 4 | number)
+                    if q is None:
+                        q = B.cached_stake_quantum(k, number, field_12)
+                    units[z] = q
                 if not amount % q:
                     bet_id = self.next_id
                     self.next_id = bet_id + 1

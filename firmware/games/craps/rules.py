@@ -57,6 +57,7 @@ class CrapsTable(Placement):
         self.point = 0                # 0: puck OFF (next roll is a come-out); else the point
         self.bets = []                # open bets in placement order (odds after their line bet)
         self.next_id = 1
+        self._zone_units = None       # place_reading: each zone's stake unit, as learnt
         self.rolls = 0                # valid rolls
         self.no_rolls = 0             # invalid throws (re-thrown)
         self.shooter_changes = 0
