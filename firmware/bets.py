@@ -39,6 +39,7 @@ class BetReading:
         self._written = array("H", [0] * _WRITTEN_MAX)   # the slots written into source since cleared,
         self._written_count = 0                         # -1: more than they hold
         self._written_sorted = True     # _written ascending (each slot put in its place as told)
+        self._downs = 0                 # take-downs among the slots told
 
     def amount(self, seat, zone):
         """Chips on seat 1..seats, zone index (into zones)."""
@@ -79,16 +80,25 @@ class BetReading:
             self._slots = out
         return out
 
+    def may_take_down(self):
+        """False when the reading is known to hold no take-down (the reader's copy, every slot it
+        wrote told: the table's CLOSE looks for none), else True (look)."""
+        source = self.source
+        return source is None or self._written_count < 0 or self._downs > 0 or self.amounts != source
+
     # The reader's side (source): every change of that buffer goes through these two.
     def work_cleared(self):
         """source is all zeros again."""
         self._slots = None
         self._written_count = 0
         self._written_sorted = True
+        self._downs = 0
 
     def work_wrote(self, slot):
         """source's slot, 0 until now, holds chips or a take-down."""
         self._slots = None
+        if self.source[slot] == TAKE_DOWN:
+            self._downs += 1
         n = self._written_count
         if 0 <= n < _WRITTEN_MAX:
             # Kept ascending as they come (a reading comes seat by seat; a line's zones in any order

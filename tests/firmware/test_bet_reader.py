@@ -440,3 +440,27 @@ def test_a_reading_told_seat_by_seat_is_kept_in_order_so_the_close_sorts_nothing
         assert list(reading.slots()) == _naive_slots(reading) and sorts == [14]
     finally:
         del bets_module.sorted
+
+
+def test_a_reading_says_when_it_holds_no_take_down():
+    # Issue 14: the Craps CLOSE looks for take-downs among a reading's slots only when the reading
+    # may hold one: the reader tells each slot it writes, take-downs among them.
+    from firmware.bets import BetReading
+    from firmware.games.craps.zones import ZONES as CRAPS_ZONES
+    assert BetReading(CRAPS_ZONES, 14).may_take_down()          # nothing told: look
+    reader = BetReader(None, EventQueue(8), Evidence(), CRAPS_ZONES, 14, take_downs=True)
+    reading = reader.reading
+    s = Sender("B")
+    assert _feed(reader, _reading(s, 1, [("3", "pass=10", "field=5"), ("9", "hard_8=5")])) == [(BETS, 1, 2)]
+    assert not reading.may_take_down()
+    assert _feed(reader, _reading(s, 2, [("3", "pass=10"), ("9", "field=-")])) == [(BETS, 2, 2)]
+    assert reading.may_take_down()
+    assert _feed(reader, _reading(s, 3, [("4", "field=5")])) == [(BETS, 3, 1)]
+    assert not reading.may_take_down()
+    reading.amounts[0] = TAKE_DOWN                               # written in place (recovery, a test rig)
+    assert reading.may_take_down()
+    reading.amounts[0] = 0
+    assert not reading.may_take_down()
+    for line in _reading(s, 4, [("1", "pass=-")])[:-1]:          # the next reading, not yet closed
+        reader.handle(line)
+    assert reading.may_take_down()                               # (amounts are not the reader's copy now)

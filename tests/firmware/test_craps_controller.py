@@ -329,3 +329,42 @@ def test_a_reading_places_its_bets_past_the_form_checks_and_a_call_a_bet():
     report = strip(rig.last("bets"))
     assert report["placed"] == {"1": {"pass": 10, "field": 5, "hard_8": 5}, "3": {"any_seven": 5}}
     assert report["refused"] == 3 and len(engine.bets) == 4
+
+
+def test_readings_from_the_bet_reader_take_down_only_when_they_hold_a_take_down():
+    # Issue 14: the CLOSE looks among a reading's slots for take-downs only when the reader told one
+    # (BetReading.may_take_down); readings from the reader itself, a take-down among them.
+    from firmware.drivers.bet_reader import BetReader
+    from firmware.events import BETS, EventQueue
+    from firmware.evidence import Evidence
+    from tests.firmware.device_helpers import Sender, drain
+    rig = Rig(seats=3)
+    queue = EventQueue(8)
+    reader = BetReader(None, queue, Evidence(), ZONES, 3, reading=rig.reading, take_downs=True)
+    s = Sender("B")
+    looked = []
+    take_down = rig.table._take_down
+    rig.table._take_down = lambda seat, z, pending: looked.append((seat, ZONES[z])) or take_down(seat, z, pending)
+    answers = []
+    may_take_down = rig.reading.may_take_down
+    rig.reading.may_take_down = lambda: answers.append(may_take_down()) or answers[-1]
+
+    def reading(reading_id, seat_lines):
+        for line in [s("OPEN", str(reading_id))] + [s("SEAT", *w) for w in seat_lines] + [
+                s("CLOSE", str(reading_id), str(len(seat_lines)))]:
+            reader.handle(line)
+        for kind, a, b in drain(queue):
+            assert kind == BETS
+            rig.event(kind, a, b)
+    reading(1, [("1", "pass=10", "field=5"), ("3", "hard_8=5")])
+    assert looked == [] and len(rig.table.engine.bets) == 3
+    rig.throw(2, 2)                                     # point 4: the field loses, the rest stands
+    reading(2, [("1", "pass_odds=30")])
+    rig.throw(2, 3)
+    reading(3, [("1", "pass_odds=-", "field=5"), ("3", "hard_8=5")])
+    assert looked == [(0, "pass_odds")]
+    assert [strip(r) for r in rig.reports("bet_taken_down")] == [
+        {"event": "bet_taken_down", "seat": "1", "zone": "pass_odds", "amount": 30}]
+    reading(4, [("2", "field=5")])
+    assert looked == [(0, "pass_odds")] and not rig.reports("bet_refused")
+    assert answers == [False, False, True, False]      # asked at each CLOSE: the slots looked at once

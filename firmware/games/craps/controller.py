@@ -223,11 +223,12 @@ class CrapsController(Alarms, CrapsLights, Table):
         amounts = self.reading.amounts
         slots = self.seats * _WIDTH                      # the reader's seats past the engine's: not read
         chips = self.reading.slots()                     # the slots with chips or a take-down, in order
-        for i in chips:                                  # chips taken off before chips put down
-            if i >= slots:
-                break
-            if amounts[i] == TAKE_DOWN:
-                self._take_down(i // _WIDTH, i % _WIDTH, pending)
+        if self.reading.may_take_down():                 # (a reading told to hold none: not looked at)
+            for i in chips:                              # chips taken off before chips put down
+                if i >= slots:
+                    break
+                if amounts[i] == TAKE_DOWN:
+                    self._take_down(i // _WIDTH, i % _WIDTH, pending)
         self._place_all(chips, amounts, slots)
         self._emit(OUT_BETS, reading_id, len(self.refusals))
         for i in range(len(self.downs)):
