@@ -376,7 +376,8 @@ def test_place_known_makes_every_rule_check_of_place_bet():
                                                                                    outcomes)
 
 
-def _place_one_by_one(t, chips, at, amounts, limit, width, kind_number, placed, bet_zone, refusals):
+def _place_one_by_one(t, chips, at, amounts, limit, width, kind_number, placed, placed_slots, bet_zone,
+                      refusals):
     # place_reading's contract written out with place_known, a bet at a time (the reference).
     from firmware.games.craps import bets as B
     while at < len(chips):
@@ -396,6 +397,7 @@ def _place_one_by_one(t, chips, at, amounts, limit, width, kind_number, placed, 
                 bet_id, reason = None, str(exc)
             if reason is None:
                 placed[slot] = bet_id
+                placed_slots.append(slot)
                 bet_zone[bet_id] = z
             else:
                 refusals.append((seat, z, amount, reason, False))
@@ -436,6 +438,7 @@ def test_place_reading_places_and_refuses_as_place_known_one_by_one():
                                 place(t, "pass", 10, seat=1)
                                 t.roll((point - 1, 1))
                             placed = [-1] * len(amounts)
+                            placed_slots = []
                             bet_zone = {}
                             refusals = []
                             stops = []
@@ -443,12 +446,13 @@ def test_place_reading_places_and_refuses_as_place_known_one_by_one():
                             while at < len(chips):
                                 if way == "reading":
                                     at = t.place_reading(chips, at, amounts, limit, width, KIND_NUMBER, placed,
-                                                         bet_zone, refusals)
+                                                         placed_slots, bet_zone, refusals)
                                 else:
                                     at = _place_one_by_one(t, chips, at, amounts, limit, width, KIND_NUMBER, placed,
-                                                           bet_zone, refusals)
+                                                           placed_slots, bet_zone, refusals)
                                 stops.append(at)
                                 at += 1
+                            assert placed_slots == [i for i in range(len(placed)) if placed[i] >= 0]
                             runs.append((t.open_bets(), t.next_id, placed, bet_zone, refusals, stops))
                         assert runs[0] == runs[1], (seed, point, max_open_bets, maximum, limit)
                         assert len(runs[0][4]) and len(runs[0][5]) > 1
@@ -472,5 +476,5 @@ def test_place_reading_raises_on_a_wrong_field_12_option_where_place_known_does(
         refusals = []
         f = t.place_reading if way == "reading" else (lambda *a: _place_one_by_one(t, *a))
         raises_match(SettingsError, "field_12", f, sorted(chips), 0, amounts, 2 * width, width, KIND_NUMBER,
-                     [-1] * len(amounts), {}, refusals)
+                     [-1] * len(amounts), [], {}, refusals)
         assert len(t.bets) == 1 and len(refusals) == 1 and "art. 5(6)" in refusals[0][3], way

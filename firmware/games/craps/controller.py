@@ -56,6 +56,7 @@ class CrapsController(Alarms, CrapsLights, Table):
         self.reading = reading
         self.seats = min(seats, self.engine.settings.seats) if reading is not None else 0
         self.placed = array("i", [_NO_BET] * (self.seats * len(ZONES)))   # bet ids of the pending reading
+        self.placed_slots = []       # the slots of placed holding a bet, ascending (the bets report's walk)
         self.bet_zone = {}           # open bet id -> its zone index (the reports' vocabulary)
         self.refusals = []           # (seat, zone, amount, reason, take-down?) of the last reading
         self.downs = []              # [seat, zone, stake] taken down by the last reading
@@ -195,6 +196,7 @@ class CrapsController(Alarms, CrapsLights, Table):
             zone = zones[z]
             row[zone] = row.get(zone, 0) + r[net_i]
         self.placed[:] = self._no_bets                   # slice stores: 2 x 532 slots at Craps' 14 seats
+        self.placed_slots = []
         self.down_zones[:] = self._no_downs
         self.refusals = []
         self.downs = []
@@ -218,6 +220,7 @@ class CrapsController(Alarms, CrapsLights, Table):
         if self.reading is None or reading_id != self.reading.reading_id:
             return                                       # overtaken by a newer reading in the same pass
         pending = self._take_down_pending()
+        self.placed_slots = []
         self.refusals = []
         self.downs = []
         amounts = self.reading.amounts
@@ -248,12 +251,14 @@ class CrapsController(Alarms, CrapsLights, Table):
         engine = self.engine
         place_reading = engine.place_reading
         placed = self.placed
+        placed_slots = self.placed_slots
         bet_zone = self.bet_zone
         refusals = self.refusals
         n = len(chips)
         at = 0
         while True:
-            at = place_reading(chips, at, amounts, slots, _WIDTH, KIND_NUMBER, placed, bet_zone, refusals)
+            at = place_reading(chips, at, amounts, slots, _WIDTH, KIND_NUMBER, placed, placed_slots, bet_zone,
+                               refusals)
             if at >= n:
                 return
             slot = chips[at]                             # odds (below slots, with chips: place_reading's)
@@ -276,6 +281,7 @@ class CrapsController(Alarms, CrapsLights, Table):
                 refusals.append((seat, z, amount, reason, False))
                 continue
             placed[slot] = bet_id
+            placed_slots.append(slot)
             bet_zone[bet_id] = z
 
     def _backed(self, seat, kind, number):

@@ -162,7 +162,8 @@ class Placement:
         bets.append(Bet(bet_id, seat, k, amount, number, parent))
         return bet_id, None
 
-    def place_reading(self, chips, at, amounts, limit, width, kind_number, placed, bet_zone, refusals):
+    def place_reading(self, chips, at, amounts, limit, width, kind_number, placed, placed_slots, bet_zone,
+                      refusals):
         """A bet reading's bets from chips[at] on, in order, each placed or refused exactly as
         place_known() would (the same checks, order and reasons), until an odds bet: the caller names
         the line bet odds back (or refuses them) and goes on after it. chips: the slots holding
@@ -171,7 +172,8 @@ class Placement:
         placed: placed[slot] = its id, bet_zone[id] = its zone; refused: (seat, zone, amount, reason,
         False) in refusals (a RuleError's text too). Returns the index in chips of the odds bet, or
         len(chips). A bet that passes every check is placed here without the call (a reading's 50
-        bets: the settings read once); any other goes through place_known() for its reason."""
+        bets: the settings read once); any other goes through place_known() for its reason. The
+        slot of each bet placed is appended to placed_slots too."""
         s = self.settings
         minimum = s.minimum
         maximum = s.maximum
@@ -216,6 +218,7 @@ class Placement:
                     self.next_id = bet_id + 1
                     bets.append(Bet(bet_id, seat, k, amount, number, None))
                     placed[slot] = bet_id
+                    placed_slots.append(slot)
                     bet_zone[bet_id] = z
                     at += 1
                     continue
@@ -225,6 +228,7 @@ class Placement:
                 bet_id, reason = None, str(exc)
             if reason is None:
                 placed[slot] = bet_id
+                placed_slots.append(slot)
                 bet_zone[bet_id] = z
             else:
                 refusals.append((seat, z, amount, reason, False))
