@@ -11,7 +11,6 @@
 from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.craps import bets as B
-from firmware.games.craps.bets import STAKE_UNITS as _STAKE_UNITS
 from firmware.games.craps.dice import check_report
 from firmware.games.craps.settings import (  # noqa: F401 (the table file loads Craps settings from here)
     OFF_ON_COME_OUT_ALLOWED, REQUIRED_SETTINGS, SETTING_NAMES, TAKE_DOWN_ALLOWED, CrapsSettings, is_int,
