@@ -478,3 +478,20 @@ def test_place_reading_raises_on_a_wrong_field_12_option_where_place_known_does(
         raises_match(SettingsError, "field_12", f, sorted(chips), 0, amounts, 2 * width, width, KIND_NUMBER,
                      [-1] * len(amounts), [], {}, refusals)
         assert len(t.bets) == 1 and len(refusals) == 1 and "art. 5(6)" in refusals[0][3], way
+
+
+def test_a_new_bet_has_not_stood_a_roll_and_stands_until_one_decides_it():
+    # A new bet has not stood a roll (in_action) and stands (outcome); a roll it stands through sets
+    # in_action, and odds read their line bet's outcome of the roll.
+    from firmware.games.craps import bets as B
+    t = table()
+    p = place(t, "pass", 10)
+    h = place(t, "hard", 5, 8)
+    assert [(b.in_action, b.outcome) for b in t.bets] == [(False, B.STAND), (False, B.STAND)]
+    t.roll(D[6])                                  # point 6: both stand
+    assert [(b.in_action, b.outcome) for b in t.bets] == [(True, B.STAND), (True, B.STAND)]
+    o = place(t, "pass_odds", 10, on=p)
+    assert t.find(o).in_action is False and t.find(h).in_action is True
+    resolved = t.roll((3, 3))                     # the point, hard: pass and its odds win, hard 6 is not 8
+    assert outcome(resolved, p) == ("win", 10) and outcome(resolved, o) == ("win", 12)
+    assert outcome(resolved, h) is None and t.find(h).in_action
