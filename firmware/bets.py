@@ -11,6 +11,7 @@ from firmware.compat import const
 TAKE_DOWN = const(-1)
 DOWN_WORD = "down"
 _WRITTEN_MAX = const(128)       # slots a reading's reader tells as it writes them (more: slots() walks)
+_SHIFT_MAX = const(8)           # places a told slot is moved back to keep them ascending (more: sorted later)
 
 
 class BetReading:
@@ -36,7 +37,9 @@ class BetReading:
         self.source = None              # the reader's array the accepted reading is copied from
         self._slots = None              # slots() of source, while it is unchanged
         self._written = array("H", [0] * _WRITTEN_MAX)   # the slots written into source since cleared,
-        self._written_count = 0                         # in the order written; -1: more than they hold
+        self._written_count = 0                         # -1: more than they hold
+        self._written_sorted = True     # _written ascending (each slot put in its place as told)
+        self._downs = 0                 # take-downs among the slots told
 
     def amount(self, seat, zone):
         """Chips on seat 1..seats, zone index (into zones)."""
@@ -45,7 +48,8 @@ class BetReading:
         return self.amounts[(seat - 1) * len(self.zones) + zone]
 
     def slots(self):
-        """The slots (seat row * zones + zone, ascending, a tuple) holding chips or a take-down; the
+        """The slots (seat row * zones + zone, ascending; a tuple, or an array of the slots the reader
+        told, never written into) holding chips or a take-down; the
         rows without any are passed over by one compare each instead of a walk of their zones in
         Python (14 seats x 38 zones at Craps, mostly empty)."""
         source = self.source
@@ -54,7 +58,10 @@ class BetReading:
                 return self._slots
             n = self._written_count
             if n >= 0:                                   # every slot of source not 0, each once
-                self._slots = tuple(sorted(self._written[:n]))
+                if self._written_sorted:
+                    self._slots = self._written[:n]      # (an array: tuple() of one takes 0.5 us an item)
+                else:
+                    self._slots = tuple(sorted(self._written[:n]))
                 return self._slots
         out = []
         empty = self.empty_row
@@ -73,18 +80,43 @@ class BetReading:
             self._slots = out
         return out
 
+    def may_take_down(self):
+        """False when the reading is known to hold no take-down (the reader's copy, every slot it
+        wrote told: the table's CLOSE looks for none), else True (look)."""
+        source = self.source
+        return source is None or self._written_count < 0 or self._downs > 0 or self.amounts != source
+
     # The reader's side (source): every change of that buffer goes through these two.
     def work_cleared(self):
         """source is all zeros again."""
         self._slots = None
         self._written_count = 0
+        self._written_sorted = True
+        self._downs = 0
 
     def work_wrote(self, slot):
         """source's slot, 0 until now, holds chips or a take-down."""
         self._slots = None
+        if self.source[slot] == TAKE_DOWN:
+            self._downs += 1
         n = self._written_count
         if 0 <= n < _WRITTEN_MAX:
-            self._written[n] = slot
+            # Kept ascending as they come (a reading comes seat by seat; a line's zones in any order
+            # move a few places back), so the CLOSE's slots() need not sort them; a slot that would
+            # move further is left where it is and slots() sorts (a reading's pass stays short).
+            written = self._written
+            i = n
+            if self._written_sorted:
+                stop = n - _SHIFT_MAX if n > _SHIFT_MAX else 0
+                while i > stop and written[i - 1] > slot:
+                    written[i] = written[i - 1]
+                    i -= 1
+                if i == stop and i and written[i - 1] > slot:
+                    while i < n:                         # too far back: undone, sorted at slots()
+                        written[i] = written[i + 1]
+                        i += 1
+                    self._written_sorted = False
+            written[i] = slot
             self._written_count = n + 1
         else:
             self._written_count = -1                     # slots() walks the rows instead

@@ -15,17 +15,19 @@ def _evidence_handle(kind, a):
             or (kind == FAULT and faults.has_evidence(a)) or (kind == CONSOLE and a == CON_ACT_COMMAND))
 
 
-def _ints(values, nonzero=None):
+def _ints(values, nonzero=None, lead=0):
     """An array of ints, sparse: its length, then (index, value) of the ones not 0 (a bet reading is
     seats x zones, mostly empty). nonzero: those indexes in order where the caller has them (a
-    reading's slots()): the record is then filled in place, without a walk of every value."""
+    reading's slots()): the record is then filled in place, without a walk of every value. lead:
+    bytes left at the start for the caller's head (packed there: no second buffer joined to it)."""
     if nonzero is None:
         nonzero = [i for i in range(len(values)) if values[i]]
-    out = bytearray(4 + 6 * len(nonzero))
-    struct.pack_into("<HH", out, 0, len(values), len(nonzero))
-    at = 4
+    out = bytearray(lead + 4 + 6 * len(nonzero))
+    pack_into = struct.pack_into                 # (a local: no module attribute lookup an entry)
+    pack_into("<HH", out, lead, len(values), len(nonzero))
+    at = lead + 4
     for i in nonzero:
-        struct.pack_into("<Hi", out, at, i, values[i])
+        pack_into("<Hi", out, at, i, values[i])
         at += 6
     return out
 
@@ -34,7 +36,9 @@ def behind(table, kind, a, b):
     """The bytes behind the event (b"" for none)."""
     if kind == BETS and getattr(table, "reading", None) is not None:
         reading = table.reading
-        return struct.pack("<i", reading.reading_id) + _ints(reading.amounts, reading.slots())
+        out = _ints(reading.amounts, reading.slots(), 4)
+        struct.pack_into("<i", out, 0, reading.reading_id)
+        return bytes(out)                        # (bytes, as every other event's)
     if kind == HOST and a == HOST_HAND and getattr(table, "host_stacks", None) is not None:
         return struct.pack("<iB", table.host_button, 1 if table.host_has_stacks else 0) + _ints(table.host_stacks)
     if _evidence_handle(kind, a) and b:

@@ -1,4 +1,6 @@
 # The bet-recognition reader: a reading is used whole or refused whole, never in part.
+from array import array
+
 from firmware import faults
 from firmware.bets import TAKE_DOWN
 from firmware.compat import heap_lock, heap_unlock
@@ -387,3 +389,78 @@ def test_a_reading_of_more_slots_than_the_reader_tells_is_walked():
     assert len(reading.slots()) == 140 and list(reading.slots()) == _naive_slots(reading)
     assert _feed(reader, _reading(s, 5, [("3", "hard_8=5")])) == [(BETS, 5, 1)]
     assert list(reading.slots()) == [2 * len(CRAPS_ZONES) + CRAPS_ZONES.index("hard_8")] == _naive_slots(reading)
+
+
+def _told(reading, order):
+    # The reader's side: each slot written into its work buffer and told (BetReading.work_wrote),
+    # then the reading accepted (amounts made a copy of the work buffer).
+    work = array("i", [0] * len(reading.amounts))
+    reading.source = work
+    reading.work_cleared()
+    for slot in order:
+        work[slot] = 5
+        reading.work_wrote(slot)
+    reading.amounts[:] = work
+
+
+def test_a_reading_told_seat_by_seat_is_kept_in_order_so_the_close_sorts_nothing():
+    # Issue 14: a reading comes seat by seat, each line's zones in any order: each slot told is put
+    # in its place as it comes (a reading pass), so the CLOSE's slots() (the journal's record and the
+    # placement) sorts nothing. Slots told far out of order are sorted at slots(), as before.
+    from firmware import bets as bets_module
+    from firmware.bets import BetReading
+    from firmware.games.craps.zones import ZONES as CRAPS_ZONES
+    width = len(CRAPS_ZONES)
+    sorts = []
+
+    def counted_sorted(values):
+        sorts.append(len(values))
+        return sorted(values)
+    bets_module.sorted = counted_sorted               # the module's global, found before the builtin
+    try:
+        reading = BetReading(CRAPS_ZONES, 14)
+        order = [seat * width + z for seat in range(10) for z in (0, 25, 19, 18, 30)]
+        _told(reading, order)
+        assert list(reading.slots()) == sorted(order) == _naive_slots(reading) and sorts == []
+        seed = 7
+        for n in (1, 2, 9, 20, 60, 128):               # any order: still every slot, ascending
+            slots = []
+            while len(slots) < n:
+                seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+                slot = seed % (14 * width)
+                if slot not in slots:
+                    slots.append(slot)
+            reading = BetReading(CRAPS_ZONES, 14)
+            _told(reading, slots)
+            assert list(reading.slots()) == sorted(slots) == _naive_slots(reading), n
+        assert sorts                                   # (far out of order: sorted at slots())
+        del sorts[:]
+        reading = BetReading(CRAPS_ZONES, 14)
+        _told(reading, [seat * width + 3 for seat in range(13, -1, -1)])    # the last seat first
+        assert list(reading.slots()) == _naive_slots(reading) and sorts == [14]
+    finally:
+        del bets_module.sorted
+
+
+def test_a_reading_says_when_it_holds_no_take_down():
+    # Issue 14: the Craps CLOSE looks for take-downs among a reading's slots only when the reading
+    # may hold one: the reader tells each slot it writes, take-downs among them.
+    from firmware.bets import BetReading
+    from firmware.games.craps.zones import ZONES as CRAPS_ZONES
+    assert BetReading(CRAPS_ZONES, 14).may_take_down()          # nothing told: look
+    reader = BetReader(None, EventQueue(8), Evidence(), CRAPS_ZONES, 14, take_downs=True)
+    reading = reader.reading
+    s = Sender("B")
+    assert _feed(reader, _reading(s, 1, [("3", "pass=10", "field=5"), ("9", "hard_8=5")])) == [(BETS, 1, 2)]
+    assert not reading.may_take_down()
+    assert _feed(reader, _reading(s, 2, [("3", "pass=10"), ("9", "field=-")])) == [(BETS, 2, 2)]
+    assert reading.may_take_down()
+    assert _feed(reader, _reading(s, 3, [("4", "field=5")])) == [(BETS, 3, 1)]
+    assert not reading.may_take_down()
+    reading.amounts[0] = TAKE_DOWN                               # written in place (recovery, a test rig)
+    assert reading.may_take_down()
+    reading.amounts[0] = 0
+    assert not reading.may_take_down()
+    for line in _reading(s, 4, [("1", "pass=-")])[:-1]:          # the next reading, not yet closed
+        reader.handle(line)
+    assert reading.may_take_down()                               # (amounts are not the reader's copy now)

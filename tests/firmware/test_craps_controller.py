@@ -304,9 +304,11 @@ def test_a_throws_nets_by_seat_and_zone_up_to_the_last_seat():
                                                 "9": {"any_craps": -5}, "14": {"field": -10, "any_seven": 20}}
 
 
-def test_a_reading_places_each_bet_with_one_engine_call_past_the_form_checks():
+def test_a_reading_places_its_bets_past_the_form_checks_and_a_call_a_bet():
     # Issue 14: a reading's kinds, numbers and seats come from zones.KIND_NUMBER and the reader's rows,
-    # so each bet costs the engine's rule checks only (place_known), never place_bet's form checks too.
+    # so each bet costs the engine's rule checks only, never place_bet's form checks too; the engine
+    # places a reading's run of bets in one call (place_reading), and only a bet it refuses (3 here)
+    # goes through place_known for its reason.
     rig = Rig(seats=4)
     engine = rig.table.engine
     calls = {"place_bet": 0, "place_known": 0}
@@ -323,7 +325,46 @@ def test_a_reading_places_each_bet_with_one_engine_call_past_the_form_checks():
     engine.place_bet = counted_place_bet
     engine.place_known = counted_place_known
     rig.bets({1: {"pass": 10, "field": 5, "hard_8": 5}, 3: {"pass": 7, "come": 10, "any_seven": 5}, 4: {"horn": 8}})
-    assert calls == {"place_bet": 0, "place_known": 7}
+    assert calls == {"place_bet": 0, "place_known": 3}
     report = strip(rig.last("bets"))
     assert report["placed"] == {"1": {"pass": 10, "field": 5, "hard_8": 5}, "3": {"any_seven": 5}}
     assert report["refused"] == 3 and len(engine.bets) == 4
+
+
+def test_readings_from_the_bet_reader_take_down_only_when_they_hold_a_take_down():
+    # Issue 14: the CLOSE looks among a reading's slots for take-downs only when the reader told one
+    # (BetReading.may_take_down); readings from the reader itself, a take-down among them.
+    from firmware.drivers.bet_reader import BetReader
+    from firmware.events import BETS, EventQueue
+    from firmware.evidence import Evidence
+    from tests.firmware.device_helpers import Sender, drain
+    rig = Rig(seats=3)
+    queue = EventQueue(8)
+    reader = BetReader(None, queue, Evidence(), ZONES, 3, reading=rig.reading, take_downs=True)
+    s = Sender("B")
+    looked = []
+    take_down = rig.table._take_down
+    rig.table._take_down = lambda seat, z, pending: looked.append((seat, ZONES[z])) or take_down(seat, z, pending)
+    answers = []
+    may_take_down = rig.reading.may_take_down
+    rig.reading.may_take_down = lambda: answers.append(may_take_down()) or answers[-1]
+
+    def reading(reading_id, seat_lines):
+        for line in [s("OPEN", str(reading_id))] + [s("SEAT", *w) for w in seat_lines] + [
+                s("CLOSE", str(reading_id), str(len(seat_lines)))]:
+            reader.handle(line)
+        for kind, a, b in drain(queue):
+            assert kind == BETS
+            rig.event(kind, a, b)
+    reading(1, [("1", "pass=10", "field=5"), ("3", "hard_8=5")])
+    assert looked == [] and len(rig.table.engine.bets) == 3
+    rig.throw(2, 2)                                     # point 4: the field loses, the rest stands
+    reading(2, [("1", "pass_odds=30")])
+    rig.throw(2, 3)
+    reading(3, [("1", "pass_odds=-", "field=5"), ("3", "hard_8=5")])
+    assert looked == [(0, "pass_odds")]
+    assert [strip(r) for r in rig.reports("bet_taken_down")] == [
+        {"event": "bet_taken_down", "seat": "1", "zone": "pass_odds", "amount": 30}]
+    reading(4, [("2", "field=5")])
+    assert looked == [(0, "pass_odds")] and not rig.reports("bet_refused")
+    assert answers == [False, False, True, False]      # asked at each CLOSE: the slots looked at once

@@ -374,3 +374,124 @@ def test_place_known_makes_every_rule_check_of_place_bet():
                     outcomes.append(t.open_bets())
                 assert outcomes[0] == outcomes[2] and outcomes[1] == outcomes[3], (point, max_open_bets, cases[i],
                                                                                    outcomes)
+
+
+def _place_one_by_one(t, chips, at, amounts, limit, width, kind_number, placed, placed_slots, bet_zone,
+                      refusals):
+    # place_reading's contract written out with place_known, a bet at a time (the reference).
+    from firmware.games.craps import bets as B
+    while at < len(chips):
+        slot = chips[at]
+        if slot >= limit:
+            return len(chips)
+        amount = amounts[slot]
+        if amount > 0:
+            seat = slot // width
+            z = slot - seat * width
+            k, number = kind_number[z]
+            if B.is_odds(k):
+                return at
+            try:
+                bet_id, reason = t.place_known(seat, k, amount, number, None)
+            except RuleError as exc:
+                bet_id, reason = None, str(exc)
+            if reason is None:
+                placed[slot] = bet_id
+                placed_slots.append(slot)
+                bet_zone[bet_id] = z
+            else:
+                refusals.append((seat, z, amount, reason, False))
+        at += 1
+    return len(chips)
+
+
+def _a_reading(seed, width, seats):
+    # Chips on most zones of some seats: stakes good, uneven, under the minimum, over the maximum,
+    # inexact for the bet's payout; take-downs (-1) among them.
+    stakes = (5, 10, 7, 30, 45, 60, 6, 6000, 20, -1, 15, 25)
+    amounts = [0] * (width * seats)
+    chips = []
+    for slot in range(width * seats):
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        if seed % 3:
+            amounts[slot] = stakes[(seed >> 8) % len(stakes)]
+            chips.append(slot)
+    return chips, amounts
+
+
+def test_place_reading_places_and_refuses_as_place_known_one_by_one():
+    # Issue 14: the controller places a reading's run of bets with one engine call (place_reading),
+    # the settings read once; each bet must come out as place_known would make it, in the same
+    # order: the same bets and ids, the same refusals word for word, stopping at the same odds bet.
+    from firmware.games.craps.zones import KIND_NUMBER
+    width = len(KIND_NUMBER)
+    for seed in range(6):
+        chips, amounts = _a_reading(seed, width, 4)
+        for point in (0, 6, 5):
+            for max_open_bets in (3, 40, 200):
+                for maximum in (5000, 40):
+                    for limit in (width * 4, width * 3 - 5):
+                        runs = []
+                        for way in ("reading", "one by one"):
+                            t = table(maximum=maximum, max_open_bets=max_open_bets)
+                            if point:
+                                place(t, "pass", 10, seat=1)
+                                t.roll((point - 1, 1))
+                            placed = [-1] * len(amounts)
+                            placed_slots = []
+                            bet_zone = {}
+                            refusals = []
+                            stops = []
+                            at = 0
+                            while at < len(chips):
+                                if way == "reading":
+                                    at = t.place_reading(chips, at, amounts, limit, width, KIND_NUMBER, placed,
+                                                         placed_slots, bet_zone, refusals)
+                                else:
+                                    at = _place_one_by_one(t, chips, at, amounts, limit, width, KIND_NUMBER, placed,
+                                                           placed_slots, bet_zone, refusals)
+                                stops.append(at)
+                                at += 1
+                            assert placed_slots == [i for i in range(len(placed)) if placed[i] >= 0]
+                            runs.append((t.open_bets(), t.next_id, placed, bet_zone, refusals, stops))
+                        assert runs[0] == runs[1], (seed, point, max_open_bets, maximum, limit)
+                        assert len(runs[0][4]) and len(runs[0][5]) > 1
+
+
+def test_place_reading_raises_on_a_wrong_field_12_option_where_place_known_does():
+    # A field_12 option changed after validation (art. 6(12)): the Field bet that passes the other
+    # checks raises, as place_known raises; the bets before it stay placed, as one by one.
+    from firmware.games.craps import bets as B
+    from firmware.games.craps.zones import KIND_NUMBER, zone_of
+    width = len(KIND_NUMBER)
+    field = zone_of(B.FIELD, 0)
+    amounts = [0] * (width * 2)
+    chips = [zone_of(B.ANY_SEVEN, 0), field, width + field]
+    amounts[chips[0]] = 5
+    amounts[chips[1]] = 7                         # under no multiple of the minimum: refused first
+    amounts[chips[2]] = 5
+    for way in ("reading", "one by one"):
+        t = table()
+        t.settings.field_12 = 4
+        refusals = []
+        f = t.place_reading if way == "reading" else (lambda *a: _place_one_by_one(t, *a))
+        raises_match(SettingsError, "field_12", f, sorted(chips), 0, amounts, 2 * width, width, KIND_NUMBER,
+                     [-1] * len(amounts), [], {}, refusals)
+        assert len(t.bets) == 1 and len(refusals) == 1 and "art. 5(6)" in refusals[0][3], way
+
+
+def test_a_new_bet_has_not_stood_a_roll_and_stands_until_one_decides_it():
+    # A new bet has not stood a roll (in_action) and stands (outcome); a roll it stands through sets
+    # in_action, and odds read their line bet's outcome of the roll.
+    from firmware.games.craps import bets as B
+    t = table()
+    p = place(t, "pass", 10)
+    h = place(t, "hard", 5, 8)
+    assert [(b.in_action, b.outcome) for b in t.bets] == [(False, B.STAND), (False, B.STAND)]
+    t.roll(D[6])                                  # point 6: both stand
+    assert [(b.in_action, b.outcome) for b in t.bets] == [(True, B.STAND), (True, B.STAND)]
+    o = place(t, "pass_odds", 10, on=p)
+    assert t.find(o).in_action is False and t.find(h).in_action is True
+    resolved = t.roll((3, 3))                     # the point, hard: pass and its odds win, hard 6 is not 8
+    assert outcome(resolved, p) == ("win", 10) and outcome(resolved, o) == ("win", 12)
+    assert outcome(resolved, h) is None and t.find(h).in_action

@@ -157,3 +157,24 @@ def test_the_table_core_alone_keeps_no_snapshot():
     assert not core.at_boundary()
     raises_match(RestoreError, "keeps no snapshot", core.snapshot)
     raises_match(RestoreError, "keeps no snapshot", core.restore, _played().table.snapshot())
+
+
+def _placed_slots(table):
+    return [i for i in range(len(table.placed)) if table.placed[i] >= 0]
+
+
+def test_placed_slots_follow_the_placed_bets_through_the_session_and_every_restore():
+    # Issue 14: the controller keeps the slots of its pending reading's bets as it places them
+    # (placed_slots, the bets report's walk: 50 slots, not seats x zones); after every step and
+    # after a restore at every boundary they are the slots of placed holding a bet, ascending.
+    rig = Rig()
+    fresh = 0
+    for step in _session():
+        step(rig)
+        assert rig.table.placed_slots == _placed_slots(rig.table)
+        if rig.table.at_boundary():
+            fork = Rig()
+            fork.table.restore(rig.table.snapshot())
+            assert fork.table.placed_slots == _placed_slots(fork.table) == rig.table.placed_slots
+            fresh += len(fork.table.placed_slots) > 0
+    assert fresh >= 3

@@ -9,42 +9,28 @@
 #
 #   READY -> COME_OUT (puck OFF) <-> POINT (puck ON), FAULTED from either and back
 #
-# A bet reading lists the bets placed since the last throw, per seat and zone
-# (zones.ZONES); a newer reading before the throw replaces it (its bets are
-# taken down first: none has stood through a roll). Each bet is placed through
-# the engine; a refusal (closed phase, uneven stake, over the limit, no line
-# bet to back) is reported with the engine's reason and lit, never played.
-# A take-down in a reading (the reader's "zone=-", bets.TAKE_DOWN) returns the
-# seat's bets in play on that zone through the engine, if the table's take_down
-# setting and the rules allow it (never Pass/Come with a point, art. 5(2)(1));
-# it is final, so a newer reading before the throw repeating it changes nothing.
+# Bet readings (placement, refusals, take-downs) are readings.py's part of it.
 # Anything the dice reader cannot vouch for (a reader fault, a bad or lost
 # frame) holds the table in FAULTED until CONFIRM or a long VOID; a throw seen
 # while held is reported and never decided.
 from array import array
 
 from firmware import faults, throws
-from firmware.bets import TAKE_DOWN
-from firmware.errors import IntegrityError, RuleError
+from firmware.errors import IntegrityError
 from firmware.events import BETS, BETS_FAULT, BUTTON, BUTTON_LONG, DICE_READER_HELLO, FAULT, THROW, TICK
-from firmware.games.craps import bets as B
 from firmware.games.craps import rules
 from firmware.games.craps.alarms import Alarms
-from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS, OUT_BETS_FAULT,
-                                        OUT_PUCK, OUT_READER, OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD, POINT,
-                                        SHOOTER_COME_OUT_CRAPS,
-                                        SHOOTER_SEVEN_OUT, SHOOTER_STOPPED)
+from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BETS_FAULT, OUT_PUCK, OUT_READER, OUT_SHOOTER,
+                                        OUT_THROW, OUT_THROW_HELD, POINT, SHOOTER_COME_OUT_CRAPS, SHOOTER_SEVEN_OUT,
+                                        SHOOTER_STOPPED)
 from firmware.games.craps.lights import CrapsLights
-from firmware.games.craps.zones import KIND_NUMBER, ZONES
+from firmware.games.craps.readings import NO_BET as _NO_BET, Readings
+from firmware.games.craps.zones import ZONES
 from firmware.statemachine import STAY
-from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, Table
-
-_NO_BET = -1
-_WIDTH = len(ZONES)          # zones a seat: a reading's and placed's rows
-_ODDS_ZONE = tuple(B.is_odds(kind) for kind, _number in KIND_NUMBER)   # by zone: odds (backing a line bet)?
+from firmware.table import OUT_BUTTON, OUT_STATE, READY, Table
 
 
-class CrapsController(Alarms, CrapsLights, Table):
+class CrapsController(Alarms, CrapsLights, Readings, Table):
     STATE_NAMES = Table.STATE_NAMES + ("come_out", "point")
 
     def __init__(self, lights, buttons, settings, reading=None, seats=0, outbox_size=64):
@@ -57,6 +43,7 @@ class CrapsController(Alarms, CrapsLights, Table):
         self.reading = reading
         self.seats = min(seats, self.engine.settings.seats) if reading is not None else 0
         self.placed = array("i", [_NO_BET] * (self.seats * len(ZONES)))   # bet ids of the pending reading
+        self.placed_slots = []       # the slots of placed holding a bet, ascending (the bets report's walk)
         self.bet_zone = {}           # open bet id -> its zone index (the reports' vocabulary)
         self.refusals = []           # (seat, zone, amount, reason, take-down?) of the last reading
         self.downs = []              # [seat, zone, stake] taken down by the last reading
@@ -196,6 +183,7 @@ class CrapsController(Alarms, CrapsLights, Table):
             zone = zones[z]
             row[zone] = row.get(zone, 0) + r[net_i]
         self.placed[:] = self._no_bets                   # slice stores: 2 x 532 slots at Craps' 14 seats
+        self.placed_slots = []
         self.down_zones[:] = self._no_downs
         self.refusals = []
         self.downs = []
@@ -213,124 +201,6 @@ class CrapsController(Alarms, CrapsLights, Table):
         self._next_shooter(SHOOTER_STOPPED)
         self.display_dirty = True
         return STAY
-
-    # -- bets --------------------------------------------------------------------------------------
-    def _bets(self, reading_id):
-        if self.reading is None or reading_id != self.reading.reading_id:
-            return                                       # overtaken by a newer reading in the same pass
-        pending = self._take_down_pending()
-        self.refusals = []
-        self.downs = []
-        amounts = self.reading.amounts
-        slots = self.seats * _WIDTH                      # the reader's seats past the engine's: not read
-        chips = self.reading.slots()                     # the slots with chips or a take-down, in order
-        for i in chips:                                  # chips taken off before chips put down
-            if i >= slots:
-                break
-            if amounts[i] == TAKE_DOWN:
-                self._take_down(i // _WIDTH, i % _WIDTH, pending)
-        self._place_all(chips, amounts, slots)
-        self._emit(OUT_BETS, reading_id, len(self.refusals))
-        for i in range(len(self.downs)):
-            self._emit(OUT_BET_DOWN, i)
-        for i in range(len(self.refusals)):
-            self._emit(OUT_BET_REFUSED, i)
-        self.display_dirty = True
-        if self.state != FAULTED:                        # an alarm's red stays until it is closed
-            self._render_lights()
-
-    def _place_all(self, chips, amounts, slots):
-        """The reading's chips on those slots (seat * zones + zone, below slots) placed through the
-        engine in slot order, or refused. What every bet of a reading shares is looked up once; the zone's kind and
-        number come from zones.KIND_NUMBER (so the call's form is known good: the engine's
-        place_known makes every rule check of each bet)."""
-        place = self.engine.place_known
-        kind_number = KIND_NUMBER
-        odds_zone = _ODDS_ZONE
-        placed = self.placed
-        bet_zone = self.bet_zone
-        refusals = self.refusals
-        for slot in chips:
-            if slot >= slots:
-                break
-            amount = amounts[slot]
-            if amount <= 0:                              # a take-down (done above)
-                continue
-            seat = slot // _WIDTH
-            z = slot - seat * _WIDTH
-            kind, number = kind_number[z]
-            on = None
-            if odds_zone[z]:
-                on = self._backed(seat, kind, number)
-                if on is None:
-                    refusals.append((seat, z, amount, "%s: no %s bet of this seat with a point%s to back (art. 5(2))"
-                                     % (ZONES[z], B.KIND_NAMES[B.odds_parent_kind(kind)],
-                                        (" on %d" % number) if number else ""), False))
-                    continue
-                number = 0
-            try:
-                bet_id, reason = place(seat, kind, amount, number, on)
-            except RuleError as exc:                     # a bet the table cannot hold at all
-                bet_id, reason = None, str(exc)
-            if reason is not None:
-                refusals.append((seat, z, amount, reason, False))
-                continue
-            placed[slot] = bet_id
-            bet_zone[bet_id] = z
-
-    def _backed(self, seat, kind, number):
-        """The id of the seat's line bet these odds stand behind (come odds: the come point number)."""
-        want = B.odds_parent_kind(kind)
-        for bet in self.engine.bets:
-            if bet.seat == seat and bet.kind == want and bet.number and (not number or bet.number == number):
-                return bet.bet_id
-        return None
-
-    def _take_down_pending(self):
-        """A newer reading replaces the one since the last throw: its bets come down (none has rolled).
-        Returns the seat-zone slots that held one (bytearray)."""
-        placed = self.placed
-        if placed == self._no_bets:                      # nothing pending (one compare): no walk, no buffer
-            return self._no_downs                        # all zeros, only read
-        pending = bytearray(len(placed))
-        for i in range(len(placed)):
-            bet_id = placed[i]
-            if bet_id != _NO_BET:
-                placed[i] = _NO_BET
-                pending[i] = 1
-                down, _reason = self.engine.take_down(bet_id)    # odds came down with their line bet
-                for r in down or ():
-                    self.bet_zone.pop(r[rules.BET_ID], None)
-        return pending
-
-    def _take_down(self, seat, z, pending):
-        """The chips on the seat's zone were taken off: its bets in play there come down through the
-        engine (with any odds behind them), or stay with the engine's reason."""
-        slot = seat * len(ZONES) + z
-        if self.down_zones[slot]:
-            return                                       # a newer reading repeats a take-down already done
-        mine = [b for b in self.engine.bets if b.seat == seat and self.bet_zone.get(b.bet_id, _NO_BET) == z]
-        if not mine:
-            if not pending[slot]:                        # a pending bet there just came down with its reading
-                self.refusals.append((seat, z, 0, "%s: no bet of this seat there to take down" % ZONES[z], True))
-            return
-        for bet in mine:
-            if self.engine.find(bet.bet_id) is None:
-                continue                                 # came down already, behind its line bet
-            down, reason = self.engine.take_down(bet.bet_id)
-            if reason is not None:
-                self.refusals.append((seat, z, bet.amount, reason, True))
-                continue
-            for r in down:
-                self._down(seat, self.bet_zone.pop(r[rules.BET_ID], z), r[rules.STAKE])
-
-    def _down(self, seat, z, stake):
-        self.down_zones[seat * len(ZONES) + z] = 1       # odds that came down behind their line bet too
-        for row in self.downs:
-            if row[0] == seat and row[1] == z:
-                row[2] += stake
-                return
-        self.downs.append([seat, z, stake])
 
     # -- events every game state takes the same way ----------------------------------------------
     def _anywhere(self, kind, a, b):

@@ -112,6 +112,7 @@ def restore(t, data):
         t.down_zones[i] = 0
     for k in range(0, len(placed), 2):
         t.placed[placed[k]] = placed[k + 1]
+    t.placed_slots = sorted(placed[k] for k in range(0, len(placed), 2))
     for i in downs:
         t.down_zones[i] = 1
     t.refusals = [(refusals[k], refusals[k + 1], refusals[k + 2], "", refusals[k + 3] == 1)

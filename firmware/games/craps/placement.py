@@ -1,0 +1,236 @@
+# Craps bet placement (dispatch 53/2010 art. 5): the checks a bet must pass to go on the layout, as
+# a part of rules.CrapsTable (the engine: puck, open bets, settings). place_bet() checks the call's
+# form too; place_known() the rules only, for a caller sure of the form; place_reading() a bet
+# reading's bets at once, each taken as place_known() would take it.
+from firmware.compat import const
+from firmware.errors import RuleError
+from firmware.games.craps import bets as B
+from firmware.games.craps.bets import STAKE_UNITS as _STAKE_UNITS
+from firmware.games.craps.settings import is_int
+
+# When a kind may be placed and what number it takes: one tuple lookup in place_bet.
+_COME_OUT_LINE = const(0)   # Pass, Don't Pass: puck OFF (art. 5(2)(1), (3))
+_POINT_LINE = const(1)      # Come, Don't Come: a point is set (art. 5(2)(5), (6))
+_ODDS_BET = const(2)        # behind a line bet with a point (art. 5(2))
+_HARD_BET = const(3)        # any time, number 4/6/8/10 (art. 5(4)(1))
+_BIG_BET = const(4)         # any time, number 4..10 but 7 (art. 5(4)(2)-(4))
+_ANY_TIME = const(5)        # one-roll bets, no number (art. 5(3), 5(5))
+
+
+def _placement(k):
+    if k == B.PASS or k == B.DONT_PASS:
+        return _COME_OUT_LINE
+    if k == B.COME or k == B.DONT_COME:
+        return _POINT_LINE
+    if B.is_odds(k):
+        return _ODDS_BET
+    if k == B.HARD:
+        return _HARD_BET
+    if k == B.BIG_NUMBER:
+        return _BIG_BET
+    return _ANY_TIME
+
+
+_PLACEMENT = tuple(_placement(k) for k in range(len(B.KIND_NAMES)))
+del _placement   # used once: its bytecode is not kept in RAM
+_KINDS = len(B.KIND_NAMES)
+_STAND = const(0)             # bets.STAND (tests check they agree)
+_FIELD = const(15)            # bets.FIELD, a const of this module: no lookup a bet (tests check they agree)
+
+
+class Bet:
+    """One stake on the layout. number: own point (line bets, 0 before it has one), the
+    point behind which odds stand, or the hard/big number."""
+
+    def __init__(self, bet_id, seat, kind, amount, number, parent):
+        self.bet_id = bet_id
+        self.seat = seat
+        self.kind = kind
+        self.amount = amount
+        self.number = number
+        self.parent = parent      # Bet backed by odds, else None
+        self.in_action = False    # has stood through a valid roll
+        self.outcome = _STAND     # settlement code of the current roll (odds look at their parent's)
+
+
+class Placement:
+    """Bet placement of rules.CrapsTable (its settings, point, bets and next_id)."""
+
+    # ---- placement ---------------------------------------------------------------------
+    def place_bet(self, seat, kind, amount, number=0, on=None):
+        """Place a bet. kind: a name from bets.KIND_NAMES; number: 4..10 for hard /
+        big_number; on: bet id the odds stand behind. Returns (bet_id, None) or (None, reason).
+        Malformed calls (unknown kind, wrong number for the kind, bad seat) raise RuleError."""
+        s = self.settings
+        k = kind
+        if isinstance(kind, str):
+            k = B.kind_code(kind)
+        # type(x) is int first: the plain int skips the call (is_int also takes int subclasses, not bool)
+        if (type(k) is not int and not is_int(k)) or not 0 <= k < _KINDS:
+            raise RuleError("unknown craps bet type %r" % (kind,))
+        if (type(seat) is not int and not is_int(seat)) or not 0 <= seat < s.seats:
+            raise RuleError("seat %r is not at this table (seats 0..%d)" % (seat, s.seats - 1))
+        if type(amount) is not int and not is_int(amount):
+            raise RuleError("stake must be a whole number of table units, got %r" % (amount,))
+        name = B.KIND_NAMES[k]
+        if type(number) is not int and not is_int(number):  # 4.0 is not the number 4: option numbers are ints
+            raise RuleError("bet number must be a whole number, got %r" % (number,))
+        when = _PLACEMENT[k]
+        if when == _HARD_BET:
+            if number not in B.HARD_NUMBERS:
+                raise RuleError("hard way number must be 4, 6, 8 or 10 (art. 5(4)(1)), got %r" % (number,))
+        elif when == _BIG_BET:
+            if number not in B.BIG_NUMBERS:
+                raise RuleError("big number must be 4, 5, 6, 8, 9 or 10 (art. 5(4)(2)-(4)), got %r" % (number,))
+        elif number:
+            raise RuleError("%s takes no number" % name)
+        if when == _ODDS_BET:
+            if on is None:
+                raise RuleError("%s needs the id of the line bet it backs" % name)
+            if not is_int(on):
+                raise RuleError("%s: the line bet is named by its bet id (a whole number), got %r" % (name, on))
+        elif on is not None:
+            raise RuleError("%s does not stand behind another bet" % name)
+        return self.place_known(seat, k, amount, number, on)
+
+    def place_known(self, seat, k, amount, number, on):
+        """place_bet() past its checks of the call's form, for a caller that guarantees them from
+        tables of its own (the controller's zones.KIND_NUMBER): k a kind code, seat one of the
+        table's, amount an int, number the one the kind takes (0 for none and for odds), on the id
+        of the line bet odds back (else None). Every rule check of the bet is made here, in
+        place_bet's order: stake (art. 5(6)), maximum, open bets, phase, odds, exact payout.
+        Returns (bet_id, None) or (None, reason)."""
+        s = self.settings
+        if amount <= 0 or amount % s.minimum:
+            return None, "stake %d is not a positive multiple of the table minimum %d (art. 5(6))" % (amount, s.minimum)
+        if s.maximum and amount > s.maximum:
+            return None, "stake %d is over the table maximum %d" % (amount, s.maximum)
+        bets = self.bets
+        if len(bets) >= s.max_open_bets:
+            return None, "table holds its maximum of %d open bets" % s.max_open_bets
+
+        parent = None
+        when = _PLACEMENT[k]
+        if when == _COME_OUT_LINE:
+            if self.point:
+                return None, "%s is a come-out bet: only while the puck is OFF (art. 5(2)(1), (3))" % B.KIND_NAMES[k]
+        elif when == _POINT_LINE:
+            if not self.point:
+                return None, "%s only once a point is set (art. 5(2)(5), (6))" % B.KIND_NAMES[k]
+        elif when == _ODDS_BET:
+            name = B.KIND_NAMES[k]
+            parent = self.find(on)
+            want = B.odds_parent_kind(k)
+            if parent is None:
+                return None, "%s: bet %r is not open" % (name, on)
+            if parent.kind != want:
+                return None, "%s must back a %s bet, bet %r is %s (art. 5(2))" % (
+                    name, B.KIND_NAMES[want], on, B.KIND_NAMES[parent.kind])
+            if parent.seat != seat:
+                return None, "%s must back a bet of the same seat" % name
+            if not parent.number:
+                return None, "%s only behind a bet that has a point (art. 5(2)(2), (4), (5), (6))" % name
+            number = parent.number
+            multiple = s.odds_multiple(number)
+            committed = amount
+            for b in bets:
+                if b.parent is parent:
+                    committed += b.amount
+            ratio = B.odds_pay(k, number)
+            if k == B.PASS_ODDS or k == B.COME_ODDS:
+                if committed > multiple * parent.amount:
+                    return None, "odds on %d limited to %dx the line bet (%d), asked %d in all (max_odds)" % (
+                        number, multiple, multiple * parent.amount, committed)
+            elif committed * ratio[0] > multiple * parent.amount * ratio[1]:
+                return None, "lay odds on %d limited to a win of %dx the line bet (lay %d), asked %d in all (max_odds)" % (
+                    number, multiple, multiple * parent.amount * ratio[1] // ratio[0], committed)
+        # One-roll and multi-roll bets: any time (art. 5(5)).
+
+        if k == _FIELD:
+            B.field_12_pays(s.field_12)   # the option is checked on every Field bet (its unit is 1 at 2:1 and 3:1)
+        q = _STAKE_UNITS.get(k << 4 | number)          # (cached_stake_quantum's table, asked here first)
+        if q is None:
+            q = B.cached_stake_quantum(k, number, s.field_12)
+        if amount % q:
+            ratios = B.win_ratios(k, number, s.field_12)
+            return None, "stake %d does not pay exactly: %s%s pays %s, so the stake must be a multiple of %d (no rounding)" % (
+                amount, B.KIND_NAMES[k], (" %d" % number) if number else "",
+                " / ".join("%d:%d" % r for r in ratios), q)
+
+        bet_id = self.next_id
+        self.next_id = bet_id + 1
+        bets.append(Bet(bet_id, seat, k, amount, number, parent))
+        return bet_id, None
+
+    def place_reading(self, chips, at, amounts, limit, width, kind_number, placed, placed_slots, bet_zone,
+                      refusals):
+        """A bet reading's bets from chips[at] on, in order, each placed or refused exactly as
+        place_known() would (the same checks, order and reasons), until an odds bet: the caller names
+        the line bet odds back (or refuses them) and goes on after it. chips: the slots holding
+        chips (seat * width + zone, ascending; a take-down's amount, <= 0, is passed over); a slot
+        from limit on is not read; amounts by slot; kind_number: (kind code, number) by zone. A bet
+        placed: placed[slot] = its id, bet_zone[id] = its zone; refused: (seat, zone, amount, reason,
+        False) in refusals (a RuleError's text too). Returns the index in chips of the odds bet, or
+        len(chips). A bet that passes every check is placed here without the call (a reading's 50
+        bets: the settings read once); any other goes through place_known() for its reason. The
+        slot of each bet placed is appended to placed_slots too."""
+        s = self.settings
+        minimum = s.minimum
+        maximum = s.maximum
+        max_open = s.max_open_bets
+        field_12 = s.field_12
+        closed = _COME_OUT_LINE if self.point else _POINT_LINE   # the line bets the phase refuses
+        placement = _PLACEMENT
+        units = self._zone_units                         # by zone: the stake unit (0: not yet known)
+        if units is None or len(units) != len(kind_number):
+            units = self._zone_units = [0] * len(kind_number)
+        bets = self.bets
+        field_checked = False
+        n = len(chips)
+        while at < n:
+            slot = chips[at]
+            if slot >= limit:
+                return n
+            amount = amounts[slot]
+            if amount <= 0:                              # a take-down (the caller's)
+                at += 1
+                continue
+            seat = slot // width
+            z = slot - seat * width
+            k, number = kind_number[z]
+            when = placement[k]
+            if when == _ODDS_BET:
+                return at
+            # place_known's checks, in its order, all passed: placed here (any failing: place_known's reason)
+            if (not amount % minimum and not (maximum and amount > maximum) and len(bets) < max_open
+                    and when != closed):
+                if k == _FIELD and not field_checked:
+                    B.field_12_pays(field_12)            # the option, as place_known checks it (a wrong one raises)
+                    field_checked = True                 # (the settings are read once a reading)
+                q = units[z]
+                if not q:
+                    q = _STAKE_UNITS.get(k << 4 | number)
+                    if q is None:
+                        q = B.cached_stake_quantum(k, number, field_12)
+                    units[z] = q
+                if not amount % q:
+                    bet_id = self.next_id
+                    self.next_id = bet_id + 1
+                    bets.append(Bet(bet_id, seat, k, amount, number, None))
+                    placed[slot] = bet_id
+                    placed_slots.append(slot)
+                    bet_zone[bet_id] = z
+                    at += 1
+                    continue
+            try:
+                bet_id, reason = self.place_known(seat, k, amount, number, None)
+            except RuleError as exc:                     # a bet the table cannot hold at all
+                bet_id, reason = None, str(exc)
+            if reason is None:
+                placed[slot] = bet_id
+                placed_slots.append(slot)
+                bet_zone[bet_id] = z
+            else:
+                refusals.append((seat, z, amount, reason, False))
+            at += 1
+        return n
