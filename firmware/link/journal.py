@@ -32,9 +32,13 @@ from firmware.saved_state import path
 SNAPSHOT = const(0)        # the entry kind checkpoint() writes; callers' kinds are 1..255
 KIND_MAX = const(255)
 DEFAULT_MAX_BYTES = const(16384)
-IN_PLACE_HEAD = const(11)  # append_in_place(): a record's header and its CRC, before the payload
+IN_PLACE_HEAD = record.HEAD_SIZE  # append_in_place(): a record's header and its CRC, before the payload
 IN_PLACE_TAIL = const(4)   # and the payload's CRC after it (OVERHEAD in all)
 _CRC_SIZE = const(4)       # a record's last bytes: its payload's CRC
+# append()'s records are encoded in one buffer shared by every journal (one append at a time: the
+# main loop's), made at the first append; a longer record is built by record.encode().
+_SCRATCH_SIZE = const(512)
+_scratch = None
 
 
 class JournalError(Exception):
@@ -226,7 +230,13 @@ class Journal:
                               % (self._names[self._live], self._used, self.capacity,
                                  len(payload) + OVERHEAD))
         gen = (self._gen + 1) & GEN_MASK
-        data = record.encode(kind, gen, payload)
+        global _scratch
+        if len(payload) + OVERHEAD <= _SCRATCH_SIZE:    # the common record: encoded in a buffer made once
+            if _scratch is None:
+                _scratch = bytearray(_SCRATCH_SIZE)
+            data = memoryview(_scratch)[:record.encode_into(_scratch, kind, gen, payload)]
+        else:
+            data = record.encode(kind, gen, payload)
         self._damaged = True                     # until the write is known to be whole
         with self._fs.open(self._names[self._live], "ab") as f:
             self._write(f, data)
@@ -250,16 +260,12 @@ class Journal:
             raise JournalFull("journal %s full: %d of %d bytes used, record needs %d"
                               % (self._names[self._live], self._used, self.capacity, n + OVERHEAD))
         gen = (self._gen + 1) & GEN_MASK
-        head, check = record.head(n, kind, gen)
-        buf[:IN_PLACE_HEAD] = head
-        view = memoryview(buf)
-        end = IN_PLACE_HEAD + n
-        struct.pack_into(record.CHECK, buf, end, crc32(view[IN_PLACE_HEAD:end], check))
+        size = record.encode_in_place(buf, kind, gen, n)   # nothing allocated with a native CRC
         self._damaged = True                     # until the write is known to be whole
         with self._fs.open(self._names[self._live], "ab") as f:
-            self._write(f, view[:end + IN_PLACE_TAIL])
+            self._write(f, memoryview(buf)[:size])
         self._damaged = False
-        self._used += end + IN_PLACE_TAIL
+        self._used += size
         self._gen = gen
 
     def checkpoint(self, snapshot):

@@ -31,6 +31,7 @@ CHECK = "<I"
 _HEADER = "<HBI"           # payload length, kind, generation
 _HEADER_SIZE = const(7)
 _HEAD_SIZE = const(11)     # header and its CRC
+HEAD_SIZE = _HEAD_SIZE     # where encode_in_place() wants the payload
 _CRC_SIZE = const(4)
 _HALF_CIRCLE = const(0x80000000)
 _CHUNK = const(256)        # a base is written in pieces of about this size (bounded RAM)
@@ -51,21 +52,30 @@ def encode(kind, gen, payload):
 
 def encode_into(buf, kind, gen, payload):
     """encode()'s record written into buf (a bytearray of len(payload) + OVERHEAD bytes or more)
-    instead of built; returns its length. ValueError, buf untouched, when the record does not fit.
-    With the board's native CRC (or the portable one) both CRCs are written in place by
-    crc32.crc32_into, the payload's over its copy in buf, seeded from the header's CRC just
-    written: nothing is allocated. With binascii's (the VM, CPython) its words are packed here
-    instead, 3 us a record sooner on the VM than through crc32_into: a view and two words."""
+    instead of built; returns its length. ValueError, buf untouched, when the record does not fit."""
     n = len(payload)
     if len(buf) < n + OVERHEAD:
         raise ValueError("a %d-byte record needs a buffer of %d bytes, not %d" % (n, n + OVERHEAD, len(buf)))
-    struct.pack_into(_HEADER, buf, 0, n, kind, gen)
     buf[_HEAD_SIZE:_HEAD_SIZE + n] = payload
+    return encode_in_place(buf, kind, gen, n, payload)
+
+
+def encode_in_place(buf, kind, gen, n, payload=None):
+    """The record around the n payload bytes the caller put at buf[HEAD_SIZE:HEAD_SIZE + n]: its
+    header, the header's CRC and the payload's CRC written in place; returns its length (n +
+    OVERHEAD; buf holds at least that, the caller checked). With the board's native CRC (or the
+    portable one) both CRCs are written by crc32.crc32_into, the payload's seeded from the header's
+    just written: nothing is allocated. With binascii's (the VM, CPython) its words are packed
+    here instead, 3 us a record sooner on the VM than through crc32_into: views and two words
+    (payload: the same bytes elsewhere, taken by binascii without a view of buf)."""
+    struct.pack_into(_HEADER, buf, 0, n, kind, gen)
     into = crc_mod.crc32_into
     if into is crc_mod.binascii_into:
-        check = crc32(memoryview(buf)[:_HEADER_SIZE])
+        view = memoryview(buf)
+        check = crc32(view[:_HEADER_SIZE])
         struct.pack_into(CHECK, buf, _HEADER_SIZE, check)
-        struct.pack_into(CHECK, buf, _HEAD_SIZE + n, crc32(payload, check))
+        struct.pack_into(CHECK, buf, _HEAD_SIZE + n,
+                         crc32(view[_HEAD_SIZE:_HEAD_SIZE + n] if payload is None else payload, check))
     else:
         into(buf, 0, _HEADER_SIZE, buf, _HEADER_SIZE, -1)
         into(buf, _HEAD_SIZE, _HEAD_SIZE + n, buf, _HEAD_SIZE + n, _HEADER_SIZE)

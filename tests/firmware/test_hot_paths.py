@@ -281,6 +281,29 @@ def test_a_journal_record_with_the_portable_crc_allocates_nothing():
     assert heap_lock_catches_allocation()
 
 
+def test_the_journals_own_record_paths_encode_in_place_allocating_nothing():
+    # What Journal.append (a table event, a recall round: encode_into a buffer made once) and
+    # Journal.append_in_place (the link store's batch of frames: encode_in_place around it) run:
+    # the record as record.encode builds it, with nothing allocated under the lock.
+    from firmware.link import journal as journal_mod
+    buf = bytearray(128)
+    wanted = record.encode(4, 77, _PAYLOAD)
+    crc_mod.use_portable()
+    try:
+        buf[record.HEAD_SIZE:record.HEAD_SIZE + len(_PAYLOAD)] = _PAYLOAD
+        record.encode_in_place(buf, 4, 77, len(_PAYLOAD))                          # warm up
+        heap_lock()
+        try:
+            n = record.encode_in_place(buf, 4, 77, len(_PAYLOAD))
+        finally:
+            heap_unlock()
+    finally:
+        crc_mod.use_default()
+    assert bytes(buf[:n]) == wanted
+    assert journal_mod.IN_PLACE_HEAD == record.HEAD_SIZE and journal_mod.IN_PLACE_TAIL + record.HEAD_SIZE == record.OVERHEAD
+    assert heap_lock_catches_allocation()
+
+
 def test_the_portable_crc_allocates_nothing():
     from binascii import crc32
     data = bytes(range(256)) * 2

@@ -324,3 +324,28 @@ def test_a_record_built_in_place_that_does_not_fit_writes_nothing():
         raises(ValueError, j.append_in_place, 2, _in_place(b"y" * 10), 11)     # past the buffer
         raises(ValueError, j.append_in_place, 0, _in_place(b"k"), 1)
         assert j.writes == writes and j.used == used and list(j.records()) == [(1, b"x")]
+
+
+def test_an_ordinary_record_is_encoded_in_the_shared_buffer_not_built():
+    # Journal.append encodes a record of up to 512 bytes into one buffer made once (record.encode_into:
+    # allocation-free with the board's native CRC); only a longer one is built by record.encode().
+    from firmware.link import record
+    built = []
+    encode = record.encode
+
+    def counting_encode(kind, gen, payload):
+        built.append(len(payload))
+        return encode(kind, gen, payload)
+
+    with ScratchDir() as state:
+        j = Journal(state, "t")
+        j.append(1, b"first")                 # the first record starts the file (a compaction)
+        record.encode = counting_encode
+        try:
+            j.append(2, b"x" * 40)
+            j.append(3, b"y" * 490)
+            j.append(4, b"z" * 600)
+        finally:
+            record.encode = encode
+        assert built == [600]
+        assert [(k, len(p)) for k, p in Journal(state, "t").records()] == [(1, 5), (2, 40), (3, 490), (4, 600)]
