@@ -255,6 +255,31 @@ class FakeMachine:
         self.resets += 1
 
 
+class NeoStrip:
+    """MicroPython's neopixel.NeoPixel as its driver fills it: 3 bytes a pixel, GRB order."""
+    ORDER = (1, 0, 2, 3)
+
+    def __init__(self, n, buf=None):
+        self.n = n
+        self.bpp = 3
+        self.buf = bytearray(3 * n) if buf is None else buf
+        self.writes = 0
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, v):
+        offset = i * 3
+        for k in range(3):
+            self.buf[offset + self.ORDER[k]] = v[k]
+
+    def __getitem__(self, i):
+        return tuple(self.buf[i * 3 + self.ORDER[k]] for k in range(3))
+
+    def write(self):
+        self.writes += 1
+
+
 class FakeNeoPixelModule:
     def __init__(self):
         self.strips = []

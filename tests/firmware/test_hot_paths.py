@@ -16,30 +16,8 @@ from firmware.link import frame as fm
 from firmware.link import record
 from firmware.table import READY
 from tests.firmware.expect import heap_lock_catches_allocation, micropython_only, raises_match
-from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule
+from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, NeoStrip
 from tests.firmware.scratch import ScratchDir
-
-
-class NeoStrip:
-    """MicroPython's neopixel.NeoPixel as its driver fills it: 3 bytes a pixel, GRB order."""
-    ORDER = (1, 0, 2, 3)
-
-    def __init__(self, n):
-        self.n = n
-        self.bpp = 3
-        self.buf = bytearray(3 * n)
-        self.writes = 0
-
-    def __len__(self):
-        return self.n
-
-    def __setitem__(self, i, v):
-        offset = i * 3
-        for k in range(3):
-            self.buf[offset + self.ORDER[k]] = v[k]
-
-    def write(self):
-        self.writes += 1
 
 
 def _boot(state, game):

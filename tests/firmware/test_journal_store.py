@@ -4,6 +4,7 @@
 import os
 
 from firmware.link import frame as fm
+from firmware.link import journal as jn_mod
 from firmware.link.journal import CLEAN, CORRUPT
 from firmware.link.journal_store import NAME, JournalStore, journal_bytes
 from firmware.link.sender import Sender
@@ -121,7 +122,7 @@ def test_a_flipped_bit_is_reported_corrupt_and_the_frames_after_it_are_not_used(
 
 
 # -- batches: an event's frames go to flash in one journal write, before any of them goes out -------
-class _Files:
+class _Files(jn_mod.FlashFiles):
     """The board's files, counting the opens for appending (a journal write each)."""
 
     def __init__(self):
@@ -131,15 +132,6 @@ class _Files:
         if "a" in mode:
             self.appends += 1
         return open(name, mode)
-
-    def remove(self, name):
-        os.remove(name)
-
-    def rename(self, old, new):
-        os.rename(old, new)
-
-    def stat(self, name):
-        return os.stat(name)
 
 
 def _on_flash(state):
