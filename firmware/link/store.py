@@ -27,100 +27,19 @@ def at_or_before(boot_a, seq_a, boot_b, seq_b):
     return boot_a < boot_b or (boot_a == boot_b and seq_a <= seq_b)
 
 
-class RamStore:
-    """capacity slots of slot_size bytes, allocated once; lost at a reset."""
+class _Held:
+    """The held frames' positions and lengths: a FIFO over `capacity` slots (the stores below)."""
 
     def __init__(self, capacity, slot_size):
         if capacity < 2:
             raise ValueError("a store needs room for at least 2 frames")
         self._capacity = capacity
         self._slot = slot_size
-        self._data = bytearray(capacity * slot_size)
         self._lens = array("H", [0] * capacity)
         self._boots = array("L", [0] * capacity)
         self._seqs = array("L", [0] * capacity)
         self._first = 0
         self._count = 0
-
-    def capacity(self):
-        return self._capacity
-
-    def count(self):
-        return self._count
-
-    def _slot_of(self, i):
-        if not 0 <= i < self._count:
-            raise IndexError("no held frame %d (holding %d)" % (i, self._count))
-        return (self._first + i) % self._capacity
-
-    def append(self, boot, seq, data, n, whole=True):
-        if self._count == self._capacity:
-            raise ValueError("store full")
-        if n > self._slot:
-            raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (n, self._slot))
-        slot = (self._first + self._count) % self._capacity
-        base = slot * self._slot
-        self._data[base:base + n] = memoryview(data)[:n]
-        self._lens[slot] = n
-        self._boots[slot] = boot
-        self._seqs[slot] = seq
-        self._count += 1
-
-    def boot_at(self, i):
-        return self._boots[self._slot_of(i)]
-
-    def seq_at(self, i):
-        return self._seqs[self._slot_of(i)]
-
-    def length_at(self, i):
-        return self._lens[self._slot_of(i)]
-
-    def flush(self):
-        """Nothing to write: RAM is all this store has."""
-
-    def read(self, i, buf):
-        slot = self._slot_of(i)
-        n = self._lens[slot]
-        base = slot * self._slot
-        buf[:n] = memoryview(self._data)[base:base + n]
-        return n
-
-    def drop_newest(self):
-        """Forget the frame appended last (a store on flash that could not write it)."""
-        if self._count:
-            self._count -= 1
-
-    def drop_through(self, boot, seq):
-        dropped = 0
-        while self._count and at_or_before(self._boots[self._first], self._seqs[self._first], boot, seq):
-            self._first = (self._first + 1) % self._capacity
-            self._count -= 1
-            dropped += 1
-        return dropped
-
-
-class WindowFrames:
-    """The held frames of a store on flash (firmware/link/journal_store.py): positions, lengths and
-    places in the journal's file, the newest `window` of them in RAM too. A frame out of the window is
-    read back with journal.read_at(place, buf, n) (a retransmission, a REPLAY, a host back to a
-    backlog, a compaction): the window holds what the loop writes out as it is made.
-    """
-
-    def __init__(self, capacity, slot_size, window, journal):
-        if capacity < 2:
-            raise ValueError("a store needs room for at least 2 frames")
-        self.window = max(2, min(window, capacity))
-        self._capacity = capacity
-        self._slot = slot_size
-        self._journal = journal
-        self._data = bytearray(self.window * slot_size)
-        self._lens = array("H", [0] * capacity)
-        self._boots = array("L", [0] * capacity)
-        self._seqs = array("L", [0] * capacity)
-        self.offsets = array("L", [0] * capacity)     # where a frame's bytes lie in the live file
-        self._first = 0
-        self._count = 0
-        self._made = 0             # frames appended: the window's slot of a frame is its number % window
 
     def capacity(self):
         return self._capacity
@@ -142,7 +61,8 @@ class WindowFrames:
     def length_at(self, i):
         return self._lens[self.slot_of(i)]
 
-    def append(self, boot, seq, data, n, at):
+    def _new_slot(self, boot, seq, n):
+        """The slot the next frame goes in, its position and length noted (not yet counted)."""
         if self._count == self._capacity:
             raise ValueError("store full")
         if n > self._slot:
@@ -151,6 +71,63 @@ class WindowFrames:
         self._lens[slot] = n
         self._boots[slot] = boot
         self._seqs[slot] = seq
+        return slot
+
+    def drop_through(self, boot, seq):
+        dropped = 0
+        while self._count and at_or_before(self._boots[self._first], self._seqs[self._first], boot, seq):
+            self._first = (self._first + 1) % self._capacity
+            self._count -= 1
+            dropped += 1
+        return dropped
+
+
+class RamStore(_Held):
+    """capacity slots of slot_size bytes, allocated once; lost at a reset."""
+
+    def __init__(self, capacity, slot_size):
+        _Held.__init__(self, capacity, slot_size)
+        self._data = bytearray(capacity * slot_size)
+
+    def append(self, boot, seq, data, n, whole=True):
+        slot = self._new_slot(boot, seq, n)
+        base = slot * self._slot
+        self._data[base:base + n] = memoryview(data)[:n]
+        self._count += 1
+
+    def flush(self):
+        """Nothing to write: RAM is all this store has."""
+
+    def read(self, i, buf):
+        slot = self.slot_of(i)
+        n = self._lens[slot]
+        base = slot * self._slot
+        buf[:n] = memoryview(self._data)[base:base + n]
+        return n
+
+    def drop_newest(self):
+        """Forget the frame appended last (a store on flash that could not write it)."""
+        if self._count:
+            self._count -= 1
+
+
+class WindowFrames(_Held):
+    """The held frames of a store on flash (firmware/link/journal_store.py): positions, lengths and
+    places in the journal's file, the newest `window` of them in RAM too. A frame out of the window is
+    read back with journal.read_at(place, buf, n) (a retransmission, a REPLAY, a host back to a
+    backlog, a compaction): the window holds what the loop writes out as it is made.
+    """
+
+    def __init__(self, capacity, slot_size, window, journal):
+        _Held.__init__(self, capacity, slot_size)
+        self.window = max(2, min(window, capacity))
+        self._journal = journal
+        self._data = bytearray(self.window * slot_size)
+        self.offsets = array("L", [0] * capacity)     # where a frame's bytes lie in the live file
+        self._made = 0             # frames appended: the window's slot of a frame is its number % window
+
+    def append(self, boot, seq, data, n, at):
+        slot = self._new_slot(boot, seq, n)
         self.offsets[slot] = at
         base = (self._made % self.window) * self._slot
         self._data[base:base + n] = memoryview(data)[:n]
@@ -188,11 +165,3 @@ class WindowFrames:
         k = min(k, self._count)
         self._first = (self._first + k) % self._capacity
         self._count -= k
-
-    def drop_through(self, boot, seq):
-        dropped = 0
-        while self._count and at_or_before(self._boots[self._first], self._seqs[self._first], boot, seq):
-            self._first = (self._first + 1) % self._capacity
-            self._count -= 1
-            dropped += 1
-        return dropped
