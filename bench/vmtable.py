@@ -78,6 +78,7 @@ class BenchUART:
         self.rx_size = rp2_ring_bytes(rxbuf)
         self.tx_size = rp2_ring_bytes(txbuf)
         self.rx = bytearray(self.rx_size + 1)
+        self._rx_view = memoryview(self.rx)
         self.head = 0
         self.tail = 0
         self.tx = bytearray(self.tx_size + 1)
@@ -101,10 +102,11 @@ class BenchUART:
         avail = self.tail - self.head
         if n > avail:
             n = avail
-        rx = self.rx
         head = self.head
-        for i in range(n):
-            buf[i] = rx[head + i]
+        if n:
+            # One slice copy, as the port's C readinto copies its ring: a Python loop here cost the VM
+            # ~0.4 us a byte, counted in the pass though no board spends it in Python.
+            buf[0:n] = self._rx_view[head:head + n]
         self.head = head + n
         return n
 
