@@ -368,3 +368,28 @@ def test_readings_from_the_bet_reader_take_down_only_when_they_hold_a_take_down(
     reading(4, [("2", "field=5")])
     assert looked == [(0, "pass_odds")] and not rig.reports("bet_refused")
     assert answers == [False, False, True, False]      # asked at each CLOSE: the slots looked at once
+
+
+def test_a_rolls_decided_lights_are_worked_out_once_and_the_last_result_of_a_zone_wins():
+    # Issue 14: the last roll's decided bets stay lit until the next roll, and every render (a reading's
+    # CLOSE among them) lit them again, 50 pairs for 50 bets: now their lights are worked out once for
+    # each roll's list (a restored one too), a light once, with the colour its zone's last pair gives.
+    rig = Rig(seats=10)
+    rig.bets(dict((seat, {"pass": 10, "field": 10, "any_seven": 10}) for seat in range(1, 11)))
+    rig.throw(3, 4)                                     # a 7: pass and any seven win, field loses
+    table = rig.table
+    assert len(table.decided) == 30
+    worked = []
+    marks_of = table._marks_of
+    table._marks_of = lambda decided: worked.append(len(decided)) or marks_of(decided)
+    rig.bets({1: {"hard_6": 10}})                       # a reading's render: the roll's lights as they were
+    table._render_lights()
+    assert worked == []
+    assert rig.colour("pass") == pixels.GREEN and rig.colour("field") == pixels.OFF
+    assert rig.colour("hard_6") == pixels.WHITE
+    table.decided = [("field", "win"), ("pass", "push"), ("field", "lose"), ("no_such_zone", "win")]
+    table._render_lights()                              # a new list (as a restore makes): worked out once
+    table._render_lights()
+    assert worked == [4]
+    assert rig.colour("field") == pixels.OFF and rig.colour("pass") == pixels.WHITE
+    assert rig.colour("any_seven") == pixels.DIM and rig.colour("hard_6") == pixels.WHITE
