@@ -393,3 +393,26 @@ def test_a_rolls_decided_lights_are_worked_out_once_and_the_last_result_of_a_zon
     assert worked == [4]
     assert rig.colour("field") == pixels.OFF and rig.colour("pass") == pixels.WHITE
     assert rig.colour("any_seven") == pixels.DIM and rig.colour("hard_6") == pixels.WHITE
+
+
+def test_the_result_displays_last_throws_line_is_made_once_for_the_totals_it_shows():
+    # Issue 14: every pass that redraws the screens (a reading's CLOSE) formatted the last throws'
+    # totals again; the line is now kept with the totals it shows (the same string while they stand),
+    # made anew when a throw or a restore changes them, whatever table asks.
+    rig, other = Rig(), Rig()
+    for d in ((3, 3), (4, 4), (2, 4)):
+        rig.throw(*d)
+    other.throw(5, 6)
+    line = screens.result_lines(rig.table, CONFIG, [])[1]
+    assert line == "LAST 6 8 6"
+    rig.bets({1: {"field": 5}})
+    assert screens.result_lines(rig.table, CONFIG, [])[1] is line
+    assert screens.result_lines(other.table, CONFIG, [])[1] == "LAST 11"
+    assert screens.result_lines(rig.table, CONFIG, [])[1] == "LAST 6 8 6"
+    rig.throw(1, 2)
+    assert screens.result_lines(rig.table, CONFIG, []) == ["PUCK OFF", "LAST 3 6 8 6", "SHOOTER 1", "ROLLS 4"]
+    fresh = Rig()
+    fresh.table.restore(rig.table.snapshot())
+    assert screens.result_lines(other.table, CONFIG, [])[1] == "LAST 11"
+    assert screens.result_lines(fresh.table, CONFIG, [])[1] == "LAST 3 6 8 6"
+    assert screens.result_lines(Rig().table, CONFIG, [])[1] == ""

@@ -5,9 +5,32 @@
 # prompt. Result display: the puck, the last throws and the shooter's rolls.
 from firmware import faults, throws
 from firmware import screens as core_screens
-from firmware.games.craps.codes import COME_OUT, POINT
+from firmware.games.craps.codes import COME_OUT, LAST_THROWS, POINT
 from firmware.games.craps.reports import no_roll_word
 from firmware.table import FAULTED
+
+
+class _TotalsLine:
+    """The result display's "LAST 7 6 12" line, kept with the totals it was made of: a reading's CLOSE
+    (every pass that redraws the screens) compares them (in C) instead of formatting them again; a
+    throw, or a restore, changes them. Keyed by the totals alone, so any table may ask."""
+
+    def __init__(self):
+        self.totals = bytearray(LAST_THROWS)
+        self.count = -1
+        self.text = ""
+
+    def of(self, table):
+        count = table.total_count
+        if count != self.count or table.last_totals != self.totals:
+            self.totals[:] = table.last_totals
+            self.count = count
+            totals = " ".join("%d" % table.last_totals[i] for i in range(count))
+            self.text = "LAST " + totals if totals else ""
+        return self.text
+
+
+_TOTALS = _TotalsLine()
 
 
 def _throw_text(table):
@@ -58,6 +81,5 @@ def result_lines(table, config, button_names):
     if state != COME_OUT and state != POINT and state != FAULTED:
         return ["CRAPS", "", "", ""]
     point = table.engine.point
-    totals = " ".join("%d" % table.last_totals[i] for i in range(table.total_count))
-    return ["POINT %d" % point if point else "PUCK OFF", "LAST " + totals if totals else "",
+    return ["POINT %d" % point if point else "PUCK OFF", _TOTALS.of(table),
             "SHOOTER %d" % table.shooter, "ROLLS %d" % table.shooter_rolls]
