@@ -43,21 +43,17 @@ class CrapsLights:
         return entry
 
     def _marks_of(self, decided):
-        """[light, colour, ...] of the (zone, result) pairs decided: each light once, with the colour of
-        the last pair that lights it (as setting them in turn would leave it); unlit zones left out."""
-        colours = {}
+        """{light: colour} of the (zone, result) pairs decided: each light once, with the colour of the
+        last pair that lights it (as setting them in turn would leave it); unlit zones left out."""
+        marks = {}
         zone_lights = self._zone_lights
         for zone, result in decided:
-            i = zone_lights.get(zone)
-            if i is None:
-                i = self.lights.index(zone)
-                zone_lights[zone] = i
+            try:
+                i = zone_lights[zone]                    # (a subscript: no method call a pair)
+            except KeyError:
+                i = zone_lights[zone] = self.lights.index(zone)
             if i >= 0:
-                colours[i] = _RESULT_COLOUR[result]
-        marks = []
-        for i in colours:
-            marks.append(i)
-            marks.append(colours[i])
+                marks[i] = _RESULT_COLOUR[result]
         return marks
 
     def _render_lights(self):
@@ -84,8 +80,8 @@ class CrapsLights:
             if self._decided_of is not decided:          # a new roll's (or a restored) list: worked out once
                 marks = self._decided_marks = self._marks_of(decided)
                 self._decided_of = decided
-            for i in range(0, len(marks), 2):            # each lit zone once (50 bets decided: a few zones)
-                frame[marks[i]] = marks[i + 1]
+            for i in marks:                              # each lit zone once (50 bets decided: a few zones)
+                frame[i] = marks[i]
         if self.thrown and not self.no_roll:
             d1 = throws.face(self.throw_a, 0)
             if d1 == throws.face(self.throw_a, 1) and d1 * 2 in B.HARD_NUMBERS:
