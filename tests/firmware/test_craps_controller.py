@@ -416,3 +416,22 @@ def test_the_result_displays_last_throws_line_is_made_once_for_the_totals_it_sho
     assert screens.result_lines(other.table, CONFIG, [])[1] == "LAST 11"
     assert screens.result_lines(fresh.table, CONFIG, [])[1] == "LAST 3 6 8 6"
     assert screens.result_lines(Rig().table, CONFIG, [])[1] == ""
+
+
+def test_the_dealer_displays_shooter_and_throw_lines_are_made_once_for_what_they_show():
+    # Issue 14: every redraw (a reading's CLOSE among them) formatted the shooter's line and the last
+    # throw's again: each is now kept with the values it shows, made anew when they change, for any table.
+    rig, other = Rig(), Rig()
+    rig.throw(2, 4)                                     # point 6
+    other.throw(1, 1)                                   # craps on the come-out
+    lines = screens.dealer_lines(rig.table, CONFIG, [])
+    assert lines == ["SHOOTER 1 ROLL 1", "POINT 6", "2 + 4 = 6", ""]
+    rig.bets({1: {"field": 5}})
+    again = screens.dealer_lines(rig.table, CONFIG, [])
+    assert again == lines and again[0] is lines[0] and again[2] is lines[2]
+    assert screens.dealer_lines(other.table, CONFIG, []) == ["SHOOTER 1 ROLL 1", "COME OUT", "1 + 1 = 2", ""]
+    assert screens.dealer_lines(rig.table, CONFIG, []) == lines
+    rig.throw(3, 4, flags=("off_table",))               # a no roll: its faces, no sum
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1:3] == ["NO ROLL: OFF TABLE", "3 4"]
+    rig.throw(4, 3)                                     # a seven out: a new shooter
+    assert screens.dealer_lines(rig.table, CONFIG, []) == ["SHOOTER 2 ROLL 0", "SEVEN OUT", "NEW SHOOTER", ""]

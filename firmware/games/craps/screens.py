@@ -33,13 +33,45 @@ class _TotalsLine:
 _TOTALS = _TotalsLine()
 
 
+class _Line:
+    """A display line kept with the two values it was made of (a reading's CLOSE redraws the dealer
+    screen with the same shooter and throw: compared, not formatted again)."""
+
+    def __init__(self):
+        self.a = None
+        self.b = None
+        self.text = ""
+
+
+_THROW_LINE = _Line()
+_SHOOTER_LINE = _Line()
+
+
 def _throw_text(table):
     a = table.throw_a
-    d1 = throws.face(a, 0)
-    d2 = throws.face(a, 1)
-    if table.no_roll:
-        return "%s %s" % (d1 or "-", d2 or "-")
-    return "%d + %d = %d" % (d1, d2, d1 + d2)
+    no_roll = table.no_roll
+    line = _THROW_LINE
+    if a != line.a or no_roll != line.b:
+        d1 = throws.face(a, 0)
+        d2 = throws.face(a, 1)
+        if no_roll:
+            line.text = "%s %s" % (d1 or "-", d2 or "-")
+        else:
+            line.text = "%d + %d = %d" % (d1, d2, d1 + d2)
+        line.a = a
+        line.b = no_roll
+    return line.text
+
+
+def _shooter_text(table):
+    shooter = table.shooter
+    rolls = table.shooter_rolls
+    line = _SHOOTER_LINE
+    if shooter != line.a or rolls != line.b:
+        line.text = "SHOOTER %d ROLL %d" % (shooter, rolls)
+        line.a = shooter
+        line.b = rolls
+    return line.text
 
 
 def prompt(table):
@@ -68,12 +100,12 @@ def dealer_lines(table, config, button_names):
                 "CONFIRM OR HOLD VOID"]
     if state != COME_OUT and state != POINT:
         return core_screens.dealer_lines(table, config, button_names)
-    last = _throw_text(table) if table.thrown else ""
     if table.new_shooter:
         last = "NEW SHOOTER"
+    else:
+        last = _throw_text(table) if table.thrown else ""
     refused = len(table.refusals)
-    return ["SHOOTER %d ROLL %d" % (table.shooter, table.shooter_rolls), prompt(table), last,
-            "REFUSED %d: SEE HOST" % refused if refused else ""]
+    return [_shooter_text(table), prompt(table), last, "REFUSED %d: SEE HOST" % refused if refused else ""]
 
 
 def result_lines(table, config, button_names):
