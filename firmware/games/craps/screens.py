@@ -10,41 +10,32 @@ from firmware.games.craps.reports import no_roll_word
 from firmware.table import FAULTED
 
 
-class _TotalsLine:
-    """The result display's "LAST 7 6 12" line, kept with the totals it was made of: a reading's CLOSE
-    (every pass that redraws the screens) compares them (in C) instead of formatting them again; a
-    throw, or a restore, changes them. Keyed by the totals alone, so any table may ask."""
-
-    def __init__(self):
-        self.totals = bytearray(LAST_THROWS)
-        self.count = -1
-        self.text = ""
-
-    def of(self, table):
-        count = table.total_count
-        if count != self.count or table.last_totals != self.totals:
-            self.totals[:] = table.last_totals
-            self.count = count
-            totals = " ".join("%d" % table.last_totals[i] for i in range(count))
-            self.text = "LAST " + totals if totals else ""
-        return self.text
-
-
-_TOTALS = _TotalsLine()
-
-
 class _Line:
-    """A display line kept with the two values it was made of (a reading's CLOSE redraws the dealer
-    screen with the same shooter and throw: compared, not formatted again)."""
+    """A display line kept with the values it was made of: a reading's CLOSE (every pass that redraws
+    the screens) shows the same shooter, throw and totals, compared (the totals in C) instead of
+    formatted again; keyed by those values alone, so any table may ask."""
 
-    def __init__(self):
+    def __init__(self, b=None):
         self.a = None
-        self.b = None
+        self.b = b
         self.text = ""
 
 
 _THROW_LINE = _Line()
 _SHOOTER_LINE = _Line()
+_TOTALS_LINE = _Line(bytearray(LAST_THROWS))     # a: the count, b: a copy of the totals
+
+
+def _totals_text(table):
+    """The result display's "LAST 7 6 12" line (a throw, or a restore, changes the totals)."""
+    count = table.total_count
+    line = _TOTALS_LINE
+    if count != line.a or table.last_totals != line.b:
+        line.b[:] = table.last_totals
+        line.a = count
+        totals = " ".join("%d" % table.last_totals[i] for i in range(count))
+        line.text = "LAST " + totals if totals else ""
+    return line.text
 
 
 def _throw_text(table):
@@ -113,5 +104,5 @@ def result_lines(table, config, button_names):
     if state != COME_OUT and state != POINT and state != FAULTED:
         return ["CRAPS", "", "", ""]
     point = table.engine.point
-    return ["POINT %d" % point if point else "PUCK OFF", _TOTALS.of(table),
+    return ["POINT %d" % point if point else "PUCK OFF", _totals_text(table),
             "SHOOTER %d" % table.shooter, "ROLLS %d" % table.shooter_rolls]
