@@ -143,11 +143,13 @@ class PioUart:
         head = self._in_head
         got = 0
         while got < want and tail != head:
-            buf[got] = ring[tail]
-            got += 1
-            tail += 1
-            if tail == size:
-                tail = 0
+            stop = head if head > tail else size         # the run up to the head or the ring's end
+            if stop - tail > want - got:
+                stop = tail + want - got
+            for i in range(tail, stop):                  # (a counted loop: no test of the ring's end a byte)
+                buf[got] = ring[i]
+                got += 1
+            tail = stop if stop < size else 0
         self._in_tail = tail
         return got if got else None
 

@@ -368,3 +368,70 @@ def test_readings_from_the_bet_reader_take_down_only_when_they_hold_a_take_down(
     reading(4, [("2", "field=5")])
     assert looked == [(0, "pass_odds")] and not rig.reports("bet_refused")
     assert answers == [False, False, True, False]      # asked at each CLOSE: the slots looked at once
+
+
+def test_a_rolls_decided_lights_are_worked_out_once_and_the_last_result_of_a_zone_wins():
+    # Issue 14: the last roll's decided bets stay lit until the next roll, and every render (a reading's
+    # CLOSE among them) lit them again, 50 pairs for 50 bets: now their lights are worked out once for
+    # each roll's list (a restored one too), a light once, with the colour its zone's last pair gives.
+    rig = Rig(seats=10)
+    rig.bets(dict((seat, {"pass": 10, "field": 10, "any_seven": 10}) for seat in range(1, 11)))
+    rig.throw(3, 4)                                     # a 7: pass and any seven win, field loses
+    table = rig.table
+    assert len(table.decided) == 30
+    worked = []
+    marks_of = table._marks_of
+    table._marks_of = lambda decided: worked.append(len(decided)) or marks_of(decided)
+    rig.bets({1: {"hard_6": 10}})                       # a reading's render: the roll's lights as they were
+    table._render_lights()
+    assert worked == []
+    assert rig.colour("pass") == pixels.GREEN and rig.colour("field") == pixels.OFF
+    assert rig.colour("hard_6") == pixels.WHITE
+    table.decided = [("field", "win"), ("pass", "push"), ("field", "lose"), ("no_such_zone", "win")]
+    table._render_lights()                              # a new list (as a restore makes): worked out once
+    table._render_lights()
+    assert worked == [4]
+    assert rig.colour("field") == pixels.OFF and rig.colour("pass") == pixels.WHITE
+    assert rig.colour("any_seven") == pixels.DIM and rig.colour("hard_6") == pixels.WHITE
+
+
+def test_the_result_displays_last_throws_line_is_made_once_for_the_totals_it_shows():
+    # Issue 14: every pass that redraws the screens (a reading's CLOSE) formatted the last throws'
+    # totals again; the line is now kept with the totals it shows (the same string while they stand),
+    # made anew when a throw or a restore changes them, whatever table asks.
+    rig, other = Rig(), Rig()
+    for d in ((3, 3), (4, 4), (2, 4)):
+        rig.throw(*d)
+    other.throw(5, 6)
+    line = screens.result_lines(rig.table, CONFIG, [])[1]
+    assert line == "LAST 6 8 6"
+    rig.bets({1: {"field": 5}})
+    assert screens.result_lines(rig.table, CONFIG, [])[1] is line
+    assert screens.result_lines(other.table, CONFIG, [])[1] == "LAST 11"
+    assert screens.result_lines(rig.table, CONFIG, [])[1] == "LAST 6 8 6"
+    rig.throw(1, 2)
+    assert screens.result_lines(rig.table, CONFIG, []) == ["PUCK OFF", "LAST 3 6 8 6", "SHOOTER 1", "ROLLS 4"]
+    fresh = Rig()
+    fresh.table.restore(rig.table.snapshot())
+    assert screens.result_lines(other.table, CONFIG, [])[1] == "LAST 11"
+    assert screens.result_lines(fresh.table, CONFIG, [])[1] == "LAST 3 6 8 6"
+    assert screens.result_lines(Rig().table, CONFIG, [])[1] == ""
+
+
+def test_the_dealer_displays_shooter_and_throw_lines_are_made_once_for_what_they_show():
+    # Issue 14: every redraw (a reading's CLOSE among them) formatted the shooter's line and the last
+    # throw's again: each is now kept with the values it shows, made anew when they change, for any table.
+    rig, other = Rig(), Rig()
+    rig.throw(2, 4)                                     # point 6
+    other.throw(1, 1)                                   # craps on the come-out
+    lines = screens.dealer_lines(rig.table, CONFIG, [])
+    assert lines == ["SHOOTER 1 ROLL 1", "POINT 6", "2 + 4 = 6", ""]
+    rig.bets({1: {"field": 5}})
+    again = screens.dealer_lines(rig.table, CONFIG, [])
+    assert again == lines and again[0] is lines[0] and again[2] is lines[2]
+    assert screens.dealer_lines(other.table, CONFIG, []) == ["SHOOTER 1 ROLL 1", "COME OUT", "1 + 1 = 2", ""]
+    assert screens.dealer_lines(rig.table, CONFIG, []) == lines
+    rig.throw(3, 4, flags=("off_table",))               # a no roll: its faces, no sum
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1:3] == ["NO ROLL: OFF TABLE", "3 4"]
+    rig.throw(4, 3)                                     # a seven out: a new shooter
+    assert screens.dealer_lines(rig.table, CONFIG, []) == ["SHOOTER 2 ROLL 0", "SEVEN OUT", "NEW SHOOTER", ""]

@@ -109,6 +109,28 @@ def test_a_full_ring_drops_and_counts_what_does_not_fit():
     assert uart.any() == 1 and uart.readinto(buf, 1) == 1 and buf[0] == 0x41    # the ring wraps
 
 
+def test_reads_of_any_size_across_the_rings_end_give_every_byte_once_in_order():
+    # readinto copies a run at a time (up to the head, the ring's end or n): every split of the bytes
+    # across the ring's end, by reads of every size, gives them back in order.
+    for n in range(1, 9):
+        uart, rx, _, _ = _uart()
+        buf = bytearray(300)
+        for i in range(250):
+            rx.receive(i & 0x7F)
+        assert uart.readinto(buf) == 250                # the tail near the ring's end (256 slots)
+        sent = [(i * 7 + n) & 0xFF for i in range(23)]
+        for byte in sent:
+            rx.receive(byte)
+        got = []
+        while True:
+            k = uart.readinto(buf, n)
+            if k is None:
+                break
+            assert 1 <= k <= n
+            got.extend(buf[:k])
+        assert got == sent, n
+
+
 def test_receiving_and_reading_allocate_nothing():
     # On MicroPython the lock is real: the IRQ handler runs as a hard IRQ, where allocating fails.
     uart, rx, _, _ = _uart()

@@ -64,6 +64,8 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
         self._bet_lights = {}        # a bet's kind and number -> (light index, colour)
         self._frame = None           # a render's colour for each light (lights.CrapsLights), made once,
         self._dim_frame = None       # and every light DIM, copied over it at each render
+        self._decided_of = None      # the decided list whose lights _decided_marks holds (lights.CrapsLights)
+        self._decided_marks = None
         self._no_bets = array("i", [_NO_BET] * len(self.placed))    # copied over placed at a roll
         self._no_downs = bytearray(len(self.down_zones))
         self._seat_keys = tuple(str(seat + 1) for seat in range(self.engine.settings.seats))   # the reports' seats

@@ -19,7 +19,9 @@ class CrapsLights:
     # (the controller makes both dicts). A render of 50 open bets took 1 ms in the VM without them.
     # A render works every zone's colour out in self._frame (a list, one colour a zone) and then sets
     # each zone that changes, once: 50 bets on 5 zones were 50 calls of ZoneLights.set on top of the
-    # DIM of every zone.
+    # DIM of every zone. The last roll's decided bets (50: mostly the same few zones) stay lit until
+    # the next roll: their lights are worked out once a roll (self._decided_marks, for the list
+    # self._decided_of), not at every render (a reading's CLOSE renders them again).
     def _frame_light(self, frame, zone, colour):
         i = self._zone_lights.get(zone)
         if i is None:
@@ -40,6 +42,20 @@ class CrapsLights:
             entry = self._bet_lights[key] = (self.lights.index(B.zone_name(kind, number)), colour)
         return entry
 
+    def _marks_of(self, decided):
+        """{light: colour} of the (zone, result) pairs decided: each light once, with the colour of the
+        last pair that lights it (as setting them in turn would leave it); unlit zones left out."""
+        marks = {}
+        zone_lights = self._zone_lights
+        for zone, result in decided:
+            try:
+                i = zone_lights[zone]                    # (a subscript: no method call a pair)
+            except KeyError:
+                i = zone_lights[zone] = self.lights.index(zone)
+            if i >= 0:
+                marks[i] = _RESULT_COLOUR[result]
+        return marks
+
     def _render_lights(self):
         lights = self.lights
         shown = lights.colours                           # what each zone has now (ZoneLights)
@@ -52,19 +68,20 @@ class CrapsLights:
         engine = self.engine
         bet_lights = self._bet_lights
         for bet in engine.bets:
-            entry = bet_lights.get(bet.kind * 16 + bet.number)    # the cache _bet_light fills, asked first
-            if entry is None:
-                entry = self._bet_light(bet.kind, bet.number)
-            i = entry[0]
+            try:                                         # the cache _bet_light fills, asked first (a
+                i, colour = bet_lights[bet.kind * 16 + bet.number]   # subscript: no method call a bet)
+            except KeyError:
+                i, colour = self._bet_light(bet.kind, bet.number)
             if i >= 0:
-                frame[i] = entry[1]
-        zone_lights = self._zone_lights
-        for zone, result in self.decided:               # 50 bets decided: 50 zones, mostly the same few
-            i = zone_lights.get(zone)                    # the cache _frame_light fills, asked here first
-            if i is None:
-                self._frame_light(frame, zone, _RESULT_COLOUR[result])
-            elif i >= 0:
-                frame[i] = _RESULT_COLOUR[result]
+                frame[i] = colour
+        decided = self.decided
+        if decided:
+            marks = self._decided_marks
+            if self._decided_of is not decided:          # a new roll's (or a restored) list: worked out once
+                marks = self._decided_marks = self._marks_of(decided)
+                self._decided_of = decided
+            for i in marks:                              # each lit zone once (50 bets decided: a few zones)
+                frame[i] = marks[i]
         if self.thrown and not self.no_roll:
             d1 = throws.face(self.throw_a, 0)
             if d1 == throws.face(self.throw_a, 1) and d1 * 2 in B.HARD_NUMBERS:

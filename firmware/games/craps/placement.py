@@ -36,6 +36,30 @@ del _placement   # used once: its bytecode is not kept in RAM
 _KINDS = len(B.KIND_NAMES)
 _STAND = const(0)             # bets.STAND (tests check they agree)
 _FIELD = const(15)            # bets.FIELD, a const of this module: no lookup a bet (tests check they agree)
+# place_reading's stake units by zone (_reading_units): a unit > 0 once learnt, 0 before; these below 0
+_STOP = const(-1)             # odds: the caller finds the line bet they back
+_CLOSED = const(-2)           # a line bet the phase refuses: place_known's reason
+
+
+def _reading_units(kind_number):
+    """(puck OFF, puck ON, the Field's zone or -1): each phase's list of every zone's stake unit for
+    place_reading, learnt as bets come (0 until then), or _STOP for odds and _CLOSED for the line
+    bets the phase refuses (place_known's phase checks)."""
+    lists = []
+    field = -1
+    for closed in (_POINT_LINE, _COME_OUT_LINE):
+        units = [0] * len(kind_number)
+        for z in range(len(kind_number)):
+            k = kind_number[z][0]
+            when = _PLACEMENT[k]
+            if when == _ODDS_BET:
+                units[z] = _STOP
+            elif when == closed:
+                units[z] = _CLOSED
+            if k == _FIELD:
+                field = z
+        lists.append(units)
+    return lists[0], lists[1], field
 
 
 class Bet:
@@ -177,60 +201,63 @@ class Placement:
         s = self.settings
         minimum = s.minimum
         maximum = s.maximum
-        max_open = s.max_open_bets
         field_12 = s.field_12
-        closed = _COME_OUT_LINE if self.point else _POINT_LINE   # the line bets the phase refuses
-        placement = _PLACEMENT
-        units = self._zone_units                         # by zone: the stake unit (0: not yet known)
-        if units is None or len(units) != len(kind_number):
-            units = self._zone_units = [0] * len(kind_number)
-        bets = self.bets
-        field_checked = False
+        plan = self._zone_units                          # (_reading_units)
+        if plan is None or len(plan[0]) != len(kind_number):
+            plan = self._zone_units = _reading_units(kind_number)
+        units = plan[1 if self.point else 0]
+        if plan[2] >= 0:
+            units[plan[2]] = 0                           # the Field's unit learnt once a reading: its option
+        bets = self.bets                                 # (field_12) checked as place_known checks it
+        room = s.max_open_bets - len(bets)               # bets the table may still hold
+        next_id = self.next_id                           # (self.next_id written back before any other call)
         n = len(chips)
-        while at < n:
+        for at in range(at, n):
             slot = chips[at]
             if slot >= limit:
-                return n
+                break
             amount = amounts[slot]
             if amount <= 0:                              # a take-down (the caller's)
-                at += 1
                 continue
             seat = slot // width
             z = slot - seat * width
-            k, number = kind_number[z]
-            when = placement[k]
-            if when == _ODDS_BET:
-                return at
+            u = units[z]                                 # the stake unit; 0: not learnt; < 0: see below
             # place_known's checks, in its order, all passed: placed here (any failing: place_known's reason)
-            if (not amount % minimum and not (maximum and amount > maximum) and len(bets) < max_open
-                    and when != closed):
-                if k == _FIELD and not field_checked:
-                    B.field_12_pays(field_12)            # the option, as place_known checks it (a wrong one raises)
-                    field_checked = True                 # (the settings are read once a reading)
-                q = units[z]
-                if not q:
-                    q = _STAKE_UNITS.get(k << 4 | number)
-                    if q is None:
-                        q = B.cached_stake_quantum(k, number, field_12)
-                    units[z] = q
-                if not amount % q:
-                    bet_id = self.next_id
-                    self.next_id = bet_id + 1
-                    bets.append(Bet(bet_id, seat, k, amount, number, None))
-                    placed[slot] = bet_id
+            if u >= 0 and not amount % minimum and not (maximum and amount > maximum) and room > 0:
+                k, number = kind_number[z]
+                if not u:
+                    if k == _FIELD:
+                        self.next_id = next_id
+                        B.field_12_pays(field_12)        # the option, as place_known checks it (a wrong one raises)
+                    u = _STAKE_UNITS.get(k << 4 | number)
+                    if u is None:
+                        self.next_id = next_id
+                        u = B.cached_stake_quantum(k, number, field_12)
+                    units[z] = u
+                if not amount % u:
+                    bets.append(Bet(next_id, seat, k, amount, number, None))
+                    placed[slot] = next_id
                     placed_slots.append(slot)
-                    bet_zone[bet_id] = z
-                    at += 1
+                    bet_zone[next_id] = z
+                    next_id += 1
+                    room -= 1
                     continue
+            elif u == _STOP:                             # odds: the caller's
+                self.next_id = next_id
+                return at
+            k, number = kind_number[z]
+            self.next_id = next_id
             try:
                 bet_id, reason = self.place_known(seat, k, amount, number, None)
             except RuleError as exc:                     # a bet the table cannot hold at all
                 bet_id, reason = None, str(exc)
+            next_id = self.next_id
             if reason is None:
+                room -= 1
                 placed[slot] = bet_id
                 placed_slots.append(slot)
                 bet_zone[bet_id] = z
             else:
                 refusals.append((seat, z, amount, reason, False))
-            at += 1
+        self.next_id = next_id
         return n

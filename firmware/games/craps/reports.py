@@ -78,23 +78,20 @@ def placed_table(table):
     """{seat: {zone: amount}} of the bets the last reading placed (refused ones are not there)."""
     out = {}
     width = len(ZONES)
-    reading = table.reading
-    amounts = reading.amounts
-    placed = table.placed
-    end = len(placed)
+    zones = ZONES
+    seat_keys = SEAT_KEYS
+    amounts = table.reading.amounts
     row = None
     row_seat = -1
-    # A placed bet's slot is one of the reading's slots with chips (the controller places from those,
-    # in this event): walked in their ascending order instead of all seats x zones (532 at 14 seats,
-    # mostly empty: 167 -> ~40 us for 50 bets in the VM), the seats' keys in the same order as ever.
-    for i in reading.slots():
-        if i >= end:
-            break                                    # the reader's seats past the table's
-        if placed[i] >= 0:
-            seat = i // width
-            if seat != row_seat:
-                row_seat = seat
-                row = {}
-                out[SEAT_KEYS[seat] if seat < _SEAT_KEYS_MAX else str(seat + 1)] = row
-            row[ZONES[i - seat * width]] = amounts[i]
+    # The controller's placed_slots: the slots of the reading's bets it placed, ascending (the seats'
+    # keys in the same order as ever): walked instead of all seats x zones (532 at 14 seats, mostly
+    # empty: 167 us for 50 bets in the VM), or of the reading's slots with chips, each looked up in
+    # placed (69 -> ~50 us).
+    for i in table.placed_slots:
+        seat = i // width
+        if seat != row_seat:
+            row_seat = seat
+            row = {}
+            out[seat_keys[seat] if seat < _SEAT_KEYS_MAX else str(seat + 1)] = row
+        row[zones[i - seat * width]] = amounts[i]
     return out

@@ -5,18 +5,64 @@
 # prompt. Result display: the puck, the last throws and the shooter's rolls.
 from firmware import faults, throws
 from firmware import screens as core_screens
-from firmware.games.craps.codes import COME_OUT, POINT
+from firmware.games.craps.codes import COME_OUT, LAST_THROWS, POINT
 from firmware.games.craps.reports import no_roll_word
 from firmware.table import FAULTED
 
 
+class _Line:
+    """A display line kept with the values it was made of: a reading's CLOSE (every pass that redraws
+    the screens) shows the same shooter, throw and totals, compared (the totals in C) instead of
+    formatted again; keyed by those values alone, so any table may ask."""
+
+    def __init__(self, b=None):
+        self.a = None
+        self.b = b
+        self.text = ""
+
+
+_THROW_LINE = _Line()
+_SHOOTER_LINE = _Line()
+_TOTALS_LINE = _Line(bytearray(LAST_THROWS))     # a: the count, b: a copy of the totals
+
+
+def _totals_text(table):
+    """The result display's "LAST 7 6 12" line (a throw, or a restore, changes the totals)."""
+    count = table.total_count
+    line = _TOTALS_LINE
+    if count != line.a or table.last_totals != line.b:
+        line.b[:] = table.last_totals
+        line.a = count
+        totals = " ".join("%d" % table.last_totals[i] for i in range(count))
+        line.text = "LAST " + totals if totals else ""
+    return line.text
+
+
 def _throw_text(table):
     a = table.throw_a
-    d1 = throws.face(a, 0)
-    d2 = throws.face(a, 1)
-    if table.no_roll:
-        return "%s %s" % (d1 or "-", d2 or "-")
-    return "%d + %d = %d" % (d1, d2, d1 + d2)
+    no_roll = table.no_roll
+    line = _THROW_LINE
+    if a != line.a or no_roll != line.b:
+        d1 = throws.face(a, 0)
+        d2 = throws.face(a, 1)
+        if no_roll:
+            line.text = "%s %s" % (d1 or "-", d2 or "-")
+        else:
+            line.text = "%d + %d = %d" % (d1, d2, d1 + d2)
+        line.a = a
+        line.b = no_roll
+    return line.text
+
+
+def _shooter_text(table):
+    shooter = table.shooter
+    rolls = table.shooter_rolls
+    line = _SHOOTER_LINE
+    if shooter != line.a or rolls != line.b:
+        line.text = "SHOOTER %d ROLL %d" % (shooter, rolls)
+        line.a = shooter
+        line.b = rolls
+    return line.text
 
 
 def prompt(table):
@@ -45,12 +91,12 @@ def dealer_lines(table, config, button_names):
                 "CONFIRM OR HOLD VOID"]
     if state != COME_OUT and state != POINT:
         return core_screens.dealer_lines(table, config, button_names)
-    last = _throw_text(table) if table.thrown else ""
     if table.new_shooter:
         last = "NEW SHOOTER"
+    else:
+        last = _throw_text(table) if table.thrown else ""
     refused = len(table.refusals)
-    return ["SHOOTER %d ROLL %d" % (table.shooter, table.shooter_rolls), prompt(table), last,
-            "REFUSED %d: SEE HOST" % refused if refused else ""]
+    return [_shooter_text(table), prompt(table), last, "REFUSED %d: SEE HOST" % refused if refused else ""]
 
 
 def result_lines(table, config, button_names):
@@ -58,6 +104,5 @@ def result_lines(table, config, button_names):
     if state != COME_OUT and state != POINT and state != FAULTED:
         return ["CRAPS", "", "", ""]
     point = table.engine.point
-    totals = " ".join("%d" % table.last_totals[i] for i in range(table.total_count))
-    return ["POINT %d" % point if point else "PUCK OFF", "LAST " + totals if totals else "",
+    return ["POINT %d" % point if point else "PUCK OFF", _totals_text(table),
             "SHOOTER %d" % table.shooter, "ROLLS %d" % table.shooter_rolls]
