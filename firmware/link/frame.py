@@ -280,24 +280,34 @@ def _put_stamp(buf, i, stamp):
 
 
 class Encoder:
-    """Builds frames in one buffer allocated once: encode() returns the length in .buf."""
+    """Builds frames in one buffer allocated once: encode() returns the length in .buf.
+
+    The header of the last frame stamped with Stamps (the Sender's) stays in buf: the next frame of
+    the same boot and stamps (the frames of one pass) writes only its seq's last digit(s) (one more),
+    not every digit of boot, seq and stamps again. Whoever writes into buf other than encode() calls
+    forget() (the Sender, reading a held frame into it)."""
 
     def __init__(self, size=MAX_FRAME):
         self.buf = bytearray(size)
         self._type = None          # the last TYPE that passed its check (bytes)
+        self._head = 0             # "#<boot>.<seq> <stamp> " kept in buf[:_head]; 0: none
+        self._boot = -1            # what it says
+        self._seq = -1
+        self._seq_end = 0          # the space after seq
+        self._up = None            # the uptime Stamp, its parts then
+        self._up_hi = 0
+        self._up_lo = 0
+        self._host = -1            # the host's Stamp, its parts then; -1: none
+        self._host_hi = 0
+        self._host_lo = 0
+
+    def forget(self):
+        """buf was written by someone else: the next frame's header is written whole."""
+        self._head = 0
 
     def encode(self, boot, seq, type, payload=b"", uptime_ms=0, host_ms=-1, checked=False):
         """Frame with its LF in .buf[:n]; returns n. ValueError for what decode() would refuse.
         checked: the caller has passed payload (or the whole it is a piece of) to check_printable()."""
-        if not (0 <= boot <= MAX_NUMBER and 0 <= seq <= MAX_NUMBER):
-            raise ValueError("boot and seq must be 0..%d" % MAX_NUMBER)
-        # uptime_ms, host_ms: ints, or Stamps (the Sender's: nothing allocated for their digits). A
-        # Stamp is checked and written here without a call (a call costs the VM ~1-2 us a frame).
-        up_stamp = isinstance(uptime_ms, Stamp)
-        host_stamp = isinstance(host_ms, Stamp)
-        if (uptime_ms.hi >= _STAMP_HI_LIMIT if up_stamp else not 0 <= uptime_ms < _STAMP_LIMIT) \
-                or (host_ms.hi >= _STAMP_HI_LIMIT if host_stamp else host_ms >= _STAMP_LIMIT):
-            raise ValueError("stamp out of range")
         if isinstance(payload, str):
             payload = payload.encode()
         buf = self.buf
@@ -311,25 +321,27 @@ class Encoder:
             if not 1 <= len(type) <= MAX_TYPE or not (type.isalpha() and type.isupper()):
                 raise ValueError("TYPE must be 1..%d capital letters" % MAX_TYPE)
             self._type = type
-        buf[0] = _HASH
-        i = _put_uint(buf, 1, boot)
-        buf[i] = _DOT
-        i = _put_uint(buf, i + 1, seq)
-        buf[i] = _SPACE
-        if not up_stamp:
-            i = _put_uint(buf, i + 1, uptime_ms)
-        elif uptime_ms.hi:
-            i = _put_stamp(buf, i + 1, uptime_ms)
-        else:
-            i = _put_uint(buf, i + 1, uptime_ms.lo)
-        if host_stamp:
-            buf[i] = _AT
-            i = _put_stamp(buf, i + 1, host_ms)
-        elif host_ms >= 0:
-            buf[i] = _AT
-            i = _put_uint(buf, i + 1, host_ms)
-        buf[i] = _SPACE
-        i += 1
+        i = self._head
+        if i:                                    # the kept header: still this frame's but for seq + 1?
+            if (boot != self._boot or uptime_ms is not self._up or uptime_ms.lo != self._up_lo
+                    or uptime_ms.hi != self._up_hi or host_ms is not self._host
+                    or (host_ms != -1 and (host_ms.lo != self._host_lo or host_ms.hi != self._host_hi))):
+                i = 0
+            elif seq != self._seq:
+                j = self._seq_end - 1
+                if seq != self._seq + 1:
+                    i = 0
+                else:                            # its digits one more, in place (checked: <= MAX_NUMBER)
+                    while buf[j] == 57:
+                        buf[j] = 48
+                        j -= 1
+                    if buf[j] == _DOT:           # 9s only: one digit more, the header written whole
+                        i = 0
+                    else:
+                        buf[j] += 1
+                        self._seq = seq
+        if not i:
+            i = self._header(boot, seq, uptime_ms, host_ms)
         k = len(type)
         buf[i:i + k] = type
         i += k
@@ -349,6 +361,53 @@ class Encoder:
         buf[i] = _STAR
         buf[i + 9] = 10
         return i + 10
+
+    def _header(self, boot, seq, uptime_ms, host_ms):
+        """"#<boot>.<seq> <stamp> " written whole into buf; returns its length. Kept when both stamps
+        are Stamps (or there is no host's)."""
+        self._head = 0
+        if not (0 <= boot <= MAX_NUMBER and 0 <= seq <= MAX_NUMBER):
+            raise ValueError("boot and seq must be 0..%d" % MAX_NUMBER)
+        # uptime_ms, host_ms: ints, or Stamps (the Sender's: nothing allocated for their digits).
+        up_stamp = isinstance(uptime_ms, Stamp)
+        host_stamp = isinstance(host_ms, Stamp)
+        if (uptime_ms.hi >= _STAMP_HI_LIMIT if up_stamp else not 0 <= uptime_ms < _STAMP_LIMIT) \
+                or (host_ms.hi >= _STAMP_HI_LIMIT if host_stamp else host_ms >= _STAMP_LIMIT):
+            raise ValueError("stamp out of range")
+        buf = self.buf
+        buf[0] = _HASH
+        i = _put_uint(buf, 1, boot)
+        buf[i] = _DOT
+        i = _put_uint(buf, i + 1, seq)
+        buf[i] = _SPACE
+        seq_end = i
+        if not up_stamp:
+            i = _put_uint(buf, i + 1, uptime_ms)
+        elif uptime_ms.hi:
+            i = _put_stamp(buf, i + 1, uptime_ms)
+        else:
+            i = _put_uint(buf, i + 1, uptime_ms.lo)
+        if host_stamp:
+            buf[i] = _AT
+            i = _put_stamp(buf, i + 1, host_ms)
+        elif host_ms >= 0:
+            buf[i] = _AT
+            i = _put_uint(buf, i + 1, host_ms)
+        buf[i] = _SPACE
+        i += 1
+        if up_stamp and (host_stamp or host_ms == -1):
+            self._boot = boot
+            self._seq = seq
+            self._seq_end = seq_end
+            self._up = uptime_ms
+            self._up_hi = uptime_ms.hi
+            self._up_lo = uptime_ms.lo
+            self._host = host_ms
+            if host_stamp:
+                self._host_hi = host_ms.hi
+                self._host_lo = host_ms.lo
+            self._head = i
+        return i
 
 
 def encode(boot, seq, type, payload=b"", uptime_ms=0, host_ms=-1):

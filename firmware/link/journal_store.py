@@ -80,6 +80,7 @@ class JournalStore:
         self._ram = WindowFrames(capacity, slot_size, ram_frames, self._journal)
         # The sender's calls of each report and frame go straight to the RAM index (no call between):
         self.read = self._ram.read
+        self.view = self._ram.view
         self.count = self._ram.count
         self.capacity = self._ram.capacity
         self.status = self._journal.status
@@ -195,7 +196,7 @@ class JournalStore:
     def seq_at(self, i):
         return self._ram.seq_at(i)
 
-    # read(i, buf): the RAM index's (set in __init__)
+    # read(i, buf), view(i): the RAM index's (set in __init__)
 
     def length_at(self, i):
         return self._ram.length_at(i)

@@ -207,15 +207,16 @@ class Sender:
             return
         written = 0
         budget = self.budget
-        buf = self._enc.buf
-        view = memoryview(buf)
-        read = self.store.read
+        view = self.store.view
         write = self.port.write
         while i < limit:
-            n = read(i, buf)
+            frame = view(i)             # written from the store's RAM: no copy of the frame made
+            if frame is None:
+                frame = self._read(i)   # on flash only (a backlog)
+            n = len(frame)
             if budget and written and written + n > budget:
                 break                   # the rest at the next poll
-            write(view[:n])
+            write(frame)
             written += n
             i += 1
             self._next_write = i
@@ -287,9 +288,16 @@ class Sender:
             self._check_alarm()
 
     def _write(self, i):
-        buf = self._enc.buf
+        frame = self.store.view(i)
+        self.port.write(self._read(i) if frame is None else frame)
+
+    def _read(self, i):
+        """The i-th held frame read into the encoder's buffer (a view of it)."""
+        enc = self._enc
+        enc.forget()                  # its header no longer in its buffer
+        buf = enc.buf
         n = self.store.read(i, buf)
-        self.port.write(memoryview(buf)[:n])
+        return memoryview(buf)[:n]
 
     def _ack(self, boot, seq):
         """The host has every frame up to (boot, seq). An ACK past the newest frame is ignored."""

@@ -342,3 +342,31 @@ def test_a_report_in_pieces_checks_the_alarm_once_with_the_same_outcome():
     assert checks == [5] and not sender.alarm              # once, after the report's last frame
     assert sender.send("{}") == 6 and sender.alarm and seen == [True]     # 6 of 8: 75 %
     assert checks == [5, 6]
+
+
+class _CountedStore(RamStore):
+    """A RamStore whose read() calls are counted: a frame copied out of it."""
+
+    reads = 0
+
+    def read(self, i, buf):
+        self.reads += 1
+        return RamStore.read(self, i, buf)
+
+
+def test_frames_go_out_from_the_stores_ram_without_a_copy():
+    # Sender.poll writes each held frame from where the store keeps it (store.view), not read into the
+    # encoder's buffer first (issue 14: a copy and a call a frame); the same bytes on the wire.
+    wire = Wire()
+    store = _CountedStore(16, 200)
+    sender = Sender(wire, store, 1, piece=40)
+    sender.send('{"event": "card", "card": "Ah"}')
+    sender.send('{"event": "result", "winner": "banker", "player": [1, 2, 3], "banker": [4, 5]}')
+    sender.poll(5)
+    frames = wire.take()
+    assert [f[2] for f in frames] == ["OPEN", "REPORT", "PART", "REPORT"] and store.reads == 0
+    assert frames[2][3] + frames[3][3] == b'{"event": "result", "winner": "banker", "player": [1, 2, 3], "banker": [4, 5]}'
+    buf = bytearray(200)
+    for i in range(store.count()):
+        n = store.read(i, buf)
+        assert bytes(store.view(i)) == bytes(buf[:n])
