@@ -69,6 +69,7 @@ class Sender:
         self.previous = previous
         self.port = port
         self.store = store
+        self._capacity = store.capacity()   # fixed: looked up once, not at each report
         self.boot = boot
         self.window = window
         self.timeout_ms = timeout_ms
@@ -117,10 +118,11 @@ class Sender:
         most = self.piece
         pieces = (len(payload) + most - 1) // most if len(payload) > most else 1
         store = self.store
-        if pieces > store.capacity() - 2:
+        capacity = self._capacity
+        if pieces > capacity - 2:
             raise ValueError("a %d-byte report needs %d frames, the store holds %d"
-                             % (len(payload), pieces, store.capacity()))
-        if (self._open_pending or self.refused or store.count() + pieces > store.capacity()
+                             % (len(payload), pieces, capacity))
+        if (self._open_pending or self.refused or store.count() + pieces > capacity
                 or self._next_seq + pieces - 1 > frame_mod.MAX_NUMBER):
             self.refused += 1
             self.refused_total += 1
@@ -276,12 +278,12 @@ class Sender:
         (so a report can follow it rather than be refused again straight away)."""
         store = self.store
         if self._open_pending:
-            if store.count() >= store.capacity():
+            if store.count() >= self._capacity:
                 return
             self._open_pending = False
             self._append(OPEN, self._open_payload)
             self._check_alarm()
-        if self.refused and store.count() <= store.capacity() - 2:
+        if self.refused and store.count() <= self._capacity - 2:
             refused = self.refused
             self.refused = 0
             self._append(LOST, "%d" % refused)
@@ -340,9 +342,8 @@ class Sender:
         self._timeout = self.timeout_ms   # the host is there: no back-off
 
     def _check_alarm(self):
-        store = self.store
-        level = store.count() * 100
-        capacity = store.capacity()
+        level = self.store.count() * 100
+        capacity = self._capacity
         if not self.alarm and level >= capacity * self.alarm_percent:
             self.alarm = True
             if self.on_alarm is not None:

@@ -137,12 +137,23 @@ class WindowFrames(_Held):
         self._made = 0             # frames appended: the window's slot of a frame is its number % window
 
     def append(self, boot, seq, data, n, at):
-        slot = self._new_slot(boot, seq, n)
+        """Keep data, exactly n bytes (a view of them), as the newest frame, at `at` in the file."""
+        count = self._count
+        capacity = self._capacity
+        if count == capacity:
+            raise ValueError("store full")
+        if n > self._slot:
+            raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (n, self._slot))
+        slot = (self._first + count) % capacity        # _new_slot's work inline: a call a frame
+        self._lens[slot] = n
+        self._boots[slot] = boot
+        self._seqs[slot] = seq
         self.offsets[slot] = at
-        base = (self._made % self.window) * self._slot
-        self._data[base:base + n] = memoryview(data)[:n]
-        self._count += 1
-        self._made += 1
+        made = self._made
+        base = (made % self.window) * self._slot
+        self._data[base:base + n] = data
+        self._count = count + 1
+        self._made = made + 1
 
     def read(self, i, buf):
         count = self._count

@@ -357,3 +357,30 @@ def test_a_frame_out_of_the_ram_window_has_no_view_and_the_next_frame_is_still_r
         store.event = 0
         sender.poll(0)
         assert bytes(uart.tx).split(b"\n")[-2] + b"\n" == fm.encode(1, 5, "REPORT", '{"event": "after"}', 30)
+
+
+def test_a_frame_appended_to_the_ram_window_takes_no_call_past_the_store():
+    # WindowFrames.append does _new_slot's work inline (issue 14: a call a frame the sender makes):
+    # the same checks, the same frames held.
+    from firmware.link.store import WindowFrames
+
+    def refused(*args):
+        raise AssertionError("a call a frame")
+
+    kept = WindowFrames._new_slot
+    WindowFrames._new_slot = refused
+    try:
+        with ScratchDir() as state:
+            store = JournalStore(state, None, 2, _SLOT)
+            store.event, store.report = 1, 0
+            _put(store, 1, 1)
+            _put(store, 1, 2, payload='{"n": 2}')
+            raises(ValueError, _put, store, 1, 3)                     # full
+            store.event = 0
+            assert _held(store) == [(1, 1, _frame(1, 1)), (1, 2, _frame(1, 2, payload='{"n": 2}'))]
+            store.drop_through(1, 2)
+            long = fm.encode(1, 3, "REPORT", "x" * (_SLOT - 20))
+            raises(ValueError, store.append, 1, 3, long, len(long))    # longer than a slot
+            assert store.count() == 0
+    finally:
+        WindowFrames._new_slot = kept

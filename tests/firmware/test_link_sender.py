@@ -370,3 +370,33 @@ def test_frames_go_out_from_the_stores_ram_without_a_copy():
     for i in range(store.count()):
         n = store.read(i, buf)
         assert bytes(store.view(i)) == bytes(buf[:n])
+
+
+class _AskedStore(RamStore):
+    """A RamStore whose capacity() calls are counted."""
+
+    asked = 0
+
+    def capacity(self):
+        self.asked += 1
+        return RamStore.capacity(self)
+
+
+def test_the_sender_asks_the_stores_capacity_once():
+    # It never changes: asked at construction, not at each report, its alarm check and each poll
+    # (issue 14: calls a report on the VM). The outcome is the same: the alarm, a full store's LOST.
+    wire = Wire()
+    store = _AskedStore(8, 200)
+    raised = []
+    sender = Sender(wire, store, 1, on_alarm=raised.append)
+    asked = store.asked
+    assert asked == 1
+    for _ in range(9):
+        sender.send("{}")
+        sender.poll(1)
+    assert store.asked == asked and raised == [True] and sender.refused == 2
+    assert sender.receive(_host(1, 8, "ACK")) == sm.CMD_ACK
+    sender.send("{}")
+    sender.poll(1)
+    assert store.asked == asked and raised == [True, False]
+    assert [f[2] for f in wire.take()][-2:] == ["LOST", "REPORT"]
