@@ -122,7 +122,8 @@ class Sender:
         if pieces > capacity - 2:
             raise ValueError("a %d-byte report needs %d frames, the store holds %d"
                              % (len(payload), pieces, capacity))
-        if (self._open_pending or self.refused or store.count() + pieces > capacity
+        count = store.count() + pieces  # held once this report is
+        if (self._open_pending or self.refused or count > capacity
                 or self._next_seq + pieces - 1 > frame_mod.MAX_NUMBER):
             self.refused += 1
             self.refused_total += 1
@@ -150,7 +151,9 @@ class Sender:
             n = encode(boot, seq, type, view[at:], uptime, host, True)
             append(boot, seq, buf, n, type != PART)
             self._next_seq = seq + 1
-        self._check_alarm()          # once a report: its frames only raise the level
+        # The alarm once a report: its frames only raise the level, so below it nothing changes.
+        if self.alarm or count * 100 >= capacity * self.alarm_percent:
+            self._check_alarm()
         return seq
 
     def request(self):
@@ -185,7 +188,8 @@ class Sender:
         self.uptime.add(elapsed_ms)      # Stamps: no int past 2**30 made (a heap object on the RP2040)
         if self.host_time is not None:
             self.host_time.add(elapsed_ms)
-        self._flush_pending()
+        if self._open_pending or self.refused:
+            self._flush_pending()
         self.store.flush()            # a frame goes out only once it is durable (a store on flash)
         count = self.store.count()
         if count == 0:
