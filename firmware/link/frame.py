@@ -314,13 +314,8 @@ class Encoder:
         if _HEADER_MOST + len(payload) + _TRAILER + 1 > len(buf):
             raise ValueError("a %d-byte payload may not fit a %d-byte frame" % (len(payload), len(buf)))
         if type is not self._type:               # the TYPE checked once while it stays the same object
-            if not isinstance(type, bytes):
-                type = type.encode() if isinstance(type, str) else bytes(type)
-            # isalpha and isupper: A-Z only (bytes: ASCII), and no regex search, whose match object
-            # MicroPython allocates (and frees) even when nothing matches.
-            if not 1 <= len(type) <= MAX_TYPE or not (type.isalpha() and type.isupper()):
-                raise ValueError("TYPE must be 1..%d capital letters" % MAX_TYPE)
-            self._type = type
+            self._check_type(type)
+            type = self._type
         i = self._head
         if i:                                    # the kept header: still this frame's but for seq + 1?
             if (boot != self._boot or uptime_ms is not self._up or uptime_ms.lo != self._up_lo
@@ -361,6 +356,54 @@ class Encoder:
         buf[i] = _STAR
         buf[i + 9] = 10
         return i + 10
+
+    def encode_next(self, type, payload):
+        """The frame after the last one encode() made, with its header kept: the same boot and stamps
+        (unchanged since: the caller's promise, e.g. the Sender between two pieces of a report, with
+        no poll between), seq one more; payload (bytes-like) checked by the caller. Returns n, as
+        encode(); ValueError when no header is kept (the last frame's stamps were not Stamps)."""
+        i = self._head
+        if not i:
+            raise ValueError("encode_next: no header kept")
+        buf = self.buf
+        n = len(payload)
+        if _HEADER_MOST + n + _TRAILER + 1 > len(buf):
+            raise ValueError("a %d-byte payload may not fit a %d-byte frame" % (n, len(buf)))
+        if type is not self._type:
+            self._check_type(type)
+            type = self._type
+        seq = self._seq + 1
+        j = self._seq_end - 1
+        while buf[j] == 57:                      # seq's digits one more, in place
+            buf[j] = 48
+            j -= 1
+        if buf[j] == _DOT:                       # 9s only: a digit more, the header written whole
+            i = self._header(self._boot, seq, self._up, self._host)
+        else:
+            buf[j] += 1
+            self._seq = seq
+        k = len(type)
+        buf[i:i + k] = type
+        i += k
+        if n:
+            buf[i] = _SPACE
+            i += 1
+            buf[i:i + n] = payload
+            i += n
+        crc_mod.crc32_hex_into(buf, 1, i, buf, i + 1)
+        buf[i] = _STAR
+        buf[i + 9] = 10
+        return i + 10
+
+    def _check_type(self, type):
+        """Checks a TYPE (bytes, str or a buffer) and keeps it (bytes) as the one checked."""
+        if not isinstance(type, bytes):
+            type = type.encode() if isinstance(type, str) else bytes(type)
+        # isalpha and isupper: A-Z only (bytes: ASCII), and no regex search, whose match object
+        # MicroPython allocates (and frees) even when nothing matches.
+        if not 1 <= len(type) <= MAX_TYPE or not (type.isalpha() and type.isupper()):
+            raise ValueError("TYPE must be 1..%d capital letters" % MAX_TYPE)
+        self._type = type
 
     def _header(self, boot, seq, uptime_ms, host_ms):
         """"#<boot>.<seq> <stamp> " written whole into buf; returns its length. Kept when both stamps

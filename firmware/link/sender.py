@@ -133,22 +133,28 @@ class Sender:
         else:
             frame_mod.check_printable(payload)     # once, and before a piece is held: all or nothing
             view = memoryview(payload)
-            # _append's work inline, its lookups made once a report: a frame costs the VM a call less
-            encode = self._enc.encode
+            # _append's work inline, its lookups made once a report: a frame costs the VM a call less.
+            # The first piece encoded whole, the next ones as the frame after it (the same boot and
+            # stamps: no poll between them; encode_next checks and writes less, 3-4 us a frame).
+            enc = self._enc
             append = store.append
-            buf = self._enc.buf
+            buf = enc.buf
             boot = self.boot
-            uptime = self.uptime
-            host = -1 if self.host_time is None else self.host_time
             seq = self._next_seq
-            at = 0
-            for _ in range(pieces - 1):
-                n = encode(boot, seq, PART, view[at:at + most], uptime, host, True)
+            n = enc.encode(boot, seq, PART, view[:most], self.uptime,
+                           -1 if self.host_time is None else self.host_time, True)
+            append(boot, seq, buf, n, False)
+            seq += 1
+            self._next_seq = seq
+            encode_next = enc.encode_next
+            at = most
+            for _ in range(pieces - 2):
+                n = encode_next(PART, view[at:at + most])
                 append(boot, seq, buf, n, False)
                 seq += 1
                 self._next_seq = seq
                 at += most
-            n = encode(boot, seq, type, view[at:], uptime, host, True)
+            n = encode_next(type, view[at:])
             append(boot, seq, buf, n, type != PART)
             self._next_seq = seq + 1
         # The alarm once a report: its frames only raise the level, so below it nothing changes.

@@ -334,3 +334,36 @@ def test_a_refused_frame_leaves_the_kept_header_right():
     for seq in (9, 10):
         n = enc.encode(2, seq, b"REPORT", b"{}", uptime)
         assert bytes(enc.buf[:n]) == fm.encode(2, seq, "REPORT", "{}", 777)
+
+
+def test_the_next_piece_of_a_report_is_the_frame_encode_would_make():
+    # encode_next: the frame after the last one, its header kept (the Sender's pieces of one report:
+    # issue 14, 3-4 us a piece on the VM), seq one more, across a carry and a digit more.
+    uptime = fm.Stamp(2 ** 30 + 7)
+    host = fm.Stamp(1764525652433)
+    for first, h in ((7, -1), (97, host), (998, -1)):
+        enc = Encoder()
+        n = enc.encode(5, first, b"PART", b"a" * 30, uptime, h, True)
+        assert bytes(enc.buf[:n]) == fm.encode(5, first, "PART", b"a" * 30, uptime.ms(), -1 if h == -1 else h.ms())
+        for seq in range(first + 1, first + 5):
+            type = "REPORT" if seq == first + 4 else "PART"
+            n = enc.encode_next(type.encode(), memoryview(b"b" * 40)[:seq % 40])
+            want = fm.encode(5, seq, type, b"b" * (seq % 40), uptime.ms(), -1 if h == -1 else h.ms())
+            assert bytes(enc.buf[:n]) == want, seq
+        n = enc.encode(5, first + 5, b"REPORT", b"{}", uptime, h)    # and encode() goes on from it
+        assert bytes(enc.buf[:n]) == fm.encode(5, first + 5, "REPORT", "{}", uptime.ms(), -1 if h == -1 else h.ms())
+
+
+def test_the_next_piece_needs_a_kept_header():
+    enc = Encoder()
+    raises_match(ValueError, "no header kept", enc.encode_next, b"PART", b"x")
+    enc.encode(5, 1, b"PART", b"x", 100)                            # int stamps: not kept
+    raises_match(ValueError, "no header kept", enc.encode_next, b"PART", b"x")
+    enc.encode(5, 1, b"PART", b"x", fm.Stamp(100))
+    enc.forget()
+    raises_match(ValueError, "no header kept", enc.encode_next, b"PART", b"x")
+    enc.encode(5, 1, b"PART", b"x", fm.Stamp(100))
+    raises_match(ValueError, "TYPE", enc.encode_next, b"part", b"x")
+    raises_match(ValueError, "may not fit", enc.encode_next, b"PART", b"x" * fm.MAX_FRAME)
+    n = enc.encode_next(b"REPORT", b"y")                             # refused ones took no seq
+    assert bytes(enc.buf[:n]) == fm.encode(5, 2, "REPORT", "y", 100)

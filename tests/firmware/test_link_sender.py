@@ -430,3 +430,28 @@ def test_a_poll_with_nothing_pending_makes_no_pending_call():
     sender.poll(1)
     assert len(calls) == 2 and sender.refused == 0
     assert [f[2] for f in wire.take()] == ["REPORT", "REPORT", "REPORT", "LOST"]
+
+
+def test_a_report_in_pieces_encodes_its_first_piece_whole_and_the_next_ones_as_its_followers():
+    # The pieces of one report share boot and stamps: the first frame is encoded by encode(), the
+    # next ones by encode_next() (issue 14: fewer checks and arguments a piece); the same frames.
+    sender, wire, store = _sender(piece=20, window=16)
+    sender.poll(1234)
+    wire.take()
+    calls = []
+    enc = sender._enc
+    encode = enc.encode
+
+    def counted(*args):
+        calls.append(args[1])
+        return encode(*args)
+
+    enc.encode = counted
+    text = '{"event": "result", "winner": "banker", "pad": "%s"}' % ("z" * 150)   # 10 pieces: seq 2..11
+    assert sender.send(text) == 11 and calls == [2]
+    assert sender.send('{"event": "x"}') == 12 and calls == [2, 12]
+    sender.poll(0)
+    data = bytes(wire.data)
+    want = b"".join(fm.encode(1, seq, "PART", text[(seq - 2) * 20:(seq - 1) * 20], 1234) for seq in range(2, 11))
+    want += fm.encode(1, 11, "REPORT", text[180:], 1234) + fm.encode(1, 12, "REPORT", '{"event": "x"}', 1234)
+    assert data == want
