@@ -316,27 +316,13 @@ class Encoder:
         if type is not self._type:               # the TYPE checked once while it stays the same object
             self._check_type(type)
             type = self._type
-        i = self._head
-        if i:                                    # the kept header: still this frame's but for seq + 1?
-            if (boot != self._boot or uptime_ms is not self._up or uptime_ms.lo != self._up_lo
-                    or uptime_ms.hi != self._up_hi or host_ms is not self._host
-                    or (host_ms != -1 and (host_ms.lo != self._host_lo or host_ms.hi != self._host_hi))):
-                i = 0
-            elif seq != self._seq:
-                j = self._seq_end - 1
-                if seq != self._seq + 1:
-                    i = 0
-                else:                            # its digits one more, in place (checked: <= MAX_NUMBER)
-                    while buf[j] == 57:
-                        buf[j] = 48
-                        j -= 1
-                    if buf[j] == _DOT:           # 9s only: one digit more, the header written whole
-                        i = 0
-                    else:
-                        buf[j] += 1
-                        self._seq = seq
-        if not i:
-            i = self._header(boot, seq, uptime_ms, host_ms)
+        if not checked and len(payload):
+            check_printable(payload)
+        if (self._head and seq == self._seq + 1 and boot == self._boot and uptime_ms is self._up
+                and uptime_ms.lo == self._up_lo and uptime_ms.hi == self._up_hi and host_ms is self._host
+                and (host_ms == -1 or (host_ms.lo == self._host_lo and host_ms.hi == self._host_hi))):
+            return self.encode_next(type, payload)     # the frame after the last one: its header kept
+        i = self._header(boot, seq, uptime_ms, host_ms)
         k = len(type)
         buf[i:i + k] = type
         i += k
@@ -344,8 +330,6 @@ class Encoder:
         if n:
             buf[i] = _SPACE
             i += 1
-            if not checked:
-                check_printable(payload)
             buf[i:i + n] = payload             # a slice store: no copy of the payload is made
             i += n
         # The CRC's digits written in place: no 32-bit int here (a heap object on a 31-bit port), no
@@ -390,7 +374,7 @@ class Encoder:
             i += 1
             buf[i:i + n] = payload
             i += n
-        crc_mod.crc32_hex_into(buf, 1, i, buf, i + 1)
+        crc_mod.crc32_hex_into(buf, 1, i, buf, i + 1)     # as in encode()
         buf[i] = _STAR
         buf[i + 9] = 10
         return i + 10

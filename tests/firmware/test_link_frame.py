@@ -292,15 +292,16 @@ def test_the_frames_of_one_pass_write_their_header_digits_once():
             frames.append(bytes(enc.buf[:n]))
         assert counted.calls == 6                                  # 10: written whole once more
         assert frames == [fm.encode(boot, seq, type, b"x" * 40, 52310) for boot, seq, type, h in steps]
-        cases = [(3, 1998, -1), (3, 1999, -1), (3, 2000, -1), (3, 2001, -1), (3, 2001, -1),
-                 (3, 2002, host), (3, 2003, host), (4, 2004, host), (4, 2010, host), (4, 99999, -1),
-                 (4, 100000, -1), (4, fm.MAX_NUMBER - 1, -1), (4, fm.MAX_NUMBER, -1), (4, 0, -1), (4, 1, -1)]
-        for boot, seq, h in cases:
+        # (boot, seq, host's stamp, header kept: the frame before had the same boot and stamps and seq - 1)
+        cases = [(3, 1998, -1, False), (3, 1999, -1, True), (3, 2000, -1, True), (3, 2001, -1, True),
+                 (3, 2001, -1, False), (3, 2002, host, False), (3, 2003, host, True), (4, 2004, host, False),
+                 (4, 2010, host, False), (4, 99999, -1, False), (4, 100000, -1, False),
+                 (4, fm.MAX_NUMBER - 1, -1, False), (4, fm.MAX_NUMBER, -1, True), (4, 0, -1, False),
+                 (4, 1, -1, True)]
+        for boot, seq, h, kept in cases:
             calls = counted.calls
             n = enc.encode(boot, seq, b"REPORT", b"{}", uptime, h)
-            kept = counted.calls == calls
-            # Kept: the frame before had the same boot and stamps, and seq - 1 (2000: a carry) or seq.
-            assert kept == (seq in (1999, 2000, 2001, 2003, fm.MAX_NUMBER, 1)), (boot, seq)
+            assert (counted.calls == calls) == kept, (boot, seq)
             expected = fm.encode(boot, seq, "REPORT", "{}", uptime.ms(), -1 if h == -1 else h.ms())
             assert bytes(enc.buf[:n]) == expected, (boot, seq)
         for ms in (1, 999999, 5):                                  # the stamps move: written whole
