@@ -280,42 +280,134 @@ def _put_stamp(buf, i, stamp):
 
 
 class Encoder:
-    """Builds frames in one buffer allocated once: encode() returns the length in .buf."""
+    """Builds frames in one buffer allocated once: encode() returns the length in .buf.
+
+    The header of the last frame stamped with Stamps (the Sender's) stays in buf: the next frame of
+    the same boot and stamps (the frames of one pass) writes only its seq's last digit(s) (one more),
+    not every digit of boot, seq and stamps again. Whoever writes into buf other than encode() calls
+    forget() (the Sender, reading a held frame into it)."""
 
     def __init__(self, size=MAX_FRAME):
         self.buf = bytearray(size)
         self._type = None          # the last TYPE that passed its check (bytes)
+        self._head = 0             # "#<boot>.<seq> <stamp> " kept in buf[:_head]; 0: none
+        self._boot = -1            # what it says
+        self._seq = -1
+        self._seq_end = 0          # the space after seq
+        self._up = None            # the uptime Stamp, its parts then
+        self._up_hi = 0
+        self._up_lo = 0
+        self._host = -1            # the host's Stamp, its parts then; -1: none
+        self._host_hi = 0
+        self._host_lo = 0
+
+    def forget(self):
+        """buf was written by someone else: the next frame's header is written whole."""
+        self._head = 0
 
     def encode(self, boot, seq, type, payload=b"", uptime_ms=0, host_ms=-1, checked=False):
         """Frame with its LF in .buf[:n]; returns n. ValueError for what decode() would refuse.
         checked: the caller has passed payload (or the whole it is a piece of) to check_printable()."""
-        if not (0 <= boot <= MAX_NUMBER and 0 <= seq <= MAX_NUMBER):
-            raise ValueError("boot and seq must be 0..%d" % MAX_NUMBER)
-        # uptime_ms, host_ms: ints, or Stamps (the Sender's: nothing allocated for their digits). A
-        # Stamp is checked and written here without a call (a call costs the VM ~1-2 us a frame).
-        up_stamp = isinstance(uptime_ms, Stamp)
-        host_stamp = isinstance(host_ms, Stamp)
-        if (uptime_ms.hi >= _STAMP_HI_LIMIT if up_stamp else not 0 <= uptime_ms < _STAMP_LIMIT) \
-                or (host_ms.hi >= _STAMP_HI_LIMIT if host_stamp else host_ms >= _STAMP_LIMIT):
-            raise ValueError("stamp out of range")
         if isinstance(payload, str):
             payload = payload.encode()
         buf = self.buf
         if _HEADER_MOST + len(payload) + _TRAILER + 1 > len(buf):
             raise ValueError("a %d-byte payload may not fit a %d-byte frame" % (len(payload), len(buf)))
         if type is not self._type:               # the TYPE checked once while it stays the same object
-            if not isinstance(type, bytes):
-                type = type.encode() if isinstance(type, str) else bytes(type)
-            # isalpha and isupper: A-Z only (bytes: ASCII), and no regex search, whose match object
-            # MicroPython allocates (and frees) even when nothing matches.
-            if not 1 <= len(type) <= MAX_TYPE or not (type.isalpha() and type.isupper()):
-                raise ValueError("TYPE must be 1..%d capital letters" % MAX_TYPE)
-            self._type = type
+            self._check_type(type)
+            type = self._type
+        if not checked and len(payload):
+            check_printable(payload)
+        if (self._head and seq == self._seq + 1 and boot == self._boot and uptime_ms is self._up
+                and uptime_ms.lo == self._up_lo and uptime_ms.hi == self._up_hi and host_ms is self._host
+                and (host_ms == -1 or (host_ms.lo == self._host_lo and host_ms.hi == self._host_hi))):
+            return self.encode_next(type, payload)     # the frame after the last one: its header kept
+        i = self._header(boot, seq, uptime_ms, host_ms)
+        k = len(type)
+        buf[i:i + k] = type
+        i += k
+        n = len(payload)
+        if n:
+            buf[i] = _SPACE
+            i += 1
+            buf[i:i + n] = payload             # a slice store: no copy of the payload is made
+            i += n
+        # The CRC's digits written in place: no 32-bit int here (a heap object on a 31-bit port), no
+        # view. Allocated, with binascii's CRC (crc32.py): its view and word; with the native or the
+        # portable one: nothing. check_printable's search, when it runs, allocates its match
+        # object and frees it at once: nothing is left.
+        crc_mod.crc32_hex_into(buf, 1, i, buf, i + 1)
+        buf[i] = _STAR
+        buf[i + 9] = 10
+        return i + 10
+
+    def encode_next(self, type, payload):
+        """The frame after the last one encode() made, with its header kept: the same boot and stamps
+        (unchanged since: the caller's promise, e.g. the Sender between two pieces of a report, with
+        no poll between), seq one more; payload (bytes-like) checked by the caller. Returns n, as
+        encode(); ValueError when no header is kept (the last frame's stamps were not Stamps)."""
+        i = self._head
+        if not i:
+            raise ValueError("encode_next: no header kept")
+        buf = self.buf
+        n = len(payload)
+        if _HEADER_MOST + n + _TRAILER + 1 > len(buf):
+            raise ValueError("a %d-byte payload may not fit a %d-byte frame" % (n, len(buf)))
+        if type is not self._type:
+            self._check_type(type)
+            type = self._type
+        seq = self._seq + 1
+        j = self._seq_end - 1
+        while buf[j] == 57:                      # seq's digits one more, in place
+            buf[j] = 48
+            j -= 1
+        if buf[j] == _DOT:                       # 9s only: a digit more, the header written whole
+            i = self._header(self._boot, seq, self._up, self._host)
+        else:
+            buf[j] += 1
+            self._seq = seq
+        k = len(type)
+        buf[i:i + k] = type
+        i += k
+        if n:
+            buf[i] = _SPACE
+            i += 1
+            buf[i:i + n] = payload
+            i += n
+        crc_mod.crc32_hex_into(buf, 1, i, buf, i + 1)     # as in encode()
+        buf[i] = _STAR
+        buf[i + 9] = 10
+        return i + 10
+
+    def _check_type(self, type):
+        """Checks a TYPE (bytes, str or a buffer) and keeps it (bytes) as the one checked."""
+        if not isinstance(type, bytes):
+            type = type.encode() if isinstance(type, str) else bytes(type)
+        # isalpha and isupper: A-Z only (bytes: ASCII), and no regex search, whose match object
+        # MicroPython allocates (and frees) even when nothing matches.
+        if not 1 <= len(type) <= MAX_TYPE or not (type.isalpha() and type.isupper()):
+            raise ValueError("TYPE must be 1..%d capital letters" % MAX_TYPE)
+        self._type = type
+
+    def _header(self, boot, seq, uptime_ms, host_ms):
+        """"#<boot>.<seq> <stamp> " written whole into buf; returns its length. Kept when both stamps
+        are Stamps (or there is no host's)."""
+        self._head = 0
+        if not (0 <= boot <= MAX_NUMBER and 0 <= seq <= MAX_NUMBER):
+            raise ValueError("boot and seq must be 0..%d" % MAX_NUMBER)
+        # uptime_ms, host_ms: ints, or Stamps (the Sender's: nothing allocated for their digits).
+        up_stamp = isinstance(uptime_ms, Stamp)
+        host_stamp = isinstance(host_ms, Stamp)
+        if (uptime_ms.hi >= _STAMP_HI_LIMIT if up_stamp else not 0 <= uptime_ms < _STAMP_LIMIT) \
+                or (host_ms.hi >= _STAMP_HI_LIMIT if host_stamp else host_ms >= _STAMP_LIMIT):
+            raise ValueError("stamp out of range")
+        buf = self.buf
         buf[0] = _HASH
         i = _put_uint(buf, 1, boot)
         buf[i] = _DOT
         i = _put_uint(buf, i + 1, seq)
         buf[i] = _SPACE
+        seq_end = i
         if not up_stamp:
             i = _put_uint(buf, i + 1, uptime_ms)
         elif uptime_ms.hi:
@@ -330,25 +422,19 @@ class Encoder:
             i = _put_uint(buf, i + 1, host_ms)
         buf[i] = _SPACE
         i += 1
-        k = len(type)
-        buf[i:i + k] = type
-        i += k
-        n = len(payload)
-        if n:
-            buf[i] = _SPACE
-            i += 1
-            if not checked:
-                check_printable(payload)
-            buf[i:i + n] = payload             # a slice store: no copy of the payload is made
-            i += n
-        # The CRC's digits written in place: no 32-bit int here (a heap object on a 31-bit port), no
-        # view. Allocated, with binascii's CRC (crc32.py): its view and word; with the native or the
-        # portable one: nothing. check_printable's search, when it runs, allocates its match
-        # object and frees it at once: nothing is left.
-        crc_mod.crc32_hex_into(buf, 1, i, buf, i + 1)
-        buf[i] = _STAR
-        buf[i + 9] = 10
-        return i + 10
+        if up_stamp and (host_stamp or host_ms == -1):
+            self._boot = boot
+            self._seq = seq
+            self._seq_end = seq_end
+            self._up = uptime_ms
+            self._up_hi = uptime_ms.hi
+            self._up_lo = uptime_ms.lo
+            self._host = host_ms
+            if host_stamp:
+                self._host_hi = host_ms.hi
+                self._host_lo = host_ms.lo
+            self._head = i
+        return i
 
 
 def encode(boot, seq, type, payload=b"", uptime_ms=0, host_ms=-1):

@@ -80,6 +80,7 @@ class JournalStore:
         self._ram = WindowFrames(capacity, slot_size, ram_frames, self._journal)
         # The sender's calls of each report and frame go straight to the RAM index (no call between):
         self.read = self._ram.read
+        self.view = self._ram.view
         self.count = self._ram.count
         self.capacity = self._ram.capacity
         self.status = self._journal.status
@@ -94,6 +95,7 @@ class JournalStore:
         # payload: from IN_PLACE_HEAD to _at in the batch buffer (the journal puts its header before it).
         self._pending = 0
         self._batch = bytearray(batch_bytes)
+        self._batch_room = batch_bytes - _ENTRY_HEAD_SIZE - journal_mod.IN_PLACE_TAIL   # a frame's bytes from _at
         self._at = journal_mod.IN_PLACE_HEAD
         try:
             self._load()
@@ -195,7 +197,7 @@ class JournalStore:
     def seq_at(self, i):
         return self._ram.seq_at(i)
 
-    # read(i, buf): the RAM index's (set in __init__)
+    # read(i, buf), view(i): the RAM index's (set in __init__)
 
     def length_at(self, i):
         return self._ram.length_at(i)
@@ -207,18 +209,18 @@ class JournalStore:
         if whole is None:
             whole = _whole(data, n)
         event = self._event
-        batch = self._batch
         at = self._at
-        if (not event or at + _ENTRY_HEAD_SIZE + n + journal_mod.IN_PLACE_TAIL > len(batch)
-                or self._pending == ram.window):       # a pending frame is never out of RAM
-            self.flush()                               # the batch before it first (or a full one)
-            at = self._at
+        if not event or at + n > self._batch_room or self._pending == ram.window:   # a pending frame
+            self.flush()                               # is never out of RAM; the batch before it first
+            at = self._at                              # (or a full one)
+        batch = self._batch
         # ValueError (full, too long) before anything changes; its place: in the batch until flush()
         # adds where the batch lands in the file (the entry head written past _at is not kept until then).
         struct.pack_into(_ENTRY_HEAD, batch, at, boot, seq, event, self.report, 1 if whole else 0, n)
         at += _ENTRY_HEAD_SIZE
+        data = memoryview(data)[:n]                    # one view for both copies
         ram.append(boot, seq, data, n, at)
-        batch[at:at + n] = memoryview(data)[:n]
+        batch[at:at + n] = data
         self._at = at + n
         self._pending += 1
         if not event:                                  # a boot's own report is never made again: at once

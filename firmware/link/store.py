@@ -10,6 +10,9 @@
 #                                 writes its batch): the sender calls it before writing a frame out
 #   boot_at(i), seq_at(i)         position of the i-th held frame, 0 the oldest
 #   read(i, buf)                  copy the i-th held frame into buf; returns its length
+#   view(i)                       the i-th held frame's bytes where they lie in RAM (a memoryview,
+#                                 good until the next append), or None (on flash only: read() it):
+#                                 the sender writes a frame out from there, with no copy
 #   length_at(i)                  the i-th held frame's length
 #   drop_through(boot, seq)       forget every held frame at or before (boot, seq) (the host
 #                                 has it); returns how many
@@ -88,6 +91,7 @@ class RamStore(_Held):
     def __init__(self, capacity, slot_size):
         _Held.__init__(self, capacity, slot_size)
         self._data = bytearray(capacity * slot_size)
+        self._view = memoryview(self._data)
 
     def append(self, boot, seq, data, n, whole=True):
         slot = self._new_slot(boot, seq, n)
@@ -102,8 +106,13 @@ class RamStore(_Held):
         slot = self.slot_of(i)
         n = self._lens[slot]
         base = slot * self._slot
-        buf[:n] = memoryview(self._data)[base:base + n]
+        buf[:n] = self._view[base:base + n]
         return n
+
+    def view(self, i):
+        slot = self.slot_of(i)
+        base = slot * self._slot
+        return self._view[base:base + self._lens[slot]]
 
     def drop_newest(self):
         """Forget the frame appended last (a store on flash that could not write it)."""
@@ -123,16 +132,28 @@ class WindowFrames(_Held):
         self.window = max(2, min(window, capacity))
         self._journal = journal
         self._data = bytearray(self.window * slot_size)
+        self._view = memoryview(self._data)
         self.offsets = array("L", [0] * capacity)     # where a frame's bytes lie in the live file
         self._made = 0             # frames appended: the window's slot of a frame is its number % window
 
     def append(self, boot, seq, data, n, at):
-        slot = self._new_slot(boot, seq, n)
+        """Keep data, exactly n bytes (a view of them), as the newest frame, at `at` in the file."""
+        count = self._count
+        capacity = self._capacity
+        if count == capacity:
+            raise ValueError("store full")
+        if n > self._slot:
+            raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (n, self._slot))
+        slot = (self._first + count) % capacity        # _new_slot's work inline: a call a frame
+        self._lens[slot] = n
+        self._boots[slot] = boot
+        self._seqs[slot] = seq
         self.offsets[slot] = at
-        base = (self._made % self.window) * self._slot
-        self._data[base:base + n] = memoryview(data)[:n]
-        self._count += 1
-        self._made += 1
+        made = self._made
+        base = (made % self.window) * self._slot
+        self._data[base:base + n] = data
+        self._count = count + 1
+        self._made = made + 1
 
     def read(self, i, buf):
         count = self._count
@@ -142,10 +163,20 @@ class WindowFrames(_Held):
         n = self._lens[slot]
         if i >= count - self.window:
             base = ((self._made - count + i) % self.window) * self._slot
-            buf[:n] = memoryview(self._data)[base:base + n]
+            buf[:n] = self._view[base:base + n]
         else:
             self._journal.read_at(self.offsets[slot], buf, n)
         return n
+
+    def view(self, i):
+        """The i-th held frame's bytes in the RAM window, or None when it is on flash only."""
+        count = self._count
+        if not 0 <= i < count:
+            raise IndexError("no held frame %d (holding %d)" % (i, count))
+        if i < count - self.window:
+            return None
+        base = ((self._made - count + i) % self.window) * self._slot
+        return self._view[base:base + self._lens[(self._first + i) % self._capacity]]
 
     def placed(self, newest, start):
         """The newest frames' places were in the batch buffer: it now lies from `start` in the file."""

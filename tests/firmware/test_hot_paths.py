@@ -195,6 +195,38 @@ def test_a_frame_stamped_with_the_hosts_time_and_a_long_uptime_allocates_nothing
     assert heap_lock_catches_allocation()
 
 
+def test_the_frames_of_one_pass_with_a_kept_header_allocate_nothing():
+    # The Sender's frames of one pass share their header but for seq (firmware/link/frame.py keeps it
+    # in the buffer and counts seq up in place, a carry included), and the next pieces of a report
+    # are encoded as the frame after it (encode_next): those paths allocate nothing either.
+    enc = fm.Encoder()
+    uptime = fm.Stamp(2 ** 30 + 5)
+    host = fm.Stamp(1764547200000)
+    seqs = (97, 98, 99, 100, 101)                   # 99 -> 100: written whole
+    wanted = [fm.encode(3, seq, "PART", _PAYLOAD, uptime.ms(), host.ms()) for seq in seqs]
+    crc_mod.use_portable()
+    try:
+        enc.encode(3, 96, b"PART", _PAYLOAD, uptime, host, True)                           # warm up
+        for k in range(len(seqs)):
+            heap_lock()
+            try:
+                n = enc.encode(3, seqs[k], b"PART", _PAYLOAD, uptime, host, True)
+            finally:
+                heap_unlock()
+            assert bytes(enc.buf[:n]) == wanted[k], seqs[k]
+        piece = memoryview(_PAYLOAD)[:40]
+        for seq in (102, 103):                      # the next piece of a report (encode_next)
+            heap_lock()
+            try:
+                n = enc.encode_next(b"PART", piece)
+            finally:
+                heap_unlock()
+            assert bytes(enc.buf[:n]) == fm.encode(3, seq, "PART", _PAYLOAD[:40], uptime.ms(), host.ms())
+    finally:
+        crc_mod.use_default()
+    assert heap_lock_catches_allocation()
+
+
 @micropython_only
 def test_a_host_link_frame_keeps_nothing_but_its_crcs_view_and_word():
     # With the portable CRC nothing: the payload's printable check (a regex search in C) allocates

@@ -332,3 +332,55 @@ def test_after_a_torn_tail_the_first_write_moves_every_frame_and_they_are_found_
         want = [(1, s, _frame(1, s)) for s in (1, 2, 3, 4)] + [(2, 1, _frame(2, 1))]
         assert _held(again) == want
         assert _held(JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)) == want
+
+
+def test_a_frame_out_of_the_ram_window_has_no_view_and_the_next_frame_is_still_right():
+    # view(i): the frame's bytes in the RAM window (the sender writes them from there), None for a
+    # frame on flash only, which the sender reads into its encoder's buffer: the header the encoder
+    # keeps there (the frames of one pass) is written whole again after it.
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)
+        uart = FakeUART()
+        uart.acks = False
+        sender = Sender(uart, store, 1, window=8)
+        sender.poll(30)
+        store.event, store.report = 1, 0
+        for n in range(3):
+            sender.send('{"event": "e", "n": %d}' % n)
+        assert [store.view(i) is None for i in range(4)] == [True, True, False, False]
+        buf = bytearray(_SLOT)
+        assert bytes(store.view(3)) == bytes(buf[:store.read(3, buf)])
+        sender.receive(fm.encode(1, 1, "REPLAY")[:-1])
+        sender.poll(0)                             # frames 1 and 2 from flash, at the same uptime
+        assert bytes(uart.tx).count(b"\n") == 5      # OPEN at the first poll, then 1.1 to 1.4
+        sender.send('{"event": "after"}')          # seq 5, its header not the one left in the buffer
+        store.event = 0
+        sender.poll(0)
+        assert bytes(uart.tx).split(b"\n")[-2] + b"\n" == fm.encode(1, 5, "REPORT", '{"event": "after"}', 30)
+
+
+def test_a_frame_appended_to_the_ram_window_takes_no_call_past_the_store():
+    # WindowFrames.append does _new_slot's work inline (issue 14: a call a frame the sender makes):
+    # the same checks, the same frames held.
+    from firmware.link.store import WindowFrames
+
+    def refused(*args):
+        raise AssertionError("a call a frame")
+
+    kept = WindowFrames._new_slot
+    WindowFrames._new_slot = refused
+    try:
+        with ScratchDir() as state:
+            store = JournalStore(state, None, 2, _SLOT)
+            store.event, store.report = 1, 0
+            _put(store, 1, 1)
+            _put(store, 1, 2, payload='{"n": 2}')
+            raises(ValueError, _put, store, 1, 3)                     # full
+            store.event = 0
+            assert _held(store) == [(1, 1, _frame(1, 1)), (1, 2, _frame(1, 2, payload='{"n": 2}'))]
+            store.drop_through(1, 2)
+            long = fm.encode(1, 3, "REPORT", "x" * (_SLOT - 20))
+            raises(ValueError, store.append, 1, 3, long, len(long))    # longer than a slot
+            assert store.count() == 0
+    finally:
+        WindowFrames._new_slot = kept

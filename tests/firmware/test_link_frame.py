@@ -254,3 +254,117 @@ def test_a_stamp_is_checked_and_written_as_an_int_of_its_value():
     big.hi = 10 ** 9                           # 10**15 ms: past what a stamp may hold
     raises_match(ValueError, "stamp", enc.encode, 1, 1, b"ACK", b"", big)
     raises_match(ValueError, "stamp", enc.encode, 1, 1, b"ACK", b"", 0, big)
+
+
+class _Counted:
+    """frame._put_uint, its calls counted (a frame's header digits written whole)."""
+
+    def __init__(self):
+        self.calls = 0
+        self.put_uint = fm._put_uint
+
+    def __call__(self, buf, i, value):
+        self.calls += 1
+        return self.put_uint(buf, i, value)
+
+
+def test_the_frames_of_one_pass_write_their_header_digits_once():
+    # The Sender's frames of one pass share boot and stamps: the header of the first is kept in the
+    # buffer and the next frames bump their seq's last digit(s) in place (issue 14: 3 to 5 us a frame
+    # on the VM). Every frame is the one a fresh encoder makes, across a carry, a seq that gains a
+    # digit, a stamp, a boot and a host's time that change, a seq that jumps, int stamps, and after
+    # the buffer was written by someone else (forget()).
+    enc = Encoder()
+    uptime = fm.Stamp(52310)
+    host = fm.Stamp(1764525652433)
+    counted = _Counted()
+    fm._put_uint = counted
+    try:
+        steps = []
+        for seq in range(7, 13):                                   # 9 -> 10: a digit more
+            steps.append((3, seq, "PART", -1))
+        steps.append((3, 13, "REPORT", -1))
+        n = enc.encode(3, 7, b"PART", b"x" * 40, uptime, -1)
+        assert counted.calls == 3                                  # boot, seq, uptime
+        frames = [bytes(enc.buf[:n])]
+        for boot, seq, type, h in steps[1:]:
+            n = enc.encode(boot, seq, type.encode(), b"x" * 40, uptime, h)
+            frames.append(bytes(enc.buf[:n]))
+        assert counted.calls == 6                                  # 10: written whole once more
+        assert frames == [fm.encode(boot, seq, type, b"x" * 40, 52310) for boot, seq, type, h in steps]
+        # (boot, seq, host's stamp, header kept: the frame before had the same boot and stamps and seq - 1)
+        cases = [(3, 1998, -1, False), (3, 1999, -1, True), (3, 2000, -1, True), (3, 2001, -1, True),
+                 (3, 2001, -1, False), (3, 2002, host, False), (3, 2003, host, True), (4, 2004, host, False),
+                 (4, 2010, host, False), (4, 99999, -1, False), (4, 100000, -1, False),
+                 (4, fm.MAX_NUMBER - 1, -1, False), (4, fm.MAX_NUMBER, -1, True), (4, 0, -1, False),
+                 (4, 1, -1, True)]
+        for boot, seq, h, kept in cases:
+            calls = counted.calls
+            n = enc.encode(boot, seq, b"REPORT", b"{}", uptime, h)
+            assert (counted.calls == calls) == kept, (boot, seq)
+            expected = fm.encode(boot, seq, "REPORT", "{}", uptime.ms(), -1 if h == -1 else h.ms())
+            assert bytes(enc.buf[:n]) == expected, (boot, seq)
+        for ms in (1, 999999, 5):                                  # the stamps move: written whole
+            uptime.add(ms)
+            n = enc.encode(4, 2, b"REPORT", b"{}", uptime, -1)
+            assert bytes(enc.buf[:n]) == fm.encode(4, 2, "REPORT", "{}", uptime.ms())
+            host.add(ms)
+            n = enc.encode(4, 3, b"REPORT", b"{}", uptime, host)
+            assert bytes(enc.buf[:n]) == fm.encode(4, 3, "REPORT", "{}", uptime.ms(), host.ms())
+        n = enc.encode(4, 4, b"REPORT", b"{}", uptime.ms(), host.ms())    # ints: not kept
+        calls = counted.calls
+        n = enc.encode(4, 5, b"REPORT", b"{}", uptime.ms(), host.ms())
+        assert counted.calls > calls
+        assert bytes(enc.buf[:n]) == fm.encode(4, 5, "REPORT", "{}", uptime.ms(), host.ms())
+        enc.encode(4, 6, b"REPORT", b"{}", uptime, host)
+        enc.buf[0:20] = b"#9.99 1 PART 0123456"                   # a held frame read into it
+        enc.forget()
+        n = enc.encode(4, 7, b"REPORT", b"{}", uptime, host)
+        assert bytes(enc.buf[:n]) == fm.encode(4, 7, "REPORT", "{}", uptime.ms(), host.ms())
+    finally:
+        fm._put_uint = counted.put_uint
+
+
+def test_a_refused_frame_leaves_the_kept_header_right():
+    enc = Encoder()
+    uptime = fm.Stamp(777)
+    enc.encode(2, 8, b"PART", b"a", uptime)
+    raises_match(ValueError, "TYPE", enc.encode, 2, 9, "part", b"a", uptime)
+    raises_match(ValueError, "printable", enc.encode, 2, 9, b"PART", b"\x01", uptime)
+    raises_match(ValueError, "boot and seq", enc.encode, 2, fm.MAX_NUMBER + 1, b"PART", b"a", uptime)
+    for seq in (9, 10):
+        n = enc.encode(2, seq, b"REPORT", b"{}", uptime)
+        assert bytes(enc.buf[:n]) == fm.encode(2, seq, "REPORT", "{}", 777)
+
+
+def test_the_next_piece_of_a_report_is_the_frame_encode_would_make():
+    # encode_next: the frame after the last one, its header kept (the Sender's pieces of one report:
+    # issue 14, 3-4 us a piece on the VM), seq one more, across a carry and a digit more.
+    uptime = fm.Stamp(2 ** 30 + 7)
+    host = fm.Stamp(1764525652433)
+    for first, h in ((7, -1), (97, host), (998, -1)):
+        enc = Encoder()
+        n = enc.encode(5, first, b"PART", b"a" * 30, uptime, h, True)
+        assert bytes(enc.buf[:n]) == fm.encode(5, first, "PART", b"a" * 30, uptime.ms(), -1 if h == -1 else h.ms())
+        for seq in range(first + 1, first + 5):
+            type = "REPORT" if seq == first + 4 else "PART"
+            n = enc.encode_next(type.encode(), memoryview(b"b" * 40)[:seq % 40])
+            want = fm.encode(5, seq, type, b"b" * (seq % 40), uptime.ms(), -1 if h == -1 else h.ms())
+            assert bytes(enc.buf[:n]) == want, seq
+        n = enc.encode(5, first + 5, b"REPORT", b"{}", uptime, h)    # and encode() goes on from it
+        assert bytes(enc.buf[:n]) == fm.encode(5, first + 5, "REPORT", "{}", uptime.ms(), -1 if h == -1 else h.ms())
+
+
+def test_the_next_piece_needs_a_kept_header():
+    enc = Encoder()
+    raises_match(ValueError, "no header kept", enc.encode_next, b"PART", b"x")
+    enc.encode(5, 1, b"PART", b"x", 100)                            # int stamps: not kept
+    raises_match(ValueError, "no header kept", enc.encode_next, b"PART", b"x")
+    enc.encode(5, 1, b"PART", b"x", fm.Stamp(100))
+    enc.forget()
+    raises_match(ValueError, "no header kept", enc.encode_next, b"PART", b"x")
+    enc.encode(5, 1, b"PART", b"x", fm.Stamp(100))
+    raises_match(ValueError, "TYPE", enc.encode_next, b"part", b"x")
+    raises_match(ValueError, "may not fit", enc.encode_next, b"PART", b"x" * fm.MAX_FRAME)
+    n = enc.encode_next(b"REPORT", b"y")                             # refused ones took no seq
+    assert bytes(enc.buf[:n]) == fm.encode(5, 2, "REPORT", "y", 100)
