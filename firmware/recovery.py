@@ -62,6 +62,7 @@ class TableJournal:
         self.held_lost = 0
         self.replayed = 0
         self.appending = None      # the event whose record is being written (kind, a, b, behind bytes)
+        self.ticked = False        # the last event was a tick (a snapshot due goes after one: after())
         self.problem = ""          # why the journal was not used ("": it was, or it was empty)
         self._snapshot = None
         self._events = []
@@ -111,7 +112,9 @@ class TableJournal:
             return False
         if kind == TICK:
             self.ms += a
+            self.ticked = True
             return True
+        self.ticked = False
         if self.based:
             self._append(table, kind, a, b)
         elif self.store is not None:
@@ -135,6 +138,11 @@ class TableJournal:
         journal = self.journal
         if self.based and (not self.dirty or journal.used * 2 < journal.capacity):
             return                                 # cheap first: this runs after every tick
+        if self.based and (not self.ticked or len(ctx.queue)) and journal.used * 8 < journal.capacity * 5:
+            # Half full in a pass with an event: the snapshot (1 ms for Craps' 50 bets in the VM) waits
+            # for a pass with nothing but its tick, the next one at a quiet table, so that no card, reading
+            # or throw waits for it; at five eighths full, at the next boundary whatever came.
+            return
         if table.at_boundary():
             self.checkpoint(table)
 
