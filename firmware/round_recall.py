@@ -79,6 +79,8 @@ class RoundRecall:
             self._quiet = 0
             self.keep(entry, reporter)
             return
+        if self._quiet >= _QUIET:
+            return                       # (counted no further: an idle table drains 100 times a second)
         self._quiet += 1
         if self._quiet == _QUIET and self.recall is not None and self._of < 0:
             # The second drain in a row with no round (a pass after the one that kept a round), no
