@@ -51,6 +51,32 @@ def behind(table, kind, a, b):
     return b""
 
 
+def behind_into(buf, at, limit, table, kind, a, b):
+    """behind()'s bytes written into buf[at:limit] where they are built in place (none; a bet
+    reading's, as behind() packs them, when they fit): returns the offset after them, or -1 (nothing
+    written: the caller builds them with behind()). The table journal's record of a card or a
+    closed 50-bet reading is thus built where the journal encodes it (firmware/recovery.py)."""
+    if kind == BETS and getattr(table, "reading", None) is not None:
+        reading = table.reading
+        values = reading.amounts
+        nonzero = reading.slots()
+        end = at + 8 + 6 * len(nonzero)
+        if end > limit:
+            return -1
+        pack_into = struct.pack_into             # (a local: no module attribute lookup an entry)
+        pack_into("<iHH", buf, at, reading.reading_id, len(values), len(nonzero))
+        at += 8
+        for i in nonzero:
+            pack_into("<Hi", buf, at, i, values[i])
+            at += 6
+        return end
+    if kind == HOST and a == HOST_HAND and getattr(table, "host_stacks", None) is not None:
+        return -1
+    if _evidence_handle(kind, a) and b:
+        return -1
+    return at
+
+
 def _put_ints(target, payload, at):
     """_ints() back into the array target (every other entry 0); returns the offset after them."""
     n, count = struct.unpack_from("<HH", payload, at)

@@ -18,7 +18,7 @@ import struct
 from firmware import faults
 from firmware.compat import const
 from firmware.errors import RestoreError
-from firmware.event_bytes import behind as _behind, put_behind
+from firmware.event_bytes import behind as _behind, behind_into as _behind_into, put_behind
 from firmware.events import (BETS, BETS_FAULT, BUTTON, CARD, CONSOLE, CONSOLE_ERROR, DICE_READER_HELLO, FAULT, HOST,
                              KEY, LAMP, SHOE, THROW, TICK)
 from firmware.link import journal as journal_mod
@@ -31,6 +31,7 @@ JOURNAL_BYTES = const(32768)   # two files of 16 KB: Craps' largest checkpoint (
 _EVENT = const(1)
 _EVENT_HEAD = "<IBii"          # ms of ticks before it, kind, a, b
 _EVENT_HEAD_SIZE = const(13)
+_IN_PLACE_BEHIND = journal_mod.IN_PLACE_HEAD + _EVENT_HEAD_SIZE   # where an event's bytes behind go in place
 _BASE_HEAD = "<I"              # the number of the last event the snapshot holds
 _HELD_MAX = const(16)          # events that may wait for the end of the boot's lamp test
 _DRAWING = ("burning", "dealing")  # the states where cards leave the shoe (Baccarat, Omaha)
@@ -61,6 +62,7 @@ class TableJournal:
         self.held_lost = 0
         self.replayed = 0
         self.appending = None      # the event whose record is being written (kind, a, b, behind bytes)
+        self.ticked = False        # the last event was a tick (a snapshot due goes after one: after())
         self.problem = ""          # why the journal was not used ("": it was, or it was empty)
         self._snapshot = None
         self._events = []
@@ -110,7 +112,9 @@ class TableJournal:
             return False
         if kind == TICK:
             self.ms += a
+            self.ticked = True
             return True
+        self.ticked = False
         if self.based:
             self._append(table, kind, a, b)
         elif self.store is not None:
@@ -134,6 +138,11 @@ class TableJournal:
         journal = self.journal
         if self.based and (not self.dirty or journal.used * 2 < journal.capacity):
             return                                 # cheap first: this runs after every tick
+        if self.based and (not self.ticked or len(ctx.queue)) and journal.used * 8 < journal.capacity * 5:
+            # Half full in a pass with an event: the snapshot (1 ms for Craps' 50 bets in the VM) waits
+            # for a pass with nothing but its tick, the next one at a quiet table, so that no card, reading
+            # or throw waits for it; at five eighths full, at the next boundary whatever came.
+            return
         if table.at_boundary():
             self.checkpoint(table)
 
@@ -144,11 +153,24 @@ class TableJournal:
         self.dirty = False
 
     def _append(self, table, kind, a, b):
-        behind = _behind(table, kind, a, b)
-        payload = struct.pack(_EVENT_HEAD, self.ms, kind, a, b) + behind
+        journal = self.journal
+        # The record built where the journal encodes it (a card's, a closed reading's: no payload built,
+        # joined and copied), else built here; the same bytes either way.
+        buf = journal.record_buffer()
+        end = -1 if buf is None else _behind_into(buf, _IN_PLACE_BEHIND, len(buf) - journal_mod.IN_PLACE_TAIL,
+                                                  table, kind, a, b)
+        if end >= 0:
+            struct.pack_into(_EVENT_HEAD, buf, journal_mod.IN_PLACE_HEAD, self.ms, kind, a, b)
+            behind = None                          # (in buf; unjournalled() builds it again if asked)
+        else:
+            behind = _behind(table, kind, a, b)
+            payload = struct.pack(_EVENT_HEAD, self.ms, kind, a, b) + behind
         self.appending = (kind, a, b, behind)
         try:
-            self.journal.append(_EVENT, payload)   # OSError: the caller's crash path
+            if end >= 0:
+                journal.append_in_place(_EVENT, buf, end - journal_mod.IN_PLACE_HEAD)   # OSError: the caller's
+            else:
+                journal.append(_EVENT, payload)    # crash path
         except journal_mod.JournalFull:
             # No boundary came for a whole file of events: journal nothing until the next one (a fresh
             # snapshot there), and say so; the event is still taken (the dealer sees the alarm).
@@ -171,7 +193,10 @@ class TableJournal:
         as (kind, a, b, behind bytes). The queue is emptied."""
         lost = list(self.held)
         if self.appending is not None and self.appending[0] in _INPUTS:
-            lost.append(self.appending)
+            kind, a, b, behind = self.appending
+            if behind is None:                     # built in the journal's buffer: the table has not taken
+                behind = _behind(table, kind, a, b)    # the event, so it reads the same again
+            lost.append((kind, a, b, behind))
         while queue.get():
             if queue.kind in _INPUTS:
                 lost.append((queue.kind, queue.a, queue.b, _behind(table, queue.kind, queue.a, queue.b)))

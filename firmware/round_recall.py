@@ -21,6 +21,7 @@ ASK_MAX = KEEP                 # rounds one request or `recall N` may ask for
 _HEADER_MAX = const(160)       # a recall report's bytes around its round (seq, table, event, game, index...)
 _LINE_WIDTH = const(79)        # a console line of an 80-column terminal
 _SEGMENT = const(8)            # rounds of an answer read from flash at once (at most 8 x ROUND_MAX in RAM)
+_QUIET = const(2)              # commits with no round before the recall may compact (make_room)
 
 
 class RoundRecall:
@@ -40,6 +41,7 @@ class RoundRecall:
         self._added = 0              # rounds kept since it was asked
         self._segment = []           # the next rounds of the answer, read from flash
         self._waiting = None         # a round noted, kept at commit()
+        self._quiet = 0              # commits in a row with no round to keep
         try:
             self.recall = Recall(state_dir, game, fs, keep=keep, round_max=rounds.ROUND_MAX)
             if self.recall.status == CORRUPT:
@@ -74,7 +76,20 @@ class RoundRecall:
         entry = self._waiting
         if entry is not None:
             self._waiting = None
+            self._quiet = 0
             self.keep(entry, reporter)
+            return
+        if self._quiet >= _QUIET:
+            return                       # (counted no further: an idle table drains 100 times a second)
+        self._quiet += 1
+        if self._quiet == _QUIET and self.recall is not None and self._of < 0:
+            # The second drain in a row with no round (a pass after the one that kept a round), no
+            # answer under way: the recall's compaction, when one is near, goes here rather than into
+            # a result's pass.
+            try:
+                self.recall.make_room()
+            except (OSError, JournalError):
+                pass                     # add() compacts when a round does not fit, and reports failures
 
     def keep(self, entry, reporter):
         """Keep one round (its dict); a write that fails is reported, never raised."""

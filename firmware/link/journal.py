@@ -224,7 +224,8 @@ class Journal:
         if self._live is None:
             self._compact(((kind, payload),))    # the first record starts a file
             return
-        self._repair()
+        if self._damaged or self._stale:
+            self._repair()
         if self._used + len(payload) + OVERHEAD > self.capacity:
             raise JournalFull("journal %s full: %d of %d bytes used, record needs %d"
                               % (self._names[self._live], self._used, self.capacity,
@@ -254,7 +255,7 @@ class Journal:
             raise ValueError("journal record of %d bytes in a %d-byte buffer" % (n, len(buf)))
         if self._live is None:
             self._compact(())                    # an empty base starts the file
-        else:
+        elif self._damaged or self._stale:
             self._repair()
         if self._used + n + OVERHEAD > self.capacity:
             raise JournalFull("journal %s full: %d of %d bytes used, record needs %d"
@@ -267,6 +268,19 @@ class Journal:
         self._damaged = False
         self._used += size
         self._gen = gen
+
+    def record_buffer(self):
+        """The buffer append() encodes its records in (shared by every journal: one append at a time), for
+        a caller that builds a payload at record_buffer()[IN_PLACE_HEAD:], up to IN_PLACE_TAIL bytes
+        before its end, and writes it with append_in_place(): the record append() would write, with no
+        payload built and copied. None while the journal is empty (append() then starts the file with
+        the record in its base, which append_in_place() does not)."""
+        global _scratch
+        if self._live is None:
+            return None
+        if _scratch is None:
+            _scratch = bytearray(_SCRATCH_SIZE)
+        return _scratch
 
     def checkpoint(self, snapshot):
         """The state so far as one record: the log restarts from it in the other file."""
@@ -289,9 +303,10 @@ class Journal:
             self._drop_stale()
 
     def _drop_stale(self):
-        for index in self._stale:
-            self._remove(index)
-        self._stale = []
+        if self._stale:                          # (an append finds none: no new list each time)
+            for index in self._stale:
+                self._remove(index)
+            self._stale = []
 
     def _compact(self, entries):
         total = 0

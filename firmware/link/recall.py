@@ -75,6 +75,18 @@ class Recall:
             self.journal.append(_ROUND, payload)   # JournalFull again: max_bytes too small
         self.count += 1
 
+    def make_room(self):
+        """Compact now if the next round might not fit (a round of round_max bytes): at a quiet moment,
+        so that no round's add() pays for it (reading and rewriting `keep` rounds: tens of ms in the VM,
+        in the pass of a result). The same compaction add() would make a few rounds later: the last
+        `keep` rounds. True if it compacted."""
+        journal = self.journal
+        if self.count <= self.keep or journal.room >= self.round_max + _RECORD_OVERHEAD:
+            return False
+        journal.compact(Tail(journal, self.count - self.keep))
+        self.count = self.keep
+        return True
+
     def last(self, n=KEEP):
         """The last n rounds kept (at most `keep`), oldest first, as dicts."""
         n = min(n, self.keep, self.count)

@@ -5,7 +5,7 @@ from array import array
 
 from firmware import faults
 from firmware.bets import BetReading
-from firmware.event_bytes import behind, put_behind
+from firmware.event_bytes import behind, behind_into, put_behind
 from firmware.events import BETS, CARD, FAULT, HOST, HOST_BAD, HOST_HAND, HOST_ROADS, SHOE, SHOE_HELLO
 from firmware.evidence import Evidence
 
@@ -97,3 +97,35 @@ def test_events_whole_in_their_three_ints_keep_nothing():
     for kind, a, b in ((CARD, 12, 1), (HOST, HOST_ROADS, 0), (FAULT, faults.QUEUE_FULL, 3), (SHOE, SHOE_HELLO, 0)):
         assert behind(table, kind, a, b) == b"", (kind, a, b)
         assert put_behind(table, kind, a, b, b"") == b
+
+
+def test_the_bytes_behind_built_in_place_are_behinds_bytes():
+    # The table journal builds a card's or a closed reading's record where the journal encodes it
+    # (issue 14: no payload built, joined and copied): the same bytes as behind(), right after `at`.
+    table = _Table(seats=5)
+    table.reading.reading_id = 12
+    for i, value in ((0, 5), (3, -1), (7, 999999999), (19, 20)):
+        table.reading.amounts[i] = value
+    buf = bytearray(b"\xee" * 80)
+    end = behind_into(buf, 9, 80, table, BETS, 12, 4)
+    assert bytes(buf[9:end]) == behind(table, BETS, 12, 4) == _old_sparse(12, table.reading.amounts)
+    assert buf[:9] == b"\xee" * 9 and buf[end:] == b"\xee" * (80 - end)
+    assert behind_into(buf, 9, 80, table, CARD, 33, 1) == 9          # a card: nothing behind it
+    assert behind(table, CARD, 33, 1) == b""
+
+
+def test_bytes_behind_not_built_in_place_are_left_to_behind():
+    # A reading that does not fit before the limit, a host's hand, evidence: -1, buf untouched.
+    table = _Table(seats=5)
+    table.reading.reading_id = 3
+    for i in range(8):
+        table.reading.amounts[i] = 10 + i
+    buf = bytearray(64)
+    assert behind_into(buf, 4, 4 + 8 + 6 * 8 - 1, table, BETS, 3, 0) == -1
+    assert behind_into(buf, 4, 4 + 8 + 6 * 8, table, BETS, 3, 0) == 4 + 8 + 6 * 8   # exactly fits
+    buf = bytearray(64)
+    assert behind_into(buf, 0, 64, table, HOST, HOST_HAND, 0) == -1
+    handle = table.evidence.keep_raw(b"\x01\x02", 2)
+    assert behind_into(buf, 0, 64, table, SHOE, SHOE_HELLO, handle) == -1
+    assert behind_into(buf, 0, 64, table, HOST, HOST_ROADS, 0) == 0
+    assert buf == bytearray(64)

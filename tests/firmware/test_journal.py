@@ -349,3 +349,21 @@ def test_an_ordinary_record_is_encoded_in_the_shared_buffer_not_built():
             record.encode = encode
         assert built == [600]
         assert [(k, len(p)) for k, p in Journal(state, "t").records()] == [(1, 5), (2, 40), (3, 490), (4, 600)]
+
+
+def test_a_clean_append_makes_no_list_and_record_buffer_is_appends_buffer():
+    # An append on a clean journal repairs nothing and drops nothing: it used to make a new (empty)
+    # list of stale files every time (issue 14). record_buffer() is the buffer append() encodes in,
+    # None while the journal is empty (its first record goes into the base).
+    with ScratchDir() as state:
+        j = Journal(state, "j")
+        assert j.record_buffer() is None
+        j.append(1, b"first")
+        stale = j._stale
+        j.append(2, b"second")
+        buf = j.record_buffer()
+        buf[jn.IN_PLACE_HEAD:jn.IN_PLACE_HEAD + 5] = b"third"
+        j.append_in_place(3, buf, 5)
+        assert j._stale is stale and j.record_buffer() is buf
+        assert len(buf) >= jn.IN_PLACE_HEAD + 300 + jn.IN_PLACE_TAIL   # a 50-bet reading's record fits
+        assert list(Journal(state, "j").records()) == [(1, b"first"), (2, b"second"), (3, b"third")]

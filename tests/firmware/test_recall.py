@@ -81,3 +81,23 @@ def test_a_flipped_bit_is_detected_and_the_round_not_given_back():
         assert again.status == CORRUPT and again.last() == [_round(1), _round(2)]
         again.add(_round(4))                                # and recall goes on, away from the damage
         assert Recall(state, "baccarat").last() == [_round(1), _round(2), _round(4)]
+
+
+def test_make_room_compacts_only_when_a_round_might_not_fit_and_keeps_the_same_rounds():
+    # make_room() (issue 14) makes, at a quiet moment, the compaction add() would make a few rounds
+    # later: the last `keep` rounds stay, the next add() appends without compacting.
+    with ScratchDir() as state:
+        recall = Recall(state, "omaha", keep=3, round_max=120)
+        assert not recall.make_room()                     # empty
+        n = 0
+        while recall.journal.room >= 120 + 15:
+            n += 1
+            recall.add(_round(n))
+            assert recall.journal.room < 120 + 15 or not recall.make_room()
+        compactions = recall.journal.compactions
+        assert recall.make_room() and recall.journal.compactions == compactions + 1
+        assert recall.count == 3 and recall.last() == [_round(k) for k in (n - 2, n - 1, n)]
+        assert not recall.make_room()                     # room again: nothing to do
+        recall.add(_round(n + 1))
+        assert recall.journal.compactions == compactions + 1      # the add paid for no compaction
+        assert Recall(state, "omaha", keep=3, round_max=120).last() == [_round(k) for k in (n - 1, n, n + 1)]
