@@ -314,17 +314,21 @@ def _terms_into(result, terms):
         terms[z] = kind
 
 
-def settle_nets(settings, result, bets, nets, terms):
+def settle_nets(settings, result, bets, nets, terms, slots=None, n_slots=0):
     """settle_zone(settings, result, zone, amount)[0] of every bet into nets (the same index), its zone
     ZONES[i % len(ZONES)]: the seats' bets of a round side by side; 0 where nothing is bet (and nothing
     checked, as no settle_zone call). The zones' outcomes are decided once, at the first bet (the
     settings and the result checked then); each amount, tie option, method and commission option is
-    checked at its bet as settle_zone checks it. terms: scratch of len(ZONES) bytes."""
+    checked at its bet as settle_zone checks it. terms: scratch of len(ZONES) bytes.
+    slots: the indices of the bets that are not 0 (the first n_slots of it, in order), or None: only
+    those are visited (a table's seats bet on a few of their zones: most of the walk was empty slots),
+    and nets elsewhere are left as they are (the caller has them 0)."""
     width = len(ZONES)
     decided = False
     cut = -1            # a hand's win: the commission's numerator per unit of `per` (-1: not yet known)
     per = 1
-    for i in range(len(bets)):
+    for j in range(len(bets) if slots is None else n_slots):
+        i = j if slots is None else slots[j]
         amount = bets[i]
         if not amount:
             nets[i] = 0
