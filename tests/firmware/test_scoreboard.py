@@ -353,6 +353,32 @@ def test_a_draw_late_in_the_shoe_paints_only_what_the_result_added():
     assert calls[len(calls) // 2] < 30, calls
 
 
+def test_a_draw_reads_the_new_beads_and_entries_in_place():
+    # The last card's pass paints a new bead and big-road cell from the Roads' buffers (no
+    # Roads.bead()/entry() call and no tuple each); the picture is a whole redraw's, pairs and ties too.
+    class Counted(Roads):
+        asked = 0
+
+        def bead(self, i):
+            Counted.asked += 1
+            return Roads.bead(self, i)
+
+        def entry(self, i):
+            Counted.asked += 1
+            return Roads.entry(self, i)
+    bufs = [bytearray(128 * 64 // 8) for _ in range(2)]
+    sb, whole = [Scoreboard(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), 128, 64) for buf in bufs]
+    roads = Counted()
+    sb.draw(roads)
+    for result in ((B, True, False), (B, False, True), (T, False, False), (P, True, True), (P, False, False),
+                   (T, True, False), (B, False, False)):
+        roads.add(*result)
+        sb.draw(roads)
+    assert Counted.asked == 0 and sb.full_draws == 1
+    whole.draw(roads)
+    assert bufs[0] == bufs[1]
+
+
 def test_a_part_that_scrolls_moves_in_the_screen_buffer_not_painted_again():
     rnd = _lcg(12)
     buf = bytearray(128 * 64 // 8)

@@ -20,9 +20,12 @@ MARK_NAMES = ("red", "blue")
 DERIVED = (("big_eye_boy", 1), ("small_road", 2), ("cockroach_pig", 3))
 
 # Bead / entry encoding: bits 0-1 winner (0 player, 1 banker, 2 tie),
-# bit 2 player pair, bit 3 banker pair.
-_PP = const(4)
-_BP = const(8)
+# bit 2 player pair, bit 3 banker pair (a display reading beads and entries in place tests these).
+WINNER_BITS = const(3)
+PLAYER_PAIR_BIT = const(4)
+BANKER_PAIR_BIT = const(8)
+_PP = PLAYER_PAIR_BIT
+_BP = BANKER_PAIR_BIT
 
 
 def encode(winner, player_pair=False, banker_pair=False):

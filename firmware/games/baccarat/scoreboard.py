@@ -3,7 +3,7 @@
 # Draws on any FrameBuffer-like canvas (fill, fill_rect, rect, hline, vline,
 # line, pixel, text): the SSD1306 driver itself, or a framebuf.FrameBuffer.
 # Its only game dependency is firmware.games.baccarat.roads' public API (and the Roads' public
-# entries, ties and marks buffers, read in place).
+# beads, entries, ties and marks buffers, read in place: WINNER_BITS and the pair bits decode a code).
 #
 # Layout on 128x64 (cells of 5 px for the bead plate and big road, 4 px for
 # the derived roads):
@@ -25,16 +25,16 @@
 #            (the print's hollow circle / dot / slash only tell the roads apart,
 #            which their places on the screen do here)
 #
-# Allocation: one redraw builds the header string and a small tuple per
-# visible bead and big-road entry, nothing the size of the shoe (the roads'
-# cells go into buffers made once).
+# Allocation: one redraw builds the header string, nothing the size of the shoe (the roads'
+# cells go into buffers made once; beads and entries are read in place, no tuple made for each).
 # Cost: after a result, draw() paints the header and what the result added (a bead, a big-road cell,
 # a mark per derived road), not the whole picture: a whole redraw late in a shoe was ~0.6 ms of the
 # VM's CPU, more than the rest of the last card's displays (bench/baccarat_parts_vm.py); now ~0.1 ms.
 # A part that scrolls moves its bytes in the SSD1306's buffer (whole bytes copied in C; a byte row
 # shared with another part merged byte by byte), then the new cells are painted.
 from firmware.compat import const
-from firmware.games.baccarat.roads import BANKER, MAX_ROUNDS, PLAYER, RED, ROWS, TIE, Layout, place_into
+from firmware.games.baccarat.roads import (BANKER, BANKER_PAIR_BIT, MAX_ROUNDS, PLAYER, PLAYER_PAIR_BIT, RED, ROWS,
+                                           TIE, WINNER_BITS, Layout, place_into)
 
 HEADER_HEIGHT = const(8)            # one line of the 8x8 font
 BEAD_COLUMNS = const(6)
@@ -181,7 +181,8 @@ class Scoreboard:
             self._bead(roads, i, first)
 
     def _bead(self, roads, i, first):
-        winner, player_pair, banker_pair = roads.bead(i)
+        code = roads.beads[i]                   # Roads.bead(i), read in place (no tuple made)
+        winner = code & WINNER_BITS
         x = ((i - first) // ROWS) * self.cell
         y = self.road_y + (i % ROWS) * self.cell
         if winner == TIE:
@@ -189,7 +190,7 @@ class Scoreboard:
             self.canvas.line(x, y + g - 1, x + g - 1, y, 1)
         else:
             self._entry(x, y, winner)
-        self._pairs(x, y, player_pair, banker_pair)
+        self._pairs(x, y, code & PLAYER_PAIR_BIT, code & BANKER_PAIR_BIT)
 
     def _new_beads(self, roads):
         n = roads.bead_count()
@@ -220,12 +221,12 @@ class Scoreboard:
         g = self.cell - 1
         x = self.big_x + column * self.cell
         y = self.road_y + row * self.cell
-        winner, ties, player_pair, banker_pair = roads.entry(k)
-        self._entry(x, y, winner)
-        if ties:
+        code = roads.entries[k]                 # Roads.entry(k), read in place (no tuple made)
+        self._entry(x, y, code & WINNER_BITS)
+        if roads.ties[k]:
             for d in range(g):      # invert along the slash: visible on a disc and on a ring
                 self.canvas.pixel(x + d, y + g - 1 - d, 1 - self.canvas.pixel(x + d, y + g - 1 - d))
-        self._pairs(x, y, player_pair, banker_pair)
+        self._pairs(x, y, code & PLAYER_PAIR_BIT, code & BANKER_PAIR_BIT)
 
     def _new_entries(self, roads):
         n = roads.entry_count()
