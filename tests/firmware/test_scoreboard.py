@@ -354,8 +354,8 @@ def test_a_draw_late_in_the_shoe_paints_only_what_the_result_added():
 
 
 def test_a_draw_reads_the_new_beads_and_entries_in_place():
-    # The last card's pass paints a new bead and big-road cell from the Roads' buffers (no
-    # Roads.bead()/entry() call and no tuple each); the picture is a whole redraw's, pairs and ties too.
+    # The last card's pass paints a new bead, big-road cell and marks from the Roads' buffers and counts
+    # (no call to the Roads, no tuple made); the picture is a whole redraw's, pairs and ties too.
     class Counted(Roads):
         asked = 0
 
@@ -366,15 +366,28 @@ def test_a_draw_reads_the_new_beads_and_entries_in_place():
         def entry(self, i):
             Counted.asked += 1
             return Roads.entry(self, i)
+
+        def bead_count(self):
+            Counted.asked += 1
+            return Roads.bead_count(self)
+
+        def entry_count(self):
+            Counted.asked += 1
+            return Roads.entry_count(self)
+
+        def mark_count(self, index):
+            Counted.asked += 1
+            return Roads.mark_count(self, index)
     bufs = [bytearray(128 * 64 // 8) for _ in range(2)]
     sb, whole = [Scoreboard(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), 128, 64) for buf in bufs]
     roads = Counted()
     sb.draw(roads)
+    Counted.asked = 0
     for result in ((B, True, False), (B, False, True), (T, False, False), (P, True, True), (P, False, False),
-                   (T, True, False), (B, False, False)):
+                   (T, True, False), (B, False, False), (B, False, False), (P, False, False), (P, False, False)):
         roads.add(*result)
         sb.draw(roads)
-    assert Counted.asked == 0 and sb.full_draws == 1
+    assert Counted.asked == 0 and sb.full_draws == 1 and roads.n_marks[0]
     whole.draw(roads)
     assert bufs[0] == bufs[1]
 

@@ -3,7 +3,8 @@
 # Draws on any FrameBuffer-like canvas (fill, fill_rect, rect, hline, vline,
 # line, pixel, text): the SSD1306 driver itself, or a framebuf.FrameBuffer.
 # Its only game dependency is firmware.games.baccarat.roads' public API (and the Roads' public
-# beads, entries, ties and marks buffers, read in place: WINNER_BITS and the pair bits decode a code).
+# beads, entries, ties and marks buffers and their counts, read in place: WINNER_BITS and the pair
+# bits decode a code; the last result's draw makes no call to the Roads).
 #
 # Layout on 128x64 (cells of 5 px for the bead plate and big road, 4 px for
 # the derived roads):
@@ -101,7 +102,7 @@ class Scoreboard:
         self._shown = None
 
     def draw(self, roads):
-        if roads is not self._shown or roads.bead_count() < self._beads:     # (a Roads only grows)
+        if roads is not self._shown or roads.n_beads < self._beads:     # (a Roads only grows)
             self.draw_all(roads)
             return
         c = self.canvas
@@ -193,7 +194,7 @@ class Scoreboard:
         self._pairs(x, y, code & PLAYER_PAIR_BIT, code & BANKER_PAIR_BIT)
 
     def _new_beads(self, roads):
-        n = roads.bead_count()
+        n = roads.n_beads
         if n == self._beads:
             return
         first = self._first_bead(n)
@@ -229,7 +230,7 @@ class Scoreboard:
         self._pairs(x, y, code & PLAYER_PAIR_BIT, code & BANKER_PAIR_BIT)
 
     def _new_entries(self, roads):
-        n = roads.entry_count()
+        n = roads.n_entries
         big = self._big
         done = self._entries
         old = self._big_first
@@ -285,7 +286,7 @@ class Scoreboard:
         self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.marks[index][k] == RED)
 
     def _new_marks(self, roads, index):
-        n = roads.mark_count(index)
+        n = roads.n_marks[index]
         done = self._marks[index]
         layout = self._derived_layout[index]
         marks = roads.marks[index]
