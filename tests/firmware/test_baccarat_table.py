@@ -517,6 +517,23 @@ def test_a_hand_with_one_card_more_adds_that_cards_name_to_the_words_made_before
         cards.name, cards.names = name, names
 
 
+def test_a_hand_with_one_card_more_is_the_line_before_and_the_new_card_in_one_format():
+    # At one card more, the line before (its " =<total>" cut) is reused whole: nothing but the new
+    # card's name and the new total is made (here a marked line before shows through).
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("4c 2d 3h")
+    assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 4c 3h =7", "B 2d =2"]
+    entry = list(screens._HAND_LINES["B"])
+    assert entry[2] == "B 2d =2"
+    entry[2] = "B 2d* =2"                                  # the line before, marked
+    screens._HAND_LINES["B"] = tuple(entry)
+    rig.card("Ah")
+    assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 4c 3h =7", "B 2d* Ah =3"]
+    rig.card("9s")                                          # Player 7 stands, banker 3 draws: 2
+    assert screens.dealer_lines(rig.table, CONFIG, [])[3] == "B 2d* Ah 9s =2"
+
+
 def test_the_winner_line_is_made_once_for_both_displays_of_a_round():
     # The dealer and the result display both show the round's winner line in the pass that closes it:
     # made once per record (the same text as made afresh).
