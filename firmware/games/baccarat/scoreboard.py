@@ -295,9 +295,26 @@ class Scoreboard:
         done = self._marks[index]
         layout = self._derived_layout[index]
         marks = roads.marks[index]
+        if n == done + 1:
+            # One new mark (a result adds one at most), the road not scrolling: placed and painted as
+            # below, without the cell buffers and their loops.
+            layout.add(done == 0 or marks[done] != marks[done - 1])
+            first = layout.first(self.derived_columns)
+            if first == self._derived_first[index]:
+                self._marks[index] = n
+                if layout.col >= first:             # (a streak may start left of a long tail's end)
+                    self.canvas.rect(index * self.strip_width + (layout.col - first) * _MARK_CELL,
+                                     self.derived_y + layout.row * _MARK_CELL, _MARK_CELL - 1, _MARK_CELL - 1, 1,
+                                     marks[done] == RED)
+                return
+            self._cols[0] = layout.col              # a scroll: the way below, this cell placed
+            self._rows[0] = layout.row
+            placed = n
+        else:
+            placed = done
         cols = self._cols
         rows = self._rows
-        for k in range(done, n):
+        for k in range(placed, n):
             layout.add(k == 0 or marks[k] != marks[k - 1])
             cols[k - done] = layout.col
             rows[k - done] = layout.row
