@@ -301,17 +301,20 @@ _PLAYER_WIN = const(4)    # amount - commission on the player's total (art. 17)
 _BANKER_WIN = const(5)    # amount - commission on the banker's total
 
 
+# Where each zone is in ZONES (it begins with the hands, in their order: PLAYER and BANKER index it).
+_TIE_ZONE = ZONES.index("tie")
+_PLAYER_PAIR_ZONE = ZONES.index("player_pair")
+_BANKER_PAIR_ZONE = ZONES.index("banker_pair")
+
+
 def _terms_into(result, terms):
+    # Each zone's outcome in one statement (a loop over the zones comparing their names was ~6 us).
     winner = result.winner
-    for z in range(len(ZONES)):
-        zone = ZONES[z]
-        if z == PLAYER or z == BANKER:                    # ZONES begins with the hands, in their order
-            kind = _PUSH if winner == TIE else (_LOSE if winner != z else _PLAYER_WIN + z)
-        elif zone == "tie":
-            kind = _TIE_WIN if winner == TIE else _LOSE
-        else:                                             # "player_pair", "banker_pair"
-            kind = _PAIR_WIN if (result.player_pair if zone == "player_pair" else result.banker_pair) else _LOSE
-        terms[z] = kind
+    terms[PLAYER] = _PUSH if winner == TIE else (_PLAYER_WIN if winner == PLAYER else _LOSE)
+    terms[BANKER] = _PUSH if winner == TIE else (_BANKER_WIN if winner == BANKER else _LOSE)
+    terms[_TIE_ZONE] = _TIE_WIN if winner == TIE else _LOSE
+    terms[_PLAYER_PAIR_ZONE] = _PAIR_WIN if result.player_pair else _LOSE
+    terms[_BANKER_PAIR_ZONE] = _PAIR_WIN if result.banker_pair else _LOSE
 
 
 def settle_nets(settings, result, bets, nets, terms, slots=None, n_slots=0):
