@@ -183,7 +183,7 @@ class Frame:
         types = self.types
         for t in range(len(types)):
             name = types[t][0]
-            if len(name) == end - 6 and same(line, 6, end, name):
+            if len(name) == end - 6 and line.startswith(name, 6):     # (bytes, bytearray: in C, no slice)
                 self.type = t
                 if not types[t][1] <= self.nargs <= types[t][2]:
                     return BAD_ARGS

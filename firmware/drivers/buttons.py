@@ -24,18 +24,19 @@ class Buttons:
 
     def poll(self, queue):
         """Read every pin once; post BUTTON events for debounced changes and long presses."""
-        pins = self.pins
         pressed = self.pressed
         count = self._count
-        for i in range(len(pins)):
-            level_pressed = 1 if pins[i].value() == 0 else 0
+        i = 0
+        for pin in self.pins:
+            level_pressed = 0 if pin.value() else 1
             if level_pressed == pressed[i]:         # as debounced (the usual case: nothing to post)
+                if count[i]:
+                    count[i] = 0
                 if level_pressed and self._held[i] < self.long_polls:
                     self._held[i] += 1
                     if self._held[i] == self.long_polls:
                         queue.put(BUTTON, i, BUTTON_LONG)
-                if count[i]:
-                    count[i] = 0
+                i += 1
                 continue
             count[i] += 1
             if count[i] >= self.stable_polls:
@@ -43,3 +44,4 @@ class Buttons:
                 pressed[i] = level_pressed
                 self._held[i] = 0
                 queue.put(BUTTON, i, BUTTON_PRESSED if level_pressed else BUTTON_RELEASED)
+            i += 1

@@ -80,20 +80,19 @@ def rom_code(ch):
 # A byte that is not its own ROM A00 code (0x20..0x7D are, but for the backslash, 0x5C: the class is
 # 0x20..0x5B and 0x5D..0x7D; one search, in C; a `0x5C in data` beside it cost three times the search).
 _NOT_ROM = re.compile(b"[^ -[\\]-}]")
-_SPACES = memoryview(b" " * MAX_COLS)
 
 
-def _encode(text, row, cols):
-    """text's ROM A00 codes into row[:cols], cut or padded with spaces. Returns how many characters
-    came from the text (the rest are the padding's spaces)."""
+def _encode(text, row, cols, blank):
+    """text's ROM A00 codes into row[:cols], cut or padded with spaces (blank: cols of them). Returns
+    how many characters came from the text (the rest are the padding's spaces)."""
     data = text.encode()
     n = len(data)
     if n == len(text) and _NOT_ROM.search(data) is None:
-        if n >= cols:                           # each byte its own code: two slice stores, in C
+        if n >= cols:                           # each byte its own code: slice stores, in C
             row[:] = memoryview(data)[:cols]
             return cols
-        row[:n] = data
-        row[n:] = _SPACES[:cols - n]
+        row[:] = blank                          # the spaces, then the text over them: two stores of
+        row[:n] = data                          # their own lengths (a slice of spaces made none)
         return n
     if n == len(text):                          # ASCII: a byte is its character (no str per character)
         for c in range(cols):
@@ -152,6 +151,7 @@ class CharLCD:
         self._buf = bytearray(4 + 4 * cols)  # bus bytes: a command and up to one row
         self._mv = memoryview(self._buf)
         self._row = bytearray(cols)         # scratch: one row encoded
+        self._blank = b" " * cols           # a row of spaces (a row's padding)
         # The row and the bus bytes as FrameBuffers (the row a GS8 column of pixels, the bus bytes
         # two RGB565 columns, a character's four bytes a row): _data() blits one into the other
         # through _PALETTES. Without framebuf (a CPython without the simulator's) a loop does it.
@@ -332,12 +332,13 @@ class CharLCD:
         cols = self.cols
         texts = self._texts
         lengths = self._lengths
+        n_lines = len(lines)
         for y in range(self.rows):
-            text = lines[y] if y < len(lines) else ""
+            text = lines[y] if y < n_lines else ""
             if text == texts[y]:
                 continue            # shows this very text (one string compare, not 20 characters encoded)
             texts[y] = text
-            n = _encode(text, row, cols)
+            n = _encode(text, row, cols, self._blank)
             shown = self._shown[y]
             if row != shown:
                 first = 0
@@ -367,10 +368,12 @@ class CharLCD:
                 else:
                     self._data(row, end - first, first, addr)
                 shown[:] = row
-                self.cursor_y = y
-                self.row_writes += 1
                 written += 1
+                last = y
             lengths[y] = n
+        if written:
+            self.cursor_y = last            # the last row written (its characters moved the cursor)
+            self.row_writes += written
         self.cursor_x = 0
         return written
 

@@ -5,7 +5,7 @@
 # subclass it and count writes. Colours are preallocated tuples: lighting a
 # zone inside the table's dispatch allocates nothing.
 #
-# A frame touches only the zones whose colour changed: set() lists them (each
+# A frame touches only the zones whose colour changed: set() marks them (each
 # once), so show() does not walk every zone (the Craps layout has 30). After
 # set_all() every zone is filled with its colour first, span by span, by a few
 # slice stores (the span's first run, then copies of the bytes already filled,
@@ -29,6 +29,7 @@ BLUE = (0, 0, 60)
 GREEN = (0, 60, 0)
 GOLD = (60, 40, 0)
 COLOURS = (OFF, WHITE, DIM, RED, BLUE, GREEN, GOLD)     # their fills are made at start
+_LISTED = b"\x01"       # a zone's mark in ZoneLights._listed (changed since the last frame)
 
 
 class ZoneLights:
@@ -43,9 +44,7 @@ class ZoneLights:
         zones = len(zone_ranges)
         self.colours = [OFF] * zones
         self._shown = [None] * zones                # the strip pixel by pixel: each zone's colour (None: not yet)
-        self._changed = [0] * zones                 # zones whose colour changed since the last frame,
-        self._n_changed = 0                         # the first _n_changed, each once:
-        self._listed = bytearray(zones)             # 1 where a zone is among them
+        self._listed = bytearray(zones)             # 1 where a zone's colour changed since the last frame
         self._none_listed = bytes(zones)            # cleared in one store
         self._background = None                     # set_all's colour since the last frame
         self.dirty = True
@@ -128,14 +127,13 @@ class ZoneLights:
         return -1
 
     def set(self, zone, colour):
-        if self.colours[zone] is not colour:
-            self.colours[zone] = colour
+        # Marked in _listed only (show() finds the marks by bytearray.find, in C): a list of the changed
+        # zones kept here as well was half of a set()'s cost, and a result sets a dozen zones.
+        colours = self.colours
+        if colours[zone] is not colour:
+            colours[zone] = colour
+            self._listed[zone] = 1
             self.dirty = True
-            if not self._listed[zone]:
-                self._listed[zone] = 1
-                n = self._n_changed
-                self._changed[n] = zone
-                self._n_changed = n + 1
 
     def set_all(self, colour):
         colours = self.colours
@@ -151,7 +149,6 @@ class ZoneLights:
 
     def _unlist(self):
         self._listed[:] = self._none_listed
-        self._n_changed = 0
 
     def show(self):
         """Push the zone colours to the strip if anything changed.
@@ -184,7 +181,7 @@ class ZoneLights:
         A zone changed and changed back is written again: the same bytes."""
         buf = self._buf
         colours = self.colours
-        changed = self._changed
+        listed = self._listed
         runs = self._runs
         background = self._background
         if background is not None:
@@ -192,16 +189,17 @@ class ZoneLights:
                 buf[first:end] = fills[background]
                 for first, end, view in steps:
                     buf[first:end] = view
-        for i in range(self._n_changed):
-            zone = changed[i]
+        mark = _LISTED
+        zone = listed.find(mark)
+        while zone >= 0:
             colour = colours[zone]
-            if colour is background:        # filled with it above (None: no set_all)
-                continue
-            first, end, fills, run = runs[zone]
-            buf[first:end] = fills[colour]
-            while run is not None:
-                first, end, fills, run = run
+            if colour is not background:    # else filled with it above (None: no set_all)
+                first, end, fills, run = runs[zone]
                 buf[first:end] = fills[colour]
+                while run is not None:
+                    first, end, fills, run = run
+                    buf[first:end] = fills[colour]
+            zone = listed.find(mark, zone + 1)
 
     def _set_pixels(self):
         """The changed zones pixel by pixel, through the strip's own __setitem__."""

@@ -57,8 +57,11 @@ class SerialLine:
         uart = self.uart
         at = self._rx_at
         end = self._rx_end
-        if at == end and not self.length and not self.discarding and not uart.any():
-            return None                         # idle: nothing waiting, no line begun (most polls)
+        waiting = 0                             # uart.any() asked here, for the first chunk below
+        if at == end and not self.length and not self.discarding:
+            waiting = uart.any()
+            if not waiting:
+                return None                     # idle: nothing waiting, no line begun (most polls)
         rx = self._rx
         buf = self.buf
         length = self.length
@@ -66,7 +69,8 @@ class SerialLine:
         got = 0
         while got < budget:
             if at == end:                       # the chunk is used up: the next one from the UART
-                n = uart.any()
+                n = waiting if waiting else uart.any()
+                waiting = 0
                 if not n:
                     break
                 if n > budget - got:

@@ -534,3 +534,38 @@ def test_settle_nets_asks_commission_once_a_round():
         bac.commission = commission
     assert asked == [100]
     assert [nets[seat * width + bac.BANKER] for seat in range(4)] == [95, 20, 950, 7]
+
+
+def test_settle_nets_over_the_bet_slots_nets_those_slots_and_leaves_the_rest():
+    # A table passes where its round's bets are (slots): those are netted as a whole walk nets them,
+    # and no other index of nets is written (the caller keeps them 0).
+    from array import array
+    state = [11]
+
+    def rnd(n):
+        state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        return (state[0] >> 8) % n
+
+    width = len(bac.ZONES)
+    terms = bytearray(width)
+    for trial in range(60):
+        settings = rules(1 + rnd(2), "AB"[rnd(2)], bac.TIE_OPTIONS[rnd(3)])
+        result = bac.play(settings, [rnd(52) for _ in range(6)])
+        bets = array("i", [(0 if rnd(3) else (1, 5, 20, 100, 1000)[rnd(5)]) for _ in range(7 * width)])
+        slots = array("H", [0] * len(bets))
+        n = 0
+        for i in range(len(bets)):
+            if bets[i]:
+                slots[n] = i
+                n += 1
+        want = array("i", [0] * len(bets))
+        bac.settle_nets(settings, result, bets, want, terms)
+        got = array("i", [0] * len(bets))
+        bac.settle_nets(settings, result, bets, got, terms, slots, n)
+        assert list(got) == list(want), trial
+        if n:                                   # a slot left out: its net is not written
+            got = array("i", [77] * len(bets))
+            bac.settle_nets(settings, result, bets, got, terms, slots, n - 1)
+            assert got[slots[n - 1]] == 77 and [got[slots[k]] for k in range(n - 1)] == [
+                want[slots[k]] for k in range(n - 1)]
+            assert all(got[i] == 77 for i in range(len(bets)) if not bets[i])

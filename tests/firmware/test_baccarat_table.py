@@ -420,6 +420,39 @@ def test_the_result_sets_each_zone_light_once():
     assert all(rig.colour(name) == pixels.OFF for name in others)
 
 
+def test_the_result_nets_only_the_slots_the_round_was_bet_on():
+    # The seats' bets are found once, when the round starts: the result nets those slots (4 of the 3
+    # seats' 15 zones here), not every zone, and the seat lights sum the same slots.
+    from firmware.games.baccarat import rules
+    rig = Rig()
+    rig.new_shoe()
+    rig.bets({1: {"banker": 100}, 2: {"player": 50, "tie": 10}, 3: {"player_pair": 5}})
+    rig.cards("9h 5d Kc")
+    visited = []
+    settle_nets = rules.settle_nets
+
+    def counted(settings, result, bets, nets, terms, slots=None, n_slots=0):
+        visited.append(None if slots is None else [slots[k] for k in range(n_slots)])
+        settle_nets(settings, result, bets, nets, terms, slots, n_slots)
+    rules.settle_nets = counted
+    try:
+        rig.card("2s")                                      # Player 9: the result
+    finally:
+        rules.settle_nets = settle_nets
+    width = len(rules.ZONES)
+    assert visited == [[rules.BANKER, width + rules.PLAYER, width + rules.TIE, 2 * width + 3]], visited
+    assert rig.last("result")["nets"] == {"1": {"banker": -100}, "2": {"player": 48, "tie": -10},
+                                          "3": {"player_pair": -5}}
+    assert rig.colour("seat2") == pixels.GREEN and rig.colour("seat1") == pixels.OFF
+    assert rig.colour("seat3") == pixels.OFF
+    # A round whose slots were not taken at its start (a restored table's) walks its bets for them.
+    rig.table._slots_round = False
+    rig.table.lights.set_all(pixels.RED)
+    rig.table._render_lights()
+    assert rig.colour("seat2") == pixels.GREEN and rig.colour("seat1") == pixels.OFF
+    assert rig.table._n_slots == 4
+
+
 def test_a_hand_line_is_made_again_only_when_its_hand_has_a_new_card():
     # The dealer display is redrawn after every event; a hand's line (names, total) only changes with a
     # card: a new hand is totalled whole, one card more adds that card's value to the total before.
@@ -482,6 +515,23 @@ def test_a_hand_with_one_card_more_adds_that_cards_name_to_the_words_made_before
         assert named == [cards.parse("Ah")]
     finally:
         cards.name, cards.names = name, names
+
+
+def test_a_hand_with_one_card_more_is_the_line_before_and_the_new_card_in_one_format():
+    # At one card more, the line before (its " =<total>" cut) is reused whole: nothing but the new
+    # card's name and the new total is made (here a marked line before shows through).
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("4c 2d 3h")
+    assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 4c 3h =7", "B 2d =2"]
+    entry = list(screens._HAND_LINES["B"])
+    assert entry[2] == "B 2d =2"
+    entry[2] = "B 2d* =2"                                  # the line before, marked
+    screens._HAND_LINES["B"] = tuple(entry)
+    rig.card("Ah")
+    assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 4c 3h =7", "B 2d* Ah =3"]
+    rig.card("9s")                                          # Player 7 stands, banker 3 draws: 2
+    assert screens.dealer_lines(rig.table, CONFIG, [])[3] == "B 2d* Ah 9s =2"
 
 
 def test_the_winner_line_is_made_once_for_both_displays_of_a_round():

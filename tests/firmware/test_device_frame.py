@@ -296,3 +296,25 @@ def test_a_whole_lines_crc_is_checked_as_the_bodys_crc_against_the_trailer():
     for claimed in range(0, 0x10000, 257):              # claimed CRCs across the range
         line = body + b"*" + bytes(digits[(claimed >> s) & 15] for s in (12, 8, 4, 0))
         assert (frame.decode(line) == df.OK) == (claimed == good), claimed
+
+
+def test_the_message_type_is_found_by_startswith_in_c_not_a_byte_loop():
+    # The type word is compared where it lies (bytes.startswith at its offset, in C): same(), a Python
+    # loop a byte, is not called to decode a frame; a type of another length or spelling is not taken.
+    calls = [0]
+    same = df.same
+
+    def counted(line, start, end, word):
+        calls[0] += 1
+        return same(line, start, end, word)
+    df.same = counted
+    try:
+        for line in (KNOWN, bytearray(KNOWN), df.encode("S", 1, 3, "CUT"), df.encode("S", 1, 4, "SEAT", (1, 2))):
+            frame, status = _decode(line)
+            assert status == df.OK, line
+        assert _decode(df.encode("S", 1, 5, "CART", ("Ah", "D")))[1] == df.UNKNOWN_TYPE
+        assert _decode(df.encode("S", 1, 6, "CARDS", ("Ah", "D")))[1] == df.UNKNOWN_TYPE
+        assert _decode(df.encode("S", 1, 7, "CUTS"))[1] == df.UNKNOWN_TYPE
+    finally:
+        df.same = same
+    assert calls[0] == 0

@@ -256,6 +256,7 @@ class _Counting:
     line = _count("line")
     pixel = _count("pixel")
     text = _count("text")
+    blit = _count("blit")
 
 
 def _shoe_results(rnd, n):
@@ -353,6 +354,45 @@ def test_a_draw_late_in_the_shoe_paints_only_what_the_result_added():
     assert calls[len(calls) // 2] < 30, calls
 
 
+def test_a_draw_reads_the_new_beads_and_entries_in_place():
+    # The last card's pass paints a new bead, big-road cell and marks from the Roads' buffers and counts
+    # (no call to the Roads, no tuple made); the picture is a whole redraw's, pairs and ties too.
+    class Counted(Roads):
+        asked = 0
+
+        def bead(self, i):
+            Counted.asked += 1
+            return Roads.bead(self, i)
+
+        def entry(self, i):
+            Counted.asked += 1
+            return Roads.entry(self, i)
+
+        def bead_count(self):
+            Counted.asked += 1
+            return Roads.bead_count(self)
+
+        def entry_count(self):
+            Counted.asked += 1
+            return Roads.entry_count(self)
+
+        def mark_count(self, index):
+            Counted.asked += 1
+            return Roads.mark_count(self, index)
+    bufs = [bytearray(128 * 64 // 8) for _ in range(2)]
+    sb, whole = [Scoreboard(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), 128, 64) for buf in bufs]
+    roads = Counted()
+    sb.draw(roads)
+    Counted.asked = 0
+    for result in ((B, True, False), (B, False, True), (T, False, False), (P, True, True), (P, False, False),
+                   (T, True, False), (B, False, False), (B, False, False), (P, False, False), (P, False, False)):
+        roads.add(*result)
+        sb.draw(roads)
+    assert Counted.asked == 0 and sb.full_draws == 1 and roads.n_marks[0]
+    whole.draw(roads)
+    assert bufs[0] == bufs[1]
+
+
 def test_a_part_that_scrolls_moves_in_the_screen_buffer_not_painted_again():
     rnd = _lcg(12)
     buf = bytearray(128 * 64 // 8)
@@ -369,6 +409,40 @@ def test_a_part_that_scrolls_moves_in_the_screen_buffer_not_painted_again():
         if n >= 40:
             most = max(most, canvas.calls)
     assert most < 40, most                  # painting a scrolled part again took up to ~400 calls
+
+
+def test_a_scroll_moves_the_rows_of_a_shared_page_by_framebuf_calls():
+    # The big road's and bead plate's bottom rows share a byte row (page) with the derived roads' top:
+    # a scroll moves the part's rows there by framebuf calls (blit of a scratch page, in C), not a
+    # Python loop a column; the other part's rows stay, and the picture is a whole redraw's.
+    rnd = _lcg(12)
+    buf = bytearray(128 * 64 // 8)
+    canvas = _Counting(_Screen(buf, 128, 64))
+    canvas.buffer = canvas.fb.buffer
+    sb = Scoreboard(canvas, 128, 64)
+    want_buf = bytearray(len(buf))
+    want = Scoreboard(framebuf.FrameBuffer(want_buf, 128, 64, framebuf.MONO_VLSB), 128, 64)
+    roads = Roads()
+    sb.draw(roads)
+    blits = []
+    blit = canvas.blit
+
+    def counted(*args):
+        blits.append(args[0])
+        return blit(*args)
+    canvas.blit = counted
+    scrolled = 0
+    for result in _shoe_results(rnd, 120):
+        roads.add(*result)
+        first = (sb._bead_first, sb._big_first, bytes(sb._derived_first))
+        blits[:] = []
+        sb.draw(roads)
+        if first != (sb._bead_first, sb._big_first, bytes(sb._derived_first)):
+            scrolled += 1
+            assert blits and all(page is sb._page for page in blits)
+        want.draw_all(roads)
+        assert buf == want_buf
+    assert scrolled > 10 and sb.full_draws == 1
 
 
 def test_the_ssd1306_shows_its_buffer_to_the_scoreboard():

@@ -261,3 +261,24 @@ def test_lines_read_a_run_at_a_time_come_out_as_read_a_byte_at_a_time():
                     assert want == ("line", got), (trial, start, want, got)
                 else:
                     assert want is None, (trial, start, want)
+
+
+def test_a_line_waiting_whole_asks_the_uart_how_much_is_waiting_once():
+    # A frame arriving whole (the usual case): the idle check's uart.any() sizes the first chunk too (a
+    # second any() was a call a frame for nothing; on a board a method call into the UART driver).
+    uart, line = _line()
+    asked = [0]
+    any_ = uart.any
+
+    def counted():
+        asked[0] += 1
+        return any_()
+    uart.any = counted
+    uart.feed(b"S1 2A CARD Ah D\n")
+    assert line.poll(10) == b"S1 2A CARD Ah D"
+    assert asked[0] == 1
+    assert line.poll(10) is None and asked[0] == 2            # idle: one any(), nothing read
+    uart.feed(b"K")                                           # a line begun: the loop asks the UART
+    assert line.poll(10) is None
+    uart.feed(b"h\n")
+    assert line.poll(10) == b"Kh"

@@ -59,6 +59,13 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         width = len(rules.ZONES)
         self.round_bets = array("i", [0] * (self.seats * width))   # the bets of the round in play
         self.nets = array("i", [0] * (self.seats * width))
+        # Where the round's bets are (the indices of round_bets not 0, the first _n_slots, in order), taken
+        # for the round _slots_round when it starts: the result's nets and seat lights visit those, not
+        # every seat's every zone (most are empty). Any other round (a restored table's) walks round_bets.
+        self._slots = array("H", [0] * (self.seats * width))
+        self._n_slots = 0
+        self._slots_round = False                  # (not a round, nor None: nothing taken yet)
+        self._no_nets = array("i", [0] * (self.seats * width))   # nets zeroed by one slice store
         self.zone_light = [lights.index(zone) for zone in rules.ZONES]
         self.seat_light = [lights.index("seat%d" % seat) for seat in range(1, self.seats + 1)]
         self.other_light = [i for i in range(len(lights.names))       # zones no rule lights: off
@@ -200,6 +207,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         amounts = self.reading.amounts if self.has_bets else None
         for i in range(len(self.round_bets)):
             self.round_bets[i] = amounts[i] if amounts is not None else 0
+        self._find_slots()
         self.showing_result = False
         self.prompt_void = False
         self._emit(OUT_ROUND, shoe.rounds, 1 if demo else 0)
@@ -269,7 +277,22 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
 
     def _settle(self, record):
         if self.has_bets:
-            settle_seats(self.settings, record, self.round_bets, self.nets)
+            if self._slots_round is not self.hand:
+                self._find_slots()
+            self.nets[:] = self._no_nets                 # settle_seats nets the bet slots only
+            settle_seats(self.settings, record, self.round_bets, self.nets, self._slots, self._n_slots)
+
+    def _find_slots(self):
+        """Where round_bets (the bets of self.hand) are not 0: _slots, _n_slots."""
+        bets = self.round_bets
+        slots = self._slots
+        n = 0
+        for i in range(len(bets)):
+            if bets[i]:
+                slots[n] = i
+                n += 1
+        self._n_slots = n
+        self._slots_round = self.hand
 
     def _cut_card(self):
         try:
@@ -335,10 +358,12 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
 _TERMS = bytearray(len(rules.ZONES))      # settle_nets' scratch (the loop runs to completion: one is enough)
 
 
-def settle_seats(settings, record, bets, nets):
-    """Nets of every seat's zones into nets (arts. 11, 16, 17 and the commission option); void: all returned."""
+def settle_seats(settings, record, bets, nets, slots=None, n_slots=0):
+    """Nets of every seat's zones into nets (arts. 11, 16, 17 and the commission option); void: all returned.
+    slots, n_slots: where the bets are not 0 (rules.settle_nets: only those netted, the caller has the
+    rest of nets 0), or None: every zone visited."""
     if record.void:
         for i in range(len(bets)):
             nets[i] = 0
         return
-    rules.settle_nets(settings, record.result, bets, nets, _TERMS)
+    rules.settle_nets(settings, record.result, bets, nets, _TERMS, slots, n_slots)

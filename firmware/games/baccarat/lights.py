@@ -72,21 +72,28 @@ class BaccaratLights:
         if not self.has_bets:
             self._seats_off()
             return
+        # Each seat's bets from the round's bet slots (in order, so seat by seat): 14 slots of 35 in the
+        # bench's round, not every zone of every seat.
+        if self._slots_round is not self.hand:
+            self._find_slots()                      # a restored table: round_bets walked once
         width = len(rules.ZONES)
-        bets = self.round_bets
+        slots = self._slots
+        n = self._n_slots
+        j = 0
         nets = self.nets
         seat_light = self.seat_light
         white = pixels.WHITE
         for seat in range(self.seats):
+            end = seat * width + width
+            chips = False
+            net = 0
+            while j < n and slots[j] < end:
+                chips = True
+                net += nets[slots[j]]
+                j += 1
             i = seat_light[seat]
             if i < 0:
                 continue
-            chips = False
-            net = 0
-            for k in range(seat * width, seat * width + width):
-                if bets[k]:                         # (a zone without a bet nets 0: settle_seats)
-                    chips = True
-                    net += nets[k]
             if not chips:
                 colour = off
             else:

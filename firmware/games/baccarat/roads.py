@@ -18,11 +18,15 @@ MARK_NAMES = ("red", "blue")
 
 # Derived roads: (name, k) -- compare with the column k to the left.
 DERIVED = (("big_eye_boy", 1), ("small_road", 2), ("cockroach_pig", 3))
+_DERIVED_K = bytes(k for _name, k in DERIVED)
 
 # Bead / entry encoding: bits 0-1 winner (0 player, 1 banker, 2 tie),
-# bit 2 player pair, bit 3 banker pair.
-_PP = const(4)
-_BP = const(8)
+# bit 2 player pair, bit 3 banker pair (a display reading beads and entries in place tests these).
+WINNER_BITS = const(3)
+PLAYER_PAIR_BIT = const(4)
+BANKER_PAIR_BIT = const(8)
+_PP = PLAYER_PAIR_BIT
+_BP = BANKER_PAIR_BIT
 
 
 def encode(winner, player_pair=False, banker_pair=False):
@@ -92,34 +96,41 @@ class Roads:
 
     def add(self, winner, player_pair=False, banker_pair=False):
         """One live round's result (demo and void rounds never go on the roads)."""
+        # (fields read once into locals: this runs in the last card's pass)
         code = encode(winner, player_pair, banker_pair)
-        if self.n_beads >= MAX_ROUNDS:
+        n = self.n_beads
+        if n >= MAX_ROUNDS:
             raise RuleError("roads full: %d rounds is more than a 12-deck shoe can hold" % MAX_ROUNDS)
-        self.beads[self.n_beads] = code
-        self.n_beads += 1
+        self.beads[n] = code
+        self.n_beads = n + 1
         self.wins[winner] += 1
+        n = self.n_entries
         if winner == TIE:
-            if self.n_entries == 0:
+            if n == 0:
                 self.leading_ties += 1
             else:
-                self.ties[self.n_entries - 1] += 1
+                self.ties[n - 1] += 1
             return
-        if self.n_columns and self._last_winner() == winner:
-            column = self.n_columns - 1
+        columns = self.n_columns
+        if columns and self.entries[n - 1] & 3 == winner:     # the last column's winner (_last_winner)
+            column = columns - 1
         else:
-            column = self.n_columns
-            self.n_columns += 1
-        row = self.lengths[column]
-        self.lengths[column] = row + 1
-        self.entries[self.n_entries] = code
-        if self.n_entries == 0:
+            column = columns
+            self.n_columns = columns + 1
+        lengths = self.lengths
+        row = lengths[column]
+        lengths[column] = row + 1
+        self.entries[n] = code
+        if n == 0:
             self.ties[0] = self.leading_ties
-        self.n_entries += 1
+        self.n_entries = n + 1
+        n_marks = self.n_marks
         for i in range(3):
-            mark = derived_mark(self.lengths, column, row, DERIVED[i][1])
+            mark = derived_mark(lengths, column, row, _DERIVED_K[i])
             if mark is not None:
-                self.marks[i][self.n_marks[i]] = mark
-                self.n_marks[i] += 1
+                k = n_marks[i]
+                self.marks[i][k] = mark
+                n_marks[i] = k + 1
 
     def _last_winner(self):
         # The last column's winner is the last entry's.

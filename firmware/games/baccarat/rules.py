@@ -301,30 +301,37 @@ _PLAYER_WIN = const(4)    # amount - commission on the player's total (art. 17)
 _BANKER_WIN = const(5)    # amount - commission on the banker's total
 
 
+# Where each zone is in ZONES (it begins with the hands, in their order: PLAYER and BANKER index it).
+_TIE_ZONE = ZONES.index("tie")
+_PLAYER_PAIR_ZONE = ZONES.index("player_pair")
+_BANKER_PAIR_ZONE = ZONES.index("banker_pair")
+
+
 def _terms_into(result, terms):
+    # Each zone's outcome in one statement (a loop over the zones comparing their names was ~6 us).
     winner = result.winner
-    for z in range(len(ZONES)):
-        zone = ZONES[z]
-        if z == PLAYER or z == BANKER:                    # ZONES begins with the hands, in their order
-            kind = _PUSH if winner == TIE else (_LOSE if winner != z else _PLAYER_WIN + z)
-        elif zone == "tie":
-            kind = _TIE_WIN if winner == TIE else _LOSE
-        else:                                             # "player_pair", "banker_pair"
-            kind = _PAIR_WIN if (result.player_pair if zone == "player_pair" else result.banker_pair) else _LOSE
-        terms[z] = kind
+    terms[PLAYER] = _PUSH if winner == TIE else (_PLAYER_WIN if winner == PLAYER else _LOSE)
+    terms[BANKER] = _PUSH if winner == TIE else (_BANKER_WIN if winner == BANKER else _LOSE)
+    terms[_TIE_ZONE] = _TIE_WIN if winner == TIE else _LOSE
+    terms[_PLAYER_PAIR_ZONE] = _PAIR_WIN if result.player_pair else _LOSE
+    terms[_BANKER_PAIR_ZONE] = _PAIR_WIN if result.banker_pair else _LOSE
 
 
-def settle_nets(settings, result, bets, nets, terms):
+def settle_nets(settings, result, bets, nets, terms, slots=None, n_slots=0):
     """settle_zone(settings, result, zone, amount)[0] of every bet into nets (the same index), its zone
     ZONES[i % len(ZONES)]: the seats' bets of a round side by side; 0 where nothing is bet (and nothing
     checked, as no settle_zone call). The zones' outcomes are decided once, at the first bet (the
     settings and the result checked then); each amount, tie option, method and commission option is
-    checked at its bet as settle_zone checks it. terms: scratch of len(ZONES) bytes."""
+    checked at its bet as settle_zone checks it. terms: scratch of len(ZONES) bytes.
+    slots: the indices of the bets that are not 0 (the first n_slots of it, in order), or None: only
+    those are visited (a table's seats bet on a few of their zones: most of the walk was empty slots),
+    and nets elsewhere are left as they are (the caller has them 0)."""
     width = len(ZONES)
     decided = False
     cut = -1            # a hand's win: the commission's numerator per unit of `per` (-1: not yet known)
     per = 1
-    for i in range(len(bets)):
+    for j in range(len(bets) if slots is None else n_slots):
+        i = j if slots is None else slots[j]
         amount = bets[i]
         if not amount:
             nets[i] = 0

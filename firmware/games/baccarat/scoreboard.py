@@ -1,9 +1,11 @@
 # Baccarat scoreboard on a monochrome pixel display: bead plate, big road and derived roads from a Roads.
 #
 # Draws on any FrameBuffer-like canvas (fill, fill_rect, rect, hline, vline,
-# line, pixel, text): the SSD1306 driver itself, or a framebuf.FrameBuffer.
+# line, pixel, text; blit too where it shows its buffer, .buffer): the SSD1306 driver itself, or a
+# framebuf.FrameBuffer.
 # Its only game dependency is firmware.games.baccarat.roads' public API (and the Roads' public
-# entries, ties and marks buffers, read in place).
+# beads, entries, ties and marks buffers and their counts, read in place: WINNER_BITS and the pair
+# bits decode a code; the last result's draw makes no call to the Roads).
 #
 # Layout on 128x64 (cells of 5 px for the bead plate and big road, 4 px for
 # the derived roads):
@@ -25,16 +27,16 @@
 #            (the print's hollow circle / dot / slash only tell the roads apart,
 #            which their places on the screen do here)
 #
-# Allocation: one redraw builds the header string and a small tuple per
-# visible bead and big-road entry, nothing the size of the shoe (the roads'
-# cells go into buffers made once).
+# Allocation: one redraw builds the header string, nothing the size of the shoe (the roads'
+# cells go into buffers made once; beads and entries are read in place, no tuple made for each).
 # Cost: after a result, draw() paints the header and what the result added (a bead, a big-road cell,
 # a mark per derived road), not the whole picture: a whole redraw late in a shoe was ~0.6 ms of the
 # VM's CPU, more than the rest of the last card's displays (bench/baccarat_parts_vm.py); now ~0.1 ms.
 # A part that scrolls moves its bytes in the SSD1306's buffer (whole bytes copied in C; a byte row
-# shared with another part merged byte by byte), then the new cells are painted.
+# shared with another part moved by framebuf calls, its other rows kept), then the new cells are painted.
 from firmware.compat import const
-from firmware.games.baccarat.roads import BANKER, MAX_ROUNDS, PLAYER, RED, ROWS, TIE, Layout, place_into
+from firmware.games.baccarat.roads import (BANKER, BANKER_PAIR_BIT, MAX_ROUNDS, PLAYER, PLAYER_PAIR_BIT, RED, ROWS,
+                                           TIE, WINNER_BITS, Layout, place_into)
 
 HEADER_HEIGHT = const(8)            # one line of the 8x8 font
 BEAD_COLUMNS = const(6)
@@ -94,6 +96,10 @@ class Scoreboard:
         self._buffer = getattr(canvas, "buffer", None)
         self._scratch = memoryview(bytearray(width)) if self._buffer is not None else None
         self._blank = memoryview(bytes(width)) if self._buffer is not None else None
+        self._page = None               # the scratch as one page (8 rows) of pixels: _merge_page's
+        if self._buffer is not None:
+            import framebuf             # (the canvas is a FrameBuffer showing its buffer: framebuf is there)
+            self._page = framebuf.FrameBuffer(self._scratch, width, 8, framebuf.MONO_VLSB)
         self.full_draws = 0             # whole pictures painted (for tests)
 
     def forget(self):
@@ -101,7 +107,7 @@ class Scoreboard:
         self._shown = None
 
     def draw(self, roads):
-        if roads is not self._shown or roads.bead_count() < self._beads:     # (a Roads only grows)
+        if roads is not self._shown or roads.n_beads < self._beads:     # (a Roads only grows)
             self.draw_all(roads)
             return
         c = self.canvas
@@ -181,7 +187,8 @@ class Scoreboard:
             self._bead(roads, i, first)
 
     def _bead(self, roads, i, first):
-        winner, player_pair, banker_pair = roads.bead(i)
+        code = roads.beads[i]                   # Roads.bead(i), read in place (no tuple made)
+        winner = code & WINNER_BITS
         x = ((i - first) // ROWS) * self.cell
         y = self.road_y + (i % ROWS) * self.cell
         if winner == TIE:
@@ -189,10 +196,10 @@ class Scoreboard:
             self.canvas.line(x, y + g - 1, x + g - 1, y, 1)
         else:
             self._entry(x, y, winner)
-        self._pairs(x, y, player_pair, banker_pair)
+        self._pairs(x, y, code & PLAYER_PAIR_BIT, code & BANKER_PAIR_BIT)
 
     def _new_beads(self, roads):
-        n = roads.bead_count()
+        n = roads.n_beads
         if n == self._beads:
             return
         first = self._first_bead(n)
@@ -220,15 +227,15 @@ class Scoreboard:
         g = self.cell - 1
         x = self.big_x + column * self.cell
         y = self.road_y + row * self.cell
-        winner, ties, player_pair, banker_pair = roads.entry(k)
-        self._entry(x, y, winner)
-        if ties:
+        code = roads.entries[k]                 # Roads.entry(k), read in place (no tuple made)
+        self._entry(x, y, code & WINNER_BITS)
+        if roads.ties[k]:
             for d in range(g):      # invert along the slash: visible on a disc and on a ring
                 self.canvas.pixel(x + d, y + g - 1 - d, 1 - self.canvas.pixel(x + d, y + g - 1 - d))
-        self._pairs(x, y, player_pair, banker_pair)
+        self._pairs(x, y, code & PLAYER_PAIR_BIT, code & BANKER_PAIR_BIT)
 
     def _new_entries(self, roads):
-        n = roads.entry_count()
+        n = roads.n_entries
         big = self._big
         done = self._entries
         old = self._big_first
@@ -284,13 +291,30 @@ class Scoreboard:
         self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.marks[index][k] == RED)
 
     def _new_marks(self, roads, index):
-        n = roads.mark_count(index)
+        n = roads.n_marks[index]
         done = self._marks[index]
         layout = self._derived_layout[index]
         marks = roads.marks[index]
+        if n == done + 1:
+            # One new mark (a result adds one at most), the road not scrolling: placed and painted as
+            # below, without the cell buffers and their loops.
+            layout.add(done == 0 or marks[done] != marks[done - 1])
+            first = layout.first(self.derived_columns)
+            if first == self._derived_first[index]:
+                self._marks[index] = n
+                if layout.col >= first:             # (a streak may start left of a long tail's end)
+                    self.canvas.rect(index * self.strip_width + (layout.col - first) * _MARK_CELL,
+                                     self.derived_y + layout.row * _MARK_CELL, _MARK_CELL - 1, _MARK_CELL - 1, 1,
+                                     marks[done] == RED)
+                return
+            self._cols[0] = layout.col              # a scroll: the way below, this cell placed
+            self._rows[0] = layout.row
+            placed = n
+        else:
+            placed = done
         cols = self._cols
         rows = self._rows
-        for k in range(done, n):
+        for k in range(placed, n):
             layout.add(k == 0 or marks[k] != marks[k - 1])
             cols[k - done] = layout.col
             rows[k - done] = layout.row
@@ -337,12 +361,27 @@ class Scoreboard:
                 buf[base:base + n] = scratch[:n]
                 buf[base + n:base + n + d] = self._blank[:d]
             else:                                       # rows of another part share these bytes: kept
-                keep = 0xFF ^ mask
-                for i in range(base, base + n):
-                    buf[i] = (buf[i + d] & mask) | (buf[i] & keep)
-                for i in range(base + n, base + n + d):
-                    buf[i] &= keep
+                self._merge_page(base, top, x0, x1, d, y0, y1)
         return True
+
+    def _merge_page(self, base, top, x0, x1, d, y0, y1):
+        """_shift() in a page (8 rows) the part shares with another part: only its rows y0 <= y < y1 move,
+        by framebuf calls (in C): the source columns into the scratch page, its other rows and columns
+        cleared there, the part's rows cleared on the canvas, then the scratch blitted over them with
+        key 0 (its set pixels only). (A Python loop a column merging the bytes took ~1 us a column: a
+        scroll of the big road ~0.1 ms.)"""
+        n = x1 - x0 - d
+        page = self._page
+        self._scratch[:n] = self._buffer[base + d:base + d + n]
+        page.fill_rect(n, 0, self.width - n, 8, 0)
+        r0 = y0 - top if y0 > top else 0
+        r1 = y1 - top if y1 < top + 8 else 8
+        if r0:
+            page.fill_rect(0, 0, n, r0, 0)
+        if r1 < 8:
+            page.fill_rect(0, r1, n, 8 - r1, 0)
+        self.canvas.fill_rect(x0, top + r0, x1 - x0, r1 - r0, 0)
+        self.canvas.blit(page, x0, top, 0)
 
     def _first_column(self, n, visible):
         """First display column to show so that the last one is on screen."""

@@ -21,11 +21,12 @@ _PROMPTS = {
 }
 
 
-# The last line made for each hand name: (hand, its length then, the line, its cards' words, its
-# total). A round's hands only grow (cards are appended), so a hand that is the same list at the same
-# length has the same line, and at one card more the line before's words and total with the new card's
-# name and value (art. 5: the total is the values' sum modulo 10): the dealer display redraws after
-# every event, and its hand lines change only when a card comes, by one card.
+# The last line made for each hand name: (hand, its length then, the line, its total). A round's
+# hands only grow (cards are appended), so a hand that is the same list at the same length has the
+# same line, and at one card more the line before without its " =<total>" (a total is one digit),
+# the new card's name and the total with its value (art. 5: the values' sum modulo 10), in one
+# format: the dealer display redraws after every event, and its hand lines change only when a card
+# comes, by one card.
 _HAND_LINES = {}
 
 
@@ -34,17 +35,18 @@ def _hand_line(name, hand):
         return name
     n = len(hand)
     last = _HAND_LINES.get(name)
-    if last is not None and last[0] is hand and last[1] == n:
-        return last[2]
-    if last is not None and last[0] is hand and last[1] == n - 1:
-        card = hand[n - 1]
-        words = last[3] + " " + cards.name(card)
-        total = (last[4] + rules.value(card)) % 10
-    else:
-        words = " ".join(cards.names(hand))
-        total = rules.total(hand)
-    line = "%s %s =%d" % (name, words, total)
-    _HAND_LINES[name] = (hand, n, line, words, total)
+    if last is not None and last[0] is hand:
+        if last[1] == n:
+            return last[2]
+        if last[1] == n - 1:
+            card = hand[n - 1]
+            total = (last[3] + rules.value(card)) % 10
+            line = "%s %s =%d" % (last[2][:-3], cards.name(card), total)
+            _HAND_LINES[name] = (hand, n, line, total)
+            return line
+    total = rules.total(hand)
+    line = "%s %s =%d" % (name, " ".join(cards.names(hand)), total)
+    _HAND_LINES[name] = (hand, n, line, total)
     return line
 
 
