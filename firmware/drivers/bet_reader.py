@@ -30,7 +30,7 @@ DEVICE = b"B"
 VERSION = const(1)
 MAX_AMOUNT = const(999999999)   # 9 digits: a small int on every MicroPython port
 MAX_READING_ID = const(65535)
-MAX_SEAT_LINES = const(255)
+_MAX_SEAT_LINES = const(255)
 
 TYPES = (
     (b"HELLO", 1, 1),
@@ -154,7 +154,7 @@ class BetReader(DeviceLink):
         if state == _REFUSING:
             return                                # already refused and reported
         if state == _IDLE or frame.arg_uint(0, MAX_READING_ID) != self._id \
-                or frame.arg_uint(1, MAX_SEAT_LINES) != self._lines:
+                or frame.arg_uint(1, _MAX_SEAT_LINES) != self._lines:
             self._refuse(faults.BETS_INCOMPLETE)
             self._state = _IDLE
             return

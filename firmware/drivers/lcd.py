@@ -14,32 +14,32 @@ import re
 from firmware.compat import const, sleep_ms
 
 # PCF8574 bits
-MASK_RS = const(0x01)
-MASK_RW = const(0x02)
-MASK_E = const(0x04)
+_MASK_RS = const(0x01)
+_MASK_RW = const(0x02)
+_MASK_E = const(0x04)
 MASK_BACKLIGHT = const(0x08)
 
 # HD44780 instructions and flags
-LCD_CLR = const(0x01)
-LCD_HOME = const(0x02)
-LCD_ENTRY_MODE = const(0x04)
-LCD_ENTRY_INC = const(0x02)
-LCD_ON_CTRL = const(0x08)
-LCD_ON_DISPLAY = const(0x04)
-LCD_ON_CURSOR = const(0x02)
-LCD_ON_BLINK = const(0x01)
-LCD_FUNCTION = const(0x20)
-LCD_FUNCTION_8BIT = const(0x10)
-LCD_FUNCTION_2LINES = const(0x08)
-LCD_CGRAM = const(0x40)
-LCD_DDRAM = const(0x80)
+_LCD_CLR = const(0x01)
+_LCD_HOME = const(0x02)
+_LCD_ENTRY_MODE = const(0x04)
+_LCD_ENTRY_INC = const(0x02)
+_LCD_ON_CTRL = const(0x08)
+_LCD_ON_DISPLAY = const(0x04)
+_LCD_ON_CURSOR = const(0x02)
+_LCD_ON_BLINK = const(0x01)
+_LCD_FUNCTION = const(0x20)
+_LCD_FUNCTION_8BIT = const(0x10)
+_LCD_FUNCTION_2LINES = const(0x08)
+_LCD_CGRAM = const(0x40)
+_LCD_DDRAM = const(0x80)
 
 # Geometries one HD44780 drives: its display RAM holds 80 characters. A 40x4 module
 # has two controllers on two enable lines, which one PCF8574 backpack (one E) cannot
 # drive, so it is refused, here and by the board validator, which asks geometry_problem().
 MAX_COLS = const(40)
 MAX_ROWS = const(4)
-MAX_CHARS = const(80)
+_MAX_CHARS = const(80)
 
 REPLACEMENT = const(0x3F)   # "?"
 # Card suits as user glyphs in CGRAM 0..3, in firmware.cards' suit order c d h s
@@ -60,9 +60,9 @@ def geometry_problem(cols, rows):
     """Why this driver cannot run a cols x rows LCD, or None if it can."""
     if not 1 <= rows <= MAX_ROWS or not 1 <= cols <= MAX_COLS:
         return "unsupported LCD geometry %dx%d (1-%d columns, 1-%d rows)" % (cols, rows, MAX_COLS, MAX_ROWS)
-    if cols * rows > MAX_CHARS:
+    if cols * rows > _MAX_CHARS:
         return ("unsupported LCD geometry %dx%d: one HD44780 shows at most %d characters "
-                "(a %dx%d module has two controllers)" % (cols, rows, MAX_CHARS, cols, rows))
+                "(a %dx%d module has two controllers)" % (cols, rows, _MAX_CHARS, cols, rows))
     return None
 
 
@@ -125,9 +125,9 @@ def _palettes(framebuf, flags):
         for value in range(256):
             hi = (value & 0xF0) | flags
             lo = ((value << 4) & 0xF0) | flags
-            high[2 * value] = hi | MASK_E
+            high[2 * value] = hi | _MASK_E
             high[2 * value + 1] = hi
-            low[2 * value] = lo | MASK_E
+            low[2 * value] = lo | _MASK_E
             low[2 * value + 1] = lo
         palettes = (framebuf.FrameBuffer(high, 256, 1, framebuf.RGB565),
                     framebuf.FrameBuffer(low, 256, 1, framebuf.RGB565))
@@ -164,7 +164,7 @@ class CharLCD:
             self._framebuf = framebuf
             self._src = framebuf.FrameBuffer(self._row, 1, cols, framebuf.GS8, 1)
             self._dst = framebuf.FrameBuffer(self._mv[4:], 2, cols, framebuf.RGB565, 2)
-            self._palettes = _palettes(framebuf, MASK_RS | self._bl)
+            self._palettes = _palettes(framebuf, _MASK_RS | self._bl)
         self._shown = [bytearray(cols) for _ in range(rows)]   # what each row shows now
         self._texts = [None] * rows         # the text show() last put on each row, None: written since
         # Per row: past this column it shows spaces (show() compares a new row with it from there
@@ -183,17 +183,17 @@ class CharLCD:
         # Reset by instruction: three 8-bit "function set"s, then 4-bit mode.
         # Works whatever state the LCD was left in (e.g. after a firmware reset).
         for nibble, wait in ((0x30, 5), (0x30, 1), (0x30, 1), (0x20, 1)):
-            self._buf[0] = nibble | MASK_E
+            self._buf[0] = nibble | _MASK_E
             self._buf[1] = nibble
             i2c.writeto(self.addr, self._mv[:2])
             self._sleep(wait)
-        self.command(LCD_FUNCTION | (LCD_FUNCTION_2LINES if self.rows > 1 else 0))
-        self.command(LCD_ON_CTRL)
+        self.command(_LCD_FUNCTION | (_LCD_FUNCTION_2LINES if self.rows > 1 else 0))
+        self.command(_LCD_ON_CTRL)
         for location in range(len(SUIT_GLYPHS)):
             self.custom_char(location, SUIT_GLYPHS[location])
         self.clear()
-        self.command(LCD_ENTRY_MODE | LCD_ENTRY_INC)
-        self.command(LCD_ON_CTRL | LCD_ON_DISPLAY)
+        self.command(_LCD_ENTRY_MODE | _LCD_ENTRY_INC)
+        self.command(_LCD_ON_CTRL | _LCD_ON_DISPLAY)
         self.backlight(True)
 
     def _put(self, i, value, rs):
@@ -202,9 +202,9 @@ class CharLCD:
         flags = rs | self._bl
         hi = (value & 0xF0) | flags
         lo = ((value << 4) & 0xF0) | flags
-        buf[i] = hi | MASK_E
+        buf[i] = hi | _MASK_E
         buf[i + 1] = hi
-        buf[i + 2] = lo | MASK_E
+        buf[i + 2] = lo | _MASK_E
         buf[i + 3] = lo
 
     def command(self, cmd):
@@ -222,7 +222,7 @@ class CharLCD:
             self._dst.blit(self._src, 1, 0, -1, palettes[1])
             i = 4 * start
             if addr >= 0:
-                self._put(i, LCD_DDRAM | addr, 0)
+                self._put(i, _LCD_DDRAM | addr, 0)
             else:
                 i += 4
             self.i2c.writeto(self.addr, self._mv[i:4 * (start + n) + 4])
@@ -230,16 +230,16 @@ class CharLCD:
         buf = self._buf
         i = 0
         if addr >= 0:
-            self._put(0, LCD_DDRAM | addr, 0)
+            self._put(0, _LCD_DDRAM | addr, 0)
             i = 4
-        flags = MASK_RS | self._bl
+        flags = _MASK_RS | self._bl
         for k in range(start, start + n):       # _put() inlined: a call per character was half the cost
             value = codes[k]
             hi = (value & 0xF0) | flags
             lo = ((value << 4) & 0xF0) | flags
-            buf[i] = hi | MASK_E
+            buf[i] = hi | _MASK_E
             buf[i + 1] = hi
-            buf[i + 2] = lo | MASK_E
+            buf[i + 2] = lo | _MASK_E
             buf[i + 3] = lo
             i += 4
         self.i2c.writeto(self.addr, self._mv[:i])
@@ -249,7 +249,7 @@ class CharLCD:
 
         Leaves the address counter in CGRAM: the next move_to()/clear() goes back to the text.
         """
-        self.command(LCD_CGRAM | ((location & 7) << 3))
+        self.command(_LCD_CGRAM | ((location & 7) << 3))
         step = self.cols if self.cols < 8 else 8
         row = self._row
         for first in range(0, 8, step):
@@ -259,7 +259,7 @@ class CharLCD:
             self._data(row, n)
 
     def clear(self):
-        self.command(LCD_CLR)
+        self.command(_LCD_CLR)
         self._sleep(2)                          # clear takes 1.52 ms
         for row in self._shown:
             for c in range(self.cols):
@@ -275,7 +275,7 @@ class CharLCD:
             raise ValueError("position (%d, %d) is outside the %dx%d LCD" % (col, row, self.cols, self.rows))
         self.cursor_x = col
         self.cursor_y = row
-        self.command(LCD_DDRAM | self._address(col, row))
+        self.command(_LCD_DDRAM | self._address(col, row))
 
     def _address(self, col, row):
         return col + (0x40 if row & 1 else 0) + (self.cols if row & 2 else 0)
@@ -358,11 +358,11 @@ class CharLCD:
                     self._dst.blit(self._src, 1, 0, -1, palettes[1])
                     buf = self._buf
                     i = 4 * first
-                    hi = (LCD_DDRAM | addr) & 0xF0 | self._bl
+                    hi = (_LCD_DDRAM | addr) & 0xF0 | self._bl
                     lo = (addr << 4) & 0xF0 | self._bl
-                    buf[i] = hi | MASK_E
+                    buf[i] = hi | _MASK_E
                     buf[i + 1] = hi
-                    buf[i + 2] = lo | MASK_E
+                    buf[i + 2] = lo | _MASK_E
                     buf[i + 3] = lo
                     self.i2c.writeto(self.addr, self._mv[i:4 * end + 4])
                 else:
@@ -380,9 +380,9 @@ class CharLCD:
     def backlight(self, on=True):
         self._bl = MASK_BACKLIGHT if on else 0
         if self._framebuf is not None:
-            self._palettes = _palettes(self._framebuf, MASK_RS | self._bl)
+            self._palettes = _palettes(self._framebuf, _MASK_RS | self._bl)
         self._buf[0] = self._bl
         self.i2c.writeto(self.addr, self._mv[:1])
 
     def display(self, on=True):
-        self.command(LCD_ON_CTRL | (LCD_ON_DISPLAY if on else 0))
+        self.command(_LCD_ON_CTRL | (_LCD_ON_DISPLAY if on else 0))

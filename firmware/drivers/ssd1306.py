@@ -15,27 +15,27 @@ from firmware.compat import const
 from firmware.drivers.ssd1306_geometry import COLUMNS, MAX_ROWS, geometry_problem  # noqa: F401 (re-exported)
 
 # Fundamental, addressing, hardware-configuration and timing commands (datasheet section 9).
-SET_CONTRAST = const(0x81)
-SET_ENTIRE_ON = const(0xA4)         # | 1: every pixel on, whatever the RAM holds
-SET_NORM_INV = const(0xA6)          # | 1: inverted
-SET_DISP = const(0xAE)              # | 1: display on
-SET_MEM_ADDR = const(0x20)          # + mode: 0 horizontal, 1 vertical, 2 page
-SET_COL_ADDR = const(0x21)          # + start, end column
-SET_PAGE_ADDR = const(0x22)         # + start, end page
-SET_DISP_START_LINE = const(0x40)   # | line 0..63
-SET_SEG_REMAP = const(0xA0)         # | 1: column 127 drives SEG0
-SET_MUX_RATIO = const(0xA8)         # + rows - 1
-SET_COM_OUT_DIR = const(0xC0)       # | 8: scan COM[N-1] to COM0
-SET_DISP_OFFSET = const(0xD3)       # + vertical shift
-SET_COM_PIN_CFG = const(0xDA)       # + 0x02 sequential, 0x12 alternative
-SET_DISP_CLK_DIV = const(0xD5)
-SET_PRECHARGE = const(0xD9)
-SET_VCOM_DESEL = const(0xDB)
-SET_CHARGE_PUMP = const(0x8D)       # + 0x14 on, 0x10 off
+_SET_CONTRAST = const(0x81)
+_SET_ENTIRE_ON = const(0xA4)         # | 1: every pixel on, whatever the RAM holds
+_SET_NORM_INV = const(0xA6)          # | 1: inverted
+_SET_DISP = const(0xAE)              # | 1: display on
+_SET_MEM_ADDR = const(0x20)          # + mode: 0 horizontal, 1 vertical, 2 page
+_SET_COL_ADDR = const(0x21)          # + start, end column
+_SET_PAGE_ADDR = const(0x22)         # + start, end page
+_SET_DISP_START_LINE = const(0x40)   # | line 0..63
+_SET_SEG_REMAP = const(0xA0)         # | 1: column 127 drives SEG0
+_SET_MUX_RATIO = const(0xA8)         # + rows - 1
+_SET_COM_OUT_DIR = const(0xC0)       # | 8: scan COM[N-1] to COM0
+_SET_DISP_OFFSET = const(0xD3)       # + vertical shift
+_SET_COM_PIN_CFG = const(0xDA)       # + 0x02 sequential, 0x12 alternative
+_SET_DISP_CLK_DIV = const(0xD5)
+_SET_PRECHARGE = const(0xD9)
+_SET_VCOM_DESEL = const(0xDB)
+_SET_CHARGE_PUMP = const(0x8D)       # + 0x14 on, 0x10 off
 
 # I2C control bytes: Co = 0 (no more control bytes), D/C# says what the rest of the transaction is.
-CONTROL_COMMANDS = const(0x00)
-CONTROL_DATA = const(0x40)
+_CONTROL_COMMANDS = const(0x00)
+_CONTROL_DATA = const(0x40)
 
 
 class SSD1306(framebuf.FrameBuffer):
@@ -56,14 +56,14 @@ class SSD1306(framebuf.FrameBuffer):
         self.external_vcc = external_vcc
         self.pages = height // 8
         self._data = bytearray(1 + self.pages * width)     # control byte + display RAM image
-        self._data[0] = CONTROL_DATA
+        self._data[0] = _CONTROL_DATA
         self.buffer = memoryview(self._data)[1:]
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
         first = (COLUMNS - width) // 2
-        self._window = bytearray((CONTROL_COMMANDS, SET_COL_ADDR, first, first + width - 1,
-                                  SET_PAGE_ADDR, 0, self.pages - 1))
-        self._cmd1 = bytearray((CONTROL_COMMANDS, 0))
-        self._cmd2 = bytearray((CONTROL_COMMANDS, 0, 0))
+        self._window = bytearray((_CONTROL_COMMANDS, _SET_COL_ADDR, first, first + width - 1,
+                                  _SET_PAGE_ADDR, 0, self.pages - 1))
+        self._cmd1 = bytearray((_CONTROL_COMMANDS, 0))
+        self._cmd2 = bytearray((_CONTROL_COMMANDS, 0, 0))
         self.transmits = 0          # I2C transactions sent (for tests and stats)
         self.init_display()
 
@@ -75,22 +75,22 @@ class SSD1306(framebuf.FrameBuffer):
     def init_display(self):
         """Configure the controller, clear its RAM, then switch the glass on (no power-up garbage shown)."""
         self._transmit(bytearray((
-            CONTROL_COMMANDS,
-            SET_DISP,                                   # off while configuring
-            SET_MEM_ADDR, 0x00,                         # horizontal: show() streams the window row by row
-            SET_DISP_START_LINE,
-            SET_SEG_REMAP | 0x01,                       # modules mount the glass so that these two
-            SET_COM_OUT_DIR | 0x08,                     # remaps show the picture upright
-            SET_MUX_RATIO, self.height - 1,
-            SET_DISP_OFFSET, 0x00,
-            SET_COM_PIN_CFG, 0x02 if self.width > 2 * self.height else 0x12,
-            SET_DISP_CLK_DIV, 0x80,
-            SET_PRECHARGE, 0x22 if self.external_vcc else 0xF1,
-            SET_VCOM_DESEL, 0x30,                       # 0.83 * Vcc
-            SET_CONTRAST, 0xFF,
-            SET_ENTIRE_ON,                              # follow the RAM
-            SET_NORM_INV,
-            SET_CHARGE_PUMP, 0x10 if self.external_vcc else 0x14,
+            _CONTROL_COMMANDS,
+            _SET_DISP,                                   # off while configuring
+            _SET_MEM_ADDR, 0x00,                         # horizontal: show() streams the window row by row
+            _SET_DISP_START_LINE,
+            _SET_SEG_REMAP | 0x01,                       # modules mount the glass so that these two
+            _SET_COM_OUT_DIR | 0x08,                     # remaps show the picture upright
+            _SET_MUX_RATIO, self.height - 1,
+            _SET_DISP_OFFSET, 0x00,
+            _SET_COM_PIN_CFG, 0x02 if self.width > 2 * self.height else 0x12,
+            _SET_DISP_CLK_DIV, 0x80,
+            _SET_PRECHARGE, 0x22 if self.external_vcc else 0xF1,
+            _SET_VCOM_DESEL, 0x30,                       # 0.83 * Vcc
+            _SET_CONTRAST, 0xFF,
+            _SET_ENTIRE_ON,                              # follow the RAM
+            _SET_NORM_INV,
+            _SET_CHARGE_PUMP, 0x10 if self.external_vcc else 0x14,
         )))                                             # OSError here when nothing answers
         self.fill(0)
         self.show()
@@ -112,18 +112,18 @@ class SSD1306(framebuf.FrameBuffer):
         self._transmit(self._data)
 
     def poweroff(self):
-        self.command(SET_DISP)
+        self.command(_SET_DISP)
 
     def poweron(self):
-        self.command(SET_DISP | 0x01)
+        self.command(_SET_DISP | 0x01)
 
     def contrast(self, value):
         if not 0 <= value <= 255:
             raise ValueError("contrast %r is outside 0..255" % (value,))
-        self.command(SET_CONTRAST, value)
+        self.command(_SET_CONTRAST, value)
 
     def invert(self, on):
-        self.command(SET_NORM_INV | (1 if on else 0))
+        self.command(_SET_NORM_INV | (1 if on else 0))
 
     def rotate(self, upside_down):
         """Turn the picture 180 degrees (both remaps off) or back.
@@ -132,6 +132,6 @@ class SSD1306(framebuf.FrameBuffer):
         10.1.8), so the picture is sent again.
         """
         upright = 0 if upside_down else 1
-        self.command(SET_COM_OUT_DIR | (upright << 3))
-        self.command(SET_SEG_REMAP | upright)
+        self.command(_SET_COM_OUT_DIR | (upright << 3))
+        self.command(_SET_SEG_REMAP | upright)
         self.show()

@@ -30,8 +30,8 @@ from firmware.link.record import BASE, CLEAN, CORRUPT, ENTRY, ENTRY_SIZE, GEN_MA
 from firmware.saved_state import path
 
 SNAPSHOT = const(0)        # the entry kind checkpoint() writes; callers' kinds are 1..255
-KIND_MAX = const(255)
-DEFAULT_MAX_BYTES = const(16384)
+_KIND_MAX = const(255)
+_DEFAULT_MAX_BYTES = const(16384)
 IN_PLACE_HEAD = record.HEAD_SIZE  # append_in_place(): a record's header and its CRC, before the payload
 IN_PLACE_TAIL = const(4)   # and the payload's CRC after it (OVERHEAD in all)
 _CRC_SIZE = const(4)       # a record's last bytes: its payload's CRC
@@ -83,7 +83,7 @@ class Journal:
     records. fs: open/remove/stat (None or the os module: the board's own).
     """
 
-    def __init__(self, state_dir, name, fs=None, max_bytes=DEFAULT_MAX_BYTES):
+    def __init__(self, state_dir, name, fs=None, max_bytes=_DEFAULT_MAX_BYTES):
         capacity = max_bytes // 2
         if capacity < 2 * OVERHEAD or capacity > record.PAYLOAD_MAX + OVERHEAD:
             raise ValueError("journal max_bytes %d out of range %d..%d"
@@ -215,8 +215,8 @@ class Journal:
     # -- writing --------------------------------------------------------------------
     def append(self, kind, payload):
         """Write one record; when this returns, it survives a power cut. JournalFull if it does not fit."""
-        if not 1 <= kind <= KIND_MAX:
-            raise ValueError("journal record kind %d not in 1..%d" % (kind, KIND_MAX))
+        if not 1 <= kind <= _KIND_MAX:
+            raise ValueError("journal record kind %d not in 1..%d" % (kind, _KIND_MAX))
         if isinstance(payload, str):
             payload = payload.encode()
         if len(payload) > record.PAYLOAD_MAX:
@@ -249,8 +249,8 @@ class Journal:
         """Write one record whose payload the caller has put at buf[IN_PLACE_HEAD:IN_PLACE_HEAD + n], with
         IN_PLACE_TAIL bytes free after it: its header and CRCs go around it and the whole goes to flash in
         ONE write call, no copy made (a batch built where it is written). As append() otherwise."""
-        if not 1 <= kind <= KIND_MAX:
-            raise ValueError("journal record kind %d not in 1..%d" % (kind, KIND_MAX))
+        if not 1 <= kind <= _KIND_MAX:
+            raise ValueError("journal record kind %d not in 1..%d" % (kind, _KIND_MAX))
         if n > record.PAYLOAD_MAX or IN_PLACE_HEAD + n + IN_PLACE_TAIL > len(buf):
             raise ValueError("journal record of %d bytes in a %d-byte buffer" % (n, len(buf)))
         if self._live is None:
@@ -311,8 +311,8 @@ class Journal:
     def _compact(self, entries):
         total = 0
         for kind, payload in entries:
-            if not SNAPSHOT <= kind <= KIND_MAX:
-                raise ValueError("journal entry kind %d not in 0..%d" % (kind, KIND_MAX))
+            if not SNAPSHOT <= kind <= _KIND_MAX:
+                raise ValueError("journal entry kind %d not in 0..%d" % (kind, _KIND_MAX))
             total += ENTRY_SIZE + len(payload)
         if total + OVERHEAD > self.capacity:
             raise JournalFull("journal checkpoint of %d bytes, a file holds %d"

@@ -43,7 +43,7 @@ _FRAME_HEAD = "<IIIHB"       # boot, seq, tag event, tag report, whole (1: not a
 _FRAME_HEAD_SIZE = const(15)
 _ENTRY_HEAD = "<IIIHBH"      # in a FRAMES record, before each frame: its FRAME_HEAD, its length
 _ENTRY_HEAD_SIZE = const(17)
-BATCH_BYTES = const(2048)    # the batch buffer: about 9 frames of 200 bytes (an event's reports, mostly)
+_BATCH_BYTES = const(2048)    # the batch buffer: about 9 frames of 200 bytes (an event's reports, mostly)
 RAM_FRAMES = const(16)       # the newest frames kept in RAM too (the rest read back from flash when needed)
 _DROP_FORMAT = "<II"         # boot, seq
 _MARK_FORMAT = "<IIIH"       # previous boot, previous seq, mark event, mark report
@@ -71,7 +71,7 @@ class JournalStore:
     written stay pending, and an append written at once (event 0) is not kept.
     """
 
-    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, batch_bytes=BATCH_BYTES,
+    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, batch_bytes=_BATCH_BYTES,
                  ram_frames=RAM_FRAMES):
         if batch_bytes < journal_mod.IN_PLACE_HEAD + _ENTRY_HEAD_SIZE + slot_size + journal_mod.IN_PLACE_TAIL:
             raise ValueError("a batch of %d bytes does not hold a %d-byte frame" % (batch_bytes, slot_size))

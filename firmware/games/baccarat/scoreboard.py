@@ -38,9 +38,9 @@ from firmware.compat import const
 from firmware.games.baccarat.roads import (BANKER, BANKER_PAIR_BIT, MAX_ROUNDS, PLAYER, PLAYER_PAIR_BIT, RED, ROWS,
                                            TIE, WINNER_BITS, Layout, place_into)
 
-HEADER_HEIGHT = const(8)            # one line of the 8x8 font
-BEAD_COLUMNS = const(6)
-DERIVED_ROADS = const(3)
+_HEADER_HEIGHT = const(8)            # one line of the 8x8 font
+_BEAD_COLUMNS = const(6)
+_DERIVED_ROADS = const(3)
 _CELL = const(5)                    # bead plate and big road cell (glyph + 1 px gap)
 _MARK_CELL = const(4)               # derived-road cell
 _MIN_CELL = const(4)                # 3 px glyphs still tell disc, ring, slash and pair dots apart
@@ -59,20 +59,20 @@ class Scoreboard:
     and the next draw() paints everything."""
 
     def __init__(self, canvas, width, height):
-        body = height - HEADER_HEIGHT
+        body = height - _HEADER_HEIGHT
         self.cell = _CELL if body >= ROWS * _CELL else body // ROWS
-        if self.cell < _MIN_CELL or width < (BEAD_COLUMNS + 1) * self.cell + _GAP:
+        if self.cell < _MIN_CELL or width < (_BEAD_COLUMNS + 1) * self.cell + _GAP:
             raise ValueError("a %dx%d display is too small for the scoreboard" % (width, height))
         self.canvas = canvas
         self.width = width
         self.height = height
-        self.road_y = HEADER_HEIGHT
-        self.bead_columns = BEAD_COLUMNS
-        self.big_x = BEAD_COLUMNS * self.cell + _GAP
+        self.road_y = _HEADER_HEIGHT
+        self.bead_columns = _BEAD_COLUMNS
+        self.big_x = _BEAD_COLUMNS * self.cell + _GAP
         self.big_columns = (width - self.big_x) // self.cell
         self.derived_y = self.road_y + ROWS * self.cell + _GAP - 1
         fits = self.derived_y + ROWS * _MARK_CELL <= height
-        self.strip_width = (width + _GAP) // DERIVED_ROADS
+        self.strip_width = (width + _GAP) // _DERIVED_ROADS
         self.derived_columns = (self.strip_width - _GAP) // _MARK_CELL if fits else 0
         # cells of one road at a time, laid out by place_into (made once: redraws allocate none of this)
         self._cols = bytearray(MAX_ROUNDS)
@@ -88,9 +88,9 @@ class Scoreboard:
         self._ties = 0                  # ties painted on the last of them
         self._big = Layout()            # the big road's cells, entry by entry
         self._big_first = 0             # its first display column shown
-        self._marks = bytearray(DERIVED_ROADS)      # derived marks painted, by road
-        self._derived_layout = [Layout() for _ in range(DERIVED_ROADS)] if self.derived_columns else []
-        self._derived_first = bytearray(DERIVED_ROADS)
+        self._marks = bytearray(_DERIVED_ROADS)      # derived marks painted, by road
+        self._derived_layout = [Layout() for _ in range(_DERIVED_ROADS)] if self.derived_columns else []
+        self._derived_first = bytearray(_DERIVED_ROADS)
         # A part that scrolls moves in the canvas's buffer when it shows one (MONO_VLSB, the SSD1306's .buffer):
         # a column's worth of bytes, not every cell painted again.
         self._buffer = getattr(canvas, "buffer", None)
@@ -111,7 +111,7 @@ class Scoreboard:
             self.draw_all(roads)
             return
         c = self.canvas
-        c.fill_rect(0, 0, self.width, HEADER_HEIGHT, 0)
+        c.fill_rect(0, 0, self.width, _HEADER_HEIGHT, 0)
         self._header(roads)
         self._new_beads(roads)
         self._new_entries(roads)
@@ -132,9 +132,9 @@ class Scoreboard:
         self._big_road(roads)
         if self.derived_columns:
             c.hline(0, bottom, self.width, 1)
-            for i in range(1, DERIVED_ROADS):
+            for i in range(1, _DERIVED_ROADS):
                 c.vline(i * self.strip_width - _GAP, bottom, self.height - bottom, 1)
-            for i in range(DERIVED_ROADS):
+            for i in range(_DERIVED_ROADS):
                 self._derived(roads, i)
         self._remember(roads)
         self.full_draws += 1
