@@ -56,6 +56,20 @@ def journal_bytes(capacity, slot_size):
     return 2 * per_file * 4 // 3 + 2     # a quarter more: compaction comes at three quarters full
 
 
+def _batch_entries(payload):
+    """Each frame of a FRAMES record's payload: (boot, seq, event, report, whole, k, n), its bytes at
+    payload[k:k + n]. ValueError for a frame cut short. (At boot and after a compaction: not a hot path.)"""
+    k = 0
+    end = len(payload)
+    while k < end:
+        boot, seq, event, report, whole, n = struct.unpack_from(_ENTRY_HEAD, payload, k)
+        k += _ENTRY_HEAD_SIZE
+        if k + n > end:
+            raise ValueError("a batch's frame cut short")
+        yield boot, seq, event, report, whole, k, n
+        k += n
+
+
 def _whole(data, n):
     """Not a PART frame ("#b.s stamp PART ..."): the type is the third word of the header."""
     view = bytes(memoryview(data)[:n if n < 48 else 48])
@@ -138,14 +152,8 @@ class JournalStore:
     def _load(self):
         for kind, payload, at in self._journal.records_at():
             if kind == _FRAMES:
-                k = 0
-                while k < len(payload):
-                    boot, seq, event, report, whole, n = struct.unpack_from(_ENTRY_HEAD, payload, k)
-                    k += _ENTRY_HEAD_SIZE
-                    if k + n > len(payload):
-                        raise ValueError("a batch's frame cut short")
+                for boot, seq, event, report, whole, k, n in _batch_entries(payload):
                     self._loaded(boot, seq, event, report, whole, payload[k:k + n], at + k)
-                    k += n
             elif kind == _FRAME:
                 boot, seq, event, report, whole = struct.unpack_from(_FRAME_HEAD, payload, 0)
                 self._loaded(boot, seq, event, report, whole, payload[_FRAME_HEAD_SIZE:], at + _FRAME_HEAD_SIZE)
@@ -172,14 +180,10 @@ class JournalStore:
         j = 0
         for kind, payload, at in self._journal.records_at():
             if kind == _FRAMES:
-                k = 0
-                while k < len(payload):
-                    boot, seq, _, _, _, n = struct.unpack_from(_ENTRY_HEAD, payload, k)
-                    k += _ENTRY_HEAD_SIZE
+                for boot, seq, _, _, _, k, _ in _batch_entries(payload):
                     if j < count and ram.boot_at(j) == boot and ram.seq_at(j) == seq:
                         ram.offsets[ram.slot_of(j)] = at + k
                         j += 1
-                    k += n
             elif kind == _FRAME:
                 boot, seq = struct.unpack_from("<II", payload, 0)
                 if j < count and ram.boot_at(j) == boot and ram.seq_at(j) == seq:
