@@ -161,6 +161,18 @@ def play(run, line, count, emit, deadline_s):
     table.boot()
     held_since = None
     error = None
+    last_fault = []                  # the alarm last reported, named when it holds the table too long
+    host_away = [False]              # link_backlog raised, not yet cleared: the gateway's absence holds
+    previous_hook = run.on_report    # the table, and the table closes it itself once the frames are acked
+
+    def note_fault(report):
+        if report.get("event") == "fault":
+            last_fault[:] = [report.get("fault")]
+            if report.get("fault") == "link_backlog":
+                host_away[0] = not report.get("cleared", False)
+        if previous_hook is not None:
+            previous_hook(report)
+    run.on_report = note_fault
     while True:
         _pump(line, table, 0)
         for position, t in made:
@@ -190,10 +202,11 @@ def play(run, line, count, emit, deadline_s):
             error = "the dealer lost track of the table: %s" % lost
             continue
         run._step(now)
-        if run._held():
+        if run._held() and not host_away[0]:    # a gateway away for long ends the run by deadline_s
             held_since = now if held_since is None else held_since
             if now - held_since >= HELD_LIMIT_MS:
-                error = "the table is held in an alarm nobody closes"
+                error = "the table is held in an alarm nobody closes (%s)" % (
+                    last_fault[0] if last_fault else "no fault reported")
         else:
             held_since = None
 
