@@ -8,11 +8,16 @@
 # the simulator press buttons, talk to serial ports, read the LEDs and LCDs,
 # step the clock and notice a watchdog reset. Firmware-facing classes live in
 # hostsim/machine.py and hold no state of their own: a Pin(5) made twice sees
-# the same PinState, as on a microcontroller.
+# the same PinState, as on a microcontroller. The GPIOs' wires are hostsim/pins.py, the
+# other peripherals' host side hostsim/peripherals.py.
 import sys
 
 from firmware.board import MCUS
 from hostsim.clock import VirtualClock
+from hostsim.peripherals import PixelStrip, TimerState, UartState, Watchdog  # noqa: F401  (re-exported)
+from hostsim.pins import (  # noqa: F401  (re-exported: machine.Pin's constants)
+    ALT, IN, IRQ_FALLING, IRQ_RISING, OPEN_DRAIN, OUT, PULL_DOWN, PULL_UP, Pins, PinState,
+)
 from hostsim.serialport import make_port
 
 # The simulated MCU has the GPIOs, UARTs, I2C buses and PIO blocks of the
@@ -21,11 +26,6 @@ from hostsim.serialport import make_port
 # PIO and no rp2 module. Without a board it is the "hostsim" MCU.
 DEFAULT_MCU = "hostsim"
 USB = "usb"             # the id port_paths() gives a USB console
-
-# machine.Pin constants (rp2 values).
-IN, OUT, OPEN_DRAIN, ALT = 0, 1, 2, 3
-PULL_UP, PULL_DOWN = 1, 2
-IRQ_FALLING, IRQ_RISING = 4, 8
 
 # machine.reset_cause() values (ESP32/rp2 numbering).
 PWRON_RESET, HARD_RESET, WDT_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 3, 4, 5
@@ -69,266 +69,6 @@ def current():
     return _current
 
 
-class PinState:
-    """One GPIO as the outside world sees it: what the firmware drives and what the host drives in."""
-
-    def __init__(self, hw, pin_id):
-        self.hw = hw
-        self.id = pin_id
-        self.mode = IN
-        self.pull = None
-        self.out = 0            # level the firmware last wrote
-        self.external = None    # level the host drives in (None = not driven)
-        self.handler = None     # irq handler, called with the firmware's Pin object
-        self.trigger = 0
-        self.handle = None      # the Pin object the irq was set up on
-        self.irq_count = 0
-        self.links = []         # the pins whose wires a closed switch joins to this one (a held keypad key)
-        self._seen = 0          # a joined pin's level when its net last settled (for its edge IRQs)
-
-    @property
-    def level(self):
-        """The level on the wire (what Pin.value() reads): on wires joined by closed switches, a pin
-        pulling low wins over one driving high, which wins over a pull-up (no contention modelled)."""
-        if self.mode == OUT:
-            return self.out
-        drive = self._drive()
-        if self.links:
-            drives = [pin._drive() for pin in self.net()]
-            if 0 in drives:
-                return 0
-            drive = 1 if 1 in drives else None
-            pulled_up = [pin for pin in self.net() if pin.pull == PULL_UP]
-        else:
-            pulled_up = self.pull == PULL_UP
-        if drive is not None:
-            return drive
-        return 1 if pulled_up else 0
-
-    def _drive(self):
-        """What this pin itself forces onto its wire, or None (it leaves the wire to the others or a pull)."""
-        if self.mode == OUT:
-            return self.out
-        if self.mode == OPEN_DRAIN and self.out == 0:
-            return 0
-        return self.external
-
-    def net(self):
-        """This pin and every pin joined to it through closed switches, over any number of hops."""
-        found = [self]
-        for pin in found:
-            for other in pin.links:
-                if other not in found:
-                    found.append(other)
-        return found
-
-    def join(self, other):
-        """Close a switch between this pin's wire and other's (a keypad key pressed); fires edge IRQs."""
-        self._switch(other, True)
-
-    def part(self, other):
-        """Open the switch between the two wires again (the key released)."""
-        self._switch(other, False)
-
-    def _switch(self, other, closed):
-        pins = self.net() + [pin for pin in other.net() if pin not in self.net()]
-        for pin in pins:
-            pin._seen = pin.level
-        if closed and other not in self.links:
-            self.links.append(other)
-            other.links.append(self)
-        elif not closed and other in self.links:
-            self.links.remove(other)
-            other.links.remove(self)
-        self._settle(pins)
-
-    def _settle(self, pins):
-        for pin in pins:
-            after = pin.level
-            pin._edge(pin._seen, after)
-            pin._seen = after
-
-    def set_input(self, level):
-        """Drive the pin from outside (None lets it float to its pull); fires edge IRQs."""
-        before = self.level
-        self.external = None if level is None else (1 if level else 0)
-        self._changed(before)
-
-    def press(self):
-        """Active-low button down (the board wires buttons to ground, pull-up on the pin)."""
-        self.set_input(0)
-
-    def release(self):
-        """Active-low button up."""
-        self.set_input(1)
-
-    def _firmware_wrote(self, before):
-        self._changed(before)
-
-    def _changed(self, before):
-        if not self.links:
-            self._edge(before, self.level)
-            return
-        self._seen = before         # the others' _seen are from their net's last change
-        self._settle(self.net())
-
-    def _edge(self, before, after):
-        if self.handler is None or before == after:
-            return
-        edge = IRQ_RISING if after else IRQ_FALLING
-        if self.trigger & edge:
-            self.irq_count += 1
-            self.hw._fire_irq(self.handler, self.handle)
-
-    def reset(self):
-        self.mode = IN
-        self.pull = None
-        self.out = 0
-        self.handler = None
-        self.trigger = 0
-        self.handle = None
-
-    def __repr__(self):
-        return "<PinState GP%d mode=%d level=%d>" % (self.id, self.mode, self.level)
-
-
-class _Pins(dict):
-    """GPIO number -> PinState; every GPIO of the simulated MCU exists, so a lookup makes it."""
-
-    def __init__(self, hw):
-        dict.__init__(self)
-        self._hw = hw
-
-    def __missing__(self, pin_id):
-        return self._hw.pin(pin_id)
-
-
-class UartState:
-    """One UART peripheral (or the USB console, id "usb", or a PIO UART, id "pio0.0") and its host endpoint.
-
-    The endpoint is a pty or a loopback (hostsim.serialport). A PIO port's
-    bytes are moved by the state machines wired to its tx/rx pins
-    (hostsim.pio), not through rx_data.
-    """
-
-    def __init__(self, uart_id, endpoint):
-        self.id = uart_id
-        self.endpoint = endpoint
-        self.roles = []         # board roles ("shoe", "host", ...); shoe and dice may share a UART
-        self.configured = False
-        self.baudrate = 115200
-        self.tx = None
-        self.rx = None
-        self.rxbuf = 256
-        self.rx_data = bytearray()  # received, not yet read by the firmware
-        self.tx_count = 0
-        self.rx_count = 0
-
-    @property
-    def role(self):
-        """The board roles joined ("dice/shoe" for a shared UART), None when unknown."""
-        return "/".join(self.roles) or None
-
-    @property
-    def path(self):
-        """The pty slave path a person opens, or None for a loopback endpoint."""
-        return self.endpoint.path
-
-    def pull(self):
-        """Move bytes from the endpoint into the receive buffer, up to rxbuf (flow control: nothing lost)."""
-        room = self.rxbuf - len(self.rx_data)
-        if room > 0:
-            data = self.endpoint.fw_read(room)
-            if data:
-                self.rx_data += data
-                self.rx_count += len(data)
-        return len(self.rx_data)
-
-    def reset(self):
-        self.configured = False
-        self.rx_data = bytearray()
-
-    def __repr__(self):
-        return "<UartState %d %s %r>" % (self.id, self.role or "-", self.endpoint)
-
-
-class Watchdog:
-    """machine.WDT's host side: expiry is judged on the virtual clock."""
-
-    def __init__(self, clock):
-        self.clock = clock
-        self.started = False
-        self.timeout_ms = 0
-        self.last_feed_ms = 0
-        self.feeds = 0
-
-    def start(self, timeout_ms):
-        self.started = True
-        self.timeout_ms = timeout_ms
-        self.last_feed_ms = self.clock.now_ms()
-
-    def feed(self):
-        self.last_feed_ms = self.clock.now_ms()
-        self.feeds += 1
-
-    def remaining_ms(self):
-        """Milliseconds until the watchdog bites (None when not started)."""
-        if not self.started:
-            return None
-        return self.timeout_ms - (self.clock.now_ms() - self.last_feed_ms)
-
-    def expired(self):
-        return self.started and self.clock.now_ms() - self.last_feed_ms > self.timeout_ms
-
-    def stop(self):
-        """Only a reset stops a MicroPython watchdog."""
-        self.started = False
-        self.feeds = 0
-
-
-class PixelStrip:
-    """What a WS2812 strip on one pin received: latest bytes (wire order GRB[W]) and a write count."""
-
-    def __init__(self, pin_id, bpp=3):
-        self.pin = pin_id
-        self.bpp = bpp
-        self.raw = b""
-        self.writes = 0
-
-    def record(self, buf):
-        self.raw = bytes(buf)
-        self.writes += 1
-
-    def pixels(self):
-        """Latest colours as (r, g, b) tuples ((r, g, b, w) for 4 bytes per pixel)."""
-        raw, bpp = self.raw, self.bpp
-        out = []
-        for i in range(0, len(raw) - bpp + 1, bpp):
-            g, r, b = raw[i], raw[i + 1], raw[i + 2]
-            out.append((r, g, b, raw[i + 3]) if bpp == 4 else (r, g, b))
-        return out
-
-    def pixel(self, index):
-        ps = self.pixels()
-        return ps[index] if 0 <= index < len(ps) else None
-
-    def __len__(self):
-        return len(self.raw) // self.bpp
-
-    def __repr__(self):
-        return "<PixelStrip GP%d %d px, %d writes>" % (self.pin, len(self), self.writes)
-
-
-class TimerState:
-    def __init__(self, handle, periodic, period_ms, callback, due_ms):
-        self.handle = handle
-        self.periodic = periodic
-        self.period_ms = period_ms
-        self.callback = callback
-        self.due_ms = due_ms
-        self.fired = 0
-
-
 class Hardware:
     """Host side of the simulated board. See docs/hostsim.md."""
 
@@ -345,7 +85,7 @@ class Hardware:
         self.i2c_ids = MCUS[mcu]["i2c"]
         self.pio_ids = MCUS[mcu].get("pio", ())
         self.pio_sms = MCUS[mcu].get("pio_sms", 0)
-        self.pins = _Pins(self)  # GPIO number -> PinState (made on first use, also by hw.pins[n])
+        self.pins = Pins(self)  # GPIO number -> PinState (made on first use, also by hw.pins[n])
         self.uarts = {}         # UART id -> UartState (endpoint made on first use)
         self.usb = None         # UartState of a {"usb": true} console (install(board=...) makes it)
         self.kbd_intr = 3       # the REPL's interrupt byte (micropython.kbd_intr): Ctrl-C until the firmware sets it
