@@ -6,14 +6,13 @@
 # explains it), so a 10-seat showdown is 600 cheap combinations, no tables.
 from firmware.cards import check, name
 from firmware.errors import CardCodeError
-from firmware.games.omaha.poker_eval import RANK_BIT, evaluate
+from firmware.games.omaha.poker_eval import RANK_BIT, STRAIGHTS, WHEEL, evaluate
 
 HOLE_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
 BOARD_TRIPLES = (
     (0, 1, 2), (0, 1, 3), (0, 1, 4), (0, 2, 3), (0, 2, 4),
     (0, 3, 4), (1, 2, 3), (1, 2, 4), (1, 3, 4), (2, 3, 4),
 )
-_STRAIGHTS = set(0x1F << low for low in range(9))
 
 
 def check_cards(hole, board):
@@ -75,7 +74,7 @@ def prepare_board(board):
     return tuple(out)
 
 
-def best_value(hole, prepared, _straights=_STRAIGHTS, _bit=RANK_BIT):
+def best_value(hole, prepared, _straights=STRAIGHTS, _bit=RANK_BIT):
     """Four hole card ints + prepare_board() result -> the best hand value (art. 10(1))."""
     best = 0
     for i, j in HOLE_PAIRS:
@@ -93,35 +92,30 @@ def best_value(hole, prepared, _straights=_STRAIGHTS, _bit=RANK_BIT):
             if d == 0:
                 if f2 == f3:
                     if rb in _straights:
-                        v = 0x20000000 | rb
-                    elif rb == 0x100F:
-                        v = 0x2000000F
+                        v = 0x20000000 | rb if rb != WHEEL else 0x2000000F
                     else:
                         v = 0x14000000 | rb
                 elif rb in _straights:
-                    v = 0x10000000 | rb
-                elif rb == 0x100F:
-                    v = 0x1000000F
+                    v = 0x10000000 | rb if rb != WHEEL else 0x1000000F
                 else:
                     v = rb
             else:
                 x = x2 ^ x3
-                if x == rb:
+                e = rb ^ x
+                if d == e:
+                    if e & (e - 1):
+                        v = 0x8000000 | e << 13 | x
+                    else:
+                        v = 0x4000000 | e << 13 | x
+                elif x == rb:
                     h = d >> 1
                     v = 0xC000000 | h << 13 | (rb ^ h)
                 else:
-                    e = rb ^ x
-                    if d == e:
-                        if e & (e - 1):
-                            v = 0x8000000 | e << 13 | x
-                        else:
-                            v = 0x4000000 | e << 13 | x
+                    h = (d - e) >> 1
+                    if h == x:
+                        v = 0x18000000 | h << 13 | e
                     else:
-                        h = (d - e) >> 1
-                        if h == x:
-                            v = 0x18000000 | h << 13 | e
-                        else:
-                            v = 0x1C000000 | h << 13 | x
+                        v = 0x1C000000 | h << 13 | x
             if v > best:
                 best = v
     return best
