@@ -480,6 +480,21 @@ def test_place_reading_raises_on_a_wrong_field_12_option_where_place_known_does(
         assert len(t.bets) == 1 and len(refusals) == 1 and "art. 5(6)" in refusals[0][3], way
 
 
+def test_a_new_bet_stores_six_attributes_of_its_own_parent_and_in_action_are_the_classs_until_set():
+    # An instance's attributes live in a dict that grows 0 -> 2 -> 4 -> 6 -> 8 entries as they are
+    # stored (MicroPython): a bet placed (50 in a reading's CLOSE) stores six, so three growths and a
+    # six-entry dict; odds store their parent, a roll it stands through its in_action.
+    t = table()
+    p = place(t, "pass", 10)
+    bet = t.find(p)
+    assert sorted(bet.__dict__) == ["amount", "bet_id", "kind", "number", "outcome", "seat"]
+    assert bet.parent is None and bet.in_action is False
+    t.roll(D[6])                                  # point 6: the pass bet stands
+    assert bet.in_action is True and "in_action" in bet.__dict__
+    o = t.find(place(t, "pass_odds", 10, on=p))
+    assert o.parent is bet and "parent" in o.__dict__ and o.in_action is False
+
+
 def test_a_new_bet_has_not_stood_a_roll_and_stands_until_one_decides_it():
     # A new bet has not stood a roll (in_action) and stands (outcome); a roll it stands through sets
     # in_action, and odds read their line bet's outcome of the roll.

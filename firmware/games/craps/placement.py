@@ -66,14 +66,17 @@ class Bet:
     """One stake on the layout. number: own point (line bets, 0 before it has one), the
     point behind which odds stand, or the hard/big number."""
 
+    parent = None                 # the Bet backed by odds (an odds bet's own attribute), else None
+    in_action = False             # has stood through a valid roll (an own attribute from its first)
+
     def __init__(self, bet_id, seat, kind, amount, number, parent):
         self.bet_id = bet_id
         self.seat = seat
         self.kind = kind
         self.amount = amount
         self.number = number
-        self.parent = parent      # Bet backed by odds, else None
-        self.in_action = False    # has stood through a valid roll
+        if parent is not None:
+            self.parent = parent
         self.outcome = _STAND     # settlement code of the current roll (odds look at their parent's)
 
 
