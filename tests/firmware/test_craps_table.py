@@ -458,6 +458,33 @@ def test_place_reading_places_and_refuses_as_place_known_one_by_one():
                         assert len(runs[0][4]) and len(runs[0][5]) > 1
 
 
+def test_place_reading_follows_a_minimum_changed_between_readings_and_a_table_without_maximum():
+    # place_reading keeps each zone's unit with the table minimum folded in (one remainder makes both
+    # checks: art. 5(6) and the exact payout); a minimum changed between two readings is followed, as
+    # place_known follows it, and a table without maximum (0) caps no stake.
+    from firmware.games.craps.zones import KIND_NUMBER
+    width = len(KIND_NUMBER)
+    for seed in range(3):
+        chips, amounts = _a_reading(seed, width, 3)
+        runs = []
+        for way in ("reading", "one by one"):
+            t = table(maximum=0, max_open_bets=500)
+            f = t.place_reading if way == "reading" else (lambda *a: _place_one_by_one(t, *a))
+            for minimum in (5, 15, 5, 10):
+                t.settings.minimum = minimum
+                placed = [-1] * len(amounts)
+                placed_slots, bet_zone, refusals = [], {}, []
+                at = 0
+                while at < len(chips):
+                    at = f(chips, at, amounts, width * 3, width, KIND_NUMBER, placed, placed_slots, bet_zone,
+                           refusals) + 1
+                runs.append((minimum, t.open_bets(), placed, refusals))
+        assert runs[:4] == runs[4:], seed
+        assert [r for r in runs[1][3] if "minimum 15" in r[3]] and not [r for r in runs[0][3] if "minimum" in r[3]
+                                                                         and "stake 15" in r[3]]
+        assert [b for b in runs[0][1] if b[4] == 6000]      # over any maximum there would be: placed
+
+
 def test_place_reading_raises_on_a_wrong_field_12_option_where_place_known_does():
     # A field_12 option changed after validation (art. 6(12)): the Field bet that passes the other
     # checks raises, as place_known raises; the bets before it stay placed, as one by one.
