@@ -507,19 +507,30 @@ def test_place_reading_raises_on_a_wrong_field_12_option_where_place_known_does(
         assert len(t.bets) == 1 and len(refusals) == 1 and "art. 5(6)" in refusals[0][3], way
 
 
-def test_a_new_bet_stores_six_attributes_of_its_own_parent_and_in_action_are_the_classs_until_set():
+def test_a_new_bet_stores_five_attributes_of_its_own_the_rest_are_the_classs_until_set():
     # An instance's attributes live in a dict that grows 0 -> 2 -> 4 -> 6 -> 8 entries as they are
-    # stored (MicroPython): a bet placed (50 in a reading's CLOSE) stores six, so three growths and a
-    # six-entry dict; odds store their parent, a roll it stands through its in_action.
+    # stored (MicroPython): a bet placed (50 at a reading's CLOSE) stores five, so three growths; odds'
+    # parent, a roll stood through (in_action) and a line bet's outcome of a roll (the one its odds
+    # read) are stored when they are set, and no other bet's outcome is.
+    from firmware.games.craps import bets as B
     t = table()
     p = place(t, "pass", 10)
+    f = place(t, "field", 10)
+    h = place(t, "hard", 5, 8)
     bet = t.find(p)
-    assert sorted(bet.__dict__) == ["amount", "bet_id", "kind", "number", "outcome", "seat"]
-    assert bet.parent is None and bet.in_action is False
-    t.roll(D[6])                                  # point 6: the pass bet stands
-    assert bet.in_action is True and "in_action" in bet.__dict__
+    assert sorted(bet.__dict__) == ["amount", "bet_id", "kind", "number", "seat"]
+    assert bet.number == 0 and bet.parent is None and bet.in_action is False and bet.outcome == B.STAND
+    assert sorted(t.find(h).__dict__) == ["amount", "bet_id", "kind", "number", "seat"] and t.find(h).number == 8
+    resolved = t.roll(D[6])                       # point 6: the pass bet stands with its number, the field loses
+    assert outcome(resolved, f) == ("lose", -10)
+    assert bet.in_action is True and bet.number == 6 and bet.outcome == B.STAND
+    assert sorted(bet.__dict__) == ["amount", "bet_id", "in_action", "kind", "number", "outcome", "seat"]
+    assert "outcome" not in t.find(h).__dict__ and t.find(h).outcome == B.STAND
     o = t.find(place(t, "pass_odds", 10, on=p))
-    assert o.parent is bet and "parent" in o.__dict__ and o.in_action is False
+    assert o.parent is bet and o.number == 6 and "parent" in o.__dict__ and o.in_action is False
+    resolved = t.roll((3, 3))                     # the point: pass and its odds win, read from its outcome
+    assert outcome(resolved, p) == ("win", 10) and outcome(resolved, o.bet_id) == ("win", 12)
+    assert bet.outcome == B.WIN
 
 
 def test_a_new_bet_has_not_stood_a_roll_and_stands_until_one_decides_it():

@@ -80,10 +80,17 @@ def _unit(k, number, field_12, minimum):
 
 class Bet:
     """One stake on the layout. number: own point (line bets, 0 before it has one), the
-    point behind which odds stand, or the hard/big number."""
+    point behind which odds stand, or the hard/big number.
 
-    parent = None                 # the Bet backed by odds (an odds bet's own attribute), else None
-    in_action = False             # has stood through a valid roll (an own attribute from its first)
+    An instance's attributes live in a dict that grows 0 -> 2 -> 4 -> 6 -> 8 entries as they are stored
+    (MicroPython): the five every bet has and a roll reads are its own; the others are the class's until
+    a bet has its own (odds' parent; a roll stood through, a line bet's outcome), so a bet of a reading
+    (50 at a CLOSE) is made with three growths of its dict, not four. (A number read from the class
+    costs every roll and render more than its store saves.)"""
+
+    parent = None                 # the Bet backed by odds
+    in_action = False             # has stood through a valid roll
+    outcome = _STAND              # a line bet's settlement code of the current roll (its odds read it)
 
     def __init__(self, bet_id, seat, kind, amount, number, parent):
         self.bet_id = bet_id
@@ -93,7 +100,6 @@ class Bet:
         self.number = number
         if parent is not None:
             self.parent = parent
-        self.outcome = _STAND     # settlement code of the current roll (odds look at their parent's)
 
 
 class Placement:
