@@ -453,7 +453,10 @@ def test_place_reading_places_and_refuses_as_place_known_one_by_one():
                                 stops.append(at)
                                 at += 1
                             assert placed_slots == [i for i in range(len(placed)) if placed[i] >= 0]
-                            runs.append((t.open_bets(), t.next_id, placed, bet_zone, refusals, stops))
+                            # each bet's own attributes too (place_reading makes its bets without Bet())
+                            attributes = [sorted((k, v) for k, v in b.__dict__.items() if k != "parent")
+                                          for b in t.bets]
+                            runs.append((t.open_bets(), t.next_id, placed, bet_zone, refusals, stops, attributes))
                         assert runs[0] == runs[1], (seed, point, max_open_bets, maximum, limit)
                         assert len(runs[0][4]) and len(runs[0][5]) > 1
 

@@ -236,6 +236,7 @@ class Placement:
         bets = self.bets                                 # (field_12) checked as place_known checks it
         room = s.max_open_bets - len(bets)               # bets the table may still hold
         next_id = self.next_id                           # (self.next_id written back before any other call)
+        new = object.__new__
         n = len(chips)
         for at in range(at, n):
             slot = chips[at]
@@ -256,7 +257,13 @@ class Placement:
             # unit: of u): placed here; any failing: place_known's reason
             if u > 0 and not amount % u and amount <= cap and room > 0:
                 k, number = kind_number[z]
-                bets.append(Bet(next_id, seat, k, amount, number, None))
+                bet = new(Bet)                           # Bet(next_id, seat, k, amount, number, None), its
+                bet.bet_id = next_id                     # __init__'s stores made here: a call less a bet
+                bet.seat = seat                          # (~0.4 us in the VM; tests check the bets are alike)
+                bet.kind = k
+                bet.amount = amount
+                bet.number = number
+                bets.append(bet)
                 placed[slot] = next_id
                 placed_slots.append(slot)
                 bet_zone[next_id] = z
