@@ -411,6 +411,23 @@ def test_a_bet_on_a_zone_without_a_light_lights_nothing_not_even_the_last_zone()
     assert colours[-1] == pixels.DIM
 
 
+def test_a_tick_in_play_goes_to_the_clock_with_no_button_or_game_event_asked():
+    # Issue 14: every pass dispatches a TICK; in COME_OUT and POINT it is the clock only, taken first
+    # (the shooter button and the events every state takes were asked before it: two calls a pass).
+    from firmware.events import TICK
+    rig = Rig(seats=2)
+    table = rig.table
+    rig.bets({1: {"pass": 10}})
+    assert table.state == codes.COME_OUT
+    asked = []
+    table._anywhere = lambda kind, a, b: asked.append(kind)
+    table._shooter_button = lambda kind, a, b: asked.append(kind)
+    seconds, part = table.uptime_s, table.uptime_part_ms
+    table.dispatch(TICK, 1500, 0)
+    assert asked == [] and table.uptime_s * 1000 + table.uptime_part_ms == seconds * 1000 + part + 1500
+    assert table.state == codes.COME_OUT
+
+
 def test_the_result_displays_last_throws_line_is_made_once_for_the_totals_it_shows():
     # Issue 14: every pass that redraws the screens (a reading's CLOSE) formatted the last throws'
     # totals again; the line is now kept with the totals it shows (the same string while they stand),
