@@ -50,19 +50,13 @@ class JournalFull(JournalError):
 
 
 class FlashFiles:
-    """The board's own filesystem as the journal reaches it: the builtin open, os for the rest."""
+    """The board's own filesystem as the journal reaches it: the builtin open, os for the rest (called
+    as they are: no Python call of its own around each, as every journal write of a pass opens a file)."""
 
-    def open(self, name, mode="rb"):
-        return open(name, mode)
-
-    def remove(self, name):
-        os.remove(name)
-
-    def rename(self, old, new):
-        os.rename(old, new)
-
-    def stat(self, name):
-        return os.stat(name)
+    open = staticmethod(open)
+    remove = staticmethod(os.remove)
+    rename = staticmethod(os.rename)
+    stat = staticmethod(os.stat)
 
 
 class _Replay:
@@ -98,9 +92,9 @@ class Journal:
         self.discarded = 0
         self.detail = ""
         self._live = None          # index of the live file; None: the journal is empty
-        self._used = 0             # bytes of good records in the live file
+        self.used = 0              # bytes of good records in the live file (an attribute: read after every event)
         self._gen = 0              # generation of the last good record
-        self._damaged = False      # the live file has bytes past _used: repair before appending
+        self._damaged = False      # the live file has bytes past used: repair before appending
         self._stale = []           # files to remove before the next write (torn, corrupt)
         self.compactions = 0       # files started (checkpoints, compactions, repairs): places move
         self._load()
@@ -151,7 +145,7 @@ class Journal:
             self._note(index, status, size - end, detail)
             self._damaged = True
         self._live = index
-        self._used = end
+        self.used = end
         self._gen = gen
 
     # -- reading --------------------------------------------------------------------
@@ -168,7 +162,7 @@ class Journal:
         if self._live is None:
             return
         with self._fs.open(self._names[self._live], "rb") as f:
-            reader = record.Reader(f, self._used)
+            reader = record.Reader(f, self.used)
             while True:
                 item = reader.next()
                 if item is None:
@@ -182,14 +176,14 @@ class Journal:
                         k += ENTRY_SIZE + len(entry[1])
                 else:
                     yield kind, payload, at
-        if reader.end != self._used:             # read back differently from the boot's check
+        if reader.end != self.used:             # read back differently from the boot's check
             self.status = CORRUPT
             self.detail = "%s: %s on reading again" % (self._names[self._live], reader.detail)
             raise JournalError(self.detail)
 
     def read_at(self, at, buf, n):
         """n bytes of the live file from `at` (a place records_at() gave, or after it) into buf."""
-        if self._live is None or at + n > self._used:
+        if self._live is None or at + n > self.used:
             raise JournalError("no %d bytes at %d in journal %s" % (n, at, self._names[0][:-2]))
         with self._fs.open(self._names[self._live], "rb") as f:
             f.seek(at)
@@ -198,19 +192,14 @@ class Journal:
             raise JournalError("%s: %d of %d bytes read at %d" % (self._names[self._live], got or 0, n, at))
 
     @property
-    def used(self):
-        """Bytes of good records in the live file."""
-        return self._used
-
-    @property
     def room(self):
         """Bytes an append may still take (payload and overhead) before a checkpoint is due."""
-        return self.capacity - self._used
+        return self.capacity - self.used
 
     @property
     def nearly_full(self):
         """Three quarters of the live file used: checkpoint now, alarm if that does not help."""
-        return self._used * 4 >= self.capacity * 3
+        return self.used * 4 >= self.capacity * 3
 
     # -- writing --------------------------------------------------------------------
     def append(self, kind, payload):
@@ -226,9 +215,9 @@ class Journal:
             return
         if self._damaged or self._stale:
             self._repair()
-        if self._used + len(payload) + OVERHEAD > self.capacity:
+        if self.used + len(payload) + OVERHEAD > self.capacity:
             raise JournalFull("journal %s full: %d of %d bytes used, record needs %d"
-                              % (self._names[self._live], self._used, self.capacity,
+                              % (self._names[self._live], self.used, self.capacity,
                                  len(payload) + OVERHEAD))
         gen = (self._gen + 1) & GEN_MASK
         global _scratch
@@ -240,9 +229,11 @@ class Journal:
             data = record.encode(kind, gen, payload)
         self._damaged = True                     # until the write is known to be whole
         with self._fs.open(self._names[self._live], "ab") as f:
-            self._write(f, data)
+            f.write(data)                        # (_write's work inline: a call less a record)
+            self.writes += 1
+            self.bytes_written += len(data)
         self._damaged = False
-        self._used += len(data)
+        self.used += len(data)
         self._gen = gen
 
     def append_in_place(self, kind, buf, n):
@@ -257,16 +248,18 @@ class Journal:
             self._compact(())                    # an empty base starts the file
         elif self._damaged or self._stale:
             self._repair()
-        if self._used + n + OVERHEAD > self.capacity:
+        if self.used + n + OVERHEAD > self.capacity:
             raise JournalFull("journal %s full: %d of %d bytes used, record needs %d"
-                              % (self._names[self._live], self._used, self.capacity, n + OVERHEAD))
+                              % (self._names[self._live], self.used, self.capacity, n + OVERHEAD))
         gen = (self._gen + 1) & GEN_MASK
         size = record.encode_in_place(buf, kind, gen, n)   # nothing allocated with a native CRC
         self._damaged = True                     # until the write is known to be whole
         with self._fs.open(self._names[self._live], "ab") as f:
-            self._write(f, memoryview(buf)[:size])
+            f.write(memoryview(buf)[:size])      # (_write's work inline: a call less a record)
+            self.writes += 1
+            self.bytes_written += size
         self._damaged = False
-        self._used += size
+        self.used += size
         self._gen = gen
 
     def record_buffer(self):
@@ -332,7 +325,7 @@ class Journal:
             out.add(struct.pack(record.CHECK, check))
             out.flush()
         self._live = target
-        self._used = total + OVERHEAD
+        self.used = total + OVERHEAD
         self._gen = gen
         self._damaged = False
         self.compactions += 1

@@ -395,6 +395,39 @@ def test_a_rolls_decided_lights_are_worked_out_once_and_the_last_result_of_a_zon
     assert rig.colour("any_seven") == pixels.DIM and rig.colour("hard_6") == pixels.WHITE
 
 
+def test_a_bet_on_a_zone_without_a_light_lights_nothing_not_even_the_last_zone():
+    # The render's frame has an entry past the zones that a bet without a light (index -1) sets in
+    # place of a test of its index a bet: no zone of the layout, the last one least, takes its colour.
+    rig = Rig(seats=2)
+    table = rig.table
+    assert table.lights.index("horn") < 0 and table.lights.index("pass") >= 0
+    rig.bets({1: {"horn": 20}, 2: {"horn": 40}})
+    assert strip(rig.last("bets"))["refused"] == 0 and len(table.engine.bets) == 2
+    colours = list(table.lights.colours)
+    assert colours == [pixels.DIM] * len(colours), colours
+    rig.bets({1: {"horn": 20, "pass": 10}})
+    colours = list(table.lights.colours)
+    assert colours.count(pixels.WHITE) == 1 and rig.colour("pass") == pixels.WHITE
+    assert colours[-1] == pixels.DIM
+
+
+def test_a_tick_in_play_goes_to_the_clock_with_no_button_or_game_event_asked():
+    # Issue 14: every pass dispatches a TICK; in COME_OUT and POINT it is the clock only, taken first
+    # (the shooter button and the events every state takes were asked before it: two calls a pass).
+    from firmware.events import TICK
+    rig = Rig(seats=2)
+    table = rig.table
+    rig.bets({1: {"pass": 10}})
+    assert table.state == codes.COME_OUT
+    asked = []
+    table._anywhere = lambda kind, a, b: asked.append(kind)
+    table._shooter_button = lambda kind, a, b: asked.append(kind)
+    seconds, part = table.uptime_s, table.uptime_part_ms
+    table.dispatch(TICK, 1500, 0)
+    assert asked == [] and table.uptime_s * 1000 + table.uptime_part_ms == seconds * 1000 + part + 1500
+    assert table.state == codes.COME_OUT
+
+
 def test_the_result_displays_last_throws_line_is_made_once_for_the_totals_it_shows():
     # Issue 14: every pass that redraws the screens (a reading's CLOSE) formatted the last throws'
     # totals again; the line is now kept with the totals it shows (the same string while they stand),

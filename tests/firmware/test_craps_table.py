@@ -453,9 +453,39 @@ def test_place_reading_places_and_refuses_as_place_known_one_by_one():
                                 stops.append(at)
                                 at += 1
                             assert placed_slots == [i for i in range(len(placed)) if placed[i] >= 0]
-                            runs.append((t.open_bets(), t.next_id, placed, bet_zone, refusals, stops))
+                            # each bet's own attributes too (place_reading makes its bets without Bet())
+                            attributes = [sorted((k, v) for k, v in b.__dict__.items() if k != "parent")
+                                          for b in t.bets]
+                            runs.append((t.open_bets(), t.next_id, placed, bet_zone, refusals, stops, attributes))
                         assert runs[0] == runs[1], (seed, point, max_open_bets, maximum, limit)
                         assert len(runs[0][4]) and len(runs[0][5]) > 1
+
+
+def test_place_reading_follows_a_minimum_changed_between_readings_and_a_table_without_maximum():
+    # place_reading keeps each zone's unit with the table minimum folded in (one remainder makes both
+    # checks: art. 5(6) and the exact payout); a minimum changed between two readings is followed, as
+    # place_known follows it, and a table without maximum (0) caps no stake.
+    from firmware.games.craps.zones import KIND_NUMBER
+    width = len(KIND_NUMBER)
+    for seed in range(3):
+        chips, amounts = _a_reading(seed, width, 3)
+        runs = []
+        for way in ("reading", "one by one"):
+            t = table(maximum=0, max_open_bets=500)
+            f = t.place_reading if way == "reading" else (lambda *a: _place_one_by_one(t, *a))
+            for minimum in (5, 15, 5, 10):
+                t.settings.minimum = minimum
+                placed = [-1] * len(amounts)
+                placed_slots, bet_zone, refusals = [], {}, []
+                at = 0
+                while at < len(chips):
+                    at = f(chips, at, amounts, width * 3, width, KIND_NUMBER, placed, placed_slots, bet_zone,
+                           refusals) + 1
+                runs.append((minimum, t.open_bets(), placed, refusals))
+        assert runs[:4] == runs[4:], seed
+        assert [r for r in runs[1][3] if "minimum 15" in r[3]] and not [r for r in runs[0][3] if "minimum" in r[3]
+                                                                         and "stake 15" in r[3]]
+        assert [b for b in runs[0][1] if b[4] == 6000]      # over any maximum there would be: placed
 
 
 def test_place_reading_raises_on_a_wrong_field_12_option_where_place_known_does():
@@ -478,6 +508,32 @@ def test_place_reading_raises_on_a_wrong_field_12_option_where_place_known_does(
         raises_match(SettingsError, "field_12", f, sorted(chips), 0, amounts, 2 * width, width, KIND_NUMBER,
                      [-1] * len(amounts), [], {}, refusals)
         assert len(t.bets) == 1 and len(refusals) == 1 and "art. 5(6)" in refusals[0][3], way
+
+
+def test_a_new_bet_stores_five_attributes_of_its_own_the_rest_are_the_classs_until_set():
+    # An instance's attributes live in a dict that grows 0 -> 2 -> 4 -> 6 -> 8 entries as they are
+    # stored (MicroPython): a bet placed (50 at a reading's CLOSE) stores five, so three growths; odds'
+    # parent, a roll stood through (in_action) and a line bet's outcome of a roll (the one its odds
+    # read) are stored when they are set, and no other bet's outcome is.
+    from firmware.games.craps import bets as B
+    t = table()
+    p = place(t, "pass", 10)
+    f = place(t, "field", 10)
+    h = place(t, "hard", 5, 8)
+    bet = t.find(p)
+    assert sorted(bet.__dict__) == ["amount", "bet_id", "kind", "number", "seat"]
+    assert bet.number == 0 and bet.parent is None and bet.in_action is False and bet.outcome == B.STAND
+    assert sorted(t.find(h).__dict__) == ["amount", "bet_id", "kind", "number", "seat"] and t.find(h).number == 8
+    resolved = t.roll(D[6])                       # point 6: the pass bet stands with its number, the field loses
+    assert outcome(resolved, f) == ("lose", -10)
+    assert bet.in_action is True and bet.number == 6 and bet.outcome == B.STAND
+    assert sorted(bet.__dict__) == ["amount", "bet_id", "in_action", "kind", "number", "outcome", "seat"]
+    assert "outcome" not in t.find(h).__dict__ and t.find(h).outcome == B.STAND
+    o = t.find(place(t, "pass_odds", 10, on=p))
+    assert o.parent is bet and o.number == 6 and "parent" in o.__dict__ and o.in_action is False
+    resolved = t.roll((3, 3))                     # the point: pass and its odds win, read from its outcome
+    assert outcome(resolved, p) == ("win", 10) and outcome(resolved, o.bet_id) == ("win", 12)
+    assert bet.outcome == B.WIN
 
 
 def test_a_new_bet_has_not_stood_a_roll_and_stands_until_one_decides_it():

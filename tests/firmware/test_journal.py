@@ -68,6 +68,22 @@ def test_checkpoint_restarts_the_log_and_removes_the_old_file():
         assert list(Journal(state, "j").records()) == [(SNAPSHOT, b"second")]
 
 
+def test_the_boards_own_files_are_the_builtins_with_no_call_of_the_journals_around_them():
+    # Issue 14: a pass's journal writes each open a file (the table journal's record, the link store's
+    # frames): the board's files are reached through the builtin open and os's functions themselves,
+    # not through a Python method of FlashFiles around each (a call less a write).
+    files = jn.FlashFiles()
+    assert files.open is open and files.remove is os.remove and files.stat is os.stat and files.rename is os.rename
+    with ScratchDir() as d:
+        j = Journal(d, "t")
+        assert j._fs.open is open
+        j.append(1, b"abc")                       # (starts the file: its base)
+        writes, written = j.writes, j.bytes_written
+        j.append(2, b"defg")
+        assert list(j.records()) == [(1, b"abc"), (2, b"defg")]
+        assert j.writes == writes + 1 and j.bytes_written == written + 4 + record.OVERHEAD
+
+
 def test_writes_counted_one_per_append_one_plus_a_remove_per_checkpoint():
     with ScratchDir() as state:
         j = Journal(state, "j")

@@ -107,6 +107,9 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
 
     # -- COME_OUT and POINT -----------------------------------------------------------------
     def _on_game(self, kind, a, b):
+        if kind == TICK:                                 # every pass's: the clock only (as _anywhere takes it),
+            self._common(kind, a, b)                     # no button or game event asked first
+            return STAY
         if kind == THROW:
             if self.link_backlog and not self.engine.point:
                 # A come-out (a new line-bet round, art. 5(2)(1)) while the host link is backed up:

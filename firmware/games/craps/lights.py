@@ -60,9 +60,12 @@ class CrapsLights:
         lights = self.lights
         shown = lights.colours                           # what each zone has now (ZoneLights)
         frame = self._frame
-        if frame is None or len(frame) != len(shown):
-            frame = self._frame = [pixels.DIM] * len(shown)
-            self._dim_frame = [pixels.DIM] * len(shown)
+        zones = len(shown)
+        if frame is None or len(frame) != zones + 1:
+            # One entry more than the zones: a bet without a light (index -1) sets that last one,
+            # never shown, instead of a test of its index a bet.
+            frame = self._frame = [pixels.DIM] * (zones + 1)
+            self._dim_frame = [pixels.DIM] * (zones + 1)
         else:
             frame[:] = self._dim_frame                   # (one store in C, lists of one length)
         engine = self.engine
@@ -72,8 +75,7 @@ class CrapsLights:
                 i, colour = bet_lights[bet.kind * 16 + bet.number]   # subscript: no method call a bet)
             except KeyError:
                 i, colour = self._bet_light(bet.kind, bet.number)
-            if i >= 0:
-                frame[i] = colour
+            frame[i] = colour                            # (-1: the entry past the zones)
         decided = self.decided
         if decided:
             marks = self._decided_marks
@@ -91,7 +93,7 @@ class CrapsLights:
         for refusal in self.refusals:                    # a refused placement or take-down
             kind, number = KIND_NUMBER[refusal[1]]
             self._frame_light(frame, B.zone_name(kind, number), pixels.RED)
-        for i in range(len(frame)):
+        for i in range(zones):
             colour = frame[i]
             if shown[i] is not colour:                   # ZoneLights.set's own test, without its call
                 lights.set(i, colour)

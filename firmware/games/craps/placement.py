@@ -39,12 +39,13 @@ _FIELD = const(15)            # bets.FIELD, a const of this module: no lookup a 
 # place_reading's stake units by zone (_reading_units): a unit > 0 once learnt, 0 before; these below 0
 _STOP = const(-1)             # odds: the caller finds the line bet they back
 _CLOSED = const(-2)           # a line bet the phase refuses: place_known's reason
+_NO_CAP = const(0x3FFFFFFF)   # place_reading's cap without a table maximum (a larger stake: place_known's)
 
 
-def _reading_units(kind_number):
-    """(puck OFF, puck ON, the Field's zone or -1): each phase's list of every zone's stake unit for
-    place_reading, learnt as bets come (0 until then), or _STOP for odds and _CLOSED for the line
-    bets the phase refuses (place_known's phase checks)."""
+def _reading_units(kind_number, minimum):
+    """[puck OFF, puck ON, the Field's zone or -1, minimum]: each phase's list of every zone's unit for
+    place_reading, learnt as bets come (0 until then: _unit), or _STOP for odds and _CLOSED for the
+    line bets the phase refuses (place_known's phase checks); for the table minimum given."""
     lists = []
     field = -1
     for closed in (_POINT_LINE, _COME_OUT_LINE):
@@ -59,12 +60,37 @@ def _reading_units(kind_number):
             if k == _FIELD:
                 field = z
         lists.append(units)
-    return lists[0], lists[1], field
+    return [lists[0], lists[1], field, minimum]
+
+
+def _unit(k, number, field_12, minimum):
+    """A zone's unit for place_reading: the least common multiple of the table minimum (art. 5(6))
+    and the stake unit that pays exactly (place_known's last check), so that one remainder makes both
+    checks. The Field's option is checked as place_known checks it (a wrong one raises)."""
+    if k == _FIELD:
+        B.field_12_pays(field_12)
+    q = _STAKE_UNITS.get(k << 4 | number)
+    if q is None:
+        q = B.cached_stake_quantum(k, number, field_12)
+    a, b = minimum, q
+    while b:
+        a, b = b, a % b
+    return minimum * q // a
 
 
 class Bet:
     """One stake on the layout. number: own point (line bets, 0 before it has one), the
-    point behind which odds stand, or the hard/big number."""
+    point behind which odds stand, or the hard/big number.
+
+    An instance's attributes live in a dict that grows 0 -> 2 -> 4 -> 6 -> 8 entries as they are stored
+    (MicroPython): the five every bet has and a roll reads are its own; the others are the class's until
+    a bet has its own (odds' parent; a roll stood through, a line bet's outcome), so a bet of a reading
+    (50 at a CLOSE) is made with three growths of its dict, not four. (A number read from the class
+    costs every roll and render more than its store saves.)"""
+
+    parent = None                 # the Bet backed by odds
+    in_action = False             # has stood through a valid roll
+    outcome = _STAND              # a line bet's settlement code of the current roll (its odds read it)
 
     def __init__(self, bet_id, seat, kind, amount, number, parent):
         self.bet_id = bet_id
@@ -72,9 +98,8 @@ class Bet:
         self.kind = kind
         self.amount = amount
         self.number = number
-        self.parent = parent      # Bet backed by odds, else None
-        self.in_action = False    # has stood through a valid roll
-        self.outcome = _STAND     # settlement code of the current roll (odds look at their parent's)
+        if parent is not None:
+            self.parent = parent
 
 
 class Placement:
@@ -200,17 +225,18 @@ class Placement:
         slot of each bet placed is appended to placed_slots too."""
         s = self.settings
         minimum = s.minimum
-        maximum = s.maximum
+        cap = s.maximum or _NO_CAP
         field_12 = s.field_12
         plan = self._zone_units                          # (_reading_units)
-        if plan is None or len(plan[0]) != len(kind_number):
-            plan = self._zone_units = _reading_units(kind_number)
+        if plan is None or len(plan[0]) != len(kind_number) or plan[3] != minimum:
+            plan = self._zone_units = _reading_units(kind_number, minimum)
         units = plan[1 if self.point else 0]
         if plan[2] >= 0:
             units[plan[2]] = 0                           # the Field's unit learnt once a reading: its option
         bets = self.bets                                 # (field_12) checked as place_known checks it
         room = s.max_open_bets - len(bets)               # bets the table may still hold
         next_id = self.next_id                           # (self.next_id written back before any other call)
+        new = object.__new__
         n = len(chips)
         for at in range(at, n):
             slot = chips[at]
@@ -221,28 +247,30 @@ class Placement:
                 continue
             seat = slot // width
             z = slot - seat * width
-            u = units[z]                                 # the stake unit; 0: not learnt; < 0: see below
-            # place_known's checks, in its order, all passed: placed here (any failing: place_known's reason)
-            if u >= 0 and not amount % minimum and not (maximum and amount > maximum) and room > 0:
+            u = units[z]                                 # the zone's unit; 0: not learnt; < 0: see above
+            if not u and not amount % minimum and amount <= cap and room > 0:
+                # place_known's checks before the Field's option and the payout's, passed: the unit learnt
+                self.next_id = next_id                   # (a wrong Field option raises, as place_known)
                 k, number = kind_number[z]
-                if not u:
-                    if k == _FIELD:
-                        self.next_id = next_id
-                        B.field_12_pays(field_12)        # the option, as place_known checks it (a wrong one raises)
-                    u = _STAKE_UNITS.get(k << 4 | number)
-                    if u is None:
-                        self.next_id = next_id
-                        u = B.cached_stake_quantum(k, number, field_12)
-                    units[z] = u
-                if not amount % u:
-                    bets.append(Bet(next_id, seat, k, amount, number, None))
-                    placed[slot] = next_id
-                    placed_slots.append(slot)
-                    bet_zone[next_id] = z
-                    next_id += 1
-                    room -= 1
-                    continue
-            elif u == _STOP:                             # odds: the caller's
+                u = units[z] = _unit(k, number, field_12, minimum)
+            # place_known's checks, in its order, all passed (a multiple of the minimum and of the payout's
+            # unit: of u): placed here; any failing: place_known's reason
+            if u > 0 and not amount % u and amount <= cap and room > 0:
+                k, number = kind_number[z]
+                bet = new(Bet)                           # Bet(next_id, seat, k, amount, number, None), its
+                bet.bet_id = next_id                     # __init__'s stores made here: a call less a bet
+                bet.seat = seat                          # (~0.4 us in the VM; tests check the bets are alike)
+                bet.kind = k
+                bet.amount = amount
+                bet.number = number
+                bets.append(bet)
+                placed[slot] = next_id
+                placed_slots.append(slot)
+                bet_zone[next_id] = z
+                next_id += 1
+                room -= 1
+                continue
+            if u == _STOP:                               # odds: the caller's
                 self.next_id = next_id
                 return at
             k, number = kind_number[z]

@@ -182,6 +182,7 @@ class CrapsTable(Placement):
                 if code == move:
                     b.number = total
                     code = stand
+                b.outcome = code                      # odds (after their line bet) read it; no other bet's is read
             elif g == _ODDS:
                 pcode = b.parent.outcome
                 if pcode == stand:
@@ -204,7 +205,6 @@ class CrapsTable(Placement):
                 code, win, stake = out
             else:
                 code, win, stake = settle_prop(k, b.number, d1, d2, field_12)
-            b.outcome = code
             if code == stand:
                 b.in_action = True
                 keep.append(b)

@@ -176,7 +176,8 @@ def _bets(f, settings, next_id):
         elif parent:
             f.fail("no bet behind a bet that is not odds", flat[k:k + _BET_FIELDS])
         bet = Bet(bet_id, seat, kind, amount, number, backed)
-        bet.in_action = in_action == 1
+        if in_action == 1:
+            bet.in_action = True                 # (else the class's False: no seventh attribute stored)
         by_id[bet_id] = bet
         bets.append(bet)
         if zone >= 0:
