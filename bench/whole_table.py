@@ -35,6 +35,7 @@ FIGURES = (
     ("baccarat_max_us", "  the slowest of each round's events", None),
     ("craps_close_us", "Craps: the pass reading CLOSE of a 50-bet reading (50 bets placed), lights, report", 1.0),
     ("craps_bets_us", "  all 12 passes of that reading (each line read in a pass of its own)", None),
+    ("craps_placing_us", "Craps: placing those 50 bets (the CLOSE's dispatch: checked, placed, lights' frame)", 1.0),
     ("craps_throw_us", "Craps: one throw resolving 50 open bets of 10 seats, lights, report", 2.0),
     ("craps_throw_max_us", "  the slowest of each round's events", None),
     ("omaha_us", "Omaha: the river's last check of 10 seats, 3 pots (side pots), reports, lights", 5.0),
@@ -337,7 +338,8 @@ def main(argv=None):
     ap.add_argument("--rp2040-us-per-iter", type=float, default=RP2040_US_PER_ITER,
                     help="RP2040 time per calibration iteration (default %.1f: an assumption)" % RP2040_US_PER_ITER)
     ap.add_argument("--rounds", type=int, help="timing: rounds (default 11)")
-    ap.add_argument("--events", type=int, help="timing: events of each kind per round (default 9)")
+    ap.add_argument("--events", type=int, help="timing: events of each kind per round (default 9; at least 2: every"
+                    " other Craps reading times its placing alone)")
     ap.add_argument("--memory", action="store_true", help="also run bench/memory_vm.py")
     ap.add_argument("--memory-only", action="store_true", help="only bench/memory_vm.py")
     ap.add_argument("--profile", action="store_true", help="only bench/profile_pass.py: the passes in parts")
@@ -349,6 +351,8 @@ def main(argv=None):
     ap.add_argument("--rounds-per-call", type=int, default=20,
                     help="memory: rounds per VM run call (default 20; the VM frees a call's garbage after it)")
     a = ap.parse_args(argv)
+    if a.events is not None and a.events < 2:
+        ap.error("--events: at least 2")
     print(benchutil.machine())
     if a.profile:
         sys.stdout.write(run_vm("profile_pass.py", steps=True))
