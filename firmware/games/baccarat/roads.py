@@ -273,8 +273,9 @@ class Layout:
         self.n = 0                      # cells placed
         self.last = 0                   # the rightmost column used
 
-    def add(self, new_column):
-        """Place the next cell: the first of a new logical column (a new streak) or the next of the last."""
+    def add(self, new_column, visible=1):
+        """Place the next cell: the first of a new logical column (a new streak) or the next of the last.
+        Returns first(visible) after it (a display placing a cell asks where its view starts: one call)."""
         ceiling = self.ceiling
         if new_column:
             col = self.start + 1
@@ -298,8 +299,10 @@ class Layout:
         self.row = row
         self.turned = turned
         self.n += 1
-        if col > self.last:
-            self.last = col
+        last = self.last
+        if col > last:
+            self.last = last = col
+        return last + 1 - visible if last >= visible else 0
 
     def first(self, visible):
         """First display column to show so that the last one is on screen ."""
