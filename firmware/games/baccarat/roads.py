@@ -125,12 +125,23 @@ class Roads:
             self.ties[0] = self.leading_ties
         self.n_entries = n + 1
         n_marks = self.n_marks
+        marks = self.marks
         for i in range(3):
-            mark = derived_mark(lengths, column, row, _DERIVED_K[i])
-            if mark is not None:
-                k = n_marks[i]
-                self.marks[i][k] = mark
-                n_marks[i] = k + 1
+            # derived_mark(lengths, column, row, k), inline (its three calls were a third of a result's
+            # add() in the last card's pass): a new column compares the two columns before it, k apart;
+            # further down a column, the column k to the left has a cell at this row or not.
+            k = _DERIVED_K[i]
+            if row == 0:
+                if column <= k:
+                    continue                        # no mark yet
+                mark = RED if lengths[column - 1] == lengths[column - 1 - k] else BLUE
+            else:
+                if column < k:
+                    continue
+                mark = BLUE if lengths[column - k] == row else RED
+            m = n_marks[i]
+            marks[i][m] = mark
+            n_marks[i] = m + 1
 
     def _last_winner(self):
         # The last column's winner is the last entry's.
