@@ -24,9 +24,9 @@ _PROMPTS = {
 # The last line made for each hand name: (hand, its length then, the line, its total). A round's
 # hands only grow (cards are appended), so a hand that is the same list at the same length has the
 # same line, and at one card more the line before without its " =<total>" (a total is one digit),
-# the new card's name and the total with its value (art. 5: the values' sum modulo 10), in one
-# format: the dealer display redraws after every event, and its hand lines change only when a card
-# comes, by one card.
+# the new card's name and the total with its value (art. 5: the values' sum modulo 10; rules.VALUES by
+# rank), in one format: the dealer display redraws after every event, and its hand lines change only
+# when a card comes, by one card.
 _HAND_LINES = {}
 
 
@@ -40,8 +40,9 @@ def _hand_line(name, hand):
             return last[2]
         if last[1] == n - 1:
             card = hand[n - 1]
-            total = (last[3] + rules.value(card)) % 10
-            line = "%s %s =%d" % (last[2][:-3], cards.name(card), total)
+            code = cards.name(card)                 # (checks the card: rules.value() would again)
+            total = (last[3] + rules.VALUES[card >> 2]) % 10
+            line = "%s %s =%d" % (last[2][:-3], code, total)
             _HAND_LINES[name] = (hand, n, line, total)
             return line
     total = rules.total(hand)
