@@ -260,7 +260,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         if not void:
             result = record.result
             if not record.demo:
-                if self.roads.bead_count() >= MAX_ROUNDS:
+                if self.roads.n_beads >= MAX_ROUNDS:
                     # Only an automatic shuffler's shoe never ends (art. 2(3): no cut card):
                     # its roads start again rather than overflow.
                     self.roads = Roads()
