@@ -82,18 +82,11 @@ def rom_code(ch):
 _NOT_ROM = re.compile(b"[^ -[\\]-}]")
 
 
-def _encode(text, row, cols, blank):
-    """text's ROM A00 codes into row[:cols], cut or padded with spaces (blank: cols of them). Returns
-    how many characters came from the text (the rest are the padding's spaces)."""
-    data = text.encode()
+def _encode(text, data, row, cols):
+    """text's ROM A00 codes into row[:cols], cut or padded with spaces, where a byte of data (text's
+    UTF-8) is not its own code (show() copies a text whose every byte is, the usual case). Returns how
+    many characters came from the text (the rest are the padding's spaces)."""
     n = len(data)
-    if n == len(text) and _NOT_ROM.search(data) is None:
-        if n >= cols:                           # each byte its own code: slice stores, in C
-            row[:] = memoryview(data)[:cols]
-            return cols
-        row[:] = blank                          # the spaces, then the text over them: two stores of
-        row[:n] = data                          # their own lengths (a slice of spaces made none)
-        return n
     if n == len(text):                          # ASCII: a byte is its character (no str per character)
         for c in range(cols):
             if c < n:
@@ -355,7 +348,19 @@ class CharLCD:
                     i2c = self.i2c
                     bus_addr = self.addr
                     mv = self._mv
-            n = _encode(text, row, cols, blank)
+            # The row's codes: each byte of the text its own code (the usual case) copied by slice
+            # stores, in C (a slice of spaces made none); any other text through _encode().
+            data = text.encode()
+            n = len(data)
+            if n == len(text) and _NOT_ROM.search(data) is None:
+                if n >= cols:
+                    row[:] = memoryview(data)[:cols]
+                    n = cols
+                else:
+                    row[:] = blank              # the spaces, then the text over them
+                    row[:n] = data
+            else:
+                n = _encode(text, data, row, cols)
             shown = all_shown[y]
             if row != shown:
                 first = 0
