@@ -62,7 +62,8 @@ def name(card):
 
 
 def names(cards):
-    return [name(c) for c in cards]
+    # name() of each, its test in line (a hand's names in a report: no call a card)
+    return [_NAMES[c] if type(c) is int and 0 <= c < DECK_SIZE else _NAMES[check(c)] for c in cards]
 
 
 def rank(card):
