@@ -292,12 +292,13 @@ def settle_zone(settings, result, zone, amount):
     raise RuleError("unknown bet zone %r: expected one of %s" % (zone, ", ".join(ZONES)))
 
 
-# settle_nets' outcome per zone (terms), as settle_zone decides it.
+# settle_nets' outcome per zone (terms), as settle_zone decides it (the hand wins last: settle_nets tests
+# kind >= _PLAYER_WIN for either).
 _LOSE = const(0)          # -amount
 _PUSH = const(1)          # 0: Banker/Player on a tie (art. 11), the table's tie option checked at each bet
 _TIE_WIN = const(2)       # amount * tie_odds (art. 16), the method checked at each bet
 _PAIR_WIN = const(3)      # amount * PAIR_ODDS (art. 16)
-_PLAYER_WIN = const(4)    # amount - commission on the player's total (art. 17); the hand wins last (kind >= _PLAYER_WIN)
+_PLAYER_WIN = const(4)    # amount - commission on the player's total (art. 17)
 _BANKER_WIN = const(5)    # amount - commission on the banker's total
 
 
