@@ -2,11 +2,12 @@
 #
 # card = rank_index * 4 + suit_index, rank_index 0 (deuce) .. 12 (ace),
 # suit_index 0..3 for c d h s. Ints keep hands allocation-free on MicroPython.
+from firmware.compat import const
 from firmware.errors import CardCodeError, IntegrityError
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
-DECK_SIZE = 52
+DECK_SIZE = const(52)       # (const: name() and check() compare with the number, no global looked up)
 
 
 def parse(code):
@@ -62,7 +63,8 @@ def name(card):
 
 
 def names(cards):
-    return [name(c) for c in cards]
+    # name() of each, its test in line (a hand's names in a report: no call a card)
+    return [_NAMES[c] if type(c) is int and 0 <= c < DECK_SIZE else _NAMES[check(c)] for c in cards]
 
 
 def rank(card):

@@ -167,11 +167,25 @@ class Frame:
         if d1 > 15 or d2 > 15:
             return BAD_SYNTAX
         counter = (d1 << 4) | d2
-        end = 6
-        while end < body and 65 <= line[end] <= 90:
-            end += 1
-        if end == 6 or end - 6 > MAX_TYPE or (end < body and line[end] != _SPACE):
-            return BAD_SYNTAX
+        # The type word runs to the first space (or the body's end), found in C; a type's name there
+        # (bytes.startswith at its offset: bytes, bytearray, in C, no slice) is a word of 1..MAX_TYPE
+        # capitals (Frame() checked the names), any other word is checked a byte at a time.
+        end = line.find(b" ", 6, body)
+        if end < 0:
+            end = body
+        types = self.types
+        t = -1
+        for k in range(len(types)):
+            name = types[k][0]
+            if len(name) == end - 6 and line.startswith(name, 6):
+                t = k
+                break
+        if t < 0:
+            k = 6
+            while k < end and 65 <= line[k] <= 90:
+                k += 1
+            if k != end or end == 6 or end - 6 > MAX_TYPE:
+                return BAD_SYNTAX
         status = self._split_args(line, end, body)
         if status != OK:
             return status
@@ -180,15 +194,12 @@ class Frame:
         if line[1] - 48 != self.version:
             return BAD_VERSION
         self.counter = counter
-        types = self.types
-        for t in range(len(types)):
-            name = types[t][0]
-            if len(name) == end - 6 and line.startswith(name, 6):     # (bytes, bytearray: in C, no slice)
-                self.type = t
-                if not types[t][1] <= self.nargs <= types[t][2]:
-                    return BAD_ARGS
-                return OK
-        return UNKNOWN_TYPE
+        if t < 0:
+            return UNKNOWN_TYPE
+        self.type = t
+        if not types[t][1] <= self.nargs <= types[t][2]:
+            return BAD_ARGS
+        return OK
 
     def _split_args(self, line, i, body):
         """Words separated by one space from line[i] (a space or body) to body."""

@@ -21,27 +21,47 @@ class Buttons:
         self.pressed = bytearray(n)     # debounced state
         self._count = bytearray(n)      # consecutive polls disagreeing with the state
         self._held = array("H", [0] * n)  # polls since the debounced press (stops at long_polls)
+        # Every button up as debounced and none counting (the usual case): a poll reads each pin and
+        # has nothing to do unless one reads down (the loop below costs ~1.5 times as much a poll).
+        self._quiet = True
 
     def poll(self, queue):
         """Read every pin once; post BUTTON events for debounced changes and long presses."""
+        if self._quiet:
+            i = 0
+            for pin in self.pins:
+                if not pin.value():                 # down: its count starts (as the loop below would)
+                    self._quiet = False
+                    self._disagree(i, 1, queue)
+                i += 1
+            return
         pressed = self.pressed
         count = self._count
+        quiet = True
         i = 0
         for pin in self.pins:
             level_pressed = 0 if pin.value() else 1
             if level_pressed == pressed[i]:         # as debounced (the usual case: nothing to post)
                 if count[i]:
                     count[i] = 0
-                if level_pressed and self._held[i] < self.long_polls:
-                    self._held[i] += 1
-                    if self._held[i] == self.long_polls:
-                        queue.put(BUTTON, i, BUTTON_LONG)
-                i += 1
-                continue
-            count[i] += 1
-            if count[i] >= self.stable_polls:
-                count[i] = 0
-                pressed[i] = level_pressed
-                self._held[i] = 0
-                queue.put(BUTTON, i, BUTTON_PRESSED if level_pressed else BUTTON_RELEASED)
+                if level_pressed:
+                    quiet = False
+                    if self._held[i] < self.long_polls:
+                        self._held[i] += 1
+                        if self._held[i] == self.long_polls:
+                            queue.put(BUTTON, i, BUTTON_LONG)
+            else:
+                quiet = False
+                self._disagree(i, level_pressed, queue)
             i += 1
+        self._quiet = quiet
+
+    def _disagree(self, i, level_pressed, queue):
+        """Button i read the other way than debounced: one poll more; a change after stable_polls."""
+        count = self._count
+        count[i] += 1
+        if count[i] >= self.stable_polls:
+            count[i] = 0
+            self.pressed[i] = level_pressed
+            self._held[i] = 0
+            queue.put(BUTTON, i, BUTTON_PRESSED if level_pressed else BUTTON_RELEASED)

@@ -82,18 +82,11 @@ def rom_code(ch):
 _NOT_ROM = re.compile(b"[^ -[\\]-}]")
 
 
-def _encode(text, row, cols, blank):
-    """text's ROM A00 codes into row[:cols], cut or padded with spaces (blank: cols of them). Returns
-    how many characters came from the text (the rest are the padding's spaces)."""
-    data = text.encode()
+def _encode(text, data, row, cols):
+    """text's ROM A00 codes into row[:cols], cut or padded with spaces, where a byte of data (text's
+    UTF-8) is not its own code (show() copies a text whose every byte is, the usual case). Returns how
+    many characters came from the text (the rest are the padding's spaces)."""
     n = len(data)
-    if n == len(text) and _NOT_ROM.search(data) is None:
-        if n >= cols:                           # each byte its own code: slice stores, in C
-            row[:] = memoryview(data)[:cols]
-            return cols
-        row[:] = blank                          # the spaces, then the text over them: two stores of
-        row[:n] = data                          # their own lengths (a slice of spaces made none)
-        return n
     if n == len(text):                          # ASCII: a byte is its character (no str per character)
         for c in range(cols):
             if c < n:
@@ -328,18 +321,47 @@ class CharLCD:
         Returns the number of rows written.
         """
         written = 0
-        row = self._row
-        cols = self.cols
         texts = self._texts
-        lengths = self._lengths
         n_lines = len(lines)
+        row = None
         for y in range(self.rows):
             text = lines[y] if y < n_lines else ""
             if text == texts[y]:
                 continue            # shows this very text (one string compare, not 20 characters encoded)
             texts[y] = text
-            n = _encode(text, row, cols, self._blank)
-            shown = self._shown[y]
+            if row is None:
+                # The first row that changed: what a row's writing reads, as locals once a show (an
+                # attribute read a use was ~1 us of a row's ~12 in the VM; a show without a change
+                # reads none of them).
+                row = self._row
+                cols = self.cols
+                lengths = self._lengths
+                blank = self._blank
+                all_shown = self._shown
+                blits = self._framebuf is not None
+                if blits:
+                    dst = self._dst
+                    src = self._src
+                    high, low = self._palettes
+                    buf = self._buf
+                    bl = self._bl
+                    i2c = self.i2c
+                    bus_addr = self.addr
+                    mv = self._mv
+            # The row's codes: each byte of the text its own code (the usual case) copied by slice
+            # stores, in C (a slice of spaces made none); any other text through _encode().
+            data = text.encode()
+            n = len(data)
+            if n == len(text) and _NOT_ROM.search(data) is None:
+                if n >= cols:
+                    row[:] = memoryview(data)[:cols]
+                    n = cols
+                else:
+                    row[:] = blank              # the spaces, then the text over them
+                    row[:n] = data
+            else:
+                n = _encode(text, data, row, cols)
+            shown = all_shown[y]
             if row != shown:
                 first = 0
                 while row[first] == shown[first]:
@@ -349,22 +371,20 @@ class CharLCD:
                     end -= 1
                 # the row's address (_address, inlined: a call per row)
                 addr = first + (0x40 if y & 1 else 0) + (cols if y & 2 else 0)
-                if self._framebuf is not None:
+                if blits:
                     # _data()'s blits and command here (two calls a row fewer): every character's
                     # bus bytes (character k at 4 + 4 k), the "set DDRAM address" command's in the
                     # four bytes before the first changed one, those bytes sent in one transaction.
-                    palettes = self._palettes
-                    self._dst.blit(self._src, 0, 0, -1, palettes[0])
-                    self._dst.blit(self._src, 1, 0, -1, palettes[1])
-                    buf = self._buf
+                    dst.blit(src, 0, 0, -1, high)
+                    dst.blit(src, 1, 0, -1, low)
                     i = 4 * first
-                    hi = (_LCD_DDRAM | addr) & 0xF0 | self._bl
-                    lo = (addr << 4) & 0xF0 | self._bl
+                    hi = (_LCD_DDRAM | addr) & 0xF0 | bl
+                    lo = (addr << 4) & 0xF0 | bl
                     buf[i] = hi | _MASK_E
                     buf[i + 1] = hi
                     buf[i + 2] = lo | _MASK_E
                     buf[i + 3] = lo
-                    self.i2c.writeto(self.addr, self._mv[i:4 * end + 4])
+                    i2c.writeto(bus_addr, mv[i:4 * end + 4])
                 else:
                     self._data(row, end - first, first, addr)
                 shown[:] = row

@@ -157,3 +157,35 @@ def test_the_result_display_counts_without_a_list_of_the_shoe():
         raise AssertionError("bead_plate() built for the result display")
     Table.roads.bead_plate = refused
     assert screens.result_lines(Table, {}, [])[3] == "B3 P1 T1"
+
+
+def test_add_marks_the_derived_roads_as_derived_mark_does_without_calling_it():
+    # add() derives each road's mark in line (the last card's pass: no call a road); its marks are the
+    # ones derived_mark() gives, which next_marks() asks before the result: over random shoes.
+    state = [9]
+
+    def rnd(n):
+        state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        return (state[0] >> 8) % n
+
+    derived_mark = br.derived_mark
+    calls = [0]
+
+    def counted(lengths, column, row, k):
+        calls[0] += 1
+        return derived_mark(lengths, column, row, k)
+    for shoe in range(12):
+        roads = br.Roads()
+        for _ in range(70):
+            winner = (PLAYER, BANKER, TIE)[0 if rnd(100) < 45 else (1 if rnd(100) < 85 else 2)]
+            want = roads.next_marks(winner) if winner != TIE else (None, None, None)
+            before = [roads.n_marks[i] for i in range(3)]
+            br.derived_mark = counted
+            try:
+                roads.add(winner, rnd(10) == 0, rnd(10) == 0)
+            finally:
+                br.derived_mark = derived_mark
+            got = tuple(roads.marks[i][before[i]] if roads.n_marks[i] > before[i] else None for i in range(3))
+            assert got == want, (shoe, got, want)
+            assert all(roads.n_marks[i] - before[i] == (want[i] is not None) for i in range(3))
+    assert calls[0] == 0

@@ -395,3 +395,22 @@ def test_whole_shoe_end_to_end_with_roads():
     assert rec.last and pos >= 312 - 14 and shoe.remaining == 312 - pos
     assert sum(shoe.counts) == shoe.remaining
     assert roads.n_beads == shoe.live_rounds == shoe.rounds
+
+
+def test_a_deal_without_a_sensed_hand_asks_no_hand_due_and_one_with_a_hand_is_still_checked():
+    # A table that does not sense where a card is placed deals hand=None: the card goes to the hand
+    # due (the round decides), Shoe.deal asks Round.expected() nothing; a sensed hand is compared (art. 10).
+    shoe = ready_shoe()
+    rnd = shoe.start_round()
+    asked = []
+    expected = rnd.expected
+
+    def counted():
+        asked.append(1)
+        return expected()
+    rnd.expected = counted
+    assert shoe.deal(C("9h")) == PLAYER and shoe.deal(C("5d")) == BANKER
+    assert asked == []
+    assert shoe.deal(C("Kc"), PLAYER) == PLAYER and asked == [1]
+    err = raises(bs.DealingError, shoe.deal, C("2s"), PLAYER)
+    assert err.kind == bs.WRONG_HAND and asked == [1, 1]

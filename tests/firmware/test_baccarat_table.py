@@ -453,6 +453,40 @@ def test_the_result_nets_only_the_slots_the_round_was_bet_on():
     assert rig.table._n_slots == 4
 
 
+def test_the_seat_lights_sum_each_seats_slots_up_to_the_end_found_with_them():
+    # The round's bet slots are found with where each seat's end (_seat_ends): the result's seat light
+    # sums that seat's nets (green > 0, white 0, off < 0 or no chips), whatever seats bet or not.
+    from firmware.games.baccarat import rules
+    width = len(rules.ZONES)
+    state = [5]
+
+    def rnd(n):
+        state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
+        return (state[0] >> 8) % n
+
+    rig = Rig()
+    rig.new_shoe()
+    deals = ("9h 5d Kc 2s", "3c 4d 2h 2s Ac 9d", "5h 9d Kc Qs", "9c 9d Kh Ks")   # P, P, B, tie
+    for trial in range(8):                                  # (6 decks: no card out more than 6 times)
+        bets = {}
+        for seat in (1, 2, 3):
+            zones = dict((zone, (10, 100)[rnd(2)]) for zone in rules.ZONES if rnd(3) == 0)
+            if zones:
+                bets[seat] = zones
+        rig.bets(bets)
+        rig.cards(deals[trial % len(deals)])
+        t = rig.table
+        assert t.state == bc.BETTING and t.record.number == trial + 1, trial
+        assert [t._seat_ends[s] for s in range(3)] == [
+            sum(1 for i in range((s + 1) * width) if t.round_bets[i]) for s in range(3)], trial
+        for seat in (1, 2, 3):
+            nets = [t.nets[(seat - 1) * width + z] for z in range(width)]
+            net = sum(nets)
+            want = pixels.OFF if seat not in bets else (
+                pixels.GREEN if net > 0 else (pixels.WHITE if net == 0 else pixels.OFF))
+            assert rig.colour("seat%d" % seat) == want, (trial, seat, bets, nets)
+
+
 def test_a_hand_line_is_made_again_only_when_its_hand_has_a_new_card():
     # The dealer display is redrawn after every event; a hand's line (names, total) only changes with a
     # card: a new hand is totalled whole, one card more adds that card's value to the total before.
@@ -478,7 +512,8 @@ def test_a_hand_line_is_made_again_only_when_its_hand_has_a_new_card():
         assert made == []                                   # nothing new: the lines made before
         rig.card("2s")
         assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 9h Kc =9", "B 5d 2s =7"]
-        assert made == ["card"]                             # the banker's hand alone, its new card's value
+        assert made == []                                   # the banker's hand alone: its new card's value
+        #                                                     read from rules.VALUES (cards.name checked it)
         rig.bets({1: {"banker": 100}})
         rig.cards("4c 2d 3h Ah")                            # the next round: new hands, new lines
         made[:] = []

@@ -39,3 +39,23 @@ def test_card_number_outside_the_deck_is_an_integrity_alarm():
         raises(IntegrityError, cards.check, bad)
         raises(IntegrityError, cards.name, bad)
     assert cards.check(0) == 0 and cards.check(51) == 51
+
+
+def test_names_are_name_of_each_card_without_a_call_a_card_and_refuse_what_name_refuses():
+    # names() tests each card in line (a report names a hand's cards): the same codes as name(), the
+    # same refusal of anything but a card 0..51 (bool, float, out of the deck), no call of name().
+    name = cards.name
+    calls = []
+
+    def counted(card):
+        calls.append(card)
+        return name(card)
+    cards.name = counted
+    try:
+        assert cards.names(list(range(52))) == [name(c) for c in range(52)]
+        assert cards.names(()) == [] and cards.names((51, 0)) == ["As", "2c"]
+        for bad in (52, -1, True, False, 1.0, "1", None, 2 ** 40):
+            raises(IntegrityError, cards.names, [0, bad, 1])
+    finally:
+        cards.name = name
+    assert calls == []

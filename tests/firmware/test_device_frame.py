@@ -318,3 +318,44 @@ def test_the_message_type_is_found_by_startswith_in_c_not_a_byte_loop():
     finally:
         df.same = same
     assert calls[0] == 0
+
+
+class _CountedLine:
+    """A line that counts the reads of each of its bytes by index (find and startswith: the bytes' own)."""
+
+    def __init__(self, data):
+        self.data = data
+        self.reads = [0] * len(data)
+
+    def __len__(self):
+        return len(self.data)
+
+    def __getitem__(self, i):
+        self.reads[i] += 1
+        return self.data[i]
+
+    def find(self, sub, start, end):
+        return self.data.find(sub, start, end)
+
+    def startswith(self, prefix, start):
+        return self.data.startswith(prefix, start)
+
+
+def test_a_known_types_word_is_found_by_find_and_startswith_its_bytes_read_only_by_the_crc():
+    # The type word's end is found by bytes.find (in C) and a known type's name matched there by
+    # startswith: no loop reads its letters (the CRC reads every body byte once); a word that is no
+    # type is still checked a byte at a time (BAD_SYNTAX or UNKNOWN_TYPE as before).
+    for line, status in ((KNOWN, df.OK), (df.encode("S", 1, 3, "CUT"), df.OK),
+                         (df.encode("S", 1, 4, "SEAT", (1, 2)), df.OK),
+                         (df.encode("S", 1, 5, "CARD", ("Ah",)), df.BAD_ARGS)):
+        counted = _CountedLine(line)
+        frame = Frame(b"S", 1, TYPES)
+        assert frame.decode(counted) == status, line
+        word_end = line.find(b" ", 6, len(line) - 5)
+        word_end = len(line) - 5 if word_end < 0 else word_end
+        assert counted.reads[6:word_end] == [1] * (word_end - 6), (line, counted.reads)
+    for body, status in ((b"S1 2A SHUFFLE", df.UNKNOWN_TYPE), (b"S1 2A CAR1D Ah D", df.BAD_SYNTAX),
+                         (b"S1 2A CARDx Ah D", df.BAD_SYNTAX), (b"S1 2A  Ah D", df.BAD_SYNTAX),
+                         (b"S1 2A CARDCARDS", df.BAD_SYNTAX), (b"S1 2A CARD\x01 Ah", df.BAD_SYNTAX)):
+        counted = _CountedLine(_sealed(body))
+        assert Frame(b"S", 1, TYPES).decode(counted) == status, body

@@ -189,8 +189,10 @@ def test_layout_places_entry_by_entry_as_place_into():
         k = 0
         for length in lengths:
             for i in range(length):
-                layout.add(i == 0)
+                visible = 1 + rnd(25)
+                first = layout.add(i == 0, visible)
                 assert (layout.col, layout.row) == (cols[k], rows[k]), (trial, k)
+                assert first == layout.first(visible), (trial, k, visible)     # add() says where a view starts
                 k += 1
         assert layout.n == n and layout.last == max(cols[:n])
 
@@ -389,6 +391,30 @@ def test_a_draw_reads_the_new_beads_and_entries_in_place():
         roads.add(*result)
         sb.draw(roads)
     assert Counted.asked == 0 and sb.full_draws == 1 and roads.n_marks[0]
+    whole.draw(roads)
+    assert bufs[0] == bufs[1]
+
+
+def test_the_pair_dots_are_drawn_only_for_a_cell_with_a_pair():
+    # A bead or big-road cell without a pair makes no _pairs call (most have none); the picture is
+    # still a whole redraw's, pair dots included.
+    bufs = [bytearray(128 * 64 // 8) for _ in range(2)]
+    sb, whole = [Scoreboard(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), 128, 64) for buf in bufs]
+    roads = Roads()
+    sb.draw(roads)
+    calls = []
+    pairs = sb._pairs
+
+    def counted(x, y, player_pair, banker_pair):
+        calls.append((player_pair != 0, banker_pair != 0))
+        pairs(x, y, player_pair, banker_pair)
+    sb._pairs = counted
+    for result in ((B, False, False), (P, False, False), (B, True, False), (T, False, False), (P, False, True),
+                   (B, True, True), (B, False, False)):
+        roads.add(*result)
+        sb.draw(roads)
+    assert calls and all(player_pair or banker_pair for player_pair, banker_pair in calls), calls
+    assert (True, True) in calls and (False, True) in calls and (True, False) in calls
     whole.draw(roads)
     assert bufs[0] == bufs[1]
 

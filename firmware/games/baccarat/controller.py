@@ -64,6 +64,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         # every seat's every zone (most are empty). Any other round (a restored table's) walks round_bets.
         self._slots = array("H", [0] * (self.seats * width))
         self._n_slots = 0
+        self._seat_ends = array("H", [0] * self.seats)    # seat s's slots end at _slots[_seat_ends[s]]
         self._slots_round = False                  # (not a round, nor None: nothing taken yet)
         self._no_nets = array("i", [0] * (self.seats * width))   # nets zeroed by one slice store
         self.zone_light = [lights.index(zone) for zone in rules.ZONES]
@@ -259,7 +260,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         if not void:
             result = record.result
             if not record.demo:
-                if self.roads.bead_count() >= MAX_ROUNDS:
+                if self.roads.n_beads >= MAX_ROUNDS:
                     # Only an automatic shuffler's shoe never ends (art. 2(3): no cut card):
                     # its roads start again rather than overflow.
                     self.roads = Roads()
@@ -283,14 +284,20 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
             settle_seats(self.settings, record, self.round_bets, self.nets, self._slots, self._n_slots)
 
     def _find_slots(self):
-        """Where round_bets (the bets of self.hand) are not 0: _slots, _n_slots."""
+        """Where round_bets (the bets of self.hand) are not 0: _slots, _n_slots, and where each seat's
+        slots end in them (_seat_ends: the result's seat lights sum a seat's nets without a search)."""
         bets = self.round_bets
         slots = self._slots
+        ends = self._seat_ends
+        width = len(rules.ZONES)
         n = 0
-        for i in range(len(bets)):
-            if bets[i]:
-                slots[n] = i
-                n += 1
+        for seat in range(self.seats):
+            base = seat * width
+            for i in range(base, base + width):
+                if bets[i]:
+                    slots[n] = i
+                    n += 1
+            ends[seat] = n
         self._n_slots = n
         self._slots_round = self.hand
 

@@ -72,33 +72,29 @@ class BaccaratLights:
         if not self.has_bets:
             self._seats_off()
             return
-        # Each seat's bets from the round's bet slots (in order, so seat by seat): 14 slots of 35 in the
-        # bench's round, not every zone of every seat.
+        # Each seat's nets from the round's bet slots (14 of 35 in the bench's round), a seat's slots
+        # ending at _seat_ends[seat] (found with them): no zone of a seat without a bet is visited.
         if self._slots_round is not self.hand:
             self._find_slots()                      # a restored table: round_bets walked once
-        width = len(rules.ZONES)
         slots = self._slots
-        n = self._n_slots
+        ends = self._seat_ends
         j = 0
         nets = self.nets
         seat_light = self.seat_light
         white = pixels.WHITE
         for seat in range(self.seats):
-            end = seat * width + width
-            chips = False
-            net = 0
-            while j < n and slots[j] < end:
-                chips = True
-                net += nets[slots[j]]
-                j += 1
+            end = ends[seat]
             i = seat_light[seat]
-            if i < 0:
-                continue
-            if not chips:
+            if j == end:                            # no chips
                 colour = off
             else:
+                net = 0
+                while j < end:
+                    net += nets[slots[j]]
+                    j += 1
                 colour = win if net > 0 else (white if net == 0 else off)
-            lights.set(i, colour)
+            if i >= 0:
+                lights.set(i, colour)
 
     def _seats_off(self):
         lights = self.lights

@@ -292,7 +292,8 @@ def settle_zone(settings, result, zone, amount):
     raise RuleError("unknown bet zone %r: expected one of %s" % (zone, ", ".join(ZONES)))
 
 
-# settle_nets' outcome per zone (terms), as settle_zone decides it.
+# settle_nets' outcome per zone (terms), as settle_zone decides it (the hand wins last: settle_nets tests
+# kind >= _PLAYER_WIN for either).
 _LOSE = const(0)          # -amount
 _PUSH = const(1)          # 0: Banker/Player on a tie (art. 11), the table's tie option checked at each bet
 _TIE_WIN = const(2)       # amount * tie_odds (art. 16), the method checked at each bet
@@ -326,46 +327,55 @@ def settle_nets(settings, result, bets, nets, terms, slots=None, n_slots=0):
     slots: the indices of the bets that are not 0 (the first n_slots of it, in order), or None: only
     those are visited (a table's seats bet on a few of their zones: most of the walk was empty slots),
     and nets elsewhere are left as they are (the caller has them 0)."""
+    if slots is None:
+        slots = range(len(bets))            # every index (a range object indexes as slots do)
+        n_slots = len(bets)
+    j = 0
+    while j < n_slots:                      # up to the first bet: nothing is checked without one
+        i = slots[j]
+        if bets[i]:
+            break
+        nets[i] = 0
+        j += 1
+    else:
+        return
+    check_settings(settings)
+    _check_result(result)
+    _terms_into(result, terms)
     width = len(ZONES)
-    decided = False
     cut = -1            # a hand's win: the commission's numerator per unit of `per` (-1: not yet known)
     per = 1
-    for j in range(len(bets) if slots is None else n_slots):
-        i = j if slots is None else slots[j]
+    for j in range(j, n_slots):
+        i = slots[j]
         amount = bets[i]
         if not amount:
             nets[i] = 0
             continue
-        if not decided:
-            check_settings(settings)
-            _check_result(result)
-            _terms_into(result, terms)
-            decided = True
-        z = i % width
         if type(amount) is not int or amount < 0:
-            _amount(ZONES[z], amount)                     # raises, as settle_zone would
-        kind = terms[z]
+            _amount(ZONES[i % width], amount)             # raises, as settle_zone would
+        kind = terms[i % width]
+        # (the outcomes by how often a table meets them: a lost bet, a hand's win, a pair, a tie)
         if kind == _LOSE:
-            net = -amount
-        elif kind == _PUSH:
+            nets[i] = -amount
+        elif kind >= _PLAYER_WIN:
+            if cut >= 0:
+                # A hand's win after the first: the commission the first's commission() call found
+                # for this round (one winning hand, one total, the same option; the amount checked).
+                nets[i] = amount - amount * cut // per
+            else:
+                won_total = result.player_total if kind == _PLAYER_WIN else result.banker_total
+                nets[i] = amount - commission(settings.commission, won_total, amount)
+                cut, per = _commission_rate(settings.commission, won_total)
+        elif kind == _PAIR_WIN:
+            nets[i] = amount * PAIR_ODDS
+        elif kind == _TIE_WIN:
+            nets[i] = amount * tie_odds(settings.method)
+        else:                                             # _PUSH
             option = settings.tie_option
             if option not in TIE_OPTIONS:
                 raise SettingsError("Baccarat tie_option must be one of %s (art. 11), got %r"
                                     % (", ".join(TIE_OPTIONS), option))
-            net = 0
-        elif kind == _TIE_WIN:
-            net = amount * tie_odds(settings.method)
-        elif kind == _PAIR_WIN:
-            net = amount * PAIR_ODDS
-        elif cut >= 0:
-            # A hand's win after the first: the commission the first's commission() call found for
-            # this round (one winning hand, one total, the same option; the amount checked above).
-            net = amount - amount * cut // per
-        else:
-            won_total = result.player_total if kind == _PLAYER_WIN else result.banker_total
-            net = amount - commission(settings.commission, won_total, amount)
-            cut, per = _commission_rate(settings.commission, won_total)
-        nets[i] = net
+            nets[i] = 0
 
 
 def _commission_rate(option, winning_total):

@@ -46,6 +46,7 @@ _MARK_CELL = const(4)               # derived-road cell
 _MIN_CELL = const(4)                # 3 px glyphs still tell disc, ring, slash and pair dots apart
 _GAP = const(2)                     # a separator line and the blank beside it
 _CHAR = const(8)
+_PAIR_BITS = PLAYER_PAIR_BIT | BANKER_PAIR_BIT
 
 
 class Scoreboard:
@@ -196,7 +197,8 @@ class Scoreboard:
             self.canvas.line(x, y + g - 1, x + g - 1, y, 1)
         else:
             self._entry(x, y, winner)
-        self._pairs(x, y, code & PLAYER_PAIR_BIT, code & BANKER_PAIR_BIT)
+        if code & _PAIR_BITS:                   # (most beads have none: no call)
+            self._pairs(x, y, code & PLAYER_PAIR_BIT, code & BANKER_PAIR_BIT)
 
     def _new_beads(self, roads):
         n = roads.n_beads
@@ -232,7 +234,8 @@ class Scoreboard:
         if roads.ties[k]:
             for d in range(g):      # invert along the slash: visible on a disc and on a ring
                 self.canvas.pixel(x + d, y + g - 1 - d, 1 - self.canvas.pixel(x + d, y + g - 1 - d))
-        self._pairs(x, y, code & PLAYER_PAIR_BIT, code & BANKER_PAIR_BIT)
+        if code & _PAIR_BITS:
+            self._pairs(x, y, code & PLAYER_PAIR_BIT, code & BANKER_PAIR_BIT)
 
     def _new_entries(self, roads):
         n = roads.n_entries
@@ -251,12 +254,12 @@ class Scoreboard:
         entries = roads.entries
         cols = self._cols
         rows = self._rows
+        visible = self.big_columns
         for k in range(done, n):                        # the new cells, as place_into() puts them
-            big.add(k == 0 or entries[k] & 3 != entries[k - 1] & 3)
+            first = big.add(k == 0 or entries[k] & 3 != entries[k - 1] & 3, visible)
             cols[k - done] = big.col
             rows[k - done] = big.row
         self._entries = n
-        first = big.first(self.big_columns)
         self._big_first = first
         if first != old and not self._shift(self.big_x, self.width, (first - old) * self.cell):
             self._big_road(roads)                       # scrolled out of sight: painted again
@@ -298,8 +301,7 @@ class Scoreboard:
         if n == done + 1:
             # One new mark (a result adds one at most), the road not scrolling: placed and painted as
             # below, without the cell buffers and their loops.
-            layout.add(done == 0 or marks[done] != marks[done - 1])
-            first = layout.first(self.derived_columns)
+            first = layout.add(done == 0 or marks[done] != marks[done - 1], self.derived_columns)
             if first == self._derived_first[index]:
                 self._marks[index] = n
                 if layout.col >= first:             # (a streak may start left of a long tail's end)

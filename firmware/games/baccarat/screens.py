@@ -6,7 +6,7 @@
 from firmware import cards, faults
 from firmware import screens as core_screens
 from firmware.games.baccarat import rules
-from firmware.games.baccarat.codes import BURNING, DEALING, SHOE_CLOSED
+from firmware.games.baccarat.codes import BETTING, BURNING, DEALING, SHOE_CLOSED
 from firmware.table import FAULTED, READY
 
 _HAND_NAMES = ("PLAYER", "BANKER", "TIE")
@@ -24,9 +24,9 @@ _PROMPTS = {
 # The last line made for each hand name: (hand, its length then, the line, its total). A round's
 # hands only grow (cards are appended), so a hand that is the same list at the same length has the
 # same line, and at one card more the line before without its " =<total>" (a total is one digit),
-# the new card's name and the total with its value (art. 5: the values' sum modulo 10), in one
-# format: the dealer display redraws after every event, and its hand lines change only when a card
-# comes, by one card.
+# the new card's name and the total with its value (art. 5: the values' sum modulo 10; rules.VALUES by
+# rank), in one format: the dealer display redraws after every event, and its hand lines change only
+# when a card comes, by one card.
 _HAND_LINES = {}
 
 
@@ -40,8 +40,9 @@ def _hand_line(name, hand):
             return last[2]
         if last[1] == n - 1:
             card = hand[n - 1]
-            total = (last[3] + rules.value(card)) % 10
-            line = "%s %s =%d" % (last[2][:-3], cards.name(card), total)
+            code = cards.name(card)                 # (checks the card: rules.value() would again)
+            total = (last[3] + rules.VALUES[card >> 2]) % 10
+            line = "%s %s =%d" % (last[2][:-3], code, total)
             _HAND_LINES[name] = (hand, n, line, total)
             return line
     total = rules.total(hand)
@@ -112,33 +113,34 @@ def _alarm_lines(table):
 
 def dealer_lines(table, config, button_names):
     state = table.state
+    shoe = table.shoe
+    # The states of play first (the display redraws after each of their events), then the others.
+    if state == DEALING:
+        rnd = table.hand
+        head = "ROUND %d%s" % (shoe.rounds, " DEMO" if shoe.round_demo else "")
+        return [head, _next_action(table), _hand_line("P", rnd.player), _hand_line("B", rnd.banker)]
+    if state == BETTING:
+        # Bets open; the last result stays until the next round starts.
+        head = "BETS OPEN R%d" % (shoe.rounds + 1)
+        if table.settings.burn_each_round and not table.burned_this_round:
+            head = "BURN, THEN R%d" % (shoe.rounds + 1)
+        if table.link_backlog:
+            head = "HOST AWAY: NO DEAL"              # no new round until the host link catches up
+        last = table.last_hand
+        if table.showing_result and last is not None:
+            return [head, _winner_text(table.record), _hand_line("P", last.player), _hand_line("B", last.banker)]
+        return [head, "CUT CARD OUT" if shoe.last_round else "", "", ""]
     if state == FAULTED:
-        return ["ALARM R%d" % (table.shoe.rounds if table.shoe else 0)] + _alarm_lines(table)
+        return ["ALARM R%d" % (shoe.rounds if shoe else 0)] + _alarm_lines(table)
     if state == READY:
         return ["%s BACCARAT" % config["table_id"], "INSERT NEW SHOE", "", "HOLD SHOE CHANGE"]
-    if state < READY or state > SHOE_CLOSED or state < BURNING:
-        return core_screens.dealer_lines(table, config, button_names)
-    shoe = table.shoe
     if state == BURNING:
         left = shoe.burn_left
         return ["NEW SHOE %d DECKS" % shoe.decks, "BURN FIRST CARD" if left < 0 else "BURN %d MORE" % left,
                 "BURNED %d" % shoe.burned, ""]
     if state == SHOE_CLOSED:
         return ["SHOE FINISHED", "RESHUFFLE", "ROUNDS %d" % shoe.rounds, "HOLD SHOE CHANGE"]
-    rnd = table.hand
-    if state == DEALING:
-        head = "ROUND %d%s" % (shoe.rounds, " DEMO" if shoe.round_demo else "")
-        return [head, _next_action(table), _hand_line("P", rnd.player), _hand_line("B", rnd.banker)]
-    # BETTING: bets open; the last result stays until the next round starts.
-    head = "BETS OPEN R%d" % (shoe.rounds + 1)
-    if table.settings.burn_each_round and not table.burned_this_round:
-        head = "BURN, THEN R%d" % (shoe.rounds + 1)
-    if table.link_backlog:
-        head = "HOST AWAY: NO DEAL"                  # no new round until the host link catches up
-    last = table.last_hand
-    if table.showing_result and last is not None:
-        return [head, _winner_text(table.record), _hand_line("P", last.player), _hand_line("B", last.banker)]
-    return [head, "CUT CARD OUT" if shoe.last_round else "", "", ""]
+    return core_screens.dealer_lines(table, config, button_names)
 
 
 def result_lines(table, config, button_names):

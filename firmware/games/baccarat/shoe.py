@@ -203,13 +203,14 @@ class Shoe:
             self.state = ERROR
             raise DealingError("dealing error: %s drawn when no hand may draw (Baccarat arts. 9, 10): "
                                "correct() discards it, or void() the round" % _cards.name(card), EXTRA_CARD)
-        due = self.round.expected()
-        if hand is not None and hand != due:
-            self.pending = (WRONG_HAND, card, hand)
-            self.state = ERROR
-            raise DealingError("dealing error: %s placed on %s but due to %s (Baccarat arts. 7, 9, 10): "
-                               "correct() moves it, or void() the round"
-                               % (_cards.name(card), HAND_NAMES[hand], HAND_NAMES[due]), WRONG_HAND)
+        if hand is not None:                    # (a table that does not sense the hand asks nothing)
+            due = self.round.expected()
+            if hand != due:
+                self.pending = (WRONG_HAND, card, hand)
+                self.state = ERROR
+                raise DealingError("dealing error: %s placed on %s but due to %s (Baccarat arts. 7, 9, 10): "
+                                   "correct() moves it, or void() the round"
+                                   % (_cards.name(card), HAND_NAMES[hand], HAND_NAMES[due]), WRONG_HAND)
         return self.round.deal(card, None, face_up)
 
     def correct(self):
