@@ -7,6 +7,10 @@ from firmware import main
 from firmware.games.baccarat import recall as bac_recall
 from firmware.games.baccarat import reports as bac_reports
 from firmware.games.craps import recall as craps_recall
+from firmware.link import frame as fm
+from firmware.link.journal_store import JournalStore
+from firmware.link.sender import Sender
+from firmware.link.store import RamStore
 from firmware.report import Reporter
 from firmware.round_recall import RoundRecall
 from firmware.table import OUT_GAME_FIRST
@@ -141,3 +145,113 @@ def test_a_craps_round_sums_each_seats_zones():
     nets = {"2": {"pass": 10, "field": -10, "hard_6": 90}, "10": {"any_seven": -5}}
     assert craps_recall.seat_nets(nets) == {"2": 90, "10": -5}
     assert list(craps_recall.seat_nets(nets)) == list(nets)
+
+
+# -- the frames of a pass go out in one write -------------------------------------------------------------
+class _Port:
+    """A host UART: what was written, and in how many writes."""
+
+    def __init__(self):
+        self.data = b""
+        self.writes = []
+
+    def write(self, data):
+        self.data += bytes(data)
+        self.writes.append(len(data))
+        return len(data)
+
+
+_LONG = '{"event": "result", "nets": {%s}}' % ", ".join('"%d": {"player_pair": %d}' % (s, 9500 * s) for s in range(1, 21))
+
+
+def _pass_reports(sender, k):
+    sender.send('{"event": "card", "card": "Qs", "n": %d}' % k)
+    sender.send(_LONG)                                 # PART frames and its REPORT frame
+    sender.send('{"event": "state", "state": "betting"}')
+
+
+def _run_link(store, rounds, budget=0, window=8):
+    """rounds passes of 3 reports (7 frames); the host acknowledges all after each. -> the port."""
+    port = _Port()
+    sender = Sender(port, store, 3, window=window, budget=budget, piece=128)
+    for k in range(rounds):
+        if hasattr(store, "event"):
+            store.event = k + 1                        # a journalled event's reports: batched
+        _pass_reports(sender, k)
+        if hasattr(store, "event"):
+            store.event = 0
+        for _ in range(20):                            # a small window or budget: poll by poll
+            sender.poll(10)
+            last = port.data[:-1].split(b"\n")[-1]
+            sender.receive(fm.encode(3, int(last.split(b" ")[0].split(b".")[1]), "ACK")[:-1])
+            if not store.count():
+                break
+        assert store.count() == 0
+    return port
+
+
+def test_a_passs_frames_side_by_side_in_ram_go_out_in_one_write():
+    # The link store on flash keeps its newest frames in a RAM ring, one after another: the frames of a
+    # pass (a card, a result in PARTs, a state: 7 frames) are written to the host port with ONE call,
+    # the same bytes as frame by frame (a RamStore's slots: a write a frame).
+    with ScratchDir() as state:
+        ring = _run_link(JournalStore(state, None, 64, 200), 12)
+    slots = _run_link(RamStore(64, 200), 12)
+    assert ring.data == slots.data
+    frames = slots.data.count(b"\n")
+    assert frames == 12 * 7 + 1 and len(slots.writes) == frames    # OPEN, then 7 frames a pass
+    # A pass's 7 frames in one write, in two where they meet the end of the ring (3,200 bytes).
+    assert len(ring.writes) <= 1 + 12 * 2 and len(ring.writes) < frames // 3
+
+
+def test_frames_across_the_end_of_the_ram_ring_are_read_and_written_the_same():
+    # Frames of 60..180 bytes in a ring of 2 x 200 bytes: most wrap, some meet its end exactly; each
+    # reads back (read, view, runs) and goes out on the wire as the RamStore's would, with a budget too.
+    for budget in (0, 300):
+        with ScratchDir() as state:
+            store = JournalStore(state, None, 64, 200, ram_frames=2)
+            ring = _run_link(store, 9, budget, window=2)
+        slots = _run_link(RamStore(64, 200), 9, budget, window=2)
+        assert ring.data == slots.data, budget
+        if budget:
+            assert max(ring.writes) <= budget
+    buf = bytearray(200)
+    with ScratchDir() as state:
+        store = JournalStore(state, None, 64, 200, ram_frames=2)
+        store.event = 1
+        made = []
+        for k in range(41):
+            data = fm.encode(3, k + 1, "REPORT", '{"n": "%s"}' % ("x" * (40 + (37 * k) % 100)))
+            made.append(data)
+            store.append(3, k + 1, data, len(data))
+            newest = store.count() - 1
+            for i in (newest - 1, newest):
+                if i < 0:
+                    continue
+                assert bytes(buf[:store.read(i, buf)]) == made[i]
+                view = store.view(i)
+                j = store.run(i, i + 1, -1, True)
+                assert (view is None) == (j < 0)
+                if view is not None:
+                    assert bytes(view) == made[i] == bytes(store.run_view(i, j))
+            if newest >= 1 and store.run(newest - 1, newest + 1, -1, True) == newest + 1:
+                assert bytes(store.run_view(newest - 1, newest + 1)) == made[newest - 1] + made[newest]
+        store.flush()
+        assert [bytes(buf[:store.read(i, buf)]) for i in range(store.count())] == made    # older: flash
+
+
+def test_a_run_keeps_within_the_room_but_always_takes_the_first_frame():
+    with ScratchDir() as state:
+        store = JournalStore(state, None, 16, 200)
+        store.event = 1
+        sizes = []
+        for k in range(5):
+            data = fm.encode(3, k + 1, "REPORT", '{"n": "%s"}' % ("x" * 90))
+            store.append(3, k + 1, data, len(data))
+            sizes.append(len(data))
+        n = sizes[0]
+        assert store.run(0, 5, -1, False) == 5
+        assert store.run(0, 5, 2 * n, False) == 2 and store.run(0, 5, 2 * n - 1, False) == 1
+        assert store.run(0, 5, n - 1, False) == 0 and store.run(0, 5, n - 1, True) == 1
+        assert store.run(1, 3, -1, False) == 3
+        assert len(store.run_view(1, 3)) == 2 * n
