@@ -11,7 +11,8 @@
 #   boot_at(i), seq_at(i)         position of the i-th held frame, 0 the oldest
 #   read(i, buf)                  copy the i-th held frame into buf; returns its length
 #   view(i)                       the i-th held frame's bytes where they lie in RAM (a memoryview,
-#                                 good until the next append), or None (on flash only: read() it):
+#                                 good until the next append), or None (on flash only, or across
+#                                 the end of a RAM ring: read() it):
 #                                 the sender writes a frame out from there, with no copy
 #   run(i, limit, room, first)    the index after the frames from i (before limit) that lie side by
 #                                 side whole in RAM, within room bytes (room < 0: any; frame i
