@@ -75,7 +75,7 @@ class Reporter:
             event, fields = table.game_report(code, a, b)
             self.emit(event, fields)
             if self.recall is not None and not self.replayed:
-                self.recall.noted(table, code, a, b, self)     # a round's end: kept after the reports (drain)
+                self.recall.noted(table, code, a, b, self, fields)   # a round's end: kept after the reports (drain)
         elif code == table_mod.OUT_STATE:
             self.emit("state", {"state": table.STATE_NAMES[a]})
         elif code == table_mod.OUT_BUTTON:

@@ -59,11 +59,12 @@ class RoundRecall:
             reporter.emit("fault", {"fault": "recall_damaged", "text": self.problem})
 
     # -- keeping ------------------------------------------------------------------------------
-    def noted(self, table, code, a, b, reporter):
+    def noted(self, table, code, a, b, reporter, fields=None):
         """A game report was just sent: its round, if it ends one, is made now (from the table as the
-        report saw it) and kept by commit(), which the Reporter calls once the event's reports are all
-        made: the link store then writes them in one batch before the round (reporter.durable())."""
-        entry = self.rounds.round_of(table, code, a, b, self.previous)
+        report saw it, and the report's fields: what the game's round takes from them is not made twice)
+        and kept by commit(), which the Reporter calls once the event's reports are all made: the link
+        store then writes them in one batch before the round (reporter.durable())."""
+        entry = self.rounds.round_of(table, code, a, b, self.previous, fields)
         if entry is not None:
             if self._waiting is not None:
                 self.commit(reporter)            # two rounds in one drain (not seen in play): in order

@@ -70,6 +70,7 @@ class Table(StateMachine):
         self.link_backlog = False     # the host link's store is nearly full: a game opens no new round
         self.host_reason = ""         # why the game refused the last JSON host request (HOST_BAD)
         self.closed_code = 0          # a fault holding the table closed for good (hold_closed), else 0
+        self._game_reports = None     # game_modules()[0], looked up at the first game report (game_report)
         StateMachine.__init__(self, STARTING)
 
     def dispatch(self, kind, a, b):
@@ -263,10 +264,15 @@ class Table(StateMachine):
 
     def game_report(self, code, a, b):
         """A game controller's own outbox code (>= OUT_GAME_FIRST) -> (event, fields)."""
-        modules = self.game_modules()
-        if modules is None:
-            return "fault", {"fault": "unknown_outbox_code", "detail": code}
-        return modules[0].game_report(self, code, a, b)
+        reports = self._game_reports
+        if reports is None:
+            # Once: game_modules() runs an import statement, ~14 us of the VM a call (most of a short
+            # report's making), and a round's reports come every pass of its events.
+            modules = self.game_modules()
+            if modules is None:
+                return "fault", {"fault": "unknown_outbox_code", "detail": code}
+            reports = self._game_reports = modules[0]
+        return reports.game_report(self, code, a, b)
 
     def _on_lamp_check(self, kind, a, b):
         if kind != LAMP:

@@ -95,6 +95,8 @@ class JournalStore:
         # The sender's calls of each report and frame go straight to the RAM index (no call between):
         self.read = self._ram.read
         self.view = self._ram.view
+        self.run = self._ram.run
+        self.run_view = self._ram.run_view
         self.count = self._ram.count
         self.capacity = self._ram.capacity
         self.status = self._journal.status
@@ -201,7 +203,7 @@ class JournalStore:
     def seq_at(self, i):
         return self._ram.seq_at(i)
 
-    # read(i, buf), view(i): the RAM index's (set in __init__)
+    # read(i, buf), view(i), run(i, limit, room, first), run_view(i, j): the RAM index's (set in __init__)
 
     def length_at(self, i):
         return self._ram.length_at(i)

@@ -11,8 +11,14 @@
 #   boot_at(i), seq_at(i)         position of the i-th held frame, 0 the oldest
 #   read(i, buf)                  copy the i-th held frame into buf; returns its length
 #   view(i)                       the i-th held frame's bytes where they lie in RAM (a memoryview,
-#                                 good until the next append), or None (on flash only: read() it):
+#                                 good until the next append), or None (on flash only, or across
+#                                 the end of a RAM ring: read() it):
 #                                 the sender writes a frame out from there, with no copy
+#   run(i, limit, room, first)    the index after the frames from i (before limit) that lie side by
+#                                 side whole in RAM, within room bytes (room < 0: any; frame i
+#                                 whatever its size when first): i when frame i does not fit, -1 when
+#                                 it is not whole in RAM (read() it)
+#   run_view(i, j)                those frames' bytes, one memoryview: the sender writes them at once
 #   length_at(i)                  the i-th held frame's length
 #   drop_through(boot, seq)       forget every held frame at or before (boot, seq) (the host
 #                                 has it); returns how many
@@ -114,6 +120,13 @@ class RamStore(_Held):
         base = slot * self._slot
         return self._view[base:base + self._lens[slot]]
 
+    def run(self, i, limit, room, first):
+        """Slots of one size: no two frames lie side by side, a run is one frame."""
+        return i if 0 <= room < self.length_at(i) and not first else i + 1
+
+    def run_view(self, i, j):
+        return self.view(i)
+
     def drop_newest(self):
         """Forget the frame appended last (a store on flash that could not write it)."""
         if self._count:
@@ -125,16 +138,23 @@ class WindowFrames(_Held):
     places in the journal's file, the newest `window` of them in RAM too. A frame out of the window is
     read back with journal.read_at(place, buf, n) (a retransmission, a REPLAY, a host back to a
     backlog, a compaction): the window holds what the loop writes out as it is made.
+
+    The window is a ring of window x slot_size bytes holding the frames one after another (a frame
+    that meets the ring's end goes on at its start): the newest `window` frames always fit, and the
+    frames the loop writes out in one pass lie side by side, so one write takes a run of them (run()).
     """
 
     def __init__(self, capacity, slot_size, window, journal):
         _Held.__init__(self, capacity, slot_size)
         self.window = max(2, min(window, capacity))
         self._journal = journal
-        self._data = bytearray(self.window * slot_size)
+        self._size = self.window * slot_size
+        self._data = bytearray(self._size)
         self._view = memoryview(self._data)
+        self._at = array("H", [0] * self.window)      # where in the ring each of the newest frames starts
+        self._end = 0              # where the next frame goes in the ring
         self.offsets = array("L", [0] * capacity)     # where a frame's bytes lie in the live file
-        self._made = 0             # frames appended: the window's slot of a frame is its number % window
+        self._made = 0             # frames appended: frame number k starts at _at[k % window]
 
     def append(self, boot, seq, data, n, at):
         """Keep data, exactly n bytes (a view of them), as the newest frame, at `at` in the file."""
@@ -150,8 +170,17 @@ class WindowFrames(_Held):
         self._seqs[slot] = seq
         self.offsets[slot] = at
         made = self._made
-        base = (made % self.window) * self._slot
-        self._data[base:base + n] = data
+        start = self._end
+        end = start + n
+        size = self._size
+        if end < size:
+            self._data[start:end] = data
+        else:                                          # to the ring's end, the rest from its start
+            end -= size
+            self._data[start:size] = data[:n - end]
+            self._data[0:end] = data[n - end:n]
+        self._at[made % self.window] = start
+        self._end = end
         self._count = count + 1
         self._made = made + 1
 
@@ -162,21 +191,75 @@ class WindowFrames(_Held):
         slot = (self._first + i) % self._capacity      # slot_of(i), inline: a call a frame the sender writes
         n = self._lens[slot]
         if i >= count - self.window:
-            base = ((self._made - count + i) % self.window) * self._slot
-            buf[:n] = self._view[base:base + n]
+            start = self._at[(self._made - count + i) % self.window]
+            end = start + n
+            size = self._size
+            if end <= size:
+                buf[:n] = self._view[start:end]
+            else:                                      # across the ring's end
+                buf[:size - start] = self._view[start:size]
+                buf[size - start:n] = self._view[0:end - size]
         else:
             self._journal.read_at(self.offsets[slot], buf, n)
         return n
 
     def view(self, i):
-        """The i-th held frame's bytes in the RAM window, or None when it is on flash only."""
+        """The i-th held frame's bytes in the RAM window, or None when it is on flash only or lies
+        across the ring's end (read() it)."""
         count = self._count
         if not 0 <= i < count:
             raise IndexError("no held frame %d (holding %d)" % (i, count))
         if i < count - self.window:
             return None
-        base = ((self._made - count + i) % self.window) * self._slot
-        return self._view[base:base + self._lens[(self._first + i) % self._capacity]]
+        start = self._at[(self._made - count + i) % self.window]
+        end = start + self._lens[(self._first + i) % self._capacity]
+        return self._view[start:end] if end <= self._size else None
+
+    def run(self, i, limit, room, first):
+        """The index after the frames from i (before limit) lying one after another whole in RAM, as many
+        as fit room bytes (room < 0: no bound; frame i whatever its size when first); i when frame i
+        does not fit room, -1 when it is not whole in RAM (view(i) is None). run_view(i, that index) is
+        their bytes: the sender writes a run with one call."""
+        count = self._count
+        if not 0 <= i < limit <= count:
+            raise IndexError("no held frames %d..%d (holding %d)" % (i, limit - 1, count))
+        window = self.window
+        if i < count - window:
+            return -1
+        made = self._made - count + i
+        capacity = self._capacity
+        slot = (self._first + i) % capacity
+        lens = self._lens
+        starts = self._at
+        n = lens[slot]
+        end = starts[made % window] + n
+        if end > self._size:
+            return -1
+        if 0 <= room < n and not first:
+            return i
+        total = n
+        i += 1
+        while i < limit:
+            made += 1
+            slot = slot + 1 if slot + 1 < capacity else 0
+            n = lens[slot]
+            total += n
+            if starts[made % window] != end or (0 <= room < total):
+                break                              # the ring's start (or its end crossed), or no room
+            end += n
+            if end > self._size:
+                break
+            i += 1
+        return i
+
+    def run_view(self, i, j):
+        """The bytes of the frames i..j - 1, which run(i, ...) found side by side in RAM (j > i)."""
+        count = self._count
+        made = self._made - count
+        window = self.window
+        last = made + j - 1
+        return self._view[self._at[(made + i) % window]:self._at[last % window]
+                          + self._lens[(self._first + j - 1) % self._capacity]]
 
     def placed(self, newest, start):
         """The newest frames' places were in the batch buffer: it now lies from `start` in the file."""
@@ -191,6 +274,7 @@ class WindowFrames(_Held):
         if self._count:
             self._count -= 1
             self._made -= 1
+            self._end = self._at[self._made % self.window]   # the ring's next frame goes where it went
 
     def drop_first(self, k):
         k = min(k, self._count)

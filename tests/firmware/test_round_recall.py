@@ -447,7 +447,7 @@ def test_a_round_is_kept_after_all_its_events_reports_are_on_flash_in_one_batch(
         ROUND_MAX = 640
         ALWAYS = ()
 
-        def round_of(self, table, code, a, b, previous):
+        def round_of(self, table, code, a, b, previous, fields=None):
             return {"round": a} if code == OUT_GAME_FIRST else None
 
     class _Table:
@@ -518,7 +518,7 @@ class _Rounds:
     ALWAYS = ("round",)
 
     @staticmethod
-    def round_of(table, code, a, b, previous):
+    def round_of(table, code, a, b, previous, fields=None):
         return {"round": a, "result": "x" * 40} if code == 1 else None
 
 

@@ -20,8 +20,10 @@ ALWAYS = ("round", "result", "void", "demo")     # what a round over ROUND_MAX k
 _WINNERS = ("player", "banker", "tie")
 
 
-def round_of(table, code, a, b, previous):
-    """The round a report ends (OUT_RESULT), or None."""
+def round_of(table, code, a, b, previous, fields=None):
+    """The round a report ends (OUT_RESULT), or None. fields: the result report's, whose nets by seat and
+    zone (reports.nets_table) give the seats' nets summed (half the time of a walk of the table's bets);
+    None: from the table."""
     if code != OUT_RESULT:
         return None
     record = table.record
@@ -36,7 +38,8 @@ def round_of(table, code, a, b, previous):
     if record.demo:
         entry["demo"] = True
     if table.has_bets:
-        entry["nets"] = seat_nets(table)
+        by_zone = fields.get("nets") if fields is not None else None
+        entry["nets"] = seat_nets(table) if by_zone is None else summed(by_zone)
     return entry
 
 
@@ -73,6 +76,14 @@ def seat_nets(table):
             i += 1
         if bet:
             out[SEAT_KEYS[seat] if seat < len(SEAT_KEYS) else str(seat + 1)] = net   # reports.SEAT_KEYS: no str() a seat
+    return out
+
+
+def summed(by_zone):
+    """{seat: net} from the result report's {seat: {zone: net}} (the same seats, in the same order)."""
+    out = {}
+    for seat in by_zone:
+        out[seat] = sum(by_zone[seat].values())
     return out
 
 

@@ -31,7 +31,7 @@ _NO_AMOUNT = ("f", "x")
 _STREET_COST = const(8)
 
 
-def round_of(table, code, a, b, previous):
+def round_of(table, code, a, b, previous, fields=None):
     """The round a report ends (a hand result), or None."""
     if code != OUT_RESULT:
         return None
