@@ -16,6 +16,12 @@
 #                dice that did not roll: a no roll but for the wall
 #   cocked       a die rests cocked; the reader gives the larger visible face
 #                and the throw counts as read (art. 3(1))
+#
+# One alarm the stickman closes himself, as the table's procedure has the dealer
+# do: a come-out throw held because the host link was backed up (a `throw` report
+# with no_roll "alarm", the link_backlog fault): once the table reports the
+# backlog cleared, CONFIRM, and the shooter throws again. Every other alarm waits
+# for a person (the live view's keys).
 # Used by hostsim.sim (the live view) and hostsim.craps_autoplay (headless runs).
 import collections
 import random
@@ -79,6 +85,9 @@ class Stickman:
         self.injected = collections.Counter()               # invalid kinds and cocked, as thrown
         self.boots = 0
         self.opened = False         # the table has had its first throw time since it booted
+        self.backlog = False        # the table reported link_backlog raised, not yet cleared
+        self.throw_held = False     # a come-out throw held for the backlog: CONFIRM once it clears
+        self.confirmed = False      # that CONFIRM was pressed (once an alarm)
 
     def _new_bettors(self):
         if not self.seats or not self.has_reader:
@@ -117,7 +126,10 @@ class Stickman:
             state = report.get("state")
             if self.state == "fault" and state != "fault":
                 self.next_at = None          # the table goes on: the next throw a whole throw_ms later
+                self.throw_held = self.confirmed = False
             self.state = state
+        elif event == "fault" and report.get("fault") == "link_backlog":
+            self.backlog = not report.get("cleared", False)
         elif event == "bets":
             self.awaiting_bets = False
             if report.get("accepted") is False and self.bettors is not None:
@@ -132,7 +144,8 @@ class Stickman:
     def _thrown(self, report):
         self.awaiting_throw = False
         if report.get("no_roll") == "alarm":
-            return                           # held: never decided, the chips stay for the throw again
+            self.throw_held = True           # held: never decided, the chips stay for the throw again
+            return
         self.point = report.get("point")
         if report.get("valid"):
             if self.bettors is not None:
@@ -148,10 +161,15 @@ class Stickman:
         self.bets_down = False
         self.awaiting_bets = False
         self.awaiting_throw = False
+        self.backlog = self.throw_held = self.confirmed = False
 
     # -- the stickman's hands ------------------------------------------------------------------------
     def tick(self, now):
         """Do what is due at virtual time now (ms)."""
+        if self.state == "fault" and self.throw_held and not self.backlog and not self.confirmed:
+            self.confirmed = True            # the link caught up: the held throw's alarm closed
+            self.io.press("confirm")
+            return
         if self.state not in _THROWING_STATES or self.awaiting_bets or self.awaiting_throw:
             return
         if self.next_at is None:

@@ -184,6 +184,35 @@ def test_the_stickman_waits_while_the_table_is_held_in_an_alarm(tmp_path):
         run.close()
 
 
+def test_a_come_out_held_for_the_link_backlog_is_confirmed_by_the_stickman_once_it_clears(tmp_path):
+    """The table holds a come-out throw while its host link is backed up (the controller: "CONFIRM once the
+    link catches up, and the shooter throws again"): the stickman does just that, and only then, so a
+    floor's gateway restart does not leave the table held (tools.floor simulate, Mosquitto)."""
+    from firmware.events import LINK_BACKLOG
+    run = _run(tmp_path, seed=2)
+    try:
+        run.play(1)                                       # the first shooter's come-out is next
+        assert run.table.catch_up(5000)
+        queue = run.table.ctx.queue
+        queue.put(LINK_BACKLOG, 1, 48)                    # as the Sender raises it at 48 frames held
+        for _ in range(400):
+            run.run_for(10)
+            if any(r.get("no_roll") == "alarm" for r in _events(run, "throw")):
+                break
+        assert run.stickman.state == "fault" and _events(run, "throw")[-1]["no_roll"] == "alarm", run.log[-5:]
+        acks = len(_events(run, "fault_ack"))
+        run.run_for(2000)                                 # still backed up: nobody confirms
+        assert run.stickman.state == "fault" and len(_events(run, "fault_ack")) == acks
+        queue.put(LINK_BACKLOG, 0, 10)                    # the host acknowledged: the Sender clears it
+        thrown = len(_events(run, "throw"))
+        run.run_for(3000)
+        acked = [(r["fault"], r["by"]) for r in _events(run, "fault_ack")[acks:]]
+        assert acked == [("link_backlog", "confirm")], run.log[-8:]
+        assert run.stickman.state != "fault" and len(_events(run, "throw")) > thrown     # the shooter threw again
+    finally:
+        run.close()
+
+
 def test_a_refused_bet_is_a_mismatch_the_headless_run_fails_on(tmp_path, monkeypatch, capsys):
     """Bets the shadow engine would refuse, sent anyway (an uneven stake, art. 5(6)): the table refuses them,
     the summary counts them and the exit status is 1."""
