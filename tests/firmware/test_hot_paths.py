@@ -16,25 +16,14 @@ from firmware.link import frame as fm
 from firmware.link import record
 from firmware.table import READY
 from tests.firmware.expect import heap_lock_catches_allocation, micropython_only, raises_match
-from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, NeoStrip
+from tests.firmware.fakes import NeoStrip
+from tests.firmware.booted import boot_pico
 from tests.firmware.scratch import ScratchDir
-
-
-def _boot(state, game):
-    FakeLCD.missing = ()
-    machine = FakeMachine()
-    machine.usb = machine.UART(9)
-    ctx = main.boot(machine, FakeNeoPixelModule(), "boards/pico.json", "boards/tables/sim-%s.json" % game,
-                    state, FakeLCD, machine.usb)
-    for _ in range(60):                            # the boot lamp test, then READY
-        main.poll_inputs(ctx, 100)
-        main.refresh_outputs(ctx, True)
-    return ctx
 
 
 def _idle_input_passes_allocate_nothing(game):
     with ScratchDir() as state:
-        ctx = _boot(state, game)
+        ctx = boot_pico(state, game)
         assert ctx.table.state == READY
         main.poll_inputs(ctx, 10)                  # warm up
         heap_lock()

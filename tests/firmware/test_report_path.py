@@ -3,7 +3,6 @@
 # (Runs on MicroPython too: .venv/bin/python -m tools.mpvm tests.firmware.test_report_path)
 import json
 
-from firmware import main
 from firmware.games.baccarat import recall as bac_recall
 from firmware.games.baccarat import reports as bac_reports
 from firmware.games.craps import recall as craps_recall
@@ -17,20 +16,8 @@ from firmware.table import OUT_GAME_FIRST
 from firmware.games.baccarat.codes import OUT_SHOE
 from firmware.games.craps.codes import OUT_PUCK
 from firmware.games.omaha.codes import OUT_BUTTON_SET
-from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule
+from tests.firmware.booted import boot_pico
 from tests.firmware.scratch import ScratchDir
-
-
-def _boot(state, game):
-    FakeLCD.missing = ()
-    machine = FakeMachine()
-    machine.usb = machine.UART(9)
-    ctx = main.boot(machine, FakeNeoPixelModule(), "boards/pico.json", "boards/tables/sim-%s.json" % game,
-                    state, FakeLCD, machine.usb)
-    for _ in range(60):                            # the boot lamp test, then READY
-        main.poll_inputs(ctx, 100)
-        main.refresh_outputs(ctx, True)
-    return ctx
 
 
 def _game_modules_counted(table):
@@ -52,7 +39,7 @@ def test_a_tables_game_reports_look_its_game_modules_up_once():
              ("omaha", OUT_BUTTON_SET, 3, 0, ("dealer_button", {"seat": "3"})))
     for game, code, a, b, wanted in cases:
         with ScratchDir() as state:
-            table = _boot(state, game).table
+            table = boot_pico(state, game).table
             table.game_report(code, a, b)
             calls = _game_modules_counted(table)
             for _ in range(3):
@@ -62,7 +49,7 @@ def test_a_tables_game_reports_look_its_game_modules_up_once():
 
 def test_a_table_looks_its_game_modules_up_at_its_first_game_report():
     with ScratchDir() as state:
-        table = _boot(state, "craps").table
+        table = boot_pico(state, "craps").table
         table._game_reports = None                 # as a table that has made no game report yet
         calls = _game_modules_counted(table)
         assert table.game_report(OUT_PUCK, 0, 0) == ("puck", {"puck": "off", "point": None})

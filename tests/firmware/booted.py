@@ -1,0 +1,17 @@
+# A whole table booted as on a board (firmware.main.boot from boards/pico.json and a sim table file) on the
+# fake machine, through its boot lamp test to READY: for tests of the main loop's passes (both runtimes).
+from firmware import main
+from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule
+
+
+def boot_pico(state, game):
+    """The booted Context of a `game` table (baccarat, craps, omaha) keeping its files in `state`."""
+    FakeLCD.missing = ()
+    machine = FakeMachine()
+    machine.usb = machine.UART(9)
+    ctx = main.boot(machine, FakeNeoPixelModule(), "boards/pico.json", "boards/tables/sim-%s.json" % game,
+                    state, FakeLCD, machine.usb)
+    for _ in range(60):                            # the boot lamp test, then READY
+        main.poll_inputs(ctx, 100)
+        main.refresh_outputs(ctx, True)
+    return ctx
