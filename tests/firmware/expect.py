@@ -65,3 +65,17 @@ def heap_lock_catches_allocation():
     finally:
         heap_unlock()
     return caught
+
+
+def count_calls(owner, name):
+    """Replace owner.name (a module's function, a class's or an instance's method) by one that counts its
+    calls and then makes them: returns (calls, plain), calls[0] the count; setattr(owner, name, plain)
+    puts the plain one back. For tests that prove a path skips a call."""
+    plain = getattr(owner, name)
+    calls = [0]
+
+    def counting(*args):
+        calls[0] += 1
+        return plain(*args)
+    setattr(owner, name, counting)
+    return calls, plain

@@ -1,7 +1,7 @@
 # HD44780/PCF8574 LCD driver, checked on both runtimes against a fake I2C bus that decodes the E strobes.
 from firmware.drivers import lcd
 from firmware.drivers.lcd import CharLCD
-from tests.firmware.expect import raises
+from tests.firmware.expect import count_calls, raises
 
 
 def no_sleep(ms):
@@ -231,13 +231,7 @@ def test_a_row_showing_the_same_text_is_not_encoded_again():
     # Suits (not ASCII) take the per-character path, which counts its rom_code() calls.
     lines = ["ROUND 12", "BANKER WINS 7-6", "P 9\u2660 K\u2665", "B5 P6 T1"]
     d.show(lines)
-    calls = [0]
-    plain = lcd.rom_code
-
-    def counting(ch):
-        calls[0] += 1
-        return plain(ch)
-    lcd.rom_code = counting
+    calls, plain = count_calls(lcd, "rom_code")
     try:
         assert d.show([line + "" for line in lines]) == 0        # equal strings, not the same objects
         assert calls[0] == 0

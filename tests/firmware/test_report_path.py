@@ -17,18 +17,12 @@ from firmware.games.baccarat.codes import OUT_SHOE
 from firmware.games.craps.codes import OUT_PUCK
 from firmware.games.omaha.codes import OUT_BUTTON_SET
 from tests.firmware.booted import boot_pico
+from tests.firmware.expect import count_calls
 from tests.firmware.scratch import ScratchDir
 
 
 def _game_modules_counted(table):
-    calls = [0]
-    plain = table.game_modules
-
-    def counting():
-        calls[0] += 1
-        return plain()
-    table.game_modules = counting
-    return calls
+    return count_calls(table, "game_modules")[0]
 
 
 def test_a_tables_game_reports_look_its_game_modules_up_once():
@@ -83,13 +77,7 @@ def test_a_baccarat_round_sums_the_result_reports_nets_instead_of_walking_the_be
     # Baccarat art. 10 (a void round returns every bet: nets 0) and the settled nets: the round kept for
     # recall has each seat's net, which the result report's nets by seat and zone already hold: summed
     # from there (11 us of the VM's 21 for 7 seats), the same entry as from the table's arrays.
-    walks = [0]
-    plain = bac_recall.seat_nets
-
-    def counting(table):
-        walks[0] += 1
-        return plain(table)
-    bac_recall.seat_nets = counting
+    walks, plain = count_calls(bac_recall, "seat_nets")
     try:
         for void in (False, True):
             table = _baccarat_table(void)
