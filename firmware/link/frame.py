@@ -18,8 +18,8 @@ from firmware.link.stamp import LIMIT as _STAMP_LIMIT, Stamp, put_stamp, put_uin
 MAX_FRAME = const(512)     # bytes of a frame with its LF (a store slot holds one)
 MAX_NUMBER = const(999999999)  # boot and seq: 9 digits, a small int on every MicroPython port
 MAX_TYPE = const(8)
-_MAX_STAMP_DIGITS = const(15)     # stamp.LIMIT's
-_STAMP_HI_LIMIT = const(1000000000)   # a Stamp's hi past that limit
+_MAX_STAMP_DIGITS = const(15)        # a stamp's ms: below stamp.LIMIT
+_STAMP_HI_LIMIT = const(1000000000)  # a Stamp's hi from stamp.LIMIT on: past 15 digits
 # The longest header: "#" boot "." seq " " uptime "@" host_ms " " TYPE " ".
 _HEADER_MOST = const(1 + 9 + 1 + 9 + 1 + 15 + 1 + 15 + 1 + 8 + 1)
 MAX_PAYLOAD = const(512 - 62 - 9 - 1)   # any payload up to this fits in MAX_FRAME
