@@ -1,34 +1,25 @@
-# Host-link frames: one printable line per message, both directions (docs/host-link.md).
+# Host-link frames: one printable line per message, both directions (docs/host-link.md, "Frame").
 #
-#   #<boot>.<seq> <stamp> <TYPE>[ <payload>]*<CRC>\n
-#   #3.17 52310 REPORT {"event": "card"}*1A2B3C4D
+#   #<boot>.<seq> <stamp> <TYPE>[ <payload>]*<CRC>\n        #3.17 52310 REPORT {"event": "card"}*1A2B3C4D
 #
-# boot and seq are canonical decimals 0..MAX_NUMBER (no sign, no leading zero),
-# stamp is <uptime ms>[@<host ms>] (the host's Unix time once TIME set it;
-# host-to-board frames carry stamp 0), TYPE is 1..MAX_TYPE capital letters,
-# payload any printable ASCII (a report's JSON; it may hold "*" and "#"), CRC
-# the CRC-32 (binascii.crc32, the IEEE one) of every byte between "#" and "*",
-# as 8 upper-case hex digits. One spelling per message, so a frame that
-# decodes is exactly the frame that was sent; the CRC is checked before
-# anything in the line is believed.
-#
-# Encoder fills one preallocated buffer; Frame.decode fills preallocated fields
-# (offsets into the line) and converts only boot and seq, which are small ints
-# on every port. Both take the CRC with crc32.crc32_hex_into, its 8 digits
-# written into a buffer, never as a 32-bit int (a heap object on a 31-bit
-# port): with the board's native CRC neither allocates (docs/host-link.md,
-# "The CRC on each runtime"; tests/firmware/test_hot_paths.py).
+# One spelling per message, so a frame that decodes is exactly the frame that was sent; the CRC is
+# checked before anything in the line is believed. Encoder fills one preallocated buffer (a stamp's
+# digits: firmware/link/stamp.py); Frame.decode fills preallocated fields (offsets into the line) and
+# converts only boot and seq, small ints on every port. Both take the CRC with crc32.crc32_hex_into,
+# its 8 digits written into a buffer, never as a 32-bit int (a heap object on a 31-bit port): with the
+# board's native CRC neither allocates (docs/host-link.md, "The CRC on each runtime";
+# tests/firmware/test_hot_paths.py).
 import re
-from binascii import crc32
 
 from firmware.compat import const
 from firmware.link import crc32 as crc_mod
+from firmware.link.stamp import LIMIT as _STAMP_LIMIT, Stamp, put_stamp, put_uint
 
 MAX_FRAME = const(512)     # bytes of a frame with its LF (a store slot holds one)
 MAX_NUMBER = const(999999999)  # boot and seq: 9 digits, a small int on every MicroPython port
 MAX_TYPE = const(8)
-_MAX_STAMP_DIGITS = const(15)
-_STAMP_LIMIT = 10 ** 15    # 15 digits
+_MAX_STAMP_DIGITS = const(15)        # a stamp's ms: below stamp.LIMIT
+_STAMP_HI_LIMIT = const(1000000000)  # a Stamp's hi from stamp.LIMIT on: past 15 digits
 # The longest header: "#" boot "." seq " " uptime "@" host_ms " " TYPE " ".
 _HEADER_MOST = const(1 + 9 + 1 + 9 + 1 + 15 + 1 + 15 + 1 + 8 + 1)
 MAX_PAYLOAD = const(512 - 62 - 9 - 1)   # any payload up to this fits in MAX_FRAME
@@ -72,18 +63,12 @@ def _uint(line, i, j):
     return value
 
 
-def crc_of(line, start, end):
-    """CRC-32 of line[start:end] (a view, not a copy of the bytes)."""
-    return crc32(memoryview(line)[start:end]) & 0xFFFFFFFF
-
-
 class Frame:
     """Decoder: decode() fills the fields in place; they hold until the next decode()."""
 
     def __init__(self):
         self._crc = bytearray(_TRAILER - 1)    # the CRC's digits as they must be
         self.line = b""
-        self.length = 0
         self.status = OK
         self.boot = -1
         self.seq = -1
@@ -99,7 +84,6 @@ class Frame:
         if n < 0:
             n = len(line)
         self.line = line
-        self.length = n
         self.boot = -1
         self.seq = -1
         self.status = self._decode(line, n)
@@ -208,77 +192,6 @@ def check_printable(payload):
                 raise ValueError("payload byte %d is not printable ASCII" % ch)
 
 
-def _put_uint(buf, i, value):
-    """Write value (>= 0) in decimal at buf[i]; returns the index after it."""
-    # The length by comparisons with small ints first (a division costs more on the VM; no loop
-    # over a table, no constant past 2**30: either allocates on a 31-bit port), then the digits.
-    if value < 10000:
-        end = i + (1 if value < 10 else 2 if value < 100 else 3 if value < 1000 else 4)
-    elif value < 100000000:
-        end = i + (5 if value < 100000 else 6 if value < 1000000 else 7 if value < 10000000 else 8)
-    else:
-        end = i + 9
-        v = value // 1000000000
-        while v:
-            v //= 10
-            end += 1
-    after = end
-    while True:
-        end -= 1
-        buf[end] = 48 + value % 10
-        value //= 10
-        if not value:
-            return after
-
-
-_SPLIT = const(1000000)    # a Stamp's low part: 6 digits
-_STAMP_HI_LIMIT = const(1000000000)   # _STAMP_LIMIT // _SPLIT, a small int
-
-
-class Stamp:
-    """A frame's time stamp in ms (uptime, or the host's Unix time) as two small ints, hi and lo
-    (lo < 10**6): the host's ms (~1.8e12) and an uptime past 12.4 days are not small ints on a port
-    whose small ints have 31 bits (the RP2040's), and adding to such an int or writing its digits
-    allocates. add() and Encoder.encode() of a Stamp allocate nothing; set() may (a TIME frame)."""
-
-    def __init__(self, ms=0):
-        self.hi = 0
-        self.lo = 0
-        self.set(ms)
-
-    def set(self, ms):
-        if not 0 <= ms < _STAMP_LIMIT:
-            raise ValueError("stamp out of range")
-        self.hi = ms // _SPLIT
-        self.lo = ms % _SPLIT
-
-    def add(self, ms):
-        """ms >= 0 later."""
-        lo = self.lo + ms
-        if lo >= _SPLIT:
-            self.hi += lo // _SPLIT
-            lo %= _SPLIT
-        self.lo = lo
-
-    def ms(self):
-        """As one int (a heap object on a 31-bit port once it is large)."""
-        return self.hi * _SPLIT + self.lo
-
-
-def _put_stamp(buf, i, stamp):
-    """A Stamp's digits at buf[i]; returns the index after them."""
-    if not stamp.hi:
-        return _put_uint(buf, i, stamp.lo)
-    i = _put_uint(buf, i, stamp.hi)
-    lo = stamp.lo
-    j = i + 6
-    while j > i:                       # the low part's 6 digits, zeros included
-        j -= 1
-        buf[j] = 48 + lo % 10
-        lo //= 10
-    return i + 6
-
-
 class Encoder:
     """Builds frames in one buffer allocated once: encode() returns the length in .buf.
 
@@ -314,8 +227,7 @@ class Encoder:
         if _HEADER_MOST + len(payload) + _TRAILER + 1 > len(buf):
             raise ValueError("a %d-byte payload may not fit a %d-byte frame" % (len(payload), len(buf)))
         if type is not self._type:               # the TYPE checked once while it stays the same object
-            self._check_type(type)
-            type = self._type
+            type = self._check_type(type)
         if not checked and len(payload):
             check_printable(payload)
         if (self._head and seq == self._seq + 1 and boot == self._boot and uptime_ms is self._up
@@ -332,10 +244,8 @@ class Encoder:
             i += 1
             buf[i:i + n] = payload             # a slice store: no copy of the payload is made
             i += n
-        # The CRC's digits written in place: no 32-bit int here (a heap object on a 31-bit port), no
-        # view. Allocated, with binascii's CRC (crc32.py): its view and word; with the native or the
-        # portable one: nothing. check_printable's search, when it runs, allocates its match
-        # object and frees it at once: nothing is left.
+        # Allocated, with binascii's CRC (crc32.py): its view and word; with the native or the portable
+        # one: nothing. check_printable's search, when it runs, allocates its match object and frees it.
         crc_mod.crc32_hex_into(buf, 1, i, buf, i + 1)
         buf[i] = _STAR
         buf[i + 9] = 10
@@ -354,8 +264,7 @@ class Encoder:
         if _HEADER_MOST + n + _TRAILER + 1 > len(buf):
             raise ValueError("a %d-byte payload may not fit a %d-byte frame" % (n, len(buf)))
         if type is not self._type:
-            self._check_type(type)
-            type = self._type
+            type = self._check_type(type)
         seq = self._seq + 1
         j = self._seq_end - 1
         while buf[j] == 57:                      # seq's digits one more, in place
@@ -380,7 +289,7 @@ class Encoder:
         return i + 10
 
     def _check_type(self, type):
-        """Checks a TYPE (bytes, str or a buffer) and keeps it (bytes) as the one checked."""
+        """Checks a TYPE (bytes, str or a buffer) and keeps it (bytes) as the one checked; returns it."""
         if not isinstance(type, bytes):
             type = type.encode() if isinstance(type, str) else bytes(type)
         # isalpha and isupper: A-Z only (bytes: ASCII), and no regex search, whose match object
@@ -388,6 +297,7 @@ class Encoder:
         if not 1 <= len(type) <= MAX_TYPE or not (type.isalpha() and type.isupper()):
             raise ValueError("TYPE must be 1..%d capital letters" % MAX_TYPE)
         self._type = type
+        return type
 
     def _header(self, boot, seq, uptime_ms, host_ms):
         """"#<boot>.<seq> <stamp> " written whole into buf; returns its length. Kept when both stamps
@@ -403,23 +313,23 @@ class Encoder:
             raise ValueError("stamp out of range")
         buf = self.buf
         buf[0] = _HASH
-        i = _put_uint(buf, 1, boot)
+        i = put_uint(buf, 1, boot)
         buf[i] = _DOT
-        i = _put_uint(buf, i + 1, seq)
+        i = put_uint(buf, i + 1, seq)
         buf[i] = _SPACE
         seq_end = i
         if not up_stamp:
-            i = _put_uint(buf, i + 1, uptime_ms)
+            i = put_uint(buf, i + 1, uptime_ms)
         elif uptime_ms.hi:
-            i = _put_stamp(buf, i + 1, uptime_ms)
+            i = put_stamp(buf, i + 1, uptime_ms)
         else:
-            i = _put_uint(buf, i + 1, uptime_ms.lo)
+            i = put_uint(buf, i + 1, uptime_ms.lo)
         if host_stamp:
             buf[i] = _AT
-            i = _put_stamp(buf, i + 1, host_ms)
+            i = put_stamp(buf, i + 1, host_ms)
         elif host_ms >= 0:
             buf[i] = _AT
-            i = _put_uint(buf, i + 1, host_ms)
+            i = put_uint(buf, i + 1, host_ms)
         buf[i] = _SPACE
         i += 1
         if up_stamp and (host_stamp or host_ms == -1):

@@ -59,16 +59,6 @@ class FlashFiles:
     stat = staticmethod(os.stat)
 
 
-class _Replay:
-    """The journal's records, re-readable: a repair walks them twice (size, then bytes)."""
-
-    def __init__(self, journal):
-        self.journal = journal
-
-    def __iter__(self):
-        return self.journal.records()
-
-
 class Journal:
     """A power-safe record log in `state_dir` (files NAME.0 and NAME.1), at most max_bytes of flash.
 
@@ -106,16 +96,6 @@ class Journal:
         except OSError:
             return None
 
-    def _survey(self, name, size):
-        """A whole file checked: (base generation or None, good bytes, last generation, status, detail)."""
-        with self._fs.open(name, "rb") as f:
-            reader = record.Reader(f, size)
-            first = reader.next()
-            base_gen = reader.gen if first is not None else None
-            while reader.next() is not None:
-                pass
-        return base_gen, reader.end, reader.gen, reader.status, reader.detail
-
     def _note(self, index, status, discarded, detail):
         self.status = max(self.status, status)
         self.discarded += discarded
@@ -127,7 +107,8 @@ class Journal:
         for index in (0, 1):
             size = self._size(self._names[index])
             if size:                            # not missing, nor created and never written
-                found.append((index, size) + self._survey(self._names[index], size))
+                with self._fs.open(self._names[index], "rb") as f:
+                    found.append((index, size) + record.survey(f, size))
         live = None
         for f in found:
             if f[2] is not None and (live is None or record.newer(f[2], live[2])):
@@ -211,14 +192,12 @@ class Journal:
         if len(payload) > record.PAYLOAD_MAX:
             raise ValueError("journal record of %d bytes, at most %d" % (len(payload), record.PAYLOAD_MAX))
         if self._live is None:
-            self._compact(((kind, payload),))    # the first record starts a file
+            self.compact(((kind, payload),))    # the first record starts a file
             return
         if self._damaged or self._stale:
             self._repair()
         if self.used + len(payload) + OVERHEAD > self.capacity:
-            raise JournalFull("journal %s full: %d of %d bytes used, record needs %d"
-                              % (self._names[self._live], self.used, self.capacity,
-                                 len(payload) + OVERHEAD))
+            raise self._full(len(payload) + OVERHEAD)
         gen = (self._gen + 1) & GEN_MASK
         global _scratch
         if len(payload) + OVERHEAD <= _SCRATCH_SIZE:    # the common record: encoded in a buffer made once
@@ -245,12 +224,11 @@ class Journal:
         if n > record.PAYLOAD_MAX or IN_PLACE_HEAD + n + IN_PLACE_TAIL > len(buf):
             raise ValueError("journal record of %d bytes in a %d-byte buffer" % (n, len(buf)))
         if self._live is None:
-            self._compact(())                    # an empty base starts the file
+            self.compact(())                    # an empty base starts the file
         elif self._damaged or self._stale:
             self._repair()
         if self.used + n + OVERHEAD > self.capacity:
-            raise JournalFull("journal %s full: %d of %d bytes used, record needs %d"
-                              % (self._names[self._live], self.used, self.capacity, n + OVERHEAD))
+            raise self._full(n + OVERHEAD)
         gen = (self._gen + 1) & GEN_MASK
         size = record.encode_in_place(buf, kind, gen, n)   # nothing allocated with a native CRC
         self._damaged = True                     # until the write is known to be whole
@@ -279,19 +257,11 @@ class Journal:
         """The state so far as one record: the log restarts from it in the other file."""
         if isinstance(snapshot, str):
             snapshot = snapshot.encode()
-        self._compact(((SNAPSHOT, snapshot),))
-
-    def compact(self, entries):
-        """Restart the log from these (kind, payload) entries (kind SNAPSHOT or 1..255), e.g. a ring's tail.
-
-        entries is walked twice (sizes, then bytes): a sequence, or an object whose
-        __iter__ starts afresh each time.
-        """
-        self._compact(entries)
+        self.compact(((SNAPSHOT, snapshot),))
 
     def _repair(self):
         if self._damaged:
-            self._compact(_Replay(self))         # the good records, away from the damage
+            self.compact(Tail(self, 0))         # the good records, away from the damage
         else:
             self._drop_stale()
 
@@ -301,7 +271,12 @@ class Journal:
                 self._remove(index)
             self._stale = []
 
-    def _compact(self, entries):
+    def compact(self, entries):
+        """Restart the log from these (kind, payload) entries (kind SNAPSHOT or 1..255), e.g. a ring's tail.
+
+        entries is walked twice (sizes, then bytes): a sequence, or an object whose
+        __iter__ starts afresh each time.
+        """
         total = 0
         for kind, payload in entries:
             if not SNAPSHOT <= kind <= _KIND_MAX:
@@ -335,6 +310,10 @@ class Journal:
             self._remove(old)                    # superseded: its generation is lower anyway
         self._drop_stale()
 
+    def _full(self, need):
+        return JournalFull("journal %s full: %d of %d bytes used, record needs %d"
+                           % (self._names[self._live], self.used, self.capacity, need))
+
     def _remove(self, index):
         try:
             self._fs.remove(self._names[index])
@@ -349,7 +328,7 @@ class Journal:
 
 
 class Tail:
-    """A journal's records after the first `skip`, re-readable (a compaction reads them twice)."""
+    """A journal's records after the first `skip` (0: all), re-readable (a compaction reads them twice)."""
 
     def __init__(self, journal, skip):
         self.journal = journal
@@ -357,7 +336,7 @@ class Tail:
 
     def __iter__(self):
         n = 0
-        for record in self.journal.records():
+        for item in self.journal.records():
             n += 1
             if n > self.skip:
-                yield record
+                yield item

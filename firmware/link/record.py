@@ -134,6 +134,15 @@ class Reader:
         return kind, payload
 
 
+def survey(f, size):
+    """A whole file checked: (base generation or None, good bytes, last generation, status, detail)."""
+    reader = Reader(f, size)
+    base_gen = reader.gen if reader.next() is not None else None
+    while reader.next() is not None:
+        pass
+    return base_gen, reader.end, reader.gen, reader.status, reader.detail
+
+
 def entries(base, error):
     """The (kind, payload) entries inside a base record's payload; `error` (a class) if they do not add up."""
     at = 0

@@ -1,24 +1,16 @@
 # The board's side of the host link: numbered frames, kept until acknowledged (docs/host-link.md).
 #
-# send() numbers a report and keeps its frame in the store; poll() writes what
-# the window allows and, when no acknowledgement came in time, writes the
-# oldest unacknowledged frame again, waiting twice as long each time (capped)
-# until the host answers. Nothing here waits: when the host is away frames
-# stay in the store, and the game goes on until the store is nearly full
-# (the alarm), which the caller turns into "take no new round".
-#
-# When the store is full the oldest frames are kept (the host needs them to
-# continue in order) and new reports are refused and counted; the count goes
-# out, in its place in the sequence, as a LOST frame as soon as there is room.
-# The alarm comes well before that, so the caller stops opening rounds and the
-# round in progress finishes without anything being refused.
-#
-# A store on flash writes the frames appended since its last flush in one go: poll() flushes it
-# before it writes anything, so every frame on the wire is on flash (docs/host-link.md).
-#
-# No clock inside: time is what the caller passes to poll(elapsed_ms).
+# send() numbers a report and keeps its frame in the store; poll() flushes the store (a store on
+# flash writes its batch: every frame on the wire is durable) and writes what the window allows and,
+# when no acknowledgement came in time, the oldest unacknowledged frame again, waiting twice as long
+# each time (capped). Nothing here waits and there is no clock inside (poll(elapsed_ms)): when the
+# host is away frames stay in the store and the game goes on until the alarm (the store nearly
+# full), which the caller turns into "take no new round". A full store keeps the oldest frames (the
+# host needs them to continue in order) and counts the reports it refuses: a LOST frame says how
+# many, in their place in the sequence, as soon as there is room.
 from firmware.compat import const
 from firmware.link import frame as frame_mod
+from firmware.link.stamp import Stamp
 from firmware.link.store import at_or_before
 
 # Frame types, board to host.
@@ -51,10 +43,8 @@ class Sender:
         (it must grow from one start of the board to the next: the host tells boots apart by it).
         budget: bytes poll() may write at once (but always one frame), e.g. the UART's
         transmit buffer, so a write never waits for the line; 0: the whole window.
-
         piece: the most payload bytes one frame carries (a longer report goes out in PARTs): a
         short frame gets through a noisy line more often, and fits a smaller store slot.
-
         previous: (boot, seq) of the previous boot's last frame when the journal knows it;
         by default the newest frame the store still holds from an earlier boot, if any.
         """
@@ -82,8 +72,9 @@ class Sender:
             raise ValueError("piece must be 1..%d bytes" % frame_mod.MAX_PAYLOAD)
         self.piece = piece
         self.alarm = False
-        self.uptime = frame_mod.Stamp()   # ms since boot, as poll() was told
+        self.uptime = Stamp()             # ms since boot, as poll() was told
         self.host_time = None             # the host's Unix ms (a Stamp), once TIME came
+        self._host = -1                   # host_time, or -1 before TIME: the encoder's stamp argument
         self.refused = 0              # reports refused since the last LOST frame
         self.refused_total = 0
         self.retransmits = 0          # frames written again after a timeout
@@ -141,8 +132,7 @@ class Sender:
             buf = enc.buf
             boot = self.boot
             seq = self._next_seq
-            n = enc.encode(boot, seq, PART, view[:most], self.uptime,
-                           -1 if self.host_time is None else self.host_time, True)
+            n = enc.encode(boot, seq, PART, view[:most], self.uptime, self._host, True)
             append(boot, seq, buf, n, False)
             seq += 1
             self._next_seq = seq
@@ -166,16 +156,9 @@ class Sender:
         """The payload of the REQUEST frame receive() just took (bytes)."""
         return self._frame.payload()
 
-    @property
-    def uptime_ms(self):
-        return self.uptime.ms()
-
     def host_time_ms(self):
         """The host's time now (ms since the Unix epoch), or -1 before TIME."""
         return -1 if self.host_time is None else self.host_time.ms()
-
-    def _host_stamp(self):
-        return -1 if self.host_time is None else self.host_time
 
     def held(self):
         return self.store.count()
@@ -209,7 +192,8 @@ class Sender:
                 self._timeout = min(self._timeout * 2, self.max_timeout_ms)
                 self._probing = True
                 self.retransmits += 1
-                self._write(0)
+                frame = self.store.view(0)
+                self.port.write(self._read(0) if frame is None else frame)
                 return
         if self._probing:
             return
@@ -260,7 +244,7 @@ class Sender:
             if ms < 0:
                 return self._bad(BAD_ARGUMENT)
             if self.host_time is None:
-                self.host_time = frame_mod.Stamp(ms)
+                self.host_time = self._host = Stamp(ms)
             else:
                 self.host_time.set(ms)
             return CMD_TIME
@@ -283,12 +267,11 @@ class Sender:
         self.last_status = status
         return CMD_BAD
 
-    def _append(self, type, payload, checked=False):
+    def _append(self, type, payload):
         """Number, encode and keep one frame; the caller checks the alarm after it (_check_alarm)."""
         seq = self._next_seq
         enc = self._enc
-        host = self.host_time
-        n = enc.encode(self.boot, seq, type, payload, self.uptime, -1 if host is None else host, checked)
+        n = enc.encode(self.boot, seq, type, payload, self.uptime, self._host)
         self.store.append(self.boot, seq, enc.buf, n, type != PART)
         self._next_seq = seq + 1
         return seq
@@ -308,10 +291,6 @@ class Sender:
             self.refused = 0
             self._append(LOST, "%d" % refused)
             self._check_alarm()
-
-    def _write(self, i):
-        frame = self.store.view(i)
-        self.port.write(self._read(i) if frame is None else frame)
 
     def _read(self, i):
         """The i-th held frame read into the encoder's buffer (a view of it)."""
@@ -354,7 +333,7 @@ class Sender:
             first_boot, first_seq = self.boot, self._next_seq
         if first_boot != boot or first_seq != seq:
             payload = "%d.%d %d.%d" % (boot, seq, first_boot, first_seq)
-            n = self._enc.encode(self.boot, 0, GONE, payload, self.uptime, self._host_stamp())
+            n = self._enc.encode(self.boot, 0, GONE, payload, self.uptime, self._host)
             self.port.write(memoryview(self._enc.buf)[:n])
         self._next_write = i
         self._probing = False

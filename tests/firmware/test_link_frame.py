@@ -1,6 +1,9 @@
 # Host-link frames (docs/host-link.md): the worked example, every refusal reason, the encoder's limits.
+from binascii import crc32
+
 from firmware.link import frame as fm
 from firmware.link.frame import Encoder, Frame
+from firmware.link.stamp import Stamp, put_uint
 from tests.firmware.expect import cpython_only, raises, raises_match
 
 # The worked example of docs/host-link.md, CRC included (checked against zlib below).
@@ -17,7 +20,7 @@ def _decode(line):
 
 def _sealed(body):
     """"#" + body + a correct trailer: for lines whose checksum holds but whose grammar does not."""
-    return b"#" + body + ("*%08X" % fm.crc_of(body, 0, len(body))).encode()
+    return b"#" + body + ("*%08X" % (crc32(body) & 0xFFFFFFFF)).encode()
 
 
 def test_worked_example_decodes_to_its_fields():
@@ -39,11 +42,6 @@ def test_example_crc_is_zlib_crc32_between_marker_and_star():
     import zlib
     body = EXAMPLE[1:EXAMPLE.index(b"*", len(EXAMPLE) - 9)]
     assert "%08X" % zlib.crc32(body) == EXAMPLE[-8:].decode()
-
-
-def test_crc_check_value():
-    assert fm.crc_of(b"123456789", 0, 9) == 0xCBF43926      # CRC-32/ISO-HDLC's catalogued check
-    assert fm.crc_of(b"xx123456789yy", 2, 11) == 0xCBF43926
 
 
 def test_host_commands_parse():
@@ -199,7 +197,7 @@ def test_header_numbers_are_written_in_decimal_at_every_digit_count():
         values += [10 ** k - 1, 10 ** k, 10 ** k + 1, 7 * 10 ** k + 3]
     values.append(10 ** 15 - 1)
     for value in values:
-        end = fm._put_uint(buf, 2, value)
+        end = put_uint(buf, 2, value)
         assert bytes(buf[2:end]) == ("%d" % value).encode(), value
 
 
@@ -208,19 +206,19 @@ def test_a_stamp_writes_the_digits_its_milliseconds_have():
     # at every place the low part's six digits carry, pad or vanish.
     enc = Encoder()
     for ms in (0, 7, 999999, 1000000, 1000001, 1000010, 2 ** 30 + 5, 1764547200000, 10 ** 15 - 1):
-        stamp = fm.Stamp(ms)
+        stamp = Stamp(ms)
         assert stamp.ms() == ms
         n = enc.encode(2, 9, b"REPORT", b"{}", stamp, stamp)
         assert bytes(enc.buf[:n]) == fm.encode(2, 9, "REPORT", "{}", ms, ms), ms
-    stamp = fm.Stamp(999990)
+    stamp = Stamp(999990)
     total = 999990
     for step in (9, 1, 1, 999999, 3000000, 0, 123456789):
         stamp.add(step)
         total += step
         assert stamp.ms() == total and 0 <= stamp.lo < 1000000
-    raises(ValueError, fm.Stamp, 10 ** 15)
-    raises(ValueError, fm.Stamp, -1)
-    stamp = fm.Stamp(10 ** 15 - 1)
+    raises(ValueError, Stamp, 10 ** 15)
+    raises(ValueError, Stamp, -1)
+    stamp = Stamp(10 ** 15 - 1)
     stamp.add(1)                                   # past 15 digits: no frame may carry it
     raises(ValueError, enc.encode, 2, 9, b"REPORT", b"{}", stamp)
 
@@ -247,21 +245,22 @@ def test_a_stamp_is_checked_and_written_as_an_int_of_its_value():
     enc = Encoder()
     for ms in (0, 9, 999999, 1000000, 1000007, 2 ** 30 + 5, 10 ** 15 - 1):
         for host in (-1, 1764547200123):
-            stamp_host = fm.Stamp(host) if host >= 0 else -1
-            n = enc.encode(2, 9, b"REPORT", b"{}", fm.Stamp(ms), stamp_host)
+            stamp_host = Stamp(host) if host >= 0 else -1
+            n = enc.encode(2, 9, b"REPORT", b"{}", Stamp(ms), stamp_host)
             assert bytes(enc.buf[:n]) == fm.encode(2, 9, "REPORT", "{}", ms, host), (ms, host)
-    big = fm.Stamp(0)
+    big = Stamp(0)
     big.hi = 10 ** 9                           # 10**15 ms: past what a stamp may hold
     raises_match(ValueError, "stamp", enc.encode, 1, 1, b"ACK", b"", big)
     raises_match(ValueError, "stamp", enc.encode, 1, 1, b"ACK", b"", 0, big)
 
 
 class _Counted:
-    """frame._put_uint, its calls counted (a frame's header digits written whole)."""
+    """stamp.put_uint as the encoder calls it (frame.put_uint), its calls counted (a frame's header
+    digits written whole: boot, seq and an uptime of less than 10**6 ms call it directly)."""
 
     def __init__(self):
         self.calls = 0
-        self.put_uint = fm._put_uint
+        self.put_uint = fm.put_uint
 
     def __call__(self, buf, i, value):
         self.calls += 1
@@ -275,10 +274,10 @@ def test_the_frames_of_one_pass_write_their_header_digits_once():
     # digit, a stamp, a boot and a host's time that change, a seq that jumps, int stamps, and after
     # the buffer was written by someone else (forget()).
     enc = Encoder()
-    uptime = fm.Stamp(52310)
-    host = fm.Stamp(1764525652433)
+    uptime = Stamp(52310)
+    host = Stamp(1764525652433)
     counted = _Counted()
-    fm._put_uint = counted
+    fm.put_uint = counted
     try:
         steps = []
         for seq in range(7, 13):                                   # 9 -> 10: a digit more
@@ -322,12 +321,12 @@ def test_the_frames_of_one_pass_write_their_header_digits_once():
         n = enc.encode(4, 7, b"REPORT", b"{}", uptime, host)
         assert bytes(enc.buf[:n]) == fm.encode(4, 7, "REPORT", "{}", uptime.ms(), host.ms())
     finally:
-        fm._put_uint = counted.put_uint
+        fm.put_uint = counted.put_uint
 
 
 def test_a_refused_frame_leaves_the_kept_header_right():
     enc = Encoder()
-    uptime = fm.Stamp(777)
+    uptime = Stamp(777)
     enc.encode(2, 8, b"PART", b"a", uptime)
     raises_match(ValueError, "TYPE", enc.encode, 2, 9, "part", b"a", uptime)
     raises_match(ValueError, "printable", enc.encode, 2, 9, b"PART", b"\x01", uptime)
@@ -340,8 +339,8 @@ def test_a_refused_frame_leaves_the_kept_header_right():
 def test_the_next_piece_of_a_report_is_the_frame_encode_would_make():
     # encode_next: the frame after the last one, its header kept (the Sender's pieces of one report:
     # issue 14, 3-4 us a piece on the VM), seq one more, across a carry and a digit more.
-    uptime = fm.Stamp(2 ** 30 + 7)
-    host = fm.Stamp(1764525652433)
+    uptime = Stamp(2 ** 30 + 7)
+    host = Stamp(1764525652433)
     for first, h in ((7, -1), (97, host), (998, -1)):
         enc = Encoder()
         n = enc.encode(5, first, b"PART", b"a" * 30, uptime, h, True)
@@ -360,10 +359,10 @@ def test_the_next_piece_needs_a_kept_header():
     raises_match(ValueError, "no header kept", enc.encode_next, b"PART", b"x")
     enc.encode(5, 1, b"PART", b"x", 100)                            # int stamps: not kept
     raises_match(ValueError, "no header kept", enc.encode_next, b"PART", b"x")
-    enc.encode(5, 1, b"PART", b"x", fm.Stamp(100))
+    enc.encode(5, 1, b"PART", b"x", Stamp(100))
     enc.forget()
     raises_match(ValueError, "no header kept", enc.encode_next, b"PART", b"x")
-    enc.encode(5, 1, b"PART", b"x", fm.Stamp(100))
+    enc.encode(5, 1, b"PART", b"x", Stamp(100))
     raises_match(ValueError, "TYPE", enc.encode_next, b"part", b"x")
     raises_match(ValueError, "may not fit", enc.encode_next, b"PART", b"x" * fm.MAX_FRAME)
     n = enc.encode_next(b"REPORT", b"y")                             # refused ones took no seq

@@ -183,6 +183,28 @@ def test_time_sets_the_host_clock_in_later_frames():
     assert frames[-1][4] == 1250 and frames[-1][5] == 1764525600250
 
 
+def test_time_set_again_is_the_one_every_later_frame_carries():
+    # A second TIME moves the clock the reports, their pieces and a GONE are stamped with.
+    sender, wire, _ = _sender(piece=64)
+    sender.receive(_host(0, 0, "TIME", "1764525600000"))
+    sender.poll(10)
+    assert [f[2] for f in wire.take()] == ["OPEN"]
+    sender.receive(_host(0, 0, "TIME", "1800000000000"))
+    sender.poll(5)
+    sender.send("{}")
+    sender.send('{"long": "%s"}' % ("x" * 300))              # PART frames and a REPORT
+    sender.poll(0)
+    frames = wire.take()
+    assert [f[2] for f in frames] == ["REPORT"] + ["PART"] * 4 + ["REPORT"]
+    assert [f[5] for f in frames] == [1800000000005] * 6
+    sender.receive(_host(1, 3, "ACK"))
+    sender.receive(_host(1, 2, "REPLAY"))                   # 1.2 no longer held: GONE
+    sender.receive(_host(0, 0, "TIME", "1700000000000"))
+    sender.receive(_host(1, 2, "REPLAY"))
+    gone = [f for f in wire.take() if f[2] == "GONE"]
+    assert [f[5] for f in gone] == [1800000000005, 1700000000000]
+
+
 def test_recall_and_bad_host_frames():
     sender, _, _ = _sender()
     assert sender.receive(_host(0, 0, "RECALL", "10")) == sm.CMD_RECALL and sender.recall_count == 10
