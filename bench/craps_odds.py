@@ -89,8 +89,8 @@ def vm_part():
     print("    a CrapsTable, no bets                             %6d bytes" % fig["ram_craps_table_bytes"])
     print("    per open bet (%d bets on one table)             %6d bytes" % (fig["open_bets"], fig["ram_per_open_bet_bytes"]))
     sp = benchutil.spread
-    print("  %d rounds, each timing the calibration loop, then %d rolls (wall clock; ticks_us has 1 ms"
-          " resolution in this VM)" % (len(rounds), r0["rolls"]))
+    print("  %d rounds, each timing the calibration loop, then %d rolls (CPU time of the VM's process,"
+          " us)" % (len(rounds), r0["rolls"]))
     print("  calibration loop, %d iterations, ms: %s; %.2f us/iteration"
           % (iters, sp(cal_ms, "%.0f"), 1000.0 * med(cal_ms) / iters))
     print("  a roll, with %.1f bets placed and %.1f decided per roll:"

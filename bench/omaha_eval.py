@@ -84,8 +84,8 @@ def vm_part(us_per_iter):
     print("    firmware/games/omaha/hand_value.py       %6d bytes" % fig["ram_omaha_hand_bytes"])
     print("    omaha engine (omaha, _betting, _pots, _settings) %6d bytes" % fig["ram_omaha_engine_bytes"])
     sp = benchutil.spread
-    print("  %d rounds, each timing the calibration loop, then the showdowns (wall clock; ticks_us has 1 ms"
-          " resolution in this VM)" % len(rounds))
+    print("  %d rounds, each timing the calibration loop, then the showdowns (CPU time of the VM's process,"
+          " us)" % len(rounds))
     print("  calibration loop, %d iterations, ms: %s; %.2f us/iteration"
           % (iters, sp(cal_ms, "%.0f"), 1000.0 * med(cal_ms) / iters))
     print("  10-seat showdown (prepare board, 10 x best of 60, winners), %d per round:" % rounds[0]["showdowns"])

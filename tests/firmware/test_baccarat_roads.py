@@ -2,7 +2,7 @@
 from firmware.errors import RuleError
 from firmware.games.baccarat.rules import PLAYER, BANKER, TIE
 from firmware.games.baccarat import roads as br
-from tests.firmware.expect import raises, raises_match
+from tests.firmware.expect import count_calls, raises, raises_match
 
 RED, BLUE = br.RED, br.BLUE
 W = {"B": BANKER, "P": PLAYER, "T": TIE}
@@ -168,12 +168,9 @@ def test_add_marks_the_derived_roads_as_derived_mark_does_without_calling_it():
         state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
         return (state[0] >> 8) % n
 
-    derived_mark = br.derived_mark
-    calls = [0]
-
-    def counted(lengths, column, row, k):
-        calls[0] += 1
-        return derived_mark(lengths, column, row, k)
+    calls, derived_mark = count_calls(br, "derived_mark")
+    counted = br.derived_mark
+    br.derived_mark = derived_mark                          # next_marks() below asks the plain one
     for shoe in range(12):
         roads = br.Roads()
         for _ in range(70):

@@ -4,7 +4,7 @@ from firmware.errors import IntegrityError, RuleError, SettingsError
 from firmware.games.baccarat import rules as bac
 from firmware.games.baccarat import shoe as bs
 from firmware.games.baccarat.rules import PLAYER, BANKER, NONE
-from tests.firmware.expect import raises, raises_match
+from tests.firmware.expect import count_calls, raises, raises_match
 
 FULL = {"method": 1, "commission": "A", "tie_option": "returned", "decks": 8, "burn": "decks",
         "cut_card": "last_round", "demo_rounds": 3, "dealer": "shoe", "burn_each_round": False}
@@ -402,15 +402,9 @@ def test_a_deal_without_a_sensed_hand_asks_no_hand_due_and_one_with_a_hand_is_st
     # due (the round decides), Shoe.deal asks Round.expected() nothing; a sensed hand is compared (art. 10).
     shoe = ready_shoe()
     rnd = shoe.start_round()
-    asked = []
-    expected = rnd.expected
-
-    def counted():
-        asked.append(1)
-        return expected()
-    rnd.expected = counted
+    asked = count_calls(rnd, "expected")[0]
     assert shoe.deal(C("9h")) == PLAYER and shoe.deal(C("5d")) == BANKER
-    assert asked == []
-    assert shoe.deal(C("Kc"), PLAYER) == PLAYER and asked == [1]
+    assert asked[0] == 0
+    assert shoe.deal(C("Kc"), PLAYER) == PLAYER and asked[0] == 1
     err = raises(bs.DealingError, shoe.deal, C("2s"), PLAYER)
-    assert err.kind == bs.WRONG_HAND and asked == [1, 1]
+    assert err.kind == bs.WRONG_HAND and asked[0] == 2

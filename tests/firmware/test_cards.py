@@ -1,7 +1,7 @@
 # Card codes (shared by Baccarat and Omaha): parsing, canonical output, bad input.
 from firmware import cards
 from firmware.errors import CardCodeError, IntegrityError
-from tests.firmware.expect import raises
+from tests.firmware.expect import count_calls, raises
 
 
 def test_round_trip_all_52():
@@ -44,13 +44,7 @@ def test_card_number_outside_the_deck_is_an_integrity_alarm():
 def test_names_are_name_of_each_card_without_a_call_a_card_and_refuse_what_name_refuses():
     # names() tests each card in line (a report names a hand's cards): the same codes as name(), the
     # same refusal of anything but a card 0..51 (bool, float, out of the deck), no call of name().
-    name = cards.name
-    calls = []
-
-    def counted(card):
-        calls.append(card)
-        return name(card)
-    cards.name = counted
+    calls, name = count_calls(cards, "name")
     try:
         assert cards.names(list(range(52))) == [name(c) for c in range(52)]
         assert cards.names(()) == [] and cards.names((51, 0)) == ["As", "2c"]
@@ -58,4 +52,4 @@ def test_names_are_name_of_each_card_without_a_call_a_card_and_refuse_what_name_
             raises(IntegrityError, cards.names, [0, bad, 1])
     finally:
         cards.name = name
-    assert calls == []
+    assert calls[0] == 0

@@ -6,6 +6,7 @@ from firmware.games.craps import screens
 from firmware.games.craps.zones import ZONES
 from firmware.table import FAULTED, OUT_GAME_FIRST, OUT_STATE, READY
 from tests.firmware.craps_rig import Rig, strip
+from tests.firmware.expect import count_calls
 
 CONFIG = {"table_id": "C01", "game": "craps"}
 
@@ -311,21 +312,10 @@ def test_a_reading_places_its_bets_past_the_form_checks_and_a_call_a_bet():
     # goes through place_known for its reason.
     rig = Rig(seats=4)
     engine = rig.table.engine
-    calls = {"place_bet": 0, "place_known": 0}
-    place_bet = engine.place_bet
-    place_known = engine.place_known
-
-    def counted_place_bet(*args):
-        calls["place_bet"] += 1
-        return place_bet(*args)
-
-    def counted_place_known(*args):
-        calls["place_known"] += 1
-        return place_known(*args)
-    engine.place_bet = counted_place_bet
-    engine.place_known = counted_place_known
+    placed = count_calls(engine, "place_bet")[0]
+    known = count_calls(engine, "place_known")[0]
     rig.bets({1: {"pass": 10, "field": 5, "hard_8": 5}, 3: {"pass": 7, "come": 10, "any_seven": 5}, 4: {"horn": 8}})
-    assert calls == {"place_bet": 0, "place_known": 3}
+    assert placed[0] == 0 and known[0] == 3
     report = strip(rig.last("bets"))
     assert report["placed"] == {"1": {"pass": 10, "field": 5, "hard_8": 5}, "3": {"any_seven": 5}}
     assert report["refused"] == 3 and len(engine.bets) == 4

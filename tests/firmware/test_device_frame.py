@@ -2,7 +2,7 @@
 from firmware import device_frame as df
 from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
 from firmware.device_frame import Frame, Sequence
-from tests.firmware.expect import heap_lock_catches_allocation, raises, raises_match
+from tests.firmware.expect import count_calls, heap_lock_catches_allocation, raises, raises_match
 
 TYPES = ((b"HELLO", 1, 1), (b"CARD", 2, 2), (b"CUT", 0, 0), (b"SEAT", 2, df.MAX_ARGS))
 # Computed with binascii.crc_hqx(body, 0xFFFF) on CPython, an independent CRC-16/CCITT-FALSE.
@@ -301,13 +301,7 @@ def test_a_whole_lines_crc_is_checked_as_the_bodys_crc_against_the_trailer():
 def test_the_message_type_is_found_by_startswith_in_c_not_a_byte_loop():
     # The type word is compared where it lies (bytes.startswith at its offset, in C): same(), a Python
     # loop a byte, is not called to decode a frame; a type of another length or spelling is not taken.
-    calls = [0]
-    same = df.same
-
-    def counted(line, start, end, word):
-        calls[0] += 1
-        return same(line, start, end, word)
-    df.same = counted
+    calls, same = count_calls(df, "same")
     try:
         for line in (KNOWN, bytearray(KNOWN), df.encode("S", 1, 3, "CUT"), df.encode("S", 1, 4, "SEAT", (1, 2))):
             frame, status = _decode(line)

@@ -17,7 +17,7 @@ from firmware.link import frame as fm
 from firmware.link import record
 from firmware.link.stamp import Stamp
 from firmware.table import READY
-from tests.firmware.expect import heap_lock_catches_allocation, micropython_only, raises_match
+from tests.firmware.expect import count_calls, heap_lock_catches_allocation, micropython_only, raises_match
 from tests.firmware.fakes import NeoStrip
 from tests.firmware.booted import boot_pico
 from tests.firmware.scratch import ScratchDir
@@ -354,13 +354,7 @@ def test_craps_lights_look_each_zone_up_once():
     rig.bets(dict((seat, {"pass": 10, "field": 10, "any_seven": 10, "any_craps": 10, "hard_6": 10})
                   for seat in range(1, 11)))
     assert len(rig.table.engine.bets) == 50
-    calls = [0]
-    plain = rig.lights.index
-
-    def counting(name):
-        calls[0] += 1
-        return plain(name)
-    rig.lights.index = counting
+    calls, plain = count_calls(rig.lights, "index")
     rig.table._render_lights()
     assert calls[0] == 0                                    # the reading's render looked them up
     rig.throw(3, 4)                                         # a 7: every one of the 50 decided
@@ -379,13 +373,7 @@ def test_a_craps_render_sets_each_zone_once_whatever_the_bets():
     rig = Rig(seats=10)
     rig.bets(dict((seat, {"pass": 10, "field": 10, "any_seven": 10, "any_craps": 10, "hard_6": 10})
                   for seat in range(1, 11)))
-    calls = [0]
-    plain = rig.lights.set
-
-    def counting(zone, colour):
-        calls[0] += 1
-        return plain(zone, colour)
-    rig.lights.set = counting
+    calls, plain = count_calls(rig.lights, "set")
     rig.table._render_lights()
     assert calls[0] == 0                                    # the reading's render left them so
     rig.lights.set_all(pixels.OFF)

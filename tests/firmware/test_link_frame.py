@@ -4,7 +4,7 @@ from binascii import crc32
 from firmware.link import frame as fm
 from firmware.link.frame import Encoder, Frame
 from firmware.link.stamp import Stamp, put_uint
-from tests.firmware.expect import cpython_only, raises, raises_match
+from tests.firmware.expect import count_calls, cpython_only, raises, raises_match
 
 # The worked example of docs/host-link.md, CRC included (checked against zlib below).
 EXAMPLE = (b'#3.17 52310@1764525652433 REPORT {"seq": 16, "table": "BAC-01", "event": "card", '
@@ -254,19 +254,6 @@ def test_a_stamp_is_checked_and_written_as_an_int_of_its_value():
     raises_match(ValueError, "stamp", enc.encode, 1, 1, b"ACK", b"", 0, big)
 
 
-class _Counted:
-    """stamp.put_uint as the encoder calls it (frame.put_uint), its calls counted (a frame's header
-    digits written whole: boot, seq and an uptime of less than 10**6 ms call it directly)."""
-
-    def __init__(self):
-        self.calls = 0
-        self.put_uint = fm.put_uint
-
-    def __call__(self, buf, i, value):
-        self.calls += 1
-        return self.put_uint(buf, i, value)
-
-
 def test_the_frames_of_one_pass_write_their_header_digits_once():
     # The Sender's frames of one pass share boot and stamps: the header of the first is kept in the
     # buffer and the next frames bump their seq's last digit(s) in place (issue 14: 3 to 5 us a frame
@@ -276,20 +263,20 @@ def test_the_frames_of_one_pass_write_their_header_digits_once():
     enc = Encoder()
     uptime = Stamp(52310)
     host = Stamp(1764525652433)
-    counted = _Counted()
-    fm.put_uint = counted
+    # stamp.put_uint as the encoder calls it (frame.put_uint): a frame's header digits written whole
+    puts, plain_put_uint = count_calls(fm, "put_uint")
     try:
         steps = []
         for seq in range(7, 13):                                   # 9 -> 10: a digit more
             steps.append((3, seq, "PART", -1))
         steps.append((3, 13, "REPORT", -1))
         n = enc.encode(3, 7, b"PART", b"x" * 40, uptime, -1)
-        assert counted.calls == 3                                  # boot, seq, uptime
+        assert puts[0] == 3                                        # boot, seq, uptime
         frames = [bytes(enc.buf[:n])]
         for boot, seq, type, h in steps[1:]:
             n = enc.encode(boot, seq, type.encode(), b"x" * 40, uptime, h)
             frames.append(bytes(enc.buf[:n]))
-        assert counted.calls == 6                                  # 10: written whole once more
+        assert puts[0] == 6                                        # 10: written whole once more
         assert frames == [fm.encode(boot, seq, type, b"x" * 40, 52310) for boot, seq, type, h in steps]
         # (boot, seq, host's stamp, header kept: the frame before had the same boot and stamps and seq - 1)
         cases = [(3, 1998, -1, False), (3, 1999, -1, True), (3, 2000, -1, True), (3, 2001, -1, True),
@@ -298,9 +285,9 @@ def test_the_frames_of_one_pass_write_their_header_digits_once():
                  (4, fm.MAX_NUMBER - 1, -1, False), (4, fm.MAX_NUMBER, -1, True), (4, 0, -1, False),
                  (4, 1, -1, True)]
         for boot, seq, h, kept in cases:
-            calls = counted.calls
+            calls = puts[0]
             n = enc.encode(boot, seq, b"REPORT", b"{}", uptime, h)
-            assert (counted.calls == calls) == kept, (boot, seq)
+            assert (puts[0] == calls) == kept, (boot, seq)
             expected = fm.encode(boot, seq, "REPORT", "{}", uptime.ms(), -1 if h == -1 else h.ms())
             assert bytes(enc.buf[:n]) == expected, (boot, seq)
         for ms in (1, 999999, 5):                                  # the stamps move: written whole
@@ -311,9 +298,9 @@ def test_the_frames_of_one_pass_write_their_header_digits_once():
             n = enc.encode(4, 3, b"REPORT", b"{}", uptime, host)
             assert bytes(enc.buf[:n]) == fm.encode(4, 3, "REPORT", "{}", uptime.ms(), host.ms())
         n = enc.encode(4, 4, b"REPORT", b"{}", uptime.ms(), host.ms())    # ints: not kept
-        calls = counted.calls
+        calls = puts[0]
         n = enc.encode(4, 5, b"REPORT", b"{}", uptime.ms(), host.ms())
-        assert counted.calls > calls
+        assert puts[0] > calls
         assert bytes(enc.buf[:n]) == fm.encode(4, 5, "REPORT", "{}", uptime.ms(), host.ms())
         enc.encode(4, 6, b"REPORT", b"{}", uptime, host)
         enc.buf[0:20] = b"#9.99 1 PART 0123456"                   # a held frame read into it
@@ -321,7 +308,7 @@ def test_the_frames_of_one_pass_write_their_header_digits_once():
         n = enc.encode(4, 7, b"REPORT", b"{}", uptime, host)
         assert bytes(enc.buf[:n]) == fm.encode(4, 7, "REPORT", "{}", uptime.ms(), host.ms())
     finally:
-        fm.put_uint = counted.put_uint
+        fm.put_uint = plain_put_uint
 
 
 def test_a_refused_frame_leaves_the_kept_header_right():

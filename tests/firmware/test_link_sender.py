@@ -4,7 +4,7 @@ from firmware.link import frame as fm
 from firmware.link import sender as sm
 from firmware.link.sender import Sender
 from firmware.link.store import RamStore
-from tests.firmware.expect import raises, raises_match
+from tests.firmware.expect import count_calls, raises, raises_match
 
 
 class Wire:
@@ -369,27 +369,18 @@ def test_a_report_in_pieces_checks_the_alarm_once_with_the_same_outcome():
     assert sender.send("{}") == 7 and checks == [6, 7] and seen == [True]    # raised: checked each report
 
 
-class _CountedStore(RamStore):
-    """A RamStore whose read() calls are counted: a frame copied out of it."""
-
-    reads = 0
-
-    def read(self, i, buf):
-        self.reads += 1
-        return RamStore.read(self, i, buf)
-
-
 def test_frames_go_out_from_the_stores_ram_without_a_copy():
     # Sender.poll writes each held frame from where the store keeps it (store.view), not read into the
     # encoder's buffer first (issue 14: a copy and a call a frame); the same bytes on the wire.
     wire = Wire()
-    store = _CountedStore(16, 200)
+    store = RamStore(16, 200)
+    reads = count_calls(store, "read")[0]                  # a frame copied out of the store
     sender = Sender(wire, store, 1, piece=40)
     sender.send('{"event": "card", "card": "Ah"}')
     sender.send('{"event": "result", "winner": "banker", "player": [1, 2, 3], "banker": [4, 5]}')
     sender.poll(5)
     frames = wire.take()
-    assert [f[2] for f in frames] == ["OPEN", "REPORT", "PART", "REPORT"] and store.reads == 0
+    assert [f[2] for f in frames] == ["OPEN", "REPORT", "PART", "REPORT"] and reads[0] == 0
     assert frames[2][3] + frames[3][3] == b'{"event": "result", "winner": "banker", "player": [1, 2, 3], "banker": [4, 5]}'
     buf = bytearray(200)
     for i in range(store.count()):
@@ -397,33 +388,24 @@ def test_frames_go_out_from_the_stores_ram_without_a_copy():
         assert bytes(store.view(i)) == bytes(buf[:n])
 
 
-class _AskedStore(RamStore):
-    """A RamStore whose capacity() calls are counted."""
-
-    asked = 0
-
-    def capacity(self):
-        self.asked += 1
-        return RamStore.capacity(self)
-
-
 def test_the_sender_asks_the_stores_capacity_once():
     # It never changes: asked at construction, not at each report, its alarm check and each poll
     # (issue 14: calls a report on the VM). The outcome is the same: the alarm, a full store's LOST.
     wire = Wire()
-    store = _AskedStore(8, 200)
+    store = RamStore(8, 200)
+    counted = count_calls(store, "capacity")[0]
     raised = []
     sender = Sender(wire, store, 1, on_alarm=raised.append)
-    asked = store.asked
+    asked = counted[0]
     assert asked == 1
     for _ in range(9):
         sender.send("{}")
         sender.poll(1)
-    assert store.asked == asked and raised == [True] and sender.refused == 2
+    assert counted[0] == asked and raised == [True] and sender.refused == 2
     assert sender.receive(_host(1, 8, "ACK")) == sm.CMD_ACK
     sender.send("{}")
     sender.poll(1)
-    assert store.asked == asked and raised == [True, False]
+    assert counted[0] == asked and raised == [True, False]
     assert [f[2] for f in wire.take()][-2:] == ["LOST", "REPORT"]
 
 
@@ -431,26 +413,19 @@ def test_a_poll_with_nothing_pending_makes_no_pending_call():
     # OPEN and LOST are made by _flush_pending only when one is due: a poll checks two fields first
     # (issue 14: a call a poll, two polls a pass); OPEN still goes out first, LOST when there is room.
     sender, wire, store = _sender(capacity=4)
-    calls = []
-    flush = sender._flush_pending
-
-    def counted():
-        calls.append(1)
-        flush()
-
-    sender._flush_pending = counted
+    calls = count_calls(sender, "_flush_pending")[0]
     sender.poll(1)
-    assert calls == [] and [f[2] for f in wire.take()] == ["OPEN"]
+    assert calls[0] == 0 and [f[2] for f in wire.take()] == ["OPEN"]
     for _ in range(3):
         sender.send("{}")
     sender.poll(1)
-    assert calls == [] and store.count() == 4
+    assert calls[0] == 0 and store.count() == 4
     assert sender.send("{}") == 0 and sender.refused == 1      # full: a LOST is due
     sender.poll(1)
-    assert len(calls) == 1 and sender.refused == 1             # no room for it yet
+    assert calls[0] == 1 and sender.refused == 1               # no room for it yet
     sender.receive(_host(1, 4, "ACK"))
     sender.poll(1)
-    assert len(calls) == 2 and sender.refused == 0
+    assert calls[0] == 2 and sender.refused == 0
     assert [f[2] for f in wire.take()] == ["REPORT", "REPORT", "REPORT", "LOST"]
 
 

@@ -7,7 +7,7 @@ from firmware.compat import IS_MICROPYTHON
 from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
 from firmware.games.baccarat.roads import BLUE, RED, Layout, Roads, place, place_into
 from firmware.games.baccarat.scoreboard import Scoreboard
-from tests.firmware.expect import raises
+from tests.firmware.expect import count_calls, raises
 
 B, P, T = BANKER, PLAYER, TIE
 DISC = ".##.|####|####|.##."
@@ -359,38 +359,16 @@ def test_a_draw_late_in_the_shoe_paints_only_what_the_result_added():
 def test_a_draw_reads_the_new_beads_and_entries_in_place():
     # The last card's pass paints a new bead, big-road cell and marks from the Roads' buffers and counts
     # (no call to the Roads, no tuple made); the picture is a whole redraw's, pairs and ties too.
-    class Counted(Roads):
-        asked = 0
-
-        def bead(self, i):
-            Counted.asked += 1
-            return Roads.bead(self, i)
-
-        def entry(self, i):
-            Counted.asked += 1
-            return Roads.entry(self, i)
-
-        def bead_count(self):
-            Counted.asked += 1
-            return Roads.bead_count(self)
-
-        def entry_count(self):
-            Counted.asked += 1
-            return Roads.entry_count(self)
-
-        def mark_count(self, index):
-            Counted.asked += 1
-            return Roads.mark_count(self, index)
     bufs = [bytearray(128 * 64 // 8) for _ in range(2)]
     sb, whole = [Scoreboard(framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), 128, 64) for buf in bufs]
-    roads = Counted()
+    roads = Roads()
     sb.draw(roads)
-    Counted.asked = 0
+    asked = [count_calls(roads, name)[0] for name in ("bead", "entry", "bead_count", "entry_count", "mark_count")]
     for result in ((B, True, False), (B, False, True), (T, False, False), (P, True, True), (P, False, False),
                    (T, True, False), (B, False, False), (B, False, False), (P, False, False), (P, False, False)):
         roads.add(*result)
         sb.draw(roads)
-    assert Counted.asked == 0 and sb.full_draws == 1 and roads.n_marks[0]
+    assert sum(calls[0] for calls in asked) == 0 and sb.full_draws == 1 and roads.n_marks[0]
     whole.draw(roads)
     assert bufs[0] == bufs[1]
 

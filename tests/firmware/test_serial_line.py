@@ -3,6 +3,7 @@ from firmware import faults
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers.serial_line import SerialLine, line_timeout_ms
 from firmware.evidence import Evidence
+from tests.firmware.expect import count_calls
 from tests.firmware.fakes import FakeUART
 
 _TIMEOUT = 50
@@ -160,13 +161,7 @@ def test_a_frame_is_taken_from_the_uart_in_chunks_not_a_call_per_byte():
     # A readinto per byte was most of the cost of a shoe frame on the input pass; the bytes after a
     # line's end wait in the line's chunk for the next poll, as they waited in the UART.
     uart, line = _line(max_len=96)
-    calls = [0]
-    readinto = uart.readinto
-
-    def counted(buf, n=None):
-        calls[0] += 1
-        return readinto(buf, n)
-    uart.readinto = counted
+    calls = count_calls(uart, "readinto")[0]
     uart.feed(b"S1 2A CARD Ah D*9F3B\nS1 2B CUT*1234\r\nS1 2C IN*ABCD")
     assert line.poll(10) == b"S1 2A CARD Ah D*9F3B"
     assert calls[0] == 1
@@ -267,13 +262,7 @@ def test_a_line_waiting_whole_asks_the_uart_how_much_is_waiting_once():
     # A frame arriving whole (the usual case): the idle check's uart.any() sizes the first chunk too (a
     # second any() was a call a frame for nothing; on a board a method call into the UART driver).
     uart, line = _line()
-    asked = [0]
-    any_ = uart.any
-
-    def counted():
-        asked[0] += 1
-        return any_()
-    uart.any = counted
+    asked = count_calls(uart, "any")[0]
     uart.feed(b"S1 2A CARD Ah D\n")
     assert line.poll(10) == b"S1 2A CARD Ah D"
     assert asked[0] == 1

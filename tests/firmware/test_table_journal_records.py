@@ -10,7 +10,7 @@ from firmware.evidence import Evidence
 from firmware.link import journal as jn
 from firmware.recovery import TableJournal
 from firmware.table import READY
-from tests.firmware.expect import raises
+from tests.firmware.expect import count_calls, raises
 from tests.firmware.scratch import ScratchDir
 
 _EVENT = 1
@@ -39,14 +39,10 @@ def _journal(state, fs=None, seats=10):
 
 
 def _counted(journal):
-    """journal's two writers, counted (append: a payload built and copied; append_in_place: built in place)."""
-    calls = {"append": 0, "append_in_place": 0}
-    for name in calls:
-        def counting(*args, _name=name, _f=getattr(journal, name)):
-            calls[_name] += 1
-            return _f(*args)
-        setattr(journal, name, counting)
-    return calls
+    """journal's two writers, counted (append: a payload built and copied; append_in_place: built in place):
+    a function that gives their counts by name."""
+    counts = {name: count_calls(journal, name)[0] for name in ("append", "append_in_place")}
+    return lambda: {name: counts[name][0] for name in counts}
 
 
 def _fill(reading, n, reading_id):
@@ -72,7 +68,7 @@ def test_a_card_and_a_closed_reading_are_journalled_in_place_byte_for_byte():
         wanted = [struct.pack("<IBii", 120, CARD, 33, 1)]
         assert tj.before(table, BETS, 77, 4)
         wanted.append(struct.pack("<IBii", 0, BETS, 77, 4) + behind(table, BETS, 77, 4))
-        assert calls == {"append": 0, "append_in_place": 2}
+        assert calls() == {"append": 0, "append_in_place": 2}
         assert _events(tj) == wanted and len(wanted[1]) == 13 + 8 + 50 * 6
         again = TableJournal(state, None, None)    # and a boot reads them back
         assert again.event_no == 0 and again.pending and [bytes(p) for p in again._events] == wanted
@@ -89,7 +85,7 @@ def test_an_event_with_bytes_not_built_in_place_is_journalled_as_before():
         for i in range(len(table.reading.amounts)):
             table.reading.amounts[i] = i + 1       # 20 seats x 5 zones: 100 bets
         tj.before(table, BETS, 5, 0)
-        assert calls == {"append": 2, "append_in_place": 0}
+        assert calls() == {"append": 2, "append_in_place": 0}
         assert _events(tj) == [struct.pack("<IBii", 0, SHOE, SHOE_HELLO, handle) + behind(table, SHOE, SHOE_HELLO, handle),
                                struct.pack("<IBii", 0, BETS, 5, 0) + behind(table, BETS, 5, 0)]
 

@@ -17,16 +17,36 @@ def test_median_and_middle_half():
     assert benchutil.spread([1.0, 2.0, 3.0]) == "median 2.00, middle half 1.00-3.00, 3 runs"
 
 
+def _body(path, first, last):
+    """The code lines of path from the first line holding first to the next holding last, comments left out."""
+    text = open(os.path.join(REPO, path)).read()
+    start = text.index(first)
+    return [line.strip() for line in text[start:text.index(last, start)].splitlines()
+            if line.strip() and not line.strip().startswith("#")]
+
+
 def test_calibration_loop_is_the_same_on_both_runtimes():
     # The figures are ratios to this loop on CPython and in the VM: the loops must not drift apart.
     def body(path):
-        text = open(os.path.join(REPO, path)).read()
-        start = text.index("def calibrate(n):")
-        return [line.strip() for line in text[start:text.index("return x", start)].splitlines()
-                if line.strip() and not line.strip().startswith("#")]
+        return _body(path, "def calibrate(n):", "return x")
     assert body("bench/benchutil.py") == body("bench/omaha_vm.py") == body("bench/craps_vm.py") \
         == body("bench/shoe_refill.py")
     assert body("bench/benchutil.py") == body("bench/table_vm.py")
+
+
+def test_the_vm_benches_read_the_vms_cpu_clock_as_table_vm_does():
+    # omaha_vm and craps_vm write bench/table_vm.py's now_us() out (the VM runs them without bench/):
+    # the VM process's CPU time to the microsecond; ticks_us() (whole ms in this port) only where
+    # there is no js module (a board).
+    def now_us(path):
+        return _body(path, "def now_us():", "CLOCK = ")
+    kept = now_us("bench/table_vm.py")
+    assert "usage = _process.cpuUsage()" in kept, kept
+    for bench in ("bench/omaha_vm.py", "bench/craps_vm.py"):
+        assert now_us(bench)[:len(kept)] == kept, bench
+        code = [line.strip() for line in open(os.path.join(REPO, bench)) if not line.strip().startswith("#")]
+        assert [line for line in code if "ticks_" in line] == [
+            "return time.ticks_us()", "diff_us = time.ticks_diff", 'CLOCK = "time.ticks_us()"'], bench
 
 
 def _ram_figures(tmp_path, bench):
@@ -171,6 +191,16 @@ def test_memory_bench_measures_kept_heap_and_its_slope(tmp_path):
     assert 0 < int(fig["pass_alloc_max_bytes"]) <= int(fig["round_alloc_bytes"]), out
     assert len(fig["kept_after_rounds_bytes"].split()) == 3, out
 
+
+def test_the_flash_memory_bench_defines_nothing_in_its_measured_calls():
+    # Between its first measurement and its report, bench/memory_flash_vm.py only makes what it
+    # measures: a function defined in a measured call was counted with it (stand_ins() and _heap()
+    # were: their objects, bytecode and names, 560 bytes of the 3,712 called stand-ins, and a figure
+    # that moved when unrelated code did).
+    text = open(os.path.join(REPO, "bench", "memory_flash_vm.py")).read()
+    measured = text[text.index("\nmeasure("):text.index("\nfor _slot in range(")]
+    defined = [line for line in measured.splitlines() if line.startswith(("def ", "class ", "import ", "from "))]
+    assert defined == [], defined
 
 def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_path):
     # Code: every module the booted table imports, imported before the boot; data: boot minus that.
