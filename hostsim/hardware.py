@@ -1,65 +1,36 @@
 # The simulated board's host side: pin levels, UART endpoints, I2C devices, pixel strips, watchdog, timers, PIO.
 #
 # install() puts hostsim's modules into sys.modules under the names firmware
-# code imports on a board (machine, neopixel, framebuf; rp2 on an RP2040 board
-# only) and the names Adafruit's
-# CircuitPython NeoPixel library imports (board, digitalio, neopixel_write,
-# microcontroller), and returns the Hardware object through which tests and
+# code and Adafruit's CircuitPython NeoPixel library import on a board
+# (hostsim/sys_modules.py), and returns the Hardware object through which tests and
 # the simulator press buttons, talk to serial ports, read the LEDs and LCDs,
 # step the clock and notice a watchdog reset. Firmware-facing classes live in
 # hostsim/machine.py and hold no state of their own: a Pin(5) made twice sees
 # the same PinState, as on a microcontroller. The GPIOs' wires are hostsim/pins.py, the
-# other peripherals' host side hostsim/peripherals.py.
-import sys
-
+# other peripherals' host side hostsim/peripherals.py, the resets (SimReset) hostsim/resets.py.
 from firmware.board import MCUS
+from hostsim import sys_modules
+from hostsim.board_setup import (  # noqa: F401  (re-exported; install() calls configure_from_board from here)
+    DEFAULT_MCU, board_mcu, board_section, configure_from_board,
+)
 from hostsim.clock import VirtualClock
-from hostsim.peripherals import PixelStrip, TimerState, UartState, Watchdog  # noqa: F401  (re-exported)
+from hostsim.peripherals import PixelStrip, TimerState, Timers, UartState, Watchdog  # noqa: F401  (re-exported)
 from hostsim.pins import (  # noqa: F401  (re-exported: machine.Pin's constants)
     ALT, IN, IRQ_FALLING, IRQ_RISING, OPEN_DRAIN, OUT, PULL_DOWN, PULL_UP, Pins, PinState,
+)
+from hostsim.resets import (  # noqa: F401  (re-exported: machine.reset_cause()'s values)
+    DEEPSLEEP_RESET, HARD_RESET, PWRON_RESET, RESET_NAMES, SOFT_RESET, WDT_RESET, SimReset,
 )
 from hostsim.serialport import make_port
 
 # The simulated MCU has the GPIOs, UARTs, I2C buses and PIO blocks of the
 # board's "mcu" (firmware/board.py's MCUS, one table for both): a Pico board
 # gets UART 0 and 1 only, as the RP2040 has, and its PIO; the others have no
-# PIO and no rp2 module. Without a board it is the "hostsim" MCU.
-DEFAULT_MCU = "hostsim"
+# PIO and no rp2 module. Without a board it is the "hostsim" MCU (DEFAULT_MCU,
+# hostsim/board_setup.py: what a board description sets up).
 USB = "usb"             # the id port_paths() gives a USB console
 
-# machine.reset_cause() values (ESP32/rp2 numbering).
-PWRON_RESET, HARD_RESET, WDT_RESET, DEEPSLEEP_RESET, SOFT_RESET = 1, 2, 3, 4, 5
-RESET_NAMES = {PWRON_RESET: "power-on", HARD_RESET: "hard reset", WDT_RESET: "watchdog",
-               DEEPSLEEP_RESET: "deep sleep", SOFT_RESET: "soft reset"}
-
-# rp2 is hostsim.rp2 on an RP2040 board only; elsewhere the name is blocked (import rp2 fails, as on the chip).
-MODULE_NAMES = ("machine", "neopixel", "framebuf", "board", "digitalio", "neopixel_write", "microcontroller", "rp2",
-                "micropython")
-PIO_MCU = "rp2040"      # the chip whose MicroPython has the rp2 module (PIO)
-
 _current = None
-_ABSENT = object()      # a module name sys.modules did not have before install()
-
-
-class SimReset(SystemExit):
-    """The simulated MCU reset: machine.reset()/soft_reset() or an expired watchdog.
-
-    A BaseException (via SystemExit) so firmware's `except Exception` recovery
-    cannot swallow it, and SystemExit in particular because asyncio lets it
-    escape a task and stop the event loop at once, as a real reset stops
-    everything. The simulator catches it, calls hardware.reboot(exc.cause)
-    and boots the firmware again.
-    """
-
-    def __init__(self, cause, reason=""):
-        SystemExit.__init__(self, "simulated reset: %s%s" % (RESET_NAMES.get(cause, cause),
-                                                            (" (" + reason + ")") if reason else ""))
-        self.cause = cause
-        self.reason = reason
-
-    @property
-    def soft(self):
-        return self.cause == SOFT_RESET
 
 
 def current():
@@ -97,7 +68,7 @@ class Hardware:
         self.i2c_buses = {}     # bus id -> {"scl", "sda", "freq"} as the firmware configured it
         self.strips = {}        # pin -> PixelStrip
         self.watchdog = Watchdog(self.clock)
-        self.timers = []        # active TimerState
+        self.timers = Timers()  # active TimerState
         self.reset_cause = PWRON_RESET
         self.boots = 1
         self.freq_hz = 125000000
@@ -244,47 +215,25 @@ class Hardware:
     # time
     def run_timers(self):
         """Fire every machine.Timer due at the clock's current time (periodic ones catch up)."""
-        fired = 0
-        while True:
-            due = self._next_timer(self.clock.now_ms())
-            if due is None:
-                return fired
-            self._fire_timer(due)
-            fired += 1
+        return self.timers.fire_due(self.clock.now_ms())
 
     def advance(self, ms):
         """Advance the clock by ms, firing timers in due order at their own times (stepped clocks)."""
         target = self.clock.now_ms() + ms
         if not self.clock.realtime:
             while True:
-                due = self._next_timer(target)
+                due = self.timers.next_due(target)
                 if due is None:
                     break
                 if due.due_ms > self.clock.now_ms():
                     self.clock.advance(due.due_ms - self.clock.now_ms())
-                self._fire_timer(due)
+                self.timers.fire(due)
         now = self.clock.now_ms()
         if target > now:
             self.clock.advance(target - now)
         self.run_timers()
         self.run_pio()
         return self.clock.now_ms()
-
-    def _next_timer(self, limit):
-        best = None
-        for t in self.timers:
-            if t.due_ms <= limit and (best is None or t.due_ms < best.due_ms):
-                best = t
-        return best
-
-    def _fire_timer(self, t):
-        if t.periodic:
-            t.due_ms += max(1, t.period_ms)
-        else:
-            self.timers.remove(t)
-        t.fired += 1
-        if t.callback is not None:
-            t.callback(t.handle)
 
     # resets
     def check_watchdog(self):
@@ -312,29 +261,17 @@ class Hardware:
             state.reset()           # MicroPython stops them and frees the PIO memory at every reset
         for block in self.pio_blocks.values():
             block.remove()
-        self.timers = []
+        self.timers = Timers()
         self.watchdog.stop()
         self.irq_enabled = True
         self._deferred_irqs = []
 
     # modules
     def _register_modules(self):
-        from hostsim import (board, digitalio, framebuf, machine, microcontroller, micropython, neopixel, neopixel_write,
-                             rp2)
-
-        mods = {"machine": machine, "neopixel": neopixel, "framebuf": framebuf, "board": board, "digitalio": digitalio,
-                "neopixel_write": neopixel_write, "microcontroller": microcontroller, "micropython": micropython}
-        mods["rp2"] = rp2 if self.mcu == PIO_MCU else None     # None in sys.modules: ImportError
-        for name in MODULE_NAMES:
-            self._saved_modules[name] = sys.modules.get(name, _ABSENT)
-            sys.modules[name] = mods[name]
+        self._saved_modules = sys_modules.register(self.mcu)
 
     def _restore_modules(self):
-        for name, mod in self._saved_modules.items():
-            if mod is _ABSENT:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = mod
+        sys_modules.restore(self._saved_modules)
         self._saved_modules = {}
 
     def close(self):
@@ -370,13 +307,6 @@ def _ranges(ids):
     if start is not None:
         out.append("%d" % start if start == prev else "%d-%d" % (start, prev))
     return ", ".join(out)
-
-
-def board_mcu(board):
-    """The "mcu" of a board description (dict or firmware.board.Board); the hostsim MCU if none is named."""
-    if isinstance(board, dict):
-        return board.get("mcu", DEFAULT_MCU)
-    return getattr(board, "mcu", None) or DEFAULT_MCU
 
 
 def install(clock=None, ports="loopback", board=None):
@@ -416,30 +346,3 @@ def uninstall():
     hw._restore_modules()
     hw.clock.uninstall()
     hw.close()
-
-
-def board_section(board, name):
-    """A section of a board description given as a dict or a firmware.board.Board."""
-    if isinstance(board, dict):
-        return board.get(name, {})
-    return getattr(board, name, {}) or {}
-
-
-def configure_from_board(hw, board):
-    """Open the board's UARTs, PIO ports and USB console (labelled with roles); attach a SimLCD or SimSSD1306
-    per display."""
-    for role, spec in sorted(board_section(board, "ports").items()):
-        if "uart" in spec or "pio" in spec:
-            state = hw.uart(spec["uart"]) if "uart" in spec else hw.pio_port(spec["pio"], spec["sm"])
-            state.roles.append(role)
-            state.baudrate = spec.get("baudrate", state.baudrate)
-            if "pio" in spec:           # the device's wires: what the state machines must use
-                state.tx, state.rx = spec["tx"], spec["rx"]
-        elif spec.get("usb"):
-            hw.usb_console().roles[:] = [role]
-    from hostsim.lcd import attach_displays
-    from hostsim.oled import attach_oleds
-
-    attach_displays(hw, board)
-    attach_oleds(hw, board)
-    return hw

@@ -1,5 +1,5 @@
 # The host side of the simulated MCU's other peripherals: UART endpoints, the watchdog, a pixel strip's
-# last frame, a machine.Timer. hostsim/hardware.py's Hardware owns them; hostsim/machine.py's
+# last frame, a machine.Timer and the running timers in due order. hostsim/hardware.py's Hardware owns them; hostsim/machine.py's
 # firmware-facing classes find them there.
 
 
@@ -127,3 +127,35 @@ class TimerState:
         self.callback = callback
         self.due_ms = due_ms
         self.fired = 0
+
+
+class Timers(list):
+    """The running machine.Timers (TimerState), fired in due order as the host moves the clock."""
+
+    def next_due(self, limit):
+        """The timer due first at or before limit (ms), or None."""
+        best = None
+        for t in self:
+            if t.due_ms <= limit and (best is None or t.due_ms < best.due_ms):
+                best = t
+        return best
+
+    def fire(self, t):
+        """Fire one timer: a periodic one comes due again a period later, a one-shot one stops."""
+        if t.periodic:
+            t.due_ms += max(1, t.period_ms)
+        else:
+            self.remove(t)
+        t.fired += 1
+        if t.callback is not None:
+            t.callback(t.handle)
+
+    def fire_due(self, now_ms):
+        """Fire every timer due at now_ms (periodic ones catch up) -> how many fired."""
+        fired = 0
+        while True:
+            due = self.next_due(now_ms)
+            if due is None:
+                return fired
+            self.fire(due)
+            fired += 1

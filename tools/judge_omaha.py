@@ -1,16 +1,16 @@
 """Omaha requests for the rules judge (python -m tools.judge): hand5, omaha_hand, omaha_round.
 
-Same engine code as the firmware (firmware/games/omaha/poker_eval.py, omaha_hand.py,
-omaha.py). "value" is the hand's class number 1..7462 (7462 = royal flush,
+Same engine code as the firmware (firmware/games/omaha/poker_eval.py, hand_value.py,
+rules.py through whole_hand.py). "value" is the hand's class number 1..7462 (7462 = royal flush,
 1 = 7-5-4-3-2 high; higher beats lower, equal ties). Seats are the strings of
 their numbers, clockwise from the croupier's left. See docs/omaha.md.
 """
 from firmware import cards
 from firmware.errors import GameError, RuleError
 from firmware.games.omaha import poker_eval
-from firmware.games.omaha.rules import MISDEAL, play_hand
 from firmware.games.omaha.hand_value import best_hand
 from firmware.games.omaha.settings import OmahaSettings
+from firmware.games.omaha.whole_hand import MISDEAL, play_hand
 
 _ROUND_FIELDS = ("game", "structure", "small_blind", "big_blind", "button", "stacks", "deck", "actions",
                  "rake", "odd_chip", "seats", "heads_up")

@@ -319,7 +319,7 @@ def test_art9_card_number_outside_the_deck_is_an_alarm():
 
 
 def test_play_hand_and_next_button_refuse_malformed_input():
-    from firmware.games.omaha.rules import play_hand
+    from firmware.games.omaha.whole_hand import play_hand
     deck = list(range(52))
     for bad in (None, 5, "deck"):
         raises(RuleError, play_hand, settings(), 1, FOUR[:2], bad, [])

@@ -1,7 +1,7 @@
 # Omaha pots: side pots, rake (art. 16), split and odd chip (art. 10(4)-(5)), misdeal (art. 9), showdown.
 from firmware.errors import RuleError
 from firmware.games.omaha.rules import EXPECT_VOID, OmahaHand
-from firmware.games.omaha.pots import build_pots, rake_pots, split_pot, uncalled_bet
+from firmware.games.omaha.pots import Pot, award, build_pots, rake_pots, split_pot, uncalled_bet
 from tests.firmware.expect import raises_match
 from tests.firmware.omaha_fixtures import check_down, deck, new_hand, settings
 
@@ -43,6 +43,19 @@ def test_art10_4_5_split_to_the_unit_remainder_to_the_first():
     assert split_pot(25, [3, 1]) == [13, 12]
     assert split_pot(101, [0, 1, 2]) == [35, 33, 33]
     assert split_pot(90, [0, 1, 2]) == [30, 30, 30]
+
+
+def test_art10_2_5_award_best_value_among_the_eligible_odd_chip_by_seat_or_dealing_order():
+    # Players 0..3 sit in seats 7, 2, 9, 4 (dealing order from the button's left). Player 3 has the
+    # best value but is not eligible; players 0 and 2 tie: 31 after a rake of 2 splits 16/15.
+    pot = Pot(33, (0, 1, 2))
+    pot.rake = 2
+    values = [900, 100, 900, 5000]
+    seats = [7, 2, 9, 4]
+    assert award(pot, values, seats, False) == ([0, 2], [16, 15])     # croupier's left: seat 7 before 9
+    assert award(pot, values, [9, 2, 7, 4], False) == ([2, 0], [16, 15])
+    assert award(pot, values, [9, 2, 7, 4], True) == ([0, 2], [16, 15])   # button's left: index order
+    assert award(Pot(10, ()), values, seats, False) == ([], [])         # nobody eligible: nothing paid
 
 
 # Seats 1-3, button 1: dealing order seat 2, seat 3, seat 1. Seats 1 and 3

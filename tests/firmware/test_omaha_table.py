@@ -5,7 +5,7 @@ from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
 from firmware.events import HOST_HAND, KEY, SHOE_UNREAD, TICK
 from firmware.games.omaha import controller as oc
-from firmware.games.omaha import rules, screens
+from firmware.games.omaha import rules, screens, whole_hand
 from firmware.games.omaha.codes import BETTING, DEALING, OUT_HAND_START
 from firmware.games.omaha.entry import MAX_DIGITS, Entry, key_code
 from firmware.table import FAULTED, OUT_GAME_FIRST, READY
@@ -25,7 +25,7 @@ def _start(rig, stacks, button=None):
 
 
 def _play(rig, shoe, actions):
-    """Feed cards and keyed actions as the hand asks for them (as rules.play_hand does), until the hand
+    """Feed cards and keyed actions as the hand asks for them (as whole_hand.play_hand does), until the hand
     is over or asks for what is not given."""
     shoe = list(shoe)
     actions = list(actions)
@@ -54,7 +54,7 @@ def _fits(rig):
 
 def _engine(rig, button, stacks, shoe, actions):
     """The same hand on the bare engine: the independent expected result."""
-    return rules.play_hand(rig.settings, button, sorted(stacks.items()), shoe, actions)[1]
+    return whole_hand.play_hand(rig.settings, button, sorted(stacks.items()), shoe, actions)[1]
 
 
 def _pots(result):

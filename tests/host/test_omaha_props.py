@@ -6,11 +6,12 @@ from treys import Card, Evaluator
 from firmware import cards
 from firmware.errors import SettingsError
 from firmware.games.omaha import poker_eval as pe
-from firmware.games.omaha.rules import EXPECT_ACTION, EXPECT_DONE, OmahaHand, next_button, play_hand
+from firmware.games.omaha.rules import EXPECT_ACTION, EXPECT_DONE, OmahaHand, next_button
 from firmware.games.omaha.betting import LIMIT_POT
 from firmware.games.omaha.hand_value import BOARD_TRIPLES, HOLE_PAIRS, best_hand, check_cards
 from firmware.games.omaha.settings import (HEADS_UP_RULES, ODD_CHIP_RULES, STRUCTURES, OmahaSettings,
                                            load_settings)
+from firmware.games.omaha.whole_hand import play_hand
 from tests.host.engine_fuzz import JSON, anything_or, call, corrupted, is_int, refused_unchanged
 
 TREYS = Evaluator()

@@ -1,5 +1,5 @@
 """The Omaha golden replays agree with a fresh engine: every settled hand the table reported
-(tests/host/replay_scripts/omaha_*.out.jsonl) is played again through firmware.games.omaha.rules.play_hand
+(tests/host/replay_scripts/omaha_*.out.jsonl) is played again through firmware.games.omaha.whole_hand.play_hand
 from what the reports say left the shoe and was keyed (hand_start, dealt, action), and its pots,
 winners, shares, rake and stacks must be the ones the table reported. The scripts themselves are
 checked byte for byte by test_replay.py; this shows the bytes are right (Omaha arts. 5-10, 16)."""
@@ -10,7 +10,7 @@ import os
 import pytest
 
 from firmware import cards
-from firmware.games.omaha.rules import play_hand
+from firmware.games.omaha.whole_hand import play_hand
 from firmware.games.omaha.settings import load_settings
 
 SCRIPTS = os.path.join(os.path.dirname(__file__), "replay_scripts")

@@ -1,4 +1,5 @@
-# Omaha pots: uncalled-bet return, main and side pots, rake (art. 16), split with the odd chip (art. 10(4)-(5)).
+# Omaha pots: uncalled-bet return, main and side pots, rake (art. 16), winners and the split with the odd
+# chip (art. 10(2)-(5)).
 #
 # Pure functions over player indexes and integer amounts (the table's smallest
 # unit); chips are conserved exactly:
@@ -119,3 +120,28 @@ def split_pot(amount, winners):
     shares = [share] * n
     shares[0] += amount - share * n
     return shares
+
+
+def award(pot, values, seats, from_button):
+    """A pot's winners and their shares -> (winners, shares), player indexes in odd-chip order.
+
+    Art. 10(2)-(3): the eligible players with the best value win the pot (its
+    amount after its rake). Art. 10(5): the odd chip goes first from the
+    croupier's left (ascending seat number, seats[i]); from_button: from the
+    button's left (dealing order, ascending index).
+    """
+    top = -1
+    winners = []
+    for i in pot.eligible:
+        if values[i] > top:
+            top = values[i]
+            winners = [i]
+        elif values[i] == top:
+            winners.append(i)
+    if not winners:
+        return winners, []
+    if from_button:
+        winners.sort()
+    else:
+        winners = [i for _, i in sorted([(seats[i], i) for i in winners])]
+    return winners, split_pot(pot.amount - pot.rake, winners)

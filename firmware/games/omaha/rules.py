@@ -2,8 +2,8 @@
 #
 # Incremental: the table controller feeds one card (deal) or one action (act)
 # at a time and asks expected() what comes next and legal() what the player
-# to act may do. Betting limits live in omaha_betting.py, pots and rake in
-# omaha_pots.py. Players are indexed in dealing order: index 0 is the first
+# to act may do. Betting limits live in betting.py; pots, rake and who wins
+# each pot in pots.py. Players are indexed in dealing order: index 0 is the first
 # player left of the button (small blind, art. 5), index 1 the big blind.
 # All amounts are ints in the table's smallest unit; chips are conserved.
 from firmware.cards import check, name
@@ -11,7 +11,7 @@ from firmware.errors import IntegrityError, RuleError
 from firmware.games.omaha.betting import (
     ACTIONS, BET, CALL, CHECK, FOLD, RAISE, BetRangeError, Betting, legal_actions)
 from firmware.games.omaha.hand_value import best_value, prepare_board
-from firmware.games.omaha.pots import Pot, build_pots, rake_pots, split_pot
+from firmware.games.omaha.pots import Pot, award, build_pots, rake_pots
 from firmware.games.omaha.settings import MAX_PLAYERS, MIN_PLAYERS, OmahaSettings, odd_chip_from_button
 
 # What the hand expects next (expected()[0]).
@@ -23,11 +23,10 @@ EXPECT_DONE = "done"  # settled: result() is final
 EXPECT_VOID = "void"  # misdeal: the round is void, bets returned (art. 9(2))
 
 STREETS = ("preflop", "flop", "turn", "river")
-MISDEAL = "misdeal"  # play_hand(): an entry (anything, "misdeal") voids the round there (art. 9(2))
 _BOARD_AFTER_STREET = (0, 3, 4, 5)  # board size once each street's cards are out
 
 __all__ = ("ACTIONS", "BET", "CALL", "CHECK", "FOLD", "RAISE", "BetRangeError", "OmahaHand",
-           "HandResult", "MISDEAL", "next_button", "play_hand")
+           "HandResult", "next_button")
 
 
 class HandResult:
@@ -63,6 +62,39 @@ def next_button(button, occupied):
     return seats[0]
 
 
+def _players(settings, button, stacks):
+    """(seat, chips) pairs, checked -> ([(dealing order, seat, chips)] of those with chips, sorted; seats
+    without chips)."""
+    if not isinstance(stacks, (list, tuple)):
+        raise RuleError("stacks must be a list of (seat, chips), got %r" % (stacks,))
+    seen = []
+    players = []
+    idle = []
+    for pair in stacks:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise RuleError("a stack is (seat, chips), got %r" % (pair,))
+        seat, chips = pair
+        if not _is_int(seat) or seat < 1 or seat > settings.seats:
+            raise RuleError("seat must be 1..%d (numbered clockwise from the croupier's left), got %r"
+                            % (settings.seats, seat))
+        if seat in seen:
+            raise RuleError("seat %d listed twice" % seat)
+        seen.append(seat)
+        if not _is_int(chips) or chips < 0:
+            raise RuleError("stack of seat %d must be a whole number >= 0, got %r" % (seat, chips))
+        if chips > 0:
+            # clockwise distance from the button's left: dealing order (art. 6(1))
+            players.append(((seat - button - 1) % settings.seats, seat, chips))
+        else:
+            idle.append(seat)
+    if len(players) < MIN_PLAYERS:
+        raise RuleError("at least %d players with chips are needed to start a round (art. 2(3))" % MIN_PLAYERS)
+    if len(players) > MAX_PLAYERS:
+        raise RuleError("at most %d players can be dealt from one 52-card deck" % MAX_PLAYERS)
+    players.sort()
+    return players, idle
+
+
 class OmahaHand:
     """One round of Omaha from the blinds to the payout."""
 
@@ -72,33 +104,7 @@ class OmahaHand:
         settings = settings.copy()  # checked again; the hand keeps the options it started with
         if not _is_int(button) or button < 1 or button > settings.seats:
             raise RuleError("button must be a seat 1..%d, got %r" % (settings.seats, button))
-        if not isinstance(stacks, (list, tuple)):
-            raise RuleError("stacks must be a list of (seat, chips), got %r" % (stacks,))
-        seen = []
-        players = []
-        idle = []
-        for pair in stacks:
-            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-                raise RuleError("a stack is (seat, chips), got %r" % (pair,))
-            seat, chips = pair
-            if not _is_int(seat) or seat < 1 or seat > settings.seats:
-                raise RuleError("seat must be 1..%d (numbered clockwise from the croupier's left), got %r"
-                                % (settings.seats, seat))
-            if seat in seen:
-                raise RuleError("seat %d listed twice" % seat)
-            seen.append(seat)
-            if not _is_int(chips) or chips < 0:
-                raise RuleError("stack of seat %d must be a whole number >= 0, got %r" % (seat, chips))
-            if chips > 0:
-                # clockwise distance from the button's left: dealing order (art. 6(1))
-                players.append(((seat - button - 1) % settings.seats, seat, chips))
-            else:
-                idle.append(seat)
-        if len(players) < MIN_PLAYERS:
-            raise RuleError("at least %d players with chips are needed to start a round (art. 2(3))" % MIN_PLAYERS)
-        if len(players) > MAX_PLAYERS:
-            raise RuleError("at most %d players can be dealt from one 52-card deck" % MAX_PLAYERS)
-        players.sort()
+        players, idle = _players(settings, button, stacks)
         n = len(players)
         self.settings = settings
         self.button = button
@@ -152,7 +158,7 @@ class OmahaHand:
     def legal(self):
         """The options of the player to act (a Legal); RuleError if no action is expected."""
         if self.phase != EXPECT_ACTION:
-            raise RuleError("no action expected now: the hand expects %s" % self._describe())
+            raise RuleError("no action expected now: the hand expects %s" % self.describe())
         return self._legal
 
     # --- feeding the hand ---------------------------------------------------
@@ -161,7 +167,7 @@ class OmahaHand:
         """One card from the shoe, in dealing order -> (kind, seat or None) it was dealt as."""
         check(card)
         if self.phase not in (EXPECT_HOLE, EXPECT_BURN, EXPECT_BOARD):
-            raise RuleError("no card expected now: the hand expects %s" % self._describe())
+            raise RuleError("no card expected now: the hand expects %s" % self.describe())
         if self._dealt[card]:
             raise IntegrityError("card %s dealt twice in one hand: not one 52-card deck (misdeal, art. 9)"
                                  % name(card))
@@ -186,7 +192,7 @@ class OmahaHand:
     def act(self, seat, action, amount=None):
         """The player to act folds, checks, calls, bets or raises to `amount` (this round's total)."""
         if self.phase != EXPECT_ACTION:
-            raise RuleError("no action expected now: the hand expects %s" % self._describe())
+            raise RuleError("no action expected now: the hand expects %s" % self.describe())
         p = self.to_act
         if not _is_int(seat):
             raise RuleError("a seat is a seat number, got %r" % (seat,))
@@ -223,7 +229,7 @@ class OmahaHand:
     def result(self):
         """The settled HandResult; RuleError while the hand is still running."""
         if self._result is None:
-            raise RuleError("the hand is not over: it expects %s" % self._describe())
+            raise RuleError("the hand is not over: it expects %s" % self.describe())
         return self._result
 
     # --- internals ----------------------------------------------------------
@@ -235,7 +241,8 @@ class OmahaHand:
                 k += 1
         return k
 
-    def _describe(self):
+    def describe(self):
+        """What the hand expects next, in words (for error messages)."""
         kind, seat = self.expected()
         if kind == EXPECT_ACTION:
             return "an action from seat %d" % seat
@@ -274,13 +281,6 @@ class OmahaHand:
         else:
             self.phase = EXPECT_BURN
 
-    def _odd_chip_order(self, indexes):
-        # Art. 10(5): first from the croupier's left (ascending seat number);
-        # option: first from the button's left (dealing order, index 0 first).
-        if odd_chip_from_button(self.settings):
-            return sorted(indexes)
-        return [i for _, i in sorted([(self.seats[i], i) for i in indexes])]
-
     def _finish(self, showdown):
         live = [not f for f in self.folded]
         values = [0] * self.n
@@ -295,18 +295,10 @@ class OmahaHand:
         returned, pots = build_pots(self.betting.total, live)
         s = self.settings
         rake = rake_pots(pots, s.rake_percent, s.rake_cap) if s.rake_percent else 0
+        from_button = odd_chip_from_button(s)
         out = []
         for pot in pots:
-            top = -1
-            winners = []
-            for i in pot.eligible:
-                if values[i] > top:
-                    top = values[i]
-                    winners = [i]
-                elif values[i] == top:
-                    winners.append(i)
-            winners = self._odd_chip_order(winners)
-            shares = split_pot(pot.amount - pot.rake, winners) if winners else []
+            winners, shares = award(pot, values, self.seats, from_button)
             for k in range(len(winners)):
                 self.stack[winners[k]] += shares[k]
             seat_pot = Pot(pot.amount, tuple(sorted(self.seats[i] for i in pot.eligible)))
@@ -332,52 +324,3 @@ class OmahaHand:
     def _nets(self):
         pairs = [(self.seats[i], self.stack[i] - self.start[i]) for i in range(self.n)] + [(s, 0) for s in self.idle]
         return tuple(sorted(pairs))
-
-
-def play_hand(settings, button, stacks, deck, actions):
-    """Whole hand: cards from `deck` (dealing order) and `actions` ((seat, action[, amount]), ...)
-    fed as the hand asks for them -> (hand, result). An entry (x, MISDEAL) in
-    place of an action voids the round there (art. 9(2)). A refused action raises
-    its RuleError with `.at` = its index in actions; a short deck or missing
-    actions raise RuleError without `.at`.
-    """
-    if not isinstance(deck, (list, tuple)):
-        raise RuleError("the deck is a list of card numbers in dealing order, got %r" % (deck,))
-    if not isinstance(actions, (list, tuple)):
-        raise RuleError("actions are a list of (seat, action[, amount]), got %r" % (actions,))
-    hand = OmahaHand(settings, button, stacks)
-    d = 0
-    a = 0
-    while True:
-        kind, seat = hand.expected()
-        if kind == EXPECT_DONE or kind == EXPECT_VOID:
-            break
-        if kind == EXPECT_ACTION:
-            if a >= len(actions):
-                raise RuleError("the actions end but seat %d is to act (%s)" % (seat, STREETS[hand.street]))
-            entry = actions[a]
-            try:
-                if not isinstance(entry, (list, tuple)):
-                    raise RuleError("an action is [seat, action] or [seat, action, amount], got %r" % (entry,))
-                if len(entry) == 2 and entry[1] == MISDEAL:
-                    hand.misdeal()
-                elif len(entry) == 2:
-                    hand.act(entry[0], entry[1])
-                elif len(entry) == 3:
-                    hand.act(entry[0], entry[1], entry[2])
-                else:
-                    raise RuleError("an action is [seat, action] or [seat, action, amount]")
-            except RuleError as exc:
-                exc.at = a
-                raise
-            a += 1
-        else:
-            if d >= len(deck):
-                raise RuleError("the deck ends but the hand needs %s" % hand._describe())
-            hand.deal(deck[d])
-            d += 1
-    if a < len(actions):
-        exc = RuleError("action %d comes after the hand is over" % a)
-        exc.at = a
-        raise exc
-    return hand, hand.result()

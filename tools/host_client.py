@@ -1,0 +1,319 @@
+"""The host's end of the host link, without the port: HostClient (docs/host-link.md).
+
+HostClient is the protocol: feed() it the bytes that came in, send back the
+bytes it returns. It checks every frame's CRC, acknowledges what it has in
+order (cumulative ACK), keeps frames that came early, asks for a REPLAY where
+there is a gap, drops duplicates by (boot, seq), and sets the board's clock
+(TIME) at every new boot when it has a clock. With hold_acks it acknowledges a
+report only once the caller confirm()s it (a gateway: once the broker has it),
+so the board keeps every frame not yet safe further on. tools/host.py is its
+command line (and re-exports it).
+"""
+import collections
+import json
+
+from firmware.link import frame as frame_mod
+
+_MAX_PENDING = 2 * frame_mod.MAX_FRAME   # bytes of an unfinished line kept; more is noise
+_NOTHING = (0, 0)                        # "REPLAY 0.0": from the oldest frame the board holds
+_NAK_TRIES = 8                           # REPLAYs asked again (every `patience` reads) after a damaged line
+
+
+def _position(text):
+    """b"3.17" -> (3, 17); None for anything else."""
+    boot, dot, seq = text.partition(b".")
+    if not dot or not boot.isdigit() or not seq.isdigit():
+        return None
+    return int(boot), int(seq)
+
+
+class Received:
+    """One authentic sequenced frame, waiting for its turn."""
+
+    __slots__ = ("boot", "seq", "type", "payload", "uptime_ms", "host_ms")
+
+    def __init__(self, frame):
+        self.boot = frame.boot
+        self.seq = frame.seq
+        self.type = frame.type_name()
+        self.payload = frame.payload()
+        self.uptime_ms = frame.uptime_ms()
+        self.host_ms = frame.host_ms()
+
+
+class HostClient:
+    def __init__(self, clock_ms=None, raw=False, stamped=False, patience=16, max_ahead=256, hold_acks=False,
+                 window=8):
+        """clock_ms: () -> Unix ms, to set the board's clock at each boot (None: never).
+        raw: reports as the JSON text the board sent instead of dicts; stamped: dicts gain
+        "link": {"boot", "seq", "uptime_ms"[, "host_ms"]}. patience: frames past a gap
+        before the same REPLAY is asked again. max_ahead: early frames kept.
+        hold_acks: a report is acknowledged only once confirm() covers its position
+        (feed() leaves each report's (boot, seq) in .positions); until then the ACK
+        stops before its first frame, and a REPLAY asks from there too (a REPLAY
+        acknowledges what comes before it). window: the board's (frames it sends
+        past the oldest one not acknowledged): a report in more pieces than that
+        has its leading pieces acknowledged once `window` of them are here, or
+        the board could never send its end."""
+        self.clock_ms = clock_ms
+        self.raw = raw
+        self.stamped = stamped
+        self.patience = patience
+        self.max_ahead = max_ahead
+        self.expected = None          # (boot, seq) next in order; None until synchronised
+        self.events = []              # what the link noticed, as dicts (the CLI prints them)
+        self.lost = 0                 # reports the board said it refused (LOST frames)
+        self.frames = 0               # authentic frames received
+        self.refused = {}             # status name -> lines refused
+        self.duplicates = 0
+        self.replays_asked = 0
+        self._pending = bytearray()
+        self._damaged = False         # this feed() refused a line
+        self._naks_left = 0           # REPLAYs still to ask while nothing follows a damaged line
+        self._ahead = {}              # (boot, seq) -> Received
+        self._skip = None             # (from, to) from a GONE: "to" may follow "from"
+        self._asked = None            # the position of the last REPLAY asked
+        self._since_ask = 0
+        self._frame = frame_mod.Frame()
+        self._parts = []              # PART payloads of the report being put together
+        self._parts_next = None       # the position its next piece must have
+        self._parts_from = None       # the position of its first piece
+        self.hold_acks = hold_acks
+        self.window = window
+        self.positions = []           # (boot, seq) of each report the last feed() returned
+        self._unconfirmed = collections.deque()   # hold_acks: (first frame, last frame) of each report
+        self._acked = None            # hold_acks: the position last acknowledged
+
+    # -- bytes in, reports and replies out --
+
+    def feed(self, data):
+        """Bytes from the board -> (reports in order, bytes to send to the board)."""
+        self._pending.extend(data)
+        reply = []
+        start = self.expected
+        duplicate = False
+        self._damaged = False
+        self.positions = []
+        while True:
+            end = self._pending.find(b"\n")
+            if end < 0:
+                break
+            line = bytes(self._pending[:end])
+            del self._pending[:end + 1]
+            duplicate = self._line(line, reply) or duplicate
+        if len(self._pending) > _MAX_PENDING:
+            self._count_refused(frame_mod.TOO_LONG)
+            del self._pending[:]
+        reports = []
+        self._deliver(reports, reply)
+        if self.expected is not None and (duplicate or self.expected != start):
+            self._ack(reply, repeat=duplicate or not self.hold_acks)
+        if self._damaged:
+            self._naks_left = _NAK_TRIES
+        elif self.expected != start:
+            self._naks_left = 0               # progress: nothing is waited for any more
+        if self.expected is None and self._damaged and not reply:
+            self._ask(_NOTHING, reply)        # not yet in step: the damaged line may be the boot's OPEN
+        elif self.expected is not None and (self._ahead or self._naks_left):
+            self._since_ask += 1
+            # A frame that arrived damaged is most likely the one expected: ask for it now (a NAK),
+            # and again every `patience` reads while nothing comes (the NAK may be damaged too),
+            # rather than leave the board to wait out its back-off (docs/host-link.md "Rules").
+            if self._damaged or self._asked != self.expected or self._since_ask > self.patience:
+                if not self._ahead and not self._damaged:
+                    self._naks_left -= 1
+                self._ask(self.expected, reply)
+        return reports, b"".join(reply)
+
+    def _line(self, line, reply):
+        """One line: the frame in it (also one starting at a later "#", after noise ate a LF).
+        Returns True for a duplicate."""
+        frame = self._frame
+        status = frame.decode(line)
+        at = 0
+        while status != frame_mod.OK:
+            at = line.find(b"#", at + 1)
+            if at < 0:
+                self._count_refused(status)
+                self._damaged = True
+                return False
+            status = frame.decode(line[at:])
+        self.frames += 1
+        if frame.seq == 0:
+            self._control(frame)
+            return False
+        key = (frame.boot, frame.seq)
+        if self.expected is None:
+            if frame.type_is(b"OPEN") and frame.payload() == b"-":
+                self.expected = key           # a boot with nothing before it held: start here
+            else:
+                self._since_ask += 1
+                if self._asked != _NOTHING or self._since_ask > self.patience:
+                    self._ask(_NOTHING, reply)
+                return False
+        if key < self.expected:
+            self.duplicates += 1
+            return True
+        if key in self._ahead:
+            self.duplicates += 1
+        elif len(self._ahead) < self.max_ahead:
+            self._ahead[key] = Received(frame)
+        return False
+
+    def _control(self, frame):
+        if not frame.type_is(b"GONE"):
+            self._event("unknown_control", frame.boot, 0, type=frame.type_name())
+            return
+        parts = frame.payload().split(b" ")
+        span = [_position(p) for p in parts] if len(parts) == 2 else [None]
+        if None in span:
+            self._event("bad_gone", frame.boot, 0, payload=frame.payload().decode())
+            return
+        first, resume = span
+        if self.expected is None and first == _NOTHING:
+            self.expected = resume           # synchronised: what came before is not ours to claim
+            self._event("start", resume[0], resume[1])
+        elif first == self.expected:
+            self._skip = (first, resume)
+
+    def _ask(self, position, reply):
+        self._asked = position
+        self._since_ask = 0
+        self.replays_asked += 1
+        if self.hold_acks and position != _NOTHING:
+            position = min(position, self._ack_limit())   # never free a frame not yet confirmed
+        reply.append(frame_mod.encode(position[0], position[1], "REPLAY"))
+
+    # -- acknowledgements --
+
+    def _ack_limit(self):
+        """The first frame not to acknowledge: the next expected, or with hold_acks the first frame
+        of the oldest report not confirmed (or of a report whose pieces are still coming)."""
+        limit = self.expected
+        if self.hold_acks:
+            if self._unconfirmed:
+                limit = min(limit, self._unconfirmed[0][0])
+            if self._parts and len(self._parts) < self.window:
+                limit = min(limit, self._parts_from)
+        return limit
+
+    def _ack(self, reply, repeat):
+        boot, seq = self._ack_limit()
+        position = (boot, seq - 1)
+        if repeat or position != self._acked:
+            self._acked = position
+            reply.append(frame_mod.encode(boot, seq - 1, "ACK"))
+
+    def confirm(self, position):
+        """hold_acks: every report up to position (boot, seq) is safe (cumulative) -> the bytes to send
+        to the board (the ACK that now covers more, or b"")."""
+        while self._unconfirmed and self._unconfirmed[0][1] <= position:
+            self._unconfirmed.popleft()
+        reply = []
+        if self.expected is not None:
+            self._ack(reply, repeat=False)
+        return b"".join(reply)
+
+    def unconfirmed(self):
+        """hold_acks: reports delivered and not yet confirmed."""
+        return len(self._unconfirmed)
+
+    @staticmethod
+    def request(payload):
+        """A host request (b"roads", a JSON request's text) as the REQUEST frame that carries it."""
+        return frame_mod.encode(0, 0, "REQUEST", payload)
+
+    @staticmethod
+    def recall(count):
+        """The RECALL frame asking for the board's last `count` rounds (1..100; docs/protocol.md, "Host reports")."""
+        return frame_mod.encode(0, 0, "RECALL", "%d" % count)
+
+    # -- delivery in order --
+
+    def _deliver(self, reports, reply):
+        while self.expected is not None:
+            key = self._next_key()
+            if key is None:
+                break
+            got = self._ahead.pop(key)
+            self.expected = (got.boot, got.seq + 1)
+            self._skip = None
+            if self._parts and (got.boot, got.seq) != self._parts_next:
+                self._event("part_lost", got.boot, got.seq, pieces=len(self._parts))
+                self._parts = []      # a report cut off by a boot's end or frames gone: never whole
+            if got.type == "PART":
+                if not self._parts:
+                    self._parts_from = (got.boot, got.seq)
+                self._parts.append(got.payload)
+                self._parts_next = (got.boot, got.seq + 1)
+            elif got.type == "REPORT":
+                first = (got.boot, got.seq)
+                if self._parts:
+                    first = self._parts_from
+                    self._parts.append(got.payload)
+                    got.payload = b"".join(self._parts)
+                    self._parts = []
+                reports.append(self._report(got))
+                self.positions.append((got.boot, got.seq))
+                if self.hold_acks:
+                    self._unconfirmed.append((first, (got.boot, got.seq)))
+            elif got.type == "OPEN":
+                self._event("open", got.boot, got.seq, previous=got.payload.decode())
+                if self.clock_ms is not None:
+                    reply.append(frame_mod.encode(0, 0, "TIME", "%d" % self.clock_ms()))
+            elif got.type == "LOST":
+                count = int(got.payload) if got.payload.isdigit() else -1
+                self.lost += max(count, 0)
+                self._event("lost", got.boot, got.seq, reports=count)
+            else:
+                self._event("unknown_type", got.boot, got.seq, type=got.type)
+        if self.expected is not None:
+            for key in [k for k in self._ahead if k < self.expected]:
+                del self._ahead[key]      # passed over (a boot's end, frames gone): never due
+
+    def _next_key(self):
+        """The frame that comes next in order, if it is here."""
+        expected = self.expected
+        if expected in self._ahead:
+            return expected
+        before = "%d.%d" % (expected[0], expected[1] - 1)
+        for key, got in self._ahead.items():
+            if got.type == "OPEN" and key[0] > expected[0] and key[1] == 1:
+                if got.payload.decode() == before:
+                    return key                # the previous boot ended just before expected
+                if got.payload == b"-" and not self._older_ahead(key):
+                    # The board kept nothing from before this boot (RAM store): it cannot say.
+                    self._event("boot_unknown_end", expected[0], expected[1], next_boot=key[0])
+                    return key
+        if self._skip is not None and self._skip[0] == expected and self._skip[1] in self._ahead:
+            resume = self._skip[1]
+            self._event("gone", expected[0], expected[1], resume="%d.%d" % resume)
+            return resume
+        return None
+
+    def _older_ahead(self, key):
+        return any(k < key for k in self._ahead)
+
+    def _report(self, got):
+        text = got.payload.decode()
+        if self.raw:
+            return text
+        try:
+            report = json.loads(text)
+        except ValueError:
+            report = {"event": "link_bad_json", "text": text}
+        if self.stamped and isinstance(report, dict):
+            link = {"boot": got.boot, "seq": got.seq, "uptime_ms": got.uptime_ms}
+            if got.host_ms >= 0:
+                link["host_ms"] = got.host_ms
+            report["link"] = link
+        return report
+
+    def _event(self, what, boot, seq, **fields):
+        event = {"link": what, "at": "%d.%d" % (boot, seq)}
+        event.update(fields)
+        self.events.append(event)
+
+    def _count_refused(self, status):
+        name = frame_mod.STATUS_NAMES[status]
+        self.refused[name] = self.refused.get(name, 0) + 1
