@@ -27,7 +27,11 @@ def round_of(table, code, a, b, previous, fields=None):
     if code != OUT_RESULT:
         return None
     record = table.record
-    entry = {"round": a, "cards": dealt(table.last_hand)}
+    if fields is not None:
+        # The result report's hands, named already (cards.names): in dealing order, no card named twice.
+        entry = {"round": a, "cards": dealt(table.last_hand, fields["player"], fields["banker"])}
+    else:
+        entry = {"round": a, "cards": dealt(table.last_hand)}
     if record.void:
         entry["result"] = "void"
         entry["void"] = True
@@ -43,18 +47,20 @@ def round_of(table, code, a, b, previous, fields=None):
     return entry
 
 
-def dealt(hand):
-    """The round's cards as dealt (its own order of hands)."""
+def dealt(hand, player=None, banker=None):
+    """The round's cards' names as dealt (its own order of hands). player, banker: each hand's names in
+    its order (cards.names of it) where the caller has them; None: named here."""
+    if player is None or banker is None:
+        player = cards.names(hand.player)
+        banker = cards.names(hand.banker)
     out = []
-    player = hand.player
-    banker = hand.banker
     p = b = 0
     for side in hand.order:
         if side == PLAYER:
-            out.append(cards.name(player[p]))
+            out.append(player[p])
             p += 1
         else:
-            out.append(cards.name(banker[b]))
+            out.append(banker[b])
             b += 1
     return out
 
