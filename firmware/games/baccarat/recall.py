@@ -21,15 +21,15 @@ _WINNERS = ("player", "banker", "tie")
 
 
 def round_of(table, code, a, b, previous, fields=None):
-    """The round a report ends (OUT_RESULT), or None. fields: the result report's, whose nets by seat and
-    zone (reports.nets_table) give the seats' nets summed (half the time of a walk of the table's bets);
-    None: from the table."""
+    """The round a report ends (OUT_RESULT), or None. fields: the result report's, whose hands' names give
+    the cards as dealt and whose nets by seat and zone (reports.nets_table) give the seats' nets summed
+    (half the time of a walk of the table's bets); None: from the table."""
     if code != OUT_RESULT:
         return None
     record = table.record
     if fields is not None:
         # The result report's hands, named already (cards.names): in dealing order, no card named twice.
-        entry = {"round": a, "cards": dealt(table.last_hand, fields["player"], fields["banker"])}
+        entry = {"round": a, "cards": dealt(table.last_hand, fields.get("player"), fields.get("banker"))}
     else:
         entry = {"round": a, "cards": dealt(table.last_hand)}
     if record.void:
