@@ -154,6 +154,8 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
 
     # -- BETTING: between rounds -------------------------------------------------------------
     def _on_betting(self, kind, a, b):
+        if kind == TICK:
+            return self._tick(a)                     # every pass has one: first, no other test before it
         if kind == CARD:
             if self.link_backlog:
                 # The round's first card (or its art. 8 burn) while the host link is backed up: no new
@@ -217,6 +219,8 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
 
     # -- DEALING --------------------------------------------------------------------------------
     def _on_dealing(self, kind, a, b):
+        if kind == TICK:
+            return self._tick(a)                     # as _anywhere's, with no other test before it
         if kind == CARD:
             if self.since_card_ms < DOUBLE_PULL_MS:
                 self.held_card = a
@@ -325,11 +329,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
     # -- events every game state takes the same way ----------------------------------------------
     def _anywhere(self, kind, a, b):
         if kind == TICK:
-            # Counted up to DOUBLE_PULL_MS only: the same whether the ms came in one tick or many
-            # (a journal replays them coalesced).
-            if self.since_card_ms < DOUBLE_PULL_MS:
-                self.since_card_ms = min(self.since_card_ms + a, DOUBLE_PULL_MS)
-            self._common(kind, a, b)
+            self._tick(a)
             return True
         if kind == HOST and a == HOST_ROADS:
             self._emit(OUT_ROADS)
@@ -347,6 +347,15 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
             self.display_dirty = True
             return True
         return False
+
+    def _tick(self, ms):
+        """A TICK in any game state (STAY): the time since the last card, then the table's clock."""
+        # Counted up to DOUBLE_PULL_MS only: the same whether the ms came in one tick or many
+        # (a journal replays them coalesced).
+        if self.since_card_ms < DOUBLE_PULL_MS:
+            self.since_card_ms = min(self.since_card_ms + ms, DOUBLE_PULL_MS)
+        self._common(TICK, ms, 0)
+        return STAY
 
     def _shoe_button(self, kind, a, b):
         # A long press: a new shoe discards the one in play, so never by a slip of the hand.

@@ -21,13 +21,17 @@ _WINNERS = ("player", "banker", "tie")
 
 
 def round_of(table, code, a, b, previous, fields=None):
-    """The round a report ends (OUT_RESULT), or None. fields: the result report's, whose nets by seat and
-    zone (reports.nets_table) give the seats' nets summed (half the time of a walk of the table's bets);
-    None: from the table."""
+    """The round a report ends (OUT_RESULT), or None. fields: the result report's, whose hands' names give
+    the cards as dealt and whose nets by seat and zone (reports.nets_table) give the seats' nets summed
+    (half the time of a walk of the table's bets); None: from the table."""
     if code != OUT_RESULT:
         return None
     record = table.record
-    entry = {"round": a, "cards": dealt(table.last_hand)}
+    if fields is not None:
+        # The result report's hands, named already (cards.names): in dealing order, no card named twice.
+        entry = {"round": a, "cards": dealt(table.last_hand, fields.get("player"), fields.get("banker"))}
+    else:
+        entry = {"round": a, "cards": dealt(table.last_hand)}
     if record.void:
         entry["result"] = "void"
         entry["void"] = True
@@ -43,18 +47,20 @@ def round_of(table, code, a, b, previous, fields=None):
     return entry
 
 
-def dealt(hand):
-    """The round's cards as dealt (its own order of hands)."""
+def dealt(hand, player=None, banker=None):
+    """The round's cards' names as dealt (its own order of hands). player, banker: each hand's names in
+    its order (cards.names of it) where the caller has them; None: named here."""
+    if player is None or banker is None:
+        player = cards.names(hand.player)
+        banker = cards.names(hand.banker)
     out = []
-    player = hand.player
-    banker = hand.banker
     p = b = 0
     for side in hand.order:
         if side == PLAYER:
-            out.append(cards.name(player[p]))
+            out.append(player[p])
             p += 1
         else:
-            out.append(cards.name(banker[b]))
+            out.append(banker[b])
             b += 1
     return out
 

@@ -75,6 +75,10 @@ def result_fields(table, number):
 
 def nets_table(table):
     """{seat: {zone: net}} of every zone that had a bet (a push is 0, a void round returns all)."""
+    if getattr(table, "_slots_round", None) is table.last_hand:
+        # The round's bet slots, which its settle and seat lights visited (controller._find_slots): the
+        # same seats and zones in the same order as the walk of every seat's every zone, most of them empty.
+        return _by_slots(table._slots, table._seat_ends, table.nets)
     return _by_seat(table.seats, table.round_bets, table.nets)
 
 
@@ -94,6 +98,26 @@ def _by_seat(seats, present, values):
             i += 1
         if row is not None:
             out[SEAT_KEYS[seat] if seat < _SEAT_KEYS_MAX else str(seat + 1)] = row
+    return out
+
+
+def _by_slots(slots, ends, values):
+    """_by_seat's {seat: {zone: values[i]}} from the slots i bet on (ascending), seat s's ending at ends[s]."""
+    out = {}
+    zones = rules.ZONES
+    width = len(zones)
+    j = 0
+    base = 0
+    for seat in range(len(ends)):
+        end = ends[seat]
+        if j < end:
+            row = {}
+            while j < end:
+                i = slots[j]
+                row[zones[i - base]] = values[i]
+                j += 1
+            out[SEAT_KEYS[seat] if seat < _SEAT_KEYS_MAX else str(seat + 1)] = row
+        base += width
     return out
 
 
