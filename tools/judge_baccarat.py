@@ -19,6 +19,7 @@ Roads request:
 """
 from firmware import cards
 from firmware.errors import GameError
+from firmware.games.baccarat import payouts
 from firmware.games.baccarat import rules as baccarat
 from firmware.games.baccarat import roads as baccarat_roads
 
@@ -44,9 +45,9 @@ def judge_round(request):
         raise GameError("bets must be an object of zone -> amount")
     bet_list = list(bets.items())
     for zone, amount in bet_list:  # reject bad bets before dealing, whatever the result
-        baccarat.settle_zone(settings, _SAMPLE, zone, amount)
+        payouts.settle_zone(settings, _SAMPLE, zone, amount)
     result = baccarat.play(settings, dealt)
-    settled = baccarat.settle(settings, result, bet_list)
+    settled = payouts.settle(settings, result, bet_list)
     response = {
         "player": cards.names(result.player_cards),
         "banker": cards.names(result.banker_cards),

@@ -28,6 +28,7 @@ import time
 from fractions import Fraction
 
 from firmware.errors import SettingsError
+from firmware.games.baccarat import payouts
 from firmware.games.baccarat import rules as baccarat
 from firmware.games.baccarat.rules import PLAYER, BANKER, TIE, NONE
 
@@ -152,7 +153,7 @@ def exact_distribution(method, decks):
 
 
 def _commission_rate(option, total):
-    return Fraction(baccarat.commission(option, total, 100), 100)
+    return Fraction(payouts.commission(option, total, 100), 100)
 
 
 def figures(dist, method, commission):
@@ -182,9 +183,9 @@ def figures(dist, method, commission):
         outs = [(Fraction(tally[offset + t], den), 1 - _commission_rate(commission, t)) for t in range(10)]
         outs.append((p_other, -1))
         bet("edge(%s)" % side, outs)
-    bet("edge(tie)", [(p_tie, baccarat.tie_odds(method)), (1 - p_tie, -1)])
-    bet("edge(player_pair)", [(p_pp, baccarat.PAIR_ODDS), (1 - p_pp, -1)])
-    bet("edge(banker_pair)", [(p_bp, baccarat.PAIR_ODDS), (1 - p_bp, -1)])
+    bet("edge(tie)", [(p_tie, payouts.tie_odds(method)), (1 - p_tie, -1)])
+    bet("edge(player_pair)", [(p_pp, payouts.PAIR_ODDS), (1 - p_pp, -1)])
+    bet("edge(banker_pair)", [(p_bp, payouts.PAIR_ODDS), (1 - p_bp, -1)])
     return out
 
 

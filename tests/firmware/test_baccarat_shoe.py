@@ -1,6 +1,7 @@
 # Baccarat shoe procedure: arts. 1, 2 (burn, demo, auto shuffler), 3 (cut card), 4, 8, 10; integrity alarm.
 from firmware import cards
 from firmware.errors import IntegrityError, RuleError, SettingsError
+from firmware.games.baccarat import payouts
 from firmware.games.baccarat import rules as bac
 from firmware.games.baccarat import shoe as bs
 from firmware.games.baccarat.rules import PLAYER, BANKER, NONE
@@ -345,7 +346,7 @@ def test_art10_uncorrectable_error_voids_round_bets_returned():
     raises(bs.DealingError, shoe.deal, C("5d"), PLAYER)
     rec = shoe.void()
     assert rec.void and rec.result is None and shoe.state == bs.READY
-    assert bac.settle_void([("banker", 100), ("tie", 5)]) == [("banker", 0, "void"), ("tie", 0, "void")]
+    assert payouts.settle_void([("banker", 100), ("tie", 5)]) == [("banker", 0, "void"), ("tie", 0, "void")]
     assert play_round(shoe).number == 2
 
 
@@ -390,7 +391,7 @@ def test_whole_shoe_end_to_end_with_roads():
         rec = shoe.end_round()
         r = rec.result
         roads.add(r.winner, r.player_pair, r.banker_pair)
-        net = bac.settle(table, r, [("banker", 100), ("player", 100)])
+        net = payouts.settle(table, r, [("banker", 100), ("player", 100)])
         assert net[0][1] + net[1][1] <= 0  # the house never pays both sides
     assert rec.last and pos >= 312 - 14 and shoe.remaining == 312 - pos
     assert sum(shoe.counts) == shoe.remaining

@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from firmware import cards
 from firmware.errors import IntegrityError, SettingsError
+from firmware.games.baccarat import payouts
 from firmware.games.baccarat import rules as bac
 from firmware.games.baccarat import settings as bac_settings
 from firmware.games.baccarat import roads as br
@@ -87,8 +88,8 @@ def test_engine_matches_restatement(codes, method, option, stakes):
     assert r.player_total == sum(POINTS[c[0]] for c in player) % 10
     assert r.player_pair == (player[0][0] == player[1][0])
     assert r.banker_pair == (banker[0][0] == banker[1][0])
-    bets = list(zip(bac.ZONES, stakes))
-    for zone, net, _status in bac.settle(s, r, bets):
+    bets = list(zip(payouts.ZONES, stakes))
+    for zone, net, _status in payouts.settle(s, r, bets):
         assert net == restated_net(method, option, zone, dict(bets)[zone], player, banker, winner)
 
 
@@ -261,7 +262,7 @@ def test_play_of_anything_is_a_result_or_a_game_error(dealt, method, option):
 
 
 STAKE = st.one_of(st.integers(0, 10 ** 6), anything_or(20, 100))
-BETS = st.one_of(JSON, st.lists(st.tuples(st.one_of(st.sampled_from(bac.ZONES), JSON), STAKE), max_size=5))
+BETS = st.one_of(JSON, st.lists(st.tuples(st.one_of(st.sampled_from(payouts.ZONES), JSON), STAKE), max_size=5))
 
 
 @settings(max_examples=500, deadline=None)
@@ -270,7 +271,7 @@ BETS = st.one_of(JSON, st.lists(st.tuples(st.one_of(st.sampled_from(bac.ZONES), 
 def test_settle_pays_only_ints_or_refuses(codes, method, option, tie_option, bets):
     s = bac.round_settings(method, option, tie_option)
     r = bac.play(s, cards.parse_many(codes))
-    for func, args in ((bac.settle, (s, r, bets)), (bac.settle_void, (bets,))):
+    for func, args in ((payouts.settle, (s, r, bets)), (payouts.settle_void, (bets,))):
         ok, out = call(func, *args)
         if ok:
             for (zone, net, status), (zone_in, stake) in zip(out, bets):
@@ -284,10 +285,10 @@ def test_settle_pays_only_ints_or_refuses(codes, method, option, tie_option, bet
 def test_rule_functions_take_only_their_domain(a, b, c, d):
     for func, args in ((bac.value, (a,)), (bac.total, (a,)), (bac.is_pair, (a, b)),
                        (bac.first_drawer, (a, b)), (bac.winner_of, (a, b)), (bac.other_draws, (a, b, c, d)),
-                       (bac.commission, (a, b, c)), (bac.tie_odds, (a,)), (bs.burn_count, (a, b)),
-                       (bac.Round, (a,)), (bs.Shoe, (a,)), (bac.settle_zone, (a, b, c, d))):
+                       (payouts.commission, (a, b, c)), (payouts.tie_odds, (a,)), (bs.burn_count, (a, b)),
+                       (bac.Round, (a,)), (bs.Shoe, (a,)), (payouts.settle_zone, (a, b, c, d))):
         ok, out = call(func, *args)
-        if ok and func in (bac.commission, bac.tie_odds, bac.value, bs.burn_count):
+        if ok and func in (payouts.commission, payouts.tie_odds, bac.value, bs.burn_count):
             assert is_int(out)
 
 

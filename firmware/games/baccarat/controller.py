@@ -3,7 +3,7 @@
 # A state machine on the table core (firmware.table.Table), fed one event at a
 # time from the fixed queue: cards and shoe messages from the framed shoe,
 # bet readings, dealer buttons, host requests. The rules are the pure modules
-# beside it (rules, shoe, roads); this module decides what a card means in the
+# beside it (rules, payouts, shoe, roads); this module decides what a card means in the
 # table's state and what the dealer, the lights and the host are told.
 #
 #   READY (no shoe) -> BURNING (art. 2(1)) -> BETTING <-> DEALING -> ... -> SHOE_CLOSED (art. 3(1))
@@ -23,13 +23,13 @@ from firmware.drivers import pixels
 from firmware.errors import IntegrityError, RuleError
 from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, HOST, HOST_ROADS, SHOE,
                              SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK)
-from firmware.games.baccarat import rules
 from firmware.games.baccarat import shoe as shoe_mod
 from firmware.games.baccarat.alarms import Alarms
 from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NO_CARD, OUT_BETS,
                                            OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT, OUT_ROADS, OUT_ROUND, OUT_SHOE,
                                            SHOE_CLOSED, TO_BURN)
 from firmware.games.baccarat.lights import BaccaratLights
+from firmware.games.baccarat.payouts import ZONES, settle_seats
 from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
 from firmware.statemachine import STAY
 from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, STARTING, Table
@@ -56,7 +56,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         self.shoe_button = buttons.get("shoe_change", -1)
         self.reading = reading
         self.seats = seats if reading is not None else 0
-        width = len(rules.ZONES)
+        width = len(ZONES)
         self.round_bets = array("i", [0] * (self.seats * width))   # the bets of the round in play
         self.nets = array("i", [0] * (self.seats * width))
         # Where the round's bets are (the indices of round_bets not 0, the first _n_slots, in order), taken
@@ -67,7 +67,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         self._seat_ends = array("H", [0] * self.seats)    # seat s's slots end at _slots[_seat_ends[s]]
         self._slots_round = False                  # (not a round, nor None: nothing taken yet)
         self._no_nets = array("i", [0] * (self.seats * width))   # nets zeroed by one slice store
-        self.zone_light = [lights.index(zone) for zone in rules.ZONES]
+        self.zone_light = [lights.index(zone) for zone in ZONES]
         self.seat_light = [lights.index("seat%d" % seat) for seat in range(1, self.seats + 1)]
         self.other_light = [i for i in range(len(lights.names))       # zones no rule lights: off
                             if i not in self.zone_light and i not in self.seat_light]
@@ -289,7 +289,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         bets = self.round_bets
         slots = self._slots
         ends = self._seat_ends
-        width = len(rules.ZONES)
+        width = len(ZONES)
         n = 0
         for seat in range(self.seats):
             base = seat * width
@@ -361,16 +361,3 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         from firmware.games.baccarat import reports, snapshot
         return reports, snapshot
 
-
-_TERMS = bytearray(len(rules.ZONES))      # settle_nets' scratch (the loop runs to completion: one is enough)
-
-
-def settle_seats(settings, record, bets, nets, slots=None, n_slots=0):
-    """Nets of every seat's zones into nets (arts. 11, 16, 17 and the commission option); void: all returned.
-    slots, n_slots: where the bets are not 0 (rules.settle_nets: only those netted, the caller has the
-    rest of nets 0), or None: every zone visited."""
-    if record.void:
-        for i in range(len(bets)):
-            nets[i] = 0
-        return
-    rules.settle_nets(settings, record.result, bets, nets, _TERMS, slots, n_slots)

@@ -10,6 +10,7 @@
 # card's pass).
 from firmware.drivers import pixels
 from firmware.games.baccarat import rules
+from firmware.games.baccarat.payouts import ZONES
 from firmware.games.baccarat.codes import DEALING, SHOE_CLOSED
 
 
@@ -34,7 +35,7 @@ class BaccaratLights:
                 lights.set(i, pixels.BLUE if self._seat_has_chips(seat, bets) else pixels.OFF)
 
     def _seat_has_chips(self, seat, amounts):
-        width = len(rules.ZONES)
+        width = len(ZONES)
         if amounts is None:
             if not self.bets_ready:
                 return False
