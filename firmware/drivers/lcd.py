@@ -163,6 +163,8 @@ class CharLCD:
         # Per row: past this column it shows spaces (show() compares a new row with it from there
         # down, not from the row's end; cols: not known, after putstr() or at power-up).
         self._lengths = bytearray([cols] * rows)
+        self._show_rows = (self._row, cols, self._lengths, self._blank, self._shown)   # show()'s locals
+        self._show_bus = None               # and with framebuf, the bus's (backlight() makes them)
         self.cursor_x = 0
         self.cursor_y = 0
         self.row_writes = 0                 # rows sent by show() (for tests and stats)
@@ -315,11 +317,8 @@ class CharLCD:
             shown[start + k] = self._row[k]
 
     def show(self, lines):
-        """Show lines (one str per row; missing rows blank, long ones cut); rewrite only rows that changed,
-        and of those only from the first changed character to the last.
-
-        Returns the number of rows written.
-        """
+        """Show lines (one str per row; missing rows blank, long ones cut), rewriting only the rows that
+        changed, from the first changed character to the last. Returns the number of rows written."""
         written = 0
         texts = self._texts
         n_lines = len(lines)
@@ -330,26 +329,12 @@ class CharLCD:
                 continue            # shows this very text (one string compare, not 20 characters encoded)
             texts[y] = text
             if row is None:
-                # The first row that changed: what a row's writing reads, as locals once a show (an
-                # attribute read a use was ~1 us of a row's ~12 in the VM; a show without a change
-                # reads none of them).
-                row = self._row
-                cols = self.cols
-                lengths = self._lengths
-                blank = self._blank
-                all_shown = self._shown
+                # The first row that changed: a row's reads as locals (an attribute read was ~1 us in ~12)
+                row, cols, lengths, blank, all_shown = self._show_rows
                 blits = self._framebuf is not None
                 if blits:
-                    dst = self._dst
-                    src = self._src
-                    high, low = self._palettes
-                    buf = self._buf
-                    bl = self._bl
-                    i2c = self.i2c
-                    bus_addr = self.addr
-                    mv = self._mv
-            # The row's codes: each byte of the text its own code (the usual case) copied by slice
-            # stores, in C (a slice of spaces made none); any other text through _encode().
+                    dst, src, high, low, buf, bl, i2c, bus_addr, mv = self._show_bus
+            # The row's codes: each byte its own code (the usual case) by slice stores in C, else _encode()
             data = text.encode()
             n = len(data)
             if n == len(text) and _NOT_ROM.search(data) is None:
@@ -369,12 +354,9 @@ class CharLCD:
                 end = n if n > lengths[y] else lengths[y]   # past both: spaces on both
                 while row[end - 1] == shown[end - 1]:
                     end -= 1
-                # the row's address (_address, inlined: a call per row)
-                addr = first + (0x40 if y & 1 else 0) + (cols if y & 2 else 0)
+                addr = first + (0x40 if y & 1 else 0) + (cols if y & 2 else 0)     # _address(), inlined
                 if blits:
-                    # _data()'s blits and command here (two calls a row fewer): every character's
-                    # bus bytes (character k at 4 + 4 k), the "set DDRAM address" command's in the
-                    # four bytes before the first changed one, those bytes sent in one transaction.
+                    # _data()'s blits and command, inlined: the command in the four bytes before `first`
                     dst.blit(src, 0, 0, -1, high)
                     dst.blit(src, 1, 0, -1, low)
                     i = 4 * first
@@ -400,7 +382,8 @@ class CharLCD:
     def backlight(self, on=True):
         self._bl = MASK_BACKLIGHT if on else 0
         if self._framebuf is not None:
-            self._palettes = _palettes(self._framebuf, _MASK_RS | self._bl)
+            high, low = self._palettes = _palettes(self._framebuf, _MASK_RS | self._bl)
+            self._show_bus = (self._dst, self._src, high, low, self._buf, self._bl, self.i2c, self.addr, self._mv)
         self._buf[0] = self._bl
         self.i2c.writeto(self.addr, self._mv[:1])
 
