@@ -1,6 +1,6 @@
 # HD44780 character LCD behind a PCF8574 I2C backpack (4-bit mode), micropython-lib style.
 #
-# Backpack wiring (the common one): P0=RS, P1=RW, P2=E, P3=backlight,
+# Backpack wiring (the common one): P0=RS, P1=RW (kept low: only writes), P2=E, P3=backlight,
 # P4..P7=D4..D7. Each 4-bit transfer is two expander bytes, E high then E low
 # (the LCD latches on the falling edge), so a character or command is 4 bytes.
 # show() sends only the changed part of a row: its "set address" command and its
@@ -15,19 +15,15 @@ from firmware.compat import const, sleep_ms
 
 # PCF8574 bits
 _MASK_RS = const(0x01)
-_MASK_RW = const(0x02)
 _MASK_E = const(0x04)
 MASK_BACKLIGHT = const(0x08)
 
 # HD44780 instructions and flags
 _LCD_CLR = const(0x01)
-_LCD_HOME = const(0x02)
 _LCD_ENTRY_MODE = const(0x04)
 _LCD_ENTRY_INC = const(0x02)
 _LCD_ON_CTRL = const(0x08)
 _LCD_ON_DISPLAY = const(0x04)
-_LCD_ON_CURSOR = const(0x02)
-_LCD_ON_BLINK = const(0x01)
 _LCD_FUNCTION = const(0x20)
 _LCD_FUNCTION_8BIT = const(0x10)
 _LCD_FUNCTION_2LINES = const(0x08)
@@ -177,7 +173,8 @@ class CharLCD:
         self._sleep(20)
         # Reset by instruction: three 8-bit "function set"s, then 4-bit mode.
         # Works whatever state the LCD was left in (e.g. after a firmware reset).
-        for nibble, wait in ((0x30, 5), (0x30, 1), (0x30, 1), (0x20, 1)):
+        eight = _LCD_FUNCTION | _LCD_FUNCTION_8BIT
+        for nibble, wait in ((eight, 5), (eight, 1), (eight, 1), (_LCD_FUNCTION, 1)):
             self._buf[0] = nibble | _MASK_E
             self._buf[1] = nibble
             i2c.writeto(self.addr, self._mv[:2])
@@ -257,8 +254,7 @@ class CharLCD:
         self.command(_LCD_CLR)
         self._sleep(2)                          # clear takes 1.52 ms
         for row in self._shown:
-            for c in range(self.cols):
-                row[c] = 0x20
+            row[:] = self._blank
         for y in range(self.rows):
             self._texts[y] = None
             self._lengths[y] = 0
