@@ -1,20 +1,15 @@
 # Baccarat table controller: shoe procedure, rounds, results, alarms and lights, run to completion.
 #
-# A state machine on the table core (firmware.table.Table), fed one event at a
-# time from the fixed queue: cards and shoe messages from the framed shoe,
-# bet readings, dealer buttons, host requests. The rules are the pure modules
-# beside it (rules, payouts, shoe, roads); this module decides what a card means in the
-# table's state and what the dealer, the lights and the host are told.
+# A state machine on the table core (firmware.table.Table), fed one event at a time from the fixed
+# queue (cards and shoe messages, bet readings, dealer buttons, host requests); the rules are the pure
+# modules beside it (rules, payouts, shoe, roads). This module decides what a card means in the table's
+# state and what the dealer, the lights and the host are told (docs/baccarat.md, "The table"):
 #
 #   READY (no shoe) -> BURNING (art. 2(1)) -> BETTING <-> DEALING -> ... -> SHOE_CLOSED (art. 3(1))
 #
-# No button is needed in the normal flow: the first card after a result starts
-# the next round (after the art. 8 burn when the table's burn_each_round says
-# so); the last bet reading before that card is the round's bets; the result
-# follows the last card art. 9 calls for. Anything the table cannot vouch for
-# (a foreign card, an unreadable card, two cards at once, a lost frame) holds
-# the table in FAULTED with a dealer prompt until CONFIRM, a rescan or a long
-# VOID closes it per art. 10; nothing is guessed.
+# Anything the table cannot vouch for (a foreign card, an unreadable card, two cards at once, a lost
+# frame) holds it in FAULTED with a dealer prompt until CONFIRM, a rescan or a long VOID closes it per
+# art. 10; nothing is guessed.
 from array import array
 
 from firmware import faults
@@ -67,10 +62,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         self._seat_ends = array("H", [0] * self.seats)    # seat s's slots end at _slots[_seat_ends[s]]
         self._slots_round = False                  # (not a round, nor None: nothing taken yet)
         self._no_nets = array("i", [0] * (self.seats * width))   # nets zeroed by one slice store
-        self.zone_light = [lights.index(zone) for zone in ZONES]
-        self.seat_light = [lights.index("seat%d" % seat) for seat in range(1, self.seats + 1)]
-        self.other_light = [i for i in range(len(lights.names))       # zones no rule lights: off
-                            if i not in self.zone_light and i not in self.seat_light]
+        BaccaratLights.__init__(self, lights)
         self.shoe = None
         self.roads = Roads()
         self.bets_ready = False      # a reading was taken since the last round
