@@ -22,6 +22,7 @@ from firmware.errors import GameError
 from firmware.games.baccarat import payouts
 from firmware.games.baccarat import rules as baccarat
 from firmware.games.baccarat import roads as baccarat_roads
+from firmware.games.baccarat import settings as baccarat_settings
 
 _WINNERS = {"player": baccarat.PLAYER, "banker": baccarat.BANKER, "tie": baccarat.TIE}
 _ROUND_KEYS = ("game", "method", "commission", "cards", "bets", "tie_option")
@@ -37,7 +38,7 @@ def judge_round(request):
     for key in request:
         if key not in _ROUND_KEYS:
             raise GameError("unknown field %r: expected %s" % (key, ", ".join(_ROUND_KEYS)))
-    settings = baccarat.round_settings(_require(request, "method"), _require(request, "commission"),
+    settings = baccarat_settings.round_settings(_require(request, "method"), _require(request, "commission"),
                                        request.get("tie_option", "returned"))
     dealt = cards.parse_many(_require(request, "cards"))
     bets = request.get("bets", {})

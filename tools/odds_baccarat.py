@@ -30,6 +30,7 @@ from fractions import Fraction
 from firmware.errors import SettingsError
 from firmware.games.baccarat import payouts
 from firmware.games.baccarat import rules as baccarat
+from firmware.games.baccarat import settings as baccarat_settings
 from firmware.games.baccarat.rules import PLAYER, BANKER, TIE, NONE
 
 Z99 = 2.5758293035489004  # two-sided 99% normal quantile
@@ -50,7 +51,7 @@ def add_arguments(parser):
 
 def check_config(method, commission, decks):
     # The tie option does not change any figure here (a tie returns Banker/Player stakes).
-    return baccarat.BaccaratSettings(method=method, commission=commission, tie_option="returned", decks=decks)
+    return baccarat_settings.BaccaratSettings(method=method, commission=commission, tie_option="returned", decks=decks)
 
 
 def value_counts(decks):
@@ -193,7 +194,7 @@ def _fresh_rounds(method, commission, decks, rounds, seed):
     """Each round off a freshly shuffled SimShoe, through baccarat.Round."""
     from hostsim.shoe import SimShoe
 
-    settings = baccarat.round_settings(method, commission)
+    settings = baccarat_settings.round_settings(method, commission)
     shoe = SimShoe(decks, seed=seed)
     for _ in range(rounds):
         shoe.shuffle()
@@ -209,7 +210,7 @@ def _shoe_rounds(method, commission, decks, rounds, seed):
     from firmware.games.baccarat import shoe as baccarat_shoe
     from hostsim.shoe import SimShoe
 
-    table = baccarat.load_settings({"method": method, "commission": commission, "tie_option": "returned",
+    table = baccarat_settings.load_settings({"method": method, "commission": commission, "tie_option": "returned",
                                     "decks": decks, "burn": "decks", "cut_card": "last_round",
                                     "demo_rounds": 0, "dealer": "shoe", "burn_each_round": False})
     sim = SimShoe(decks, seed=seed, cut_from_end=14)

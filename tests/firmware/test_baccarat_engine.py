@@ -3,12 +3,13 @@ from firmware import cards
 from firmware.errors import RuleError, SettingsError
 from firmware.games.baccarat import payouts
 from firmware.games.baccarat import rules as bac
+from firmware.games.baccarat import settings as bac_settings
 from firmware.games.baccarat.rules import PLAYER, BANKER, TIE, NONE
 from tests.firmware.expect import raises, raises_match
 
 
 def rules(method=1, commission="A", tie_option="returned"):
-    return bac.round_settings(method, commission, tie_option)
+    return bac_settings.round_settings(method, commission, tie_option)
 
 
 def play(codes, method=1):
@@ -347,7 +348,7 @@ def with_(name, value):
 
 
 def test_art18_settings_load():
-    s = bac.load_settings(FULL)
+    s = bac_settings.load_settings(FULL)
     assert s.method == 1 and s.decks == 8 and s.cut_card == "last_round"
     assert s.as_pairs() == (("method", 1), ("commission", "A"), ("tie_option", "returned"), ("decks", 8),
                             ("burn", "decks"), ("cut_card", "last_round"), ("demo_rounds", 3),
@@ -355,42 +356,42 @@ def test_art18_settings_load():
 
 
 def test_art8_burn_each_round_is_a_required_yes_no_setting():
-    raises_match(SettingsError, "'burn_each_round'", bac.load_settings,
+    raises_match(SettingsError, "'burn_each_round'", bac_settings.load_settings,
                  dict((k, v) for k, v in FULL.items() if k != "burn_each_round"))
-    raises_match(SettingsError, "art. 8", bac.load_settings, with_("burn_each_round", 1))
-    raises(SettingsError, bac.load_settings, with_("burn_each_round", "yes"))
-    assert bac.load_settings(with_("burn_each_round", True)).burn_each_round is True
+    raises_match(SettingsError, "art. 8", bac_settings.load_settings, with_("burn_each_round", 1))
+    raises(SettingsError, bac_settings.load_settings, with_("burn_each_round", "yes"))
+    assert bac_settings.load_settings(with_("burn_each_round", True)).burn_each_round is True
 
 
 def test_art18_bad_settings_clear_errors():
-    raises_match(SettingsError, "'method'", bac.load_settings, with_("method", 3))
-    raises_match(SettingsError, "art. 9", bac.load_settings, with_("method", 3))
-    raises_match(SettingsError, "'decks' = 13", bac.load_settings, with_("decks", 13))
-    raises_match(SettingsError, "6, 7, 8", bac.load_settings, with_("decks", 5))
-    raises_match(SettingsError, "'commission'", bac.load_settings, with_("commission", "C"))
-    raises(SettingsError, bac.load_settings, with_("method", True))
-    raises(SettingsError, bac.load_settings, with_("decks", "8"))
-    raises(SettingsError, bac.load_settings, with_("demo_rounds", 4))
-    raises(SettingsError, bac.load_settings, with_("tie_option", "lost"))
-    raises_match(SettingsError, "unknown Baccarat setting", bac.load_settings, with_("colour", "red"))
+    raises_match(SettingsError, "'method'", bac_settings.load_settings, with_("method", 3))
+    raises_match(SettingsError, "art. 9", bac_settings.load_settings, with_("method", 3))
+    raises_match(SettingsError, "'decks' = 13", bac_settings.load_settings, with_("decks", 13))
+    raises_match(SettingsError, "6, 7, 8", bac_settings.load_settings, with_("decks", 5))
+    raises_match(SettingsError, "'commission'", bac_settings.load_settings, with_("commission", "C"))
+    raises(SettingsError, bac_settings.load_settings, with_("method", True))
+    raises(SettingsError, bac_settings.load_settings, with_("decks", "8"))
+    raises(SettingsError, bac_settings.load_settings, with_("demo_rounds", 4))
+    raises(SettingsError, bac_settings.load_settings, with_("tie_option", "lost"))
+    raises_match(SettingsError, "unknown Baccarat setting", bac_settings.load_settings, with_("colour", "red"))
     d = dict(FULL)
     del d["commission"]
-    raises_match(SettingsError, "no default", bac.load_settings, d)
-    raises(SettingsError, bac.round_settings, 3, "A")
+    raises_match(SettingsError, "no default", bac_settings.load_settings, d)
+    raises(SettingsError, bac_settings.round_settings, 3, "A")
 
 
 def test_art18_settings_validated_by_their_constructor():
     """Issue 8: method=3 paid a tie 9:1 and commission "Z" acted as option B when
     the settings object was built without load_settings."""
-    raises_match(SettingsError, "art. 9", bac.BaccaratSettings, method=3, commission="A", tie_option="returned")
-    raises_match(SettingsError, "art. 17", bac.BaccaratSettings, method=1, commission="Z", tie_option="returned")
-    raises_match(SettingsError, "art. 11", bac.BaccaratSettings, method=1, commission="A", tie_option="lost")
-    raises_match(SettingsError, "no default", bac.BaccaratSettings, method=1, commission="A")
-    raises(SettingsError, bac.BaccaratSettings, method=1, commission="A", tie_option="returned", decks=8.0)
-    raises(SettingsError, bac.BaccaratSettings, method=1.0, commission="A", tie_option="returned")
-    raises(SettingsError, bac.BaccaratSettings, method=1, commission="A", tie_option="returned", demo_rounds=False)
+    raises_match(SettingsError, "art. 9", bac_settings.BaccaratSettings, method=3, commission="A", tie_option="returned")
+    raises_match(SettingsError, "art. 17", bac_settings.BaccaratSettings, method=1, commission="Z", tie_option="returned")
+    raises_match(SettingsError, "art. 11", bac_settings.BaccaratSettings, method=1, commission="A", tie_option="lost")
+    raises_match(SettingsError, "no default", bac_settings.BaccaratSettings, method=1, commission="A")
+    raises(SettingsError, bac_settings.BaccaratSettings, method=1, commission="A", tie_option="returned", decks=8.0)
+    raises(SettingsError, bac_settings.BaccaratSettings, method=1.0, commission="A", tie_option="returned")
+    raises(SettingsError, bac_settings.BaccaratSettings, method=1, commission="A", tie_option="returned", demo_rounds=False)
     raises(SettingsError, bac.Round, {"method": 1, "commission": "A", "tie_option": "returned"})
-    raises(SettingsError, bac.load_settings, {1: "x"})
+    raises(SettingsError, bac_settings.load_settings, {1: "x"})
 
 
 def test_art16_art17_payouts_refuse_an_unknown_option():
@@ -479,7 +480,7 @@ def test_settle_nets_nets_every_bet_as_settle_zone_does():
     terms = bytearray(width)
     results = 0
     for trial in range(120):
-        settings = rules(1 + rnd(2), "AB"[rnd(2)], bac.TIE_OPTIONS[rnd(3)])
+        settings = rules(1 + rnd(2), "AB"[rnd(2)], bac_settings.TIE_OPTIONS[rnd(3)])
         deck = [rnd(52) for _ in range(6)]
         result = bac.play(settings, deck)
         results |= 1 << result.winner
@@ -550,7 +551,7 @@ def test_settle_nets_over_the_bet_slots_nets_those_slots_and_leaves_the_rest():
     width = len(payouts.ZONES)
     terms = bytearray(width)
     for trial in range(60):
-        settings = rules(1 + rnd(2), "AB"[rnd(2)], bac.TIE_OPTIONS[rnd(3)])
+        settings = rules(1 + rnd(2), "AB"[rnd(2)], bac_settings.TIE_OPTIONS[rnd(3)])
         result = bac.play(settings, [rnd(52) for _ in range(6)])
         bets = array("i", [(0 if rnd(3) else (1, 5, 20, 100, 1000)[rnd(5)]) for _ in range(7 * width)])
         slots = array("H", [0] * len(bets))

@@ -3,6 +3,7 @@ from firmware import cards
 from firmware.errors import IntegrityError, RuleError, SettingsError
 from firmware.games.baccarat import payouts
 from firmware.games.baccarat import rules as bac
+from firmware.games.baccarat import settings as bac_settings
 from firmware.games.baccarat import shoe as bs
 from firmware.games.baccarat.rules import PLAYER, BANKER, NONE
 from tests.firmware.expect import raises, raises_match
@@ -18,7 +19,7 @@ def shoe_with(**changes):
     d = dict(FULL)
     for k in changes:
         d[k] = changes[k]
-    return bs.Shoe(bac.load_settings(d))
+    return bs.Shoe(bac_settings.load_settings(d))
 
 
 def ready_shoe(**changes):
@@ -68,7 +69,7 @@ def test_art1_burned_cards_count_towards_composition():
 
 
 def test_shoe_needs_full_table_settings():
-    raises_match(SettingsError, "'decks'", bs.Shoe, bac.round_settings(1, "A"))
+    raises_match(SettingsError, "'decks'", bs.Shoe, bac_settings.round_settings(1, "A"))
 
 
 def snapshot(shoe):
@@ -149,7 +150,7 @@ def test_art1_card_refused_in_any_state_is_still_counted():
 
 def test_shoe_refuses_settings_that_are_not_validated():
     raises(SettingsError, bs.Shoe, dict(FULL))
-    s = bac.load_settings(FULL)
+    s = bac_settings.load_settings(FULL)
     s.burn = "three"  # changed after validation: every option is named, any other refused
     raises(SettingsError, bs.Shoe, s)
     raises(SettingsError, bs.burn_count, C("Kh"), "decks")

@@ -10,8 +10,7 @@ from collections import namedtuple
 from firmware.cards import check
 from firmware.compat import const
 from firmware.errors import RuleError
-from firmware.games.baccarat.settings import (  # noqa: F401 (the table file loads Baccarat settings from here)
-    SETTING_NAMES, TIE_OPTIONS, BaccaratSettings, check_method, check_settings, load_settings, round_settings)
+from firmware.games.baccarat.settings import check_method, check_settings
 
 PLAYER = const(0)
 BANKER = const(1)
