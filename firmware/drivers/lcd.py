@@ -330,10 +330,9 @@ class CharLCD:
                 blits = self._framebuf is not None
                 if blits:
                     dst, src, high, low, buf, bl, i2c, bus_addr, mv = self._show_bus
-            # The row's codes: each byte its own code (the usual case) by slice stores in C, else _encode()
             data = text.encode()
             n = len(data)
-            if n == len(text) and _NOT_ROM.search(data) is None:
+            if n == len(text) and _NOT_ROM.search(data) is None:    # each byte its code: slice stores, in C
                 if n >= cols:
                     row[:] = memoryview(data)[:cols]
                     n = cols
@@ -352,8 +351,7 @@ class CharLCD:
                     end -= 1
                 addr = first + (0x40 if y & 1 else 0) + (cols if y & 2 else 0)     # _address(), inlined
                 if blits:
-                    # _data()'s blits and command, inlined: the command in the four bytes before `first`
-                    dst.blit(src, 0, 0, -1, high)
+                    dst.blit(src, 0, 0, -1, high)       # _data(), inlined: the command before `first`
                     dst.blit(src, 1, 0, -1, low)
                     i = 4 * first
                     hi = (_LCD_DDRAM | addr) & 0xF0 | bl
