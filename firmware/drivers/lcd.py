@@ -159,8 +159,6 @@ class CharLCD:
         # Per row: past this column it shows spaces (show() compares a new row with it from there
         # down, not from the row's end; cols: not known, after putstr() or at power-up).
         self._lengths = bytearray([cols] * rows)
-        self._show_rows = (self._row, cols, self._lengths, self._blank, self._shown)   # show()'s locals
-        self._show_bus = None               # and with framebuf, the bus's (backlight() makes them)
         self.cursor_x = 0
         self.cursor_y = 0
         self.row_writes = 0                 # rows sent by show() (for tests and stats)
@@ -315,21 +313,22 @@ class CharLCD:
     def show(self, lines):
         """Show lines (one str per row; missing rows blank, long ones cut), rewriting only the rows that
         changed, from the first changed character to the last. Returns the number of rows written."""
-        written = 0
-        texts = self._texts
-        n_lines = len(lines)
-        row = None
+        written, row = 0, None
+        texts, n_lines = self._texts, len(lines)
         for y in range(self.rows):
             text = lines[y] if y < n_lines else ""
             if text == texts[y]:
                 continue            # shows this very text (one string compare, not 20 characters encoded)
             texts[y] = text
             if row is None:
-                # The first row that changed: a row's reads as locals (an attribute read was ~1 us in ~12)
-                row, cols, lengths, blank, all_shown = self._show_rows
-                blits = self._framebuf is not None
+                # The first row that changed: its reads as locals (~1 us each), three a statement (no tuple)
+                row, cols, lengths = self._row, self.cols, self._lengths
+                blank, all_shown, blits = self._blank, self._shown, self._framebuf is not None
                 if blits:
-                    dst, src, high, low, buf, bl, i2c, bus_addr, mv = self._show_bus
+                    dst, src, buf = self._dst, self._src, self._buf
+                    high, low = self._palettes
+                    bl, i2c, mv = self._bl, self.i2c, self._mv
+                    bus_addr = self.addr
             data = text.encode()
             n = len(data)
             if n == len(text) and _NOT_ROM.search(data) is None:    # each byte its code: slice stores, in C
@@ -376,8 +375,7 @@ class CharLCD:
     def backlight(self, on=True):
         self._bl = MASK_BACKLIGHT if on else 0
         if self._framebuf is not None:
-            high, low = self._palettes = _palettes(self._framebuf, _MASK_RS | self._bl)
-            self._show_bus = (self._dst, self._src, high, low, self._buf, self._bl, self.i2c, self.addr, self._mv)
+            self._palettes = _palettes(self._framebuf, _MASK_RS | self._bl)
         self._buf[0] = self._bl
         self.i2c.writeto(self.addr, self._mv[:1])
 
