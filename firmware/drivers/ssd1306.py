@@ -65,9 +65,8 @@ class SSD1306(framebuf.FrameBuffer):
                                   _SET_PAGE_ADDR, 0, self.pages - 1))
         self._cmd1 = bytearray((_CONTROL_COMMANDS, 0))
         self._cmd2 = bytearray((_CONTROL_COMMANDS, 0, 0))
-        # scroll_part()'s scratch: a page (8 rows) of pixels, as bytes and as a FrameBuffer
-        self._scratch = memoryview(bytearray(width))
-        self._page = framebuf.FrameBuffer(self._scratch, width, 8, framebuf.MONO_VLSB)
+        self._scratch = None        # scroll_part()'s page (8 rows) of pixels, as bytes and as a FrameBuffer:
+        self._page = None           # made at the first scroll (a display nothing scrolls on keeps none)
         self.transmits = 0          # I2C transactions sent (for tests and stats)
         self.init_display()
 
@@ -125,8 +124,11 @@ class SSD1306(framebuf.FrameBuffer):
             return False
         n = x1 - x0 - d
         buf = self.buffer
-        scratch = self._scratch
         width = self.width
+        if self._page is None:
+            self._scratch = memoryview(bytearray(width))
+            self._page = framebuf.FrameBuffer(self._scratch, width, 8, framebuf.MONO_VLSB)
+        scratch = self._scratch
         for page in range(y0 >> 3, (y1 + 7) >> 3):
             top = page << 3
             base = page * width + x0

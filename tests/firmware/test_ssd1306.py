@@ -172,3 +172,17 @@ def test_scroll_part_by_the_whole_part_blanks_it_and_says_so():
         for x in range(128):
             inside = 32 <= x < 127 and 8 <= y < 38
             assert oled.pixel(x, y) == (0 if inside else (before[(y >> 3) * 128 + x] >> (y & 7)) & 1)
+
+
+def test_the_scroll_scratch_is_made_at_the_first_scroll_and_kept():
+    # Only the Baccarat scoreboard scrolls: a display nothing scrolls on (a Craps or Omaha board's)
+    # keeps no scratch page; the first scroll makes it, every later one reuses it.
+    oled = SSD1306(FakeI2C(record=False))
+    assert oled._page is None and oled._scratch is None
+    assert oled.scroll_part(0, 30, 8, 38, 30) is False      # nothing to move: none made either
+    assert oled._page is None
+    oled.scroll_part(0, 30, 8, 38, 5)
+    page = oled._page
+    assert page is not None and len(oled._scratch) == 128
+    oled.scroll_part(32, 127, 5, 38, 5)
+    assert oled._page is page
