@@ -83,7 +83,7 @@ def instrument(t):
     wrap(ctx.hw.displays["result"], "show", "out: result lcd.show")
     sb = ctx.game.scoreboard[0]
     wrap(sb, "draw", "sb: draw (all)")
-    for name in ("_header", "_new_beads", "_new_entries", "_new_marks", "_shift", "_bead_plate", "_big_road",
+    for name in ("_header", "_new_beads", "_new_entries", "_new_marks", "_scroll", "_bead_plate", "_big_road",
                  "_derived", "draw_all"):
         if hasattr(sb, name):
             wrap(sb, name, "sb:  " + name)

@@ -26,7 +26,7 @@ def measure(slot):
 
 
 # --- next run call ---
-import framebuf  # noqa: E402
+from firmware.drivers.ssd1306 import SSD1306  # noqa: E402
 from firmware.games.baccarat.rules import BANKER, PLAYER, TIE  # noqa: E402
 from firmware.games.baccarat.roads import MAX_ROUNDS, ROWS, Roads  # noqa: E402
 from firmware.games.baccarat.scoreboard import Scoreboard  # noqa: E402
@@ -63,12 +63,11 @@ def visible_entries(columns):
     return sum(1 for k in range(n) if cols[k] >= first)
 
 
-class Canvas(framebuf.FrameBuffer):
-    # The SSD1306 driver's canvas without its bus: a MONO_VLSB FrameBuffer showing its .buffer, so a
-    # part that scrolls is moved in the buffer, as on the table's display.
-    def __init__(self, buffer, width, height):
-        super().__init__(buffer, width, height, framebuf.MONO_VLSB)
-        self.buffer = buffer
+class NoBus:
+    # The SSD1306 driver's bus, taking every transaction: a part that scrolls is moved in the driver's
+    # RAM image (scroll_part()), as on the table's display.
+    def writeto(self, addr, data, stop=True):
+        return len(data)
 
 
 def allocated(call, roads):
@@ -86,7 +85,7 @@ def redraws():
     # A result, then a draw, as at the table; at SAMPLES that draw (what the result added) and then a
     # whole redraw of the same picture are measured.
     rnd = lcg(11)
-    board = Scoreboard(Canvas(bytearray(WIDTH * HEIGHT // 8), WIDTH, HEIGHT), WIDTH, HEIGHT)
+    board = Scoreboard(SSD1306(NoBus(), 0x3C, WIDTH, HEIGHT), WIDTH, HEIGHT)
     for n in range(1, ROUNDS + 1):
         ROADS.add(KINDS[rnd(9)])
         if n in SAMPLES:

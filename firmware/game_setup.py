@@ -48,13 +48,13 @@ def build(board, config, hw, queue):
 def _baccarat(board, config, hw, queue, buttons):
     from firmware.bets import BetReading
     from firmware.drivers.shoe import Shoe
-    from firmware.games.baccarat import rules, screens
+    from firmware.games.baccarat import payouts, screens
     from firmware.games.baccarat.controller import BaccaratTable
 
     reading = None
     seats = seat_count(board, "baccarat")
     if "bets" in hw.ports and seats:
-        reading = BetReading(rules.ZONES, seats)
+        reading = BetReading(payouts.ZONES, seats)
     table = BaccaratTable(hw.lights, buttons, config["rules"], reading, seats)
     g = Game(table, screens)
     from firmware.games.baccarat import recall
@@ -62,7 +62,7 @@ def _baccarat(board, config, hw, queue, buttons):
     g.devices.append(Shoe(hw.ports["shoe"], queue, table.evidence))
     if reading is not None:
         from firmware.drivers.bet_reader import BetReader
-        g.devices.append(BetReader(hw.ports["bets"], queue, table.evidence, rules.ZONES, seats, reading))
+        g.devices.append(BetReader(hw.ports["bets"], queue, table.evidence, payouts.ZONES, seats, reading))
     oled = hw.displays.get("scoreboard")
     if oled is not None:
         from firmware.games.baccarat.scoreboard import Scoreboard

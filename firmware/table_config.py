@@ -14,7 +14,7 @@ GAMES = ("baccarat", "craps", "omaha")
 KEYS = ("table_id", "game", "settings")
 # Each game's engine validates its own regulated options (load_settings(dict)).
 SETTINGS_MODULES = {
-    "baccarat": "firmware.games.baccarat.rules",
+    "baccarat": "firmware.games.baccarat.settings",
     "craps": "firmware.games.craps.rules",
     "omaha": "firmware.games.omaha.settings",
 }

@@ -4,7 +4,7 @@
 # for hostsim.table_io.TableIO.bets(): random but always legal, so a fair run
 # of the simulator raises no bet-reader fault (docs/protocol.md, "Bet reader"):
 # - seats are 1..seats, the seat1..seatN zones of the board's baccarat layout;
-# - zones are the Baccarat bets of art. 12 (rules.ZONES), each once per seat;
+# - zones are the Baccarat bets of art. 12 (payouts.ZONES), each once per seat;
 #   a seat backs Banker or Player, not both (a bettor's choice, not a rule:
 #   art. 13 lets the house accept unbalanced stakes up to the table limit);
 # - amounts are whole multiples of UNIT from MIN_STAKE to MAX_STAKE in the
@@ -12,7 +12,7 @@
 # Seeded with a random.Random, so a seed replays the same bets.
 import random
 
-from firmware.games.baccarat.rules import ZONES
+from firmware.games.baccarat.payouts import ZONES
 
 UNIT = 10                 # the smallest chip, in the table's unit
 MIN_STAKE = UNIT

@@ -19,8 +19,10 @@ Roads request:
 """
 from firmware import cards
 from firmware.errors import GameError
+from firmware.games.baccarat import payouts
 from firmware.games.baccarat import rules as baccarat
 from firmware.games.baccarat import roads as baccarat_roads
+from firmware.games.baccarat import settings as baccarat_settings
 
 _WINNERS = {"player": baccarat.PLAYER, "banker": baccarat.BANKER, "tie": baccarat.TIE}
 _ROUND_KEYS = ("game", "method", "commission", "cards", "bets", "tie_option")
@@ -36,7 +38,7 @@ def judge_round(request):
     for key in request:
         if key not in _ROUND_KEYS:
             raise GameError("unknown field %r: expected %s" % (key, ", ".join(_ROUND_KEYS)))
-    settings = baccarat.round_settings(_require(request, "method"), _require(request, "commission"),
+    settings = baccarat_settings.round_settings(_require(request, "method"), _require(request, "commission"),
                                        request.get("tie_option", "returned"))
     dealt = cards.parse_many(_require(request, "cards"))
     bets = request.get("bets", {})
@@ -44,9 +46,9 @@ def judge_round(request):
         raise GameError("bets must be an object of zone -> amount")
     bet_list = list(bets.items())
     for zone, amount in bet_list:  # reject bad bets before dealing, whatever the result
-        baccarat.settle_zone(settings, _SAMPLE, zone, amount)
+        payouts.settle_zone(settings, _SAMPLE, zone, amount)
     result = baccarat.play(settings, dealt)
-    settled = baccarat.settle(settings, result, bet_list)
+    settled = payouts.settle(settings, result, bet_list)
     response = {
         "player": cards.names(result.player_cards),
         "banker": cards.names(result.banker_cards),

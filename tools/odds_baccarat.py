@@ -28,7 +28,9 @@ import time
 from fractions import Fraction
 
 from firmware.errors import SettingsError
+from firmware.games.baccarat import payouts
 from firmware.games.baccarat import rules as baccarat
+from firmware.games.baccarat import settings as baccarat_settings
 from firmware.games.baccarat.rules import PLAYER, BANKER, TIE, NONE
 
 Z99 = 2.5758293035489004  # two-sided 99% normal quantile
@@ -49,7 +51,7 @@ def add_arguments(parser):
 
 def check_config(method, commission, decks):
     # The tie option does not change any figure here (a tie returns Banker/Player stakes).
-    return baccarat.BaccaratSettings(method=method, commission=commission, tie_option="returned", decks=decks)
+    return baccarat_settings.BaccaratSettings(method=method, commission=commission, tie_option="returned", decks=decks)
 
 
 def value_counts(decks):
@@ -152,7 +154,7 @@ def exact_distribution(method, decks):
 
 
 def _commission_rate(option, total):
-    return Fraction(baccarat.commission(option, total, 100), 100)
+    return Fraction(payouts.commission(option, total, 100), 100)
 
 
 def figures(dist, method, commission):
@@ -182,9 +184,9 @@ def figures(dist, method, commission):
         outs = [(Fraction(tally[offset + t], den), 1 - _commission_rate(commission, t)) for t in range(10)]
         outs.append((p_other, -1))
         bet("edge(%s)" % side, outs)
-    bet("edge(tie)", [(p_tie, baccarat.tie_odds(method)), (1 - p_tie, -1)])
-    bet("edge(player_pair)", [(p_pp, baccarat.PAIR_ODDS), (1 - p_pp, -1)])
-    bet("edge(banker_pair)", [(p_bp, baccarat.PAIR_ODDS), (1 - p_bp, -1)])
+    bet("edge(tie)", [(p_tie, payouts.tie_odds(method)), (1 - p_tie, -1)])
+    bet("edge(player_pair)", [(p_pp, payouts.PAIR_ODDS), (1 - p_pp, -1)])
+    bet("edge(banker_pair)", [(p_bp, payouts.PAIR_ODDS), (1 - p_bp, -1)])
     return out
 
 
@@ -192,7 +194,7 @@ def _fresh_rounds(method, commission, decks, rounds, seed):
     """Each round off a freshly shuffled SimShoe, through baccarat.Round."""
     from hostsim.shoe import SimShoe
 
-    settings = baccarat.round_settings(method, commission)
+    settings = baccarat_settings.round_settings(method, commission)
     shoe = SimShoe(decks, seed=seed)
     for _ in range(rounds):
         shoe.shuffle()
@@ -208,7 +210,7 @@ def _shoe_rounds(method, commission, decks, rounds, seed):
     from firmware.games.baccarat import shoe as baccarat_shoe
     from hostsim.shoe import SimShoe
 
-    table = baccarat.load_settings({"method": method, "commission": commission, "tie_option": "returned",
+    table = baccarat_settings.load_settings({"method": method, "commission": commission, "tie_option": "returned",
                                     "decks": decks, "burn": "decks", "cut_card": "last_round",
                                     "demo_rounds": 0, "dealer": "shoe", "burn_each_round": False})
     sim = SimShoe(decks, seed=seed, cut_from_end=14)

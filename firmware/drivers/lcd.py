@@ -1,6 +1,6 @@
 # HD44780 character LCD behind a PCF8574 I2C backpack (4-bit mode), micropython-lib style.
 #
-# Backpack wiring (the common one): P0=RS, P1=RW, P2=E, P3=backlight,
+# Backpack wiring (the common one): P0=RS, P1=RW (kept low: only writes), P2=E, P3=backlight,
 # P4..P7=D4..D7. Each 4-bit transfer is two expander bytes, E high then E low
 # (the LCD latches on the falling edge), so a character or command is 4 bytes.
 # show() sends only the changed part of a row: its "set address" command and its
@@ -15,19 +15,15 @@ from firmware.compat import const, sleep_ms
 
 # PCF8574 bits
 _MASK_RS = const(0x01)
-_MASK_RW = const(0x02)
 _MASK_E = const(0x04)
 MASK_BACKLIGHT = const(0x08)
 
 # HD44780 instructions and flags
 _LCD_CLR = const(0x01)
-_LCD_HOME = const(0x02)
 _LCD_ENTRY_MODE = const(0x04)
 _LCD_ENTRY_INC = const(0x02)
 _LCD_ON_CTRL = const(0x08)
 _LCD_ON_DISPLAY = const(0x04)
-_LCD_ON_CURSOR = const(0x02)
-_LCD_ON_BLINK = const(0x01)
 _LCD_FUNCTION = const(0x20)
 _LCD_FUNCTION_8BIT = const(0x10)
 _LCD_FUNCTION_2LINES = const(0x08)
@@ -175,7 +171,8 @@ class CharLCD:
         self._sleep(20)
         # Reset by instruction: three 8-bit "function set"s, then 4-bit mode.
         # Works whatever state the LCD was left in (e.g. after a firmware reset).
-        for nibble, wait in ((0x30, 5), (0x30, 1), (0x30, 1), (0x20, 1)):
+        eight = _LCD_FUNCTION | _LCD_FUNCTION_8BIT
+        for nibble, wait in ((eight, 5), (eight, 1), (eight, 1), (_LCD_FUNCTION, 1)):
             self._buf[0] = nibble | _MASK_E
             self._buf[1] = nibble
             i2c.writeto(self.addr, self._mv[:2])
@@ -255,8 +252,7 @@ class CharLCD:
         self.command(_LCD_CLR)
         self._sleep(2)                          # clear takes 1.52 ms
         for row in self._shown:
-            for c in range(self.cols):
-                row[c] = 0x20
+            row[:] = self._blank
         for y in range(self.rows):
             self._texts[y] = None
             self._lengths[y] = 0
@@ -315,44 +311,27 @@ class CharLCD:
             shown[start + k] = self._row[k]
 
     def show(self, lines):
-        """Show lines (one str per row; missing rows blank, long ones cut); rewrite only rows that changed,
-        and of those only from the first changed character to the last.
-
-        Returns the number of rows written.
-        """
-        written = 0
-        texts = self._texts
-        n_lines = len(lines)
-        row = None
+        """Show lines (one str per row; missing rows blank, long ones cut), rewriting only the rows that
+        changed, from the first changed character to the last. Returns the number of rows written."""
+        written, row = 0, None
+        texts, n_lines = self._texts, len(lines)
         for y in range(self.rows):
             text = lines[y] if y < n_lines else ""
             if text == texts[y]:
                 continue            # shows this very text (one string compare, not 20 characters encoded)
             texts[y] = text
             if row is None:
-                # The first row that changed: what a row's writing reads, as locals once a show (an
-                # attribute read a use was ~1 us of a row's ~12 in the VM; a show without a change
-                # reads none of them).
-                row = self._row
-                cols = self.cols
-                lengths = self._lengths
-                blank = self._blank
-                all_shown = self._shown
-                blits = self._framebuf is not None
+                # The first row that changed: its reads as locals (~1 us each), three a statement (no tuple)
+                row, cols, lengths = self._row, self.cols, self._lengths
+                blank, all_shown, blits = self._blank, self._shown, self._framebuf is not None
                 if blits:
-                    dst = self._dst
-                    src = self._src
+                    dst, src, buf = self._dst, self._src, self._buf
                     high, low = self._palettes
-                    buf = self._buf
-                    bl = self._bl
-                    i2c = self.i2c
+                    bl, i2c, mv = self._bl, self.i2c, self._mv
                     bus_addr = self.addr
-                    mv = self._mv
-            # The row's codes: each byte of the text its own code (the usual case) copied by slice
-            # stores, in C (a slice of spaces made none); any other text through _encode().
             data = text.encode()
             n = len(data)
-            if n == len(text) and _NOT_ROM.search(data) is None:
+            if n == len(text) and _NOT_ROM.search(data) is None:    # each byte its code: slice stores, in C
                 if n >= cols:
                     row[:] = memoryview(data)[:cols]
                     n = cols
@@ -369,13 +348,9 @@ class CharLCD:
                 end = n if n > lengths[y] else lengths[y]   # past both: spaces on both
                 while row[end - 1] == shown[end - 1]:
                     end -= 1
-                # the row's address (_address, inlined: a call per row)
-                addr = first + (0x40 if y & 1 else 0) + (cols if y & 2 else 0)
+                addr = first + (0x40 if y & 1 else 0) + (cols if y & 2 else 0)     # _address(), inlined
                 if blits:
-                    # _data()'s blits and command here (two calls a row fewer): every character's
-                    # bus bytes (character k at 4 + 4 k), the "set DDRAM address" command's in the
-                    # four bytes before the first changed one, those bytes sent in one transaction.
-                    dst.blit(src, 0, 0, -1, high)
+                    dst.blit(src, 0, 0, -1, high)       # _data(), inlined: the command before `first`
                     dst.blit(src, 1, 0, -1, low)
                     i = 4 * first
                     hi = (_LCD_DDRAM | addr) & 0xF0 | bl

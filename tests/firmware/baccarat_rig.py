@@ -5,7 +5,7 @@ from firmware.bets import BetReading
 from firmware.drivers.pixels import ZoneLights
 from firmware.events import CARD, SHOE, SHOE_IN, TICK
 from firmware.games.baccarat import controller as bc
-from firmware.games.baccarat import rules
+from firmware.games.baccarat import payouts
 from firmware.games.baccarat.settings import load_settings
 from tests.firmware.fakes import FakeStrip
 from tests.firmware.table_rig import TableRig
@@ -26,9 +26,9 @@ class Rig(TableRig):
             settings[key] = overrides[key]
         self.strip = FakeStrip(PIXELS)
         lights = ZoneLights(self.strip, PIXELS, sorted(ZONE_MAP))
-        reading = BetReading(rules.ZONES, seats) if with_reader else None
+        reading = BetReading(payouts.ZONES, seats) if with_reader else None
         self.start(bc.BaccaratTable(lights, BUTTONS, load_settings(settings), reading, seats), lights, reading,
-                   rules.ZONES, BUTTONS, "B01")
+                   payouts.ZONES, BUTTONS, "B01")
 
     def tick(self, ms=DEALER_MS):
         self.event(TICK, ms)

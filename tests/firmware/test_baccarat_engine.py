@@ -1,13 +1,15 @@
 # Baccarat round engine: arts. 5, 7, 9 (Methods 1 and 2, every branch), 12, 16, 17, 11, 18 settings.
 from firmware import cards
 from firmware.errors import RuleError, SettingsError
+from firmware.games.baccarat import payouts
 from firmware.games.baccarat import rules as bac
+from firmware.games.baccarat import settings as bac_settings
 from firmware.games.baccarat.rules import PLAYER, BANKER, TIE, NONE
 from tests.firmware.expect import raises, raises_match
 
 
 def rules(method=1, commission="A", tie_option="returned"):
-    return bac.round_settings(method, commission, tie_option)
+    return bac_settings.round_settings(method, commission, tie_option)
 
 
 def play(codes, method=1):
@@ -25,7 +27,7 @@ ALL_BETS = [("player", 100), ("banker", 100), ("tie", 10), ("player_pair", 10), 
 
 
 def nets(result, bets=ALL_BETS, method=1, commission="A", tie_option="returned"):
-    return dict((z, n) for z, n, _s in bac.settle(rules(method, commission, tie_option), result, bets))
+    return dict((z, n) for z, n, _s in payouts.settle(rules(method, commission, tie_option), result, bets))
 
 
 # --- art. 5 values and totals ---------------------------------------------------
@@ -288,11 +290,11 @@ def test_art17_A_no_commission_below_7():
 
 
 def test_art17_A_rounding_commission_down():
-    assert bac.commission("A", 9, 100) == 5
-    assert bac.commission("A", 9, 30) == 1  # 1.5 -> 1: the player keeps the fraction
-    assert bac.commission("A", 7, 19) == 0  # 0.95 -> 0
-    assert bac.commission("A", 8, 20) == 1
-    assert bac.commission("A", 6, 1000) == 0
+    assert payouts.commission("A", 9, 100) == 5
+    assert payouts.commission("A", 9, 30) == 1  # 1.5 -> 1: the player keeps the fraction
+    assert payouts.commission("A", 7, 19) == 0  # 0.95 -> 0
+    assert payouts.commission("A", 8, 20) == 1
+    assert payouts.commission("A", 6, 1000) == 0
     r = play(["9h", "5d", "Kc", "2s"])
     assert nets(r, [("player", 30)]) == {"player": 29}
 
@@ -303,7 +305,7 @@ def test_art17_B_half_taken_on_win_with_4():
     assert nets(r, [("player", 100)], 2, "B") == {"player": 50}
     assert nets(r, [("player", 101)], 2, "B") == {"player": 51}  # 50.5 taken -> 50
     assert nets(r, [("player", 100)], 2, "A") == {"player": 100}
-    assert bac.commission("B", 4, 1) == 0
+    assert payouts.commission("B", 4, 1) == 0
 
 
 def test_art17_B_no_commission_on_7_8_9():
@@ -316,21 +318,21 @@ def test_art17_B_no_commission_on_7_8_9():
 def test_art11_tie_bets_not_lost_per_option():
     r = play(["8c", "Qh", "Kd", "8s"])
     for option in ("returned", "standing", "changeable"):
-        out = bac.settle(rules(1, "A", option), r, [("player", 100), ("banker", 50)])
+        out = payouts.settle(rules(1, "A", option), r, [("player", 100), ("banker", 50)])
         assert out == [("player", 0, option), ("banker", 0, option)]
 
 
 def test_art10_void_returns_every_bet():
-    assert bac.settle_void(ALL_BETS) == [(z, 0, "void") for z, _a in ALL_BETS]
-    raises(RuleError, bac.settle_void, [("dragon", 5)])
+    assert payouts.settle_void(ALL_BETS) == [(z, 0, "void") for z, _a in ALL_BETS]
+    raises(RuleError, payouts.settle_void, [("dragon", 5)])
 
 
 def test_bad_bets_refused():
     r = play(["9h", "5d", "Kc", "2s"])
-    raises_match(RuleError, "unknown bet zone", bac.settle, rules(), r, [("dragon", 5)])
-    raises(RuleError, bac.settle, rules(), r, [("player", -5)])
-    raises(RuleError, bac.settle, rules(), r, [("player", 2.5)])
-    raises(RuleError, bac.settle, rules(), r, [("player", True)])
+    raises_match(RuleError, "unknown bet zone", payouts.settle, rules(), r, [("dragon", 5)])
+    raises(RuleError, payouts.settle, rules(), r, [("player", -5)])
+    raises(RuleError, payouts.settle, rules(), r, [("player", 2.5)])
+    raises(RuleError, payouts.settle, rules(), r, [("player", True)])
 
 
 # --- art. 18 settings ------------------------------------------------------------
@@ -346,7 +348,7 @@ def with_(name, value):
 
 
 def test_art18_settings_load():
-    s = bac.load_settings(FULL)
+    s = bac_settings.load_settings(FULL)
     assert s.method == 1 and s.decks == 8 and s.cut_card == "last_round"
     assert s.as_pairs() == (("method", 1), ("commission", "A"), ("tie_option", "returned"), ("decks", 8),
                             ("burn", "decks"), ("cut_card", "last_round"), ("demo_rounds", 3),
@@ -354,42 +356,42 @@ def test_art18_settings_load():
 
 
 def test_art8_burn_each_round_is_a_required_yes_no_setting():
-    raises_match(SettingsError, "'burn_each_round'", bac.load_settings,
+    raises_match(SettingsError, "'burn_each_round'", bac_settings.load_settings,
                  dict((k, v) for k, v in FULL.items() if k != "burn_each_round"))
-    raises_match(SettingsError, "art. 8", bac.load_settings, with_("burn_each_round", 1))
-    raises(SettingsError, bac.load_settings, with_("burn_each_round", "yes"))
-    assert bac.load_settings(with_("burn_each_round", True)).burn_each_round is True
+    raises_match(SettingsError, "art. 8", bac_settings.load_settings, with_("burn_each_round", 1))
+    raises(SettingsError, bac_settings.load_settings, with_("burn_each_round", "yes"))
+    assert bac_settings.load_settings(with_("burn_each_round", True)).burn_each_round is True
 
 
 def test_art18_bad_settings_clear_errors():
-    raises_match(SettingsError, "'method'", bac.load_settings, with_("method", 3))
-    raises_match(SettingsError, "art. 9", bac.load_settings, with_("method", 3))
-    raises_match(SettingsError, "'decks' = 13", bac.load_settings, with_("decks", 13))
-    raises_match(SettingsError, "6, 7, 8", bac.load_settings, with_("decks", 5))
-    raises_match(SettingsError, "'commission'", bac.load_settings, with_("commission", "C"))
-    raises(SettingsError, bac.load_settings, with_("method", True))
-    raises(SettingsError, bac.load_settings, with_("decks", "8"))
-    raises(SettingsError, bac.load_settings, with_("demo_rounds", 4))
-    raises(SettingsError, bac.load_settings, with_("tie_option", "lost"))
-    raises_match(SettingsError, "unknown Baccarat setting", bac.load_settings, with_("colour", "red"))
+    raises_match(SettingsError, "'method'", bac_settings.load_settings, with_("method", 3))
+    raises_match(SettingsError, "art. 9", bac_settings.load_settings, with_("method", 3))
+    raises_match(SettingsError, "'decks' = 13", bac_settings.load_settings, with_("decks", 13))
+    raises_match(SettingsError, "6, 7, 8", bac_settings.load_settings, with_("decks", 5))
+    raises_match(SettingsError, "'commission'", bac_settings.load_settings, with_("commission", "C"))
+    raises(SettingsError, bac_settings.load_settings, with_("method", True))
+    raises(SettingsError, bac_settings.load_settings, with_("decks", "8"))
+    raises(SettingsError, bac_settings.load_settings, with_("demo_rounds", 4))
+    raises(SettingsError, bac_settings.load_settings, with_("tie_option", "lost"))
+    raises_match(SettingsError, "unknown Baccarat setting", bac_settings.load_settings, with_("colour", "red"))
     d = dict(FULL)
     del d["commission"]
-    raises_match(SettingsError, "no default", bac.load_settings, d)
-    raises(SettingsError, bac.round_settings, 3, "A")
+    raises_match(SettingsError, "no default", bac_settings.load_settings, d)
+    raises(SettingsError, bac_settings.round_settings, 3, "A")
 
 
 def test_art18_settings_validated_by_their_constructor():
     """Issue 8: method=3 paid a tie 9:1 and commission "Z" acted as option B when
     the settings object was built without load_settings."""
-    raises_match(SettingsError, "art. 9", bac.BaccaratSettings, method=3, commission="A", tie_option="returned")
-    raises_match(SettingsError, "art. 17", bac.BaccaratSettings, method=1, commission="Z", tie_option="returned")
-    raises_match(SettingsError, "art. 11", bac.BaccaratSettings, method=1, commission="A", tie_option="lost")
-    raises_match(SettingsError, "no default", bac.BaccaratSettings, method=1, commission="A")
-    raises(SettingsError, bac.BaccaratSettings, method=1, commission="A", tie_option="returned", decks=8.0)
-    raises(SettingsError, bac.BaccaratSettings, method=1.0, commission="A", tie_option="returned")
-    raises(SettingsError, bac.BaccaratSettings, method=1, commission="A", tie_option="returned", demo_rounds=False)
+    raises_match(SettingsError, "art. 9", bac_settings.BaccaratSettings, method=3, commission="A", tie_option="returned")
+    raises_match(SettingsError, "art. 17", bac_settings.BaccaratSettings, method=1, commission="Z", tie_option="returned")
+    raises_match(SettingsError, "art. 11", bac_settings.BaccaratSettings, method=1, commission="A", tie_option="lost")
+    raises_match(SettingsError, "no default", bac_settings.BaccaratSettings, method=1, commission="A")
+    raises(SettingsError, bac_settings.BaccaratSettings, method=1, commission="A", tie_option="returned", decks=8.0)
+    raises(SettingsError, bac_settings.BaccaratSettings, method=1.0, commission="A", tie_option="returned")
+    raises(SettingsError, bac_settings.BaccaratSettings, method=1, commission="A", tie_option="returned", demo_rounds=False)
     raises(SettingsError, bac.Round, {"method": 1, "commission": "A", "tie_option": "returned"})
-    raises(SettingsError, bac.load_settings, {1: "x"})
+    raises(SettingsError, bac_settings.load_settings, {1: "x"})
 
 
 def test_art16_art17_payouts_refuse_an_unknown_option():
@@ -398,17 +400,17 @@ def test_art16_art17_payouts_refuse_an_unknown_option():
     tie = play(["8c", "Qh", "Kd", "8s"])
     s = rules()
     s.method = 3
-    raises(SettingsError, bac.settle, s, tie, [("tie", 10)])  # was paid 9:1
-    raises(SettingsError, bac.tie_odds, 3)
-    raises(SettingsError, bac.tie_odds, True)
+    raises(SettingsError, payouts.settle, s, tie, [("tie", 10)])  # was paid 9:1
+    raises(SettingsError, payouts.tie_odds, 3)
+    raises(SettingsError, payouts.tie_odds, True)
     s = rules()
     s.commission = "Z"
     four = play(["2h", "3d", "Tc", "Ts", "2c", "Kd"], 2)  # P 4 beats B 3
-    raises(SettingsError, bac.settle, s, four, [("player", 100)])  # was option B: 50 taken
-    raises(SettingsError, bac.commission, "Z", 4, 100)
+    raises(SettingsError, payouts.settle, s, four, [("player", 100)])  # was option B: 50 taken
+    raises(SettingsError, payouts.commission, "Z", 4, 100)
     s = rules()
     s.tie_option = "lost"
-    raises(SettingsError, bac.settle, s, tie, [("player", 100)])
+    raises(SettingsError, payouts.settle, s, tie, [("player", 100)])
     raises(SettingsError, bac.other_draws, 3, 2, 6, 6)
 
 
@@ -451,17 +453,17 @@ def test_rule_functions_refuse_impossible_totals():
         raises(RuleError, bac.first_drawer, bad, 3)
         raises(RuleError, bac.winner_of, 3, bad)
         raises(RuleError, bac.other_draws, 1, 2, 6, bad)
-        raises(RuleError, bac.commission, "A", bad, 100)
+        raises(RuleError, payouts.commission, "A", bad, 100)
 
 
 def test_art16_stakes_and_bets_must_be_well_formed():
     r = play(NINE_V_SEVEN)
     for bets in (None, 5, [("player",)], [("player", 10, 1)], ["player"], {"player": 10}):
-        raises(RuleError, bac.settle, rules(), r, bets)
-        raises(RuleError, bac.settle_void, bets)
-    raises(RuleError, bac.settle, rules(), r, [("player", 10.0)])
-    raises(RuleError, bac.settle, rules(), (0, 9, 7, False, False, (), (), 4), [("player", 10)])
-    raises(RuleError, bac.commission, "A", 9, 10.0)
+        raises(RuleError, payouts.settle, rules(), r, bets)
+        raises(RuleError, payouts.settle_void, bets)
+    raises(RuleError, payouts.settle, rules(), r, [("player", 10.0)])
+    raises(RuleError, payouts.settle, rules(), (0, 9, 7, False, False, (), (), 4), [("player", 10)])
+    raises(RuleError, payouts.commission, "A", 9, 10.0)
 
 
 # --- settle_nets: every seat's zones at once, as settle_zone settles each (arts. 11, 16, 17) -------
@@ -474,31 +476,31 @@ def test_settle_nets_nets_every_bet_as_settle_zone_does():
         state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
         return (state[0] >> 8) % n
 
-    width = len(bac.ZONES)
+    width = len(payouts.ZONES)
     terms = bytearray(width)
     results = 0
     for trial in range(120):
-        settings = rules(1 + rnd(2), "AB"[rnd(2)], bac.TIE_OPTIONS[rnd(3)])
+        settings = rules(1 + rnd(2), "AB"[rnd(2)], bac_settings.TIE_OPTIONS[rnd(3)])
         deck = [rnd(52) for _ in range(6)]
         result = bac.play(settings, deck)
         results |= 1 << result.winner
         bets = array("i", [(0 if rnd(3) else (1, 5, 20, 100, 199, 1000)[rnd(6)]) for _ in range(7 * width)])
         got = array("i", [77] * len(bets))
-        bac.settle_nets(settings, result, bets, got, terms)
+        payouts.settle_nets(settings, result, bets, got, terms)
         for i in range(len(bets)):
-            want = bac.settle_zone(settings, result, bac.ZONES[i % width], bets[i])[0] if bets[i] else 0
+            want = payouts.settle_zone(settings, result, payouts.ZONES[i % width], bets[i])[0] if bets[i] else 0
             assert got[i] == want, (trial, i, bets[i], got[i], want)
     assert results == 7                              # player, banker and tie results all settled
 
 
 def test_settle_nets_refuses_what_settle_zone_refuses():
     result = play(["9h", "5d", "Kc", "Qs"])
-    terms = bytearray(len(bac.ZONES))
+    terms = bytearray(len(payouts.ZONES))
     nets = [0] * 10
-    raises(RuleError, bac.settle_nets, rules(), result, [0, 0, 0, -5, 0, 0, 0, 0, 0, 0], nets, terms)
-    raises(SettingsError, bac.settle_nets, "not settings", result, [10, 0, 0, 0, 0], nets, terms)
-    raises(RuleError, bac.settle_nets, rules(), "not a result", [10, 0, 0, 0, 0], nets, terms)
-    bac.settle_nets("unchecked: nothing bet", result, [0] * 5, nets, terms)
+    raises(RuleError, payouts.settle_nets, rules(), result, [0, 0, 0, -5, 0, 0, 0, 0, 0, 0], nets, terms)
+    raises(SettingsError, payouts.settle_nets, "not settings", result, [10, 0, 0, 0, 0], nets, terms)
+    raises(RuleError, payouts.settle_nets, rules(), "not a result", [10, 0, 0, 0, 0], nets, terms)
+    payouts.settle_nets("unchecked: nothing bet", result, [0] * 5, nets, terms)
     assert nets[:5] == [0] * 5
 
 
@@ -507,31 +509,31 @@ def test_the_commission_rate_of_a_round_is_commissions_for_every_option_total_an
     # by its rate (art. 17, rounded down): the same amount for every option, total and amount.
     for option in ("A", "B"):
         for total in range(10):
-            cut, per = bac._commission_rate(option, total)
+            cut, per = payouts._commission_rate(option, total)
             for win in list(range(0, 450)) + [999, 1000, 1001, 12345, 2 ** 30 - 1]:
-                assert win * cut // per == bac.commission(option, total, win), (option, total, win)
+                assert win * cut // per == payouts.commission(option, total, win), (option, total, win)
 
 
 def test_settle_nets_asks_commission_once_a_round():
     # Four Banker bets won: commission() is asked for the first; the others are netted at its rate.
     result = play(["5h", "9d", "Kc", "Qs"])                 # Banker 9 wins (natural)
     assert result.winner == bac.BANKER
-    width = len(bac.ZONES)
+    width = len(payouts.ZONES)
     bets = [0] * (4 * width)
     for seat, amount in enumerate((100, 21, 1000, 7)):
         bets[seat * width + bac.BANKER] = amount
     nets = [0] * len(bets)
     asked = []
-    commission = bac.commission
+    commission = payouts.commission
 
     def counted(option, total, win):
         asked.append(win)
         return commission(option, total, win)
-    bac.commission = counted
+    payouts.commission = counted
     try:
-        bac.settle_nets(rules(1, "A"), result, bets, nets, bytearray(width))
+        payouts.settle_nets(rules(1, "A"), result, bets, nets, bytearray(width))
     finally:
-        bac.commission = commission
+        payouts.commission = commission
     assert asked == [100]
     assert [nets[seat * width + bac.BANKER] for seat in range(4)] == [95, 20, 950, 7]
 
@@ -546,10 +548,10 @@ def test_settle_nets_over_the_bet_slots_nets_those_slots_and_leaves_the_rest():
         state[0] = (state[0] * 1103515245 + 12345) & 0x7FFFFFFF
         return (state[0] >> 8) % n
 
-    width = len(bac.ZONES)
+    width = len(payouts.ZONES)
     terms = bytearray(width)
     for trial in range(60):
-        settings = rules(1 + rnd(2), "AB"[rnd(2)], bac.TIE_OPTIONS[rnd(3)])
+        settings = rules(1 + rnd(2), "AB"[rnd(2)], bac_settings.TIE_OPTIONS[rnd(3)])
         result = bac.play(settings, [rnd(52) for _ in range(6)])
         bets = array("i", [(0 if rnd(3) else (1, 5, 20, 100, 1000)[rnd(5)]) for _ in range(7 * width)])
         slots = array("H", [0] * len(bets))
@@ -559,13 +561,13 @@ def test_settle_nets_over_the_bet_slots_nets_those_slots_and_leaves_the_rest():
                 slots[n] = i
                 n += 1
         want = array("i", [0] * len(bets))
-        bac.settle_nets(settings, result, bets, want, terms)
+        payouts.settle_nets(settings, result, bets, want, terms)
         got = array("i", [0] * len(bets))
-        bac.settle_nets(settings, result, bets, got, terms, slots, n)
+        payouts.settle_nets(settings, result, bets, got, terms, slots, n)
         assert list(got) == list(want), trial
         if n:                                   # a slot left out: its net is not written
             got = array("i", [77] * len(bets))
-            bac.settle_nets(settings, result, bets, got, terms, slots, n - 1)
+            payouts.settle_nets(settings, result, bets, got, terms, slots, n - 1)
             assert got[slots[n - 1]] == 77 and [got[slots[k]] for k in range(n - 1)] == [
                 want[slots[k]] for k in range(n - 1)]
             assert all(got[i] == 77 for i in range(len(bets)) if not bets[i])

@@ -1,7 +1,9 @@
 # Baccarat shoe procedure: arts. 1, 2 (burn, demo, auto shuffler), 3 (cut card), 4, 8, 10; integrity alarm.
 from firmware import cards
 from firmware.errors import IntegrityError, RuleError, SettingsError
+from firmware.games.baccarat import payouts
 from firmware.games.baccarat import rules as bac
+from firmware.games.baccarat import settings as bac_settings
 from firmware.games.baccarat import shoe as bs
 from firmware.games.baccarat.rules import PLAYER, BANKER, NONE
 from tests.firmware.expect import count_calls, raises, raises_match
@@ -17,7 +19,7 @@ def shoe_with(**changes):
     d = dict(FULL)
     for k in changes:
         d[k] = changes[k]
-    return bs.Shoe(bac.load_settings(d))
+    return bs.Shoe(bac_settings.load_settings(d))
 
 
 def ready_shoe(**changes):
@@ -67,7 +69,7 @@ def test_art1_burned_cards_count_towards_composition():
 
 
 def test_shoe_needs_full_table_settings():
-    raises_match(SettingsError, "'decks'", bs.Shoe, bac.round_settings(1, "A"))
+    raises_match(SettingsError, "'decks'", bs.Shoe, bac_settings.round_settings(1, "A"))
 
 
 def snapshot(shoe):
@@ -148,7 +150,7 @@ def test_art1_card_refused_in_any_state_is_still_counted():
 
 def test_shoe_refuses_settings_that_are_not_validated():
     raises(SettingsError, bs.Shoe, dict(FULL))
-    s = bac.load_settings(FULL)
+    s = bac_settings.load_settings(FULL)
     s.burn = "three"  # changed after validation: every option is named, any other refused
     raises(SettingsError, bs.Shoe, s)
     raises(SettingsError, bs.burn_count, C("Kh"), "decks")
@@ -345,7 +347,7 @@ def test_art10_uncorrectable_error_voids_round_bets_returned():
     raises(bs.DealingError, shoe.deal, C("5d"), PLAYER)
     rec = shoe.void()
     assert rec.void and rec.result is None and shoe.state == bs.READY
-    assert bac.settle_void([("banker", 100), ("tie", 5)]) == [("banker", 0, "void"), ("tie", 0, "void")]
+    assert payouts.settle_void([("banker", 100), ("tie", 5)]) == [("banker", 0, "void"), ("tie", 0, "void")]
     assert play_round(shoe).number == 2
 
 
@@ -390,7 +392,7 @@ def test_whole_shoe_end_to_end_with_roads():
         rec = shoe.end_round()
         r = rec.result
         roads.add(r.winner, r.player_pair, r.banker_pair)
-        net = bac.settle(table, r, [("banker", 100), ("player", 100)])
+        net = payouts.settle(table, r, [("banker", 100), ("player", 100)])
         assert net[0][1] + net[1][1] <= 0  # the house never pays both sides
     assert rec.last and pos >= 312 - 14 and shoe.remaining == 312 - pos
     assert sum(shoe.counts) == shoe.remaining

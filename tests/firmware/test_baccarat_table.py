@@ -423,23 +423,23 @@ def test_the_result_sets_each_zone_light_once():
 def test_the_result_nets_only_the_slots_the_round_was_bet_on():
     # The seats' bets are found once, when the round starts: the result nets those slots (4 of the 3
     # seats' 15 zones here), not every zone, and the seat lights sum the same slots.
-    from firmware.games.baccarat import rules
+    from firmware.games.baccarat import payouts, rules
     rig = Rig()
     rig.new_shoe()
     rig.bets({1: {"banker": 100}, 2: {"player": 50, "tie": 10}, 3: {"player_pair": 5}})
     rig.cards("9h 5d Kc")
     visited = []
-    settle_nets = rules.settle_nets
+    settle_nets = payouts.settle_nets
 
     def counted(settings, result, bets, nets, terms, slots=None, n_slots=0):
         visited.append(None if slots is None else [slots[k] for k in range(n_slots)])
         settle_nets(settings, result, bets, nets, terms, slots, n_slots)
-    rules.settle_nets = counted
+    payouts.settle_nets = counted
     try:
         rig.card("2s")                                      # Player 9: the result
     finally:
-        rules.settle_nets = settle_nets
-    width = len(rules.ZONES)
+        payouts.settle_nets = settle_nets
+    width = len(payouts.ZONES)
     assert visited == [[rules.BANKER, width + rules.PLAYER, width + rules.TIE, 2 * width + 3]], visited
     assert rig.last("result")["nets"] == {"1": {"banker": -100}, "2": {"player": 48, "tie": -10},
                                           "3": {"player_pair": -5}}
@@ -456,8 +456,8 @@ def test_the_result_nets_only_the_slots_the_round_was_bet_on():
 def test_the_seat_lights_sum_each_seats_slots_up_to_the_end_found_with_them():
     # The round's bet slots are found with where each seat's end (_seat_ends): the result's seat light
     # sums that seat's nets (green > 0, white 0, off < 0 or no chips), whatever seats bet or not.
-    from firmware.games.baccarat import rules
-    width = len(rules.ZONES)
+    from firmware.games.baccarat import payouts
+    width = len(payouts.ZONES)
     state = [5]
 
     def rnd(n):
@@ -470,7 +470,7 @@ def test_the_seat_lights_sum_each_seats_slots_up_to_the_end_found_with_them():
     for trial in range(8):                                  # (6 decks: no card out more than 6 times)
         bets = {}
         for seat in (1, 2, 3):
-            zones = dict((zone, (10, 100)[rnd(2)]) for zone in rules.ZONES if rnd(3) == 0)
+            zones = dict((zone, (10, 100)[rnd(2)]) for zone in payouts.ZONES if rnd(3) == 0)
             if zones:
                 bets[seat] = zones
         rig.bets(bets)

@@ -7,7 +7,7 @@ from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers.bet_reader import MAX_AMOUNT, BetReader
 from firmware.events import BETS, BETS_FAULT as FAULT, EventQueue
 from firmware.evidence import Evidence
-from firmware.games.baccarat.rules import ZONES
+from firmware.games.baccarat.payouts import ZONES
 from tests.firmware.device_helpers import LineSource, Sender, drain, kinds
 from tests.firmware.expect import heap_lock_catches_allocation, raises
 

@@ -495,7 +495,7 @@ def test_seat_keys_from_the_tuple_are_the_seat_numbers_and_a_seat_past_it_still_
     for keys in (bac_reports.SEAT_KEYS, craps_reports.SEAT_KEYS):
         assert list(keys) == [str(i + 1) for i in range(len(keys))]
     seats = len(bac_reports.SEAT_KEYS) + 3
-    width = len(bac_reports.rules.ZONES)
+    width = len(bac_reports.ZONES)
     present = [0] * (seats * width)
     values = [0] * (seats * width)
     for seat in (0, 9, seats - 3, seats - 1):

@@ -4,6 +4,7 @@
 import framebuf
 
 from firmware.compat import IS_MICROPYTHON
+from firmware.drivers.ssd1306 import SSD1306
 from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
 from firmware.games.baccarat.roads import BLUE, RED, Layout, Roads, place, place_into
 from firmware.games.baccarat.scoreboard import Scoreboard
@@ -125,21 +126,25 @@ def test_derived_roads_red_filled_blue_hollow_in_their_own_strips():
     assert blue_first or red_first
 
 
+def header_shows(fb, text):
+    want = bytearray(128)
+    framebuf.FrameBuffer(want, 128, 8, framebuf.MONO_VLSB).text(text, 0, 0, 1)
+    got = bytearray(128)
+    framebuf.FrameBuffer(got, 128, 8, framebuf.MONO_VLSB).blit(fb, 0, 0)
+    return got == want
+
+
 def test_header_counts_rounds_and_winners():
     fb, sb = board()
     sb.draw(roads_of(B, B, P, T, B))
-    want = bytearray(128)
-    framebuf.FrameBuffer(want, 128, 8, framebuf.MONO_VLSB).text("#5 B3 P1 T1", 0, 0, 1)
-    got = bytearray(128)
-    framebuf.FrameBuffer(got, 128, 8, framebuf.MONO_VLSB).blit(fb, 0, 0)
-    assert got == want
+    assert header_shows(fb, "#5 B3 P1 T1")
 
 
 def test_a_new_shoe_is_counted_afresh_even_when_longer():
     fb, sb = board()
     sb.draw(roads_of(B, B, B))
     sb.draw(roads_of(P, P, P, P))
-    assert sb.counts[PLAYER] == 4 and sb.counts[BANKER] == 0
+    assert header_shows(fb, "#4 B0 P4 T0")
 
 
 def test_128x32_shows_bead_plate_and_big_road_in_smaller_cells():
@@ -271,24 +276,36 @@ def _shoe_results(rnd, n):
     return out[:n]
 
 
-class _Screen(framebuf.FrameBuffer):
-    """A FrameBuffer that shows its MONO_VLSB buffer as the SSD1306 driver does (.buffer): the scoreboard
-    scrolls a part by moving its bytes."""
+class _Bus:
+    """An I2C bus that takes every transaction (the SSD1306 driver's, for its RAM image alone)."""
 
-    def __init__(self, buf, width, height):
-        super().__init__(buf, width, height, framebuf.MONO_VLSB)
-        self.buffer = memoryview(buf)
+    def writeto(self, addr, data, stop=True):
+        return len(data)
+
+
+def _screen(width, height):
+    """The SSD1306 driver without a display, its scroll_part() calls counted (.scrolls): the scoreboard
+    scrolls a part by moving its bytes in the driver's RAM image (.buffer)."""
+    oled = SSD1306(_Bus(), 0x3C, width, height)
+    oled.scrolls = 0
+    scroll_part = oled.scroll_part
+
+    def counted(*args):
+        oled.scrolls += 1
+        return scroll_part(*args)
+    oled.scroll_part = counted
+    return oled
 
 
 def _same_as_a_whole_redraw(width, height, seed, every, screen=True):
     rnd = _lcg(seed)
     buf = bytearray(width * height // 8)
     if screen:
-        fb = _Screen(buf, width, height)
+        fb = _screen(width, height)
+        buf = fb.buffer
     else:
         fb = framebuf.FrameBuffer(buf, width, height, framebuf.MONO_VLSB)
     sb = Scoreboard(fb, width, height)
-    assert (sb._buffer is not None) == screen
     want_buf = bytearray(len(buf))
     want = Scoreboard(framebuf.FrameBuffer(want_buf, width, height, framebuf.MONO_VLSB), width, height)
     roads = Roads()
@@ -299,7 +316,8 @@ def _same_as_a_whole_redraw(width, height, seed, every, screen=True):
             continue                        # draws may skip results (the displays redraw at most every 100 ms)
         sb.draw(roads)
         want.draw_all(roads)
-        assert buf == want_buf, (width, height, seed, n + 1)
+        assert bytes(buf) == want_buf, (width, height, seed, n + 1)
+    assert not screen or fb.scrolls > 0         # the screen's parts scrolled in its RAM image
     return sb
 
 
@@ -399,9 +417,8 @@ def test_the_pair_dots_are_drawn_only_for_a_cell_with_a_pair():
 
 def test_a_part_that_scrolls_moves_in_the_screen_buffer_not_painted_again():
     rnd = _lcg(12)
-    buf = bytearray(128 * 64 // 8)
-    canvas = _Counting(_Screen(buf, 128, 64))
-    canvas.buffer = canvas.fb.buffer
+    canvas = _Counting(_screen(128, 64))
+    canvas.scroll_part = canvas.fb.scroll_part      # (its calls in the screen: not counted here)
     sb = Scoreboard(canvas, 128, 64)
     roads = Roads()
     sb.draw(roads)
@@ -420,21 +437,20 @@ def test_a_scroll_moves_the_rows_of_a_shared_page_by_framebuf_calls():
     # a scroll moves the part's rows there by framebuf calls (blit of a scratch page, in C), not a
     # Python loop a column; the other part's rows stay, and the picture is a whole redraw's.
     rnd = _lcg(12)
-    buf = bytearray(128 * 64 // 8)
-    canvas = _Counting(_Screen(buf, 128, 64))
-    canvas.buffer = canvas.fb.buffer
-    sb = Scoreboard(canvas, 128, 64)
+    screen = _screen(128, 64)
+    buf = screen.buffer
+    sb = Scoreboard(screen, 128, 64)
     want_buf = bytearray(len(buf))
     want = Scoreboard(framebuf.FrameBuffer(want_buf, 128, 64, framebuf.MONO_VLSB), 128, 64)
     roads = Roads()
     sb.draw(roads)
     blits = []
-    blit = canvas.blit
+    blit = screen.blit
 
     def counted(*args):
         blits.append(args[0])
         return blit(*args)
-    canvas.blit = counted
+    screen.blit = counted                       # (scroll_part() blits through it: an instance's own first)
     scrolled = 0
     for result in _shoe_results(rnd, 120):
         roads.add(*result)
@@ -443,22 +459,29 @@ def test_a_scroll_moves_the_rows_of_a_shared_page_by_framebuf_calls():
         sb.draw(roads)
         if first != (sb._bead_first, sb._big_first, bytes(sb._derived_first)):
             scrolled += 1
-            assert blits and all(page is sb._page for page in blits)
+            assert blits and all(page is screen._page for page in blits)
         want.draw_all(roads)
-        assert buf == want_buf
+        assert bytes(buf) == want_buf
     assert scrolled > 10 and sb.full_draws == 1
 
 
-def test_the_ssd1306_shows_its_buffer_to_the_scoreboard():
-    from firmware.drivers.ssd1306 import SSD1306
-
-    class Bus:
-        def writeto(self, addr, data, stop=True):
-            return len(data)
-
-    oled = SSD1306(Bus(), 0x3C, 128, 64)
-    sb = Scoreboard(oled, 128, 64)
-    assert sb._buffer is not None and len(sb._buffer) == 128 * 64 // 8
+def test_a_part_scrolls_in_the_ssd1306_and_is_painted_again_on_a_plain_framebuffer():
+    # The scoreboard asks the canvas to move a part that scrolls (the SSD1306's scroll_part()); a canvas
+    # without it (a framebuf.FrameBuffer) has the part cleared, and the scoreboard paints it again.
+    screen = _screen(128, 64)
+    plain = _Counting(framebuf.FrameBuffer(bytearray(128 * 64 // 8), 128, 64, framebuf.MONO_VLSB))
+    on_screen = Scoreboard(screen, 128, 64)
+    on_plain = Scoreboard(plain, 128, 64)
+    roads = roads_of(*([B] * 36))
+    on_screen.draw(roads)
+    on_plain.draw(roads)
+    roads.add(P)                                # the 37th bead: the bead plate scrolls a column
+    plain.calls = 0
+    on_screen.draw(roads)
+    on_plain.draw(roads)
+    assert screen.scrolls == 1 and on_screen._bead_first == on_plain._bead_first == 6
+    assert plain.calls > 36                     # the plate's 36 beads painted again (and the rest)
+    assert bytes(screen.buffer) == fb_bytes(plain.fb)
 
 
 def test_forget_paints_the_whole_picture_over_what_else_was_drawn():

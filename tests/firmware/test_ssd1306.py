@@ -132,3 +132,57 @@ def test_show_allocates_nothing():
     finally:
         heap_unlock()
     assert bus.count - before == 4 and bus.last_len == 1025
+
+
+def _pattern(oled):
+    # Every pixel set by a rule of its place (no part of the picture looks like another).
+    for y in range(oled.height):
+        for x in range(oled.width):
+            oled.pixel(x, y, 1 if (x * 7 + y * 3 + (x * y) % 5) % 3 == 0 else 0)
+
+
+def test_scroll_part_moves_only_the_part_left_and_blanks_its_right():
+    # A part of the picture (the scoreboard's road, rows that need not fill a page of 8) moves d pixels
+    # left in the RAM image; every pixel outside it stays; its last d columns are blank. Pixel by pixel
+    # against the same picture read before, for parts on whole pages and on shared ones.
+    oled = SSD1306(FakeI2C(record=False))
+    for x0, x1, y0, y1, d in ((0, 30, 8, 38, 5), (32, 127, 8, 38, 10), (86, 126, 39, 64, 4),
+                              (0, 128, 0, 64, 1), (3, 9, 5, 6, 2)):
+        _pattern(oled)
+        before = [[oled.pixel(x, y) for x in range(128)] for y in range(64)]
+        assert oled.scroll_part(x0, x1, y0, y1, d) is True
+        for y in range(64):
+            for x in range(128):
+                if not (x0 <= x < x1 and y0 <= y < y1):
+                    want = before[y][x]
+                elif x < x1 - d:
+                    want = before[y][x + d]
+                else:
+                    want = 0
+                assert oled.pixel(x, y) == want, (x0, x1, y0, y1, d, x, y)
+
+
+def test_scroll_part_by_the_whole_part_blanks_it_and_says_so():
+    # d as wide as the part: nothing left to move; the part is cleared and the caller paints it again.
+    oled = SSD1306(FakeI2C(record=False))
+    _pattern(oled)
+    before = bytes(oled.buffer)
+    assert oled.scroll_part(32, 127, 8, 38, 95) is False
+    for y in range(64):
+        for x in range(128):
+            inside = 32 <= x < 127 and 8 <= y < 38
+            assert oled.pixel(x, y) == (0 if inside else (before[(y >> 3) * 128 + x] >> (y & 7)) & 1)
+
+
+def test_the_scroll_scratch_is_made_at_the_first_scroll_and_kept():
+    # Only the Baccarat scoreboard scrolls: a display nothing scrolls on (a Craps or Omaha board's)
+    # keeps no scratch page; the first scroll makes it, every later one reuses it.
+    oled = SSD1306(FakeI2C(record=False))
+    assert oled._page is None and oled._scratch is None
+    assert oled.scroll_part(0, 30, 8, 38, 30) is False      # nothing to move: none made either
+    assert oled._page is None
+    oled.scroll_part(0, 30, 8, 38, 5)
+    page = oled._page
+    assert page is not None and len(oled._scratch) == 128
+    oled.scroll_part(32, 127, 5, 38, 5)
+    assert oled._page is page

@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from firmware import cards
 from firmware.errors import IntegrityError, SettingsError
+from firmware.games.baccarat import payouts
 from firmware.games.baccarat import rules as bac
 from firmware.games.baccarat import settings as bac_settings
 from firmware.games.baccarat import roads as br
@@ -77,7 +78,7 @@ codes6 = st.lists(st.integers(0, 51), min_size=6, max_size=6).map(cards.names)  
 @given(codes6, st.sampled_from([1, 2]), st.sampled_from(["A", "B"]),
        st.lists(st.integers(0, 10000), min_size=5, max_size=5))
 def test_engine_matches_restatement(codes, method, option, stakes):
-    s = bac.round_settings(method, option)
+    s = bac_settings.round_settings(method, option)
     r = bac.play(s, cards.parse_many(codes))
     player, banker, winner = restated_round(method, codes)
     assert cards.names(r.player_cards) == player
@@ -87,8 +88,8 @@ def test_engine_matches_restatement(codes, method, option, stakes):
     assert r.player_total == sum(POINTS[c[0]] for c in player) % 10
     assert r.player_pair == (player[0][0] == player[1][0])
     assert r.banker_pair == (banker[0][0] == banker[1][0])
-    bets = list(zip(bac.ZONES, stakes))
-    for zone, net, _status in bac.settle(s, r, bets):
+    bets = list(zip(payouts.ZONES, stakes))
+    for zone, net, _status in payouts.settle(s, r, bets):
         assert net == restated_net(method, option, zone, dict(bets)[zone], player, banker, winner)
 
 
@@ -97,7 +98,7 @@ def test_engine_matches_restatement(codes, method, option, stakes):
 def test_incremental_expected_hand_matches_restatement(codes, method):
     """Round.expected() prompts exactly the hand the restatement gives each card to."""
     player, banker, _w = restated_round(method, codes)
-    rnd = bac.Round(bac.round_settings(method, "A"))
+    rnd = bac.Round(bac_settings.round_settings(method, "A"))
     got = {0: [], 1: []}
     for code in codes:
         due = rnd.expected()
@@ -121,7 +122,7 @@ def test_symmetry_swapping_hands(codes):
     else:
         swapped += codes[4:]  # 9(3): the lower hand draws first, whichever side it is
     for method in (1, 2):
-        s = bac.round_settings(method, "A")
+        s = bac_settings.round_settings(method, "A")
         r = bac.play(s, cards.parse_many(codes))
         r2 = bac.play(s, cards.parse_many(swapped))
         assert r2.player_cards == r.banker_cards and r2.banker_cards == r.player_cards
@@ -132,7 +133,7 @@ def test_symmetry_swapping_hands(codes):
 @given(st.integers(0, 2 ** 32), st.sampled_from([6, 8, 12]), st.sampled_from([1, 2]))
 def test_whole_shuffled_shoe_through_procedure_and_roads(seed, decks, method):
     """A real shoe never trips the integrity alarm; the roads stay consistent."""
-    table = bac.load_settings({"method": method, "commission": "A", "tie_option": "returned", "decks": decks,
+    table = bac_settings.load_settings({"method": method, "commission": "A", "tie_option": "returned", "decks": decks,
                                "burn": "first_card", "cut_card": "one_more", "demo_rounds": 1,
                                "dealer": "shoe", "burn_each_round": False})
     sim = SimShoe(decks, seed=seed)
@@ -179,7 +180,7 @@ def test_whole_shuffled_shoe_through_procedure_and_roads(seed, decks, method):
 def test_overfull_card_is_integrity_alarm(seed):
     """Dealing any card once more than the decks hold raises IntegrityError."""
     rng = random.Random(seed)
-    table = bac.load_settings({"method": 1, "commission": "A", "tie_option": "returned", "decks": 6,
+    table = bac_settings.load_settings({"method": 1, "commission": "A", "tie_option": "returned", "decks": 6,
                                "burn": "decks", "cut_card": "last_round", "demo_rounds": 0,
                                "dealer": "shoe", "burn_each_round": False})
     shoe = bs.Shoe(table)
@@ -208,18 +209,18 @@ GOOD_TABLE = {"method": 2, "commission": "B", "tie_option": "standing", "decks":
 @given(corrupted(GOOD_TABLE), st.sampled_from([GOOD_TABLE, {k: GOOD_TABLE[k] for k in bac_settings.ROUND_SETTINGS}]))
 def test_settings_constructors_accept_only_allowed_values(kwargs, base):
     kwargs = {k: v for k, v in kwargs.items() if k in base or k not in GOOD_TABLE}
-    ok, s = call(bac.BaccaratSettings, **kwargs)
+    ok, s = call(bac_settings.BaccaratSettings, **kwargs)
     if ok:
         for name, value in s.as_pairs():
             assert type(value) is type(VALID_SPEC[name][0]) and value in VALID_SPEC[name]
         assert {n for n, _v in s.as_pairs()} == set(kwargs)
     else:
         assert isinstance(s, SettingsError)
-    ok, s = call(bac.load_settings, kwargs)
+    ok, s = call(bac_settings.load_settings, kwargs)
     if ok:
-        assert set(kwargs) == set(bac.SETTING_NAMES)  # a table needs every regulated option
+        assert set(kwargs) == set(bac_settings.SETTING_NAMES)  # a table needs every regulated option
     args = [kwargs.get(n, "x") for n in bac_settings.ROUND_SETTINGS]
-    ok, s = call(bac.round_settings, *args)
+    ok, s = call(bac_settings.round_settings, *args)
     assert ok == all(type(a) is type(VALID_SPEC[n][0]) and a in VALID_SPEC[n]
                      for n, a in zip(bac_settings.ROUND_SETTINGS, args))
 
@@ -227,8 +228,8 @@ def test_settings_constructors_accept_only_allowed_values(kwargs, base):
 @settings(max_examples=300, deadline=None)
 @given(JSON)
 def test_load_settings_of_anything(values):
-    ok, out = call(bac.load_settings, values)
-    assert not ok or isinstance(out, bac.BaccaratSettings)
+    ok, out = call(bac_settings.load_settings, values)
+    assert not ok or isinstance(out, bac_settings.BaccaratSettings)
 
 
 def _is_card(x):
@@ -238,7 +239,7 @@ def _is_card(x):
 @settings(max_examples=500, deadline=None)
 @given(codes6, st.integers(0, 5), anything_or(0, 7, 51), anything_or(None, 0, 1), anything_or(False, True))
 def test_round_deal_refuses_anything_else_unchanged(codes, dealt, card, hand, face_up):
-    rnd = bac.Round(bac.round_settings(1, "A"))
+    rnd = bac.Round(bac_settings.round_settings(1, "A"))
     for code in codes[:dealt]:
         if rnd.complete:
             break
@@ -254,23 +255,23 @@ def test_round_deal_refuses_anything_else_unchanged(codes, dealt, card, hand, fa
 @given(st.one_of(JSON, st.lists(st.one_of(st.integers(-2, 53), JSON), max_size=8)),
        st.sampled_from([1, 2]), st.sampled_from(["A", "B"]))
 def test_play_of_anything_is_a_result_or_a_game_error(dealt, method, option):
-    ok, r = call(bac.play, bac.round_settings(method, option), dealt)
+    ok, r = call(bac.play, bac_settings.round_settings(method, option), dealt)
     if ok:
         assert all(_is_card(c) for c in r.player_cards + r.banker_cards)
         assert all(_is_card(c) for c in dealt)  # even the extra cards were checked
 
 
 STAKE = st.one_of(st.integers(0, 10 ** 6), anything_or(20, 100))
-BETS = st.one_of(JSON, st.lists(st.tuples(st.one_of(st.sampled_from(bac.ZONES), JSON), STAKE), max_size=5))
+BETS = st.one_of(JSON, st.lists(st.tuples(st.one_of(st.sampled_from(payouts.ZONES), JSON), STAKE), max_size=5))
 
 
 @settings(max_examples=500, deadline=None)
 @given(codes6, st.sampled_from([1, 2]), st.sampled_from(["A", "B"]),
        st.sampled_from(["returned", "standing", "changeable"]), BETS)
 def test_settle_pays_only_ints_or_refuses(codes, method, option, tie_option, bets):
-    s = bac.round_settings(method, option, tie_option)
+    s = bac_settings.round_settings(method, option, tie_option)
     r = bac.play(s, cards.parse_many(codes))
-    for func, args in ((bac.settle, (s, r, bets)), (bac.settle_void, (bets,))):
+    for func, args in ((payouts.settle, (s, r, bets)), (payouts.settle_void, (bets,))):
         ok, out = call(func, *args)
         if ok:
             for (zone, net, status), (zone_in, stake) in zip(out, bets):
@@ -284,10 +285,10 @@ def test_settle_pays_only_ints_or_refuses(codes, method, option, tie_option, bet
 def test_rule_functions_take_only_their_domain(a, b, c, d):
     for func, args in ((bac.value, (a,)), (bac.total, (a,)), (bac.is_pair, (a, b)),
                        (bac.first_drawer, (a, b)), (bac.winner_of, (a, b)), (bac.other_draws, (a, b, c, d)),
-                       (bac.commission, (a, b, c)), (bac.tie_odds, (a,)), (bs.burn_count, (a, b)),
-                       (bac.Round, (a,)), (bs.Shoe, (a,)), (bac.settle_zone, (a, b, c, d))):
+                       (payouts.commission, (a, b, c)), (payouts.tie_odds, (a,)), (bs.burn_count, (a, b)),
+                       (bac.Round, (a,)), (bs.Shoe, (a,)), (payouts.settle_zone, (a, b, c, d))):
         ok, out = call(func, *args)
-        if ok and func in (bac.commission, bac.tie_odds, bac.value, bs.burn_count):
+        if ok and func in (payouts.commission, payouts.tie_odds, bac.value, bs.burn_count):
             assert is_int(out)
 
 
@@ -303,7 +304,7 @@ SHOE_OPS = st.lists(st.sampled_from(["burn", "burn", "deal", "deal", "deal", "st
 def test_shoe_entry_points_refuse_cleanly_and_count_every_real_card(ops, real, card, hand, face_up, burn, dealer):
     """Art. 1: the composition never drifts. A malformed call changes nothing; a real
     card refused in any state is still counted out of the shoe."""
-    shoe = bs.Shoe(bac.load_settings({"method": 1, "commission": "A", "tie_option": "returned", "decks": 6,
+    shoe = bs.Shoe(bac_settings.load_settings({"method": 1, "commission": "A", "tie_option": "returned", "decks": 6,
                                       "burn": burn, "cut_card": "one_more", "demo_rounds": 1, "dealer": dealer,
                                       "burn_each_round": False}))
     read = 0

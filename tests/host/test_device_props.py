@@ -15,7 +15,7 @@ from firmware.events import BETS, BETS_FAULT, CARD, EventQueue, FAULT, SHOE, SHO
     SHOE_OUT, SHOE_UNREAD, THROW
 from firmware.evidence import Evidence
 from firmware.games.craps.dice import DiceError, check_report
-from firmware.games.baccarat.rules import ZONES
+from firmware.games.baccarat.payouts import ZONES
 from hostsim import devices
 
 WORD = st.text(alphabet=[chr(c) for c in range(33, 127) if chr(c) != "*"], min_size=1, max_size=14)

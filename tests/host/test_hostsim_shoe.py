@@ -13,6 +13,7 @@ import pytest
 from firmware import board as board_mod
 from firmware import cards, table_config
 from firmware.games.baccarat import rules as baccarat
+from firmware.games.baccarat import settings as baccarat_settings
 from firmware.games.baccarat.shoe import CLOSED, READY, Shoe, burn_count
 from firmware.games.omaha.settings import MAX_PLAYERS
 from hostsim.dealer import FAST_PACE, Dealer
@@ -26,7 +27,7 @@ def _settings(**changes):
     values = {"method": 1, "commission": "A", "tie_option": "returned", "decks": 8, "burn": "decks",
               "cut_card": "last_round", "demo_rounds": 0, "dealer": "shoe", "burn_each_round": False}
     values.update(changes)
-    return baccarat.load_settings(values)
+    return baccarat_settings.load_settings(values)
 
 
 def _play_shoes(settings, shoes, seed, auto_rounds=40):

@@ -215,7 +215,7 @@ def test_the_firmwares_own_drivers_decode_what_the_table_io_sends():
     from firmware.drivers.shoe import Shoe
     from firmware.events import BETS, CARD, EventQueue, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN
     from firmware.evidence import Evidence
-    from firmware.games.baccarat.rules import ZONES
+    from firmware.games.baccarat.payouts import ZONES
 
     board = board_mod.load(BOARD)
     hw = hardware.install(board=board)

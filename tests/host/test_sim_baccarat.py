@@ -11,7 +11,7 @@ import zlib
 import pytest
 
 from firmware import cards, table_config
-from firmware.games.baccarat import rules
+from firmware.games.baccarat import payouts, rules
 from hostsim.autoplay import Run
 from hostsim.bettors import MAX_STAKE, MIN_STAKE, UNIT, Bettors
 from hostsim.dealer import DOUBLE_PULL, FAST_PACE, GARBLED, LIVE_PACE, UNREADABLE
@@ -94,7 +94,7 @@ def test_results_and_nets_follow_the_engine_for_the_cards_dealt(tmp_path):
         for seat, zones in started["bets"].items():
             assert set(result["nets"][seat]) == set(zones)
             for zone, amount in zones.items():
-                assert result["nets"][seat][zone] == rules.settle_zone(settings, outcome, zone, amount)[0]
+                assert result["nets"][seat][zone] == payouts.settle_zone(settings, outcome, zone, amount)[0]
 
 
 def test_a_seed_replays_the_same_table(tmp_path):
@@ -160,14 +160,14 @@ def test_the_bettors_readings_are_legal_bets_of_the_layout():
         empty += not reading
         for seat, bets in reading.items():
             assert isinstance(seat, int) and 1 <= seat <= 7 and bets
-            assert set(bets) <= set(rules.ZONES) and not {"player", "banker"} <= set(bets)
-            assert list(bets) == [z for z in rules.ZONES if z in bets]           # the layout's order
+            assert set(bets) <= set(payouts.ZONES) and not {"player", "banker"} <= set(bets)
+            assert list(bets) == [z for z in payouts.ZONES if z in bets]           # the layout's order
             for zone, amount in bets.items():
                 assert isinstance(amount, int) and amount % UNIT == 0 and MIN_STAKE <= amount <= MAX_STAKE
                 zones[zone] += 1
                 amounts.add(amount)
             seats[seat] += 1
-    assert set(seats) == set(range(1, 8)) and set(zones) == set(rules.ZONES)
+    assert set(seats) == set(range(1, 8)) and set(zones) == set(payouts.ZONES)
     assert min(amounts) == MIN_STAKE and max(amounts) == MAX_STAKE and empty < 10
     assert Bettors(0).reading() == {}
     with pytest.raises(ValueError):

@@ -1,20 +1,15 @@
 # Baccarat table controller: shoe procedure, rounds, results, alarms and lights, run to completion.
 #
-# A state machine on the table core (firmware.table.Table), fed one event at a
-# time from the fixed queue: cards and shoe messages from the framed shoe,
-# bet readings, dealer buttons, host requests. The rules are the pure modules
-# beside it (rules, shoe, roads); this module decides what a card means in the
-# table's state and what the dealer, the lights and the host are told.
+# A state machine on the table core (firmware.table.Table), fed one event at a time from the fixed
+# queue (cards and shoe messages, bet readings, dealer buttons, host requests); the rules are the pure
+# modules beside it (rules, payouts, shoe, roads). This module decides what a card means in the table's
+# state and what the dealer, the lights and the host are told (docs/baccarat.md, "The table"):
 #
 #   READY (no shoe) -> BURNING (art. 2(1)) -> BETTING <-> DEALING -> ... -> SHOE_CLOSED (art. 3(1))
 #
-# No button is needed in the normal flow: the first card after a result starts
-# the next round (after the art. 8 burn when the table's burn_each_round says
-# so); the last bet reading before that card is the round's bets; the result
-# follows the last card art. 9 calls for. Anything the table cannot vouch for
-# (a foreign card, an unreadable card, two cards at once, a lost frame) holds
-# the table in FAULTED with a dealer prompt until CONFIRM, a rescan or a long
-# VOID closes it per art. 10; nothing is guessed.
+# Anything the table cannot vouch for (a foreign card, an unreadable card, two cards at once, a lost
+# frame) holds it in FAULTED with a dealer prompt until CONFIRM, a rescan or a long VOID closes it per
+# art. 10; nothing is guessed.
 from array import array
 
 from firmware import faults
@@ -23,13 +18,13 @@ from firmware.drivers import pixels
 from firmware.errors import IntegrityError, RuleError
 from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, HOST, HOST_ROADS, SHOE,
                              SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK)
-from firmware.games.baccarat import rules
 from firmware.games.baccarat import shoe as shoe_mod
 from firmware.games.baccarat.alarms import Alarms
 from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NO_CARD, OUT_BETS,
                                            OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT, OUT_ROADS, OUT_ROUND, OUT_SHOE,
                                            SHOE_CLOSED, TO_BURN)
 from firmware.games.baccarat.lights import BaccaratLights
+from firmware.games.baccarat.payouts import ZONES, settle_seats
 from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
 from firmware.statemachine import STAY
 from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, STARTING, Table
@@ -56,7 +51,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         self.shoe_button = buttons.get("shoe_change", -1)
         self.reading = reading
         self.seats = seats if reading is not None else 0
-        width = len(rules.ZONES)
+        width = len(ZONES)
         self.round_bets = array("i", [0] * (self.seats * width))   # the bets of the round in play
         self.nets = array("i", [0] * (self.seats * width))
         # Where the round's bets are (the indices of round_bets not 0, the first _n_slots, in order), taken
@@ -67,10 +62,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         self._seat_ends = array("H", [0] * self.seats)    # seat s's slots end at _slots[_seat_ends[s]]
         self._slots_round = False                  # (not a round, nor None: nothing taken yet)
         self._no_nets = array("i", [0] * (self.seats * width))   # nets zeroed by one slice store
-        self.zone_light = [lights.index(zone) for zone in rules.ZONES]
-        self.seat_light = [lights.index("seat%d" % seat) for seat in range(1, self.seats + 1)]
-        self.other_light = [i for i in range(len(lights.names))       # zones no rule lights: off
-                            if i not in self.zone_light and i not in self.seat_light]
+        BaccaratLights.__init__(self, lights)
         self.shoe = None
         self.roads = Roads()
         self.bets_ready = False      # a reading was taken since the last round
@@ -293,7 +285,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         bets = self.round_bets
         slots = self._slots
         ends = self._seat_ends
-        width = len(rules.ZONES)
+        width = len(ZONES)
         n = 0
         for seat in range(self.seats):
             base = seat * width
@@ -370,16 +362,3 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         from firmware.games.baccarat import reports, snapshot
         return reports, snapshot
 
-
-_TERMS = bytearray(len(rules.ZONES))      # settle_nets' scratch (the loop runs to completion: one is enough)
-
-
-def settle_seats(settings, record, bets, nets, slots=None, n_slots=0):
-    """Nets of every seat's zones into nets (arts. 11, 16, 17 and the commission option); void: all returned.
-    slots, n_slots: where the bets are not 0 (rules.settle_nets: only those netted, the caller has the
-    rest of nets 0), or None: every zone visited."""
-    if record.void:
-        for i in range(len(bets)):
-            nets[i] = 0
-        return
-    rules.settle_nets(settings, record.result, bets, nets, _TERMS, slots, n_slots)

@@ -11,9 +11,16 @@
 from firmware.drivers import pixels
 from firmware.games.baccarat import rules
 from firmware.games.baccarat.codes import DEALING, SHOE_CLOSED
+from firmware.games.baccarat.payouts import ZONES
 
 
 class BaccaratLights:
+    def __init__(self, lights):
+        self.zone_light = [lights.index(zone) for zone in ZONES]
+        self.seat_light = [lights.index("seat%d" % seat) for seat in range(1, self.seats + 1)]
+        self.other_light = [i for i in range(len(lights.names))       # zones no rule lights: off
+                            if i not in self.zone_light and i not in self.seat_light]
+
     def _render_lights(self):
         if self.showing_result:
             self._result_lights()
@@ -34,7 +41,7 @@ class BaccaratLights:
                 lights.set(i, pixels.BLUE if self._seat_has_chips(seat, bets) else pixels.OFF)
 
     def _seat_has_chips(self, seat, amounts):
-        width = len(rules.ZONES)
+        width = len(ZONES)
         if amounts is None:
             if not self.bets_ready:
                 return False

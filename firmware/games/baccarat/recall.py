@@ -9,8 +9,9 @@
 from firmware import cards
 from firmware.compat import const
 from firmware.games.baccarat.codes import OUT_RESULT
+from firmware.games.baccarat.payouts import ZONES
 from firmware.games.baccarat.reports import SEAT_KEYS
-from firmware.games.baccarat.rules import PLAYER, ZONES
+from firmware.games.baccarat.rules import PLAYER
 
 # A round at most this long as JSON (near the 645 that firmware.link.recall's journal takes at 100 rounds): 6 cards
 # and 20 seats of 12-digit nets fit (tests/firmware/test_round_recall.py builds that case); a longer

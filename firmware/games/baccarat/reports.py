@@ -4,10 +4,10 @@
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import cards, faults
 from firmware.compat import const
-from firmware.games.baccarat import rules
 from firmware.games.baccarat.codes import (DESTINATIONS, OUT_BETS, OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT,
                                            OUT_ROADS, OUT_ROUND, OUT_SHOE)
 from firmware.games.baccarat.controller import SHOE_NEWS
+from firmware.games.baccarat.payouts import ZONES
 from firmware.games.baccarat.roads import DERIVED, MARK_NAMES
 
 # Seat keys of the reports (seat index 0 -> "1"): a tuple's entry costs a tenth of str() on the VM, and a
@@ -85,7 +85,7 @@ def nets_table(table):
 def _by_seat(seats, present, values):
     """{seat: {zone: values[i]}} of the zones i where present[i] is not 0, seats and zones in order."""
     out = {}
-    zones = rules.ZONES
+    zones = ZONES
     width = len(zones)
     i = 0
     for seat in range(seats):

@@ -1,39 +1,20 @@
 # Baccarat scoreboard on a monochrome pixel display: bead plate, big road and derived roads from a Roads.
 #
-# Draws on any FrameBuffer-like canvas (fill, fill_rect, rect, hline, vline,
-# line, pixel, text; blit too where it shows its buffer, .buffer): the SSD1306 driver itself, or a
-# framebuf.FrameBuffer.
-# Its only game dependency is firmware.games.baccarat.roads' public API (and the Roads' public
-# beads, entries, ties and marks buffers and their counts, read in place: WINNER_BITS and the pair
-# bits decode a code; the last result's draw makes no call to the Roads).
+# Draws on any FrameBuffer-like canvas (fill, fill_rect, rect, hline, vline, line, pixel, text): the
+# SSD1306 driver itself, whose scroll_part() moves a part that scrolls in the display's RAM image, or a
+# framebuf.FrameBuffer, where such a part is painted again. Its only game dependency is roads' public
+# API (and the Roads' beads, entries, ties and marks buffers and counts, read in place: WINNER_BITS and
+# the pair bits decode a code; the last result's draw makes no call to the Roads).
 #
-# Layout on 128x64 (cells of 5 px for the bead plate and big road, 4 px for
-# the derived roads):
+# Layout on 128x64 (a 128x32 display: no derived roads, smaller cells), and the marks (one colour for
+# the print's red and blue: filled and hollow), as docs/scoreboard.md shows them:
 #   y 0-7    header: "#<rounds> B<n> P<n> T<n>" in the 8x8 font
-#   y 8-37   bead plate (6 columns, x 0-29) | big road (19 columns, x 32-126)
-#   y 39-62  big eye boy | small road | cockroach pig (10 columns each)
-# A display too short for the derived roads (128x32) shows the header, the
-# bead plate and the big road in smaller cells. Each road shows its most
-# recent columns when it is longer than its part of the screen.
+#   y 8-37   bead plate (6 columns of 5 px, x 0-29) | big road (19 columns, x 32-126)
+#   y 39-62  big eye boy | small road | cockroach pig (10 columns of 4 px each)
 #
-# Marks, for a display with one colour (the print's red and blue become
-# filled and hollow):
-#   Banker   filled disc             Player   hollow ring
-#   Tie      "/" slash (bead plate); on the big road a slash across the
-#            entry the tie followed (pixels inverted, so it shows on a disc too)
-#   Pairs    a dot in the cell's top-left corner (banker pair) or bottom-right
-#            corner (player pair), as the print puts its red and blue dots
-#   Derived  red = filled square, blue = hollow square, in every derived road
-#            (the print's hollow circle / dot / slash only tell the roads apart,
-#            which their places on the screen do here)
-#
-# Allocation: one redraw builds the header string, nothing the size of the shoe (the roads'
-# cells go into buffers made once; beads and entries are read in place, no tuple made for each).
-# Cost: after a result, draw() paints the header and what the result added (a bead, a big-road cell,
-# a mark per derived road), not the whole picture: a whole redraw late in a shoe was ~0.6 ms of the
-# VM's CPU, more than the rest of the last card's displays (bench/baccarat_parts_vm.py); now ~0.1 ms.
-# A part that scrolls moves its bytes in the SSD1306's buffer (whole bytes copied in C; a byte row
-# shared with another part moved by framebuf calls, its other rows kept), then the new cells are painted.
+# Allocation: one redraw builds the header string, nothing the size of the shoe (the roads' cells go
+# into buffers made once). After a result, draw() paints the header and what the result added, not the
+# whole picture (~0.1 ms of the VM's CPU late in a shoe, where a whole redraw was ~0.6 ms).
 from firmware.compat import const
 from firmware.games.baccarat.roads import (BANKER, BANKER_PAIR_BIT, MAX_ROUNDS, PLAYER, PLAYER_PAIR_BIT, RED, ROWS,
                                            TIE, WINNER_BITS, Layout, place_into)
@@ -80,7 +61,6 @@ class Scoreboard:
         self._rows = bytearray(MAX_ROUNDS)
         self._ceiling = bytearray(MAX_ROUNDS)
         self._lengths = bytearray(MAX_ROUNDS)
-        self.counts = [0, 0, 0]         # the header's, indexed by PLAYER, BANKER, TIE (Roads.count)
         # What the canvas shows (draw() paints only what changed since)
         self._shown = None              # the Roads on the canvas; None: paint everything next time
         self._beads = 0                 # beads painted
@@ -92,15 +72,9 @@ class Scoreboard:
         self._marks = bytearray(_DERIVED_ROADS)      # derived marks painted, by road
         self._derived_layout = [Layout() for _ in range(_DERIVED_ROADS)] if self.derived_columns else []
         self._derived_first = bytearray(_DERIVED_ROADS)
-        # A part that scrolls moves in the canvas's buffer when it shows one (MONO_VLSB, the SSD1306's .buffer):
-        # a column's worth of bytes, not every cell painted again.
-        self._buffer = getattr(canvas, "buffer", None)
-        self._scratch = memoryview(bytearray(width)) if self._buffer is not None else None
-        self._blank = memoryview(bytes(width)) if self._buffer is not None else None
-        self._page = None               # the scratch as one page (8 rows) of pixels: _merge_page's
-        if self._buffer is not None:
-            import framebuf             # (the canvas is a FrameBuffer showing its buffer: framebuf is there)
-            self._page = framebuf.FrameBuffer(self._scratch, width, 8, framebuf.MONO_VLSB)
+        # A part that scrolls is moved on the canvas where it can (the SSD1306's scroll_part(): its bytes in
+        # the display's RAM image), not every cell painted again; elsewhere it is cleared and painted again.
+        self._scroll = getattr(canvas, "scroll_part", None) or self._clear_part
         self.full_draws = 0             # whole pictures painted (for tests)
 
     def forget(self):
@@ -166,12 +140,8 @@ class Scoreboard:
 
     # header
     def _header(self, roads):
-        counts = self.counts
         wins = roads.wins                       # Roads.count() of each (three calls fewer)
-        counts[0] = wins[0]
-        counts[1] = wins[1]
-        counts[2] = wins[2]
-        text = "#%d B%d P%d T%d" % (roads.n_beads, counts[BANKER], counts[PLAYER], counts[TIE])
+        text = "#%d B%d P%d T%d" % (roads.n_beads, wins[BANKER], wins[PLAYER], wins[TIE])
         if len(text) * _CHAR > self.width:
             text = text.replace(" ", "")
         self.canvas.text(text, 0, 0, 1)
@@ -209,7 +179,8 @@ class Scoreboard:
         self._bead_first = first
         start = self._beads
         self._beads = n
-        if first != old and not self._shift(0, self.big_x - _GAP, (first - old) // ROWS * self.cell):
+        if first != old and not self._scroll(0, self.big_x - _GAP, self.road_y, self.road_y + ROWS * self.cell,
+                                             (first - old) // ROWS * self.cell):
             self._bead_plate(roads)                 # scrolled out of sight: painted again
             return
         for i in range(start if start > first else first, n):
@@ -261,7 +232,8 @@ class Scoreboard:
             rows[k - done] = big.row
         self._entries = n
         self._big_first = first
-        if first != old and not self._shift(self.big_x, self.width, (first - old) * self.cell):
+        if first != old and not self._scroll(self.big_x, self.width, self.road_y, self.road_y + ROWS * self.cell,
+                                             (first - old) * self.cell):
             self._big_road(roads)                       # scrolled out of sight: painted again
             return
         for k in range(done, n):
@@ -325,8 +297,8 @@ class Scoreboard:
         first = layout.first(self.derived_columns)
         self._derived_first[index] = first
         x0 = index * self.strip_width
-        if first != old and not self._shift(x0, x0 + self.strip_width - _GAP, (first - old) * _MARK_CELL,
-                                            self.derived_y, self.height):
+        if first != old and not self._scroll(x0, x0 + self.strip_width - _GAP, self.derived_y, self.height,
+                                             (first - old) * _MARK_CELL):
             self._derived(roads, index)                 # scrolled out of sight: painted again
             return
         rect = self.canvas.rect
@@ -336,54 +308,10 @@ class Scoreboard:
                 rect(x0 + (cols[k - done] - first) * _MARK_CELL, y0 + rows[k - done] * _MARK_CELL,
                      _MARK_CELL - 1, _MARK_CELL - 1, 1, marks[k] == RED)
 
-    def _shift(self, x0, x1, d, y0=-1, y1=-1):
-        """Move the part x0 <= x < x1, y0 <= y < y1 (default: the bead plate's and big road's rows) d
-        pixels to the left, blank on its right. False, the part left blank, where that is not done:
-        d takes all of it, or the canvas shows no MONO_VLSB buffer (the SSD1306 does)."""
-        if y0 < 0:
-            y0 = self.road_y
-            y1 = self.road_y + ROWS * self.cell
-        buf = self._buffer
-        if buf is None or d >= x1 - x0:
-            self.canvas.fill_rect(x0, y0, x1 - x0, y1 - y0, 0)
-            return False
-        n = x1 - x0 - d
-        width = self.width
-        scratch = self._scratch
-        for page in range(y0 >> 3, (y1 + 7) >> 3):
-            top = page << 3
-            mask = 0xFF
-            if top < y0:
-                mask &= (0xFF << (y0 - top)) & 0xFF
-            if top + 8 > y1:
-                mask &= 0xFF >> (top + 8 - y1)
-            base = page * width + x0
-            if mask == 0xFF:                            # whole bytes: two copies in C (no overlap)
-                scratch[:n] = buf[base + d:base + d + n]
-                buf[base:base + n] = scratch[:n]
-                buf[base + n:base + n + d] = self._blank[:d]
-            else:                                       # rows of another part share these bytes: kept
-                self._merge_page(base, top, x0, x1, d, y0, y1)
-        return True
-
-    def _merge_page(self, base, top, x0, x1, d, y0, y1):
-        """_shift() in a page (8 rows) the part shares with another part: only its rows y0 <= y < y1 move,
-        by framebuf calls (in C): the source columns into the scratch page, its other rows and columns
-        cleared there, the part's rows cleared on the canvas, then the scratch blitted over them with
-        key 0 (its set pixels only). (A Python loop a column merging the bytes took ~1 us a column: a
-        scroll of the big road ~0.1 ms.)"""
-        n = x1 - x0 - d
-        page = self._page
-        self._scratch[:n] = self._buffer[base + d:base + d + n]
-        page.fill_rect(n, 0, self.width - n, 8, 0)
-        r0 = y0 - top if y0 > top else 0
-        r1 = y1 - top if y1 < top + 8 else 8
-        if r0:
-            page.fill_rect(0, 0, n, r0, 0)
-        if r1 < 8:
-            page.fill_rect(0, r1, n, 8 - r1, 0)
-        self.canvas.fill_rect(x0, top + r0, x1 - x0, r1 - r0, 0)
-        self.canvas.blit(page, x0, top, 0)
+    def _clear_part(self, x0, x1, y0, y1, d):
+        """scroll_part() for a canvas without it (a plain FrameBuffer): the part left blank, painted again."""
+        self.canvas.fill_rect(x0, y0, x1 - x0, y1 - y0, 0)
+        return False
 
     def _first_column(self, n, visible):
         """First display column to show so that the last one is on screen."""

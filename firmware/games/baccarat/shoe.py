@@ -9,7 +9,8 @@ from collections import namedtuple
 
 from firmware.compat import const
 from firmware.errors import IntegrityError, RuleError, SettingsError
-from firmware.games.baccarat.rules import NONE, Round, HAND_NAMES, SETTING_NAMES, check_call, check_settings
+from firmware.games.baccarat.rules import NONE, Round, HAND_NAMES, check_call
+from firmware.games.baccarat.settings import SETTING_NAMES, check_settings
 from firmware import cards as _cards
 
 # Shoe states.

@@ -22,6 +22,7 @@ from firmware.errors import GameError, RestoreError
 from firmware.games.baccarat import rules
 from firmware.games.baccarat import shoe as shoe_mod
 from firmware.games.baccarat.codes import BETTING, BURNING, DOUBLE_PULL_MS, NO_CARD, SHOE_CLOSED
+from firmware.games.baccarat.payouts import ZONES, settle_seats
 from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
 from firmware.games.baccarat.settings import SETTING_NAMES
 from firmware.drivers import pixels
@@ -90,7 +91,7 @@ def restore(t, data):
     flags = f.array("flags", 5, 5)
     bets_ready, burned_this_round, showing_result, prompt_void, has_bets = [f.flag("flags", v) for v in flags]
     since_card_ms = f.int("since_card_ms", 0, DOUBLE_PULL_MS)
-    width = len(rules.ZONES)
+    width = len(ZONES)
     bets = f.ints("round_bets", t.seats * width if has_bets else 0, 0, _BIG)
     reading = f.array("reading", 2, 2, nullable=True)
     if (reading is None) != (t.reading is None):
@@ -106,7 +107,6 @@ def restore(t, data):
         f.fail("no bets without a bet reader", flags)
     nets = array("i", [0] * len(t.nets))
     if has_bets:
-        from firmware.games.baccarat.controller import settle_seats
         settle_seats(t.settings, record, bets, nets)
     # Everything fits: the table takes it at once (nothing below can fail).
     t.shoe = shoe
