@@ -104,7 +104,7 @@ def _by_seat(seats, present, values):
 def _by_slots(slots, ends, values):
     """_by_seat's {seat: {zone: values[i]}} from the slots i bet on (ascending), seat s's ending at ends[s]."""
     out = {}
-    zones = rules.ZONES
+    zones = ZONES
     width = len(zones)
     j = 0
     base = 0
