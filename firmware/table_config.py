@@ -15,7 +15,7 @@ KEYS = ("table_id", "game", "settings")
 # Each game's engine validates its own regulated options (load_settings(dict)).
 SETTINGS_MODULES = {
     "baccarat": "firmware.games.baccarat.settings",
-    "craps": "firmware.games.craps.rules",
+    "craps": "firmware.games.craps.settings",
     "omaha": "firmware.games.omaha.settings",
 }
 

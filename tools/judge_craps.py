@@ -20,14 +20,15 @@ A dice report with an impossible face answers {"error": ..., "at": roll index}.
 """
 from firmware.errors import GameError
 from firmware.games.craps import rules as C
+from firmware.games.craps import settings as CS
 from firmware.games.craps.dice import DiceError
 
-REQUEST_KEYS = ("game", "rolls", "bets") + C.SETTING_NAMES
+REQUEST_KEYS = ("game", "rolls", "bets") + CS.SETTING_NAMES
 BET_KEYS = ("id", "type", "amount", "at", "on", "number", "side", "seat")
 # The issue's defaults for what a request may leave out: every bet works on the come-out
 # (art. 5(5)), the shooter changes on a seven-out only (art. 4 as read), the usual take-downs.
 JUDGE_DEFAULTS = {"off_on_come_out": [], "shooter_change_on_come_out_craps": False,
-                  "take_down": list(C.TAKE_DOWN_ALLOWED)}
+                  "take_down": list(CS.TAKE_DOWN_ALLOWED)}
 TYPES = ("pass", "dont_pass", "pass_odds", "dont_pass_odds", "come", "dont_come", "come_odds",
          "dont_come_odds", "any_craps", "any_seven", "eleven", "ace_deuce", "aces", "boxcars",
          "horn", "field", "big_or_small", "hard", "big_number")
@@ -93,10 +94,10 @@ def judge(request):
         if key not in REQUEST_KEYS:
             raise GameError("unknown field %r: expected %s" % (key, ", ".join(REQUEST_KEYS)))
     options = dict(JUDGE_DEFAULTS)
-    for key in C.SETTING_NAMES:
+    for key in CS.SETTING_NAMES:
         if key in request:
             options[key] = request[key]
-    settings = C.load_settings(options)
+    settings = CS.load_settings(options)
     table = C.CrapsTable(settings)
     rolls = request["rolls"]
     raw_bets = request["bets"]

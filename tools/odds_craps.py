@@ -16,6 +16,7 @@ import time
 
 from firmware.errors import SettingsError
 from firmware.games.craps import rules as C
+from firmware.games.craps import settings as CS
 from tools.odds_craps_exact import STAKE, exact_edges
 from tools.odds_craps_mc import _exact_for_mc, monte_carlo
 
@@ -35,7 +36,7 @@ def make_settings(field_12=2, max_odds=(3, 4, 5), off_on_come_out=()):
     if field_12 not in (2, 3):
         raise ValueError("--field-12 must be 2 or 3, got %r" % (field_12,))
     try:
-        return C.load_settings({"minimum": 1, "field_12": field_12, "max_odds": list(max_odds),
+        return CS.load_settings({"minimum": 1, "field_12": field_12, "max_odds": list(max_odds),
                                 "off_on_come_out": list(off_on_come_out), "max_open_bets": 4096,
                                 "take_down": [], "shooter_change_on_come_out_craps": False})
     except SettingsError as exc:

@@ -1,11 +1,12 @@
 # Shared by the craps test modules (dual-runtime): a table with the usual options, placing, outcomes.
 from firmware.games.craps import rules as C
+from firmware.games.craps import settings as CS
 
 # A pair of dice for each total (easy way where one exists, so hard ways are tested explicitly).
 D = {2: (1, 1), 3: (1, 2), 4: (1, 3), 5: (1, 4), 6: (2, 4), 7: (3, 4), 8: (3, 5), 9: (4, 5),
      10: (4, 6), 11: (5, 6), 12: (6, 6)}
 BASE = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "off_on_come_out": [],
-        "take_down": list(C.TAKE_DOWN_ALLOWED), "shooter_change_on_come_out_craps": False}
+        "take_down": list(CS.TAKE_DOWN_ALLOWED), "shooter_change_on_come_out_craps": False}
 
 
 def table(**extra):

@@ -1,5 +1,6 @@
 # Craps dice reports (dispatch 53/2010 arts. 1-3): impossible faces alarm, invalid throws are no roll.
 from firmware.games.craps import rules as C
+from firmware.games.craps import settings as CS
 from firmware.games.craps.dice import DiceError, check_report
 from firmware.errors import IntegrityError
 from tests.firmware.expect import raises, raises_match
@@ -7,7 +8,7 @@ from tests.firmware.expect import raises, raises_match
 
 def table():
     t = C.CrapsTable({"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "off_on_come_out": [],
-        "take_down": list(C.TAKE_DOWN_ALLOWED), "shooter_change_on_come_out_craps": False})
+        "take_down": list(CS.TAKE_DOWN_ALLOWED), "shooter_change_on_come_out_craps": False})
     for kind, number in (("pass", 0), ("field", 0), ("any_seven", 0), ("hard", 8), ("big_number", 6)):
         bet_id, reason = t.place_bet(0, kind, 30, number)
         assert reason is None, reason

@@ -1,6 +1,7 @@
 # Craps table (dispatch 53/2010): placement rules and refusals, puck, shooter change (art. 4), options.
 from firmware.errors import RuleError, SettingsError
 from firmware.games.craps import rules as C
+from firmware.games.craps import settings as CS
 from tests.firmware.craps_helpers import BASE, D, outcome, place, table
 from tests.firmware.expect import raises_match
 
@@ -256,13 +257,13 @@ def test_settings_validation():
     raises_match(SettingsError, "take_down", table, take_down=["pass"])
     raises_match(SettingsError, "shooter_change_on_come_out_craps", table, shooter_change_on_come_out_craps=1)
     raises_match(SettingsError, "unknown craps setting", table, colour="red")
-    for key in C.REQUIRED_SETTINGS:        # rule-bearing options are never defaulted
+    for key in CS.REQUIRED_SETTINGS:        # rule-bearing options are never defaulted
         options = {}
         for k in BASE:
             if k != key:
                 options[k] = BASE[k]
-        raises_match(SettingsError, "%r is required" % key, C.load_settings, options)
-    s = C.load_settings({"minimum": 5, "field_12": 3, "max_odds": (1, 2, 3), "off_on_come_out": ("hard",),
+        raises_match(SettingsError, "%r is required" % key, CS.load_settings, options)
+    s = CS.load_settings({"minimum": 5, "field_12": 3, "max_odds": (1, 2, 3), "off_on_come_out": ("hard",),
                          "take_down": [], "shooter_change_on_come_out_craps": True})
     assert s.field_12 == 3 and s.odds_multiple(10) == 1 and s.odds_multiple(9) == 2 and s.odds_multiple(8) == 3
 
@@ -277,20 +278,20 @@ def test_settings_are_whole_numbers_issue_8():
         raises_match(SettingsError, key, table, **{key: bad})
         options = dict(BASE)
         options[key] = bad
-        raises_match(SettingsError, key, C.CrapsSettings, **options)
+        raises_match(SettingsError, key, CS.CrapsSettings, **options)
 
 
 def test_settings_constructor_validates_like_load_settings():
     """One settings style for every game: keywords in, validated in the constructor."""
     options = dict(BASE)
     options["colour"] = "red"
-    raises_match(SettingsError, "unknown craps setting", C.CrapsSettings, **options)
+    raises_match(SettingsError, "unknown craps setting", CS.CrapsSettings, **options)
     options = dict(BASE)
     del options["field_12"]
-    raises_match(SettingsError, "'field_12' is required", C.CrapsSettings, **options)
-    raises_match(SettingsError, "unknown craps setting", C.load_settings, {1: 2})
+    raises_match(SettingsError, "'field_12' is required", CS.CrapsSettings, **options)
+    raises_match(SettingsError, "unknown craps setting", CS.load_settings, {1: 2})
     raises_match(SettingsError, "must be a dict", C.CrapsTable, None)
-    s = C.CrapsSettings(**BASE)
+    s = CS.CrapsSettings(**BASE)
     assert s.as_pairs()[:4] == (("minimum", 5), ("maximum", 0), ("field_12", 2), ("max_odds", (3, 4, 5)))
 
 
@@ -326,7 +327,7 @@ def test_bet_numbers_and_ids_are_whole_numbers_issue_8():
 
 
 def test_odds_multiple_only_for_points_art_5_2_2():
-    s = C.load_settings(BASE)
+    s = CS.load_settings(BASE)
     assert [s.odds_multiple(p) for p in (4, 5, 6, 8, 9, 10)] == [3, 4, 5, 5, 4, 3]
     for bad in (7, 2, 12, 0, None):
         raises_match(RuleError, "not a point", s.odds_multiple, bad)

@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from firmware.errors import SettingsError
 from firmware.games.craps import rules as C
+from firmware.games.craps import settings as CS
 from firmware.games.craps.dice import check_report
 from tests.host.engine_fuzz import JSON, anything_or, call, corrupted, is_int, refused_unchanged, snapshot
 from tools.judge_craps import judge
@@ -252,7 +253,7 @@ def requests(draw):
         bets.append(bet)
     req = {"game": "craps", "minimum": minimum, "field_12": draw(st.sampled_from([2, 3])),
            "max_odds": draw(st.lists(st.integers(0, 6), min_size=3, max_size=3)), "rolls": rolls, "bets": bets}
-    off = draw(st.lists(st.sampled_from(C.OFF_ON_COME_OUT_ALLOWED), unique=True, max_size=4))
+    off = draw(st.lists(st.sampled_from(CS.OFF_ON_COME_OUT_ALLOWED), unique=True, max_size=4))
     if off:
         req["off_on_come_out"] = off
     if draw(st.booleans()):
@@ -357,11 +358,11 @@ GOOD_SETTINGS = {"minimum": 5, "field_12": 2, "max_odds": [3, 4, 5], "off_on_com
 @settings(max_examples=500, deadline=None)
 @given(corrupted(GOOD_SETTINGS))
 def test_settings_constructor_accepts_only_whole_numbers_and_known_options(kwargs):
-    for ok, s in (call(C.CrapsSettings, **kwargs), call(C.load_settings, kwargs)):
+    for ok, s in (call(CS.CrapsSettings, **kwargs), call(CS.load_settings, kwargs)):
         if not ok:
             assert isinstance(s, SettingsError)
             continue
-        assert set(kwargs) <= set(C.SETTING_NAMES) and set(C.REQUIRED_SETTINGS) <= set(kwargs)
+        assert set(kwargs) <= set(CS.SETTING_NAMES) and set(CS.REQUIRED_SETTINGS) <= set(kwargs)
         for key in ("minimum", "maximum", "field_12", "seats", "max_open_bets"):
             assert is_int(getattr(s, key)), key
         assert s.field_12 in (2, 3) and all(is_int(m) for m in s.max_odds)
@@ -371,8 +372,8 @@ def test_settings_constructor_accepts_only_whole_numbers_and_known_options(kwarg
 @settings(max_examples=200, deadline=None)
 @given(JSON)
 def test_load_settings_of_anything(values):
-    ok, out = call(C.load_settings, values)
-    assert not ok or isinstance(out, C.CrapsSettings)
+    ok, out = call(CS.load_settings, values)
+    assert not ok or isinstance(out, CS.CrapsSettings)
 
 
 TABLE_OPS = st.lists(st.one_of(

@@ -12,9 +12,7 @@ from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.craps import bets as B
 from firmware.games.craps.dice import check_report
-from firmware.games.craps.settings import (  # noqa: F401 (the table file loads Craps settings from here)
-    OFF_ON_COME_OUT_ALLOWED, REQUIRED_SETTINGS, SETTING_NAMES, TAKE_DOWN_ALLOWED, CrapsSettings, is_int,
-    load_settings)
+from firmware.games.craps.settings import is_int, load_settings
 
 # Resolved bet record: a tuple (bet_id, seat, kind name, zone, result, net, stake).
 BET_ID = 0
@@ -45,7 +43,7 @@ def _kind_group(k):
 _GROUP = tuple(_kind_group(k) for k in range(len(B.KIND_NAMES)))
 del _kind_group   # used once: its bytecode is not kept in RAM
 
-from firmware.games.craps.placement import Bet, Placement  # noqa: F401 (Bet: snapshot.py's)
+from firmware.games.craps.placement import Placement
 
 
 class CrapsTable(Placement):

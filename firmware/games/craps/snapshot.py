@@ -22,7 +22,7 @@
 from firmware import snapshot as S
 from firmware.games.craps import bets as B
 from firmware.games.craps.codes import COME_OUT, LAST_THROWS, POINT
-from firmware.games.craps.rules import Bet
+from firmware.games.craps.placement import Bet
 from firmware.games.craps.settings import SETTING_NAMES
 from firmware.games.craps.zones import ZONES
 from firmware.drivers import pixels
