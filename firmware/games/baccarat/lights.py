@@ -20,6 +20,9 @@ class BaccaratLights:
         self.seat_light = [lights.index("seat%d" % seat) for seat in range(1, self.seats + 1)]
         self.other_light = [i for i in range(len(lights.names))       # zones no rule lights: off
                             if i not in self.zone_light and i not in self.seat_light]
+        # The result's frame: a colour per zone, filled and then set in one ZoneLights.set_frame() call
+        # (a set() call a zone, a dozen at a result, was a third of the render); other_light stay off.
+        self._frame = [pixels.OFF] * len(lights.names)
 
     def _render_lights(self):
         if self.showing_result:
@@ -52,30 +55,28 @@ class BaccaratLights:
         return False
 
     def _result_lights(self):
-        # Colours and zone numbers as locals, each seat's zones in one range (a module attribute
-        # lookup per zone and per seat was a third of the render on the last card's pass).
-        lights = self.lights
+        # Every zone's colour into the frame (colours and zone numbers as locals, each seat's zones in one
+        # range), then one set_frame(): off is the frame's background (most zones at a result).
+        frame = self._frame
         off = pixels.OFF
-        for i in self.other_light:
-            lights.set(i, off)
         record = self.record
         win = pixels.GOLD if record.demo else pixels.GREEN
+        zone_light = self.zone_light
         if record.void:
             white = pixels.WHITE
-            for i in self.zone_light:
+            for i in zone_light:
                 if i >= 0:
-                    lights.set(i, white)
+                    frame[i] = white
             self._seats_off()
             return
         result = record.result
         winner = result.winner
         tie = rules.TIE
-        zone_light = self.zone_light
         for z in range(len(zone_light)):
             i = zone_light[z]
             if i >= 0:
                 hit = winner == z if z <= tie else (result.player_pair if z == 3 else result.banker_pair)
-                lights.set(i, win if hit else off)
+                frame[i] = win if hit else off
         if not self.has_bets:
             self._seats_off()
             return
@@ -101,10 +102,14 @@ class BaccaratLights:
                     j += 1
                 colour = win if net > 0 else (white if net == 0 else off)
             if i >= 0:
-                lights.set(i, colour)
+                frame[i] = colour
+        self.lights.set_frame(frame, off)
 
     def _seats_off(self):
-        lights = self.lights
+        """The result's frame with every seat off, set."""
+        frame = self._frame
+        off = pixels.OFF
         for i in self.seat_light:
             if i >= 0:
-                lights.set(i, pixels.OFF)
+                frame[i] = off
+        self.lights.set_frame(frame, off)
