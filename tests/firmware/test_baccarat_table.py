@@ -433,6 +433,31 @@ def test_the_result_sets_every_zone_light_in_one_frame_call():
     assert all(rig.colour("seat%d" % seat) == pixels.OFF for seat in (1, 2, 3))
 
 
+def test_a_layout_without_one_of_the_zones_lights_the_result_of_the_others():
+    # Every board has the five zones: the result fills their lights in five statements; a layout without
+    # one (no player_pair light here, a rail light of no rule in its pixels) fills the others in a loop.
+    from tests.firmware import baccarat_rig
+    full = baccarat_rig.ZONE_MAP
+    baccarat_rig.ZONE_MAP = [zone for zone in full if zone[0] != "player_pair"] + [("rail", [[22, 25]])]
+    try:
+        rig = Rig()
+    finally:
+        baccarat_rig.ZONE_MAP = full
+    ref = Rig()
+    assert rig.table._zone_slots is None and ref.table._zone_slots is not None
+    rig.new_shoe()
+    ref.new_shoe()
+    for deal in ("9h 5d 9c Qs", "5h 9d Kc Qs", "9c 9d Kh Ks"):     # P 8 with a player pair; B 9; a tie
+        for r in (rig, ref):
+            r.bets({1: {"banker": 100}, 2: {"player_pair": 5, "player": 10}, 3: {"tie": 10}})
+            r.cards(deal)
+            assert r.table.showing_result, deal
+        for name in ("player", "banker", "tie", "banker_pair", "seat1", "seat2", "seat3"):
+            assert rig.colour(name) == ref.colour(name), (deal, name)
+        assert rig.colour("rail") == pixels.OFF
+    assert ref.colour("tie") == pixels.GREEN and ref.colour("seat3") == pixels.GREEN
+
+
 def test_the_result_nets_only_the_slots_the_round_was_bet_on():
     # The seats' bets are found once, when the round starts: the result nets those slots (4 of the 3
     # seats' 15 zones here), not every zone, and the seat lights sum the same slots.

@@ -9,7 +9,7 @@
 # whole strip set off first and then the lit zones again (a set() per zone twice over, on the last
 # card's pass).
 from firmware.drivers import pixels
-from firmware.games.baccarat import rules
+from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
 from firmware.games.baccarat.codes import DEALING, SHOE_CLOSED
 from firmware.games.baccarat.payouts import ZONES
 
@@ -23,6 +23,9 @@ class BaccaratLights:
         # The result's frame: a colour per zone, filled and then set in one ZoneLights.set_frame() call
         # (a set() call a zone, a dozen at a result, was a third of the render); other_light stay off.
         self._frame = [pixels.OFF] * len(lights.names)
+        # The five zones' places in it when the layout has them all (every board's): the result fills them
+        # in five statements, not a loop deciding each zone's hit (a layout without one takes the loop).
+        self._zone_slots = tuple(self.zone_light) if min(self.zone_light) >= 0 else None
 
     def _render_lights(self):
         if self.showing_result:
@@ -71,12 +74,19 @@ class BaccaratLights:
             return
         result = record.result
         winner = result.winner
-        tie = rules.TIE
-        for z in range(len(zone_light)):
-            i = zone_light[z]
-            if i >= 0:
-                hit = winner == z if z <= tie else (result.player_pair if z == 3 else result.banker_pair)
-                frame[i] = win if hit else off
+        if self._zone_slots is not None:
+            player, banker, tie, player_pair, banker_pair = self._zone_slots     # (ZONES' order)
+            frame[player] = win if winner == PLAYER else off
+            frame[banker] = win if winner == BANKER else off
+            frame[tie] = win if winner == TIE else off
+            frame[player_pair] = win if result.player_pair else off
+            frame[banker_pair] = win if result.banker_pair else off
+        else:
+            for z in range(len(zone_light)):
+                i = zone_light[z]
+                if i >= 0:
+                    hit = winner == z if z <= TIE else (result.player_pair if z == 3 else result.banker_pair)
+                    frame[i] = win if hit else off
         if not self.has_bets:
             self._seats_off()
             return
