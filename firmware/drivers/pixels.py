@@ -9,7 +9,8 @@
 # once), so show() does not walk every zone (the Craps layout has 30). After
 # set_all() every zone is filled with its colour first, span by span, by a few
 # slice stores (the span's first run, then copies of the bytes already filled,
-# doubling), and then the zones set to another colour since.
+# doubling), and then the zones set to another colour since. set_frame() sets every zone at once
+# (a game's whole frame of colours), its background's zones filled so too.
 #
 # On MicroPython, where the strip is neopixel.NeoPixel (its bytes in .buf, in its
 # ORDER, 3 a pixel), a zone is filled in that buffer directly, one slice store per
@@ -149,11 +150,11 @@ class ZoneLights:
 
     def set_frame(self, frame, background):
         """Every zone to frame[zone] (a list of a colour per zone) in one call: the colours, the strip's
-        bytes and whether show() sends are what set(zone, frame[zone]) of each zone makes (a frame equal to
-        the colours as they are changes nothing). The zones of
-        `background` (most of a frame's) are filled span by span in show(), as after set_all(), and only
-        the others are listed: a frame of every zone changed (a Baccarat result) costs a few span stores
-        and its lit zones, not a store and a set() call a zone."""
+        bytes and whether show() sends are what set(zone, frame[zone]) of each zone makes (a frame equal
+        to the colours as they are changes nothing). The zones of `background` (most of a frame's) are
+        filled span by span in show(), as after set_all(), and only the others are listed: a frame of
+        every zone changed (a Baccarat result) costs a few span stores and its lit zones, not a store
+        and a set() call a zone."""
         colours = self.colours
         if len(frame) != len(colours):
             raise ValueError("a light frame has a colour per zone: %d, not %d" % (len(colours), len(frame)))

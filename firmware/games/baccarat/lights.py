@@ -7,7 +7,7 @@
 #
 # Each zone's colour is set once per render (the zones no rule lights, other_light, off): not the
 # whole strip set off first and then the lit zones again (a set() per zone twice over, on the last
-# card's pass).
+# card's pass). A result's colours go into a frame of every zone, set in one ZoneLights.set_frame().
 from firmware.drivers import pixels
 from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
 from firmware.games.baccarat.codes import DEALING, SHOE_CLOSED
