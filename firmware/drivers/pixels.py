@@ -9,7 +9,8 @@
 # once), so show() does not walk every zone (the Craps layout has 30). After
 # set_all() every zone is filled with its colour first, span by span, by a few
 # slice stores (the span's first run, then copies of the bytes already filled,
-# doubling), and then the zones set to another colour since.
+# doubling), and then the zones set to another colour since. set_frame() sets every zone at once
+# (a game's whole frame of colours), its background's zones filled so too.
 #
 # On MicroPython, where the strip is neopixel.NeoPixel (its bytes in .buf, in its
 # ORDER, 3 a pixel), a zone is filled in that buffer directly, one slice store per
@@ -146,6 +147,28 @@ class ZoneLights:
             self.dirty = True
             self._background = colour
             self._unlist()
+
+    def set_frame(self, frame, background):
+        """Every zone to frame[zone] (a list of a colour per zone) in one call: the colours, the strip's
+        bytes and whether show() sends are what set(zone, frame[zone]) of each zone makes (a frame equal
+        to the colours as they are changes nothing). The zones of `background` (most of a frame's) are
+        filled span by span in show(), as after set_all(), and only the others are listed: a frame of
+        every zone changed (a Baccarat result) costs a few span stores and its lit zones, not a store
+        and a set() call a zone."""
+        colours = self.colours
+        if len(frame) != len(colours):
+            raise ValueError("a light frame has a colour per zone: %d, not %d" % (len(colours), len(frame)))
+        if colours == frame:            # (compared in C, each colour by identity first): nothing changed
+            return
+        listed = self._listed
+        listed[:] = self._none_listed
+        for zone in range(len(colours)):            # (a list's slice store allocates on MicroPython)
+            colour = frame[zone]
+            colours[zone] = colour
+            if colour is not background:
+                listed[zone] = 1
+        self._background = background
+        self.dirty = True
 
     def _unlist(self):
         self._listed[:] = self._none_listed

@@ -502,6 +502,12 @@ def test_settle_nets_refuses_what_settle_zone_refuses():
     raises(RuleError, payouts.settle_nets, rules(), "not a result", [10, 0, 0, 0, 0], nets, terms)
     payouts.settle_nets("unchecked: nothing bet", result, [0] * 5, nets, terms)
     assert nets[:5] == [0] * 5
+    # Each amount a whole number of units (a float, a bool: not), through the bet slots too, after a good bet.
+    for amount in (2.5, True, 10.0):
+        bets = [0, 10, 0, 0, 0, 0, amount, 0, 0, 0]
+        raises_match(RuleError, "whole number of units", payouts.settle_nets, rules(), result, bets, nets, terms)
+        raises_match(RuleError, "whole number of units", payouts.settle_nets, rules(), result, bets, nets, terms,
+                     [1, 6], 2)
 
 
 def test_the_commission_rate_of_a_round_is_commissions_for_every_option_total_and_amount():

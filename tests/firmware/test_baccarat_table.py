@@ -7,7 +7,7 @@ from firmware.games.baccarat import controller as bc
 from firmware.games.baccarat import screens
 from firmware.table import FAULTED, LAMP_CHECK, OUT_GAME_FIRST, READY
 from tests.firmware.baccarat_rig import Rig
-from tests.firmware.expect import heap_lock_catches_allocation
+from tests.firmware.expect import count_calls, heap_lock_catches_allocation
 
 CONFIG = {"table_id": "B01", "game": "baccarat"}
 
@@ -395,29 +395,67 @@ def test_the_core_fault_screen_fits_the_20_column_lcd_with_the_longest_fault_nam
     assert core_screens.fault_title(faults.CRASHED) == "FAULT CRASHED"
 
 
-def test_the_result_sets_each_zone_light_once():
-    # The last card's pass lit the result by setting every zone off and then the lit ones again: now
-    # each zone's colour is set once (the colours are the same, the checks above and below).
+def test_the_result_sets_every_zone_light_in_one_frame_call():
+    # The last card's pass lit the result by setting every zone off and then the lit ones again, then
+    # by a set() of each zone (12 calls on the pico): now the zones' colours go into the table's frame
+    # and to the lights in one ZoneLights.set_frame() call, off as its background (the colours are the
+    # same, the checks above and below; test_pixels: the same bytes as a set() of each zone).
     rig = Rig()
     rig.new_shoe()
     rig.bets({1: {"banker": 100}, 2: {"player": 50, "tie": 10}, 3: {"player_pair": 5}})
     rig.cards("9h 5d Kc")
     lights = rig.table.lights
-    zones = []
-    set_zone = lights.set
-
-    def counted(zone, colour):
-        zones.append(zone)
-        set_zone(zone, colour)
-    lights.set = counted
+    sets, set_zone = count_calls(lights, "set")
+    frames, set_frame = count_calls(lights, "set_frame")
     rig.card("2s")                                          # Player 9: the result
+    lights.set, lights.set_frame = set_zone, set_frame
     assert rig.table.showing_result
-    assert sorted(zones) == list(range(len(lights.names))), zones
+    assert sets[0] == 0 and frames[0] == 1, (sets, frames)
     assert rig.colour("player") == pixels.GREEN and rig.colour("banker") == pixels.OFF
     assert rig.colour("seat2") == pixels.GREEN and rig.colour("seat1") == pixels.OFF
     assert rig.colour("seat3") == pixels.OFF
     others = [lights.names[i] for i in rig.table.other_light]
     assert all(rig.colour(name) == pixels.OFF for name in others)
+    # A round without bets and a void round light through the frame too (seats off; a void's zones white).
+    rig.cards("5h 9d Kc Qs")                                # Banker 9, no bets read for it
+    assert rig.colour("banker") == pixels.GREEN and rig.colour("player") == pixels.OFF
+    assert all(rig.colour("seat%d" % seat) == pixels.OFF for seat in (1, 2, 3))
+    rig.bets({1: {"banker": 100}})
+    rig.cards("9c 5d")
+    rig.shoe(SHOE_UNREAD)                                   # art. 10: voided by a long VOID
+    sets, set_zone = count_calls(lights, "set")
+    frames, set_frame = count_calls(lights, "set_frame")
+    rig.press("void", long=True)
+    lights.set, lights.set_frame = set_zone, set_frame
+    assert rig.last("result")["void"] is True and rig.table.showing_result
+    assert frames[0] == 1, frames
+    assert all(rig.colour(zone) == pixels.WHITE for zone in ("player", "banker", "tie", "player_pair", "banker_pair"))
+    assert all(rig.colour("seat%d" % seat) == pixels.OFF for seat in (1, 2, 3))
+
+
+def test_a_layout_without_one_of_the_zones_lights_the_result_of_the_others():
+    # Every board has the five zones: the result fills their lights in five statements; a layout without
+    # one (no player_pair light here, a rail light of no rule in its pixels) fills the others in a loop.
+    from tests.firmware import baccarat_rig
+    full = baccarat_rig.ZONE_MAP
+    baccarat_rig.ZONE_MAP = [zone for zone in full if zone[0] != "player_pair"] + [("rail", [[22, 25]])]
+    try:
+        rig = Rig()
+    finally:
+        baccarat_rig.ZONE_MAP = full
+    ref = Rig()
+    assert rig.table._zone_slots is None and ref.table._zone_slots is not None
+    rig.new_shoe()
+    ref.new_shoe()
+    for deal in ("9h 5d 9c Qs", "5h 9d Kc Qs", "9c 9d Kh Ks"):     # P 8 with a player pair; B 9; a tie
+        for r in (rig, ref):
+            r.bets({1: {"banker": 100}, 2: {"player_pair": 5, "player": 10}, 3: {"tie": 10}})
+            r.cards(deal)
+            assert r.table.showing_result, deal
+        for name in ("player", "banker", "tie", "banker_pair", "seat1", "seat2", "seat3"):
+            assert rig.colour(name) == ref.colour(name), (deal, name)
+        assert rig.colour("rail") == pixels.OFF
+    assert ref.colour("tie") == pixels.GREEN and ref.colour("seat3") == pixels.GREEN
 
 
 def test_the_result_nets_only_the_slots_the_round_was_bet_on():

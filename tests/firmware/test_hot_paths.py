@@ -73,7 +73,7 @@ def test_a_light_frame_of_every_zone_changed_allocates_nothing():
 def test_light_frames_of_the_pico_layouts_allocate_nothing():
     # Every kind of frame on the board's own layouts: set_all (its spans filled by copies of the
     # strip's own bytes) with zones set otherwise after it, every zone set to another colour one by
-    # one, one zone, a zone changed and changed back, and zones of several runs.
+    # one, one zone, a zone changed and changed back, zones of several runs, and a frame set in one call.
     import json
     with open("boards/pico.json") as f:
         board = json.loads(f.read())
@@ -86,6 +86,7 @@ def test_light_frames_of_the_pico_layouts_allocate_nothing():
         reference = NeoStrip(76)
         lights.show()                              # the first frame (every zone OFF)
         n = len(zones)
+        frame = [pixels.OFF] * n
         heap_lock()
         try:
             for k in range(8):
@@ -101,13 +102,17 @@ def test_light_frames_of_the_pico_layouts_allocate_nothing():
                 lights.set(0, palette[(k + 4) % 7])
                 lights.set(0, palette[k % 7])      # changed back
                 lights.show()
+                for z in range(n):                 # a whole frame in one call (a Baccarat result)
+                    frame[z] = palette[(2 * z + k) % 7]
+                lights.set_frame(frame, palette[k % 3])
+                lights.show()
         finally:
             heap_unlock()
         for z in range(n):
             for first, last in zones[z][1]:
                 for pixel in range(first, last + 1):
                     reference[pixel] = lights.colours[z]
-        assert bytes(strip.buf) == bytes(reference.buf) and strip.writes >= 1 + 8 * 3
+        assert bytes(strip.buf) == bytes(reference.buf) and strip.writes >= 1 + 8 * 4
     assert heap_lock_catches_allocation()
 
 

@@ -6,7 +6,7 @@
 import json
 
 from firmware.drivers import pixels
-from tests.firmware.expect import cpython_only
+from tests.firmware.expect import cpython_only, raises_match
 from tests.firmware.fakes import NeoStrip
 
 _GAP = 0x55              # what a pixel of no zone holds: no frame may touch it
@@ -164,3 +164,69 @@ def test_a_zone_of_several_runs_is_stored_run_by_run():
     lights.set(0, pixels.RED)                               # zone a: pixels 0-2 and 9-10
     lights.set(2, pixels.BLUE)                              # zone c: pixels 12-15 and 6
     assert lights.show() and buf.stores == 4
+
+
+def test_a_frame_set_in_one_call_is_what_a_set_of_each_zone_makes():
+    # set_frame(frame, background): the colours, the strip's bytes, show()'s answer and the writes are
+    # those of set(zone, frame[zone]) for every zone, whatever came before (set_all, sets, colours not
+    # made at start, a frame as the colours already are).
+    for cls, strip_cls in ((_Filling, NeoStrip), (pixels.ZoneLights, NeoStrip), (pixels.ZoneLights, _PlainStrip)):
+        one = _strip(strip_cls, 20)
+        each = _strip(strip_cls, 20)
+        by_frame = cls(one, 20, _ZONES)
+        by_zone = cls(each, 20, _ZONES)
+        frame = [pixels.OFF] * len(_ZONES)
+        x = 3
+        for k in range(200):
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            if x % 4 == 0:
+                colour = _PALETTE[(x >> 8) % len(_PALETTE)]
+                by_frame.set_all(colour)
+                by_zone.set_all(colour)
+            if x % 3 == 0:
+                zone = (x >> 12) % len(_ZONES)
+                colour = _PALETTE[(x >> 16) % len(_PALETTE)]
+                by_frame.set(zone, colour)
+                by_zone.set(zone, colour)
+            if x % 7 != 0:                                   # else the frame as it was: maybe nothing new
+                for z in range(len(_ZONES)):
+                    x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+                    frame[z] = _PALETTE[(x >> 8) % 3] if x & 0x100000 else _PALETTE[(x >> 12) % len(_PALETTE)]
+            background = _PALETTE[(x >> 20) % 3]
+            by_frame.set_frame(frame, background)
+            for z in range(len(_ZONES)):
+                by_zone.set(z, frame[z])
+            assert by_frame.colours == by_zone.colours == frame, k
+            assert by_frame.show() == by_zone.show(), k
+            assert bytes(one.buf) == bytes(each.buf) == _expected(20, _ZONES, frame), (k, frame)
+            assert one.writes == each.writes, k
+        assert one.writes > 100
+
+
+def test_a_frame_of_another_length_is_refused():
+    lights = _Filling(_strip(NeoStrip, 20), 20, _ZONES)
+    raises_match(ValueError, "a colour per zone: 4, not 3", lights.set_frame, [pixels.OFF] * 3, pixels.OFF)
+    assert lights.colours == [pixels.OFF] * 4
+
+
+@cpython_only   # counts the buffer's slice stores through a bytearray subclass's __setitem__
+def test_a_frame_set_in_one_call_fills_its_background_by_spans_and_stores_only_the_other_zones():
+    # A Baccarat result (every zone changed, most off): set() of each zone stored 12 runs; set_frame with
+    # off as the background stores the span's 4 (as set_all) and the 5 zones lit.
+    with open("boards/pico.json") as f:
+        board = json.loads(f.read())
+    zones = sorted(board["zones"]["baccarat"].items())
+    buf = _CountingBuf(3 * 76)
+    lights = _Filling(NeoStrip(76, buf), 76, zones)
+    lights.set_all(pixels.DIM)
+    for name in ("seat1", "seat2", "seat4", "seat6", "seat7"):
+        lights.set(lights.index(name), pixels.BLUE)
+    lights.show()
+    frame = [pixels.OFF] * len(zones)
+    for name in ("player", "seat1", "seat4", "seat6"):
+        frame[lights.index(name)] = pixels.GREEN
+    frame[lights.index("seat2")] = pixels.WHITE
+    buf.stores = 0
+    lights.set_frame(frame, pixels.OFF)
+    assert lights.show() and buf.stores == 4 + 5
+    assert bytes(buf) == _expected(76, zones, frame)[:3 * 44] + bytes(3 * 32)

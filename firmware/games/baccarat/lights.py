@@ -7,9 +7,9 @@
 #
 # Each zone's colour is set once per render (the zones no rule lights, other_light, off): not the
 # whole strip set off first and then the lit zones again (a set() per zone twice over, on the last
-# card's pass).
+# card's pass). A result's colours go into a frame of every zone, set in one ZoneLights.set_frame().
 from firmware.drivers import pixels
-from firmware.games.baccarat import rules
+from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
 from firmware.games.baccarat.codes import DEALING, SHOE_CLOSED
 from firmware.games.baccarat.payouts import ZONES
 
@@ -20,6 +20,12 @@ class BaccaratLights:
         self.seat_light = [lights.index("seat%d" % seat) for seat in range(1, self.seats + 1)]
         self.other_light = [i for i in range(len(lights.names))       # zones no rule lights: off
                             if i not in self.zone_light and i not in self.seat_light]
+        # The result's frame: a colour per zone, filled and then set in one ZoneLights.set_frame() call
+        # (a set() call a zone, a dozen at a result, was a third of the render); other_light stay off.
+        self._frame = [pixels.OFF] * len(lights.names)
+        # The five zones' places in it when the layout has them all (every board's): the result fills them
+        # in five statements, not a loop deciding each zone's hit (a layout without one takes the loop).
+        self._zone_slots = tuple(self.zone_light) if min(self.zone_light) >= 0 else None
 
     def _render_lights(self):
         if self.showing_result:
@@ -52,30 +58,35 @@ class BaccaratLights:
         return False
 
     def _result_lights(self):
-        # Colours and zone numbers as locals, each seat's zones in one range (a module attribute
-        # lookup per zone and per seat was a third of the render on the last card's pass).
-        lights = self.lights
+        # Every zone's colour into the frame (colours and zone numbers as locals, each seat's zones in one
+        # range), then one set_frame(): off is the frame's background (most zones at a result).
+        frame = self._frame
         off = pixels.OFF
-        for i in self.other_light:
-            lights.set(i, off)
         record = self.record
         win = pixels.GOLD if record.demo else pixels.GREEN
+        zone_light = self.zone_light
         if record.void:
             white = pixels.WHITE
-            for i in self.zone_light:
+            for i in zone_light:
                 if i >= 0:
-                    lights.set(i, white)
+                    frame[i] = white
             self._seats_off()
             return
         result = record.result
         winner = result.winner
-        tie = rules.TIE
-        zone_light = self.zone_light
-        for z in range(len(zone_light)):
-            i = zone_light[z]
-            if i >= 0:
-                hit = winner == z if z <= tie else (result.player_pair if z == 3 else result.banker_pair)
-                lights.set(i, win if hit else off)
+        if self._zone_slots is not None:
+            player, banker, tie, player_pair, banker_pair = self._zone_slots     # (ZONES' order)
+            frame[player] = win if winner == PLAYER else off
+            frame[banker] = win if winner == BANKER else off
+            frame[tie] = win if winner == TIE else off
+            frame[player_pair] = win if result.player_pair else off
+            frame[banker_pair] = win if result.banker_pair else off
+        else:
+            for z in range(len(zone_light)):
+                i = zone_light[z]
+                if i >= 0:
+                    hit = winner == z if z <= TIE else (result.player_pair if z == 3 else result.banker_pair)
+                    frame[i] = win if hit else off
         if not self.has_bets:
             self._seats_off()
             return
@@ -101,10 +112,14 @@ class BaccaratLights:
                     j += 1
                 colour = win if net > 0 else (white if net == 0 else off)
             if i >= 0:
-                lights.set(i, colour)
+                frame[i] = colour
+        self.lights.set_frame(frame, off)
 
     def _seats_off(self):
-        lights = self.lights
+        """The result's frame with every seat off, set."""
+        frame = self._frame
+        off = pixels.OFF
         for i in self.seat_light:
             if i >= 0:
-                lights.set(i, pixels.OFF)
+                frame[i] = off
+        self.lights.set_frame(frame, off)

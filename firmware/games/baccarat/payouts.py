@@ -146,13 +146,15 @@ def settle_nets(settings, result, bets, nets, terms, slots=None, n_slots=0):
     width = len(ZONES)
     cut = -1            # a hand's win: the commission's numerator per unit of `per` (-1: not yet known)
     per = 1
+    type_of = type      # the builtins as locals: their two lookups a bet were half of its amount's check
+    integer = int
     for j in range(j, n_slots):
         i = slots[j]
         amount = bets[i]
         if not amount:
             nets[i] = 0
             continue
-        if type(amount) is not int or amount < 0:
+        if type_of(amount) is not integer or amount < 0:
             _amount(ZONES[i % width], amount)             # raises, as settle_zone would
         kind = terms[i % width]
         # (the outcomes by how often a table meets them: a lost bet, a hand's win, a pair, a tie)
