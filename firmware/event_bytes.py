@@ -15,6 +15,13 @@ def _evidence_handle(kind, a):
             or (kind == FAULT and faults.has_evidence(a)) or (kind == CONSOLE and a == CON_ACT_COMMAND))
 
 
+# The kinds whose b may be an evidence handle (_evidence_handle() tells by a): any other event but a
+# reading or a host hand (a card, a throw, a key, a button, a tick, a lamp: most records) has nothing
+# behind it, told by one bit rather than _evidence_handle()'s call and its seven tests.
+_MAY_HAVE_EVIDENCE = ((1 << SHOE) | (1 << BETS_FAULT) | (1 << DICE_READER_HELLO) | (1 << CONSOLE_ERROR) | (1 << HOST)
+                      | (1 << FAULT) | (1 << CONSOLE))
+
+
 def _ints(values, nonzero=None, lead=0):
     """An array of ints, sparse: its length, then (index, value) of the ones not 0 (a bet reading is
     seats x zones, mostly empty). nonzero: those indexes in order where the caller has them (a
@@ -70,6 +77,8 @@ def behind_into(buf, at, limit, table, kind, a, b):
             pack_into("<Hi", buf, at, i, values[i])
             at += 6
         return end
+    if not (_MAY_HAVE_EVIDENCE >> kind) & 1:
+        return at                                # a card's record, a throw's: nothing behind it
     if kind == HOST and a == HOST_HAND and getattr(table, "host_stacks", None) is not None:
         return -1
     if _evidence_handle(kind, a) and b:

@@ -64,6 +64,7 @@ class TableJournal:
         self.appending = None      # the event whose record is being written (kind, a, b, behind bytes)
         self.ticked = False        # the last event was a tick (a snapshot due goes after one: after())
         self.problem = ""          # why the journal was not used ("": it was, or it was empty)
+        self.tagged = False        # the link store's event set to a journalled event's (after() clears it)
         self._snapshot = None
         self._events = []
         self._load()
@@ -129,8 +130,9 @@ class TableJournal:
     def after(self, ctx, report):
         """After an event and its reports: the recovery at the end of the lamp test; a snapshot at a boundary."""
         table = ctx.table
-        if self.store is not None:
+        if self.tagged:                            # (else it is 0 already: no store call a tick's pass)
             self.store.event = 0                   # reports made outside an event are a boot's own
+            self.tagged = False
         if self.pending:
             if table.state != STARTING and not table.closed_code:   # a table held closed never plays
                 self.recover(ctx, report)
@@ -186,6 +188,7 @@ class TableJournal:
         if self.store is not None:
             self.store.event = self.event_no
             self.store.report = 0
+            self.tagged = True
 
     def unjournalled(self, table, queue):
         """For the simulator after a power cut (hostsim/headless.py): the inputs this run took in but
@@ -275,6 +278,7 @@ class TableJournal:
                 if store is not None:
                     store.event = number
                     store.report = 0
+                    self.tagged = True
                     mark_event, mark_reports = store.mark
                     quiet.skip = (1 << 30) if number < mark_event else (mark_reports if number == mark_event else 0)
                 table.dispatch(kind, a, b)

@@ -189,21 +189,23 @@ class Journal:
             raise ValueError("journal record kind %d not in 1..%d" % (kind, _KIND_MAX))
         if isinstance(payload, str):
             payload = payload.encode()
-        if len(payload) > record.PAYLOAD_MAX:
-            raise ValueError("journal record of %d bytes, at most %d" % (len(payload), record.PAYLOAD_MAX))
+        n = len(payload)
+        if n > record.PAYLOAD_MAX:
+            raise ValueError("journal record of %d bytes, at most %d" % (n, record.PAYLOAD_MAX))
         if self._live is None:
             self.compact(((kind, payload),))    # the first record starts a file
             return
         if self._damaged or self._stale:
             self._repair()
-        if self.used + len(payload) + OVERHEAD > self.capacity:
-            raise self._full(len(payload) + OVERHEAD)
+        if self.used + n + OVERHEAD > self.capacity:
+            raise self._full(n + OVERHEAD)
         gen = (self._gen + 1) & GEN_MASK
         global _scratch
-        if len(payload) + OVERHEAD <= _SCRATCH_SIZE:    # the common record: encoded in a buffer made once
+        if n + OVERHEAD <= _SCRATCH_SIZE:        # the common record: encoded in a buffer made once
             if _scratch is None:
                 _scratch = bytearray(_SCRATCH_SIZE)
-            data = memoryview(_scratch)[:record.encode_into(_scratch, kind, gen, payload)]
+            _scratch[IN_PLACE_HEAD:IN_PLACE_HEAD + n] = payload     # (record.encode_into's work inline:
+            data = memoryview(_scratch)[:record.encode_in_place(_scratch, kind, gen, n, payload)]   # a call less)
         else:
             data = record.encode(kind, gen, payload)
         self._damaged = True                     # until the write is known to be whole

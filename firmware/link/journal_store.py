@@ -220,12 +220,14 @@ class JournalStore:
             self.flush()                               # is never out of RAM; the batch before it first
             at = self._at                              # (or a full one)
         batch = self._batch
-        # ValueError (full, too long) before anything changes; its place: in the batch until flush()
-        # adds where the batch lands in the file (the entry head written past _at is not kept until then).
+        # ValueError (full, too long) before anything changes (the entry head written past _at is not
+        # kept until then). Its place in the file: the batch's record goes at the live file's end
+        # (journal.used, which nothing but flush() moves while a frame is pending), the buffer's byte 0
+        # there: no pass over the batch's frames to place them at flush().
         struct.pack_into(_ENTRY_HEAD, batch, at, boot, seq, event, self.report, 1 if whole else 0, n)
         at += _ENTRY_HEAD_SIZE
         data = memoryview(data)[:n]                    # one view for both copies
-        ram.append(boot, seq, data, n, at)
+        ram.append(boot, seq, data, n, self._journal.used + at)
         batch[at:at + n] = data
         self._at = at + n
         self._pending += 1
@@ -254,13 +256,12 @@ class JournalStore:
             return
         journal = self._journal
         compactions = journal.compactions
+        placed = journal.used                          # where append() placed the batch's frames
         journal.append_in_place(_FRAMES, self._batch, n)
-        pending, self._pending = self._pending, 0
+        self._pending = 0
         self._at = journal_mod.IN_PLACE_HEAD
-        if journal.compactions != compactions:         # repaired first (a torn tail): every frame moved
-            self._locate()
-            return
-        self._ram.placed(pending, journal.used - n - journal_mod.OVERHEAD)   # the buffer's byte 0, in the file
+        if journal.compactions != compactions or journal.used - n - journal_mod.OVERHEAD != placed:
+            self._locate()                             # repaired first (a torn tail): every frame moved
 
     def drop_through(self, boot, seq):
         self.flush()                                   # the DROP record comes after every frame it names
@@ -285,7 +286,9 @@ class JournalStore:
         """Compact to the held frames (but the first `dropping`) when records of `size` bytes would not
         fit, or the file is three quarters full; True if it did (the pending frames are on flash then)."""
         journal = self._journal
-        if journal.nearly_full or journal.room < size:
+        used = journal.used                            # (journal.nearly_full, journal.room inline: two
+        capacity = journal.capacity                    # property calls less a flush)
+        if used * 4 >= capacity * 3 or used + size > capacity:
             self._compact(dropping)
             return True
         return False

@@ -261,15 +261,6 @@ class WindowFrames(_Held):
         return self._view[self._at[(made + i) % window]:self._at[last % window]
                           + self._lens[(self._first + j - 1) % self._capacity]]
 
-    def placed(self, newest, start):
-        """The newest frames' places were in the batch buffer: it now lies from `start` in the file."""
-        offsets = self.offsets
-        capacity = self._capacity
-        slot = (self._first + self._count - newest) % capacity
-        for _ in range(newest):
-            offsets[slot] += start
-            slot = slot + 1 if slot + 1 < capacity else 0
-
     def drop_newest(self):
         if self._count:
             self._count -= 1

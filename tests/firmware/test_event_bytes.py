@@ -129,3 +129,39 @@ def test_bytes_behind_not_built_in_place_are_left_to_behind():
     assert behind_into(buf, 0, 64, table, SHOE, SHOE_HELLO, handle) == -1
     assert behind_into(buf, 0, 64, table, HOST, HOST_ROADS, 0) == 0
     assert buf == bytearray(64)
+
+
+def test_every_kind_s_bytes_built_in_place_agree_with_behind_and_a_card_or_throw_asks_no_evidence_test():
+    # Issue 14: behind_into() tells a card's, a throw's, a key's... record (no evidence handle possible
+    # for its kind) by one bit, without _evidence_handle()'s call; for every event kind, a of the
+    # evidence faults and not, b none, 1 or a live evidence handle, it gives what behind() gives:
+    # `at` (nothing behind), -1 (behind() builds them) or the reading's bytes.
+    from firmware import event_bytes
+    from firmware import events
+    from tests.firmware.expect import count_calls
+    kinds = [getattr(events, name) for name in ("TICK", "BUTTON", "CARD", "CONSOLE", "HOST", "FAULT", "LAMP",
+                                                 "CONSOLE_ERROR", "FAULT_RESTORED", "SHOE", "BETS", "BETS_FAULT",
+                                                 "THROW", "DICE_READER_HELLO", "KEY", "LINK_BACKLOG")]
+    table = _Table(seats=5)
+    table.reading.reading_id = 7
+    table.reading.amounts[2] = 50
+    handle = table.evidence.keep_raw(b"\x01\x02", 2)
+    for kind in kinds:
+        for a in (0, 1, 2, 3, 7, faults.BAD_CARD, faults.DEVICE_FIRST):
+            for b in (0, 1, handle):
+                buf = bytearray(96)
+                end = behind_into(buf, 9, 90, table, kind, a, b)
+                bytes_behind = behind(table, kind, a, b)
+                if end < 0:
+                    assert buf == bytearray(96) and bytes_behind
+                else:
+                    assert bytes(buf[9:end]) == bytes_behind, (kind, a, b)
+    calls, plain = count_calls(event_bytes, "_evidence_handle")
+    try:
+        for kind in (events.TICK, events.BUTTON, events.CARD, events.LAMP, events.THROW, events.KEY):
+            assert behind_into(bytearray(32), 9, 28, table, kind, 1, 1) == 9
+        assert calls[0] == 0
+        assert behind_into(bytearray(32), 0, 28, table, SHOE, SHOE_HELLO, handle) == -1
+        assert calls[0] == 1
+    finally:
+        event_bytes._evidence_handle = plain

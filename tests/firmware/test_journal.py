@@ -367,6 +367,28 @@ def test_an_ordinary_record_is_encoded_in_the_shared_buffer_not_built():
         assert [(k, len(p)) for k, p in Journal(state, "t").records()] == [(1, 5), (2, 40), (3, 490), (4, 600)]
 
 
+
+def test_an_ordinary_record_goes_into_the_shared_buffer_with_no_call_of_encode_into():
+    # Issue 14: Journal.append copies the payload into its buffer and encodes the record around it in
+    # place itself (record.encode_into's work inline: a call less a recall round or a DROP record); the
+    # bytes on flash are record.encode()'s.
+    from tests.firmware.expect import count_calls
+    with ScratchDir() as state:
+        j = Journal(state, "t")
+        j.append(1, b"first")                 # the first record starts the file (a compaction)
+        used = j.used
+        calls, plain = count_calls(record, "encode_into")
+        try:
+            j.append(2, b'{"round": 3}')
+            j.append(3, "text " * 90)
+        finally:
+            record.encode_into = plain
+        assert calls[0] == 0
+        on_flash = _read(state + "/t.0")
+        want = record.encode(2, 2, b'{"round": 3}') + record.encode(3, 3, ("text " * 90).encode())
+        assert on_flash[used:] == want and j.used == len(on_flash)
+        assert [p for _, p in Journal(state, "t").records()][1:] == [b'{"round": 3}', ("text " * 90).encode()]
+
 def test_a_clean_append_makes_no_list_and_record_buffer_is_appends_buffer():
     # An append on a clean journal repairs nothing and drops nothing: it used to make a new (empty)
     # list of stale files every time (issue 14). record_buffer() is the buffer append() encodes in,

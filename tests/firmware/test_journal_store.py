@@ -385,3 +385,35 @@ def test_a_frame_appended_to_the_ram_window_takes_no_call_past_the_store():
             assert store.count() == 0
     finally:
         WindowFrames._new_slot = kept
+
+
+def test_a_pending_frame_knows_its_place_in_the_file_before_the_flush_and_the_flush_walks_no_frame():
+    # Issue 14: a batch's record goes at the live file's end, which nothing but flush() moves while a
+    # frame is pending, so append() gives each frame its place in the file at once; flush() makes no
+    # pass over the batch's frames, nor calls the journal's room/nearly_full properties (its
+    # compaction test reads used and capacity). The places are right: read back from flash.
+    from firmware.link.journal import Journal
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)
+        _put(store, 1, 1, "OPEN", "-")             # no event: on flash at once (the file started)
+        store.event, store.report = 2, 0
+        want = [(1, 1, _frame(1, 1, "OPEN", "-"))]
+        for seq in range(2, 6):
+            payload = '{"event": "x", "n": "%s"}' % ("y" * seq)
+            _put(store, 1, seq, payload=payload)
+            want.append((1, seq, _frame(1, seq, payload=payload)))
+        ram = store._ram
+        before = [ram.offsets[ram.slot_of(i)] for i in range(store.count())]
+        room, nearly_full = Journal.room, Journal.nearly_full
+
+        def refused(journal):
+            raise AssertionError("a property call a flush")
+        Journal.room = Journal.nearly_full = property(refused)
+        try:
+            store.flush()
+        finally:
+            Journal.room, Journal.nearly_full = room, nearly_full
+        assert [ram.offsets[ram.slot_of(i)] for i in range(store.count())] == before
+        store.event = 0
+        assert _held(store) == want                # 3 of them read back from flash at those places
+        assert _held(_store(state)) == want

@@ -189,3 +189,51 @@ def test_a_snapshot_due_goes_at_any_boundary_past_five_eighths_full():
             tj.after(ctx, _report)
         assert used[-1] * 2 >= tj.journal.capacity and used[-1] * 8 < tj.journal.capacity * 5
         assert [kind for kind, _ in tj.journal.records()] == [jn.SNAPSHOT]
+
+
+class _Ctx:
+    def __init__(self, table):
+        self.table = table
+        self.queue = EventQueue(4)
+
+
+class _Store:
+    """The link store's tag as the table journal sets it: each setting of `event` counted."""
+
+    def __init__(self):
+        self.settings = []
+        self._event = 0
+        self.report = 0
+        self.mark = (0, 0)
+
+    @property
+    def event(self):
+        return self._event
+
+    @event.setter
+    def event(self, number):
+        self.settings.append(number)
+        self._event = number
+
+
+def test_a_ticks_pass_sets_no_store_tag_and_a_journalled_events_tag_is_cleared_after_it():
+    # Issue 14: after() clears the link store's event tag only when the table journal set one since the
+    # last after() (a journalled event's record), not after every tick (the store's setter is a call):
+    # the tag is still 0 whenever no journalled event's reports are being stored.
+    with ScratchDir() as state:
+        store = _Store()
+        tj = TableJournal(state, None, store)
+        table = _Table()
+        tj.checkpoint(table)
+        ctx = _Ctx(table)
+        for _ in range(3):
+            assert tj.before(table, TICK, 10, 0)
+            tj.after(ctx, None)
+        assert store.settings == [] and store.event == 0
+        assert tj.before(table, CARD, 7, 1)
+        assert store.event == tj.event_no != 0
+        tj.after(ctx, None)
+        assert store.settings == [tj.event_no, 0] and store.event == 0
+        assert tj.before(table, TICK, 10, 0)
+        tj.after(ctx, None)
+        assert store.settings == [tj.event_no, 0]
