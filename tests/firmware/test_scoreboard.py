@@ -391,6 +391,33 @@ def test_a_draw_reads_the_new_beads_and_entries_in_place():
     assert bufs[0] == bufs[1]
 
 
+def test_a_results_new_derived_marks_are_painted_by_draw_without_a_call_a_road_unless_it_scrolls():
+    # Issue 14: a result adds one mark to a derived road at most; draw() places and paints it itself
+    # (_new_marks only where the road scrolls or a draw skipped results); the picture is a whole redraw's.
+    rnd = _lcg(7)
+    screen = _screen(128, 64)
+    sb = Scoreboard(screen, 128, 64)
+    want_buf = bytearray(len(screen.buffer))
+    want = Scoreboard(framebuf.FrameBuffer(want_buf, 128, 64, framebuf.MONO_VLSB), 128, 64)
+    roads = Roads()
+    sb.draw(roads)
+    calls, plain = count_calls(sb, "_new_marks")
+    painted = scrolled = 0
+    for result in _shoe_results(rnd, 120):
+        before = bytes(roads.n_marks)
+        firsts = bytes(sb._derived_first)
+        roads.add(*result)
+        calls[0] = 0
+        sb.draw(roads)
+        scrolls = sum(1 for i in range(3) if sb._derived_first[i] != firsts[i])
+        assert calls[0] == scrolls, (calls[0], scrolls)
+        painted += sum(roads.n_marks[i] - before[i] for i in range(3)) - scrolls
+        scrolled += scrolls
+        want.draw_all(roads)
+        assert bytes(screen.buffer) == want_buf
+    assert painted > 100 and scrolled > 10 and sb.full_draws == 1
+
+
 def test_the_pair_dots_are_drawn_only_for_a_cell_with_a_pair():
     # A bead or big-road cell without a pair makes no _pairs call (most have none); the picture is
     # still a whole redraw's, pair dots included.

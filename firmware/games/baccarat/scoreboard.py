@@ -92,9 +92,26 @@ class Scoreboard:
         self._new_entries(roads)
         n_marks = roads.n_marks
         done = self._marks
-        for i in range(len(self._derived_layout)):
-            if n_marks[i] != done[i]:
-                self._new_marks(roads, i)
+        firsts = self._derived_first
+        i = 0
+        for layout in self._derived_layout:
+            d = done[i]
+            if n_marks[i] == d + 1:
+                # One new mark (a result adds one at most): placed, and painted here where its road does
+                # not scroll (no call a road; ~a third of a result's draw was the three roads' calls).
+                marks = roads.marks[i]
+                first = layout.add(d == 0 or marks[d] != marks[d - 1], self.derived_columns)
+                if first == firsts[i]:
+                    done[i] = d + 1
+                    if layout.col >= first:             # (a streak may start left of a long tail's end)
+                        c.rect(i * self.strip_width + (layout.col - first) * _MARK_CELL,
+                               self.derived_y + layout.row * _MARK_CELL, _MARK_CELL - 1, _MARK_CELL - 1, 1,
+                               marks[d] == RED)
+                else:
+                    self._new_marks(roads, i, True)
+            elif n_marks[i] != d:
+                self._new_marks(roads, i, False)
+            i += 1
 
     def draw_all(self, roads):
         """The whole picture, whatever the canvas held."""
@@ -265,30 +282,21 @@ class Scoreboard:
         y = self.derived_y + row * _MARK_CELL
         self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.marks[index][k] == RED)
 
-    def _new_marks(self, roads, index):
+    def _new_marks(self, roads, index, placed):
+        """The road's marks since the last draw (draw() paints one new mark where its road does not scroll);
+        placed: its one new mark is placed in the road's Layout already (by draw(): the road scrolls)."""
         n = roads.n_marks[index]
         done = self._marks[index]
         layout = self._derived_layout[index]
         marks = roads.marks[index]
-        if n == done + 1:
-            # One new mark (a result adds one at most), the road not scrolling: placed and painted as
-            # below, without the cell buffers and their loops.
-            first = layout.add(done == 0 or marks[done] != marks[done - 1], self.derived_columns)
-            if first == self._derived_first[index]:
-                self._marks[index] = n
-                if layout.col >= first:             # (a streak may start left of a long tail's end)
-                    self.canvas.rect(index * self.strip_width + (layout.col - first) * _MARK_CELL,
-                                     self.derived_y + layout.row * _MARK_CELL, _MARK_CELL - 1, _MARK_CELL - 1, 1,
-                                     marks[done] == RED)
-                return
-            self._cols[0] = layout.col              # a scroll: the way below, this cell placed
-            self._rows[0] = layout.row
-            placed = n
-        else:
-            placed = done
         cols = self._cols
         rows = self._rows
-        for k in range(placed, n):
+        start = done
+        if placed:
+            cols[0] = layout.col                    # the way below, this cell placed
+            rows[0] = layout.row
+            start = n
+        for k in range(start, n):
             layout.add(k == 0 or marks[k] != marks[k - 1])
             cols[k - done] = layout.col
             rows[k - done] = layout.row
