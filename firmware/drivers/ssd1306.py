@@ -34,6 +34,10 @@ _SET_PRECHARGE = const(0xD9)
 _SET_VCOM_DESEL = const(0xDB)
 _SET_CHARGE_PUMP = const(0x8D)       # + 0x14 on, 0x10 off
 
+# scroll_part()'s views of its scratch page kept at most (the scoreboard moves 3 widths of part: bead
+# plate, big road, a derived road's strip, each by one column a result).
+_VIEWS = const(6)
+
 # I2C control bytes: Co = 0 (no more control bytes), D/C# says what the rest of the transaction is.
 _CONTROL_COMMANDS = const(0x00)
 _CONTROL_DATA = const(0x40)
@@ -65,8 +69,9 @@ class SSD1306(framebuf.FrameBuffer):
                                   _SET_PAGE_ADDR, 0, self.pages - 1))
         self._cmd1 = bytearray((_CONTROL_COMMANDS, 0))
         self._cmd2 = bytearray((_CONTROL_COMMANDS, 0, 0))
-        self._scratch = None        # scroll_part()'s page (8 rows) of pixels, as bytes and as a FrameBuffer:
-        self._page = None           # made at the first scroll (a display nothing scrolls on keeps none)
+        self._scratch = None        # scroll_part()'s page (8 rows) of pixels, as bytes, and as FrameBuffers of
+        self._pages = None          # its first n columns by n (the width a part moves): made at the first
+                                    # scroll (a display nothing scrolls on keeps none)
         self.transmits = 0          # I2C transactions sent (for tests and stats)
         self.init_display()
 
@@ -125,9 +130,9 @@ class SSD1306(framebuf.FrameBuffer):
         n = x1 - x0 - d
         buf = self.buffer
         width = self.width
-        if self._page is None:
+        if self._pages is None:
             self._scratch = memoryview(bytearray(width))
-            self._page = framebuf.FrameBuffer(self._scratch, width, 8, framebuf.MONO_VLSB)
+            self._pages = {}
         scratch = self._scratch
         for page in range(y0 >> 3, (y1 + 7) >> 3):
             top = page << 3
@@ -142,13 +147,20 @@ class SSD1306(framebuf.FrameBuffer):
 
     def _merge_page(self, base, top, x0, x1, d, y0, y1):
         """scroll_part() in a page it shares with rows outside the part: the source columns into the scratch
-        page, its other rows and columns cleared there, the part's rows cleared in the picture, then the
-        scratch blitted over them with key 0 (its set pixels only), all in C (a Python loop merging the bytes
-        a column took ~1 us a column: a scroll of the scoreboard's big road ~0.1 ms)."""
+        page, its other rows cleared there, the part's rows cleared in the picture, then the scratch's first n
+        columns blitted over them with key 0 (their set pixels only), all in C (a Python loop merging the bytes
+        a column took ~1 us a column: a scroll of the scoreboard's big road ~0.1 ms). The blit is of a view n
+        columns wide (kept by n: a part moves by the same n each time), not of the whole page: a blit walks
+        every pixel of its source (128 columns: ~7 us in the VM, 36: ~2.5)."""
         n = x1 - x0 - d
-        page = self._page
+        pages = self._pages
+        page = pages.get(n)
+        if page is None:
+            if len(pages) >= _VIEWS:
+                pages.clear()                           # (a caller moving parts by many widths: kept bounded)
+            page = framebuf.FrameBuffer(self._scratch, n, 8, framebuf.MONO_VLSB, self.width)
+            pages[n] = page
         self._scratch[:n] = self.buffer[base + d:base + d + n]
-        page.fill_rect(n, 0, self.width - n, 8, 0)
         r0 = y0 - top if y0 > top else 0
         r1 = y1 - top if y1 < top + 8 else 8
         if r0:
