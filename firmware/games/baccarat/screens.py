@@ -96,21 +96,28 @@ def _winner_text(record):
     return text
 
 
-# The round's two heads, made together at its first draw: "ROUND <n>[ DEMO]" (the dealer display while
+# A round's two heads, made together at its first draw: "ROUND <n>[ DEMO]" (the dealer display while
 # it is dealt, the result display after it) and "BETS OPEN R<n + 1>" (the dealer display once it is
 # settled): the pass that shows the round's result builds neither (the head of every display changes
-# in that pass). [number, demo, "ROUND ...", "BETS OPEN R..."]; -1: none made yet.
-_HEADS = [-1, False, "", ""]
+# in that pass). [number, demo, "ROUND ...", "BETS OPEN R..."] of the last round made, then of the
+# one before (the result display shows that one while the next is dealt); -1: none.
+_HEADS = [[-1, False, "", ""], [-1, False, "", ""]]
 
 
 def _heads(number, demo):
-    heads = _HEADS
-    if heads[0] != number or heads[1] != demo:
-        heads[2] = "ROUND %d%s" % (number, " DEMO" if demo else "")
-        heads[3] = "BETS OPEN R%d" % (number + 1)
-        heads[0] = number
-        heads[1] = demo
-    return heads
+    heads = _HEADS[0]
+    if heads[0] == number and heads[1] == demo:
+        return heads
+    before = _HEADS[1]
+    if before[0] == number and before[1] == demo:
+        return before
+    before[2] = "ROUND %d%s" % (number, " DEMO" if demo else "")     # the older entry made the newest
+    before[3] = "BETS OPEN R%d" % (number + 1)
+    before[0] = number
+    before[1] = demo
+    _HEADS[0] = before
+    _HEADS[1] = heads
+    return before
 
 
 def _alarm_lines(table):
@@ -138,7 +145,7 @@ def dealer_lines(table, config, button_names):
                 _hand_line("B", rnd.banker)]
     if state == BETTING:
         # Bets open; the last result stays until the next round starts.
-        heads = _HEADS                  # (the round's: made at its first draw, whatever its demo flag)
+        heads = _HEADS[0]               # (the round's: made at its first draw, whatever its demo flag)
         head = heads[3] if heads[0] == shoe.rounds else _heads(shoe.rounds, shoe.round_demo)[3]
         if table.settings.burn_each_round and not table.burned_this_round:
             head = "BURN, THEN R%d" % (shoe.rounds + 1)
