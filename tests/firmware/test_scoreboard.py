@@ -418,6 +418,31 @@ def test_a_results_new_derived_marks_are_painted_by_draw_without_a_call_a_road_u
     assert painted > 100 and scrolled > 10 and sb.full_draws == 1
 
 
+def test_a_results_new_big_road_entry_is_placed_and_painted_without_the_cell_buffers_unless_it_scrolls():
+    # Issue 14: a result adds one big-road entry at most: placed in the road's Layout and painted at
+    # once, the cell buffers (for draws that skipped results, or a scroll) left as they were.
+    rnd = _lcg(11)
+    screen = _screen(128, 64)
+    sb = Scoreboard(screen, 128, 64)
+    want_buf = bytearray(len(screen.buffer))
+    want = Scoreboard(framebuf.FrameBuffer(want_buf, 128, 64, framebuf.MONO_VLSB), 128, 64)
+    roads = Roads()
+    sb.draw(roads)
+    quiet = 0
+    for result in _shoe_results(rnd, 120):
+        roads.add(*result)
+        first = (sb._bead_first, sb._big_first, bytes(sb._derived_first))
+        for k in range(len(sb._cols)):
+            sb._cols[k] = 0xEE
+        sb.draw(roads)
+        if first == (sb._bead_first, sb._big_first, bytes(sb._derived_first)):
+            assert all(c == 0xEE for c in sb._cols)
+            quiet += result[0] != T
+        want.draw_all(roads)
+        assert bytes(screen.buffer) == want_buf
+    assert quiet > 30 and sb.full_draws == 1
+
+
 def test_the_pair_dots_are_drawn_only_for_a_cell_with_a_pair():
     # A bead or big-road cell without a pair makes no _pairs call (most have none); the picture is
     # still a whole redraw's, pair dots included.

@@ -243,7 +243,20 @@ class Scoreboard:
         cols = self._cols
         rows = self._rows
         visible = self.big_columns
-        for k in range(done, n):                        # the new cells, as place_into() puts them
+        start = done
+        if n == done + 1:
+            # One new entry (a result adds one at most): placed, and painted here where the road does not
+            # scroll (no buffer, no loop); where it scrolls, the way below with this cell placed.
+            first = big.add(done == 0 or entries[done] & 3 != entries[done - 1] & 3, visible)
+            if first == old:
+                self._entries = n
+                if big.col >= first:
+                    self._big_cell(roads, done, big.col - first, big.row)
+                return
+            cols[0] = big.col
+            rows[0] = big.row
+            start = n
+        for k in range(start, n):                       # the new cells, as place_into() puts them
             first = big.add(k == 0 or entries[k] & 3 != entries[k - 1] & 3, visible)
             cols[k - done] = big.col
             rows[k - done] = big.row
