@@ -122,7 +122,7 @@ class SSD1306(framebuf.FrameBuffer):
     def scroll_part(self, x0, x1, y0, y1, d):
         """Move the part x0 <= x < x1, y0 <= y < y1 of the picture d pixels to the left in the RAM image,
         blank on its right; the rest of the picture stays. A page (8 rows) the part fills is moved as whole
-        bytes (two copies in C), one it shares with rows outside it by framebuf calls (_merge_page).
+        bytes (one copy in C), one it shares with rows outside it by framebuf calls (_merge_page).
         False, the part left blank, where d takes all of it (the caller paints it again)."""
         if d >= x1 - x0:
             self.fill_rect(x0, y0, x1 - x0, y1 - y0, 0)
@@ -130,16 +130,14 @@ class SSD1306(framebuf.FrameBuffer):
         n = x1 - x0 - d
         buf = self.buffer
         width = self.width
-        if self._pages is None:
-            self._scratch = memoryview(bytearray(width))
-            self._pages = {}
-        scratch = self._scratch
         for page in range(y0 >> 3, (y1 + 7) >> 3):
             top = page << 3
             base = page * width + x0
-            if top >= y0 and top + 8 <= y1:             # whole bytes (no overlap: through the scratch)
-                scratch[:n] = buf[base + d:base + d + n]
-                buf[base:base + n] = scratch[:n]
+            if top >= y0 and top + 8 <= y1:
+                # whole bytes, moved left within the page's row of bytes by one slice store (MicroPython's
+                # and CPython's slice stores copy overlapping bytes as memmove does; a copy through the
+                # scratch was two stores and two views more)
+                buf[base:base + n] = buf[base + d:base + d + n]
             else:
                 self._merge_page(base, top, x0, x1, d, y0, y1)
         self.fill_rect(x1 - d, y0, d, y1 - y0, 0)
@@ -154,6 +152,9 @@ class SSD1306(framebuf.FrameBuffer):
         every pixel of its source (128 columns: ~7 us in the VM, 36: ~2.5)."""
         n = x1 - x0 - d
         pages = self._pages
+        if pages is None:
+            self._scratch = memoryview(bytearray(self.width))
+            self._pages = pages = {}
         page = pages.get(n)
         if page is None:
             if len(pages) >= _VIEWS:

@@ -162,6 +162,22 @@ def test_scroll_part_moves_only_the_part_left_and_blanks_its_right():
                 assert oled.pixel(x, y) == want, (x0, x1, y0, y1, d, x, y)
 
 
+def test_a_part_of_whole_pages_moves_by_one_slice_store_a_page_without_the_scratch():
+    # Issue 14: a page the part fills moves within itself (one slice store: overlapping bytes copied as
+    # memmove does, on both runtimes), not through the scratch page, which a shared page alone needs.
+    oled = SSD1306(FakeI2C(record=False))
+    for x0, x1, y0, y1, d in ((0, 128, 0, 64, 1), (16, 100, 8, 40, 3), (32, 127, 8, 32, 5)):
+        _pattern(oled)
+        before = [[oled.pixel(x, y) for x in range(128)] for y in range(64)]
+        assert oled.scroll_part(x0, x1, y0, y1, d) is True
+        assert oled._scratch is None and oled._pages is None
+        for y in range(64):
+            for x in range(128):
+                inside = x0 <= x < x1 and y0 <= y < y1
+                want = before[y][x + d] if inside and x < x1 - d else (0 if inside else before[y][x])
+                assert oled.pixel(x, y) == want, (x0, x1, y0, y1, d, x, y)
+
+
 def test_scroll_part_by_the_whole_part_blanks_it_and_says_so():
     # d as wide as the part: nothing left to move; the part is cleared and the caller paints it again.
     oled = SSD1306(FakeI2C(record=False))
