@@ -122,7 +122,7 @@ class SSD1306(framebuf.FrameBuffer):
     def scroll_part(self, x0, x1, y0, y1, d):
         """Move the part x0 <= x < x1, y0 <= y < y1 of the picture d pixels to the left in the RAM image,
         blank on its right; the rest of the picture stays. A page (8 rows) the part fills is moved as whole
-        bytes (one copy in C), one it shares with rows outside it by framebuf calls (_merge_page).
+        bytes (one copy in C), one it shares with rows outside it by framebuf calls.
         False, the part left blank, where d takes all of it (the caller paints it again)."""
         if d >= x1 - x0:
             self.fill_rect(x0, y0, x1 - x0, y1 - y0, 0)
@@ -138,38 +138,34 @@ class SSD1306(framebuf.FrameBuffer):
                 # and CPython's slice stores copy overlapping bytes as memmove does; a copy through the
                 # scratch was two stores and two views more)
                 buf[base:base + n] = buf[base + d:base + d + n]
-            else:
-                self._merge_page(base, top, x0, x1, d, y0, y1)
+                continue
+            # A page shared with rows outside the part (in line: a call a scroll less): the source columns
+            # into the scratch page, its other rows cleared there, the part's rows cleared in the picture,
+            # then the scratch's first n columns blitted over them with key 0 (their set pixels only), all
+            # in C (a Python loop merging the bytes a column took ~1 us a column). The blit is of a view n
+            # columns wide (kept by n: a part moves by the same n each time), not of the whole page: a
+            # blit walks every pixel of its source (128 columns: ~7 us in the VM, 36: ~2.5).
+            views = self._pages
+            if views is None:
+                self._scratch = memoryview(bytearray(width))
+                self._pages = views = {}
+            view = views.get(n)
+            if view is None:
+                if len(views) >= _VIEWS:
+                    views.clear()                       # (a caller moving parts by many widths: kept bounded)
+                view = framebuf.FrameBuffer(self._scratch, n, 8, framebuf.MONO_VLSB, width)
+                views[n] = view
+            self._scratch[:n] = buf[base + d:base + d + n]
+            r0 = y0 - top if y0 > top else 0
+            r1 = y1 - top if y1 < top + 8 else 8
+            if r0:
+                view.fill_rect(0, 0, n, r0, 0)
+            if r1 < 8:
+                view.fill_rect(0, r1, n, 8 - r1, 0)
+            self.fill_rect(x0, top + r0, x1 - x0, r1 - r0, 0)
+            self.blit(view, x0, top, 0)
         self.fill_rect(x1 - d, y0, d, y1 - y0, 0)
         return True
-
-    def _merge_page(self, base, top, x0, x1, d, y0, y1):
-        """scroll_part() in a page it shares with rows outside the part: the source columns into the scratch
-        page, its other rows cleared there, the part's rows cleared in the picture, then the scratch's first n
-        columns blitted over them with key 0 (their set pixels only), all in C (a Python loop merging the bytes
-        a column took ~1 us a column: a scroll of the scoreboard's big road ~0.1 ms). The blit is of a view n
-        columns wide (kept by n: a part moves by the same n each time), not of the whole page: a blit walks
-        every pixel of its source (128 columns: ~7 us in the VM, 36: ~2.5)."""
-        n = x1 - x0 - d
-        pages = self._pages
-        if pages is None:
-            self._scratch = memoryview(bytearray(self.width))
-            self._pages = pages = {}
-        page = pages.get(n)
-        if page is None:
-            if len(pages) >= _VIEWS:
-                pages.clear()                           # (a caller moving parts by many widths: kept bounded)
-            page = framebuf.FrameBuffer(self._scratch, n, 8, framebuf.MONO_VLSB, self.width)
-            pages[n] = page
-        self._scratch[:n] = self.buffer[base + d:base + d + n]
-        r0 = y0 - top if y0 > top else 0
-        r1 = y1 - top if y1 < top + 8 else 8
-        if r0:
-            page.fill_rect(0, 0, n, r0, 0)
-        if r1 < 8:
-            page.fill_rect(0, r1, n, 8 - r1, 0)
-        self.fill_rect(x0, top + r0, x1 - x0, r1 - r0, 0)
-        self.blit(page, x0, top, 0)
 
     def poweroff(self):
         self.command(_SET_DISP)

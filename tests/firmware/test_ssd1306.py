@@ -2,7 +2,7 @@
 from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
 from firmware.drivers import ssd1306
 from firmware.drivers.ssd1306 import SSD1306
-from tests.firmware.expect import raises, raises_match
+from tests.firmware.expect import count_calls, raises, raises_match
 
 ENODEV = 19
 
@@ -176,6 +176,20 @@ def test_a_part_of_whole_pages_moves_by_one_slice_store_a_page_without_the_scrat
                 inside = x0 <= x < x1 and y0 <= y < y1
                 want = before[y][x + d] if inside and x < x1 - d else (0 if inside else before[y][x])
                 assert oled.pixel(x, y) == want, (x0, x1, y0, y1, d, x, y)
+
+
+def test_a_scroll_with_a_shared_page_calls_none_of_the_drivers_own_helpers():
+    # Issue 14: the shared page's merge is in scroll_part() itself (a call a scroll less: the
+    # scoreboard's last card makes up to four scrolls); only framebuf's C methods are called.
+    oled = SSD1306(FakeI2C(record=False))
+    _pattern(oled)
+    import framebuf
+    helpers = [name for name in dir(SSD1306) if name.startswith("_") and not name.startswith("__")
+               and callable(getattr(SSD1306, name)) and not hasattr(framebuf.FrameBuffer, name)]
+    assert "_transmit" in helpers                           # (the list is the driver's own methods)
+    counted = [count_calls(oled, name)[0] for name in helpers]
+    assert oled.scroll_part(0, 40, 39, 64, 4) and oled.scroll_part(32, 128, 8, 38, 5)
+    assert [calls[0] for calls in counted] == [0] * len(helpers), helpers
 
 
 def test_scroll_part_by_the_whole_part_blanks_it_and_says_so():
