@@ -97,20 +97,27 @@ class Scoreboard:
         for layout in self._derived_layout:
             d = done[i]
             if n_marks[i] == d + 1:
-                # One new mark (a result adds one at most): placed, and painted here where its road does
-                # not scroll (no call a road; ~a third of a result's draw was the three roads' calls).
+                # One new mark (a result adds one at most): placed, its road moved a column where it scrolls,
+                # and painted, all here (no call a road; ~a third of a result's draw was the roads' calls, and
+                # late in a shoe each road scrolls about every other result).
                 marks = roads.marks[i]
                 first = layout.add(d == 0 or marks[d] != marks[d - 1], self.derived_columns)
-                if first == firsts[i]:
-                    done[i] = d + 1
-                    if layout.col >= first:             # (a streak may start left of a long tail's end)
-                        c.rect(i * self.strip_width + (layout.col - first) * _MARK_CELL,
-                               self.derived_y + layout.row * _MARK_CELL, _MARK_CELL - 1, _MARK_CELL - 1, 1,
-                               marks[d] == RED)
-                else:
-                    self._new_marks(roads, i, True)
+                done[i] = d + 1
+                old = firsts[i]
+                if first != old:
+                    firsts[i] = first
+                    x0 = i * self.strip_width
+                    if not self._scroll(x0, x0 + self.strip_width - _GAP, self.derived_y, self.height,
+                                        (first - old) * _MARK_CELL):
+                        self._derived(roads, i)         # scrolled out of sight: painted again
+                        i += 1
+                        continue
+                if layout.col >= first:                 # (a streak may start left of a long tail's end)
+                    c.rect(i * self.strip_width + (layout.col - first) * _MARK_CELL,
+                           self.derived_y + layout.row * _MARK_CELL, _MARK_CELL - 1, _MARK_CELL - 1, 1,
+                           marks[d] == RED)
             elif n_marks[i] != d:
-                self._new_marks(roads, i, False)
+                self._new_marks(roads, i)               # several (draws that skipped results)
             i += 1
 
     def draw_all(self, roads):
@@ -295,21 +302,15 @@ class Scoreboard:
         y = self.derived_y + row * _MARK_CELL
         self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.marks[index][k] == RED)
 
-    def _new_marks(self, roads, index, placed):
-        """The road's marks since the last draw (draw() paints one new mark where its road does not scroll);
-        placed: its one new mark is placed in the road's Layout already (by draw(): the road scrolls)."""
+    def _new_marks(self, roads, index):
+        """The road's marks since the last draw where they are more than one (draw() places and paints one)."""
         n = roads.n_marks[index]
         done = self._marks[index]
         layout = self._derived_layout[index]
         marks = roads.marks[index]
         cols = self._cols
         rows = self._rows
-        start = done
-        if placed:
-            cols[0] = layout.col                    # the way below, this cell placed
-            rows[0] = layout.row
-            start = n
-        for k in range(start, n):
+        for k in range(done, n):
             layout.add(k == 0 or marks[k] != marks[k - 1])
             cols[k - done] = layout.col
             rows[k - done] = layout.row
