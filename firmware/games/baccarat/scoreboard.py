@@ -247,34 +247,32 @@ class Scoreboard:
         if n == done:
             return
         entries = roads.entries
-        cols = self._cols
-        rows = self._rows
-        visible = self.big_columns
-        start = done
-        if n == done + 1:
-            # One new entry (a result adds one at most): placed, and painted here where the road does not
-            # scroll (no buffer, no loop); where it scrolls, the way below with this cell placed.
-            first = big.add(done == 0 or entries[done] & 3 != entries[done - 1] & 3, visible)
-            if first == old:
-                self._entries = n
-                if big.col >= first:
-                    self._big_cell(roads, done, big.col - first, big.row)
-                return
-            cols[0] = big.col
-            rows[0] = big.row
-            start = n
-        for k in range(start, n):                       # the new cells, as place_into() puts them
-            first = big.add(k == 0 or entries[k] & 3 != entries[k - 1] & 3, visible)
-            cols[k - done] = big.col
-            rows[k - done] = big.row
+        one = n == done + 1
+        if one:
+            # One new entry (a result adds one at most): placed, its road moved a column where it scrolls,
+            # and painted, without the cell buffers and their loops.
+            first = big.add(done == 0 or entries[done] & 3 != entries[done - 1] & 3, self.big_columns)
+        else:
+            cols = self._cols
+            rows = self._rows
+            visible = self.big_columns
+            for k in range(done, n):                    # the new cells, as place_into() puts them
+                first = big.add(k == 0 or entries[k] & 3 != entries[k - 1] & 3, visible)
+                cols[k - done] = big.col
+                rows[k - done] = big.row
         self._entries = n
-        self._big_first = first
-        if first != old and not self._scroll(self.big_x, self.width, self.road_y, self.road_y + ROWS * self.cell,
-                                             (first - old) * self.cell):
-            self._big_road(roads)                       # scrolled out of sight: painted again
+        if first != old:
+            self._big_first = first
+            if not self._scroll(self.big_x, self.width, self.road_y, self.road_y + ROWS * self.cell,
+                                (first - old) * self.cell):
+                self._big_road(roads)                   # scrolled out of sight: painted again
+                return
+        if one:
+            if big.col >= first:                        # a streak may start left of a long tail's end
+                self._big_cell(roads, done, big.col - first, big.row)
             return
         for k in range(done, n):
-            if cols[k - done] >= first:                 # a streak may start left of a long tail's end
+            if cols[k - done] >= first:
                 self._big_cell(roads, k, cols[k - done] - first, rows[k - done])
 
     # derived roads: runs of one colour down a column, laid out like the big road
