@@ -38,14 +38,15 @@ def wrap(obj, name, label):
         r = f(*args)
         ACC[label] += now() - t0
         return r
+    own = type(obj) is type(gc) or not hasattr(type(obj), name)    # a module's or an instance's own
     setattr(obj, name, timed)
-    WRAPPED.append((obj, name, f))
+    WRAPPED.append((obj, name, f, own))
 
 
 def unwrap():
-    for obj, name, f in WRAPPED:
-        if type(obj) is type(gc):
-            setattr(obj, name, f)        # a module's own function
+    for obj, name, f, own in WRAPPED:
+        if own:
+            setattr(obj, name, f)        # a module's function, an instance's own attribute (scoreboard._scroll)
         else:
             delattr(obj, name)           # an instance: its class's method shows again
     WRAPPED[:] = []

@@ -632,6 +632,36 @@ def test_the_winner_line_is_made_once_for_both_displays_of_a_round():
     assert screens._winner_text(fresh) == "PLAYER WINS 9-5" and made == []
 
 
+def test_a_rounds_heads_are_made_at_its_first_draw_not_in_the_pass_that_shows_its_result():
+    # Issue 14: the pass of a round's last card redraws both displays, each with a new head: the
+    # result display's "ROUND <n>" is the dealer's while it was dealt, and the dealer's next
+    # "BETS OPEN R<n + 1>" was made beside it (the same strings, not made again then). The displays
+    # are drawn as the main loop draws them: the dealer's, then the result display's (the round
+    # before's while this one is dealt).
+    rig = Rig(demo_rounds=1)
+    rig.new_shoe()
+    rounds = ((" DEMO", "9h 5d Kc Qs", 1), ("", "4c 2d 3h Ah 9s", 2), ("", "2c 4h 3d 8s 6h Td", 3))
+    for demo, codes, number in rounds:
+        dealing = None
+        for code in codes.split()[:-1]:
+            rig.card(code)
+            head = screens.dealer_lines(rig.table, CONFIG, [])[0]
+            assert head == "ROUND %d%s" % (number, demo) and (dealing is None or head is dealing)
+            dealing = head
+            if number > 1:                              # the round before's result
+                before = "ROUND %d%s" % (number - 1, rounds[number - 2][0])
+                assert screens.result_lines(rig.table, CONFIG, [])[0] == before
+        betting = [h[3] for h in screens._HEADS if h[0] == number and h[1] == (demo != "")]
+        assert betting == ["BETS OPEN R%d" % (number + 1)]
+        rig.card(codes.split()[-1])                     # the last card: the result
+        assert rig.table.record.number == number and rig.table.record.demo == (demo != "")
+        assert screens.dealer_lines(rig.table, CONFIG, [])[0] is betting[0]
+        assert screens.result_lines(rig.table, CONFIG, [])[0] is dealing
+    rig.bets({1: {"banker": 100}})
+    assert screens.dealer_lines(rig.table, CONFIG, [])[0] == "BETS OPEN R4"
+    assert screens.result_lines(rig.table, CONFIG, [])[0] == "ROUND 3"
+
+
 def test_a_tick_while_betting_or_dealing_goes_to_the_clocks_with_no_other_event_test_before_it():
     # Issue 14: every pass dispatches a TICK; in BETTING and DEALING it goes first to the time since the
     # last card (the art. 10 double pull's) and the table's clock, not through the shoe's, the readings'

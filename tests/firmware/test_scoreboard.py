@@ -391,6 +391,63 @@ def test_a_draw_reads_the_new_beads_and_entries_in_place():
     assert bufs[0] == bufs[1]
 
 
+def test_a_results_new_derived_marks_are_painted_by_draw_without_a_call_a_road_scrolling_or_not():
+    # Issue 14: a result adds one mark to a derived road at most; draw() places it, moves the road a
+    # column where it scrolls and paints it, itself (_new_marks only where draws skipped results); the
+    # picture is a whole redraw's.
+    rnd = _lcg(7)
+    screen = _screen(128, 64)
+    sb = Scoreboard(screen, 128, 64)
+    want_buf = bytearray(len(screen.buffer))
+    want = Scoreboard(framebuf.FrameBuffer(want_buf, 128, 64, framebuf.MONO_VLSB), 128, 64)
+    roads = Roads()
+    sb.draw(roads)
+    calls, plain = count_calls(sb, "_new_marks")
+    painted = scrolled = 0
+    for result in _shoe_results(rnd, 120):
+        before = bytes(roads.n_marks)
+        firsts = bytes(sb._derived_first)
+        roads.add(*result)
+        sb.draw(roads)
+        assert calls[0] == 0
+        painted += sum(roads.n_marks[i] - before[i] for i in range(3))
+        scrolled += sum(1 for i in range(3) if sb._derived_first[i] != firsts[i])
+        want.draw_all(roads)
+        assert bytes(screen.buffer) == want_buf
+    assert painted > 100 and scrolled > 10 and sb.full_draws == 1
+    roads.add(B)                                            # draws that skip results: _new_marks
+    roads.add(P)
+    sb.draw(roads)
+    want.draw_all(roads)
+    assert calls[0] > 0 and bytes(screen.buffer) == want_buf
+
+
+def test_a_results_new_big_road_entry_is_placed_and_painted_without_the_cell_buffers_scrolling_or_not():
+    # Issue 14: a result adds one big-road entry at most: placed in the road's Layout, the road moved a
+    # column where it scrolls, and the cell painted, the cell buffers (for draws that skipped results)
+    # left as they were; the picture is a whole redraw's.
+    rnd = _lcg(11)
+    screen = _screen(128, 64)
+    sb = Scoreboard(screen, 128, 64)
+    want_buf = bytearray(len(screen.buffer))
+    want = Scoreboard(framebuf.FrameBuffer(want_buf, 128, 64, framebuf.MONO_VLSB), 128, 64)
+    roads = Roads()
+    sb.draw(roads)
+    entries = scrolled = 0
+    for result in _shoe_results(rnd, 120):
+        roads.add(*result)
+        first = sb._big_first
+        for k in range(len(sb._cols)):
+            sb._cols[k] = 0xEE
+        sb.draw(roads)
+        assert all(c == 0xEE for c in sb._cols)
+        entries += result[0] != T
+        scrolled += sb._big_first != first
+        want.draw_all(roads)
+        assert bytes(screen.buffer) == want_buf
+    assert entries > 60 and scrolled > 5 and sb.full_draws == 1
+
+
 def test_the_pair_dots_are_drawn_only_for_a_cell_with_a_pair():
     # A bead or big-road cell without a pair makes no _pairs call (most have none); the picture is
     # still a whole redraw's, pair dots included.
@@ -459,7 +516,7 @@ def test_a_scroll_moves_the_rows_of_a_shared_page_by_framebuf_calls():
         sb.draw(roads)
         if first != (sb._bead_first, sb._big_first, bytes(sb._derived_first)):
             scrolled += 1
-            assert blits and all(page is screen._page for page in blits)
+            assert blits and all(page in screen._pages.values() for page in blits)
         want.draw_all(roads)
         assert bytes(buf) == want_buf
     assert scrolled > 10 and sb.full_draws == 1

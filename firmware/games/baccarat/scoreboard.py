@@ -92,9 +92,33 @@ class Scoreboard:
         self._new_entries(roads)
         n_marks = roads.n_marks
         done = self._marks
-        for i in range(len(self._derived_layout)):
-            if n_marks[i] != done[i]:
-                self._new_marks(roads, i)
+        firsts = self._derived_first
+        i = 0
+        for layout in self._derived_layout:
+            d = done[i]
+            if n_marks[i] == d + 1:
+                # One new mark (a result adds one at most): placed, its road moved a column where it scrolls,
+                # and painted, all here (no call a road; ~a third of a result's draw was the roads' calls, and
+                # late in a shoe each road scrolls about every other result).
+                marks = roads.marks[i]
+                first = layout.add(d == 0 or marks[d] != marks[d - 1], self.derived_columns)
+                done[i] = d + 1
+                old = firsts[i]
+                if first != old:
+                    firsts[i] = first
+                    x0 = i * self.strip_width
+                    if not self._scroll(x0, x0 + self.strip_width - _GAP, self.derived_y, self.height,
+                                        (first - old) * _MARK_CELL):
+                        self._derived(roads, i)         # scrolled out of sight: painted again
+                        i += 1
+                        continue
+                if layout.col >= first:                 # (a streak may start left of a long tail's end)
+                    c.rect(i * self.strip_width + (layout.col - first) * _MARK_CELL,
+                           self.derived_y + layout.row * _MARK_CELL, _MARK_CELL - 1, _MARK_CELL - 1, 1,
+                           marks[d] == RED)
+            elif n_marks[i] != d:
+                self._new_marks(roads, i)               # several (draws that skipped results)
+            i += 1
 
     def draw_all(self, roads):
         """The whole picture, whatever the canvas held."""
@@ -223,21 +247,32 @@ class Scoreboard:
         if n == done:
             return
         entries = roads.entries
-        cols = self._cols
-        rows = self._rows
-        visible = self.big_columns
-        for k in range(done, n):                        # the new cells, as place_into() puts them
-            first = big.add(k == 0 or entries[k] & 3 != entries[k - 1] & 3, visible)
-            cols[k - done] = big.col
-            rows[k - done] = big.row
+        one = n == done + 1
+        if one:
+            # One new entry (a result adds one at most): placed, its road moved a column where it scrolls,
+            # and painted, without the cell buffers and their loops.
+            first = big.add(done == 0 or entries[done] & 3 != entries[done - 1] & 3, self.big_columns)
+        else:
+            cols = self._cols
+            rows = self._rows
+            visible = self.big_columns
+            for k in range(done, n):                    # the new cells, as place_into() puts them
+                first = big.add(k == 0 or entries[k] & 3 != entries[k - 1] & 3, visible)
+                cols[k - done] = big.col
+                rows[k - done] = big.row
         self._entries = n
-        self._big_first = first
-        if first != old and not self._scroll(self.big_x, self.width, self.road_y, self.road_y + ROWS * self.cell,
-                                             (first - old) * self.cell):
-            self._big_road(roads)                       # scrolled out of sight: painted again
+        if first != old:
+            self._big_first = first
+            if not self._scroll(self.big_x, self.width, self.road_y, self.road_y + ROWS * self.cell,
+                                (first - old) * self.cell):
+                self._big_road(roads)                   # scrolled out of sight: painted again
+                return
+        if one:
+            if big.col >= first:                        # a streak may start left of a long tail's end
+                self._big_cell(roads, done, big.col - first, big.row)
             return
         for k in range(done, n):
-            if cols[k - done] >= first:                 # a streak may start left of a long tail's end
+            if cols[k - done] >= first:
                 self._big_cell(roads, k, cols[k - done] - first, rows[k - done])
 
     # derived roads: runs of one colour down a column, laid out like the big road
@@ -266,29 +301,14 @@ class Scoreboard:
         self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.marks[index][k] == RED)
 
     def _new_marks(self, roads, index):
+        """The road's marks since the last draw where they are more than one (draw() places and paints one)."""
         n = roads.n_marks[index]
         done = self._marks[index]
         layout = self._derived_layout[index]
         marks = roads.marks[index]
-        if n == done + 1:
-            # One new mark (a result adds one at most), the road not scrolling: placed and painted as
-            # below, without the cell buffers and their loops.
-            first = layout.add(done == 0 or marks[done] != marks[done - 1], self.derived_columns)
-            if first == self._derived_first[index]:
-                self._marks[index] = n
-                if layout.col >= first:             # (a streak may start left of a long tail's end)
-                    self.canvas.rect(index * self.strip_width + (layout.col - first) * _MARK_CELL,
-                                     self.derived_y + layout.row * _MARK_CELL, _MARK_CELL - 1, _MARK_CELL - 1, 1,
-                                     marks[done] == RED)
-                return
-            self._cols[0] = layout.col              # a scroll: the way below, this cell placed
-            self._rows[0] = layout.row
-            placed = n
-        else:
-            placed = done
         cols = self._cols
         rows = self._rows
-        for k in range(placed, n):
+        for k in range(done, n):
             layout.add(k == 0 or marks[k] != marks[k - 1])
             cols[k - done] = layout.col
             rows[k - done] = layout.row

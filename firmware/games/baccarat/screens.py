@@ -96,6 +96,30 @@ def _winner_text(record):
     return text
 
 
+# A round's two heads, made together at its first draw: "ROUND <n>[ DEMO]" (the dealer display while
+# it is dealt, the result display after it) and "BETS OPEN R<n + 1>" (the dealer display once it is
+# settled): the pass that shows the round's result builds neither (the head of every display changes
+# in that pass). [number, demo, "ROUND ...", "BETS OPEN R..."] of the last round made, then of the
+# one before (the result display shows that one while the next is dealt); -1: none.
+_HEADS = [[-1, False, "", ""], [-1, False, "", ""]]
+
+
+def _heads(number, demo):
+    heads = _HEADS[0]
+    if heads[0] == number and heads[1] == demo:
+        return heads
+    before = _HEADS[1]
+    if before[0] == number and before[1] == demo:
+        return before
+    before[2] = "ROUND %d%s" % (number, " DEMO" if demo else "")     # the older entry made the newest
+    before[3] = "BETS OPEN R%d" % (number + 1)
+    before[0] = number
+    before[1] = demo
+    _HEADS[0] = before
+    _HEADS[1] = heads
+    return before
+
+
 def _alarm_lines(table):
     code = table.fault_code
     first, action = _PROMPTS.get(code, (core_screens.fault_title(code), "CONFIRM TO ACK"))
@@ -117,11 +141,12 @@ def dealer_lines(table, config, button_names):
     # The states of play first (the display redraws after each of their events), then the others.
     if state == DEALING:
         rnd = table.hand
-        head = "ROUND %d%s" % (shoe.rounds, " DEMO" if shoe.round_demo else "")
-        return [head, _next_action(table), _hand_line("P", rnd.player), _hand_line("B", rnd.banker)]
+        return [_heads(shoe.rounds, shoe.round_demo)[2], _next_action(table), _hand_line("P", rnd.player),
+                _hand_line("B", rnd.banker)]
     if state == BETTING:
         # Bets open; the last result stays until the next round starts.
-        head = "BETS OPEN R%d" % (shoe.rounds + 1)
+        heads = _HEADS[0]               # (the round's: made at its first draw, whatever its demo flag)
+        head = heads[3] if heads[0] == shoe.rounds else _heads(shoe.rounds, shoe.round_demo)[3]
         if table.settings.burn_each_round and not table.burned_this_round:
             head = "BURN, THEN R%d" % (shoe.rounds + 1)
         if table.link_backlog:
@@ -149,7 +174,7 @@ def result_lines(table, config, button_names):
     if shoe is None or record is None or table.state < READY:
         return ["BACCARAT", "", "", ""]
     rnd = table.last_hand
-    head = "ROUND %d%s" % (record.number, " DEMO" if record.demo else "")
+    head = _heads(record.number, record.demo)[2]
     pairs = ""
     if not record.void:
         result = record.result
