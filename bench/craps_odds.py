@@ -7,7 +7,7 @@ firmware.games.craps.rules.CrapsTable.roll). Monte-Carlo: dice rolls per second 
 holding one bet of every kind (28 rows, refilled as they are decided). CPU time, --repeat runs
 of each, each preceded by a run of the calibration loop of bench/benchutil.py; every figure is
 also given in calibration-loop runs (the ratio moves far less with the machine's load than the
-time). --vm also runs bench/craps_vm.py in the MicroPython VM (python -m tools.mpvm --steps):
+time). --vm also runs bench/craps_vm.py in the MicroPython VM (python -m tools.mpvm --steps --copy bench):
 RAM kept by the engine and per open bet, and the time per roll with a calibration loop timed
 in the same rounds.
 """
@@ -60,7 +60,8 @@ def cpython_part(repeat, rolls):
 def vm_part():
     from tools import mpvm
 
-    status, out = mpvm.run_steps(os.path.join(REPO, "bench", "craps_vm.py"), timeout=600)
+    status, out = mpvm.run_steps(os.path.join(REPO, "bench", "craps_vm.py"), timeout=600,
+                                 copies=mpvm.DEFAULT_COPIES + ("bench",))
     if status != 0:
         raise SystemExit("MicroPython run failed:\n" + out)
     fig, rounds, runtime = {}, [], ""

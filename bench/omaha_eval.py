@@ -10,7 +10,7 @@
     calibration loop of bench/benchutil.py, in CPU time: medians over every
     block of --repeats rounds (and the middle half), so load on a shared
     machine hits both sides alike.
-(2) MicroPython VM (python -m tools.mpvm --steps bench/omaha_vm.py): RAM kept
+(2) MicroPython VM (python -m tools.mpvm --steps bench/omaha_vm.py --copy bench): RAM kept
     by the evaluator and the engine (gc.collect() in a later VM run call), and
     the 10-seat showdown with a calibration loop timed in the same rounds. The
     RP2040 figure is an ESTIMATE: showdown_vm * (RP2040 calibration time / VM
@@ -62,7 +62,8 @@ def _vm_figures(out):
 def vm_part(us_per_iter):
     from tools import mpvm
 
-    status, out = mpvm.run_steps(os.path.join(REPO, "bench", "omaha_vm.py"), timeout=600)
+    status, out = mpvm.run_steps(os.path.join(REPO, "bench", "omaha_vm.py"), timeout=600,
+                                 copies=mpvm.DEFAULT_COPIES + ("bench",))
     if status != 0:
         raise SystemExit("MicroPython run failed:\n" + out)
     runtime, fig, rounds = _vm_figures(out)

@@ -1,11 +1,12 @@
 # Omaha figures measured on MicroPython itself: RAM kept by the evaluator and the engine,
 # a calibration loop and the 10-seat showdown timed side by side. Prints "key: value" lines.
-# The times (*_us) are microseconds of bench/table_vm.py's clock (see now_us() below): in the VM
+# The times (*_us) are microseconds of bench/vmclock.py's clock (bench/table_vm.py's
+# too): in the VM
 # the CPU time of its process, to the microsecond (up to commit 542baae they were the wall clock's
 # time.ticks_us(), which counts whole ms in this port and counts other jobs' load too); on a board
 # time.ticks_us(). The figures' names and meaning are unchanged: time taken, in microseconds.
 #
-# In the MicroPython VM: python -m tools.mpvm --steps bench/omaha_vm.py (bench/omaha_eval.py
+# In the MicroPython VM: python -m tools.mpvm --steps bench/omaha_vm.py --copy bench (bench/omaha_eval.py
 # does it). --steps runs each part between "# --- next run call ---" lines as its own VM run
 # call: in the WebAssembly port a gc.collect() frees nothing allocated during its own call, so
 # memory KEPT is measured by collecting in later calls. Every measurement is taken three times,
@@ -13,7 +14,6 @@
 # still see some of its garbage), else a ram_unsteady_slot line says so. On a board (mpremote mount . run bench/omaha_vm.py) the file runs as one script.
 import gc
 import sys
-import time
 
 MEM = [0] * 8    # by slot: the latest gc.mem_alloc() after gc.collect()
 PREV = [0] * 8   # by slot: the one before, which must agree
@@ -83,37 +83,10 @@ def report_ram():
 
 report_ram()
 
-# The clock of bench/table_vm.py (its now_us(), written out here: the VM runs this file with firmware/,
-# tests/ and boards/ only, no bench/ package, and importing table_vm would load the whole table's
-# modules into the heap these figures are measured in). In the WebAssembly port under Node.js,
-# whose time.ticks_us() counts whole ms, the CPU time of the VM's process (process.cpuUsage(),
-# microseconds: time spent waiting for a core is not counted); on a board, time.ticks_us().
-try:
-    import js
-    _process = js.process
-
-    def now_us():
-        usage = _process.cpuUsage()
-        return usage.user + usage.system
-
-    def diff_us(end, start):
-        return end - start
-    CLOCK = "process.cpuUsage() (Node.js: CPU microseconds of the VM's process)"
-except (ImportError, AttributeError):
-    def now_us():
-        return time.ticks_us()
-    diff_us = time.ticks_diff
-    CLOCK = "time.ticks_us()"
-
-
-def clock_overhead_us():
-    # An empty window's reading (a median of 51): what each figure below holds beyond its work.
-    xs = []
-    for _ in range(51):
-        t0 = now_us()
-        xs.append(diff_us(now_us(), t0))
-    xs.sort()
-    return xs[len(xs) // 2]
+# The clock of bench/table_vm.py (bench/vmclock.py; imported after the RAM part, so none of it is in
+# the heap measured above): in the VM the CPU time of its process, to the microsecond; on a board
+# time.ticks_us().
+from bench.vmclock import CLOCK, clock_overhead_us, diff_us, now_us  # noqa: E402
 
 
 CALIBRATION_ITERATIONS = 200000

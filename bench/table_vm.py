@@ -25,7 +25,6 @@
 # As a plain script (MicroPython elsewhere) the parts below run in one go; not tried on a board.
 import gc
 import sys
-import time
 
 from bench import vmtable
 from firmware.drivers import pixels
@@ -35,23 +34,7 @@ CALIBRATION_ITERATIONS = 200000
 ROUNDS = 11          # bench/whole_table.py --rounds N replaces this line
 EVENTS = 9           # timed events of each kind per round (--events N)
 
-try:
-    import js
-    _process = js.process             # Node.js: the process's CPU time, as the CPython benches use
-
-    def now_us():
-        usage = _process.cpuUsage()
-        return usage.user + usage.system
-    CLOCK = "process.cpuUsage() (Node.js: CPU microseconds of the VM's process)"
-except (ImportError, AttributeError):
-    if hasattr(time, "ticks_us"):     # a board: wall clock, and the board does nothing else
-        def now_us():
-            return time.ticks_us()
-        CLOCK = "time.ticks_us()"
-    else:                             # CPython (trying the bench out)
-        def now_us():
-            return time.perf_counter() * 1e6
-        CLOCK = "time.perf_counter()"
+from bench.vmclock import CLOCK, now_us  # noqa: E402  (the VM's CPU time; bench/vmclock.py)
 
 
 def calibrate(n):

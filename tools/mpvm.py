@@ -2,7 +2,7 @@
 
     python -m tools.mpvm tests.firmware.test_cards      # run one dual-runtime test module
     python -m tools.mpvm --script bench/some_bench.py   # run a script
-    python -m tools.mpvm --steps bench/omaha_vm.py      # a script in parts, one VM run call each
+    python -m tools.mpvm --steps bench/omaha_vm.py --copy bench   # a script in parts, one VM run call each
 
 The VM gets copies of firmware/, tests/ and boards/ at the same paths, so the same
 imports work as on CPython (--copy DIR[=VMDIR] adds more). A test module prints one
@@ -83,11 +83,11 @@ def run_script(path, timeout=300, heap=16 * 1024 * 1024):
     return run(["--script", path], timeout=timeout, heap=heap)
 
 
-def run_steps(path, timeout=300, heap=16 * 1024 * 1024):
+def run_steps(path, timeout=300, heap=16 * 1024 * 1024, copies=DEFAULT_COPIES):
     """Run a script in parts cut at "# --- next run call ---" lines, each its own
     runPython call in one VM (globals carry over): a gc.collect() frees what an
     earlier call left, which one inside the same call does not in this port."""
-    return run(["--steps", path], timeout=timeout, heap=heap)
+    return run(["--steps", path], copies=copies, timeout=timeout, heap=heap)
 
 
 def version():
@@ -106,13 +106,13 @@ def main(argv=None):
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--heap", type=int, default=16 * 1024 * 1024)
     ap.add_argument("--copy", action="append", default=[], metavar="DIR[=VMDIR]",
-                    help="also copy this folder into the VM (test modules only)")
+                    help="also copy this folder into the VM (test modules and --steps)")
     a = ap.parse_args(argv)
     if not a.module and not a.script and not a.steps:
         ap.error("give a test module, --script FILE or --steps FILE")
     try:
         if a.steps:
-            status, out = run_steps(a.steps, a.timeout, a.heap)
+            status, out = run_steps(a.steps, a.timeout, a.heap, DEFAULT_COPIES + tuple(a.copy))
         elif a.script:
             status, out = run_script(a.script, a.timeout, a.heap)
         else:
