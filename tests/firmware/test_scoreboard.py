@@ -297,6 +297,12 @@ def _screen(width, height):
     return oled
 
 
+def _whole_redraw(width, height):
+    """A scoreboard on a plain framebuffer, for draw_all(): the picture a draw must leave (its buffer)."""
+    buf = bytearray(width * height // 8)
+    return Scoreboard(framebuf.FrameBuffer(buf, width, height, framebuf.MONO_VLSB), width, height), buf
+
+
 def _same_as_a_whole_redraw(width, height, seed, every, screen=True):
     rnd = _lcg(seed)
     buf = bytearray(width * height // 8)
@@ -306,8 +312,7 @@ def _same_as_a_whole_redraw(width, height, seed, every, screen=True):
     else:
         fb = framebuf.FrameBuffer(buf, width, height, framebuf.MONO_VLSB)
     sb = Scoreboard(fb, width, height)
-    want_buf = bytearray(len(buf))
-    want = Scoreboard(framebuf.FrameBuffer(want_buf, width, height, framebuf.MONO_VLSB), width, height)
+    want, want_buf = _whole_redraw(width, height)
     roads = Roads()
     sb.draw(roads)
     for n, result in enumerate(_shoe_results(rnd, 150)):
@@ -398,8 +403,7 @@ def test_a_results_new_derived_marks_are_painted_by_draw_without_a_call_a_road_s
     rnd = _lcg(7)
     screen = _screen(128, 64)
     sb = Scoreboard(screen, 128, 64)
-    want_buf = bytearray(len(screen.buffer))
-    want = Scoreboard(framebuf.FrameBuffer(want_buf, 128, 64, framebuf.MONO_VLSB), 128, 64)
+    want, want_buf = _whole_redraw(128, 64)
     roads = Roads()
     sb.draw(roads)
     calls, plain = count_calls(sb, "_new_marks")
@@ -429,8 +433,7 @@ def test_a_results_new_big_road_entry_is_placed_and_painted_without_the_cell_buf
     rnd = _lcg(11)
     screen = _screen(128, 64)
     sb = Scoreboard(screen, 128, 64)
-    want_buf = bytearray(len(screen.buffer))
-    want = Scoreboard(framebuf.FrameBuffer(want_buf, 128, 64, framebuf.MONO_VLSB), 128, 64)
+    want, want_buf = _whole_redraw(128, 64)
     roads = Roads()
     sb.draw(roads)
     entries = scrolled = 0
@@ -497,8 +500,7 @@ def test_a_scroll_moves_the_rows_of_a_shared_page_by_framebuf_calls():
     screen = _screen(128, 64)
     buf = screen.buffer
     sb = Scoreboard(screen, 128, 64)
-    want_buf = bytearray(len(buf))
-    want = Scoreboard(framebuf.FrameBuffer(want_buf, 128, 64, framebuf.MONO_VLSB), 128, 64)
+    want, want_buf = _whole_redraw(128, 64)
     roads = Roads()
     sb.draw(roads)
     blits = []
