@@ -75,6 +75,8 @@ class Context:
         # Recall (issue 12): each round on flash after its report; `recall N` and the host's RECALL read it.
         self.recall = RoundRecall(state_dir, config["game"], fs if hasattr(fs, "open") else None, game.rounds)
         self.reporter.recall = self.recall
+        self.recall.events = self.journal            # each round kept with its event's number
+        self.journal.numbers_from(self.recall.last_event())
         self.bringup_faults = hw.faults
         self.crash_record = ""
         self.machine = None                   # boot() sets these three for the console

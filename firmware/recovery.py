@@ -54,7 +54,9 @@ class TableJournal:
     def __init__(self, state_dir, fs, store, max_bytes=JOURNAL_BYTES):
         self.store = store
         self.journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes)
-        self.event_no = 0          # the last journalled event's number (they rise across boots)
+        self.event_no = 0          # the last journalled event's number (they rise across boots); the one
+                                   # being replayed while `replaying`
+        self.replaying = False     # recover() dispatches the journalled events again (firmware/round_recall.py)
         self.based = False         # the journal starts with a snapshot: events are journalled
         self.ms = 0                # ticks since the last journalled event
         self.dirty = False         # events journalled since the last snapshot
@@ -71,6 +73,12 @@ class TableJournal:
         self.pending = self._snapshot is not None or self.problem != ""
         if store is not None and self._snapshot is None and self.event_no < store.mark[0]:
             self.event_no = store.mark[0]          # numbers never go back, even after a fresh start
+
+    def numbers_from(self, number):
+        """Number the events after `number` at least (recall's newest round's event: numbers never go
+        back, even when the table journal starts afresh and there is no host link store)."""
+        if self._snapshot is None and self.event_no < number:
+            self.event_no = number
 
     def _load(self):
         journal = self.journal
@@ -268,9 +276,11 @@ class TableJournal:
         store = self.store
         quiet = _Quiet(reporter, store)
         reporter.sender = quiet
+        self.replaying = True
         try:
             for i in range(len(events)):
                 number = first + i
+                self.event_no = number             # (recall: the round of an event kept before the reset)
                 ms, kind, a, b = struct.unpack_from(_EVENT_HEAD, events[i], 0)
                 if ms:
                     table.dispatch(TICK, ms, 0)
@@ -285,6 +295,7 @@ class TableJournal:
                 report(ctx)
                 self.replayed += 1
         finally:
+            self.replaying = False
             reporter.sender = quiet.sender
             reporter.replayed = False
 
@@ -312,8 +323,8 @@ class _Quiet:
         self.skip = 0
 
     def send(self, payload, type=REPORT):
-        # A report the host has was made before the reset, and so was the recall's round after it (the
-        # Reporter keeps a round only after its report is stored): it is not kept twice.
+        # A report the host has was made before the reset: not sent again (recall decides by the event's
+        # number whether its round is kept already; `replayed` serves a recall kept before the numbers).
         self.reporter.replayed = self.skip > 0
         if self.skip > 0:
             self.skip -= 1

@@ -20,7 +20,7 @@ class Reporter:
         self.recent = RecentReports()     # the console's `log`
         self.recall = None                # firmware.round_recall.RoundRecall: keeps rounds, answers RECALL
         self.replayed = False             # the report just emitted was one the host already has (a recovery's
-                                          # replay, firmware/recovery.py): its round is kept already
+                                          # replay, firmware/recovery.py; firmware/round_recall.py reads it)
 
     def emit(self, event, fields=None):
         self.seq += 1
@@ -74,7 +74,7 @@ class Reporter:
         if code >= table_mod.OUT_GAME_FIRST:           # first: most reports of a round are the game's
             event, fields = table.game_report(code, a, b)
             self.emit(event, fields)
-            if self.recall is not None and not self.replayed:
+            if self.recall is not None:
                 self.recall.noted(table, code, a, b, self, fields)   # a round's end: kept after the reports (drain)
         elif code == table_mod.OUT_STATE:
             self.emit("state", {"state": table.STATE_NAMES[a]})

@@ -6,7 +6,10 @@
 # hand result), the round is added to firmware.link.recall.Recall when the Reporter has sent the
 # event's reports (commit()). So the write comes after the result is on flash in the host link's
 # store (the store's batch written first: reporter.durable()), and a round is on flash once its
-# report is. The host's
+# report is. Each round is kept with the number of the table event that ended it: when a recovery
+# replays the events after a power cut (firmware/recovery.py), a round whose event is not past the
+# newest kept one is there already, and the others are kept then, whether or not their reports
+# had reached the host link's store before the cut. The host's
 # RECALL is answered one report a round, paced by pump(): a report goes out only while the link's
 # store is below half full, so an answer never raises the backlog alarm nor crowds out the
 # game's own reports; the rounds are read from flash a few at a time as they go
@@ -14,7 +17,7 @@
 import json
 
 from firmware.compat import const
-from firmware.link.journal import CORRUPT, JournalError, Tail
+from firmware.link.journal import CORRUPT, JournalError
 from firmware.link.recall import KEEP, Recall
 
 ASK_MAX = KEEP                 # rounds one request or `recall N` may ask for
@@ -41,6 +44,8 @@ class RoundRecall:
         self._added = 0              # rounds kept since it was asked
         self._segment = []           # the next rounds of the answer, read from flash
         self._waiting = None         # a round noted, kept at commit()
+        self._waiting_event = 0      # the number of the table event that ended it
+        self.events = None           # the table journal (firmware/recovery.py): event_no, replaying
         self._quiet = 0              # commits in a row with no round to keep
         try:
             self.recall = Recall(state_dir, game, fs, keep=keep, round_max=rounds.ROUND_MAX)
@@ -53,6 +58,10 @@ class RoundRecall:
             self.recall = None
             self.problem = "recall unavailable (%s)" % exc
 
+    def last_event(self):
+        """The number of the table event that ended the newest round kept (0: none, or not known)."""
+        return 0 if self.recall is None else max(0, self.recall.last_event)
+
     def report_boot(self, reporter):
         """At boot: a damaged or unreadable recall is a fault report (the rounds it still has are served)."""
         if self.problem:
@@ -63,13 +72,27 @@ class RoundRecall:
         """A game report was just sent: its round, if it ends one, is made now (from the table as the
         report saw it, and the report's fields: what the game's round takes from them is not made twice)
         and kept by commit(), which the Reporter calls once the event's reports are all made: the link
-        store then writes them in one batch before the round (reporter.durable())."""
+        store then writes them in one batch before the round (reporter.durable()). While a recovery
+        replays events, a round kept before the reset is not made again (nor `previous` moved)."""
+        events = self.events
+        event = 0 if events is None else events.event_no
+        if events is not None and events.replaying and self._kept_before(event, reporter):
+            return
         entry = self.rounds.round_of(table, code, a, b, self.previous, fields)
         if entry is not None:
             if self._waiting is not None:
                 self.commit(reporter)            # two rounds in one drain (not seen in play): in order
             self.previous = entry
             self._waiting = entry
+            self._waiting_event = event
+
+    def _kept_before(self, event, reporter):
+        """While a recovery replays `event`: is its round kept already? Yes when the newest round kept
+        came from it or a later event; when that round has no event number (kept by firmware before
+        them), the rule before them: yes when the host link's store had the report (reporter.replayed),
+        which misses only a round whose recall write the power cut stopped."""
+        last = -1 if self.recall is None else self.recall.last_event
+        return event <= last if last >= 0 else reporter.replayed
 
     def commit(self, reporter):
         """Keep the round noted last, if any. Never raises: a round that cannot be kept is a fault report
@@ -78,7 +101,7 @@ class RoundRecall:
         if entry is not None:
             self._waiting = None
             self._quiet = 0
-            self.keep(entry, reporter)
+            self.keep(entry, reporter, self._waiting_event)
             return
         if self._quiet >= _QUIET:
             return                       # (counted no further: an idle table drains 100 times a second)
@@ -92,8 +115,9 @@ class RoundRecall:
             except (OSError, JournalError):
                 pass                     # add() compacts when a round does not fit, and reports failures
 
-    def keep(self, entry, reporter):
-        """Keep one round (its dict); a write that fails is reported, never raised."""
+    def keep(self, entry, reporter, event=0):
+        """Keep one round (its dict) with the number of the event that ended it; a write that fails is
+        reported, never raised."""
         self.previous = entry
         if self.recall is None:
             self.unsaved += 1
@@ -106,7 +130,7 @@ class RoundRecall:
         if reporter is not None:
             reporter.durable()           # its report on flash first (the link store writes in batches)
         try:
-            self.recall.add(entry, text)
+            self.recall.add(entry, text, event)
         except (OSError, JournalError, ValueError) as exc:
             self.unsaved += 1
             reporter.emit("fault", {"fault": "recall_unsaved", "error": str(exc)[:80]})
@@ -194,9 +218,9 @@ class RoundRecall:
             segment.append(None)
             skip += 1
         try:
-            for _, payload in Tail(self.recall.journal, skip):
+            for text in self.recall.texts(skip):
                 if len(segment) < want:           # read to the end: no file left open mid-way
-                    segment.append(payload)
+                    segment.append(text)
         except (OSError, JournalError):
             pass
         while len(segment) < want:

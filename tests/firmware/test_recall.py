@@ -1,5 +1,6 @@
 # Game recall (issue 12): the last rounds per game on flash, across reboots, damage detected.
 # Dual runtime: files go to a scratch dir on CPython's disk or the VM's filesystem.
+import json
 import os
 
 from firmware.link.journal import CLEAN, CORRUPT
@@ -90,10 +91,10 @@ def test_make_room_compacts_only_when_a_round_might_not_fit_and_keeps_the_same_r
         recall = Recall(state, "omaha", keep=3, round_max=120)
         assert not recall.make_room()                     # empty
         n = 0
-        while recall.journal.room >= 120 + 15:
+        while recall.journal.room >= 120 + 19:          # a round's record: 15 bytes and its event number
             n += 1
             recall.add(_round(n))
-            assert recall.journal.room < 120 + 15 or not recall.make_room()
+            assert recall.journal.room < 120 + 19 or not recall.make_room()
         compactions = recall.journal.compactions
         assert recall.make_room() and recall.journal.compactions == compactions + 1
         assert recall.count == 3 and recall.last() == [_round(k) for k in (n - 2, n - 1, n)]
@@ -101,3 +102,37 @@ def test_make_room_compacts_only_when_a_round_might_not_fit_and_keeps_the_same_r
         recall.add(_round(n + 1))
         assert recall.journal.compactions == compactions + 1      # the add paid for no compaction
         assert Recall(state, "omaha", keep=3, round_max=120).last() == [_round(k) for k in (n - 1, n, n + 1)]
+
+
+def test_each_round_keeps_its_event_number_across_a_reboot_and_a_compaction():
+    # The table journal's number of the event that ended a round (firmware/round_recall.py: a recovery
+    # keeps again only the rounds of events after the newest kept one).
+    with ScratchDir() as state:
+        recall = Recall(state, "omaha", keep=3, round_max=120)
+        assert recall.last_event == 0                       # none kept
+        for n in range(1, 40):
+            recall.add(_round(n), None, 1000 + n)
+            assert recall.last_event == 1000 + n
+        assert recall.journal.compactions > 0
+        again = Recall(state, "omaha", keep=3, round_max=120)
+        assert again.last_event == 1039 and again.last() == [_round(k) for k in (37, 38, 39)]
+        raises_match(ValueError, "event number", again.add, _round(40), None, -1)
+        assert again.last_event == 1039 and again.last() == [_round(k) for k in (37, 38, 39)]   # nothing written
+
+
+def test_rounds_written_before_event_numbers_are_still_read_and_say_so():
+    # A recall file of the firmware before event numbers: records of kind 1, the round's JSON alone.
+    # Its rounds are served; last_event -1 says the newest has no number (the recovery's older rule).
+    from firmware.link.journal import Journal
+    with ScratchDir() as state:
+        old = Journal(state, "recall-craps", None, flash_bytes())
+        old.append(1, b'{"round": 1, "result": "natural"}')
+        old.append(1, b'{"round": 2, "result": "craps"}')
+        recall = Recall(state, "craps")
+        assert recall.count == 2 and recall.last_event == -1
+        assert recall.last() == [{"round": 1, "result": "natural"}, {"round": 2, "result": "craps"}]
+        recall.add({"round": 3, "result": "point-set"}, None, 57)
+        again = Recall(state, "craps")
+        assert again.last_event == 57 and [r["round"] for r in again.last()] == [1, 2, 3]
+        texts = [bytes(t) for t in again.texts(1)]         # the JSON alone, whatever the record's kind
+        assert texts[0] == b'{"round": 2, "result": "craps"}' and json.loads(texts[1]) == {"round": 3, "result": "point-set"}

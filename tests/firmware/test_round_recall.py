@@ -363,9 +363,9 @@ def test_a_kept_round_is_made_json_once_and_its_report_is_on_flash_first():
             order.append("report")
 
     class _Watched(Recall):
-        def add(self, round, text=None):
+        def add(self, round, text=None, event=0):
             order.append("round")
-            Recall.add(self, round, text)
+            Recall.add(self, round, text, event)
 
     saved = rr_mod.json, recall_mod.json
     rr_mod.json = recall_mod.json = _Json()
@@ -472,9 +472,9 @@ def test_a_round_is_kept_after_all_its_events_reports_are_on_flash_in_one_batch(
         reporter.recall = recall
         add = recall.recall.add
 
-        def watched_add(entry, text=None):
+        def watched_add(entry, text=None, event=0):
             log.append(("round", entry["round"]))
-            add(entry, text)
+            add(entry, text, event)
         recall.recall.add = watched_add
         table = _Table()
         table.outbox.put(OUT_GAME_FIRST, 7, 0)           # ends a round
@@ -568,3 +568,78 @@ def test_the_recalls_compaction_waits_for_a_drain_with_no_round():
         for _ in range(50):
             rr.commit(reporter)                    # an idle table: 100 drains a second, for months
         assert rr._quiet == 2                      # counted no further (never a big int on the board)
+
+
+# -- a recovery's replay: each round kept once ---------------------------------------------------------
+class _Numbered:
+    """A game whose rounds are numbered on from the last kept one (as Craps' throws): code 7 ends one."""
+    ROUND_MAX = 640
+    ALWAYS = ()
+
+    def round_of(self, table, code, a, b, previous, fields=None):
+        if code != 7:
+            return None
+        return {"round": previous["round"] + 1 if previous else 1, "a": a}
+
+
+class _Events:
+    """The table journal as RoundRecall reads it (firmware/recovery.py)."""
+    def __init__(self):
+        self.event_no = 0
+        self.replaying = False
+
+
+class _ReplayReporter:
+    replayed = False                  # the report was one the host link's store had (recovery's _Quiet)
+
+    def durable(self):
+        pass
+
+
+def _event(recall, events, number, a, replaying=False, stored=False):
+    events.event_no = number
+    events.replaying = replaying
+    reporter = _ReplayReporter()
+    reporter.replayed = stored
+    recall.noted(None, 7, a, 0, reporter)
+    recall.commit(reporter)
+
+
+def test_a_replayed_round_is_kept_only_when_its_event_is_past_the_newest_kept():
+    # A power cut after the result's report was stored and before the recall's write: the recovery
+    # replays the event (its report not sent again) and must keep the round; one kept before the cut
+    # is not kept twice, and the rounds after it are numbered on from it.
+    with ScratchDir() as state:
+        events = _Events()
+        recall = RoundRecall(state, "craps", None, _Numbered())
+        recall.events = events
+        _event(recall, events, 5, 50)
+        _event(recall, events, 6, 60)
+        assert recall.last_event() == 6
+        again = RoundRecall(state, "craps", None, _Numbered())      # the boot after a cut
+        again.events = events
+        _event(again, events, 6, 60, replaying=True, stored=True)     # kept before the cut
+        _event(again, events, 7, 70, replaying=True, stored=True)     # its report stored, its round not
+        _event(again, events, 8, 80)                                  # play goes on
+        assert again.recall.last() == [{"round": 1, "a": 50}, {"round": 2, "a": 60}, {"round": 3, "a": 70},
+                                       {"round": 4, "a": 80}]
+        assert again.last_event() == 8
+
+
+def test_a_recall_of_rounds_without_event_numbers_keeps_the_rule_before_them():
+    # Rounds kept by the firmware before event numbers (records of kind 1): the first boot of this one
+    # replays the events since the table journal's snapshot; a round whose report the store had is
+    # taken as kept (as before), the others are kept.
+    from firmware.link.journal import Journal
+    from firmware.link.recall import flash_bytes
+    with ScratchDir() as state:
+        old = Journal(state, "recall-craps", None, flash_bytes(100, 640))
+        old.append(1, b'{"round": 1, "a": 50}')
+        events = _Events()
+        recall = RoundRecall(state, "craps", None, _Numbered())
+        recall.events = events
+        assert recall.recall.last_event == -1 and recall.last_event() == 0
+        _event(recall, events, 3, 50, replaying=True, stored=True)
+        _event(recall, events, 4, 60, replaying=True, stored=False)
+        assert recall.recall.last() == [{"round": 1, "a": 50}, {"round": 2, "a": 60}]
+        assert recall.last_event() == 4

@@ -18,7 +18,10 @@ host client, must then be the uncut run's with exactly this left out:
     set aside after checking there is one exactly for each such recovery, closed by the next card
     the script deals (a rescan: the card read again). No round here is voided: the dealer's next card
     closes the alarm, as the script deals it.
-Nothing else: every game report is there, once, in the uncut order.
+Nothing else: every game report is there, once, in the uncut order. And the recall (the rounds the
+table keeps for the regulator, firmware/round_recall.py) holds what the uncut run's holds: every round
+once, numbered the same, whichever write the cut stopped (the recall's own after the result's report
+was stored included: the recovery keeps a replayed round whose event is past the newest one kept).
 """
 import json
 import os
@@ -101,6 +104,8 @@ def test_a_power_cut_at_every_flash_write_loses_nothing_and_duplicates_nothing(n
     reference, table = _run(name, table_file)
     writes = table.total_flash_writes()
     expected = host_view(reference)
+    rounds = table.ctx.recall.recall.last()
+    assert rounds, name
     assert len(expected) >= 8 and writes >= 20
     points = 0
     recoveries = 0
@@ -112,6 +117,7 @@ def test_a_power_cut_at_every_flash_write_loses_nothing_and_duplicates_nothing(n
             where = "%s cut after write %d%s" % (name, cut, " torn" if torn else "")
             assert table.power_cuts == 1, where
             assert got == expected, "%s:\n%s" % (where, _diff(got, expected))
+            assert table.ctx.recall.recall.last() == rounds, where
             recovered = [r for r in reports if r["event"] == "recovered"]
             assert all(r["resumed"] for r in recovered), where
             recoveries += len(recovered)
@@ -230,6 +236,7 @@ def test_a_second_cut_during_the_boot_that_recovers_from_the_first_loses_nothing
     name, table_file = GAMES[1]
     reference, table = _run(name, table_file)
     expected = host_view(reference)
+    rounds = table.ctx.recall.recall.last()
     points = 0
     for first in range(0, table.total_flash_writes(), 3):
         for second in range(10):
@@ -242,6 +249,7 @@ def test_a_second_cut_during_the_boot_that_recovers_from_the_first_loses_nothing
             assert tables[0].power_cuts == 2, where
             got = host_view([json.loads(line) for line in lines])
             assert got == expected, "%s:\n%s" % (where, _diff(got, expected))
+            assert tables[0].ctx.recall.recall.last() == rounds, where
             points += 1
     print("%s: %d double cut points" % (name, points))
     assert points == 10 * len(range(0, table.total_flash_writes(), 3))

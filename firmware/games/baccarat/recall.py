@@ -13,7 +13,7 @@ from firmware.games.baccarat.payouts import ZONES
 from firmware.games.baccarat.reports import SEAT_KEYS
 from firmware.games.baccarat.rules import PLAYER
 
-# A round at most this long as JSON (near the 645 that firmware.link.recall's journal takes at 100 rounds): 6 cards
+# A round at most this long as JSON (near the 641 that firmware.link.recall's journal takes at 100 rounds): 6 cards
 # and 20 seats of 12-digit nets fit (tests/firmware/test_round_recall.py builds that case); a longer
 # one is kept cut to ALWAYS (firmware/round_recall.py), the host's `result` report has it all.
 ROUND_MAX = const(640)

@@ -14,7 +14,7 @@ from firmware.compat import const
 from firmware.games.craps.codes import OUT_THROW, OUT_THROW_HELD
 from firmware.games.craps.reports import no_roll_word
 
-# At most this long as JSON (near the 645 that firmware.link.recall's journal takes at 100 rounds): 20 seats of
+# At most this long as JSON (near the 641 that firmware.link.recall's journal takes at 100 rounds): 20 seats of
 # 12-digit nets fit (tests/firmware/test_round_recall.py); a longer one (up to 32 seats) is kept cut
 # to ALWAYS (firmware/round_recall.py), the host's `throw` report has it all.
 ROUND_MAX = const(640)

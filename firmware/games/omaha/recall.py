@@ -20,7 +20,7 @@ from firmware.games.omaha import rules
 from firmware.games.omaha.codes import OUT_RESULT
 from firmware.games.omaha.reports import SEAT_NAMES
 
-# At most this long as JSON (near the 645 that firmware.link.recall's journal takes at 100 rounds): 11 players
+# At most this long as JSON (near the 641 that firmware.link.recall's journal takes at 100 rounds): 11 players
 # (a deck's most) on seats 10..20 with 7-digit chips and 3 winners fit, with room for a few actions
 # (tests/firmware/test_round_recall.py); actions beyond the room are cut first ("actions_cut"), and
 # a hand still longer is kept cut to ALWAYS (firmware/round_recall.py).
