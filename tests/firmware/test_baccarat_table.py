@@ -484,15 +484,15 @@ def test_the_result_nets_only_the_slots_the_round_was_bet_on():
     assert rig.colour("seat2") == pixels.GREEN and rig.colour("seat1") == pixels.OFF
     assert rig.colour("seat3") == pixels.OFF
     # A round whose slots were not taken at its start (a restored table's) walks its bets for them.
-    rig.table._slots_round = False
+    rig.table.slots_round = False
     rig.table.lights.set_all(pixels.RED)
     rig.table._render_lights()
     assert rig.colour("seat2") == pixels.GREEN and rig.colour("seat1") == pixels.OFF
-    assert rig.table._n_slots == 4
+    assert rig.table.n_bet_slots == 4
 
 
 def test_the_seat_lights_sum_each_seats_slots_up_to_the_end_found_with_them():
-    # The round's bet slots are found with where each seat's end (_seat_ends): the result's seat light
+    # The round's bet slots are found with where each seat's end (seat_slot_ends): the result's seat light
     # sums that seat's nets (green > 0, white 0, off < 0 or no chips), whatever seats bet or not.
     from firmware.games.baccarat import payouts
     width = len(payouts.ZONES)
@@ -515,7 +515,7 @@ def test_the_seat_lights_sum_each_seats_slots_up_to_the_end_found_with_them():
         rig.cards(deals[trial % len(deals)])
         t = rig.table
         assert t.state == bc.BETTING and t.record.number == trial + 1, trial
-        assert [t._seat_ends[s] for s in range(3)] == [
+        assert [t.seat_slot_ends[s] for s in range(3)] == [
             sum(1 for i in range((s + 1) * width) if t.round_bets[i]) for s in range(3)], trial
         for seat in (1, 2, 3):
             nets = [t.nets[(seat - 1) * width + z] for z in range(width)]
@@ -706,5 +706,5 @@ def test_the_result_reports_nets_are_read_from_the_rounds_bet_slots_without_a_wa
     assert nets == walked and list(nets) == list(walked) and json.dumps(nets) == json.dumps(walked)
     assert nets == rig.last("result")["nets"] == {"1": {"banker": -100, "player_pair": -5},
                                                   "3": {"player": 48, "tie": -10}, "4": {"banker_pair": -7}}
-    table._slots_round = False                                # slots of no round: every zone walked
+    table.slots_round = False                                # slots of no round: every zone walked
     assert reports.nets_table(table) == walked

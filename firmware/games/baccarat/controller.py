@@ -54,13 +54,14 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         width = len(ZONES)
         self.round_bets = array("i", [0] * (self.seats * width))   # the bets of the round in play
         self.nets = array("i", [0] * (self.seats * width))
-        # Where the round's bets are (the indices of round_bets not 0, the first _n_slots, in order), taken
-        # for the round _slots_round when it starts: the result's nets and seat lights visit those, not
-        # every seat's every zone (most are empty). Any other round (a restored table's) walks round_bets.
-        self._slots = array("H", [0] * (self.seats * width))
-        self._n_slots = 0
-        self._seat_ends = array("H", [0] * self.seats)    # seat s's slots end at _slots[_seat_ends[s]]
-        self._slots_round = False                  # (not a round, nor None: nothing taken yet)
+        # Where the round's bets are (the indices of round_bets not 0, the first n_bet_slots, in order),
+        # taken for the round slots_round when it starts: the result's nets, its seat lights and its
+        # report (reports.nets_table) visit those, not every seat's every zone (most are empty). Any other
+        # round (a restored table's) walks round_bets.
+        self.bet_slots = array("H", [0] * (self.seats * width))
+        self.n_bet_slots = 0
+        self.seat_slot_ends = array("H", [0] * self.seats)    # seat s's slots end at bet_slots[seat_slot_ends[s]]
+        self.slots_round = False                  # (not a round, nor None: nothing taken yet)
         self._no_nets = array("i", [0] * (self.seats * width))   # nets zeroed by one slice store
         BaccaratLights.__init__(self, lights)
         self.shoe = None
@@ -274,17 +275,17 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
 
     def _settle(self, record):
         if self.has_bets:
-            if self._slots_round is not self.hand:
+            if self.slots_round is not self.hand:
                 self._find_slots()
             self.nets[:] = self._no_nets                 # settle_seats nets the bet slots only
-            settle_seats(self.settings, record, self.round_bets, self.nets, self._slots, self._n_slots)
+            settle_seats(self.settings, record, self.round_bets, self.nets, self.bet_slots, self.n_bet_slots)
 
     def _find_slots(self):
-        """Where round_bets (the bets of self.hand) are not 0: _slots, _n_slots, and where each seat's
-        slots end in them (_seat_ends: the result's seat lights sum a seat's nets without a search)."""
+        """Where round_bets (the bets of self.hand) are not 0: bet_slots, n_bet_slots, and where each
+        seat's slots end in them (seat_slot_ends: the result's seat lights sum a seat's nets without a search)."""
         bets = self.round_bets
-        slots = self._slots
-        ends = self._seat_ends
+        slots = self.bet_slots
+        ends = self.seat_slot_ends
         width = len(ZONES)
         n = 0
         for seat in range(self.seats):
@@ -294,8 +295,8 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
                     slots[n] = i
                     n += 1
             ends[seat] = n
-        self._n_slots = n
-        self._slots_round = self.hand
+        self.n_bet_slots = n
+        self.slots_round = self.hand
 
     def _cut_card(self):
         try:

@@ -91,11 +91,11 @@ class BaccaratLights:
             self._seats_off()
             return
         # Each seat's nets from the round's bet slots (14 of 35 in the bench's round), a seat's slots
-        # ending at _seat_ends[seat] (found with them): no zone of a seat without a bet is visited.
-        if self._slots_round is not self.hand:
+        # ending at seat_slot_ends[seat] (found with them): no zone of a seat without a bet is visited.
+        if self.slots_round is not self.hand:
             self._find_slots()                      # a restored table: round_bets walked once
-        slots = self._slots
-        ends = self._seat_ends
+        slots = self.bet_slots
+        ends = self.seat_slot_ends
         j = 0
         nets = self.nets
         seat_light = self.seat_light

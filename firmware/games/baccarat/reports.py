@@ -75,10 +75,10 @@ def result_fields(table, number):
 
 def nets_table(table):
     """{seat: {zone: net}} of every zone that had a bet (a push is 0, a void round returns all)."""
-    if getattr(table, "_slots_round", None) is table.last_hand:
+    if table.slots_round is table.last_hand:
         # The round's bet slots, which its settle and seat lights visited (controller._find_slots): the
         # same seats and zones in the same order as the walk of every seat's every zone, most of them empty.
-        return _by_slots(table._slots, table._seat_ends, table.nets)
+        return _by_slots(table.bet_slots, table.seat_slot_ends, table.nets)
     return _by_seat(table.seats, table.round_bets, table.nets)
 
 
