@@ -34,7 +34,7 @@ bench: deps
 	$(PY) bench/craps_odds.py --vm
 	$(PY) bench/omaha_eval.py
 	$(PY) -m tools.mpvm --steps bench/scoreboard_vm.py
-	$(PY) -m tools.mpvm --steps bench/lights_vm.py
+	$(PY) -m tools.mpvm --steps bench/lights_vm.py --copy bench
 	$(PY) bench/whole_table.py --memory $(BENCH_MEMORY_ARGS)
 	$(PY) bench/flash.py
 	$(PY) bench/craps_crapssim.py

@@ -1,6 +1,6 @@
 # The light frame (ZoneLights.show()) on each layout of boards/pico.json, and what a ZoneLights keeps.
 #
-#     .venv/bin/python -m tools.mpvm --steps bench/lights_vm.py
+#     .venv/bin/python -m tools.mpvm --steps bench/lights_vm.py --copy bench
 #
 # Per layout, medians over 41 frames of each kind, in calibration-loop iterations (the loop timed
 # between the frames: the host's speed cancels out; x 4.0 us on the RP2040 estimate, as
@@ -18,18 +18,7 @@ import json
 
 from firmware.drivers import pixels as P
 
-try:
-    import js
-    _process = js.process
-
-    def now_us():
-        usage = _process.cpuUsage()
-        return usage.user + usage.system
-except (ImportError, AttributeError):
-    import time
-
-    def now_us():
-        return time.ticks_us()
+from bench.vmclock import now_us  # the VM's CPU time; time.ticks_us() on a board (bench/vmclock.py)
 
 CALIBRATION = 20000
 FRAMES = 41
