@@ -35,7 +35,7 @@ def test_calibration_loop_is_the_same_on_both_runtimes():
 
 
 def test_the_vm_benches_read_the_vms_cpu_clock_of_bench_vmclock():
-    # table_vm, omaha_vm and craps_vm take their clock from bench/vmclock.py (none writes one out): the
+    # table_vm, omaha_vm, craps_vm and lights_vm take their clock from bench/vmclock.py (none writes one out): the
     # VM process's CPU time to the microsecond; ticks_us() (whole ms in this port) only where there is
     # no js module (a board). omaha_vm and craps_vm import it after their RAM part.
     clock = _body("bench/vmclock.py", "def now_us():", "CLOCK = ")
@@ -44,7 +44,7 @@ def test_the_vm_benches_read_the_vms_cpu_clock_of_bench_vmclock():
     assert [line for line in code if "ticks_" in line] == [
         'if hasattr(time, "ticks_us"):', "return time.ticks_us()", "diff_us = time.ticks_diff",
         'CLOCK = "time.ticks_us()"']
-    for bench in ("bench/table_vm.py", "bench/omaha_vm.py", "bench/craps_vm.py"):
+    for bench in ("bench/table_vm.py", "bench/omaha_vm.py", "bench/craps_vm.py", "bench/lights_vm.py"):
         code = [line for line in open(os.path.join(REPO, bench)) if not line.strip().startswith("#")]
         assert any(line.startswith("from bench.vmclock import ") for line in code), bench
         assert not [line for line in code if "def now_us" in line or "cpuUsage" in line], bench
