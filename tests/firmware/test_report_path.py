@@ -70,7 +70,7 @@ def _baccarat_table(void, seats=7):
     hand = _Obj(order=[0, 1, 0, 1, 1], player=[10, 11], banker=[13, 14, 40])
     result = _Obj(winner=1, player_total=3, banker_total=7, player_pair=False, banker_pair=False)
     return _Obj(record=_Obj(void=void, demo=False, result=result), last_hand=hand, has_bets=True, seats=seats,
-                round_bets=bets, nets=nets)
+                round_bets=bets, nets=nets, slots_round=None)      # (no bet slots taken: nets by seat walked)
 
 
 def test_a_baccarat_round_sums_the_result_reports_nets_instead_of_walking_the_bets_again():
