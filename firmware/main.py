@@ -75,7 +75,9 @@ class Context:
         # Recall (issue 12): each round on flash after its report; `recall N` and the host's RECALL read it.
         self.recall = RoundRecall(state_dir, config["game"], fs if hasattr(fs, "open") else None, game.rounds)
         self.reporter.recall = self.recall
-        self.recall.events = self.journal            # each round kept with its event's number
+        self.recall.events = self.journal            # each round kept with its event's number,
+        self.recall.defer = True                     # at the start of the pass after it (poll_inputs)
+        self.journal.recall = self.recall
         self.journal.numbers_from(self.recall.last_event())
         self.bringup_faults = hw.faults
         self.crash_record = ""
@@ -191,6 +193,7 @@ def _check_program(ctx, program_dir):
 
 def poll_inputs(ctx, elapsed_ms):
     """One pass over every input, then dispatch what was queued (run to completion)."""
+    ctx.recall.keep_waiting()                       # the last pass's round, if any: out of the result's pass
     queue = ctx.queue
     queue.put(TICK, elapsed_ms)
     ctx.hw.buttons.poll(queue)

@@ -57,6 +57,7 @@ class TableJournal:
         self.event_no = 0          # the last journalled event's number (they rise across boots); the one
                                    # being replayed while `replaying`
         self.replaying = False     # recover() dispatches the journalled events again (firmware/round_recall.py)
+        self.recall = None         # firmware/round_recall.py's RoundRecall: the round it holds is kept before a snapshot
         self.based = False         # the journal starts with a snapshot: events are journalled
         self.ms = 0                # ticks since the last journalled event
         self.dirty = False         # events journalled since the last snapshot
@@ -157,6 +158,8 @@ class TableJournal:
             self.checkpoint(table)
 
     def checkpoint(self, table):
+        if self.recall is not None:
+            self.recall.keep_waiting()             # its event leaves the log: its round on flash first
         self.journal.checkpoint(struct.pack(_BASE_HEAD, self.event_no) + table.snapshot())
         self.ms = 0                                # what the ticks did is in the snapshot
         self.based = True

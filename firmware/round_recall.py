@@ -9,7 +9,10 @@
 # report is. Each round is kept with the number of the table event that ended it: when a recovery
 # replays the events after a power cut (firmware/recovery.py), a round whose event is not past the
 # newest kept one is there already, and the others are kept then, whether or not their reports
-# had reached the host link's store before the cut. The host's
+# had reached the host link's store before the cut. On the board (`defer`), a round of a journalled
+# event waits for the start of the next pass (keep_waiting(), from firmware.main.poll_inputs, or
+# before a snapshot replaces the journal's log): its recall write, a flash program on a board, is not
+# in the pass that shows and reports the result, and a power cut before it is recovered as above. The host's
 # RECALL is answered one report a round, paced by pump(): a report goes out only while the link's
 # store is below half full, so an answer never raises the backlog alarm nor crowds out the
 # game's own reports; the rounds are read from flash a few at a time as they go
@@ -45,7 +48,9 @@ class RoundRecall:
         self._segment = []           # the next rounds of the answer, read from flash
         self._waiting = None         # a round noted, kept at commit()
         self._waiting_event = 0      # the number of the table event that ended it
-        self.events = None           # the table journal (firmware/recovery.py): event_no, replaying
+        self._reporter = None        # the Reporter that noted it
+        self.events = None           # the table journal (firmware/recovery.py): event_no, based, replaying
+        self.defer = False           # a journalled event's round waits for keep_waiting() (the main loop's)
         self._quiet = 0              # commits in a row with no round to keep
         try:
             self.recall = Recall(state_dir, game, fs, keep=keep, round_max=rounds.ROUND_MAX)
@@ -71,9 +76,10 @@ class RoundRecall:
     def noted(self, table, code, a, b, reporter, fields=None):
         """A game report was just sent: its round, if it ends one, is made now (from the table as the
         report saw it, and the report's fields: what the game's round takes from them is not made twice)
-        and kept by commit(), which the Reporter calls once the event's reports are all made: the link
-        store then writes them in one batch before the round (reporter.durable()). While a recovery
-        replays events, a round kept before the reset is not made again (nor `previous` moved)."""
+        and kept by commit(), which the Reporter calls once the event's reports are all made (or, where
+        deferred, by keep_waiting()): the link store then writes them in one batch before the round
+        (reporter.durable()). While a recovery replays events, a round kept before the reset is not made
+        again (nor `previous` moved)."""
         events = self.events
         event = 0 if events is None else events.event_no
         if events is not None and events.replaying and self._kept_before(event, reporter):
@@ -81,10 +87,11 @@ class RoundRecall:
         entry = self.rounds.round_of(table, code, a, b, self.previous, fields)
         if entry is not None:
             if self._waiting is not None:
-                self.commit(reporter)            # two rounds in one drain (not seen in play): in order
+                self.keep_waiting()              # two rounds in one drain or pass (not seen in play): in order
             self.previous = entry
             self._waiting = entry
             self._waiting_event = event
+            self._reporter = reporter
 
     def _kept_before(self, event, reporter):
         """While a recovery replays `event`: is its round kept already? Yes when the newest round kept
@@ -95,13 +102,13 @@ class RoundRecall:
         return event <= last if last >= 0 else reporter.replayed
 
     def commit(self, reporter):
-        """Keep the round noted last, if any. Never raises: a round that cannot be kept is a fault report
-        ("recall_unsaved"), the table plays on."""
-        entry = self._waiting
-        if entry is not None:
-            self._waiting = None
-            self._quiet = 0
-            self.keep(entry, reporter, self._waiting_event)
+        """At the end of a drain: keep the round noted last, if any, unless it waits for the next pass
+        (`defer`, an event the table journal holds, not a recovery's replay). Never raises: a round that
+        cannot be kept is a fault report ("recall_unsaved"), the table plays on."""
+        if self._waiting is not None:
+            events = self.events
+            if not (self.defer and events is not None and events.based and not events.replaying):
+                self.keep_waiting()
             return
         if self._quiet >= _QUIET:
             return                       # (counted no further: an idle table drains 100 times a second)
@@ -114,6 +121,15 @@ class RoundRecall:
                 self.recall.make_room()
             except (OSError, JournalError):
                 pass                     # add() compacts when a round does not fit, and reports failures
+
+    def keep_waiting(self):
+        """Keep the round that waits, if any (the start of a pass, a snapshot about to replace the table
+        journal's log, a second round). Never raises, as commit()."""
+        entry = self._waiting
+        if entry is not None:
+            self._waiting = None
+            self._quiet = 0
+            self.keep(entry, self._reporter, self._waiting_event)
 
     def keep(self, entry, reporter, event=0):
         """Keep one round (its dict) with the number of the event that ended it; a write that fails is

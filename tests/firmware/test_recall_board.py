@@ -61,3 +61,23 @@ def test_host_recall_frame_is_answered_one_report_a_round_and_a_reboot_keeps_the
         # The throws are numbered on from the kept ones; the table resumed from its journal, so the
         # second shooter (after the first boot's seven-out) threw these.
         assert typed(ctx, machine, "recall 1") == ["throw 8 shooter 2 4-3 seven-out"]
+
+
+def test_a_throws_round_is_written_at_the_start_of_the_next_pass_not_in_the_pass_that_reports_it():
+    # Issue 14: the recall write (a flash program on a board) leaves the pass that shows and reports the
+    # throw; the round waits one pass with its event in the table journal, so a power cut before the write
+    # still keeps it (tests/host/test_power_cut_table.py cuts at every write).
+    from firmware import main
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        recall = ctx.recall.recall
+        writes = recall.journal.writes
+        machine.uarts[0].feed(Sender("D")("THROW", "5", "6") + b"\n")
+        main.poll_inputs(ctx, 100)
+        main.refresh_outputs(ctx, True)
+        assert [r["dice"] for r in _host(machine) if r["event"] == "throw"] == [[5, 6]]
+        assert recall.journal.writes == writes and recall.count == 0
+        main.poll_inputs(ctx, 100)
+        assert recall.journal.writes == writes + 1 and recall.last_event == ctx.journal.event_no
+        assert typed(ctx, machine, "recall") == _LINES[:1]

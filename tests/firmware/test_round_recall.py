@@ -587,6 +587,7 @@ class _Events:
     def __init__(self):
         self.event_no = 0
         self.replaying = False
+        self.based = True             # events are journalled (a snapshot taken)
 
 
 class _ReplayReporter:
@@ -643,3 +644,50 @@ def test_a_recall_of_rounds_without_event_numbers_keeps_the_rule_before_them():
         _event(recall, events, 4, 60, replaying=True, stored=False)
         assert recall.recall.last() == [{"round": 1, "a": 50}, {"round": 2, "a": 60}]
         assert recall.last_event() == 4
+
+
+def test_on_the_board_a_journalled_events_round_waits_for_the_next_pass_and_a_snapshot_takes_it_first():
+    # defer (firmware.main.Context): the round of an event the table journal holds is kept by keep_waiting()
+    # (the next pass's start, a snapshot about to replace the log, a second round), not at the drain's end;
+    # a round of an event not journalled (no snapshot yet, a full journal), or one a recovery replays, is
+    # kept at once: nothing else could make it again.
+    with ScratchDir() as state:
+        events = _Events()
+        recall = RoundRecall(state, "craps", None, _Numbered())
+        recall.events = events
+        recall.defer = True
+        _event(recall, events, 5, 50)                          # noted, drained: waits
+        assert recall.recall.count == 0 and recall.last_event() == 0
+        recall.keep_waiting()                                  # the next pass
+        assert recall.recall.last() == [{"round": 1, "a": 50}] and recall.last_event() == 5
+        recall.keep_waiting()                                  # nothing waits: nothing written
+        assert recall.recall.count == 1
+        _event(recall, events, 6, 60)
+        _event(recall, events, 7, 70)                          # a second round: the first kept before it
+        assert [r["a"] for r in recall.recall.last()] == [50, 60] and recall.last_event() == 6
+        events.based = False
+        _event(recall, events, 7, 80)                          # not journalled: kept at the drain's end
+        assert [r["a"] for r in recall.recall.last()] == [50, 60, 70, 80]
+        events.based = True
+        _event(recall, events, 8, 90, replaying=True)          # a replay: at once
+        assert [r["a"] for r in recall.recall.last()] == [50, 60, 70, 80, 90]
+
+
+def test_a_snapshot_keeps_the_waiting_round_before_it_replaces_the_table_journals_log():
+    from firmware.recovery import TableJournal
+
+    class _Table:
+        def snapshot(self):
+            return b"{}"
+
+    class _Recall:
+        kept = 0
+
+        def keep_waiting(self):
+            self.kept += 1
+
+    with ScratchDir() as state:
+        journal = TableJournal(state, None, None)
+        journal.recall = _Recall()
+        journal.checkpoint(_Table())
+        assert journal.recall.kept == 1 and journal.based
