@@ -46,7 +46,7 @@ class RoundRecall:
         self._sent = 0
         self._added = 0              # rounds kept since it was asked
         self._segment = []           # the next rounds of the answer, read from flash
-        self._waiting = None         # a round noted, kept at commit()
+        self._waiting = None         # a round noted, kept at commit() or keep_waiting()
         self._waiting_event = 0      # the number of the table event that ended it
         self._reporter = None        # the Reporter that noted it
         self.events = None           # the table journal (firmware/recovery.py): event_no, based, replaying
