@@ -303,6 +303,17 @@ def _whole_redraw(width, height):
     return Scoreboard(framebuf.FrameBuffer(buf, width, height, framebuf.MONO_VLSB), width, height), buf
 
 
+def _drawn_beside_a_whole_redraw():
+    """(screen, its Scoreboard with an empty Roads drawn, the Roads, the whole redraw's Scoreboard and
+    buffer): a 128x64 SSD1306 whose draws are compared with draw_all()'s picture result by result."""
+    screen = _screen(128, 64)
+    sb = Scoreboard(screen, 128, 64)
+    want, want_buf = _whole_redraw(128, 64)
+    roads = Roads()
+    sb.draw(roads)
+    return screen, sb, roads, want, want_buf
+
+
 def _same_as_a_whole_redraw(width, height, seed, every, screen=True):
     rnd = _lcg(seed)
     buf = bytearray(width * height // 8)
@@ -401,11 +412,7 @@ def test_a_results_new_derived_marks_are_painted_by_draw_without_a_call_a_road_s
     # column where it scrolls and paints it, itself (_new_marks only where draws skipped results); the
     # picture is a whole redraw's.
     rnd = _lcg(7)
-    screen = _screen(128, 64)
-    sb = Scoreboard(screen, 128, 64)
-    want, want_buf = _whole_redraw(128, 64)
-    roads = Roads()
-    sb.draw(roads)
+    screen, sb, roads, want, want_buf = _drawn_beside_a_whole_redraw()
     calls, plain = count_calls(sb, "_new_marks")
     painted = scrolled = 0
     for result in _shoe_results(rnd, 120):
@@ -431,11 +438,7 @@ def test_a_results_new_big_road_entry_is_placed_and_painted_without_the_cell_buf
     # column where it scrolls, and the cell painted, the cell buffers (for draws that skipped results)
     # left as they were; the picture is a whole redraw's.
     rnd = _lcg(11)
-    screen = _screen(128, 64)
-    sb = Scoreboard(screen, 128, 64)
-    want, want_buf = _whole_redraw(128, 64)
-    roads = Roads()
-    sb.draw(roads)
+    screen, sb, roads, want, want_buf = _drawn_beside_a_whole_redraw()
     entries = scrolled = 0
     for result in _shoe_results(rnd, 120):
         roads.add(*result)
@@ -497,12 +500,8 @@ def test_a_scroll_moves_the_rows_of_a_shared_page_by_framebuf_calls():
     # a scroll moves the part's rows there by framebuf calls (blit of a scratch page, in C), not a
     # Python loop a column; the other part's rows stay, and the picture is a whole redraw's.
     rnd = _lcg(12)
-    screen = _screen(128, 64)
+    screen, sb, roads, want, want_buf = _drawn_beside_a_whole_redraw()
     buf = screen.buffer
-    sb = Scoreboard(screen, 128, 64)
-    want, want_buf = _whole_redraw(128, 64)
-    roads = Roads()
-    sb.draw(roads)
     blits = []
     blit = screen.blit
 
