@@ -72,12 +72,12 @@ class TableJournal:
         self._events = []
         self._load()
         self.pending = self._snapshot is not None or self.problem != ""
-        if store is not None and self._snapshot is None and self.event_no < store.mark[0]:
-            self.event_no = store.mark[0]          # numbers never go back, even after a fresh start
+        if store is not None:
+            self.numbers_from(store.mark[0])       # numbers never go back, even after a fresh start
 
     def numbers_from(self, number):
-        """Number the events after `number` at least (recall's newest round's event: numbers never go
-        back, even when the table journal starts afresh and there is no host link store)."""
+        """A table journal that starts afresh numbers its events after `number` at least: the host link
+        store's mark, recall's newest round's event (numbers never go back)."""
         if self._snapshot is None and self.event_no < number:
             self.event_no = number
 
