@@ -137,16 +137,29 @@ SETTINGS = omaha.OmahaSettings(structure="pot_limit", small_blind=5, big_blind=1
                                rake_cap_big_blinds=5, odd_chip="croupier", heads_up="no_raise_cap", seats=10)
 
 
+# Stacks by seat: two short ones go all in on the flop's bet, making two side pots at the showdown
+# (bench/table_vm.py's OMAHA_STACKS, so that both benches time the same "showdown with side pots").
+STACKS = ((1, 1000), (2, 1000), (3, 40), (4, 1000), (5, 1000), (6, 55), (7, 1000), (8, 1000), (9, 1000), (10, 1000))
+POTS = 3            # the main pot and two side pots: each engine hand is checked to have made them
+
+
 def at_last_check(seed):
-    # A 10-seat hand played (check or call) up to the river's last check: that act makes the showdown.
+    # A 10-seat hand up to the river's last check, whose act makes the showdown: all call pre-flop; on
+    # the flop a full stack (over 100 left) bets 60 and all call (seats 3 and 6 all in for less); then checks.
     d = shuffled(seed)
-    hand = omaha.OmahaHand(SETTINGS, 1, [(s, 1000) for s in range(1, 11)])
+    hand = omaha.OmahaHand(SETTINGS, 1, list(STACKS))
+    bet_made = False
     while True:
         kind, seat = hand.expected()
         if kind == omaha.EXPECT_ACTION:
+            legal = hand.legal()
             if hand.street == 3 and seat == hand.seats[hand.n - 1]:
                 return hand, seat
-            hand.act(seat, "check" if hand.legal().can_check else "call")
+            if hand.street == 1 and not bet_made and legal.can_check and hand.stack[hand.to_act] > 100:
+                hand.act(seat, "bet", 60)
+                bet_made = True
+            else:
+                hand.act(seat, "check" if legal.can_check else "call")
         else:
             hand.deal(d.pop(0))
 
@@ -180,6 +193,8 @@ def time_rounds():
         for hand, _seat in pending:
             if hand.expected()[0] != omaha.EXPECT_DONE:
                 raise RuntimeError("bench hand did not reach the showdown")
+            if len(hand.result().pots) != POTS:
+                raise RuntimeError("bench hand made %d pots, not %d" % (len(hand.result().pots), POTS))
         print("round %d: calibration_us: %d showdowns: %d showdown_total_us: %d engine_showdowns: %d engine_total_us: %d"
               " hands_played: %d play_total_us: %d actions: %d"
               % (r, cal, DEALS * PASSES, sd, ENGINE_HANDS, eng, ENGINE_HANDS, play,

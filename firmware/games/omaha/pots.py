@@ -66,18 +66,21 @@ def build_pots(totals, live):
     pots = []
     prev = 0
     last = len(levels) - 1
+    n = len(totals)
     for k in range(len(levels)):
         level = levels[k]
+        top = k == last             # the last pot also takes the folded chips above its level
         amount = 0
         eligible = []
-        for i in range(len(totals)):
+        for i in range(n):
             t = totals[i]
-            if k == last:
-                amount += t - prev if t > prev else 0
-            elif t > prev:
-                amount += (t if t < level else level) - prev
-            if live[i] and t >= level:
-                eligible.append(i)
+            if t > prev:            # (levels ascend: a player at this level is past the one before)
+                if t >= level:
+                    amount += (t if top else level) - prev
+                    if live[i]:
+                        eligible.append(i)
+                else:
+                    amount += t - prev
         pots.append(Pot(amount, tuple(eligible)))
         prev = level
     if not pots:
@@ -133,15 +136,17 @@ def award(pot, values, seats, from_button):
     top = -1
     winners = []
     for i in pot.eligible:
-        if values[i] > top:
-            top = values[i]
+        v = values[i]
+        if v > top:
+            top = v
             winners = [i]
-        elif values[i] == top:
+        elif v == top:
             winners.append(i)
     if not winners:
         return winners, []
-    if from_button:
-        winners.sort()
-    else:
-        winners = [i for _, i in sorted([(seats[i], i) for i in winners])]
+    if len(winners) > 1:            # a split: the odd chip's order (one winner takes the whole pot)
+        if from_button:
+            winners.sort()
+        else:
+            winners = [i for _, i in sorted([(seats[i], i) for i in winners])]
     return winners, split_pot(pot.amount - pot.rake, winners)

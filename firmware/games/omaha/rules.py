@@ -113,6 +113,9 @@ class OmahaHand:
         self.start = [p[2] for p in players]
         self.stack = list(self.start)
         self.idle = idle
+        # Every seat of the hand in ascending order, (seat, player index), -1 for an idle seat: the
+        # order of the result's stacks and nets, worked out once here rather than sorted at the payout.
+        self._seat_order = sorted([(self.seats[i], i) for i in range(n)] + [(s, -1) for s in idle])
         self.hole = [[] for _ in range(n)]
         self._holes = 0     # hole cards dealt so far (art. 6(1)): kept, not counted per card
         self._legal = None  # the Legal of the player to act: worked out once, when the turn passes (_advance)
@@ -282,6 +285,9 @@ class OmahaHand:
             self.phase = EXPECT_BURN
 
     def _finish(self, showdown):
+        # The payout (art. 10): comprehensions of lists, not generators, which MicroPython runs slower.
+        seats = self.seats
+        stack = self.stack
         live = [not f for f in self.folded]
         values = [0] * self.n
         shown = ()
@@ -291,25 +297,27 @@ class OmahaHand:
             for i in range(self.n):
                 if live[i]:
                     values[i] = best_value(self.hole[i], prepared)
-            shown = tuple((self.seats[i], values[i]) for i in range(self.n) if live[i])
+            shown = tuple([(seats[i], values[i]) for i in range(self.n) if live[i]])
         returned, pots = build_pots(self.betting.total, live)
         s = self.settings
         rake = rake_pots(pots, s.rake_percent, s.rake_cap) if s.rake_percent else 0
         from_button = odd_chip_from_button(s)
         out = []
         for pot in pots:
-            winners, shares = award(pot, values, self.seats, from_button)
+            winners, shares = award(pot, values, seats, from_button)
             for k in range(len(winners)):
-                self.stack[winners[k]] += shares[k]
-            seat_pot = Pot(pot.amount, tuple(sorted(self.seats[i] for i in pot.eligible)))
-            seat_pot.winners = tuple(self.seats[i] for i in winners)
+                stack[winners[k]] += shares[k]
+            eligible = [seats[i] for i in pot.eligible]
+            eligible.sort()
+            seat_pot = Pot(pot.amount, tuple(eligible))
+            seat_pot.winners = tuple([seats[i] for i in winners])
             seat_pot.rake = pot.rake
-            seat_pot.shares = tuple((self.seats[winners[k]], shares[k]) for k in range(len(winners)))
+            seat_pot.shares = tuple([(seats[winners[k]], shares[k]) for k in range(len(winners))])
             out.append(seat_pot)
         back = None
         if returned is not None:
-            self.stack[returned[0]] += returned[1]
-            back = (self.seats[returned[0]], returned[1])
+            stack[returned[0]] += returned[1]
+            back = (seats[returned[0]], returned[1])
         if sum(self.stack) + rake != sum(self.start):
             raise IntegrityError("chips not conserved: %d in, %d out + %d rake"
                                  % (sum(self.start), sum(self.stack), rake))
@@ -318,9 +326,10 @@ class OmahaHand:
         self._result = HandResult(False, out, back, rake, self._stacks_by_seat(), self._nets(), shown)
 
     def _stacks_by_seat(self):
-        pairs = [(self.seats[i], self.stack[i]) for i in range(self.n)] + [(s, 0) for s in self.idle]
-        return tuple(sorted(pairs))
+        stack = self.stack
+        return tuple([(s, stack[i] if i >= 0 else 0) for s, i in self._seat_order])
 
     def _nets(self):
-        pairs = [(self.seats[i], self.stack[i] - self.start[i]) for i in range(self.n)] + [(s, 0) for s in self.idle]
-        return tuple(sorted(pairs))
+        stack = self.stack
+        start = self.start
+        return tuple([(s, stack[i] - start[i] if i >= 0 else 0) for s, i in self._seat_order])
