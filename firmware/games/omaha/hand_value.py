@@ -89,7 +89,7 @@ def best_value(hole, prepared, _straights=STRAIGHTS, _bit=RANK_BIT):
         for rb3, s3, x3, f3 in prepared:
             rb = rb2 | rb3
             d = s2 + s3 - rb
-            if d == 0:
+            if not d:
                 if f2 == f3:
                     if rb in _straights:
                         v = 0x20000000 | rb if rb != WHEEL else 0x2000000F

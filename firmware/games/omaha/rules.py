@@ -123,6 +123,7 @@ class OmahaHand:
         self.burns = []
         self._dealt = bytearray(52)
         self.folded = [False] * n
+        self._live = n      # players not folded: counted down at each fold, not counted per action
         self.values = None
         self.street = 0
         self.phase = EXPECT_HOLE
@@ -207,10 +208,11 @@ class OmahaHand:
             if amount is not None:
                 raise RuleError("fold takes no amount")
             self.folded[p] = True  # art. 13: the folded chips stay in the pot
+            self._live -= 1
         else:
             self.betting.apply(self._legal, action, amount)
         self.history.append((self.street, seat, action, self.betting.bet[p]))
-        if self._live_count() == 1:
+        if self._live == 1:
             self._finish(False)
             return
         self._advance(p)
@@ -236,13 +238,6 @@ class OmahaHand:
         return self._result
 
     # --- internals ----------------------------------------------------------
-
-    def _live_count(self):
-        k = 0
-        for f in self.folded:
-            if not f:
-                k += 1
-        return k
 
     def describe(self):
         """What the hand expects next, in words (for error messages)."""
@@ -276,7 +271,7 @@ class OmahaHand:
                 self.to_act = q
                 # Worked out once per action, here where the turn passes: the controller, the
                 # screens and act() all read it; nothing else changes what it depends on.
-                self._legal = legal_actions(self.betting, q, self.seats[q], self._live_count())
+                self._legal = legal_actions(self.betting, q, self.seats[q], self._live)
                 return
         self.to_act = -1
         if self.street == 3:
