@@ -219,6 +219,8 @@ def _dispatch(ctx, kind, a, b):
     """One event: on flash first (firmware/recovery.py), then the table acts, then its reports go out."""
     table = ctx.table
     journal = ctx.journal
+    if ctx.recall.waiting is not None:
+        ctx.recall.keep_waiting()  # a round this pass ended: made and kept before this event changes the table
     if not journal.before(table, kind, a, b):
         return                    # waits for the recovery at the end of the boot's lamp test
     table.dispatch(kind, a, b)

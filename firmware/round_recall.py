@@ -10,9 +10,10 @@
 # replays the events after a power cut (firmware/recovery.py), a round whose event is not past the
 # newest kept one is there already, and the others are kept then, whether or not their reports
 # had reached the host link's store before the cut. On the board (`defer`), a round of a journalled
-# event waits for the start of the next pass (keep_waiting(), from firmware.main.poll_inputs, or
-# before a snapshot replaces the journal's log): its recall write, a flash program on a board, is not
-# in the pass that shows and reports the result, and a power cut before it is recovered as above. The host's
+# event waits for the start of the next pass or of the next event (keep_waiting(), from
+# firmware.main, or before a snapshot replaces the journal's log): its making and its recall write, a
+# flash program on a board, are not in the pass that shows and reports the result, the table does not
+# change before them, and a power cut before the write is recovered as above. The host's
 # RECALL is answered one report a round, paced by pump(): a report goes out only while the link's
 # store is below half full, so an answer never raises the backlog alarm nor crowds out the
 # game's own reports; the rounds are read from flash a few at a time as they go
@@ -46,7 +47,8 @@ class RoundRecall:
         self._sent = 0
         self._added = 0              # rounds kept since it was asked
         self._segment = []           # the next rounds of the answer, read from flash
-        self._waiting = None         # a round noted, kept at commit() or keep_waiting()
+        self.waiting = None          # a round's end noted, the round not made yet: (table, code, a, b, fields),
+        #                              made and kept by keep_waiting() (from commit() or the main loop)
         self._waiting_event = 0      # the number of the table event that ended it
         self._reporter = None        # the Reporter that noted it
         self.events = None           # the table journal (firmware/recovery.py): event_no, based, replaying
@@ -74,24 +76,24 @@ class RoundRecall:
 
     # -- keeping ------------------------------------------------------------------------------
     def noted(self, table, code, a, b, reporter, fields=None):
-        """A game report was just sent: its round, if it ends one, is made now (from the table as the
-        report saw it, and the report's fields: what the game's round takes from them is not made twice)
-        and kept by commit(), which the Reporter calls once the event's reports are all made (or, where
-        deferred, by keep_waiting()): the link store then writes them in one batch before the round
-        (reporter.durable()). While a recovery replays events, a round kept before the reset is not made
-        again (nor `previous` moved)."""
+        """A game report was just sent: if it ends a round (rounds.ROUND_CODES), the round is made from the
+        table as the report saw it, and the report's fields (what the game's round takes from them is
+        not made twice), and kept, by keep_waiting(): at the end of the drain (commit()), or where
+        deferred, before anything can change the table: the start of the next pass or the next event
+        (firmware.main), a snapshot. The link store then writes the event's reports in one batch before
+        the round (reporter.durable()). While a recovery replays events, a round kept before the reset
+        is not made again (nor `previous` moved)."""
+        if code not in self.rounds.ROUND_CODES:
+            return
         events = self.events
         event = 0 if events is None else events.event_no
         if events is not None and events.replaying and self._kept_before(event, reporter):
             return
-        entry = self.rounds.round_of(table, code, a, b, self.previous, fields)
-        if entry is not None:
-            if self._waiting is not None:
-                self.keep_waiting()              # two rounds in one drain or pass (not seen in play): in order
-            self.previous = entry
-            self._waiting = entry
-            self._waiting_event = event
-            self._reporter = reporter
+        if self.waiting is not None:
+            self.keep_waiting()                  # two rounds in one drain or pass (not seen in play): in order
+        self.waiting = (table, code, a, b, fields)
+        self._waiting_event = event
+        self._reporter = reporter
 
     def _kept_before(self, event, reporter):
         """While a recovery replays `event`: is its round kept already? Yes when the newest round kept
@@ -105,7 +107,7 @@ class RoundRecall:
         """At the end of a drain: keep the round noted last, if any, unless it waits for the next pass
         (`defer`, an event the table journal holds, not a recovery's replay). Never raises: a round that
         cannot be kept is a fault report ("recall_unsaved"), the table plays on."""
-        if self._waiting is not None:
+        if self.waiting is not None:
             events = self.events
             if not (self.defer and events is not None and events.based and not events.replaying):
                 self.keep_waiting()
@@ -123,13 +125,17 @@ class RoundRecall:
                 pass                     # add() compacts when a round does not fit, and reports failures
 
     def keep_waiting(self):
-        """Keep the round that waits, if any (the start of a pass, a snapshot about to replace the table
-        journal's log, a second round). Never raises, as commit()."""
-        entry = self._waiting
-        if entry is not None:
-            self._waiting = None
+        """Make and keep the round that waits, if any (the end of a drain, the start of a pass or of an
+        event, a snapshot about to replace the table journal's log, a second round). Never raises, as
+        commit()."""
+        waiting = self.waiting
+        if waiting is not None:
+            self.waiting = None
             self._quiet = 0
-            self.keep(entry, self._reporter, self._waiting_event)
+            table, code, a, b, fields = waiting
+            entry = self.rounds.round_of(table, code, a, b, self.previous, fields)
+            if entry is not None:
+                self.keep(entry, self._reporter, self._waiting_event)
 
     def keep(self, entry, reporter, event=0):
         """Keep one round (its dict) with the number of the event that ended it; a write that fails is

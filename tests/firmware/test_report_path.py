@@ -122,6 +122,7 @@ def test_the_reporter_hands_the_result_reports_fields_to_the_round():
 
     class _Rounds:
         ROUND_MAX = 640
+        ROUND_CODES = (OUT_GAME_FIRST,)
 
         def round_of(self, table, code, a, b, previous, fields=None):
             seen.append((code, fields))
@@ -135,6 +136,8 @@ def test_the_reporter_hands_the_result_reports_fields_to_the_round():
         reporter = Reporter(None, "T1", [])
         reporter.recall = RoundRecall(state, "baccarat", None, _Rounds())
         reporter._send_outbox_entry(_Table(), OUT_GAME_FIRST, 4, 0)
+        assert seen == []                       # noted: the round is made when it is kept
+        reporter.recall.keep_waiting()
     assert seen == [(OUT_GAME_FIRST, {"round": 4})]
 
 

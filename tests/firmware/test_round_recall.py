@@ -446,6 +446,7 @@ def test_a_round_is_kept_after_all_its_events_reports_are_on_flash_in_one_batch(
     class _Rounds:
         ROUND_MAX = 640
         ALWAYS = ()
+        ROUND_CODES = (OUT_GAME_FIRST,)
 
         def round_of(self, table, code, a, b, previous, fields=None):
             return {"round": a} if code == OUT_GAME_FIRST else None
@@ -516,6 +517,7 @@ class _Rounds:
     """A game's recall module, small: a round for every report of code 1."""
     ROUND_MAX = 120
     ALWAYS = ("round",)
+    ROUND_CODES = (1,)
 
     @staticmethod
     def round_of(table, code, a, b, previous, fields=None):
@@ -575,6 +577,7 @@ class _Numbered:
     """A game whose rounds are numbered on from the last kept one (as Craps' throws): code 7 ends one."""
     ROUND_MAX = 640
     ALWAYS = ()
+    ROUND_CODES = (7,)
 
     def round_of(self, table, code, a, b, previous, fields=None):
         if code != 7:

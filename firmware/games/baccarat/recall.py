@@ -18,6 +18,7 @@ from firmware.games.baccarat.rules import PLAYER
 # one is kept cut to ALWAYS (firmware/round_recall.py), the host's `result` report has it all.
 ROUND_MAX = const(640)
 ALWAYS = ("round", "result", "void", "demo")     # what a round over ROUND_MAX keeps (never: the test)
+ROUND_CODES = (OUT_RESULT,)                      # the reports that end a round (round_of makes it)
 _WINNERS = ("player", "banker", "tie")
 
 
@@ -25,7 +26,7 @@ def round_of(table, code, a, b, previous, fields=None):
     """The round a report ends (OUT_RESULT), or None. fields: the result report's, whose hands' names give
     the cards as dealt and whose nets by seat and zone (reports.nets_table) give the seats' nets summed
     (half the time of a walk of the table's bets); None: from the table."""
-    if code != OUT_RESULT:
+    if code not in ROUND_CODES:
         return None
     record = table.record
     if fields is not None:

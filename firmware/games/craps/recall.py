@@ -19,12 +19,13 @@ from firmware.games.craps.reports import no_roll_word
 # to ALWAYS (firmware/round_recall.py), the host's `throw` report has it all.
 ROUND_MAX = const(640)
 ALWAYS = ("round", "shooter", "dice", "result", "point", "no_roll")
+ROUND_CODES = (OUT_THROW, OUT_THROW_HELD)          # the reports that end a round (round_of makes it)
 _NATURALS = (7, 11)
 
 
 def round_of(table, code, a, b, previous, fields=None):
     """The round a report ends (a throw), or None."""
-    if code != OUT_THROW and code != OUT_THROW_HELD:
+    if code not in ROUND_CODES:
         return None
     number = previous["round"] + 1 if previous is not None and isinstance(previous.get("round"), int) else 1
     engine = table.engine

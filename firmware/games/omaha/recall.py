@@ -26,6 +26,7 @@ from firmware.games.omaha.reports import SEAT_NAMES
 # a hand still longer is kept cut to ALWAYS (firmware/round_recall.py).
 ROUND_MAX = const(640)
 ALWAYS = ("hand", "void", "winners", "nets")
+ROUND_CODES = (OUT_RESULT,)                      # the reports that end a round (round_of makes it)
 _LETTERS = {"fold": "f", "check": "x", "call": "c", "bet": "b", "raise": "r"}
 _NO_AMOUNT = ("f", "x")
 _STREET_COST = const(8)
@@ -33,7 +34,7 @@ _STREET_COST = const(8)
 
 def round_of(table, code, a, b, previous, fields=None):
     """The round a report ends (a hand result), or None."""
-    if code != OUT_RESULT:
+    if code not in ROUND_CODES:
         return None
     hand = table.hand
     result = table.result
