@@ -11,7 +11,7 @@ from firmware.errors import IntegrityError, RuleError
 from firmware.games.omaha.betting import (
     ACTIONS, BET, CALL, CHECK, FOLD, RAISE, BetRangeError, Betting, legal_actions)
 from firmware.games.omaha.hand_value import best_value, prepare_board
-from firmware.games.omaha.pots import Pot, award, build_pots, rake_pots
+from firmware.games.omaha.pots import award, build_pots, rake_pots
 from firmware.games.omaha.settings import MAX_PLAYERS, MIN_PLAYERS, OmahaSettings, odd_chip_from_button
 
 # What the hand expects next (expected()[0]).
@@ -297,18 +297,16 @@ class OmahaHand:
         s = self.settings
         rake = rake_pots(pots, s.rake_percent, s.rake_cap) if s.rake_percent else 0
         from_button = odd_chip_from_button(s)
-        out = []
         for pot in pots:
             winners, shares = award(pot, values, seats, from_button)
             for k in range(len(winners)):
                 stack[winners[k]] += shares[k]
+            # The pot by player index until here, by seat from here: the result's (the same object).
             eligible = [seats[i] for i in pot.eligible]
             eligible.sort()
-            seat_pot = Pot(pot.amount, tuple(eligible))
-            seat_pot.winners = tuple([seats[i] for i in winners])
-            seat_pot.rake = pot.rake
-            seat_pot.shares = tuple([(seats[winners[k]], shares[k]) for k in range(len(winners))])
-            out.append(seat_pot)
+            pot.eligible = tuple(eligible)
+            pot.winners = tuple([seats[i] for i in winners])
+            pot.shares = tuple([(seats[winners[k]], shares[k]) for k in range(len(winners))])
         back = None
         if returned is not None:
             stack[returned[0]] += returned[1]
@@ -318,7 +316,7 @@ class OmahaHand:
                                  % (sum(self.start), sum(self.stack), rake))
         self.values = values
         self.phase = EXPECT_DONE
-        self._result = HandResult(False, out, back, rake, self._stacks_by_seat(), self._nets(), shown)
+        self._result = HandResult(False, pots, back, rake, self._stacks_by_seat(), self._nets(), shown)
 
     def _stacks_by_seat(self):
         stack = self.stack
