@@ -126,8 +126,8 @@ class RoundRecall:
 
     def keep_waiting(self):
         """Make and keep the round that waits, if any (the end of a drain, the start of a pass or of an
-        event, a snapshot about to replace the table journal's log, a second round). Never raises, as
-        commit()."""
+        event, a snapshot about to replace the table journal's log, a second round). A write that fails
+        is reported, not raised, as in commit()."""
         waiting = self.waiting
         if waiting is not None:
             self.waiting = None
