@@ -34,6 +34,7 @@ import random
 
 from firmware import cards
 from firmware.games.omaha.settings import MAX_PLAYERS
+from firmware.main import POLL_MS
 from hostsim.omaha_players import (
     HandMirror, MirrorError, Players, action_keys, new_hand_keys, stack_keys)
 from hostsim.shoe import OmahaDeal
@@ -46,6 +47,21 @@ Pace = collections.namedtuple("Pace", ("key_ms", "hold_ms", "card_ms", "think_ms
 # Watchable. A key is held as a hand does (250 ms): the live view runs the firmware's passes 10 ms of
 # real time apart, so at --speed 4 a 3-scan debounce takes 120 ms of virtual time, press and release.
 LIVE_PACE = Pace(400, 250, 700, 1500, 4000, 5000)
+# The live view at --speed X: its passes stay POLL_MS of *real* time apart, so a key held 250 ms of
+# virtual time lasts 250 / X ms of real time, fewer scans than the keypad's debounce above X ~ 8 (keys
+# missed or held over: "TOO MANY DIGITS"). live_pace() holds each key, and leaves it up, this many of
+# the firmware's passes at least (its debounce takes 3).
+_LIVE_KEY_PASSES = 6
+
+
+def live_pace(speed):
+    """LIVE_PACE for a live view running `speed` times real time: each key down and up long enough, in
+    real time, for the keypad to read it (the rest of the pace is virtual time, as the dealer's)."""
+    least = _LIVE_KEY_PASSES * POLL_MS * speed        # virtual ms for that many real passes
+    hold = max(LIVE_PACE.hold_ms, least)
+    return LIVE_PACE._replace(hold_ms=hold, key_ms=max(LIVE_PACE.key_ms, hold + least))
+
+
 # As fast as the keypad and shoe take it: a key held SHORT_PRESS_MS, then KEY_GAP_MS for its release to debounce.
 FAST_PACE = Pace(SHORT_PRESS_MS + KEY_GAP_MS, SHORT_PRESS_MS, 150, 0, 100, 2000)
 CLEAR = "clear"

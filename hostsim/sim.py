@@ -157,7 +157,7 @@ class Sim:
         elif demo and self.game == "omaha":
             from hostsim import omaha_dealer
             self.dealer = omaha_dealer.OmahaDealer(self.io, rules, players or omaha_dealer.PLAYERS, seed=seed,
-                                                   pace=omaha_dealer.LIVE_PACE)
+                                                   pace=omaha_dealer.live_pace(speed))
         self.scoreboard_key = SCOREBOARD_KEY if self.game == "baccarat" else ""    # the roads are Baccarat's
         self.show_scoreboard = False    # the live view shows the scoreboard in place of the LCDs
         self.tap = HostTap(self.hw.port("host"))

@@ -9,7 +9,7 @@ from firmware import cards
 from firmware.games.omaha import rules as omaha
 from firmware.games.omaha.settings import OmahaSettings
 from hostsim.omaha_autoplay import OmahaTally
-from hostsim.omaha_dealer import FAST_PACE, LIVE_PACE, OmahaDealer, player_seats
+from hostsim.omaha_dealer import FAST_PACE, LIVE_PACE, OmahaDealer, live_pace, player_seats
 
 ACTS = ("fold", "check", "call", "bet", "raise", "allin")
 COMMANDS = ACTS + ("new", "stack", "seat", "button")
@@ -254,3 +254,17 @@ def test_the_tally_counts_from_the_reports_and_fails_a_run_that_lost_chips_or_a_
     lost.add({"event": "hand_result", "hand": 1, "void": False, "rake": 0, "pots": [], "shown": {},
               "stacks": {"1": 90}})
     assert not lost.chips_conserved() and failed(lost.summary(1, 1000, 1.0))
+
+
+@pytest.mark.parametrize("speed", [1, 4, 8, 20, 50])
+def test_the_live_views_keys_last_long_enough_in_real_time_at_any_speed(speed):
+    # The live view's passes stay 10 ms of real time apart whatever --speed: a key down (and up again)
+    # fewer than the keypad's 3 debounce scans of them is missed or held over (at --speed 20, the
+    # pace of 250 ms held keyed "TOO MANY DIGITS"). live_pace keeps 6 passes either way.
+    from firmware.main import POLL_MS
+    pace = live_pace(speed)
+    assert pace.hold_ms / speed >= 6 * POLL_MS
+    assert (pace.key_ms - pace.hold_ms) / speed >= 6 * POLL_MS
+    assert pace.hold_ms >= LIVE_PACE.hold_ms and pace.key_ms >= LIVE_PACE.key_ms
+    if speed == 1:
+        assert pace == LIVE_PACE
