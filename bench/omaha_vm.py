@@ -138,7 +138,8 @@ SETTINGS = omaha.OmahaSettings(structure="pot_limit", small_blind=5, big_blind=1
 
 
 # Stacks by seat: two short ones go all in on the flop's bet, making two side pots at the showdown
-# (bench/table_vm.py's OMAHA_STACKS, so that both benches time the same "showdown with side pots").
+# (bench/table_vm.py's OMAHA_STACKS, so that both benches time the same "showdown with side pots": written
+# out, as a board runs this file alone; tests/host/test_bench.py checks that the two agree).
 STACKS = ((1, 1000), (2, 1000), (3, 40), (4, 1000), (5, 1000), (6, 55), (7, 1000), (8, 1000), (9, 1000), (10, 1000))
 POTS = 3            # the main pot and two side pots: each engine hand is checked to have made them
 

@@ -34,6 +34,15 @@ def test_calibration_loop_is_the_same_on_both_runtimes():
     assert body("bench/benchutil.py") == body("bench/table_vm.py")
 
 
+def test_both_omaha_benches_time_the_same_side_pots():
+    # bench/omaha_vm.py (the engine alone, a script a Pico runs by itself: it imports no table bench)
+    # writes out bench/table_vm.py's stacks: both time "a 10-seat showdown with side pots" of 3 pots.
+    import ast
+    line = [ln for ln in open(os.path.join(REPO, "bench/omaha_vm.py")) if ln.startswith("STACKS = ")][0]
+    from bench.table_vm import OMAHA_STACKS
+    assert dict(ast.literal_eval(line.split("=", 1)[1].strip())) == OMAHA_STACKS
+
+
 def test_the_vm_benches_read_the_vms_cpu_clock_of_bench_vmclock():
     # table_vm, omaha_vm, craps_vm and lights_vm take their clock from bench/vmclock.py (none writes one out): the
     # VM process's CPU time to the microsecond; ticks_us() (whole ms in this port) only where there is
