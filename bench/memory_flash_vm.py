@@ -14,6 +14,8 @@ DEFAULTED = 0           # how many of their functions have default arguments (be
 #                         counts them on CPython: MicroPython's functions do not show them)
 BUILT = ()              # (module, name, inner tuples built too) of the values their top levels build
 #                         at import (not literal constants: bench/whole_table.py reads them from the source)
+DEFINED = 0             # how many globals their own top levels bind (not imports; bench/whole_table.py
+#                         reads them from the source): the one globals dict of the code made one module
 # The residual's sizes, measured: the objects made here are kept till the end, each kind measured as
 # the heap kept after it minus before, in calls of their own.
 N_MADE = 200
@@ -29,6 +31,9 @@ MOD_NAMES = ["_mz_%03d" % i for i in range(N_MADE)]
 MOD_DICTS = [None] * N_MADE
 BUILT_COPIES = [None] * len(BUILT)
 _SEEN_BUILT = {}
+ONE_DICT = None
+CLASS_CLONES = [None] * len(fr.RES_DICTS)
+_MOD_DICTS = {}
 STAND_INS = STAND_IN_RINGS = None   # every global of the calls below made now: __main__'s dict grows here
 _i = _n = 0
 
@@ -184,7 +189,40 @@ measure(17)
 # --- next run call ---
 measure(17)
 # --- next run call ---
-for _slot in range(7, 19):
+# The floor of the residual, whatever the modules: the code made ONE module (no module objects, no names
+# imported from one module into another) would still keep one globals dict of the DEFINED names (small
+# ints as keys here: the same table sizes, no key allocated), its classes' dicts, and the functions,
+# classes and built values measured above.
+for _n in MODULES:      # the module dicts, told apart from the classes' (not measured: slot 21)
+    _MOD_DICTS[id(sys.modules[_n].__dict__)] = 1
+# --- next run call ---
+measure(21)
+# --- next run call ---
+measure(21)
+# --- next run call ---
+measure(21)
+# --- next run call ---
+ONE_DICT = {}
+for _i in range(DEFINED):
+    ONE_DICT[_i] = None
+# --- next run call ---
+measure(19)
+# --- next run call ---
+measure(19)
+# --- next run call ---
+measure(19)
+# --- next run call ---
+for _i in range(len(fr.RES_DICTS)):
+    if id(fr.RES_DICTS[_i]) not in _MOD_DICTS:
+        CLASS_CLONES[_i] = fr.clone(fr.RES_DICTS[_i])
+# --- next run call ---
+measure(20)
+# --- next run call ---
+measure(20)
+# --- next run call ---
+measure(20)
+# --- next run call ---
+for _slot in range(7, 22):
     if MEM[_slot] != PREV[_slot]:
         print("ram_unsteady_slot_%d: %d" % (_slot, MEM[_slot] - PREV[_slot]))
 STAND_IN_BYTES = MEM[17] - MEM[18] - STAND_IN_RINGS
@@ -212,3 +250,8 @@ print("frozen_residual_measured_bytes: %d" % int(
     _DICTS + fr.RES["modules"] * _MODULE + (fr.RES["functions"] - DEFAULTED) * _FUN + DEFAULTED * _FUN_DEF
     + fr.RES["wrappers"] * _WRAP + (fr.RES["classes"] - fr.RES["based"]) * _CLASS + fr.RES["based"] * _BASED
     + _BUILT_BYTES + 0.5))
+print("frozen_residual_one_module_floor_bytes: %d (one globals dict of %d names %d, %d class dicts %d, functions,"
+      " classes, built at import)" % (int(
+          (MEM[19] - MEM[21]) + (MEM[20] - MEM[19]) + (fr.RES["functions"] - DEFAULTED) * _FUN + DEFAULTED * _FUN_DEF
+          + fr.RES["wrappers"] * _WRAP + (fr.RES["classes"] - fr.RES["based"]) * _CLASS + fr.RES["based"] * _BASED
+          + _BUILT_BYTES + 0.5), DEFINED, MEM[19] - MEM[21], len(fr.RES_DICTS) - len(_MOD_DICTS), MEM[20] - MEM[19]))

@@ -31,8 +31,8 @@ STEP_ROUNDS = 20        # rounds between two measurements (bench/whole_table.py:
 ROUNDS_PER_CALL = 20    # rounds per VM run call: garbage made in a call is freed only after it
 MODULES = ()            # every firmware module a booted table has imported after a few rounds
 #                         (bench/whole_table.py writes them here, found by a run of its own)
-MEM = [0] * 20
-PREV = [0] * 20
+MEM = [0] * 22
+PREV = [0] * 22
 KEPT = []            # heap kept after each step of rounds
 TABLE = SECOND = _name = None   # made now: __main__'s dict grows here, not in a measured call
 

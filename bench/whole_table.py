@@ -156,6 +156,49 @@ def defaulted_functions(modules):
     return found[0]
 
 
+def defined_names(modules):
+    """How many globals the modules' own top levels bind (def, class, assignments, loop targets, less
+    what they del; not imports, not a private `_NAME = const(...)`, which takes no slot): what one
+    globals dict would hold if the code were one module (bench/memory_flash_vm.py measures it)."""
+    import ast
+
+    def bound(body, names):
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
+                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
+                        getattr(node.value.func, "id", "") == "const" and \
+                        all(isinstance(t, ast.Name) and t.id.startswith("_") for t in node.targets):
+                    continue
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    for n in ast.walk(t):
+                        if isinstance(n, ast.Name):
+                            names.add(n.id)
+                if isinstance(node, ast.For):
+                    bound(node.body, names)
+            elif isinstance(node, ast.Delete):
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        names.discard(t.id)
+            elif isinstance(node, ast.If):
+                bound(node.body, names)
+                bound(node.orelse, names)
+            elif isinstance(node, ast.Try):
+                bound(node.body, names)
+                for h in node.handlers:
+                    bound(h.body, names)
+    total = 0
+    for name in modules:
+        path = os.path.join(REPO, *name.split("."))
+        path = path + ".py" if os.path.exists(path + ".py") else os.path.join(path, "__init__.py")
+        names = set()
+        bound(ast.parse(open(path).read()).body, names)
+        total += len(names)
+    return total
+
+
 def _literal(node):
     """A constant a compiler folds (a number, a string, bytes, None, a tuple of those): frozen or in ROMFS
     it stays in flash."""
@@ -204,11 +247,11 @@ def built_at_import(modules):
     return out
 
 
-def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, built=()):
+def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, built=(), defined=0):
     """bench/memory_vm.py for one game, its rounds block written out: steps x (step_rounds / per_call)
     VM run calls of per_call rounds, the heap kept measured after each step (in two calls of its own);
     modules: the table's modules, imported (and measured) before it boots; then bench/memory_flash_vm.py
-    (defaulted, built: what it measures of those modules)."""
+    (defaulted, built, defined: what it measures of those modules)."""
     text = open(os.path.join(REPO, "bench", "memory_vm.py")).read()
     head, rest = text.split("# @rounds-begin", 1)
     _, tail = rest.split("# @rounds-end\n", 1)
@@ -222,6 +265,7 @@ def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, b
     script = script.replace("\nMODULES = () ", "\nMODULES = %r " % (tuple(modules),))
     script = script.replace("\nDEFAULTED = 0 ", "\nDEFAULTED = %d " % defaulted)
     script = script.replace("\nBUILT = () ", "\nBUILT = %r " % (tuple(built),))
+    script = script.replace("\nDEFINED = 0 ", "\nDEFINED = %d " % defined)
     script = script.replace("\nSTEP_ROUNDS = 20 ", "\nSTEP_ROUNDS = %d " % step_rounds)
     return script.replace("\nROUNDS_PER_CALL = 20 ", "\nROUNDS_PER_CALL = %d " % per_call)
 
@@ -289,7 +333,7 @@ def memory(games, steps, step_rounds, per_call):
             path = os.path.join(tmp, "memory_vm_%s.py" % game)
             with open(path, "w") as f:
                 f.write(memory_script(game, steps, step_rounds, per_call, modules, defaulted_functions(modules),
-                                      built_at_import(modules)))
+                                      built_at_import(modules), defined_names(modules)))
             out = run_vm(path, steps=True, timeout=7200)
         print("== MicroPython VM: bench/memory_vm.py, GAME = %r, %d x %d rounds, %d rounds per VM run call"
               " (tools.mpvm --steps, a VM of its own)" % (game, steps, step_rounds, per_call))
@@ -331,6 +375,11 @@ def memory(games, steps, step_rounds, per_call):
               " data + ~%d)"
               % (data - stand_ins, residual, board, "met" if board <= 65536 else "MISSED",
                  int(fig["frozen_residual_estimate_bytes"])))
+        floor = int(fig["frozen_residual_one_module_floor_bytes"].split()[0])
+        print("  the same with all the code made one module (the residual's floor: no module objects, no names"
+              " imported between modules; the same functions, classes and data): %d + %d = %d bytes; target 64 KB:"
+              " %s" % (data - stand_ins, floor, data - stand_ins + floor,
+                       "met" if data - stand_ins + floor <= 65536 else "MISSED"))
 
 
 def main(argv=None):

@@ -228,8 +228,10 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     defaulted = whole_table.defaulted_functions(modules)
     assert 0 < defaulted < 200, defaulted
     built = whole_table.built_at_import(modules)
+    defined = whole_table.defined_names(modules)
+    assert 500 < defined < 1500, defined
     path.write_text(whole_table.memory_script("craps", steps=1, step_rounds=2, per_call=2, modules=modules,
-                                              defaulted=defaulted, built=built))
+                                              defaulted=defaulted, built=built, defined=defined))
     out = whole_table.run_vm(str(path), steps=True, timeout=600)
     fig = dict(line.partition(": ")[::2] for line in out.splitlines())
     assert "ram_unsteady" not in out, out
@@ -249,6 +251,12 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     assert int(built_values) == len(built) and 0 < int(built_bytes.split()[0]) < 16384, out
     measured = int(fig["frozen_residual_measured_bytes"])
     assert 0.5 < measured / int(fig["frozen_residual_estimate_bytes"]) < 1.5, out
+    # Its floor, the code made one module: the same functions, classes and built values, one globals
+    # dict of the names the code defines (at least 8 bytes a name), no module objects or imported names.
+    floor = fig["frozen_residual_one_module_floor_bytes"]
+    assert ("one globals dict of %d names" % defined) in floor, out
+    assert int(floor.split(" names ")[1].split(",")[0]) >= 8 * defined, out
+    assert measured / 2 < int(floor.split()[0]) < measured, out
     # The bench's stand-ins for what an RP2040 keeps static (pins, UART, I2C, WDT, state machines):
     # measured, a few KB of the data, not the UARTs' rings (the port's heap) nor the table's objects.
     assert 1000 < int(fig["ram_bench_stand_ins_bytes"]) < data // 4, out
@@ -323,6 +331,21 @@ def test_built_at_import_lists_what_a_module_makes_not_its_literals():
         assert not [b for b in built if b[:2] == ("firmware.program", literal)]
     assert whole_table._literal(__import__("ast").parse("X = (1, -2, 'a', (b'c', None))").body[0].value)
     assert not whole_table._literal(__import__("ast").parse("X = (1, Y)").body[0].value)
+
+
+def test_defined_names_counts_what_a_module_binds_itself(tmp_path, monkeypatch):
+    # The one-module floor's globals: def, class, assignments (public const() too), loop targets and
+    # names bound under if/try, less what is deleted; not imports, not a private _NAME = const().
+    from bench import whole_table
+    (tmp_path / "probe_defined.py").write_text(
+        "from micropython import const\nimport sys\nfrom os import path as p\n"
+        "_HIDDEN = const(1)\nSHOWN = const(2)\nA = B = 3\nC, (D, E) = 4, (5, 6)\nF: int = 7\n"
+        "def f():\n    inner = 1\nclass K:\n    attr = 2\n"
+        "for _i in range(2):\n    G = _i\nH = 8\ndel H\n"
+        "if A:\n    I = 9\nelse:\n    J = 10\ntry:\n    L = 11\nexcept ImportError:\n    M = 12\n")
+    monkeypatch.setattr(whole_table, "REPO", str(tmp_path))
+    # SHOWN A B C D E F f K _i G I J L M
+    assert whole_table.defined_names(["probe_defined"]) == 15
 
 
 def test_the_memory_figures_show_the_qstr_pools_growth_apart(capsys):
