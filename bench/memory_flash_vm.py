@@ -10,11 +10,11 @@ import sys  # noqa: E402
 
 from bench import frozen_residual as fr  # noqa: E402
 
-DEFAULTED = 0           # how many of their functions have default arguments (bench/whole_table.py
+DEFAULTED = 0           # how many of their functions have default arguments (bench/code_census.py
 #                         counts them on CPython: MicroPython's functions do not show them)
 BUILT = ()              # (module, name, inner tuples built too) of the values their top levels build
-#                         at import (not literal constants: bench/whole_table.py reads them from the source)
-DEFINED = 0             # how many globals their own top levels bind (not imports; bench/whole_table.py
+#                         at import (not literal constants: bench/code_census.py reads them from the source)
+DEFINED = 0             # how many globals their own top levels bind (not imports; bench/code_census.py
 #                         reads them from the source): the one globals dict of the code made one module
 # The residual's sizes, measured: the objects made here are kept till the end, each kind measured as
 # the heap kept after it minus before, in calls of their own.

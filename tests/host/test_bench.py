@@ -218,17 +218,17 @@ def test_the_flash_memory_bench_defines_nothing_in_its_measured_calls():
 def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_path):
     # Code: every module the booted table imports, imported before the boot; data: boot minus that.
     # A second table of the game (its objects, no code) must then cost about the data.
-    from bench import whole_table
+    from bench import code_census, whole_table
     try:
         modules = whole_table.table_modules("craps")
     except mpvm.VMUnavailable as exc:
         pytest.skip(str(exc))
     assert "firmware.main" in modules and "firmware.games.craps" in modules and len(modules) > 50, modules
     path = tmp_path / "memory_vm.py"
-    defaulted = whole_table.defaulted_functions(modules)
+    defaulted = code_census.defaulted_functions(modules)
     assert 0 < defaulted < 200, defaulted
-    built = whole_table.built_at_import(modules)
-    defined = whole_table.defined_names(modules)
+    built = code_census.built_at_import(modules)
+    defined = code_census.defined_names(modules)
     assert 500 < defined < 1500, defined
     path.write_text(whole_table.memory_script("craps", steps=1, step_rounds=2, per_call=2, modules=modules,
                                               defaulted=defaulted, built=built, defined=defined))
@@ -302,7 +302,7 @@ def test_defaulted_functions_counts_each_function_once(monkeypatch):
     # Functions with default arguments, at the top level and in the modules' classes (a staticmethod
     # unwrapped), each once even when another module imports it; a class of another module not walked.
     import types
-    from bench import whole_table
+    from bench import code_census
     one, two = types.ModuleType("probe_one"), types.ModuleType("probe_two")
     exec("def f(a, b=1): pass\ndef g(a): pass\ndef h(*, k=2): pass\n"
          "class C:\n    def m(self, x=None): pass\n    def n(self): pass\n"
@@ -314,38 +314,38 @@ def test_defaulted_functions_counts_each_function_once(monkeypatch):
     two.f, two.C = one.f, one.C
     monkeypatch.setitem(__import__("sys").modules, "probe_one", one)
     monkeypatch.setitem(__import__("sys").modules, "probe_two", two)
-    assert whole_table.defaulted_functions(["probe_one", "probe_two"]) == 4     # f, h, C.m, C.s
+    assert code_census.defaulted_functions(["probe_one", "probe_two"]) == 4     # f, h, C.m, C.s
 
 
 def test_built_at_import_lists_what_a_module_makes_not_its_literals():
     # A dict display, a call, a comprehension: made in the heap at import even with the code in flash;
     # a literal (a string, a number, a tuple of those), a const(), an alias or an import: not.
-    from bench import whole_table
-    built = whole_table.built_at_import(["firmware.console.commands", "firmware.program", "firmware.board_checks"])
+    from bench import code_census
+    built = code_census.built_at_import(["firmware.console.commands", "firmware.program", "firmware.board_checks"])
     assert ("firmware.console.commands", "TABLE") in [b[:2] for b in built]
     assert ("firmware.board_checks", "MCUS", False) in built               # its pin tuples: literals
-    assert whole_table.built_at_import(["firmware.drivers.keypad"]) == []    # literal tuples only
-    assert whole_table._nested_built(__import__("ast").parse("X = {'a': tuple(range(3))}").body[0].value)
-    assert not whole_table._nested_built(__import__("ast").parse("X = {'a': (1, 2)}").body[0].value)
+    assert code_census.built_at_import(["firmware.drivers.keypad"]) == []    # literal tuples only
+    assert code_census._nested_built(__import__("ast").parse("X = {'a': tuple(range(3))}").body[0].value)
+    assert not code_census._nested_built(__import__("ast").parse("X = {'a': (1, 2)}").body[0].value)
     for literal in ("MANIFEST", "_CHUNK", "MISSING", "ROM"):
         assert not [b for b in built if b[:2] == ("firmware.program", literal)]
-    assert whole_table._literal(__import__("ast").parse("X = (1, -2, 'a', (b'c', None))").body[0].value)
-    assert not whole_table._literal(__import__("ast").parse("X = (1, Y)").body[0].value)
+    assert code_census._literal(__import__("ast").parse("X = (1, -2, 'a', (b'c', None))").body[0].value)
+    assert not code_census._literal(__import__("ast").parse("X = (1, Y)").body[0].value)
 
 
 def test_defined_names_counts_what_a_module_binds_itself(tmp_path, monkeypatch):
     # The one-module floor's globals: def, class, assignments (public const() too), loop targets and
     # names bound under if/try, less what is deleted; not imports, not a private _NAME = const().
-    from bench import whole_table
+    from bench import code_census
     (tmp_path / "probe_defined.py").write_text(
         "from micropython import const\nimport sys\nfrom os import path as p\n"
         "_HIDDEN = const(1)\nSHOWN = const(2)\nA = B = 3\nC, (D, E) = 4, (5, 6)\nF: int = 7\n"
         "def f():\n    inner = 1\nclass K:\n    attr = 2\n"
         "for _i in range(2):\n    G = _i\nH = 8\ndel H\n"
         "if A:\n    I = 9\nelse:\n    J = 10\ntry:\n    L = 11\nexcept ImportError:\n    M = 12\n")
-    monkeypatch.setattr(whole_table, "REPO", str(tmp_path))
+    monkeypatch.setattr(code_census, "REPO", str(tmp_path))
     # SHOWN A B C D E F f K _i G I J L M
-    assert whole_table.defined_names(["probe_defined"]) == 15
+    assert code_census.defined_names(["probe_defined"]) == 15
 
 
 def test_the_memory_figures_show_the_qstr_pools_growth_apart(capsys):

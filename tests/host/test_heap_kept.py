@@ -1,17 +1,17 @@
 """What a table keeps in its heap for the whole run with its code in flash (frozen or ROMFS): a module's
 literal constants stay in flash, what its top level BUILDS at import stays in the heap. These modules
 used to build tables they can write out or make only when needed (docs/performance.md, "Memory kept";
-bench/whole_table.py built_at_import finds them)."""
+bench/code_census.py built_at_import finds them)."""
 import ast
 import os
 
-from bench import whole_table
+from bench import code_census
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def test_card_names_rank_bits_and_the_program_checks_buffer_are_not_built_at_import():
-    built = [b[:2] for b in whole_table.built_at_import(["firmware.cards", "firmware.program",
+    built = [b[:2] for b in code_census.built_at_import(["firmware.cards", "firmware.program",
                                                           "firmware.games.omaha.poker_eval"])]
     assert ("firmware.games.omaha.poker_eval", "RANK_BIT") not in built
     assert ("firmware.cards", "_NAMES") not in built        # 52 strings and a tuple: ~2 KB
