@@ -466,9 +466,9 @@ def test_host_hand_request_malformed_is_refused_before_anything_changes():
     table = rig.table
     for request, words in (
             ({"hand": {"stacks": {"11": 100, "1": 100}}}, "seat must be 1..10"),
-            ({"hand": {"stacks": {"1": 100, "2": -5}}}, "whole number >= 0"),
-            ({"hand": {"stacks": {"1": 100, "2": 1.5}}}, "whole number >= 0"),
-            ({"hand": {"stacks": {"1": 100, "2": True}}}, "whole number >= 0"),
+            ({"hand": {"stacks": {"1": 100, "2": -5}}}, "whole number 0..9999999"),
+            ({"hand": {"stacks": {"1": 100, "2": 1.5}}}, "whole number 0..9999999"),
+            ({"hand": {"stacks": {"1": 100, "2": True}}}, "whole number 0..9999999"),
             ({"hand": {"stacks": {"1": 100}}}, "at least 2 players"),
             ({"hand": {"button": 0}}, "button must be a seat"),
             ({"hand": {"button": "3"}}, "button must be a seat"),
@@ -482,6 +482,44 @@ def test_host_hand_request_malformed_is_refused_before_anything_changes():
     rig.host_hand({"hand": {}})                                     # nobody has chips: refused at dispatch
     assert rig.last("host_error")["error"].startswith("hand refused: at least 2 players")
     assert rig.table.state == READY
+
+
+def test_host_stacks_are_bounded_as_keyed_ones_so_a_payout_always_fits_the_stacks():
+    # A host stack of 2**31 or more did not fit the stacks' array: an OverflowError, the board reset; two
+    # of 2**31 - 1 started a hand whose payout overflowed, and the journal replayed it at every boot.
+    rig = Rig()
+    for chips in (10 ** 7, 2 ** 31 - 1, 2 ** 31, 10 ** 11):
+        raises_match(ValueError, "stack of seat 2 must be a whole number 0..9999999", rig.table.host_request,
+                     {"hand": {"stacks": {"1": 100, "2": chips}}})
+    assert list(rig.table.stacks) == [0] * 11 and rig.table.state == READY
+    rig.host_hand({"hand": {"button": 1, "stacks": {"1": 9999999, "2": 9999999}}})   # the keypad's largest
+    assert rig.last("hand_start")["stacks"] == {"2": 9999999, "1": 9999999} and rig.table.state == DEALING
+
+
+def test_a_hand_is_refused_when_its_stacks_together_would_not_fit_a_stack():
+    # Stacks grown over many hands (or restored): the winner of them all must still fit the stacks' array and
+    # stay a small int on MicroPython. Refused before any blind is posted, as NEED 2 PLAYERS is.
+    rig = Rig()
+    rig.stacks({1: 1000, 2: 1000})
+    rig.table.stacks[1] = 2 ** 30
+    refused = _refused(rig, "new enter", "STACKS TOO BIG", "more than one hand can hold")
+    assert rig.table.state == READY and rig.table.hand is None and refused["act"] == "new"
+    rig.host_hand({"hand": {}})
+    assert "more than one hand can hold" in rig.last("host_error")["error"] and rig.table.state == READY
+    rig.keys("1 stack 1000 enter")
+    rig.keys("new enter")
+    assert rig.table.state == DEALING and rig.last("hand_start")["stacks"] == {"1": 1000, "2": 1000}
+
+
+def test_more_players_than_one_deck_deals_is_refused_in_words_the_dealer_can_act_on():
+    # Art. 1(1): one 52-card deck deals 11 players at most; a 20-seat table (art. 2(2)) can seat more.
+    rig = Rig(seats=20)
+    rig.stacks(dict((s, 100) for s in range(1, 13)))
+    refused = _refused(rig, "new enter", "MAX 11 PLAYERS", "sit a seat out")
+    assert refused["reason"].startswith("12 players with chips: at most 11") and rig.table.state == READY
+    rig.keys("12 seat enter")
+    rig.keys("new enter")
+    assert rig.table.state == DEALING and len(rig.last("hand_start")["players"]) == 11
 
 
 def test_host_hand_request_refused_while_an_alarm_is_open():

@@ -8,13 +8,18 @@
 # dispatched.
 from array import array
 
+from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.events import HOST_HAND
 from firmware.games.omaha import rules
 from firmware.games.omaha.codes import DEALING, NO_SEAT, OUT_BUTTON_SET, OUT_HAND_START, OUT_SEAT
-from firmware.games.omaha.entry import NO_NUMBER
+from firmware.games.omaha.entry import MAX_NUMBER, NO_NUMBER
 from firmware.games.omaha.settings import MAX_PLAYERS, MIN_PLAYERS
 from firmware.statemachine import STAY
+
+# The most chips one hand may hold: every stack after its payout (at most the hand's total) must fit the
+# stacks' array("i"), and stay a small int on a 32-bit MicroPython port (no heap while betting).
+_MAX_HAND_CHIPS = const(0x3FFFFFFF)
 
 
 def _whole(value):
@@ -93,6 +98,16 @@ class Seats:
         if len(players) < MIN_PLAYERS:
             return self._not_started(from_host, "at least %d players with chips are needed to start a hand "
                                      "(art. 2(3))" % MIN_PLAYERS, "NEED 2 PLAYERS")
+        if len(players) > MAX_PLAYERS:
+            return self._not_started(from_host, "%d players with chips: at most %d can be dealt from one 52-card "
+                                     "deck (art. 1(1)): sit a seat out" % (len(players), MAX_PLAYERS),
+                                     "MAX %d PLAYERS" % MAX_PLAYERS)
+        chips = 0
+        for s in players:
+            chips += self.stacks[s]
+        if chips > _MAX_HAND_CHIPS:
+            return self._not_started(from_host, "the stacks in play total %d chips, more than one hand can hold "
+                                     "(%d): key smaller stacks" % (chips, _MAX_HAND_CHIPS), "STACKS TOO BIG")
         button = self.next_button_seat
         if button == NO_SEAT:
             # Art. 1: the first hand's button is the first seat in from the croupier's left; then it
@@ -160,8 +175,9 @@ class Seats:
             if seat < 1 or seat > self.seats:
                 raise ValueError("hand: seat must be 1..%d, got %r" % (self.seats, key))
             chips = stacks[key]
-            if not _whole(chips) or chips < 0:
-                raise ValueError("hand: stack of seat %s must be a whole number >= 0, got %r" % (key, chips))
+            if not _whole(chips) or chips < 0 or chips > MAX_NUMBER:
+                raise ValueError("hand: stack of seat %s must be a whole number 0..%d, got %r"
+                                 % (key, MAX_NUMBER, chips))
             parsed[seat] = chips
             if chips > 0:
                 players += 1
