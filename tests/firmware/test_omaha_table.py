@@ -362,10 +362,72 @@ def _refused(rig, keys, display, reason_part):
     assert len(refusals) == count + 1, keys
     assert refusals[-1]["display"] == display, refusals[-1]
     assert reason_part in refusals[-1]["reason"], refusals[-1]
-    assert _dealer(rig)[3] == display[:20]
+    assert _dealer(rig)[3] == screens.fit(display)
     if hand is not None:
         assert (len(hand.history), list(hand.stack)) == before
     return strip(refusals[-1])
+
+
+def _numbers_whole(lines, *texts):
+    """Every number a display line shows is one of the numbers of `texts` whole (none cut short)."""
+    whole = set()
+    for text in texts:
+        for word in text.replace("-", " ").split():
+            whole.add(word.lstrip("SPH"))
+    for line in lines:
+        assert len(line) <= screens.COLS, line
+        for word in line.replace("-", " ").split():
+            if any(c.isdigit() for c in word):
+                assert word.lstrip("SPH") in whole, (word, line, texts)
+
+
+def test_displays_never_show_an_amount_or_a_seat_cut_short():
+    # At blinds of 500/1,000 the legal range no longer fits a line: cut at 20 columns, the refusal's
+    # answer read "CALL 10,500 RAISE 19" and the pot limit "CALL 525 POT MAX 1,9"; at hand 1000 the seat to act
+    # pre-flop read "SEAT 1" for seat 10. Lines are cut between words, a number never inside.
+    rig = Rig(small_blind=500, big_blind=1000)
+    rig.stacks({1: 900000, 2: 900000, 10: 900000})
+    rig.table.hand_no = 999
+    rig.keys("new enter")
+    _play(rig, WHOLE_DECK[:12], [(None, "raise", 3500), (None, "raise", 11500)])
+    legal = rig.table.hand.legal()
+    assert legal.display() == "CALL 10,500 RAISE 19,500-38,000 POT MAX 38,000"
+    rig.keys("check enter")
+    assert _dealer(rig) == ["PREFLOP SEAT 10", "CALL 10,500 RAISE", "19,500-38,000", "CALL 10,500"]
+    assert screens.result_lines(rig.table, CONFIG, [])[2] == "CALL 10,500"
+    assert screens.result_lines(rig.table, CONFIG, [])[1] == "POT 16,000"
+    _numbers_whole(_dealer(rig) + screens.result_lines(rig.table, CONFIG, []), legal.display(), "1000 10 16,000")
+    rig = Rig(small_blind=25, big_blind=50)
+    rig.stacks({1: 10000, 2: 10000, 3: 10000})
+    rig.keys("new enter")
+    _play(rig, WHOLE_DECK[:12], [(1, "raise", 175), (2, "raise", 575)])
+    lines = screens.result_lines(rig.table, CONFIG, [])
+    assert lines[1:3] == ["POT 800", "CALL 525 MAX 1,900"]              # "CALL 525 POT MAX 1,900": 22
+    _numbers_whole(lines, "1 800 525 1,900")
+    assert screens.fit("P1 9,999 S2 S3 S4 S10") == "P1 9,999 S2 S3 S4"   # a four-way split's seat 10
+    assert screens.fit("CHECK BET 10-30 POT MAX 30") == "CHECK BET 10-30"
+    assert screens.fit("HOLD VOID: MISDEAL") == "HOLD VOID: MISDEAL"
+
+
+def test_the_pot_line_shows_side_pots_only_where_an_all_in_bounds_them():
+    # A raise nobody has called yet is no side pot: after a raise to 35 the line read "POTS 15 10", 25 of
+    # the 50 chips in the middle nowhere. Side pots are bounded by the all-in players' totals; what is
+    # above the last one (bets not yet called included) is the last pot, so the pots add up to the middle.
+    rig = Rig(structure="no_limit")
+    rig.stacks({1: 100, 2: 250, 4: 500, 6: 1000})
+    rig.keys("6 button enter")
+    rig.keys("new enter")
+    _play(rig, WHOLE_DECK[:16], [])
+    pots = []
+    for action in ((4, "allin"), (6, "call"), (1, "allin"), (2, "allin")):
+        rig.act(*action)
+        pots.append(screens.result_lines(rig.table, CONFIG, [])[1])
+    assert pots == ["POT 515", "POT 1,015", "POTS 310 800", "POTS 400 450 500"]
+    rig2 = Rig()
+    rig2.stacks({1: 1000, 2: 1000, 3: 1000})
+    rig2.keys("new enter")
+    _play(rig2, WHOLE_DECK[:12], [(None, "raise", 35)])
+    assert screens.result_lines(rig2.table, CONFIG, [])[1] == "POT 50"
 
 
 def test_illegal_entries_are_refused_with_the_legal_range_and_never_applied():
