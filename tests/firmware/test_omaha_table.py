@@ -3,10 +3,10 @@
 from firmware import faults
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
-from firmware.events import HOST_HAND, KEY, SHOE_UNREAD, TICK
+from firmware.events import HOST_HAND, KEY, LINK_BACKLOG, SHOE_UNREAD, TICK
 from firmware.games.omaha import controller as oc
 from firmware.games.omaha import rules, screens, whole_hand
-from firmware.games.omaha.codes import BETTING, DEALING, OUT_HAND_START
+from firmware.games.omaha.codes import BETTING, DEALING, NO_SEAT, OUT_HAND_START
 from firmware.games.omaha.entry import MAX_DIGITS, Entry, key_code
 from firmware.table import FAULTED, OUT_GAME_FIRST, READY
 from tests.firmware.expect import heap_lock_catches_allocation, raises_match
@@ -582,6 +582,28 @@ def test_more_players_than_one_deck_deals_is_refused_in_words_the_dealer_can_act
     rig.keys("12 seat enter")
     rig.keys("new enter")
     assert rig.table.state == DEALING and len(rig.last("hand_start")["players"]) == 11
+
+
+def test_a_host_hand_request_refused_changes_nothing_of_the_table():
+    # Refused for the host link's backlog, the request's stacks had been taken (no seat report) and its
+    # button stayed for the dealer's next NEW; refused for want of players, its button stayed too.
+    rig = Rig()
+    rig.stacks({1: 1000, 3: 1000})
+    rig.event(LINK_BACKLOG, 1, 48)
+    rig.host_hand({"hand": {"button": 3, "stacks": {"2": 500, "4": 500, "5": 500}}})
+    assert rig.last("host_error")["error"].startswith("hand refused: the host link is backed up")
+    assert list(rig.table.stacks) == [0, 1000, 0, 1000] + [0] * 7 and rig.table.next_button_seat == NO_SEAT
+    rig.event(LINK_BACKLOG, 0, 32)
+    rig.keys("1 stack 0 enter")
+    rig.host_hand({"hand": {"button": 3}})
+    assert rig.last("host_error")["error"].startswith("hand refused: at least 2 players")
+    rig.keys("1 stack 1000 enter")
+    rig.keys("new enter")
+    assert rig.last("hand_start")["button"] == "1"                    # art. 1: the first seat in
+    rig.press("void", long=True)
+    rig.host_hand({"hand": {"button": 3, "stacks": {"2": 500, "4": 500, "5": 500}}})
+    assert rig.last("hand_start")["button"] == "3" and rig.last("hand_start")["stacks"] == {
+        "4": 500, "5": 500, "2": 500}
 
 
 def test_host_hand_request_refused_while_an_alarm_is_open():

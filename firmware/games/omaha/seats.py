@@ -88,7 +88,7 @@ class Seats:
         self._render_lights()
 
     # -- a hand starts (NEW ENTER or the host's request) ---------------------------------------------
-    def _start_hand(self, from_host):
+    def _start_hand(self, from_host, button=NO_SEAT):
         if self.link_backlog:
             # The host link is backed up: a new hand's reports could be lost. No card is out yet, so
             # the refusal is the dealer display's answer (and action_refused / host_error for the host).
@@ -108,7 +108,8 @@ class Seats:
         if chips > _MAX_HAND_CHIPS:
             return self._not_started(from_host, "the stacks in play total %d chips, more than one hand can hold "
                                      "(%d): key smaller stacks" % (chips, _MAX_HAND_CHIPS), "STACKS TOO BIG")
-        button = self.next_button_seat
+        if button == NO_SEAT:
+            button = self.next_button_seat
         if button == NO_SEAT:
             # Art. 1: the first hand's button is the first seat in from the croupier's left; then it
             # moves clockwise to the next seat in after each hand (art. 1(2)).
@@ -187,13 +188,18 @@ class Seats:
             raise ValueError("hand: at most %d players can be dealt from one deck" % MAX_PLAYERS)
 
     def _host_hand(self):
-        """The host's `hand` request, dispatched in READY: its stacks and button, then the hand starts."""
-        if self.host_has_stacks:
-            self.host_has_stacks = False
+        """The host's `hand` request, dispatched in READY: its stacks and button, then the hand starts. A
+        request refused changes nothing: its button goes only to the hand it starts, and its stacks are
+        taken only when nothing but the host link's backlog could refuse it (they were checked when
+        parsed: 2 to 11 players, each stack bounded)."""
+        button = self.host_button
+        has_stacks = self.host_has_stacks
+        self.host_button = NO_SEAT
+        self.host_has_stacks = False
+        if self.link_backlog:
+            return self._start_hand(True)               # refused, the table as it was
+        if has_stacks:
             for seat in range(1, self.seats + 1):
                 self.stacks[seat] = self.host_stacks[seat]
                 self.seat_in[seat] = 1                  # the host's stacks say who plays: not listed, empty
-        if self.host_button != NO_SEAT:
-            self.next_button_seat = self.host_button
-            self.host_button = NO_SEAT
-        return self._start_hand(True)
+        return self._start_hand(True, button)
