@@ -75,7 +75,7 @@ def test_heads_up_art5_literal_button_posts_big_blind():
 
 
 def test_out_of_turn_and_wrong_action_refused():
-    hand, _ = new_hand(FOUR, button=1)
+    hand, shoe = new_hand(FOUR, button=1)
     raises_match(RuleError, "seat 4 is to act", hand.act, 1, "call")
     raises_match(RuleError, "cannot check", hand.act, 4, "check")
     raises_match(RuleError, "may raise", hand.act, 4, "bet", 20)
@@ -84,7 +84,12 @@ def test_out_of_turn_and_wrong_action_refused():
     hand.act(4, "call")
     hand.act(1, "call")
     hand.act(2, "call")
-    raises_match(RuleError, "no bet to call", hand.act, 3, "call")
+    # The big blind's option (art. 6(4)): the answer names a raise, not a bet (which would be refused next).
+    raises_match(RuleError, "seat 3 has no bet to call: check or raise", hand.act, 3, "call")
+    raises_match(RuleError, "may raise", hand.act, 3, "bet", 20)
+    hand.act(3, "check")
+    deal_street(hand, shoe)
+    raises_match(RuleError, "seat 2 has no bet to call: check or bet", hand.act, 2, "call")
 
 
 def test_art11_2_pot_limit_maximums_hand_worked():

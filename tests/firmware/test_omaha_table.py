@@ -3,10 +3,10 @@
 from firmware import faults
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
-from firmware.events import HOST_HAND, KEY, SHOE_UNREAD, TICK
+from firmware.events import HOST_HAND, KEY, LINK_BACKLOG, SHOE_UNREAD, TICK
 from firmware.games.omaha import controller as oc
 from firmware.games.omaha import rules, screens, whole_hand
-from firmware.games.omaha.codes import BETTING, DEALING, OUT_HAND_START
+from firmware.games.omaha.codes import BETTING, DEALING, NO_SEAT, OUT_HAND_START
 from firmware.games.omaha.entry import MAX_DIGITS, Entry, key_code
 from firmware.table import FAULTED, OUT_GAME_FIRST, READY
 from tests.firmware.expect import heap_lock_catches_allocation, raises_match
@@ -362,10 +362,72 @@ def _refused(rig, keys, display, reason_part):
     assert len(refusals) == count + 1, keys
     assert refusals[-1]["display"] == display, refusals[-1]
     assert reason_part in refusals[-1]["reason"], refusals[-1]
-    assert _dealer(rig)[3] == display[:20]
+    assert _dealer(rig)[3] == screens.fit(display)
     if hand is not None:
         assert (len(hand.history), list(hand.stack)) == before
     return strip(refusals[-1])
+
+
+def _numbers_whole(lines, *texts):
+    """Every number a display line shows is one of the numbers of `texts` whole (none cut short)."""
+    whole = set()
+    for text in texts:
+        for word in text.replace("-", " ").split():
+            whole.add(word.lstrip("SPH"))
+    for line in lines:
+        assert len(line) <= screens.COLS, line
+        for word in line.replace("-", " ").split():
+            if any(c.isdigit() for c in word):
+                assert word.lstrip("SPH") in whole, (word, line, texts)
+
+
+def test_displays_never_show_an_amount_or_a_seat_cut_short():
+    # At blinds of 500/1,000 the legal range no longer fits a line: cut at 20 columns, the refusal's
+    # answer read "CALL 10,500 RAISE 19" and the pot limit "CALL 525 POT MAX 1,9"; at hand 1000 the seat to act
+    # pre-flop read "SEAT 1" for seat 10. Lines are cut between words, a number never inside.
+    rig = Rig(small_blind=500, big_blind=1000)
+    rig.stacks({1: 900000, 2: 900000, 10: 900000})
+    rig.table.hand_no = 999
+    rig.keys("new enter")
+    _play(rig, WHOLE_DECK[:12], [(None, "raise", 3500), (None, "raise", 11500)])
+    legal = rig.table.hand.legal()
+    assert legal.display() == "CALL 10,500 RAISE 19,500-38,000 POT MAX 38,000"
+    rig.keys("check enter")
+    assert _dealer(rig) == ["PREFLOP SEAT 10", "CALL 10,500 RAISE", "19,500-38,000", "CALL 10,500"]
+    assert screens.result_lines(rig.table, CONFIG, [])[2] == "CALL 10,500"
+    assert screens.result_lines(rig.table, CONFIG, [])[1] == "POT 16,000"
+    _numbers_whole(_dealer(rig) + screens.result_lines(rig.table, CONFIG, []), legal.display(), "1000 10 16,000")
+    rig = Rig(small_blind=25, big_blind=50)
+    rig.stacks({1: 10000, 2: 10000, 3: 10000})
+    rig.keys("new enter")
+    _play(rig, WHOLE_DECK[:12], [(1, "raise", 175), (2, "raise", 575)])
+    lines = screens.result_lines(rig.table, CONFIG, [])
+    assert lines[1:3] == ["POT 800", "CALL 525 MAX 1,900"]              # "CALL 525 POT MAX 1,900": 22
+    _numbers_whole(lines, "1 800 525 1,900")
+    assert screens.fit("P1 9,999 S2 S3 S4 S10") == "P1 9,999 S2 S3 S4"   # a four-way split's seat 10
+    assert screens.fit("CHECK BET 10-30 POT MAX 30") == "CHECK BET 10-30"
+    assert screens.fit("HOLD VOID: MISDEAL") == "HOLD VOID: MISDEAL"
+
+
+def test_the_pot_line_shows_side_pots_only_where_an_all_in_bounds_them():
+    # A raise nobody has called yet is no side pot: after a raise to 35 the line read "POTS 15 10", 25 of
+    # the 50 chips in the middle nowhere. Side pots are bounded by the all-in players' totals; what is
+    # above the last one (bets not yet called included) is the last pot, so the pots add up to the middle.
+    rig = Rig(structure="no_limit")
+    rig.stacks({1: 100, 2: 250, 4: 500, 6: 1000})
+    rig.keys("6 button enter")
+    rig.keys("new enter")
+    _play(rig, WHOLE_DECK[:16], [])
+    pots = []
+    for action in ((4, "allin"), (6, "call"), (1, "allin"), (2, "allin")):
+        rig.act(*action)
+        pots.append(screens.result_lines(rig.table, CONFIG, [])[1])
+    assert pots == ["POT 515", "POT 1,015", "POTS 310 800", "POTS 400 450 500"]
+    rig2 = Rig()
+    rig2.stacks({1: 1000, 2: 1000, 3: 1000})
+    rig2.keys("new enter")
+    _play(rig2, WHOLE_DECK[:12], [(None, "raise", 35)])
+    assert screens.result_lines(rig2.table, CONFIG, [])[1] == "POT 50"
 
 
 def test_illegal_entries_are_refused_with_the_legal_range_and_never_applied():
@@ -466,9 +528,9 @@ def test_host_hand_request_malformed_is_refused_before_anything_changes():
     table = rig.table
     for request, words in (
             ({"hand": {"stacks": {"11": 100, "1": 100}}}, "seat must be 1..10"),
-            ({"hand": {"stacks": {"1": 100, "2": -5}}}, "whole number >= 0"),
-            ({"hand": {"stacks": {"1": 100, "2": 1.5}}}, "whole number >= 0"),
-            ({"hand": {"stacks": {"1": 100, "2": True}}}, "whole number >= 0"),
+            ({"hand": {"stacks": {"1": 100, "2": -5}}}, "whole number 0..9999999"),
+            ({"hand": {"stacks": {"1": 100, "2": 1.5}}}, "whole number 0..9999999"),
+            ({"hand": {"stacks": {"1": 100, "2": True}}}, "whole number 0..9999999"),
             ({"hand": {"stacks": {"1": 100}}}, "at least 2 players"),
             ({"hand": {"button": 0}}, "button must be a seat"),
             ({"hand": {"button": "3"}}, "button must be a seat"),
@@ -482,6 +544,66 @@ def test_host_hand_request_malformed_is_refused_before_anything_changes():
     rig.host_hand({"hand": {}})                                     # nobody has chips: refused at dispatch
     assert rig.last("host_error")["error"].startswith("hand refused: at least 2 players")
     assert rig.table.state == READY
+
+
+def test_host_stacks_are_bounded_as_keyed_ones_so_a_payout_always_fits_the_stacks():
+    # A host stack of 2**31 or more did not fit the stacks' array: an OverflowError, the board reset; two
+    # of 2**31 - 1 started a hand whose payout overflowed, and the journal replayed it at every boot.
+    rig = Rig()
+    for chips in (10 ** 7, 2 ** 31 - 1, 2 ** 31, 10 ** 11):
+        raises_match(ValueError, "stack of seat 2 must be a whole number 0..9999999", rig.table.host_request,
+                     {"hand": {"stacks": {"1": 100, "2": chips}}})
+    assert list(rig.table.stacks) == [0] * 11 and rig.table.state == READY
+    rig.host_hand({"hand": {"button": 1, "stacks": {"1": 9999999, "2": 9999999}}})   # the keypad's largest
+    assert rig.last("hand_start")["stacks"] == {"2": 9999999, "1": 9999999} and rig.table.state == DEALING
+
+
+def test_a_hand_is_refused_when_its_stacks_together_would_not_fit_a_stack():
+    # Stacks grown over many hands (or restored): the winner of them all must still fit the stacks' array and
+    # stay a small int on MicroPython. Refused before any blind is posted, as NEED 2 PLAYERS is.
+    rig = Rig()
+    rig.stacks({1: 1000, 2: 1000})
+    rig.table.stacks[1] = 2 ** 30
+    refused = _refused(rig, "new enter", "STACKS TOO BIG", "more than one hand can hold")
+    assert rig.table.state == READY and rig.table.hand is None and refused["act"] == "new"
+    rig.host_hand({"hand": {}})
+    assert "more than one hand can hold" in rig.last("host_error")["error"] and rig.table.state == READY
+    rig.keys("1 stack 1000 enter")
+    rig.keys("new enter")
+    assert rig.table.state == DEALING and rig.last("hand_start")["stacks"] == {"1": 1000, "2": 1000}
+
+
+def test_more_players_than_one_deck_deals_is_refused_in_words_the_dealer_can_act_on():
+    # Art. 1(1): one 52-card deck deals 11 players at most; a 20-seat table (art. 2(2)) can seat more.
+    rig = Rig(seats=20)
+    rig.stacks(dict((s, 100) for s in range(1, 13)))
+    refused = _refused(rig, "new enter", "MAX 11 PLAYERS", "sit a seat out")
+    assert refused["reason"].startswith("12 players with chips: at most 11") and rig.table.state == READY
+    rig.keys("12 seat enter")
+    rig.keys("new enter")
+    assert rig.table.state == DEALING and len(rig.last("hand_start")["players"]) == 11
+
+
+def test_a_host_hand_request_refused_changes_nothing_of_the_table():
+    # Refused for the host link's backlog, the request's stacks had been taken (no seat report) and its
+    # button stayed for the dealer's next NEW; refused for want of players, its button stayed too.
+    rig = Rig()
+    rig.stacks({1: 1000, 3: 1000})
+    rig.event(LINK_BACKLOG, 1, 48)
+    rig.host_hand({"hand": {"button": 3, "stacks": {"2": 500, "4": 500, "5": 500}}})
+    assert rig.last("host_error")["error"].startswith("hand refused: the host link is backed up")
+    assert list(rig.table.stacks) == [0, 1000, 0, 1000] + [0] * 7 and rig.table.next_button_seat == NO_SEAT
+    rig.event(LINK_BACKLOG, 0, 32)
+    rig.keys("1 stack 0 enter")
+    rig.host_hand({"hand": {"button": 3}})
+    assert rig.last("host_error")["error"].startswith("hand refused: at least 2 players")
+    rig.keys("1 stack 1000 enter")
+    rig.keys("new enter")
+    assert rig.last("hand_start")["button"] == "1"                    # art. 1: the first seat in
+    rig.press("void", long=True)
+    rig.host_hand({"hand": {"button": 3, "stacks": {"2": 500, "4": 500, "5": 500}}})
+    assert rig.last("hand_start")["button"] == "3" and rig.last("hand_start")["stacks"] == {
+        "4": 500, "5": 500, "2": 500}
 
 
 def test_host_hand_request_refused_while_an_alarm_is_open():

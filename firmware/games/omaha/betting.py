@@ -146,7 +146,9 @@ class Betting:
                 raise RuleError("seat %d cannot check: %d to call (art. 7(3))" % (legal.seat, legal.call))
             if action == CALL:
                 if legal.can_check:
-                    raise RuleError("seat %d has no bet to call: check or bet" % legal.seat)
+                    # What the seat may do instead: pre-flop the big blind's option is a raise (art. 6(4)).
+                    instead = "check or " + legal.kind if legal.kind is not None else "check"
+                    raise RuleError("seat %d has no bet to call: %s" % (legal.seat, instead))
                 self._put(i, legal.call)
             self.acted[i] = True
             return

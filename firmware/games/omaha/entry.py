@@ -8,6 +8,7 @@ from firmware.compat import const
 from firmware.games.omaha.codes import K_ALLIN, K_CLEAR, K_ENTER, K_NEW, K_NONE, KEY_WORDS
 
 MAX_DIGITS = const(7)     # 9,999,999: more than any stack on one table
+MAX_NUMBER = const(9999999)   # the largest number MAX_DIGITS digits key (also the host's largest stack)
 NO_NUMBER = const(-1)
 
 # What a key did (Entry.press's return).

@@ -10,7 +10,6 @@ from firmware import screens as core_screens
 from firmware.games.omaha import rules
 from firmware.games.omaha.betting import chips_text
 from firmware.games.omaha.codes import BETTING, DEALING, NO_SEAT
-from firmware.games.omaha.pots import build_pots
 from firmware.table import FAULTED, READY
 
 COLS = 20
@@ -23,7 +22,7 @@ _PROMPTS = {
 
 
 def wrap(text, rows):
-    """Words of text in up to `rows` lines of COLS characters (what does not fit is cut)."""
+    """Words of text in up to `rows` lines of COLS characters, cut only between words (fit)."""
     lines = []
     line = ""
     for word in text.split():
@@ -36,16 +35,47 @@ def wrap(text, rows):
             line = word
     if line:
         lines.append(line)
-    lines = [ln[:COLS] for ln in lines[:rows]]
+    if len(lines) > rows:
+        lines = lines[:rows - 1] + [fit(lines[rows - 1] + " " + lines[rows])]
+    lines = [fit(ln) for ln in lines]
     while len(lines) < rows:
         lines.append("")
     return lines
 
 
+def _has_digit(word):
+    for c in word:
+        if "0" <= c <= "9":
+            return True
+    return False
+
+
+def fit(text):
+    """text on one line of COLS characters. Cut only between words, so an amount or a seat is never
+    shown cut short ("POT MAX 1,2" for 1,250, "SEAT 1" for seat 10); the words the cut leaves without
+    their number ("RAISE", "POT MAX") go too. A single word longer than the line is cut."""
+    if len(text) <= COLS:
+        return text
+    words = text.split()
+    kept = 0
+    length = -1
+    while kept < len(words) and length + 1 + len(words[kept]) <= COLS:
+        length += 1 + len(words[kept])
+        kept += 1
+    if kept == 0:
+        return text[:COLS]
+    end = kept
+    while end > 0 and not _has_digit(words[end - 1]):
+        end -= 1
+    if end == 0:                                     # no number at all: the words that fit
+        end = kept
+    return " ".join(words[:end])
+
+
 def _footer(table):
     """The keypad entry as keyed, or the answer to the last refused entry."""
     if table.answer:
-        return table.answer[:COLS]
+        return fit(table.answer)
     if table.entry.keyed:
         return table.entry.echo()[:COLS]
     return ""
@@ -92,21 +122,40 @@ def dealer_lines(table, config, button_names):
     if state == DEALING:
         return [head, "DEAL " + _to_deal(hand), "", _footer(table)]
     legal = hand.legal()
-    return [("%s SEAT %d" % (head, legal.seat))[:COLS]] + wrap(legal.display(), 2) + [_footer(table)]
+    to_act = "%s SEAT %d" % (head, legal.seat)
+    if len(to_act) > COLS:                           # a hand number of 4 digits or more: the seat first
+        to_act = "%s SEAT %d" % (rules.STREETS[hand.street].upper(), legal.seat)
+    return [to_act] + wrap(legal.display(), 2) + [_footer(table)]
 
 
 def _pots_line(hand):
-    """All chips in the middle; once there are side pots, each pot (main first)."""
-    live = [not f for f in hand.folded]
-    _returned, pots = build_pots(hand.betting.total, live)
-    if len(pots) < 2:
+    """All chips in the middle; once a player still in is all in for less than others put in, each pot
+    (main first). A side pot's bounds are the all-in players' totals, never a bet not yet called: what
+    is above the last all-in is the last pot, this round's bets included, so the pots add up to every
+    chip in the middle."""
+    total = hand.betting.total
+    levels = []
+    for i in range(hand.n):
+        if not hand.folded[i] and hand.stack[i] == 0 and total[i] not in levels:
+            levels.append(total[i])
+    levels.sort()
+    amounts = []
+    below = 0
+    for level in levels + [max(total)]:
+        amount = 0
+        for t in total:
+            amount += (t if t < level else level) - (t if t < below else below)
+        if amount:
+            amounts.append(amount)
+        below = level
+    if len(amounts) < 2:
         return "POT " + chips_text(hand.pot_total())
-    return ("POTS " + " ".join(chips_text(p.amount) for p in pots))[:COLS]
+    return fit("POTS " + " ".join(chips_text(a) for a in amounts))
 
 
 def _winners_line(index, pot):
     winners = " ".join("S%d" % s for s in pot.winners)
-    return ("P%d %s %s" % (index + 1, chips_text(pot.amount), winners))[:COLS]
+    return fit("P%d %s %s" % (index + 1, chips_text(pot.amount), winners))
 
 
 def result_lines(table, config, button_names):
@@ -118,7 +167,7 @@ def result_lines(table, config, button_names):
         result = table.result
         if result.void:
             return ["HAND %d VOID" % table.hand_no, "BETS RETURNED", table.void_reason.upper()[:COLS], ""]
-        lines = ["H%d RAKE %s" % (table.hand_no, chips_text(result.rake))]
+        lines = [fit("H%d RAKE %s" % (table.hand_no, chips_text(result.rake)))]
         for k in range(len(result.pots)):
             if len(lines) == 3:
                 break
@@ -131,5 +180,7 @@ def result_lines(table, config, button_names):
         legal = hand.legal()
         call = "CALL %s" % chips_text(legal.call) if not legal.can_check else "CHECK"
         if legal.kind is not None:
-            call += " %s %s" % ("POT MAX" if legal.limit == "pot" else "MAX", chips_text(legal.max_to))
-    return ["H%d %s" % (table.hand_no, rules.STREETS[hand.street].upper()), _pots_line(hand), call[:COLS], board]
+            top = chips_text(legal.max_to)
+            line = "%s %s %s" % (call, "POT MAX" if legal.limit == "pot" else "MAX", top)
+            call = line if len(line) <= COLS else "%s MAX %s" % (call, top)
+    return ["H%d %s" % (table.hand_no, rules.STREETS[hand.street].upper()), _pots_line(hand), fit(call), board]

@@ -8,13 +8,18 @@
 # dispatched.
 from array import array
 
+from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.events import HOST_HAND
 from firmware.games.omaha import rules
 from firmware.games.omaha.codes import DEALING, NO_SEAT, OUT_BUTTON_SET, OUT_HAND_START, OUT_SEAT
-from firmware.games.omaha.entry import NO_NUMBER
+from firmware.games.omaha.entry import MAX_NUMBER, NO_NUMBER
 from firmware.games.omaha.settings import MAX_PLAYERS, MIN_PLAYERS
 from firmware.statemachine import STAY
+
+# The most chips one hand may hold: every stack after its payout (at most the hand's total) must fit the
+# stacks' array("i"), and stay a small int on a 32-bit MicroPython port (no heap while betting).
+_MAX_HAND_CHIPS = const(0x3FFFFFFF)
 
 
 def _whole(value):
@@ -83,7 +88,7 @@ class Seats:
         self._render_lights()
 
     # -- a hand starts (NEW ENTER or the host's request) ---------------------------------------------
-    def _start_hand(self, from_host):
+    def _start_hand(self, from_host, button=NO_SEAT):
         if self.link_backlog:
             # The host link is backed up: a new hand's reports could be lost. No card is out yet, so
             # the refusal is the dealer display's answer (and action_refused / host_error for the host).
@@ -93,7 +98,18 @@ class Seats:
         if len(players) < MIN_PLAYERS:
             return self._not_started(from_host, "at least %d players with chips are needed to start a hand "
                                      "(art. 2(3))" % MIN_PLAYERS, "NEED 2 PLAYERS")
-        button = self.next_button_seat
+        if len(players) > MAX_PLAYERS:
+            return self._not_started(from_host, "%d players with chips: at most %d can be dealt from one 52-card "
+                                     "deck (art. 1(1)): sit a seat out" % (len(players), MAX_PLAYERS),
+                                     "MAX %d PLAYERS" % MAX_PLAYERS)
+        chips = 0
+        for s in players:
+            chips += self.stacks[s]
+        if chips > _MAX_HAND_CHIPS:
+            return self._not_started(from_host, "the stacks in play total %d chips, more than one hand can hold "
+                                     "(%d): key smaller stacks" % (chips, _MAX_HAND_CHIPS), "STACKS TOO BIG")
+        if button == NO_SEAT:
+            button = self.next_button_seat
         if button == NO_SEAT:
             # Art. 1: the first hand's button is the first seat in from the croupier's left; then it
             # moves clockwise to the next seat in after each hand (art. 1(2)).
@@ -160,8 +176,9 @@ class Seats:
             if seat < 1 or seat > self.seats:
                 raise ValueError("hand: seat must be 1..%d, got %r" % (self.seats, key))
             chips = stacks[key]
-            if not _whole(chips) or chips < 0:
-                raise ValueError("hand: stack of seat %s must be a whole number >= 0, got %r" % (key, chips))
+            if not _whole(chips) or chips < 0 or chips > MAX_NUMBER:
+                raise ValueError("hand: stack of seat %s must be a whole number 0..%d, got %r"
+                                 % (key, MAX_NUMBER, chips))
             parsed[seat] = chips
             if chips > 0:
                 players += 1
@@ -171,13 +188,18 @@ class Seats:
             raise ValueError("hand: at most %d players can be dealt from one deck" % MAX_PLAYERS)
 
     def _host_hand(self):
-        """The host's `hand` request, dispatched in READY: its stacks and button, then the hand starts."""
-        if self.host_has_stacks:
-            self.host_has_stacks = False
+        """The host's `hand` request, dispatched in READY: its stacks and button, then the hand starts. A
+        request refused changes nothing: its button goes only to the hand it starts, and its stacks are
+        taken only when nothing but the host link's backlog could refuse it (they were checked when
+        parsed: 2 to 11 players, each stack bounded)."""
+        button = self.host_button
+        has_stacks = self.host_has_stacks
+        self.host_button = NO_SEAT
+        self.host_has_stacks = False
+        if self.link_backlog:
+            return self._start_hand(True)               # refused, the table as it was
+        if has_stacks:
             for seat in range(1, self.seats + 1):
                 self.stacks[seat] = self.host_stacks[seat]
                 self.seat_in[seat] = 1                  # the host's stacks say who plays: not listed, empty
-        if self.host_button != NO_SEAT:
-            self.next_button_seat = self.host_button
-            self.host_button = NO_SEAT
-        return self._start_hand(True)
+        return self._start_hand(True, button)
