@@ -130,6 +130,7 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     ctx = Context(board, config, hw, state_dir, fs, boot_number)
     _close_repl(hw.service_mode)
     ctx.crash_record = take_crash_record(state_dir, ctx.fs)
+    ctx.journal.refuse_recovery(ctx.crash_record)     # it crashed the last boot: not again
     if not ctx.journal.pending or ctx.journal.problem:
         _restore_fault(ctx)       # queued first (older than anything found now); else the journal has it
     _check_program(ctx, program_dir)
@@ -349,7 +350,7 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
     except KeyboardInterrupt:
         raise
     except Exception as exc:      # any fault in the loop: record it, then restart cleanly
-        record_crash(exc, state_dir, ctx.fs)
+        record_crash(exc, state_dir, ctx.fs, ctx.journal.crash_note())
         sys.stdout.write("fatal: %s; resetting\n" % exc)
         machine.reset()
     return 0

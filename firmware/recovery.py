@@ -37,6 +37,9 @@ _HELD_MAX = const(16)          # events that may wait for the end of the boot's 
 _DRAWING = ("burning", "dealing")  # the states where cards leave the shoe (Baccarat, Omaha)
 # What a dealer, a player or a device gave the table (not what the firmware raised itself).
 _INPUTS = (CARD, SHOE, BETS, BETS_FAULT, THROW, DICE_READER_HELLO, KEY, BUTTON, HOST, CONSOLE, CONSOLE_ERROR, LAMP)
+# The crash record's first line when the table crashed while the journal was being recovered: the next
+# boot does not recover it again (a journalled event that crashes the firmware would crash every boot).
+RECOVERY_CRASHED = "crashed while recovering the table journal"
 
 
 def link_store(state_dir, fs, frames, slot):
@@ -57,6 +60,7 @@ class TableJournal:
         self.event_no = 0          # the last journalled event's number (they rise across boots); the one
                                    # being replayed while `replaying`
         self.replaying = False     # recover() dispatches the journalled events again (firmware/round_recall.py)
+        self.recovering = False    # recover() is running (still True if it raised: crash_note())
         self.recall = None         # firmware/round_recall.py's RoundRecall: the round it holds is kept before a snapshot
         self.based = False         # the journal starts with a snapshot: events are journalled
         self.ms = 0                # ticks since the last journalled event
@@ -99,6 +103,23 @@ class TableJournal:
             self.problem = str(exc)
             self._snapshot = None
             self._events = []
+
+    def crash_note(self):
+        """The crash record's note for an exception raised now: RECOVERY_CRASHED while recovering, else ""."""
+        if not self.recovering:
+            return ""
+        return "%s (at event %d)" % (RECOVERY_CRASHED, self.event_no)
+
+    def refuse_recovery(self, crash_record):
+        """At boot: the last boot crashed recovering this journal (its crash record says so), so it is not
+        recovered again; the table starts afresh in FAULT (faults.JOURNAL_BAD), as from a damaged journal.
+        True if refused."""
+        if not self.pending or self.problem or RECOVERY_CRASHED not in crash_record:
+            return False
+        self.problem = "not recovered: the last boot " + crash_record[crash_record.index(RECOVERY_CRASHED):].split("\n")[0]
+        self._snapshot = None
+        self._events = []
+        return True
 
     def link_problem(self):
         """What was wrong with the host link's store at boot ("" if nothing): flipped bits, never used."""
@@ -221,6 +242,7 @@ class TableJournal:
         """Restore the snapshot, dispatch the journalled events again (their reports once), tell the host,
         then let the events that waited in."""
         self.pending = False
+        self.recovering = True                     # until the end: an exception on the way is noted
         booting_ms, self.ms = self.ms, 0           # the lamp test's ticks went to the fresh table
         table = ctx.table
         data, events, self._snapshot, self._events = self._snapshot, self._events, None, []
@@ -260,6 +282,7 @@ class TableJournal:
         elif table.at_boundary():
             self.checkpoint(table)                 # the log starts again from here (nothing replayed twice)
         self._let_in(ctx)
+        self.recovering = False
 
     def _tick(self, ctx, ms, report):
         if not ms:

@@ -40,8 +40,11 @@ def _missing(name, fs):
 
 
 # -- crash log -------------------------------------------------------------------
-def record_crash(exc, state_dir="", fs=None):
-    """Append the traceback to crash.log (bounded), for the next boot to report."""
+def record_crash(exc, state_dir="", fs=None, note=""):
+    """Append the traceback to crash.log (bounded), for the next boot to report.
+
+    note: a line put before the traceback (firmware/recovery.py's crash_note()); kept when the log is
+    cut to its bound, which takes the oldest text first."""
     text = format_exception(exc)
     opener = _open(fs)
     try:
@@ -50,6 +53,9 @@ def record_crash(exc, state_dir="", fs=None):
                 old = f.read()
         except (OSError, ValueError):   # none yet, or unreadable: start afresh
             old = ""
+        if note:
+            note += "\n"
+            text = note + text[-(_CRASH_LOG_MAX - len(note)):]
         text = (old + text)[-_CRASH_LOG_MAX:]
         with opener(path(state_dir, CRASH_LOG), "w") as f:
             f.write(text)

@@ -197,7 +197,8 @@ class HeadlessTable:
             try:
                 self._firmware_pass(ms)
             except Exception as exc:        # the board's crash recovery (firmware.main.run)
-                record_crash(exc, self.state_dir, self.fs)
+                note = self.ctx.journal.crash_note() if self.ctx is not None else ""
+                record_crash(exc, self.state_dir, self.fs, note)
                 sys.stdout.write("fatal: %s; resetting\n" % exc)     # its console text, as on the board
                 import machine
                 machine.reset()

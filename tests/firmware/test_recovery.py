@@ -3,8 +3,9 @@
 # fake hardware with a scratch dir as its flash). A cut at every flash write: tests/host/test_power_cut_table.py.
 import os
 
-from firmware import faults
+from firmware import faults, main, recovery, saved_state
 from firmware import table as t
+from firmware.events import THROW
 from firmware.recovery import NAME
 from tests.firmware.device_helpers import Sender
 from tests.firmware.scratch import ScratchDir
@@ -88,6 +89,75 @@ def test_a_flipped_bit_in_the_table_journal_is_an_alarm_and_never_used():
         assert [r["fault"] for r in reports if r["event"] == "fault"] == [faults.name(faults.JOURNAL_BAD)]
         assert ctx.table.state == t.FAULTED and ctx.table.fault_code == faults.JOURNAL_BAD
         assert ctx.table.state_name() == "fault"      # the safe state: the dealer sees the alarm
+
+
+def _dispatch_raising_on_throws(table):
+    real = table.dispatch
+
+    def dispatch(kind, a, b):
+        if kind == THROW:
+            raise ValueError("firmware bug")
+        return real(kind, a, b)
+    table.dispatch = dispatch
+
+
+def test_a_crash_while_recovering_the_journal_is_noted_and_the_next_boot_does_not_recover_it_again():
+    # A journalled throw whose dispatch raises crashed its recovery at every boot: the board never came up.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        _throw(machine, 1, 2, 4)                      # journalled, then taken: a point of 6
+        _run(ctx, 3)
+        ctx, machine, _ = _boot(state)                # a reset: the same journal to recover
+        _dispatch_raising_on_throws(ctx.table)        # ... and a firmware bug on the way
+        crashed = None
+        try:
+            _run(ctx)
+        except ValueError as exc:
+            crashed = exc
+        assert crashed is not None and ctx.journal.recovering
+        note = ctx.journal.crash_note()
+        assert note.startswith(recovery.RECOVERY_CRASHED + " (at event "), note
+        main.record_crash(crashed, state, None, note)   # as main.run does, then the board resets
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        reports = _host(machine)
+        recovered = [r for r in reports if r["event"] == "recovered"]
+        assert len(recovered) == 1 and recovered[0]["resumed"] is False, recovered
+        assert recovered[0]["error"] == "not recovered: the last boot " + note, recovered
+        assert [r["fault"] for r in reports if r["event"] == "fault"] == [faults.name(faults.JOURNAL_BAD),
+                                                                          faults.name(faults.CRASHED)], reports
+        assert ctx.table.state == t.FAULTED and not ctx.journal.recovering
+        ctx, machine, _ = _boot(state)                # the next boot: a fresh journal, nothing refused
+        _run(ctx)
+        assert [r["resumed"] for r in _host(machine) if r["event"] == "recovered"] in ([], [True])
+
+
+def test_a_crash_outside_the_recovery_is_recovered_as_always():
+    # Only a crash in the recovery stops the next one: any other crash leaves the round to be resumed.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        _throw(machine, 1, 2, 4)
+        _run(ctx, 3)
+        assert ctx.journal.crash_note() == ""
+        try:
+            raise ValueError("display task blew up")
+        except ValueError as exc:
+            main.record_crash(exc, state, None, ctx.journal.crash_note())
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        recovered = [r for r in _host(machine) if r["event"] == "recovered"]
+        assert [(r["state"], r["resumed"]) for r in recovered] == [("point", True)], recovered
+
+
+def test_the_crash_records_note_survives_the_logs_bound():
+    with ScratchDir() as state:
+        try:
+            raise ValueError("x" * 5000)              # a traceback longer than the whole log
+        except ValueError as exc:
+            text = saved_state.record_crash(exc, state, None, "NOTE LINE")
+        assert text.startswith("NOTE LINE\n") and text.endswith("x\n") and len(text) <= 2048, text[:40]
 
 
 def test_a_flipped_bit_in_the_host_links_store_is_an_alarm_and_its_good_frames_still_go():

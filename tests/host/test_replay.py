@@ -451,6 +451,41 @@ def test_a_firmware_crash_resets_the_board_and_the_replay_goes_on(tmp_path, monk
     assert "ValueError: firmware bug" in reports[5]["error"]
 
 
+def test_an_event_that_crashes_the_firmware_crashes_its_recovery_once_then_the_table_starts_afresh(tmp_path,
+                                                                                                   monkeypatch):
+    # A journalled event whose dispatch raises (a firmware bug) crashed the table, and its recovery
+    # dispatched it again at every boot: the board never came up (the replay gave up after 10 s of resets).
+    # Now the boot after a crash in the recovery does not recover that journal: the table starts afresh,
+    # held in FAULT, and the host is told which event it was.
+    from firmware.events import BUTTON
+    from firmware.table import Table
+    real = Table.dispatch
+    crashes = []
+
+    def dispatch(self, kind, a, b):
+        if kind == BUTTON and a == void_index[0]:
+            crashes.append(a)
+            raise ValueError("firmware bug")
+        return real(self, kind, a, b)
+
+    void_index = [sorted(json.load(open(os.path.join(REPO, "boards", "sim.json")))["buttons"]).index("void")]
+    monkeypatch.setattr(Table, "dispatch", dispatch)
+    status, reports, err = _main(tmp_path, {"button": "void"}, {"wait_ms": 500}, {"button": "deal"})
+    assert status == 0, err
+    assert len(crashes) == 2 and err == "fatal: firmware bug; resetting\n" * 2      # live, then in its recovery
+    boots = [i for i, r in enumerate(reports) if r["event"] == "boot"]
+    assert len(boots) == 3, _events(reports)
+    crashed = [r for r in reports if r["event"] == "crash_recorded"]
+    assert len(crashed) == 2 and all("ValueError: firmware bug" in r["error"] for r in crashed)
+    recovered = [r for r in reports if r["event"] == "recovered"]
+    assert [r["resumed"] for r in recovered] == [False], recovered     # the 2nd boot never ended its recovery
+    assert recovered[-1]["error"].startswith("not recovered: the last boot crashed while recovering the table"
+                                             " journal (at event "), recovered[-1]
+    last = _events(reports[boots[-1]:])
+    assert ("fault", "journal_bad") in last and ("fault", "crashed") in last, last
+    assert last[-2:] == [("button", "deal"), ("button", "deal")], last    # the table takes input again
+
+
 # -- the documentation ------------------------------------------------------------------------
 def _doc_section():
     with open(os.path.join(REPO, "docs", "protocol.md"), encoding="utf-8") as f:
