@@ -96,6 +96,54 @@ def test_bets_read_during_a_round_are_refused_not_used():
     assert "nets" not in rig.last("result")
 
 
+def test_bets_read_while_an_alarm_holds_the_table_between_rounds_are_taken_for_the_next_round():
+    # Regression: a reading that came while a line fault held the table between rounds (or while
+    # burning) went unreported and unused: the next round was dealt without the chips on the layout.
+    rig = Rig()
+    rig.new_shoe(burn="2c 3c 4c 5c 6c")
+    rig.fault(faults.FRAME_CRC)
+    rig.bets({1: {"banker": 100}})
+    assert _strip(rig.last("bets")) == {"event": "bets", "reading": 1, "accepted": True,
+                                        "bets": {"1": {"banker": 100}}}
+    assert rig.colour("banker") == pixels.RED               # the alarm's lights stay until it is closed
+    rig.press("confirm")
+    assert rig.table.state == bc.BURNING and rig.colour("seat1") == pixels.BLUE
+    rig.cards("7c 9h 5d Kc 2s")
+    assert rig.last("result")["nets"] == {"1": {"banker": -100}}
+
+
+def test_bets_read_while_an_alarm_holds_a_round_are_refused_and_reported():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.fault(faults.FRAME_CRC)
+    rig.bets({1: {"banker": 100}})
+    assert _strip(rig.last("bets")) == {"event": "bets", "reading": 1, "accepted": False,
+                                        "reason": "round in progress: bets closed"}
+    rig.press("confirm")
+    rig.cards("Kc 2s")
+    assert "nets" not in rig.last("result")
+
+
+def test_bets_read_with_no_shoe_or_a_closed_shoe_are_taken_for_the_next_shoes_first_round():
+    # Regression: a reading at a table with no shoe in play (READY) or whose shoe had closed
+    # (art. 3(1)) was dropped with no report.
+    for closed in (False, True):
+        rig = Rig()
+        if closed:
+            rig.new_shoe()
+            rig.shoe(SHOE_CUT)
+            rig.cards("9h 5d Kc 2s")
+            assert rig.table.state == bc.SHOE_CLOSED
+        rig.bets({2: {"player": 50}})
+        assert _strip(rig.last("bets")) == {"event": "bets", "reading": 1, "accepted": True,
+                                            "bets": {"2": {"player": 50}}}
+        rig.new_shoe()
+        assert rig.colour("seat2") == pixels.BLUE
+        rig.cards("9h 5d Kc 2s")
+        assert rig.last("result")["nets"] == {"2": {"player": 48}}, closed
+
+
 def test_art2_2_demo_rounds_are_flagged_and_never_on_the_roads():
     rig = Rig(demo_rounds=1)
     rig.new_shoe()

@@ -6,7 +6,7 @@
 # out of the shoe); a long VOID voids the round in play, every bet returned.
 from firmware import faults
 from firmware.errors import IntegrityError
-from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, SHOE, SHOE_OUT, SHOE_UNREAD
+from firmware.events import BETS, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, SHOE, SHOE_OUT, SHOE_UNREAD
 from firmware.games.baccarat import shoe as shoe_mod
 from firmware.games.baccarat.codes import BETTING, BURNING, DOUBLE_PULL_MS, NO_CARD, OUT_DEALT, TO_DISCARD
 from firmware.statemachine import STAY
@@ -35,6 +35,8 @@ class Alarms:
             return STAY
         if kind == CARD:
             return self._card_in_alarm(a, b)
+        if kind == BETS:
+            return self._bets(a)                         # taken between rounds, refused in one: reported
         if kind == BUTTON and a == self.confirm_button and b == BUTTON_PRESSED:
             self._emit(OUT_BUTTON, a, b)
             if not self.may_confirm():

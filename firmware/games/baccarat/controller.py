@@ -109,6 +109,8 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
             return self._alarm(faults.CARD_OUT_OF_ORDER, a)
         if kind == SHOE and a == SHOE_UNREAD:
             return self._alarm(faults.CARD_OUT_OF_ORDER, NO_CARD)
+        if kind == BETS:
+            return self._bets(a)                         # for the next shoe's first round
         if self._anywhere(kind, a, b):
             return STAY
         return Table._on_ready(self, kind, a, b)
@@ -185,12 +187,17 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         return self._common(kind, a, b)
 
     def _bets(self, reading_id):
+        """A bet reading in any state but DEALING: the next round's bets, unless a card of a round is out
+        (an alarm holding a round, or a first card held for the dealer): then refused, as while dealing."""
         if self.reading is None or reading_id != self.reading.reading_id:
             return STAY                                  # overtaken by a newer reading in the same pass
+        if self.in_round() or self.held_card != NO_CARD:
+            self._emit(OUT_BETS, reading_id, 0)          # bets closed when the first card came out
+            return STAY
         self.bets_ready = True
         self._emit(OUT_BETS, reading_id, 1)
-        if not self.showing_result:
-            self._render_lights()
+        if not self.showing_result and (self.state == BETTING or self.state == BURNING):
+            self._render_lights()                        # (an alarm's red stays; READY has no layout lit)
         return STAY
 
     def _start_round(self, card, face_up):
@@ -315,6 +322,8 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
             return READY
         if kind == CARD:
             return self._alarm(faults.CARD_OUT_OF_ORDER, a)
+        if kind == BETS:
+            return self._bets(a)                         # for the next shoe's first round
         if self._anywhere(kind, a, b):
             return STAY
         return self._common(kind, a, b)
