@@ -244,6 +244,32 @@ def test_double_pull_holds_the_second_card_for_the_dealer():
     assert rig.table.shoe.counts[4 * 2 + 2] == 5            # 4h: one of six is out of the shoe
 
 
+def test_a_double_pull_after_a_rounds_last_card_or_the_last_burn_card_is_held_not_a_new_round():
+    # Regression: a card 20 ms after the card that completed a round (or the art. 2(1) burn) started
+    # the next round with it, unannounced: the reading of that round's bets, which followed, was
+    # refused as "bets closed" and the round dealt without them (art. 10: corrected at once).
+    for burn_each_round in (False, True):
+        rig = Rig(burn_each_round=burn_each_round)
+        rig.new_shoe(burn="2c 3c 4c 5c 6c")
+        rig.card("7c")                                      # the last burn card: bets open
+        rig.card("8c", wait=20)                             # and one with it
+        assert rig.table.fault_code == faults.DOUBLE_PULL and rig.last("fault")["card"] == "8c"
+        assert rig.table.resume_state == bc.BETTING and not rig.reports("round")
+        rig.press("void", long=True)                        # the held card set aside; bets still open
+        assert rig.table.state == bc.BETTING and rig.last("fault_ack")["by"] == "void"
+        assert rig.last("card")["to"] == "discard" and not rig.reports("round")
+        rig.bets({1: {"banker": 100}})
+        assert rig.last("bets")["accepted"] is True
+        rig.cards(("Qd " if burn_each_round else "") + "9h 5d Kc 2s")
+        assert rig.last("result")["nets"] == {"1": {"banker": -100}}
+        rig.card("3h", wait=20)                             # pulled with the round's last card
+        assert rig.table.fault_code == faults.DOUBLE_PULL and len(rig.reports("result")) == 1
+        rig.press("confirm")                                # the dealer vouches for it: dealt on
+        assert rig.last("card")["card"] == "3h"
+        assert rig.last("card")["to"] == ("burn" if burn_each_round else "player")
+        assert rig.table.state == (bc.BETTING if burn_each_round else bc.DEALING)
+
+
 def test_a_lost_shoe_frame_in_a_round_holds_it_until_rescan_confirm_or_void():
     rig = Rig()
     rig.new_shoe()

@@ -96,8 +96,10 @@ class Alarms:
         if self.in_round():
             self.acknowledge(ACK_VOID)
             return self._finish_round(True)
-        if self.fault_code == faults.LINK_BACKLOG:
-            return self.acknowledge(ACK_VOID)            # the refused round's card set aside; no round began
+        if held != NO_CARD or self.fault_code == faults.LINK_BACKLOG:
+            # A held card between rounds (a double pull after the last card, or the host link backed
+            # up): set aside, no round began.
+            return self.acknowledge(ACK_VOID)
         if self.fault_code == faults.CARD_UNREADABLE and self.resume_state != BURNING:
             # Discarded unseen. Where it was the art. 8 burn, the burn is done. (While burning it
             # must be rescanned: the art. 2(1) count may hang on it, and nothing is guessed.)

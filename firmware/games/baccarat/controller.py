@@ -152,6 +152,12 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         if kind == TICK:
             return self._tick(a)                     # every pass has one: first, no other test before it
         if kind == CARD:
+            if self.since_card_ms < DOUBLE_PULL_MS:
+                # Out with the card that ended the last round or the burn: two cards at once, not the
+                # next round's first unless the dealer says so (CONFIRM; a long VOID sets it aside).
+                self.held_card = a
+                self.held_face_up = b == 1
+                return self._alarm(faults.DOUBLE_PULL, a)
             if self.link_backlog:
                 # The round's first card (or its art. 8 burn) while the host link is backed up: no new
                 # round (its reports could be lost). Held, as a double pull's card is: CONFIRM once the
