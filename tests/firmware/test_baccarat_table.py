@@ -154,6 +154,21 @@ def test_art2_2_demo_rounds_are_flagged_and_never_on_the_roads():
     assert rig.table.roads.bead_plate() == [(1, False, False)]      # only the live Banker win
 
 
+def test_art2_2_a_demo_round_settles_no_bets_and_the_reading_waits_for_the_first_live_round():
+    # Regression: chips read before a demonstration round were its bets: the result carried nets
+    # (seat 1's Player bet "won" 10) though art. 2(2) says demonstration rounds are not live.
+    rig = Rig(demo_rounds=1)
+    rig.new_shoe()
+    rig.bets({1: {"player": 10}})
+    rig.cards("9h 5d Kc 2s")
+    result = rig.last("result")
+    assert result["demo"] is True and "nets" not in result and "bets" not in rig.last("round")
+    assert rig.colour("seat1") == pixels.OFF
+    rig.cards("5h 9d 2c Ks")                                # the first live round: the reading's bets
+    assert rig.last("round")["bets"] == {"1": {"player": 10}}
+    assert rig.last("result")["demo"] is False and rig.last("result")["nets"] == {"1": {"player": -10}}
+
+
 def test_art8_burn_each_round_burns_the_first_card_after_a_result():
     rig = Rig(burn_each_round=True)
     rig.new_shoe()

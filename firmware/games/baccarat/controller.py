@@ -210,8 +210,11 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         shoe = self.shoe
         demo = shoe.can_start_demo()                     # art. 2(2): the table's demo rounds come first
         self.hand = shoe.start_round(demo)
-        self.has_bets = self.bets_ready
-        self.bets_ready = False
+        # A demonstration round is not live (art. 2(2)): it takes no bets, and a reading before it
+        # stays for the first live round.
+        self.has_bets = self.bets_ready and not demo
+        if not demo:
+            self.bets_ready = False
         # The round's bets: the reading's, or none (never the last round's: its seats would light).
         amounts = self.reading.amounts if self.has_bets else None
         for i in range(len(self.round_bets)):
