@@ -179,6 +179,30 @@ def test_art8_burn_each_round_burns_the_first_card_after_a_result():
     assert [r["to"] for r in rig.reports("card")][-2:] == ["burn", "player"]
 
 
+def test_art3_a_cut_card_that_comes_out_while_an_alarm_holds_the_table_still_ends_the_shoe():
+    # Regression: the shoe's CUT during an alarm (an unreadable card, a line fault, the
+    # reset_in_round of a power cut) was dropped unreported: the shoe never closed and rounds went on
+    # past the cut card.
+    rig = Rig()                                             # cut_card "last_round"
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.shoe(SHOE_UNREAD)
+    rig.shoe(SHOE_CUT)                                      # in round 1: it is the last
+    assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "cut_card", "last_round": 1}
+    assert rig.table.state == FAULTED
+    rig.cards("Kc 2s")                                      # the rescan, then the last card
+    assert rig.last("result")["round"] == 1 and rig.table.state == bc.SHOE_CLOSED
+    rig = Rig(cut_card="one_more")
+    rig.new_shoe()
+    rig.cards("9h 5d Kc 2s")
+    rig.fault(faults.FRAME_CRC)                             # between rounds 1 and 2
+    rig.shoe(SHOE_CUT)                                      # round 2 is the one it came out in, then one more
+    assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "cut_card", "last_round": 3}
+    rig.press("confirm")
+    rig.cards("9h 5d Kc 2s 9h 5d Kc 2s")
+    assert rig.last("result")["round"] == 3 and rig.table.state == bc.SHOE_CLOSED
+
+
 def test_art3_cut_card_makes_the_next_round_the_last_then_the_shoe_is_closed():
     rig = Rig()
     rig.new_shoe()

@@ -6,9 +6,10 @@
 # out of the shoe); a long VOID voids the round in play, every bet returned.
 from firmware import faults
 from firmware.errors import IntegrityError
-from firmware.events import BETS, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, SHOE, SHOE_OUT, SHOE_UNREAD
+from firmware.events import (BETS, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, SHOE, SHOE_CUT, SHOE_OUT,
+                             SHOE_UNREAD)
 from firmware.games.baccarat import shoe as shoe_mod
-from firmware.games.baccarat.codes import BETTING, BURNING, DOUBLE_PULL_MS, NO_CARD, OUT_DEALT, TO_DISCARD
+from firmware.games.baccarat.codes import BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NO_CARD, OUT_DEALT, TO_DISCARD
 from firmware.statemachine import STAY
 from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, OUT_BUTTON, OUT_FAULT, Table
 
@@ -58,6 +59,8 @@ class Alarms:
             return STAY
         if kind == SHOE and a == SHOE_OUT and self.in_round():
             return self._on_faulted(FAULT, faults.SHOE_REMOVED, NO_CARD)
+        if kind == SHOE and a == SHOE_CUT and BURNING <= self.resume_state <= DEALING:
+            return self._cut_card()                      # art. 3(1) holds whatever the alarm: never lost
         if self._anywhere(kind, a, b):
             return STAY
         return self._common(kind, a, b)
