@@ -2,7 +2,7 @@
 from firmware import faults
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
-from firmware.events import LAMP, LAMP_ALL, SHOE_CUT, SHOE_HELLO, SHOE_OUT, SHOE_UNREAD, TICK
+from firmware.events import LAMP, LAMP_ALL, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK
 from firmware.games.baccarat import controller as bc
 from firmware.games.baccarat import screens
 from firmware.table import FAULTED, LAMP_CHECK, OUT_GAME_FIRST, READY
@@ -201,6 +201,45 @@ def test_art3_a_cut_card_that_comes_out_while_an_alarm_holds_the_table_still_end
     rig.press("confirm")
     rig.cards("9h 5d Kc 2s 9h 5d Kc 2s")
     assert rig.last("result")["round"] == 3 and rig.table.state == bc.SHOE_CLOSED
+
+
+def test_art3_2_a_shoe_changed_while_an_alarm_holds_the_table_between_rounds_is_the_shoe_it_resumes_with():
+    # Regression: the shoe taken out and a new one put in while an alarm was open (a card drawn from
+    # the closed shoe: card_out_of_order) were dropped unreported; after CONFIRM the table was still
+    # at the closed shoe, and the new shoe's first burn card was out of order again.
+    rig = Rig()
+    rig.new_shoe()
+    rig.shoe(SHOE_CUT)
+    rig.cards("9h 5d Kc 2s")
+    rig.card("3d")                                          # from the closed shoe
+    assert rig.table.fault_code == faults.CARD_OUT_OF_ORDER
+    rig.shoe(SHOE_OUT)
+    rig.shoe(SHOE_IN)
+    assert [r["shoe"] for r in rig.reports("shoe")][-2:] == ["removed", "new"]
+    assert rig.table.state == FAULTED                       # the alarm stays the dealer's to close
+    rig.press("confirm")
+    assert rig.table.state == bc.BURNING
+    rig.cards("2c 3c 4c 5c 6c 7c")
+    assert rig.table.state == bc.BETTING and rig.last("shoe")["shoe"] == "burned"
+    # A first card held for the dealer (a double pull after the last card) goes with the old shoe.
+    rig.cards("9h 5d Kc 2s")
+    rig.card("3h", wait=20)
+    rig.shoe(SHOE_IN)
+    assert rig.last("card")["card"] == "3h" and rig.last("card")["to"] == "discard"
+    rig.press("confirm")
+    assert rig.table.state == bc.BURNING and rig.table.held_card == bc.NO_CARD
+
+
+def test_a_shoe_change_while_an_alarm_holds_a_round_is_not_taken():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.fault(faults.FRAME_CRC)
+    rig.shoe(SHOE_IN)                          # art. 3(2): only after a round
+    assert rig.table.resume_state == bc.DEALING and rig.last("shoe")["shoe"] == "burned"
+    rig.press("confirm")
+    rig.cards("Kc 2s")
+    assert rig.last("result")["round"] == 1
 
 
 def test_art3_cut_card_makes_the_next_round_the_last_then_the_shoe_is_closed():
