@@ -2,7 +2,7 @@
 from firmware import faults
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
-from firmware.events import LAMP, LAMP_ALL, SHOE_CUT, SHOE_HELLO, SHOE_OUT, SHOE_UNREAD, TICK
+from firmware.events import LAMP, LAMP_ALL, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK
 from firmware.games.baccarat import controller as bc
 from firmware.games.baccarat import screens
 from firmware.table import FAULTED, LAMP_CHECK, OUT_GAME_FIRST, READY
@@ -96,6 +96,54 @@ def test_bets_read_during_a_round_are_refused_not_used():
     assert "nets" not in rig.last("result")
 
 
+def test_bets_read_while_an_alarm_holds_the_table_between_rounds_are_taken_for_the_next_round():
+    # Regression: a reading that came while a line fault held the table between rounds (or while
+    # burning) went unreported and unused: the next round was dealt without the chips on the layout.
+    rig = Rig()
+    rig.new_shoe(burn="2c 3c 4c 5c 6c")
+    rig.fault(faults.FRAME_CRC)
+    rig.bets({1: {"banker": 100}})
+    assert _strip(rig.last("bets")) == {"event": "bets", "reading": 1, "accepted": True,
+                                        "bets": {"1": {"banker": 100}}}
+    assert rig.colour("banker") == pixels.RED               # the alarm's lights stay until it is closed
+    rig.press("confirm")
+    assert rig.table.state == bc.BURNING and rig.colour("seat1") == pixels.BLUE
+    rig.cards("7c 9h 5d Kc 2s")
+    assert rig.last("result")["nets"] == {"1": {"banker": -100}}
+
+
+def test_bets_read_while_an_alarm_holds_a_round_are_refused_and_reported():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.fault(faults.FRAME_CRC)
+    rig.bets({1: {"banker": 100}})
+    assert _strip(rig.last("bets")) == {"event": "bets", "reading": 1, "accepted": False,
+                                        "reason": "round in progress: bets closed"}
+    rig.press("confirm")
+    rig.cards("Kc 2s")
+    assert "nets" not in rig.last("result")
+
+
+def test_bets_read_with_no_shoe_or_a_closed_shoe_are_taken_for_the_next_shoes_first_round():
+    # Regression: a reading at a table with no shoe in play (READY) or whose shoe had closed
+    # (art. 3(1)) was dropped with no report.
+    for closed in (False, True):
+        rig = Rig()
+        if closed:
+            rig.new_shoe()
+            rig.shoe(SHOE_CUT)
+            rig.cards("9h 5d Kc 2s")
+            assert rig.table.state == bc.SHOE_CLOSED
+        rig.bets({2: {"player": 50}})
+        assert _strip(rig.last("bets")) == {"event": "bets", "reading": 1, "accepted": True,
+                                            "bets": {"2": {"player": 50}}}
+        rig.new_shoe()
+        assert rig.colour("seat2") == pixels.BLUE
+        rig.cards("9h 5d Kc 2s")
+        assert rig.last("result")["nets"] == {"2": {"player": 48}}, closed
+
+
 def test_art2_2_demo_rounds_are_flagged_and_never_on_the_roads():
     rig = Rig(demo_rounds=1)
     rig.new_shoe()
@@ -106,6 +154,21 @@ def test_art2_2_demo_rounds_are_flagged_and_never_on_the_roads():
     assert rig.table.roads.bead_plate() == [(1, False, False)]      # only the live Banker win
 
 
+def test_art2_2_a_demo_round_settles_no_bets_and_the_reading_waits_for_the_first_live_round():
+    # Regression: chips read before a demonstration round were its bets: the result carried nets
+    # (seat 1's Player bet "won" 10) though art. 2(2) says demonstration rounds are not live.
+    rig = Rig(demo_rounds=1)
+    rig.new_shoe()
+    rig.bets({1: {"player": 10}})
+    rig.cards("9h 5d Kc 2s")
+    result = rig.last("result")
+    assert result["demo"] is True and "nets" not in result and "bets" not in rig.last("round")
+    assert rig.colour("seat1") == pixels.OFF
+    rig.cards("5h 9d 2c Ks")                                # the first live round: the reading's bets
+    assert rig.last("round")["bets"] == {"1": {"player": 10}}
+    assert rig.last("result")["demo"] is False and rig.last("result")["nets"] == {"1": {"player": -10}}
+
+
 def test_art8_burn_each_round_burns_the_first_card_after_a_result():
     rig = Rig(burn_each_round=True)
     rig.new_shoe()
@@ -114,6 +177,69 @@ def test_art8_burn_each_round_burns_the_first_card_after_a_result():
     assert [r["to"] for r in rig.reports("card")][-5:] == ["burn", "player", "banker", "player", "banker"]
     rig.cards("Jd 9h")
     assert [r["to"] for r in rig.reports("card")][-2:] == ["burn", "player"]
+
+
+def test_art3_a_cut_card_that_comes_out_while_an_alarm_holds_the_table_still_ends_the_shoe():
+    # Regression: the shoe's CUT during an alarm (an unreadable card, a line fault, the
+    # reset_in_round of a power cut) was dropped unreported: the shoe never closed and rounds went on
+    # past the cut card.
+    rig = Rig()                                             # cut_card "last_round"
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.shoe(SHOE_UNREAD)
+    rig.shoe(SHOE_CUT)                                      # in round 1: it is the last
+    assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "cut_card", "last_round": 1}
+    assert rig.table.state == FAULTED
+    rig.cards("Kc 2s")                                      # the rescan, then the last card
+    assert rig.last("result")["round"] == 1 and rig.table.state == bc.SHOE_CLOSED
+    rig = Rig(cut_card="one_more")
+    rig.new_shoe()
+    rig.cards("9h 5d Kc 2s")
+    rig.fault(faults.FRAME_CRC)                             # between rounds 1 and 2
+    rig.shoe(SHOE_CUT)                                      # round 2 is the one it came out in, then one more
+    assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "cut_card", "last_round": 3}
+    rig.press("confirm")
+    rig.cards("9h 5d Kc 2s 9h 5d Kc 2s")
+    assert rig.last("result")["round"] == 3 and rig.table.state == bc.SHOE_CLOSED
+
+
+def test_art3_2_a_shoe_changed_while_an_alarm_holds_the_table_between_rounds_is_the_shoe_it_resumes_with():
+    # Regression: the shoe taken out and a new one put in while an alarm was open (a card drawn from
+    # the closed shoe: card_out_of_order) were dropped unreported; after CONFIRM the table was still
+    # at the closed shoe, and the new shoe's first burn card was out of order again.
+    rig = Rig()
+    rig.new_shoe()
+    rig.shoe(SHOE_CUT)
+    rig.cards("9h 5d Kc 2s")
+    rig.card("3d")                                          # from the closed shoe
+    assert rig.table.fault_code == faults.CARD_OUT_OF_ORDER
+    rig.shoe(SHOE_OUT)
+    rig.shoe(SHOE_IN)
+    assert [r["shoe"] for r in rig.reports("shoe")][-2:] == ["removed", "new"]
+    assert rig.table.state == FAULTED                       # the alarm stays the dealer's to close
+    rig.press("confirm")
+    assert rig.table.state == bc.BURNING
+    rig.cards("2c 3c 4c 5c 6c 7c")
+    assert rig.table.state == bc.BETTING and rig.last("shoe")["shoe"] == "burned"
+    # A first card held for the dealer (a double pull after the last card) goes with the old shoe.
+    rig.cards("9h 5d Kc 2s")
+    rig.card("3h", wait=20)
+    rig.shoe(SHOE_IN)
+    assert rig.last("card")["card"] == "3h" and rig.last("card")["to"] == "discard"
+    rig.press("confirm")
+    assert rig.table.state == bc.BURNING and rig.table.held_card == bc.NO_CARD
+
+
+def test_a_shoe_change_while_an_alarm_holds_a_round_is_not_taken():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.fault(faults.FRAME_CRC)
+    rig.shoe(SHOE_IN)                          # art. 3(2): only after a round
+    assert rig.table.resume_state == bc.DEALING and rig.last("shoe")["shoe"] == "burned"
+    rig.press("confirm")
+    rig.cards("Kc 2s")
+    assert rig.last("result")["round"] == 1
 
 
 def test_art3_cut_card_makes_the_next_round_the_last_then_the_shoe_is_closed():
@@ -194,6 +320,32 @@ def test_double_pull_holds_the_second_card_for_the_dealer():
     assert rig.last("result")["void"] is True
     assert [r["to"] for r in rig.reports("card")][-1] == "discard"
     assert rig.table.shoe.counts[4 * 2 + 2] == 5            # 4h: one of six is out of the shoe
+
+
+def test_a_double_pull_after_a_rounds_last_card_or_the_last_burn_card_is_held_not_a_new_round():
+    # Regression: a card 20 ms after the card that completed a round (or the art. 2(1) burn) started
+    # the next round with it, unannounced: the reading of that round's bets, which followed, was
+    # refused as "bets closed" and the round dealt without them (art. 10: corrected at once).
+    for burn_each_round in (False, True):
+        rig = Rig(burn_each_round=burn_each_round)
+        rig.new_shoe(burn="2c 3c 4c 5c 6c")
+        rig.card("7c")                                      # the last burn card: bets open
+        rig.card("8c", wait=20)                             # and one with it
+        assert rig.table.fault_code == faults.DOUBLE_PULL and rig.last("fault")["card"] == "8c"
+        assert rig.table.resume_state == bc.BETTING and not rig.reports("round")
+        rig.press("void", long=True)                        # the held card set aside; bets still open
+        assert rig.table.state == bc.BETTING and rig.last("fault_ack")["by"] == "void"
+        assert rig.last("card")["to"] == "discard" and not rig.reports("round")
+        rig.bets({1: {"banker": 100}})
+        assert rig.last("bets")["accepted"] is True
+        rig.cards(("Qd " if burn_each_round else "") + "9h 5d Kc 2s")
+        assert rig.last("result")["nets"] == {"1": {"banker": -100}}
+        rig.card("3h", wait=20)                             # pulled with the round's last card
+        assert rig.table.fault_code == faults.DOUBLE_PULL and len(rig.reports("result")) == 1
+        rig.press("confirm")                                # the dealer vouches for it: dealt on
+        assert rig.last("card")["card"] == "3h"
+        assert rig.last("card")["to"] == ("burn" if burn_each_round else "player")
+        assert rig.table.state == (bc.BETTING if burn_each_round else bc.DEALING)
 
 
 def test_a_lost_shoe_frame_in_a_round_holds_it_until_rescan_confirm_or_void():

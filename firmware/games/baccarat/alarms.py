@@ -6,11 +6,12 @@
 # out of the shoe); a long VOID voids the round in play, every bet returned.
 from firmware import faults
 from firmware.errors import IntegrityError
-from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, SHOE, SHOE_OUT, SHOE_UNREAD
+from firmware.events import (BETS, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, SHOE, SHOE_CUT, SHOE_IN,
+                             SHOE_OUT, SHOE_UNREAD)
 from firmware.games.baccarat import shoe as shoe_mod
-from firmware.games.baccarat.codes import BETTING, BURNING, DOUBLE_PULL_MS, NO_CARD, OUT_DEALT, TO_DISCARD
+from firmware.games.baccarat.codes import BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NO_CARD, OUT_DEALT, TO_DISCARD
 from firmware.statemachine import STAY
-from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, OUT_BUTTON, OUT_FAULT, Table
+from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT, Table
 
 
 class Alarms:
@@ -35,6 +36,8 @@ class Alarms:
             return STAY
         if kind == CARD:
             return self._card_in_alarm(a, b)
+        if kind == BETS:
+            return self._bets(a)                         # taken between rounds, refused in one: reported
         if kind == BUTTON and a == self.confirm_button and b == BUTTON_PRESSED:
             self._emit(OUT_BUTTON, a, b)
             if not self.may_confirm():
@@ -56,6 +59,10 @@ class Alarms:
             return STAY
         if kind == SHOE and a == SHOE_OUT and self.in_round():
             return self._on_faulted(FAULT, faults.SHOE_REMOVED, NO_CARD)
+        if kind == SHOE and a == SHOE_CUT and BURNING <= self.resume_state <= DEALING:
+            return self._cut_card()                      # art. 3(1) holds whatever the alarm: never lost
+        if kind == SHOE and (a == SHOE_IN or a == SHOE_OUT) and not self.in_round():
+            return self._shoe_change_in_alarm(kind, a, b)
         if self._anywhere(kind, a, b):
             return STAY
         return self._common(kind, a, b)
@@ -70,6 +77,21 @@ class Alarms:
             target = self.acknowledge(ACK_RESCAN)
             return self._resume_with_card(target, card, face_up)
         self._discard(card)
+        return STAY
+
+    def _shoe_change_in_alarm(self, kind, a, b):
+        """The shoe taken out or a new one put in between rounds (art. 3(2)) while an alarm is open: taken
+        as where the table was held, which it resumes in once the dealer closes the alarm."""
+        if self.held_card != NO_CARD:
+            self._discard(self.held_card)                # a card held for the dealer goes with the old shoe
+            self.held_card = NO_CARD
+        held_at = self.resume_state
+        self.state = held_at                             # the handler below runs in that state
+        target = self.HANDLERS[held_at](self, kind, a, b)
+        self.state = FAULTED
+        if target != STAY and target != FAULTED:
+            self.resume_state = target
+        self.display_dirty = True
         return STAY
 
     def _resume_with_card(self, target, card, face_up):
@@ -94,8 +116,10 @@ class Alarms:
         if self.in_round():
             self.acknowledge(ACK_VOID)
             return self._finish_round(True)
-        if self.fault_code == faults.LINK_BACKLOG:
-            return self.acknowledge(ACK_VOID)            # the refused round's card set aside; no round began
+        if held != NO_CARD or self.fault_code == faults.LINK_BACKLOG:
+            # A held card between rounds (a double pull after the last card, or the host link backed
+            # up): set aside, no round began.
+            return self.acknowledge(ACK_VOID)
         if self.fault_code == faults.CARD_UNREADABLE and self.resume_state != BURNING:
             # Discarded unseen. Where it was the art. 8 burn, the burn is done. (While burning it
             # must be rescanned: the art. 2(1) count may hang on it, and nothing is guessed.)

@@ -109,6 +109,8 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
             return self._alarm(faults.CARD_OUT_OF_ORDER, a)
         if kind == SHOE and a == SHOE_UNREAD:
             return self._alarm(faults.CARD_OUT_OF_ORDER, NO_CARD)
+        if kind == BETS:
+            return self._bets(a)                         # for the next shoe's first round
         if self._anywhere(kind, a, b):
             return STAY
         return Table._on_ready(self, kind, a, b)
@@ -150,6 +152,12 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         if kind == TICK:
             return self._tick(a)                     # every pass has one: first, no other test before it
         if kind == CARD:
+            if self.since_card_ms < DOUBLE_PULL_MS:
+                # Out with the card that ended the last round or the burn: two cards at once, not the
+                # next round's first unless the dealer says so (CONFIRM; a long VOID sets it aside).
+                self.held_card = a
+                self.held_face_up = b == 1
+                return self._alarm(faults.DOUBLE_PULL, a)
             if self.link_backlog:
                 # The round's first card (or its art. 8 burn) while the host link is backed up: no new
                 # round (its reports could be lost). Held, as a double pull's card is: CONFIRM once the
@@ -185,20 +193,28 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         return self._common(kind, a, b)
 
     def _bets(self, reading_id):
+        """A bet reading in any state but DEALING: the next round's bets, unless a card of a round is out
+        (an alarm holding a round, or a first card held for the dealer): then refused, as while dealing."""
         if self.reading is None or reading_id != self.reading.reading_id:
             return STAY                                  # overtaken by a newer reading in the same pass
+        if self.in_round() or self.held_card != NO_CARD:
+            self._emit(OUT_BETS, reading_id, 0)          # bets closed when the first card came out
+            return STAY
         self.bets_ready = True
         self._emit(OUT_BETS, reading_id, 1)
-        if not self.showing_result:
-            self._render_lights()
+        if not self.showing_result and (self.state == BETTING or self.state == BURNING):
+            self._render_lights()                        # (an alarm's red stays; READY has no layout lit)
         return STAY
 
     def _start_round(self, card, face_up):
         shoe = self.shoe
         demo = shoe.can_start_demo()                     # art. 2(2): the table's demo rounds come first
         self.hand = shoe.start_round(demo)
-        self.has_bets = self.bets_ready
-        self.bets_ready = False
+        # A demonstration round is not live (art. 2(2)): it takes no bets, and a reading before it
+        # stays for the first live round.
+        self.has_bets = self.bets_ready and not demo
+        if not demo:
+            self.bets_ready = False
         # The round's bets: the reading's, or none (never the last round's: its seats would light).
         amounts = self.reading.amounts if self.has_bets else None
         for i in range(len(self.round_bets)):
@@ -315,6 +331,8 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
             return READY
         if kind == CARD:
             return self._alarm(faults.CARD_OUT_OF_ORDER, a)
+        if kind == BETS:
+            return self._bets(a)                         # for the next shoe's first round
         if self._anywhere(kind, a, b):
             return STAY
         return self._common(kind, a, b)
