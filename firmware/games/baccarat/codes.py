@@ -17,6 +17,16 @@ OUT_BETS = const(36)      # a: reading id, b: 1 taken for the next round / 0 ref
 OUT_ROADS = const(37)     # the roads of the shoe (a host request)
 OUT_BETS_FAULT = const(38)  # a: fault code, b: evidence (the reading was refused)
 
+# OUT_SHOE's a: what happened to the shoe (SHOE_NEWS, the report's "shoe").
+NEWS_NEW = const(0)
+NEWS_BURNED = const(1)
+NEWS_CUT = const(2)
+NEWS_CLOSED = const(3)
+NEWS_REMOVED = const(4)
+NEWS_RESTARTED = const(5)
+NEWS_ROADS_FULL = const(6)
+SHOE_NEWS = ("new", "burned", "cut_card", "closed", "removed", "restarted", "roads_restarted")
+
 # Where a card went (OUT_DEALT's b // 2): the hands are rules.PLAYER / rules.BANKER.
 TO_BURN = const(2)
 TO_DISCARD = const(3)

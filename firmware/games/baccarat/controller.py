@@ -13,34 +13,22 @@
 from array import array
 
 from firmware import faults
-from firmware.compat import const
 from firmware.drivers import pixels
-from firmware.errors import IntegrityError, RuleError
-from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, HOST, HOST_ROADS, SHOE,
+from firmware.errors import IntegrityError
+from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_PRESSED, CARD, HOST, HOST_ROADS, SHOE,
                              SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK)
-from firmware.games.baccarat import shoe as shoe_mod
 from firmware.games.baccarat.alarms import Alarms
-from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NO_CARD, OUT_BETS,
-                                           OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT, OUT_ROADS, OUT_ROUND, OUT_SHOE,
-                                           SHOE_CLOSED, TO_BURN)
+from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NEWS_CLOSED, NEWS_RESTARTED,
+                                           NEWS_ROADS_FULL, NO_CARD, OUT_BETS, OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT,
+                                           OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_CLOSED)
 from firmware.games.baccarat.lights import BaccaratLights
 from firmware.games.baccarat.payouts import ZONES, settle_seats
 from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
+from firmware.games.baccarat.shoe_procedure import ShoeProcedure
 from firmware.statemachine import STAY
 from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, STARTING, Table
 
-# OUT_SHOE's a.
-_NEW = const(0)
-_BURNED = const(1)
-_CUT = const(2)
-_CLOSED = const(3)
-_REMOVED = const(4)
-_RESTARTED = const(5)
-_ROADS_FULL = const(6)
-SHOE_NEWS = ("new", "burned", "cut_card", "closed", "removed", "restarted", "roads_restarted")
-
-
-class BaccaratTable(Alarms, BaccaratLights, Table):
+class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
     STATE_NAMES = Table.STATE_NAMES + ("burning", "betting", "dealing", "shoe_closed")
 
     def __init__(self, lights, buttons, settings, reading=None, seats=0, outbox_size=64):
@@ -115,38 +103,6 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
             return STAY
         return Table._on_ready(self, kind, a, b)
 
-    def _new_shoe(self):
-        self.shoe = shoe_mod.Shoe(self.settings)
-        self.roads = Roads()
-        self.scoreboard_dirty = True
-        self.showing_result = False
-        self.burned_this_round = False
-        self.record = None
-        self.hand = None
-        self.last_hand = None
-        self.has_bets = False        # the last round's bets went with it
-        self._emit(OUT_SHOE, _NEW, self.settings.decks)
-        return BURNING if self.shoe.state == shoe_mod.BURNING else BETTING
-
-    # -- BURNING: art. 2(1) ----------------------------------------------------------------
-    def _on_burning(self, kind, a, b):
-        if kind == CARD:
-            return self._burn(a, b)
-        return self._between_rounds(kind, a, b)
-
-    def _burn(self, card, face_up):
-        try:
-            self.shoe.burn(card)
-        except IntegrityError:
-            return self._alarm(faults.CARD_IMPOSSIBLE, card)
-        self._emit(OUT_DEALT, card, TO_BURN * 2 + (1 if face_up else 0))
-        self.since_card_ms = 0
-        if self.state == BURNING and self.shoe.state == shoe_mod.READY:
-            self._emit(OUT_SHOE, _BURNED, self.shoe.burned)
-            return BETTING
-        self.display_dirty = True
-        return STAY
-
     # -- BETTING: between rounds -------------------------------------------------------------
     def _on_betting(self, kind, a, b):
         if kind == TICK:
@@ -170,27 +126,6 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
                 return self._burn(a, b)
             return self._start_round(a, b)
         return self._between_rounds(kind, a, b)
-
-    def _between_rounds(self, kind, a, b):
-        """BURNING and BETTING alike: the shoe's other messages and the dealer's shoe change."""
-        if kind == SHOE:
-            if a == SHOE_IN:
-                return self._new_shoe()             # art. 3(2): the shoe may be changed after any round
-            if a == SHOE_OUT:
-                self.shoe.change()
-                self._emit(OUT_SHOE, _REMOVED)
-                return READY
-            if a == SHOE_UNREAD:
-                return self._alarm(faults.CARD_UNREADABLE, NO_CARD)
-            if a == SHOE_CUT:
-                return self._cut_card()
-        if kind == BETS:
-            return self._bets(a)
-        if self._shoe_button(kind, a, b):
-            return self._new_shoe()
-        if self._anywhere(kind, a, b):
-            return STAY
-        return self._common(kind, a, b)
 
     def _bets(self, reading_id):
         """A bet reading in any state but DEALING: the next round's bets, unless a card of a round is out
@@ -277,7 +212,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
                     # Only an automatic shuffler's shoe never ends (art. 2(3): no cut card):
                     # its roads start again rather than overflow.
                     self.roads = Roads()
-                    self._emit(OUT_SHOE, _ROADS_FULL, MAX_ROUNDS)
+                    self._emit(OUT_SHOE, NEWS_ROADS_FULL, MAX_ROUNDS)
                 self.roads.add(result.winner, result.player_pair, result.banker_pair)
                 self.scoreboard_dirty = True
         self._settle(record)
@@ -285,7 +220,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         self.burned_this_round = False
         self._emit(OUT_RESULT, record.number)
         if record.last:
-            self._emit(OUT_SHOE, _CLOSED, shoe.rounds)
+            self._emit(OUT_SHOE, NEWS_CLOSED, shoe.rounds)
             return SHOE_CLOSED
         return BETTING
 
@@ -314,29 +249,6 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         self.n_bet_slots = n
         self.slots_round = self.hand
 
-    def _cut_card(self):
-        try:
-            last = self.shoe.cut_card()
-        except RuleError:
-            return STAY                                  # an auto shuffler has none; a second one changes nothing
-        self._emit(OUT_SHOE, _CUT, last)
-        return STAY
-
-    # -- SHOE_CLOSED --------------------------------------------------------------------------
-    def _on_shoe_closed(self, kind, a, b):
-        if kind == SHOE and a == SHOE_IN or self._shoe_button(kind, a, b):
-            return self._new_shoe()
-        if kind == SHOE and a == SHOE_OUT:
-            self._emit(OUT_SHOE, _REMOVED)
-            return READY
-        if kind == CARD:
-            return self._alarm(faults.CARD_OUT_OF_ORDER, a)
-        if kind == BETS:
-            return self._bets(a)                         # for the next shoe's first round
-        if self._anywhere(kind, a, b):
-            return STAY
-        return self._common(kind, a, b)
-
     # -- events every game state takes the same way ----------------------------------------------
     def _anywhere(self, kind, a, b):
         if kind == TICK:
@@ -350,7 +262,7 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
             self._emit(OUT_BETS_FAULT, a, b)
             return True
         if kind == SHOE and a == SHOE_HELLO:
-            self._emit(OUT_SHOE, _RESTARTED)
+            self._emit(OUT_SHOE, NEWS_RESTARTED)
             return True
         if kind == BUTTON and a == self.void_button and b == BUTTON_PRESSED:
             self._emit(OUT_BUTTON, a, b)
@@ -368,12 +280,8 @@ class BaccaratTable(Alarms, BaccaratLights, Table):
         self._common(TICK, ms, 0)
         return STAY
 
-    def _shoe_button(self, kind, a, b):
-        # A long press: a new shoe discards the one in play, so never by a slip of the hand.
-        return kind == BUTTON and a == self.shoe_button and b == BUTTON_LONG
-
     HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (
-        _on_burning, _on_betting, _on_dealing, _on_shoe_closed)
+        ShoeProcedure._on_burning, _on_betting, _on_dealing, ShoeProcedure._on_shoe_closed)
     ENTRY = Table.ENTRY[:1] + (_enter_ready,) + Table.ENTRY[2:] + (_enter_game, _enter_game, _enter_game, _enter_game)
 
     # -- reports and snapshots between rounds (reports.py, snapshot.py) ----------------------------------

@@ -5,8 +5,7 @@
 from firmware import cards, faults
 from firmware.compat import const
 from firmware.games.baccarat.codes import (DESTINATIONS, OUT_BETS, OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT,
-                                           OUT_ROADS, OUT_ROUND, OUT_SHOE)
-from firmware.games.baccarat.controller import SHOE_NEWS
+                                           OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_NEWS)
 from firmware.games.baccarat.payouts import ZONES
 from firmware.games.baccarat.roads import DERIVED, MARK_NAMES
 
