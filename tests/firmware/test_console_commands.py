@@ -138,7 +138,8 @@ def test_ctrl_c_stops_the_lights_test():
         machine.usb.feed(b"\x03")
         _run(ctx, 2)
         assert ctx.table.state == t.READY and ctx.console.walk == -1
-        assert "lights test cancelled" in transcript(machine)
+        # One answer, one prompt (before: a blank line, then "# # ").
+        assert transcript(machine).endswith("^C\r\nlights test cancelled\r\n# "), transcript(machine)
 
 
 def test_a_fault_stops_the_lights_test_and_keeps_the_alarm():
