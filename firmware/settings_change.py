@@ -141,8 +141,12 @@ class SettingsChange:
         value = parse_value(key, text, proposed.get(key))
         proposed[key] = value
         validate(config, proposed)
-        self.staged[key] = value
-        return key, self.running().get(key), value
+        old = self.running().get(key)
+        if _differs(old, value):
+            self.staged[key] = value
+        elif key in self.staged:
+            del self.staged[key]                 # back to the running value: nothing staged for it
+        return key, old, value
 
     def staged_changes(self):
         """[(key, running value, staged value)] for the staged values that differ from the running ones."""

@@ -70,6 +70,22 @@ def test_a_value_is_checked_at_once_with_the_table_files_validators():
         assert errors == ["refused"] * 5 + ["usage", "refused"]
 
 
+def test_a_value_equal_to_the_running_one_stages_nothing_and_says_so():
+    # Before: "staged decks 8 -> 8 (commit REF ...)", then commit answered "nothing staged", and discard
+    # "staged values discarded".
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "baccarat")
+        login(ctx, machine)
+        assert typed(ctx, machine, "set decks 8") == ["decks is 8 already: nothing staged for it"]
+        assert ctx.console.change.staged == {}
+        assert typed(ctx, machine, "discard") == ["nothing staged"]
+        # Staged, then set back: the staged value goes.
+        assert typed(ctx, machine, "set decks 6")[0].startswith("staged decks 8 -> 6")
+        assert typed(ctx, machine, "set decks 8") == ["decks is 8 already: nothing staged for it"]
+        assert ctx.console.change.staged == {}
+        assert typed(ctx, machine, "commit CAB-17") == ["error: nothing staged to commit (set KEY VALUE first)"]
+
+
 def test_seats_are_not_changed_at_the_console():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state, "craps")
