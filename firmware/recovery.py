@@ -251,7 +251,11 @@ class TableJournal:
             try:
                 table.restore(data)
             except RestoreError as exc:
-                self.problem = str(exc)
+                # A power cut while a settings change ran: the new table file, and the journal's snapshot
+                # of the boundary under the old settings (no event after it) carried across as the change does.
+                from firmware.settings_swap import carry_restore
+                if events or not carry_restore(ctx, data):
+                    self.problem = str(exc)
         if self.problem:
             events = []
         else:

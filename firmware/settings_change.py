@@ -18,7 +18,7 @@ from firmware.errors import RestoreError, SettingsError
 from firmware.host_port import settings_digest
 from firmware.saved_state import path as state_path
 
-PENDING_FILE = "settings.pending"     # {"ref": REF, "settings": {...}}: committed, not yet applied
+PENDING_FILE = "settings.pending"     # {"ref": REF, "settings": {...}, "changes": [[KEY, OLD, NEW], ...]}: committed
 NEW_SUFFIX = ".new"                   # the table file being written (renamed over it once complete)
 _REF_MAX = const(24)                   # an approval reference: one word, letters, digits and - _ . /
 _REF_CHARS = "-_./"
@@ -141,8 +141,12 @@ class SettingsChange:
         value = parse_value(key, text, proposed.get(key))
         proposed[key] = value
         validate(config, proposed)
-        self.staged[key] = value
-        return key, self.running().get(key), value
+        old = self.running().get(key)
+        if _differs(old, value):
+            self.staged[key] = value
+        elif key in self.staged:
+            del self.staged[key]                 # back to the running value: nothing staged for it
+        return key, old, value
 
     def staged_changes(self):
         """[(key, running value, staged value)] for the staged values that differ from the running ones."""
@@ -155,7 +159,8 @@ class SettingsChange:
         """Commit the staged values with REF: settings.pending on flash (OSError if it cannot be)."""
         settings = self.proposed()
         changes = self.staged_changes()
-        _write_json(self.ctx, state_path(self.ctx.state_dir, PENDING_FILE), {"ref": ref, "settings": settings})
+        _write_json(self.ctx, state_path(self.ctx.state_dir, PENDING_FILE),
+                    {"ref": ref, "settings": settings, "changes": [[key, old, new] for key, old, new in changes]})
         self.pending = settings
         self.ref = ref
         self.changes = changes
@@ -230,7 +235,13 @@ class SettingsChange:
         changes = [(key, running.get(key), settings[key]) for key in setting_names(ctx.config["game"])
                    if key in settings and _differs(running.get(key), settings[key])]
         if not changes:
-            _remove(ctx, name)                           # the reset came after the table file was written
+            # The reset came after the table file was written, before the host had settings_changed on
+            # flash: the change ran (its settings_applied entry is in the audit log), so it hears it now.
+            self.pending, self.ref, self.changes = settings, ref, _recorded_changes(data)
+            self._report("settings_changed", {})
+            self.ctx.reporter.durable()
+            self.pending, self.ref, self.changes = None, "", []
+            _remove(ctx, name)
             return
         self.pending = settings
         self.ref = ref
@@ -259,6 +270,12 @@ class SettingsChange:
             settings_swap.keep(ctx, shown)
             _remove(ctx, table_file + NEW_SUFFIX)
             return "audit log not written"
+        journal = ctx.journal
+        if journal is not None and not journal.pending and ctx.table.at_boundary():
+            # The journal's base is the running table at this boundary, no event after it: a power cut
+            # once the new table file is in place finds that snapshot and carries it across as here
+            # (firmware/recovery.py, settings_swap.carry_restore), never a log of events under the old settings.
+            journal.checkpoint(ctx.table)
         try:
             if table_file:
                 # The seal takes the new file as well while it replaces the old one: a power cut at any
@@ -273,20 +290,33 @@ class SettingsChange:
                 settings_seal.write(ctx.state_dir, ctx.fs, settings_seal.read_file(table_file))
             except OSError:
                 pass                    # the seal takes both files still; the next boot keeps the one in place
-        _remove(ctx, state_path(ctx.state_dir, PENDING_FILE))
         settings_swap.swap(ctx, table, rules, self.pending)
-        journal = ctx.journal
-        if not journal.pending and ctx.table.at_boundary():
-            # The table journal's snapshot was taken under the old settings and would be refused against
-            # the new table file after a reset: the new table's state is the journal's base from here on.
+        if journal is not None and not journal.pending and ctx.table.at_boundary():
+            # The table journal's snapshot was taken under the old settings: the new table's state is the
+            # journal's base from here on.
             journal.checkpoint(ctx.table)
         self._report("settings_changed", {})
+        ctx.reporter.durable()
+        # The record goes last: a power cut before this finds it with the table file already changed,
+        # and the boot reports settings_changed then (_load), so the host hears of the change.
+        _remove(ctx, state_path(ctx.state_dir, PENDING_FILE))
         console.say(["settings changed (%s, ref %s)" % (digest, self.ref)])
         self.pending = None
         self.ref = ""
         self.changes = []
         self.refused = ""
         return ""
+
+
+def _recorded_changes(data):
+    """The [(key, old, new)] a pending record kept (a record written before it kept them: none)."""
+    out = []
+    changes = data.get("changes")
+    if isinstance(changes, list):
+        for change in changes:
+            if isinstance(change, list) and len(change) == 3 and isinstance(change[0], str):
+                out.append((change[0], change[1], change[2]))
+    return out
 
 
 def validate(config, settings):

@@ -36,18 +36,62 @@ def build(ctx, rules):
     fields[_SETTINGS] = S.settings_values(rules, setting_names(game))
     _carry(game, fields)
     shown = list(old.lights.colours)
-    board = ctx.board
-    buttons = dict((role, board.button_index(role)) for role, _ in board.buttons)
     try:
-        if game == "omaha":
-            table = type(old)(old.lights, buttons, rules, board.keypad_keys)
-        else:
-            table = type(old)(old.lights, buttons, rules, old.reading, old.seats)
+        table = _controller(ctx, old, rules)
         table.restore(S.encode(fields))
     except Exception:
         keep(ctx, shown)
         raise
     return table, shown
+
+
+def carry_restore(ctx, data):
+    """At boot, a journal snapshot taken under other settings than the table file's (a power cut during a
+    change, after the new table file was in place): restored as the change restores it (build(), _carry),
+    when it was taken at the change's boundary with no event after it. True if ctx.table has it now."""
+    from firmware.settings_change import FIXED, boundary, setting_names, validate
+    from firmware.errors import RestoreError, SettingsError
+    table = ctx.table
+    game = ctx.config["game"]
+    names = setting_names(game)
+    try:
+        fields = json.loads(bytes(data).decode())
+        stored = fields[_SETTINGS]
+        if len(stored) != len(names):
+            return False
+        before = dict((names[i], stored[i]) for i in range(len(names)))
+        for name in FIXED:
+            if name in before and json.dumps(before[name]) != json.dumps(getattr(ctx.config["rules"], name, None)):
+                return False                     # the table's size changed: nothing carries
+        rules = validate(ctx.config, before)
+    except (ValueError, UnicodeError, TypeError, KeyError, IndexError, SettingsError):
+        return False
+    shown = list(table.lights.colours)
+    try:
+        old = _controller(ctx, table, rules)     # the table as it stood under the settings it was taken at
+        old.restore(data)
+        at = boundary(old, game)
+    except RestoreError:
+        return False
+    finally:
+        keep(ctx, shown)
+    if not at:
+        return False
+    fields[_SETTINGS] = S.settings_values(ctx.config["rules"], names)
+    _carry(game, fields)
+    try:
+        table.restore(S.encode(fields))
+    except RestoreError:
+        return False
+    return True
+
+
+def _controller(ctx, old, rules):
+    board = ctx.board
+    buttons = dict((role, board.button_index(role)) for role, _ in board.buttons)
+    if ctx.config["game"] == "omaha":
+        return type(old)(old.lights, buttons, rules, board.keypad_keys)
+    return type(old)(old.lights, buttons, rules, old.reading, old.seats)
 
 
 def _carry(game, fields):

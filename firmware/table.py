@@ -19,6 +19,9 @@ READY = const(1)
 FAULTED = const(2)
 LAMP_CHECK = const(3)     # technician lamp check (console), entered from READY only
 GAME_FIRST_STATE = const(4)  # a game controller's own states are numbered from here
+# The events the core's states take themselves; any other is a game's input (a shoe, a reading, a throw,
+# a key, a reader's restart or fault), which ends a lamp check (_on_lamp_check).
+_CORE_KINDS = (TICK, BUTTON, CARD, CONSOLE, HOST, FAULT, LAMP, CONSOLE_ERROR, FAULT_RESTORED, LINK_BACKLOG)
 
 # Outbox codes (what the report task turns into host reports).
 OUT_STATE = const(1)      # a: new state
@@ -275,6 +278,14 @@ class Table(StateMachine):
         return reports.game_report(self, code, a, b)
 
     def _on_lamp_check(self, kind, a, b):
+        if kind not in _CORE_KINDS:
+            # Play (a shoe put in, a bet reading, a throw, a key): the table is in use, so the check ends
+            # and the game takes the input as it would have at READY, never dropped unseen.
+            self._emit(OUT_LAMP, LAMP_CHECK_END)
+            self.state = READY                           # the game's READY handler runs in its own state
+            then = self.HANDLERS[READY](self, kind, a, b)
+            self.state = LAMP_CHECK                      # dispatch takes the transition and its entry
+            return READY if then == STAY else then
         if kind != LAMP:
             return self._common(kind, a, b)
         if not self._lamp_valid(a):

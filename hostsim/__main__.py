@@ -189,6 +189,14 @@ def main(argv=None):
     if args.snapshot is not None and not os.path.isdir(os.path.dirname(os.path.abspath(args.snapshot))):
         print("sim: --snapshot: no directory for %s" % args.snapshot, file=sys.stderr)
         return 2
+    if args.state_dir is not None:
+        try:
+            os.makedirs(args.state_dir, exist_ok=True)
+        except OSError as exc:
+            print("sim: --state-dir %s: not a directory that can be made (%s)" % (args.state_dir,
+                                                                                  exc.strerror or exc),
+                  file=sys.stderr)
+            return 2
     if args.headless:
         return _headless(args, board_path, table_path)
     if args.state_dir is None:

@@ -31,16 +31,25 @@ def main(argv=None, stdin=None, stderr=None, ask=getpass.getpass):
     if args.stdin:
         pin = stdin.readline().strip()
     else:
-        pin = ask("technician PIN: ")
-        if ask("again: ") != pin:
+        try:
+            pin = ask("technician PIN: ")
+            again = ask("again: ")
+        except (EOFError, KeyboardInterrupt):      # stdin closed (no terminal: use --stdin), or Ctrl-C
+            print("\npin: no PIN typed; nothing written", file=stderr)
+            return 2
+        if again != pin:
             print("pin: the two PINs differ; nothing written", file=stderr)
             return 2
     problem = check_pin(pin)
     if problem is not None:
         print("pin: %s; nothing written" % problem, file=stderr)
         return 2
-    os.makedirs(args.state_dir, exist_ok=True)
-    provision(args.state_dir, pin)
+    try:
+        os.makedirs(args.state_dir, exist_ok=True)
+        provision(args.state_dir, pin)
+    except OSError as exc:
+        print("pin: %s: %s; nothing written" % (args.state_dir, exc.strerror or exc), file=stderr)
+        return 2
     print("pin: %s written" % os.path.join(args.state_dir, "pins.0"), file=stderr)
     return 0
 

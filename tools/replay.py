@@ -150,7 +150,10 @@ def _input(name, stdin):
 @contextlib.contextmanager
 def _state_dir(path):
     if path is not None:
-        os.makedirs(path, exist_ok=True)
+        try:
+            os.makedirs(path, exist_ok=True)
+        except OSError as exc:
+            raise ReplayError("--state-dir %s: not a directory that can be made (%s)" % (path, exc.strerror or exc))
         yield path
         return
     temp = tempfile.mkdtemp(prefix="replay-")
@@ -164,7 +167,10 @@ def main(argv=None, stdin=None, stdout=None, stderr=None):
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout
     stderr = stderr if stderr is not None else sys.stderr
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.torn and args.cut_after_writes is None:
+        parser.error("--torn cuts a write half done: it needs --cut-after-writes N")
 
     def emit(line):
         stdout.write(line + "\n")

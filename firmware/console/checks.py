@@ -66,9 +66,10 @@ def lights_test(con, args):
 
 
 def stop_walk(con, why):
+    """End the lights test (Ctrl-C): the reply line."""
     con.walk = -1
     con.end_lamp_check()
-    con.say([why])
+    return [why]
 
 
 def step(con, elapsed_ms):

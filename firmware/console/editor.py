@@ -4,8 +4,10 @@
 # and kept; backspace (0x08) and DEL (0x7F, what most terminals send for the
 # Backspace key) erase one character and echo "\b \b"; Ctrl-C cancels the line
 # (echo "^C"); CR or LF ends it, and the LF of a CR LF pair is not a second,
-# empty line. An escape sequence (an arrow key: ESC [ A) is skipped whole, and
-# any other control or non-ASCII byte is ignored, counted in `ignored`.
+# empty line. An escape sequence (an arrow key: ESC [ A, or ESC O A in a
+# terminal's application mode; F1: ESC O P) is skipped whole, a control byte
+# ends one (Esc then Enter is a line end), and any other control or non-ASCII
+# byte is ignored, counted in `ignored`.
 # In secret mode (a PIN) every character is echoed as "*".
 #
 # The buffer is allocated once. A line longer than it is not cut: the rest is
@@ -26,9 +28,11 @@ _CR = const(0x0D)
 _LF = const(0x0A)
 _ESC = const(0x1B)
 _CSI = const(0x5B)       # "[" after ESC: parameters follow, then one final byte 0x40..0x7E
+_SS3 = const(0x4F)       # "O" after ESC: one more byte (F1-F4, arrows in a terminal's application mode)
 _ESC_NONE = const(0)
 _ESC_START = const(1)
 _ESC_CSI = const(2)
+_ESC_SS3 = const(3)
 _ERASE = b"\b \b"
 _NEWLINE = b"\r\n"
 _CANCEL = b"^C\r\n"
@@ -67,9 +71,8 @@ class LineEditor:
     def _byte(self, ch):
         after_cr = self._after_cr
         self._after_cr = ch == _CR
-        if self._esc != _ESC_NONE:
-            self._escape(ch)
-            return NOTHING
+        if self._esc != _ESC_NONE and self._escape(ch):
+            return NOTHING                       # (a byte no sequence takes ended it: it is read as typed)
         if ch == _CR or ch == _LF:
             if ch == _LF and after_cr:
                 return NOTHING                   # CR LF is one line end
@@ -102,12 +105,21 @@ class LineEditor:
         return NOTHING
 
     def _escape(self, ch):
-        if self._esc == _ESC_START:
-            self._esc = _ESC_CSI if ch == _CSI else _ESC_NONE   # ESC x: a two-byte sequence
-        elif 0x40 <= ch <= 0x7E:
-            self._esc = _ESC_NONE                # the final byte of ESC [ ... X
-        elif not 0x20 <= ch <= 0x3F:
-            self._esc = _ESC_NONE                # not a sequence after all: dropped with it
+        """One byte after ESC: True if it is part of the sequence (skipped with it), False if it cannot be
+        (a control byte: CR, Ctrl-C, another ESC), which ends the sequence and is read on its own."""
+        state = self._esc
+        self._esc = _ESC_NONE
+        if not 0x20 <= ch <= 0x7E:
+            return False
+        if state == _ESC_START:
+            if ch == _CSI:
+                self._esc = _ESC_CSI
+            elif ch == _SS3:
+                self._esc = _ESC_SS3
+            return True                          # else ESC x: a two-byte sequence (Alt-x)
+        if state == _ESC_CSI and ch < 0x40:
+            self._esc = _ESC_CSI                 # a parameter or intermediate byte of ESC [ ... X
+        return True                              # the final byte of ESC [ ... X, or of ESC O X
 
     def _end(self):
         self.uart.write(_NEWLINE)

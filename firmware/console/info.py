@@ -53,6 +53,8 @@ def _heap():
 
 
 def status(con, args):
+    if args:
+        return con.error(CON_USAGE, "usage: status")
     ctx = con.ctx
     t = ctx.table
     auth = con.auth

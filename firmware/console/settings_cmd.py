@@ -24,6 +24,8 @@ def set_(con, args):
         if text.startswith("table settings: "):
             text = text[len("table settings: "):]
         return con.error(CON_REFUSED, text)
+    if show(old) == show(new):
+        return ["%s is %s already: nothing staged for it" % (key, show(new))]
     return ["staged %s %s -> %s (commit REF to apply at the next %s)" % (key, show(old), show(new),
                                                                          boundary_word(con))]
 

@@ -91,8 +91,7 @@ class Console:
             elif outcome == ed.TOO_LONG:
                 self._reply(self.line_too_long())
             elif outcome == ed.CANCELLED:
-                self._cancel()
-                self._reply([])
+                self._reply(self._cancel())
         if auth.logged_in and auth.idle(self.now_s()):
             self._idle_logout()
         checks.step(self, elapsed_ms)
@@ -108,12 +107,14 @@ class Console:
         return answer(self, line)
 
     def _cancel(self):
+        """Ctrl-C: the line, a prompt, a running lights test; the reply lines (the editor wrote ^C and CR LF)."""
         self.answer = None
         self.pending_pin = b""
         if self.editor is not None:
             self.editor.secret = False
         if self.walk >= 0:
-            checks.stop_walk(self, "lights test cancelled")
+            return checks.stop_walk(self, "lights test cancelled")
+        return []
 
     def _reply(self, lines):
         editor = self.editor

@@ -154,3 +154,40 @@ def test_status_shows_the_bytes_of_a_reader_fault_and_the_unused_port_count():
         status = _type(ctx, machine, b"status")
         assert "fault frame_syntax (bytes 'K?'): press CONFIRM to acknowledge" in status
         assert not [line for line in status if "unused" in line]      # pico: shoe and dice share one UART
+
+
+def test_a_lamp_check_shows_on_every_games_dealer_display():
+    # Before, an Omaha table's dealer display took the lamp check for a hand state: 'NoneType' object has no
+    # attribute 'street', a crash and a reset at every `lamp` command.
+    for game in ("baccarat", "craps", "omaha"):
+        with ScratchDir() as state:
+            ctx, machine, _ = boot_with_pin(state, game)
+            login(ctx, machine)
+            assert _type(ctx, machine, b"lamp all") == ["ok"]
+            _run(ctx, 3)
+            assert ctx.table.state == t.LAMP_CHECK, game
+            assert ctx.hw.displays["dealer"].lines[1] == "LAMP CHECK", (game, ctx.hw.displays["dealer"].lines)
+            assert [r["event"] for r in _reports(machine) if r["event"] == "fault"] == [], game
+
+
+def test_play_during_a_lamp_check_ends_it_and_the_game_takes_it():
+    # Before, a throw, a shoe put in or a bet reading during a lamp check was dropped without a report.
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "craps")
+        login(ctx, machine)
+        _type(ctx, machine, b"lamp all")
+        before = len(_host(machine))
+        machine.uarts[0].feed(Sender("D")("THROW", "2", "2") + b"\n")       # come-out 4: the point (art. 5(2)(1))
+        _run(ctx, 3)
+        got = [r for r in _reports(machine, before) if r["event"] in ("lamp", "throw", "state")]
+        assert [r["event"] for r in got] == ["lamp", "throw", "state"], got
+        assert got[0]["lamp"] == "off" and got[1]["dice"] == [2, 2] and got[1]["point"] == 4
+        assert ctx.table.state_name() == "point" and ctx.table.engine.point == 4
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "baccarat")
+        login(ctx, machine)
+        _type(ctx, machine, b"lamp tie")
+        machine.uarts[0].feed(Sender("S")("IN") + b"\n")                      # a new shoe (art. 2(1))
+        _run(ctx, 3)
+        assert ctx.table.state_name() == "burning"
+        assert {"event": "shoe", "shoe": "new", "decks": 8} in _reports(machine)

@@ -28,6 +28,19 @@ def test_every_command_has_usage_help_and_a_handler_and_help_lists_them_all():
         assert typed(ctx, machine, "help nothing")[0] == "error: no command 'nothing' (type help)"
 
 
+def test_a_command_without_arguments_refuses_a_word_after_it():
+    # Before, `status x` ran status (every other such command answered its usage).
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        bare = [name for name in ORDER if TABLE[name].usage == name and name != "logout"] + ["logout"]
+        for name in bare:
+            reply = typed(ctx, machine, name + " x")
+            assert reply[0].startswith("error: usage: " + name), (name, reply)
+            assert console_reports(machine)[-1] == {"event": "console_error", "error": "usage", "line": name + " x"}
+        assert ctx.console.auth.logged_in and ctx.console.reboot_due is False
+
+
 def test_what_changes_state_needs_a_login_and_what_reads_does_not():
     needs = sorted(name for name in TABLE if TABLE[name].login)
     assert needs == ["commit", "discard", "display", "lamp", "lights", "passwd", "reboot", "set"]
@@ -138,7 +151,8 @@ def test_ctrl_c_stops_the_lights_test():
         machine.usb.feed(b"\x03")
         _run(ctx, 2)
         assert ctx.table.state == t.READY and ctx.console.walk == -1
-        assert "lights test cancelled" in transcript(machine)
+        # One answer, one prompt (before: a blank line, then "# # ").
+        assert transcript(machine).endswith("^C\r\nlights test cancelled\r\n# "), transcript(machine)
 
 
 def test_a_fault_stops_the_lights_test_and_keeps_the_alarm():

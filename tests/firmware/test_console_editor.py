@@ -62,6 +62,23 @@ def test_arrow_keys_and_escape_sequences_are_skipped_whole():
     assert _feed(editor, uart, b"ti\x1b[Am\x1b[1;5De\x1bO\r") == [(ed.LINE, b"time")]
 
 
+def test_function_keys_and_application_mode_arrows_are_skipped_whole():
+    # ESC O X: F1-F4 (xterm, picocom, screen) and the arrows of a terminal in application cursor mode
+    # (tmux, vim's terminal). Before, ESC O was taken for a whole sequence and X typed: F1 gave "P".
+    editor, uart = _editor()
+    assert _feed(editor, uart, b"\x1bOPst\x1bOAat\x1bOSus\r") == [(ed.LINE, b"status")]
+    assert bytes(uart.tx) == b"status\r\n"
+
+
+def test_a_control_byte_ends_an_escape_sequence_and_counts_as_typed():
+    # The Esc key alone, then Enter: the line ends (before, the CR was swallowed as ESC's second byte);
+    # Ctrl-C after ESC [ still cancels; ESC ESC [ A (Alt-Up) is skipped whole.
+    editor, uart = _editor()
+    assert _feed(editor, uart, b"time\x1b\r") == [(ed.LINE, b"time")]
+    assert _feed(editor, uart, b"lamp\x1b[1\x03") == [(ed.CANCELLED, b"")]
+    assert _feed(editor, uart, b"zo\x1b\x1b[Anes\r") == [(ed.LINE, b"zones")]
+
+
 def test_secret_mode_echoes_stars():
     editor, uart = _editor()
     editor.secret = True

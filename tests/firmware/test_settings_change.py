@@ -70,6 +70,22 @@ def test_a_value_is_checked_at_once_with_the_table_files_validators():
         assert errors == ["refused"] * 5 + ["usage", "refused"]
 
 
+def test_a_value_equal_to_the_running_one_stages_nothing_and_says_so():
+    # Before: "staged decks 8 -> 8 (commit REF ...)", then commit answered "nothing staged", and discard
+    # "staged values discarded".
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "baccarat")
+        login(ctx, machine)
+        assert typed(ctx, machine, "set decks 8") == ["decks is 8 already: nothing staged for it"]
+        assert ctx.console.change.staged == {}
+        assert typed(ctx, machine, "discard") == ["nothing staged"]
+        # Staged, then set back: the staged value goes.
+        assert typed(ctx, machine, "set decks 6")[0].startswith("staged decks 8 -> 6")
+        assert typed(ctx, machine, "set decks 8") == ["decks is 8 already: nothing staged for it"]
+        assert ctx.console.change.staged == {}
+        assert typed(ctx, machine, "commit CAB-17") == ["error: nothing staged to commit (set KEY VALUE first)"]
+
+
 def test_seats_are_not_changed_at_the_console():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state, "craps")
@@ -327,3 +343,82 @@ def test_no_change_is_committed_or_applied_without_its_audit_entries():
         machine.uarts[0].feed(Sender("S", counter=2)("IN") + b"\n" + Sender("S", counter=3)("OUT") + b"\n")
         _run(ctx, 6)                                                  # the next new shoe takes it
         assert ctx.config["rules"].commission == "B" and _file(state)["settings"]["commission"] == "B"
+
+
+class _Cut(Exception):
+    """The power goes at this point of the change (the next boot finds the flash as it was left)."""
+
+
+def _cut_at(module, name, when=None):
+    """Make module.name raise _Cut (when(args) says so, else always); returns the undo."""
+    real = getattr(module, name)
+
+    def cut(*args):
+        if when is None or when(args):
+            raise _Cut()
+        return real(*args)
+    setattr(module, name, cut)
+    return lambda: setattr(module, name, real)
+
+
+def _seven_out_under_a_pending_change(state):
+    """Craps: point 4, a change committed (max_odds 2,2,2), then the seven-out: the next shooter's
+    come-out is the boundary where it runs."""
+    ctx, machine, _ = boot_with_pin(state, "craps")
+    dice = Sender("D")
+    machine.uarts[0].feed(dice("THROW", "2", "2") + b"\n")    # point 4
+    _run(ctx, 3)
+    login(ctx, machine)
+    typed(ctx, machine, "set max_odds 2,2,2")
+    typed(ctx, machine, "commit ODDS-2")
+    _run(ctx, 3)
+    assert ctx.table.shooter == 1 and ctx.config["rules"].max_odds == (3, 4, 5)
+    machine.uarts[0].feed(dice("THROW", "3", "4") + b"\n")    # seven-out: the dice pass on (art. 4)
+    _run(ctx, 3)
+
+
+def _after_the_cut(state):
+    ctx, machine = _reboot(state)
+    got = reports(machine)
+    assert [r for r in got if r["event"] == "fault"] == [], got                # no journal_bad: nothing lost
+    assert [r["resumed"] for r in got if r["event"] == "recovered"] == [True], got
+    assert ctx.config["rules"].max_odds == (2, 2, 2) and _file(state)["settings"]["max_odds"] == [2, 2, 2]
+    assert ctx.table.shooter == 2 and not ctx.table.engine.point               # the journal's table, carried
+    # The host hears that the change ran, once, with what changed; nothing is pending any more.
+    changed = [r for r in got if r["event"] == "settings_changed"]
+    assert changed == [{"event": "settings_changed", "settings": settings_digest(_file(state)), "ref": "ODDS-2",
+                        "changes": {"max_odds": [[3, 4, 5], [2, 2, 2]]}}], got
+    assert not exists(state + "/settings.pending")
+    assert _audit(state)[-1].startswith("settings_applied ")
+    return ctx
+
+
+def test_a_power_cut_once_the_new_table_file_is_in_place_resumes_the_table_under_it():
+    # Before: the journal still held the old settings' snapshot and events, refused against the new table
+    # file (journal_bad: the shooter and the bets standing lost), and the host never heard settings_changed.
+    from firmware import settings_swap
+    with ScratchDir() as state:
+        undo = _cut_at(settings_swap, "swap")                  # the table file renamed, the swap not made
+        try:
+            _seven_out_under_a_pending_change(state)
+            assert False, "the change did not reach its boundary"
+        except _Cut:
+            pass
+        finally:
+            undo()
+        assert _file(state)["settings"]["max_odds"] == [2, 2, 2]
+        _after_the_cut(state)
+
+
+def test_a_power_cut_before_settings_changed_is_on_flash_reports_it_at_the_boot():
+    from firmware.settings_change import SettingsChange
+    with ScratchDir() as state:
+        undo = _cut_at(SettingsChange, "_report", lambda args: args[1] == "settings_changed")
+        try:
+            _seven_out_under_a_pending_change(state)
+            assert False, "the change did not reach its boundary"
+        except _Cut:
+            pass
+        finally:
+            undo()
+        _after_the_cut(state)

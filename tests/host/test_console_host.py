@@ -90,6 +90,27 @@ def test_tools_pin_writes_a_hash_and_refuses_a_bad_pin(tmp_path):
     assert PinStore(str(tmp_path / "c")).matches(b"135790")
 
 
+def test_tools_pin_says_what_went_wrong_in_one_line(tmp_path):
+    # Before: tracebacks (FileExistsError, NotADirectoryError; EOFError with no terminal, KeyboardInterrupt).
+    import io
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    for state in (afile, afile / "below"):
+        err = io.StringIO()
+        assert pin_tool.main(["--state-dir", str(state), "--stdin"], stdin=io.StringIO("135790\n"), stderr=err) == 2
+        assert err.getvalue().startswith("pin: %s: " % state) and err.getvalue().endswith("; nothing written\n")
+
+    def gone(prompt):
+        raise EOFError()
+
+    def interrupted(prompt):
+        raise KeyboardInterrupt()
+    for ask in (gone, interrupted):
+        err = io.StringIO()
+        assert pin_tool.main(["--state-dir", str(tmp_path / "d")], stderr=err, ask=ask) == 2
+        assert err.getvalue() == "\npin: no PIN typed; nothing written\n" and not (tmp_path / "d").exists()
+
+
 def _read_until(term, want, timeout=10.0):
     got = b""
     end = time.monotonic() + timeout

@@ -608,6 +608,23 @@ def test_a_line_noise_out_of_range_is_a_usage_error(tmp_path):
     assert status == 2 and reports == [] and "line noise probability" in err
 
 
+def test_a_state_dir_that_cannot_be_made_is_a_usage_error(tmp_path):
+    # Before: a FileExistsError / NotADirectoryError traceback, exit status 1.
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    for state in (afile, afile / "below"):
+        status, reports, err = _main(tmp_path, {"wait_ms": 10}, extra=("--state-dir", str(state)))
+        assert status == 2 and reports == [] and err.startswith(
+            "replay: --state-dir %s: not a directory that can be made (" % state), err
+
+
+def test_torn_without_a_cut_is_a_usage_error(tmp_path, capsys):
+    # Before: --torn alone was taken and did nothing.
+    with pytest.raises(SystemExit) as exit_:
+        _main(tmp_path, {"wait_ms": 10}, extra=("--torn",))
+    assert exit_.value.code == 2 and "--torn" in capsys.readouterr().err
+
+
 def test_a_host_that_never_catches_up_is_exit_status_1(tmp_path, monkeypatch):
     monkeypatch.setattr(replay_tool, "CATCH_UP_MS", 2000)
     monkeypatch.setattr(HeadlessTable, "caught_up", lambda self: False)      # a host that never has it all

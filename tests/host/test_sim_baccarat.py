@@ -145,6 +145,17 @@ def test_headless_checks_its_arguments():
     assert proc.returncode == 2 and "--players must be 2..10" in proc.stderr
     proc = _cli("--headless", "--rounds", "0")
     assert proc.returncode == 2 and proc.stderr.strip() == "sim: --rounds must be >= 1"
+
+
+def test_a_state_dir_that_cannot_be_made_is_one_line_and_exit_status_2(tmp_path):
+    # Before: a FileExistsError / NotADirectoryError traceback, exit status 1.
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    for args in (("--headless", "--rounds", "1"), ("--no-ui", "--no-pty", "--seconds", "1")):
+        for state in (afile, afile / "below"):
+            proc = _cli(*args, "--state-dir", str(state))
+            assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+            assert proc.stderr.startswith("sim: --state-dir %s: not a directory that can be made (" % state)
     help_text = _cli("--help").stdout
     assert "--headless" in help_text and "an alarm was reported" in help_text
 

@@ -109,8 +109,8 @@ def dealer_lines(table, config, button_names):
     hand = table.hand
     if state == FAULTED:
         return ["ALARM H%d" % table.hand_no] + _alarm_lines(table)
-    if state < READY or state > BETTING:
-        return core_screens.dealer_lines(table, config, button_names)
+    if state != READY and state != DEALING and state != BETTING:
+        return core_screens.dealer_lines(table, config, button_names)   # the lamp test, a lamp check
     if state == READY:
         head = "%s OMAHA" % config["table_id"]
         if table.showing_result:
