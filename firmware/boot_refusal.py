@@ -47,7 +47,7 @@ def stay_closed(machine, board_path, closed):
         sleep_ms(1000)
 
 
-def report_refusal(machine, board_path, table_path, error, state_dir=""):
+def report_refusal(machine, board_path, table_path, error, state_dir="", board_name=None):
     """Send {"event": "boot_refused", "error": ...} to the host, if the board file tells where it is.
 
     The board file may be the one refused: its ports.host section alone is
@@ -56,7 +56,7 @@ def report_refusal(machine, board_path, table_path, error, state_dir=""):
     when the host port is unknown.
     """
     try:
-        name, data = board_mod.read(board_path)
+        name, data = board_mod.read(board_path, board_name)
         spec = board_mod.host_port(name, data)
     except SettingsError as exc:
         reason = "" if str(exc) == str(error) else ": " + str(exc)   # the refusal itself was just printed

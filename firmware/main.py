@@ -111,15 +111,17 @@ class Context:
 
 
 def boot(machine, neopixel, board_path="board.json", table_path="table.json", state_dir="", lcd_class=None,
-         usb_console=None, fs=None, program_dir=None):
+         usb_console=None, fs=None, program_dir=None, board_name=None):
     """Load files and bring up the hardware; SettingsError if a file is wrong.
 
     fs: rename/remove/stat for the state dir (default os; tests pass a fake filesystem).
     program_dir: where the deployed program and its manifest.json lie ("" on the board: the boot
     stub passes it), checked before the table opens; None: not checked, and the boot report says
     "program": "unverified" (the simulator running the source tree).
+    board_name: the board's name (the boot stub passes the one it was built for: the board file is
+    /board.json there); None: its file name, e.g. "pico" for boards/pico.json.
     """
-    board = board_mod.load(board_path)
+    board = board_mod.load(board_path, board_name)
     config = table_config.load(table_path)
     role = READER_ROLE[config["game"]]
     if role not in board.ports:
@@ -322,11 +324,12 @@ async def serve(ctx, extra_tasks=()):
 
 
 def run(board_path="board.json", table_path="table.json", state_dir="", machine=None, neopixel=None,
-        extra_tasks=(), usb_console=None, program_dir=None, closed=False):
+        extra_tasks=(), usb_console=None, program_dir=None, closed=False, board_name=None):
     """The board's entry point. Returns only if a file is wrong (to the REPL, in service mode).
 
-    usb_console, program_dir: passed to boot() (the simulator gives its own console endpoint;
-    the board's boot stub passes program_dir="": its program is checked against /manifest.json).
+    usb_console, program_dir, board_name: passed to boot() (the simulator gives its own console endpoint;
+    the board's boot stub passes program_dir="": its program is checked against /manifest.json, and
+    the name of the board it was built for).
     closed: True from the board's boot stub: after a refused file the REPL opens only with the
     service jumper fitted; without it the board idles with Ctrl-C off (a function: called once in
     place of that endless idle, for tests).
@@ -337,11 +340,11 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
         import neopixel
     try:
         ctx = boot(machine, neopixel, board_path, table_path, state_dir, usb_console=usb_console,
-                   program_dir=program_dir)
+                   program_dir=program_dir, board_name=board_name)
     except SettingsError as exc:
         print("boot: %s" % exc)
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")
-        report_refusal(machine, board_path, table_path, exc, state_dir)
+        report_refusal(machine, board_path, table_path, exc, state_dir, board_name)
         if closed:
             stay_closed(machine, board_path, closed)
         return 1

@@ -108,6 +108,12 @@ def deployed_build(folder):
     return os.path.join(folder, "board.json")
 
 
+def deployed_board_name(folder):
+    """The board a deployed build was made for (its manifest's "board", which its boot stub passes)."""
+    with open(os.path.join(folder, "manifest.json"), encoding="utf-8") as f:
+        return json.load(f)["board"]
+
+
 def _check(args):
     """(board_path, table_path) after loading both; SettingsError if a file is wrong or the pair cannot run."""
     board_path = _board_path(args.board) if args.deployed is None else deployed_build(args.deployed)
@@ -241,7 +247,8 @@ def _run(args, board_path, table_path, interactive):
 
     sim = Sim(board_path, table_path, args.state_dir, ports="loopback" if args.no_pty else "pty",
               ui=not args.no_ui, demo=args.demo, seconds=args.seconds, seed=args.seed, speed=args.speed,
-              keys=interactive, players=args.players, program_dir=args.deployed)
+              keys=interactive, players=args.players, program_dir=args.deployed,
+              board_name=None if args.deployed is None else deployed_board_name(args.deployed))
     saved_tty = None
     if args.snapshot is not None and find_oled(sim.hw) is None:
         sim.close()

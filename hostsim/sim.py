@@ -117,7 +117,7 @@ class Sim:
     """
 
     def __init__(self, board_path, table_path, state_dir, ports="pty", ui=False, demo=True, seconds=None,
-                 seed=None, speed=1.0, keys=False, out=None, players=None, program_dir=None):
+                 seed=None, speed=1.0, keys=False, out=None, players=None, program_dir=None, board_name=None):
         from hostsim import hardware
         from hostsim.clock import VirtualClock
 
@@ -125,7 +125,8 @@ class Sim:
         self.table_path = table_on_flash(table_path, state_dir)     # a settings change rewrites the copy
         self.state_dir = state_dir
         self.program_dir = program_dir      # the deployed build (--deployed) the firmware checks at boot, or None
-        self.board = board_mod.load(board_path)
+        self.board_name = board_name        # a deployed build's board (its boot stub names it), or None
+        self.board = board_mod.load(board_path, board_name)
         self.config = table_config.load(table_path)
         self.game = self.config["game"]
         self.ui = ui
@@ -186,7 +187,8 @@ class Sim:
             usb = UsbConsole() if self.hw.usb is not None else None
             try:
                 return firmware_main.run(self.board_path, self.table_path, self.state_dir, machine, neopixel,
-                                         extra_tasks=(self.task,), usb_console=usb, program_dir=self.program_dir)
+                                         extra_tasks=(self.task,), usb_console=usb, program_dir=self.program_dir,
+                                         board_name=self.board_name)
             except SimReset as reset:
                 self._host(self.say, "sim: %s; booting again" % reset)
                 self.hw.reboot(reset.cause)

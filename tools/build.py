@@ -53,10 +53,11 @@ BOOT_STUB = (
     "# Boot stub written by tools/build.py (board %s, MicroPython %s).\n"
     "# MicroPython runs main.py as source; the firmware itself is compiled .mpy.\n"
     "# program_dir=\"\": every deployed file is checked against /manifest.json before the table opens;\n"
-    "# closed=True: a refused file leaves the REPL closed unless the service jumper is fitted.\n"
+    "# closed=True: a refused file leaves the REPL closed unless the service jumper is fitted;\n"
+    "# board_name: the board the build is for (its file is /board.json here; the reports name the board).\n"
     "from firmware.main import run\n"
     "\n"
-    "run(program_dir=\"\", closed=True)\n"
+    "run(program_dir=\"\", closed=True, board_name=%r)\n"
 )
 
 MANIFEST = "manifest.json"
@@ -225,7 +226,7 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
         shutil.copyfile(os.path.join(root, "boards", board + ".json"),
                         os.path.join(staging, "board.json"))
         with open(os.path.join(staging, "main.py"), "w", encoding="utf-8", newline="\n") as f:
-            f.write(BOOT_STUB % (board, version))
+            f.write(BOOT_STUB % (board, version, board))
 
         entries = []
         for source, rel in modules + other + [("boards/%s.json" % board, "board.json"), (None, "main.py")]:

@@ -86,7 +86,8 @@ def test_board_file_and_boot_stub(pico):
         assert (target / "board.json").read_bytes() == f.read()
     stub = (target / "main.py").read_text()
     assert "from firmware.main import run\n" in stub
-    assert stub.rstrip().endswith('run(program_dir="", closed=True)')   # program checked, REPL kept closed
+    # program checked, REPL kept closed, the board named as built (its file is /board.json on the board)
+    assert stub.rstrip().endswith("run(program_dir=\"\", closed=True, board_name='pico')")
     compile(stub, "main.py", "exec")
 
 

@@ -51,6 +51,24 @@ def _boot_sim(program_dir, state_dir, seconds=3, jumper=False):
         return hw, reports, lcd
 
 
+def test_a_deployed_board_is_named_as_built_in_its_reports_not_after_its_file(built, tmp_path, monkeypatch):
+    # A deployed board's file is /board.json: the boot report and the console's `board` said "board".
+    # The boot stub passes the name of the board the build is for.
+    seen = {}
+    monkeypatch.setattr(main, "run", lambda **kw: seen.update(kw))
+    exec(compile((built / "main.py").read_text(), "main.py", "exec"), {"__name__": "__main__"})
+    assert seen == {"program_dir": "", "closed": True, "board_name": "sim"}, seen
+    assert sim_main.deployed_board_name(str(built)) == "sim"
+    board_path = os.path.join(str(built), "board.json")
+    with hardware.install(board=board_mod.load(board_path)):
+        import machine
+        import neopixel
+        ctx = main.boot(machine, neopixel, board_path, TABLE, str(tmp_path), usb_console=UsbConsole(),
+                        board_name=seen["board_name"])
+    assert ctx.board.name == "sim"
+    assert ctx.console.handle(b"board")[0].startswith("board sim ("), ctx.console.handle(b"board")
+
+
 def test_deployed_build_boots_verified_with_the_repl_closed(built, tmp_path):
     hw, reports, _ = _boot_sim(built, tmp_path)
     assert reports[0]["event"] == "boot" and reports[0]["program"] == "verified"
@@ -116,3 +134,5 @@ def test_simulator_command_line_runs_the_deployed_build(built, tmp_path):
     assert proc.returncode == 0, proc.stderr
     boot = [json.loads(line[len("host: "):]) for line in proc.stdout.splitlines() if line.startswith("host: ")][0]
     assert boot["event"] == "boot" and boot["program"] == "verified", boot
+    assert boot["board"] == "sim", boot          # the build's board, as its boot stub names it (the file is board.json)
+    assert "on board sim;" in proc.stdout.splitlines()[0], proc.stdout
