@@ -116,7 +116,8 @@ class TableJournal:
         True if refused."""
         if not self.pending or self.problem or RECOVERY_CRASHED not in crash_record:
             return False
-        self.problem = "not recovered: the last boot " + crash_record[crash_record.index(RECOVERY_CRASHED):].split("\n")[0]
+        note = crash_record[crash_record.index(RECOVERY_CRASHED):].split("\n")[0]
+        self.problem = "not recovered: the last boot " + note
         self._snapshot = None
         self._events = []
         return True

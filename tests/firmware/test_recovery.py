@@ -27,12 +27,18 @@ def _game(reports):
     return out
 
 
+def _at_a_point(state):
+    """A Craps table booted on `state` and at a point of 6 (a journalled throw): (ctx, machine)."""
+    ctx, machine, _ = _boot(state)
+    _run(ctx)
+    _throw(machine, 1, 2, 4)                          # come out: a point of 6 (Craps art. 4)
+    _run(ctx, 3)
+    return ctx, machine
+
+
 def test_a_reset_at_a_point_resumes_the_point_and_reports_nothing_twice():
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
-        _run(ctx)
-        _throw(machine, 1, 2, 4)                      # come out: a point of 6 (Craps art. 4)
-        _run(ctx, 3)
+        ctx, machine = _at_a_point(state)
         first = _host(machine)
         assert [r["event"] for r in first if r["event"] == "puck"] == ["puck"]
         ctx, machine, _ = _boot(state)                # a reset: the same flash, a new run
@@ -50,10 +56,7 @@ def test_a_reset_at_a_point_resumes_the_point_and_reports_nothing_twice():
 
 def test_a_reset_between_throws_keeps_counting_events_across_boots():
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
-        _run(ctx)
-        _throw(machine, 1, 2, 4)
-        _run(ctx, 3)
+        ctx, machine = _at_a_point(state)
         numbered = ctx.journal.event_no
         ctx, machine, _ = _boot(state)
         _run(ctx)
@@ -76,10 +79,7 @@ def _flip_last_record(state):
 
 def test_a_flipped_bit_in_the_table_journal_is_an_alarm_and_never_used():
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
-        _run(ctx)
-        _throw(machine, 1, 2, 4)
-        _run(ctx, 3)
+        ctx, machine = _at_a_point(state)
         _flip_last_record(state)
         ctx, machine, _ = _boot(state)
         _run(ctx)
@@ -104,10 +104,7 @@ def _dispatch_raising_on_throws(table):
 def test_a_crash_while_recovering_the_journal_is_noted_and_the_next_boot_does_not_recover_it_again():
     # A journalled throw whose dispatch raises crashed its recovery at every boot: the board never came up.
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
-        _run(ctx)
-        _throw(machine, 1, 2, 4)                      # journalled, then taken: a point of 6
-        _run(ctx, 3)
+        _at_a_point(state)                            # the throw journalled, then taken
         ctx, machine, _ = _boot(state)                # a reset: the same journal to recover
         _dispatch_raising_on_throws(ctx.table)        # ... and a firmware bug on the way
         crashed = None
@@ -136,10 +133,7 @@ def test_a_crash_while_recovering_the_journal_is_noted_and_the_next_boot_does_no
 def test_a_crash_outside_the_recovery_is_recovered_as_always():
     # Only a crash in the recovery stops the next one: any other crash leaves the round to be resumed.
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state)
-        _run(ctx)
-        _throw(machine, 1, 2, 4)
-        _run(ctx, 3)
+        ctx, machine = _at_a_point(state)
         assert ctx.journal.crash_note() == ""
         try:
             raise ValueError("display task blew up")

@@ -377,6 +377,17 @@ def _seven_out_under_a_pending_change(state):
     _run(ctx, 3)
 
 
+def _cut_during_the_change(state, undo):
+    """_seven_out_under_a_pending_change with the power cut _cut_at set up (undo: its undo)."""
+    try:
+        _seven_out_under_a_pending_change(state)
+        assert False, "the change did not reach its boundary"
+    except _Cut:
+        pass
+    finally:
+        undo()
+
+
 def _after_the_cut(state):
     ctx, machine = _reboot(state)
     got = reports(machine)
@@ -398,14 +409,7 @@ def test_a_power_cut_once_the_new_table_file_is_in_place_resumes_the_table_under
     # file (journal_bad: the shooter and the bets standing lost), and the host never heard settings_changed.
     from firmware import settings_swap
     with ScratchDir() as state:
-        undo = _cut_at(settings_swap, "swap")                  # the table file renamed, the swap not made
-        try:
-            _seven_out_under_a_pending_change(state)
-            assert False, "the change did not reach its boundary"
-        except _Cut:
-            pass
-        finally:
-            undo()
+        _cut_during_the_change(state, _cut_at(settings_swap, "swap"))   # the table file renamed, the swap not made
         assert _file(state)["settings"]["max_odds"] == [2, 2, 2]
         _after_the_cut(state)
 
@@ -413,12 +417,5 @@ def test_a_power_cut_once_the_new_table_file_is_in_place_resumes_the_table_under
 def test_a_power_cut_before_settings_changed_is_on_flash_reports_it_at_the_boot():
     from firmware.settings_change import SettingsChange
     with ScratchDir() as state:
-        undo = _cut_at(SettingsChange, "_report", lambda args: args[1] == "settings_changed")
-        try:
-            _seven_out_under_a_pending_change(state)
-            assert False, "the change did not reach its boundary"
-        except _Cut:
-            pass
-        finally:
-            undo()
+        _cut_during_the_change(state, _cut_at(SettingsChange, "_report", lambda args: args[1] == "settings_changed"))
         _after_the_cut(state)
