@@ -55,7 +55,7 @@ def test_make_bench_runs_every_bench():
                     "tools.mpvm --steps bench/scoreboard_vm.py", "bench/whole_table.py --memory", "bench/flash.py",
                     "bench/craps_crapssim.py", "bench/eval_treys.py", "bench/headless.py", "bench/shoe_refill.py"):
         assert command in proc.stdout, command
-    helpers = {"benchutil.py", "vmtable.py", "frozen_residual.py", "vmclock.py",                      # imported by other benches
+    helpers = {"benchutil.py", "vmtable.py", "frozen_residual.py", "vmclock.py", "code_census.py",    # imported by other benches
                "pass_parts.py", "profile_pass.py", "profile_report.py", "baccarat_parts_vm.py",
                "standins_vm.py"}   # profiling aids
     driven = {"omaha_vm.py": "omaha_eval.py", "craps_vm.py": "craps_odds.py", "table_vm.py": "whole_table.py",
