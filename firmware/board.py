@@ -323,11 +323,12 @@ def name_of(path):
     return name[:-5] if name.endswith(".json") else name
 
 
-def read(path, name=None):
-    """(name, parsed JSON) of a board file, not yet validated; SettingsError if it is no JSON."""
+def read(path, name=None, unique=True):
+    """(name, parsed JSON) of a board file, not yet validated; SettingsError if it is no JSON (or, unique,
+    has a key twice in one object; the boot refusal report reads it without: the last one, as JSON does)."""
     if name is None:
         name = name_of(path)
-    return name, jsonfile.parse(jsonfile.read(path, "board file"), "board " + name)
+    return name, jsonfile.parse(jsonfile.read(path, "board file"), "board " + name, unique)
 
 
 def load(path, name=None):

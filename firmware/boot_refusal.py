@@ -22,7 +22,7 @@ INTR_CTRL_C = const(3)    # service mode: Ctrl-C stops the firmware (mpremote, t
 def _refused_service_mode(machine, board_path):
     """The service jumper of a refused board file, if its service_pin can be read at all (else False)."""
     try:
-        name, data = board_mod.read(board_path)
+        name, data = board_mod.read(board_path, None, False)
         pin = data.get("service_pin") if isinstance(data, dict) else None
         gpio = MCUS[data["mcu"]]["gpio"]
     except (SettingsError, KeyError, TypeError):
@@ -56,7 +56,7 @@ def report_refusal(machine, board_path, table_path, error, state_dir="", board_n
     when the host port is unknown.
     """
     try:
-        name, data = board_mod.read(board_path, board_name)
+        name, data = board_mod.read(board_path, board_name, False)   # a key twice: the report still goes
         spec = board_mod.host_port(name, data)
     except SettingsError as exc:
         reason = "" if str(exc) == str(error) else ": " + str(exc)   # the refusal itself was just printed

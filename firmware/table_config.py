@@ -53,10 +53,11 @@ def _valid_table_id(table_id):
     return isinstance(table_id, str) and 1 <= len(table_id) <= 12
 
 
-def read(path):
-    """The parsed, not yet validated, JSON of a table settings file; SettingsError if it is no JSON."""
+def read(path, unique=True):
+    """The parsed, not yet validated, JSON of a table settings file; SettingsError if it is no JSON (or,
+    unique, a key is twice in one object: {"method": 1, "method": 2} is never read as Method 2)."""
     _finish_replace(path)
-    return jsonfile.parse(jsonfile.read(path, "table settings file"), "table settings " + path)
+    return jsonfile.parse(jsonfile.read(path, "table settings file"), "table settings " + path, unique)
 
 
 def _finish_replace(path):
@@ -81,7 +82,7 @@ def load(path):
 def table_id(path):
     """The file's table_id if it has a valid one, else None (even if the rest of the file is wrong)."""
     try:
-        data = read(path)
+        data = read(path, False)      # a key twice elsewhere in the file: the table still names itself
     except SettingsError:
         return None
     if isinstance(data, dict) and _valid_table_id(data.get("table_id")):

@@ -241,6 +241,24 @@ def test_file_not_utf8_or_nested_too_deeply_is_a_settings_error():
         raises_match(SettingsError, "board t_board_bytes: ", board.load, path)
 
 
+def test_a_key_given_twice_is_refused_naming_it():
+    # JSON parsers keep the last of two equal keys: a second "deal" or a second zone map would wire what
+    # the file's first lines do not say. Refused at load, the path to the key named.
+    path = SCRATCH + "/t_board_twice.json"
+    text = json.dumps(_data(keypad=True))
+    for old, new, where in (('"deal": 10,', '"deal": 10, "deal": 14,', "buttons.deal"),
+                            ('"tie": [[16, 21]],', '"tie": [[16, 21]], "tie": [[44, 45]],', "zones.baccarat.tie"),
+                            ('"pixels":', '"mcu": "rp2040", "pixels":', "mcu"),
+                            ('["1", "2", "3", "fold"]', '["1", "2", "3", "fold"]', None)):
+        assert old in text
+        _write_bytes(path, text.replace(old, new).encode())
+        if where is None:
+            assert board.load(path).name == "t_board_twice"         # equal legends in two rows: no key twice
+        else:
+            raises_match(SettingsError, "board t_board_twice: %s: key given twice in one object" % where,
+                         board.load, path)
+
+
 def test_a_huge_value_is_named_not_printed():
     d = _data()
     d["ports"]["host"]["uart"] = "x" * 5000

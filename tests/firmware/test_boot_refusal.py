@@ -66,6 +66,21 @@ def test_refused_board_file_reported_when_its_host_port_is_valid():
     assert machine.uarts[PICO_HOST_UART].tx.startswith(b"#1.1 0 OPEN -*")     # framed: the link's first boot
 
 
+def test_a_key_twice_refused_and_reported_with_the_table_named():
+    # A key twice (the parser would keep the last one) is a refusal; the host still hears it, and which table.
+    table = json.dumps(_table()).replace('"method": 1,', '"method": 1, "method": 2,')
+    status, machine = _run(_pico(), table)
+    assert status == 1
+    (report,) = _host_reports(machine)
+    assert report["table"] == "B07" and report["error"].endswith(
+        "settings.method: key given twice in one object (remove one)")
+    board = json.dumps(_pico()).replace('"void": 12,', '"void": 12, "void": 14,')
+    status, machine = _run(board, _table())
+    assert status == 1
+    (report,) = _host_reports(machine)
+    assert report["error"] == "board t_refusal_board: buttons.void: key given twice in one object (remove one)"
+
+
 def test_board_without_the_games_reader_port_reported():
     board = _pico()
     del board["ports"]["dice"]

@@ -100,3 +100,24 @@ def test_table_id_read_even_from_a_refused_file():
         _write_bytes(path, doc)
         assert table_config.table_id(path) is None
     assert table_config.table_id("boards/tables/none.json") is None
+
+
+def test_a_key_given_twice_is_refused_naming_it():
+    # JSON parsers keep the last of two equal keys: {"method": 1, ..., "method": 2} would run Method 2
+    # (Baccarat art. 9) under a file whose first line says Method 1. Refused, wherever the key is.
+    path = SCRATCH + "/t_table_twice.json"
+    text = json.dumps(_sample("baccarat"))
+    for doc, where in ((text.replace('"method": 1,', '"method": 1, "method": 2,'), "settings.method"),
+                       (text.replace('"game":', '"table_id": "B02", "game":'), "table_id"),
+                       (text.replace('"decks": 8,', '"decks": 8, "\\u0064ecks": 6,'), "settings.decks")):
+        _write_bytes(path, doc.encode())
+        raises_match(SettingsError, "table settings %s: %s: key given twice" % (path, where), table_config.load, path)
+    craps = json.dumps(_sample("craps")).replace('"max_odds":', '"max_odds": [1, 1, 1], "max_odds":')
+    _write_bytes(path, craps.encode())
+    raises_match(SettingsError, "settings.max_odds: key given twice", table_config.load, path)
+    assert table_config.table_id(path) == "SIM-C1"          # the boot refusal report still names the table
+    # The same key in two different objects, or inside a string, is no repeat.
+    same = {"table_id": '"g":1,"g":2', "game": "omaha", "settings": _sample("omaha")["settings"]}
+    same["settings"]["seats"] = {"seats": 1}     # an object of its own: refused for its value, not as a repeat
+    _write_bytes(path, json.dumps(same).encode())
+    raises_match(SettingsError, "setting seats must be a whole number", table_config.load, path)
