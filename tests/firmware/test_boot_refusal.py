@@ -81,6 +81,18 @@ def test_a_key_twice_refused_and_reported_with_the_table_named():
     assert report["error"] == "board t_refusal_board: buttons.void: key given twice in one object (remove one)"
 
 
+def test_a_table_id_no_frame_carries_is_refused_and_reported():
+    # MicroPython's json.dumps keeps "\u00c2" as UTF-8 bytes, which the host link refuses: the table_id
+    # is refused at load, and the refusal goes to the host with table null, not a ValueError at boot.
+    table = _table()
+    table["table_id"] = "T\u00c2BLE"
+    status, machine = _run(_pico(), table)
+    assert status == 1
+    (report,) = _host_reports(machine)
+    assert report["table"] is None and report["event"] == "boot_refused"
+    assert report["error"].startswith("table settings: table_id must be 1-12 printable ASCII characters")
+
+
 def test_board_without_the_games_reader_port_reported():
     board = _pico()
     del board["ports"]["dice"]

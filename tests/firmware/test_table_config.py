@@ -121,3 +121,23 @@ def test_a_key_given_twice_is_refused_naming_it():
     same["settings"]["seats"] = {"seats": 1}     # an object of its own: refused for its value, not as a repeat
     _write_bytes(path, json.dumps(same).encode())
     raises_match(SettingsError, "setting seats must be a whole number", table_config.load, path)
+
+
+def test_table_id_must_be_printable_ascii():
+    # Every report carries the table_id; MicroPython's json.dumps writes "\u00c2" as UTF-8 bytes that no
+    # host-link frame carries, so a table named "T\u00c2BLE" failed every report (and the fault in its
+    # place) and crashed at boot on the board, while the simulator (CPython escapes it) booted.
+    for table_id in ("T\u00c2BLE", "B\t1", "\u4e2d", "B01\x7f", "", "x" * 13, 12, None):
+        config = _sample("baccarat")
+        config["table_id"] = table_id
+        raises_match(SettingsError, "table_id must be 1-12 printable ASCII characters", table_config.validate,
+                     config)
+    path = SCRATCH + "/t_table_ascii.json"
+    config = _sample("omaha")
+    config["table_id"] = "T\u00c2BLE"
+    _write_bytes(path, json.dumps(config).encode())
+    assert table_config.table_id(path) is None          # the boot refusal report goes out with table null
+    for table_id in ("Table 7", "B-01/\"~", "x" * 12):
+        config = _sample("baccarat")
+        config["table_id"] = table_id
+        assert table_config.validate(config)["table_id"] == table_id
