@@ -17,6 +17,9 @@ from firmware.version import FIRMWARE_VERSION
 # micropython.kbd_intr: the byte that interrupts Python from the REPL's stdin (the USB console).
 INTR_OFF = const(-1)      # production: Ctrl-C is a byte like any other, the console refuses it
 INTR_CTRL_C = const(3)    # service mode: Ctrl-C stops the firmware (mpremote, the REPL)
+# The longest error a boot_refused report carries (the console prints it whole): the report's JSON must
+# fit the frames of its one-off store (RamStore(4): two pieces); an error names the key before the value.
+_ERROR_MAX = const(300)
 
 
 def _refused_service_mode(machine, board_path):
@@ -70,7 +73,10 @@ def report_refusal(machine, board_path, table_path, error, state_dir="", board_n
     boot_number, _ = next_boot(state_dir)
     sender = sender_mod.Sender(port.uart, RamStore(4, frame_mod.MAX_FRAME), boot_number)
     reporter = Reporter(sender, table_config.table_id(table_path), ())
-    line = reporter.emit("boot_refused", {"error": str(error), "firmware": FIRMWARE_VERSION,
+    text = str(error)
+    if len(text) > _ERROR_MAX:        # a value of 3,000 characters echoed: the report must still fit its frames
+        text = text[:_ERROR_MAX - 3] + "..."
+    line = reporter.emit("boot_refused", {"error": text, "firmware": FIRMWARE_VERSION,
                                           "reset_cause": reset_cause_name(machine)})
     sender.poll(0)
     return line

@@ -93,6 +93,27 @@ def test_a_table_id_no_frame_carries_is_refused_and_reported():
     assert report["error"].startswith("table settings: table_id must be 1-12 printable ASCII characters")
 
 
+def test_a_refusal_echoing_a_huge_value_still_reaches_the_host():
+    # The validators echo the refused value: a 2,000-digit deck count or a 3,000-character option made a
+    # boot_refused report too long for its frames, and the host got only a report_unsendable fault,
+    # without the key. The error is cut to fit; the console has it whole.
+    for value, start in ((10 ** 2000, "table settings: setting 'decks' = 1000"),
+                         ("x" * 3000, "table settings: setting 'decks' = 'xxx")):
+        table = _table()
+        table["settings"]["decks"] = value
+        status, machine = _run(_pico(), table)
+        assert status == 1
+        (report,) = _host_reports(machine)
+        assert report["event"] == "boot_refused" and report["table"] == "B07"
+        assert report["error"].startswith(start) and report["error"].endswith("...")
+    board = _pico()
+    board["buttons"]["undo"] = 10 ** 2000
+    status, machine = _run(board, _table())
+    (report,) = _host_reports(machine)
+    assert report["error"] == ("board t_refusal_board: buttons.undo: pin 100000000000000000000... "
+                               "does not exist on rp2040 (GPIO 0-29)")
+
+
 def test_board_without_the_games_reader_port_reported():
     board = _pico()
     del board["ports"]["dice"]
