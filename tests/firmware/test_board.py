@@ -62,6 +62,24 @@ def test_zone_past_strip_rejected():
     raises_match(SettingsError, "zones.craps.pass", board.validate, "pico", d)
 
 
+def test_seat_zones_are_numbered_from_one_without_a_gap():
+    # The table counts its seats up to the first seat zone missing: without seat3 a seven-seat Baccarat
+    # layout booted as two seats and refused every bet of seats 3 to 7 (bets_bad_seat).
+    d = _data()
+    del d["zones"]["baccarat"]["seat3"]
+    raises_match(SettingsError, "zones.baccarat.seat7: seat zones number the seats from 1 without a gap: "
+                                "seat3 is missing", board.validate, "pico", d)
+    for bad in ("seat0", "seat03", "seat", "seat3a", "seat\u00b2", "seat1234"):
+        d = _data()
+        d["zones"]["omaha"][bad] = [[40, 40]]
+        raises_match(SettingsError, "zones.omaha.%s: a seat zone is seat1, seat2, ..." % bad, board.validate,
+                     "pico", d)
+    d = _data()
+    for seat in range(4, 8):                 # fewer seats, still numbered from 1: a smaller layout
+        del d["zones"]["baccarat"]["seat%d" % seat]
+    assert board.validate("pico", d).zones["baccarat"]["seat3"] == [[34, 35]]
+
+
 def test_pin_the_board_lacks_rejected():
     d = _data()
     d["pixels"]["pin"] = 40
