@@ -36,6 +36,7 @@ OLED_ROLES = ("scoreboard",)          # optional SSD1306 pixel displays on the s
 OLED_KINDS = ("ssd1306",)
 LAYOUTS = ("baccarat", "craps", "omaha")
 MAX_PIXELS = 1024
+SEAT_ZONE = "seat"         # a layout's seat zones: seat1, seat2, ... (game_setup.seat_count)
 MIN_LCD_COLS = 8           # narrower than a state name ("LAMP TEST") is of no use to the dealer
 
 
@@ -253,6 +254,25 @@ def _check_zones(name, zones, count):
                     if owner[pixel] is not None:
                         _fail(name, where, "pixel %d overlaps zone %s" % (pixel, _shown(owner[pixel])))
                     owner[pixel] = zone
+        _check_seat_zones(name, layout, layout_zones)
+
+
+def _check_seat_zones(name, layout, layout_zones):
+    """Seat zones are seat1, seat2, ... with no gap: the table counts its seats up to the first one
+    missing (game_setup.seat_count), so without seat3 a seven-seat layout played as two seats and
+    refused every bet of seats 3 to 7 as bets_bad_seat."""
+    numbers = []
+    for zone in layout_zones:
+        if zone.startswith(SEAT_ZONE):
+            digits = zone[len(SEAT_ZONE):]
+            if not 1 <= len(digits) <= 3 or digits[0] == "0" or [c for c in digits if c not in "0123456789"]:
+                _fail(name, "zones.%s.%s" % (layout, zone), "a seat zone is %s1, %s2, ... (the seat's number)"
+                      % (SEAT_ZONE, SEAT_ZONE))
+            numbers.append(int(digits))
+    for seat in range(1, len(numbers) + 1):
+        if seat not in numbers:
+            _fail(name, "zones.%s.%s%d" % (layout, SEAT_ZONE, max(numbers)),
+                  "seat zones number the seats from 1 without a gap: %s%d is missing" % (SEAT_ZONE, seat))
 
 
 def validate(name, data):
@@ -323,11 +343,12 @@ def name_of(path):
     return name[:-5] if name.endswith(".json") else name
 
 
-def read(path, name=None):
-    """(name, parsed JSON) of a board file, not yet validated; SettingsError if it is no JSON."""
+def read(path, name=None, unique=True):
+    """(name, parsed JSON) of a board file, not yet validated; SettingsError if it is no JSON (or, unique,
+    has a key twice in one object; the boot refusal report reads it without: the last one, as JSON does)."""
     if name is None:
         name = name_of(path)
-    return name, jsonfile.parse(jsonfile.read(path, "board file"), "board " + name)
+    return name, jsonfile.parse(jsonfile.read(path, "board file"), "board " + name, unique)
 
 
 def load(path, name=None):

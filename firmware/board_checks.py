@@ -53,7 +53,8 @@ def shown(value):
         return "an object"
     if isinstance(value, str):
         return repr(value if len(value) <= 24 else value[:21] + "...")
-    return json.dumps(value)
+    text = json.dumps(value)
+    return text if len(text) <= 24 else text[:21] + "..."     # a number of 400 digits: its start
 
 
 def number(name, where, value, low, high):

@@ -17,12 +17,15 @@ from firmware.version import FIRMWARE_VERSION
 # micropython.kbd_intr: the byte that interrupts Python from the REPL's stdin (the USB console).
 INTR_OFF = const(-1)      # production: Ctrl-C is a byte like any other, the console refuses it
 INTR_CTRL_C = const(3)    # service mode: Ctrl-C stops the firmware (mpremote, the REPL)
+# The longest error a boot_refused report carries (the console prints it whole): the report's JSON must
+# fit the frames of its one-off store (RamStore(4): two pieces); an error names the key before the value.
+_ERROR_MAX = const(300)
 
 
 def _refused_service_mode(machine, board_path):
     """The service jumper of a refused board file, if its service_pin can be read at all (else False)."""
     try:
-        name, data = board_mod.read(board_path)
+        name, data = board_mod.read(board_path, None, False)
         pin = data.get("service_pin") if isinstance(data, dict) else None
         gpio = MCUS[data["mcu"]]["gpio"]
     except (SettingsError, KeyError, TypeError):
@@ -56,7 +59,7 @@ def report_refusal(machine, board_path, table_path, error, state_dir="", board_n
     when the host port is unknown.
     """
     try:
-        name, data = board_mod.read(board_path, board_name)
+        name, data = board_mod.read(board_path, board_name, False)   # a key twice: the report still goes
         spec = board_mod.host_port(name, data)
     except SettingsError as exc:
         reason = "" if str(exc) == str(error) else ": " + str(exc)   # the refusal itself was just printed
@@ -70,7 +73,10 @@ def report_refusal(machine, board_path, table_path, error, state_dir="", board_n
     boot_number, _ = next_boot(state_dir)
     sender = sender_mod.Sender(port.uart, RamStore(4, frame_mod.MAX_FRAME), boot_number)
     reporter = Reporter(sender, table_config.table_id(table_path), ())
-    line = reporter.emit("boot_refused", {"error": str(error), "firmware": FIRMWARE_VERSION,
+    text = str(error)
+    if len(text) > _ERROR_MAX:        # a value of 3,000 characters echoed: the report must still fit its frames
+        text = text[:_ERROR_MAX - 3] + "..."
+    line = reporter.emit("boot_refused", {"error": text, "firmware": FIRMWARE_VERSION,
                                           "reset_cause": reset_cause_name(machine)})
     sender.poll(0)
     return line

@@ -4,6 +4,9 @@
 # clear refusal rather than a UnicodeError from read(). Nesting too deep for the
 # parser (CPython: RecursionError, a RuntimeError; MicroPython: RuntimeError
 # "maximum recursion depth exceeded") or too big for the heap is refused too.
+# A key twice in one object is refused: the parser keeps the last one silently,
+# so {"method": 1, ..., "method": 2} would run Method 2 under a file whose first
+# line a technician reads says Method 1.
 import json
 
 from firmware.errors import SettingsError
@@ -20,18 +23,83 @@ def read(path, missing):
         raise SettingsError("%s %s is too large to load" % (missing, path))
 
 
-def parse(raw, where):
-    """bytes (or str) -> the parsed JSON value; SettingsError "<where>: ..." if it is not one."""
+def parse(raw, where, unique=True):
+    """bytes (or str) -> the parsed JSON value; SettingsError "<where>: ..." if it is not one, or (unique)
+    if a key is twice in one object."""
     if not isinstance(raw, str):
         try:
             raw = raw.decode("utf-8")
         except UnicodeError:
             raise SettingsError("%s: not valid UTF-8 (save the file as UTF-8)" % where)
     try:
-        return json.loads(raw)
+        value = json.loads(raw)
     except ValueError as exc:
         raise SettingsError("%s: not valid JSON (%s)" % (where, exc))
     except RuntimeError:
         raise SettingsError("%s: not valid JSON (nested too deeply)" % where)
     except MemoryError:
         raise SettingsError("%s: too large to parse" % where)
+    if unique:
+        twice = duplicate_key(raw)
+        if twice is not None:
+            raise SettingsError("%s: %s: key given twice in one object (remove one)" % (where, twice))
+    return value
+
+
+def duplicate_key(text):
+    """The first key of `text` (valid JSON: json.loads took it) that is twice in one object, as a path
+    ("settings.method", "zones.baccarat.tie", "keypad.keys[2]"), else None. Keys compare decoded
+    ("\\u0074ie" is "tie")."""
+    seen = []        # per open container: the keys of an object so far, or None for an array
+    names = []       # per open container: the key (object) or index (array) being read in it: the path
+    parts = text.split('"')      # outside a string, inside, outside, ... (an escaped quote rejoined below)
+    key = None                   # the last string read: an object key when a ':' follows
+    i = 0
+    n = len(parts)
+    while i < n:
+        for c in parts[i]:       # outside any string: the structure (a loop over a str: fast on MicroPython)
+            if c == ":":
+                name = json.loads('"%s"' % key) if "\\" in key else key
+                keys = seen[-1]
+                if name in keys:
+                    return _path(names[:-1] + [name])
+                keys.append(name)
+                names[-1] = name
+            elif c == "{":
+                seen.append([])
+                names.append(None)
+            elif c == "[":
+                seen.append(None)
+                names.append(0)
+            elif c == "}" or c == "]":
+                seen.pop()
+                names.pop()
+            elif c == "," and seen[-1] is None:
+                names[-1] += 1
+        i += 1
+        if i < n:                # a string: its parts up to one not ending in an odd run of '\\'
+            key = parts[i]
+            while _escapes_quote(key):
+                i += 1
+                key += '"' + parts[i]
+            i += 1
+    return None
+
+
+def _escapes_quote(part):
+    run = 0
+    k = len(part) - 1
+    while k >= 0 and part[k] == "\\":
+        run += 1
+        k -= 1
+    return run % 2 == 1
+
+
+def _path(names):
+    out = ""
+    for name in names:
+        if isinstance(name, int):
+            out += "[%d]" % name
+        else:
+            out += ("." if out else "") + (name or '""')      # an empty key still shows
+    return out

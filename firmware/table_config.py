@@ -30,7 +30,10 @@ def validate(data):
         if key not in data:
             raise SettingsError("table settings: missing %r" % key)
     if not _valid_table_id(data["table_id"]):
-        raise SettingsError("table settings: table_id must be 1-12 characters")
+        table_id = data["table_id"]
+        shown = repr(table_id[:16]) if isinstance(table_id, str) else "of type %s" % type(table_id).__name__
+        raise SettingsError("table settings: table_id must be 1-12 printable ASCII characters (it heads every "
+                            "report and the dealer display), got %s" % shown)
     game = data["game"]
     if not isinstance(game, str) or game not in GAMES:
         shown = repr(game) if isinstance(game, str) else "of type %s" % type(game).__name__
@@ -50,13 +53,22 @@ def validate(data):
 
 
 def _valid_table_id(table_id):
-    return isinstance(table_id, str) and 1 <= len(table_id) <= 12
+    # Printable ASCII: every report carries it, and a host-link frame carries nothing else (MicroPython's
+    # json.dumps writes "Â" as its UTF-8 bytes, which no frame can send: each report, and the fault sent in
+    # its place, would fail); the LCD shows no other character either.
+    if not isinstance(table_id, str) or not 1 <= len(table_id) <= 12:
+        return False
+    for ch in table_id:
+        if not " " <= ch <= "~":
+            return False
+    return True
 
 
-def read(path):
-    """The parsed, not yet validated, JSON of a table settings file; SettingsError if it is no JSON."""
+def read(path, unique=True):
+    """The parsed, not yet validated, JSON of a table settings file; SettingsError if it is no JSON (or,
+    unique, a key is twice in one object: {"method": 1, "method": 2} is never read as Method 2)."""
     _finish_replace(path)
-    return jsonfile.parse(jsonfile.read(path, "table settings file"), "table settings " + path)
+    return jsonfile.parse(jsonfile.read(path, "table settings file"), "table settings " + path, unique)
 
 
 def _finish_replace(path):
@@ -81,7 +93,7 @@ def load(path):
 def table_id(path):
     """The file's table_id if it has a valid one, else None (even if the rest of the file is wrong)."""
     try:
-        data = read(path)
+        data = read(path, False)      # a key twice elsewhere in the file: the table still names itself
     except SettingsError:
         return None
     if isinstance(data, dict) and _valid_table_id(data.get("table_id")):

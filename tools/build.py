@@ -29,6 +29,7 @@ import shutil
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+from firmware.jsonfile import duplicate_key
 from firmware.version import FIRMWARE_VERSION
 # mpy-cross: found, its release checked, a file compiled (tools/mpy_cross_tool.py); callers reach them here
 from tools.mpy_cross_tool import (MICROPYTHON_VERSION, MPY_CROSS_PIN, BuildError, check_mpy_cross,  # noqa: F401
@@ -99,6 +100,9 @@ def load_board(root, name):
         raise BuildError("%s: malformed board file: nested too deeply: fix the JSON" % rel)
     if not isinstance(data, dict):
         raise BuildError("%s: malformed board file: the top level must be a JSON object" % rel)
+    twice = duplicate_key(text)      # the board's own check at boot (firmware/jsonfile.py)
+    if twice is not None:
+        raise BuildError("%s: malformed board file: %s: key given twice in one object (remove one)" % (rel, twice))
     validate_board(rel, name, data)
     return data
 

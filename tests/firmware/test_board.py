@@ -62,6 +62,24 @@ def test_zone_past_strip_rejected():
     raises_match(SettingsError, "zones.craps.pass", board.validate, "pico", d)
 
 
+def test_seat_zones_are_numbered_from_one_without_a_gap():
+    # The table counts its seats up to the first seat zone missing: without seat3 a seven-seat Baccarat
+    # layout booted as two seats and refused every bet of seats 3 to 7 (bets_bad_seat).
+    d = _data()
+    del d["zones"]["baccarat"]["seat3"]
+    raises_match(SettingsError, "zones.baccarat.seat7: seat zones number the seats from 1 without a gap: "
+                                "seat3 is missing", board.validate, "pico", d)
+    for bad in ("seat0", "seat03", "seat", "seat3a", "seat\u00b2", "seat1234"):
+        d = _data()
+        d["zones"]["omaha"][bad] = [[40, 40]]
+        raises_match(SettingsError, "zones.omaha.%s: a seat zone is seat1, seat2, ..." % bad, board.validate,
+                     "pico", d)
+    d = _data()
+    for seat in range(4, 8):                 # fewer seats, still numbered from 1: a smaller layout
+        del d["zones"]["baccarat"]["seat%d" % seat]
+    assert board.validate("pico", d).zones["baccarat"]["seat3"] == [[34, 35]]
+
+
 def test_pin_the_board_lacks_rejected():
     d = _data()
     d["pixels"]["pin"] = 40
@@ -239,6 +257,24 @@ def test_file_not_utf8_or_nested_too_deeply_is_a_settings_error():
     for doc in (deep, b'{"mcu": ' + deep + b"}", text.replace('"uart": 1', '"uart": @').encode().replace(b"@", deep)):
         _write_bytes(path, doc)
         raises_match(SettingsError, "board t_board_bytes: ", board.load, path)
+
+
+def test_a_key_given_twice_is_refused_naming_it():
+    # JSON parsers keep the last of two equal keys: a second "deal" or a second zone map would wire what
+    # the file's first lines do not say. Refused at load, the path to the key named.
+    path = SCRATCH + "/t_board_twice.json"
+    text = json.dumps(_data(keypad=True))
+    for old, new, where in (('"deal": 10,', '"deal": 10, "deal": 14,', "buttons.deal"),
+                            ('"tie": [[16, 21]],', '"tie": [[16, 21]], "tie": [[44, 45]],', "zones.baccarat.tie"),
+                            ('"pixels":', '"mcu": "rp2040", "pixels":', "mcu"),
+                            ('["1", "2", "3", "fold"]', '["1", "2", "3", "fold"]', None)):
+        assert old in text
+        _write_bytes(path, text.replace(old, new).encode())
+        if where is None:
+            assert board.load(path).name == "t_board_twice"         # equal legends in two rows: no key twice
+        else:
+            raises_match(SettingsError, "board t_board_twice: %s: key given twice in one object" % where,
+                         board.load, path)
 
 
 def test_a_huge_value_is_named_not_printed():

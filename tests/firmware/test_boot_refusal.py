@@ -66,6 +66,54 @@ def test_refused_board_file_reported_when_its_host_port_is_valid():
     assert machine.uarts[PICO_HOST_UART].tx.startswith(b"#1.1 0 OPEN -*")     # framed: the link's first boot
 
 
+def test_a_key_twice_refused_and_reported_with_the_table_named():
+    # A key twice (the parser would keep the last one) is a refusal; the host still hears it, and which table.
+    table = json.dumps(_table()).replace('"method": 1,', '"method": 1, "method": 2,')
+    status, machine = _run(_pico(), table)
+    assert status == 1
+    (report,) = _host_reports(machine)
+    assert report["table"] == "B07" and report["error"].endswith(
+        "settings.method: key given twice in one object (remove one)")
+    board = json.dumps(_pico()).replace('"void": 12,', '"void": 12, "void": 14,')
+    status, machine = _run(board, _table())
+    assert status == 1
+    (report,) = _host_reports(machine)
+    assert report["error"] == "board t_refusal_board: buttons.void: key given twice in one object (remove one)"
+
+
+def test_a_table_id_no_frame_carries_is_refused_and_reported():
+    # MicroPython's json.dumps keeps "\u00c2" as UTF-8 bytes, which the host link refuses: the table_id
+    # is refused at load, and the refusal goes to the host with table null, not a ValueError at boot.
+    table = _table()
+    table["table_id"] = "T\u00c2BLE"
+    status, machine = _run(_pico(), table)
+    assert status == 1
+    (report,) = _host_reports(machine)
+    assert report["table"] is None and report["event"] == "boot_refused"
+    assert report["error"].startswith("table settings: table_id must be 1-12 printable ASCII characters")
+
+
+def test_a_refusal_echoing_a_huge_value_still_reaches_the_host():
+    # The validators echo the refused value: a 2,000-digit deck count or a 3,000-character option made a
+    # boot_refused report too long for its frames, and the host got only a report_unsendable fault,
+    # without the key. The error is cut to fit; the console has it whole.
+    for value, start in ((10 ** 2000, "table settings: setting 'decks' = 1000"),
+                         ("x" * 3000, "table settings: setting 'decks' = 'xxx")):
+        table = _table()
+        table["settings"]["decks"] = value
+        status, machine = _run(_pico(), table)
+        assert status == 1
+        (report,) = _host_reports(machine)
+        assert report["event"] == "boot_refused" and report["table"] == "B07"
+        assert report["error"].startswith(start) and report["error"].endswith("...")
+    board = _pico()
+    board["buttons"]["undo"] = 10 ** 2000
+    status, machine = _run(board, _table())
+    (report,) = _host_reports(machine)
+    assert report["error"] == ("board t_refusal_board: buttons.undo: pin 100000000000000000000... "
+                               "does not exist on rp2040 (GPIO 0-29)")
+
+
 def test_board_without_the_games_reader_port_reported():
     board = _pico()
     del board["ports"]["dice"]

@@ -54,6 +54,14 @@ def test_art5_blinds():
     raises_match(SettingsError, "whole number", make, big_blind=10.5)
 
 
+def test_a_big_blind_no_stack_can_cover_is_refused():
+    # Stacks are at most 9,999,999 (keyed with 7 digits, or from the host): a blind of 10 ** 400 (or a
+    # typo's extra zeros) opened a table where every hand was all in on the blinds.
+    assert make(small_blind=5000000, big_blind=9999999).big_blind == 9999999
+    for big in (10000000, 10 ** 400):
+        raises_match(SettingsError, "setting big_blind must be 1..9999999", make, big_blind=big)
+
+
 def test_art10_5_odd_chip_and_art12_4_heads_up_options():
     raises_match(SettingsError, "odd_chip must be one of croupier, button", make, odd_chip="dealer")
     raises_match(SettingsError, "heads_up must be one of no_raise_cap, no_limit", make, heads_up="x")

@@ -100,3 +100,44 @@ def test_table_id_read_even_from_a_refused_file():
         _write_bytes(path, doc)
         assert table_config.table_id(path) is None
     assert table_config.table_id("boards/tables/none.json") is None
+
+
+def test_a_key_given_twice_is_refused_naming_it():
+    # JSON parsers keep the last of two equal keys: {"method": 1, ..., "method": 2} would run Method 2
+    # (Baccarat art. 9) under a file whose first line says Method 1. Refused, wherever the key is.
+    path = SCRATCH + "/t_table_twice.json"
+    text = json.dumps(_sample("baccarat"))
+    for doc, where in ((text.replace('"method": 1,', '"method": 1, "method": 2,'), "settings.method"),
+                       (text.replace('"game":', '"table_id": "B02", "game":'), "table_id"),
+                       (text.replace('"decks": 8,', '"decks": 8, "\\u0064ecks": 6,'), "settings.decks")):
+        _write_bytes(path, doc.encode())
+        raises_match(SettingsError, "table settings %s: %s: key given twice" % (path, where), table_config.load, path)
+    craps = json.dumps(_sample("craps")).replace('"max_odds":', '"max_odds": [1, 1, 1], "max_odds":')
+    _write_bytes(path, craps.encode())
+    raises_match(SettingsError, "settings.max_odds: key given twice", table_config.load, path)
+    assert table_config.table_id(path) == "SIM-C1"          # the boot refusal report still names the table
+    # The same key in two different objects, or inside a string, is no repeat.
+    same = {"table_id": '"g":1,"g":2', "game": "omaha", "settings": _sample("omaha")["settings"]}
+    same["settings"]["seats"] = {"seats": 1}     # an object of its own: refused for its value, not as a repeat
+    _write_bytes(path, json.dumps(same).encode())
+    raises_match(SettingsError, "setting seats must be a whole number", table_config.load, path)
+
+
+def test_table_id_must_be_printable_ascii():
+    # Every report carries the table_id; MicroPython's json.dumps writes "\u00c2" as UTF-8 bytes that no
+    # host-link frame carries, so a table named "T\u00c2BLE" failed every report (and the fault in its
+    # place) and crashed at boot on the board, while the simulator (CPython escapes it) booted.
+    for table_id in ("T\u00c2BLE", "B\t1", "\u4e2d", "B01\x7f", "", "x" * 13, 12, None):
+        config = _sample("baccarat")
+        config["table_id"] = table_id
+        raises_match(SettingsError, "table_id must be 1-12 printable ASCII characters", table_config.validate,
+                     config)
+    path = SCRATCH + "/t_table_ascii.json"
+    config = _sample("omaha")
+    config["table_id"] = "T\u00c2BLE"
+    _write_bytes(path, json.dumps(config).encode())
+    assert table_config.table_id(path) is None          # the boot refusal report goes out with table null
+    for table_id in ("Table 7", "B-01/\"~", "x" * 12):
+        config = _sample("baccarat")
+        config["table_id"] = table_id
+        assert table_config.validate(config)["table_id"] == table_id

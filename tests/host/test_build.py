@@ -224,6 +224,15 @@ def test_board_the_firmware_rejects_is_a_one_line_error(tmp_path):
     assert_one_line_error(proc, "boards/wrongpin.json:", "99")
 
 
+def test_board_with_a_key_twice_is_refused_as_the_board_refuses_it(tmp_path):
+    # The JSON parser keeps the last of two "deal" keys: the board refuses the file at boot, so the build does.
+    root = _copy_tree(tmp_path)
+    text = (root / "boards" / "pico.json").read_text().replace('"deal": 10,', '"deal": 10,\n    "deal": 14,')
+    (root / "boards" / "twice.json").write_text(text)
+    proc = _run_build("--board", "twice", "--root", str(root), "--out", str(tmp_path / "out"))
+    assert_one_line_error(proc, "boards/twice.json:", "buttons.deal: key given twice in one object")
+
+
 def test_board_that_is_not_an_object_is_a_one_line_error(tmp_path):
     root = _copy_tree(tmp_path)
     (root / "boards" / "list.json").write_text("[1, 2]\n")
