@@ -10,6 +10,8 @@
 # firmware.games.omaha.controller, which also takes the host's JSON `hand`
 # request (Game.host_request).
 
+from firmware.errors import SettingsError
+
 # Which reader port each game takes its cards or dice from.
 READER_ROLE = {"baccarat": "shoe", "omaha": "shoe", "craps": "dice"}
 
@@ -33,6 +35,34 @@ def seat_count(board, layout):
     while "seat%d" % (n + 1) in zones:
         n += 1
     return n
+
+
+def zone_names(layout):
+    """The names a layout's lights may have besides its seats: every zone its game lights."""
+    if layout == "baccarat":
+        from firmware.games.baccarat.payouts import ZONES
+        return ZONES
+    if layout == "craps":
+        from firmware.games.craps.bets import ZONE_TABLE     # every zone a bet lights (come odds: its point's)
+        return ZONE_TABLE
+    from firmware.games.omaha.lights import ZONES
+    return ZONES
+
+
+def check_zone_names(board, layout):
+    """SettingsError for a zone of the board's layout that its game never lights (a typo: "bankr" would
+    stay dark, and the "banker" light missing); seats (seat1, ...) are board.py's to check."""
+    names = zone_names(layout)
+    seats = layout != "craps"                    # a Craps layout has no seat lights
+    for zone in sorted(board.zones.get(layout, {})):
+        if zone in names or seats and zone.startswith("seat"):
+            continue
+        known = []
+        for name in names:
+            if name not in known:
+                known.append(name)
+        raise SettingsError("board %s: zones.%s.%s: no light of the %s layout has that name (its zones: %s%s)"
+                            % (board.name, layout, zone, layout, "seat1.., " if seats else "", ", ".join(known)))
 
 
 def build(board, config, hw, queue):

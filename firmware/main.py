@@ -26,7 +26,7 @@ from firmware.round_recall import RoundRecall
 from firmware.version import FIRMWARE_VERSION
 from firmware.saved_state import record_crash, take_crash_record
 from firmware.fault_record import restore_fault as _restore_fault, save_fault as _save_fault
-from firmware.game_setup import READER_ROLE, build as build_game
+from firmware.game_setup import READER_ROLE, build as build_game, check_zone_names
 
 POLL_MS = const(10)       # inputs, dispatch and watchdog feed
 OUTPUT_MS = const(20)     # host reports and lights
@@ -126,6 +126,7 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     role = READER_ROLE[config["game"]]
     if role not in board.ports:
         raise SettingsError("board %s has no %s port, which %s needs" % (board.name, role, config["game"]))
+    check_zone_names(board, config["game"])
     hw = bring_up(board, config["game"], machine, neopixel, lcd_class, usb_console=usb_console)
     files = os if fs is None else fs
     boot_number, counter_problem = next_boot(state_dir, files)    # before any frame carries it

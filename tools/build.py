@@ -111,9 +111,12 @@ def validate_board(rel, name, data):
     """The firmware's own validation (firmware.board.validate), the one the board runs at boot."""
     from firmware import board as board_module
     from firmware.errors import SettingsError
+    from firmware.game_setup import check_zone_names
 
     try:
-        board_module.validate(name, data)
+        board = board_module.validate(name, data)
+        for layout in sorted(board.zones):          # the board checks its table's layout at boot
+            check_zone_names(board, layout)
     except SettingsError as exc:
         raise BuildError("%s: %s" % (rel, exc))
     except (TypeError, KeyError, AttributeError, IndexError, ValueError) as exc:

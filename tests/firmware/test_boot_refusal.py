@@ -114,6 +114,16 @@ def test_a_refusal_echoing_a_huge_value_still_reaches_the_host():
                                "does not exist on rp2040 (GPIO 0-29)")
 
 
+def test_a_zone_the_game_never_lights_is_refused_at_boot_and_reported():
+    board = _pico()
+    board["zones"]["baccarat"]["bankr"] = board["zones"]["baccarat"].pop("banker")
+    status, machine = _run(board, _table())
+    assert status == 1
+    (report,) = _host_reports(machine)
+    assert report["event"] == "boot_refused" and report["table"] == _table()["table_id"]
+    assert "zones.baccarat.bankr: no light of the baccarat layout has that name" in report["error"], report
+
+
 def test_board_without_the_games_reader_port_reported():
     board = _pico()
     del board["ports"]["dice"]

@@ -233,6 +233,16 @@ def test_board_with_a_key_twice_is_refused_as_the_board_refuses_it(tmp_path):
     assert_one_line_error(proc, "boards/twice.json:", "buttons.deal: key given twice in one object")
 
 
+def test_board_with_a_zone_its_game_never_lights_is_refused_as_the_board_refuses_it(tmp_path):
+    # The board checks its table's layout at boot; the build checks every layout the file has.
+    root = _copy_tree(tmp_path)
+    data = json.loads((root / "boards" / "pico.json").read_text())
+    data["zones"]["craps"]["hard6"] = data["zones"]["craps"].pop("hard_6")
+    (root / "boards" / "typo.json").write_text(json.dumps(data))
+    proc = _run_build("--board", "typo", "--root", str(root), "--out", str(tmp_path / "out"))
+    assert_one_line_error(proc, "boards/typo.json:", "zones.craps.hard6: no light of the craps layout has that name")
+
+
 def test_board_that_is_not_an_object_is_a_one_line_error(tmp_path):
     root = _copy_tree(tmp_path)
     (root / "boards" / "list.json").write_text("[1, 2]\n")

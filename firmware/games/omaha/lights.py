@@ -9,6 +9,8 @@ from firmware.drivers import pixels
 from firmware.games.omaha import rules
 from firmware.games.omaha.codes import NO_SEAT
 
+ZONES = ("button", "pot")          # the layout's lights besides its seats (seat1, seat2, ...)
+
 
 class OmahaLights:
     def __init__(self, lights):
