@@ -129,6 +129,34 @@ def test_three_tables_reports_arrive_once_in_order_with_their_link_mark(floor):
         gateway.stop()
 
 
+def test_a_board_report_of_any_event_is_published_and_the_gateway_stays_up(floor):
+    """A report's "event" is the board's: one that cannot be a topic level (a lone surrogate from a JSON
+    escape crashed the gateway in paho's UTF-8 encoding, at every restart again, as the board sends it
+    again; a NUL breaks the broker's connection), the gateway's own `status`, no string, or a payload that
+    is not a JSON object: each is published, marked, in order, and the status topic stays the gateway's."""
+    broker, boards, consumer = floor
+    board = boards[0]
+    payloads = ['{"event": "\\ud800", "n": 0}', '{"event": "a\\u0000b", "n": 1}', '{"event": "status", "n": 2}',
+                '{"event": {"a": 1}, "n": 3}', '{"n": 4}', '[5]', 'not json', '{"event": "card", "n": 7}']
+    for payload in payloads:
+        assert board.sender.send(payload) > 0
+    gateway = Gateway(FLOOR, _tables([board]), broker.url).start()
+    try:
+        assert _drive(gateway, [board], lambda: board.sender.held() == 0)
+        assert _drive(None, [], lambda: consumer.count() == len(payloads))
+        reports = consumer.reports[board.name]
+        assert [r.get("n") for r in reports] == [0, 1, 2, 3, 4, None, None, 7]
+        assert [r["link"]["seq"] for r in reports] == list(range(2, 10))
+        assert [r["text"] for r in reports[5:7]] == ["[5]", "not json"] and reports[5]["event"] == "link_bad_json"
+        assert consumer.unmarked == 0 and consumer.duplicates == 0 and consumer.out_of_order == 0
+        assert consumer.status[board.name]["table"] == board.name           # the gateway's status only
+        assert [topic(FLOOR, "t", e) for e in ("\ud800", "a\x00b", "status", 5, "")] == [
+            "casino/test/t/_", "casino/test/t/a_b", "casino/test/t/report", "casino/test/t/report",
+            "casino/test/t/report"]
+    finally:
+        gateway.stop()
+
+
 def test_status_subcommand_prints_each_tables_retained_status(floor):
     broker, boards, consumer = floor
     gateway = Gateway(FLOOR, _tables(boards), broker.url).start()

@@ -45,5 +45,16 @@ def _check_name(where, what, name):
 
 
 def topic(floor, table, event):
-    event = "".join("_" if c in _NOT_IN_A_NAME else c for c in str(event or "report"))
+    """A report's topic, whatever its "event" (the board's; a bad one must not stop the gateway): a
+    string, each character outside printable ASCII or one of / + # as "_" (a lone surrogate from a JSON
+    escape cannot be UTF-8, a NUL breaks the broker's connection); "report" for none, anything but a
+    string, and "status", the gateway's own topic."""
+    if not isinstance(event, str) or not event or event == "status":
+        event = "report"
+    event = "".join("_" if c in _NOT_IN_A_NAME or not " " <= c <= "~" else c for c in event)
     return "casino/%s/%s/%s" % (floor, table, event)
+
+
+def status_topic(floor, table):
+    """The table's link status (retained), written by the gateway alone."""
+    return "casino/%s/%s/status" % (floor, table)
