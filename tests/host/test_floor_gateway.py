@@ -330,3 +330,16 @@ def test_the_gateway_command_refuses_a_bad_tables_file_or_broker(tmp_path):
     assert floor_cli.main(["gateway", "--tables", str(path), "--broker", "tcp://x"], out=io.StringIO(),
                           err=err) == 2
     assert "expected mqtt://HOST:PORT" in err.getvalue()
+
+
+def test_a_floor_name_on_the_command_line_is_checked_as_the_files(tmp_path):
+    """--floor overrides the file's floor name: a wildcard in it crashed the gateway at its first status
+    publish (paho: no wildcard in a publish topic), a / put every report where no consumer looks."""
+    path = tmp_path / "tables.json"
+    path.write_text('{"floor": "north", "tables": [{"table": "a", "port": "/dev/x"}]}')
+    for floor in ("a+b", "north/2", "#", ""):
+        for argv in (["gateway", "--tables", str(path), "--floor", floor, "--broker", "mqtt://127.0.0.1:1"],
+                     ["simulate", "--floor", floor], ["status", "--floor", floor]):
+            err = io.StringIO()
+            assert floor_cli.main(argv, out=io.StringIO(), err=err) == 2, (argv, err.getvalue())
+            assert "--floor: floor name %r must be a non-empty string without / + #" % floor in err.getvalue()

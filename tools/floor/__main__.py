@@ -27,10 +27,12 @@ def _status(args, out, err):
 
     from tools.floor.broker import BrokerError, parse_url
     from tools.floor.gateway import STATUS_EVERY_S
+    from tools.floor.tables import TablesError, check_floor
 
     try:
+        check_floor(args.floor)
         host, port = parse_url(args.broker)
-    except BrokerError as exc:
+    except (BrokerError, TablesError) as exc:
         err.write("tools.floor status: %s\n" % exc)
         return 2
     got = {}

@@ -39,6 +39,12 @@ def load_tables(path):
     return floor, tables
 
 
+def check_floor(name, where="--floor"):
+    """A floor name given on the command line, checked as a tables file's: the name, or TablesError."""
+    _check_name(where, "floor", name)
+    return name
+
+
 def _check_name(where, what, name):
     if not isinstance(name, str) or not name or any(c in name for c in _NOT_IN_A_NAME) or not name.isprintable():
         raise TablesError("%s: %s name %r must be a non-empty string without / + #" % (where, what, name))
