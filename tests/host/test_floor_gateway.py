@@ -306,6 +306,9 @@ def test_tables_file_errors_are_named(tmp_path):
         ('{"tables": [{"table": "a", "port": "/dev/x"}, {"table": "a", "port": "/dev/y"}]}', "twice"),
         ('{"tables": [{"table": "a", "port": "/dev/x", "baud": "fast"}]}', "baud"),
         ('{"tables": [{"table": "a", "port": "/dev/x", "reopen": 1}]}', "reopen"),
+        # One device read by two links: each would publish part of the other's reports as its own.
+        ('{"tables": [{"table": "a", "port": "/dev/x"}, {"table": "b", "port": "/dev/../dev/x"}]}',
+         "already the port of table 'a'"),
     ]
     for text, words in bad:
         path = tmp_path / "tables.json"

@@ -1,5 +1,6 @@
 """A floor's tables file and its MQTT topic names (docs/floor.md, "Running it", "Topics and payloads")."""
 import json
+import os
 
 _NOT_IN_A_NAME = "/+#"        # MQTT's topic separator and wildcards
 
@@ -19,7 +20,7 @@ def load_tables(path):
         raise TablesError('%s: expected {"floor": NAME, "tables": [{"table": NAME, "port": PATH}, ...]}' % path)
     floor = spec.get("floor", "floor")
     _check_name(path, "floor", floor)
-    tables, seen = [], set()
+    tables, seen, ports = [], set(), {}
     for i, entry in enumerate(spec["tables"]):
         where = "%s: tables[%d]" % (path, i)
         if not isinstance(entry, dict) or not isinstance(entry.get("port"), str) or not entry["port"]:
@@ -29,6 +30,12 @@ def load_tables(path):
         if name in seen or name == "status":
             raise TablesError("%s: table name %r is used twice or reserved" % (where, name))
         seen.add(name)
+        # Two links on one device would each read part of its frames, and publish them as their table's.
+        device = os.path.realpath(entry["port"])
+        if device in ports:
+            raise TablesError("%s: port %r is already the port of table %r"
+                              % (where, entry["port"], ports[device]))
+        ports[device] = name
         baud = entry.get("baud", 115200)
         if not isinstance(baud, int) or baud <= 0:
             raise TablesError("%s: baud must be a positive integer" % where)
