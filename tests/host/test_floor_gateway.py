@@ -165,10 +165,13 @@ def test_status_subcommand_prints_each_tables_retained_status(floor):
         assert _drive(gateway, boards, lambda: boards[0].sender.held() == 0)
         gateway.publish_status()
         assert _drive(gateway, boards, lambda: consumer.status.get("t1", {}).get("published") == 3)
+        # A retained status someone else left, without a time the gateway writes: shown stale, no crash.
+        left = gateway.mqtt.publish("casino/%s/zz/status" % FLOOR, '{"at_ms": "noon"}', qos=1, retain=True)
+        left.wait_for_publish(2)
         out = io.StringIO()
         assert floor_cli.main(["status", "--floor", FLOOR, "--broker", broker.url, "--wait", "0.5"], out=out) == 0
         lines = [json.loads(line) for line in out.getvalue().splitlines()]
-        assert [s["table"] for s in lines] == ["t1", "t2", "t3"]
+        assert [s.get("table") for s in lines] == ["t1", "t2", "t3", None] and lines[3]["stale"] is True
         assert lines[0]["link"] == "up" and lines[0]["published"] == 3 and lines[0]["stale"] is False
         assert {"lag_ms", "retransmissions", "last_report"} <= set(lines[0])
     finally:
