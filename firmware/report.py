@@ -102,7 +102,14 @@ class Reporter:
             elif a == events.HOST_BAD:
                 self.emit("host_error", {"error": table.host_reason, "bytes": table.evidence.text(b)})
             elif a == events.HOST_RECALL:
-                refused = self.recall.ask(b) if self.recall is not None else "recall is not kept here"
+                if self.recall is None:
+                    refused = "recall is not kept here"
+                elif getattr(self.sender, "replaying", False):
+                    # A request the board took before its reset, replayed by the recovery: its answer went
+                    # out then (or was cut short: the host asks again), so it is not made again, unasked.
+                    refused = self.recall.refusal(b)
+                else:
+                    refused = self.recall.ask(b)
                 if refused:
                     self.emit("host_error", {"error": refused, "request": "recall"})
             else:

@@ -179,12 +179,19 @@ class RoundRecall:
         return out
 
     # -- the host's RECALL ----------------------------------------------------------------------
-    def ask(self, count):
-        """The host asked for the last `count` rounds: None (the answer is on its way, pump()), or why not."""
+    def refusal(self, count):
+        """Why a RECALL of `count` rounds is refused whatever the answer under way (None: it is not)."""
         if not 1 <= count <= ASK_MAX:
             return "recall %d: ask for 1..%d rounds" % (count, ASK_MAX)
         if self.recall is None:
             return self.problem
+        return None
+
+    def ask(self, count):
+        """The host asked for the last `count` rounds: None (the answer is on its way, pump()), or why not."""
+        refused = self.refusal(count)
+        if refused is not None:
+            return refused
         if self._of >= 0:
             return "recall busy: %d of %d rounds sent" % (self._sent, self._of)
         self._of = min(count, self.recall.keep, self.recall.count)

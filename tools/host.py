@@ -31,8 +31,10 @@ class RecallAsker:
 
     due() gives the frame to write now (or b""); saw(report) with every report. A request lost on
     the line has no effect on the board, so it is asked again every repeat_s until the first
-    `recall` report, or a "recall busy" host_error (an answer is on its way), arrives. done: the
-    answer is complete, or the board refused the request (error: its reason)."""
+    `recall` report, or a "recall busy" host_error (an answer is on its way), arrives. A board that
+    boots again meanwhile (its `boot` report) has dropped the answer under way (it keeps no request
+    across a reset): asked again at once. done: the answer is complete, or the board refused the
+    request (error: its reason)."""
 
     def __init__(self, count, clock_s, repeat_s=RECALL_REPEAT_S):
         self.count = count
@@ -56,7 +58,10 @@ class RecallAsker:
         if not isinstance(report, dict):
             return
         event = report.get("event")
-        if event == "recall":
+        if event == "boot" and self.started and not self.done:
+            self.started = False                # the answer under way was cut short by a reset
+            self._last = None
+        elif event == "recall":
             self.started = True
             if report.get("index", 0) >= report.get("of", 0):
                 self.done = True

@@ -300,7 +300,9 @@ class HostClient:
             return text
         try:
             report = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):   # RecursionError: nested too deeply for the parser
+            report = None
+        if not isinstance(report, dict):    # not a report (an object): what the board sent, marked as such
             report = {"event": "link_bad_json", "text": text}
         if self.stamped and isinstance(report, dict):
             link = {"boot": got.boot, "seq": got.seq, "uptime_ms": got.uptime_ms}

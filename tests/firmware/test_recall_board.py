@@ -102,3 +102,35 @@ def test_a_round_ended_in_a_pass_is_made_before_the_next_event_of_that_pass_chan
         main.refresh_outputs(ctx, True)
         main.poll_inputs(ctx, 100)
         assert typed(ctx, machine, "recall") == _LINES[:2]
+
+
+def _ack_all(ctx, machine):
+    boot, seq = ctx.sender.last_frame()
+    machine.uarts[1].feed(fm.encode(boot, seq, "ACK"))
+    _run(ctx, 3)
+    assert ctx.sender.held() == 0
+
+
+def test_a_recall_answered_before_a_reset_is_not_answered_again_by_the_recovery():
+    # The RECALL is a journalled table event: the next boot's recovery replays it with the throws. Its
+    # answer went out (whole, or cut short by the reset: the host asks again, tools.host --recall at
+    # the board's new boot); the replay made a second, unasked one after the recovery, of the rounds
+    # last then (the 4th throw in it, not the 1st the host was given).
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        _throws(ctx, machine)
+        machine.uarts[1].feed(fm.encode(0, 0, "RECALL", "3"))
+        _run(ctx, 5)
+        assert [r["index"] for r in _host(machine) if r["event"] == "recall"] == [1, 2, 3]
+        _ack_all(ctx, machine)
+        ctx, machine, _ = _boot(state, "craps")                          # a reset, the same flash
+        _run(ctx)
+        after = _host(machine)
+        assert [r["event"] for r in after if r["event"] in ("recovered", "recall")] == ["recovered"], after
+        assert after[-1]["events"] >= 5 and after[-1]["resumed"]       # the RECALL among the events replayed
+        machine.uarts[1].feed(fm.encode(0, 0, "RECALL", "2"))          # asked again: answered, not busy
+        _run(ctx, 5)
+        answers = [r for r in _host(machine) if r["event"] in ("recall", "host_error")]
+        assert [(r["event"], r.get("index"), r.get("asked")) for r in answers] == [("recall", 1, 2), ("recall", 2, 2)]
+        assert [r["round"]["round"] for r in answers] == [3, 4]

@@ -129,6 +129,34 @@ def test_three_tables_reports_arrive_once_in_order_with_their_link_mark(floor):
         gateway.stop()
 
 
+def test_a_board_report_of_any_event_is_published_and_the_gateway_stays_up(floor):
+    """A report's "event" is the board's: one that cannot be a topic level (a lone surrogate from a JSON
+    escape crashed the gateway in paho's UTF-8 encoding, at every restart again, as the board sends it
+    again; a NUL breaks the broker's connection), the gateway's own `status`, no string, or a payload that
+    is not a JSON object: each is published, marked, in order, and the status topic stays the gateway's."""
+    broker, boards, consumer = floor
+    board = boards[0]
+    payloads = ['{"event": "\\ud800", "n": 0}', '{"event": "a\\u0000b", "n": 1}', '{"event": "status", "n": 2}',
+                '{"event": {"a": 1}, "n": 3}', '{"n": 4}', '[5]', 'not json', '{"event": "card", "n": 7}']
+    for payload in payloads:
+        assert board.sender.send(payload) > 0
+    gateway = Gateway(FLOOR, _tables([board]), broker.url).start()
+    try:
+        assert _drive(gateway, [board], lambda: board.sender.held() == 0)
+        assert _drive(None, [], lambda: consumer.count() == len(payloads))
+        reports = consumer.reports[board.name]
+        assert [r.get("n") for r in reports] == [0, 1, 2, 3, 4, None, None, 7]
+        assert [r["link"]["seq"] for r in reports] == list(range(2, 10))
+        assert [r["text"] for r in reports[5:7]] == ["[5]", "not json"] and reports[5]["event"] == "link_bad_json"
+        assert consumer.unmarked == 0 and consumer.duplicates == 0 and consumer.out_of_order == 0
+        assert consumer.status[board.name]["table"] == board.name           # the gateway's status only
+        assert [topic(FLOOR, "t", e) for e in ("\ud800", "a\x00b", "status", 5, "")] == [
+            "casino/test/t/_", "casino/test/t/a_b", "casino/test/t/report", "casino/test/t/report",
+            "casino/test/t/report"]
+    finally:
+        gateway.stop()
+
+
 def test_status_subcommand_prints_each_tables_retained_status(floor):
     broker, boards, consumer = floor
     gateway = Gateway(FLOOR, _tables(boards), broker.url).start()
@@ -137,10 +165,13 @@ def test_status_subcommand_prints_each_tables_retained_status(floor):
         assert _drive(gateway, boards, lambda: boards[0].sender.held() == 0)
         gateway.publish_status()
         assert _drive(gateway, boards, lambda: consumer.status.get("t1", {}).get("published") == 3)
+        # A retained status someone else left, without a time the gateway writes: shown stale, no crash.
+        left = gateway.mqtt.publish("casino/%s/zz/status" % FLOOR, '{"at_ms": "noon"}', qos=1, retain=True)
+        left.wait_for_publish(2)
         out = io.StringIO()
         assert floor_cli.main(["status", "--floor", FLOOR, "--broker", broker.url, "--wait", "0.5"], out=out) == 0
         lines = [json.loads(line) for line in out.getvalue().splitlines()]
-        assert [s["table"] for s in lines] == ["t1", "t2", "t3"]
+        assert [s.get("table") for s in lines] == ["t1", "t2", "t3", None] and lines[3]["stale"] is True
         assert lines[0]["link"] == "up" and lines[0]["published"] == 3 and lines[0]["stale"] is False
         assert {"lag_ms", "retransmissions", "last_report"} <= set(lines[0])
     finally:
@@ -278,6 +309,9 @@ def test_tables_file_errors_are_named(tmp_path):
         ('{"tables": [{"table": "a", "port": "/dev/x"}, {"table": "a", "port": "/dev/y"}]}', "twice"),
         ('{"tables": [{"table": "a", "port": "/dev/x", "baud": "fast"}]}', "baud"),
         ('{"tables": [{"table": "a", "port": "/dev/x", "reopen": 1}]}', "reopen"),
+        # One device read by two links: each would publish part of the other's reports as its own.
+        ('{"tables": [{"table": "a", "port": "/dev/x"}, {"table": "b", "port": "/dev/../dev/x"}]}',
+         "already the port of table 'a'"),
     ]
     for text, words in bad:
         path = tmp_path / "tables.json"
@@ -302,3 +336,16 @@ def test_the_gateway_command_refuses_a_bad_tables_file_or_broker(tmp_path):
     assert floor_cli.main(["gateway", "--tables", str(path), "--broker", "tcp://x"], out=io.StringIO(),
                           err=err) == 2
     assert "expected mqtt://HOST:PORT" in err.getvalue()
+
+
+def test_a_floor_name_on_the_command_line_is_checked_as_the_files(tmp_path):
+    """--floor overrides the file's floor name: a wildcard in it crashed the gateway at its first status
+    publish (paho: no wildcard in a publish topic), a / put every report where no consumer looks."""
+    path = tmp_path / "tables.json"
+    path.write_text('{"floor": "north", "tables": [{"table": "a", "port": "/dev/x"}]}')
+    for floor in ("a+b", "north/2", "#", ""):
+        for argv in (["gateway", "--tables", str(path), "--floor", floor, "--broker", "mqtt://127.0.0.1:1"],
+                     ["simulate", "--floor", floor], ["status", "--floor", floor]):
+            err = io.StringIO()
+            assert floor_cli.main(argv, out=io.StringIO(), err=err) == 2, (argv, err.getvalue())
+            assert "--floor: floor name %r must be a non-empty string without / + #" % floor in err.getvalue()

@@ -426,3 +426,19 @@ def test_a_damaged_frame_is_answered_at_once_with_a_replay_of_the_expected_one()
     damaged[8] ^= 1
     reports, reply = client.feed(bytes(damaged))
     assert reports == [] and reply == fm.encode(1, 2, "REPLAY")
+
+
+def test_a_payload_that_is_no_json_object_is_delivered_as_link_bad_json_in_its_place():
+    """Whatever a board's REPORT carries, the client delivers something in its place and goes on: JSON
+    nested deeper than the parser goes (a RecursionError stopped tools.host and the floor gateway, the
+    same frame again at every restart), a JSON value that is not an object, text that is not JSON."""
+    link = Link(client=HostClient(clock_ms=lambda: HOST_NOW, stamped=True))
+    texts = ["[" * 3000, "[5]", "not json", "{" * 2000]
+    for text in texts:
+        assert link.sender.send(text) > 0
+    link.make(1)
+    link.settle()
+    assert [r["event"] for r in link.got[:4]] == ["link_bad_json"] * 4
+    assert [r["text"] for r in link.got[:4]] == texts
+    assert [r["link"]["seq"] for r in link.got[:4]] == [8, 9, 10, 15]   # a report in PARTs: its last frame
+    assert link.got[4]["n"] == 0 and len(link.got) == 5

@@ -197,3 +197,55 @@ def test_a_roads_request_lost_on_a_noisy_line_is_asked_again_and_answered(tmp_pa
         print("seed %d: roads asked %d times, %d answers" % (seed, asked, len(roads)))
     finally:
         table.close()
+
+
+class _BoardAfterAsking(_FakeSerial):
+    """Gives `before`, then `after` only once a RECALL frame is written after `before` was read."""
+
+    def __init__(self, before, after, asked):
+        super().__init__(before)
+        self.after = after
+        self.asked = asked
+        self.mark = None
+        self.waits = 0
+
+    def read(self, n):
+        if not self.chunks and self.after is not None:
+            if self.mark is None:
+                self.mark = len(self.written)
+            if self.asked in bytes(self.written[self.mark:]):
+                self.chunks, self.after = self.after, None
+            elif self.waits < 100:
+                self.waits += 1
+                self.chunks = [b""]                    # else: given up waiting (KeyboardInterrupt)
+        return super().read(n)
+
+
+def test_tools_host_recall_asks_again_when_the_board_resets_mid_answer(monkeypatch, capsys):
+    """The board keeps no request across a reset (its recovery does not answer again): an answer cut
+    short by a reset is asked again when the board's new boot report comes, and followed to its end."""
+    def report(boot, seq, fields):
+        return fm.encode(boot, seq, "REPORT", json.dumps(dict({"seq": seq - 1, "table": "T"}, **fields)))
+
+    def recall(boot, seq, index):
+        return report(boot, seq, {"event": "recall", "game": "craps", "asked": 3, "index": index, "of": 3,
+                                  "round": {"round": index}})
+
+    first = [fm.encode(1, 1, "OPEN", "-"), recall(1, 2, 1), recall(1, 3, 2),
+             fm.encode(2, 1, "OPEN", "1.3"), report(2, 2, {"event": "boot"})]
+    again = [recall(2, 3, 1), recall(2, 4, 2), recall(2, 5, 3)] + [b""] * 3
+    asked = fm.encode(0, 0, "RECALL", "3")
+    line = _BoardAfterAsking(first, again, asked)
+    clock = [0.0]
+
+    def tick():
+        clock[0] += 0.5
+        return clock[0]
+
+    monkeypatch.setattr(host_mod, "_open", lambda port, baud: line)
+    monkeypatch.setattr(host_mod.time, "monotonic", tick)
+    assert host_mod.main(["/dev/ttyFAKE", "--recall", "3"]) == 0
+    out, _ = capsys.readouterr()
+    shown = [json.loads(l) for l in out.splitlines()]
+    assert [r.get("index") for r in shown] == [1, 2, None, 1, 2, 3]
+    assert bytes(line.written[line.mark:]).count(asked) == 1 and line.chunks == [b""] * 3   # exited at its end

@@ -27,10 +27,12 @@ def _status(args, out, err):
 
     from tools.floor.broker import BrokerError, parse_url
     from tools.floor.gateway import STATUS_EVERY_S
+    from tools.floor.tables import TablesError, check_floor
 
     try:
+        check_floor(args.floor)
         host, port = parse_url(args.broker)
-    except BrokerError as exc:
+    except (BrokerError, TablesError) as exc:
         err.write("tools.floor status: %s\n" % exc)
         return 2
     got = {}
@@ -64,7 +66,10 @@ def _status(args, out, err):
     for table in sorted(got):
         status = got[table]
         # The gateway refreshes every status each STATUS_EVERY_S: an older one is no longer its word.
-        status["stale"] = now_ms - status.get("at_ms", 0) > 3000 * STATUS_EVERY_S
+        # A status without its time (not the gateway's: anyone may publish on the topic) is stale too.
+        at_ms = status.get("at_ms")
+        fresh = isinstance(at_ms, (int, float)) and not isinstance(at_ms, bool)
+        status["stale"] = not fresh or now_ms - at_ms > 3000 * STATUS_EVERY_S
         out.write(json.dumps(status) + "\n")
     return 0
 

@@ -24,7 +24,7 @@ import time
 
 from firmware.link import frame as frame_mod
 from tools.floor.broker import parse_url
-from tools.floor.tables import TablesError, load_tables, topic
+from tools.floor.tables import TablesError, check_floor, load_tables, status_topic, topic
 from tools.host import HostClient
 
 STATUS_EVERY_S = 1.0
@@ -281,7 +281,7 @@ class Gateway:
     def _publish_status(self, link):
         if not self.connected:
             return                             # not queued: a long outage would pile them up
-        return self.mqtt.publish(topic(self.floor, link.name, "status"), json.dumps(link.status()), qos=1, retain=True)
+        return self.mqtt.publish(status_topic(self.floor, link.name), json.dumps(link.status()), qos=1, retain=True)
 
     def status(self):
         return [link.status() for link in self.links]
@@ -309,10 +309,11 @@ def main_gateway(args, out=sys.stdout, err=sys.stderr):
 
     try:
         floor, tables = load_tables(args.tables)
+        if args.floor is not None:
+            floor = check_floor(args.floor)
     except TablesError as exc:
         err.write("tools.floor gateway: %s\n" % exc)
         return 2
-    floor = args.floor or floor
     broker = None
     url = args.broker
     try:

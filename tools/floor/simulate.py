@@ -29,6 +29,7 @@ import uuid
 
 from tools.floor.broker import BrokerError, start_broker
 from tools.floor.consumer import Consumer
+from tools.floor.tables import TablesError, check_floor
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GAMES = ("baccarat", "craps", "omaha")
@@ -234,6 +235,11 @@ def main_simulate(args, out=sys.stdout, err=sys.stderr):
         if getattr(args, name) < 1:
             err.write("tools.floor simulate: --%s must be at least 1\n" % name)
             return 2
+    try:
+        check_floor(args.floor)
+    except TablesError as exc:
+        err.write("tools.floor simulate: %s\n" % exc)
+        return 2
     for name in ("kill_broker_every", "kill_gateway_every"):
         value = getattr(args, name)
         if value is not None and value <= 0:

@@ -1,5 +1,6 @@
 """A floor's tables file and its MQTT topic names (docs/floor.md, "Running it", "Topics and payloads")."""
 import json
+import os
 
 _NOT_IN_A_NAME = "/+#"        # MQTT's topic separator and wildcards
 
@@ -19,7 +20,7 @@ def load_tables(path):
         raise TablesError('%s: expected {"floor": NAME, "tables": [{"table": NAME, "port": PATH}, ...]}' % path)
     floor = spec.get("floor", "floor")
     _check_name(path, "floor", floor)
-    tables, seen = [], set()
+    tables, seen, ports = [], set(), {}
     for i, entry in enumerate(spec["tables"]):
         where = "%s: tables[%d]" % (path, i)
         if not isinstance(entry, dict) or not isinstance(entry.get("port"), str) or not entry["port"]:
@@ -29,6 +30,12 @@ def load_tables(path):
         if name in seen or name == "status":
             raise TablesError("%s: table name %r is used twice or reserved" % (where, name))
         seen.add(name)
+        # Two links on one device would each read part of its frames, and publish them as their table's.
+        device = os.path.realpath(entry["port"])
+        if device in ports:
+            raise TablesError("%s: port %r is already the port of table %r"
+                              % (where, entry["port"], ports[device]))
+        ports[device] = name
         baud = entry.get("baud", 115200)
         if not isinstance(baud, int) or baud <= 0:
             raise TablesError("%s: baud must be a positive integer" % where)
@@ -39,11 +46,28 @@ def load_tables(path):
     return floor, tables
 
 
+def check_floor(name, where="--floor"):
+    """A floor name given on the command line, checked as a tables file's: the name, or TablesError."""
+    _check_name(where, "floor", name)
+    return name
+
+
 def _check_name(where, what, name):
     if not isinstance(name, str) or not name or any(c in name for c in _NOT_IN_A_NAME) or not name.isprintable():
         raise TablesError("%s: %s name %r must be a non-empty string without / + #" % (where, what, name))
 
 
 def topic(floor, table, event):
-    event = "".join("_" if c in _NOT_IN_A_NAME else c for c in str(event or "report"))
+    """A report's topic, whatever its "event" (the board's; a bad one must not stop the gateway): a
+    string, each character outside printable ASCII or one of / + # as "_" (a lone surrogate from a JSON
+    escape cannot be UTF-8, a NUL breaks the broker's connection); "report" for none, anything but a
+    string, and "status", the gateway's own topic."""
+    if not isinstance(event, str) or not event or event == "status":
+        event = "report"
+    event = "".join("_" if c in _NOT_IN_A_NAME or not " " <= c <= "~" else c for c in event)
     return "casino/%s/%s/%s" % (floor, table, event)
+
+
+def status_topic(floor, table):
+    """The table's link status (retained), written by the gateway alone."""
+    return "casino/%s/%s/status" % (floor, table)
