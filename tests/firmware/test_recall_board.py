@@ -34,13 +34,19 @@ def test_console_recall_shows_the_last_rounds_and_refuses_a_bad_n_with_its_usage
         assert all(len(line) < 80 for line in typed(ctx, machine, "recall 100"))
 
 
+def _three_recalled(state):
+    """A Craps table booted on `state`, its throws played, then the host's RECALL 3 taken: (ctx, machine)."""
+    ctx, machine, _ = _boot(state, "craps")
+    _run(ctx)
+    _throws(ctx, machine)
+    machine.uarts[1].feed(fm.encode(0, 0, "RECALL", "3"))
+    _run(ctx, 5)
+    return ctx, machine
+
+
 def test_host_recall_frame_is_answered_one_report_a_round_and_a_reboot_keeps_the_rounds():
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state, "craps")
-        _run(ctx)
-        _throws(ctx, machine)
-        machine.uarts[1].feed(fm.encode(0, 0, "RECALL", "3"))
-        _run(ctx, 5)
+        ctx, machine = _three_recalled(state)
         answers = [r for r in _host(machine) if r["event"] == "recall"]
         assert [(a["index"], a["of"], a["asked"], a["game"]) for a in answers] == [(1, 3, 3, "craps"),
                                                                                    (2, 3, 3, "craps"),
@@ -117,11 +123,7 @@ def test_a_recall_answered_before_a_reset_is_not_answered_again_by_the_recovery(
     # the board's new boot); the replay made a second, unasked one after the recovery, of the rounds
     # last then (the 4th throw in it, not the 1st the host was given).
     with ScratchDir() as state:
-        ctx, machine, _ = _boot(state, "craps")
-        _run(ctx)
-        _throws(ctx, machine)
-        machine.uarts[1].feed(fm.encode(0, 0, "RECALL", "3"))
-        _run(ctx, 5)
+        ctx, machine = _three_recalled(state)
         assert [r["index"] for r in _host(machine) if r["event"] == "recall"] == [1, 2, 3]
         _ack_all(ctx, machine)
         ctx, machine, _ = _boot(state, "craps")                          # a reset, the same flash

@@ -198,15 +198,22 @@ def test_a_change_committed_before_a_reset_is_pending_after_it():
         assert not exists(state + "/settings.pending")
 
 
+def _point_4_and_max_odds_2(state, ref):
+    """Craps booted with a PIN on `state`, point 4, then max_odds 2,2,2 set and committed as `ref` at the
+    console: (ctx, machine, the dice's Sender, the commit's answer)."""
+    ctx, machine, _ = boot_with_pin(state, "craps")
+    dice = Sender("D")
+    machine.uarts[0].feed(dice("THROW", "2", "2") + b"\n")    # point 4
+    _run(ctx, 3)
+    login(ctx, machine)
+    typed(ctx, machine, "set max_odds 2,2,2")
+    return ctx, machine, dice, typed(ctx, machine, "commit " + ref)
+
+
 def test_craps_change_runs_at_the_next_shooter_and_the_point_and_counts_carry():
     with ScratchDir() as state:
-        ctx, machine, _ = boot_with_pin(state, "craps")
-        dice = Sender("D")
-        machine.uarts[0].feed(dice("THROW", "2", "2") + b"\n")    # point 4
-        _run(ctx, 3)
-        login(ctx, machine)
-        typed(ctx, machine, "set max_odds 2,2,2")
-        assert typed(ctx, machine, "commit ODDS-1")[0] == "committed (ref ODDS-1): max_odds 2,2,2; applied at " \
+        ctx, machine, dice, committed = _point_4_and_max_odds_2(state, "ODDS-1")
+        assert committed[0] == "committed (ref ODDS-1): max_odds 2,2,2; applied at " \
                                                           "the next new shooter"
         machine.uarts[0].feed(dice("THROW", "5", "6") + b"\n")    # 11: the shooter rolls on
         _run(ctx, 3)
@@ -364,13 +371,7 @@ def _cut_at(module, name, when=None):
 def _seven_out_under_a_pending_change(state):
     """Craps: point 4, a change committed (max_odds 2,2,2), then the seven-out: the next shooter's
     come-out is the boundary where it runs."""
-    ctx, machine, _ = boot_with_pin(state, "craps")
-    dice = Sender("D")
-    machine.uarts[0].feed(dice("THROW", "2", "2") + b"\n")    # point 4
-    _run(ctx, 3)
-    login(ctx, machine)
-    typed(ctx, machine, "set max_odds 2,2,2")
-    typed(ctx, machine, "commit ODDS-2")
+    ctx, machine, dice, _ = _point_4_and_max_odds_2(state, "ODDS-2")
     _run(ctx, 3)
     assert ctx.table.shooter == 1 and ctx.config["rules"].max_odds == (3, 4, 5)
     machine.uarts[0].feed(dice("THROW", "3", "4") + b"\n")    # seven-out: the dice pass on (art. 4)

@@ -131,6 +131,21 @@ def _throw(table, d1, d2):
     run_line(table, json.dumps({"dice": [d1, d2]}))
 
 
+def _host_recall(monkeypatch, capsys, line, n, step_s):
+    """`python -m tools.host /dev/ttyFAKE --recall n` on `line` (the board's side), its clock moving
+    step_s seconds at every look -> what it printed (its exit status must be 0)."""
+    clock = [0.0]
+
+    def tick():
+        clock[0] += step_s
+        return clock[0]
+
+    monkeypatch.setattr(host_mod, "_open", lambda port, baud: line)
+    monkeypatch.setattr(host_mod.time, "monotonic", tick)
+    assert host_mod.main(["/dev/ttyFAKE", "--recall", str(n)]) == 0
+    return capsys.readouterr()[0]
+
+
 def test_tools_host_recall_asks_again_until_the_answer_begins_and_exits_at_its_end(monkeypatch, capsys):
     def report(seq, fields):
         return fm.encode(1, seq, "REPORT", json.dumps(dict({"seq": seq - 1, "table": "T"}, **fields)))
@@ -138,16 +153,7 @@ def test_tools_host_recall_asks_again_until_the_answer_begins_and_exits_at_its_e
     answer = [report(2, {"event": "recall", "game": "craps", "asked": 2, "index": 1, "of": 2, "round": {"round": 1}}),
               report(3, {"event": "recall", "game": "craps", "asked": 2, "index": 2, "of": 2, "round": {"round": 2}})]
     line = _FakeSerial([fm.encode(1, 1, "OPEN", "-"), b"", b""] + answer + [b""] * 5)
-    clock = [0.0]
-
-    def tick():
-        clock[0] += 2.0
-        return clock[0]
-
-    monkeypatch.setattr(host_mod, "_open", lambda port, baud: line)
-    monkeypatch.setattr(host_mod.time, "monotonic", tick)
-    assert host_mod.main(["/dev/ttyFAKE", "--recall", "2"]) == 0
-    out, _ = capsys.readouterr()
+    out = _host_recall(monkeypatch, capsys, line, 2, 2.0)
     assert [json.loads(l)["index"] for l in out.splitlines()] == [1, 2]
     assert bytes(line.written).count(fm.encode(0, 0, "RECALL", "2")) >= 2        # asked again, then stopped
     assert line.closed
@@ -236,16 +242,7 @@ def test_tools_host_recall_asks_again_when_the_board_resets_mid_answer(monkeypat
     again = [recall(2, 3, 1), recall(2, 4, 2), recall(2, 5, 3)] + [b""] * 3
     asked = fm.encode(0, 0, "RECALL", "3")
     line = _BoardAfterAsking(first, again, asked)
-    clock = [0.0]
-
-    def tick():
-        clock[0] += 0.5
-        return clock[0]
-
-    monkeypatch.setattr(host_mod, "_open", lambda port, baud: line)
-    monkeypatch.setattr(host_mod.time, "monotonic", tick)
-    assert host_mod.main(["/dev/ttyFAKE", "--recall", "3"]) == 0
-    out, _ = capsys.readouterr()
+    out = _host_recall(monkeypatch, capsys, line, 3, 0.5)
     shown = [json.loads(l) for l in out.splitlines()]
     assert [r.get("index") for r in shown] == [1, 2, None, 1, 2, 3]
     assert bytes(line.written[line.mark:]).count(asked) == 1 and line.chunks == [b""] * 3   # exited at its end
