@@ -162,6 +162,8 @@ def _check_ports(name, mcu, ports, plan):
         if isinstance(spec, dict) and "usb" in spec:
             if role != "console" or len(spec) != 1 or spec["usb"] is not True:
                 _fail(name, where, "only the console may be {\"usb\": true}, with no other key")
+            for pin, signal in MCUS[mcu].get("usb_pins", ()):     # (the RP2040's USB has pins of its own)
+                plan.claim("%s (%s)" % (where, signal), pin)
             continue
         kind = _check_port(name, mcu, role, spec)
         sharer = None

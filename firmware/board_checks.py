@@ -25,8 +25,12 @@ MCUS = {
                              "rx": {0: (1, 13, 17, 29), 1: (5, 9, 21, 25)},
                              "sda": {0: (0, 4, 8, 12, 16, 20, 24, 28), 1: (2, 6, 10, 14, 18, 22, 26)},
                              "scl": {0: (1, 5, 9, 13, 17, 21, 25, 29), 1: (3, 7, 11, 15, 19, 23, 27)}}},
+    # ESP32-S3: GPIO 26-32 carry the SPI flash and PSRAM on its modules (ESP-IDF, "GPIO": "usually used
+    # for SPI flash"): a button there would fight the flash. GPIO 19 and 20 are the USB D- and D+ of
+    # the USB console ("usb_pins": taken by a {"usb": true} console).
     "esp32s3": {"gpio": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
                          26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48),
+                "reserved": ((26, 32, "the SPI flash and PSRAM"),), "usb_pins": ((19, "USB D-"), (20, "USB D+")),
                 "uart": (0, 1, 2), "i2c": (0, 1), "wdt_max_ms": 60000},
     "hostsim": {"gpio": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
                          25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
@@ -97,6 +101,10 @@ class PinPlan:
         if not whole(pin) or pin not in gpio:
             fail(self.name, where, "pin %s does not exist on %s (GPIO %d-%d)"
                   % (shown(pin), self.mcu, gpio[0], gpio[-1]))
+        for first, last, what in MCUS[self.mcu].get("reserved", ()):
+            if first <= pin <= last:
+                fail(self.name, where, "pin %d carries %s on %s (GPIO %d-%d): not free for the table"
+                     % (pin, what, self.mcu, first, last))
         functions = MCUS[self.mcu].get("functions")
         if function is not None and functions is not None and pin not in functions[function][unit]:
             fail(self.name, where, "pin %d cannot be %s of unit %d on %s (pins %s)"

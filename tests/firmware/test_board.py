@@ -108,6 +108,28 @@ def test_pin_the_board_lacks_rejected():
     raises_match(SettingsError, "does not exist on esp32s3", board.validate, "esp32s3", d)
 
 
+def test_esp32s3_flash_pins_and_the_usb_consoles_pins_are_refused():
+    # GPIO 26-32 carry an ESP32-S3 module's SPI flash and PSRAM, 19 and 20 the USB console's D- and D+:
+    # a button there booted, and on the board fought the flash or the console.
+    for pin in (26, 29, 32):
+        d = _data("esp32s3")
+        d["buttons"]["deal"] = pin
+        raises_match(SettingsError, "buttons.deal: pin %d carries the SPI flash and PSRAM on esp32s3 (GPIO 26-32)"
+                     % pin, board.validate, "esp32s3", d)
+    for pin, signal in ((19, "USB D-"), (20, "USB D+")):
+        d = _data("esp32s3")
+        d["buttons"]["deal"] = pin
+        raises_match(SettingsError, "buttons.deal: pin %d is already used by ports.console (%s)" % (pin, signal),
+                     board.validate, "esp32s3", d)
+    d = _data("esp32s3")
+    d["ports"]["console"] = {"uart": 0, "tx": 1, "rx": 2, "baudrate": 115200}
+    d["buttons"]["deal"] = 19                        # a console on a UART leaves the USB pins free
+    assert board.validate("esp32s3", d).buttons[1] == ("deal", 19)
+    d = _data("esp32s3")
+    d["buttons"]["deal"] = 33                        # past the flash: free (module without octal PSRAM)
+    board.validate("esp32s3", d)
+
+
 def test_pin_used_twice_rejected():
     d = _data()
     d["buttons"]["void"] = 16          # the NeoPixel data pin
