@@ -6,7 +6,7 @@ Every input line gets exactly one output line, in order, and the judge goes on
 with the next line whatever the last one held. The "game" field picks the engine.
 
 - A bad request (not UTF-8, blank, not JSON, nested too deeply, not an object,
-  unknown game, missing or wrong field, an input the rules refuse) is answered
+  unknown game, missing, unknown or wrong field, an input the rules refuse) is answered
   {"error": "..."}: the handlers raise GameError for these.
 - Any other exception from an engine is a fault of the judge or the engine, not
   of the request: {"error": "internal error: TypeName: message"}.

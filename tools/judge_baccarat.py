@@ -26,6 +26,7 @@ from firmware.games.baccarat import settings as baccarat_settings
 
 _WINNERS = {"player": baccarat.PLAYER, "banker": baccarat.BANKER, "tie": baccarat.TIE}
 _ROUND_KEYS = ("game", "method", "commission", "cards", "bets", "tie_option")
+_ROADS_KEYS = ("game", "results")
 
 
 def _require(request, key):
@@ -34,10 +35,15 @@ def _require(request, key):
     return request[key]
 
 
-def judge_round(request):
+def _known_fields(request, keys):
+    # A field the request type does not take is a mistake (a typo, a field of another game), never ignored.
     for key in request:
-        if key not in _ROUND_KEYS:
-            raise GameError("unknown field %r: expected %s" % (key, ", ".join(_ROUND_KEYS)))
+        if key not in keys:
+            raise GameError("unknown field %r: expected %s" % (key, ", ".join(keys)))
+
+
+def judge_round(request):
+    _known_fields(request, _ROUND_KEYS)
     settings = baccarat_settings.round_settings(_require(request, "method"), _require(request, "commission"),
                                        request.get("tie_option", "returned"))
     dealt = cards.parse_many(_require(request, "cards"))
@@ -95,6 +101,7 @@ def _mark(m):
 
 
 def judge_roads(request):
+    _known_fields(request, _ROADS_KEYS)
     results = _require(request, "results")
     if not isinstance(results, list):
         raise GameError("results must be a list")

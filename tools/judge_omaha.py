@@ -16,6 +16,13 @@ _ROUND_FIELDS = ("game", "structure", "small_blind", "big_blind", "button", "sta
                  "rake", "odd_chip", "seats", "heads_up")
 
 
+def _known_fields(request, fields):
+    # A field the request type does not take is a mistake (a typo, a field of another game), never ignored.
+    unknown = sorted(set(request) - set(fields))
+    if unknown:
+        raise GameError("unknown field %r: expected %s" % (unknown[0], ", ".join(fields[1:])))
+
+
 def _cards(request, field, count):
     codes = request[field]
     if not isinstance(codes, list) or len(codes) != count:
@@ -25,6 +32,7 @@ def _cards(request, field, count):
 
 def judge_hand5(request):
     """{"cards": [5 codes]} -> {"category": name, "value": 1..7462}."""
+    _known_fields(request, ("game", "cards"))
     hand = poker_eval.check_hand(_cards(request, "cards", 5))
     value = poker_eval.evaluate(hand)
     return {"category": poker_eval.category_name(value), "value": poker_eval.strength(value)}
@@ -32,6 +40,7 @@ def judge_hand5(request):
 
 def judge_omaha_hand(request):
     """{"hole": [4], "board": [5]} -> {"best": [5 codes], "category": name, "value": 1..7462}."""
+    _known_fields(request, ("game", "hole", "board"))
     hole = _cards(request, "hole", 4)
     board = _cards(request, "board", 5)
     value, five = best_hand(hole, board)
@@ -80,9 +89,7 @@ def _settings(request, stacks):
 
 def judge_round(request):
     """A whole hand -> hole, board, pots, rake, final stacks; an illegal action -> {"error", "at"}."""
-    unknown = sorted(set(request) - set(_ROUND_FIELDS))
-    if unknown:
-        raise GameError("unknown field %r: expected %s" % (unknown[0], ", ".join(_ROUND_FIELDS[1:])))
+    _known_fields(request, _ROUND_FIELDS)
     raw_stacks = request["stacks"]
     if not isinstance(raw_stacks, dict) or not raw_stacks:
         raise GameError('stacks must be an object {"seat": chips, ...}')

@@ -276,6 +276,8 @@ def monte_carlo(method, commission, decks, rounds, seed, exact_figs, through_sho
 def run(args):
     if args.monte_carlo < 0:
         raise ValueError("--monte-carlo must be >= 0")
+    if args.mc_shoe and not args.monte_carlo:
+        raise ValueError("--mc-shoe deals the Monte-Carlo check's rounds: give --monte-carlo N too")
     commission = args.commission.upper() if isinstance(args.commission, str) else args.commission
     try:
         dist, figs, elapsed = exact(args.method, commission, args.decks)

@@ -139,6 +139,16 @@ def _hand(table, value, options):
     table.take_in(HOST_PORT)
 
 
+def _roads(table, value, options):
+    """{"roads": true}: the host asks for the roads (a Baccarat table answers with a `roads` report), in a
+    REQUEST frame on the report port through the host client (docs/protocol.md, "Host reports")."""
+    if value is not True:
+        raise InputError("roads must be true")
+    _port(table, HOST_PORT, "roads")
+    table.io.send(HOST_PORT, table.client.request(b"roads"))
+    table.take_in(HOST_PORT)
+
+
 def _shoe_on(table):
     """The shoe is on before the hand it deals starts: its power-up HELLO is taken in first (a HELLO
     during the hand would be the table's shoe_restarted alarm, docs/protocol.md)."""
@@ -233,6 +243,7 @@ KINDS = {
     "dice": (_dice, {"flags": (check_flags, []), "cocked": (check_cocked, [])}),
     "button": (_button, {"long": (check_boolean, False)}),
     "hand": (_hand, {}),
+    "roads": (_roads, {}),
     "action": (_action, {}),
     "keys": (_keys, {}),
     "raw": (_raw, {}),

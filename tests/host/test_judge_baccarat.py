@@ -98,3 +98,14 @@ def test_tie_option_standing_reported():
     assert out[0]["net"] == {"player": 0, "banker": 0, "tie": 140} and "standing" not in out[0]
     assert out[1]["standing"] == {"player": 100, "banker": 50}
     assert "tie_option" in out[2]["error"]
+
+
+def test_unknown_fields_are_refused_in_round_and_roads_requests():
+    # A roads request took any other field silently (a round request never did): a lab's
+    # {"results": [...], "decks": 8} or a misspelt field must not pass as if it had been read.
+    roads = {"game": "baccarat_roads", "results": ["banker"]}
+    out = judge([dict(roads, decks=8), dict(roads, player_pair=True), dict(ROUND, result="player"), roads])
+    assert out[0] == {"error": "unknown field 'decks': expected game, results"}
+    assert out[1] == {"error": "unknown field 'player_pair': expected game, results"}
+    assert out[2] == {"error": "unknown field 'result': expected game, method, commission, cards, bets, tie_option"}
+    assert out[3]["big_road"] == [[{"winner": "banker", "ties": 0}]]

@@ -128,3 +128,16 @@ def test_bad_lines_are_answered_and_the_judge_goes_on():
     assert out[6]["error"] == "missing field 'stacks'"
     assert "twice" in out[7]["error"]
     assert out[8] == {"category": "four_of_a_kind", "value": 7297}
+
+
+def test_unknown_fields_are_refused_in_every_omaha_request():
+    # hand5 and omaha_hand took any other field silently (omaha_round never did): a misspelt or
+    # misplaced field must not pass as if it had been read.
+    hand5 = {"game": "hand5", "cards": ["As", "Ks", "Qs", "Js", "Ts"]}
+    hand = {"game": "omaha_hand", "hole": ["As", "Ks", "Qs", "Js"], "board": ["2c", "3d", "4h", "5s", "9c"]}
+    out = judge(dict(hand5, board=["2c"]), dict(hand, hole_cards=[]), dict(ROUND, odd_chips="button"), hand5, hand)
+    assert out[0] == {"error": "unknown field 'board': expected cards"}
+    assert out[1] == {"error": "unknown field 'hole_cards': expected hole, board"}
+    assert list(out[2]) == ["error"] and out[2]["error"].startswith("unknown field 'odd_chips': expected structure")
+    assert out[3] == {"category": "straight_flush", "value": 7462}
+    assert out[4]["category"] == "high_card"

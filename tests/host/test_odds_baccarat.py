@@ -167,3 +167,17 @@ def test_cli_text_json_and_errors():
     for bad in (["--method", "3"], ["--decks", "13"], ["--commission", "C"], ["--monte-carlo", "-1"]):
         proc = odds(*bad)
         assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.startswith("odds:")
+
+
+def test_mc_shoe_without_monte_carlo_is_refused():
+    # --mc-shoe alone printed the exact figures only, as if whole shoes had been dealt and agreed.
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    ob.add_arguments(parser)
+    try:
+        ob.run(parser.parse_args(["--mc-shoe"]))
+    except ValueError as exc:
+        assert str(exc) == "--mc-shoe deals the Monte-Carlo check's rounds: give --monte-carlo N too"
+    else:
+        raise AssertionError("--mc-shoe without --monte-carlo was accepted")

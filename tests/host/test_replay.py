@@ -285,6 +285,7 @@ BAD_LINES = [
     ('{"card": 14}', "card must be a string"),
     ('{"shoe": "old"}', "unknown shoe report 'old'"),
     ('{"cut_card": false}', "cut_card must be true"),
+    ('{"roads": "please"}', "roads must be true"),
     ('{"shoe_fault": -1}', "shoe_fault must be 0 or more"),
     ('{"bets": [3]}', "bets must be an object of seats"),
     ('{"bets": {"three": {"banker": 100}}}', "seat 'three'"),
@@ -669,3 +670,17 @@ def test_a_reset_mid_run_is_a_new_boot_counter_and_each_report_arrives_once(tmp_
         seqs = [r["seq"] for r in reports[first:end]]
         assert seqs == list(range(1, len(seqs) + 1))            # once each, in order, within each boot
     assert holder["table"].client.duplicates >= 0 and holder["table"].caught_up()
+
+
+def test_a_roads_line_is_the_hosts_request_and_the_table_answers_with_its_roads(tmp_path):
+    # The host's roads request had no input line: a script had to carry the REQUEST frame as raw hex.
+    burn = [{"card": c} for c in ("4h", "5h", "6h", "7h", "8h", "9h", "4s", "5s")]
+    tie = [{"card": c} for c in ("2c", "3c", "3d", "2d", "Tc", "Td")]          # 5 v 5, both draw a ten: tie
+    player = [{"card": c} for c in ("9c", "Kc", "Kd", "Kh")]                    # a natural 9 v 0, banker pair
+    status, reports, err = _main(tmp_path, {"roads": True}, {"shoe": "new"}, *burn, {"bets": {}}, *tie,
+                                 {"roads": True}, {"bets": {}}, *player, {"roads": True})
+    assert status == 0, err
+    roads = [r for r in reports if r["event"] == "roads"]
+    assert [r["bead_plate"] for r in roads] == [[], ["T"], ["T", "Pb"]]
+    assert [r["big_road"] for r in roads] == [[], [], [["P1"]]]
+    assert reports[-1]["event"] == "roads"                 # answered before the replay ended

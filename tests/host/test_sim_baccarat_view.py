@@ -266,3 +266,27 @@ def test_snapshot_of_the_scoreboard_the_firmware_drew():
         assert proc.returncode == 0, proc.stderr
         width, height, rows = _png(target)
     assert (width, height) == (512, 256) and _lit(rows) > 2000
+
+
+
+@pytest.mark.parametrize("rounds", [1, 7])
+def test_headless_snapshot_shows_the_roads_of_every_round_played(tmp_path, rounds):
+    # The headless run stops at the last result's report, and the firmware draws its displays at most
+    # every DISPLAY_MS: the snapshot was written before that pass (after 1 round it showed "#0", an
+    # empty scoreboard, beside a summary of 1 round played).
+    from hostsim.autoplay import Run, play_and_summarise
+    from hostsim.framebuf import MONO_VLSB, FrameBuffer
+
+    run = Run(_board(), os.path.join(REPO, "boards", "tables", "sim-baccarat.json"), str(tmp_path), seed=3)
+    glass = find_oled(run.table.hw)
+    target = tmp_path / "roads.png"
+    out = io.StringIO()
+    assert play_and_summarise(run, rounds, str(target), out, io.StringIO(), lambda summary: False) == 0
+    roads = run.table.ctx.table.roads
+    assert roads.bead_count() == json.loads(out.getvalue())["rounds"] == rounds
+    canvas = FrameBuffer(bytearray(128 * 64 // 8), 128, 64, MONO_VLSB)
+    Scoreboard(canvas, 128, 64).draw_all(roads)              # every round played, drawn whole
+    expected = [[canvas.pixel(x, y) for x in range(128)] for y in range(64)]
+    assert glass.pixels() == expected
+    _width, _height, rows = _png(target)
+    assert [[1 if row[12 * x] else 0 for x in range(128)] for row in rows[::4]] == expected
