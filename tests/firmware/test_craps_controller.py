@@ -136,6 +136,22 @@ def test_come_bet_travels_to_its_point_and_its_odds_follow_it():
     assert strip(rig.last("throw"))["nets"] == {"1": {"come": 10, "come_odds_9": 15}}
 
 
+def test_a_come_point_stays_blue_with_odds_behind_its_come_bet():
+    # Odds (Come and Don't Come, art. 5(2)(5), (6)) light the come point's box, where only a come bet that
+    # travelled there lets them stand: the box stays the come point's BLUE, whatever order the bets are in.
+    rig = Rig()
+    rig.bets({1: {"pass": 10}})
+    rig.throw(1, 3)                                     # point 4
+    rig.bets({1: {"come": 10}, 2: {"dont_come": 10}})
+    rig.throw(3, 3)                                     # both travel to 6
+    rig.throw(4, 5)                                     # a 9 with nothing on it: the 6 stands
+    rig.bets({1: {"come_odds_6": 10, "come": 10}, 2: {"dont_come_odds_6": 30}})
+    assert strip(rig.last("bets"))["refused"] == 0
+    assert rig.colour("point_6") == pixels.BLUE and rig.colour("point_4") == pixels.GOLD
+    rig.throw(5, 4)                                     # the new come bet travels to 9; the 6 stands
+    assert rig.colour("point_6") == pixels.BLUE and rig.colour("point_9") == pixels.BLUE
+
+
 def test_a_dice_reader_fault_holds_the_table_and_no_throw_is_decided():
     rig = Rig()
     rig.bets({1: {"pass": 10, "field": 5}})
