@@ -1,6 +1,7 @@
 # The Craps table controller: puck, throws through the engine, bets, shooter, alarms (arts. 2-6).
 from firmware import faults
 from firmware.drivers import pixels
+from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED
 from firmware.games.craps import codes
 from firmware.games.craps import screens
 from firmware.games.craps.zones import ZONES
@@ -81,6 +82,35 @@ def test_art4_1_dealer_new_shooter_is_a_long_press_of_deal():
     rig.press("deal", long=True)
     assert strip(rig.last("shooter")) == {"event": "shooter", "shooter": 2, "why": "stopped"}
     assert rig.table.engine.bets and rig.table.state == codes.COME_OUT
+
+
+def test_art4_new_shooter_held_through_a_seven_out_changes_the_shooter_once():
+    # The dealer holds NEW SHOOTER (art. 4(1)) as the shooter throws a seven-out (art. 4(2)): the dice
+    # passed on with the throw, so the long press that follows names no second shooter change.
+    rig = Rig()
+    rig.bets({1: {"pass": 10}})
+    rig.throw(2, 2)
+    deal = rig.buttons["deal"]
+    rig.event(BUTTON, deal, BUTTON_PRESSED)
+    rig.throw(3, 4)                                     # seven-out: shooter 2
+    rig.event(BUTTON, deal, BUTTON_LONG)
+    rig.event(BUTTON, deal, BUTTON_RELEASED)
+    assert [strip(r) for r in rig.reports("shooter")] == [{"event": "shooter", "shooter": 2, "why": "seven_out"}]
+    assert rig.table.shooter == 2
+    rig.press("deal", long=True)                        # a press of its own: shooter 2 stops
+    assert strip(rig.last("shooter")) == {"event": "shooter", "shooter": 3, "why": "stopped"}
+
+
+def test_art4_new_shooter_during_an_alarm_is_not_taken():
+    rig = Rig()
+    rig.bets({1: {"pass": 10}})
+    rig.throw(2, 2)
+    rig.fault(faults.DICE_SENSOR)
+    rig.press("deal", long=True)
+    assert rig.last("shooter") is None and rig.table.state == FAULTED
+    rig.press("confirm")
+    rig.press("deal", long=True)
+    assert strip(rig.last("shooter")) == {"event": "shooter", "shooter": 2, "why": "stopped"}
 
 
 def test_art3_no_rolls_decide_nothing_and_say_why():
