@@ -182,6 +182,20 @@ def test_a_come_point_stays_blue_with_odds_behind_its_come_bet():
     assert rig.colour("point_6") == pixels.BLUE and rig.colour("point_9") == pixels.BLUE
 
 
+def test_a_reading_adding_to_a_hard_way_or_odds_is_held_to_the_table_maximum_in_all():
+    rig = Rig(maximum=100)
+    rig.bets({1: {"pass": 100}})
+    rig.throw(3, 3)                                     # point 6
+    rig.bets({1: {"hard_8": 100, "pass_odds": 100}, 2: {"big_number_6": 60}})
+    rig.throw(4, 5)
+    rig.bets({1: {"hard_8": 100, "pass_odds": 100}, 2: {"big_number_6": 60, "hard_4": 100}})
+    assert [(r["seat"], r["zone"]) for r in rig.reports("bet_refused")] == [
+        ("1", "pass_odds"), ("1", "hard_8"), ("2", "big_number_6")]
+    assert strip(rig.last("bets"))["placed"] == {"2": {"hard_4": 100}}
+    rig.throw(4, 4)                                     # the hard 8: 100 at 9:1, not 200
+    assert strip(rig.last("throw"))["nets"] == {"1": {"hard_8": 900}}
+
+
 def test_a_dice_reader_fault_holds_the_table_and_no_throw_is_decided():
     rig = Rig()
     rig.bets({1: {"pass": 10, "field": 5}})
