@@ -501,6 +501,20 @@ def test_the_result_displays_last_throws_line_is_made_once_for_the_totals_it_sho
     assert screens.result_lines(Rig().table, CONFIG, [])[1] == ""
 
 
+def test_the_result_displays_last_throws_are_whole_totals_that_fit_the_lcd():
+    # Six totals of two digits make 22 columns: the 20-column LCD cut the oldest short, an 11 read "1".
+    rig = Rig()
+    for d in ((5, 6), (4, 6), (6, 6), (5, 6), (4, 6), (2, 2)):
+        rig.throw(*d)
+    line = screens.result_lines(rig.table, CONFIG, [])[1]
+    assert line == "LAST 4 10 11 12 10" and len(line) <= 20
+    rig.throw(1, 1)                                     # six totals fit again while the line has room
+    assert screens.result_lines(rig.table, CONFIG, [])[1] == "LAST 2 4 10 11 12 10"
+    for _ in range(6):
+        rig.throw(6, 6)
+    assert screens.result_lines(rig.table, CONFIG, [])[1] == "LAST 12 12 12 12 12"
+
+
 def test_the_dealer_displays_shooter_and_throw_lines_are_made_once_for_what_they_show():
     # Issue 14: every redraw (a reading's CLOSE among them) formatted the shooter's line and the last
     # throw's again: each is now kept with the values it shows, made anew when they change, for any table.
