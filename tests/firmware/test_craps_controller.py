@@ -515,6 +515,16 @@ def test_the_result_displays_last_throws_are_whole_totals_that_fit_the_lcd():
     assert screens.result_lines(rig.table, CONFIG, [])[1] == "LAST 12 12 12 12 12"
 
 
+def test_the_dealer_displays_shooter_line_keeps_the_roll_count_whole():
+    rig = Rig()
+    rig.throw(3, 3)
+    rig.table.shooter = 1000
+    rig.table.shooter_rolls = 100
+    assert screens.dealer_lines(rig.table, CONFIG, [])[0] == "SHOOTER 1000 R100"
+    rig.table.shooter_rolls = 99
+    assert screens.dealer_lines(rig.table, CONFIG, [])[0] == "SHOOTER 1000 ROLL 99"
+
+
 def test_the_dealer_displays_shooter_and_throw_lines_are_made_once_for_what_they_show():
     # Issue 14: every redraw (a reading's CLOSE among them) formatted the shooter's line and the last
     # throw's again: each is now kept with the values it shows, made anew when they change, for any table.

@@ -66,7 +66,10 @@ def _shooter_text(table):
     rolls = table.shooter_rolls
     line = _SHOOTER_LINE
     if shooter != line.a or rolls != line.b:
-        line.text = "SHOOTER %d ROLL %d" % (shooter, rolls)
+        text = "SHOOTER %d ROLL %d" % (shooter, rolls)
+        if len(text) > core_screens.LCD_COLUMNS:         # a long day's shooter count: the roll's digits
+            text = "SHOOTER %d R%d" % (shooter, rolls)   # were cut ("ROLL 10" for 100)
+        line.text = text
         line.a = shooter
         line.b = rolls
     return line.text
