@@ -7,14 +7,14 @@ STATE_TEXT = ("LAMP TEST", "READY", "FAULT", "LAMP CHECK")   # by table state
 
 
 _BUTTON_TEXT = ("UP", "DOWN", "HELD")     # by BUTTON's b: released, pressed, long press
-_LCD_COLUMNS = 20
+LCD_COLUMNS = 20          # the displays' width the screens are written for (the games' too)
 
 
 def fault_title(code):
     """"FAULT NAME" for a dealer display; the name alone where both would not fit the 20-column LCD."""
     name = faults.name(code).upper()
     text = "FAULT " + name
-    return text if len(text) <= _LCD_COLUMNS else name[:_LCD_COLUMNS]
+    return text if len(text) <= LCD_COLUMNS else name[:LCD_COLUMNS]
 
 
 def _last_input(table, button_names):

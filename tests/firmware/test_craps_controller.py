@@ -1,6 +1,7 @@
 # The Craps table controller: puck, throws through the engine, bets, shooter, alarms (arts. 2-6).
 from firmware import faults
 from firmware.drivers import pixels
+from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED
 from firmware.games.craps import codes
 from firmware.games.craps import screens
 from firmware.games.craps.zones import ZONES
@@ -83,6 +84,35 @@ def test_art4_1_dealer_new_shooter_is_a_long_press_of_deal():
     assert rig.table.engine.bets and rig.table.state == codes.COME_OUT
 
 
+def test_art4_new_shooter_held_through_a_seven_out_changes_the_shooter_once():
+    # The dealer holds NEW SHOOTER (art. 4(1)) as the shooter throws a seven-out (art. 4(2)): the dice
+    # passed on with the throw, so the long press that follows names no second shooter change.
+    rig = Rig()
+    rig.bets({1: {"pass": 10}})
+    rig.throw(2, 2)
+    deal = rig.buttons["deal"]
+    rig.event(BUTTON, deal, BUTTON_PRESSED)
+    rig.throw(3, 4)                                     # seven-out: shooter 2
+    rig.event(BUTTON, deal, BUTTON_LONG)
+    rig.event(BUTTON, deal, BUTTON_RELEASED)
+    assert [strip(r) for r in rig.reports("shooter")] == [{"event": "shooter", "shooter": 2, "why": "seven_out"}]
+    assert rig.table.shooter == 2
+    rig.press("deal", long=True)                        # a press of its own: shooter 2 stops
+    assert strip(rig.last("shooter")) == {"event": "shooter", "shooter": 3, "why": "stopped"}
+
+
+def test_art4_new_shooter_during_an_alarm_is_not_taken():
+    rig = Rig()
+    rig.bets({1: {"pass": 10}})
+    rig.throw(2, 2)
+    rig.fault(faults.DICE_SENSOR)
+    rig.press("deal", long=True)
+    assert rig.last("shooter") is None and rig.table.state == FAULTED
+    rig.press("confirm")
+    rig.press("deal", long=True)
+    assert strip(rig.last("shooter")) == {"event": "shooter", "shooter": 2, "why": "stopped"}
+
+
 def test_art3_no_rolls_decide_nothing_and_say_why():
     for flags, word in ((("off_table",), "off_table"), (("short",), "short"), (("not_rolled",), "not_rolled"),
                         (("invalid",), "invalid")):
@@ -134,6 +164,36 @@ def test_come_bet_travels_to_its_point_and_its_odds_follow_it():
     assert [r["zone"] for r in rig.reports("bet_refused")] == ["come_odds_5"]
     rig.throw(3, 6)                                     # 9 again: come 1:1, odds 3:2 (art. 6(2))
     assert strip(rig.last("throw"))["nets"] == {"1": {"come": 10, "come_odds_9": 15}}
+
+
+def test_a_come_point_stays_blue_with_odds_behind_its_come_bet():
+    # Odds (Come and Don't Come, art. 5(2)(5), (6)) light the come point's box, where only a come bet that
+    # travelled there lets them stand: the box stays the come point's BLUE, whatever order the bets are in.
+    rig = Rig()
+    rig.bets({1: {"pass": 10}})
+    rig.throw(1, 3)                                     # point 4
+    rig.bets({1: {"come": 10}, 2: {"dont_come": 10}})
+    rig.throw(3, 3)                                     # both travel to 6
+    rig.throw(4, 5)                                     # a 9 with nothing on it: the 6 stands
+    rig.bets({1: {"come_odds_6": 10, "come": 10}, 2: {"dont_come_odds_6": 30}})
+    assert strip(rig.last("bets"))["refused"] == 0
+    assert rig.colour("point_6") == pixels.BLUE and rig.colour("point_4") == pixels.GOLD
+    rig.throw(5, 4)                                     # the new come bet travels to 9; the 6 stands
+    assert rig.colour("point_6") == pixels.BLUE and rig.colour("point_9") == pixels.BLUE
+
+
+def test_a_reading_adding_to_a_hard_way_or_odds_is_held_to_the_table_maximum_in_all():
+    rig = Rig(maximum=100)
+    rig.bets({1: {"pass": 100}})
+    rig.throw(3, 3)                                     # point 6
+    rig.bets({1: {"hard_8": 100, "pass_odds": 100}, 2: {"big_number_6": 60}})
+    rig.throw(4, 5)
+    rig.bets({1: {"hard_8": 100, "pass_odds": 100}, 2: {"big_number_6": 60, "hard_4": 100}})
+    assert [(r["seat"], r["zone"]) for r in rig.reports("bet_refused")] == [
+        ("1", "pass_odds"), ("1", "hard_8"), ("2", "big_number_6")]
+    assert strip(rig.last("bets"))["placed"] == {"2": {"hard_4": 100}}
+    rig.throw(4, 4)                                     # the hard 8: 100 at 9:1, not 200
+    assert strip(rig.last("throw"))["nets"] == {"1": {"hard_8": 900}}
 
 
 def test_a_dice_reader_fault_holds_the_table_and_no_throw_is_decided():
@@ -439,6 +499,30 @@ def test_the_result_displays_last_throws_line_is_made_once_for_the_totals_it_sho
     assert screens.result_lines(other.table, CONFIG, [])[1] == "LAST 11"
     assert screens.result_lines(fresh.table, CONFIG, [])[1] == "LAST 3 6 8 6"
     assert screens.result_lines(Rig().table, CONFIG, [])[1] == ""
+
+
+def test_the_result_displays_last_throws_are_whole_totals_that_fit_the_lcd():
+    # Six totals of two digits make 22 columns: the 20-column LCD cut the oldest short, an 11 read "1".
+    rig = Rig()
+    for d in ((5, 6), (4, 6), (6, 6), (5, 6), (4, 6), (2, 2)):
+        rig.throw(*d)
+    line = screens.result_lines(rig.table, CONFIG, [])[1]
+    assert line == "LAST 4 10 11 12 10" and len(line) <= 20
+    rig.throw(1, 1)                                     # six totals fit again while the line has room
+    assert screens.result_lines(rig.table, CONFIG, [])[1] == "LAST 2 4 10 11 12 10"
+    for _ in range(6):
+        rig.throw(6, 6)
+    assert screens.result_lines(rig.table, CONFIG, [])[1] == "LAST 12 12 12 12 12"
+
+
+def test_the_dealer_displays_shooter_line_keeps_the_roll_count_whole():
+    rig = Rig()
+    rig.throw(3, 3)
+    rig.table.shooter = 1000
+    rig.table.shooter_rolls = 100
+    assert screens.dealer_lines(rig.table, CONFIG, [])[0] == "SHOOTER 1000 R100"
+    rig.table.shooter_rolls = 99
+    assert screens.dealer_lines(rig.table, CONFIG, [])[0] == "SHOOTER 1000 ROLL 99"
 
 
 def test_the_dealer_displays_shooter_and_throw_lines_are_made_once_for_what_they_show():

@@ -132,6 +132,29 @@ def test_table_maximum_and_open_bet_limit():
     assert "maximum of 2 open bets" in refused(t, "field", 5)
 
 
+def test_table_maximum_bounds_a_seats_spot_not_each_addition():
+    # Chips added after a roll to a hard way, a big number or odds are a bet of their own on the same
+    # spot: the table maximum bounds what the seat has there in all (it was checked per addition, so
+    # a hard 8 of 100 at a 100 maximum took 100 more each roll). Other seats and numbers are their own.
+    t = table(maximum=100)
+    line = place(t, "pass", 100)
+    t.roll(D[6])                                        # point 6: odds up to 5x the line bet (500)
+    place(t, "hard", 100, 8)
+    place(t, "big_number", 60, 8)
+    place(t, "pass_odds", 100, on=line)
+    t.roll(D[9])                                        # nothing of these decided
+    assert "200 in all" in refused(t, "hard", 100, 8) and "maximum 100" in refused(t, "hard", 5, 8)
+    assert "120 in all" in refused(t, "big_number", 60, 8)
+    assert "105 in all" in refused(t, "pass_odds", 5, on=line)
+    place(t, "big_number", 30, 8)                       # 90 in all
+    place(t, "hard", 100, 6)
+    place(t, "hard", 100, 8, seat=1)
+    assert [b[4] for b in t.open_bets()] == [100, 100, 60, 100, 30, 100, 100]
+    u = table(maximum=0)                                # no maximum: the spot grows as the player adds
+    place(u, "hard", 5000, 8)
+    place(u, "hard", 5000, 8)
+
+
 def test_puck_cycle_art_5_2_1():
     t = table()
     assert t.come_out() and t.phase() == "come_out"

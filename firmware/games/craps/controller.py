@@ -17,7 +17,8 @@ from array import array
 
 from firmware import faults, throws
 from firmware.errors import IntegrityError
-from firmware.events import BETS, BETS_FAULT, BUTTON, BUTTON_LONG, DICE_READER_HELLO, FAULT, THROW, TICK
+from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, DICE_READER_HELLO, FAULT, THROW,
+                             TICK)
 from firmware.games.craps import rules
 from firmware.games.craps.alarms import Alarms
 from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BETS_FAULT, OUT_PUCK, OUT_READER, OUT_SHOOTER,
@@ -60,6 +61,7 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
         self.shooter = 1             # the shooter's number since the table opened
         self.shooter_rolls = 0       # valid rolls of the shooter
         self.new_shooter = False     # the dice passed on with the last throw or button
+        self.deal_pressed_at = 0     # the shooter when the deal button went down (0: not seen down)
         self._zone_lights = {}       # zone name -> light index (lights.CrapsLights)
         self._bet_lights = {}        # a bet's kind and number -> (light index, colour)
         self._frame = None           # a render's colour for each light (lights.CrapsLights), made once,
@@ -202,6 +204,10 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
     def _stop_shooter(self, a, b):
         """The dealer's NEW SHOOTER (art. 4(1): the shooter stops); the puck and bets stay."""
         self._emit(OUT_BUTTON, a, b)
+        if self.deal_pressed_at and self.deal_pressed_at != self.shooter:
+            # The dice passed on (a seven-out) while the button was held for the shooter who threw:
+            # that shooter has stopped already; a second change would skip the next one unseen.
+            return STAY
         self.engine.shooter_stops()
         self._next_shooter(SHOOTER_STOPPED)
         self.display_dirty = True
@@ -209,6 +215,9 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
 
     # -- events every game state takes the same way ----------------------------------------------
     def _anywhere(self, kind, a, b):
+        if kind == BUTTON and a == self.shooter_button and b == BUTTON_PRESSED:
+            self.deal_pressed_at = self.shooter          # (reported by the core: False)
+            return False
         if kind == BETS:
             self._bets(a)
             return True

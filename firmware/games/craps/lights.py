@@ -35,8 +35,10 @@ class CrapsLights:
         key = kind * 16 + number                          # number: 0..12
         entry = self._bet_lights.get(key)
         if entry is None:
-            if (kind == B.COME or kind == B.DONT_COME) and number:
-                colour = pixels.BLUE                      # a come point where a come bet travelled
+            if ((kind == B.COME or kind == B.DONT_COME) and number) or kind == B.COME_ODDS or kind == B.DONT_COME_ODDS:
+                # A come point where a come bet travelled; odds stand only behind one there, and share
+                # its box: lit WHITE they turned the come point white (the bet after it won the light).
+                colour = pixels.BLUE
             else:
                 colour = pixels.WHITE
             entry = self._bet_lights[key] = (self.lights.index(B.zone_name(kind, number)), colour)

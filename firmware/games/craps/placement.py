@@ -39,15 +39,18 @@ _FIELD = const(15)            # bets.FIELD, a const of this module: no lookup a 
 # place_reading's stake units by zone (_reading_units): a unit > 0 once learnt, 0 before; these below 0
 _STOP = const(-1)             # odds: the caller finds the line bet they back
 _CLOSED = const(-2)           # a line bet the phase refuses: place_known's reason
+_SPOT = const(-3)             # a hard way or big number at a table with a maximum: place_known adds up the spot
 _NO_CAP = const(0x3FFFFFFF)   # place_reading's cap without a table maximum (a larger stake: place_known's)
 
 
 def _reading_units(kind_number, minimum):
-    """[puck OFF, puck ON, the Field's zone or -1, minimum]: each phase's list of every zone's unit for
-    place_reading, learnt as bets come (0 until then: _unit), or _STOP for odds and _CLOSED for the
-    line bets the phase refuses (place_known's phase checks); for the table minimum given."""
+    """[puck OFF, puck ON, the Field's zone or -1, minimum, the hard way and big number zones]: each
+    phase's list of every zone's unit for place_reading, learnt as bets come (0 until then: _unit), or
+    _STOP for odds and _CLOSED for the line bets the phase refuses (place_known's phase checks); for the
+    table minimum given."""
     lists = []
     field = -1
+    spots = [z for z in range(len(kind_number)) if _PLACEMENT[kind_number[z][0]] in (_HARD_BET, _BIG_BET)]
     for closed in (_POINT_LINE, _COME_OUT_LINE):
         units = [0] * len(kind_number)
         for z in range(len(kind_number)):
@@ -60,7 +63,7 @@ def _reading_units(kind_number, minimum):
             if k == _FIELD:
                 field = z
         lists.append(units)
-    return [lists[0], lists[1], field, minimum]
+    return [lists[0], lists[1], field, minimum, spots]
 
 
 def _unit(k, number, field_12, minimum):
@@ -155,11 +158,21 @@ class Placement:
         if s.maximum and amount > s.maximum:
             return None, "stake %d is over the table maximum %d" % (amount, s.maximum)
         bets = self.bets
+        when = _PLACEMENT[k]
+        if s.maximum and (when == _HARD_BET or when == _BIG_BET):
+            # Chips added to a hard way or big number after a roll are a bet of their own on the same
+            # spot: the maximum bounds the spot, or adding each roll would pass it.
+            spot = amount
+            for b in bets:
+                if b.seat == seat and b.kind == k and b.number == number:
+                    spot += b.amount
+            if spot > s.maximum:
+                return None, "%s %d: %d in all on this seat's spot is over the table maximum %d" % (
+                    B.KIND_NAMES[k], number, spot, s.maximum)
         if len(bets) >= s.max_open_bets:
             return None, "table holds its maximum of %d open bets" % s.max_open_bets
 
         parent = None
-        when = _PLACEMENT[k]
         if when == _COME_OUT_LINE:
             if self.point:
                 return None, "%s is a come-out bet: only while the puck is OFF (art. 5(2)(1), (3))" % B.KIND_NAMES[k]
@@ -193,6 +206,9 @@ class Placement:
             elif committed * ratio[0] > multiple * parent.amount * ratio[1]:
                 return None, "lay odds on %d limited to a win of %dx the line bet (lay %d), asked %d in all (max_odds)" % (
                     number, multiple, multiple * parent.amount * ratio[1] // ratio[0], committed)
+            if s.maximum and committed > s.maximum:       # odds added after a roll: the same spot
+                return None, "odds on %d: %d in all behind the line bet is over the table maximum %d" % (
+                    number, committed, s.maximum)
         # One-roll and multi-roll bets: any time (art. 5(5)).
 
         if k == _FIELD:
@@ -231,6 +247,9 @@ class Placement:
         if plan is None or len(plan[0]) != len(kind_number) or plan[3] != minimum:
             plan = self._zone_units = _reading_units(kind_number, minimum)
         units = plan[1 if self.point else 0]
+        if s.maximum:
+            for z in plan[4]:                            # spots added up by place_known (a hard way, a big
+                units[z] = _SPOT                         # number): not placed here
         if plan[2] >= 0:
             units[plan[2]] = 0                           # the Field's unit learnt once a reading: its option
         bets = self.bets                                 # (field_12) checked as place_known checks it

@@ -33,8 +33,15 @@ def _totals_text(table):
     if count != line.a or table.last_totals != line.b:
         line.b[:] = table.last_totals
         line.a = count
-        totals = " ".join("%d" % table.last_totals[i] for i in range(count))
-        line.text = "LAST " + totals if totals else ""
+        # Whole totals, newest first, as many as fit: six of two digits do not (22 columns), and the LCD
+        # cut the last one short ("LAST 4 10 11 12 10 1": an 11 shown as a 1).
+        text = "LAST"
+        for i in range(count):
+            total = " %d" % table.last_totals[i]
+            if len(text) + len(total) > core_screens.LCD_COLUMNS:
+                break
+            text += total
+        line.text = text if count else ""
     return line.text
 
 
@@ -59,7 +66,10 @@ def _shooter_text(table):
     rolls = table.shooter_rolls
     line = _SHOOTER_LINE
     if shooter != line.a or rolls != line.b:
-        line.text = "SHOOTER %d ROLL %d" % (shooter, rolls)
+        text = "SHOOTER %d ROLL %d" % (shooter, rolls)
+        if len(text) > core_screens.LCD_COLUMNS:         # a long day's shooter count: the roll's digits
+            text = "SHOOTER %d R%d" % (shooter, rolls)   # were cut ("ROLL 10" for 100)
+        line.text = text
         line.a = shooter
         line.b = rolls
     return line.text
