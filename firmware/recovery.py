@@ -19,8 +19,7 @@ from firmware import faults
 from firmware.compat import const
 from firmware.errors import RestoreError
 from firmware.event_bytes import behind as _behind, behind_into as _behind_into, put_behind
-from firmware.events import (BETS, BETS_FAULT, BUTTON, CARD, CONSOLE, CONSOLE_ERROR, DICE_READER_HELLO, FAULT, HOST,
-                             KEY, LAMP, SHOE, THROW, TICK)
+from firmware.events import FAULT, TICK
 from firmware.link import journal as journal_mod
 from firmware.link.journal_store import JournalStore
 from firmware.link.sender import REPORT
@@ -35,8 +34,6 @@ _IN_PLACE_BEHIND = journal_mod.IN_PLACE_HEAD + _EVENT_HEAD_SIZE   # where an eve
 _BASE_HEAD = "<I"              # the number of the last event the snapshot holds
 _HELD_MAX = const(16)          # events that may wait for the end of the boot's lamp test
 _DRAWING = ("burning", "dealing")  # the states where cards leave the shoe (Baccarat, Omaha)
-# What a dealer, a player or a device gave the table (not what the firmware raised itself).
-_INPUTS = (CARD, SHOE, BETS, BETS_FAULT, THROW, DICE_READER_HELLO, KEY, BUTTON, HOST, CONSOLE, CONSOLE_ERROR, LAMP)
 # The crash record's first line when the table crashed while the journal was being recovered: the next
 # boot does not recover it again (a journalled event that crashes the firmware would crash every boot).
 RECOVERY_CRASHED = "crashed while recovering the table journal"
@@ -196,7 +193,7 @@ class TableJournal:
                                                   table, kind, a, b)
         if end >= 0:
             struct.pack_into(_EVENT_HEAD, buf, journal_mod.IN_PLACE_HEAD, self.ms, kind, a, b)
-            behind = None                          # (in buf; unjournalled() builds it again if asked)
+            behind = None                          # (in buf; hostsim.flash.unjournalled() builds it again)
         else:
             behind = _behind(table, kind, a, b)
             payload = struct.pack(_EVENT_HEAD, self.ms, kind, a, b) + behind
@@ -222,21 +219,6 @@ class TableJournal:
             self.store.event = self.event_no
             self.store.report = 0
             self.tagged = True
-
-    def unjournalled(self, table, queue):
-        """For the simulator after a power cut (hostsim/headless.py): the inputs this run took in but
-        had not journalled (the record being written, those held or queued behind it), oldest first,
-        as (kind, a, b, behind bytes). The queue is emptied."""
-        lost = list(self.held)
-        if self.appending is not None and self.appending[0] in _INPUTS:
-            kind, a, b, behind = self.appending
-            if behind is None:                     # built in the journal's buffer: the table has not taken
-                behind = _behind(table, kind, a, b)    # the event, so it reads the same again
-            lost.append((kind, a, b, behind))
-        while queue.get():
-            if queue.kind in _INPUTS:
-                lost.append((queue.kind, queue.a, queue.b, _behind(table, queue.kind, queue.a, queue.b)))
-        return lost
 
     # -- boot ------------------------------------------------------------------------------
     def recover(self, ctx, report):

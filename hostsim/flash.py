@@ -11,11 +11,16 @@ renames; with `cut_after_writes=N`, N of them happen and the next one raises
 PowerCut: not done at all, or with `torn` half its bytes written (a remove or
 rename is never half done: littlefs commits them atomically). After the cut
 every operation raises PowerCut, as a board without power does nothing; boot
-again with `flash.rebooted()`.
+again with `flash.rebooted()`. What the cut takes from the board's RAM, the inputs its table journal
+had not written yet: unjournalled().
 """
 import os
 import shutil
 import tempfile
+
+from firmware.event_bytes import behind
+from firmware.events import (BETS, BETS_FAULT, BUTTON, CARD, CONSOLE, CONSOLE_ERROR, DICE_READER_HELLO, HOST, KEY, LAMP,
+                             SHOE, THROW)
 
 
 class PowerCut(Exception):
@@ -187,3 +192,24 @@ def _read(path):
             return f.read()
     except OSError:
         return None
+
+
+# What a dealer, a player or a device gave the table (not what the firmware raised itself).
+_INPUTS = (CARD, SHOE, BETS, BETS_FAULT, THROW, DICE_READER_HELLO, KEY, BUTTON, HOST, CONSOLE, CONSOLE_ERROR, LAMP)
+
+
+def unjournalled(journal, table, queue):
+    """The inputs a run took in but its table journal (firmware/recovery.py) had not journalled when
+    the power went: those held for the recovery, the one whose record was being written, those queued
+    behind it; oldest first, as (kind, a, b, behind bytes). The queue is emptied. (The simulator's:
+    a board loses them with its RAM.)"""
+    lost = list(journal.held)
+    if journal.appending is not None and journal.appending[0] in _INPUTS:
+        kind, a, b, bytes_behind = journal.appending
+        if bytes_behind is None:               # built in the journal's buffer: the table has not taken
+            bytes_behind = behind(table, kind, a, b)    # the event, so it reads the same again
+        lost.append((kind, a, b, bytes_behind))
+    while queue.get():
+        if queue.kind in _INPUTS:
+            lost.append((queue.kind, queue.a, queue.b, behind(table, queue.kind, queue.a, queue.b)))
+    return lost

@@ -23,7 +23,7 @@ from firmware.errors import SettingsError
 from firmware.saved_state import record_crash
 from hostsim import hardware
 from hostsim.clock import VirtualClock
-from hostsim.flash import FlashFS, PowerCut, table_on_flash
+from hostsim.flash import FlashFS, PowerCut, table_on_flash, unjournalled
 from hostsim import table_io
 from hostsim.table_io import HOST_PORT, TableIO
 from tools.host import HostClient
@@ -330,7 +330,7 @@ def _lost_inputs(ctx):
     record the cut interrupted, and those still queued behind it (with the bytes behind them)."""
     if ctx is None:
         return []
-    return ctx.journal.unjournalled(ctx.table, ctx.queue)
+    return unjournalled(ctx.journal, ctx.table, ctx.queue)
 
 
 def _past_lamp_test(line):

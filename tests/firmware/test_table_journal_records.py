@@ -10,7 +10,7 @@ from firmware.evidence import Evidence
 from firmware.link import journal as jn
 from firmware.recovery import TableJournal
 from firmware.table import READY
-from tests.firmware.expect import count_calls, raises
+from tests.firmware.expect import count_calls
 from tests.firmware.scratch import ScratchDir
 
 _EVENT = 1
@@ -88,52 +88,6 @@ def test_an_event_with_bytes_not_built_in_place_is_journalled_as_before():
         assert calls() == {"append": 2, "append_in_place": 0}
         assert _events(tj) == [struct.pack("<IBii", 0, SHOE, SHOE_HELLO, handle) + behind(table, SHOE, SHOE_HELLO, handle),
                                struct.pack("<IBii", 0, BETS, 5, 0) + behind(table, BETS, 5, 0)]
-
-
-class _Queue:
-    def get(self):
-        return False
-
-
-class _FailingFiles(jn.FlashFiles):
-    """The board's files, but a write fails (what the simulator's power cut raises is an OSError too)."""
-
-    def __init__(self):
-        self.fail = False
-
-    def open(self, name, mode="rb"):
-        f = open(name, mode)
-        return _Failing(f, self) if mode == "ab" else f
-
-
-class _Failing:
-    def __init__(self, f, files):
-        self.f = f
-        self.files = files
-
-    def write(self, data):
-        if self.files.fail:
-            raise OSError(5)
-        return self.f.write(data)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.f.close()
-        return False
-
-
-def test_an_event_whose_in_place_record_failed_is_given_back_with_its_bytes():
-    # unjournalled() (the simulator after a power cut) gives the event being written with the bytes
-    # behind it: a record built in place keeps none apart, so they are read from the table again.
-    with ScratchDir() as state:
-        files = _FailingFiles()
-        tj, table = _journal(state, files)
-        _fill(table.reading, 12, 9)
-        files.fail = True
-        raises(OSError, tj.before, table, BETS, 9, 2)
-        assert tj.unjournalled(table, _Queue()) == [(BETS, 9, 2, behind(table, BETS, 9, 2))]
 
 
 class _Ctx:
