@@ -109,15 +109,12 @@ class TableJournal:
 
     def refuse_recovery(self, crash_record):
         """At boot: the last boot crashed recovering this journal (its crash record says so), so it is not
-        recovered again; the table starts afresh in FAULT (faults.JOURNAL_BAD), as from a damaged journal.
-        True if refused."""
-        if not self.pending or self.problem or RECOVERY_CRASHED not in crash_record:
-            return False
-        note = crash_record[crash_record.index(RECOVERY_CRASHED):].split("\n")[0]
-        self.problem = "not recovered: the last boot " + note
-        self._snapshot = None
-        self._events = []
-        return True
+        recovered again; the table starts afresh in FAULT (faults.JOURNAL_BAD), as from a damaged journal."""
+        if self.pending and not self.problem and RECOVERY_CRASHED in crash_record:
+            note = crash_record[crash_record.index(RECOVERY_CRASHED):].split("\n")[0]
+            self.problem = "not recovered: the last boot " + note
+            self._snapshot = None
+            self._events = []
 
     def link_problem(self):
         """What was wrong with the host link's store at boot ("" if nothing): flipped bits, never used."""
