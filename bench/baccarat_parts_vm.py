@@ -1,8 +1,8 @@
-# Profiling aid, not a bench: the Baccarat last card's pass (bench/table_vm.py's) with its parts
-# outside the report path split finer than bench/profile_pass.py does: functions of the drivers, the
-# controller and the displays are wrapped in timers for the timed pass only (each wrapper's own cost,
-# a few us, is in the figures: compare a part with itself before and after a change, not with the
-# whole-pass figures). Prints one line per round and the medians.
+# Profiling aid, not a bench: the Baccarat last card's pass (bench/table_vm.py's) with its parts split
+# finer than bench/profile_pass.py does: functions of the drivers, the controller, the report path (the
+# reporter, the sender and its store, recall, the table journal) and the displays are wrapped in
+# timers for the timed pass only (each wrapper's own cost, a few us, is in the figures: compare a part
+# with itself before and after a change, not with the whole-pass figures). Prints the medians.
 #
 #   .venv/bin/python bench/baccarat_parts_vm.py        (runs itself in the VM, tools.mpvm --steps)
 import gc
@@ -73,6 +73,21 @@ def instrument(t):
     wrap(table, "_emit", "disp: _emit (all)")
     wrap(table, "_deal", "disp: _deal")
     wrap(table.hand, "result", "disp:  round.result")
+    rep = ctx.reporter
+    wrap(rep, "emit", "rep: emit (all)")
+    wrap(table, "game_report", "rep:  table.game_report")
+    wrap(rep.recent, "note", "rep:  recent.note")
+    wrap(ctx.sender, "send", "rep:  sender.send")
+    wrap(ctx.sender.store, "append", "rep:   store.append")
+    wrap(ctx.sender._enc, "encode", "rep:   enc.encode")
+    if rep.recall is not None:
+        wrap(rep.recall, "noted", "rep: recall.noted")
+        wrap(rep.recall, "commit", "rep: recall.commit")
+        wrap(rep.recall, "pump", "rep: recall.pump")
+    wrap(ctx.sender, "poll", "rep: sender.poll")
+    wrap(ctx.sender.store, "flush", "rep:  store.flush")
+    wrap(ctx.journal, "before", "jnl: journal.before")
+    wrap(ctx.journal, "after", "jnl: journal.after")
     wrap(ctx.hw.lights, "show", "out: lights.show")
     wrap(ctx.game.screens, "dealer_lines", "out: dealer_lines (text)")
     for name in ("_winner_text", "_hand_line", "stood"):
@@ -129,7 +144,9 @@ def split_pass(t):
         if kind == TICK:
             ctx.journal.after_tick(table)
         if len(table.outbox):
+            a = now()
             m._report(ctx)
+            _add("REPORT", now() - a)
         ctx.journal.after(ctx, m._report)
     m._report(ctx)
     ctx.sender.poll(10)
