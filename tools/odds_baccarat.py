@@ -34,6 +34,10 @@ from firmware.games.baccarat import settings as baccarat_settings
 from firmware.games.baccarat.rules import PLAYER, BANKER, TIE, NONE
 
 Z99 = 2.5758293035489004  # two-sided 99% normal quantile
+# The normal interval needs about 10 of a figure's rarer outcome: a tie is 1 round in 17, a pair 1 in
+# 13, so fewer rounds give no verdict (a figure never seen has a zero-width interval, "OUTSIDE" by
+# construction); nor does a figure whose rounds all came out alike (its estimated variance is 0).
+MIN_ROUNDS_FOR_VERDICT = 200
 
 
 def add_arguments(parser):
@@ -266,11 +270,15 @@ def monte_carlo(method, commission, decks, rounds, seed, exact_figs, through_sho
     rows = []
     for (name, est, var), (_n, ex, _v) in zip(figures(dist, method, commission), exact_figs):
         half = Z99 * math.sqrt(float(var) * rounds / (rounds - 1) / rounds)
+        inside = None                   # no verdict: too few rounds, or no spread to build an interval on
+        if rounds >= MIN_ROUNDS_FOR_VERDICT and half > 0:
+            inside = abs(float(est) - float(ex)) <= half
         rows.append({"figure": name, "estimate": float(est), "ci99_half_width": half,
-                     "exact": float(ex), "inside": abs(float(est) - float(ex)) <= half})
+                     "exact": float(ex), "inside": inside})
+    judged = [r["inside"] for r in rows if r["inside"] is not None]
     return {"rounds": rounds, "seed": seed, "seconds": elapsed, "confidence": 0.99,
             "dealing": "whole shoes" if through_shoe else "fresh shuffle per round",
-            "rows": rows, "all_inside": all(r["inside"] for r in rows)}
+            "rows": rows, "all_inside": all(judged) if judged else None}
 
 
 def run(args):
@@ -305,5 +313,9 @@ def run(args):
         for r in mc["rows"]:
             print("  %-20s %10.6f +- %.6f  exact %10.6f  %s"
                   % (r["figure"], r["estimate"], r["ci99_half_width"], r["exact"],
-                     "inside" if r["inside"] else "OUTSIDE"))
+                     {True: "inside", False: "OUTSIDE"}.get(r["inside"], "-")))
+        if any(r["inside"] is None for r in mc["rows"]):
+            print("  -: no verdict: %s" % ("fewer than %d rounds" % MIN_ROUNDS_FOR_VERDICT
+                                          if mc["rounds"] < MIN_ROUNDS_FOR_VERDICT
+                                          else "every round came out alike for that figure"))
     return 0

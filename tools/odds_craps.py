@@ -18,7 +18,7 @@ from firmware.errors import SettingsError
 from firmware.games.craps import rules as C
 from firmware.games.craps import settings as CS
 from tools.odds_craps_exact import STAKE, exact_edges
-from tools.odds_craps_mc import _exact_for_mc, monte_carlo
+from tools.odds_craps_mc import MIN_DECISIONS_FOR_VERDICT, _exact_for_mc, monte_carlo
 
 
 def add_arguments(parser):
@@ -64,7 +64,8 @@ def _run_monte_carlo(args, settings, header):
     for r in rows:
         ex = exact.get(r["bet"])
         r["exact"] = ex
-        if ex is not None and "edge" in r:
+        if (ex is not None and "edge" in r and r["decisions"] >= MIN_DECISIONS_FOR_VERDICT
+                and r["half_width"] > 0):
             r["inside"] = abs(float(ex) - r["edge"]) <= r["half_width"]
     if args.json:
         for r in rows:
@@ -83,6 +84,9 @@ def _run_monte_carlo(args, settings, header):
         ex = _pct(r["exact"]) if r.get("exact") is not None else "-"
         print("%-28s %10d %18s %10s %7s" % (r["bet"], r["decisions"], est, ex,
                                            {True: "yes", False: "NO"}.get(r.get("inside"), "-")))
+    if any(r.get("inside") is None and r.get("exact") is not None for r in rows):
+        print("-: no verdict: fewer than %d decisions of that bet, or all of them alike"
+              % MIN_DECISIONS_FOR_VERDICT)
     return 0
 
 

@@ -9,6 +9,10 @@ from firmware.games.craps import rules as C
 from tools.odds_craps_exact import PAIRS, STAKE, exact_edges
 
 Z99 = 2.5758293035489  # two-sided 99% normal quantile
+# The normal interval needs about 10 of a bet's rarer outcome per row: aces and boxcars win 1 decision
+# in 36, so a row with fewer decisions gets no verdict (a bet that never won has a zero-width interval
+# and read "NO" by construction: half the seeds did at 100 rolls); nor does a row with no spread.
+MIN_DECISIONS_FOR_VERDICT = 360
 
 
 def _mc_specs():

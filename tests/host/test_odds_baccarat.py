@@ -181,3 +181,30 @@ def test_mc_shoe_without_monte_carlo_is_refused():
         assert str(exc) == "--mc-shoe deals the Monte-Carlo check's rounds: give --monte-carlo N too"
     else:
         raise AssertionError("--mc-shoe without --monte-carlo was accepted")
+
+
+def test_monte_carlo_of_few_rounds_gives_no_verdict():
+    # 3 rounds read "P(tie) 0.000000 +- 0.000000 ... OUTSIDE": a figure never seen has a zero-width
+    # interval, so the exact figures were declared wrong by construction.
+    _d, f, _t = ob.exact(1, "A", 8)
+    mc = ob.monte_carlo(1, "A", 8, 3, 1, f)
+    assert [r["inside"] for r in mc["rows"]] == [None] * 10 and mc["all_inside"] is None
+    enough = ob.monte_carlo(1, "A", 8, ob.MIN_ROUNDS_FOR_VERDICT, 1, f)
+    assert all(r["inside"] is not None for r in enough["rows"]), enough["rows"]
+
+
+def test_monte_carlo_gives_no_verdict_on_a_figure_without_spread():
+    # Enough rounds, but a figure whose rounds all came out alike (estimated variance 0): its interval
+    # has no width, so "OUTSIDE" would say nothing about the exact figure.
+    _d, f, _t = ob.exact(1, "A", 8)
+    real = ob.monte_carlo_distribution
+    try:
+        ob.monte_carlo_distribution = lambda *a, **k: {      # no pair in any of 400 rounds
+            "tally": [0] * 9 + [200] + [0] * 9 + [180, 20], "denominator": 400,
+            "player_pair": 0, "banker_pair": 0, "pair_denominator": 400}
+        mc = ob.monte_carlo(1, "A", 8, 400, 1, f)
+    finally:
+        ob.monte_carlo_distribution = real
+    by = {r["figure"]: r for r in mc["rows"]}
+    assert by["P(player pair)"]["ci99_half_width"] == 0 and by["P(player pair)"]["inside"] is None
+    assert by["P(banker wins)"]["inside"] is not None

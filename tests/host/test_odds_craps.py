@@ -128,3 +128,18 @@ def test_combined_edge_with_other_odds_limits():
 def test_no_odds_offered_on_some_points():
     got = edges(2, (0, 1, 2))
     assert "pass_odds 4/10" not in got and got["pass_odds 5/9"]["edge"] == 0
+
+
+def test_monte_carlo_rows_of_few_decisions_get_no_verdict():
+    # 100 rolls, seed 6: aces never won, "100.000% +- 0.000% ... NO" (half the seeds read a NO at 100 rolls).
+    proc = subprocess.run([sys.executable, "-m", "tools.odds", "craps", "--monte-carlo", "100", "--seed", "6",
+                           "--json"], capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)["bets"]
+    by = {b["bet"]: b for b in rows}
+    assert by["aces"]["half_width"] == 0 and by["aces"].get("inside") is None
+    for b in rows:
+        assert b.get("inside") is None or b["decisions"] >= odds_craps.MIN_DECISIONS_FOR_VERDICT, b
+    text = subprocess.run([sys.executable, "-m", "tools.odds", "craps", "--monte-carlo", "100", "--seed", "6"],
+                          capture_output=True, text=True, cwd=REPO, timeout=120).stdout
+    assert " NO" not in text and "no verdict: fewer than 360 decisions" in text
