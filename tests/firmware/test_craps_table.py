@@ -269,6 +269,21 @@ def test_take_down_line_bet_brings_its_odds():
     assert t.open_bets() == []
 
 
+def test_a_minimum_or_maximum_no_bet_reading_can_carry_is_refused_naming_the_setting():
+    # A reading's amounts are 1..MAX_AMOUNT (docs/protocol.md "Bet reader"): a minimum above it refused
+    # every bet the table could ever read (art. 5(6)), yet the table was accepted; a maximum above it
+    # limits no stake a reading can carry. (The bounds below are MAX_AMOUNT and one more: they agree.)
+    from firmware.drivers.bet_reader import MAX_AMOUNT
+    top = MAX_AMOUNT - MAX_AMOUNT % 9                   # 999999999: a multiple of 9
+    assert table(minimum=MAX_AMOUNT, maximum=0).settings.minimum == MAX_AMOUNT
+    assert table(minimum=9, maximum=top).settings.maximum == top
+    raises_match(SettingsError, "minimum must be a whole number of units 1..999999999", table,
+                 minimum=MAX_AMOUNT + 1, maximum=0)
+    raises_match(SettingsError, "minimum", table, minimum=10 ** 12, maximum=0)
+    raises_match(SettingsError, "up to 999999999 (the largest stake a bet reading carries)", table, minimum=5, maximum=MAX_AMOUNT + 1)
+    raises_match(SettingsError, "maximum", table, minimum=10, maximum=10 ** 10)
+
+
 def test_settings_validation():
     raises_match(SettingsError, "field_12", table, field_12=4)
     raises_match(SettingsError, "max_odds", table, max_odds=[3, 4])
