@@ -51,7 +51,7 @@ class BetReading:
         """The slots (seat row * zones + zone, ascending; a tuple, or an array of the slots the reader
         told, never written into) holding chips or a take-down; the
         rows without any are passed over by one compare each instead of a walk of their zones in
-        Python (14 seats x 38 zones at Craps, mostly empty)."""
+        Python (14 seats x 50 zones at Craps, mostly empty)."""
         source = self.source
         if source is not None and self.amounts == source:
             if self._slots is not None:

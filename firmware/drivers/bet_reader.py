@@ -91,7 +91,7 @@ class BetReader(DeviceLink):
         # The seats a SEAT line wrote into _work since it was last cleared (1 a seat): _open clears
         # only their rows, _accept counts them as the seats with chips (a SEAT line writes at least
         # one zone, and a reading is accepted only if every word was), instead of walking every
-        # seat x zone slot (532 at Craps) in Python twice a reading.
+        # seat x zone slot (700 at Craps) in Python twice a reading.
         self._seats_written = bytearray(self.reading.seats)
         width = len(self.zone_words)
         self._zero_row = array("i", [0] * width)

@@ -163,7 +163,7 @@ def test_come_bet_travels_to_its_point_and_its_odds_follow_it():
     rig.bets({1: {"come_odds_9": 10, "come_odds_5": 10}})
     assert [r["zone"] for r in rig.reports("bet_refused")] == ["come_odds_5"]
     rig.throw(3, 6)                                     # 9 again: come 1:1, odds 3:2 (art. 6(2))
-    assert strip(rig.last("throw"))["nets"] == {"1": {"come": 10, "come_odds_9": 15}}
+    assert strip(rig.last("throw"))["nets"] == {"1": {"come_9": 10, "come_odds_9": 15}}
 
 
 def test_a_come_point_stays_blue_with_odds_behind_its_come_bet():

@@ -36,7 +36,7 @@ class _NoSlots(BetReading):
 
 def test_the_placed_table_reads_only_the_placed_bets_slots():
     # The "bets" report's placed table walks the controller's placed_slots (the slots of the bets the
-    # reading placed, ascending), not every seat's every zone (14 x 38 at Craps, mostly empty) nor the
+    # reading placed, ascending), not every seat's every zone (14 x 50 at Craps, mostly empty) nor the
     # reading's slots with chips each looked up in placed (issue 14): the same table, seats and zones
     # in the same order, a refused bet left out.
     rig = Rig(seats=3)

@@ -269,6 +269,21 @@ def test_take_down_line_bet_brings_its_odds():
     assert t.open_bets() == []
 
 
+def test_a_minimum_or_maximum_no_bet_reading_can_carry_is_refused_naming_the_setting():
+    # A reading's amounts are 1..MAX_AMOUNT (docs/protocol.md "Bet reader"): a minimum above it refused
+    # every bet the table could ever read (art. 5(6)), yet the table was accepted; a maximum above it
+    # limits no stake a reading can carry. (The bounds below are MAX_AMOUNT and one more: they agree.)
+    from firmware.drivers.bet_reader import MAX_AMOUNT
+    top = MAX_AMOUNT - MAX_AMOUNT % 9                   # 999999999: a multiple of 9
+    assert table(minimum=MAX_AMOUNT, maximum=0).settings.minimum == MAX_AMOUNT
+    assert table(minimum=9, maximum=top).settings.maximum == top
+    raises_match(SettingsError, "minimum must be a whole number of units 1..999999999", table,
+                 minimum=MAX_AMOUNT + 1, maximum=0)
+    raises_match(SettingsError, "minimum", table, minimum=10 ** 12, maximum=0)
+    raises_match(SettingsError, "up to 999999999 (the largest stake a bet reading carries)", table, minimum=5, maximum=MAX_AMOUNT + 1)
+    raises_match(SettingsError, "maximum", table, minimum=10, maximum=10 ** 10)
+
+
 def test_settings_validation():
     raises_match(SettingsError, "field_12", table, field_12=4)
     raises_match(SettingsError, "max_odds", table, max_odds=[3, 4])
@@ -404,6 +419,7 @@ def _place_one_by_one(t, chips, at, amounts, limit, width, kind_number, placed, 
                       refusals):
     # place_reading's contract written out with place_known, a bet at a time (the reference).
     from firmware.games.craps import bets as B
+    from firmware.games.craps import placement
     while at < len(chips):
         slot = chips[at]
         if slot >= limit:
@@ -415,6 +431,11 @@ def _place_one_by_one(t, chips, at, amounts, limit, width, kind_number, placed, 
             k, number = kind_number[z]
             if B.is_odds(k):
                 return at
+            if (k == B.COME or k == B.DONT_COME) and number:
+                # a come point (art. 5(2)(5), (6)): never placed; place_known is not asked
+                refusals.append((seat, z, amount, placement._travelled(k, number), False))
+                at += 1
+                continue
             try:
                 bet_id, reason = t.place_known(seat, k, amount, number, None)
             except RuleError as exc:
@@ -491,6 +512,7 @@ def test_place_reading_follows_a_minimum_changed_between_readings_and_a_table_wi
     # place_known follows it, and a table without maximum (0) caps no stake.
     from firmware.games.craps.zones import KIND_NUMBER
     width = len(KIND_NUMBER)
+    over = []
     for seed in range(3):
         chips, amounts = _a_reading(seed, width, 3)
         runs = []
@@ -509,7 +531,8 @@ def test_place_reading_follows_a_minimum_changed_between_readings_and_a_table_wi
         assert runs[:4] == runs[4:], seed
         assert [r for r in runs[1][3] if "minimum 15" in r[3]] and not [r for r in runs[0][3] if "minimum" in r[3]
                                                                          and "stake 15" in r[3]]
-        assert [b for b in runs[0][1] if b[4] == 6000]      # over any maximum there would be: placed
+        over += [b for b in runs[3][1] if b[4] == 6000]     # over any maximum there would be: placed
+    assert over
 
 
 def test_place_reading_raises_on_a_wrong_field_12_option_where_place_known_does():

@@ -1,7 +1,8 @@
 """Every Craps bet zone through tools.replay, decided on its numbers (Craps arts. 5-6).
 
 For each zone of the bet vocabulary (firmware.games.craps.zones) a replay places
-it (with the line bet its odds need), then throws dice that decide it; every
+it (with the line bet its odds need; a come bet's come point, "come_6", is a come
+bet that travelled there), then throws dice that decide it; every
 `throw` report must equal what a fresh engine decides on the same bets and
 throws (the engine itself is checked against independent restatements in
 test_craps_props.py: this proves the table wires every kind through).
@@ -14,8 +15,9 @@ import pytest
 
 from firmware import table_config
 from firmware.games.craps.rules import NET, SEAT, CrapsTable
-from firmware.games.craps.zones import ZONES
-from tests.host.test_sim_craps import _oracle_place
+from firmware.games.craps import bets as B
+from firmware.games.craps.zones import KIND_NUMBER, ZONES
+from tests.host.test_sim_craps import _oracle_place, _oracle_travel
 from tools import replay as replay_tool
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -46,7 +48,13 @@ def _reading(zone, minimum):
 def _zone_lines(zone, minimum):
     """Come-out 6 first; odds, come bets and their odds need the point or a come point on the table."""
     lines = []
-    if zone.startswith(("pass_odds", "dont_pass_odds", "come", "dont_come")):
+    kind, number = KIND_NUMBER[ZONES.index(zone)]
+    if kind in (B.COME, B.DONT_COME) and number:
+        # a come bet's come point (art. 5(2)(5), (6)): placed on come, it travels there with its first roll
+        lines += [{"bets": {"1": {"pass": _stake(minimum)}}}, {"dice": [3, 3]},
+                  {"bets": {"1": {B.KIND_NAMES[kind]: _stake(minimum)}}},
+                  {"dice": [number // 2, number - number // 2]}]
+    elif zone.startswith(("pass_odds", "dont_pass_odds", "come", "dont_come")):
         line = "pass" if zone.startswith("pass_odds") else "dont_pass" if zone.startswith("dont_pass_odds") else None
         if zone.startswith(("come_odds", "dont_come_odds")):
             number = int(zone.rsplit("_", 1)[1])
@@ -58,8 +66,8 @@ def _zone_lines(zone, minimum):
             if line:
                 lines += [{"bets": {"1": {line: _stake(minimum)}}}, {"dice": [3, 3]},
                           {"bets": {"1": {zone: _stake(minimum)}}}]
-            else:
-                lines += [{"dice": [3, 3]}, {"bets": {"1": {zone: _stake(minimum)}}}]
+            else:                           # come, dont_come: decided on their own come-out (11), or they travel
+                lines += [{"dice": [3, 3]}, {"bets": {"1": {zone: _stake(minimum)}}}, {"dice": [5, 6]}]
     else:
         lines.append({"bets": {"1": _reading(zone, minimum)}})
     return lines + [{"dice": d} for d in _THROWS]
@@ -98,5 +106,6 @@ def test_every_zone_is_placed_and_decided_as_the_engine_decides(tmp_path, zone):
                 row = nets.setdefault(str(r[SEAT] + 1), {})
                 row[name] = row.get(name, 0) + r[NET]
                 decided.add(name)
+            _oracle_travel(engine, bet_zone)
             assert report.get("nets", {}) == nets
     assert zone in decided                  # the zone itself was decided on its numbers

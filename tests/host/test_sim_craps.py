@@ -103,6 +103,14 @@ def _oracle_place(engine, seat, zone, amount, bet_zone):
     bet_zone[bet_id] = zone
 
 
+def _oracle_travel(engine, bet_zone):
+    """After a roll: a come / don't-come bet that got its come point is named by it, "come_6" (Craps art.
+    5(2)(5), (6); docs/protocol.md "Craps tables")."""
+    for b in engine.bets:
+        if b.kind in (B.COME, B.DONT_COME) and b.number and bet_zone.get(b.bet_id) in ("come", "dont_come"):
+            bet_zone[b.bet_id] = "%s_%d" % (bet_zone[b.bet_id], b.number)
+
+
 def test_every_throw_decides_what_a_fresh_engine_decides_on_the_same_throws_and_bets(thirty):
     """The oracle: a fresh rules.CrapsTable fed the readings the table took and the throws the stickman sent
     gives each throw report's validity, point, shooter change and nets (Craps arts. 3-5)."""
@@ -134,6 +142,7 @@ def test_every_throw_decides_what_a_fresh_engine_decides_on_the_same_throws_and_
                 zone = bet_zone.pop(r[0])
                 row[zone] = row.get(zone, 0) + r[NET]
                 assert r[RESULT] in ("win", "lose", "push")
+            _oracle_travel(engine, bet_zone)
             assert report.get("nets", {}) == nets
     assert throws == len(sent) > 100
 

@@ -26,7 +26,7 @@ from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BETS_FAULT, O
                                         SHOOTER_STOPPED)
 from firmware.games.craps.lights import CrapsLights
 from firmware.games.craps.readings import NO_BET as _NO_BET, Readings
-from firmware.games.craps.zones import ZONES
+from firmware.games.craps.zones import COME_ZONE, DONT_COME_ZONE, TRAVELLED, ZONES
 from firmware.statemachine import STAY
 from firmware.table import OUT_BUTTON, OUT_STATE, READY, Table
 
@@ -189,7 +189,11 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
                     row = nets[key] = {}
             zone = zones[z]
             row[zone] = row.get(zone, 0) + r[net_i]
-        self.placed[:] = self._no_bets                   # slice stores: 2 x 532 slots at Craps' 14 seats
+        for bet in self.engine.moved:                    # art. 5(2)(5), (6): a come bet on 6 is "come_6"
+            z = bet_zone.get(bet.bet_id, _NO_BET)
+            if z == COME_ZONE or z == DONT_COME_ZONE:
+                bet_zone[bet.bet_id] = TRAVELLED[bet.number][z - COME_ZONE]
+        self.placed[:] = self._no_bets                   # slice stores: 2 x 700 slots at Craps' 14 seats
         self.placed_slots = []
         self.down_zones[:] = self._no_downs
         self.refusals = []

@@ -40,14 +40,15 @@ _FIELD = const(15)            # bets.FIELD, a const of this module: no lookup a 
 _STOP = const(-1)             # odds: the caller finds the line bet they back
 _CLOSED = const(-2)           # a line bet the phase refuses: place_known's reason
 _SPOT = const(-3)             # a hard way or big number at a table with a maximum: place_known adds up the spot
+_TRAVELLED = const(-4)        # a come bet's come point ("come_6"): chips are never put there (_travelled)
 _NO_CAP = const(0x3FFFFFFF)   # place_reading's cap without a table maximum (a larger stake: place_known's)
 
 
 def _reading_units(kind_number, minimum):
     """[puck OFF, puck ON, the Field's zone or -1, minimum, the hard way and big number zones]: each
     phase's list of every zone's unit for place_reading, learnt as bets come (0 until then: _unit), or
-    _STOP for odds and _CLOSED for the line bets the phase refuses (place_known's phase checks); for the
-    table minimum given."""
+    _STOP for odds, _CLOSED for the line bets the phase refuses (place_known's phase checks) and
+    _TRAVELLED for a come bet's come point; for the table minimum given."""
     lists = []
     field = -1
     spots = [z for z in range(len(kind_number)) if _PLACEMENT[kind_number[z][0]] in (_HARD_BET, _BIG_BET)]
@@ -60,10 +61,20 @@ def _reading_units(kind_number, minimum):
                 units[z] = _STOP
             elif when == closed:
                 units[z] = _CLOSED
+            if when == _POINT_LINE and kind_number[z][1]:
+                units[z] = _TRAVELLED
             if k == _FIELD:
                 field = z
         lists.append(units)
     return [lists[0], lists[1], field, minimum, spots]
+
+
+def _travelled(k, number):
+    """Why a reading's bet on a come point ("come_6", "dont_come_6") is refused: a come bet is placed on
+    "come" and travels there with its first roll (art. 5(2)(5), (6)); no rule puts chips there (art. 7)."""
+    name = B.KIND_NAMES[k]
+    return "%s_%d: a %s bet is placed on %s and travels to its come point with its first roll (art. 5(2)(%d)): no bet is put on the come point" % (
+        name, number, name, name, 5 if k == B.COME else 6)
 
 
 def _unit(k, number, field_12, minimum):
@@ -230,7 +241,8 @@ class Placement:
     def place_reading(self, chips, at, amounts, limit, width, kind_number, placed, placed_slots, bet_zone,
                       refusals):
         """A bet reading's bets from chips[at] on, in order, each placed or refused exactly as
-        place_known() would (the same checks, order and reasons), until an odds bet: the caller names
+        place_known() would (the same checks, order and reasons; a bet on a come point, which
+        place_known is never asked for, refused first: _travelled), until an odds bet: the caller names
         the line bet odds back (or refuses them) and goes on after it. chips: the slots holding
         chips (seat * width + zone, ascending; a take-down's amount, <= 0, is passed over); a slot
         from limit on is not read; amounts by slot; kind_number: (kind code, number) by zone. A bet
@@ -293,6 +305,9 @@ class Placement:
                 self.next_id = next_id
                 return at
             k, number = kind_number[z]
+            if u == _TRAVELLED:
+                refusals.append((seat, z, amount, _travelled(k, number), False))
+                continue
             self.next_id = next_id
             try:
                 bet_id, reason = self.place_known(seat, k, amount, number, None)

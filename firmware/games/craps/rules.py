@@ -62,6 +62,7 @@ class CrapsTable(Placement):
         self.last_no_roll = None      # reason of the last report if it was a no-roll, else None
         self.shooter_changed = False  # set by the last roll (art. 4)
         self.seven_out = False        # the last roll was a seven-out
+        self.moved = []               # the line bets the last roll gave their point (art. 5(2)(1), (5), (6))
 
     # ---- queries -----------------------------------------------------------------------
     def come_out(self):
@@ -136,6 +137,8 @@ class CrapsTable(Placement):
         d1, d2, reason = check_report(report)
         self.shooter_changed = False
         self.seven_out = False
+        if self.moved:
+            self.moved = []
         if reason is not None:
             self.no_rolls += 1
             self.last_no_roll = reason
@@ -170,6 +173,7 @@ class CrapsTable(Placement):
         lost = B.LOSE
         push = B.PUSH
         move = B.MOVE
+        moved = self.moved
         resolved = []
         keep = []
         for b in self.bets:
@@ -180,6 +184,7 @@ class CrapsTable(Placement):
                 if code == move:
                     b.number = total
                     code = stand
+                    moved.append(b)                   # (the controller names a travelled come bet by it)
                 b.outcome = code                      # odds (after their line bet) read it; no other bet's is read
             elif g == _ODDS:
                 pcode = b.parent.outcome

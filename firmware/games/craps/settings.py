@@ -4,8 +4,14 @@
 # keywords in, validated in the constructor (SettingsError naming the setting),
 # load_settings(dict) for the table file, as_pairs() for the audit log. Money and
 # option numbers are ints in the table's unit (3.0 is not 3, True is not 1).
+from firmware.compat import const
 from firmware.errors import RuleError, SettingsError
 from firmware.games.craps import bets as B
+
+# The largest stake a bet reading can carry (firmware/drivers/bet_reader.py MAX_AMOUNT, docs/protocol.md
+# "Bet reader"; tests check they agree): a minimum above it would refuse every bet the reader reads
+# (art. 5(6)), a maximum above it would limit no stake a reading can put down.
+_MAX_STAKE = const(999999999)
 
 # Kinds a table may treat as "off" on a come-out roll (standing, not decided by it).
 OFF_ON_COME_OUT_ALLOWED = ("come_odds", "dont_come_odds", "hard", "big_number")
@@ -55,12 +61,13 @@ class CrapsSettings:
         self._validate()
 
     def _validate(self):
-        if not is_int(self.minimum) or self.minimum < 1:
-            raise SettingsError("minimum must be a whole number of units >= 1 (art. 5(6)), got %r" % (self.minimum,))
+        if not is_int(self.minimum) or not 1 <= self.minimum <= _MAX_STAKE:
+            raise SettingsError("minimum must be a whole number of units 1..%d (art. 5(6); the largest stake a bet "
+                                "reading carries), got %r" % (_MAX_STAKE, self.minimum))
         if not is_int(self.maximum) or self.maximum < 0 or (self.maximum and (
-                self.maximum < self.minimum or self.maximum % self.minimum)):
-            raise SettingsError("maximum must be 0 (no table maximum) or a multiple of the minimum >= it, got %r"
-                                % (self.maximum,))
+                self.maximum < self.minimum or self.maximum % self.minimum or self.maximum > _MAX_STAKE)):
+            raise SettingsError("maximum must be 0 (no table maximum) or a multiple of the minimum >= it, up to %d "
+                                "(the largest stake a bet reading carries), got %r" % (_MAX_STAKE, self.maximum))
         if not is_int(self.field_12) or (self.field_12 != 2 and self.field_12 != 3):
             raise SettingsError("field_12 must be 2 or 3 (Field pays 12 at 2:1 or 3:1, art. 6(12)), got %r"
                                 % (self.field_12,))

@@ -4,11 +4,13 @@
 # any moment between two throws is one. The fields after the common head (firmware/snapshot.py):
 #   core      [last_kind, last_a, last_b]: the last input the displays show
 #   seats     the bet reader's seats (0: no reader)
+#   zones     the bet zones a seat (len(zones.ZONES)): slots and reader zones are numbered by them
 #   state     the table state (1 READY, 4 COME_OUT, 5 POINT)
 #   engine    [point, next_id, rolls, no_rolls, shooter_changes, last_dice ([d1, d2] or null),
 #             last_no_roll (the reason or null), shooter_changed, seven_out]
 #   bets      the open bets in placement order, 8 numbers each: bet id, seat, kind, amount, number,
-#             the id of the bet its odds stand behind (0: none), in action (0/1), reader zone (-1: none)
+#             the id of the bet its odds stand behind (0: none), in action (0/1), reader zone (-1: none;
+#             else the bet's own: a come bet on 6 is "come_6", art. 5(2)(5))
 #   placed    [slot, bet id, ...]: the pending reading's bets (slot = seat * zones + zone)
 #   downs     the slots taken down since the last throw
 #   refusals  [seat, zone, amount, take-down (0/1), ...] of the last reading (lit red until the next
@@ -24,7 +26,7 @@ from firmware.games.craps import bets as B
 from firmware.games.craps.codes import COME_OUT, LAST_THROWS, POINT
 from firmware.games.craps.placement import Bet
 from firmware.games.craps.settings import SETTING_NAMES
-from firmware.games.craps.zones import ZONES
+from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from firmware.drivers import pixels
 from firmware.errors import RestoreError
 from firmware.table import READY
@@ -34,6 +36,9 @@ _STATES = (READY, COME_OUT, POINT)
 _BET_FIELDS = 8
 _RESULTS = ("win", "lose", "push")
 _BIG = 2 ** 31 - 1
+# The kinds whose reader zone names their number (zones.KIND_NUMBER): a come bet's come point once it
+# travelled, odds' point, the hard way or big number; the others' zone takes 0 (Pass with its point).
+_ZONE_NUMBERED = (B.COME, B.DONT_COME, B.COME_ODDS, B.DONT_COME_ODDS, B.HARD, B.BIG_NUMBER)
 
 
 def at_boundary(t):
@@ -59,7 +64,7 @@ def snapshot(t):
     for r in t.refusals:
         refusals += [r[0], r[1], r[2], 1 if r[4] else 0]
     return S.encode([GAME, S.FORMAT, S.settings_values(e.settings, SETTING_NAMES), S.core_fields(t), t.seats,
-                     t.state,
+                     len(ZONES), t.state,
                      [e.point, e.next_id, e.rolls, e.no_rolls, e.shooter_changes,
                       list(e.last_dice) if e.last_dice is not None else None, e.last_no_roll, e.shooter_changed,
                       e.seven_out],
@@ -74,6 +79,7 @@ def restore(t, data):
     f = S.decode(data, GAME, e.settings, SETTING_NAMES)
     core = f.ints("core", 3, -_BIG, _BIG)
     f.int("seats", t.seats, t.seats)
+    f.int("zones", len(ZONES), len(ZONES))              # another firmware's vocabulary: its slots mean others
     state = f.int("state", 0, POINT)
     if state not in _STATES:
         f.fail("a state between throws (ready, come_out, point)", state)
@@ -181,6 +187,8 @@ def _bets(f, settings, next_id):
         by_id[bet_id] = bet
         bets.append(bet)
         if zone >= 0:
+            if KIND_NUMBER[zone] != (kind, number if kind in _ZONE_NUMBERED else 0):
+                f.fail("a bet's reader zone of its kind and number", flat[k:k + _BET_FIELDS])
             zones[bet_id] = zone
     return bets, zones
 
