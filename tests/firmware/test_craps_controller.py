@@ -337,9 +337,8 @@ def test_take_down_with_no_bet_there_is_refused_and_a_pending_bet_just_comes_dow
 
 
 def test_a_reading_with_nothing_pending_shares_no_state_with_the_next():
-    # With nothing pending, _take_down_pending hands back the controller's all-zero buffer instead of
-    # walking the slots: a take-down there must still be refused, a pending bet still replaced, and
-    # the buffer must stay all zeros (it is also what down_zones is cleared from at a roll).
+    # With nothing pending, _take_down_pending makes no buffer and walks no slot: a take-down there
+    # must still be refused, a pending bet still replaced, and nothing marked taken down.
     rig = Rig()
     rig.bets({2: {"field": "down"}})                    # nothing pending, nothing in play: refused
     refused = strip(rig.last("bet_refused"))
@@ -348,11 +347,30 @@ def test_a_reading_with_nothing_pending_shares_no_state_with_the_next():
     rig.bets({1: {"field": "down", "pass": 20}})        # a newer reading: the pending bets come down first
     assert strip(rig.last("bets")) == {"event": "bets", "reading": 3, "refused": 0, "placed": {"1": {"pass": 20}}}
     assert [(b.seat, b.amount) for b in rig.table.engine.bets] == [(0, 20)]
-    assert not any(rig.table._no_downs) and not any(rig.table.down_zones)
+    assert not any(rig.table.down_zones) and rig.table.down_slots == []
     rig.throw(2, 2)                                     # point 4
     rig.bets({1: {"field": "down"}})                    # nothing pending again, nothing there in play
     assert strip(rig.last("bets"))["refused"] == 1 and strip(rig.last("bet_refused"))["zone"] == "field"
-    assert not any(rig.table._no_downs)
+    assert not any(rig.table.down_zones)
+
+
+def test_a_roll_clears_every_slot_a_reading_filled_and_every_take_down():
+    # A roll clears only the slots the readings since the last one filled (placed_slots, down_slots),
+    # not every seat's every zone: the next reading must find them all clear, bets and take-downs alike.
+    rig = Rig()
+    rig.bets({1: {"pass": 10}, 2: {"dont_pass": 10}, 3: {"field": 5}})
+    rig.throw(2, 2)                                     # point 4: the line bets stand, the field lost
+    rig.bets({1: {"field": 5, "hard_6": 5}, 2: {"dont_pass": "down", "any_seven": 5}, 3: {"field": 10}})
+    assert [strip(r)["amount"] for r in rig.reports("bet_taken_down")] == [10]
+    assert rig.table.down_slots and any(rig.table.down_zones) and rig.table.placed_slots
+    rig.throw(3, 3)                                     # a 6: the props decided, hard 6 lost
+    table = rig.table
+    assert [i for i in range(len(table.placed)) if table.placed[i] != -1] == [] and table.placed_slots == []
+    assert not any(table.down_zones) and table.down_slots == []
+    rig.bets({2: {"dont_pass": "down"}, 3: {"field": 10}})   # nothing there any more: refused, not "done"
+    refused = strip(rig.last("bet_refused"))
+    assert refused["seat"] == "2" and refused["zone"] == "dont_pass" and refused["take_down"] is True
+    assert strip(rig.last("bets"))["placed"] == {"3": {"field": 10}}
 
 
 def test_a_throws_nets_by_seat_and_zone_up_to_the_last_seat():

@@ -100,12 +100,12 @@ class Readings:
 
     def _take_down_pending(self):
         """A newer reading replaces the one since the last throw: its bets come down (none has rolled).
-        Returns the seat-zone slots that held one (bytearray)."""
+        Returns the seat-zone slots that held one (a bytearray), or None: none did."""
+        if not self.placed_slots:                        # nothing pending: no buffer
+            return None
         placed = self.placed
-        if placed == self._no_bets:                      # nothing pending (one compare): no walk, no buffer
-            return self._no_downs                        # all zeros, only read
         pending = bytearray(len(placed))
-        for i in range(len(placed)):
+        for i in self.placed_slots:                      # every slot placed holds is one of these
             bet_id = placed[i]
             if bet_id != NO_BET:
                 placed[i] = NO_BET
@@ -123,7 +123,7 @@ class Readings:
             return                                       # a newer reading repeats a take-down already done
         mine = [b for b in self.engine.bets if b.seat == seat and self.bet_zone.get(b.bet_id, NO_BET) == z]
         if not mine:
-            if not pending[slot]:                        # a pending bet there just came down with its reading
+            if pending is None or not pending[slot]:     # a pending bet there just came down with its reading
                 self.refusals.append((seat, z, 0, "%s: no bet of this seat there to take down" % ZONES[z], True))
             return
         for bet in mine:
@@ -137,7 +137,10 @@ class Readings:
                 self._down(seat, self.bet_zone.pop(r[rules.BET_ID], z), r[rules.STAKE])
 
     def _down(self, seat, z, stake):
-        self.down_zones[seat * len(ZONES) + z] = 1       # odds that came down behind their line bet too
+        slot = seat * len(ZONES) + z
+        if not self.down_zones[slot]:
+            self.down_zones[slot] = 1                    # odds that came down behind their line bet too
+            self.down_slots.append(slot)
         for row in self.downs:
             if row[0] == seat and row[1] == z:
                 row[2] += stake

@@ -121,6 +121,7 @@ def restore(t, data):
     t.placed_slots = sorted(placed[k] for k in range(0, len(placed), 2))
     for i in downs:
         t.down_zones[i] = 1
+    t.down_slots = list(downs)
     t.refusals = [(refusals[k], refusals[k + 1], refusals[k + 2], "", refusals[k + 3] == 1)
                   for k in range(0, len(refusals), 4)]
     t.downs = []
