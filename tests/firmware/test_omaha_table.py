@@ -475,15 +475,50 @@ def test_keypad_entry_echo_clear_and_a_second_command_replaces_the_first():
 
 
 # -- seats, stacks and the button between hands ---------------------------------------------------------
+def _folded_round(rig):
+    """NEW ENTER, the hole cards, then every seat to act folds until one is left: a round played out."""
+    rig.keys("new enter")
+    button = rig.table.hand.button
+    _play(rig, WHOLE_DECK[:4 * rig.table.hand.n], [])
+    while rig.table.state == BETTING:
+        rig.act(None, "fold")
+    assert rig.table.state == READY and rig.last("hand_result")["void"] is False
+    return button
+
+
 def test_art1_2_button_moves_clockwise_to_the_next_seat_in():
     rig = Rig()
     rig.stacks({2: 500, 5: 500, 9: 500})
-    buttons = []
-    for _ in range(4):
-        rig.keys("new enter")
-        buttons.append(rig.table.hand.button)
-        rig.press("void", long=True)
-    assert buttons == [2, 5, 9, 2]
+    assert [_folded_round(rig) for _ in range(4)] == [2, 5, 9, 2]
+
+
+def test_art9_2_a_void_round_is_played_again_with_the_same_button():
+    # Art. 1(2) moves the button "after each round"; a round declared void (art. 9(2), bets returned) is no
+    # round played: it is dealt again with the same button, and the blinds fall on the same seats again.
+    rig = Rig()
+    rig.stacks({2: 500, 5: 500, 9: 500})
+    rig.keys("new enter")
+    rig.press("void", long=True)                                  # voided before a card: button 2
+    rig.keys("new enter")
+    assert rig.last("hand_start")["button"] == "2" and rig.last("hand_start")["blinds"] == {"5": 5, "9": 10}
+    _play(rig, WHOLE_DECK[:12], [(2, "call"), (5, "call"), (9, "check")])
+    rig.card("6s")
+    rig.press("void", long=True)                                  # voided on the flop: still button 2
+    rig.host_hand({"hand": {}})                                   # the host's NEW: the same rule
+    assert rig.last("hand_start")["button"] == "2"
+    rig.press("void", long=True)
+    assert _folded_round(rig) == 2                                # played out: then it moves (art. 1(2))
+    assert _folded_round(rig) == 5
+    rig.keys("new enter")
+    rig.press("void", long=True)                                  # button 9 voided ...
+    rig.keys("9 seat enter")                                      # ... and seat 9 sits out: the next seat in
+    rig.keys("new enter")
+    assert rig.last("hand_start")["button"] == "2"
+    rig.press("void", long=True)
+    rig.keys("9 seat enter")
+    rig.keys("5 button enter")                                    # a keyed button still wins
+    rig.keys("new enter")
+    assert rig.last("hand_start")["button"] == "5"
 
 
 def test_keyed_stacks_button_and_seat_out_carry_into_the_next_hand():
@@ -505,7 +540,8 @@ def test_keyed_stacks_button_and_seat_out_carry_into_the_next_hand():
     rig.keys("7 stack 0 enter")                                     # 0 empties the seat
     rig.keys("new enter")
     start = rig.last("hand_start")
-    assert start["stacks"] == {"1": 1000, "3": 995, "5": 800} and start["button"] == "5"   # art. 1(2)
+    assert start["stacks"] == {"1": 1000, "3": 995, "5": 800}
+    assert start["button"] == "3"                                   # the void hand again (art. 9(2))
 
 
 # -- the host's hand request --------------------------------------------------------------------------------
@@ -519,8 +555,8 @@ def test_host_hand_request_starts_a_hand_with_its_stacks_and_button():
     rig.host_hand({"hand": {}})
     assert rig.last("host_error")["error"] == "hand refused: a hand is in play"
     rig.press("void", long=True)
-    rig.host_hand({"hand": {}})                                     # stacks carried, button moved (art. 1(2))
-    assert rig.last("hand_start")["button"] == "7"
+    rig.host_hand({"hand": {}})                                     # stacks carried, the void hand's button (art. 9(2))
+    assert rig.last("hand_start")["button"] == "3"
 
 
 def test_host_hand_request_malformed_is_refused_before_anything_changes():

@@ -111,9 +111,7 @@ class Seats:
         if button == NO_SEAT:
             button = self.next_button_seat
         if button == NO_SEAT:
-            # Art. 1: the first hand's button is the first seat in from the croupier's left; then it
-            # moves clockwise to the next seat in after each hand (art. 1(2)).
-            button = players[0] if self.button == NO_SEAT else rules.next_button(self.button, players)
+            button = self._art1_button(players)
         try:
             hand = rules.OmahaHand(self.settings, button, [(s, self.stacks[s]) for s in players])
         except RuleError as exc:
@@ -129,6 +127,17 @@ class Seats:
             self.seen[i] = 0
         self._emit(OUT_HAND_START, self.hand_no)
         return DEALING
+
+    def _art1_button(self, players):
+        """The next hand's button when none was keyed or sent. Art. 1: the first hand's is the first seat in
+        from the croupier's left; it moves clockwise to the next seat in after each round (art. 1(2)). A
+        round declared void (art. 9(2): bets returned) is no round played: it is dealt again with the same
+        button (the next seat in when that seat no longer plays, as after any round)."""
+        if self.button == NO_SEAT:
+            return players[0]
+        if self.hand is not None and self.hand.phase == rules.EXPECT_VOID and self.playing(self.button):
+            return self.button
+        return rules.next_button(self.button, players)
 
     def _not_started(self, from_host, reason, display):
         if from_host:
