@@ -544,6 +544,23 @@ def test_keyed_stacks_button_and_seat_out_carry_into_the_next_hand():
     assert start["button"] == "3"                                   # the void hand again (art. 9(2))
 
 
+def test_a_seat_emptied_by_stack_0_is_no_longer_sitting_out_so_the_next_buy_in_is_dealt():
+    # Seat 4's player sits out, then leaves (STACK 0 empties the seat); a new player buys in there.
+    rig = Rig()
+    rig.stacks({1: 500, 2: 500, 4: 500})
+    rig.keys("4 seat enter")
+    assert strip(rig.last("seat")) == {"event": "seat", "seat": "4", "stack": 500, "in": False}
+    rig.keys("4 stack 0 enter")
+    rig.keys("4 stack 800 enter")
+    assert strip(rig.last("seat")) == {"event": "seat", "seat": "4", "stack": 800, "in": True}
+    assert _dealer(rig)[2] == "3 PLAYERS IN"
+    rig.keys("new enter")
+    assert rig.last("hand_start")["players"] == ["2", "4", "1"]
+    rig.press("void", long=True)
+    rig.keys("4 seat enter 4 stack 300 enter")                     # a stack keyed with chips: still out
+    assert strip(rig.last("seat")) == {"event": "seat", "seat": "4", "stack": 300, "in": False}
+
+
 # -- the host's hand request --------------------------------------------------------------------------------
 def test_host_hand_request_starts_a_hand_with_its_stacks_and_button():
     rig = Rig()

@@ -84,6 +84,8 @@ class Seats:
             self._refuse("STACK needs an amount (0 empties the seat)", "SEAT STACK AMOUNT")
             return
         self.stacks[seat] = self.entry.amount
+        if self.entry.amount == 0:
+            self.seat_in[seat] = 1      # an empty seat: sitting out left with its player; a buy-in there plays
         self._emit(OUT_SEAT, seat)
         self._render_lights()
 
