@@ -551,6 +551,10 @@ def test_a_seat_emptied_by_stack_0_is_no_longer_sitting_out_so_the_next_buy_in_i
     rig.keys("4 seat enter")
     assert strip(rig.last("seat")) == {"event": "seat", "seat": "4", "stack": 500, "in": False}
     rig.keys("4 stack 0 enter")
+    assert _dealer(rig)[2] == "2 PLAYERS IN"
+    rig.keys("2 seat enter")
+    assert _dealer(rig)[2] == "1 PLAYER IN"                         # the display's words agree with the count
+    rig.keys("2 seat enter")
     rig.keys("4 stack 800 enter")
     assert strip(rig.last("seat")) == {"event": "seat", "seat": "4", "stack": 800, "in": True}
     assert _dealer(rig)[2] == "3 PLAYERS IN"

@@ -117,7 +117,8 @@ def dealer_lines(table, config, button_names):
             head = "HAND %d %s" % (table.hand_no, "VOID" if table.result.void else "OVER")
         button = table.next_button_seat
         second = "BUTTON SEAT %d" % button if button != NO_SEAT else "NEW ENTER: NEW HAND"
-        return [head[:COLS], second, "%d PLAYERS IN" % len(table.players()), _footer(table)]
+        n = len(table.players())
+        return [head[:COLS], second, "%d PLAYER%s IN" % (n, "" if n == 1 else "S"), _footer(table)]
     head = "H%d %s" % (table.hand_no, rules.STREETS[hand.street].upper())
     if state == DEALING:
         return [head, "DEAL " + _to_deal(hand), "", _footer(table)]
