@@ -510,15 +510,23 @@ def test_art9_2_a_void_round_is_played_again_with_the_same_button():
     assert _folded_round(rig) == 2                                # played out: then it moves (art. 1(2))
     assert _folded_round(rig) == 5
     rig.keys("new enter")
+    assert rig.last("hand_start")["blinds"] == {"2": 5, "5": 10}
     rig.press("void", long=True)                                  # button 9 voided ...
-    rig.keys("9 seat enter")                                      # ... and seat 9 sits out: the next seat in
-    rig.keys("new enter")
-    assert rig.last("hand_start")["button"] == "2"
+    rig.keys("9 seat enter")                                      # ... and seat 9 sits out: a dead button,
+    rig.keys("new enter")                                         # the blinds on the same seats again
+    start = rig.last("hand_start")
+    assert start["button"] == "9" and start["players"] == ["2", "5"] and start["blinds"] == {"2": 5, "5": 10}
     rig.press("void", long=True)
     rig.keys("9 seat enter")
     rig.keys("5 button enter")                                    # a keyed button still wins
     rig.keys("new enter")
     assert rig.last("hand_start")["button"] == "5"
+    rig.press("void", long=True)
+    rig.keys("3 button enter")                                    # a keyed dead button (seat 3 empty) ...
+    rig.keys("new enter")
+    rig.press("void", long=True)
+    rig.keys("new enter")                                         # ... stays there too after a void
+    assert rig.last("hand_start")["button"] == "3"
 
 
 def test_keyed_stacks_button_and_seat_out_carry_into_the_next_hand():

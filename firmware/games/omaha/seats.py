@@ -134,10 +134,10 @@ class Seats:
         """The next hand's button when none was keyed or sent. Art. 1: the first hand's is the first seat in
         from the croupier's left; it moves clockwise to the next seat in after each round (art. 1(2)). A
         round declared void (art. 9(2): bets returned) is no round played: it is dealt again with the same
-        button (the next seat in when that seat no longer plays, as after any round)."""
+        button, even when that seat has since emptied (a dead button: the blinds fall on the same seats)."""
         if self.button == NO_SEAT:
             return players[0]
-        if self.hand is not None and self.hand.phase == rules.EXPECT_VOID and self.playing(self.button):
+        if self.hand is not None and self.hand.phase == rules.EXPECT_VOID:
             return self.button
         return rules.next_button(self.button, players)
 
