@@ -499,6 +499,8 @@ def test_art9_2_a_void_round_is_played_again_with_the_same_button():
     rig.stacks({2: 500, 5: 500, 9: 500})
     rig.keys("new enter")
     rig.press("void", long=True)                                  # voided before a card: button 2
+    assert _dealer(rig)[:2] == ["HAND 1 VOID", "BUTTON SEAT 2"]   # the dealer sees where it stays
+    assert rig.colour("button") == pixels.WHITE
     rig.keys("new enter")
     assert rig.last("hand_start")["button"] == "2" and rig.last("hand_start")["blinds"] == {"5": 5, "9": 10}
     _play(rig, WHOLE_DECK[:12], [(2, "call"), (5, "call"), (9, "check")])

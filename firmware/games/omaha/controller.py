@@ -170,8 +170,11 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
         return READY
 
     def _misdeal(self, reason):
-        """Art. 9(2): the hand is void, every bet returned; the stacks are those before the blinds."""
+        """Art. 9(2): the hand is void, every bet returned; the stacks are those before the blinds. A void
+        round is no round played (art. 1(2) moves the button after a round): the next hand keeps its
+        button, even on a seat emptied since (a dead button: the blinds fall on the same seats)."""
         self.hand.misdeal()
+        self.next_button_seat = self.button
         self.void_reason = reason
         self.held_card = NO_CARD
         self.prompt_void = False

@@ -32,7 +32,7 @@ class Seats:
         self.stacks = array("i", [0] * n)
         self.seat_in = bytearray(b"\x01" * n)       # 1: dealt in when it has chips; 0: sitting out
         self.button = NO_SEAT                       # the last hand's button
-        self.next_button_seat = NO_SEAT             # keyed (or sent) for the next hand
+        self.next_button_seat = NO_SEAT             # keyed for the next hand, or kept after a void one
         self.showing_result = False
         self.host_button = NO_SEAT                  # the parsed host request, until its HOST event
         self.host_stacks = array("i", [0] * n)
@@ -113,7 +113,10 @@ class Seats:
         if button == NO_SEAT:
             button = self.next_button_seat
         if button == NO_SEAT:
-            button = self._art1_button(players)
+            # Art. 1: the first hand's button is the first seat in from the croupier's left; then it
+            # moves clockwise to the next seat in after each round (art. 1(2); after a void one it was
+            # kept as next_button_seat: controller._misdeal).
+            button = players[0] if self.button == NO_SEAT else rules.next_button(self.button, players)
         try:
             hand = rules.OmahaHand(self.settings, button, [(s, self.stacks[s]) for s in players])
         except RuleError as exc:
@@ -129,17 +132,6 @@ class Seats:
             self.seen[i] = 0
         self._emit(OUT_HAND_START, self.hand_no)
         return DEALING
-
-    def _art1_button(self, players):
-        """The next hand's button when none was keyed or sent. Art. 1: the first hand's is the first seat in
-        from the croupier's left; it moves clockwise to the next seat in after each round (art. 1(2)). A
-        round declared void (art. 9(2): bets returned) is no round played: it is dealt again with the same
-        button, even when that seat has since emptied (a dead button: the blinds fall on the same seats)."""
-        if self.button == NO_SEAT:
-            return players[0]
-        if self.hand is not None and self.hand.phase == rules.EXPECT_VOID:
-            return self.button
-        return rules.next_button(self.button, players)
 
     def _not_started(self, from_host, reason, display):
         if from_host:
