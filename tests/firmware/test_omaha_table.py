@@ -155,7 +155,12 @@ def test_art13_side_pots_with_several_all_ins_run_out_and_match_the_engine():
     assert result["pots"] == _pots(expected)
     assert result["stacks"] == {"1": 200, "2": 210, "3": 360, "4": 700}
     assert result["shown"]["1"] == "four_of_a_kind" and result["shown"]["2"] == "full_house"
-    assert screens.result_lines(rig.table, CONFIG, [])[1:3] == ["P1 200 S1", "P2 210 S2"]
+    # Three pots on two lines: every pot's winners in turn, two a page for 2 seconds each (the dealer pays each).
+    pages = []
+    for second in range(6):
+        rig.table.uptime_s = second
+        pages.append(screens.result_lines(rig.table, CONFIG, [])[1:3])
+    assert pages == [["P1 200 S1", "P2 210 S2"]] * 2 + [["P3 360 S3", ""]] * 2 + [["P1 200 S1", "P2 210 S2"]] * 2
 
 
 def test_art12_4_heads_up_raises_beyond_three_but_three_handed_art12_2_caps_them():
