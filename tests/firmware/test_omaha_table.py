@@ -466,6 +466,21 @@ def test_illegal_entries_are_refused_with_the_legal_range_and_never_applied():
     assert rig.last("action")["amount"] == 30
 
 
+def test_allin_keyed_for_a_seat_not_to_act_is_refused_as_out_of_turn_whatever_the_seat_to_act_may_do():
+    rig = Rig()
+    _start(rig, {1: 5000, 3: 5000, 7: 5000})
+    _play(rig, WHOLE_DECK[:12], [])
+    for _ in range(3):                                             # art. 12(2): the raise cap is reached
+        rig.act(None, "raise", rig.table.hand.legal().max_to)
+    assert rig.table.hand.expected() == (rules.EXPECT_ACTION, 1)
+    rig.act(3, "allin")
+    refused = strip(rig.last("action_refused"))
+    assert refused["display"] == "SEAT 1 TO ACT" and refused["reason"].startswith("seat 3 may not act now")
+    assert _dealer(rig)[3] == "SEAT 1 TO ACT"
+    rig.act(1, "allin")                                            # seat 1 itself: the cap's answer
+    assert rig.last("action_refused")["display"] == "CALL 345"
+
+
 def test_keypad_entry_echo_clear_and_a_second_command_replaces_the_first():
     entry = Entry()
     for legend in ("4", "bet", "3", "raise", "3", "0"):

@@ -244,7 +244,9 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
             if amount is not None:
                 self._refuse("all in takes no amount", legal.display())
                 return STAY
-            if legal.kind is not None:
+            if seat != to_act:
+                action = rules.CALL                       # the engine refuses it as any action out of turn
+            elif legal.kind is not None:
                 action, amount = legal.kind, legal.all_in_to
             elif legal.call > 0 and legal.call == hand.stack[legal.index]:
                 action = rules.CALL                       # the call is all it has
