@@ -155,7 +155,12 @@ def test_art13_side_pots_with_several_all_ins_run_out_and_match_the_engine():
     assert result["pots"] == _pots(expected)
     assert result["stacks"] == {"1": 200, "2": 210, "3": 360, "4": 700}
     assert result["shown"]["1"] == "four_of_a_kind" and result["shown"]["2"] == "full_house"
-    assert screens.result_lines(rig.table, CONFIG, [])[1:3] == ["P1 200 S1", "P2 210 S2"]
+    # Three pots on two lines: every pot's winners in turn, two a page for 2 seconds each (the dealer pays each).
+    pages = []
+    for second in range(6):
+        rig.table.uptime_s = second
+        pages.append(screens.result_lines(rig.table, CONFIG, [])[1:3])
+    assert pages == [["P1 200 S1", "P2 210 S2"]] * 2 + [["P3 360 S3", ""]] * 2 + [["P1 200 S1", "P2 210 S2"]] * 2
 
 
 def test_art12_4_heads_up_raises_beyond_three_but_three_handed_art12_2_caps_them():
@@ -461,6 +466,21 @@ def test_illegal_entries_are_refused_with_the_legal_range_and_never_applied():
     assert rig.last("action")["amount"] == 30
 
 
+def test_allin_keyed_for_a_seat_not_to_act_is_refused_as_out_of_turn_whatever_the_seat_to_act_may_do():
+    rig = Rig()
+    _start(rig, {1: 5000, 3: 5000, 7: 5000})
+    _play(rig, WHOLE_DECK[:12], [])
+    for _ in range(3):                                             # art. 12(2): the raise cap is reached
+        rig.act(None, "raise", rig.table.hand.legal().max_to)
+    assert rig.table.hand.expected() == (rules.EXPECT_ACTION, 1)
+    rig.act(3, "allin")
+    refused = strip(rig.last("action_refused"))
+    assert refused["display"] == "SEAT 1 TO ACT" and refused["reason"].startswith("seat 3 may not act now")
+    assert _dealer(rig)[3] == "SEAT 1 TO ACT"
+    rig.act(1, "allin")                                            # seat 1 itself: the cap's answer
+    assert rig.last("action_refused")["display"] == "CALL 345"
+
+
 def test_keypad_entry_echo_clear_and_a_second_command_replaces_the_first():
     entry = Entry()
     for legend in ("4", "bet", "3", "raise", "3", "0"):
@@ -475,15 +495,60 @@ def test_keypad_entry_echo_clear_and_a_second_command_replaces_the_first():
 
 
 # -- seats, stacks and the button between hands ---------------------------------------------------------
+def _folded_round(rig):
+    """NEW ENTER, the hole cards, then every seat to act folds until one is left: a round played out."""
+    rig.keys("new enter")
+    button = rig.table.hand.button
+    _play(rig, WHOLE_DECK[:4 * rig.table.hand.n], [])
+    while rig.table.state == BETTING:
+        rig.act(None, "fold")
+    assert rig.table.state == READY and rig.last("hand_result")["void"] is False
+    return button
+
+
 def test_art1_2_button_moves_clockwise_to_the_next_seat_in():
     rig = Rig()
     rig.stacks({2: 500, 5: 500, 9: 500})
-    buttons = []
-    for _ in range(4):
-        rig.keys("new enter")
-        buttons.append(rig.table.hand.button)
-        rig.press("void", long=True)
-    assert buttons == [2, 5, 9, 2]
+    assert [_folded_round(rig) for _ in range(4)] == [2, 5, 9, 2]
+
+
+def test_art9_2_a_void_round_is_played_again_with_the_same_button():
+    # Art. 1(2) moves the button "after each round"; a round declared void (art. 9(2), bets returned) is no
+    # round played: it is dealt again with the same button, and the blinds fall on the same seats again.
+    rig = Rig()
+    rig.stacks({2: 500, 5: 500, 9: 500})
+    rig.keys("new enter")
+    rig.press("void", long=True)                                  # voided before a card: button 2
+    assert _dealer(rig)[:2] == ["HAND 1 VOID", "BUTTON SEAT 2"]   # the dealer sees where it stays
+    assert rig.colour("button") == pixels.WHITE
+    rig.keys("new enter")
+    assert rig.last("hand_start")["button"] == "2" and rig.last("hand_start")["blinds"] == {"5": 5, "9": 10}
+    _play(rig, WHOLE_DECK[:12], [(2, "call"), (5, "call"), (9, "check")])
+    rig.card("6s")
+    rig.press("void", long=True)                                  # voided on the flop: still button 2
+    rig.host_hand({"hand": {}})                                   # the host's NEW: the same rule
+    assert rig.last("hand_start")["button"] == "2"
+    rig.press("void", long=True)
+    assert _folded_round(rig) == 2                                # played out: then it moves (art. 1(2))
+    assert _folded_round(rig) == 5
+    rig.keys("new enter")
+    assert rig.last("hand_start")["blinds"] == {"2": 5, "5": 10}
+    rig.press("void", long=True)                                  # button 9 voided ...
+    rig.keys("9 seat enter")                                      # ... and seat 9 sits out: a dead button,
+    rig.keys("new enter")                                         # the blinds on the same seats again
+    start = rig.last("hand_start")
+    assert start["button"] == "9" and start["players"] == ["2", "5"] and start["blinds"] == {"2": 5, "5": 10}
+    rig.press("void", long=True)
+    rig.keys("9 seat enter")
+    rig.keys("5 button enter")                                    # a keyed button still wins
+    rig.keys("new enter")
+    assert rig.last("hand_start")["button"] == "5"
+    rig.press("void", long=True)
+    rig.keys("3 button enter")                                    # a keyed dead button (seat 3 empty) ...
+    rig.keys("new enter")
+    rig.press("void", long=True)
+    rig.keys("new enter")                                         # ... stays there too after a void
+    assert rig.last("hand_start")["button"] == "3"
 
 
 def test_keyed_stacks_button_and_seat_out_carry_into_the_next_hand():
@@ -505,7 +570,29 @@ def test_keyed_stacks_button_and_seat_out_carry_into_the_next_hand():
     rig.keys("7 stack 0 enter")                                     # 0 empties the seat
     rig.keys("new enter")
     start = rig.last("hand_start")
-    assert start["stacks"] == {"1": 1000, "3": 995, "5": 800} and start["button"] == "5"   # art. 1(2)
+    assert start["stacks"] == {"1": 1000, "3": 995, "5": 800}
+    assert start["button"] == "3"                                   # the void hand again (art. 9(2))
+
+
+def test_a_seat_emptied_by_stack_0_is_no_longer_sitting_out_so_the_next_buy_in_is_dealt():
+    # Seat 4's player sits out, then leaves (STACK 0 empties the seat); a new player buys in there.
+    rig = Rig()
+    rig.stacks({1: 500, 2: 500, 4: 500})
+    rig.keys("4 seat enter")
+    assert strip(rig.last("seat")) == {"event": "seat", "seat": "4", "stack": 500, "in": False}
+    rig.keys("4 stack 0 enter")
+    assert _dealer(rig)[2] == "2 PLAYERS IN"
+    rig.keys("2 seat enter")
+    assert _dealer(rig)[2] == "1 PLAYER IN"                         # the display's words agree with the count
+    rig.keys("2 seat enter")
+    rig.keys("4 stack 800 enter")
+    assert strip(rig.last("seat")) == {"event": "seat", "seat": "4", "stack": 800, "in": True}
+    assert _dealer(rig)[2] == "3 PLAYERS IN"
+    rig.keys("new enter")
+    assert rig.last("hand_start")["players"] == ["2", "4", "1"]
+    rig.press("void", long=True)
+    rig.keys("4 seat enter 4 stack 300 enter")                     # a stack keyed with chips: still out
+    assert strip(rig.last("seat")) == {"event": "seat", "seat": "4", "stack": 300, "in": False}
 
 
 # -- the host's hand request --------------------------------------------------------------------------------
@@ -519,8 +606,8 @@ def test_host_hand_request_starts_a_hand_with_its_stacks_and_button():
     rig.host_hand({"hand": {}})
     assert rig.last("host_error")["error"] == "hand refused: a hand is in play"
     rig.press("void", long=True)
-    rig.host_hand({"hand": {}})                                     # stacks carried, button moved (art. 1(2))
-    assert rig.last("hand_start")["button"] == "7"
+    rig.host_hand({"hand": {}})                                     # stacks carried, the void hand's button (art. 9(2))
+    assert rig.last("hand_start")["button"] == "3"
 
 
 def test_host_hand_request_malformed_is_refused_before_anything_changes():

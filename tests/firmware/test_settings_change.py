@@ -234,6 +234,7 @@ def test_omaha_change_between_hands_keeps_the_stacks():
             old.stacks[seat] = chips                            # as the dealer's STACK entries leave them
             old.seat_in[seat] = 1
         old.hand_no = 4
+        old.button = old.next_button_seat = 2                   # as a void hand leaves them (Omaha art. 9(2))
         login(ctx, machine)
         assert typed(ctx, machine, "set rake_percent 6")[0].startswith(
             "error: setting rake_percent must be one of 0 (no rake), 3, 4, 5 (art. 16)")
@@ -244,6 +245,7 @@ def test_omaha_change_between_hands_keeps_the_stacks():
         new = ctx.table
         assert new is not old and new.settings.rake_percent == 3 and new.settings.structure == "no_limit"
         assert list(new.stacks[1:4]) == [500, 750, 120] and new.hand_no == 4 and list(new.seat_in[1:4]) == [1, 1, 1]
+        assert new.button == 2 and new.next_button_seat == 2      # the void hand is dealt again with its button
         assert ctx.game.host_request == new.host_request
 
 

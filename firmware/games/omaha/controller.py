@@ -170,8 +170,11 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
         return READY
 
     def _misdeal(self, reason):
-        """Art. 9(2): the hand is void, every bet returned; the stacks are those before the blinds."""
+        """Art. 9(2): the hand is void, every bet returned; the stacks are those before the blinds. A void
+        round is no round played (art. 1(2) moves the button after a round): the next hand keeps its
+        button, even on a seat emptied since (a dead button: the blinds fall on the same seats)."""
         self.hand.misdeal()
+        self.next_button_seat = self.button
         self.void_reason = reason
         self.held_card = NO_CARD
         self.prompt_void = False
@@ -241,7 +244,9 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
             if amount is not None:
                 self._refuse("all in takes no amount", legal.display())
                 return STAY
-            if legal.kind is not None:
+            if seat != to_act:
+                action = rules.CALL                       # the engine refuses it as any action out of turn
+            elif legal.kind is not None:
                 action, amount = legal.kind, legal.all_in_to
             elif legal.call > 0 and legal.call == hand.stack[legal.index]:
                 action = rules.CALL                       # the call is all it has

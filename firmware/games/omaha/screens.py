@@ -4,7 +4,7 @@
 # legal range (Legal.display()), an alarm's prompt, and the keypad entry's echo
 # or the answer to a refused entry. Result display: the pot and side pots, the
 # amount to call and the pot-limit maximum, the board; after a hand, each pot's
-# winners and the rake.
+# winners (two pots a page, more paged every 2 seconds) and the rake.
 from firmware import cards, faults
 from firmware import screens as core_screens
 from firmware.games.omaha import rules
@@ -13,6 +13,8 @@ from firmware.games.omaha.codes import BETTING, DEALING, NO_SEAT
 from firmware.table import FAULTED, READY
 
 COLS = 20
+_POT_LINES = 2             # the result display's lines for the pots' winners
+_PAGE_S = 2                # seconds a page of them shows (the displays redraw each second)
 _PROMPTS = {
     faults.CARD_OUT_OF_ORDER: ("CARD OUT OF ORDER", "CONFIRM: DISCARD"),
     faults.CARD_IMPOSSIBLE: ("CARD SEEN TWICE", "HOLD VOID: MISDEAL"),
@@ -117,7 +119,8 @@ def dealer_lines(table, config, button_names):
             head = "HAND %d %s" % (table.hand_no, "VOID" if table.result.void else "OVER")
         button = table.next_button_seat
         second = "BUTTON SEAT %d" % button if button != NO_SEAT else "NEW ENTER: NEW HAND"
-        return [head[:COLS], second, "%d PLAYERS IN" % len(table.players()), _footer(table)]
+        n = len(table.players())
+        return [head[:COLS], second, "%d PLAYER%s IN" % (n, "" if n == 1 else "S"), _footer(table)]
     head = "H%d %s" % (table.hand_no, rules.STREETS[hand.street].upper())
     if state == DEALING:
         return [head, "DEAL " + _to_deal(hand), "", _footer(table)]
@@ -168,10 +171,12 @@ def result_lines(table, config, button_names):
         if result.void:
             return ["HAND %d VOID" % table.hand_no, "BETS RETURNED", table.void_reason.upper()[:COLS], ""]
         lines = [fit("H%d RAKE %s" % (table.hand_no, chips_text(result.rake)))]
-        for k in range(len(result.pots)):
-            if len(lines) == 3:
-                break
-            lines.append(_winners_line(k, result.pots[k]))
+        pots = result.pots
+        first = 0
+        if len(pots) > _POT_LINES:           # more pots than lines: every pot's winners in turn, a page a time
+            first = _POT_LINES * ((table.uptime_s // _PAGE_S) % ((len(pots) + _POT_LINES - 1) // _POT_LINES))
+        for k in range(first, min(first + _POT_LINES, len(pots))):
+            lines.append(_winners_line(k, pots[k]))
         while len(lines) < 3:
             lines.append("")
         return lines + [board]

@@ -32,7 +32,7 @@ class Seats:
         self.stacks = array("i", [0] * n)
         self.seat_in = bytearray(b"\x01" * n)       # 1: dealt in when it has chips; 0: sitting out
         self.button = NO_SEAT                       # the last hand's button
-        self.next_button_seat = NO_SEAT             # keyed (or sent) for the next hand
+        self.next_button_seat = NO_SEAT             # keyed for the next hand, or kept after a void one
         self.showing_result = False
         self.host_button = NO_SEAT                  # the parsed host request, until its HOST event
         self.host_stacks = array("i", [0] * n)
@@ -84,6 +84,8 @@ class Seats:
             self._refuse("STACK needs an amount (0 empties the seat)", "SEAT STACK AMOUNT")
             return
         self.stacks[seat] = self.entry.amount
+        if self.entry.amount == 0:
+            self.seat_in[seat] = 1      # an empty seat: sitting out left with its player; a buy-in there plays
         self._emit(OUT_SEAT, seat)
         self._render_lights()
 
@@ -112,7 +114,8 @@ class Seats:
             button = self.next_button_seat
         if button == NO_SEAT:
             # Art. 1: the first hand's button is the first seat in from the croupier's left; then it
-            # moves clockwise to the next seat in after each hand (art. 1(2)).
+            # moves clockwise to the next seat in after each round (art. 1(2); after a void one it was
+            # kept as next_button_seat: controller._misdeal).
             button = players[0] if self.button == NO_SEAT else rules.next_button(self.button, players)
         try:
             hand = rules.OmahaHand(self.settings, button, [(s, self.stacks[s]) for s in players])

@@ -7,7 +7,7 @@
 #   hand_no   hands started since the table opened
 #   stacks    every seat's chips, seats 1..settings.seats
 #   seat_in   one digit a seat: 1 dealt in when it has chips, 0 sitting out
-#   buttons   [button (the last hand's), next_button_seat (keyed or sent for the next hand)]: 0 none
+#   buttons   [button (the last hand's), next_button_seat (keyed for the next hand, or kept after a void one)]: 0 none
 #   shown     [showing_result, void_reason, prompt_void, answer (the display's answer to the last entry)]
 #   entry     the keypad entry being keyed: [seat, command, amount, digits, keyed]
 #   host      null, or the parsed host request waiting for its HOST event: [button, stacks or null]
