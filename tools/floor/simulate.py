@@ -141,7 +141,12 @@ def simulate(tables, rounds, seed, broker="embedded", kill_broker_every=None, ki
         raise BrokerError("--kill-broker-every needs a broker started here (embedded or mosquitto)")
     # Its own client id and session: a broker that outlives the run (a URL) must not hand this run
     # what an earlier run's consumer left waiting (the same tables, boot 1 again).
-    consumer = Consumer(floor, url, client_id="floor-consumer-%s-%s" % (floor, uuid.uuid4().hex[:12])).start()
+    try:
+        consumer = Consumer(floor, url, client_id="floor-consumer-%s-%s" % (floor, uuid.uuid4().hex[:12])).start()
+    except (OSError, RuntimeError) as exc:      # nothing listening there, or it does not let us subscribe
+        if own_broker is not None:
+            own_broker.stop()
+        raise BrokerError("cannot reach the broker at %s: %s" % (url, exc))
     procs, gateway = [], None
     started = time.monotonic()
     try:
