@@ -9,6 +9,7 @@ from firmware import jsonfile
 from firmware.board_checks import MCUS
 from firmware.board_checks import PinPlan as _PinPlan
 from firmware.board_checks import fail as _fail
+from firmware.board_checks import free_uarts as _free_uarts
 from firmware.board_checks import keys as _keys
 from firmware.board_checks import number as _int
 from firmware.board_checks import shown as _shown
@@ -110,8 +111,7 @@ def _check_pio_port(name, mcu, role, spec):
     _keys(name, where, spec, PIO_KEYS, PIO_KEYS)
     blocks = MCUS[mcu].get("pio", ())
     if not blocks:
-        _fail(name, where + ".pio", "%s has no PIO: a port there needs a UART (UART %s)"
-              % (mcu, ", ".join([str(u) for u in MCUS[mcu]["uart"]])))
+        _fail(name, where + ".pio", "%s has no PIO: a port there needs a UART (UART %s)" % (mcu, _free_uarts(mcu)))
     _int(name, where + ".baudrate", spec["baudrate"], 300, 3000000)
     block = spec["pio"]
     if not _whole(block) or block not in blocks:

@@ -122,7 +122,8 @@ def test_esp32s3_flash_pins_and_the_usb_consoles_pins_are_refused():
         raises_match(SettingsError, "buttons.deal: pin %d is already used by ports.console (%s)" % (pin, signal),
                      board.validate, "esp32s3", d)
     d = _data("esp32s3")
-    d["ports"]["console"] = {"uart": 0, "tx": 1, "rx": 2, "baudrate": 115200}
+    del d["ports"]["shoe"], d["ports"]["dice"]       # (UART 0 is the REPL's: the console takes the readers')
+    d["ports"]["console"] = {"uart": 1, "tx": 1, "rx": 2, "baudrate": 115200}
     d["buttons"]["deal"] = 19                        # a console on a UART leaves the USB pins free
     assert board.validate("esp32s3", d).buttons[1] == ("deal", 19)
     d = _data("esp32s3")
@@ -364,6 +365,23 @@ def test_a_third_hardware_uart_on_the_rp2040_is_refused():
                  "pico", d)
     d["ports"]["bets"] = {"uart": 1, "tx": 4, "rx": 5, "baudrate": 9600}
     raises_match(SettingsError, "ports.host: UART 1 is already used by ports.bets", board.validate, "pico", d)
+
+
+def test_the_esp32s3s_repl_uart_is_no_port():
+    # MicroPython's ESP32-S3 firmware keeps its REPL on UART0 (docs/boards.md): the REPL's interrupt takes
+    # what arrives there, so a bet reader, a console or a host link on it booted and never heard a byte.
+    # This is the esp32s3's "too many UARTs": its third device has no UART of its own (no PIO either).
+    for role, spec in (("bets", {"uart": 0, "tx": 38, "rx": 39, "baudrate": 9600}),
+                       ("console", {"uart": 0, "tx": 1, "rx": 2, "baudrate": 115200}),
+                       ("host", {"uart": 0, "tx": 43, "rx": 44, "baudrate": 115200})):
+        d = _data("esp32s3")
+        d["ports"][role] = spec
+        raises_match(SettingsError, "board esp32s3: ports.%s.uart: UART 0 carries MicroPython's REPL on esp32s3: "
+                     "a port needs another UART (UART 1, 2)" % role, board.validate, "esp32s3", d)
+    d = _data("esp32s3")
+    d["ports"]["bets"] = dict(_PIO_BETS, tx=38, rx=39)       # and the way out the message offers is a real one
+    raises_match(SettingsError, "ports.bets.pio: esp32s3 has no PIO: a port there needs a UART (UART 1, 2)",
+                 board.validate, "esp32s3", d)
 
 
 def test_pio_on_a_chip_without_pio_is_refused_naming_the_key():
