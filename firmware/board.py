@@ -12,6 +12,7 @@ from firmware.board_checks import fail as _fail
 from firmware.board_checks import free_uarts as _free_uarts
 from firmware.board_checks import keys as _keys
 from firmware.board_checks import number as _int
+from firmware.board_checks import pixel_range as _pixel_range
 from firmware.board_checks import shown as _shown
 from firmware.board_checks import unit as _unit
 from firmware.board_checks import whole as _whole
@@ -248,10 +249,7 @@ def _check_zones(name, zones, count):
             if not isinstance(ranges, list) or not ranges:
                 _fail(name, where, "expected a list of [first, last] pixel ranges")
             for pair in ranges:
-                if not isinstance(pair, list) or len(pair) != 2:
-                    _fail(name, where, "expected [first, last], got %s" % _shown(pair))
-                first = _int(name, where, pair[0], 0, count - 1)
-                last = _int(name, where, pair[1], first, count - 1)
+                first, last = _pixel_range(name, where, pair, count)
                 for pixel in range(first, last + 1):
                     if owner[pixel] is not None:
                         _fail(name, where, "pixel %d overlaps zone %s" % (pixel, _shown(owner[pixel])))

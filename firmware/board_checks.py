@@ -69,6 +69,20 @@ def number(name, where, value, low, high):
     return value
 
 
+def pixel_range(name, where, pair, count):
+    """(first, last) of a zone's [first, last] on a strip of count pixels, the message saying which is wrong."""
+    if not isinstance(pair, list) or len(pair) != 2:
+        fail(name, where, "expected [first, last], got %s" % shown(pair))
+    for end in pair:
+        if whole(end) and end >= count:
+            fail(name, where, "pixel %d is past the strip (pixels.count %d: pixels 0..%d)" % (end, count, count - 1))
+    first = number(name, where, pair[0], 0, count - 1)
+    last = number(name, where, pair[1], 0, count - 1)
+    if last < first:
+        fail(name, where, "[%d, %d] ends before it starts (a range is [first, last])" % (first, last))
+    return first, last
+
+
 def unit(name, where, value, mcu, kind):
     """A UART or I2C id the MCU has (kind: "uart" or "i2c"), and a UART a port can have."""
     units = MCUS[mcu][kind]

@@ -57,9 +57,18 @@ def test_overlapping_zone_rejected():
 
 
 def test_zone_past_strip_rejected():
+    # The message said "expected a whole number 70..75, got 90": the key, but not that the strip ends there.
     d = _data()
     d["zones"]["craps"]["pass"] = [[70, 90]]
-    raises_match(SettingsError, "zones.craps.pass", board.validate, "pico", d)
+    raises_match(SettingsError, "zones.craps.pass: pixel 90 is past the strip (pixels.count 76: pixels 0..75)",
+                 board.validate, "pico", d)
+    d["zones"]["craps"]["pass"] = [[76, 76]]
+    raises_match(SettingsError, "zones.craps.pass: pixel 76 is past the strip", board.validate, "pico", d)
+    d["zones"]["craps"]["pass"] = [[0, 7], [9, 3]]      # it said "expected a whole number 9..75, got 3"
+    raises_match(SettingsError, "zones.craps.pass: [9, 3] ends before it starts (a range is [first, last])",
+                 board.validate, "pico", d)
+    d["zones"]["craps"]["pass"] = [[-1, 3]]
+    raises_match(SettingsError, "zones.craps.pass: expected a whole number 0..75, got -1", board.validate, "pico", d)
 
 
 def test_seat_zones_are_numbered_from_one_without_a_gap():
