@@ -309,7 +309,7 @@ def _validate(name, data):
     if "keypad" in data:
         _check_keypad(name, data["keypad"], plan)
     if "service_pin" in data:             # a pin of its own: a button or port sharing it would open the REPL
-        plan.claim("service_pin", data["service_pin"])
+        plan.claim("service_pin", data["service_pin"], low_at_reset=True)
     return Board(name, data)
 
 

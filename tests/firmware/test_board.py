@@ -393,6 +393,23 @@ def test_the_esp32s3s_repl_uart_is_no_port():
                  board.validate, "esp32s3", d)
 
 
+def test_the_service_jumper_is_not_on_the_esp32s3s_boot_strap():
+    # The service jumper holds its pin low at reset; on GPIO 0 of an ESP32-S3 that selects the ROM's download
+    # mode: the board meant to open its REPL never started MicroPython at all.
+    d = _data("esp32s3", keypad=True)
+    d["service_pin"] = 0
+    raises_match(SettingsError, "board esp32s3: service_pin: pin 0 is the boot strap of esp32s3: held low at reset "
+                 "(the jumper fitted) it starts the ROM's download mode, not the firmware", board.validate, "esp32s3", d)
+    d = _data("esp32s3", keypad=True)
+    d["buttons"]["undo"] = 0            # a button there is high at reset (not pressed): free
+    board.validate("esp32s3", d)
+    d = _data(keypad=True)
+    d["buttons"]["undo"] = 14
+    d["service_pin"] = 0                # the RP2040 boots from its own BOOTSEL pin, no GPIO
+    d["ports"] = {"host": d["ports"]["host"], "console": d["ports"]["console"]}
+    board.validate("pico", d)
+
+
 def test_pio_on_a_chip_without_pio_is_refused_naming_the_key():
     for name in ("esp32s3", "sim"):
         d = _data(name)
