@@ -82,3 +82,43 @@ def test_status_refuses_a_negative_wait():
         assert floor_cli.main(["status", "--floor", "north", "--wait", wait, "--broker", "mqtt://127.0.0.1:1"],
                               out=io.StringIO(), err=err) == 2
         assert "--wait must be a number of seconds, 0 or more" in err.getvalue(), err.getvalue()
+
+
+def test_a_broker_each_command_cannot_take_is_refused_naming_what_it_takes(tmp_path):
+    """Every command said "expected mqtt://HOST:PORT, 'embedded' or 'mosquitto'", also to `gateway --broker
+    mosquitto` and `status --broker embedded`, which take neither."""
+    path = tmp_path / "tables.json"
+    path.write_text('{"floor": "north", "tables": [{"table": "a", "port": "/dev/x"}]}')
+    for argv, says in (
+        (["gateway", "--tables", str(path), "--broker", "mosquitto"],
+         "broker 'mosquitto': expected mqtt://HOST:PORT or 'embedded'\n"),
+        (["status", "--floor", "north", "--broker", "embedded"], "broker 'embedded': expected mqtt://HOST:PORT\n"),
+        (["simulate", "--broker", "tcp://x"], "broker 'tcp://x': expected mqtt://HOST:PORT or 'embedded' or 'mosquitto'\n"),
+    ):
+        err = io.StringIO()
+        assert floor_cli.main(argv, out=io.StringIO(), err=err) == 2
+        assert err.getvalue().endswith(says), err.getvalue()
+
+
+def test_a_port_outside_1_to_65535_is_refused():
+    """mqtt://HOST:0 (and --listen HOST:0) went to port 1883 without a word; 99999 was 'not a number'."""
+    for argv, says in (
+        (["status", "--floor", "north", "--broker", "mqtt://127.0.0.1:0"],
+         "broker 'mqtt://127.0.0.1:0': the port must be a number 1..65535"),
+        (["status", "--floor", "north", "--broker", "mqtt://127.0.0.1:99999"],
+         "broker 'mqtt://127.0.0.1:99999': the port must be a number 1..65535"),
+        (["simulate", "--broker", "mqtt://127.0.0.1:x"], "broker 'mqtt://127.0.0.1:x': the port must be a number"),
+        (["gateway", "--tables", "/nonexistent", "--listen", "127.0.0.1:0"], "/nonexistent"),
+    ):
+        err = io.StringIO()
+        assert floor_cli.main(argv, out=io.StringIO(), err=err) == 2
+        assert says in err.getvalue(), err.getvalue()
+
+
+def test_the_embedded_brokers_listen_address_is_checked_as_such(tmp_path):
+    path = tmp_path / "tables.json"
+    path.write_text('{"floor": "north", "tables": [{"table": "a", "port": "/dev/x"}]}')
+    for listen in ("127.0.0.1:0", "127.0.0.1:99999"):
+        err = io.StringIO()
+        assert floor_cli.main(["gateway", "--tables", str(path), "--listen", listen], out=io.StringIO(), err=err) == 2
+        assert err.getvalue() == "tools.floor gateway: --listen %r: the port must be a number 1..65535\n" % listen
