@@ -122,3 +122,15 @@ def test_the_embedded_brokers_listen_address_is_checked_as_such(tmp_path):
         err = io.StringIO()
         assert floor_cli.main(["gateway", "--tables", str(path), "--listen", listen], out=io.StringIO(), err=err) == 2
         assert err.getvalue() == "tools.floor gateway: --listen %r: the port must be a number 1..65535\n" % listen
+
+
+def test_a_refused_simulate_leaves_no_work_folder_behind(tmp_path, monkeypatch):
+    """simulate made its folder for tables.json and gateway.log before it reached the broker: every refusal
+    there (a broker it cannot reach, --kill-broker-every on a URL) left an empty floor-sim-* in /tmp."""
+    import tempfile
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    url = "mqtt://127.0.0.1:%d" % _closed_port()
+    for extra in ([], ["--kill-broker-every", "1"]):
+        assert floor_cli.main(["simulate", "--tables", "1", "--rounds", "1", "--broker", url] + extra,
+                              out=io.StringIO(), err=io.StringIO()) == 2
+    assert list(tmp_path.iterdir()) == []
