@@ -134,3 +134,10 @@ def test_a_refused_simulate_leaves_no_work_folder_behind(tmp_path, monkeypatch):
         assert floor_cli.main(["simulate", "--tables", "1", "--rounds", "1", "--broker", url] + extra,
                               out=io.StringIO(), err=io.StringIO()) == 2
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_port_no_device_can_have_is_refused_by_name(tmp_path):
+    """A NUL or a lone surrogate in a port path ended in os.path.realpath's ValueError or UnicodeEncodeError."""
+    for port in ("/dev/x\\u0000y", "/dev/\\ud800", "/dev/tty\\nUSB0"):
+        with pytest.raises(TablesError, match=r"tables\[0\]: port '.*' is no device path"):
+            _load(tmp_path, '{"tables": [{"table": "a", "port": "%s"}]}' % port)

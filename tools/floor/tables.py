@@ -36,6 +36,9 @@ def load_tables(path):
         if name in seen or name == "status":
             raise TablesError("%s: table name %r is used twice or reserved" % (where, name))
         seen.add(name)
+        if not _device_path(entry["port"]):
+            raise TablesError("%s: port %r is no device path (a NUL, a control or an unencodable character)"
+                              % (where, entry["port"]))
         # Two links on one device would each read part of its frames, and publish them as their table's.
         device = os.path.realpath(entry["port"])
         if device in ports:
@@ -50,6 +53,15 @@ def load_tables(path):
             raise TablesError("%s: reopen must be true or false" % where)
         tables.append({"table": name, "port": entry["port"], "baud": baud, "reopen": reopen})
     return floor, tables
+
+
+def _device_path(port):
+    """A path the OS can be given (os.path.realpath and open() raise on a NUL or a lone surrogate)."""
+    try:
+        os.fsencode(port)
+    except UnicodeError:
+        return False
+    return port.isprintable()
 
 
 def _unique_keys(pairs):
