@@ -9,8 +9,10 @@ from firmware import jsonfile
 from firmware.board_checks import MCUS
 from firmware.board_checks import PinPlan as _PinPlan
 from firmware.board_checks import fail as _fail
+from firmware.board_checks import free_uarts as _free_uarts
 from firmware.board_checks import keys as _keys
 from firmware.board_checks import number as _int
+from firmware.board_checks import pixel_range as _pixel_range
 from firmware.board_checks import shown as _shown
 from firmware.board_checks import unit as _unit
 from firmware.board_checks import whole as _whole
@@ -110,8 +112,7 @@ def _check_pio_port(name, mcu, role, spec):
     _keys(name, where, spec, PIO_KEYS, PIO_KEYS)
     blocks = MCUS[mcu].get("pio", ())
     if not blocks:
-        _fail(name, where + ".pio", "%s has no PIO: a port there needs a UART (UART %s)"
-              % (mcu, ", ".join([str(u) for u in MCUS[mcu]["uart"]])))
+        _fail(name, where + ".pio", "%s has no PIO: a port there needs a UART (UART %s)" % (mcu, _free_uarts(mcu)))
     _int(name, where + ".baudrate", spec["baudrate"], 300, 3000000)
     block = spec["pio"]
     if not _whole(block) or block not in blocks:
@@ -248,10 +249,7 @@ def _check_zones(name, zones, count):
             if not isinstance(ranges, list) or not ranges:
                 _fail(name, where, "expected a list of [first, last] pixel ranges")
             for pair in ranges:
-                if not isinstance(pair, list) or len(pair) != 2:
-                    _fail(name, where, "expected [first, last], got %s" % _shown(pair))
-                first = _int(name, where, pair[0], 0, count - 1)
-                last = _int(name, where, pair[1], first, count - 1)
+                first, last = _pixel_range(name, where, pair, count)
                 for pixel in range(first, last + 1):
                     if owner[pixel] is not None:
                         _fail(name, where, "pixel %d overlaps zone %s" % (pixel, _shown(owner[pixel])))
@@ -311,7 +309,7 @@ def _validate(name, data):
     if "keypad" in data:
         _check_keypad(name, data["keypad"], plan)
     if "service_pin" in data:             # a pin of its own: a button or port sharing it would open the REPL
-        plan.claim("service_pin", data["service_pin"])
+        plan.claim("service_pin", data["service_pin"], low_at_reset=True)
     return Board(name, data)
 
 

@@ -27,11 +27,15 @@ MCUS = {
                              "scl": {0: (1, 5, 9, 13, 17, 21, 25, 29), 1: (3, 7, 11, 15, 19, 23, 27)}}},
     # ESP32-S3: GPIO 26-32 carry the SPI flash and PSRAM on its modules (ESP-IDF, "GPIO": "usually used
     # for SPI flash"): a button there would fight the flash. GPIO 19 and 20 are the USB D- and D+ of
-    # the USB console ("usb_pins": taken by a {"usb": true} console).
+    # the USB console ("usb_pins": taken by a {"usb": true} console). "repl_uart": MicroPython's ESP32-S3
+    # firmware keeps its REPL on UART 0 (MICROPY_HW_ENABLE_UART_REPL): the REPL's own interrupt takes what
+    # arrives there and machine.UART(0) installs no driver, so no port can have it (docs/boards.md).
     "esp32s3": {"gpio": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
                          26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48),
                 "reserved": ((26, 32, "the SPI flash and PSRAM"),), "usb_pins": ((19, "USB D-"), (20, "USB D+")),
-                "uart": (0, 1, 2), "i2c": (0, 1), "wdt_max_ms": 60000},
+                "uart": (0, 1, 2), "repl_uart": 0, "i2c": (0, 1), "wdt_max_ms": 60000,
+                # GPIO 0 low at reset selects the ROM's download mode (the datasheet's boot strapping pins)
+                "boot_strap": 0},
     "hostsim": {"gpio": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
                          25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
                          48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63),
@@ -67,13 +71,36 @@ def number(name, where, value, low, high):
     return value
 
 
+def pixel_range(name, where, pair, count):
+    """(first, last) of a zone's [first, last] on a strip of count pixels, the message saying which is wrong."""
+    if not isinstance(pair, list) or len(pair) != 2:
+        fail(name, where, "expected [first, last], got %s" % shown(pair))
+    for end in pair:
+        if whole(end) and end >= count:
+            fail(name, where, "pixel %d is past the strip (pixels.count %d: pixels 0..%d)" % (end, count, count - 1))
+    first = number(name, where, pair[0], 0, count - 1)
+    last = number(name, where, pair[1], 0, count - 1)
+    if last < first:
+        fail(name, where, "[%d, %d] ends before it starts (a range is [first, last])" % (first, last))
+    return first, last
+
+
 def unit(name, where, value, mcu, kind):
-    """A UART or I2C id the MCU has (kind: "uart" or "i2c")."""
+    """A UART or I2C id the MCU has (kind: "uart" or "i2c"), and a UART a port can have."""
     units = MCUS[mcu][kind]
     if not whole(value) or value not in units:
         fail(name, where, "%s %s does not exist on %s (%s %s)"
               % (kind.upper(), shown(value), mcu, kind.upper(), ", ".join([str(u) for u in units])))
+    if kind == "uart" and value == MCUS[mcu].get("repl_uart"):
+        fail(name, where, "UART %d carries MicroPython's REPL on %s: a port needs another UART (UART %s)"
+             % (value, mcu, free_uarts(mcu)))
     return value
+
+
+def free_uarts(mcu):
+    """The UART ids a port can have, for a message: "1, 2"."""
+    repl = MCUS[mcu].get("repl_uart")
+    return ", ".join([str(u) for u in MCUS[mcu]["uart"] if u != repl])
 
 
 def keys(name, where, obj, allowed, required):
@@ -95,12 +122,16 @@ class PinPlan:
         self.mcu = mcu
         self.owner = {}
 
-    def claim(self, where, pin, shared_ok=None, function=None, unit=0):
-        """Take pin for `where`; function ("tx", "rx", "sda", "scl") of bus `unit` if it carries one."""
+    def claim(self, where, pin, shared_ok=None, function=None, unit=0, low_at_reset=False):
+        """Take pin for `where`; function ("tx", "rx", "sda", "scl") of bus `unit` if it carries one;
+        low_at_reset: the pin is held low while the chip starts (the service jumper)."""
         gpio = MCUS[self.mcu]["gpio"]
         if not whole(pin) or pin not in gpio:
             fail(self.name, where, "pin %s does not exist on %s (GPIO %d-%d)"
                   % (shown(pin), self.mcu, gpio[0], gpio[-1]))
+        if low_at_reset and pin == MCUS[self.mcu].get("boot_strap"):
+            fail(self.name, where, "pin %d is the boot strap of %s: held low at reset (the jumper fitted) it starts "
+                 "the ROM's download mode, not the firmware" % (pin, self.mcu))
         for first, last, what in MCUS[self.mcu].get("reserved", ()):
             if first <= pin <= last:
                 fail(self.name, where, "pin %d carries %s on %s (GPIO %d-%d): not free for the table"

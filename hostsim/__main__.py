@@ -58,10 +58,12 @@ chips not conserved.
 Exit status: 0 stopped (--headless: every round played, no alarm), 1 the
 simulator itself failed (a host-side error, never recorded as a firmware crash;
 --headless: an alarm was reported or the run stopped early), 2 a file is wrong,
-the board cannot run the game, or --snapshot on a board without a scoreboard.
+the board cannot run the game, --snapshot on a board without a scoreboard, or an
+option's value out of range (--seconds, --speed: a number > 0).
 """
 import argparse
 import json
+import math
 import os
 import sys
 
@@ -184,8 +186,12 @@ def _host_failed(error):
 
 def main(argv=None):
     args = _parser().parse_args(argv)
-    if args.speed <= 0:
-        print("sim: --speed must be > 0", file=sys.stderr)
+    # (nan and inf pass a plain "> 0" test one way or the other, and the run then takes int() of them)
+    if not 0 < args.speed < math.inf:
+        print("sim: --speed must be a number > 0", file=sys.stderr)
+        return 2
+    if args.seconds is not None and not 0 < args.seconds < math.inf:
+        print("sim: --seconds must be a number of virtual seconds > 0", file=sys.stderr)
         return 2
     try:
         board_path, table_path = _check(args)

@@ -98,6 +98,8 @@ def load_board(root, name):
                          % (rel, exc.lineno, exc.colno, exc.msg))
     except RecursionError:
         raise BuildError("%s: malformed board file: nested too deeply: fix the JSON" % rel)
+    except ValueError as exc:        # not a JSONDecodeError: an integer of more than 4300 digits
+        raise BuildError("%s: malformed board file: %s: fix the JSON" % (rel, exc))
     if not isinstance(data, dict):
         raise BuildError("%s: malformed board file: the top level must be a JSON object" % rel)
     twice = duplicate_key(text)      # the board's own check at boot (firmware/jsonfile.py)

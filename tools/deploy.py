@@ -70,6 +70,17 @@ def _in_build(build_dir, entry):
     return os.path.join(build_dir, "rom", entry["path"]) if entry.get("rom") else os.path.join(build_dir, entry["path"])
 
 
+def _check_shape(files, built_for, image):
+    """ValueError unless the manifest's parts read below are of the kinds tools.build writes."""
+    entries_ok = isinstance(files, list) and all(
+        isinstance(e, dict) and isinstance(e.get("path"), str) and isinstance(e.get("sha256"), str)
+        for e in files)
+    image_ok = image is None or (isinstance(image, dict) and isinstance(image.get("image"), str)
+                                 and isinstance(image.get("sha256"), str))
+    if not (entries_ok and image_ok and isinstance(built_for, str)):
+        raise ValueError("not a manifest tools.build writes")
+
+
 def check_build(build_dir, board, romfs=False):
     """The build's manifest, after checking every file it lists is there, unchanged (romfs: a build
     with its ROMFS image, else one without)."""
@@ -83,7 +94,8 @@ def check_build(build_dir, board, romfs=False):
             manifest = json.load(f)
         files = manifest["files"]
         built_for = manifest["board"]
-    except (ValueError, KeyError, TypeError):
+        _check_shape(files, built_for, manifest.get("romfs"))
+    except (ValueError, KeyError, TypeError, RecursionError):
         raise DeployError("%s/manifest.json is damaged: run `make build BOARD=%s` again" % (where, board))
     if built_for != board:
         raise DeployError("%s was built for board %r, not %r: run `make build BOARD=%s`"

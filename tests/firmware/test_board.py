@@ -57,9 +57,18 @@ def test_overlapping_zone_rejected():
 
 
 def test_zone_past_strip_rejected():
+    # The message said "expected a whole number 70..75, got 90": the key, but not that the strip ends there.
     d = _data()
     d["zones"]["craps"]["pass"] = [[70, 90]]
-    raises_match(SettingsError, "zones.craps.pass", board.validate, "pico", d)
+    raises_match(SettingsError, "zones.craps.pass: pixel 90 is past the strip (pixels.count 76: pixels 0..75)",
+                 board.validate, "pico", d)
+    d["zones"]["craps"]["pass"] = [[76, 76]]
+    raises_match(SettingsError, "zones.craps.pass: pixel 76 is past the strip", board.validate, "pico", d)
+    d["zones"]["craps"]["pass"] = [[0, 7], [9, 3]]      # it said "expected a whole number 9..75, got 3"
+    raises_match(SettingsError, "zones.craps.pass: [9, 3] ends before it starts (a range is [first, last])",
+                 board.validate, "pico", d)
+    d["zones"]["craps"]["pass"] = [[-1, 3]]
+    raises_match(SettingsError, "zones.craps.pass: expected a whole number 0..75, got -1", board.validate, "pico", d)
 
 
 def test_seat_zones_are_numbered_from_one_without_a_gap():
@@ -122,7 +131,8 @@ def test_esp32s3_flash_pins_and_the_usb_consoles_pins_are_refused():
         raises_match(SettingsError, "buttons.deal: pin %d is already used by ports.console (%s)" % (pin, signal),
                      board.validate, "esp32s3", d)
     d = _data("esp32s3")
-    d["ports"]["console"] = {"uart": 0, "tx": 1, "rx": 2, "baudrate": 115200}
+    del d["ports"]["shoe"], d["ports"]["dice"]       # (UART 0 is the REPL's: the console takes the readers')
+    d["ports"]["console"] = {"uart": 1, "tx": 1, "rx": 2, "baudrate": 115200}
     d["buttons"]["deal"] = 19                        # a console on a UART leaves the USB pins free
     assert board.validate("esp32s3", d).buttons[1] == ("deal", 19)
     d = _data("esp32s3")
@@ -364,6 +374,40 @@ def test_a_third_hardware_uart_on_the_rp2040_is_refused():
                  "pico", d)
     d["ports"]["bets"] = {"uart": 1, "tx": 4, "rx": 5, "baudrate": 9600}
     raises_match(SettingsError, "ports.host: UART 1 is already used by ports.bets", board.validate, "pico", d)
+
+
+def test_the_esp32s3s_repl_uart_is_no_port():
+    # MicroPython's ESP32-S3 firmware keeps its REPL on UART0 (docs/boards.md): the REPL's interrupt takes
+    # what arrives there, so a bet reader, a console or a host link on it booted and never heard a byte.
+    # This is the esp32s3's "too many UARTs": its third device has no UART of its own (no PIO either).
+    for role, spec in (("bets", {"uart": 0, "tx": 38, "rx": 39, "baudrate": 9600}),
+                       ("console", {"uart": 0, "tx": 1, "rx": 2, "baudrate": 115200}),
+                       ("host", {"uart": 0, "tx": 43, "rx": 44, "baudrate": 115200})):
+        d = _data("esp32s3")
+        d["ports"][role] = spec
+        raises_match(SettingsError, "board esp32s3: ports.%s.uart: UART 0 carries MicroPython's REPL on esp32s3: "
+                     "a port needs another UART (UART 1, 2)" % role, board.validate, "esp32s3", d)
+    d = _data("esp32s3")
+    d["ports"]["bets"] = dict(_PIO_BETS, tx=38, rx=39)       # and the way out the message offers is a real one
+    raises_match(SettingsError, "ports.bets.pio: esp32s3 has no PIO: a port there needs a UART (UART 1, 2)",
+                 board.validate, "esp32s3", d)
+
+
+def test_the_service_jumper_is_not_on_the_esp32s3s_boot_strap():
+    # The service jumper holds its pin low at reset; on GPIO 0 of an ESP32-S3 that selects the ROM's download
+    # mode: the board meant to open its REPL never started MicroPython at all.
+    d = _data("esp32s3", keypad=True)
+    d["service_pin"] = 0
+    raises_match(SettingsError, "board esp32s3: service_pin: pin 0 is the boot strap of esp32s3: held low at reset "
+                 "(the jumper fitted) it starts the ROM's download mode, not the firmware", board.validate, "esp32s3", d)
+    d = _data("esp32s3", keypad=True)
+    d["buttons"]["undo"] = 0            # a button there is high at reset (not pressed): free
+    board.validate("esp32s3", d)
+    d = _data(keypad=True)
+    d["buttons"]["undo"] = 14
+    d["service_pin"] = 0                # the RP2040 boots from its own BOOTSEL pin, no GPIO
+    d["ports"] = {"host": d["ports"]["host"], "console": d["ports"]["console"]}
+    board.validate("pico", d)
 
 
 def test_pio_on_a_chip_without_pio_is_refused_naming_the_key():

@@ -266,6 +266,16 @@ def test_board_nested_too_deeply_is_a_one_line_error(tmp_path):
     assert_one_line_error(proc, "boards/deep.json:", "nested too deeply")
 
 
+def test_board_with_a_number_too_long_for_cpython_is_a_one_line_error(tmp_path):
+    # CPython's json refuses an integer of more than 4300 digits with a plain ValueError (no JSONDecodeError):
+    # the build ended in its traceback, where the board itself (firmware/jsonfile.py) refuses the file.
+    root = _copy_tree(tmp_path)
+    text = (root / "boards" / "pico.json").read_text().replace('"timeout_ms": 5000', '"timeout_ms": ' + "9" * 5000)
+    (root / "boards" / "long.json").write_text(text)
+    proc = _run_build("--board", "long", "--root", str(root), "--out", str(tmp_path / "out"))
+    assert_one_line_error(proc, "boards/long.json: malformed board file: ", "4300 digits")
+
+
 def test_board_the_lcd_driver_cannot_run_is_refused_at_build(tmp_path):
     root = _copy_tree(tmp_path)
     data = json.loads((root / "boards" / "pico.json").read_text())

@@ -1,4 +1,5 @@
 """tools/deploy.py: the exact mpremote commands (--dry-run), and clear errors before any of them runs."""
+import json
 import os
 import shutil
 import subprocess
@@ -102,6 +103,19 @@ def test_damaged_manifest_is_refused(built, tmp_path):
     (tmp_path / "pico" / "manifest.json").write_text('{"files": ')
     proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
     assert_one_line_error(proc, "manifest.json is damaged", "make build BOARD=pico", quiet_stdout=True)
+
+
+def test_a_manifest_of_the_wrong_shape_is_damaged_not_a_traceback(built, tmp_path):
+    # JSON that parses but is no manifest ended in RecursionError or AttributeError ('str' object has no
+    # attribute 'get'); tools.verify refused the same files in one line.
+    shutil.copytree(str(built / "pico"), str(tmp_path / "pico"))
+    good = json.loads((tmp_path / "pico" / "manifest.json").read_text())
+    for text in ("[" * 100000 + "]" * 100000, '{"board": "pico", "files": "x"}', '{"board": "pico", "files": [1]}',
+                 '{"board": "pico", "files": [{"path": 5, "sha256": "x"}]}',
+                 json.dumps(dict(good, romfs="rom.romfs")), json.dumps(dict(good, board=["pico"]))):
+        (tmp_path / "pico" / "manifest.json").write_text(text)
+        proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
+        assert_one_line_error(proc, "manifest.json is damaged", "make build BOARD=pico", quiet_stdout=True)
 
 
 def test_missing_mpremote_is_a_clear_error(built, tmp_path, monkeypatch, capsys):

@@ -44,6 +44,13 @@ _BOOT_OWN = ("boot", "recovered")
 _ALARM = "reset_in_round"
 
 
+@pytest.fixture(autouse=True)
+def _flash_in_tmp_path(tmp_path, monkeypatch):
+    """Every simulated flash of this module (tempfile.mkdtemp below) in the test's own tmp_path, which pytest
+    removes: in /tmp they stayed, about 1,500 folders at each run of the suite."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+
 def _run(name, table_file, cut=None, torn=False):
     """(reports as dicts, the HeadlessTable) of one replay on fresh simulated flash."""
     lines = []

@@ -29,6 +29,9 @@ def _status(args, out, err):
     from tools.floor.gateway import STATUS_EVERY_S
     from tools.floor.tables import TablesError, check_floor
 
+    if not 0 <= args.wait < float("inf"):         # nan, inf and -1 would reach time.sleep
+        err.write("tools.floor status: --wait must be a number of seconds, 0 or more\n")
+        return 2
     try:
         check_floor(args.floor)
         host, port = parse_url(args.broker)

@@ -36,15 +36,21 @@ class BrokerError(Exception):
     """A broker URL that is not one, or a broker that would not start."""
 
 
-def parse_url(url):
-    """mqtt://HOST[:PORT] -> (host, port); BrokerError for anything else."""
+def parse_url(url, others=(), label=None):
+    """mqtt://HOST[:PORT] -> (host, port); BrokerError for anything else. others: what the command takes
+    besides a URL ("embedded", ...), for the message; label: what the message calls it (the option)."""
+    label = label or "broker %r" % url
     parts = urlsplit(url)
     if parts.scheme != "mqtt" or not parts.hostname:
-        raise BrokerError("broker %r: expected mqtt://HOST:PORT, 'embedded' or 'mosquitto'" % url)
+        raise BrokerError("%s: expected mqtt://HOST:PORT%s" % (label, "".join([" or %r" % o for o in others])))
     try:
-        port = parts.port or DEFAULT_PORT
-    except ValueError:
-        raise BrokerError("broker %r: the port is not a number" % url)
+        port = parts.port
+    except ValueError:               # not a number, or past 65535
+        port = 0
+    if port is None:
+        return parts.hostname, DEFAULT_PORT
+    if not 1 <= port <= 65535:       # 0 was taken as "none": the default port, without a word
+        raise BrokerError("%s: the port must be a number 1..65535" % label)
     return parts.hostname, port
 
 
@@ -226,5 +232,5 @@ def start_broker(spec):
     if spec == "mosquitto":
         broker = Mosquitto().start()
         return broker.url, broker
-    parse_url(spec)
+    parse_url(spec, ("embedded", "mosquitto"))
     return spec, None

@@ -318,10 +318,10 @@ def main_gateway(args, out=sys.stdout, err=sys.stderr):
     url = args.broker
     try:
         if url in (None, "embedded"):
-            host, port = parse_url("mqtt://" + args.listen)
+            host, port = parse_url("mqtt://" + args.listen, label="--listen %r" % args.listen)
             broker = EmbeddedBroker(host, port).start()
             url = broker.url
-        parse_url(url)
+        parse_url(url, ("embedded",))
     except BrokerError as exc:
         err.write("tools.floor gateway: %s\n" % exc)
         return 2

@@ -135,13 +135,18 @@ def _percentile(values, p):
 def simulate(tables, rounds, seed, broker="embedded", kill_broker_every=None, kill_gateway_every=None,
              floor="sim", deadline_s=600.0):
     """Run the floor; the summary (a dict)."""
-    workdir = tempfile.mkdtemp(prefix="floor-sim-")
     url, own_broker = start_broker(broker)
     if kill_broker_every and own_broker is None:
         raise BrokerError("--kill-broker-every needs a broker started here (embedded or mosquitto)")
     # Its own client id and session: a broker that outlives the run (a URL) must not hand this run
     # what an earlier run's consumer left waiting (the same tables, boot 1 again).
-    consumer = Consumer(floor, url, client_id="floor-consumer-%s-%s" % (floor, uuid.uuid4().hex[:12])).start()
+    try:
+        consumer = Consumer(floor, url, client_id="floor-consumer-%s-%s" % (floor, uuid.uuid4().hex[:12])).start()
+    except (OSError, RuntimeError) as exc:      # nothing listening there, or it does not let us subscribe
+        if own_broker is not None:
+            own_broker.stop()
+        raise BrokerError("cannot reach the broker at %s: %s" % (url, exc))
+    workdir = tempfile.mkdtemp(prefix="floor-sim-")      # once nothing is left to refuse: the finally removes it
     procs, gateway = [], None
     started = time.monotonic()
     try:

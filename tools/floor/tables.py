@@ -3,6 +3,8 @@ import json
 import os
 
 _NOT_IN_A_NAME = "/+#"        # MQTT's topic separator and wildcards
+_FILE_KEYS = ("floor", "tables")
+_TABLE_KEYS = ("table", "port", "baud", "reopen")
 
 
 class TablesError(ValueError):
@@ -13,11 +15,14 @@ def load_tables(path):
     """tables.json -> (floor, [{"table", "port", "baud"}, ...]). TablesError names what is wrong."""
     try:
         with open(path) as f:
-            spec = json.load(f)
+            spec = json.load(f, object_pairs_hook=_unique_keys)
+    except RecursionError:
+        raise TablesError("%s: nested too deeply" % path)
     except (OSError, ValueError) as exc:
         raise TablesError("%s: %s" % (path, exc))
     if not isinstance(spec, dict) or not isinstance(spec.get("tables"), list) or not spec["tables"]:
         raise TablesError('%s: expected {"floor": NAME, "tables": [{"table": NAME, "port": PATH}, ...]}' % path)
+    _known_keys(path, spec, _FILE_KEYS)
     floor = spec.get("floor", "floor")
     _check_name(path, "floor", floor)
     tables, seen, ports = [], set(), {}
@@ -25,11 +30,15 @@ def load_tables(path):
         where = "%s: tables[%d]" % (path, i)
         if not isinstance(entry, dict) or not isinstance(entry.get("port"), str) or not entry["port"]:
             raise TablesError("%s: needs a \"port\" (a serial device path)" % where)
+        _known_keys(where, entry, _TABLE_KEYS)
         name = entry.get("table")
         _check_name(where, "table", name)
         if name in seen or name == "status":
             raise TablesError("%s: table name %r is used twice or reserved" % (where, name))
         seen.add(name)
+        if not _device_path(entry["port"]):
+            raise TablesError("%s: port %r is no device path (a NUL, a control or an unencodable character)"
+                              % (where, entry["port"]))
         # Two links on one device would each read part of its frames, and publish them as their table's.
         device = os.path.realpath(entry["port"])
         if device in ports:
@@ -37,13 +46,39 @@ def load_tables(path):
                               % (where, entry["port"], ports[device]))
         ports[device] = name
         baud = entry.get("baud", 115200)
-        if not isinstance(baud, int) or baud <= 0:
+        if not isinstance(baud, int) or isinstance(baud, bool) or baud <= 0:
             raise TablesError("%s: baud must be a positive integer" % where)
         reopen = entry.get("reopen", True)
         if not isinstance(reopen, bool):
             raise TablesError("%s: reopen must be true or false" % where)
         tables.append({"table": name, "port": entry["port"], "baud": baud, "reopen": reopen})
     return floor, tables
+
+
+def _device_path(port):
+    """A path the OS can be given (os.path.realpath and open() raise on a NUL or a lone surrogate)."""
+    try:
+        os.fsencode(port)
+    except UnicodeError:
+        return False
+    return port.isprintable()
+
+
+def _unique_keys(pairs):
+    """An object of the file; a key given twice is refused (json would keep the last one silently)."""
+    obj = {}
+    for key, value in pairs:
+        if key in obj:
+            raise ValueError("%s: key given twice in one object (remove one)" % key)
+        obj[key] = value
+    return obj
+
+
+def _known_keys(where, obj, known):
+    """A misspelt key ("baudrate") would be ignored, and its default used without a word."""
+    for key in obj:
+        if key not in known:
+            raise TablesError("%s: unknown key %r (expected %s)" % (where, key, ", ".join(known)))
 
 
 def check_floor(name, where="--floor"):
