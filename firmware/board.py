@@ -12,7 +12,7 @@ from firmware.board_checks import fail as _fail
 from firmware.board_checks import keys as _keys
 from firmware.board_checks import number as _int
 from firmware.board_checks import shown as _shown
-from firmware.board_checks import unit as _unit
+from firmware.board_checks import unit as _unit, usable_uarts as _usable_uarts
 from firmware.board_checks import whole as _whole
 from firmware.board_keypad import check_keypad as _check_keypad
 from firmware.drivers import lcd, ssd1306_geometry
@@ -111,7 +111,7 @@ def _check_pio_port(name, mcu, role, spec):
     blocks = MCUS[mcu].get("pio", ())
     if not blocks:
         _fail(name, where + ".pio", "%s has no PIO: a port there needs a UART (UART %s)"
-              % (mcu, ", ".join([str(u) for u in MCUS[mcu]["uart"]])))
+              % (mcu, ", ".join([str(u) for u in _usable_uarts(mcu)])))
     _int(name, where + ".baudrate", spec["baudrate"], 300, 3000000)
     block = spec["pio"]
     if not _whole(block) or block not in blocks:

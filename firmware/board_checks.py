@@ -27,11 +27,13 @@ MCUS = {
                              "scl": {0: (1, 5, 9, 13, 17, 21, 25, 29), 1: (3, 7, 11, 15, 19, 23, 27)}}},
     # ESP32-S3: GPIO 26-32 carry the SPI flash and PSRAM on its modules (ESP-IDF, "GPIO": "usually used
     # for SPI flash"): a button there would fight the flash. GPIO 19 and 20 are the USB D- and D+ of
-    # the USB console ("usb_pins": taken by a {"usb": true} console).
+    # the USB console ("usb_pins": taken by a {"usb": true} console). MicroPython's ESP32_GENERIC_S3
+    # keeps its REPL on UART 0 beside USB (MICROPY_HW_ENABLE_UART_REPL): the REPL takes the bytes it
+    # receives and writes its output there, so no port may have it ("repl_uart").
     "esp32s3": {"gpio": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
                          26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48),
                 "reserved": ((26, 32, "the SPI flash and PSRAM"),), "usb_pins": ((19, "USB D-"), (20, "USB D+")),
-                "uart": (0, 1, 2), "i2c": (0, 1), "wdt_max_ms": 60000},
+                "uart": (0, 1, 2), "repl_uart": 0, "i2c": (0, 1), "wdt_max_ms": 60000},
     "hostsim": {"gpio": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
                          25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
                          48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63),
@@ -67,12 +69,21 @@ def number(name, where, value, low, high):
     return value
 
 
+def usable_uarts(mcu):
+    """The UART ids a port may take: the MCU's, less the one its MicroPython keeps for the REPL."""
+    repl = MCUS[mcu].get("repl_uart")
+    return [u for u in MCUS[mcu]["uart"] if u != repl]
+
+
 def unit(name, where, value, mcu, kind):
-    """A UART or I2C id the MCU has (kind: "uart" or "i2c")."""
+    """A UART or I2C id the MCU has (kind: "uart" or "i2c"), a UART not the REPL's."""
     units = MCUS[mcu][kind]
     if not whole(value) or value not in units:
         fail(name, where, "%s %s does not exist on %s (%s %s)"
               % (kind.upper(), shown(value), mcu, kind.upper(), ", ".join([str(u) for u in units])))
+    if kind == "uart" and value == MCUS[mcu].get("repl_uart"):
+        fail(name, where, "UART %d carries MicroPython's REPL on %s (it takes what the UART receives and "
+             "writes its output there): use UART %s" % (value, mcu, ", ".join([str(u) for u in usable_uarts(mcu)])))
     return value
 
 

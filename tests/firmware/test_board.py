@@ -122,12 +122,33 @@ def test_esp32s3_flash_pins_and_the_usb_consoles_pins_are_refused():
         raises_match(SettingsError, "buttons.deal: pin %d is already used by ports.console (%s)" % (pin, signal),
                      board.validate, "esp32s3", d)
     d = _data("esp32s3")
-    d["ports"]["console"] = {"uart": 0, "tx": 1, "rx": 2, "baudrate": 115200}
+    del d["ports"]["shoe"], d["ports"]["dice"]       # UART 1 for the console
+    d["ports"]["console"] = {"uart": 1, "tx": 1, "rx": 2, "baudrate": 115200}
     d["buttons"]["deal"] = 19                        # a console on a UART leaves the USB pins free
     assert board.validate("esp32s3", d).buttons[1] == ("deal", 19)
     d = _data("esp32s3")
     d["buttons"]["deal"] = 33                        # past the flash: free (module without octal PSRAM)
     board.validate("esp32s3", d)
+
+
+def test_esp32s3_uart_0_is_the_repls_and_refused_for_every_port():
+    # ESP32_GENERIC_S3 keeps MicroPython's REPL on UART 0 beside USB: the REPL takes the bytes the UART
+    # receives and writes its output there, so a shoe there read nothing and got the REPL's prints.
+    # The validator accepted it (docs/boards.md said a device cannot have it).
+    for role in ("shoe", "host", "console"):
+        d = _data("esp32s3")
+        d["ports"][role] = {"uart": 0, "tx": 1, "rx": 2, "baudrate": 9600}
+        if role == "shoe":
+            del d["ports"]["dice"]
+        raises_match(SettingsError, "board esp32s3: ports.%s.uart: UART 0 carries MicroPython's REPL on esp32s3" % role,
+                     board.validate, "esp32s3", d)
+        raises_match(SettingsError, "use UART 1, 2", board.validate, "esp32s3", d)
+    d = _data("esp32s3")
+    d["ports"]["bets"] = dict(_PIO_BETS, tx=38, rx=39)     # the no-PIO message lists only usable UARTs
+    raises_match(SettingsError, "a port there needs a UART (UART 1, 2)", board.validate, "esp32s3", d)
+    d = _data()
+    d["ports"]["shoe"]["uart"] = 0                   # the RP2040's MicroPython has no UART REPL
+    board.validate("pico", d)
 
 
 def test_pin_used_twice_rejected():
