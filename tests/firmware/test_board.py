@@ -163,6 +163,19 @@ def test_shoe_and_dice_may_share_a_uart_but_host_may_not():
     raises_match(SettingsError, "UART 0 is already used", board.validate, "pico", d)
 
 
+def test_shoe_and_dice_on_one_uart_but_unlike_specs_are_told_why():
+    # "ports.dice: UART 0 is already used by ports.shoe" alone left a technician who had read that the
+    # two may share a port with nothing to act on: a baud rate or a pin differing was the reason.
+    d = _data()
+    d["ports"]["dice"]["baudrate"] = 19200
+    raises_match(SettingsError, "ports.dice: UART 0 is already used by ports.shoe (shoe and dice share a port "
+                 "only as one identical spec)", board.validate, "pico", d)
+    d = _data()
+    d["ports"]["host"] = dict(d["ports"]["shoe"])      # not the shoe and dice: no hint
+    exc = raises_match(SettingsError, "ports.host: UART 0 is already used by ports.dice", board.validate, "pico", d)
+    assert "identical" not in str(exc)
+
+
 def test_uart_the_mcu_lacks_rejected():
     d = _data()
     d["ports"]["host"]["uart"] = 2
