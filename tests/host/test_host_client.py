@@ -363,6 +363,26 @@ def test_cli_prints_one_json_line_per_report(monkeypatch, capsys):
     assert fm.encode(1, 2, "REPLAY") in line.written and b" TIME " in line.written and line.closed
 
 
+class _UnpluggedSerial(_FakeSerial):
+    def read(self, n):
+        if not self.chunks:
+            import serial
+            raise serial.SerialException("device reports readiness to read but returned no data")
+        return self.chunks.pop(0)
+
+
+def test_cli_says_when_the_port_goes_away_without_a_traceback(monkeypatch, capsys):
+    # A USB-serial adapter unplugged under `python -m tools.host` ended it in pyserial's traceback.
+    line = _UnpluggedSerial([fm.encode(1, 1, "OPEN", "-"), fm.encode(1, 2, "REPORT", '{"n": 0}')])
+    monkeypatch.setattr(host_mod, "_open", lambda port, baud: line)
+    assert host_mod.main(["/dev/ttyFAKE"]) == 1
+    out, err = capsys.readouterr()
+    assert out == '{"n": 0}\n'
+    assert json.loads(err.splitlines()[-2])["link"] == "summary"
+    assert err.splitlines()[-1].startswith("tools.host: lost the port /dev/ttyFAKE: device reports readiness")
+    assert "run tools.host again" in err and line.closed
+
+
 def test_cli_names_a_port_it_cannot_open():
     with pytest.raises(SystemExit, match="cannot open /nonexistent/tty"):
         host_mod.main(["/nonexistent/tty"])
