@@ -62,6 +62,7 @@ the board cannot run the game, or --snapshot on a board without a scoreboard.
 """
 import argparse
 import json
+import math
 import os
 import sys
 
@@ -184,9 +185,10 @@ def _host_failed(error):
 
 def main(argv=None):
     args = _parser().parse_args(argv)
-    if args.speed <= 0:
-        print("sim: --speed must be > 0", file=sys.stderr)
-        return 2
+    for option, value in (("--speed", args.speed), ("--seconds", args.seconds)):
+        if value is not None and not (math.isfinite(value) and value > 0):   # nan, inf: a traceback later
+            print("sim: %s must be a number > 0, got %s" % (option, value), file=sys.stderr)
+            return 2
     try:
         board_path, table_path = _check(args)
     except SettingsError as exc:
