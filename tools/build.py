@@ -304,6 +304,16 @@ def size_report(manifest):
     return lines
 
 
+def missing_build_hint(build, board):
+    """What to do when <build>/<board>/ holds no build: the tools' --build names the folder holding
+    <board>/ (a build's own folder given instead is named as such), and `make build` writes to build/."""
+    if os.path.isfile(os.path.join(build, "manifest.json")):
+        return "--build is the folder holding %s/: give %s" % (board, _shown(os.path.dirname(os.path.abspath(build))))
+    if os.path.abspath(build) == os.path.abspath("build"):
+        return "run `make build BOARD=%s` first" % board
+    return "build it there first: `python -m tools.build --board %s --out %s`" % (board, _shown(build))
+
+
 def _shown(path):
     """path relative to the working folder when it is inside it, else absolute."""
     rel = os.path.relpath(path)

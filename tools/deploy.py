@@ -76,8 +76,9 @@ def check_build(build_dir, board, romfs=False):
     where = _shown(build_dir)
     manifest_path = os.path.join(build_dir, "manifest.json")
     if not os.path.isfile(manifest_path):
-        raise DeployError("no build for board %r in %s: run `make build BOARD=%s` first"
-                          % (board, where, board))
+        from tools.build import missing_build_hint
+        raise DeployError("no build for board %r in %s: %s"
+                          % (board, where, missing_build_hint(os.path.dirname(build_dir), board)))
     try:
         with open(manifest_path, encoding="utf-8") as f:
             manifest = json.load(f)
