@@ -74,6 +74,10 @@ def status(con, args):
             lines.append("port %s: %d too long, %d cut short" % (role, port.overlong, port.partial))
     if ctx.unused_reader is not None:
         lines.append("lines on the unused %s port %d" % (ctx.unused_role, ctx.unexpected_lines))
+    sender = ctx.sender
+    if sender is not None:      # the link's own counts: a host that misses reports, a noisy line
+        lines.append("host link: %d held, %d resent, %d replays, %d refused, %d noise" % (
+            sender.held(), sender.retransmits, sender.replays, sender.refused_total, ctx.host_noise))
     if t.fault_code:
         if t.fault_restored:
             detail = "from before the reset"
