@@ -132,6 +132,12 @@ class HeadlessTable:
         end = self.now_ms() + limit_ms
         while self._booting:
             if self.now_ms() >= end:
+                ctx = self.ctx
+                if ctx is not None and ctx.table.state_name() != _STARTING:
+                    # The table is past its lamp test; the host has not heard it: the line, not the boot.
+                    raise BootTimeout("the host did not get the table's boot reports within %d ms (the table "
+                                      "is past its lamp test; %d frames unacknowledged: too noisy a host line?)"
+                                      % (limit_ms, ctx.sender.held() if ctx.sender is not None else 0))
                 raise BootTimeout("the table did not finish booting within %d ms" % limit_ms)
             self.step()
 

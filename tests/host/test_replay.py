@@ -604,6 +604,16 @@ def test_the_noise_is_real_and_the_host_client_worked_for_it(tmp_path):
     assert table.client.refused and table.client.replays_asked > 0
 
 
+def test_a_line_too_noisy_for_the_link_is_named_not_taken_for_a_boot_that_failed(tmp_path):
+    # At 20 % of bytes hit hardly a frame arrives whole: the table booted and played its lamp test, but
+    # the replay said "the table did not finish booting", sending a user to look at the firmware.
+    status, reports, err = _main(tmp_path, {"wait_ms": 100}, extra=("--line-noise", "0.2", "--seed", "1"))
+    assert status == 1
+    assert err.startswith("replay: the host did not get the table's boot reports within 10000 ms (the table is "
+                          "past its lamp test; "), err
+    assert err.rstrip().endswith("frames unacknowledged: too noisy a host line?)"), err
+
+
 def test_a_line_noise_out_of_range_is_a_usage_error(tmp_path):
     status, reports, err = _main(tmp_path, extra=("--line-noise", "1.5"))
     assert status == 2 and reports == [] and "line noise probability" in err
