@@ -165,11 +165,12 @@ class HeadlessTable:
         does not read (a pass takes nothing) keeps its bytes.
         """
         waiting = self.io.waiting(role)
-        while waiting:
+        patience = 2 * self.io.byte_ms(role)   # a paced line (PIO UART) below 1000 baud: a pass with no byte
+        idle = 0
+        while waiting and idle <= patience:
             self.step()
             now_waiting = self.io.waiting(role)
-            if now_waiting >= waiting:
-                break
+            idle = 0 if now_waiting < waiting else idle + firmware_main.POLL_MS
             waiting = now_waiting
         self.run_for(SETTLE_MS)
 

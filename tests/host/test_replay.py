@@ -604,6 +604,25 @@ def test_the_noise_is_real_and_the_host_client_worked_for_it(tmp_path):
     assert table.client.refused and table.client.replays_asked > 0
 
 
+def test_a_bet_reading_on_a_slow_pio_uart_is_taken_in_before_the_next_line(tmp_path):
+    # A PIO UART line is paced at its baud rate: at 600 baud and below a pass went by with no byte, the
+    # replay took that for a port the firmware does not read and moved on; the first card then opened
+    # the round without the reading, and at the end of the script the rest of it was never delivered:
+    # the bets vanished from the host's view. 300 baud is the least the board validator takes.
+    with open(os.path.join(REPO, "boards", "pico.json")) as f:
+        board = json.load(f)
+    board["ports"]["bets"]["baudrate"] = 300
+    board_file = tmp_path / "slow_bets.json"
+    board_file.write_text(json.dumps(board))
+    bets = {"3": {"banker": 100}}
+    burn = [{"shoe": "new"}] + [{"card": c} for c in ("7c", "Qd", "2h", "As", "Tc", "5d", "8s", "3h")]
+    status, reports, err = _main(tmp_path, *burn, {"bets": bets}, {"card": "9h"}, board=str(board_file))
+    assert status == 0, err
+    events = [(r["event"], r.get("accepted")) for r in reports if r["event"] in ("bets", "round")]
+    assert events == [("bets", True), ("round", None)]
+    assert [r["bets"] for r in reports if r["event"] == "round"] == [bets]
+
+
 def test_a_line_too_noisy_for_the_link_is_named_not_taken_for_a_boot_that_failed(tmp_path):
     # At 20 % of bytes hit hardly a frame arrives whole: the table booted and played its lamp test, but
     # the replay said "the table did not finish booting", sending a user to look at the firmware.
