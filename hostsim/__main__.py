@@ -69,6 +69,7 @@ import sys
 from firmware import board as board_mod
 from firmware import table_config
 from firmware.errors import SettingsError
+from hostsim.flash import state_dir_problem
 from hostsim.sim import HostError, Quit, Sim, unsupported
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -197,14 +198,10 @@ def main(argv=None):
     if args.snapshot is not None and not os.path.isdir(os.path.dirname(os.path.abspath(args.snapshot))):
         print("sim: --snapshot: no directory for %s" % args.snapshot, file=sys.stderr)
         return 2
-    if args.state_dir is not None:
-        try:
-            os.makedirs(args.state_dir, exist_ok=True)
-        except OSError as exc:
-            print("sim: --state-dir %s: not a directory that can be made (%s)" % (args.state_dir,
-                                                                                  exc.strerror or exc),
-                  file=sys.stderr)
-            return 2
+    problem = state_dir_problem(args.state_dir) if args.state_dir is not None else None
+    if problem is not None:
+        print("sim: --state-dir %s: %s" % (args.state_dir, problem), file=sys.stderr)
+        return 2
     if args.headless:
         return _headless(args, board_path, table_path)
     if args.state_dir is None:

@@ -645,7 +645,31 @@ def test_a_state_dir_that_cannot_be_made_is_a_usage_error(tmp_path):
     for state in (afile, afile / "below"):
         status, reports, err = _main(tmp_path, {"wait_ms": 10}, extra=("--state-dir", str(state)))
         assert status == 2 and reports == [] and err.startswith(
-            "replay: --state-dir %s: not a directory that can be made (" % state), err
+            "replay: --state-dir %s: not a directory that can be made and written (" % state), err
+
+
+def _unwritable_dir(tmp_path):
+    """A directory this process cannot create a file in: a read-only one, or (as root) /sys."""
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    if not os.access(str(ro), os.W_OK):
+        return str(ro)
+    try:                                 # root writes anywhere but where the kernel refuses
+        open("/sys/.replay-probe", "wb").close()
+    except PermissionError:
+        return "/sys"
+    except OSError:
+        pass
+    pytest.skip("no directory here that this process cannot write")
+
+
+def test_a_state_dir_that_cannot_be_written_is_a_usage_error(tmp_path):
+    # Before: the copy of the table file into it ended in a PermissionError traceback.
+    state = _unwritable_dir(tmp_path)
+    status, reports, err = _main(tmp_path, {"wait_ms": 10}, extra=("--state-dir", state))
+    assert status == 2 and reports == [], err
+    assert err == "replay: --state-dir %s: not a directory that can be made and written (Permission denied)\n" % state
 
 
 def test_torn_without_a_cut_is_a_usage_error(tmp_path, capsys):
