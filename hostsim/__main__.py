@@ -94,7 +94,7 @@ def deployed_build(folder):
         with open(manifest_path, encoding="utf-8") as f:
             entries = json.load(f)["files"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise SettingsError("--deployed %s: no build there (%s): run make build BOARD=sim" % (folder, exc))
+        raise SettingsError("--deployed %s: no build there (%s): %s" % (folder, exc, _make_build(folder, None)))
     for entry in entries:
         source = entry.get("source") if isinstance(entry, dict) else None
         if source is None:
@@ -105,15 +105,31 @@ def deployed_build(folder):
         except OSError:
             same = False
         if not same:
-            raise SettingsError("--deployed %s: built from other sources (%s changed since): run make build "
-                                "BOARD=sim" % (folder, source))
+            raise SettingsError("--deployed %s: built from other sources (%s changed since): %s"
+                                % (folder, source, _make_build(folder, manifest_board(manifest_path))))
     return os.path.join(folder, "board.json")
+
+
+def manifest_board(manifest_path):
+    try:
+        with open(manifest_path, encoding="utf-8") as f:
+            return json.load(f)["board"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _make_build(folder, board):
+    """The command that builds `folder` again: make build for build/<board>, else tools.build --out."""
+    board = board or os.path.basename(os.path.normpath(folder)) or "sim"
+    parent = os.path.dirname(os.path.abspath(folder))
+    if parent == os.path.join(REPO, "build"):
+        return "run make build BOARD=%s" % board
+    return "run python -m tools.build --board %s --out %s" % (board, parent)
 
 
 def deployed_board_name(folder):
     """The board a deployed build was made for (its manifest's "board", which its boot stub passes)."""
-    with open(os.path.join(folder, "manifest.json"), encoding="utf-8") as f:
-        return json.load(f)["board"]
+    return manifest_board(os.path.join(folder, "manifest.json"))
 
 
 def _check(args):
