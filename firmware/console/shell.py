@@ -13,11 +13,11 @@ from firmware.console import checks, editor as ed
 from firmware.console.commands import TABLE
 from firmware.console.audit import AuditLog
 from firmware.console.auth import Auth
-from firmware.console.pins import PinStore
+from firmware.console.pins import NO_PIN, PinStore
 from firmware.events import (CON_ACT_COMMAND, CON_ACT_IDLE_LOGOUT, CON_AUDIT_FAILED, CON_LINE_TOO_LONG,
                              CON_LOGIN_REQUIRED, CON_TOO_MANY_WORDS, CON_UNKNOWN_COMMAND, CON_UNREADABLE, CON_USAGE,
                              CONSOLE, CONSOLE_ACTIONS, CONSOLE_ERROR, LAMP, LAMP_CHECK_END)
-from firmware.link.journal import JournalError
+from firmware.link.journal import TORN, JournalError
 from firmware.settings_change import SettingsChange
 
 MAX_ARGS = 4
@@ -59,6 +59,17 @@ class Console:
         self.reboot_due = False
         self._prompted = False
         self.change = SettingsChange(ctx)   # set / commit: the settings change staged or pending
+
+    def report_boot(self, reporter):
+        """At boot, the console's records found damaged or unreadable on flash are fault reports, as recall's
+        are (the table plays on; selftest lists them): the audit log (entries set aside) and the PIN record
+        (no login until a PIN is provisioned again). A PIN never provisioned is no damage."""
+        problems = list(self.problems)
+        pins = self.pins
+        if pins is not None and pins.problem not in ("", NO_PIN) and pins.journal.status != TORN:
+            problems.append(pins.problem)       # (torn: a provisioning cut short, never a PIN: none yet)
+        for problem in problems:
+            reporter.emit("fault", {"fault": "console_damaged", "text": problem[:160]})
 
     def _open(self, cls, state_dir, fs):
         try:
