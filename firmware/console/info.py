@@ -90,7 +90,7 @@ def status(con, args):
         lines.append("bring-up fault %s: %s" % (code, text))
     if con.change.pending is not None:
         lines.append("settings change pending (ref %s): type settings" % con.change.ref)
-    locked = auth.locked_for(con.now_s())
+    locked = auth.locked_for(con.auth_s())
     lines.append("technician logged in" if auth.logged_in else
                  "console locked for %d s" % locked if locked else "not logged in")
     return lines

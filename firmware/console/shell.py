@@ -50,6 +50,8 @@ class Console:
                 self.auth.restore(self.log.last())
             except (JournalError, OSError, UnicodeError) as exc:
                 self.problems.append("audit log unreadable (%s)" % exc)
+        self._auth_s = 0          # auth_s(): seconds since boot, and the ms of the next one
+        self._auth_ms = 0
         self.answer = None        # f(console, line) for the line after a prompt (a PIN), else None
         self.prompt_text = ""
         self.pending_pin = b""    # passwd: the new PIN until it is typed again
@@ -80,11 +82,22 @@ class Console:
 
     # -- the loop ------------------------------------------------------------------
     def now_s(self):
+        """The table's uptime: the audit log's times."""
         return self.ctx.table.uptime_s
+
+    def auth_s(self):
+        """Whole seconds since this boot, the login's clock (lockout, idle logout): counted here from the
+        passes' time, since a recovery sets the table's uptime to its snapshot's and a lockout read back
+        at boot runs in full from boot."""
+        return self._auth_s
 
     def poll(self, elapsed_ms):
         """One pass: a settings change due, what was typed, the idle logout, a lights or display test under
         way, a due reboot."""
+        self._auth_ms += elapsed_ms
+        while self._auth_ms >= 1000:      # whole seconds kept apart: no int past 2**30 on a 31-bit port
+            self._auth_ms -= 1000
+            self._auth_s += 1
         self.change.step(self)
         editor = self.editor
         if editor is None:
@@ -95,7 +108,7 @@ class Console:
         outcome = editor.poll()
         auth = self.auth
         if editor.received and auth.logged_in:
-            auth.touch(self.now_s())
+            auth.touch(self.auth_s())
         if outcome != ed.NOTHING:               # (an idle poll: nothing typed, no outcome to look up)
             if outcome == ed.LINE:
                 self._reply(self._take(editor.line))
@@ -103,7 +116,7 @@ class Console:
                 self._reply(self.line_too_long())
             elif outcome == ed.CANCELLED:
                 self._reply(self._cancel())
-        if auth.logged_in and auth.idle(self.now_s()):
+        if auth.logged_in and auth.idle(self.auth_s()):
             self._idle_logout()
         checks.step(self, elapsed_ms)
 
