@@ -97,6 +97,15 @@ def test_a_zone_its_game_never_lights_is_refused_naming_it():
         b = board.load("boards/%s.json" % name)
         for layout in b.zones:
             check_zone_names(b, layout)
+    # A number no Craps bet of that kind takes is no light either: "hard_5", "point_7", "big_7" and
+    # "hard_0" were taken (every number 0..10 of every kind was a name), and stayed dark.
+    for zone in ("hard_5", "point_7", "big_7", "hard_0", "point_1", "big_11"):
+        d = _data()
+        d["zones"]["craps"][zone] = d["zones"]["craps"].pop("horn")
+        exc = raises_match(SettingsError, "zones.craps.%s: no light of the craps layout has that name" % zone,
+                           check_zone_names, board.validate("pico", d), "craps")
+        listed = str(exc).split("(its zones: ")[1]
+        assert "hard_0" not in listed and "point_7" not in listed and "hard_10, big_4" in listed
 
 
 def test_pin_the_board_lacks_rejected():
