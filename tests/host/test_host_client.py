@@ -173,6 +173,23 @@ def test_a_host_started_late_gets_everything_the_board_still_holds():
     assert [e["link"] for e in link.client.events] == ["start", "open"]
 
 
+def test_a_host_restarted_mid_boot_sets_the_boards_clock_when_it_gets_in_step():
+    # TIME went out only at a boot's OPEN: a host client started (or restarted) after the board's OPEN
+    # was acknowledged never set the board's clock, and every report until the next boot lacked host_ms.
+    link = Link(client=HostClient(clock_ms=None))      # the first host: no clock, acknowledges the OPEN
+    link.make(3)
+    link.settle()
+    assert link.sender.host_time is None
+    link.client = HostClient(clock_ms=lambda: HOST_NOW, stamped=True)     # the host restarted
+    link.make(3)
+    link.settle()
+    assert [e["link"] for e in link.client.events] == ["start"]
+    assert link.sender.host_time is not None
+    link.make(1)
+    link.settle()
+    assert link.got[-1]["link"]["host_ms"] >= HOST_NOW
+
+
 def test_a_reset_that_lost_a_ram_store_is_reported_not_hidden():
     link = Link()
     link.make(5)
