@@ -25,6 +25,7 @@ otherwise, and the deployment stops there (docs/build-deploy.md).
 import argparse
 import hashlib
 import json
+import math
 import os
 import shlex
 import shutil
@@ -223,6 +224,8 @@ def main(argv=None):
     ap.add_argument("--reset-wait", type=float, default=RESET_WAIT_S,
                     help="seconds to wait for the port after the first reset (default: %d)" % RESET_WAIT_S)
     args = ap.parse_args(argv)
+    if not (math.isfinite(args.reset_wait) and args.reset_wait >= 0):     # mpremote's `sleep -1` fails late
+        ap.error("--reset-wait must be a number of seconds >= 0, got %s" % args.reset_wait)
     try:
         return deploy(args.board, args.port, build=args.build, dry_run=args.dry_run,
                       reset_wait=args.reset_wait, table=args.table, romfs=args.romfs)

@@ -93,6 +93,17 @@ def test_missing_build_elsewhere_or_a_builds_own_folder_says_what_to_give(built,
                           quiet_stdout=True)
 
 
+@pytest.mark.parametrize("wait", ["-1", "nan", "inf"])
+def test_a_reset_wait_that_is_no_time_is_a_usage_error(built, wait):
+    # --reset-wait -1 (or nan) went into mpremote's `sleep -1` of step 2, which fails only once step 1
+    # has removed the old deployment.
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built), "--reset-wait", wait,
+                       "--dry-run")
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].endswith(
+        "error: --reset-wait must be a number of seconds >= 0, got %s" % float(wait))
+
+
 def test_build_of_another_board_is_refused(built, tmp_path):
     shutil.copytree(str(built / "pico"), str(tmp_path / "esp32s3"))
     proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
