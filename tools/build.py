@@ -202,9 +202,13 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
     out = os.path.abspath(out)
     target = os.path.join(out, board)
     staging = os.path.join(out, ".%s.partial" % board)
-    if os.path.exists(staging):
-        shutil.rmtree(staging)
-    os.makedirs(staging)
+    try:
+        if os.path.exists(staging):
+            shutil.rmtree(staging)
+        os.makedirs(staging)
+    except OSError as exc:                      # --out a file, read-only, another user's
+        raise BuildError("--out %s: cannot make the build folder there (%s): pick another --out"
+                         % (_shown(out), exc.strerror or exc))
     where = ROM_DIR + "/" if romfs else ""      # where firmware/ goes in the build
     try:
         modules, other, jobs = [], [], []
@@ -265,6 +269,8 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
             json.dump(manifest, f, indent=1, sort_keys=True)
             f.write("\n")
         _replace_dir(staging, target)
+    except OSError as exc:                      # the disk full, the folder taken away meanwhile
+        raise BuildError("writing the build in %s failed (%s)" % (_shown(out), exc))
     finally:
         if os.path.exists(staging):
             shutil.rmtree(staging)
