@@ -172,9 +172,11 @@ def _check_ports(name, mcu, ports, plan):
             other = owner.get(unit)
             if other is None:
                 continue
-            if not (role in SHAREABLE_PORTS and other in SHAREABLE_PORTS and ports[other] == spec):
-                _fail(name, where + (".sm" if unit[0] == "sm" else ""),
-                      "%s is already used by ports.%s" % (_unit_name(unit), other))
+            shareable = role in SHAREABLE_PORTS and other in SHAREABLE_PORTS
+            if not (shareable and ports[other] == spec):
+                _fail(name, where + (".sm" if unit[0] == "sm" else ""), "%s is already used by ports.%s%s"
+                      % (_unit_name(unit), other, " (shoe and dice share a port only as one identical spec)"
+                         if shareable else ""))
             sharer = other
         for unit in _port_units(kind):
             owner[unit] = role

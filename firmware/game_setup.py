@@ -43,10 +43,31 @@ def zone_names(layout):
         from firmware.games.baccarat.payouts import ZONES
         return ZONES
     if layout == "craps":
-        from firmware.games.craps.bets import ZONE_TABLE     # every zone a bet lights (come odds: its point's)
-        return ZONE_TABLE
+        return _craps_zone_names()
     from firmware.games.omaha.lights import ZONES
     return ZONES
+
+
+def _craps_zone_names():
+    """Every zone a Craps bet lights, of the numbers its kind takes (come bets and their odds: the point's
+    box; a hard way or big number: its number; the puck and a hard way hit light those too). Not
+    bets.ZONE_TABLE, which holds every number 0..10 of every kind (hard_3, point_7: never lit)."""
+    from firmware.games.craps import bets as B
+    names = []
+    for kind in range(len(B.KIND_NAMES)):
+        if kind == B.HARD:
+            numbers = B.HARD_NUMBERS
+        elif kind == B.BIG_NUMBER:
+            numbers = B.BIG_NUMBERS
+        elif kind in (B.COME, B.DONT_COME, B.COME_ODDS, B.DONT_COME_ODDS):
+            numbers = (0,) + B.POINTS
+        else:
+            numbers = (0,)
+        for number in numbers:
+            name = B.zone_name(kind, number)
+            if name not in names:
+                names.append(name)
+    return names
 
 
 def check_zone_names(board, layout):

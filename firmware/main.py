@@ -150,6 +150,7 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     if hw.service_mode:
         ctx.reporter.emit("service_mode", {"repl": "open", "pin": board.service_pin})
     ctx.recall.report_boot(ctx.reporter)
+    ctx.console.report_boot(ctx.reporter)
     if counter_problem:
         ctx.reporter.emit("fault", {"fault": faults.name(faults.BOOT_COUNTER_BAD), "text": counter_problem})
         ctx.queue.put(FAULT, faults.BOOT_COUNTER_BAD, boot_number)

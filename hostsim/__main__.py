@@ -70,6 +70,7 @@ import sys
 from firmware import board as board_mod
 from firmware import table_config
 from firmware.errors import SettingsError
+from hostsim.flash import state_dir_problem
 from hostsim.sim import HostError, Quit, Sim, unsupported
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -94,7 +95,7 @@ def deployed_build(folder):
         with open(manifest_path, encoding="utf-8") as f:
             entries = json.load(f)["files"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise SettingsError("--deployed %s: no build there (%s): run make build BOARD=sim" % (folder, exc))
+        raise SettingsError("--deployed %s: no build there (%s): %s" % (folder, exc, _make_build(folder, None)))
     for entry in entries:
         source = entry.get("source") if isinstance(entry, dict) else None
         if source is None:
@@ -105,15 +106,31 @@ def deployed_build(folder):
         except OSError:
             same = False
         if not same:
-            raise SettingsError("--deployed %s: built from other sources (%s changed since): run make build "
-                                "BOARD=sim" % (folder, source))
+            raise SettingsError("--deployed %s: built from other sources (%s changed since): %s"
+                                % (folder, source, _make_build(folder, manifest_board(manifest_path))))
     return os.path.join(folder, "board.json")
+
+
+def manifest_board(manifest_path):
+    try:
+        with open(manifest_path, encoding="utf-8") as f:
+            return json.load(f)["board"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _make_build(folder, board):
+    """The command that builds `folder` again: make build for build/<board>, else tools.build --out."""
+    board = board or os.path.basename(os.path.normpath(folder)) or "sim"
+    parent = os.path.dirname(os.path.abspath(folder))
+    if parent == os.path.join(REPO, "build"):
+        return "run make build BOARD=%s" % board
+    return "run python -m tools.build --board %s --out %s" % (board, parent)
 
 
 def deployed_board_name(folder):
     """The board a deployed build was made for (its manifest's "board", which its boot stub passes)."""
-    with open(os.path.join(folder, "manifest.json"), encoding="utf-8") as f:
-        return json.load(f)["board"]
+    return manifest_board(os.path.join(folder, "manifest.json"))
 
 
 def _check(args):
@@ -186,13 +203,10 @@ def _host_failed(error):
 
 def main(argv=None):
     args = _parser().parse_args(argv)
-    # (nan and inf pass a plain "> 0" test one way or the other, and the run then takes int() of them)
-    if not 0 < args.speed < math.inf:
-        print("sim: --speed must be a number > 0", file=sys.stderr)
-        return 2
-    if args.seconds is not None and not 0 < args.seconds < math.inf:
-        print("sim: --seconds must be a number of virtual seconds > 0", file=sys.stderr)
-        return 2
+    for option, value in (("--speed", args.speed), ("--seconds", args.seconds)):
+        if value is not None and not (math.isfinite(value) and value > 0):   # nan, inf: a traceback later
+            print("sim: %s must be a number > 0, got %s" % (option, value), file=sys.stderr)
+            return 2
     try:
         board_path, table_path = _check(args)
     except SettingsError as exc:
@@ -201,14 +215,10 @@ def main(argv=None):
     if args.snapshot is not None and not os.path.isdir(os.path.dirname(os.path.abspath(args.snapshot))):
         print("sim: --snapshot: no directory for %s" % args.snapshot, file=sys.stderr)
         return 2
-    if args.state_dir is not None:
-        try:
-            os.makedirs(args.state_dir, exist_ok=True)
-        except OSError as exc:
-            print("sim: --state-dir %s: not a directory that can be made (%s)" % (args.state_dir,
-                                                                                  exc.strerror or exc),
-                  file=sys.stderr)
-            return 2
+    problem = state_dir_problem(args.state_dir) if args.state_dir is not None else None
+    if problem is not None:
+        print("sim: --state-dir %s: %s" % (args.state_dir, problem), file=sys.stderr)
+        return 2
     if args.headless:
         return _headless(args, board_path, table_path)
     if args.state_dir is None:

@@ -155,6 +155,19 @@ TABLE_ON_FLASH = "table.json"
 TABLE_DEPLOYED = "table.deployed"   # the file given when the copy was last made (hostsim only)
 
 
+def state_dir_problem(path):
+    """Why `path` cannot be a state dir (the simulated flash: made if missing, written), or None."""
+    try:
+        os.makedirs(path, exist_ok=True)
+        probe = os.path.join(path, ".write-test-%d" % os.getpid())
+        with open(probe, "wb") as f:
+            f.write(b"x")
+        os.remove(probe)
+    except OSError as exc:
+        return "not a directory that can be made and written (%s)" % (exc.strerror or exc)
+    return None
+
+
 def table_on_flash(table_file, state_dir):
     """The table file as the simulated board keeps it: a copy in the state dir (its flash), which a settings
     change from the console rewrites (firmware/settings_change.py), never the file given. A file the

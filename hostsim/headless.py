@@ -132,6 +132,12 @@ class HeadlessTable:
         end = self.now_ms() + limit_ms
         while self._booting:
             if self.now_ms() >= end:
+                ctx = self.ctx
+                if ctx is not None and ctx.table.state_name() != _STARTING:
+                    # The table is past its lamp test; the host has not heard it: the line, not the boot.
+                    raise BootTimeout("the host did not get the table's boot reports within %d ms (the table "
+                                      "is past its lamp test; %d frames unacknowledged: too noisy a host line?)"
+                                      % (limit_ms, ctx.sender.held() if ctx.sender is not None else 0))
                 raise BootTimeout("the table did not finish booting within %d ms" % limit_ms)
             self.step()
 
@@ -159,11 +165,12 @@ class HeadlessTable:
         does not read (a pass takes nothing) keeps its bytes.
         """
         waiting = self.io.waiting(role)
-        while waiting:
+        patience = 2 * self.io.byte_ms(role)   # a paced line (PIO UART) below 1000 baud: a pass with no byte
+        idle = 0
+        while waiting and idle <= patience:
             self.step()
             now_waiting = self.io.waiting(role)
-            if now_waiting >= waiting:
-                break
+            idle = 0 if now_waiting < waiting else idle + firmware_main.POLL_MS
             waiting = now_waiting
         self.run_for(SETTLE_MS)
 

@@ -17,6 +17,7 @@
 # through: only a firmware exception is recorded in crash.log.
 import asyncio
 import collections
+import logging
 import os
 import select
 import sys
@@ -183,6 +184,7 @@ class Sim:
         from hostsim.hardware import SimReset
         from hostsim.usb import UsbConsole
 
+        _quiet_handled_resets(SimReset)
         while True:
             usb = UsbConsole() if self.hw.usb is not None else None
             try:
@@ -315,3 +317,22 @@ class Sim:
                 live.stop()
             except OSError:
                 pass        # the terminal is gone (e.g. a closed pipe): nothing left to restore
+
+
+class _HandledResets(logging.Filter):
+    """asyncio logs a SimReset left on the firmware's serve() task ("Task exception was never retrieved",
+    with 40 lines of traceback) after run() has taken it and booted the board again: drop that record."""
+
+    def __init__(self, reset_type):
+        logging.Filter.__init__(self)
+        self.reset_type = reset_type
+
+    def filter(self, record):
+        exc = record.exc_info[1] if record.exc_info else None
+        return not isinstance(exc, self.reset_type)
+
+
+def _quiet_handled_resets(reset_type):
+    log = logging.getLogger("asyncio")
+    if not any(isinstance(f, _HandledResets) for f in log.filters):
+        log.addFilter(_HandledResets(reset_type))

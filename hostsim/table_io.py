@@ -205,6 +205,14 @@ class TableIO:
                 return pending + len(state.rx_data)
         return pending
 
+    def byte_ms(self, role):
+        """The ms a byte takes to reach the firmware on port `role` when its line is paced at its baud rate
+        (a PIO UART's, 10 bit times), else 0 (the simulated hardware UARTs deliver at once)."""
+        for state in self.hw.pio_ports.values():
+            if role in state.roles and state.baudrate:
+                return 10000.0 / state.baudrate
+        return 0
+
     def _greet(self, device, role):
         if device not in self._greeted:
             self._greeted.append(device)

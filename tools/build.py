@@ -204,9 +204,13 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
     out = os.path.abspath(out)
     target = os.path.join(out, board)
     staging = os.path.join(out, ".%s.partial" % board)
-    if os.path.exists(staging):
-        shutil.rmtree(staging)
-    os.makedirs(staging)
+    try:
+        if os.path.exists(staging):
+            shutil.rmtree(staging)
+        os.makedirs(staging)
+    except OSError as exc:                      # --out a file, read-only, another user's
+        raise BuildError("--out %s: cannot make the build folder there (%s): pick another --out"
+                         % (_shown(out), exc.strerror or exc))
     where = ROM_DIR + "/" if romfs else ""      # where firmware/ goes in the build
     try:
         modules, other, jobs = [], [], []
@@ -267,6 +271,8 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
             json.dump(manifest, f, indent=1, sort_keys=True)
             f.write("\n")
         _replace_dir(staging, target)
+    except OSError as exc:                      # the disk full, the folder taken away meanwhile
+        raise BuildError("writing the build in %s failed (%s)" % (_shown(out), exc))
     finally:
         if os.path.exists(staging):
             shutil.rmtree(staging)
@@ -304,6 +310,16 @@ def size_report(manifest):
                      " filesystem)" % (width, image["image"], image["size"], len(in_rom), ROM_DIR,
                                        sum(e["size"] for e in in_rom)))
     return lines
+
+
+def missing_build_hint(build, board):
+    """What to do when <build>/<board>/ holds no build: the tools' --build names the folder holding
+    <board>/ (a build's own folder given instead is named as such), and `make build` writes to build/."""
+    if os.path.isfile(os.path.join(build, "manifest.json")):
+        return "--build is the folder holding %s/: give %s" % (board, _shown(os.path.dirname(os.path.abspath(build))))
+    if os.path.abspath(build) == os.path.abspath("build"):
+        return "run `make build BOARD=%s` first" % board
+    return "build it there first: `python -m tools.build --board %s --out %s`" % (board, _shown(build))
 
 
 def _shown(path):

@@ -25,6 +25,7 @@ otherwise, and the deployment stops there (docs/build-deploy.md).
 import argparse
 import hashlib
 import json
+import math
 import os
 import shlex
 import shutil
@@ -87,8 +88,9 @@ def check_build(build_dir, board, romfs=False):
     where = _shown(build_dir)
     manifest_path = os.path.join(build_dir, "manifest.json")
     if not os.path.isfile(manifest_path):
-        raise DeployError("no build for board %r in %s: run `make build BOARD=%s` first"
-                          % (board, where, board))
+        from tools.build import missing_build_hint
+        raise DeployError("no build for board %r in %s: %s"
+                          % (board, where, missing_build_hint(os.path.dirname(build_dir), board)))
     try:
         with open(manifest_path, encoding="utf-8") as f:
             manifest = json.load(f)
@@ -234,6 +236,8 @@ def main(argv=None):
     ap.add_argument("--reset-wait", type=float, default=RESET_WAIT_S,
                     help="seconds to wait for the port after the first reset (default: %d)" % RESET_WAIT_S)
     args = ap.parse_args(argv)
+    if not (math.isfinite(args.reset_wait) and args.reset_wait >= 0):     # mpremote's `sleep -1` fails late
+        ap.error("--reset-wait must be a number of seconds >= 0, got %s" % args.reset_wait)
     try:
         return deploy(args.board, args.port, build=args.build, dry_run=args.dry_run,
                       reset_wait=args.reset_wait, table=args.table, romfs=args.romfs)

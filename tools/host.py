@@ -115,11 +115,23 @@ def main(argv=None, out=None, err=None):
             if asker is not None and asker.done:
                 return 1 if asker.error else 0
     except KeyboardInterrupt:
-        err.write(json.dumps({"link": "summary", "frames": client.frames, "duplicates": client.duplicates,
-                              "refused": client.refused, "replays_asked": client.replays_asked}) + "\n")
+        _summary(client, err)
         return 0
+    except OSError as exc:      # the adapter unplugged, the port taken away (pyserial's SerialException is one)
+        _summary(client, err)
+        err.write("tools.host: lost the port %s: %s: the board keeps every report not acknowledged; "
+                  "plug it in again and run tools.host again\n" % (args.port, exc))
+        return 1
     finally:
-        line.close()
+        try:
+            line.close()
+        except OSError:
+            pass
+
+
+def _summary(client, err):
+    err.write(json.dumps({"link": "summary", "frames": client.frames, "duplicates": client.duplicates,
+                          "refused": client.refused, "replays_asked": client.replays_asked}) + "\n")
 
 
 if __name__ == "__main__":

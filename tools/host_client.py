@@ -72,6 +72,7 @@ class HostClient:
         self._naks_left = 0           # REPLAYs still to ask while nothing follows a damaged line
         self._ahead = {}              # (boot, seq) -> Received
         self._skip = None             # (from, to) from a GONE: "to" may follow "from"
+        self._time_due = False        # in step with a board running: its clock to set (as at an OPEN)
         self._asked = None            # the position of the last REPLAY asked
         self._since_ask = 0
         self._frame = frame_mod.Frame()
@@ -105,6 +106,10 @@ class HostClient:
             self._count_refused(frame_mod.TOO_LONG)
             del self._pending[:]
         reports = []
+        if self._time_due:
+            self._time_due = False
+            if self.clock_ms is not None:
+                reply.append(frame_mod.encode(0, 0, "TIME", "%d" % self.clock_ms()))
         self._deliver(reports, reply)
         if self.expected is not None and (duplicate or self.expected != start):
             self._ack(reply, repeat=duplicate or not self.hold_acks)
@@ -173,6 +178,7 @@ class HostClient:
         if self.expected is None and first == _NOTHING:
             self.expected = resume           # synchronised: what came before is not ours to claim
             self._event("start", resume[0], resume[1])
+            self._time_due = True            # the boot's OPEN (and its TIME) may be long acknowledged
         elif first == self.expected:
             self._skip = (first, resume)
 

@@ -12,6 +12,7 @@ with the next line whatever the last one held. The "game" field picks the engine
   of the request: {"error": "internal error: TypeName: message"}.
 Lines end with "\\n" ("\\r\\n" works too). It never prints a traceback.
 """
+import argparse
 import json
 import sys
 
@@ -98,8 +99,23 @@ def encode(response):
         return json.dumps(_internal(exc), separators=(", ", ": "))
 
 
-def main(stdin=None, stdout=None):
-    """stdin: a binary stream (default sys.stdin.buffer), so a line that is not UTF-8 is answered too."""
+def parse_args(argv):
+    """The judge takes no option: --help says how to use it, anything else is a usage error (exit 2)
+    rather than ignored while the judge waits on a terminal's stdin."""
+    ap = argparse.ArgumentParser(
+        prog="python -m tools.judge",
+        description="Rules judge: one JSON request a line on stdin (the \"game\" field picks the engine: "
+                    "%s), one JSON answer a line on stdout, in order; a bad line is answered "
+                    "{\"error\": ...}." % ", ".join(sorted(HANDLERS)),
+        epilog="Example: echo '{\"game\": \"hand5\", \"cards\": [\"Ah\", \"Kh\", \"Qh\", \"Jh\", "
+               "\"Th\"]}' | python -m tools.judge (docs/baccarat.md, docs/craps.md, docs/omaha.md)")
+    return ap.parse_args(argv)
+
+
+def main(stdin=None, stdout=None, argv=None):
+    """stdin: a binary stream (default sys.stdin.buffer), so a line that is not UTF-8 is answered too;
+    argv: the command line's arguments (none is taken but --help)."""
+    parse_args(argv or [])
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout
     for line in stdin:
@@ -109,4 +125,4 @@ def main(stdin=None, stdout=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(argv=sys.argv[1:]))

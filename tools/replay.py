@@ -34,7 +34,7 @@ import sys
 import tempfile
 
 from firmware.errors import SettingsError
-from hostsim.flash import FlashFS
+from hostsim.flash import FlashFS, state_dir_problem
 from hostsim.headless import BootTimeout, HeadlessTable, Refused, board_path
 from hostsim.line_noise import LineNoise
 from tools.replay_input import InputError, run_line
@@ -150,10 +150,9 @@ def _input(name, stdin):
 @contextlib.contextmanager
 def _state_dir(path):
     if path is not None:
-        try:
-            os.makedirs(path, exist_ok=True)
-        except OSError as exc:
-            raise ReplayError("--state-dir %s: not a directory that can be made (%s)" % (path, exc.strerror or exc))
+        problem = state_dir_problem(path)
+        if problem is not None:
+            raise ReplayError("--state-dir %s: %s" % (path, problem))
         yield path
         return
     temp = tempfile.mkdtemp(prefix="replay-")

@@ -33,7 +33,8 @@ def digest(board, seed, build="build"):
         raise VerifyError("--seed must be one word of printable ASCII (what the console takes), got %r" % seed)
     root = os.path.join(build, board)
     if not os.path.isfile(os.path.join(root, program.MANIFEST)):
-        raise VerifyError("no build for board %r in %s: run make build BOARD=%s first" % (board, root, board))
+        from tools.build import missing_build_hint
+        raise VerifyError("no build for board %r in %s: %s" % (board, root, missing_build_hint(build, board)))
     problem = program.check(root)
     if problem is not None:
         raise VerifyError("%s: %s: %s (the build changed since it was made: make build BOARD=%s again)"

@@ -15,7 +15,7 @@ def login(con, args):
         return con.error(CON_USAGE, "usage: login (the PIN is asked for)")
     if con.auth.logged_in:
         return ["already logged in"]
-    left = con.auth.locked_for(con.now_s())
+    left = con.auth.locked_for(con.auth_s())
     if left:
         failed = con.audit(CON_ACT_LOCKED, left)
         return failed or ["error: console locked for %d s after wrong PINs" % left]
@@ -28,7 +28,7 @@ def login(con, args):
 
 def _pin_typed(con, pin):
     con._line = b""                      # a PIN is no evidence
-    result = con.auth.check(pin, con.now_s())
+    result = con.auth.check(pin, con.auth_s())
     if result == au.GRANTED:
         failed = con.audit(CON_ACT_LOGIN)
         if failed:
@@ -42,7 +42,7 @@ def _pin_typed(con, pin):
         failed = con.audit(CON_ACT_LOGIN_FAILED, au.LOCK_AFTER) or con.audit(CON_ACT_LOCKOUT, con.auth.lock_s)
         return failed or ["error: wrong PIN: console locked for %d s" % con.auth.lock_s]
     if result == au.LOCKED:                 # locked while the PIN was being typed (cannot happen today)
-        return ["error: console locked for %d s" % con.auth.locked_for(con.now_s())]
+        return ["error: console locked for %d s" % con.auth.locked_for(con.auth_s())]
     return con.error(CON_REFUSED, "login refused: %s" % con.pins.problem)
 
 

@@ -1,7 +1,8 @@
 # Who may change the table from the console: the technician login, its lockout and idle logout.
 #
-# Time is the table's own uptime in whole seconds (TICK-fed, firmware/table.py),
-# so tests run it on the virtual clock. LOCK_AFTER wrong PINs in a row lock the
+# Time is whole seconds since boot, as the console counts the passes' time
+# (Console.auth_s; the virtual clock in tests); not the table's uptime, which a
+# recovery sets to its snapshot's (a lockout read back at boot would be over). LOCK_AFTER wrong PINs in a row lock the
 # console for LOCK_FIRST_S, doubling with each lockout up to LOCK_MAX_S; a good
 # PIN clears both counts. A login left idle IDLE_LOGOUT_S is logged out.
 # The counts outlive a reset: restore() reads them back from the audit log's
@@ -38,9 +39,9 @@ class Auth:
         self.logged_in = False
         self.failures = 0                # wrong PINs in a row since the last lockout or login
         self.lockouts = 0                # lockouts since the last good PIN
-        self.locked_until_s = -1         # uptime at which the lockout ends (-1: not locked)
+        self.locked_until_s = -1         # the second since boot at which the lockout ends (-1: not locked)
         self.lock_s = 0                  # the length of the last lockout
-        self.active_s = 0                # uptime of the last byte typed while logged in
+        self.active_s = 0                # when the last byte was typed while logged in
 
     def restore(self, entries):
         """Counts back from audit entries ("UPTIME ACTION ..."): a lockout running at the reset runs again."""
@@ -60,7 +61,7 @@ class Auth:
                 locked = True
         if locked:
             self.lock_s = lock_seconds(self.lockouts)
-            self.locked_until_s = self.lock_s        # from boot (uptime 0)
+            self.locked_until_s = self.lock_s        # from boot (second 0)
 
     def locked_for(self, now_s):
         """Seconds of lockout left (0: not locked)."""

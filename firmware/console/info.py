@@ -74,6 +74,10 @@ def status(con, args):
             lines.append("port %s: %d too long, %d cut short" % (role, port.overlong, port.partial))
     if ctx.unused_reader is not None:
         lines.append("lines on the unused %s port %d" % (ctx.unused_role, ctx.unexpected_lines))
+    sender = ctx.sender
+    if sender is not None:      # the link's own counts: a host that misses reports, a noisy line
+        lines.append("host link: %d held, %d resent, %d replays, %d refused, %d noise" % (
+            sender.held(), sender.retransmits, sender.replays, sender.refused_total, ctx.host_noise))
     if t.fault_code:
         if t.fault_restored:
             detail = "from before the reset"
@@ -86,7 +90,7 @@ def status(con, args):
         lines.append("bring-up fault %s: %s" % (code, text))
     if con.change.pending is not None:
         lines.append("settings change pending (ref %s): type settings" % con.change.ref)
-    locked = auth.locked_for(con.now_s())
+    locked = auth.locked_for(con.auth_s())
     lines.append("technician logged in" if auth.logged_in else
                  "console locked for %d s" % locked if locked else "not logged in")
     return lines

@@ -45,6 +45,9 @@ def _digest(salt, pin):
     return hashlib.sha256(bytes(salt) + bytes(pin)).digest()
 
 
+NO_PIN = "no technician PIN provisioned"     # a table not provisioned yet: no damage
+
+
 class PinStore:
     """The PIN record in state_dir. `problem`: why no login is possible ("" when a PIN is provisioned)."""
 
@@ -65,7 +68,7 @@ class PinStore:
         if self.journal.status != CLEAN and self._record is None and not self.problem:
             self.problem = "PIN record damaged (%s)" % self.journal.detail
         if self._record is None and not self.problem:
-            self.problem = "no technician PIN provisioned"
+            self.problem = NO_PIN
 
     @property
     def provisioned(self):

@@ -13,11 +13,11 @@ from firmware.console import checks, editor as ed
 from firmware.console.commands import TABLE
 from firmware.console.audit import AuditLog
 from firmware.console.auth import Auth
-from firmware.console.pins import PinStore
+from firmware.console.pins import NO_PIN, PinStore
 from firmware.events import (CON_ACT_COMMAND, CON_ACT_IDLE_LOGOUT, CON_AUDIT_FAILED, CON_LINE_TOO_LONG,
                              CON_LOGIN_REQUIRED, CON_TOO_MANY_WORDS, CON_UNKNOWN_COMMAND, CON_UNREADABLE, CON_USAGE,
                              CONSOLE, CONSOLE_ACTIONS, CONSOLE_ERROR, LAMP, LAMP_CHECK_END)
-from firmware.link.journal import JournalError
+from firmware.link.journal import TORN, JournalError
 from firmware.settings_change import SettingsChange
 
 MAX_ARGS = 4
@@ -50,6 +50,8 @@ class Console:
                 self.auth.restore(self.log.last())
             except (JournalError, OSError, UnicodeError) as exc:
                 self.problems.append("audit log unreadable (%s)" % exc)
+        self._auth_s = 0          # auth_s(): seconds since boot, and the ms of the next one
+        self._auth_ms = 0
         self.answer = None        # f(console, line) for the line after a prompt (a PIN), else None
         self.prompt_text = ""
         self.pending_pin = b""    # passwd: the new PIN until it is typed again
@@ -60,6 +62,17 @@ class Console:
         self._prompted = False
         self.change = SettingsChange(ctx)   # set / commit: the settings change staged or pending
 
+    def report_boot(self, reporter):
+        """At boot, the console's records found damaged or unreadable on flash are fault reports, as recall's
+        are (the table plays on; selftest lists them): the audit log (entries set aside) and the PIN record
+        (no login until a PIN is provisioned again). A PIN never provisioned is no damage."""
+        problems = list(self.problems)
+        pins = self.pins
+        if pins is not None and pins.problem not in ("", NO_PIN) and pins.journal.status != TORN:
+            problems.append(pins.problem)       # (torn: a provisioning cut short, never a PIN: none yet)
+        for problem in problems:
+            reporter.emit("fault", {"fault": "console_damaged", "text": problem[:160]})
+
     def _open(self, cls, state_dir, fs):
         try:
             return cls(state_dir, fs)
@@ -69,11 +82,22 @@ class Console:
 
     # -- the loop ------------------------------------------------------------------
     def now_s(self):
+        """The table's uptime: the audit log's times."""
         return self.ctx.table.uptime_s
+
+    def auth_s(self):
+        """Whole seconds since this boot, the login's clock (lockout, idle logout): counted here from the
+        passes' time, since a recovery sets the table's uptime to its snapshot's and a lockout read back
+        at boot runs in full from boot."""
+        return self._auth_s
 
     def poll(self, elapsed_ms):
         """One pass: a settings change due, what was typed, the idle logout, a lights or display test under
         way, a due reboot."""
+        self._auth_ms += elapsed_ms
+        while self._auth_ms >= 1000:      # whole seconds kept apart: no int past 2**30 on a 31-bit port
+            self._auth_ms -= 1000
+            self._auth_s += 1
         self.change.step(self)
         editor = self.editor
         if editor is None:
@@ -84,7 +108,7 @@ class Console:
         outcome = editor.poll()
         auth = self.auth
         if editor.received and auth.logged_in:
-            auth.touch(self.now_s())
+            auth.touch(self.auth_s())
         if outcome != ed.NOTHING:               # (an idle poll: nothing typed, no outcome to look up)
             if outcome == ed.LINE:
                 self._reply(self._take(editor.line))
@@ -92,7 +116,7 @@ class Console:
                 self._reply(self.line_too_long())
             elif outcome == ed.CANCELLED:
                 self._reply(self._cancel())
-        if auth.logged_in and auth.idle(self.now_s()):
+        if auth.logged_in and auth.idle(self.auth_s()):
             self._idle_logout()
         checks.step(self, elapsed_ms)
 

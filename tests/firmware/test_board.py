@@ -106,6 +106,15 @@ def test_a_zone_its_game_never_lights_is_refused_naming_it():
         b = board.load("boards/%s.json" % name)
         for layout in b.zones:
             check_zone_names(b, layout)
+    # A number no Craps bet of that kind takes is no light either: "hard_5", "point_7", "big_7" and
+    # "hard_0" were taken (every number 0..10 of every kind was a name), and stayed dark.
+    for zone in ("hard_5", "point_7", "big_7", "hard_0", "point_1", "big_11"):
+        d = _data()
+        d["zones"]["craps"][zone] = d["zones"]["craps"].pop("horn")
+        exc = raises_match(SettingsError, "zones.craps.%s: no light of the craps layout has that name" % zone,
+                           check_zone_names, board.validate("pico", d), "craps")
+        listed = str(exc).split("(its zones: ")[1]
+        assert "hard_0" not in listed and "point_7" not in listed and "hard_10, big_4" in listed
 
 
 def test_pin_the_board_lacks_rejected():
@@ -150,6 +159,19 @@ def test_shoe_and_dice_may_share_a_uart_but_host_may_not():
     d = _data()
     d["ports"]["host"] = dict(d["ports"]["shoe"])
     raises_match(SettingsError, "UART 0 is already used", board.validate, "pico", d)
+
+
+def test_shoe_and_dice_on_one_uart_but_unlike_specs_are_told_why():
+    # "ports.dice: UART 0 is already used by ports.shoe" alone left a technician who had read that the
+    # two may share a port with nothing to act on: a baud rate or a pin differing was the reason.
+    d = _data()
+    d["ports"]["dice"]["baudrate"] = 19200
+    raises_match(SettingsError, "ports.dice: UART 0 is already used by ports.shoe (shoe and dice share a port "
+                 "only as one identical spec)", board.validate, "pico", d)
+    d = _data()
+    d["ports"]["host"] = dict(d["ports"]["shoe"])      # not the shoe and dice: no hint
+    exc = raises_match(SettingsError, "ports.host: UART 0 is already used by ports.dice", board.validate, "pico", d)
+    assert "identical" not in str(exc)
 
 
 def test_uart_the_mcu_lacks_rejected():
@@ -391,6 +413,9 @@ def test_the_esp32s3s_repl_uart_is_no_port():
     d["ports"]["bets"] = dict(_PIO_BETS, tx=38, rx=39)       # and the way out the message offers is a real one
     raises_match(SettingsError, "ports.bets.pio: esp32s3 has no PIO: a port there needs a UART (UART 1, 2)",
                  board.validate, "esp32s3", d)
+    d = _data()
+    d["ports"]["shoe"]["uart"] = 0                   # the RP2040's MicroPython has no UART REPL
+    board.validate("pico", d)
 
 
 def test_the_service_jumper_is_not_on_the_esp32s3s_boot_strap():

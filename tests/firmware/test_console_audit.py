@@ -4,7 +4,7 @@ from firmware.console.audit import AuditLog
 from firmware.link.journal import Journal
 from tests.firmware.console_rig import boot_with_pin, console_reports, login, typed
 from tests.firmware.scratch import ScratchDir
-from tests.firmware.test_main import _boot, _run
+from tests.firmware.test_main import _boot, _host, _run
 
 
 def test_entries_are_kept_in_order_and_survive_a_new_boot():
@@ -95,3 +95,48 @@ def test_a_damaged_audit_log_is_a_selftest_finding_not_a_crash():
         lines = typed(ctx, machine, "selftest")
         assert [line for line in lines if line.startswith("flash: audit log damaged at boot")], lines
         assert lines[-1].startswith("selftest: ") and lines[-1] != "selftest: ok"
+
+
+def test_the_audit_log_or_pin_record_damaged_at_boot_is_reported_to_the_host():
+    # The audit log is the record of every technician action: one found damaged at boot (its entries from
+    # the damage on set aside) was shown only by the console's selftest, never reported, unlike recall's
+    # recall_damaged. Likewise a damaged PIN record, which refuses every login.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")       # a new table: no PIN, no audit log: nothing to report
+        _run(ctx)
+        assert [r for r in _host(machine) if r.get("fault") == "console_damaged"] == []
+    with ScratchDir() as state:
+        Journal(state, audit_mod.NAME, max_bytes=audit_mod.MAX_BYTES).append(1, b"1 login")
+        with open(state + "/audit.0", "r+b") as f:
+            f.seek(20)
+            f.write(b"\xff")
+        boot_with_pin(state)                              # provisions the PIN, boots once
+        with open(state + "/pins.0", "r+b") as f:
+            f.seek(20)
+            f.write(b"\xff")
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        texts = [r["text"] for r in _host(machine) if r.get("fault") == "console_damaged"]
+        assert len(texts) == 2, texts
+        assert texts[0].startswith("audit log damaged at boot: ") and texts[1].startswith("PIN record damaged ("), texts
+        assert [r["event"] for r in _host(machine)][:1] == ["boot"]
+
+
+def test_a_torn_last_entry_is_no_damage():
+    # A power cut during an entry's write leaves it torn: the action it was written for never ran (the
+    # entry comes first). selftest called that "audit log damaged at boot", and the host would hear it.
+    with ScratchDir() as state:
+        log = AuditLog(state)
+        log.add(1, "login")
+        log.add(2, "command", "lamp all")
+        with open(state + "/audit.0", "rb") as f:
+            data = f.read()
+        with open(state + "/audit.0", "wb") as f:
+            f.write(data[:-5])                            # the last entry cut short
+        again = AuditLog(state)
+        assert again.last() == ["1 login"] and again.problem == ""
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        assert [r for r in _host(machine) if r.get("fault") == "console_damaged"] == []
+        assert not [line for line in typed(ctx, machine, "selftest") if line.startswith("flash: audit")]
+

@@ -85,6 +85,22 @@ def test_status_shows_game_round_uptime_reset_cause_heap_and_port_errors():
         assert status[-1] == "not logged in"
 
 
+def test_status_shows_the_host_links_counts():
+    # ctx.host_noise (host lines refused as line noise) was counted and shown nowhere, nor were the frames
+    # the host had not acknowledged or written again: a technician had nothing to read of the host link.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        host = machine.uarts[1]
+        host.feed(b"#1.1 0 ACK*00000000\n")             # a bad CRC: noise
+        host.feed(b"\x00garbage\n")                     # not a frame: noise
+        _run(ctx, 2)
+        held = ctx.sender.held()                         # (this rig's host acknowledges every frame)
+        line = [x for x in typed(ctx, machine, "status") if x.startswith("host link: ")]
+        assert line == ["host link: %d held, %d resent, 0 replays, 0 refused, 2 noise"
+                        % (held, ctx.sender.retransmits)]
+
+
 def test_log_shows_the_last_reports_and_faults():
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "craps")

@@ -208,6 +208,15 @@ def test_unknown_board_lists_the_boards(tmp_path):
     assert_one_line_error(proc, "unknown board 'pcio'", "boards available: esp32s3, pico, sim")
 
 
+def test_an_out_folder_that_cannot_hold_a_build_is_one_line(tmp_path):
+    # --out naming a file (or a folder this user cannot write) ended in a NotADirectoryError traceback.
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    proc = _run_build("--board", "pico", "--out", str(afile))
+    assert_one_line_error(proc, "build: error: --out %s: cannot make the build folder there (Not a directory)"
+                          % afile, "pick another --out")
+
+
 def test_malformed_board_json_is_a_one_line_error(tmp_path):
     root = _copy_tree(tmp_path)
     (root / "boards" / "bad.json").write_text('{\n  "mcu": "rp2040",\n  "ports": {,\n}\n')

@@ -79,8 +79,30 @@ def test_copy_order_puts_main_py_last_and_verifies_before_the_reset():
 
 
 def test_missing_build_tells_to_run_make_build(tmp_path):
-    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", "build", "--dry-run", cwd=str(tmp_path))
     assert_one_line_error(proc, "no build for board 'pico'", "run `make build BOARD=pico` first", quiet_stdout=True)
+
+
+def test_missing_build_elsewhere_or_a_builds_own_folder_says_what_to_give(built, tmp_path):
+    # `make build` writes to build/: with --build elsewhere it told to run it all the same, and a
+    # build's own folder given for --build (the folder holding pico/) was "no build" with that advice.
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
+    assert_one_line_error(proc, "no build for board 'pico'", "build it there first: `python -m tools.build "
+                          "--board pico --out %s`" % tmp_path, quiet_stdout=True)
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built / "pico"), "--dry-run")
+    assert_one_line_error(proc, "no build for board 'pico'", "--build is the folder holding pico/: give %s" % built,
+                          quiet_stdout=True)
+
+
+@pytest.mark.parametrize("wait", ["-1", "nan", "inf"])
+def test_a_reset_wait_that_is_no_time_is_a_usage_error(built, wait):
+    # --reset-wait -1 (or nan) went into mpremote's `sleep -1` of step 2, which fails only once step 1
+    # has removed the old deployment.
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built), "--reset-wait", wait,
+                       "--dry-run")
+    assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].endswith(
+        "error: --reset-wait must be a number of seconds >= 0, got %s" % float(wait))
 
 
 def test_build_of_another_board_is_refused(built, tmp_path):

@@ -173,6 +173,23 @@ def test_a_host_started_late_gets_everything_the_board_still_holds():
     assert [e["link"] for e in link.client.events] == ["start", "open"]
 
 
+def test_a_host_restarted_mid_boot_sets_the_boards_clock_when_it_gets_in_step():
+    # TIME went out only at a boot's OPEN: a host client started (or restarted) after the board's OPEN
+    # was acknowledged never set the board's clock, and every report until the next boot lacked host_ms.
+    link = Link(client=HostClient(clock_ms=None))      # the first host: no clock, acknowledges the OPEN
+    link.make(3)
+    link.settle()
+    assert link.sender.host_time is None
+    link.client = HostClient(clock_ms=lambda: HOST_NOW, stamped=True)     # the host restarted
+    link.make(3)
+    link.settle()
+    assert [e["link"] for e in link.client.events] == ["start"]
+    assert link.sender.host_time is not None
+    link.make(1)
+    link.settle()
+    assert link.got[-1]["link"]["host_ms"] >= HOST_NOW
+
+
 def test_a_reset_that_lost_a_ram_store_is_reported_not_hidden():
     link = Link()
     link.make(5)
@@ -361,6 +378,26 @@ def test_cli_prints_one_json_line_per_report(monkeypatch, capsys):
     assert out == '{"n": 0}\n{"n": 1}\n'
     assert [json.loads(l)["link"] for l in err.splitlines()] == ["open", "summary"]
     assert fm.encode(1, 2, "REPLAY") in line.written and b" TIME " in line.written and line.closed
+
+
+class _UnpluggedSerial(_FakeSerial):
+    def read(self, n):
+        if not self.chunks:
+            import serial
+            raise serial.SerialException("device reports readiness to read but returned no data")
+        return self.chunks.pop(0)
+
+
+def test_cli_says_when_the_port_goes_away_without_a_traceback(monkeypatch, capsys):
+    # A USB-serial adapter unplugged under `python -m tools.host` ended it in pyserial's traceback.
+    line = _UnpluggedSerial([fm.encode(1, 1, "OPEN", "-"), fm.encode(1, 2, "REPORT", '{"n": 0}')])
+    monkeypatch.setattr(host_mod, "_open", lambda port, baud: line)
+    assert host_mod.main(["/dev/ttyFAKE"]) == 1
+    out, err = capsys.readouterr()
+    assert out == '{"n": 0}\n'
+    assert json.loads(err.splitlines()[-2])["link"] == "summary"
+    assert err.splitlines()[-1].startswith("tools.host: lost the port /dev/ttyFAKE: device reports readiness")
+    assert "run tools.host again" in err and line.closed
 
 
 def test_cli_names_a_port_it_cannot_open():

@@ -79,6 +79,20 @@ def _boom(request):
     return {}["no such key"]            # an engine bug: a KeyError that is not about the request
 
 
+def test_help_is_printed_and_an_argument_refused_rather_than_read_from_stdin():
+    # `python -m tools.judge --help` printed nothing and sat waiting on the terminal's stdin: every
+    # argument was ignored. Now --help prints the usage and games; any other argument is a usage error.
+    proc = subprocess.run([sys.executable, "-m", "tools.judge", "--help"], input=b"", capture_output=True,
+                          cwd=REPO, timeout=60)
+    assert proc.returncode == 0 and proc.stderr == b""
+    text = proc.stdout.decode()
+    assert text.startswith("usage: python -m tools.judge") and "omaha_round" in text
+    proc = subprocess.run([sys.executable, "-m", "tools.judge", "requests.jsonl"], input=json.dumps(GOOD).encode(),
+                          capture_output=True, cwd=REPO, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert b"unrecognized arguments: requests.jsonl" in proc.stderr
+
+
 def _unencodable(request):
     return {"value": object()}
 

@@ -117,11 +117,16 @@ def test_a_stale_build_is_refused(built, tmp_path):
     manifest = json.loads((program_dir / "manifest.json").read_text())
     manifest["files"][5]["source_sha256"] = "0" * 64
     (program_dir / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(SettingsError, match="built from other sources"):
+    with pytest.raises(SettingsError, match="built from other sources") as refused:
         sim_main.deployed_build(str(program_dir))
+    # a build outside build/ is made again with tools.build --out, not `make build BOARD=sim` (which
+    # writes build/sim and left the folder given stale)
+    assert str(refused.value).endswith(": run python -m tools.build --board sim --out %s" % tmp_path)
     assert sim_main.deployed_build(str(built)) == os.path.join(str(built), "board.json")
     with pytest.raises(SettingsError, match="no build there"):
         sim_main.deployed_build(str(tmp_path / "nothing"))
+    with pytest.raises(SettingsError, match="no build there .*: run make build BOARD=nosuchboard$"):
+        sim_main.deployed_build(os.path.join(REPO, "build", "nosuchboard"))
 
 
 def test_simulator_command_line_runs_the_deployed_build(built, tmp_path):

@@ -604,6 +604,35 @@ def test_the_noise_is_real_and_the_host_client_worked_for_it(tmp_path):
     assert table.client.refused and table.client.replays_asked > 0
 
 
+def test_a_bet_reading_on_a_slow_pio_uart_is_taken_in_before_the_next_line(tmp_path):
+    # A PIO UART line is paced at its baud rate: at 600 baud and below a pass went by with no byte, the
+    # replay took that for a port the firmware does not read and moved on; the first card then opened
+    # the round without the reading, and at the end of the script the rest of it was never delivered:
+    # the bets vanished from the host's view. 300 baud is the least the board validator takes.
+    with open(os.path.join(REPO, "boards", "pico.json")) as f:
+        board = json.load(f)
+    board["ports"]["bets"]["baudrate"] = 300
+    board_file = tmp_path / "slow_bets.json"
+    board_file.write_text(json.dumps(board))
+    bets = {"3": {"banker": 100}}
+    burn = [{"shoe": "new"}] + [{"card": c} for c in ("7c", "Qd", "2h", "As", "Tc", "5d", "8s", "3h")]
+    status, reports, err = _main(tmp_path, *burn, {"bets": bets}, {"card": "9h"}, board=str(board_file))
+    assert status == 0, err
+    events = [(r["event"], r.get("accepted")) for r in reports if r["event"] in ("bets", "round")]
+    assert events == [("bets", True), ("round", None)]
+    assert [r["bets"] for r in reports if r["event"] == "round"] == [bets]
+
+
+def test_a_line_too_noisy_for_the_link_is_named_not_taken_for_a_boot_that_failed(tmp_path):
+    # At 20 % of bytes hit hardly a frame arrives whole: the table booted and played its lamp test, but
+    # the replay said "the table did not finish booting", sending a user to look at the firmware.
+    status, reports, err = _main(tmp_path, {"wait_ms": 100}, extra=("--line-noise", "0.2", "--seed", "1"))
+    assert status == 1
+    assert err.startswith("replay: the host did not get the table's boot reports within 10000 ms (the table is "
+                          "past its lamp test; "), err
+    assert err.rstrip().endswith("frames unacknowledged: too noisy a host line?)"), err
+
+
 def test_a_line_noise_out_of_range_is_a_usage_error(tmp_path):
     status, reports, err = _main(tmp_path, extra=("--line-noise", "1.5"))
     assert status == 2 and reports == [] and "line noise probability" in err
@@ -616,7 +645,31 @@ def test_a_state_dir_that_cannot_be_made_is_a_usage_error(tmp_path):
     for state in (afile, afile / "below"):
         status, reports, err = _main(tmp_path, {"wait_ms": 10}, extra=("--state-dir", str(state)))
         assert status == 2 and reports == [] and err.startswith(
-            "replay: --state-dir %s: not a directory that can be made (" % state), err
+            "replay: --state-dir %s: not a directory that can be made and written (" % state), err
+
+
+def _unwritable_dir(tmp_path):
+    """A directory this process cannot create a file in: a read-only one, or (as root) /sys."""
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    if not os.access(str(ro), os.W_OK):
+        return str(ro)
+    try:                                 # root writes anywhere but where the kernel refuses
+        open("/sys/.replay-probe", "wb").close()
+    except PermissionError:
+        return "/sys"
+    except OSError:
+        pass
+    pytest.skip("no directory here that this process cannot write")
+
+
+def test_a_state_dir_that_cannot_be_written_is_a_usage_error(tmp_path):
+    # Before: the copy of the table file into it ended in a PermissionError traceback.
+    state = _unwritable_dir(tmp_path)
+    status, reports, err = _main(tmp_path, {"wait_ms": 10}, extra=("--state-dir", state))
+    assert status == 2 and reports == [], err
+    assert err == "replay: --state-dir %s: not a directory that can be made and written (Permission denied)\n" % state
 
 
 def test_torn_without_a_cut_is_a_usage_error(tmp_path, capsys):

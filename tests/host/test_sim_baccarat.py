@@ -155,7 +155,13 @@ def test_a_state_dir_that_cannot_be_made_is_one_line_and_exit_status_2(tmp_path)
         for state in (afile, afile / "below"):
             proc = _cli(*args, "--state-dir", str(state))
             assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
-            assert proc.stderr.startswith("sim: --state-dir %s: not a directory that can be made (" % state)
+            assert proc.stderr.startswith("sim: --state-dir %s: not a directory that can be made and written ("
+                                          % state)
+    from tests.host.test_replay import _unwritable_dir
+    state = _unwritable_dir(tmp_path)            # before: a PermissionError traceback at the table file's copy
+    proc = _cli("--headless", "--rounds", "1", "--state-dir", state)
+    assert proc.returncode == 2 and proc.stderr == ("sim: --state-dir %s: not a directory that can be made and "
+                                                    "written (Permission denied)\n" % state), proc.stderr
     help_text = _cli("--help").stdout
     assert "--headless" in help_text and "an alarm was reported" in help_text
 

@@ -270,3 +270,44 @@ def test_a_firmware_exception_is_still_a_crash(tmp_path, monkeypatch, capsys):
     assert "booting again" in text
     assert any(r["event"] == "crash_recorded" and "ValueError: firmware bug" in r["error"] for r in reports)
     assert "ValueError: firmware bug" in (tmp_path / "crash.prev").read_text()
+
+
+def test_a_watchdog_reset_in_the_live_simulator_boots_again_without_a_traceback(tmp_path, monkeypatch, capsys,
+                                                                               caplog):
+    # A firmware pass late past the watchdog's timeout (a slow host at a high --speed) reset the board as
+    # it should ("booting again"), and then asyncio logged the reset left on the firmware's serve() task:
+    # "Task exception was never retrieved" and 40 lines of traceback, for a reset the simulator handled.
+    import gc
+
+    from firmware import main as firmware_main
+    from hostsim import __main__ as cli
+
+    real = firmware_main.poll_inputs
+    state = {"stalled": False}
+
+    def poll_inputs(ctx, elapsed_ms):
+        if not state["stalled"] and ctx.table.uptime_s >= 1:
+            state["stalled"] = True
+            hardware.current().clock.advance(ctx.board.watchdog_ms + 1000)    # the pass comes this late
+        real(ctx, elapsed_ms)
+
+    monkeypatch.setattr(firmware_main, "poll_inputs", poll_inputs)
+    status = cli.main(["--no-ui", "--no-pty", "--no-demo", "--seconds", "12", "--speed", "8",
+                       "--state-dir", str(tmp_path)])
+    gc.collect()                         # the task's exception is logged when the task is collected
+    captured = capsys.readouterr()
+    assert status == 0 and state["stalled"]
+    assert "sim: simulated reset: watchdog" in captured.out and "booting again" in captured.out
+    assert "Traceback" not in captured.err + captured.out
+    assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
+
+
+@pytest.mark.parametrize("option", ["--seconds", "--speed"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0"])
+def test_seconds_and_speed_must_be_finite_numbers_above_zero(option, value, capsys):
+    # --seconds nan and --speed inf ended in a ValueError / OverflowError traceback; --seconds -1 ran and
+    # stopped at once.
+    from hostsim import __main__ as cli
+
+    assert cli.main(["--no-ui", "--no-pty", option, value]) == 2
+    assert capsys.readouterr().err == "sim: %s must be a number > 0, got %s\n" % (option, float(value))

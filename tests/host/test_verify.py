@@ -109,6 +109,10 @@ def test_one_changed_byte_in_the_build_is_refused(built, tmp_path):
 
 def test_errors_are_one_line(built, tmp_path):
     assert_one_line_error(_run_verify("--board", "pico", "--seed", SEED, "--build", str(tmp_path)),
-                          "no build for board 'pico'")
+                          "no build for board 'pico'", "build it there first: `python -m tools.build --board pico "
+                          "--out %s`" % tmp_path)
+    # the build's own folder for --build (the folder holding sim/): named, not "run make build"
+    assert_one_line_error(_run_verify("--board", "sim", "--seed", SEED, "--build", str(built / "sim")),
+                          "no build for board 'sim'", "--build is the folder holding sim/: give %s" % built)
     assert_one_line_error(_run_verify("--board", "sim", "--seed", "two words", "--build", str(built)),
                           "one word of printable ASCII")
