@@ -19,6 +19,7 @@ from firmware.board_checks import whole as _whole
 from firmware.board_keypad import check_keypad as _check_keypad
 from firmware.drivers import lcd, ssd1306_geometry
 from firmware.errors import SettingsError
+from firmware.screens import LCD_COLUMNS, LCD_ROWS
 
 SECTIONS = ("description", "mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones", "keypad",
             "service_pin")
@@ -39,7 +40,6 @@ OLED_KINDS = ("ssd1306",)
 LAYOUTS = ("baccarat", "craps", "omaha")
 MAX_PIXELS = 1024
 SEAT_ZONE = "seat"         # a layout's seat zones: seat1, seat2, ... (game_setup.seat_count)
-MIN_LCD_COLS = 8           # narrower than a state name ("LAMP TEST") is of no use to the dealer
 
 
 class Board:
@@ -209,11 +209,16 @@ def _check_displays(name, mcu, displays, plan):
 def _check_lcd(name, where, spec):
     _keys(name, where, spec, ("addr", "cols", "rows"), ("addr", "cols", "rows"))
     _int(name, where + ".addr", spec["addr"], 0x08, 0x77)
-    cols = _int(name, where + ".cols", spec["cols"], MIN_LCD_COLS, lcd.MAX_COLS)
+    cols = _int(name, where + ".cols", spec["cols"], 1, lcd.MAX_COLS)
     rows = _int(name, where + ".rows", spec["rows"], 1, lcd.MAX_ROWS)
     problem = lcd.geometry_problem(cols, rows)     # the driver's own limits, not a copy of them
     if problem is not None:
         _fail(name, where, problem)
+    # The games' screens fill 4 lines of 20 (firmware/screens.py): a smaller LCD cut the dealer's prompts
+    # and hands off without a word, and one HD44780 drives no larger (80 characters).
+    if cols != LCD_COLUMNS or rows != LCD_ROWS:
+        _fail(name, where, "a %dx%d LCD: the tables' screens are written for %dx%d (%d lines of %d characters)"
+              % (cols, rows, LCD_COLUMNS, LCD_ROWS, LCD_ROWS, LCD_COLUMNS))
 
 
 def _check_oled(name, where, spec):

@@ -8,6 +8,7 @@ STATE_TEXT = ("LAMP TEST", "READY", "FAULT", "LAMP CHECK")   # by table state
 
 _BUTTON_TEXT = ("UP", "DOWN", "HELD")     # by BUTTON's b: released, pressed, long press
 LCD_COLUMNS = 20          # the displays' width the screens are written for (the games' too)
+LCD_ROWS = 4              # and their lines: a prompt or a hand on the 3rd and 4th (the board checks both)
 
 
 def fault_title(code):

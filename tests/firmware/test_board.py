@@ -4,7 +4,7 @@
 # value the hardware constructors or the LCD driver would refuse must be refused here.
 import json
 
-from firmware import board
+from firmware import board, screens
 from firmware.drivers import ssd1306_geometry
 from firmware.drivers.lcd import CharLCD
 from firmware.drivers.ssd1306 import SSD1306
@@ -213,13 +213,20 @@ def test_values_of_the_wrong_type_are_settings_errors():
     raises_match(SettingsError, "board pico", board.validate, "pico", [1, 2])
 
 
-def test_lcd_geometries_are_the_drivers_own():
-    # 40x4 passed the validator but the driver refused it at boot (two HD44780s, two enable lines).
+def test_lcd_geometries_are_the_drivers_own_that_the_screens_fill():
+    # 40x4 passed the validator but the driver refused it at boot (two HD44780s, two enable lines); a
+    # 16x2 or 20x2 the driver runs passed too, and the screens' 20-character lines and their 3rd and 4th
+    # lines (a prompt, a hand) were cut off without a word.
     d = _data()
     d["displays"]["dealer"]["cols"] = 40
     raises_match(SettingsError, "board pico: displays.dealer: unsupported LCD geometry 40x4", board.validate,
                  "pico", d)
-    for cols in range(board.MIN_LCD_COLS, 41):
+    d = _data()
+    d["displays"]["result"]["cols"] = 16
+    d["displays"]["result"]["rows"] = 2
+    raises_match(SettingsError, "board pico: displays.result: a 16x2 LCD: the tables' screens are written for "
+                 "20x4 (4 lines of 20 characters)", board.validate, "pico", d)
+    for cols in range(1, 41):
         for rows in range(1, 5):
             d = _data()
             d["displays"]["result"]["cols"] = cols
@@ -234,7 +241,8 @@ def test_lcd_geometries_are_the_drivers_own():
                 drives = True
             except ValueError:
                 drives = False
-            assert accepted == drives, (cols, rows, accepted, drives)
+            fills = cols == screens.LCD_COLUMNS and rows == screens.LCD_ROWS
+            assert accepted == (drives and fills), (cols, rows, accepted, drives)
 
 
 # (section path, key): every whole number of the board file, with a key that names it.
