@@ -142,8 +142,14 @@ def _check(args):
     reason = unsupported(board, config["game"])
     if reason is not None:
         raise SettingsError(reason)
-    if config["game"] == "omaha":
-        from hostsim.omaha_dealer import most_players
+    if config["game"] != "omaha":
+        if args.players is not None:         # (it was taken and ignored: no players key a Baccarat or Craps table)
+            raise SettingsError("--players is for an Omaha table (its emulated players); this table plays %s"
+                                % config["game"])
+    else:
+        from hostsim.omaha_dealer import PLAYERS, most_players
+        if args.players is None:
+            args.players = PLAYERS
         top = most_players(config["rules"])
         if not 2 <= args.players <= top:
             raise SettingsError("--players must be 2..%d at this Omaha table (%d seats, one deck), got %d"
@@ -175,7 +181,7 @@ def _parser():
     ap.add_argument("--deployed", nargs="?", const=os.path.join(REPO, "build", "sim"), metavar="DIR",
                     help="run as the deployed build DIR (default build/sim): its board.json, its files checked "
                          "against its manifest at boot")
-    ap.add_argument("--players", type=int, default=6,
+    ap.add_argument("--players", type=int, default=None,
                     help="Omaha: emulated players at the table (2 .. min(seats, 11), default 6)")
     return ap
 

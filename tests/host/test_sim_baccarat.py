@@ -145,6 +145,11 @@ def test_headless_checks_its_arguments():
     assert proc.returncode == 2 and "--players must be 2..10" in proc.stderr
     proc = _cli("--headless", "--rounds", "0")
     assert proc.returncode == 2 and proc.stderr.strip() == "sim: --rounds must be >= 1"
+    for game in ("baccarat", "craps"):                  # --players was taken there and did nothing
+        proc = _cli("--headless", "--game", game, "--players", "3")
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert proc.stderr.strip() == ("sim: --players is for an Omaha table (its emulated players); this table "
+                                       "plays %s" % game)
 
 
 def test_a_state_dir_that_cannot_be_made_is_one_line_and_exit_status_2(tmp_path):
