@@ -71,6 +71,19 @@ def test_outbox_codes_start_where_the_core_leaves_them():
     assert oc.OmahaTable.STATE_NAMES[DEALING] == "dealing" and oc.OmahaTable.STATE_NAMES[BETTING] == "betting"
 
 
+def test_a_card_out_face_up_is_dealt_on_and_its_dealt_report_says_so():
+    # A hole card or a board card that came out of the shoe face up was reported like any other: the
+    # host could not tell an exposed hole card from a hidden one (Baccarat's card report says it too).
+    rig = Rig()
+    _start(rig, {1: 1000, 3: 1000})
+    rig.card("As")                                       # seat 3's first hole card
+    rig.card("Kd", face_up=True)                         # seat 1's, exposed
+    dealt = [strip(d) for d in rig.reports("dealt")]
+    assert dealt == [{"event": "dealt", "hand": 1, "card": "As", "to": "hole", "seat": "3"},
+                     {"event": "dealt", "hand": 1, "card": "Kd", "to": "hole", "seat": "1", "face_up": True}]
+    assert rig.table.state == DEALING and rig.table.hand.expected() == (rules.EXPECT_HOLE, 3)
+
+
 # -- a whole hand ------------------------------------------------------------------------------------
 WHOLE_DECK = deck(["As Kd 2c 3d", "Ah Kh 2h 3h", "Ac Ks 2s 3s"], "Qc Qd Qh 4d 5c", burns=BURNS)
 

@@ -8,7 +8,7 @@ BETTING = const(5)        # a hand waits for a keyed action
 # Outbox codes of this controller, from table.OUT_GAME_FIRST (32) on (firmware.report asks
 # game_report() for their reports). Literals: const() takes no names from other modules.
 OUT_HAND_START = const(32)  # a: hand number
-OUT_DEALT = const(33)       # a: card, b: destination + 4 * (seat of a hole card, or street of a board card)
+OUT_DEALT = const(33)       # a: card, b: destination + 4 * (seat of a hole card, or street of a board card) + FACE_UP
 OUT_ACTION = const(34)      # a: index in hand.history; the controller keeps stack, pot and all-in of it
 OUT_REFUSED = const(35)     # a keypad entry not applied (the controller keeps seat, act, amount, reason, display)
 OUT_RESULT = const(36)      # a: hand number (the controller keeps the HandResult)
@@ -23,6 +23,7 @@ TO_BURN = const(1)
 TO_BOARD = const(2)
 TO_DISCARD = const(3)
 DESTINATIONS = ("hole", "burn", "board", "discard")
+FACE_UP = const(128)      # OUT_DEALT's b: + FACE_UP for a card that came out of the shoe face up
 
 NO_CARD = const(-1)       # an alarm's card when none is known
 NO_SEAT = const(0)        # seats are 1..seats

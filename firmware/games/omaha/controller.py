@@ -21,9 +21,10 @@ from firmware.events import (BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, HOST, HO
 from firmware.games.omaha import rules
 from firmware.games.omaha.alarms import Alarms
 from firmware.games.omaha.betting import BetRangeError
-from firmware.games.omaha.codes import (BETTING, DEALING, K_ALLIN, K_BET, K_BUTTON, K_CALL, K_CHECK, K_FOLD, K_NEW,
-                                        K_NONE, K_RAISE, K_SEAT, K_STACK, NO_CARD, OUT_ACTION, OUT_DEALT, OUT_HOST_REFUSED,
-                                        OUT_REFUSED, OUT_RESULT, OUT_SHOE_HELLO, TO_BOARD, TO_BURN, TO_HOLE)
+from firmware.games.omaha.codes import (BETTING, DEALING, FACE_UP, K_ALLIN, K_BET, K_BUTTON, K_CALL, K_CHECK, K_FOLD,
+                                        K_NEW, K_NONE, K_RAISE, K_SEAT, K_STACK, NO_CARD, OUT_ACTION, OUT_DEALT,
+                                        OUT_HOST_REFUSED, OUT_REFUSED, OUT_RESULT, OUT_SHOE_HELLO, TO_BOARD, TO_BURN,
+                                        TO_HOLE)
 from firmware.games.omaha.entry import (ENTERED, IGNORED, MAX_DIGITS, NO_NUMBER, OVERFLOW, Entry, command_word, is_action,
                                         key_code)
 from firmware.games.omaha.lights import OmahaLights
@@ -138,13 +139,14 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
         except IntegrityError:
             return self._alarm(faults.CARD_IMPOSSIBLE, card)
         self.seen[card] = 1
+        up = FACE_UP if face_up else 0                   # an exposed card is dealt on, and told to the host
         if kind == rules.EXPECT_HOLE:
-            self._emit(OUT_DEALT, card, TO_HOLE + 4 * seat)
+            self._emit(OUT_DEALT, card, TO_HOLE + 4 * seat + up)
         elif kind == rules.EXPECT_BURN:
-            self._emit(OUT_DEALT, card, TO_BURN)
+            self._emit(OUT_DEALT, card, TO_BURN + up)
         else:
             n = len(hand.board)
-            self._emit(OUT_DEALT, card, TO_BOARD + 4 * (1 if n <= 3 else n - 2))
+            self._emit(OUT_DEALT, card, TO_BOARD + 4 * (1 if n <= 3 else n - 2) + up)
         return self._next_state()
 
     def _next_state(self):

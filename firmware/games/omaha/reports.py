@@ -4,7 +4,7 @@
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import cards
 from firmware.games.omaha import rules
-from firmware.games.omaha.codes import (DESTINATIONS, OUT_ACTION, OUT_BUTTON_SET, OUT_DEALT, OUT_HAND_START,
+from firmware.games.omaha.codes import (DESTINATIONS, FACE_UP, OUT_ACTION, OUT_BUTTON_SET, OUT_DEALT, OUT_HAND_START,
                                         OUT_HOST_REFUSED, OUT_REFUSED, OUT_RESULT, OUT_SEAT,
                                         OUT_SHOE_HELLO, TO_BOARD, TO_HOLE)
 from firmware.games.omaha.poker_eval import category_name
@@ -20,9 +20,11 @@ def game_report(table, code, a, b):
     if code == OUT_DEALT:
         fields = {"hand": table.hand_no, "card": cards.name(a), "to": DESTINATIONS[b & 3]}
         if b & 3 == TO_HOLE:
-            fields["seat"] = str(b >> 2)
+            fields["seat"] = str((b & ~FACE_UP) >> 2)
         elif b & 3 == TO_BOARD:
-            fields["street"] = rules.STREETS[b >> 2]
+            fields["street"] = rules.STREETS[(b & ~FACE_UP) >> 2]
+        if b & FACE_UP:
+            fields["face_up"] = True
         return "dealt", fields
     if code == OUT_ACTION:
         street, seat, act, amount = table.hand.history[a]
