@@ -694,3 +694,12 @@ def test_a_snapshot_keeps_the_waiting_round_before_it_replaces_the_table_journal
         journal.recall = _Recall()
         journal.checkpoint(_Table())
         assert journal.recall.kept == 1 and journal.based
+
+
+def test_a_craps_throw_with_an_unread_die_shows_it_as_a_question_mark_never_none():
+    # Craps art. 3(2)(1): a die off the layout may be unread (null in the round); the console said "3-None".
+    entry = {"round": 1, "shooter": 1, "dice": [3, None], "result": "no-roll", "no_roll": "off_table", "point": None}
+    assert craps_recall.line(entry) == "throw 1 shooter 1 3-? no-roll (off_table)"
+    entry["dice"] = [None, None]
+    entry["no_roll"] = "invalid"
+    assert craps_recall.line(entry) == "throw 1 shooter 1 ?-? no-roll (invalid)"

@@ -64,11 +64,17 @@ def seat_nets(nets):
     return out
 
 
+def _face(face):
+    # A die the reader could not see (a no roll, art. 3(2)(1)) is null in the round: "?" on the console,
+    # never Python's "None".
+    return "?" if face is None else face
+
+
 def line(entry):
     text = "throw %s shooter %s" % (entry.get("round"), entry.get("shooter"))
     dice = entry.get("dice")
     if dice:
-        text += " %s-%s" % (dice[0], dice[1])
+        text += " %s-%s" % (_face(dice[0]), _face(dice[1]))
     text += " " + str(entry.get("result"))
     if entry.get("no_roll"):
         text += " (%s)" % entry["no_roll"]
