@@ -126,6 +126,11 @@ def swap(ctx, table, rules, settings):
     table.display_dirty = True
     if hasattr(table, "scoreboard_dirty"):
         table.scoreboard_dirty = True
+    if hasattr(old, "deal_pressed_at"):
+        # Craps: the shooter for whom NEW SHOOTER is held (no snapshot field: a button is let go at a power
+        # cut). The change runs at the seven-out a held press came through; without it the long press
+        # then stopped the new shooter, who had not thrown (art. 4(1)).
+        table.deal_pressed_at = old.deal_pressed_at
     ctx.table = table
     ctx.game.table = table
     if ctx.game.host_request is not None:

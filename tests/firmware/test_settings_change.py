@@ -226,6 +226,27 @@ def test_craps_change_runs_at_the_next_shooter_and_the_point_and_counts_carry():
         assert [r["event"] for r in _setting_reports(machine)] == ["settings_pending", "settings_changed"]
 
 
+
+def test_a_new_shooter_held_through_the_seven_out_that_runs_the_change_stops_no_one_more():
+    # Craps art. 4(1): the dealer holds NEW SHOOTER while the shooter throws a seven-out (the dice pass on
+    # with it, art. 4(2)); the change runs at that seven-out. The long press that follows stopped the new
+    # shooter too (shooter 3 "stopped" before shooter 2 had thrown) when the new controller forgot the press.
+    with ScratchDir() as state:
+        ctx, machine, dice, _ = _point_4_and_max_odds_2(state, "ODDS-2")
+        pin = machine.pins[ctx.board.buttons[ctx.board.button_index("deal")][1]]
+        pin.level = 0                                               # NEW SHOOTER held down (active low)
+        _run(ctx, 2)
+        machine.uarts[0].feed(dice("THROW", "3", "4") + b"\n")    # the seven-out: shooter 2, the change runs
+        _run(ctx, 3)
+        assert ctx.table.engine.settings.max_odds == (2, 2, 2) and ctx.table.shooter == 2
+        _run(ctx, 110)                                              # held on: the long press (1 s) comes
+        pin.level = 1
+        _run(ctx, 3)
+        got = [r for r in reports(machine) if r["event"] in ("shooter", "button")]
+        assert [r.get("long", False) for r in got if r["event"] == "button"] == [False, True, False]
+        assert [(r["shooter"], r["why"]) for r in got if r["event"] == "shooter"] == [(2, "seven_out")]
+        assert ctx.table.shooter == 2
+
 def test_omaha_change_between_hands_keeps_the_stacks():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state, "omaha")
