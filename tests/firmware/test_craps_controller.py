@@ -146,6 +146,16 @@ def test_refused_bets_are_reported_with_the_engines_reason_lit_and_never_played(
     assert rig.colour("field") == pixels.DIM                        # lit as refused until the next roll
 
 
+
+def test_the_refused_count_fits_the_dealer_display_at_100_and_more():
+    # A reading of 3 seats with chips on every zone at a stake of 3 (not a multiple of the minimum 5, art.
+    # 5(6)): 150 refusals. "REFUSED 150: SEE HOST" is 21 columns, and the LCD showed "...SEE HOS".
+    rig = Rig(seats=3)
+    rig.bets(dict((seat, dict((zone, 3) for zone in ZONES)) for seat in (1, 2, 3)))
+    assert len(rig.table.refusals) == 3 * len(ZONES)
+    line = screens.dealer_lines(rig.table, CONFIG, [])[3]
+    assert line == "REFUSED %d SEE HOST" % (3 * len(ZONES)) and len(line) <= 20
+
 def test_a_newer_reading_before_the_throw_replaces_the_last_one():
     rig = Rig()
     rig.bets({1: {"pass": 10}})

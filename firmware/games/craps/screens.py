@@ -105,8 +105,16 @@ def dealer_lines(table, config, button_names):
         last = "NEW SHOOTER"
     else:
         last = _throw_text(table) if table.thrown else ""
-    refused = len(table.refusals)
-    return [_shooter_text(table), prompt(table), last, "REFUSED %d: SEE HOST" % refused if refused else ""]
+    return [_shooter_text(table), prompt(table), last, _refused_text(len(table.refusals))]
+
+
+def _refused_text(refused):
+    if not refused:
+        return ""
+    text = "REFUSED %d: SEE HOST" % refused
+    if len(text) > core_screens.LCD_COLUMNS:         # 100 or more (14 seats of 50 zones: up to 700): the
+        text = "REFUSED %d SEE HOST" % refused       # LCD cut it to "REFUSED 100: SEE HOS"
+    return text
 
 
 def result_lines(table, config, button_names):
