@@ -72,10 +72,11 @@ class Reporter:
 
     def _send_outbox_entry(self, table, code, a, b):
         if code >= table_mod.OUT_GAME_FIRST:           # first: most reports of a round are the game's
-            event, fields = table.game_report(code, a, b)
-            self.emit(event, fields)
-            if self.recall is not None:
-                self.recall.noted(table, code, a, b, self, fields)   # a round's end: kept after the reports (drain)
+            if code in table.REPORT_RUNS:
+                for i in range(a, a + b):              # one entry, b reports (Table.REPORT_RUNS)
+                    self._send_game_report(table, code, i, 0)
+            else:
+                self._send_game_report(table, code, a, b)
         elif code == table_mod.OUT_STATE:
             self.emit("state", {"state": table.STATE_NAMES[a]})
         elif code == table_mod.OUT_BUTTON:
@@ -121,6 +122,12 @@ class Reporter:
             self.emit("fault", fields)
         else:
             self.emit("fault", {"fault": "unknown_outbox_code", "detail": code})
+
+    def _send_game_report(self, table, code, a, b):
+        event, fields = table.game_report(code, a, b)
+        self.emit(event, fields)
+        if self.recall is not None:
+            self.recall.noted(table, code, a, b, self, fields)   # a round's end: kept after the reports (drain)
 
     def _fault(self, table, code, b):
         """A fault shows the bytes behind it (escaped, bounded) where b is evidence; else b is a count."""

@@ -49,6 +49,10 @@ _MS_PER_S = const(1000)
 
 class Table(StateMachine):
     STATE_NAMES = ("starting", "ready", "fault", "lamp_check")
+    # A game's outbox codes whose one entry (a: first index, b: count) stands for b reports, game_report(code,
+    # a + k, 0) each: a list of any length (a Craps reading's refusals: up to seats x zones) in one entry of
+    # the fixed-size outbox, where an entry each overflowed it and lost the reports past 64.
+    REPORT_RUNS = ()
 
     def __init__(self, lights, confirm_button=-1, outbox_size=64):
         self.lights = lights

@@ -156,6 +156,35 @@ def test_the_refused_count_fits_the_dealer_display_at_100_and_more():
     line = screens.dealer_lines(rig.table, CONFIG, [])[3]
     assert line == "REFUSED %d SEE HOST" % (3 * len(ZONES)) and len(line) <= 20
 
+
+def test_a_reading_with_more_refusals_than_the_outbox_holds_reports_every_one():
+    # One outbox entry a refusal: past the outbox's 64 the reports were lost, and the report_overflow
+    # fault that counts them went with the next ones into a full host link. The refusals (and the
+    # take-downs) of a reading now take one entry, whatever their number.
+    from tests.firmware import table_rig
+
+    frames = table_rig._STORE_FRAMES
+    table_rig._STORE_FRAMES = 256                        # a host link with room for them all at once
+    try:
+        rig = Rig(seats=3)
+    finally:
+        table_rig._STORE_FRAMES = frames
+    rig.bets({1: {"pass": 10}})
+    rig.throw(2, 2)                                     # point 4: pass is a contract bet (art. 5(2)(1))
+    reading = dict((seat, dict((zone, 3) for zone in ZONES)) for seat in (1, 2, 3))
+    reading[1]["pass"] = "down"                         # a take-down refused too
+    rig.bets(reading)
+    n = 3 * len(ZONES)
+    assert len(rig.table.refusals) == n > rig.table.outbox.size
+    assert strip(rig.last("bets"))["refused"] == n
+    refused = rig.reports("bet_refused")[-n:]
+    assert [(r["seat"], r["zone"]) for r in refused] == [
+        (str(r[0] + 1), ZONES[r[1]]) for r in rig.table.refusals]
+    assert not [r for r in rig.reports("fault") if r["fault"] == "report_overflow"]
+    seqs = [r["seq"] for r in rig.reports()]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))        # nothing missing between them
+
+
 def test_a_newer_reading_before_the_throw_replaces_the_last_one():
     rig = Rig()
     rig.bets({1: {"pass": 10}})

@@ -9,13 +9,13 @@ POINT = const(5)          # puck ON: a point is set
 # game_report() for their reports). Literals: const() takes no names from other modules.
 OUT_THROW = const(32)       # a: THROW's a (faces), b: THROW's b (flags); the controller keeps the rest
 OUT_BETS = const(33)        # a: reading id, b: bets refused in it (each an OUT_BET_REFUSED after it)
-OUT_BET_REFUSED = const(34)  # a: index into the controller's refusals of the last reading
+OUT_BET_REFUSED = const(34)  # a: first index into the controller's refusals of the last reading, b: how many
 OUT_SHOOTER = const(35)     # a: shooters so far (the new shooter's number), b: SHOOTER_WHY index
 OUT_BETS_FAULT = const(36)  # a: fault code, b: evidence (the reading was refused whole)
 OUT_PUCK = const(37)        # a: the point (0: puck OFF)
 OUT_THROW_HELD = const(38)  # a, b: as OUT_THROW: a throw while the table was held (never decided)
 OUT_READER = const(39)      # the dice reader (re)started; b: evidence of its HELLO line
-OUT_BET_DOWN = const(40)    # a: index into the controller's downs (taken down by the last reading)
+OUT_BET_DOWN = const(40)    # a: first index into the controller's downs (the last reading's), b: how many
 
 # OUT_SHOOTER's b: why the dice passed on (art. 4).
 SHOOTER_SEVEN_OUT = const(0)

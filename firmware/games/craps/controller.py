@@ -21,9 +21,9 @@ from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESS
                              TICK)
 from firmware.games.craps import rules
 from firmware.games.craps.alarms import Alarms
-from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BETS_FAULT, OUT_PUCK, OUT_READER, OUT_SHOOTER,
-                                        OUT_THROW, OUT_THROW_HELD, POINT, SHOOTER_COME_OUT_CRAPS, SHOOTER_SEVEN_OUT,
-                                        SHOOTER_STOPPED)
+from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS_FAULT, OUT_PUCK,
+                                        OUT_READER, OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD, POINT,
+                                        SHOOTER_COME_OUT_CRAPS, SHOOTER_SEVEN_OUT, SHOOTER_STOPPED)
 from firmware.games.craps.lights import CrapsLights
 from firmware.games.craps.readings import NO_BET as _NO_BET, Readings
 from firmware.games.craps.zones import COME_ZONE, DONT_COME_ZONE, TRAVELLED, ZONES
@@ -33,6 +33,7 @@ from firmware.table import OUT_BUTTON, OUT_STATE, READY, Table
 
 class CrapsController(Alarms, CrapsLights, Readings, Table):
     STATE_NAMES = Table.STATE_NAMES + ("come_out", "point")
+    REPORT_RUNS = (OUT_BET_DOWN, OUT_BET_REFUSED)        # a reading's take-downs, its refusals: one entry each
 
     def __init__(self, lights, buttons, settings, reading=None, seats=0, outbox_size=64):
         """buttons: board button index by role (confirm, void, deal; -1 when absent): a long press

@@ -40,10 +40,10 @@ class Readings:
                     self._take_down(i // _WIDTH, i % _WIDTH, pending)
         self._place_all(chips, amounts, slots)
         self._emit(OUT_BETS, reading_id, len(self.refusals))
-        for i in range(len(self.downs)):
-            self._emit(OUT_BET_DOWN, i)
-        for i in range(len(self.refusals)):
-            self._emit(OUT_BET_REFUSED, i)
+        if self.downs:                                   # one outbox entry each, for all of them (REPORT_RUNS)
+            self._emit(OUT_BET_DOWN, 0, len(self.downs))
+        if self.refusals:
+            self._emit(OUT_BET_REFUSED, 0, len(self.refusals))
         self.display_dirty = True
         if self.state != FAULTED:                        # an alarm's red stays until it is closed
             self._render_lights()
