@@ -119,6 +119,11 @@ class SettingsChange:
     def running(self):
         return self.ctx.config["settings"]
 
+    def effective(self):
+        """The running settings as the table runs them: the file's and the house limits it leaves to their
+        defaults (Craps' maximum, max_open_bets): a change's old value, in the audit log and the reports."""
+        return dict(self.ctx.config["rules"].as_pairs())
+
     def proposed(self):
         """The settings the staged values would give (the running ones, or the pending ones)."""
         base = self.pending if self.pending is not None else self.running()
@@ -141,7 +146,7 @@ class SettingsChange:
         value = parse_value(key, text, proposed.get(key))
         proposed[key] = value
         validate(config, proposed)
-        old = self.running().get(key)
+        old = self.effective().get(key)
         if _differs(old, value):
             self.staged[key] = value
         elif key in self.staged:
@@ -150,7 +155,7 @@ class SettingsChange:
 
     def staged_changes(self):
         """[(key, running value, staged value)] for the staged values that differ from the running ones."""
-        running = self.running()
+        running = self.effective()
         proposed = self.proposed()
         return [(key, running.get(key), proposed[key]) for key in setting_names(self.ctx.config["game"])
                 if key in proposed and _differs(running.get(key), proposed[key])]
@@ -231,7 +236,7 @@ class SettingsChange:
             console.problems.append("pending settings change unreadable (%s): dropped" % exc)
             _remove(ctx, name)
             return
-        running = self.running()
+        running = self.effective()
         changes = [(key, running.get(key), settings[key]) for key in setting_names(ctx.config["game"])
                    if key in settings and _differs(running.get(key), settings[key])]
         if not changes:
