@@ -5,7 +5,8 @@
 # (firmware/table_config.py). `commit REF` writes the staged change, with the regulator's approval
 # reference, to settings.pending in the state dir (the board's flash): a change committed before a
 # reset is still pending after it. Every pass the console asks step(): once the table stands at its
-# game's boundary (boundary() below: Baccarat no shoe in play, Craps a new shooter's come-out, Omaha
+# game's boundary (boundary() below: Baccarat no shoe in play -- a new shoe over one in play takes that
+# one out first, settings_swap.shoe_out_first --, Craps a new shooter's come-out, Omaha
 # between hands) the new settings are written to the table file, power-safely, and the controller is
 # built anew with them (firmware/settings_swap.py), carrying what lasts across the boundary. The host
 # hears settings_pending when a change is committed and settings_changed once it runs.
