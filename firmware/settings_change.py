@@ -121,9 +121,11 @@ class SettingsChange:
         return self.ctx.config["settings"]
 
     def effective(self):
-        """The running settings as the table runs them: the file's and the house limits it leaves to their
-        defaults (Craps' maximum, max_open_bets): a change's old value, in the audit log and the reports."""
-        return dict(self.ctx.config["rules"].as_pairs())
+        """The running settings: the file's values, and the defaults the table runs for the house limits it
+        leaves out (Craps' maximum, max_open_bets): a change's old value, in the audit log and the reports."""
+        out = dict(self.ctx.config["rules"].as_pairs())
+        out.update(self.running())
+        return out
 
     def proposed(self):
         """The settings the staged values would give (the running ones, or the pending ones)."""
