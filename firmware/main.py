@@ -15,7 +15,7 @@ from firmware.compat import const, kbd_intr, sleep_ms_async, ticks_diff, ticks_m
 from firmware.boot_refusal import INTR_CTRL_C, INTR_OFF, report_refusal, stay_closed
 from firmware.console import Console, settings_cmd
 from firmware.errors import SettingsError
-from firmware.events import EventQueue, FAULT, LINK_BACKLOG, TICK
+from firmware.events import BUTTON, EventQueue, FAULT, LINK_BACKLOG, SHOE, SHOE_OUT, TICK
 from firmware.hardware import HOST_TXBUF, bring_up
 from firmware.link import sender as sender_mod
 from firmware.link.boot_counter import next_boot
@@ -222,6 +222,11 @@ def poll_inputs(ctx, elapsed_ms):
 
 def _dispatch(ctx, kind, a, b):
     """One event: on flash first (firmware/recovery.py), then the table acts, then its reports go out."""
+    if (kind == SHOE or kind == BUTTON) and ctx.console.change.pending is not None:
+        from firmware.settings_swap import shoe_out_first
+        if shoe_out_first(ctx, kind, a, b):
+            _dispatch(ctx, SHOE, SHOE_OUT, 0)     # the shoe in play goes out first: the change applies there
+            ctx.console.change.step(ctx.console)
     table = ctx.table
     journal = ctx.journal
     if ctx.recall.waiting is not None:

@@ -5,7 +5,8 @@
 # (firmware/table_config.py). `commit REF` writes the staged change, with the regulator's approval
 # reference, to settings.pending in the state dir (the board's flash): a change committed before a
 # reset is still pending after it. Every pass the console asks step(): once the table stands at its
-# game's boundary (boundary() below: Baccarat no shoe in play, Craps a new shooter's come-out, Omaha
+# game's boundary (boundary() below: Baccarat no shoe in play -- a new shoe over one in play takes that
+# one out first, settings_swap.shoe_out_first --, Craps a new shooter's come-out, Omaha
 # between hands) the new settings are written to the table file, power-safely, and the controller is
 # built anew with them (firmware/settings_swap.py), carrying what lasts across the boundary. The host
 # hears settings_pending when a change is committed and settings_changed once it runs.
@@ -119,6 +120,13 @@ class SettingsChange:
     def running(self):
         return self.ctx.config["settings"]
 
+    def effective(self):
+        """The running settings: the file's values, and the defaults the table runs for the house limits it
+        leaves out (Craps' maximum, max_open_bets): a change's old value, in the audit log and the reports."""
+        out = dict(self.ctx.config["rules"].as_pairs())
+        out.update(self.running())
+        return out
+
     def proposed(self):
         """The settings the staged values would give (the running ones, or the pending ones)."""
         base = self.pending if self.pending is not None else self.running()
@@ -141,7 +149,7 @@ class SettingsChange:
         value = parse_value(key, text, proposed.get(key))
         proposed[key] = value
         validate(config, proposed)
-        old = self.running().get(key)
+        old = self.effective().get(key)
         if _differs(old, value):
             self.staged[key] = value
         elif key in self.staged:
@@ -150,7 +158,7 @@ class SettingsChange:
 
     def staged_changes(self):
         """[(key, running value, staged value)] for the staged values that differ from the running ones."""
-        running = self.running()
+        running = self.effective()
         proposed = self.proposed()
         return [(key, running.get(key), proposed[key]) for key in setting_names(self.ctx.config["game"])
                 if key in proposed and _differs(running.get(key), proposed[key])]
@@ -231,7 +239,7 @@ class SettingsChange:
             console.problems.append("pending settings change unreadable (%s): dropped" % exc)
             _remove(ctx, name)
             return
-        running = self.running()
+        running = self.effective()
         changes = [(key, running.get(key), settings[key]) for key in setting_names(ctx.config["game"])
                    if key in settings and _differs(running.get(key), settings[key])]
         if not changes:

@@ -86,6 +86,25 @@ def carry_restore(ctx, data):
     return True
 
 
+def shoe_out_first(ctx, kind, a, b):
+    """A new Baccarat shoe (the shoe's IN, the dealer's long SHOE CHANGE) while a change is pending and the
+    shoe in play is between rounds or closed, no alarm open (art. 3(2): a shoe change after any round):
+    True, and the caller takes that shoe out first (its OUT), so the change applies at that boundary and
+    the new shoe runs under it, as "applied at the next new shoe" says."""
+    from firmware.events import BUTTON, BUTTON_LONG, SHOE, SHOE_IN
+    from firmware.table import READY
+    table = ctx.table
+    if ctx.console.change.pending is None or ctx.config["game"] != "baccarat":
+        return False
+    if table.shoe is None or table.state == READY:
+        return False                              # no shoe in play: the change applied already
+    if kind == SHOE:
+        new = a == SHOE_IN
+    else:
+        new = kind == BUTTON and a == table.shoe_button and b == BUTTON_LONG
+    return new and table.at_boundary()
+
+
 def _controller(ctx, old, rules):
     board = ctx.board
     buttons = dict((role, board.button_index(role)) for role, _ in board.buttons)

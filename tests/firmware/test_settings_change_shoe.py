@@ -1,0 +1,92 @@
+# A Baccarat settings change committed while a shoe is in play runs from the next new shoe (art. 18;
+# docs/console.md, "Changing the settings"), however that shoe comes: after the shoe was taken out, a
+# new shoe put in over a closed one (art. 3(1)), or a shoe change between rounds (art. 3(2): the shoe's
+# IN, or the dealer's long SHOE CHANGE).
+from firmware.events import BUTTON, BUTTON_LONG
+from firmware.games.baccarat import codes
+from tests.firmware.console_rig import boot_with_pin, login, reports, typed
+from tests.firmware.device_helpers import Sender
+from tests.firmware.scratch import ScratchDir
+from tests.firmware.test_main import _run
+
+_SHOE = Sender("S")
+
+
+def _feed(ctx, machine, *frames):
+    for frame in frames:
+        machine.uarts[0].feed(_SHOE(*frame) + b"\n")
+        _run(ctx, 3)
+
+
+def _commit_decks_6(ctx, machine):
+    login(ctx, machine)
+    assert typed(ctx, machine, "set decks 6")[0].startswith("staged decks 8 -> 6")
+    assert typed(ctx, machine, "commit DK-6")[0].endswith("applied at the next new shoe")
+    _run(ctx, 3)
+    assert ctx.table.settings.decks == 8
+
+
+def _shoe_reports(machine):
+    return [(r["event"], r.get("shoe", ""), r.get("decks", r.get("changes")))
+            for r in reports(machine) if r["event"] in ("shoe", "settings_changed") and r.get("shoe") != "burned"
+            and r.get("shoe") != "restarted"]
+
+
+def _new_shoe_under_the_change(ctx, machine):
+    assert ctx.config["rules"].decks == 6 and ctx.table.settings.decks == 6
+    assert ctx.table.shoe.settings.decks == 6 and ctx.table.state == codes.BURNING
+    assert _shoe_reports(machine)[-3:] == [("shoe", "removed", None),
+                                           ("settings_changed", "", {"decks": [8, 6]}),
+                                           ("shoe", "new", 6)]
+    for card in ("2c", "3c", "4c", "5c", "6c", "7c"):            # art. 2(1): as many burned as decks, six
+        _feed(ctx, machine, ("CARD", card, "D"))
+    assert ctx.table.state == codes.BETTING
+
+
+def test_a_new_shoe_over_a_closed_one_runs_under_the_pending_change():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "baccarat")
+        _feed(ctx, machine, ("IN",))
+        for card in ("2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c"):
+            _feed(ctx, machine, ("CARD", card, "D"))
+        _commit_decks_6(ctx, machine)
+        _feed(ctx, machine, ("CARD", "9h", "D"), ("CARD", "5d", "D"), ("CUT",), ("CARD", "Kc", "D"),
+              ("CARD", "2s", "D"))
+        assert ctx.table.state == codes.SHOE_CLOSED               # art. 3(1): that round was the last
+        _feed(ctx, machine, ("IN",))                              # the next shoe, without an OUT first
+        _new_shoe_under_the_change(ctx, machine)
+
+
+def test_a_shoe_changed_between_rounds_runs_under_the_pending_change():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "baccarat")
+        _feed(ctx, machine, ("IN",), ("CARD", "2c", "D"))          # burning
+        _commit_decks_6(ctx, machine)
+        _feed(ctx, machine, ("IN",))                               # art. 3(2): the shoe changed
+        _new_shoe_under_the_change(ctx, machine)
+
+
+def test_the_dealers_shoe_change_runs_under_the_pending_change():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "baccarat")
+        _feed(ctx, machine, ("IN",))
+        for card in ("2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c"):
+            _feed(ctx, machine, ("CARD", card, "D"))
+        assert ctx.table.state == codes.BETTING
+        _commit_decks_6(ctx, machine)
+        ctx.queue.put(BUTTON, ctx.table.shoe_button, BUTTON_LONG)  # the dealer's long SHOE CHANGE
+        _run(ctx, 3)
+        _new_shoe_under_the_change(ctx, machine)
+
+
+def test_a_shoe_change_mid_round_is_no_boundary():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "baccarat")
+        _feed(ctx, machine, ("IN",))
+        for card in ("2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "9h"):
+            _feed(ctx, machine, ("CARD", card, "D"))
+        assert ctx.table.state == codes.DEALING
+        _commit_decks_6(ctx, machine)
+        _feed(ctx, machine, ("IN",))
+        assert ctx.config["rules"].decks == 8 and ctx.table.settings.decks == 8
+        assert [r for r in reports(machine) if r["event"] == "settings_changed"] == []
