@@ -72,11 +72,14 @@ class Reporter:
 
     def _send_outbox_entry(self, table, code, a, b):
         if code >= table_mod.OUT_GAME_FIRST:           # first: most reports of a round are the game's
-            if code in table.REPORT_RUNS:
+            if table.report_runs and code in table.report_runs:
                 for i in range(a, a + b):              # one entry, b reports (Table.REPORT_RUNS)
                     self._send_game_report(table, code, i, 0)
-            else:
-                self._send_game_report(table, code, a, b)
+                return
+            event, fields = table.game_report(code, a, b)     # (_send_game_report's, inline: a call less
+            self.emit(event, fields)                            # a report on the result's pass)
+            if self.recall is not None:
+                self.recall.noted(table, code, a, b, self, fields)   # a round's end: kept after the reports (drain)
         elif code == table_mod.OUT_STATE:
             self.emit("state", {"state": table.STATE_NAMES[a]})
         elif code == table_mod.OUT_BUTTON:

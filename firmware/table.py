@@ -58,6 +58,7 @@ class Table(StateMachine):
         self.lights = lights
         self.confirm_button = confirm_button
         self.outbox = EventQueue(outbox_size)
+        self.report_runs = self.REPORT_RUNS   # (an instance's own: found first, where the class's is a walk of its bases)
         self.evidence = Evidence(size=96)  # bytes behind reports, by handle (a whole device frame fits)
         self.lamp_zone = 0            # boot lamp test: next zone to light
         self.lamp_ms = 0

@@ -129,7 +129,7 @@ def test_the_reporter_hands_the_result_reports_fields_to_the_round():
             return None
 
     class _Table:
-        REPORT_RUNS = ()
+        report_runs = ()
 
         def game_report(self, code, a, b):
             return "result", {"round": a}

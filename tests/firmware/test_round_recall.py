@@ -452,7 +452,7 @@ def test_a_round_is_kept_after_all_its_events_reports_are_on_flash_in_one_batch(
             return {"round": a} if code == OUT_GAME_FIRST else None
 
     class _Table:
-        REPORT_RUNS = ()
+        report_runs = ()
 
         def __init__(self):
             self.outbox = EventQueue(4)
