@@ -4,12 +4,11 @@
 # default typed again stages nothing (docs/console.md, "Changing the settings").
 import json
 
-from firmware import main
 from firmware.console.audit import AuditLog
 from tests.firmware.console_rig import PIN, login, provision, reports, typed
-from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
 from tests.firmware.scratch import ScratchDir
 from tests.firmware.test_main import _run, _table_file
+from tests.firmware.test_settings_change import _reboot
 
 
 def _booted_without_limits(state):
@@ -19,12 +18,7 @@ def _booted_without_limits(state):
         data["settings"].pop(key, None)
     with open(state + "/t_table.json", "w") as f:
         f.write(json.dumps(data))
-    machine = FakeMachine()
-    machine.usb = FakeUART()
-    ctx = main.boot(machine, FakeNeoPixelModule(), "boards/pico.json", state + "/t_table.json", state, FakeLCD,
-                    machine.usb)
-    _run(ctx)
-    return ctx, machine
+    return _reboot(state)
 
 
 def test_a_defaulted_house_limit_changes_from_the_value_the_table_runs_with():

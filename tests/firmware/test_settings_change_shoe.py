@@ -43,12 +43,17 @@ def _new_shoe_under_the_change(ctx, machine):
     assert ctx.table.state == codes.BETTING
 
 
+def _shoe_burned(ctx, machine):
+    """A new shoe of the table's 8 decks in, its 8 cards burned (art. 2(1)): bets open."""
+    _feed(ctx, machine, ("IN",))
+    for card in ("2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c"):
+        _feed(ctx, machine, ("CARD", card, "D"))
+
+
 def test_a_new_shoe_over_a_closed_one_runs_under_the_pending_change():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state, "baccarat")
-        _feed(ctx, machine, ("IN",))
-        for card in ("2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c"):
-            _feed(ctx, machine, ("CARD", card, "D"))
+        _shoe_burned(ctx, machine)
         _commit_decks_6(ctx, machine)
         _feed(ctx, machine, ("CARD", "9h", "D"), ("CARD", "5d", "D"), ("CUT",), ("CARD", "Kc", "D"),
               ("CARD", "2s", "D"))
@@ -69,9 +74,7 @@ def test_a_shoe_changed_between_rounds_runs_under_the_pending_change():
 def test_the_dealers_shoe_change_runs_under_the_pending_change():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state, "baccarat")
-        _feed(ctx, machine, ("IN",))
-        for card in ("2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c"):
-            _feed(ctx, machine, ("CARD", card, "D"))
+        _shoe_burned(ctx, machine)
         assert ctx.table.state == codes.BETTING
         _commit_decks_6(ctx, machine)
         ctx.queue.put(BUTTON, ctx.table.shoe_button, BUTTON_LONG)  # the dealer's long SHOE CHANGE
@@ -82,9 +85,8 @@ def test_the_dealers_shoe_change_runs_under_the_pending_change():
 def test_a_shoe_change_mid_round_is_no_boundary():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state, "baccarat")
-        _feed(ctx, machine, ("IN",))
-        for card in ("2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "9h"):
-            _feed(ctx, machine, ("CARD", card, "D"))
+        _shoe_burned(ctx, machine)
+        _feed(ctx, machine, ("CARD", "9h", "D"))                 # a round's first card
         assert ctx.table.state == codes.DEALING
         _commit_decks_6(ctx, machine)
         _feed(ctx, machine, ("IN",))
