@@ -386,26 +386,26 @@ def test_a_reading_with_nothing_pending_shares_no_state_with_the_next():
     rig.bets({1: {"field": "down", "pass": 20}})        # a newer reading: the pending bets come down first
     assert strip(rig.last("bets")) == {"event": "bets", "reading": 3, "refused": 0, "placed": {"1": {"pass": 20}}}
     assert [(b.seat, b.amount) for b in rig.table.engine.bets] == [(0, 20)]
-    assert not any(rig.table.down_zones) and rig.table.down_slots == []
+    assert rig.table.down_slots == []
     rig.throw(2, 2)                                     # point 4
     rig.bets({1: {"field": "down"}})                    # nothing pending again, nothing there in play
     assert strip(rig.last("bets"))["refused"] == 1 and strip(rig.last("bet_refused"))["zone"] == "field"
-    assert not any(rig.table.down_zones)
+    assert rig.table.down_slots == []
 
 
 def test_a_roll_clears_every_slot_a_reading_filled_and_every_take_down():
-    # A roll clears only the slots the readings since the last one filled (placed_slots, down_slots),
-    # not every seat's every zone: the next reading must find them all clear, bets and take-downs alike.
+    # The readings keep lists of the slots they filled (placed_slots and its bet ids, down_slots), not tables
+    # of every seat's every zone: a roll empties them, and the next reading finds them all clear, bets and
+    # take-downs alike.
     rig = Rig()
     rig.bets({1: {"pass": 10}, 2: {"dont_pass": 10}, 3: {"field": 5}})
     rig.throw(2, 2)                                     # point 4: the line bets stand, the field lost
     rig.bets({1: {"field": 5, "hard_6": 5}, 2: {"dont_pass": "down", "any_seven": 5}, 3: {"field": 10}})
     assert [strip(r)["amount"] for r in rig.reports("bet_taken_down")] == [10]
-    assert rig.table.down_slots and any(rig.table.down_zones) and rig.table.placed_slots
+    assert rig.table.down_slots and rig.table.placed_slots and len(rig.table.placed) == len(rig.table.placed_slots)
     rig.throw(3, 3)                                     # a 6: the props decided, hard 6 lost
     table = rig.table
-    assert [i for i in range(len(table.placed)) if table.placed[i] != -1] == [] and table.placed_slots == []
-    assert not any(table.down_zones) and table.down_slots == []
+    assert table.placed == [] and table.placed_slots == [] and table.down_slots == []
     rig.bets({2: {"dont_pass": "down"}, 3: {"field": 10}})   # nothing there any more: refused, not "done"
     refused = strip(rig.last("bet_refused"))
     assert refused["seat"] == "2" and refused["zone"] == "dont_pass" and refused["take_down"] is True

@@ -441,7 +441,7 @@ def _place_one_by_one(t, chips, at, amounts, limit, width, kind_number, placed, 
             except RuleError as exc:
                 bet_id, reason = None, str(exc)
             if reason is None:
-                placed[slot] = bet_id
+                placed.append(bet_id)
                 placed_slots.append(slot)
                 bet_zone[bet_id] = z
             else:
@@ -482,7 +482,7 @@ def test_place_reading_places_and_refuses_as_place_known_one_by_one():
                             if point:
                                 place(t, "pass", 10, seat=1)
                                 t.roll((point - 1, 1))
-                            placed = [-1] * len(amounts)
+                            placed = []
                             placed_slots = []
                             bet_zone = {}
                             refusals = []
@@ -497,7 +497,7 @@ def test_place_reading_places_and_refuses_as_place_known_one_by_one():
                                                            placed_slots, bet_zone, refusals)
                                 stops.append(at)
                                 at += 1
-                            assert placed_slots == [i for i in range(len(placed)) if placed[i] >= 0]
+                            assert len(placed) == len(placed_slots) and placed_slots == sorted(set(placed_slots))
                             # each bet's own attributes too (place_reading makes its bets without Bet())
                             attributes = [sorted((k, v) for k, v in b.__dict__.items() if k != "parent")
                                           for b in t.bets]
@@ -521,8 +521,7 @@ def test_place_reading_follows_a_minimum_changed_between_readings_and_a_table_wi
             f = t.place_reading if way == "reading" else (lambda *a: _place_one_by_one(t, *a))
             for minimum in (5, 15, 5, 10):
                 t.settings.minimum = minimum
-                placed = [-1] * len(amounts)
-                placed_slots, bet_zone, refusals = [], {}, []
+                placed, placed_slots, bet_zone, refusals = [], [], {}, []
                 at = 0
                 while at < len(chips):
                     at = f(chips, at, amounts, width * 3, width, KIND_NUMBER, placed, placed_slots, bet_zone,

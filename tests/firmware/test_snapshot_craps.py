@@ -160,7 +160,11 @@ def test_the_table_core_alone_keeps_no_snapshot():
 
 
 def _placed_slots(table):
-    return [i for i in range(len(table.placed)) if table.placed[i] >= 0]
+    """placed_slots as they must be: one a bet id in placed, ascending, each an open bet's."""
+    slots, ids = table.placed_slots, table.placed
+    assert len(slots) == len(ids) and slots == sorted(set(slots)), (slots, ids)
+    open_ids = [b.bet_id for b in table.engine.bets]
+    return [slots[k] for k in range(len(slots)) if ids[k] in open_ids]
 
 
 def test_placed_slots_follow_the_placed_bets_through_the_session_and_every_restore():

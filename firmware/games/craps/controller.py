@@ -13,7 +13,6 @@
 # Anything the dice reader cannot vouch for (a reader fault, a bad or lost
 # frame) holds the table in FAULTED until CONFIRM or a long VOID; a throw seen
 # while held is reported and never decided.
-from array import array
 
 from firmware import faults, throws
 from firmware.errors import IntegrityError
@@ -44,13 +43,12 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
         self.shooter_button = buttons.get("deal", -1)
         self.reading = reading
         self.seats = min(seats, self.engine.settings.seats) if reading is not None else 0
-        self.placed = array("i", [_NO_BET] * (self.seats * len(ZONES)))   # bet ids of the pending reading
-        self.placed_slots = []       # the slots of placed holding a bet, ascending (the bets report's walk)
+        self.placed_slots = []       # the slots (seat * zones + zone) of the pending reading's bets, ascending
+        self.placed = []             # their bet ids, placed_slots[k]'s at k (the bets report walks the slots)
         self.bet_zone = {}           # open bet id -> its zone index (the reports' vocabulary)
         self.refusals = []           # (seat, zone, amount, reason, take-down?) of the last reading
         self.downs = []              # [seat, zone, stake] taken down by the last reading
-        self.down_zones = bytearray(self.seats * len(ZONES))   # 1: taken down since the last throw
-        self.down_slots = []         # the slots of down_zones set to 1 (cleared one by one at a roll)
+        self.down_slots = []         # the slots taken down since the last throw (a few at most)
         self.nets = {}               # {seat: {zone: net}} of the bets the last throw decided
         self.decided = []            # (layout zone, result) of the bets the last roll decided (lights)
         self.throw_a = 0             # the last throw as THROW carried it
@@ -193,16 +191,11 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
             z = bet_zone.get(bet.bet_id, _NO_BET)
             if z == COME_ZONE or z == DONT_COME_ZONE:
                 bet_zone[bet.bet_id] = TRAVELLED[bet.number][z - COME_ZONE]
-        # Only the slots a reading filled are cleared (placed_slots, down_slots: a few dozen at most), not
-        # all 700 of 14 seats: a slice store from an empty copy kept beside each buffer was ~3.5 KB of RAM.
-        placed = self.placed
-        for slot in self.placed_slots:
-            placed[slot] = _NO_BET
+        # The readings' bets and take-downs are lists of the slots they filled, not tables of every seat's
+        # every zone (700 at 14 seats: ~6.3 KB of RAM with the empty copies a roll cleared them from).
         self.placed_slots = []
+        self.placed = []
         if self.down_slots:
-            down_zones = self.down_zones
-            for slot in self.down_slots:
-                down_zones[slot] = 0
             self.down_slots = []
         self.refusals = []
         self.downs = []

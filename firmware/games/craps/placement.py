@@ -246,11 +246,10 @@ class Placement:
         the line bet odds back (or refuses them) and goes on after it. chips: the slots holding
         chips (seat * width + zone, ascending; a take-down's amount, <= 0, is passed over); a slot
         from limit on is not read; amounts by slot; kind_number: (kind code, number) by zone. A bet
-        placed: placed[slot] = its id, bet_zone[id] = its zone; refused: (seat, zone, amount, reason,
+        placed: its id appended to placed and its slot to placed_slots, bet_zone[id] = its zone; refused: (seat, zone, amount, reason,
         False) in refusals (a RuleError's text too). Returns the index in chips of the odds bet, or
         len(chips). A bet that passes every check is placed here without the call (a reading's 50
-        bets: the settings read once); any other goes through place_known() for its reason. The
-        slot of each bet placed is appended to placed_slots too."""
+        bets: the settings read once); any other goes through place_known() for its reason."""
         s = self.settings
         minimum = s.minimum
         cap = s.maximum or _NO_CAP
@@ -295,7 +294,7 @@ class Placement:
                 bet.amount = amount
                 bet.number = number
                 bets.append(bet)
-                placed[slot] = next_id
+                placed.append(next_id)
                 placed_slots.append(slot)
                 bet_zone[next_id] = z
                 next_id += 1
@@ -316,7 +315,7 @@ class Placement:
             next_id = self.next_id
             if reason is None:
                 room -= 1
-                placed[slot] = bet_id
+                placed.append(bet_id)
                 placed_slots.append(slot)
                 bet_zone[bet_id] = z
             else:

@@ -17,7 +17,7 @@ from firmware.games.craps.codes import OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from firmware.table import FAULTED
 
-NO_BET = -1                  # placed's slot without a bet
+NO_BET = -1                  # no zone: a bet the readings did not place (bet_zone's default)
 _WIDTH = len(ZONES)          # zones a seat: a reading's and placed's rows
 
 
@@ -27,6 +27,7 @@ class Readings:
             return                                       # overtaken by a newer reading in the same pass
         pending = self._take_down_pending()
         self.placed_slots = []
+        self.placed = []
         self.refusals = []
         self.downs = []
         amounts = self.reading.amounts
@@ -86,7 +87,7 @@ class Readings:
             if reason is not None:
                 refusals.append((seat, z, amount, reason, False))
                 continue
-            placed[slot] = bet_id
+            placed.append(bet_id)
             placed_slots.append(slot)
             bet_zone[bet_id] = z
 
@@ -101,25 +102,23 @@ class Readings:
     def _take_down_pending(self):
         """A newer reading replaces the one since the last throw: its bets come down (none has rolled).
         Returns the seat-zone slots that held one (a bytearray), or None: none did."""
-        if not self.placed_slots:                        # nothing pending: no buffer
+        slots = self.placed_slots
+        if not slots:                                    # nothing pending: no buffer
             return None
         placed = self.placed
-        pending = bytearray(len(placed))
-        for i in self.placed_slots:                      # every slot placed holds is one of these
-            bet_id = placed[i]
-            if bet_id != NO_BET:
-                placed[i] = NO_BET
-                pending[i] = 1
-                down, _reason = self.engine.take_down(bet_id)    # odds came down with their line bet
-                for r in down or ():
-                    self.bet_zone.pop(r[rules.BET_ID], None)
+        pending = bytearray(self.seats * _WIDTH)
+        for k in range(len(slots)):
+            pending[slots[k]] = 1
+            down, _reason = self.engine.take_down(placed[k])     # odds came down with their line bet
+            for r in down or ():
+                self.bet_zone.pop(r[rules.BET_ID], None)
         return pending
 
     def _take_down(self, seat, z, pending):
         """The chips on the seat's zone were taken off: its bets in play there come down through the
         engine (with any odds behind them), or stay with the engine's reason."""
         slot = seat * len(ZONES) + z
-        if self.down_zones[slot]:
+        if slot in self.down_slots:
             return                                       # a newer reading repeats a take-down already done
         mine = [b for b in self.engine.bets if b.seat == seat and self.bet_zone.get(b.bet_id, NO_BET) == z]
         if not mine:
@@ -138,9 +137,8 @@ class Readings:
 
     def _down(self, seat, z, stake):
         slot = seat * len(ZONES) + z
-        if not self.down_zones[slot]:
-            self.down_zones[slot] = 1                    # odds that came down behind their line bet too
-            self.down_slots.append(slot)
+        if slot not in self.down_slots:
+            self.down_slots.append(slot)                 # odds that came down behind their line bet too
         for row in self.downs:
             if row[0] == seat and row[1] == z:
                 row[2] += stake

@@ -54,12 +54,9 @@ def snapshot(t):
         bets += [b.bet_id, b.seat, b.kind, b.amount, b.number, b.parent.bet_id if b.parent is not None else 0,
                  1 if b.in_action else 0, t.bet_zone.get(b.bet_id, -1)]
     placed = []
-    downs = []
-    for i in range(len(t.placed)):
-        if t.placed[i] >= 0:
-            placed += [i, t.placed[i]]
-        if t.down_zones[i]:
-            downs.append(i)
+    for k in range(len(t.placed_slots)):                 # ascending by slot, as the controller keeps them
+        placed += [t.placed_slots[k], t.placed[k]]
+    downs = sorted(t.down_slots)
     refusals = []
     for r in t.refusals:
         refusals += [r[0], r[1], r[2], 1 if r[4] else 0]
@@ -85,8 +82,11 @@ def restore(t, data):
         f.fail("a state between throws (ready, come_out, point)", state)
     engine = _engine(f, state)
     bets, zones = _bets(f, e.settings, engine[1])
-    slots = len(t.placed)
+    slots = t.seats * len(ZONES)
     placed = _pairs(f, "placed", 2, slots, (slots - 1, _BIG))
+    for k in range(2, len(placed), 2):
+        if placed[k] <= placed[k - 2]:
+            f.fail("placed slots ascending, each once", placed[k])
     downs = f.array("downs", 0, slots)
     for i in downs:
         f.int("downs", 0, slots - 1, i)
@@ -113,14 +113,8 @@ def restore(t, data):
      e.shooter_changed, e.seven_out) = engine
     e.bets = bets
     t.bet_zone = zones
-    for i in range(slots):
-        t.placed[i] = -1
-        t.down_zones[i] = 0
-    for k in range(0, len(placed), 2):
-        t.placed[placed[k]] = placed[k + 1]
-    t.placed_slots = sorted(placed[k] for k in range(0, len(placed), 2))
-    for i in downs:
-        t.down_zones[i] = 1
+    t.placed_slots = [placed[k] for k in range(0, len(placed), 2)]
+    t.placed = [placed[k + 1] for k in range(0, len(placed), 2)]
     t.down_slots = list(downs)
     t.refusals = [(refusals[k], refusals[k + 1], refusals[k + 2], "", refusals[k + 3] == 1)
                   for k in range(0, len(refusals), 4)]
