@@ -74,6 +74,7 @@ from hostsim.flash import state_dir_problem
 from hostsim.sim import HostError, Quit, Sim, unsupported
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SIM_STATE = os.path.join(REPO, "build", "sim-state")     # the live simulator's flash by default: a folder a game
 
 
 def _board_path(name):
@@ -169,7 +170,7 @@ def _parser():
     ap.add_argument("--seconds", type=float, help="stop after this many virtual seconds")
     ap.add_argument("--speed", type=float, default=1.0, help="virtual time runs this many times real time")
     ap.add_argument("--seed", type=int, help="seed of the demo shoe/dice, the bettors and the fault details")
-    ap.add_argument("--state-dir", help="where the simulated flash keeps crash.log (default build/sim-state; "
+    ap.add_argument("--state-dir", help="where the simulated flash keeps crash.log (default build/sim-state/GAME; "
                                         "--headless: a fresh temporary directory)")
     ap.add_argument("--snapshot", metavar="FILE.png", help="at exit, write the scoreboard OLED's picture as a PNG")
     ap.add_argument("--headless", action="store_true",
@@ -228,7 +229,9 @@ def main(argv=None):
     if args.headless:
         return _headless(args, board_path, table_path)
     if args.state_dir is None:
-        args.state_dir = os.path.join(REPO, "build", "sim-state")
+        # A folder a game: one game's journal on the flash of another is refused at boot (journal_bad), as
+        # on a board, so `make sim` after `make sim SIM_ARGS="--game craps"` booted into that alarm.
+        args.state_dir = os.path.join(SIM_STATE, table_config.load(table_path)["game"])
     os.makedirs(args.state_dir, exist_ok=True)
     interactive = sys.stdin.isatty() and not args.no_ui
     try:

@@ -311,3 +311,16 @@ def test_seconds_and_speed_must_be_finite_numbers_above_zero(option, value, caps
 
     assert cli.main(["--no-ui", "--no-pty", option, value]) == 2
     assert capsys.readouterr().err == "sim: %s must be a number > 0, got %s\n" % (option, float(value))
+
+
+def test_the_live_simulators_flash_is_a_folder_a_game(tmp_path, monkeypatch, capsys):
+    # The default state dir was one for every game: `make sim` after `make sim SIM_ARGS="--game craps"` found
+    # the Craps table's journal, refused it and booted the Baccarat table into the journal_bad alarm.
+    from hostsim import __main__ as cli
+
+    monkeypatch.setattr(cli, "SIM_STATE", str(tmp_path))
+    for game in ("craps", "baccarat"):
+        assert cli.main(["--no-ui", "--no-pty", "--no-demo", "--game", game, "--seconds", "3", "--speed", "8"]) == 0
+    out = capsys.readouterr().out
+    assert sorted(os.listdir(str(tmp_path))) == ["baccarat", "craps"]
+    assert '"journal_bad"' not in out and "snapshot refused" not in out
