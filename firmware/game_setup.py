@@ -78,12 +78,8 @@ def check_zone_names(board, layout):
     for zone in sorted(board.zones.get(layout, {})):
         if zone in names or seats and zone.startswith("seat"):
             continue
-        known = []
-        for name in names:
-            if name not in known:
-                known.append(name)
         raise SettingsError("board %s: zones.%s.%s: no light of the %s layout has that name (its zones: %s%s)"
-                            % (board.name, layout, zone, layout, "seat1.., " if seats else "", ", ".join(known)))
+                            % (board.name, layout, zone, layout, "seat1.., " if seats else "", ", ".join(names)))
 
 
 def build(board, config, hw, queue):

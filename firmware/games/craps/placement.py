@@ -73,8 +73,8 @@ def _travelled(k, number):
     """Why a reading's bet on a come point ("come_6", "dont_come_6") is refused: a come bet is placed on
     "come" and travels there with its first roll (art. 5(2)(5), (6)); no rule puts chips there (art. 7)."""
     name = B.KIND_NAMES[k]
-    return "%s_%d: a %s bet is placed on %s and travels to its come point with its first roll (art. 5(2)(%d)): no bet is put on the come point" % (
-        name, number, name, name, 5 if k == B.COME else 6)
+    return ("%s_%d: a %s bet is placed on %s and travels to its come point with its first roll (art. 5(2)(%d)): "
+            "no bet is put on the come point" % (name, number, name, name, 5 if k == B.COME else 6))
 
 
 def _unit(k, number, field_12, minimum):
@@ -246,8 +246,8 @@ class Placement:
         the line bet odds back (or refuses them) and goes on after it. chips: the slots holding
         chips (seat * width + zone, ascending; a take-down's amount, <= 0, is passed over); a slot
         from limit on is not read; amounts by slot; kind_number: (kind code, number) by zone. A bet
-        placed: its id appended to placed and its slot to placed_slots, bet_zone[id] = its zone; refused: (seat, zone, amount, reason,
-        False) in refusals (a RuleError's text too). Returns the index in chips of the odds bet, or
+        placed: its id appended to placed and its slot to placed_slots, bet_zone[id] = its zone;
+        refused: (seat, zone, amount, reason, False) in refusals (a RuleError's text too). Returns the index in chips of the odds bet, or
         len(chips). A bet that passes every check is placed here without the call (a reading's 50
         bets: the settings read once); any other goes through place_known() for its reason."""
         s = self.settings

@@ -101,18 +101,14 @@ class Readings:
 
     def _take_down_pending(self):
         """A newer reading replaces the one since the last throw: its bets come down (none has rolled).
-        Returns the seat-zone slots that held one (a bytearray), or None: none did."""
+        Returns the seat-zone slots that held one (the list placed_slots was: the caller starts a new one)."""
         slots = self.placed_slots
-        if not slots:                                    # nothing pending: no buffer
-            return None
         placed = self.placed
-        pending = bytearray(self.seats * _WIDTH)
         for k in range(len(slots)):
-            pending[slots[k]] = 1
             down, _reason = self.engine.take_down(placed[k])     # odds came down with their line bet
             for r in down or ():
                 self.bet_zone.pop(r[rules.BET_ID], None)
-        return pending
+        return slots
 
     def _take_down(self, seat, z, pending):
         """The chips on the seat's zone were taken off: its bets in play there come down through the
@@ -122,7 +118,7 @@ class Readings:
             return                                       # a newer reading repeats a take-down already done
         mine = [b for b in self.engine.bets if b.seat == seat and self.bet_zone.get(b.bet_id, NO_BET) == z]
         if not mine:
-            if pending is None or not pending[slot]:     # a pending bet there just came down with its reading
+            if slot not in pending:                      # a pending bet there just came down with its reading
                 self.refusals.append((seat, z, 0, "%s: no bet of this seat there to take down" % ZONES[z], True))
             return
         for bet in mine:
