@@ -69,6 +69,12 @@ class Board:
         the seat count), and each map parsed from the board file keeps 1.5-3 KB of heap."""
         self.zones = {layout: self.zones[layout]} if layout in self.zones else {}
 
+    def forget_zones(self):
+        """Once the table is built: its zone map lives on in the lights (their pixel ranges and names,
+        which the console's `zones` reads) and the seat count in the game; kept, the map parsed from
+        the board file would stay in the heap for the whole run (2.3 KB for Craps' fourteen seats)."""
+        self.zones = None
+
     def button_index(self, role):
         for i in range(len(self.buttons)):
             if self.buttons[i][0] == role:

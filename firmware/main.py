@@ -131,6 +131,7 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     files = os if fs is None else fs
     boot_number, counter_problem = next_boot(state_dir, files)    # before any frame carries it
     ctx = Context(board, config, hw, state_dir, fs, boot_number)
+    board.forget_zones()          # in the lights and the game now
     _close_repl(hw.service_mode)
     ctx.crash_record = take_crash_record(state_dir, ctx.fs)
     ctx.journal.refuse_recovery(ctx.crash_record)     # it crashed the last boot: not again
