@@ -90,7 +90,7 @@ class Context:
         self.host_port = hw.ports.get("host")
         self.reader_role = READER_ROLE[config["game"]]     # its framed device is in game.devices
         # The other game's reader port is watched when it has a UART of its own (where shoe and dice
-        # share one, board.SHAREABLE_PORTS, that UART is the game's own reader and there is nothing else).
+        # share one, board_ports.SHAREABLE_PORTS, that UART is the game's own reader and there is nothing else).
         self.unused_role = _OTHER_READER[self.reader_role]
         self.unused_reader = None
         if hw.uarts.get(self.unused_role) is not hw.uarts.get(self.reader_role):

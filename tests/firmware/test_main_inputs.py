@@ -191,7 +191,7 @@ def test_shoe_lines_on_a_craps_table_are_unexpected_input_on_the_shoe_port():
 
 def test_shared_reader_uart_has_no_unused_port_to_watch():
     with ScratchDir() as state:
-        # pico: shoe and dice share UART 0 (board.SHAREABLE_PORTS); that UART is the game's own reader.
+        # pico: shoe and dice share UART 0 (board_ports.SHAREABLE_PORTS); that UART is the game's own reader.
         ctx, machine, _ = _boot(state, "craps")
         assert ctx.unused_reader is None
         _run(ctx)
