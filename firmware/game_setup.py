@@ -1,6 +1,6 @@
 # Which table controller, devices and screens a game runs with: the one place that knows per game.
 #
-# Boot (firmware.main) calls build() once the hardware is up. Baccarat reads
+# Boot (firmware.startup) calls build() once the hardware is up. Baccarat reads
 # the framed shoe (firmware.drivers.shoe) and, where the board has one, the bet
 # reader; its controller is firmware.games.baccarat.controller. Craps reads
 # the framed dice reader (firmware.drivers.dice_reader) and, where the board

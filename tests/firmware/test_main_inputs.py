@@ -2,7 +2,7 @@
 # the reader port a game does not use (runs on MicroPython too).
 import json
 
-from firmware import faults, main
+from firmware import faults, main, startup
 from firmware.drivers.serial_line import line_timeout_ms
 from firmware.device_frame import crc16
 from tests.firmware.device_helpers import Sender
@@ -15,7 +15,7 @@ def _boot_sim(state, game):
     """Boot on boards/sim.json, where shoe, dice, host and console each have a UART of their own."""
     FakeLCD.missing = ()
     machine = FakeMachine()
-    ctx = main.boot(machine, FakeNeoPixelModule(), "boards/sim.json", "boards/tables/sim-%s.json" % game,
+    ctx = startup.boot(machine, FakeNeoPixelModule(), "boards/sim.json", "boards/tables/sim-%s.json" % game,
                     state, FakeLCD)
     return ctx, machine
 
