@@ -142,6 +142,12 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
         ctx.reporter.emit("service_mode", {"repl": "open", "pin": board.service_pin})
     ctx.recall.report_boot(ctx.reporter)
     ctx.console.report_boot(ctx.reporter)
+    _report_found(ctx, boot_number, counter_problem, seal_problem)
+    return ctx
+
+
+def _report_found(ctx, boot_number, counter_problem, seal_problem):
+    """What the boot found wrong, after the boot report: each a fault report, most a FAULT event too."""
     if counter_problem:
         ctx.reporter.emit("fault", {"fault": faults.name(faults.BOOT_COUNTER_BAD), "text": counter_problem})
         ctx.queue.put(FAULT, faults.BOOT_COUNTER_BAD, boot_number)
@@ -155,14 +161,13 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     if journal_problem:           # the link store's flipped bits: the frames before them were kept
         ctx.reporter.emit("fault", {"fault": faults.name(faults.JOURNAL_BAD), "text": journal_problem[:120]})
         ctx.queue.put(FAULT, faults.JOURNAL_BAD, 0)
-    for code, text in hw.faults:
+    for code, text in ctx.hw.faults:
         ctx.reporter.emit("fault", {"fault": code, "text": text})
         ctx.queue.put(FAULT, faults.DISPLAY_MISSING, 0)
     if ctx.crash_record:
         last = ctx.crash_record.strip().splitlines()[-1]
         ctx.reporter.emit("crash_recorded", {"error": last})
         ctx.queue.put(FAULT, faults.CRASHED, 0)
-    return ctx
 
 
 def _close_repl(service_mode):
