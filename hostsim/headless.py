@@ -86,8 +86,7 @@ class HeadlessTable:
         self.noise = noise
         self.client = HostClient(clock_ms=lambda: HOST_EPOCH_MS + self.now_ms(), raw=True)
         self.last_card_ms = None  # when the last card was sent (pace_card)
-        self._last_output = 0
-        self._last_draw = 0
+        self._last_output = self._last_draw = 0
         self.hw.port("host").taps.append(self._host_bytes)
         self._console_partial = b""
         self._console_lines = []         # console reply lines of the current pass, for on_report
@@ -119,7 +118,7 @@ class HeadlessTable:
             firmware_main.report_refusal(machine, self.board_file, self.table_file, exc, self.state_dir)
             self._deliver()
             raise Refused(str(exc))
-        self._booting = True
+        self._booting, self._boot_heard = True, False     # (_past_lamp_test)
         self._last_output = self._last_draw = self.now_ms()
         self._deliver()
 
@@ -326,9 +325,10 @@ class HeadlessTable:
             if self.noise is not None:
                 reply = self.noise[1].apply(reply)
             self.io.send(HOST_PORT, reply)
-        for line in reports:
-            if self._booting and _past_lamp_test(line):
-                self._booting = False
+        for line in reports:  # past the lamp test: a state after its own "boot" (not the last boot's, sent first)
+            if self._booting:
+                past, self._boot_heard = _past_lamp_test(line, self._boot_heard)
+                self._booting = not past
             self.on_report(line)
 
 
@@ -340,9 +340,10 @@ def _lost_inputs(ctx):
     return unjournalled(ctx.journal, ctx.table, ctx.queue)
 
 
-def _past_lamp_test(line):
+def _past_lamp_test(line, boot_heard):
     try:
         report = json.loads(line)
     except ValueError:
-        return False
-    return isinstance(report, dict) and report.get("event") == "state" and report.get("state") != _STARTING
+        return False, boot_heard
+    event = report.get("event") if isinstance(report, dict) else None
+    return boot_heard and event == "state" and report.get("state") != _STARTING, boot_heard or event == "boot"

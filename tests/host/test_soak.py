@@ -71,3 +71,20 @@ def test_fuzz_any_script_keeps_the_invariants(seed, game):
         R.check_craps(R.run(R.craps_script(rng, 40, mess=0.4), game="craps"))
     else:
         R.check_omaha(R.run(R.omaha_script(rng, 2), game="omaha"))
+
+
+def test_replay_after_a_cut_waits_for_this_boots_lamp_test_not_the_last_boots_state():
+    """Found by the soak: a power cut during the recovery of the last one (a cut at flash write 89, the next
+    boot cut at its 9th) leaves that boot's last frames ("state": "betting") in the link's store; the
+    next boot sends them first. The replay took that state report for the new boot being past its lamp
+    test and dealt on while it was still starting: the firmware held the cards and took them in one
+    burst after its recovery, the second a double pull, and the round's cards went to discard. The
+    replay must wait for a state report of the boot it is waiting for."""
+    clean = R.clean_baccarat_script(random.Random(1), 6)
+    events = ("round", "card", "result", "shoe", "bets")
+    base = R.game_view(R.run(clean, closing=False), events)
+    seen = R.run(clean, closing=False, cut_after_writes=88, then_cut_after=[8])
+    assert sum(1 for r in seen if r.get("event") == "boot") == 3
+    assert not [r for r in seen if r.get("fault") == "double_pull"]
+    assert R.first_difference(base, R.game_view(seen, events)) is None
+
