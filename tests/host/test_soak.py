@@ -88,3 +88,16 @@ def test_replay_after_a_cut_waits_for_this_boots_lamp_test_not_the_last_boots_st
     assert not [r for r in seen if r.get("fault") == "double_pull"]
     assert R.first_difference(base, R.game_view(seen, events)) is None
 
+
+def test_baccarat_garbage_on_the_bet_reader_never_makes_wrong_nets():
+    """A line the bet reader refuses between readings may have been a newer reading: the round after it
+    plays without nets (docs/baccarat.md, "The table"), never with other nets; the results stay."""
+    rng = random.Random(4)
+    clean = R.clean_baccarat_script(rng, 30)
+    base = [r for r in R.reports_only(R.run(clean, closing=False)) if r["event"] == "result"]
+    noisy = R.run(R.with_garbage(rng, clean, rate=0.3, ports=("bets",)), closing=False)
+    R.check_baccarat(noisy)
+    got = [r for r in R.reports_only(noisy) if r["event"] == "result"]
+    assert [r["player"] + r["banker"] for r in got] == [r["player"] + r["banker"] for r in base]
+    dropped = [(b, g) for b, g in zip(base, got) if b.get("nets") != g.get("nets")]
+    assert dropped and all("nets" not in g for _b, g in dropped)
