@@ -1,25 +1,25 @@
 """Soak and fuzz: the unchanged firmware on long random scripts, held to the host's invariants.
 
-tests/host/soak_rig.py makes the scripts (legal play mixed with what a casino floor throws at a
+tests/host/soak_scripts.py makes the scripts (legal play mixed with what a casino floor throws at a
 table: unreadable cards, double pulls, damaged frames, sensor faults, restarts, illegal bets, garbage
-bytes on every port, console lines, buttons, power cuts) and checks the host's view: reports numbered
-without a gap in every boot, no crash record, every Baccarat result the rules judge's with the nets
+bytes on every port, console lines, buttons, power cuts) and tests/host/soak_rig.py checks the host's
+view: reports numbered without a gap in every boot, no crash record, every Baccarat result the rules judge's with the nets
 of its bets (arts. 7-9, 16, 17), every Omaha hand's chips conserved, and no alarm left that CONFIRM
 or a long VOID cannot close. Differentials: garbage on the shoe, dice, host and console ports (the
 dealer confirming a reader's alarm) and power cuts anywhere change no game report.
 
 Seed-fixed here, a few hundred rounds, so `make test` stays quick; the long runs (thousands of rounds,
-hundreds of seeds) are `python -m tests.host.soak_rig` and docs/hostsim.md, "Soak".
+hundreds of seeds) are `python -m tests.host.soak_rig` and docs/hostsim.md, "Soak and fuzz".
 """
 import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tests.host import soak_rig as R
+from tests.host import soak_rig as R, soak_scripts as S
 
 
 def test_baccarat_soak_with_every_mess_keeps_the_invariants():
-    lines = R.baccarat_script(random.Random(7), 120)
+    lines = S.baccarat_script(random.Random(7), 120)
     settled = R.check_baccarat(R.run(lines))
     assert len(settled) >= 40
     assert any(nets for _r, _w, nets in settled)          # bets were read and settled
@@ -27,7 +27,7 @@ def test_baccarat_soak_with_every_mess_keeps_the_invariants():
 
 def test_baccarat_long_shoe_every_result_is_the_judges():
     """A few hundred rounds of legal play, a new shoe when one runs out: every result and net agrees."""
-    lines = R.clean_baccarat_script(random.Random(11), 300)
+    lines = S.clean_baccarat_script(random.Random(11), 300)
     settled = R.check_baccarat(R.run(lines))
     assert len(settled) == 300
     assert all(w is not None for _r, w, _n in settled)    # nothing voided with nothing wrong
@@ -35,14 +35,14 @@ def test_baccarat_long_shoe_every_result_is_the_judges():
 
 def test_baccarat_garbage_and_power_cuts_change_no_game_report():
     rng = random.Random(3)
-    clean = R.clean_baccarat_script(rng, 40)
+    clean = S.clean_baccarat_script(rng, 40)
     base = R.run(clean, closing=False)
     view = R.game_view(base)
     assert sum(1 for r in view if r["event"] == "result") == 40
-    noisy = R.run(R.with_garbage(rng, clean, ports=("shoe", "dice", "host", "console")), closing=False)
+    noisy = R.run(S.with_garbage(rng, clean, ports=("shoe", "dice", "host", "console")), closing=False)
     R.check_baccarat(noisy)
     assert R.first_difference(view, R.game_view(noisy)) is None
-    cut = R.run(R.with_power_cuts(rng, clean, rate=0.08), closing=False)
+    cut = R.run(S.with_power_cuts(rng, clean, rate=0.08), closing=False)
     R.check_baccarat(cut)
     assert sum(1 for r in cut if r.get("event") == "boot") > 3
     events = ("round", "card", "result", "shoe")
@@ -50,11 +50,11 @@ def test_baccarat_garbage_and_power_cuts_change_no_game_report():
 
 
 def test_craps_soak_keeps_the_invariants():
-    assert R.check_craps(R.run(R.craps_script(random.Random(5), 150), game="craps")) >= 130
+    assert R.check_craps(R.run(S.craps_script(random.Random(5), 150), game="craps")) >= 130
 
 
 def test_omaha_soak_keeps_the_invariants():
-    assert R.check_omaha(R.run(R.omaha_script(random.Random(5), 6), game="omaha")) == 6
+    assert R.check_omaha(R.run(S.omaha_script(random.Random(5), 6), game="omaha")) == 6
 
 
 _FUZZ = settings(max_examples=4, deadline=None, derandomize=True,
@@ -66,11 +66,11 @@ _FUZZ = settings(max_examples=4, deadline=None, derandomize=True,
 def test_fuzz_any_script_keeps_the_invariants(seed, game):
     rng = random.Random(seed)
     if game == "baccarat":
-        R.check_baccarat(R.run(R.baccarat_script(rng, 12, mess=0.4)))
+        R.check_baccarat(R.run(S.baccarat_script(rng, 12, mess=0.4)))
     elif game == "craps":
-        R.check_craps(R.run(R.craps_script(rng, 40, mess=0.4), game="craps"))
+        R.check_craps(R.run(S.craps_script(rng, 40, mess=0.4), game="craps"))
     else:
-        R.check_omaha(R.run(R.omaha_script(rng, 2), game="omaha"))
+        R.check_omaha(R.run(S.omaha_script(rng, 2), game="omaha"))
 
 
 def test_replay_after_a_cut_waits_for_this_boots_lamp_test_not_the_last_boots_state():
@@ -80,7 +80,7 @@ def test_replay_after_a_cut_waits_for_this_boots_lamp_test_not_the_last_boots_st
     test and dealt on while it was still starting: the firmware held the cards and took them in one
     burst after its recovery, the second a double pull, and the round's cards went to discard. The
     replay must wait for a state report of the boot it is waiting for."""
-    clean = R.clean_baccarat_script(random.Random(1), 6)
+    clean = S.clean_baccarat_script(random.Random(1), 6)
     events = ("round", "card", "result", "shoe", "bets")
     base = R.game_view(R.run(clean, closing=False), events)
     seen = R.run(clean, closing=False, cut_after_writes=88, then_cut_after=[8])
@@ -93,9 +93,9 @@ def test_baccarat_garbage_on_the_bet_reader_never_makes_wrong_nets():
     """A line the bet reader refuses between readings may have been a newer reading: the round after it
     plays without nets (docs/baccarat.md, "The table"), never with other nets; the results stay."""
     rng = random.Random(4)
-    clean = R.clean_baccarat_script(rng, 30)
+    clean = S.clean_baccarat_script(rng, 30)
     base = [r for r in R.reports_only(R.run(clean, closing=False)) if r["event"] == "result"]
-    noisy = R.run(R.with_garbage(rng, clean, rate=0.3, ports=("bets",)), closing=False)
+    noisy = R.run(S.with_garbage(rng, clean, rate=0.3, ports=("bets",)), closing=False)
     R.check_baccarat(noisy)
     got = [r for r in R.reports_only(noisy) if r["event"] == "result"]
     assert [r["player"] + r["banker"] for r in got] == [r["player"] + r["banker"] for r in base]

@@ -1,0 +1,265 @@
+"""Soak scripts: seeded random replay input (docs/protocol.md, "Replay input") for tests/host/soak_rig.py.
+
+Legal play (`clean_baccarat_script`: each round exactly the cards the rules call for, the judge says
+how many) and play mixed with what a casino floor throws at a table (`baccarat_script`,
+`craps_script`, `omaha_script`): unreadable cards, double pulls, damaged frames, sensor faults,
+restarts, illegal bets and throws, raw garbage bytes on every port, console lines, buttons, waits and
+power cuts; `with_garbage` and `with_power_cuts` put garbage or cuts between the lines of a script.
+"""
+from tools.judge_baccarat import judge_round
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+BACCARAT_ZONES = ("player", "banker", "tie", "player_pair", "banker_pair")
+PORTS = ("shoe", "bets", "dice", "host", "console")
+CLOSING = [{"button": "confirm"}, {"button": "void", "long": True}, {"button": "confirm"}]
+
+# -- scripts -------------------------------------------------------------------------------------
+def garbage(rng, ports=PORTS):
+    """Raw bytes a damaged line or a crossed cable brings: random bytes, frame-like text, long lines."""
+    kind = rng.randrange(5)
+    if kind == 0:
+        data = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40)))
+    elif kind == 1:
+        data = bytes(rng.randrange(256) for _ in range(rng.randrange(100, 300))) + b"\n"
+    elif kind == 2:
+        dev = rng.choice("SBDX#")
+        data = ("%s1 %02X %s*%04X\n" % (dev, rng.randrange(256), rng.choice(["CARD Ah D", "THROW 3 4", "OPEN 1",
+                                                                            "CLOSE 1 0", "HELLO x", "IN", "OUT"]),
+                                        rng.randrange(65536))).encode()
+    elif kind == 3:
+        data = b"\r\n" * rng.randrange(1, 4) + b"\x00\xff\x03\x1b[A"
+    else:
+        data = bytes(rng.choice(b"0123456789ABCDEF *#.\n") for _ in range(rng.randrange(1, 60)))
+    return {"raw": {"port": rng.choice(ports), "hex": data.hex()}}
+
+
+def baccarat_bets(rng, illegal=0.1):
+    """A bet reading: seats 1..7 with chips on the Baccarat zones; now and then a bad one."""
+    reading = {}
+    for seat in rng.sample(range(1, 8), rng.randrange(0, 4)):
+        zones = rng.sample(BACCARAT_ZONES, rng.randrange(1, 4))
+        reading[str(seat)] = {z: rng.choice([5, 10, 25, 50, 100, 101, 1000, 33]) for z in zones}
+    if reading and rng.random() < illegal:
+        seat = rng.choice(list(reading))
+        bad = rng.randrange(4)
+        if bad == 0:
+            reading[seat]["craps_pass"] = 10
+        elif bad == 1:
+            reading[seat][rng.choice(BACCARAT_ZONES)] = rng.choice([0, 1000000000])
+        elif bad == 2:
+            reading["99"] = {"banker": 10}
+        else:
+            reading[seat][rng.choice(BACCARAT_ZONES)] = "down"
+    return {"bets": reading}
+
+
+def _shoe_cards(rng, decks=8):
+    shoe = [r + s for r in RANKS for s in SUITS] * decks
+    rng.shuffle(shoe)
+    return shoe
+
+
+def baccarat_script(rng, rounds, mess=0.15, cuts=True):
+    """Lines for about `rounds` Baccarat rounds at the default table (8 decks, burn "decks" = the first
+    card's value... as the table says: the script just deals the shoe in order; the table decides)."""
+    shoe = _shoe_cards(rng)
+    lines = [{"shoe": "new"}]
+    # Enough cards for `rounds` rounds (at most 6 a round) plus the burn.
+    for n in range(rounds * 5 + 12):
+        if not shoe:
+            shoe = _shoe_cards(rng)
+            lines += [{"shoe": "out"}, {"shoe": "new"}]
+        if n >= 12 and rng.random() < 0.22:
+            lines.append(baccarat_bets(rng))
+        if rng.random() < mess:
+            lines += _baccarat_mess(rng, shoe, cuts)
+        lines.append({"card": shoe.pop()})
+    return lines
+
+
+def _baccarat_mess(rng, shoe, cuts):
+    roll = rng.random()
+    if roll < 0.25:
+        return [garbage(rng)]
+    if roll < 0.32:
+        return [{"shoe": "unreadable"}, rng.choice([{"button": "confirm"}, {"button": "void", "long": True}])]
+    if roll < 0.40:   # a double pull: the second card held until CONFIRM
+        return [{"card": shoe.pop(), "after_ms": 20}, {"button": "confirm"}] if shoe else []
+    if roll < 0.46:
+        return [{"raw": {"port": "shoe", "hex": "5331203041204355542a303030300a"}}, {"button": "confirm"}]
+    if roll < 0.50:
+        return [{"shoe_fault": rng.randrange(70000)}, {"button": "confirm"}]
+    if roll < 0.54:
+        return [{"shoe": "hello"}, {"button": "confirm"}]
+    if roll < 0.60:
+        return [{"button": rng.choice(["confirm", "void", "deal", "shoe_change"]), "long": rng.random() < 0.3}]
+    if roll < 0.66:
+        return [{"console": rng.choice(["status", "help", "log", "recall 3", "zones", "crash", "sensors",
+                                        "bogus", "lamp all", "x" * 200, "\u0003", "status\u007f\u007fxx"])}]
+    if roll < 0.70:
+        return [{"roads": True}]
+    if roll < 0.74:
+        return [{"wait_ms": rng.choice([0, 30, 170, 1000, 20000])}]
+    if roll < 0.78:
+        return [{"shoe": "out"}, {"button": "confirm"}, {"shoe": "new"}]
+    if roll < 0.82:
+        return [{"card": rng.choice(RANKS) + rng.choice(SUITS), "after_ms": rng.choice([0, 400])},
+                {"button": "void", "long": True}]
+    if roll < 0.86:
+        return [baccarat_bets(rng, illegal=0.5)]
+    if roll < 0.90:
+        return [{"raw": {"port": "host", "hex": b"#0.0 0 RECALL 5*00000000\nroads\n{\"hand\": {}}\n".hex()}}]
+    if cuts:
+        return [{"power_cut": True}]
+    return [garbage(rng)]
+
+
+CRAPS_ZONES = ("pass", "dont_pass", "pass_odds", "dont_pass_odds", "come", "dont_come", "come_6", "dont_come_8",
+               "come_odds_6", "dont_come_odds_8", "any_craps", "any_seven", "eleven", "ace_deuce", "aces",
+               "boxcars", "horn", "field", "big", "small", "hard_4", "hard_6", "hard_8", "hard_10", "big_number_6",
+               "big_number_8")
+FLAGS = ("off_table", "short", "wall", "not_rolled", "invalid")
+
+
+def craps_throw(rng):
+    """A throw: mostly fair dice; now and then a no roll, a cocked die, or what true dice cannot show."""
+    line = {"dice": [rng.randint(1, 6), rng.randint(1, 6)]}
+    roll = rng.random()
+    if roll < 0.08:
+        line["flags"] = sorted(rng.sample(FLAGS, rng.randrange(1, 3)), key=FLAGS.index)
+    elif roll < 0.12:
+        line["cocked"] = rng.randrange(2)
+    elif roll < 0.14:
+        line["dice"][rng.randrange(2)] = rng.choice([None, 7, 9])
+    elif roll < 0.15:
+        line["flags"] = ["wall", "short"]
+    return line
+
+
+def craps_bets(rng):
+    reading = {}
+    for seat in rng.sample(range(1, 15), rng.randrange(0, 4)):
+        zones = rng.sample(CRAPS_ZONES, rng.randrange(1, 4))
+        reading[str(seat)] = {z: rng.choice([5, 10, 15, 20, 25, 30, 50, 7, 6000, "down"]) for z in zones}
+    if rng.random() < 0.05:
+        reading["15"] = {"pass": 10}
+    return {"bets": reading}
+
+
+def craps_script(rng, throws, mess=0.15, cuts=True):
+    lines = []
+    for _ in range(throws):
+        if rng.random() < 0.5:
+            lines.append(craps_bets(rng))
+        if rng.random() < mess:
+            lines += _craps_mess(rng, cuts)
+        lines.append(craps_throw(rng))
+    return lines
+
+
+def _craps_mess(rng, cuts):
+    roll = rng.random()
+    if roll < 0.35:
+        return [garbage(rng)]
+    if roll < 0.45:
+        return [{"raw": {"port": "dice", "hex": b"D1 0A THROW 3 4*0000\n".hex()}},
+                rng.choice([{"button": "confirm"}, {"button": "void", "long": True}])]
+    if roll < 0.55:
+        return [{"button": rng.choice(["confirm", "void", "deal", "shoe_change"]), "long": rng.random() < 0.4}]
+    if roll < 0.62:
+        return [{"console": rng.choice(["status", "recall 5", "log", "bogus", "\u0003"])}]
+    if roll < 0.70:
+        return [{"raw": {"port": "host", "hex": b"#0.0 0 RECALL 7*00000000\nroads\n".hex()}}]
+    if roll < 0.76:
+        return [{"wait_ms": rng.choice([0, 50, 3000, 15000])}]
+    if roll < 0.82:
+        return [{"raw": {"port": "dice", "hex": b"D1 00 HELLO dice-9*0000\n".hex()}}, {"button": "confirm"}]
+    if cuts and roll < 0.92:
+        return [{"power_cut": True}]
+    return [garbage(rng)]
+
+
+OMAHA_KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "enter", "fold", "check", "call", "bet",
+              "raise", "allin", "new", "button", "seat", "stack")
+
+
+def omaha_script(rng, hands, cuts=True):
+    """Omaha hands started by the host (2 to 5 players), every card dealt, the dealer keying mostly
+    checks and calls, mixed with illegal entries, stray keys, misdeals, garbage and power cuts."""
+    lines = []
+    for _ in range(hands):
+        seats = rng.sample(range(1, 11), rng.randrange(2, 6))
+        lines += [{"button": "confirm"}, {"button": "void", "long": True},
+                  {"hand": {"button": rng.choice(seats), "stacks": {str(s): rng.choice([60, 150, 1000]) for s in seats}}}]
+        deck = _shoe_cards(rng, 1)
+        lines += [{"card": deck.pop()} for _ in range(len(seats) * 4 - rng.randrange(2))]
+        for _ in range(8 + len(seats) * 4):
+            roll = rng.random()
+            if roll < 0.3 and deck:
+                lines.append({"card": deck.pop()})
+            elif roll < 0.80:
+                lines.append({"action": {"act": rng.choice(["check", "call", "call", "check", "fold", "raise", "bet",
+                                                            "allin"])}})
+            elif roll < 0.85:
+                lines.append({"action": {"act": rng.choice(["bet", "raise"]), "amount": rng.choice([10, 20, 35, 1000])}})
+            elif roll < 0.89:
+                lines.append({"keys": " ".join(rng.choice(OMAHA_KEYS) for _ in range(rng.randrange(1, 6)))})
+            elif roll < 0.94:
+                lines += [garbage(rng), {"button": "confirm"}]
+            elif roll < 0.96:
+                lines += [{"shoe": rng.choice(["unreadable", "hello"])}, {"button": "confirm"}]
+            elif roll < 0.98:
+                lines.append({"button": rng.choice(["confirm", "void", "deal"]), "long": rng.random() < 0.3})
+            elif cuts:
+                lines.append({"power_cut": True})
+    return lines
+
+
+def clean_baccarat_script(rng, rounds, bets=0.7):
+    """Legal play only, each round exactly the cards the rules call for (the judge says how many): a
+    new shoe burned (8 decks, burn "decks"), a legal bet reading before most rounds, the cut card about
+    14 cards from the end (art. 2(1)), its round the last (art. 3(1)), then the shoe out and a new one."""
+    lines = []
+    shoe = []
+    for _ in range(rounds):
+        if len(shoe) < 6:
+            if lines:
+                lines.append({"shoe": "out"})
+            shoe = _shoe_cards(rng)
+            lines.append({"shoe": "new"})
+            lines += [{"card": shoe.pop()} for _ in range(8)]
+        if rng.random() < bets:
+            lines.append(baccarat_bets(rng, illegal=0))
+        used = judge_round({"game": "baccarat", "method": 1, "commission": "A", "cards": shoe[-1:-7:-1]})["cards_used"]
+        if len(shoe) - used <= 14 < len(shoe):
+            lines.append({"cut_card": True})
+            lines += [{"card": shoe.pop()} for _ in range(used)]
+            shoe = []
+        else:
+            lines += [{"card": shoe.pop()} for _ in range(used)]
+    return lines
+
+
+def with_garbage(rng, lines, rate=0.2, ports=PORTS):
+    """`lines` with raw garbage put between them: on the bet reader, host and console ports as it is;
+    on the shoe and dice ports followed by the dealer's CONFIRM of the alarm it raises."""
+    out = []
+    for line in lines:
+        while rng.random() < rate:
+            junk = garbage(rng, ports)
+            out.append(junk)
+            if junk["raw"]["port"] in ("shoe", "dice"):
+                out.append({"button": "confirm"})
+        out.append(line)
+    return out
+
+
+def with_power_cuts(rng, lines, rate=0.05):
+    """`lines` with {"power_cut": true} put between them."""
+    out = []
+    for line in lines:
+        if rng.random() < rate:
+            out.append({"power_cut": True})
+        out.append(line)
+    return out
