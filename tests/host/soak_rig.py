@@ -6,6 +6,8 @@ host's view (the reports, in order) to the invariants:
 
   - every boot numbers its reports 1, 2, 3, ... without a gap (the host client got every one);
   - no crash: no `crash_recorded` report, no `crashed` fault, no `internal error` anywhere;
+  - nothing lost: every recovery after a power cut resumed from the journal, no queue_full,
+    report_overflow, journal_bad, fault_record_unsaved or recall_unsaved fault;
   - every Baccarat result that is not void agrees with the rules judge (tools.judge_baccarat: the
     round's `card` reports, in their order, give the hands, totals, winner and pairs, Baccarat arts.
     7-9), its cards are those card reports, each once, and its nets are the judge's for the round's
@@ -77,8 +79,12 @@ class Broken(AssertionError):
     pass
 
 
+# Faults that say an event, a report or the journal was lost: none may come up on a healthy flash.
+_LOSING = ("queue_full", "report_overflow", "journal_bad", "fault_record_unsaved", "recall_unsaved")
+
+
 def check_common(seen):
-    """Numbered without gaps per boot; no crash; no internal error. -> the reports (console lines out)."""
+    """Numbered without gaps per boot; no crash; nothing lost; no internal error. -> the reports (no console lines)."""
     reports = reports_only(seen)
     expected = None
     for i, r in enumerate(reports):
@@ -89,6 +95,8 @@ def check_common(seen):
         expected += 1
         if r["event"] == "crash_recorded" or r.get("fault") == "crashed":
             raise Broken("a crash: %r" % (r,))
+        if r["event"] == "recovered" and not r["resumed"] or r.get("fault") in _LOSING:
+            raise Broken("lost: %r" % (r,))
     for r in seen:
         if "internal error" in json.dumps(r) or "Traceback" in json.dumps(r):
             raise Broken("an internal error: %r" % (r,))
