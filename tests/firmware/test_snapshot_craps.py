@@ -36,6 +36,8 @@ def _session():
     throw(2, 4)                                 # point 6
     bets({1: {"pass_odds": 50, "come": 10}, 3: {"hard_6": 5}})
     throw(3, 3, flags=("off_table",))           # no roll (art. 3(2)(1))
+    throw(2, 2, flags=("short",))               # no roll (art. 3(2)(2)): its reason is 47 characters
+    throw(6, 1, flags=("invalid",))             # no roll, flagged by the reader: 47 characters too
     throw(4, 5)                                 # the come bet travels to 9
     bets({1: {"come_odds_9": 30}, 2: {"hard_8": "down"}, 3: {"field": 7}})   # a take-down; 7 refused
     ev(DICE_READER_HELLO, 0, 0)

@@ -28,6 +28,7 @@ from firmware.games.craps.placement import Bet
 from firmware.games.craps.settings import SETTING_NAMES
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from firmware.drivers import pixels
+from firmware.compat import const
 from firmware.errors import RestoreError
 from firmware.table import READY
 
@@ -36,6 +37,9 @@ _STATES = (READY, COME_OUT, POINT)
 _BET_FIELDS = 8
 _RESULTS = ("win", "lose", "push")
 _BIG = 2 ** 31 - 1
+# The longest no-roll reason the engine keeps (firmware/games/craps/dice.py: "the dice did not pass the
+# centre (art. 3(2)(2))" and "throw flagged invalid by the reader (art. 3(2))" are 47 characters).
+_NO_ROLL_TEXT = const(64)
 # The kinds whose reader zone names their number (zones.KIND_NUMBER): a come bet's come point once it
 # travelled, odds' point, the hard way or big number; the others' zone takes 0 (Pass with its point).
 _ZONE_NUMBERED = (B.COME, B.DONT_COME, B.COME_ODDS, B.DONT_COME_ODDS, B.HARD, B.BIG_NUMBER)
@@ -148,7 +152,7 @@ def _engine(f, state):
         dice = (f.int("engine last_dice", 1, 6, dice[0]), f.int("engine last_dice", 1, 6, dice[1]))
     no_roll = fields[6]
     if no_roll is not None:
-        f.text("engine last_no_roll", 40, no_roll)
+        f.text("engine last_no_roll", _NO_ROLL_TEXT, no_roll)
     return [point] + counts + [dice, no_roll, f.flag("engine shooter_changed", fields[7]),
                                f.flag("engine seven_out", fields[8])]
 
