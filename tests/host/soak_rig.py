@@ -179,8 +179,33 @@ def check_omaha(seen):
     return done
 
 
-def check_craps(seen):
+ONE_ROLL = ("field", "any_craps", "any_seven", "eleven", "ace_deuce", "aces", "boxcars", "horn")
+
+
+def check_craps(seen, settings=None):
+    """The common invariants, no alarm left; every one-roll bet (Craps art. 5(3), (7)-(12)) a reading
+    placed right before a valid roll nets what the rules judge says for that roll. -> throws reported."""
+    from tools.judge_craps import judge
+    settings = settings or {"field_12": 2, "minimum": 5, "max_odds": [3, 4, 5]}
     reports = check_common(seen)
+    placed = {}
+    for r in reports:
+        if r["event"] == "bets" and "placed" in r:
+            placed = {(seat, zone): amount for seat, zones in r["placed"].items() for zone, amount in zones.items()
+                      if zone in ONE_ROLL}
+        elif r["event"] == "throw":
+            if r["valid"] and placed:
+                request = dict(settings, game="craps", rolls=[r["dice"]],
+                               bets=[{"id": "%s %s" % k, "type": k[1], "amount": v, "at": 0} for k, v in placed.items()])
+                for bet in judge(request)["bets"]:
+                    seat, zone = bet["id"].split()
+                    got = r.get("nets", {}).get(seat, {}).get(zone)
+                    if got != bet["net"]:
+                        raise Broken("throw %r: seat %s %s nets %r, the judge says %r" % (r["dice"], seat, zone, got,
+                                                                                      bet["net"]))
+            placed = {} if r["valid"] or r.get("no_roll") == "alarm" else placed
+        elif r["event"] == "boot":
+            placed = {}
     check_stuck(reports)
     return sum(1 for r in reports if r["event"] == "throw")
 
