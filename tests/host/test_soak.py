@@ -11,11 +11,16 @@ dealer confirming a reader's alarm) and power cuts anywhere change no game repor
 Seed-fixed here, a few hundred rounds, so `make test` stays quick; the long runs (thousands of rounds,
 hundreds of seeds) are `python -m tests.host.soak_rig` and docs/hostsim.md, "Soak and fuzz".
 """
+import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from hostsim import hardware
+from hostsim.headless import HeadlessTable, board_path
 from tests.host import soak_rig as R, soak_scripts as S
+from tools.replay_input import run_line
 
 
 def test_baccarat_soak_with_every_mess_keeps_the_invariants():
@@ -101,3 +106,34 @@ def test_baccarat_garbage_on_the_bet_reader_never_makes_wrong_nets():
     assert [r["player"] + r["banker"] for r in got] == [r["player"] + r["banker"] for r in base]
     dropped = [(b, g) for b, g in zip(base, got) if b.get("nets") != g.get("nets")]
     assert dropped and all("nets" not in g for _b, g in dropped)
+
+
+@pytest.mark.xfail(strict=True, reason="not fixed: events that wait for the recovery go in as one burst")
+def test_cards_drawn_during_the_lamp_test_after_a_power_cut_keep_their_pace(tmp_path):
+    """Found by the soak, NOT fixed: after a power cut inside a deal, two cards the dealer draws 400 ms
+    apart while the board runs its lamp test wait for the recovery (firmware/recovery.py, `held`) and go
+    in one after the other with no time between them: the first closes reset_in_round (a rescan), the
+    second is taken for a double pull of it (a false alarm; CONFIRM deals it on). docs/journal.md, "Boot",
+    gives the boot's time to the restored table so that a card after the cut is no double pull of one
+    before it; the time between the waiting events is not given."""
+    out = []
+    table = HeadlessTable(board_path("sim"), R.table_file("baccarat"), str(tmp_path), out.append)
+    try:
+        table.boot()
+        table.wait_booted()
+        for line in [{"shoe": "new"}] + [{"card": c} for c in ("Ah", "2h", "3h", "4h", "5h", "6h", "7h", "8h",
+                                                                "9c", "2d")]:
+            run_line(table, json.dumps(line))
+        table.io.release_all()
+        table.hw.reboot(hardware.PWRON_RESET)       # the power goes inside the deal and comes back
+        table.boot()
+        for card in ("Kc", "3s"):                   # the dealer draws on during the lamp test
+            table.io.card(card)
+            table.run_for(400)
+        table.wait_booted()
+        table.run_for(2000)
+    finally:
+        table.close()
+    faults = [json.loads(l).get("fault") for l in out if '"fault"' in l]
+    assert "reset_in_round" in faults
+    assert "double_pull" not in faults
