@@ -12,15 +12,17 @@ PowerCut: not done at all, or with `torn` half its bytes written (a remove or
 rename is never half done: littlefs commits them atomically). After the cut
 every operation raises PowerCut, as a board without power does nothing; boot
 again with `flash.rebooted()`. What the cut takes from the board's RAM, the inputs its table journal
-had not written yet: unjournalled().
+had not written yet: unjournalled(); and the device bytes its UARTs had not read: undelivered().
 """
 import os
 import shutil
 import tempfile
 
+from firmware.drivers import bet_reader
 from firmware.event_bytes import behind
 from firmware.events import (BETS, BETS_FAULT, BUTTON, CARD, CONSOLE, CONSOLE_ERROR, DICE_READER_HELLO, HOST, KEY, LAMP,
                              SHOE, THROW)
+from hostsim.table_io import BETS_PORT, HOST_PORT
 
 
 class PowerCut(Exception):
@@ -226,3 +228,33 @@ def unjournalled(journal, table, queue):
         if queue.kind in _INPUTS:
             lost.append((queue.kind, queue.a, queue.b, behind(table, queue.kind, queue.a, queue.b)))
     return lost
+
+
+def undelivered(hw, io, ctx):
+    """(role, bytes) a device had sent that the board had not read when it lost its power (the MCU's
+    UART buffer empties): sent again after the boot. Not the host's (it asks again by itself)."""
+    unread = []
+    for state in hw.uarts.values():
+        if not state.roles or HOST_PORT in state.roles or "console" in state.roles:
+            continue
+        role = state.roles[0]
+        if state.rx_data:
+            data = bytes(state.rx_data)
+            last = io.last_sent.get(role, b"")
+            if len(last) > len(data) and last.endswith(data):
+                if role == BETS_PORT and _refusing(ctx):
+                    continue          # a reading the reader refused already (its refusal is kept): done
+                data = last           # a message of many lines (a bet reading) begun: all of it again
+            unread.append((role, data))
+        else:
+            withdraw = getattr(state.endpoint, "withdraw", None)
+            data = withdraw() if withdraw is not None else b""
+            if data:                  # not sent yet: the device sends it once the board is back
+                unread.append((role, data))
+    return unread
+
+
+def _refusing(ctx):
+    """The dead board's bet reader was skipping the rest of a reading it had refused."""
+    readers = [d for d in ctx.game.devices if isinstance(d, bet_reader.BetReader)] if ctx is not None else []
+    return any(r._state == bet_reader._REFUSING for r in readers)

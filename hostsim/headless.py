@@ -23,7 +23,7 @@ from firmware.errors import SettingsError
 from firmware.saved_state import record_crash
 from hostsim import hardware
 from hostsim.clock import VirtualClock
-from hostsim.flash import FlashFS, PowerCut, table_on_flash, unjournalled
+from hostsim.flash import FlashFS, PowerCut, table_on_flash, undelivered, unjournalled
 from hostsim import table_io
 from hostsim.table_io import HOST_PORT, TableIO
 from tools.host import HostClient
@@ -233,7 +233,7 @@ class HeadlessTable:
             self.fs = self.fs.rebooted()
             if self.next_cuts:                # the power goes again during this boot (its recovery)
                 self.fs = FlashFS(self.fs.root, self.next_cuts.pop(0), torn)
-        unread = self._unread_device_bytes()
+        unread = undelivered(self.hw, self.io, self.ctx)
         # The dealer lets go as the table goes dark: a key or button held through the boot would be a
         # new press to the new boot, of one the journal may have (the lost ones are given again below).
         self.io.release_all()
@@ -248,25 +248,6 @@ class HeadlessTable:
         self.given_again += len(lost) + len(unread)
         self.last_card_ms = self.now_ms()   # a card given again was drawn now: the next keeps the pace
         self.run_for(SETTLE_MS)
-
-    def _unread_device_bytes(self):
-        """(role, bytes) a device had sent that the board had not read when it lost its power (the MCU's
-        UART buffer empties): sent again after the boot. Not the host's (it asks again by itself)."""
-        unread = []
-        for state in self.hw.uarts.values():
-            if state.rx_data and state.roles and HOST_PORT not in state.roles and "console" not in state.roles:
-                role = state.roles[0]
-                data = bytes(state.rx_data)
-                last = self.io.last_sent.get(role, b"")
-                if len(last) > len(data) and last.endswith(data):
-                    data = last       # a message of many lines (a bet reading) begun: all of it again
-                unread.append((role, data))
-            elif state.roles and HOST_PORT not in state.roles and "console" not in state.roles:
-                withdraw = getattr(state.endpoint, "withdraw", None)
-                data = withdraw() if withdraw is not None else b""
-                if data:                      # not sent yet: the device sends it once the board is back
-                    unread.append((state.roles[0], data))
-        return unread
 
     def total_flash_writes(self):
         return self.flash_writes + (self.fs.writes if isinstance(self.fs, FlashFS) else 0)

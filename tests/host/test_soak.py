@@ -137,3 +137,18 @@ def test_cards_drawn_during_the_lamp_test_after_a_power_cut_keep_their_pace(tmp_
     faults = [json.loads(l).get("fault") for l in out if '"fault"' in l]
     assert "reset_in_round" in faults
     assert "double_pull" not in faults
+
+
+def test_a_cut_while_a_refused_reading_ends_does_not_refuse_it_twice():
+    """Found by the soak: the power goes (the third cut of a run) while a bet reading refused at its SEAT
+    line (seat 15 of 14) waits for its CLOSE in the UART. The replay gave the dead board's refusal again
+    (its journal record was cut) and also sent the whole reading again, as for a reading begun: the host
+    got bets_bad_seat twice. A reading the reader had refused is done: the rest of it is not sent again."""
+    rng = random.Random(7)
+    clean = [line for line in S.craps_script(rng, 60, mess=0, cuts=False)
+             if not ("dice" in line and any(d not in range(1, 7) for d in line["dice"]))]
+    events = ("throw", "puck", "shooter", "bet_refused", "bet_taken_down", "bets")
+    base = R.game_view(R.run(clean, game="craps", closing=False), events)
+    seen = R.run(clean, game="craps", closing=False, cut_after_writes=238, then_cut_after=[12, 19])
+    assert sum(1 for r in seen if r.get("event") == "boot") == 4
+    assert R.first_difference(base, R.game_view(seen, events)) is None
