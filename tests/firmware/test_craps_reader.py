@@ -1,7 +1,7 @@
 # The Craps table and its dice reader's restarts (HELLO): a throw the reader may have missed is never
 # played over as if nothing happened (Craps art. 3: a throw is decided only as the reader saw it).
 from firmware import faults
-from firmware.events import DICE_READER_HELLO
+from firmware.events import DICE_HELLO_AGAIN, DICE_HELLO_FIRST, DICE_READER_HELLO
 from firmware.games.craps import codes
 from firmware.table import FAULTED, READY
 from tests.firmware.craps_rig import Rig, strip
@@ -9,11 +9,13 @@ from tests.firmware.craps_rig import Rig, strip
 _HELLO = b"D1 00 HELLO dice-1.2*675F"
 
 
-def _hello(rig):
-    rig.event(DICE_READER_HELLO, 0, rig.table.evidence.keep(_HELLO, 0, len(_HELLO)))
+def _hello(rig, again=True):
+    """The reader's HELLO; again: it had spoken since the board booted (firmware.drivers.dice_reader)."""
+    rig.event(DICE_READER_HELLO, DICE_HELLO_AGAIN if again else DICE_HELLO_FIRST,
+              rig.table.evidence.keep(_HELLO, 0, len(_HELLO)))
 
 
-def test_the_readers_power_up_hello_before_the_first_throw_is_only_reported():
+def test_the_readers_first_hello_since_boot_and_one_before_the_table_opened_are_only_reported():
     rig = Rig()
     _hello(rig)                                         # at READY: the table is not open yet
     assert rig.table.state == READY
@@ -21,10 +23,13 @@ def test_the_readers_power_up_hello_before_the_first_throw_is_only_reported():
                                               "bytes": _HELLO.decode()}
     rig = Rig()
     rig.bets({1: {"pass": 10}})                         # the reading opens the table; the reader powers up late
-    _hello(rig)
+    _hello(rig, again=False)                            # its first frame since the board booted
     assert rig.table.state == codes.COME_OUT and rig.last("fault") is None
     assert rig.last("dice_reader")["dice_reader"] == "restarted"
-    rig.throw(3, 4)                                     # the come-out is decided
+    rig.throw(2, 4)                                     # the come-out is decided: point 6
+    _hello(rig, again=False)                            # (a board reset resumes here: the reader's first frame)
+    assert rig.table.state == codes.POINT and rig.last("fault") is None
+    rig.throw(3, 3)
     assert strip(rig.last("throw"))["nets"] == {"1": {"pass": 10}}
 
 
@@ -56,9 +61,9 @@ def test_a_reader_restart_on_the_come_out_after_a_throw_is_an_alarm_a_long_void_
     assert rig.table.state == codes.COME_OUT and strip(rig.last("fault_ack"))["by"] == "void"
 
 
-def test_a_second_hello_before_any_throw_at_an_open_table_is_an_alarm():
+def test_a_restart_before_any_throw_at_an_open_table_is_an_alarm():
     rig = Rig()
-    _hello(rig)                                         # its power-up
+    _hello(rig, again=False)                            # its power-up
     rig.bets({1: {"pass": 10}})
     _hello(rig)                                         # it restarted while the table was open
     assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "dice_restarted"
