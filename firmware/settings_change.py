@@ -6,7 +6,7 @@
 # reference, to settings.pending in the state dir (the board's flash): a change committed before a
 # reset is still pending after it. Every pass the console asks step(): once the table stands at its
 # game's boundary (boundary() below: Baccarat no shoe in play -- a new shoe over one in play takes that
-# one out first, settings_swap.shoe_out_first --, Craps a new shooter's come-out, Omaha
+# one out first, settings_swap.new_shoe_first --, Craps a new shooter's come-out, Omaha
 # between hands) the new settings are written to the table file, power-safely, and the controller is
 # built anew with them (both in firmware/settings_swap.py), carrying what lasts across the boundary. The host
 # hears settings_pending when a change is committed and settings_changed once it runs.
@@ -115,6 +115,7 @@ class SettingsChange:
         self.refused = ""         # why the last boundary could not take it (tried again at the next)
         self._waiting = False     # refused at this boundary: wait until the table has left it
         self._loaded = False
+        self.held_shoe = None     # a new shoe's event during an alarm, dispatched at the boundary (settings_swap)
 
     # -- staging and committing (the console's commands) ------------------------------------------------
     def running(self):
@@ -196,13 +197,14 @@ class SettingsChange:
             self.announce = False
             self._report("settings_pending", {})
         ctx = self.ctx
-        at = boundary(ctx.table, ctx.config["game"])
-        if not at:
+        if not boundary(ctx.table, ctx.config["game"]):
             self._waiting = False
             return
-        if self._waiting:
-            return
-        problem = self._apply(console)
+        problem = "" if self._waiting else self._apply(console)
+        held = self.held_shoe      # applied or refused: the new shoe runs now, under the settings in force
+        if held is not None:
+            self.held_shoe = None
+            ctx.queue.put(held[0], held[1], held[2])
         if problem:
             self.refused = problem
             self._waiting = True
