@@ -9,7 +9,7 @@ from firmware.events import THROW
 from firmware.recovery import NAME
 from tests.firmware.device_helpers import Sender
 from tests.firmware.scratch import ScratchDir
-from tests.firmware.test_main import _boot, _host, _run
+from tests.firmware.test_main import _boot, _host, _press_confirm, _run
 
 
 def _throw(machine, counter, a, b):
@@ -46,9 +46,18 @@ def test_a_reset_at_a_point_resumes_the_point_and_reports_nothing_twice():
         again = _host(machine)
         recovered = [r for r in again if r["event"] == "recovered"]
         assert [(r["state"], r["resumed"], r["torn"]) for r in recovered] == [("point", True, False)]
-        assert _game(again) == [], again              # nothing the host already had, again
+        # Nothing the host already had, again; but the dice were in play while the board was off: a throw
+        # then would have gone unseen and the next one decided in its place, so the table holds the throws
+        # (reset_in_round) until the dealer vouches (CONFIRM) or voids.
+        assert _game(again) == [{"table": "B01", "event": "state", "state": "fault"},
+                                {"table": "B01", "event": "fault", "fault": "reset_in_round", "detail": 0}], again
+        _throw(machine, 1, 3, 3)                      # held: reported, never decided
+        _run(ctx, 3)
+        held = [r for r in _host(machine) if r["event"] == "throw"]
+        assert [(r["dice"], r["valid"], r.get("no_roll")) for r in held] == [([3, 3], False, "alarm")]
+        _press_confirm(ctx, machine)
         assert ctx.table.state_name() == "point"
-        _throw(machine, 1, 3, 3)                      # the point made: the puck comes off
+        _throw(machine, 2, 3, 3)                      # the point made: the puck comes off
         _run(ctx, 3)
         pucks = [r for r in _host(machine) if r["event"] == "puck"]
         assert [(r["puck"], r["point"]) for r in pucks] == [("off", None)]
