@@ -13,6 +13,7 @@
 from array import array
 
 from firmware import faults
+from firmware.compat import const
 from firmware.drivers import pixels
 from firmware.errors import IntegrityError
 from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_PRESSED, CARD, HOST, HOST_ROADS, SHOE,
@@ -24,9 +25,16 @@ from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PUL
 from firmware.games.baccarat.lights import BaccaratLights
 from firmware.games.baccarat.payouts import ZONES, settle_seats
 from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
+from firmware.games.baccarat.rules import BANKER, TIE
 from firmware.games.baccarat.shoe_procedure import ShoeProcedure
 from firmware.statemachine import STAY
 from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, STARTING, Table
+
+# What a tie leaves for the next live round (art. 11, the tie_option setting): _tie_carry.
+_NO_CARRY = const(0)
+_STANDING = const(1)
+_CHANGEABLE = const(2)
+
 
 class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
     STATE_NAMES = Table.STATE_NAMES + ("burning", "betting", "dealing", "shoe_closed")
@@ -144,22 +152,45 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
     def _start_round(self, card, face_up):
         shoe = self.shoe
         demo = shoe.can_start_demo()                     # art. 2(2): the table's demo rounds come first
+        carry = _NO_CARRY if demo else self._tie_carry()  # (asked before has_bets is the new round's)
         self.hand = shoe.start_round(demo)
         # A demonstration round is not live (art. 2(2)): it takes no bets, and a reading before it
         # stays for the first live round.
         self.has_bets = self.bets_ready and not demo
         if not demo:
             self.bets_ready = False
-        # The round's bets: the reading's, or none (never the last round's: its seats would light).
+        # The round's bets: the reading's, or none (never the last round's: its seats would light), but
+        # for the Banker and Player stakes a tie left on the layout (art. 11(2), (3): _tie_carry).
         amounts = self.reading.amounts if self.has_bets else None
-        for i in range(len(self.round_bets)):
-            self.round_bets[i] = amounts[i] if amounts is not None else 0
+        bets = self.round_bets
+        width = len(ZONES)
+        for i in range(len(bets)):
+            new = amounts[i] if amounts is not None else 0
+            if carry and bets[i] and i % width <= BANKER and (carry == _STANDING or amounts is None):
+                new = bets[i]                            # the tied stake plays again, as it was
+                self.has_bets = True
+            bets[i] = new
         self._find_slots()
         self.showing_result = False
         self.prompt_void = False
         self._emit(OUT_ROUND, shoe.rounds, 1 if demo else 0)
         target = self._deal(card, face_up)
         return DEALING if target == STAY else target
+
+    def _tie_carry(self):
+        """What art. 11 makes of the last round's Banker and Player bets in the next live round: _STANDING
+        (option 2: they play again unchanged, whatever a reading says of those zones), _CHANGEABLE
+        (option 3: they play again unless a reading since the tie changed them) or _NO_CARRY (option 1,
+        returned; or the last round was no live tie with bets)."""
+        record = self.record
+        if not self.has_bets or record is None or record.void or record.demo or record.result.winner != TIE:
+            return _NO_CARRY
+        option = self.settings.tie_option
+        if option == "standing":
+            return _STANDING
+        if option == "changeable":
+            return _CHANGEABLE
+        return _NO_CARRY
 
     # -- DEALING --------------------------------------------------------------------------------
     def _on_dealing(self, kind, a, b):
