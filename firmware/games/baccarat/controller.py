@@ -19,9 +19,9 @@ from firmware.errors import IntegrityError
 from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_PRESSED, CARD, HOST, HOST_ROADS, SHOE,
                              SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK)
 from firmware.games.baccarat.alarms import Alarms
-from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NEWS_CLOSED, NEWS_RESTARTED,
-                                           NEWS_ROADS_FULL, NO_CARD, OUT_BETS, OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT,
-                                           OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_CLOSED)
+from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NETS_TYPE, NEWS_CLOSED,
+                                           NEWS_RESTARTED, NEWS_ROADS_FULL, NO_CARD, OUT_BETS, OUT_BETS_FAULT,
+                                           OUT_DEALT, OUT_RESULT, OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_CLOSED)
 from firmware.games.baccarat.lights import BaccaratLights
 from firmware.games.baccarat.payouts import ZONES, settle_seats
 from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
@@ -49,7 +49,8 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         self.seats = seats if reading is not None else 0
         width = len(ZONES)
         self.round_bets = array("i", [0] * (self.seats * width))   # the bets of the round in play
-        self.nets = array("i", [0] * (self.seats * width))
+        # 64-bit (codes.NETS_TYPE): on MicroPython only a net past a small int (2**30) is a long int.
+        self.nets = array(NETS_TYPE, [0] * (self.seats * width))
         # Where the round's bets are (the indices of round_bets not 0, the first n_bet_slots, in order),
         # taken for the round slots_round when it starts: the result's nets, its seat lights and its
         # report (reports.nets_table) visit those, not every seat's every zone (most are empty). Any other
@@ -58,7 +59,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         self.n_bet_slots = 0
         self.seat_slot_ends = array("H", [0] * self.seats)    # seat s's slots end at bet_slots[seat_slot_ends[s]]
         self.slots_round = False                  # (not a round, nor None: nothing taken yet)
-        self._no_nets = array("i", [0] * (self.seats * width))   # nets zeroed by one slice store
+        self._no_nets = array(NETS_TYPE, [0] * (self.seats * width))   # nets zeroed by one slice store
         BaccaratLights.__init__(self, lights)
         self.shoe = None
         self.roads = Roads()
