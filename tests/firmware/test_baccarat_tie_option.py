@@ -59,3 +59,37 @@ def test_art11_only_a_live_tie_with_bets_carries_them_and_only_into_the_next_rou
     rig = _tie_then("standing")
     rig.cards(PLAYER_NINE.replace("9h", "9d").replace("Kc", "Ks"))     # a third round, no reading
     assert "bets" not in rig.last("round") and "nets" not in rig.last("result")
+
+
+
+def _tie_session():
+    """A tie with Banker/Player bets, then two rounds: the first with no reading, the second with one."""
+    steps = []
+
+    def cards(text):
+        for code in text.split():
+            steps.append(lambda r, code=code: r.card(code))
+
+    steps.append(lambda r: r.new_shoe(burn=""))
+    cards("2c 3c 4c 5c 6c 7c")
+    steps.append(lambda r: r.bets({1: {"banker": 100, "tie": 10}, 2: {"player": 40}}))
+    cards(TIE)
+    cards(TIE.replace("8c", "8d").replace("8s", "8h"))         # the tied stakes play again: another tie
+    steps.append(lambda r: r.bets({2: {"banker": 40}}))
+    cards(PLAYER_NINE)
+    return steps
+
+
+def test_a_restored_table_carries_the_tied_stakes_as_the_original():
+    from firmware.games.baccarat import screens
+    from tests.firmware.snapshot_check import check
+    for option in ("standing", "changeable"):
+        count, _largest = check(lambda: Rig(tie_option=option), _tie_session(), screens, {"table_id": "B01",
+                                                                                        "game": "baccarat"})
+        assert count >= 8, count
+    rig = Rig(tie_option="standing")
+    for step in _tie_session():
+        step(rig)
+    assert [r.get("bets") for r in rig.reports("round")] == [
+        {"1": {"banker": 100, "tie": 10}, "2": {"player": 40}}, {"1": {"banker": 100}, "2": {"player": 40}},
+        {"1": {"banker": 100}, "2": {"player": 40, "banker": 40}}]
