@@ -42,6 +42,11 @@ def test_art11_2_standing_tied_bets_stay_unchanged_whatever_the_next_reading_say
                                           "3": {"player": 19}}
 
 
+def test_art11_2_chips_added_to_a_standing_stake_are_a_new_bet_on_top_of_it():
+    rig = _tie_then("standing", {1: {"banker": 150}, 2: {"player": 30}})
+    assert rig.last("round")["bets"] == {"1": {"banker": 150}, "2": {"player": 40}}
+
+
 def test_art11_3_changeable_tied_bets_stand_until_a_reading_changes_them():
     rig = _tie_then("changeable")
     assert rig.last("round")["bets"] == {"1": {"banker": 100}, "2": {"player": 40}}

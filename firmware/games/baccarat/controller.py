@@ -167,9 +167,9 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         width = len(ZONES)
         for i in range(len(bets)):
             new = amounts[i] if amounts is not None else 0
-            if carry and bets[i] and i % width <= BANKER and (carry == _STANDING or amounts is None):
-                new = bets[i]                            # the tied stake plays again, as it was
-                self.has_bets = True
+            if carry and bets[i] > new and i % width <= BANKER and (carry == _STANDING or amounts is None):
+                new = bets[i]                            # the tied stake plays again: not less (chips added
+                self.has_bets = True                     # to it, a new bet, play with it)
             bets[i] = new
         self._find_slots()
         self.showing_result = False
@@ -180,7 +180,8 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
 
     def _tie_carry(self):
         """What art. 11 makes of the last round's Banker and Player bets in the next live round: _STANDING
-        (option 2: they play again unchanged, whatever a reading says of those zones), _CHANGEABLE
+        (option 2: they play again unchanged, whatever a reading says of those zones; chips added to one
+        are a new bet on top of it), _CHANGEABLE
         (option 3: they play again unless a reading since the tie changed them) or _NO_CARRY (option 1,
         returned; or the last round was no live tie with bets)."""
         record = self.record
