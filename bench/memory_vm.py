@@ -1,5 +1,5 @@
 # Memory of the whole table on MicroPython: the heap KEPT after boot (controller, drivers, host
-# link, console and whatever firmware.main.boot builds: measured with the tree as it is), what one
+# link, console and whatever firmware.startup.boot builds: measured with the tree as it is), what one
 # round ALLOCATES (with the collector off: an upper bound of the round's peak over what is kept), and
 # the heap kept after every STEP_ROUNDS rounds up to STEPS x STEP_ROUNDS, whose slope must be 0.
 # The heap kept after boot is split: CODE, what importing every module of MODULES keeps (imported

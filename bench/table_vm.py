@@ -1,4 +1,4 @@
-# The whole table on MicroPython, timed: the real controller booted by firmware.main on fake
+# The whole table on MicroPython, timed: the real controller booted by firmware.startup.boot on fake
 # hardware (bench/vmtable.py), each figure from a device's framed line to the report frame written
 # by the Sender, the lights' pixel buffer filled and the displays drawn. Prints "key: value" lines
 # and one line per round; bench/whole_table.py runs it in the VM and turns them into medians.

@@ -1,6 +1,6 @@
 # The whole table on fake hardware, for the VM benches (bench/table_vm.py, bench/memory_vm.py).
 #
-# A table is booted by firmware.main.boot() from boards/pico.json and boards/tables/sim-<game>.json,
+# A table is booted by firmware.startup.boot() from boards/pico.json and boards/tables/sim-<game>.json,
 # exactly as on the board, on tests.firmware.fakes' machine (pins, I2C, watchdog, the PIO state
 # machines of the bet reader) with three stand-ins made for timing:
 # - BenchUART: a machine.UART whose receive and transmit buffers are those the rp2 port allocates on
@@ -243,7 +243,7 @@ class Table:
 
     def __init__(self, game):
         global KEY
-        from firmware import main
+        from firmware import main, startup
         from firmware.events import KEY
         self.main = main
         self.game = game
@@ -251,8 +251,8 @@ class Table:
         self.np = NeoPixelModule()
         self.state_dir = make_dir()
         self.usb = BenchUSB()
-        self.ctx = main.boot(self.machine, self.np, BOARD, "boards/tables/sim-%s.json" % game, self.state_dir,
-                             None, self.usb)
+        self.ctx = startup.boot(self.machine, self.np, BOARD, "boards/tables/sim-%s.json" % game, self.state_dir,
+                                None, self.usb)
         self.reader = self.machine.uarts[_READER_UART]
         self.host = self.machine.uarts[_HOST_UART]
         self.shoe = DeviceSender("S")

@@ -2,7 +2,7 @@
 #
 # tools/build.py writes manifest.json beside the program: every deployed file
 # (path as on the board, in one fixed order: sorted by path) with its size and
-# SHA-256, and the firmware version. At boot firmware.main checks every file
+# SHA-256, and the firmware version. At boot firmware.startup checks every file
 # against it (check()); a missing or changed file, or a manifest that cannot be
 # read, holds the table closed (faults.PROGRAM_MISMATCH). verify(seed) is what a
 # lab compares with `python -m tools.verify --board NAME --seed SEED`: an

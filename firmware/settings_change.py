@@ -6,16 +6,16 @@
 # reference, to settings.pending in the state dir (the board's flash): a change committed before a
 # reset is still pending after it. Every pass the console asks step(): once the table stands at its
 # game's boundary (boundary() below: Baccarat no shoe in play -- a new shoe over one in play takes that
-# one out first, settings_swap.shoe_out_first --, Craps a new shooter's come-out, Omaha
+# one out first, settings_swap.new_shoe_first --, Craps a new shooter's come-out, Omaha
 # between hands) the new settings are written to the table file, power-safely, and the controller is
-# built anew with them (firmware/settings_swap.py), carrying what lasts across the boundary. The host
+# built anew with them (both in firmware/settings_swap.py), carrying what lasts across the boundary. The host
 # hears settings_pending when a change is committed and settings_changed once it runs.
 import json
 import os
 
-from firmware import settings_seal, table_config
+from firmware import table_config
 from firmware.compat import const
-from firmware.errors import RestoreError, SettingsError
+from firmware.errors import SettingsError
 from firmware.host_port import settings_digest
 from firmware.saved_state import path as state_path
 
@@ -106,6 +106,7 @@ class SettingsChange:
         self.refused = ""         # why the last boundary could not take it (tried again at the next)
         self._waiting = False     # refused at this boundary: wait until the table has left it
         self._loaded = False
+        self.held_shoe = None     # a new shoe's event during an alarm, dispatched at the boundary (settings_swap)
 
     # -- staging and committing (the console's commands) ------------------------------------------------
     def running(self):
@@ -158,7 +159,7 @@ class SettingsChange:
         """Commit the staged values with REF: settings.pending on flash (OSError if it cannot be)."""
         settings = self.proposed()
         changes = self.staged_changes()
-        _write_json(self.ctx, state_path(self.ctx.state_dir, PENDING_FILE),
+        write_json(self.ctx, state_path(self.ctx.state_dir, PENDING_FILE),
                     {"ref": ref, "settings": settings, "changes": [[key, old, new] for key, old, new in changes]})
         self.pending = settings
         self.ref = ref
@@ -187,13 +188,14 @@ class SettingsChange:
             self.announce = False
             self._report("settings_pending", {})
         ctx = self.ctx
-        at = boundary(ctx.table, ctx.config["game"])
-        if not at:
+        if not boundary(ctx.table, ctx.config["game"]):
             self._waiting = False
             return
-        if self._waiting:
-            return
-        problem = self._apply(console)
+        problem = "" if self._waiting else self._apply(console)
+        held = self.held_shoe      # applied or refused: the new shoe runs now, under the settings in force
+        if held is not None:
+            self.held_shoe = None
+            ctx.queue.put(held[0], held[1], held[2])
         if problem:
             self.refused = problem
             self._waiting = True
@@ -214,7 +216,7 @@ class SettingsChange:
         """A change committed before the reset is pending again (or already in the table file: done)."""
         ctx = self.ctx
         if ctx.table_path:
-            _remove(ctx, ctx.table_path + NEW_SUFFIX)    # a write a reset cut short (the table file booted)
+            remove(ctx, ctx.table_path + NEW_SUFFIX)    # a write a reset cut short (the table file booted)
         name = state_path(ctx.state_dir, PENDING_FILE)
         try:
             with _open(ctx, name, "rb") as f:
@@ -228,7 +230,7 @@ class SettingsChange:
             return                                       # none
         except (ValueError, KeyError, TypeError, UnicodeError, SettingsError) as exc:
             console.problems.append("pending settings change unreadable (%s): dropped" % exc)
-            _remove(ctx, name)
+            remove(ctx, name)
             return
         running = self.effective()
         changes = [(key, running.get(key), settings[key]) for key in setting_names(ctx.config["game"])
@@ -240,7 +242,7 @@ class SettingsChange:
             self._report("settings_changed", {})
             self.ctx.reporter.durable()
             self.pending, self.ref, self.changes = None, "", []
-            _remove(ctx, name)
+            remove(ctx, name)
             return
         self.pending = settings
         self.ref = ref
@@ -249,56 +251,18 @@ class SettingsChange:
 
     def _apply(self, console):
         """At the boundary: the new controller, the table file, the audit entry, the swap. "" or why not."""
-        from firmware import settings_swap
+        from firmware.settings_swap import apply
         ctx = self.ctx
         data = self._file(self.pending)
-        try:
-            rules = validate(ctx.config, self.pending)
-            table, shown = settings_swap.build(ctx, rules)
-        except (SettingsError, RestoreError) as exc:
-            return "%s" % exc
-        table_file = ctx.table_path
         digest = settings_digest(data)
-        try:
-            if table_file:
-                _write_json(ctx, table_file + NEW_SUFFIX, data)
-        except OSError as exc:
-            settings_swap.keep(ctx, shown)
-            return "table file not written (%s)" % exc
-        if console.log_settings("settings_applied", "%s ref %s" % (digest, self.ref)):
-            settings_swap.keep(ctx, shown)
-            _remove(ctx, table_file + NEW_SUFFIX)
-            return "audit log not written"
-        journal = ctx.journal
-        if journal is not None and not journal.pending and ctx.table.at_boundary():
-            # The journal's base is the running table at this boundary, no event after it: a power cut
-            # once the new table file is in place finds that snapshot and carries it across as here
-            # (firmware/recovery.py, settings_swap.carry_restore), never a log of events under the old settings.
-            journal.checkpoint(ctx.table)
-        try:
-            if table_file:
-                # The seal takes the new file as well while it replaces the old one: a power cut at any
-                # point leaves a table file the next boot accepts (firmware/settings_seal.py).
-                settings_seal.add(ctx.state_dir, ctx.fs, settings_seal.read_file(table_file + NEW_SUFFIX))
-                _replace(ctx, table_file + NEW_SUFFIX, table_file)
-        except OSError as exc:
-            settings_swap.keep(ctx, shown)
-            return "table file not replaced (%s)" % exc
-        if table_file:
-            try:
-                settings_seal.write(ctx.state_dir, ctx.fs, settings_seal.read_file(table_file))
-            except OSError:
-                pass                    # the seal takes both files still; the next boot keeps the one in place
-        settings_swap.swap(ctx, table, rules, self.pending)
-        if journal is not None and not journal.pending and ctx.table.at_boundary():
-            # The table journal's snapshot was taken under the old settings: the new table's state is the
-            # journal's base from here on.
-            journal.checkpoint(ctx.table)
+        problem = apply(ctx, console, data, digest, self.ref)
+        if problem:
+            return problem
         self._report("settings_changed", {})
         ctx.reporter.durable()
         # The record goes last: a power cut before this finds it with the table file already changed,
         # and the boot reports settings_changed then (_load), so the host hears of the change.
-        _remove(ctx, state_path(ctx.state_dir, PENDING_FILE))
+        remove(ctx, state_path(ctx.state_dir, PENDING_FILE))
         console.say(["settings changed (%s, ref %s)" % (digest, self.ref)])
         self.pending = None
         self.ref = ""
@@ -336,7 +300,7 @@ def _open(ctx, name, mode):
     return open(name, mode)
 
 
-def _write_json(ctx, name, value):
+def write_json(ctx, name, value):
     """Write the file whole, then read it back: a torn write is found here, never renamed into place."""
     text = json.dumps(value).encode()
     with _open(ctx, name, "wb") as f:
@@ -346,20 +310,7 @@ def _write_json(ctx, name, value):
             raise OSError("%s read back differs" % name)
 
 
-def _replace(ctx, new, name):
-    """Rename new over name: one step where rename replaces (littlefs, POSIX); else remove, then rename
-    (a cut between the two leaves only the new file: table_config.read finishes the rename at boot)."""
-    fs = ctx.fs
-    try:
-        fs.rename(new, name)
-        return
-    except OSError:
-        pass
-    fs.remove(name)
-    fs.rename(new, name)
-
-
-def _remove(ctx, name):
+def remove(ctx, name):
     try:
         ctx.fs.remove(name)
     except OSError:

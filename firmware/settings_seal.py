@@ -3,7 +3,7 @@
 # A flipped bit in table.json can leave a file that still validates (8 decks read as 9): the seal
 # finds it at boot and the table is held closed (faults.SETTINGS_BAD), never played on silently
 # (issue 12). Who writes the file seals it: tools.deploy (--table), the simulator's deploy
-# (hostsim.flash.table_on_flash) and a settings change at the console (firmware/settings_change.py:
+# (hostsim.flash.table_on_flash) and a settings change at the console (firmware/settings_swap.py:
 # both CRCs while the file is being replaced, so a power cut at any point leaves a file the seal
 # accepts). A board with no seal yet (deployed before seals) is sealed at its first boot.
 import binascii

@@ -1,4 +1,5 @@
-# The table controller built anew with changed settings, at a boundary (firmware/settings_change.py).
+# A committed settings change applied at its boundary (firmware/settings_change.py): the table file
+# rewritten, the table controller built anew with the new settings.
 #
 # A controller takes its settings when it is built, and a snapshot restores only into a table with the
 # settings it was taken under (firmware/snapshot.py): so the change builds a new controller with the
@@ -18,12 +19,63 @@
 # link state move across whole.
 import json
 
-from firmware import snapshot as S
+from firmware import settings_seal, snapshot as S
 
 # Snapshot field indexes (firmware/games/*/snapshot.py list them in order).
 _SETTINGS = 2
 _BACCARAT_SHOE, _BACCARAT_BEADS, _BACCARAT_LAST, _BACCARAT_FLAGS, _BACCARAT_BETS = 6, 7, 8, 9, 11
 _OMAHA_SHOWN, _OMAHA_LAST = 9, 12
+
+
+def apply(ctx, console, data, digest, ref):
+    """A committed change at its boundary (firmware/settings_change.py): the new controller under data's
+    settings, the table file rewritten power-safely (sealed), the audit entry, the swap. "" or why not
+    (the running table and its file stay as they were then)."""
+    from firmware.errors import RestoreError, SettingsError
+    from firmware.settings_change import NEW_SUFFIX, remove, validate, write_json
+    settings = data["settings"]
+    try:
+        rules = validate(ctx.config, settings)
+        table, shown = build(ctx, rules)
+    except (SettingsError, RestoreError) as exc:
+        return "%s" % exc
+    table_file = ctx.table_path
+    try:
+        if table_file:
+            write_json(ctx, table_file + NEW_SUFFIX, data)
+    except OSError as exc:
+        keep(ctx, shown)
+        return "table file not written (%s)" % exc
+    if console.log_settings("settings_applied", "%s ref %s" % (digest, ref)):
+        keep(ctx, shown)
+        remove(ctx, table_file + NEW_SUFFIX)
+        return "audit log not written"
+    journal = ctx.journal
+    if journal is not None and not journal.pending and ctx.table.at_boundary():
+        # The journal's base is the running table at this boundary, no event after it: a power cut
+        # once the new table file is in place finds that snapshot and carries it across as here
+        # (firmware/recovery.py, carry_restore), never a log of events under the old settings.
+        journal.checkpoint(ctx.table)
+    try:
+        if table_file:
+            # The seal takes the new file as well while it replaces the old one: a power cut at any
+            # point leaves a table file the next boot accepts (firmware/settings_seal.py).
+            settings_seal.add(ctx.state_dir, ctx.fs, settings_seal.read_file(table_file + NEW_SUFFIX))
+            _replace(ctx, table_file + NEW_SUFFIX, table_file)
+    except OSError as exc:
+        keep(ctx, shown)
+        return "table file not replaced (%s)" % exc
+    if table_file:
+        try:
+            settings_seal.write(ctx.state_dir, ctx.fs, settings_seal.read_file(table_file))
+        except OSError:
+            pass                    # the seal takes both files still; the next boot keeps the one in place
+    swap(ctx, table, rules, settings)
+    if journal is not None and not journal.pending and ctx.table.at_boundary():
+        # The table journal's snapshot was taken under the old settings: the new table's state is the
+        # journal's base from here on.
+        journal.checkpoint(ctx.table)
+    return ""
 
 
 def build(ctx, rules):
@@ -87,23 +139,40 @@ def carry_restore(ctx, data):
     return True
 
 
-def shoe_out_first(ctx, kind, a, b):
+def new_shoe_first(ctx, kind, a, b, dispatch):
     """A new Baccarat shoe (the shoe's IN, the dealer's long SHOE CHANGE) while a change is pending and the
-    shoe in play is between rounds or closed, no alarm open (art. 3(2): a shoe change after any round):
-    True, and the caller takes that shoe out first (its OUT), so the change applies at that boundary and
-    the new shoe runs under it, as "applied at the next new shoe" says."""
-    from firmware.events import BUTTON, BUTTON_LONG, SHOE, SHOE_IN
-    from firmware.table import READY
+    shoe in play is between rounds or closed (art. 3(2): a shoe change after any round): the shoe in play
+    goes out first (its OUT, through `dispatch`), so the change applies at that boundary and the new shoe
+    runs under it, as "applied at the next new shoe" says. With an alarm open (no boundary: nothing is
+    snapshotted over an alarm) the new shoe's IN is held (True: not dispatched now) until the dealer has
+    closed the alarm and the change has applied (SettingsChange.step puts it on the queue then); an OUT
+    meanwhile drops it. False: dispatch the event."""
+    from firmware.events import BUTTON, BUTTON_LONG, SHOE, SHOE_IN, SHOE_OUT
+    from firmware.table import FAULTED, READY
     table = ctx.table
-    if ctx.console.change.pending is None or ctx.config["game"] != "baccarat":
+    change = ctx.console.change
+    if ctx.config["game"] != "baccarat" or table.shoe is None and table.state != FAULTED:
+        return False                              # no shoe in play (READY): the change applied already
+    if kind == SHOE and a == SHOE_OUT:
+        change.held_shoe = None                   # the held shoe was taken out again
         return False
-    if table.shoe is None or table.state == READY:
-        return False                              # no shoe in play: the change applied already
+    if table.state == FAULTED:
+        if kind != SHOE or a != SHOE_IN or table.closed_code or table.in_round():
+            return False
+        if table.resume_state != READY:
+            dispatch(ctx, SHOE, SHOE_OUT, 0)      # the shoe in play goes out (held where the alarm holds it)
+        change.held_shoe = (SHOE, SHOE_IN, b)
+        return True
+    if table.state == READY:
+        return False
     if kind == SHOE:
         new = a == SHOE_IN
     else:
         new = kind == BUTTON and a == table.shoe_button and b == BUTTON_LONG
-    return new and table.at_boundary()
+    if new and table.at_boundary():
+        dispatch(ctx, SHOE, SHOE_OUT, 0)
+        change.step(ctx.console)
+    return False
 
 
 def _controller(ctx, old, rules):
@@ -157,3 +226,16 @@ def swap(ctx, table, rules, settings):
         ctx.game.host_request = table.host_request
     ctx.config["settings"] = settings
     ctx.config["rules"] = rules
+
+
+def _replace(ctx, new, name):
+    """Rename new over name: one step where rename replaces (littlefs, POSIX); else remove, then rename
+    (a cut between the two leaves only the new file: table_config.read finishes the rename at boot)."""
+    fs = ctx.fs
+    try:
+        fs.rename(new, name)
+        return
+    except OSError:
+        pass
+    fs.remove(name)
+    fs.rename(new, name)

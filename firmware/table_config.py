@@ -74,7 +74,7 @@ def read(path, unique=True):
 def _finish_replace(path):
     """A settings change from the console writes PATH.new whole, then renames it over the file; where the
     rename cannot replace (FAT), the old file is removed first: a power cut between the two leaves only
-    PATH.new, complete (firmware/settings_change.py), and the rename is finished here."""
+    PATH.new, complete (firmware/settings_swap.py), and the rename is finished here."""
     try:
         os.stat(path)
         return

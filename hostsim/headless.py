@@ -18,7 +18,7 @@ import sys
 
 from firmware import board as board_mod
 from firmware import main as firmware_main
-from firmware import recovery
+from firmware import recovery, startup
 from firmware.errors import SettingsError
 from firmware.saved_state import record_crash
 from hostsim import hardware
@@ -101,7 +101,7 @@ class HeadlessTable:
 
     # -- boot ------------------------------------------------------------------------
     def boot(self):
-        """Boot the firmware (firmware.main.boot, as the board's run() does); Refused if it refuses a file."""
+        """Boot the firmware (firmware.startup.boot, as the board's run() does); Refused if it refuses a file."""
         import machine
         import neopixel
         from hostsim.usb import UsbConsole
@@ -110,8 +110,8 @@ class HeadlessTable:
         self.ctx = None
         self.boots += 1
         try:
-            self.ctx = firmware_main.boot(machine, neopixel, self.board_file, self.table_file, self.state_dir,
-                                          usb_console=usb, fs=self.fs)
+            self.ctx = startup.boot(machine, neopixel, self.board_file, self.table_file, self.state_dir,
+                                   usb_console=usb, fs=self.fs)
         except PowerCut:
             self._power_back([])
             return

@@ -8,7 +8,7 @@
 # counter's jump from 0x27 to 0x40 in two-line mode, so a driver that gets
 # the protocol wrong shows garbage here too. Not simulated: display shift,
 # timing (busy flag), reading DDRAM.
-from firmware.drivers.lcd import SUIT_CHARS, SUIT_GLYPHS
+from firmware.drivers.lcd_charset import SUIT_CHARS, SUIT_GLYPHS
 
 RS, RW, E, BACKLIGHT = 0x01, 0x02, 0x04, 0x08
 # User glyphs the simulator recognises in CGRAM by their dots: bitmap -> character.

@@ -25,7 +25,7 @@ import sys
 from firmware import board as board_mod
 from firmware import table_config
 from firmware.game_setup import seat_count
-from firmware.main import READER_ROLE
+from firmware.game_setup import READER_ROLE
 from hostsim import keypad as sim_keypad
 from hostsim import stickman
 from hostsim.flash import table_on_flash

@@ -1,2 +1,2 @@
-# The technician console (docs/console.md): firmware.console.Console is what firmware.main builds.
+# The technician console (docs/console.md): firmware.console.Console is what firmware.startup builds.
 from firmware.console.shell import Console  # noqa: F401

@@ -32,7 +32,7 @@ def _journal_fs(fs):
 
 class Console:
     def __init__(self, ctx):
-        """ctx: firmware.main.Context (board, config, hw, table, queue, reporter, state_dir, fs, ...)."""
+        """ctx: firmware.startup.Context (board, config, hw, table, queue, reporter, state_dir, fs, ...)."""
         self.ctx = ctx
         self.errors = 0
         self._line = b""          # the line being handled: the evidence of its error report

@@ -6,12 +6,10 @@
 # show() sends only the changed part of a row: its "set address" command and its
 # characters in one I2C transaction, from a buffer made once (each byte is wire
 # time: 90 us at 100 kHz).
-# Character set: ROM A00 (the usual one): printable ASCII except backslash and
-# tilde, plus the few extras in _EXTRA, plus the four card suits, which init
-# loads into CGRAM 0..3; anything else shows as "?".
-import re
-
+# Character set: ROM A00, text to codes in firmware/drivers/lcd_charset.py; init loads the four card
+# suits into CGRAM 0..3.
 from firmware.compat import const, sleep_ms
+from firmware.drivers.lcd_charset import NOT_ROM as _NOT_ROM, SUIT_GLYPHS, encode as _encode, rom_code
 
 # PCF8574 bits
 _MASK_RS = const(0x01)
@@ -37,20 +35,6 @@ MAX_COLS = const(40)
 MAX_ROWS = const(4)
 _MAX_CHARS = const(80)
 
-REPLACEMENT = const(0x3F)   # "?"
-# Card suits as user glyphs in CGRAM 0..3, in firmware.cards' suit order c d h s
-# (5x8 dots, rows top to bottom).
-SUIT_CHARS = "\u2663\u2666\u2665\u2660"
-SUIT_GLYPHS = (
-    b"\x00\x0e\x0e\x1f\x1f\x04\x0e\x00",   # club
-    b"\x00\x04\x0e\x1f\x0e\x04\x00\x00",   # diamond
-    b"\x00\x0a\x1f\x1f\x0e\x04\x00\x00",   # heart
-    b"\x00\x04\x0e\x1f\x1f\x04\x0e\x00",   # spade
-)
-# Code points outside plain ASCII the LCD can show: (unicode, character code).
-_EXTRA = ((0xA5, 0x5C), (0x2192, 0x7E), (0x2190, 0x7F), (0xB0, 0xDF), (0x30FB, 0xA5), (0xB7, 0xA5),
-          (0x2663, 0), (0x2666, 1), (0x2665, 2), (0x2660, 3))
-
 
 def geometry_problem(cols, rows):
     """Why this driver cannot run a cols x rows LCD, or None if it can."""
@@ -60,41 +44,6 @@ def geometry_problem(cols, rows):
         return ("unsupported LCD geometry %dx%d: one HD44780 shows at most %d characters "
                 "(a %dx%d module has two controllers)" % (cols, rows, _MAX_CHARS, cols, rows))
     return None
-
-
-def rom_code(ch):
-    """ROM A00 code of one character; REPLACEMENT when the LCD cannot show it."""
-    c = ord(ch)
-    if 0x20 <= c <= 0x7D and c != 0x5C:
-        return c
-    for uni, code in _EXTRA:
-        if uni == c:
-            return code
-    return REPLACEMENT
-
-
-# A byte that is not its own ROM A00 code (0x20..0x7D are, but for the backslash, 0x5C: the class is
-# 0x20..0x5B and 0x5D..0x7D; one search, in C; a `0x5C in data` beside it cost three times the search).
-_NOT_ROM = re.compile(b"[^ -[\\]-}]")
-
-
-def _encode(text, data, row, cols):
-    """text's ROM A00 codes into row[:cols], cut or padded with spaces, where a byte of data (text's
-    UTF-8) is not its own code (show() copies a text whose every byte is, the usual case). Returns how
-    many characters came from the text (the rest are the padding's spaces)."""
-    n = len(data)
-    if n == len(text):                          # ASCII: a byte is its character (no str per character)
-        for c in range(cols):
-            if c < n:
-                ch = data[c]
-                row[c] = ch if 0x20 <= ch <= 0x7D and ch != 0x5C else rom_code(text[c])
-            else:
-                row[c] = 0x20
-        return n if n < cols else cols
-    n = len(text)
-    for c in range(cols):
-        row[c] = rom_code(text[c]) if c < n else 0x20
-    return n if n < cols else cols
 
 
 # The four expander bytes of a display character, per code: two tables of 256 16-bit pixels (E high

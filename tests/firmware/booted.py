@@ -1,6 +1,6 @@
-# A whole table booted as on a board (firmware.main.boot from boards/pico.json and a sim table file) on the
+# A whole table booted as on a board (firmware.startup.boot from boards/pico.json and a sim table file) on the
 # fake machine, through its boot lamp test to READY: for tests of the main loop's passes (both runtimes).
-from firmware import main
+from firmware import main, startup
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule
 
 
@@ -9,7 +9,7 @@ def boot_pico(state, game):
     FakeLCD.missing = ()
     machine = FakeMachine()
     machine.usb = machine.UART(9)
-    ctx = main.boot(machine, FakeNeoPixelModule(), "boards/pico.json", "boards/tables/sim-%s.json" % game,
+    ctx = startup.boot(machine, FakeNeoPixelModule(), "boards/pico.json", "boards/tables/sim-%s.json" % game,
                     state, FakeLCD, machine.usb)
     for _ in range(60):                            # the boot lamp test, then READY
         main.poll_inputs(ctx, 100)

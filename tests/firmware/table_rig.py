@@ -12,7 +12,7 @@ from firmware.link.sender import Sender
 from firmware.link.store import RamStore
 from tests.firmware.fakes import FakeUART
 
-_STORE_FRAMES = 32         # as the board's (firmware.main.HOST_STORE_FRAMES)
+_STORE_FRAMES = 32         # as the board's (firmware.startup.HOST_STORE_FRAMES)
 
 
 class TableRig:

@@ -89,34 +89,6 @@ def test_seat_zones_are_numbered_from_one_without_a_gap():
     assert board.validate("pico", d).zones["baccarat"]["seat3"] == [[34, 35]]
 
 
-def test_a_zone_its_game_never_lights_is_refused_naming_it():
-    # A typo in a zone name ("bankr") booted: that light stayed dark and the banker's had no pixels.
-    from firmware.game_setup import check_zone_names
-    for layout, zone, other in (("baccarat", "banker", "bankr"), ("craps", "hard_6", "hard6"),
-                                ("omaha", "pot", "pots")):
-        d = _data()
-        d["zones"][layout][other] = d["zones"][layout].pop(zone)
-        b = board.validate("pico", d)
-        raises_match(SettingsError, "board pico: zones.%s.%s: no light of the %s layout has that name"
-                     % (layout, other, layout), check_zone_names, b, layout)
-    d = _data()
-    d["zones"]["craps"]["seat1"] = d["zones"]["craps"].pop("field")     # a Craps layout lights no seats
-    raises_match(SettingsError, "zones.craps.seat1: no light", check_zone_names, board.validate("pico", d), "craps")
-    for name in ("pico", "esp32s3", "sim"):           # the shipped boards' every layout
-        b = board.load("boards/%s.json" % name)
-        for layout in b.zones:
-            check_zone_names(b, layout)
-    # A number no Craps bet of that kind takes is no light either: "hard_5", "point_7", "big_7" and
-    # "hard_0" were taken (every number 0..10 of every kind was a name), and stayed dark.
-    for zone in ("hard_5", "point_7", "big_7", "hard_0", "point_1", "big_11"):
-        d = _data()
-        d["zones"]["craps"][zone] = d["zones"]["craps"].pop("horn")
-        exc = raises_match(SettingsError, "zones.craps.%s: no light of the craps layout has that name" % zone,
-                           check_zone_names, board.validate("pico", d), "craps")
-        listed = str(exc).split("(its zones: ")[1]
-        assert "hard_0" not in listed and "point_7" not in listed and "hard_10, big_4" in listed
-
-
 def test_pin_the_board_lacks_rejected():
     d = _data()
     d["pixels"]["pin"] = 40

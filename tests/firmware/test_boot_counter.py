@@ -2,7 +2,7 @@
 # (docs/host-link.md "Boot counter"). Runs on MicroPython too.
 import json
 
-from firmware import faults, main
+from firmware import faults, host_port
 from firmware import table as t
 from firmware.link import frame as fm
 from firmware.link.boot_counter import JUMP, next_boot
@@ -76,16 +76,16 @@ def test_boot_report_carries_version_settings_digest_and_reset_cause():
         assert report["reset_cause"] == "PWRON_RESET"
         with open(state + "/t_table.json") as f:
             config = json.loads(f.read())
-        assert report["settings"] == main.settings_digest(config)
+        assert report["settings"] == host_port.settings_digest(config)
         config["table_id"] = config["table_id"] + "X"
-        assert main.settings_digest(config) != report["settings"]          # a changed setting shows
+        assert host_port.settings_digest(config) != report["settings"]          # a changed setting shows
         assert len(report["settings"]) == 8
         assert machine.uarts[1].tx.startswith(b"#1.1 ")                     # framed, boot 1
 
 
 def test_settings_digest_ignores_layout_and_key_order():
-    assert main.settings_digest({"b": [1, 2], "a": {"y": 1, "x": "s"}}) == \
-        main.settings_digest({"a": {"x": "s", "y": 1}, "b": [1, 2]})
+    assert host_port.settings_digest({"b": [1, 2], "a": {"y": 1, "x": "s"}}) == \
+        host_port.settings_digest({"a": {"x": "s", "y": 1}, "b": [1, 2]})
 
 
 def test_reset_cause_names_and_an_unknown_number():
@@ -98,9 +98,9 @@ def test_reset_cause_names_and_an_unknown_number():
         def reset_cause(self):
             return self.cause
 
-    assert [main.reset_cause_name(Machine(c)) for c in (1, 2, 3, 4, 5, 9)] == \
+    assert [host_port.reset_cause_name(Machine(c)) for c in (1, 2, 3, 4, 5, 9)] == \
         ["PWRON_RESET", "HARD_RESET", "WDT_RESET", "DEEPSLEEP_RESET", "SOFT_RESET", "reset_9"]
-    assert main.reset_cause_name(object()) == "unknown"
+    assert host_port.reset_cause_name(object()) == "unknown"
 
 
 def test_the_counter_survives_a_reboot_and_the_next_boot_is_a_new_one():

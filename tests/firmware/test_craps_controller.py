@@ -159,8 +159,9 @@ def test_the_refused_count_fits_the_dealer_display_at_100_and_more():
 
 def test_a_reading_with_more_refusals_than_the_outbox_holds_reports_every_one():
     # One outbox entry a refusal: past the outbox's 64 the reports were lost, and the report_overflow
-    # fault that counts them went with the next ones into a full host link. The refusals (and the
-    # take-downs) of a reading now take one entry, whatever their number.
+    # fault that counts them went with the next ones into a full host link. A reading's refusals (and
+    # take-downs) now take one entry, whatever their number (past ITEMIZED: one more report, test_craps_reports).
+    from firmware.games.craps.codes import REFUSALS_ITEMIZED as ITEMIZED
     from tests.firmware import table_rig
 
     frames = table_rig._STORE_FRAMES
@@ -175,11 +176,10 @@ def test_a_reading_with_more_refusals_than_the_outbox_holds_reports_every_one():
     reading[1]["pass"] = "down"                         # a take-down refused too
     rig.bets(reading)
     n = 3 * len(ZONES)
-    assert len(rig.table.refusals) == n > rig.table.outbox.size
-    assert strip(rig.last("bets"))["refused"] == n
-    refused = rig.reports("bet_refused")[-n:]
-    assert [(r["seat"], r["zone"]) for r in refused] == [
-        (str(r[0] + 1), ZONES[r[1]]) for r in rig.table.refusals]
+    assert len(rig.table.refusals) == n > rig.table.outbox.size and strip(rig.last("bets"))["refused"] == n
+    refused = [(r["seat"], r["zone"]) for r in rig.reports("bet_refused")[-ITEMIZED:]]
+    assert refused == [(str(r[0] + 1), ZONES[r[1]]) for r in rig.table.refusals[:ITEMIZED]]
+    assert rig.last("bets_refused_more")["more"] == n - ITEMIZED
     assert not [r for r in rig.reports("fault") if r["fault"] == "report_overflow"]
     seqs = [r["seq"] for r in rig.reports()]
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))        # nothing missing between them

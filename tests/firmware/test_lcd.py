@@ -1,5 +1,5 @@
 # HD44780/PCF8574 LCD driver, checked on both runtimes against a fake I2C bus that decodes the E strobes.
-from firmware.drivers import lcd
+from firmware.drivers import lcd, lcd_charset
 from firmware.drivers.lcd import CharLCD
 from tests.firmware.expect import count_calls, raises
 
@@ -55,7 +55,7 @@ def test_init_sequence_resets_to_4bit_then_configures():
     first = [(rs, n) for rs, n, rw in bus.strobes[:4]]
     assert first == [(0, 3), (0, 3), (0, 3), (0, 2)]
     glyphs = []
-    for g in lcd.SUIT_GLYPHS:
+    for g in lcd_charset.SUIT_GLYPHS:
         glyphs += [(1, b) for b in g]
     assert bus.ops() == [(0, 0x28), (0, 0x08), (0, 0x40)] + glyphs[:8] + [(0, 0x48)] + glyphs[8:16] + \
         [(0, 0x50)] + glyphs[16:24] + [(0, 0x58)] + glyphs[24:] + [(0, 0x01), (0, 0x06), (0, 0x0C)]
@@ -135,7 +135,7 @@ def test_characters_outside_rom_a00_are_replaced():
     bus.reset_log()
     d.show(["\u00e9\\~\u00b0\u2192\t{}"])
     assert [v for rs, v in bus.ops(0) if rs] == [0x3F, 0x3F, 0x3F, 0xDF, 0x7E, 0x3F, ord("{"), ord("}")]
-    assert lcd.rom_code("A") == 0x41 and lcd.rom_code("\u263a") == lcd.REPLACEMENT
+    assert lcd_charset.rom_code("A") == 0x41 and lcd_charset.rom_code("\u263a") == lcd_charset.REPLACEMENT
 
 
 def test_card_suits_use_the_cgram_glyphs_in_cards_suit_order():
@@ -145,8 +145,8 @@ def test_card_suits_use_the_cgram_glyphs_in_cards_suit_order():
     d.show(["A\u2660 T\u2665"])
     assert [v for rs, v in bus.ops(0) if rs][:5] == [ord("A"), 3, 32, ord("T"), 2]
     for i in range(4):
-        assert lcd.rom_code(lcd.SUIT_CHARS[i]) == i == cards.SUITS.find("cdhs"[i])
-    assert len(set(lcd.SUIT_GLYPHS)) == 4 and all(len(g) == 8 for g in lcd.SUIT_GLYPHS)
+        assert lcd_charset.rom_code(lcd_charset.SUIT_CHARS[i]) == i == cards.SUITS.find("cdhs"[i])
+    assert len(set(lcd_charset.SUIT_GLYPHS)) == 4 and all(len(g) == 8 for g in lcd_charset.SUIT_GLYPHS)
 
 
 def test_custom_char_on_a_narrow_display_goes_out_in_chunks():
@@ -231,14 +231,14 @@ def test_a_row_showing_the_same_text_is_not_encoded_again():
     # Suits (not ASCII) take the per-character path, which counts its rom_code() calls.
     lines = ["ROUND 12", "BANKER WINS 7-6", "P 9\u2660 K\u2665", "B5 P6 T1"]
     d.show(lines)
-    calls, plain = count_calls(lcd, "rom_code")
+    calls, plain = count_calls(lcd_charset, "rom_code")
     try:
         assert d.show([line + "" for line in lines]) == 0        # equal strings, not the same objects
         assert calls[0] == 0
         assert d.show(lines[:2] + ["P 9\u2660 Q\u2665"] + lines[3:]) == 1
         assert calls[0] == 7                                      # the changed row only
     finally:
-        lcd.rom_code = plain
+        lcd_charset.rom_code = plain
 
 
 def test_a_row_written_by_putstr_or_clear_is_shown_again():
@@ -260,7 +260,7 @@ def test_ascii_rows_are_encoded_as_rom_code_encodes_each_character():
     for start in range(0x20, 0x80, 20):
         text = "".join(chr(c) for c in range(start, min(start + 20, 0x80)))
         d.show([text])
-        assert bytes(d._shown[0][:len(text)]) == bytes(lcd.rom_code(ch) for ch in text), text
+        assert bytes(d._shown[0][:len(text)]) == bytes(lcd_charset.rom_code(ch) for ch in text), text
 
 
 def test_ascii_rows_the_lcd_cannot_show_as_they_are_take_the_replacements():
@@ -303,7 +303,7 @@ def test_each_ascii_character_among_letters_is_shown_as_rom_code_gives_it():
     for value in range(1, 0x80):
         text = "ab" + chr(value) + "cd"
         d.show([text])
-        assert bytes(d._shown[0]) == bytes(lcd.rom_code(ch) for ch in text) + b"   ", value
+        assert bytes(d._shown[0]) == bytes(lcd_charset.rom_code(ch) for ch in text) + b"   ", value
 
 
 def test_each_show_sends_exactly_the_span_that_changed_after_shows_putstr_and_clear():
@@ -325,7 +325,7 @@ def test_each_show_sends_exactly_the_span_that_changed_after_shows_putstr_and_cl
             text = words[r % len(words)][:12 - r % 5]
             d.putstr(text)
             for k in range(len(text)):
-                screen[r % 2][r % 5 + k] = lcd.rom_code(text[k])
+                screen[r % 2][r % 5 + k] = lcd_charset.rom_code(text[k])
             continue
         lines = [words[r % len(words)], words[(r >> 4) % len(words)]]
         bus.reset_log()
@@ -335,7 +335,7 @@ def test_each_show_sends_exactly_the_span_that_changed_after_shows_putstr_and_cl
         for y in range(2):
             row = bytearray(b" " * 12)
             for k in range(min(12, len(lines[y]))):
-                row[k] = lcd.rom_code(lines[y][k])
+                row[k] = lcd_charset.rom_code(lines[y][k])
             changed = [k for k in range(12) if row[k] != screen[y][k]]
             if changed:
                 first, last = changed[0], changed[-1]

@@ -3,7 +3,7 @@ import json
 
 import os
 
-from firmware import faults, main, saved_state, table as t
+from firmware import faults, main, saved_state, startup, table as t
 from firmware.link import frame as fm
 from firmware.errors import SettingsError
 from firmware.events import HOST_HAND
@@ -36,7 +36,7 @@ def _boot(state, game="craps", missing=(), fs=None):
     machine = FakeMachine()
     np = FakeNeoPixelModule()
     machine.usb = FakeUART()                     # the pico's console is the USB REPL port
-    ctx = main.boot(machine, np, "boards/pico.json", state + "/t_table.json", state, FakeLCD, machine.usb, fs=fs)
+    ctx = startup.boot(machine, np, "boards/pico.json", state + "/t_table.json", state, FakeLCD, machine.usb, fs=fs)
     return ctx, machine, np
 
 
@@ -128,9 +128,9 @@ def test_craps_table_reads_the_framed_dice_reader():
 def test_bad_table_file_refused():
     with ScratchDir() as state:
         _write(state + "/t_bad.json", {"table_id": "B01", "game": "roulette", "settings": {}})
-        raises_match(SettingsError, "roulette", main.boot, FakeMachine(), FakeNeoPixelModule(),
+        raises_match(SettingsError, "roulette", startup.boot, FakeMachine(), FakeNeoPixelModule(),
                      "boards/pico.json", state + "/t_bad.json", state, FakeLCD)
-        raises_match(SettingsError, "not found", main.boot, FakeMachine(), FakeNeoPixelModule(),
+        raises_match(SettingsError, "not found", startup.boot, FakeMachine(), FakeNeoPixelModule(),
                      "boards/nope.json", state + "/t_bad.json", state, FakeLCD)
 
 

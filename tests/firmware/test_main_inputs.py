@@ -2,7 +2,7 @@
 # the reader port a game does not use (runs on MicroPython too).
 import json
 
-from firmware import faults, main
+from firmware import faults, main, startup
 from firmware.drivers.serial_line import line_timeout_ms
 from firmware.device_frame import crc16
 from tests.firmware.device_helpers import Sender
@@ -15,7 +15,7 @@ def _boot_sim(state, game):
     """Boot on boards/sim.json, where shoe, dice, host and console each have a UART of their own."""
     FakeLCD.missing = ()
     machine = FakeMachine()
-    ctx = main.boot(machine, FakeNeoPixelModule(), "boards/sim.json", "boards/tables/sim-%s.json" % game,
+    ctx = startup.boot(machine, FakeNeoPixelModule(), "boards/sim.json", "boards/tables/sim-%s.json" % game,
                     state, FakeLCD)
     return ctx, machine
 
@@ -191,7 +191,7 @@ def test_shoe_lines_on_a_craps_table_are_unexpected_input_on_the_shoe_port():
 
 def test_shared_reader_uart_has_no_unused_port_to_watch():
     with ScratchDir() as state:
-        # pico: shoe and dice share UART 0 (board.SHAREABLE_PORTS); that UART is the game's own reader.
+        # pico: shoe and dice share UART 0 (board_ports.SHAREABLE_PORTS); that UART is the game's own reader.
         ctx, machine, _ = _boot(state, "craps")
         assert ctx.unused_reader is None
         _run(ctx)

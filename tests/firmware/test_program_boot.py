@@ -6,7 +6,7 @@ import binascii
 import json
 import os
 
-from firmware import faults, main, saved_state, table as t
+from firmware import faults, saved_state, startup, table as t
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
 from tests.firmware.scratch import ScratchDir, exists
 from tests.firmware.test_main import _host, _press_confirm, _run as run_passes
@@ -41,7 +41,7 @@ def _boot(state, game="baccarat", program_dir=None, grounded=()):
     machine = FakeMachine()
     machine.grounded = grounded
     machine.usb = FakeUART()
-    ctx = main.boot(machine, FakeNeoPixelModule(), "boards/pico.json", state + "/t_table.json", state, FakeLCD,
+    ctx = startup.boot(machine, FakeNeoPixelModule(), "boards/pico.json", state + "/t_table.json", state, FakeLCD,
                     machine.usb, program_dir=program_dir)
     return ctx, machine
 

@@ -652,7 +652,7 @@ def test_a_recall_of_rounds_without_event_numbers_keeps_the_rule_before_them():
 
 
 def test_on_the_board_a_journalled_events_round_waits_for_the_next_pass_and_a_snapshot_takes_it_first():
-    # defer (firmware.main.Context): the round of an event the table journal holds is kept by keep_waiting()
+    # defer (firmware.startup.Context): the round of an event the table journal holds is kept by keep_waiting()
     # (the next pass's start, a snapshot about to replace the log, a second round), not at the drain's end;
     # a round of an event not journalled (no snapshot yet, a full journal), or one a recovery replays, is
     # kept at once: nothing else could make it again.

@@ -6,7 +6,7 @@ import framebuf
 from firmware.compat import IS_MICROPYTHON
 from firmware.drivers.ssd1306 import SSD1306
 from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
-from firmware.games.baccarat.roads import BLUE, RED, Layout, Roads, place, place_into
+from firmware.games.baccarat.roads import BLUE, RED, Layout, Roads, first_column, place, place_into
 from firmware.games.baccarat.scoreboard import Scoreboard
 from tests.firmware.expect import count_calls, raises
 
@@ -240,6 +240,18 @@ def test_roads_accessors_agree_with_the_lists_and_refuse_what_is_not_there():
     cols, rows, ceiling = bytearray(156), bytearray(156), bytearray(156)
     n = roads.big_road_cells_into(cols, rows, ceiling)
     assert [(cols[k], rows[k]) for k in range(n)] == roads.big_road_cells()
+    for visible in (1, 2, 5, 19):
+        last = max(cols[k] for k in range(n))
+        assert first_column(cols, n, visible) == (last + 1 - visible if last >= visible else 0)
+    for index in range(3):
+        marks = roads.derived(index)
+        runs = []
+        for i in range(len(marks)):
+            if i == 0 or marks[i] != marks[i - 1]:
+                runs.append(0)
+            runs[-1] += 1
+        n = roads.derived_cells_into(index, bytearray(156), cols, rows, ceiling)
+        assert n == len(marks) and [(cols[k], rows[k]) for k in range(n)] == place(runs)
 
 
 class _Counting:

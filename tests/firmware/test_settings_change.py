@@ -3,7 +3,7 @@
 import json
 import os
 
-from firmware import main, table as t, table_config
+from firmware import startup, table as t, table_config
 from firmware.console.audit import AuditLog
 from firmware.host_port import settings_digest
 from tests.firmware.console_rig import boot_with_pin, console_reports, login, reports, typed
@@ -26,7 +26,7 @@ def _reboot(state):
     """Power cycled: boot again from the same flash (the table file as the last change left it)."""
     machine = FakeMachine()
     machine.usb = FakeUART()
-    ctx = main.boot(machine, FakeNeoPixelModule(), "boards/pico.json", state + "/t_table.json", state, FakeLCD,
+    ctx = startup.boot(machine, FakeNeoPixelModule(), "boards/pico.json", state + "/t_table.json", state, FakeLCD,
                     machine.usb)
     _run(ctx)
     return ctx, machine

@@ -3,7 +3,7 @@
 # never played on; a seal the power cut short is no seal (both runtimes).
 import json
 
-from firmware import faults, main, settings_seal
+from firmware import faults, main, settings_seal, startup
 from firmware.table import FAULTED
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
 from tests.firmware.scratch import ScratchDir, exists
@@ -13,7 +13,7 @@ from tests.firmware.test_main import _boot, _host, _press_confirm, _run
 def _reboot(state):
     machine = FakeMachine()
     machine.usb = FakeUART()
-    ctx = main.boot(machine, FakeNeoPixelModule(), "boards/pico.json", state + "/t_table.json", state, FakeLCD,
+    ctx = startup.boot(machine, FakeNeoPixelModule(), "boards/pico.json", state + "/t_table.json", state, FakeLCD,
                     machine.usb)
     return ctx, machine
 

@@ -2,7 +2,7 @@
 
 Every shipped board boots every game its zones support, and hypothesis mutations of the
 shipped boards either are refused with a SettingsError naming the key, or boot: through
-firmware.main.boot on hostsim's machine, with the real LCD driver (firmware.drivers.lcd)
+firmware.startup.boot on hostsim's machine, with the real LCD driver (firmware.drivers.lcd)
 talking to simulated HD44780s. Any other exception is a failure.
 """
 import copy
@@ -12,7 +12,7 @@ import os
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from firmware import board as board_mod
-from firmware import main
+from firmware import main, startup
 from firmware.errors import SettingsError
 from hostsim import hardware
 from tests.firmware.fakes import FakeUART
@@ -38,7 +38,7 @@ def _boot(data, game, state_dir):
     with hardware.install(board=data if isinstance(data, dict) else None):
         import machine
         import neopixel
-        ctx = main.boot(machine, neopixel, path, _table(game), state_dir, usb_console=FakeUART())
+        ctx = startup.boot(machine, neopixel, path, _table(game), state_dir, usb_console=FakeUART())
         for _ in range(3):
             main.poll_inputs(ctx, 100)
             main.refresh_outputs(ctx, True)

@@ -175,7 +175,7 @@ def _typed(ctx, machine, line, passes=3):
 def _change_on_flash(root, cut, torn):
     """Boot on the simulated flash (cut at write `cut`), log in, change commission A -> B at a table with no
     shoe in (the boundary: it runs at once). Returns (whether the power was cut, the flash writes done)."""
-    from firmware import main
+    from firmware import startup
     from hostsim.flash import FlashFS, PowerCut
     from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
     from tests.firmware.test_main import _run
@@ -184,7 +184,7 @@ def _change_on_flash(root, cut, torn):
     machine = FakeMachine()
     machine.usb = FakeUART()
     try:
-        ctx = main.boot(machine, FakeNeoPixelModule(), "boards/pico.json", os.path.join(root, "table.json"), root,
+        ctx = startup.boot(machine, FakeNeoPixelModule(), "boards/pico.json", os.path.join(root, "table.json"), root,
                         FakeLCD, machine.usb, fs=flash)
         _run(ctx)
         for line in ("login", PIN, "set commission B", "commit CAB-9"):
@@ -201,7 +201,7 @@ def _host_line(machine):
 
 
 def test_a_power_cut_at_any_flash_write_of_a_change_leaves_old_or_new_settings_never_a_broken_table(tmp_path):
-    from firmware import main, table_config
+    from firmware import startup, table_config
     from hostsim.flash import FlashFS
     from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
     from tests.firmware.test_main import _run
@@ -224,7 +224,7 @@ def test_a_power_cut_at_any_flash_write_of_a_change_leaves_old_or_new_settings_n
             assert cut_short
             machine = FakeMachine()
             machine.usb = FakeUART()
-            ctx = main.boot(machine, FakeNeoPixelModule(), "boards/pico.json", os.path.join(root, "table.json"),
+            ctx = startup.boot(machine, FakeNeoPixelModule(), "boards/pico.json", os.path.join(root, "table.json"),
                             root, FakeLCD, machine.usb, fs=FlashFS(root))          # the power comes back
             _run(ctx)
             commission = ctx.config["rules"].commission

@@ -10,7 +10,7 @@ import json
 import os
 
 from firmware import board as board_mod
-from firmware import main
+from firmware import main, startup
 from hostsim import hardware
 from hostsim.usb import UsbConsole
 from tools.host import HostClient
@@ -43,7 +43,7 @@ def _boot(board_name, game, state_dir):
     hw = hardware.install(board=board_mod.load(board_path))
     import machine
     import neopixel
-    ctx = main.boot(machine, neopixel, board_path, table_path, state_dir,
+    ctx = startup.boot(machine, neopixel, board_path, table_path, state_dir,
                     usb_console=UsbConsole() if hw.usb is not None else None)
     return hw, ctx, table_text
 

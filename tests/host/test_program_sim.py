@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from firmware import board as board_mod
-from firmware import main
+from firmware import main, startup
 from firmware.errors import SettingsError
 from hostsim import __main__ as sim_main
 from hostsim import hardware
@@ -39,7 +39,7 @@ def _boot_sim(program_dir, state_dir, seconds=3, jumper=False):
         import neopixel
         if jumper:
             hw.pin(SIM_SERVICE_PIN).set_input(0)       # the jumper to ground, fitted before reset
-        ctx = main.boot(machine, neopixel, board_path, TABLE, str(state_dir), usb_console=UsbConsole(),
+        ctx = startup.boot(machine, neopixel, board_path, TABLE, str(state_dir), usb_console=UsbConsole(),
                         program_dir=program_dir and str(program_dir))
         for _ in range(seconds * 10):
             hw.clock.advance(100)
@@ -63,7 +63,7 @@ def test_a_deployed_board_is_named_as_built_in_its_reports_not_after_its_file(bu
     with hardware.install(board=board_mod.load(board_path)):
         import machine
         import neopixel
-        ctx = main.boot(machine, neopixel, board_path, TABLE, str(tmp_path), usb_console=UsbConsole(),
+        ctx = startup.boot(machine, neopixel, board_path, TABLE, str(tmp_path), usb_console=UsbConsole(),
                         board_name=seen["board_name"])
     assert ctx.board.name == "sim"
     assert ctx.console.handle(b"board")[0].startswith("board sim ("), ctx.console.handle(b"board")

@@ -20,7 +20,9 @@ import pytest
 
 from firmware import cards
 from firmware import main as firmware_main
+from firmware import startup
 from firmware import table_config
+from firmware.host_port import settings_digest
 from firmware.version import FIRMWARE_VERSION
 from hostsim import hardware
 from hostsim.devices import BetReaderDevice, ShoeDevice
@@ -74,7 +76,7 @@ def _timed(tmp_path, *lines, table=None):
 
 
 def _digest(path):
-    return firmware_main.settings_digest(table_config.read(path))
+    return settings_digest(table_config.read(path))
 
 
 def _events(reports):
@@ -690,14 +692,14 @@ def test_a_reset_mid_run_is_a_new_boot_counter_and_each_report_arrives_once(tmp_
     """The watchdog resets the board mid-run: the next boot has the next counter; the host delivers
     each report once (the RAM store's unsent frames are lost at a reset and the host says so)."""
     boots = []
-    real = firmware_main.boot
+    real = startup.boot
 
     def boot(*args, **kwargs):
         ctx = real(*args, **kwargs)
         boots.append(ctx.sender.boot)
         return ctx
 
-    monkeypatch.setattr(firmware_main, "boot", boot)
+    monkeypatch.setattr(startup, "boot", boot)
     holder = {}
     out = []
     lines = [b'{"button": "deal"}', b'{"wait_ms": 3000}', b'{"button": "confirm"}']

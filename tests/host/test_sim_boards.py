@@ -15,7 +15,7 @@ import pytest
 
 from firmware import board as board_mod
 from firmware import table_config
-from firmware.main import READER_ROLE
+from firmware.game_setup import READER_ROLE
 from hostsim import hardware
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

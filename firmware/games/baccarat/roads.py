@@ -226,6 +226,23 @@ class Roads:
         """big_road_cells() written into bytearrays: entry i at (cols[i], rows[i]). Returns the entry count."""
         return place_into(self.lengths, self.n_columns, cols, rows, ceiling)
 
+    def derived_cells_into(self, index, lengths, cols, rows, ceiling):
+        """Derived road index's cells written as big_road_cells_into() writes the big road's: mark i at
+        (cols[i], rows[i]), a run of one colour a column (lengths: scratch, a byte per run). Returns the
+        mark count."""
+        n = self.n_marks[index]
+        marks = self.marks[index]
+        runs = 0
+        previous = -1
+        for k in range(n):
+            m = marks[k]
+            if m != previous:
+                lengths[runs] = 0
+                runs += 1
+                previous = m
+            lengths[runs - 1] += 1
+        return place_into(lengths, runs, cols, rows, ceiling)
+
 
 def place_into(lengths, n, cols, rows, ceiling, max_rows=ROWS):
     """place(lengths[:n]) without allocating: cell k goes to (cols[k], rows[k]); returns the cell count.
@@ -263,6 +280,16 @@ def place_into(lengths, n, cols, rows, ceiling, max_rows=ROWS):
                 ceiling[col] = row
             k += 1
     return k
+
+
+def first_column(cols, n, visible):
+    """The first display column to show of cells in columns cols[:n] (as place_into() writes them) so that
+    the last one is on screen."""
+    last = 0
+    for k in range(n):
+        if cols[k] > last:
+            last = cols[k]
+    return last + 1 - visible if last >= visible else 0
 
 
 class Layout:

@@ -17,7 +17,7 @@
 # whole picture (~0.1 ms of the VM's CPU late in a shoe, where a whole redraw was ~0.6 ms).
 from firmware.compat import const
 from firmware.games.baccarat.roads import (BANKER, BANKER_PAIR_BIT, MAX_ROUNDS, PLAYER, PLAYER_PAIR_BIT, RED, ROWS,
-                                           TIE, WINNER_BITS, Layout, place_into)
+                                           TIE, WINNER_BITS, Layout, first_column)
 
 _HEADER_HEIGHT = const(8)            # one line of the 8x8 font
 _BEAD_COLUMNS = const(6)
@@ -213,7 +213,7 @@ class Scoreboard:
     # big road: columns of one winner, ties as slashes, dragon tails turning right
     def _big_road(self, roads):
         n = roads.big_road_cells_into(self._cols, self._rows, self._ceiling)
-        first = self._first_column(n, self.big_columns)
+        first = first_column(self._cols, n, self.big_columns)
         for k in range(n):
             if self._cols[k] < first:
                 continue
@@ -277,19 +277,8 @@ class Scoreboard:
 
     # derived roads: runs of one colour down a column, laid out like the big road
     def _derived(self, roads, index):
-        n = roads.mark_count(index)
-        lengths = self._lengths
-        runs = 0
-        previous = -1
-        for k in range(n):
-            m = roads.mark(index, k)
-            if m != previous:
-                lengths[runs] = 0
-                runs += 1
-                previous = m
-            lengths[runs - 1] += 1
-        n = place_into(lengths, runs, self._cols, self._rows, self._ceiling)
-        first = self._first_column(n, self.derived_columns)
+        n = roads.derived_cells_into(index, self._lengths, self._cols, self._rows, self._ceiling)
+        first = first_column(self._cols, n, self.derived_columns)
         for k in range(n):
             if self._cols[k] < first:
                 continue
@@ -332,14 +321,6 @@ class Scoreboard:
         """scroll_part() for a canvas without it (a plain FrameBuffer): the part left blank, painted again."""
         self.canvas.fill_rect(x0, y0, x1 - x0, y1 - y0, 0)
         return False
-
-    def _first_column(self, n, visible):
-        """First display column to show so that the last one is on screen."""
-        last = 0
-        for k in range(n):
-            if self._cols[k] > last:
-                last = self._cols[k]
-        return last + 1 - visible if last >= visible else 0
 
     # glyphs, each in the top-left (cell - 1) x (cell - 1) pixels of its cell
     def _entry(self, x, y, winner):

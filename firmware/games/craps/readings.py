@@ -13,7 +13,7 @@ from firmware.bets import TAKE_DOWN
 from firmware.errors import RuleError
 from firmware.games.craps import bets as B
 from firmware.games.craps import rules
-from firmware.games.craps.codes import OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS
+from firmware.games.craps.codes import OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BET_REFUSED_MORE, OUT_BETS, REFUSALS_ITEMIZED
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from firmware.table import FAULTED
 
@@ -43,8 +43,11 @@ class Readings:
         self._emit(OUT_BETS, reading_id, len(self.refusals))
         if self.downs:                                   # one outbox entry each, for all of them (REPORT_RUNS)
             self._emit(OUT_BET_DOWN, 0, len(self.downs))
-        if self.refusals:
-            self._emit(OUT_BET_REFUSED, 0, len(self.refusals))
+        refused = len(self.refusals)
+        if refused:
+            self._emit(OUT_BET_REFUSED, 0, min(refused, REFUSALS_ITEMIZED))
+        if refused > REFUSALS_ITEMIZED:                  # the rest counted in one report (codes.REFUSALS_ITEMIZED)
+            self._emit(OUT_BET_REFUSED_MORE, reading_id, refused - REFUSALS_ITEMIZED)
         self.display_dirty = True
         if self.state != FAULTED:                        # an alarm's red stays until it is closed
             self._render_lights()

@@ -4,8 +4,9 @@
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import faults, throws
 from firmware.compat import const
-from firmware.games.craps.codes import (OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS, OUT_BETS_FAULT, OUT_PUCK, OUT_READER,
-                                        OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD, SHOOTER_WHY)
+from firmware.games.craps.codes import (OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BET_REFUSED_MORE, OUT_BETS, OUT_BETS_FAULT,
+                                        OUT_PUCK, OUT_READER, OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD, REFUSALS_ITEMIZED,
+                                        SHOOTER_WHY)
 from firmware.games.craps.zones import ZONES
 
 # Seat keys of the reports (seat index 0 -> "1"): a tuple's entry costs a tenth of str() on the VM, and a
@@ -43,6 +44,12 @@ def game_report(table, code, a, b):
         if down:
             fields["take_down"] = True                   # amount: the stake that stays in play (0: none)
         return "bet_refused", fields
+    if code == OUT_BET_REFUSED_MORE:
+        seats = {}                                       # refusals past the itemized ones, by seat
+        for r in table.refusals[REFUSALS_ITEMIZED:]:
+            key = str(r[0] + 1)
+            seats[key] = seats.get(key, 0) + 1
+        return "bets_refused_more", {"reading": a, "more": b, "seats": seats}
     if code == OUT_BET_DOWN:
         seat, z, stake = table.downs[a]
         return "bet_taken_down", {"seat": str(seat + 1), "zone": ZONES[z], "amount": stake}
