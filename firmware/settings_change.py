@@ -79,7 +79,8 @@ def check_ref(ref):
 def boundary(table, game):
     """True where new settings may take effect: Baccarat art. 18 options at a new shoe (no shoe in
     play), Craps at a new shooter's come-out (no point, no valid roll of this shooter yet, art. 4, and no
-    Field bet open), Omaha between hands; never over an alarm (table.at_boundary() holds none)."""
+    bet open that an option decides: CrapsTable.option_bet_open), Omaha between hands; never over an
+    alarm (table.at_boundary() holds none)."""
     if not table.at_boundary():
         return False
     if game == "baccarat":
@@ -88,18 +89,8 @@ def boundary(table, game):
         return table.state == READY and (table.shoe is None or table.shoe.state == shoe_mod.CLOSED)
     if game == "craps":
         from firmware.games.craps.codes import POINT
-        return table.state != POINT and table.shooter_rolls == 0 and not _field_open(table)
+        return table.state != POINT and table.shooter_rolls == 0 and not table.engine.option_bet_open()
     return True
-
-
-def _field_open(table):
-    # field_12 is the one payout a Craps option sets (art. 6(12)): a Field bet placed under the old one is
-    # decided under it, so the change waits for the next new shooter.
-    from firmware.games.craps.bets import FIELD
-    for bet in table.engine.bets:
-        if bet.kind == FIELD:
-            return True
-    return False
 
 
 class SettingsChange:

@@ -7,9 +7,10 @@
 # per game, without what the new settings would read differently:
 #   Baccarat (no shoe in play): the removed shoe, its roads and its last round go (a new shoe starts
 #     them afresh); the bet reading waiting for the next round stays.
-#   Craps (a new shooter's come-out, no Field bet open): everything stays, the bets standing too: their
-#     stakes and odds were taken under the old limits, and no standing bet's payout is an option (the
-#     boundary waits while a Field bet, paid per field_12, is open); the new options govern every bet
+#   Craps (a new shooter's come-out, no bet open that an option decides): everything stays, the bets
+#     standing too: their stakes and odds were taken under the old limits, and no option decides a
+#     standing bet (the boundary waits while a Field bet, paid per field_12, or a hard way, big number or
+#     come odds, decided on a come-out per off_on_come_out, is open); the new options govern every bet
 #     placed and every roll from now on.
 #   Omaha (between hands): stacks, seats in, the button, the hand count and a keyed entry stay; the
 #     last hand (its result would be worked out again under the new rake) is no longer shown.
