@@ -14,7 +14,7 @@ from firmware.board_checks import keys as _keys
 from firmware.board_checks import number as _int
 from firmware.board_checks import pixel_range as _pixel_range
 from firmware.board_checks import shown as _shown
-from firmware.board_checks import unit as _unit
+from firmware.board_checks import uart_hint as _uart_hint, unit as _unit
 from firmware.board_checks import whole as _whole
 from firmware.board_keypad import check_keypad as _check_keypad
 from firmware.drivers import lcd, ssd1306_geometry
@@ -176,7 +176,7 @@ def _check_ports(name, mcu, ports, plan):
             if not (shareable and ports[other] == spec):
                 _fail(name, where + (".sm" if unit[0] == "sm" else ""), "%s is already used by ports.%s%s"
                       % (_unit_name(unit), other, " (shoe and dice share a port only as one identical spec)"
-                         if shareable else ""))
+                         if shareable else _uart_hint(mcu, role, ports, unit)))
             sharer = other
         for unit in _port_units(kind):
             owner[unit] = role

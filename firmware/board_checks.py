@@ -103,6 +103,21 @@ def free_uarts(mcu):
     return ", ".join([str(u) for u in MCUS[mcu]["uart"] if u != repl])
 
 
+def uart_hint(mcu, role, ports, unit):
+    """For a port refused because another port has its UART: where it can go instead (for the message)."""
+    if unit[0] != "uart":
+        return ""
+    taken = [spec.get("uart") for other, spec in ports.items() if other != role and isinstance(spec, dict)]
+    free = [str(u) for u in MCUS[mcu]["uart"] if u != MCUS[mcu].get("repl_uart") and u not in taken]
+    if free:
+        return " (free: UART %s)" % ", ".join(free)
+    if MCUS[mcu].get("pio"):
+        return (" (every UART of %s is taken: the shoe, dice or bet reader port can be a PIO UART, "
+                "{\"pio\", \"sm\", \"tx\", \"rx\", \"baudrate\"}, docs/boards.md)" % mcu)
+    return (" (every UART a port can have on %s is taken and it has no PIO: one more serial device needs a "
+            "shared RS-485 bus, not supported yet, docs/boards.md)" % mcu)
+
+
 def keys(name, where, obj, allowed, required):
     if not isinstance(obj, dict):
         fail(name, where, "expected an object, got %s" % shown(obj))
