@@ -200,6 +200,9 @@ class Console:
             return self.error(CON_TOO_MANY_WORDS, "too many words (type help)")
         command = TABLE.get(name)
         if command is None:
+            if name.isdigit():            # a PIN typed with no prompt for it (login refused: locked): no evidence
+                self._line = b""
+                return self.error(CON_UNKNOWN_COMMAND, "a number is no command (a PIN goes at the PIN: prompt)")
             return self.error(CON_UNKNOWN_COMMAND, "unknown command %r (type help)" % name)
         if command.login and not self.auth.logged_in:
             return self.error(CON_LOGIN_REQUIRED, "%s needs a technician login (type login)" % name)

@@ -238,5 +238,12 @@ def test_a_pin_typed_after_login_or_passwd_on_one_line_is_never_reported():
         assert [(r.get("error"), r.get("line")) for r in got] == [
             ("usage", "login"), ("login_required", "passwd"), ("too_many_words", "LOGIN"), (None, None),
             ("usage", "passwd")]
+        typed(ctx, machine, "logout")
+        for _ in range(5):                               # locked out: the PIN typed after `login` has no prompt
+            typed(ctx, machine, "login")
+            typed(ctx, machine, "111111")
+        assert typed(ctx, machine, "login")[0].startswith("error: console locked for ")
+        assert typed(ctx, machine, PIN) == ["error: a number is no command (a PIN goes at the PIN: prompt)"]
+        assert console_reports(machine)[-1] == {"event": "console_error", "error": "unknown_command", "line": ""}
         text = repr(_host(machine))
         assert PIN not in text and "13579135" not in text
