@@ -117,7 +117,9 @@ class Reporter:
                 if refused:
                     self.emit("host_error", {"error": refused, "request": "recall"})
             else:
-                self.emit("host_error", {"error": "not served by this table", "request": a})
+                # named as the host asked it (its event number meant nothing to the host)
+                request = "roads" if a == events.HOST_ROADS else "hand" if a == events.HOST_HAND else "request_%d" % a
+                self.emit("host_error", {"error": "not served by this table", "request": request})
         elif code == table_mod.OUT_LINK_BACKLOG:
             fields = {"fault": faults.name(faults.LINK_BACKLOG), "frames_held": b}
             if not a:

@@ -351,10 +351,10 @@ def test_json_host_request_goes_to_the_game_and_a_refusal_is_reported_with_its_r
         errors = [strip(r) for r in _host(machine) if r["event"] == "host_error"]
         assert seen == [{"hand": {"button": 3}}, {"bad": 1}]
         assert errors[0] == {"event": "host_error", "error": "unknown request", "bytes": '{"hand": {}}'}
-        assert errors[1] == {"event": "host_error", "error": "not served by this table", "request": HOST_HAND}
+        assert errors[1] == {"event": "host_error", "error": "not served by this table", "request": "hand"}
         assert errors[2] == {"event": "host_error", "error": "hand: bad request", "bytes": '{"bad": 1}'}
         assert errors[3]["bytes"] == '{"hand": [1, 2' and errors[3]["error"]     # not JSON: the parser's words
-        assert errors[4] == {"event": "host_error", "error": "not served by this table", "request": 1}
+        assert errors[4] == {"event": "host_error", "error": "not served by this table", "request": "roads"}
         assert len(errors) == 5
 
 
