@@ -77,8 +77,19 @@ def read_host(ctx, elapsed_ms):
 
 
 def _plain_request(data):
+    """A request the host sent as a plain line (roads, JSON), not what line noise left of a frame: a
+    frame's `#` hit by noise (`{1.32 0 REPLAY*A9997F43`) still ends in its `*` and 8 hex digits."""
     text = bytes(data).strip()
-    return text in _HOST_REQUESTS or text[:1] == b"{"
+    if text in _HOST_REQUESTS:
+        return True
+    return text[:1] == b"{" and not (len(text) > 9 and text[-9] == 0x2A and _hex8(text[-8:]))
+
+
+def _hex8(digits):
+    for c in digits:
+        if not (0x30 <= c <= 0x39 or 0x41 <= c <= 0x46):
+            return False
+    return True
 
 
 def _host_event(ctx, a, b):
