@@ -91,8 +91,9 @@ class Reporter:
             self._fault(table, a, b)
         elif code == table_mod.OUT_ACK:
             self.emit("fault_ack", {"fault": faults.name(a), "by": table_mod.ACK_NAMES[b]})
-        elif code == table_mod.OUT_FAULT_RESTORED:
-            self.emit("fault", {"fault": faults.name(a), "detail": b, "restored": True})
+        elif code == table_mod.OUT_FAULT_RESTORED:          # a card alarm names its card, as when raised
+            key, value = ("card", cards.name(b) if b >= 0 else None) if faults.is_game_alarm(a) else ("detail", b)
+            self.emit("fault", {"fault": faults.name(a), key: value, "restored": True})
         elif code == table_mod.OUT_LAMP:
             self.emit("lamp", {"lamp": _lamp_name(table, a)})
         elif code == table_mod.OUT_CONSOLE_ERROR:
