@@ -9,6 +9,7 @@ from binascii import crc32
 
 from firmware.compat import const
 from firmware.errors import SettingsError
+from firmware.jsonfile import duplicate_key
 from firmware.events import HOST, HOST_BAD, HOST_RECALL, HOST_ROADS, HOST_UNKNOWN
 from firmware.link import frame as frame_mod
 from firmware.link import sender as sender_mod
@@ -131,7 +132,11 @@ def _json_request(ctx, line, text):
     """A JSON request, parsed and checked by the game now; its HOST event is dispatched in order.
     Refused: host_error with the reason (table.host_reason) and the line's bytes."""
     try:
-        a, b = ctx.game.host_request(json.loads(text))
+        request = json.loads(text)
+        twice = duplicate_key(text.decode())      # the parser kept the last of the two silently
+        if twice is not None:
+            raise ValueError("%s: key given twice in one object (remove one)" % twice)
+        a, b = ctx.game.host_request(request)
     except (ValueError, SettingsError, RuntimeError) as exc:   # RuntimeError: nested too deeply
         _host_refused(ctx, str(exc) or type(exc).__name__, line)
         return
