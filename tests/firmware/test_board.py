@@ -374,8 +374,18 @@ def test_a_third_hardware_uart_on_the_rp2040_is_refused():
     d["ports"]["bets"] = {"uart": 2, "tx": 4, "rx": 5, "baudrate": 9600}
     raises_match(SettingsError, "ports.bets.uart: UART 2 does not exist on rp2040 (UART 0, 1)", board.validate,
                  "pico", d)
-    d["ports"]["bets"] = {"uart": 1, "tx": 4, "rx": 5, "baudrate": 9600}
-    raises_match(SettingsError, "ports.host: UART 1 is already used by ports.bets", board.validate, "pico", d)
+    d["ports"]["bets"] = {"uart": 1, "tx": 4, "rx": 5, "baudrate": 9600}     # and the way out is named:
+    raises_match(SettingsError, "ports.host: UART 1 is already used by ports.bets (every UART of rp2040 is taken: "
+                 "the shoe, dice or bet reader port can be a PIO UART", board.validate, "pico", d)
+    d = _data("esp32s3")                               # no PIO: only RS-485, not supported; a free UART is named
+    d["ports"]["bets"] = {"uart": 1, "tx": 1, "rx": 2, "baudrate": 9600}
+    raises_match(SettingsError, "ports.bets: UART 1 is already used by ports.dice (every UART a port can have on "
+                 "esp32s3 is taken and it has no PIO: one more serial device needs a shared RS-485 bus", board.validate,
+                 "esp32s3", d)
+    d = _data("sim")
+    d["ports"]["bets"]["uart"] = 1
+    raises_match(SettingsError, "ports.bets: UART 1 is already used by ports.shoe (free: UART 0, 5, 6, 7)",
+                 board.validate, "sim", d)
 
 
 def test_the_esp32s3s_repl_uart_is_no_port():

@@ -28,7 +28,7 @@ def test_art5_2_1_point_cycle_with_pass_odds_field_and_hard_way():
     rig = Rig()
     rig.bets({1: {"pass": 10, "field": 5}, 2: {"hard_8": 5}})
     assert rig.table.state == codes.COME_OUT
-    assert strip(rig.last("bets")) == {"event": "bets", "reading": 1, "refused": 0,
+    assert strip(rig.last("bets")) == {"event": "bets", "reading": 1, "accepted": True, "refused": 0,
                                        "placed": {"1": {"pass": 10, "field": 5}, "2": {"hard_8": 5}}}
     rig.throw(2, 4)                                     # 6: the point; the field loses on 6 (art. 5(3))
     assert rig.table.state == codes.POINT
@@ -316,7 +316,7 @@ def test_take_down_of_pass_odds_returns_the_stake_and_leaves_the_pass_line():
     rig.bets({1: {"pass_odds": 30}})
     rig.throw(2, 3)                                     # 5: nothing decided; the odds are in action
     rig.bets({1: {"pass_odds": "down", "field": 5}})
-    assert strip(rig.last("bets")) == {"event": "bets", "reading": 3, "refused": 0, "placed": {"1": {"field": 5}}}
+    assert strip(rig.last("bets")) == {"event": "bets", "reading": 3, "accepted": True, "refused": 0, "placed": {"1": {"field": 5}}}
     assert [strip(r) for r in rig.reports("bet_taken_down")] == [
         {"event": "bet_taken_down", "seat": "1", "zone": "pass_odds", "amount": 30}]
     assert sorted(b.amount for b in rig.table.engine.bets) == [5, 10]     # the pass line and the field
@@ -384,7 +384,7 @@ def test_a_reading_with_nothing_pending_shares_no_state_with_the_next():
     assert refused["seat"] == "2" and refused["zone"] == "field" and refused["take_down"] is True
     rig.bets({1: {"pass": 10, "field": 5}, 3: {"any_seven": 5}})
     rig.bets({1: {"field": "down", "pass": 20}})        # a newer reading: the pending bets come down first
-    assert strip(rig.last("bets")) == {"event": "bets", "reading": 3, "refused": 0, "placed": {"1": {"pass": 20}}}
+    assert strip(rig.last("bets")) == {"event": "bets", "reading": 3, "accepted": True, "refused": 0, "placed": {"1": {"pass": 20}}}
     assert [(b.seat, b.amount) for b in rig.table.engine.bets] == [(0, 20)]
     assert rig.table.down_slots == []
     rig.throw(2, 2)                                     # point 4

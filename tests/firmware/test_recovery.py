@@ -205,3 +205,24 @@ def test_a_boot_with_a_backlog_on_flash_raises_the_link_alarm_and_plays_on():
         raised = [r for r in backlog if not r.get("cleared")]
         assert raised and raised[-1]["frames_held"] >= 50      # this boot's, with the frames found on flash
         assert backlog[-1].get("cleared") and not ctx.table.link_backlog   # this host acknowledges them
+
+
+def test_a_card_alarm_restored_without_the_journal_names_its_card_as_when_it_was_raised():
+    # A damaged journal is not used (journal_bad); the alarm left open comes back from fault.pending. A
+    # card alarm came back as "detail": 50, the card's number, where it had been raised as "card": "Ah".
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        machine.uarts[0].feed(Sender("S")("CARD", "Ah", "D") + b"\n")     # no shoe in play: card_out_of_order
+        _run(ctx, 3)
+        raised = [r for r in _host(machine) if r["event"] == "fault"][-1]
+        assert (raised["fault"], raised["card"]) == ("card_out_of_order", "Ah")
+        with open(state + "/" + NAME + ".0", "r+b") as f:                # flipped bits: never used
+            f.seek(3)
+            f.write(b"\xff")
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        faults_now = [dict((k, v) for k, v in r.items() if k not in ("seq", "table")) for r in _host(machine)
+                      if r["event"] == "fault"]
+        assert faults_now[0]["fault"] == "journal_bad"
+        assert faults_now[-1] == {"event": "fault", "fault": "card_out_of_order", "card": "Ah", "restored": True}

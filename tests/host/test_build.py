@@ -222,6 +222,11 @@ def test_malformed_board_json_is_a_one_line_error(tmp_path):
     (root / "boards" / "bad.json").write_text('{\n  "mcu": "rp2040",\n  "ports": {,\n}\n')
     proc = _run_build("--board", "bad", "--root", str(root), "--out", str(tmp_path / "out"))
     assert_one_line_error(proc, "boards/bad.json:3:", "malformed board file")
+    # Saved by an editor that writes a byte order mark: CPython's words were "decode using utf-8-sig".
+    (root / "boards" / "bom.json").write_bytes(b"\xef\xbb\xbf" + (root / "boards" / "pico.json").read_bytes())
+    proc = _run_build("--board", "bom", "--root", str(root), "--out", str(tmp_path / "out"))
+    assert_one_line_error(proc, "boards/bom.json:1:1: malformed board file: starts with a byte order mark",
+                          "save it as UTF-8 without BOM")
 
 
 def test_board_the_firmware_rejects_is_a_one_line_error(tmp_path):

@@ -295,7 +295,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
             self._emit(OUT_BETS_FAULT, a, b)
             return True
         if kind == SHOE and a == SHOE_HELLO:
-            self._emit(OUT_SHOE, NEWS_RESTARTED)
+            self._emit(OUT_SHOE, NEWS_RESTARTED, b)      # b: the HELLO line's evidence
             return True
         if kind == BUTTON and a == self.void_button and b == BUTTON_PRESSED:
             self._emit(OUT_BUTTON, a, b)

@@ -37,7 +37,7 @@ def game_report(table, code, a, b):
     if code == OUT_SHOOTER:
         return "shooter", {"shooter": a, "why": SHOOTER_WHY[b]}
     if code == OUT_BETS:
-        return "bets", {"reading": a, "placed": placed_table(table), "refused": b}
+        return "bets", {"reading": a, "accepted": True, "placed": placed_table(table), "refused": b}
     if code == OUT_BET_REFUSED:
         seat, z, amount, reason, down = table.refusals[a]
         fields = {"seat": str(seat + 1), "zone": ZONES[z], "amount": amount, "reason": reason}
