@@ -1,4 +1,5 @@
-# Craps host reports (firmware/games/craps/reports.py): the "bets" report's placed table.
+# Craps host reports (firmware/games/craps/reports.py): the "bets" report's placed table; a reading's
+# reports within the host link's room.
 from firmware.bets import BetReading
 from firmware.games.craps import reports
 from firmware.games.craps.zones import ZONES
@@ -100,3 +101,63 @@ def test_hundreds_of_refusals_in_one_reading_are_summed_up_and_never_outrun_the_
     assert strip(rig.last("throw"))["nets"] == {"1": {"pass": 10}} and rig.sender.refused_total == 0
     seqs = [r["seq"] for r in rig.reports()]
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+
+
+# -- a reading's reports and the host link's room ------------------------------------------------------
+
+_HARD_BIG = ("hard_4", "hard_6", "hard_8", "hard_10", "big_number_6", "big_number_8")
+
+
+def _frames_of(rig, reading):
+    """rig.bets(reading); the host-link frames its reports took (none refused, none unsendable)."""
+    first = rig.sender._next_seq
+    seen = len(rig.reports())
+    rig.bets(reading)
+    assert rig.sender.refused_total == 0                        # no report refused by the link: no LOST frame
+    assert not [r for r in rig.reports()[seen:] if r.get("fault") == "report_unsendable"]
+    seqs = [r["seq"] for r in rig.reports()[seen:]]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))    # nothing missing between them
+    return rig.sender._next_seq - first
+
+
+def _returned(rig, since):
+    """{seat: {zone: stake}} the host was told came down (bet_taken_down, bets_taken_down_more) since."""
+    out = {}
+    for r in rig.reports()[since:]:
+        if r["event"] == "bet_taken_down":
+            assert r["zone"] not in out.setdefault(r["seat"], {})
+            out[r["seat"]][r["zone"]] = r["amount"]
+        elif r["event"] == "bets_taken_down_more":
+            assert r["more"] == sum(len(row) for row in r["bets"].values())
+            for seat in r["bets"]:
+                for zone in r["bets"][seat]:
+                    assert zone not in out.setdefault(seat, {})
+                    out[seat][zone] = r["bets"][seat][zone]
+    return out
+
+
+def test_a_full_tables_take_downs_come_one_by_one_then_in_one_report_with_every_stake():
+    # Regression: 14 seats each taking down 6 hard ways and big numbers in one reading sent 84
+    # bet_taken_down reports in the one pass: past the host link store's 64 frames 21 were refused
+    # there (a LOST frame), stakes returned that the host never learnt of. The first TAKE_DOWNS_ITEMIZED
+    # come one by one, the rest with their stakes in one bets_taken_down_more (Craps art. 5(2)).
+    from firmware.games.craps.codes import TAKE_DOWNS_ITEMIZED
+    rig = Rig(seats=14)
+    _on_the_boards_link(rig)
+    rig.bets(dict((s, dict((k, 30) for k in _HARD_BIG)) for s in range(1, 15)))
+    rig.throw(1, 2)                                             # craps 3: none of them decided
+    since = len(rig.reports())
+    frames = _frames_of(rig, dict((s, dict((k, "down") for k in _HARD_BIG)) for s in range(1, 15)))
+    assert not rig.table.engine.bets and not rig.table.refusals
+    every = dict((str(s), dict((k, 30) for k in _HARD_BIG)) for s in range(1, 15))
+    assert _returned(rig, since) == every
+    one_by_one = rig.reports("bet_taken_down")[-TAKE_DOWNS_ITEMIZED:]
+    assert [(r["seat"], r["zone"]) for r in one_by_one] == [("1", k) for k in _HARD_BIG] + [("2", "hard_4"),
+                                                                                            ("2", "hard_6")]
+    more = strip(rig.last("bets_taken_down_more"))
+    assert more["reading"] == 2 and more["more"] == 84 - TAKE_DOWNS_ITEMIZED
+    assert [e["event"] for e in rig.reports()[since:]] == (["bets"] + ["bet_taken_down"] * TAKE_DOWNS_ITEMIZED
+                                                           + ["bets_taken_down_more"])
+    assert frames < 32
+    rig.throw(2, 2)                                             # the next throw's report reaches the host too
+    assert rig.sender.refused_total == 0 and strip(rig.last("throw"))["point"] == 4

@@ -16,12 +16,16 @@ OUT_PUCK = const(37)        # a: the point (0: puck OFF)
 OUT_THROW_HELD = const(38)  # a, b: as OUT_THROW: a throw while the table was held (never decided)
 OUT_READER = const(39)      # the dice reader (re)started; b: evidence of its HELLO line
 OUT_BET_DOWN = const(40)    # a: first index into the controller's downs (the last reading's), b: how many
-OUT_BET_REFUSED_MORE = const(41)  # a: reading id, b: its refusals past the first REFUSALS_ITEMIZED (one report)
+OUT_BET_REFUSED_MORE = const(41)  # a: reading id, b: its refusals past the itemized ones (the last b: one report)
+OUT_BET_DOWN_MORE = const(42)     # a: reading id, b: its take-downs past the itemized ones (the last b: one report)
 
 # A reading's refusals reported one by one (bet_refused, two link frames each); the rest are counted in one
 # bets_refused_more report: hundreds in one pass (a reader misreading every stack) outran the host link's
 # store (64 frames), refused there, with the reports after them, as LOST.
 REFUSALS_ITEMIZED = const(8)
+# Its take-downs alike (bet_taken_down, a frame or two each), the rest with their stakes in one
+# bets_taken_down_more report: 14 seats taking down 6 bets each outran the store (21 of 84 LOST).
+TAKE_DOWNS_ITEMIZED = const(8)
 
 # OUT_SHOOTER's b: why the dice passed on (art. 4).
 SHOOTER_SEVEN_OUT = const(0)

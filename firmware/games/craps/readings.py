@@ -13,7 +13,8 @@ from firmware.bets import TAKE_DOWN
 from firmware.errors import RuleError
 from firmware.games.craps import bets as B
 from firmware.games.craps import rules
-from firmware.games.craps.codes import OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BET_REFUSED_MORE, OUT_BETS, REFUSALS_ITEMIZED
+from firmware.games.craps.codes import (OUT_BET_DOWN, OUT_BET_DOWN_MORE, OUT_BET_REFUSED, OUT_BET_REFUSED_MORE, OUT_BETS,
+                                        REFUSALS_ITEMIZED, TAKE_DOWNS_ITEMIZED)
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from firmware.table import FAULTED
 
@@ -41,8 +42,11 @@ class Readings:
                     self._take_down(i // _WIDTH, i % _WIDTH, pending)
         self._place_all(chips, amounts, slots)
         self._emit(OUT_BETS, reading_id, len(self.refusals))
-        if self.downs:                                   # one outbox entry each, for all of them (REPORT_RUNS)
-            self._emit(OUT_BET_DOWN, 0, len(self.downs))
+        downs = len(self.downs)
+        if downs:                                        # one outbox entry each, for all of them (REPORT_RUNS)
+            self._emit(OUT_BET_DOWN, 0, min(downs, TAKE_DOWNS_ITEMIZED))
+        if downs > TAKE_DOWNS_ITEMIZED:                  # the rest, with their stakes, in one report
+            self._emit(OUT_BET_DOWN_MORE, reading_id, downs - TAKE_DOWNS_ITEMIZED)
         refused = len(self.refusals)
         if refused:
             self._emit(OUT_BET_REFUSED, 0, min(refused, REFUSALS_ITEMIZED))
