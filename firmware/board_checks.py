@@ -34,8 +34,9 @@ MCUS = {
                          26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48),
                 "reserved": ((26, 32, "the SPI flash and PSRAM"),), "usb_pins": ((19, "USB D-"), (20, "USB D+")),
                 "uart": (0, 1, 2), "repl_uart": 0, "i2c": (0, 1), "wdt_max_ms": 60000,
-                # GPIO 0 low at reset selects the ROM's download mode (the datasheet's boot strapping pins)
-                "boot_strap": 0},
+                # GPIO 0 low at reset selects the ROM's download mode (the datasheet's boot strapping pins);
+                # GPIO 45 high at reset selects 1.8 V for the SPI flash (VDD_SPI): a 3.3 V module does not boot
+                "boot_strap": 0, "flash_voltage_strap": 45},
     "hostsim": {"gpio": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
                          25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
                          48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63),
@@ -103,6 +104,21 @@ def free_uarts(mcu):
     return ", ".join([str(u) for u in MCUS[mcu]["uart"] if u != repl])
 
 
+def uart_hint(mcu, role, ports, unit):
+    """For a port refused because another port has its UART: where it can go instead (for the message)."""
+    if unit[0] != "uart":
+        return ""
+    taken = [spec.get("uart") for other, spec in ports.items() if other != role and isinstance(spec, dict)]
+    free = [str(u) for u in MCUS[mcu]["uart"] if u != MCUS[mcu].get("repl_uart") and u not in taken]
+    if free:
+        return " (free: UART %s)" % ", ".join(free)
+    if MCUS[mcu].get("pio"):
+        return (" (every UART of %s is taken: the shoe, dice or bet reader port can be a PIO UART, "
+                "{\"pio\", \"sm\", \"tx\", \"rx\", \"baudrate\"}, docs/boards.md)" % mcu)
+    return (" (every UART a port can have on %s is taken and it has no PIO: one more serial device needs a "
+            "shared RS-485 bus, not supported yet, docs/boards.md)" % mcu)
+
+
 def keys(name, where, obj, allowed, required):
     if not isinstance(obj, dict):
         fail(name, where, "expected an object, got %s" % shown(obj))
@@ -122,9 +138,10 @@ class PinPlan:
         self.mcu = mcu
         self.owner = {}
 
-    def claim(self, where, pin, shared_ok=None, function=None, unit=0, low_at_reset=False):
+    def claim(self, where, pin, shared_ok=None, function=None, unit=0, low_at_reset=False, high_at_reset=False):
         """Take pin for `where`; function ("tx", "rx", "sda", "scl") of bus `unit` if it carries one;
-        low_at_reset: the pin is held low while the chip starts (the service jumper)."""
+        low_at_reset: the pin is held low while the chip starts (the service jumper); high_at_reset: it may
+        be pulled up then (a keypad column's external pull-up, docs/boards.md "Dealer keypad")."""
         gpio = MCUS[self.mcu]["gpio"]
         if not whole(pin) or pin not in gpio:
             fail(self.name, where, "pin %s does not exist on %s (GPIO %d-%d)"
@@ -132,6 +149,9 @@ class PinPlan:
         if low_at_reset and pin == MCUS[self.mcu].get("boot_strap"):
             fail(self.name, where, "pin %d is the boot strap of %s: held low at reset (the jumper fitted) it starts "
                  "the ROM's download mode, not the firmware" % (pin, self.mcu))
+        if high_at_reset and pin == MCUS[self.mcu].get("flash_voltage_strap"):
+            fail(self.name, where, "pin %d is the flash voltage strap of %s: pulled up at reset (a keypad column's "
+                 "pull-up) it selects 1.8 V for the SPI flash and a 3.3 V module does not boot" % (pin, self.mcu))
         for first, last, what in MCUS[self.mcu].get("reserved", ()):
             if first <= pin <= last:
                 fail(self.name, where, "pin %d carries %s on %s (GPIO %d-%d): not free for the table"

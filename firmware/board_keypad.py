@@ -25,7 +25,7 @@ def check_keypad(name, spec, plan):
         if not isinstance(pins, list) or not 1 <= len(pins) <= MAX_KEYPAD_LINES:
             _fail(name, "keypad." + line, "expected a list of 1..%d pins, got %s" % (MAX_KEYPAD_LINES, _shown(pins)))
         for i in range(len(pins)):
-            plan.claim("keypad.%s[%d]" % (line, i), pins[i])
+            plan.claim("keypad.%s[%d]" % (line, i), pins[i], high_at_reset=line == "cols")   # (their pull-ups)
     rows, cols = len(spec["rows"]), len(spec["cols"])
     grid = spec["keys"]
     if not isinstance(grid, list) or len(grid) != rows:

@@ -5,7 +5,7 @@ from firmware.board_checks import free_uarts as _free_uarts
 from firmware.board_checks import keys as _keys
 from firmware.board_checks import number as _int
 from firmware.board_checks import shown as _shown
-from firmware.board_checks import unit as _unit
+from firmware.board_checks import uart_hint as _uart_hint, unit as _unit
 from firmware.board_checks import whole as _whole
 
 PORT_ROLES = ("shoe", "dice", "bets", "host", "console")
@@ -101,7 +101,7 @@ def check_ports(name, mcu, ports, plan):
             if not (shareable and ports[other] == spec):
                 _fail(name, where + (".sm" if unit[0] == "sm" else ""), "%s is already used by ports.%s%s"
                       % (_unit_name(unit), other, " (shoe and dice share a port only as one identical spec)"
-                         if shareable else ""))
+                         if shareable else _uart_hint(mcu, role, ports, unit)))
             sharer = other
         for unit in _port_units(kind):
             owner[unit] = role

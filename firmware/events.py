@@ -127,7 +127,9 @@ SHOE_UNREAD = const(5)   # a card left the shoe unreadable: a dealer prompt (Bac
 # (firmware.games.craps.dice.check_report), the same shape the host report shows.
 THROW = const(15)              # a: die 1 * THROW_FACE_BASE + die 2 (a face 0: unread), b: THROW_* flags
 DICE_READER_HELLO = const(16)  # the dice reader (re)started (a throw while it was off was never seen);
-                               # a: 0, b: evidence handle of its HELLO line
+                               # a: DICE_HELLO_*, b: evidence handle of its HELLO line
+DICE_HELLO_FIRST = const(0)    # its first frame since the board booted: its power-up, or the board's own reset
+DICE_HELLO_AGAIN = const(1)    # it had spoken since the board booted: it restarted under the table's eyes
 KEY = const(17)                # a dealer keypad key was pressed (debounced; releases are no events);
                                # a: key index (row * columns + column, Board.keypad_keys), b: 0
 LINK_BACKLOG = const(18)       # the host link's store reached its alarm level (a: 1) or fell back (a: 0);

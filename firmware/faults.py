@@ -79,11 +79,13 @@ DICE_BAD_FLAG = const(49)   # a throw flag unknown, repeated or out of order: ne
 DICE_SENSOR = const(50)     # the dice reader reported a sensor fault (FAULT <code>)
 BETS_TAKE_DOWN = const(51)  # a take-down (zone=-) at a table that takes none: the reading is refused
 SHOE_RESTARTED = const(52)  # the shoe said HELLO during a round: a card may have left it unreported
+DICE_RESTARTED = const(53)  # the dice reader said HELLO at a Craps table in play: a throw may have gone unseen
 
 DEVICE_NAMES = ("frame_syntax", "frame_crc", "frame_device", "frame_version", "frame_type", "frame_args",
                 "frame_lost", "frame_conflict", "shoe_sensor", "bets_sensor", "bets_incomplete",
                 "bets_bad_seat", "bets_bad_zone", "bets_bad_amount", "bets_dup_zone", "dice_bad_face",
-                "dice_unread", "dice_bad_flag", "dice_sensor", "bets_take_down", "shoe_restarted")
+                "dice_unread", "dice_bad_flag", "dice_sensor", "bets_take_down", "shoe_restarted",
+                "dice_restarted")
 
 _EVIDENCE = (BAD_CARD, LINE_TOO_LONG, PARTIAL_LINE, UNEXPECTED_INPUT)
 

@@ -70,16 +70,37 @@ def _craps_zone_names():
     return names
 
 
+def main_zones(layout):
+    """The zones a layout of this game must have: its main bets (and the places they are lit), without which
+    the table would play them unseen. Side bets and the other bets of a layout may be left out."""
+    if layout == "baccarat":
+        return ("player", "banker", "tie")             # Baccarat art. 12 (the pairs are side bets)
+    if layout == "craps":
+        # The line bets (Craps art. 5(2)(1), (3), (5), (6)) and the point boxes: the puck, a come bet's
+        # come point and the odds behind it (bets.zone_name: "point_6").
+        return ("pass", "dont_pass", "come", "dont_come", "point_4", "point_5", "point_6", "point_8", "point_9",
+                "point_10")
+    return ("button", "pot")                           # Omaha art. 1: the dealer button; the pot
+
+
 def check_zone_names(board, layout):
     """SettingsError for a zone of the board's layout that its game never lights (a typo: "bankr" would
-    stay dark, and the "banker" light missing); seats (seat1, ...) are board.py's to check."""
+    stay dark, and the "banker" light missing), or a main zone of the game it lacks (main_zones); seats
+    (seat1, ...) are board.py's to check."""
     names = zone_names(layout)
     seats = layout != "craps"                    # a Craps layout has no seat lights
-    for zone in sorted(board.zones.get(layout, {})):
+    zones = board.zones.get(layout, {})
+    for zone in sorted(zones):
         if zone in names or seats and zone.startswith("seat"):
             continue
         raise SettingsError("board %s: zones.%s.%s: no light of the %s layout has that name (its zones: %s%s)"
                             % (board.name, layout, zone, layout, "seat1.., " if seats else "", ", ".join(names)))
+    needed = main_zones(layout)
+    for zone in needed:
+        if zone not in zones:
+            where = "zones.%s: no %s zone" % (layout, zone) if zones else "zones: no %s layout" % layout
+            raise SettingsError("board %s: %s, so the table could never light it (a %s layout needs %s)"
+                                % (board.name, where, layout, ", ".join(needed)))
 
 
 def build(board, config, hw, queue):

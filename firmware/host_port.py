@@ -9,6 +9,7 @@ from binascii import crc32
 
 from firmware.compat import const
 from firmware.errors import SettingsError
+from firmware.jsonfile import duplicate_key
 from firmware.events import HOST, HOST_BAD, HOST_RECALL, HOST_ROADS, HOST_UNKNOWN
 from firmware.link import frame as frame_mod
 from firmware.link import sender as sender_mod
@@ -77,8 +78,19 @@ def read_host(ctx, elapsed_ms):
 
 
 def _plain_request(data):
+    """A request the host sent as a plain line (roads, JSON), not what line noise left of a frame: a
+    frame's `#` hit by noise (`{1.32 0 REPLAY*A9997F43`) still ends in its `*` and 8 hex digits."""
     text = bytes(data).strip()
-    return text in _HOST_REQUESTS or text[:1] == b"{"
+    if text in _HOST_REQUESTS:
+        return True
+    return text[:1] == b"{" and not (len(text) > 9 and text[-9] == 0x2A and _hex8(text[-8:]))
+
+
+def _hex8(digits):
+    for c in digits:
+        if not (0x30 <= c <= 0x39 or 0x41 <= c <= 0x46):
+            return False
+    return True
 
 
 def _host_event(ctx, a, b):
@@ -120,7 +132,11 @@ def _json_request(ctx, line, text):
     """A JSON request, parsed and checked by the game now; its HOST event is dispatched in order.
     Refused: host_error with the reason (table.host_reason) and the line's bytes."""
     try:
-        a, b = ctx.game.host_request(json.loads(text))
+        request = json.loads(text)
+        twice = duplicate_key(text.decode())      # the parser kept the last of the two silently
+        if twice is not None:
+            raise ValueError("%s: key given twice in one object (remove one)" % twice)
+        a, b = ctx.game.host_request(request)
     except (ValueError, SettingsError, RuntimeError) as exc:   # RuntimeError: nested too deeply
         _host_refused(ctx, str(exc) or type(exc).__name__, line)
         return

@@ -31,6 +31,8 @@ def parse(raw, where, unique=True):
             raw = raw.decode("utf-8")
         except UnicodeError:
             raise SettingsError("%s: not valid UTF-8 (save the file as UTF-8)" % where)
+    if raw.startswith("\ufeff"):      # Notepad's "UTF-8": each parser refused it in words of its own
+        raise SettingsError("%s: starts with a byte order mark (save the file as UTF-8 without BOM)" % where)
     try:
         value = json.loads(raw)
     except ValueError as exc:

@@ -13,7 +13,7 @@ from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
 from firmware.boot_refusal import report_refusal, stay_closed
 from firmware.console import settings_cmd
 from firmware.errors import SettingsError
-from firmware.events import BUTTON, FAULT, SHOE, SHOE_OUT, TICK
+from firmware.events import BUTTON, FAULT, SHOE, TICK
 from firmware.host_port import read_host
 from firmware.saved_state import record_crash
 from firmware.fault_record import save_fault as _save_fault
@@ -51,10 +51,9 @@ def poll_inputs(ctx, elapsed_ms):
 def _dispatch(ctx, kind, a, b):
     """One event: on flash first (firmware/recovery.py), then the table acts, then its reports go out."""
     if (kind == SHOE or kind == BUTTON) and ctx.console.change.pending is not None:
-        from firmware.settings_swap import shoe_out_first
-        if shoe_out_first(ctx, kind, a, b):
-            _dispatch(ctx, SHOE, SHOE_OUT, 0)     # the shoe in play goes out first: the change applies there
-            ctx.console.change.step(ctx.console)
+        from firmware.settings_swap import new_shoe_first
+        if new_shoe_first(ctx, kind, a, b, _dispatch):
+            return                # a new shoe during an alarm: held until the change has applied
     table = ctx.table
     journal = ctx.journal
     if ctx.recall.waiting is not None:

@@ -33,7 +33,10 @@ _EVENT_HEAD_SIZE = const(13)
 _IN_PLACE_BEHIND = journal_mod.IN_PLACE_HEAD + _EVENT_HEAD_SIZE   # where an event's bytes behind go in place
 _BASE_HEAD = "<I"              # the number of the last event the snapshot holds
 _HELD_MAX = const(16)          # events that may wait for the end of the boot's lamp test
-_DRAWING = ("burning", "dealing")  # the states where cards leave the shoe (Baccarat, Omaha)
+# The states where a card or a throw may come while the board is off: cards leave the shoe (Baccarat,
+# Omaha), the dice are in play (Craps: a come-out or a point; a throw the board missed would have
+# decided bets, moved the puck or passed the dice).
+_IN_PLAY = ("burning", "dealing", "come_out", "point")
 # The crash record's first line when the table crashed while the journal was being recovered: the next
 # boot does not recover it again (a journalled event that crashes the firmware would crash every boot).
 RECOVERY_CRASHED = "crashed while recovering the table journal"
@@ -259,9 +262,10 @@ class TableJournal:
         ctx.reporter.emit("recovered", fields)
         if self.problem:
             ctx.queue.put(FAULT, faults.JOURNAL_BAD, 0)
-        elif table.state_name() in _DRAWING:
-            # A card may have left the shoe while the board was off: nothing is guessed (Baccarat
-            # art. 10, Omaha art. 9): the dealer vouches (CONFIRM), the card is read again, or VOID.
+        elif table.state_name() in _IN_PLAY:
+            # A card may have left the shoe, or the dice been thrown, while the board was off: nothing is
+            # guessed (Baccarat art. 10, Omaha art. 9; Craps: a throw decides only when read, art. 3): the
+            # dealer vouches (CONFIRM), the card is read again, or VOID.
             ctx.queue.put(FAULT, faults.RESET_IN_ROUND, 0)
         elif table.at_boundary():
             self.checkpoint(table)                 # the log starts again from here (nothing replayed twice)

@@ -91,8 +91,9 @@ class Reporter:
             self._fault(table, a, b)
         elif code == table_mod.OUT_ACK:
             self.emit("fault_ack", {"fault": faults.name(a), "by": table_mod.ACK_NAMES[b]})
-        elif code == table_mod.OUT_FAULT_RESTORED:
-            self.emit("fault", {"fault": faults.name(a), "detail": b, "restored": True})
+        elif code == table_mod.OUT_FAULT_RESTORED:          # a card alarm names its card, as when raised
+            key, value = ("card", cards.name(b) if b >= 0 else None) if faults.is_game_alarm(a) else ("detail", b)
+            self.emit("fault", {"fault": faults.name(a), key: value, "restored": True})
         elif code == table_mod.OUT_LAMP:
             self.emit("lamp", {"lamp": _lamp_name(table, a)})
         elif code == table_mod.OUT_CONSOLE_ERROR:
@@ -117,7 +118,9 @@ class Reporter:
                 if refused:
                     self.emit("host_error", {"error": refused, "request": "recall"})
             else:
-                self.emit("host_error", {"error": "not served by this table", "request": a})
+                # named as the host asked it (its event number meant nothing to the host)
+                request = "roads" if a == events.HOST_ROADS else "hand" if a == events.HOST_HAND else "request_%d" % a
+                self.emit("host_error", {"error": "not served by this table", "request": request})
         elif code == table_mod.OUT_LINK_BACKLOG:
             fields = {"fault": faults.name(faults.LINK_BACKLOG), "frames_held": b}
             if not a:

@@ -6,7 +6,7 @@
 # reference, to settings.pending in the state dir (the board's flash): a change committed before a
 # reset is still pending after it. Every pass the console asks step(): once the table stands at its
 # game's boundary (boundary() below: Baccarat no shoe in play -- a new shoe over one in play takes that
-# one out first, settings_swap.shoe_out_first --, Craps a new shooter's come-out, Omaha
+# one out first, settings_swap.new_shoe_first --, Craps a new shooter's come-out, Omaha
 # between hands) the new settings are written to the table file, power-safely, and the controller is
 # built anew with them (both in firmware/settings_swap.py), carrying what lasts across the boundary. The host
 # hears settings_pending when a change is committed and settings_changed once it runs.
@@ -79,7 +79,8 @@ def check_ref(ref):
 def boundary(table, game):
     """True where new settings may take effect: Baccarat art. 18 options at a new shoe (no shoe in
     play), Craps at a new shooter's come-out (no point, no valid roll of this shooter yet, art. 4, and no
-    Field bet open), Omaha between hands; never over an alarm (table.at_boundary() holds none)."""
+    bet open that an option decides: CrapsTable.option_bet_open), Omaha between hands; never over an
+    alarm (table.at_boundary() holds none)."""
     if not table.at_boundary():
         return False
     if game == "baccarat":
@@ -88,18 +89,8 @@ def boundary(table, game):
         return table.state == READY and (table.shoe is None or table.shoe.state == shoe_mod.CLOSED)
     if game == "craps":
         from firmware.games.craps.codes import POINT
-        return table.state != POINT and table.shooter_rolls == 0 and not _field_open(table)
+        return table.state != POINT and table.shooter_rolls == 0 and not table.engine.option_bet_open()
     return True
-
-
-def _field_open(table):
-    # field_12 is the one payout a Craps option sets (art. 6(12)): a Field bet placed under the old one is
-    # decided under it, so the change waits for the next new shooter.
-    from firmware.games.craps.bets import FIELD
-    for bet in table.engine.bets:
-        if bet.kind == FIELD:
-            return True
-    return False
 
 
 class SettingsChange:
@@ -115,6 +106,7 @@ class SettingsChange:
         self.refused = ""         # why the last boundary could not take it (tried again at the next)
         self._waiting = False     # refused at this boundary: wait until the table has left it
         self._loaded = False
+        self.held_shoe = None     # a new shoe's event during an alarm, dispatched at the boundary (settings_swap)
 
     # -- staging and committing (the console's commands) ------------------------------------------------
     def running(self):
@@ -196,13 +188,14 @@ class SettingsChange:
             self.announce = False
             self._report("settings_pending", {})
         ctx = self.ctx
-        at = boundary(ctx.table, ctx.config["game"])
-        if not at:
+        if not boundary(ctx.table, ctx.config["game"]):
             self._waiting = False
             return
-        if self._waiting:
-            return
-        problem = self._apply(console)
+        problem = "" if self._waiting else self._apply(console)
+        held = self.held_shoe      # applied or refused: the new shoe runs now, under the settings in force
+        if held is not None:
+            self.held_shoe = None
+            ctx.queue.put(held[0], held[1], held[2])
         if problem:
             self.refused = problem
             self._waiting = True

@@ -7,9 +7,10 @@
 # per game, without what the new settings would read differently:
 #   Baccarat (no shoe in play): the removed shoe, its roads and its last round go (a new shoe starts
 #     them afresh); the bet reading waiting for the next round stays.
-#   Craps (a new shooter's come-out, no Field bet open): everything stays, the bets standing too: their
-#     stakes and odds were taken under the old limits, and no standing bet's payout is an option (the
-#     boundary waits while a Field bet, paid per field_12, is open); the new options govern every bet
+#   Craps (a new shooter's come-out, no bet open that an option decides): everything stays, the bets
+#     standing too: their stakes and odds were taken under the old limits, and no option decides a
+#     standing bet (the boundary waits while a Field bet, paid per field_12, or a hard way, big number or
+#     come odds, decided on a come-out per off_on_come_out, is open); the new options govern every bet
 #     placed and every roll from now on.
 #   Omaha (between hands): stacks, seats in, the button, the hand count and a keyed entry stay; the
 #     last hand (its result would be worked out again under the new rake) is no longer shown.
@@ -138,23 +139,40 @@ def carry_restore(ctx, data):
     return True
 
 
-def shoe_out_first(ctx, kind, a, b):
+def new_shoe_first(ctx, kind, a, b, dispatch):
     """A new Baccarat shoe (the shoe's IN, the dealer's long SHOE CHANGE) while a change is pending and the
-    shoe in play is between rounds or closed, no alarm open (art. 3(2): a shoe change after any round):
-    True, and the caller takes that shoe out first (its OUT), so the change applies at that boundary and
-    the new shoe runs under it, as "applied at the next new shoe" says."""
-    from firmware.events import BUTTON, BUTTON_LONG, SHOE, SHOE_IN
-    from firmware.table import READY
+    shoe in play is between rounds or closed (art. 3(2): a shoe change after any round): the shoe in play
+    goes out first (its OUT, through `dispatch`), so the change applies at that boundary and the new shoe
+    runs under it, as "applied at the next new shoe" says. With an alarm open (no boundary: nothing is
+    snapshotted over an alarm) the new shoe's IN is held (True: not dispatched now) until the dealer has
+    closed the alarm and the change has applied (SettingsChange.step puts it on the queue then); an OUT
+    meanwhile drops it. False: dispatch the event."""
+    from firmware.events import BUTTON, BUTTON_LONG, SHOE, SHOE_IN, SHOE_OUT
+    from firmware.table import FAULTED, READY
     table = ctx.table
-    if ctx.console.change.pending is None or ctx.config["game"] != "baccarat":
+    change = ctx.console.change
+    if ctx.config["game"] != "baccarat" or table.shoe is None and table.state != FAULTED:
+        return False                              # no shoe in play (READY): the change applied already
+    if kind == SHOE and a == SHOE_OUT:
+        change.held_shoe = None                   # the held shoe was taken out again
         return False
-    if table.shoe is None or table.state == READY:
-        return False                              # no shoe in play: the change applied already
+    if table.state == FAULTED:
+        if kind != SHOE or a != SHOE_IN or table.closed_code or table.in_round():
+            return False
+        if table.resume_state != READY:
+            dispatch(ctx, SHOE, SHOE_OUT, 0)      # the shoe in play goes out (held where the alarm holds it)
+        change.held_shoe = (SHOE, SHOE_IN, b)
+        return True
+    if table.state == READY:
+        return False
     if kind == SHOE:
         new = a == SHOE_IN
     else:
         new = kind == BUTTON and a == table.shoe_button and b == BUTTON_LONG
-    return new and table.at_boundary()
+    if new and table.at_boundary():
+        dispatch(ctx, SHOE, SHOE_OUT, 0)
+        change.step(ctx.console)
+    return False
 
 
 def _controller(ctx, old, rules):

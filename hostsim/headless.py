@@ -17,6 +17,7 @@ import os
 import sys
 
 from firmware import board as board_mod
+from firmware import faults
 from firmware import main as firmware_main
 from firmware import recovery, startup
 from firmware.errors import SettingsError
@@ -241,6 +242,11 @@ class HeadlessTable:
         self.boot()
         self.wait_booted()                  # the dealer waits for the table to come back
         ctx = self.ctx
+        if ctx.config["game"] == "craps" and ctx.table.fault_code == faults.RESET_IN_ROUND:
+            # The dice were in play while the board was off (firmware/recovery.py): the dealer, who saw
+            # every throw, vouches that the table is right to go on (CONFIRM); a throw the dead board took
+            # is then read again below (the dice still lie on the layout), and decides.
+            self.press("confirm")
         for kind, a, b, behind in lost:
             ctx.queue.put(kind, a, recovery.put_behind(ctx.table, kind, a, b, behind))
         for role, data in unread:

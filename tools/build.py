@@ -91,6 +91,9 @@ def load_board(root, name):
             text = f.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise BuildError("%s: cannot read the board file (%s)" % (rel, exc))
+    if text.startswith("\ufeff"):      # Notepad's "UTF-8"; the board refuses it too (firmware/jsonfile.py)
+        raise BuildError("%s:1:1: malformed board file: starts with a byte order mark: save it as UTF-8 without BOM"
+                         % rel)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

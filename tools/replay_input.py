@@ -151,8 +151,9 @@ def _roads(table, value, options):
 
 def _shoe_on(table):
     """The shoe is on before the hand it deals starts: its power-up HELLO is taken in first (a HELLO
-    during the hand would be the table's shoe_restarted alarm, docs/protocol.md)."""
-    if SHOE_PORT in table.board.ports:
+    during the hand would be the table's shoe_restarted alarm, docs/protocol.md). Not at a table whose game
+    reads no shoe (Craps): there its HELLO would be input on a port the game does not use, a fault."""
+    if SHOE_PORT in table.board.ports and table.ctx.reader_role == SHOE_PORT:
         table.io.shoe_on()
         table.take_in(SHOE_PORT)
 

@@ -23,6 +23,9 @@ from firmware.settings_change import SettingsChange
 MAX_ARGS = 4
 PROMPT = "> "
 PROMPT_LOGGED_IN = "# "
+# Commands that ask for a PIN at their own prompt: words typed after them may be the PIN itself
+# (`login 246810`), so a refusal reports and keeps only the command's name, never the line.
+SECRET_ARGS = ("login", "passwd")
 
 
 def _journal_fs(fs):
@@ -190,11 +193,16 @@ class Console:
         words = text.split()
         if not words:
             return []
+        name = words[0].lower()
+        if len(words) > 1 and name in SECRET_ARGS:
+            self._line = words[0].encode()      # a PIN is no evidence
         if len(words) > MAX_ARGS:
             return self.error(CON_TOO_MANY_WORDS, "too many words (type help)")
-        name = words[0].lower()
         command = TABLE.get(name)
         if command is None:
+            if name.isdigit():            # a PIN typed with no prompt for it (login refused: locked): no evidence
+                self._line = b""
+                return self.error(CON_UNKNOWN_COMMAND, "a number is no command (a PIN goes at the PIN: prompt)")
             return self.error(CON_UNKNOWN_COMMAND, "unknown command %r (type help)" % name)
         if command.login and not self.auth.logged_in:
             return self.error(CON_LOGIN_REQUIRED, "%s needs a technician login (type login)" % name)

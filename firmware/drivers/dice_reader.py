@@ -1,7 +1,8 @@
 # The Craps dice reader (camera or sensor module) on its UART: device frames (docs/protocol.md,
 # "Dice reader") -> table events.
 #
-#   HELLO <firmware>             the reader (re)started    -> DICE_READER_HELLO, b = evidence of the line
+#   HELLO <firmware>             the reader (re)started    -> DICE_READER_HELLO, b = evidence of the line,
+#                                a = DICE_HELLO_AGAIN when it had spoken since boot, else DICE_HELLO_FIRST
 #   THROW <d1> <d2> [<flag>...]  one throw, as seen        -> THROW a = faces, b = flags (firmware.throws)
 #   FAULT <code>                 the reader's sensor fault -> FAULT faults.DICE_SENSOR, b = evidence
 #
@@ -18,7 +19,7 @@ from firmware import faults
 from firmware.compat import const
 from firmware.device_frame import MAX_ARGS
 from firmware.drivers.device_link import DeviceLink
-from firmware.events import DICE_READER_HELLO, THROW
+from firmware.events import DICE_HELLO_AGAIN, DICE_HELLO_FIRST, DICE_READER_HELLO, THROW
 from firmware.throws import COCKED_BITS, FLAG_BITS, FLAG_WORDS, MAX_FACE, UNREAD, no_roll, pack
 
 DEVICE = b"D"
@@ -59,7 +60,9 @@ class DiceReader(DeviceLink):
             else:
                 self.fault(faults.DICE_SENSOR)
         else:
-            self.queue.put(DICE_READER_HELLO, 0, self.keep_line())
+            # frames_ok counts this HELLO: more, and the reader had spoken since the board booted.
+            again = DICE_HELLO_AGAIN if self.frames_ok > 1 else DICE_HELLO_FIRST
+            self.queue.put(DICE_READER_HELLO, again, self.keep_line())
 
     def _throw(self, frame):
         d1 = _face(frame, 0)

@@ -19,8 +19,10 @@ FLAG_BIT = dict(zip(throws.FLAG_NAMES, throws.FLAG_BITS))
 
 
 class Rig(TableRig):
-    def __init__(self, seats=3, with_reader=True, **overrides):
+    def __init__(self, seats=3, with_reader=True, table_seats=None, **overrides):
         settings = dict(BASE)
+        if table_seats is not None:
+            settings["seats"] = table_seats         # (the settings' default: 14)
         for key in overrides:
             settings[key] = overrides[key]
         self.strip = FakeStrip(PIXELS)

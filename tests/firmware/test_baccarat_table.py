@@ -2,7 +2,7 @@
 from firmware import faults
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
-from firmware.events import LAMP, LAMP_ALL, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK
+from firmware.events import LAMP, LAMP_ALL, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK
 from firmware.games.baccarat import controller as bc
 from firmware.games.baccarat import screens
 from firmware.table import FAULTED, LAMP_CHECK, OUT_GAME_FIRST, READY
@@ -417,11 +417,12 @@ def test_a_card_drawn_during_a_lamp_check_is_out_of_order_not_lost():
     assert rig.table.state == bc.BETTING
 
 
-def test_shoe_restart_is_reported():
+def test_shoe_restart_is_reported_with_its_hello_line_as_at_omaha():
+    # The HELLO's line (the shoe's firmware word) was dropped at Baccarat, kept at Omaha: one report shape.
     rig = Rig()
     rig.new_shoe()
-    rig.shoe(SHOE_HELLO)
-    assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "restarted"}
+    rig.event(SHOE, SHOE_HELLO, rig.table.evidence.keep(b"S1 00 HELLO shoe-2.3*844A"))
+    assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "restarted", "bytes": "S1 00 HELLO shoe-2.3*844A"}
 
 
 def test_shoe_restart_mid_round_is_an_alarm_art10():

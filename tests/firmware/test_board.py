@@ -89,34 +89,6 @@ def test_seat_zones_are_numbered_from_one_without_a_gap():
     assert board.validate("pico", d).zones["baccarat"]["seat3"] == [[34, 35]]
 
 
-def test_a_zone_its_game_never_lights_is_refused_naming_it():
-    # A typo in a zone name ("bankr") booted: that light stayed dark and the banker's had no pixels.
-    from firmware.game_setup import check_zone_names
-    for layout, zone, other in (("baccarat", "banker", "bankr"), ("craps", "hard_6", "hard6"),
-                                ("omaha", "pot", "pots")):
-        d = _data()
-        d["zones"][layout][other] = d["zones"][layout].pop(zone)
-        b = board.validate("pico", d)
-        raises_match(SettingsError, "board pico: zones.%s.%s: no light of the %s layout has that name"
-                     % (layout, other, layout), check_zone_names, b, layout)
-    d = _data()
-    d["zones"]["craps"]["seat1"] = d["zones"]["craps"].pop("field")     # a Craps layout lights no seats
-    raises_match(SettingsError, "zones.craps.seat1: no light", check_zone_names, board.validate("pico", d), "craps")
-    for name in ("pico", "esp32s3", "sim"):           # the shipped boards' every layout
-        b = board.load("boards/%s.json" % name)
-        for layout in b.zones:
-            check_zone_names(b, layout)
-    # A number no Craps bet of that kind takes is no light either: "hard_5", "point_7", "big_7" and
-    # "hard_0" were taken (every number 0..10 of every kind was a name), and stayed dark.
-    for zone in ("hard_5", "point_7", "big_7", "hard_0", "point_1", "big_11"):
-        d = _data()
-        d["zones"]["craps"][zone] = d["zones"]["craps"].pop("horn")
-        exc = raises_match(SettingsError, "zones.craps.%s: no light of the craps layout has that name" % zone,
-                           check_zone_names, board.validate("pico", d), "craps")
-        listed = str(exc).split("(its zones: ")[1]
-        assert "hard_0" not in listed and "point_7" not in listed and "hard_10, big_4" in listed
-
-
 def test_pin_the_board_lacks_rejected():
     d = _data()
     d["pixels"]["pin"] = 40
@@ -402,8 +374,18 @@ def test_a_third_hardware_uart_on_the_rp2040_is_refused():
     d["ports"]["bets"] = {"uart": 2, "tx": 4, "rx": 5, "baudrate": 9600}
     raises_match(SettingsError, "ports.bets.uart: UART 2 does not exist on rp2040 (UART 0, 1)", board.validate,
                  "pico", d)
-    d["ports"]["bets"] = {"uart": 1, "tx": 4, "rx": 5, "baudrate": 9600}
-    raises_match(SettingsError, "ports.host: UART 1 is already used by ports.bets", board.validate, "pico", d)
+    d["ports"]["bets"] = {"uart": 1, "tx": 4, "rx": 5, "baudrate": 9600}     # and the way out is named:
+    raises_match(SettingsError, "ports.host: UART 1 is already used by ports.bets (every UART of rp2040 is taken: "
+                 "the shoe, dice or bet reader port can be a PIO UART", board.validate, "pico", d)
+    d = _data("esp32s3")                               # no PIO: only RS-485, not supported; a free UART is named
+    d["ports"]["bets"] = {"uart": 1, "tx": 1, "rx": 2, "baudrate": 9600}
+    raises_match(SettingsError, "ports.bets: UART 1 is already used by ports.dice (every UART a port can have on "
+                 "esp32s3 is taken and it has no PIO: one more serial device needs a shared RS-485 bus", board.validate,
+                 "esp32s3", d)
+    d = _data("sim")
+    d["ports"]["bets"]["uart"] = 1
+    raises_match(SettingsError, "ports.bets: UART 1 is already used by ports.shoe (free: UART 0, 5, 6, 7)",
+                 board.validate, "sim", d)
 
 
 def test_the_esp32s3s_repl_uart_is_no_port():

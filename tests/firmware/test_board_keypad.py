@@ -107,3 +107,17 @@ def test_bring_up_builds_the_keypad_from_open_drain_rows_and_pulled_up_columns()
     del d["keypad"]
     hw = bring_up(board.validate("esp32s3", d), "omaha", FakeMachine(), FakeNeoPixelModule(), usb_console=FakeUART())
     assert hw.keypad is None
+
+
+def test_a_keypad_column_on_the_esp32s3s_flash_voltage_strap_is_refused():
+    # A column's external pull-up (docs/boards.md: on a long cable) holds GPIO 45 high at reset: the ESP32-S3
+    # then powers its SPI flash at 1.8 V and a 3.3 V module (the DevKitC-1's) never boots. A row (open
+    # drain, released) or a button (the pin's own pull-up, off at reset) there is harmless.
+    d = _data("esp32s3")
+    d["keypad"]["cols"][3] = 45
+    raises_match(SettingsError, "board esp32s3: keypad.cols[3]: pin 45 is the flash voltage strap of esp32s3",
+                 board.validate, "esp32s3", d)
+    d = _data("esp32s3")
+    d["keypad"]["rows"][5] = 45
+    d["buttons"]["undo"] = 21                         # the row's old pin, free again
+    assert board.validate("esp32s3", d).keypad["rows"][5] == 45

@@ -7,7 +7,7 @@ from firmware.console.pins import PinStore, check_pin, provision
 from firmware.console.audit import AuditLog
 from tests.firmware.console_rig import PIN, boot_with_pin, console_reports, login, transcript, typed
 from tests.firmware.scratch import ScratchDir
-from tests.firmware.test_main import _boot, _run
+from tests.firmware.test_main import _boot, _host, _run
 
 
 def _wait_s(ctx, seconds):
@@ -221,3 +221,29 @@ def test_without_login_nothing_changes_the_table():
         assert ctx.table.state == t.READY and ctx.table.lights.colours == colours
         assert machine.resets == 0 and ctx.console.log.count == 0
         assert [r["error"] for r in console_reports(machine)] == ["login_required"] * 5
+
+
+def test_a_pin_typed_after_login_or_passwd_on_one_line_is_never_reported():
+    # `login 246810` (the PIN where a shell takes an argument) was refused with its usage and the whole
+    # line went to the host in the console_error report, the PIN with it; `passwd NEWPIN` alike, with or
+    # without a login. The refusal keeps the command's name only (docs/protocol.md, console_error).
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        assert typed(ctx, machine, "login " + PIN) == ["error: usage: login (the PIN is asked for)"]
+        assert typed(ctx, machine, "passwd 13579135") == ["error: passwd needs a technician login (type login)"]
+        assert typed(ctx, machine, "LOGIN 1 2 3 4 " + PIN) == ["error: too many words (type help)"]
+        login(ctx, machine)
+        assert typed(ctx, machine, "passwd 13579135") == ["error: usage: passwd (the new PIN is asked for twice)"]
+        got = console_reports(machine)
+        assert [(r.get("error"), r.get("line")) for r in got] == [
+            ("usage", "login"), ("login_required", "passwd"), ("too_many_words", "LOGIN"), (None, None),
+            ("usage", "passwd")]
+        typed(ctx, machine, "logout")
+        for _ in range(5):                               # locked out: the PIN typed after `login` has no prompt
+            typed(ctx, machine, "login")
+            typed(ctx, machine, "111111")
+        assert typed(ctx, machine, "login")[0].startswith("error: console locked for ")
+        assert typed(ctx, machine, PIN) == ["error: a number is no command (a PIN goes at the PIN: prompt)"]
+        assert console_reports(machine)[-1] == {"event": "console_error", "error": "unknown_command", "line": ""}
+        text = repr(_host(machine))
+        assert PIN not in text and "13579135" not in text

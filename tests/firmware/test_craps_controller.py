@@ -28,7 +28,7 @@ def test_art5_2_1_point_cycle_with_pass_odds_field_and_hard_way():
     rig = Rig()
     rig.bets({1: {"pass": 10, "field": 5}, 2: {"hard_8": 5}})
     assert rig.table.state == codes.COME_OUT
-    assert strip(rig.last("bets")) == {"event": "bets", "reading": 1, "refused": 0,
+    assert strip(rig.last("bets")) == {"event": "bets", "reading": 1, "accepted": True, "refused": 0,
                                        "placed": {"1": {"pass": 10, "field": 5}, "2": {"hard_8": 5}}}
     rig.throw(2, 4)                                     # 6: the point; the field loses on 6 (art. 5(3))
     assert rig.table.state == codes.POINT
@@ -159,8 +159,9 @@ def test_the_refused_count_fits_the_dealer_display_at_100_and_more():
 
 def test_a_reading_with_more_refusals_than_the_outbox_holds_reports_every_one():
     # One outbox entry a refusal: past the outbox's 64 the reports were lost, and the report_overflow
-    # fault that counts them went with the next ones into a full host link. The refusals (and the
-    # take-downs) of a reading now take one entry, whatever their number.
+    # fault that counts them went with the next ones into a full host link. A reading's refusals (and
+    # take-downs) now take one entry, whatever their number (past ITEMIZED: one more report, test_craps_reports).
+    from firmware.games.craps.codes import REFUSALS_ITEMIZED as ITEMIZED
     from tests.firmware import table_rig
 
     frames = table_rig._STORE_FRAMES
@@ -175,11 +176,10 @@ def test_a_reading_with_more_refusals_than_the_outbox_holds_reports_every_one():
     reading[1]["pass"] = "down"                         # a take-down refused too
     rig.bets(reading)
     n = 3 * len(ZONES)
-    assert len(rig.table.refusals) == n > rig.table.outbox.size
-    assert strip(rig.last("bets"))["refused"] == n
-    refused = rig.reports("bet_refused")[-n:]
-    assert [(r["seat"], r["zone"]) for r in refused] == [
-        (str(r[0] + 1), ZONES[r[1]]) for r in rig.table.refusals]
+    assert len(rig.table.refusals) == n > rig.table.outbox.size and strip(rig.last("bets"))["refused"] == n
+    refused = [(r["seat"], r["zone"]) for r in rig.reports("bet_refused")[-ITEMIZED:]]
+    assert refused == [(str(r[0] + 1), ZONES[r[1]]) for r in rig.table.refusals[:ITEMIZED]]
+    assert rig.last("bets_refused_more")["more"] == n - ITEMIZED
     assert not [r for r in rig.reports("fault") if r["fault"] == "report_overflow"]
     seqs = [r["seq"] for r in rig.reports()]
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))        # nothing missing between them
@@ -316,7 +316,7 @@ def test_take_down_of_pass_odds_returns_the_stake_and_leaves_the_pass_line():
     rig.bets({1: {"pass_odds": 30}})
     rig.throw(2, 3)                                     # 5: nothing decided; the odds are in action
     rig.bets({1: {"pass_odds": "down", "field": 5}})
-    assert strip(rig.last("bets")) == {"event": "bets", "reading": 3, "refused": 0, "placed": {"1": {"field": 5}}}
+    assert strip(rig.last("bets")) == {"event": "bets", "reading": 3, "accepted": True, "refused": 0, "placed": {"1": {"field": 5}}}
     assert [strip(r) for r in rig.reports("bet_taken_down")] == [
         {"event": "bet_taken_down", "seat": "1", "zone": "pass_odds", "amount": 30}]
     assert sorted(b.amount for b in rig.table.engine.bets) == [5, 10]     # the pass line and the field
@@ -384,7 +384,7 @@ def test_a_reading_with_nothing_pending_shares_no_state_with_the_next():
     assert refused["seat"] == "2" and refused["zone"] == "field" and refused["take_down"] is True
     rig.bets({1: {"pass": 10, "field": 5}, 3: {"any_seven": 5}})
     rig.bets({1: {"field": "down", "pass": 20}})        # a newer reading: the pending bets come down first
-    assert strip(rig.last("bets")) == {"event": "bets", "reading": 3, "refused": 0, "placed": {"1": {"pass": 20}}}
+    assert strip(rig.last("bets")) == {"event": "bets", "reading": 3, "accepted": True, "refused": 0, "placed": {"1": {"pass": 20}}}
     assert [(b.seat, b.amount) for b in rig.table.engine.bets] == [(0, 20)]
     assert rig.table.down_slots == []
     rig.throw(2, 2)                                     # point 4

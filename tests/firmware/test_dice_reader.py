@@ -5,8 +5,9 @@ from firmware.compat import heap_lock, heap_unlock
 from firmware.device_frame import crc16
 from firmware.drivers.dice_reader import DiceReader
 from firmware.drivers.serial_line import SerialLine
-from firmware.events import (DICE_READER_HELLO, EventQueue, FAULT, THROW, THROW_COCKED1, THROW_COCKED2,
-                             THROW_INVALID, THROW_NOT_ROLLED, THROW_OFF_TABLE, THROW_SHORT, THROW_WALL)
+from firmware.events import (DICE_HELLO_AGAIN, DICE_HELLO_FIRST, DICE_READER_HELLO, EventQueue, FAULT, THROW,
+                             THROW_COCKED1, THROW_COCKED2, THROW_INVALID, THROW_NOT_ROLLED, THROW_OFF_TABLE, THROW_SHORT,
+                             THROW_WALL)
 from firmware.evidence import Evidence
 from firmware.games.craps.dice import DiceError, check_report
 from tests.firmware.device_helpers import LineSource, Sender, drain, kinds
@@ -62,9 +63,14 @@ def test_hello_keeps_the_firmware_line():
     s = Sender("D", counter=0x41)
     hello = s.hello("cam-3.1")
     events = _feed(reader, hello, s("THROW", "3", "4"))
-    assert kinds(events) == [(DICE_READER_HELLO, 0), (THROW, throws.pack(3, 4))]
+    assert kinds(events) == [(DICE_READER_HELLO, DICE_HELLO_FIRST), (THROW, throws.pack(3, 4))]
     assert evidence.text(events[0][2]) == hello.decode()
     assert reader.restarts == 1 and reader.frames_ok == 2 and reader.throws == 1
+    again = _feed(reader, s.hello("cam-3.1"))           # it restarted after it had spoken: the table may have
+    assert kinds(again) == [(DICE_READER_HELLO, DICE_HELLO_AGAIN)]   # missed a throw (the Craps controller's alarm)
+    first = _reader()[0]
+    assert kinds(_feed(first, Sender("D", counter=7)("THROW", "1", "1"), Sender("D").hello("cam-3.1"))) == \
+        [(THROW, throws.pack(1, 1)), (DICE_READER_HELLO, DICE_HELLO_AGAIN)]
 
 
 def test_every_pair_of_faces_is_a_roll_art_2_4():

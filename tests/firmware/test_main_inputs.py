@@ -200,3 +200,18 @@ def test_shared_reader_uart_has_no_unused_port_to_watch():
         assert _inputs(machine) == [("fault", "frame_syntax", "Kh")]
         assert ctx.unexpected_lines == 0
         assert json.loads(machine.uarts[1].reports()[0])["board"] == "pico"
+
+
+def test_a_host_request_with_a_key_twice_is_refused_not_read_as_its_last():
+    # {"stacks": {"1": 100, "1": 200, ...}}: the JSON parser keeps the last value silently, so the hand
+    # started with seat 1 at 200 where the host's own first words said 100. Refused, as table.json is.
+    from firmware.link import frame as fm
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "omaha")
+        _run(ctx)
+        payload = '{"hand": {"stacks": {"1": 100, "1": 200, "2": 100}}}'
+        machine.uarts[1].feed(fm.encode(0, 0, "REQUEST", payload))
+        _run(ctx, 4)
+        got = [r for r in _host(machine) if r["event"] in ("host_error", "hand_start")]
+        assert [(r["event"], r.get("error"), r.get("bytes")) for r in got] == [
+            ("host_error", "hand.stacks.1: key given twice in one object (remove one)", payload)]

@@ -465,7 +465,7 @@ def test_illegal_entries_are_refused_with_the_legal_range_and_never_applied():
     _refused(rig, "raise 500 enter", "POT MAX 35", "raise to 20..35")         # art. 11(2)
     _refused(rig, "check enter", "CALL 10 RAISE 20-35 POT MAX 35", "cannot check")
     _refused(rig, "1 bet 20 enter", "CALL 10 RAISE 20-35 POT MAX 35", "may raise")
-    _refused(rig, "1 2 3 4 5 6 7 8", "TOO MANY DIGITS", "at most %d digits" % MAX_DIGITS)
+    _refused(rig, "1 2 3 4 5 6 7 8 9 0", "TOO MANY DIGITS", "at most %d digits" % MAX_DIGITS)
     _refused(rig, "enter", "KEY A COMMAND", "no command")
     _refused(rig, "stack 5 enter", "HAND IN PLAY", "between hands")
     rig.act(None, "call")

@@ -1,10 +1,11 @@
 # Recall on the booted board (issues 12, 13): throws from the framed dice reader are kept, `recall N` on
 # the console and a RECALL frame from the host give them back, and a reboot keeps them (both runtimes).
+from firmware import faults
 from firmware.link import frame as fm
 from tests.firmware.console_rig import typed
 from tests.firmware.device_helpers import Sender
 from tests.firmware.scratch import ScratchDir
-from tests.firmware.test_main import _boot, _host, _run
+from tests.firmware.test_main import _boot, _host, _press_confirm, _run
 
 _THROWS = (("5", "6"), ("3", "3"), ("4", "1"), ("4", "3"))
 _LINES = ["throw 1 shooter 1 5-6 natural", "throw 2 shooter 1 3-3 point-set point 6",
@@ -63,6 +64,10 @@ def test_host_recall_frame_is_answered_one_report_a_round_and_a_reboot_keeps_the
         # are kept on flash across the reboot), then this boot's.
         answers = [r for r in _host(machine) if r["event"] == "recall" and r["asked"] == 100]
         assert [a["round"]["round"] for a in answers] == [1, 2, 3, 4] and answers[0]["of"] == 4
+        # The reboot came with the dice in play: the table holds the throws (reset_in_round) until the dealer
+        # vouches that none came while the board was off.
+        assert ctx.table.fault_code == faults.RESET_IN_ROUND
+        _press_confirm(ctx, machine)
         _throws(ctx, machine)
         # The throws are numbered on from the kept ones; the table resumed from its journal, so the
         # second shooter (after the first boot's seven-out) threw these.
@@ -130,7 +135,10 @@ def test_a_recall_answered_before_a_reset_is_not_answered_again_by_the_recovery(
         _run(ctx)
         after = _host(machine)
         assert [r["event"] for r in after if r["event"] in ("recovered", "recall")] == ["recovered"], after
-        assert after[-1]["events"] >= 5 and after[-1]["resumed"]       # the RECALL among the events replayed
+        recovered = [r for r in after if r["event"] == "recovered"][0]
+        assert recovered["events"] >= 5 and recovered["resumed"]     # the RECALL among the events replayed
+        # (then the dice-in-play alarm, reset_in_round: a host's RECALL is answered all the same)
+        assert [r["fault"] for r in after if r["event"] == "fault"] == ["reset_in_round"], after
         machine.uarts[1].feed(fm.encode(0, 0, "RECALL", "2"))          # asked again: answered, not busy
         _run(ctx, 5)
         answers = [r for r in _host(machine) if r["event"] in ("recall", "host_error")]

@@ -9,7 +9,7 @@ from firmware.events import THROW
 from firmware.recovery import NAME
 from tests.firmware.device_helpers import Sender
 from tests.firmware.scratch import ScratchDir
-from tests.firmware.test_main import _boot, _host, _run
+from tests.firmware.test_main import _boot, _host, _press_confirm, _run
 
 
 def _throw(machine, counter, a, b):
@@ -46,9 +46,18 @@ def test_a_reset_at_a_point_resumes_the_point_and_reports_nothing_twice():
         again = _host(machine)
         recovered = [r for r in again if r["event"] == "recovered"]
         assert [(r["state"], r["resumed"], r["torn"]) for r in recovered] == [("point", True, False)]
-        assert _game(again) == [], again              # nothing the host already had, again
+        # Nothing the host already had, again; but the dice were in play while the board was off: a throw
+        # then would have gone unseen and the next one decided in its place, so the table holds the throws
+        # (reset_in_round) until the dealer vouches (CONFIRM) or voids.
+        assert _game(again) == [{"table": "B01", "event": "state", "state": "fault"},
+                                {"table": "B01", "event": "fault", "fault": "reset_in_round", "detail": 0}], again
+        _throw(machine, 1, 3, 3)                      # held: reported, never decided
+        _run(ctx, 3)
+        held = [r for r in _host(machine) if r["event"] == "throw"]
+        assert [(r["dice"], r["valid"], r.get("no_roll")) for r in held] == [([3, 3], False, "alarm")]
+        _press_confirm(ctx, machine)
         assert ctx.table.state_name() == "point"
-        _throw(machine, 1, 3, 3)                      # the point made: the puck comes off
+        _throw(machine, 2, 3, 3)                      # the point made: the puck comes off
         _run(ctx, 3)
         pucks = [r for r in _host(machine) if r["event"] == "puck"]
         assert [(r["puck"], r["point"]) for r in pucks] == [("off", None)]
@@ -196,3 +205,24 @@ def test_a_boot_with_a_backlog_on_flash_raises_the_link_alarm_and_plays_on():
         raised = [r for r in backlog if not r.get("cleared")]
         assert raised and raised[-1]["frames_held"] >= 50      # this boot's, with the frames found on flash
         assert backlog[-1].get("cleared") and not ctx.table.link_backlog   # this host acknowledges them
+
+
+def test_a_card_alarm_restored_without_the_journal_names_its_card_as_when_it_was_raised():
+    # A damaged journal is not used (journal_bad); the alarm left open comes back from fault.pending. A
+    # card alarm came back as "detail": 50, the card's number, where it had been raised as "card": "Ah".
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        machine.uarts[0].feed(Sender("S")("CARD", "Ah", "D") + b"\n")     # no shoe in play: card_out_of_order
+        _run(ctx, 3)
+        raised = [r for r in _host(machine) if r["event"] == "fault"][-1]
+        assert (raised["fault"], raised["card"]) == ("card_out_of_order", "Ah")
+        with open(state + "/" + NAME + ".0", "r+b") as f:                # flipped bits: never used
+            f.seek(3)
+            f.write(b"\xff")
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        faults_now = [dict((k, v) for k, v in r.items() if k not in ("seq", "table")) for r in _host(machine)
+                      if r["event"] == "fault"]
+        assert faults_now[0]["fault"] == "journal_bad"
+        assert faults_now[-1] == {"event": "fault", "fault": "card_out_of_order", "card": "Ah", "restored": True}

@@ -2,7 +2,8 @@
 # docs/console.md, "Changing the settings"), however that shoe comes: after the shoe was taken out, a
 # new shoe put in over a closed one (art. 3(1)), or a shoe change between rounds (art. 3(2): the shoe's
 # IN, or the dealer's long SHOE CHANGE).
-from firmware.events import BUTTON, BUTTON_LONG
+from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED
+from firmware.table import FAULTED, READY
 from firmware.games.baccarat import codes
 from tests.firmware.console_rig import boot_with_pin, login, reports, typed
 from tests.firmware.device_helpers import Sender
@@ -92,3 +93,45 @@ def test_a_shoe_change_mid_round_is_no_boundary():
         _feed(ctx, machine, ("IN",))
         assert ctx.config["rules"].decks == 8 and ctx.table.settings.decks == 8
         assert [r for r in reports(machine) if r["event"] == "settings_changed"] == []
+
+
+def _confirm(ctx):
+    ctx.queue.put(BUTTON, ctx.table.confirm_button, BUTTON_PRESSED)
+    ctx.queue.put(BUTTON, ctx.table.confirm_button, BUTTON_RELEASED)
+    _run(ctx, 3)
+
+
+def test_a_new_shoe_during_an_alarm_runs_under_the_pending_change_once_the_alarm_is_closed():
+    # Regression: a shoe put in while an alarm was open (no boundary: nothing is snapshotted over an alarm)
+    # started under the old settings, and the change waited a whole shoe more: 8 decks' composition
+    # checked on a 6-deck shoe (art. 1), the change "applied at the next new shoe" not applied there.
+    for alarm in (("FAULT", "7"), ("UNREAD",)):             # the shoe's sensor fault; a card unreadable
+        with ScratchDir() as state:
+            ctx, machine, _ = boot_with_pin(state, "baccarat")
+            _shoe_burned(ctx, machine)
+            _commit_decks_6(ctx, machine)
+            _feed(ctx, machine, alarm)                          # between rounds: the table is held
+            assert ctx.table.state == FAULTED and ctx.table.resume_state == codes.BETTING
+            _feed(ctx, machine, ("IN",))                        # art. 3(2): the shoe changed in the alarm
+            assert ctx.table.state == FAULTED and ctx.table.resume_state == READY   # the old shoe is out...
+            assert ctx.table.settings.decks == 8 and _shoe_reports(machine)[-1] == ("shoe", "removed", None)
+            if alarm == ("UNREAD",):
+                ctx.queue.put(BUTTON, ctx.table.void_button, BUTTON_PRESSED)  # discarded unseen: a long VOID
+                ctx.queue.put(BUTTON, ctx.table.void_button, BUTTON_LONG)
+                ctx.queue.put(BUTTON, ctx.table.void_button, BUTTON_RELEASED)
+                _run(ctx, 3)
+            else:
+                _confirm(ctx)                                   # ...the new one waits for the alarm to close
+            _new_shoe_under_the_change(ctx, machine)
+
+
+
+def test_a_new_shoe_held_in_an_alarm_and_taken_out_again_is_not_started():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "baccarat")
+        _shoe_burned(ctx, machine)
+        _commit_decks_6(ctx, machine)
+        _feed(ctx, machine, ("FAULT", "7"), ("IN",), ("OUT",))     # the dealer took the new shoe out again
+        _confirm(ctx)
+        assert ctx.table.state == READY and ctx.table.settings.decks == 6     # applied, no shoe in play
+        assert _shoe_reports(machine)[-2:] == [("shoe", "removed", None), ("settings_changed", "", {"decks": [8, 6]})]

@@ -82,6 +82,18 @@ def test_file_not_utf8_or_nested_too_deeply_is_a_settings_error():
         raises_match(SettingsError, "table settings", table_config.load, path)
 
 
+def test_a_file_saved_with_a_byte_order_mark_is_refused_saying_so_on_both_runtimes():
+    # A technician's editor (Windows Notepad) saves "UTF-8" with a BOM: CPython's parser refused it as
+    # "Unexpected UTF-8 BOM (decode using utf-8-sig)", MicroPython's as "syntax error in JSON".
+    from firmware import board
+    path = SCRATCH + "/t_table_bom.json"
+    _write_bytes(path, b"\xef\xbb\xbf" + json.dumps(_sample("omaha")).encode())
+    want = "starts with a byte order mark (save the file as UTF-8 without BOM)"
+    raises_match(SettingsError, "table settings %s: %s" % (path, want), table_config.load, path)
+    with open("boards/pico.json", "rb") as f:
+        raises_match(SettingsError, "board pico: " + want, board.parse, "pico", b"\xef\xbb\xbf" + f.read())
+
+
 def test_game_of_the_wrong_type_refused():
     for game in (["craps"], {"a": 1}, 1, None):
         config = _sample("craps")

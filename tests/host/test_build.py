@@ -222,6 +222,11 @@ def test_malformed_board_json_is_a_one_line_error(tmp_path):
     (root / "boards" / "bad.json").write_text('{\n  "mcu": "rp2040",\n  "ports": {,\n}\n')
     proc = _run_build("--board", "bad", "--root", str(root), "--out", str(tmp_path / "out"))
     assert_one_line_error(proc, "boards/bad.json:3:", "malformed board file")
+    # Saved by an editor that writes a byte order mark: CPython's words were "decode using utf-8-sig".
+    (root / "boards" / "bom.json").write_bytes(b"\xef\xbb\xbf" + (root / "boards" / "pico.json").read_bytes())
+    proc = _run_build("--board", "bom", "--root", str(root), "--out", str(tmp_path / "out"))
+    assert_one_line_error(proc, "boards/bom.json:1:1: malformed board file: starts with a byte order mark",
+                          "save it as UTF-8 without BOM")
 
 
 def test_board_the_firmware_rejects_is_a_one_line_error(tmp_path):
@@ -250,6 +255,16 @@ def test_board_with_a_zone_its_game_never_lights_is_refused_as_the_board_refuses
     (root / "boards" / "typo.json").write_text(json.dumps(data))
     proc = _run_build("--board", "typo", "--root", str(root), "--out", str(tmp_path / "out"))
     assert_one_line_error(proc, "boards/typo.json:", "zones.craps.hard6: no light of the craps layout has that name")
+
+
+def test_board_without_a_main_zone_of_a_layout_is_refused_naming_it(tmp_path):
+    # Regression: a Craps map without "pass" built (and booted): the Pass line could never be lit.
+    root = _copy_tree(tmp_path)
+    data = json.loads((root / "boards" / "pico.json").read_text())
+    del data["zones"]["craps"]["pass"]
+    (root / "boards" / "nopass.json").write_text(json.dumps(data))
+    proc = _run_build("--board", "nopass", "--root", str(root), "--out", str(tmp_path / "out"))
+    assert_one_line_error(proc, "boards/nopass.json:", "zones.craps: no pass zone, so the table could never light it")
 
 
 def test_board_that_is_not_an_object_is_a_one_line_error(tmp_path):

@@ -68,6 +68,7 @@ def host_view(reports):
     booting = False
     recovered_in = None               # the state the last recovery resumed
     resumed = None                    # after the alarm closed: the state it goes back to (no change)
+    vouching = False                  # the alarm raised: the dealer's CONFIRM press and release set aside
     for report in reports:
         event = report["event"]
         if event == "boot":
@@ -84,8 +85,12 @@ def host_view(reports):
             if event == "fault":
                 assert view and view[-1] == {"table": report["table"], "event": "state", "state": "fault"}
                 view.pop()            # its state report
+                vouching = True       # a Craps dealer's CONFIRM closes it (hostsim.headless)
             else:
                 resumed = recovered_in
+            continue
+        if event == "button" and report["button"] == "confirm" and vouching:
+            vouching = report["pressed"] or resumed is None     # its press and its release: the dealer's
             continue
         if event == "state" and resumed is not None:
             back, resumed = resumed, None
@@ -97,12 +102,16 @@ def host_view(reports):
 
 def _alarms_as_the_rules_say(reports, where):
     """A recovery inside a deal (Baccarat dealing or burning, an Omaha hand dealing) raises
-    reset_in_round, closed by the next card read (a rescan); nowhere else."""
-    drawing = [r for r in reports if r["event"] == "recovered" and r["state"] in ("burning", "dealing")]
+    reset_in_round, closed by the next card read (a rescan); so does a recovery at a Craps table in play
+    (come_out or point: a throw may have come while the board was off), closed by the dealer's CONFIRM
+    (hostsim.headless: the dealer vouches, then the dice are read again); nowhere else."""
+    in_play = [r for r in reports if r["event"] == "recovered"
+               and r["state"] in ("burning", "dealing", "come_out", "point")]
     raised = [r for r in reports if r["event"] == "fault" and r.get("fault") == _ALARM]
     closed = [r for r in reports if r["event"] == "fault_ack" and r["fault"] == _ALARM]
-    assert len(raised) == len(drawing) == len(closed), where
-    assert all(r["by"] == "rescan" for r in closed), where
+    assert len(raised) == len(in_play) == len(closed), where
+    dice = [r for r in in_play if r["state"] in ("come_out", "point")]
+    assert all(r["by"] == ("confirm" if dice else "rescan") for r in closed), where
     return len(raised)
 
 

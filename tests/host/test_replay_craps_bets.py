@@ -109,3 +109,13 @@ def test_every_zone_is_placed_and_decided_as_the_engine_decides(tmp_path, zone):
             _oracle_travel(engine, bet_zone)
             assert report.get("nets", {}) == nets
     assert zone in decided                  # the zone itself was decided on its numbers
+
+
+def test_a_host_hand_line_at_a_craps_table_is_the_request_alone(tmp_path):
+    # The replay turned the shoe on before sending the request, as for an Omaha hand: at a Craps table the
+    # shoe's HELLO landed on the port its game does not read, an unexpected_input fault holding the table.
+    reports = _replay(tmp_path, [{"hand": {}}, {"roads": True}, {"dice": [3, 4]}])
+    assert [(r["event"], r.get("error"), r.get("request")) for r in reports[3:5]] == [
+        ("host_error", "unknown request", None), ("host_error", "not served by this table", "roads")]
+    assert not [r for r in reports if r["event"] == "fault"], reports
+    assert [r["valid"] for r in reports if r["event"] == "throw"] == [True]     # the table plays on

@@ -31,13 +31,16 @@ def test_a_changed_setting_is_still_in_force_after_a_reset_and_the_table_resumes
     first = _replay(state, os.path.join(SCRIPTS, "craps_settings.in.jsonl"))
     changed = next(r for r in first if r.get("event") == "settings_changed")
     script = tmp_path / "again.jsonl"
-    script.write_text('{"bets": {"1": {"field": 10}}}\n{"dice": [6, 6]}\n')
+    # The reset came with the dice in play (come_out): recovery holds the table (reset_in_round: a throw may
+    # have come while the board was off) until the dealer vouches with CONFIRM; nothing else is wrong.
+    script.write_text('{"button": "confirm"}\n{"bets": {"1": {"field": 10}}}\n{"dice": [6, 6]}\n')
     again = _replay(state, str(script))
     boot = next(r for r in again if r.get("event") == "boot")
     recovered = next(r for r in again if r.get("event") == "recovered")
     assert boot["settings"] == changed["settings"]            # the new table file, not the one given
-    assert recovered["resumed"] is True and "error" not in recovered
-    assert not any(r.get("event") == "fault" for r in again), again
+    assert recovered["resumed"] is True and "error" not in recovered and recovered["state"] == "come_out"
+    assert [r["fault"] for r in again if r.get("event") == "fault"] == ["reset_in_round"], again
+    assert [(r["fault"], r["by"]) for r in again if r.get("event") == "fault_ack"] == [("reset_in_round", "confirm")]
     throw = [r for r in again if r.get("event") == "throw"]
     assert throw[-1]["dice"] == [6, 6] and throw[-1]["nets"] == {"1": {"field": 30}}   # Field 12 at 3:1 still
 

@@ -34,3 +34,7 @@ DESTINATIONS = ("player", "banker", "burn", "discard")
 
 DOUBLE_PULL_MS = const(150)   # two cards closer than this came out together (no dealer draws that fast)
 NO_CARD = const(-1)         # a fault's card when none is known
+
+# The type of the table's nets array: 64-bit, as a stake of up to the bet reader's MAX_AMOUNT (999,999,999)
+# at 14:1 (art. 16) nets more than a 32-bit int holds (the controller's, and a snapshot's restored nets).
+NETS_TYPE = "q"

@@ -13,20 +13,28 @@
 from array import array
 
 from firmware import faults
+from firmware.compat import const
 from firmware.drivers import pixels
 from firmware.errors import IntegrityError
 from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_PRESSED, CARD, HOST, HOST_ROADS, SHOE,
                              SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK)
 from firmware.games.baccarat.alarms import Alarms
-from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NEWS_CLOSED, NEWS_RESTARTED,
-                                           NEWS_ROADS_FULL, NO_CARD, OUT_BETS, OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT,
-                                           OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_CLOSED)
+from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NETS_TYPE, NEWS_CLOSED,
+                                           NEWS_RESTARTED, NEWS_ROADS_FULL, NO_CARD, OUT_BETS, OUT_BETS_FAULT,
+                                           OUT_DEALT, OUT_RESULT, OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_CLOSED)
 from firmware.games.baccarat.lights import BaccaratLights
 from firmware.games.baccarat.payouts import ZONES, settle_seats
 from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
+from firmware.games.baccarat.rules import BANKER, TIE
 from firmware.games.baccarat.shoe_procedure import ShoeProcedure
 from firmware.statemachine import STAY
 from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, STARTING, Table
+
+# What a tie leaves for the next live round (art. 11, the tie_option setting): _tie_carry.
+_NO_CARRY = const(0)
+_STANDING = const(1)
+_CHANGEABLE = const(2)
+
 
 class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
     STATE_NAMES = Table.STATE_NAMES + ("burning", "betting", "dealing", "shoe_closed")
@@ -41,7 +49,8 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         self.seats = seats if reading is not None else 0
         width = len(ZONES)
         self.round_bets = array("i", [0] * (self.seats * width))   # the bets of the round in play
-        self.nets = array("i", [0] * (self.seats * width))
+        # 64-bit (codes.NETS_TYPE): on MicroPython only a net past a small int (2**30) is a long int.
+        self.nets = array(NETS_TYPE, [0] * (self.seats * width))
         # Where the round's bets are (the indices of round_bets not 0, the first n_bet_slots, in order),
         # taken for the round slots_round when it starts: the result's nets, its seat lights and its
         # report (reports.nets_table) visit those, not every seat's every zone (most are empty). Any other
@@ -50,7 +59,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         self.n_bet_slots = 0
         self.seat_slot_ends = array("H", [0] * self.seats)    # seat s's slots end at bet_slots[seat_slot_ends[s]]
         self.slots_round = False                  # (not a round, nor None: nothing taken yet)
-        self._no_nets = array("i", [0] * (self.seats * width))   # nets zeroed by one slice store
+        self._no_nets = array(NETS_TYPE, [0] * (self.seats * width))   # nets zeroed by one slice store
         BaccaratLights.__init__(self, lights)
         self.shoe = None
         self.roads = Roads()
@@ -144,22 +153,46 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
     def _start_round(self, card, face_up):
         shoe = self.shoe
         demo = shoe.can_start_demo()                     # art. 2(2): the table's demo rounds come first
+        carry = _NO_CARRY if demo else self._tie_carry()  # (asked before has_bets is the new round's)
         self.hand = shoe.start_round(demo)
         # A demonstration round is not live (art. 2(2)): it takes no bets, and a reading before it
         # stays for the first live round.
         self.has_bets = self.bets_ready and not demo
         if not demo:
             self.bets_ready = False
-        # The round's bets: the reading's, or none (never the last round's: its seats would light).
+        # The round's bets: the reading's, or none (never the last round's: its seats would light), but
+        # for the Banker and Player stakes a tie left on the layout (art. 11(2), (3): _tie_carry).
         amounts = self.reading.amounts if self.has_bets else None
-        for i in range(len(self.round_bets)):
-            self.round_bets[i] = amounts[i] if amounts is not None else 0
+        bets = self.round_bets
+        width = len(ZONES)
+        for i in range(len(bets)):
+            new = amounts[i] if amounts is not None else 0
+            if carry and bets[i] > new and i % width <= BANKER and (carry == _STANDING or amounts is None):
+                new = bets[i]                            # the tied stake plays again: not less (chips added
+                self.has_bets = True                     # to it, a new bet, play with it)
+            bets[i] = new
         self._find_slots()
         self.showing_result = False
         self.prompt_void = False
         self._emit(OUT_ROUND, shoe.rounds, 1 if demo else 0)
         target = self._deal(card, face_up)
         return DEALING if target == STAY else target
+
+    def _tie_carry(self):
+        """What art. 11 makes of the last round's Banker and Player bets in the next live round: _STANDING
+        (option 2: they play again unchanged, whatever a reading says of those zones; chips added to one
+        are a new bet on top of it), _CHANGEABLE
+        (option 3: they play again unless a reading since the tie changed them) or _NO_CARRY (option 1,
+        returned; or the last round was no live tie with bets)."""
+        record = self.record
+        if not self.has_bets or record is None or record.void or record.demo or record.result.winner != TIE:
+            return _NO_CARRY
+        option = self.settings.tie_option
+        if option == "standing":
+            return _STANDING
+        if option == "changeable":
+            return _CHANGEABLE
+        return _NO_CARRY
 
     # -- DEALING --------------------------------------------------------------------------------
     def _on_dealing(self, kind, a, b):
@@ -262,7 +295,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
             self._emit(OUT_BETS_FAULT, a, b)
             return True
         if kind == SHOE and a == SHOE_HELLO:
-            self._emit(OUT_SHOE, NEWS_RESTARTED)
+            self._emit(OUT_SHOE, NEWS_RESTARTED, b)      # b: the HELLO line's evidence
             return True
         if kind == BUTTON and a == self.void_button and b == BUTTON_PRESSED:
             self._emit(OUT_BUTTON, a, b)

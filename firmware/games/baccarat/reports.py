@@ -5,7 +5,7 @@
 from firmware import cards, faults
 from firmware.compat import const
 from firmware.games.baccarat.codes import (DESTINATIONS, OUT_BETS, OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT,
-                                           OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_NEWS)
+                                           NEWS_RESTARTED, OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_NEWS)
 from firmware.games.baccarat.payouts import ZONES
 from firmware.games.baccarat.roads import DERIVED, MARK_NAMES
 
@@ -35,6 +35,8 @@ def game_report(table, code, a, b):
         fields = {"shoe": SHOE_NEWS[a]}
         if _SHOE_NUMBER[a] is not None:
             fields[_SHOE_NUMBER[a]] = b
+        elif a == NEWS_RESTARTED:
+            fields["bytes"] = table.evidence.text(b)      # its HELLO line, as Omaha's and the dice reader's
         return "shoe", fields
     if code == OUT_BETS:
         if not b:

@@ -21,7 +21,7 @@ from firmware import snapshot as S
 from firmware.errors import GameError, RestoreError
 from firmware.games.baccarat import rules
 from firmware.games.baccarat import shoe as shoe_mod
-from firmware.games.baccarat.codes import BETTING, BURNING, DOUBLE_PULL_MS, NO_CARD, SHOE_CLOSED
+from firmware.games.baccarat.codes import BETTING, BURNING, DOUBLE_PULL_MS, NETS_TYPE, NO_CARD, SHOE_CLOSED
 from firmware.games.baccarat.payouts import ZONES, settle_seats
 from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
 from firmware.games.baccarat.settings import SETTING_NAMES
@@ -105,7 +105,7 @@ def restore(t, data):
         f.fail("no result shown and no bets without a last round", flags)
     if (has_bets or bets_ready) and t.reading is None:
         f.fail("no bets without a bet reader", flags)
-    nets = array("i", [0] * len(t.nets))
+    nets = array(NETS_TYPE, [0] * len(t.nets))
     if has_bets:
         settle_seats(t.settings, record, bets, nets)
     # Everything fits: the table takes it at once (nothing below can fail).

@@ -16,6 +16,34 @@ OUT_PUCK = const(37)        # a: the point (0: puck OFF)
 OUT_THROW_HELD = const(38)  # a, b: as OUT_THROW: a throw while the table was held (never decided)
 OUT_READER = const(39)      # the dice reader (re)started; b: evidence of its HELLO line
 OUT_BET_DOWN = const(40)    # a: first index into the controller's downs (the last reading's), b: how many
+OUT_BET_REFUSED_MORE = const(41)  # a: reading id, b: its refusals past the itemized ones (the last b: one report)
+OUT_BET_DOWN_MORE = const(42)     # a: reading id, b: its take-downs past the itemized ones (the last b: one report)
+
+# What one bet reading reports goes into the host link's store in the one pass: past its room the
+# reports are refused there (LOST), past 62 frames one is unsendable (docs/host-link.md, "Full"). So a
+# reading's reports are bounded, in frames of 128-byte pieces (firmware.startup HOST_PIECE):
+# READING_FRAMES of the store's 64 (HOST_STORE_FRAMES) less the sender's window of 8 frames, what a host
+# that keeps up may not have acknowledged yet when the reading comes (tests check these against startup).
+READING_FRAMES = const(56)
+# The money a reading moves is reported whole: the bets report's placed table and the take-downs (the first
+# ones one by one, the rest in one bets_taken_down_more). Worst cases (a 10-digit seq, a 12-character
+# table id, 32 seats, the reading id 10 digits): the bets report's head and tail 115 bytes, the
+# take-downs summary's 130, each 10 bytes a seat in either (`"32": {}, `, 640 in all); an entry
+# `"dont_come_odds_10": 999999999, ` 32 bytes, a taken-down row (stakes of one spot added up, at most
+# max_open_bets 4096 of 9 digits: 13 digits) 36. 115 + 130 + 640 = 885 bytes: 7 frames; with a frame for
+# the `state` report of a first reading, 2 for rounding the two reports up to whole frames and 4 for
+# bets_refused_more (433 bytes: 32 seats), 14 frames and 36 bytes an entry: (56 - 14) * 128 / 36 = 149
+# entries. A reading places and takes down at most READING_BETS_MOST bets (one take-down may bring down
+# 2 rows, a line bet and its odds: 145 entries at most); past it a take-down or a bet is refused (the
+# bet stays in play, the chips never play). A busy full table's reading (14 seats, ~50 bets; even 10
+# a seat) is within it.
+READING_BETS_MOST = const(144)
+# What the rest of the room holds, reported one by one: the first take-downs (bet_taken_down: 139 bytes at
+# most, 2 frames) and refusals (bet_refused: with the longest reason, a bet put on a come point, 315
+# bytes, 3 frames), at most this many of each; fewer when the reading's money leaves less room
+# (readings.Readings._itemized). The rest: bets_taken_down_more, bets_refused_more.
+REFUSALS_ITEMIZED = const(8)
+TAKE_DOWNS_ITEMIZED = const(8)
 
 # OUT_SHOOTER's b: why the dice passed on (art. 4).
 SHOOTER_SEVEN_OUT = const(0)

@@ -16,8 +16,8 @@
 
 from firmware import faults, throws
 from firmware.errors import IntegrityError
-from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, DICE_READER_HELLO, FAULT, THROW,
-                             TICK)
+from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, DICE_HELLO_AGAIN, DICE_READER_HELLO,
+                             FAULT, THROW, TICK)
 from firmware.games.craps import rules
 from firmware.games.craps.alarms import Alarms
 from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS_FAULT, OUT_PUCK,
@@ -118,6 +118,11 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
                 self._emit(OUT_THROW_HELD, a, b)
                 return self._alarm(faults.LINK_BACKLOG, -1)
             return self._throw(a, b)
+        if kind == DICE_READER_HELLO and a == DICE_HELLO_AGAIN:
+            # The reader restarted at a table in play, after it had spoken since the board booted: a throw
+            # made while it was off was never reported, and the next one would be decided in its place (as
+            # a shoe's HELLO in a round, faults.SHOE_RESTARTED). Held: CONFIRM (no throw missed) or a long VOID.
+            return self._alarm(faults.DICE_RESTARTED, b)
         if self._shooter_button(kind, a, b):
             return self._stop_shooter(a, b)
         if self._anywhere(kind, a, b):
@@ -230,7 +235,9 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
             self._emit(OUT_BETS_FAULT, a, b)             # the reading was refused whole: nothing placed
             return True
         if kind == DICE_READER_HELLO:
-            self._emit(OUT_READER, a, b)                 # reported: the dealer saw any throw it missed
+            # Its first frame since boot (its power-up, or the board's own reset), a restart before the
+            # table opened, or one while an alarm already holds every throw: reported.
+            self._emit(OUT_READER, a, b)
             return True
         if kind == TICK:
             self._common(kind, a, b)

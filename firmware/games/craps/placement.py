@@ -239,7 +239,7 @@ class Placement:
         return bet_id, None
 
     def place_reading(self, chips, at, amounts, limit, width, kind_number, placed, placed_slots, bet_zone,
-                      refusals):
+                      refusals, most=_NO_CAP):
         """A bet reading's bets from chips[at] on, in order, each placed or refused exactly as
         place_known() would (the same checks, order and reasons; a bet on a come point, which
         place_known is never asked for, refused first: _travelled), until an odds bet: the caller names
@@ -247,8 +247,9 @@ class Placement:
         chips (seat * width + zone, ascending; a take-down's amount, <= 0, is passed over); a slot
         from limit on is not read; amounts by slot; kind_number: (kind code, number) by zone. A bet
         placed: its id appended to placed and its slot to placed_slots, bet_zone[id] = its zone;
-        refused: (seat, zone, amount, reason, False) in refusals (a RuleError's text too). Returns the index in chips of the odds bet, or
-        len(chips). A bet that passes every check is placed here without the call (a reading's 50
+        refused: (seat, zone, amount, reason, False) in refusals (a RuleError's text too). most: the
+        caller's own bound on placed's length (none by default): a bet past it is the caller's too.
+        Returns the index in chips of the odds bet or of that bet, or len(chips). A bet that passes every check is placed here without the call (a reading's 50
         bets: the settings read once); any other goes through place_known() for its reason."""
         s = self.settings
         minimum = s.minimum
@@ -265,6 +266,9 @@ class Placement:
             units[plan[2]] = 0                           # the Field's unit learnt once a reading: its option
         bets = self.bets                                 # (field_12) checked as place_known checks it
         room = s.max_open_bets - len(bets)               # bets the table may still hold
+        full = most - len(placed) < room                 # the caller's bound comes first: its room
+        if full:
+            room = most - len(placed)
         next_id = self.next_id                           # (self.next_id written back before any other call)
         new = object.__new__
         n = len(chips)
@@ -300,7 +304,7 @@ class Placement:
                 next_id += 1
                 room -= 1
                 continue
-            if u == _STOP:                               # odds: the caller's
+            if u == _STOP or (full and room <= 0):       # odds, a bet past the caller's most: the caller's
                 self.next_id = next_id
                 return at
             k, number = kind_number[z]

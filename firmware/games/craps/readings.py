@@ -8,17 +8,31 @@
 # take-down in a reading (the reader's "zone=-", bets.TAKE_DOWN) returns the seat's bets in play on
 # that zone through the engine, if the table's take_down setting and the rules allow it (never
 # Pass/Come with a point, art. 5(2)(1)); it is final, so a newer reading before the throw repeating
-# it changes nothing. The controller's fields used here are made in its __init__.
+# it changes nothing. A reading's reports must fit the host link's room for them (codes.READING_FRAMES):
+# it places and takes down at most codes.READING_BETS_MOST bets (the rest refused), and its take-downs
+# and refusals past the first few reported one by one are summed up in one report each. The
+# controller's fields used here are made in its __init__.
 from firmware.bets import TAKE_DOWN
+from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.craps import bets as B
 from firmware.games.craps import rules
-from firmware.games.craps.codes import OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS
+from firmware.games.craps.codes import (OUT_BET_DOWN, OUT_BET_DOWN_MORE, OUT_BET_REFUSED, OUT_BET_REFUSED_MORE, OUT_BETS,
+                                        READING_BETS_MOST, READING_FRAMES, REFUSALS_ITEMIZED, TAKE_DOWNS_ITEMIZED)
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from firmware.table import FAULTED
 
 NO_BET = -1                  # no zone: a bet the readings did not place (bet_zone's default)
 _WIDTH = len(ZONES)          # zones a seat: a reading's and placed's rows
+
+# A reading's reports in the host link's frames, worst cases (codes.READING_FRAMES): what its money takes
+# (14 frames and 36 bytes an entry placed or taken down), an itemized take-down, an itemized refusal.
+_MONEY_FRAMES = const(14)
+_ENTRY_BYTES = const(36)
+_PIECE = const(128)          # firmware.startup HOST_PIECE
+_DOWN_FRAMES = const(2)
+_REFUSED_FRAMES = const(3)
+FULL_REASON = "over the %d bets one reading may place and take down (what its host reports carry)" % READING_BETS_MOST
 
 
 class Readings:
@@ -39,22 +53,42 @@ class Readings:
                     break
                 if amounts[i] == TAKE_DOWN:
                     self._take_down(i // _WIDTH, i % _WIDTH, pending)
-        self._place_all(chips, amounts, slots)
+        self._place_all(chips, amounts, slots, READING_BETS_MOST - len(self.downs))
         self._emit(OUT_BETS, reading_id, len(self.refusals))
-        if self.downs:                                   # one outbox entry each, for all of them (REPORT_RUNS)
-            self._emit(OUT_BET_DOWN, 0, len(self.downs))
-        if self.refusals:
-            self._emit(OUT_BET_REFUSED, 0, len(self.refusals))
+        downs = len(self.downs)
+        refused = len(self.refusals)
+        itemized_downs, itemized_refused = self._itemized(downs, refused)
+        if itemized_downs:                               # one outbox entry each, for all of them (REPORT_RUNS)
+            self._emit(OUT_BET_DOWN, 0, itemized_downs)
+        if downs > itemized_downs:                       # the rest, with their stakes, in one report
+            self._emit(OUT_BET_DOWN_MORE, reading_id, downs - itemized_downs)
+        if itemized_refused:
+            self._emit(OUT_BET_REFUSED, 0, itemized_refused)
+        if refused > itemized_refused:                   # the rest counted in one report
+            self._emit(OUT_BET_REFUSED_MORE, reading_id, refused - itemized_refused)
         self.display_dirty = True
         if self.state != FAULTED:                        # an alarm's red stays until it is closed
             self._render_lights()
 
-    def _place_all(self, chips, amounts, slots):
+    def _itemized(self, downs, refused):
+        """How many of the reading's take-downs and refusals are reported one by one: up to
+        TAKE_DOWNS_ITEMIZED and REFUSALS_ITEMIZED, as many as the link's room for the reading
+        (codes.READING_FRAMES) holds past its money, the bets placed and taken down (worst cases)."""
+        entries = len(self.placed) + downs
+        left = READING_FRAMES - _MONEY_FRAMES - (entries * _ENTRY_BYTES + _PIECE - 1) // _PIECE
+        if left < 0:                                     # (never, the most bets allowing: codes.READING_BETS_MOST)
+            left = 0
+        itemized_downs = min(downs, TAKE_DOWNS_ITEMIZED, left // _DOWN_FRAMES)
+        left -= itemized_downs * _DOWN_FRAMES
+        return itemized_downs, min(refused, REFUSALS_ITEMIZED, left // _REFUSED_FRAMES)
+
+    def _place_all(self, chips, amounts, slots, most):
         """The reading's chips on those slots (seat * zones + zone, below slots) placed through the
-        engine in slot order, or refused. The engine places them a run at a time (place_reading:
+        engine in slot order, or refused; at most `most` of them placed (codes.READING_BETS_MOST),
+        the rest refused (FULL_REASON). The engine places them a run at a time (place_reading:
         each bet's rule checks as place_known makes them, the settings read once a reading), up to
-        an odds bet: the line bet it backs is found here (its zone's kind and number come from
-        zones.KIND_NUMBER, so the call's form is known good)."""
+        an odds bet or the most: the line bet odds back is found here (its zone's kind and number come
+        from zones.KIND_NUMBER, so the call's form is known good)."""
         engine = self.engine
         place_reading = engine.place_reading
         placed = self.placed
@@ -65,14 +99,17 @@ class Readings:
         at = 0
         while True:
             at = place_reading(chips, at, amounts, slots, _WIDTH, KIND_NUMBER, placed, placed_slots, bet_zone,
-                               refusals)
+                               refusals, most)
             if at >= n:
                 return
-            slot = chips[at]                             # odds (below slots, with chips: place_reading's)
+            slot = chips[at]                             # odds, or a bet past the most (below slots, with chips)
             at += 1
             amount = amounts[slot]
             seat = slot // _WIDTH
             z = slot - seat * _WIDTH
+            if len(placed) >= most:
+                refusals.append((seat, z, amount, FULL_REASON, False))
+                continue
             kind, number = KIND_NUMBER[z]
             on = self._backed(seat, kind, number)
             if on is None:
@@ -120,6 +157,9 @@ class Readings:
         if not mine:
             if slot not in pending:                      # a pending bet there just came down with its reading
                 self.refusals.append((seat, z, 0, "%s: no bet of this seat there to take down" % ZONES[z], True))
+            return
+        if len(self.downs) >= READING_BETS_MOST:         # its host reports are full (codes.READING_BETS_MOST)
+            self.refusals.append((seat, z, sum(b.amount for b in mine), FULL_REASON, True))
             return
         for bet in mine:
             if self.engine.find(bet.bet_id) is None:

@@ -4,8 +4,9 @@
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import faults, throws
 from firmware.compat import const
-from firmware.games.craps.codes import (OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS, OUT_BETS_FAULT, OUT_PUCK, OUT_READER,
-                                        OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD, SHOOTER_WHY)
+from firmware.games.craps.codes import (OUT_BET_DOWN, OUT_BET_DOWN_MORE, OUT_BET_REFUSED, OUT_BET_REFUSED_MORE, OUT_BETS,
+                                        OUT_BETS_FAULT, OUT_PUCK, OUT_READER, OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD,
+                                        SHOOTER_WHY)
 from firmware.games.craps.zones import ZONES
 
 # Seat keys of the reports (seat index 0 -> "1"): a tuple's entry costs a tenth of str() on the VM, and a
@@ -36,16 +37,25 @@ def game_report(table, code, a, b):
     if code == OUT_SHOOTER:
         return "shooter", {"shooter": a, "why": SHOOTER_WHY[b]}
     if code == OUT_BETS:
-        return "bets", {"reading": a, "placed": placed_table(table), "refused": b}
+        return "bets", {"reading": a, "accepted": True, "placed": placed_table(table), "refused": b}
     if code == OUT_BET_REFUSED:
         seat, z, amount, reason, down = table.refusals[a]
         fields = {"seat": str(seat + 1), "zone": ZONES[z], "amount": amount, "reason": reason}
         if down:
             fields["take_down"] = True                   # amount: the stake that stays in play (0: none)
         return "bet_refused", fields
+    if code == OUT_BET_REFUSED_MORE:
+        seats = {}                                       # refusals past the itemized ones (the last b), by seat
+        refusals = table.refusals
+        for i in range(len(refusals) - b, len(refusals)):
+            key = str(refusals[i][0] + 1)
+            seats[key] = seats.get(key, 0) + 1
+        return "bets_refused_more", {"reading": a, "more": b, "seats": seats}
     if code == OUT_BET_DOWN:
         seat, z, stake = table.downs[a]
         return "bet_taken_down", {"seat": str(seat + 1), "zone": ZONES[z], "amount": stake}
+    if code == OUT_BET_DOWN_MORE:
+        return "bets_taken_down_more", {"reading": a, "more": b, "bets": downs_table(table.downs, b)}
     if code == OUT_BETS_FAULT:
         return "bets", {"accepted": False, "reason": faults.name(a), "bytes": table.evidence.text(b)}
     if code == OUT_READER:
@@ -94,4 +104,17 @@ def placed_table(table):
             row = {}
             out[seat_keys[seat] if seat < _SEAT_KEYS_MAX else str(seat + 1)] = row
         row[zones[i - seat * width]] = amounts[i]
+    return out
+
+
+def downs_table(downs, last):
+    """{seat: {zone: stake returned}} of the last `last` take-downs (rows [seat, zone, stake])."""
+    out = {}
+    for i in range(len(downs) - last, len(downs)):
+        seat, z, stake = downs[i]
+        key = str(seat + 1)
+        row = out.get(key)
+        if row is None:
+            row = out[key] = {}
+        row[ZONES[z]] = stake
     return out

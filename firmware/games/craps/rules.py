@@ -94,6 +94,16 @@ class CrapsTable(Placement):
                 return True
         return False
 
+    def option_bet_open(self):
+        """Is a bet open that a table option decides? A Field bet (field_12 sets its payout, art. 6(12)),
+        a hard way, big number or come odds (off_on_come_out: does a come-out roll decide it, art. 5(5)).
+        A bet is decided under the options it was placed under: a settings change waits for none."""
+        for b in self.bets:
+            k = b.kind
+            if k == B.FIELD or k == B.HARD or k == B.BIG_NUMBER or k == B.COME_ODDS or k == B.DONT_COME_ODDS:
+                return True
+        return False
+
     # ---- take down -----------------------------------------------------------------------
     def take_down(self, bet_id):
         """Return a bet's stake to the player. Returns (resolved list, None) or (None, reason).

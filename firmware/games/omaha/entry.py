@@ -7,8 +7,10 @@
 from firmware.compat import const
 from firmware.games.omaha.codes import K_ALLIN, K_CLEAR, K_ENTER, K_NEW, K_NONE, KEY_WORDS
 
-MAX_DIGITS = const(7)     # 9,999,999: more than any stack on one table
-MAX_NUMBER = const(9999999)   # the largest number MAX_DIGITS digits key (also the host's largest stack)
+MAX_NUMBER = const(9999999)   # the largest stack a seat is given (keyed STACK, the host's) and big blind
+# Digits a number may have: 9 (999,999,999, a small int on every port) keys any amount a table can hold. A
+# payout carries over, so one seat may come to hold every stack of a hand: up to 11 x MAX_NUMBER (8 digits).
+MAX_DIGITS = const(9)
 NO_NUMBER = const(-1)
 
 # What a key did (Entry.press's return).

@@ -12,6 +12,7 @@ from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.events import HOST_HAND
 from firmware.games.omaha import rules
+from firmware.games.omaha.betting import chips_text
 from firmware.games.omaha.codes import DEALING, NO_SEAT, OUT_BUTTON_SET, OUT_HAND_START, OUT_SEAT
 from firmware.games.omaha.entry import MAX_NUMBER, NO_NUMBER
 from firmware.games.omaha.settings import MAX_PLAYERS, MIN_PLAYERS
@@ -82,6 +83,9 @@ class Seats:
             return
         if self.entry.amount == NO_NUMBER:
             self._refuse("STACK needs an amount (0 empties the seat)", "SEAT STACK AMOUNT")
+            return
+        if self.entry.amount > MAX_NUMBER:
+            self._refuse("a stack is at most %d" % MAX_NUMBER, "STACK MAX " + chips_text(MAX_NUMBER))
             return
         self.stacks[seat] = self.entry.amount
         if self.entry.amount == 0:
