@@ -135,7 +135,7 @@ class TableJournal:
         (held for the recovery at the end of the lamp test)."""
         if self.pending and kind != TICK and table.state == STARTING:
             if len(self.held) < _HELD_MAX:
-                self.held.append((kind, a, b, _behind(table, kind, a, b)))
+                self.held.append((kind, a, b, _behind(table, kind, a, b), self.ms))   # (the boot's ms then)
             else:
                 self.held_lost += 1
             return False
@@ -227,6 +227,7 @@ class TableJournal:
         self.pending = False
         self.recovering = True                     # until the end: an exception on the way is noted
         booting_ms, self.ms = self.ms, 0           # the lamp test's ticks went to the fresh table
+        held_ms = self.held[0][4] if self.held else booting_ms     # when the first event that waited came
         table = ctx.table
         data, events, self._snapshot, self._events = self._snapshot, self._events, None, []
         first = self.event_no + 1
@@ -247,8 +248,9 @@ class TableJournal:
             self.based = True
             self.dirty = True
             # The boot took this long for the restored table too (a card drawn after the power came
-            # back is no double pull of one drawn before it went).
-            self._tick(ctx, booting_ms, report)
+            # back is no double pull of one drawn before it went): up to the first event that waited,
+            # the rest between those events (_let_in).
+            self._tick(ctx, held_ms, report)
         fields = {"state": table.state_name(), "events": len(events), "torn": self.torn}
         if self.problem:
             fields["resumed"] = False
@@ -269,7 +271,7 @@ class TableJournal:
             ctx.queue.put(FAULT, faults.RESET_IN_ROUND, 0)
         elif table.at_boundary():
             self.checkpoint(table)                 # the log starts again from here (nothing replayed twice)
-        self._let_in(ctx)
+        self._let_in(ctx, booting_ms if self.problem else held_ms, booting_ms)
         self.recovering = False
 
     def _tick(self, ctx, ms, report):
@@ -313,12 +315,20 @@ class TableJournal:
             reporter.sender = quiet.sender
             reporter.replayed = False
 
-    def _let_in(self, ctx):
+    def _let_in(self, ctx, at, end):
+        """The events that waited, each after the boot's time that passed before it came (two cards drawn
+        400 ms apart in the lamp test are no double pull), then the rest of it; `at`: the time given so far."""
         held, self.held = self.held, []
-        for kind, a, b, behind in held:
+        queue = ctx.queue
+        for kind, a, b, behind, ms in held:
+            if ms > at:
+                queue.put(TICK, ms - at, 0)
+                at = ms
             if behind:
                 b = put_behind(ctx.table, kind, a, b, behind)
-            ctx.queue.put(kind, a, b)
+            queue.put(kind, a, b)
+        if end > at:
+            queue.put(TICK, end - at, 0)
         if self.held_lost:
             ctx.queue.put(FAULT, faults.QUEUE_FULL, self.held_lost)
             self.held_lost = 0

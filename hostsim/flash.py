@@ -218,7 +218,7 @@ def unjournalled(journal, table, queue):
     the power went: those held for the recovery, the one whose record was being written, those queued
     behind it; oldest first, as (kind, a, b, behind bytes). The queue is emptied. (The simulator's:
     a board loses them with its RAM.)"""
-    lost = list(journal.held)
+    lost = [held[:4] for held in journal.held]     # (without the boot's ms when each came)
     if journal.appending is not None and journal.appending[0] in _INPUTS:
         kind, a, b, bytes_behind = journal.appending
         if bytes_behind is None:               # built in the journal's buffer: the table has not taken

@@ -108,14 +108,12 @@ def test_baccarat_garbage_on_the_bet_reader_never_makes_wrong_nets():
     assert dropped and all("nets" not in g for _b, g in dropped)
 
 
-@pytest.mark.xfail(strict=True, reason="not fixed: events that wait for the recovery go in as one burst")
 def test_cards_drawn_during_the_lamp_test_after_a_power_cut_keep_their_pace(tmp_path):
-    """Found by the soak, NOT fixed: after a power cut inside a deal, two cards the dealer draws 400 ms
-    apart while the board runs its lamp test wait for the recovery (firmware/recovery.py, `held`) and go
-    in one after the other with no time between them: the first closes reset_in_round (a rescan), the
-    second is taken for a double pull of it (a false alarm; CONFIRM deals it on). docs/journal.md, "Boot",
-    gives the boot's time to the restored table so that a card after the cut is no double pull of one
-    before it; the time between the waiting events is not given."""
+    """Found by the soak: after a power cut inside a deal, two cards the dealer draws 400 ms apart while
+    the board runs its lamp test wait for the recovery (firmware/recovery.py, `held`) and went in one after
+    the other with no time between them: the first closed reset_in_round (a rescan), the second was taken
+    for a double pull of it (a false alarm). Each waiting event now goes in after the boot's time that
+    passed before it came (docs/journal.md, "Boot")."""
     out = []
     table = HeadlessTable(board_path("sim"), R.table_file("baccarat"), str(tmp_path), out.append)
     try:
