@@ -22,8 +22,10 @@ def _reports(stdout):
 
 
 # Omaha: the simulated dealer has keyed the first buy-in (a `seat` report) on the keypad: about seven
-# keys at the live pace of 400 ms each, so 8 s leave room for a loaded machine's slower passes.
-@pytest.mark.parametrize("game, event, seconds", [("baccarat", "card", "3.5"), ("craps", "throw", "3.5"),
+# keys at the live pace of 400 ms each, so 8 s leave room for a loaded machine's slower passes. Craps: the
+# first throw comes a bets lead after the lamp test (2.5 s a throw), which a loaded machine's slower
+# passes pushed past 3.5 s (a run with no throw); 6 s leave it room.
+@pytest.mark.parametrize("game, event, seconds", [("baccarat", "card", "3.5"), ("craps", "throw", "6"),
                                                   ("omaha", "seat", "8")])
 def test_sim_runs_each_game_with_ptys(tmp_path, game, event, seconds):
     proc = _sim("--no-ui", "--seconds", seconds, "--seed", "7", "--game", game, "--state-dir", str(tmp_path))
