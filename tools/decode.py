@@ -15,8 +15,8 @@ stderr (with --frames to stdout, before the reports): each authentic frame's hea
 sent again; in a journal file "held": false for one an ACK had already dropped), and every damaged
 piece with why ({"damaged": "bad_crc" | "truncated" | "no_start" | "too_long" | "bad_syntax" |
 "unknown_type" | "part_lost" | "torn" | "corrupt", "at", "bytes": escaped}); frames missing from a
-boot's sequence are {"gap": "3.5", "to": "3.7"} (a capture started late, or a frame never came whole).
-Exit status: 0 every frame good, 1 some frame damaged (the good ones are still decoded), 2 the input
+boot's sequence are {"gap": "3.5", "to": "3.7"} (a frame that never came whole, or a capture cut).
+Exit status: 0 every frame good, 1 some frame damaged or missing (the good ones are still decoded), 2 the input
 could not be read. The frames are decoded by the firmware's own decoder (firmware/link/frame.py) and
 found in a line as tools/host_client.py finds them; journal records are read by the firmware's own
 reader (firmware/link/record.py). Reference: docs/host-link.md, "Decoding a capture".
@@ -115,6 +115,7 @@ class Decoder:
         for key in sorted(self._frames):
             got = self._frames[key]
             if last is not None and key[0] == last[0] and key[1] != last[1] + 1:
+                self.damaged += 1      # a frame that never came whole: a report may be in it
                 self.log.append({"gap": "%d.%d" % (last[0], last[1] + 1), "to": "%d.%d" % (key[0], key[1] - 1)})
             if parts and key != (last[0], last[1] + 1):
                 self._note_damage("part_lost", None, b"".join(parts), pieces=len(parts),

@@ -149,3 +149,11 @@ def test_a_frame_of_an_unknown_type_is_damage(tmp_path):
     status, reports, log = _main("-", stdin=io.BytesIO(data))
     assert status == 1 and reports == ["{}"]
     assert log[1]["frame"] == "WHAT" and log[1]["damaged"] == "unknown_type"
+
+
+def test_a_frame_missing_from_the_sequence_is_a_gap_and_status_1():
+    from firmware.link import frame
+    data = frame.encode(1, 1, "OPEN", "-") + frame.encode(1, 2, "REPORT", "{}") + frame.encode(1, 4, "REPORT", "[]")
+    status, reports, log = _main("-", stdin=io.BytesIO(data))
+    assert status == 1 and reports == ["{}", "[]"]
+    assert log[-1] == {"gap": "1.3", "to": "1.3"}
