@@ -29,7 +29,7 @@ import sys
 
 from firmware.link import frame as frame_mod
 from firmware.link import journal_store, record
-from tools.host_client import Received, find_frame
+from tools.host_client import Received, _position, find_frame
 
 OK = 0
 DAMAGED = 1
@@ -108,6 +108,10 @@ class Decoder:
             entry["held"] = held
         self.log.append(entry)
 
+    def _gap(self, boot, first, last):
+        self.damaged += 1          # frames that never came whole: a report may be in them
+        self.log.append({"gap": "%d.%d" % (boot, first), "to": "%d.%d" % (boot, last)})
+
     def finish(self):
         """The reports, in (boot, seq) order, PARTs joined; gaps and lost pieces logged."""
         parts = []
@@ -115,8 +119,11 @@ class Decoder:
         for key in sorted(self._frames):
             got = self._frames[key]
             if last is not None and key[0] == last[0] and key[1] != last[1] + 1:
-                self.damaged += 1      # a frame that never came whole: a report may be in it
-                self.log.append({"gap": "%d.%d" % (last[0], last[1] + 1), "to": "%d.%d" % (key[0], key[1] - 1)})
+                self._gap(last[0], last[1] + 1, key[1] - 1)
+            elif last is not None and got.type == "OPEN":      # a boot's OPEN names the last frame before it
+                end = _position(got.payload)
+                if end is not None and end[0] == last[0] and end[1] > last[1]:
+                    self._gap(last[0], last[1] + 1, end[1])
             if parts and key != (last[0], last[1] + 1):
                 self._note_damage("part_lost", None, b"".join(parts), pieces=len(parts),
                                   before="%d.%d" % key)

@@ -157,3 +157,14 @@ def test_a_frame_missing_from_the_sequence_is_a_gap_and_status_1():
     status, reports, log = _main("-", stdin=io.BytesIO(data))
     assert status == 1 and reports == ["{}", "[]"]
     assert log[-1] == {"gap": "1.3", "to": "1.3"}
+
+
+def test_frames_missing_at_the_end_of_a_boot_are_a_gap_its_next_open_shows():
+    from firmware.link import frame
+    data = (frame.encode(1, 1, "OPEN", "-") + frame.encode(1, 2, "REPORT", "{}")
+            + frame.encode(2, 1, "OPEN", "1.4") + frame.encode(2, 2, "REPORT", "[]"))
+    status, reports, log = _main("-", stdin=io.BytesIO(data))
+    assert status == 1 and reports == ["{}", "[]"]
+    assert {"gap": "1.3", "to": "1.4"} in log
+    data = frame.encode(1, 1, "OPEN", "-") + frame.encode(1, 2, "REPORT", "{}") + frame.encode(2, 1, "OPEN", "1.2")
+    assert _main("-", stdin=io.BytesIO(data))[0] == 0
