@@ -76,17 +76,27 @@ class Decoder:
         _damage(self.log, why, at, data, **more)
 
     def frame(self, line, at, held=None):
-        """One line without its LF, found at byte `at`: its frame (or one after noise in it) logged."""
-        status, start = find_frame(self._frame, line)
-        if status != frame_mod.OK:
-            self._note_damage(frame_mod.STATUS_NAMES[status], at, line)
-            return
-        if start > 0:              # noise, or a frame's broken start, before a frame in the same line
-            prefix = line[:start]
-            why = frame_mod.STATUS_NAMES[self._frame.decode(prefix)]
-            self._note_damage(why, at, prefix)
-            find_frame(self._frame, line)
-        self._good(self._frame, at + start, held)
+        """One line without its LF, found at byte `at`: its frames logged in order. Noise that ate an
+        LF joins frames in one line: the last one is found (after the first "#" it decodes from), then
+        the frames before it the same way, and what is left before the first is damage."""
+        spans = []
+        end = len(line)
+        while True:
+            first = max(0, end - frame_mod.MAX_FRAME)      # a frame is shorter: no need to look further back
+            status, start = find_frame(self._frame, line[first:end])
+            if status != frame_mod.OK:
+                if first:
+                    status = frame_mod.TOO_LONG
+                self._note_damage(frame_mod.STATUS_NAMES[status], at, line[:end])
+                break
+            start += first
+            spans.append((start, end))
+            if start == 0:
+                break
+            end = start
+        for start, end in reversed(spans):
+            self._frame.decode(line[start:end])
+            self._good(self._frame, at + start, held)
 
     def _good(self, frame, at, held):
         type_name = frame.type_name()

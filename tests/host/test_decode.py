@@ -168,3 +168,20 @@ def test_frames_missing_at_the_end_of_a_boot_are_a_gap_its_next_open_shows():
     assert {"gap": "1.3", "to": "1.4"} in log
     data = frame.encode(1, 1, "OPEN", "-") + frame.encode(1, 2, "REPORT", "{}") + frame.encode(2, 1, "OPEN", "1.2")
     assert _main("-", stdin=io.BytesIO(data))[0] == 0
+
+
+def test_frames_whose_lf_the_noise_ate_are_all_kept_in_order():
+    from firmware.link import frame
+    one, two, three = (frame.encode(1, 1, "OPEN", "-"), frame.encode(1, 2, "REPORT", '{"a": "#1"}'),
+                       frame.encode(1, 3, "REPORT", "{}"))
+    data = b"xx" + one[:-1] + two[:-1] + three[:-1] + three        # noise, then three LFs lost
+    status, reports, log = _main("-", stdin=io.BytesIO(data))
+    assert reports == ['{"a": "#1"}', "{}"]
+    n1, n2, n3 = len(one) - 1, len(two) - 1, len(three) - 1
+    assert [(e.get("frame"), e.get("damaged"), e["at"]) for e in log] == [
+        (None, "no_start", 0), ("OPEN", None, 2), ("REPORT", None, 2 + n1), ("REPORT", None, 2 + n1 + n2),
+        ("REPORT", None, 2 + n1 + n2 + n3)]
+    assert log[-1]["duplicate"] and status == 1
+    many = b"".join(frame.encode(1, i, "REPORT", "{}")[:-1] for i in range(1, 5001))   # no LF at all
+    status, reports, log = _main("-", stdin=io.BytesIO(many + b"\n"))
+    assert status == 0 and len(reports) == 5000
