@@ -84,9 +84,8 @@ class Decoder:
         while True:
             first = max(0, end - frame_mod.MAX_FRAME)      # a frame is shorter: no need to look further back
             status, start = find_frame(self._frame, line[first:end])
-            if status != frame_mod.OK:
-                if first:
-                    status = frame_mod.TOO_LONG
+            if status != frame_mod.OK:                     # why, for the piece as a whole
+                status = self._frame.decode(line[:end])
                 self._note_damage(frame_mod.STATUS_NAMES[status], at, line[:end])
                 break
             start += first
