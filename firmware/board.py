@@ -150,7 +150,7 @@ def _check_buttons(name, buttons, plan):
     if CONFIRM not in buttons:
         _fail(name, "buttons", "missing %r (needed to acknowledge faults)" % CONFIRM)
     for role in sorted(buttons):
-        plan.claim("buttons." + role, buttons[role])
+        plan.claim("buttons." + role, buttons[role], low_at_reset="the button held: it closes to ground")
 
 
 def _check_zones(name, zones, count):
@@ -226,7 +226,7 @@ def _validate(name, data):
     if "keypad" in data:
         _check_keypad(name, data["keypad"], plan)
     if "service_pin" in data:             # a pin of its own: a button or port sharing it would open the REPL
-        plan.claim("service_pin", data["service_pin"], low_at_reset=True)
+        plan.claim("service_pin", data["service_pin"], low_at_reset="the jumper fitted")
     return Board(name, data)
 
 

@@ -138,17 +138,18 @@ class PinPlan:
         self.mcu = mcu
         self.owner = {}
 
-    def claim(self, where, pin, shared_ok=None, function=None, unit=0, low_at_reset=False, high_at_reset=False):
+    def claim(self, where, pin, shared_ok=None, function=None, unit=0, low_at_reset=None, high_at_reset=False):
         """Take pin for `where`; function ("tx", "rx", "sda", "scl") of bus `unit` if it carries one;
-        low_at_reset: the pin is held low while the chip starts (the service jumper); high_at_reset: it may
-        be pulled up then (a keypad column's external pull-up, docs/boards.md "Dealer keypad")."""
+        low_at_reset: what may hold the pin low while the chip starts (the service jumper fitted, a
+        button held: active low), as the message says it; high_at_reset: it may be pulled up then (a
+        keypad column's external pull-up, docs/boards.md "Dealer keypad")."""
         gpio = MCUS[self.mcu]["gpio"]
         if not whole(pin) or pin not in gpio:
             fail(self.name, where, "pin %s does not exist on %s (GPIO %d-%d)"
                   % (shown(pin), self.mcu, gpio[0], gpio[-1]))
         if low_at_reset and pin == MCUS[self.mcu].get("boot_strap"):
-            fail(self.name, where, "pin %d is the boot strap of %s: held low at reset (the jumper fitted) it starts "
-                 "the ROM's download mode, not the firmware" % (pin, self.mcu))
+            fail(self.name, where, "pin %d is the boot strap of %s: held low at reset (%s) it starts "
+                 "the ROM's download mode, not the firmware" % (pin, self.mcu, low_at_reset))
         if high_at_reset and pin == MCUS[self.mcu].get("flash_voltage_strap"):
             fail(self.name, where, "pin %d is the flash voltage strap of %s: pulled up at reset (a keypad column's "
                  "pull-up) it selects 1.8 V for the SPI flash and a 3.3 V module does not boot" % (pin, self.mcu))

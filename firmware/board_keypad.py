@@ -9,6 +9,9 @@ from firmware.board_checks import shown as _shown
 from firmware.drivers.keypad import LEGENDS
 
 KEYPAD_KEYS = ("rows", "cols", "keys")
+# A key held at reset joins a row to a column while the firmware drives neither: a line then is as low
+# as whatever the chip's reset pulls put on the other (the ESP32-S3 pulls GPIO 45 and 46 down).
+_KEY_HELD = "a key held joins it to another keypad line, which may be low then"
 MAX_KEYPAD_LINES = 8       # rows, and columns: 64 keys is more than a dealer keypad carries
 NO_KEY = ""                # a matrix position with no key fitted
 
@@ -25,7 +28,8 @@ def check_keypad(name, spec, plan):
         if not isinstance(pins, list) or not 1 <= len(pins) <= MAX_KEYPAD_LINES:
             _fail(name, "keypad." + line, "expected a list of 1..%d pins, got %s" % (MAX_KEYPAD_LINES, _shown(pins)))
         for i in range(len(pins)):
-            plan.claim("keypad.%s[%d]" % (line, i), pins[i], high_at_reset=line == "cols")   # (their pull-ups)
+            plan.claim("keypad.%s[%d]" % (line, i), pins[i], high_at_reset=line == "cols",   # (their pull-ups)
+                       low_at_reset=_KEY_HELD)
     rows, cols = len(spec["rows"]), len(spec["cols"])
     grid = spec["keys"]
     if not isinstance(grid, list) or len(grid) != rows:

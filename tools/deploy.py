@@ -199,15 +199,16 @@ def deploy(board, port, build="build", dry_run=False, reset_wait=RESET_WAIT_S, t
     manifest = check_build(build_dir, board, romfs)
     if table:
         check_table(table)
-        seal_table(table, build_dir)
     cmds = commands(build_dir, port, reset_wait, table, romfs)
-    if dry_run:
+    if dry_run:                         # writes nothing: the seal the copy names is made by the real run
         for cmd in cmds:
             out.write(shlex.join(cmd) + "\n")
         return 0
     if port.startswith("/dev/") and not os.path.exists(port):
         raise DeployError("port %s does not exist: plug the board in, or give the right one "
                           "(make deploy PORT=...; `mpremote devs` lists them)" % port)
+    if table:
+        seal_table(table, build_dir)
     env = dict(os.environ, PATH=search_path)
     steps = ("remove the previous deployment and reset",) + (
         ("write the ROMFS image and reset to mount it",) if romfs else ()) + ("copy, verify and reset",)

@@ -27,6 +27,21 @@ def _position(text):
     return int(boot), int(seq)
 
 
+def find_frame(frame, line):
+    """Decode line (without its LF) into frame (a frame.Frame): the frame it holds, or one starting at
+    a later "#" (noise ate the LF before it). -> (status, at): OK and where the frame starts in line,
+    or, when no frame is in it, the status of the last try (from the last "#") and -1. (tools.decode
+    reads captures with it too.)"""
+    status = frame.decode(line)
+    at = 0
+    while status != frame_mod.OK:
+        at = line.find(b"#", at + 1)
+        if at < 0:
+            return status, -1
+        status = frame.decode(line[at:])
+    return status, at
+
+
 class Received:
     """One authentic sequenced frame, waiting for its turn."""
 
@@ -134,15 +149,11 @@ class HostClient:
         """One line: the frame in it (also one starting at a later "#", after noise ate a LF).
         Returns True for a duplicate."""
         frame = self._frame
-        status = frame.decode(line)
-        at = 0
-        while status != frame_mod.OK:
-            at = line.find(b"#", at + 1)
-            if at < 0:
-                self._count_refused(status)
-                self._damaged = True
-                return False
-            status = frame.decode(line[at:])
+        status, _ = find_frame(frame, line)
+        if status != frame_mod.OK:
+            self._count_refused(status)
+            self._damaged = True
+            return False
         self.frames += 1
         if frame.seq == 0:
             self._control(frame)

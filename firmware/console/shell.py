@@ -13,7 +13,7 @@ from firmware.console import checks, editor as ed
 from firmware.console.commands import TABLE
 from firmware.console.audit import AuditLog
 from firmware.console.auth import Auth
-from firmware.console.pins import NO_PIN, PinStore
+from firmware.console.pins import MIN_DIGITS, NO_PIN, PinStore
 from firmware.events import (CON_ACT_COMMAND, CON_ACT_IDLE_LOGOUT, CON_AUDIT_FAILED, CON_LINE_TOO_LONG,
                              CON_LOGIN_REQUIRED, CON_TOO_MANY_WORDS, CON_UNKNOWN_COMMAND, CON_UNREADABLE, CON_USAGE,
                              CONSOLE, CONSOLE_ACTIONS, CONSOLE_ERROR, LAMP, LAMP_CHECK_END)
@@ -26,6 +26,27 @@ PROMPT_LOGGED_IN = "# "
 # Commands that ask for a PIN at their own prompt: words typed after them may be the PIN itself
 # (`login 246810`), so a refusal reports and keeps only the command's name, never the line.
 SECRET_ARGS = ("login", "passwd")
+
+
+def without_pins(line):
+    """line (bytes) with every run of MIN_DIGITS digits or more, which may be a PIN (or hold one typed
+    with its neighbours), as one "*": the evidence of a refused line (`help 246810` -> `help *`)."""
+    out = bytearray()
+    i = 0
+    n = len(line)
+    while i < n:
+        j = i
+        while j < n and 48 <= line[j] <= 57:
+            j += 1
+        if j - i >= MIN_DIGITS:
+            out.append(42)
+        elif j == i:
+            out.append(line[i])
+            j += 1
+        else:
+            out.extend(line[i:j])
+        i = j
+    return bytes(out)
 
 
 def _journal_fs(fs):
@@ -214,10 +235,12 @@ class Console:
         return self.error(CON_LINE_TOO_LONG, "line too long")
 
     def error(self, code, message):
-        """Count, report (as an event, in order with the others) and answer a bad line."""
+        """Count, report (as an event, in order with the others) and answer a bad line. Any command's
+        words may be a PIN typed on the wrong line (`help 246810`, `status 246810`): the evidence keeps
+        none (without_pins)."""
         self.errors += 1
         ctx = self.ctx
-        handle = ctx.table.evidence.keep(self._line) if self._line else 0
+        handle = ctx.table.evidence.keep(without_pins(self._line)) if self._line else 0
         ctx.queue.put(CONSOLE_ERROR, code, handle)      # a full queue is itself a reported fault
         return ["error: " + message]
 

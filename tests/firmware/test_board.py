@@ -415,12 +415,32 @@ def test_the_service_jumper_is_not_on_the_esp32s3s_boot_strap():
     d["service_pin"] = 0
     raises_match(SettingsError, "board esp32s3: service_pin: pin 0 is the boot strap of esp32s3: held low at reset "
                  "(the jumper fitted) it starts the ROM's download mode, not the firmware", board.validate, "esp32s3", d)
-    d = _data("esp32s3", keypad=True)
-    d["buttons"]["undo"] = 0            # a button there is high at reset (not pressed): free
-    board.validate("esp32s3", d)
     d = _data(keypad=True)
     d["buttons"]["undo"] = 14
     d["service_pin"] = 0                # the RP2040 boots from its own BOOTSEL pin, no GPIO
+    d["ports"] = {"host": d["ports"]["host"], "console": d["ports"]["console"]}
+    board.validate("pico", d)
+
+
+def test_a_dealer_button_or_a_keypad_line_is_not_on_the_esp32s3s_boot_strap():
+    # A dealer button closes its pin to ground (active low): held at reset on GPIO 0 of an ESP32-S3 (a
+    # dealer's thumb on CONFIRM when the watchdog or a power dip resets the board) it starts the ROM's
+    # download mode, and the table stays dark until someone resets it again. A keypad key held at reset
+    # joins its row and column while the firmware drives neither: a line there is as low as the other.
+    for role in ("confirm", "undo"):
+        d = _data("esp32s3", keypad=True)
+        d["buttons"][role] = 0
+        raises_match(SettingsError, "board esp32s3: buttons.%s: pin 0 is the boot strap of esp32s3: held low at "
+                     "reset (the button held: it closes to ground) it starts the ROM's download mode" % role,
+                     board.validate, "esp32s3", d)
+    for line in ("rows", "cols"):
+        d = _data("esp32s3", keypad=True)
+        d["keypad"][line][0] = 0
+        raises_match(SettingsError, "board esp32s3: keypad.%s[0]: pin 0 is the boot strap of esp32s3: held low at "
+                     "reset (a key held joins it to another keypad line, which may be low then)" % line,
+                     board.validate, "esp32s3", d)
+    d = _data(keypad=True)
+    d["buttons"]["confirm"] = 0         # the RP2040 boots from its own BOOTSEL pin, no GPIO: free
     d["ports"] = {"host": d["ports"]["host"], "console": d["ports"]["console"]}
     board.validate("pico", d)
 

@@ -36,6 +36,33 @@ def test_the_pin_is_kept_only_as_a_salted_hash():
         assert not pins.matches(b"246811") and not pins.matches(b"")
 
 
+def test_a_pin_typed_after_any_command_is_kept_out_of_every_report_and_the_audit_log():
+    # `help 246810` (the PIN typed on the command's line: the prompt missed, a wrong window) was refused with
+    # its usage and the whole line went to the host in console_error, the PIN with it; every command's
+    # refusal alike (a usage error, a login required, a value refused, too many words, an unknown command).
+    # The evidence keeps the line with each run of 6 digits or more (a PIN's least) as "*".
+    from firmware.console.commands import TABLE
+    from firmware.console.shell import without_pins
+    assert without_pins(b"help 246810") == b"help *"
+    assert without_pins(b"set decks 13 x12345 1234567890123 a246810b") == b"set decks 13 x12345 * a*b"
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        lines = [name + " x " + PIN for name in sorted(TABLE)]
+        lines += ["help " + PIN, "status " + PIN, "help 1 2 3 4 " + PIN, "lamp " + PIN, "nope " + PIN]
+        for line in lines:
+            assert typed(ctx, machine, line)[0].startswith("error: "), line
+        login(ctx, machine)
+        for line in lines + ["set decks " + PIN, "set " + PIN, "recall " + PIN, "audit " + PIN]:
+            if not line.startswith(("login", "logout", "reboot")):
+                assert typed(ctx, machine, line)[0].startswith("error: "), line
+        got = console_reports(machine)
+        refused = [r for r in got if r["event"] == "console_error"]
+        assert len(refused) > 2 * len(lines)
+        assert {"event": "console_error", "error": "usage", "line": "help *"} in refused
+        assert {"event": "console_error", "error": "refused", "line": "set decks *"} in refused
+        assert PIN not in repr(_host(machine)) and PIN.encode() not in _flash(state)
+
+
 def test_pin_rules():
     assert check_pin("123456") is None and check_pin("123456789012") is None
     assert check_pin("12345") == "a PIN has 6 to 12 digits"

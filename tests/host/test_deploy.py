@@ -175,10 +175,36 @@ def test_dry_run_with_table_settings_copies_them_before_main_py(built, tmp_path,
     second = out.getvalue().splitlines()[1]
     assert (" + fs cp {b}/manifest.json :manifest.json + fs cp {t} :table.json + fs cp {b}/table.seal :table.seal"
             " + fs cp {b}/main.py :main.py + run ".format(b="%s/pico" % built, t=table)) in second
-    # The seal the board checks table.json against at every boot (firmware/settings_seal.py).
+
+
+def test_a_dry_run_with_table_settings_writes_nothing_and_the_real_run_writes_the_seal(built, tmp_path, monkeypatch):
+    # A dry run is documented as running and writing nothing (docs/build-deploy.md): it wrote
+    # build/<board>/table.seal. The real run writes it, before the copy that takes it to the board.
+    import io
+    import shutil
     import zlib
-    with open("%s/pico/table.seal" % built, "rb") as f:
-        assert f.read() == b"%08x\n" % zlib.crc32(table.read_bytes())
+    build = tmp_path / "build"
+    shutil.copytree(str(built / "pico"), str(build / "pico"))
+    table = tmp_path / "table.json"
+    table.write_text(open(os.path.join(REPO, "boards", "tables", "sim-baccarat.json")).read())
+    before = sorted(os.listdir(str(build / "pico")))
+    assert "table.seal" not in before
+    out = io.StringIO()
+    assert deploy.deploy("pico", "/dev/ttyACM0", build=str(build), dry_run=True, table=str(table), out=out) == 0
+    assert sorted(os.listdir(str(build / "pico"))) == before
+    ran = []
+
+    def mpremote(cmd, env=None):
+        ran.append(cmd)
+        # The seal the board checks table.json against at every boot (firmware/settings_seal.py), there
+        # before the copy names it.
+        if "table.json" in " ".join(cmd):
+            with open(str(build / "pico" / "table.seal"), "rb") as f:
+                assert f.read() == b"%08x\n" % zlib.crc32(table.read_bytes())
+        return subprocess.CompletedProcess(cmd, 0)
+    monkeypatch.setattr(deploy.subprocess, "run", mpremote)
+    assert deploy.deploy("pico", "COM3", build=str(build), table=str(table), out=io.StringIO(), reset_wait=0) == 0
+    assert len(ran) == 2 and (build / "pico" / "table.seal").exists()
 
 
 def test_invalid_table_settings_are_refused(built, tmp_path):
