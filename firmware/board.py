@@ -104,9 +104,9 @@ def _check_displays(name, mcu, displays, plan):
     addresses = []
     for role in DISPLAY_ROLES + OLED_ROLES:
         where = "displays." + role
-        spec = displays.get(role)
-        if spec is None:
-            continue
+        if role not in displays:
+            continue                              # (a null is no display: refused below, not skipped)
+        spec = displays[role]
         if role in OLED_ROLES:
             _check_oled(name, where, spec)
         else:
