@@ -36,7 +36,10 @@ MCUS = {
                 "uart": (0, 1, 2), "repl_uart": 0, "i2c": (0, 1), "wdt_max_ms": 60000,
                 # GPIO 0 low at reset selects the ROM's download mode (the datasheet's boot strapping pins);
                 # GPIO 45 high at reset selects 1.8 V for the SPI flash (VDD_SPI): a 3.3 V module does not boot
-                "boot_strap": 0, "flash_voltage_strap": 45},
+                "boot_strap": 0, "flash_voltage_strap": 45,
+                # U0TXD and U0RXD: the ROM writes its boot log on GPIO 43 at every reset, whatever UART the
+                # firmware then puts there, and a DevKitC-1's USB-UART bridge is wired to both
+                "boot_log_pins": (43, 44)},
     "hostsim": {"gpio": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
                          25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
                          48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63),
@@ -150,6 +153,10 @@ class PinPlan:
         if low_at_reset and pin == MCUS[self.mcu].get("boot_strap"):
             fail(self.name, where, "pin %d is the boot strap of %s: held low at reset (%s) it starts "
                  "the ROM's download mode, not the firmware" % (pin, self.mcu, low_at_reset))
+        if function in ("tx", "rx") and pin in MCUS[self.mcu].get("boot_log_pins", ()):
+            fail(self.name, where, "pin %d is UART0's %s on %s: the ROM writes its boot log there at every reset "
+                 "(garbage on the line) and a DevKitC-1's USB-UART bridge drives it: a serial port needs other "
+                 "pins" % (pin, "U0TXD" if pin == MCUS[self.mcu]["boot_log_pins"][0] else "U0RXD", self.mcu))
         if high_at_reset and pin == MCUS[self.mcu].get("flash_voltage_strap"):
             fail(self.name, where, "pin %d is the flash voltage strap of %s: pulled up at reset (a keypad column's "
                  "pull-up) it selects 1.8 V for the SPI flash and a 3.3 V module does not boot" % (pin, self.mcu))

@@ -408,6 +408,21 @@ def test_the_esp32s3s_repl_uart_is_no_port():
     board.validate("pico", d)
 
 
+def test_no_serial_port_on_the_esp32s3s_boot_log_pins():
+    # GPIO 43/44 are U0TXD/U0RXD: the ROM writes its boot log on 43 at every reset whatever UART the firmware
+    # puts there (garbage on the host line or into a reader), and a DevKitC-1's USB-UART bridge is wired to
+    # both (it drives 44). The shipped board had its host link there.
+    board.validate("esp32s3", _data("esp32s3"))
+    for signal, pin, name in (("tx", 43, "U0TXD"), ("rx", 44, "U0RXD")):
+        d = _data("esp32s3")
+        d["ports"]["host"][signal] = pin
+        raises_match(SettingsError, "board esp32s3: ports.host.%s: pin %d is UART0's %s on esp32s3: the ROM writes "
+                     "its boot log there" % (signal, pin, name), board.validate, "esp32s3", d)
+    d = _data("esp32s3")
+    d["buttons"]["deal"] = 43                        # a button is no serial line: the pin is free for it
+    board.validate("esp32s3", d)
+
+
 def test_the_service_jumper_is_not_on_the_esp32s3s_boot_strap():
     # The service jumper holds its pin low at reset; on GPIO 0 of an ESP32-S3 that selects the ROM's download
     # mode: the board meant to open its REPL never started MicroPython at all.
