@@ -22,7 +22,7 @@ from firmware.event_bytes import behind as _behind, behind_into as _behind_into,
 from firmware.events import FAULT, TICK
 from firmware.link import journal as journal_mod
 from firmware.link.journal_store import JournalStore
-from firmware.link.sender import REPORT
+from firmware.report import QuietSender
 from firmware.table import STARTING
 
 NAME = "table"
@@ -290,7 +290,7 @@ class TableJournal:
         table = ctx.table
         reporter = ctx.reporter
         store = self.store
-        quiet = _Quiet(reporter, store)
+        quiet = QuietSender(reporter, store)
         reporter.sender = quiet
         self.replaying = True
         try:
@@ -332,30 +332,3 @@ class TableJournal:
         if self.held_lost:
             ctx.queue.put(FAULT, faults.QUEUE_FULL, self.held_lost)
             self.held_lost = 0
-
-
-class _Quiet:
-    """The reporter's sender while events are replayed: the first `skip` reports of an event are the
-    ones the host has (or the store holds): not sent again, but counted in the store's tag."""
-
-    replaying = True                               # the Reporter answers no RECALL meanwhile
-
-    def __init__(self, reporter, store):
-        self.reporter = reporter
-        self.sender = reporter.sender
-        self.store = store
-        self.skip = 0
-
-    def send(self, payload, type=REPORT):
-        # A report the host has was made before the reset: not sent again (recall decides by the event's
-        # number whether its round is kept already; `replayed` serves a recall kept before the numbers).
-        self.reporter.replayed = self.skip > 0
-        if self.skip > 0:
-            self.skip -= 1
-            self.reporter.seq -= 1                 # this boot's numbers stay gapless
-            if self.store is not None:
-                self.store.report += 1
-            return 0
-        if self.sender is None:
-            return 0
-        return self.sender.send(payload, type)

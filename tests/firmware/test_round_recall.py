@@ -596,7 +596,7 @@ class _Events:
 
 
 class _ReplayReporter:
-    replayed = False                  # the report was one the host link's store had (recovery's _Quiet)
+    replayed = False                  # the report was one the host link's store had (QuietSender, firmware/report.py)
 
     def durable(self):
         pass
