@@ -258,3 +258,27 @@ def test_a_snapshot_without_tie_stakes_from_the_firmware_before_them_still_resto
                 assert "field tie_stakes" in str(exc), exc
             else:
                 raise AssertionError("restored with tie_stakes %s" % bad)
+
+
+def test_a_tie_with_no_banker_or_player_stake_keeps_nothing_and_snapshots_restore():
+    # Only Tie and Pair bets at the tie: nothing stands (a kept option with no stake was refused by the
+    # restore: the table would have started afresh, journal_bad, and a settings change been refused).
+    import json
+    from firmware import settings_swap, snapshot as S
+    rig = Rig(tie_option="standing")
+    rig.new_shoe()
+    rig.bets({1: {"tie": 10, "player_pair": 5}})
+    rig.shoe(SHOE_CUT)
+    rig.cards(TIE)
+    assert rig.table.snapshot().endswith(b",[]]")
+    rig.shoe(SHOE_OUT)
+    fields = json.loads(rig.table.snapshot().decode())
+    settings_swap._carry("baccarat", fields)
+    Rig(tie_option="standing").table.restore(S.encode(fields))
+    rig.new_shoe(burn="")
+    data = rig.table.snapshot()
+    assert data.endswith(b",[]]")
+    Rig(tie_option="standing").table.restore(data)
+    rig.cards("2c 3c 4c 5c 6c 7c")
+    rig.cards(PLAYER_NINE)
+    assert "bets" not in rig.last("round")

@@ -199,7 +199,8 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         for seat in range(self.seats):
             kept[seat * 2] = bets[seat * width + PLAYER]
             kept[seat * 2 + 1] = bets[seat * width + BANKER]
-        self.tie_kept = carry
+            if kept[seat * 2] or kept[seat * 2 + 1]:
+                self.tie_kept = carry                    # (a tie with only Tie or Pair bets keeps none)
 
     def tied_round_carry(self):
         """What art. 11 makes of the last round's Banker and Player bets in the next live round: TIE_STANDING

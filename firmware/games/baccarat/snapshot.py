@@ -62,14 +62,16 @@ def _tie_fields(t):
     the last round's."""
     if t.tie_kept != TIE_NONE:
         return [t.tie_kept] + list(t.tie_stakes)
-    carry = t.tied_round_carry()
-    if carry == TIE_NONE:
-        return []
+    return _tied_stakes(t.tied_round_carry(), t.seats, t.round_bets)
+
+
+def _tied_stakes(carry, seats, bets):
+    """[carry, each seat's Player and Banker stake of the tied round's bets], or [] (none to carry)."""
     out = [carry]
     width = len(ZONES)
-    for seat in range(t.seats):
-        out += [t.round_bets[seat * width + rules.PLAYER], t.round_bets[seat * width + rules.BANKER]]
-    return out
+    for seat in range(seats):
+        out += [bets[seat * width + rules.PLAYER], bets[seat * width + rules.BANKER]]
+    return out if carry != TIE_NONE and any(out[1:]) else []
 
 
 def _shoe_fields(shoe):
@@ -167,10 +169,7 @@ def _tie(f, t, tie, record, has_bets, bets):
     if has_bets and not record.void and not record.demo and record.result.winner == rules.TIE:
         carry = {"standing": TIE_STANDING, "changeable": TIE_CHANGEABLE}.get(t.settings.tie_option, TIE_NONE)
     if carry != TIE_NONE:
-        width = len(ZONES)
-        own = [carry]
-        for seat in range(t.seats):
-            own += [bets[seat * width + rules.PLAYER], bets[seat * width + rules.BANKER]]
+        own = _tied_stakes(carry, t.seats, bets)
         if tie is not None and tie != own:
             f.fail("the last round's tied Player and Banker stakes %s" % own, tie)
         return TIE_NONE, None
