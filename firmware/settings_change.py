@@ -26,6 +26,9 @@ _REF_CHARS = "-_./"
 # Settings the console never changes: the number of seats sizes the bet reader's and the stacks'
 # arrays (a new table.json and a reset).
 FIXED = ("seats",)
+# Settings given with a decimal point (Omaha art. 16: the rake, 3 to 5 in tenths of a percent, 3.5): a
+# decimal typed for them is a number, checked by the table file's validators; any other takes whole numbers.
+DECIMAL = ("rake_percent",)
 _SETTINGS_MODULES = {"baccarat": "firmware.games.baccarat.settings", "craps": "firmware.games.craps.settings",
                      "omaha": "firmware.games.omaha.settings"}
 
@@ -48,6 +51,12 @@ def _word(text):
     return int(text) if digits.isdigit() else text
 
 
+def _decimal(text):
+    """digits, or digits.digits"""
+    parts = text.split(".")
+    return len(parts) <= 2 and parts[0].isdigit() and parts[-1].isdigit()
+
+
 def parse_value(key, text, current):
     """What VALUE typed at the console means for a setting whose value is `current` (None: not in the file)."""
     if current is True or current is False or (current is None and text in ("true", "false")):
@@ -58,6 +67,11 @@ def parse_value(key, text, current):
         if text == "none":
             return []
         return [_word(item) for item in text.split(",")]
+    if key in DECIMAL:
+        if not _decimal(text):
+            raise SettingsError("setting %s takes a number such as 5 or 3.5, got %r" % (key, text))
+        value = float(text)
+        return int(value) if value == int(value) else value     # 5.0 is 5, as the table file has it
     if isinstance(current, int) or current is None:
         value = _word(text)
         if current is not None and not isinstance(value, int):

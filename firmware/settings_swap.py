@@ -6,7 +6,8 @@
 # new settings and restores into it the snapshot of the running one, its settings field rewritten and,
 # per game, without what the new settings would read differently:
 #   Baccarat (no shoe in play): the removed shoe, its roads and its last round go (a new shoe starts
-#     them afresh); the bet reading waiting for the next round stays.
+#     them afresh); the bet reading waiting for the next round stays, and so do the stakes a tie left
+#     for the next live round (tie_stakes, under the art. 11 option they were left under).
 #   Craps (a new shooter's come-out, no bet open that an option decides): everything stays, the bets
 #     standing too: their stakes and odds were taken under the old limits, and no option decides a
 #     standing bet (the boundary waits while a Field bet, paid per field_12, or a hard way, big number or

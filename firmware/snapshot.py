@@ -102,6 +102,10 @@ class Fields:
         self.name = name
         return value
 
+    def more(self):
+        """True if a field is left (a field added at the end is absent in an older firmware's snapshot)."""
+        return self.i < len(self.fields)
+
     def end(self):
         if self.i != len(self.fields):
             self.name = "count"

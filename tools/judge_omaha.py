@@ -76,7 +76,7 @@ def _settings(request, stacks):
     rake = request.get("rake")
     if rake is not None:
         if not isinstance(rake, dict):
-            raise GameError('rake must be {"percent": 3..5, "cap_big_blinds": 1..5}')
+            raise GameError('rake must be {"percent": 3..5 (tenths: 3.5), "cap_big_blinds": 1..5}')
         unknown = sorted(set(rake) - {"percent", "cap_big_blinds"})
         if unknown:
             raise GameError("unknown rake field %r: expected percent, cap_big_blinds" % unknown[0])

@@ -31,12 +31,23 @@ def test_uncalled_excess_goes_back_even_to_a_folded_player():
 def test_art16_rake_floor_per_pot_cap_once_main_pot_first():
     _, pots = build_pots([1000, 1000, 2000, 2000], [True] * 4)
     assert shape(pots) == [(4000, (0, 1, 2, 3)), (2000, (2, 3))]
-    assert rake_pots(pots, 5, 50) == 50
+    assert rake_pots(pots, 50, 50) == 50       # tenths of a percent: 50 is 5%
     assert [p.rake for p in pots] == [50, 0]
     _, pots = build_pots([33, 33, 33], [True] * 3)
-    assert rake_pots(pots, 3, 50) == 2  # 99 * 3% = 2.97: rounded down
+    assert rake_pots(pots, 30, 50) == 2  # 99 * 3% = 2.97: rounded down
     _, pots = build_pots([30, 30, 100, 100], [True] * 4)
-    assert rake_pots(pots, 4, 100) == 4 + 5  # 120 -> 4.8 -> 4; 140 -> 5.6 -> 5
+    assert rake_pots(pots, 40, 100) == 4 + 5  # 120 -> 4.8 -> 4; 140 -> 5.6 -> 5
+
+
+def test_art16_a_rake_of_3_5_percent_rounded_down_to_the_unit():
+    for amount, rake in ((60, 2), (99, 3), (100, 3), (1000, 35), (1029, 36), (2000, 70), (1, 0), (28, 0), (29, 1)):
+        pots = [Pot(amount, (0, 1))]
+        assert rake_pots(pots, 35, 10 ** 6) == rake, amount      # floor(amount * 3.5 / 100)
+        assert rake * 1000 <= amount * 35 < (rake + 1) * 1000
+    # The largest pot (11 stacks of 9,999,999): exact, and worked out in small ints on MicroPython.
+    _, pots = build_pots([9999999] * 11, [True] * 11)
+    for tenths in (30, 35, 49, 50):
+        assert rake_pots(pots, tenths, 10 ** 9) == 109999989 * tenths // 1000
 
 
 def test_art10_4_5_split_to_the_unit_remainder_to_the_first():

@@ -42,10 +42,24 @@ def test_art11_structure_must_be_known():
 def test_art16_rake_percent_and_cap():
     raises_match(SettingsError, "rake_percent", make, rake_percent=6)
     raises_match(SettingsError, "rake_percent", make, rake_percent=2)
-    raises_match(SettingsError, "rake_percent", make, rake_percent=3.0)
     raises_match(SettingsError, "rake_percent", make, rake_percent=True)
+    raises_match(SettingsError, "rake_percent", make, rake_percent="3.5")
     raises_match(SettingsError, "rake_cap_big_blinds must be 1..5", make, rake_cap_big_blinds=6)
     raises_match(SettingsError, "rake_cap_big_blinds must be 1..5", make, rake_cap_big_blinds=0)
+
+
+def test_art16_rake_percent_in_tenths_of_a_percent_from_3_to_5():
+    # Art. 16 takes "3% to 5%" of each pot: any rate in that range, read to a tenth of a percent (an approved
+    # 3.5%); the whole numbers of the table files before stay what they were (5 is 5%). Regression: only
+    # 0, 3, 4, 5 were taken, so 3.5 could not be set.
+    for value, tenths, shown in ((3, 30, 3), (3.0, 30, 3), (3.5, 35, 3.5), (4.9, 49, 4.9), (5.0, 50, 5),
+                                 (5, 50, 5), (0, 0, 0), (0.0, 0, 0)):
+        s = make(rake_percent=value)
+        assert (s.rake_tenths, s.rake_percent) == (tenths, shown), value
+        assert s.copy().rake_tenths == tenths
+    for value in (2.9, 5.1, 3.25, 3.05, 0.5, -3.5, 6, float("nan"), float("inf"), -0.1, 1e300):
+        raises_match(SettingsError, "rake_percent must be 0 (no rake) or 3 to 5 in tenths of a percent",
+                     make, rake_percent=value)
 
 
 def test_art5_blinds():
@@ -71,3 +85,15 @@ def test_art2_seats_and_unknown_settings():
     raises_match(SettingsError, "seats must be 2..20", make, seats=1)
     raises_match(SettingsError, "seats must be 2..20", make, seats=21)
     raises_match(SettingsError, "unknown Omaha setting 'ante'", make, ante=1)
+
+
+def test_art16_a_rake_in_tenths_has_the_same_settings_digest_and_value_on_both_runtimes():
+    # The host tells a table's settings by the digest of its table file (firmware.host_port): a decimal
+    # rake_percent is written the same on CPython and MicroPython, and so is the value a hand works with.
+    from firmware.host_port import settings_digest
+    expected = {3.5: "6a399de0", 3.1: "6d30353c", 4.9: "d103b894", 3.3: "6eb4e152", 5: "e6c6550c"}
+    for value in expected:
+        assert settings_digest({"settings": {"rake_percent": value}}) == expected[value], value
+        s = make(rake_percent=value)
+        assert settings_digest({"settings": {"rake_percent": s.rake_percent}}) == expected[value], value
+    assert [make(rake_percent=t / 10).rake_tenths for t in range(30, 51)] == list(range(30, 51))

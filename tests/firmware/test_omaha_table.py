@@ -228,6 +228,20 @@ def test_art16_rake_per_pot_capped_once_per_hand():
     assert result["stacks"] == {"1": 190, "2": 210, "3": 360, "4": 700}
 
 
+def test_art16_a_rake_of_3_5_percent_per_pot_rounded_down():
+    # Art. 16: "3% to 5%" of each pot; an approved 3.5% (rake_percent 3.5, tenths of a percent) was no
+    # setting. Each pot's rake is rounded down to the unit, in whole units (no float near the chips).
+    rig = Rig(structure="no_limit", rake_percent=3.5, rake_cap_big_blinds=5)
+    stacks = {1: 50, 2: 120, 3: 300, 4: 1000}
+    _start(rig, stacks, button=4)
+    _play(rig, SIDE_DECK, [(3, "allin"), (4, "call"), (1, "allin"), (2, "allin")])
+    result = strip(rig.last("hand_result"))
+    # 3.5% of 200, 210, 360 = 7, 7.35, 12.6: 7 + 7 + 12 = 26, under the cap of 5 big blinds (50).
+    assert [p["amount"] for p in result["pots"]] == [200, 210, 360] and result["rake"] == 26
+    assert [sum(p["shares"].values()) for p in result["pots"]] == [193, 203, 348]
+    assert sum(result["stacks"].values()) + 26 == sum(stacks.values())
+
+
 # -- misdeal (art. 9) ------------------------------------------------------------------------------------
 def _to_flop(rig):
     _start(rig, {1: 1000, 3: 1000, 7: 150})

@@ -258,14 +258,21 @@ def test_omaha_change_between_hands_keeps_the_stacks():
         old.hand_no = 4
         old.button = old.next_button_seat = 2                   # as a void hand leaves them (Omaha art. 9(2))
         login(ctx, machine)
-        assert typed(ctx, machine, "set rake_percent 6")[0].startswith(
-            "error: setting rake_percent must be one of 0 (no rake), 3, 4, 5 (art. 16)")
-        typed(ctx, machine, "set rake_percent 3")
+        # Omaha art. 16: 3% to 5%, in tenths of a percent (an approved 3.5% is settable).
+        for text in ("6", "2.9", "5.1", "3.55", "0.5"):
+            assert typed(ctx, machine, "set rake_percent " + text) == [
+                "error: setting rake_percent must be 0 (no rake) or 3 to 5 in tenths of a percent (3, 3.1, ..., 5)"
+                " (art. 16), got %s" % text]
+        assert typed(ctx, machine, "set rake_percent 3.5x") == [
+            "error: setting rake_percent takes a number such as 5 or 3.5, got '3.5x'"]
+        assert typed(ctx, machine, "set rake_percent 5.0") == ["rake_percent is 5 already: nothing staged for it"]
+        assert typed(ctx, machine, "set rake_percent 3.5")[0].startswith("staged rake_percent 5 -> 3.5 ")
         typed(ctx, machine, "set structure no_limit")
-        typed(ctx, machine, "commit RAKE-3")
+        typed(ctx, machine, "commit RAKE-3.5")
         _run(ctx, 3)
         new = ctx.table
-        assert new is not old and new.settings.rake_percent == 3 and new.settings.structure == "no_limit"
+        assert new is not old and new.settings.rake_percent == 3.5 and new.settings.structure == "no_limit"
+        assert new.settings.rake_tenths == 35 and _file(state)["settings"]["rake_percent"] == 3.5
         assert list(new.stacks[1:4]) == [500, 750, 120] and new.hand_no == 4 and list(new.seat_in[1:4]) == [1, 1, 1]
         assert new.button == 2 and new.next_button_seat == 2      # the void hand is dealt again with its button
         assert ctx.game.host_request == new.host_request

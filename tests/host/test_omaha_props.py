@@ -1,5 +1,8 @@
 """Omaha properties (hypothesis): chips conserved, side-pot eligibility, odd-chip placement,
 pot-limit maximum, rake bounds, showdown winners, evaluator vs treys."""
+import math
+from fractions import Fraction
+
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 from treys import Card, Evaluator
 
@@ -48,7 +51,7 @@ table_settings = st.builds(
     structure=st.sampled_from(["pot_limit", "no_limit"]),
     small_blind=st.sampled_from([1, 2, 5]),
     big_blind=st.sampled_from([5, 10]),
-    rake_percent=st.sampled_from([0, 3, 4, 5]),
+    rake_percent=st.sampled_from([0, 3, 4, 5, 3.0, 3.5, 3.1, 4.9, 5.0]),     # art. 16: tenths of a percent
     rake_cap_big_blinds=st.integers(1, 5),
     odd_chip=st.sampled_from(["croupier", "button"]),
     heads_up=st.sampled_from(["no_raise_cap", "no_limit"]),
@@ -110,9 +113,13 @@ def test_random_hands_conserve_chips_and_pay_pots_correctly(data, s):
     for seat in live:
         can_win = sum(p.amount for p in result.pots if seat in p.eligible)
         assert can_win == sum(min(t, totals[seat]) for t in totals.values())
-    # rake: floor per pot, capped once per hand
+    # rake: floor per pot (exact fractions, from the percent as written), capped once per hand, main pot first
     assert result.rake <= s.rake_cap if s.rake_percent else result.rake == 0
-    assert all(p.rake <= p.amount * s.rake_percent // 100 for p in result.pots)
+    left = s.rake_cap
+    for p in result.pots:
+        due = math.floor(Fraction(p.amount) * Fraction(str(s.rake_percent)) / 100)
+        assert p.rake == min(due, left)
+        left -= p.rake
     assert result.rake == sum(p.rake for p in result.pots)
     values = dict(result.values)
     for pot in result.pots:

@@ -32,6 +32,12 @@ TO_BURN = const(2)
 TO_DISCARD = const(3)
 DESTINATIONS = ("player", "banker", "burn", "discard")
 
+# What a live tie leaves for the next live round (art. 11, the tie_option it was played under): the
+# controller's tie_kept and tied_round_carry(), a snapshot's tie_stakes.
+TIE_NONE = const(0)           # returned (11(1)), or no live tie with bets
+TIE_STANDING = const(1)       # 11(2): they play again unchanged
+TIE_CHANGEABLE = const(2)     # 11(3): they play again unless a reading changed them
+
 DOUBLE_PULL_MS = const(150)   # two cards closer than this came out together (no dealer draws that fast)
 NO_CARD = const(-1)         # a fault's card when none is known
 

@@ -13,7 +13,6 @@
 from array import array
 
 from firmware import faults
-from firmware.compat import const
 from firmware.drivers import pixels
 from firmware.errors import IntegrityError
 from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_PRESSED, CARD, HOST, HOST_ROADS, SHOE,
@@ -21,19 +20,15 @@ from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_PRESSED, CARD, HOS
 from firmware.games.baccarat.alarms import Alarms
 from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NETS_TYPE, NEWS_CLOSED,
                                            NEWS_RESTARTED, NEWS_ROADS_FULL, NO_CARD, OUT_BETS, OUT_BETS_FAULT,
-                                           OUT_DEALT, OUT_RESULT, OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_CLOSED)
+                                           OUT_DEALT, OUT_RESULT, OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_CLOSED,
+                                           TIE_CHANGEABLE, TIE_NONE, TIE_STANDING)
 from firmware.games.baccarat.lights import BaccaratLights
 from firmware.games.baccarat.payouts import ZONES, settle_seats
 from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
-from firmware.games.baccarat.rules import BANKER, TIE
+from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
 from firmware.games.baccarat.shoe_procedure import ShoeProcedure
 from firmware.statemachine import STAY
 from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, STARTING, Table
-
-# What a tie leaves for the next live round (art. 11, the tie_option setting): _tie_carry.
-_NO_CARRY = const(0)
-_STANDING = const(1)
-_CHANGEABLE = const(2)
 
 
 class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
@@ -65,6 +60,12 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         self.roads = Roads()
         self.bets_ready = False      # a reading was taken since the last round
         self.has_bets = False        # the round in play has bets
+        # The Banker and Player stakes a live tie left for the next live round (art. 11(2), (3)) once the
+        # tied round is no longer the last one played (a new shoe, art. 3): each seat's [player, banker],
+        # and the option they were left under (codes.TIE_*; TIE_NONE: none kept here). While the tied
+        # round is the last, its record and round_bets say it (tied_round_carry).
+        self.tie_stakes = array("i", [0] * (self.seats * 2))
+        self.tie_kept = TIE_NONE
         self.burned_this_round = False
         self.since_card_ms = DOUBLE_PULL_MS
         self.held_card = NO_CARD    # a double pull's second card, waiting for the dealer
@@ -153,23 +154,28 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
     def _start_round(self, card, face_up):
         shoe = self.shoe
         demo = shoe.can_start_demo()                     # art. 2(2): the table's demo rounds come first
-        carry = _NO_CARRY if demo else self._tie_carry()  # (asked before has_bets is the new round's)
+        self.keep_tie_stakes()                           # (before has_bets is the new round's)
+        carry = TIE_NONE if demo else self.tie_kept      # a demo round decides nothing: they wait
         self.hand = shoe.start_round(demo)
         # A demonstration round is not live (art. 2(2)): it takes no bets, and a reading before it
         # stays for the first live round.
         self.has_bets = self.bets_ready and not demo
         if not demo:
             self.bets_ready = False
+            self.tie_kept = TIE_NONE                     # this round decides them
         # The round's bets: the reading's, or none (never the last round's: its seats would light), but
-        # for the Banker and Player stakes a tie left on the layout (art. 11(2), (3): _tie_carry).
+        # for the Banker and Player stakes a tie left on the layout (art. 11(2), (3): keep_tie_stakes).
         amounts = self.reading.amounts if self.has_bets else None
         bets = self.round_bets
+        kept = self.tie_stakes
         width = len(ZONES)
         for i in range(len(bets)):
             new = amounts[i] if amounts is not None else 0
-            if carry and bets[i] > new and i % width <= BANKER and (carry == _STANDING or amounts is None):
-                new = bets[i]                            # the tied stake plays again: not less (chips added
-                self.has_bets = True                     # to it, a new bet, play with it)
+            if carry and i % width <= BANKER and (carry == TIE_STANDING or amounts is None):
+                tied = kept[i // width * 2 + i % width]
+                if tied > new:
+                    new = tied                           # the tied stake plays again: not less (chips added
+                    self.has_bets = True                 # to it, a new bet, play with it)
             bets[i] = new
         self._find_slots()
         self.showing_result = False
@@ -178,21 +184,38 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         target = self._deal(card, face_up)
         return DEALING if target == STAY else target
 
-    def _tie_carry(self):
-        """What art. 11 makes of the last round's Banker and Player bets in the next live round: _STANDING
+    def keep_tie_stakes(self):
+        """The Banker and Player stakes the last round left standing by a live tie (art. 11) into tie_stakes,
+        with their option (tie_kept), before that round stops being the last one played (a new shoe, the
+        next round): they wait for the next live round, in this shoe or the next."""
+        if self.tie_kept != TIE_NONE:
+            return                                       # kept already (no round was played since)
+        carry = self.tied_round_carry()
+        if carry == TIE_NONE:
+            return
+        bets = self.round_bets
+        kept = self.tie_stakes
+        width = len(ZONES)
+        for seat in range(self.seats):
+            kept[seat * 2] = bets[seat * width + PLAYER]
+            kept[seat * 2 + 1] = bets[seat * width + BANKER]
+            if kept[seat * 2] or kept[seat * 2 + 1]:
+                self.tie_kept = carry                    # (a tie with only Tie or Pair bets keeps none)
+
+    def tied_round_carry(self):
+        """What art. 11 makes of the last round's Banker and Player bets in the next live round: TIE_STANDING
         (option 2: they play again unchanged, whatever a reading says of those zones; chips added to one
-        are a new bet on top of it), _CHANGEABLE
-        (option 3: they play again unless a reading since the tie changed them) or _NO_CARRY (option 1,
-        returned; or the last round was no live tie with bets)."""
+        are a new bet on top of it), TIE_CHANGEABLE (option 3: they play again unless a reading since the tie
+        changed them) or TIE_NONE (option 1, returned; or the last round was no live tie with bets)."""
         record = self.record
         if not self.has_bets or record is None or record.void or record.demo or record.result.winner != TIE:
-            return _NO_CARRY
+            return TIE_NONE
         option = self.settings.tie_option
         if option == "standing":
-            return _STANDING
+            return TIE_STANDING
         if option == "changeable":
-            return _CHANGEABLE
-        return _NO_CARRY
+            return TIE_CHANGEABLE
+        return TIE_NONE
 
     # -- DEALING --------------------------------------------------------------------------------
     def _on_dealing(self, kind, a, b):

@@ -1,6 +1,6 @@
 # Bet-zone and seat lights of the Baccarat table (a part of BaccaratTable: zone colours only).
 #
-# Bets open: zones white, seats with chips blue. Dealing: zones dimmed. Result:
+# Bets open: zones white, seats with chips blue (read, or left standing by a tie: art. 11). Dealing: zones dimmed. Result:
 # the winning zones (winner, pairs) green (gold in a demo round), the others
 # off; seats green (net > 0), white (push) or off (net < 0). A void round:
 # every zone white (bets returned). Alarms are the table core's red.
@@ -49,6 +49,8 @@ class BaccaratLights:
     def _seat_has_chips(self, seat, amounts):
         width = len(ZONES)
         if amounts is None:
+            if self.tie_kept and (self.tie_stakes[seat * 2] or self.tie_stakes[seat * 2 + 1]):
+                return True                         # stakes a tie left for this round (art. 11)
             if not self.bets_ready:
                 return False
             amounts = self.reading.amounts

@@ -14,6 +14,7 @@ from firmware.table import READY
 
 class ShoeProcedure:
     def _new_shoe(self):
+        self.keep_tie_stakes()       # a tie's standing stakes wait for the next live round (art. 11)
         self.shoe = shoe_mod.Shoe(self.settings)
         self.roads = Roads()
         self.scoreboard_dirty = True

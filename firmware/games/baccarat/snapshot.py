@@ -14,6 +14,9 @@
 #   since_card_ms  ms since the last card, counted up to codes.DOUBLE_PULL_MS
 #   round_bets  the last round's bets, seats x zones ([] when it had none); its nets are settled again
 #   reading   null (no reader), or [reading_id, amounts]: the reading the next round takes
+#   tie_stakes  [] or [option (codes.TIE_STANDING / TIE_CHANGEABLE), then each seat's Player and Banker
+#             stake]: what a live tie left for the next live round (art. 11), in this shoe or the next.
+#             Absent in a snapshot of the firmware before it: the last round and its bets say it.
 # Every value is checked, and everything built, before the table changes: a snapshot is refused whole.
 from array import array
 
@@ -21,7 +24,8 @@ from firmware import snapshot as S
 from firmware.errors import GameError, RestoreError
 from firmware.games.baccarat import rules
 from firmware.games.baccarat import shoe as shoe_mod
-from firmware.games.baccarat.codes import BETTING, BURNING, DOUBLE_PULL_MS, NETS_TYPE, NO_CARD, SHOE_CLOSED
+from firmware.games.baccarat.codes import (BETTING, BURNING, DOUBLE_PULL_MS, NETS_TYPE, NO_CARD, SHOE_CLOSED,
+                                           TIE_CHANGEABLE, TIE_NONE, TIE_STANDING)
 from firmware.games.baccarat.payouts import ZONES, settle_seats
 from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
 from firmware.games.baccarat.settings import SETTING_NAMES
@@ -49,7 +53,25 @@ def snapshot(t):
                      t.state, _shoe_fields(t.shoe), _beads(t.roads), _last_fields(t),
                      [t.bets_ready, t.burned_this_round, t.showing_result, t.prompt_void, t.has_bets],
                      t.since_card_ms, list(t.round_bets) if t.has_bets else [],
-                     None if t.reading is None else [t.reading.reading_id, list(t.reading.amounts)]])
+                     None if t.reading is None else [t.reading.reading_id, list(t.reading.amounts)],
+                     _tie_fields(t)])
+
+
+def _tie_fields(t):
+    """The stakes a live tie left for the next live round (art. 11): kept (a new shoe since), or still
+    the last round's."""
+    if t.tie_kept != TIE_NONE:
+        return [t.tie_kept] + list(t.tie_stakes)
+    return _tied_stakes(t.tied_round_carry(), t.seats, t.round_bets)
+
+
+def _tied_stakes(carry, seats, bets):
+    """[carry, each seat's Player and Banker stake of the tied round's bets], or [] (none to carry)."""
+    out = [carry]
+    width = len(ZONES)
+    for seat in range(seats):
+        out += [bets[seat * width + rules.PLAYER], bets[seat * width + rules.BANKER]]
+    return out if carry != TIE_NONE and any(out[1:]) else []
 
 
 def _shoe_fields(shoe):
@@ -99,6 +121,7 @@ def restore(t, data):
     if reading is not None:
         reading_id = f.int("reading id", -1, _BIG, reading[0])
         amounts = f.ints("reading amounts", len(t.reading.amounts), -1, _BIG, reading[1])
+    tie = f.array("tie_stakes", 0, 1 + 2 * t.seats) if f.more() else None
     f.end()
     f.name = "flags"
     if (showing_result or has_bets) and record is None:
@@ -108,6 +131,7 @@ def restore(t, data):
     nets = array(NETS_TYPE, [0] * len(t.nets))
     if has_bets:
         settle_seats(t.settings, record, bets, nets)
+    kept, stakes = _tie(f, t, tie, record, has_bets, bets)
     # Everything fits: the table takes it at once (nothing below can fail).
     t.shoe = shoe
     t.roads = roads
@@ -122,6 +146,9 @@ def restore(t, data):
     for i in range(len(t.round_bets)):
         t.round_bets[i] = bets[i] if has_bets else 0
         t.nets[i] = nets[i]
+    t.tie_kept = kept
+    for i in range(len(t.tie_stakes)):
+        t.tie_stakes[i] = stakes[i] if kept != TIE_NONE else 0
     if reading is not None:
         t.reading.reading_id = reading_id
         for i in range(len(amounts)):
@@ -132,6 +159,31 @@ def restore(t, data):
         t.lights.set_all(pixels.DIM)                    # as _enter_ready, without its report
     else:
         t._render_lights()
+
+
+def _tie(f, t, tie, record, has_bets, bets):
+    """The tie_stakes field -> (the table's tie_kept, its stakes). None (a snapshot before the field) or
+    the last round's own (a live tie with bets, art. 11(2), (3)): nothing kept beside the last round."""
+    f.name = "tie_stakes"
+    carry = TIE_NONE
+    if has_bets and not record.void and not record.demo and record.result.winner == rules.TIE:
+        carry = {"standing": TIE_STANDING, "changeable": TIE_CHANGEABLE}.get(t.settings.tie_option, TIE_NONE)
+    if carry != TIE_NONE:
+        own = _tied_stakes(carry, t.seats, bets)
+        if tie is not None and tie != own:
+            f.fail("the last round's tied Player and Banker stakes %s" % own, tie)
+        return TIE_NONE, None
+    if not tie:
+        return TIE_NONE, None
+    if t.reading is None:
+        f.fail("[] without a bet reader", tie)
+    if len(tie) != 1 + 2 * t.seats:
+        f.fail("[] or an option and %d stakes" % (2 * t.seats), tie)
+    kept = f.int("tie_stakes option", TIE_STANDING, TIE_CHANGEABLE, tie[0])
+    stakes = f.ints("tie_stakes", 2 * t.seats, 0, _BIG, tie[1:])
+    if not any(stakes):
+        f.fail("a stake kept", tie)
+    return kept, stakes
 
 
 def _shoe(f, settings, state):

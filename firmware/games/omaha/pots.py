@@ -93,17 +93,21 @@ def build_pots(totals, live):
     return returned, pots
 
 
-def rake_pots(pots, percent, cap):
-    """Set each pot's rake: floor(amount * percent / 100), the hand's total capped at cap.
+def rake_pots(pots, tenths, cap):
+    """Set each pot's rake: floor(amount * tenths / 1000) (tenths of a percent: 35 is 3.5%), the hand's
+    total capped at cap.
 
     Art. 16 takes 3-5% of each pot, at most five big blinds: the cap is spent
     once per hand, main pot first, then each side pot in order. Rounding is
     down to the smallest unit (the house never rounds up). Returns the total.
+    Worked out by the thousand and the rest, so no product leaves a small int
+    (a pot of 11 stacks of 9,999,999 times 50 would: a long int on MicroPython).
     """
     left = cap
     total = 0
     for pot in pots:
-        r = pot.amount * percent // 100
+        amount = pot.amount
+        r = amount // 1000 * tenths + amount % 1000 * tenths // 1000
         if r > left:
             r = left
         pot.rake = r

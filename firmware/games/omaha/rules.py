@@ -295,7 +295,7 @@ class OmahaHand:
             shown = tuple([(seats[i], values[i]) for i in range(self.n) if live[i]])
         returned, pots = build_pots(self.betting.total, live)
         s = self.settings
-        rake = rake_pots(pots, s.rake_percent, s.rake_cap) if s.rake_percent else 0
+        rake = rake_pots(pots, s.rake_tenths, s.rake_cap) if s.rake_tenths else 0
         from_button = odd_chip_from_button(s)
         for pot in pots:
             winners, shares = award(pot, values, seats, from_button)

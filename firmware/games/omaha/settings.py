@@ -20,7 +20,10 @@ HEADS_UP_NO_RAISE_CAP = "no_raise_cap"  # reading: the 3-raise cap of art. 12(2)
 HEADS_UP_NO_LIMIT = "no_limit"  # alternative: heads-up also lifts the pot-size limit
 HEADS_UP_RULES = (HEADS_UP_NO_RAISE_CAP, HEADS_UP_NO_LIMIT)
 
-RAKE_PERCENTS = (0, 3, 4, 5)  # art. 16: 3% to 5%; 0 = no rake (e.g. tournament, art. 4(2))
+# Art. 16: 3% to 5% of each pot, in tenths of a percent (the reading, docs/omaha.md): rake_percent 3, 3.1,
+# ... 5 (rake_tenths 30..50); 0 = no rake (e.g. tournament, art. 4(2)).
+_RAKE_TENTHS_MIN = const(30)
+_RAKE_TENTHS_MAX = const(50)
 _RAKE_CAP_MAX_BIG_BLINDS = const(5)  # art. 16: at most five big blinds
 POT_LIMIT_RAISE_CAP = 3  # art. 12(2): at most 3 raises per betting round
 _MIN_SEATS = const(2)
@@ -69,11 +72,11 @@ class OmahaSettings:
         if self.small_blind > self.big_blind:
             raise SettingsError("setting small_blind (%d) must not exceed big_blind (%d) (art. 5)"
                                 % (self.small_blind, self.big_blind))
-        percent = values["rake_percent"]
-        if not isinstance(percent, int) or isinstance(percent, bool) or percent not in RAKE_PERCENTS:
-            raise SettingsError("setting rake_percent must be one of 0 (no rake), 3, 4, 5 (art. 16), got %r"
-                                % (percent,))
-        self.rake_percent = percent
+        # The rake in tenths of a percent: the money is worked out in whole units from it (pots.rake_pots),
+        # never through a float; rake_percent is the value as the table file gives it (5, or 3.5).
+        self.rake_tenths = rake_tenths(values["rake_percent"])
+        tenths = self.rake_tenths
+        self.rake_percent = tenths // 10 if tenths % 10 == 0 else tenths / 10
         self.rake_cap_big_blinds = _int("rake_cap_big_blinds", values["rake_cap_big_blinds"],
                                         1, _RAKE_CAP_MAX_BIG_BLINDS)
         self.odd_chip = _choice("odd_chip", values["odd_chip"], ODD_CHIP_RULES, "10(5)")
@@ -93,6 +96,23 @@ class OmahaSettings:
     def as_pairs(self):
         """The settings as (name, value) pairs in a fixed order (audit log, reports)."""
         return tuple((key, getattr(self, key)) for key in SETTING_NAMES)
+
+
+def rake_tenths(percent):
+    """rake_percent (a table file's, the console's) -> tenths of a percent: 0 (no rake) or 30..50 (art. 16:
+    3% to 5%, settable to a tenth of a percent: 3.5 -> 35). SettingsError for anything else: a finer
+    fraction (3.25), a value out of the range (2.9, 5.1), a bool or a text."""
+    tenths = None
+    if isinstance(percent, int) and not isinstance(percent, bool):
+        tenths = percent * 10 if 0 <= percent <= 5 else None
+    elif isinstance(percent, float) and 0 <= percent <= 5.05:      # (NaN and infinities fail the test)
+        tenths = int(round(percent * 10))
+        if abs(percent * 10 - tenths) > 0.001:                       # not a whole tenth
+            tenths = None
+    if tenths is None or tenths != 0 and not _RAKE_TENTHS_MIN <= tenths <= _RAKE_TENTHS_MAX:
+        raise SettingsError("setting rake_percent must be 0 (no rake) or 3 to 5 in tenths of a percent "
+                            "(3, 3.1, ..., 5) (art. 16), got %r" % (percent,))
+    return tenths
 
 
 def load_settings(values):
