@@ -34,3 +34,32 @@ def test_craps_rounds_kept_by_older_firmware_are_served_in_the_live_words():
         assert recall.ask(4) is None
         recall.pump(reporter, None)
         assert [f["round"]["result"] for e, f in reporter.sent] == ["point_set", "no_roll", "point_made", "seven_out"]
+
+
+# -- 3. no "detail" that means nothing -------------------------------------------------------------
+def _fault_report(code, b, kind=None):
+    from firmware.events import FAULT
+    from tests.firmware import baccarat_rig
+    rig = baccarat_rig.Rig()
+    rig.event(FAULT if kind is None else kind, code, b)
+    return strip(rig.last("fault"))
+
+
+def strip(report):
+    return {k: report[k] for k in report if k not in ("seq", "table")}
+
+
+def test_a_fault_whose_detail_is_always_0_is_reported_without_it_and_journal_full_says_so():
+    from firmware import faults
+    from firmware.events import FAULT_RESTORED
+    for code in (faults.RESET_IN_ROUND, faults.JOURNAL_BAD, faults.DISPLAY_MISSING, faults.CRASHED,
+                 faults.FAULT_RECORD_BAD):
+        assert _fault_report(code, 0) == {"event": "fault", "fault": faults.name(code)}, code
+        assert _fault_report(code, 0, FAULT_RESTORED) == {"event": "fault", "fault": faults.name(code),
+                                                          "restored": True}, code
+    # the journal filled with no boundary to checkpoint at (firmware/recovery.py): a detail that means it
+    assert _fault_report(faults.JOURNAL_BAD, 1) == {"event": "fault", "fault": "journal_bad", "full": True}
+    # a detail that means something stays: events refused, the fault not saved
+    assert _fault_report(faults.QUEUE_FULL, 5) == {"event": "fault", "fault": "queue_full", "detail": 5}
+    assert _fault_report(faults.FAULT_RECORD_UNSAVED, faults.CRASHED) == {
+        "event": "fault", "fault": "fault_record_unsaved", "detail": faults.CRASHED}
