@@ -80,12 +80,16 @@ DICE_SENSOR = const(50)     # the dice reader reported a sensor fault (FAULT <co
 BETS_TAKE_DOWN = const(51)  # a take-down (zone=-) at a table that takes none: the reading is refused
 SHOE_RESTARTED = const(52)  # the shoe said HELLO during a round: a card may have left it unreported
 DICE_RESTARTED = const(53)  # the dice reader said HELLO at a Craps table in play: a throw may have gone unseen
+# The bet reader said HELLO outside a reading (BETS_FAULT's a, b: evidence of the line): no fault, never
+# held; reported as `bet_reader` `restarted` with its bytes, as the shoe's and the dice reader's are
+# (inside a reading, its HELLO refuses the reading: BETS_INCOMPLETE).
+BETS_RESTARTED = const(54)
 
 DEVICE_NAMES = ("frame_syntax", "frame_crc", "frame_device", "frame_version", "frame_type", "frame_args",
                 "frame_lost", "frame_conflict", "shoe_sensor", "bets_sensor", "bets_incomplete",
                 "bets_bad_seat", "bets_bad_zone", "bets_bad_amount", "bets_dup_zone", "dice_bad_face",
                 "dice_unread", "dice_bad_flag", "dice_sensor", "bets_take_down", "shoe_restarted",
-                "dice_restarted")
+                "dice_restarted", "bets_restarted")
 
 _EVIDENCE = (BAD_CARD, LINE_TOO_LONG, PARTIAL_LINE, UNEXPECTED_INPUT)
 # Faults whose b says nothing (0 wherever raised): reported without "detail" (a constant 0 a host would

@@ -63,3 +63,47 @@ def test_a_fault_whose_detail_is_always_0_is_reported_without_it_and_journal_ful
     assert _fault_report(faults.QUEUE_FULL, 5) == {"event": "fault", "fault": "queue_full", "detail": 5}
     assert _fault_report(faults.FAULT_RECORD_UNSAVED, faults.CRASHED) == {
         "event": "fault", "fault": "fault_record_unsaved", "detail": faults.CRASHED}
+
+
+# -- 4. the bet reader's HELLO ------------------------------------------------------------------------
+_BETS_HELLO = b"B1 00 HELLO rfid-1.4*A1F6"
+
+
+def test_the_bet_readers_hello_between_readings_is_reported_with_its_line_and_inside_one_refuses_it():
+    from firmware import faults
+    from firmware.drivers.bet_reader import BetReader
+    from firmware.events import BETS, BETS_FAULT, EventQueue
+    from firmware.evidence import Evidence
+    from firmware.games.baccarat.payouts import ZONES
+    from tests.firmware.device_helpers import Sender, drain, kinds
+    reader = BetReader(None, EventQueue(64), Evidence(slots=16, size=96), ZONES, 7)
+    s = Sender("B")
+    reader.handle(s.hello("rfid-1.4"))                    # at power-up: no reading under way
+    events = drain(reader.queue)
+    assert kinds(events) == [(BETS_FAULT, faults.BETS_RESTARTED)]
+    assert reader.evidence.text(events[0][2]) == s.hello("rfid-1.4").rstrip(b"\r\n").decode()
+    for line in (s("OPEN", "1"), s("SEAT", "1", "tie=5"), s("CLOSE", "1", "1")):
+        reader.handle(line)
+    assert drain(reader.queue) == [(BETS, 1, 1)]
+    reader.handle(s.hello())                              # between readings: reported, the reading stands
+    assert kinds(drain(reader.queue)) == [(BETS_FAULT, faults.BETS_RESTARTED)]
+    assert reader.reading.as_dict() == {1: {"tie": 5}} and reader.refused == 0
+    for line in (s("OPEN", "2"), s("SEAT", "1", "tie=5"), s.hello()):
+        reader.handle(line)                               # inside a reading: it is cut short, refused (once)
+    assert kinds(drain(reader.queue)) == [(BETS_FAULT, faults.BETS_INCOMPLETE)]
+
+
+def test_a_bet_reader_restart_is_reported_at_baccarat_and_craps_and_a_reading_accepted_stands():
+    from firmware import faults
+    from firmware.events import BETS_FAULT
+    from tests.firmware import baccarat_rig, craps_rig
+    for rig in (baccarat_rig.Rig(), craps_rig.Rig()):
+        rig.bets({1: {"tie": 10} if isinstance(rig, baccarat_rig.Rig) else {"pass": 10}})
+        rig.event(BETS_FAULT, faults.BETS_RESTARTED, rig.table.evidence.keep(_BETS_HELLO, 0, len(_BETS_HELLO)))
+        assert strip(rig.last("bet_reader")) == {"event": "bet_reader", "bet_reader": "restarted",
+                                                 "bytes": _BETS_HELLO.decode()}
+        assert rig.last("fault") is None and [r for r in rig.reports("bets") if not r["accepted"]] == []
+    bac = baccarat_rig.Rig()
+    bac.bets({1: {"tie": 10}})
+    bac.event(BETS_FAULT, faults.BETS_RESTARTED, 0)
+    assert bac.table.bets_ready                           # the reading the reader sent before it restarted
