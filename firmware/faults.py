@@ -80,14 +80,23 @@ DICE_SENSOR = const(50)     # the dice reader reported a sensor fault (FAULT <co
 BETS_TAKE_DOWN = const(51)  # a take-down (zone=-) at a table that takes none: the reading is refused
 SHOE_RESTARTED = const(52)  # the shoe said HELLO during a round: a card may have left it unreported
 DICE_RESTARTED = const(53)  # the dice reader said HELLO at a Craps table in play: a throw may have gone unseen
+# The bet reader said HELLO outside a reading (BETS_FAULT's a, b: evidence of the line): no fault, never
+# held; reported as `bet_reader` `restarted` with its bytes, as the shoe's and the dice reader's are
+# (inside a reading, its HELLO refuses the reading: BETS_INCOMPLETE).
+BETS_RESTARTED = const(54)
 
 DEVICE_NAMES = ("frame_syntax", "frame_crc", "frame_device", "frame_version", "frame_type", "frame_args",
                 "frame_lost", "frame_conflict", "shoe_sensor", "bets_sensor", "bets_incomplete",
                 "bets_bad_seat", "bets_bad_zone", "bets_bad_amount", "bets_dup_zone", "dice_bad_face",
                 "dice_unread", "dice_bad_flag", "dice_sensor", "bets_take_down", "shoe_restarted",
-                "dice_restarted")
+                "dice_restarted", "bets_restarted")
 
 _EVIDENCE = (BAD_CARD, LINE_TOO_LONG, PARTIAL_LINE, UNEXPECTED_INPUT)
+# Faults whose b says nothing (0 wherever raised): reported without "detail" (a constant 0 a host would
+# have to learn to ignore). JOURNAL_BAD's b is 1 when the journal filled with no boundary (reported
+# "full": true), else 0. The others keep "detail": a count (QUEUE_FULL), the fault not saved
+# (FAULT_RECORD_UNSAVED), the boot number (BOOT_COUNTER_BAD).
+_NO_DETAIL = (DISPLAY_MISSING, CRASHED, FAULT_RECORD_BAD, JOURNAL_BAD, RESET_IN_ROUND)
 
 # firmware.device_frame status -> fault code (index: the status; OK -> 0).
 _FROM_STATUS = (0, LINE_TOO_LONG, FRAME_SYNTAX, FRAME_CRC, FRAME_DEVICE, FRAME_VERSION, FRAME_TYPE, FRAME_ARGS)
@@ -104,6 +113,18 @@ def name(code):
 def has_evidence(code):
     """True when a FAULT event's b for this code is an evidence handle (not a count)."""
     return code in _EVIDENCE or code >= DEVICE_FIRST
+
+
+def plain_fields(code, b):
+    """A host report's fields for a fault whose b is neither evidence nor a card: "detail" only where
+    b means something (docs/protocol.md, "Fault codes")."""
+    fields = {"fault": name(code)}
+    if code == JOURNAL_BAD:
+        if b:
+            fields["full"] = True
+    elif code not in _NO_DETAIL:
+        fields["detail"] = b
+    return fields
 
 
 def is_game_alarm(code):

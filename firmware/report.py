@@ -93,8 +93,12 @@ class Reporter:
         elif code == table_mod.OUT_ACK:
             self.emit("fault_ack", {"fault": faults.name(a), "by": table_mod.ACK_NAMES[b]})
         elif code == table_mod.OUT_FAULT_RESTORED:          # a card alarm names its card, as when raised
-            key, value = ("card", cards.name(b) if b >= 0 else None) if faults.is_game_alarm(a) else ("detail", b)
-            self.emit("fault", {"fault": faults.name(a), key: value, "restored": True})
+            if faults.is_game_alarm(a):
+                fields = {"fault": faults.name(a), "card": cards.name(b) if b >= 0 else None}
+            else:
+                fields = faults.plain_fields(a, b)
+            fields["restored"] = True
+            self.emit("fault", fields)
         elif code == table_mod.OUT_LAMP:
             self.emit("lamp", {"lamp": _lamp_name(table, a)})
         elif code == table_mod.OUT_CONSOLE_ERROR:
@@ -141,7 +145,7 @@ class Reporter:
         if faults.is_game_alarm(code):
             self.emit("fault", {"fault": faults.name(code), "card": cards.name(b) if b >= 0 else None})
         elif not faults.has_evidence(code):
-            self.emit("fault", {"fault": faults.name(code), "detail": b})
+            self.emit("fault", faults.plain_fields(code, b))     # "detail" only where b means something
         elif code == faults.UNEXPECTED_INPUT:
             self.emit("fault", {"fault": faults.name(code), "port": self.unused_role,
                                 "bytes": table.evidence.text(b)})

@@ -37,6 +37,9 @@ class RoundRecall:
     def __init__(self, state_dir, game, fs, rounds, keep=KEEP):
         self.game = game
         self.rounds = rounds
+        # A round read back from flash in today's words (a game whose older firmware wrote others, Craps's
+        # "seven-out": rounds.read()), else as kept.
+        self._read = getattr(rounds, "read", None) or _as_kept
         self.recall = None
         self.problem = ""            # why recall is unavailable or what the boot found damaged ("" none)
         self.unsaved = 0             # rounds that could not be kept (each reported)
@@ -172,7 +175,7 @@ class RoundRecall:
         except (OSError, JournalError) as exc:
             return out + ["recall unreadable (%s)" % exc]
         for entry in kept:
-            line = self.rounds.line(entry)
+            line = self.rounds.line(self._read(entry))
             out.append(line if len(line) <= _LINE_WIDTH else line[:_LINE_WIDTH - 3] + "...")
         if len(out) == (1 if self.problem else 0):
             out.append("no %s round kept yet" % self.game)
@@ -223,7 +226,7 @@ class RoundRecall:
                     fields["gone"] = True        # compacted away by the rounds kept meanwhile
                 else:
                     try:
-                        fields["round"] = json.loads(payload)
+                        fields["round"] = self._read(json.loads(payload))
                     except ValueError:
                         fields["unreadable"] = True
             reporter.emit("recall", fields)
@@ -255,6 +258,10 @@ class RoundRecall:
         while len(segment) < want:
             segment.append(b"")                   # could not be read back: sent as "unreadable"
         self._segment = segment
+
+
+def _as_kept(entry):
+    return entry
 
 
 def _cut(entry, always, size):

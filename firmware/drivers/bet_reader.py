@@ -4,7 +4,8 @@
 #   SEAT <n> <zone>=<amount> ...           chips on seat n (1..seats), 1 to MAX_ARGS-1 zones a line
 #                                          (<zone>=- : the chips in play there were taken off)
 #   CLOSE <id> <lines>                     the reading ends after <lines> SEAT lines
-#   HELLO <firmware> / FAULT <code>        as every device (docs/protocol.md, "Bet reader")
+#   HELLO <firmware> / FAULT <code>        as every device (docs/protocol.md, "Bet reader"): a HELLO
+#                                          between readings is BETS_FAULT faults.BETS_RESTARTED (reported)
 #
 # A seat whose zones do not fit one line (MAX_LINE) takes several SEAT lines;
 # a zone may appear once per seat in the whole reading. CLOSE counts SEAT
@@ -119,7 +120,10 @@ class BetReader(DeviceLink):
         elif kind == _FAULT:
             self.fault(faults.BETS_SENSOR)    # breaks a reading in progress
         else:                                     # HELLO: a restart cuts a reading short
-            self._broken()
+            if self._state == _COLLECTING:
+                self._refuse(faults.BETS_INCOMPLETE)  # (the refusal shows the HELLO line)
+            else:                                 # between readings: reported (`bet_reader` `restarted`)
+                self.queue.put(self.fault_event, faults.BETS_RESTARTED, self.keep_line())
             self._state = _IDLE
 
     def _broken(self):

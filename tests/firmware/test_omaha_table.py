@@ -73,13 +73,14 @@ def test_outbox_codes_start_where_the_core_leaves_them():
 
 def test_a_card_out_face_up_is_dealt_on_and_its_dealt_report_says_so():
     # A hole card or a board card that came out of the shoe face up was reported like any other: the
-    # host could not tell an exposed hole card from a hidden one (Baccarat's card report says it too).
+    # host could not tell an exposed hole card from a hidden one; `face_up` is always there, false for a
+    # hidden card, as in Baccarat's card report (one shape for one concept).
     rig = Rig()
     _start(rig, {1: 1000, 3: 1000})
     rig.card("As")                                       # seat 3's first hole card
     rig.card("Kd", face_up=True)                         # seat 1's, exposed
     dealt = [strip(d) for d in rig.reports("dealt")]
-    assert dealt == [{"event": "dealt", "hand": 1, "card": "As", "to": "hole", "seat": "3"},
+    assert dealt == [{"event": "dealt", "hand": 1, "card": "As", "to": "hole", "seat": "3", "face_up": False},
                      {"event": "dealt", "hand": 1, "card": "Kd", "to": "hole", "seat": "1", "face_up": True}]
     assert rig.table.state == DEALING and rig.table.hand.expected() == (rules.EXPECT_HOLE, 3)
 
@@ -273,7 +274,7 @@ def test_art9_card_out_of_order_confirm_discards_it_counted():
                                                                     "CONFIRM: DISCARD"]
     rig.press("confirm")
     assert rig.table.state == BETTING
-    assert strip(rig.last("dealt")) == {"event": "dealt", "hand": 1, "card": "Ts", "to": "discard"}
+    assert strip(rig.last("dealt")) == {"event": "dealt", "hand": 1, "card": "Ts", "to": "discard", "face_up": False}
     rig.act(3, "check")
     rig.act(7, "check")
     rig.act(1, "check")
@@ -306,7 +307,7 @@ def test_art9_unreadable_card_rescan_deals_it():
     assert rig.table.state == FAULTED
     rig.card("6s")
     assert rig.last("fault_ack")["by"] == "rescan"
-    assert strip(rig.last("dealt")) == {"event": "dealt", "hand": 1, "card": "6s", "to": "burn"}
+    assert strip(rig.last("dealt")) == {"event": "dealt", "hand": 1, "card": "6s", "to": "burn", "face_up": False}
     assert rig.table.state == DEALING
 
 

@@ -8,8 +8,8 @@ from tests.firmware.scratch import ScratchDir
 from tests.firmware.test_main import _boot, _host, _press_confirm, _run
 
 _THROWS = (("5", "6"), ("3", "3"), ("4", "1"), ("4", "3"))
-_LINES = ["throw 1 shooter 1 5-6 natural", "throw 2 shooter 1 3-3 point-set point 6",
-          "throw 3 shooter 1 4-1 roll point 6", "throw 4 shooter 1 4-3 seven-out"]
+_LINES = ["throw 1 shooter 1 5-6 natural", "throw 2 shooter 1 3-3 point_set point 6",
+          "throw 3 shooter 1 4-1 roll point 6", "throw 4 shooter 1 4-3 seven_out"]
 
 
 def _throws(ctx, machine):
@@ -52,7 +52,7 @@ def test_host_recall_frame_is_answered_one_report_a_round_and_a_reboot_keeps_the
         assert [(a["index"], a["of"], a["asked"], a["game"]) for a in answers] == [(1, 3, 3, "craps"),
                                                                                    (2, 3, 3, "craps"),
                                                                                    (3, 3, 3, "craps")]
-        assert [a["round"]["round"] for a in answers] == [2, 3, 4] and answers[2]["round"]["result"] == "seven-out"
+        assert [a["round"]["round"] for a in answers] == [2, 3, 4] and answers[2]["round"]["result"] == "seven_out"
         throws = [r for r in _host(machine) if r["event"] == "throw"]
         assert throws[-1]["seq"] < answers[0]["seq"]
         ctx, machine, _ = _boot(state, "craps")                          # a reboot, the same flash
@@ -71,7 +71,7 @@ def test_host_recall_frame_is_answered_one_report_a_round_and_a_reboot_keeps_the
         _throws(ctx, machine)
         # The throws are numbered on from the kept ones; the table resumed from its journal, so the
         # second shooter (after the first boot's seven-out) threw these.
-        assert typed(ctx, machine, "recall 1") == ["throw 8 shooter 2 4-3 seven-out"]
+        assert typed(ctx, machine, "recall 1") == ["throw 8 shooter 2 4-3 seven_out"]
 
 
 def test_a_throws_round_is_written_at_the_start_of_the_next_pass_not_in_the_pass_that_reports_it():

@@ -50,7 +50,7 @@ def test_a_reset_at_a_point_resumes_the_point_and_reports_nothing_twice():
         # then would have gone unseen and the next one decided in its place, so the table holds the throws
         # (reset_in_round) until the dealer vouches (CONFIRM) or voids.
         assert _game(again) == [{"table": "B01", "event": "state", "state": "fault"},
-                                {"table": "B01", "event": "fault", "fault": "reset_in_round", "detail": 0}], again
+                                {"table": "B01", "event": "fault", "fault": "reset_in_round"}], again
         _throw(machine, 1, 3, 3)                      # held: reported, never decided
         _run(ctx, 3)
         held = [r for r in _host(machine) if r["event"] == "throw"]

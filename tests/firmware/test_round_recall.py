@@ -56,8 +56,8 @@ def test_craps_every_throw_is_a_round_numbered_on_with_its_shooter_result_and_po
         rig.throw(4, 3)                                     # seven-out: the dice pass on (art. 4)
         rig.throw(1, 1)                                     # the next shooter's come-out craps
         got = [(r["round"], r["shooter"], r["dice"], r["result"], r["point"]) for r in recall.recall.last()]
-        assert got == [(1, 1, [5, 6], "natural", None), (2, 1, [3, 3], "point-set", 6), (3, 1, [2, 2], "no-roll", 6),
-                       (4, 1, [4, 1], "roll", 6), (5, 1, [4, 3], "seven-out", None), (6, 2, [1, 1], "craps", None)]
+        assert got == [(1, 1, [5, 6], "natural", None), (2, 1, [3, 3], "point_set", 6), (3, 1, [2, 2], "no_roll", 6),
+                       (4, 1, [4, 1], "roll", 6), (5, 1, [4, 3], "seven_out", None), (6, 2, [1, 1], "craps", None)]
         rounds = recall.recall.last()
         assert rounds[0]["nets"] == {"1": 10} and rounds[2]["no_roll"] == "off_table"
         again = RoundRecall(state, "craps", None, craps_recall)      # a reboot: numbering runs on
@@ -129,7 +129,7 @@ def test_craps_worst_case_fits():
     table = _Obj(engine=engine, shooter=999999, no_roll=False, puck_moved=True, nets=nets)
     entry = craps_recall.round_of(table, craps_recall.OUT_THROW, craps_rig.throws.pack(6, 4), 0,
                                   {"round": 99999998})
-    assert entry["round"] == 99999999 and entry["result"] == "point-set"
+    assert entry["round"] == 99999999 and entry["result"] == "point_set"
     assert len(json.dumps(entry)) <= craps_recall.ROUND_MAX
 
 
@@ -700,8 +700,8 @@ def test_a_snapshot_keeps_the_waiting_round_before_it_replaces_the_table_journal
 
 def test_a_craps_throw_with_an_unread_die_shows_it_as_a_question_mark_never_none():
     # Craps art. 3(2)(1): a die off the layout may be unread (null in the round); the console said "3-None".
-    entry = {"round": 1, "shooter": 1, "dice": [3, None], "result": "no-roll", "no_roll": "off_table", "point": None}
-    assert craps_recall.line(entry) == "throw 1 shooter 1 3-? no-roll (off_table)"
+    entry = {"round": 1, "shooter": 1, "dice": [3, None], "result": "no_roll", "no_roll": "off_table", "point": None}
+    assert craps_recall.line(entry) == "throw 1 shooter 1 3-? no_roll (off_table)"
     entry["dice"] = [None, None]
     entry["no_roll"] = "invalid"
-    assert craps_recall.line(entry) == "throw 1 shooter 1 ?-? no-roll (invalid)"
+    assert craps_recall.line(entry) == "throw 1 shooter 1 ?-? no_roll (invalid)"

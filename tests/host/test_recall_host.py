@@ -36,7 +36,7 @@ def _recall_frame_hex(count):
 
 _GAMES = [
     ("baccarat", "baccarat_round", "result", "round 1 9h 2d Kc 3s player 9-5  3:-110 5:+43"),
-    ("craps", "craps_point_cycle", "throw", "throw 4 shooter 1 1-5 point-made  1:+34 2:-10"),
+    ("craps", "craps_point_cycle", "throw", "throw 4 shooter 1 1-5 point_made  1:+34 2:-10"),
     ("omaha", "omaha_every_street", "hand_result", "hand 1 board "),
 ]
 

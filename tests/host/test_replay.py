@@ -215,7 +215,8 @@ def test_the_firmwares_own_drivers_decode_what_the_table_io_sends():
     from firmware.drivers.bet_reader import BetReader
     from firmware.drivers.serial_line import SerialLine
     from firmware.drivers.shoe import Shoe
-    from firmware.events import BETS, CARD, EventQueue, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN
+    from firmware import faults
+    from firmware.events import BETS, BETS_FAULT, CARD, EventQueue, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN
     from firmware.evidence import Evidence
     from firmware.games.baccarat.payouts import ZONES
 
@@ -239,9 +240,10 @@ def test_the_firmwares_own_drivers_decode_what_the_table_io_sends():
             reader.poll()
             while queue.get():
                 events.append((queue.kind, queue.a, queue.b))
-        assert [(k, a) for k, a, _ in events] == [(SHOE, SHOE_HELLO), (SHOE, SHOE_IN), (CARD, cards.parse("Ah")),
-                                                  (SHOE, SHOE_CUT), (BETS, 1)]
-        assert events[2][2] == 1                            # face up (Baccarat art. 4)
+        # the bet reader's HELLO at power-up, between readings: BETS_FAULT BETS_RESTARTED (reported, never held)
+        assert [(k, a) for k, a, _ in events] == [(SHOE, SHOE_HELLO), (BETS_FAULT, faults.BETS_RESTARTED), (SHOE, SHOE_IN),
+                                                  (CARD, cards.parse("Ah")), (SHOE, SHOE_CUT), (BETS, 1)]
+        assert events[3][2] == 1                            # face up (Baccarat art. 4)
         assert reader.reading.as_dict() == {3: {"banker": 100, "tie": 10}}
         assert shoe.lost == 0 and reader.lost == 0 and shoe.bad_frames == 0
     finally:

@@ -314,7 +314,8 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
             self._emit(OUT_ROADS)
             return True
         if kind == BETS_FAULT:
-            self.bets_ready = False                      # the reading was refused whole: no nets for it
+            if a != faults.BETS_RESTARTED:               # (a restart between readings: the reading stands)
+                self.bets_ready = False                  # the reading was refused whole: no nets for it
             self._emit(OUT_BETS_FAULT, a, b)
             return True
         if kind == SHOE and a == SHOE_HELLO:

@@ -43,6 +43,8 @@ def game_report(table, code, a, b):
             return "bets", {"reading": a, "accepted": False, "reason": "round in progress: bets closed"}
         return "bets", {"reading": a, "accepted": True, "bets": seat_table(table, table.reading.amounts)}
     if code == OUT_BETS_FAULT:
+        if a == faults.BETS_RESTARTED:                   # its HELLO between readings, as the shoe's and dice reader's
+            return "bet_reader", {"bet_reader": "restarted", "bytes": table.evidence.text(b)}
         return "bets", {"accepted": False, "reason": faults.name(a), "bytes": table.evidence.text(b)}
     if code == OUT_ROADS:
         return "roads", roads_fields(table.roads)

@@ -4,10 +4,10 @@
 # alarm held the table, never decided): every throw is there, a no roll too, each as its own round,
 # so a round is small and of bounded size whatever the shooter does (a point cycle has no length
 # limit, art. 5). Numbered from the last kept throw, so the count runs on across reboots:
-#   {"round": 78, "shooter": 3, "dice": [6, 1], "result": "seven-out", "point": null, "nets": {"1": -30}}
-# result: "natural" (7 or 11 on the come-out), "craps" (2, 3, 12), "point-set" (art. 5(2)(1)),
-# "point-made", "seven-out", "roll" (a point roll deciding neither), "no-roll" ("no_roll": the
-# art. 3 reason, or "alarm" for a held throw); point: the point after it (null: puck off);
+#   {"round": 78, "shooter": 3, "dice": [6, 1], "result": "seven_out", "point": null, "nets": {"1": -30}}
+# result: "natural" (7 or 11 on the come-out), "craps" (2, 3, 12), "point_set" (art. 5(2)(1)),
+# "point_made", "seven_out", "roll" (a point roll deciding neither), "no_roll" ("no_roll": the
+# art. 3 reason, or "alarm" for a held throw): the live reports' words; point: the point after it (null: puck off);
 # shooter: the shooter who threw it; nets by seat (the bets it decided, the seat's zones summed).
 from firmware import throws
 from firmware.compat import const
@@ -21,6 +21,9 @@ ROUND_MAX = const(640)
 ALWAYS = ("round", "shooter", "dice", "result", "point", "no_roll")
 ROUND_CODES = (OUT_THROW, OUT_THROW_HELD)          # the reports that end a round (round_of makes it)
 _NATURALS = (7, 11)
+# The words firmware before x10 wrote with hyphens, as rounds kept on flash may still hold them: read()
+# serves them in the words above.
+_OLD_WORDS = {"point-set": "point_set", "point-made": "point_made", "seven-out": "seven_out", "no-roll": "no_roll"}
 
 
 def round_of(table, code, a, b, previous, fields=None):
@@ -32,7 +35,7 @@ def round_of(table, code, a, b, previous, fields=None):
     dice = throws.report(a, b)["dice"]          # an unread face (a held throw) is None
     entry = {"round": number, "shooter": table.shooter, "dice": dice}
     if code == OUT_THROW_HELD or table.no_roll:
-        entry["result"] = "no-roll"
+        entry["result"] = "no_roll"
         entry["no_roll"] = "alarm" if code == OUT_THROW_HELD else no_roll_word(b)
         entry["point"] = engine.point or None
         return entry
@@ -49,11 +52,20 @@ def _result(table, total):
     engine = table.engine
     if table.puck_moved:
         if engine.point:
-            return "point-set"
-        return "seven-out" if engine.seven_out else "point-made"
+            return "point_set"
+        return "seven_out" if engine.seven_out else "point_made"
     if engine.point:
         return "roll"
     return "natural" if total in _NATURALS else "craps"
+
+
+def read(entry):
+    """A round read back from flash (a dict), in today's words: one kept by older firmware says
+    "seven-out", "no-roll"... (firmware/round_recall.py calls it for every round it serves)."""
+    result = entry.get("result")
+    if result in _OLD_WORDS:
+        entry["result"] = _OLD_WORDS[result]
+    return entry
 
 
 def seat_nets(nets):

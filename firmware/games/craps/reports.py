@@ -57,6 +57,8 @@ def game_report(table, code, a, b):
     if code == OUT_BET_DOWN_MORE:
         return "bets_taken_down_more", {"reading": a, "more": b, "bets": downs_table(table.downs, b)}
     if code == OUT_BETS_FAULT:
+        if a == faults.BETS_RESTARTED:                   # its HELLO between readings, as the shoe's and dice reader's
+            return "bet_reader", {"bet_reader": "restarted", "bytes": table.evidence.text(b)}
         return "bets", {"accepted": False, "reason": faults.name(a), "bytes": table.evidence.text(b)}
     if code == OUT_READER:
         return "dice_reader", {"dice_reader": "restarted", "bytes": table.evidence.text(b)}

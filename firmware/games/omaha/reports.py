@@ -23,8 +23,7 @@ def game_report(table, code, a, b):
             fields["seat"] = str((b & ~FACE_UP) >> 2)
         elif b & 3 == TO_BOARD:
             fields["street"] = rules.STREETS[(b & ~FACE_UP) >> 2]
-        if b & FACE_UP:
-            fields["face_up"] = True
+        fields["face_up"] = (b & FACE_UP) != 0             # always there, true or false, as Baccarat's `card`
         return "dealt", fields
     if code == OUT_ACTION:
         street, seat, act, amount = table.hand.history[a]
