@@ -67,14 +67,18 @@ def test_art11_only_a_live_tie_with_bets_carries_them_and_only_into_the_next_rou
 
 
 
-def _tie_session():
-    """A tie with Banker/Player bets, then two rounds: the first with no reading, the second with one."""
-    steps = []
-
+def _card_steps(steps):
+    """cards(text): a step a card of text ("2c 3c ...") appended to steps."""
     def cards(text):
         for code in text.split():
             steps.append(lambda r, code=code: r.card(code))
+    return cards
 
+
+def _tie_session():
+    """A tie with Banker/Player bets, then two rounds: the first with no reading, the second with one."""
+    steps = []
+    cards = _card_steps(steps)
     steps.append(lambda r: r.new_shoe(burn=""))
     cards("2c 3c 4c 5c 6c 7c")
     steps.append(lambda r: r.bets({1: {"banker": 100, "tie": 10}, 2: {"player": 40}}))
@@ -190,11 +194,7 @@ def test_art11_standing_stakes_in_a_new_shoe_survive_a_reset_snapshot_and_restor
 def _last_round_tie_session():
     """A tie in a shoe's last round, a shoe change, a demo round, then the first live round."""
     steps = []
-
-    def cards(text):
-        for code in text.split():
-            steps.append(lambda r, code=code: r.card(code))
-
+    cards = _card_steps(steps)
     steps.append(lambda r: r.new_shoe(burn=""))
     cards("2c 3c 4c 5c 6c 7c")
     cards("5h 9d 2c Ks")                                         # the demo round
