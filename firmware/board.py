@@ -23,8 +23,8 @@ from firmware.drivers import lcd, ssd1306_geometry
 from firmware.errors import SettingsError
 from firmware.screens import LCD_COLUMNS, LCD_ROWS
 
-SECTIONS = ("description", "mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones", "keypad",
-            "service_pin")
+SECTIONS = ("description", "mcu", "psram", "ports", "buttons", "pixels", "displays", "watchdog", "zones",
+            "keypad", "service_pin")
 REQUIRED = ("mcu", "ports", "buttons", "pixels", "displays", "watchdog", "zones")
 BUTTON_ROLES = ("deal", "confirm", "void", "shoe_change", "undo", "menu")
 CONFIRM = "confirm"        # the one button every board needs: it acknowledges faults
@@ -91,6 +91,19 @@ def _mcu(name, data):
     if not isinstance(data.get("description", ""), str):
         _fail(name, "description", "expected a string, got %s" % _shown(data["description"]))
     return mcu
+
+
+def _plan(name, mcu, data):
+    """The board's pin plan, the pins its module's memory takes ("psram", ESP32-S3 only) reserved in it."""
+    psram = data.get("psram")
+    if "psram" in data:
+        kinds = MCUS[mcu].get("psram")
+        if kinds is None:
+            _fail(name, "psram", "%s has no PSRAM choice: leave \"psram\" out" % mcu)
+        if not isinstance(psram, str) or psram not in kinds:
+            _fail(name, "psram", "expected %s, got %s" % (" or ".join([repr(k) for k in sorted(kinds)]),
+                                                           _shown(psram)))
+    return _PinPlan(name, mcu, psram)
 
 
 def _check_displays(name, mcu, displays, plan):
@@ -212,7 +225,7 @@ def _malformed(name, exc):
 def _validate(name, data):
     _keys(name, "board", data, SECTIONS, REQUIRED)
     mcu = _mcu(name, data)
-    plan = _PinPlan(name, mcu)
+    plan = _plan(name, mcu, data)
     _check_ports(name, mcu, data["ports"], plan)
     _check_buttons(name, data["buttons"], plan)
     pixels = data["pixels"]
@@ -244,7 +257,7 @@ def host_port(name, data):
         spec = ports["host"]
         if isinstance(spec, dict) and "usb" in spec:
             _fail(name, "ports.host", "only the console may be {\"usb\": true}")
-        _claim_port_pins(_PinPlan(name, mcu), "host", spec, _check_port(name, mcu, "host", spec))
+        _claim_port_pins(_plan(name, mcu, data), "host", spec, _check_port(name, mcu, "host", spec))
         return spec
     except _UNFORESEEN as exc:
         _malformed(name, exc)

@@ -33,6 +33,10 @@ MCUS = {
     "esp32s3": {"gpio": (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
                          26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48),
                 "reserved": ((26, 32, "the SPI flash and PSRAM"),), "usb_pins": ((19, "USB D-"), (20, "USB D+")),
+                # the board's "psram": with octal flash or PSRAM (a WROOM-1 N8R8, N16R8; any WROOM-2) GPIO 33-37
+                # are its SPIIO4-7 and SPIDQS (ESP-IDF, "GPIO", esp32s3 note), and MicroPython built for octal
+                # PSRAM has no machine.Pin there (ports/esp32/machine_pin.h, CONFIG_SPIRAM_MODE_OCT)
+                "psram": {"none": (), "quad": (), "octal": ((33, 37, "the octal PSRAM (\"psram\": \"octal\")"),)},
                 "uart": (0, 1, 2), "repl_uart": 0, "i2c": (0, 1), "wdt_max_ms": 60000,
                 # GPIO 0 low at reset selects the ROM's download mode (the datasheet's boot strapping pins);
                 # GPIO 45 high at reset selects 1.8 V for the SPI flash (VDD_SPI): a 3.3 V module does not boot
@@ -133,12 +137,19 @@ def keys(name, where, obj, allowed, required):
             fail(name, where, "missing %r" % key)
 
 
+def reserved(mcu, psram=None):
+    """The (first, last, what) pin ranges the module keeps for itself: the chip's, and its PSRAM's (the
+    board's "psram", checked by the caller)."""
+    return MCUS[mcu].get("reserved", ()) + (MCUS[mcu]["psram"][psram] if psram is not None else ())
+
+
 class PinPlan:
     """Tracks which role holds each pin so a double use is caught."""
 
-    def __init__(self, name, mcu):
+    def __init__(self, name, mcu, psram=None):
         self.name = name
         self.mcu = mcu
+        self.reserved = reserved(mcu, psram)
         self.owner = {}
 
     def claim(self, where, pin, shared_ok=None, function=None, unit=0, low_at_reset=None, high_at_reset=False):
@@ -160,7 +171,7 @@ class PinPlan:
         if high_at_reset and pin == MCUS[self.mcu].get("flash_voltage_strap"):
             fail(self.name, where, "pin %d is the flash voltage strap of %s: pulled up at reset (a keypad column's "
                  "pull-up) it selects 1.8 V for the SPI flash and a 3.3 V module does not boot" % (pin, self.mcu))
-        for first, last, what in MCUS[self.mcu].get("reserved", ()):
+        for first, last, what in self.reserved:
             if first <= pin <= last:
                 fail(self.name, where, "pin %d carries %s on %s (GPIO %d-%d): not free for the table"
                      % (pin, what, self.mcu, first, last))

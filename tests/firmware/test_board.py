@@ -117,8 +117,55 @@ def test_esp32s3_flash_pins_and_the_usb_consoles_pins_are_refused():
     d["buttons"]["deal"] = 19                        # a console on a UART leaves the USB pins free
     assert board.validate("esp32s3", d).buttons[1] == ("deal", 19)
     d = _data("esp32s3")
+    del d["psram"]                                   # the generic esp32s3: its module's PSRAM not said
     d["buttons"]["deal"] = 33                        # past the flash: free (module without octal PSRAM)
     board.validate("esp32s3", d)
+
+
+def test_esp32s3_octal_psram_pins_are_refused():
+    # A module with octal PSRAM or flash (a WROOM-1 N8R8, N16R8, the shipped DevKitC-1 N8R8) wires GPIO 33-37
+    # to it (SPIIO4-7, SPIDQS: ESP-IDF's GPIO notes for the esp32s3): a button there booted, and on the board
+    # fought the PSRAM (MicroPython built for octal PSRAM has no machine.Pin 33-37 at all).
+    assert board.load("boards/esp32s3.json") is not None     # the shipped board says "psram": "octal"
+    for pin in (33, 35, 37):
+        d = _data("esp32s3")
+        assert d["psram"] == "octal"
+        d["buttons"]["deal"] = pin
+        raises_match(SettingsError, "board esp32s3: buttons.deal: pin %d carries the octal PSRAM (\"psram\": "
+                     "\"octal\") on esp32s3 (GPIO 33-37): not free for the table" % pin, board.validate, "esp32s3", d)
+    d = _data("esp32s3", keypad=True)
+    d["keypad"]["cols"][0] = 36
+    raises_match(SettingsError, "keypad.cols[0]: pin 36 carries the octal PSRAM", board.validate, "esp32s3", d)
+    d = _data("esp32s3", keypad=True)
+    d["service_pin"] = 34
+    raises_match(SettingsError, "service_pin: pin 34 carries the octal PSRAM", board.validate, "esp32s3", d)
+    d = _data("esp32s3")
+    d["ports"]["host"]["tx"] = 35                    # the boot refusal's host port too: never a PSRAM line
+    raises_match(SettingsError, "ports.host.tx: pin 35 carries the octal PSRAM", board.validate, "esp32s3", d)
+    raises_match(SettingsError, "ports.host.tx: pin 35 carries the octal PSRAM", board.host_port, "esp32s3", d)
+    d = _data("esp32s3")
+    d["buttons"]["deal"] = 38                        # past the PSRAM: free
+    board.validate("esp32s3", d)
+    for psram in ("quad", "none"):                   # quad PSRAM (N8R2) is on GPIO 26-32 alone; none: no PSRAM
+        d = _data("esp32s3")
+        d["psram"] = psram
+        d["buttons"]["deal"] = 35
+        board.validate("esp32s3", d)
+        d["buttons"]["deal"] = 30
+        raises_match(SettingsError, "pin 30 carries the SPI flash and PSRAM", board.validate, "esp32s3", d)
+
+
+def test_the_psram_key_is_checked():
+    for value in ("Octal", "opi", 8, True, None, ["octal"]):
+        d = _data("esp32s3")
+        d["psram"] = value
+        raises_match(SettingsError, "board esp32s3: psram: expected 'none' or 'octal' or 'quad', got ",
+                     board.validate, "esp32s3", d)
+    d = _data("pico")
+    d["psram"] = "octal"                             # the RP2040 has no PSRAM to say
+    raises_match(SettingsError, "board pico: psram: rp2040 has no PSRAM choice: leave \"psram\" out",
+                 board.validate, "pico", d)
+    raises_match(SettingsError, "psram: rp2040 has no PSRAM choice", board.host_port, "pico", d)
 
 
 def test_pin_used_twice_rejected():
