@@ -2,7 +2,7 @@
 # where it is, and the REPL open only with the service jumper fitted (firmware/main.py's run()).
 from firmware import board as board_mod
 from firmware import table_config
-from firmware.board_checks import MCUS, whole
+from firmware.board_checks import MCUS, reserved, whole
 from firmware.compat import const, kbd_intr, sleep_ms
 from firmware.errors import SettingsError
 from firmware.hardware import open_port
@@ -23,15 +23,25 @@ _ERROR_MAX = const(300)
 
 
 def _refused_service_mode(machine, board_path):
-    """The service jumper of a refused board file, if its service_pin can be read at all (else False)."""
+    """The service jumper of a refused board file, if its service_pin can be read at all (else False):
+    never a pin of the module's flash or PSRAM (an unknown "psram": none of its PSRAM's pins either)."""
     try:
         name, data = board_mod.read(board_path, None, False)
         pin = data.get("service_pin") if isinstance(data, dict) else None
         gpio = MCUS[data["mcu"]]["gpio"]
+        psram = data.get("psram")
+        kinds = MCUS[data["mcu"]].get("psram", {})
+        taken = reserved(data["mcu"])
+        for kind in kinds:          # the board's PSRAM's pins; an unknown "psram": every kind's
+            if psram == kind or (psram is not None and psram not in kinds):
+                taken += kinds[kind]
     except (SettingsError, KeyError, TypeError):
         return False
     if not whole(pin) or pin not in gpio:
         return False
+    for first, last, _ in taken:
+        if first <= pin <= last:
+            return False
     return machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
 
 

@@ -179,3 +179,28 @@ def test_a_refusal_keeps_the_repl_closed_without_the_service_jumper():
     for broken in ("{", {"mcu": "rp2040", "service_pin": 99}, {"service_pin": True}):
         status, machine, idled = _run_closed(broken, table, grounded=(7, 99))   # no readable service pin: closed
         assert status == 1 and idled == [1], broken
+
+
+def test_a_refused_boards_service_pin_on_the_modules_flash_or_psram_is_never_read():
+    # The service jumper of a refused board file is read with machine.Pin(pin, IN, PULL_UP): on a pin of the
+    # ESP32-S3 module's SPI flash (26-32), or of its octal PSRAM (33-37, "psram": "octal"), MicroPython has no
+    # such Pin ("invalid pin": run() raised and main.py ended in the REPL) or it fights the memory. Never read
+    # there; the table stays closed, as with no readable service pin.
+    with open("boards/esp32s3.json") as f:
+        shipped = json.loads(f.read())
+    table = _table()
+    for pin in (27, 32, 33, 35, 37):
+        board = json.loads(json.dumps(shipped))
+        board["service_pin"] = pin                        # refused by the board check: it names the pin
+        status, machine, idled = _run_closed(board, table, grounded=(pin,))
+        assert status == 1 and idled == [1] and pin not in machine.pins, pin
+    for psram in ("Octal", ["octal"]):                    # a psram the check refuses: 33-37 not read either
+        board = json.loads(json.dumps(shipped))
+        board["psram"], board["service_pin"] = psram, 35
+        status, machine, idled = _run_closed(board, table, grounded=(35,))
+        assert status == 1 and idled == [1] and 35 not in machine.pins, psram
+    board = json.loads(json.dumps(shipped))
+    board["psram"], board["service_pin"] = "quad", 35     # quad PSRAM: GPIO 35 is the table's, the jumper read
+    table["game"] = "roulette"
+    status, machine, idled = _run_closed(board, table, grounded=(35,))
+    assert status == 1 and idled == [] and machine.pins[35].pull == machine.Pin.PULL_UP
