@@ -73,7 +73,7 @@ class Sender:
         self.piece = piece
         self.alarm = False
         self.uptime = Stamp()             # ms since boot, as poll() was told
-        self.host_time = None             # the host's Unix ms (a Stamp), once TIME came
+        self.host_time = None             # the host's Unix ms (a Stamp: .ms()), once TIME came
         self._host = -1                   # host_time, or -1 before TIME: the encoder's stamp argument
         self.refused = 0              # reports refused since the last LOST frame
         self.refused_total = 0
@@ -155,10 +155,6 @@ class Sender:
     def request(self):
         """The payload of the REQUEST frame receive() just took (bytes)."""
         return self._frame.payload()
-
-    def host_time_ms(self):
-        """The host's time now (ms since the Unix epoch), or -1 before TIME."""
-        return -1 if self.host_time is None else self.host_time.ms()
 
     def held(self):
         return self.store.count()
@@ -303,8 +299,7 @@ class Sender:
     def _ack(self, boot, seq):
         """The host has every frame up to (boot, seq). An ACK past the newest frame is ignored."""
         store = self.store
-        count = store.count()
-        if count == 0 or not at_or_before(boot, seq, self.boot, self._next_seq - 1):
+        if store.count() == 0 or not at_or_before(boot, seq, self.boot, self._next_seq - 1):
             return
         dropped = store.drop_through(boot, seq)
         if dropped == 0:
@@ -341,13 +336,13 @@ class Sender:
         self._timeout = self.timeout_ms   # the host is there: no back-off
 
     def _check_alarm(self):
+        """Raised at alarm_percent full, cleared at clear_percent or less (on_alarm told of each change)."""
         level = self.store.count() * 100
-        capacity = self._capacity
-        if not self.alarm and level >= capacity * self.alarm_percent:
-            self.alarm = True
+        if self.alarm:
+            alarm = level > self._capacity * self.clear_percent
+        else:
+            alarm = level >= self._capacity * self.alarm_percent
+        if alarm != self.alarm:
+            self.alarm = alarm
             if self.on_alarm is not None:
-                self.on_alarm(True)
-        elif self.alarm and level <= capacity * self.clear_percent:
-            self.alarm = False
-            if self.on_alarm is not None:
-                self.on_alarm(False)
+                self.on_alarm(alarm)

@@ -243,7 +243,7 @@ def test_time_is_set_at_every_boot_and_stamps_the_reports():
     link.settle()
     link.make(1)
     link.settle()
-    assert link.sender.host_time_ms() >= HOST_NOW
+    assert link.sender.host_time.ms() >= HOST_NOW
     first, second = link.got
     assert first["link"] == {"boot": 1, "seq": 2, "uptime_ms": 0}
     assert second["link"]["seq"] == 3 and second["link"]["host_ms"] >= HOST_NOW
