@@ -134,14 +134,10 @@ class Frame:
             for x in range(p, body):
                 if not 32 <= line[x] <= 126:
                     return BAD_SYNTAX
-        self.boot = boot
-        self.seq = seq
-        self.stamp_start = j + 1
-        self.stamp_end = k
-        self.type_start = t
-        self.type_end = end
-        self.payload_start = p
-        self.payload_end = body
+        self.boot, self.seq = boot, seq                 # pairs: no tuple made (MicroPython and CPython)
+        self.stamp_start, self.stamp_end = j + 1, k
+        self.type_start, self.type_end = t, end
+        self.payload_start, self.payload_end = p, body
         return OK
 
     def type_is(self, word):
@@ -169,15 +165,13 @@ class Frame:
         return -1 if end != self.payload_end else _uint(self.line, start, end)
 
     def uptime_ms(self):
-        line = self.line
-        end = _digits_end(line, self.stamp_start, self.stamp_end, _MAX_STAMP_DIGITS)
-        return _uint(line, self.stamp_start, end)
+        end = _digits_end(self.line, self.stamp_start, self.stamp_end, _MAX_STAMP_DIGITS)
+        return _uint(self.line, self.stamp_start, end)
 
     def host_ms(self):
         """The host's time in the stamp, or -1 when the board had none yet."""
-        line = self.line
-        end = _digits_end(line, self.stamp_start, self.stamp_end, _MAX_STAMP_DIGITS)
-        return _uint(line, end + 1, self.stamp_end) if end < self.stamp_end else -1
+        end = _digits_end(self.line, self.stamp_start, self.stamp_end, _MAX_STAMP_DIGITS)
+        return _uint(self.line, end + 1, self.stamp_end) if end < self.stamp_end else -1
 
 
 def check_printable(payload):
