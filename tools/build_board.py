@@ -1,0 +1,85 @@
+"""The board file of a build: boards/<name>.json found, read and checked (tools/build.py).
+
+The same checks as the board at boot (firmware.board.validate, every layout's zone names), and
+what the board's JSON parser refuses (a byte order mark, a key given twice), each a BuildError
+naming the file, line and column where it can.
+"""
+import json
+import os
+import re
+
+from firmware.jsonfile import duplicate_key
+from tools.mpy_cross_tool import BuildError
+
+# -march per microcontroller, so @micropython.native/viper code compiles for the
+# right CPU. None: bytecode only (the host simulator runs CPython anyway).
+MARCH = {
+    "rp2040": "armv6m",
+    "esp32s3": "xtensawin",
+    "hostsim": None,
+}
+
+
+def available_boards(root):
+    folder = os.path.join(root, "boards")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return sorted(n[:-5] for n in names if n.endswith(".json"))
+
+
+def load_board(root, name):
+    """Parsed and validated board dict for boards/<name>.json."""
+    path = os.path.join(root, "boards", name + ".json")
+    rel = os.path.relpath(path, root)
+    if not re.match(r"^[A-Za-z0-9_.-]+$", name) or not os.path.isfile(path):
+        boards = available_boards(root)
+        raise BuildError("unknown board %r: boards available: %s (files boards/<name>.json)"
+                         % (name, ", ".join(boards) if boards else "none"))
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BuildError("%s: cannot read the board file (%s)" % (rel, exc))
+    if text.startswith("\ufeff"):      # Notepad's "UTF-8"; the board refuses it too (firmware/jsonfile.py)
+        raise BuildError("%s:1:1: malformed board file: starts with a byte order mark: save it as UTF-8 without BOM"
+                         % rel)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BuildError("%s:%d:%d: malformed board file: %s: fix the JSON"
+                         % (rel, exc.lineno, exc.colno, exc.msg))
+    except RecursionError:
+        raise BuildError("%s: malformed board file: nested too deeply: fix the JSON" % rel)
+    except ValueError as exc:        # not a JSONDecodeError: an integer of more than 4300 digits
+        raise BuildError("%s: malformed board file: %s: fix the JSON" % (rel, exc))
+    if not isinstance(data, dict):
+        raise BuildError("%s: malformed board file: the top level must be a JSON object" % rel)
+    twice = duplicate_key(text)      # the board's own check at boot (firmware/jsonfile.py)
+    if twice is not None:
+        raise BuildError("%s: malformed board file: %s: key given twice in one object (remove one)" % (rel, twice))
+    validate_board(rel, name, data)
+    return data
+
+
+def validate_board(rel, name, data):
+    """The firmware's own validation (firmware.board.validate), the one the board runs at boot."""
+    from firmware import board as board_module
+    from firmware.errors import SettingsError
+    from firmware.game_setup import check_zone_names
+
+    try:
+        board = board_module.validate(name, data)
+        for layout in sorted(board.zones):          # the board checks its table's layout at boot
+            check_zone_names(board, layout)
+    except SettingsError as exc:
+        raise BuildError("%s: %s" % (rel, exc))
+    except (TypeError, KeyError, AttributeError, IndexError, ValueError) as exc:
+        # A value of the wrong JSON type the firmware's check did not anticipate.
+        raise BuildError("%s: malformed board file: a value has the wrong type (%s: %s)"
+                         % (rel, type(exc).__name__, exc))
+    mcu = data.get("mcu")
+    if mcu not in MARCH:
+        raise BuildError("%s: mcu %r has no mpy-cross architecture (known: %s)"
+                         % (rel, mcu, ", ".join(sorted(MARCH))))
