@@ -1,12 +1,13 @@
 # A Craps reading's reports and the room the host link's store has for them now (table.link_room, kept by
 # firmware.main before each reading): a reading is bounded by that room, never by a room it only hopes for;
 # with no room for one bet it is refused whole in one short report (docs/craps.md "What one reading may
-# report", docs/host-link.md). Dual runtime.
+# report", docs/host-link.md). And past a reading's most, the rules' reason comes before the limit's.
+# Dual runtime.
 import json
 
 from firmware.games.craps.zones import ZONES
 from tests.firmware.craps_rig import Rig, strip
-from tests.firmware.test_craps_reports import _BIG_STAKE, _in_play, _on_the_boards_link, _worst_envelope
+from tests.firmware.test_craps_reports import _BIG_STAKE, _HARD_BIG, _in_play, _on_the_boards_link, _worst_envelope
 
 
 def _worst(seats):
@@ -20,6 +21,11 @@ def _host_back(rig):
     rig.uart.acks = True
     rig.uart.feed(fm.encode(0, 0, "REPLAY"))
     rig._link()
+
+
+def _reasons(rig):
+    """{(seat, zone): reason} of the last reading's refusals."""
+    return dict(((str(r[0] + 1), ZONES[r[1]]), r[3]) for r in rig.table.refusals)
 
 
 def test_the_senders_room_is_what_reports_may_take_before_one_is_refused():
@@ -106,6 +112,48 @@ def test_the_refusal_whole_fits_the_frames_a_reading_leaves_for_it():
     assert frames == 2
     if hasattr(readings, "_WHOLE_FRAMES"):              # (MicroPython keeps no private const() as a global)
         assert readings._WHOLE_FRAMES == frames + 1     # and a state report, when the reading opens the table
+
+
+def test_past_a_readings_most_the_rules_reason_comes_before_the_limits():
+    # Regression: at its most (144 bets) a reading refused every later bet with the limit's reason, a bet
+    # the rules refuse anyway too (a stake not a multiple of the minimum, Come at the come-out, odds with
+    # no line bet, chips on a come point): the limit's reason only for a bet the rules would have taken.
+    from firmware.games.craps.readings import FULL_REASON
+    rig = Rig(seats=25, table_seats=25, max_open_bets=4096)
+    reading = dict((s, dict((k, 30) for k in _HARD_BIG)) for s in range(1, 25))     # 24 x 6: the most
+    reading[25] = {"pass": 7, "pass_odds": 10, "come": 10, "come_6": 10, "field": 10}
+    rig.bets(reading)
+    assert len(rig.table.engine.bets) == 144
+    reasons = _reasons(rig)
+    assert reasons[("25", "pass")] == "stake 7 is not a positive multiple of the table minimum 5 (art. 5(6))"
+    assert reasons[("25", "pass_odds")].startswith("pass_odds: no pass bet of this seat with a point")
+    assert reasons[("25", "come")] == "come only once a point is set (art. 5(2)(5), (6))"
+    assert reasons[("25", "come_6")].startswith("come_6: a come bet is placed on come and travels")
+    assert reasons[("25", "field")] == FULL_REASON
+    assert strip(rig.last("bets"))["refused"] == 5
+
+
+def test_past_a_room_bounded_most_odds_and_take_downs_get_the_rules_reason_first():
+    # The same for a reading bounded by the link's room (2 bets here): odds over the table's odds
+    # limit and a take-down of Pass with a point (a contract bet) get the rules' reason; the bets and
+    # take-downs the rules would allow, the room's.
+    from firmware.games.craps.readings import ROOM_REASON
+    rig = Rig(seats=3)
+    rig.bets({1: {"pass": 10, "hard_4": 10, "hard_6": 10}, 2: {"pass": 10, "hard_8": 10}, 3: {"pass": 10}})
+    rig.throw(1, 4)                                     # point 5: nothing else decided
+    rig.table.link_room = 18                            # room for the reports of 2 bets
+    rig.bets({1: {"hard_4": "down", "hard_6": "down"}, 2: {"pass": "down", "hard_8": "down"}})
+    reasons = _reasons(rig)
+    assert [(d[0], ZONES[d[1]]) for d in rig.table.downs] == [(0, "hard_4"), (0, "hard_6")]
+    assert reasons[("2", "pass")].startswith("pass with a point is a contract bet")
+    assert reasons[("2", "hard_8")] == ROOM_REASON
+    assert [r[2] for r in rig.table.refusals] == [10, 10]      # the stakes that stay in play
+    rig.table.link_room = 18
+    rig.bets({2: {"pass_odds": 10, "hard_10": 10}, 3: {"pass_odds": 1000, "field": 5, "any_seven": 5}})
+    reasons = _reasons(rig)
+    assert len(rig.table.placed) == 2                   # seat 2's odds and hard 10
+    assert reasons[("3", "pass_odds")].startswith("odds on 5 limited to")
+    assert reasons[("3", "field")] == reasons[("3", "any_seven")] == ROOM_REASON
 
 
 def test_the_main_loop_gives_each_reading_the_links_room_and_the_journal_keeps_it():

@@ -123,11 +123,11 @@ class Readings:
     def _place_all(self, chips, amounts, slots, most):
         """The reading's chips on those slots (seat * zones + zone, below slots) placed through the
         engine in slot order, or refused; at most `most` of them placed (the room's, at most
-        codes.READING_BETS_MOST), the rest refused (full_reason: FULL_REASON, ROOM_REASON). The engine
-        places them a run at a time (place_reading: each bet's rule checks as place_known makes them,
-        the settings read once a reading), up to an odds bet or the most: the line bet odds back is
-        found here (its zone's kind and number come from zones.KIND_NUMBER, so the call's form is known
-        good)."""
+        codes.READING_BETS_MOST), the rest refused: with the rules' reason where they refuse it, else
+        full_reason (FULL_REASON, ROOM_REASON). The engine places them a run at a time (place_reading:
+        each bet's rule checks as place_known makes them, the settings read once a reading), up to an
+        odds bet or the most: the line bet odds back is found here (its zone's kind and number come from
+        zones.KIND_NUMBER, so the call's form is known good)."""
         engine = self.engine
         place_reading = engine.place_reading
         placed = self.placed
@@ -141,15 +141,15 @@ class Readings:
                                refusals, most)
             if at >= n:
                 return
-            slot = chips[at]                             # odds, or a bet past the most (below slots, with chips)
+            slot = chips[at]                             # odds, or a bet past the most the rules would take
             at += 1
             amount = amounts[slot]
             seat = slot // _WIDTH
             z = slot - seat * _WIDTH
-            if len(placed) >= most:
+            kind, number = KIND_NUMBER[z]
+            if not B.is_odds(kind):                      # past the most (the rules' refusals: place_reading's)
                 refusals.append((seat, z, amount, self.full_reason, False))
                 continue
-            kind, number = KIND_NUMBER[z]
             on = self._backed(seat, kind, number)
             if on is None:
                 refusals.append((seat, z, amount, "%s: no %s bet of this seat with a point%s to back (art. 5(2))"
@@ -157,7 +157,10 @@ class Readings:
                                     (" on %d" % number) if number else ""), False))
                 continue
             try:
-                bet_id, reason = engine.place_known(seat, kind, amount, 0, on)
+                if len(placed) >= most:                  # past the most: the rules' reason first
+                    bet_id, reason = None, engine.refusal(seat, kind, amount, 0, on) or self.full_reason
+                else:
+                    bet_id, reason = engine.place_known(seat, kind, amount, 0, on)
             except RuleError as exc:                     # a bet the table cannot hold at all
                 bet_id, reason = None, str(exc)
             if reason is not None:
@@ -189,7 +192,7 @@ class Readings:
     def _take_down(self, seat, z, pending, most):
         """The chips on the seat's zone were taken off: its bets in play there come down through the
         engine (with any odds behind them), or stay with the engine's reason; past `most` rows taken
-        down (the reading's reports are full), full_reason."""
+        down (the reading's reports are full) the engine's reason first, else full_reason."""
         slot = seat * len(ZONES) + z
         if slot in self.down_slots:
             return                                       # a newer reading repeats a take-down already done
@@ -199,7 +202,15 @@ class Readings:
                 self.refusals.append((seat, z, 0, "%s: no bet of this seat there to take down" % ZONES[z], True))
             return
         if len(self.downs) >= most:                      # its host reports are full
-            self.refusals.append((seat, z, sum(b.amount for b in mine), self.full_reason, True))
+            stays = 0                                    # the stake the rules would let come down
+            for bet in mine:
+                reason = self.engine.down_refusal(bet)
+                if reason is None:
+                    stays += bet.amount
+                else:
+                    self.refusals.append((seat, z, bet.amount, reason, True))
+            if stays:
+                self.refusals.append((seat, z, stays, self.full_reason, True))
             return
         for bet in mine:
             if self.engine.find(bet.bet_id) is None:
