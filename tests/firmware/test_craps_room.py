@@ -194,3 +194,22 @@ class _Kept:
         from firmware.bets import BetReading
         self.reading = BetReading(ZONES, 14)
         self.link_room = -1
+
+
+def test_readings_bounded_by_the_room_replay_the_same_from_a_snapshot():
+    # What recovery does (the journal keeps each reading's room with it): the same reports, lights, state.
+    from tests.firmware.snapshot_check import journal_check
+
+    def bets(room, reading):
+        def step(rig):
+            rig.table.link_room = room
+            rig.bets(reading)
+        return step
+
+    steps = [bets(64, {1: {"pass": 10, "hard_4": 10}, 2: {"pass": 10, "hard_8": 10}}),
+             lambda rig: rig.throw(1, 4),
+             bets(18, {1: {"hard_4": "down", "field": 5, "any_seven": 5, "eleven": 5}, 2: {"hard_8": "down"}}),
+             bets(12, {1: {"field": 10}}),                 # no room: refused whole
+             lambda rig: rig.throw(2, 2),
+             bets(64, {1: {"field": 10}})]
+    assert journal_check(Rig, steps) >= 2
