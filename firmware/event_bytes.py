@@ -45,6 +45,9 @@ def behind(table, kind, a, b):
         reading = table.reading
         out = _ints(reading.amounts, reading.slots(), 4)
         struct.pack_into("<i", out, 0, reading.reading_id)
+        room = getattr(table, "link_room", -1)
+        if room >= 0:                            # the host link's room it was bounded by (Craps: readings.py)
+            out += struct.pack("<H", room)
         return bytes(out)                        # (bytes, as every other event's)
     if kind == HOST and a == HOST_HAND and getattr(table, "host_stacks", None) is not None:
         return struct.pack("<iB", table.host_button, 1 if table.host_has_stacks else 0) + _ints(table.host_stacks)
@@ -67,7 +70,8 @@ def behind_into(buf, at, limit, table, kind, a, b):
         reading = table.reading
         values = reading.amounts
         nonzero = reading.slots()
-        end = at + 8 + 6 * len(nonzero)
+        room = getattr(table, "link_room", -1)
+        end = at + 8 + 6 * len(nonzero) + (2 if room >= 0 else 0)
         if end > limit:
             return -1
         pack_into = struct.pack_into             # (a local: no module attribute lookup an entry)
@@ -76,6 +80,8 @@ def behind_into(buf, at, limit, table, kind, a, b):
         for i in nonzero:
             pack_into("<Hi", buf, at, i, values[i])
             at += 6
+        if room >= 0:
+            pack_into("<H", buf, at, room)
         return end
     if not (_MAY_HAVE_EVIDENCE >> kind) & 1:
         return at                                # a card's record, a throw's: nothing behind it
@@ -107,7 +113,10 @@ def put_behind(table, kind, a, b, payload, at=0):
     if kind == BETS:
         reading = table.reading
         reading.reading_id = struct.unpack_from("<i", payload, at)[0]
-        _put_ints(reading.amounts, payload, at + 4)
+        at = _put_ints(reading.amounts, payload, at + 4)
+        # The host link's room the reading was bounded by, after the amounts (a record of a table with no
+        # host link, or one written before the room was kept, has none: unknown, -1).
+        table.link_room = struct.unpack_from("<H", payload, at)[0] if at + 2 <= len(payload) else -1
         return b
     if kind == HOST and a == HOST_HAND:
         table.host_button, stacks = struct.unpack_from("<iB", payload, at)

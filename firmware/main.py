@@ -13,7 +13,7 @@ from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
 from firmware.boot_refusal import report_refusal, stay_closed
 from firmware.console import settings_cmd
 from firmware.errors import SettingsError
-from firmware.events import BUTTON, FAULT, SHOE, TICK
+from firmware.events import BETS, BUTTON, FAULT, SHOE, TICK
 from firmware.host_port import read_host
 from firmware.saved_state import record_crash
 from firmware.fault_record import save_fault as _save_fault
@@ -56,6 +56,8 @@ def _dispatch(ctx, kind, a, b):
             return                # a new shoe during an alarm: held until the change has applied
     table = ctx.table
     journal = ctx.journal
+    if kind == BETS and ctx.sender is not None:
+        table.link_room = ctx.sender.room()   # what the reading's reports may take now (journalled with it)
     if ctx.recall.waiting is not None:
         ctx.recall.keep_waiting()  # a round this pass ended: made and kept before this event changes the table
     if not journal.before(table, kind, a, b):

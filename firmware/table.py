@@ -76,6 +76,7 @@ class Table(StateMachine):
         self.last_b = 0
         self.display_dirty = True
         self.link_backlog = False     # the host link's store is nearly full: a game opens no new round
+        self.link_room = -1           # frames the host link's store takes now (main: before each BETS), -1: unknown
         self.host_reason = ""         # why the game refused the last JSON host request (HOST_BAD)
         self.closed_code = 0          # a fault holding the table closed for good (hold_closed), else 0
         self._game_reports = None     # game_modules()[0], looked up at the first game report (game_report)

@@ -6,8 +6,8 @@
 # each time (capped). Nothing here waits and there is no clock inside (poll(elapsed_ms)): when the
 # host is away frames stay in the store and the game goes on until the alarm (the store nearly
 # full), which the caller turns into "take no new round". A full store keeps the oldest frames (the
-# host needs them to continue in order) and counts the reports it refuses: a LOST frame says how
-# many, in their place in the sequence, as soon as there is room.
+# host needs them to continue in order) and counts the reports it refuses: a LOST frame says how many,
+# in their place in the sequence, as soon as there is room; room() tells the game what is left.
 from firmware.compat import const
 from firmware.link import frame as frame_mod
 from firmware.link.stamp import Stamp
@@ -30,7 +30,6 @@ CMD_REQUEST = const(5)   # a host request (roads, a JSON request): request() giv
 
 BAD_ARGUMENT = const(10)  # .last_status: a good frame whose argument is not a number
 UNKNOWN_TYPE = const(11)  # .last_status: a good frame of a type the board does not take
-
 _RECALL_DIGITS = const(4)
 _TIME_DIGITS = const(15)
 
@@ -95,7 +94,6 @@ class Sender:
         self._check_alarm()           # a store found nearly full at boot raises the alarm at once
 
     # -- the game's side --
-
     def send(self, payload, type=REPORT):
         """Keep and number one report (JSON text or bytes). Returns its seq, or 0 when refused:
         the store is full (the oldest frames are kept; the count goes out as a LOST frame).
@@ -159,6 +157,10 @@ class Sender:
     def held(self):
         return self.store.count()
 
+    def room(self):
+        """Frames reports may take now (a reading is bounded by it): free slots less a pending OPEN and LOST."""
+        return max(0, self._capacity - self.store.count() - (self._open_pending + (self.refused > 0)))
+
     def last_frame(self):
         """(boot, seq) of the newest frame made, for the next boot's OPEN (the journal keeps it):
         this boot's, or, when this boot has made none yet, the one before it (None: unknown)."""
@@ -167,7 +169,6 @@ class Sender:
         return self.previous
 
     # -- the loop's side --
-
     def poll(self, elapsed_ms):
         """Advance the clock by elapsed_ms; write what is due. Never waits."""
         self.uptime.add(elapsed_ms)      # Stamps: no int past 2**30 made (a heap object on the RP2040)
@@ -257,7 +258,6 @@ class Sender:
         return self._bad(UNKNOWN_TYPE)
 
     # -- inside --
-
     def _bad(self, status):
         self.bad_frames += 1
         self.last_status = status

@@ -59,7 +59,7 @@ def _behind(table, kind, a):
     """The bytes behind an event that the journal keeps with it: the bet reading a BETS names, the parsed
     host request a HOST_HAND names (the table reads them when the event is dispatched)."""
     if kind == BETS and table.reading is not None:
-        return (table.reading.reading_id, list(table.reading.amounts))
+        return (table.reading.reading_id, list(table.reading.amounts), table.link_room)
     if kind == HOST and a == HOST_HAND:
         return (table.host_button, table.host_has_stacks, list(table.host_stacks))
     return None
@@ -72,6 +72,7 @@ def _put_behind(table, kind, a, behind):
         table.reading.reading_id = behind[0]
         for i in range(len(behind[1])):
             table.reading.amounts[i] = behind[1][i]
+        table.link_room = behind[2]              # the host link's room it was bounded by (event_bytes keeps it)
     else:
         table.host_button, table.host_has_stacks = behind[0], behind[1]
         for i in range(len(behind[2])):

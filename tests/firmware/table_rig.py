@@ -28,11 +28,14 @@ class TableRig:
         self.sender = Sender(self.uart, RamStore(_STORE_FRAMES, MAX_FRAME), 1)
         self.reporter = Reporter(self.sender, table_id, names)
         self.reading_id = 0
+        self.room_from_link = False   # True: a BETS event carries the link's room, as firmware.main gives it
         while self.table.state != READY:          # the boot lamp test
             self.event(TICK, 100)
 
     # -- inputs --------------------------------------------------------------------------
     def event(self, kind, a=0, b=0):
+        if kind == BETS and self.room_from_link:
+            self.table.link_room = self.sender.room()   # as firmware.main._dispatch
         self.table.dispatch(kind, a, b)
         self.reporter.drain(self.table)
         self._link()

@@ -451,7 +451,7 @@ def test_readings_from_the_bet_reader_take_down_only_when_they_hold_a_take_down(
     s = Sender("B")
     looked = []
     take_down = rig.table._take_down
-    rig.table._take_down = lambda seat, z, pending: looked.append((seat, ZONES[z])) or take_down(seat, z, pending)
+    rig.table._take_down = lambda seat, z, pend, most: looked.append((seat, ZONES[z])) or take_down(seat, z, pend, most)
     answers = []
     may_take_down = rig.reading.may_take_down
     rig.reading.may_take_down = lambda: answers.append(may_take_down()) or answers[-1]

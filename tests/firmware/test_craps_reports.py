@@ -73,6 +73,7 @@ def _on_the_boards_link(rig):
     from firmware.startup import HOST_PIECE, HOST_SLOT, HOST_STORE_FRAMES
     rig.sender = Sender(rig.uart, RamStore(HOST_STORE_FRAMES, HOST_SLOT), 2, piece=HOST_PIECE)   # a new boot
     rig.reporter.sender = rig.sender
+    rig.room_from_link = True                           # each reading bounded by the room there is (firmware.main)
 
 
 def test_hundreds_of_refusals_in_one_reading_are_summed_up_and_never_outrun_the_host_link():

@@ -57,6 +57,23 @@ def test_a_bet_reading_keeps_its_record_format_byte_for_byte():
     assert list(fresh.reading.amounts) == list(table.reading.amounts) and list(fresh.reading.slots()) == [0, 3, 7, 19]
     table.reading.amounts[0] = 0
     assert bytes(behind(table, BETS, 65535, 3)) == _old_sparse(65535, table.reading.amounts)
+    assert fresh.link_room == -1                   # a record with no room after it: unknown
+
+
+def test_a_bet_reading_keeps_the_host_links_room_it_was_bounded_by():
+    # A table with a host link (firmware.main gives link_room before each reading): the room follows the
+    # amounts (u16), in the record built in place too, and comes back with the reading.
+    table = _Table(seats=5)
+    table.reading.reading_id = 9
+    table.reading.amounts[7] = 25
+    table.link_room = 17
+    data = behind(table, BETS, 9, 1)
+    assert bytes(data) == _old_sparse(9, table.reading.amounts) + struct.pack("<H", 17)
+    buf = bytearray(64)
+    assert behind_into(buf, 3, 64, table, BETS, 9, 1) == 3 + len(data) and bytes(buf[3:3 + len(data)]) == bytes(data)
+    fresh = _Table(seats=5)
+    put_behind(fresh, BETS, 9, 1, data)
+    assert fresh.link_room == 17 and list(fresh.reading.amounts) == list(table.reading.amounts)
 
 
 def test_an_omaha_hand_request_comes_back():

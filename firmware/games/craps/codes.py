@@ -18,12 +18,17 @@ OUT_READER = const(39)      # the dice reader (re)started; b: evidence of its HE
 OUT_BET_DOWN = const(40)    # a: first index into the controller's downs (the last reading's), b: how many
 OUT_BET_REFUSED_MORE = const(41)  # a: reading id, b: its refusals past the itemized ones (the last b: one report)
 OUT_BET_DOWN_MORE = const(42)     # a: reading id, b: its take-downs past the itemized ones (the last b: one report)
+OUT_BETS_NO_ROOM = const(43)      # a: reading id, b: its bets and take-downs: refused whole, no room for their reports
 
 # What one bet reading reports goes into the host link's store in the one pass: past its room the
 # reports are refused there (LOST), past 62 frames one is unsendable (docs/host-link.md, "Full"). So a
-# reading's reports are bounded, in frames of 128-byte pieces (firmware.startup HOST_PIECE):
-# READING_FRAMES of the store's 64 (HOST_STORE_FRAMES) less the sender's window of 8 frames, what a host
-# that keeps up may not have acknowledged yet when the reading comes (tests check these against startup).
+# reading's reports are bounded, in frames of 128-byte pieces (firmware.startup HOST_PIECE), by the room
+# the store has when the reading comes (table.link_room: firmware.main gives it before each reading, the
+# table journal keeps it with the reading), less 3 frames kept for the next reading (readings.py), and
+# at most READING_FRAMES: the store's 64 (HOST_STORE_FRAMES) less the sender's window of 8 frames (tests
+# check these against startup). A host that keeps up leaves the whole of it; one that has not yet
+# acknowledged the last reading (two near-worst readings within a second) leaves less, and the reading
+# places fewer bets (the rest refused, readings.ROOM_REASON), or none: refused whole (OUT_BETS_NO_ROOM).
 READING_FRAMES = const(56)
 # The money a reading moves is reported whole: the bets report's placed table and the take-downs (the first
 # ones one by one, the rest in one bets_taken_down_more). Worst cases (a 10-digit seq, a 12-character
@@ -34,9 +39,9 @@ READING_FRAMES = const(56)
 # the `state` report of a first reading, 2 for rounding the two reports up to whole frames and 4 for
 # bets_refused_more (433 bytes: 32 seats), 14 frames and 36 bytes an entry: (56 - 14) * 128 / 36 = 149
 # entries. A reading places and takes down at most READING_BETS_MOST bets (one take-down may bring down
-# 2 rows, a line bet and its odds: 145 entries at most); past it a take-down or a bet is refused (the
-# bet stays in play, the chips never play). A busy full table's reading (14 seats, ~50 bets; even 10
-# a seat) is within it.
+# 2 rows, a line bet and its odds: 145 entries at most); past it a take-down or a bet the rules would take
+# is refused (the bet stays in play, the chips never play). A busy full table's reading (14 seats, ~50
+# bets; even 10 a seat) is within it. In less room (R frames) the most is (R - 14) * 128 // 36 - 1.
 READING_BETS_MOST = const(144)
 # What the rest of the room holds, reported one by one: the first take-downs (bet_taken_down: 139 bytes at
 # most, 2 frames) and refusals (bet_refused: with the longest reason, a bet put on a come point, 315

@@ -49,6 +49,7 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
         self.refusals = []           # (seat, zone, amount, reason, take-down?) of the last reading
         self.downs = []              # [seat, zone, stake] taken down by the last reading
         self.down_slots = []         # the slots taken down since the last throw (a few at most)
+        self.full_reason = ""        # why a bet past the last reading's most was refused (readings.py)
         self.nets = {}               # {seat: {zone: net}} of the bets the last throw decided
         self.decided = []            # (layout zone, result) of the bets the last roll decided (lights)
         self.throw_a = 0             # the last throw as THROW carried it

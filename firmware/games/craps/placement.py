@@ -238,6 +238,16 @@ class Placement:
         bets.append(Bet(bet_id, seat, k, amount, number, parent))
         return bet_id, None
 
+    def refusal(self, seat, k, amount, number, on):
+        """place_known()'s reason for the bet, or None where it would place it: nothing is placed (a bet past
+        a caller's own bound gets the rules' reason before the bound's). RuleError as place_known."""
+        next_id = self.next_id
+        bet_id, reason = self.place_known(seat, k, amount, number, on)
+        if reason is None:
+            self.bets.pop()                              # the one just appended
+            self.next_id = next_id
+        return reason
+
     def place_reading(self, chips, at, amounts, limit, width, kind_number, placed, placed_slots, bet_zone,
                       refusals, most=_NO_CAP):
         """A bet reading's bets from chips[at] on, in order, each placed or refused exactly as
@@ -248,7 +258,8 @@ class Placement:
         from limit on is not read; amounts by slot; kind_number: (kind code, number) by zone. A bet
         placed: its id appended to placed and its slot to placed_slots, bet_zone[id] = its zone;
         refused: (seat, zone, amount, reason, False) in refusals (a RuleError's text too). most: the
-        caller's own bound on placed's length (none by default): a bet past it is the caller's too.
+        caller's own bound on placed's length (none by default): a bet past it that the rules would take
+        is the caller's too (one they refuse: their reason, here).
         Returns the index in chips of the odds bet or of that bet, or len(chips). A bet that passes every check is placed here without the call (a reading's 50
         bets: the settings read once); any other goes through place_known() for its reason."""
         s = self.settings
@@ -304,7 +315,7 @@ class Placement:
                 next_id += 1
                 room -= 1
                 continue
-            if u == _STOP or (full and room <= 0):       # odds, a bet past the caller's most: the caller's
+            if u == _STOP:                               # odds: the caller's
                 self.next_id = next_id
                 return at
             k, number = kind_number[z]
@@ -313,7 +324,12 @@ class Placement:
                 continue
             self.next_id = next_id
             try:
-                bet_id, reason = self.place_known(seat, k, amount, number, None)
+                if full and room <= 0:                   # past the caller's most: the rules' reason first,
+                    bet_id, reason = None, self.refusal(seat, k, amount, number, None)
+                    if reason is None:                   # the caller's for a bet the rules would take
+                        return at
+                else:
+                    bet_id, reason = self.place_known(seat, k, amount, number, None)
             except RuleError as exc:                     # a bet the table cannot hold at all
                 bet_id, reason = None, str(exc)
             next_id = self.next_id

@@ -8,9 +8,11 @@
 # take-down in a reading (the reader's "zone=-", bets.TAKE_DOWN) returns the seat's bets in play on
 # that zone through the engine, if the table's take_down setting and the rules allow it (never
 # Pass/Come with a point, art. 5(2)(1)); it is final, so a newer reading before the throw repeating
-# it changes nothing. A reading's reports must fit the host link's room for them (codes.READING_FRAMES):
-# it places and takes down at most codes.READING_BETS_MOST bets (the rest refused), and its take-downs
-# and refusals past the first few reported one by one are summed up in one report each. The
+# it changes nothing. A reading's reports must fit the host link's room for them: the room the store has
+# now (table.link_room, firmware.main's before each reading), at most codes.READING_FRAMES. It places and
+# takes down at most the bets that room carries, codes.READING_BETS_MOST when there is room (the rest
+# refused), and its take-downs and refusals past the first few reported one by one are summed up in one
+# report each; with no room for one bet it is refused whole in one short report (OUT_BETS_NO_ROOM). The
 # controller's fields used here are made in its __init__.
 from firmware.bets import TAKE_DOWN
 from firmware.compat import const
@@ -18,7 +20,8 @@ from firmware.errors import RuleError
 from firmware.games.craps import bets as B
 from firmware.games.craps import rules
 from firmware.games.craps.codes import (OUT_BET_DOWN, OUT_BET_DOWN_MORE, OUT_BET_REFUSED, OUT_BET_REFUSED_MORE, OUT_BETS,
-                                        READING_BETS_MOST, READING_FRAMES, REFUSALS_ITEMIZED, TAKE_DOWNS_ITEMIZED)
+                                        OUT_BETS_NO_ROOM, READING_BETS_MOST, READING_FRAMES, REFUSALS_ITEMIZED,
+                                        TAKE_DOWNS_ITEMIZED)
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from firmware.table import FAULTED
 
@@ -32,13 +35,27 @@ _ENTRY_BYTES = const(36)
 _PIECE = const(128)          # firmware.startup HOST_PIECE
 _DOWN_FRAMES = const(2)
 _REFUSED_FRAMES = const(3)
+# Kept free by a reading for the next one's refusal whole (OUT_BETS_NO_ROOM: 2 frames at most) and a state
+# report (the first reading opens the table): a reading that comes before the host acknowledged the last
+# one is still reported.
+_WHOLE_FRAMES = const(3)
 FULL_REASON = "over the %d bets one reading may place and take down (what its host reports carry)" % READING_BETS_MOST
+ROOM_REASON = "over the bets the host link's room carries now (the host has not acknowledged the last reports)"
 
 
 class Readings:
     def _bets(self, reading_id):
         if self.reading is None or reading_id != self.reading.reading_id:
             return                                       # overtaken by a newer reading in the same pass
+        frames = self._room_frames()
+        most = (frames - _MONEY_FRAMES) * _PIECE // _ENTRY_BYTES - 1     # (a take-down's odds: a row more)
+        if most < 1:
+            return self._refuse_whole(reading_id)
+        if most >= READING_BETS_MOST:
+            most = READING_BETS_MOST
+            self.full_reason = FULL_REASON
+        else:
+            self.full_reason = ROOM_REASON
         pending = self._take_down_pending()
         self.placed_slots = []
         self.placed = []
@@ -52,12 +69,12 @@ class Readings:
                 if i >= slots:
                     break
                 if amounts[i] == TAKE_DOWN:
-                    self._take_down(i // _WIDTH, i % _WIDTH, pending)
-        self._place_all(chips, amounts, slots, READING_BETS_MOST - len(self.downs))
+                    self._take_down(i // _WIDTH, i % _WIDTH, pending, most)
+        self._place_all(chips, amounts, slots, most - len(self.downs))
         self._emit(OUT_BETS, reading_id, len(self.refusals))
         downs = len(self.downs)
         refused = len(self.refusals)
-        itemized_downs, itemized_refused = self._itemized(downs, refused)
+        itemized_downs, itemized_refused = self._itemized(downs, refused, frames)
         if itemized_downs:                               # one outbox entry each, for all of them (REPORT_RUNS)
             self._emit(OUT_BET_DOWN, 0, itemized_downs)
         if downs > itemized_downs:                       # the rest, with their stakes, in one report
@@ -70,13 +87,34 @@ class Readings:
         if self.state != FAULTED:                        # an alarm's red stays until it is closed
             self._render_lights()
 
-    def _itemized(self, downs, refused):
+    def _room_frames(self):
+        """The frames this reading's reports may take: the host link's room now (link_room) less
+        _WHOLE_FRAMES kept for the next reading, at most codes.READING_FRAMES (unknown: READING_FRAMES)."""
+        room = self.link_room
+        if room < 0:
+            return READING_FRAMES
+        room -= _WHOLE_FRAMES
+        return room if room < READING_FRAMES else READING_FRAMES
+
+    def _refuse_whole(self, reading_id):
+        """No room for the reports of one bet: the reading is refused whole, in one short report. Nothing
+        of it is placed or taken down; the reading it would have replaced stands (as after a reading the
+        bet reader's driver refused, BETS_FAULT)."""
+        slots = self.seats * _WIDTH
+        n = 0
+        for i in self.reading.slots():
+            if i < slots:
+                n += 1
+        self._emit(OUT_BETS_NO_ROOM, reading_id, n)
+        self.display_dirty = True
+
+    def _itemized(self, downs, refused, frames):
         """How many of the reading's take-downs and refusals are reported one by one: up to
         TAKE_DOWNS_ITEMIZED and REFUSALS_ITEMIZED, as many as the link's room for the reading
-        (codes.READING_FRAMES) holds past its money, the bets placed and taken down (worst cases)."""
+        (frames: _room_frames) holds past its money, the bets placed and taken down (worst cases)."""
         entries = len(self.placed) + downs
-        left = READING_FRAMES - _MONEY_FRAMES - (entries * _ENTRY_BYTES + _PIECE - 1) // _PIECE
-        if left < 0:                                     # (never, the most bets allowing: codes.READING_BETS_MOST)
+        left = frames - _MONEY_FRAMES - (entries * _ENTRY_BYTES + _PIECE - 1) // _PIECE
+        if left < 0:                                     # (never: the reading's most is bounded by frames)
             left = 0
         itemized_downs = min(downs, TAKE_DOWNS_ITEMIZED, left // _DOWN_FRAMES)
         left -= itemized_downs * _DOWN_FRAMES
@@ -84,11 +122,12 @@ class Readings:
 
     def _place_all(self, chips, amounts, slots, most):
         """The reading's chips on those slots (seat * zones + zone, below slots) placed through the
-        engine in slot order, or refused; at most `most` of them placed (codes.READING_BETS_MOST),
-        the rest refused (FULL_REASON). The engine places them a run at a time (place_reading:
-        each bet's rule checks as place_known makes them, the settings read once a reading), up to
-        an odds bet or the most: the line bet odds back is found here (its zone's kind and number come
-        from zones.KIND_NUMBER, so the call's form is known good)."""
+        engine in slot order, or refused; at most `most` of them placed (the room's, at most
+        codes.READING_BETS_MOST), the rest refused: with the rules' reason where they refuse it, else
+        full_reason (FULL_REASON, ROOM_REASON). The engine places them a run at a time (place_reading:
+        each bet's rule checks as place_known makes them, the settings read once a reading), up to an
+        odds bet or the most: the line bet odds back is found here (its zone's kind and number come from
+        zones.KIND_NUMBER, so the call's form is known good)."""
         engine = self.engine
         place_reading = engine.place_reading
         placed = self.placed
@@ -102,15 +141,15 @@ class Readings:
                                refusals, most)
             if at >= n:
                 return
-            slot = chips[at]                             # odds, or a bet past the most (below slots, with chips)
+            slot = chips[at]                             # odds, or a bet past the most the rules would take
             at += 1
             amount = amounts[slot]
             seat = slot // _WIDTH
             z = slot - seat * _WIDTH
-            if len(placed) >= most:
-                refusals.append((seat, z, amount, FULL_REASON, False))
-                continue
             kind, number = KIND_NUMBER[z]
+            if not B.is_odds(kind):                      # past the most (the rules' refusals: place_reading's)
+                refusals.append((seat, z, amount, self.full_reason, False))
+                continue
             on = self._backed(seat, kind, number)
             if on is None:
                 refusals.append((seat, z, amount, "%s: no %s bet of this seat with a point%s to back (art. 5(2))"
@@ -118,7 +157,10 @@ class Readings:
                                     (" on %d" % number) if number else ""), False))
                 continue
             try:
-                bet_id, reason = engine.place_known(seat, kind, amount, 0, on)
+                if len(placed) >= most:                  # past the most: the rules' reason first
+                    bet_id, reason = None, engine.refusal(seat, kind, amount, 0, on) or self.full_reason
+                else:
+                    bet_id, reason = engine.place_known(seat, kind, amount, 0, on)
             except RuleError as exc:                     # a bet the table cannot hold at all
                 bet_id, reason = None, str(exc)
             if reason is not None:
@@ -147,9 +189,10 @@ class Readings:
                 self.bet_zone.pop(r[rules.BET_ID], None)
         return slots
 
-    def _take_down(self, seat, z, pending):
+    def _take_down(self, seat, z, pending, most):
         """The chips on the seat's zone were taken off: its bets in play there come down through the
-        engine (with any odds behind them), or stay with the engine's reason."""
+        engine (with any odds behind them), or stay with the engine's reason; past `most` rows taken
+        down (the reading's reports are full) the engine's reason first, else full_reason."""
         slot = seat * len(ZONES) + z
         if slot in self.down_slots:
             return                                       # a newer reading repeats a take-down already done
@@ -158,8 +201,16 @@ class Readings:
             if slot not in pending:                      # a pending bet there just came down with its reading
                 self.refusals.append((seat, z, 0, "%s: no bet of this seat there to take down" % ZONES[z], True))
             return
-        if len(self.downs) >= READING_BETS_MOST:         # its host reports are full (codes.READING_BETS_MOST)
-            self.refusals.append((seat, z, sum(b.amount for b in mine), FULL_REASON, True))
+        if len(self.downs) >= most:                      # its host reports are full
+            stays = 0                                    # the stake the rules would let come down
+            for bet in mine:
+                reason = self.engine.down_refusal(bet)
+                if reason is None:
+                    stays += bet.amount
+                else:
+                    self.refusals.append((seat, z, bet.amount, reason, True))
+            if stays:
+                self.refusals.append((seat, z, stays, self.full_reason, True))
             return
         for bet in mine:
             if self.engine.find(bet.bet_id) is None:

@@ -5,7 +5,7 @@
 from firmware import faults, throws
 from firmware.compat import const
 from firmware.games.craps.codes import (OUT_BET_DOWN, OUT_BET_DOWN_MORE, OUT_BET_REFUSED, OUT_BET_REFUSED_MORE, OUT_BETS,
-                                        OUT_BETS_FAULT, OUT_PUCK, OUT_READER, OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD,
+                                        OUT_BETS_FAULT, OUT_BETS_NO_ROOM, OUT_PUCK, OUT_READER, OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD,
                                         SHOOTER_WHY)
 from firmware.games.craps.zones import ZONES
 
@@ -15,6 +15,8 @@ SEAT_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
              "11", "12", "13", "14", "15", "16", "17", "18", "19", "20")
 _SEAT_KEYS_MAX = const(20)
 
+# Why a reading was refused whole (OUT_BETS_NO_ROOM): the host link's store has no room for its reports.
+NO_ROOM_REASON = "host link full: no room for its reports"
 NO_ROLL_WORDS = ("invalid", "off_table", "short", "not_rolled")   # by check_report's order (art. 3)
 
 
@@ -56,6 +58,8 @@ def game_report(table, code, a, b):
         return "bet_taken_down", {"seat": str(seat + 1), "zone": ZONES[z], "amount": stake}
     if code == OUT_BET_DOWN_MORE:
         return "bets_taken_down_more", {"reading": a, "more": b, "bets": downs_table(table.downs, b)}
+    if code == OUT_BETS_NO_ROOM:                         # refused whole: b bets and take-downs, none taken
+        return "bets", {"reading": a, "accepted": False, "reason": NO_ROOM_REASON, "refused": b}
     if code == OUT_BETS_FAULT:
         if a == faults.BETS_RESTARTED:                   # its HELLO between readings, as the shoe's and dice reader's
             return "bet_reader", {"bet_reader": "restarted", "bytes": table.evidence.text(b)}

@@ -115,13 +115,9 @@ class CrapsTable(Placement):
         b = self.find(bet_id)
         if b is None:
             return None, "bet %r is not open" % (bet_id,)
-        if b.in_action:
-            if (b.kind == B.PASS or b.kind == B.COME) and b.number:
-                return None, "%s with a point is a contract bet: decided only by the point or a 7 (art. 5(2)(1), (5))" % (
-                    B.KIND_NAMES[b.kind],)
-            if b.kind not in self.settings.take_down_codes:
-                return None, "this table does not allow %s to be taken down once in action (take_down setting)" % (
-                    B.KIND_NAMES[b.kind],)
+        reason = self.down_refusal(b)
+        if reason is not None:
+            return None, reason
         out = []
         keep = []
         for x in self.bets:
@@ -131,6 +127,17 @@ class CrapsTable(Placement):
                 keep.append(x)
         self.bets = keep
         return out, None
+
+    def down_refusal(self, b):
+        """Why the open bet b may not be taken down now (take_down's rules), or None: nothing changes."""
+        if b.in_action:
+            if (b.kind == B.PASS or b.kind == B.COME) and b.number:
+                return "%s with a point is a contract bet: decided only by the point or a 7 (art. 5(2)(1), (5))" % (
+                    B.KIND_NAMES[b.kind],)
+            if b.kind not in self.settings.take_down_codes:
+                return "this table does not allow %s to be taken down once in action (take_down setting)" % (
+                    B.KIND_NAMES[b.kind],)
+        return None
 
     # ---- shooter -----------------------------------------------------------------------------
     def shooter_stops(self):
