@@ -51,6 +51,13 @@ class Evidence:
         self._lens[handle % len(self._bufs)] = n if n > len(data) else len(data)
         return handle
 
+    def into(self, fields, key, handle):
+        """fields with fields[key] = text(handle) where the report has evidence; without the key where it
+        has none (handle 0): never "", which reads as "no bytes came". Returns fields."""
+        if handle != _NONE:
+            fields[key] = self.text(handle)
+        return fields
+
     def text(self, handle):
         """Escaped, bounded text of a handle: printable ASCII as is, other bytes as \\xNN."""
         if handle == _NONE:

@@ -2,11 +2,13 @@
 # table's own BetReading and evidence, its events fed to the controller. A reading the driver accepted
 # is the next round's bets whatever bad line comes after it (as at Craps, where it is placed at once):
 # the bad line is reported as the fault it is, and the chips read stay on the layout.
+from firmware import faults
 from firmware.drivers import pixels
 from firmware.drivers.bet_reader import BetReader
-from firmware.events import EventQueue
+from firmware.events import BETS_FAULT, EventQueue
 from firmware.games.baccarat import payouts
 from tests.firmware.baccarat_rig import Rig
+from tests.firmware.table_rig import strip
 from tests.firmware.device_helpers import Sender, drain
 
 NETS = {"3": {"banker": -100, "tie": -10}}        # P 9 (9h Kc), B 5 (2d 3s): Player's natural (art. 9(1))
@@ -73,6 +75,20 @@ def test_a_frame_lost_after_an_accepted_reading_leaves_its_bets():
     _round_keeps_the_reading(rig)
 
 
+def test_a_line_dropped_inside_a_reading_refuses_it_showing_the_dropped_bytes():
+    # Regression: the refusal a dropped line causes carried no evidence (handle 0) and was reported with
+    # "bytes": "", as if the reader had sent nothing; it shows the bytes the serial line dropped.
+    rig, reader, s = _table_and_reader()
+    _accepted(rig, reader, s)
+    _lines(rig, reader, [s("OPEN", "8")])
+    reader.line_dropped(faults.PARTIAL_LINE, rig.table.evidence.keep(b"B1 06 SEAT 1 pla"))
+    for kind, a, b in drain(reader.queue):
+        rig.event(kind, a, b)
+    refused = [(r["reason"], r["bytes"]) for r in rig.reports("bets")[1:]]
+    assert refused == [("partial_line", "B1 06 SEAT 1 pla"), ("bets_incomplete", "B1 06 SEAT 1 pla")]
+    _round_keeps_the_reading(rig)
+
+
 def test_a_bad_line_after_the_round_used_the_reading_brings_no_bets_back():
     # The next round has only what a reading since says: a fault is no reading.
     rig, reader, s = _table_and_reader()
@@ -82,3 +98,14 @@ def test_a_bad_line_after_the_round_used_the_reading_brings_no_bets_back():
     assert rig.colour("seat3") == pixels.OFF
     rig.cards("5h 9d 2c Ks")
     assert "bets" not in rig.last("round") and "nets" not in rig.last("result")
+
+
+def test_a_device_fault_or_refusal_with_no_evidence_kept_has_no_bytes_not_an_empty_string():
+    # "bytes": "" would say the line was empty; a fault whose bytes were not kept (handle 0) says nothing.
+    rig, reader, s = _table_and_reader()
+    rig.event(BETS_FAULT, faults.BETS_INCOMPLETE, 0)
+    assert strip(rig.last("bets")) == {"event": "bets", "accepted": False, "reason": "bets_incomplete"}
+    rig.fault(faults.FRAME_CRC, 0)
+    assert strip(rig.last("fault")) == {"event": "fault", "fault": "frame_crc"}
+    rig.fault(faults.FRAME_SYNTAX, rig.table.evidence.keep(b"K?"))
+    assert strip(rig.last("fault")) == {"event": "fault", "fault": "frame_syntax", "bytes": "K?"}
