@@ -9,6 +9,9 @@
 from firmware.compat import const
 
 _NONE = const(0)          # handle meaning "no evidence"
+# The handle a journal replay gives bytes that were overwritten before the event was journalled (never
+# one keep() gives): text() says "(overwritten)", as the live report did, never "" (an empty line).
+GONE = const(-1)
 
 
 class Evidence:
@@ -36,6 +39,10 @@ class Evidence:
         self._lens[slot] = n
         self._handles[slot] = handle
         return handle
+
+    def gone(self, handle):
+        """True when handle named evidence whose slot has since been given to newer bytes (or is GONE)."""
+        return handle != _NONE and self._handles[handle % len(self._bufs)] != handle
 
     def raw(self, handle):
         """(the bytes kept, their original length) of a handle, for the table journal; (b"", 0) if gone."""
