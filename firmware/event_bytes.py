@@ -4,8 +4,14 @@
 import struct
 
 from firmware import faults
+from firmware.compat import const
 from firmware.events import (BETS, BETS_FAULT, CON_ACT_COMMAND, CONSOLE, CONSOLE_ERROR, DICE_READER_HELLO, FAULT,
                              HOST, HOST_BAD, HOST_HAND, HOST_UNKNOWN, SHOE, SHOE_HELLO)
+from firmware.evidence import GONE
+
+# An evidence record's length when its bytes were overwritten before the event was journalled (no line
+# is that long: a reader's line is at most its buffer, a host line its frame): replayed as GONE.
+_GONE_LENGTH = const(0xFFFF)
 
 
 def _evidence_handle(kind, a):
@@ -52,8 +58,11 @@ def behind(table, kind, a, b):
     if kind == HOST and a == HOST_HAND and getattr(table, "host_stacks", None) is not None:
         return struct.pack("<iB", table.host_button, 1 if table.host_has_stacks else 0) + _ints(table.host_stacks)
     if _evidence_handle(kind, a) and b:
-        data, n = table.evidence.raw(b)
-        out = struct.pack("<HH", n, len(data)) + data
+        if table.evidence.gone(b):
+            out = struct.pack("<HH", _GONE_LENGTH, 0)   # overwritten before this record: said so, not ""
+        else:
+            data, n = table.evidence.raw(b)
+            out = struct.pack("<HH", n, len(data)) + data
         if kind == HOST and a == HOST_BAD:
             reason = table.host_reason.encode()
             out += struct.pack("<H", len(reason)) + reason
@@ -125,7 +134,7 @@ def put_behind(table, kind, a, b, payload, at=0):
         return b
     n, size = struct.unpack_from("<HH", payload, at)
     at += 4
-    handle = table.evidence.keep_raw(payload[at:at + size], n)
+    handle = GONE if n == _GONE_LENGTH and not size else table.evidence.keep_raw(payload[at:at + size], n)
     at += size
     if kind == HOST and a == HOST_BAD and at + 2 <= len(payload):
         length = struct.unpack_from("<H", payload, at)[0]

@@ -9,6 +9,9 @@
 from firmware.compat import const
 
 _NONE = const(0)          # handle meaning "no evidence"
+# The handle a journal replay gives bytes that were overwritten before the event was journalled (never
+# one keep() gives): text() says "(overwritten)", as the live report did, never "" (an empty line).
+GONE = const(-1)
 
 
 class Evidence:
@@ -37,6 +40,10 @@ class Evidence:
         self._handles[slot] = handle
         return handle
 
+    def gone(self, handle):
+        """True when handle named evidence whose slot has since been given to newer bytes (or is GONE)."""
+        return handle != _NONE and self._handles[handle % len(self._bufs)] != handle
+
     def raw(self, handle):
         """(the bytes kept, their original length) of a handle, for the table journal; (b"", 0) if gone."""
         slot = handle % len(self._bufs)
@@ -50,6 +57,13 @@ class Evidence:
         handle = self.keep(data)
         self._lens[handle % len(self._bufs)] = n if n > len(data) else len(data)
         return handle
+
+    def into(self, fields, key, handle):
+        """fields with fields[key] = text(handle) where the report has evidence; without the key where it
+        has none (handle 0): never "", which reads as "no bytes came". Returns fields."""
+        if handle != _NONE:
+            fields[key] = self.text(handle)
+        return fields
 
     def text(self, handle):
         """Escaped, bounded text of a handle: printable ASCII as is, other bytes as \\xNN."""

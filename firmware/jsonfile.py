@@ -45,7 +45,94 @@ def parse(raw, where, unique=True):
         twice = duplicate_key(raw)
         if twice is not None:
             raise SettingsError("%s: %s: key given twice in one object (remove one)" % (where, twice))
+    bad = bad_number(raw)
+    if bad is not None:
+        raise SettingsError("%s: number %s: %s" % (where, bad, NUMBER_RULE))
     return value
+
+
+# One spelling of a number, in a settings file and at the console (docs/console.md, "Numbers"): decimal
+# digits, 0 or without a leading zero (08 is no number: JSON refuses it, and a reader may take it for
+# octal), no "+", a "-" only before a number that is not 0; a fraction, where one is taken, as
+# digits.digits. MicroPython's JSON parser takes 08, 007, 3. and -08 that CPython's (tools.deploy's
+# check) refuses: the board refuses them too, so a file means the same to both.
+NUMBER_RULE = "a number is digits without a leading zero or a + sign (8, not 08 or +8; 0, not -0)"
+
+
+def numeral(text, fraction=False):
+    """True when `text` is a number written as NUMBER_RULE says (with fraction: also digits.digits)."""
+    negative = text[:1] == "-"
+    digits = text[1:] if negative else text
+    whole, point, part = digits.partition(".")
+    if not _digits(whole) or (whole[0] == "0" and len(whole) > 1):
+        return False
+    if point and not (fraction and _digits(part)):
+        return False
+    if negative:                                      # never before 0 (-0, -0.0)
+        for c in digits:
+            if "1" <= c <= "9":
+                return True
+        return False
+    return True
+
+
+def number(text, fraction=False):
+    """The int (with fraction, the float of digits.digits; 5.0 is 5) `text` writes, or None when it
+    is no number by NUMBER_RULE."""
+    if not numeral(text, fraction):
+        return None
+    if "." in text:
+        value = float(text)
+        return int(value) if value == int(value) else value
+    return int(text)
+
+
+def _digits(text):
+    if not text:
+        return False
+    for c in text:
+        if not "0" <= c <= "9":
+            return False
+    return True
+
+
+def bad_number(text):
+    """The first number in `text` (JSON: json.loads took it) that NUMBER_RULE refuses (a fraction and
+    JSON's exponent allowed), else None."""
+    parts = text.split('"')      # outside a string, inside, outside, ... (as duplicate_key)
+    i = 0
+    n = len(parts)
+    while i < n:
+        bad = _bad_in(parts[i])
+        if bad is not None:
+            return bad
+        i += 1
+        if i < n:                # a string: skip its parts up to one not ending in an odd run of '\\'
+            while _escapes_quote(parts[i]):
+                i += 1
+            i += 1
+    return None
+
+
+def _bad_in(chunk):
+    i = 0
+    n = len(chunk)
+    while i < n:
+        c = chunk[i]
+        if c == "-" or "0" <= c <= "9":
+            j = i + 1
+            while j < n and chunk[j] in "0123456789.eE+-":
+                j += 1
+            token = chunk[i:j]
+            mantissa, e, exponent = token.replace("E", "e").partition("e")
+            if exponent[:1] in ("+", "-"):
+                exponent = exponent[1:]
+            if not numeral(mantissa, True) or (e and not _digits(exponent)):
+                return token
+            i = j
+        else:
+            i += 1
+    return None
 
 
 def duplicate_key(text):

@@ -147,10 +147,10 @@ class Reporter:
         elif not faults.has_evidence(code):
             self.emit("fault", faults.plain_fields(code, b))     # "detail" only where b means something
         elif code == faults.UNEXPECTED_INPUT:
-            self.emit("fault", {"fault": faults.name(code), "port": self.unused_role,
-                                "bytes": table.evidence.text(b)})
+            fields = {"fault": faults.name(code), "port": self.unused_role}
+            self.emit("fault", table.evidence.into(fields, "bytes", b))
         else:
-            self.emit("fault", {"fault": faults.name(code), "bytes": table.evidence.text(b)})
+            self.emit("fault", table.evidence.into({"fault": faults.name(code)}, "bytes", b))  # none: no "bytes"
 
     def _console(self, table, action, b):
         """A technician's console action (docs/console.md, "Audit"); never a PIN."""

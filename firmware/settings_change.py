@@ -17,12 +17,14 @@ from firmware import table_config
 from firmware.compat import const
 from firmware.errors import SettingsError
 from firmware.host_port import settings_digest
+from firmware.jsonfile import NUMBER_RULE, number
 from firmware.saved_state import path as state_path
 
 PENDING_FILE = "settings.pending"     # {"ref": REF, "settings": {...}, "changes": [[KEY, OLD, NEW], ...]}: committed
 NEW_SUFFIX = ".new"                   # the table file being written (renamed over it once complete)
 _REF_MAX = const(24)                   # an approval reference: one word, letters, digits and - _ . /
 _REF_CHARS = "-_./"
+_NUMBER_START = "+-.0123456789"        # a value typed starting so is meant as a number
 # Settings the console never changes: the number of seats sizes the bet reader's and the stacks'
 # arrays (a new table.json and a reset).
 FIXED = ("seats",)
@@ -46,15 +48,15 @@ def show(value):
     return "%s" % (value,)
 
 
-def _word(text):
-    digits = text[1:] if text[:1] == "-" else text
-    return int(text) if digits.isdigit() else text
-
-
-def _decimal(text):
-    """digits, or digits.digits"""
-    parts = text.split(".")
-    return len(parts) <= 2 and parts[0].isdigit() and parts[-1].isdigit()
+def _word(key, text):
+    """A number where text writes one (jsonfile.NUMBER_RULE, as table.json holds it), else the word; text
+    that starts as a number and is none (08, +8, -0, 3.5) is refused, naming the rule."""
+    value = number(text)
+    if value is not None:
+        return value
+    if text[:1] in _NUMBER_START:
+        raise SettingsError("setting %s: %r is no whole number: %s" % (key, text, NUMBER_RULE))
+    return text
 
 
 def parse_value(key, text, current):
@@ -66,14 +68,14 @@ def parse_value(key, text, current):
     if isinstance(current, list) or (current is None and "," in text):
         if text == "none":
             return []
-        return [_word(item) for item in text.split(",")]
+        return [_word(key, item) for item in text.split(",")]
     if key in DECIMAL:
-        if not _decimal(text):
+        value = number(text, True)                               # 5.0 is 5, as the table file has it
+        if value is None:
             raise SettingsError("setting %s takes a number such as 5 or 3.5, got %r" % (key, text))
-        value = float(text)
-        return int(value) if value == int(value) else value     # 5.0 is 5, as the table file has it
+        return value
     if isinstance(current, int) or current is None:
-        value = _word(text)
+        value = _word(key, text)
         if current is not None and not isinstance(value, int):
             raise SettingsError("setting %s takes a whole number, got %r" % (key, text))
         return value

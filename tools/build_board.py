@@ -8,7 +8,7 @@ import json
 import os
 import re
 
-from firmware.jsonfile import duplicate_key
+from firmware.jsonfile import NUMBER_RULE, bad_number, duplicate_key
 from tools.mpy_cross_tool import BuildError
 
 # -march per microcontroller, so @micropython.native/viper code compiles for the
@@ -59,6 +59,9 @@ def load_board(root, name):
     twice = duplicate_key(text)      # the board's own check at boot (firmware/jsonfile.py)
     if twice is not None:
         raise BuildError("%s: malformed board file: %s: key given twice in one object (remove one)" % (rel, twice))
+    bad = bad_number(text)           # (MicroPython's parser takes 08: the board refuses it, and -0)
+    if bad is not None:
+        raise BuildError("%s: malformed board file: number %s: %s" % (rel, bad, NUMBER_RULE))
     validate_board(rel, name, data)
     return data
 

@@ -3,6 +3,7 @@
 # Nothing here changes the table or writes to flash; none needs a login.
 from firmware import faults
 from firmware.events import CON_REFUSED, CON_USAGE
+from firmware.jsonfile import number
 from firmware.version import FIRMWARE_VERSION as VERSION
 from firmware.console import settings_cmd
 from firmware.settings_change import show
@@ -106,11 +107,12 @@ def log(con, args):
 
 
 def audit(con, args):
-    if len(args) > 1 or (args and not (args[0].isdigit() and 0 < int(args[0]) <= _AUDIT_MAX)):
+    n = number(args[0]) if len(args) == 1 else AUDIT_SHOWN      # (None: no number, jsonfile.NUMBER_RULE)
+    if len(args) > 1 or n is None or not 0 < n <= _AUDIT_MAX:
         return con.error(CON_USAGE, "usage: audit [N] (N 1..%d)" % _AUDIT_MAX)
     if con.log is None:
         return ["audit log unavailable: %s" % "; ".join(con.problems)]
-    entries = con.log.last(int(args[0]) if args else AUDIT_SHOWN)
+    entries = con.log.last(n)
     return entries or ["audit log empty"]
 
 

@@ -35,6 +35,8 @@ class DeviceLink:
         self.duplicates = 0      # repeated frames dropped
         self.restarts = 0        # HELLOs (device power-ups)
         self.dropped_lines = 0   # lines the source threw away (overlong, partial timeout)
+        # While a dropped line is handled: its evidence, what a fault it causes shows (keep_line)
+        self._dropped = 0
 
     def poll(self, elapsed_ms=0):
         """Handle at most one outcome of the source (a line, or a line it dropped); True when there was one.
@@ -56,10 +58,12 @@ class DeviceLink:
         """The source threw a line away (code: why); its frame is lost, the counter will show it."""
         self.dropped_lines += 1
         frame = self.frame
-        frame.line = b""                 # no line to show: keep no other line's bytes as evidence
+        frame.line = b""                 # no frame to show: keep no other line's bytes as evidence
         frame.length = 0
         self.queue.put(self.fault_event, code, evidence)
+        self._dropped = evidence         # a reading it breaks is refused showing the dropped bytes
         self._broken()
+        self._dropped = 0
 
     def handle(self, line, n=-1):
         """One line (no CR/LF) -> events on the queue."""
@@ -97,10 +101,11 @@ class DeviceLink:
         self._broken()
 
     def keep_line(self):
-        """Evidence handle for the current line (0 when there is none)."""
+        """Evidence handle for the current line: while a dropped line is handled, the handle its bytes
+        were kept under (the line that showed the fault); 0 when there is none."""
         frame = self.frame
         if frame.length == 0:
-            return 0
+            return self._dropped
         return self.evidence.keep(frame.line, 0, frame.length)
 
     # -- for subclasses ------------------------------------------------------------

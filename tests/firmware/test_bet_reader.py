@@ -206,11 +206,18 @@ def test_a_line_the_source_dropped_refuses_the_reading():
     while reader.poll():
         pass
     source.drops = 1                      # an overlong line thrown away by the serial line
+    source.buf = bytearray(b"B1 02 SEAT 1 tie=5 player=")    # (the bytes its buffer kept)
+    source.fault_len = len(source.buf)
     source.lines.append(frames[2])
     while reader.poll():
         pass
-    assert drain(reader.queue) == [(FAULT, faults.LINE_TOO_LONG, 1), (FAULT, faults.BETS_INCOMPLETE, 0)]   # b: evidence
+    # b: evidence. The refusal shows the line that broke the reading, as the drop did (regression: it
+    # carried no evidence, 0, and its report said "bytes": "", as if nothing had come).
+    assert drain(reader.queue) == [(FAULT, faults.LINE_TOO_LONG, 1), (FAULT, faults.BETS_INCOMPLETE, 1)]
+    assert reader.evidence.text(1) == "B1 02 SEAT 1 tie=5 player="
     assert reader.readings == 0 and reader.dropped_lines == 1
+    reader.handle(b"zz")                  # the next bad line shows its own bytes, not the dropped line's
+    assert drain(reader.queue) == [(FAULT, faults.FRAME_SYNTAX, 2)] and reader.evidence.text(2) == "zz"
 
 
 def test_zone_vocabulary_comes_from_the_game():

@@ -269,3 +269,14 @@ def test_the_readings_link_arithmetic_holds_for_the_boards_link():
     entries = codes.READING_BETS_MOST + 1                                # a take-down's odds: one row more
     money = readings._MONEY_FRAMES + (entries * readings._ENTRY_BYTES + HOST_PIECE - 1) // HOST_PIECE
     assert money <= codes.READING_FRAMES
+
+
+def test_a_refusal_with_no_evidence_kept_has_no_bytes_and_one_with_evidence_shows_them():
+    from firmware import faults
+    from firmware.events import BETS_FAULT
+    rig = Rig()
+    rig.bets_fault(faults.BETS_INCOMPLETE)                               # handle 0: nothing kept
+    assert strip(rig.last("bets")) == {"event": "bets", "accepted": False, "reason": "bets_incomplete"}
+    rig.event(BETS_FAULT, faults.FRAME_CRC, rig.table.evidence.keep(b"B1 04 SEAT 1 pass=5*0000"))
+    assert strip(rig.last("bets")) == {"event": "bets", "accepted": False, "reason": "frame_crc",
+                                       "bytes": "B1 04 SEAT 1 pass=5*0000"}

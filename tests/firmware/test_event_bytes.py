@@ -97,6 +97,25 @@ def test_evidence_comes_back_under_a_new_handle_with_the_same_text_even_truncate
     assert "...(20 bytes)" in fresh.evidence.text(again)
 
 
+def test_evidence_overwritten_before_its_record_comes_back_overwritten_and_an_empty_line_empty():
+    # Regression: bytes overwritten in the evidence ring before the event was journalled (events held
+    # through the boot's lamp test) were kept as an empty line: the replayed report said "bytes": "",
+    # where the live one had said "(overwritten)".
+    from firmware.events import BETS_FAULT
+    table = _Table()
+    old = table.evidence.keep(b"zz")
+    for _ in range(8):                                             # the ring (8 slots) goes round once
+        table.evidence.keep(b"newer")
+    empty = table.evidence.keep(b"")
+    assert table.evidence.gone(old) and not table.evidence.gone(empty) and not table.evidence.gone(0)
+    for handle, text in ((old, "(overwritten)"), (empty, "")):
+        data = behind(table, BETS_FAULT, faults.FRAME_SYNTAX, handle)
+        fresh = _Table()
+        again = put_behind(fresh, BETS_FAULT, faults.FRAME_SYNTAX, handle, data)
+        assert table.evidence.text(handle) == text and fresh.evidence.text(again) == text, (handle, data)
+        assert behind(fresh, BETS_FAULT, faults.FRAME_SYNTAX, again) == data     # journalled again alike
+
+
 def test_a_refused_host_request_keeps_its_reason_and_a_fault_its_bytes():
     table = _Table()
     handle = table.evidence.keep(b'{"hand"')

@@ -16,6 +16,14 @@ def test_slice_and_no_evidence():
     assert ev.text(h) == "Ah"
 
 
+def test_into_puts_the_text_where_there_is_evidence_and_no_key_where_there_is_none():
+    ev = Evidence()
+    h = ev.keep(b"")                      # evidence of an empty line: "" is what came
+    assert ev.into({"fault": "x"}, "bytes", h) == {"fault": "x", "bytes": ""}
+    assert ev.into({"fault": "x"}, "bytes", ev.keep(b"K?")) == {"fault": "x", "bytes": "K?"}
+    assert ev.into({"fault": "x"}, "bytes", 0) == {"fault": "x"}       # none kept: never ""
+
+
 def test_bounded_with_original_length():
     ev = Evidence(slots=2, size=4)
     h = ev.keep(b"abcdefgh")

@@ -153,3 +153,34 @@ def test_table_id_must_be_printable_ascii():
         config = _sample("baccarat")
         config["table_id"] = table_id
         assert table_config.validate(config)["table_id"] == table_id
+
+
+def test_a_number_has_one_spelling_in_the_table_file_on_both_runtimes():
+    # Regression: MicroPython's JSON parser took "decks": 08 (8), 007, 3. and -08, which CPython's refuses
+    # (tools.deploy checks a file on CPython): the board ran a file the deploy check refused. Both refuse
+    # them now, with JSON's -0 (one spelling of a number: jsonfile.NUMBER_RULE, docs/console.md "Numbers").
+    path = SCRATCH + "/t_table_numbers.json"
+    text = json.dumps(_sample("baccarat"))
+    for spelled in ("08", "008", "-08", "8.", "-0"):
+        _write_bytes(path, text.replace('"decks": 8,', '"decks": %s,' % spelled).encode())
+        exc = raises(SettingsError, table_config.load, path)
+        assert "table settings %s: " % path in str(exc), (spelled, str(exc))
+    _write_bytes(path, text.replace('"demo_rounds": 0,', '"demo_rounds": -0,').encode())
+    raises_match(SettingsError, "number -0: a number is digits without a leading zero", table_config.load, path)
+    # What JSON writes stays readable, in strings too ("08" as a table id is no number).
+    for doc, decks in ((text, 8), (text.replace('"SIM-B1"', '"08-+8 -0"').replace('"decks": 8,', '"decks": 10,'), 10)):
+        _write_bytes(path, doc.encode())
+        assert table_config.load(path)["rules"].decks == decks
+
+
+def test_the_number_rule_reads_what_json_writes_and_nothing_else():
+    from firmware.jsonfile import bad_number, number, numeral
+    for text, value in (("0", 0), ("8", 8), ("10", 10), ("999999999", 999999999), ("-5", -5)):
+        assert number(text) == value and numeral(text), text
+    for text in ("08", "+8", "-0", "007", "-08", "8.", ".5", "3.5", "-", "", "8a", "1e1", " 8"):
+        assert number(text) is None and not numeral(text), text
+    assert number("3.5", True) == 3.5 and number("5.0", True) == 5 and number("03.5", True) is None
+    assert number("-0.0", True) is None and number("3.", True) is None
+    assert bad_number('{"a": [1, -2, 3.5, 1e5, 2E-3, true, null], "b": "08 +8 \\" 08"}') is None
+    assert bad_number('{"a": [1, 08]}') == "08" and bad_number('{"a": -0.0}') == "-0.0"
+    assert bad_number('{"a\\"": 3.}') == "3."

@@ -238,13 +238,15 @@ def test_board_the_firmware_rejects_is_a_one_line_error(tmp_path):
     assert_one_line_error(proc, "boards/wrongpin.json:", "99")
 
 
-def test_board_with_a_key_twice_is_refused_as_the_board_refuses_it(tmp_path):
-    # The JSON parser keeps the last of two "deal" keys: the board refuses the file at boot, so the build does.
+@pytest.mark.parametrize("deal, error", [('"deal": 10,\n    "deal": 14,', "buttons.deal: key given twice in one"),
+                                         ('"deal": -0,', "number -0: a number is digits without a leading zero")])
+def test_board_with_a_key_twice_or_a_misspelled_number_is_refused_as_the_board_refuses_it(tmp_path, deal, error):
+    # JSON keeps the last of two "deal" keys and reads -0 as 0: the board refuses both at boot, so the build does.
     root = _copy_tree(tmp_path)
-    text = (root / "boards" / "pico.json").read_text().replace('"deal": 10,', '"deal": 10,\n    "deal": 14,')
+    text = (root / "boards" / "pico.json").read_text().replace('"deal": 10,', deal)
     (root / "boards" / "twice.json").write_text(text)
     proc = _run_build("--board", "twice", "--root", str(root), "--out", str(tmp_path / "out"))
-    assert_one_line_error(proc, "boards/twice.json:", "buttons.deal: key given twice in one object")
+    assert_one_line_error(proc, "boards/twice.json:", error)
 
 
 def test_board_with_a_zone_its_game_never_lights_is_refused_as_the_board_refuses_it(tmp_path):

@@ -314,8 +314,8 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
             self._emit(OUT_ROADS)
             return True
         if kind == BETS_FAULT:
-            if a != faults.BETS_RESTARTED:               # (a restart between readings: the reading stands)
-                self.bets_ready = False                  # the reading was refused whole: no nets for it
+            # A bad line, a refused reading or a restart: reported. The reading accepted before it stands
+            # (the driver never touches it): chips the reader took are the next round's bets, as at Craps.
             self._emit(OUT_BETS_FAULT, a, b)
             return True
         if kind == SHOE and a == SHOE_HELLO:

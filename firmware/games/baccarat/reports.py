@@ -45,7 +45,7 @@ def game_report(table, code, a, b):
     if code == OUT_BETS_FAULT:
         if a == faults.BETS_RESTARTED:                   # its HELLO between readings, as the shoe's and dice reader's
             return "bet_reader", {"bet_reader": "restarted", "bytes": table.evidence.text(b)}
-        return "bets", {"accepted": False, "reason": faults.name(a), "bytes": table.evidence.text(b)}
+        return "bets", table.evidence.into({"accepted": False, "reason": faults.name(a)}, "bytes", b)
     if code == OUT_ROADS:
         return "roads", roads_fields(table.roads)
     return "fault", {"fault": "unknown_outbox_code", "detail": code}
