@@ -9,7 +9,7 @@ from binascii import crc32
 
 from firmware.compat import const
 from firmware.errors import SettingsError
-from firmware.jsonfile import duplicate_key
+from firmware.jsonfile import NUMBER_RULE, bad_number, duplicate_key
 from firmware.events import HOST, HOST_BAD, HOST_RECALL, HOST_ROADS, HOST_UNKNOWN
 from firmware.link import frame as frame_mod
 from firmware.link import sender as sender_mod
@@ -132,6 +132,9 @@ def _json_request(ctx, line, text):
     """A JSON request, parsed and checked by the game now; its HOST event is dispatched in order.
     Refused: host_error with the reason (table.host_reason) and the line's bytes."""
     try:
+        bad = bad_number(text.decode())           # MicroPython's parser reads 08 as 8, CPython's refuses it
+        if bad is not None:
+            raise ValueError("number %s: %s" % (bad, NUMBER_RULE))
         request = json.loads(text)
         twice = duplicate_key(text.decode())      # the parser kept the last of the two silently
         if twice is not None:

@@ -215,3 +215,19 @@ def test_a_host_request_with_a_key_twice_is_refused_not_read_as_its_last():
         got = [r for r in _host(machine) if r["event"] in ("host_error", "hand_start")]
         assert [(r["event"], r.get("error"), r.get("bytes")) for r in got] == [
             ("host_error", "hand.stacks.1: key given twice in one object (remove one)", payload)]
+
+
+def test_a_host_request_number_with_a_leading_zero_is_refused_on_every_runtime():
+    # {"stacks": {"1": 0100}}: MicroPython's JSON parser reads 0100 as 100 (the hand would start), CPython's
+    # refuses it: the board refuses it by the one number rule, as table.json (jsonfile.NUMBER_RULE).
+    from firmware.jsonfile import NUMBER_RULE
+    from firmware.link import frame as fm
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "omaha")
+        _run(ctx)
+        payload = '{"hand": {"stacks": {"1": 0100, "2": 100}}}'
+        machine.uarts[1].feed(fm.encode(0, 0, "REQUEST", payload))
+        _run(ctx, 4)
+        got = [r for r in _host(machine) if r["event"] in ("host_error", "hand_start")]
+        assert [(r["event"], r.get("error"), r.get("bytes")) for r in got] == [
+            ("host_error", "number 0100: " + NUMBER_RULE, payload)]
