@@ -128,11 +128,12 @@ def timing(us_per_iter, rounds=None, events=None):
           % us_per_iter)
 
 
-def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, built=(), defined=0):
+def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, built=(), defined=0, released=()):
     """bench/memory_vm.py for one game, its rounds block written out: steps x (step_rounds / per_call)
     VM run calls of per_call rounds, the heap kept measured after each step (in two calls of its own);
-    modules: the table's modules, imported (and measured) before it boots; then bench/memory_flash_vm.py
-    (defaulted, built, defined: what it measures of those modules)."""
+    modules: the table's modules, imported (and measured) before it boots; released: the boot-only modules
+    it no longer holds after boot, imported and released before it boots (their names interned: code);
+    then bench/memory_flash_vm.py (defaulted, built, defined: what it measures of the modules kept)."""
     text = open(os.path.join(REPO, "bench", "memory_vm.py")).read()
     head, rest = text.split("# @rounds-begin", 1)
     _, tail = rest.split("# @rounds-end\n", 1)
@@ -144,6 +145,7 @@ def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, b
     script += "# --- next run call ---\n" + open(os.path.join(REPO, "bench", "memory_flash_vm.py")).read()
     script = script.replace('\nGAME = "baccarat"\n', '\nGAME = "%s"\n' % game)
     script = script.replace("\nMODULES = () ", "\nMODULES = %r " % (tuple(modules),))
+    script = script.replace("\nRELEASED = () ", "\nRELEASED = %r " % (tuple(released),))
     script = script.replace("\nDEFAULTED = 0 ", "\nDEFAULTED = %d " % defaulted)
     script = script.replace("\nBUILT = () ", "\nBUILT = %r " % (tuple(built),))
     script = script.replace("\nDEFINED = 0 ", "\nDEFINED = %d " % defined)
@@ -153,12 +155,20 @@ def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, b
 
 _LIST_MODULES = ("# --- next run call ---\n"
                  "print('table_modules: ' + ' '.join(sorted(k for k in sys.modules"
-                 " if k == 'firmware' or k.startswith('firmware.'))))\n")
+                 " if k == 'firmware' or k.startswith('firmware.'))))\n"
+                 "print('released_modules: ' + ' '.join(sorted(k for k in"
+                 " sys.modules['firmware.startup'].BOOT_ONLY if k not in sys.modules)))\n")
 
 
 def table_modules(game):
     """The firmware modules a booted table of game has imported after its first rounds (a VM run of
     bench/memory_vm.py's boot and first rounds, then sys.modules)."""
+    return listed_modules(game)[0]
+
+
+def listed_modules(game):
+    """(the modules a booted table of game holds after its first rounds, the boot-only modules of
+    firmware/startup.py it does not hold then): one VM run of bench/memory_vm.py's boot and first rounds."""
     import tempfile
     head = memory_script(game, 0, 0, 1).split("# --- next run call ---\nPASS_MAX = [0]", 1)[0]
     with tempfile.TemporaryDirectory() as tmp:
@@ -166,10 +176,14 @@ def table_modules(game):
         with open(path, "w") as f:
             f.write(head + _LIST_MODULES)
         out = run_vm(path, steps=True)
+    found = {}
     for line in out.splitlines():
-        if line.startswith("table_modules: "):
-            return line[len("table_modules: "):].split()
-    raise SystemExit("bench/memory_vm.py did not list the table's modules:\n" + out)
+        for key in ("table_modules: ", "released_modules: "):
+            if line.startswith(key):
+                found[key] = line[len(key):].split()
+    if len(found) != 2:
+        raise SystemExit("bench/memory_vm.py did not list the table's modules:\n" + out)
+    return found["table_modules: "], found["released_modules: "]
 
 
 def mpy_sizes(board="pico"):
@@ -209,12 +223,12 @@ def memory(games, steps, step_rounds, per_call):
     import tempfile
     sizes = mpy_sizes()
     for game in games:
-        modules = table_modules(game)
+        modules, released = listed_modules(game)
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "memory_vm_%s.py" % game)
             with open(path, "w") as f:
                 f.write(memory_script(game, steps, step_rounds, per_call, modules, defaulted_functions(modules),
-                                      built_at_import(modules), defined_names(modules)))
+                                      built_at_import(modules), defined_names(modules), released))
             out = run_vm(path, steps=True, timeout=7200)
         print("== MicroPython VM: bench/memory_vm.py, GAME = %r, %d x %d rounds, %d rounds per VM run call"
               " (tools.mpvm --steps, a VM of its own)" % (game, steps, step_rounds, per_call))
