@@ -12,7 +12,9 @@ bench/omaha_eval.py) until a board runs `mpremote mount . run bench/table_vm.py`
 --memory also runs bench/memory_vm.py (tools.mpvm --steps: memory kept, collected in separate VM
 run calls) and prints its lines: the heap kept with the code on the filesystem (code + data), and
 with the code in flash, frozen or ROMFS: data only, measured as boot minus imports (the table's
-modules, listed by a first VM run, imported before the boot), and with what those modules still keep
+modules, listed by a first VM run, imported before the boot; the boot-only modules that run found
+released, firmware/startup.py BOOT_ONLY, imported and released again: the boot makes and frees them
+anew), and with what the modules kept still keep
 in the heap when frozen or in ROMFS (their objects, dicts, functions and classes: counted, and their
 sizes measured in the VM; docs/performance.md, "Memory kept").
 """
