@@ -255,7 +255,8 @@ def memory(games, steps, step_rounds, per_call):
                 fig[key] = value
         _qstr_lines(fig, qstr, steps_qstr)
         mpy = sum(sizes.get(m, 0) for m in modules)
-        print("  mpy_bytes_of_those_modules: %d (boards/pico.json build)" % mpy)
+        print("  mpy_bytes_of_those_modules: %d (boards/pico.json build; the boot-only modules released after boot:"
+              " %d more)" % (mpy, sum(sizes.get(m, 0) for m in released)))
         code, data = int(fig["ram_code_bytes"]), int(fig["ram_data_after_boot_bytes"])
         print("  kept with code on the filesystem (.mpy loaded into the heap): %d bytes (code %d + data %d)"
               % (code + data, code, data))
