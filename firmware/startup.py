@@ -21,7 +21,7 @@ from firmware.fault_record import restore_fault as _restore_fault
 # board_keypad), the hardware's bring-up, the table file's parse, the seal and program checks, the boot
 # counter, the game's setup and the refusal path. boot() imports them where it uses them and releases them
 # when it is done (release()), so that a running board keeps none of their module objects, globals dicts,
-# functions and classes (~4 KB of heap with the code in flash: docs/performance.md, "Memory kept"). Nothing
+# functions and classes (~5 KB of heap with the code in flash: docs/performance.md, "Memory kept"). Nothing
 # kept may hold one of their functions, classes or globals (what the run keeps of them is in firmware/parts.py);
 # a later path that needs one imports it again where it runs (the console's `verify`, a settings change, a
 # refusal), and a test shows each does.
