@@ -233,9 +233,11 @@ KEY = 0         # firmware.events.KEY, set at the first boot (this module import
 
 
 def board_keys():
-    """The dealer keypad's legend per key index, as boards/pico.json has them."""
-    from firmware import board
-    return board.load(BOARD).keypad_keys
+    """The dealer keypad's legend per key index, as boards/pico.json has them (row by row, as the booted
+    table's board.keypad_keys: read here without firmware.board, which a booted table has released)."""
+    with open(BOARD) as f:
+        keypad = json.loads(f.read())["keypad"]
+    return [legend for row in keypad["keys"] for legend in row]
 
 
 class Table:

@@ -12,7 +12,9 @@ bench/omaha_eval.py) until a board runs `mpremote mount . run bench/table_vm.py`
 --memory also runs bench/memory_vm.py (tools.mpvm --steps: memory kept, collected in separate VM
 run calls) and prints its lines: the heap kept with the code on the filesystem (code + data), and
 with the code in flash, frozen or ROMFS: data only, measured as boot minus imports (the table's
-modules, listed by a first VM run, imported before the boot), and with what those modules still keep
+modules, listed by a first VM run, imported before the boot; the boot-only modules that run found
+released, firmware/startup.py BOOT_ONLY, imported and released again: the boot makes and frees them
+anew), and with what the modules kept still keep
 in the heap when frozen or in ROMFS (their objects, dicts, functions and classes: counted, and their
 sizes measured in the VM; docs/performance.md, "Memory kept").
 """
@@ -128,11 +130,12 @@ def timing(us_per_iter, rounds=None, events=None):
           % us_per_iter)
 
 
-def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, built=(), defined=0):
+def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, built=(), defined=0, released=()):
     """bench/memory_vm.py for one game, its rounds block written out: steps x (step_rounds / per_call)
     VM run calls of per_call rounds, the heap kept measured after each step (in two calls of its own);
-    modules: the table's modules, imported (and measured) before it boots; then bench/memory_flash_vm.py
-    (defaulted, built, defined: what it measures of those modules)."""
+    modules: the table's modules, imported (and measured) before it boots; released: the boot-only modules
+    it no longer holds after boot, imported and released before it boots (their names interned: code);
+    then bench/memory_flash_vm.py (defaulted, built, defined: what it measures of the modules kept)."""
     text = open(os.path.join(REPO, "bench", "memory_vm.py")).read()
     head, rest = text.split("# @rounds-begin", 1)
     _, tail = rest.split("# @rounds-end\n", 1)
@@ -144,6 +147,7 @@ def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, b
     script += "# --- next run call ---\n" + open(os.path.join(REPO, "bench", "memory_flash_vm.py")).read()
     script = script.replace('\nGAME = "baccarat"\n', '\nGAME = "%s"\n' % game)
     script = script.replace("\nMODULES = () ", "\nMODULES = %r " % (tuple(modules),))
+    script = script.replace("\nRELEASED = () ", "\nRELEASED = %r " % (tuple(released),))
     script = script.replace("\nDEFAULTED = 0 ", "\nDEFAULTED = %d " % defaulted)
     script = script.replace("\nBUILT = () ", "\nBUILT = %r " % (tuple(built),))
     script = script.replace("\nDEFINED = 0 ", "\nDEFINED = %d " % defined)
@@ -153,12 +157,20 @@ def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, b
 
 _LIST_MODULES = ("# --- next run call ---\n"
                  "print('table_modules: ' + ' '.join(sorted(k for k in sys.modules"
-                 " if k == 'firmware' or k.startswith('firmware.'))))\n")
+                 " if k == 'firmware' or k.startswith('firmware.'))))\n"
+                 "print('released_modules: ' + ' '.join(sorted(k for k in"
+                 " sys.modules['firmware.startup'].BOOT_ONLY if k not in sys.modules)))\n")
 
 
 def table_modules(game):
     """The firmware modules a booted table of game has imported after its first rounds (a VM run of
     bench/memory_vm.py's boot and first rounds, then sys.modules)."""
+    return listed_modules(game)[0]
+
+
+def listed_modules(game):
+    """(the modules a booted table of game holds after its first rounds, the boot-only modules of
+    firmware/startup.py it does not hold then): one VM run of bench/memory_vm.py's boot and first rounds."""
     import tempfile
     head = memory_script(game, 0, 0, 1).split("# --- next run call ---\nPASS_MAX = [0]", 1)[0]
     with tempfile.TemporaryDirectory() as tmp:
@@ -166,10 +178,14 @@ def table_modules(game):
         with open(path, "w") as f:
             f.write(head + _LIST_MODULES)
         out = run_vm(path, steps=True)
+    found = {}
     for line in out.splitlines():
-        if line.startswith("table_modules: "):
-            return line[len("table_modules: "):].split()
-    raise SystemExit("bench/memory_vm.py did not list the table's modules:\n" + out)
+        for key in ("table_modules: ", "released_modules: "):
+            if line.startswith(key):
+                found[key] = line[len(key):].split()
+    if len(found) != 2:
+        raise SystemExit("bench/memory_vm.py did not list the table's modules:\n" + out)
+    return found["table_modules: "], found["released_modules: "]
 
 
 def mpy_sizes(board="pico"):
@@ -209,12 +225,12 @@ def memory(games, steps, step_rounds, per_call):
     import tempfile
     sizes = mpy_sizes()
     for game in games:
-        modules = table_modules(game)
+        modules, released = listed_modules(game)
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "memory_vm_%s.py" % game)
             with open(path, "w") as f:
                 f.write(memory_script(game, steps, step_rounds, per_call, modules, defaulted_functions(modules),
-                                      built_at_import(modules), defined_names(modules)))
+                                      built_at_import(modules), defined_names(modules), released))
             out = run_vm(path, steps=True, timeout=7200)
         print("== MicroPython VM: bench/memory_vm.py, GAME = %r, %d x %d rounds, %d rounds per VM run call"
               " (tools.mpvm --steps, a VM of its own)" % (game, steps, step_rounds, per_call))
@@ -239,7 +255,8 @@ def memory(games, steps, step_rounds, per_call):
                 fig[key] = value
         _qstr_lines(fig, qstr, steps_qstr)
         mpy = sum(sizes.get(m, 0) for m in modules)
-        print("  mpy_bytes_of_those_modules: %d (boards/pico.json build)" % mpy)
+        print("  mpy_bytes_of_those_modules: %d (boards/pico.json build; the boot-only modules released after boot:"
+              " %d more)" % (mpy, sum(sizes.get(m, 0) for m in released)))
         code, data = int(fig["ram_code_bytes"]), int(fig["ram_data_after_boot_bytes"])
         print("  kept with code on the filesystem (.mpy loaded into the heap): %d bytes (code %d + data %d)"
               % (code + data, code, data))

@@ -21,6 +21,7 @@ from firmware.board_ports import check_ports as _check_ports
 from firmware.board_ports import claim_port_pins as _claim_port_pins
 from firmware.drivers import lcd, ssd1306_geometry
 from firmware.errors import SettingsError
+from firmware.parts import Board  # noqa: F401  (kept after boot: firmware/parts.py)
 from firmware.screens import LCD_COLUMNS, LCD_ROWS
 
 SECTIONS = ("description", "mcu", "psram", "ports", "buttons", "pixels", "displays", "watchdog", "zones",
@@ -34,53 +35,6 @@ OLED_KINDS = ("ssd1306",)
 LAYOUTS = ("baccarat", "craps", "omaha")
 MAX_PIXELS = 1024
 SEAT_ZONE = "seat"         # a layout's seat zones: seat1, seat2, ... (game_setup.seat_count)
-
-
-class Board:
-    """A validated board description. Attributes are plain data."""
-
-    def __init__(self, name, data):
-        self.name = name
-        self.description = data.get("description", "")
-        self.mcu = data["mcu"]
-        # role -> {"uart", "tx", "rx", "baudrate"}, {"pio", "sm", "tx", "rx", "baudrate"} or {"usb": True}
-        self.ports = data["ports"]
-        self.buttons = sorted(data["buttons"].items())  # [(role, pin)], sorted for a stable index
-        self.pixel_pin = data["pixels"]["pin"]
-        self.pixel_count = data["pixels"]["count"]
-        self.displays = data["displays"]      # {"i2c": {...}, "dealer": {...}, "result": {...}[, "scoreboard"]}
-        self.watchdog_ms = data["watchdog"]["timeout_ms"]
-        self.zones = data["zones"]            # layout -> zone -> [[first, last], ...]
-        # {"rows": [pins], "cols": [pins], "keys": [[legend per column] per row]} or None
-        self.keypad = data.get("keypad")
-        # legend of each key index (row * columns + column, the KEY event's a); "" where no key is fitted
-        self.keypad_keys = [legend for row in self.keypad["keys"] for legend in row] if self.keypad else []
-        # The service jumper's pin (pull-up; jumper to ground at reset: service mode, the REPL open), or None
-        self.service_pin = data.get("service_pin")
-
-    def keep_layout(self, layout):
-        """Forget every other layout's zone map: a booted table reads only its own (bring-up's lights,
-        the seat count), and each map parsed from the board file keeps 1.5-3 KB of heap."""
-        self.zones = {layout: self.zones[layout]} if layout in self.zones else {}
-
-    def forget_zones(self):
-        """Once the table is built: its zone map lives on in the lights (their pixel ranges and names,
-        which the console's `zones` reads) and the seat count in the game; kept, the map parsed from
-        the board file would stay in the heap for the whole run (2.3 KB for Craps' fourteen seats)."""
-        self.zones = None
-
-    def button_index(self, role):
-        for i in range(len(self.buttons)):
-            if self.buttons[i][0] == role:
-                return i
-        return -1
-
-    def key_index(self, legend):
-        """The keypad key index of `legend` (KEY's a), or -1 when this board's keypad has no such key."""
-        for i in range(len(self.keypad_keys)):
-            if legend and self.keypad_keys[i] == legend:
-                return i
-        return -1
 
 
 def _mcu(name, data):

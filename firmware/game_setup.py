@@ -11,21 +11,10 @@
 # request (Game.host_request).
 
 from firmware.errors import SettingsError
+from firmware.parts import Game  # noqa: F401  (kept after boot: firmware/parts.py)
 
 # Which reader port each game takes its cards or dice from.
 READER_ROLE = {"baccarat": "shoe", "omaha": "shoe", "craps": "dice"}
-
-
-class Game:
-    """What boot hands the main loop for one game."""
-
-    def __init__(self, table, screens):
-        self.table = table
-        self.screens = screens          # module with dealer_lines / result_lines
-        self.devices = []               # framed device drivers, polled each pass (poll(elapsed_ms))
-        self.scoreboard = None          # (Scoreboard, display) or None
-        self.host_request = None        # parsed JSON host request -> (a, b) of its HOST event; ValueError
-        self.rounds = None              # the game's recall module (firmware/games/GAME/recall.py)
 
 
 def seat_count(board, layout):

@@ -10,21 +10,7 @@ from firmware.drivers.keypad import Keypad
 from firmware.drivers.pixels import ZoneLights
 from firmware.drivers.serial_line import SerialLine, line_timeout_ms
 from firmware.link.frame import MAX_FRAME
-
-
-class Hardware:
-    """Driver objects of one board; missing optional parts are None, with faults listed."""
-
-    def __init__(self):
-        self.ports = {}       # role -> SerialLine (UART and PIO roles; a USB console too)
-        self.uarts = {}       # role -> UART or PioUart object
-        self.buttons = None
-        self.keypad = None    # the dealer keypad (Keypad) when the board has one
-        self.lights = None
-        self.displays = {}    # role -> CharLCD ("dealer", "result") or SSD1306 ("scoreboard")
-        self.watchdog = None
-        self.service_mode = False   # the service jumper was fitted at reset (board.service_pin read low)
-        self.faults = []      # (code, text) found during bring-up
+from firmware.parts import Hardware  # noqa: F401  (kept after boot: firmware/parts.py)
 
 
 _LINE = const(96)            # a device frame or a console line

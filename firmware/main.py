@@ -10,7 +10,6 @@ import sys
 
 from firmware import faults, screens as core_screens
 from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
-from firmware.boot_refusal import report_refusal, stay_closed
 from firmware.console import settings_cmd
 from firmware.errors import SettingsError
 from firmware.events import BETS, BUTTON, FAULT, SHOE, TICK
@@ -180,6 +179,7 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
     except SettingsError as exc:
         print("boot: %s" % exc)
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")
+        from firmware.boot_refusal import report_refusal, stay_closed     # boot-only: startup.BOOT_ONLY
         report_refusal(machine, board_path, table_path, exc, state_dir, board_name)
         if closed:
             stay_closed(machine, board_path, closed)

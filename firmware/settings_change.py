@@ -13,7 +13,6 @@
 import json
 import os
 
-from firmware import table_config
 from firmware.compat import const
 from firmware.errors import SettingsError
 from firmware.host_port import settings_digest
@@ -301,6 +300,7 @@ def _recorded_changes(data):
 def validate(config, settings):
     """The game's rules object for these settings, checked as table.json is at boot (SettingsError)."""
     data = {"table_id": config["table_id"], "game": config["game"], "settings": dict(settings)}
+    from firmware import table_config     # boot-only (firmware/startup.py, BOOT_ONLY): imported when used
     return table_config.validate(data)["rules"]
 
 

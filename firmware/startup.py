@@ -1,17 +1,14 @@
 # Boot: load the board and table files, bring up drivers, build the run's Context and report the boot
 # (firmware/main.py runs the table's event loop on it).
 import os
+import sys
 
-from firmware import board as board_mod
-from firmware import faults, program, settings_seal, table_config
+from firmware import faults
 from firmware.compat import const, kbd_intr
-from firmware.boot_refusal import INTR_CTRL_C, INTR_OFF
 from firmware.console import Console
 from firmware.errors import SettingsError
 from firmware.events import EventQueue, FAULT, LINK_BACKLOG
-from firmware.hardware import HOST_TXBUF, bring_up
 from firmware.link import sender as sender_mod
-from firmware.link.boot_counter import next_boot
 from firmware.recovery import TableJournal, link_store
 from firmware.host_port import reset_cause_name, settings_digest
 from firmware.report import Reporter
@@ -19,7 +16,18 @@ from firmware.round_recall import RoundRecall
 from firmware.version import FIRMWARE_VERSION
 from firmware.saved_state import take_crash_record
 from firmware.fault_record import restore_fault as _restore_fault
-from firmware.game_setup import READER_ROLE, build as build_game, check_zone_names
+
+# The modules a table runs only at boot: the board file's validator (board, board_checks, board_ports,
+# board_keypad), the hardware's bring-up, the table file's parse, the seal and program checks, the boot
+# counter, the game's setup and the refusal path. boot() imports them where it uses them and releases them
+# when it is done (release()), so that a running board keeps none of their module objects, globals dicts,
+# functions and classes (~5 KB of heap with the code in flash: docs/performance.md, "Memory kept"). Nothing
+# kept may hold one of their functions, classes or globals (what the run keeps of them is in firmware/parts.py);
+# a later path that needs one imports it again where it runs (the console's `verify`, a settings change, a
+# refusal), and a test shows each does.
+BOOT_ONLY = ("firmware.board", "firmware.board_checks", "firmware.board_ports", "firmware.board_keypad",
+             "firmware.hardware", "firmware.table_config", "firmware.settings_seal", "firmware.program",
+             "firmware.link.boot_counter", "firmware.game_setup", "firmware.boot_refusal")
 
 # The reader port a game does not use (game_setup.READER_ROLE says which one it does).
 _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
@@ -30,7 +38,6 @@ _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
 HOST_STORE_FRAMES = const(64)
 HOST_PIECE = const(128)
 HOST_SLOT = const(200)          # the longest frame of a HOST_PIECE payload: header at most 61, CRC and LF 10
-HOST_TX_BUDGET = HOST_TXBUF     # bytes written per call at most: the host UART's transmit buffer, never a wait
 
 
 class Context:
@@ -44,6 +51,8 @@ class Context:
         self.fs = os if fs is None else fs    # rename/remove/stat in the state dir (tests fake them)
         self.saved_fault_code = 0             # what the pending-fault record on flash holds
         self.saved_fault_detail = 0
+        from firmware.game_setup import READER_ROLE, build as build_game
+        from firmware.hardware import HOST_TXBUF      # bytes written per call at most: never a wait
         self.queue = EventQueue(32)
         game = build_game(board, config, hw, self.queue)
         self.game = game
@@ -59,7 +68,7 @@ class Context:
             store = link_store(state_dir, self.fs, HOST_STORE_FRAMES, HOST_SLOT)
             self.link_store = store
             self.sender = sender_mod.Sender(uart, store, boot_number, previous=store.previous,
-                                            on_alarm=self._link_alarm, budget=HOST_TX_BUDGET, piece=HOST_PIECE)
+                                            on_alarm=self._link_alarm, budget=HOST_TXBUF, piece=HOST_PIECE)
         self.journal = TableJournal(state_dir, self.fs, store)   # the table's events (firmware/recovery.py)
         self.reporter = Reporter(self.sender, config["table_id"], self.button_names)
         # Recall (issue 12): each round on flash after its report; `recall N` and the host's RECALL read it.
@@ -110,7 +119,33 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     "program": "unverified" (the simulator running the source tree).
     board_name: the board's name (the boot stub passes the one it was built for: the board file is
     /board.json there); None: its file name, e.g. "pico" for boards/pico.json.
+    The modules of BOOT_ONLY are released when it returns or raises.
     """
+    try:
+        return _boot(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_console, fs, program_dir,
+                     board_name)
+    finally:
+        release(BOOT_ONLY)
+
+
+def release(names):
+    """Forget the modules named (sys.modules and their package's attribute): once nothing else holds their
+    objects, the collector frees them; the next import of one makes it anew."""
+    for name in names:
+        if name in sys.modules:
+            del sys.modules[name]
+        dot = name.rfind(".")
+        package = sys.modules.get(name[:dot])
+        if package is not None and hasattr(package, name[dot + 1:]):
+            delattr(package, name[dot + 1:])
+
+
+def _boot(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_console, fs, program_dir,
+          board_name):
+    from firmware import board as board_mod, settings_seal, table_config
+    from firmware.game_setup import READER_ROLE, check_zone_names
+    from firmware.hardware import bring_up
+    from firmware.link.boot_counter import next_boot
     board = board_mod.load(board_path, board_name)
     config = table_config.load(table_path)
     role = READER_ROLE[config["game"]]
@@ -172,6 +207,7 @@ def _report_found(ctx, boot_number, counter_problem, seal_problem):
 
 def _close_repl(service_mode):
     """Ctrl-C on the USB console reaches Python only in service mode (the jumper fitted at reset)."""
+    from firmware.boot_refusal import INTR_CTRL_C, INTR_OFF
     kbd_intr(INTR_CTRL_C if service_mode else INTR_OFF)
 
 
@@ -183,6 +219,7 @@ def _check_program(ctx, program_dir):
     if program_dir is None:
         return
     ctx.program_dir = program_dir
+    from firmware import program
     problem = program.check(program_dir)
     if problem is None:
         ctx.program = "verified"

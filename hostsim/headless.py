@@ -116,7 +116,8 @@ class HeadlessTable:
             self._power_back([])
             return
         except SettingsError as exc:
-            firmware_main.report_refusal(machine, self.board_file, self.table_file, exc, self.state_dir)
+            from firmware.boot_refusal import report_refusal     # as the board's run() does: boot-only
+            report_refusal(machine, self.board_file, self.table_file, exc, self.state_dir)
             self._deliver()
             raise Refused(str(exc))
         self._booting, self._boot_heard = True, False     # (_past_lamp_test)

@@ -5,7 +5,7 @@
 # The lights test walks every zone one WALK_STEP_MS at a time from step(),
 # which the shell calls every pass; the display test holds its pattern for
 # _DISPLAY_TEST_MS while the output task leaves the displays alone.
-from firmware import faults, table_config
+from firmware import faults
 from firmware import table as table_mod
 from firmware.compat import const
 from firmware.events import CON_NO_ZONE, CON_REFUSED, CON_USAGE, LAMP, LAMP_ALL, LAMP_CHECK_END
@@ -233,6 +233,7 @@ def _check_settings(ctx, lines):
         lines.append("settings: no table file known")
         return
     try:
+        from firmware import table_config     # boot-only (firmware/startup.py, BOOT_ONLY): imported when used
         data = table_config.load(path)
     except Exception as exc:                  # noqa: SettingsError, OSError: the finding either way
         lines.append("settings: %s" % exc)

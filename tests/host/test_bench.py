@@ -219,11 +219,14 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     # Code: every module the booted table imports, imported before the boot; data: boot minus that.
     # A second table of the game (its objects, no code) must then cost about the data.
     from bench import code_census, whole_table
+    from firmware import startup
     try:
-        modules = whole_table.table_modules("craps")
+        modules, released = whole_table.listed_modules("craps")
     except mpvm.VMUnavailable as exc:
         pytest.skip(str(exc))
     assert "firmware.main" in modules and "firmware.games.craps" in modules and len(modules) > 50, modules
+    # The boot-only modules are gone after boot (firmware/startup.py releases them): not counted as kept.
+    assert sorted(released) == sorted(startup.BOOT_ONLY) and not set(released) & set(modules), (released, modules)
     path = tmp_path / "memory_vm.py"
     defaulted = code_census.defaulted_functions(modules)
     assert 0 < defaulted < 200, defaulted
@@ -231,12 +234,13 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     defined = code_census.defined_names(modules)
     assert 500 < defined < 1500, defined
     path.write_text(whole_table.memory_script("craps", steps=1, step_rounds=2, per_call=2, modules=modules,
-                                              defaulted=defaulted, built=built, defined=defined))
+                                              defaulted=defaulted, built=built, defined=defined, released=released))
     out = whole_table.run_vm(str(path), steps=True, timeout=600)
     fig = dict(line.partition(": ")[::2] for line in out.splitlines())
     assert "ram_unsteady" not in out, out
     code, data = int(fig["ram_code_bytes"]), int(fig["ram_data_after_boot_bytes"])
     assert fig["modules_imported"] == str(len(modules)), out
+    assert fig["modules_released_after_boot"] == str(len(released)), out
     assert code + data == int(fig["ram_table_after_boot_bytes"]), out
     assert code > 2 * data > 0, out
     assert abs(data - int(fig["ram_second_table_bytes"])) < 4096, out
