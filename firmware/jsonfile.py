@@ -108,8 +108,8 @@ def bad_number(text):
             return bad
         i += 1
         if i < n:                # a string: skip its parts up to one not ending in an odd run of '\\'
-            while _escapes_quote(parts[i]):
-                i += 1
+            while i < n and _escapes_quote(parts[i]):    # (i < n: text cut inside a string, not JSON:
+                i += 1                                   # a host request is scanned before it is parsed)
             i += 1
     return None
 

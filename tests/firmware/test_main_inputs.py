@@ -231,3 +231,20 @@ def test_a_host_request_number_with_a_leading_zero_is_refused_on_every_runtime()
         got = [r for r in _host(machine) if r["event"] in ("host_error", "hand_start")]
         assert [(r["event"], r.get("error"), r.get("bytes")) for r in got] == [
             ("host_error", "number 0100: " + NUMBER_RULE, payload)]
+
+
+def test_a_host_request_cut_inside_a_string_after_a_backslash_is_refused_not_a_crash():
+    # {"hand": {"stacks": {"1\ : a request whose last string never ends and whose last byte is a backslash.
+    # The number rule's scan (jsonfile.bad_number, run before the JSON parser so that 0100 is refused alike on
+    # both runtimes) looked past the end of the text for the string's end: an IndexError out of the input
+    # pass, the main loop down (a crash and a reset) on a line the host sent. Now: refused as the bad JSON it is.
+    from firmware.link import frame as fm
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "omaha")
+        _run(ctx)
+        payload = '{"hand": {"stacks": {"1\\'
+        machine.uarts[1].feed(fm.encode(0, 0, "REQUEST", payload))
+        _run(ctx, 4)
+        got = [r for r in _host(machine) if r["event"] in ("host_error", "hand_start", "crash_recorded")]
+        assert [(r["event"], r.get("bytes")) for r in got] == [("host_error", payload.replace("\\", "\\x5c"))]
+        assert got[0]["error"]                      # the parser's own words (they differ by runtime)

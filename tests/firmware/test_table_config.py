@@ -184,3 +184,6 @@ def test_the_number_rule_reads_what_json_writes_and_nothing_else():
     assert bad_number('{"a": [1, -2, 3.5, 1e5, 2E-3, true, null], "b": "08 +8 \\" 08"}') is None
     assert bad_number('{"a": [1, 08]}') == "08" and bad_number('{"a": -0.0}') == "-0.0"
     assert bad_number('{"a\\"": 3.}') == "3."
+    # Not JSON (a host request is scanned before it is parsed): a string cut off after a backslash ends the
+    # scan, no IndexError; the parser then refuses the text.
+    assert bad_number('{"a\\') is None and bad_number('{"a": "b\\\\\\') is None
