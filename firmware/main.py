@@ -55,10 +55,10 @@ def _dispatch(ctx, kind, a, b):
             return                # a new shoe during an alarm: held until the change has applied
     table = ctx.table
     journal = ctx.journal
-    if kind == BETS and ctx.sender is not None:
-        table.link_room = ctx.sender.room()   # what the reading's reports may take now (journalled with it)
     if ctx.recall.waiting is not None:
         ctx.recall.keep_waiting()  # a round this pass ended: made and kept before this event changes the table
+    if kind == BETS and ctx.sender is not None:    # (after keep_waiting: its recall_unsaved fault takes room)
+        table.link_room = ctx.sender.room()   # what the reading's reports may take now (journalled with it)
     if not journal.before(table, kind, a, b):
         return                    # waits for the recovery at the end of the boot's lamp test
     table.dispatch(kind, a, b)
