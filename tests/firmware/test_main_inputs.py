@@ -202,35 +202,32 @@ def test_shared_reader_uart_has_no_unused_port_to_watch():
         assert json.loads(machine.uarts[1].reports()[0])["board"] == "pico"
 
 
-def test_a_host_request_with_a_key_twice_is_refused_not_read_as_its_last():
-    # {"stacks": {"1": 100, "1": 200, ...}}: the JSON parser keeps the last value silently, so the hand
-    # started with seat 1 at 200 where the host's own first words said 100. Refused, as table.json is.
+def _omaha_request(payload, events=("host_error", "hand_start")):
+    """A REQUEST frame with this payload to a booted Omaha table: its host reports of those events."""
     from firmware.link import frame as fm
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "omaha")
         _run(ctx)
-        payload = '{"hand": {"stacks": {"1": 100, "1": 200, "2": 100}}}'
         machine.uarts[1].feed(fm.encode(0, 0, "REQUEST", payload))
         _run(ctx, 4)
-        got = [r for r in _host(machine) if r["event"] in ("host_error", "hand_start")]
-        assert [(r["event"], r.get("error"), r.get("bytes")) for r in got] == [
-            ("host_error", "hand.stacks.1: key given twice in one object (remove one)", payload)]
+        return [r for r in _host(machine) if r["event"] in events]
+
+
+def test_a_host_request_with_a_key_twice_is_refused_not_read_as_its_last():
+    # {"stacks": {"1": 100, "1": 200, ...}}: the JSON parser keeps the last value silently, so the hand
+    # started with seat 1 at 200 where the host's own first words said 100. Refused, as table.json is.
+    payload = '{"hand": {"stacks": {"1": 100, "1": 200, "2": 100}}}'
+    assert [(r["event"], r.get("error"), r.get("bytes")) for r in _omaha_request(payload)] == [
+        ("host_error", "hand.stacks.1: key given twice in one object (remove one)", payload)]
 
 
 def test_a_host_request_number_with_a_leading_zero_is_refused_on_every_runtime():
     # {"stacks": {"1": 0100}}: MicroPython's JSON parser reads 0100 as 100 (the hand would start), CPython's
     # refuses it: the board refuses it by the one number rule, as table.json (jsonfile.NUMBER_RULE).
     from firmware.jsonfile import NUMBER_RULE
-    from firmware.link import frame as fm
-    with ScratchDir() as state:
-        ctx, machine, _ = _boot(state, "omaha")
-        _run(ctx)
-        payload = '{"hand": {"stacks": {"1": 0100, "2": 100}}}'
-        machine.uarts[1].feed(fm.encode(0, 0, "REQUEST", payload))
-        _run(ctx, 4)
-        got = [r for r in _host(machine) if r["event"] in ("host_error", "hand_start")]
-        assert [(r["event"], r.get("error"), r.get("bytes")) for r in got] == [
-            ("host_error", "number 0100: " + NUMBER_RULE, payload)]
+    payload = '{"hand": {"stacks": {"1": 0100, "2": 100}}}'
+    assert [(r["event"], r.get("error"), r.get("bytes")) for r in _omaha_request(payload)] == [
+        ("host_error", "number 0100: " + NUMBER_RULE, payload)]
 
 
 def test_a_host_request_cut_inside_a_string_after_a_backslash_is_refused_not_a_crash():
@@ -238,13 +235,7 @@ def test_a_host_request_cut_inside_a_string_after_a_backslash_is_refused_not_a_c
     # The number rule's scan (jsonfile.bad_number, run before the JSON parser so that 0100 is refused alike on
     # both runtimes) looked past the end of the text for the string's end: an IndexError out of the input
     # pass, the main loop down (a crash and a reset) on a line the host sent. Now: refused as the bad JSON it is.
-    from firmware.link import frame as fm
-    with ScratchDir() as state:
-        ctx, machine, _ = _boot(state, "omaha")
-        _run(ctx)
-        payload = '{"hand": {"stacks": {"1\\'
-        machine.uarts[1].feed(fm.encode(0, 0, "REQUEST", payload))
-        _run(ctx, 4)
-        got = [r for r in _host(machine) if r["event"] in ("host_error", "hand_start", "crash_recorded")]
-        assert [(r["event"], r.get("bytes")) for r in got] == [("host_error", payload.replace("\\", "\\x5c"))]
-        assert got[0]["error"]                      # the parser's own words (they differ by runtime)
+    payload = '{"hand": {"stacks": {"1\\'
+    got = _omaha_request(payload, ("host_error", "hand_start", "crash_recorded"))
+    assert [(r["event"], r.get("bytes")) for r in got] == [("host_error", payload.replace("\\", "\\x5c"))]
+    assert got[0]["error"]                      # the parser's own words (they differ by runtime)
