@@ -9,6 +9,9 @@ STATE_TEXT = ("LAMP TEST", "READY", "FAULT", "LAMP CHECK")   # by table state
 _BUTTON_TEXT = ("UP", "DOWN", "HELD")     # by BUTTON's b: released, pressed, long press
 LCD_COLUMNS = 20          # the displays' width the screens are written for (the games' too)
 LCD_ROWS = 4              # and their lines: a prompt or a hand on the 3rd and 4th (the board checks both)
+# A bet reading refused whole (the reader's fault, or no room for its reports): the chips on the layout
+# were not taken, and the dealer sees it until a reading is accepted (or the dice roll, the round starts).
+BETS_NOT_READ = "BETS NOT READ"
 
 
 def fault_title(code):

@@ -109,3 +109,22 @@ def test_a_device_fault_or_refusal_with_no_evidence_kept_has_no_bytes_not_an_emp
     assert strip(rig.last("fault")) == {"event": "fault", "fault": "frame_crc"}
     rig.fault(faults.FRAME_SYNTAX, rig.table.evidence.keep(b"K?"))
     assert strip(rig.last("fault")) == {"event": "fault", "fault": "frame_syntax", "bytes": "K?"}
+
+
+def test_a_reading_refused_after_the_shoe_closed_shows_bets_not_read_with_the_new_shoe():
+    # The finished shoe's prompt keeps its four lines; the note waits for the new shoe (docs/baccarat.md).
+    from firmware.events import SHOE_CUT
+    from firmware.games.baccarat import screens
+    from firmware.games.baccarat.codes import SHOE_CLOSED
+    from firmware.screens import BETS_NOT_READ
+    config = {"table_id": "T01", "game": "baccarat"}
+    rig = Rig()                                             # cut_card "last_round"
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.shoe(SHOE_CUT)                                      # round 1 is the last
+    rig.cards("Kc 2s")
+    assert rig.table.state == SHOE_CLOSED
+    rig.event(BETS_FAULT, faults.BETS_SENSOR, 0)
+    assert BETS_NOT_READ not in screens.dealer_lines(rig.table, config, [])
+    rig.new_shoe(burn="")
+    assert screens.dealer_lines(rig.table, config, [])[3] == BETS_NOT_READ

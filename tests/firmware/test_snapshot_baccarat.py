@@ -137,7 +137,10 @@ def test_a_corrupted_snapshot_is_refused_whole():
         text.replace(',1,0],"0"', ',1,0],"3"').encode(),       # a road result no round has
         text.replace('"1c202d01"', '"1c202d0105"').encode(),   # a card after the round was complete
         text.replace('"1c202d01"', '"1c20"').encode(),         # a round cut short, yet not void
-        text.replace('[false,false,true,false,true]', '[false,false,true,false,1]').encode(),
+        text.replace('[false,false,true,false,true,false]', '[false,false,true,false,1,false]').encode(),
+        text.replace('[false,false,true,false,true,false]', '[false,false,true,false,true,0]').encode(),
+        text.replace('[false,false,true,false,true,false]', '[false,false,true,false,true,false,false]').encode(),
+        text.replace('[false,false,true,false,true,false]', '[false,false,true,false]').encode(),
     ]
     for data_bad in bad:
         if data_bad == data:
@@ -221,7 +224,7 @@ def test_the_snapshot_is_the_same_bytes_on_both_runtimes():
     assert _played().table.snapshot() == (
         b'["baccarat",1,[1,"A","returned",6,"decks","last_round",0,"shoe",false],[0,0,0],3,5,'
         b'["05050606050606060506060605060606050606060506060606060606050606060506060606060606060606060605060606060606",'
-        b'6,1,1,0,0,1,0],"0",[1,false,false,false,0,"1c202d01"],[false,false,true,false,true],0,'
+        b'6,1,1,0,0,1,0],"0",[1,false,false,false,0,"1c202d01"],[false,false,true,false,true,false],0,'
         b'[10,0,0,0,0,0,0,0,0,0,0,0,0,0,0],[1,[10,0,0,0,0,0,0,0,0,0,0,0,0,0,0]],[]]')
 
 

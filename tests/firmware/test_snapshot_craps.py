@@ -116,7 +116,9 @@ def test_a_corrupted_snapshot_is_refused_whole():
         text.replace('[6,4,', '[0,4,').encode(),                               # no point, yet state point
         text.replace(',6,1,0,2]', ',6,1,0,2,5]').encode(),                     # a bet cut short
         text.replace('[["hard_6","lose"]]', '[["hard_6","lost"]]').encode(),
-        text.replace('[6],[1,1]]', '[6],[0,1]]').encode(),                     # shooter 0
+        text.replace('[6],[1,1],', '[6],[0,1],').encode(),                     # shooter 0
+        text.replace('[6],[1,1],false]', '[6],[1,1],0]').encode(),             # bets_unread not a flag
+        text.replace('[6],[1,1],false]', '[6],[1,1],false,false]').encode(),   # a field too many
     ]
     for data_bad in bad:
         assert data_bad != data

@@ -4,12 +4,15 @@
 # the alarm where the dealer may vouch for the table; a card read is the rescan
 # an unreadable card or a lost frame asked for, else it is discarded (counted
 # out of the shoe); a long VOID voids the round in play, every bet returned.
+# A bet reading the reader refused (BETS_FAULT) holds nothing: reported, and the dealer told while
+# bets are open (BETS NOT READ).
 from firmware import faults
 from firmware.errors import IntegrityError
 from firmware.events import (BETS, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, SHOE, SHOE_CUT, SHOE_IN,
                              SHOE_OUT, SHOE_UNREAD)
 from firmware.games.baccarat import shoe as shoe_mod
-from firmware.games.baccarat.codes import BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NO_CARD, OUT_DEALT, TO_DISCARD
+from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NO_CARD, OUT_BETS_FAULT, OUT_DEALT,
+                                           TO_DISCARD)
 from firmware.statemachine import STAY
 from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT, Table
 
@@ -17,6 +20,15 @@ from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTO
 class Alarms:
     def in_round(self):
         return self.shoe is not None and (self.shoe.state == shoe_mod.IN_ROUND or self.shoe.state == shoe_mod.ERROR)
+
+    def _bets_refused(self, code, evidence):
+        """BETS_FAULT, in any state: a bad line, a refused reading or a restart, reported. The reading accepted
+        before it stands (the driver never touches it): chips the reader took are the next round's bets, as at
+        Craps. A refused one's are not: while bets are open (no card of a round out) the dealer display says
+        BETS NOT READ (bets_unread) until a reading is taken or the next live round starts."""
+        self._emit(OUT_BETS_FAULT, code, evidence)
+        if code != faults.BETS_RESTARTED and not self.in_round() and self.held_card == NO_CARD:
+            self.bets_unread = self.display_dirty = True    # (the reader's HELLO between readings refuses none)
 
     def may_confirm(self):
         """CONFIRM closes the alarm, except where only a rescan or VOID may (art. 10: never guessed)."""

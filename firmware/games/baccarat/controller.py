@@ -19,7 +19,7 @@ from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_PRESSED, CARD, HOS
                              SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK)
 from firmware.games.baccarat.alarms import Alarms
 from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NETS_TYPE, NEWS_CLOSED,
-                                           NEWS_RESTARTED, NEWS_ROADS_FULL, NO_CARD, OUT_BETS, OUT_BETS_FAULT,
+                                           NEWS_RESTARTED, NEWS_ROADS_FULL, NO_CARD, OUT_BETS,
                                            OUT_DEALT, OUT_RESULT, OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_CLOSED,
                                            TIE_CHANGEABLE, TIE_NONE, TIE_STANDING)
 from firmware.games.baccarat.lights import BaccaratLights
@@ -60,6 +60,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         self.roads = Roads()
         self.bets_ready = False      # a reading was taken since the last round
         self.has_bets = False        # the round in play has bets
+        self.bets_unread = False     # a reading was refused since the last one taken or round (BETS NOT READ)
         # The Banker and Player stakes a live tie left for the next live round (art. 11(2), (3)) once the
         # tied round is no longer the last one played (a new shoe, art. 3): each seat's [player, banker],
         # and the option they were left under (codes.TIE_*; TIE_NONE: none kept here). While the tied
@@ -145,7 +146,8 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         if self.in_round() or self.held_card != NO_CARD:
             self._emit(OUT_BETS, reading_id, 0)          # bets closed when the first card came out
             return STAY
-        self.bets_ready = True
+        self.display_dirty = self.display_dirty or self.bets_unread      # BETS NOT READ goes
+        self.bets_ready, self.bets_unread = True, False
         self._emit(OUT_BETS, reading_id, 1)
         if not self.showing_result and (self.state == BETTING or self.state == BURNING):
             self._render_lights()                        # (an alarm's red stays; READY has no layout lit)
@@ -161,7 +163,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         # stays for the first live round.
         self.has_bets = self.bets_ready and not demo
         if not demo:
-            self.bets_ready = False
+            self.bets_ready = self.bets_unread = False   # (a refused reading's BETS NOT READ too)
             self.tie_kept = TIE_NONE                     # this round decides them
         # The round's bets: the reading's, or none (never the last round's: its seats would light), but
         # for the Banker and Player stakes a tie left on the layout (art. 11(2), (3): keep_tie_stakes).
@@ -314,9 +316,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
             self._emit(OUT_ROADS)
             return True
         if kind == BETS_FAULT:
-            # A bad line, a refused reading or a restart: reported. The reading accepted before it stands
-            # (the driver never touches it): chips the reader took are the next round's bets, as at Craps.
-            self._emit(OUT_BETS_FAULT, a, b)
+            self._bets_refused(a, b)                     # (alarms.py: reported; the dealer told)
             return True
         if kind == SHOE and a == SHOE_HELLO:
             self._emit(OUT_SHOE, NEWS_RESTARTED, b)      # b: the HELLO line's evidence

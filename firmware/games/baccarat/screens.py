@@ -1,7 +1,8 @@
 # What the Baccarat dealer and result displays show (pure text lines; the LCD driver draws them).
 #
 # Dealer display: what to do next ("DEAL PLAYER", "BANKER DRAWS", an alarm's
-# prompt) and the hands as dealt. Result display: the last round's totals,
+# prompt) and the hands as dealt; "BETS NOT READ" after a bet reading the reader refused, until one is
+# taken or the round starts. Result display: the last round's totals,
 # winner, pairs and who stood, and the shoe's counts.
 from firmware import cards, faults
 from firmware import screens as core_screens
@@ -147,6 +148,8 @@ def dealer_lines(table, config, button_names):
         # Bets open; the last result stays until the next round starts.
         heads = _HEADS[0]               # (the round's: made at its first draw, whatever its demo flag)
         head = heads[3] if heads[0] == shoe.rounds else _heads(shoe.rounds, shoe.round_demo)[3]
+        if table.bets_unread:
+            head = "BETS NOT READ R%d" % (shoe.rounds + 1)   # a reading refused: the chips are not taken
         if table.settings.burn_each_round and not table.burned_this_round:
             head = "BURN, THEN R%d" % (shoe.rounds + 1)
         if table.link_backlog:
@@ -158,11 +161,12 @@ def dealer_lines(table, config, button_names):
     if state == FAULTED:
         return ["ALARM R%d" % (shoe.rounds if shoe else 0)] + _alarm_lines(table)
     if state == READY:
-        return ["%s BACCARAT" % config["table_id"], "INSERT NEW SHOE", "", "HOLD SHOE CHANGE"]
+        return ["%s BACCARAT" % config["table_id"], "INSERT NEW SHOE",
+                core_screens.BETS_NOT_READ if table.bets_unread else "", "HOLD SHOE CHANGE"]
     if state == BURNING:
         left = shoe.burn_left
         return ["NEW SHOE %d DECKS" % shoe.decks, "BURN FIRST CARD" if left < 0 else "BURN %d MORE" % left,
-                "BURNED %d" % shoe.burned, ""]
+                "BURNED %d" % shoe.burned, core_screens.BETS_NOT_READ if table.bets_unread else ""]
     if state == SHOE_CLOSED:
         return ["SHOE FINISHED", "RESHUFFLE", "ROUNDS %d" % shoe.rounds, "HOLD SHOE CHANGE"]
     return core_screens.dealer_lines(table, config, button_names)

@@ -10,7 +10,9 @@
 #   beads     the roads' bead plate, one hex digit a live result (roads.encode); the roads are rebuilt
 #   last      null, or the last closed round: [number, demo, void, last, face-up cards, its cards in
 #             dealing order as hex]; its result and record are dealt again through rules.Round
-#   flags     [bets_ready, burned_this_round, showing_result, prompt_void, has_bets]
+#   flags     [bets_ready, burned_this_round, showing_result, prompt_void, has_bets, bets_unread]
+#             (bets_unread: a reading refused since the last taken, the dealer's BETS NOT READ; a snapshot
+#             of the firmware before it has the first five: false)
 #   since_card_ms  ms since the last card, counted up to codes.DOUBLE_PULL_MS
 #   round_bets  the last round's bets, seats x zones ([] when it had none); its nets are settled again
 #   reading   null (no reader), or [reading_id, amounts]: the reading the next round takes
@@ -51,7 +53,8 @@ def snapshot(t):
         raise RestoreError("no Baccarat snapshot in %s: only between rounds, with no alarm open" % t.state_name())
     return S.encode([GAME, S.FORMAT, S.settings_values(t.settings, SETTING_NAMES), S.core_fields(t), t.seats,
                      t.state, _shoe_fields(t.shoe), _beads(t.roads), _last_fields(t),
-                     [t.bets_ready, t.burned_this_round, t.showing_result, t.prompt_void, t.has_bets],
+                     [t.bets_ready, t.burned_this_round, t.showing_result, t.prompt_void, t.has_bets,
+                      t.bets_unread],
                      t.since_card_ms, list(t.round_bets) if t.has_bets else [],
                      None if t.reading is None else [t.reading.reading_id, list(t.reading.amounts)],
                      _tie_fields(t)])
@@ -110,8 +113,9 @@ def restore(t, data):
     shoe = _shoe(f, t.settings, state)
     roads = _roads(f, shoe)
     record, rnd = _last(f, t.settings, shoe)
-    flags = f.array("flags", 5, 5)
-    bets_ready, burned_this_round, showing_result, prompt_void, has_bets = [f.flag("flags", v) for v in flags]
+    flags = f.array("flags", 5, 6)
+    bets_ready, burned_this_round, showing_result, prompt_void, has_bets, unread = \
+        [f.flag("flags", v) for v in flags] + [False] * (6 - len(flags))
     since_card_ms = f.int("since_card_ms", 0, DOUBLE_PULL_MS)
     width = len(ZONES)
     bets = f.ints("round_bets", t.seats * width if has_bets else 0, 0, _BIG)
@@ -126,7 +130,7 @@ def restore(t, data):
     f.name = "flags"
     if (showing_result or has_bets) and record is None:
         f.fail("no result shown and no bets without a last round", flags)
-    if (has_bets or bets_ready) and t.reading is None:
+    if (has_bets or bets_ready or unread) and t.reading is None:
         f.fail("no bets without a bet reader", flags)
     nets = array(NETS_TYPE, [0] * len(t.nets))
     if has_bets:
@@ -142,6 +146,7 @@ def restore(t, data):
     t.showing_result = showing_result
     t.prompt_void = prompt_void
     t.has_bets = has_bets
+    t.bets_unread = unread
     t.since_card_ms = since_card_ms
     for i in range(len(t.round_bets)):
         t.round_bets[i] = bets[i] if has_bets else 0

@@ -50,6 +50,8 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
         self.downs = []              # [seat, zone, stake] taken down by the last reading
         self.down_slots = []         # the slots taken down since the last throw (a few at most)
         self.full_reason = ""        # why a bet past the last reading's most was refused (readings.py)
+        self.bets_unread = False     # a reading was refused whole since the last accepted one or roll (the
+                                     # dealer's BETS NOT READ: the chips on the layout are not taken)
         self.nets = {}               # {seat: {zone: net}} of the bets the last throw decided
         self.decided = []            # (layout zone, result) of the bets the last roll decided (lights)
         self.throw_a = 0             # the last throw as THROW carried it
@@ -205,6 +207,8 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
             self.down_slots = []
         self.refusals = []
         self.downs = []
+        self.bets_unread = False                         # a refused reading's chips: the roll's now (as its
+                                                         # refusals: the next reading's bets start afresh)
 
     def _next_shooter(self, why):
         self.shooter += 1
@@ -234,6 +238,9 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
             return True
         if kind == BETS_FAULT:
             self._emit(OUT_BETS_FAULT, a, b)             # the reading was refused whole: nothing placed
+            if a != faults.BETS_RESTARTED:               # (its HELLO between readings refuses none)
+                self.bets_unread = True                  # the dealer is told: the chips were not taken
+                self.display_dirty = True
             return True
         if kind == DICE_READER_HELLO:
             # Its first frame since boot (its power-up, or the board's own reset), a restart before the

@@ -51,6 +51,7 @@ class Readings:
         most = (frames - _MONEY_FRAMES) * _PIECE // _ENTRY_BYTES - 1     # (a take-down's odds: a row more)
         if most < 1:
             return self._refuse_whole(reading_id)
+        self.bets_unread = False                         # accepted (a refused bet or more is on REFUSED n)
         if most >= READING_BETS_MOST:
             most = READING_BETS_MOST
             self.full_reason = FULL_REASON
@@ -99,13 +100,15 @@ class Readings:
     def _refuse_whole(self, reading_id):
         """No room for the reports of one bet: the reading is refused whole, in one short report. Nothing
         of it is placed or taken down; the reading it would have replaced stands (as after a reading the
-        bet reader's driver refused, BETS_FAULT)."""
+        bet reader's driver refused, BETS_FAULT), and the dealer display says BETS NOT READ (bets_unread)
+        until a reading is accepted or the dice roll."""
         slots = self.seats * _WIDTH
         n = 0
         for i in self.reading.slots():
             if i < slots:
                 n += 1
         self._emit(OUT_BETS_NO_ROOM, reading_id, n)
+        self.bets_unread = True                          # the dealer's BETS NOT READ until one is accepted
         self.display_dirty = True
 
     def _itemized(self, downs, refused, frames):

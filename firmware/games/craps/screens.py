@@ -2,12 +2,13 @@
 #
 # Dealer display: the shooter and what the last throw means ("POINT 6",
 # "SEVEN OUT", "NO ROLL: SHORT", "NEW SHOOTER"), bets refused, an alarm's
-# prompt. Result display: the puck, the last throws and the shooter's rolls.
+# prompt; "BETS NOT READ" on the last line after a reading refused whole, until a reading is
+# accepted or the dice roll. Result display: the puck, the last throws and the shooter's rolls.
 from firmware import faults, throws
 from firmware import screens as core_screens
 from firmware.games.craps.codes import COME_OUT, LAST_THROWS, POINT
 from firmware.games.craps.reports import no_roll_word
-from firmware.table import FAULTED
+from firmware.table import FAULTED, READY
 
 
 class _Line:
@@ -100,12 +101,16 @@ def dealer_lines(table, config, button_names):
         return ["ALARM: DICE HELD", faults.name(table.fault_code).upper(), "NO THROW DECIDED",
                 "CONFIRM OR HOLD VOID"]
     if state != COME_OUT and state != POINT:
-        return core_screens.dealer_lines(table, config, button_names)
+        lines = core_screens.dealer_lines(table, config, button_names)
+        if table.bets_unread and state == READY:
+            lines[2] = core_screens.BETS_NOT_READ    # (over the last button: the table opens with a reading)
+        return lines
     if table.new_shooter:
         last = "NEW SHOOTER"
     else:
         last = _throw_text(table) if table.thrown else ""
-    return [_shooter_text(table), prompt(table), last, _refused_text(len(table.refusals))]
+    return [_shooter_text(table), prompt(table), last,
+            core_screens.BETS_NOT_READ if table.bets_unread else _refused_text(len(table.refusals))]
 
 
 def _refused_text(refused):

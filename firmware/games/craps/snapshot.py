@@ -19,6 +19,8 @@
 #   throw     [THROW's a, THROW's b, thrown, no_roll, puck_moved, new_shooter]
 #   totals    the last valid throws' totals, newest first
 #   shooter   [shooter number, its valid rolls]
+#   bets_unread  true after a reading refused whole until a reading is accepted or the dice roll (the
+#             dealer's BETS NOT READ). Absent in a snapshot of the firmware before it: false.
 # The last reading's amounts, take-downs already reported and nets are spent once reported and are not
 # kept. Every value is checked, and the bets built, before the table changes: refused whole.
 from firmware import snapshot as S
@@ -71,7 +73,8 @@ def snapshot(t):
                       e.seven_out],
                      bets, placed, downs, refusals, [[zone, result] for zone, result in t.decided],
                      [t.throw_a, t.throw_b, t.thrown, t.no_roll, t.puck_moved, t.new_shooter],
-                     [t.last_totals[i] for i in range(t.total_count)], [t.shooter, t.shooter_rolls]])
+                     [t.last_totals[i] for i in range(t.total_count)], [t.shooter, t.shooter_rolls],
+                     t.bets_unread])
 
 
 def restore(t, data):
@@ -109,6 +112,7 @@ def restore(t, data):
     for v in totals:
         f.int("totals", 2, 12, v)
     shooter = f.ints("shooter", 2, 0, _BIG)
+    unread = f.flag("bets_unread") if f.more() else False
     f.end()
     if shooter[0] < 1:
         f.fail("shooter number from 1", shooter)
@@ -128,6 +132,7 @@ def restore(t, data):
     t.throw_a = throw_a
     t.throw_b = throw_b
     t.thrown, t.no_roll, t.puck_moved, t.new_shooter = flags
+    t.bets_unread = unread
     for i in range(len(totals)):
         t.last_totals[i] = totals[i]
     t.total_count = len(totals)
