@@ -14,7 +14,6 @@ from firmware.console import settings_cmd
 from firmware.errors import SettingsError
 from firmware.events import BETS, BUTTON, FAULT, SHOE, TICK
 from firmware.host_port import read_host
-from firmware.parts import release_boot_only
 from firmware.saved_state import record_crash
 from firmware.fault_record import save_fault as _save_fault
 from firmware.startup import boot
@@ -181,12 +180,13 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
         print("boot: %s" % exc)
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")
         from firmware.boot_refusal import report_refusal, stay_closed     # boot-only: parts.BOOT_ONLY
+        from firmware.parts import release_boot_only
         try:
             report_refusal(machine, board_path, table_path, exc, state_dir, board_name)
             if closed:
                 stay_closed(machine, board_path, closed)
         finally:
-            release_boot_only()
+            release_boot_only(False)
         return 1
     try:
         asyncio.run(serve(ctx, extra_tasks))

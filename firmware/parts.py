@@ -16,9 +16,6 @@ import sys
 BOOT_ONLY = ("firmware.board", "firmware.board_checks", "firmware.board_ports", "firmware.board_keypad",
              "firmware.hardware", "firmware.table_config", "firmware.settings_seal", "firmware.program",
              "firmware.link.boot_counter", "firmware.game_setup", "firmware.boot_refusal")
-# A settings change's own module (the change applied, a new shoe's events while one is pending, a recovery
-# carrying one): kept while a change is pending, released with BOOT_ONLY once none is.
-_CHANGE_ONLY = ("firmware.settings_swap",)
 
 
 def release(names):
@@ -33,12 +30,13 @@ def release(names):
             delattr(package, name[dot + 1:])
 
 
-def release_boot_only(change_pending=False):
+def release_boot_only(change_pending):
     """What every path that may import a boot-only module again calls when it is done: BOOT_ONLY released,
-    and firmware.settings_swap too unless a settings change is pending."""
+    and a settings change's own module (the change applied, a recovery carrying one, a new shoe's events
+    while one is pending: firmware.settings_swap) too unless a change is pending."""
     release(BOOT_ONLY)
     if not change_pending:
-        release(_CHANGE_ONLY)
+        release(("firmware.settings_swap",))
 
 
 class Board:

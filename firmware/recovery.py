@@ -242,7 +242,7 @@ class TableJournal:
                 try:
                     carried = not events and carry_restore(ctx, data)
                 finally:
-                    release_boot_only()       # settings_swap and the table_config it imported: done
+                    release_boot_only(False)  # settings_swap and the table_config it imported: done
                 if not carried:
                     self.problem = str(exc)
         if self.problem:

@@ -17,7 +17,6 @@ from firmware.compat import const
 from firmware.errors import SettingsError
 from firmware.host_port import settings_digest
 from firmware.jsonfile import NUMBER_RULE, number
-from firmware.parts import release_boot_only
 from firmware.saved_state import path as state_path
 
 PENDING_FILE = "settings.pending"     # {"ref": REF, "settings": {...}, "changes": [[KEY, OLD, NEW], ...]}: committed
@@ -198,6 +197,7 @@ class SettingsChange:
         if not self._loaded:
             self._loaded = True
             self._load(console)
+            from firmware.parts import release_boot_only
             release_boot_only(self.pending is not None)     # validate() imported table_config
         if self.pending is None:
             return
@@ -211,6 +211,7 @@ class SettingsChange:
         problem = ""
         if not self._waiting:
             problem = self._apply(console)
+            from firmware.parts import release_boot_only
             release_boot_only(self.pending is not None)     # settings_swap, settings_seal, table_config
         held = self.held_shoe      # applied or refused: the new shoe runs now, under the settings in force
         if held is not None:

@@ -15,7 +15,7 @@ from firmware.round_recall import RoundRecall
 from firmware.version import FIRMWARE_VERSION
 from firmware.saved_state import take_crash_record
 from firmware.fault_record import restore_fault as _restore_fault
-from firmware.parts import BOOT_ONLY, release, release_boot_only   # noqa: F401 (BOOT_ONLY, release: tests, benches)
+from firmware.parts import BOOT_ONLY, release      # BOOT_ONLY: also read here by tests and benches
 
 # The reader port a game does not use (game_setup.READER_ROLE says which one it does).
 _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
@@ -113,7 +113,7 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
         return _boot(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_console, fs, program_dir,
                      board_name)
     finally:
-        release_boot_only()
+        release(BOOT_ONLY)
 
 
 def _boot(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_console, fs, program_dir,

@@ -18,7 +18,6 @@ from firmware.events import (CON_ACT_COMMAND, CON_ACT_IDLE_LOGOUT, CON_AUDIT_FAI
                              CON_LOGIN_REQUIRED, CON_TOO_MANY_WORDS, CON_UNKNOWN_COMMAND, CON_UNREADABLE, CON_USAGE,
                              CONSOLE, CONSOLE_ACTIONS, CONSOLE_ERROR, LAMP, LAMP_CHECK_END)
 from firmware.link.journal import TORN, JournalError
-from firmware.parts import release_boot_only
 from firmware.settings_change import SettingsChange
 
 MAX_ARGS = 4
@@ -232,6 +231,7 @@ class Console:
             return command.handler(self, words[1:])
         finally:
             # `selftest`, `set`, `verify` import a boot-only module again: it leaves the heap now.
+            from firmware.parts import release_boot_only
             release_boot_only(self.change.pending is not None)
 
     def line_too_long(self):
