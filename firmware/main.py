@@ -179,10 +179,14 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
     except SettingsError as exc:
         print("boot: %s" % exc)
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")
-        from firmware.boot_refusal import report_refusal, stay_closed     # boot-only: startup.BOOT_ONLY
-        report_refusal(machine, board_path, table_path, exc, state_dir, board_name)
-        if closed:
-            stay_closed(machine, board_path, closed)
+        from firmware.boot_refusal import report_refusal, stay_closed     # boot-only: parts.BOOT_ONLY
+        from firmware.parts import release_boot_only
+        try:
+            report_refusal(machine, board_path, table_path, exc, state_dir, board_name)
+            if closed:
+                stay_closed(machine, board_path, closed)
+        finally:
+            release_boot_only(False)
         return 1
     try:
         asyncio.run(serve(ctx, extra_tasks))

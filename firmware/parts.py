@@ -1,8 +1,42 @@
 # What a running table keeps of its boot: the validated board description, the driver objects, the game.
 #
 # The modules that make them (firmware/board.py and its checks, firmware/hardware.py, firmware/game_setup.py)
-# run only at boot and leave the heap after it (firmware/startup.py, BOOT_ONLY); these classes stay, with
-# the objects made of them, so they live here, in a module that imports nothing.
+# run only at boot and leave the heap after it (BOOT_ONLY below); these classes stay, with the objects made
+# of them, so they live here, in a module that imports nothing of the firmware.
+import sys
+
+# The modules a table runs only at boot: the board file's validator (board, board_checks, board_ports,
+# board_keypad), the hardware's bring-up, the table file's parse, the seal and program checks, the boot
+# counter, the game's setup and the refusal path. startup.boot() imports them where it uses them and
+# releases them when it is done, so that a running board keeps none of their module objects, globals dicts,
+# functions and classes (~5 KB of heap with the code in flash: docs/performance.md, "Memory kept"). Nothing
+# kept may hold one of their functions, classes or globals (what the run keeps of them is in this module);
+# a later path that needs one imports it again where it runs and calls release_boot_only() when it is done
+# (the console's commands, a settings change read back or applied, a recovery carrying one, a refusal).
+BOOT_ONLY = ("firmware.board", "firmware.board_checks", "firmware.board_ports", "firmware.board_keypad",
+             "firmware.hardware", "firmware.table_config", "firmware.settings_seal", "firmware.program",
+             "firmware.link.boot_counter", "firmware.game_setup", "firmware.boot_refusal")
+
+
+def release(names):
+    """Forget the modules named (sys.modules and their package's attribute): once nothing else holds their
+    objects, the collector frees them; the next import of one makes it anew."""
+    for name in names:
+        if name in sys.modules:
+            del sys.modules[name]
+        dot = name.rfind(".")
+        package = sys.modules.get(name[:dot])
+        if package is not None and hasattr(package, name[dot + 1:]):
+            delattr(package, name[dot + 1:])
+
+
+def release_boot_only(change_pending):
+    """What every path that may import a boot-only module again calls when it is done: BOOT_ONLY released,
+    and a settings change's own module (the change applied, a recovery carrying one, a new shoe's events
+    while one is pending: firmware.settings_swap) too unless a change is pending."""
+    release(BOOT_ONLY)
+    if not change_pending:
+        release(("firmware.settings_swap",))
 
 
 class Board:

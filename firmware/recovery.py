@@ -237,8 +237,13 @@ class TableJournal:
             except RestoreError as exc:
                 # A power cut while a settings change ran: the new table file, and the journal's snapshot
                 # of the boundary under the old settings (no event after it) carried across as the change does.
+                from firmware.parts import release_boot_only
                 from firmware.settings_swap import carry_restore
-                if events or not carry_restore(ctx, data):
+                try:
+                    carried = not events and carry_restore(ctx, data)
+                finally:
+                    release_boot_only(False)  # settings_swap and the table_config it imported: done
+                if not carried:
                     self.problem = str(exc)
         if self.problem:
             events = []

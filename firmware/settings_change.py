@@ -197,6 +197,8 @@ class SettingsChange:
         if not self._loaded:
             self._loaded = True
             self._load(console)
+            from firmware.parts import release_boot_only
+            release_boot_only(self.pending is not None)     # validate() imported table_config
         if self.pending is None:
             return
         if self.announce:
@@ -206,7 +208,11 @@ class SettingsChange:
         if not boundary(ctx.table, ctx.config["game"]):
             self._waiting = False
             return
-        problem = "" if self._waiting else self._apply(console)
+        problem = ""
+        if not self._waiting:
+            problem = self._apply(console)
+            from firmware.parts import release_boot_only
+            release_boot_only(self.pending is not None)     # settings_swap, settings_seal, table_config
         held = self.held_shoe      # applied or refused: the new shoe runs now, under the settings in force
         if held is not None:
             self.held_shoe = None
@@ -300,7 +306,7 @@ def _recorded_changes(data):
 def validate(config, settings):
     """The game's rules object for these settings, checked as table.json is at boot (SettingsError)."""
     data = {"table_id": config["table_id"], "game": config["game"], "settings": dict(settings)}
-    from firmware import table_config     # boot-only (firmware/startup.py, BOOT_ONLY): imported when used
+    from firmware import table_config     # boot-only (firmware/parts.py, BOOT_ONLY): imported when used
     return table_config.validate(data)["rules"]
 
 

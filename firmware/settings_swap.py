@@ -20,7 +20,7 @@
 # link state move across whole.
 import json
 
-from firmware import settings_seal, snapshot as S
+from firmware import snapshot as S
 
 # Snapshot field indexes (firmware/games/*/snapshot.py list them in order).
 _SETTINGS = 2
@@ -32,6 +32,7 @@ def apply(ctx, console, data, digest, ref):
     """A committed change at its boundary (firmware/settings_change.py): the new controller under data's
     settings, the table file rewritten power-safely (sealed), the audit entry, the swap. "" or why not
     (the running table and its file stay as they were then)."""
+    from firmware import settings_seal      # boot-only (firmware/parts.py, BOOT_ONLY): imported when used
     from firmware.errors import RestoreError, SettingsError
     from firmware.settings_change import NEW_SUFFIX, remove, validate, write_json
     settings = data["settings"]

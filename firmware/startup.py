@@ -1,7 +1,6 @@
 # Boot: load the board and table files, bring up drivers, build the run's Context and report the boot
 # (firmware/main.py runs the table's event loop on it).
 import os
-import sys
 
 from firmware import faults
 from firmware.compat import const, kbd_intr
@@ -16,18 +15,7 @@ from firmware.round_recall import RoundRecall
 from firmware.version import FIRMWARE_VERSION
 from firmware.saved_state import take_crash_record
 from firmware.fault_record import restore_fault as _restore_fault
-
-# The modules a table runs only at boot: the board file's validator (board, board_checks, board_ports,
-# board_keypad), the hardware's bring-up, the table file's parse, the seal and program checks, the boot
-# counter, the game's setup and the refusal path. boot() imports them where it uses them and releases them
-# when it is done (release()), so that a running board keeps none of their module objects, globals dicts,
-# functions and classes (~5 KB of heap with the code in flash: docs/performance.md, "Memory kept"). Nothing
-# kept may hold one of their functions, classes or globals (what the run keeps of them is in firmware/parts.py);
-# a later path that needs one imports it again where it runs (the console's `verify`, a settings change, a
-# refusal), and a test shows each does.
-BOOT_ONLY = ("firmware.board", "firmware.board_checks", "firmware.board_ports", "firmware.board_keypad",
-             "firmware.hardware", "firmware.table_config", "firmware.settings_seal", "firmware.program",
-             "firmware.link.boot_counter", "firmware.game_setup", "firmware.boot_refusal")
+from firmware.parts import BOOT_ONLY, release      # BOOT_ONLY: also read here by tests and benches
 
 # The reader port a game does not use (game_setup.READER_ROLE says which one it does).
 _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
@@ -119,25 +107,13 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     "program": "unverified" (the simulator running the source tree).
     board_name: the board's name (the boot stub passes the one it was built for: the board file is
     /board.json there); None: its file name, e.g. "pico" for boards/pico.json.
-    The modules of BOOT_ONLY are released when it returns or raises.
+    The modules of BOOT_ONLY (firmware/parts.py) are released when it returns or raises.
     """
     try:
         return _boot(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_console, fs, program_dir,
                      board_name)
     finally:
         release(BOOT_ONLY)
-
-
-def release(names):
-    """Forget the modules named (sys.modules and their package's attribute): once nothing else holds their
-    objects, the collector frees them; the next import of one makes it anew."""
-    for name in names:
-        if name in sys.modules:
-            del sys.modules[name]
-        dot = name.rfind(".")
-        package = sys.modules.get(name[:dot])
-        if package is not None and hasattr(package, name[dot + 1:]):
-            delattr(package, name[dot + 1:])
 
 
 def _boot(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_console, fs, program_dir,

@@ -233,7 +233,7 @@ def _check_settings(ctx, lines):
         lines.append("settings: no table file known")
         return
     try:
-        from firmware import table_config     # boot-only (firmware/startup.py, BOOT_ONLY): imported when used
+        from firmware import table_config     # boot-only (firmware/parts.py, BOOT_ONLY): imported when used
         data = table_config.load(path)
     except Exception as exc:                  # noqa: SettingsError, OSError: the finding either way
         lines.append("settings: %s" % exc)

@@ -227,7 +227,12 @@ class Console:
             return self.error(CON_UNKNOWN_COMMAND, "unknown command %r (type help)" % name)
         if command.login and not self.auth.logged_in:
             return self.error(CON_LOGIN_REQUIRED, "%s needs a technician login (type login)" % name)
-        return command.handler(self, words[1:])
+        try:
+            return command.handler(self, words[1:])
+        finally:
+            # `selftest`, `set`, `verify` import a boot-only module again: it leaves the heap now.
+            from firmware.parts import release_boot_only
+            release_boot_only(self.change.pending is not None)
 
     def line_too_long(self):
         """A line longer than the console buffer was dropped whole: answered like any bad line."""

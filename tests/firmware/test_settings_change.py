@@ -399,6 +399,23 @@ def _cut_at(module, name, when=None):
     return lambda: setattr(module, name, real)
 
 
+def _cut_at_the_swap():
+    """_cut_at settings_swap.swap of the module the change applies with: imported for the change and released
+    when it is done (firmware/parts.py, release_boot_only), so the one imported at its boundary."""
+    from firmware.settings_change import SettingsChange
+    real = SettingsChange._apply
+
+    def apply(change, console):
+        from firmware import settings_swap
+        undo = _cut_at(settings_swap, "swap")
+        try:
+            return real(change, console)
+        finally:
+            undo()
+    SettingsChange._apply = apply
+    return lambda: setattr(SettingsChange, "_apply", real)
+
+
 def _seven_out_under_a_pending_change(state):
     """Craps: point 4, a change committed (max_odds 2,2,2), then the seven-out: the next shooter's
     come-out is the boundary where it runs."""
@@ -441,9 +458,8 @@ def _after_the_cut(state):
 def test_a_power_cut_once_the_new_table_file_is_in_place_resumes_the_table_under_it():
     # Before: the journal still held the old settings' snapshot and events, refused against the new table
     # file (journal_bad: the shooter and the bets standing lost), and the host never heard settings_changed.
-    from firmware import settings_swap
     with ScratchDir() as state:
-        _cut_during_the_change(state, _cut_at(settings_swap, "swap"))   # the table file renamed, the swap not made
+        _cut_during_the_change(state, _cut_at_the_swap())   # the table file renamed, the swap not made
         assert _file(state)["settings"]["max_odds"] == [2, 2, 2]
         _after_the_cut(state)
 
