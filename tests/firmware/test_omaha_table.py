@@ -148,20 +148,26 @@ def test_art6_lights_seat_to_act_folded_dimmed_all_in_marked():
 
 # -- side pots, heads-up, odd chips, rake ---------------------------------------------------------------
 SIDE_DECK = deck(["Kc Kh 3d 4d", "8d 8h 6c 7c", "5c 5d Ah Qh", "Ac Qc Jd Td"], "Ks Kd 8c 5h 2s", burns=BURNS)
+SIDE_STACKS = {1: 50, 2: 120, 3: 300, 4: 1000}
+SIDE_ACTIONS = [(3, "allin"), (4, "call"), (1, "allin"), (2, "allin")]
+
+
+def _side_pot_hand(rig):
+    """SIDE_DECK's hand at these stacks, button 4 (blinds 1 and 2), three all in: its hand_result, stripped."""
+    _start(rig, SIDE_STACKS, button=4)
+    _play(rig, SIDE_DECK, SIDE_ACTIONS)
+    return strip(rig.last("hand_result"))
 
 
 def test_art13_side_pots_with_several_all_ins_run_out_and_match_the_engine():
     rig = Rig(structure="no_limit")
-    stacks = {1: 50, 2: 120, 3: 300, 4: 1000}
-    _start(rig, stacks, button=4)                                  # blinds: seats 1 and 2; seat 3 first
-    actions = [(3, "allin"), (4, "call"), (1, "allin"), (2, "allin")]
-    _play(rig, SIDE_DECK, actions)
+    stacks = SIDE_STACKS
+    result = _side_pot_hand(rig)                                   # blinds: seats 1 and 2; seat 3 first
     keyed = [(a["seat"], a["act"], a["amount"], a["all_in"]) for a in rig.reports("action")]
     assert keyed == [("3", "raise", 300, True), ("4", "call", 300, False), ("1", "call", 50, True),
                      ("2", "call", 120, True)]
     assert [d["to"] for d in rig.reports("dealt")][16:] == ["burn", "board", "board", "board", "burn", "board",
                                                             "burn", "board"]           # the all-in run-out
-    result = strip(rig.last("hand_result"))
     # Independent: main 4 x 50 (seat 1's quads), side 3 x 70 (seat 2's eights full), side 2 x 180 (fives full).
     assert [(p["amount"], p["eligible"], p["winners"]) for p in result["pots"]] == [
         (200, ["1", "2", "3", "4"], ["1"]), (210, ["2", "3", "4"], ["2"]), (360, ["3", "4"], ["3"])]
@@ -218,11 +224,8 @@ def test_art10_5_odd_chip_option_button_first_tied_winner_from_the_buttons_left(
 
 
 def test_art16_rake_per_pot_capped_once_per_hand():
-    rig = Rig(structure="no_limit", rake_percent=5, rake_cap_big_blinds=1)
-    stacks = {1: 50, 2: 120, 3: 300, 4: 1000}
-    _start(rig, stacks, button=4)
-    _play(rig, SIDE_DECK, [(3, "allin"), (4, "call"), (1, "allin"), (2, "allin")])
-    result = strip(rig.last("hand_result"))
+    result = _side_pot_hand(Rig(structure="no_limit", rake_percent=5, rake_cap_big_blinds=1))
+    stacks = SIDE_STACKS
     # 5% of 200, 210, 360 = 10 + 10 + 18: capped once at 1 big blind = 10 (art. 16).
     assert result["rake"] == 10
     assert sum(result["stacks"].values()) + 10 == sum(stacks.values())
@@ -232,11 +235,8 @@ def test_art16_rake_per_pot_capped_once_per_hand():
 def test_art16_a_rake_of_3_5_percent_per_pot_rounded_down():
     # Art. 16: "3% to 5%" of each pot; an approved 3.5% (rake_percent 3.5, tenths of a percent) was no
     # setting. Each pot's rake is rounded down to the unit, in whole units (no float near the chips).
-    rig = Rig(structure="no_limit", rake_percent=3.5, rake_cap_big_blinds=5)
-    stacks = {1: 50, 2: 120, 3: 300, 4: 1000}
-    _start(rig, stacks, button=4)
-    _play(rig, SIDE_DECK, [(3, "allin"), (4, "call"), (1, "allin"), (2, "allin")])
-    result = strip(rig.last("hand_result"))
+    result = _side_pot_hand(Rig(structure="no_limit", rake_percent=3.5, rake_cap_big_blinds=5))
+    stacks = SIDE_STACKS
     # 3.5% of 200, 210, 360 = 7, 7.35, 12.6: 7 + 7 + 12 = 26, under the cap of 5 big blinds (50).
     assert [p["amount"] for p in result["pots"]] == [200, 210, 360] and result["rake"] == 26
     assert [sum(p["shares"].values()) for p in result["pots"]] == [193, 203, 348]
