@@ -1,0 +1,136 @@
+"""A firmware module takes another module's integer codes as private const() copies, and each copy agrees.
+
+Why copies: MicroPython's const() is per module. `from firmware.events import CARD` puts CARD in the
+importing module's globals dict: a slot in the heap for as long as the board runs, and a dict lookup each
+time the code reads it. `_CARD = const(3)` costs no slot and is compiled in as the number ("Optimizations:
+const", MicroPython docs). So a module that uses another's integer codes copies them under a header
+naming their source:
+
+    # copies of firmware.events (tests/host/test_const_copies.py)
+    _CARD = const(3)
+    _SHOE = const(6)
+
+and this test keeps the copies true: every `_NAME = const(...)` line after such a header, up to the first
+line that is not one, must equal NAME in the module named (both imported here, on CPython, where const()
+returns its argument). And no firmware module imports an integer constant from another firmware module,
+so the heap the copies save stays saved (docs/performance.md, "Memory kept").
+"""
+import ast
+import os
+import re
+
+from tests.host.test_firmware_imports import REPO, firmware_modules
+
+_HEADER = re.compile(r"^# copies of (firmware(?:\.\w+)+)\b")
+_COPY = re.compile(r"^_([A-Z][A-Z0-9_]*) = const\(")
+
+
+def copy_blocks(text):
+    """[(line number, source module, NAME)] of every copy line under a `# copies of` header."""
+    found = []
+    source = None
+    for number, line in enumerate(text.splitlines(), 1):
+        header = _HEADER.match(line)
+        if header:
+            source = header.group(1)
+            continue
+        copy = _COPY.match(line) if source else None
+        if copy:
+            found.append((number, source, copy.group(1)))
+        else:
+            source = None
+    return found
+
+
+def int_constants(text):
+    """{NAME: value} of the module-level `NAME = const(expr)` and `NAME = expr` lines whose expr is an
+    int (literals, and names and operators over the ones before it), private names too. Read from the
+    source, as mpy-cross reads const(): nothing is imported (drivers need the simulator's modules)."""
+    found = {}
+    for node in ast.parse(text).body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        expr = node.value
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "const":
+            expr = expr.args[0]
+        try:
+            value = eval(compile(ast.Expression(expr), "<const>", "eval"), {"__builtins__": {}}, dict(found))
+        except Exception:
+            continue
+        if type(value) is int:
+            found[node.targets[0].id] = value
+    return found
+
+
+def wrong_copies(rel, text, sources):
+    """What is wrong with the copies in one module's text; sources(name) gives a module's int_constants."""
+    wrong = []
+    own = int_constants(text)
+    for line, source_name, const_name in copy_blocks(text):
+        source = sources(source_name)
+        if const_name not in source:
+            wrong.append("%s:%d: %s has no %s" % (rel, line, source_name, const_name))
+        elif own.get("_" + const_name) != source[const_name]:
+            wrong.append("%s:%d: _%s = %r but %s.%s = %r" % (
+                rel, line, const_name, own.get("_" + const_name), source_name, const_name, source[const_name]))
+    return wrong
+
+
+def _sources():
+    texts = {}
+    modules = firmware_modules(REPO)
+    for name, rel in modules.items():
+        with open(os.path.join(REPO, rel)) as f:
+            texts[name] = f.read()
+    constants = {}
+
+    def of(name):
+        if name not in constants:
+            constants[name] = int_constants(texts[name]) if name in texts else {}
+        return constants[name]
+    return modules, texts, of
+
+
+def test_every_copy_equals_its_source():
+    modules, texts, of = _sources()
+    wrong = []
+    copies = 0
+    for name, rel in sorted(modules.items()):
+        copies += len(copy_blocks(texts[name]))
+        wrong += wrong_copies(rel, texts[name], of)
+    assert not wrong, "\n".join(wrong)
+    assert copies, "no copies found: the header's form changed?"
+
+
+def test_no_firmware_module_imports_an_int_constant():
+    imported = []
+    modules, texts, of = _sources()
+    for name, rel in sorted(modules.items()):
+        for node in ast.walk(ast.parse(texts[name])):
+            if isinstance(node, ast.ImportFrom) and node.module in modules and not node.level:
+                ints = [n for n in of(node.module) if not n.startswith("_")]
+                for alias in node.names:
+                    if alias.name in ints:
+                        imported.append("%s:%d: %s from %s" % (rel, node.lineno, alias.name, node.module))
+    assert not imported, "copy these as private const()s (see this file's docstring):\n" + "\n".join(imported)
+
+
+def test_a_copy_block_ends_at_the_first_other_line():
+    text = ("# copies of firmware.events (x)\n_CARD = const(3)\n_SHOE = const(6)\n\n_LOCAL = const(9)\n"
+            "# copies of firmware.table\n_READY = const(1)\nx = 1\n_OTHER = const(2)\n")
+    assert copy_blocks(text) == [(2, "firmware.events", "CARD"), (3, "firmware.events", "SHOE"),
+                                 (7, "firmware.table", "READY")]
+
+
+def test_a_wrong_copy_and_a_missing_source_name_are_caught():
+    events = {"CARD": 3, "SHOE": 6}
+    text = "# copies of firmware.events\n_CARD = const(4)\n_NO_SUCH_CODE = const(1)\n_SHOE = const(2 * 3)\n"
+    assert wrong_copies("fake.py", text, lambda name: events) == [
+        "fake.py:2: _CARD = 4 but firmware.events.CARD = 3", "fake.py:3: firmware.events has no NO_SUCH_CODE"]
+    assert wrong_copies("fake.py", text.replace("(4)", "(3)").replace("_NO_SUCH_CODE = const(1)\n", ""),
+                        lambda name: events) == []
+
+
+def test_int_constants_reads_expressions_over_earlier_names_and_skips_the_rest():
+    text = "A = const(2)\n_B = const(A << 3)\nC = 'x'\nD = True\nE = f(1)\nF = A + 1\n"
+    assert int_constants(text) == {"A": 2, "_B": 16, "F": 3}
