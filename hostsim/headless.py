@@ -117,7 +117,11 @@ class HeadlessTable:
             return
         except SettingsError as exc:
             from firmware.boot_refusal import report_refusal     # as the board's run() does: boot-only
-            report_refusal(machine, self.board_file, self.table_file, exc, self.state_dir)
+            from firmware.parts import release_boot_only
+            try:
+                report_refusal(machine, self.board_file, self.table_file, exc, self.state_dir)
+            finally:
+                release_boot_only(False)                         # as run() does: none kept after it
             self._deliver()
             raise Refused(str(exc))
         self._booting, self._boot_heard = True, False     # (_past_lamp_test)

@@ -342,3 +342,19 @@ def test_an_unknown_fault_is_refused(tmp_path):
             run.dealer.inject("fire")
     finally:
         run.close()
+
+
+def test_a_refused_boot_keeps_no_boot_only_module_as_the_board_does(tmp_path):
+    # firmware.main.run() releases the refusal path's modules after it (parts.release_boot_only); the
+    # simulator's boot took the same path and kept firmware.boot_refusal and what it imported.
+    from firmware.parts import BOOT_ONLY
+    from hostsim.headless import HeadlessTable, Refused
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    table = HeadlessTable(board_path("sim"), str(bad), str(tmp_path), lambda line: None)
+    try:
+        with pytest.raises(Refused):
+            table.boot()
+        assert [name for name in BOOT_ONLY if name in sys.modules] == []
+    finally:
+        table.close()
