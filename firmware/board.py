@@ -19,10 +19,14 @@ from firmware.board_ports import PORT_ROLES
 from firmware.board_ports import check_port as _check_port
 from firmware.board_ports import check_ports as _check_ports
 from firmware.board_ports import claim_port_pins as _claim_port_pins
+from firmware.compat import const
 from firmware.drivers import lcd, ssd1306_geometry
 from firmware.errors import SettingsError
 from firmware.parts import Board  # noqa: F401  (kept after boot: firmware/parts.py)
-from firmware.screens import LCD_COLUMNS, LCD_ROWS
+
+# copies of firmware.screens (tests/host/test_const_copies.py)
+_LCD_COLUMNS = const(20)
+_LCD_ROWS = const(4)
 
 SECTIONS = ("description", "mcu", "psram", "ports", "buttons", "pixels", "displays", "watchdog", "zones",
             "keypad", "service_pin")
@@ -93,9 +97,9 @@ def _check_lcd(name, where, spec):
         _fail(name, where, problem)
     # The games' screens fill 4 lines of 20 (firmware/screens.py): a smaller LCD cut the dealer's prompts
     # and hands off without a word, and one HD44780 drives no larger (80 characters).
-    if cols != LCD_COLUMNS or rows != LCD_ROWS:
+    if cols != _LCD_COLUMNS or rows != _LCD_ROWS:
         _fail(name, where, "a %dx%d LCD: the tables' screens are written for %dx%d (%d lines of %d characters)"
-              % (cols, rows, LCD_COLUMNS, LCD_ROWS, LCD_ROWS, LCD_COLUMNS))
+              % (cols, rows, _LCD_COLUMNS, _LCD_ROWS, _LCD_ROWS, _LCD_COLUMNS))
 
 
 def _check_oled(name, where, spec):

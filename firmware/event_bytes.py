@@ -5,9 +5,23 @@ import struct
 
 from firmware import faults
 from firmware.compat import const
-from firmware.events import (BETS, BETS_FAULT, CON_ACT_COMMAND, CONSOLE, CONSOLE_ERROR, DICE_READER_HELLO, FAULT,
-                             HOST, HOST_BAD, HOST_HAND, HOST_UNKNOWN, SHOE, SHOE_HELLO)
-from firmware.evidence import GONE
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BETS = const(13)
+_BETS_FAULT = const(14)
+_CONSOLE = const(6)
+_CONSOLE_ERROR = const(10)
+_CON_ACT_COMMAND = const(7)
+_DICE_READER_HELLO = const(16)
+_FAULT = const(8)
+_HOST = const(7)
+_HOST_BAD = const(3)
+_HOST_HAND = const(2)
+_HOST_UNKNOWN = const(0)
+_SHOE = const(12)
+_SHOE_HELLO = const(1)
+# copies of firmware.evidence (tests/host/test_const_copies.py)
+_GONE = const(-1)
 
 # An evidence record's length when its bytes were overwritten before the event was journalled (no line
 # is that long: a reader's line is at most its buffer, a host line its frame): replayed as GONE.
@@ -16,16 +30,16 @@ _GONE_LENGTH = const(0xFFFF)
 
 def _evidence_handle(kind, a):
     """True when the event's b is an evidence handle."""
-    return ((kind == SHOE and a == SHOE_HELLO) or kind == BETS_FAULT or kind == DICE_READER_HELLO
-            or kind == CONSOLE_ERROR or (kind == HOST and (a == HOST_UNKNOWN or a == HOST_BAD))
-            or (kind == FAULT and faults.has_evidence(a)) or (kind == CONSOLE and a == CON_ACT_COMMAND))
+    return ((kind == _SHOE and a == _SHOE_HELLO) or kind == _BETS_FAULT or kind == _DICE_READER_HELLO
+            or kind == _CONSOLE_ERROR or (kind == _HOST and (a == _HOST_UNKNOWN or a == _HOST_BAD))
+            or (kind == _FAULT and faults.has_evidence(a)) or (kind == _CONSOLE and a == _CON_ACT_COMMAND))
 
 
 # The kinds whose b may be an evidence handle (_evidence_handle() tells by a): any other event but a
 # reading or a host hand (a card, a throw, a key, a button, a tick, a lamp: most records) has nothing
 # behind it, told by one bit rather than _evidence_handle()'s call and its seven tests.
-_MAY_HAVE_EVIDENCE = ((1 << SHOE) | (1 << BETS_FAULT) | (1 << DICE_READER_HELLO) | (1 << CONSOLE_ERROR) | (1 << HOST)
-                      | (1 << FAULT) | (1 << CONSOLE))
+_MAY_HAVE_EVIDENCE = const((1 << _SHOE) | (1 << _BETS_FAULT) | (1 << _DICE_READER_HELLO) | (1 << _CONSOLE_ERROR)
+                           | (1 << _HOST) | (1 << _FAULT) | (1 << _CONSOLE))
 
 
 def _ints(values, nonzero=None, lead=0):
@@ -47,7 +61,7 @@ def _ints(values, nonzero=None, lead=0):
 
 def behind(table, kind, a, b):
     """The bytes behind the event (b"" for none)."""
-    if kind == BETS and getattr(table, "reading", None) is not None:
+    if kind == _BETS and getattr(table, "reading", None) is not None:
         reading = table.reading
         out = _ints(reading.amounts, reading.slots(), 4)
         struct.pack_into("<i", out, 0, reading.reading_id)
@@ -55,7 +69,7 @@ def behind(table, kind, a, b):
         if room >= 0:                            # the host link's room it was bounded by (Craps: readings.py)
             out += struct.pack("<H", room)
         return bytes(out)                        # (bytes, as every other event's)
-    if kind == HOST and a == HOST_HAND and getattr(table, "host_stacks", None) is not None:
+    if kind == _HOST and a == _HOST_HAND and getattr(table, "host_stacks", None) is not None:
         return struct.pack("<iB", table.host_button, 1 if table.host_has_stacks else 0) + _ints(table.host_stacks)
     if _evidence_handle(kind, a) and b:
         if table.evidence.gone(b):
@@ -63,7 +77,7 @@ def behind(table, kind, a, b):
         else:
             data, n = table.evidence.raw(b)
             out = struct.pack("<HH", n, len(data)) + data
-        if kind == HOST and a == HOST_BAD:
+        if kind == _HOST and a == _HOST_BAD:
             reason = table.host_reason.encode()
             out += struct.pack("<H", len(reason)) + reason
         return out
@@ -75,7 +89,7 @@ def behind_into(buf, at, limit, table, kind, a, b):
     reading's, as behind() packs them, when they fit): returns the offset after them, or -1 (nothing
     written: the caller builds them with behind()). The table journal's record of a card or a
     closed 50-bet reading is thus built where the journal encodes it (firmware/recovery.py)."""
-    if kind == BETS and getattr(table, "reading", None) is not None:
+    if kind == _BETS and getattr(table, "reading", None) is not None:
         reading = table.reading
         values = reading.amounts
         nonzero = reading.slots()
@@ -94,7 +108,7 @@ def behind_into(buf, at, limit, table, kind, a, b):
         return end
     if not (_MAY_HAVE_EVIDENCE >> kind) & 1:
         return at                                # a card's record, a throw's: nothing behind it
-    if kind == HOST and a == HOST_HAND and getattr(table, "host_stacks", None) is not None:
+    if kind == _HOST and a == _HOST_HAND and getattr(table, "host_stacks", None) is not None:
         return -1
     if _evidence_handle(kind, a) and b:
         return -1
@@ -119,7 +133,7 @@ def put_behind(table, kind, a, b, payload, at=0):
     """Put back what the event reads; returns its b (a new evidence handle where it had one)."""
     if at >= len(payload):
         return b
-    if kind == BETS:
+    if kind == _BETS:
         reading = table.reading
         reading.reading_id = struct.unpack_from("<i", payload, at)[0]
         at = _put_ints(reading.amounts, payload, at + 4)
@@ -127,16 +141,16 @@ def put_behind(table, kind, a, b, payload, at=0):
         # host link, or one written before the room was kept, has none: unknown, -1).
         table.link_room = struct.unpack_from("<H", payload, at)[0] if at + 2 <= len(payload) else -1
         return b
-    if kind == HOST and a == HOST_HAND:
+    if kind == _HOST and a == _HOST_HAND:
         table.host_button, stacks = struct.unpack_from("<iB", payload, at)
         table.host_has_stacks = stacks != 0
         _put_ints(table.host_stacks, payload, at + 5)
         return b
     n, size = struct.unpack_from("<HH", payload, at)
     at += 4
-    handle = GONE if n == _GONE_LENGTH and not size else table.evidence.keep_raw(payload[at:at + size], n)
+    handle = _GONE if n == _GONE_LENGTH and not size else table.evidence.keep_raw(payload[at:at + size], n)
     at += size
-    if kind == HOST and a == HOST_BAD and at + 2 <= len(payload):
+    if kind == _HOST and a == _HOST_BAD and at + 2 <= len(payload):
         length = struct.unpack_from("<H", payload, at)[0]
         table.host_reason = bytes(payload[at + 2:at + 2 + length]).decode()
     return handle

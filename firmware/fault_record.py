@@ -3,8 +3,11 @@
 # in fault.pending (firmware/saved_state.py) once per change, put back as FAULT_RESTORED at boot.
 from firmware import faults
 from firmware.compat import const
-from firmware.events import FAULT, FAULT_RESTORED
 from firmware.saved_state import load_fault, save_fault as _save
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_FAULT = const(8)
+_FAULT_RESTORED = const(11)
 
 _SAVED_UNKNOWN = const(-1)  # the pending-fault record on flash is unreadable: rewrite it at once
 
@@ -15,12 +18,12 @@ def restore_fault(ctx):
         code, detail = load_fault(ctx.state_dir, ctx.fs)
     except ValueError:
         ctx.saved_fault_code = _SAVED_UNKNOWN
-        ctx.queue.put(FAULT, faults.FAULT_RECORD_BAD, 0)
+        ctx.queue.put(_FAULT, faults.FAULT_RECORD_BAD, 0)
         return
     ctx.saved_fault_code = code
     ctx.saved_fault_detail = detail
     if code:
-        ctx.queue.put(FAULT_RESTORED, code, detail)
+        ctx.queue.put(_FAULT_RESTORED, code, detail)
 
 
 def save_fault(ctx):
@@ -36,4 +39,4 @@ def save_fault(ctx):
     ctx.saved_fault_code = code
     ctx.saved_fault_detail = detail
     if not _save(ctx.state_dir, code, detail, ctx.fs) and code != faults.FAULT_RECORD_UNSAVED:
-        ctx.queue.put(FAULT, faults.FAULT_RECORD_UNSAVED, code)
+        ctx.queue.put(_FAULT, faults.FAULT_RECORD_UNSAVED, code)

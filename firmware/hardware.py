@@ -9,12 +9,13 @@ from firmware.drivers.buttons import Buttons
 from firmware.drivers.keypad import Keypad
 from firmware.drivers.pixels import ZoneLights
 from firmware.drivers.serial_line import SerialLine, line_timeout_ms
-from firmware.link.frame import MAX_FRAME
 from firmware.parts import Hardware  # noqa: F401  (kept after boot: firmware/parts.py)
 
+# copies of firmware.link.frame (tests/host/test_const_copies.py)
+_MAX_FRAME = const(512)
 
 _LINE = const(96)            # a device frame or a console line
-_HOST_LINE = MAX_FRAME - 1     # a host-link frame without its LF (docs/host-link.md)
+_HOST_LINE = _MAX_FRAME - 1    # a host-link frame without its LF (docs/host-link.md)
 HOST_TXBUF = const(1024)       # the host UART's transmit buffer: what the host link writes at once
 
 

@@ -10,12 +10,18 @@ from binascii import crc32
 from firmware.compat import const
 from firmware.errors import SettingsError
 from firmware.jsonfile import NUMBER_RULE, bad_number, duplicate_key
-from firmware.events import HOST, HOST_BAD, HOST_RECALL, HOST_ROADS, HOST_UNKNOWN
 from firmware.link import frame as frame_mod
 from firmware.link import sender as sender_mod
 
+# copies of firmware.events (tests/host/test_const_copies.py)
+_HOST = const(7)
+_HOST_BAD = const(3)
+_HOST_RECALL = const(4)
+_HOST_ROADS = const(1)
+_HOST_UNKNOWN = const(0)
+
 # What the host may ask in a REQUEST frame (one word; a payload starting with "{" is a JSON request).
-_HOST_REQUESTS = {b"roads": HOST_ROADS}
+_HOST_REQUESTS = {b"roads": _HOST_ROADS}
 _HOST_LINES_PER_PASS = const(4) # host frames read per input pass (ACKs come as fast as frames go)
 # Host frames refused for what line noise does (the CRC or the line's shape): counted, not reported.
 _NOISE = (frame_mod.TRUNCATED, frame_mod.NO_START, frame_mod.TOO_LONG, frame_mod.BAD_CRC)
@@ -61,7 +67,7 @@ def read_host(ctx, elapsed_ms):
         if port.fault:
             data = bytes(port.buf[:port.fault_len])
             if _plain_request(data):
-                _host_event(ctx, HOST_UNKNOWN, ctx.table.evidence.keep(data))
+                _host_event(ctx, _HOST_UNKNOWN, ctx.table.evidence.keep(data))
             else:
                 ctx.host_noise += 1
         elif line is None:
@@ -95,12 +101,12 @@ def _hex8(digits):
 
 def _host_event(ctx, a, b):
     ctx.host_asked = True
-    ctx.queue.put(HOST, a, b)
+    ctx.queue.put(_HOST, a, b)
 
 
 def _host_refused(ctx, reason, data):
     ctx.table.host_reason = reason
-    _host_event(ctx, HOST_BAD, ctx.table.evidence.keep(data))
+    _host_event(ctx, _HOST_BAD, ctx.table.evidence.keep(data))
 
 
 def _host_frame(ctx, line):
@@ -115,9 +121,9 @@ def _host_frame(ctx, line):
         elif text[:1] == b"{" and ctx.game.host_request is not None:
             _json_request(ctx, payload, text)
         else:
-            _host_event(ctx, HOST_UNKNOWN, ctx.table.evidence.keep(payload))
+            _host_event(ctx, _HOST_UNKNOWN, ctx.table.evidence.keep(payload))
     elif command == sender_mod.CMD_RECALL:
-        _host_event(ctx, HOST_RECALL, sender.recall_count)   # answered in order (firmware/round_recall.py)
+        _host_event(ctx, _HOST_RECALL, sender.recall_count)  # answered in order (firmware/round_recall.py)
     elif command == sender_mod.CMD_BAD:
         status = sender.last_status
         if status in _NOISE:

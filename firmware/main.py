@@ -12,11 +12,17 @@ from firmware import faults, screens as core_screens
 from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
 from firmware.console import settings_cmd
 from firmware.errors import SettingsError
-from firmware.events import BETS, BUTTON, FAULT, SHOE, TICK
 from firmware.host_port import read_host
 from firmware.saved_state import record_crash
 from firmware.fault_record import save_fault as _save_fault
 from firmware.startup import boot
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BETS = const(13)
+_BUTTON = const(2)
+_FAULT = const(8)
+_SHOE = const(12)
+_TICK = const(1)
 
 POLL_MS = const(10)       # inputs, dispatch and watchdog feed
 OUTPUT_MS = const(20)     # host reports and lights
@@ -27,7 +33,7 @@ def poll_inputs(ctx, elapsed_ms):
     """One pass over every input, then dispatch what was queued (run to completion)."""
     ctx.recall.keep_waiting()                       # the last pass's round, if any: out of the result's pass
     queue = ctx.queue
-    queue.put(TICK, elapsed_ms)
+    queue.put(_TICK, elapsed_ms)
     ctx.hw.buttons.poll(queue)
     if ctx.hw.keypad is not None:
         ctx.hw.keypad.poll(queue)
@@ -42,14 +48,14 @@ def poll_inputs(ctx, elapsed_ms):
     while queue.get():
         _dispatch(ctx, queue.kind, queue.a, queue.b)
     if queue.overflows != overflows:
-        _dispatch(ctx, FAULT, faults.QUEUE_FULL, queue.overflows - overflows)
+        _dispatch(ctx, _FAULT, faults.QUEUE_FULL, queue.overflows - overflows)
     if ctx.hw.watchdog is not None:
         ctx.hw.watchdog.feed()
 
 
 def _dispatch(ctx, kind, a, b):
     """One event: on flash first (firmware/recovery.py), then the table acts, then its reports go out."""
-    if (kind == SHOE or kind == BUTTON) and ctx.console.change.pending is not None:
+    if (kind == _SHOE or kind == _BUTTON) and ctx.console.change.pending is not None:
         from firmware.settings_swap import new_shoe_first
         if new_shoe_first(ctx, kind, a, b, _dispatch):
             return                # a new shoe during an alarm: held until the change has applied
@@ -57,12 +63,12 @@ def _dispatch(ctx, kind, a, b):
     journal = ctx.journal
     if ctx.recall.waiting is not None:
         ctx.recall.keep_waiting()  # a round this pass ended: made and kept before this event changes the table
-    if kind == BETS and ctx.sender is not None:    # (after keep_waiting: its recall_unsaved fault takes room)
+    if kind == _BETS and ctx.sender is not None:   # (after keep_waiting: its recall_unsaved fault takes room)
         table.link_room = ctx.sender.room()   # what the reading's reports may take now (journalled with it)
     if not journal.before(table, kind, a, b):
         return                    # waits for the recovery at the end of the boot's lamp test
     table.dispatch(kind, a, b)
-    if kind == TICK:
+    if kind == _TICK:
         journal.after_tick(table)
     if len(table.outbox):
         _report(ctx)              # at once: a report reads the controller's state of this very event
@@ -79,7 +85,7 @@ def _watch_unused_reader(ctx, elapsed_ms):
     if ctx.unexpected_lines == 1:
         evidence = ctx.table.evidence
         handle = evidence.keep(line) if line is not None else evidence.keep(port.buf, 0, port.fault_len)
-        ctx.queue.put(FAULT, faults.UNEXPECTED_INPUT, handle)
+        ctx.queue.put(_FAULT, faults.UNEXPECTED_INPUT, handle)
 
 
 

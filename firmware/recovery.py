@@ -19,11 +19,18 @@ from firmware import faults
 from firmware.compat import const
 from firmware.errors import RestoreError
 from firmware.event_bytes import behind as _behind, behind_into as _behind_into, put_behind
-from firmware.events import FAULT, TICK
 from firmware.link import journal as journal_mod
 from firmware.link.journal_store import JournalStore
 from firmware.report import QuietSender
-from firmware.table import STARTING
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_FAULT = const(8)
+_TICK = const(1)
+# copies of firmware.link.record (tests/host/test_const_copies.py)
+_CORRUPT = const(2)
+_TORN = const(1)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_STARTING = const(0)
 
 NAME = "table"
 JOURNAL_BYTES = const(32768)   # two files of 16 KB: Craps' largest checkpoint (8 KB) and its events
@@ -87,7 +94,7 @@ class TableJournal:
 
     def _load(self):
         journal = self.journal
-        if journal.status == journal_mod.CORRUPT:
+        if journal.status == _CORRUPT:
             self.problem = journal.detail
             return
         try:
@@ -122,24 +129,24 @@ class TableJournal:
     def link_problem(self):
         """What was wrong with the host link's store at boot ("" if nothing): flipped bits, never used."""
         store = self.store
-        return store.detail if store is not None and store.status == journal_mod.CORRUPT else ""
+        return store.detail if store is not None and store.status == _CORRUPT else ""
 
     @property
     def torn(self):
         """The last boot's power went during a journal write (a torn record: nothing acknowledged lost)."""
-        return self.journal.status == journal_mod.TORN
+        return self.journal.status == _TORN
 
     # -- the dispatch loop's side -------------------------------------------------------
     def before(self, table, kind, a, b):
         """Journal an event before the table acts on it. False: the table must not take it now
         (held for the recovery at the end of the lamp test)."""
-        if self.pending and kind != TICK and table.state == STARTING:
+        if self.pending and kind != _TICK and table.state == _STARTING:
             if len(self.held) < _HELD_MAX:
                 self.held.append((kind, a, b, _behind(table, kind, a, b), self.ms))   # (the boot's ms then)
             else:
                 self.held_lost += 1
             return False
-        if kind == TICK:
+        if kind == _TICK:
             self.ms += a
             self.ticked = True
             return True
@@ -153,7 +160,7 @@ class TableJournal:
     def after_tick(self, table):
         """A tick that made reports is journalled now, before they are stored (it is replayed as one)."""
         if self.based and len(table.outbox):
-            self._append(table, TICK, 0, 0)
+            self._append(table, _TICK, 0, 0)
 
     def after(self, ctx, report):
         """After an event and its reports: the recovery at the end of the lamp test; a snapshot at a boundary."""
@@ -162,7 +169,7 @@ class TableJournal:
             self.store.event = 0                   # reports made outside an event are a boot's own
             self.tagged = False
         if self.pending:
-            if table.state != STARTING and not table.closed_code:   # a table held closed never plays
+            if table.state != _STARTING and not table.closed_code:  # a table held closed never plays
                 self.recover(ctx, report)
             return
         journal = self.journal
@@ -209,7 +216,7 @@ class TableJournal:
             self.based = False
             if self.store is not None:
                 self.store.event = 0
-            table.dispatch(FAULT, faults.JOURNAL_BAD, 1)
+            table.dispatch(_FAULT, faults.JOURNAL_BAD, 1)
             return
         self.appending = None
         self.ms = 0
@@ -268,12 +275,12 @@ class TableJournal:
             table.fault_restored = True                         # raised before the reset (console, displays)
         ctx.reporter.emit("recovered", fields)
         if self.problem:
-            ctx.queue.put(FAULT, faults.JOURNAL_BAD, 0)
+            ctx.queue.put(_FAULT, faults.JOURNAL_BAD, 0)
         elif table.state_name() in _IN_PLAY:
             # A card may have left the shoe, or the dice been thrown, while the board was off: nothing is
             # guessed (Baccarat art. 10, Omaha art. 9; Craps: a throw decides only when read, art. 3): the
             # dealer vouches (CONFIRM), the card is read again, or VOID.
-            ctx.queue.put(FAULT, faults.RESET_IN_ROUND, 0)
+            ctx.queue.put(_FAULT, faults.RESET_IN_ROUND, 0)
         elif table.at_boundary():
             self.checkpoint(table)                 # the log starts again from here (nothing replayed twice)
         self._let_in(ctx, booting_ms if self.problem else held_ms, booting_ms)
@@ -284,7 +291,7 @@ class TableJournal:
             return
         table = ctx.table
         self.ms = ms
-        table.dispatch(TICK, ms, 0)
+        table.dispatch(_TICK, ms, 0)
         self.after_tick(table)
         if len(table.outbox):
             report(ctx)
@@ -304,7 +311,7 @@ class TableJournal:
                 self.event_no = number             # (recall: the round of an event kept before the reset)
                 ms, kind, a, b = struct.unpack_from(_EVENT_HEAD, events[i], 0)
                 if ms:
-                    table.dispatch(TICK, ms, 0)
+                    table.dispatch(_TICK, ms, 0)
                 b = put_behind(table, kind, a, b, events[i], _EVENT_HEAD_SIZE)
                 if store is not None:
                     store.event = number
@@ -327,13 +334,13 @@ class TableJournal:
         queue = ctx.queue
         for kind, a, b, behind, ms in held:
             if ms > at:
-                queue.put(TICK, ms - at, 0)
+                queue.put(_TICK, ms - at, 0)
                 at = ms
             if behind:
                 b = put_behind(ctx.table, kind, a, b, behind)
             queue.put(kind, a, b)
         if end > at:
-            queue.put(TICK, end - at, 0)
+            queue.put(_TICK, end - at, 0)
         if self.held_lost:
-            ctx.queue.put(FAULT, faults.QUEUE_FULL, self.held_lost)
+            ctx.queue.put(_FAULT, faults.QUEUE_FULL, self.held_lost)
             self.held_lost = 0

@@ -21,10 +21,15 @@
 import json
 
 from firmware.compat import const
-from firmware.link.journal import CORRUPT, JournalError
-from firmware.link.recall import KEEP, Recall
+from firmware.link.journal import JournalError
+from firmware.link.recall import Recall
 
-ASK_MAX = KEEP                 # rounds one request or `recall N` may ask for
+# copies of firmware.link.recall (tests/host/test_const_copies.py)
+_KEEP = const(100)
+# copies of firmware.link.record (tests/host/test_const_copies.py)
+_CORRUPT = const(2)
+
+ASK_MAX = _KEEP                # rounds one request or `recall N` may ask for
 _HEADER_MAX = const(160)       # a recall report's bytes around its round (seq, table, event, game, index...)
 _LINE_WIDTH = const(79)        # a console line of an 80-column terminal
 _SEGMENT = const(8)            # rounds of an answer read from flash at once (at most 8 x ROUND_MAX in RAM)
@@ -34,7 +39,7 @@ _QUIET = const(2)              # commits with no round before the recall may com
 class RoundRecall:
     """The recall of one game at one table: `game` the table file's game, `rounds` its recall module."""
 
-    def __init__(self, state_dir, game, fs, rounds, keep=KEEP):
+    def __init__(self, state_dir, game, fs, rounds, keep=_KEEP):
         self.game = game
         self.rounds = rounds
         # A round read back from flash in today's words (a game whose older firmware wrote others, Craps's
@@ -59,7 +64,7 @@ class RoundRecall:
         self._quiet = 0              # commits in a row with no round to keep
         try:
             self.recall = Recall(state_dir, game, fs, keep=keep, round_max=rounds.ROUND_MAX)
-            if self.recall.status == CORRUPT:
+            if self.recall.status == _CORRUPT:
                 self.problem = "recall-%s damaged, %d bytes set aside (%s)" % (game, self.recall.discarded,
                                                                                self.recall.detail)
             last = self.recall.last(1)

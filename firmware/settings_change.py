@@ -19,6 +19,11 @@ from firmware.host_port import settings_digest
 from firmware.jsonfile import NUMBER_RULE, number
 from firmware.saved_state import path as state_path
 
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_POINT = const(5)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_READY = const(1)
+
 PENDING_FILE = "settings.pending"     # {"ref": REF, "settings": {...}, "changes": [[KEY, OLD, NEW], ...]}: committed
 NEW_SUFFIX = ".new"                   # the table file being written (renamed over it once complete)
 _REF_MAX = const(24)                   # an approval reference: one word, letters, digits and - _ . /
@@ -100,11 +105,9 @@ def boundary(table, game):
         return False
     if game == "baccarat":
         from firmware.games.baccarat import shoe as shoe_mod
-        from firmware.table import READY
-        return table.state == READY and (table.shoe is None or table.shoe.state == shoe_mod.CLOSED)
+        return table.state == _READY and (table.shoe is None or table.shoe.state == shoe_mod.CLOSED)
     if game == "craps":
-        from firmware.games.craps.codes import POINT
-        return table.state != POINT and table.shooter_rolls == 0 and not table.engine.option_bet_open()
+        return table.state != _POINT and table.shooter_rolls == 0 and not table.engine.option_bet_open()
     return True
 
 

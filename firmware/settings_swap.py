@@ -21,6 +21,17 @@
 import json
 
 from firmware import snapshot as S
+from firmware.compat import const
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BUTTON = const(2)
+_BUTTON_LONG = const(2)
+_SHOE = const(12)
+_SHOE_IN = const(3)
+_SHOE_OUT = const(4)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_FAULTED = const(2)
+_READY = const(1)
 
 # Snapshot field indexes (firmware/games/*/snapshot.py list them in order).
 _SETTINGS = 2
@@ -149,30 +160,28 @@ def new_shoe_first(ctx, kind, a, b, dispatch):
     snapshotted over an alarm) the new shoe's IN is held (True: not dispatched now) until the dealer has
     closed the alarm and the change has applied (SettingsChange.step puts it on the queue then); an OUT
     meanwhile drops it. False: dispatch the event."""
-    from firmware.events import BUTTON, BUTTON_LONG, SHOE, SHOE_IN, SHOE_OUT
-    from firmware.table import FAULTED, READY
     table = ctx.table
     change = ctx.console.change
-    if ctx.config["game"] != "baccarat" or table.shoe is None and table.state != FAULTED:
+    if ctx.config["game"] != "baccarat" or table.shoe is None and table.state != _FAULTED:
         return False                              # no shoe in play (READY): the change applied already
-    if kind == SHOE and a == SHOE_OUT:
+    if kind == _SHOE and a == _SHOE_OUT:
         change.held_shoe = None                   # the held shoe was taken out again
         return False
-    if table.state == FAULTED:
-        if kind != SHOE or a != SHOE_IN or table.closed_code or table.in_round():
+    if table.state == _FAULTED:
+        if kind != _SHOE or a != _SHOE_IN or table.closed_code or table.in_round():
             return False
-        if table.resume_state != READY:
-            dispatch(ctx, SHOE, SHOE_OUT, 0)      # the shoe in play goes out (held where the alarm holds it)
-        change.held_shoe = (SHOE, SHOE_IN, b)
+        if table.resume_state != _READY:
+            dispatch(ctx, _SHOE, _SHOE_OUT, 0)    # the shoe in play goes out (held where the alarm holds it)
+        change.held_shoe = (_SHOE, _SHOE_IN, b)
         return True
-    if table.state == READY:
+    if table.state == _READY:
         return False
-    if kind == SHOE:
-        new = a == SHOE_IN
+    if kind == _SHOE:
+        new = a == _SHOE_IN
     else:
-        new = kind == BUTTON and a == table.shoe_button and b == BUTTON_LONG
+        new = kind == _BUTTON and a == table.shoe_button and b == _BUTTON_LONG
     if new and table.at_boundary():
-        dispatch(ctx, SHOE, SHOE_OUT, 0)
+        dispatch(ctx, _SHOE, _SHOE_OUT, 0)
         change.step(ctx.console)
     return False
 

@@ -11,8 +11,13 @@ import json
 
 _TAKE = object()          # a Fields method's value not given: the next field is taken
 
+from firmware.compat import const
 from firmware.errors import RestoreError
-from firmware.table import FAULTED, READY, STARTING
+
+# copies of firmware.table (tests/host/test_const_copies.py)
+_FAULTED = const(2)
+_READY = const(1)
+_STARTING = const(0)
 
 FORMAT = 1
 
@@ -53,14 +58,14 @@ def decode(data, game, settings, names):
 
 def check_fresh(table, started):
     """A snapshot goes into a controller just built (booting, or ready after its lamp test)."""
-    if started or table.fault_code or (table.state != STARTING and table.state != READY):
+    if started or table.fault_code or (table.state != _STARTING and table.state != _READY):
         raise RestoreError("restore() takes a freshly constructed controller: this one is in %s%s"
                            % (table.state_name(), " with a game started" if started else ""))
 
 
 def outside_fault(table):
     """No snapshot while an alarm is open (the core keeps the unacknowledged fault: saved_state.py)."""
-    return table.state != FAULTED and not table.fault_code
+    return table.state != _FAULTED and not table.fault_code
 
 
 def core_fields(table):

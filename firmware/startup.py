@@ -6,7 +6,7 @@ from firmware import faults
 from firmware.compat import const, kbd_intr
 from firmware.console import Console
 from firmware.errors import SettingsError
-from firmware.events import EventQueue, FAULT, LINK_BACKLOG
+from firmware.events import EventQueue
 from firmware.link import sender as sender_mod
 from firmware.recovery import TableJournal, link_store
 from firmware.host_port import reset_cause_name, settings_digest
@@ -16,6 +16,15 @@ from firmware.version import FIRMWARE_VERSION
 from firmware.saved_state import take_crash_record
 from firmware.fault_record import restore_fault as _restore_fault
 from firmware.parts import BOOT_ONLY, release      # BOOT_ONLY: also read here by tests and benches
+
+# copies of firmware.boot_refusal (tests/host/test_const_copies.py)
+_INTR_CTRL_C = const(3)
+_INTR_OFF = const(-1)
+# copies of firmware.events (tests/host/test_const_copies.py)
+_FAULT = const(8)
+_LINK_BACKLOG = const(18)
+# copies of firmware.hardware (tests/host/test_const_copies.py)
+_HOST_TXBUF = const(1024)      # bytes written per call at most: never a wait
 
 # The reader port a game does not use (game_setup.READER_ROLE says which one it does).
 _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
@@ -40,7 +49,6 @@ class Context:
         self.saved_fault_code = 0             # what the pending-fault record on flash holds
         self.saved_fault_detail = 0
         from firmware.game_setup import READER_ROLE, build as build_game
-        from firmware.hardware import HOST_TXBUF      # bytes written per call at most: never a wait
         self.queue = EventQueue(32)
         game = build_game(board, config, hw, self.queue)
         self.game = game
@@ -56,7 +64,7 @@ class Context:
             store = link_store(state_dir, self.fs, HOST_STORE_FRAMES, HOST_SLOT)
             self.link_store = store
             self.sender = sender_mod.Sender(uart, store, boot_number, previous=store.previous,
-                                            on_alarm=self._link_alarm, budget=HOST_TXBUF, piece=HOST_PIECE)
+                                            on_alarm=self._link_alarm, budget=_HOST_TXBUF, piece=HOST_PIECE)
         self.journal = TableJournal(state_dir, self.fs, store)   # the table's events (firmware/recovery.py)
         self.reporter = Reporter(self.sender, config["table_id"], self.button_names)
         # Recall (issue 12): each round on flash after its report; `recall N` and the host's RECALL read it.
@@ -94,7 +102,7 @@ class Context:
         """The sender's store crossed its alarm level: a table event, in order with the others."""
         # The store's count, not the sender's: a boot with a backlog on flash raises it while the Sender
         # is still being built (its pending frames flushed into the store).
-        self.queue.put(LINK_BACKLOG, 1 if raised else 0, self.link_store.count())
+        self.queue.put(_LINK_BACKLOG, 1 if raised else 0, self.link_store.count())
 
 
 def boot(machine, neopixel, board_path="board.json", table_path="table.json", state_dir="", lcd_class=None,
@@ -161,7 +169,7 @@ def _report_found(ctx, boot_number, counter_problem, seal_problem):
     """What the boot found wrong, after the boot report: each a fault report, most a FAULT event too."""
     if counter_problem:
         ctx.reporter.emit("fault", {"fault": faults.name(faults.BOOT_COUNTER_BAD), "text": counter_problem})
-        ctx.queue.put(FAULT, faults.BOOT_COUNTER_BAD, boot_number)
+        ctx.queue.put(_FAULT, faults.BOOT_COUNTER_BAD, boot_number)
     if ctx.program_problem is not None:
         path, problem = ctx.program_problem
         ctx.reporter.emit("fault", {"fault": faults.name(faults.PROGRAM_MISMATCH), "file": path,
@@ -171,20 +179,19 @@ def _report_found(ctx, boot_number, counter_problem, seal_problem):
     journal_problem = ctx.journal.link_problem()
     if journal_problem:           # the link store's flipped bits: the frames before them were kept
         ctx.reporter.emit("fault", {"fault": faults.name(faults.JOURNAL_BAD), "text": journal_problem[:120]})
-        ctx.queue.put(FAULT, faults.JOURNAL_BAD, 0)
+        ctx.queue.put(_FAULT, faults.JOURNAL_BAD, 0)
     for code, text in ctx.hw.faults:
         ctx.reporter.emit("fault", {"fault": code, "text": text})
-        ctx.queue.put(FAULT, faults.DISPLAY_MISSING, 0)
+        ctx.queue.put(_FAULT, faults.DISPLAY_MISSING, 0)
     if ctx.crash_record:
         last = ctx.crash_record.strip().splitlines()[-1]
         ctx.reporter.emit("crash_recorded", {"error": last})
-        ctx.queue.put(FAULT, faults.CRASHED, 0)
+        ctx.queue.put(_FAULT, faults.CRASHED, 0)
 
 
 def _close_repl(service_mode):
     """Ctrl-C on the USB console reaches Python only in service mode (the jumper fitted at reset)."""
-    from firmware.boot_refusal import INTR_CTRL_C, INTR_OFF
-    kbd_intr(INTR_CTRL_C if service_mode else INTR_OFF)
+    kbd_intr(_INTR_CTRL_C if service_mode else _INTR_OFF)
 
 
 def _check_program(ctx, program_dir):

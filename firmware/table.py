@@ -10,9 +10,26 @@ from firmware.compat import const
 from firmware.errors import RestoreError
 from firmware.drivers import pixels
 from firmware.evidence import Evidence
-from firmware.events import (BUTTON, CARD, CON_NO_ZONE, CON_REFUSED, CONSOLE, CONSOLE_ERROR, EventQueue, FAULT,
-                             FAULT_RESTORED, HOST, LAMP, LAMP_ALL, LAMP_CHECK_END, LINK_BACKLOG, TICK)
-from firmware.statemachine import STAY, StateMachine
+from firmware.events import EventQueue
+from firmware.statemachine import StateMachine
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BUTTON = const(2)
+_CARD = const(3)
+_CONSOLE = const(6)
+_CONSOLE_ERROR = const(10)
+_CON_NO_ZONE = const(6)
+_CON_REFUSED = const(7)
+_FAULT = const(8)
+_FAULT_RESTORED = const(11)
+_HOST = const(7)
+_LAMP = const(9)
+_LAMP_ALL = const(-1)
+_LAMP_CHECK_END = const(-2)
+_LINK_BACKLOG = const(18)
+_TICK = const(1)
+# copies of firmware.statemachine (tests/host/test_const_copies.py)
+_STAY = const(-1)
 
 STARTING = const(0)
 READY = const(1)
@@ -21,7 +38,7 @@ LAMP_CHECK = const(3)     # technician lamp check (console), entered from READY 
 GAME_FIRST_STATE = const(4)  # a game controller's own states are numbered from here
 # The events the core's states take themselves; any other is a game's input (a shoe, a reading, a throw,
 # a key, a reader's restart or fault), which ends a lamp check (_on_lamp_check).
-_CORE_KINDS = (TICK, BUTTON, CARD, CONSOLE, HOST, FAULT, LAMP, CONSOLE_ERROR, FAULT_RESTORED, LINK_BACKLOG)
+_CORE_KINDS = (_TICK, _BUTTON, _CARD, _CONSOLE, _HOST, _FAULT, _LAMP, _CONSOLE_ERROR, _FAULT_RESTORED, _LINK_BACKLOG)
 
 # Outbox codes (what the report task turns into host reports).
 OUT_STATE = const(1)      # a: new state
@@ -93,7 +110,7 @@ class Table(StateMachine):
         """Raise fault `code` and keep the table FAULTED until a reset: no acknowledgement, no game event
         opens it (faults.PROGRAM_MISMATCH: the program is not the one built). The game's handlers are
         bypassed from here on, so nothing it would do on a CONFIRM, a card or a reading happens."""
-        StateMachine.dispatch(self, FAULT, code, detail)
+        StateMachine.dispatch(self, _FAULT, code, detail)
         self.fault_code = code            # a game may note a fault otherwise: it is this one, held
         self.fault_detail = detail
         self.closed_code = code
@@ -101,14 +118,14 @@ class Table(StateMachine):
 
     def _held(self, kind, a, b):
         """A closed table's events: the clock runs, inputs and faults are reported, nothing else moves."""
-        if kind == TICK or kind == BUTTON or kind == CONSOLE_ERROR or kind == HOST:
+        if kind == _TICK or kind == _BUTTON or kind == _CONSOLE_ERROR or kind == _HOST:
             self._common(kind, a, b)          # uptime; a press reported (no acknowledgement); errors reported
-        elif kind == FAULT or kind == FAULT_RESTORED:
-            self._emit(OUT_FAULT_RESTORED if kind == FAULT_RESTORED else OUT_FAULT, a, b)
-        elif kind == CARD:
+        elif kind == _FAULT or kind == _FAULT_RESTORED:
+            self._emit(OUT_FAULT_RESTORED if kind == _FAULT_RESTORED else OUT_FAULT, a, b)
+        elif kind == _CARD:
             self._emit(OUT_FAULT, faults.CARD_OUT_OF_ORDER, a)     # a card drawn at a closed table: never lost
-        elif kind == LAMP and a != LAMP_CHECK_END:
-            self._emit(OUT_CONSOLE_ERROR, CON_REFUSED)
+        elif kind == _LAMP and a != _LAMP_CHECK_END:
+            self._emit(OUT_CONSOLE_ERROR, _CON_REFUSED)
         else:                                 # a game's own input (a reading, a throw, a key): refused, reported
             self._emit(OUT_FAULT, self.closed_code, self.fault_detail)
 
@@ -156,52 +173,52 @@ class Table(StateMachine):
     # -- handlers --------------------------------------------------------------
     def _common(self, kind, a, b):
         """Events every state handles the same way; returns a target or STAY."""
-        if kind == TICK:
+        if kind == _TICK:
             ms = self.uptime_part_ms + a
             if ms >= _MS_PER_S:
                 self.uptime_s += ms // _MS_PER_S
                 ms %= _MS_PER_S
                 self.display_dirty = True      # the shown uptime changed
             self.uptime_part_ms = ms
-        elif kind == FAULT or kind == FAULT_RESTORED:
+        elif kind == _FAULT or kind == _FAULT_RESTORED:
             self.fault_code = a
             self.fault_detail = b
-            self.fault_restored = kind == FAULT_RESTORED
+            self.fault_restored = kind == _FAULT_RESTORED
             if self.state == FAULTED:      # already faulted: report the further fault
                 self._emit_fault()
             else:
                 self.resume_state = self.resume_after_fault()
             return FAULTED
-        elif kind == BUTTON:
+        elif kind == _BUTTON:
             self._emit(OUT_BUTTON, a, b)
             self._note(kind, a, b)
-        elif kind == CARD:
+        elif kind == _CARD:
             # A card no state of the game took (one drawn during a lamp check, a card at a table
             # that deals none): never lost unseen; an alarm naming it, as a card out of turn is.
-            return self._common(FAULT, faults.CARD_OUT_OF_ORDER, a)
-        elif kind == CONSOLE_ERROR:
+            return self._common(_FAULT, faults.CARD_OUT_OF_ORDER, a)
+        elif kind == _CONSOLE_ERROR:
             self._emit(OUT_CONSOLE_ERROR, a, b)
-        elif kind == CONSOLE:
+        elif kind == _CONSOLE:
             self._emit(OUT_CONSOLE, a, b)      # a technician's login or change: in order with the rest
-        elif kind == HOST:
+        elif kind == _HOST:
             self._emit(OUT_HOST, a, b)       # a request no state of this table serves
-        elif kind == LINK_BACKLOG:
+        elif kind == _LINK_BACKLOG:
             self.link_backlog = a != 0
             self.display_dirty = True          # a game's prompt: no new round while it is up
             self._emit(OUT_LINK_BACKLOG, a, b)
-        elif kind == LAMP and a != LAMP_CHECK_END and not self.accepts_lamp_check():
+        elif kind == _LAMP and a != _LAMP_CHECK_END and not self.accepts_lamp_check():
             # The console checks first; this is a fault that arrived in the same pass.
-            self._emit(OUT_CONSOLE_ERROR, CON_REFUSED)
-        return STAY
+            self._emit(OUT_CONSOLE_ERROR, _CON_REFUSED)
+        return _STAY
 
     def _on_starting(self, kind, a, b):
         target = self._common(kind, a, b)
-        if target != STAY or kind != TICK:
+        if target != _STAY or kind != _TICK:
             return target
         # Lamp test: light each zone in turn so a dead strip segment is seen at boot.
         self.lamp_ms += a
         if self.lamp_ms < LAMP_STEP_MS:
-            return STAY
+            return _STAY
         self.lamp_ms = 0
         lights = self.lights
         if self.lamp_zone > 0:
@@ -210,19 +227,19 @@ class Table(StateMachine):
             return READY
         lights.set(self.lamp_zone, pixels.GOLD)
         self.lamp_zone += 1
-        return STAY
+        return _STAY
 
     def _on_ready(self, kind, a, b):
-        if kind == LAMP and a != LAMP_CHECK_END:
+        if kind == _LAMP and a != _LAMP_CHECK_END:
             if not self._lamp_valid(a):
-                return STAY
+                return _STAY
             self.lamp_request = a
             return LAMP_CHECK
         return self._common(kind, a, b)
 
     def _on_faulted(self, kind, a, b):
         target = self._common(kind, a, b)
-        if kind == BUTTON and a == self.confirm_button and b == 1:
+        if kind == _BUTTON and a == self.confirm_button and b == 1:
             # The dealer acknowledges the alarm with CONFIRM; the fault stays in the report log.
             return self.acknowledge(ACK_CONFIRM)
         return target
@@ -239,13 +256,13 @@ class Table(StateMachine):
     def _resume_with_card(self, target, card, face_up):
         """Go on where the table was held (target), with this card as if it had just arrived (a rescan)."""
         self.state = target                              # the handler below runs in that state
-        then = self.HANDLERS[target](self, CARD, card, face_up)
+        then = self.HANDLERS[target](self, _CARD, card, face_up)
         self.state = FAULTED                             # dispatch takes the transition and its entry
         if then == FAULTED:                              # the card raised an alarm of its own
             self._emit_fault()
             self.display_dirty = True
-            return STAY
-        return target if then == STAY else then
+            return _STAY
+        return target if then == _STAY else then
 
     def acknowledge(self, how):
         """Close the alarm (reported with how it was closed); returns the state to resume."""
@@ -263,7 +280,7 @@ class Table(StateMachine):
 
     def _alarm(self, code, detail):
         """Raise a game alarm now (as a FAULT event would): the target state for the handler to return."""
-        return self._common(FAULT, code, detail)
+        return self._common(_FAULT, code, detail)
 
     def game_modules(self):
         """(reports, snapshot): the game's modules for its own reports and its snapshots, or None.
@@ -287,20 +304,20 @@ class Table(StateMachine):
         if kind not in _CORE_KINDS:
             # Play (a shoe put in, a bet reading, a throw, a key): the table is in use, so the check ends
             # and the game takes the input as it would have at READY, never dropped unseen.
-            self._emit(OUT_LAMP, LAMP_CHECK_END)
+            self._emit(OUT_LAMP, _LAMP_CHECK_END)
             self.state = READY                           # the game's READY handler runs in its own state
             then = self.HANDLERS[READY](self, kind, a, b)
             self.state = LAMP_CHECK                      # dispatch takes the transition and its entry
-            return READY if then == STAY else then
-        if kind != LAMP:
+            return READY if then == _STAY else then
+        if kind != _LAMP:
             return self._common(kind, a, b)
         if not self._lamp_valid(a):
-            return STAY
-        if a == LAMP_CHECK_END:
+            return _STAY
+        if a == _LAMP_CHECK_END:
             self._emit(OUT_LAMP, a)
             return READY          # a real transition: READY's lights and state report come back
         self._lamp(a)
-        return STAY
+        return _STAY
 
     HANDLERS = (_on_starting, _on_ready, _on_faulted, _on_lamp_check)
     ENTRY = (_enter_starting, _enter_ready, _enter_faulted, _enter_lamp_check)
@@ -330,14 +347,14 @@ class Table(StateMachine):
 
     # -- technician lamp check (LAMP events from the console) ------------------
     def _lamp_valid(self, a):
-        if LAMP_CHECK_END <= a < len(self.lights.names):
+        if _LAMP_CHECK_END <= a < len(self.lights.names):
             return True
-        self._emit(OUT_CONSOLE_ERROR, CON_NO_ZONE)
+        self._emit(OUT_CONSOLE_ERROR, _CON_NO_ZONE)
         return False
 
     def _lamp(self, a):
         """Light zone a, or every zone (LAMP_ALL); reported to the host."""
-        if a == LAMP_ALL:
+        if a == _LAMP_ALL:
             self.lights.set_all(pixels.WHITE)
         else:
             self.lights.set_all(pixels.OFF)

@@ -9,8 +9,16 @@
 # firmware.games.craps.dice.check_report, and the host report shows that same shape: one dice
 # report from the reader to the engine to the report. Pure: no I/O, no clock.
 from firmware.compat import const
-from firmware.events import (THROW_COCKED1, THROW_COCKED2, THROW_FACE_BASE, THROW_INVALID, THROW_NOT_ROLLED,
-                             THROW_OFF_TABLE, THROW_SHORT, THROW_WALL)
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_THROW_COCKED1 = const(32)
+_THROW_COCKED2 = const(64)
+_THROW_FACE_BASE = const(8)
+_THROW_INVALID = const(16)
+_THROW_NOT_ROLLED = const(8)
+_THROW_OFF_TABLE = const(1)
+_THROW_SHORT = const(2)
+_THROW_WALL = const(4)
 
 UNREAD = const(0)
 MAX_FACE = const(6)
@@ -20,22 +28,22 @@ MAX_FACE = const(6)
 # does not name). Cocked dice are not flag words: a cocked die's face carries it ("5c").
 FLAG_NAMES = ("off_table", "short", "wall", "not_rolled", "invalid")
 FLAG_WORDS = tuple(name.encode() for name in FLAG_NAMES)
-FLAG_BITS = (THROW_OFF_TABLE, THROW_SHORT, THROW_WALL, THROW_NOT_ROLLED, THROW_INVALID)
-COCKED_BITS = (THROW_COCKED1, THROW_COCKED2)     # index: the die (0, 1), as the report's "cocked"
-ALL_BITS = THROW_OFF_TABLE | THROW_SHORT | THROW_WALL | THROW_NOT_ROLLED | THROW_INVALID | THROW_COCKED1 \
-    | THROW_COCKED2
+FLAG_BITS = (_THROW_OFF_TABLE, _THROW_SHORT, _THROW_WALL, _THROW_NOT_ROLLED, _THROW_INVALID)
+COCKED_BITS = (_THROW_COCKED1, _THROW_COCKED2)   # index: the die (0, 1), as the report's "cocked"
+ALL_BITS = _THROW_OFF_TABLE | _THROW_SHORT | _THROW_WALL | _THROW_NOT_ROLLED | _THROW_INVALID | _THROW_COCKED1 \
+    | _THROW_COCKED2
 _ENGINE_FLAGS = 4                                # FLAG_NAMES[:4] go to the report's "flags"
-_ALWAYS_NO_ROLL = THROW_OFF_TABLE | THROW_NOT_ROLLED | THROW_INVALID
+_ALWAYS_NO_ROLL = _THROW_OFF_TABLE | _THROW_NOT_ROLLED | _THROW_INVALID
 
 
 def pack(d1, d2):
     """THROW's a for faces d1, d2 (each 1..6, or UNREAD)."""
-    return d1 * THROW_FACE_BASE + d2
+    return d1 * _THROW_FACE_BASE + d2
 
 
 def face(a, die):
     """Die 0 or 1's face from THROW's a: 1..6, or UNREAD."""
-    return a // THROW_FACE_BASE if die == 0 else a % THROW_FACE_BASE
+    return a // _THROW_FACE_BASE if die == 0 else a % _THROW_FACE_BASE
 
 
 def no_roll(b):
@@ -43,7 +51,7 @@ def no_roll(b):
     off the layout, not rolled, flagged invalid, or short without a die hitting a wall."""
     if b & _ALWAYS_NO_ROLL:
         return True
-    return (b & THROW_SHORT) != 0 and (b & THROW_WALL) == 0
+    return (b & _THROW_SHORT) != 0 and (b & _THROW_WALL) == 0
 
 
 def report(a, b):
@@ -52,12 +60,12 @@ def report(a, b):
     The Craps engine's report (check_report) and the host report's fields; an unread face is None.
     Faces are not judged here (a face over 6 reaches check_report, which refuses it); bits no
     flag has are a programming error: ValueError."""
-    if a < 0 or a >= THROW_FACE_BASE * THROW_FACE_BASE or b < 0 or b & ~ALL_BITS:
+    if a < 0 or a >= _THROW_FACE_BASE * _THROW_FACE_BASE or b < 0 or b & ~ALL_BITS:
         raise ValueError("not a THROW event: a=%r, b=%r" % (a, b))
     dice = [face(a, 0) or None, face(a, 1) or None]
     flags = [FLAG_NAMES[i] for i in range(_ENGINE_FLAGS) if b & FLAG_BITS[i]]
     cocked = [die for die in range(2) if b & COCKED_BITS[die]]
-    return {"dice": dice, "valid": not b & THROW_INVALID, "flags": flags, "cocked": cocked}
+    return {"dice": dice, "valid": not b & _THROW_INVALID, "flags": flags, "cocked": cocked}
 
 
 def engine_report(a, b):
@@ -65,8 +73,8 @@ def engine_report(a, b):
     faces read, 1..6, no flag) the pair (d1, d2), which dice.check_report decides at once: the same
     answer without a dict and three lists built and checked for every throw."""
     if b == 0:
-        d1 = a // THROW_FACE_BASE
-        d2 = a % THROW_FACE_BASE
+        d1 = a // _THROW_FACE_BASE
+        d2 = a % _THROW_FACE_BASE
         if 1 <= d1 <= MAX_FACE and 1 <= d2 <= MAX_FACE:
             return (d1, d2)
     return report(a, b)

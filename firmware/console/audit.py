@@ -7,7 +7,10 @@
 # live file is full it is compacted to the last KEEP entries. An entry is one
 # line of text: "UPTIME_S ACTION DETAIL" (docs/console.md, "Audit").
 from firmware.compat import const
-from firmware.link.journal import CORRUPT, Journal, JournalError, JournalFull, Tail
+from firmware.link.journal import Journal, JournalError, JournalFull, Tail
+
+# copies of firmware.link.record (tests/host/test_const_copies.py)
+_CORRUPT = const(2)
 
 NAME = "audit"
 KEEP = const(64)                 # entries kept after a compaction
@@ -30,7 +33,7 @@ class AuditLog:
             self.problem = "audit log unreadable (%s)" % exc
         # A torn last entry is what a power cut during its write leaves: the action it was written for
         # never ran (the entry comes first). Flipped bits or foreign bytes are damage: entries set aside.
-        if self.journal.status == CORRUPT and not self.problem:
+        if self.journal.status == _CORRUPT and not self.problem:
             self.problem = "audit log damaged at boot: %s" % self.journal.detail
 
     def add(self, uptime_s, action, detail=""):

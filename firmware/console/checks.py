@@ -8,7 +8,14 @@
 from firmware import faults
 from firmware import table as table_mod
 from firmware.compat import const
-from firmware.events import CON_NO_ZONE, CON_REFUSED, CON_USAGE, LAMP, LAMP_ALL, LAMP_CHECK_END
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_CON_NO_ZONE = const(6)
+_CON_REFUSED = const(7)
+_CON_USAGE = const(5)
+_LAMP = const(9)
+_LAMP_ALL = const(-1)
+_LAMP_CHECK_END = const(-2)
 
 WALK_STEP_MS = const(500)
 _DISPLAY_TEST_MS = const(3000)
@@ -20,37 +27,37 @@ def _refusal(con, what):
         why = "the table is in FAULT: the alarm stays until CONFIRM acknowledges it"
     else:
         why = "the table is %s" % table.state_name()
-    return con.error(CON_REFUSED, "%s refused: %s" % (what, why))
+    return con.error(_CON_REFUSED, "%s refused: %s" % (what, why))
 
 
 def lamp(con, args):
     if len(args) != 1:
-        return con.error(CON_USAGE, "usage: lamp ZONE|all|off")
+        return con.error(_CON_USAGE, "usage: lamp ZONE|all|off")
     table = con.ctx.table
     target = args[0].lower()
     if target == "all":
-        zone = LAMP_ALL
+        zone = _LAMP_ALL
     elif target == "off":
-        zone = LAMP_CHECK_END
+        zone = _LAMP_CHECK_END
     else:
         zone = table.lights.index(target)
         if zone < 0:
-            return con.error(CON_NO_ZONE, "no zone %r in this layout (type zones)" % target)
-    if zone != LAMP_CHECK_END and not table.accepts_lamp_check():
+            return con.error(_CON_NO_ZONE, "no zone %r in this layout (type zones)" % target)
+    if zone != _LAMP_CHECK_END and not table.accepts_lamp_check():
         return _refusal(con, "lamp check")
     failed = con.record()
     if failed:
         return failed
-    if zone == LAMP_CHECK_END:
+    if zone == _LAMP_CHECK_END:
         con.walk = -1
-    if not con.ctx.queue.put(LAMP, zone):
+    if not con.ctx.queue.put(_LAMP, zone):
         return ["error: event queue full, lamp command dropped (try again)"]
     return ["ok"]
 
 
 def lights_test(con, args):
     if args != ["test"]:
-        return con.error(CON_USAGE, "usage: lights test")
+        return con.error(_CON_USAGE, "usage: lights test")
     table = con.ctx.table
     if not table.accepts_lamp_check():
         return _refusal(con, "lights test")
@@ -61,7 +68,7 @@ def lights_test(con, args):
         return failed
     con.walk = 0
     con.walk_ms = 0
-    con.ctx.queue.put(LAMP, 0)
+    con.ctx.queue.put(_LAMP, 0)
     return ["lights test: %d zones, %d ms each (Ctrl-C stops it)" % (len(table.lights.names), WALK_STEP_MS)]
 
 
@@ -99,14 +106,14 @@ def _walk(con, elapsed_ms):
             con.walk = -1
             con.say(["lights test done"])
         return
-    if con.ctx.queue.put(LAMP, nxt):         # a full queue: tried again next pass
+    if con.ctx.queue.put(_LAMP, nxt):        # a full queue: tried again next pass
         con.walk = nxt
         con.walk_ms = 0
 
 
 def display_test(con, args):
     if args != ["test"]:
-        return con.error(CON_USAGE, "usage: display test")
+        return con.error(_CON_USAGE, "usage: display test")
     failed = con.record()
     if failed:
         return failed
@@ -154,9 +161,9 @@ def _displays_back(con):
 
 def reboot(con, args):
     if args:
-        return con.error(CON_USAGE, "usage: reboot")
+        return con.error(_CON_USAGE, "usage: reboot")
     if con.ctx.machine is None:
-        return con.error(CON_REFUSED, "reboot refused: no machine module")
+        return con.error(_CON_REFUSED, "reboot refused: no machine module")
     failed = con.record()
     if failed:
         return failed
@@ -175,7 +182,7 @@ def _reboot_now(con):
 
 def selftest(con, args):
     if args:
-        return con.error(CON_USAGE, "usage: selftest")
+        return con.error(_CON_USAGE, "usage: selftest")
     lines = []
     _check_displays(con.ctx, lines)
     _check_queues(con.ctx, lines)

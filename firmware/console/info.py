@@ -2,11 +2,15 @@
 #
 # Nothing here changes the table or writes to flash; none needs a login.
 from firmware import faults
-from firmware.events import CON_REFUSED, CON_USAGE
+from firmware.compat import const
 from firmware.jsonfile import number
 from firmware.version import FIRMWARE_VERSION as VERSION
 from firmware.console import settings_cmd
 from firmware.settings_change import show
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_CON_REFUSED = const(7)
+_CON_USAGE = const(5)
 
 AUDIT_SHOWN = 10          # `audit` without N
 _AUDIT_MAX = 64
@@ -15,11 +19,11 @@ _AUDIT_MAX = 64
 def help_(con, args):
     from firmware.console.commands import ORDER, TABLE
     if len(args) > 1:
-        return con.error(CON_USAGE, "usage: help [COMMAND]")
+        return con.error(_CON_USAGE, "usage: help [COMMAND]")
     if args:
         command = TABLE.get(args[0].lower())
         if command is None:
-            return con.error(CON_USAGE, "no command %r (type help)" % args[0])
+            return con.error(_CON_USAGE, "no command %r (type help)" % args[0])
         return ["usage: " + command.usage, "  " + command.help + (" (needs a technician login)" if command.login
                                                                    else "")]
     lines = ["commands (* needs a technician login):"]
@@ -55,7 +59,7 @@ def _heap():
 
 def status(con, args):
     if args:
-        return con.error(CON_USAGE, "usage: status")
+        return con.error(_CON_USAGE, "usage: status")
     ctx = con.ctx
     t = ctx.table
     auth = con.auth
@@ -99,7 +103,7 @@ def status(con, args):
 
 def log(con, args):
     if args:
-        return con.error(CON_USAGE, "usage: log")
+        return con.error(_CON_USAGE, "usage: log")
     recent = con.ctx.reporter.recent.last()
     if not recent:
         return ["no reports yet"]
@@ -109,7 +113,7 @@ def log(con, args):
 def audit(con, args):
     n = number(args[0]) if len(args) == 1 else AUDIT_SHOWN      # (None: no number, jsonfile.NUMBER_RULE)
     if len(args) > 1 or n is None or not 0 < n <= _AUDIT_MAX:
-        return con.error(CON_USAGE, "usage: audit [N] (N 1..%d)" % _AUDIT_MAX)
+        return con.error(_CON_USAGE, "usage: audit [N] (N 1..%d)" % _AUDIT_MAX)
     if con.log is None:
         return ["audit log unavailable: %s" % "; ".join(con.problems)]
     entries = con.log.last(n)
@@ -118,7 +122,7 @@ def audit(con, args):
 
 def settings(con, args):
     if args:
-        return con.error(CON_USAGE, "usage: settings")
+        return con.error(_CON_USAGE, "usage: settings")
     config = con.ctx.config
     lines = ["table %s  game %s" % (config["table_id"], config["game"])]
     for name, value in config["rules"].as_pairs():
@@ -128,7 +132,7 @@ def settings(con, args):
 
 def sensors(con, args):
     if args:
-        return con.error(CON_USAGE, "usage: sensors")
+        return con.error(_CON_USAGE, "usage: sensors")
     lines = []
     for device in con.ctx.game.devices:
         source = device.source
@@ -142,7 +146,7 @@ def sensors(con, args):
 
 def time(con, args):
     if args:
-        return con.error(CON_USAGE, "usage: time")
+        return con.error(_CON_USAGE, "usage: time")
     s = con.now_s()
     lines = ["uptime %d s (%dd %02d:%02d:%02d)" % (s, s // 86400, s // 3600 % 24, s // 60 % 60, s % 60)]
     host = con.ctx.host_time      # (host's seconds, uptime when it was set), set by the host link
@@ -155,7 +159,7 @@ def time(con, args):
 
 def board(con, args):
     if args:
-        return con.error(CON_USAGE, "usage: board")
+        return con.error(_CON_USAGE, "usage: board")
     b = con.ctx.board
     lines = ["board %s (%s): %s" % (b.name, b.mcu, b.description)]
     for role in sorted(b.ports):
@@ -173,13 +177,13 @@ def board(con, args):
 
 def zones(con, args):
     if args:
-        return con.error(CON_USAGE, "usage: zones")
+        return con.error(_CON_USAGE, "usage: zones")
     return [" ".join(con.ctx.table.lights.names)]
 
 
 def crash(con, args):
     if args:
-        return con.error(CON_USAGE, "usage: crash")
+        return con.error(_CON_USAGE, "usage: crash")
     record = con.ctx.crash_record
     return record.splitlines() if record else ["no crash recorded"]
 
@@ -189,19 +193,19 @@ def verify(con, args):
     (firmware.program.verify), what `python -m tools.verify --board NAME --seed SEED` gives over the
     build a lab holds (docs/build-deploy.md, "Program verification")."""
     if len(args) != 1:
-        return con.error(CON_USAGE, "usage: verify SEED")
+        return con.error(_CON_USAGE, "usage: verify SEED")
     program_dir = con.ctx.program_dir
     if program_dir is None:
-        return con.error(CON_REFUSED, "no deployed program to verify (the simulator runs the source tree: "
+        return con.error(_CON_REFUSED, "no deployed program to verify (the simulator runs the source tree: "
                                       "python -m hostsim --deployed)")
     from firmware import program
     try:
         return ["verify " + program.verify(args[0], program_dir)]
     except (program.ManifestError, OSError) as exc:
-        return con.error(CON_REFUSED, "cannot verify: %s" % exc)
+        return con.error(_CON_REFUSED, "cannot verify: %s" % exc)
 
 
 def version(con, args):
     if args:
-        return con.error(CON_USAGE, "usage: version")
+        return con.error(_CON_USAGE, "usage: version")
     return ["table firmware " + VERSION]

@@ -10,7 +10,10 @@ import hashlib
 import os
 
 from firmware.compat import const
-from firmware.link.journal import CLEAN, Journal, JournalError
+from firmware.link.journal import Journal, JournalError
+
+# copies of firmware.link.record (tests/host/test_const_copies.py)
+_CLEAN = const(0)
 
 NAME = "pins"
 MIN_DIGITS = const(6)        # (the console masks runs this long in a refused line: shell.py)
@@ -65,7 +68,7 @@ class PinStore:
         except (JournalError, OSError) as exc:
             self._record = None
             self.problem = "PIN record unreadable (%s)" % exc
-        if self.journal.status != CLEAN and self._record is None and not self.problem:
+        if self.journal.status != _CLEAN and self._record is None and not self.problem:
             self.problem = "PIN record damaged (%s)" % self.journal.detail
         if self._record is None and not self.problem:
             self.problem = NO_PIN

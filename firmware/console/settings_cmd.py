@@ -5,9 +5,13 @@
 # staged change with the approval reference REF: an audit entry per setting (old -> new, REF), then the
 # pending change on flash, applied by firmware/settings_change.py at the game's next safe boundary.
 # All three need a technician login (the shell checks before they run).
+from firmware.compat import const
 from firmware.errors import SettingsError
-from firmware.events import CON_REFUSED, CON_USAGE
 from firmware.settings_change import check_ref, show
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_CON_REFUSED = const(7)
+_CON_USAGE = const(5)
 
 
 def set_(con, args):
@@ -15,7 +19,7 @@ def set_(con, args):
         return _usage(con, "set")
     change = con.change
     if change.pending is not None:
-        return con.error(CON_REFUSED, "a committed change (ref %s) waits for the next %s: set refused until it "
+        return con.error(_CON_REFUSED, "a committed change (ref %s) waits for the next %s: set refused until it "
                                       "is applied" % (change.ref, boundary_word(con)))
     try:
         key, old, new = change.stage(args[0], args[1])
@@ -23,7 +27,7 @@ def set_(con, args):
         text = "%s" % exc
         if text.startswith("table settings: "):
             text = text[len("table settings: "):]
-        return con.error(CON_REFUSED, text)
+        return con.error(_CON_REFUSED, text)
     if show(old) == show(new):
         return ["%s is %s already: nothing staged for it" % (key, show(new))]
     return ["staged %s %s -> %s (commit REF to apply at the next %s)" % (key, show(old), show(new),
@@ -36,11 +40,11 @@ def commit(con, args):
     change = con.change
     why = check_ref(args[0])
     if why is not None:
-        return con.error(CON_USAGE, "usage: commit REF (%s)" % why)
+        return con.error(_CON_USAGE, "usage: commit REF (%s)" % why)
     changes = change.staged_changes()
     if change.pending is not None or not changes:
         change.discard()
-        return con.error(CON_REFUSED, "nothing staged to commit (set KEY VALUE first)")
+        return con.error(_CON_REFUSED, "nothing staged to commit (set KEY VALUE first)")
     failed = con.record()
     if failed:
         return failed
@@ -51,7 +55,7 @@ def commit(con, args):
     try:
         change.write_pending(args[0])
     except OSError as exc:
-        return con.error(CON_REFUSED, "pending change not written (%s): nothing committed" % exc)
+        return con.error(_CON_REFUSED, "pending change not written (%s): nothing committed" % exc)
     return ["committed (ref %s): %s; applied at the next %s" % (
         args[0], ", ".join("%s %s" % (key, show(new)) for key, _, new in changes), boundary_word(con))]
 

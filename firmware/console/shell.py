@@ -9,16 +9,34 @@
 # reports, and only the table's state machine changes the table. Logins,
 # failed PINs, lockouts, logouts and changes are also written to the audit log
 # on flash (firmware/console/audit.py) before they take effect.
+from firmware.compat import const
 from firmware.console import checks, editor as ed
 from firmware.console.commands import TABLE
 from firmware.console.audit import AuditLog
 from firmware.console.auth import Auth
-from firmware.console.pins import MIN_DIGITS, NO_PIN, PinStore
-from firmware.events import (CON_ACT_COMMAND, CON_ACT_IDLE_LOGOUT, CON_AUDIT_FAILED, CON_LINE_TOO_LONG,
-                             CON_LOGIN_REQUIRED, CON_TOO_MANY_WORDS, CON_UNKNOWN_COMMAND, CON_UNREADABLE, CON_USAGE,
-                             CONSOLE, CONSOLE_ACTIONS, CONSOLE_ERROR, LAMP, LAMP_CHECK_END)
-from firmware.link.journal import TORN, JournalError
+from firmware.console.pins import NO_PIN, PinStore
+from firmware.events import CONSOLE_ACTIONS
+from firmware.link.journal import JournalError
 from firmware.settings_change import SettingsChange
+
+# copies of firmware.console.pins (tests/host/test_const_copies.py)
+_MIN_DIGITS = const(6)
+# copies of firmware.events (tests/host/test_const_copies.py)
+_CONSOLE = const(6)
+_CONSOLE_ERROR = const(10)
+_CON_ACT_COMMAND = const(7)
+_CON_ACT_IDLE_LOGOUT = const(5)
+_CON_AUDIT_FAILED = const(9)
+_CON_LINE_TOO_LONG = const(2)
+_CON_LOGIN_REQUIRED = const(8)
+_CON_TOO_MANY_WORDS = const(3)
+_CON_UNKNOWN_COMMAND = const(4)
+_CON_UNREADABLE = const(1)
+_CON_USAGE = const(5)
+_LAMP = const(9)
+_LAMP_CHECK_END = const(-2)
+# copies of firmware.link.record (tests/host/test_const_copies.py)
+_TORN = const(1)
 
 MAX_ARGS = 4
 PROMPT = "> "
@@ -38,7 +56,7 @@ def without_pins(line):
         j = i
         while j < n and 48 <= line[j] <= 57:
             j += 1
-        if j - i >= MIN_DIGITS:
+        if j - i >= _MIN_DIGITS:
             out.append(42)
         elif j == i:
             out.append(line[i])
@@ -92,7 +110,7 @@ class Console:
         (no login until a PIN is provisioned again). A PIN never provisioned is no damage."""
         problems = list(self.problems)
         pins = self.pins
-        if pins is not None and pins.problem not in ("", NO_PIN) and pins.journal.status != TORN:
+        if pins is not None and pins.problem not in ("", NO_PIN) and pins.journal.status != _TORN:
             problems.append(pins.problem)       # (torn: a provisioning cut short, never a PIN: none yet)
         for problem in problems:
             reporter.emit("fault", {"fault": "console_damaged", "text": problem[:160]})
@@ -197,7 +215,7 @@ class Console:
         self.answer = None
         self.pending_pin = b""
         self.editor.secret = False
-        self.audit(CON_ACT_IDLE_LOGOUT)
+        self.audit(_CON_ACT_IDLE_LOGOUT)
         self.say(["logged out: idle %d min" % (self.auth.idle_s // 60)])
 
     # -- commands ------------------------------------------------------------------
@@ -207,10 +225,10 @@ class Console:
         try:
             text = raw.decode()
         except UnicodeError:
-            return self.error(CON_UNREADABLE, "unreadable input (%d bytes, not text)" % len(raw))
+            return self.error(_CON_UNREADABLE, "unreadable input (%d bytes, not text)" % len(raw))
         for ch in text:
             if ch < " " or ch > "~":
-                return self.error(CON_UNREADABLE, "unreadable input (control or non-ASCII characters)")
+                return self.error(_CON_UNREADABLE, "unreadable input (control or non-ASCII characters)")
         words = text.split()
         if not words:
             return []
@@ -218,15 +236,15 @@ class Console:
         if len(words) > 1 and name in SECRET_ARGS:
             self._line = words[0].encode()      # a PIN is no evidence
         if len(words) > MAX_ARGS:
-            return self.error(CON_TOO_MANY_WORDS, "too many words (type help)")
+            return self.error(_CON_TOO_MANY_WORDS, "too many words (type help)")
         command = TABLE.get(name)
         if command is None:
             if name.isdigit():            # a PIN typed with no prompt for it (login refused: locked): no evidence
                 self._line = b""
-                return self.error(CON_UNKNOWN_COMMAND, "a number is no command (a PIN goes at the PIN: prompt)")
-            return self.error(CON_UNKNOWN_COMMAND, "unknown command %r (type help)" % name)
+                return self.error(_CON_UNKNOWN_COMMAND, "a number is no command (a PIN goes at the PIN: prompt)")
+            return self.error(_CON_UNKNOWN_COMMAND, "unknown command %r (type help)" % name)
         if command.login and not self.auth.logged_in:
-            return self.error(CON_LOGIN_REQUIRED, "%s needs a technician login (type login)" % name)
+            return self.error(_CON_LOGIN_REQUIRED, "%s needs a technician login (type login)" % name)
         try:
             return command.handler(self, words[1:])
         finally:
@@ -237,7 +255,7 @@ class Console:
     def line_too_long(self):
         """A line longer than the console buffer was dropped whole: answered like any bad line."""
         self._line = b""          # its bytes are gone
-        return self.error(CON_LINE_TOO_LONG, "line too long")
+        return self.error(_CON_LINE_TOO_LONG, "line too long")
 
     def error(self, code, message):
         """Count, report (as an event, in order with the others) and answer a bad line. Any command's
@@ -246,11 +264,11 @@ class Console:
         self.errors += 1
         ctx = self.ctx
         handle = ctx.table.evidence.keep(without_pins(self._line)) if self._line else 0
-        ctx.queue.put(CONSOLE_ERROR, code, handle)      # a full queue is itself a reported fault
+        ctx.queue.put(_CONSOLE_ERROR, code, handle)     # a full queue is itself a reported fault
         return ["error: " + message]
 
     def usage_error(self, command):
-        return self.error(CON_USAGE, "usage: " + command.usage)
+        return self.error(_CON_USAGE, "usage: " + command.usage)
 
     # -- audit -----------------------------------------------------------------------
     def audit(self, action, b=0, line=b""):
@@ -261,10 +279,10 @@ class Console:
                 raise OSError("no audit log")
             self.log.add(self.now_s(), CONSOLE_ACTIONS[action], detail)
         except (OSError, JournalError) as exc:
-            return self.error(CON_AUDIT_FAILED, "audit log not written (%s): refused" % exc)
+            return self.error(_CON_AUDIT_FAILED, "audit log not written (%s): refused" % exc)
         if line:
             b = self.ctx.table.evidence.keep(line)
-        self.ctx.queue.put(CONSOLE, action, b)
+        self.ctx.queue.put(_CONSOLE, action, b)
         return None
 
     def log_settings(self, action, detail):
@@ -275,16 +293,16 @@ class Console:
                 raise OSError("no audit log")
             self.log.add(self.now_s(), action, detail)
         except (OSError, JournalError) as exc:
-            return self.error(CON_AUDIT_FAILED, "audit log not written (%s): refused" % exc)
+            return self.error(_CON_AUDIT_FAILED, "audit log not written (%s): refused" % exc)
         return None
 
     def record(self):
         """The command line being handled changes state: audited and reported first (None), or refused (the reply)."""
-        return self.audit(CON_ACT_COMMAND, line=self._line)
+        return self.audit(_CON_ACT_COMMAND, line=self._line)
 
     def holds_displays(self):
         """True while a display test's pattern is shown (the output task does not redraw then)."""
         return self.display_hold_ms > 0
 
     def end_lamp_check(self):
-        return self.ctx.queue.put(LAMP, LAMP_CHECK_END)
+        return self.ctx.queue.put(_LAMP, _LAMP_CHECK_END)

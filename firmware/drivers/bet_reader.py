@@ -21,11 +21,18 @@
 from array import array
 
 from firmware import faults
-from firmware.bets import TAKE_DOWN, BetReading
+from firmware.bets import BetReading
 from firmware.compat import const
-from firmware.device_frame import MAX_ARGS, same, uint
+from firmware.device_frame import same, uint
 from firmware.drivers.device_link import DeviceLink
-from firmware.events import BETS, BETS_FAULT
+
+# copies of firmware.bets (tests/host/test_const_copies.py)
+_TAKE_DOWN = const(-1)
+# copies of firmware.device_frame (tests/host/test_const_copies.py)
+_MAX_ARGS = const(8)
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BETS = const(13)
+_BETS_FAULT = const(14)
 
 DEVICE = b"B"
 VERSION = const(1)
@@ -36,7 +43,7 @@ _MAX_SEAT_LINES = const(255)
 TYPES = (
     (b"HELLO", 1, 1),
     (b"OPEN", 1, 1),
-    (b"SEAT", 2, MAX_ARGS),
+    (b"SEAT", 2, _MAX_ARGS),
     (b"CLOSE", 2, 2),
     (b"FAULT", 1, 1),
 )
@@ -76,7 +83,7 @@ class BetReader(DeviceLink):
             raise ValueError("a bet reader needs zones and at least one seat")
         DeviceLink.__init__(self, source, queue, evidence, DEVICE, VERSION, TYPES)
         # Its faults never hold a round (a refused reading only means no nets): an event kind of its own.
-        self.fault_event = BETS_FAULT
+        self.fault_event = _BETS_FAULT
         self.zone_words = tuple(z.encode() for z in zones)
         # zone candidates by (length, first byte, last byte), a small int: a word is compared with
         # the one or two zones that share those (38 at Craps were compared in turn, a call each)
@@ -195,7 +202,7 @@ class BetReader(DeviceLink):
                 if not self.take_downs:
                     self._refuse(faults.BETS_TAKE_DOWN)
                     return
-                amount = TAKE_DOWN
+                amount = _TAKE_DOWN
             else:
                 amount = uint(line, eq + 1, end, MAX_AMOUNT)    # -1 when bad: never a take-down
                 if amount < 1:
@@ -216,4 +223,4 @@ class BetReader(DeviceLink):
             seats_with_chips += written
         reading.reading_id = self._id
         self.readings += 1
-        self.queue.put(BETS, self._id, seats_with_chips)
+        self.queue.put(_BETS, self._id, seats_with_chips)

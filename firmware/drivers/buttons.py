@@ -6,8 +6,14 @@
 # (BUTTON_LONG), so a procedure can ask for a deliberate hold (e.g. void a round)
 # while a short press stays a short press. The release is reported as usual.
 from array import array
+from firmware.compat import const
 
-from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BUTTON = const(2)
+_BUTTON_LONG = const(2)
+_BUTTON_PRESSED = const(1)
+_BUTTON_RELEASED = const(0)
+
 
 
 class Buttons:
@@ -49,7 +55,7 @@ class Buttons:
                     if self._held[i] < self.long_polls:
                         self._held[i] += 1
                         if self._held[i] == self.long_polls:
-                            queue.put(BUTTON, i, BUTTON_LONG)
+                            queue.put(_BUTTON, i, _BUTTON_LONG)
             else:
                 quiet = False
                 self._disagree(i, level_pressed, queue)
@@ -64,4 +70,4 @@ class Buttons:
             count[i] = 0
             self.pressed[i] = level_pressed
             self._held[i] = 0
-            queue.put(BUTTON, i, BUTTON_PRESSED if level_pressed else BUTTON_RELEASED)
+            queue.put(_BUTTON, i, _BUTTON_PRESSED if level_pressed else _BUTTON_RELEASED)

@@ -10,9 +10,19 @@
 # line is used, and nothing is guessed: a lost frame is reported, never filled.
 # handle() allocates nothing beyond what the queue and evidence store own.
 from firmware import faults
-from firmware.device_frame import BAD_ARGS, BAD_CRC, OK, SEQ_CONFLICT, SEQ_DUPLICATE, SEQ_GAP, \
-    UNKNOWN_TYPE, Frame, Sequence
-from firmware.events import FAULT
+from firmware.compat import const
+from firmware.device_frame import Frame, Sequence
+
+# copies of firmware.device_frame (tests/host/test_const_copies.py)
+_BAD_ARGS = const(7)
+_BAD_CRC = const(3)
+_OK = const(0)
+_SEQ_CONFLICT = const(2)
+_SEQ_DUPLICATE = const(1)
+_SEQ_GAP = const(3)
+_UNKNOWN_TYPE = const(6)
+# copies of firmware.events (tests/host/test_const_copies.py)
+_FAULT = const(8)
 
 HELLO = 0   # every device's message type 0 is HELLO <firmware>: the device (re)started
 
@@ -25,7 +35,7 @@ class DeviceLink:
         self.queue = queue
         self.evidence = evidence
         self.frame = Frame(device, version, types)
-        self.fault_event = FAULT     # the event kind its faults are posted as (the bet reader has its own)
+        self.fault_event = _FAULT    # the event kind its faults are posted as (the bet reader has its own)
         self.sequence = Sequence()
         # Counters for the console and the host report.
         self.frames_ok = 0       # frames accepted and acted on
@@ -70,21 +80,21 @@ class DeviceLink:
         frame = self.frame
         status = frame.decode(line, n)
         n = frame.length
-        if status == OK or status == UNKNOWN_TYPE or status == BAD_ARGS:
+        if status == _OK or status == _UNKNOWN_TYPE or status == _BAD_ARGS:
             # The checksum holds: the counter is the device's own, even if the message is refused.
-            seq = self.sequence.track(line, n, frame.counter, status == OK and frame.type == HELLO)
-            if seq == SEQ_DUPLICATE:
+            seq = self.sequence.track(line, n, frame.counter, status == _OK and frame.type == HELLO)
+            if seq == _SEQ_DUPLICATE:
                 self.duplicates += 1
                 return
-            if seq == SEQ_CONFLICT:
+            if seq == _SEQ_CONFLICT:
                 self.bad_frames += 1
                 self.fault(faults.FRAME_CONFLICT)
                 return
-            if seq == SEQ_GAP:
+            if seq == _SEQ_GAP:
                 self.lost += self.sequence.gap
                 self.fault(faults.FRAME_LOST)
-        if status != OK:
-            if status == BAD_CRC:
+        if status != _OK:
+            if status == _BAD_CRC:
                 self.crc_errors += 1
             else:
                 self.bad_frames += 1

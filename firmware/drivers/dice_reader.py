@@ -17,10 +17,19 @@
 # throw: the controller decides what the round does about it.
 from firmware import faults
 from firmware.compat import const
-from firmware.device_frame import MAX_ARGS
 from firmware.drivers.device_link import DeviceLink
-from firmware.events import DICE_HELLO_AGAIN, DICE_HELLO_FIRST, DICE_READER_HELLO, THROW
-from firmware.throws import COCKED_BITS, FLAG_BITS, FLAG_WORDS, MAX_FACE, UNREAD, no_roll, pack
+from firmware.throws import COCKED_BITS, FLAG_BITS, FLAG_WORDS, no_roll, pack
+
+# copies of firmware.device_frame (tests/host/test_const_copies.py)
+_MAX_ARGS = const(8)
+# copies of firmware.events (tests/host/test_const_copies.py)
+_DICE_HELLO_AGAIN = const(1)
+_DICE_HELLO_FIRST = const(0)
+_DICE_READER_HELLO = const(16)
+_THROW = const(15)
+# copies of firmware.throws (tests/host/test_const_copies.py)
+_MAX_FACE = const(6)
+_UNREAD = const(0)
 
 DEVICE = b"D"
 VERSION = const(1)
@@ -30,12 +39,12 @@ MAX_SENSOR_CODE = const(65535)
 # up to MAX_ARGS words so that a flag too many is refused for what it is (DICE_BAD_FLAG).
 TYPES = (
     (b"HELLO", 1, 1),
-    (b"THROW", 2, MAX_ARGS),
+    (b"THROW", 2, _MAX_ARGS),
     (b"FAULT", 1, 1),
 )
-_HELLO = const(0)
-_THROW = const(1)
-_FAULT = const(2)
+_MSG_HELLO = const(0)
+_MSG_THROW = const(1)
+_MSG_FAULT = const(2)
 
 _FIRST_FLAG = const(2)     # THROW's words: d1, d2, then the flags
 _DIGIT_0 = const(48)
@@ -52,17 +61,17 @@ class DiceReader(DeviceLink):
 
     def _message(self, frame):
         kind = frame.type
-        if kind == _THROW:
+        if kind == _MSG_THROW:
             self._throw(frame)
-        elif kind == _FAULT:
+        elif kind == _MSG_FAULT:
             if frame.arg_uint(0, MAX_SENSOR_CODE) < 0:
                 self.fault(faults.FRAME_ARGS)
             else:
                 self.fault(faults.DICE_SENSOR)
         else:
             # frames_ok counts this HELLO: more, and the reader had spoken since the board booted.
-            again = DICE_HELLO_AGAIN if self.frames_ok > 1 else DICE_HELLO_FIRST
-            self.queue.put(DICE_READER_HELLO, again, self.keep_line())
+            again = _DICE_HELLO_AGAIN if self.frames_ok > 1 else _DICE_HELLO_FIRST
+            self.queue.put(_DICE_READER_HELLO, again, self.keep_line())
 
     def _throw(self, frame):
         d1 = _face(frame, 0)
@@ -85,11 +94,11 @@ class DiceReader(DeviceLink):
                 return
             last = k
             flags |= FLAG_BITS[k]
-        if (d1 == UNREAD or d2 == UNREAD) and not no_roll(flags):
+        if (d1 == _UNREAD or d2 == _UNREAD) and not no_roll(flags):
             self.fault(faults.DICE_UNREAD)  # a throw that counts needs both faces read
             return
         self.throws += 1
-        self.queue.put(THROW, pack(d1, d2), flags)
+        self.queue.put(_THROW, pack(d1, d2), flags)
 
 
 def _face(frame, i):
@@ -97,9 +106,9 @@ def _face(frame, i):
     n = frame.arg_len(i)
     ch = frame.arg_byte(i)
     if n == 1 and ch == _UNREAD_MARK:
-        return UNREAD
+        return _UNREAD
     value = ch - _DIGIT_0
-    if value < 1 or value > MAX_FACE:
+    if value < 1 or value > _MAX_FACE:
         return _BAD
     if n == 1:
         return value

@@ -15,7 +15,15 @@
 from firmware import faults
 from firmware.compat import const
 from firmware.drivers.device_link import DeviceLink
-from firmware.events import CARD, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_CARD = const(3)
+_SHOE = const(12)
+_SHOE_CUT = const(2)
+_SHOE_HELLO = const(1)
+_SHOE_IN = const(3)
+_SHOE_OUT = const(4)
+_SHOE_UNREAD = const(5)
 
 DEVICE = b"S"
 VERSION = const(1)
@@ -31,11 +39,11 @@ TYPES = (
     (b"UNREAD", 0, 0),
     (b"FAULT", 1, 1),
 )
-_HELLO = const(0)
-_CARD = const(1)
-_FAULT = const(6)
+_MSG_HELLO = const(0)
+_MSG_CARD = const(1)
+_MSG_FAULT = const(6)
 # SHOE status per message type (0: not a status message).
-_STATUS = (SHOE_HELLO, 0, SHOE_CUT, SHOE_IN, SHOE_OUT, SHOE_UNREAD, 0)
+_STATUS = (_SHOE_HELLO, 0, _SHOE_CUT, _SHOE_IN, _SHOE_OUT, _SHOE_UNREAD, 0)
 
 # Card code on the wire: exactly firmware.cards' canonical spelling, rank then suit.
 _RANKS = b"23456789TJQKA"
@@ -56,22 +64,22 @@ class Shoe(DeviceLink):
 
     def _message(self, frame):
         kind = frame.type
-        if kind == _CARD:
+        if kind == _MSG_CARD:
             card = self._card(frame)
             if card < 0:
                 self.fault(faults.BAD_CARD)
                 return
             self.cards += 1
-            self.queue.put(CARD, card, 1 if frame.line[frame.starts[1]] == _UP else 0)   # arg_byte(1)
-        elif kind == _FAULT:
+            self.queue.put(_CARD, card, 1 if frame.line[frame.starts[1]] == _UP else 0)  # arg_byte(1)
+        elif kind == _MSG_FAULT:
             if frame.arg_uint(0, MAX_SENSOR_CODE) < 0:
                 self.fault(faults.FRAME_ARGS)
             else:
                 self.fault(faults.SHOE_SENSOR)
-        elif kind == _HELLO:
-            self.queue.put(SHOE, SHOE_HELLO, self.keep_line())
+        elif kind == _MSG_HELLO:
+            self.queue.put(_SHOE, _SHOE_HELLO, self.keep_line())
         else:
-            self.queue.put(SHOE, _STATUS[kind], 0)
+            self.queue.put(_SHOE, _STATUS[kind], 0)
 
     def _card(self, frame):
         """Card int from CARD's words, or -1 (a code firmware.cards does not spell, or no U/D)."""

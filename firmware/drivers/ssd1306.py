@@ -13,7 +13,10 @@
 import framebuf
 
 from firmware.compat import const
-from firmware.drivers.ssd1306_geometry import COLUMNS, MAX_ROWS, geometry_problem  # noqa: F401 (re-exported)
+from firmware.drivers.ssd1306_geometry import geometry_problem
+
+# copies of firmware.drivers.ssd1306_geometry (tests/host/test_const_copies.py)
+_COLUMNS = const(128)
 
 # Fundamental, addressing, hardware-configuration and timing commands (datasheet section 9).
 _SET_CONTRAST = const(0x81)
@@ -64,7 +67,7 @@ class SSD1306(framebuf.FrameBuffer):
         self._data[0] = _CONTROL_DATA
         self.buffer = memoryview(self._data)[1:]
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
-        first = (COLUMNS - width) // 2
+        first = (_COLUMNS - width) // 2
         self._window = bytearray((_CONTROL_COMMANDS, _SET_COL_ADDR, first, first + width - 1,
                                   _SET_PAGE_ADDR, 0, self.pages - 1))
         self._cmd1 = bytearray((_CONTROL_COMMANDS, 0))

@@ -13,7 +13,12 @@ import struct
 
 from firmware.compat import const
 from firmware.link import journal as journal_mod
-from firmware.link.frame import MAX_NUMBER
+
+# copies of firmware.link.frame (tests/host/test_const_copies.py)
+_MAX_NUMBER = const(999999999)
+# copies of firmware.link.record (tests/host/test_const_copies.py)
+_CORRUPT = const(2)
+_OVERHEAD = const(15)
 
 NAME = "boot"
 JOURNAL_BYTES = const(256)     # two files of at most 128 bytes: five boots a file, then a checkpoint
@@ -36,7 +41,7 @@ def _last(journal):
             last = _value(payload)
     except journal_mod.JournalError as exc:
         return last, str(exc)
-    if journal.status == journal_mod.CORRUPT:
+    if journal.status == _CORRUPT:
         return last, journal.detail
     return last, ""
 
@@ -57,13 +62,13 @@ def next_boot(state_dir, fs=None):
     boot = last + 1
     if problem:
         boot = last + JUMP if last else JUMP
-    if boot > MAX_NUMBER:
+    if boot > _MAX_NUMBER:
         boot = JUMP              # after nine hundred million boots: the host sees a boot going back
     payload = struct.pack(_FORMAT, boot)
     try:
         if journal is None:
             journal = _fresh(state_dir, fs)
-        if problem or journal.nearly_full or journal.room < len(payload) + journal_mod.OVERHEAD:
+        if problem or journal.nearly_full or journal.room < len(payload) + _OVERHEAD:
             # A whole new file from the new number (the damaged or full one is removed after it).
             journal.compact(((_KIND, payload),))
         else:

@@ -13,7 +13,10 @@ import re
 
 from firmware.compat import const
 from firmware.link import crc32 as crc_mod
-from firmware.link.stamp import LIMIT as _STAMP_LIMIT, Stamp, put_stamp, put_uint
+from firmware.link.stamp import Stamp, put_stamp, put_uint
+
+# copies of firmware.link.stamp (tests/host/test_const_copies.py)
+_LIMIT = const(1000000000000000)
 
 MAX_FRAME = const(512)     # bytes of a frame with its LF (a store slot holds one)
 MAX_NUMBER = const(999999999)  # boot and seq: 9 digits, a small int on every MicroPython port
@@ -302,8 +305,8 @@ class Encoder:
         # uptime_ms, host_ms: ints, or Stamps (the Sender's: nothing allocated for their digits).
         up_stamp = isinstance(uptime_ms, Stamp)
         host_stamp = isinstance(host_ms, Stamp)
-        if (uptime_ms.hi >= _STAMP_HI_LIMIT if up_stamp else not 0 <= uptime_ms < _STAMP_LIMIT) \
-                or (host_ms.hi >= _STAMP_HI_LIMIT if host_stamp else host_ms >= _STAMP_LIMIT):
+        if (uptime_ms.hi >= _STAMP_HI_LIMIT if up_stamp else not 0 <= uptime_ms < _LIMIT) \
+                or (host_ms.hi >= _STAMP_HI_LIMIT if host_stamp else host_ms >= _LIMIT):
             raise ValueError("stamp out of range")
         buf = self.buf
         buf[0] = _HASH

@@ -25,9 +25,17 @@ from binascii import crc32
 
 from firmware.compat import const
 from firmware.link import record
-# CLEAN, TORN, CORRUPT are re-exported: callers read a journal's status from here.
-from firmware.link.record import BASE, CLEAN, CORRUPT, ENTRY, ENTRY_SIZE, GEN_MASK, OVERHEAD, TORN  # noqa: F401
+from firmware.link.record import ENTRY
 from firmware.saved_state import path
+
+# copies of firmware.link.record (tests/host/test_const_copies.py)
+_BASE = const(0)
+_CLEAN = const(0)
+_CORRUPT = const(2)
+_ENTRY_SIZE = const(3)
+_GEN_MASK = const(0xFFFFFFFF)
+_OVERHEAD = const(15)
+_TORN = const(1)
 
 SNAPSHOT = const(0)        # the entry kind checkpoint() writes; callers' kinds are 1..255
 _KIND_MAX = const(255)
@@ -69,16 +77,16 @@ class Journal:
 
     def __init__(self, state_dir, name, fs=None, max_bytes=_DEFAULT_MAX_BYTES):
         capacity = max_bytes // 2
-        if capacity < 2 * OVERHEAD or capacity > record.PAYLOAD_MAX + OVERHEAD:
+        if capacity < 2 * _OVERHEAD or capacity > record.PAYLOAD_MAX + _OVERHEAD:
             raise ValueError("journal max_bytes %d out of range %d..%d"
-                             % (max_bytes, 4 * OVERHEAD, 2 * (record.PAYLOAD_MAX + OVERHEAD)))
+                             % (max_bytes, 4 * _OVERHEAD, 2 * (record.PAYLOAD_MAX + _OVERHEAD)))
         self.max_bytes = max_bytes
         self.capacity = capacity   # bytes one file may hold; two may exist during a checkpoint
         self._fs = FlashFiles() if fs is None or fs is os else fs
         self._names = (path(state_dir, name + ".0"), path(state_dir, name + ".1"))
         self.writes = 0            # flash writes: file write calls and removes
         self.bytes_written = 0
-        self.status = CLEAN
+        self.status = _CLEAN
         self.discarded = 0
         self.detail = ""
         self._live = None          # index of the live file; None: the journal is empty
@@ -116,13 +124,13 @@ class Journal:
         for index, size, base_gen, end, gen, status, detail in found:
             if live is not None and index == live[0]:
                 continue
-            if status != CLEAN:                 # a torn checkpoint, or bits gone bad: say so
+            if status != _CLEAN:                # a torn checkpoint, or bits gone bad: say so
                 self._note(index, status, size - end if base_gen is not None else size, detail)
             self._stale.append(index)           # superseded or bad: removed before the next write
         if live is None:
             return
         index, size, base_gen, end, gen, status, detail = live
-        if status != CLEAN:
+        if status != _CLEAN:
             self._note(index, status, size - end, detail)
             self._damaged = True
         self._live = index
@@ -150,15 +158,15 @@ class Journal:
                     break
                 kind, payload = item
                 at = reader.end - _CRC_SIZE - len(payload)
-                if kind == BASE:
+                if kind == _BASE:
                     k = 0
                     for entry in record.entries(payload, JournalError):
-                        yield entry[0], entry[1], at + k + ENTRY_SIZE
-                        k += ENTRY_SIZE + len(entry[1])
+                        yield entry[0], entry[1], at + k + _ENTRY_SIZE
+                        k += _ENTRY_SIZE + len(entry[1])
                 else:
                     yield kind, payload, at
         if reader.end != self.used:             # read back differently from the boot's check
-            self.status = CORRUPT
+            self.status = _CORRUPT
             self.detail = "%s: %s on reading again" % (self._names[self._live], reader.detail)
             raise JournalError(self.detail)
 
@@ -197,11 +205,11 @@ class Journal:
             return
         if self._damaged or self._stale:
             self._repair()
-        if self.used + n + OVERHEAD > self.capacity:
-            raise self._full(n + OVERHEAD)
-        gen = (self._gen + 1) & GEN_MASK
+        if self.used + n + _OVERHEAD > self.capacity:
+            raise self._full(n + _OVERHEAD)
+        gen = (self._gen + 1) & _GEN_MASK
         global _scratch
-        if n + OVERHEAD <= _SCRATCH_SIZE:        # the common record: encoded in a buffer made once
+        if n + _OVERHEAD <= _SCRATCH_SIZE:       # the common record: encoded in a buffer made once
             if _scratch is None:
                 _scratch = bytearray(_SCRATCH_SIZE)
             _scratch[IN_PLACE_HEAD:IN_PLACE_HEAD + n] = payload     # (record.encode_into's work inline:
@@ -229,9 +237,9 @@ class Journal:
             self.compact(())                    # an empty base starts the file
         elif self._damaged or self._stale:
             self._repair()
-        if self.used + n + OVERHEAD > self.capacity:
-            raise self._full(n + OVERHEAD)
-        gen = (self._gen + 1) & GEN_MASK
+        if self.used + n + _OVERHEAD > self.capacity:
+            raise self._full(n + _OVERHEAD)
+        gen = (self._gen + 1) & _GEN_MASK
         size = record.encode_in_place(buf, kind, gen, n)   # nothing allocated with a native CRC
         self._damaged = True                     # until the write is known to be whole
         with self._fs.open(self._names[self._live], "ab") as f:
@@ -283,14 +291,14 @@ class Journal:
         for kind, payload in entries:
             if not SNAPSHOT <= kind <= _KIND_MAX:
                 raise ValueError("journal entry kind %d not in 0..%d" % (kind, _KIND_MAX))
-            total += ENTRY_SIZE + len(payload)
-        if total + OVERHEAD > self.capacity:
+            total += _ENTRY_SIZE + len(payload)
+        if total + _OVERHEAD > self.capacity:
             raise JournalFull("journal checkpoint of %d bytes, a file holds %d"
-                              % (total + OVERHEAD, self.capacity))
+                              % (total + _OVERHEAD, self.capacity))
         old = self._live
         target = 0 if old is None else 1 - old
-        gen = (self._gen + 1) & GEN_MASK
-        head, check = record.head(total, BASE, gen)
+        gen = (self._gen + 1) & _GEN_MASK
+        head, check = record.head(total, _BASE, gen)
         with self._fs.open(self._names[target], "wb") as f:
             out = record.Chunks(self._write, f)
             out.add(head)
@@ -302,7 +310,7 @@ class Journal:
             out.add(struct.pack(record.CHECK, check))
             out.flush()
         self._live = target
-        self.used = total + OVERHEAD
+        self.used = total + _OVERHEAD
         self._gen = gen
         self._damaged = False
         self.compactions += 1

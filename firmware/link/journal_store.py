@@ -34,6 +34,11 @@ from firmware.compat import const
 from firmware.link import journal as journal_mod
 from firmware.link.store import WindowFrames, at_or_before
 
+# copies of firmware.link.record (tests/host/test_const_copies.py)
+_CORRUPT = const(2)
+_ENTRY_SIZE = const(3)
+_OVERHEAD = const(15)
+
 NAME = "link"
 _FRAME = const(1)
 _DROP = const(2)
@@ -52,7 +57,7 @@ _PART_TYPE = b" PART "
 
 def journal_bytes(capacity, slot_size):
     """Flash that holds `capacity` frames of `slot_size` bytes with their records, twice (a compaction)."""
-    per_file = capacity * (slot_size + _FRAME_HEAD_SIZE + journal_mod.ENTRY_SIZE) + 64
+    per_file = capacity * (slot_size + _FRAME_HEAD_SIZE + _ENTRY_SIZE) + 64
     return 2 * per_file * 4 // 3 + 2     # a quarter more: compaction comes at three quarters full
 
 
@@ -116,7 +121,7 @@ class JournalStore:
         try:
             self._load()
         except (ValueError, IndexError, journal_mod.JournalError) as exc:
-            self.status = journal_mod.CORRUPT
+            self.status = _CORRUPT
             self.detail = (self.detail + "; " if self.detail else "") + "link record: %s" % exc
 
     @property
@@ -252,7 +257,7 @@ class JournalStore:
         if not self._pending:
             return
         n = self._at - journal_mod.IN_PLACE_HEAD
-        if self._room(n + journal_mod.OVERHEAD):       # compacted: the pending frames are in it
+        if self._room(n + _OVERHEAD):       # compacted: the pending frames are in it
             return
         journal = self._journal
         compactions = journal.compactions
@@ -260,7 +265,7 @@ class JournalStore:
         journal.append_in_place(_FRAMES, self._batch, n)
         self._pending = 0
         self._at = journal_mod.IN_PLACE_HEAD
-        if journal.compactions != compactions or journal.used - n - journal_mod.OVERHEAD != placed:
+        if journal.compactions != compactions or journal.used - n - _OVERHEAD != placed:
             self._locate()                             # repaired first (a torn tail): every frame moved
 
     def drop_through(self, boot, seq):
@@ -272,7 +277,7 @@ class JournalStore:
         if i == 0:
             return 0
         payload = struct.pack(_DROP_FORMAT, boot, seq)
-        if self._room(len(payload) + journal_mod.OVERHEAD, i):     # compacted without them: no record needed
+        if self._room(len(payload) + _OVERHEAD, i):     # compacted without them: no record needed
             return i
         compactions = self._journal.compactions
         self._journal.append(_DROP, payload)

@@ -5,7 +5,8 @@ import os
 
 from firmware.link import journal as jn
 from firmware.link import record
-from firmware.link.journal import CLEAN, CORRUPT, SNAPSHOT, TORN, Journal, JournalFull
+from firmware.link.journal import SNAPSHOT, Journal, JournalFull
+from firmware.link.record import CLEAN, CORRUPT, TORN
 from tests.firmware.expect import raises, raises_match
 from tests.firmware.scratch import ScratchDir, exists
 

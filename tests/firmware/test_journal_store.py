@@ -5,8 +5,8 @@ import os
 
 from firmware.link import frame as fm
 from firmware.link import journal as jn_mod
-from firmware.link.journal import CLEAN, CORRUPT
 from firmware.link.journal_store import NAME, JournalStore, journal_bytes
+from firmware.link.record import CLEAN, CORRUPT
 from firmware.link.sender import Sender
 from tests.firmware.expect import raises
 from tests.firmware.fakes import FakeUART
@@ -313,7 +313,7 @@ def test_a_sender_on_a_small_ram_window_sends_a_backlog_in_order_when_the_host_c
 
 
 def test_after_a_torn_tail_the_first_write_moves_every_frame_and_they_are_found_again():
-    from firmware.link.journal import TORN
+    from firmware.link.record import TORN
     with ScratchDir() as state:
         store = JournalStore(state, None, _FRAMES, _SLOT, ram_frames=2)
         for seq in range(1, 6):

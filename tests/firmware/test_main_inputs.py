@@ -2,7 +2,7 @@
 # the reader port a game does not use (runs on MicroPython too).
 import json
 
-from firmware import faults, main, startup
+from firmware import events, faults, main, startup
 from firmware.drivers.serial_line import line_timeout_ms
 from firmware.device_frame import crc16
 from tests.firmware.device_helpers import Sender
@@ -107,7 +107,7 @@ def test_fault_reports_carry_the_escaped_bytes_and_counts_stay_details():
         _run(ctx)
         machine.uarts[0].feed(b"K?\n\x1b[2J\\\n")      # a terminal escape sequence must not reach a log raw
         _run(ctx, 3)
-        ctx.table.dispatch(main.FAULT, faults.QUEUE_FULL, 5)
+        ctx.table.dispatch(events.FAULT, faults.QUEUE_FULL, 5)
         main.refresh_outputs(ctx, False)
         reported = [r for r in _host(machine) if r["event"] == "fault"]
         assert reported[0] == {"seq": reported[0]["seq"], "table": "B01", "event": "fault",

@@ -3,8 +3,8 @@
 import json
 import os
 
-from firmware.link.journal import CLEAN, CORRUPT
 from firmware.link.recall import KEEP, ROUND_MAX, Recall, flash_bytes
+from firmware.link.record import CLEAN, CORRUPT
 from tests.firmware.expect import raises_match
 from tests.firmware.scratch import ScratchDir
 

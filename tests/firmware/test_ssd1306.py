@@ -1,6 +1,6 @@
 # SSD1306 OLED driver on both runtimes, against a fake I2C bus that records transactions.
 from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
-from firmware.drivers import ssd1306
+from firmware.drivers import ssd1306_geometry
 from firmware.drivers.ssd1306 import SSD1306
 from tests.firmware.expect import count_calls, raises, raises_match
 
@@ -107,7 +107,7 @@ def test_bad_geometry_rejected_before_the_bus_is_touched():
     raises(ValueError, SSD1306, bus, 0x3C, 129, 64)
     raises(ValueError, SSD1306, bus, 0x3C, 128, 72)
     assert bus.transactions == []
-    assert ssd1306.COLUMNS == 128
+    assert ssd1306_geometry.COLUMNS == 128
 
 
 def test_show_allocates_nothing():

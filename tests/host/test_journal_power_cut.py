@@ -10,8 +10,9 @@ even when a second cut lands in that recovery's own writes.
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware.link.journal import CLEAN, SNAPSHOT, TORN, Journal, JournalFull
+from firmware.link.journal import SNAPSHOT, Journal, JournalFull
 from firmware.link.recall import Recall
+from firmware.link.record import CLEAN, TORN
 from hostsim.flash import FlashFS, PowerCut
 
 _MAX = 1400
