@@ -4,7 +4,6 @@
 # written to the audit log nor reported: the line being handled is blanked
 # before anything about it can be reported.
 from firmware.console import auth as au
-from firmware.console.pins import check_pin
 from firmware.link.journal import JournalError
 from firmware.events import (CON_ACT_LOCKED, CON_ACT_LOCKOUT, CON_ACT_LOGIN, CON_ACT_LOGIN_FAILED, CON_ACT_LOGOUT,
                              CON_ACT_PASSWD, CON_REFUSED, CON_USAGE)
@@ -66,6 +65,7 @@ def passwd(con, args):
 
 def _new_pin(con, pin):
     con._line = b""
+    from firmware.console.pins import check_pin      # the writing half: released when the line is done
     problem = check_pin(pin)
     if problem is not None:
         return con.error(CON_REFUSED, "PIN not changed: " + problem)
