@@ -6,6 +6,7 @@ from firmware import table as t
 from firmware.console import checks
 from firmware.console.commands import ORDER, TABLE
 from firmware.console.shell import SECRET_ARGS
+from firmware.parts import release
 from firmware.drivers.pixels import GOLD, OFF
 from tests.firmware.console_rig import boot_with_pin, console_reports, login, reports, transcript, typed
 from tests.firmware.scratch import ScratchDir
@@ -61,6 +62,7 @@ def test_a_command_added_to_the_table_is_listed_dispatched_and_guarded():
         return ["poked"]
 
     def with_poke(ctx, machine, line):
+        release(("firmware.console.commands",))    # a table of its own, not the one this module imported
         from firmware.console import commands
         commands.add(commands.Command("poke", poke, "poke N", True, "a test command"))
         return typed(ctx, machine, line)
