@@ -5,7 +5,8 @@
 # a line is a command from the table (firmware/console/commands.py), or the
 # answer to a prompt (a PIN). The table and each command's module are imported
 # when a command runs and released when its line is done (firmware/parts.py,
-# CONSOLE_ON_DEMAND): a table keeps none of them between commands. Replies go straight back to the technician.
+# CONSOLE_ON_DEMAND): a table keeps none of them between commands. Replies go
+# straight back to the technician.
 # Everything the host must hear (errors, logins, changes) becomes an event on
 # the table's queue, so its report takes its place among the other events'
 # reports, and only the table's state machine changes the table. Logins,
