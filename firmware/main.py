@@ -10,7 +10,6 @@ import sys
 
 from firmware import faults, screens as core_screens
 from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
-from firmware.console import settings_cmd
 from firmware.errors import SettingsError
 from firmware.host_port import read_host
 from firmware.saved_state import record_crash
@@ -129,7 +128,8 @@ def _dealer_lines(ctx):
         lines = core_screens.closed_lines(table, ctx.config, ctx.table_path.split("/")[-1])
     else:
         lines = ctx.game.screens.dealer_lines(table, ctx.config, ctx.button_names)
-    lines = settings_cmd.banner(ctx.console, lines, table)      # a settings change pending
+    if ctx.console.change.pending is not None:                  # a settings change waits for its boundary
+        lines = core_screens.pending_banner(lines, table)
     if ctx.hw.service_mode:
         lines = core_screens.service_banner(lines, table)
     return lines

@@ -17,6 +17,17 @@ BOOT_ONLY = ("firmware.board", "firmware.board_checks", "firmware.board_ports", 
              "firmware.hardware", "firmware.table_config", "firmware.settings_seal", "firmware.program",
              "firmware.link.boot_counter", "firmware.game_setup", "firmware.boot_refusal")
 
+# The console's command modules: the command table and each command's implementation. The console keeps
+# resident only what must answer at once (firmware/console/shell.py's dispatch, editor.py, auth.py with the
+# PIN record's check, audit.py: a login attempt is audited as it happens); a command's module is imported
+# when its command runs (commands.py names each handler "module.function") and released when the line is
+# done, with the table itself (~3.5 KB of heap with the code in flash: docs/performance.md, "Memory kept").
+# A prompt (login's PIN, passwd's) holds its answer's function, and so its module, until the answer is
+# typed; a lights or display test or a reboot that is due imports `checks` again each pass while it runs.
+CONSOLE_ON_DEMAND = ("firmware.console.commands", "firmware.console.info", "firmware.console.checks",
+                     "firmware.console.recall_cmd", "firmware.console.settings_cmd", "firmware.console.access",
+                     "firmware.console.pins")
+
 
 def release(names):
     """Forget the modules named (sys.modules and their package's attribute): once nothing else holds their

@@ -43,6 +43,7 @@ def result_lines(table, config, button_names):
     return [config["game"].upper(), ""]     # a result is a game's: its own screens show it
 
 
+PENDING_TEXT = "SETTINGS PENDING"
 SERVICE_TEXT = "SERVICE MODE"
 
 
@@ -57,4 +58,12 @@ def service_banner(lines, table):
     dealer sees it whatever the game shows, and the game's own top line is not lost."""
     if table.uptime_s % 2 == 0 and lines:
         lines = [SERVICE_TEXT] + list(lines[1:])
+    return lines
+
+
+def pending_banner(lines, table):
+    """A settings change committed and waiting for its boundary (firmware/settings_change.py): the top line
+    reads SETTINGS PENDING every other second (the odd ones: service mode's are the even)."""
+    if table.uptime_s % 2 == 1 and lines:
+        lines = [PENDING_TEXT] + list(lines[1:])
     return lines

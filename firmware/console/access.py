@@ -5,7 +5,6 @@
 # before anything about it can be reported.
 from firmware.compat import const
 from firmware.console import auth as au
-from firmware.console.pins import check_pin
 from firmware.link.journal import JournalError
 
 # copies of firmware.events (tests/host/test_const_copies.py)
@@ -75,6 +74,7 @@ def passwd(con, args):
 
 def _new_pin(con, pin):
     con._line = b""
+    from firmware.console.pins import check_pin      # the writing half: released when the line is done
     problem = check_pin(pin)
     if problem is not None:
         return con.error(_CON_REFUSED, "PIN not changed: " + problem)

@@ -7,7 +7,12 @@
 # PIN clears both counts. A login left idle IDLE_LOGOUT_S is logged out.
 # The counts outlive a reset: restore() reads them back from the audit log's
 # entries, and a lockout still running at the reset runs again in full from boot.
+# The PIN record read and checked (PinStore) lives here too: a login answers at once; writing a new PIN
+# (firmware/console/pins.py) is imported when a PIN is set.
+import hashlib
+
 from firmware.compat import const
+from firmware.link.journal import Journal, JournalError
 
 LOCK_AFTER = const(5)
 LOCK_FIRST_S = const(30)
@@ -100,3 +105,75 @@ class Auth:
 
     def logout(self):
         self.logged_in = False
+
+
+# The technician PIN, kept only as a salted SHA-256 hash in the state dir (docs/console.md, "PIN"): one
+# record in a power-safe journal (firmware/link/journal.py; files pins.0 and pins.1): format, a 16-byte
+# random salt, sha256(salt + PIN). No default PIN: a table with no record (or a damaged one) refuses
+# every login until a PIN is provisioned (python -m tools.pin; firmware/console/pins.py writes it).
+PIN_FILE = "pins"
+NO_PIN_TEXT = "no technician PIN provisioned"     # a table not provisioned yet: no damage
+_PIN_KIND = const(1)
+_PIN_FORMAT = const(1)
+_PIN_SALT = const(16)
+_RECORD = const(49)          # format, salt, digest
+_PIN_MAX_BYTES = const(1024)
+# copies of firmware.link.record (tests/host/test_const_copies.py)
+_CLEAN = const(0)
+
+
+def _pin_digest(salt, pin):
+    return hashlib.sha256(bytes(salt) + bytes(pin)).digest()
+
+
+class PinStore:
+    """The PIN record in state_dir. `problem`: why no login is possible ("" when a PIN is provisioned)."""
+
+    def __init__(self, state_dir, fs=None):
+        self.journal = Journal(state_dir, PIN_FILE, fs, _PIN_MAX_BYTES)
+        self._record = None
+        self.problem = ""
+        try:
+            for kind, payload in self.journal.records():
+                if kind == _PIN_KIND and len(payload) == _RECORD and payload[0] == _PIN_FORMAT:
+                    self._record = bytes(payload)
+                else:
+                    self._record = None
+                    self.problem = "PIN record of an unknown format"
+        except (JournalError, OSError) as exc:
+            self._record = None
+            self.problem = "PIN record unreadable (%s)" % exc
+        if self.journal.status != _CLEAN and self._record is None and not self.problem:
+            self.problem = "PIN record damaged (%s)" % self.journal.detail
+        if self._record is None and not self.problem:
+            self.problem = NO_PIN_TEXT
+
+    @property
+    def provisioned(self):
+        return self._record is not None
+
+    def matches(self, pin):
+        """True if pin (bytes) is the provisioned PIN; compares every byte whatever differs."""
+        record = self._record
+        if record is None:
+            return False
+        digest = _pin_digest(record[1:1 + _PIN_SALT], pin)
+        diff = 0
+        for i in range(len(digest)):
+            diff |= digest[i] ^ record[1 + _PIN_SALT + i]
+        return diff == 0
+
+    def set(self, pin):
+        """Replace the PIN (ValueError if it is not one); on flash when this returns. The writing half
+        (firmware/console/pins.py) is imported now; the console releases it when the line is done."""
+        from firmware.console.pins import check_pin, new_salt
+        if isinstance(pin, str):
+            pin = pin.encode()
+        problem = check_pin(pin)
+        if problem is not None:
+            raise ValueError(problem)
+        salt = new_salt(_PIN_SALT)
+        record = bytes((_PIN_FORMAT,)) + salt + _pin_digest(salt, pin)
+        self.journal.compact(((_PIN_KIND, record),))
+        self._record = record
+        self.problem = ""

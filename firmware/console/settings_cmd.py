@@ -94,10 +94,3 @@ def lines(con):
         for key, old, new in staged:
             out.append("  %-20s %s -> %s" % (key, show(old), show(new)))
     return out
-
-
-def banner(con, lines_shown, table):
-    """The dealer display while a change is pending: its first line says so every other second."""
-    if con.change.pending is not None and table.uptime_s % 2 == 1 and lines_shown:
-        return ["SETTINGS PENDING"] + list(lines_shown[1:])
-    return lines_shown

@@ -3,20 +3,24 @@
 # firmware.main calls poll() once per input pass. The line editor
 # (firmware/console/editor.py) echoes what is typed and hands whole lines here;
 # a line is a command from the table (firmware/console/commands.py), or the
-# answer to a prompt (a PIN). Replies go straight back to the technician.
+# answer to a prompt (a PIN). The table and each command's module are imported
+# when a command runs and released when its line is done (firmware/parts.py,
+# CONSOLE_ON_DEMAND): a table keeps none of them between commands. Replies go
+# straight back to the technician.
 # Everything the host must hear (errors, logins, changes) becomes an event on
 # the table's queue, so its report takes its place among the other events'
 # reports, and only the table's state machine changes the table. Logins,
 # failed PINs, lockouts, logouts and changes are also written to the audit log
 # on flash (firmware/console/audit.py) before they take effect.
+import sys
+
 from firmware.compat import const
-from firmware.console import checks, editor as ed
-from firmware.console.commands import TABLE
+from firmware.console import editor as ed
 from firmware.console.audit import AuditLog
-from firmware.console.auth import Auth
-from firmware.console.pins import NO_PIN, PinStore
+from firmware.console.auth import NO_PIN_TEXT, Auth, PinStore
 from firmware.events import CONSOLE_ACTIONS
 from firmware.link.journal import JournalError
+from firmware.parts import CONSOLE_ON_DEMAND, release, release_boot_only
 from firmware.settings_change import SettingsChange
 
 # copies of firmware.console.pins (tests/host/test_const_copies.py)
@@ -72,6 +76,17 @@ def _journal_fs(fs):
     return fs if hasattr(fs, "open") else None
 
 
+def _handler(handler):
+    """A command's handler: "module.function" of firmware/console (commands.py), its module imported now and
+    released when the line is done (Console._done); or a function (a command added to the table so)."""
+    if not isinstance(handler, str):
+        return handler
+    dot = handler.find(".")
+    name = "firmware.console." + handler[:dot]
+    __import__(name)
+    return getattr(sys.modules[name], handler[dot + 1:])
+
+
 class Console:
     def __init__(self, ctx):
         """ctx: firmware.startup.Context (board, config, hw, table, queue, reporter, state_dir, fs, ...)."""
@@ -110,7 +125,7 @@ class Console:
         (no login until a PIN is provisioned again). A PIN never provisioned is no damage."""
         problems = list(self.problems)
         pins = self.pins
-        if pins is not None and pins.problem not in ("", NO_PIN) and pins.journal.status != _TORN:
+        if pins is not None and pins.problem not in ("", NO_PIN_TEXT) and pins.journal.status != _TORN:
             problems.append(pins.problem)       # (torn: a provisioning cut short, never a PIN: none yet)
         for problem in problems:
             reporter.emit("fault", {"fault": "console_damaged", "text": problem[:160]})
@@ -158,9 +173,24 @@ class Console:
                 self._reply(self.line_too_long())
             elif outcome == ed.CANCELLED:
                 self._reply(self._cancel())
+            self._done()
         if auth.logged_in and auth.idle(self.auth_s()):
             self._idle_logout()
+        if self.walk >= 0 or self.display_hold_ms > 0 or self.reboot_due:
+            self._checks_step(elapsed_ms)
+
+    def _done(self):
+        """A line handled: what it imported leaves the heap again (firmware/parts.py): the command table and
+        the command's module, a boot-only module (`selftest`, `set`, `verify`), a settings change's own."""
+        release(CONSOLE_ON_DEMAND)
+        release_boot_only(self.change.pending is not None)
+
+    def _checks_step(self, elapsed_ms):
+        """A lights or display test under way, or a reboot due: `checks` steps it (imported while one runs)."""
+        from firmware.console import checks
         checks.step(self, elapsed_ms)
+        if self.walk < 0 and self.display_hold_ms <= 0 and not self.reboot_due:
+            release(("firmware.console.checks",))
 
     def _take(self, line):
         answer = self.answer
@@ -179,7 +209,8 @@ class Console:
         if self.editor is not None:
             self.editor.secret = False
         if self.walk >= 0:
-            return checks.stop_walk(self, "lights test cancelled")
+            from firmware.console.checks import stop_walk
+            return stop_walk(self, "lights test cancelled")
         return []
 
     def _reply(self, lines):
@@ -237,6 +268,7 @@ class Console:
             self._line = words[0].encode()      # a PIN is no evidence
         if len(words) > MAX_ARGS:
             return self.error(_CON_TOO_MANY_WORDS, "too many words (type help)")
+        from firmware.console.commands import TABLE        # on demand: released when the line is done
         command = TABLE.get(name)
         if command is None:
             if name.isdigit():            # a PIN typed with no prompt for it (login refused: locked): no evidence
@@ -245,12 +277,7 @@ class Console:
             return self.error(_CON_UNKNOWN_COMMAND, "unknown command %r (type help)" % name)
         if command.login and not self.auth.logged_in:
             return self.error(_CON_LOGIN_REQUIRED, "%s needs a technician login (type login)" % name)
-        try:
-            return command.handler(self, words[1:])
-        finally:
-            # `selftest`, `set`, `verify` import a boot-only module again: it leaves the heap now.
-            from firmware.parts import release_boot_only
-            release_boot_only(self.change.pending is not None)
+        return _handler(command.handler)(self, words[1:])
 
     def line_too_long(self):
         """A line longer than the console buffer was dropped whole: answered like any bad line."""

@@ -7,7 +7,7 @@ import sys
 
 from firmware import main, startup
 from tests.firmware.booted import boot_pico
-from tests.firmware.console_rig import boot_with_pin, login, reports, typed
+from tests.firmware.console_rig import PIN, boot_with_pin, login, reports, typed
 from tests.firmware.device_helpers import Sender
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
 from tests.firmware.scratch import ScratchDir
@@ -219,3 +219,94 @@ def test_a_recovery_that_carries_a_settings_change_leaves_them_released():
         assert [r["resumed"] for r in reports(machine) if r["event"] == "recovered"] == [True]
         assert ctx.config["rules"].max_odds == (2, 2, 2) and ctx.table.shooter == 2
         _none_kept(ctx, found, _CHANGE)
+
+
+# The console's command modules: imported when a command runs, released when its line is done (firmware/parts.py,
+# CONSOLE_ON_DEMAND); before, a table kept the command table and every command's module from boot on (~3 KB of
+# heap with the code in flash; issue 14). The lines each command is typed with, in an order that reaches them all.
+_TYPED = ("help", "help lamp", "status", "log", "audit", "audit 3", "recall", "recall 2", "settings", "sensors",
+          "time", "selftest", "board", "zones", "crash", "version", "verify seed", "login", PIN,
+          "lamp all", "lamp off", "set decks 7", "settings", "discard", "set decks 7", "commit CAB-1", "settings",
+          "passwd", "135790", "135790", "logout", "login", "135790", "reboot")
+
+
+def _booted_without_the_command_modules(state, game):
+    from firmware.console.pins import provision
+    from firmware.parts import CONSOLE_ON_DEMAND, release
+    from tests.firmware.test_main import _boot
+    provision(state, PIN)                 # (tools.pin's path: the board's run never provisions)
+    release(CONSOLE_ON_DEMAND)            # what this test session imported at its top
+    ctx, machine, _ = _boot(state, game)
+    _run(ctx)
+    return ctx, machine
+
+
+def test_nothing_a_booted_table_keeps_holds_the_consoles_command_modules():
+    # Imported before the boot, as a test session has them: the boot and its first passes find these very
+    # objects if they use them; once released, nothing the table keeps holds one.
+    from firmware.console.pins import provision
+    from firmware.parts import CONSOLE_ON_DEMAND, release
+    from tests.firmware.test_main import _boot
+    with ScratchDir() as state:
+        provision(state, PIN)
+        found = _boot_only_objects(CONSOLE_ON_DEMAND)
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx, 20)
+        release(CONSOLE_ON_DEMAND)
+        _none_kept(ctx, found, CONSOLE_ON_DEMAND)
+
+
+def test_a_booted_table_keeps_none_of_the_consoles_command_modules():
+    from firmware.parts import CONSOLE_ON_DEMAND
+    for game in ("baccarat", "craps", "omaha"):
+        with ScratchDir() as state:
+            ctx, machine = _booted_without_the_command_modules(state, game)
+            assert [name for name in CONSOLE_ON_DEMAND if name in sys.modules] == [], game
+            _run(ctx, 20)
+            assert [name for name in CONSOLE_ON_DEMAND if name in sys.modules] == [], game
+            # the modules kept instead: the shell's dispatch, the editor, the login and its PIN check, the audit
+            for name in ("shell", "editor", "auth", "audit"):
+                assert "firmware.console." + name in sys.modules, name
+
+
+def test_every_command_leaves_the_command_modules_released_and_still_answers():
+    from firmware.console.commands import ORDER
+    from firmware.parts import CONSOLE_ON_DEMAND
+    from tests.firmware.test_program import _deploy
+    with ScratchDir() as state:
+        ctx, machine = _booted_without_the_command_modules(state, "baccarat")
+        deployed = state + "/deployed"
+        os.mkdir(deployed)
+        _deploy(deployed)
+        ctx.program_dir = deployed
+        run = []
+        for line in _TYPED:
+            found = _boot_only_objects(CONSOLE_ON_DEMAND)     # imported now: the command finds these very objects
+            reply = typed(ctx, machine, line)
+            assert not [r for r in reply if r.startswith("error")], (line, reply)
+            answer = ctx.console.answer       # a prompt (login's, passwd's): its answer holds access until typed
+            ctx.console.answer = None
+            _none_kept(ctx, found, CONSOLE_ON_DEMAND)
+            ctx.console.answer = answer
+            assert answer is None or answer.__name__ in ("_pin_typed", "_new_pin", "_pin_again"), (line, answer)
+            run.append(line.split()[0])
+        assert reply == ["rebooting once the reports are out"] and machine.resets == 1, reply
+        assert sorted(name for name in ORDER if name not in run) == ["display", "lights"], run
+        assert typed(ctx, machine, "help")[0] == "commands (* needs a technician login):"     # and again
+
+
+def test_a_lights_or_display_test_holds_checks_while_it_runs_and_releases_it_after():
+    from firmware.parts import CONSOLE_ON_DEMAND
+    with ScratchDir() as state:
+        ctx, machine = _booted_without_the_command_modules(state, "baccarat")
+        login(ctx, machine)
+        for line, passes in (("lights test", 10), ("display test", 3)):
+            found = _boot_only_objects(CONSOLE_ON_DEMAND)
+            reply = typed(ctx, machine, line)
+            assert reply[0].startswith(("lights test: ", "dealer: test pattern")), reply
+            assert "firmware.console.checks" in sys.modules           # stepping the test, pass by pass
+            assert typed(ctx, machine, "status")[0].startswith("table ")   # another command meanwhile
+            while ctx.console.walk >= 0 or ctx.console.holds_displays():
+                _run(ctx, passes)
+            _run(ctx)
+            _none_kept(ctx, found, CONSOLE_ON_DEMAND)

@@ -3,7 +3,8 @@ import os
 
 from firmware import main, table as t
 from firmware.console import auth as au
-from firmware.console.pins import PinStore, check_pin, provision
+from firmware.console.auth import PinStore
+from firmware.console.pins import check_pin, provision
 from firmware.console.audit import AuditLog
 from tests.firmware.console_rig import PIN, boot_with_pin, console_reports, login, transcript, typed
 from tests.firmware.scratch import ScratchDir

@@ -4,8 +4,9 @@ import os
 
 from firmware import table as t
 from firmware.console import checks
-from firmware.console.commands import ORDER, TABLE, Command, add
+from firmware.console.commands import ORDER, TABLE
 from firmware.console.shell import SECRET_ARGS
+from firmware.parts import release
 from firmware.drivers.pixels import GOLD, OFF
 from tests.firmware.console_rig import boot_with_pin, console_reports, login, reports, transcript, typed
 from tests.firmware.scratch import ScratchDir
@@ -49,6 +50,8 @@ def test_what_changes_state_needs_a_login_and_what_reads_does_not():
 
 
 def test_a_command_added_to_the_table_is_listed_dispatched_and_guarded():
+    # The table is made anew for each line and released after it (firmware/parts.py, CONSOLE_ON_DEMAND): a
+    # command added goes into the table the next line finds, and is gone with it.
     seen = []
 
     def poke(con, args):
@@ -58,18 +61,20 @@ def test_a_command_added_to_the_table_is_listed_dispatched_and_guarded():
         seen.append(args)
         return ["poked"]
 
-    add(Command("poke", poke, "poke N", True, "a test command"))
-    try:
-        with ScratchDir() as state:
-            ctx, machine, _ = boot_with_pin(state)
-            assert "* poke N             a test command" in typed(ctx, machine, "help")
-            assert typed(ctx, machine, "poke 3") == ["error: poke needs a technician login (type login)"]
-            login(ctx, machine)
-            assert typed(ctx, machine, "poke 3") == ["poked"] and seen == [["3"]]
-            assert console_reports(machine)[-1] == {"event": "console", "action": "command", "line": "poke 3"}
-    finally:
-        del TABLE["poke"]
-        ORDER.remove("poke")
+    def with_poke(ctx, machine, line):
+        release(("firmware.console.commands",))    # a table of its own, not the one this module imported
+        from firmware.console import commands
+        commands.add(commands.Command("poke", poke, "poke N", True, "a test command"))
+        return typed(ctx, machine, line)
+
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        assert "* poke N             a test command" in with_poke(ctx, machine, "help")
+        assert with_poke(ctx, machine, "poke 3") == ["error: poke needs a technician login (type login)"]
+        login(ctx, machine)
+        assert with_poke(ctx, machine, "poke 3") == ["poked"] and seen == [["3"]]
+        assert console_reports(machine)[-1] == {"event": "console", "action": "command", "line": "poke 3"}
+        assert typed(ctx, machine, "poke 4") == ["error: unknown command 'poke' (type help)"] and seen == [["3"]]
 
 
 def test_status_shows_game_round_uptime_reset_cause_heap_and_port_errors():

@@ -227,6 +227,9 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     assert "firmware.main" in modules and "firmware.games.craps" in modules and len(modules) > 50, modules
     # The boot-only modules are gone after boot (firmware/startup.py releases them): not counted as kept.
     assert sorted(released) == sorted(startup.BOOT_ONLY) and not set(released) & set(modules), (released, modules)
+    # The console's command modules come with a command and go with its line (firmware/parts.py): not kept either.
+    from firmware.parts import CONSOLE_ON_DEMAND
+    assert not set(CONSOLE_ON_DEMAND) & set(modules) and "firmware.console.shell" in modules, modules
     path = tmp_path / "memory_vm.py"
     defaulted = code_census.defaulted_functions(modules)
     assert 0 < defaulted < 200, defaulted

@@ -86,7 +86,7 @@ def test_tools_pin_writes_a_hash_and_refuses_a_bad_pin(tmp_path):
     assert pin_tool.main(["--state-dir", str(tmp_path / "c"), "--stdin"], stdin=io.StringIO("135790\n"),
                          stderr=err) == 0
     assert b"135790" not in (tmp_path / "c" / "pins.0").read_bytes()
-    from firmware.console.pins import PinStore
+    from firmware.console.auth import PinStore
     assert PinStore(str(tmp_path / "c")).matches(b"135790")
 
 
