@@ -1,0 +1,62 @@
+# What a booted table keeps, kept compact (issue 14: heap kept after boot; docs/performance.md, "Memory kept"):
+# the bet reader's zone names as one bytes object and small ints, the board description without what only
+# the bring-up read. Behaviour is the same (the bet reader's and the console's own tests); these show the
+# structures themselves. Fakes only: runs on MicroPython too.
+from firmware.drivers.bet_reader import BetReader
+from firmware.events import BETS, EventQueue
+from firmware.evidence import Evidence
+from firmware.games.craps.zones import ZONES as CRAPS_ZONES
+from tests.firmware.device_helpers import Sender, drain
+from tests.firmware.expect import raises
+
+
+def _zone_found(reader, name):
+    """The zone index the reader's lookup gives a word (as _seat() looks it up), -1: none."""
+    word = name.encode()
+    z = reader._zone_keys.get(len(word) << 16 | word[0] << 8 | word[-1], -1)
+    while z >= 0:
+        at = reader._word_at[z]
+        if reader._words[at:reader._word_at[z + 1]] == word:
+            return z
+        z = reader._next_zone[z] - 1
+    return -1
+
+
+def test_the_bet_reader_keeps_its_zone_names_as_one_bytes_object_and_small_ints():
+    reader = BetReader(None, EventQueue(8), Evidence(), CRAPS_ZONES, 14, take_downs=True)
+    assert reader._words == "".join(CRAPS_ZONES).encode() and isinstance(reader._words, bytes)
+    assert len(reader._word_at) == len(CRAPS_ZONES) + 1
+    for value in reader._zone_keys.values():
+        assert type(value) is int                # no tuple a key
+    for z in range(len(CRAPS_ZONES)):
+        assert _zone_found(reader, CRAPS_ZONES[z]) == z, CRAPS_ZONES[z]
+    assert _zone_found(reader, "passs") == -1
+    # Every zone of the Craps layout read, 4 words a SEAT line (a reader splits a seat's zones to fit a line).
+    s = Sender("B")
+    lines = [s("OPEN", "1")]
+    names = list(CRAPS_ZONES)
+    count = 0
+    while names:
+        lines.append(s("SEAT", "3", *["%s=%d" % (name, 5) for name in names[:4]]))
+        names = names[4:]
+        count += 1
+    lines.append(s("CLOSE", "1", str(count)))
+    for line in lines:
+        reader.handle(line)
+    assert drain(reader.queue) == [(BETS, 1, 1)]
+    assert reader.reading.as_dict() == {3: dict((name, 5) for name in CRAPS_ZONES)}
+
+
+def test_zones_alike_in_length_first_and_last_byte_are_chained():
+    zones = ("axb", "ab", "ayb", "azb")
+    reader = BetReader(None, EventQueue(8), Evidence(), zones, 1)
+    assert [_zone_found(reader, name) for name in zones] == [0, 1, 2, 3]
+    assert _zone_found(reader, "aqb") == -1
+    assert len(reader._zone_keys) == 2         # "ab", and the three alike in one key
+
+
+def test_a_bet_reader_refuses_zones_it_cannot_tell_apart():
+    raises(ValueError, BetReader, None, EventQueue(8), Evidence(), ("pass", ""), 7)
+    raises(ValueError, BetReader, None, EventQueue(8), Evidence(), tuple("z%d" % i for i in range(256)), 1)
+    BetReader(None, EventQueue(8), Evidence(), tuple("z%d" % i for i in range(255)), 1)
+
