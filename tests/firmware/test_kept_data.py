@@ -6,8 +6,10 @@ from firmware.drivers.bet_reader import BetReader
 from firmware.events import BETS, EventQueue
 from firmware.evidence import Evidence
 from firmware.games.craps.zones import ZONES as CRAPS_ZONES
+from tests.firmware.booted import boot_pico
 from tests.firmware.device_helpers import Sender, drain
 from tests.firmware.expect import raises
+from tests.firmware.scratch import ScratchDir
 
 
 def _zone_found(reader, name):
@@ -60,3 +62,15 @@ def test_a_bet_reader_refuses_zones_it_cannot_tell_apart():
     raises(ValueError, BetReader, None, EventQueue(8), Evidence(), tuple("z%d" % i for i in range(256)), 1)
     BetReader(None, EventQueue(8), Evidence(), tuple("z%d" % i for i in range(255)), 1)
 
+
+def test_a_booted_table_keeps_of_the_board_file_what_the_run_reads():
+    for game in ("craps", "omaha"):
+        with ScratchDir() as state:
+            ctx = boot_pico(state, game)
+            board = ctx.board
+            assert board.zones is None and board.keypad is None
+            assert board.displays == ("dealer", "i2c", "result", "scoreboard")
+            assert len(board.keypad_keys) == 24 and board.key_index("enter") == 18   # a settings change reads them
+            assert board.button_index("confirm") >= 0 and "host" in board.ports     # `board` reads the ports
+            lines = ctx.console.handle(b"board")
+            assert lines[0] == "board pico (rp2040): Raspberry Pi Pico (RP2040) table controller, MicroPython"
