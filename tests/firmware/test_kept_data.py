@@ -74,3 +74,16 @@ def test_a_booted_table_keeps_of_the_board_file_what_the_run_reads():
             assert board.button_index("confirm") >= 0 and "host" in board.ports     # `board` reads the ports
             lines = ctx.console.handle(b"board")
             assert lines[0] == "board pico (rp2040): Raspberry Pi Pico (RP2040) table controller, MicroPython"
+
+
+def test_the_lights_zone_names_are_the_games_own_objects():
+    # The names parsed from the board file are freed once the lights take the game's equal ones (its zone
+    # table, kept anyway): 0.3 KB at Craps. The names themselves, and so `zones`, are the same.
+    from firmware.games.craps.bets import ZONE_TABLE
+    with ScratchDir() as state:
+        ctx = boot_pico(state, "craps")
+        names = ctx.table.lights.names
+        assert "point_4" in names and "hard_10" in names and "big_6" in names
+        for name in names:
+            assert [word for word in ZONE_TABLE if word is name], name
+        assert ctx.console.handle(b"zones") == [" ".join(sorted(names))]
