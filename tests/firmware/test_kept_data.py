@@ -87,3 +87,18 @@ def test_the_lights_zone_names_are_the_games_own_objects():
         for name in names:
             assert [word for word in ZONE_TABLE if word is name], name
         assert ctx.console.handle(b"zones") == [" ".join(sorted(names))]
+
+
+_SEATS = ("seat1", "seat2", "seat3", "seat4", "seat5", "seat6", "seat7", "seat8", "seat9", "seat10")
+
+
+def test_the_seat_lights_names_are_literals():
+    # Interned literals, not the board file's copies (0.2-0.3 KB at Baccarat's 7 seats and Omaha's 10).
+    for game, seats in (("baccarat", 7), ("omaha", 10)):
+        with ScratchDir() as state:
+            ctx = boot_pico(state, game)
+            names = ctx.table.lights.names
+            found = [name for name in names if name.startswith("seat")]
+            assert sorted(found) == sorted(_SEATS[:seats]), game
+            for name in found:
+                assert [seat for seat in _SEATS if seat is name], name
