@@ -102,3 +102,16 @@ def test_the_seat_lights_names_are_literals():
             assert sorted(found) == sorted(_SEATS[:seats]), game
             for name in found:
                 assert [seat for seat in _SEATS if seat is name], name
+
+
+def test_a_journal_on_the_boards_own_files_keeps_no_object_of_its_own_for_them():
+    # FlashFiles is static methods only: every journal on the board's files shares the class (an instance a
+    # journal was five more objects a table), and reaches the builtins themselves through it.
+    import os
+    from firmware.link import journal as jn
+    with ScratchDir() as d:
+        for fs in (None, os):
+            j = jn.Journal(d, "t", fs)
+            assert j._fs is jn.FlashFiles and j._fs.open is open and j._fs.stat is os.stat
+        j.append(1, b"abc")
+        assert list(jn.Journal(d, "t").records()) == [(1, b"abc")]
