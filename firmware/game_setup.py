@@ -116,6 +116,10 @@ def build(board, config, hw, queue):
     buttons = dict((role, board.button_index(role)) for role, _ in board.buttons)
     if game == "baccarat":
         return _baccarat(board, config, hw, queue, buttons)
+    oled = hw.displays.get("scoreboard")
+    if oled is not None:              # no scoreboard: a blank panel, its 1 KB picture freed
+        from firmware.drivers.ssd1306 import Panel
+        hw.displays["scoreboard"] = Panel(oled)
     if game == "craps":
         return _craps(config, hw, queue, buttons)
     return _omaha(board, config, hw, queue, buttons)

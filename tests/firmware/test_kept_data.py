@@ -115,3 +115,42 @@ def test_a_journal_on_the_boards_own_files_keeps_no_object_of_its_own_for_them()
             assert j._fs is jn.FlashFiles and j._fs.open is open and j._fs.stat is os.stat
         j.append(1, b"abc")
         assert list(jn.Journal(d, "t").records()) == [(1, b"abc")]
+
+
+
+class _Bus:
+    """Records the OLED's transactions (writevto: one transaction of its buffers)."""
+
+    def __init__(self):
+        self.transactions = []
+
+    def writeto(self, addr, buf, stop=True):
+        self.transactions.append((addr, bytes(buf)))
+
+    def writevto(self, addr, vector, stop=True):
+        self.writeto(addr, b"".join(bytes(buf) for buf in vector), stop)
+
+
+def test_a_table_without_a_scoreboard_keeps_a_panel_and_its_display_test_sends_the_same_bytes():
+    # Craps and Omaha draw nothing on the board's OLED but the console's display test: a Panel, no 1 KB RAM
+    # image kept (1.4 KB of their data after boot); the test lights every pixel, then clears them, as before.
+    from firmware.drivers.ssd1306 import SSD1306, Panel
+    from tests.firmware.console_rig import boot_with_pin, login, typed
+    from tests.firmware.test_main import _run
+    window = bytes((0x00, 0x21, 0, 127, 0x22, 0, 7))
+    for game in ("craps", "omaha", "baccarat"):
+        with ScratchDir() as state:
+            ctx, machine, _ = boot_with_pin(state, game)
+            oled = ctx.hw.displays["scoreboard"]
+            if game == "baccarat":
+                assert isinstance(oled, SSD1306) and ctx.game.scoreboard[1] is oled
+                continue
+            assert isinstance(oled, Panel) and ctx.game.scoreboard is None
+            assert not [v for v in oled.__dict__.values() if isinstance(v, (bytearray, memoryview)) and len(v) > 7]
+            login(ctx, machine)
+            bus = oled.i2c = _Bus()
+            assert "scoreboard: test pattern for 3 s" in typed(ctx, machine, "display test", 1)
+            assert bus.transactions == [(60, window), (60, b"\x40" + b"\xff" * 1024)]
+            _run(ctx, 35)
+            assert bus.transactions[2:] == [(60, window), (60, b"\x40" + bytes(1024))]
+            assert "display scoreboard: ok" in typed(ctx, machine, "selftest", 1)
