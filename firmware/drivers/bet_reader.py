@@ -90,7 +90,7 @@ class BetReader(DeviceLink):
         if len(zones) > _MAX_ZONES:
             raise ValueError("a bet reader reads at most %d zones" % _MAX_ZONES)
         # The zone names' bytes as one object, zone z's from _word_at[z] to _word_at[z + 1] (a bytes
-        # object a zone, and a tuple of them, kept 1 KB more at Craps' 50 zones).
+        # object a zone, and a tuple of them, kept 0.3 KB more at Craps' 50 zones).
         self._words = "".join(zones).encode()
         self._word_at = array("H", [0] * (len(zones) + 1))
         for z in range(len(zones)):
