@@ -17,7 +17,9 @@ GONE = const(-1)
 class Evidence:
     def __init__(self, slots=8, size=40):
         self.size = size
-        self._bufs = [bytearray(size) for _ in range(slots)]
+        self._slots = slots
+        self._buf = bytearray(slots * size)   # slot k's bytes from k * size (one object: a bytearray a slot
+                                              # kept 20 bytes more each)
         self._lens = [0] * slots          # original length (may exceed size: truncated)
         self._handles = [0] * slots       # which handle each slot holds now
         self._last = 0                    # last handle given out (1, 2, 3, ...)
@@ -30,32 +32,34 @@ class Evidence:
         if handle > 0x3FFFFFFF:           # stays a small int on MicroPython
             handle = 1
         self._last = handle
-        slot = handle % len(self._bufs)
-        buf = self._bufs[slot]
+        slot = handle % self._slots
+        buf = self._buf
+        at = slot * self.size - start
         n = end - start
         keep = n if n < self.size else self.size
-        for i in range(keep):
-            buf[i] = data[start + i]
+        for i in range(start, start + keep):
+            buf[at + i] = data[i]
         self._lens[slot] = n
         self._handles[slot] = handle
         return handle
 
     def gone(self, handle):
         """True when handle named evidence whose slot has since been given to newer bytes (or is GONE)."""
-        return handle != _NONE and self._handles[handle % len(self._bufs)] != handle
+        return handle != _NONE and self._handles[handle % self._slots] != handle
 
     def raw(self, handle):
         """(the bytes kept, their original length) of a handle, for the table journal; (b"", 0) if gone."""
-        slot = handle % len(self._bufs)
+        slot = handle % self._slots
         if handle == _NONE or self._handles[slot] != handle:
             return b"", 0
         n = self._lens[slot]
-        return bytes(self._bufs[slot][:n if n < self.size else self.size]), n
+        at = slot * self.size
+        return bytes(self._buf[at:at + (n if n < self.size else self.size)]), n
 
     def keep_raw(self, data, n):
         """keep() bytes raw() gave, with their original length (a truncated line stays truncated)."""
         handle = self.keep(data)
-        self._lens[handle % len(self._bufs)] = n if n > len(data) else len(data)
+        self._lens[handle % self._slots] = n if n > len(data) else len(data)
         return handle
 
     def into(self, fields, key, handle):
@@ -69,13 +73,14 @@ class Evidence:
         """Escaped, bounded text of a handle: printable ASCII as is, other bytes as \\xNN."""
         if handle == _NONE:
             return ""
-        slot = handle % len(self._bufs)
+        slot = handle % self._slots
         if self._handles[slot] != handle:
             return "(overwritten)"
         n = self._lens[slot]
-        buf = self._bufs[slot]
+        buf = self._buf
+        at = slot * self.size
         parts = []
-        for i in range(n if n < self.size else self.size):
+        for i in range(at, at + (n if n < self.size else self.size)):
             ch = buf[i]
             if 32 <= ch < 127 and ch != 92:
                 parts.append(chr(ch))

@@ -77,11 +77,16 @@ class Board:
         the seat count), and each map parsed from the board file keeps 1.5-3 KB of heap."""
         self.zones = {layout: self.zones[layout]} if layout in self.zones else {}
 
-    def forget_zones(self):
-        """Once the table is built: its zone map lives on in the lights (their pixel ranges and names,
-        which the console's `zones` reads) and the seat count in the game; kept, the map parsed from
-        the board file would stay in the heap for the whole run (2.3 KB for Craps' fourteen seats)."""
+    def forget_bring_up(self):
+        """Once the table is built, what only the bring-up read: the zone map lives on in the lights (their
+        pixel ranges and names, which the console's `zones` reads) and the seat count in the game; the
+        keypad's pins and legends in the keypad driver (keypad_keys stays: a settings change reads it);
+        of the displays the selftest reads their roles only. Kept, what was parsed from the board file
+        would stay in the heap for the whole run (the zone map 2.3 KB for Craps' fourteen seats, the
+        keypad 368 bytes, the displays' specs 0.2 KB)."""
         self.zones = None
+        self.keypad = None
+        self.displays = tuple(sorted(self.displays))    # the roles ("dealer", "i2c", ...), sorted
 
     def button_index(self, role):
         for i in range(len(self.buttons)):

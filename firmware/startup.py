@@ -140,7 +140,7 @@ def _boot(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_c
     files = os if fs is None else fs
     boot_number, counter_problem = next_boot(state_dir, files)    # before any frame carries it
     ctx = Context(board, config, hw, state_dir, fs, boot_number)
-    board.forget_zones()          # in the lights and the game now
+    board.forget_bring_up()       # the zones in the lights and the game now, the keypad in its driver
     _close_repl(hw.service_mode)
     ctx.crash_record = take_crash_record(state_dir, ctx.fs)
     ctx.journal.refuse_recovery(ctx.crash_record)     # it crashed the last boot: not again

@@ -23,7 +23,7 @@ from array import array
 from firmware import faults
 from firmware.bets import BetReading
 from firmware.compat import const
-from firmware.device_frame import same, uint
+from firmware.device_frame import uint
 from firmware.drivers.device_link import DeviceLink
 
 # copies of firmware.bets (tests/host/test_const_copies.py)
@@ -39,6 +39,7 @@ VERSION = const(1)
 MAX_AMOUNT = const(999999999)   # 9 digits: a small int on every MicroPython port
 MAX_READING_ID = const(65535)
 _MAX_SEAT_LINES = const(255)
+_MAX_ZONES = const(255)         # zones a reader tells apart (_next_zone: a byte a zone)
 
 TYPES = (
     (b"HELLO", 1, 1),
@@ -74,6 +75,15 @@ def _word_key(line, start, end):
     return (end - start) << 16 | line[start] << 8 | line[end - 1]
 
 
+def _same_at(line, start, end, words, at):
+    """line[start:end] == words[at:at + end - start] (the lengths agree: the word key says so), without
+    slicing."""
+    for i in range(end - start):
+        if line[start + i] != words[at + i]:
+            return False
+    return True
+
+
 class BetReader(DeviceLink):
     def __init__(self, source, queue, evidence, zones, seats, reading=None, take_downs=False):
         """zones: the game's zone names (e.g. baccarat.ZONES); seats: 1..seats on the layout;
@@ -84,14 +94,29 @@ class BetReader(DeviceLink):
         DeviceLink.__init__(self, source, queue, evidence, DEVICE, VERSION, TYPES)
         # Its faults never hold a round (a refused reading only means no nets): an event kind of its own.
         self.fault_event = _BETS_FAULT
-        self.zone_words = tuple(z.encode() for z in zones)
+        if len(zones) > _MAX_ZONES:
+            raise ValueError("a bet reader reads at most %d zones" % _MAX_ZONES)
+        # The zone names' bytes as one object, zone z's from _word_at[z] to _word_at[z + 1] (a bytes
+        # object a zone, and a tuple of them, kept 0.3 KB more at Craps' 50 zones).
+        self._words = "".join(zones).encode()
+        self._word_at = array("H", [0] * (len(zones) + 1))
+        for z in range(len(zones)):
+            n = len(zones[z].encode())
+            if not n:
+                raise ValueError("a zone needs a name")
+            self._word_at[z + 1] = self._word_at[z] + n
         # zone candidates by (length, first byte, last byte), a small int: a word is compared with
-        # the one or two zones that share those (38 at Craps were compared in turn, a call each)
+        # the one or two zones that share those (38 at Craps were compared in turn, a call each);
+        # the key gives the first, _next_zone[z] the next after z (+1; 0: none), small ints all
+        # (a tuple of them a key kept 0.8 KB more at Craps)
         self._zone_keys = {}
-        for z in range(len(self.zone_words)):
-            w = self.zone_words[z]
-            key = _word_key(w, 0, len(w))
-            self._zone_keys[key] = self._zone_keys.get(key, ()) + (z,)
+        self._next_zone = bytearray(len(zones))
+        for z in range(len(zones) - 1, -1, -1):
+            at = self._word_at[z]
+            key = _word_key(self._words, at, self._word_at[z + 1])
+            if key in self._zone_keys:
+                self._next_zone[z] = self._zone_keys[key] + 1
+            self._zone_keys[key] = z
         self.take_downs = take_downs
         self.reading = reading if reading is not None else BetReading(zones, seats)
         self._work = array("i", [0] * len(self.reading.amounts))
@@ -101,7 +126,7 @@ class BetReader(DeviceLink):
         # one zone, and a reading is accepted only if every word was), instead of walking every
         # seat x zone slot (700 at Craps) in Python twice a reading.
         self._seats_written = bytearray(self.reading.seats)
-        width = len(self.zone_words)
+        width = len(zones)
         self._zero_row = array("i", [0] * width)
         self._rows = tuple(_SLICE[seat * width:seat * width + width] for seat in range(self.reading.seats))
         self._all = _SLICE[:]
@@ -178,10 +203,12 @@ class BetReader(DeviceLink):
             self._refuse(faults.BETS_BAD_SEAT)
             return
         line = frame.line
-        words = self.zone_words
+        words = self._words
+        word_at = self._word_at
         keys = self._zone_keys
+        next_zone = self._next_zone
         work = self._work
-        base = (seat - 1) * len(words)
+        base = (seat - 1) * (len(word_at) - 1)
         self._seats_written[seat - 1] = 1                  # before any write: _open clears the row
         for i in range(1, frame.nargs):
             start = frame.starts[i]
@@ -191,10 +218,12 @@ class BetReader(DeviceLink):
                 eq += 1
             zone = -1
             if start < eq < end:                               # no "=", or no name: not a zone=amount word
-                for z in keys.get(_word_key(line, start, eq), ()):
-                    if same(line, start, eq, words[z]):
+                z = keys.get(_word_key(line, start, eq), -1)
+                while z >= 0:
+                    if _same_at(line, start, eq, words, word_at[z]):
                         zone = z
                         break
+                    z = next_zone[z] - 1
             if zone < 0:
                 self._refuse(faults.BETS_BAD_ZONE)
                 return

@@ -82,7 +82,7 @@ class Journal:
                              % (max_bytes, 4 * _OVERHEAD, 2 * (record.PAYLOAD_MAX + _OVERHEAD)))
         self.max_bytes = max_bytes
         self.capacity = capacity   # bytes one file may hold; two may exist during a checkpoint
-        self._fs = FlashFiles() if fs is None or fs is os else fs
+        self._fs = FlashFiles if fs is None or fs is os else fs   # (the class: its static methods, no instance)
         self._names = (path(state_dir, name + ".0"), path(state_dir, name + ".1"))
         self.writes = 0            # flash writes: file write calls and removes
         self.bytes_written = 0

@@ -60,3 +60,15 @@ def test_keep_allocates_nothing():
         finally:
             heap_unlock()
         assert failed                   # the lock really catches an allocation
+
+
+def test_the_slots_lie_side_by_side_in_one_buffer_and_keep_apart():
+    # One bytearray for every slot (a bytearray a slot kept 20 bytes more each: docs/performance.md, "Memory
+    # kept"): a line as long as a slot or longer fills its own slot only, the first slot's and the last's too.
+    ev = Evidence(slots=3, size=4)
+    assert len(ev._buf) == 12 and not hasattr(ev, "_bufs")
+    handles = [ev.keep(b"abcdefgh"), ev.keep(b"WXYZ"), ev.keep(b"xxk", 2), ev.keep(b"-1234567-", 1, 8)]
+    assert ev.text(handles[0]) == "(overwritten)"             # the fourth took its slot
+    assert [ev.text(h) for h in handles[1:]] == ["WXYZ", "k", "1234...(7 bytes)"]
+    assert [ev.raw(h) for h in handles[1:]] == [(b"WXYZ", 4), (b"k", 1), (b"1234", 7)]
+    assert ev.text(ev.keep_raw(b"1234", 7)) == "1234...(7 bytes)"

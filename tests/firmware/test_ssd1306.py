@@ -1,6 +1,6 @@
 # SSD1306 OLED driver on both runtimes, against a fake I2C bus that records transactions.
 from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
-from firmware.drivers import ssd1306_geometry
+from firmware.drivers import ssd1306, ssd1306_geometry
 from firmware.drivers.ssd1306 import SSD1306
 from tests.firmware.expect import count_calls, raises, raises_match
 
@@ -25,6 +25,10 @@ class FakeI2C:
         if self.record:
             self.transactions.append(bytes(buf))
         return len(buf)
+
+    def writevto(self, addr, vector, stop=True):
+        """One transaction of the buffers one after another (machine.I2C.writevto)."""
+        return self.writeto(addr, b"".join(bytes(buf) for buf in vector), stop)
 
 
 INIT_64 = bytes((0x00, 0xAE, 0x20, 0x00, 0x40, 0xA1, 0xC8, 0xA8, 63, 0xD3, 0x00, 0xDA, 0x12, 0xD5, 0x80,
@@ -239,3 +243,21 @@ def test_a_shared_page_is_merged_through_a_view_as_wide_as_what_moves_kept_by_th
     for n in range(8, 20):                                  # widths beyond the kept ones: kept bounded
         oled.scroll_part(0, n + 1, 8, 38, 1)
     assert 0 < len(oled._pages) <= 6
+
+
+def test_a_panel_sends_what_the_ssd1306_sends_for_a_picture_of_one_colour():
+    # A table without a scoreboard keeps a Panel instead (its 1 KB RAM image freed): the display test's
+    # fill(1), show() and the fill(0), show() after it put the very bytes on the bus the SSD1306 put there.
+    for width, height in ((128, 64), (128, 32), (64, 48)):
+        bus = FakeI2C()
+        oled = SSD1306(bus, 0x3C, width, height)
+        panel = ssd1306.Panel(oled)
+        assert (panel.i2c, panel.addr, panel.width, panel.height) == (bus, 0x3C, width, height)
+        for colour in (1, 0, 1, 0):
+            oled.fill(colour)
+            oled.show()
+            want = bus.transactions[-2:]
+            panel.fill(colour)
+            panel.show()
+            assert bus.transactions[-2:] == want and len(want[1]) == 1 + width * height // 8
+        assert panel.transmits == oled.transmits

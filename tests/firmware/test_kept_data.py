@@ -1,0 +1,156 @@
+# What a booted table keeps, kept compact (issue 14: heap kept after boot; docs/performance.md, "Memory kept"):
+# the bet reader's zone names as one bytes object and small ints, the board description without what only
+# the bring-up read. Behaviour is the same (the bet reader's and the console's own tests); these show the
+# structures themselves. Fakes only: runs on MicroPython too.
+from firmware.drivers.bet_reader import BetReader
+from firmware.events import BETS, EventQueue
+from firmware.evidence import Evidence
+from firmware.games.craps.zones import ZONES as CRAPS_ZONES
+from tests.firmware.booted import boot_pico
+from tests.firmware.device_helpers import Sender, drain
+from tests.firmware.expect import raises
+from tests.firmware.scratch import ScratchDir
+
+
+def _zone_found(reader, name):
+    """The zone index the reader's lookup gives a word (as _seat() looks it up), -1: none."""
+    word = name.encode()
+    z = reader._zone_keys.get(len(word) << 16 | word[0] << 8 | word[-1], -1)
+    while z >= 0:
+        at = reader._word_at[z]
+        if reader._words[at:reader._word_at[z + 1]] == word:
+            return z
+        z = reader._next_zone[z] - 1
+    return -1
+
+
+def test_the_bet_reader_keeps_its_zone_names_as_one_bytes_object_and_small_ints():
+    reader = BetReader(None, EventQueue(8), Evidence(), CRAPS_ZONES, 14, take_downs=True)
+    assert reader._words == "".join(CRAPS_ZONES).encode() and isinstance(reader._words, bytes)
+    assert len(reader._word_at) == len(CRAPS_ZONES) + 1
+    for value in reader._zone_keys.values():
+        assert type(value) is int                # no tuple a key
+    for z in range(len(CRAPS_ZONES)):
+        assert _zone_found(reader, CRAPS_ZONES[z]) == z, CRAPS_ZONES[z]
+    assert _zone_found(reader, "passs") == -1
+    # Every zone of the Craps layout read, 4 words a SEAT line (a reader splits a seat's zones to fit a line).
+    s = Sender("B")
+    lines = [s("OPEN", "1")]
+    names = list(CRAPS_ZONES)
+    count = 0
+    while names:
+        lines.append(s("SEAT", "3", *["%s=%d" % (name, 5) for name in names[:4]]))
+        names = names[4:]
+        count += 1
+    lines.append(s("CLOSE", "1", str(count)))
+    for line in lines:
+        reader.handle(line)
+    assert drain(reader.queue) == [(BETS, 1, 1)]
+    assert reader.reading.as_dict() == {3: dict((name, 5) for name in CRAPS_ZONES)}
+
+
+def test_zones_alike_in_length_first_and_last_byte_are_chained():
+    zones = ("axb", "ab", "ayb", "azb")
+    reader = BetReader(None, EventQueue(8), Evidence(), zones, 1)
+    assert [_zone_found(reader, name) for name in zones] == [0, 1, 2, 3]
+    assert _zone_found(reader, "aqb") == -1
+    assert len(reader._zone_keys) == 2         # "ab", and the three alike in one key
+
+
+def test_a_bet_reader_refuses_zones_it_cannot_tell_apart():
+    raises(ValueError, BetReader, None, EventQueue(8), Evidence(), ("pass", ""), 7)
+    raises(ValueError, BetReader, None, EventQueue(8), Evidence(), tuple("z%d" % i for i in range(256)), 1)
+    BetReader(None, EventQueue(8), Evidence(), tuple("z%d" % i for i in range(255)), 1)
+
+
+def test_a_booted_table_keeps_of_the_board_file_what_the_run_reads():
+    for game in ("craps", "omaha"):
+        with ScratchDir() as state:
+            ctx = boot_pico(state, game)
+            board = ctx.board
+            assert board.zones is None and board.keypad is None
+            assert board.displays == ("dealer", "i2c", "result", "scoreboard")
+            assert len(board.keypad_keys) == 24 and board.key_index("enter") == 18   # a settings change reads them
+            assert board.button_index("confirm") >= 0 and "host" in board.ports     # `board` reads the ports
+            lines = ctx.console.handle(b"board")
+            assert lines[0] == "board pico (rp2040): Raspberry Pi Pico (RP2040) table controller, MicroPython"
+
+
+def test_the_lights_zone_names_are_the_games_own_objects():
+    # The names parsed from the board file are freed once the lights take the game's equal ones (its zone
+    # table, kept anyway): 0.3 KB at Craps. The names themselves, and so `zones`, are the same.
+    from firmware.games.craps.bets import ZONE_TABLE
+    with ScratchDir() as state:
+        ctx = boot_pico(state, "craps")
+        names = ctx.table.lights.names
+        assert "point_4" in names and "hard_10" in names and "big_6" in names
+        for name in names:
+            assert [word for word in ZONE_TABLE if word is name], name
+        assert ctx.console.handle(b"zones") == [" ".join(sorted(names))]
+
+
+_SEATS = ("seat1", "seat2", "seat3", "seat4", "seat5", "seat6", "seat7", "seat8", "seat9", "seat10")
+
+
+def test_the_seat_lights_names_are_literals():
+    # Interned literals, not the board file's copies (0.2-0.3 KB at Baccarat's 7 seats and Omaha's 10).
+    for game, seats in (("baccarat", 7), ("omaha", 10)):
+        with ScratchDir() as state:
+            ctx = boot_pico(state, game)
+            names = ctx.table.lights.names
+            found = [name for name in names if name.startswith("seat")]
+            assert sorted(found) == sorted(_SEATS[:seats]), game
+            for name in found:
+                assert [seat for seat in _SEATS if seat is name], name
+
+
+def test_a_journal_on_the_boards_own_files_keeps_no_object_of_its_own_for_them():
+    # FlashFiles is static methods only: every journal on the board's files shares the class (an instance a
+    # journal was five more objects a table), and reaches the builtins themselves through it.
+    import os
+    from firmware.link import journal as jn
+    with ScratchDir() as d:
+        for fs in (None, os):
+            j = jn.Journal(d, "t", fs)
+            assert j._fs is jn.FlashFiles and j._fs.open is open and j._fs.stat is os.stat
+        j.append(1, b"abc")
+        assert list(jn.Journal(d, "t").records()) == [(1, b"abc")]
+
+
+
+class _Bus:
+    """Records the OLED's transactions (writevto: one transaction of its buffers)."""
+
+    def __init__(self):
+        self.transactions = []
+
+    def writeto(self, addr, buf, stop=True):
+        self.transactions.append((addr, bytes(buf)))
+
+    def writevto(self, addr, vector, stop=True):
+        self.writeto(addr, b"".join(bytes(buf) for buf in vector), stop)
+
+
+def test_a_table_without_a_scoreboard_keeps_a_panel_and_its_display_test_sends_the_same_bytes():
+    # Craps and Omaha draw nothing on the board's OLED but the console's display test: a Panel, no 1 KB RAM
+    # image kept (1.4 KB of their data after boot); the test lights every pixel, then clears them, as before.
+    from firmware.drivers.ssd1306 import SSD1306, Panel
+    from tests.firmware.console_rig import boot_with_pin, login, typed
+    from tests.firmware.test_main import _run
+    window = bytes((0x00, 0x21, 0, 127, 0x22, 0, 7))
+    for game in ("craps", "omaha", "baccarat"):
+        with ScratchDir() as state:
+            ctx, machine, _ = boot_with_pin(state, game)
+            oled = ctx.hw.displays["scoreboard"]
+            if game == "baccarat":
+                assert isinstance(oled, SSD1306) and ctx.game.scoreboard[1] is oled
+                continue
+            assert isinstance(oled, Panel) and ctx.game.scoreboard is None
+            assert not [v for v in oled.__dict__.values() if isinstance(v, (bytearray, memoryview)) and len(v) > 7]
+            login(ctx, machine)
+            bus = oled.i2c = _Bus()
+            assert "scoreboard: test pattern for 3 s" in typed(ctx, machine, "display test", 1)
+            assert bus.transactions == [(60, window), (60, b"\x40" + b"\xff" * 1024)]
+            _run(ctx, 35)
+            assert bus.transactions[2:] == [(60, window), (60, b"\x40" + bytes(1024))]
+            assert "display scoreboard: ok" in typed(ctx, machine, "selftest", 1)
