@@ -3,6 +3,7 @@ from firmware import faults
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
 from firmware.events import LAMP, LAMP_ALL, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK
+from firmware.games.baccarat import codes as bac_codes
 from firmware.games.baccarat import controller as bc
 from firmware.games.baccarat import screens
 from firmware.table import FAULTED, LAMP_CHECK, OUT_GAME_FIRST, READY
@@ -17,17 +18,17 @@ def _strip(report):
 
 
 def test_outbox_codes_start_where_the_core_leaves_them():
-    assert bc.OUT_SHOE == OUT_GAME_FIRST
+    assert bac_codes.OUT_SHOE == OUT_GAME_FIRST
 
 
 def test_art2_new_shoe_burns_as_many_cards_as_decks_then_bets_open():
     rig = Rig()
     assert screens.dealer_lines(rig.table, CONFIG, [])[1] == "INSERT NEW SHOE"
     rig.new_shoe(burn="2c 3c 4c 5c 6c")
-    assert rig.table.state == bc.BURNING
+    assert rig.table.state == bac_codes.BURNING
     assert screens.dealer_lines(rig.table, CONFIG, [])[1] == "BURN 1 MORE"
     rig.card("7c")
-    assert rig.table.state == bc.BETTING
+    assert rig.table.state == bac_codes.BETTING
     assert [_strip(r) for r in rig.reports("shoe")] == [{"event": "shoe", "shoe": "new", "decks": 6},
                                                        {"event": "shoe", "shoe": "burned", "cards": 6}]
     assert [r["to"] for r in rig.reports("card")] == ["burn"] * 6
@@ -39,7 +40,7 @@ def test_art9_round_needs_no_button_and_nets_follow_arts_16_17():
     rig.bets({1: {"banker": 100}, 2: {"player": 50, "tie": 10}, 3: {"player_pair": 5}})
     assert rig.colour("seat1") == pixels.BLUE and rig.colour("player") == pixels.WHITE
     rig.cards("9h 5d Kc")
-    assert rig.table.state == bc.DEALING
+    assert rig.table.state == bac_codes.DEALING
     assert screens.dealer_lines(rig.table, CONFIG, [])[1] == "DEAL BANKER"
     assert rig.colour("player") == pixels.DIM              # bets closed while the cards come out
     rig.card("2s")                                          # Player 9: a natural (art. 9(1))
@@ -52,7 +53,7 @@ def test_art9_round_needs_no_button_and_nets_follow_arts_16_17():
     assert _strip(rig.reports("round")[0]) == {"event": "round", "round": 1, "demo": False,
                                                "bets": {"1": {"banker": 100}, "2": {"player": 50, "tie": 10},
                                                         "3": {"player_pair": 5}}}
-    assert rig.table.state == bc.BETTING
+    assert rig.table.state == bac_codes.BETTING
     assert rig.colour("player") == pixels.GREEN and rig.colour("banker") == pixels.OFF
     assert rig.colour("seat2") == pixels.GREEN and rig.colour("seat1") == pixels.OFF
     assert screens.result_lines(rig.table, CONFIG, []) == ["ROUND 1", "PLAYER WINS 9-7", "BOTH STAND", "B0 P1 T0"]
@@ -107,7 +108,7 @@ def test_bets_read_while_an_alarm_holds_the_table_between_rounds_are_taken_for_t
                                         "bets": {"1": {"banker": 100}}}
     assert rig.colour("banker") == pixels.RED               # the alarm's lights stay until it is closed
     rig.press("confirm")
-    assert rig.table.state == bc.BURNING and rig.colour("seat1") == pixels.BLUE
+    assert rig.table.state == bac_codes.BURNING and rig.colour("seat1") == pixels.BLUE
     rig.cards("7c 9h 5d Kc 2s")
     assert rig.last("result")["nets"] == {"1": {"banker": -100}}
 
@@ -134,7 +135,7 @@ def test_bets_read_with_no_shoe_or_a_closed_shoe_are_taken_for_the_next_shoes_fi
             rig.new_shoe()
             rig.shoe(SHOE_CUT)
             rig.cards("9h 5d Kc 2s")
-            assert rig.table.state == bc.SHOE_CLOSED
+            assert rig.table.state == bac_codes.SHOE_CLOSED
         rig.bets({2: {"player": 50}})
         assert _strip(rig.last("bets")) == {"event": "bets", "reading": 1, "accepted": True,
                                             "bets": {"2": {"player": 50}}}
@@ -191,7 +192,7 @@ def test_art3_a_cut_card_that_comes_out_while_an_alarm_holds_the_table_still_end
     assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "cut_card", "last_round": 1}
     assert rig.table.state == FAULTED
     rig.cards("Kc 2s")                                      # the rescan, then the last card
-    assert rig.last("result")["round"] == 1 and rig.table.state == bc.SHOE_CLOSED
+    assert rig.last("result")["round"] == 1 and rig.table.state == bac_codes.SHOE_CLOSED
     rig = Rig(cut_card="one_more")
     rig.new_shoe()
     rig.cards("9h 5d Kc 2s")
@@ -200,7 +201,7 @@ def test_art3_a_cut_card_that_comes_out_while_an_alarm_holds_the_table_still_end
     assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "cut_card", "last_round": 3}
     rig.press("confirm")
     rig.cards("9h 5d Kc 2s 9h 5d Kc 2s")
-    assert rig.last("result")["round"] == 3 and rig.table.state == bc.SHOE_CLOSED
+    assert rig.last("result")["round"] == 3 and rig.table.state == bac_codes.SHOE_CLOSED
 
 
 def test_art3_2_a_shoe_changed_while_an_alarm_holds_the_table_between_rounds_is_the_shoe_it_resumes_with():
@@ -218,16 +219,16 @@ def test_art3_2_a_shoe_changed_while_an_alarm_holds_the_table_between_rounds_is_
     assert [r["shoe"] for r in rig.reports("shoe")][-2:] == ["removed", "new"]
     assert rig.table.state == FAULTED                       # the alarm stays the dealer's to close
     rig.press("confirm")
-    assert rig.table.state == bc.BURNING
+    assert rig.table.state == bac_codes.BURNING
     rig.cards("2c 3c 4c 5c 6c 7c")
-    assert rig.table.state == bc.BETTING and rig.last("shoe")["shoe"] == "burned"
+    assert rig.table.state == bac_codes.BETTING and rig.last("shoe")["shoe"] == "burned"
     # A first card held for the dealer (a double pull after the last card) goes with the old shoe.
     rig.cards("9h 5d Kc 2s")
     rig.card("3h", wait=20)
     rig.shoe(SHOE_IN)
     assert rig.last("card")["card"] == "3h" and rig.last("card")["to"] == "discard"
     rig.press("confirm")
-    assert rig.table.state == bc.BURNING and rig.table.held_card == bc.NO_CARD
+    assert rig.table.state == bac_codes.BURNING and rig.table.held_card == bac_codes.NO_CARD
 
 
 def test_a_shoe_change_while_an_alarm_holds_a_round_is_not_taken():
@@ -236,7 +237,7 @@ def test_a_shoe_change_while_an_alarm_holds_a_round_is_not_taken():
     rig.cards("9h 5d")
     rig.fault(faults.FRAME_CRC)
     rig.shoe(SHOE_IN)                          # art. 3(2): only after a round
-    assert rig.table.resume_state == bc.DEALING and rig.last("shoe")["shoe"] == "burned"
+    assert rig.table.resume_state == bac_codes.DEALING and rig.last("shoe")["shoe"] == "burned"
     rig.press("confirm")
     rig.cards("Kc 2s")
     assert rig.last("result")["round"] == 1
@@ -248,15 +249,15 @@ def test_art3_cut_card_makes_the_next_round_the_last_then_the_shoe_is_closed():
     rig.shoe(SHOE_CUT)
     assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "cut_card", "last_round": 1}
     rig.cards("9h 5d Kc 2s")
-    assert rig.table.state == bc.SHOE_CLOSED
+    assert rig.table.state == bac_codes.SHOE_CLOSED
     assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "closed", "rounds": 1}
     rig.card("3d")                                          # a card from a finished shoe
     assert rig.table.state == FAULTED and rig.table.fault_code == faults.CARD_OUT_OF_ORDER
     assert _strip(rig.last("fault")) == {"event": "fault", "fault": "card_out_of_order", "card": "3d"}
     rig.press("confirm")
-    assert rig.table.state == bc.SHOE_CLOSED
+    assert rig.table.state == bac_codes.SHOE_CLOSED
     rig.new_shoe()
-    assert rig.table.state == bc.BETTING
+    assert rig.table.state == bac_codes.BETTING
 
 
 def test_art1_foreign_card_holds_the_round_until_it_is_voided():
@@ -274,7 +275,7 @@ def test_art1_foreign_card_holds_the_round_until_it_is_voided():
     result = rig.last("result")
     assert (result["void"], result["winner"], result["nets"]) == (True, None, {"1": {"banker": 0}})
     assert _strip(rig.last("fault_ack")) == {"event": "fault_ack", "fault": "card_impossible", "by": "void"}
-    assert rig.table.state == bc.BETTING and rig.table.roads.bead_plate() == []
+    assert rig.table.state == bac_codes.BETTING and rig.table.roads.bead_plate() == []
 
 
 def test_art10_unreadable_card_is_rescanned_never_guessed():
@@ -288,7 +289,7 @@ def test_art10_unreadable_card_is_rescanned_never_guessed():
     assert rig.table.state == FAULTED
     rig.card("Kc")                                          # the rescan: dealt to the hand that was due
     assert _strip(rig.last("fault_ack")) == {"event": "fault_ack", "fault": "card_unreadable", "by": "rescan"}
-    assert rig.table.state == bc.DEALING
+    assert rig.table.state == bac_codes.DEALING
     rig.card("2s")
     assert rig.last("result")["player"] == ["9h", "Kc"]
 
@@ -301,7 +302,7 @@ def test_art10_unreadable_card_voids_the_round_with_a_long_void_only():
     rig.press("void")                                       # a short press only says to hold it
     assert rig.table.state == FAULTED and screens.dealer_lines(rig.table, CONFIG, [])[3] == "HOLD VOID TO VOID"
     rig.press("void", long=True)
-    assert rig.last("result")["void"] is True and rig.table.state == bc.BETTING
+    assert rig.last("result")["void"] is True and rig.table.state == bac_codes.BETTING
 
 
 def test_double_pull_holds_the_second_card_for_the_dealer():
@@ -311,7 +312,7 @@ def test_double_pull_holds_the_second_card_for_the_dealer():
     rig.card("5d", wait=20)                                 # 20 ms after the last: two cards at once
     assert rig.table.fault_code == faults.DOUBLE_PULL and rig.last("fault")["card"] == "5d"
     rig.press("confirm")                                    # art. 10: corrected at once, dealt on
-    assert rig.table.state == bc.DEALING
+    assert rig.table.state == bac_codes.DEALING
     rig.cards("Kc 2s")
     assert rig.last("result")["banker"] == ["5d", "2s"]
     rig.cards("3h")
@@ -332,9 +333,9 @@ def test_a_double_pull_after_a_rounds_last_card_or_the_last_burn_card_is_held_no
         rig.card("7c")                                      # the last burn card: bets open
         rig.card("8c", wait=20)                             # and one with it
         assert rig.table.fault_code == faults.DOUBLE_PULL and rig.last("fault")["card"] == "8c"
-        assert rig.table.resume_state == bc.BETTING and not rig.reports("round")
+        assert rig.table.resume_state == bac_codes.BETTING and not rig.reports("round")
         rig.press("void", long=True)                        # the held card set aside; bets still open
-        assert rig.table.state == bc.BETTING and rig.last("fault_ack")["by"] == "void"
+        assert rig.table.state == bac_codes.BETTING and rig.last("fault_ack")["by"] == "void"
         assert rig.last("card")["to"] == "discard" and not rig.reports("round")
         rig.bets({1: {"banker": 100}})
         assert rig.last("bets")["accepted"] is True
@@ -345,7 +346,7 @@ def test_a_double_pull_after_a_rounds_last_card_or_the_last_burn_card_is_held_no
         rig.press("confirm")                                # the dealer vouches for it: dealt on
         assert rig.last("card")["card"] == "3h"
         assert rig.last("card")["to"] == ("burn" if burn_each_round else "player")
-        assert rig.table.state == (bc.BETTING if burn_each_round else bc.DEALING)
+        assert rig.table.state == (bac_codes.BETTING if burn_each_round else bac_codes.DEALING)
 
 
 def test_a_lost_shoe_frame_in_a_round_holds_it_until_rescan_confirm_or_void():
@@ -353,12 +354,12 @@ def test_a_lost_shoe_frame_in_a_round_holds_it_until_rescan_confirm_or_void():
     rig.new_shoe()
     rig.cards("9h 5d")
     rig.fault(faults.FRAME_CRC)
-    assert rig.table.state == FAULTED and rig.table.resume_state == bc.DEALING
+    assert rig.table.state == FAULTED and rig.table.resume_state == bac_codes.DEALING
     rig.card("Kc")                                          # the card whose frame was lost, read again
-    assert rig.last("fault_ack")["by"] == "rescan" and rig.table.state == bc.DEALING
+    assert rig.last("fault_ack")["by"] == "rescan" and rig.table.state == bac_codes.DEALING
     rig.fault(faults.FRAME_LOST)
     rig.press("confirm")                                    # the dealer vouches nothing was lost
-    assert rig.last("fault_ack")["by"] == "confirm" and rig.table.state == bc.DEALING
+    assert rig.last("fault_ack")["by"] == "confirm" and rig.table.state == bac_codes.DEALING
     rig.card("2s")
     assert rig.last("result")["player"] == ["9h", "Kc"]
 
@@ -391,7 +392,7 @@ def test_shoe_change_needs_a_long_press():
     rig.press("shoe_change")
     assert rig.table.state == READY
     rig.press("shoe_change", long=True)
-    assert rig.table.state == bc.BURNING
+    assert rig.table.state == bac_codes.BURNING
 
 
 def test_card_with_no_shoe_in_play_is_out_of_order():
@@ -414,7 +415,7 @@ def test_a_card_drawn_during_a_lamp_check_is_out_of_order_not_lost():
     rig.press("confirm")
     assert rig.table.state == READY
     rig.new_shoe()                                       # the table goes on as before
-    assert rig.table.state == bc.BETTING
+    assert rig.table.state == bac_codes.BETTING
 
 
 def test_shoe_restart_is_reported_with_its_hello_line_as_at_omaha():
@@ -475,7 +476,7 @@ def test_ticks_and_buttons_dispatch_allocation_free():
             table.dispatch(TICK, 10, 0)
     finally:
         heap_unlock()
-    assert table.state == bc.DEALING
+    assert table.state == bac_codes.DEALING
     assert heap_lock_catches_allocation()      # the lock is real: the block above proved something
 
 
@@ -486,7 +487,7 @@ def test_a_shoe_that_speaks_during_the_boot_lamp_test_is_not_lost():
     table = bc.BaccaratTable(rig.lights, {"confirm": 0}, rig.table.settings, None, 0)
     assert table.state == STARTING
     table.dispatch(SHOE, SHOE_IN, 0)
-    assert table.state == bc.BURNING
+    assert table.state == bac_codes.BURNING
 
 
 def test_result_display_keeps_the_last_round_while_the_next_is_dealt():
@@ -504,7 +505,7 @@ def test_art2_3_auto_shuffler_roads_start_again_instead_of_overflowing():
     rig.new_shoe(burn="")                                   # art. 2(3): no burn
     for _ in range(MAX_ROUNDS + 1):
         rig.cards("9h 5d Kc 2s")                           # art. 7(2): every card back in the machine
-    assert rig.table.state == bc.BETTING and rig.table.roads.bead_count() == 1
+    assert rig.table.state == bac_codes.BETTING and rig.table.roads.bead_count() == 1
     assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "roads_restarted", "rounds": MAX_ROUNDS}
 
 
@@ -516,7 +517,7 @@ def test_art10_an_unreadable_burn_card_must_be_rescanned_while_burning():
     assert rig.table.state == FAULTED
     rig.card("4c")                                          # the rescan is the third burn card
     rig.cards("5c 6c 7c")
-    assert rig.table.state == bc.BETTING and rig.table.shoe.burned == 6
+    assert rig.table.state == bac_codes.BETTING and rig.table.shoe.burned == 6
 
 
 def test_art8_an_unreadable_burn_card_voided_is_the_rounds_burn():
@@ -524,7 +525,7 @@ def test_art8_an_unreadable_burn_card_voided_is_the_rounds_burn():
     rig.new_shoe()
     rig.shoe(SHOE_UNREAD)                                   # the art. 8 burn card, unreadable
     rig.press("void", long=True)                            # discarded unseen: the burn is done
-    assert rig.table.state == bc.BETTING and rig.table.burned_this_round
+    assert rig.table.state == bac_codes.BETTING and rig.table.burned_this_round
     rig.cards("9h 5d Kc 2s")
     assert rig.last("result")["player"] == ["9h", "Kc"]
 
@@ -667,7 +668,7 @@ def test_the_seat_lights_sum_each_seats_slots_up_to_the_end_found_with_them():
         rig.bets(bets)
         rig.cards(deals[trial % len(deals)])
         t = rig.table
-        assert t.state == bc.BETTING and t.record.number == trial + 1, trial
+        assert t.state == bac_codes.BETTING and t.record.number == trial + 1, trial
         assert [t.seat_slot_ends[s] for s in range(3)] == [
             sum(1 for i in range((s + 1) * width) if t.round_bets[i]) for s in range(3)], trial
         for seat in (1, 2, 3):
@@ -822,7 +823,7 @@ def test_a_tick_while_betting_or_dealing_goes_to_the_clocks_with_no_other_event_
     rig = Rig()
     table = rig.table
     rig.new_shoe()
-    for state, cards in ((bc.BETTING, ""), (bc.DEALING, "9h")):
+    for state, cards in ((bac_codes.BETTING, ""), (bac_codes.DEALING, "9h")):
         if cards:
             rig.cards(cards)
         assert table.state == state
@@ -835,7 +836,7 @@ def test_a_tick_while_betting_or_dealing_goes_to_the_clocks_with_no_other_event_
         del table._anywhere, table._between_rounds
         assert asked == [] and table.state == state
         assert table.uptime_s * 1000 + table.uptime_part_ms == seconds * 1000 + part + 1500
-        assert table.since_card_ms == bc.DOUBLE_PULL_MS        # counted up to the double pull's limit only
+        assert table.since_card_ms == bac_codes.DOUBLE_PULL_MS        # counted up to the double pull's limit only
 
 
 def test_the_result_reports_nets_are_read_from_the_rounds_bet_slots_without_a_walk_of_every_zone():

@@ -4,8 +4,10 @@
 from firmware import faults
 from firmware.drivers import pixels
 from firmware.events import LINK_BACKLOG
+from firmware.games.baccarat import codes as bac_codes
 from firmware.games.baccarat import controller as bc
 from firmware.games.baccarat import screens as bac_screens
+from firmware.games.craps import codes as craps_codes
 from firmware.games.craps import controller as cc
 from firmware.games.craps import screens as craps_screens
 from firmware.games.omaha import rules as omaha_rules
@@ -45,7 +47,7 @@ def test_baccarat_refuses_a_rounds_first_card_holds_it_and_deals_it_once_the_bac
     _backlog(rig, False)
     assert bac_screens.dealer_lines(rig.table, {"table_id": "B01"}, [])[3] == "CONFIRM: DEAL IT"
     rig.press("confirm")                                     # the held card opens the round
-    assert rig.table.state == bc.DEALING and rig.last("round")["round"] == 1
+    assert rig.table.state == bac_codes.DEALING and rig.last("round")["round"] == 1
     assert [(c["card"], c["to"]) for c in rig.reports("card")][-1] == ("9h", "player")
     rig.cards("2d Kc 3s")
     assert rig.last("result")["player"] == ["9h", "Kc"]
@@ -57,11 +59,11 @@ def test_baccarat_a_long_void_sets_the_refused_card_aside_and_a_round_in_play_fi
     rig.cards("9h 2d")
     _backlog(rig, True)                                      # mid-round: the round finishes
     rig.cards("Kc 3s")
-    assert rig.last("result")["winner"] == "player" and rig.table.state == bc.BETTING
+    assert rig.last("result")["winner"] == "player" and rig.table.state == bac_codes.BETTING
     rig.card("5h")
     assert rig.table.fault_code == faults.LINK_BACKLOG
     rig.press("void", long=True)
-    assert rig.last("fault_ack")["by"] == "void" and rig.table.state == bc.BETTING
+    assert rig.last("fault_ack")["by"] == "void" and rig.table.state == bac_codes.BETTING
     assert [(c["card"], c["to"]) for c in rig.reports("card")][-1] == ("5h", "discard")
     assert len(rig.reports("round")) == 1
     _backlog(rig, False)
@@ -87,7 +89,7 @@ def test_craps_a_come_out_throw_is_not_decided_while_the_link_is_backed_up_and_i
     _backlog(rig, False)
     assert craps_screens.dealer_lines(rig.table, {"table_id": "C01"}, [])[3] == "CONFIRM: THROW AGAIN"
     rig.press("confirm")
-    assert rig.table.state == cc.COME_OUT
+    assert rig.table.state == craps_codes.COME_OUT
     rig.throw(5, 6)                                          # thrown again: decided now
     assert rig.last("throw")["nets"] == {"1": {"pass": 10}}
 
@@ -97,13 +99,13 @@ def test_craps_throws_of_a_point_go_on_while_backed_up_and_the_next_come_out_wai
     rig.throw(3, 3)                                          # point 6
     _backlog(rig, True)
     rig.throw(2, 2)
-    assert rig.last("throw")["valid"] is True and rig.table.state == cc.POINT
+    assert rig.last("throw")["valid"] is True and rig.table.state == craps_codes.POINT
     rig.throw(6, 1)                                          # seven-out: the round in play is over
-    assert rig.table.state == cc.COME_OUT and rig.table.shooter == 2
+    assert rig.table.state == craps_codes.COME_OUT and rig.table.shooter == 2
     rig.throw(6, 5)
     assert rig.table.fault_code == faults.LINK_BACKLOG and rig.last("throw")["no_roll"] == "alarm"
     rig.press("void", long=True)                             # void: nothing decided, back to the come-out
-    assert rig.table.state == cc.COME_OUT and rig.table.engine.point == 0
+    assert rig.table.state == craps_codes.COME_OUT and rig.table.engine.point == 0
 
 
 # -- Omaha: a new hand --------------------------------------------------------------------------------
@@ -137,5 +139,5 @@ def test_baccarat_an_art8_burn_begins_the_round_too_and_is_held_then_burned():
     assert rig.table.fault_code == faults.LINK_BACKLOG and not rig.table.burned_this_round
     _backlog(rig, False)
     rig.press("confirm")
-    assert rig.table.state == bc.BETTING and rig.table.burned_this_round
+    assert rig.table.state == bac_codes.BETTING and rig.table.burned_this_round
     assert [(c["card"], c["to"]) for c in rig.reports("card")][-1] == ("Qs", "burn")

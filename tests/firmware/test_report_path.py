@@ -13,7 +13,7 @@ from firmware.link.store import RamStore
 from firmware.report import Reporter
 from firmware.round_recall import RoundRecall
 from firmware.table import OUT_GAME_FIRST
-from firmware.games.baccarat.codes import OUT_SHOE
+from firmware.games.baccarat.codes import OUT_RESULT, OUT_SHOE
 from firmware.games.craps.codes import OUT_PUCK
 from firmware.games.omaha.codes import OUT_BUTTON_SET
 from tests.firmware.booted import boot_pico
@@ -82,10 +82,10 @@ def test_a_baccarat_round_sums_the_result_reports_nets_instead_of_walking_the_be
         for void in (False, True):
             table = _baccarat_table(void)
             fields = bac_reports.result_fields(table, 12)
-            from_table = bac_recall.round_of(table, bac_recall.OUT_RESULT, 12, 0, None)
+            from_table = bac_recall.round_of(table, OUT_RESULT, 12, 0, None)
             assert walks[0] == 1
             walks[0] = 0
-            from_report = bac_recall.round_of(table, bac_recall.OUT_RESULT, 12, 0, None, fields)
+            from_report = bac_recall.round_of(table, OUT_RESULT, 12, 0, None, fields)
             assert walks[0] == 0, void
             assert from_report == from_table and json.dumps(from_report) == json.dumps(from_table)
             assert list(from_report["nets"]) == list(fields["nets"])      # (MicroPython: in hash order)
@@ -106,9 +106,9 @@ def test_a_baccarat_round_takes_its_cards_names_from_the_result_report_in_dealin
         named, plain = count_calls(cards, "name")
         listed, plain_names = count_calls(cards, "names")
         try:
-            from_report = bac_recall.round_of(table, bac_recall.OUT_RESULT, 12, 0, None, fields)
+            from_report = bac_recall.round_of(table, OUT_RESULT, 12, 0, None, fields)
             assert (named[0], listed[0]) == (0, 0), void
-            from_table = bac_recall.round_of(table, bac_recall.OUT_RESULT, 12, 0, None)
+            from_table = bac_recall.round_of(table, OUT_RESULT, 12, 0, None)
             assert listed[0] > 0
         finally:
             cards.name = plain

@@ -4,8 +4,11 @@
 import json
 
 from firmware.events import HOST, HOST_RECALL, TICK
+from firmware.games.baccarat import codes as bac_codes
 from firmware.games.baccarat import recall as bac_recall
+from firmware.games.craps import codes as craps_codes
 from firmware.games.craps import recall as craps_recall
+from firmware.games.omaha import codes as omaha_codes
 from firmware.games.omaha import recall as omaha_recall
 from firmware.games.omaha import rules as omaha_rules
 from firmware.link.recall import Recall
@@ -106,14 +109,14 @@ def test_baccarat_worst_case_fits_and_a_longer_round_is_kept_cut():
     table = _Obj(record=_Obj(void=False, demo=True, result=_Obj(winner=2, player_total=9, banker_total=9)),
                  last_hand=hand, has_bets=True, seats=seats, round_bets=[1] * (seats * width),
                  nets=[-199999999999 // width] * (seats * width))
-    entry = bac_recall.round_of(table, bac_recall.OUT_RESULT, 99999, 0, None)
+    entry = bac_recall.round_of(table, bac_codes.OUT_RESULT, 99999, 0, None)
     assert len(json.dumps(entry)) <= bac_recall.ROUND_MAX and len(entry["nets"]) == seats
     table.seats = 40                                    # more than any layout: cut, never lost
     table.round_bets = table.round_bets * 2
     table.nets = table.nets * 2
     with ScratchDir() as state:
         recall = RoundRecall(state, "baccarat", None, bac_recall)
-        recall.noted(table, bac_recall.OUT_RESULT, 7, 0, None)
+        recall.noted(table, bac_codes.OUT_RESULT, 7, 0, None)
         assert recall.recall.last() == []                # kept once the event's reports are sent
         recall.commit(None)
         kept = recall.recall.last()[0]
@@ -127,7 +130,7 @@ def test_craps_worst_case_fits():
         nets[str(seat)] = {"pass": -99999999999, "field": -1}
     engine = _Obj(point=10, shooter_changed=False, seven_out=False)
     table = _Obj(engine=engine, shooter=999999, no_roll=False, puck_moved=True, nets=nets)
-    entry = craps_recall.round_of(table, craps_recall.OUT_THROW, craps_rig.throws.pack(6, 4), 0,
+    entry = craps_recall.round_of(table, craps_codes.OUT_THROW, craps_rig.throws.pack(6, 4), 0,
                                   {"round": 99999998})
     assert entry["round"] == 99999999 and entry["result"] == "point_set"
     assert len(json.dumps(entry)) <= craps_recall.ROUND_MAX
@@ -142,7 +145,7 @@ def test_omaha_worst_case_fits_cutting_actions_first():
     result = _Obj(pots=pots, nets=[(s, -9999999) for s in seats], rake=9999999, returned=(20, 9999999),
                   void=False)
     table = _Obj(hand=hand, result=result, void_reason="")
-    entry = omaha_recall.round_of(table, omaha_recall.OUT_RESULT, 9999999, 0, None)
+    entry = omaha_recall.round_of(table, omaha_codes.OUT_RESULT, 9999999, 0, None)
     assert len(json.dumps(entry)) <= omaha_recall.ROUND_MAX
     assert len(entry["hole"]) == 11 and entry["actions_cut"] > 0
     kept = sum(len(v.split()) for v in entry["actions"].values())
@@ -150,7 +153,7 @@ def test_omaha_worst_case_fits_cutting_actions_first():
     hand.history = history[:3]
     hand.n = 2
     result.nets = result.nets[:2]
-    short = omaha_recall.round_of(table, omaha_recall.OUT_RESULT, 1, 0, None)
+    short = omaha_recall.round_of(table, omaha_codes.OUT_RESULT, 1, 0, None)
     assert "actions_cut" not in short and short["actions"] == {"preflop": "10r1000000", "flop": "11r1000001",
                                                                 "turn": "12r1000002"}
 

@@ -7,14 +7,41 @@
 # A bet reading the reader refused (BETS_FAULT) holds nothing: reported, and the dealer told while
 # bets are open (BETS NOT READ).
 from firmware import faults
+from firmware.compat import const
 from firmware.errors import IntegrityError
-from firmware.events import (BETS, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, SHOE, SHOE_CUT, SHOE_IN,
-                             SHOE_OUT, SHOE_UNREAD)
 from firmware.games.baccarat import shoe as shoe_mod
-from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NO_CARD, OUT_BETS_FAULT, OUT_DEALT,
-                                           TO_DISCARD)
-from firmware.statemachine import STAY
-from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT, Table
+from firmware.table import Table
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BETS = const(13)
+_BUTTON = const(2)
+_BUTTON_LONG = const(2)
+_BUTTON_PRESSED = const(1)
+_CARD = const(3)
+_FAULT = const(8)
+_SHOE = const(12)
+_SHOE_CUT = const(2)
+_SHOE_IN = const(3)
+_SHOE_OUT = const(4)
+_SHOE_UNREAD = const(5)
+# copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
+_BETTING = const(5)
+_BURNING = const(4)
+_DEALING = const(6)
+_DOUBLE_PULL_MS = const(150)
+_NO_CARD = const(-1)
+_OUT_BETS_FAULT = const(38)
+_OUT_DEALT = const(33)
+_TO_DISCARD = const(3)
+# copies of firmware.statemachine (tests/host/test_const_copies.py)
+_STAY = const(-1)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_ACK_CONFIRM = const(0)
+_ACK_RESCAN = const(1)
+_ACK_VOID = const(2)
+_FAULTED = const(2)
+_OUT_BUTTON = const(2)
+_OUT_FAULT = const(6)
 
 
 class Alarms:
@@ -26,8 +53,8 @@ class Alarms:
         before it stands (the driver never touches it): chips the reader took are the next round's bets, as at
         Craps. A refused one's are not: while bets are open (no card of a round out) the dealer display says
         BETS NOT READ (bets_unread) until a reading is taken or the next live round starts."""
-        self._emit(OUT_BETS_FAULT, code, evidence)
-        if code != faults.BETS_RESTARTED and not self.in_round() and self.held_card == NO_CARD:
+        self._emit(_OUT_BETS_FAULT, code, evidence)
+        if code != faults.BETS_RESTARTED and not self.in_round() and self.held_card == _NO_CARD:
             self.bets_unread = self.display_dirty = True    # (the reader's HELLO between readings refuses none)
 
     def may_confirm(self):
@@ -43,71 +70,71 @@ class Alarms:
 
     def _on_faulted(self, kind, a, b):
         code = self.fault_code
-        if kind == FAULT:
+        if kind == _FAULT:
             self._further_fault(a, b)
-            return STAY
-        if kind == CARD:
+            return _STAY
+        if kind == _CARD:
             return self._card_in_alarm(a, b)
-        if kind == BETS:
+        if kind == _BETS:
             return self._bets(a)                         # taken between rounds, refused in one: reported
-        if kind == BUTTON and a == self.confirm_button and b == BUTTON_PRESSED:
-            self._emit(OUT_BUTTON, a, b)
+        if kind == _BUTTON and a == self.confirm_button and b == _BUTTON_PRESSED:
+            self._emit(_OUT_BUTTON, a, b)
             if not self.may_confirm():
                 self.display_dirty = True
-                return STAY
+                return _STAY
             held = self.held_card
-            self.held_card = NO_CARD
-            target = self.acknowledge(ACK_CONFIRM)
-            if held != NO_CARD and (code == faults.DOUBLE_PULL or code == faults.LINK_BACKLOG):
+            self.held_card = _NO_CARD
+            target = self.acknowledge(_ACK_CONFIRM)
+            if held != _NO_CARD and (code == faults.DOUBLE_PULL or code == faults.LINK_BACKLOG):
                 return self._resume_with_card(target, held, 1 if self.held_face_up else 0)
-            if held != NO_CARD:
+            if held != _NO_CARD:
                 self._discard(held)
             return target
-        if kind == BUTTON and a == self.void_button and b == BUTTON_LONG:
-            self._emit(OUT_BUTTON, a, b)
+        if kind == _BUTTON and a == self.void_button and b == _BUTTON_LONG:
+            self._emit(_OUT_BUTTON, a, b)
             return self._void()
-        if kind == SHOE and a == SHOE_UNREAD:
-            self._emit(OUT_FAULT, faults.CARD_UNREADABLE, NO_CARD)   # reported; the alarm in force stays
-            return STAY
-        if kind == SHOE and a == SHOE_OUT and self.in_round():
-            return self._on_faulted(FAULT, faults.SHOE_REMOVED, NO_CARD)
-        if kind == SHOE and a == SHOE_CUT and BURNING <= self.resume_state <= DEALING:
+        if kind == _SHOE and a == _SHOE_UNREAD:
+            self._emit(_OUT_FAULT, faults.CARD_UNREADABLE, _NO_CARD) # reported; the alarm in force stays
+            return _STAY
+        if kind == _SHOE and a == _SHOE_OUT and self.in_round():
+            return self._on_faulted(_FAULT, faults.SHOE_REMOVED, _NO_CARD)
+        if kind == _SHOE and a == _SHOE_CUT and _BURNING <= self.resume_state <= _DEALING:
             return self._cut_card()                      # art. 3(1) holds whatever the alarm: never lost
-        if kind == SHOE and (a == SHOE_IN or a == SHOE_OUT) and not self.in_round():
+        if kind == _SHOE and (a == _SHOE_IN or a == _SHOE_OUT) and not self.in_round():
             return self._shoe_change_in_alarm(kind, a, b)
         if self._anywhere(kind, a, b):
-            return STAY
+            return _STAY
         return self._common(kind, a, b)
 
     def _card_in_alarm(self, card, face_up):
         """A card read while held: the rescan the alarm asked for, or a card dealt to no hand."""
         code = self.fault_code
-        if self.resume_state >= BURNING and (code == faults.CARD_UNREADABLE or faults.is_reader_fault(code)):
-            if self.held_card != NO_CARD:
+        if self.resume_state >= _BURNING and (code == faults.CARD_UNREADABLE or faults.is_reader_fault(code)):
+            if self.held_card != _NO_CARD:
                 self._discard(self.held_card)
-                self.held_card = NO_CARD
-            target = self.acknowledge(ACK_RESCAN)
+                self.held_card = _NO_CARD
+            target = self.acknowledge(_ACK_RESCAN)
             return self._resume_with_card(target, card, face_up)
         self._discard(card)
-        return STAY
+        return _STAY
 
     def _shoe_change_in_alarm(self, kind, a, b):
         """The shoe taken out or a new one put in between rounds (art. 3(2)) while an alarm is open: taken
         as where the table was held, which it resumes in once the dealer closes the alarm."""
-        if self.held_card != NO_CARD:
+        if self.held_card != _NO_CARD:
             self._discard(self.held_card)                # a card held for the dealer goes with the old shoe
-            self.held_card = NO_CARD
+            self.held_card = _NO_CARD
         held_at = self.resume_state
         self.state = held_at                             # the handler below runs in that state
         target = self.HANDLERS[held_at](self, kind, a, b)
-        self.state = FAULTED
-        if target != STAY and target != FAULTED:
+        self.state = _FAULTED
+        if target != _STAY and target != _FAULTED:
             self.resume_state = target
         self.display_dirty = True
-        return STAY
+        return _STAY
 
     def _resume_with_card(self, target, card, face_up):
-        self.since_card_ms = DOUBLE_PULL_MS              # a rescan is not a double pull
+        self.since_card_ms = _DOUBLE_PULL_MS             # a rescan is not a double pull
         return Table._resume_with_card(self, target, card, face_up)
 
     def _discard(self, card):
@@ -115,28 +142,28 @@ class Alarms:
             if self.shoe is not None:
                 self.shoe.discard(card)
         except IntegrityError:
-            self._emit(OUT_FAULT, faults.CARD_IMPOSSIBLE, card)
+            self._emit(_OUT_FAULT, faults.CARD_IMPOSSIBLE, card)
             return
-        self._emit(OUT_DEALT, card, TO_DISCARD * 2)
+        self._emit(_OUT_DEALT, card, _TO_DISCARD * 2)
 
     def _void(self):
         """VOID held: the round in play is void, every bet returned (art. 10); or an unknown card discarded."""
         held = self.held_card
-        self.held_card = NO_CARD
-        if held != NO_CARD:
+        self.held_card = _NO_CARD
+        if held != _NO_CARD:
             self._discard(held)
         if self.in_round():
-            self.acknowledge(ACK_VOID)
+            self.acknowledge(_ACK_VOID)
             return self._finish_round(True)
-        if held != NO_CARD or self.fault_code == faults.LINK_BACKLOG:
+        if held != _NO_CARD or self.fault_code == faults.LINK_BACKLOG:
             # A held card between rounds (a double pull after the last card, or the host link backed
             # up): set aside, no round began.
-            return self.acknowledge(ACK_VOID)
-        if self.fault_code == faults.CARD_UNREADABLE and self.resume_state != BURNING:
+            return self.acknowledge(_ACK_VOID)
+        if self.fault_code == faults.CARD_UNREADABLE and self.resume_state != _BURNING:
             # Discarded unseen. Where it was the art. 8 burn, the burn is done. (While burning it
             # must be rescanned: the art. 2(1) count may hang on it, and nothing is guessed.)
-            if self.resume_state == BETTING and self.settings.burn_each_round:
+            if self.resume_state == _BETTING and self.settings.burn_each_round:
                 self.burned_this_round = True
-            return self.acknowledge(ACK_VOID)
+            return self.acknowledge(_ACK_VOID)
         self.display_dirty = True
-        return STAY
+        return _STAY

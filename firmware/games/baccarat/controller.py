@@ -13,22 +13,65 @@
 from array import array
 
 from firmware import faults
+from firmware.compat import const
 from firmware.drivers import pixels
 from firmware.errors import IntegrityError
-from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_PRESSED, CARD, HOST, HOST_ROADS, SHOE,
-                             SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK)
 from firmware.games.baccarat.alarms import Alarms
-from firmware.games.baccarat.codes import (BETTING, BURNING, DEALING, DOUBLE_PULL_MS, NETS_TYPE, NEWS_CLOSED,
-                                           NEWS_RESTARTED, NEWS_ROADS_FULL, NO_CARD, OUT_BETS,
-                                           OUT_DEALT, OUT_RESULT, OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_CLOSED,
-                                           TIE_CHANGEABLE, TIE_NONE, TIE_STANDING)
+from firmware.games.baccarat.codes import NETS_TYPE
 from firmware.games.baccarat.lights import BaccaratLights
 from firmware.games.baccarat.payouts import ZONES, settle_seats
-from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
-from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
+from firmware.games.baccarat.roads import Roads
 from firmware.games.baccarat.shoe_procedure import ShoeProcedure
-from firmware.statemachine import STAY
-from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, STARTING, Table
+from firmware.table import Table
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BETS = const(13)
+_BETS_FAULT = const(14)
+_BUTTON = const(2)
+_BUTTON_PRESSED = const(1)
+_CARD = const(3)
+_HOST = const(7)
+_HOST_ROADS = const(1)
+_SHOE = const(12)
+_SHOE_CUT = const(2)
+_SHOE_HELLO = const(1)
+_SHOE_IN = const(3)
+_SHOE_OUT = const(4)
+_SHOE_UNREAD = const(5)
+_TICK = const(1)
+# copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
+_BETTING = const(5)
+_BURNING = const(4)
+_DEALING = const(6)
+_DOUBLE_PULL_MS = const(150)
+_NEWS_CLOSED = const(3)
+_NEWS_RESTARTED = const(5)
+_NEWS_ROADS_FULL = const(6)
+_NO_CARD = const(-1)
+_OUT_BETS = const(36)
+_OUT_DEALT = const(33)
+_OUT_RESULT = const(35)
+_OUT_ROADS = const(37)
+_OUT_ROUND = const(34)
+_OUT_SHOE = const(32)
+_SHOE_CLOSED = const(7)
+_TIE_CHANGEABLE = const(2)
+_TIE_NONE = const(0)
+_TIE_STANDING = const(1)
+# copies of firmware.games.baccarat.roads (tests/host/test_const_copies.py)
+_MAX_ROUNDS = const(156)
+# copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
+_BANKER = const(1)
+_PLAYER = const(0)
+_TIE = const(2)
+# copies of firmware.statemachine (tests/host/test_const_copies.py)
+_STAY = const(-1)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_FAULTED = const(2)
+_OUT_BUTTON = const(2)
+_OUT_STATE = const(1)
+_READY = const(1)
+_STARTING = const(0)
 
 
 class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
@@ -66,10 +109,10 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         # and the option they were left under (codes.TIE_*; TIE_NONE: none kept here). While the tied
         # round is the last, its record and round_bets say it (tied_round_carry).
         self.tie_stakes = array("i", [0] * (self.seats * 2))
-        self.tie_kept = TIE_NONE
+        self.tie_kept = _TIE_NONE
         self.burned_this_round = False
-        self.since_card_ms = DOUBLE_PULL_MS
-        self.held_card = NO_CARD    # a double pull's second card, waiting for the dealer
+        self.since_card_ms = _DOUBLE_PULL_MS
+        self.held_card = _NO_CARD   # a double pull's second card, waiting for the dealer
         self.held_face_up = False
         self.hand = None             # the round in play or last played (rules.Round)
         self.record = None           # the last closed round (shoe.RoundRecord)
@@ -86,40 +129,40 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
 
     def _enter_game(self):
         self.display_dirty = True
-        self._emit(OUT_STATE, self.state)
+        self._emit(_OUT_STATE, self.state)
         self._render_lights()
 
     # -- STARTING: the boot lamp test -------------------------------------------------------------
     def _on_starting(self, kind, a, b):
-        if kind == CARD or kind == SHOE or kind == BETS:
+        if kind == _CARD or kind == _SHOE or kind == _BETS:
             # The shoe speaks before the lamp test is over (it was in when the board booted):
             # the test is cut short rather than the message lost.
-            self.state = READY
+            self.state = _READY
             target = self._on_ready(kind, a, b)
-            self.state = STARTING
-            return READY if target == STAY else target
+            self.state = _STARTING
+            return _READY if target == _STAY else target
         return Table._on_starting(self, kind, a, b)
 
     # -- READY: no shoe in play ----------------------------------------------------------
     def _on_ready(self, kind, a, b):
-        if kind == SHOE and a == SHOE_IN or self._shoe_button(kind, a, b):
+        if kind == _SHOE and a == _SHOE_IN or self._shoe_button(kind, a, b):
             return self._new_shoe()
-        if kind == CARD:
+        if kind == _CARD:
             return self._alarm(faults.CARD_OUT_OF_ORDER, a)
-        if kind == SHOE and a == SHOE_UNREAD:
-            return self._alarm(faults.CARD_OUT_OF_ORDER, NO_CARD)
-        if kind == BETS:
+        if kind == _SHOE and a == _SHOE_UNREAD:
+            return self._alarm(faults.CARD_OUT_OF_ORDER, _NO_CARD)
+        if kind == _BETS:
             return self._bets(a)                         # for the next shoe's first round
         if self._anywhere(kind, a, b):
-            return STAY
+            return _STAY
         return Table._on_ready(self, kind, a, b)
 
     # -- BETTING: between rounds -------------------------------------------------------------
     def _on_betting(self, kind, a, b):
-        if kind == TICK:
+        if kind == _TICK:
             return self._tick(a)                     # every pass has one: first, no other test before it
-        if kind == CARD:
-            if self.since_card_ms < DOUBLE_PULL_MS:
+        if kind == _CARD:
+            if self.since_card_ms < _DOUBLE_PULL_MS:
                 # Out with the card that ended the last round or the burn: two cards at once, not the
                 # next round's first unless the dealer says so (CONFIRM; a long VOID sets it aside).
                 self.held_card = a
@@ -142,29 +185,29 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         """A bet reading in any state but DEALING: the next round's bets, unless a card of a round is out
         (an alarm holding a round, or a first card held for the dealer): then refused, as while dealing."""
         if self.reading is None or reading_id != self.reading.reading_id:
-            return STAY                                  # overtaken by a newer reading in the same pass
-        if self.in_round() or self.held_card != NO_CARD:
-            self._emit(OUT_BETS, reading_id, 0)          # bets closed when the first card came out
-            return STAY
+            return _STAY                                 # overtaken by a newer reading in the same pass
+        if self.in_round() or self.held_card != _NO_CARD:
+            self._emit(_OUT_BETS, reading_id, 0)         # bets closed when the first card came out
+            return _STAY
         self.display_dirty = self.display_dirty or self.bets_unread      # BETS NOT READ goes
         self.bets_ready, self.bets_unread = True, False
-        self._emit(OUT_BETS, reading_id, 1)
-        if not self.showing_result and (self.state == BETTING or self.state == BURNING):
+        self._emit(_OUT_BETS, reading_id, 1)
+        if not self.showing_result and (self.state == _BETTING or self.state == _BURNING):
             self._render_lights()                        # (an alarm's red stays; READY has no layout lit)
-        return STAY
+        return _STAY
 
     def _start_round(self, card, face_up):
         shoe = self.shoe
         demo = shoe.can_start_demo()                     # art. 2(2): the table's demo rounds come first
         self.keep_tie_stakes()                           # (before has_bets is the new round's)
-        carry = TIE_NONE if demo else self.tie_kept      # a demo round decides nothing: they wait
+        carry = _TIE_NONE if demo else self.tie_kept     # a demo round decides nothing: they wait
         self.hand = shoe.start_round(demo)
         # A demonstration round is not live (art. 2(2)): it takes no bets, and a reading before it
         # stays for the first live round.
         self.has_bets = self.bets_ready and not demo
         if not demo:
             self.bets_ready = self.bets_unread = False   # (a refused reading's BETS NOT READ too)
-            self.tie_kept = TIE_NONE                     # this round decides them
+            self.tie_kept = _TIE_NONE                    # this round decides them
         # The round's bets: the reading's, or none (never the last round's: its seats would light), but
         # for the Banker and Player stakes a tie left on the layout (art. 11(2), (3): keep_tie_stakes).
         amounts = self.reading.amounts if self.has_bets else None
@@ -173,7 +216,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         width = len(ZONES)
         for i in range(len(bets)):
             new = amounts[i] if amounts is not None else 0
-            if carry and i % width <= BANKER and (carry == TIE_STANDING or amounts is None):
+            if carry and i % width <= _BANKER and (carry == _TIE_STANDING or amounts is None):
                 tied = kept[i // width * 2 + i % width]
                 if tied > new:
                     new = tied                           # the tied stake plays again: not less (chips added
@@ -182,25 +225,25 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         self._find_slots()
         self.showing_result = False
         self.prompt_void = False
-        self._emit(OUT_ROUND, shoe.rounds, 1 if demo else 0)
+        self._emit(_OUT_ROUND, shoe.rounds, 1 if demo else 0)
         target = self._deal(card, face_up)
-        return DEALING if target == STAY else target
+        return _DEALING if target == _STAY else target
 
     def keep_tie_stakes(self):
         """The Banker and Player stakes the last round left standing by a live tie (art. 11) into tie_stakes,
         with their option (tie_kept), before that round stops being the last one played (a new shoe, the
         next round): they wait for the next live round, in this shoe or the next."""
-        if self.tie_kept != TIE_NONE:
+        if self.tie_kept != _TIE_NONE:
             return                                       # kept already (no round was played since)
         carry = self.tied_round_carry()
-        if carry == TIE_NONE:
+        if carry == _TIE_NONE:
             return
         bets = self.round_bets
         kept = self.tie_stakes
         width = len(ZONES)
         for seat in range(self.seats):
-            kept[seat * 2] = bets[seat * width + PLAYER]
-            kept[seat * 2 + 1] = bets[seat * width + BANKER]
+            kept[seat * 2] = bets[seat * width + _PLAYER]
+            kept[seat * 2 + 1] = bets[seat * width + _BANKER]
             if kept[seat * 2] or kept[seat * 2 + 1]:
                 self.tie_kept = carry                    # (a tie with only Tie or Pair bets keeps none)
 
@@ -210,40 +253,40 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         are a new bet on top of it), TIE_CHANGEABLE (option 3: they play again unless a reading since the tie
         changed them) or TIE_NONE (option 1, returned; or the last round was no live tie with bets)."""
         record = self.record
-        if not self.has_bets or record is None or record.void or record.demo or record.result.winner != TIE:
-            return TIE_NONE
+        if not self.has_bets or record is None or record.void or record.demo or record.result.winner != _TIE:
+            return _TIE_NONE
         option = self.settings.tie_option
         if option == "standing":
-            return TIE_STANDING
+            return _TIE_STANDING
         if option == "changeable":
-            return TIE_CHANGEABLE
-        return TIE_NONE
+            return _TIE_CHANGEABLE
+        return _TIE_NONE
 
     # -- DEALING --------------------------------------------------------------------------------
     def _on_dealing(self, kind, a, b):
-        if kind == TICK:
+        if kind == _TICK:
             return self._tick(a)                     # as _anywhere's, with no other test before it
-        if kind == CARD:
-            if self.since_card_ms < DOUBLE_PULL_MS:
+        if kind == _CARD:
+            if self.since_card_ms < _DOUBLE_PULL_MS:
                 self.held_card = a
                 self.held_face_up = b == 1
                 return self._alarm(faults.DOUBLE_PULL, a)
             return self._deal(a, b)
-        if kind == SHOE:
-            if a == SHOE_UNREAD:
-                return self._alarm(faults.CARD_UNREADABLE, NO_CARD)
-            if a == SHOE_OUT:
-                return self._alarm(faults.SHOE_REMOVED, NO_CARD)
-            if a == SHOE_CUT:
+        if kind == _SHOE:
+            if a == _SHOE_UNREAD:
+                return self._alarm(faults.CARD_UNREADABLE, _NO_CARD)
+            if a == _SHOE_OUT:
+                return self._alarm(faults.SHOE_REMOVED, _NO_CARD)
+            if a == _SHOE_CUT:
                 return self._cut_card()
-            if a == SHOE_HELLO:
+            if a == _SHOE_HELLO:
                 return self._alarm(faults.SHOE_RESTARTED, b)   # a card may have left it unreported (art. 10)
-            return STAY
-        if kind == BETS:
-            self._emit(OUT_BETS, a, 0)                   # bets closed when the first card came out
-            return STAY
+            return _STAY
+        if kind == _BETS:
+            self._emit(_OUT_BETS, a, 0)                  # bets closed when the first card came out
+            return _STAY
         if self._anywhere(kind, a, b):
-            return STAY
+            return _STAY
         return self._common(kind, a, b)
 
     def _deal(self, card, face_up):
@@ -251,12 +294,12 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
             hand = self.shoe.deal(card, None, face_up == 1)
         except IntegrityError:
             return self._alarm(faults.CARD_IMPOSSIBLE, card)
-        self._emit(OUT_DEALT, card, hand * 2 + (1 if face_up else 0))
+        self._emit(_OUT_DEALT, card, hand * 2 + (1 if face_up else 0))
         self.since_card_ms = 0
         self.display_dirty = True
         if self.hand.complete:
             return self._finish_round(False)
-        return STAY
+        return _STAY
 
     def _finish_round(self, void):
         shoe = self.shoe
@@ -266,21 +309,21 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         if not void:
             result = record.result
             if not record.demo:
-                if self.roads.n_beads >= MAX_ROUNDS:
+                if self.roads.n_beads >= _MAX_ROUNDS:
                     # Only an automatic shuffler's shoe never ends (art. 2(3): no cut card):
                     # its roads start again rather than overflow.
                     self.roads = Roads()
-                    self._emit(OUT_SHOE, NEWS_ROADS_FULL, MAX_ROUNDS)
+                    self._emit(_OUT_SHOE, _NEWS_ROADS_FULL, _MAX_ROUNDS)
                 self.roads.add(result.winner, result.player_pair, result.banker_pair)
                 self.scoreboard_dirty = True
         self._settle(record)
         self.showing_result = True
         self.burned_this_round = False
-        self._emit(OUT_RESULT, record.number)
+        self._emit(_OUT_RESULT, record.number)
         if record.last:
-            self._emit(OUT_SHOE, NEWS_CLOSED, shoe.rounds)
-            return SHOE_CLOSED
-        return BETTING
+            self._emit(_OUT_SHOE, _NEWS_CLOSED, shoe.rounds)
+            return _SHOE_CLOSED
+        return _BETTING
 
     def _settle(self, record):
         if self.has_bets:
@@ -309,21 +352,21 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
 
     # -- events every game state takes the same way ----------------------------------------------
     def _anywhere(self, kind, a, b):
-        if kind == TICK:
+        if kind == _TICK:
             self._tick(a)
             return True
-        if kind == HOST and a == HOST_ROADS:
-            self._emit(OUT_ROADS)
+        if kind == _HOST and a == _HOST_ROADS:
+            self._emit(_OUT_ROADS)
             return True
-        if kind == BETS_FAULT:
+        if kind == _BETS_FAULT:
             self._bets_refused(a, b)                     # (alarms.py: reported; the dealer told)
             return True
-        if kind == SHOE and a == SHOE_HELLO:
-            self._emit(OUT_SHOE, NEWS_RESTARTED, b)      # b: the HELLO line's evidence
+        if kind == _SHOE and a == _SHOE_HELLO:
+            self._emit(_OUT_SHOE, _NEWS_RESTARTED, b)    # b: the HELLO line's evidence
             return True
-        if kind == BUTTON and a == self.void_button and b == BUTTON_PRESSED:
-            self._emit(OUT_BUTTON, a, b)
-            self.prompt_void = self.state == FAULTED
+        if kind == _BUTTON and a == self.void_button and b == _BUTTON_PRESSED:
+            self._emit(_OUT_BUTTON, a, b)
+            self.prompt_void = self.state == _FAULTED
             self.display_dirty = True
             return True
         return False
@@ -332,10 +375,10 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         """A TICK in any game state (STAY): the time since the last card, then the table's clock."""
         # Counted up to DOUBLE_PULL_MS only: the same whether the ms came in one tick or many
         # (a journal replays them coalesced).
-        if self.since_card_ms < DOUBLE_PULL_MS:
-            self.since_card_ms = min(self.since_card_ms + ms, DOUBLE_PULL_MS)
-        self._common(TICK, ms, 0)
-        return STAY
+        if self.since_card_ms < _DOUBLE_PULL_MS:
+            self.since_card_ms = min(self.since_card_ms + ms, _DOUBLE_PULL_MS)
+        self._common(_TICK, ms, 0)
+        return _STAY
 
     HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (
         ShoeProcedure._on_burning, _on_betting, _on_dealing, ShoeProcedure._on_shoe_closed)

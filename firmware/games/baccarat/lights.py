@@ -8,10 +8,17 @@
 # Each zone's colour is set once per render (the zones no rule lights, other_light, off): not the
 # whole strip set off first and then the lit zones again (a set() per zone twice over, on the last
 # card's pass). A result's colours go into a frame of every zone, set in one ZoneLights.set_frame().
+from firmware.compat import const
 from firmware.drivers import pixels
-from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
-from firmware.games.baccarat.codes import DEALING, SHOE_CLOSED
 from firmware.games.baccarat.payouts import ZONES
+
+# copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
+_BANKER = const(1)
+_PLAYER = const(0)
+_TIE = const(2)
+# copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
+_DEALING = const(6)
+_SHOE_CLOSED = const(7)
 
 
 class BaccaratLights:
@@ -34,13 +41,13 @@ class BaccaratLights:
         lights = self.lights
         for i in self.other_light:
             lights.set(i, pixels.OFF)
-        colour = pixels.DIM if self.state == DEALING else pixels.WHITE
-        if self.state == SHOE_CLOSED:
+        colour = pixels.DIM if self.state == _DEALING else pixels.WHITE
+        if self.state == _SHOE_CLOSED:
             colour = pixels.DIM
         for i in self.zone_light:
             if i >= 0:
                 lights.set(i, colour)
-        bets = self.round_bets if self.state == DEALING else None
+        bets = self.round_bets if self.state == _DEALING else None
         for seat in range(self.seats):
             i = self.seat_light[seat]
             if i >= 0:
@@ -78,16 +85,16 @@ class BaccaratLights:
         winner = result.winner
         if self._zone_slots is not None:
             player, banker, tie, player_pair, banker_pair = self._zone_slots     # (ZONES' order)
-            frame[player] = win if winner == PLAYER else off
-            frame[banker] = win if winner == BANKER else off
-            frame[tie] = win if winner == TIE else off
+            frame[player] = win if winner == _PLAYER else off
+            frame[banker] = win if winner == _BANKER else off
+            frame[tie] = win if winner == _TIE else off
             frame[player_pair] = win if result.player_pair else off
             frame[banker_pair] = win if result.banker_pair else off
         else:
             for z in range(len(zone_light)):
                 i = zone_light[z]
                 if i >= 0:
-                    hit = winner == z if z <= TIE else (result.player_pair if z == 3 else result.banker_pair)
+                    hit = winner == z if z <= _TIE else (result.player_pair if z == 3 else result.banker_pair)
                     frame[i] = win if hit else off
         if not self.has_bets:
             self._seats_off()

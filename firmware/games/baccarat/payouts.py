@@ -6,8 +6,13 @@
 # settle_seats() do the same for a table's seats' bets side by side, allocating nothing.
 from firmware.compat import const
 from firmware.errors import RuleError, SettingsError
-from firmware.games.baccarat.rules import BANKER, PLAYER, TIE, Result, check_total
+from firmware.games.baccarat.rules import Result, check_total
 from firmware.games.baccarat.settings import TIE_OPTIONS, check_method, check_settings
+
+# copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
+_BANKER = const(1)
+_PLAYER = const(0)
+_TIE = const(2)
 
 # Bet zones (art. 12) in the order every report lists them.
 ZONES = ("player", "banker", "tie", "player_pair", "banker_pair")
@@ -47,8 +52,8 @@ def _amount(zone, amount):
 
 
 def _check_result(result):
-    if not isinstance(result, Result) or (result.winner != PLAYER and result.winner != BANKER
-                                          and result.winner != TIE):
+    if not isinstance(result, Result) or (result.winner != _PLAYER and result.winner != _BANKER
+                                          and result.winner != _TIE):
         raise RuleError("not a Baccarat round result: %r" % (result,))
     return result
 
@@ -70,8 +75,8 @@ def settle_zone(settings, result, zone, amount):
     amount = _amount(zone, amount)
     winner = result.winner
     if zone == "player" or zone == "banker":
-        side = PLAYER if zone == "player" else BANKER
-        if winner == TIE:
+        side = _PLAYER if zone == "player" else _BANKER
+        if winner == _TIE:
             option = settings.tie_option  # art. 11: not lost; returned / standing / changeable
             if option not in TIE_OPTIONS:
                 raise SettingsError("Baccarat tie_option must be one of %s (art. 11), got %r"
@@ -79,10 +84,10 @@ def settle_zone(settings, result, zone, amount):
             return 0, option
         if winner != side:
             return -amount, "lose"
-        won_total = result.player_total if side == PLAYER else result.banker_total
+        won_total = result.player_total if side == _PLAYER else result.banker_total
         return amount - commission(settings.commission, won_total, amount), "win"
     if zone == "tie":
-        if winner == TIE:
+        if winner == _TIE:
             return amount * tie_odds(settings.method), "win"
         return -amount, "lose"
     if zone == "player_pair" or zone == "banker_pair":
@@ -112,9 +117,9 @@ _BANKER_PAIR_ZONE = ZONES.index("banker_pair")
 def _terms_into(result, terms):
     # Each zone's outcome in one statement (a loop over the zones comparing their names was ~6 us).
     winner = result.winner
-    terms[PLAYER] = _PUSH if winner == TIE else (_PLAYER_WIN if winner == PLAYER else _LOSE)
-    terms[BANKER] = _PUSH if winner == TIE else (_BANKER_WIN if winner == BANKER else _LOSE)
-    terms[_TIE_ZONE] = _TIE_WIN if winner == TIE else _LOSE
+    terms[_PLAYER] = _PUSH if winner == _TIE else (_PLAYER_WIN if winner == _PLAYER else _LOSE)
+    terms[_BANKER] = _PUSH if winner == _TIE else (_BANKER_WIN if winner == _BANKER else _LOSE)
+    terms[_TIE_ZONE] = _TIE_WIN if winner == _TIE else _LOSE
     terms[_PLAYER_PAIR_ZONE] = _PAIR_WIN if result.player_pair else _LOSE
     terms[_BANKER_PAIR_ZONE] = _PAIR_WIN if result.banker_pair else _LOSE
 

@@ -8,17 +8,20 @@
 # only where the table reads bets. The host's `result` report has the same round by zone.
 from firmware import cards
 from firmware.compat import const
-from firmware.games.baccarat.codes import OUT_RESULT
 from firmware.games.baccarat.payouts import ZONES
 from firmware.games.baccarat.reports import SEAT_KEYS
-from firmware.games.baccarat.rules import PLAYER
+
+# copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
+_OUT_RESULT = const(35)
+# copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
+_PLAYER = const(0)
 
 # A round at most this long as JSON (near the 641 that firmware.link.recall's journal takes at 100 rounds): 6 cards
 # and 20 seats of 12-digit nets fit (tests/firmware/test_round_recall.py builds that case); a longer
 # one is kept cut to ALWAYS (firmware/round_recall.py), the host's `result` report has it all.
 ROUND_MAX = const(640)
 ALWAYS = ("round", "result", "void", "demo")     # what a round over ROUND_MAX keeps (never: the test)
-ROUND_CODES = (OUT_RESULT,)                      # the reports that end a round (round_of makes it)
+ROUND_CODES = (_OUT_RESULT,)                     # the reports that end a round (round_of makes it)
 _WINNERS = ("player", "banker", "tie")
 
 
@@ -58,7 +61,7 @@ def dealt(hand, player=None, banker=None):
     out = []
     p = b = 0
     for side in hand.order:
-        if side == PLAYER:
+        if side == _PLAYER:
             out.append(player[p])
             p += 1
         else:

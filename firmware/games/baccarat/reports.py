@@ -4,10 +4,19 @@
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import cards, faults
 from firmware.compat import const
-from firmware.games.baccarat.codes import (DESTINATIONS, OUT_BETS, OUT_BETS_FAULT, OUT_DEALT, OUT_RESULT,
-                                           NEWS_RESTARTED, OUT_ROADS, OUT_ROUND, OUT_SHOE, SHOE_NEWS)
+from firmware.games.baccarat.codes import DESTINATIONS, SHOE_NEWS
 from firmware.games.baccarat.payouts import ZONES
 from firmware.games.baccarat.roads import DERIVED, MARK_NAMES
+
+# copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
+_NEWS_RESTARTED = const(5)
+_OUT_BETS = const(36)
+_OUT_BETS_FAULT = const(38)
+_OUT_DEALT = const(33)
+_OUT_RESULT = const(35)
+_OUT_ROADS = const(37)
+_OUT_ROUND = const(34)
+_OUT_SHOE = const(32)
 
 # Seat keys of the reports (seat index 0 -> "1"): a tuple's entry costs a tenth of str() on the VM, and a
 # result names every seat that bet; a seat past them (a table of more seats) goes through str().
@@ -21,32 +30,32 @@ _BEAD = "PBT"
 
 
 def game_report(table, code, a, b):
-    if code == OUT_DEALT:
+    if code == _OUT_DEALT:
         return "card", {"card": cards.name(a), "face_up": bool(b & 1), "to": DESTINATIONS[b >> 1],
                         "round": table.shoe.rounds if table.shoe is not None else 0}
-    if code == OUT_ROUND:
+    if code == _OUT_ROUND:
         fields = {"round": a, "demo": bool(b)}
         if table.has_bets:
             fields["bets"] = seat_table(table, table.round_bets)
         return "round", fields
-    if code == OUT_RESULT:
+    if code == _OUT_RESULT:
         return "result", result_fields(table, a)
-    if code == OUT_SHOE:
+    if code == _OUT_SHOE:
         fields = {"shoe": SHOE_NEWS[a]}
         if _SHOE_NUMBER[a] is not None:
             fields[_SHOE_NUMBER[a]] = b
-        elif a == NEWS_RESTARTED:
+        elif a == _NEWS_RESTARTED:
             fields["bytes"] = table.evidence.text(b)      # its HELLO line, as Omaha's and the dice reader's
         return "shoe", fields
-    if code == OUT_BETS:
+    if code == _OUT_BETS:
         if not b:
             return "bets", {"reading": a, "accepted": False, "reason": "round in progress: bets closed"}
         return "bets", {"reading": a, "accepted": True, "bets": seat_table(table, table.reading.amounts)}
-    if code == OUT_BETS_FAULT:
+    if code == _OUT_BETS_FAULT:
         if a == faults.BETS_RESTARTED:                   # its HELLO between readings, as the shoe's and dice reader's
             return "bet_reader", {"bet_reader": "restarted", "bytes": table.evidence.text(b)}
         return "bets", table.evidence.into({"accepted": False, "reason": faults.name(a)}, "bytes", b)
-    if code == OUT_ROADS:
+    if code == _OUT_ROADS:
         return "roads", roads_fields(table.roads)
     return "fault", {"fault": "unknown_outbox_code", "detail": code}
 

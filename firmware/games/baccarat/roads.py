@@ -7,7 +7,11 @@
 # bench/scoreboard_vm.py).
 from firmware.compat import const
 from firmware.errors import RuleError
-from firmware.games.baccarat.rules import PLAYER, BANKER, TIE
+
+# copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
+_BANKER = const(1)
+_PLAYER = const(0)
+_TIE = const(2)
 
 MAX_ROUNDS = const(156)  # 12 decks * 52 cards / 4 cards per round at least
 ROWS = const(6)  # a scoreboard column is 6 cells high
@@ -30,7 +34,7 @@ _BP = BANKER_PAIR_BIT
 
 
 def encode(winner, player_pair=False, banker_pair=False):
-    if winner not in (PLAYER, BANKER, TIE):
+    if winner not in (_PLAYER, _BANKER, _TIE):
         raise RuleError("bad road result %r: expected PLAYER, BANKER or TIE" % (winner,))
     return winner | (_PP if player_pair else 0) | (_BP if banker_pair else 0)
 
@@ -105,7 +109,7 @@ class Roads:
         self.n_beads = n + 1
         self.wins[winner] += 1
         n = self.n_entries
-        if winner == TIE:
+        if winner == _TIE:
             if n == 0:
                 self.leading_ties += 1
             else:
@@ -150,7 +154,7 @@ class Roads:
     def next_marks(self, winner):
         """Marks the three derived roads would get if `winner` (PLAYER/BANKER)
         won the next round: tuple of RED/BLUE/None."""
-        if winner != PLAYER and winner != BANKER:
+        if winner != _PLAYER and winner != _BANKER:
             raise RuleError("next mark is asked for a Banker or Player win")
         if self.n_columns and self._last_winner() == winner:
             column = self.n_columns - 1

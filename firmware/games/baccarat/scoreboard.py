@@ -16,8 +16,19 @@
 # into buffers made once). After a result, draw() paints the header and what the result added, not the
 # whole picture (~0.1 ms of the VM's CPU late in a shoe, where a whole redraw was ~0.6 ms).
 from firmware.compat import const
-from firmware.games.baccarat.roads import (BANKER, BANKER_PAIR_BIT, MAX_ROUNDS, PLAYER, PLAYER_PAIR_BIT, RED, ROWS,
-                                           TIE, WINNER_BITS, Layout, first_column)
+from firmware.games.baccarat.roads import Layout, first_column
+
+# copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
+_BANKER = const(1)
+_PLAYER = const(0)
+_TIE = const(2)
+# copies of firmware.games.baccarat.roads (tests/host/test_const_copies.py)
+_BANKER_PAIR_BIT = const(8)
+_MAX_ROUNDS = const(156)
+_PLAYER_PAIR_BIT = const(4)
+_RED = const(0)
+_ROWS = const(6)
+_WINNER_BITS = const(3)
 
 _HEADER_HEIGHT = const(8)            # one line of the 8x8 font
 _BEAD_COLUMNS = const(6)
@@ -27,7 +38,7 @@ _MARK_CELL = const(4)               # derived-road cell
 _MIN_CELL = const(4)                # 3 px glyphs still tell disc, ring, slash and pair dots apart
 _GAP = const(2)                     # a separator line and the blank beside it
 _CHAR = const(8)
-_PAIR_BITS = PLAYER_PAIR_BIT | BANKER_PAIR_BIT
+_PAIR_BITS = _PLAYER_PAIR_BIT | _BANKER_PAIR_BIT
 
 
 class Scoreboard:
@@ -42,7 +53,7 @@ class Scoreboard:
 
     def __init__(self, canvas, width, height):
         body = height - _HEADER_HEIGHT
-        self.cell = _CELL if body >= ROWS * _CELL else body // ROWS
+        self.cell = _CELL if body >= _ROWS * _CELL else body // _ROWS
         if self.cell < _MIN_CELL or width < (_BEAD_COLUMNS + 1) * self.cell + _GAP:
             raise ValueError("a %dx%d display is too small for the scoreboard" % (width, height))
         self.canvas = canvas
@@ -52,15 +63,15 @@ class Scoreboard:
         self.bead_columns = _BEAD_COLUMNS
         self.big_x = _BEAD_COLUMNS * self.cell + _GAP
         self.big_columns = (width - self.big_x) // self.cell
-        self.derived_y = self.road_y + ROWS * self.cell + _GAP - 1
-        fits = self.derived_y + ROWS * _MARK_CELL <= height
+        self.derived_y = self.road_y + _ROWS * self.cell + _GAP - 1
+        fits = self.derived_y + _ROWS * _MARK_CELL <= height
         self.strip_width = (width + _GAP) // _DERIVED_ROADS
         self.derived_columns = (self.strip_width - _GAP) // _MARK_CELL if fits else 0
         # cells of one road at a time, laid out by place_into (made once: redraws allocate none of this)
-        self._cols = bytearray(MAX_ROUNDS)
-        self._rows = bytearray(MAX_ROUNDS)
-        self._ceiling = bytearray(MAX_ROUNDS)
-        self._lengths = bytearray(MAX_ROUNDS)
+        self._cols = bytearray(_MAX_ROUNDS)
+        self._rows = bytearray(_MAX_ROUNDS)
+        self._ceiling = bytearray(_MAX_ROUNDS)
+        self._lengths = bytearray(_MAX_ROUNDS)
         # What the canvas shows (draw() paints only what changed since)
         self._shown = None              # the Roads on the canvas; None: paint everything next time
         self._beads = 0                 # beads painted
@@ -115,7 +126,7 @@ class Scoreboard:
                 if layout.col >= first:                 # (a streak may start left of a long tail's end)
                     c.rect(i * self.strip_width + (layout.col - first) * _MARK_CELL,
                            self.derived_y + layout.row * _MARK_CELL, _MARK_CELL - 1, _MARK_CELL - 1, 1,
-                           marks[d] == RED)
+                           marks[d] == _RED)
             elif n_marks[i] != d:
                 self._new_marks(roads, i)               # several (draws that skipped results)
             i += 1
@@ -125,7 +136,7 @@ class Scoreboard:
         c = self.canvas
         c.fill(0)
         self._header(roads)
-        bottom = self.road_y + ROWS * self.cell
+        bottom = self.road_y + _ROWS * self.cell
         c.vline(self.big_x - _GAP, self.road_y, bottom - self.road_y, 1)
         self._bead_plate(roads)
         self._big_road(roads)
@@ -165,15 +176,15 @@ class Scoreboard:
     # header
     def _header(self, roads):
         wins = roads.wins                       # Roads.count() of each (three calls fewer)
-        text = "#%d B%d P%d T%d" % (roads.n_beads, wins[BANKER], wins[PLAYER], wins[TIE])
+        text = "#%d B%d P%d T%d" % (roads.n_beads, wins[_BANKER], wins[_PLAYER], wins[_TIE])
         if len(text) * _CHAR > self.width:
             text = text.replace(" ", "")
         self.canvas.text(text, 0, 0, 1)
 
     # bead plate: bead i at column i // 6, row i % 6
     def _first_bead(self, n):
-        first = (n + ROWS - 1) // ROWS - self.bead_columns
-        return first * ROWS if first > 0 else 0
+        first = (n + _ROWS - 1) // _ROWS - self.bead_columns
+        return first * _ROWS if first > 0 else 0
 
     def _bead_plate(self, roads):
         n = roads.bead_count()
@@ -183,16 +194,16 @@ class Scoreboard:
 
     def _bead(self, roads, i, first):
         code = roads.beads[i]                   # Roads.bead(i), read in place (no tuple made)
-        winner = code & WINNER_BITS
-        x = ((i - first) // ROWS) * self.cell
-        y = self.road_y + (i % ROWS) * self.cell
-        if winner == TIE:
+        winner = code & _WINNER_BITS
+        x = ((i - first) // _ROWS) * self.cell
+        y = self.road_y + (i % _ROWS) * self.cell
+        if winner == _TIE:
             g = self.cell - 1
             self.canvas.line(x, y + g - 1, x + g - 1, y, 1)
         else:
             self._entry(x, y, winner)
         if code & _PAIR_BITS:                   # (most beads have none: no call)
-            self._pairs(x, y, code & PLAYER_PAIR_BIT, code & BANKER_PAIR_BIT)
+            self._pairs(x, y, code & _PLAYER_PAIR_BIT, code & _BANKER_PAIR_BIT)
 
     def _new_beads(self, roads):
         n = roads.n_beads
@@ -203,8 +214,8 @@ class Scoreboard:
         self._bead_first = first
         start = self._beads
         self._beads = n
-        if first != old and not self._scroll(0, self.big_x - _GAP, self.road_y, self.road_y + ROWS * self.cell,
-                                             (first - old) // ROWS * self.cell):
+        if first != old and not self._scroll(0, self.big_x - _GAP, self.road_y, self.road_y + _ROWS * self.cell,
+                                             (first - old) // _ROWS * self.cell):
             self._bead_plate(roads)                 # scrolled out of sight: painted again
             return
         for i in range(start if start > first else first, n):
@@ -225,12 +236,12 @@ class Scoreboard:
         x = self.big_x + column * self.cell
         y = self.road_y + row * self.cell
         code = roads.entries[k]                 # Roads.entry(k), read in place (no tuple made)
-        self._entry(x, y, code & WINNER_BITS)
+        self._entry(x, y, code & _WINNER_BITS)
         if roads.ties[k]:
             for d in range(g):      # invert along the slash: visible on a disc and on a ring
                 self.canvas.pixel(x + d, y + g - 1 - d, 1 - self.canvas.pixel(x + d, y + g - 1 - d))
         if code & _PAIR_BITS:
-            self._pairs(x, y, code & PLAYER_PAIR_BIT, code & BANKER_PAIR_BIT)
+            self._pairs(x, y, code & _PLAYER_PAIR_BIT, code & _BANKER_PAIR_BIT)
 
     def _new_entries(self, roads):
         n = roads.n_entries
@@ -263,7 +274,7 @@ class Scoreboard:
         self._entries = n
         if first != old:
             self._big_first = first
-            if not self._scroll(self.big_x, self.width, self.road_y, self.road_y + ROWS * self.cell,
+            if not self._scroll(self.big_x, self.width, self.road_y, self.road_y + _ROWS * self.cell,
                                 (first - old) * self.cell):
                 self._big_road(roads)                   # scrolled out of sight: painted again
                 return
@@ -287,7 +298,7 @@ class Scoreboard:
     def _mark(self, roads, index, k, column, row):
         x = index * self.strip_width + column * _MARK_CELL
         y = self.derived_y + row * _MARK_CELL
-        self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.marks[index][k] == RED)
+        self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.marks[index][k] == _RED)
 
     def _new_marks(self, roads, index):
         """The road's marks since the last draw where they are more than one (draw() places and paints one)."""
@@ -315,7 +326,7 @@ class Scoreboard:
         for k in range(done, n):
             if cols[k - done] >= first:                 # as _mark(), inlined
                 rect(x0 + (cols[k - done] - first) * _MARK_CELL, y0 + rows[k - done] * _MARK_CELL,
-                     _MARK_CELL - 1, _MARK_CELL - 1, 1, marks[k] == RED)
+                     _MARK_CELL - 1, _MARK_CELL - 1, 1, marks[k] == _RED)
 
     def _clear_part(self, x0, x1, y0, y1, d):
         """scroll_part() for a canvas without it (a plain FrameBuffer): the part left blank, painted again."""
@@ -327,7 +338,7 @@ class Scoreboard:
         """Banker: filled disc; Player: hollow ring."""
         c = self.canvas
         g = self.cell - 1
-        if winner == BANKER:
+        if winner == _BANKER:
             c.fill_rect(x + 1, y, g - 2, g, 1)
             c.fill_rect(x, y + 1, g, g - 2, 1)
         else:

@@ -6,9 +6,17 @@
 # winner, pairs and who stood, and the shoe's counts.
 from firmware import cards, faults
 from firmware import screens as core_screens
+from firmware.compat import const
 from firmware.games.baccarat import rules
-from firmware.games.baccarat.codes import BETTING, BURNING, DEALING, SHOE_CLOSED
-from firmware.table import FAULTED, READY
+
+# copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
+_BETTING = const(5)
+_BURNING = const(4)
+_DEALING = const(6)
+_SHOE_CLOSED = const(7)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_FAULTED = const(2)
+_READY = const(1)
 
 _HAND_NAMES = ("PLAYER", "BANKER", "TIE")
 # Alarm prompts: (first line, what the dealer may do).
@@ -140,11 +148,11 @@ def dealer_lines(table, config, button_names):
     state = table.state
     shoe = table.shoe
     # The states of play first (the display redraws after each of their events), then the others.
-    if state == DEALING:
+    if state == _DEALING:
         rnd = table.hand
         return [_heads(shoe.rounds, shoe.round_demo)[2], _next_action(table), _hand_line("P", rnd.player),
                 _hand_line("B", rnd.banker)]
-    if state == BETTING:
+    if state == _BETTING:
         # Bets open; the last result stays until the next round starts.
         heads = _HEADS[0]               # (the round's: made at its first draw, whatever its demo flag)
         head = heads[3] if heads[0] == shoe.rounds else _heads(shoe.rounds, shoe.round_demo)[3]
@@ -158,16 +166,16 @@ def dealer_lines(table, config, button_names):
         if table.showing_result and last is not None:
             return [head, _winner_text(table.record), _hand_line("P", last.player), _hand_line("B", last.banker)]
         return [head, "CUT CARD OUT" if shoe.last_round else "", "", ""]
-    if state == FAULTED:
+    if state == _FAULTED:
         return ["ALARM R%d" % (shoe.rounds if shoe else 0)] + _alarm_lines(table)
-    if state == READY:
+    if state == _READY:
         return ["%s BACCARAT" % config["table_id"], "INSERT NEW SHOE",
                 core_screens.BETS_NOT_READ if table.bets_unread else "", "HOLD SHOE CHANGE"]
-    if state == BURNING:
+    if state == _BURNING:
         left = shoe.burn_left
         return ["NEW SHOE %d DECKS" % shoe.decks, "BURN FIRST CARD" if left < 0 else "BURN %d MORE" % left,
                 "BURNED %d" % shoe.burned, core_screens.BETS_NOT_READ if table.bets_unread else ""]
-    if state == SHOE_CLOSED:
+    if state == _SHOE_CLOSED:
         return ["SHOE FINISHED", "RESHUFFLE", "ROUNDS %d" % shoe.rounds, "HOLD SHOE CHANGE"]
     return core_screens.dealer_lines(table, config, button_names)
 
@@ -175,7 +183,7 @@ def dealer_lines(table, config, button_names):
 def result_lines(table, config, button_names):
     record = table.record
     shoe = table.shoe
-    if shoe is None or record is None or table.state < READY:
+    if shoe is None or record is None or table.state < _READY:
         return ["BACCARAT", "", "", ""]
     rnd = table.last_hand
     head = _heads(record.number, record.demo)[2]

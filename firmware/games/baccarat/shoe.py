@@ -9,9 +9,12 @@ from collections import namedtuple
 
 from firmware.compat import const
 from firmware.errors import IntegrityError, RuleError, SettingsError
-from firmware.games.baccarat.rules import NONE, Round, HAND_NAMES, check_call
+from firmware.games.baccarat.rules import Round, HAND_NAMES, check_call
 from firmware.games.baccarat.settings import SETTING_NAMES, check_settings
 from firmware import cards as _cards
+
+# copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
+_NONE = const(-1)
 
 # Shoe states.
 BURNING = const(0)  # art. 2(1): burn procedure at the start of the shoe
@@ -180,7 +183,7 @@ class Shoe:
     def expected(self):
         """Hand due the next card, or NONE (no round, round complete, error pending)."""
         if self.state != IN_ROUND:
-            return NONE
+            return _NONE
         return self.round.expected()
 
     def deal(self, card, hand=None, face_up=False):
@@ -225,7 +228,7 @@ class Shoe:
         if kind == WRONG_HAND:
             return self.round.deal(card)
         self.burned += 1
-        return NONE
+        return _NONE
 
     def void(self):
         """Art. 10: an error that cannot be corrected voids the round: every bet is

@@ -23,27 +23,40 @@
 from array import array
 
 from firmware import snapshot as S
+from firmware.compat import const
 from firmware.errors import GameError, RestoreError
 from firmware.games.baccarat import rules
 from firmware.games.baccarat import shoe as shoe_mod
-from firmware.games.baccarat.codes import (BETTING, BURNING, DOUBLE_PULL_MS, NETS_TYPE, NO_CARD, SHOE_CLOSED,
-                                           TIE_CHANGEABLE, TIE_NONE, TIE_STANDING)
+from firmware.games.baccarat.codes import NETS_TYPE
 from firmware.games.baccarat.payouts import ZONES, settle_seats
-from firmware.games.baccarat.roads import MAX_ROUNDS, Roads
+from firmware.games.baccarat.roads import Roads
 from firmware.games.baccarat.settings import SETTING_NAMES
 from firmware.drivers import pixels
-from firmware.table import READY
+
+# copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
+_BETTING = const(5)
+_BURNING = const(4)
+_DOUBLE_PULL_MS = const(150)
+_NO_CARD = const(-1)
+_SHOE_CLOSED = const(7)
+_TIE_CHANGEABLE = const(2)
+_TIE_NONE = const(0)
+_TIE_STANDING = const(1)
+# copies of firmware.games.baccarat.roads (tests/host/test_const_copies.py)
+_MAX_ROUNDS = const(156)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_READY = const(1)
 
 GAME = "baccarat"
-_STATES = (READY, BURNING, BETTING, SHOE_CLOSED)
+_STATES = (_READY, _BURNING, _BETTING, _SHOE_CLOSED)
 # The shoe's state at each boundary state (READY: a shoe removed or none at all).
-_SHOE_STATES = {READY: (shoe_mod.CLOSED,), BURNING: (shoe_mod.BURNING,), BETTING: (shoe_mod.READY,),
-                SHOE_CLOSED: (shoe_mod.CLOSED,)}
+_SHOE_STATES = {_READY: (shoe_mod.CLOSED,), _BURNING: (shoe_mod.BURNING,), _BETTING: (shoe_mod.READY,),
+                _SHOE_CLOSED: (shoe_mod.CLOSED,)}
 _BIG = 2 ** 31 - 1
 
 
 def at_boundary(t):
-    if t.state not in _STATES or not S.outside_fault(t) or t.held_card != NO_CARD:
+    if t.state not in _STATES or not S.outside_fault(t) or t.held_card != _NO_CARD:
         return False
     return t.shoe is None or (t.shoe.round is None and t.shoe.pending is None)
 
@@ -63,7 +76,7 @@ def snapshot(t):
 def _tie_fields(t):
     """The stakes a live tie left for the next live round (art. 11): kept (a new shoe since), or still
     the last round's."""
-    if t.tie_kept != TIE_NONE:
+    if t.tie_kept != _TIE_NONE:
         return [t.tie_kept] + list(t.tie_stakes)
     return _tied_stakes(t.tied_round_carry(), t.seats, t.round_bets)
 
@@ -74,7 +87,7 @@ def _tied_stakes(carry, seats, bets):
     width = len(ZONES)
     for seat in range(seats):
         out += [bets[seat * width + rules.PLAYER], bets[seat * width + rules.BANKER]]
-    return out if carry != TIE_NONE and any(out[1:]) else []
+    return out if carry != _TIE_NONE and any(out[1:]) else []
 
 
 def _shoe_fields(shoe):
@@ -107,7 +120,7 @@ def restore(t, data):
     f = S.decode(data, GAME, t.settings, SETTING_NAMES)
     core = f.ints("core", 3, -_BIG, _BIG)
     f.int("seats", t.seats, t.seats)
-    state = f.int("state", 0, SHOE_CLOSED)
+    state = f.int("state", 0, _SHOE_CLOSED)
     if state not in _STATES:
         f.fail("a state between rounds (ready, burning, betting, shoe_closed)", state)
     shoe = _shoe(f, t.settings, state)
@@ -116,7 +129,7 @@ def restore(t, data):
     flags = f.array("flags", 5, 6)
     bets_ready, burned_this_round, showing_result, prompt_void, has_bets, unread = \
         [f.flag("flags", v) for v in flags] + [False] * (6 - len(flags))
-    since_card_ms = f.int("since_card_ms", 0, DOUBLE_PULL_MS)
+    since_card_ms = f.int("since_card_ms", 0, _DOUBLE_PULL_MS)
     width = len(ZONES)
     bets = f.ints("round_bets", t.seats * width if has_bets else 0, 0, _BIG)
     reading = f.array("reading", 2, 2, nullable=True)
@@ -153,14 +166,14 @@ def restore(t, data):
         t.nets[i] = nets[i]
     t.tie_kept = kept
     for i in range(len(t.tie_stakes)):
-        t.tie_stakes[i] = stakes[i] if kept != TIE_NONE else 0
+        t.tie_stakes[i] = stakes[i] if kept != _TIE_NONE else 0
     if reading is not None:
         t.reading.reading_id = reading_id
         for i in range(len(amounts)):
             t.reading.amounts[i] = amounts[i]
     t.scoreboard_dirty = True
     S.restore_core(t, core, state)
-    if state == READY:
+    if state == _READY:
         t.lights.set_all(pixels.DIM)                    # as _enter_ready, without its report
     else:
         t._render_lights()
@@ -170,21 +183,21 @@ def _tie(f, t, tie, record, has_bets, bets):
     """The tie_stakes field -> (the table's tie_kept, its stakes). None (a snapshot before the field) or
     the last round's own (a live tie with bets, art. 11(2), (3)): nothing kept beside the last round."""
     f.name = "tie_stakes"
-    carry = TIE_NONE
+    carry = _TIE_NONE
     if has_bets and not record.void and not record.demo and record.result.winner == rules.TIE:
-        carry = {"standing": TIE_STANDING, "changeable": TIE_CHANGEABLE}.get(t.settings.tie_option, TIE_NONE)
-    if carry != TIE_NONE:
+        carry = {"standing": _TIE_STANDING, "changeable": _TIE_CHANGEABLE}.get(t.settings.tie_option, _TIE_NONE)
+    if carry != _TIE_NONE:
         own = _tied_stakes(carry, t.seats, bets)
         if tie is not None and tie != own:
             f.fail("the last round's tied Player and Banker stakes %s" % own, tie)
-        return TIE_NONE, None
+        return _TIE_NONE, None
     if not tie:
-        return TIE_NONE, None
+        return _TIE_NONE, None
     if t.reading is None:
         f.fail("[] without a bet reader", tie)
     if len(tie) != 1 + 2 * t.seats:
         f.fail("[] or an option and %d stakes" % (2 * t.seats), tie)
-    kept = f.int("tie_stakes option", TIE_STANDING, TIE_CHANGEABLE, tie[0])
+    kept = f.int("tie_stakes option", _TIE_STANDING, _TIE_CHANGEABLE, tie[0])
     stakes = f.ints("tie_stakes", 2 * t.seats, 0, _BIG, tie[1:])
     if not any(stakes):
         f.fail("a stake kept", tie)
@@ -194,7 +207,7 @@ def _tie(f, t, tie, record, has_bets, bets):
 def _shoe(f, settings, state):
     fields = f.array("shoe", 8, 8, nullable=True)
     if fields is None:
-        if state != READY:
+        if state != _READY:
             f.fail("a shoe in %s" % state, None)
         return None
     decks = settings.decks
@@ -227,7 +240,7 @@ def _shoe(f, settings, state):
 
 
 def _roads(f, shoe):
-    beads = f.text("beads", MAX_ROUNDS)
+    beads = f.text("beads", _MAX_ROUNDS)
     if len(beads) > (shoe.live_rounds if shoe is not None else 0):
         f.fail("no more beads than live rounds", beads)
     roads = Roads()

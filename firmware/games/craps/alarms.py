@@ -9,26 +9,37 @@
 # A come-out refused while the host link is backed up (link_backlog) is held the
 # same way; CONFIRM waits until the link has caught up.
 from firmware import faults
-from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, THROW
-from firmware.games.craps.codes import OUT_THROW_HELD
-from firmware.statemachine import STAY
-from firmware.table import ACK_CONFIRM, ACK_VOID, OUT_BUTTON
+from firmware.compat import const
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BUTTON = const(2)
+_BUTTON_LONG = const(2)
+_BUTTON_PRESSED = const(1)
+_THROW = const(15)
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_OUT_THROW_HELD = const(38)
+# copies of firmware.statemachine (tests/host/test_const_copies.py)
+_STAY = const(-1)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_ACK_CONFIRM = const(0)
+_ACK_VOID = const(2)
+_OUT_BUTTON = const(2)
 
 
 class Alarms:
     def _on_faulted(self, kind, a, b):
-        if kind == THROW:
-            self._emit(OUT_THROW_HELD, a, b)             # the reader is not vouched for: never decided
-            return STAY
-        if kind == BUTTON and a == self.confirm_button and b == BUTTON_PRESSED:
-            self._emit(OUT_BUTTON, a, b)
+        if kind == _THROW:
+            self._emit(_OUT_THROW_HELD, a, b)            # the reader is not vouched for: never decided
+            return _STAY
+        if kind == _BUTTON and a == self.confirm_button and b == _BUTTON_PRESSED:
+            self._emit(_OUT_BUTTON, a, b)
             if self.fault_code == faults.LINK_BACKLOG and self.link_backlog:
                 self.display_dirty = True                # the host link has not caught up: wait
-                return STAY
-            return self.acknowledge(ACK_CONFIRM)
-        if kind == BUTTON and a == self.void_button and b == BUTTON_LONG:
-            self._emit(OUT_BUTTON, a, b)
-            return self.acknowledge(ACK_VOID)
+                return _STAY
+            return self.acknowledge(_ACK_CONFIRM)
+        if kind == _BUTTON and a == self.void_button and b == _BUTTON_LONG:
+            self._emit(_OUT_BUTTON, a, b)
+            return self.acknowledge(_ACK_VOID)
         if self._anywhere(kind, a, b):
-            return STAY
+            return _STAY
         return self._common(kind, a, b)

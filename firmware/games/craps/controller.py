@@ -15,24 +15,54 @@
 # while held is reported and never decided.
 
 from firmware import faults, throws
+from firmware.compat import const
 from firmware.errors import IntegrityError
-from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, DICE_HELLO_AGAIN, DICE_READER_HELLO,
-                             FAULT, THROW, TICK)
 from firmware.games.craps import rules
 from firmware.games.craps.alarms import Alarms
-from firmware.games.craps.codes import (COME_OUT, LAST_THROWS, OUT_BET_DOWN, OUT_BET_REFUSED, OUT_BETS_FAULT, OUT_PUCK,
-                                        OUT_READER, OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD, POINT,
-                                        SHOOTER_COME_OUT_CRAPS, SHOOTER_SEVEN_OUT, SHOOTER_STOPPED)
 from firmware.games.craps.lights import CrapsLights
-from firmware.games.craps.readings import NO_BET as _NO_BET, Readings
+from firmware.games.craps.readings import Readings
 from firmware.games.craps.zones import COME_ZONE, DONT_COME_ZONE, TRAVELLED, ZONES
-from firmware.statemachine import STAY
-from firmware.table import OUT_BUTTON, OUT_STATE, READY, Table
+from firmware.table import Table
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BETS = const(13)
+_BETS_FAULT = const(14)
+_BUTTON = const(2)
+_BUTTON_LONG = const(2)
+_BUTTON_PRESSED = const(1)
+_DICE_HELLO_AGAIN = const(1)
+_DICE_READER_HELLO = const(16)
+_FAULT = const(8)
+_THROW = const(15)
+_TICK = const(1)
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_COME_OUT = const(4)
+_LAST_THROWS = const(6)
+_OUT_BETS_FAULT = const(36)
+_OUT_BET_DOWN = const(40)
+_OUT_BET_REFUSED = const(34)
+_OUT_PUCK = const(37)
+_OUT_READER = const(39)
+_OUT_SHOOTER = const(35)
+_OUT_THROW = const(32)
+_OUT_THROW_HELD = const(38)
+_POINT = const(5)
+_SHOOTER_COME_OUT_CRAPS = const(1)
+_SHOOTER_SEVEN_OUT = const(0)
+_SHOOTER_STOPPED = const(2)
+# copies of firmware.games.craps.readings (tests/host/test_const_copies.py)
+_NO_BET = const(-1)
+# copies of firmware.statemachine (tests/host/test_const_copies.py)
+_STAY = const(-1)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_OUT_BUTTON = const(2)
+_OUT_STATE = const(1)
+_READY = const(1)
 
 
 class CrapsController(Alarms, CrapsLights, Readings, Table):
     STATE_NAMES = Table.STATE_NAMES + ("come_out", "point")
-    REPORT_RUNS = (OUT_BET_DOWN, OUT_BET_REFUSED)        # a reading's take-downs, its refusals: one entry each
+    REPORT_RUNS = (_OUT_BET_DOWN, _OUT_BET_REFUSED)      # a reading's take-downs, its refusals: one entry each
 
     def __init__(self, lights, buttons, settings, reading=None, seats=0, outbox_size=64):
         """buttons: board button index by role (confirm, void, deal; -1 when absent): a long press
@@ -59,7 +89,7 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
         self.thrown = False          # a throw was seen since boot
         self.no_roll = False         # the last throw was a no roll
         self.puck_moved = False      # the last throw set or cleared the point
-        self.last_totals = bytearray(LAST_THROWS)   # the last valid throws' totals, newest first
+        self.last_totals = bytearray(_LAST_THROWS)  # the last valid throws' totals, newest first
         self.total_count = 0
         self.shooter = 1             # the shooter's number since the table opened
         self.shooter_rolls = 0       # valid rolls of the shooter
@@ -77,51 +107,51 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
     # -- state entries (lights) ---------------------------------------------------------
     def _enter_game(self):
         self.display_dirty = True
-        self._emit(OUT_STATE, self.state)
+        self._emit(_OUT_STATE, self.state)
         self._render_lights()
 
     # -- STARTING / READY: the first game event opens the table -------------------------------
     def _on_starting(self, kind, a, b):
-        if kind == THROW or kind == BETS:
+        if kind == _THROW or kind == _BETS:
             # The reader speaks before the lamp test is over: the test is cut short (the table is
             # ready, and reported so), and the throw or reading is not lost.
-            self.state = READY
+            self.state = _READY
             Table._enter_ready(self)
             return self._open(kind, a, b)
-        if kind == DICE_READER_HELLO:
-            self._emit(OUT_READER, a, b)
-            return STAY
+        if kind == _DICE_READER_HELLO:
+            self._emit(_OUT_READER, a, b)
+            return _STAY
         return Table._on_starting(self, kind, a, b)
 
     def _on_ready(self, kind, a, b):
-        if kind == THROW or kind == BETS or self._shooter_button(kind, a, b):
+        if kind == _THROW or kind == _BETS or self._shooter_button(kind, a, b):
             return self._open(kind, a, b)
         if self._anywhere(kind, a, b):
-            return STAY
+            return _STAY
         return Table._on_ready(self, kind, a, b)
 
     def _open(self, kind, a, b):
         """The first game event: handled as in COME_OUT, where the table then is."""
         was = self.state
-        self.state = COME_OUT
+        self.state = _COME_OUT
         target = self._on_game(kind, a, b)
         self.state = was
-        return COME_OUT if target == STAY else target
+        return _COME_OUT if target == _STAY else target
 
     # -- COME_OUT and POINT -----------------------------------------------------------------
     def _on_game(self, kind, a, b):
-        if kind == TICK:                                 # every pass's: the clock only (as _anywhere takes it),
+        if kind == _TICK:                                # every pass's: the clock only (as _anywhere takes it),
             self._common(kind, a, b)                     # no button or game event asked first
-            return STAY
-        if kind == THROW:
+            return _STAY
+        if kind == _THROW:
             if self.link_backlog and not self.engine.point:
                 # A come-out (a new line-bet round, art. 5(2)(1)) while the host link is backed up:
                 # not decided, as a throw that does not count is not (art. 3(2)-(3): rolled again).
                 # Held for the dealer: CONFIRM once the link catches up, and the shooter throws again.
-                self._emit(OUT_THROW_HELD, a, b)
+                self._emit(_OUT_THROW_HELD, a, b)
                 return self._alarm(faults.LINK_BACKLOG, -1)
             return self._throw(a, b)
-        if kind == DICE_READER_HELLO and a == DICE_HELLO_AGAIN:
+        if kind == _DICE_READER_HELLO and a == _DICE_HELLO_AGAIN:
             # The reader restarted at a table in play, after it had spoken since the board booted: a throw
             # made while it was off was never reported, and the next one would be decided in its place (as
             # a shoe's HELLO in a round, faults.SHOE_RESTARTED). Held: CONFIRM (no throw missed) or a long VOID.
@@ -129,7 +159,7 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
         if self._shooter_button(kind, a, b):
             return self._stop_shooter(a, b)
         if self._anywhere(kind, a, b):
-            return STAY
+            return _STAY
         return self._common(kind, a, b)
 
     def _throw(self, a, b):
@@ -139,7 +169,7 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
             resolved = engine.roll(throws.engine_report(a, b))
         except (IntegrityError, ValueError):
             # The driver refuses what two true dice cannot show; whatever slips by is an alarm.
-            return self._common(FAULT, faults.DICE_BAD_FACE, 0)
+            return self._common(_FAULT, faults.DICE_BAD_FACE, 0)
         self.thrown = True
         self.throw_a = a
         self.throw_b = b
@@ -149,16 +179,16 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
         self.nets = {}
         if not self.no_roll:
             self._rolled(resolved)
-        self._emit(OUT_THROW, a, b)
+        self._emit(_OUT_THROW, a, b)
         if self.puck_moved:
-            self._emit(OUT_PUCK, engine.point)
+            self._emit(_OUT_PUCK, engine.point)
         if self.new_shooter:
-            self._next_shooter(SHOOTER_SEVEN_OUT if engine.seven_out else SHOOTER_COME_OUT_CRAPS)
+            self._next_shooter(_SHOOTER_SEVEN_OUT if engine.seven_out else _SHOOTER_COME_OUT_CRAPS)
         self.display_dirty = True
-        target = POINT if engine.point else COME_OUT
+        target = _POINT if engine.point else _COME_OUT
         if target == self.state:
             self._render_lights()
-            return STAY
+            return _STAY
         return target
 
     def _rolled(self, resolved):
@@ -214,47 +244,47 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
         self.shooter += 1
         self.shooter_rolls = 0
         self.new_shooter = True
-        self._emit(OUT_SHOOTER, self.shooter, why)
+        self._emit(_OUT_SHOOTER, self.shooter, why)
 
     def _stop_shooter(self, a, b):
         """The dealer's NEW SHOOTER (art. 4(1): the shooter stops); the puck and bets stay."""
-        self._emit(OUT_BUTTON, a, b)
+        self._emit(_OUT_BUTTON, a, b)
         if self.deal_pressed_at and self.deal_pressed_at != self.shooter:
             # The dice passed on (a seven-out) while the button was held for the shooter who threw:
             # that shooter has stopped already; a second change would skip the next one unseen.
-            return STAY
+            return _STAY
         self.engine.shooter_stops()
-        self._next_shooter(SHOOTER_STOPPED)
+        self._next_shooter(_SHOOTER_STOPPED)
         self.display_dirty = True
-        return STAY
+        return _STAY
 
     # -- events every game state takes the same way ----------------------------------------------
     def _anywhere(self, kind, a, b):
-        if kind == BUTTON and a == self.shooter_button and b == BUTTON_PRESSED:
+        if kind == _BUTTON and a == self.shooter_button and b == _BUTTON_PRESSED:
             self.deal_pressed_at = self.shooter          # (reported by the core: False)
             return False
-        if kind == BETS:
+        if kind == _BETS:
             self._bets(a)
             return True
-        if kind == BETS_FAULT:
-            self._emit(OUT_BETS_FAULT, a, b)             # the reading was refused whole: nothing placed
+        if kind == _BETS_FAULT:
+            self._emit(_OUT_BETS_FAULT, a, b)            # the reading was refused whole: nothing placed
             if a != faults.BETS_RESTARTED:               # (its HELLO between readings refuses none)
                 self.bets_unread = True                  # the dealer is told: the chips were not taken
                 self.display_dirty = True
             return True
-        if kind == DICE_READER_HELLO:
+        if kind == _DICE_READER_HELLO:
             # Its first frame since boot (its power-up, or the board's own reset), a restart before the
             # table opened, or one while an alarm already holds every throw: reported.
-            self._emit(OUT_READER, a, b)
+            self._emit(_OUT_READER, a, b)
             return True
-        if kind == TICK:
+        if kind == _TICK:
             self._common(kind, a, b)
             return True
         return False
 
     def _shooter_button(self, kind, a, b):
         # A long press: the shooter count is in the host log, never moved by a slip of the hand.
-        return kind == BUTTON and a == self.shooter_button and b == BUTTON_LONG
+        return kind == _BUTTON and a == self.shooter_button and b == _BUTTON_LONG
 
     HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (_on_game, _on_game)
     ENTRY = Table.ENTRY + (_enter_game, _enter_game)

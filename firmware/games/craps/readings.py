@@ -14,16 +14,27 @@
 # refused), and its take-downs and refusals past the first few reported one by one are summed up in one
 # report each; with no room for one bet it is refused whole in one short report (OUT_BETS_NO_ROOM). The
 # controller's fields used here are made in its __init__.
-from firmware.bets import TAKE_DOWN
 from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.craps import bets as B
 from firmware.games.craps import rules
-from firmware.games.craps.codes import (OUT_BET_DOWN, OUT_BET_DOWN_MORE, OUT_BET_REFUSED, OUT_BET_REFUSED_MORE, OUT_BETS,
-                                        OUT_BETS_NO_ROOM, READING_BETS_MOST, READING_FRAMES, REFUSALS_ITEMIZED,
-                                        TAKE_DOWNS_ITEMIZED)
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
-from firmware.table import FAULTED
+
+# copies of firmware.bets (tests/host/test_const_copies.py)
+_TAKE_DOWN = const(-1)
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_OUT_BETS = const(33)
+_OUT_BETS_NO_ROOM = const(43)
+_OUT_BET_DOWN = const(40)
+_OUT_BET_DOWN_MORE = const(42)
+_OUT_BET_REFUSED = const(34)
+_OUT_BET_REFUSED_MORE = const(41)
+_READING_BETS_MOST = const(144)
+_READING_FRAMES = const(56)
+_REFUSALS_ITEMIZED = const(8)
+_TAKE_DOWNS_ITEMIZED = const(8)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_FAULTED = const(2)
 
 NO_BET = -1                  # no zone: a bet the readings did not place (bet_zone's default)
 _WIDTH = len(ZONES)          # zones a seat: a reading's and placed's rows
@@ -39,7 +50,7 @@ _REFUSED_FRAMES = const(3)
 # report (the first reading opens the table): a reading that comes before the host acknowledged the last
 # one is still reported.
 _WHOLE_FRAMES = const(3)
-FULL_REASON = "over the %d bets one reading may place and take down (what its host reports carry)" % READING_BETS_MOST
+FULL_REASON = "over the %d bets one reading may place and take down (what its host reports carry)" % _READING_BETS_MOST
 ROOM_REASON = "over the bets the host link's room carries now (the host has not acknowledged the last reports)"
 
 
@@ -52,8 +63,8 @@ class Readings:
         if most < 1:
             return self._refuse_whole(reading_id)
         self.bets_unread = False                         # accepted (a refused bet or more is on REFUSED n)
-        if most >= READING_BETS_MOST:
-            most = READING_BETS_MOST
+        if most >= _READING_BETS_MOST:
+            most = _READING_BETS_MOST
             self.full_reason = FULL_REASON
         else:
             self.full_reason = ROOM_REASON
@@ -69,23 +80,23 @@ class Readings:
             for i in chips:                              # chips taken off before chips put down
                 if i >= slots:
                     break
-                if amounts[i] == TAKE_DOWN:
+                if amounts[i] == _TAKE_DOWN:
                     self._take_down(i // _WIDTH, i % _WIDTH, pending, most)
         self._place_all(chips, amounts, slots, most - len(self.downs))
-        self._emit(OUT_BETS, reading_id, len(self.refusals))
+        self._emit(_OUT_BETS, reading_id, len(self.refusals))
         downs = len(self.downs)
         refused = len(self.refusals)
         itemized_downs, itemized_refused = self._itemized(downs, refused, frames)
         if itemized_downs:                               # one outbox entry each, for all of them (REPORT_RUNS)
-            self._emit(OUT_BET_DOWN, 0, itemized_downs)
+            self._emit(_OUT_BET_DOWN, 0, itemized_downs)
         if downs > itemized_downs:                       # the rest, with their stakes, in one report
-            self._emit(OUT_BET_DOWN_MORE, reading_id, downs - itemized_downs)
+            self._emit(_OUT_BET_DOWN_MORE, reading_id, downs - itemized_downs)
         if itemized_refused:
-            self._emit(OUT_BET_REFUSED, 0, itemized_refused)
+            self._emit(_OUT_BET_REFUSED, 0, itemized_refused)
         if refused > itemized_refused:                   # the rest counted in one report
-            self._emit(OUT_BET_REFUSED_MORE, reading_id, refused - itemized_refused)
+            self._emit(_OUT_BET_REFUSED_MORE, reading_id, refused - itemized_refused)
         self.display_dirty = True
-        if self.state != FAULTED:                        # an alarm's red stays until it is closed
+        if self.state != _FAULTED:                       # an alarm's red stays until it is closed
             self._render_lights()
 
     def _room_frames(self):
@@ -93,9 +104,9 @@ class Readings:
         _WHOLE_FRAMES kept for the next reading, at most codes.READING_FRAMES (unknown: READING_FRAMES)."""
         room = self.link_room
         if room < 0:
-            return READING_FRAMES
+            return _READING_FRAMES
         room -= _WHOLE_FRAMES
-        return room if room < READING_FRAMES else READING_FRAMES
+        return room if room < _READING_FRAMES else _READING_FRAMES
 
     def _refuse_whole(self, reading_id):
         """No room for the reports of one bet: the reading is refused whole, in one short report. Nothing
@@ -107,7 +118,7 @@ class Readings:
         for i in self.reading.slots():
             if i < slots:
                 n += 1
-        self._emit(OUT_BETS_NO_ROOM, reading_id, n)
+        self._emit(_OUT_BETS_NO_ROOM, reading_id, n)
         self.bets_unread = True                          # the dealer's BETS NOT READ until one is accepted
         self.display_dirty = True
 
@@ -119,9 +130,9 @@ class Readings:
         left = frames - _MONEY_FRAMES - (entries * _ENTRY_BYTES + _PIECE - 1) // _PIECE
         if left < 0:                                     # (never: the reading's most is bounded by frames)
             left = 0
-        itemized_downs = min(downs, TAKE_DOWNS_ITEMIZED, left // _DOWN_FRAMES)
+        itemized_downs = min(downs, _TAKE_DOWNS_ITEMIZED, left // _DOWN_FRAMES)
         left -= itemized_downs * _DOWN_FRAMES
-        return itemized_downs, min(refused, REFUSALS_ITEMIZED, left // _REFUSED_FRAMES)
+        return itemized_downs, min(refused, _REFUSALS_ITEMIZED, left // _REFUSED_FRAMES)
 
     def _place_all(self, chips, amounts, slots, most):
         """The reading's chips on those slots (seat * zones + zone, below slots) placed through the

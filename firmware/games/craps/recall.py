@@ -11,15 +11,18 @@
 # shooter: the shooter who threw it; nets by seat (the bets it decided, the seat's zones summed).
 from firmware import throws
 from firmware.compat import const
-from firmware.games.craps.codes import OUT_THROW, OUT_THROW_HELD
 from firmware.games.craps.reports import no_roll_word
+
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_OUT_THROW = const(32)
+_OUT_THROW_HELD = const(38)
 
 # At most this long as JSON (near the 641 that firmware.link.recall's journal takes at 100 rounds): 20 seats of
 # 12-digit nets fit (tests/firmware/test_round_recall.py); a longer one (up to 32 seats) is kept cut
 # to ALWAYS (firmware/round_recall.py), the host's `throw` report has it all.
 ROUND_MAX = const(640)
 ALWAYS = ("round", "shooter", "dice", "result", "point", "no_roll")
-ROUND_CODES = (OUT_THROW, OUT_THROW_HELD)          # the reports that end a round (round_of makes it)
+ROUND_CODES = (_OUT_THROW, _OUT_THROW_HELD)        # the reports that end a round (round_of makes it)
 _NATURALS = (7, 11)
 # The words firmware before x10 wrote with hyphens, as rounds kept on flash may still hold them: read()
 # serves them in the words above.
@@ -34,9 +37,9 @@ def round_of(table, code, a, b, previous, fields=None):
     engine = table.engine
     dice = throws.report(a, b)["dice"]          # an unread face (a held throw) is None
     entry = {"round": number, "shooter": table.shooter, "dice": dice}
-    if code == OUT_THROW_HELD or table.no_roll:
+    if code == _OUT_THROW_HELD or table.no_roll:
         entry["result"] = "no_roll"
-        entry["no_roll"] = "alarm" if code == OUT_THROW_HELD else no_roll_word(b)
+        entry["no_roll"] = "alarm" if code == _OUT_THROW_HELD else no_roll_word(b)
         entry["point"] = engine.point or None
         return entry
     if engine.shooter_changed:

@@ -4,10 +4,22 @@
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import faults, throws
 from firmware.compat import const
-from firmware.games.craps.codes import (OUT_BET_DOWN, OUT_BET_DOWN_MORE, OUT_BET_REFUSED, OUT_BET_REFUSED_MORE, OUT_BETS,
-                                        OUT_BETS_FAULT, OUT_BETS_NO_ROOM, OUT_PUCK, OUT_READER, OUT_SHOOTER, OUT_THROW, OUT_THROW_HELD,
-                                        SHOOTER_WHY)
+from firmware.games.craps.codes import SHOOTER_WHY
 from firmware.games.craps.zones import ZONES
+
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_OUT_BETS = const(33)
+_OUT_BETS_FAULT = const(36)
+_OUT_BETS_NO_ROOM = const(43)
+_OUT_BET_DOWN = const(40)
+_OUT_BET_DOWN_MORE = const(42)
+_OUT_BET_REFUSED = const(34)
+_OUT_BET_REFUSED_MORE = const(41)
+_OUT_PUCK = const(37)
+_OUT_READER = const(39)
+_OUT_SHOOTER = const(35)
+_OUT_THROW = const(32)
+_OUT_THROW_HELD = const(38)
 
 # Seat keys of the reports (seat index 0 -> "1"): a tuple's entry costs a tenth of str() on the VM, and a
 # result names every seat that bet; a seat past them (a table of more seats) goes through str().
@@ -32,39 +44,39 @@ def no_roll_word(b):
 
 
 def game_report(table, code, a, b):
-    if code == OUT_THROW or code == OUT_THROW_HELD:
+    if code == _OUT_THROW or code == _OUT_THROW_HELD:
         return "throw", throw_fields(table, code, a, b)
-    if code == OUT_PUCK:
+    if code == _OUT_PUCK:
         return "puck", {"puck": "on" if a else "off", "point": a or None}
-    if code == OUT_SHOOTER:
+    if code == _OUT_SHOOTER:
         return "shooter", {"shooter": a, "why": SHOOTER_WHY[b]}
-    if code == OUT_BETS:
+    if code == _OUT_BETS:
         return "bets", {"reading": a, "accepted": True, "placed": placed_table(table), "refused": b}
-    if code == OUT_BET_REFUSED:
+    if code == _OUT_BET_REFUSED:
         seat, z, amount, reason, down = table.refusals[a]
         fields = {"seat": str(seat + 1), "zone": ZONES[z], "amount": amount, "reason": reason}
         if down:
             fields["take_down"] = True                   # amount: the stake that stays in play (0: none)
         return "bet_refused", fields
-    if code == OUT_BET_REFUSED_MORE:
+    if code == _OUT_BET_REFUSED_MORE:
         seats = {}                                       # refusals past the itemized ones (the last b), by seat
         refusals = table.refusals
         for i in range(len(refusals) - b, len(refusals)):
             key = str(refusals[i][0] + 1)
             seats[key] = seats.get(key, 0) + 1
         return "bets_refused_more", {"reading": a, "more": b, "seats": seats}
-    if code == OUT_BET_DOWN:
+    if code == _OUT_BET_DOWN:
         seat, z, stake = table.downs[a]
         return "bet_taken_down", {"seat": str(seat + 1), "zone": ZONES[z], "amount": stake}
-    if code == OUT_BET_DOWN_MORE:
+    if code == _OUT_BET_DOWN_MORE:
         return "bets_taken_down_more", {"reading": a, "more": b, "bets": downs_table(table.downs, b)}
-    if code == OUT_BETS_NO_ROOM:                         # refused whole: b bets and take-downs, none taken
+    if code == _OUT_BETS_NO_ROOM:                        # refused whole: b bets and take-downs, none taken
         return "bets", {"reading": a, "accepted": False, "reason": NO_ROOM_REASON, "refused": b}
-    if code == OUT_BETS_FAULT:
+    if code == _OUT_BETS_FAULT:
         if a == faults.BETS_RESTARTED:                   # its HELLO between readings, as the shoe's and dice reader's
             return "bet_reader", {"bet_reader": "restarted", "bytes": table.evidence.text(b)}
         return "bets", table.evidence.into({"accepted": False, "reason": faults.name(a)}, "bytes", b)
-    if code == OUT_READER:
+    if code == _OUT_READER:
         return "dice_reader", {"dice_reader": "restarted", "bytes": table.evidence.text(b)}
     return "fault", {"fault": "unknown_outbox_code", "detail": code}
 
@@ -77,7 +89,7 @@ def throw_fields(table, code, a, b):
         fields["flags"] = report["flags"]
     if report["cocked"]:
         fields["cocked"] = report["cocked"]
-    if code == OUT_THROW_HELD:
+    if code == _OUT_THROW_HELD:
         fields.update({"valid": False, "no_roll": "alarm", "point": engine.point or None, "shooter_change": False})
         return fields
     fields["valid"] = not table.no_roll

@@ -6,9 +6,16 @@
 # accepted or the dice roll. Result display: the puck, the last throws and the shooter's rolls.
 from firmware import faults, throws
 from firmware import screens as core_screens
-from firmware.games.craps.codes import COME_OUT, LAST_THROWS, POINT
+from firmware.compat import const
 from firmware.games.craps.reports import no_roll_word
-from firmware.table import FAULTED, READY
+
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_COME_OUT = const(4)
+_LAST_THROWS = const(6)
+_POINT = const(5)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_FAULTED = const(2)
+_READY = const(1)
 
 
 class _Line:
@@ -24,7 +31,7 @@ class _Line:
 
 _THROW_LINE = _Line()
 _SHOOTER_LINE = _Line()
-_TOTALS_LINE = _Line(bytearray(LAST_THROWS))     # a: the count, b: a copy of the totals
+_TOTALS_LINE = _Line(bytearray(_LAST_THROWS))    # a: the count, b: a copy of the totals
 
 
 def _totals_text(table):
@@ -94,15 +101,15 @@ def prompt(table):
 
 def dealer_lines(table, config, button_names):
     state = table.state
-    if state == FAULTED and table.fault_code == faults.LINK_BACKLOG:
+    if state == _FAULTED and table.fault_code == faults.LINK_BACKLOG:
         return ["HOST AWAY: NO ROLL", "COME-OUT NOT DECIDED", "THROW AGAIN LATER",
                 "WAIT OR HOLD VOID" if table.link_backlog else "CONFIRM: THROW AGAIN"]
-    if state == FAULTED:
+    if state == _FAULTED:
         return ["ALARM: DICE HELD", faults.name(table.fault_code).upper(), "NO THROW DECIDED",
                 "CONFIRM OR HOLD VOID"]
-    if state != COME_OUT and state != POINT:
+    if state != _COME_OUT and state != _POINT:
         lines = core_screens.dealer_lines(table, config, button_names)
-        if table.bets_unread and state == READY:
+        if table.bets_unread and state == _READY:
             lines[2] = core_screens.BETS_NOT_READ    # (over the last button: the table opens with a reading)
         return lines
     if table.new_shooter:
@@ -124,7 +131,7 @@ def _refused_text(refused):
 
 def result_lines(table, config, button_names):
     state = table.state
-    if state != COME_OUT and state != POINT and state != FAULTED:
+    if state != _COME_OUT and state != _POINT and state != _FAULTED:
         return ["CRAPS", "", "", ""]
     point = table.engine.point
     return ["POINT %d" % point if point else "PUCK OFF", _totals_text(table),

@@ -25,17 +25,22 @@
 # kept. Every value is checked, and the bets built, before the table changes: refused whole.
 from firmware import snapshot as S
 from firmware.games.craps import bets as B
-from firmware.games.craps.codes import COME_OUT, LAST_THROWS, POINT
 from firmware.games.craps.placement import Bet
 from firmware.games.craps.settings import SETTING_NAMES
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from firmware.drivers import pixels
 from firmware.compat import const
 from firmware.errors import RestoreError
-from firmware.table import READY
+
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_COME_OUT = const(4)
+_LAST_THROWS = const(6)
+_POINT = const(5)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_READY = const(1)
 
 GAME = "craps"
-_STATES = (READY, COME_OUT, POINT)
+_STATES = (_READY, _COME_OUT, _POINT)
 _BET_FIELDS = 8
 _RESULTS = ("win", "lose", "push")
 _BIG = 2 ** 31 - 1
@@ -84,7 +89,7 @@ def restore(t, data):
     core = f.ints("core", 3, -_BIG, _BIG)
     f.int("seats", t.seats, t.seats)
     f.int("zones", len(ZONES), len(ZONES))              # another firmware's vocabulary: its slots mean others
-    state = f.int("state", 0, POINT)
+    state = f.int("state", 0, _POINT)
     if state not in _STATES:
         f.fail("a state between throws (ready, come_out, point)", state)
     engine = _engine(f, state)
@@ -108,7 +113,7 @@ def restore(t, data):
     throw_a = f.int("throw a", 0, 54, throw[0])
     throw_b = f.int("throw b", 0, 127, throw[1])
     flags = [f.flag("throw", v) for v in throw[2:]]
-    totals = f.array("totals", 0, LAST_THROWS)
+    totals = f.array("totals", 0, _LAST_THROWS)
     for v in totals:
         f.int("totals", 2, 12, v)
     shooter = f.ints("shooter", 2, 0, _BIG)
@@ -138,7 +143,7 @@ def restore(t, data):
     t.total_count = len(totals)
     t.shooter, t.shooter_rolls = shooter
     S.restore_core(t, core, state)
-    if state == READY:
+    if state == _READY:
         t.lights.set_all(pixels.WHITE)                  # as the core's _enter_ready, without its report
     else:
         t._render_lights()
@@ -147,7 +152,7 @@ def restore(t, data):
 def _engine(f, state):
     fields = f.array("engine", 9, 9)
     point = f.int("engine point", 0, 10, fields[0])
-    if point and point not in B.POINTS or (point != 0) != (state == POINT):
+    if point and point not in B.POINTS or (point != 0) != (state == _POINT):
         f.fail("the point (4, 5, 6, 8, 9, 10) exactly in state point", fields)
     counts = [f.int("engine counts", 0, _BIG, v) for v in fields[1:5]]
     if counts[0] < 1:

@@ -9,10 +9,33 @@
 #   shoe line fault    CONFIRM (the dealer vouches no card left), or the next card read (rescan)
 # A long VOID while a hand runs is a misdeal: the hand is void, every bet returned (art. 9(2)).
 from firmware import faults
-from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, FAULT, HOST, HOST_HAND, SHOE, SHOE_UNREAD
-from firmware.games.omaha.codes import DEALING, NO_CARD, OUT_DEALT, TO_DISCARD
-from firmware.statemachine import STAY
-from firmware.table import ACK_CONFIRM, ACK_RESCAN, ACK_VOID, FAULTED, OUT_BUTTON, OUT_FAULT
+from firmware.compat import const
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BUTTON = const(2)
+_BUTTON_LONG = const(2)
+_BUTTON_PRESSED = const(1)
+_CARD = const(3)
+_FAULT = const(8)
+_HOST = const(7)
+_HOST_HAND = const(2)
+_SHOE = const(12)
+_SHOE_UNREAD = const(5)
+# copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
+_DEALING = const(4)
+_NO_CARD = const(-1)
+_OUT_DEALT = const(33)
+_TO_DISCARD = const(3)
+# copies of firmware.statemachine (tests/host/test_const_copies.py)
+_STAY = const(-1)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_ACK_CONFIRM = const(0)
+_ACK_RESCAN = const(1)
+_ACK_VOID = const(2)
+_FAULTED = const(2)
+_OUT_BUTTON = const(2)
+_OUT_FAULT = const(6)
+
 
 def _rescan_closes(code):
     """The alarms a card read closes: it is the card the shoe did not (or could not) report."""
@@ -28,63 +51,63 @@ class Alarms:
         return True
 
     def _on_faulted(self, kind, a, b):
-        if kind == FAULT:
+        if kind == _FAULT:
             self._further_fault(a, b)
-            return STAY
-        if kind == CARD:
+            return _STAY
+        if kind == _CARD:
             return self._card_in_alarm(a, b)
-        if kind == SHOE and a == SHOE_UNREAD:
-            if self.resume_state == DEALING or self.fault_code == faults.CARD_MISSING:
-                return self._on_faulted(FAULT, faults.CARD_UNREADABLE, NO_CARD)
-            self._emit(OUT_FAULT, faults.CARD_OUT_OF_ORDER, NO_CARD)
-            return STAY
-        if kind == BUTTON and a == self.confirm_button and b == BUTTON_PRESSED:
+        if kind == _SHOE and a == _SHOE_UNREAD:
+            if self.resume_state == _DEALING or self.fault_code == faults.CARD_MISSING:
+                return self._on_faulted(_FAULT, faults.CARD_UNREADABLE, _NO_CARD)
+            self._emit(_OUT_FAULT, faults.CARD_OUT_OF_ORDER, _NO_CARD)
+            return _STAY
+        if kind == _BUTTON and a == self.confirm_button and b == _BUTTON_PRESSED:
             return self._confirm(a, b)
-        if kind == BUTTON and a == self.void_button and b == BUTTON_LONG:
-            self._emit(OUT_BUTTON, a, b)
+        if kind == _BUTTON and a == self.void_button and b == _BUTTON_LONG:
+            self._emit(_OUT_BUTTON, a, b)
             if not self.hand_runs():
                 self.display_dirty = True
-                return STAY
+                return _STAY
             reason = faults.name(self.fault_code)
-            self.acknowledge(ACK_VOID)
+            self.acknowledge(_ACK_VOID)
             return self._misdeal(reason)
-        if kind == HOST and a == HOST_HAND:
+        if kind == _HOST and a == _HOST_HAND:
             self._host_refused("an alarm is open")
-            return STAY
+            return _STAY
         if self._anywhere(kind, a, b):
-            return self.key_target if self.key_target != FAULTED else STAY
+            return self.key_target if self.key_target != _FAULTED else _STAY
         return self._common(kind, a, b)
 
     def _confirm(self, a, b):
-        self._emit(OUT_BUTTON, a, b)
+        self._emit(_OUT_BUTTON, a, b)
         if not self.may_confirm():
             self.display_dirty = True
-            return STAY
+            return _STAY
         held = self.held_card
-        self.held_card = NO_CARD
+        self.held_card = _NO_CARD
         self.prompt_void = False
-        target = self.acknowledge(ACK_CONFIRM)
-        if held != NO_CARD:
+        target = self.acknowledge(_ACK_CONFIRM)
+        if held != _NO_CARD:
             self._discard(held)
         return target
 
     def _card_in_alarm(self, card, face_up):
         """A card read while held: the rescan the alarm asked for, or a card dealt to no one."""
-        if self.resume_state >= DEALING and _rescan_closes(self.fault_code):
-            target = self.acknowledge(ACK_RESCAN)
+        if self.resume_state >= _DEALING and _rescan_closes(self.fault_code):
+            target = self.acknowledge(_ACK_RESCAN)
             return self._resume_with_card(target, card, face_up)
         if self.hand_runs():
             self._discard(card)
         else:                                            # no hand to count it in: reported, never lost
-            self._emit(OUT_FAULT, faults.CARD_OUT_OF_ORDER, card if 0 <= card < 52 else NO_CARD)
-        return STAY
+            self._emit(_OUT_FAULT, faults.CARD_OUT_OF_ORDER, card if 0 <= card < 52 else _NO_CARD)
+        return _STAY
 
     def _discard(self, card):
         """A card set aside by the dealer: counted in the hand (it cannot come back), dealt to no one."""
         if not self.hand_runs() or card < 0 or card >= 52:
             return                                       # no hand: nothing to count it in
         if self.seen[card]:
-            self._emit(OUT_FAULT, faults.CARD_IMPOSSIBLE, card)
+            self._emit(_OUT_FAULT, faults.CARD_IMPOSSIBLE, card)
             return
         self.seen[card] = 1
-        self._emit(OUT_DEALT, card, TO_DISCARD)
+        self._emit(_OUT_DEALT, card, _TO_DISCARD)

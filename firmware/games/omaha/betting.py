@@ -9,8 +9,12 @@
 # does not reopen the betting to players who already acted, and does not count
 # as one of the 3 raises. A bet/raise beyond the player's chips is all in
 # (every bet is limited by the chips on the table), when all in is allowed.
+from firmware.compat import const
 from firmware.errors import RuleError
-from firmware.games.omaha.settings import POT_LIMIT_RAISE_CAP, raise_cap_applies, unlimited_size
+from firmware.games.omaha.settings import raise_cap_applies, unlimited_size
+
+# copies of firmware.games.omaha.settings (tests/host/test_const_copies.py)
+_POT_LIMIT_RAISE_CAP = const(3)
 
 FOLD = "fold"
 CHECK = "check"
@@ -217,8 +221,8 @@ def legal_actions(b, i, seat, live_count):
     if b.current > 0 and b.acted[i]:
         legal.why_not = "the all-in was less than a full raise, betting is not reopened: call or fold"
         return legal
-    if b.current > 0 and b.raises >= POT_LIMIT_RAISE_CAP and raise_cap_applies(s, heads_up):
-        legal.why_not = "%d raises already in this round: call or fold (art. 12(2))" % POT_LIMIT_RAISE_CAP
+    if b.current > 0 and b.raises >= _POT_LIMIT_RAISE_CAP and raise_cap_applies(s, heads_up):
+        legal.why_not = "%d raises already in this round: call or fold (art. 12(2))" % _POT_LIMIT_RAISE_CAP
         return legal
     legal.kind = RAISE if b.current > 0 else BET
     min_to = b.current + b.min_inc

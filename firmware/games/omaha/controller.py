@@ -15,24 +15,69 @@
 # (Omaha art. 9): the dealer corrects it at once, or holds VOID and the hand is
 # void with every bet returned (art. 9(2)). Nothing is guessed.
 from firmware import faults
+from firmware.compat import const
 from firmware.errors import IntegrityError, RuleError
-from firmware.events import (BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, HOST, HOST_HAND, KEY, SHOE, SHOE_HELLO,
-                             SHOE_UNREAD, TICK)
 from firmware.games.omaha import rules
 from firmware.games.omaha.alarms import Alarms
 from firmware.games.omaha.betting import BetRangeError
-from firmware.games.omaha.codes import (BETTING, DEALING, FACE_UP, K_ALLIN, K_BET, K_BUTTON, K_CALL, K_CHECK, K_FOLD,
-                                        K_NEW, K_NONE, K_RAISE, K_SEAT, K_STACK, NO_CARD, OUT_ACTION, OUT_DEALT,
-                                        OUT_HOST_REFUSED, OUT_REFUSED, OUT_RESULT, OUT_SHOE_HELLO, TO_BOARD, TO_BURN,
-                                        TO_HOLE)
-from firmware.games.omaha.entry import (ENTERED, IGNORED, MAX_DIGITS, NO_NUMBER, OVERFLOW, Entry, command_word, is_action,
-                                        key_code)
+from firmware.games.omaha.entry import Entry, command_word, is_action, key_code
 from firmware.games.omaha.lights import OmahaLights
 from firmware.games.omaha.seats import Seats
-from firmware.statemachine import STAY
-from firmware.table import FAULTED, OUT_BUTTON, OUT_STATE, READY, STARTING, Table
+from firmware.table import Table
 
-_ACTION_WORDS = {K_FOLD: rules.FOLD, K_CHECK: rules.CHECK, K_CALL: rules.CALL, K_BET: rules.BET, K_RAISE: rules.RAISE}
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BUTTON = const(2)
+_BUTTON_LONG = const(2)
+_BUTTON_PRESSED = const(1)
+_CARD = const(3)
+_HOST = const(7)
+_HOST_HAND = const(2)
+_KEY = const(17)
+_SHOE = const(12)
+_SHOE_HELLO = const(1)
+_SHOE_UNREAD = const(5)
+_TICK = const(1)
+# copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
+_BETTING = const(5)
+_DEALING = const(4)
+_FACE_UP = const(128)
+_K_ALLIN = const(19)
+_K_BET = const(17)
+_K_BUTTON = const(11)
+_K_CALL = const(16)
+_K_CHECK = const(15)
+_K_FOLD = const(14)
+_K_NEW = const(10)
+_K_NONE = const(255)
+_K_RAISE = const(18)
+_K_SEAT = const(12)
+_K_STACK = const(13)
+_NO_CARD = const(-1)
+_OUT_ACTION = const(34)
+_OUT_DEALT = const(33)
+_OUT_HOST_REFUSED = const(39)
+_OUT_REFUSED = const(35)
+_OUT_RESULT = const(36)
+_OUT_SHOE_HELLO = const(40)
+_TO_BOARD = const(2)
+_TO_BURN = const(1)
+_TO_HOLE = const(0)
+# copies of firmware.games.omaha.entry (tests/host/test_const_copies.py)
+_ENTERED = const(1)
+_IGNORED = const(3)
+_MAX_DIGITS = const(9)
+_NO_NUMBER = const(-1)
+_OVERFLOW = const(2)
+# copies of firmware.statemachine (tests/host/test_const_copies.py)
+_STAY = const(-1)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_FAULTED = const(2)
+_OUT_BUTTON = const(2)
+_OUT_STATE = const(1)
+_READY = const(1)
+_STARTING = const(0)
+
+_ACTION_WORDS = {_K_FOLD: rules.FOLD, _K_CHECK: rules.CHECK, _K_CALL: rules.CALL, _K_BET: rules.BET, _K_RAISE: rules.RAISE}
 
 
 class OmahaTable(Alarms, Seats, OmahaLights, Table):
@@ -56,12 +101,12 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
         self.hand_no = 0             # hands started since the table opened
         self.void_reason = ""
         self.seen = bytearray(52)    # cards out of the shoe in this hand (dealt or discarded)
-        self.held_card = NO_CARD     # a card out of order, waiting for CONFIRM (discard) or VOID
+        self.held_card = _NO_CARD    # a card out of order, waiting for CONFIRM (discard) or VOID
         self.act_stack = 0           # the last action's seat: chips left, pot after it, all in
         self.act_pot = 0
         self.act_all_in = False
         self.prompt_void = False     # VOID pressed short: the display says to hold it
-        self.key_target = STAY       # where the last key takes the table
+        self.key_target = _STAY      # where the last key takes the table
         Seats.__init__(self)
         OmahaLights.__init__(self, lights)
         Table.__init__(self, lights, buttons.get("confirm", -1), outbox_size)
@@ -73,7 +118,7 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
 
     def _enter_game(self):
         self.display_dirty = True
-        self._emit(OUT_STATE, self.state)
+        self._emit(_OUT_STATE, self.state)
         self._render_lights()
 
     def hand_runs(self):
@@ -85,22 +130,22 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
 
     # -- STARTING / READY -----------------------------------------------------------------
     def _on_starting(self, kind, a, b):
-        if kind == CARD or kind == SHOE or kind == KEY or (kind == HOST and a == HOST_HAND):
+        if kind == _CARD or kind == _SHOE or kind == _KEY or (kind == _HOST and a == _HOST_HAND):
             # Input before the lamp test is over: the test is cut short rather than the input lost.
             # (A host's roads or RECALL is answered by the core without it: the test goes on.)
-            self.state = READY
+            self.state = _READY
             target = self._on_ready(kind, a, b)
-            self.state = STARTING
-            return READY if target == STAY else target
+            self.state = _STARTING
+            return _READY if target == _STAY else target
         return Table._on_starting(self, kind, a, b)
 
     def _on_ready(self, kind, a, b):
-        if kind == CARD:
+        if kind == _CARD:
             self.held_card = a
             return self._alarm(faults.CARD_OUT_OF_ORDER, a)
-        if kind == SHOE and a == SHOE_UNREAD:
-            return self._alarm(faults.CARD_OUT_OF_ORDER, NO_CARD)
-        if kind == HOST and a == HOST_HAND:
+        if kind == _SHOE and a == _SHOE_UNREAD:
+            return self._alarm(faults.CARD_OUT_OF_ORDER, _NO_CARD)
+        if kind == _HOST and a == _HOST_HAND:
             return self._host_hand()
         if self._anywhere(kind, a, b):
             return self.key_target
@@ -108,27 +153,27 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
 
     # -- DEALING and BETTING -----------------------------------------------------------------
     def _on_hand(self, kind, a, b):
-        if kind == CARD:
+        if kind == _CARD:
             return self._card(a, b)
-        if kind == SHOE and a == SHOE_HELLO:
+        if kind == _SHOE and a == _SHOE_HELLO:
             return self._alarm(faults.SHOE_RESTARTED, b)     # a card may have left it unreported
-        if kind == SHOE and a == SHOE_UNREAD:
-            if self.state == DEALING:
-                return self._alarm(faults.CARD_UNREADABLE, NO_CARD)
-            return self._alarm(faults.CARD_OUT_OF_ORDER, NO_CARD)
-        if kind == BUTTON and a == self.void_button and b == BUTTON_LONG:
-            self._emit(OUT_BUTTON, a, b)
+        if kind == _SHOE and a == _SHOE_UNREAD:
+            if self.state == _DEALING:
+                return self._alarm(faults.CARD_UNREADABLE, _NO_CARD)
+            return self._alarm(faults.CARD_OUT_OF_ORDER, _NO_CARD)
+        if kind == _BUTTON and a == self.void_button and b == _BUTTON_LONG:
+            self._emit(_OUT_BUTTON, a, b)
             return self._misdeal("misdeal")
-        if kind == HOST and a == HOST_HAND:
+        if kind == _HOST and a == _HOST_HAND:
             self._host_refused("a hand is in play")
-            return STAY
+            return _STAY
         if self._anywhere(kind, a, b):
             return self.key_target
         return self._common(kind, a, b)
 
     def _card(self, card, face_up):
         if card < 0 or card >= 52 or self.seen[card]:
-            return self._alarm(faults.CARD_IMPOSSIBLE, card if 0 <= card < 52 else NO_CARD)
+            return self._alarm(faults.CARD_IMPOSSIBLE, card if 0 <= card < 52 else _NO_CARD)
         hand = self.hand
         kind, seat = hand.expected()
         if kind != rules.EXPECT_HOLE and kind != rules.EXPECT_BURN and kind != rules.EXPECT_BOARD:
@@ -139,14 +184,14 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
         except IntegrityError:
             return self._alarm(faults.CARD_IMPOSSIBLE, card)
         self.seen[card] = 1
-        up = FACE_UP if face_up else 0                   # an exposed card is dealt on, and told to the host
+        up = _FACE_UP if face_up else 0                  # an exposed card is dealt on, and told to the host
         if kind == rules.EXPECT_HOLE:
-            self._emit(OUT_DEALT, card, TO_HOLE + 4 * seat + up)
+            self._emit(_OUT_DEALT, card, _TO_HOLE + 4 * seat + up)
         elif kind == rules.EXPECT_BURN:
-            self._emit(OUT_DEALT, card, TO_BURN + up)
+            self._emit(_OUT_DEALT, card, _TO_BURN + up)
         else:
             n = len(hand.board)
-            self._emit(OUT_DEALT, card, TO_BOARD + 4 * (1 if n <= 3 else n - 2) + up)
+            self._emit(_OUT_DEALT, card, _TO_BOARD + 4 * (1 if n <= 3 else n - 2) + up)
         return self._next_state()
 
     def _next_state(self):
@@ -154,22 +199,22 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
         kind = self.hand.expected()[0]
         if kind == rules.EXPECT_DONE:
             return self._finish()
-        target = BETTING if kind == rules.EXPECT_ACTION else DEALING
+        target = _BETTING if kind == rules.EXPECT_ACTION else _DEALING
         self.display_dirty = True
         if target == self.state:
             self._render_lights()
-            return STAY
+            return _STAY
         return target
 
     def _finish(self):
         self.result = self.hand.result()
         self._carry_stacks(self.result)
         self.showing_result = True
-        self._emit(OUT_RESULT, self.hand_no)
+        self._emit(_OUT_RESULT, self.hand_no)
         self.display_dirty = True
-        if self.state == READY:
+        if self.state == _READY:
             self._render_lights()
-        return READY
+        return _READY
 
     def _misdeal(self, reason):
         """Art. 9(2): the hand is void, every bet returned; the stacks are those before the blinds. A void
@@ -178,74 +223,74 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
         self.hand.misdeal()
         self.next_button_seat = self.button
         self.void_reason = reason
-        self.held_card = NO_CARD
+        self.held_card = _NO_CARD
         self.prompt_void = False
         return self._finish()
 
     # -- the keypad ------------------------------------------------------------------------------
     def _key(self, index):
         """One key; sets key_target (the state to go to, or STAY)."""
-        self.key_target = STAY
-        code = self.key_codes[index] if 0 <= index < len(self.key_codes) else K_NONE
+        self.key_target = _STAY
+        code = self.key_codes[index] if 0 <= index < len(self.key_codes) else _K_NONE
         what = self.entry.press(code)
-        if what == IGNORED:
+        if what == _IGNORED:
             return
         self.answer = ""
         self.display_dirty = True
-        if what == OVERFLOW:
-            self._refuse("at most %d digits in a number" % MAX_DIGITS, "TOO MANY DIGITS")
-        elif what == ENTERED:
+        if what == _OVERFLOW:
+            self._refuse("at most %d digits in a number" % _MAX_DIGITS, "TOO MANY DIGITS")
+        elif what == _ENTERED:
             self.key_target = self._enter()
             self.entry.clear()
 
     def _enter(self):
         command = self.entry.command
-        if self.state == FAULTED:
+        if self.state == _FAULTED:
             self._refuse("an alarm is open: CONFIRM or hold VOID first (art. 9)", "ALARM OPEN")
-        elif command == K_NONE:
+        elif command == _K_NONE:
             self._refuse("no command keyed", "KEY A COMMAND")
         elif is_action(command):
-            if self.state == BETTING:
+            if self.state == _BETTING:
                 return self._action(command)
-            if self.state == DEALING:
-                return self._alarm(faults.CARD_MISSING, NO_CARD)
+            if self.state == _DEALING:
+                return self._alarm(faults.CARD_MISSING, _NO_CARD)
             self._refuse("no hand in play: NEW ENTER starts one", "NO HAND")
-        elif self.state != READY:
+        elif self.state != _READY:
             self._refuse("a hand is in play: the table is changed between hands", "HAND IN PLAY")
-        elif command == K_NEW:
-            if self.entry.seat != NO_NUMBER or self.entry.amount != NO_NUMBER:
+        elif command == _K_NEW:
+            if self.entry.seat != _NO_NUMBER or self.entry.amount != _NO_NUMBER:
                 self._refuse("NEW takes no number", "NEW ENTER")
             else:
                 return self._start_hand(False)
-        elif command == K_BUTTON:
+        elif command == _K_BUTTON:
             self._key_button()
-        elif command == K_SEAT:
+        elif command == _K_SEAT:
             self._key_seat()
-        elif command == K_STACK:
+        elif command == _K_STACK:
             self._key_stack()
-        return STAY
+        return _STAY
 
     def _refuse(self, reason, display):
         """A keypad entry not applied: the display answers at once, the host hears why."""
         e = self.entry
-        self.refusal = (e.seat if e.seat != NO_NUMBER else None, command_word(e.command),
-                        e.amount if e.amount != NO_NUMBER else None, reason, display)
+        self.refusal = (e.seat if e.seat != _NO_NUMBER else None, command_word(e.command),
+                        e.amount if e.amount != _NO_NUMBER else None, reason, display)
         self.answer = display
         self.display_dirty = True
-        self._emit(OUT_REFUSED)
+        self._emit(_OUT_REFUSED)
         self.entry.clear()
 
     def _action(self, command):
         hand = self.hand
         e = self.entry
         to_act = hand.expected()[1]
-        seat = to_act if e.seat == NO_NUMBER else e.seat
+        seat = to_act if e.seat == _NO_NUMBER else e.seat
         legal = hand.legal()
-        amount = None if e.amount == NO_NUMBER else e.amount
-        if command == K_ALLIN:
+        amount = None if e.amount == _NO_NUMBER else e.amount
+        if command == _K_ALLIN:
             if amount is not None:
                 self._refuse("all in takes no amount", legal.display())
-                return STAY
+                return _STAY
             if seat != to_act:
                 action = rules.CALL                       # the engine refuses it as any action out of turn
             elif legal.kind is not None:
@@ -255,50 +300,50 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
             else:
                 self._refuse("seat %d may not go all in: %s" % (seat, legal.why_not or "nothing to call"),
                              legal.display())
-                return STAY
+                return _STAY
         else:
             action = _ACTION_WORDS[command]
             if amount is None and seat == to_act and (action == rules.BET or action == rules.RAISE):
                 self._refuse("%s needs an amount: the seat's total bet in this betting round" % action,
                              legal.display())
-                return STAY
+                return _STAY
         try:
             hand.act(seat, action, amount)
         except BetRangeError as exc:
             self._refuse(str(exc), exc.display)
-            return STAY
+            return _STAY
         except RuleError as exc:
             self._refuse(str(exc), "SEAT %d TO ACT" % to_act if seat != to_act else legal.display())
-            return STAY
+            return _STAY
         i = legal.index
         self.act_stack = hand.start[i] - hand.betting.total[i]
         self.act_pot = hand.pot_total()
         self.act_all_in = self.act_stack == 0
-        self._emit(OUT_ACTION, len(hand.history) - 1)
+        self._emit(_OUT_ACTION, len(hand.history) - 1)
         return self._next_state()
 
     # -- events every state takes the same way -----------------------------------------------------
     def _anywhere(self, kind, a, b):
-        self.key_target = STAY
-        if kind == KEY:
+        self.key_target = _STAY
+        if kind == _KEY:
             self._key(a)
             return True
-        if kind == TICK:
+        if kind == _TICK:
             self._common(kind, a, b)
             return True
-        if kind == SHOE and a == SHOE_HELLO:
-            self._emit(OUT_SHOE_HELLO, 0, b)             # between hands: reported, no card in doubt
+        if kind == _SHOE and a == _SHOE_HELLO:
+            self._emit(_OUT_SHOE_HELLO, 0, b)            # between hands: reported, no card in doubt
             return True
-        if kind == BUTTON and a == self.void_button and b == BUTTON_PRESSED:
-            self._emit(OUT_BUTTON, a, b)
-            self.prompt_void = self.state == FAULTED
+        if kind == _BUTTON and a == self.void_button and b == _BUTTON_PRESSED:
+            self._emit(_OUT_BUTTON, a, b)
+            self.prompt_void = self.state == _FAULTED
             self.display_dirty = True
             return True
         return False
 
     def _host_refused(self, reason):
         self.host_reason = reason
-        self._emit(OUT_HOST_REFUSED)
+        self._emit(_OUT_HOST_REFUSED)
 
     HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (_on_hand, _on_hand)
     ENTRY = Table.ENTRY[:1] + (_enter_ready,) + Table.ENTRY[2:] + (_enter_game, _enter_game)

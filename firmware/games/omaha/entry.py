@@ -5,7 +5,14 @@
 # replaces the first (its amount goes with it); CLEAR empties the entry.
 # Numbers are bounded (MAX_DIGITS), so an amount is always a small int.
 from firmware.compat import const
-from firmware.games.omaha.codes import K_ALLIN, K_CLEAR, K_ENTER, K_NEW, K_NONE, KEY_WORDS
+from firmware.games.omaha.codes import KEY_WORDS
+
+# copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
+_K_ALLIN = const(19)
+_K_CLEAR = const(20)
+_K_ENTER = const(21)
+_K_NEW = const(10)
+_K_NONE = const(255)
 
 MAX_NUMBER = const(9999999)   # the largest stack a seat is given (keyed STACK, the host's) and big blind
 # Digits a number may have: 9 (999,999,999, a small int on every port) keys any amount a table can hold. A
@@ -28,48 +35,48 @@ def key_code(legend):
         return _DIGITS.index(legend)
     for i in range(len(KEY_WORDS)):
         if KEY_WORDS[i] == legend:
-            return K_NEW + i
-    return K_NONE
+            return _K_NEW + i
+    return _K_NONE
 
 
 def command_word(command):
     """A command code -> its word in reports ("raise", "allin", ...), None when none was keyed."""
-    if K_NEW <= command <= K_ALLIN:
-        return KEY_WORDS[command - K_NEW]
+    if _K_NEW <= command <= _K_ALLIN:
+        return KEY_WORDS[command - _K_NEW]
     return None
 
 
 def is_action(command):
     """FOLD .. ALLIN: a betting action (the others manage the table between hands)."""
-    return K_NEW + 4 <= command <= K_ALLIN
+    return _K_NEW + 4 <= command <= _K_ALLIN
 
 
 class Entry:
     def __init__(self):
         self.seat = NO_NUMBER      # the number keyed before the command
-        self.command = K_NONE
+        self.command = _K_NONE
         self.amount = NO_NUMBER    # the number keyed after it
         self._digits = 0           # digits of the number being keyed
         self.keyed = False         # any key since the entry was last emptied
 
     def clear(self):
         self.seat = NO_NUMBER
-        self.command = K_NONE
+        self.command = _K_NONE
         self.amount = NO_NUMBER
         self._digits = 0
         self.keyed = False
 
     def press(self, code):
         """One key (its code) -> EDITED, ENTERED, OVERFLOW or IGNORED."""
-        if code == K_NONE:
+        if code == _K_NONE:
             return IGNORED
-        if code == K_ENTER:
+        if code == _K_ENTER:
             return ENTERED
-        if code == K_CLEAR:
+        if code == _K_CLEAR:
             self.clear()
             return EDITED
         self.keyed = True
-        if code < K_NEW:
+        if code < _K_NEW:
             return self._digit(code)
         self.command = code          # a second command replaces the first, and its amount goes
         self.amount = NO_NUMBER
@@ -80,7 +87,7 @@ class Entry:
         if self._digits >= MAX_DIGITS:
             return OVERFLOW
         self._digits += 1
-        if self.command == K_NONE:
+        if self.command == _K_NONE:
             self.seat = d if self.seat == NO_NUMBER else self.seat * 10 + d
         else:
             self.amount = d if self.amount == NO_NUMBER else self.amount * 10 + d

@@ -5,8 +5,12 @@
 # once and runs the evaluator's arithmetic inline (firmware/games/omaha/poker_eval.py
 # explains it), so a 10-seat showdown is 600 cheap combinations, no tables.
 from firmware.cards import check, name
+from firmware.compat import const
 from firmware.errors import CardCodeError
-from firmware.games.omaha.poker_eval import RANK_BIT, STRAIGHTS, WHEEL, evaluate
+from firmware.games.omaha.poker_eval import RANK_BIT, STRAIGHTS, evaluate
+
+# copies of firmware.games.omaha.poker_eval (tests/host/test_const_copies.py)
+_WHEEL = const(4111)
 
 HOLE_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
 BOARD_TRIPLES = (
@@ -92,11 +96,11 @@ def best_value(hole, prepared, _straights=STRAIGHTS, _bit=RANK_BIT):
             if not d:
                 if f2 == f3:
                     if rb in _straights:
-                        v = 0x20000000 | rb if rb != WHEEL else 0x2000000F
+                        v = 0x20000000 | rb if rb != _WHEEL else 0x2000000F
                     else:
                         v = 0x14000000 | rb
                 elif rb in _straights:
-                    v = 0x10000000 | rb if rb != WHEEL else 0x1000000F
+                    v = 0x10000000 | rb if rb != _WHEEL else 0x1000000F
                 else:
                     v = rb
             else:

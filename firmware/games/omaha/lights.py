@@ -5,9 +5,12 @@
 # holds chips. Result: the winners of any pot green, the others of the hand off
 # (a void hand: every seat of the hand white, bets returned). Between hands:
 # seats that will be dealt in dimmed. Alarms are the table core's red.
+from firmware.compat import const
 from firmware.drivers import pixels
 from firmware.games.omaha import rules
-from firmware.games.omaha.codes import NO_SEAT
+
+# copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
+_NO_SEAT = const(0)
 
 ZONES = ("button", "pot")          # the layout's lights besides its seats (seat1, seat2, ...)
 
@@ -36,7 +39,7 @@ class OmahaLights:
             for seat in range(1, self.seats + 1):
                 if self.playing(seat):
                     self._seat_colour(seat, pixels.DIM)
-            if self.next_button_seat != NO_SEAT:
+            if self.next_button_seat != _NO_SEAT:
                 self._zone(self.button_light, pixels.WHITE)
             return
         self._zone(self.button_light, pixels.WHITE)

@@ -17,8 +17,10 @@ import json
 from firmware import cards
 from firmware.compat import const
 from firmware.games.omaha import rules
-from firmware.games.omaha.codes import OUT_RESULT
 from firmware.games.omaha.reports import SEAT_NAMES
+
+# copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
+_OUT_RESULT = const(36)
 
 # At most this long as JSON (near the 641 that firmware.link.recall's journal takes at 100 rounds): 11 players
 # (a deck's most) on seats 10..20 with 7-digit chips and 3 winners fit, with room for a few actions
@@ -26,7 +28,7 @@ from firmware.games.omaha.reports import SEAT_NAMES
 # a hand still longer is kept cut to ALWAYS (firmware/round_recall.py).
 ROUND_MAX = const(640)
 ALWAYS = ("hand", "void", "winners", "nets")
-ROUND_CODES = (OUT_RESULT,)                      # the reports that end a round (round_of makes it)
+ROUND_CODES = (_OUT_RESULT,)                     # the reports that end a round (round_of makes it)
 _LETTERS = {"fold": "f", "check": "x", "call": "c", "bet": "b", "raise": "r"}
 _NO_AMOUNT = ("f", "x")
 _STREET_COST = const(8)

@@ -3,11 +3,24 @@
 # Called by firmware.report.Reporter when it drains the outbox, right after the
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import cards
+from firmware.compat import const
 from firmware.games.omaha import rules
-from firmware.games.omaha.codes import (DESTINATIONS, FACE_UP, OUT_ACTION, OUT_BUTTON_SET, OUT_DEALT, OUT_HAND_START,
-                                        OUT_HOST_REFUSED, OUT_REFUSED, OUT_RESULT, OUT_SEAT,
-                                        OUT_SHOE_HELLO, TO_BOARD, TO_HOLE)
+from firmware.games.omaha.codes import DESTINATIONS
 from firmware.games.omaha.poker_eval import category_name
+
+# copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
+_FACE_UP = const(128)
+_OUT_ACTION = const(34)
+_OUT_BUTTON_SET = const(38)
+_OUT_DEALT = const(33)
+_OUT_HAND_START = const(32)
+_OUT_HOST_REFUSED = const(39)
+_OUT_REFUSED = const(35)
+_OUT_RESULT = const(36)
+_OUT_SEAT = const(37)
+_OUT_SHOE_HELLO = const(40)
+_TO_BOARD = const(2)
+_TO_HOLE = const(0)
 
 # The seats of a hand (1..settings.MAX_SEATS, validated) as the reports' keys: a tuple's entry costs a
 # tenth of str() on the VM, and a hand's result names every seat five or six times. A seat that may
@@ -17,34 +30,34 @@ SEAT_NAMES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
 
 
 def game_report(table, code, a, b):
-    if code == OUT_DEALT:
+    if code == _OUT_DEALT:
         fields = {"hand": table.hand_no, "card": cards.name(a), "to": DESTINATIONS[b & 3]}
-        if b & 3 == TO_HOLE:
-            fields["seat"] = str((b & ~FACE_UP) >> 2)
-        elif b & 3 == TO_BOARD:
-            fields["street"] = rules.STREETS[(b & ~FACE_UP) >> 2]
-        fields["face_up"] = (b & FACE_UP) != 0             # always there, true or false, as Baccarat's `card`
+        if b & 3 == _TO_HOLE:
+            fields["seat"] = str((b & ~_FACE_UP) >> 2)
+        elif b & 3 == _TO_BOARD:
+            fields["street"] = rules.STREETS[(b & ~_FACE_UP) >> 2]
+        fields["face_up"] = (b & _FACE_UP) != 0            # always there, true or false, as Baccarat's `card`
         return "dealt", fields
-    if code == OUT_ACTION:
+    if code == _OUT_ACTION:
         street, seat, act, amount = table.hand.history[a]
         return "action", {"hand": table.hand_no, "street": rules.STREETS[street], "seat": SEAT_NAMES[seat],
                           "act": act, "amount": amount, "stack": table.act_stack, "pot": table.act_pot,
                           "all_in": table.act_all_in}
-    if code == OUT_REFUSED:
+    if code == _OUT_REFUSED:
         seat, act, amount, reason, display = table.refusal
         return "action_refused", {"seat": None if seat is None else str(seat), "act": act, "amount": amount,
                                   "reason": reason, "display": display}
-    if code == OUT_HAND_START:
+    if code == _OUT_HAND_START:
         return "hand_start", start_fields(table, a)
-    if code == OUT_RESULT:
+    if code == _OUT_RESULT:
         return "hand_result", result_fields(table, a)
-    if code == OUT_SEAT:
+    if code == _OUT_SEAT:
         return "seat", {"seat": str(a), "stack": table.stacks[a], "in": table.playing(a)}
-    if code == OUT_BUTTON_SET:
+    if code == _OUT_BUTTON_SET:
         return "dealer_button", {"seat": str(a)}
-    if code == OUT_SHOE_HELLO:
+    if code == _OUT_SHOE_HELLO:
         return "shoe", {"shoe": "restarted", "bytes": table.evidence.text(b)}
-    if code == OUT_HOST_REFUSED:
+    if code == _OUT_HOST_REFUSED:
         return "host_error", {"error": "hand refused: " + table.host_reason, "request": "hand"}
     return "fault", {"fault": "unknown_outbox_code", "detail": code}
 

@@ -7,12 +7,17 @@
 # player left of the button (small blind, art. 5), index 1 the big blind.
 # All amounts are ints in the table's smallest unit; chips are conserved.
 from firmware.cards import check, name
+from firmware.compat import const
 from firmware.errors import IntegrityError, RuleError
 from firmware.games.omaha.betting import (
     ACTIONS, BET, CALL, CHECK, FOLD, RAISE, BetRangeError, Betting, legal_actions)
 from firmware.games.omaha.hand_value import best_value, prepare_board
 from firmware.games.omaha.pots import award, build_pots, rake_pots
-from firmware.games.omaha.settings import MAX_PLAYERS, MIN_PLAYERS, OmahaSettings, odd_chip_from_button
+from firmware.games.omaha.settings import OmahaSettings, odd_chip_from_button
+
+# copies of firmware.games.omaha.settings (tests/host/test_const_copies.py)
+_MAX_PLAYERS = const(11)
+_MIN_PLAYERS = const(2)
 
 # What the hand expects next (expected()[0]).
 EXPECT_HOLE = "hole"  # a hole card for the seat given (art. 6(1))
@@ -87,10 +92,10 @@ def _players(settings, button, stacks):
             players.append(((seat - button - 1) % settings.seats, seat, chips))
         else:
             idle.append(seat)
-    if len(players) < MIN_PLAYERS:
-        raise RuleError("at least %d players with chips are needed to start a round (art. 2(3))" % MIN_PLAYERS)
-    if len(players) > MAX_PLAYERS:
-        raise RuleError("at most %d players can be dealt from one 52-card deck" % MAX_PLAYERS)
+    if len(players) < _MIN_PLAYERS:
+        raise RuleError("at least %d players with chips are needed to start a round (art. 2(3))" % _MIN_PLAYERS)
+    if len(players) > _MAX_PLAYERS:
+        raise RuleError("at most %d players can be dealt from one 52-card deck" % _MAX_PLAYERS)
     players.sort()
     return players, idle
 

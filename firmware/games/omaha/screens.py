@@ -7,10 +7,17 @@
 # winners (two pots a page, more paged every 2 seconds) and the rake.
 from firmware import cards, faults
 from firmware import screens as core_screens
+from firmware.compat import const
 from firmware.games.omaha import rules
 from firmware.games.omaha.betting import chips_text
-from firmware.games.omaha.codes import BETTING, DEALING, NO_SEAT
-from firmware.table import FAULTED, READY
+
+# copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
+_BETTING = const(5)
+_DEALING = const(4)
+_NO_SEAT = const(0)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_FAULTED = const(2)
+_READY = const(1)
 
 COLS = 20
 _POT_LINES = 2             # the result display's lines for the pots' winners
@@ -109,20 +116,20 @@ def _alarm_lines(table):
 def dealer_lines(table, config, button_names):
     state = table.state
     hand = table.hand
-    if state == FAULTED:
+    if state == _FAULTED:
         return ["ALARM H%d" % table.hand_no] + _alarm_lines(table)
-    if state != READY and state != DEALING and state != BETTING:
+    if state != _READY and state != _DEALING and state != _BETTING:
         return core_screens.dealer_lines(table, config, button_names)   # the lamp test, a lamp check
-    if state == READY:
+    if state == _READY:
         head = "%s OMAHA" % config["table_id"]
         if table.showing_result:
             head = "HAND %d %s" % (table.hand_no, "VOID" if table.result.void else "OVER")
         button = table.next_button_seat
-        second = "BUTTON SEAT %d" % button if button != NO_SEAT else "NEW ENTER: NEW HAND"
+        second = "BUTTON SEAT %d" % button if button != _NO_SEAT else "NEW ENTER: NEW HAND"
         n = len(table.players())
         return [head[:COLS], second, "%d PLAYER%s IN" % (n, "" if n == 1 else "S"), _footer(table)]
     head = "H%d %s" % (table.hand_no, rules.STREETS[hand.street].upper())
-    if state == DEALING:
+    if state == _DEALING:
         return [head, "DEAL " + _to_deal(hand), "", _footer(table)]
     legal = hand.legal()
     to_act = "%s SEAT %d" % (head, legal.seat)
@@ -163,7 +170,7 @@ def _winners_line(index, pot):
 
 def result_lines(table, config, button_names):
     hand = table.hand
-    if hand is None or table.state < READY:
+    if hand is None or table.state < _READY:
         return ["OMAHA", "", "", ""]
     board = " ".join(cards.names(hand.board))
     if table.showing_result:
@@ -181,7 +188,7 @@ def result_lines(table, config, button_names):
             lines.append("")
         return lines + [board]
     call = ""
-    if table.state == BETTING:
+    if table.state == _BETTING:
         legal = hand.legal()
         call = "CALL %s" % chips_text(legal.call) if not legal.can_check else "CHECK"
         if legal.kind is not None:

@@ -10,13 +10,25 @@ from array import array
 
 from firmware.compat import const
 from firmware.errors import RuleError
-from firmware.events import HOST_HAND
 from firmware.games.omaha import rules
 from firmware.games.omaha.betting import chips_text
-from firmware.games.omaha.codes import DEALING, NO_SEAT, OUT_BUTTON_SET, OUT_HAND_START, OUT_SEAT
-from firmware.games.omaha.entry import MAX_NUMBER, NO_NUMBER
-from firmware.games.omaha.settings import MAX_PLAYERS, MIN_PLAYERS
-from firmware.statemachine import STAY
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_HOST_HAND = const(2)
+# copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
+_DEALING = const(4)
+_NO_SEAT = const(0)
+_OUT_BUTTON_SET = const(38)
+_OUT_HAND_START = const(32)
+_OUT_SEAT = const(37)
+# copies of firmware.games.omaha.entry (tests/host/test_const_copies.py)
+_MAX_NUMBER = const(9999999)
+_NO_NUMBER = const(-1)
+# copies of firmware.games.omaha.settings (tests/host/test_const_copies.py)
+_MAX_PLAYERS = const(11)
+_MIN_PLAYERS = const(2)
+# copies of firmware.statemachine (tests/host/test_const_copies.py)
+_STAY = const(-1)
 
 # The most chips one hand may hold: every stack after its payout (at most the hand's total) must fit the
 # stacks' array("i"), and stay a small int on a 32-bit MicroPython port (no heap while betting).
@@ -32,10 +44,10 @@ class Seats:
         n = self.seats + 1                          # index: seat number (0 unused)
         self.stacks = array("i", [0] * n)
         self.seat_in = bytearray(b"\x01" * n)       # 1: dealt in when it has chips; 0: sitting out
-        self.button = NO_SEAT                       # the last hand's button
-        self.next_button_seat = NO_SEAT             # keyed for the next hand, or kept after a void one
+        self.button = _NO_SEAT                      # the last hand's button
+        self.next_button_seat = _NO_SEAT            # keyed for the next hand, or kept after a void one
         self.showing_result = False
-        self.host_button = NO_SEAT                  # the parsed host request, until its HOST event
+        self.host_button = _NO_SEAT                 # the parsed host request, until its HOST event
         self.host_stacks = array("i", [0] * n)
         self.host_has_stacks = False
 
@@ -50,7 +62,7 @@ class Seats:
     def _keyed_seat(self):
         """The seat number keyed before the command, or None (refused) when it is no seat."""
         seat = self.entry.seat
-        if seat == NO_NUMBER or seat < 1 or seat > self.seats:
+        if seat == _NO_NUMBER or seat < 1 or seat > self.seats:
             self._refuse("key a seat 1..%d before the command" % self.seats, "SEAT 1-%d" % self.seats)
             return None
         return seat
@@ -59,68 +71,68 @@ class Seats:
         seat = self._keyed_seat()
         if seat is None:
             return
-        if self.entry.amount != NO_NUMBER:
+        if self.entry.amount != _NO_NUMBER:
             self._refuse("BUTTON takes a seat only", "SEAT BUTTON ENTER")
             return
         self.next_button_seat = seat
-        self._emit(OUT_BUTTON_SET, seat)
+        self._emit(_OUT_BUTTON_SET, seat)
         self._render_lights()
 
     def _key_seat(self):
         seat = self._keyed_seat()
         if seat is None:
             return
-        if self.entry.amount != NO_NUMBER:
+        if self.entry.amount != _NO_NUMBER:
             self._refuse("SEAT takes a seat only", "SEAT SEAT ENTER")
             return
         self.seat_in[seat] = 0 if self.seat_in[seat] else 1
-        self._emit(OUT_SEAT, seat)
+        self._emit(_OUT_SEAT, seat)
         self._render_lights()
 
     def _key_stack(self):
         seat = self._keyed_seat()
         if seat is None:
             return
-        if self.entry.amount == NO_NUMBER:
+        if self.entry.amount == _NO_NUMBER:
             self._refuse("STACK needs an amount (0 empties the seat)", "SEAT STACK AMOUNT")
             return
-        if self.entry.amount > MAX_NUMBER:
-            self._refuse("a stack is at most %d" % MAX_NUMBER, "STACK MAX " + chips_text(MAX_NUMBER))
+        if self.entry.amount > _MAX_NUMBER:
+            self._refuse("a stack is at most %d" % _MAX_NUMBER, "STACK MAX " + chips_text(_MAX_NUMBER))
             return
         self.stacks[seat] = self.entry.amount
         if self.entry.amount == 0:
             self.seat_in[seat] = 1      # an empty seat: sitting out left with its player; a buy-in there plays
-        self._emit(OUT_SEAT, seat)
+        self._emit(_OUT_SEAT, seat)
         self._render_lights()
 
     # -- a hand starts (NEW ENTER or the host's request) ---------------------------------------------
-    def _start_hand(self, from_host, button=NO_SEAT):
+    def _start_hand(self, from_host, button=_NO_SEAT):
         if self.link_backlog:
             # The host link is backed up: a new hand's reports could be lost. No card is out yet, so
             # the refusal is the dealer display's answer (and action_refused / host_error for the host).
             return self._not_started(from_host, "the host link is backed up: no new hand until it catches up",
                                      "HOST AWAY: NO HAND")
         players = self.players()
-        if len(players) < MIN_PLAYERS:
+        if len(players) < _MIN_PLAYERS:
             return self._not_started(from_host, "at least %d players with chips are needed to start a hand "
-                                     "(art. 2(3))" % MIN_PLAYERS, "NEED 2 PLAYERS")
-        if len(players) > MAX_PLAYERS:
+                                     "(art. 2(3))" % _MIN_PLAYERS, "NEED 2 PLAYERS")
+        if len(players) > _MAX_PLAYERS:
             return self._not_started(from_host, "%d players with chips: at most %d can be dealt from one 52-card "
-                                     "deck (art. 1(1)): sit a seat out" % (len(players), MAX_PLAYERS),
-                                     "MAX %d PLAYERS" % MAX_PLAYERS)
+                                     "deck (art. 1(1)): sit a seat out" % (len(players), _MAX_PLAYERS),
+                                     "MAX %d PLAYERS" % _MAX_PLAYERS)
         chips = 0
         for s in players:
             chips += self.stacks[s]
         if chips > _MAX_HAND_CHIPS:
             return self._not_started(from_host, "the stacks in play total %d chips, more than one hand can hold "
                                      "(%d): key smaller stacks" % (chips, _MAX_HAND_CHIPS), "STACKS TOO BIG")
-        if button == NO_SEAT:
+        if button == _NO_SEAT:
             button = self.next_button_seat
-        if button == NO_SEAT:
+        if button == _NO_SEAT:
             # Art. 1: the first hand's button is the first seat in from the croupier's left; then it
             # moves clockwise to the next seat in after each round (art. 1(2); after a void one it was
             # kept as next_button_seat: controller._misdeal).
-            button = players[0] if self.button == NO_SEAT else rules.next_button(self.button, players)
+            button = players[0] if self.button == _NO_SEAT else rules.next_button(self.button, players)
         try:
             hand = rules.OmahaHand(self.settings, button, [(s, self.stacks[s]) for s in players])
         except RuleError as exc:
@@ -129,20 +141,20 @@ class Seats:
         self.result = None
         self.showing_result = False
         self.void_reason = ""
-        self.next_button_seat = NO_SEAT
+        self.next_button_seat = _NO_SEAT
         self.button = button
         self.hand_no += 1
         for i in range(len(self.seen)):
             self.seen[i] = 0
-        self._emit(OUT_HAND_START, self.hand_no)
-        return DEALING
+        self._emit(_OUT_HAND_START, self.hand_no)
+        return _DEALING
 
     def _not_started(self, from_host, reason, display):
         if from_host:
             self._host_refused(reason)
         else:
             self._refuse(reason, display)
-        return STAY
+        return _STAY
 
     def _carry_stacks(self, result):
         """The payout (or the stacks before the blinds, when void) is the next hand's stacks."""
@@ -161,7 +173,7 @@ class Seats:
         for key in fields:
             if key != "button" and key != "stacks":
                 raise ValueError("hand: unknown key %r (expected button, stacks)" % (key,))
-        button = fields.get("button", NO_SEAT)
+        button = fields.get("button", _NO_SEAT)
         if "button" in fields and (not _whole(button) or button < 1 or button > self.seats):
             raise ValueError("hand: button must be a seat 1..%d, got %r" % (self.seats, button))
         stacks = fields.get("stacks")
@@ -169,7 +181,7 @@ class Seats:
             self._parse_stacks(stacks)
         self.host_button = button
         self.host_has_stacks = stacks is not None
-        return HOST_HAND, 0
+        return _HOST_HAND, 0
 
     def _parse_stacks(self, stacks):
         if not isinstance(stacks, dict):
@@ -183,16 +195,16 @@ class Seats:
             if seat < 1 or seat > self.seats:
                 raise ValueError("hand: seat must be 1..%d, got %r" % (self.seats, key))
             chips = stacks[key]
-            if not _whole(chips) or chips < 0 or chips > MAX_NUMBER:
+            if not _whole(chips) or chips < 0 or chips > _MAX_NUMBER:
                 raise ValueError("hand: stack of seat %s must be a whole number 0..%d, got %r"
-                                 % (key, MAX_NUMBER, chips))
+                                 % (key, _MAX_NUMBER, chips))
             parsed[seat] = chips
             if chips > 0:
                 players += 1
-        if players < MIN_PLAYERS:
-            raise ValueError("hand: at least %d players with chips are needed (art. 2(3))" % MIN_PLAYERS)
-        if players > MAX_PLAYERS:
-            raise ValueError("hand: at most %d players can be dealt from one deck" % MAX_PLAYERS)
+        if players < _MIN_PLAYERS:
+            raise ValueError("hand: at least %d players with chips are needed (art. 2(3))" % _MIN_PLAYERS)
+        if players > _MAX_PLAYERS:
+            raise ValueError("hand: at most %d players can be dealt from one deck" % _MAX_PLAYERS)
 
     def _host_hand(self):
         """The host's `hand` request, dispatched in READY: its stacks and button, then the hand starts. A
@@ -201,7 +213,7 @@ class Seats:
         parsed: 2 to 11 players, each stack bounded)."""
         button = self.host_button
         has_stacks = self.host_has_stacks
-        self.host_button = NO_SEAT
+        self.host_button = _NO_SEAT
         self.host_has_stacks = False
         if self.link_backlog:
             return self._start_hand(True)               # refused, the table as it was

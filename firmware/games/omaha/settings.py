@@ -5,7 +5,9 @@
 # setting and its allowed values. Amounts are ints in the table's smallest unit.
 from firmware.compat import const
 from firmware.errors import SettingsError
-from firmware.games.omaha.entry import MAX_NUMBER
+
+# copies of firmware.games.omaha.entry (tests/host/test_const_copies.py)
+_MAX_NUMBER = const(9999999)
 
 POT_LIMIT = "pot_limit"  # art. 11(2): the "limit game", bet/raise at most the pot
 NO_LIMIT = "no_limit"  # art. 11(3)
@@ -68,7 +70,7 @@ class OmahaSettings:
         self.small_blind = _int("small_blind", values["small_blind"], 1)
         # At most the largest stack the table takes (keyed or from the host): a bigger blind is no game,
         # every hand all in on the blinds (a typo's extra zeros would open such a table).
-        self.big_blind = _int("big_blind", values["big_blind"], 1, MAX_NUMBER)
+        self.big_blind = _int("big_blind", values["big_blind"], 1, _MAX_NUMBER)
         if self.small_blind > self.big_blind:
             raise SettingsError("setting small_blind (%d) must not exceed big_blind (%d) (art. 5)"
                                 % (self.small_blind, self.big_blind))

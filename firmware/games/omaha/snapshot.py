@@ -16,12 +16,22 @@
 #             string a player), burns (hex), board (hex), [[street, seat, action, bet-to], ...], void]
 # Every value is checked, and the last hand played again, before the table changes: refused whole.
 from firmware import snapshot as S
+from firmware.compat import const
 from firmware.errors import GameError, RestoreError
 from firmware.games.omaha import rules
-from firmware.games.omaha.codes import K_NONE, NO_CARD, NO_SEAT
-from firmware.games.omaha.entry import MAX_DIGITS, NO_NUMBER
-from firmware.games.omaha.settings import MAX_PLAYERS, SETTING_NAMES
-from firmware.table import READY
+from firmware.games.omaha.settings import SETTING_NAMES
+
+# copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
+_K_NONE = const(255)
+_NO_CARD = const(-1)
+_NO_SEAT = const(0)
+# copies of firmware.games.omaha.entry (tests/host/test_const_copies.py)
+_MAX_DIGITS = const(9)
+_NO_NUMBER = const(-1)
+# copies of firmware.games.omaha.settings (tests/host/test_const_copies.py)
+_MAX_PLAYERS = const(11)
+# copies of firmware.table (tests/host/test_const_copies.py)
+_READY = const(1)
 
 GAME = "omaha"
 _BIG = 2 ** 31 - 1
@@ -29,7 +39,7 @@ _TEXT = 120                       # void reasons and display answers are short w
 
 
 def at_boundary(t):
-    return (t.state == READY and S.outside_fault(t) and t.held_card == NO_CARD
+    return (t.state == _READY and S.outside_fault(t) and t.held_card == _NO_CARD
             and (t.hand is None or not t.hand_runs()))
 
 
@@ -38,7 +48,7 @@ def snapshot(t):
         raise RestoreError("no Omaha snapshot in %s: only between hands, with no alarm open" % t.state_name())
     e = t.entry
     host = None
-    if t.host_button != NO_SEAT or t.host_has_stacks:
+    if t.host_button != _NO_SEAT or t.host_has_stacks:
         host = [t.host_button, list(t.host_stacks[1:]) if t.host_has_stacks else None]
     return S.encode([GAME, S.FORMAT, S.settings_values(t.settings, SETTING_NAMES), S.core_fields(t), t.state,
                      t.hand_no, list(t.stacks[1:]), "".join("%d" % v for v in t.seat_in[1:]),
@@ -62,13 +72,13 @@ def restore(t, data):
     f = S.decode(data, GAME, t.settings, SETTING_NAMES)
     seats = t.seats
     core = f.ints("core", 3, -_BIG, _BIG)
-    f.int("state", READY, READY)
+    f.int("state", _READY, _READY)
     hand_no = f.int("hand_no", 0, _BIG)
     stacks = f.ints("stacks", seats, 0, _BIG)
     seat_in = f.text("seat_in", seats)
     if len(seat_in) != seats or seat_in.strip("01"):
         f.fail("a digit 0 or 1 for each of %d seats" % seats, seat_in)
-    buttons = f.ints("buttons", 2, NO_SEAT, seats)
+    buttons = f.ints("buttons", 2, _NO_SEAT, seats)
     shown = f.array("shown", 4, 4)
     showing_result = f.flag("shown", shown[0])
     void_reason = f.text("shown void_reason", _TEXT, shown[1])
@@ -99,24 +109,24 @@ def restore(t, data):
         t.host_stacks[s] = host[1][s - 1] if host[1] is not None else 0
     t.hand = hand
     t.result = hand.result() if hand is not None else None
-    S.restore_core(t, core, READY)
+    S.restore_core(t, core, _READY)
     t._render_lights()                          # as _enter_ready, without its report
 
 
 def _entry(f):
     fields = f.array("entry", 5, 5)
-    seat = f.int("entry seat", NO_NUMBER, 10 ** MAX_DIGITS - 1, fields[0])
-    command = f.int("entry command", 10, K_NONE, fields[1])
-    amount = f.int("entry amount", NO_NUMBER, 10 ** MAX_DIGITS - 1, fields[2])
-    digits = f.int("entry digits", 0, MAX_DIGITS, fields[3])
+    seat = f.int("entry seat", _NO_NUMBER, 10 ** _MAX_DIGITS - 1, fields[0])
+    command = f.int("entry command", 10, _K_NONE, fields[1])
+    amount = f.int("entry amount", _NO_NUMBER, 10 ** _MAX_DIGITS - 1, fields[2])
+    digits = f.int("entry digits", 0, _MAX_DIGITS, fields[3])
     return [seat, command, amount, digits, f.flag("entry keyed", fields[4])]
 
 
 def _host(f, seats):
     fields = f.array("host", 2, 2, nullable=True)
     if fields is None:
-        return [NO_SEAT, None]
-    button = f.int("host button", NO_SEAT, seats, fields[0])
+        return [_NO_SEAT, None]
+    button = f.int("host button", _NO_SEAT, seats, fields[0])
     stacks = None
     if fields[1] is not None:
         stacks = f.ints("host stacks", seats, 0, _BIG, fields[1])
@@ -131,7 +141,7 @@ def _last(f, settings, hand_no):
     if hand_no < 1:
         f.fail("null before the first hand", fields)
     button = f.int("last button", 1, settings.seats, fields[0])
-    starts = f.array("last starts", 4, 2 * MAX_PLAYERS, fields[1])
+    starts = f.array("last starts", 4, 2 * _MAX_PLAYERS, fields[1])
     for v in starts:
         f.int("last starts", 0, _BIG, v)
     stacks = [(starts[k], starts[k + 1]) for k in range(0, len(starts) - 1, 2)]
