@@ -21,7 +21,7 @@
 # the first pixels of it (a bytearray slice store needs a source of exactly the
 # run's length, and slicing a view in the frame would allocate one). Where a run's
 # bytes lie is a slice object made at start, not a tuple unpacked in the frame: a
-# result frame (set_all or set_frame, then 9-10 zones) took ~25 % less so on the VM.
+# Baccarat result frame (set_all, then 9 zones) ~15 % less on the VM (bench/lights_vm.py).
 from firmware.compat import IS_MICROPYTHON
 
 OFF = (0, 0, 0)
