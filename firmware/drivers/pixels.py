@@ -35,17 +35,6 @@ COLOURS = (OFF, WHITE, DIM, RED, BLUE, GREEN, GOLD)     # their fills are made a
 _LISTED = b"\x01"       # a zone's mark in ZoneLights._listed (changed since the last frame)
 
 
-class _Slicer:
-    """_SLICE[a:b] is a slice object (MicroPython cannot make one by calling slice()): a store through a
-    slice made at start does not build one in the frame."""
-
-    def __getitem__(self, key):
-        return key
-
-
-_SLICE = _Slicer()
-
-
 class ZoneLights:
     # Fill neopixel's buffer directly (on MicroPython); tests set it to run the same fill on CPython.
     FILLS_BUFFER = IS_MICROPYTHON
@@ -73,12 +62,17 @@ class ZoneLights:
         self._longest = 0                           # pixels in the longest run
         self._fills = {}                            # run length -> {colour: its bytes, that long}
         runs = [self._chain(ranges) for ranges in self.ranges]
+
+        class Slices:       # Slices()[a:b] is a slice object (MicroPython cannot call slice()): a store through
+            def __getitem__(self, key):     # one made here builds none in a frame (the class is not kept)
+                return key
+        slices = Slices()
         # A zone's first run as a slice of the strip's bytes and the fills of its length, apart (no tuple
         # unpacked a zone in a frame); its further runs, if any (no pico layout has one), in _more.
-        self._slices = [_SLICE[run[0]:run[1]] for run in runs]
+        self._slices = [slices[run[0]:run[1]] for run in runs]
         self._zone_fills = [run[2] for run in runs]
         self._more = tuple((zone, runs[zone][3]) for zone in range(zones) if runs[zone][3] is not None)
-        self._spans = self._make_spans()
+        self._spans = self._make_spans(slices)
         self.ranges = None                          # the runs have them (RAM)
         for colour in COLOURS:
             self._learn(colour)
@@ -100,7 +94,7 @@ class ZoneLights:
             run = (3 * first, 3 * last + 3, self._fills_of(last - first + 1), run)
         return run
 
-    def _make_spans(self):
+    def _make_spans(self, slices):
         """The zones' pixels as spans of adjacent runs: (the first run's bytes as a slice, its fills,
         steps), a step (its bytes as a slice, a view of the span's bytes before it, as long)."""
         runs = sorted((first, last) for ranges in self.ranges for first, last in ranges)
@@ -119,9 +113,9 @@ class ZoneLights:
             done = run_end
             while done < end:               # copy the filled part after itself: twice as long
                 n = min(done - first, end - done)
-                steps.append((_SLICE[3 * done:3 * (done + n)], view[3 * first:3 * (first + n)]))
+                steps.append((slices[3 * done:3 * (done + n)], view[3 * first:3 * (first + n)]))
                 done += n
-            spans.append((_SLICE[3 * first:3 * run_end], self._fills_of(run_end - first), tuple(steps)))
+            spans.append((slices[3 * first:3 * run_end], self._fills_of(run_end - first), tuple(steps)))
         return tuple(spans)
 
     def _learn(self, colour):
