@@ -10,6 +10,8 @@ from firmware.link.frame import check_printable
 from firmware.link.sender import REPORT
 from firmware.recent import RecentReports
 
+_UNICODE = len("\u00e9") == 1      # len() of a str counts characters (CPython; a MicroPython with unicode)
+
 
 class Reporter:
     def __init__(self, sender, table_id, button_names):
@@ -33,8 +35,14 @@ class Reporter:
         self.recent.note(self.seq, event, fields)
         if self.sender is not None:
             try:
+                # json.dumps escapes every character below the space (on both runtimes): only DEL and a
+                # character not ASCII (its bytes more than the str's characters) may be outside printable
+                # ASCII, both found in C; check_printable's regex search (~12 us on the VM for a Baccarat
+                # result's 470 bytes) names the byte of one (a ValueError, as send's own). Where len()
+                # counts a str's bytes, not its characters (_UNICODE False), the search runs on every report.
                 data = line.encode()
-                _check_json(line, data)       # json.dumps's text: checked in C (ValueError, as send's own)
+                if not _UNICODE or len(data) != len(line) or data.find(b"\x7f") >= 0:
+                    check_printable(data)
                 self.sender.send(data, REPORT, True)   # 0 when refused: the sender counts it (a LOST frame)
             except ValueError as exc:         # no frame can carry it: say so in its place
                 line = json.dumps({"seq": self.seq, "table": self.table_id, "event": "fault",
@@ -166,19 +174,6 @@ class Reporter:
         elif action == events.CON_ACT_LOCKOUT or action == events.CON_ACT_LOCKED:
             fields["seconds"] = b
         self.emit("console", fields)
-
-
-_UNICODE = len("\u00e9") == 1      # len() of a str counts characters (CPython; a MicroPython with unicode)
-
-
-def _check_json(text, data):
-    """check_printable() of JSON text as json.dumps makes it: text (the str) and data (its UTF-8 bytes).
-    json.dumps escapes every character below the space (on both runtimes), so only DEL and the characters
-    past it can be outside printable ASCII: one that is not ASCII makes data longer than text, and DEL is
-    searched for, both in C (a Baccarat result's 470 bytes: ~12 us less on the VM than check_printable's
-    regex search, which still names the byte). Where len() counts bytes, check_printable does it all."""
-    if not _UNICODE or len(data) != len(text) or data.find(b"\x7f") >= 0:
-        check_printable(data)
 
 
 def _lamp_name(table, a):

@@ -270,14 +270,17 @@ def test_a_reports_json_is_checked_printable_without_the_regex_search():
     # check_printable's regex search cost the VM ~12 us for a Baccarat result's 470 bytes, a fifth of its
     # frames' encoding: json.dumps escapes every character below the space, so the Reporter looks for what
     # is left (DEL, a character not ASCII) in C and tells the Sender its text is checked.
+    from firmware import report as report_mod
     reporter, port = _reporter()
     calls, plain = count_calls(fm, "check_printable")
+    calls_here, plain_here = count_calls(report_mod, "check_printable")
     try:
         reporter.emit("card", {"card": "Qc", "to": "banker"})                     # one frame
         reporter.emit("result", {"nets": dict((str(s), {"banker": -100, "player_pair": -5}) for s in range(9))})
     finally:
         fm.check_printable = plain
-    assert calls[0] == 0
+        report_mod.check_printable = plain_here
+    assert calls[0] == 0 and calls_here[0] == 0
     reporter.sender.poll(0)                                 # out on the link (a window of 8 frames)
     texts = [json.loads(text) for text in port.reports()]
     assert [t["event"] for t in texts] == ["card", "result"] and len(texts[1]["nets"]) == 9
