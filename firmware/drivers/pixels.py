@@ -19,7 +19,9 @@
 # a 3-byte store a pixel still took 116. The bytes of a run come made: per colour
 # the longest run's pixels in the strip's order, and per run length a view of
 # the first pixels of it (a bytearray slice store needs a source of exactly the
-# run's length, and slicing a view in the frame would allocate one).
+# run's length, and slicing a view in the frame would allocate one). Where a run's
+# bytes lie is a slice object made at start, not a tuple unpacked in the frame: a
+# Baccarat result frame (set_all, then 9 zones) ~15 % less on the VM (bench/lights_vm.py).
 from firmware.compat import IS_MICROPYTHON
 
 OFF = (0, 0, 0)
@@ -59,8 +61,18 @@ class ZoneLights:
         self._order = strip.ORDER
         self._longest = 0                           # pixels in the longest run
         self._fills = {}                            # run length -> {colour: its bytes, that long}
-        self._runs = [self._chain(ranges) for ranges in self.ranges]
-        self._spans = self._make_spans()
+        runs = [self._chain(ranges) for ranges in self.ranges]
+
+        class Slices:       # Slices()[a:b] is a slice object (MicroPython cannot call slice()): a store through
+            def __getitem__(self, key):     # one made here builds none in a frame (the class is not kept)
+                return key
+        slices = Slices()
+        # A zone's first run as a slice of the strip's bytes and the fills of its length, apart (no tuple
+        # unpacked a zone in a frame); its further runs, if any (no pico layout has one), in _more.
+        self._slices = [slices[run[0]:run[1]] for run in runs]
+        self._zone_fills = [run[2] for run in runs]
+        self._more = tuple((zone, runs[zone][3]) for zone in range(zones) if runs[zone][3] is not None)
+        self._spans = self._make_spans(slices)
         self.ranges = None                          # the runs have them (RAM)
         for colour in COLOURS:
             self._learn(colour)
@@ -82,9 +94,9 @@ class ZoneLights:
             run = (3 * first, 3 * last + 3, self._fills_of(last - first + 1), run)
         return run
 
-    def _make_spans(self):
-        """The zones' pixels as spans of adjacent runs: (first byte, first run's end byte, its fills,
-        steps), a step (first byte, end byte, a view of the span's bytes before it, as long)."""
+    def _make_spans(self, slices):
+        """The zones' pixels as spans of adjacent runs: (the first run's bytes as a slice, its fills,
+        steps), a step (its bytes as a slice, a view of the span's bytes before it, as long)."""
         runs = sorted((first, last) for ranges in self.ranges for first, last in ranges)
         spans = []
         view = memoryview(self._buf)
@@ -101,9 +113,9 @@ class ZoneLights:
             done = run_end
             while done < end:               # copy the filled part after itself: twice as long
                 n = min(done - first, end - done)
-                steps.append((3 * done, 3 * (done + n), view[3 * first:3 * (first + n)]))
+                steps.append((slices[3 * done:3 * (done + n)], view[3 * first:3 * (first + n)]))
                 done += n
-            spans.append((3 * first, 3 * run_end, self._fills_of(run_end - first), tuple(steps)))
+            spans.append((slices[3 * first:3 * run_end], self._fills_of(run_end - first), tuple(steps)))
         return tuple(spans)
 
     def _learn(self, colour):
@@ -203,26 +215,29 @@ class ZoneLights:
         """The listed zones into the strip's bytes (after set_all: every zone, span by span, first).
         A zone changed and changed back is written again: the same bytes."""
         buf = self._buf
-        colours = self.colours
-        listed = self._listed
-        runs = self._runs
         background = self._background
         if background is not None:
-            for first, end, fills, steps in self._spans:
-                buf[first:end] = fills[background]
-                for first, end, view in steps:
-                    buf[first:end] = view
+            for span, fills, steps in self._spans:
+                buf[span] = fills[background]
+                for step, view in steps:
+                    buf[step] = view
+        colours = self.colours
+        listed = self._listed
+        slices = self._slices
+        fills = self._zone_fills
         mark = _LISTED
         zone = listed.find(mark)
         while zone >= 0:
             colour = colours[zone]
             if colour is not background:    # else filled with it above (None: no set_all)
-                first, end, fills, run = runs[zone]
-                buf[first:end] = fills[colour]
+                buf[slices[zone]] = fills[zone][colour]
+            zone = listed.find(mark, zone + 1)
+        for zone, run in self._more:        # a zone's runs after its first (none on the pico's layouts)
+            colour = colours[zone]
+            if listed[zone] and colour is not background:
                 while run is not None:
                     first, end, fills, run = run
                     buf[first:end] = fills[colour]
-            zone = listed.find(mark, zone + 1)
 
     def _set_pixels(self):
         """The changed zones pixel by pixel, through the strip's own __setitem__."""

@@ -94,12 +94,12 @@ class Sender:
         self._check_alarm()           # a store found nearly full at boot raises the alarm at once
 
     # -- the game's side --
-    def send(self, payload, type=REPORT):
+    def send(self, payload, type=REPORT, checked=False):
         """Keep and number one report (JSON text or bytes). Returns its seq, or 0 when refused:
         the store is full (the oldest frames are kept; the count goes out as a LOST frame).
         A report longer than `piece` bytes goes out as PART frames and a last REPORT frame (all
-        held at once, or all refused). ValueError for a payload no frame can carry (not
-        printable ASCII, more pieces than the store holds)."""
+        held at once, or all refused). ValueError for a payload no frame can carry (not printable
+        ASCII, more pieces than the store holds; checked: the caller found it printable already)."""
         if self._open_pending or self.refused:
             self._flush_pending()
         if isinstance(payload, str):
@@ -118,9 +118,10 @@ class Sender:
             self.refused_total += 1
             return 0
         if pieces == 1:
-            seq = self._append(type, payload)
+            seq = self._append(type, payload, checked)
         else:
-            frame_mod.check_printable(payload)     # once, and before a piece is held: all or nothing
+            if not checked:                            # once, before a piece is held: all or nothing
+                frame_mod.check_printable(payload)
             view = memoryview(payload)
             # _append's work inline, its lookups made once a report: a frame costs the VM a call less.
             # The first piece encoded whole, the next ones as the frame after it (the same boot and
@@ -263,11 +264,11 @@ class Sender:
         self.last_status = status
         return CMD_BAD
 
-    def _append(self, type, payload):
+    def _append(self, type, payload, checked=False):
         """Number, encode and keep one frame; the caller checks the alarm after it (_check_alarm)."""
         seq = self._next_seq
         enc = self._enc
-        n = enc.encode(self.boot, seq, type, payload, self.uptime, self._host)
+        n = enc.encode(self.boot, seq, type, payload, self.uptime, self._host, checked)
         self.store.append(self.boot, seq, enc.buf, n, type != PART)
         self._next_seq = seq + 1
         return seq

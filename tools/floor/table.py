@@ -66,8 +66,8 @@ class _Made:
         send = sender_mod.Sender.send
         made = self
 
-        def watched(sender, payload, type=sender_mod.REPORT):
-            seq = send(sender, payload, type)
+        def watched(sender, payload, type=sender_mod.REPORT, checked=False):
+            seq = send(sender, payload, type, checked)
             if type == sender_mod.REPORT:
                 # The dealer sees the table whether or not its store took the report.
                 made.texts.append(payload if isinstance(payload, str) else bytes(payload).decode())
