@@ -11,6 +11,7 @@ from firmware.errors import RestoreError
 from firmware.drivers import pixels
 from firmware.evidence import Evidence
 from firmware.events import EventQueue
+from firmware.lamp_check import LampCheck
 from firmware.statemachine import StateMachine
 
 # copies of firmware.events (tests/host/test_const_copies.py)
@@ -18,13 +19,11 @@ _BUTTON = const(2)
 _CARD = const(3)
 _CONSOLE = const(6)
 _CONSOLE_ERROR = const(10)
-_CON_NO_ZONE = const(6)
 _CON_REFUSED = const(7)
 _FAULT = const(8)
 _FAULT_RESTORED = const(11)
 _HOST = const(7)
 _LAMP = const(9)
-_LAMP_ALL = const(-1)
 _LAMP_CHECK_END = const(-2)
 _LINK_BACKLOG = const(18)
 _TICK = const(1)
@@ -36,9 +35,6 @@ READY = const(1)
 FAULTED = const(2)
 LAMP_CHECK = const(3)     # technician lamp check (console), entered from READY only
 GAME_FIRST_STATE = const(4)  # a game controller's own states are numbered from here
-# The events the core's states take themselves; any other is a game's input (a shoe, a reading, a throw,
-# a key, a reader's restart or fault), which ends a lamp check (_on_lamp_check).
-_CORE_KINDS = (_TICK, _BUTTON, _CARD, _CONSOLE, _HOST, _FAULT, _LAMP, _CONSOLE_ERROR, _FAULT_RESTORED, _LINK_BACKLOG)
 
 # Outbox codes (what the report task turns into host reports).
 OUT_STATE = const(1)      # a: new state
@@ -64,7 +60,7 @@ LAMP_STEP_MS = const(60)
 _MS_PER_S = const(1000)
 
 
-class Table(StateMachine):
+class Table(StateMachine, LampCheck):
     STATE_NAMES = ("starting", "ready", "fault", "lamp_check")
     # A game's outbox codes whose one entry (a: first index, b: count) stands for b reports, game_report(code,
     # a + k, 0) each: a list of any length (a Craps reading's refusals: up to seats x zones) in one entry of
@@ -143,10 +139,6 @@ class Table(StateMachine):
         code = OUT_FAULT_RESTORED if self.fault_restored else OUT_FAULT
         self._emit(code, self.fault_code, self.fault_detail)
 
-    def accepts_lamp_check(self):
-        """True when a lamp check may start or go on (never over a fault's red alarm)."""
-        return self.state == READY or self.state == LAMP_CHECK
-
     # -- state entries -------------------------------------------------------
     def _enter_starting(self):
         self.lamp_zone = 0
@@ -164,11 +156,6 @@ class Table(StateMachine):
         self.display_dirty = True
         self._emit(OUT_STATE, FAULTED)
         self._emit_fault()
-
-    def _enter_lamp_check(self):
-        self.display_dirty = True
-        self._emit(OUT_STATE, LAMP_CHECK)
-        self._lamp(self.lamp_request)
 
     # -- handlers --------------------------------------------------------------
     def _common(self, kind, a, b):
@@ -300,27 +287,8 @@ class Table(StateMachine):
             reports = self._game_reports = modules[0]
         return reports.game_report(self, code, a, b)
 
-    def _on_lamp_check(self, kind, a, b):
-        if kind not in _CORE_KINDS:
-            # Play (a shoe put in, a bet reading, a throw, a key): the table is in use, so the check ends
-            # and the game takes the input as it would have at READY, never dropped unseen.
-            self._emit(OUT_LAMP, _LAMP_CHECK_END)
-            self.state = READY                           # the game's READY handler runs in its own state
-            then = self.HANDLERS[READY](self, kind, a, b)
-            self.state = LAMP_CHECK                      # dispatch takes the transition and its entry
-            return READY if then == _STAY else then
-        if kind != _LAMP:
-            return self._common(kind, a, b)
-        if not self._lamp_valid(a):
-            return _STAY
-        if a == _LAMP_CHECK_END:
-            self._emit(OUT_LAMP, a)
-            return READY          # a real transition: READY's lights and state report come back
-        self._lamp(a)
-        return _STAY
-
-    HANDLERS = (_on_starting, _on_ready, _on_faulted, _on_lamp_check)
-    ENTRY = (_enter_starting, _enter_ready, _enter_faulted, _enter_lamp_check)
+    HANDLERS = (_on_starting, _on_ready, _on_faulted, LampCheck._on_lamp_check)    # (lamp_check.py)
+    ENTRY = (_enter_starting, _enter_ready, _enter_faulted, LampCheck._enter_lamp_check)
 
     # -- snapshots at a boundary (firmware/snapshot.py; docs/journal.md, "What the table keeps") ----
     # A game controller overrides all three, delegating to its game's snapshot module: the core
@@ -344,19 +312,3 @@ class Table(StateMachine):
         if modules is None:
             raise RestoreError("%s keeps no snapshot" % type(self).__name__)
         modules[1].restore(self, data)
-
-    # -- technician lamp check (LAMP events from the console) ------------------
-    def _lamp_valid(self, a):
-        if _LAMP_CHECK_END <= a < len(self.lights.names):
-            return True
-        self._emit(OUT_CONSOLE_ERROR, _CON_NO_ZONE)
-        return False
-
-    def _lamp(self, a):
-        """Light zone a, or every zone (LAMP_ALL); reported to the host."""
-        if a == _LAMP_ALL:
-            self.lights.set_all(pixels.WHITE)
-        else:
-            self.lights.set_all(pixels.OFF)
-            self.lights.set(a, pixels.GOLD)
-        self._emit(OUT_LAMP, a)

@@ -13,7 +13,7 @@ import re
 
 from firmware.compat import const
 from firmware.link import crc32 as crc_mod
-from firmware.link.stamp import Stamp, put_stamp, put_uint
+from firmware.link.stamp import Stamp, put_stamp, put_uint, read_uint as _uint
 
 # copies of firmware.link.stamp (tests/host/test_const_copies.py)
 _LIMIT = const(1000000000000000)
@@ -57,13 +57,6 @@ def _digits_end(line, i, end, most):
     if j == i or j - i > most or (j - i > 1 and line[i] == 48):
         return -1
     return j
-
-
-def _uint(line, i, j):
-    value = 0
-    for k in range(i, j):
-        value = value * 10 + line[k] - 48
-    return value
 
 
 class Frame:

@@ -16,8 +16,8 @@
 # boot cuts off; the first append after that rewrites the good records into
 # the other file, so nothing is ever appended behind damage.
 #
-# Files are reached through `fs` (open/remove/stat), so the host simulator's
-# flash (hostsim/flash.py) can count every write and cut the power at any one.
+# Files are reached through `fs` (open/remove/stat; the board's own: saved_state.FlashFiles), so the host
+# simulator's flash (hostsim/flash.py) can count every write and cut the power at any one.
 # Format, wear and flash use: docs/journal.md.
 import os
 import struct
@@ -26,7 +26,7 @@ from binascii import crc32
 from firmware.compat import const
 from firmware.link import record
 from firmware.link.record import ENTRY
-from firmware.saved_state import path
+from firmware.saved_state import FlashFiles, path
 
 # copies of firmware.link.record (tests/host/test_const_copies.py)
 _BASE = const(0)
@@ -55,16 +55,6 @@ class JournalError(Exception):
 
 class JournalFull(JournalError):
     """The record does not fit in the live file: checkpoint first (nothing was written)."""
-
-
-class FlashFiles:
-    """The board's own filesystem as the journal reaches it: the builtin open, os for the rest (called
-    as they are: no Python call of its own around each, as every journal write of a pass opens a file)."""
-
-    open = staticmethod(open)
-    remove = staticmethod(os.remove)
-    rename = staticmethod(os.rename)
-    stat = staticmethod(os.stat)
 
 
 class Journal:

@@ -1,8 +1,9 @@
 # A frame header's numbers without a heap object (docs/host-link.md, "Frame"): the time stamp as two
-# small ints (Stamp), and decimal digits written into a buffer (put_uint, put_stamp). On a port whose
-# small ints have 31 bits (the RP2040's) the host's ms (~1.8e12) and an uptime past 12.4 days are
-# heap objects, and adding to such an int or writing its digits allocates; the Sender keeps its
-# clocks as Stamps and the Encoder (firmware/link/frame.py) writes them with put_stamp.
+# small ints (Stamp), and decimal digits written into a buffer (put_uint, put_stamp) or read from a
+# line (read_uint: the Frame decoder's). On a port whose small ints have 31 bits (the RP2040's) the
+# host's ms (~1.8e12) and an uptime past 12.4 days are heap objects, and adding to such an int or
+# writing its digits allocates; the Sender keeps its clocks as Stamps and the Encoder
+# (firmware/link/frame.py) writes them with put_stamp.
 from firmware.compat import const
 
 LIMIT = 10 ** 15           # a stamp's ms: 15 digits at most (the frame's grammar)
@@ -58,6 +59,14 @@ def put_uint(buf, i, value):
         value //= 10
         if not value:
             return after
+
+
+def read_uint(line, i, j):
+    """The value of the decimal digits line[i:j] (a frame's boot, seq or stamp: checked by the caller)."""
+    value = 0
+    for k in range(i, j):
+        value = value * 10 + line[k] - 48
+    return value
 
 
 def put_stamp(buf, i, stamp):

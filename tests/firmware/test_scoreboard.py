@@ -6,7 +6,8 @@ import framebuf
 from firmware.compat import IS_MICROPYTHON
 from firmware.drivers.ssd1306 import SSD1306
 from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
-from firmware.games.baccarat.roads import BLUE, RED, Layout, Roads, first_column, place, place_into
+from firmware.games.baccarat.road_layout import Layout, first_column
+from firmware.games.baccarat.roads import BLUE, RED, Roads, place, place_into
 from firmware.games.baccarat.scoreboard import Scoreboard
 from tests.firmware.expect import count_calls, raises
 

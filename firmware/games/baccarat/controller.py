@@ -19,7 +19,7 @@ from firmware.errors import IntegrityError
 from firmware.games.baccarat.alarms import Alarms
 from firmware.games.baccarat.codes import NETS_TYPE
 from firmware.games.baccarat.lights import BaccaratLights
-from firmware.games.baccarat.payouts import ZONES, settle_seats
+from firmware.games.baccarat.payouts import ZONES, find_slots, keep_stakes, settle_seats, stake_round, tie_carry
 from firmware.games.baccarat.roads import Roads
 from firmware.games.baccarat.shoe_procedure import ShoeProcedure
 from firmware.table import Table
@@ -55,15 +55,9 @@ _OUT_ROADS = const(37)
 _OUT_ROUND = const(34)
 _OUT_SHOE = const(32)
 _SHOE_CLOSED = const(7)
-_TIE_CHANGEABLE = const(2)
 _TIE_NONE = const(0)
-_TIE_STANDING = const(1)
 # copies of firmware.games.baccarat.roads (tests/host/test_const_copies.py)
 _MAX_ROUNDS = const(156)
-# copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
-_BANKER = const(1)
-_PLAYER = const(0)
-_TIE = const(2)
 # copies of firmware.statemachine (tests/host/test_const_copies.py)
 _STAY = const(-1)
 # copies of firmware.table (tests/host/test_const_copies.py)
@@ -208,20 +202,10 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         if not demo:
             self.bets_ready = self.bets_unread = False   # (a refused reading's BETS NOT READ too)
             self.tie_kept = _TIE_NONE                    # this round decides them
-        # The round's bets: the reading's, or none (never the last round's: its seats would light), but
-        # for the Banker and Player stakes a tie left on the layout (art. 11(2), (3): keep_tie_stakes).
-        amounts = self.reading.amounts if self.has_bets else None
-        bets = self.round_bets
-        kept = self.tie_stakes
-        width = len(ZONES)
-        for i in range(len(bets)):
-            new = amounts[i] if amounts is not None else 0
-            if carry and i % width <= _BANKER and (carry == _TIE_STANDING or amounts is None):
-                tied = kept[i // width * 2 + i % width]
-                if tied > new:
-                    new = tied                           # the tied stake plays again: not less (chips added
-                    self.has_bets = True                 # to it, a new bet, play with it)
-            bets[i] = new
+        # The round's bets: the reading's, or none, but for the Banker and Player stakes a tie left on the
+        # layout (art. 11(2), (3): keep_tie_stakes).
+        if stake_round(self.round_bets, self.reading.amounts if self.has_bets else None, self.tie_stakes, carry):
+            self.has_bets = True
         self._find_slots()
         self.showing_result = False
         self.prompt_void = False
@@ -236,31 +220,13 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         if self.tie_kept != _TIE_NONE:
             return                                       # kept already (no round was played since)
         carry = self.tied_round_carry()
-        if carry == _TIE_NONE:
-            return
-        bets = self.round_bets
-        kept = self.tie_stakes
-        width = len(ZONES)
-        for seat in range(self.seats):
-            kept[seat * 2] = bets[seat * width + _PLAYER]
-            kept[seat * 2 + 1] = bets[seat * width + _BANKER]
-            if kept[seat * 2] or kept[seat * 2 + 1]:
-                self.tie_kept = carry                    # (a tie with only Tie or Pair bets keeps none)
+        if carry != _TIE_NONE and keep_stakes(self.round_bets, self.seats, self.tie_stakes):
+            self.tie_kept = carry
 
     def tied_round_carry(self):
-        """What art. 11 makes of the last round's Banker and Player bets in the next live round: TIE_STANDING
-        (option 2: they play again unchanged, whatever a reading says of those zones; chips added to one
-        are a new bet on top of it), TIE_CHANGEABLE (option 3: they play again unless a reading since the tie
-        changed them) or TIE_NONE (option 1, returned; or the last round was no live tie with bets)."""
-        record = self.record
-        if not self.has_bets or record is None or record.void or record.demo or record.result.winner != _TIE:
-            return _TIE_NONE
-        option = self.settings.tie_option
-        if option == "standing":
-            return _TIE_STANDING
-        if option == "changeable":
-            return _TIE_CHANGEABLE
-        return _TIE_NONE
+        """What art. 11 makes of the last round's Banker and Player bets in the next live round (codes.TIE_*,
+        payouts.tie_carry)."""
+        return tie_carry(self.settings.tie_option, self.record, self.has_bets)
 
     # -- DEALING --------------------------------------------------------------------------------
     def _on_dealing(self, kind, a, b):
@@ -334,20 +300,8 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
 
     def _find_slots(self):
         """Where round_bets (the bets of self.hand) are not 0: bet_slots, n_bet_slots, and where each
-        seat's slots end in them (seat_slot_ends: the result's seat lights sum a seat's nets without a search)."""
-        bets = self.round_bets
-        slots = self.bet_slots
-        ends = self.seat_slot_ends
-        width = len(ZONES)
-        n = 0
-        for seat in range(self.seats):
-            base = seat * width
-            for i in range(base, base + width):
-                if bets[i]:
-                    slots[n] = i
-                    n += 1
-            ends[seat] = n
-        self.n_bet_slots = n
+        seat's slots end in them (seat_slot_ends: payouts.find_slots)."""
+        self.n_bet_slots = find_slots(self.round_bets, self.seats, self.bet_slots, self.seat_slot_ends)
         self.slots_round = self.hand
 
     # -- events every game state takes the same way ----------------------------------------------

@@ -3,12 +3,18 @@
 #
 # Pure logic after the Macau regulation (RULES.md, "Baccarat"), on a round's Result (rules.py):
 # settle() turns a result and the bets into integer net amounts per zone; settle_nets() and
-# settle_seats() do the same for a table's seats' bets side by side, allocating nothing.
+# settle_seats() do the same for a table's seats' bets side by side, allocating nothing. The table's
+# seats' bets (controller.BaccaratTable's round_bets) also find here what a live tie leaves standing
+# (tie_carry, keep_stakes, stake_round: art. 11) and where they are not 0 (find_slots).
 from firmware.compat import const
 from firmware.errors import RuleError, SettingsError
 from firmware.games.baccarat.rules import Result, check_total
 from firmware.games.baccarat.settings import TIE_OPTIONS, check_method, check_settings
 
+# copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
+_TIE_CHANGEABLE = const(2)
+_TIE_NONE = const(0)
+_TIE_STANDING = const(1)
 # copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
 _BANKER = const(1)
 _PLAYER = const(0)
@@ -228,3 +234,64 @@ def settle_seats(settings, record, bets, nets, slots=None, n_slots=0):
             nets[i] = 0
         return
     settle_nets(settings, record.result, bets, nets, _TERMS, slots, n_slots)
+
+
+# -- a table's seats' bets: each seat's ZONES side by side (controller.BaccaratTable.round_bets) ---------
+def tie_carry(option, record, has_bets):
+    """What art. 11 makes of a round's Banker and Player bets in the next live round (record: the round's
+    shoe.RoundRecord or None, has_bets: it had bets; option: the table's tie_option): TIE_STANDING
+    (option 2: they play again unchanged, whatever a reading says of those zones; chips added to one
+    are a new bet on top of it), TIE_CHANGEABLE (option 3: they play again unless a reading since the tie
+    changed them) or TIE_NONE (option 1, returned; or the round was no live tie with bets)."""
+    if not has_bets or record is None or record.void or record.demo or record.result.winner != _TIE:
+        return _TIE_NONE
+    if option == "standing":
+        return _TIE_STANDING
+    if option == "changeable":
+        return _TIE_CHANGEABLE
+    return _TIE_NONE
+
+
+def keep_stakes(bets, seats, kept):
+    """Each seat's Banker and Player stakes of bets into kept (each seat's [player, banker]): True when
+    any is not 0 (a tie with only Tie or Pair bets keeps none)."""
+    width = len(ZONES)
+    any_kept = False
+    for seat in range(seats):
+        kept[seat * 2] = bets[seat * width + _PLAYER]
+        kept[seat * 2 + 1] = bets[seat * width + _BANKER]
+        if kept[seat * 2] or kept[seat * 2 + 1]:
+            any_kept = True
+    return any_kept
+
+
+def stake_round(bets, amounts, kept, carry):
+    """A round's bets into bets: the reading's amounts, or none (None: never the last round's, its seats
+    would light), but for the Banker and Player stakes kept (keep_stakes) under carry (TIE_*), which play
+    again where more (art. 11(2): always; 11(3): when no reading came since). True when one of them does."""
+    width = len(ZONES)
+    played = False
+    for i in range(len(bets)):
+        new = amounts[i] if amounts is not None else 0
+        if carry and i % width <= _BANKER and (carry == _TIE_STANDING or amounts is None):
+            tied = kept[i // width * 2 + i % width]
+            if tied > new:
+                new = tied                               # the tied stake plays again: not less (chips added
+                played = True                            # to it, a new bet, play with it)
+        bets[i] = new
+    return played
+
+
+def find_slots(bets, seats, slots, ends):
+    """Where bets are not 0: their indices into slots, in order, and where each seat's end into ends
+    (seat s's slots end at slots[ends[s]]: its seat light sums its nets without a search) -> how many."""
+    width = len(ZONES)
+    n = 0
+    for seat in range(seats):
+        base = seat * width
+        for i in range(base, base + width):
+            if bets[i]:
+                slots[n] = i
+                n += 1
+        ends[seat] = n
+    return n

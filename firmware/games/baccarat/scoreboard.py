@@ -16,7 +16,7 @@
 # into buffers made once). After a result, draw() paints the header and what the result added, not the
 # whole picture (~0.1 ms of the VM's CPU late in a shoe, where a whole redraw was ~0.6 ms).
 from firmware.compat import const
-from firmware.games.baccarat.roads import Layout, first_column
+from firmware.games.baccarat.road_layout import Layout, first_column
 
 # copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
 _BANKER = const(1)
@@ -155,23 +155,12 @@ class Scoreboard:
         n = roads.bead_count()
         self._beads = n
         self._bead_first = self._first_bead(n)
-        big = self._big
-        big.reset()
-        n = roads.entry_count()
-        for k in range(n):
-            big.add(k == 0 or roads.entries[k] & 3 != roads.entries[k - 1] & 3)
-        self._entries = n
+        n = self._entries = roads.entry_count()
         self._ties = roads.ties[n - 1] if n else 0
-        self._big_first = big.first(self.big_columns)
+        self._big_first = self._big.lay(roads.entries, n, _WINNER_BITS, self.big_columns)
         for i in range(len(self._derived_layout)):
-            layout = self._derived_layout[i]
-            layout.reset()
-            n = roads.mark_count(i)
-            marks = roads.marks[i]
-            for k in range(n):
-                layout.add(k == 0 or marks[k] != marks[k - 1])
-            self._marks[i] = n
-            self._derived_first[i] = layout.first(self.derived_columns)
+            n = self._marks[i] = roads.mark_count(i)
+            self._derived_first[i] = self._derived_layout[i].lay(roads.marks[i], n, 0xFF, self.derived_columns)
 
     # header
     def _header(self, roads):

@@ -55,7 +55,6 @@ _K_STACK = const(13)
 _NO_CARD = const(-1)
 _OUT_ACTION = const(34)
 _OUT_DEALT = const(33)
-_OUT_HOST_REFUSED = const(39)
 _OUT_REFUSED = const(35)
 _OUT_RESULT = const(36)
 _OUT_SHOE_HELLO = const(40)
@@ -340,10 +339,6 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
             self.display_dirty = True
             return True
         return False
-
-    def _host_refused(self, reason):
-        self.host_reason = reason
-        self._emit(_OUT_HOST_REFUSED)
 
     HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (_on_hand, _on_hand)
     ENTRY = Table.ENTRY[:1] + (_enter_ready,) + Table.ENTRY[2:] + (_enter_game, _enter_game)

@@ -20,6 +20,7 @@ _DEALING = const(4)
 _NO_SEAT = const(0)
 _OUT_BUTTON_SET = const(38)
 _OUT_HAND_START = const(32)
+_OUT_HOST_REFUSED = const(39)
 _OUT_SEAT = const(37)
 # copies of firmware.games.omaha.entry (tests/host/test_const_copies.py)
 _MAX_NUMBER = const(9999999)
@@ -222,3 +223,9 @@ class Seats:
                 self.stacks[seat] = self.host_stacks[seat]
                 self.seat_in[seat] = 1                  # the host's stacks say who plays: not listed, empty
         return self._start_hand(True, button)
+
+    def _host_refused(self, reason):
+        """A host request this table does not serve now (a hand in play, an alarm open, the hand refused):
+        the reason kept for its host_error report."""
+        self.host_reason = reason
+        self._emit(_OUT_HOST_REFUSED)
