@@ -39,7 +39,7 @@ def lock_seconds(lockouts):
 
 class Auth:
     def __init__(self, pins, idle_s=IDLE_LOGOUT_S):
-        self.pins = pins                 # firmware.console.pins.PinStore
+        self.pins = pins                 # PinStore, below
         self.idle_s = idle_s
         self.logged_in = False
         self.failures = 0                # wrong PINs in a row since the last lockout or login
