@@ -229,6 +229,9 @@ class FakeMachine:
                 self.writes += 1
                 return len(buf)
 
+            def writevto(self, addr, vector, stop=True):     # one transaction of several buffers
+                self.writes += 1
+
         class WDT:
             def __init__(self, timeout=0):
                 self.timeout = timeout

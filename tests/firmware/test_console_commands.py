@@ -204,6 +204,21 @@ def test_display_test_holds_its_pattern_then_the_screens_come_back():
         assert dealer.lines == shown
 
 
+def test_the_display_test_runs_at_every_game_on_the_board_fakes():
+    # A Craps or Omaha table keeps its OLED as a Panel, which sends the pattern with I2C.writevto (as
+    # machine.I2C and the simulator's bus have it): the test fake lacked it and the command crashed the run.
+    for game in ("craps", "omaha"):
+        with ScratchDir() as state:
+            ctx, machine, _ = boot_with_pin(state, game)
+            login(ctx, machine)
+            bus = ctx.hw.displays["scoreboard"].i2c
+            sent = bus.writes
+            assert "scoreboard: test pattern for 3 s" in typed(ctx, machine, "display test", 1)
+            _run(ctx, 35)
+            assert bus.writes > sent
+            assert "display scoreboard: ok" in typed(ctx, machine, "selftest", 1)
+
+
 def test_after_the_display_test_the_scoreboard_is_painted_whole():
     import framebuf
     from firmware.games.baccarat.scoreboard import Scoreboard
