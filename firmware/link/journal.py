@@ -35,7 +35,6 @@ _CORRUPT = const(2)
 _ENTRY_SIZE = const(3)
 _GEN_MASK = const(0xFFFFFFFF)
 _OVERHEAD = const(15)
-_TORN = const(1)
 
 SNAPSHOT = const(0)        # the entry kind checkpoint() writes; callers' kinds are 1..255
 _KIND_MAX = const(255)

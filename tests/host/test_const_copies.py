@@ -134,3 +134,14 @@ def test_a_wrong_copy_and_a_missing_source_name_are_caught():
 def test_int_constants_reads_expressions_over_earlier_names_and_skips_the_rest():
     text = "A = const(2)\n_B = const(A << 3)\nC = 'x'\nD = True\nE = f(1)\nF = A + 1\n"
     assert int_constants(text) == {"A": 2, "_B": 16, "F": 3}
+
+
+def test_every_copy_is_used_in_its_module():
+    # A copy the module no longer reads is dead weight in the source (it costs no heap, but misleads).
+    modules, texts, of = _sources()
+    unused = []
+    for name, rel in sorted(modules.items()):
+        for line, source, const_name in copy_blocks(texts[name]):
+            if len(re.findall(r"\b_%s\b" % const_name, texts[name])) < 2:
+                unused.append("%s:%d: _%s" % (rel, line, const_name))
+    assert not unused, "\n".join(unused)
