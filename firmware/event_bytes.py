@@ -3,7 +3,7 @@
 # reset dispatches the same thing. (kind, a, b) alone is the whole event for the others.
 import struct
 
-from firmware import faults
+from firmware import fault_kinds
 from firmware.compat import const
 
 # copies of firmware.events (tests/host/test_const_copies.py)
@@ -32,7 +32,7 @@ def _evidence_handle(kind, a):
     """True when the event's b is an evidence handle."""
     return ((kind == _SHOE and a == _SHOE_HELLO) or kind == _BETS_FAULT or kind == _DICE_READER_HELLO
             or kind == _CONSOLE_ERROR or (kind == _HOST and (a == _HOST_UNKNOWN or a == _HOST_BAD))
-            or (kind == _FAULT and faults.has_evidence(a)) or (kind == _CONSOLE and a == _CON_ACT_COMMAND))
+            or (kind == _FAULT and fault_kinds.has_evidence(a)) or (kind == _CONSOLE and a == _CON_ACT_COMMAND))
 
 
 # The kinds whose b may be an evidence handle (_evidence_handle() tells by a): any other event but a

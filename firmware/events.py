@@ -1,11 +1,10 @@
-# Fixed-size event queue feeding the table state machine; no allocation per event.
+# The table's event vocabulary: the kinds of event (kind, a, b) and what their a and b mean.
 #
-# An event is (kind, a, b): three small ints held in preallocated arrays, so a
-# driver can post from a scheduled callback and the table can dispatch with
-# the heap locked. A full queue never drops silently: put() returns False and
-# the overflow count is kept for the host report.
-from array import array
-
+# The source of truth of these codes: a board never imports this module (its public ints would stay in
+# the heap as globals, issue 14); every firmware module that uses one keeps a private const() copy
+# (tests/host/test_const_copies.py), while host tools, the simulator and tests import them from here. The
+# queue that carries the events is firmware.statemachine.EventQueue; the reports' names of the console's
+# codes (CONSOLE_ERRORS, CONSOLE_ACTIONS) are firmware.report's.
 from firmware.compat import const
 
 # Event kinds. a/b meanings are given per kind.
@@ -41,7 +40,7 @@ BUTTON_LONG = const(2)       # still held a long-press time after the press (rep
 LAMP_ALL = const(-1)         # light every zone
 LAMP_CHECK_END = const(-2)   # end the check: the state's own lights come back
 
-# Console error codes (CONSOLE_ERROR's a); CONSOLE_ERRORS[code] is the host report's name.
+# Console error codes (CONSOLE_ERROR's a); firmware.report's CONSOLE_ERRORS[code] is the host report's name.
 CON_UNREADABLE = const(1)       # not text, or control / non-ASCII characters
 CON_LINE_TOO_LONG = const(2)    # longer than the console line buffer: dropped whole
 CON_TOO_MANY_WORDS = const(3)
@@ -51,10 +50,9 @@ CON_NO_ZONE = const(6)          # lamp: no such zone in the active layout
 CON_REFUSED = const(7)          # the table's state refuses it (lamp check during a fault)
 CON_LOGIN_REQUIRED = const(8)   # a command that changes state, typed without a technician login
 CON_AUDIT_FAILED = const(9)     # the audit log could not be written: the action was refused
-CONSOLE_ERRORS = ("none", "unreadable", "line_too_long", "too_many_words", "unknown_command", "usage",
-                  "no_zone", "refused", "login_required", "audit_failed")
 
-# CONSOLE's a (docs/console.md, "Audit"); CONSOLE_ACTIONS[code] is the report's and the audit log's word.
+# CONSOLE's a (docs/console.md, "Audit"); firmware.report's CONSOLE_ACTIONS[code] is the report's and the audit
+# log's word.
 CON_ACT_LOGIN = const(1)          # b: 0
 CON_ACT_LOGIN_FAILED = const(2)   # b: wrong PINs in a row so far
 CON_ACT_LOCKOUT = const(3)        # b: seconds the console stays locked
@@ -63,55 +61,6 @@ CON_ACT_IDLE_LOGOUT = const(5)    # b: 0
 CON_ACT_PASSWD = const(6)         # b: 0 (the PIN itself is never reported nor kept)
 CON_ACT_COMMAND = const(7)        # b: evidence handle of the command line that changes state
 CON_ACT_LOCKED = const(8)         # a login tried while locked; b: seconds left
-CONSOLE_ACTIONS = ("none", "login", "login_failed", "lockout", "logout", "idle_logout", "passwd", "command",
-                   "login_locked")
-
-
-class EventQueue:
-    def __init__(self, size=32):
-        if size < 2:
-            raise ValueError("event queue needs at least 2 slots")
-        self.size = size
-        self._kind = bytearray(size)
-        self._a = array("i", [0] * size)
-        self._b = array("i", [0] * size)
-        self._head = 0   # next slot to read
-        self._count = 0
-        self.overflows = 0
-        # The event being dispatched, copied out by get() (no tuple allocated).
-        self.kind = 0
-        self.a = 0
-        self.b = 0
-
-    def __len__(self):
-        return self._count
-
-    def put(self, kind, a=0, b=0):
-        """Queue an event; False (and overflows += 1) when the queue is full."""
-        if self._count == self.size:
-            self.overflows += 1
-            return False
-        slot = self._head + self._count
-        if slot >= self.size:
-            slot -= self.size
-        self._kind[slot] = kind
-        self._a[slot] = a
-        self._b[slot] = b
-        self._count += 1
-        return True
-
-    def get(self):
-        """Take the oldest event into .kind/.a/.b; returns False when empty."""
-        if self._count == 0:
-            return False
-        slot = self._head
-        self.kind = self._kind[slot]
-        self.a = self._a[slot]
-        self.b = self._b[slot]
-        self._head = slot + 1 if slot + 1 < self.size else 0
-        self._count -= 1
-        return True
-
 
 
 # SHOE statuses.

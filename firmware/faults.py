@@ -1,14 +1,18 @@
-# Fault codes carried by FAULT events and host reports.
+# Fault codes carried by FAULT events and host reports: the source of truth of these codes.
 #
-# A FAULT event is (FAULT, code, b). For the codes in _EVIDENCE, b is a handle
-# into the table's evidence store (firmware.evidence): the bytes the reader
-# sent, which the host report shows escaped. For the others, b is a count or
-# a code (QUEUE_FULL: events refused), reported as "detail".
+# A FAULT event is (FAULT, code, b). For some codes b is a handle into the table's evidence store
+# (firmware.evidence): the bytes the reader sent, which the host report shows escaped; for the others, b
+# is a card, a count or a code (QUEUE_FULL: events refused), reported as "card" or "detail". Which is
+# which, each code's name and an alarm's severity are firmware/fault_kinds.py's, the module a running
+# table imports: a board never imports this one (its public ints would stay in the heap as globals,
+# issue 14). Every firmware module that raises or tests a code keeps a private const() copy
+# (tests/host/test_const_copies.py); host tools, the simulator and tests import the codes from here.
 from firmware.compat import const
 
 BAD_CARD = const(1)        # a shoe frame's CARD with something that is not a card code
 # 2 was BAD_DICE, the plain dice reader line's (removed; the framed reader's are DICE_* below). Its
-# number stays reserved, never reused: host systems and a fault record saved before an update know it.
+# number stays reserved, never reused: host systems and a fault record saved before an update know it
+# (fault_kinds.NAMES still names it "bad_dice").
 LINE_TOO_LONG = const(3)   # a serial line overran its buffer and was dropped
 QUEUE_FULL = const(4)      # the event queue was full: an event was refused
 DISPLAY_MISSING = const(5) # a display did not answer on the I2C bus
@@ -45,15 +49,6 @@ RESET_IN_ROUND = const(21)
 # sealed file (tools.deploy --table, or the right file back).
 SETTINGS_BAD = const(22)
 
-# By code; "bad_dice" (2) is reserved: raised no more, still named (a restored fault record may hold it).
-NAMES = ("none", "bad_card", "bad_dice", "line_too_long", "queue_full", "display_missing", "crashed",
-         "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved",
-         "card_impossible", "card_unreadable", "double_pull", "card_out_of_order", "shoe_removed",
-         "card_missing", "link_backlog", "boot_counter_bad", "program_mismatch", "journal_bad",
-         "reset_in_round", "settings_bad")
-_CARD_ALARMS = (CARD_IMPOSSIBLE, CARD_UNREADABLE, DOUBLE_PULL, CARD_OUT_OF_ORDER, SHOE_REMOVED, CARD_MISSING,
-                LINK_BACKLOG)
-
 # Device lines (framed shoe, bet reader, dice reader; docs/protocol.md "Device lines"). A FAULT
 # from a device driver carries one of these (or BAD_CARD / LINE_TOO_LONG) and, in b, the evidence
 # handle of the line that showed it (0 when there is none).
@@ -84,81 +79,3 @@ DICE_RESTARTED = const(53)  # the dice reader said HELLO at a Craps table in pla
 # held; reported as `bet_reader` `restarted` with its bytes, as the shoe's and the dice reader's are
 # (inside a reading, its HELLO refuses the reading: BETS_INCOMPLETE).
 BETS_RESTARTED = const(54)
-
-DEVICE_NAMES = ("frame_syntax", "frame_crc", "frame_device", "frame_version", "frame_type", "frame_args",
-                "frame_lost", "frame_conflict", "shoe_sensor", "bets_sensor", "bets_incomplete",
-                "bets_bad_seat", "bets_bad_zone", "bets_bad_amount", "bets_dup_zone", "dice_bad_face",
-                "dice_unread", "dice_bad_flag", "dice_sensor", "bets_take_down", "shoe_restarted",
-                "dice_restarted", "bets_restarted")
-
-_EVIDENCE = (BAD_CARD, LINE_TOO_LONG, PARTIAL_LINE, UNEXPECTED_INPUT)
-# Faults whose b says nothing (0 wherever raised): reported without "detail" (a constant 0 a host would
-# have to learn to ignore). JOURNAL_BAD's b is 1 when the journal filled with no boundary (reported
-# "full": true), else 0. The others keep "detail": a count (QUEUE_FULL), the fault not saved
-# (FAULT_RECORD_UNSAVED), the boot number (BOOT_COUNTER_BAD).
-_NO_DETAIL = (DISPLAY_MISSING, CRASHED, FAULT_RECORD_BAD, JOURNAL_BAD, RESET_IN_ROUND)
-
-# firmware.device_frame status -> fault code (index: the status; OK -> 0).
-_FROM_STATUS = (0, LINE_TOO_LONG, FRAME_SYNTAX, FRAME_CRC, FRAME_DEVICE, FRAME_VERSION, FRAME_TYPE, FRAME_ARGS)
-
-
-def name(code):
-    if 0 <= code < len(NAMES):
-        return NAMES[code]
-    if DEVICE_FIRST <= code < DEVICE_FIRST + len(DEVICE_NAMES):
-        return DEVICE_NAMES[code - DEVICE_FIRST]
-    return "fault_%d" % code
-
-
-def has_evidence(code):
-    """True when a FAULT event's b for this code is an evidence handle (not a count)."""
-    return code in _EVIDENCE or code >= DEVICE_FIRST
-
-
-def plain_fields(code, b):
-    """A host report's fields for a fault whose b is neither evidence nor a card: "detail" only where
-    b means something (docs/protocol.md, "Fault codes")."""
-    fields = {"fault": name(code)}
-    if code == JOURNAL_BAD:
-        if b:
-            fields["full"] = True
-    elif code not in _NO_DETAIL:
-        fields["detail"] = b
-    return fields
-
-
-def is_game_alarm(code):
-    """True for a controller's alarm: its b is a card (or -1), reported as "card"."""
-    return code in _CARD_ALARMS
-
-
-def is_reader_fault(code):
-    """True for a fault of the card reader's line or frames: a card may have been lost with it."""
-    return (code == BAD_CARD or code == LINE_TOO_LONG or code == PARTIAL_LINE or DEVICE_FIRST <= code < BETS_SENSOR
-            or code == SHOE_RESTARTED or code == RESET_IN_ROUND)
-
-
-# How severe a card game's alarm is: while one is open, a worse one takes its place (the dealer closes
-# the worse); a milder one is only reported. Reader faults are the mildest: a card may be lost.
-_SEVERITY_IMPOSSIBLE = const(4)
-_SEVERITY_UNREADABLE = const(3)
-_SEVERITY_HELD = const(2)
-_SEVERITY_READER = const(1)
-
-
-def alarm_severity(code):
-    if code == CARD_IMPOSSIBLE:
-        return _SEVERITY_IMPOSSIBLE
-    if code == CARD_UNREADABLE:
-        return _SEVERITY_UNREADABLE
-    if (code == DOUBLE_PULL or code == SHOE_REMOVED or code == CARD_OUT_OF_ORDER or code == CARD_MISSING
-            or code == LINK_BACKLOG):
-        return _SEVERITY_HELD
-    if is_reader_fault(code):
-        return _SEVERITY_READER
-    return 0
-
-
-def from_status(status):
-    """The fault a refused device frame yields (0 for device_frame.OK)."""
-    return _FROM_STATUS[status]

@@ -8,7 +8,7 @@
 import asyncio
 import sys
 
-from firmware import faults, screens as core_screens
+from firmware import screens as core_screens
 from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
 from firmware.errors import SettingsError
 from firmware.host_port import read_host
@@ -22,6 +22,10 @@ _BUTTON = const(2)
 _FAULT = const(8)
 _SHOE = const(12)
 _TICK = const(1)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_QUEUE_FULL = const(4)
+_SETTINGS_BAD = const(22)
+_UNEXPECTED_INPUT = const(8)
 
 POLL_MS = const(10)       # inputs, dispatch and watchdog feed
 OUTPUT_MS = const(20)     # host reports and lights
@@ -47,7 +51,7 @@ def poll_inputs(ctx, elapsed_ms):
     while queue.get():
         _dispatch(ctx, queue.kind, queue.a, queue.b)
     if queue.overflows != overflows:
-        _dispatch(ctx, _FAULT, faults.QUEUE_FULL, queue.overflows - overflows)
+        _dispatch(ctx, _FAULT, _QUEUE_FULL, queue.overflows - overflows)
     if ctx.hw.watchdog is not None:
         ctx.hw.watchdog.feed()
 
@@ -84,7 +88,7 @@ def _watch_unused_reader(ctx, elapsed_ms):
     if ctx.unexpected_lines == 1:
         evidence = ctx.table.evidence
         handle = evidence.keep(line) if line is not None else evidence.keep(port.buf, 0, port.fault_len)
-        ctx.queue.put(_FAULT, faults.UNEXPECTED_INPUT, handle)
+        ctx.queue.put(_FAULT, _UNEXPECTED_INPUT, handle)
 
 
 
@@ -124,7 +128,7 @@ def _dealer_lines(ctx):
     table = ctx.table
     if table.closed_code and ctx.program_problem is not None:
         lines = core_screens.closed_lines(table, ctx.config, ctx.program_problem[0].split("/")[-1])
-    elif table.closed_code == faults.SETTINGS_BAD:
+    elif table.closed_code == _SETTINGS_BAD:
         lines = core_screens.closed_lines(table, ctx.config, ctx.table_path.split("/")[-1])
     else:
         lines = ctx.game.screens.dealer_lines(table, ctx.config, ctx.button_names)

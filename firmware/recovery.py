@@ -15,7 +15,7 @@
 # starts afresh, in FAULT (faults.JOURNAL_BAD) with what was wrong reported.
 import struct
 
-from firmware import faults
+from firmware import fault_kinds
 from firmware.compat import const
 from firmware.errors import RestoreError
 from firmware.event_bytes import behind as _behind, behind_into as _behind_into, put_behind
@@ -26,6 +26,10 @@ from firmware.report import QuietSender
 # copies of firmware.events (tests/host/test_const_copies.py)
 _FAULT = const(8)
 _TICK = const(1)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_JOURNAL_BAD = const(20)
+_QUEUE_FULL = const(4)
+_RESET_IN_ROUND = const(21)
 # copies of firmware.link.record (tests/host/test_const_copies.py)
 _CORRUPT = const(2)
 _TORN = const(1)
@@ -216,7 +220,7 @@ class TableJournal:
             self.based = False
             if self.store is not None:
                 self.store.event = 0
-            table.dispatch(_FAULT, faults.JOURNAL_BAD, 1)
+            table.dispatch(_FAULT, _JOURNAL_BAD, 1)
             return
         self.appending = None
         self.ms = 0
@@ -271,16 +275,16 @@ class TableJournal:
             fields["resumed"] = True
             fields["in_round"] = not table.at_boundary()
         if table.fault_code:
-            fields["fault"] = faults.name(table.fault_code)     # the alarm still open (reported before)
+            fields["fault"] = fault_kinds.name(table.fault_code)     # the alarm still open (reported before)
             table.fault_restored = True                         # raised before the reset (console, displays)
         ctx.reporter.emit("recovered", fields)
         if self.problem:
-            ctx.queue.put(_FAULT, faults.JOURNAL_BAD, 0)
+            ctx.queue.put(_FAULT, _JOURNAL_BAD, 0)
         elif table.state_name() in _IN_PLAY:
             # A card may have left the shoe, or the dice been thrown, while the board was off: nothing is
             # guessed (Baccarat art. 10, Omaha art. 9; Craps: a throw decides only when read, art. 3): the
             # dealer vouches (CONFIRM), the card is read again, or VOID.
-            ctx.queue.put(_FAULT, faults.RESET_IN_ROUND, 0)
+            ctx.queue.put(_FAULT, _RESET_IN_ROUND, 0)
         elif table.at_boundary():
             self.checkpoint(table)                 # the log starts again from here (nothing replayed twice)
         self._let_in(ctx, booting_ms if self.problem else held_ms, booting_ms)
@@ -342,5 +346,5 @@ class TableJournal:
         if end > at:
             queue.put(_TICK, end - at, 0)
         if self.held_lost:
-            ctx.queue.put(_FAULT, faults.QUEUE_FULL, self.held_lost)
+            ctx.queue.put(_FAULT, _QUEUE_FULL, self.held_lost)
             self.held_lost = 0

@@ -3,12 +3,38 @@
 # docs/host-link.md). The JSON text is the REPORT frame's payload, unchanged.
 import json
 
-from firmware import cards, faults
-from firmware import events
+from firmware import cards, fault_kinds
 from firmware import table as table_mod
+from firmware.compat import const
 from firmware.link.frame import check_printable
 from firmware.link.sender import REPORT
 from firmware.recent import RecentReports
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BUTTON_LONG = const(2)
+_BUTTON_RELEASED = const(0)
+_CON_ACT_COMMAND = const(7)
+_CON_ACT_LOCKED = const(8)
+_CON_ACT_LOCKOUT = const(3)
+_CON_ACT_LOGIN_FAILED = const(2)
+_HOST_BAD = const(3)
+_HOST_HAND = const(2)
+_HOST_RECALL = const(4)
+_HOST_ROADS = const(1)
+_HOST_UNKNOWN = const(0)
+_LAMP_ALL = const(-1)
+_LAMP_CHECK_END = const(-2)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_LINK_BACKLOG = const(17)
+_UNEXPECTED_INPUT = const(8)
+
+# The host report's and the audit log's words: CONSOLE_ERRORS[code] for a console error (firmware.events
+# CON_*, CONSOLE_ERROR's a), CONSOLE_ACTIONS[code] for a technician's console action (firmware.events
+# CON_ACT_*, CONSOLE's a; docs/console.md, "Audit").
+CONSOLE_ERRORS = ("none", "unreadable", "line_too_long", "too_many_words", "unknown_command", "usage",
+                  "no_zone", "refused", "login_required", "audit_failed")
+CONSOLE_ACTIONS = ("none", "login", "login_failed", "lockout", "logout", "idle_logout", "passwd", "command",
+                   "login_locked")
 
 _UNICODE = len("\u00e9") == 1      # len() of a str counts characters (CPython; a MicroPython with unicode)
 
@@ -95,34 +121,34 @@ class Reporter:
         elif code == table_mod.OUT_STATE:
             self.emit("state", {"state": table.STATE_NAMES[a]})
         elif code == table_mod.OUT_BUTTON:
-            fields = {"button": self.button_names[a], "pressed": b != events.BUTTON_RELEASED}
-            if b == events.BUTTON_LONG:
+            fields = {"button": self.button_names[a], "pressed": b != _BUTTON_RELEASED}
+            if b == _BUTTON_LONG:
                 fields["long"] = True
             self.emit("button", fields)
         elif code == table_mod.OUT_FAULT:
             self._fault(table, a, b)
         elif code == table_mod.OUT_ACK:
-            self.emit("fault_ack", {"fault": faults.name(a), "by": table_mod.ACK_NAMES[b]})
+            self.emit("fault_ack", {"fault": fault_kinds.name(a), "by": table_mod.ACK_NAMES[b]})
         elif code == table_mod.OUT_FAULT_RESTORED:          # a card alarm names its card, as when raised
-            if faults.is_game_alarm(a):
-                fields = {"fault": faults.name(a), "card": cards.name(b) if b >= 0 else None}
+            if fault_kinds.is_game_alarm(a):
+                fields = {"fault": fault_kinds.name(a), "card": cards.name(b) if b >= 0 else None}
             else:
-                fields = faults.plain_fields(a, b)
+                fields = fault_kinds.plain_fields(a, b)
             fields["restored"] = True
             self.emit("fault", fields)
         elif code == table_mod.OUT_LAMP:
             self.emit("lamp", {"lamp": _lamp_name(table, a)})
         elif code == table_mod.OUT_CONSOLE_ERROR:
-            name = events.CONSOLE_ERRORS[a] if 0 <= a < len(events.CONSOLE_ERRORS) else "error_%d" % a
+            name = CONSOLE_ERRORS[a] if 0 <= a < len(CONSOLE_ERRORS) else "error_%d" % a
             self.emit("console_error", {"error": name, "line": table.evidence.text(b)})
         elif code == table_mod.OUT_CONSOLE:
             self._console(table, a, b)
         elif code == table_mod.OUT_HOST:
-            if a == events.HOST_UNKNOWN:
+            if a == _HOST_UNKNOWN:
                 self.emit("host_error", {"error": "unknown request", "bytes": table.evidence.text(b)})
-            elif a == events.HOST_BAD:
+            elif a == _HOST_BAD:
                 self.emit("host_error", {"error": table.host_reason, "bytes": table.evidence.text(b)})
-            elif a == events.HOST_RECALL:
+            elif a == _HOST_RECALL:
                 if self.recall is None:
                     refused = "recall is not kept here"
                 elif getattr(self.sender, "replaying", False):
@@ -135,10 +161,10 @@ class Reporter:
                     self.emit("host_error", {"error": refused, "request": "recall"})
             else:
                 # named as the host asked it (its event number meant nothing to the host)
-                request = "roads" if a == events.HOST_ROADS else "hand" if a == events.HOST_HAND else "request_%d" % a
+                request = "roads" if a == _HOST_ROADS else "hand" if a == _HOST_HAND else "request_%d" % a
                 self.emit("host_error", {"error": "not served by this table", "request": request})
         elif code == table_mod.OUT_LINK_BACKLOG:
-            fields = {"fault": faults.name(faults.LINK_BACKLOG), "frames_held": b}
+            fields = {"fault": fault_kinds.name(_LINK_BACKLOG), "frames_held": b}
             if not a:
                 fields["cleared"] = True
             self.emit("fault", fields)
@@ -153,34 +179,34 @@ class Reporter:
 
     def _fault(self, table, code, b):
         """A fault shows the bytes behind it (escaped, bounded) where b is evidence; else b is a count."""
-        if faults.is_game_alarm(code):
-            self.emit("fault", {"fault": faults.name(code), "card": cards.name(b) if b >= 0 else None})
-        elif not faults.has_evidence(code):
-            self.emit("fault", faults.plain_fields(code, b))     # "detail" only where b means something
-        elif code == faults.UNEXPECTED_INPUT:
-            fields = {"fault": faults.name(code), "port": self.unused_role}
+        if fault_kinds.is_game_alarm(code):
+            self.emit("fault", {"fault": fault_kinds.name(code), "card": cards.name(b) if b >= 0 else None})
+        elif not fault_kinds.has_evidence(code):
+            self.emit("fault", fault_kinds.plain_fields(code, b))     # "detail" only where b means something
+        elif code == _UNEXPECTED_INPUT:
+            fields = {"fault": fault_kinds.name(code), "port": self.unused_role}
             self.emit("fault", table.evidence.into(fields, "bytes", b))
         else:
-            self.emit("fault", table.evidence.into({"fault": faults.name(code)}, "bytes", b))  # none: no "bytes"
+            self.emit("fault", table.evidence.into({"fault": fault_kinds.name(code)}, "bytes", b))  # none: no "bytes"
 
     def _console(self, table, action, b):
         """A technician's console action (docs/console.md, "Audit"); never a PIN."""
-        name = events.CONSOLE_ACTIONS[action] if 0 < action < len(events.CONSOLE_ACTIONS) else "action_%d" % action
+        name = CONSOLE_ACTIONS[action] if 0 < action < len(CONSOLE_ACTIONS) else "action_%d" % action
         fields = {"action": name}
-        if action == events.CON_ACT_COMMAND:
+        if action == _CON_ACT_COMMAND:
             fields["line"] = table.evidence.text(b)
-        elif action == events.CON_ACT_LOGIN_FAILED:
+        elif action == _CON_ACT_LOGIN_FAILED:
             fields["failures"] = b
-        elif action == events.CON_ACT_LOCKOUT or action == events.CON_ACT_LOCKED:
+        elif action == _CON_ACT_LOCKOUT or action == _CON_ACT_LOCKED:
             fields["seconds"] = b
         self.emit("console", fields)
 
 
 def _lamp_name(table, a):
     """A LAMP argument as the console word: a zone name, "all" or "off"."""
-    if a == events.LAMP_ALL:
+    if a == _LAMP_ALL:
         return "all"
-    if a == events.LAMP_CHECK_END:
+    if a == _LAMP_CHECK_END:
         return "off"
     return table.lights.names[a]
 

@@ -1,7 +1,10 @@
 # What the dealer and result displays show, as text lines (pure; the LCD driver draws them).
-from firmware import faults
-from firmware import events
+from firmware import fault_kinds
 from firmware import table as table_mod
+from firmware.compat import const
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_BUTTON = const(2)
 
 STATE_TEXT = ("LAMP TEST", "READY", "FAULT", "LAMP CHECK")   # by table state
 
@@ -16,13 +19,13 @@ BETS_NOT_READ = "BETS NOT READ"
 
 def fault_title(code):
     """"FAULT NAME" for a dealer display; the name alone where both would not fit the 20-column LCD."""
-    name = faults.name(code).upper()
+    name = fault_kinds.name(code).upper()
     text = "FAULT " + name
     return text if len(text) <= LCD_COLUMNS else name[:LCD_COLUMNS]
 
 
 def _last_input(table, button_names):
-    if table.last_kind == events.BUTTON:
+    if table.last_kind == _BUTTON:
         return "%s %s" % (button_names[table.last_a].upper(), _BUTTON_TEXT[table.last_b])
     return ""
 
@@ -49,7 +52,7 @@ SERVICE_TEXT = "SERVICE MODE"
 
 def closed_lines(table, config, why):
     """A table held closed (Table.hold_closed): what, why (e.g. the file that differs), and that it stays so."""
-    return ["%s %s" % (config["table_id"], config["game"].upper()), faults.name(table.closed_code).upper(),
+    return ["%s %s" % (config["table_id"], config["game"].upper()), fault_kinds.name(table.closed_code).upper(),
             why, "TABLE CLOSED"]
 
 

@@ -2,11 +2,11 @@
 # (firmware/main.py runs the table's event loop on it).
 import os
 
-from firmware import faults
+from firmware import fault_kinds
 from firmware.compat import const, kbd_intr
 from firmware.console import Console
 from firmware.errors import SettingsError
-from firmware.events import EventQueue
+from firmware.statemachine import EventQueue
 from firmware.link import sender as sender_mod
 from firmware.recovery import TableJournal, link_store
 from firmware.host_port import reset_cause_name, settings_digest
@@ -23,6 +23,13 @@ _INTR_OFF = const(-1)
 # copies of firmware.events (tests/host/test_const_copies.py)
 _FAULT = const(8)
 _LINK_BACKLOG = const(18)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_BOOT_COUNTER_BAD = const(18)
+_CRASHED = const(6)
+_DISPLAY_MISSING = const(5)
+_JOURNAL_BAD = const(20)
+_PROGRAM_MISMATCH = const(19)
+_SETTINGS_BAD = const(22)
 # copies of firmware.hardware (tests/host/test_const_copies.py)
 _HOST_TXBUF = const(1024)      # bytes written per call at most: never a wait
 
@@ -149,7 +156,7 @@ def _boot(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_c
     _check_program(ctx, program_dir)
     seal_problem = settings_seal.check(state_dir, ctx.fs, table_path)
     if seal_problem and not ctx.table.closed_code:
-        ctx.table.hold_closed(faults.SETTINGS_BAD)
+        ctx.table.hold_closed(_SETTINGS_BAD)
     ctx.machine = machine
     ctx.reset_cause = reset_cause_name(machine)
     ctx.table_path = table_path
@@ -168,25 +175,25 @@ def _boot(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_c
 def _report_found(ctx, boot_number, counter_problem, seal_problem):
     """What the boot found wrong, after the boot report: each a fault report, most a FAULT event too."""
     if counter_problem:
-        ctx.reporter.emit("fault", {"fault": faults.name(faults.BOOT_COUNTER_BAD), "text": counter_problem})
-        ctx.queue.put(_FAULT, faults.BOOT_COUNTER_BAD, boot_number)
+        ctx.reporter.emit("fault", {"fault": fault_kinds.name(_BOOT_COUNTER_BAD), "text": counter_problem})
+        ctx.queue.put(_FAULT, _BOOT_COUNTER_BAD, boot_number)
     if ctx.program_problem is not None:
         path, problem = ctx.program_problem
-        ctx.reporter.emit("fault", {"fault": faults.name(faults.PROGRAM_MISMATCH), "file": path,
+        ctx.reporter.emit("fault", {"fault": fault_kinds.name(_PROGRAM_MISMATCH), "file": path,
                                     "problem": problem})
     if seal_problem:
-        ctx.reporter.emit("fault", {"fault": faults.name(faults.SETTINGS_BAD), "text": seal_problem})
+        ctx.reporter.emit("fault", {"fault": fault_kinds.name(_SETTINGS_BAD), "text": seal_problem})
     journal_problem = ctx.journal.link_problem()
     if journal_problem:           # the link store's flipped bits: the frames before them were kept
-        ctx.reporter.emit("fault", {"fault": faults.name(faults.JOURNAL_BAD), "text": journal_problem[:120]})
-        ctx.queue.put(_FAULT, faults.JOURNAL_BAD, 0)
+        ctx.reporter.emit("fault", {"fault": fault_kinds.name(_JOURNAL_BAD), "text": journal_problem[:120]})
+        ctx.queue.put(_FAULT, _JOURNAL_BAD, 0)
     for code, text in ctx.hw.faults:
         ctx.reporter.emit("fault", {"fault": code, "text": text})
-        ctx.queue.put(_FAULT, faults.DISPLAY_MISSING, 0)
+        ctx.queue.put(_FAULT, _DISPLAY_MISSING, 0)
     if ctx.crash_record:
         last = ctx.crash_record.strip().splitlines()[-1]
         ctx.reporter.emit("crash_recorded", {"error": last})
-        ctx.queue.put(_FAULT, faults.CRASHED, 0)
+        ctx.queue.put(_FAULT, _CRASHED, 0)
 
 
 def _close_repl(service_mode):
@@ -209,4 +216,4 @@ def _check_program(ctx, program_dir):
         return
     ctx.program = "mismatch"
     ctx.program_problem = problem
-    ctx.table.hold_closed(faults.PROGRAM_MISMATCH)
+    ctx.table.hold_closed(_PROGRAM_MISMATCH)

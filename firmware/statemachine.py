@@ -1,8 +1,14 @@
-# Run-to-completion state machine base (Quantum Leaps style active object core).
+# Run-to-completion state machine base (Quantum Leaps style active object core), and the fixed-size
+# event queue that feeds it.
 #
 # States are small ints; each has a handler function in a tuple indexed by the
 # state, so dispatching an event allocates nothing (no bound methods are made).
 # A handler returns the next state, or STAY.
+#
+# An event is (kind, a, b) (its vocabulary: firmware/events.py): three small ints held in preallocated
+# arrays, so a driver can post from a scheduled callback and the table can dispatch with the heap locked.
+# A full queue never drops silently: put() returns False and the overflow count is kept for the host report.
+from array import array
 
 STAY = -1
 
@@ -35,3 +41,49 @@ class StateMachine:
 
     def state_name(self):
         return self.STATE_NAMES[self.state]
+
+
+class EventQueue:
+    def __init__(self, size=32):
+        if size < 2:
+            raise ValueError("event queue needs at least 2 slots")
+        self.size = size
+        self._kind = bytearray(size)
+        self._a = array("i", [0] * size)
+        self._b = array("i", [0] * size)
+        self._head = 0   # next slot to read
+        self._count = 0
+        self.overflows = 0
+        # The event being dispatched, copied out by get() (no tuple allocated).
+        self.kind = 0
+        self.a = 0
+        self.b = 0
+
+    def __len__(self):
+        return self._count
+
+    def put(self, kind, a=0, b=0):
+        """Queue an event; False (and overflows += 1) when the queue is full."""
+        if self._count == self.size:
+            self.overflows += 1
+            return False
+        slot = self._head + self._count
+        if slot >= self.size:
+            slot -= self.size
+        self._kind[slot] = kind
+        self._a[slot] = a
+        self._b[slot] = b
+        self._count += 1
+        return True
+
+    def get(self):
+        """Take the oldest event into .kind/.a/.b; returns False when empty."""
+        if self._count == 0:
+            return False
+        slot = self._head
+        self.kind = self._kind[slot]
+        self.a = self._a[slot]
+        self.b = self._b[slot]
+        self._head = slot + 1 if slot + 1 < self.size else 0
+        self._count -= 1
+        return True

@@ -5,14 +5,13 @@
 # colours (preallocated tuples), small-int fields the display task renders
 # later, and (code, a, b) entries in a fixed-size outbox the report task sends.
 # Every host report goes through that outbox, so reports keep the events' order.
-from firmware import faults
+from firmware import fault_kinds
 from firmware.compat import const
 from firmware.errors import RestoreError
 from firmware.drivers import pixels
 from firmware.evidence import Evidence
-from firmware.events import EventQueue
 from firmware.lamp_check import LampCheck
-from firmware.statemachine import StateMachine
+from firmware.statemachine import EventQueue, StateMachine
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _BUTTON = const(2)
@@ -27,6 +26,8 @@ _LAMP = const(9)
 _LAMP_CHECK_END = const(-2)
 _LINK_BACKLOG = const(18)
 _TICK = const(1)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_CARD_OUT_OF_ORDER = const(14)
 # copies of firmware.statemachine (tests/host/test_const_copies.py)
 _STAY = const(-1)
 
@@ -119,7 +120,7 @@ class Table(StateMachine, LampCheck):
         elif kind == _FAULT or kind == _FAULT_RESTORED:
             self._emit(OUT_FAULT_RESTORED if kind == _FAULT_RESTORED else OUT_FAULT, a, b)
         elif kind == _CARD:
-            self._emit(OUT_FAULT, faults.CARD_OUT_OF_ORDER, a)     # a card drawn at a closed table: never lost
+            self._emit(OUT_FAULT, _CARD_OUT_OF_ORDER, a)           # a card drawn at a closed table: never lost
         elif kind == _LAMP and a != _LAMP_CHECK_END:
             self._emit(OUT_CONSOLE_ERROR, _CON_REFUSED)
         else:                                 # a game's own input (a reading, a throw, a key): refused, reported
@@ -182,7 +183,7 @@ class Table(StateMachine, LampCheck):
         elif kind == _CARD:
             # A card no state of the game took (one drawn during a lamp check, a card at a table
             # that deals none): never lost unseen; an alarm naming it, as a card out of turn is.
-            return self._common(_FAULT, faults.CARD_OUT_OF_ORDER, a)
+            return self._common(_FAULT, _CARD_OUT_OF_ORDER, a)
         elif kind == _CONSOLE_ERROR:
             self._emit(OUT_CONSOLE_ERROR, a, b)
         elif kind == _CONSOLE:
@@ -232,9 +233,9 @@ class Table(StateMachine, LampCheck):
         return target
 
     def _further_fault(self, code, detail):
-        """A fault while an alarm is open: reported; the worse of the two (faults.alarm_severity) is the one
+        """A fault while an alarm is open: reported; the worse of the two (fault_kinds.alarm_severity) is the one
         in force, the one the dealer closes."""
-        if faults.alarm_severity(code) > faults.alarm_severity(self.fault_code):
+        if fault_kinds.alarm_severity(code) > fault_kinds.alarm_severity(self.fault_code):
             self.fault_code = code
             self.fault_detail = detail
         self._emit(OUT_FAULT, code, detail)

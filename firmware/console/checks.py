@@ -5,7 +5,7 @@
 # The lights test walks every zone one WALK_STEP_MS at a time from step(),
 # which the shell calls every pass; the display test holds its pattern for
 # _DISPLAY_TEST_MS while the output task leaves the displays alone.
-from firmware import faults
+from firmware import fault_kinds
 from firmware import table as table_mod
 from firmware.compat import const
 
@@ -231,7 +231,7 @@ def _check_records(con, lines):
     lines.append("technician PIN: ok" if pins is not None and pins.provisioned
                  else "technician PIN: %s" % (pins.problem if pins is not None else "unavailable"))
     code = con.ctx.table.fault_code
-    lines.append("alarm: ok" if not code else "alarm: %s open" % faults.name(code))
+    lines.append("alarm: ok" if not code else "alarm: %s open" % fault_kinds.name(code))
 
 
 def _check_settings(ctx, lines):

@@ -1,7 +1,7 @@
 # The console's read-only commands: help, status, log, audit, settings, sensors, time, board, zones, crash, version.
 #
 # Nothing here changes the table or writes to flash; none needs a login.
-from firmware import faults
+from firmware import fault_kinds
 from firmware.compat import const
 from firmware.jsonfile import number
 from firmware.version import FIRMWARE_VERSION as VERSION
@@ -86,11 +86,11 @@ def status(con, args):
     if t.fault_code:
         if t.fault_restored:
             detail = "from before the reset"
-        elif faults.has_evidence(t.fault_code):
+        elif fault_kinds.has_evidence(t.fault_code):
             detail = "bytes %r" % t.evidence.text(t.fault_detail)
         else:
             detail = "detail %d" % t.fault_detail
-        lines.append("fault %s (%s): press CONFIRM to acknowledge" % (faults.name(t.fault_code), detail))
+        lines.append("fault %s (%s): press CONFIRM to acknowledge" % (fault_kinds.name(t.fault_code), detail))
     for code, text in ctx.bringup_faults:
         lines.append("bring-up fault %s: %s" % (code, text))
     if con.change.pending is not None:

@@ -18,9 +18,9 @@ from firmware.compat import const
 from firmware.console import editor as ed
 from firmware.console.audit import AuditLog
 from firmware.console.auth import NO_PIN_TEXT, Auth, PinStore
-from firmware.events import CONSOLE_ACTIONS
 from firmware.link.journal import JournalError
 from firmware.parts import CONSOLE_ON_DEMAND, release, release_boot_only
+from firmware.report import CONSOLE_ACTIONS
 from firmware.settings_change import SettingsChange
 
 # copies of firmware.console.pins (tests/host/test_const_copies.py)

@@ -20,7 +20,6 @@
 # accepted reading is left as it was, never partly overwritten.
 from array import array
 
-from firmware import faults
 from firmware.bets import BetReading
 from firmware.compat import const
 from firmware.device_frame import uint
@@ -33,6 +32,16 @@ _MAX_ARGS = const(8)
 # copies of firmware.events (tests/host/test_const_copies.py)
 _BETS = const(13)
 _BETS_FAULT = const(14)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_BETS_BAD_AMOUNT = const(45)
+_BETS_BAD_SEAT = const(43)
+_BETS_BAD_ZONE = const(44)
+_BETS_DUP_ZONE = const(46)
+_BETS_INCOMPLETE = const(42)
+_BETS_RESTARTED = const(54)
+_BETS_SENSOR = const(41)
+_BETS_TAKE_DOWN = const(51)
+_FRAME_ARGS = const(37)
 
 DEVICE = b"B"
 VERSION = const(1)
@@ -142,25 +151,25 @@ class BetReader(DeviceLink):
             if self._state == _COLLECTING:
                 self._seat(frame)
             elif self._state == _IDLE:           # chips without an OPEN: its OPEN was lost
-                self._refuse(faults.BETS_INCOMPLETE)
+                self._refuse(_BETS_INCOMPLETE)
         elif kind == _OPEN:
             if self._state == _COLLECTING:        # the previous reading never closed
-                self._refuse(faults.BETS_INCOMPLETE)
+                self._refuse(_BETS_INCOMPLETE)
             self._open(frame)
         elif kind == _CLOSE:
             self._close(frame)
         elif kind == _FAULT:
-            self.fault(faults.BETS_SENSOR)    # breaks a reading in progress
+            self.fault(_BETS_SENSOR)          # breaks a reading in progress
         else:                                     # HELLO: a restart cuts a reading short
             if self._state == _COLLECTING:
-                self._refuse(faults.BETS_INCOMPLETE)  # (the refusal shows the HELLO line)
+                self._refuse(_BETS_INCOMPLETE)        # (the refusal shows the HELLO line)
             else:                                 # between readings: reported (`bet_reader` `restarted`)
-                self.queue.put(self.fault_event, faults.BETS_RESTARTED, self.keep_line())
+                self.queue.put(self.fault_event, _BETS_RESTARTED, self.keep_line())
             self._state = _IDLE
 
     def _broken(self):
         if self._state == _COLLECTING:
-            self._refuse(faults.BETS_INCOMPLETE)
+            self._refuse(_BETS_INCOMPLETE)
 
     def _refuse(self, code):
         self.refused += 1
@@ -171,7 +180,7 @@ class BetReader(DeviceLink):
         reading_id = frame.arg_uint(0, MAX_READING_ID)
         if reading_id < 0:
             self._state = _COLLECTING             # so that _refuse counts this reading
-            self._refuse(faults.FRAME_ARGS)
+            self._refuse(_FRAME_ARGS)
             return
         work = self._work
         written = self._seats_written
@@ -191,7 +200,7 @@ class BetReader(DeviceLink):
             return                                # already refused and reported
         if state == _IDLE or frame.arg_uint(0, MAX_READING_ID) != self._id \
                 or frame.arg_uint(1, _MAX_SEAT_LINES) != self._lines:
-            self._refuse(faults.BETS_INCOMPLETE)
+            self._refuse(_BETS_INCOMPLETE)
             self._state = _IDLE
             return
         self._accept()
@@ -200,7 +209,7 @@ class BetReader(DeviceLink):
         reading = self.reading
         seat = frame.arg_uint(0, reading.seats)
         if seat < 1:
-            self._refuse(faults.BETS_BAD_SEAT)
+            self._refuse(_BETS_BAD_SEAT)
             return
         line = frame.line
         words = self._words
@@ -225,20 +234,20 @@ class BetReader(DeviceLink):
                         break
                     z = next_zone[z] - 1
             if zone < 0:
-                self._refuse(faults.BETS_BAD_ZONE)
+                self._refuse(_BETS_BAD_ZONE)
                 return
             if eq + 2 == end and line[eq + 1] == _MINUS:
                 if not self.take_downs:
-                    self._refuse(faults.BETS_TAKE_DOWN)
+                    self._refuse(_BETS_TAKE_DOWN)
                     return
                 amount = _TAKE_DOWN
             else:
                 amount = uint(line, eq + 1, end, MAX_AMOUNT)    # -1 when bad: never a take-down
                 if amount < 1:
-                    self._refuse(faults.BETS_BAD_AMOUNT)
+                    self._refuse(_BETS_BAD_AMOUNT)
                     return
             if work[base + zone]:
-                self._refuse(faults.BETS_DUP_ZONE)
+                self._refuse(_BETS_DUP_ZONE)
                 return
             work[base + zone] = amount
             reading.work_wrote(base + zone)

@@ -9,20 +9,26 @@
 # (firmware.evidence), so the report can show the bytes. Nothing in a refused
 # line is used, and nothing is guessed: a lost frame is reported, never filled.
 # handle() allocates nothing beyond what the queue and evidence store own.
-from firmware import faults
 from firmware.compat import const
 from firmware.device_frame import Frame, Sequence
 
 # copies of firmware.device_frame (tests/host/test_const_copies.py)
 _BAD_ARGS = const(7)
 _BAD_CRC = const(3)
+_BAD_SYNTAX = const(2)
 _OK = const(0)
 _SEQ_CONFLICT = const(2)
 _SEQ_DUPLICATE = const(1)
 _SEQ_GAP = const(3)
+_TOO_LONG = const(1)
 _UNKNOWN_TYPE = const(6)
 # copies of firmware.events (tests/host/test_const_copies.py)
 _FAULT = const(8)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_FRAME_CONFLICT = const(39)
+_FRAME_LOST = const(38)
+_FRAME_SYNTAX = const(32)
+_LINE_TOO_LONG = const(3)
 
 HELLO = 0   # every device's message type 0 is HELLO <firmware>: the device (re)started
 
@@ -88,17 +94,18 @@ class DeviceLink:
                 return
             if seq == _SEQ_CONFLICT:
                 self.bad_frames += 1
-                self.fault(faults.FRAME_CONFLICT)
+                self.fault(_FRAME_CONFLICT)
                 return
             if seq == _SEQ_GAP:
                 self.lost += self.sequence.gap
-                self.fault(faults.FRAME_LOST)
+                self.fault(_FRAME_LOST)
         if status != _OK:
             if status == _BAD_CRC:
                 self.crc_errors += 1
             else:
                 self.bad_frames += 1
-            self.fault(faults.from_status(status))
+            # TOO_LONG is a line's fault (LINE_TOO_LONG); BAD_SYNTAX .. BAD_ARGS are FRAME_SYNTAX .. FRAME_ARGS in order
+            self.fault(_LINE_TOO_LONG if status == _TOO_LONG else status - _BAD_SYNTAX + _FRAME_SYNTAX)
             return
         self.frames_ok += 1
         if frame.type == HELLO:

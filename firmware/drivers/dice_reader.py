@@ -15,7 +15,6 @@
 # that would count, an unknown, repeated or misplaced flag. Each is a FAULT with the line as
 # evidence, never a throw, and nothing is guessed. A lost frame (FAULT FRAME_LOST) may have been a
 # throw: the controller decides what the round does about it.
-from firmware import faults
 from firmware.compat import const
 from firmware.drivers.device_link import DeviceLink
 from firmware.throws import COCKED_BITS, FLAG_BITS, FLAG_WORDS, no_roll, pack
@@ -27,6 +26,12 @@ _DICE_HELLO_AGAIN = const(1)
 _DICE_HELLO_FIRST = const(0)
 _DICE_READER_HELLO = const(16)
 _THROW = const(15)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_DICE_BAD_FACE = const(47)
+_DICE_BAD_FLAG = const(49)
+_DICE_SENSOR = const(50)
+_DICE_UNREAD = const(48)
+_FRAME_ARGS = const(37)
 # copies of firmware.throws (tests/host/test_const_copies.py)
 _MAX_FACE = const(6)
 _UNREAD = const(0)
@@ -65,9 +70,9 @@ class DiceReader(DeviceLink):
             self._throw(frame)
         elif kind == _MSG_FAULT:
             if frame.arg_uint(0, MAX_SENSOR_CODE) < 0:
-                self.fault(faults.FRAME_ARGS)
+                self.fault(_FRAME_ARGS)
             else:
-                self.fault(faults.DICE_SENSOR)
+                self.fault(_DICE_SENSOR)
         else:
             # frames_ok counts this HELLO: more, and the reader had spoken since the board booted.
             again = _DICE_HELLO_AGAIN if self.frames_ok > 1 else _DICE_HELLO_FIRST
@@ -77,7 +82,7 @@ class DiceReader(DeviceLink):
         d1 = _face(frame, 0)
         d2 = _face(frame, 1)
         if d1 == _BAD or d2 == _BAD:
-            self.fault(faults.DICE_BAD_FACE)
+            self.fault(_DICE_BAD_FACE)
             return
         flags = 0
         if d1 & _COCKED:
@@ -90,12 +95,12 @@ class DiceReader(DeviceLink):
         for i in range(_FIRST_FLAG, frame.nargs):
             k = _flag(frame, i)
             if k <= last:                   # unknown (-1), or not after the previous flag
-                self.fault(faults.DICE_BAD_FLAG)
+                self.fault(_DICE_BAD_FLAG)
                 return
             last = k
             flags |= FLAG_BITS[k]
         if (d1 == _UNREAD or d2 == _UNREAD) and not no_roll(flags):
-            self.fault(faults.DICE_UNREAD)  # a throw that counts needs both faces read
+            self.fault(_DICE_UNREAD)        # a throw that counts needs both faces read
             return
         self.throws += 1
         self.queue.put(_THROW, pack(d1, d2), flags)

@@ -11,8 +11,11 @@
 # pass. Each poll has one outcome: a line, a fault (.fault, with the offending
 # bytes in .buf[:.fault_len] until the next poll), or nothing. The driver only
 # says what happened; the caller reports it.
-from firmware import faults
 from firmware.compat import const
+
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_LINE_TOO_LONG = const(3)
+_PARTIAL_LINE = const(7)
 
 _BUDGET_LINES = const(2)      # bytes read per poll: this many line buffers
 _BITS_PER_CHAR = const(10)    # start + 8 data + stop
@@ -126,7 +129,7 @@ class SerialLine:
                 self.discarding = True          # drop the rest up to the line end
                 self.overlong += 1
                 self.quiet_ms = 0
-                return self._failed(faults.LINE_TOO_LONG, length)
+                return self._failed(_LINE_TOO_LONG, length)
             buf[length] = ch
             length += 1
         self._rx_at = at
@@ -153,7 +156,7 @@ class SerialLine:
             self.discarding = False
             return None
         self.partial += 1
-        return self._failed(faults.PARTIAL_LINE, n)
+        return self._failed(_PARTIAL_LINE, n)
 
     def write_line(self, text):
         self.uart.write(text.encode() if isinstance(text, str) else text)

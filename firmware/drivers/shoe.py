@@ -12,7 +12,6 @@
 # is SHOE_UNREAD, a dealer prompt under Baccarat art. 10 (correct the dealing
 # error at once, or the round is void). A lost frame (FAULT FRAME_LOST) may
 # have been a card: the controller treats the round the same way.
-from firmware import faults
 from firmware.compat import const
 from firmware.drivers.device_link import DeviceLink
 
@@ -24,6 +23,10 @@ _SHOE_HELLO = const(1)
 _SHOE_IN = const(3)
 _SHOE_OUT = const(4)
 _SHOE_UNREAD = const(5)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_BAD_CARD = const(1)
+_FRAME_ARGS = const(37)
+_SHOE_SENSOR = const(40)
 
 DEVICE = b"S"
 VERSION = const(1)
@@ -67,15 +70,15 @@ class Shoe(DeviceLink):
         if kind == _MSG_CARD:
             card = self._card(frame)
             if card < 0:
-                self.fault(faults.BAD_CARD)
+                self.fault(_BAD_CARD)
                 return
             self.cards += 1
             self.queue.put(_CARD, card, 1 if frame.line[frame.starts[1]] == _UP else 0)  # arg_byte(1)
         elif kind == _MSG_FAULT:
             if frame.arg_uint(0, MAX_SENSOR_CODE) < 0:
-                self.fault(faults.FRAME_ARGS)
+                self.fault(_FRAME_ARGS)
             else:
-                self.fault(faults.SHOE_SENSOR)
+                self.fault(_SHOE_SENSOR)
         elif kind == _MSG_HELLO:
             self.queue.put(_SHOE, _SHOE_HELLO, self.keep_line())
         else:

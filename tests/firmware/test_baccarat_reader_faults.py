@@ -5,7 +5,8 @@
 from firmware import faults
 from firmware.drivers import pixels
 from firmware.drivers.bet_reader import BetReader
-from firmware.events import BETS_FAULT, EventQueue
+from firmware.events import BETS_FAULT
+from firmware.statemachine import EventQueue
 from firmware.games.baccarat import payouts
 from tests.firmware.baccarat_rig import Rig
 from tests.firmware.table_rig import strip

@@ -1,5 +1,5 @@
 # The Baccarat table controller: shoe procedure, rounds, results, nets, lights, alarms (arts. 1-4, 8-11, 16, 17).
-from firmware import faults
+from firmware import fault_kinds, faults
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
 from firmware.events import LAMP, LAMP_ALL, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK
@@ -533,14 +533,14 @@ def test_art8_an_unreadable_burn_card_voided_is_the_rounds_burn():
 def test_every_alarm_screen_fits_the_20_column_lcd():
     # Whatever the fault (a reader's with its three ways out, a game alarm with its card, the core's),
     # each dealer line fits the LCD: a cut prompt would hide how to clear it (VOID was cut to VOI).
-    for code in range(1, len(faults.NAMES)):
+    for code in range(1, len(fault_kinds.NAMES)):
         rig = Rig()
         rig.new_shoe(burn="2c 3c 4c 5c 6c 7c")
-        rig.fault(code, 0 if faults.has_evidence(code) else 3)
+        rig.fault(code, 0 if fault_kinds.has_evidence(code) else 3)
         if rig.table.state != FAULTED:
             continue
         lines = screens.dealer_lines(rig.table, CONFIG, [])
-        assert max(len(line) for line in lines) <= 20, (faults.name(code), lines)
+        assert max(len(line) for line in lines) <= 20, (fault_kinds.name(code), lines)
 
 
 def test_the_core_fault_screen_fits_the_20_column_lcd_with_the_longest_fault_name():

@@ -1,11 +1,12 @@
 # The bet-recognition reader: a reading is used whole or refused whole, never in part.
 from array import array
 
-from firmware import faults
+from firmware import fault_kinds, faults
 from firmware.bets import TAKE_DOWN
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers.bet_reader import MAX_AMOUNT, BetReader
-from firmware.events import BETS, BETS_FAULT as FAULT, EventQueue
+from firmware.events import BETS, BETS_FAULT as FAULT
+from firmware.statemachine import EventQueue
 from firmware.evidence import Evidence
 from firmware.games.baccarat.payouts import ZONES
 from tests.firmware.device_helpers import LineSource, Sender, drain, kinds
@@ -253,7 +254,7 @@ def test_a_take_down_at_a_table_that_takes_none_refuses_the_reading_whole():
     # Baccarat: bets are closed by the first card; a take-down is never half-read as chips.
     reader, events = _refused([("1", "tie=5"), ("2", "banker=-")], faults.BETS_TAKE_DOWN)
     assert "SEAT 2 banker=-" in reader.evidence.text(events[0][2])
-    assert faults.name(faults.BETS_TAKE_DOWN) == "bets_take_down"
+    assert fault_kinds.name(faults.BETS_TAKE_DOWN) == "bets_take_down"
 
 
 def test_a_take_down_is_read_at_a_table_that_takes_them():

@@ -139,6 +139,38 @@ def test_a_refusal_after_a_boot_imports_its_path_again_and_releases_it():
         assert [name for name in startup.BOOT_ONLY if name in sys.modules] == []
 
 
+# The code tables (firmware/events.py, firmware/faults.py, a game's codes.py) are the source of truth of the
+# codes the firmware's modules keep as private const() copies: a board never imports them. Before, a table kept
+# each with all its public ints in its globals dict for a few runtime parts (the event queue, the fault names
+# and kinds, the games' words), ~2.5 KB of heap with the code in flash (issue 14). A table booted, through its
+# lamp test and first passes, with a bad reader line's fault reported and shown, as on a board.
+def _imports_no_code_table(game):
+    from firmware.parts import release
+    from tests.firmware.test_main import _boot
+    tables = ("firmware.events", "firmware.faults", "firmware.games.%s.codes" % game)
+    release(tables)                          # what this test session imported at its top
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, game)
+        _run(ctx, 60)
+        machine.uarts[0].feed(b"not a device frame\n")
+        _run(ctx, 5)
+        faults = [r["fault"] for r in map(json.loads, machine.uarts[1].reports()) if r["event"] == "fault"]
+        assert ctx.table.fault_code != 0 and faults[-1:] == ["frame_syntax"], faults
+        assert [name for name in tables if name in sys.modules] == [], game
+
+
+def test_a_booted_baccarat_table_imports_no_code_table():
+    _imports_no_code_table("baccarat")
+
+
+def test_a_booted_craps_table_imports_no_code_table():
+    _imports_no_code_table("craps")
+
+
+def test_a_booted_omaha_table_imports_no_code_table():
+    _imports_no_code_table("omaha")
+
+
 # After boot, every path that imports a boot-only module again releases it when it is done (firmware/parts.py,
 # release_boot_only), and a settings change's own module once no change is pending: before, each such path left
 # ~2-4 KB in the heap until the next reset (issue 14).

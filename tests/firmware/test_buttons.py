@@ -1,6 +1,7 @@
 # Dealer buttons: debounced presses, and a long press reported once while the button is held.
 from firmware.drivers.buttons import Buttons
-from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED, EventQueue
+from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED
+from firmware.statemachine import EventQueue
 from tests.firmware.fakes import FakePin
 
 

@@ -442,7 +442,8 @@ def test_readings_from_the_bet_reader_take_down_only_when_they_hold_a_take_down(
     # Issue 14: the CLOSE looks among a reading's slots for take-downs only when the reader told one
     # (BetReading.may_take_down); readings from the reader itself, a take-down among them.
     from firmware.drivers.bet_reader import BetReader
-    from firmware.events import BETS, EventQueue
+    from firmware.events import BETS
+    from firmware.statemachine import EventQueue
     from firmware.evidence import Evidence
     from tests.firmware.device_helpers import Sender, drain
     rig = Rig(seats=3)

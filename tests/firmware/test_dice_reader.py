@@ -5,9 +5,10 @@ from firmware.compat import heap_lock, heap_unlock
 from firmware.device_frame import crc16
 from firmware.drivers.dice_reader import DiceReader
 from firmware.drivers.serial_line import SerialLine
-from firmware.events import (DICE_HELLO_AGAIN, DICE_HELLO_FIRST, DICE_READER_HELLO, EventQueue, FAULT, THROW,
+from firmware.events import (DICE_HELLO_AGAIN, DICE_HELLO_FIRST, DICE_READER_HELLO, FAULT, THROW,
                              THROW_COCKED1, THROW_COCKED2, THROW_INVALID, THROW_NOT_ROLLED, THROW_OFF_TABLE, THROW_SHORT,
                              THROW_WALL)
+from firmware.statemachine import EventQueue
 from firmware.evidence import Evidence
 from firmware.games.craps.dice import DiceError, check_report
 from tests.firmware.device_helpers import LineSource, Sender, drain, kinds

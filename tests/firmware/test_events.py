@@ -2,8 +2,9 @@
 from firmware import events, faults
 from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
 from firmware.drivers.pixels import ZoneLights
-from firmware.events import (BUTTON, CARD, CON_UNKNOWN_COMMAND, CONSOLE_ERROR, EventQueue, FAULT, FAULT_RESTORED,
+from firmware.events import (BUTTON, CARD, CON_UNKNOWN_COMMAND, CONSOLE_ERROR, FAULT, FAULT_RESTORED,
                              LAMP, LAMP_ALL, LAMP_CHECK_END, TICK)
+from firmware.statemachine import EventQueue
 from firmware.table import FAULTED, LAMP_CHECK, READY, Table
 from tests.firmware.fakes import FakeStrip
 

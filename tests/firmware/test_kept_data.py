@@ -3,7 +3,8 @@
 # the bring-up read. Behaviour is the same (the bet reader's and the console's own tests); these show the
 # structures themselves. Fakes only: runs on MicroPython too.
 from firmware.drivers.bet_reader import BetReader
-from firmware.events import BETS, EventQueue
+from firmware.events import BETS
+from firmware.statemachine import EventQueue
 from firmware.evidence import Evidence
 from firmware.games.craps.zones import ZONES as CRAPS_ZONES
 from tests.firmware.booted import boot_pico

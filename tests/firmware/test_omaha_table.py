@@ -1,6 +1,6 @@
 # The Omaha table controller: hands from the shoe and the dealer keypad, misdeal prompts, reports
 # (Omaha arts. 1, 2, 5-13, 16; docs/omaha.md "The table", docs/protocol.md "Omaha tables").
-from firmware import faults
+from firmware import fault_kinds, faults
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
 from firmware.events import HOST_HAND, KEY, LINK_BACKLOG, SHOE_UNREAD, TICK
@@ -758,10 +758,10 @@ def test_keys_of_an_entry_and_ticks_dispatch_without_allocating():
 
 def test_every_alarm_screen_fits_the_20_column_lcd():
     # Whatever the fault, each dealer line fits the LCD (FAULT FAULT_RECORD_UNSAVED was 26 characters).
-    for code in range(1, len(faults.NAMES)):
+    for code in range(1, len(fault_kinds.NAMES)):
         rig = Rig()
-        rig.fault(code, 0 if faults.has_evidence(code) else 3)
+        rig.fault(code, 0 if fault_kinds.has_evidence(code) else 3)
         if rig.table.state != FAULTED:
             continue
         lines = screens.dealer_lines(rig.table, CONFIG, [])
-        assert max(len(line) for line in lines) <= 20, (faults.name(code), lines)
+        assert max(len(line) for line in lines) <= 20, (fault_kinds.name(code), lines)

@@ -3,7 +3,7 @@
 # fake hardware with a scratch dir as its flash). A cut at every flash write: tests/host/test_power_cut_table.py.
 import os
 
-from firmware import faults, main, recovery, saved_state
+from firmware import fault_kinds, faults, main, recovery, saved_state
 from firmware import table as t
 from firmware.events import THROW
 from firmware.recovery import NAME
@@ -95,7 +95,7 @@ def test_a_flipped_bit_in_the_table_journal_is_an_alarm_and_never_used():
         reports = _host(machine)
         recovered = [r for r in reports if r["event"] == "recovered"]
         assert len(recovered) == 1 and recovered[0]["resumed"] is False and "CRC" in recovered[0]["error"]
-        assert [r["fault"] for r in reports if r["event"] == "fault"] == [faults.name(faults.JOURNAL_BAD)]
+        assert [r["fault"] for r in reports if r["event"] == "fault"] == [fault_kinds.name(faults.JOURNAL_BAD)]
         assert ctx.table.state == t.FAULTED and ctx.table.fault_code == faults.JOURNAL_BAD
         assert ctx.table.state_name() == "fault"      # the safe state: the dealer sees the alarm
 
@@ -131,8 +131,8 @@ def test_a_crash_while_recovering_the_journal_is_noted_and_the_next_boot_does_no
         recovered = [r for r in reports if r["event"] == "recovered"]
         assert len(recovered) == 1 and recovered[0]["resumed"] is False, recovered
         assert recovered[0]["error"] == "not recovered: the last boot " + note, recovered
-        assert [r["fault"] for r in reports if r["event"] == "fault"] == [faults.name(faults.JOURNAL_BAD),
-                                                                          faults.name(faults.CRASHED)], reports
+        assert [r["fault"] for r in reports if r["event"] == "fault"] == [fault_kinds.name(faults.JOURNAL_BAD),
+                                                                          fault_kinds.name(faults.CRASHED)], reports
         assert ctx.table.state == t.FAULTED and not ctx.journal.recovering
         ctx, machine, _ = _boot(state)                # the next boot: a fresh journal, nothing refused
         _run(ctx)
@@ -182,7 +182,7 @@ def test_a_flipped_bit_in_the_host_links_store_is_an_alarm_and_its_good_frames_s
         assert ctx.sender.held() >= held - 1 + 1      # the good frames before it, and this boot's OPEN
         _run(ctx)
         faulted = [r for r in _host(machine) if r["event"] == "fault"]
-        assert [r["fault"] for r in faulted][:1] == [faults.name(faults.JOURNAL_BAD)]
+        assert [r["fault"] for r in faulted][:1] == [fault_kinds.name(faults.JOURNAL_BAD)]
         assert "CRC" in faulted[0]["text"]
         assert ctx.table.fault_code == faults.JOURNAL_BAD
 

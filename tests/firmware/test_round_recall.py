@@ -441,7 +441,7 @@ def test_a_round_is_kept_after_all_its_events_reports_are_on_flash_in_one_batch(
     """The Reporter keeps a round noted by one of an event's reports once the event's reports are all
     made: the link store writes them in one batch, then the round goes to recall (the round on flash
     means its report is)."""
-    from firmware.events import EventQueue
+    from firmware.statemachine import EventQueue
     from firmware.link.journal_store import JournalStore
     from firmware.report import Reporter
     from firmware.table import OUT_GAME_FIRST

@@ -3,8 +3,9 @@ from firmware import cards, faults
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers.serial_line import SerialLine
 from firmware.drivers.shoe import Shoe
-from firmware.events import CARD, EventQueue, FAULT, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, \
+from firmware.events import CARD, FAULT, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, \
     SHOE_UNREAD
+from firmware.statemachine import EventQueue
 from firmware.evidence import Evidence
 from tests.firmware.expect import heap_lock_catches_allocation
 from tests.firmware.device_helpers import LineSource, Sender, drain, kinds

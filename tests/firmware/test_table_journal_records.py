@@ -5,7 +5,8 @@ import struct
 
 from firmware.bets import BetReading
 from firmware.event_bytes import behind
-from firmware.events import BETS, CARD, SHOE, SHOE_HELLO, TICK, EventQueue
+from firmware.events import BETS, CARD, SHOE, SHOE_HELLO, TICK
+from firmware.statemachine import EventQueue
 from firmware.evidence import Evidence
 from firmware.link import journal as jn
 from firmware.recovery import TableJournal

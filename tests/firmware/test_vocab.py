@@ -50,12 +50,12 @@ def strip(report):
 
 
 def test_a_fault_whose_detail_is_always_0_is_reported_without_it_and_journal_full_says_so():
-    from firmware import faults
+    from firmware import fault_kinds, faults
     from firmware.events import FAULT_RESTORED
     for code in (faults.RESET_IN_ROUND, faults.JOURNAL_BAD, faults.DISPLAY_MISSING, faults.CRASHED,
                  faults.FAULT_RECORD_BAD):
-        assert _fault_report(code, 0) == {"event": "fault", "fault": faults.name(code)}, code
-        assert _fault_report(code, 0, FAULT_RESTORED) == {"event": "fault", "fault": faults.name(code),
+        assert _fault_report(code, 0) == {"event": "fault", "fault": fault_kinds.name(code)}, code
+        assert _fault_report(code, 0, FAULT_RESTORED) == {"event": "fault", "fault": fault_kinds.name(code),
                                                           "restored": True}, code
     # the journal filled with no boundary to checkpoint at (firmware/recovery.py): a detail that means it
     assert _fault_report(faults.JOURNAL_BAD, 1) == {"event": "fault", "fault": "journal_bad", "full": True}
@@ -72,7 +72,8 @@ _BETS_HELLO = b"B1 00 HELLO rfid-1.4*A1F6"
 def test_the_bet_readers_hello_between_readings_is_reported_with_its_line_and_inside_one_refuses_it():
     from firmware import faults
     from firmware.drivers.bet_reader import BetReader
-    from firmware.events import BETS, BETS_FAULT, EventQueue
+    from firmware.events import BETS, BETS_FAULT
+    from firmware.statemachine import EventQueue
     from firmware.evidence import Evidence
     from firmware.games.baccarat.payouts import ZONES
     from tests.firmware.device_helpers import Sender, drain, kinds

@@ -145,3 +145,46 @@ def test_every_copy_is_used_in_its_module():
             if len(re.findall(r"\b_%s\b" % const_name, texts[name])) < 2:
                 unused.append("%s:%d: _%s" % (rel, line, const_name))
     assert not unused, "\n".join(unused)
+
+
+# The code tables: the source of truth of the codes the copies are checked against, never imported by a board
+# (tests/firmware/test_boot_release.py boots a table of each game and checks it; this checks every path of
+# the firmware, a console command's too, from the source).
+_CODE_TABLES = ("firmware.events", "firmware.faults", "firmware.games.baccarat.codes", "firmware.games.craps.codes",
+                "firmware.games.omaha.codes")
+
+
+def test_no_firmware_module_imports_a_code_table():
+    modules, texts, of = _sources()
+    imported = []
+    for name, rel in sorted(modules.items()):
+        for node in ast.walk(ast.parse(texts[name])):
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                targets = [node.module] + ["%s.%s" % (node.module, alias.name) for alias in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                continue
+            imported += ["%s:%d: %s" % (rel, node.lineno, t) for t in targets if t in _CODE_TABLES]
+    assert not imported, "take their codes as private const()s (see this file's docstring):\n" + "\n".join(imported)
+
+
+def test_the_names_a_table_keeps_follow_the_code_tables():
+    # The runtime's words for the codes moved out of the code tables: each still names its code.
+    from firmware import fault_kinds, faults
+    from firmware.games.baccarat import codes as baccarat, reports as baccarat_reports, rules
+    from firmware.games.craps import codes as craps, reports as craps_reports
+    from firmware.games.omaha import codes as omaha, entry, reports as omaha_reports
+    for key, code in sorted(int_constants(open(faults.__file__).read()).items()):
+        if key != "DEVICE_FIRST":
+            assert fault_kinds.name(code) == key.lower(), key
+    assert fault_kinds.name(2) == "bad_dice" and fault_kinds.name(faults.BETS_RESTARTED + 1) == "fault_55"
+    assert [baccarat_reports.DESTINATIONS[c] for c in (rules.PLAYER, rules.BANKER, baccarat.TO_BURN, baccarat.TO_DISCARD)] \
+        == ["player", "banker", "burn", "discard"]
+    assert len(baccarat_reports.SHOE_NEWS) == baccarat.NEWS_ROADS_FULL + 1
+    assert [craps_reports.SHOOTER_WHY[craps.SHOOTER_SEVEN_OUT], craps_reports.SHOOTER_WHY[craps.SHOOTER_STOPPED]] \
+        == ["seven_out", "stopped"]
+    assert [omaha_reports.DESTINATIONS[c] for c in (omaha.TO_HOLE, omaha.TO_BURN, omaha.TO_BOARD, omaha.TO_DISCARD)] \
+        == ["hole", "burn", "board", "discard"]
+    assert [entry.KEY_WORDS[c - omaha.K_NEW] for c in (omaha.K_NEW, omaha.K_ALLIN, omaha.K_ENTER)] == ["new", "allin", "enter"]
+    assert len(entry.KEY_WORDS) == omaha.K_ENTER - omaha.K_NEW + 1

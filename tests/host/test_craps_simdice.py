@@ -58,7 +58,8 @@ def test_framed_lines_carry_every_field_of_the_report():
     back the same report (cocked dice, the die not read) and so the engine's same verdict."""
     from firmware import throws
     from firmware.drivers.dice_reader import DiceReader
-    from firmware.events import THROW, EventQueue
+    from firmware.events import THROW
+    from firmware.statemachine import EventQueue
     from firmware.evidence import Evidence
 
     dice = SimDice(seed=9, invalid_rate=0.3, cocked_rate=0.3)

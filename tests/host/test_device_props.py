@@ -11,8 +11,9 @@ from firmware import cards, device_frame as df, faults, throws
 from firmware.drivers.bet_reader import MAX_AMOUNT, MAX_READING_ID, BetReader
 from firmware.drivers.dice_reader import DiceReader
 from firmware.drivers.shoe import TYPES as SHOE_TYPES, Shoe
-from firmware.events import BETS, BETS_FAULT, CARD, EventQueue, FAULT, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, \
+from firmware.events import BETS, BETS_FAULT, CARD, FAULT, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, \
     SHOE_OUT, SHOE_UNREAD, THROW
+from firmware.statemachine import EventQueue
 from firmware.evidence import Evidence
 from firmware.games.craps.dice import DiceError, check_report
 from firmware.games.baccarat.payouts import ZONES

@@ -6,7 +6,8 @@ import pytest
 
 from firmware import board as board_mod
 from firmware import events
-from firmware.events import KEY, EventQueue
+from firmware.events import KEY
+from firmware.statemachine import EventQueue
 from firmware.hardware import bring_up
 from hostsim import hardware
 from hostsim.headless import SETTLE_MS, HeadlessTable

@@ -4,7 +4,7 @@ import os
 import re
 
 from firmware import device_frame as df
-from firmware import events, faults, throws
+from firmware import events, fault_kinds, faults, statemachine, throws
 from firmware.drivers import bet_reader, dice_reader, shoe
 from firmware.evidence import Evidence
 from firmware.games.craps.dice import check_report
@@ -49,7 +49,7 @@ def test_crc_walk_through():
 def test_fault_table_matches_faults():
     rows = re.findall(r"^\| (\d+) \| `(\w+)` \|", _device_section(), re.M)
     assert [(int(code), name) for code, name in rows] == \
-        [(faults.DEVICE_FIRST + i, name) for i, name in enumerate(faults.DEVICE_NAMES)]
+        [(faults.DEVICE_FIRST + i, name) for i, name in enumerate(fault_kinds.DEVICE_NAMES)]
 
 
 def test_stated_limits_match_the_code():
@@ -64,7 +64,7 @@ def test_host_report_fault_table_matches_faults():
     section = text[text.index("## Host reports"):]
     section = section[:section.index("\n## ", 3)]
     rows = re.findall(r"^\| (\d+) \| `(\w+)` \|", section, re.M)
-    assert [(int(code), name) for code, name in rows] == [(i, faults.NAMES[i]) for i in range(1, len(faults.NAMES))]
+    assert [(int(code), name) for code, name in rows] == [(i, fault_kinds.NAMES[i]) for i in range(1, len(fault_kinds.NAMES))]
 
 
 def _dice_section():
@@ -93,7 +93,7 @@ def test_dice_reader_examples_give_the_documented_event_and_engine_verdict():
     assert len(rows) >= 17
     checked = {"throw": 0, "fault": 0, "hello": 0}
     for line, event, engine in rows:
-        reader = dice_reader.DiceReader(None, events.EventQueue(8), Evidence())
+        reader = dice_reader.DiceReader(None, statemachine.EventQueue(8), Evidence())
         reader.handle(line)
         assert reader.queue.get(), line
         got = (reader.queue.kind, reader.queue.a, reader.queue.b)
@@ -114,7 +114,7 @@ def test_dice_reader_examples_give_the_documented_event_and_engine_verdict():
             checked["hello"] += 1
         else:
             assert fault, (line, event)
-            code = faults.DEVICE_FIRST + faults.DEVICE_NAMES.index(fault.group(1))
+            code = faults.DEVICE_FIRST + fault_kinds.DEVICE_NAMES.index(fault.group(1))
             assert got[:2] == (events.FAULT, code) and reader.evidence.text(got[2]) == line.decode(), line
             checked["fault"] += 1
     assert checked["hello"] == 1 and checked["fault"] >= 6 and checked["throw"] >= 9

@@ -216,7 +216,8 @@ def test_the_firmwares_own_drivers_decode_what_the_table_io_sends():
     from firmware.drivers.serial_line import SerialLine
     from firmware.drivers.shoe import Shoe
     from firmware import faults
-    from firmware.events import BETS, BETS_FAULT, CARD, EventQueue, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN
+    from firmware.events import BETS, BETS_FAULT, CARD, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN
+    from firmware.statemachine import EventQueue
     from firmware.evidence import Evidence
     from firmware.games.baccarat.payouts import ZONES
 

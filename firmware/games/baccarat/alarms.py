@@ -6,7 +6,7 @@
 # out of the shoe); a long VOID voids the round in play, every bet returned.
 # A bet reading the reader refused (BETS_FAULT) holds nothing: reported, and the dealer told while
 # bets are open (BETS NOT READ).
-from firmware import faults
+from firmware import fault_kinds
 from firmware.compat import const
 from firmware.errors import IntegrityError
 from firmware.games.baccarat import shoe as shoe_mod
@@ -24,6 +24,13 @@ _SHOE_CUT = const(2)
 _SHOE_IN = const(3)
 _SHOE_OUT = const(4)
 _SHOE_UNREAD = const(5)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_BETS_RESTARTED = const(54)
+_CARD_IMPOSSIBLE = const(11)
+_CARD_UNREADABLE = const(12)
+_DOUBLE_PULL = const(13)
+_LINK_BACKLOG = const(17)
+_SHOE_REMOVED = const(15)
 # copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
 _BETTING = const(5)
 _BURNING = const(4)
@@ -54,17 +61,17 @@ class Alarms:
         Craps. A refused one's are not: while bets are open (no card of a round out) the dealer display says
         BETS NOT READ (bets_unread) until a reading is taken or the next live round starts."""
         self._emit(_OUT_BETS_FAULT, code, evidence)
-        if code != faults.BETS_RESTARTED and not self.in_round() and self.held_card == _NO_CARD:
+        if code != _BETS_RESTARTED and not self.in_round() and self.held_card == _NO_CARD:
             self.bets_unread = self.display_dirty = True    # (the reader's HELLO between readings refuses none)
 
     def may_confirm(self):
         """CONFIRM closes the alarm, except where only a rescan or VOID may (art. 10: never guessed)."""
         code = self.fault_code
-        if code == faults.CARD_UNREADABLE:
+        if code == _CARD_UNREADABLE:
             return False
-        if code == faults.CARD_IMPOSSIBLE:
+        if code == _CARD_IMPOSSIBLE:
             return not self.in_round()
-        if code == faults.LINK_BACKLOG:
+        if code == _LINK_BACKLOG:
             return not self.link_backlog                 # the held first card waits for the host link
         return True
 
@@ -85,7 +92,7 @@ class Alarms:
             held = self.held_card
             self.held_card = _NO_CARD
             target = self.acknowledge(_ACK_CONFIRM)
-            if held != _NO_CARD and (code == faults.DOUBLE_PULL or code == faults.LINK_BACKLOG):
+            if held != _NO_CARD and (code == _DOUBLE_PULL or code == _LINK_BACKLOG):
                 return self._resume_with_card(target, held, 1 if self.held_face_up else 0)
             if held != _NO_CARD:
                 self._discard(held)
@@ -94,10 +101,10 @@ class Alarms:
             self._emit(_OUT_BUTTON, a, b)
             return self._void()
         if kind == _SHOE and a == _SHOE_UNREAD:
-            self._emit(_OUT_FAULT, faults.CARD_UNREADABLE, _NO_CARD) # reported; the alarm in force stays
+            self._emit(_OUT_FAULT, _CARD_UNREADABLE, _NO_CARD) # reported; the alarm in force stays
             return _STAY
         if kind == _SHOE and a == _SHOE_OUT and self.in_round():
-            return self._on_faulted(_FAULT, faults.SHOE_REMOVED, _NO_CARD)
+            return self._on_faulted(_FAULT, _SHOE_REMOVED, _NO_CARD)
         if kind == _SHOE and a == _SHOE_CUT and _BURNING <= self.resume_state <= _DEALING:
             return self._cut_card()                      # art. 3(1) holds whatever the alarm: never lost
         if kind == _SHOE and (a == _SHOE_IN or a == _SHOE_OUT) and not self.in_round():
@@ -109,7 +116,7 @@ class Alarms:
     def _card_in_alarm(self, card, face_up):
         """A card read while held: the rescan the alarm asked for, or a card dealt to no hand."""
         code = self.fault_code
-        if self.resume_state >= _BURNING and (code == faults.CARD_UNREADABLE or faults.is_reader_fault(code)):
+        if self.resume_state >= _BURNING and (code == _CARD_UNREADABLE or fault_kinds.is_reader_fault(code)):
             if self.held_card != _NO_CARD:
                 self._discard(self.held_card)
                 self.held_card = _NO_CARD
@@ -142,7 +149,7 @@ class Alarms:
             if self.shoe is not None:
                 self.shoe.discard(card)
         except IntegrityError:
-            self._emit(_OUT_FAULT, faults.CARD_IMPOSSIBLE, card)
+            self._emit(_OUT_FAULT, _CARD_IMPOSSIBLE, card)
             return
         self._emit(_OUT_DEALT, card, _TO_DISCARD * 2)
 
@@ -155,11 +162,11 @@ class Alarms:
         if self.in_round():
             self.acknowledge(_ACK_VOID)
             return self._finish_round(True)
-        if held != _NO_CARD or self.fault_code == faults.LINK_BACKLOG:
+        if held != _NO_CARD or self.fault_code == _LINK_BACKLOG:
             # A held card between rounds (a double pull after the last card, or the host link backed
             # up): set aside, no round began.
             return self.acknowledge(_ACK_VOID)
-        if self.fault_code == faults.CARD_UNREADABLE and self.resume_state != _BURNING:
+        if self.fault_code == _CARD_UNREADABLE and self.resume_state != _BURNING:
             # Discarded unseen. Where it was the art. 8 burn, the burn is done. (While burning it
             # must be rescanned: the art. 2(1) count may hang on it, and nothing is guessed.)
             if self.resume_state == _BETTING and self.settings.burn_each_round:

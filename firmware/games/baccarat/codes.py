@@ -1,5 +1,8 @@
-# The Baccarat controller's states and outbox codes, and what a card can go to: shared by the
-# controller, its alarm handling, lights, screens and reports.
+# The Baccarat controller's states and outbox codes, and what a card can go to: the source of truth of
+# these codes. A board never imports this module (its public ints would stay in the heap as globals,
+# issue 14): the controller, its alarm handling, lights, screens and reports keep private const() copies
+# (tests/host/test_const_copies.py); host tools and tests import them from here. Their words in reports
+# are reports.py's (SHOE_NEWS, DESTINATIONS); the nets array's type is payouts.NETS_TYPE.
 from firmware.compat import const
 
 BURNING = const(4)        # art. 2(1): burning the start of a new shoe
@@ -17,7 +20,7 @@ OUT_BETS = const(36)      # a: reading id, b: 1 taken for the next round / 0 ref
 OUT_ROADS = const(37)     # the roads of the shoe (a host request)
 OUT_BETS_FAULT = const(38)  # a: fault code, b: evidence (the reading was refused)
 
-# OUT_SHOE's a: what happened to the shoe (SHOE_NEWS, the report's "shoe").
+# OUT_SHOE's a: what happened to the shoe (reports.SHOE_NEWS, the report's "shoe").
 NEWS_NEW = const(0)
 NEWS_BURNED = const(1)
 NEWS_CUT = const(2)
@@ -25,12 +28,10 @@ NEWS_CLOSED = const(3)
 NEWS_REMOVED = const(4)
 NEWS_RESTARTED = const(5)
 NEWS_ROADS_FULL = const(6)
-SHOE_NEWS = ("new", "burned", "cut_card", "closed", "removed", "restarted", "roads_restarted")
 
-# Where a card went (OUT_DEALT's b // 2): the hands are rules.PLAYER / rules.BANKER.
+# Where a card went (OUT_DEALT's b // 2, reports.DESTINATIONS): the hands are rules.PLAYER / rules.BANKER.
 TO_BURN = const(2)
 TO_DISCARD = const(3)
-DESTINATIONS = ("player", "banker", "burn", "discard")
 
 # What a live tie leaves for the next live round (art. 11, the tie_option it was played under): the
 # controller's tie_kept and tied_round_carry(), a snapshot's tie_stakes.
@@ -40,7 +41,3 @@ TIE_CHANGEABLE = const(2)     # 11(3): they play again unless a reading changed 
 
 DOUBLE_PULL_MS = const(150)   # two cards closer than this came out together (no dealer draws that fast)
 NO_CARD = const(-1)         # a fault's card when none is known
-
-# The type of the table's nets array: 64-bit, as a stake of up to the bet reader's MAX_AMOUNT (999,999,999)
-# at 14:1 (art. 16) nets more than a 32-bit int holds (the controller's, and a snapshot's restored nets).
-NETS_TYPE = "q"

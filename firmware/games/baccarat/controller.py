@@ -12,14 +12,12 @@
 # art. 10; nothing is guessed.
 from array import array
 
-from firmware import faults
 from firmware.compat import const
 from firmware.drivers import pixels
 from firmware.errors import IntegrityError
 from firmware.games.baccarat.alarms import Alarms
-from firmware.games.baccarat.codes import NETS_TYPE
 from firmware.games.baccarat.lights import BaccaratLights
-from firmware.games.baccarat.payouts import ZONES, find_slots, keep_stakes, settle_seats, stake_round, tie_carry
+from firmware.games.baccarat.payouts import NETS_TYPE, ZONES, find_slots, keep_stakes, settle_seats, stake_round, tie_carry
 from firmware.games.baccarat.roads import Roads
 from firmware.games.baccarat.shoe_procedure import ShoeProcedure
 from firmware.table import Table
@@ -39,6 +37,14 @@ _SHOE_IN = const(3)
 _SHOE_OUT = const(4)
 _SHOE_UNREAD = const(5)
 _TICK = const(1)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_CARD_IMPOSSIBLE = const(11)
+_CARD_OUT_OF_ORDER = const(14)
+_CARD_UNREADABLE = const(12)
+_DOUBLE_PULL = const(13)
+_LINK_BACKLOG = const(17)
+_SHOE_REMOVED = const(15)
+_SHOE_RESTARTED = const(52)
 # copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
 _BETTING = const(5)
 _BURNING = const(4)
@@ -81,7 +87,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         self.seats = seats if reading is not None else 0
         width = len(ZONES)
         self.round_bets = array("i", [0] * (self.seats * width))   # the bets of the round in play
-        # 64-bit (codes.NETS_TYPE): on MicroPython only a net past a small int (2**30) is a long int.
+        # 64-bit (payouts.NETS_TYPE): on MicroPython only a net past a small int (2**30) is a long int.
         self.nets = array(NETS_TYPE, [0] * (self.seats * width))
         # Where the round's bets are (the indices of round_bets not 0, the first n_bet_slots, in order),
         # taken for the round slots_round when it starts: the result's nets, its seat lights and its
@@ -142,9 +148,9 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         if kind == _SHOE and a == _SHOE_IN or self._shoe_button(kind, a, b):
             return self._new_shoe()
         if kind == _CARD:
-            return self._alarm(faults.CARD_OUT_OF_ORDER, a)
+            return self._alarm(_CARD_OUT_OF_ORDER, a)
         if kind == _SHOE and a == _SHOE_UNREAD:
-            return self._alarm(faults.CARD_OUT_OF_ORDER, _NO_CARD)
+            return self._alarm(_CARD_OUT_OF_ORDER, _NO_CARD)
         if kind == _BETS:
             return self._bets(a)                         # for the next shoe's first round
         if self._anywhere(kind, a, b):
@@ -161,14 +167,14 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
                 # next round's first unless the dealer says so (CONFIRM; a long VOID sets it aside).
                 self.held_card = a
                 self.held_face_up = b == 1
-                return self._alarm(faults.DOUBLE_PULL, a)
+                return self._alarm(_DOUBLE_PULL, a)
             if self.link_backlog:
                 # The round's first card (or its art. 8 burn) while the host link is backed up: no new
                 # round (its reports could be lost). Held, as a double pull's card is: CONFIRM once the
                 # backlog clears deals it as the round's first; a long VOID discards it (art. 10).
                 self.held_card = a
                 self.held_face_up = b == 1
-                return self._alarm(faults.LINK_BACKLOG, a)
+                return self._alarm(_LINK_BACKLOG, a)
             if self.settings.burn_each_round and not self.burned_this_round:
                 self.burned_this_round = True          # art. 8: the first card of the round is burned
                 return self._burn(a, b)
@@ -236,17 +242,17 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
             if self.since_card_ms < _DOUBLE_PULL_MS:
                 self.held_card = a
                 self.held_face_up = b == 1
-                return self._alarm(faults.DOUBLE_PULL, a)
+                return self._alarm(_DOUBLE_PULL, a)
             return self._deal(a, b)
         if kind == _SHOE:
             if a == _SHOE_UNREAD:
-                return self._alarm(faults.CARD_UNREADABLE, _NO_CARD)
+                return self._alarm(_CARD_UNREADABLE, _NO_CARD)
             if a == _SHOE_OUT:
-                return self._alarm(faults.SHOE_REMOVED, _NO_CARD)
+                return self._alarm(_SHOE_REMOVED, _NO_CARD)
             if a == _SHOE_CUT:
                 return self._cut_card()
             if a == _SHOE_HELLO:
-                return self._alarm(faults.SHOE_RESTARTED, b)   # a card may have left it unreported (art. 10)
+                return self._alarm(_SHOE_RESTARTED, b)         # a card may have left it unreported (art. 10)
             return _STAY
         if kind == _BETS:
             self._emit(_OUT_BETS, a, 0)                  # bets closed when the first card came out
@@ -259,7 +265,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         try:
             hand = self.shoe.deal(card, None, face_up == 1)
         except IntegrityError:
-            return self._alarm(faults.CARD_IMPOSSIBLE, card)
+            return self._alarm(_CARD_IMPOSSIBLE, card)
         self._emit(_OUT_DEALT, card, hand * 2 + (1 if face_up else 0))
         self.since_card_ms = 0
         self.display_dirty = True

@@ -2,12 +2,13 @@
 #
 # Called by firmware.report.Reporter when it drains the outbox, right after the
 # event that queued the entry, so the controller's fields still describe it.
-from firmware import cards, faults
+from firmware import cards, fault_kinds
 from firmware.compat import const
-from firmware.games.baccarat.codes import DESTINATIONS, SHOE_NEWS
 from firmware.games.baccarat.payouts import ZONES
 from firmware.games.baccarat.roads import DERIVED, MARK_NAMES
 
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_BETS_RESTARTED = const(54)
 # copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
 _NEWS_RESTARTED = const(5)
 _OUT_BETS = const(36)
@@ -17,6 +18,11 @@ _OUT_RESULT = const(35)
 _OUT_ROADS = const(37)
 _OUT_ROUND = const(34)
 _OUT_SHOE = const(32)
+
+# OUT_SHOE's a (codes.NEWS_*): the report's "shoe".
+SHOE_NEWS = ("new", "burned", "cut_card", "closed", "removed", "restarted", "roads_restarted")
+# Where a card went (OUT_DEALT's b // 2: rules.PLAYER, rules.BANKER, codes.TO_BURN, codes.TO_DISCARD): its "to".
+DESTINATIONS = ("player", "banker", "burn", "discard")
 
 # Seat keys of the reports (seat index 0 -> "1"): a tuple's entry costs a tenth of str() on the VM, and a
 # result names every seat that bet; a seat past them (a table of more seats) goes through str().
@@ -52,9 +58,9 @@ def game_report(table, code, a, b):
             return "bets", {"reading": a, "accepted": False, "reason": "round in progress: bets closed"}
         return "bets", {"reading": a, "accepted": True, "bets": seat_table(table, table.reading.amounts)}
     if code == _OUT_BETS_FAULT:
-        if a == faults.BETS_RESTARTED:                   # its HELLO between readings, as the shoe's and dice reader's
+        if a == _BETS_RESTARTED:                         # its HELLO between readings, as the shoe's and dice reader's
             return "bet_reader", {"bet_reader": "restarted", "bytes": table.evidence.text(b)}
-        return "bets", table.evidence.into({"accepted": False, "reason": faults.name(a)}, "bytes", b)
+        return "bets", table.evidence.into({"accepted": False, "reason": fault_kinds.name(a)}, "bytes", b)
     if code == _OUT_ROADS:
         return "roads", roads_fields(table.roads)
     return "fault", {"fault": "unknown_outbox_code", "detail": code}

@@ -4,11 +4,18 @@
 # prompt) and the hands as dealt; "BETS NOT READ" after a bet reading the reader refused, until one is
 # taken or the round starts. Result display: the last round's totals,
 # winner, pairs and who stood, and the shoe's counts.
-from firmware import cards, faults
+from firmware import cards, fault_kinds
 from firmware import screens as core_screens
 from firmware.compat import const
 from firmware.games.baccarat import rules
 
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_CARD_IMPOSSIBLE = const(11)
+_CARD_OUT_OF_ORDER = const(14)
+_CARD_UNREADABLE = const(12)
+_DOUBLE_PULL = const(13)
+_LINK_BACKLOG = const(17)
+_SHOE_REMOVED = const(15)
 # copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
 _BETTING = const(5)
 _BURNING = const(4)
@@ -21,12 +28,12 @@ _READY = const(1)
 _HAND_NAMES = ("PLAYER", "BANKER", "TIE")
 # Alarm prompts: (first line, what the dealer may do).
 _PROMPTS = {
-    faults.CARD_IMPOSSIBLE: ("FOREIGN CARD", "HOLD VOID: VOID"),
-    faults.CARD_UNREADABLE: ("UNREADABLE CARD", "RESCAN OR HOLD VOID"),
-    faults.DOUBLE_PULL: ("DOUBLE PULL", "CONFIRM: DEAL IT ON"),
-    faults.CARD_OUT_OF_ORDER: ("CARD OUT OF ORDER", "CONFIRM: DISCARD"),
-    faults.SHOE_REMOVED: ("SHOE REMOVED", "CONFIRM OR HOLD VOID"),
-    faults.LINK_BACKLOG: ("NO ROUND: HOST AWAY", "CONFIRM: DEAL IT"),
+    _CARD_IMPOSSIBLE: ("FOREIGN CARD", "HOLD VOID: VOID"),
+    _CARD_UNREADABLE: ("UNREADABLE CARD", "RESCAN OR HOLD VOID"),
+    _DOUBLE_PULL: ("DOUBLE PULL", "CONFIRM: DEAL IT ON"),
+    _CARD_OUT_OF_ORDER: ("CARD OUT OF ORDER", "CONFIRM: DISCARD"),
+    _SHOE_REMOVED: ("SHOE REMOVED", "CONFIRM OR HOLD VOID"),
+    _LINK_BACKLOG: ("NO ROUND: HOST AWAY", "CONFIRM: DEAL IT"),
 }
 
 
@@ -132,14 +139,14 @@ def _heads(number, demo):
 def _alarm_lines(table):
     code = table.fault_code
     first, action = _PROMPTS.get(code, (core_screens.fault_title(code), "CONFIRM TO ACK"))
-    if faults.is_reader_fault(code):
-        first, action = "SHOE " + faults.name(code).upper(), "RESCAN/CONFIRM/VOID"
+    if fault_kinds.is_reader_fault(code):
+        first, action = "SHOE " + fault_kinds.name(code).upper(), "RESCAN/CONFIRM/VOID"
     detail = ""
-    if faults.is_game_alarm(code) and table.fault_detail >= 0:
+    if fault_kinds.is_game_alarm(code) and table.fault_detail >= 0:
         detail = "CARD " + cards.name(table.fault_detail)
-    if code == faults.LINK_BACKLOG and table.link_backlog:
+    if code == _LINK_BACKLOG and table.link_backlog:
         action = "WAIT OR HOLD VOID"                   # CONFIRM once the host link has caught up
-    elif table.prompt_void or (not table.may_confirm() and code != faults.CARD_UNREADABLE):
+    elif table.prompt_void or (not table.may_confirm() and code != _CARD_UNREADABLE):
         action = "HOLD VOID TO VOID"
     return [first, detail, action]
 

@@ -1,7 +1,6 @@
 # Baccarat's shoe procedure, for the table controller: a new shoe and its burn (art. 2(1)), the shoe's
 # messages between rounds, the cut card (art. 3(1)), the closed shoe and the shoe change (art. 3(2)).
 # A mixin of firmware/games/baccarat/controller.py's BaccaratTable, whose state it shares.
-from firmware import faults
 from firmware.compat import const
 from firmware.errors import IntegrityError, RuleError
 from firmware.games.baccarat import shoe as shoe_mod
@@ -17,6 +16,10 @@ _SHOE_CUT = const(2)
 _SHOE_IN = const(3)
 _SHOE_OUT = const(4)
 _SHOE_UNREAD = const(5)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_CARD_IMPOSSIBLE = const(11)
+_CARD_OUT_OF_ORDER = const(14)
+_CARD_UNREADABLE = const(12)
 # copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
 _BETTING = const(5)
 _BURNING = const(4)
@@ -59,7 +62,7 @@ class ShoeProcedure:
         try:
             self.shoe.burn(card)
         except IntegrityError:
-            return self._alarm(faults.CARD_IMPOSSIBLE, card)
+            return self._alarm(_CARD_IMPOSSIBLE, card)
         self._emit(_OUT_DEALT, card, _TO_BURN * 2 + (1 if face_up else 0))
         self.since_card_ms = 0
         if self.state == _BURNING and self.shoe.state == shoe_mod.READY:
@@ -78,7 +81,7 @@ class ShoeProcedure:
                 self._emit(_OUT_SHOE, _NEWS_REMOVED)
                 return _READY
             if a == _SHOE_UNREAD:
-                return self._alarm(faults.CARD_UNREADABLE, _NO_CARD)
+                return self._alarm(_CARD_UNREADABLE, _NO_CARD)
             if a == _SHOE_CUT:
                 return self._cut_card()
         if kind == _BETS:
@@ -105,7 +108,7 @@ class ShoeProcedure:
             self._emit(_OUT_SHOE, _NEWS_REMOVED)
             return _READY
         if kind == _CARD:
-            return self._alarm(faults.CARD_OUT_OF_ORDER, a)
+            return self._alarm(_CARD_OUT_OF_ORDER, a)
         if kind == _BETS:
             return self._bets(a)                         # for the next shoe's first round
         if self._anywhere(kind, a, b):

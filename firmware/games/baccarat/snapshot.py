@@ -27,8 +27,7 @@ from firmware.compat import const
 from firmware.errors import GameError, RestoreError
 from firmware.games.baccarat import rules
 from firmware.games.baccarat import shoe as shoe_mod
-from firmware.games.baccarat.codes import NETS_TYPE
-from firmware.games.baccarat.payouts import ZONES, settle_seats
+from firmware.games.baccarat.payouts import NETS_TYPE, ZONES, settle_seats
 from firmware.games.baccarat.roads import Roads
 from firmware.games.baccarat.settings import SETTING_NAMES
 from firmware.drivers import pixels

@@ -8,7 +8,6 @@
 # decided on it, the shooter throws again. Either way the puck and bets stay.
 # A come-out refused while the host link is backed up (link_backlog) is held the
 # same way; CONFIRM waits until the link has caught up.
-from firmware import faults
 from firmware.compat import const
 
 # copies of firmware.events (tests/host/test_const_copies.py)
@@ -16,6 +15,8 @@ _BUTTON = const(2)
 _BUTTON_LONG = const(2)
 _BUTTON_PRESSED = const(1)
 _THROW = const(15)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_LINK_BACKLOG = const(17)
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
 _OUT_THROW_HELD = const(38)
 # copies of firmware.statemachine (tests/host/test_const_copies.py)
@@ -33,7 +34,7 @@ class Alarms:
             return _STAY
         if kind == _BUTTON and a == self.confirm_button and b == _BUTTON_PRESSED:
             self._emit(_OUT_BUTTON, a, b)
-            if self.fault_code == faults.LINK_BACKLOG and self.link_backlog:
+            if self.fault_code == _LINK_BACKLOG and self.link_backlog:
                 self.display_dirty = True                # the host link has not caught up: wait
                 return _STAY
             return self.acknowledge(_ACK_CONFIRM)

@@ -1,5 +1,7 @@
-# The Craps controller's states and outbox codes: shared by the controller, its alarms, lights,
-# screens and reports.
+# The Craps controller's states and outbox codes: the source of truth of these codes. A board never imports this module (its public ints would stay in the heap as globals,
+# issue 14): the modules that use a code keep a private const() copy (tests/host/test_const_copies.py);
+# host tools and tests import them from here.
+# Their words in reports are reports.py's (SHOOTER_WHY).
 from firmware.compat import const
 
 COME_OUT = const(4)       # puck OFF: the next valid throw is a come-out roll (art. 5(2)(1))
@@ -50,10 +52,9 @@ READING_BETS_MOST = const(144)
 REFUSALS_ITEMIZED = const(8)
 TAKE_DOWNS_ITEMIZED = const(8)
 
-# OUT_SHOOTER's b: why the dice passed on (art. 4).
+# OUT_SHOOTER's b: why the dice passed on (art. 4; reports.SHOOTER_WHY).
 SHOOTER_SEVEN_OUT = const(0)
 SHOOTER_COME_OUT_CRAPS = const(1)
 SHOOTER_STOPPED = const(2)
-SHOOTER_WHY = ("seven_out", "come_out_craps", "stopped")
 
 LAST_THROWS = const(6)      # throws the result display shows

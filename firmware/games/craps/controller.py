@@ -14,7 +14,7 @@
 # frame) holds the table in FAULTED until CONFIRM or a long VOID; a throw seen
 # while held is reported and never decided.
 
-from firmware import faults, throws
+from firmware import throws
 from firmware.compat import const
 from firmware.errors import IntegrityError
 from firmware.games.craps import rules
@@ -35,6 +35,11 @@ _DICE_READER_HELLO = const(16)
 _FAULT = const(8)
 _THROW = const(15)
 _TICK = const(1)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_BETS_RESTARTED = const(54)
+_DICE_BAD_FACE = const(47)
+_DICE_RESTARTED = const(53)
+_LINK_BACKLOG = const(17)
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
 _COME_OUT = const(4)
 _LAST_THROWS = const(6)
@@ -149,13 +154,13 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
                 # not decided, as a throw that does not count is not (art. 3(2)-(3): rolled again).
                 # Held for the dealer: CONFIRM once the link catches up, and the shooter throws again.
                 self._emit(_OUT_THROW_HELD, a, b)
-                return self._alarm(faults.LINK_BACKLOG, -1)
+                return self._alarm(_LINK_BACKLOG, -1)
             return self._throw(a, b)
         if kind == _DICE_READER_HELLO and a == _DICE_HELLO_AGAIN:
             # The reader restarted at a table in play, after it had spoken since the board booted: a throw
             # made while it was off was never reported, and the next one would be decided in its place (as
             # a shoe's HELLO in a round, faults.SHOE_RESTARTED). Held: CONFIRM (no throw missed) or a long VOID.
-            return self._alarm(faults.DICE_RESTARTED, b)
+            return self._alarm(_DICE_RESTARTED, b)
         if self._shooter_button(kind, a, b):
             return self._stop_shooter(a, b)
         if self._anywhere(kind, a, b):
@@ -169,7 +174,7 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
             resolved = engine.roll(throws.engine_report(a, b))
         except (IntegrityError, ValueError):
             # The driver refuses what two true dice cannot show; whatever slips by is an alarm.
-            return self._common(_FAULT, faults.DICE_BAD_FACE, 0)
+            return self._common(_FAULT, _DICE_BAD_FACE, 0)
         self.thrown = True
         self.throw_a = a
         self.throw_b = b
@@ -268,7 +273,7 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
             return True
         if kind == _BETS_FAULT:
             self._emit(_OUT_BETS_FAULT, a, b)            # the reading was refused whole: nothing placed
-            if a != faults.BETS_RESTARTED:               # (its HELLO between readings refuses none)
+            if a != _BETS_RESTARTED:                     # (its HELLO between readings refuses none)
                 self.bets_unread = True                  # the dealer is told: the chips were not taken
                 self.display_dirty = True
             return True

@@ -2,11 +2,12 @@
 #
 # Called by firmware.report.Reporter when it drains the outbox, right after the
 # event that queued the entry, so the controller's fields still describe it.
-from firmware import faults, throws
+from firmware import fault_kinds, throws
 from firmware.compat import const
-from firmware.games.craps.codes import SHOOTER_WHY
 from firmware.games.craps.zones import ZONES
 
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_BETS_RESTARTED = const(54)
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
 _OUT_BETS = const(33)
 _OUT_BETS_FAULT = const(36)
@@ -20,6 +21,9 @@ _OUT_READER = const(39)
 _OUT_SHOOTER = const(35)
 _OUT_THROW = const(32)
 _OUT_THROW_HELD = const(38)
+
+# OUT_SHOOTER's b (codes.SHOOTER_*): why the dice passed on (art. 4), the report's "why".
+SHOOTER_WHY = ("seven_out", "come_out_craps", "stopped")
 
 # Seat keys of the reports (seat index 0 -> "1"): a tuple's entry costs a tenth of str() on the VM, and a
 # result names every seat that bet; a seat past them (a table of more seats) goes through str().
@@ -73,9 +77,9 @@ def game_report(table, code, a, b):
     if code == _OUT_BETS_NO_ROOM:                        # refused whole: b bets and take-downs, none taken
         return "bets", {"reading": a, "accepted": False, "reason": NO_ROOM_REASON, "refused": b}
     if code == _OUT_BETS_FAULT:
-        if a == faults.BETS_RESTARTED:                   # its HELLO between readings, as the shoe's and dice reader's
+        if a == _BETS_RESTARTED:                         # its HELLO between readings, as the shoe's and dice reader's
             return "bet_reader", {"bet_reader": "restarted", "bytes": table.evidence.text(b)}
-        return "bets", table.evidence.into({"accepted": False, "reason": faults.name(a)}, "bytes", b)
+        return "bets", table.evidence.into({"accepted": False, "reason": fault_kinds.name(a)}, "bytes", b)
     if code == _OUT_READER:
         return "dice_reader", {"dice_reader": "restarted", "bytes": table.evidence.text(b)}
     return "fault", {"fault": "unknown_outbox_code", "detail": code}

@@ -4,11 +4,13 @@
 # "SEVEN OUT", "NO ROLL: SHORT", "NEW SHOOTER"), bets refused, an alarm's
 # prompt; "BETS NOT READ" on the last line after a reading refused whole, until a reading is
 # accepted or the dice roll. Result display: the puck, the last throws and the shooter's rolls.
-from firmware import faults, throws
+from firmware import fault_kinds, throws
 from firmware import screens as core_screens
 from firmware.compat import const
 from firmware.games.craps.reports import no_roll_word
 
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_LINK_BACKLOG = const(17)
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
 _COME_OUT = const(4)
 _LAST_THROWS = const(6)
@@ -101,11 +103,11 @@ def prompt(table):
 
 def dealer_lines(table, config, button_names):
     state = table.state
-    if state == _FAULTED and table.fault_code == faults.LINK_BACKLOG:
+    if state == _FAULTED and table.fault_code == _LINK_BACKLOG:
         return ["HOST AWAY: NO ROLL", "COME-OUT NOT DECIDED", "THROW AGAIN LATER",
                 "WAIT OR HOLD VOID" if table.link_backlog else "CONFIRM: THROW AGAIN"]
     if state == _FAULTED:
-        return ["ALARM: DICE HELD", faults.name(table.fault_code).upper(), "NO THROW DECIDED",
+        return ["ALARM: DICE HELD", fault_kinds.name(table.fault_code).upper(), "NO THROW DECIDED",
                 "CONFIRM OR HOLD VOID"]
     if state != _COME_OUT and state != _POINT:
         lines = core_screens.dealer_lines(table, config, button_names)

@@ -8,7 +8,7 @@
 #   card_missing       the card is read (rescan), or CONFIRM (the keyed action is dropped)
 #   shoe line fault    CONFIRM (the dealer vouches no card left), or the next card read (rescan)
 # A long VOID while a hand runs is a misdeal: the hand is void, every bet returned (art. 9(2)).
-from firmware import faults
+from firmware import fault_kinds
 from firmware.compat import const
 
 # copies of firmware.events (tests/host/test_const_copies.py)
@@ -21,6 +21,11 @@ _HOST = const(7)
 _HOST_HAND = const(2)
 _SHOE = const(12)
 _SHOE_UNREAD = const(5)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_CARD_IMPOSSIBLE = const(11)
+_CARD_MISSING = const(16)
+_CARD_OUT_OF_ORDER = const(14)
+_CARD_UNREADABLE = const(12)
 # copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
 _DEALING = const(4)
 _NO_CARD = const(-1)
@@ -39,14 +44,14 @@ _OUT_FAULT = const(6)
 
 def _rescan_closes(code):
     """The alarms a card read closes: it is the card the shoe did not (or could not) report."""
-    return code == faults.CARD_UNREADABLE or code == faults.CARD_MISSING or faults.is_reader_fault(code)
+    return code == _CARD_UNREADABLE or code == _CARD_MISSING or fault_kinds.is_reader_fault(code)
 
 
 class Alarms:
     def may_confirm(self):
         """CONFIRM closes the alarm, except where only a rescan or VOID may (art. 9: never guessed)."""
         code = self.fault_code
-        if code == faults.CARD_UNREADABLE or code == faults.CARD_IMPOSSIBLE:
+        if code == _CARD_UNREADABLE or code == _CARD_IMPOSSIBLE:
             return not self.hand_runs()
         return True
 
@@ -57,9 +62,9 @@ class Alarms:
         if kind == _CARD:
             return self._card_in_alarm(a, b)
         if kind == _SHOE and a == _SHOE_UNREAD:
-            if self.resume_state == _DEALING or self.fault_code == faults.CARD_MISSING:
-                return self._on_faulted(_FAULT, faults.CARD_UNREADABLE, _NO_CARD)
-            self._emit(_OUT_FAULT, faults.CARD_OUT_OF_ORDER, _NO_CARD)
+            if self.resume_state == _DEALING or self.fault_code == _CARD_MISSING:
+                return self._on_faulted(_FAULT, _CARD_UNREADABLE, _NO_CARD)
+            self._emit(_OUT_FAULT, _CARD_OUT_OF_ORDER, _NO_CARD)
             return _STAY
         if kind == _BUTTON and a == self.confirm_button and b == _BUTTON_PRESSED:
             return self._confirm(a, b)
@@ -68,7 +73,7 @@ class Alarms:
             if not self.hand_runs():
                 self.display_dirty = True
                 return _STAY
-            reason = faults.name(self.fault_code)
+            reason = fault_kinds.name(self.fault_code)
             self.acknowledge(_ACK_VOID)
             return self._misdeal(reason)
         if kind == _HOST and a == _HOST_HAND:
@@ -99,7 +104,7 @@ class Alarms:
         if self.hand_runs():
             self._discard(card)
         else:                                            # no hand to count it in: reported, never lost
-            self._emit(_OUT_FAULT, faults.CARD_OUT_OF_ORDER, card if 0 <= card < 52 else _NO_CARD)
+            self._emit(_OUT_FAULT, _CARD_OUT_OF_ORDER, card if 0 <= card < 52 else _NO_CARD)
         return _STAY
 
     def _discard(self, card):
@@ -107,7 +112,7 @@ class Alarms:
         if not self.hand_runs() or card < 0 or card >= 52:
             return                                       # no hand: nothing to count it in
         if self.seen[card]:
-            self._emit(_OUT_FAULT, faults.CARD_IMPOSSIBLE, card)
+            self._emit(_OUT_FAULT, _CARD_IMPOSSIBLE, card)
             return
         self.seen[card] = 1
         self._emit(_OUT_DEALT, card, _TO_DISCARD)

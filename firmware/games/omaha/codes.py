@@ -1,5 +1,7 @@
-# The Omaha table controller's states, outbox codes, card destinations and keypad commands: shared by
-# the controller, its alarm handling, keypad entry, lights, screens and reports.
+# The Omaha table controller's states, outbox codes, card destinations and keypad commands: the source of
+# truth of these codes. A board never imports this module (its public ints would stay in the heap as globals,
+# issue 14): the modules that use a code keep a private const() copy (tests/host/test_const_copies.py);
+# host tools and tests import them from here. Their words are reports.DESTINATIONS and entry.KEY_WORDS.
 from firmware.compat import const
 
 DEALING = const(4)        # a hand waits for a card from the shoe (hole, burn or board)
@@ -17,12 +19,11 @@ OUT_BUTTON_SET = const(38)  # a: the next hand's button, keyed by the dealer
 OUT_HOST_REFUSED = const(39)  # a host request refused by the table's state (the controller keeps the reason)
 OUT_SHOE_HELLO = const(40)  # the shoe (re)started with no hand in doubt; b: evidence of its HELLO line
 
-# Where a card went (OUT_DEALT's b % 4).
+# Where a card went (OUT_DEALT's b % 4; reports.DESTINATIONS).
 TO_HOLE = const(0)
 TO_BURN = const(1)
 TO_BOARD = const(2)
 TO_DISCARD = const(3)
-DESTINATIONS = ("hole", "burn", "board", "discard")
 FACE_UP = const(128)      # OUT_DEALT's b: + FACE_UP for a card that came out of the shoe face up
 
 NO_CARD = const(-1)       # an alarm's card when none is known
@@ -42,5 +43,4 @@ K_ALLIN = const(19)
 K_CLEAR = const(20)
 K_ENTER = const(21)
 K_NONE = const(255)       # no key there, or a legend this table does not know
-# The legends of keys K_NEW .. K_ENTER (index: code - K_NEW); a command's word in reports.
-KEY_WORDS = ("new", "button", "seat", "stack", "fold", "check", "call", "bet", "raise", "allin", "clear", "enter")
+# The legends of keys K_NEW .. K_ENTER: entry.KEY_WORDS.

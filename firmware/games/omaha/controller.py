@@ -14,7 +14,6 @@
 # awaited, a shoe line fault) holds the table in FAULTED with a misdeal prompt
 # (Omaha art. 9): the dealer corrects it at once, or holds VOID and the hand is
 # void with every bet returned (art. 9(2)). Nothing is guessed.
-from firmware import faults
 from firmware.compat import const
 from firmware.errors import IntegrityError, RuleError
 from firmware.games.omaha import rules
@@ -37,6 +36,12 @@ _SHOE = const(12)
 _SHOE_HELLO = const(1)
 _SHOE_UNREAD = const(5)
 _TICK = const(1)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_CARD_IMPOSSIBLE = const(11)
+_CARD_MISSING = const(16)
+_CARD_OUT_OF_ORDER = const(14)
+_CARD_UNREADABLE = const(12)
+_SHOE_RESTARTED = const(52)
 # copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
 _BETTING = const(5)
 _DEALING = const(4)
@@ -141,9 +146,9 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
     def _on_ready(self, kind, a, b):
         if kind == _CARD:
             self.held_card = a
-            return self._alarm(faults.CARD_OUT_OF_ORDER, a)
+            return self._alarm(_CARD_OUT_OF_ORDER, a)
         if kind == _SHOE and a == _SHOE_UNREAD:
-            return self._alarm(faults.CARD_OUT_OF_ORDER, _NO_CARD)
+            return self._alarm(_CARD_OUT_OF_ORDER, _NO_CARD)
         if kind == _HOST and a == _HOST_HAND:
             return self._host_hand()
         if self._anywhere(kind, a, b):
@@ -155,11 +160,11 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
         if kind == _CARD:
             return self._card(a, b)
         if kind == _SHOE and a == _SHOE_HELLO:
-            return self._alarm(faults.SHOE_RESTARTED, b)     # a card may have left it unreported
+            return self._alarm(_SHOE_RESTARTED, b)           # a card may have left it unreported
         if kind == _SHOE and a == _SHOE_UNREAD:
             if self.state == _DEALING:
-                return self._alarm(faults.CARD_UNREADABLE, _NO_CARD)
-            return self._alarm(faults.CARD_OUT_OF_ORDER, _NO_CARD)
+                return self._alarm(_CARD_UNREADABLE, _NO_CARD)
+            return self._alarm(_CARD_OUT_OF_ORDER, _NO_CARD)
         if kind == _BUTTON and a == self.void_button and b == _BUTTON_LONG:
             self._emit(_OUT_BUTTON, a, b)
             return self._misdeal("misdeal")
@@ -172,16 +177,16 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
 
     def _card(self, card, face_up):
         if card < 0 or card >= 52 or self.seen[card]:
-            return self._alarm(faults.CARD_IMPOSSIBLE, card if 0 <= card < 52 else _NO_CARD)
+            return self._alarm(_CARD_IMPOSSIBLE, card if 0 <= card < 52 else _NO_CARD)
         hand = self.hand
         kind, seat = hand.expected()
         if kind != rules.EXPECT_HOLE and kind != rules.EXPECT_BURN and kind != rules.EXPECT_BOARD:
             self.held_card = card
-            return self._alarm(faults.CARD_OUT_OF_ORDER, card)
+            return self._alarm(_CARD_OUT_OF_ORDER, card)
         try:
             hand.deal(card)
         except IntegrityError:
-            return self._alarm(faults.CARD_IMPOSSIBLE, card)
+            return self._alarm(_CARD_IMPOSSIBLE, card)
         self.seen[card] = 1
         up = _FACE_UP if face_up else 0                  # an exposed card is dealt on, and told to the host
         if kind == rules.EXPECT_HOLE:
@@ -252,7 +257,7 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
             if self.state == _BETTING:
                 return self._action(command)
             if self.state == _DEALING:
-                return self._alarm(faults.CARD_MISSING, _NO_CARD)
+                return self._alarm(_CARD_MISSING, _NO_CARD)
             self._refuse("no hand in play: NEW ENTER starts one", "NO HAND")
         elif self.state != _READY:
             self._refuse("a hand is in play: the table is changed between hands", "HAND IN PLAY")

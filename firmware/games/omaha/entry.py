@@ -5,7 +5,6 @@
 # replaces the first (its amount goes with it); CLEAR empties the entry.
 # Numbers are bounded (MAX_DIGITS), so an amount is always a small int.
 from firmware.compat import const
-from firmware.games.omaha.codes import KEY_WORDS
 
 # copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
 _K_ALLIN = const(19)
@@ -13,6 +12,9 @@ _K_CLEAR = const(20)
 _K_ENTER = const(21)
 _K_NEW = const(10)
 _K_NONE = const(255)
+
+# The legends of keys K_NEW .. K_ENTER (codes.K_*; index: code - K_NEW); a command's word in reports.
+KEY_WORDS = ("new", "button", "seat", "stack", "fold", "check", "call", "bet", "raise", "allin", "clear", "enter")
 
 MAX_NUMBER = const(9999999)   # the largest stack a seat is given (keyed STACK, the host's) and big blind
 # Digits a number may have: 9 (999,999,999, a small int on every port) keys any amount a table can hold. A

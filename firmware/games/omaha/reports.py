@@ -5,7 +5,6 @@
 from firmware import cards
 from firmware.compat import const
 from firmware.games.omaha import rules
-from firmware.games.omaha.codes import DESTINATIONS
 from firmware.games.omaha.poker_eval import category_name
 
 # copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
@@ -21,6 +20,9 @@ _OUT_SEAT = const(37)
 _OUT_SHOE_HELLO = const(40)
 _TO_BOARD = const(2)
 _TO_HOLE = const(0)
+
+# Where a card went (OUT_DEALT's b % 4: codes.TO_HOLE .. TO_DISCARD): the report's "to".
+DESTINATIONS = ("hole", "burn", "board", "discard")
 
 # The seats of a hand (1..settings.MAX_SEATS, validated) as the reports' keys: a tuple's entry costs a
 # tenth of str() on the VM, and a hand's result names every seat five or six times. A seat that may

@@ -5,12 +5,17 @@
 # or the answer to a refused entry. Result display: the pot and side pots, the
 # amount to call and the pot-limit maximum, the board; after a hand, each pot's
 # winners (two pots a page, more paged every 2 seconds) and the rake.
-from firmware import cards, faults
+from firmware import cards, fault_kinds
 from firmware import screens as core_screens
 from firmware.compat import const
 from firmware.games.omaha import rules
 from firmware.games.omaha.betting import chips_text
 
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_CARD_IMPOSSIBLE = const(11)
+_CARD_MISSING = const(16)
+_CARD_OUT_OF_ORDER = const(14)
+_CARD_UNREADABLE = const(12)
 # copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
 _BETTING = const(5)
 _DEALING = const(4)
@@ -23,10 +28,10 @@ COLS = 20
 _POT_LINES = 2             # the result display's lines for the pots' winners
 _PAGE_S = 2                # seconds a page of them shows (the displays redraw each second)
 _PROMPTS = {
-    faults.CARD_OUT_OF_ORDER: ("CARD OUT OF ORDER", "CONFIRM: DISCARD"),
-    faults.CARD_IMPOSSIBLE: ("CARD SEEN TWICE", "HOLD VOID: MISDEAL"),
-    faults.CARD_UNREADABLE: ("UNREADABLE CARD", "RESCAN OR HOLD VOID"),
-    faults.CARD_MISSING: ("CARD MISSING", "RESCAN OR CONFIRM"),
+    _CARD_OUT_OF_ORDER: ("CARD OUT OF ORDER", "CONFIRM: DISCARD"),
+    _CARD_IMPOSSIBLE: ("CARD SEEN TWICE", "HOLD VOID: MISDEAL"),
+    _CARD_UNREADABLE: ("UNREADABLE CARD", "RESCAN OR HOLD VOID"),
+    _CARD_MISSING: ("CARD MISSING", "RESCAN OR CONFIRM"),
 }
 
 
@@ -103,10 +108,10 @@ def _to_deal(hand):
 def _alarm_lines(table):
     code = table.fault_code
     first, action = _PROMPTS.get(code, (core_screens.fault_title(code), "CONFIRM TO ACK"))
-    if faults.is_reader_fault(code):
-        first, action = "SHOE " + faults.name(code).upper(), "RESCAN OR CONFIRM"
+    if fault_kinds.is_reader_fault(code):
+        first, action = "SHOE " + fault_kinds.name(code).upper(), "RESCAN OR CONFIRM"
     detail = ""
-    if faults.is_game_alarm(code) and table.fault_detail >= 0:
+    if fault_kinds.is_game_alarm(code) and table.fault_detail >= 0:
         detail = "CARD " + cards.name(table.fault_detail)
     if table.prompt_void or not table.may_confirm():
         action = "HOLD VOID: MISDEAL"
