@@ -230,6 +230,8 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     # The console's command modules come with a command and go with its line (firmware/parts.py): not kept either.
     from firmware.parts import CONSOLE_ON_DEMAND
     assert not set(CONSOLE_ON_DEMAND) & set(modules) and "firmware.console.shell" in modules, modules
+    # Nor the code tables a board never imports (tests/host/test_const_copies.py): the bench imports none either.
+    assert not {"firmware.events", "firmware.faults", "firmware.games.craps.codes"} & set(modules), modules
     path = tmp_path / "memory_vm.py"
     defaulted = code_census.defaulted_functions(modules)
     assert 0 < defaulted < 200, defaulted
@@ -269,6 +271,14 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     assert 1000 < int(fig["ram_bench_stand_ins_bytes"]) < data // 4, out
     assert int(fig["ram_data_less_stand_ins_bytes"]) == data - int(fig["ram_bench_stand_ins_bytes"]), out
     assert fig["biggest_buffers_after_rounds"].startswith("ctx."), out
+
+
+def test_the_benchs_copies_of_event_kinds_are_the_events():
+    # The bench posts and reads events by kind without importing firmware/events.py (bench/memory_vm.py counts
+    # every firmware module imported after a boot as the table's, and a board never imports that code table).
+    from bench import table_vm, vmtable
+    from firmware import events
+    assert (vmtable.KEY, table_vm.BETS) == (events.KEY, events.BETS)
 
 
 def test_bench_uarts_hold_the_rings_the_rp2_port_allocates():
