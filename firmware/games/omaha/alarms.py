@@ -83,6 +83,17 @@ class Alarms:
             return self.key_target if self.key_target != _FAULTED else _STAY
         return self._common(kind, a, b)
 
+    def _misdeal(self, reason):
+        """Art. 9(2): the hand is void, every bet returned; the stacks are those before the blinds. A void
+        round is no round played (art. 1(2) moves the button after a round): the next hand keeps its
+        button, even on a seat emptied since (a dead button: the blinds fall on the same seats)."""
+        self.hand.misdeal()
+        self.next_button_seat = self.button
+        self.void_reason = reason
+        self.held_card = _NO_CARD
+        self.prompt_void = False
+        return self._finish()
+
     def _confirm(self, a, b):
         self._emit(_OUT_BUTTON, a, b)
         if not self.may_confirm():

@@ -220,17 +220,6 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
             self._render_lights()
         return _READY
 
-    def _misdeal(self, reason):
-        """Art. 9(2): the hand is void, every bet returned; the stacks are those before the blinds. A void
-        round is no round played (art. 1(2) moves the button after a round): the next hand keeps its
-        button, even on a seat emptied since (a dead button: the blinds fall on the same seats)."""
-        self.hand.misdeal()
-        self.next_button_seat = self.button
-        self.void_reason = reason
-        self.held_card = _NO_CARD
-        self.prompt_void = False
-        return self._finish()
-
     # -- the keypad ------------------------------------------------------------------------------
     def _key(self, index):
         """One key; sets key_target (the state to go to, or STAY)."""

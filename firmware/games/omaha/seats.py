@@ -132,7 +132,7 @@ class Seats:
         if button == _NO_SEAT:
             # Art. 1: the first hand's button is the first seat in from the croupier's left; then it
             # moves clockwise to the next seat in after each round (art. 1(2); after a void one it was
-            # kept as next_button_seat: controller._misdeal).
+            # kept as next_button_seat: alarms._misdeal).
             button = players[0] if self.button == _NO_SEAT else rules.next_button(self.button, players)
         try:
             hand = rules.OmahaHand(self.settings, button, [(s, self.stacks[s]) for s in players])
