@@ -179,6 +179,10 @@ def test_the_names_a_table_keeps_follow_the_code_tables():
         if key != "DEVICE_FIRST":
             assert fault_kinds.name(code) == key.lower(), key
     assert fault_kinds.name(2) == "bad_dice" and fault_kinds.name(faults.BETS_RESTARTED + 1) == "fault_55"
+    # firmware/drivers/device_link.py maps a refused frame's status to its fault by their common order
+    from firmware import device_frame as F
+    assert [fault_kinds.name(s - F.BAD_SYNTAX + faults.FRAME_SYNTAX) for s in range(F.BAD_SYNTAX, F.BAD_ARGS + 1)] == [
+        "frame_syntax", "frame_crc", "frame_device", "frame_version", "frame_type", "frame_args"]
     assert [baccarat_reports.DESTINATIONS[c] for c in (rules.PLAYER, rules.BANKER, baccarat.TO_BURN, baccarat.TO_DISCARD)] \
         == ["player", "banker", "burn", "discard"]
     assert len(baccarat_reports.SHOE_NEWS) == baccarat.NEWS_ROADS_FULL + 1

@@ -1,7 +1,8 @@
 # The Omaha table controller's states, outbox codes, card destinations and keypad commands: the source of
-# truth of these codes. A board never imports this module (its public ints would stay in the heap as globals,
-# issue 14): the modules that use a code keep a private const() copy (tests/host/test_const_copies.py);
-# host tools and tests import them from here. Their words are reports.DESTINATIONS and entry.KEY_WORDS.
+# truth of these codes. A board never imports this module (its public ints would stay in the heap as
+# globals, issue 14): the modules that use a code keep a private const() copy
+# (tests/host/test_const_copies.py); host tools and tests import them from here. Their words are
+# reports.DESTINATIONS and entry.KEY_WORDS.
 from firmware.compat import const
 
 DEALING = const(4)        # a hand waits for a card from the shoe (hole, burn or board)
