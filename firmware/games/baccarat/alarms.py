@@ -4,8 +4,9 @@
 # the alarm where the dealer may vouch for the table; a card read is the rescan
 # an unreadable card or a lost frame asked for, else it is discarded (counted
 # out of the shoe); a long VOID voids the round in play, every bet returned.
-# A bet reading the reader refused (BETS_FAULT) holds nothing: reported, and the dealer told while
-# bets are open (BETS NOT READ).
+# A bet reading holds nothing either: taken for the next round between rounds, refused (reported) once a
+# card of a round is out; one the reader refused (BETS_FAULT) is reported, and the dealer told while bets
+# are open (BETS NOT READ).
 from firmware import fault_kinds
 from firmware.compat import const
 from firmware.errors import IntegrityError
@@ -37,6 +38,7 @@ _BURNING = const(4)
 _DEALING = const(6)
 _DOUBLE_PULL_MS = const(150)
 _NO_CARD = const(-1)
+_OUT_BETS = const(36)
 _OUT_BETS_FAULT = const(38)
 _OUT_DEALT = const(33)
 _TO_DISCARD = const(3)
@@ -54,6 +56,21 @@ _OUT_FAULT = const(6)
 class Alarms:
     def in_round(self):
         return self.shoe is not None and (self.shoe.state == shoe_mod.IN_ROUND or self.shoe.state == shoe_mod.ERROR)
+
+    def _bets(self, reading_id):
+        """A bet reading in any state but DEALING: the next round's bets, unless a card of a round is out
+        (an alarm holding a round, or a first card held for the dealer): then refused, as while dealing."""
+        if self.reading is None or reading_id != self.reading.reading_id:
+            return _STAY                                 # overtaken by a newer reading in the same pass
+        if self.in_round() or self.held_card != _NO_CARD:
+            self._emit(_OUT_BETS, reading_id, 0)         # bets closed when the first card came out
+            return _STAY
+        self.display_dirty = self.display_dirty or self.bets_unread      # BETS NOT READ goes
+        self.bets_ready, self.bets_unread = True, False
+        self._emit(_OUT_BETS, reading_id, 1)
+        if not self.showing_result and (self.state == _BETTING or self.state == _BURNING):
+            self._render_lights()                        # (an alarm's red stays; READY has no layout lit)
+        return _STAY
 
     def _bets_refused(self, code, evidence):
         """BETS_FAULT, in any state: a bad line, a refused reading or a restart, reported. The reading accepted

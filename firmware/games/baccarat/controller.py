@@ -17,7 +17,8 @@ from firmware.drivers import pixels
 from firmware.errors import IntegrityError
 from firmware.games.baccarat.alarms import Alarms
 from firmware.games.baccarat.lights import BaccaratLights
-from firmware.games.baccarat.payouts import NETS_TYPE, ZONES, find_slots, keep_stakes, settle_seats, stake_round, tie_carry
+from firmware.games.baccarat.payouts import (NETS_TYPE, ZONES, find_slots, keep_stakes, settle_seats, stake_round,
+                                             tie_carry)
 from firmware.games.baccarat.roads import Roads
 from firmware.games.baccarat.shoe_procedure import ShoeProcedure
 from firmware.table import Table
@@ -47,7 +48,6 @@ _SHOE_REMOVED = const(15)
 _SHOE_RESTARTED = const(52)
 # copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
 _BETTING = const(5)
-_BURNING = const(4)
 _DEALING = const(6)
 _DOUBLE_PULL_MS = const(150)
 _NEWS_CLOSED = const(3)
@@ -180,21 +180,6 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
                 return self._burn(a, b)
             return self._start_round(a, b)
         return self._between_rounds(kind, a, b)
-
-    def _bets(self, reading_id):
-        """A bet reading in any state but DEALING: the next round's bets, unless a card of a round is out
-        (an alarm holding a round, or a first card held for the dealer): then refused, as while dealing."""
-        if self.reading is None or reading_id != self.reading.reading_id:
-            return _STAY                                 # overtaken by a newer reading in the same pass
-        if self.in_round() or self.held_card != _NO_CARD:
-            self._emit(_OUT_BETS, reading_id, 0)         # bets closed when the first card came out
-            return _STAY
-        self.display_dirty = self.display_dirty or self.bets_unread      # BETS NOT READ goes
-        self.bets_ready, self.bets_unread = True, False
-        self._emit(_OUT_BETS, reading_id, 1)
-        if not self.showing_result and (self.state == _BETTING or self.state == _BURNING):
-            self._render_lights()                        # (an alarm's red stays; READY has no layout lit)
-        return _STAY
 
     def _start_round(self, card, face_up):
         shoe = self.shoe
