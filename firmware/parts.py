@@ -49,6 +49,12 @@ def release(names):
 # released with BOOT_ONLY once no change is pending (~2 KB of heap with the code in flash).
 CHANGE_ON_DEMAND = ("firmware.settings_swap", "firmware.settings_change")
 
+# Game recall's reading side: the console's `recall N` and the host's RECALL (firmware/recall_answer.py).
+# A table keeps each round at its end (firmware/round_recall.py, resident: every round) and an answer's
+# state between passes; the reader is imported when one asks, released with `recall`'s line or once the
+# host's answer is out (firmware/report.py).
+RECALL_ON_DEMAND = ("firmware.recall_answer",)
+
 
 def release_boot_only(change_pending):
     """What every path that may import a boot-only module again calls when it is done: BOOT_ONLY released,
