@@ -4,7 +4,7 @@
 # `set KEY VALUE` stages a value, checked at once with the validators table.json goes through at boot
 # (firmware/table_config.py). `commit REF` writes the staged change, with the regulator's approval
 # reference, to settings.pending in the state dir (the board's flash): a change committed before a
-# reset is still pending after it. Every pass the console asks step(): once the table stands at its
+# reset is still pending after it. While one is, each pass the console asks step(): once the table stands at its
 # game's boundary (boundary() below: Baccarat no shoe in play -- a new shoe over one in play takes that
 # one out first, settings_swap.new_shoe_first --, Craps a new shooter's come-out, Omaha
 # between hands) the new settings are written to the table file, power-safely, and the controller is
