@@ -2,7 +2,8 @@
 #
 # The modules that make them (firmware/board.py and its checks, firmware/hardware.py, firmware/game_setup.py)
 # run only at boot and leave the heap after it (BOOT_ONLY below); these classes stay, with the objects made
-# of them, so they live here, in a module that imports nothing of the firmware.
+# of them, so they live here, in a module that imports nothing of the firmware. So does the state of a settings
+# change (ChangeState), whose modules are imported only when needed (CHANGE_ON_DEMAND).
 import sys
 
 # The modules a table runs only at boot: the board file's validator (board, board_checks, board_ports,
@@ -41,13 +42,26 @@ def release(names):
             delattr(package, name[dot + 1:])
 
 
+# A settings change's own modules: the staging, the read back and the boundary's check (settings_change) and
+# the change applied (settings_swap). A table keeps the change's state (ChangeState below) and imports them when
+# a settings command runs, at the first pass (a change committed before the reset read back), for a recovery
+# that carries one and, while a change is pending, for the boundary's check each pass and a new shoe's events;
+# released with BOOT_ONLY once no change is pending (~2 KB of heap with the code in flash).
+CHANGE_ON_DEMAND = ("firmware.settings_swap", "firmware.settings_change")
+
+# Game recall's reading side: the console's `recall N` and the host's RECALL (firmware/recall_answer.py).
+# A table keeps each round at its end (firmware/round_recall.py, resident: every round) and an answer's
+# state between passes; the reader is imported when one asks, released with `recall`'s line or once the
+# host's answer is out (firmware/report.py).
+RECALL_ON_DEMAND = ("firmware.recall_answer",)
+
+
 def release_boot_only(change_pending):
     """What every path that may import a boot-only module again calls when it is done: BOOT_ONLY released,
-    and a settings change's own module (the change applied, a recovery carrying one, a new shoe's events
-    while one is pending: firmware.settings_swap) too unless a change is pending."""
+    and a settings change's own modules (CHANGE_ON_DEMAND) too unless a change is pending."""
     release(BOOT_ONLY)
     if not change_pending:
-        release(("firmware.settings_swap",))
+        release(CHANGE_ON_DEMAND)
 
 
 class Board:
@@ -127,3 +141,25 @@ class Game:
         self.scoreboard = None          # (Scoreboard, display) or None
         self.host_request = None        # parsed JSON host request -> (a, b) of its HOST event; ValueError
         self.rounds = None              # the game's recall module (firmware/games/GAME/recall.py)
+
+
+class ChangeState:
+    """The console's change of the table's settings as a table keeps it between commands and passes: staged ->
+    pending (committed) -> applied. firmware/settings_change.py works on it (imported when needed: above)."""
+
+    def __init__(self):
+        self.staged = {}          # key -> value typed (checked with the rest), not committed
+        self.pending = None       # the complete new settings, committed, waiting for the boundary
+        self.ref = ""             # the pending change's approval reference
+        self.changes = []         # [(key, old, new)] of the pending change
+        self.announce = False     # settings_pending is reported at the start of the next pass
+        self.refused = ""         # why the last boundary could not take it (tried again at the next)
+        self.waiting = False      # refused at this boundary: wait until the table has left it
+        self.loaded = False       # settings.pending read back (the first pass)
+        self.held_shoe = None     # a new shoe's event during an alarm, dispatched at the boundary (settings_swap)
+
+    def discard(self):
+        """Drop the staged values (a logout's); how many there were."""
+        had = len(self.staged)
+        self.staged = {}
+        return had

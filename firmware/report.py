@@ -98,10 +98,13 @@ class Reporter:
             sent += 1
         if self.recall is not None:
             self.recall.commit(self)          # a round noted above: after its reports, on flash in one batch
-        if self.recall is not None and not getattr(self.sender, "replaying", False):
+        recall = self.recall
+        if recall is not None and recall.answer_of >= 0 and not getattr(self.sender, "replaying", False):
             # A host's RECALL, paced by the link's room; not while a recovery replays events (its
             # sender then is QuietSender (below), which keeps back reports the host has).
-            sent += self.recall.pump(self, self.sender)
+            from firmware.recall_answer import pump     # (on demand: released once the answer is out)
+            sent += pump(recall, self, self.sender)
+            _answered(recall)
         if outbox.overflows != self.outbox_overflows_reported:
             lost = outbox.overflows - self.outbox_overflows_reported
             self.outbox_overflows_reported = outbox.overflows
@@ -151,12 +154,15 @@ class Reporter:
             elif a == _HOST_RECALL:
                 if self.recall is None:
                     refused = "recall is not kept here"
-                elif getattr(self.sender, "replaying", False):
-                    # A request the board took before its reset, replayed by the recovery: its answer went
-                    # out then (or was cut short: the host asks again), so it is not made again, unasked.
-                    refused = self.recall.refusal(b)
                 else:
-                    refused = self.recall.ask(b)
+                    from firmware import recall_answer      # (on demand: released once the answer is out)
+                    if getattr(self.sender, "replaying", False):
+                        # A request the board took before its reset, replayed by the recovery: its answer
+                        # went out then (or was cut short: the host asks again): not made again, unasked.
+                        refused = recall_answer.refusal(self.recall, b)
+                    else:
+                        refused = recall_answer.ask(self.recall, b)
+                    _answered(self.recall)
                 if refused:
                     self.emit("host_error", {"error": refused, "request": "recall"})
             else:
@@ -237,3 +243,10 @@ class QuietSender:
         if self.sender is None:
             return 0
         return self.sender.send(payload, type, checked)
+
+
+def _answered(recall):
+    """No host's RECALL under way (refused, or its answer out): the reading side leaves the heap again."""
+    if recall.answer_of < 0:
+        from firmware.parts import RECALL_ON_DEMAND, release
+        release(RECALL_ON_DEMAND)

@@ -13,10 +13,10 @@
 # event waits for the start of the next pass or of the next event (keep_waiting(), from
 # firmware.main, or before a snapshot replaces the journal's log): its making and its recall write, a
 # flash program on a board, are not in the pass that shows and reports the result, the table does not
-# change before them, and a power cut before the write is recovered as above. The host's
-# RECALL is answered one report a round, paced by pump(): a report goes out only while the link's
-# store is below half full, so an answer never raises the backlog alarm nor crowds out the
-# game's own reports; the rounds are read from flash a few at a time as they go
+# change before them, and a power cut before the write is recovered as above. Reading them back
+# (the console's `recall N`, the host's RECALL answered a report a round) is firmware/recall_answer.py's,
+# imported when one asks and released once it is answered (firmware/parts.py, RECALL_ON_DEMAND); this
+# object keeps only the state of an answer under way (answer_*) between passes
 # (docs/journal.md, "Recall"; docs/protocol.md, "Host reports").
 import json
 
@@ -29,10 +29,6 @@ _KEEP = const(100)
 # copies of firmware.link.record (tests/host/test_const_copies.py)
 _CORRUPT = const(2)
 
-ASK_MAX = _KEEP                # rounds one request or `recall N` may ask for
-_HEADER_MAX = const(160)       # a recall report's bytes around its round (seq, table, event, game, index...)
-_LINE_WIDTH = const(79)        # a console line of an 80-column terminal
-_SEGMENT = const(8)            # rounds of an answer read from flash at once (at most 8 x ROUND_MAX in RAM)
 _QUIET = const(2)              # commits with no round before the recall may compact (make_room)
 
 
@@ -42,19 +38,17 @@ class RoundRecall:
     def __init__(self, state_dir, game, fs, rounds, keep=_KEEP):
         self.game = game
         self.rounds = rounds
-        # A round read back from flash in today's words (a game whose older firmware wrote others, Craps's
-        # "seven-out": rounds.read()), else as kept.
-        self._read = getattr(rounds, "read", None) or _as_kept
         self.recall = None
         self.problem = ""            # why recall is unavailable or what the boot found damaged ("" none)
         self.unsaved = 0             # rounds that could not be kept (each reported)
         self.cut = 0                 # rounds kept without their detail (over rounds.ROUND_MAX)
         self.previous = None         # the last round kept (Craps numbers its throws from it)
-        self._of = -1                # rounds of the host's RECALL being answered (-1: none)
-        self._asked = 0
-        self._sent = 0
-        self._added = 0              # rounds kept since it was asked
-        self._segment = []           # the next rounds of the answer, read from flash
+        # The host's RECALL being answered (firmware/recall_answer.py: imported while one is under way)
+        self.answer_of = -1          # rounds of the answer (-1: none)
+        self.answer_asked = 0
+        self.answer_sent = 0
+        self.answer_added = 0        # rounds kept since it was asked
+        self.answer_segment = []     # the next rounds of the answer, read from flash
         self.waiting = None          # a round's end noted, the round not made yet: (table, code, a, b, fields),
         #                              made and kept by keep_waiting() (from commit() or the main loop)
         self._waiting_event = 0      # the number of the table event that ended it
@@ -123,7 +117,7 @@ class RoundRecall:
         if self._quiet >= _QUIET:
             return                       # (counted no further: an idle table drains 100 times a second)
         self._quiet += 1
-        if self._quiet == _QUIET and self.recall is not None and self._of < 0:
+        if self._quiet == _QUIET and self.recall is not None and self.answer_of < 0:
             # The second drain in a row with no round (a pass after the one that kept a round), no
             # answer under way: the recall's compaction, when one is near, goes here rather than into
             # a result's pass.
@@ -165,108 +159,7 @@ class RoundRecall:
             self.unsaved += 1
             reporter.emit("fault", {"fault": "recall_unsaved", "error": str(exc)[:80]})
             return
-        self._added += 1
-
-    # -- the console ------------------------------------------------------------------------------
-    def lines(self, n):
-        """The last n rounds, one console line each (at most 79 characters), oldest first."""
-        if self.recall is None:
-            return [self.problem]
-        out = []
-        if self.problem:
-            out.append(self.problem)
-        try:
-            kept = self.recall.last(n)
-        except (OSError, JournalError) as exc:
-            return out + ["recall unreadable (%s)" % exc]
-        for entry in kept:
-            line = self.rounds.line(self._read(entry))
-            out.append(line if len(line) <= _LINE_WIDTH else line[:_LINE_WIDTH - 3] + "...")
-        if len(out) == (1 if self.problem else 0):
-            out.append("no %s round kept yet" % self.game)
-        return out
-
-    # -- the host's RECALL ----------------------------------------------------------------------
-    def refusal(self, count):
-        """Why a RECALL of `count` rounds is refused whatever the answer under way (None: it is not)."""
-        if not 1 <= count <= ASK_MAX:
-            return "recall %d: ask for 1..%d rounds" % (count, ASK_MAX)
-        if self.recall is None:
-            return self.problem
-        return None
-
-    def ask(self, count):
-        """The host asked for the last `count` rounds: None (the answer is on its way, pump()), or why not."""
-        refused = self.refusal(count)
-        if refused is not None:
-            return refused
-        if self._of >= 0:
-            return "recall busy: %d of %d rounds sent" % (self._sent, self._of)
-        self._of = min(count, self.recall.keep, self.recall.count)
-        self._asked = count
-        self._sent = 0
-        self._added = 0
-        self._segment = []
-        return None
-
-    def answering(self):
-        return self._of >= 0
-
-    def pump(self, reporter, sender):
-        """Send what the answer under way can: one `recall` report a round while the host link's
-        store is below half full (room for the longest report). Returns the reports sent."""
-        sent = 0
-        while self._of >= 0:
-            if sender is not None:
-                pieces = (self.rounds.ROUND_MAX + _HEADER_MAX + sender.piece - 1) // sender.piece
-                if sender.held() + pieces > sender.store.capacity() // 2:
-                    break
-            fields = {"game": self.game, "asked": self._asked, "index": 0, "of": self._of, "round": None}
-            if self._of:
-                if not self._segment:
-                    self._read_segment()
-                payload = self._segment.pop(0)
-                fields["index"] = self._sent + 1
-                if payload is None:
-                    fields["gone"] = True        # compacted away by the rounds kept meanwhile
-                else:
-                    try:
-                        fields["round"] = self._read(json.loads(payload))
-                    except ValueError:
-                        fields["unreadable"] = True
-            reporter.emit("recall", fields)
-            sent += 1
-            self._sent += 1
-            if self._sent >= self._of:
-                self._of = -1
-                self._segment = []
-        return sent
-
-    def _read_segment(self):
-        """The next _SEGMENT rounds of the answer (JSON bytes) from flash: only these are held in RAM.
-        The answer's rounds are the last `of` when it was asked: counted from the journal's end,
-        past the rounds kept since, they are found again whatever a compaction did meanwhile."""
-        first = self._sent
-        want = min(_SEGMENT, self._of - first)
-        back = self._of - first + self._added         # the first wanted round, counted from the end
-        skip = self.recall.count - back
-        segment = []
-        while skip < 0 and len(segment) < want:       # no longer kept (more than `keep` rounds since)
-            segment.append(None)
-            skip += 1
-        try:
-            for text in self.recall.texts(skip):
-                if len(segment) < want:           # read to the end: no file left open mid-way
-                    segment.append(text)
-        except (OSError, JournalError):
-            pass
-        while len(segment) < want:
-            segment.append(b"")                   # could not be read back: sent as "unreadable"
-        self._segment = segment
-
-
-def _as_kept(entry):
-    return entry
+        self.answer_added += 1
 
 
 def _cut(entry, always, size):

@@ -4,7 +4,7 @@
 # `set KEY VALUE` stages a value, checked at once with the validators table.json goes through at boot
 # (firmware/table_config.py). `commit REF` writes the staged change, with the regulator's approval
 # reference, to settings.pending in the state dir (the board's flash): a change committed before a
-# reset is still pending after it. Every pass the console asks step(): once the table stands at its
+# reset is still pending after it. While one is, each pass the console asks step(): once the table stands at its
 # game's boundary (boundary() below: Baccarat no shoe in play -- a new shoe over one in play takes that
 # one out first, settings_swap.new_shoe_first --, Craps a new shooter's come-out, Omaha
 # between hands) the new settings are written to the table file, power-safely, and the controller is
@@ -111,188 +111,193 @@ def boundary(table, game):
     return True
 
 
-class SettingsChange:
-    """The console's change of the table's settings: staged -> pending (committed) -> applied."""
+# The change's state lives in the table's ChangeState (firmware/parts.py: console.change), which the table keeps
+# between commands and passes; this module works on it and is imported only when needed (parts.CHANGE_ON_DEMAND):
+# a settings command, the first pass (step: a change committed before the reset read back), and, while a change
+# is pending, each pass's boundary check; released with the boot-only modules once none is pending.
 
-    def __init__(self, ctx):
-        self.ctx = ctx
-        self.staged = {}          # key -> value typed (checked with the rest), not committed
-        self.pending = None       # the complete new settings, committed, waiting for the boundary
-        self.ref = ""             # the pending change's approval reference
-        self.changes = []         # [(key, old, new)] of the pending change
-        self.announce = False     # settings_pending is reported at the start of the next pass
-        self.refused = ""         # why the last boundary could not take it (tried again at the next)
-        self._waiting = False     # refused at this boundary: wait until the table has left it
-        self._loaded = False
-        self.held_shoe = None     # a new shoe's event during an alarm, dispatched at the boundary (settings_swap)
+# -- staging and committing (the console's commands) ----------------------------------------------------
+def running(ctx):
+    return ctx.config["settings"]
 
-    # -- staging and committing (the console's commands) ------------------------------------------------
-    def running(self):
-        return self.ctx.config["settings"]
 
-    def effective(self):
-        """The running settings: the file's values, and the defaults the table runs for the house limits it
-        leaves out (Craps' maximum, max_open_bets): a change's old value, in the audit log and the reports."""
-        out = dict(self.ctx.config["rules"].as_pairs())
-        out.update(self.running())
-        return out
+def effective(ctx):
+    """The running settings: the file's values, and the defaults the table runs for the house limits it
+    leaves out (Craps' maximum, max_open_bets): a change's old value, in the audit log and the reports."""
+    out = dict(ctx.config["rules"].as_pairs())
+    out.update(running(ctx))
+    return out
 
-    def proposed(self):
-        """The settings the staged values would give (the running ones, or the pending ones)."""
-        base = self.pending if self.pending is not None else self.running()
-        out = dict(base)
-        for key in self.staged:
-            out[key] = self.staged[key]
-        return out
 
-    def stage(self, key, text):
-        """Check and stage one value; (key, old, new) or SettingsError (nothing staged then)."""
-        config = self.ctx.config
-        game = config["game"]
-        names = setting_names(game)
-        if key not in names:
-            raise SettingsError("no setting %r at a %s table (settings: %s)" % (key, game, ", ".join(names)))
-        if key in FIXED:
-            raise SettingsError("setting %s is not changed at the console: it sizes the table (table.json, "
-                                "then reset)" % key)
-        proposed = self.proposed()
-        value = parse_value(key, text, proposed.get(key))
-        proposed[key] = value
-        validate(config, proposed)
-        old = self.effective().get(key)
-        if _differs(old, value):
-            self.staged[key] = value
-        elif key in self.staged:
-            del self.staged[key]                 # back to the running value: nothing staged for it
-        return key, old, value
+def proposed(con):
+    """The settings the staged values would give (the running ones, or the pending ones)."""
+    change = con.change
+    base = change.pending if change.pending is not None else running(con.ctx)
+    out = dict(base)
+    for key in change.staged:
+        out[key] = change.staged[key]
+    return out
 
-    def staged_changes(self):
-        """[(key, running value, staged value)] for the staged values that differ from the running ones."""
-        running = self.effective()
-        proposed = self.proposed()
-        return [(key, running.get(key), proposed[key]) for key in setting_names(self.ctx.config["game"])
-                if key in proposed and _differs(running.get(key), proposed[key])]
 
-    def write_pending(self, ref):
-        """Commit the staged values with REF: settings.pending on flash (OSError if it cannot be)."""
-        settings = self.proposed()
-        changes = self.staged_changes()
-        write_json(self.ctx, state_path(self.ctx.state_dir, PENDING_FILE),
-                    {"ref": ref, "settings": settings, "changes": [[key, old, new] for key, old, new in changes]})
-        self.pending = settings
-        self.ref = ref
-        self.changes = changes
-        self.staged = {}
-        self.announce = True
-        self.refused = ""
-        self._waiting = False
-        return changes
+def stage(con, key, text):
+    """Check and stage one value; (key, old, new) or SettingsError (nothing staged then)."""
+    ctx = con.ctx
+    config = ctx.config
+    game = config["game"]
+    names = setting_names(game)
+    if key not in names:
+        raise SettingsError("no setting %r at a %s table (settings: %s)" % (key, game, ", ".join(names)))
+    if key in FIXED:
+        raise SettingsError("setting %s is not changed at the console: it sizes the table (table.json, "
+                            "then reset)" % key)
+    values = proposed(con)
+    value = parse_value(key, text, values.get(key))
+    values[key] = value
+    validate(config, values)
+    old = effective(ctx).get(key)
+    staged = con.change.staged
+    if _differs(old, value):
+        staged[key] = value
+    elif key in staged:
+        del staged[key]                          # back to the running value: nothing staged for it
+    return key, old, value
 
-    def discard(self):
-        had = len(self.staged)
-        self.staged = {}
-        return had
 
-    # -- every pass --------------------------------------------------------------------------------------
-    def step(self, console):
-        """Announce a committed change; apply a pending one at the boundary. Called at the start of a pass,
-        before its events are dispatched: every report of the last pass is out, so these follow them."""
-        if not self._loaded:
-            self._loaded = True
-            self._load(console)
-            from firmware.parts import release_boot_only
-            release_boot_only(self.pending is not None)     # validate() imported table_config
-        if self.pending is None:
-            return
-        if self.announce:
-            self.announce = False
-            self._report("settings_pending", {})
-        ctx = self.ctx
-        if not boundary(ctx.table, ctx.config["game"]):
-            self._waiting = False
-            return
-        problem = ""
-        if not self._waiting:
-            problem = self._apply(console)
-            from firmware.parts import release_boot_only
-            release_boot_only(self.pending is not None)     # settings_swap, settings_seal, table_config
-        held = self.held_shoe      # applied or refused: the new shoe runs now, under the settings in force
-        if held is not None:
-            self.held_shoe = None
-            ctx.queue.put(held[0], held[1], held[2])
-        if problem:
-            self.refused = problem
-            self._waiting = True
-            self._report("settings_refused", {"error": problem})
-            console.say(["settings change not applied at this boundary: %s" % problem])
+def staged_changes(con):
+    """[(key, running value, staged value)] for the staged values that differ from the running ones."""
+    now = effective(con.ctx)
+    values = proposed(con)
+    return [(key, now.get(key), values[key]) for key in setting_names(con.ctx.config["game"])
+            if key in values and _differs(now.get(key), values[key])]
 
-    def _report(self, event, fields):
-        fields["settings"] = settings_digest(self._file(self.pending))
-        fields["ref"] = self.ref
-        fields["changes"] = dict((key, [old, new]) for key, old, new in self.changes)
-        self.ctx.reporter.emit(event, fields)
 
-    def _file(self, settings):
-        config = self.ctx.config
-        return {"table_id": config["table_id"], "game": config["game"], "settings": settings}
+def write_pending(con, ref):
+    """Commit the staged values with REF: settings.pending on flash (OSError if it cannot be)."""
+    ctx = con.ctx
+    settings = proposed(con)
+    changes = staged_changes(con)
+    write_json(ctx, state_path(ctx.state_dir, PENDING_FILE),
+               {"ref": ref, "settings": settings, "changes": [[key, old, new] for key, old, new in changes]})
+    change = con.change
+    change.pending = settings
+    change.ref = ref
+    change.changes = changes
+    change.staged = {}
+    change.announce = True
+    change.refused = ""
+    change.waiting = False
+    return changes
 
-    def _load(self, console):
-        """A change committed before the reset is pending again (or already in the table file: done)."""
-        ctx = self.ctx
-        if ctx.table_path:
-            remove(ctx, ctx.table_path + NEW_SUFFIX)    # a write a reset cut short (the table file booted)
-        name = state_path(ctx.state_dir, PENDING_FILE)
-        try:
-            with _open(ctx, name, "rb") as f:
-                data = json.loads(f.read().decode())
-            ref = data["ref"]
-            settings = data["settings"]
-            if not isinstance(settings, dict) or check_ref(ref) is not None:
-                raise ValueError("not a pending change")
-            validate(ctx.config, settings)
-        except OSError:
-            return                                       # none
-        except (ValueError, KeyError, TypeError, UnicodeError, SettingsError) as exc:
-            console.problems.append("pending settings change unreadable (%s): dropped" % exc)
-            remove(ctx, name)
-            return
-        running = self.effective()
-        changes = [(key, running.get(key), settings[key]) for key in setting_names(ctx.config["game"])
-                   if key in settings and _differs(running.get(key), settings[key])]
-        if not changes:
-            # The reset came after the table file was written, before the host had settings_changed on
-            # flash: the change ran (its settings_applied entry is in the audit log), so it hears it now.
-            self.pending, self.ref, self.changes = settings, ref, _recorded_changes(data)
-            self._report("settings_changed", {})
-            self.ctx.reporter.durable()
-            self.pending, self.ref, self.changes = None, "", []
-            remove(ctx, name)
-            return
-        self.pending = settings
-        self.ref = ref
-        self.changes = changes
-        self.announce = True
 
-    def _apply(self, console):
-        """At the boundary: the new controller, the table file, the audit entry, the swap. "" or why not."""
-        from firmware.settings_swap import apply
-        ctx = self.ctx
-        data = self._file(self.pending)
-        digest = settings_digest(data)
-        problem = apply(ctx, console, data, digest, self.ref)
-        if problem:
-            return problem
-        self._report("settings_changed", {})
+# -- every pass (while one is pending; the first pass) --------------------------------------------------
+def step(console):
+    """Announce a committed change; apply a pending one at the boundary. Called at the start of a pass,
+    before its events are dispatched: every report of the last pass is out, so these follow them."""
+    change = console.change
+    if not change.loaded:
+        change.loaded = True
+        _load(console)
+        from firmware.parts import release_boot_only
+        release_boot_only(change.pending is not None)   # validate() imported table_config; this module too
+    if change.pending is None:
+        return
+    if change.announce:
+        change.announce = False
+        _report(console, "settings_pending", {})
+    ctx = console.ctx
+    if not boundary(ctx.table, ctx.config["game"]):
+        change.waiting = False
+        return
+    problem = ""
+    if not change.waiting:
+        problem = _apply(console)
+        from firmware.parts import release_boot_only
+        release_boot_only(change.pending is not None)   # settings_swap, settings_seal, table_config, this module
+    held = change.held_shoe    # applied or refused: the new shoe runs now, under the settings in force
+    if held is not None:
+        change.held_shoe = None
+        ctx.queue.put(held[0], held[1], held[2])
+    if problem:
+        change.refused = problem
+        change.waiting = True
+        _report(console, "settings_refused", {"error": problem})
+        console.say(["settings change not applied at this boundary: %s" % problem])
+
+
+def _report(con, event, fields):
+    change = con.change
+    ctx = con.ctx
+    fields["settings"] = settings_digest(_file(ctx, change.pending))
+    fields["ref"] = change.ref
+    fields["changes"] = dict((key, [old, new]) for key, old, new in change.changes)
+    ctx.reporter.emit(event, fields)
+
+
+def _file(ctx, settings):
+    config = ctx.config
+    return {"table_id": config["table_id"], "game": config["game"], "settings": settings}
+
+
+def _load(console):
+    """A change committed before the reset is pending again (or already in the table file: done)."""
+    ctx = console.ctx
+    change = console.change
+    if ctx.table_path:
+        remove(ctx, ctx.table_path + NEW_SUFFIX)    # a write a reset cut short (the table file booted)
+    name = state_path(ctx.state_dir, PENDING_FILE)
+    try:
+        with _open(ctx, name, "rb") as f:
+            data = json.loads(f.read().decode())
+        ref = data["ref"]
+        settings = data["settings"]
+        if not isinstance(settings, dict) or check_ref(ref) is not None:
+            raise ValueError("not a pending change")
+        validate(ctx.config, settings)
+    except OSError:
+        return                                       # none
+    except (ValueError, KeyError, TypeError, UnicodeError, SettingsError) as exc:
+        console.problems.append("pending settings change unreadable (%s): dropped" % exc)
+        remove(ctx, name)
+        return
+    now = effective(ctx)
+    changes = [(key, now.get(key), settings[key]) for key in setting_names(ctx.config["game"])
+               if key in settings and _differs(now.get(key), settings[key])]
+    if not changes:
+        # The reset came after the table file was written, before the host had settings_changed on
+        # flash: the change ran (its settings_applied entry is in the audit log), so it hears it now.
+        change.pending, change.ref, change.changes = settings, ref, _recorded_changes(data)
+        _report(console, "settings_changed", {})
         ctx.reporter.durable()
-        # The record goes last: a power cut before this finds it with the table file already changed,
-        # and the boot reports settings_changed then (_load), so the host hears of the change.
-        remove(ctx, state_path(ctx.state_dir, PENDING_FILE))
-        console.say(["settings changed (%s, ref %s)" % (digest, self.ref)])
-        self.pending = None
-        self.ref = ""
-        self.changes = []
-        self.refused = ""
-        return ""
+        change.pending, change.ref, change.changes = None, "", []
+        remove(ctx, name)
+        return
+    change.pending = settings
+    change.ref = ref
+    change.changes = changes
+    change.announce = True
+
+
+def _apply(console):
+    """At the boundary: the new controller, the table file, the audit entry, the swap. "" or why not."""
+    from firmware.settings_swap import apply
+    ctx = console.ctx
+    change = console.change
+    data = _file(ctx, change.pending)
+    digest = settings_digest(data)
+    problem = apply(ctx, console, data, digest, change.ref)
+    if problem:
+        return problem
+    _report(console, "settings_changed", {})
+    ctx.reporter.durable()
+    # The record goes last: a power cut before this finds it with the table file already changed,
+    # and the boot reports settings_changed then (_load), so the host hears of the change.
+    remove(ctx, state_path(ctx.state_dir, PENDING_FILE))
+    console.say(["settings changed (%s, ref %s)" % (digest, change.ref)])
+    change.pending = None
+    change.ref = ""
+    change.changes = []
+    change.refused = ""
+    return ""
 
 
 def _recorded_changes(data):

@@ -182,7 +182,8 @@ def new_shoe_first(ctx, kind, a, b, dispatch):
         new = kind == _BUTTON and a == table.shoe_button and b == _BUTTON_LONG
     if new and table.at_boundary():
         dispatch(ctx, _SHOE, _SHOE_OUT, 0)
-        change.step(ctx.console)
+        from firmware.settings_change import step
+        step(ctx.console)
     return False
 
 

@@ -5,8 +5,6 @@ from firmware import fault_kinds
 from firmware.compat import const
 from firmware.jsonfile import number
 from firmware.version import FIRMWARE_VERSION as VERSION
-from firmware.console import settings_cmd
-from firmware.settings_change import show
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _CON_REFUSED = const(7)
@@ -123,6 +121,8 @@ def audit(con, args):
 def settings(con, args):
     if args:
         return con.error(_CON_USAGE, "usage: settings")
+    from firmware.console import settings_cmd           # (and settings_change: on demand, for this command only)
+    from firmware.settings_change import show
     config = con.ctx.config
     lines = ["table %s  game %s" % (config["table_id"], config["game"])]
     for name, value in config["rules"].as_pairs():

@@ -1,13 +1,14 @@
 # The console's `recall N` (issue 13): the last N rounds of the table's game, one line each.
 #
-# Read-only (no login): it reads the game's recall on flash (firmware/round_recall.py) and
-# changes nothing. N is 1..100 (10 without it); anything else is a usage error.
+# Read-only (no login): it reads the game's recall on flash (firmware/recall_answer.py, imported for
+# it and released with the line, unless a host's RECALL is being answered) and changes nothing. N is
+# 1..100 (10 without it); anything else is a usage error.
 from firmware.compat import const
 from firmware.jsonfile import number
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _CON_USAGE = const(5)
-# copies of firmware.round_recall (tests/host/test_const_copies.py)
+# copies of firmware.recall_answer (tests/host/test_const_copies.py)
 _ASK_MAX = const(100)
 
 SHOWN = 10                 # `recall` without N
@@ -21,4 +22,10 @@ def command(con, args):
     recall = getattr(con.ctx, "recall", None)
     if recall is None:
         return ["recall: not kept at this table"]
-    return recall.lines(n)
+    from firmware.recall_answer import lines
+    try:
+        return lines(recall, n)
+    finally:
+        if recall.answer_of < 0:
+            from firmware.parts import RECALL_ON_DEMAND, release
+            release(RECALL_ON_DEMAND)

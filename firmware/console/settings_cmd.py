@@ -7,7 +7,7 @@
 # All three need a technician login (the shell checks before they run).
 from firmware.compat import const
 from firmware.errors import SettingsError
-from firmware.settings_change import check_ref, show
+from firmware.settings_change import check_ref, show, stage, staged_changes, write_pending
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _CON_REFUSED = const(7)
@@ -22,7 +22,7 @@ def set_(con, args):
         return con.error(_CON_REFUSED, "a committed change (ref %s) waits for the next %s: set refused until it "
                                       "is applied" % (change.ref, boundary_word(con)))
     try:
-        key, old, new = change.stage(args[0], args[1])
+        key, old, new = stage(con, args[0], args[1])
     except SettingsError as exc:
         text = "%s" % exc
         if text.startswith("table settings: "):
@@ -41,7 +41,7 @@ def commit(con, args):
     why = check_ref(args[0])
     if why is not None:
         return con.error(_CON_USAGE, "usage: commit REF (%s)" % why)
-    changes = change.staged_changes()
+    changes = staged_changes(con)
     if change.pending is not None or not changes:
         change.discard()
         return con.error(_CON_REFUSED, "nothing staged to commit (set KEY VALUE first)")
@@ -53,7 +53,7 @@ def commit(con, args):
         if failed:
             return failed
     try:
-        change.write_pending(args[0])
+        write_pending(con, args[0])
     except OSError as exc:
         return con.error(_CON_REFUSED, "pending change not written (%s): nothing committed" % exc)
     return ["committed (ref %s): %s; applied at the next %s" % (
@@ -88,7 +88,7 @@ def lines(con):
             out.append("  %-20s %s -> %s" % (key, show(old), show(new)))
         if change.refused:
             out.append("  not applied at the last boundary: %s" % change.refused)
-    staged = change.staged_changes() if change.pending is None else []
+    staged = staged_changes(con) if change.pending is None else []
     if staged:
         out.append("staged (commit REF to apply):")
         for key, old, new in staged:

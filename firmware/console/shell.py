@@ -19,9 +19,8 @@ from firmware.console import editor as ed
 from firmware.console.audit import AuditLog
 from firmware.console.auth import NO_PIN_TEXT, Auth, PinStore
 from firmware.link.journal import JournalError
-from firmware.parts import CONSOLE_ON_DEMAND, release, release_boot_only
+from firmware.parts import CONSOLE_ON_DEMAND, ChangeState, release, release_boot_only
 from firmware.report import CONSOLE_ACTIONS
-from firmware.settings_change import SettingsChange
 
 # copies of firmware.console.pins (tests/host/test_const_copies.py)
 _MIN_DIGITS = const(6)
@@ -117,7 +116,7 @@ class Console:
         self.display_hold_ms = 0  # display test: the pattern stays this long
         self.reboot_due = False
         self._prompted = False
-        self.change = SettingsChange(ctx)   # set / commit: the settings change staged or pending
+        self.change = ChangeState()   # set / commit: the settings change staged or pending (settings_change.py)
 
     def report_boot(self, reporter):
         """At boot, the console's records found damaged or unreadable on flash are fault reports, as recall's
@@ -155,7 +154,10 @@ class Console:
         while self._auth_ms >= 1000:      # whole seconds kept apart: no int past 2**30 on a 31-bit port
             self._auth_ms -= 1000
             self._auth_s += 1
-        self.change.step(self)
+        change = self.change
+        if change.pending is not None or not change.loaded:     # (its module: only then, firmware/parts.py)
+            from firmware.settings_change import step
+            step(self)
         editor = self.editor
         if editor is None:
             return
@@ -181,7 +183,8 @@ class Console:
 
     def _done(self):
         """A line handled: what it imported leaves the heap again (firmware/parts.py): the command table and
-        the command's module, a boot-only module (`selftest`, `set`, `verify`), a settings change's own."""
+        the command's module, a boot-only module (`selftest`, `set`, `verify`), a settings change's own
+        (settings_change, settings_swap: parts.CHANGE_ON_DEMAND) unless a change is pending."""
         release(CONSOLE_ON_DEMAND)
         release_boot_only(self.change.pending is not None)
 

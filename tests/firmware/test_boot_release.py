@@ -174,7 +174,7 @@ def test_a_booted_omaha_table_imports_no_code_table():
 # After boot, every path that imports a boot-only module again releases it when it is done (firmware/parts.py,
 # release_boot_only), and a settings change's own module once no change is pending: before, each such path left
 # ~2-4 KB in the heap until the next reset (issue 14).
-_CHANGE = startup.BOOT_ONLY + ("firmware.settings_swap",)
+_CHANGE = startup.BOOT_ONLY + ("firmware.settings_swap", "firmware.settings_change")
 
 
 def test_selftest_verify_and_set_leave_the_boot_only_modules_released():
@@ -243,7 +243,8 @@ def test_a_change_pending_after_a_reset_leaves_them_released():
 def test_a_recovery_that_carries_a_settings_change_leaves_them_released():
     # A power cut once the new table file is in place: the next boot's recovery carries the journal's
     # snapshot across (firmware/recovery.py -> settings_swap.carry_restore -> settings_change.validate).
-    from tests.firmware.test_settings_change import _cut_at_the_swap, _cut_during_the_change, _reboot
+    from tests.firmware.test_settings_change import _reboot
+    from tests.firmware.test_settings_change_cut import _cut_at_the_swap, _cut_during_the_change
     with ScratchDir() as state:
         _cut_during_the_change(state, _cut_at_the_swap())
         found = _boot_only_objects(_CHANGE)

@@ -14,7 +14,9 @@ from firmware.games.omaha import rules as omaha_rules
 from firmware.link.recall import Recall
 from firmware.link.sender import Sender
 from firmware.link.store import RamStore
-from firmware.round_recall import ASK_MAX, RoundRecall
+from firmware import recall_answer
+from firmware.recall_answer import ASK_MAX
+from firmware.round_recall import RoundRecall
 from firmware.table import OUT_HOST, OUT_STATE, STARTING
 from tests.firmware import baccarat_rig, craps_rig, omaha_rig
 from tests.firmware.fakes import FakeUART
@@ -121,7 +123,7 @@ def test_baccarat_worst_case_fits_and_a_longer_round_is_kept_cut():
         recall.commit(None)
         kept = recall.recall.last()[0]
         assert kept["round"] == 7 and kept["result"] == "tie" and kept["demo"] is True and kept["cut"] > 640
-        assert recall.cut == 1 and "detail over" in recall.lines(1)[0]
+        assert recall.cut == 1 and "detail over" in recall_answer.lines(recall, 1)[0]
 
 
 def test_craps_worst_case_fits():
@@ -187,19 +189,19 @@ def test_a_recall_of_100_goes_out_paced_below_half_the_store_and_nothing_is_refu
         uart = FakeUART()
         sender = Sender(uart, RamStore(16, 200), 1, piece=128)
         reporter = _Reporter(sender)
-        assert recall.ask(ASK_MAX + 1) == "recall 101: ask for 1..100 rounds"
-        assert recall.ask(ASK_MAX) is None and recall.answering()
-        assert recall.ask(5).startswith("recall busy: 0 of 100")
+        assert recall_answer.ask(recall, ASK_MAX + 1) == "recall 101: ask for 1..100 rounds"
+        assert recall_answer.ask(recall, ASK_MAX) is None and recall_answer.answering(recall)
+        assert recall_answer.ask(recall, 5).startswith("recall busy: 0 of 100")
         most = 0
         for _ in range(400):
-            recall.pump(reporter, sender)
+            recall_answer.pump(recall, reporter, sender)
             most = max(most, sender.held())
             sender.poll(0)
             if sender.held():                            # the host acknowledges everything written
                 sender.receive(_ack(sender))
-            if not recall.answering():
+            if not recall_answer.answering(recall):
                 break
-        assert not recall.answering() and sender.refused_total == 0 and most <= 8
+        assert not recall_answer.answering(recall) and sender.refused_total == 0 and most <= 8
         indexes = [f["index"] for e, f in reporter.sent]
         assert indexes == list(range(1, 101))
         assert [f["round"]["round"] for e, f in reporter.sent] == list(range(31, 131))
@@ -216,18 +218,18 @@ def test_a_recall_with_nothing_kept_answers_once_with_of_0_and_a_host_away_holds
         recall = RoundRecall(state, "omaha", None, omaha_recall)
         sender = Sender(FakeUART(), RamStore(16, 200), 1, piece=128)
         reporter = _Reporter(sender)
-        assert recall.ask(10) is None
-        assert recall.pump(reporter, sender) == 1 and not recall.answering()
+        assert recall_answer.ask(recall, 10) is None
+        assert recall_answer.pump(recall, reporter, sender) == 1 and not recall_answer.answering(recall)
         assert reporter.sent == [("recall", {"game": "omaha", "asked": 10, "index": 0, "of": 0, "round": None})]
     with ScratchDir() as state:
         recall = _filled(state, 20)
         sender = Sender(FakeUART(), RamStore(16, 200), 1, piece=128)
         reporter = _Reporter(sender)
-        recall.ask(20)
+        recall_answer.ask(recall, 20)
         for _ in range(10):                               # no ACK comes: the answer waits, nothing refused
-            recall.pump(reporter, sender)
+            recall_answer.pump(recall, reporter, sender)
             sender.poll(600)
-        assert recall.answering() and sender.held() <= 8 and sender.refused_total == 0
+        assert recall_answer.answering(recall) and sender.held() <= 8 and sender.refused_total == 0
 
 
 def test_the_table_answers_a_host_recall_event_in_order_through_the_reporter():
@@ -262,7 +264,8 @@ def test_a_recall_that_cannot_open_or_write_is_reported_and_the_table_plays_on()
         broken.report_boot(rig.reporter)
         rig.event(TICK, 1)                               # the link writes it
         assert rig.last("fault") == dict(rig.last("fault"), fault="recall_damaged", text=broken.problem)
-        assert broken.lines(3) == [broken.problem] and broken.ask(3) == broken.problem
+        assert recall_answer.lines(broken, 3) == [broken.problem]
+        assert recall_answer.ask(broken, 3) == broken.problem
 
 
 def test_console_lines_fit_80_columns():
@@ -271,10 +274,10 @@ def test_console_lines_fit_80_columns():
         nets = dict((str(s), -1000000 * s) for s in range(1, 15))
         recall.recall.add({"round": 3, "cards": ["Kc", "2s", "5h", "9d", "2c", "Th"], "result": "banker",
                            "totals": [5, 3], "nets": nets})
-        lines = recall.lines(10)
+        lines = recall_answer.lines(recall, 10)
         assert len(lines) == 1 and len(lines[0]) == 79 and lines[0].endswith("...")
         assert lines[0].startswith("round 3 Kc 2s 5h 9d 2c Th banker 5-3  1:-1000000 2:-2000000")
-        assert RoundRecall(state, "craps", None, craps_recall).lines(10) == ["no craps round kept yet"]
+        assert recall_answer.lines(RoundRecall(state, "craps", None, craps_recall), 10) == ["no craps round kept yet"]
 
 
 
@@ -300,10 +303,10 @@ def _answer_while_rounds_end(per_pass):
         reporter = _Reporter(sender)
         for n in range(1, 13):
             recall.keep(_throw_round(n), reporter)
-        assert recall.ask(12) is None
+        assert recall_answer.ask(recall, 12) is None
         number = 12
-        while recall.answering():
-            assert recall.pump(reporter, sender) >= 1          # one round a pass (a "gone" one is short)
+        while recall_answer.answering(recall):
+            assert recall_answer.pump(recall, reporter, sender) >= 1   # one round a pass (a "gone" one is short)
             sender.receive(_ack(sender))
             for _ in range(per_pass):
                 number += 1
@@ -335,11 +338,11 @@ def test_a_recall_that_cannot_be_read_back_says_so_on_the_console_and_to_the_hos
         recall.keep(_throw_round(1), None)
         for name in os.listdir(state):
             os.remove(state + "/" + name)                # the flash lost its files under the table
-        lines = recall.lines(5)
+        lines = recall_answer.lines(recall, 5)
         assert len(lines) == 1 and lines[0].startswith("recall unreadable (")
         sender = Sender(FakeUART(), RamStore(16, 200), 1, piece=128)
         reporter = _Reporter(sender)
-        assert recall.ask(1) is None and recall.pump(reporter, sender) == 1
+        assert recall_answer.ask(recall, 1) is None and recall_answer.pump(recall, reporter, sender) == 1
         assert reporter.sent[0][1]["unreadable"] is True and reporter.sent[0][1]["round"] is None
 
 

@@ -267,7 +267,7 @@ _KEYS = st.sampled_from(["method", "commission", "tie_option", "decks", "burn", 
 @given(game=st.sampled_from(_GAMES), lines=st.lists(st.tuples(_KEYS, st.one_of(_VALUE_WORDS, st.text(
     alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=12))), min_size=1, max_size=6))
 def test_fuzzed_set_lines_answer_one_line_and_stage_only_what_the_table_file_would_take(game, lines):
-    from firmware.settings_change import validate
+    from firmware.settings_change import proposed, validate
     from tests.firmware.console_rig import boot_with_pin, login, typed
     from tests.firmware.scratch import ScratchDir
 
@@ -279,6 +279,6 @@ def test_fuzzed_set_lines_answer_one_line_and_stage_only_what_the_table_file_wou
             reply = typed(ctx, machine, "set %s %s" % (key, value))
             assert len(reply) == 1 and (reply[0].startswith("staged ") or reply[0].startswith("error: ")
                                         or reply[0].endswith(" already: nothing staged for it")), reply
-            validate(ctx.config, ctx.console.change.proposed())      # what is staged, the table file takes
+            validate(ctx.config, proposed(ctx.console))      # what is staged, the table file takes
         assert ctx.config["rules"].as_pairs() == running              # staged only: nothing runs uncommitted
         assert ctx.console.change.pending is None
