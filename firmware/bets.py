@@ -4,7 +4,6 @@
 # here, apart from both, so a controller knows nothing of the driver's internals.
 from array import array
 
-from firmware.compat import const
 
 # An amount that is not chips but a take-down: the chips in play on that seat's zone were taken off
 # (the reader's "zone=-"; reports and the replay say "down"). Only a table that takes them asks for it.

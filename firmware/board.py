@@ -19,7 +19,6 @@ from firmware.board_ports import PORT_ROLES
 from firmware.board_ports import check_port as _check_port
 from firmware.board_ports import check_ports as _check_ports
 from firmware.board_ports import claim_port_pins as _claim_port_pins
-from firmware.compat import const
 from firmware.drivers import lcd, ssd1306_geometry
 from firmware.errors import SettingsError
 from firmware.parts import Board  # noqa: F401  (kept after boot: firmware/parts.py)

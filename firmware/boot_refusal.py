@@ -3,7 +3,7 @@
 from firmware import board as board_mod
 from firmware import table_config
 from firmware.board_checks import MCUS, reserved, whole
-from firmware.compat import const, kbd_intr, sleep_ms
+from firmware.compat import kbd_intr, sleep_ms
 from firmware.errors import SettingsError
 from firmware.hardware import open_port
 from firmware.host_port import reset_cause_name

@@ -2,7 +2,6 @@
 #
 # card = rank_index * 4 + suit_index, rank_index 0 (deuce) .. 12 (ace),
 # suit_index 0..3 for c d h s. Ints keep hands allocation-free on MicroPython.
-from firmware.compat import const
 from firmware.errors import CardCodeError, IntegrityError
 
 RANKS = "23456789TJQKA"

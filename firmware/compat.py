@@ -49,6 +49,12 @@ else:
     def const(value):
         return value
 
+    # MicroPython's parser compiles const() in by itself: no firmware module imports it, for an import
+    # is a `const` slot in that module's globals dict on the board (~100 modules). CPython finds it
+    # among the builtins, put there when the firmware package is imported (firmware/__init__.py).
+    import builtins as _builtins
+    _builtins.const = const
+
     def _monotonic_ms():
         return _time.monotonic_ns() // 1000000
 

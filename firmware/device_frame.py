@@ -14,7 +14,6 @@
 # is checked before anything else in the line is believed.
 from array import array
 
-from firmware.compat import const
 
 MAX_LINE = const(96)     # bytes before the LF; SerialLine's buffer must be at least this
 MAX_ARGS = const(8)      # words after TYPE

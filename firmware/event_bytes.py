@@ -4,7 +4,6 @@
 import struct
 
 from firmware import fault_kinds
-from firmware.compat import const
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _BETS = const(13)

@@ -5,7 +5,6 @@
 # (tests/host/test_const_copies.py), while host tools, the simulator and tests import them from here. The
 # queue that carries the events is firmware.statemachine.EventQueue; the reports' names of the console's
 # codes (CONSOLE_ERRORS, CONSOLE_ACTIONS) are firmware.report's.
-from firmware.compat import const
 
 # Event kinds. a/b meanings are given per kind.
 TICK = const(1)          # a: ms since the previous tick

@@ -6,7 +6,6 @@
 # keep evidence from the input pass with the heap locked. The store is a ring:
 # evidence older than `slots` keeps is overwritten, and text() says so rather
 # than showing another line's bytes.
-from firmware.compat import const
 
 _NONE = const(0)          # handle meaning "no evidence"
 # The handle a journal replay gives bytes that were overwritten before the event was journalled (never

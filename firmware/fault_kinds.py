@@ -4,7 +4,6 @@
 # The codes themselves are firmware/faults.py's, the source of truth; a board never imports that module
 # (its codes would stay in the heap as globals: issue 14): this module and every module that raises or
 # tests a fault take them as private const() copies (tests/host/test_const_copies.py).
-from firmware.compat import const
 
 # copies of firmware.faults (tests/host/test_const_copies.py)
 _BAD_CARD = const(1)

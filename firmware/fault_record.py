@@ -2,7 +2,6 @@
 # (firmware/recovery.py: a journal's replay raises it again; this serves the boots without one): kept
 # in fault.pending (firmware/saved_state.py) once per change, put back as FAULT_RESTORED at boot.
 from firmware import fault_kinds
-from firmware.compat import const
 from firmware.saved_state import load_fault, save_fault as _save
 
 # copies of firmware.events (tests/host/test_const_copies.py)

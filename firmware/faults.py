@@ -7,7 +7,6 @@
 # table imports: a board never imports this one (its public ints would stay in the heap as globals,
 # issue 14). Every firmware module that raises or tests a code keeps a private const() copy
 # (tests/host/test_const_copies.py); host tools, the simulator and tests import the codes from here.
-from firmware.compat import const
 
 BAD_CARD = const(1)        # a shoe frame's CARD with something that is not a card code
 # 2 was BAD_DICE, the plain dice reader line's (removed; the framed reader's are DICE_* below). Its

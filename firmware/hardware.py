@@ -4,7 +4,6 @@
 # modules are passed in (the board's own on MicroPython, hostsim's on CPython),
 # so nothing else in the firmware touches hardware constructors. `rp2` is
 # imported only for a board with a PIO port (only an RP2040 has the module).
-from firmware.compat import const
 from firmware.drivers.buttons import Buttons
 from firmware.drivers.keypad import Keypad
 from firmware.drivers.pixels import ZoneLights

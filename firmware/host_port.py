@@ -7,7 +7,6 @@
 import json
 from binascii import crc32
 
-from firmware.compat import const
 from firmware.errors import SettingsError
 from firmware.jsonfile import NUMBER_RULE, bad_number, duplicate_key
 from firmware.link import frame as frame_mod

@@ -3,7 +3,6 @@
 # The console asks for it (LAMP events: a zone, every zone, the end; firmware/console/checks.py) from
 # READY only, never over a fault's red alarm; each zone lit is reported to the host. Play at the table
 # ends it. Table takes this mixin's entry and handler into its state tables.
-from firmware.compat import const
 from firmware.drivers import pixels
 
 # copies of firmware.events (tests/host/test_const_copies.py)

@@ -9,7 +9,7 @@ import asyncio
 import sys
 
 from firmware import screens as core_screens
-from firmware.compat import const, sleep_ms_async, ticks_diff, ticks_ms
+from firmware.compat import sleep_ms_async, ticks_diff, ticks_ms
 from firmware.errors import SettingsError
 from firmware.host_port import read_host
 from firmware.saved_state import record_crash

@@ -23,7 +23,6 @@ import hashlib
 import json
 import os
 
-from firmware.compat import const
 
 MANIFEST = "manifest.json"
 _BLOCK = const(64)            # SHA-256 block size (RFC 2104's B)

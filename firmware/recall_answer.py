@@ -11,7 +11,6 @@
 # time as they go (docs/journal.md, "Recall"; docs/protocol.md, "Host reports").
 import json
 
-from firmware.compat import const
 from firmware.link.journal import JournalError
 
 # copies of firmware.link.recall (tests/host/test_const_copies.py)

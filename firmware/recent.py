@@ -5,7 +5,6 @@
 # small-int sequence number, so noting a report allocates nothing.
 from array import array
 
-from firmware.compat import const
 
 SIZE = const(16)
 

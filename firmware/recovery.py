@@ -16,7 +16,6 @@
 import struct
 
 from firmware import fault_kinds
-from firmware.compat import const
 from firmware.errors import RestoreError
 from firmware.event_bytes import behind as _behind, behind_into as _behind_into, put_behind
 from firmware.link import journal as journal_mod

@@ -5,7 +5,6 @@ import json
 
 from firmware import cards, fault_kinds
 from firmware import table as table_mod
-from firmware.compat import const
 from firmware.link.frame import check_printable
 from firmware.link.sender import REPORT
 from firmware.recent import RecentReports

@@ -20,7 +20,6 @@
 # (docs/journal.md, "Recall"; docs/protocol.md, "Host reports").
 import json
 
-from firmware.compat import const
 from firmware.link.journal import JournalError
 from firmware.link.recall import Recall
 

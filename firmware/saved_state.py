@@ -9,7 +9,7 @@
 # never a crash; the table's own state is in the table journal (firmware/recovery.py).
 import os
 
-from firmware.compat import const, format_exception
+from firmware.compat import format_exception
 
 CRASH_LOG = "crash.log"
 CRASH_PREVIOUS = "crash.prev"

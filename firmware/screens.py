@@ -1,7 +1,6 @@
 # What the dealer and result displays show, as text lines (pure; the LCD driver draws them).
 from firmware import fault_kinds
 from firmware import table as table_mod
-from firmware.compat import const
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _BUTTON = const(2)

@@ -13,7 +13,6 @@
 import json
 import os
 
-from firmware.compat import const
 from firmware.errors import SettingsError
 from firmware.host_port import settings_digest
 from firmware.jsonfile import NUMBER_RULE, number

@@ -21,7 +21,6 @@
 import json
 
 from firmware import snapshot as S
-from firmware.compat import const
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _BUTTON = const(2)

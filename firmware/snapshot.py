@@ -11,7 +11,6 @@ import json
 
 _TAKE = object()          # a Fields method's value not given: the next field is taken
 
-from firmware.compat import const
 from firmware.errors import RestoreError
 
 # copies of firmware.table (tests/host/test_const_copies.py)

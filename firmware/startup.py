@@ -3,7 +3,7 @@
 import os
 
 from firmware import fault_kinds
-from firmware.compat import const, kbd_intr
+from firmware.compat import kbd_intr
 from firmware.console import Console
 from firmware.errors import SettingsError
 from firmware.statemachine import EventQueue

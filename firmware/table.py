@@ -6,7 +6,6 @@
 # later, and (code, a, b) entries in a fixed-size outbox the report task sends.
 # Every host report goes through that outbox, so reports keep the events' order.
 from firmware import fault_kinds
-from firmware.compat import const
 from firmware.errors import RestoreError
 from firmware.drivers import pixels
 from firmware.evidence import Evidence

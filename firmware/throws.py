@@ -8,7 +8,6 @@
 # (docs/protocol.md, "Dice reader"). report(a, b) is the report of
 # firmware.games.craps.dice.check_report, and the host report shows that same shape: one dice
 # report from the reader to the engine to the report. Pure: no I/O, no clock.
-from firmware.compat import const
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _THROW_COCKED1 = const(32)

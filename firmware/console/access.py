@@ -3,7 +3,6 @@
 # A PIN is typed at its own prompt, echoed as "*", and never kept as evidence,
 # written to the audit log nor reported: the line being handled is blanked
 # before anything about it can be reported.
-from firmware.compat import const
 from firmware.console import auth as au
 from firmware.link.journal import JournalError
 

@@ -6,7 +6,6 @@
 # audit.1): an entry is on flash, under its CRCs, once add() returns; when the
 # live file is full it is compacted to the last KEEP entries. An entry is one
 # line of text: "UPTIME_S ACTION DETAIL" (docs/console.md, "Audit").
-from firmware.compat import const
 from firmware.link.journal import Journal, JournalError, JournalFull, Tail
 
 # copies of firmware.link.record (tests/host/test_const_copies.py)

@@ -11,7 +11,6 @@
 # (firmware/console/pins.py) is imported when a PIN is set.
 import hashlib
 
-from firmware.compat import const
 from firmware.link.journal import Journal, JournalError
 
 LOCK_AFTER = const(5)

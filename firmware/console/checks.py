@@ -7,7 +7,6 @@
 # _DISPLAY_TEST_MS while the output task leaves the displays alone.
 from firmware import fault_kinds
 from firmware import table as table_mod
-from firmware.compat import const
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _CON_NO_ZONE = const(6)

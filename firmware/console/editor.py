@@ -14,7 +14,6 @@
 # dropped and the line ends as TOO_LONG, so a truncated command never runs.
 # poll() reads at most `budget` bytes and stops after a line end, so a flood
 # cannot hold the loop and the next line waits in the UART for the next pass.
-from firmware.compat import const
 
 NOTHING = const(0)
 LINE = const(1)          # .line holds the bytes (no CR/LF)

@@ -2,7 +2,6 @@
 #
 # Nothing here changes the table or writes to flash; none needs a login.
 from firmware import fault_kinds
-from firmware.compat import const
 from firmware.jsonfile import number
 from firmware.version import FIRMWARE_VERSION as VERSION
 

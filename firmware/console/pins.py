@@ -7,7 +7,6 @@
 # (a whole new file, then the old one removed), so a power cut leaves the old PIN or the new one, never none.
 import os
 
-from firmware.compat import const
 
 MIN_DIGITS = const(6)        # (the console masks runs this long in a refused line: shell.py)
 MAX_DIGITS = const(12)

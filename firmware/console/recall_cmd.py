@@ -3,7 +3,6 @@
 # Read-only (no login): it reads the game's recall on flash (firmware/recall_answer.py, imported for
 # it and released with the line, unless a host's RECALL is being answered) and changes nothing. N is
 # 1..100 (10 without it); anything else is a usage error.
-from firmware.compat import const
 from firmware.jsonfile import number
 
 # copies of firmware.events (tests/host/test_const_copies.py)

@@ -5,7 +5,6 @@
 # staged change with the approval reference REF: an audit entry per setting (old -> new, REF), then the
 # pending change on flash, applied by firmware/settings_change.py at the game's next safe boundary.
 # All three need a technician login (the shell checks before they run).
-from firmware.compat import const
 from firmware.errors import SettingsError
 from firmware.settings_change import check_ref, show, stage, staged_changes, write_pending
 

@@ -14,7 +14,6 @@
 # on flash (firmware/console/audit.py) before they take effect.
 import sys
 
-from firmware.compat import const
 from firmware.console import editor as ed
 from firmware.console.audit import AuditLog
 from firmware.console.auth import NO_PIN_TEXT, Auth, PinStore

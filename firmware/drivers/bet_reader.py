@@ -21,7 +21,6 @@
 from array import array
 
 from firmware.bets import BetReading
-from firmware.compat import const
 from firmware.device_frame import uint
 from firmware.drivers.device_link import DeviceLink
 

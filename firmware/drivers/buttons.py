@@ -6,7 +6,6 @@
 # (BUTTON_LONG), so a procedure can ask for a deliberate hold (e.g. void a round)
 # while a short press stays a short press. The release is reported as usual.
 from array import array
-from firmware.compat import const
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _BUTTON = const(2)

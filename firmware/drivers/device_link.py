@@ -9,7 +9,6 @@
 # (firmware.evidence), so the report can show the bytes. Nothing in a refused
 # line is used, and nothing is guessed: a lost frame is reported, never filled.
 # handle() allocates nothing beyond what the queue and evidence store own.
-from firmware.compat import const
 from firmware.device_frame import Frame, Sequence
 
 # copies of firmware.device_frame (tests/host/test_const_copies.py)

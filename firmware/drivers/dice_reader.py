@@ -15,7 +15,6 @@
 # that would count, an unknown, repeated or misplaced flag. Each is a FAULT with the line as
 # evidence, never a throw, and nothing is guessed. A lost frame (FAULT FRAME_LOST) may have been a
 # throw: the controller decides what the round does about it.
-from firmware.compat import const
 from firmware.drivers.device_link import DeviceLink
 from firmware.throws import COCKED_BITS, FLAG_BITS, FLAG_WORDS, no_roll, pack
 

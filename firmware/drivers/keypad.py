@@ -28,7 +28,6 @@
 # key only sinks its column's pull-up.
 #
 # poll() allocates nothing: state lives in bytearrays made once.
-from firmware.compat import const
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _KEY = const(17)

@@ -8,7 +8,7 @@
 # time: 90 us at 100 kHz).
 # Character set: ROM A00, text to codes in firmware/drivers/lcd_charset.py; init loads the four card
 # suits into CGRAM 0..3.
-from firmware.compat import const, sleep_ms
+from firmware.compat import sleep_ms
 from firmware.drivers.lcd_charset import NOT_ROM as _NOT_ROM, SUIT_GLYPHS, encode as _encode, rom_code
 
 # PCF8574 bits

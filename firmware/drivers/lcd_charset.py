@@ -4,7 +4,6 @@
 # which the driver's init loads into CGRAM 0..3; anything else shows as "?".
 import re
 
-from firmware.compat import const
 
 REPLACEMENT = const(0x3F)   # "?"
 # Card suits as user glyphs in CGRAM 0..3, in firmware.cards' suit order c d h s

@@ -23,7 +23,6 @@
 # globals (on MicroPython it swaps this module's globals for the duration),
 # so the IRQ handler uses only attributes of self, never a module global
 # (a `_NAME = const()` is no global on MicroPython: the compiler folds it in).
-from firmware.compat import const
 
 SMS_PER_PIO = const(4)        # state machines in one PIO block (RP2040 datasheet 3.1)
 CYCLES_PER_BIT = const(8)     # both programs spend 8 state-machine cycles on each bit

@@ -11,7 +11,6 @@
 # pass. Each poll has one outcome: a line, a fault (.fault, with the offending
 # bytes in .buf[:.fault_len] until the next poll), or nothing. The driver only
 # says what happened; the caller reports it.
-from firmware.compat import const
 
 # copies of firmware.faults (tests/host/test_const_copies.py)
 _LINE_TOO_LONG = const(3)

@@ -12,7 +12,6 @@
 # is SHOE_UNREAD, a dealer prompt under Baccarat art. 10 (correct the dealing
 # error at once, or the round is void). A lost frame (FAULT FRAME_LOST) may
 # have been a card: the controller treats the round the same way.
-from firmware.compat import const
 from firmware.drivers.device_link import DeviceLink
 
 # copies of firmware.events (tests/host/test_const_copies.py)

@@ -12,7 +12,6 @@
 # hostsim/framebuf.py (installed under that name by hostsim.hardware.install()).
 import framebuf
 
-from firmware.compat import const
 from firmware.drivers.ssd1306_geometry import geometry_problem
 
 # copies of firmware.drivers.ssd1306_geometry (tests/host/test_const_copies.py)

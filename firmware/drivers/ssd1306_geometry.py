@@ -3,7 +3,6 @@
 # The driver imports `framebuf`, which the board validator must not need: make
 # build validates boards on a plain CPython. So the limits live here, and both
 # the driver and firmware/board.py ask these functions: one set of limits.
-from firmware.compat import const
 
 COLUMNS = const(128)                # the controller drives 128 segments; narrower glass uses the middle ones
 MAX_ROWS = const(64)

@@ -11,7 +11,6 @@
 # it can still read (or to JUMP when none) and says so (the boot report's "boot_counter" fault).
 import struct
 
-from firmware.compat import const
 from firmware.link import journal as journal_mod
 
 # copies of firmware.link.frame (tests/host/test_const_copies.py)

@@ -11,7 +11,6 @@
 # tests/firmware/test_hot_paths.py).
 import re
 
-from firmware.compat import const
 from firmware.link import crc32 as crc_mod
 from firmware.link.stamp import Stamp, put_stamp, put_uint, read_uint as _uint
 

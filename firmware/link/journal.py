@@ -23,7 +23,6 @@ import os
 import struct
 from binascii import crc32
 
-from firmware.compat import const
 from firmware.link import record
 from firmware.link.record import ENTRY
 from firmware.saved_state import FlashFiles, path

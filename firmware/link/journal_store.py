@@ -30,7 +30,6 @@
 # the next boot's OPEN names it, even when every frame was acknowledged.
 import struct
 
-from firmware.compat import const
 from firmware.link import journal as journal_mod
 from firmware.link.store import WindowFrames, at_or_before
 

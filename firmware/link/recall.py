@@ -11,7 +11,6 @@
 import json
 import struct
 
-from firmware.compat import const
 from firmware.link.journal import Journal, JournalError, JournalFull, Tail
 
 KEEP = const(100)                  # rounds recall must give back (GLI-11 asks for at least 10)

@@ -12,7 +12,6 @@
 import struct
 from binascii import crc32
 
-from firmware.compat import const
 from firmware.link import crc32 as crc_mod
 
 # What reading found: the worse of two wins.

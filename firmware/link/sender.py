@@ -8,7 +8,6 @@
 # full), which the caller turns into "take no new round". A full store keeps the oldest frames (the
 # host needs them to continue in order) and counts the reports it refuses: a LOST frame says how many,
 # in their place in the sequence, as soon as there is room; room() tells the game what is left.
-from firmware.compat import const
 from firmware.link import frame as frame_mod
 from firmware.link.stamp import Stamp
 from firmware.link.store import at_or_before

@@ -4,7 +4,6 @@
 # host's ms (~1.8e12) and an uptime past 12.4 days are heap objects, and adding to such an int or
 # writing its digits allocates; the Sender keeps its clocks as Stamps and the Encoder
 # (firmware/link/frame.py) writes them with put_stamp.
-from firmware.compat import const
 
 LIMIT = 10 ** 15           # a stamp's ms: 15 digits at most (the frame's grammar)
 _SPLIT = const(1000000)    # a Stamp's low part: 6 digits

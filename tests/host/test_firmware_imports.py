@@ -204,3 +204,49 @@ def test_micropython_only_imports_are_allowed(tmp_path):
     (fw / "portstuff.py").write_text(
         "# test module\nimport machine\nimport neopixel\nfrom micropython import const\nimport rp2\n")
     assert scan_file(str(tmp_path), "firmware/portstuff.py") == []
+
+
+# -- const() -------------------------------------------------------------------------------------------
+# MicroPython's parser compiles `NAME = const(expr)` in by itself, so no firmware module imports const:
+# each import was a `const` slot in that module's globals dict on the board (~0.3-0.5 KB a table:
+# docs/performance.md). That holds only while every const() is such an assignment, at a module's or a
+# class's top level, of an expression MicroPython folds; anywhere else const() would be a call, a
+# NameError on the board. CPython gets const among its builtins (firmware/compat.py).
+
+def _const_misuses(tree):
+    """(line, why) of each const() that MicroPython would not compile in, and each import of const."""
+    found = []
+    top = {}                                       # the const() calls that are a top level's assignment
+    bodies = [tree.body] + [n.body for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    for body in bodies:
+        for stmt in body:
+            if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)
+                    and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "const"):
+                top[id(stmt.value)] = 1
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "const" \
+                and id(node) not in top:
+            found.append((node.lineno, "const() outside a top-level NAME = const(...)"))
+        elif isinstance(node, ast.ImportFrom) and any(a.name == "const" for a in node.names):
+            found.append((node.lineno, "imports const"))
+    return sorted(found)
+
+
+def test_no_firmware_module_needs_const_at_run_time():
+    bad = []
+    for rel in sorted(firmware_modules(REPO).values()):
+        if rel == os.path.join("firmware", "compat.py"):
+            continue                               # defines it for CPython, imports MicroPython's
+        with open(os.path.join(REPO, rel)) as f:
+            tree = ast.parse(f.read(), rel)
+        bad += ["%s:%d: %s" % (rel, line, why) for line, why in _const_misuses(tree)]
+    assert bad == [], "\n".join(bad)
+
+
+def test_a_const_misuse_is_caught():
+    tree = ast.parse("from firmware.compat import const\n_A = const(1)\n\n"
+                     "class C:\n    _B = const(2)\n\n    def f(self):\n        return const(3)\n"
+                     "X = [const(4)]\n")
+    assert _const_misuses(tree) == [(1, "imports const"), (8, "const() outside a top-level NAME = const(...)"),
+                                    (9, "const() outside a top-level NAME = const(...)")]

@@ -8,7 +8,6 @@
 # card of a round is out; one the reader refused (BETS_FAULT) is reported, and the dealer told while bets
 # are open (BETS NOT READ).
 from firmware import fault_kinds
-from firmware.compat import const
 from firmware.errors import IntegrityError
 from firmware.games.baccarat import shoe as shoe_mod
 from firmware.table import Table

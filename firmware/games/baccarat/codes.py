@@ -3,7 +3,6 @@
 # issue 14): the controller, its alarm handling, lights, screens and reports keep private const() copies
 # (tests/host/test_const_copies.py); host tools and tests import them from here. Their words in reports
 # are reports.py's (SHOE_NEWS, DESTINATIONS); the nets array's type is payouts.NETS_TYPE.
-from firmware.compat import const
 
 BURNING = const(4)        # art. 2(1): burning the start of a new shoe
 BETTING = const(5)        # between rounds: bets open, the next card starts a round

@@ -12,7 +12,6 @@
 # art. 10; nothing is guessed.
 from array import array
 
-from firmware.compat import const
 from firmware.drivers import pixels
 from firmware.errors import IntegrityError
 from firmware.games.baccarat.alarms import Alarms

@@ -8,7 +8,6 @@
 # Each zone's colour is set once per render (the zones no rule lights, other_light, off): not the
 # whole strip set off first and then the lit zones again (a set() per zone twice over, on the last
 # card's pass). A result's colours go into a frame of every zone, set in one ZoneLights.set_frame().
-from firmware.compat import const
 from firmware.drivers import pixels
 from firmware.games.baccarat.payouts import ZONES
 

@@ -6,7 +6,6 @@
 # settle_seats() do the same for a table's seats' bets side by side, allocating nothing. The table's
 # seats' bets (controller.BaccaratTable's round_bets) also find here what a live tie leaves standing
 # (tie_carry, keep_stakes, stake_round: art. 11) and where they are not 0 (find_slots).
-from firmware.compat import const
 from firmware.errors import RuleError, SettingsError
 from firmware.games.baccarat.rules import Result, check_total
 from firmware.games.baccarat.settings import TIE_OPTIONS, check_method, check_settings

@@ -7,7 +7,6 @@
 # "demo": true for a demo round (art. 2(2)); nets by seat (the seat's zones summed; seats that bet),
 # only where the table reads bets. The host's `result` report has the same round by zone.
 from firmware import cards
-from firmware.compat import const
 from firmware.games.baccarat.payouts import ZONES
 from firmware.games.baccarat.reports import SEAT_KEYS
 

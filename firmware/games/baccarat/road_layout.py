@@ -2,7 +2,6 @@
 # first display column to show (first_column): the display's side of the roads' placement (roads.place,
 # place_into, with their dragon tails), imported by firmware/games/baccarat/scoreboard.py only (a table
 # without a scoreboard keeps none of it).
-from firmware.compat import const
 
 # copies of firmware.games.baccarat.roads (tests/host/test_const_copies.py)
 _MAX_ROUNDS = const(156)

@@ -5,7 +5,6 @@
 # 12 * 52 / 4 = 156 rounds; nothing is ever dropped. Every store is a
 # bytearray of that size at most (all roads together, the 3-byte win counts too: 1,440 bytes kept on the VM,
 # bench/scoreboard_vm.py).
-from firmware.compat import const
 from firmware.errors import RuleError
 
 # copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)

@@ -8,7 +8,6 @@
 from collections import namedtuple
 
 from firmware.cards import check
-from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.baccarat.settings import check_method, check_settings
 

@@ -15,7 +15,6 @@
 # Allocation: one redraw builds the header string, nothing the size of the shoe (the roads' cells go
 # into buffers made once). After a result, draw() paints the header and what the result added, not the
 # whole picture (~0.1 ms of the VM's CPU late in a shoe, where a whole redraw was ~0.6 ms).
-from firmware.compat import const
 from firmware.games.baccarat.road_layout import Layout, first_column
 
 # copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)

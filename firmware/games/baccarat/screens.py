@@ -6,7 +6,6 @@
 # winner, pairs and who stood, and the shoe's counts.
 from firmware import cards, fault_kinds
 from firmware import screens as core_screens
-from firmware.compat import const
 from firmware.games.baccarat import rules
 
 # copies of firmware.faults (tests/host/test_const_copies.py)

@@ -7,7 +7,6 @@
 # never a result.
 from collections import namedtuple
 
-from firmware.compat import const
 from firmware.errors import IntegrityError, RuleError, SettingsError
 from firmware.games.baccarat.rules import Round, HAND_NAMES, check_call
 from firmware.games.baccarat.settings import SETTING_NAMES, check_settings

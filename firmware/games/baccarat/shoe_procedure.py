@@ -1,7 +1,6 @@
 # Baccarat's shoe procedure, for the table controller: a new shoe and its burn (art. 2(1)), the shoe's
 # messages between rounds, the cut card (art. 3(1)), the closed shoe and the shoe change (art. 3(2)).
 # A mixin of firmware/games/baccarat/controller.py's BaccaratTable, whose state it shares.
-from firmware.compat import const
 from firmware.errors import IntegrityError, RuleError
 from firmware.games.baccarat import shoe as shoe_mod
 from firmware.games.baccarat.roads import Roads

@@ -23,7 +23,6 @@
 from array import array
 
 from firmware import snapshot as S
-from firmware.compat import const
 from firmware.errors import GameError, RestoreError
 from firmware.games.baccarat import rules
 from firmware.games.baccarat import shoe as shoe_mod

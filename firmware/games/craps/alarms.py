@@ -8,7 +8,6 @@
 # decided on it, the shooter throws again. Either way the puck and bets stay.
 # A come-out refused while the host link is backed up (link_backlog) is held the
 # same way; CONFIRM waits until the link has caught up.
-from firmware.compat import const
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _BUTTON = const(2)

@@ -3,7 +3,6 @@
 # Every payout is an integer ratio WIN:STAKE, so a winning stake s nets s * win // stake.
 # The table refuses any stake for which that division is not exact (see stake_quantum),
 # so no payout is ever rounded.
-from firmware.compat import const
 from firmware.errors import RuleError, SettingsError
 
 # Bet kinds: small ints, index into KIND_NAMES.

@@ -2,7 +2,6 @@
 # imports this module (its public ints would stay in the heap as globals, issue 14): the modules that use
 # a code keep a private const() copy (tests/host/test_const_copies.py); host tools and tests import them
 # from here. Their words in reports are reports.py's (SHOOTER_WHY).
-from firmware.compat import const
 
 COME_OUT = const(4)       # puck OFF: the next valid throw is a come-out roll (art. 5(2)(1))
 POINT = const(5)          # puck ON: a point is set

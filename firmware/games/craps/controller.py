@@ -15,7 +15,6 @@
 # while held is reported and never decided.
 
 from firmware import throws
-from firmware.compat import const
 from firmware.errors import IntegrityError
 from firmware.games.craps import rules
 from firmware.games.craps.alarms import Alarms

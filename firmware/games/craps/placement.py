@@ -2,7 +2,6 @@
 # a part of rules.CrapsTable (the engine: puck, open bets, settings). place_bet() checks the call's
 # form too; place_known() the rules only, for a caller sure of the form; place_reading() a bet
 # reading's bets at once, each taken as place_known() would take it.
-from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.craps import bets as B
 from firmware.games.craps.bets import STAKE_UNITS as _STAKE_UNITS

@@ -14,7 +14,6 @@
 # refused), and its take-downs and refusals past the first few reported one by one are summed up in one
 # report each; with no room for one bet it is refused whole in one short report (OUT_BETS_NO_ROOM). The
 # controller's fields used here are made in its __init__.
-from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.craps import bets as B
 from firmware.games.craps import rules

@@ -10,7 +10,6 @@
 # art. 3 reason, or "alarm" for a held throw): the live reports' words; point: the point after it (null: puck off);
 # shooter: the shooter who threw it; nets by seat (the bets it decided, the seat's zones summed).
 from firmware import throws
-from firmware.compat import const
 from firmware.games.craps.reports import no_roll_word
 
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)

@@ -3,7 +3,6 @@
 # Called by firmware.report.Reporter when it drains the outbox, right after the
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import fault_kinds, throws
-from firmware.compat import const
 from firmware.games.craps.zones import ZONES
 
 # copies of firmware.faults (tests/host/test_const_copies.py)

@@ -8,7 +8,6 @@
 # Money is integer table units. A stake must be a multiple of the table minimum (art. 5(6)) AND
 # make every payout of its bet exact (e.g. a multiple of 5 for odds 6:5 on a 6): otherwise the bet
 # is REFUSED with a reason. Payouts are never rounded. Table settings: settings.py.
-from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.craps import bets as B
 from firmware.games.craps.dice import check_report

@@ -6,7 +6,6 @@
 # accepted or the dice roll. Result display: the puck, the last throws and the shooter's rolls.
 from firmware import fault_kinds, throws
 from firmware import screens as core_screens
-from firmware.compat import const
 from firmware.games.craps.reports import no_roll_word
 
 # copies of firmware.faults (tests/host/test_const_copies.py)

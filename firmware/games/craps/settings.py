@@ -4,7 +4,6 @@
 # keywords in, validated in the constructor (SettingsError naming the setting),
 # load_settings(dict) for the table file, as_pairs() for the audit log. Money and
 # option numbers are ints in the table's unit (3.0 is not 3, True is not 1).
-from firmware.compat import const
 from firmware.errors import RuleError, SettingsError
 from firmware.games.craps import bets as B
 

@@ -29,7 +29,6 @@ from firmware.games.craps.placement import Bet
 from firmware.games.craps.settings import SETTING_NAMES
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from firmware.drivers import pixels
-from firmware.compat import const
 from firmware.errors import RestoreError
 
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)

@@ -9,7 +9,6 @@
 #   shoe line fault    CONFIRM (the dealer vouches no card left), or the next card read (rescan)
 # A long VOID while a hand runs is a misdeal: the hand is void, every bet returned (art. 9(2)).
 from firmware import fault_kinds
-from firmware.compat import const
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _BUTTON = const(2)

@@ -9,7 +9,6 @@
 # does not reopen the betting to players who already acted, and does not count
 # as one of the 3 raises. A bet/raise beyond the player's chips is all in
 # (every bet is limited by the chips on the table), when all in is allowed.
-from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.omaha.settings import raise_cap_applies, unlimited_size
 

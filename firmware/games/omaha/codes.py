@@ -3,7 +3,6 @@
 # globals, issue 14): the modules that use a code keep a private const() copy
 # (tests/host/test_const_copies.py); host tools and tests import them from here. Their words are
 # reports.DESTINATIONS and entry.KEY_WORDS.
-from firmware.compat import const
 
 DEALING = const(4)        # a hand waits for a card from the shoe (hole, burn or board)
 BETTING = const(5)        # a hand waits for a keyed action

@@ -14,7 +14,6 @@
 # awaited, a shoe line fault) holds the table in FAULTED with a misdeal prompt
 # (Omaha art. 9): the dealer corrects it at once, or holds VOID and the hand is
 # void with every bet returned (art. 9(2)). Nothing is guessed.
-from firmware.compat import const
 from firmware.errors import IntegrityError, RuleError
 from firmware.games.omaha import rules
 from firmware.games.omaha.alarms import Alarms

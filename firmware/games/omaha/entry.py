@@ -4,7 +4,6 @@
 # command is a seat, the one after it an amount; a second command key
 # replaces the first (its amount goes with it); CLEAR empties the entry.
 # Numbers are bounded (MAX_DIGITS), so an amount is always a small int.
-from firmware.compat import const
 
 # copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
 _K_ALLIN = const(19)

@@ -5,7 +5,6 @@
 # once and runs the evaluator's arithmetic inline (firmware/games/omaha/poker_eval.py
 # explains it), so a 10-seat showdown is 600 cheap combinations, no tables.
 from firmware.cards import check, name
-from firmware.compat import const
 from firmware.errors import CardCodeError
 from firmware.games.omaha.poker_eval import RANK_BIT, STRAIGHTS, evaluate
 

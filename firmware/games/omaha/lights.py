@@ -5,7 +5,6 @@
 # holds chips. Result: the winners of any pot green, the others of the hand off
 # (a void hand: every seat of the hand white, bets returned). Between hands:
 # seats that will be dealt in dimmed. Alarms are the table core's red.
-from firmware.compat import const
 from firmware.drivers import pixels
 from firmware.games.omaha import rules
 

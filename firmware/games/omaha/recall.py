@@ -15,7 +15,6 @@
 import json
 
 from firmware import cards
-from firmware.compat import const
 from firmware.games.omaha import rules
 from firmware.games.omaha.reports import SEAT_NAMES
 

@@ -3,7 +3,6 @@
 # Called by firmware.report.Reporter when it drains the outbox, right after the
 # event that queued the entry, so the controller's fields still describe it.
 from firmware import cards
-from firmware.compat import const
 from firmware.games.omaha import rules
 from firmware.games.omaha.poker_eval import category_name
 

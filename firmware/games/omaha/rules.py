@@ -7,7 +7,6 @@
 # player left of the button (small blind, art. 5), index 1 the big blind.
 # All amounts are ints in the table's smallest unit; chips are conserved.
 from firmware.cards import check, name
-from firmware.compat import const
 from firmware.errors import IntegrityError, RuleError
 from firmware.games.omaha.betting import (
     ACTIONS, BET, CALL, CHECK, FOLD, RAISE, BetRangeError, Betting, legal_actions)

@@ -7,7 +7,6 @@
 # winners (two pots a page, more paged every 2 seconds) and the rake.
 from firmware import cards, fault_kinds
 from firmware import screens as core_screens
-from firmware.compat import const
 from firmware.games.omaha import rules
 from firmware.games.omaha.betting import chips_text
 

@@ -8,7 +8,6 @@
 # dispatched.
 from array import array
 
-from firmware.compat import const
 from firmware.errors import RuleError
 from firmware.games.omaha import rules
 from firmware.games.omaha.betting import chips_text

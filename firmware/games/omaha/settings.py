@@ -3,7 +3,6 @@
 # Every option the regulation leaves to the house, or that a reading of the
 # text decides, is a setting here; a bad value raises SettingsError naming the
 # setting and its allowed values. Amounts are ints in the table's smallest unit.
-from firmware.compat import const
 from firmware.errors import SettingsError
 
 # copies of firmware.games.omaha.entry (tests/host/test_const_copies.py)

@@ -16,7 +16,6 @@
 #             string a player), burns (hex), board (hex), [[street, seat, action, bet-to], ...], void]
 # Every value is checked, and the last hand played again, before the table changes: refused whole.
 from firmware import snapshot as S
-from firmware.compat import const
 from firmware.errors import GameError, RestoreError
 from firmware.games.omaha import rules
 from firmware.games.omaha.settings import SETTING_NAMES
