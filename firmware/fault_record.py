@@ -1,29 +1,13 @@
 # The unacknowledged fault across a reset, for a table whose journal does not have it
 # (firmware/recovery.py: a journal's replay raises it again; this serves the boots without one): kept
-# in fault.pending (firmware/saved_state.py) once per change, put back as FAULT_RESTORED at boot.
+# in fault.pending (firmware/saved_state.py) once per change, put back as FAULT_RESTORED at boot
+# (firmware/saved_state_read.py, boot-only).
 from firmware import faults
 from firmware.compat import const
-from firmware.saved_state import load_fault, save_fault as _save
+from firmware.saved_state import save_fault as _save
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _FAULT = const(8)
-_FAULT_RESTORED = const(11)
-
-_SAVED_UNKNOWN = const(-1)  # the pending-fault record on flash is unreadable: rewrite it at once
-
-
-def restore_fault(ctx):
-    """A fault nobody acknowledged before the reset puts the table straight back into FAULT."""
-    try:
-        code, detail = load_fault(ctx.state_dir, ctx.fs)
-    except ValueError:
-        ctx.saved_fault_code = _SAVED_UNKNOWN
-        ctx.queue.put(_FAULT, faults.FAULT_RECORD_BAD, 0)
-        return
-    ctx.saved_fault_code = code
-    ctx.saved_fault_detail = detail
-    if code:
-        ctx.queue.put(_FAULT_RESTORED, code, detail)
 
 
 def save_fault(ctx):

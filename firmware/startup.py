@@ -1,27 +1,18 @@
 # Boot: load the board and table files, bring up drivers, build the run's Context and report the boot
-# (firmware/main.py runs the table's event loop on it).
+# (firmware/main.py runs the table's event loop on it). The steps are firmware/boot_steps.py's, boot-only
+# (parts.BOOT_ONLY): a running table keeps of this module the Context class and boot() itself.
 import os
 
-from firmware import faults
-from firmware.compat import const, kbd_intr
+from firmware.compat import const
 from firmware.console import Console
-from firmware.errors import SettingsError
 from firmware.events import EventQueue
 from firmware.link import sender as sender_mod
 from firmware.recovery import TableJournal, link_store
-from firmware.host_port import reset_cause_name, settings_digest
 from firmware.report import Reporter
 from firmware.round_recall import RoundRecall
-from firmware.version import FIRMWARE_VERSION
-from firmware.saved_state import take_crash_record
-from firmware.fault_record import restore_fault as _restore_fault
 from firmware.parts import BOOT_ONLY, release      # BOOT_ONLY: also read here by tests and benches
 
-# copies of firmware.boot_refusal (tests/host/test_const_copies.py)
-_INTR_CTRL_C = const(3)
-_INTR_OFF = const(-1)
 # copies of firmware.events (tests/host/test_const_copies.py)
-_FAULT = const(8)
 _LINK_BACKLOG = const(18)
 # copies of firmware.hardware (tests/host/test_const_copies.py)
 _HOST_TXBUF = const(1024)      # bytes written per call at most: never a wait
@@ -115,98 +106,14 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     "program": "unverified" (the simulator running the source tree).
     board_name: the board's name (the boot stub passes the one it was built for: the board file is
     /board.json there); None: its file name, e.g. "pico" for boards/pico.json.
-    The modules of BOOT_ONLY (firmware/parts.py) are released when it returns or raises.
+    The modules of BOOT_ONLY (firmware/parts.py), firmware/boot_steps.py's among them, are released when
+    it returns or raises.
     """
     try:
-        return _boot(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_console, fs, program_dir,
-                     board_name)
+        from firmware.boot_steps import boot_table
+        return boot_table(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_console, fs,
+                          program_dir, board_name)
     finally:
         release(BOOT_ONLY)
 
 
-def _boot(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_console, fs, program_dir,
-          board_name):
-    from firmware import board as board_mod, settings_seal, table_config
-    from firmware.game_setup import READER_ROLE, check_zone_names
-    from firmware.hardware import bring_up
-    from firmware.link.boot_counter import next_boot
-    board = board_mod.load(board_path, board_name)
-    config = table_config.load(table_path)
-    role = READER_ROLE[config["game"]]
-    if role not in board.ports:
-        raise SettingsError("board %s has no %s port, which %s needs" % (board.name, role, config["game"]))
-    check_zone_names(board, config["game"])
-    hw = bring_up(board, config["game"], machine, neopixel, lcd_class, usb_console=usb_console)
-    files = os if fs is None else fs
-    boot_number, counter_problem = next_boot(state_dir, files)    # before any frame carries it
-    ctx = Context(board, config, hw, state_dir, fs, boot_number)
-    board.forget_bring_up()       # the zones in the lights and the game now, the keypad in its driver
-    _close_repl(hw.service_mode)
-    ctx.crash_record = take_crash_record(state_dir, ctx.fs)
-    ctx.journal.refuse_recovery(ctx.crash_record)     # it crashed the last boot: not again
-    if not ctx.journal.pending or ctx.journal.problem:
-        _restore_fault(ctx)       # queued first (older than anything found now); else the journal has it
-    _check_program(ctx, program_dir)
-    seal_problem = settings_seal.check(state_dir, ctx.fs, table_path)
-    if seal_problem and not ctx.table.closed_code:
-        ctx.table.hold_closed(faults.SETTINGS_BAD)
-    ctx.machine = machine
-    ctx.reset_cause = reset_cause_name(machine)
-    ctx.table_path = table_path
-    ctx.reporter.emit("boot", {"board": board.name, "game": config["game"], "firmware": FIRMWARE_VERSION,
-                               "settings": settings_digest(table_config.read(table_path)),
-                               "reset_cause": ctx.reset_cause, "program": ctx.program,
-                               "service_mode": hw.service_mode})
-    if hw.service_mode:
-        ctx.reporter.emit("service_mode", {"repl": "open", "pin": board.service_pin})
-    ctx.recall.report_boot(ctx.reporter)
-    ctx.console.report_boot(ctx.reporter)
-    _report_found(ctx, boot_number, counter_problem, seal_problem)
-    return ctx
-
-
-def _report_found(ctx, boot_number, counter_problem, seal_problem):
-    """What the boot found wrong, after the boot report: each a fault report, most a FAULT event too."""
-    if counter_problem:
-        ctx.reporter.emit("fault", {"fault": faults.name(faults.BOOT_COUNTER_BAD), "text": counter_problem})
-        ctx.queue.put(_FAULT, faults.BOOT_COUNTER_BAD, boot_number)
-    if ctx.program_problem is not None:
-        path, problem = ctx.program_problem
-        ctx.reporter.emit("fault", {"fault": faults.name(faults.PROGRAM_MISMATCH), "file": path,
-                                    "problem": problem})
-    if seal_problem:
-        ctx.reporter.emit("fault", {"fault": faults.name(faults.SETTINGS_BAD), "text": seal_problem})
-    journal_problem = ctx.journal.link_problem()
-    if journal_problem:           # the link store's flipped bits: the frames before them were kept
-        ctx.reporter.emit("fault", {"fault": faults.name(faults.JOURNAL_BAD), "text": journal_problem[:120]})
-        ctx.queue.put(_FAULT, faults.JOURNAL_BAD, 0)
-    for code, text in ctx.hw.faults:
-        ctx.reporter.emit("fault", {"fault": code, "text": text})
-        ctx.queue.put(_FAULT, faults.DISPLAY_MISSING, 0)
-    if ctx.crash_record:
-        last = ctx.crash_record.strip().splitlines()[-1]
-        ctx.reporter.emit("crash_recorded", {"error": last})
-        ctx.queue.put(_FAULT, faults.CRASHED, 0)
-
-
-def _close_repl(service_mode):
-    """Ctrl-C on the USB console reaches Python only in service mode (the jumper fitted at reset)."""
-    kbd_intr(_INTR_CTRL_C if service_mode else _INTR_OFF)
-
-
-def _check_program(ctx, program_dir):
-    """Every deployed file against manifest.json; a difference holds the table closed (faults.PROGRAM_MISMATCH).
-
-    The table never opens: it is FAULTED before its first event, and no acknowledgement lifts it.
-    """
-    if program_dir is None:
-        return
-    ctx.program_dir = program_dir
-    from firmware import program
-    problem = program.check(program_dir)
-    if problem is None:
-        ctx.program = "verified"
-        return
-    ctx.program = "mismatch"
-    ctx.program_problem = problem
-    ctx.table.hold_closed(faults.PROGRAM_MISMATCH)

@@ -1,0 +1,107 @@
+# The boot's steps (firmware/startup.py's boot() runs them, then releases this module with the rest of
+# parts.BOOT_ONLY): the board and table files loaded, the hardware brought up, the run's Context built,
+# what survives a reset read back, the program and the settings' seal checked, the boot reported.
+import os
+
+from firmware import board as board_mod, faults, settings_seal, table_config
+from firmware.compat import const, kbd_intr
+from firmware.errors import SettingsError
+from firmware.game_setup import READER_ROLE, check_zone_names
+from firmware.hardware import bring_up
+from firmware.host_port import reset_cause_name, settings_digest
+from firmware.link.boot_counter import next_boot
+from firmware.recovery_replay import link_problem, refuse_recovery
+from firmware.saved_state_read import restore_fault, take_crash_record
+from firmware.startup import Context
+from firmware.version import FIRMWARE_VERSION
+
+# copies of firmware.boot_refusal (tests/host/test_const_copies.py)
+_INTR_CTRL_C = const(3)
+_INTR_OFF = const(-1)
+# copies of firmware.events (tests/host/test_const_copies.py)
+_FAULT = const(8)
+
+
+def boot_table(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_console, fs, program_dir,
+               board_name):
+    """startup.boot()'s work (its arguments): the Context of a booted table; SettingsError if a file is wrong."""
+    board = board_mod.load(board_path, board_name)
+    config = table_config.load(table_path)
+    role = READER_ROLE[config["game"]]
+    if role not in board.ports:
+        raise SettingsError("board %s has no %s port, which %s needs" % (board.name, role, config["game"]))
+    check_zone_names(board, config["game"])
+    hw = bring_up(board, config["game"], machine, neopixel, lcd_class, usb_console=usb_console)
+    files = os if fs is None else fs
+    boot_number, counter_problem = next_boot(state_dir, files)    # before any frame carries it
+    ctx = Context(board, config, hw, state_dir, fs, boot_number)
+    board.forget_bring_up()       # the zones in the lights and the game now, the keypad in its driver
+    close_repl(hw.service_mode)
+    ctx.crash_record = take_crash_record(state_dir, ctx.fs)
+    refuse_recovery(ctx.journal, ctx.crash_record)     # it crashed the last boot: not again
+    if not ctx.journal.pending or ctx.journal.problem:
+        restore_fault(ctx)       # queued first (older than anything found now); else the journal has it
+    check_program(ctx, program_dir)
+    seal_problem = settings_seal.check(state_dir, ctx.fs, table_path)
+    if seal_problem and not ctx.table.closed_code:
+        ctx.table.hold_closed(faults.SETTINGS_BAD)
+    ctx.machine = machine
+    ctx.reset_cause = reset_cause_name(machine)
+    ctx.table_path = table_path
+    ctx.reporter.emit("boot", {"board": board.name, "game": config["game"], "firmware": FIRMWARE_VERSION,
+                               "settings": settings_digest(table_config.read(table_path)),
+                               "reset_cause": ctx.reset_cause, "program": ctx.program,
+                               "service_mode": hw.service_mode})
+    if hw.service_mode:
+        ctx.reporter.emit("service_mode", {"repl": "open", "pin": board.service_pin})
+    ctx.recall.report_boot(ctx.reporter)
+    ctx.console.report_boot(ctx.reporter)
+    report_found(ctx, boot_number, counter_problem, seal_problem)
+    return ctx
+
+
+def report_found(ctx, boot_number, counter_problem, seal_problem):
+    """What the boot found wrong, after the boot report: each a fault report, most a FAULT event too."""
+    if counter_problem:
+        ctx.reporter.emit("fault", {"fault": faults.name(faults.BOOT_COUNTER_BAD), "text": counter_problem})
+        ctx.queue.put(_FAULT, faults.BOOT_COUNTER_BAD, boot_number)
+    if ctx.program_problem is not None:
+        path, problem = ctx.program_problem
+        ctx.reporter.emit("fault", {"fault": faults.name(faults.PROGRAM_MISMATCH), "file": path,
+                                    "problem": problem})
+    if seal_problem:
+        ctx.reporter.emit("fault", {"fault": faults.name(faults.SETTINGS_BAD), "text": seal_problem})
+    journal_problem = link_problem(ctx.journal)
+    if journal_problem:           # the link store's flipped bits: the frames before them were kept
+        ctx.reporter.emit("fault", {"fault": faults.name(faults.JOURNAL_BAD), "text": journal_problem[:120]})
+        ctx.queue.put(_FAULT, faults.JOURNAL_BAD, 0)
+    for code, text in ctx.hw.faults:
+        ctx.reporter.emit("fault", {"fault": code, "text": text})
+        ctx.queue.put(_FAULT, faults.DISPLAY_MISSING, 0)
+    if ctx.crash_record:
+        last = ctx.crash_record.strip().splitlines()[-1]
+        ctx.reporter.emit("crash_recorded", {"error": last})
+        ctx.queue.put(_FAULT, faults.CRASHED, 0)
+
+
+def close_repl(service_mode):
+    """Ctrl-C on the USB console reaches Python only in service mode (the jumper fitted at reset)."""
+    kbd_intr(_INTR_CTRL_C if service_mode else _INTR_OFF)
+
+
+def check_program(ctx, program_dir):
+    """Every deployed file against manifest.json; a difference holds the table closed (faults.PROGRAM_MISMATCH).
+
+    The table never opens: it is FAULTED before its first event, and no acknowledgement lifts it.
+    """
+    if program_dir is None:
+        return
+    ctx.program_dir = program_dir
+    from firmware import program
+    problem = program.check(program_dir)
+    if problem is None:
+        ctx.program = "verified"
+        return
+    ctx.program = "mismatch"
+    ctx.program_problem = problem
+    ctx.table.hold_closed(faults.PROGRAM_MISMATCH)
