@@ -142,13 +142,18 @@ def test_a_refusal_after_a_boot_imports_its_path_again_and_releases_it():
 # Issue 14: the boot's own code left the kept modules for boot-only ones (firmware/parts.py, BOOT_ONLY): the
 # boot's steps (startup -> boot_steps), the firmware's version, what survives a reset read back (saved_state
 # and fault_record -> saved_state_read), the table journal's read-back and recovery (recovery -> recovery_replay,
-# with report's QuietSender). Before, a running table kept them all (their functions, classes, globals).
-_NEWLY_RELEASED = ("firmware.boot_steps", "firmware.version", "firmware.saved_state_read", "firmware.recovery_replay")
+# with report's QuietSender), a snapshot read back (snapshot -> snapshot_restore, games/GAME/snapshot ->
+# games/GAME/restore). Before, a running table kept them all (their functions, classes, globals: ~2.5 KB of
+# heap with the code in flash).
+_NEWLY_RELEASED = ("firmware.boot_steps", "firmware.version", "firmware.saved_state_read", "firmware.recovery_replay",
+                   "firmware.snapshot_restore", "firmware.games.baccarat.restore", "firmware.games.craps.restore",
+                   "firmware.games.omaha.restore")
 # What the kept modules no longer hold: each now in a module of _NEWLY_RELEASED.
 _GONE_FROM_KEPT = (("firmware.startup", ("_boot", "_report_found", "_close_repl", "_check_program")),
                    ("firmware.saved_state", ("take_crash_record", "load_fault")),
                    ("firmware.fault_record", ("restore_fault",)),
-                   ("firmware.report", ("QuietSender",)))
+                   ("firmware.report", ("QuietSender",)),
+                   ("firmware.snapshot", ("decode", "check_fresh", "restore_core", "Fields")))
 _GONE_FROM_JOURNAL = ("recover", "_replay", "_let_in", "_tick", "_load", "refuse_recovery", "link_problem", "torn")
 
 
@@ -181,23 +186,26 @@ def _boot_code_released(game):
             module = sys.modules[name]
             assert [key for key in gone if hasattr(module, key)] == [], name
         assert [key for key in _GONE_FROM_JOURNAL if hasattr(recovery.TableJournal, key)] == []
+        snapshot = sys.modules["firmware.games.%s.snapshot" % game]
+        assert [key for key in snapshot.__dict__ if key.startswith("_") and callable(snapshot.__dict__[key])
+                and key not in ("_tie_fields", "_shoe_fields", "_beads", "_last_fields")] == [], game
 
 
-def test_a_booted_baccarat_table_keeps_none_of_the_boot_steps_or_recovery():
+def test_a_booted_baccarat_table_keeps_none_of_the_boot_steps_recovery_or_restore():
     _boot_code_released("baccarat")
 
 
-def test_a_booted_craps_table_keeps_none_of_the_boot_steps_or_recovery():
+def test_a_booted_craps_table_keeps_none_of_the_boot_steps_recovery_or_restore():
     _boot_code_released("craps")
 
 
-def test_a_booted_omaha_table_keeps_none_of_the_boot_steps_or_recovery():
+def test_a_booted_omaha_table_keeps_none_of_the_boot_steps_recovery_or_restore():
     _boot_code_released("omaha")
 
 
 def _recovered_releases_them(game):
     # The journal's snapshot at READY (the table's first boundary); the next boot recovers it at the end of
-    # its lamp test: firmware.recovery_replay imported again, and released after.
+    # its lamp test: firmware.recovery_replay and the restore side imported again, and released after.
     with ScratchDir() as state:
         boot_pico(state, game)
         ctx, machine = _boot_on(state, game)
@@ -212,15 +220,15 @@ def _recovered_releases_them(game):
         assert [name for name in _NEWLY_RELEASED if name in sys.modules] == []
 
 
-def test_a_baccarat_recovery_leaves_the_replay_released():
+def test_a_baccarat_recovery_leaves_the_replay_and_the_restore_released():
     _recovered_releases_them("baccarat")
 
 
-def test_a_craps_recovery_leaves_the_replay_released():
+def test_a_craps_recovery_leaves_the_replay_and_the_restore_released():
     _recovered_releases_them("craps")
 
 
-def test_an_omaha_recovery_leaves_the_replay_released():
+def test_an_omaha_recovery_leaves_the_replay_and_the_restore_released():
     _recovered_releases_them("omaha")
 
 
