@@ -21,7 +21,6 @@ from firmware import faults
 from firmware.compat import const
 from firmware.event_bytes import behind as _behind, behind_into as _behind_into
 from firmware.link import journal as journal_mod
-from firmware.link.journal_store import JournalStore
 from firmware.parts import release_boot_only
 
 # copies of firmware.events (tests/host/test_const_copies.py)
@@ -42,11 +41,6 @@ _HELD_MAX = const(16)          # events that may wait for the end of the boot's 
 # The crash record's first line when the table crashed while the journal was being recovered: the next
 # boot does not recover it again (a journalled event that crashes the firmware would crash every boot).
 RECOVERY_CRASHED = "crashed while recovering the table journal"
-
-
-def link_store(state_dir, fs, frames, slot):
-    """The host link's store of unacknowledged frames, on flash in state_dir."""
-    return JournalStore(state_dir, fs, frames, slot)
 
 
 class TableJournal:

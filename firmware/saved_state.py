@@ -6,10 +6,15 @@
 # Files are opened through fs too (fs.open; the builtin open for the os module), so
 # the simulated flash (hostsim/flash.py) can cut the power during any write. Each
 # record is one small file, and a record that cannot be read is itself a fault,
-# never a crash; the table's own state is in the table journal (firmware/recovery.py).
+# never a crash; the table's own state is in the table journal (firmware/recovery.py). Read back at boot
+# by firmware/saved_state_read.py (boot-only).
 import os
 
+from firmware import faults
 from firmware.compat import const, format_exception
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_FAULT = const(8)
 
 CRASH_LOG = "crash.log"
 CRASH_PREVIOUS = "crash.prev"
@@ -89,3 +94,21 @@ def save_fault(state_dir, code, detail, fs=os):
     except OSError:
         return False
     return True
+
+
+def keep_fault(ctx):
+    """Keep the table's unacknowledged fault on flash (cleared by the acknowledgement), once per change
+    (firmware/main.py, before its reports go out); for a table whose journal does not have it (a journal's
+    replay raises it again), put back as FAULT_RESTORED at boot (firmware/saved_state_read.py)."""
+    table = ctx.table
+    if table.closed_code:
+        return                    # found again at every boot (firmware.program): never kept on flash
+    code = table.fault_code
+    # An evidence handle means nothing after a reset (the bytes stay in RAM): saved as 0.
+    detail = 0 if faults.has_evidence(code) else table.fault_detail
+    if code == ctx.saved_fault_code and detail == ctx.saved_fault_detail:
+        return
+    ctx.saved_fault_code = code
+    ctx.saved_fault_detail = detail
+    if not save_fault(ctx.state_dir, code, detail, ctx.fs) and code != faults.FAULT_RECORD_UNSAVED:
+        ctx.queue.put(_FAULT, faults.FAULT_RECORD_UNSAVED, code)

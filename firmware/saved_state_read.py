@@ -1,6 +1,6 @@
 # What survives a reset, read back at boot (firmware/boot_steps.py; boot-only, parts.BOOT_ONLY): the crash
 # log taken out of the way and reported once, the unacknowledged fault put back. The writing side, which a
-# running table uses, is firmware/saved_state.py (the files' names and formats) and firmware/fault_record.py.
+# running table uses, is firmware/saved_state.py (the files' names and formats, and keep_fault).
 import os
 
 from firmware import faults

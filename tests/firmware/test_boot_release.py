@@ -140,18 +140,20 @@ def test_a_refusal_after_a_boot_imports_its_path_again_and_releases_it():
 
 
 # Issue 14: the boot's own code left the kept modules for boot-only ones (firmware/parts.py, BOOT_ONLY): the
-# boot's steps (startup -> boot_steps), the firmware's version, what survives a reset read back (saved_state
-# and fault_record -> saved_state_read), the table journal's read-back and recovery (recovery -> recovery_replay,
-# with report's QuietSender), a snapshot read back (snapshot -> snapshot_restore, games/GAME/snapshot ->
-# games/GAME/restore). Before, a running table kept them all (their functions, classes, globals: ~2.5 KB of
-# heap with the code in flash).
+# boot's steps and the Context's making (startup -> boot_steps), the firmware's version, what survives a reset
+# read back (saved_state, fault_record -> saved_state_read; fault_record's keep_fault is saved_state's now, the
+# module gone), the table journal's read-back and recovery (recovery -> recovery_replay, with report's
+# QuietSender), a snapshot read back (snapshot -> snapshot_restore, games/GAME/snapshot -> games/GAME/restore).
+# Before, a running table kept them all (their functions, classes, globals: ~1.6 KB of heap with the code in
+# flash, bench/whole_table.py --memory-only).
 _NEWLY_RELEASED = ("firmware.boot_steps", "firmware.version", "firmware.saved_state_read", "firmware.recovery_replay",
                    "firmware.snapshot_restore", "firmware.games.baccarat.restore", "firmware.games.craps.restore",
                    "firmware.games.omaha.restore")
 # What the kept modules no longer hold: each now in a module of _NEWLY_RELEASED.
-_GONE_FROM_KEPT = (("firmware.startup", ("_boot", "_report_found", "_close_repl", "_check_program")),
+_GONE_FROM_KEPT = (("firmware.startup", ("_boot", "_report_found", "_close_repl", "_check_program", "_OTHER_READER",
+                                         "Console", "TableJournal", "Reporter", "RoundRecall")),
+                   ("firmware.recovery", ("link_store", "JournalStore")),
                    ("firmware.saved_state", ("take_crash_record", "load_fault")),
-                   ("firmware.fault_record", ("restore_fault",)),
                    ("firmware.report", ("QuietSender",)),
                    ("firmware.snapshot", ("decode", "check_fresh", "restore_core", "Fields")))
 _GONE_FROM_JOURNAL = ("recover", "_replay", "_let_in", "_tick", "_load", "refuse_recovery", "link_problem", "torn")
@@ -181,11 +183,12 @@ def _boot_code_released(game):
         ctx = boot_pico(state, game)
         assert ctx.table.state_name() == "ready"
         _none_kept(ctx, found)
-        assert [name for name in _NEWLY_RELEASED if name in sys.modules] == []
+        assert [name for name in _NEWLY_RELEASED + ("firmware.fault_record",) if name in sys.modules] == []
         for name, gone in _GONE_FROM_KEPT:
             module = sys.modules[name]
             assert [key for key in gone if hasattr(module, key)] == [], name
         assert [key for key in _GONE_FROM_JOURNAL if hasattr(recovery.TableJournal, key)] == []
+        assert "__init__" not in startup.Context.__dict__       # the Context is built by boot_steps.make_context
         snapshot = sys.modules["firmware.games.%s.snapshot" % game]
         assert [key for key in snapshot.__dict__ if key.startswith("_") and callable(snapshot.__dict__[key])
                 and key not in ("_tie_fields", "_shoe_fields", "_beads", "_last_fields")] == [], game
