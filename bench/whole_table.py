@@ -188,7 +188,11 @@ def listed_modules(game):
                 found[key] = line[len(key):].split()
     if len(found) != 2:
         raise SystemExit("bench/memory_vm.py did not list the table's modules:\n" + out)
-    return found["table_modules: "], found["released_modules: "]
+    # Another game's boot-only modules (its snapshot's restore side) are never this table's: left out, else
+    # importing them before the boot would bring that game's modules in with them.
+    own = "firmware.games.%s." % game
+    released = [m for m in found["released_modules: "] if not m.startswith("firmware.games.") or m.startswith(own)]
+    return found["table_modules: "], released
 
 
 def mpy_sizes(board="pico"):

@@ -12,8 +12,7 @@ from firmware import screens as core_screens
 from firmware.compat import sleep_ms_async, ticks_diff, ticks_ms
 from firmware.errors import SettingsError
 from firmware.host_port import read_host
-from firmware.saved_state import record_crash
-from firmware.fault_record import save_fault as _save_fault
+from firmware.saved_state import keep_fault, record_crash
 from firmware.startup import boot
 
 # copies of firmware.events (tests/host/test_const_copies.py)
@@ -94,7 +93,7 @@ def _watch_unused_reader(ctx, elapsed_ms):
 
 
 def _report(ctx):
-    _save_fault(ctx)              # saved before it is reported: a reported fault survives a reset
+    keep_fault(ctx)               # saved before it is reported: a reported fault survives a reset
     if ctx.reporter.drain(ctx.table) and ctx.sender is not None:
         ctx.sender.poll(0)        # out in the pass that made them (within the budget; the rest follows)
 

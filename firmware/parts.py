@@ -6,17 +6,24 @@
 # change (ChangeState), whose modules are imported only when needed (CHANGE_ON_DEMAND).
 import sys
 
-# The modules a table runs only at boot: the board file's validator (board, board_checks, board_ports,
-# board_keypad), the hardware's bring-up, the table file's parse, the seal and program checks, the boot
-# counter, the game's setup and the refusal path. startup.boot() imports them where it uses them and
-# releases them when it is done, so that a running board keeps none of their module objects, globals dicts,
-# functions and classes (~5 KB of heap with the code in flash: docs/performance.md, "Memory kept"). Nothing
-# kept may hold one of their functions, classes or globals (what the run keeps of them is in this module);
-# a later path that needs one imports it again where it runs and calls release_boot_only() when it is done
-# (the console's commands, a settings change read back or applied, a recovery carrying one, a refusal).
-BOOT_ONLY = ("firmware.board", "firmware.board_checks", "firmware.board_ports", "firmware.board_keypad",
-             "firmware.hardware", "firmware.table_config", "firmware.settings_seal", "firmware.program",
-             "firmware.link.boot_counter", "firmware.game_setup", "firmware.boot_refusal")
+# The modules a table runs only at boot: the boot's steps (boot_steps), the board file's validator (board,
+# board_checks, board_ports, board_keypad), the hardware's bring-up, the table file's parse, the seal and
+# program checks, the boot counter, the firmware's version (the boot report's), what survives a reset read
+# back (saved_state_read), the table journal's read-back and recovery (recovery_replay), a snapshot read
+# back (snapshot_restore, and the game's own: games.GAME.restore), the game's setup and the refusal path.
+# startup.boot() imports them where it uses them and releases them when it is done, so that a running board
+# keeps none of their module objects, globals dicts, functions and classes (~7 KB of heap with the code in
+# flash: docs/performance.md, "Memory kept"). Nothing kept may hold one of their functions, classes or
+# globals (what the run keeps of them is in this module); a later path that needs one imports it again where
+# it runs and calls release_boot_only() when it is done (the console's commands, a settings change read back
+# or applied: its new controller restored from the old one's snapshot, the recovery at the end of the lamp
+# test, a refusal).
+BOOT_ONLY = ("firmware.boot_steps", "firmware.board", "firmware.board_checks", "firmware.board_ports",
+             "firmware.board_keypad", "firmware.hardware", "firmware.table_config", "firmware.settings_seal",
+             "firmware.program", "firmware.link.boot_counter", "firmware.version", "firmware.saved_state_read",
+             "firmware.recovery_replay", "firmware.snapshot_restore", "firmware.games.baccarat.restore",
+             "firmware.games.craps.restore", "firmware.games.omaha.restore", "firmware.game_setup",
+             "firmware.boot_refusal")
 
 # The console's command modules: the command table and each command's implementation. The console keeps
 # resident only what must answer at once (firmware/console/shell.py's dispatch, editor.py, auth.py with the

@@ -49,7 +49,7 @@ class Reporter:
         self.recent = RecentReports()     # the console's `log`
         self.recall = None                # firmware.round_recall.RoundRecall: keeps rounds, answers RECALL
         self.replayed = False             # the report just emitted was one the host already has (a recovery's
-                                          # replay, firmware/recovery.py; firmware/round_recall.py reads it)
+                                          # replay, firmware/recovery_replay.py; firmware/round_recall.py reads it)
 
     def emit(self, event, fields=None):
         self.seq += 1
@@ -100,7 +100,7 @@ class Reporter:
         recall = self.recall
         if recall is not None and recall.answer_of >= 0 and not getattr(self.sender, "replaying", False):
             # A host's RECALL, paced by the link's room; not while a recovery replays events (its
-            # sender then is QuietSender (below), which keeps back reports the host has).
+            # sender then is QuietSender (firmware/recovery_replay.py), which keeps back reports the host has).
             from firmware.recall_answer import pump     # (on demand: released once the answer is out)
             sent += pump(recall, self, self.sender)
             _answered(recall)
@@ -214,34 +214,6 @@ def _lamp_name(table, a):
     if a == _LAMP_CHECK_END:
         return "off"
     return table.lights.names[a]
-
-
-class QuietSender:
-    """The reporter's sender while a recovery replays journalled events (firmware/recovery.py): the first
-    `skip` reports of an event are the ones the host has (or the store holds): not sent again, but counted
-    in the store's tag."""
-
-    replaying = True                               # the Reporter answers no RECALL meanwhile
-
-    def __init__(self, reporter, store):
-        self.reporter = reporter
-        self.sender = reporter.sender
-        self.store = store
-        self.skip = 0
-
-    def send(self, payload, type=REPORT, checked=False):
-        # A report the host has was made before the reset: not sent again (recall decides by the event's
-        # number whether its round is kept already; `replayed` serves a recall kept before the numbers).
-        self.reporter.replayed = self.skip > 0
-        if self.skip > 0:
-            self.skip -= 1
-            self.reporter.seq -= 1                 # this boot's numbers stay gapless
-            if self.store is not None:
-                self.store.report += 1
-            return 0
-        if self.sender is None:
-            return 0
-        return self.sender.send(payload, type, checked)
 
 
 def _answered(recall):

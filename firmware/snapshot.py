@@ -5,18 +5,14 @@
 # and FORMAT, then the table's settings as values (a snapshot restores only into a table with the
 # same settings). An array, not an object: no key order to differ between the runtimes, and the
 # bytes are the same on both. Each game's snapshot module says what the other fields are. Reading
-# one back goes through Fields, which names the field and what it expected when a value does not
-# fit: the game then refuses the snapshot whole (RestoreError) before it changes anything.
+# one back (firmware/snapshot_restore.py, boot-only) goes through Fields, which names the field and
+# what it expected when a value does not fit: the game then refuses the snapshot whole (RestoreError)
+# before it changes anything.
 import json
 
-_TAKE = object()          # a Fields method's value not given: the next field is taken
-
-from firmware.errors import RestoreError
 
 # copies of firmware.table (tests/host/test_const_copies.py)
 _FAULTED = const(2)
-_READY = const(1)
-_STARTING = const(0)
 
 FORMAT = 1
 
@@ -30,38 +26,6 @@ def settings_values(settings, names):
     return json.loads(json.dumps([getattr(settings, name) for name in names]))
 
 
-def decode(data, game, settings, names):
-    """bytes -> Fields after the game's name, the format and the settings, all checked."""
-    if not isinstance(data, (bytes, bytearray)):
-        raise RestoreError("a %s snapshot is bytes, got %s" % (game, type(data).__name__))
-    try:
-        fields = json.loads(bytes(data).decode())
-    except (ValueError, UnicodeError) as exc:
-        raise RestoreError("%s snapshot refused: not JSON text (%s)" % (game, exc))
-    if not isinstance(fields, list) or len(fields) < 3:
-        raise RestoreError("%s snapshot refused: expected a JSON array of fields" % game)
-    if fields[0] != game:
-        raise RestoreError("snapshot refused: it is of %r, this table plays %s" % (fields[0], game))
-    if fields[1] != FORMAT:
-        raise RestoreError("%s snapshot refused: format %r, this firmware reads %d" % (game, fields[1], FORMAT))
-    stored = fields[2]
-    current = settings_values(settings, names)
-    if not isinstance(stored, list) or len(stored) != len(current):
-        raise RestoreError("%s snapshot refused: its settings are not %d values" % (game, len(current)))
-    for i in range(len(names)):
-        if json.dumps(stored[i]) != json.dumps(current[i]):
-            raise RestoreError("%s snapshot refused: taken at a table with %s = %s, this table has %s"
-                               % (game, names[i], json.dumps(stored[i]), json.dumps(current[i])))
-    return Fields(game, fields, 3)
-
-
-def check_fresh(table, started):
-    """A snapshot goes into a controller just built (booting, or ready after its lamp test)."""
-    if started or table.fault_code or (table.state != _STARTING and table.state != _READY):
-        raise RestoreError("restore() takes a freshly constructed controller: this one is in %s%s"
-                           % (table.state_name(), " with a game started" if started else ""))
-
-
 def outside_fault(table):
     """No snapshot while an alarm is open (the core keeps the unacknowledged fault: saved_state.py)."""
     return table.state != _FAULTED and not table.fault_code
@@ -70,89 +34,3 @@ def outside_fault(table):
 def core_fields(table):
     """The table core's share: the last input the displays show."""
     return [table.last_kind, table.last_a, table.last_b]
-
-
-def restore_core(table, core, state):
-    """Commit the core's share and the state (no entry action, no report); the displays redraw."""
-    table.last_kind, table.last_a, table.last_b = core
-    table.state = state
-    table.display_dirty = True
-
-
-class Fields:
-    """The snapshot's fields in order, each checked as it is taken; RestoreError names what failed."""
-
-    def __init__(self, game, fields, start):
-        self.game = game
-        self.fields = fields
-        self.i = start
-        self.name = ""
-
-    def fail(self, expected, value=None):
-        raise RestoreError("%s snapshot refused: field %s must be %s, got %s"
-                           % (self.game, self.name, expected, json.dumps(value)))
-
-    def take(self, name):
-        self.name = name
-        if self.i >= len(self.fields):
-            self.fail("present (the snapshot ends early)")
-        value = self.fields[self.i]
-        self.i += 1
-        return value
-
-    def _get(self, name, value):
-        if value is _TAKE:
-            return self.take(name)
-        self.name = name
-        return value
-
-    def more(self):
-        """True if a field is left (a field added at the end is absent in an older firmware's snapshot)."""
-        return self.i < len(self.fields)
-
-    def end(self):
-        if self.i != len(self.fields):
-            self.name = "count"
-            self.fail("%d fields" % self.i, len(self.fields))
-
-    def int(self, name, low, high, value=_TAKE):
-        value = self._get(name, value)
-        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            self.fail("a whole number %d..%d" % (low, high), value)
-        return value
-
-    def flag(self, name, value=_TAKE):
-        value = self._get(name, value)
-        if value is not True and value is not False:
-            self.fail("true or false", value)
-        return value
-
-    def text(self, name, longest, value=_TAKE):
-        value = self._get(name, value)
-        if not isinstance(value, str) or len(value) > longest:
-            self.fail("text of at most %d characters" % longest, value)
-        return value
-
-    def array(self, name, shortest, longest, value=_TAKE, nullable=False):
-        """A JSON array (None when nullable and null)."""
-        value = self._get(name, value)
-        if value is None and nullable:
-            return None
-        if not isinstance(value, list) or not shortest <= len(value) <= longest:
-            self.fail("an array of %d..%d items" % (shortest, longest), value)
-        return value
-
-    def ints(self, name, count, low, high, value=_TAKE):
-        """An array of exactly count whole numbers low..high."""
-        value = self.array(name, count, count, value)
-        for v in value:
-            self.int(name, low, high, v)
-        return value
-
-    def hex_bytes(self, name, longest, value=_TAKE):
-        """Bytes written as hex digits (cards, counts)."""
-        value = self.text(name, 2 * longest, value)
-        try:
-            return bytes.fromhex(value)
-        except ValueError:
-            self.fail("hex digits, two per byte", value)

@@ -1,109 +1,24 @@
 # Boot: load the board and table files, bring up drivers, build the run's Context and report the boot
-# (firmware/main.py runs the table's event loop on it).
-import os
-
-from firmware import fault_kinds
-from firmware.compat import kbd_intr
-from firmware.console import Console
-from firmware.errors import SettingsError
-from firmware.statemachine import EventQueue
-from firmware.link import sender as sender_mod
-from firmware.recovery import TableJournal, link_store
-from firmware.host_port import reset_cause_name, settings_digest
-from firmware.report import Reporter
-from firmware.round_recall import RoundRecall
-from firmware.version import FIRMWARE_VERSION
-from firmware.saved_state import take_crash_record
-from firmware.fault_record import restore_fault as _restore_fault
+# (firmware/main.py runs the table's event loop on it). The steps are firmware/boot_steps.py's, boot-only
+# (parts.BOOT_ONLY): a running table keeps of this module the Context class and boot() itself.
 from firmware.parts import BOOT_ONLY, release      # BOOT_ONLY: also read here by tests and benches
 
-# copies of firmware.boot_refusal (tests/host/test_const_copies.py)
-_INTR_CTRL_C = const(3)
-_INTR_OFF = const(-1)
 # copies of firmware.events (tests/host/test_const_copies.py)
-_FAULT = const(8)
 _LINK_BACKLOG = const(18)
-# copies of firmware.faults (tests/host/test_const_copies.py)
-_BOOT_COUNTER_BAD = const(18)
-_CRASHED = const(6)
-_DISPLAY_MISSING = const(5)
-_JOURNAL_BAD = const(20)
-_PROGRAM_MISMATCH = const(19)
-_SETTINGS_BAD = const(22)
-# copies of firmware.hardware (tests/host/test_const_copies.py)
-_HOST_TXBUF = const(1024)      # bytes written per call at most: never a wait
 
-# The reader port a game does not use (game_setup.READER_ROLE says which one it does).
-_OTHER_READER = {"shoe": "dice", "dice": "shoe"}
 # The host link (docs/host-link.md): frames the host has not acknowledged wait on flash with a RAM copy,
 # 64 of HOST_SLOT bytes, the newest 16 of them in RAM (3.2 KB) and a 2 KB batch buffer; the alarm (LINK_BACKLOG) comes at 48. A frame carries
 # at most HOST_PIECE bytes of a report (a longer one goes as PARTs): short frames get through a
 # noisy line far more often than 500-byte ones (1 % of bytes hit: 20 % of 170-byte frames, 1 % of 500).
+# (firmware/boot_steps.py's make_context builds the link with copies of these.)
 HOST_STORE_FRAMES = const(64)
 HOST_PIECE = const(128)
 HOST_SLOT = const(200)          # the longest frame of a HOST_PIECE payload: header at most 61, CRC and LF 10
 
 
 class Context:
-    """Everything the tasks and the console share for one run."""
-
-    def __init__(self, board, config, hw, state_dir, fs=None, boot_number=1):
-        self.board = board
-        self.config = config
-        self.hw = hw
-        self.state_dir = state_dir
-        self.fs = os if fs is None else fs    # rename/remove/stat in the state dir (tests fake them)
-        self.saved_fault_code = 0             # what the pending-fault record on flash holds
-        self.saved_fault_detail = 0
-        from firmware.game_setup import READER_ROLE, build as build_game
-        self.queue = EventQueue(32)
-        game = build_game(board, config, hw, self.queue)
-        self.game = game
-        self.table = game.table
-        self.button_names = [role for role, _ in board.buttons]
-        self.sender = None
-        self.host_noise = 0           # host lines refused as line noise (bad CRC, cut short): counted only
-        self.host_asked = False       # this pass's host lines queued a HOST event (one a pass)
-        uart = hw.uarts.get("host")
-        store = None                  # unacknowledged frames on flash (firmware/link/journal_store.py)
-        self.link_store = None
-        if uart is not None:
-            store = link_store(state_dir, self.fs, HOST_STORE_FRAMES, HOST_SLOT)
-            self.link_store = store
-            self.sender = sender_mod.Sender(uart, store, boot_number, previous=store.previous,
-                                            on_alarm=self._link_alarm, budget=_HOST_TXBUF, piece=HOST_PIECE)
-        self.journal = TableJournal(state_dir, self.fs, store)   # the table's events (firmware/recovery.py)
-        self.reporter = Reporter(self.sender, config["table_id"], self.button_names)
-        # Recall (issue 12): each round on flash after its report; `recall N` and the host's RECALL read it.
-        self.recall = RoundRecall(state_dir, config["game"], fs if hasattr(fs, "open") else None, game.rounds)
-        self.reporter.recall = self.recall
-        self.recall.events = self.journal            # each round kept with its event's number,
-        self.recall.defer = True                     # at the start of the pass after it (poll_inputs)
-        self.journal.recall = self.recall
-        self.journal.numbers_from(self.recall.last_event())
-        self.bringup_faults = hw.faults
-        self.crash_record = ""
-        self.machine = None                   # boot() sets these three for the console
-        self.reset_cause = -1
-        self.table_path = ""
-        self.host_time = None                 # (host's seconds, table uptime_s then) once the host sets it
-        self.console = Console(self)
-        self.console_port = hw.ports.get("console")
-        self.host_port = hw.ports.get("host")
-        self.reader_role = READER_ROLE[config["game"]]     # its framed device is in game.devices
-        # The other game's reader port is watched when it has a UART of its own (where shoe and dice
-        # share one, board_ports.SHAREABLE_PORTS, that UART is the game's own reader and there is nothing else).
-        self.unused_role = _OTHER_READER[self.reader_role]
-        self.unused_reader = None
-        if hw.uarts.get(self.unused_role) is not hw.uarts.get(self.reader_role):
-            self.unused_reader = hw.ports.get(self.unused_role)
-        self.unexpected_lines = 0     # lines (garbage too) seen on the unused port; the first is a fault
-        self.reporter.unused_role = self.unused_role
-        self.program = "unverified"   # "verified", "unverified" (no program_dir: the simulator's source
-                                      # tree) or "mismatch" (the table is held closed)
-        self.program_problem = None   # (path, problem) when the program differs from its manifest
-        self.program_dir = None       # where the deployed program lies ("" on the board), None: not deployed;
-                                      # the console's `verify SEED` is firmware.program.verify(seed, program_dir)
+    """Everything the tasks and the console share for one run: its attributes are set where the boot builds
+    it (firmware/boot_steps.py, make_context: boot-only, so a running table keeps of it only this class)."""
 
     def _link_alarm(self, raised):
         """The sender's store crossed its alarm level: a table event, in order with the others."""
@@ -122,98 +37,14 @@ def boot(machine, neopixel, board_path="board.json", table_path="table.json", st
     "program": "unverified" (the simulator running the source tree).
     board_name: the board's name (the boot stub passes the one it was built for: the board file is
     /board.json there); None: its file name, e.g. "pico" for boards/pico.json.
-    The modules of BOOT_ONLY (firmware/parts.py) are released when it returns or raises.
+    The modules of BOOT_ONLY (firmware/parts.py), firmware/boot_steps.py's among them, are released when
+    it returns or raises.
     """
     try:
-        return _boot(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_console, fs, program_dir,
-                     board_name)
+        from firmware.boot_steps import boot_table
+        return boot_table(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_console, fs,
+                          program_dir, board_name)
     finally:
         release(BOOT_ONLY)
 
 
-def _boot(machine, neopixel, board_path, table_path, state_dir, lcd_class, usb_console, fs, program_dir,
-          board_name):
-    from firmware import board as board_mod, settings_seal, table_config
-    from firmware.game_setup import READER_ROLE, check_zone_names
-    from firmware.hardware import bring_up
-    from firmware.link.boot_counter import next_boot
-    board = board_mod.load(board_path, board_name)
-    config = table_config.load(table_path)
-    role = READER_ROLE[config["game"]]
-    if role not in board.ports:
-        raise SettingsError("board %s has no %s port, which %s needs" % (board.name, role, config["game"]))
-    check_zone_names(board, config["game"])
-    hw = bring_up(board, config["game"], machine, neopixel, lcd_class, usb_console=usb_console)
-    files = os if fs is None else fs
-    boot_number, counter_problem = next_boot(state_dir, files)    # before any frame carries it
-    ctx = Context(board, config, hw, state_dir, fs, boot_number)
-    board.forget_bring_up()       # the zones in the lights and the game now, the keypad in its driver
-    _close_repl(hw.service_mode)
-    ctx.crash_record = take_crash_record(state_dir, ctx.fs)
-    ctx.journal.refuse_recovery(ctx.crash_record)     # it crashed the last boot: not again
-    if not ctx.journal.pending or ctx.journal.problem:
-        _restore_fault(ctx)       # queued first (older than anything found now); else the journal has it
-    _check_program(ctx, program_dir)
-    seal_problem = settings_seal.check(state_dir, ctx.fs, table_path)
-    if seal_problem and not ctx.table.closed_code:
-        ctx.table.hold_closed(_SETTINGS_BAD)
-    ctx.machine = machine
-    ctx.reset_cause = reset_cause_name(machine)
-    ctx.table_path = table_path
-    ctx.reporter.emit("boot", {"board": board.name, "game": config["game"], "firmware": FIRMWARE_VERSION,
-                               "settings": settings_digest(table_config.read(table_path)),
-                               "reset_cause": ctx.reset_cause, "program": ctx.program,
-                               "service_mode": hw.service_mode})
-    if hw.service_mode:
-        ctx.reporter.emit("service_mode", {"repl": "open", "pin": board.service_pin})
-    ctx.recall.report_boot(ctx.reporter)
-    ctx.console.report_boot(ctx.reporter)
-    _report_found(ctx, boot_number, counter_problem, seal_problem)
-    return ctx
-
-
-def _report_found(ctx, boot_number, counter_problem, seal_problem):
-    """What the boot found wrong, after the boot report: each a fault report, most a FAULT event too."""
-    if counter_problem:
-        ctx.reporter.emit("fault", {"fault": fault_kinds.name(_BOOT_COUNTER_BAD), "text": counter_problem})
-        ctx.queue.put(_FAULT, _BOOT_COUNTER_BAD, boot_number)
-    if ctx.program_problem is not None:
-        path, problem = ctx.program_problem
-        ctx.reporter.emit("fault", {"fault": fault_kinds.name(_PROGRAM_MISMATCH), "file": path,
-                                    "problem": problem})
-    if seal_problem:
-        ctx.reporter.emit("fault", {"fault": fault_kinds.name(_SETTINGS_BAD), "text": seal_problem})
-    journal_problem = ctx.journal.link_problem()
-    if journal_problem:           # the link store's flipped bits: the frames before them were kept
-        ctx.reporter.emit("fault", {"fault": fault_kinds.name(_JOURNAL_BAD), "text": journal_problem[:120]})
-        ctx.queue.put(_FAULT, _JOURNAL_BAD, 0)
-    for code, text in ctx.hw.faults:
-        ctx.reporter.emit("fault", {"fault": code, "text": text})
-        ctx.queue.put(_FAULT, _DISPLAY_MISSING, 0)
-    if ctx.crash_record:
-        last = ctx.crash_record.strip().splitlines()[-1]
-        ctx.reporter.emit("crash_recorded", {"error": last})
-        ctx.queue.put(_FAULT, _CRASHED, 0)
-
-
-def _close_repl(service_mode):
-    """Ctrl-C on the USB console reaches Python only in service mode (the jumper fitted at reset)."""
-    kbd_intr(_INTR_CTRL_C if service_mode else _INTR_OFF)
-
-
-def _check_program(ctx, program_dir):
-    """Every deployed file against manifest.json; a difference holds the table closed (faults.PROGRAM_MISMATCH).
-
-    The table never opens: it is FAULTED before its first event, and no acknowledgement lifts it.
-    """
-    if program_dir is None:
-        return
-    ctx.program_dir = program_dir
-    from firmware import program
-    problem = program.check(program_dir)
-    if problem is None:
-        ctx.program = "verified"
-        return
-    ctx.program = "mismatch"
-    ctx.program_problem = problem
-    ctx.table.hold_closed(_PROGRAM_MISMATCH)

@@ -19,7 +19,8 @@ import sys
 from firmware import board as board_mod
 from firmware import faults
 from firmware import main as firmware_main
-from firmware import recovery, startup
+from firmware import startup
+from firmware.event_bytes import put_behind
 from firmware.errors import SettingsError
 from firmware.saved_state import record_crash
 from hostsim import hardware
@@ -253,7 +254,7 @@ class HeadlessTable:
             # is then read again below (the dice still lie on the layout), and decides.
             self.press("confirm")
         for kind, a, b, behind in lost:
-            ctx.queue.put(kind, a, recovery.put_behind(ctx.table, kind, a, b, behind))
+            ctx.queue.put(kind, a, put_behind(ctx.table, kind, a, b, behind))
         for role, data in unread:
             self.io.send(role, data)
         self.given_again += len(lost) + len(unread)

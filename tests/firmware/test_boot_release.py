@@ -171,6 +171,102 @@ def test_a_booted_omaha_table_imports_no_code_table():
     _imports_no_code_table("omaha")
 
 
+# Issue 14: the boot's own code left the kept modules for boot-only ones (firmware/parts.py, BOOT_ONLY): the
+# boot's steps and the Context's making (startup -> boot_steps), the firmware's version, what survives a reset
+# read back (saved_state, fault_record -> saved_state_read; fault_record's keep_fault is saved_state's now, the
+# module gone), the table journal's read-back and recovery (recovery -> recovery_replay, with report's
+# QuietSender), a snapshot read back (snapshot -> snapshot_restore, games/GAME/snapshot -> games/GAME/restore).
+# Before, a running table kept them all (their functions, classes, globals: ~1.6 KB of heap with the code in
+# flash, bench/whole_table.py --memory-only).
+_NEWLY_RELEASED = ("firmware.boot_steps", "firmware.version", "firmware.saved_state_read", "firmware.recovery_replay",
+                   "firmware.snapshot_restore", "firmware.games.baccarat.restore", "firmware.games.craps.restore",
+                   "firmware.games.omaha.restore")
+# What the kept modules no longer hold: each now in a module of _NEWLY_RELEASED.
+_GONE_FROM_KEPT = (("firmware.startup", ("_boot", "_report_found", "_close_repl", "_check_program", "_OTHER_READER",
+                                         "Console", "TableJournal", "Reporter", "RoundRecall")),
+                   ("firmware.recovery", ("link_store", "JournalStore")),
+                   ("firmware.saved_state", ("take_crash_record", "load_fault")),
+                   ("firmware.report", ("QuietSender",)),
+                   ("firmware.snapshot", ("decode", "check_fresh", "restore_core", "Fields")))
+_GONE_FROM_JOURNAL = ("recover", "_replay", "_let_in", "_tick", "_load", "refuse_recovery", "link_problem", "torn")
+
+
+def _boot_on(state, game):
+    """startup.boot of a `game` table on `state`, before its first pass: (ctx, machine)."""
+    FakeLCD.missing = ()
+    machine = FakeMachine()
+    machine.usb = machine.UART(9)
+    ctx = startup.boot(machine, FakeNeoPixelModule(), "boards/pico.json", "boards/tables/sim-%s.json" % game,
+                       state, FakeLCD, machine.usb)
+    return ctx, machine
+
+
+def _lamp_test(ctx):
+    for _ in range(60):                            # the boot lamp test, then READY (tests/firmware/booted.py)
+        main.poll_inputs(ctx, 100)
+        main.refresh_outputs(ctx, True)
+
+
+def _boot_code_released(game):
+    from firmware import recovery
+    assert [name for name in _NEWLY_RELEASED if name not in startup.BOOT_ONLY] == []
+    found = _boot_only_objects()
+    with ScratchDir() as state:
+        ctx = boot_pico(state, game)
+        assert ctx.table.state_name() == "ready"
+        _none_kept(ctx, found)
+        assert [name for name in _NEWLY_RELEASED + ("firmware.fault_record",) if name in sys.modules] == []
+        for name, gone in _GONE_FROM_KEPT:
+            module = sys.modules[name]
+            assert [key for key in gone if hasattr(module, key)] == [], name
+        assert [key for key in _GONE_FROM_JOURNAL if hasattr(recovery.TableJournal, key)] == []
+        assert "__init__" not in startup.Context.__dict__       # the Context is built by boot_steps.make_context
+        snapshot = sys.modules["firmware.games.%s.snapshot" % game]
+        assert [key for key in snapshot.__dict__ if key.startswith("_") and callable(snapshot.__dict__[key])
+                and key not in ("_tie_fields", "_shoe_fields", "_beads", "_last_fields")] == [], game
+
+
+def test_a_booted_baccarat_table_keeps_none_of_the_boot_steps_recovery_or_restore():
+    _boot_code_released("baccarat")
+
+
+def test_a_booted_craps_table_keeps_none_of_the_boot_steps_recovery_or_restore():
+    _boot_code_released("craps")
+
+
+def test_a_booted_omaha_table_keeps_none_of_the_boot_steps_recovery_or_restore():
+    _boot_code_released("omaha")
+
+
+def _recovered_releases_them(game):
+    # The journal's snapshot at READY (the table's first boundary); the next boot recovers it at the end of
+    # its lamp test: firmware.recovery_replay and the restore side imported again, and released after.
+    with ScratchDir() as state:
+        boot_pico(state, game)
+        ctx, machine = _boot_on(state, game)
+        assert ctx.journal.pending
+        found = _boot_only_objects()              # imported now: the recovery finds these very objects
+        assert [name for name in _NEWLY_RELEASED if name not in startup.BOOT_ONLY] == []
+        _lamp_test(ctx)
+        assert [(r["resumed"], r["state"]) for r in reports(machine) if r["event"] == "recovered"] == \
+            [(True, "ready")], game
+        assert ctx.table.state_name() == "ready" and not ctx.journal.pending
+        _none_kept(ctx, found)
+        assert [name for name in _NEWLY_RELEASED if name in sys.modules] == []
+
+
+def test_a_baccarat_recovery_leaves_the_replay_and_the_restore_released():
+    _recovered_releases_them("baccarat")
+
+
+def test_a_craps_recovery_leaves_the_replay_and_the_restore_released():
+    _recovered_releases_them("craps")
+
+
+def test_an_omaha_recovery_leaves_the_replay_and_the_restore_released():
+    _recovered_releases_them("omaha")
+
+
 # After boot, every path that imports a boot-only module again releases it when it is done (firmware/parts.py,
 # release_boot_only), and a settings change's own module once no change is pending: before, each such path left
 # ~2-4 KB in the heap until the next reset (issue 14).

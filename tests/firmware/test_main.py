@@ -288,7 +288,10 @@ def test_torn_or_unreadable_fault_record_is_a_fault_not_a_crash():
             _run(ctx)
             assert ctx.table.fault_code == faults.FAULT_RECORD_BAD, record
             assert [r["fault"] for r in _host(machine) if r["event"] == "fault"] == ["fault_record_bad"], record
-            assert saved_state.load_fault(state) == (faults.FAULT_RECORD_BAD, 0)    # rewritten whole
+            from firmware.parts import release
+            from firmware.saved_state_read import load_fault      # boot-only (firmware/parts.py): released after
+            assert load_fault(state) == (faults.FAULT_RECORD_BAD, 0)    # rewritten whole
+            release(("firmware.saved_state_read",))
             _press_confirm(ctx, machine)
             ctx, machine, _ = _boot(state)
             _run(ctx)

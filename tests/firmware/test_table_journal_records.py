@@ -72,7 +72,7 @@ def test_a_card_and_a_closed_reading_are_journalled_in_place_byte_for_byte():
         assert calls() == {"append": 0, "append_in_place": 2}
         assert _events(tj) == wanted and len(wanted[1]) == 13 + 8 + 50 * 6
         again = TableJournal(state, None, None)    # and a boot reads them back
-        assert again.event_no == 0 and again.pending and [bytes(p) for p in again._events] == wanted
+        assert again.event_no == 0 and again.pending and [bytes(p) for p in again.loaded_events] == wanted
 
 
 def test_an_event_with_bytes_not_built_in_place_is_journalled_as_before():

@@ -1,0 +1,222 @@
+# The table journal's boot side (firmware/recovery.py keeps the side a running table uses: each event on
+# flash before the table acts on it, the snapshot at a boundary). Boot-only (parts.BOOT_ONLY): the boot reads
+# the journal back (load, at TableJournal's construction) and refuses one that crashed the last boot; at the
+# end of the lamp test TableJournal.after() imports this module again for the recovery (recover: the
+# snapshot restored, the events after it replayed with their reports once, the host told, the events that
+# waited let in) and releases it when it is done (docs/journal.md, "The table journal").
+import struct
+
+from firmware import fault_kinds
+from firmware.errors import RestoreError
+from firmware.event_bytes import put_behind
+from firmware.link import journal as journal_mod
+from firmware.link.sender import REPORT
+from firmware.recovery import BASE_HEAD, EVENT_HEAD, RECOVERY_CRASHED
+
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_JOURNAL_BAD = const(20)
+_QUEUE_FULL = const(4)
+_RESET_IN_ROUND = const(21)
+# copies of firmware.events (tests/host/test_const_copies.py)
+_FAULT = const(8)
+_TICK = const(1)
+# copies of firmware.link.record (tests/host/test_const_copies.py)
+_CORRUPT = const(2)
+_TORN = const(1)
+
+# The table journal's event record (firmware/recovery.py writes it, under copies of these): its kind, and
+# the size of its head (EVENT_HEAD: ms of ticks before it, kind, a, b) before the event's bytes behind.
+EVENT = const(1)
+EVENT_HEAD_SIZE = const(13)
+# The states where a card or a throw may come while the board is off: cards leave the shoe (Baccarat,
+# Omaha), the dice are in play (Craps: a come-out or a point; a throw the board missed would have
+# decided bets, moved the puck or passed the dice).
+_IN_PLAY = ("burning", "dealing", "come_out", "point")
+
+
+def load(j):
+    """The journal read back (TableJournal.__init__, at boot): its snapshot and the events after it, or
+    the problem that keeps it from being used."""
+    journal = j.journal
+    if journal.status == _CORRUPT:
+        j.problem = journal.detail
+        return
+    try:
+        for kind, payload in journal.records():
+            if kind == journal_mod.SNAPSHOT:
+                j.event_no = struct.unpack_from(BASE_HEAD, payload, 0)[0]
+                j.loaded = payload[4:]
+            elif kind == EVENT and j.loaded is not None and len(payload) >= EVENT_HEAD_SIZE:
+                j.loaded_events.append(payload)
+            else:
+                raise journal_mod.JournalError("table journal record of kind %d out of place" % kind)
+    except (journal_mod.JournalError, ValueError) as exc:
+        j.problem = str(exc)
+        j.loaded = None
+        j.loaded_events = []
+
+
+
+def refuse_recovery(j, crash_record):
+    """At boot: the last boot crashed recovering this journal (its crash record says so), so it is not
+    recovered again; the table starts afresh in FAULT (_JOURNAL_BAD), as from a damaged journal."""
+    if j.pending and not j.problem and RECOVERY_CRASHED in crash_record:
+        note = crash_record[crash_record.index(RECOVERY_CRASHED):].split("\n")[0]
+        j.problem = "not recovered: the last boot " + note
+        j.loaded = None
+        j.loaded_events = []
+
+
+def link_problem(j):
+    """What was wrong with the host link's store at boot ("" if nothing): flipped bits, never used."""
+    store = j.store
+    return store.detail if store is not None and store.status == _CORRUPT else ""
+
+
+def recover(j, ctx, report):
+    """Restore the snapshot, dispatch the journalled events again (their reports once), tell the host,
+    then let the events that waited in."""
+    j.pending = False
+    j.recovering = True                  # until the end: an exception on the way is noted
+    booting_ms, j.ms = j.ms, 0              # the lamp test's ticks went to the fresh table
+    held_ms = j.held[0][4] if j.held else booting_ms    # when the first event that waited came
+    table = ctx.table
+    data, events, j.loaded, j.loaded_events = j.loaded, j.loaded_events, None, []
+    first = j.event_no + 1
+    if data is not None and not j.problem:
+        try:
+            table.restore(data)
+        except RestoreError as exc:
+            # A power cut while a settings change ran: the new table file, and the journal's snapshot
+            # of the boundary under the old settings (no event after it) carried across as the change does.
+            from firmware.parts import release_boot_only
+            from firmware.settings_swap import carry_restore
+            try:
+                carried = not events and carry_restore(ctx, data)
+            finally:
+                release_boot_only(False)      # settings_swap and the table_config it imported: done
+            if not carried:
+                j.problem = str(exc)
+    if j.problem:
+        events = []
+    else:
+        _replay(j, ctx, events, first, report)
+        j.event_no = first - 1 + len(events)
+        j.based = True
+        j.dirty = True
+        # The boot took this long for the restored table too (a card drawn after the power came
+        # back is no double pull of one drawn before it went): up to the first event that waited,
+        # the rest between those events (_let_in).
+        _tick(j, ctx, held_ms, report)
+    fields = {"state": table.state_name(), "events": len(events), "torn": j.journal.status == _TORN}
+    if j.problem:
+        fields["resumed"] = False
+        fields["error"] = j.problem[:120]
+    else:
+        fields["resumed"] = True
+        fields["in_round"] = not table.at_boundary()
+    if table.fault_code:
+        fields["fault"] = fault_kinds.name(table.fault_code)     # the alarm still open (reported before)
+        table.fault_restored = True                         # raised before the reset (console, displays)
+    ctx.reporter.emit("recovered", fields)
+    if j.problem:
+        ctx.queue.put(_FAULT, _JOURNAL_BAD, 0)
+    elif table.state_name() in _IN_PLAY:
+        # A card may have left the shoe, or the dice been thrown, while the board was off: nothing is
+        # guessed (Baccarat art. 10, Omaha art. 9; Craps: a throw decides only when read, art. 3): the
+        # dealer vouches (CONFIRM), the card is read again, or VOID.
+        ctx.queue.put(_FAULT, _RESET_IN_ROUND, 0)
+    elif table.at_boundary():
+        j.checkpoint(table)                # the log starts again from here (nothing replayed twice)
+    _let_in(j, ctx, booting_ms if j.problem else held_ms, booting_ms)
+    j.recovering = False
+
+
+def _tick(j, ctx, ms, report):
+    if not ms:
+        return
+    table = ctx.table
+    j.ms = ms
+    table.dispatch(_TICK, ms, 0)
+    j.after_tick(table)
+    if len(table.outbox):
+        report(ctx)
+    if j.store is not None:
+        j.store.event = 0
+
+
+def _replay(j, ctx, events, first, report):
+    table = ctx.table
+    reporter = ctx.reporter
+    store = j.store
+    quiet = QuietSender(reporter, store)
+    reporter.sender = quiet
+    j.replaying = True
+    try:
+        for i in range(len(events)):
+            number = first + i
+            j.event_no = number            # (recall: the round of an event kept before the reset)
+            ms, kind, a, b = struct.unpack_from(EVENT_HEAD, events[i], 0)
+            if ms:
+                table.dispatch(_TICK, ms, 0)
+            b = put_behind(table, kind, a, b, events[i], EVENT_HEAD_SIZE)
+            if store is not None:
+                store.event = number
+                store.report = 0
+                j.tagged = True
+                mark_event, mark_reports = store.mark
+                quiet.skip = (1 << 30) if number < mark_event else (mark_reports if number == mark_event else 0)
+            table.dispatch(kind, a, b)
+            report(ctx)
+            j.replayed += 1
+    finally:
+        j.replaying = False
+        reporter.sender = quiet.sender
+        reporter.replayed = False
+
+
+def _let_in(j, ctx, at, end):
+    """The events that waited, each after the boot's time that passed before it came (two cards drawn
+    400 ms apart in the lamp test are no double pull), then the rest of it; `at`: the time given so far."""
+    held, j.held = j.held, []
+    queue = ctx.queue
+    for kind, a, b, behind, ms in held:
+        if ms > at:
+            queue.put(_TICK, ms - at, 0)
+            at = ms
+        if behind:
+            b = put_behind(ctx.table, kind, a, b, behind)
+        queue.put(kind, a, b)
+    if end > at:
+        queue.put(_TICK, end - at, 0)
+    if j.held_lost:
+        ctx.queue.put(_FAULT, _QUEUE_FULL, j.held_lost)
+        j.held_lost = 0
+
+
+class QuietSender:
+    """The reporter's sender while a recovery replays journalled events (_replay above): the first
+    `skip` reports of an event are the ones the host has (or the store holds): not sent again, but counted
+    in the store's tag."""
+
+    replaying = True                               # the Reporter answers no RECALL meanwhile
+
+    def __init__(self, reporter, store):
+        self.reporter = reporter
+        self.sender = reporter.sender
+        self.store = store
+        self.skip = 0
+
+    def send(self, payload, type=REPORT, checked=False):
+        # A report the host has was made before the reset: not sent again (recall decides by the event's
+        # number whether its round is kept already; `replayed` serves a recall kept before the numbers).
+        self.reporter.replayed = self.skip > 0
+        if self.skip > 0:
+            self.skip -= 1
+            self.reporter.seq -= 1                 # this boot's numbers stay gapless
+            if self.store is not None:
+                self.store.report += 1
+            return 0
+        if self.sender is None:
+            return 0
+        return self.sender.send(payload, type, checked)
