@@ -5,7 +5,7 @@ import os
 
 from firmware import board as board_mod, fault_kinds, settings_seal, table_config
 from firmware.compat import kbd_intr
-from firmware.console import Console
+from firmware.console.opening import report_boot as console_report_boot
 from firmware.errors import SettingsError
 from firmware.statemachine import EventQueue
 from firmware.game_setup import READER_ROLE, build as build_game, check_zone_names
@@ -14,6 +14,7 @@ from firmware.host_port import reset_cause_name, settings_digest
 from firmware.link import sender as sender_mod
 from firmware.link.boot_counter import next_boot
 from firmware.link.journal_store import JournalStore
+from firmware.parts import ConsoleState
 from firmware.recovery import TableJournal
 from firmware.recovery_replay import link_problem, refuse_recovery
 from firmware.report import Reporter
@@ -78,7 +79,8 @@ def boot_table(machine, neopixel, board_path, table_path, state_dir, lcd_class, 
     if hw.service_mode:
         ctx.reporter.emit("service_mode", {"repl": "open", "pin": board.service_pin})
     ctx.recall.report_boot(ctx.reporter)
-    ctx.console.report_boot(ctx.reporter)
+    console_report_boot(ctx.console.shell, ctx.reporter)
+    ctx.console.sleep()                   # dormant until the first pass (firmware/parts.py, CONSOLE_AWAKE)
     report_found(ctx, boot_number, counter_problem, seal_problem)
     return ctx
 
@@ -125,7 +127,8 @@ def make_context(board, config, hw, state_dir, fs, boot_number):
     ctx.reset_cause = -1
     ctx.table_path = ""
     ctx.host_time = None                  # (host's seconds, table uptime_s then) once the host sets it
-    ctx.console = Console(ctx)
+    ctx.console = ConsoleState(ctx)
+    ctx.console.wake()                    # the audit log and PIN record read, the login's counts back
     ctx.console_port = hw.ports.get("console")
     ctx.host_port = hw.ports.get("host")
     ctx.reader_role = READER_ROLE[config["game"]]      # its framed device is in game.devices

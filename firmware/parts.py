@@ -8,9 +8,10 @@ import sys
 
 # The modules a table runs only at boot: the boot's steps (boot_steps), the board file's validator (board,
 # board_checks, board_ports, board_keypad), the hardware's bring-up, the table file's parse, the seal and
-# program checks, the boot counter, the firmware's version (the boot report's), what survives a reset read
-# back (saved_state_read), the table journal's read-back and recovery (recovery_replay), a snapshot read
-# back (snapshot_restore, and the game's own: games.GAME.restore), the game's setup and the refusal path.
+# program checks, the boot counter, the console's records read (console.opening), the firmware's version (the
+# boot report's), what survives a reset read back (saved_state_read), the table journal's read-back and recovery
+# (recovery_replay), a snapshot read back (snapshot_restore, and the game's own: games.GAME.restore), the
+# game's setup and the refusal path.
 # startup.boot() imports them where it uses them and releases them when it is done, so that a running board
 # keeps none of their module objects, globals dicts, functions and classes (~7 KB of heap with the code in
 # flash: docs/performance.md, "Memory kept"). Nothing kept may hold one of their functions, classes or
@@ -23,11 +24,11 @@ BOOT_ONLY = ("firmware.boot_steps", "firmware.board", "firmware.board_checks", "
              "firmware.program", "firmware.link.boot_counter", "firmware.version", "firmware.saved_state_read",
              "firmware.recovery_replay", "firmware.snapshot_restore", "firmware.games.baccarat.restore",
              "firmware.games.craps.restore", "firmware.games.omaha.restore", "firmware.game_setup",
-             "firmware.boot_refusal")
+             "firmware.boot_refusal", "firmware.console.opening")
 
-# The console's command modules: the command table and each command's implementation. The console keeps
-# resident only what must answer at once (firmware/console/shell.py's dispatch, editor.py, auth.py with the
-# PIN record's check, audit.py: a login attempt is audited as it happens); a command's module is imported
+# The console's command modules: the command table and each command's implementation. While the console is
+# awake (CONSOLE_AWAKE below) it answers with firmware/console/shell.py's dispatch, editor.py, auth.py with the
+# PIN record's check and audit.py (a login attempt is audited as it happens); a command's module is imported
 # when its command runs (commands.py names each handler "module.function") and released when the line is
 # done, with the table itself (~3.5 KB of heap with the code in flash: docs/performance.md, "Memory kept").
 # A prompt (login's PIN, passwd's) holds its answer's function, and so its module, until the answer is
@@ -61,6 +62,15 @@ CHANGE_ON_DEMAND = ("firmware.settings_swap", "firmware.settings_change")
 # state between passes; the reader is imported when one asks, released with `recall`'s line or once the
 # host's answer is out (firmware/report.py).
 RECALL_ON_DEMAND = ("firmware.recall_answer",)
+
+# The console itself, dormant while nobody uses it (docs/console.md, "Dormant"): its shell, line editor, login
+# and audit log are imported when a byte is typed (and at the first pass, for the prompt and a settings change
+# read back, and while a change is pending) and released when the technician is logged out and nothing is under
+# way: no line half typed, no prompt, no test, no reboot, no change staged or pending (~2.8 KB of heap with the
+# code in flash, with their objects). What must outlive them stays in ConsoleState below: the settings change,
+# the login's counts and lockout, the audit log's and PIN record's journals, the errors and the passes' clock.
+CONSOLE_AWAKE = ("firmware.console.shell", "firmware.console.editor", "firmware.console.auth",
+                 "firmware.console.audit")
 
 
 def release_boot_only(change_pending):
@@ -170,3 +180,61 @@ class ChangeState:
         had = len(self.staged)
         self.staged = {}
         return had
+
+
+class ConsoleState:
+    """ctx.console: the technician console as a table keeps it, awake (`shell`: firmware/console/shell.py's
+    Console, which reads and writes its state here) or dormant (shell None: CONSOLE_AWAKE above). Anything else
+    asked of it (a test's handle(), auth, log) is the shell's, woken for it."""
+
+    def __init__(self, ctx):
+        self.shell = None
+        self.ctx = ctx
+        self.port = ctx.hw.ports.get("console")
+        self.change = ChangeState()   # set / commit: the settings change staged or pending (settings_change.py)
+        self.errors = 0               # bad lines answered
+        self.problems = []            # what the boot found wrong with the console's flash records
+        self.clock_s = 0              # the login's clock (Console.auth_s): seconds since boot, and the ms of the next
+        self.clock_ms = 0
+        self.prompted = False         # the first prompt is out
+        self.kept = None              # the shell's state while dormant (Console.keep_state); None: never awake yet
+
+    def __getattr__(self, name):
+        return getattr(self.wake(), name)
+
+    def wake(self):
+        """The shell, imported and made again from what is kept here if the console was dormant."""
+        shell = self.shell
+        if shell is None:
+            from firmware.console.shell import Console
+            shell = self.shell = Console(self)
+        return shell
+
+    def sleep(self):
+        """Dormant: the shell keeps its state here and its modules leave the heap."""
+        self.shell.keep_state()
+        self.shell = None
+        release(CONSOLE_AWAKE)
+
+    def poll(self, elapsed_ms):
+        """One pass: the clock; dormant, the console wakes for a byte typed, the first prompt or a settings
+        change to read back or apply; awake, the shell's pass, and dormant again if nothing is under way."""
+        self.clock_ms += elapsed_ms
+        while self.clock_ms >= 1000:      # whole seconds kept apart: no int past 2**30 on a 31-bit port
+            self.clock_ms -= 1000
+            self.clock_s += 1
+        shell = self.shell
+        if shell is None:
+            change = self.change
+            port = self.port
+            if (self.prompted and change.loaded and change.pending is None
+                    and (port is None or not port.uart.any())):
+                return
+            shell = self.wake()
+        if shell.poll(elapsed_ms):
+            self.sleep()
+
+    def holds_displays(self):
+        """True while a display test's pattern is shown (the output task does not redraw then)."""
+        shell = self.shell
+        return shell is not None and shell.display_hold_ms > 0

@@ -182,7 +182,7 @@ def new_shoe_first(ctx, kind, a, b, dispatch):
     if new and table.at_boundary():
         dispatch(ctx, _SHOE, _SHOE_OUT, 0)
         from firmware.settings_change import step
-        step(ctx.console)
+        step(ctx.console.wake())              # (awake anyway while a change is pending: parts.ConsoleState)
     return False
 
 

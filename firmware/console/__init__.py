@@ -1,2 +1,3 @@
-# The technician console (docs/console.md): firmware.console.Console is what firmware.startup builds.
-from firmware.console.shell import Console  # noqa: F401
+# The technician console (docs/console.md): ctx.console is firmware.parts.ConsoleState, which imports
+# firmware.console.shell (the Console) when it wakes and releases it when it goes dormant: this package
+# imports nothing, so that importing one of its modules does not bring the shell back.

@@ -21,7 +21,10 @@ _KIND = const(1)
 class AuditLog:
     """add(uptime_s, action, detail); last(n) -> entries (str), oldest first. `problem`: "" or what the boot found."""
 
-    def __init__(self, state_dir, fs=None):
+    def __init__(self, state_dir, fs=None, kept=None):
+        if kept is not None:             # the console woken (firmware/parts.py): the log as kept(), not read again
+            self.journal, self.count, self.problem = kept
+            return
         self.journal = Journal(state_dir, NAME, fs, MAX_BYTES)
         self.count = 0
         self.problem = ""
@@ -34,6 +37,10 @@ class AuditLog:
         # never ran (the entry comes first). Flipped bits or foreign bytes are damage: entries set aside.
         if self.journal.status == _CORRUPT and not self.problem:
             self.problem = "audit log damaged at boot: %s" % self.journal.detail
+
+    def kept(self):
+        """What a dormant console keeps of the log: its journal, its count, its problem."""
+        return (self.journal, self.count, self.problem)
 
     def add(self, uptime_s, action, detail=""):
         """Append one entry; on flash when this returns (OSError, JournalError if it cannot be)."""

@@ -37,7 +37,7 @@ def lock_seconds(lockouts):
 
 
 class Auth:
-    def __init__(self, pins, idle_s=IDLE_LOGOUT_S):
+    def __init__(self, pins, idle_s=IDLE_LOGOUT_S, kept=None):
         self.pins = pins                 # PinStore, below
         self.idle_s = idle_s
         self.logged_in = False
@@ -46,6 +46,14 @@ class Auth:
         self.locked_until_s = -1         # the second since boot at which the lockout ends (-1: not locked)
         self.lock_s = 0                  # the length of the last lockout
         self.active_s = 0                # when the last byte was typed while logged in
+        if kept is not None:             # the console woken (firmware/parts.py, ConsoleState): kept() again
+            (self.idle_s, self.logged_in, self.failures, self.lockouts, self.locked_until_s, self.lock_s,
+             self.active_s) = kept
+
+    def kept(self):
+        """What a dormant console keeps of the login (its counts, its lockout): Auth(pins, kept=...) again."""
+        return (self.idle_s, self.logged_in, self.failures, self.lockouts, self.locked_until_s, self.lock_s,
+                self.active_s)
 
     def restore(self, entries):
         """Counts back from audit entries ("UPTIME ACTION ..."): a lockout running at the reset runs again."""
@@ -128,7 +136,10 @@ def _pin_digest(salt, pin):
 class PinStore:
     """The PIN record in state_dir. `problem`: why no login is possible ("" when a PIN is provisioned)."""
 
-    def __init__(self, state_dir, fs=None):
+    def __init__(self, state_dir, fs=None, kept=None):
+        if kept is not None:             # the console woken: the record as read (kept()), not read again
+            self.journal, self._record, self.problem = kept
+            return
         self.journal = Journal(state_dir, PIN_FILE, fs, _PIN_MAX_BYTES)
         self._record = None
         self.problem = ""
@@ -146,6 +157,10 @@ class PinStore:
             self.problem = "PIN record damaged (%s)" % self.journal.detail
         if self._record is None and not self.problem:
             self.problem = NO_PIN_TEXT
+
+    def kept(self):
+        """What a dormant console keeps of the PIN record: PinStore(None, kept=...) again."""
+        return (self.journal, self._record, self.problem)
 
     @property
     def provisioned(self):

@@ -136,6 +136,18 @@ class LineEditor:
         self._overflow = False
         self._esc = _ESC_NONE
 
+    def idle(self):
+        """Nothing half typed (no character, no escape sequence, no line too long): the console may go dormant."""
+        return self.length == 0 and not self._overflow and self._esc == _ESC_NONE
+
+    def kept(self):
+        """What a dormant console keeps of the editor: its counts, and a CR that an LF may follow (one line end)."""
+        return (self.ignored, self.overlong, self._after_cr)
+
+    def resume(self, kept):
+        """Woken: the counts and a CR before an LF (kept()) back."""
+        self.ignored, self.overlong, self._after_cr = kept
+
     def write(self, text):
         """Text for the technician (str or bytes), as it is."""
         self.uart.write(text.encode() if isinstance(text, str) else text)

@@ -66,7 +66,7 @@ def status(con, args):
         "uptime %d s  reports sent %d" % (t.uptime_s, ctx.reporter.seq),
         "reset cause %s  heap free %s" % (_reset_cause(ctx), _heap()),
         "event queue overflows %d  outbox overflows %d" % (ctx.queue.overflows, t.outbox.overflows),
-        "console errors %d" % con.errors,
+        "console errors %d" % con.keep.errors,
     ]
     for role in sorted(ctx.hw.ports):
         port = ctx.hw.ports[role]

@@ -6,7 +6,10 @@
 # answer to a prompt (a PIN). The table and each command's module are imported
 # when a command runs and released when its line is done (firmware/parts.py,
 # CONSOLE_ON_DEMAND): a table keeps none of them between commands. Replies go
-# straight back to the technician.
+# straight back to the technician. This module, the editor, auth and audit are
+# themselves imported only while the console is awake (parts.CONSOLE_AWAKE): a
+# Console is made from what ctx.console (parts.ConsoleState) keeps, and keeps
+# its state there again when it goes dormant (keep_state).
 # Everything the host must hear (errors, logins, changes) becomes an event on
 # the table's queue, so its report takes its place among the other events'
 # reports, and only the table's state machine changes the table. Logins,
@@ -16,9 +19,9 @@ import sys
 
 from firmware.console import editor as ed
 from firmware.console.audit import AuditLog
-from firmware.console.auth import NO_PIN_TEXT, Auth, PinStore
+from firmware.console.auth import Auth, PinStore
 from firmware.link.journal import JournalError
-from firmware.parts import CONSOLE_ON_DEMAND, ChangeState, release, release_boot_only
+from firmware.parts import CONSOLE_ON_DEMAND, release, release_boot_only
 from firmware.report import CONSOLE_ACTIONS
 
 # copies of firmware.console.pins (tests/host/test_const_copies.py)
@@ -37,8 +40,6 @@ _CON_UNREADABLE = const(1)
 _CON_USAGE = const(5)
 _LAMP = const(9)
 _LAMP_CHECK_END = const(-2)
-# copies of firmware.link.record (tests/host/test_const_copies.py)
-_TORN = const(1)
 
 MAX_ARGS = 4
 PROMPT = "> "
@@ -69,11 +70,6 @@ def without_pins(line):
     return bytes(out)
 
 
-def _journal_fs(fs):
-    # The state dir's files as the journals open them: a test's fake without open() means the board's own.
-    return fs if hasattr(fs, "open") else None
-
-
 def _handler(handler):
     """A command's handler: "module.function" of firmware/console (commands.py), its module imported now and
     released when the line is done (Console._done); or a function (a command added to the table so)."""
@@ -86,27 +82,27 @@ def _handler(handler):
 
 
 class Console:
-    def __init__(self, ctx):
-        """ctx: firmware.startup.Context (board, config, hw, table, queue, reporter, state_dir, fs, ...)."""
+    def __init__(self, keep):
+        """keep: firmware.parts.ConsoleState (ctx.console), with the Context (board, config, hw, table, queue,
+        reporter, state_dir, fs, ...) and what the console kept while dormant (None at boot: read from flash)."""
+        ctx = keep.ctx
+        self.keep = keep
         self.ctx = ctx
-        self.errors = 0
+        self.change = keep.change     # set / commit: the settings change staged or pending (settings_change.py)
+        self.problems = keep.problems
         self._line = b""          # the line being handled: the evidence of its error report
-        port = ctx.hw.ports.get("console")
+        port = keep.port
         self.editor = ed.LineEditor(port.uart, len(port.buf)) if port is not None else None
-        fs = _journal_fs(ctx.fs)
-        self.problems = []        # what the boot found wrong with the console's flash records
-        self.log = self._open(AuditLog, ctx.state_dir, fs)
-        self.pins = self._open(PinStore, ctx.state_dir, fs)
-        if self.log is not None and self.log.problem:
-            self.problems.append(self.log.problem)
-        self.auth = Auth(self.pins)
-        if self.log is not None:
-            try:
-                self.auth.restore(self.log.last())
-            except (JournalError, OSError, UnicodeError) as exc:
-                self.problems.append("audit log unreadable (%s)" % exc)
-        self._auth_s = 0          # auth_s(): seconds since boot, and the ms of the next one
-        self._auth_ms = 0
+        if keep.kept is None:
+            from firmware.console.opening import read     # at boot (boot-only: parts.BOOT_ONLY)
+            read(self)
+        else:
+            log, pins, login, typed = keep.kept
+            self.log = AuditLog(None, kept=log) if log is not None else None
+            self.pins = PinStore(None, kept=pins) if pins is not None else None
+            self.auth = Auth(self.pins, kept=login)
+            if typed is not None:
+                self.editor.resume(typed)
         self.answer = None        # f(console, line) for the line after a prompt (a PIN), else None
         self.prompt_text = ""
         self.pending_pin = b""    # passwd: the new PIN until it is typed again
@@ -114,26 +110,23 @@ class Console:
         self.walk_ms = 0
         self.display_hold_ms = 0  # display test: the pattern stays this long
         self.reboot_due = False
-        self._prompted = False
-        self.change = ChangeState()   # set / commit: the settings change staged or pending (settings_change.py)
 
-    def report_boot(self, reporter):
-        """At boot, the console's records found damaged or unreadable on flash are fault reports, as recall's
-        are (the table plays on; selftest lists them): the audit log (entries set aside) and the PIN record
-        (no login until a PIN is provisioned again). A PIN never provisioned is no damage."""
-        problems = list(self.problems)
+    def keep_state(self):
+        """Going dormant: what must outlive this shell kept in ctx.console (the journals and the audit log's
+        count, the PIN record, the login's counts and lockout, the editor's counts and a CR before an LF)."""
+        log = self.log
         pins = self.pins
-        if pins is not None and pins.problem not in ("", NO_PIN_TEXT) and pins.journal.status != _TORN:
-            problems.append(pins.problem)       # (torn: a provisioning cut short, never a PIN: none yet)
-        for problem in problems:
-            reporter.emit("fault", {"fault": "console_damaged", "text": problem[:160]})
+        editor = self.editor
+        self.keep.kept = (log.kept() if log is not None else None, pins.kept() if pins is not None else None,
+                          self.auth.kept(), editor.kept() if editor is not None else None)
 
-    def _open(self, cls, state_dir, fs):
-        try:
-            return cls(state_dir, fs)
-        except (OSError, JournalError, ValueError) as exc:
-            self.problems.append("%s unavailable (%s)" % (cls.__name__, exc))
-            return None
+    def at_rest(self):
+        """True when the console may go dormant: logged out, nothing typed, no prompt, test, reboot or change."""
+        change = self.change
+        editor = self.editor
+        return (not self.auth.logged_in and self.answer is None and self.walk < 0 and self.display_hold_ms <= 0
+                and not self.reboot_due and change.pending is None and change.loaded and not change.staged
+                and (editor is None or editor.idle()))
 
     # -- the loop ------------------------------------------------------------------
     def now_s(self):
@@ -144,24 +137,20 @@ class Console:
         """Whole seconds since this boot, the login's clock (lockout, idle logout): counted here from the
         passes' time, since a recovery sets the table's uptime to its snapshot's and a lockout read back
         at boot runs in full from boot."""
-        return self._auth_s
+        return self.keep.clock_s
 
     def poll(self, elapsed_ms):
-        """One pass: a settings change due, what was typed, the idle logout, a lights or display test under
-        way, a due reboot."""
-        self._auth_ms += elapsed_ms
-        while self._auth_ms >= 1000:      # whole seconds kept apart: no int past 2**30 on a 31-bit port
-            self._auth_ms -= 1000
-            self._auth_s += 1
+        """One pass (ctx.console's clock counted): a settings change due, what was typed, the idle logout, a
+        lights or display test under way, a due reboot. True: the console may go dormant (at_rest)."""
         change = self.change
         if change.pending is not None or not change.loaded:     # (its module: only then, firmware/parts.py)
             from firmware.settings_change import step
             step(self)
         editor = self.editor
         if editor is None:
-            return
-        if not self._prompted:
-            self._prompted = True
+            return self.at_rest()
+        if not self.keep.prompted:
+            self.keep.prompted = True
             editor.write(self.prompt())
         outcome = editor.poll()
         auth = self.auth
@@ -179,6 +168,7 @@ class Console:
             self._idle_logout()
         if self.walk >= 0 or self.display_hold_ms > 0 or self.reboot_due:
             self._checks_step(elapsed_ms)
+        return self.at_rest()
 
     def _done(self):
         """A line handled: what it imported leaves the heap again (firmware/parts.py): the command table and
@@ -290,7 +280,7 @@ class Console:
         """Count, report (as an event, in order with the others) and answer a bad line. Any command's
         words may be a PIN typed on the wrong line (`help 246810`, `status 246810`): the evidence keeps
         none (without_pins)."""
-        self.errors += 1
+        self.keep.errors += 1
         ctx = self.ctx
         handle = ctx.table.evidence.keep(without_pins(self._line)) if self._line else 0
         ctx.queue.put(_CONSOLE_ERROR, code, handle)     # a full queue is itself a reported fault

@@ -76,7 +76,7 @@ def test_an_audit_log_that_cannot_be_written_refuses_the_change():
             def add(self, *args):
                 raise OSError(28)                          # ENOSPC
 
-        ctx.console.log = Broken()
+        ctx.console.wake().log = Broken()
         reply = typed(ctx, machine, "lamp all")
         assert reply[0].startswith("error: audit log not written (") and reply[0].endswith("): refused")
         _run(ctx, 2)

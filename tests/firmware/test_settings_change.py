@@ -363,13 +363,13 @@ def test_no_change_is_committed_or_applied_without_its_audit_entries():
         login(ctx, machine)
         typed(ctx, machine, "set commission B")
         real = ctx.console.log
-        ctx.console.log = _AuditFailsAfter(real, 1)                  # the commit line's entry, not the change's
+        ctx.console.wake().log = _AuditFailsAfter(real, 1)                  # the commit line's entry, not the change's
         reply = typed(ctx, machine, "commit CAB-17")
         assert reply[0].startswith("error: audit log not written (") and reply[0].endswith("): refused")
         assert ctx.console.change.pending is None and not exists(state + "/settings.pending")
-        ctx.console.log = real
+        ctx.console.wake().log = real
         assert typed(ctx, machine, "commit CAB-17")[0].startswith("committed (ref CAB-17)")
-        ctx.console.log = _AuditFailsAfter(real, 0)                  # full when the boundary comes
+        ctx.console.wake().log = _AuditFailsAfter(real, 0)                  # full when the boundary comes
         running = ctx.table
         machine.uarts[0].feed(Sender("S", counter=1)("OUT") + b"\n")
         _run(ctx, 3)
@@ -377,7 +377,7 @@ def test_no_change_is_committed_or_applied_without_its_audit_entries():
             "commission"] == "A"
         assert _setting_reports(machine)[-1]["error"] == "audit log not written"
         assert not exists(state + "/t_table.json.new")
-        ctx.console.log = real
+        ctx.console.wake().log = real
         machine.uarts[0].feed(Sender("S", counter=2)("IN") + b"\n" + Sender("S", counter=3)("OUT") + b"\n")
         _run(ctx, 6)                                                  # the next new shoe takes it
         assert ctx.config["rules"].commission == "B" and _file(state)["settings"]["commission"] == "B"
