@@ -33,7 +33,8 @@ ROUNDS_PER_CALL = 20    # rounds per VM run call: garbage made in a call is free
 MODULES = ()            # every firmware module a booted table has imported after a few rounds
 #                         (bench/whole_table.py writes them here, found by a run of its own)
 RELEASED = ()           # the boot-only modules (firmware/startup.py, BOOT_ONLY) and a settings change's
-#                         (firmware/parts.py, CHANGE_ON_DEMAND: the first pass reads a pending one back)
+#                         (firmware/parts.py, CHANGE_ON_DEMAND: the first pass reads a pending one back) and
+#                         the dormant console's (CONSOLE_AWAKE: awake at boot and for the first prompt)
 #                         that run found gone after boot: imported with MODULES, so that their interned
 #                         names count as code, then
 #                         released again; the boot imports them anew and releases them, as on a board

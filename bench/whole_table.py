@@ -135,7 +135,8 @@ def memory_script(game, steps, step_rounds, per_call, modules=(), defaulted=0, b
     VM run calls of per_call rounds, the heap kept measured after each step (in two calls of its own);
     modules: the table's modules, imported (and measured) before it boots; released: the boot-only modules
     and a settings change's (firmware/parts.py, CHANGE_ON_DEMAND: its first pass imports settings_change to
-    read a pending change back) it no longer holds after boot, imported and released before it boots (their
+    read a pending change back) and the dormant console's (CONSOLE_AWAKE: the boot reads the console's records,
+    the first pass writes its prompt) it no longer holds after boot, imported and released before it boots (their
     names interned: code, in flash on a board with its code there);
     then bench/memory_flash_vm.py (defaulted, built, defined: what it measures of the modules kept)."""
     text = open(os.path.join(REPO, "bench", "memory_vm.py")).read()
@@ -161,7 +162,8 @@ _LIST_MODULES = ("# --- next run call ---\n"
                  "print('table_modules: ' + ' '.join(sorted(k for k in sys.modules"
                  " if k == 'firmware' or k.startswith('firmware.'))))\n"
                  "print('released_modules: ' + ' '.join(sorted(k for k in sys.modules['firmware.startup'].BOOT_ONLY"
-                 " + sys.modules['firmware.parts'].CHANGE_ON_DEMAND if k not in sys.modules)))\n")
+                 " + sys.modules['firmware.parts'].CHANGE_ON_DEMAND + sys.modules['firmware.parts'].CONSOLE_AWAKE"
+                 " if k not in sys.modules)))\n")
 
 
 def table_modules(game):
@@ -172,7 +174,8 @@ def table_modules(game):
 
 def listed_modules(game):
     """(the modules a booted table of game holds after its first rounds, the boot-only modules of
-    firmware/startup.py and a settings change's of firmware/parts.py it does not hold then): one VM run of
+    firmware/startup.py, a settings change's and the dormant console's of firmware/parts.py it does not hold
+    then): one VM run of
     bench/memory_vm.py's boot and first rounds."""
     import tempfile
     head = memory_script(game, 0, 0, 1).split("# --- next run call ---\nPASS_MAX = [0]", 1)[0]
