@@ -66,8 +66,8 @@ RECALL_ON_DEMAND = ("firmware.recall_answer",)
 # The console itself, dormant while nobody uses it (docs/console.md, "Dormant"): its shell, line editor, login
 # and audit log are imported when a byte is typed (and at the first pass, for the prompt and a settings change
 # read back, and while a change is pending) and released when the technician is logged out and nothing is under
-# way: no line half typed, no prompt, no test, no reboot, no change staged or pending (~2.8 KB of heap with the
-# code in flash, with their objects). What must outlive them stays in ConsoleState below: the settings change,
+# way: no line half typed, no prompt, no test, no reboot, no change staged or pending (~2.7 KB of heap with the
+# code in flash, with their objects: docs/console.md, "Dormant"). What must outlive them stays in ConsoleState below: the settings change,
 # the login's counts and lockout, the audit log's and PIN record's journals, the errors and the passes' clock.
 CONSOLE_AWAKE = ("firmware.console.shell", "firmware.console.editor", "firmware.console.auth",
                  "firmware.console.audit")
@@ -227,8 +227,10 @@ class ConsoleState:
         if shell is None:
             change = self.change
             port = self.port
-            if (self.prompted and change.loaded and change.pending is None
-                    and (port is None or not port.uart.any())):
+            if port is None:
+                if change.loaded and change.pending is None:
+                    return                # no console port: nothing to type, no prompt
+            elif self.prompted and change.loaded and change.pending is None and not port.uart.any():
                 return
             shell = self.wake()
         if shell.poll(elapsed_ms):

@@ -101,7 +101,7 @@ class Console:
             self.log = AuditLog(None, kept=log) if log is not None else None
             self.pins = PinStore(None, kept=pins) if pins is not None else None
             self.auth = Auth(self.pins, kept=login)
-            if typed is not None:
+            if typed is not None and self.editor is not None:
                 self.editor.resume(typed)
         self.answer = None        # f(console, line) for the line after a prompt (a PIN), else None
         self.prompt_text = ""

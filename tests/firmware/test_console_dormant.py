@@ -123,3 +123,22 @@ def test_status_keeps_its_counts_across_dormancy():
         assert "port console: 1 too long, 2 bytes ignored" in status, status
         assert typed(ctx, machine, "help")[0] == "commands (* needs a technician login):"
         assert _dormant(ctx) and ctx.console.errors == 2
+
+
+def test_with_no_console_port_it_wakes_for_the_first_pass_only():
+    # A console port that bring-up could not make: nothing to type, no prompt; the first pass reads a settings
+    # change back (awake for it), then the console stays dormant, not imported again each pass.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "craps")
+        console = ctx.console
+        console.port = None
+        wakes = []
+        wake = console.wake
+
+        def counted():
+            wakes.append(1)
+            return wake()
+
+        console.wake = counted
+        _run(ctx, 20)
+        assert len(wakes) == 1 and _dormant(ctx), len(wakes)
