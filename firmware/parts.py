@@ -3,7 +3,8 @@
 # The modules that make them (firmware/board.py and its checks, firmware/hardware.py, firmware/game_setup.py)
 # run only at boot and leave the heap after it (BOOT_ONLY below); these classes stay, with the objects made
 # of them, so they live here, in a module that imports nothing of the firmware. So does the state of a settings
-# change (ChangeState), whose modules are imported only when needed (CHANGE_ON_DEMAND).
+# change (ChangeState), whose modules are imported only when needed (CHANGE_ON_DEMAND), and the console's
+# (ConsoleState: its own modules imported only while it is awake, CONSOLE_AWAKE).
 import sys
 
 # The modules a table runs only at boot: the boot's steps (boot_steps), the board file's validator (board,
@@ -67,8 +68,9 @@ RECALL_ON_DEMAND = ("firmware.recall_answer",)
 # and audit log are imported when a byte is typed (and at the first pass, for the prompt and a settings change
 # read back, and while a change is pending) and released when the technician is logged out and nothing is under
 # way: no line half typed, no prompt, no test, no reboot, no change staged or pending (~2.7 KB of heap with the
-# code in flash, with their objects: docs/console.md, "Dormant"). What must outlive them stays in ConsoleState below: the settings change,
-# the login's counts and lockout, the audit log's and PIN record's journals, the errors and the passes' clock.
+# code in flash, with their objects: docs/console.md, "Dormant"). What must outlive them stays in ConsoleState
+# below: the settings change, the login's counts and lockout, the audit log's and PIN record's journals, the
+# errors and the passes' clock.
 CONSOLE_AWAKE = ("firmware.console.shell", "firmware.console.editor", "firmware.console.auth",
                  "firmware.console.audit")
 
