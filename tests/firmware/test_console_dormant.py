@@ -142,3 +142,20 @@ def test_with_no_console_port_it_wakes_for_the_first_pass_only():
         console.wake = counted
         _run(ctx, 20)
         assert len(wakes) == 1 and _dormant(ctx), len(wakes)
+
+
+def test_help_and_status_answer_the_same_from_a_dormant_console_as_from_an_awake_one():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        assert _dormant(ctx)
+        woken = typed(ctx, machine, "help"), typed(ctx, machine, "help lamp"), typed(ctx, machine, "status")
+        machine.usb.feed(b"x")                            # half a line: awake while the same lines are asked
+        _run(ctx, 1)
+        awake = ctx.console.shell
+        assert awake is not None
+        answers = awake.handle(b"help"), awake.handle(b"help lamp"), awake.handle(b"status")
+        assert woken[:2] == answers[:2] and woken[0][0] == "commands (* needs a technician login):"
+        heap = [i for i in range(len(answers[2])) if "heap free" in answers[2][i]]
+        same = [line for line in woken[2] if "heap free" not in line and not line.startswith("uptime ")]
+        assert same == [line for line in answers[2] if "heap free" not in line and not line.startswith("uptime ")]
+        assert len(heap) == 1 and ctx.console.shell is awake
