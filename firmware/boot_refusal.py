@@ -10,7 +10,7 @@ from firmware.host_port import reset_cause_name
 from firmware.link import frame as frame_mod
 from firmware.link import sender as sender_mod
 from firmware.link.boot_counter import next_boot
-from firmware.link.store import RamStore
+from firmware.link.ram_store import RamStore
 from firmware.report import Reporter
 from firmware.version import FIRMWARE_VERSION
 

@@ -439,3 +439,36 @@ def test_a_lights_or_display_test_holds_checks_while_it_runs_and_releases_it_aft
                 _run(ctx, passes)
             _run(ctx)
             _none_kept(ctx, found, CONSOLE_ON_DEMAND)
+
+
+# Issue 14, what a running table kept but never ran: code of its boot and of its refusal, and alternatives
+# its board never takes, each moved out of the modules a table keeps (to a boot-only module, or to one a
+# board never imports). The modules a booted table must not have at all:
+_NEVER_KEPT = ("firmware.link.ram_store",)       # the store in RAM: the refusal's sender's, the tests' (a board's
+                                                 # store is on flash, firmware/link/journal_store.py)
+# And what the kept modules no longer hold (module, names):
+_LEFT_KEPT = (("firmware.link.store", ("RamStore",)),)
+
+
+def _leftovers_released(game):
+    from firmware.parts import release
+    release(_NEVER_KEPT)                 # what this test session imported at its top
+    with ScratchDir() as state:
+        ctx = boot_pico(state, game)
+        _run(ctx, 5)
+        assert [name for name in _NEVER_KEPT if name in sys.modules] == [], game
+        for name, gone in _LEFT_KEPT:
+            module = sys.modules[name]
+            assert [key for key in gone if hasattr(module, key)] == [], name
+
+
+def test_a_booted_baccarat_table_keeps_none_of_its_boot_leftovers():
+    _leftovers_released("baccarat")
+
+
+def test_a_booted_craps_table_keeps_none_of_its_boot_leftovers():
+    _leftovers_released("craps")
+
+
+def test_a_booted_omaha_table_keeps_none_of_its_boot_leftovers():
+    _leftovers_released("omaha")

@@ -30,7 +30,7 @@ def _reasons(rig):
 
 def test_the_senders_room_is_what_reports_may_take_before_one_is_refused():
     from firmware.link.sender import Sender
-    from firmware.link.store import RamStore
+    from firmware.link.ram_store import RamStore
     from tests.firmware.fakes import FakeUART
     uart = FakeUART()
     uart.acks = False

@@ -13,7 +13,7 @@ from firmware.games.omaha import recall as omaha_recall
 from firmware.games.omaha import rules as omaha_rules
 from firmware.link.recall import Recall
 from firmware.link.sender import Sender
-from firmware.link.store import RamStore
+from firmware.link.ram_store import RamStore
 from firmware import recall_answer
 from firmware.recall_answer import ASK_MAX
 from firmware.round_recall import RoundRecall
