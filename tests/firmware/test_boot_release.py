@@ -446,8 +446,20 @@ def test_a_lights_or_display_test_holds_checks_while_it_runs_and_releases_it_aft
 # board never imports). The modules a booted table must not have at all:
 _NEVER_KEPT = ("firmware.link.ram_store",)       # the store in RAM: the refusal's sender's, the tests' (a board's
                                                  # store is on flash, firmware/link/journal_store.py)
-# And what the kept modules no longer hold (module, names):
-_LEFT_KEPT = (("firmware.link.store", ("RamStore",)),)
+# And what the kept modules no longer hold (module, names), each now in a boot-only module: a journal's files
+# read back (firmware/link/journal_read.py), the SSD1306 modules a board file may declare (firmware/board.py), a
+# line's timeout for its baudrate (firmware/hardware.py), the reset's cause (firmware/saved_state_read.py):
+_LEFT_KEPT = (("firmware.link.store", ("RamStore",)),
+              ("firmware.link.record", ("survey",)),
+              ("firmware.drivers.ssd1306_geometry", ("module_problem", "MODULES")),
+              ("firmware.drivers.serial_line", ("line_timeout_ms",)),
+              ("firmware.host_port", ("reset_cause_name", "_RESET_CAUSES")))
+# And what their classes no longer hold (module, class, names): the journal's read-back (journal_read), the
+# board's bring-up leftovers (hardware.keep_layout, boot_steps.forget_bring_up), recall's boot report
+# (boot_steps.report_recall).
+_LEFT_IN_CLASSES = (("firmware.link.journal", "Journal", ("_load", "_size", "_note")),
+                    ("firmware.parts", "Board", ("keep_layout", "forget_bring_up")),
+                    ("firmware.round_recall", "RoundRecall", ("report_boot",)))
 
 
 def _leftovers_released(game):
@@ -460,6 +472,10 @@ def _leftovers_released(game):
         for name, gone in _LEFT_KEPT:
             module = sys.modules[name]
             assert [key for key in gone if hasattr(module, key)] == [], name
+        for name, cls, gone in _LEFT_IN_CLASSES:
+            held = getattr(sys.modules[name], cls)
+            assert [key for key in gone if key in held.__dict__] == [], (name, cls)
+        assert "firmware.link.journal_read" in startup.BOOT_ONLY
 
 
 def test_a_booted_baccarat_table_keeps_none_of_its_boot_leftovers():

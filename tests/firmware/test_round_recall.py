@@ -261,7 +261,8 @@ def test_a_recall_that_cannot_open_or_write_is_reported_and_the_table_plays_on()
         assert recall.unsaved == 2 and rig.table.engine.point == 6
         broken = RoundRecall(state, "no-such game", None, craps_recall)   # cannot open at all
         assert broken.recall is None and broken.problem.startswith("recall unavailable")
-        broken.report_boot(rig.reporter)
+        from firmware.boot_steps import report_recall     # (boot-only: imported where used)
+        report_recall(broken, rig.reporter)
         rig.event(TICK, 1)                               # the link writes it
         assert rig.last("fault") == dict(rig.last("fault"), fault="recall_damaged", text=broken.problem)
         assert recall_answer.lines(broken, 3) == [broken.problem]
