@@ -476,6 +476,14 @@ def _leftovers_released(game):
             held = getattr(sys.modules[name], cls)
             assert [key for key in gone if key in held.__dict__] == [], (name, cls)
         assert "firmware.link.journal_read" in startup.BOOT_ONLY
+        # The CRC: binascii's pair is a module of its own, imported only where it runs (not on a board: its
+        # native code, firmware/link/crc32_viper.py); firmware/link/crc32.py defines none of it.
+        crc32 = sys.modules["firmware.link.crc32"]
+        assert crc32.binascii_into is None if crc32.NATIVE else \
+            crc32.binascii_into.__globals__ is not crc32.__dict__, game
+        assert ("firmware.link.crc32_binascii" in sys.modules) == (not crc32.NATIVE), game
+        assert [key for key in ("_refuse", "binascii_hex_into", "_binascii_crc32") if key in crc32.__dict__
+                and getattr(crc32.__dict__[key], "__globals__", None) is crc32.__dict__] == [], game
 
 
 def test_a_booted_baccarat_table_keeps_none_of_its_boot_leftovers():
