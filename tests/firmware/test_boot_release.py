@@ -448,12 +448,14 @@ _NEVER_KEPT = ("firmware.link.ram_store",)       # the store in RAM: the refusal
                                                  # store is on flash, firmware/link/journal_store.py)
 # And what the kept modules no longer hold (module, names), each now in a boot-only module: a journal's files
 # read back (firmware/link/journal_read.py), the SSD1306 modules a board file may declare (firmware/board.py), a
-# line's timeout for its baudrate (firmware/hardware.py), the reset's cause (firmware/saved_state_read.py):
+# line's timeout for its baudrate (firmware/hardware.py), the reset's cause (firmware/saved_state_read.py), the
+# bytes behind a journalled event put back (firmware/recovery_replay.py, the recovery's):
 _LEFT_KEPT = (("firmware.link.store", ("RamStore",)),
               ("firmware.link.record", ("survey",)),
               ("firmware.drivers.ssd1306_geometry", ("module_problem", "MODULES")),
               ("firmware.drivers.serial_line", ("line_timeout_ms",)),
-              ("firmware.host_port", ("reset_cause_name", "_RESET_CAUSES")))
+              ("firmware.host_port", ("reset_cause_name", "_RESET_CAUSES")),
+              ("firmware.event_bytes", ("put_behind", "_put_ints")))
 # And what their classes no longer hold (module, class, names): the journal's read-back (journal_read), the
 # board's bring-up leftovers (hardware.keep_layout, boot_steps.forget_bring_up), recall's boot report
 # (boot_steps.report_recall).

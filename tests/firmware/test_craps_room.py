@@ -160,7 +160,8 @@ def test_the_main_loop_gives_each_reading_the_links_room_and_the_journal_keeps_i
     # firmware.main puts the sender's room on the table before each BETS event, and the table journal
     # keeps it with the reading (a replay after a reset bounds it the same way).
     from firmware import main
-    from firmware.event_bytes import behind, put_behind
+    from firmware.event_bytes import behind
+    from firmware.recovery_replay import put_behind
     from firmware.events import BETS
     from tests.firmware.booted import boot_pico
     from tests.firmware.scratch import ScratchDir
