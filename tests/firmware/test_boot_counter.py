@@ -3,7 +3,7 @@
 import json
 
 from firmware import faults, host_port, saved_state_read
-from firmware import table as t
+from firmware import table_codes as t
 from firmware.link import frame as fm
 from firmware.link.boot_counter import JUMP, next_boot
 from firmware.version import FIRMWARE_VERSION

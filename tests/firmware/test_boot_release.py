@@ -139,15 +139,15 @@ def test_a_refusal_after_a_boot_imports_its_path_again_and_releases_it():
         assert [name for name in startup.BOOT_ONLY if name in sys.modules] == []
 
 
-# The code tables (firmware/events.py, firmware/faults.py, a game's codes.py) are the source of truth of the
-# codes the firmware's modules keep as private const() copies: a board never imports them. Before, a table kept
+# The code tables (firmware/events.py, firmware/faults.py, firmware/table_codes.py, a game's codes.py) are the
+# source of truth of the codes the firmware's modules keep as private const() copies: a board never imports them. Before, a table kept
 # each with all its public ints in its globals dict for a few runtime parts (the event queue, the fault names
 # and kinds, the games' words), ~2.5 KB of heap with the code in flash (issue 14). A table booted, through its
 # lamp test and first passes, with a bad reader line's fault reported and shown, as on a board.
 def _imports_no_code_table(game):
     from firmware.parts import release
     from tests.firmware.test_main import _boot
-    tables = ("firmware.events", "firmware.faults", "firmware.games.%s.codes" % game)
+    tables = ("firmware.events", "firmware.faults", "firmware.games.%s.codes" % game, "firmware.table_codes")
     release(tables)                          # what this test session imported at its top
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, game)
@@ -455,7 +455,12 @@ _LEFT_KEPT = (("firmware.link.store", ("RamStore",)),
               ("firmware.drivers.ssd1306_geometry", ("module_problem", "MODULES")),
               ("firmware.drivers.serial_line", ("line_timeout_ms",)),
               ("firmware.host_port", ("reset_cause_name", "_RESET_CAUSES")),
-              ("firmware.event_bytes", ("put_behind", "_put_ints")))
+              ("firmware.event_bytes", ("put_behind", "_put_ints")),
+              # the core table's codes, in a code table now (firmware/table_codes.py; FAULTED stays: the console's)
+              ("firmware.table", ("STARTING", "READY", "LAMP_CHECK", "GAME_FIRST_STATE", "OUT_STATE", "OUT_BUTTON",
+                                  "OUT_FAULT", "OUT_ACK", "OUT_LAMP", "OUT_CONSOLE_ERROR", "OUT_FAULT_RESTORED",
+                                  "OUT_HOST", "OUT_LINK_BACKLOG", "OUT_CONSOLE", "OUT_GAME_FIRST", "ACK_CONFIRM",
+                                  "ACK_RESCAN", "ACK_VOID", "LAMP_STEP_MS")))
 # And what their classes no longer hold (module, class, names): the journal's read-back (journal_read), the
 # board's bring-up leftovers (hardware.keep_layout, boot_steps.forget_bring_up), recall's boot report
 # (boot_steps.report_recall).

@@ -12,7 +12,7 @@ from firmware.link.sender import Sender
 from firmware.link.ram_store import RamStore
 from firmware.report import Reporter
 from firmware.round_recall import RoundRecall
-from firmware.table import OUT_GAME_FIRST
+from firmware.table_codes import OUT_GAME_FIRST
 from firmware.games.baccarat.codes import OUT_RESULT, OUT_SHOE
 from firmware.games.craps.codes import OUT_PUCK
 from firmware.games.omaha.codes import OUT_BUTTON_SET

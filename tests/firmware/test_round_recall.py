@@ -17,7 +17,7 @@ from firmware.link.ram_store import RamStore
 from firmware import recall_answer
 from firmware.recall_answer import ASK_MAX
 from firmware.round_recall import RoundRecall
-from firmware.table import OUT_HOST, OUT_STATE, STARTING
+from firmware.table_codes import OUT_HOST, OUT_STATE, STARTING
 from tests.firmware import baccarat_rig, craps_rig, omaha_rig
 from tests.firmware.fakes import FakeUART
 from tests.firmware.omaha_fixtures import filler_deck
@@ -448,7 +448,7 @@ def test_a_round_is_kept_after_all_its_events_reports_are_on_flash_in_one_batch(
     from firmware.statemachine import EventQueue
     from firmware.link.journal_store import JournalStore
     from firmware.report import Reporter
-    from firmware.table import OUT_GAME_FIRST
+    from firmware.table_codes import OUT_GAME_FIRST
 
     class _Rounds:
         ROUND_MAX = 640

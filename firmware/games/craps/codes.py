@@ -6,7 +6,7 @@
 COME_OUT = const(4)       # puck OFF: the next valid throw is a come-out roll (art. 5(2)(1))
 POINT = const(5)          # puck ON: a point is set
 
-# Outbox codes of this controller, from table.OUT_GAME_FIRST (32) on (firmware.report asks
+# Outbox codes of this controller, from table_codes.OUT_GAME_FIRST (32) on (firmware.report asks
 # game_report() for their reports). Literals: const() takes no names from other modules.
 OUT_THROW = const(32)       # a: THROW's a (faces), b: THROW's b (flags); the controller keeps the rest
 OUT_BETS = const(33)        # a: reading id, b: bets refused in it (each an OUT_BET_REFUSED after it)

@@ -13,7 +13,7 @@ from firmware.drivers import pixels
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
 _LAST_THROWS = const(6)
 _POINT = const(5)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _READY = const(1)
 
 _BET_FIELDS = 8
