@@ -461,6 +461,9 @@ _LEFT_KEPT = (("firmware.link.store", ("RamStore",)),
                                   "OUT_FAULT", "OUT_ACK", "OUT_LAMP", "OUT_CONSOLE_ERROR", "OUT_FAULT_RESTORED",
                                   "OUT_HOST", "OUT_LINK_BACKLOG", "OUT_CONSOLE", "OUT_GAME_FIRST", "ACK_CONFIRM",
                                   "ACK_RESCAN", "ACK_VOID", "LAMP_STEP_MS")))
+_CRAPS_BET_CODES = ("PASS", "DONT_PASS", "PASS_ODDS", "DONT_PASS_ODDS", "COME", "DONT_COME", "COME_ODDS", "DONT_COME_ODDS",
+                    "ANY_CRAPS", "ANY_SEVEN", "ELEVEN", "ACE_DEUCE", "ACES", "BOXCARS", "HORN", "FIELD", "BIG", "SMALL",
+                    "HARD", "BIG_NUMBER", "STAND", "WIN", "LOSE", "PUSH", "MOVE", "ZONE_COLUMNS")
 # And what their classes no longer hold (module, class, names): the journal's read-back (journal_read), the
 # board's bring-up leftovers (hardware.keep_layout, boot_steps.forget_bring_up), recall's boot report
 # (boot_steps.report_recall).
@@ -483,6 +486,9 @@ def _leftovers_released(game):
             held = getattr(sys.modules[name], cls)
             assert [key for key in gone if key in held.__dict__] == [], (name, cls)
         assert "firmware.link.journal_read" in startup.BOOT_ONLY
+        if game == "craps":               # the bets' kinds and settlements: in the code table games/craps/codes.py
+            bets = sys.modules["firmware.games.craps.bets"]
+            assert [key for key in _CRAPS_BET_CODES if hasattr(bets, key)] == []
         # The CRC: binascii's pair is a module of its own, imported only where it runs (not on a board: its
         # native code, firmware/link/crc32_viper.py); firmware/link/crc32.py defines none of it.
         crc32 = sys.modules["firmware.link.crc32"]
