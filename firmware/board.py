@@ -37,6 +37,10 @@ OLED_ROLES = ("scoreboard",)          # optional SSD1306 pixel displays on the s
 OLED_KINDS = ("ssd1306",)
 LAYOUTS = ("baccarat", "craps", "omaha")
 MAX_PIXELS = 1024
+# The SSD1306 modules a board may declare: the driver chooses the COM pin wiring from the shape (sequential
+# when wider than twice the height, else alternative), which is right for these two, and the scoreboard lays
+# out both (docs/scoreboard.md). Within the driver's limits (firmware/drivers/ssd1306_geometry.py).
+SSD1306_MODULES = ((128, 64), (128, 32))
 SEAT_ZONE = "seat"         # a layout's seat zones: seat1, seat2, ... (game_setup.seat_count)
 
 
@@ -110,9 +114,12 @@ def _check_oled(name, where, spec):
     _int(name, where + ".addr", spec["addr"], 0x08, 0x77)
     width = _int(name, where + ".width", spec["width"], 1, ssd1306_geometry.COLUMNS)
     height = _int(name, where + ".height", spec["height"], 1, ssd1306_geometry.MAX_ROWS)
-    problem = ssd1306_geometry.module_problem(width, height)     # the driver's limits again
+    problem = ssd1306_geometry.geometry_problem(width, height)     # the driver's limits again
     if problem is not None:
         _fail(name, where, problem)
+    if (width, height) not in SSD1306_MODULES:
+        _fail(name, where, "unsupported SSD1306 module %dx%d (%s)"
+              % (width, height, ", ".join(["%dx%d" % m for m in SSD1306_MODULES])))
 
 
 def _check_buttons(name, buttons, plan):

@@ -6,12 +6,12 @@ from firmware.board_checks import MCUS, reserved, whole
 from firmware.compat import kbd_intr, sleep_ms
 from firmware.errors import SettingsError
 from firmware.hardware import open_port
-from firmware.host_port import reset_cause_name
 from firmware.link import frame as frame_mod
 from firmware.link import sender as sender_mod
 from firmware.link.boot_counter import next_boot
-from firmware.link.store import RamStore
+from firmware.link.ram_store import RamStore
 from firmware.report import Reporter
+from firmware.saved_state_read import reset_cause_name
 from firmware.version import FIRMWARE_VERSION
 
 # micropython.kbd_intr: the byte that interrupts Python from the REPL's stdin (the USB console).

@@ -10,7 +10,7 @@ from firmware.errors import SettingsError
 from firmware.statemachine import EventQueue
 from firmware.game_setup import READER_ROLE, build as build_game, check_zone_names
 from firmware.hardware import bring_up
-from firmware.host_port import reset_cause_name, settings_digest
+from firmware.host_port import settings_digest
 from firmware.link import sender as sender_mod
 from firmware.link.boot_counter import next_boot
 from firmware.link.journal_store import JournalStore
@@ -19,7 +19,7 @@ from firmware.recovery import TableJournal
 from firmware.recovery_replay import link_problem, refuse_recovery
 from firmware.report import Reporter
 from firmware.round_recall import RoundRecall
-from firmware.saved_state_read import restore_fault, take_crash_record
+from firmware.saved_state_read import reset_cause_name, restore_fault, take_crash_record
 from firmware.startup import Context
 from firmware.version import FIRMWARE_VERSION
 
@@ -59,7 +59,7 @@ def boot_table(machine, neopixel, board_path, table_path, state_dir, lcd_class, 
     files = os if fs is None else fs
     boot_number, counter_problem = next_boot(state_dir, files)    # before any frame carries it
     ctx = make_context(board, config, hw, state_dir, fs, boot_number)
-    board.forget_bring_up()       # the zones in the lights and the game now, the keypad in its driver
+    forget_bring_up(board)        # the zones in the lights and the game now, the keypad in its driver
     close_repl(hw.service_mode)
     ctx.crash_record = take_crash_record(state_dir, ctx.fs)
     refuse_recovery(ctx.journal, ctx.crash_record)     # it crashed the last boot: not again
@@ -78,7 +78,7 @@ def boot_table(machine, neopixel, board_path, table_path, state_dir, lcd_class, 
                                "service_mode": hw.service_mode})
     if hw.service_mode:
         ctx.reporter.emit("service_mode", {"repl": "open", "pin": board.service_pin})
-    ctx.recall.report_boot(ctx.reporter)
+    report_recall(ctx.recall, ctx.reporter)
     console_report_boot(ctx.console.shell, ctx.reporter)
     ctx.console.sleep()                   # dormant until the first pass (firmware/parts.py, CONSOLE_AWAKE)
     report_found(ctx, boot_number, counter_problem, seal_problem)
@@ -193,3 +193,22 @@ def check_program(ctx, program_dir):
     ctx.program = "mismatch"
     ctx.program_problem = problem
     ctx.table.hold_closed(_PROGRAM_MISMATCH)
+
+
+def forget_bring_up(board):
+    """Once the table is built, what only the bring-up read of `board`: the zone map lives on in the lights
+    (their pixel ranges and names, which the console's `zones` reads) and the seat count in the game; the
+    keypad's pins and legends in the keypad driver (keypad_keys stays: a settings change reads it); of the
+    displays the selftest reads their roles only. Kept, what was parsed from the board file would stay in
+    the heap for the whole run (the zone map 2.3 KB for Craps' fourteen seats, the keypad 368 bytes, the
+    displays' specs 0.2 KB)."""
+    board.zones = None
+    board.keypad = None
+    board.displays = tuple(sorted(board.displays))    # the roles ("dealer", "i2c", ...), sorted
+
+
+def report_recall(recall, reporter):
+    """At boot: a damaged or unreadable recall (a RoundRecall's problem) is a fault report (the rounds it still
+    has are served)."""
+    if recall.problem:
+        reporter.emit("fault", {"fault": "recall_damaged", "text": recall.problem})

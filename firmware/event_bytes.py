@@ -1,6 +1,7 @@
 # The bytes behind a table event, for the table journal (docs/journal.md, "What the journal must keep
 # with an event"): what the table reads when it dispatches the event, kept with it so a replay after a
-# reset dispatches the same thing. (kind, a, b) alone is the whole event for the others.
+# reset dispatches the same thing. (kind, a, b) alone is the whole event for the others. Put back by the
+# recovery (firmware/recovery_replay.py, put_behind: boot-only).
 import struct
 
 from firmware import fault_kinds
@@ -19,8 +20,6 @@ _HOST_HAND = const(2)
 _HOST_UNKNOWN = const(0)
 _SHOE = const(12)
 _SHOE_HELLO = const(1)
-# copies of firmware.evidence (tests/host/test_const_copies.py)
-_GONE = const(-1)
 
 # An evidence record's length when its bytes were overwritten before the event was journalled (no line
 # is that long: a reader's line is at most its buffer, a host line its frame): replayed as GONE.
@@ -113,43 +112,3 @@ def behind_into(buf, at, limit, table, kind, a, b):
         return -1
     return at
 
-
-def _put_ints(target, payload, at):
-    """_ints() back into the array target (every other entry 0); returns the offset after them."""
-    n, count = struct.unpack_from("<HH", payload, at)
-    at += 4
-    for i in range(len(target)):
-        target[i] = 0
-    for _ in range(count):
-        i, value = struct.unpack_from("<Hi", payload, at)
-        at += 6
-        if i < len(target):
-            target[i] = value
-    return at
-
-
-def put_behind(table, kind, a, b, payload, at=0):
-    """Put back what the event reads; returns its b (a new evidence handle where it had one)."""
-    if at >= len(payload):
-        return b
-    if kind == _BETS:
-        reading = table.reading
-        reading.reading_id = struct.unpack_from("<i", payload, at)[0]
-        at = _put_ints(reading.amounts, payload, at + 4)
-        # The host link's room the reading was bounded by, after the amounts (a record of a table with no
-        # host link, or one written before the room was kept, has none: unknown, -1).
-        table.link_room = struct.unpack_from("<H", payload, at)[0] if at + 2 <= len(payload) else -1
-        return b
-    if kind == _HOST and a == _HOST_HAND:
-        table.host_button, stacks = struct.unpack_from("<iB", payload, at)
-        table.host_has_stacks = stacks != 0
-        _put_ints(table.host_stacks, payload, at + 5)
-        return b
-    n, size = struct.unpack_from("<HH", payload, at)
-    at += 4
-    handle = _GONE if n == _GONE_LENGTH and not size else table.evidence.keep_raw(payload[at:at + size], n)
-    at += size
-    if kind == _HOST and a == _HOST_BAD and at + 2 <= len(payload):
-        length = struct.unpack_from("<H", payload, at)[0]
-        table.host_reason = bytes(payload[at + 2:at + 2 + length]).decode()
-    return handle

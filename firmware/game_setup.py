@@ -13,6 +13,14 @@
 from firmware.errors import SettingsError
 from firmware.parts import Game  # noqa: F401  (kept after boot: firmware/parts.py)
 
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_BIG_NUMBER = const(19)
+_COME = const(4)
+_COME_ODDS = const(6)
+_DONT_COME = const(5)
+_DONT_COME_ODDS = const(7)
+_HARD = const(18)
+
 # Which reader port each game takes its cards or dice from.
 READER_ROLE = {"baccarat": "shoe", "omaha": "shoe", "craps": "dice"}
 
@@ -44,11 +52,11 @@ def _craps_zone_names():
     from firmware.games.craps import bets as B
     names = []
     for kind in range(len(B.KIND_NAMES)):
-        if kind == B.HARD:
+        if kind == _HARD:
             numbers = B.HARD_NUMBERS
-        elif kind == B.BIG_NUMBER:
+        elif kind == _BIG_NUMBER:
             numbers = B.BIG_NUMBERS
-        elif kind in (B.COME, B.DONT_COME, B.COME_ODDS, B.DONT_COME_ODDS):
+        elif kind in (_COME, _DONT_COME, _COME_ODDS, _DONT_COME_ODDS):
             numbers = (0,) + B.POINTS
         else:
             numbers = (0,)

@@ -7,7 +7,7 @@
 from firmware.drivers.buttons import Buttons
 from firmware.drivers.keypad import Keypad
 from firmware.drivers.pixels import ZoneLights
-from firmware.drivers.serial_line import SerialLine, line_timeout_ms
+from firmware.drivers.serial_line import SerialLine
 from firmware.parts import Hardware  # noqa: F401  (kept after boot: firmware/parts.py)
 
 # copies of firmware.link.frame (tests/host/test_const_copies.py)
@@ -16,6 +16,10 @@ _MAX_FRAME = const(512)
 _LINE = const(96)            # a device frame or a console line
 _HOST_LINE = _MAX_FRAME - 1    # a host-link frame without its LF (docs/host-link.md)
 HOST_TXBUF = const(1024)       # the host UART's transmit buffer: what the host link writes at once
+# A serial line's timeout for a partial line (firmware/drivers/serial_line.py, timeout_ms)
+_BITS_PER_CHAR = const(10)    # start + 8 data + stop
+_TIMEOUT_CHARS = const(8)     # a partial line quiet this many character times is stale...
+_TIMEOUT_FLOOR_MS = const(50) # ...but never sooner than this (poll period, sender jitter)
 
 
 def _uart(machine, spec, txbuf=0):
@@ -87,7 +91,7 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
     if board.keypad is not None:
         hw.keypad = _keypad(machine, board.keypad)
     strip = neopixel.NeoPixel(machine.Pin(board.pixel_pin), board.pixel_count)
-    board.keep_layout(layout)       # the other layouts' zone maps: never read again, kept in the heap
+    keep_layout(board, layout)      # the other layouts' zone maps: never read again, kept in the heap
     zones = board.zones.get(layout, {})
     hw.lights = ZoneLights(strip, board.pixel_count, sorted(zones.items()))
     if lcd_class is None:
@@ -111,3 +115,16 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
     if watchdog:
         hw.watchdog = machine.WDT(timeout=board.watchdog_ms)
     return hw
+
+
+def keep_layout(board, layout):
+    """Forget every other layout's zone map of `board`: a booted table reads only its own (bring-up's lights,
+    the seat count), and each map parsed from the board file keeps 1.5-3 KB of heap."""
+    board.zones = {layout: board.zones[layout]} if layout in board.zones else {}
+
+
+def line_timeout_ms(baudrate):
+    """How long a partial line may stay quiet on a port at this baudrate before it is dropped (a SerialLine's
+    timeout_ms)."""
+    ms = _TIMEOUT_CHARS * _BITS_PER_CHAR * 1000 // baudrate + 1
+    return ms if ms > _TIMEOUT_FLOOR_MS else _TIMEOUT_FLOOR_MS

@@ -1,4 +1,5 @@
-# The host's side of the board's report port, and the boot report's words for the host.
+# The host's side of the board's report port, and the settings' digest for the host (the boot report's
+# and a settings change's; the reset's cause is firmware/saved_state_read.py's: boot-only).
 #
 # read_host() takes the host-link frames the host sends (docs/host-link.md): ACK, REPLAY and TIME go
 # to the sender, a REQUEST becomes the table's HOST event (roads, or a JSON request the game parses:
@@ -25,20 +26,6 @@ _HOST_LINES_PER_PASS = const(4) # host frames read per input pass (ACKs come as 
 # Host frames refused for what line noise does (the CRC or the line's shape): counted, not reported.
 _NOISE = (frame_mod.TRUNCATED, frame_mod.NO_START, frame_mod.TOO_LONG, frame_mod.BAD_CRC)
 _SENDER_REFUSALS = {sender_mod.BAD_ARGUMENT: "bad argument", sender_mod.UNKNOWN_TYPE: "unknown type"}
-_RESET_CAUSES = ("PWRON_RESET", "HARD_RESET", "WDT_RESET", "DEEPSLEEP_RESET", "SOFT_RESET")
-
-
-def reset_cause_name(machine):
-    """machine.reset_cause() as its name (PWRON_RESET...); "reset_N" for a number no name has."""
-    if not hasattr(machine, "reset_cause"):
-        return "unknown"
-    cause = machine.reset_cause()
-    for name in _RESET_CAUSES:
-        if getattr(machine, name, None) == cause:
-            return name
-    return "reset_%d" % cause
-
-
 def settings_digest(data):
     """CRC-32 (8 hex digits) of the table file's JSON in canonical form (keys sorted, no spaces):
     the host can tell which settings the table runs with, whatever the file's layout."""

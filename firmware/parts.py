@@ -10,9 +10,10 @@ import sys
 # The modules a table runs only at boot: the boot's steps (boot_steps), the board file's validator (board,
 # board_checks, board_ports, board_keypad), the hardware's bring-up, the table file's parse, the seal and
 # program checks, the boot counter, the console's records read (console.opening), the firmware's version (the
-# boot report's), what survives a reset read back (saved_state_read), the table journal's read-back and recovery
-# (recovery_replay), a snapshot read back (snapshot_restore, and the game's own: games.GAME.restore), the
-# game's setup and the refusal path.
+# boot report's), what survives a reset read back (saved_state_read: the reset's cause too), a journal's files
+# read back when it is opened (every journal is opened at boot: link.journal_read), the table journal's
+# read-back and recovery (recovery_replay), a snapshot read back (snapshot_restore, and the game's own:
+# games.GAME.restore), the game's setup and the refusal path.
 # startup.boot() imports them where it uses them and releases them when it is done, so that a running board
 # keeps none of their module objects, globals dicts, functions and classes (~7 KB of heap with the code in
 # flash: docs/performance.md, "Memory kept"). Nothing kept may hold one of their functions, classes or
@@ -25,7 +26,7 @@ BOOT_ONLY = ("firmware.boot_steps", "firmware.board", "firmware.board_checks", "
              "firmware.program", "firmware.link.boot_counter", "firmware.version", "firmware.saved_state_read",
              "firmware.recovery_replay", "firmware.snapshot_restore", "firmware.games.baccarat.restore",
              "firmware.games.craps.restore", "firmware.games.omaha.restore", "firmware.game_setup",
-             "firmware.boot_refusal", "firmware.console.opening")
+             "firmware.boot_refusal", "firmware.console.opening", "firmware.link.journal_read")
 
 # The console's command modules: the command table and each command's implementation. While the console is
 # awake (CONSOLE_AWAKE below) it answers with firmware/console/shell.py's dispatch, editor.py, auth.py with the
@@ -104,22 +105,8 @@ class Board:
         self.keypad_keys = [legend for row in self.keypad["keys"] for legend in row] if self.keypad else []
         # The service jumper's pin (pull-up; jumper to ground at reset: service mode, the REPL open), or None
         self.service_pin = data.get("service_pin")
-
-    def keep_layout(self, layout):
-        """Forget every other layout's zone map: a booted table reads only its own (bring-up's lights,
-        the seat count), and each map parsed from the board file keeps 1.5-3 KB of heap."""
-        self.zones = {layout: self.zones[layout]} if layout in self.zones else {}
-
-    def forget_bring_up(self):
-        """Once the table is built, what only the bring-up read: the zone map lives on in the lights (their
-        pixel ranges and names, which the console's `zones` reads) and the seat count in the game; the
-        keypad's pins and legends in the keypad driver (keypad_keys stays: a settings change reads it);
-        of the displays the selftest reads their roles only. Kept, what was parsed from the board file
-        would stay in the heap for the whole run (the zone map 2.3 KB for Craps' fourteen seats, the
-        keypad 368 bytes, the displays' specs 0.2 KB)."""
-        self.zones = None
-        self.keypad = None
-        self.displays = tuple(sorted(self.displays))    # the roles ("dealer", "i2c", ...), sorted
+        # What only the bring-up reads is dropped after it (zones, keypad, displays' specs): firmware/hardware.py's
+        # keep_layout and firmware/boot_steps.py's forget_bring_up (boot-only: their code is not kept either).
 
     def button_index(self, role):
         for i in range(len(self.buttons)):

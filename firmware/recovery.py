@@ -29,7 +29,7 @@ _TICK = const(1)
 # copies of firmware.recovery_replay (tests/host/test_const_copies.py)
 _EVENT = const(1)
 _EVENT_HEAD_SIZE = const(13)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _STARTING = const(0)
 
 NAME = "table"

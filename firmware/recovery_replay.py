@@ -8,7 +8,6 @@ import struct
 
 from firmware import fault_kinds
 from firmware.errors import RestoreError
-from firmware.event_bytes import put_behind
 from firmware.link import journal as journal_mod
 from firmware.link.sender import REPORT
 from firmware.recovery import BASE_HEAD, EVENT_HEAD, RECOVERY_CRASHED
@@ -18,11 +17,21 @@ _JOURNAL_BAD = const(20)
 _QUEUE_FULL = const(4)
 _RESET_IN_ROUND = const(21)
 # copies of firmware.events (tests/host/test_const_copies.py)
+_BETS = const(13)
 _FAULT = const(8)
+_HOST = const(7)
+_HOST_BAD = const(3)
+_HOST_HAND = const(2)
 _TICK = const(1)
+# copies of firmware.evidence (tests/host/test_const_copies.py)
+_GONE = const(-1)
 # copies of firmware.link.record (tests/host/test_const_copies.py)
 _CORRUPT = const(2)
 _TORN = const(1)
+
+# An evidence record's length where its bytes were overwritten before the event was journalled (as
+# firmware/event_bytes.py writes it: its _GONE_LENGTH; tests/firmware/test_event_bytes.py goes round).
+_GONE_LENGTH = const(0xFFFF)
 
 # The table journal's event record (firmware/recovery.py writes it, under copies of these): its kind, and
 # the size of its head (EVENT_HEAD: ms of ticks before it, kind, a, b) before the event's bytes behind.
@@ -192,6 +201,49 @@ def _let_in(j, ctx, at, end):
     if j.held_lost:
         ctx.queue.put(_FAULT, _QUEUE_FULL, j.held_lost)
         j.held_lost = 0
+
+
+# -- the bytes behind an event put back (what firmware/event_bytes.py's behind() kept) ----------------
+
+def _put_ints(target, payload, at):
+    """_ints() back into the array target (every other entry 0); returns the offset after them."""
+    n, count = struct.unpack_from("<HH", payload, at)
+    at += 4
+    for i in range(len(target)):
+        target[i] = 0
+    for _ in range(count):
+        i, value = struct.unpack_from("<Hi", payload, at)
+        at += 6
+        if i < len(target):
+            target[i] = value
+    return at
+
+
+def put_behind(table, kind, a, b, payload, at=0):
+    """Put back what the event reads; returns its b (a new evidence handle where it had one)."""
+    if at >= len(payload):
+        return b
+    if kind == _BETS:
+        reading = table.reading
+        reading.reading_id = struct.unpack_from("<i", payload, at)[0]
+        at = _put_ints(reading.amounts, payload, at + 4)
+        # The host link's room the reading was bounded by, after the amounts (a record of a table with no
+        # host link, or one written before the room was kept, has none: unknown, -1).
+        table.link_room = struct.unpack_from("<H", payload, at)[0] if at + 2 <= len(payload) else -1
+        return b
+    if kind == _HOST and a == _HOST_HAND:
+        table.host_button, stacks = struct.unpack_from("<iB", payload, at)
+        table.host_has_stacks = stacks != 0
+        _put_ints(table.host_stacks, payload, at + 5)
+        return b
+    n, size = struct.unpack_from("<HH", payload, at)
+    at += 4
+    handle = _GONE if n == _GONE_LENGTH and not size else table.evidence.keep_raw(payload[at:at + size], n)
+    at += size
+    if kind == _HOST and a == _HOST_BAD and at + 2 <= len(payload):
+        length = struct.unpack_from("<H", payload, at)[0]
+        table.host_reason = bytes(payload[at + 2:at + 2 + length]).decode()
+    return handle
 
 
 class QuietSender:

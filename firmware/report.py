@@ -26,6 +26,18 @@ _LAMP_CHECK_END = const(-2)
 # copies of firmware.faults (tests/host/test_const_copies.py)
 _LINK_BACKLOG = const(17)
 _UNEXPECTED_INPUT = const(8)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
+_OUT_ACK = const(7)
+_OUT_BUTTON = const(2)
+_OUT_CONSOLE = const(13)
+_OUT_CONSOLE_ERROR = const(9)
+_OUT_FAULT = const(6)
+_OUT_FAULT_RESTORED = const(10)
+_OUT_GAME_FIRST = const(32)
+_OUT_HOST = const(11)
+_OUT_LAMP = const(8)
+_OUT_LINK_BACKLOG = const(12)
+_OUT_STATE = const(1)
 
 # The host report's and the audit log's words: CONSOLE_ERRORS[code] for a console error (firmware.events
 # CON_*, CONSOLE_ERROR's a), CONSOLE_ACTIONS[code] for a technician's console action (firmware.events
@@ -111,7 +123,7 @@ class Reporter:
         return sent
 
     def _send_outbox_entry(self, table, code, a, b):
-        if code >= table_mod.OUT_GAME_FIRST:           # first: most reports of a round are the game's
+        if code >= _OUT_GAME_FIRST:           # first: most reports of a round are the game's
             if table.report_runs and code in table.report_runs:
                 for i in range(a, a + b):              # one entry, b reports (Table.REPORT_RUNS)
                     self._send_game_report(table, code, i, 0)
@@ -120,32 +132,32 @@ class Reporter:
             self.emit(event, fields)                            # a report on the result's pass)
             if self.recall is not None:
                 self.recall.noted(table, code, a, b, self, fields)   # a round's end: kept after the reports (drain)
-        elif code == table_mod.OUT_STATE:
+        elif code == _OUT_STATE:
             self.emit("state", {"state": table.STATE_NAMES[a]})
-        elif code == table_mod.OUT_BUTTON:
+        elif code == _OUT_BUTTON:
             fields = {"button": self.button_names[a], "pressed": b != _BUTTON_RELEASED}
             if b == _BUTTON_LONG:
                 fields["long"] = True
             self.emit("button", fields)
-        elif code == table_mod.OUT_FAULT:
+        elif code == _OUT_FAULT:
             self._fault(table, a, b)
-        elif code == table_mod.OUT_ACK:
+        elif code == _OUT_ACK:
             self.emit("fault_ack", {"fault": fault_kinds.name(a), "by": table_mod.ACK_NAMES[b]})
-        elif code == table_mod.OUT_FAULT_RESTORED:          # a card alarm names its card, as when raised
+        elif code == _OUT_FAULT_RESTORED:          # a card alarm names its card, as when raised
             if fault_kinds.is_game_alarm(a):
                 fields = {"fault": fault_kinds.name(a), "card": cards.name(b) if b >= 0 else None}
             else:
                 fields = fault_kinds.plain_fields(a, b)
             fields["restored"] = True
             self.emit("fault", fields)
-        elif code == table_mod.OUT_LAMP:
+        elif code == _OUT_LAMP:
             self.emit("lamp", {"lamp": _lamp_name(table, a)})
-        elif code == table_mod.OUT_CONSOLE_ERROR:
+        elif code == _OUT_CONSOLE_ERROR:
             name = CONSOLE_ERRORS[a] if 0 <= a < len(CONSOLE_ERRORS) else "error_%d" % a
             self.emit("console_error", {"error": name, "line": table.evidence.text(b)})
-        elif code == table_mod.OUT_CONSOLE:
+        elif code == _OUT_CONSOLE:
             self._console(table, a, b)
-        elif code == table_mod.OUT_HOST:
+        elif code == _OUT_HOST:
             if a == _HOST_UNKNOWN:
                 self.emit("host_error", {"error": "unknown request", "bytes": table.evidence.text(b)})
             elif a == _HOST_BAD:
@@ -168,7 +180,7 @@ class Reporter:
                 # named as the host asked it (its event number meant nothing to the host)
                 request = "roads" if a == _HOST_ROADS else "hand" if a == _HOST_HAND else "request_%d" % a
                 self.emit("host_error", {"error": "not served by this table", "request": request})
-        elif code == table_mod.OUT_LINK_BACKLOG:
+        elif code == _OUT_LINK_BACKLOG:
             fields = {"fault": fault_kinds.name(_LINK_BACKLOG), "frames_held": b}
             if not a:
                 fields["cleared"] = True

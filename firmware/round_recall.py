@@ -70,11 +70,6 @@ class RoundRecall:
         """The number of the table event that ended the newest round kept (0: none, or not known)."""
         return 0 if self.recall is None else max(0, self.recall.last_event)
 
-    def report_boot(self, reporter):
-        """At boot: a damaged or unreadable recall is a fault report (the rounds it still has are served)."""
-        if self.problem:
-            reporter.emit("fault", {"fault": "recall_damaged", "text": self.problem})
-
     # -- keeping ------------------------------------------------------------------------------
     def noted(self, table, code, a, b, reporter, fields=None):
         """A game report was just sent: if it ends a round (rounds.ROUND_CODES), the round is made from the
@@ -144,7 +139,7 @@ class RoundRecall:
         self.previous = entry
         if self.recall is None:
             self.unsaved += 1
-            return                   # reported once at boot (report_boot)
+            return                   # reported once at boot (boot_steps.report_recall)
         text = json.dumps(entry)
         if len(text) > self.rounds.ROUND_MAX:
             entry = _cut(entry, self.rounds.ALWAYS, len(text))

@@ -1,6 +1,7 @@
-# What survives a reset, read back at boot (firmware/boot_steps.py; boot-only, parts.BOOT_ONLY): the crash
-# log taken out of the way and reported once, the unacknowledged fault put back. The writing side, which a
-# running table uses, is firmware/saved_state.py (the files' names and formats, and keep_fault).
+# What survives a reset, read back at boot (firmware/boot_steps.py; boot-only, parts.BOOT_ONLY): the reset's
+# cause (the boot report's, a refusal's), the crash log taken out of the way and reported once, the
+# unacknowledged fault put back. The writing side, which a running table uses, is firmware/saved_state.py (the
+# files' names and formats, and keep_fault).
 import os
 
 from firmware.saved_state import CRASH_LOG, CRASH_PREVIOUS, PENDING_FAULT, missing, opener, path
@@ -15,6 +16,20 @@ _SAVED_UNKNOWN = const(-1)        # ctx.saved_fault_code: the record on flash is
 
 _RECORD_MAX = const(32)           # the longest pending-fault record saved_state.py writes, with room to spare
 _CODE_MAX = const(255)
+
+# -- the reset's cause --------------------------------------------------------------
+_RESET_CAUSES = ("PWRON_RESET", "HARD_RESET", "WDT_RESET", "DEEPSLEEP_RESET", "SOFT_RESET")
+
+
+def reset_cause_name(machine):
+    """machine.reset_cause() as its name (PWRON_RESET...); "reset_N" for a number no name has."""
+    if not hasattr(machine, "reset_cause"):
+        return "unknown"
+    cause = machine.reset_cause()
+    for name in _RESET_CAUSES:
+        if getattr(machine, name, None) == cause:
+            return name
+    return "reset_%d" % cause
 
 
 # -- crash log -------------------------------------------------------------------

@@ -1,9 +1,10 @@
 # What the dealer and result displays show, as text lines (pure; the LCD driver draws them).
 from firmware import fault_kinds
-from firmware import table as table_mod
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _BUTTON = const(2)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
+_FAULTED = const(2)
 
 STATE_TEXT = ("LAMP TEST", "READY", "FAULT", "LAMP CHECK")   # by table state
 
@@ -32,7 +33,7 @@ def _last_input(table, button_names):
 def dealer_lines(table, config, button_names):
     state = STATE_TEXT[table.state]
     lines = ["%s %s" % (config["table_id"], config["game"].upper()), state]
-    if table.state == table_mod.FAULTED:
+    if table.state == _FAULTED:
         lines[1] = fault_title(table.fault_code)
         lines.append("CONFIRM TO ACK")
     else:

@@ -20,7 +20,7 @@ from firmware.saved_state import path as state_path
 
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
 _POINT = const(5)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _READY = const(1)
 
 PENDING_FILE = "settings.pending"     # {"ref": REF, "settings": {...}, "changes": [[KEY, OLD, NEW], ...]}: committed

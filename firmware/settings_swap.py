@@ -28,7 +28,7 @@ _BUTTON_LONG = const(2)
 _SHOE = const(12)
 _SHOE_IN = const(3)
 _SHOE_OUT = const(4)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _FAULTED = const(2)
 _READY = const(1)
 

@@ -11,7 +11,7 @@
 import json
 
 
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _FAULTED = const(2)
 
 FORMAT = 1

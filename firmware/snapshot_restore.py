@@ -9,7 +9,7 @@ from firmware.snapshot import settings_values
 
 # copies of firmware.snapshot (tests/host/test_const_copies.py)
 _FORMAT = const(1)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _READY = const(1)
 _STARTING = const(0)
 

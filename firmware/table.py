@@ -30,33 +30,29 @@ _CARD_OUT_OF_ORDER = const(14)
 # copies of firmware.statemachine (tests/host/test_const_copies.py)
 _STAY = const(-1)
 
-STARTING = const(0)
-READY = const(1)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
+_ACK_CONFIRM = const(0)
+_FAULTED = const(2)
+_GAME_FIRST_STATE = const(4)
+_LAMP_CHECK = const(3)
+_LAMP_STEP_MS = const(60)
+_OUT_ACK = const(7)
+_OUT_BUTTON = const(2)
+_OUT_CONSOLE = const(13)
+_OUT_CONSOLE_ERROR = const(9)
+_OUT_FAULT = const(6)
+_OUT_FAULT_RESTORED = const(10)
+_OUT_HOST = const(11)
+_OUT_LINK_BACKLOG = const(12)
+_OUT_STATE = const(1)
+_READY = const(1)
+_STARTING = const(0)
+# The states, outbox codes and OUT_ACK's b are firmware/table_codes.py's (a code table a board never imports);
+# FAULTED stays here too for the console's checks (firmware/console/checks.py reads table.FAULTED).
 FAULTED = const(2)
-LAMP_CHECK = const(3)     # technician lamp check (console), entered from READY only
-GAME_FIRST_STATE = const(4)  # a game controller's own states are numbered from here
 
-# Outbox codes (what the report task turns into host reports).
-OUT_STATE = const(1)      # a: new state
-OUT_BUTTON = const(2)     # a: button index, b: pressed
-# 3, 4 and 5 were OUT_CARD, OUT_DICE and OUT_NO_ROLL, the plain reader lines' reports (removed).
-OUT_FAULT = const(6)      # a: fault code, b: detail
-OUT_ACK = const(7)        # a: fault code acknowledged by the dealer
-OUT_LAMP = const(8)       # a: zone index, LAMP_ALL or LAMP_CHECK_END
-OUT_CONSOLE_ERROR = const(9)  # a: console error code, b: evidence handle
-OUT_FAULT_RESTORED = const(10)  # a: fault code, b: detail (raised before the last reset)
-OUT_HOST = const(11)      # a: HOST request the table could not serve, b: evidence of the line
-OUT_LINK_BACKLOG = const(12)  # a: 1 raised, 0 cleared; b: frames the host link holds
-OUT_CONSOLE = const(13)   # a: console action (events.CON_ACT_*), b: its detail
-OUT_GAME_FIRST = const(32)  # codes from here on are a game controller's own (Table.game_report)
-
-# OUT_ACK's b: how the dealer closed the alarm.
-ACK_CONFIRM = const(0)
-ACK_RESCAN = const(1)     # the card the alarm was about was read again
-ACK_VOID = const(2)       # the round was voided (art. 10)
+# OUT_ACK's b as the fault_ack report words it (firmware.report).
 ACK_NAMES = ("confirm", "rescan", "void")
-
-LAMP_STEP_MS = const(60)
 _MS_PER_S = const(1000)
 
 
@@ -83,7 +79,7 @@ class Table(StateMachine, LampCheck):
         self.fault_code = 0           # 0: no unacknowledged fault
         self.fault_detail = 0
         self.fault_restored = False   # the fault was raised before the last reset
-        self.resume_state = READY     # where acknowledging the fault returns to
+        self.resume_state = _READY    # where acknowledging the fault returns to
         self.last_kind = 0            # last input event (a BUTTON), for the displays
         self.last_a = 0
         self.last_b = 0
@@ -93,7 +89,7 @@ class Table(StateMachine, LampCheck):
         self.host_reason = ""         # why the game refused the last JSON host request (HOST_BAD)
         self.closed_code = 0          # a fault holding the table closed for good (hold_closed), else 0
         self._game_reports = None     # game_modules()[0], looked up at the first game report (game_report)
-        StateMachine.__init__(self, STARTING)
+        StateMachine.__init__(self, _STARTING)
 
     def dispatch(self, kind, a, b):
         """One event; a table held closed (hold_closed) only reports, never plays."""
@@ -117,13 +113,13 @@ class Table(StateMachine, LampCheck):
         if kind == _TICK or kind == _BUTTON or kind == _CONSOLE_ERROR or kind == _HOST:
             self._common(kind, a, b)          # uptime; a press reported (no acknowledgement); errors reported
         elif kind == _FAULT or kind == _FAULT_RESTORED:
-            self._emit(OUT_FAULT_RESTORED if kind == _FAULT_RESTORED else OUT_FAULT, a, b)
+            self._emit(_OUT_FAULT_RESTORED if kind == _FAULT_RESTORED else _OUT_FAULT, a, b)
         elif kind == _CARD:
-            self._emit(OUT_FAULT, _CARD_OUT_OF_ORDER, a)           # a card drawn at a closed table: never lost
+            self._emit(_OUT_FAULT, _CARD_OUT_OF_ORDER, a)          # a card drawn at a closed table: never lost
         elif kind == _LAMP and a != _LAMP_CHECK_END:
-            self._emit(OUT_CONSOLE_ERROR, _CON_REFUSED)
+            self._emit(_OUT_CONSOLE_ERROR, _CON_REFUSED)
         else:                                 # a game's own input (a reading, a throw, a key): refused, reported
-            self._emit(OUT_FAULT, self.closed_code, self.fault_detail)
+            self._emit(_OUT_FAULT, self.closed_code, self.fault_detail)
 
     def _emit(self, code, a=0, b=0):
         # A full outbox is itself reported (overflows is read by the report task).
@@ -136,7 +132,7 @@ class Table(StateMachine, LampCheck):
         self.display_dirty = True
 
     def _emit_fault(self):
-        code = OUT_FAULT_RESTORED if self.fault_restored else OUT_FAULT
+        code = _OUT_FAULT_RESTORED if self.fault_restored else _OUT_FAULT
         self._emit(code, self.fault_code, self.fault_detail)
 
     # -- state entries -------------------------------------------------------
@@ -144,17 +140,17 @@ class Table(StateMachine, LampCheck):
         self.lamp_zone = 0
         self.lamp_ms = 0
         self.lights.set_all(pixels.OFF)
-        self._emit(OUT_STATE, STARTING)
+        self._emit(_OUT_STATE, _STARTING)
 
     def _enter_ready(self):
         self.lights.set_all(pixels.WHITE)
         self.display_dirty = True
-        self._emit(OUT_STATE, READY)
+        self._emit(_OUT_STATE, _READY)
 
     def _enter_faulted(self):
         self.lights.set_all(pixels.RED)
         self.display_dirty = True
-        self._emit(OUT_STATE, FAULTED)
+        self._emit(_OUT_STATE, _FAULTED)
         self._emit_fault()
 
     # -- handlers --------------------------------------------------------------
@@ -171,31 +167,31 @@ class Table(StateMachine, LampCheck):
             self.fault_code = a
             self.fault_detail = b
             self.fault_restored = kind == _FAULT_RESTORED
-            if self.state == FAULTED:      # already faulted: report the further fault
+            if self.state == _FAULTED:     # already faulted: report the further fault
                 self._emit_fault()
             else:
                 self.resume_state = self.resume_after_fault()
-            return FAULTED
+            return _FAULTED
         elif kind == _BUTTON:
-            self._emit(OUT_BUTTON, a, b)
+            self._emit(_OUT_BUTTON, a, b)
             self._note(kind, a, b)
         elif kind == _CARD:
             # A card no state of the game took (one drawn during a lamp check, a card at a table
             # that deals none): never lost unseen; an alarm naming it, as a card out of turn is.
             return self._common(_FAULT, _CARD_OUT_OF_ORDER, a)
         elif kind == _CONSOLE_ERROR:
-            self._emit(OUT_CONSOLE_ERROR, a, b)
+            self._emit(_OUT_CONSOLE_ERROR, a, b)
         elif kind == _CONSOLE:
-            self._emit(OUT_CONSOLE, a, b)      # a technician's login or change: in order with the rest
+            self._emit(_OUT_CONSOLE, a, b)     # a technician's login or change: in order with the rest
         elif kind == _HOST:
-            self._emit(OUT_HOST, a, b)       # a request no state of this table serves
+            self._emit(_OUT_HOST, a, b)      # a request no state of this table serves
         elif kind == _LINK_BACKLOG:
             self.link_backlog = a != 0
             self.display_dirty = True          # a game's prompt: no new round while it is up
-            self._emit(OUT_LINK_BACKLOG, a, b)
+            self._emit(_OUT_LINK_BACKLOG, a, b)
         elif kind == _LAMP and a != _LAMP_CHECK_END and not self.accepts_lamp_check():
             # The console checks first; this is a fault that arrived in the same pass.
-            self._emit(OUT_CONSOLE_ERROR, _CON_REFUSED)
+            self._emit(_OUT_CONSOLE_ERROR, _CON_REFUSED)
         return _STAY
 
     def _on_starting(self, kind, a, b):
@@ -204,14 +200,14 @@ class Table(StateMachine, LampCheck):
             return target
         # Lamp test: light each zone in turn so a dead strip segment is seen at boot.
         self.lamp_ms += a
-        if self.lamp_ms < LAMP_STEP_MS:
+        if self.lamp_ms < _LAMP_STEP_MS:
             return _STAY
         self.lamp_ms = 0
         lights = self.lights
         if self.lamp_zone > 0:
             lights.set(self.lamp_zone - 1, pixels.OFF)
         if self.lamp_zone >= len(lights.names):
-            return READY
+            return _READY
         lights.set(self.lamp_zone, pixels.GOLD)
         self.lamp_zone += 1
         return _STAY
@@ -221,14 +217,14 @@ class Table(StateMachine, LampCheck):
             if not self._lamp_valid(a):
                 return _STAY
             self.lamp_request = a
-            return LAMP_CHECK
+            return _LAMP_CHECK
         return self._common(kind, a, b)
 
     def _on_faulted(self, kind, a, b):
         target = self._common(kind, a, b)
         if kind == _BUTTON and a == self.confirm_button and b == 1:
             # The dealer acknowledges the alarm with CONFIRM; the fault stays in the report log.
-            return self.acknowledge(ACK_CONFIRM)
+            return self.acknowledge(_ACK_CONFIRM)
         return target
 
     def _further_fault(self, code, detail):
@@ -237,15 +233,15 @@ class Table(StateMachine, LampCheck):
         if fault_kinds.alarm_severity(code) > fault_kinds.alarm_severity(self.fault_code):
             self.fault_code = code
             self.fault_detail = detail
-        self._emit(OUT_FAULT, code, detail)
+        self._emit(_OUT_FAULT, code, detail)
         self.display_dirty = True
 
     def _resume_with_card(self, target, card, face_up):
         """Go on where the table was held (target), with this card as if it had just arrived (a rescan)."""
         self.state = target                              # the handler below runs in that state
         then = self.HANDLERS[target](self, _CARD, card, face_up)
-        self.state = FAULTED                             # dispatch takes the transition and its entry
-        if then == FAULTED:                              # the card raised an alarm of its own
+        self.state = _FAULTED                            # dispatch takes the transition and its entry
+        if then == _FAULTED:                             # the card raised an alarm of its own
             self._emit_fault()
             self.display_dirty = True
             return _STAY
@@ -253,7 +249,7 @@ class Table(StateMachine, LampCheck):
 
     def acknowledge(self, how):
         """Close the alarm (reported with how it was closed); returns the state to resume."""
-        self._emit(OUT_ACK, self.fault_code, how)
+        self._emit(_OUT_ACK, self.fault_code, how)
         self.fault_code = 0
         self.fault_detail = 0
         self.fault_restored = False
@@ -263,7 +259,7 @@ class Table(StateMachine, LampCheck):
         """The state an acknowledged fault returns to: a game's own state (numbered after the core's,
         GAME_FIRST_STATE on) resumes where it was held; the core's states go back to READY."""
         state = self.state
-        return state if state >= GAME_FIRST_STATE else READY
+        return state if state >= _GAME_FIRST_STATE else _READY
 
     def _alarm(self, code, detail):
         """Raise a game alarm now (as a FAULT event would): the target state for the handler to return."""

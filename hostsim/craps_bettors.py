@@ -18,6 +18,7 @@
 import random
 
 from firmware.games.craps import bets as B
+from firmware.games.craps import codes as BC
 from firmware.games.craps.rules import CrapsTable
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
 
@@ -91,16 +92,16 @@ class CrapsBettors:
             if rng.random() < chance["line"]:
                 want(rng.choice(("pass", "dont_pass")))
         else:
-            for line, odds in ((B.PASS, "pass_odds"), (B.DONT_PASS, "dont_pass_odds")):
+            for line, odds in ((BC.PASS, "pass_odds"), (BC.DONT_PASS, "dont_pass_odds")):
                 parent = self._first(seat, line)
                 if parent is not None and rng.random() < chance["odds"]:
-                    want(odds, self.odds_room(parent, B.PASS_ODDS if line == B.PASS else B.DONT_PASS_ODDS))
+                    want(odds, self.odds_room(parent, BC.PASS_ODDS if line == BC.PASS else BC.DONT_PASS_ODDS))
             if rng.random() < chance["come"]:
                 want(rng.choice(("come", "dont_come")))
             for bet in shadow.bets:
-                if bet.seat == seat and bet.kind in (B.COME, B.DONT_COME) and bet.number \
+                if bet.seat == seat and bet.kind in (BC.COME, BC.DONT_COME) and bet.number \
                         and rng.random() < chance["come_odds"]:
-                    odds = B.COME_ODDS if bet.kind == B.COME else B.DONT_COME_ODDS
+                    odds = BC.COME_ODDS if bet.kind == BC.COME else BC.DONT_COME_ODDS
                     want("%s_%d" % (B.KIND_NAMES[odds], bet.number), self.odds_room(bet, odds))
         if rng.random() < chance["field"]:
             want("field")
@@ -116,7 +117,7 @@ class CrapsBettors:
         """The most odds a seat may add behind `parent` (max_odds, less the odds already there)."""
         multiple = self.settings.odds_multiple(parent.number)
         there = sum(b.amount for b in self.shadow.bets if b.parent is parent)
-        if kind in (B.PASS_ODDS, B.COME_ODDS):
+        if kind in (BC.PASS_ODDS, BC.COME_ODDS):
             return multiple * parent.amount - there
         win, stake = B.odds_pay(kind, parent.number)
         return multiple * parent.amount * stake // win - there

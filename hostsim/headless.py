@@ -20,7 +20,6 @@ from firmware import board as board_mod
 from firmware import faults
 from firmware import main as firmware_main
 from firmware import startup
-from firmware.event_bytes import put_behind
 from firmware.errors import SettingsError
 from firmware.saved_state import record_crash
 from hostsim import hardware
@@ -253,8 +252,12 @@ class HeadlessTable:
             # every throw, vouches that the table is right to go on (CONFIRM); a throw the dead board took
             # is then read again below (the dice still lie on the layout), and decides.
             self.press("confirm")
-        for kind, a, b, behind in lost:
-            ctx.queue.put(kind, a, put_behind(ctx.table, kind, a, b, behind))
+        if lost:
+            from firmware.parts import release
+            from firmware.recovery_replay import put_behind     # boot-only: imported where used, then released
+            for kind, a, b, behind in lost:
+                ctx.queue.put(kind, a, put_behind(ctx.table, kind, a, b, behind))
+            release(("firmware.recovery_replay",))
         for role, data in unread:
             self.io.send(role, data)
         self.given_again += len(lost) + len(unread)

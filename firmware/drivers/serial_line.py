@@ -10,23 +10,15 @@
 # the loop (and starve the watchdog); the rest waits in the UART for the next
 # pass. Each poll has one outcome: a line, a fault (.fault, with the offending
 # bytes in .buf[:.fault_len] until the next poll), or nothing. The driver only
-# says what happened; the caller reports it.
+# says what happened; the caller reports it. A port's timeout_ms for its baudrate is the bring-up's
+# (firmware/hardware.py, line_timeout_ms: boot-only).
 
 # copies of firmware.faults (tests/host/test_const_copies.py)
 _LINE_TOO_LONG = const(3)
 _PARTIAL_LINE = const(7)
 
 _BUDGET_LINES = const(2)      # bytes read per poll: this many line buffers
-_BITS_PER_CHAR = const(10)    # start + 8 data + stop
-_TIMEOUT_CHARS = const(8)     # a partial line quiet this many character times is stale...
-_TIMEOUT_FLOOR_MS = const(50) # ...but never sooner than this (poll period, sender jitter)
 _CHUNK = const(32)            # bytes taken from the UART per readinto (a device frame: one or two)
-
-
-def line_timeout_ms(baudrate):
-    """How long a partial line may stay quiet on a port at this baudrate before it is dropped."""
-    ms = _TIMEOUT_CHARS * _BITS_PER_CHAR * 1000 // baudrate + 1
-    return ms if ms > _TIMEOUT_FLOOR_MS else _TIMEOUT_FLOOR_MS
 
 
 class SerialLine:

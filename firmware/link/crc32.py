@@ -11,50 +11,20 @@
 # WebAssembly VM) a CRC-32 as an int is a heap object 3 times in 4, so none is handed out. An
 # index outside the buffers is a ValueError, the same on every implementation.
 #
-# Three implementations, one picked at import (docs/host-link.md, "The CRC on each runtime"):
+# Three implementations, one picked at import (docs/host-link.md, "The CRC on each runtime"), each
+# made only where it is picked (a board's heap keeps only the one it runs):
 # - on a board: crc32_viper's, native code (armv6m, xtensawin): allocates nothing;
 # - where MicroPython has no native emitter (the WebAssembly VM refuses to compile the viper
-#   module: SyntaxError) and on CPython: binascii.crc32 in C, which allocates a view and, on a
-#   31-bit port, the result word, and the frame's 8 digits (record.encode_into packs binascii's
-#   words itself there: the wrapper's Python call and checks cost the VM 3 us a record);
+#   module: SyntaxError) and on CPython: binascii.crc32 in C (defined below, only there), which
+#   allocates a view and, on a 31-bit port, the result word, and the frame's 8 digits
+#   (record.encode_into packs binascii's words itself there: the wrapper's Python call and checks
+#   cost the VM 3 us a record);
 # - crc32_portable's: pure Python in 16-bit halves (small ints only), allocates nothing but costs
 #   about 1.2 us a byte on the VM. use_portable() installs it: the heap_lock tests on the VM run
 #   the frame and record encoders with it, proving that nothing else in them allocates.
-import struct
 import sys
-from binascii import crc32 as _binascii_crc32
 
 from firmware.compat import IS_MICROPYTHON
-
-_LE32 = "<I"
-
-
-def _refuse():
-    raise ValueError("crc32_into: index outside the buffers")
-
-
-# -- binascii's, in C -------------------------------------------------------------
-
-def binascii_into(data, start, end, out, at, seed_at):
-    size = len(out)
-    if start < 0 or start > end or end > len(data) or at < 0 or at + 4 > size or seed_at + 4 > size:
-        _refuse()
-    if start != 0 or end != len(data):
-        data = memoryview(data)[start:end]
-    if seed_at < 0:
-        crc = _binascii_crc32(data)
-    else:
-        crc = _binascii_crc32(data, struct.unpack_from(_LE32, out, seed_at)[0])
-    struct.pack_into(_LE32, out, at, crc)
-
-
-def binascii_hex_into(data, start, end, out, at):
-    if start < 0 or start > end or end > len(data) or at < 0 or at + 8 > len(out):
-        _refuse()
-    # The 8 digits formatted in C, one bytes object more than the view and the word: 2.6 us a frame on
-    # the VM, where 8 digit stores from Python took 9.1 (bench figures: docs/performance.md).
-    out[at:at + 8] = b"%08X" % _binascii_crc32(memoryview(data)[start:end])
-
 
 # -- which one ------------------------------------------------------------------
 
@@ -82,7 +52,39 @@ def _native():
 
 _NATIVE = _native()
 NATIVE = _NATIVE is not None     # True on a board: crc32_into and crc32_hex_into are native code
-DEFAULT = (_NATIVE.crc32_into, _NATIVE.crc32_hex_into) if NATIVE else (binascii_into, binascii_hex_into)
+if NATIVE:
+    DEFAULT = (_NATIVE.crc32_into, _NATIVE.crc32_hex_into)
+    binascii_into = None         # (record.encode_in_place asks whether crc32_into is binascii's: never here)
+else:
+    # -- binascii's, in C: defined only where it is the one that runs (a board keeps none of it) -------
+    import struct
+    from binascii import crc32 as _binascii_crc32
+
+    _LE32 = "<I"
+
+    def _refuse():
+        raise ValueError("crc32_into: index outside the buffers")
+
+    def binascii_into(data, start, end, out, at, seed_at):
+        size = len(out)
+        if start < 0 or start > end or end > len(data) or at < 0 or at + 4 > size or seed_at + 4 > size:
+            _refuse()
+        if start != 0 or end != len(data):
+            data = memoryview(data)[start:end]
+        if seed_at < 0:
+            crc = _binascii_crc32(data)
+        else:
+            crc = _binascii_crc32(data, struct.unpack_from(_LE32, out, seed_at)[0])
+        struct.pack_into(_LE32, out, at, crc)
+
+    def binascii_hex_into(data, start, end, out, at):
+        if start < 0 or start > end or end > len(data) or at < 0 or at + 8 > len(out):
+            _refuse()
+        # The 8 digits formatted in C, one bytes object more than the view and the word: 2.6 us a frame on
+        # the VM, where 8 digit stores from Python took 9.1 (bench figures: docs/performance.md).
+        out[at:at + 8] = b"%08X" % _binascii_crc32(memoryview(data)[start:end])
+
+    DEFAULT = (binascii_into, binascii_hex_into)
 # Callers look these up here at each call (crc32.crc32_into(...)), so use_portable() reaches them.
 crc32_into, crc32_hex_into = DEFAULT
 

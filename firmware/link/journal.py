@@ -83,47 +83,8 @@ class Journal:
         self._damaged = False      # the live file has bytes past used: repair before appending
         self._stale = []           # files to remove before the next write (torn, corrupt)
         self.compactions = 0       # files started (checkpoints, compactions, repairs): places move
-        self._load()
-
-    # -- boot ---------------------------------------------------------------------
-    def _size(self, name):
-        try:
-            return self._fs.stat(name)[6]
-        except OSError:
-            return None
-
-    def _note(self, index, status, discarded, detail):
-        self.status = max(self.status, status)
-        self.discarded += discarded
-        self.detail += "%s%s: %s (%d bytes discarded)" % (
-            "; " if self.detail else "", self._names[index], detail, discarded)
-
-    def _load(self):
-        found = []
-        for index in (0, 1):
-            size = self._size(self._names[index])
-            if size:                            # not missing, nor created and never written
-                with self._fs.open(self._names[index], "rb") as f:
-                    found.append((index, size) + record.survey(f, size))
-        live = None
-        for f in found:
-            if f[2] is not None and (live is None or record.newer(f[2], live[2])):
-                live = f
-        for index, size, base_gen, end, gen, status, detail in found:
-            if live is not None and index == live[0]:
-                continue
-            if status != _CLEAN:                # a torn checkpoint, or bits gone bad: say so
-                self._note(index, status, size - end if base_gen is not None else size, detail)
-            self._stale.append(index)           # superseded or bad: removed before the next write
-        if live is None:
-            return
-        index, size, base_gen, end, gen, status, detail = live
-        if status != _CLEAN:
-            self._note(index, status, size - end, detail)
-            self._damaged = True
-        self._live = index
-        self.used = end
-        self._gen = gen
+        from firmware.link import journal_read      # the files read back: boot-only (parts.BOOT_ONLY)
+        journal_read.load(self)
 
     # -- reading --------------------------------------------------------------------
     def records(self):

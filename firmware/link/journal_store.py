@@ -1,9 +1,9 @@
 # The host link's store on flash: frames the host has not acknowledged survive a reset or a power cut
 # (issue 12; docs/journal.md, "The host link's frames").
 #
-# The same interface as RamStore (firmware/link/store.py), with a RAM mirror of the newest frames
-# (RAM_FRAMES) for the sender's fast read() (older ones are read back from flash: they go out again
-# only after a timeout, a REPLAY or a host's absence), and a Journal (firmware/link/journal.py,
+# The same interface as RamStore (firmware/link/store.py; firmware/link/ram_store.py), with a RAM mirror of
+# the newest frames (RAM_FRAMES) for the sender's fast read() (older ones are read back from flash: they go
+# out again only after a timeout, a REPLAY or a host's absence), and a Journal (firmware/link/journal.py,
 # "link.0"/"link.1") as the durable copy:
 #   FRAMES one record a batch of frames (below): each frame's position, its tag, its bytes
 #   FRAME  one entry a held frame in a compaction's base (the same, one frame)

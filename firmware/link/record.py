@@ -1,4 +1,5 @@
-# The journal's on-flash record: layout, checks, and reading one file back (issue 12).
+# The journal's on-flash record: layout, checks, and reading one file back (issue 12; a whole file checked
+# at boot: firmware/link/journal_read.py).
 #
 #   length u16 | kind u8 | generation u32 | CRC-32 of those 7 bytes | payload | CRC-32 of payload
 #
@@ -131,15 +132,6 @@ class Reader:
         self.end += length + OVERHEAD
         self.gen = gen
         return kind, payload
-
-
-def survey(f, size):
-    """A whole file checked: (base generation or None, good bytes, last generation, status, detail)."""
-    reader = Reader(f, size)
-    base_gen = reader.gen if reader.next() is not None else None
-    while reader.next() is not None:
-        pass
-    return base_gen, reader.end, reader.gen, reader.status, reader.detail
 
 
 def entries(base, error):

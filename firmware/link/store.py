@@ -1,7 +1,7 @@
-# Where the sender keeps frames the host has not acknowledged: a bounded FIFO in RAM.
+# Where the sender keeps frames the host has not acknowledged: the stores' interface, and what the
+# store on flash (firmware/link/journal_store.py) and the one in RAM (firmware/link/ram_store.py) share.
 #
-# The interface (what Sender uses, and what firmware/link/journal_store.py on flash
-# offers as well):
+# The interface (what Sender uses; RamStore and JournalStore both offer it):
 #   capacity()                    frames it can hold
 #   count()                       frames held now
 #   append(boot, seq, data, n, whole)  keep data[:n] (a whole frame with its LF) as the newest;
@@ -27,7 +27,9 @@
 # (Sender checks first and keeps the oldest, docs/host-link.md "Full").
 #
 # WindowFrames (below) is the store on flash's index of its held frames (firmware/link/journal_store.py):
-# the same FIFO of positions, with each frame's place in the journal file, and only the newest in RAM.
+# the same FIFO of positions as RamStore's, with each frame's place in the journal file, and only the newest
+# in RAM. A booted table never imports RamStore (firmware/boot_steps.py: the store on flash or none): its
+# module, firmware/link/ram_store.py, is the refusal's one-off sender's (firmware/boot_refusal.py) and the tests'.
 from array import array
 
 
@@ -36,7 +38,7 @@ def at_or_before(boot_a, seq_a, boot_b, seq_b):
     return boot_a < boot_b or (boot_a == boot_b and seq_a <= seq_b)
 
 
-class _Held:
+class Held:
     """The held frames' positions and lengths: a FIFO over `capacity` slots (the stores below)."""
 
     def __init__(self, capacity, slot_size):
@@ -91,49 +93,7 @@ class _Held:
         return dropped
 
 
-class RamStore(_Held):
-    """capacity slots of slot_size bytes, allocated once; lost at a reset."""
-
-    def __init__(self, capacity, slot_size):
-        _Held.__init__(self, capacity, slot_size)
-        self._data = bytearray(capacity * slot_size)
-        self._view = memoryview(self._data)
-
-    def append(self, boot, seq, data, n, whole=True):
-        slot = self._new_slot(boot, seq, n)
-        base = slot * self._slot
-        self._data[base:base + n] = memoryview(data)[:n]
-        self._count += 1
-
-    def flush(self):
-        """Nothing to write: RAM is all this store has."""
-
-    def read(self, i, buf):
-        slot = self.slot_of(i)
-        n = self._lens[slot]
-        base = slot * self._slot
-        buf[:n] = self._view[base:base + n]
-        return n
-
-    def view(self, i):
-        slot = self.slot_of(i)
-        base = slot * self._slot
-        return self._view[base:base + self._lens[slot]]
-
-    def run(self, i, limit, room, first):
-        """Slots of one size: no two frames lie side by side, a run is one frame."""
-        return i if 0 <= room < self.length_at(i) and not first else i + 1
-
-    def run_view(self, i, j):
-        return self.view(i)
-
-    def drop_newest(self):
-        """Forget the frame appended last (a store on flash that could not write it)."""
-        if self._count:
-            self._count -= 1
-
-
-class WindowFrames(_Held):
+class WindowFrames(Held):
     """The held frames of a store on flash (firmware/link/journal_store.py): positions, lengths and
     places in the journal's file, the newest `window` of them in RAM too. A frame out of the window is
     read back with journal.read_at(place, buf, n) (a retransmission, a REPLAY, a host back to a
@@ -145,7 +105,7 @@ class WindowFrames(_Held):
     """
 
     def __init__(self, capacity, slot_size, window, journal):
-        _Held.__init__(self, capacity, slot_size)
+        Held.__init__(self, capacity, slot_size)
         self.window = max(2, min(window, capacity))
         self._journal = journal
         self._size = self.window * slot_size

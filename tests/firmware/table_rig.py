@@ -6,10 +6,10 @@ import json
 from firmware.bets import DOWN_WORD, TAKE_DOWN
 from firmware.events import BETS, BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED, FAULT, TICK
 from firmware.report import Reporter
-from firmware.table import READY
+from firmware.table_codes import READY
 from firmware.link.frame import MAX_FRAME
 from firmware.link.sender import Sender
-from firmware.link.store import RamStore
+from firmware.link.ram_store import RamStore
 from tests.firmware.fakes import FakeUART
 
 _STORE_FRAMES = 32         # as the board's (firmware.startup.HOST_STORE_FRAMES)

@@ -6,7 +6,7 @@ from firmware.events import LAMP, LAMP_ALL, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN,
 from firmware.games.baccarat import codes as bac_codes
 from firmware.games.baccarat import controller as bc
 from firmware.games.baccarat import screens
-from firmware.table import FAULTED, LAMP_CHECK, OUT_GAME_FIRST, READY
+from firmware.table_codes import FAULTED, LAMP_CHECK, OUT_GAME_FIRST, READY
 from tests.firmware.baccarat_rig import Rig
 from tests.firmware.expect import count_calls, heap_lock_catches_allocation
 
@@ -482,7 +482,7 @@ def test_ticks_and_buttons_dispatch_allocation_free():
 
 def test_a_shoe_that_speaks_during_the_boot_lamp_test_is_not_lost():
     from firmware.events import SHOE, SHOE_IN
-    from firmware.table import STARTING
+    from firmware.table_codes import STARTING
     rig = Rig()
     table = bc.BaccaratTable(rig.lights, {"confirm": 0}, rig.table.settings, None, 0)
     assert table.state == STARTING

@@ -624,7 +624,7 @@ def test_scoreboard_sizes_are_the_modules_the_driver_drives():
                 accepted = True
             except SettingsError:
                 accepted = False
-            assert accepted == ((width, height) in ssd1306_geometry.MODULES), (width, height)
+            assert accepted == ((width, height) in board.SSD1306_MODULES), (width, height)
             if accepted:
                 SSD1306(_AckingI2C(), 60, width, height)     # what the validator accepts, the driver drives
 
@@ -652,7 +652,7 @@ def test_service_pin_is_optional_and_in_the_one_pin_plan():
 def test_bring_up_keeps_only_the_tables_layout():
     # Each layout's zone map parsed from the board file stays in the heap as long as the board (the whole
     # run): bring-up keeps the table's own, the only one read after it (the seat count), and drops the rest.
-    from firmware.hardware import bring_up
+    from firmware.hardware import bring_up, keep_layout
     from tests.firmware.fakes import FakeMachine, FakeNeoPixelModule, FakeUART
     b = board.load("boards/pico.json")
     assert sorted(b.zones) == ["baccarat", "craps", "omaha"]
@@ -660,7 +660,7 @@ def test_bring_up_keeps_only_the_tables_layout():
     hw = bring_up(b, "omaha", FakeMachine(), FakeNeoPixelModule(), usb_console=FakeUART())
     assert list(b.zones) == ["omaha"] and b.zones["omaha"] is omaha
     assert sorted(hw.lights.names) == sorted(omaha)
-    b.keep_layout("craps")                # a layout the board has no map for: none kept
+    keep_layout(b, "craps")               # a layout the board has no map for: none kept
     assert b.zones == {}
 
 

@@ -2,8 +2,8 @@
 # (docs/host-link.md "Boot counter"). Runs on MicroPython too.
 import json
 
-from firmware import faults, host_port
-from firmware import table as t
+from firmware import faults, host_port, saved_state_read
+from firmware import table_codes as t
 from firmware.link import frame as fm
 from firmware.link.boot_counter import JUMP, next_boot
 from firmware.version import FIRMWARE_VERSION
@@ -98,9 +98,9 @@ def test_reset_cause_names_and_an_unknown_number():
         def reset_cause(self):
             return self.cause
 
-    assert [host_port.reset_cause_name(Machine(c)) for c in (1, 2, 3, 4, 5, 9)] == \
+    assert [saved_state_read.reset_cause_name(Machine(c)) for c in (1, 2, 3, 4, 5, 9)] == \
         ["PWRON_RESET", "HARD_RESET", "WDT_RESET", "DEEPSLEEP_RESET", "SOFT_RESET", "reset_9"]
-    assert host_port.reset_cause_name(object()) == "unknown"
+    assert saved_state_read.reset_cause_name(object()) == "unknown"
 
 
 def test_the_counter_survives_a_reboot_and_the_next_boot_is_a_new_one():

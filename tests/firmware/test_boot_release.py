@@ -139,15 +139,16 @@ def test_a_refusal_after_a_boot_imports_its_path_again_and_releases_it():
         assert [name for name in startup.BOOT_ONLY if name in sys.modules] == []
 
 
-# The code tables (firmware/events.py, firmware/faults.py, a game's codes.py) are the source of truth of the
-# codes the firmware's modules keep as private const() copies: a board never imports them. Before, a table kept
-# each with all its public ints in its globals dict for a few runtime parts (the event queue, the fault names
-# and kinds, the games' words), ~2.5 KB of heap with the code in flash (issue 14). A table booted, through its
-# lamp test and first passes, with a bad reader line's fault reported and shown, as on a board.
+# The code tables (firmware/events.py, firmware/faults.py, firmware/table_codes.py, a game's codes.py) are the
+# source of truth of the codes the firmware's modules keep as private const() copies: a board never imports
+# them. Before, a table kept each with all its public ints in its globals dict for a few runtime parts (the
+# event queue, the fault names and kinds, the games' words), ~2.5 KB of heap with the code in flash (issue
+# 14). A table booted, through its lamp test and first passes, with a bad reader line's fault reported and
+# shown, as on a board.
 def _imports_no_code_table(game):
     from firmware.parts import release
     from tests.firmware.test_main import _boot
-    tables = ("firmware.events", "firmware.faults", "firmware.games.%s.codes" % game)
+    tables = ("firmware.events", "firmware.faults", "firmware.games.%s.codes" % game, "firmware.table_codes")
     release(tables)                          # what this test session imported at its top
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, game)
@@ -439,3 +440,70 @@ def test_a_lights_or_display_test_holds_checks_while_it_runs_and_releases_it_aft
                 _run(ctx, passes)
             _run(ctx)
             _none_kept(ctx, found, CONSOLE_ON_DEMAND)
+
+
+# Issue 14, what a running table kept but never ran: code of its boot and of its refusal, and alternatives
+# its board never takes, each moved out of the modules a table keeps (to a boot-only module, or to one a
+# board never imports). The modules a booted table must not have at all:
+_NEVER_KEPT = ("firmware.link.ram_store",)       # the store in RAM: the refusal's sender's, the tests' (a board's
+                                                 # store is on flash, firmware/link/journal_store.py)
+# And what the kept modules no longer hold (module, names), each now in a boot-only module: a journal's files
+# read back (firmware/link/journal_read.py), the SSD1306 modules a board file may declare (firmware/board.py), a
+# line's timeout for its baudrate (firmware/hardware.py), the reset's cause (firmware/saved_state_read.py), the
+# bytes behind a journalled event put back (firmware/recovery_replay.py, the recovery's):
+_LEFT_KEPT = (("firmware.link.store", ("RamStore",)),
+              ("firmware.link.record", ("survey",)),
+              ("firmware.drivers.ssd1306_geometry", ("module_problem", "MODULES")),
+              ("firmware.drivers.serial_line", ("line_timeout_ms",)),
+              ("firmware.host_port", ("reset_cause_name", "_RESET_CAUSES")),
+              ("firmware.event_bytes", ("put_behind", "_put_ints")),
+              # the core table's codes, in a code table now (firmware/table_codes.py; FAULTED stays: the console's)
+              ("firmware.table", ("STARTING", "READY", "LAMP_CHECK", "GAME_FIRST_STATE", "OUT_STATE", "OUT_BUTTON",
+                                  "OUT_FAULT", "OUT_ACK", "OUT_LAMP", "OUT_CONSOLE_ERROR", "OUT_FAULT_RESTORED",
+                                  "OUT_HOST", "OUT_LINK_BACKLOG", "OUT_CONSOLE", "OUT_GAME_FIRST", "ACK_CONFIRM",
+                                  "ACK_RESCAN", "ACK_VOID", "LAMP_STEP_MS")))
+_CRAPS_BET_CODES = ("PASS", "DONT_PASS", "PASS_ODDS", "DONT_PASS_ODDS", "COME", "DONT_COME", "COME_ODDS",
+                    "DONT_COME_ODDS", "ANY_CRAPS", "ANY_SEVEN", "ELEVEN", "ACE_DEUCE", "ACES", "BOXCARS", "HORN",
+                    "FIELD", "BIG", "SMALL", "HARD", "BIG_NUMBER", "STAND", "WIN", "LOSE", "PUSH", "MOVE",
+                    "ZONE_COLUMNS")
+# And what their classes no longer hold (module, class, names): the journal's read-back (journal_read), the
+# board's bring-up leftovers (hardware.keep_layout, boot_steps.forget_bring_up), recall's boot report
+# (boot_steps.report_recall).
+_LEFT_IN_CLASSES = (("firmware.link.journal", "Journal", ("_load", "_size", "_note")),
+                    ("firmware.parts", "Board", ("keep_layout", "forget_bring_up")),
+                    ("firmware.round_recall", "RoundRecall", ("report_boot",)))
+
+
+def _leftovers_released(game):
+    from firmware.parts import release
+    release(_NEVER_KEPT)                 # what this test session imported at its top
+    with ScratchDir() as state:
+        ctx = boot_pico(state, game)
+        _run(ctx, 5)
+        assert [name for name in _NEVER_KEPT if name in sys.modules] == [], game
+        for name, gone in _LEFT_KEPT:
+            module = sys.modules[name]
+            assert [key for key in gone if hasattr(module, key)] == [], name
+        for name, cls, gone in _LEFT_IN_CLASSES:
+            held = getattr(sys.modules[name], cls)
+            assert [key for key in gone if key in held.__dict__] == [], (name, cls)
+        assert "firmware.link.journal_read" in startup.BOOT_ONLY
+        if game == "craps":               # the bets' kinds and settlements: in the code table games/craps/codes.py
+            bets = sys.modules["firmware.games.craps.bets"]
+            assert [key for key in _CRAPS_BET_CODES if hasattr(bets, key)] == []
+        # The CRC: binascii's pair is defined only where it runs, not on a board, which runs its native code
+        # (firmware/link/crc32_viper.py; tests/host/test_crc32_viper.py shows crc32.py there).
+        crc32 = sys.modules["firmware.link.crc32"]
+        assert (crc32.binascii_into is None) == crc32.NATIVE == (not hasattr(crc32, "binascii_hex_into")), game
+
+
+def test_a_booted_baccarat_table_keeps_none_of_its_boot_leftovers():
+    _leftovers_released("baccarat")
+
+
+def test_a_booted_craps_table_keeps_none_of_its_boot_leftovers():
+    _leftovers_released("craps")
+
+
+def test_a_booted_omaha_table_keeps_none_of_its_boot_leftovers():
+    _leftovers_released("omaha")

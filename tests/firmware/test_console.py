@@ -1,5 +1,5 @@
 # Technician console: commands answer; garbage gets a clear error and is reported.
-from firmware import table as t
+from firmware import table_codes as t
 from firmware.drivers.pixels import GOLD, OFF, RED, WHITE
 from tests.firmware.console_rig import boot_with_pin, login, reports as _reports, typed as _type
 from tests.firmware.device_helpers import Sender

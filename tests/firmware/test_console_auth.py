@@ -1,7 +1,7 @@
 # Technician login: PINs only as salted hashes, lockout after wrong PINs on the table's clock, idle logout.
 import os
 
-from firmware import main, table as t
+from firmware import main, table_codes as t
 from firmware.console import auth as au
 from firmware.console.auth import PinStore
 from firmware.console.pins import check_pin, provision

@@ -2,7 +2,7 @@
 # lights test, display test, reboot.
 import os
 
-from firmware import table as t
+from firmware import table_codes as t
 from firmware.console import checks
 from firmware.console.commands import ORDER, TABLE
 from firmware.console.shell import SECRET_ARGS

@@ -159,3 +159,17 @@ def test_help_and_status_answer_the_same_from_a_dormant_console_as_from_an_awake
         same = [line for line in woken[2] if "heap free" not in line and not line.startswith("uptime ")]
         assert same == [line for line in answers[2] if "heap free" not in line and not line.startswith("uptime ")]
         assert len(heap) == 1 and ctx.console.shell is awake
+
+
+def test_a_pin_changed_leaves_no_boot_only_module_behind_once_dormant():
+    # passwd rewrites the PIN record (a journal's compaction), which reads the journal's files back with
+    # firmware.link.journal_read, boot-only (firmware/parts.py): gone again once the console is dormant.
+    from firmware.parts import BOOT_ONLY
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        typed(ctx, machine, "passwd")
+        typed(ctx, machine, "13579135")
+        assert typed(ctx, machine, "13579135") == ["PIN changed"]
+        assert typed(ctx, machine, "logout") == ["logged out"]
+        assert _dormant(ctx) and [name for name in BOOT_ONLY if name in sys.modules] == []

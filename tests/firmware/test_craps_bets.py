@@ -212,37 +212,40 @@ def test_cached_stake_units_are_the_computed_ones():
     # The table remembers each bet's stake unit (bets.cached_stake_quantum): the same answer as
     # stake_quantum() for every kind and number, the first time and from the cache.
     B = C.B
+    from firmware.games.craps import codes as BC
     for field_12 in (2, 3):
         for kind in range(len(B.KIND_NAMES)):
-            if kind == B.HARD:
+            if kind == BC.HARD:
                 numbers = B.HARD_NUMBERS
-            elif kind == B.BIG_NUMBER or B.is_odds(kind):
+            elif kind == BC.BIG_NUMBER or B.is_odds(kind):
                 numbers = B.POINTS
             else:
                 numbers = (0,)
             for n in numbers:
                 for _ in range(2):
                     assert B.cached_stake_quantum(kind, n, field_12) == B.stake_quantum(kind, n, field_12)
-    assert B.cached_stake_quantum(B.PASS_ODDS, 6, 2) == 5 and B.cached_stake_quantum(B.HORN, 0, 2) == 4
+    assert B.cached_stake_quantum(BC.PASS_ODDS, 6, 2) == 5 and B.cached_stake_quantum(BC.HORN, 0, 2) == 4
 
 
 def test_zone_names_come_from_one_table_made_once():
     # Settling formats no strings: every (kind, number 0..10) zone is in bets.ZONE_TABLE, the same
     # text as worked out, one object per distinct name; other arguments are still worked out.
     B = C.B
+    from firmware.games.craps import codes as BC
     for kind in range(len(B.KIND_NAMES)):
-        for n in range(B.ZONE_COLUMNS):
+        for n in range(BC.ZONE_COLUMNS):
             z = B.zone_name(kind, n)
-            assert z == B._zone_name(kind, n) and z is B.ZONE_TABLE[kind * B.ZONE_COLUMNS + n]
-    assert B.zone_name(B.COME, 6) is B.zone_name(B.DONT_COME_ODDS, 6) == "point_6"
-    assert B.zone_name(B.HARD, 8) == "hard_8" and B.zone_name(B.FIELD, 0) == "field"
-    assert B.zone_name(B.HARD, 12) == "hard_12" and B.zone_name(B.COME, 0) == "come"
+            assert z == B._zone_name(kind, n) and z is B.ZONE_TABLE[kind * BC.ZONE_COLUMNS + n]
+    assert B.zone_name(BC.COME, 6) is B.zone_name(BC.DONT_COME_ODDS, 6) == "point_6"
+    assert B.zone_name(BC.HARD, 8) == "hard_8" and B.zone_name(BC.FIELD, 0) == "field"
+    assert B.zone_name(BC.HARD, 12) == "hard_12" and B.zone_name(BC.COME, 0) == "come"
 
 
 def test_one_roll_outcomes_table_is_settle_prop():
     # The roll loop settles one-roll bets (art. 5(3)) from bets.ONE_ROLL_OUTCOMES: the same
     # (code, win, stake) as settle_prop for every pair of dice; None only for the Field's 12.
     B = C.B
+    from firmware.games.craps import codes as BC
     for kind in range(len(B.KIND_NAMES)):
         row = B.ONE_ROLL_OUTCOMES[kind]
         if not B.is_one_roll(kind):
@@ -250,9 +253,9 @@ def test_one_roll_outcomes_table_is_settle_prop():
             continue
         for d1 in range(1, 7):
             for d2 in range(1, 7):
-                if kind == B.FIELD and d1 + d2 == 12:
+                if kind == BC.FIELD and d1 + d2 == 12:
                     assert row[12] is None
                     continue
                 for field_12 in (2, 3):
                     assert row[d1 + d2] == B.settle_prop(kind, 0, d1, d2, field_12)
-    assert B.ONE_ROLL_OUTCOMES[B.HORN][2] == (B.WIN, 27, 4)
+    assert B.ONE_ROLL_OUTCOMES[BC.HORN][2] == (BC.WIN, 27, 4)

@@ -5,7 +5,7 @@ from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED
 from firmware.games.craps import codes
 from firmware.games.craps import screens
 from firmware.games.craps.zones import ZONES
-from firmware.table import FAULTED, OUT_GAME_FIRST, OUT_STATE, READY
+from firmware.table_codes import FAULTED, OUT_GAME_FIRST, OUT_STATE, READY
 from tests.firmware.craps_rig import Rig, strip
 from tests.firmware.expect import count_calls
 

@@ -3,7 +3,7 @@
 from firmware import faults
 from firmware.events import DICE_HELLO_AGAIN, DICE_HELLO_FIRST, DICE_READER_HELLO
 from firmware.games.craps import codes
-from firmware.table import FAULTED, READY
+from firmware.table_codes import FAULTED, READY
 from tests.firmware.craps_rig import Rig, strip
 
 _HELLO = b"D1 00 HELLO dice-1.2*675F"

@@ -69,7 +69,7 @@ def _on_the_boards_link(rig):
     """The rig's reports through a host link as the board's: 64 frames of 200 bytes, 128-byte pieces
     (firmware.startup HOST_STORE_FRAMES, HOST_SLOT, HOST_PIECE)."""
     from firmware.link.sender import Sender
-    from firmware.link.store import RamStore
+    from firmware.link.ram_store import RamStore
     from firmware.startup import HOST_PIECE, HOST_SLOT, HOST_STORE_FRAMES
     rig.sender = Sender(rig.uart, RamStore(HOST_STORE_FRAMES, HOST_SLOT), 2, piece=HOST_PIECE)   # a new boot
     rig.reporter.sender = rig.sender
@@ -258,7 +258,7 @@ def test_the_readings_link_arithmetic_holds_for_the_boards_link():
     # and the sender's window: what a reading's money takes at its most leaves room in READING_FRAMES.
     from firmware.games.craps import codes, readings
     from firmware.link.sender import Sender
-    from firmware.link.store import RamStore
+    from firmware.link.ram_store import RamStore
     from firmware.startup import HOST_PIECE, HOST_SLOT, HOST_STORE_FRAMES
     from tests.firmware.fakes import FakeUART
     window = Sender(FakeUART(), RamStore(2, HOST_SLOT), 1).window      # the board's sender's (firmware.startup)

@@ -30,7 +30,7 @@ def _reasons(rig):
 
 def test_the_senders_room_is_what_reports_may_take_before_one_is_refused():
     from firmware.link.sender import Sender
-    from firmware.link.store import RamStore
+    from firmware.link.ram_store import RamStore
     from tests.firmware.fakes import FakeUART
     uart = FakeUART()
     uart.acks = False
@@ -160,7 +160,8 @@ def test_the_main_loop_gives_each_reading_the_links_room_and_the_journal_keeps_i
     # firmware.main puts the sender's room on the table before each BETS event, and the table journal
     # keeps it with the reading (a replay after a reset bounds it the same way).
     from firmware import main
-    from firmware.event_bytes import behind, put_behind
+    from firmware.event_bytes import behind
+    from firmware.recovery_replay import put_behind
     from firmware.events import BETS
     from tests.firmware.booted import boot_pico
     from tests.firmware.scratch import ScratchDir

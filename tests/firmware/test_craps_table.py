@@ -372,14 +372,14 @@ def test_odds_multiple_only_for_points_art_5_2_2():
 
 
 def test_place_known_checks_the_field_12_option_on_every_field_bet_art_6_12():
-    # (rules keeps the Field's code as a const of its own: it must be bets.FIELD)
-    from firmware.games.craps import bets as B
+    # (rules keeps the Field's code as a const of its own: it must be codes.FIELD)
+    from firmware.games.craps import codes as BC
     t = table()
     t.settings.field_12 = 4                       # changed after validation: never paid at an unknown ratio
-    raises_match(SettingsError, "field_12", t.place_known, 0, B.FIELD, 5, 0, None)
-    assert t.place_known(0, B.ANY_SEVEN, 5, 0, None) == (1, None)
+    raises_match(SettingsError, "field_12", t.place_known, 0, BC.FIELD, 5, 0, None)
+    assert t.place_known(0, BC.ANY_SEVEN, 5, 0, None) == (1, None)
     t.settings.field_12 = 3
-    assert t.place_known(0, B.FIELD, 5, 0, None) == (2, None)
+    assert t.place_known(0, BC.FIELD, 5, 0, None) == (2, None)
 
 
 def test_place_known_makes_every_rule_check_of_place_bet():
@@ -419,6 +419,7 @@ def _place_one_by_one(t, chips, at, amounts, limit, width, kind_number, placed, 
                       refusals):
     # place_reading's contract written out with place_known, a bet at a time (the reference).
     from firmware.games.craps import bets as B
+    from firmware.games.craps import codes as BC
     from firmware.games.craps import placement
     while at < len(chips):
         slot = chips[at]
@@ -431,7 +432,7 @@ def _place_one_by_one(t, chips, at, amounts, limit, width, kind_number, placed, 
             k, number = kind_number[z]
             if B.is_odds(k):
                 return at
-            if (k == B.COME or k == B.DONT_COME) and number:
+            if (k == BC.COME or k == BC.DONT_COME) and number:
                 # a come point (art. 5(2)(5), (6)): never placed; place_known is not asked
                 refusals.append((seat, z, amount, placement._travelled(k, number), False))
                 at += 1
@@ -537,12 +538,12 @@ def test_place_reading_follows_a_minimum_changed_between_readings_and_a_table_wi
 def test_place_reading_raises_on_a_wrong_field_12_option_where_place_known_does():
     # A field_12 option changed after validation (art. 6(12)): the Field bet that passes the other
     # checks raises, as place_known raises; the bets before it stay placed, as one by one.
-    from firmware.games.craps import bets as B
+    from firmware.games.craps import codes as BC
     from firmware.games.craps.zones import KIND_NUMBER, zone_of
     width = len(KIND_NUMBER)
-    field = zone_of(B.FIELD, 0)
+    field = zone_of(BC.FIELD, 0)
     amounts = [0] * (width * 2)
-    chips = [zone_of(B.ANY_SEVEN, 0), field, width + field]
+    chips = [zone_of(BC.ANY_SEVEN, 0), field, width + field]
     amounts[chips[0]] = 5
     amounts[chips[1]] = 7                         # under no multiple of the minimum: refused first
     amounts[chips[2]] = 5
@@ -561,37 +562,37 @@ def test_a_new_bet_stores_five_attributes_of_its_own_the_rest_are_the_classs_unt
     # stored (MicroPython): a bet placed (50 at a reading's CLOSE) stores five, so three growths; odds'
     # parent, a roll stood through (in_action) and a line bet's outcome of a roll (the one its odds
     # read) are stored when they are set, and no other bet's outcome is.
-    from firmware.games.craps import bets as B
+    from firmware.games.craps import codes as BC
     t = table()
     p = place(t, "pass", 10)
     f = place(t, "field", 10)
     h = place(t, "hard", 5, 8)
     bet = t.find(p)
     assert sorted(bet.__dict__) == ["amount", "bet_id", "kind", "number", "seat"]
-    assert bet.number == 0 and bet.parent is None and bet.in_action is False and bet.outcome == B.STAND
+    assert bet.number == 0 and bet.parent is None and bet.in_action is False and bet.outcome == BC.STAND
     assert sorted(t.find(h).__dict__) == ["amount", "bet_id", "kind", "number", "seat"] and t.find(h).number == 8
     resolved = t.roll(D[6])                       # point 6: the pass bet stands with its number, the field loses
     assert outcome(resolved, f) == ("lose", -10)
-    assert bet.in_action is True and bet.number == 6 and bet.outcome == B.STAND
+    assert bet.in_action is True and bet.number == 6 and bet.outcome == BC.STAND
     assert sorted(bet.__dict__) == ["amount", "bet_id", "in_action", "kind", "number", "outcome", "seat"]
-    assert "outcome" not in t.find(h).__dict__ and t.find(h).outcome == B.STAND
+    assert "outcome" not in t.find(h).__dict__ and t.find(h).outcome == BC.STAND
     o = t.find(place(t, "pass_odds", 10, on=p))
     assert o.parent is bet and o.number == 6 and "parent" in o.__dict__ and o.in_action is False
     resolved = t.roll((3, 3))                     # the point: pass and its odds win, read from its outcome
     assert outcome(resolved, p) == ("win", 10) and outcome(resolved, o.bet_id) == ("win", 12)
-    assert bet.outcome == B.WIN
+    assert bet.outcome == BC.WIN
 
 
 def test_a_new_bet_has_not_stood_a_roll_and_stands_until_one_decides_it():
     # A new bet has not stood a roll (in_action) and stands (outcome); a roll it stands through sets
     # in_action, and odds read their line bet's outcome of the roll.
-    from firmware.games.craps import bets as B
+    from firmware.games.craps import codes as BC
     t = table()
     p = place(t, "pass", 10)
     h = place(t, "hard", 5, 8)
-    assert [(b.in_action, b.outcome) for b in t.bets] == [(False, B.STAND), (False, B.STAND)]
+    assert [(b.in_action, b.outcome) for b in t.bets] == [(False, BC.STAND), (False, BC.STAND)]
     t.roll(D[6])                                  # point 6: both stand
-    assert [(b.in_action, b.outcome) for b in t.bets] == [(True, B.STAND), (True, B.STAND)]
+    assert [(b.in_action, b.outcome) for b in t.bets] == [(True, BC.STAND), (True, BC.STAND)]
     o = place(t, "pass_odds", 10, on=p)
     assert t.find(o).in_action is False and t.find(h).in_action is True
     resolved = t.roll((3, 3))                     # the point, hard: pass and its odds win, hard 6 is not 8

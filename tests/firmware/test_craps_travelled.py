@@ -3,6 +3,7 @@
 # merged with a new come bet's, and one of two don't-come bets can come down alone.
 from firmware.drivers import pixels
 from firmware.games.craps import bets as B
+from firmware.games.craps import codes as BC
 from firmware.games.craps.zones import COME_ZONE, DONT_COME_ZONE, KIND_NUMBER, TRAVELLED, ZONES, zone_of
 from tests.firmware.craps_rig import Rig, strip
 
@@ -19,14 +20,14 @@ def _point_4_with_come_bets(rig):
 
 def test_travelled_zones_are_named_by_their_come_point_like_their_odds():
     for n in B.POINTS:
-        assert ZONES[zone_of(B.COME, n)] == "come_%d" % n
-        assert ZONES[zone_of(B.DONT_COME, n)] == "dont_come_%d" % n
-        assert KIND_NUMBER[ZONES.index("come_%d" % n)] == (B.COME, n)
+        assert ZONES[zone_of(BC.COME, n)] == "come_%d" % n
+        assert ZONES[zone_of(BC.DONT_COME, n)] == "dont_come_%d" % n
+        assert KIND_NUMBER[ZONES.index("come_%d" % n)] == (BC.COME, n)
         # a line bet's zone before its odds' (a reading places the line bet first)
         assert ZONES.index("come_%d" % n) < ZONES.index("come_odds_%d" % n)
-    assert ZONES[zone_of(B.COME, 0)] == "come" and len(set(ZONES)) == len(ZONES)
+    assert ZONES[zone_of(BC.COME, 0)] == "come" and len(set(ZONES)) == len(ZONES)
     assert DONT_COME_ZONE == COME_ZONE + 1             # TRAVELLED[point][zone - COME_ZONE]
-    assert TRAVELLED[6] == (zone_of(B.COME, 6), zone_of(B.DONT_COME, 6)) and TRAVELLED[7] == (-1, -1)
+    assert TRAVELLED[6] == (zone_of(BC.COME, 6), zone_of(BC.DONT_COME, 6)) and TRAVELLED[7] == (-1, -1)
 
 
 def test_art5_2_5_a_travelled_come_bet_is_reported_under_its_come_point():
@@ -47,7 +48,7 @@ def test_art5_2_6_one_of_two_dont_come_bets_comes_down_alone():
     rig.bets({2: {"dont_come_6": "down"}})
     assert [strip(r) for r in rig.reports("bet_taken_down")] == [
         {"event": "bet_taken_down", "seat": "2", "zone": "dont_come_6", "amount": 10}]
-    assert [(b.kind, b.number, b.amount) for b in rig.table.engine.bets if b.seat == 1 and b.kind == B.DONT_COME] == [(B.DONT_COME, 8, 15)]
+    assert [(b.kind, b.number, b.amount) for b in rig.table.engine.bets if b.seat == 1 and b.kind == BC.DONT_COME] == [(BC.DONT_COME, 8, 15)]
     rig.throw(3, 4)
     assert strip(rig.last("throw"))["nets"]["2"] == {"pass": -10, "dont_come_8": 15}
 
@@ -116,8 +117,8 @@ def test_a_snapshot_keeps_a_travelled_bets_zone_and_one_of_another_vocabulary_is
     assert head in text
     for bad in (text.replace(head, '3,', 1),             # a snapshot of the firmware before the zones field
                 text.replace(head, '3,38,', 1),          # (38 zones: travelled bets were "come")
-                text.replace(',3,0,4,10,6,0,1,%d,' % zone_of(B.COME, 6),   # bet 3: seat 1's come bet on 6,
-                             ',3,0,4,10,6,0,1,%d,' % zone_of(B.COME, 0), 1)):  # its zone: come
+                text.replace(',3,0,4,10,6,0,1,%d,' % zone_of(BC.COME, 6),   # bet 3: seat 1's come bet on 6,
+                             ',3,0,4,10,6,0,1,%d,' % zone_of(BC.COME, 0), 1)):  # its zone: come
         assert bad != text
         fresh = Rig()
         raises_match(RestoreError, "snapshot", fresh.table.restore, bad.encode())

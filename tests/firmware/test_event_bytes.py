@@ -5,7 +5,8 @@ from array import array
 
 from firmware import faults
 from firmware.bets import BetReading
-from firmware.event_bytes import behind, behind_into, put_behind
+from firmware.event_bytes import behind, behind_into
+from firmware.recovery_replay import put_behind     # boot-only (the recovery's): imported again after a boot
 from firmware.events import BETS, CARD, FAULT, HOST, HOST_BAD, HOST_HAND, HOST_ROADS, SHOE, SHOE_HELLO
 from firmware.evidence import Evidence
 

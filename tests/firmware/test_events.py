@@ -5,7 +5,8 @@ from firmware.drivers.pixels import ZoneLights
 from firmware.events import (BUTTON, CARD, CON_UNKNOWN_COMMAND, CONSOLE_ERROR, FAULT, FAULT_RESTORED,
                              LAMP, LAMP_ALL, LAMP_CHECK_END, TICK)
 from firmware.statemachine import EventQueue
-from firmware.table import FAULTED, LAMP_CHECK, READY, Table
+from firmware.table_codes import FAULTED, LAMP_CHECK, READY
+from firmware.table import Table
 from tests.firmware.fakes import FakeStrip
 
 

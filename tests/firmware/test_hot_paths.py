@@ -16,7 +16,7 @@ from firmware.link import crc32 as crc_mod
 from firmware.link import frame as fm
 from firmware.link import record
 from firmware.link.stamp import Stamp
-from firmware.table import READY
+from firmware.table_codes import READY
 from tests.firmware.expect import count_calls, heap_lock_catches_allocation, micropython_only, raises_match
 from tests.firmware.fakes import NeoStrip
 from tests.firmware.booted import boot_pico

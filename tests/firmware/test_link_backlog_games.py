@@ -12,7 +12,7 @@ from firmware.games.craps import controller as cc
 from firmware.games.craps import screens as craps_screens
 from firmware.games.omaha import rules as omaha_rules
 from firmware.games.omaha import screens as omaha_screens
-from firmware.table import FAULTED, READY
+from firmware.table_codes import FAULTED, READY
 from tests.firmware import baccarat_rig, craps_rig, omaha_rig
 from tests.firmware.omaha_fixtures import filler_deck
 

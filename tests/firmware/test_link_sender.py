@@ -3,7 +3,7 @@
 from firmware.link import frame as fm
 from firmware.link import sender as sm
 from firmware.link.sender import Sender
-from firmware.link.store import RamStore
+from firmware.link.ram_store import RamStore
 from tests.firmware.expect import count_calls, raises, raises_match
 
 

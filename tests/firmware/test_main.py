@@ -3,7 +3,7 @@ import json
 
 import os
 
-from firmware import faults, main, saved_state, startup, table as t
+from firmware import faults, main, saved_state, startup, table_codes as t
 from firmware.link import frame as fm
 from firmware.errors import SettingsError
 from firmware.events import HOST_HAND

@@ -3,7 +3,7 @@
 import json
 
 from firmware import events, faults, main, startup
-from firmware.drivers.serial_line import line_timeout_ms
+from firmware.hardware import line_timeout_ms
 from firmware.device_frame import crc16
 from tests.firmware.device_helpers import Sender
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule

@@ -8,7 +8,7 @@ from firmware.games.omaha import controller as oc
 from firmware.games.omaha import rules, screens, whole_hand
 from firmware.games.omaha.codes import BETTING, DEALING, NO_SEAT, OUT_HAND_START
 from firmware.games.omaha.entry import MAX_DIGITS, Entry, key_code
-from firmware.table import FAULTED, OUT_GAME_FIRST, READY
+from firmware.table_codes import FAULTED, OUT_GAME_FIRST, READY
 from tests.firmware.expect import heap_lock_catches_allocation, raises_match
 from tests.firmware.omaha_fixtures import deck
 from tests.firmware.omaha_rig import CONFIG, LEGENDS, Rig

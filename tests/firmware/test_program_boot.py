@@ -6,7 +6,7 @@ import binascii
 import json
 import os
 
-from firmware import faults, saved_state, startup, table as t
+from firmware import faults, saved_state, startup, table_codes as t
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
 from tests.firmware.scratch import ScratchDir, exists
 from tests.firmware.test_main import _host, _press_confirm, _run as run_passes

@@ -4,7 +4,7 @@
 import os
 
 from firmware import fault_kinds, faults, main, recovery, saved_state
-from firmware import table as t
+from firmware import table_codes as t
 from firmware.events import THROW
 from firmware.recovery import NAME
 from tests.firmware.device_helpers import Sender

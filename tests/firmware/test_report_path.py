@@ -9,10 +9,10 @@ from firmware.games.craps import recall as craps_recall
 from firmware.link import frame as fm
 from firmware.link.journal_store import JournalStore
 from firmware.link.sender import Sender
-from firmware.link.store import RamStore
+from firmware.link.ram_store import RamStore
 from firmware.report import Reporter
 from firmware.round_recall import RoundRecall
-from firmware.table import OUT_GAME_FIRST
+from firmware.table_codes import OUT_GAME_FIRST
 from firmware.games.baccarat.codes import OUT_RESULT, OUT_SHOE
 from firmware.games.craps.codes import OUT_PUCK
 from firmware.games.omaha.codes import OUT_BUTTON_SET

@@ -13,11 +13,11 @@ from firmware.games.omaha import recall as omaha_recall
 from firmware.games.omaha import rules as omaha_rules
 from firmware.link.recall import Recall
 from firmware.link.sender import Sender
-from firmware.link.store import RamStore
+from firmware.link.ram_store import RamStore
 from firmware import recall_answer
 from firmware.recall_answer import ASK_MAX
 from firmware.round_recall import RoundRecall
-from firmware.table import OUT_HOST, OUT_STATE, STARTING
+from firmware.table_codes import OUT_HOST, OUT_STATE, STARTING
 from tests.firmware import baccarat_rig, craps_rig, omaha_rig
 from tests.firmware.fakes import FakeUART
 from tests.firmware.omaha_fixtures import filler_deck
@@ -261,7 +261,8 @@ def test_a_recall_that_cannot_open_or_write_is_reported_and_the_table_plays_on()
         assert recall.unsaved == 2 and rig.table.engine.point == 6
         broken = RoundRecall(state, "no-such game", None, craps_recall)   # cannot open at all
         assert broken.recall is None and broken.problem.startswith("recall unavailable")
-        broken.report_boot(rig.reporter)
+        from firmware.boot_steps import report_recall     # (boot-only: imported where used)
+        report_recall(broken, rig.reporter)
         rig.event(TICK, 1)                               # the link writes it
         assert rig.last("fault") == dict(rig.last("fault"), fault="recall_damaged", text=broken.problem)
         assert recall_answer.lines(broken, 3) == [broken.problem]
@@ -447,7 +448,7 @@ def test_a_round_is_kept_after_all_its_events_reports_are_on_flash_in_one_batch(
     from firmware.statemachine import EventQueue
     from firmware.link.journal_store import JournalStore
     from firmware.report import Reporter
-    from firmware.table import OUT_GAME_FIRST
+    from firmware.table_codes import OUT_GAME_FIRST
 
     class _Rounds:
         ROUND_MAX = 640

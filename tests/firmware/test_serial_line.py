@@ -1,7 +1,8 @@
 # The polled line reader: complete lines, overlong and stale partial lines as faults, bounded work per poll.
 from firmware import faults
 from firmware.compat import heap_lock, heap_unlock
-from firmware.drivers.serial_line import SerialLine, line_timeout_ms
+from firmware.drivers.serial_line import SerialLine
+from firmware.hardware import line_timeout_ms
 from firmware.evidence import Evidence
 from tests.firmware.expect import count_calls
 from tests.firmware.fakes import FakeUART

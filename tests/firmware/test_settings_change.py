@@ -3,7 +3,7 @@
 import json
 import os
 
-from firmware import startup, table as t, table_config
+from firmware import startup, table_codes as t, table_config
 from firmware.console.audit import AuditLog
 from firmware.host_port import settings_digest
 from tests.firmware.console_rig import boot_with_pin, console_reports, login, reports, typed

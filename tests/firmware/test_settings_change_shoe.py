@@ -3,7 +3,7 @@
 # new shoe put in over a closed one (art. 3(1)), or a shoe change between rounds (art. 3(2): the shoe's
 # IN, or the dealer's long SHOE CHANGE).
 from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED
-from firmware.table import FAULTED, READY
+from firmware.table_codes import FAULTED, READY
 from firmware.games.baccarat import codes
 from tests.firmware.console_rig import boot_with_pin, login, reports, typed
 from tests.firmware.device_helpers import Sender

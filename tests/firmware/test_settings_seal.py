@@ -4,7 +4,7 @@
 import json
 
 from firmware import faults, main, settings_seal, startup
-from firmware.table import FAULTED
+from firmware.table_codes import FAULTED
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
 from tests.firmware.scratch import ScratchDir, exists
 from tests.firmware.test_main import _boot, _host, _press_confirm, _run

@@ -9,7 +9,7 @@ from firmware.events import (BETS_FAULT, BUTTON, BUTTON_PRESSED, BUTTON_RELEASED
 from firmware.games.baccarat import screens
 from firmware.games.baccarat.codes import BETTING, BURNING, DEALING, SHOE_CLOSED
 from firmware.games.baccarat.roads import MAX_ROUNDS
-from firmware.table import FAULTED, READY
+from firmware.table_codes import FAULTED, READY
 from tests.firmware.baccarat_rig import BUTTONS, Rig
 from tests.firmware.expect import raises_match
 from tests.firmware.snapshot_check import check, journal_check

@@ -6,7 +6,7 @@ from firmware.errors import RestoreError
 from firmware.events import BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED, DICE_READER_HELLO, FAULT, TICK
 from firmware.games.craps import screens
 from firmware.games.craps.codes import COME_OUT, POINT
-from firmware.table import FAULTED, READY
+from firmware.table_codes import FAULTED, READY
 from tests.firmware.craps_rig import BUTTONS, Rig
 from tests.firmware.expect import raises_match
 from tests.firmware.snapshot_check import check, journal_check

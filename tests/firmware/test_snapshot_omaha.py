@@ -5,7 +5,7 @@ from firmware.errors import RestoreError
 from firmware.events import CARD, SHOE, SHOE_HELLO
 from firmware.games.omaha import rules, screens
 from firmware.games.omaha.codes import DEALING
-from firmware.table import FAULTED, READY
+from firmware.table_codes import FAULTED, READY
 from tests.firmware.expect import raises_match
 from tests.firmware.omaha_fixtures import deck
 from tests.firmware.omaha_rig import CONFIG, Rig

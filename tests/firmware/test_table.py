@@ -3,7 +3,8 @@ from firmware import faults
 from firmware.drivers.pixels import GOLD, OFF, RED, WHITE, ZoneLights
 from firmware.events import (BUTTON, CARD, CON_NO_ZONE, CON_REFUSED, CON_UNKNOWN_COMMAND, CONSOLE_ERROR, FAULT,
                              FAULT_RESTORED, LAMP, LAMP_ALL, LAMP_CHECK_END, TICK)
-from firmware import table as t
+from firmware import table_codes as t
+from firmware.table import Table
 from tests.firmware.fakes import FakeStrip
 
 ZONES = [("banker", [[0, 3]]), ("player", [[4, 7]]), ("tie", [[8, 9]])]
@@ -11,7 +12,7 @@ ZONES = [("banker", [[0, 3]]), ("player", [[4, 7]]), ("tie", [[8, 9]])]
 
 def _table():
     strip = FakeStrip(10)
-    return t.Table(ZoneLights(strip, 10, ZONES), confirm_button=2), strip
+    return Table(ZoneLights(strip, 10, ZONES), confirm_button=2), strip
 
 
 def _outbox(table):

@@ -10,7 +10,7 @@ from firmware.statemachine import EventQueue
 from firmware.evidence import Evidence
 from firmware.link import journal as jn
 from firmware.recovery import TableJournal
-from firmware.table import READY
+from firmware.table_codes import READY
 from tests.firmware.expect import count_calls
 from tests.firmware.scratch import ScratchDir
 

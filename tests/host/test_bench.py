@@ -246,7 +246,7 @@ def test_memory_bench_splits_code_from_data_and_data_is_one_tables_objects(tmp_p
     assert 0 < defaulted < 200, defaulted
     built = code_census.built_at_import(modules)
     defined = code_census.defined_names(modules)
-    assert 500 < defined < 1500, defined
+    assert 300 < defined < 1500, defined      # 467 at Craps once the code tables and boot code left (issue 14)
     path.write_text(whole_table.memory_script("craps", steps=1, step_rounds=2, per_call=2, modules=modules,
                                               defaulted=defaulted, built=built, defined=defined, released=released))
     out = whole_table.run_vm(str(path), steps=True, timeout=600)

@@ -10,7 +10,7 @@ import serial
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware import table as t
+from firmware import table_codes as t
 from firmware.console.audit import AuditLog
 from firmware.console.pins import provision
 from hostsim.flash import FlashFS, PowerCut

@@ -151,7 +151,7 @@ def test_every_copy_is_used_in_its_module():
 # (tests/firmware/test_boot_release.py boots a table of each game and checks it; this checks every path of
 # the firmware, a console command's too, from the source).
 _CODE_TABLES = ("firmware.events", "firmware.faults", "firmware.games.baccarat.codes", "firmware.games.craps.codes",
-                "firmware.games.omaha.codes")
+                "firmware.games.omaha.codes", "firmware.table_codes")
 
 
 def test_no_firmware_module_imports_a_code_table():
@@ -192,3 +192,10 @@ def test_the_names_a_table_keeps_follow_the_code_tables():
         == ["hole", "burn", "board", "discard"]
     assert [entry.KEY_WORDS[c - omaha.K_NEW] for c in (omaha.K_NEW, omaha.K_ALLIN, omaha.K_ENTER)] == ["new", "allin", "enter"]
     assert len(entry.KEY_WORDS) == omaha.K_ENTER - omaha.K_NEW + 1
+    # The core table's: OUT_ACK's b words (firmware.table's ACK_NAMES), its states' texts (firmware.screens)
+    # and names (Table.STATE_NAMES), and the FAULTED the console's checks read from firmware.table.
+    from firmware import screens, table, table_codes as tc
+    assert [table.ACK_NAMES[c] for c in (tc.ACK_CONFIRM, tc.ACK_RESCAN, tc.ACK_VOID)] == ["confirm", "rescan", "void"]
+    assert [table.Table.STATE_NAMES[c] for c in (tc.STARTING, tc.READY, tc.FAULTED, tc.LAMP_CHECK)] == \
+        ["starting", "ready", "fault", "lamp_check"] and len(table.Table.STATE_NAMES) == tc.GAME_FIRST_STATE
+    assert screens.STATE_TEXT[tc.FAULTED] == "FAULT" and table.FAULTED == tc.FAULTED

@@ -85,3 +85,18 @@ def test_the_viper_crc_refuses_indices_outside_the_buffers(monkeypatch):
         with pytest.raises(ValueError, match="outside the buffers"):
             hex_into(data, args[0], args[1], out, args[2])
     assert out == bytearray(8)
+
+
+def test_on_a_board_crc32_defines_none_of_binascii_s_pair():
+    # Issue 14: a board runs the native pair; binascii's wrappers (their functions and names) are made only where
+    # they run (the VM, CPython), else a board kept them in the heap for nothing. firmware/link/crc32.py as it
+    # imports on a board: its viper module taken (a stand-in: nothing here runs viper code).
+    with open(build.REPO + "/firmware/link/crc32.py") as f:
+        source = f.read()
+    assert source.count("_NATIVE = _native()\n") == 1
+    native = types.SimpleNamespace(crc32_into=object(), crc32_hex_into=object())
+    names = {"__name__": "crc32_on_a_board", "_stand_in": native}
+    exec(compile(source.replace("_NATIVE = _native()\n", "_NATIVE = _stand_in\n"), "crc32.py", "exec"), names)
+    assert names["NATIVE"] and names["DEFAULT"] == (native.crc32_into, native.crc32_hex_into)
+    assert (names["crc32_into"], names["crc32_hex_into"]) == names["DEFAULT"] and names["binascii_into"] is None
+    assert [key for key in ("binascii_hex_into", "_refuse", "_binascii_crc32", "_LE32", "struct") if key in names] == []

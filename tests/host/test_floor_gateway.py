@@ -17,7 +17,7 @@ import pytest
 
 from firmware.link import frame as fm
 from firmware.link.sender import Sender
-from firmware.link.store import RamStore
+from firmware.link.ram_store import RamStore
 from tools.floor import __main__ as floor_cli
 from tools.floor.broker import EmbeddedBroker, Mosquitto, mosquitto_binary
 from tools.floor.consumer import Consumer

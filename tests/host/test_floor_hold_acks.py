@@ -8,7 +8,7 @@ import json
 from firmware.drivers.serial_line import SerialLine
 from firmware.link import frame as fm
 from firmware.link.sender import Sender
-from firmware.link.store import RamStore
+from firmware.link.ram_store import RamStore
 from tests.firmware.fakes import FakeUART
 from tools.host import HostClient
 

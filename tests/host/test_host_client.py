@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from firmware.drivers.serial_line import SerialLine
 from firmware.link import frame as fm
 from firmware.link.sender import Sender
-from firmware.link.store import RamStore
+from firmware.link.ram_store import RamStore
 from hostsim.line_noise import LineNoise
 from tests.firmware.fakes import FakeUART
 from tools import host as host_mod

@@ -16,6 +16,7 @@ import pytest
 from firmware import table_config
 from firmware.games.craps.rules import NET, SEAT, CrapsTable
 from firmware.games.craps import bets as B
+from firmware.games.craps import codes as BC
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from tests.host.test_sim_craps import _oracle_place, _oracle_travel
 from tools import replay as replay_tool
@@ -49,7 +50,7 @@ def _zone_lines(zone, minimum):
     """Come-out 6 first; odds, come bets and their odds need the point or a come point on the table."""
     lines = []
     kind, number = KIND_NUMBER[ZONES.index(zone)]
-    if kind in (B.COME, B.DONT_COME) and number:
+    if kind in (BC.COME, BC.DONT_COME) and number:
         # a come bet's come point (art. 5(2)(5), (6)): placed on come, it travels there with its first roll
         lines += [{"bets": {"1": {"pass": _stake(minimum)}}}, {"dice": [3, 3]},
                   {"bets": {"1": {B.KIND_NAMES[kind]: _stake(minimum)}}},

@@ -12,6 +12,7 @@ from rich.console import Console
 
 from firmware import table_config
 from firmware.games.craps import bets as B
+from firmware.games.craps import codes as BC
 from firmware.games.craps.rules import NET, RESULT, CrapsTable
 from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from hostsim.craps_autoplay import CrapsRun, CrapsTally
@@ -107,7 +108,7 @@ def _oracle_travel(engine, bet_zone):
     """After a roll: a come / don't-come bet that got its come point is named by it, "come_6" (Craps art.
     5(2)(5), (6); docs/protocol.md "Craps tables")."""
     for b in engine.bets:
-        if b.kind in (B.COME, B.DONT_COME) and b.number and bet_zone.get(b.bet_id) in ("come", "dont_come"):
+        if b.kind in (BC.COME, BC.DONT_COME) and b.number and bet_zone.get(b.bet_id) in ("come", "dont_come"):
             bet_zone[b.bet_id] = "%s_%d" % (bet_zone[b.bet_id], b.number)
 
 

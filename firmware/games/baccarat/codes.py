@@ -9,7 +9,7 @@ BETTING = const(5)        # between rounds: bets open, the next card starts a ro
 DEALING = const(6)        # a round in progress
 SHOE_CLOSED = const(7)    # art. 3(1): the last round was played; a new shoe is needed
 
-# Outbox codes of this controller, from table.OUT_GAME_FIRST (32) on (firmware.report asks
+# Outbox codes of this controller, from table_codes.OUT_GAME_FIRST (32) on (firmware.report asks
 # game_report() for their reports). Literals: const() takes no names from other modules.
 OUT_SHOE = const(32)      # a: SHOE_NEWS index, b: its number (decks, cards, round)
 OUT_DEALT = const(33)     # a: card, b: destination * 2 + face up

@@ -25,7 +25,7 @@ _TIE_NONE = const(0)
 _TIE_STANDING = const(1)
 # copies of firmware.games.baccarat.roads (tests/host/test_const_copies.py)
 _MAX_ROUNDS = const(156)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _READY = const(1)
 
 # The shoe's state at each boundary state (READY: a shoe removed or none at all).

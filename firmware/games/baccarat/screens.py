@@ -20,7 +20,7 @@ _BETTING = const(5)
 _BURNING = const(4)
 _DEALING = const(6)
 _SHOE_CLOSED = const(7)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _FAULTED = const(2)
 _READY = const(1)
 

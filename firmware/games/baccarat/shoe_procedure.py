@@ -32,7 +32,7 @@ _OUT_SHOE = const(32)
 _TO_BURN = const(2)
 # copies of firmware.statemachine (tests/host/test_const_copies.py)
 _STAY = const(-1)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _READY = const(1)
 
 

@@ -33,7 +33,7 @@ _BURNING = const(4)
 _NO_CARD = const(-1)
 _SHOE_CLOSED = const(7)
 _TIE_NONE = const(0)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _READY = const(1)
 
 GAME = "baccarat"

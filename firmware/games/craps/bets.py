@@ -5,27 +5,35 @@
 # so no payout is ever rounded.
 from firmware.errors import RuleError, SettingsError
 
-# Bet kinds: small ints, index into KIND_NAMES.
-PASS = const(0)
-DONT_PASS = const(1)
-PASS_ODDS = const(2)
-DONT_PASS_ODDS = const(3)
-COME = const(4)
-DONT_COME = const(5)
-COME_ODDS = const(6)
-DONT_COME_ODDS = const(7)
-ANY_CRAPS = const(8)
-ANY_SEVEN = const(9)
-ELEVEN = const(10)
-ACE_DEUCE = const(11)
-ACES = const(12)
-BOXCARS = const(13)
-HORN = const(14)
-FIELD = const(15)
-BIG = const(16)
-SMALL = const(17)
-HARD = const(18)
-BIG_NUMBER = const(19)
+# The bet kinds (KIND_NAMES's indexes), the settlement codes (RESULT_NAMES's) and ZONE_TABLE's columns are
+# firmware/games/craps/codes.py's (a code table a board never imports).
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_ACES = const(12)
+_ACE_DEUCE = const(11)
+_ANY_CRAPS = const(8)
+_ANY_SEVEN = const(9)
+_BIG = const(16)
+_BIG_NUMBER = const(19)
+_BOXCARS = const(13)
+_COME = const(4)
+_COME_ODDS = const(6)
+_DONT_COME = const(5)
+_DONT_COME_ODDS = const(7)
+_DONT_PASS = const(1)
+_DONT_PASS_ODDS = const(3)
+_ELEVEN = const(10)
+_FIELD = const(15)
+_HARD = const(18)
+_HORN = const(14)
+_LOSE = const(2)
+_MOVE = const(4)
+_PASS = const(0)
+_PASS_ODDS = const(2)
+_PUSH = const(3)
+_SMALL = const(17)
+_STAND = const(0)
+_WIN = const(1)
+_ZONE_COLUMNS = const(11)
 
 KIND_NAMES = (
     "pass", "dont_pass", "pass_odds", "dont_pass_odds",
@@ -33,13 +41,6 @@ KIND_NAMES = (
     "any_craps", "any_seven", "eleven", "ace_deuce", "aces", "boxcars",
     "horn", "field", "big", "small", "hard", "big_number",
 )
-
-# Settlement codes returned by settle().
-STAND = const(0)  # the bet stays on the layout
-WIN = const(1)
-LOSE = const(2)
-PUSH = const(3)   # stake returned (Don't Pass / Don't Come bar 12, art. 5(2)(3))
-MOVE = const(4)   # line bet gets its point (art. 5(2)(1), 5(2)(5))
 
 RESULT_NAMES = ("stand", "win", "lose", "push", "move")
 
@@ -56,12 +57,12 @@ _HARD_PAY = {4: (7, 1), 10: (7, 1), 6: (9, 1), 8: (9, 1)}
 _BIG_PAY = {6: (7, 6), 8: (7, 6), 5: (7, 5), 9: (7, 5), 4: (9, 5), 10: (9, 5)}
 # Art. 6(5)-(10): one-roll single-number bets, (winning totals, win, stake).
 _ONE_ROLL = {
-    ANY_CRAPS: ((2, 3, 12), 7, 1),   # art. 5(3)(1), 6(5)
-    ANY_SEVEN: ((7,), 4, 1),         # art. 5(3)(2), 6(6)
-    ELEVEN: ((11,), 15, 1),          # art. 5(3)(3), 6(7)
-    ACE_DEUCE: ((3,), 15, 1),        # art. 5(3)(4), 6(8)
-    ACES: ((2,), 30, 1),             # art. 5(3)(5), 6(9)
-    BOXCARS: ((12,), 30, 1),         # art. 5(3)(6), 6(10)
+    _ANY_CRAPS: ((2, 3, 12), 7, 1),   # art. 5(3)(1), 6(5)
+    _ANY_SEVEN: ((7,), 4, 1),         # art. 5(3)(2), 6(6)
+    _ELEVEN: ((11,), 15, 1),          # art. 5(3)(3), 6(7)
+    _ACE_DEUCE: ((3,), 15, 1),        # art. 5(3)(4), 6(8)
+    _ACES: ((2,), 30, 1),             # art. 5(3)(5), 6(9)
+    _BOXCARS: ((12,), 30, 1),         # art. 5(3)(6), 6(10)
 }
 
 
@@ -90,43 +91,43 @@ def kind_code(name):
 
 
 def is_line(kind):
-    return kind == PASS or kind == DONT_PASS or kind == COME or kind == DONT_COME
+    return kind == _PASS or kind == _DONT_PASS or kind == _COME or kind == _DONT_COME
 
 
 def is_odds(kind):
-    return kind == PASS_ODDS or kind == DONT_PASS_ODDS or kind == COME_ODDS or kind == DONT_COME_ODDS
+    return kind == _PASS_ODDS or kind == _DONT_PASS_ODDS or kind == _COME_ODDS or kind == _DONT_COME_ODDS
 
 
 def is_one_roll(kind):
-    return ANY_CRAPS <= kind <= SMALL
+    return _ANY_CRAPS <= kind <= _SMALL
 
 
 def odds_parent_kind(kind):
     """Odds kind -> the line kind it must stand behind (art. 5(2)(2), (4), (5), (6))."""
-    return (PASS, DONT_PASS, COME, DONT_COME)[(kind - PASS_ODDS) if kind < COME_ODDS else (kind - COME_ODDS + 2)]
+    return (_PASS, _DONT_PASS, _COME, _DONT_COME)[(kind - _PASS_ODDS) if kind < _COME_ODDS else (kind - _COME_ODDS + 2)]
 
 
 def odds_pay(kind, point):
     """(win, stake) of an odds bet on point: art. 6(2) for Pass/Come, 6(4) for Don't."""
-    if kind == PASS_ODDS or kind == COME_ODDS:
+    if kind == _PASS_ODDS or kind == _COME_ODDS:
         return _ODDS_RIGHT[point]
     return _ODDS_WRONG[point]
 
 
 def win_ratios(kind, number, field_12):
     """Every (win, stake) ratio a bet of this kind can be paid at (for stake checks)."""
-    if is_line(kind) or kind == BIG or kind == SMALL:
+    if is_line(kind) or kind == _BIG or kind == _SMALL:
         return ((1, 1),)
     if is_odds(kind):
         return (odds_pay(kind, number),)
     if kind in _ONE_ROLL:
         entry = _ONE_ROLL[kind]
         return ((entry[1], entry[2]),)
-    if kind == HORN:
+    if kind == _HORN:
         return ((27, 4), (3, 1))                 # art. 6(11)
-    if kind == FIELD:
+    if kind == _FIELD:
         return ((1, 1), (2, 1), (field_12_pays(field_12), 1))    # art. 6(12)
-    if kind == HARD:
+    if kind == _HARD:
         return (_HARD_PAY[number],)
     return (_BIG_PAY[number],)                    # BIG_NUMBER
 
@@ -151,7 +152,7 @@ STAKE_UNITS = {}
 
 def cached_stake_quantum(kind, number, field_12):
     """stake_quantum() for a kind code and a number 0..15 the table has validated, computed once."""
-    if kind == FIELD:
+    if kind == _FIELD:
         field_12_pays(field_12)   # the option is still checked on every Field bet; its unit is 1 at 2:1 and 3:1
     key = kind << 4 | number
     q = STAKE_UNITS.get(key)
@@ -163,31 +164,30 @@ def cached_stake_quantum(kind, number, field_12):
 
 def _zone_name(kind, number):
     # zone_name() worked out: it fills ZONE_TABLE, and answers what the table does not hold.
-    if kind == PASS or kind == PASS_ODDS:
+    if kind == _PASS or kind == _PASS_ODDS:
         return "pass"
-    if kind == DONT_PASS or kind == DONT_PASS_ODDS:
+    if kind == _DONT_PASS or kind == _DONT_PASS_ODDS:
         return "dont_pass"
-    if kind == COME or kind == DONT_COME or kind == COME_ODDS or kind == DONT_COME_ODDS:
+    if kind == _COME or kind == _DONT_COME or kind == _COME_ODDS or kind == _DONT_COME_ODDS:
         if number:
             return "point_%d" % number   # a come bet moves to its number's box
-        return "come" if kind == COME else "dont_come"
-    if kind == HARD:
+        return "come" if kind == _COME else "dont_come"
+    if kind == _HARD:
         return "hard_%d" % number
-    if kind == BIG_NUMBER:
+    if kind == _BIG_NUMBER:
         return "big_%d" % number
     return KIND_NAMES[kind]
 
 
 # Every zone name, made once: ZONE_TABLE[kind * ZONE_COLUMNS + number] for numbers 0..10 (a bet's
 # number never exceeds 10), so settling a roll formats no strings. Equal names share one object.
-ZONE_COLUMNS = const(11)
 
 
 def _zone_table():
     names = {}
     out = []
     for kind in range(len(KIND_NAMES)):
-        for number in range(ZONE_COLUMNS):
+        for number in range(_ZONE_COLUMNS):
             z = _zone_name(kind, number)
             out.append(names.setdefault(z, z))
     return tuple(out)
@@ -203,8 +203,8 @@ def zone_name(kind, number):
     number: hard/big number; the own point of a Come/Don't Come bet (0 before it has one);
     the point of an odds bet.
     """
-    if type(kind) is int and type(number) is int and 0 <= kind < len(KIND_NAMES) and 0 <= number < ZONE_COLUMNS:
-        return ZONE_TABLE[kind * ZONE_COLUMNS + number]
+    if type(kind) is int and type(number) is int and 0 <= kind < len(KIND_NAMES) and 0 <= number < _ZONE_COLUMNS:
+        return ZONE_TABLE[kind * _ZONE_COLUMNS + number]
     return _zone_name(kind, number)
 
 
@@ -214,63 +214,63 @@ def settle_line(kind, own_point, total):
     own_point 0: the roll is the bet's come-out (art. 5(2)(1), (3), (5), (6));
     else the point must repeat before a 7. Returns (code, win, stake).
     """
-    right = kind == PASS or kind == COME
+    right = kind == _PASS or kind == _COME
     if own_point == 0:
         if total == 7 or total == 11:        # natural
-            return (WIN, 1, 1) if right else (LOSE, 1, 1)
+            return (_WIN, 1, 1) if right else (_LOSE, 1, 1)
         if total == 2 or total == 3:         # craps
-            return (LOSE, 1, 1) if right else (WIN, 1, 1)
+            return (_LOSE, 1, 1) if right else (_WIN, 1, 1)
         if total == 12:                      # craps for Pass/Come, bar (push) for Don't
-            return (LOSE, 1, 1) if right else (PUSH, 1, 1)
-        return (MOVE, 1, 1)
+            return (_LOSE, 1, 1) if right else (_PUSH, 1, 1)
+        return (_MOVE, 1, 1)
     if total == own_point:
-        return (WIN, 1, 1) if right else (LOSE, 1, 1)
+        return (_WIN, 1, 1) if right else (_LOSE, 1, 1)
     if total == 7:
-        return (LOSE, 1, 1) if right else (WIN, 1, 1)
-    return (STAND, 1, 1)
+        return (_LOSE, 1, 1) if right else (_WIN, 1, 1)
+    return (_STAND, 1, 1)
 
 
 def settle_prop(kind, number, d1, d2, field_12):
     """One-roll (art. 5(3)) or multi-roll (art. 5(4)) bet on one roll -> (code, win, stake)."""
     total = d1 + d2
     # The multi-roll bets first: the table settles one-roll bets from ONE_ROLL_OUTCOMES.
-    if kind == HARD:                          # art. 5(4)(1): the pair wins; 7 or easy way loses
+    if kind == _HARD:                          # art. 5(4)(1): the pair wins; 7 or easy way loses
         if total == 7:
-            return (LOSE, 1, 1)
+            return (_LOSE, 1, 1)
         if total == number:
             if d1 == d2:
-                return (WIN,) + _HARD_PAY[number]
-            return (LOSE, 1, 1)
-        return (STAND, 1, 1)
-    if kind == BIG_NUMBER:                    # art. 5(4)(2)-(4): the number before a 7
+                return (_WIN,) + _HARD_PAY[number]
+            return (_LOSE, 1, 1)
+        return (_STAND, 1, 1)
+    if kind == _BIG_NUMBER:                    # art. 5(4)(2)-(4): the number before a 7
         if total == number:
-            return (WIN,) + _BIG_PAY[number]
+            return (_WIN,) + _BIG_PAY[number]
         if total == 7:
-            return (LOSE, 1, 1)
-        return (STAND, 1, 1)
+            return (_LOSE, 1, 1)
+        return (_STAND, 1, 1)
     if kind in _ONE_ROLL:
         entry = _ONE_ROLL[kind]
         if total in entry[0]:
-            return (WIN, entry[1], entry[2])
-        return (LOSE, 1, 1)
-    if kind == HORN:                          # art. 5(3)(7), 6(11): whole-stake ratios
+            return (_WIN, entry[1], entry[2])
+        return (_LOSE, 1, 1)
+    if kind == _HORN:                          # art. 5(3)(7), 6(11): whole-stake ratios
         if total == 2 or total == 12:
-            return (WIN, 27, 4)
+            return (_WIN, 27, 4)
         if total == 3 or total == 11:
-            return (WIN, 3, 1)
-        return (LOSE, 1, 1)
-    if kind == FIELD:                         # art. 5(3)(8), 6(12)
+            return (_WIN, 3, 1)
+        return (_LOSE, 1, 1)
+    if kind == _FIELD:                         # art. 5(3)(8), 6(12)
         if total == 2:
-            return (WIN, 2, 1)
+            return (_WIN, 2, 1)
         if total == 12:
-            return (WIN, field_12_pays(field_12), 1)
+            return (_WIN, field_12_pays(field_12), 1)
         if total == 3 or total == 4 or total == 9 or total == 10 or total == 11:
-            return (WIN, 1, 1)
-        return (LOSE, 1, 1)
-    if kind == BIG:                           # art. 5(3)(9): 8-12 wins, 7 loses
-        return (WIN, 1, 1) if total >= 8 else (LOSE, 1, 1)
-    if kind == SMALL:                         # art. 5(3)(9): 2-6 wins, 7 loses
-        return (WIN, 1, 1) if total <= 6 else (LOSE, 1, 1)
+            return (_WIN, 1, 1)
+        return (_LOSE, 1, 1)
+    if kind == _BIG:                           # art. 5(3)(9): 8-12 wins, 7 loses
+        return (_WIN, 1, 1) if total >= 8 else (_LOSE, 1, 1)
+    if kind == _SMALL:                         # art. 5(3)(9): 2-6 wins, 7 loses
+        return (_WIN, 1, 1) if total <= 6 else (_LOSE, 1, 1)
     raise RuleError("not a proposition bet kind: %r" % (kind,))
 
 

@@ -1,12 +1,13 @@
-# The Craps controller's states and outbox codes: the source of truth of these codes. A board never
-# imports this module (its public ints would stay in the heap as globals, issue 14): the modules that use
-# a code keep a private const() copy (tests/host/test_const_copies.py); host tools and tests import them
-# from here. Their words in reports are reports.py's (SHOOTER_WHY).
+# The Craps controller's states and outbox codes, and the bets' kinds and settlements: the source of truth
+# of these codes. A board never imports this module (its public ints would stay in the heap as globals,
+# issue 14): the modules that use a code keep a private const() copy (tests/host/test_const_copies.py);
+# host tools and tests import them from here. Their words in reports are reports.py's (SHOOTER_WHY) and
+# bets.py's (KIND_NAMES, RESULT_NAMES).
 
 COME_OUT = const(4)       # puck OFF: the next valid throw is a come-out roll (art. 5(2)(1))
 POINT = const(5)          # puck ON: a point is set
 
-# Outbox codes of this controller, from table.OUT_GAME_FIRST (32) on (firmware.report asks
+# Outbox codes of this controller, from table_codes.OUT_GAME_FIRST (32) on (firmware.report asks
 # game_report() for their reports). Literals: const() takes no names from other modules.
 OUT_THROW = const(32)       # a: THROW's a (faces), b: THROW's b (flags); the controller keeps the rest
 OUT_BETS = const(33)        # a: reading id, b: bets refused in it (each an OUT_BET_REFUSED after it)
@@ -57,3 +58,36 @@ SHOOTER_COME_OUT_CRAPS = const(1)
 SHOOTER_STOPPED = const(2)
 
 LAST_THROWS = const(6)      # throws the result display shows
+
+# The bets (firmware/games/craps/bets.py, which keeps copies of these): their kinds, small ints, the
+# indexes of bets.KIND_NAMES (art. 5).
+PASS = const(0)
+DONT_PASS = const(1)
+PASS_ODDS = const(2)
+DONT_PASS_ODDS = const(3)
+COME = const(4)
+DONT_COME = const(5)
+COME_ODDS = const(6)
+DONT_COME_ODDS = const(7)
+ANY_CRAPS = const(8)
+ANY_SEVEN = const(9)
+ELEVEN = const(10)
+ACE_DEUCE = const(11)
+ACES = const(12)
+BOXCARS = const(13)
+HORN = const(14)
+FIELD = const(15)
+BIG = const(16)
+SMALL = const(17)
+HARD = const(18)
+BIG_NUMBER = const(19)
+
+# A bet's settlement on a roll (bets.settle_line, settle_prop; the words: bets.RESULT_NAMES).
+STAND = const(0)  # the bet stays on the layout
+WIN = const(1)
+LOSE = const(2)
+PUSH = const(3)   # stake returned (Don't Pass / Don't Come bar 12, art. 5(2)(3))
+MOVE = const(4)   # line bet gets its point (art. 5(2)(1), 5(2)(5))
+
+# bets.ZONE_TABLE's columns: a bet's number 0..10 (ZONE_TABLE[kind * ZONE_COLUMNS + number]).
+ZONE_COLUMNS = const(11)

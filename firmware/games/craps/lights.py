@@ -10,6 +10,12 @@ from firmware.drivers import pixels
 from firmware.games.craps import bets as B
 from firmware.games.craps.zones import KIND_NUMBER
 
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_COME = const(4)
+_COME_ODDS = const(6)
+_DONT_COME = const(5)
+_DONT_COME_ODDS = const(7)
+
 _RESULT_COLOUR = {"win": pixels.GREEN, "lose": pixels.OFF, "push": pixels.WHITE}
 
 
@@ -35,7 +41,7 @@ class CrapsLights:
         key = kind * 16 + number                          # number: 0..12
         entry = self._bet_lights.get(key)
         if entry is None:
-            if ((kind == B.COME or kind == B.DONT_COME) and number) or kind == B.COME_ODDS or kind == B.DONT_COME_ODDS:
+            if ((kind == _COME or kind == _DONT_COME) and number) or kind == _COME_ODDS or kind == _DONT_COME_ODDS:
                 # A come point where a come bet travelled; odds stand only behind one there, and share
                 # its box: lit WHITE they turned the come point white (the bet after it won the light).
                 colour = pixels.BLUE

@@ -7,6 +7,18 @@ from firmware.games.craps import bets as B
 from firmware.games.craps.bets import STAKE_UNITS as _STAKE_UNITS
 from firmware.games.craps.settings import is_int
 
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_BIG_NUMBER = const(19)
+_COME = const(4)
+_COME_ODDS = const(6)
+_DONT_COME = const(5)
+_DONT_PASS = const(1)
+_FIELD = const(15)
+_HARD = const(18)
+_PASS = const(0)
+_PASS_ODDS = const(2)
+_STAND = const(0)
+
 # When a kind may be placed and what number it takes: one tuple lookup in place_bet.
 _COME_OUT_LINE = const(0)   # Pass, Don't Pass: puck OFF (art. 5(2)(1), (3))
 _POINT_LINE = const(1)      # Come, Don't Come: a point is set (art. 5(2)(5), (6))
@@ -17,15 +29,15 @@ _ANY_TIME = const(5)        # one-roll bets, no number (art. 5(3), 5(5))
 
 
 def _placement(k):
-    if k == B.PASS or k == B.DONT_PASS:
+    if k == _PASS or k == _DONT_PASS:
         return _COME_OUT_LINE
-    if k == B.COME or k == B.DONT_COME:
+    if k == _COME or k == _DONT_COME:
         return _POINT_LINE
     if B.is_odds(k):
         return _ODDS_BET
-    if k == B.HARD:
+    if k == _HARD:
         return _HARD_BET
-    if k == B.BIG_NUMBER:
+    if k == _BIG_NUMBER:
         return _BIG_BET
     return _ANY_TIME
 
@@ -33,8 +45,6 @@ def _placement(k):
 _PLACEMENT = tuple(_placement(k) for k in range(len(B.KIND_NAMES)))
 del _placement   # used once: its bytecode is not kept in RAM
 _KINDS = len(B.KIND_NAMES)
-_STAND = const(0)             # bets.STAND (tests check they agree)
-_FIELD = const(15)            # bets.FIELD, a const of this module: no lookup a bet (tests check they agree)
 # place_reading's stake units by zone (_reading_units): a unit > 0 once learnt, 0 before; these below 0
 _STOP = const(-1)             # odds: the caller finds the line bet they back
 _CLOSED = const(-2)           # a line bet the phase refuses: place_known's reason
@@ -73,7 +83,7 @@ def _travelled(k, number):
     "come" and travels there with its first roll (art. 5(2)(5), (6)); no rule puts chips there (art. 7)."""
     name = B.KIND_NAMES[k]
     return ("%s_%d: a %s bet is placed on %s and travels to its come point with its first roll (art. 5(2)(%d)): "
-            "no bet is put on the come point" % (name, number, name, name, 5 if k == B.COME else 6))
+            "no bet is put on the come point" % (name, number, name, name, 5 if k == _COME else 6))
 
 
 def _unit(k, number, field_12, minimum):
@@ -209,7 +219,7 @@ class Placement:
                 if b.parent is parent:
                     committed += b.amount
             ratio = B.odds_pay(k, number)
-            if k == B.PASS_ODDS or k == B.COME_ODDS:
+            if k == _PASS_ODDS or k == _COME_ODDS:
                 if committed > multiple * parent.amount:
                     return None, "odds on %d limited to %dx the line bet (%d), asked %d in all (max_odds)" % (
                         number, multiple, multiple * parent.amount, committed)

@@ -32,7 +32,7 @@ _READING_BETS_MOST = const(144)
 _READING_FRAMES = const(56)
 _REFUSALS_ITEMIZED = const(8)
 _TAKE_DOWNS_ITEMIZED = const(8)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _FAULTED = const(2)
 
 NO_BET = -1                  # no zone: a bet the readings did not place (bet_zone's default)

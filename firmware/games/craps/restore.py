@@ -11,9 +11,15 @@ from firmware.games.craps.zones import KIND_NUMBER, ZONES
 from firmware.drivers import pixels
 
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_BIG_NUMBER = const(19)
+_COME = const(4)
+_COME_ODDS = const(6)
+_DONT_COME = const(5)
+_DONT_COME_ODDS = const(7)
+_HARD = const(18)
 _LAST_THROWS = const(6)
 _POINT = const(5)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _READY = const(1)
 
 _BET_FIELDS = 8
@@ -24,7 +30,7 @@ _BIG = 2 ** 31 - 1
 _NO_ROLL_TEXT = const(64)
 # The kinds whose reader zone names their number (zones.KIND_NUMBER): a come bet's come point once it
 # travelled, odds' point, the hard way or big number; the others' zone takes 0 (Pass with its point).
-_ZONE_NUMBERED = (B.COME, B.DONT_COME, B.COME_ODDS, B.DONT_COME_ODDS, B.HARD, B.BIG_NUMBER)
+_ZONE_NUMBERED = (_COME, _DONT_COME, _COME_ODDS, _DONT_COME_ODDS, _HARD, _BIG_NUMBER)
 
 
 def restore(t, data):

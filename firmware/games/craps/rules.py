@@ -13,6 +13,21 @@ from firmware.games.craps import bets as B
 from firmware.games.craps.dice import check_report
 from firmware.games.craps.settings import is_int, load_settings
 
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_BIG_NUMBER = const(19)
+_COME = const(4)
+_COME_ODDS = const(6)
+_DONT_COME_ODDS = const(7)
+_FIELD = const(15)
+_HARD = const(18)
+_LOSE = const(2)
+_MOVE = const(4)
+_PASS = const(0)
+_PUSH = const(3)
+_STAND = const(0)
+_WIN = const(1)
+_ZONE_COLUMNS = const(11)
+
 # Resolved bet record: a tuple (bet_id, seat, kind name, zone, result, net, stake).
 BET_ID = 0
 SEAT = 1
@@ -99,7 +114,7 @@ class CrapsTable(Placement):
         A bet is decided under the options it was placed under: a settings change waits for none."""
         for b in self.bets:
             k = b.kind
-            if k == B.FIELD or k == B.HARD or k == B.BIG_NUMBER or k == B.COME_ODDS or k == B.DONT_COME_ODDS:
+            if k == _FIELD or k == _HARD or k == _BIG_NUMBER or k == _COME_ODDS or k == _DONT_COME_ODDS:
                 return True
         return False
 
@@ -130,7 +145,7 @@ class CrapsTable(Placement):
     def down_refusal(self, b):
         """Why the open bet b may not be taken down now (take_down's rules), or None: nothing changes."""
         if b.in_action:
-            if (b.kind == B.PASS or b.kind == B.COME) and b.number:
+            if (b.kind == _PASS or b.kind == _COME) and b.number:
                 return "%s with a point is a contract bet: decided only by the point or a 7 (art. 5(2)(1), (5))" % (
                     B.KIND_NAMES[b.kind],)
             if b.kind not in self.settings.take_down_codes:
@@ -179,16 +194,16 @@ class CrapsTable(Placement):
         group = _GROUP
         names = B.KIND_NAMES
         zones = B.ZONE_TABLE
-        columns = B.ZONE_COLUMNS
+        columns = _ZONE_COLUMNS
         settle_line = B.settle_line
         settle_prop = B.settle_prop
         one_roll = B.ONE_ROLL_OUTCOMES
         odds_pay = B.odds_pay
-        stand = B.STAND
-        won = B.WIN
-        lost = B.LOSE
-        push = B.PUSH
-        move = B.MOVE
+        stand = _STAND
+        won = _WIN
+        lost = _LOSE
+        push = _PUSH
+        move = _MOVE
         moved = self.moved
         resolved = []
         keep = []

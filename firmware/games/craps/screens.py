@@ -14,7 +14,7 @@ _LINK_BACKLOG = const(17)
 _COME_OUT = const(4)
 _LAST_THROWS = const(6)
 _POINT = const(5)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _FAULTED = const(2)
 _READY = const(1)
 

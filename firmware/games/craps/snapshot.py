@@ -31,7 +31,7 @@ from firmware.errors import RestoreError
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
 _COME_OUT = const(4)
 _POINT = const(5)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _READY = const(1)
 
 GAME = "craps"

@@ -11,8 +11,16 @@
 # bets.zone_name(kind, number) (a come bet on 6 and its odds light the come point's box, "point_6").
 from firmware.games.craps import bets as B
 
-_NUMBERED = (B.COME_ODDS, B.DONT_COME_ODDS, B.HARD, B.BIG_NUMBER)
-_TRAVELS = (B.COME, B.DONT_COME)      # art. 5(2)(5), (6): a zone before, one per come point after
+# copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_BIG_NUMBER = const(19)
+_COME = const(4)
+_COME_ODDS = const(6)
+_DONT_COME = const(5)
+_DONT_COME_ODDS = const(7)
+_HARD = const(18)
+
+_NUMBERED = (_COME_ODDS, _DONT_COME_ODDS, _HARD, _BIG_NUMBER)
+_TRAVELS = (_COME, _DONT_COME)      # art. 5(2)(5), (6): a zone before, one per come point after
 
 
 def _build():
@@ -21,14 +29,14 @@ def _build():
     for kind in range(len(B.KIND_NAMES)):
         name = B.KIND_NAMES[kind]
         if kind in _NUMBERED:
-            numbers = B.HARD_NUMBERS if kind == B.HARD else B.POINTS
+            numbers = B.HARD_NUMBERS if kind == _HARD else B.POINTS
             for n in numbers:
                 zones.append("%s_%d" % (name, n))
                 kinds.append((kind, n))
         else:
             zones.append(name)
             kinds.append((kind, 0))
-        if kind == B.DONT_COME:
+        if kind == _DONT_COME:
             # the travelled come bets after both line zones, before the odds that stand behind them
             for travelled in _TRAVELS:
                 for n in B.POINTS:
@@ -59,14 +67,14 @@ def _travel_table():
     out = []
     for total in range(13):
         if total in B.POINTS:
-            out.append((zone_of(B.COME, total), zone_of(B.DONT_COME, total)))
+            out.append((zone_of(_COME, total), zone_of(_DONT_COME, total)))
         else:
             out.append((-1, -1))
     return tuple(out)
 
 
-COME_ZONE = zone_of(B.COME, 0)
-DONT_COME_ZONE = zone_of(B.DONT_COME, 0)
+COME_ZONE = zone_of(_COME, 0)
+DONT_COME_ZONE = zone_of(_DONT_COME, 0)
 # The zone a bet on "come" / "dont_come" takes when its first roll's total is its come point (one
 # lookup a bet at a roll): TRAVELLED[total][0] for come, [1] for dont_come.
 TRAVELLED = _travel_table()

@@ -7,7 +7,7 @@
 DEALING = const(4)        # a hand waits for a card from the shoe (hole, burn or board)
 BETTING = const(5)        # a hand waits for a keyed action
 
-# Outbox codes of this controller, from table.OUT_GAME_FIRST (32) on (firmware.report asks
+# Outbox codes of this controller, from table_codes.OUT_GAME_FIRST (32) on (firmware.report asks
 # game_report() for their reports). Literals: const() takes no names from other modules.
 OUT_HAND_START = const(32)  # a: hand number
 OUT_DEALT = const(33)       # a: card, b: destination + 4 * (seat of a hole card, or street of a board card) + FACE_UP

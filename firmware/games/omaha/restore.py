@@ -16,7 +16,7 @@ _MAX_DIGITS = const(9)
 _NO_NUMBER = const(-1)
 # copies of firmware.games.omaha.settings (tests/host/test_const_copies.py)
 _MAX_PLAYERS = const(11)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _READY = const(1)
 
 _BIG = 2 ** 31 - 1

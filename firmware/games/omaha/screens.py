@@ -19,7 +19,7 @@ _CARD_UNREADABLE = const(12)
 _BETTING = const(5)
 _DEALING = const(4)
 _NO_SEAT = const(0)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _FAULTED = const(2)
 _READY = const(1)
 

@@ -24,7 +24,7 @@ from firmware.games.omaha.settings import SETTING_NAMES
 # copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
 _NO_CARD = const(-1)
 _NO_SEAT = const(0)
-# copies of firmware.table (tests/host/test_const_copies.py)
+# copies of firmware.table_codes (tests/host/test_const_copies.py)
 _READY = const(1)
 
 GAME = "omaha"
