@@ -16,7 +16,7 @@ class RecentReports:
         self._event = [""] * size
         self._fault = [""] * size
         self._next = 0
-        self.count = 0            # reports noted since boot
+        self.count = 0            # reports noted since boot (forget_last: those the ring still holds)
 
     def note(self, seq, event, fields):
         """One report sent: its seq, its event name, and its "fault" field when it has one."""
@@ -27,6 +27,12 @@ class RecentReports:
         self._fault[i] = fault if isinstance(fault, str) else ""
         self._next = i + 1 if i + 1 < self.size else 0
         self.count += 1
+
+    def forget_last(self):
+        """The report just noted was not sent (a recovery's replay: the host had it before the reset)."""
+        if self.count:
+            self._next = self._next - 1 if self._next else self.size - 1
+            self.count = min(self.count - 1, self.size - 1)    # its slot holds no earlier report now
 
     def last(self, n=SIZE):
         """[(seq, event, fault or "")] of the last n reports, oldest first."""

@@ -266,6 +266,7 @@ class QuietSender:
         if self.skip > 0:
             self.skip -= 1
             self.reporter.seq -= 1                 # this boot's numbers stay gapless
+            self.reporter.recent.forget_last()     # nor in the console's `log`, which lists what was sent
             if self.store is not None:
                 self.store.report += 1
             return 0

@@ -226,3 +226,28 @@ def test_a_card_alarm_restored_without_the_journal_names_its_card_as_when_it_was
                       if r["event"] == "fault"]
         assert faults_now[0]["fault"] == "journal_bad"
         assert faults_now[-1] == {"event": "fault", "fault": "card_out_of_order", "card": "Ah", "restored": True}
+
+
+def test_the_consoles_log_after_a_recovery_lists_this_boots_reports_under_their_numbers():
+    # The recovery replays the journalled events with their reports, which the host had before the reset:
+    # they are not sent again, and the console's `log` (the last host reports, docs/console.md) does not list
+    # them either (it listed each under the next report's number: "4 state", "4 puck", "4 recovered", ...).
+    with ScratchDir() as state:
+        ctx, machine = _at_a_point(state)
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        sent = ["%5d %s%s" % (r["seq"], r["event"], " " + r["fault"] if "fault" in r else "") for r in _host(machine)]
+        logged = ctx.console.handle(b"log")
+        assert 0 < len(logged) <= 16 and logged == sent[-len(logged):], (logged, sent)
+
+
+def test_a_report_forgotten_from_a_full_ring_leaves_no_stale_entry():
+    from firmware.recent import RecentReports
+    ring = RecentReports(4)
+    for seq in range(1, 7):
+        ring.note(seq, "e%d" % seq, None)
+    ring.note(7, "replayed", None)                    # overwrote e3's slot
+    ring.forget_last()
+    assert ring.last() == [(4, "e4", ""), (5, "e5", ""), (6, "e6", "")]
+    ring.note(7, "e7", {"fault": "x"})
+    assert ring.last() == [(4, "e4", ""), (5, "e5", ""), (6, "e6", ""), (7, "e7", "x")]
