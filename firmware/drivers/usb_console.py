@@ -8,14 +8,22 @@ import select
 
 
 class StdioUART:
-    def __init__(self, stdin, stdout):
+    def __init__(self, stdin, stdout, poller=None):
         self._in = getattr(stdin, "buffer", stdin)
         self._out = getattr(stdout, "buffer", stdout)
-        self._poll = select.poll()
+        self._poll = select.poll() if poller is None else poller
         self._poll.register(stdin, select.POLLIN)
+        # any() runs every pass: MicroPython's ipoll() iterates the poll object itself, allocation-free,
+        # where poll() makes a list each call (CPython's poll has no ipoll: poll() there).
+        self._ipoll = getattr(self._poll, "ipoll", None)
 
     def any(self):
-        return 1 if self._poll.poll(0) else 0
+        ipoll = self._ipoll
+        if ipoll is None:
+            return 1 if self._poll.poll(0) else 0
+        for _ in ipoll(0):
+            return 1
+        return 0
 
     def readinto(self, buf, nbytes=None):
         data = self._in.read(1)
