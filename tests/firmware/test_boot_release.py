@@ -6,7 +6,7 @@ import os
 import sys
 
 from firmware import main, startup
-from tests.firmware.booted import boot_pico
+from tests.firmware.booted import boot_pico, boot_unrun, lamp_test
 from tests.firmware.console_rig import PIN, boot_with_pin, login, reports, typed
 from tests.firmware.device_helpers import Sender
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
@@ -192,22 +192,6 @@ _GONE_FROM_KEPT = (("firmware.startup", ("_boot", "_report_found", "_close_repl"
 _GONE_FROM_JOURNAL = ("recover", "_replay", "_let_in", "_tick", "_load", "refuse_recovery", "link_problem", "torn")
 
 
-def _boot_on(state, game):
-    """startup.boot of a `game` table on `state`, before its first pass: (ctx, machine)."""
-    FakeLCD.missing = ()
-    machine = FakeMachine()
-    machine.usb = machine.UART(9)
-    ctx = startup.boot(machine, FakeNeoPixelModule(), "boards/pico.json", "boards/tables/sim-%s.json" % game,
-                       state, FakeLCD, machine.usb)
-    return ctx, machine
-
-
-def _lamp_test(ctx):
-    for _ in range(60):                            # the boot lamp test, then READY (tests/firmware/booted.py)
-        main.poll_inputs(ctx, 100)
-        main.refresh_outputs(ctx, True)
-
-
 def _boot_code_released(game):
     from firmware import recovery
     assert [name for name in _NEWLY_RELEASED if name not in startup.BOOT_ONLY] == []
@@ -244,11 +228,11 @@ def _recovered_releases_them(game):
     # its lamp test: firmware.recovery_replay and the restore side imported again, and released after.
     with ScratchDir() as state:
         boot_pico(state, game)
-        ctx, machine = _boot_on(state, game)
+        ctx, machine = boot_unrun(state, game)
         assert ctx.journal.pending
         found = _boot_only_objects()              # imported now: the recovery finds these very objects
         assert [name for name in _NEWLY_RELEASED if name not in startup.BOOT_ONLY] == []
-        _lamp_test(ctx)
+        lamp_test(ctx)
         assert [(r["resumed"], r["state"]) for r in reports(machine) if r["event"] == "recovered"] == \
             [(True, "ready")], game
         assert ctx.table.state_name() == "ready" and not ctx.journal.pending
