@@ -255,8 +255,12 @@ def _load(console):
     except OSError:
         return                                       # none
     except (ValueError, KeyError, TypeError, UnicodeError, SettingsError) as exc:
-        console.problems.append("pending settings change unreadable (%s): dropped" % exc)
+        problem = "pending settings change unreadable (%s): dropped" % exc
+        console.problems.append(problem)
         remove(ctx, name)
+        # The host may have had its settings_pending: it hears that the change is gone, not silence
+        # (docs/protocol.md, settings_dropped); the table runs on under the settings it booted with.
+        ctx.reporter.emit("settings_dropped", {"error": problem})
         return
     now = effective(ctx)
     changes = [(key, now.get(key), settings[key]) for key in setting_names(ctx.config["game"])

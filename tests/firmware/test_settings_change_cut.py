@@ -109,3 +109,20 @@ def test_a_power_cut_before_settings_changed_is_on_flash_reports_it_at_the_boot(
         _cut_during_the_change(state, lambda: _cut_at(_change_module(), "_report",
                                                       lambda args: args[1] == "settings_changed"))
         _after_the_cut(state)
+
+
+def test_a_pending_change_found_damaged_at_boot_is_dropped_and_the_host_told():
+    # The host had settings_pending; the file on flash is damaged when the table boots again: the change
+    # cannot run, so it is dropped (selftest says so) and the host hears settings_dropped, not silence.
+    with ScratchDir() as state:
+        ctx, machine, _, answer = _point_4_and_max_odds_2(state, "ODDS-9")
+        _run(ctx, 3)
+        assert [r["event"] for r in reports(machine) if r["event"].startswith("settings_")] == ["settings_pending"]
+        with open(state + "/settings.pending", "w") as f:
+            f.write('{"ref": 5}')
+        ctx, machine = _reboot(state)
+        got = [r for r in reports(machine) if r["event"].startswith("settings_")]
+        assert [r["event"] for r in got] == ["settings_dropped"], got
+        assert got[0]["error"].startswith("pending settings change unreadable (") and got[0]["error"].endswith(
+            "): dropped"), got
+        assert not exists(state + "/settings.pending") and _file(state)["settings"]["max_odds"] != [2, 2, 2]
