@@ -143,6 +143,10 @@ class BenchUART:
             wire.owner = None
         return out
 
+    def txdone(self):
+        """Everything written has left (the rp2 port's txdone()): here once the bench took the bytes."""
+        return self.sent == 0
+
     def buffer_bytes(self):
         return len(self.rx) + len(self.tx)
 

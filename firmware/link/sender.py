@@ -40,7 +40,10 @@ class Sender:
         """port: has write(buf); store: see firmware/link/store.py; boot: this boot's counter
         (it must grow from one start of the board to the next: the host tells boots apart by it).
         budget: bytes poll() may write at once (but always one frame), e.g. the UART's
-        transmit buffer, so a write never waits for the line; 0: the whole window.
+        transmit buffer, so a write never waits for the line; 0: the whole window. With a budget, a port
+        that tells when it has sent everything (txdone(): MicroPython's UART) is written only then: the
+        transmit buffer empty, a budget's bytes fit it whole (written into a fuller one, they would wait
+        for the line, or, with the UART's timeout 0, be cut short: a broken frame).
         piece: the most payload bytes one frame carries (a longer report goes out in PARTs): a
         short frame gets through a noisy line more often, and fits a smaller store slot.
         previous: (boot, seq) of the previous boot's last frame when the journal knows it;
@@ -66,6 +69,9 @@ class Sender:
         self.clear_percent = clear_percent
         self.on_alarm = on_alarm
         self.budget = budget
+        # The port's "all sent" (a bound method, looked up once), when poll() must wait for it (above).
+        self._idle = getattr(port, "txdone", None) if budget else None
+        self._gone = None             # a GONE frame's payload owed to the host until the port is idle
         if not 1 <= piece <= frame_mod.MAX_PAYLOAD:
             raise ValueError("piece must be 1..%d bytes" % frame_mod.MAX_PAYLOAD)
         self.piece = piece
@@ -177,6 +183,16 @@ class Sender:
         if self._open_pending or self.refused:
             self._flush_pending()
         self.store.flush()            # a frame goes out only once it is durable (a store on flash)
+        written = 0
+        idle = self._idle
+        if idle is not None:
+            if not idle():            # earlier bytes still going out: the rest when they are
+                if self._next_write > 0:
+                    self._timer += elapsed_ms        # (a retransmission due waits for the line too)
+                return
+            if self._gone is not None:
+                written = self._write_gone(self._gone)
+                self._gone = None
         count = self.store.count()
         if count == 0:
             self._next_write = 0
@@ -198,7 +214,6 @@ class Sender:
         i = self._next_write
         if i >= limit:
             return
-        written = 0
         budget = self.budget
         store = self.store
         run = store.run
@@ -328,12 +343,19 @@ class Sender:
             first_boot, first_seq = self.boot, self._next_seq
         if first_boot != boot or first_seq != seq:
             payload = "%d.%d %d.%d" % (boot, seq, first_boot, first_seq)
-            n = self._enc.encode(self.boot, 0, GONE, payload, self.uptime, self._host)
-            self.port.write(memoryview(self._enc.buf)[:n])
+            if self._idle is None or self._idle():
+                self._write_gone(payload)
+            else:                     # the port still sends: at the next poll that finds it idle, first
+                self._gone = payload
         self._next_write = i
         self._probing = False
         self._timer = 0
         self._timeout = self.timeout_ms   # the host is there: no back-off
+
+    def _write_gone(self, payload):
+        n = self._enc.encode(self.boot, 0, GONE, payload, self.uptime, self._host)
+        self.port.write(memoryview(self._enc.buf)[:n])
+        return n
 
     def _check_alarm(self):
         """Raised at alarm_percent full, cleared at clear_percent or less (on_alarm told of each change)."""
