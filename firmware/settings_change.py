@@ -24,7 +24,7 @@ _POINT = const(5)
 _READY = const(1)
 
 PENDING_FILE = "settings.pending"     # {"ref": REF, "settings": {...}, "changes": [[KEY, OLD, NEW], ...]}: committed
-NEW_SUFFIX = ".new"                   # the table file being written (renamed over it once complete)
+NEW_SUFFIX = ".new"                   # the table file or the pending change being written (renamed once complete)
 _REF_MAX = const(24)                   # an approval reference: one word, letters, digits and - _ . /
 _REF_CHARS = "-_./"
 _NUMBER_START = "+-.0123456789"        # a value typed starting so is meant as a number
@@ -175,8 +175,17 @@ def write_pending(con, ref):
     ctx = con.ctx
     settings = proposed(con)
     changes = staged_changes(con)
-    write_json(ctx, state_path(ctx.state_dir, PENDING_FILE),
-               {"ref": ref, "settings": settings, "changes": [[key, old, new] for key, old, new in changes]})
+    # Written whole and read back beside it, then renamed into place (no pending file is there: a commit
+    # is refused while one is): a write cut short or failed leaves no settings.pending for the next boot
+    # to find damaged and report dropped (settings_dropped) when nothing was committed.
+    name = state_path(ctx.state_dir, PENDING_FILE)
+    try:
+        write_json(ctx, name + NEW_SUFFIX,
+                   {"ref": ref, "settings": settings, "changes": [[key, old, new] for key, old, new in changes]})
+        ctx.fs.rename(name + NEW_SUFFIX, name)
+    except OSError:
+        remove(ctx, name + NEW_SUFFIX)
+        raise
     change = con.change
     change.pending = settings
     change.ref = ref
@@ -244,6 +253,7 @@ def _load(console):
     if ctx.table_path:
         remove(ctx, ctx.table_path + NEW_SUFFIX)    # a write a reset cut short (the table file booted)
     name = state_path(ctx.state_dir, PENDING_FILE)
+    remove(ctx, name + NEW_SUFFIX)                  # a commit a reset cut short: nothing was committed
     try:
         with _open(ctx, name, "rb") as f:
             data = json.loads(f.read().decode())

@@ -2,7 +2,7 @@
 # the table under the settings the table file has, and the host hears settings_changed once. Fakes only: runs
 # on MicroPython too.
 from firmware.host_port import settings_digest
-from tests.firmware.console_rig import reports
+from tests.firmware.console_rig import boot_with_pin, login, reports, typed
 from tests.firmware.scratch import ScratchDir, exists
 from tests.firmware.test_main import _run
 from tests.firmware.test_settings_change import _audit, _file, _point_4_and_max_odds_2, _reboot
@@ -126,3 +126,47 @@ def test_a_pending_change_found_damaged_at_boot_is_dropped_and_the_host_told():
         assert got[0]["error"].startswith("pending settings change unreadable (") and got[0]["error"].endswith(
             "): dropped"), got
         assert not exists(state + "/settings.pending") and _file(state)["settings"]["max_odds"] != [2, 2, 2]
+
+
+def test_a_commit_whose_write_fails_leaves_nothing_for_the_next_boot_to_report():
+    # The flash takes half of the pending change and fails: the technician reads "nothing committed", and
+    # the next boot must not find a damaged settings.pending and tell the host of a change dropped (it was
+    # written in place: half a file was left). Now it is written beside it and renamed once read back.
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "craps")
+        login(ctx, machine)
+        typed(ctx, machine, "set max_odds 2,2,2")
+        real_fs = ctx.fs
+
+        class _HalfWritten:
+            def __init__(self, f):
+                self.f = f
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self.f.close()
+
+            def write(self, data):
+                self.f.write(data[:len(data) // 2])
+                raise OSError(28)           # ENOSPC
+
+        class _Flash:
+            """The state dir's files, a write of the pending change failing half way."""
+
+            def open(self, name, mode="r"):
+                f = open(name, mode)
+                return _HalfWritten(f) if "settings.pending" in name and "w" in mode else f
+
+            def __getattr__(self, name):
+                return getattr(real_fs, name)
+        ctx.fs = _Flash()
+        try:
+            answer = typed(ctx, machine, "commit ODDS-7")
+        finally:
+            ctx.fs = real_fs
+        assert answer == ["error: pending change not written (28): nothing committed"], answer
+        ctx, machine = _reboot(state)
+        assert [r["event"] for r in reports(machine) if r["event"].startswith("settings_")] == []
+        assert not exists(state + "/settings.pending") and not exists(state + "/settings.pending.new")
