@@ -1,6 +1,11 @@
 # Buffers a booted table keeps, sized to what they hold (issue 14: heap kept after boot; docs/performance.md,
 # "Memory kept"), and the bound each size stands on: a frame or a line larger than a buffer holds is refused
 # with a clear error, never cut or written wrong. Fakes only: runs on MicroPython too.
+import framebuf
+
+from firmware.games.baccarat.roads import Roads
+from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
+from firmware.games.baccarat.scoreboard import Scoreboard
 from firmware.link import frame as fm
 from firmware.link import sender as sm
 from firmware.link.ram_store import RamStore
@@ -88,3 +93,49 @@ def test_frames_held_at_boot_larger_than_this_boots_frames_fit_its_encoder():
     for i in range(store.count()):
         n = len(second._read(i))
         assert n == store.length_at(i)
+
+
+def _long_shoe_roads():
+    """Roads of 150 results with streaks of 1 to 14 (dragon tails turning under earlier ones) and ties."""
+    roads = Roads()
+    lengths = (1, 2, 9, 1, 1, 3, 14, 2, 1, 8, 1, 1, 2, 7, 3, 1, 12, 1, 2, 2, 6, 1, 1, 10, 4, 2, 1, 1, 5, 3)
+    winner = BANKER
+    n = 0
+    while n < 150:
+        for length in lengths:
+            for i in range(length):
+                if n < 150:
+                    roads.add(TIE if n % 11 == 10 else winner, n % 7 == 3, n % 13 == 5)
+                    n += 1
+            winner = PLAYER if winner == BANKER else BANKER
+    return roads
+
+
+def test_a_whole_scoreboard_redraw_places_every_cell_where_place_into_does():
+    # The scoreboard keeps no cell buffers (704 bytes): a whole redraw walks each road's Layout. Its cells
+    # are checked here against the roads' own placement (place_into), an oracle apart from the Layout.
+    roads = _long_shoe_roads()
+    for visible_after in (20, 60, 150):
+        part = Roads()
+        for i in range(visible_after):
+            code = roads.beads[i]
+            part.add(code & 3, bool(code & 4), bool(code & 8))
+        sb = Scoreboard(framebuf.FrameBuffer(bytearray(128 * 64 // 8), 128, 64, framebuf.MONO_VLSB), 128, 64)
+        big, marks = [], [[], [], []]
+        sb._big_cell = lambda roads, k, column, row: big.append((k, column, row))
+        sb._mark = lambda roads, index, k, column, row: marks[index].append((k, column, row))
+        sb.draw_all(part)
+        cols, rows, ceiling, lengths = bytearray(156), bytearray(156), bytearray(156), bytearray(156)
+        n = part.big_road_cells_into(cols, rows, ceiling)
+        assert big == _shown(cols, rows, n, sb.big_columns) and len(big) > 0
+        for index in range(3):
+            n = part.derived_cells_into(index, lengths, cols, rows, ceiling)
+            assert marks[index] == _shown(cols, rows, n, sb.derived_columns), (visible_after, index)
+            assert sb._marks[index] == n == part.n_marks[index]
+
+
+def _shown(cols, rows, n, visible):
+    """[(k, display column, row)] of the cells a view of `visible` columns shows, its last column on screen."""
+    last = max(cols[k] for k in range(n)) if n else 0
+    first = last + 1 - visible if last >= visible else 0
+    return [(k, cols[k] - first, rows[k]) for k in range(n) if cols[k] >= first]
