@@ -3,6 +3,8 @@
 # with a clear error, never cut or written wrong. Fakes only: runs on MicroPython too.
 import framebuf
 
+from firmware import device_frame as fd
+from firmware.device_frame import Sequence
 from firmware.games.baccarat.roads import Roads
 from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
 from firmware.games.baccarat.scoreboard import Scoreboard
@@ -139,3 +141,31 @@ def _shown(cols, rows, n, visible):
     last = max(cols[k] for k in range(n)) if n else 0
     first = last + 1 - visible if last >= visible else 0
     return [(k, cols[k] - first, rows[k]) for k in range(n) if cols[k] >= first]
+
+
+def test_a_devices_counter_keeps_its_last_line_by_reference_and_a_copy_buffer_only_for_a_lent_buffer():
+    # A booted table's line sources give each line as a bytes of its own (SerialLine.poll): the counter keeps
+    # it by reference and makes no 96-byte copy buffer (issue 14); a source lending its own buffer gets one,
+    # made at its first line, so a repeat is still told from a conflict after the source reuses the buffer.
+    with ScratchDir() as state:
+        ctx = boot_pico(state, "baccarat")
+        for device in ctx.game.devices:
+            assert device.sequence._last is None
+    seq = Sequence()
+    one = fd.encode("S", 1, 5, "CARD", ("Ah", "D"))
+    assert seq.track(one, len(one), 5, False) == fd.SEQ_NEXT and seq._last is None
+    assert seq.track(one, len(one), 5, False) == fd.SEQ_DUPLICATE
+    lent = bytearray(fd.MAX_LINE)
+    two = fd.encode("S", 1, 6, "CARD", ("Kd", "D"))
+    lent[:len(two)] = two
+    assert seq.track(lent, len(two), 6, False) == fd.SEQ_NEXT and len(seq._last) == fd.MAX_LINE
+    kept = seq._last
+    lent[:len(one)] = one                          # the source's buffer reused for another line
+    lent[:len(two)] = two
+    assert seq.track(lent, len(two), 6, False) == fd.SEQ_DUPLICATE
+    lent[7] = ord("Q")                            # the same counter, other bytes
+    assert seq.track(lent, len(two), 6, False) == fd.SEQ_CONFLICT
+    three = fd.encode("S", 1, 7, "CARD", ("2c", "D"))
+    lent[:len(three)] = three
+    assert seq.track(memoryview(lent), len(three), 7, False) == fd.SEQ_NEXT and seq._last is kept   # made once
+    assert seq.track(three, len(three), 7, False) == fd.SEQ_DUPLICATE
