@@ -1,10 +1,13 @@
 # Buffers a booted table keeps, sized to what they hold (issue 14: heap kept after boot; docs/performance.md,
 # "Memory kept"), and the bound each size stands on: a frame or a line larger than a buffer holds is refused
 # with a clear error, never cut or written wrong. Fakes only: runs on MicroPython too.
+from array import array
+
 import framebuf
 
 from firmware import device_frame as fd
 from firmware.device_frame import Sequence
+from firmware.games.baccarat.payouts import NETS_TYPE, settle_seats
 from firmware.games.baccarat.roads import Roads
 from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
 from firmware.games.baccarat.scoreboard import Scoreboard
@@ -13,6 +16,7 @@ from firmware.link import sender as sm
 from firmware.link.ram_store import RamStore
 from firmware.link.sender import Sender
 from firmware.link.stamp import Stamp
+from tests.firmware.baccarat_rig import Rig
 from tests.firmware.booted import boot_pico
 from tests.firmware.expect import raises_match
 from tests.firmware.scratch import ScratchDir
@@ -169,3 +173,35 @@ def test_a_devices_counter_keeps_its_last_line_by_reference_and_a_copy_buffer_on
     lent[:len(three)] = three
     assert seq.track(memoryview(lent), len(three), 7, False) == fd.SEQ_NEXT and seq._last is kept   # made once
     assert seq.track(three, len(three), 7, False) == fd.SEQ_DUPLICATE
+
+
+def _nets_as_settled(table):
+    """The nets a settle over every zone gives the table's last round (0 where it had no bet)."""
+    want = array(NETS_TYPE, [0] * len(table.nets))
+    if table.has_bets:
+        settle_seats(table.settings, table.record, table.round_bets, want)
+    return list(want)
+
+
+def test_a_baccarat_tables_nets_are_0_outside_its_rounds_bets_with_no_zeroed_copy_kept():
+    # The result nets the round's bet slots only; the last round's nets are made 0 when the next round starts
+    # (its slots), not by a slice store from a zeroed copy of nets kept for it (issue 14: 8 bytes a zone and
+    # seat). After each result, and on a table restored from a snapshot, nets are a settle over every zone's.
+    rig = Rig()
+    assert not hasattr(rig.table, "_no_nets")
+    rig.new_shoe()
+    rounds = ({1: {"banker": 100, "tie": 5}, 2: {"player": 50, "player_pair": 5}}, {3: {"banker_pair": 5}}, None,
+              {1: {"player": 20}, 3: {"tie": 10, "banker": 40}}, {2: {"banker": 1000}})
+    for k, bets in enumerate(rounds):
+        if bets is not None:
+            rig.bets(bets)
+        rig.cards("9h 5d Kc 2s")                     # Player 9 to Banker 7
+        assert list(rig.table.nets) == _nets_as_settled(rig.table), k
+        assert any(rig.table.nets) == (bets is not None), k
+        if k == 3:
+            fork = Rig()
+            fork.table.restore(rig.table.snapshot())
+            assert list(fork.table.nets) == list(rig.table.nets)
+    fork.bets(rounds[-1])
+    fork.cards("9h 5d Kc 2s")
+    assert list(fork.table.nets) == list(rig.table.nets) == _nets_as_settled(fork.table)
