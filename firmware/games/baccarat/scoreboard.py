@@ -66,7 +66,7 @@ class Scoreboard:
         self.strip_width = (width + _GAP) // _DERIVED_ROADS
         self.derived_columns = (self.strip_width - _GAP) // _MARK_CELL if fits else 0
         # Each road's cells are placed by its Layout, entry by entry, a whole redraw's too (no cell buffers:
-        # four of a shoe's length each were 704 bytes kept, issue 14).
+        # four of a shoe's length, 704 bytes, were kept: issue 14).
         # What the canvas shows (draw() paints only what changed since)
         self._shown = None              # the Roads on the canvas; None: paint everything next time
         self._beads = 0                 # beads painted
