@@ -241,9 +241,12 @@ class Sequence:
     def __init__(self):
         self.expected = -1              # -1: not synchronised yet (boot, or never heard)
         self.gap = 0                    # frames lost, for the last SEQ_GAP
-        self._last = bytearray(MAX_LINE)
+        # The last line: itself when it was a whole bytes (immutable: no copy), as a booted table's line
+        # sources give them (SerialLine.poll); else a copy, in a buffer made at the first such line (a source
+        # that lends its own buffer): none is kept before (issue 14: 112 bytes a device).
+        self._kept = None
+        self._last = None
         self._last_len = 0
-        self._kept = None               # the last line itself when it was a whole bytes (immutable: no copy)
 
     def track(self, line, n, counter, restart):
         """Classify an authentic frame's counter; restart: the frame is the device's HELLO."""
@@ -262,6 +265,8 @@ class Sequence:
         else:
             self._kept = None
             last = self._last
+            if last is None:
+                last = self._last = bytearray(MAX_LINE)     # once; a frame tracked is at most MAX_LINE
             for i in range(n):
                 last[i] = line[i]
         self._last_len = n

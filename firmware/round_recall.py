@@ -48,10 +48,10 @@ class RoundRecall:
         self.answer_sent = 0
         self.answer_added = 0        # rounds kept since it was asked
         self.answer_segment = []     # the next rounds of the answer, read from flash
-        self.waiting = None          # a round's end noted, the round not made yet: (table, code, a, b, fields),
-        #                              made and kept by keep_waiting() (from commit() or the main loop)
-        self._waiting_event = 0      # the number of the table event that ended it
-        self._reporter = None        # the Reporter that noted it
+        self.waiting = None          # a round's end noted, the round not made yet: (table, code, a, b, fields,
+        #                              the number of the table event that ended it, the Reporter that noted it),
+        #                              made and kept by keep_waiting() (from commit() or the main loop); one
+        #                              tuple, not two attributes more (issue 14: 17 of them, a dict of 160 bytes)
         self.events = None           # the table journal (firmware/recovery.py): event_no, based, replaying
         self.defer = False           # a journalled event's round waits for keep_waiting() (the main loop's)
         self._quiet = 0              # commits in a row with no round to keep
@@ -87,9 +87,7 @@ class RoundRecall:
             return
         if self.waiting is not None:
             self.keep_waiting()                  # two rounds in one drain or pass (not seen in play): in order
-        self.waiting = (table, code, a, b, fields)
-        self._waiting_event = event
-        self._reporter = reporter
+        self.waiting = (table, code, a, b, fields, event, reporter)
 
     def _kept_before(self, event, reporter):
         """While a recovery replays `event`: is its round kept already? Yes when the newest round kept
@@ -128,10 +126,10 @@ class RoundRecall:
         if waiting is not None:
             self.waiting = None
             self._quiet = 0
-            table, code, a, b, fields = waiting
+            table, code, a, b, fields, event, reporter = waiting
             entry = self.rounds.round_of(table, code, a, b, self.previous, fields)
             if entry is not None:
-                self.keep(entry, self._reporter, self._waiting_event)
+                self.keep(entry, reporter, event)
 
     def keep(self, entry, reporter, event=0):
         """Keep one round (its dict) with the number of the event that ended it; a write that fails is

@@ -31,6 +31,7 @@ BAD_ARGUMENT = const(10)  # .last_status: a good frame whose argument is not a n
 UNKNOWN_TYPE = const(11)  # .last_status: a good frame of a type the board does not take
 _RECALL_DIGITS = const(4)
 _TIME_DIGITS = const(15)
+_OWN_PAYLOAD_MOST = const(39)   # the longest payload of a frame the sender makes itself: GONE's "b.s b.s"
 
 
 class Sender:
@@ -86,7 +87,16 @@ class Sender:
         self.bad_frames = 0           # host frames refused
         self.last_status = frame_mod.OK
         self.recall_count = 0
-        self._enc = frame_mod.Encoder()
+        # The encoder's buffer holds the longest frame this sender makes (issue 14: a board whose reports go
+        # in 128-byte pieces keeps 200 bytes, not MAX_FRAME's 512): the longest header and trailer with a
+        # piece, or with its own OPEN, LOST and GONE payloads; and any frame held at boot, which _read()
+        # reads back into it. A longer payload is refused by the encoder (ValueError), never cut.
+        most = piece if piece > _OWN_PAYLOAD_MOST else _OWN_PAYLOAD_MOST
+        size = frame_mod.MAX_FRAME - frame_mod.MAX_PAYLOAD + most     # + header, trailer and LF: 72 bytes
+        for i in range(count):
+            if store.length_at(i) > size:
+                size = store.length_at(i)
+        self._enc = frame_mod.Encoder(size)
         self._frame = frame_mod.Frame()
         self._next_seq = 1
         self._next_write = 0          # held frames [0, _next_write) have been written

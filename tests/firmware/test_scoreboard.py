@@ -6,7 +6,7 @@ import framebuf
 from firmware.compat import IS_MICROPYTHON
 from firmware.drivers.ssd1306 import SSD1306
 from firmware.games.baccarat.rules import BANKER, PLAYER, TIE
-from firmware.games.baccarat.road_layout import Layout, first_column
+from firmware.games.baccarat.road_layout import Layout
 from firmware.games.baccarat.roads import BLUE, RED, Roads, place, place_into
 from firmware.games.baccarat.scoreboard import Scoreboard
 from tests.firmware.expect import count_calls, raises
@@ -243,7 +243,7 @@ def test_roads_accessors_agree_with_the_lists_and_refuse_what_is_not_there():
     assert [(cols[k], rows[k]) for k in range(n)] == roads.big_road_cells()
     for visible in (1, 2, 5, 19):
         last = max(cols[k] for k in range(n))
-        assert first_column(cols, n, visible) == (last + 1 - visible if last >= visible else 0)
+        assert Layout().lay(roads.entries, n, 3, visible) == (last + 1 - visible if last >= visible else 0)
     for index in range(3):
         marks = roads.derived(index)
         runs = []
@@ -448,18 +448,16 @@ def test_a_results_new_derived_marks_are_painted_by_draw_without_a_call_a_road_s
 
 def test_a_results_new_big_road_entry_is_placed_and_painted_without_the_cell_buffers_scrolling_or_not():
     # Issue 14: a result adds one big-road entry at most: placed in the road's Layout, the road moved a
-    # column where it scrolls, and the cell painted, the cell buffers (for draws that skipped results)
-    # left as they were; the picture is a whole redraw's.
+    # column where it scrolls, and the cell painted, with no cell buffer (the scoreboard keeps none: a
+    # whole redraw walks the Layout too); the picture is a whole redraw's.
     rnd = _lcg(11)
     screen, sb, roads, want, want_buf = _drawn_beside_a_whole_redraw()
     entries = scrolled = 0
+    assert not hasattr(sb, "_cols") and not hasattr(sb, "_ceiling")
     for result in _shoe_results(rnd, 120):
         roads.add(*result)
         first = sb._big_first
-        for k in range(len(sb._cols)):
-            sb._cols[k] = 0xEE
         sb.draw(roads)
-        assert all(c == 0xEE for c in sb._cols)
         entries += result[0] != T
         scrolled += sb._big_first != first
         want.draw_all(roads)

@@ -9,7 +9,7 @@ from firmware.errors import GameError
 from firmware.games.baccarat import rules
 from firmware.games.baccarat import shoe as shoe_mod
 from firmware.games.baccarat.payouts import NETS_TYPE
-from firmware.games.baccarat.payouts import ZONES, settle_seats
+from firmware.games.baccarat.payouts import ZONES, find_slots, settle_seats
 from firmware.games.baccarat.roads import Roads
 from firmware.games.baccarat.settings import SETTING_NAMES
 from firmware.games.baccarat.snapshot import GAME, STATES, tied_stakes
@@ -83,6 +83,9 @@ def restore(t, data):
     for i in range(len(t.round_bets)):
         t.round_bets[i] = bets[i] if has_bets else 0
         t.nets[i] = nets[i]
+    # The slots of its bets, where its nets are not 0 (controller._find_slots makes them 0 at the next round)
+    t.n_bet_slots = find_slots(t.round_bets, t.seats, t.bet_slots, t.seat_slot_ends)
+    t.slots_round = rnd
     t.tie_kept = kept
     for i in range(len(t.tie_stakes)):
         t.tie_stakes[i] = stakes[i] if kept != _TIE_NONE else 0

@@ -1,21 +1,11 @@
 # Where a road's cells go on the scoreboard's grid as its results come, entry by entry (Layout), and the
-# first display column to show (first_column): the display's side of the roads' placement (roads.place,
-# place_into, with their dragon tails), imported by firmware/games/baccarat/scoreboard.py only (a table
-# without a scoreboard keeps none of it).
+# first display column to show: the display's side of the roads' placement (roads.place, place_into, with
+# their dragon tails), imported by firmware/games/baccarat/scoreboard.py only (a table without a scoreboard
+# keeps none of it). A whole redraw walks a road's Layout too: the scoreboard keeps no cell buffers.
 
 # copies of firmware.games.baccarat.roads (tests/host/test_const_copies.py)
 _MAX_ROUNDS = const(156)
 _ROWS = const(6)
-
-
-def first_column(cols, n, visible):
-    """The first display column to show of cells in columns cols[:n] (as place_into() writes them) so that
-    the last one is on screen."""
-    last = 0
-    for k in range(n):
-        if cols[k] > last:
-            last = cols[k]
-    return last + 1 - visible if last >= visible else 0
 
 
 class Layout:

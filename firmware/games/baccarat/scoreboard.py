@@ -12,10 +12,10 @@
 #   y 8-37   bead plate (6 columns of 5 px, x 0-29) | big road (19 columns, x 32-126)
 #   y 39-62  big eye boy | small road | cockroach pig (10 columns of 4 px each)
 #
-# Allocation: one redraw builds the header string, nothing the size of the shoe (the roads' cells go
-# into buffers made once). After a result, draw() paints the header and what the result added, not the
+# Allocation: one redraw builds the header string, nothing the size of the shoe (each road's cells are
+# placed by its Layout, made once). After a result, draw() paints the header and what the result added, not the
 # whole picture (~0.1 ms of the VM's CPU late in a shoe, where a whole redraw was ~0.6 ms).
-from firmware.games.baccarat.road_layout import Layout, first_column
+from firmware.games.baccarat.road_layout import Layout
 
 # copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
 _BANKER = const(1)
@@ -23,7 +23,6 @@ _PLAYER = const(0)
 _TIE = const(2)
 # copies of firmware.games.baccarat.roads (tests/host/test_const_copies.py)
 _BANKER_PAIR_BIT = const(8)
-_MAX_ROUNDS = const(156)
 _PLAYER_PAIR_BIT = const(4)
 _RED = const(0)
 _ROWS = const(6)
@@ -66,11 +65,8 @@ class Scoreboard:
         fits = self.derived_y + _ROWS * _MARK_CELL <= height
         self.strip_width = (width + _GAP) // _DERIVED_ROADS
         self.derived_columns = (self.strip_width - _GAP) // _MARK_CELL if fits else 0
-        # cells of one road at a time, laid out by place_into (made once: redraws allocate none of this)
-        self._cols = bytearray(_MAX_ROUNDS)
-        self._rows = bytearray(_MAX_ROUNDS)
-        self._ceiling = bytearray(_MAX_ROUNDS)
-        self._lengths = bytearray(_MAX_ROUNDS)
+        # Each road's cells are placed by its Layout, entry by entry, a whole redraw's too (no cell buffers:
+        # four of a shoe's length, 704 bytes, were kept: issue 14).
         # What the canvas shows (draw() paints only what changed since)
         self._shown = None              # the Roads on the canvas; None: paint everything next time
         self._beads = 0                 # beads painted
@@ -149,17 +145,14 @@ class Scoreboard:
         self.full_draws += 1
 
     def _remember(self, roads):
-        """After a whole picture: where each part stands (its layouts walked once, entry by entry)."""
+        """After a whole picture: where each part stands (the roads' layouts: laid by the painting)."""
         self._shown = roads
         n = roads.bead_count()
         self._beads = n
         self._bead_first = self._first_bead(n)
         n = self._entries = roads.entry_count()
         self._ties = roads.ties[n - 1] if n else 0
-        self._big_first = self._big.lay(roads.entries, n, _WINNER_BITS, self.big_columns)
-        for i in range(len(self._derived_layout)):
-            n = self._marks[i] = roads.mark_count(i)
-            self._derived_first[i] = self._derived_layout[i].lay(roads.marks[i], n, 0xFF, self.derived_columns)
+        # the layouts, their first columns and the marks painted: _big_road()'s and _derived()'s
 
     # header
     def _header(self, roads):
@@ -211,12 +204,16 @@ class Scoreboard:
 
     # big road: columns of one winner, ties as slashes, dragon tails turning right
     def _big_road(self, roads):
-        n = roads.big_road_cells_into(self._cols, self._rows, self._ceiling)
-        first = first_column(self._cols, n, self.big_columns)
+        """Every entry's cell: the road laid out anew (its first column), then walked again, painting."""
+        big = self._big
+        entries = roads.entries
+        n = roads.n_entries
+        first = self._big_first = big.lay(entries, n, _WINNER_BITS, self.big_columns)
+        big.reset()
         for k in range(n):
-            if self._cols[k] < first:
-                continue
-            self._big_cell(roads, k, self._cols[k] - first, self._rows[k])
+            big.add(k == 0 or entries[k] & _WINNER_BITS != entries[k - 1] & _WINNER_BITS)
+            if big.col >= first:                        # a streak may start left of a long tail's end
+                self._big_cell(roads, k, big.col - first, big.row)
 
     def _big_cell(self, roads, k, column, row):
         """Big-road entry k in display column `column` (counted from the first shown)."""
@@ -246,42 +243,34 @@ class Scoreboard:
         if n == done:
             return
         entries = roads.entries
-        one = n == done + 1
-        if one:
-            # One new entry (a result adds one at most): placed, its road moved a column where it scrolls,
-            # and painted, without the cell buffers and their loops.
-            first = big.add(done == 0 or entries[done] & 3 != entries[done - 1] & 3, self.big_columns)
-        else:
-            cols = self._cols
-            rows = self._rows
-            visible = self.big_columns
-            for k in range(done, n):                    # the new cells, as place_into() puts them
-                first = big.add(k == 0 or entries[k] & 3 != entries[k - 1] & 3, visible)
-                cols[k - done] = big.col
-                rows[k - done] = big.row
         self._entries = n
-        if first != old:
-            self._big_first = first
-            if not self._scroll(self.big_x, self.width, self.road_y, self.road_y + _ROWS * self.cell,
-                                (first - old) * self.cell):
-                self._big_road(roads)                   # scrolled out of sight: painted again
-                return
-        if one:
-            if big.col >= first:                        # a streak may start left of a long tail's end
-                self._big_cell(roads, done, big.col - first, big.row)
-            return
+        visible = self.big_columns
         for k in range(done, n):
-            if cols[k - done] >= first:
-                self._big_cell(roads, k, cols[k - done] - first, rows[k - done])
+            # One new entry (a result adds one at most; a draw that skipped results, one at a time): placed,
+            # its road moved a column where it scrolls, and painted, with no cell buffer.
+            first = big.add(k == 0 or entries[k] & 3 != entries[k - 1] & 3, visible)
+            if first != old:
+                self._big_first = first
+                if not self._scroll(self.big_x, self.width, self.road_y, self.road_y + _ROWS * self.cell,
+                                    (first - old) * self.cell):
+                    self._big_road(roads)               # scrolled out of sight: painted again, up to entry n
+                    return
+                old = first
+            if big.col >= first:                        # a streak may start left of a long tail's end
+                self._big_cell(roads, k, big.col - first, big.row)
 
     # derived roads: runs of one colour down a column, laid out like the big road
     def _derived(self, roads, index):
-        n = roads.derived_cells_into(index, self._lengths, self._cols, self._rows, self._ceiling)
-        first = first_column(self._cols, n, self.derived_columns)
+        """Every mark of the road: laid out anew in its Layout (its first column), then walked again, painting."""
+        layout = self._derived_layout[index]
+        marks = roads.marks[index]
+        n = self._marks[index] = roads.n_marks[index]
+        first = self._derived_first[index] = layout.lay(marks, n, 0xFF, self.derived_columns)
+        layout.reset()
         for k in range(n):
-            if self._cols[k] < first:
-                continue
-            self._mark(roads, index, k, self._cols[k] - first, self._rows[k])
+            layout.add(k == 0 or marks[k] != marks[k - 1])
+            if layout.col >= first:
+                self._mark(roads, index, k, layout.col - first, layout.row)
 
     def _mark(self, roads, index, k, column, row):
         x = index * self.strip_width + column * _MARK_CELL
@@ -289,32 +278,28 @@ class Scoreboard:
         self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, roads.marks[index][k] == _RED)
 
     def _new_marks(self, roads, index):
-        """The road's marks since the last draw where they are more than one (draw() places and paints one)."""
+        """The road's marks since the last draw where they are more than one (draw() places and paints one):
+        one at a time, as draw() does a result's one (no cell buffer)."""
         n = roads.n_marks[index]
         done = self._marks[index]
+        self._marks[index] = n
         layout = self._derived_layout[index]
         marks = roads.marks[index]
-        cols = self._cols
-        rows = self._rows
-        for k in range(done, n):
-            layout.add(k == 0 or marks[k] != marks[k - 1])
-            cols[k - done] = layout.col
-            rows[k - done] = layout.row
-        self._marks[index] = n
+        visible = self.derived_columns
         old = self._derived_first[index]
-        first = layout.first(self.derived_columns)
-        self._derived_first[index] = first
         x0 = index * self.strip_width
-        if first != old and not self._scroll(x0, x0 + self.strip_width - _GAP, self.derived_y, self.height,
-                                             (first - old) * _MARK_CELL):
-            self._derived(roads, index)                 # scrolled out of sight: painted again
-            return
-        rect = self.canvas.rect
         y0 = self.derived_y
         for k in range(done, n):
-            if cols[k - done] >= first:                 # as _mark(), inlined
-                rect(x0 + (cols[k - done] - first) * _MARK_CELL, y0 + rows[k - done] * _MARK_CELL,
-                     _MARK_CELL - 1, _MARK_CELL - 1, 1, marks[k] == _RED)
+            first = layout.add(k == 0 or marks[k] != marks[k - 1], visible)
+            if first != old:
+                self._derived_first[index] = first
+                if not self._scroll(x0, x0 + self.strip_width - _GAP, y0, self.height, (first - old) * _MARK_CELL):
+                    self._derived(roads, index)         # scrolled out of sight: painted again, up to mark n
+                    return
+                old = first
+            if layout.col >= first:                     # as _mark(), inlined
+                self.canvas.rect(x0 + (layout.col - first) * _MARK_CELL, y0 + layout.row * _MARK_CELL,
+                                 _MARK_CELL - 1, _MARK_CELL - 1, 1, marks[k] == _RED)
 
     def _clear_part(self, x0, x1, y0, y1, d):
         """scroll_part() for a canvas without it (a plain FrameBuffer): the part left blank, painted again."""
