@@ -27,7 +27,7 @@ class BetReading:
         width = len(zones)
         view = memoryview(self.amounts)
         self.rows = tuple(view[seat * width:seat * width + width] for seat in range(seats))
-        self.empty_row = array("i", [0] * width)
+        self.empty_row = array("i", [0] * width)       # never written (the reader clears rows from it too)
         # slots() answered without a walk while amounts are still a copy of the reader's work buffer
         # (source) as it was then: a compare of the two arrays (in C) catches anyone else writing
         # amounts. The reader tells each slot it writes as the lines come (work_wrote: a reading's

@@ -48,6 +48,13 @@ def test_the_bet_reader_keeps_its_zone_names_as_one_bytes_object_and_small_ints(
         reader.handle(line)
     assert drain(reader.queue) == [(BETS, 1, 1)]
     assert reader.reading.as_dict() == {3: dict((name, 5) for name in CRAPS_ZONES)}
+    # One row of zeros: the reading's, which the reader also clears its rows from (never written).
+    assert reader._zero_row is reader.reading.empty_row
+    for line in (s("OPEN", "2"), s("SEAT", "4", "pass=10"), s("CLOSE", "2", "1")):
+        reader.handle(line)
+    assert drain(reader.queue) == [(BETS, 2, 1)]
+    assert reader.reading.as_dict() == {4: {"pass": 10}}
+    assert list(reader.reading.empty_row) == [0] * len(CRAPS_ZONES)
 
 
 def test_zones_alike_in_length_first_and_last_byte_are_chained():
