@@ -78,13 +78,15 @@ class _Slicer:
 _SLICE = _Slicer()
 
 
-def _word_key(line, start, end):
-    # line[start:end] (1 or more bytes) -> its length, first and last byte as one small int
-    return (end - start) << 16 | line[start] << 8 | line[end - 1]
+def _word_hash(line, start, end):
+    # line[start:end] (1 or more bytes) -> its bucket before the mask, from its length, first and last
+    # byte (_seat() works it out inline: a call less a word); 5 and 11 spread Craps' 50 zones over 128
+    # buckets at 1.2 candidates a zone (length, first and last byte alike share a bucket)
+    return (end - start) + line[start] * 5 + line[end - 1] * 11
 
 
 def _same_at(line, start, end, words, at):
-    """line[start:end] == words[at:at + end - start] (the lengths agree: the word key says so), without
+    """line[start:end] == words[at:at + end - start] (the lengths agree: the caller checked), without
     slicing."""
     for i in range(end - start):
         if line[start + i] != words[at + i]:
@@ -93,10 +95,12 @@ def _same_at(line, start, end, words, at):
 
 
 class BetReader(DeviceLink):
-    def __init__(self, source, queue, evidence, zones, seats, reading=None, take_downs=False):
+    def __init__(self, source, queue, evidence, zones, seats, reading=None, take_downs=False, words=None):
         """zones: the game's zone names (e.g. baccarat.ZONES); seats: 1..seats on the layout;
         reading: the BetReading to fill (shared with the table controller), or a new one;
-        take_downs: the table takes "zone=-" take-downs (else such a reading is refused whole)."""
+        take_downs: the table takes "zone=-" take-downs (else such a reading is refused whole);
+        words: the zone names' bytes run together, a literal of the game's (constant in flash), or
+        None (made here)."""
         if not zones or seats < 1:
             raise ValueError("a bet reader needs zones and at least one seat")
         DeviceLink.__init__(self, source, queue, evidence, DEVICE, VERSION, TYPES)
@@ -104,27 +108,7 @@ class BetReader(DeviceLink):
         self.fault_event = _BETS_FAULT
         if len(zones) > _MAX_ZONES:
             raise ValueError("a bet reader reads at most %d zones" % _MAX_ZONES)
-        # The zone names' bytes as one object, zone z's from _word_at[z] to _word_at[z + 1] (a bytes
-        # object a zone, and a tuple of them, kept 0.3 KB more at Craps' 50 zones).
-        self._words = "".join(zones).encode()
-        self._word_at = array("H", [0] * (len(zones) + 1))
-        for z in range(len(zones)):
-            n = len(zones[z].encode())
-            if not n:
-                raise ValueError("a zone needs a name")
-            self._word_at[z + 1] = self._word_at[z] + n
-        # zone candidates by (length, first byte, last byte), a small int: a word is compared with
-        # the one or two zones that share those (38 at Craps were compared in turn, a call each);
-        # the key gives the first, _next_zone[z] the next after z (+1; 0: none), small ints all
-        # (a tuple of them a key kept 0.8 KB more at Craps)
-        self._zone_keys = {}
-        self._next_zone = bytearray(len(zones))
-        for z in range(len(zones) - 1, -1, -1):
-            at = self._word_at[z]
-            key = _word_key(self._words, at, self._word_at[z + 1])
-            if key in self._zone_keys:
-                self._next_zone[z] = self._zone_keys[key] + 1
-            self._zone_keys[key] = z
+        self._index(zones, words)
         self.take_downs = take_downs
         self.reading = reading if reading is not None else BetReading(zones, seats)
         self._work = array("i", [0] * len(self.reading.amounts))
@@ -145,6 +129,40 @@ class BetReader(DeviceLink):
         self._lines = 0
         self.readings = 0        # readings accepted
         self.refused = 0         # readings refused
+
+    def _index(self, zones, words):
+        """The zone lookup _seat() reads: _words, _word_at, _buckets, _next_zone."""
+        # The zone names' bytes as one object, zone z's from _word_at[z] to _word_at[z + 1] (a bytes
+        # object a zone, and a tuple of them, kept 0.3 KB more at Craps' 50 zones). The game's literal
+        # when it has one (Craps' zones.ZONE_WORDS, in flash when frozen: made here it kept 0.5 KB of
+        # the heap), checked zone by zone.
+        if words is None:
+            words = "".join(zones).encode()
+        self._words = words
+        word_at = self._word_at = array("H", [0] * (len(zones) + 1))
+        for z in range(len(zones)):
+            name = zones[z].encode()
+            n = len(name)
+            if not n:
+                raise ValueError("a zone needs a name")
+            word_at[z + 1] = word_at[z] + n
+            if words[word_at[z]:word_at[z + 1]] != name:
+                raise ValueError("the bet reader's words are not its zones at %r" % zones[z])
+        if len(words) != word_at[len(zones)]:
+            raise ValueError("the bet reader's words are not its zones")
+        # Zone candidates by a hash of (length, first byte, last byte) in a table of buckets, a byte a
+        # bucket: the first zone there + 1 (0: none), _next_zone[z] the next after z (+1; 0: none). A
+        # word is compared with the few zones of its bucket of the same length (38 at Craps were
+        # compared in turn, a call each). A dict of the exact keys kept 0.4 KB at Craps, this 0.14.
+        size = 16
+        while size < 2 * len(zones):
+            size <<= 1
+        buckets = self._buckets = bytearray(size)          # (its length - 1: the mask)
+        self._next_zone = bytearray(len(zones))
+        for z in range(len(zones) - 1, -1, -1):
+            key = _word_hash(words, word_at[z], word_at[z + 1]) & (size - 1)
+            self._next_zone[z] = buckets[key]
+            buckets[key] = z + 1
 
     def _message(self, frame):
         kind = frame.type
@@ -215,7 +233,8 @@ class BetReader(DeviceLink):
         line = frame.line
         words = self._words
         word_at = self._word_at
-        keys = self._zone_keys
+        buckets = self._buckets
+        mask = len(buckets) - 1
         next_zone = self._next_zone
         work = self._work
         base = (seat - 1) * (len(word_at) - 1)
@@ -228,9 +247,11 @@ class BetReader(DeviceLink):
                 eq += 1
             zone = -1
             if start < eq < end:                               # no "=", or no name: not a zone=amount word
-                z = keys.get(_word_key(line, start, eq), -1)
+                n = eq - start
+                z = buckets[(n + line[start] * 5 + line[eq - 1] * 11) & mask] - 1     # (_word_hash)
                 while z >= 0:
-                    if _same_at(line, start, eq, words, word_at[z]):
+                    at = word_at[z]
+                    if word_at[z + 1] - at == n and _same_at(line, start, eq, words, at):
                         zone = z
                         break
                     z = next_zone[z] - 1

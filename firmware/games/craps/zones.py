@@ -47,6 +47,18 @@ KIND_NUMBER = (
     (19, 8), (19, 9), (19, 10),
 )
 
+# The zone names' bytes run together, as the bet reader looks words up in them (firmware/drivers/
+# bet_reader.py, which checks them against ZONES zone by zone): a literal, in flash as ZONES is (made
+# by the reader it kept 0.5 KB of the heap).
+ZONE_WORDS = (
+    b"passdont_passpass_oddsdont_pass_oddscomedont_comecome_4come_5come_6come_8come_9come_10"
+    b"dont_come_4dont_come_5dont_come_6dont_come_8dont_come_9dont_come_10come_odds_4come_odds_5"
+    b"come_odds_6come_odds_8come_odds_9come_odds_10dont_come_odds_4dont_come_odds_5"
+    b"dont_come_odds_6dont_come_odds_8dont_come_odds_9dont_come_odds_10any_crapsany_seveneleven"
+    b"ace_deuceacesboxcarshornfieldbigsmallhard_4hard_6hard_8hard_10big_number_4big_number_5"
+    b"big_number_6big_number_8big_number_9big_number_10"
+)
+
 
 def zone_of(kind, number):
     """The zone index of a bet of this kind: number is the come point of a come / don't-come bet
