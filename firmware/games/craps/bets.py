@@ -179,22 +179,64 @@ def _zone_name(kind, number):
     return KIND_NAMES[kind]
 
 
-# Every zone name, made once: ZONE_TABLE[kind * ZONE_COLUMNS + number] for numbers 0..10 (a bet's
-# number never exceeds 10), so settling a roll formats no strings. Equal names share one object.
-
-
-def _zone_table():
-    names = {}
-    out = []
-    for kind in range(len(KIND_NAMES)):
-        for number in range(_ZONE_COLUMNS):
-            z = _zone_name(kind, number)
-            out.append(names.setdefault(z, z))
-    return tuple(out)
-
-
-ZONE_TABLE = _zone_table()
-del _zone_table   # used once: its bytecode is not kept in RAM
+# Every zone name: ZONE_TABLE[kind * ZONE_COLUMNS + number] is _zone_name(kind, number) for numbers
+# 0..10 (a bet's number never exceeds 10), a row a kind, so settling a roll formats no strings. A
+# literal (issue 14): in flash where the code is frozen or in ROMFS (made at import it kept 2.3 KB
+# of the heap in the VM: the tuple 0.9, its names made, "point_7"..., 1.4); test_craps_bets compares.
+ZONE_TABLE = (
+    # pass
+     "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass",
+    # dont_pass
+     "dont_pass", "dont_pass", "dont_pass", "dont_pass", "dont_pass", "dont_pass", "dont_pass",
+     "dont_pass", "dont_pass", "dont_pass", "dont_pass",
+    # pass_odds
+     "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass",
+    # dont_pass_odds
+     "dont_pass", "dont_pass", "dont_pass", "dont_pass", "dont_pass", "dont_pass", "dont_pass",
+     "dont_pass", "dont_pass", "dont_pass", "dont_pass",
+    # come
+     "come", "point_1", "point_2", "point_3", "point_4", "point_5", "point_6", "point_7", "point_8",
+     "point_9", "point_10",
+    # dont_come
+     "dont_come", "point_1", "point_2", "point_3", "point_4", "point_5", "point_6", "point_7", "point_8",
+     "point_9", "point_10",
+    # come_odds
+     "dont_come", "point_1", "point_2", "point_3", "point_4", "point_5", "point_6", "point_7", "point_8",
+     "point_9", "point_10",
+    # dont_come_odds
+     "dont_come", "point_1", "point_2", "point_3", "point_4", "point_5", "point_6", "point_7", "point_8",
+     "point_9", "point_10",
+    # any_craps
+     "any_craps", "any_craps", "any_craps", "any_craps", "any_craps", "any_craps", "any_craps",
+     "any_craps", "any_craps", "any_craps", "any_craps",
+    # any_seven
+     "any_seven", "any_seven", "any_seven", "any_seven", "any_seven", "any_seven", "any_seven",
+     "any_seven", "any_seven", "any_seven", "any_seven",
+    # eleven
+     "eleven", "eleven", "eleven", "eleven", "eleven", "eleven", "eleven", "eleven", "eleven", "eleven",
+     "eleven",
+    # ace_deuce
+     "ace_deuce", "ace_deuce", "ace_deuce", "ace_deuce", "ace_deuce", "ace_deuce", "ace_deuce",
+     "ace_deuce", "ace_deuce", "ace_deuce", "ace_deuce",
+    # aces
+     "aces", "aces", "aces", "aces", "aces", "aces", "aces", "aces", "aces", "aces", "aces",
+    # boxcars
+     "boxcars", "boxcars", "boxcars", "boxcars", "boxcars", "boxcars", "boxcars", "boxcars", "boxcars",
+     "boxcars", "boxcars",
+    # horn
+     "horn", "horn", "horn", "horn", "horn", "horn", "horn", "horn", "horn", "horn", "horn",
+    # field
+     "field", "field", "field", "field", "field", "field", "field", "field", "field", "field", "field",
+    # big
+     "big", "big", "big", "big", "big", "big", "big", "big", "big", "big", "big",
+    # small
+     "small", "small", "small", "small", "small", "small", "small", "small", "small", "small", "small",
+    # hard
+     "hard_0", "hard_1", "hard_2", "hard_3", "hard_4", "hard_5", "hard_6", "hard_7", "hard_8", "hard_9",
+     "hard_10",
+    # big_number
+     "big_0", "big_1", "big_2", "big_3", "big_4", "big_5", "big_6", "big_7", "big_8", "big_9", "big_10",
+)
 
 
 def zone_name(kind, number):
