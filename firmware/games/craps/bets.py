@@ -181,8 +181,8 @@ def _zone_name(kind, number):
 
 # Every zone name: ZONE_TABLE[kind * ZONE_COLUMNS + number] is _zone_name(kind, number) for numbers
 # 0..10 (a bet's number never exceeds 10), a row a kind, so settling a roll formats no strings. A
-# literal (issue 14): in flash where the code is frozen or in ROMFS (made at import it kept 2.3 KB
-# of the heap in the VM: the tuple 0.9, its names made, "point_7"..., 1.4); test_craps_bets compares.
+# literal (issue 14): in flash where the code is frozen or in ROMFS (made at import, its tuple kept
+# 0.9 KB of the heap, and its names "point_7"... more where no literal had them); test_craps_bets compares.
 ZONE_TABLE = (
     # pass
      "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass",

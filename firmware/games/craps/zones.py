@@ -27,7 +27,7 @@ _TRAVELS = (_COME, _DONT_COME)      # art. 5(2)(5), (6): a zone before, one per 
 # come and don't-come bets (_TRAVELS) after both line zones, before the odds that stand behind them;
 # so line bets come before their odds, and a reading places a line bet before the odds that may back
 # it. Literals (issue 14): constants in flash where the code is frozen or in ROMFS, where the tuples
-# built at import kept 3.2 KB of the heap (50 strings, 50 pairs, their tuples: in the VM);
+# built at import kept 2.4 KB of the heap (50 pairs, 38 names made, their tuples: in the VM);
 # tests/firmware/test_craps_travelled.py builds them again from bets.py and compares.
 ZONES = (
     "pass", "dont_pass", "pass_odds", "dont_pass_odds", "come", "dont_come", "come_4", "come_5",
