@@ -316,29 +316,31 @@ def settle_prop(kind, number, d1, d2, field_12):
     raise RuleError("not a proposition bet kind: %r" % (kind,))
 
 
-def _one_roll_outcomes():
-    # settle_prop() of every one-roll kind for every total, worked out once; a Field 12 pays by the
-    # table's field_12 option, so its entry is None (the table asks settle_prop() for it).
-    shared = {}
-    table = []
-    for kind in range(len(KIND_NAMES)):
-        if not is_one_roll(kind):
-            table.append(None)
-            continue
-        row = [None, None]
-        for total in range(2, 13):
-            d1 = total - 6 if total > 7 else 1
-            out = settle_prop(kind, 0, d1, total - d1, 2)
-            if out != settle_prop(kind, 0, d1, total - d1, 3):
-                out = None
-            else:
-                out = shared.setdefault(out, out)
-            row.append(out)
-        table.append(tuple(row))
-    return tuple(table)
-
-
 # ONE_ROLL_OUTCOMES[kind][total] = settle_prop(kind, 0, d1, d2, field_12) for a one-roll kind (art. 5(3)),
-# None where it depends on field_12 (the Field's 12, art. 6(12)); None for the other kinds.
-ONE_ROLL_OUTCOMES = _one_roll_outcomes()
-del _one_roll_outcomes   # used once: its bytecode is not kept in RAM
+# None where it depends on field_12 (the Field's 12, art. 6(12)): the table asks settle_prop() for it;
+# None for the other kinds. A literal (issue 14): in flash where the code is frozen or in ROMFS (worked
+# out at import it kept 1 KB of the heap in the VM); test_craps_bets compares it with settle_prop.
+ONE_ROLL_OUTCOMES = (
+    None, None, None, None, None, None, None, None,      # the line bets and their odds: not one-roll
+    (None, None, (_WIN, 7, 1), (_WIN, 7, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_WIN, 7, 1)),  # any_craps, art. 5(3)(1), 6(5)
+    (None, None, (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_WIN, 4, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1)),  # any_seven, art. 5(3)(2), 6(6)
+    (None, None, (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_WIN, 15, 1), (_LOSE, 1, 1)),  # eleven, art. 5(3)(3), 6(7)
+    (None, None, (_LOSE, 1, 1), (_WIN, 15, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1)),  # ace_deuce, art. 5(3)(4), 6(8)
+    (None, None, (_WIN, 30, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1)),  # aces, art. 5(3)(5), 6(9)
+    (None, None, (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_WIN, 30, 1)),  # boxcars, art. 5(3)(6), 6(10)
+    (None, None, (_WIN, 27, 4), (_WIN, 3, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_WIN, 3, 1), (_WIN, 27, 4)),  # horn, art. 5(3)(7), 6(11)
+    (None, None, (_WIN, 2, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), None),             # field, art. 5(3)(8), 6(12)
+    (None, None, (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1)),      # big, art. 5(3)(9)
+    (None, None, (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1)),  # small, art. 5(3)(9)
+    None, None,                                          # hard ways, big numbers: multi-roll
+)
