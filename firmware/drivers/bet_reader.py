@@ -68,23 +68,6 @@ _EQUALS = const(61)
 _MINUS = const(45)
 
 
-class _Slicer:
-    # slice objects made once (x[a:b] builds a new one on the heap at every store: a reading
-    # allocates nothing)
-    def __getitem__(self, key):
-        return key
-
-
-_SLICE = _Slicer()
-
-
-def _word_hash(line, start, end):
-    # line[start:end] (1 or more bytes) -> its bucket before the mask, from its length, first and last
-    # byte (_seat() works it out inline: a call less a word); 5 and 11 spread Craps' 50 zones over 128
-    # buckets at 1.2 candidates a zone (length, first and last byte alike share a bucket)
-    return (end - start) + line[start] * 5 + line[end - 1] * 11
-
-
 def _same_at(line, start, end, words, at):
     """line[start:end] == words[at:at + end - start] (the lengths agree: the caller checked), without
     slicing."""
@@ -122,8 +105,13 @@ class BetReader(DeviceLink):
         # The reading's row of zeros (never written: slots() compares rows with it): a row of our own
         # kept 0.2 KB more at Craps' 50 zones (issue 14).
         self._zero_row = self.reading.empty_row
-        self._rows = tuple(_SLICE[seat * width:seat * width + width] for seat in range(self.reading.seats))
-        self._all = _SLICE[:]
+
+        class Slicer:       # Slicer()[a:b] is a slice object (MicroPython cannot call slice()), made once
+            def __getitem__(self, key):     # here: x[a:b] builds one on the heap at every store, and a
+                return key                  # reading allocates nothing (the class is not kept)
+        slices = Slicer()
+        self._rows = tuple(slices[seat * width:seat * width + width] for seat in range(self.reading.seats))
+        self._all = slices[:]
         self._state = _IDLE
         self._id = -1
         self._lines = 0
@@ -154,13 +142,17 @@ class BetReader(DeviceLink):
         # bucket: the first zone there + 1 (0: none), _next_zone[z] the next after z (+1; 0: none). A
         # word is compared with the few zones of its bucket of the same length (38 at Craps were
         # compared in turn, a call each). A dict of the exact keys kept 0.4 KB at Craps, this 0.14.
+        # The hash: length + first byte * 5 + last byte * 11, masked (_seat() works it out the same
+        # way): 5 and 11 spread Craps' 50 zones over 128 buckets at 1.2 candidates a zone (length, first
+        # and last byte alike share a bucket).
         size = 16
         while size < 2 * len(zones):
             size <<= 1
         buckets = self._buckets = bytearray(size)          # (its length - 1: the mask)
         self._next_zone = bytearray(len(zones))
         for z in range(len(zones) - 1, -1, -1):
-            key = _word_hash(words, word_at[z], word_at[z + 1]) & (size - 1)
+            at = word_at[z]
+            key = (word_at[z + 1] - at + words[at] * 5 + words[word_at[z + 1] - 1] * 11) & (size - 1)
             self._next_zone[z] = buckets[key]
             buckets[key] = z + 1
 
@@ -248,7 +240,7 @@ class BetReader(DeviceLink):
             zone = -1
             if start < eq < end:                               # no "=", or no name: not a zone=amount word
                 n = eq - start
-                z = buckets[(n + line[start] * 5 + line[eq - 1] * 11) & mask] - 1     # (_word_hash)
+                z = buckets[(n + line[start] * 5 + line[eq - 1] * 11) & mask] - 1     # (_index's hash)
                 while z >= 0:
                     at = word_at[z]
                     if word_at[z + 1] - at == n and _same_at(line, start, eq, words, at):
