@@ -186,3 +186,16 @@ def test_a_table_without_a_scoreboard_keeps_a_panel_and_its_display_test_sends_t
             _run(ctx, 35)
             assert bus.transactions[2:] == [(60, window), (60, b"\x40" + bytes(1024))]
             assert "display scoreboard: ok" in typed(ctx, machine, "selftest", 1)
+
+
+def test_a_craps_table_names_its_seats_with_the_reports_literal():
+    # reports.SEAT_KEYS (a literal) when it names every seat, not a tuple of its own; more seats: made.
+    from firmware.games.craps.reports import SEAT_KEYS
+    from tests.firmware.craps_rig import Rig, strip
+    rig = Rig()
+    assert rig.table._seat_keys is SEAT_KEYS
+    big = Rig(seats=24, table_seats=24)
+    assert len(big.table._seat_keys) == 24 and big.table._seat_keys[23] == "24"
+    big.bets({24: {"pass": 10}, 2: {"pass": 5}})
+    big.throw(3, 4)                                      # a natural: Pass wins (art. 5(2)(1))
+    assert strip(big.last("throw"))["nets"] == {"2": {"pass": 5}, "24": {"pass": 10}}
