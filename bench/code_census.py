@@ -113,8 +113,8 @@ def _nested_built(value, consts=()):
 def built_at_import(modules):
     """[(module, name, inner tuples built too)] of the module-level values the modules build when
     imported (a comprehension, a call, a list or dict display...), read from their source: those stay
-    in the heap with the code in flash, where a literal constant (a number, a string, a tuple of those)
-    does not; a name bound to another object (an alias, an import), a function, a class or a const()
+    in the heap with the code in flash, where a literal constant (a number, a string, a tuple of those
+    or of the module's const() names) does not; a name bound to another object (an alias, an import), a function, a class or a const()
     is not one."""
     import ast
     out = []
