@@ -85,7 +85,20 @@ class BetReading:
         source = self.source
         return source is None or self._written_count < 0 or self._downs > 0 or self.amounts != source
 
-    # The reader's side (source): every change of that buffer goes through these two.
+    # The reader's side (source): every change of that buffer goes through these three.
+    def clear_told(self):
+        """Zero the slots of source told since it was last cleared (work_wrote) and return True, when
+        every one written was told (at most _WRITTEN_MAX); else False: the reader clears the rows it
+        wrote. The reader then calls work_cleared()."""
+        n = self._written_count
+        if n < 0:
+            return False
+        source = self.source
+        written = self._written
+        for k in range(n):
+            source[written[k]] = 0
+        return True
+
     def work_cleared(self):
         """source is all zeros again."""
         self._slots = None
