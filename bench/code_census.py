@@ -81,27 +81,31 @@ def defined_names(modules):
     return total
 
 
-def _literal(node):
+def _literal(node, consts=()):
     """A constant a compiler folds (a number, a string, bytes, None, a tuple of those): frozen or in ROMFS
-    it stays in flash."""
+    it stays in flash. consts: the module's names bound by const() before it, which MicroPython's parser
+    replaces by their values, so a tuple of them folds too (the VM shows it: such a tuple returned twice
+    by a function is one object)."""
     import ast
     if isinstance(node, ast.Constant):
         return True
+    if isinstance(node, ast.Name):
+        return node.id in consts
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Invert)):
-        return _literal(node.operand)
-    return isinstance(node, ast.Tuple) and all(_literal(e) for e in node.elts)
+        return _literal(node.operand, consts)
+    return isinstance(node, ast.Tuple) and all(_literal(e, consts) for e in node.elts)
 
 
-def _nested_built(value):
+def _nested_built(value, consts=()):
     """Whether a value's expression builds tuples below its top (a call, a comprehension, a tuple of
-    names): else its inner tuples are literals, constants in flash."""
+    names other than consts): else its inner tuples are literals, constants in flash."""
     import ast
     for node in ast.walk(value):
         if node is value:
             continue
         if isinstance(node, (ast.Call, ast.ListComp, ast.GeneratorExp, ast.DictComp, ast.SetComp)):
             return True
-        if isinstance(node, ast.Tuple) and not _literal(node):
+        if isinstance(node, ast.Tuple) and not _literal(node, consts):
             return True
     return False
 
@@ -109,8 +113,8 @@ def _nested_built(value):
 def built_at_import(modules):
     """[(module, name, inner tuples built too)] of the module-level values the modules build when
     imported (a comprehension, a call, a list or dict display...), read from their source: those stay
-    in the heap with the code in flash, where a literal constant (a number, a string, a tuple of those)
-    does not; a name bound to another object (an alias, an import), a function, a class or a const()
+    in the heap with the code in flash, where a literal constant (a number, a string, a tuple of those
+    or of the module's const() names) does not; a name bound to another object (an alias, an import), a function, a class or a const()
     is not one."""
     import ast
     out = []
@@ -118,12 +122,15 @@ def built_at_import(modules):
         path = os.path.join(REPO, *name.split("."))
         path = path + ".py" if os.path.exists(path + ".py") else os.path.join(path, "__init__.py")
         values = {}
+        consts = set()
         for node in ast.parse(open(path).read()).body:
             if isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets):
                 v = node.value
-                made = not (_literal(v) or isinstance(v, (ast.Name, ast.Attribute, ast.Lambda))
-                            or (isinstance(v, ast.Call) and getattr(v.func, "id", "") == "const"))
+                const = isinstance(v, ast.Call) and getattr(v.func, "id", "") == "const"
+                made = not (const or _literal(v, consts) or isinstance(v, (ast.Name, ast.Attribute, ast.Lambda)))
                 for target in node.targets:
-                    values[target.id] = (made, made and _nested_built(v))
+                    values[target.id] = (made, made and _nested_built(v, consts))
+                    if const:
+                        consts.add(target.id)
         out.extend((name, key, values[key][1]) for key in sorted(values) if values[key][0])
     return out

@@ -8,7 +8,8 @@
 # one object; builtins, in ROM, are not counted). Measured by copies: every module's and class's dict
 # cloned (the same keys inserted one by one into a new dict, as an import or a class body fills its
 # dict: the same hash table sizes); N functions, classes and modules made from code of their own; and
-# what the top levels build at import (dicts, lists, calls, comprehensions, tuples of names), each
+# what the top levels build at import (dicts, lists, calls, comprehensions, tuples of names other than
+# the module's own const() names, which fold as numbers do: bench/code_census.py), each
 # copied into new objects. The ESTIMATE these measurements replaced, with the same counts: a dict 16
 # bytes and 8 a slot (entries rounded up to a power of two), a function 16, a class 64, a module 16,
 # nothing built at import.

@@ -27,7 +27,7 @@ class BetReading:
         width = len(zones)
         view = memoryview(self.amounts)
         self.rows = tuple(view[seat * width:seat * width + width] for seat in range(seats))
-        self.empty_row = array("i", [0] * width)
+        self.empty_row = array("i", [0] * width)       # never written (the reader clears rows from it too)
         # slots() answered without a walk while amounts are still a copy of the reader's work buffer
         # (source) as it was then: a compare of the two arrays (in C) catches anyone else writing
         # amounts. The reader tells each slot it writes as the lines come (work_wrote: a reading's
@@ -85,7 +85,20 @@ class BetReading:
         source = self.source
         return source is None or self._written_count < 0 or self._downs > 0 or self.amounts != source
 
-    # The reader's side (source): every change of that buffer goes through these two.
+    # The reader's side (source): every change of that buffer goes through these three.
+    def clear_told(self):
+        """Zero the slots of source told since it was last cleared (work_wrote) and return True, when
+        every one written was told (at most _WRITTEN_MAX); else False: the reader clears the rows it
+        wrote. The reader then calls work_cleared()."""
+        n = self._written_count
+        if n < 0:
+            return False
+        source = self.source
+        written = self._written
+        for k in range(n):
+            source[written[k]] = 0
+        return True
+
     def work_cleared(self):
         """source is all zeros again."""
         self._slots = None

@@ -163,7 +163,7 @@ def _craps(config, hw, queue, buttons):
     from firmware.drivers.dice_reader import DiceReader
     from firmware.games.craps import screens
     from firmware.games.craps.controller import CrapsController
-    from firmware.games.craps.zones import ZONES
+    from firmware.games.craps.zones import ZONE_WORDS, ZONES
 
     reading = None
     seats = config["rules"].seats          # the layout has no seat zones: the table's seats setting
@@ -177,7 +177,7 @@ def _craps(config, hw, queue, buttons):
     if reading is not None:
         from firmware.drivers.bet_reader import BetReader
         g.devices.append(BetReader(hw.ports["bets"], queue, table.evidence, ZONES, seats, reading,
-                                   take_downs=True))
+                                   take_downs=True, words=ZONE_WORDS))
     return g
 
 

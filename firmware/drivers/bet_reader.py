@@ -68,23 +68,8 @@ _EQUALS = const(61)
 _MINUS = const(45)
 
 
-class _Slicer:
-    # slice objects made once (x[a:b] builds a new one on the heap at every store: a reading
-    # allocates nothing)
-    def __getitem__(self, key):
-        return key
-
-
-_SLICE = _Slicer()
-
-
-def _word_key(line, start, end):
-    # line[start:end] (1 or more bytes) -> its length, first and last byte as one small int
-    return (end - start) << 16 | line[start] << 8 | line[end - 1]
-
-
 def _same_at(line, start, end, words, at):
-    """line[start:end] == words[at:at + end - start] (the lengths agree: the word key says so), without
+    """line[start:end] == words[at:at + end - start] (the lengths agree: the caller checked), without
     slicing."""
     for i in range(end - start):
         if line[start + i] != words[at + i]:
@@ -93,10 +78,12 @@ def _same_at(line, start, end, words, at):
 
 
 class BetReader(DeviceLink):
-    def __init__(self, source, queue, evidence, zones, seats, reading=None, take_downs=False):
+    def __init__(self, source, queue, evidence, zones, seats, reading=None, take_downs=False, words=None):
         """zones: the game's zone names (e.g. baccarat.ZONES); seats: 1..seats on the layout;
         reading: the BetReading to fill (shared with the table controller), or a new one;
-        take_downs: the table takes "zone=-" take-downs (else such a reading is refused whole)."""
+        take_downs: the table takes "zone=-" take-downs (else such a reading is refused whole);
+        words: the zone names' bytes run together, a literal of the game's (constant in flash), or
+        None (made here)."""
         if not zones or seats < 1:
             raise ValueError("a bet reader needs zones and at least one seat")
         DeviceLink.__init__(self, source, queue, evidence, DEVICE, VERSION, TYPES)
@@ -104,45 +91,64 @@ class BetReader(DeviceLink):
         self.fault_event = _BETS_FAULT
         if len(zones) > _MAX_ZONES:
             raise ValueError("a bet reader reads at most %d zones" % _MAX_ZONES)
-        # The zone names' bytes as one object, zone z's from _word_at[z] to _word_at[z + 1] (a bytes
-        # object a zone, and a tuple of them, kept 0.3 KB more at Craps' 50 zones).
-        self._words = "".join(zones).encode()
-        self._word_at = array("H", [0] * (len(zones) + 1))
-        for z in range(len(zones)):
-            n = len(zones[z].encode())
-            if not n:
-                raise ValueError("a zone needs a name")
-            self._word_at[z + 1] = self._word_at[z] + n
-        # zone candidates by (length, first byte, last byte), a small int: a word is compared with
-        # the one or two zones that share those (38 at Craps were compared in turn, a call each);
-        # the key gives the first, _next_zone[z] the next after z (+1; 0: none), small ints all
-        # (a tuple of them a key kept 0.8 KB more at Craps)
-        self._zone_keys = {}
-        self._next_zone = bytearray(len(zones))
-        for z in range(len(zones) - 1, -1, -1):
-            at = self._word_at[z]
-            key = _word_key(self._words, at, self._word_at[z + 1])
-            if key in self._zone_keys:
-                self._next_zone[z] = self._zone_keys[key] + 1
-            self._zone_keys[key] = z
+        self._index(zones, words)
         self.take_downs = take_downs
         self.reading = reading if reading is not None else BetReading(zones, seats)
         self._work = array("i", [0] * len(self.reading.amounts))
         self.reading.source = self._work          # (BetReading.slots(): remembered while they agree)
         # The seats a SEAT line wrote into _work since it was last cleared (1 a seat): _open clears
-        # only their rows, _accept counts them as the seats with chips (a SEAT line writes at least
+        # only their rows (a reading not told every slot), _accept counts them as the seats with chips (a SEAT line writes at least
         # one zone, and a reading is accepted only if every word was), instead of walking every
         # seat x zone slot (700 at Craps) in Python twice a reading.
         self._seats_written = bytearray(self.reading.seats)
-        width = len(zones)
-        self._zero_row = array("i", [0] * width)
-        self._rows = tuple(_SLICE[seat * width:seat * width + width] for seat in range(self.reading.seats))
-        self._all = _SLICE[:]
+
+        class Slicer:       # Slicer()[:] is a slice object (MicroPython cannot call slice()), made once
+            def __getitem__(self, key):     # here: x[:] builds one on the heap at every store, and a
+                return key                  # reading allocates nothing (the class is not kept)
+        self._all = Slicer()[:]
         self._state = _IDLE
         self._id = -1
         self._lines = 0
         self.readings = 0        # readings accepted
         self.refused = 0         # readings refused
+
+    def _index(self, zones, words):
+        """The zone lookup _seat() reads: _words, _word_at, _buckets, _next_zone."""
+        # The zone names' bytes as one object, zone z's from _word_at[z] to _word_at[z + 1] (a bytes
+        # object a zone, and a tuple of them, kept 0.3 KB more at Craps' 50 zones). The game's literal
+        # when it has one (Craps' zones.ZONE_WORDS, in flash when frozen: made here it kept 0.5 KB of
+        # the heap), checked zone by zone.
+        if words is None:
+            words = "".join(zones).encode()
+        self._words = words
+        word_at = self._word_at = array("H", [0] * (len(zones) + 1))
+        for z in range(len(zones)):
+            name = zones[z].encode()
+            n = len(name)
+            if not n:
+                raise ValueError("a zone needs a name")
+            word_at[z + 1] = word_at[z] + n
+            if words[word_at[z]:word_at[z + 1]] != name:
+                raise ValueError("the bet reader's words are not its zones at %r" % zones[z])
+        if len(words) != word_at[len(zones)]:
+            raise ValueError("the bet reader's words are not its zones")
+        # Zone candidates by a hash of (length, first byte, last byte) in a table of buckets, a byte a
+        # bucket: the first zone there + 1 (0: none), _next_zone[z] the next after z (+1; 0: none). A
+        # word is compared with the few zones of its bucket of the same length (38 at Craps were
+        # compared in turn, a call each). A dict of the exact keys kept 0.4 KB at Craps, this 0.14.
+        # The hash: length + first byte * 5 + last byte * 11, masked (_seat() works it out the same
+        # way): 5 and 11 spread Craps' 50 zones over 128 buckets at 1.2 candidates a zone (length, first
+        # and last byte alike share a bucket).
+        size = 16
+        while size < 2 * len(zones):
+            size <<= 1
+        buckets = self._buckets = bytearray(size)          # (its length - 1: the mask)
+        self._next_zone = bytearray(len(zones))
+        for z in range(len(zones) - 1, -1, -1):
+            at = word_at[z]
+            key = (word_at[z + 1] - at + words[at] * 5 + words[word_at[z + 1] - 1] * 11) & (size - 1)
+            self._next_zone[z] = buckets[key]
+            buckets[key] = z + 1
 
     def _message(self, frame):
         kind = frame.type
@@ -181,11 +187,19 @@ class BetReader(DeviceLink):
             self._state = _COLLECTING             # so that _refuse counts this reading
             self._refuse(_FRAME_ARGS)
             return
+        # The slots the last reading wrote are zeroed one by one, as the reading was told them (a
+        # reading of 50 bets: 50 stores); past the most it holds, each row a seat wrote, zone by zone
+        # (700 stores at most at Craps, a reading of more than 128 bets). A slice a row (and a row of
+        # zeros) kept 0.3 KB more at Craps (issue 14).
+        told = self.reading.clear_told()
         work = self._work
         written = self._seats_written
+        width = len(self._word_at) - 1
         for seat in range(len(written)):
             if written[seat]:
-                work[self._rows[seat]] = self._zero_row        # one slice store a row
+                if not told:
+                    for i in range(seat * width, seat * width + width):
+                        work[i] = 0
                 written[seat] = 0
         self.reading.work_cleared()
         self._id = reading_id
@@ -213,7 +227,8 @@ class BetReader(DeviceLink):
         line = frame.line
         words = self._words
         word_at = self._word_at
-        keys = self._zone_keys
+        buckets = self._buckets
+        mask = len(buckets) - 1
         next_zone = self._next_zone
         work = self._work
         base = (seat - 1) * (len(word_at) - 1)
@@ -226,9 +241,11 @@ class BetReader(DeviceLink):
                 eq += 1
             zone = -1
             if start < eq < end:                               # no "=", or no name: not a zone=amount word
-                z = keys.get(_word_key(line, start, eq), -1)
+                n = eq - start
+                z = buckets[(n + line[start] * 5 + line[eq - 1] * 11) & mask] - 1     # (_index's hash)
                 while z >= 0:
-                    if _same_at(line, start, eq, words, word_at[z]):
+                    at = word_at[z]
+                    if word_at[z + 1] - at == n and _same_at(line, start, eq, words, at):
                         zone = z
                         break
                     z = next_zone[z] - 1

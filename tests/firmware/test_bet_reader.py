@@ -249,6 +249,42 @@ def test_a_whole_reading_allocates_nothing():
     assert reader.reading.amount(7, BANKER) == 700
 
 
+def test_the_next_reading_starts_from_zeros_after_a_reading_of_any_size():
+    # OPEN zeroes the slots the last reading was told (BetReading.clear_told), or, past the 128 it
+    # holds, every row a seat wrote: no chip of a reading is ever read again in the next, and a
+    # zone the last reading had is never taken for a duplicate. Allocation-free either way.
+    from firmware.games.craps.zones import ZONE_WORDS, ZONES as CRAPS
+    assert heap_lock_catches_allocation()
+    reader = BetReader(None, EventQueue(16), Evidence(), CRAPS, 14, take_downs=True, words=ZONE_WORDS)
+    s = Sender("B")
+
+    def lines(seat_zones):
+        out = []
+        for seat, zones in seat_zones:
+            for i in range(0, len(zones), 4):                 # (4 words: a frame's 96 bytes)
+                out.append((str(seat),) + tuple("%s=%d" % (z, 5) for z in zones[i:i + 4]))
+        return out
+
+    big = lines([(seat, CRAPS[:44]) for seat in (2, 5, 9)])              # 132 slots: past the 128 told
+    small = lines([(5, ("pass", "field")), (14, CRAPS[-3:])])
+    for first, second in ((big, small), (small, big), (small, small), (big, big)):
+        _feed(reader, _reading(s, 1, first))
+        frames = _reading(s, 2, second)
+        heap_lock()
+        try:
+            for line in frames:
+                reader.handle(line)
+        finally:
+            heap_unlock()
+        assert drain(reader.queue) == [(BETS, 2, len(set(words[0] for words in second)))]
+        want = {}
+        for words in second:
+            for word in words[1:]:
+                want.setdefault(int(words[0]), {})[word.split("=")[0]] = 5
+        assert reader.reading.as_dict() == want
+        assert sum(1 for amount in reader.reading.amounts if amount) == sum(len(row) for row in want.values())
+
+
 # -- take-downs: "zone=-", the chips in play on that zone were taken off ---------------------------
 def test_a_take_down_at_a_table_that_takes_none_refuses_the_reading_whole():
     # Baccarat: bets are closed by the first card; a take-down is never half-read as chips.

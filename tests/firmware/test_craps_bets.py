@@ -228,7 +228,7 @@ def test_cached_stake_units_are_the_computed_ones():
 
 
 def test_zone_names_come_from_one_table_made_once():
-    # Settling formats no strings: every (kind, number 0..10) zone is in bets.ZONE_TABLE, the same
+    # Settling formats no strings: every (kind, number 0..10) zone is in bets.ZONE_TABLE (a literal), the same
     # text as worked out, one object per distinct name; other arguments are still worked out.
     B = C.B
     from firmware.games.craps import codes as BC

@@ -30,6 +30,39 @@ def test_travelled_zones_are_named_by_their_come_point_like_their_odds():
     assert TRAVELLED[6] == (zone_of(BC.COME, 6), zone_of(BC.DONT_COME, 6)) and TRAVELLED[7] == (-1, -1)
 
 
+def _zones_from_the_bet_kinds():
+    """zones.ZONES and KIND_NUMBER worked out from bets.py (zones.py keeps them as literals): each
+    kind in turn, a numbered kind once a number, the travelled come bets after both line zones."""
+    zones = []
+    kinds = []
+    for kind in range(len(B.KIND_NAMES)):
+        name = B.KIND_NAMES[kind]
+        if kind in (BC.COME_ODDS, BC.DONT_COME_ODDS, BC.HARD, BC.BIG_NUMBER):
+            for n in B.HARD_NUMBERS if kind == BC.HARD else B.POINTS:
+                zones.append("%s_%d" % (name, n))
+                kinds.append((kind, n))
+        else:
+            zones.append(name)
+            kinds.append((kind, 0))
+        if kind == BC.DONT_COME:
+            for travelled in (BC.COME, BC.DONT_COME):
+                for n in B.POINTS:
+                    zones.append("%s_%d" % (B.KIND_NAMES[travelled], n))
+                    kinds.append((travelled, n))
+    return tuple(zones), tuple(kinds)
+
+
+def test_the_zone_literals_are_the_bet_kinds_zones():
+    assert (ZONES, KIND_NUMBER) == _zones_from_the_bet_kinds()
+    for total in range(13):
+        if total in B.POINTS:       # art. 5(2)(5), (6): a come point
+            assert TRAVELLED[total] == (zone_of(BC.COME, total), zone_of(BC.DONT_COME, total))
+        else:
+            assert TRAVELLED[total] == (-1, -1)
+    assert len(TRAVELLED) == 13
+    assert COME_ZONE == zone_of(BC.COME, 0) and DONT_COME_ZONE == zone_of(BC.DONT_COME, 0)
+
+
 def test_art5_2_5_a_travelled_come_bet_is_reported_under_its_come_point():
     rig = Rig()
     _point_4_with_come_bets(rig)

@@ -6,6 +6,7 @@ from firmware.drivers.bet_reader import BetReader
 from firmware.events import BETS
 from firmware.statemachine import EventQueue
 from firmware.evidence import Evidence
+from firmware.games.craps.zones import ZONE_WORDS as CRAPS_WORDS
 from firmware.games.craps.zones import ZONES as CRAPS_ZONES
 from tests.firmware.booted import boot_pico
 from tests.firmware.device_helpers import Sender, drain
@@ -16,7 +17,7 @@ from tests.firmware.scratch import ScratchDir
 def _zone_found(reader, name):
     """The zone index the reader's lookup gives a word (as _seat() looks it up), -1: none."""
     word = name.encode()
-    z = reader._zone_keys.get(len(word) << 16 | word[0] << 8 | word[-1], -1)
+    z = reader._buckets[_bucket(reader, word)] - 1
     while z >= 0:
         at = reader._word_at[z]
         if reader._words[at:reader._word_at[z + 1]] == word:
@@ -25,12 +26,26 @@ def _zone_found(reader, name):
     return -1
 
 
+def _bucket(reader, word):
+    return (len(word) + word[0] * 5 + word[-1] * 11) & (len(reader._buckets) - 1)
+
+
 def test_the_bet_reader_keeps_its_zone_names_as_one_bytes_object_and_small_ints():
-    reader = BetReader(None, EventQueue(8), Evidence(), CRAPS_ZONES, 14, take_downs=True)
-    assert reader._words == "".join(CRAPS_ZONES).encode() and isinstance(reader._words, bytes)
+    reader = BetReader(None, EventQueue(8), Evidence(), CRAPS_ZONES, 14, take_downs=True, words=CRAPS_WORDS)
+    assert reader._words is CRAPS_WORDS          # the game's literal (in flash when frozen), not a copy
+    assert CRAPS_WORDS == "".join(CRAPS_ZONES).encode() and isinstance(reader._words, bytes)
     assert len(reader._word_at) == len(CRAPS_ZONES) + 1
-    for value in reader._zone_keys.values():
-        assert type(value) is int                # no tuple a key
+    assert len(reader._buckets) == 128 and isinstance(reader._buckets, bytearray)   # a byte a bucket
+    most = 0
+    for z in range(len(CRAPS_ZONES)):
+        word = CRAPS_ZONES[z].encode()
+        chain = 0
+        k = reader._buckets[_bucket(reader, word)] - 1
+        while k >= 0:
+            chain += 1
+            k = reader._next_zone[k] - 1
+        most = max(most, chain)
+    assert most <= 2                             # a word is compared with 2 zones at most
     for z in range(len(CRAPS_ZONES)):
         assert _zone_found(reader, CRAPS_ZONES[z]) == z, CRAPS_ZONES[z]
     assert _zone_found(reader, "passs") == -1
@@ -48,6 +63,14 @@ def test_the_bet_reader_keeps_its_zone_names_as_one_bytes_object_and_small_ints(
         reader.handle(line)
     assert drain(reader.queue) == [(BETS, 1, 1)]
     assert reader.reading.as_dict() == {3: dict((name, 5) for name in CRAPS_ZONES)}
+    # One row of zeros: the reading's, which the reader also clears its rows from (never written); and
+    # 29 attributes, which fill a MicroPython instance dict of 29 slots (one more: 37).
+    assert not hasattr(reader, "_zero_row") and len(reader.__dict__) <= 29
+    for line in (s("OPEN", "2"), s("SEAT", "4", "pass=10"), s("CLOSE", "2", "1")):
+        reader.handle(line)
+    assert drain(reader.queue) == [(BETS, 2, 1)]
+    assert reader.reading.as_dict() == {4: {"pass": 10}}
+    assert list(reader.reading.empty_row) == [0] * len(CRAPS_ZONES)
 
 
 def test_zones_alike_in_length_first_and_last_byte_are_chained():
@@ -55,7 +78,16 @@ def test_zones_alike_in_length_first_and_last_byte_are_chained():
     reader = BetReader(None, EventQueue(8), Evidence(), zones, 1)
     assert [_zone_found(reader, name) for name in zones] == [0, 1, 2, 3]
     assert _zone_found(reader, "aqb") == -1
-    assert len(reader._zone_keys) == 2         # "ab", and the three alike in one key
+    alike = [reader._buckets[_bucket(reader, name.encode())] for name in ("axb", "ayb", "azb")]
+    assert alike == [1, 1, 1] and reader._next_zone[0] == 3 and reader._next_zone[2] == 4  # one bucket
+
+
+def test_a_bet_reader_made_here_its_words_or_checks_the_games():
+    zones = ("pass", "field")
+    assert BetReader(None, EventQueue(8), Evidence(), zones, 1)._words == b"passfield"
+    BetReader(None, EventQueue(8), Evidence(), zones, 1, words=b"passfield")
+    for words in (b"passfiels", b"pasfield", b"passfieldx", b"fieldpass"):
+        raises(ValueError, BetReader, None, EventQueue(8), Evidence(), zones, 1, words=words)
 
 
 def test_a_bet_reader_refuses_zones_it_cannot_tell_apart():
@@ -155,3 +187,16 @@ def test_a_table_without_a_scoreboard_keeps_a_panel_and_its_display_test_sends_t
             _run(ctx, 35)
             assert bus.transactions[2:] == [(60, window), (60, b"\x40" + bytes(1024))]
             assert "display scoreboard: ok" in typed(ctx, machine, "selftest", 1)
+
+
+def test_a_craps_table_names_its_seats_with_the_reports_literal():
+    # reports.SEAT_KEYS (a literal) when it names every seat, not a tuple of its own; more seats: made.
+    from firmware.games.craps.reports import SEAT_KEYS
+    from tests.firmware.craps_rig import Rig, strip
+    rig = Rig()
+    assert rig.table._seat_keys is SEAT_KEYS
+    big = Rig(seats=24, table_seats=24)
+    assert len(big.table._seat_keys) == 24 and big.table._seat_keys[23] == "24"
+    big.bets({24: {"pass": 10}, 2: {"pass": 5}})
+    big.throw(3, 4)                                      # a natural: Pass wins (art. 5(2)(1))
+    assert strip(big.last("throw"))["nets"] == {"2": {"pass": 5}, "24": {"pass": 10}}

@@ -357,6 +357,12 @@ def test_built_at_import_lists_what_a_module_makes_not_its_literals():
         assert not [b for b in built if b[:2] == ("firmware.program", literal)]
     assert code_census._literal(__import__("ast").parse("X = (1, -2, 'a', (b'c', None))").body[0].value)
     assert not code_census._literal(__import__("ast").parse("X = (1, Y)").body[0].value)
+    # A tuple of the module's const() names folds as a tuple of numbers does (MicroPython's parser puts
+    # their values in): craps' ONE_ROLL_OUTCOMES ((_WIN, 7, 1)...) is a literal; a name bound by const()
+    # only after it is not.
+    assert code_census._literal(__import__("ast").parse("X = (1, (_Y, None))").body[0].value, {"_Y"})
+    assert not [b for b in code_census.built_at_import(["firmware.games.craps.bets"])
+                if b[1] == "ONE_ROLL_OUTCOMES"]
 
 
 def test_defined_names_counts_what_a_module_binds_itself(tmp_path, monkeypatch):

@@ -179,22 +179,64 @@ def _zone_name(kind, number):
     return KIND_NAMES[kind]
 
 
-# Every zone name, made once: ZONE_TABLE[kind * ZONE_COLUMNS + number] for numbers 0..10 (a bet's
-# number never exceeds 10), so settling a roll formats no strings. Equal names share one object.
-
-
-def _zone_table():
-    names = {}
-    out = []
-    for kind in range(len(KIND_NAMES)):
-        for number in range(_ZONE_COLUMNS):
-            z = _zone_name(kind, number)
-            out.append(names.setdefault(z, z))
-    return tuple(out)
-
-
-ZONE_TABLE = _zone_table()
-del _zone_table   # used once: its bytecode is not kept in RAM
+# Every zone name: ZONE_TABLE[kind * ZONE_COLUMNS + number] is _zone_name(kind, number) for numbers
+# 0..10 (a bet's number never exceeds 10), a row a kind, so settling a roll formats no strings. A
+# literal (issue 14): in flash where the code is frozen or in ROMFS (made at import, its tuple kept
+# 0.9 KB of the heap, and its names "point_7"... more where no literal had them); test_craps_bets compares.
+ZONE_TABLE = (
+    # pass
+     "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass",
+    # dont_pass
+     "dont_pass", "dont_pass", "dont_pass", "dont_pass", "dont_pass", "dont_pass", "dont_pass",
+     "dont_pass", "dont_pass", "dont_pass", "dont_pass",
+    # pass_odds
+     "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass", "pass",
+    # dont_pass_odds
+     "dont_pass", "dont_pass", "dont_pass", "dont_pass", "dont_pass", "dont_pass", "dont_pass",
+     "dont_pass", "dont_pass", "dont_pass", "dont_pass",
+    # come
+     "come", "point_1", "point_2", "point_3", "point_4", "point_5", "point_6", "point_7", "point_8",
+     "point_9", "point_10",
+    # dont_come
+     "dont_come", "point_1", "point_2", "point_3", "point_4", "point_5", "point_6", "point_7", "point_8",
+     "point_9", "point_10",
+    # come_odds
+     "dont_come", "point_1", "point_2", "point_3", "point_4", "point_5", "point_6", "point_7", "point_8",
+     "point_9", "point_10",
+    # dont_come_odds
+     "dont_come", "point_1", "point_2", "point_3", "point_4", "point_5", "point_6", "point_7", "point_8",
+     "point_9", "point_10",
+    # any_craps
+     "any_craps", "any_craps", "any_craps", "any_craps", "any_craps", "any_craps", "any_craps",
+     "any_craps", "any_craps", "any_craps", "any_craps",
+    # any_seven
+     "any_seven", "any_seven", "any_seven", "any_seven", "any_seven", "any_seven", "any_seven",
+     "any_seven", "any_seven", "any_seven", "any_seven",
+    # eleven
+     "eleven", "eleven", "eleven", "eleven", "eleven", "eleven", "eleven", "eleven", "eleven", "eleven",
+     "eleven",
+    # ace_deuce
+     "ace_deuce", "ace_deuce", "ace_deuce", "ace_deuce", "ace_deuce", "ace_deuce", "ace_deuce",
+     "ace_deuce", "ace_deuce", "ace_deuce", "ace_deuce",
+    # aces
+     "aces", "aces", "aces", "aces", "aces", "aces", "aces", "aces", "aces", "aces", "aces",
+    # boxcars
+     "boxcars", "boxcars", "boxcars", "boxcars", "boxcars", "boxcars", "boxcars", "boxcars", "boxcars",
+     "boxcars", "boxcars",
+    # horn
+     "horn", "horn", "horn", "horn", "horn", "horn", "horn", "horn", "horn", "horn", "horn",
+    # field
+     "field", "field", "field", "field", "field", "field", "field", "field", "field", "field", "field",
+    # big
+     "big", "big", "big", "big", "big", "big", "big", "big", "big", "big", "big",
+    # small
+     "small", "small", "small", "small", "small", "small", "small", "small", "small", "small", "small",
+    # hard
+     "hard_0", "hard_1", "hard_2", "hard_3", "hard_4", "hard_5", "hard_6", "hard_7", "hard_8", "hard_9",
+     "hard_10",
+    # big_number
+     "big_0", "big_1", "big_2", "big_3", "big_4", "big_5", "big_6", "big_7", "big_8", "big_9", "big_10",
+)
 
 
 def zone_name(kind, number):
@@ -274,29 +316,31 @@ def settle_prop(kind, number, d1, d2, field_12):
     raise RuleError("not a proposition bet kind: %r" % (kind,))
 
 
-def _one_roll_outcomes():
-    # settle_prop() of every one-roll kind for every total, worked out once; a Field 12 pays by the
-    # table's field_12 option, so its entry is None (the table asks settle_prop() for it).
-    shared = {}
-    table = []
-    for kind in range(len(KIND_NAMES)):
-        if not is_one_roll(kind):
-            table.append(None)
-            continue
-        row = [None, None]
-        for total in range(2, 13):
-            d1 = total - 6 if total > 7 else 1
-            out = settle_prop(kind, 0, d1, total - d1, 2)
-            if out != settle_prop(kind, 0, d1, total - d1, 3):
-                out = None
-            else:
-                out = shared.setdefault(out, out)
-            row.append(out)
-        table.append(tuple(row))
-    return tuple(table)
-
-
 # ONE_ROLL_OUTCOMES[kind][total] = settle_prop(kind, 0, d1, d2, field_12) for a one-roll kind (art. 5(3)),
-# None where it depends on field_12 (the Field's 12, art. 6(12)); None for the other kinds.
-ONE_ROLL_OUTCOMES = _one_roll_outcomes()
-del _one_roll_outcomes   # used once: its bytecode is not kept in RAM
+# None where it depends on field_12 (the Field's 12, art. 6(12)): the table asks settle_prop() for it;
+# None for the other kinds. A literal (issue 14): in flash where the code is frozen or in ROMFS (worked
+# out at import it kept 1 KB of the heap in the VM); test_craps_bets compares it with settle_prop.
+ONE_ROLL_OUTCOMES = (
+    None, None, None, None, None, None, None, None,      # the line bets and their odds: not one-roll
+    (None, None, (_WIN, 7, 1), (_WIN, 7, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_WIN, 7, 1)),  # any_craps, art. 5(3)(1), 6(5)
+    (None, None, (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_WIN, 4, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1)),  # any_seven, art. 5(3)(2), 6(6)
+    (None, None, (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_WIN, 15, 1), (_LOSE, 1, 1)),  # eleven, art. 5(3)(3), 6(7)
+    (None, None, (_LOSE, 1, 1), (_WIN, 15, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1)),  # ace_deuce, art. 5(3)(4), 6(8)
+    (None, None, (_WIN, 30, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1)),  # aces, art. 5(3)(5), 6(9)
+    (None, None, (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_WIN, 30, 1)),  # boxcars, art. 5(3)(6), 6(10)
+    (None, None, (_WIN, 27, 4), (_WIN, 3, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_WIN, 3, 1), (_WIN, 27, 4)),  # horn, art. 5(3)(7), 6(11)
+    (None, None, (_WIN, 2, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), None),             # field, art. 5(3)(8), 6(12)
+    (None, None, (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1),
+     (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1)),      # big, art. 5(3)(9)
+    (None, None, (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_WIN, 1, 1), (_LOSE, 1, 1),
+     (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1), (_LOSE, 1, 1)),  # small, art. 5(3)(9)
+    None, None,                                          # hard ways, big numbers: multi-roll
+)
