@@ -1,26 +1,30 @@
 # The host link's store on flash: frames the host has not acknowledged survive a reset or a power cut
 # (issue 12; docs/journal.md, "The host link's frames").
 #
-# The same interface as RamStore (firmware/link/store.py; firmware/link/ram_store.py), with a RAM mirror of
-# the newest frames (RAM_FRAMES) for the sender's fast read() (older ones are read back from flash: they go
-# out again only after a timeout, a REPLAY or a host's absence), and a Journal (firmware/link/journal.py,
-# "link.0"/"link.1") as the durable copy:
-#   FRAMES one record a batch of frames (below): each frame's position, its tag, its bytes
+# The same interface as RamStore (firmware/link/store.py; firmware/link/ram_store.py), with the newest
+# frames in a RAM ring (WindowFrames, RING_BYTES) for the sender's fast read() and runs (older ones are read
+# back from flash: they go out again only after a timeout, a REPLAY or a host's absence), and a Journal
+# (firmware/link/journal.py, "link.0"/"link.1") as the durable copy:
+#   BATCH  one record a batch of frames (below): their bytes, then each one's position, tag and length
+#   FRAMES the batch record boards wrote before (each frame after its head): still read at boot
 #   FRAME  one entry a held frame in a compaction's base (the same, one frame)
 #   DROP   one record an acknowledgement that dropped frames: (boot, seq) the host has
 # When the live file is three quarters full it is compacted to a MARK entry and the frames still
 # held: flash stays bounded by the frames held.
 #
-# Frames are written in batches: append() keeps a frame in RAM and adds it to the batch buffer,
-# pending; flush() writes the batch as ONE record (one file open, one write call: a power cut keeps
-# all of it or none). The sender flushes before it writes any frame out, so a frame the host may have
+# Frames are written in batches: append() keeps a frame in the ring, pending (each frame's bytes are in
+# RAM once: the ring is the batch); flush() writes the batch as ONE record, in one write call: its
+# header goes in the 11 ring bytes before the batch's first frame and its heads after the last (the
+# bytes there saved and put back), so the record lies whole in the ring (a power cut keeps all of it or
+# none: a torn one fails its CRC). The sender flushes before it writes any frame out, so a frame the host may have
 # seen is on flash. A pending frame lost to a power cut was made by a journalled table event (its
 # tag), which recovery replays: its reports are made again, and the mark on flash (below) says the
 # host has none of them. So a frame of no journalled event (a boot's own report, event 0) is written
 # at once, and a new `event` (set before an event's reports, cleared to 0 after them) first writes
 # the batch of the one before: nothing pending outlives its event, so a table snapshot (which drops
-# the events before it) never comes before their frames are on flash. A batch that would overflow
-# its buffer is written before the frame that would not fit.
+# the events before it) never comes before their frames are on flash. A batch that would not fit the
+# ring (or the ring's index: RAM_FRAMES) is written before the frame that would not fit: a pending
+# frame is never out of RAM.
 #
 # The tag: which journalled table event made the frame, and which of its reports it carries
 # (firmware/recovery.py sets `event` and `report` before each report). `mark` is the tag of the
@@ -29,6 +33,7 @@
 # from here) and must not be sent twice. `previous` is the newest frame's (boot, seq) ever stored:
 # the next boot's OPEN names it, even when every frame was acknowledged.
 import struct
+from array import array
 
 from firmware.link import journal as journal_mod
 from firmware.link.store import WindowFrames, at_or_before
@@ -43,12 +48,26 @@ _FRAME = const(1)
 _DROP = const(2)
 _MARK = const(3)
 _FRAMES = const(4)
+_BATCH = const(5)
 _FRAME_HEAD = "<IIIHB"       # boot, seq, tag event, tag report, whole (1: not a PART)
 _FRAME_HEAD_SIZE = const(15)
 _ENTRY_HEAD = "<IIIHBH"      # in a FRAMES record, before each frame: its FRAME_HEAD, its length
 _ENTRY_HEAD_SIZE = const(17)
-_BATCH_BYTES = const(2048)    # the batch buffer: about 9 frames of 200 bytes (an event's reports, mostly)
-RAM_FRAMES = const(16)       # the newest frames kept in RAM too (the rest read back from flash when needed)
+# A BATCH record's payload: the frames' bytes one after another, then a head each (in order), then the
+# batch's tag event and its number of frames.
+_BATCH_HEAD = "<IIHBH"       # boot, seq, tag report, whole, length
+_BATCH_HEAD_SIZE = const(13)
+_BATCH_END = "<IH"           # tag event, frames
+_BATCH_END_SIZE = const(6)
+_CRC_SIZE = const(4)         # a record's last bytes (journal.IN_PLACE_TAIL)
+# The ring: the biggest batch of the benches' rounds (an Omaha showdown: 13 frames, 1,811 bytes, 1,997
+# with its record's header and heads) fits from the ring's start, and the newest frames the sender
+# writes, the window of 8 frames (firmware/link/sender.py) with the batch it is in, are still in RAM
+# when they go out: no frame read back from flash nor a batch written early in the benches' rounds
+# (docs/journal.md, "The host link's frames", with the figures and how they were taken).
+# A batch starting past the ring's middle starts at its start (WindowFrames' `soft`).
+RING_BYTES = const(2048)
+RAM_FRAMES = const(16)       # the ring's index: at most the newest 16 frames in RAM (and in a batch)
 _DROP_FORMAT = "<II"         # boot, seq
 _MARK_FORMAT = "<IIIH"       # previous boot, previous seq, mark event, mark report
 _PART_TYPE = b" PART "
@@ -60,18 +79,40 @@ def journal_bytes(capacity, slot_size):
     return 2 * per_file * 4 // 3 + 2     # a quarter more: compaction comes at three quarters full
 
 
-def _batch_entries(payload):
-    """Each frame of a FRAMES record's payload: (boot, seq, event, report, whole, k, n), its bytes at
-    payload[k:k + n]. ValueError for a frame cut short. (At boot and after a compaction: not a hot path.)"""
-    k = 0
+def frames_of(kind, payload):
+    """Each frame of a FRAMES or BATCH record's payload: (boot, seq, event, report, whole, k, n), its
+    bytes at payload[k:k + n]. ValueError for a record whose frames do not add up. (At boot, after a
+    compaction and in tools/decode.py: not a hot path.)"""
     end = len(payload)
-    while k < end:
-        boot, seq, event, report, whole, n = struct.unpack_from(_ENTRY_HEAD, payload, k)
-        k += _ENTRY_HEAD_SIZE
-        if k + n > end:
-            raise ValueError("a batch's frame cut short")
+    if kind == _FRAMES:
+        k = 0
+        while k < end:
+            boot, seq, event, report, whole, n = struct.unpack_from(_ENTRY_HEAD, payload, k)
+            k += _ENTRY_HEAD_SIZE
+            if k + n > end:
+                raise ValueError("a batch's frame cut short")
+            yield boot, seq, event, report, whole, k, n
+            k += n
+        return
+    if end < _BATCH_END_SIZE:
+        raise ValueError("a batch record of %d bytes" % end)
+    event, count = struct.unpack_from(_BATCH_END, payload, end - _BATCH_END_SIZE)
+    heads = end - _BATCH_END_SIZE - count * _BATCH_HEAD_SIZE
+    total = 0
+    for i in range(count if heads >= 0 else 0):
+        total += struct.unpack_from(_BATCH_HEAD, payload, heads + i * _BATCH_HEAD_SIZE)[4]
+    if heads < 0 or total != heads:
+        raise ValueError("a batch's %d frames do not add up to its %d bytes" % (count, heads))
+    k = 0
+    for i in range(count):
+        boot, seq, report, whole, n = struct.unpack_from(_BATCH_HEAD, payload, heads + i * _BATCH_HEAD_SIZE)
         yield boot, seq, event, report, whole, k, n
         k += n
+
+
+def _room(frames):
+    """The ring's bytes a batch of this many frames needs after them: their heads, its end, its CRC."""
+    return frames * _BATCH_HEAD_SIZE + _BATCH_END_SIZE + _CRC_SIZE
 
 
 def _whole(data, n):
@@ -89,13 +130,13 @@ class JournalStore:
     written stay pending, and an append written at once (event 0) is not kept.
     """
 
-    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, batch_bytes=_BATCH_BYTES,
+    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, ring_bytes=RING_BYTES,
                  ram_frames=RAM_FRAMES):
-        if batch_bytes < journal_mod.IN_PLACE_HEAD + _ENTRY_HEAD_SIZE + slot_size + journal_mod.IN_PLACE_TAIL:
-            raise ValueError("a batch of %d bytes does not hold a %d-byte frame" % (batch_bytes, slot_size))
+        if ring_bytes < journal_mod.IN_PLACE_HEAD + slot_size + _room(1) or ring_bytes > 65535:
+            raise ValueError("a ring of %d bytes does not hold a %d-byte frame's batch" % (ring_bytes, slot_size))
         self._slot = slot_size
         self._journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes or journal_bytes(capacity, slot_size))
-        self._ram = WindowFrames(capacity, slot_size, ram_frames, self._journal)
+        self._ram = WindowFrames(capacity, slot_size, ram_frames, self._journal, ring_bytes, ring_bytes // 2)
         # The sender's calls of each report and frame go straight to the RAM index (no call between):
         self.read = self._ram.read
         self.view = self._ram.view
@@ -111,12 +152,13 @@ class JournalStore:
         self._mark_reports = 0
         self._prev_boot = 0        # `previous`: (boot, seq) of the newest frame ever stored (boot 0: none)
         self._prev_seq = 0
-        # The pending frames (the newest `_pending` in RAM, not yet on flash), as the FRAMES record's
-        # payload: from IN_PLACE_HEAD to _at in the batch buffer (the journal puts its header before it).
+        # The pending frames: the newest `_pending` in the ring, side by side, `_bytes` of them, not yet on
+        # flash; each one's tag report and whole (its head's, with the ring's boot, seq and length).
         self._pending = 0
-        self._batch = bytearray(batch_bytes)
-        self._batch_room = batch_bytes - _ENTRY_HEAD_SIZE - journal_mod.IN_PLACE_TAIL   # a frame's bytes from _at
-        self._at = journal_mod.IN_PLACE_HEAD
+        self._bytes = 0
+        window = self._ram.window
+        self._reports = array("H", [0] * window)
+        self._wholes = bytearray(window)
         try:
             self._load()
         except (ValueError, IndexError, journal_mod.JournalError) as exc:
@@ -157,8 +199,8 @@ class JournalStore:
 
     def _load(self):
         for kind, payload, at in self._journal.records_at():
-            if kind == _FRAMES:
-                for boot, seq, event, report, whole, k, n in _batch_entries(payload):
+            if kind == _BATCH or kind == _FRAMES:
+                for boot, seq, event, report, whole, k, n in frames_of(kind, payload):
                     self._loaded(boot, seq, event, report, whole, payload[k:k + n], at + k)
             elif kind == _FRAME:
                 boot, seq, event, report, whole = struct.unpack_from(_FRAME_HEAD, payload, 0)
@@ -185,8 +227,8 @@ class JournalStore:
         count = ram.count()
         j = 0
         for kind, payload, at in self._journal.records_at():
-            if kind == _FRAMES:
-                for boot, seq, _, _, _, k, _ in _batch_entries(payload):
+            if kind == _BATCH or kind == _FRAMES:
+                for boot, seq, _, _, _, k, _ in frames_of(kind, payload):
                     if j < count and ram.boot_at(j) == boot and ram.seq_at(j) == seq:
                         ram.offsets[ram.slot_of(j)] = at + k
                         j += 1
@@ -219,28 +261,26 @@ class JournalStore:
         if whole is None:
             whole = _whole(data, n)
         event = self._event
-        at = self._at
-        if not event or at + n > self._batch_room or self._pending == ram.window:   # a pending frame
-            self.flush()                               # is never out of RAM; the batch before it first
-            at = self._at                              # (or a full one)
-        batch = self._batch
-        # ValueError (full, too long) before anything changes (the entry head written past _at is not
-        # kept until then). Its place in the file: the batch's record goes at the live file's end
-        # (journal.used, which nothing but flush() moves while a frame is pending), the buffer's byte 0
-        # there: no pass over the batch's frames to place them at flush().
-        struct.pack_into(_ENTRY_HEAD, batch, at, boot, seq, event, self.report, 1 if whole else 0, n)
-        at += _ENTRY_HEAD_SIZE
-        data = memoryview(data)[:n]                    # one view for both copies
-        ram.append(boot, seq, data, n, self._journal.used + at)
-        batch[at:at + n] = data
-        self._at = at + n
-        self._pending += 1
+        pending = self._pending
+        if (not event or pending == ram.window
+                or journal_mod.IN_PLACE_HEAD + self._bytes + n + _room(pending + 1) > ram.size):
+            self.flush()                               # a pending frame is never out of RAM: the batch
+            pending = 0                                # before it first (or a full one)
+        # ValueError (full, too long) before anything changes. Its place in the file: the batch's record
+        # goes at the live file's end (journal.used, which nothing but flush() moves while a frame is
+        # pending), its frames first: no pass over the batch's frames to place them at flush().
+        ram.append(boot, seq, memoryview(data)[:n], n,
+                   self._journal.used + journal_mod.IN_PLACE_HEAD + self._bytes, pending, _room(pending + 1))
+        self._reports[pending] = self.report
+        self._wholes[pending] = 1 if whole else 0
+        self._bytes += n
+        self._pending = pending + 1
         if not event:                                  # a boot's own report is never made again: at once
             try:
                 self.flush()
             except Exception:
                 self._pending = 0
-                self._at = journal_mod.IN_PLACE_HEAD
+                self._bytes = 0
                 ram.drop_newest()                      # not kept: the caller numbers it again
                 raise
         elif whole:
@@ -253,19 +293,51 @@ class JournalStore:
     def flush(self):
         """Write the pending frames to flash as one record (or a compaction with them). A write that
         fails raises (OSError, JournalError): the frames stay pending, none is sent."""
-        if not self._pending:
+        pending = self._pending
+        if not pending:
             return
-        n = self._at - journal_mod.IN_PLACE_HEAD
-        if self._room(n + _OVERHEAD):       # compacted: the pending frames are in it
+        n = self._bytes
+        size = n + _room(pending) - _CRC_SIZE          # the record's payload: the frames, their heads
+        if self._room(size + _OVERHEAD):       # compacted: the pending frames are in it
             return
         journal = self._journal
         compactions = journal.compactions
         placed = journal.used                          # where append() placed the batch's frames
-        journal.append_in_place(_FRAMES, self._batch, n)
+        scratch = journal.record_buffer()
+        if scratch is None:                            # an empty journal: its file started first
+            journal.compact(())                        # (what append_in_place would do)
+            scratch = journal.record_buffer()
+        ram = self._ram
+        ring = ram.data
+        view = memoryview(ring)
+        start = ram.start_of(pending) - journal_mod.IN_PLACE_HEAD
+        end = start + _OVERHEAD + size
+        heads = ram.end
+        kept = end - heads                             # the ring's bytes after the batch and before it,
+        before = kept + journal_mod.IN_PLACE_HEAD      # kept in the journal's record buffer meanwhile
+        scratch[:kept] = view[heads:end]               # (no record is encoded there until this returns)
+        scratch[kept:before] = view[start:start + journal_mod.IN_PLACE_HEAD]
+        try:
+            self._heads(ring, heads, pending)
+            journal.append_in_place(_BATCH, view[start:end], size)
+        finally:
+            ring[heads:end] = memoryview(scratch)[:kept]
+            ring[start:start + journal_mod.IN_PLACE_HEAD] = memoryview(scratch)[kept:before]
         self._pending = 0
-        self._at = journal_mod.IN_PLACE_HEAD
-        if journal.compactions != compactions or journal.used - n - _OVERHEAD != placed:
+        self._bytes = 0
+        if journal.compactions != compactions or journal.used - size - _OVERHEAD != placed:
             self._locate()                             # repaired first (a torn tail): every frame moved
+
+    def _heads(self, ring, at, pending):
+        """The batch's heads and end, at ring[at:] (after its frames)."""
+        ram = self._ram
+        count = ram.count()
+        for k in range(pending):
+            i = count - pending + k
+            struct.pack_into(_BATCH_HEAD, ring, at, ram.boot_at(i), ram.seq_at(i), self._reports[k],
+                             self._wholes[k], ram.length_at(i))
+            at += _BATCH_HEAD_SIZE
+        struct.pack_into(_BATCH_END, ring, at, self._event, pending)
 
     def drop_through(self, boot, seq):
         self.flush()                                   # the DROP record comes after every frame it names
@@ -301,7 +373,7 @@ class JournalStore:
         """Restart the journal from the mark and the held frames after the first `skip` (being dropped)."""
         self._journal.compact(_Held(self, skip))
         self._pending = 0                              # the held frames are on flash, pending ones too
-        self._at = journal_mod.IN_PLACE_HEAD
+        self._bytes = 0
         self._ram.drop_first(skip)
         self._locate()
 

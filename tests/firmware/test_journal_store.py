@@ -235,14 +235,15 @@ def test_an_eventless_frame_that_cannot_be_written_is_not_kept():
 
 def test_a_full_batch_is_written_before_the_frame_that_would_not_fit():
     with ScratchDir() as state:
-        store = JournalStore(state, None, _FRAMES, _SLOT, batch_bytes=300)   # a 200-byte frame and a bit
+        store = JournalStore(state, None, _FRAMES, _SLOT, ring_bytes=300)    # a 200-byte frame's batch and a bit
         store.event = 1
         _put(store, 1, 1, payload="a" * 110)
         _put(store, 1, 2, payload="b" * 110)      # would not fit with the first: the first is written
         assert store.pending == 1 and _on_flash(state) == [1]
         store.flush()
         assert _on_flash(state) == [1, 2]
-        raises(ValueError, JournalStore, state, None, _FRAMES, _SLOT, 0, 200)   # no room for one frame
+        raises(ValueError, JournalStore, state, None, _FRAMES, _SLOT, 0, 233)   # no room for one frame's batch
+        JournalStore(state, None, _FRAMES, _SLOT, 0, 234)       # 11 + 200 + its head, the batch's end, the CRC
 
 
 def test_frames_pending_when_the_file_is_compacted_are_kept_once():
