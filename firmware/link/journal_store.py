@@ -54,11 +54,12 @@ _FRAME_HEAD_SIZE = const(15)
 _ENTRY_HEAD = "<IIIHBH"      # in a FRAMES record, before each frame: its FRAME_HEAD, its length
 _ENTRY_HEAD_SIZE = const(17)
 # A BATCH record's payload: the frames' bytes one after another, then a head each (in order), then the
-# batch's tag event and its number of frames.
-_BATCH_HEAD = "<IIHBH"       # boot, seq, tag report, whole, length
-_BATCH_HEAD_SIZE = const(13)
-_BATCH_END = "<IH"           # tag event, frames
-_BATCH_END_SIZE = const(6)
+# batch's tag event and its number of frames: 17 bytes a frame alone, as a FRAMES record's, 12 more a frame.
+_BATCH_HEAD = "<IIHH"        # boot, seq, tag report, length (+ _WHOLE: not a PART)
+_BATCH_HEAD_SIZE = const(12)
+_WHOLE = const(0x8000)
+_BATCH_END = "<IB"           # tag event, frames
+_BATCH_END_SIZE = const(5)
 _CRC_SIZE = const(4)         # a record's last bytes (journal.IN_PLACE_TAIL)
 # The ring: the biggest batch of the benches' rounds (an Omaha showdown: 13 frames, 1,811 bytes, 1,997
 # with its record's header and heads) fits from the ring's start, and the newest frames the sender
@@ -100,14 +101,14 @@ def frames_of(kind, payload):
     heads = end - _BATCH_END_SIZE - count * _BATCH_HEAD_SIZE
     total = 0
     for i in range(count if heads >= 0 else 0):
-        total += struct.unpack_from(_BATCH_HEAD, payload, heads + i * _BATCH_HEAD_SIZE)[4]
+        total += struct.unpack_from(_BATCH_HEAD, payload, heads + i * _BATCH_HEAD_SIZE)[3] & ~_WHOLE
     if heads < 0 or total != heads:
         raise ValueError("a batch's %d frames do not add up to its %d bytes" % (count, heads))
     k = 0
     for i in range(count):
-        boot, seq, report, whole, n = struct.unpack_from(_BATCH_HEAD, payload, heads + i * _BATCH_HEAD_SIZE)
-        yield boot, seq, event, report, whole, k, n
-        k += n
+        boot, seq, report, n = struct.unpack_from(_BATCH_HEAD, payload, heads + i * _BATCH_HEAD_SIZE)
+        yield boot, seq, event, report, 1 if n & _WHOLE else 0, k, n & ~_WHOLE
+        k += n & ~_WHOLE
 
 
 def _room(frames):
@@ -158,7 +159,7 @@ class JournalStore:
         self._bytes = 0
         window = self._ram.window
         self._reports = array("H", [0] * window)
-        self._wholes = bytearray(window)
+        self._wholes = array("H", [0] * window)
         try:
             self._load()
         except (ValueError, IndexError, journal_mod.JournalError) as exc:
@@ -272,7 +273,7 @@ class JournalStore:
         ram.append(boot, seq, memoryview(data)[:n], n,
                    self._journal.used + journal_mod.IN_PLACE_HEAD + self._bytes, pending, _room(pending + 1))
         self._reports[pending] = self.report
-        self._wholes[pending] = 1 if whole else 0
+        self._wholes[pending] = _WHOLE if whole else 0
         self._bytes += n
         self._pending = pending + 1
         if not event:                                  # a boot's own report is never made again: at once
@@ -335,7 +336,7 @@ class JournalStore:
         for k in range(pending):
             i = count - pending + k
             struct.pack_into(_BATCH_HEAD, ring, at, ram.boot_at(i), ram.seq_at(i), self._reports[k],
-                             self._wholes[k], ram.length_at(i))
+                             ram.length_at(i) | self._wholes[k])
             at += _BATCH_HEAD_SIZE
         struct.pack_into(_BATCH_END, ring, at, self._event, pending)
 
