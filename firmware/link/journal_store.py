@@ -1,30 +1,23 @@
 # The host link's store on flash: frames the host has not acknowledged survive a reset or a power cut
 # (issue 12; docs/journal.md, "The host link's frames").
 #
-# The same interface as RamStore (firmware/link/store.py; firmware/link/ram_store.py), with the newest
-# frames in a RAM ring (WindowFrames, RING_BYTES) for the sender's fast read() and runs (older ones are read
-# back from flash: they go out again only after a timeout, a REPLAY or a host's absence), and a Journal
-# (firmware/link/journal.py, "link.0"/"link.1") as the durable copy:
-#   BATCH  one record a batch of frames (below): their bytes, then each one's position, tag and length
-#   FRAMES the batch record boards wrote before (each frame after its head): still read at boot
-#   FRAME  one entry a held frame in a compaction's base (the same, one frame)
-#   DROP   one record an acknowledgement that dropped frames: (boot, seq) the host has
-# When the live file is three quarters full it is compacted to a MARK entry and the frames still
-# held: flash stays bounded by the frames held.
+# The same interface as RamStore (firmware/link/store.py), the newest frames in a RAM ring (WindowFrames:
+# the sender's read() and runs; older ones are read back from flash, they go out again only after a
+# timeout, a REPLAY or a host's absence), a Journal ("link.0"/"link.1") the durable copy:
+#   BATCH  one record a batch of frames: their bytes, then each one's position, tag and length
+#   FRAMES the batch record as boards wrote it before (a head before each frame): still read at boot
+#   FRAME  one entry a held frame in a compaction's base;  DROP  one record an acknowledgement: (boot, seq)
+# At three quarters full the live file is compacted to a MARK entry and the frames still held.
 #
-# Frames are written in batches: append() keeps a frame in the ring, pending (each frame's bytes are in
-# RAM once: the ring is the batch); flush() writes the batch as ONE record, in one write call: its
-# header goes in the 11 ring bytes before the batch's first frame and its heads after the last (the
-# bytes there saved and put back), so the record lies whole in the ring (a power cut keeps all of it or
-# none: a torn one fails its CRC). The sender flushes before it writes any frame out, so a frame the host may have
-# seen is on flash. A pending frame lost to a power cut was made by a journalled table event (its
-# tag), which recovery replays: its reports are made again, and the mark on flash (below) says the
-# host has none of them. So a frame of no journalled event (a boot's own report, event 0) is written
-# at once, and a new `event` (set before an event's reports, cleared to 0 after them) first writes
-# the batch of the one before: nothing pending outlives its event, so a table snapshot (which drops
-# the events before it) never comes before their frames are on flash. A batch that would not fit the
-# ring (or the ring's index: RAM_FRAMES) is written before the frame that would not fit: a pending
-# frame is never out of RAM.
+# Frames are written in batches: append() keeps a frame in the ring, pending (its bytes in RAM once),
+# flush() writes the batch as ONE record with one write call from the ring (its header in the 11 bytes
+# before the batch, its heads after it: what lay there kept and put back); a power cut keeps all of it
+# or none. The sender flushes before it writes any frame out. A pending frame lost to a power cut was
+# made by a journalled table event (its tag), which recovery replays, the mark on flash saying the host
+# has none of its reports. So a frame of no journalled event (event 0: a boot's own report) is written
+# at once, and a new `event` (set before an event's reports, cleared after them, before any snapshot)
+# writes the batch of the one before: nothing pending outlives its event. A batch the ring (or its index) would not hold with the next
+# frame is written first: a pending frame is never out of RAM (docs/journal.md, "The host link's frames").
 #
 # The tag: which journalled table event made the frame, and which of its reports it carries
 # (firmware/recovery.py sets `event` and `report` before each report). `mark` is the tag of the
@@ -61,12 +54,9 @@ _WHOLE = const(0x8000)
 _BATCH_END = "<IB"           # tag event, frames
 _BATCH_END_SIZE = const(5)
 _CRC_SIZE = const(4)         # a record's last bytes (journal.IN_PLACE_TAIL)
-# The ring: the biggest batch of the benches' rounds (an Omaha showdown: 13 frames, 1,811 bytes, 1,997
-# with its record's header and heads) fits from the ring's start, and the newest frames the sender
-# writes, the window of 8 frames (firmware/link/sender.py) with the batch it is in, are still in RAM
-# when they go out: no frame read back from flash nor a batch written early in the benches' rounds
-# (docs/journal.md, "The host link's frames", with the figures and how they were taken).
-# A batch starting past the ring's middle starts at its start (WindowFrames' `soft`).
+# The ring: the benches' biggest batch (an Omaha showdown's 13 frames, 1,811 bytes; 1,987 with its
+# record's header, heads and CRC) fits from its start, and every frame the sender writes in their rounds
+# is still in RAM (no flash read, no batch written early: docs/journal.md, "The host link's frames").
 RING_BYTES = const(2048)
 RAM_FRAMES = const(16)       # the ring's index: at most the newest 16 frames in RAM (and in a batch)
 _DROP_FORMAT = "<II"         # boot, seq
@@ -81,12 +71,15 @@ def journal_bytes(capacity, slot_size):
 
 
 def frames_of(kind, payload):
-    """Each frame of a FRAMES or BATCH record's payload: (boot, seq, event, report, whole, k, n), its
-    bytes at payload[k:k + n]. ValueError for a record whose frames do not add up. (At boot, after a
-    compaction and in tools/decode.py: not a hot path.)"""
+    """Each frame of a BATCH, FRAMES or FRAME record: (boot, seq, event, report, whole, k, n), its bytes at
+    payload[k:k + n]. ValueError for a record that does not read as frames (at boot, after a compaction)."""
     end = len(payload)
+    k = 0
+    if kind == _FRAME:
+        boot, seq, event, report, whole = struct.unpack_from(_FRAME_HEAD, payload, 0)
+        yield boot, seq, event, report, whole, _FRAME_HEAD_SIZE, end - _FRAME_HEAD_SIZE
+        return
     if kind == _FRAMES:
-        k = 0
         while k < end:
             boot, seq, event, report, whole, n = struct.unpack_from(_ENTRY_HEAD, payload, k)
             k += _ENTRY_HEAD_SIZE
@@ -95,6 +88,8 @@ def frames_of(kind, payload):
             yield boot, seq, event, report, whole, k, n
             k += n
         return
+    if kind != _BATCH:
+        raise ValueError("record of kind %d" % kind)
     if end < _BATCH_END_SIZE:
         raise ValueError("a batch record of %d bytes" % end)
     event, count = struct.unpack_from(_BATCH_END, payload, end - _BATCH_END_SIZE)
@@ -104,14 +99,13 @@ def frames_of(kind, payload):
         total += struct.unpack_from(_BATCH_HEAD, payload, heads + i * _BATCH_HEAD_SIZE)[3] & ~_WHOLE
     if heads < 0 or total != heads:
         raise ValueError("a batch's %d frames do not add up to its %d bytes" % (count, heads))
-    k = 0
     for i in range(count):
         boot, seq, report, n = struct.unpack_from(_BATCH_HEAD, payload, heads + i * _BATCH_HEAD_SIZE)
         yield boot, seq, event, report, 1 if n & _WHOLE else 0, k, n & ~_WHOLE
         k += n & ~_WHOLE
 
 
-def _room(frames):
+def _after(frames):
     """The ring's bytes a batch of this many frames needs after them: their heads, its end, its CRC."""
     return frames * _BATCH_HEAD_SIZE + _BATCH_END_SIZE + _CRC_SIZE
 
@@ -123,17 +117,14 @@ def _whole(data, n):
 
 
 class JournalStore:
-    """capacity frames of at most slot_size bytes, in RAM and in the journal NAME in state_dir.
-
-    After construction the frames held before the reset are there again (status, detail: the
-    journal's, CORRUPT for a record that does not read as a frame). A write that fails raises
-    (OSError, JournalError): the caller's fault handling (the board resets); the frames it would have
-    written stay pending, and an append written at once (event 0) is not kept.
-    """
+    """capacity frames of at most slot_size bytes, the newest in RAM, all in the journal NAME in state_dir.
+    After construction the frames held before the reset are there again (status, detail: the journal's,
+    CORRUPT for a record that does not read as frames). A write that fails raises (OSError, JournalError:
+    the board resets); the frames it would have written stay pending, one written at once is not kept."""
 
     def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, ring_bytes=RING_BYTES,
                  ram_frames=RAM_FRAMES):
-        if ring_bytes < journal_mod.IN_PLACE_HEAD + slot_size + _room(1) or ring_bytes > 65535:
+        if ring_bytes < journal_mod.IN_PLACE_HEAD + slot_size + _after(1) or ring_bytes > 65535:
             raise ValueError("a ring of %d bytes does not hold a %d-byte frame's batch" % (ring_bytes, slot_size))
         self._slot = slot_size
         self._journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes or journal_bytes(capacity, slot_size))
@@ -200,13 +191,7 @@ class JournalStore:
 
     def _load(self):
         for kind, payload, at in self._journal.records_at():
-            if kind == _BATCH or kind == _FRAMES:
-                for boot, seq, event, report, whole, k, n in frames_of(kind, payload):
-                    self._loaded(boot, seq, event, report, whole, payload[k:k + n], at + k)
-            elif kind == _FRAME:
-                boot, seq, event, report, whole = struct.unpack_from(_FRAME_HEAD, payload, 0)
-                self._loaded(boot, seq, event, report, whole, payload[_FRAME_HEAD_SIZE:], at + _FRAME_HEAD_SIZE)
-            elif kind == _DROP:
+            if kind == _DROP:
                 boot, seq = struct.unpack(_DROP_FORMAT, payload)
                 self._ram.drop_through(boot, seq)
             elif kind == _MARK:
@@ -214,13 +199,11 @@ class JournalStore:
                 self._prev_boot, self._prev_seq = boot, seq
                 self._mark_event, self._mark_reports = event, reports
             else:
-                raise ValueError("record of kind %d" % kind)
-
-    def _loaded(self, boot, seq, event, report, whole, data, at):
-        self._ram.append(boot, seq, data, len(data), at)
-        self._prev_boot, self._prev_seq = boot, seq
-        if whole and event:
-            self._mark_event, self._mark_reports = event, report + 1
+                for boot, seq, event, report, whole, k, n in frames_of(kind, payload):
+                    self._ram.append(boot, seq, payload[k:k + n], n, at + k)
+                    self._prev_boot, self._prev_seq = boot, seq
+                    if whole and event:
+                        self._mark_event, self._mark_reports = event, report + 1
 
     def _locate(self):
         """Where each held frame lies on flash, found again after a compaction or a repair moved them."""
@@ -228,29 +211,21 @@ class JournalStore:
         count = ram.count()
         j = 0
         for kind, payload, at in self._journal.records_at():
-            if kind == _BATCH or kind == _FRAMES:
+            if kind != _DROP and kind != _MARK:
                 for boot, seq, _, _, _, k, _ in frames_of(kind, payload):
                     if j < count and ram.boot_at(j) == boot and ram.seq_at(j) == seq:
                         ram.offsets[ram.slot_of(j)] = at + k
                         j += 1
-            elif kind == _FRAME:
-                boot, seq = struct.unpack_from("<II", payload, 0)
-                if j < count and ram.boot_at(j) == boot and ram.seq_at(j) == seq:
-                    ram.offsets[ram.slot_of(j)] = at + _FRAME_HEAD_SIZE
-                    j += 1
         if j != count:
             raise journal_mod.JournalError("held frame %d.%d not found on flash" % (ram.boot_at(j), ram.seq_at(j)))
 
-    # -- RamStore's interface --------------------------------------------------------
-    # capacity(), count(): the RAM index's (set in __init__)
+    # -- RamStore's interface: capacity(), count(), read(), view(), run(), run_view(): the RAM index's
 
     def boot_at(self, i):
         return self._ram.boot_at(i)
 
     def seq_at(self, i):
         return self._ram.seq_at(i)
-
-    # read(i, buf), view(i), run(i, limit, room, first), run_view(i, j): the RAM index's (set in __init__)
 
     def length_at(self, i):
         return self._ram.length_at(i)
@@ -264,14 +239,14 @@ class JournalStore:
         event = self._event
         pending = self._pending
         if (not event or pending == ram.window
-                or journal_mod.IN_PLACE_HEAD + self._bytes + n + _room(pending + 1) > ram.size):
+                or journal_mod.IN_PLACE_HEAD + self._bytes + n + _after(pending + 1) > ram.size):
             self.flush()                               # a pending frame is never out of RAM: the batch
             pending = 0                                # before it first (or a full one)
         # ValueError (full, too long) before anything changes. Its place in the file: the batch's record
         # goes at the live file's end (journal.used, which nothing but flush() moves while a frame is
         # pending), its frames first: no pass over the batch's frames to place them at flush().
         ram.append(boot, seq, memoryview(data)[:n], n,
-                   self._journal.used + journal_mod.IN_PLACE_HEAD + self._bytes, pending, _room(pending + 1))
+                   self._journal.used + journal_mod.IN_PLACE_HEAD + self._bytes, pending, _after(pending + 1))
         self._reports[pending] = self.report
         self._wholes[pending] = _WHOLE if whole else 0
         self._bytes += n
@@ -298,7 +273,7 @@ class JournalStore:
         if not pending:
             return
         n = self._bytes
-        size = n + _room(pending) - _CRC_SIZE          # the record's payload: the frames, their heads
+        size = n + _after(pending) - _CRC_SIZE          # the record's payload: the frames, their heads
         if self._room(size + _OVERHEAD):       # compacted: the pending frames are in it
             return
         journal = self._journal
@@ -319,7 +294,13 @@ class JournalStore:
         scratch[:kept] = view[heads:end]               # (no record is encoded there until this returns)
         scratch[kept:before] = view[start:start + journal_mod.IN_PLACE_HEAD]
         try:
-            self._heads(ring, heads, pending)
+            at = heads
+            i = ram.count() - pending
+            for k in range(pending):                   # the heads, then the batch's end
+                struct.pack_into(_BATCH_HEAD, ring, at, ram.boot_at(i + k), ram.seq_at(i + k), self._reports[k],
+                                 ram.length_at(i + k) | self._wholes[k])
+                at += _BATCH_HEAD_SIZE
+            struct.pack_into(_BATCH_END, ring, at, self._event, pending)
             journal.append_in_place(_BATCH, view[start:end], size)
         finally:
             ring[heads:end] = memoryview(scratch)[:kept]
@@ -328,17 +309,6 @@ class JournalStore:
         self._bytes = 0
         if journal.compactions != compactions or journal.used - size - _OVERHEAD != placed:
             self._locate()                             # repaired first (a torn tail): every frame moved
-
-    def _heads(self, ring, at, pending):
-        """The batch's heads and end, at ring[at:] (after its frames)."""
-        ram = self._ram
-        count = ram.count()
-        for k in range(pending):
-            i = count - pending + k
-            struct.pack_into(_BATCH_HEAD, ring, at, ram.boot_at(i), ram.seq_at(i), self._reports[k],
-                             ram.length_at(i) | self._wholes[k])
-            at += _BATCH_HEAD_SIZE
-        struct.pack_into(_BATCH_END, ring, at, self._event, pending)
 
     def drop_through(self, boot, seq):
         self.flush()                                   # the DROP record comes after every frame it names
