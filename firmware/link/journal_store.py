@@ -48,16 +48,16 @@ _ENTRY_HEAD = "<IIIHBH"      # in a FRAMES record, before each frame: its FRAME_
 _ENTRY_HEAD_SIZE = const(17)
 # A BATCH record's payload: the frames' bytes one after another, then a head each (in order), then the
 # batch's tag event and its number of frames: 17 bytes a frame alone, as a FRAMES record's, 12 more a frame.
-_BATCH_HEAD = "<IIHH"        # boot, seq, tag report, length (+ _WHOLE: not a PART)
+# Heads "<IIHH": boot, seq, tag report, length (+ _WHOLE: not a PART); end "<IB": tag event, frames
+# (the formats written where they are used: a string a module keeps is a global, heap on a board).
 _BATCH_HEAD_SIZE = const(12)
 _WHOLE = const(0x8000)
-_BATCH_END = "<IB"           # tag event, frames
 _BATCH_END_SIZE = const(5)
-_CRC_SIZE = const(4)         # a record's last bytes (journal.IN_PLACE_TAIL)
+_AFTER = const(9)            # a batch's bytes after its heads in the ring: its end, the record's CRC
 # The ring: the benches' biggest batch (an Omaha showdown's 13 frames, 1,811 bytes; 1,987 with its
 # record's header, heads and CRC) fits from its start, and every frame the sender writes in their rounds
 # is still in RAM (no flash read, no batch written early: docs/journal.md, "The host link's frames").
-RING_BYTES = const(2048)
+_RING_BYTES = const(2048)
 RAM_FRAMES = const(16)       # the ring's index: at most the newest 16 frames in RAM (and in a batch)
 _DROP_FORMAT = "<II"         # boot, seq
 _MARK_FORMAT = "<IIIH"       # previous boot, previous seq, mark event, mark report
@@ -92,22 +92,17 @@ def frames_of(kind, payload):
         raise ValueError("record of kind %d" % kind)
     if end < _BATCH_END_SIZE:
         raise ValueError("a batch record of %d bytes" % end)
-    event, count = struct.unpack_from(_BATCH_END, payload, end - _BATCH_END_SIZE)
+    event, count = struct.unpack_from("<IB", payload, end - _BATCH_END_SIZE)
     heads = end - _BATCH_END_SIZE - count * _BATCH_HEAD_SIZE
     total = 0
     for i in range(count if heads >= 0 else 0):
-        total += struct.unpack_from(_BATCH_HEAD, payload, heads + i * _BATCH_HEAD_SIZE)[3] & ~_WHOLE
+        total += struct.unpack_from("<IIHH", payload, heads + i * _BATCH_HEAD_SIZE)[3] & ~_WHOLE
     if heads < 0 or total != heads:
         raise ValueError("a batch's %d frames do not add up to its %d bytes" % (count, heads))
     for i in range(count):
-        boot, seq, report, n = struct.unpack_from(_BATCH_HEAD, payload, heads + i * _BATCH_HEAD_SIZE)
+        boot, seq, report, n = struct.unpack_from("<IIHH", payload, heads + i * _BATCH_HEAD_SIZE)
         yield boot, seq, event, report, 1 if n & _WHOLE else 0, k, n & ~_WHOLE
         k += n & ~_WHOLE
-
-
-def _after(frames):
-    """The ring's bytes a batch of this many frames needs after them: their heads, its end, its CRC."""
-    return frames * _BATCH_HEAD_SIZE + _BATCH_END_SIZE + _CRC_SIZE
 
 
 def _whole(data, n):
@@ -122,9 +117,9 @@ class JournalStore:
     CORRUPT for a record that does not read as frames). A write that fails raises (OSError, JournalError:
     the board resets); the frames it would have written stay pending, one written at once is not kept."""
 
-    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, ring_bytes=RING_BYTES,
+    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, ring_bytes=_RING_BYTES,
                  ram_frames=RAM_FRAMES):
-        if ring_bytes < journal_mod.IN_PLACE_HEAD + slot_size + _after(1) or ring_bytes > 65535:
+        if ring_bytes < journal_mod.IN_PLACE_HEAD + slot_size + _BATCH_HEAD_SIZE + _AFTER or ring_bytes > 65535:
             raise ValueError("a ring of %d bytes does not hold a %d-byte frame's batch" % (ring_bytes, slot_size))
         self._slot = slot_size
         self._journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes or journal_bytes(capacity, slot_size))
@@ -148,9 +143,8 @@ class JournalStore:
         # flash; each one's tag report and whole (its head's, with the ring's boot, seq and length).
         self._pending = 0
         self._bytes = 0
-        window = self._ram.window
-        self._reports = array("H", [0] * window)
-        self._wholes = array("H", [0] * window)
+        self._reports = array("H", [0] * self._ram.window)
+        self._wholes = 0           # bit k: the k-th pending frame is whole
         try:
             self._load()
         except (ValueError, IndexError, journal_mod.JournalError) as exc:
@@ -239,16 +233,19 @@ class JournalStore:
         event = self._event
         pending = self._pending
         if (not event or pending == ram.window
-                or journal_mod.IN_PLACE_HEAD + self._bytes + n + _after(pending + 1) > ram.size):
+                or journal_mod.IN_PLACE_HEAD + self._bytes + n + (pending + 1) * _BATCH_HEAD_SIZE + _AFTER > ram.size):
             self.flush()                               # a pending frame is never out of RAM: the batch
             pending = 0                                # before it first (or a full one)
+        if not pending:
+            self._wholes = 0
         # ValueError (full, too long) before anything changes. Its place in the file: the batch's record
         # goes at the live file's end (journal.used, which nothing but flush() moves while a frame is
         # pending), its frames first: no pass over the batch's frames to place them at flush().
         ram.append(boot, seq, memoryview(data)[:n], n,
-                   self._journal.used + journal_mod.IN_PLACE_HEAD + self._bytes, pending, _after(pending + 1))
+                   self._journal.used + journal_mod.IN_PLACE_HEAD + self._bytes, pending, (pending + 1) * _BATCH_HEAD_SIZE + _AFTER)
         self._reports[pending] = self.report
-        self._wholes[pending] = _WHOLE if whole else 0
+        if whole:
+            self._wholes |= 1 << pending
         self._bytes += n
         self._pending = pending + 1
         if not event:                                  # a boot's own report is never made again: at once
@@ -273,7 +270,7 @@ class JournalStore:
         if not pending:
             return
         n = self._bytes
-        size = n + _after(pending) - _CRC_SIZE          # the record's payload: the frames, their heads
+        size = n + pending * _BATCH_HEAD_SIZE + _BATCH_END_SIZE     # the payload: frames, heads, end
         if self._room(size + _OVERHEAD):       # compacted: the pending frames are in it
             return
         journal = self._journal
@@ -286,9 +283,9 @@ class JournalStore:
         ram = self._ram
         ring = ram.data
         view = memoryview(ring)
-        start = ram.start_of(pending) - journal_mod.IN_PLACE_HEAD
-        end = start + _OVERHEAD + size
         heads = ram.end
+        start = heads - n - journal_mod.IN_PLACE_HEAD   # the batch's frames lie side by side up to ram.end
+        end = start + _OVERHEAD + size
         kept = end - heads                             # the ring's bytes after the batch and before it,
         before = kept + journal_mod.IN_PLACE_HEAD      # kept in the journal's record buffer meanwhile
         scratch[:kept] = view[heads:end]               # (no record is encoded there until this returns)
@@ -296,11 +293,12 @@ class JournalStore:
         try:
             at = heads
             i = ram.count() - pending
+            wholes = self._wholes
             for k in range(pending):                   # the heads, then the batch's end
-                struct.pack_into(_BATCH_HEAD, ring, at, ram.boot_at(i + k), ram.seq_at(i + k), self._reports[k],
-                                 ram.length_at(i + k) | self._wholes[k])
+                struct.pack_into("<IIHH", ring, at, ram.boot_at(i + k), ram.seq_at(i + k), self._reports[k],
+                                 ram.length_at(i + k) | (_WHOLE if wholes >> k & 1 else 0))
                 at += _BATCH_HEAD_SIZE
-            struct.pack_into(_BATCH_END, ring, at, self._event, pending)
+            struct.pack_into("<IB", ring, at, self._event, pending)
             journal.append_in_place(_BATCH, view[start:end], size)
         finally:
             ring[heads:end] = memoryview(scratch)[:kept]

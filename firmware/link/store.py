@@ -141,18 +141,19 @@ class WindowFrames(Held):
         if n > self._slot:
             raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (n, self._slot))
         start = self.end
-        if start + n + room > self.size:
-            if pending:
-                start = self._move(pending)            # the batch to the ring's start: whole in RAM
-            else:
-                start = self._jump()
-        elif not pending and start > self._soft:
-            start = self._jump()
+        in_ram = self._in_ram
+        if pending and start + n + room > self.size:
+            start = self._move(pending)                # the batch to the ring's start: whole in RAM
+            in_ram = pending
+        elif not pending and (start > self._soft or start + n + room > self.size):
+            start = _HEAD_SIZE                         # a jump to the start: the frames before the last
+            if in_ram > self._cycle:                   # jump leave RAM (those after it are older than
+                in_ram = self._cycle                   # what the new frames overwrite first)
+            self._cycle = 0
         end = start + n
         window = self.window
         made = self._made
-        in_ram = self._in_ram
-        older = in_ram - self._cycle                   # frames of the cycle before, past _end
+        older = in_ram - self._cycle                   # frames of the cycle before, past end
         starts = self._at
         while older > 0 and starts[(made - in_ram) % window] < end:
             in_ram -= 1                                # overwritten: from the oldest on
@@ -172,18 +173,9 @@ class WindowFrames(Held):
         self._count = count + 1
         self._made = made + 1
 
-    def _jump(self):
-        """The next frame at the ring's start: the frames before the last jump leave RAM (those after it are older
-        than what the new frames overwrite first)."""
-        if self._in_ram > self._cycle:
-            self._in_ram = self._cycle
-        self._cycle = 0
-        self.end = _HEAD_SIZE
-        return _HEAD_SIZE
-
     def _move(self, pending):
-        """The `pending` newest frames (side by side, before _end) moved to the ring's start, front to back in
-        pieces that do not overlap; every older frame leaves RAM."""
+        """The `pending` newest frames (side by side up to end) moved to the ring's start, front to back
+        in pieces that do not overlap; where the next frame goes. Every older frame leaves RAM."""
         window = self.window
         made = self._made
         base = self._at[(made - pending) % window]
@@ -200,13 +192,8 @@ class WindowFrames(Held):
             done += k
         for m in range(made - pending, made):
             self._at[m % window] -= step
-        self.end = _HEAD_SIZE + length
-        self._in_ram = self._cycle = pending
-        return self.end
-
-    def start_of(self, back):
-        """Where the frame `back` before the newest made (1: the newest) starts in the ring."""
-        return self._at[(self._made - back) % self.window]
+        self._cycle = pending
+        return _HEAD_SIZE + length
 
     def read(self, i, buf):
         count = self._count
