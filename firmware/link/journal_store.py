@@ -54,10 +54,12 @@ _BATCH_HEAD_SIZE = const(12)
 _WHOLE = const(0x8000)
 _BATCH_END_SIZE = const(5)
 _AFTER = const(9)            # a batch's bytes after its heads in the ring: its end, the record's CRC
-# The ring: the benches' biggest batch (an Omaha showdown's 13 frames, 1,811 bytes; 1,987 with its
-# record's header, heads and CRC) fits from its start, and every frame the sender writes in their rounds
-# is still in RAM (no flash read, no batch written early: docs/journal.md, "The host link's frames").
-_RING_BYTES = const(2048)
+# The ring: the smallest that holds the benches' biggest batch whole from its start (an Omaha showdown's
+# 13 frames, 1,811 bytes; 1,987 with its record's header, heads and CRC), so that no batch is written
+# earlier than the 2 KB batch buffer of before wrote it and every frame the sender writes in their rounds
+# is still in RAM (no flash read; docs/journal.md, "The host link's frames"). A bigger batch is written
+# in two records (one write more), never lost.
+_RING_BYTES = const(1988)
 RAM_FRAMES = const(16)       # the ring's index: at most the newest 16 frames in RAM (and in a batch)
 _DROP_FORMAT = "<II"         # boot, seq
 _MARK_FORMAT = "<IIIH"       # previous boot, previous seq, mark event, mark report
