@@ -549,3 +549,30 @@ def test_a_batch_that_outgrows_the_rings_end_moves_to_its_start_and_is_one_recor
         assert ram.end - 3 * 33 - 93 - 94 - 95 == 11 and ram.view(0) is None and ram.view(1) is None
         store.event = 0
         assert store.writes == writes + 1 and _held(store) == want == _held(_store(state))
+
+
+def test_the_rings_append_allocates_nothing_a_jump_an_overwrite_and_a_move_included():
+    # WindowFrames.append runs for every frame the table reports: under heap_lock on MicroPython (an
+    # allocation raises MemoryError) it places frames, jumps to the ring's start, drops overwritten frames
+    # from RAM and moves a batch that outgrows the end, allocating nothing.
+    from firmware.compat import heap_lock, heap_unlock
+    from firmware.link.store import WindowFrames
+    from tests.firmware.expect import heap_lock_catches_allocation
+    frames = [memoryview(_frame(1, seq, payload='{"n": "%s"}' % ("z" * (60 + 7 * seq)))) for seq in range(1, 13)]
+    sizes = [len(f) for f in frames]
+    ring = WindowFrames(16, _SLOT, 8, None, 700, 350)
+    ring.append(1, 99, frames[0], sizes[0], 0)         # warm up (the first call of a method)
+    ring.drop_first(1)
+    # The pending frames before each (frames of 100..177 bytes): 11..111..218..332, then a batch at 332..581
+    # whose third frame would pass the end (moved to 11..260, the frame after it), a jump to 11, ..., a jump.
+    plan = [0, 0, 0, 0, 1, 2, 0, 0, 1, 2, 0, 0]
+    heap_lock()
+    try:
+        for k in range(12):
+            ring.append(1, k + 1, frames[k], sizes[k], 0, plan[k], (plan[k] + 1) * 12 + 9)
+    finally:
+        heap_unlock()
+    assert heap_lock_catches_allocation()
+    buf = bytearray(_SLOT)
+    newest = [bytes(buf[:ring.read(i, buf)]) for i in range(ring.count()) if ring.view(i) is not None]
+    assert newest == [bytes(f) for f in frames[9:]]     # 10 (past 358: not overwritten), 11 and 12
