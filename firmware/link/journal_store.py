@@ -46,19 +46,15 @@ _FRAME_HEAD = "<IIIHB"       # boot, seq, tag event, tag report, whole (1: not a
 _FRAME_HEAD_SIZE = const(15)
 _ENTRY_HEAD = "<IIIHBH"      # in a FRAMES record, before each frame: its FRAME_HEAD, its length
 _ENTRY_HEAD_SIZE = const(17)
-# A BATCH record's payload: the frames' bytes one after another, then a head each (in order), then the
-# batch's tag event and its number of frames: 17 bytes a frame alone, as a FRAMES record's, 12 more a frame.
-# Heads "<IIHH": boot, seq, tag report, length (+ _WHOLE: not a PART); end "<IB": tag event, frames
-# (the formats written where they are used: a string a module keeps is a global, heap on a board).
+# A BATCH record's payload: the frames' bytes, then a head each "<IIHH" (boot, seq, tag report, length +
+# _WHOLE: not a PART), then the end "<IB" (tag event, frames); formats written where used (no globals).
 _BATCH_HEAD_SIZE = const(12)
 _WHOLE = const(0x8000)
 _BATCH_END_SIZE = const(5)
 _AFTER = const(9)            # a batch's bytes after its heads in the ring: its end, the record's CRC
-# The ring: the smallest that holds the benches' biggest batch whole from its start (an Omaha showdown's
-# 13 frames, 1,811 bytes; 1,987 with its record's header, heads and CRC), so that no batch is written
-# earlier than the 2 KB batch buffer of before wrote it and every frame the sender writes in their rounds
-# is still in RAM (no flash read; docs/journal.md, "The host link's frames"). A bigger batch is written
-# in two records (one write more), never lost.
+# The ring: the smallest holding the benches' biggest batch (an Omaha showdown: 13 frames, 1,811 bytes,
+# 1,987 with its record's header, heads and CRC) from its start: no batch written early, no frame the
+# sender writes read from flash in their rounds (docs/journal.md, "The host link's frames").
 _RING_BYTES = const(1988)
 RAM_FRAMES = const(16)       # the ring's index: at most the newest 16 frames in RAM (and in a batch)
 _DROP_FORMAT = "<II"         # boot, seq
@@ -96,15 +92,14 @@ def frames_of(kind, payload):
         raise ValueError("a batch record of %d bytes" % end)
     event, count = struct.unpack_from("<IB", payload, end - _BATCH_END_SIZE)
     heads = end - _BATCH_END_SIZE - count * _BATCH_HEAD_SIZE
-    total = 0
     for i in range(count if heads >= 0 else 0):
-        total += struct.unpack_from("<IIHH", payload, heads + i * _BATCH_HEAD_SIZE)[3] & ~_WHOLE
-    if heads < 0 or total != heads:
-        raise ValueError("a batch's %d frames do not add up to its %d bytes" % (count, heads))
-    for i in range(count):
         boot, seq, report, n = struct.unpack_from("<IIHH", payload, heads + i * _BATCH_HEAD_SIZE)
+        if k + (n & ~_WHOLE) > heads:
+            break
         yield boot, seq, event, report, 1 if n & _WHOLE else 0, k, n & ~_WHOLE
         k += n & ~_WHOLE
+    if k != heads:
+        raise ValueError("a batch's %d frames do not add up to its %d bytes" % (count, heads))
 
 
 def _whole(data, n):
@@ -133,6 +128,9 @@ class JournalStore:
         self.run_view = self._ram.run_view
         self.count = self._ram.count
         self.capacity = self._ram.capacity
+        self.boot_at = self._ram.boot_at
+        self.seq_at = self._ram.seq_at
+        self.length_at = self._ram.length_at
         self.status = self._journal.status
         self.detail = self._journal.detail
         self._event = 0            # `event`: the journalled table event whose reports are being stored (0: none)
@@ -215,17 +213,8 @@ class JournalStore:
         if j != count:
             raise journal_mod.JournalError("held frame %d.%d not found on flash" % (ram.boot_at(j), ram.seq_at(j)))
 
-    # -- RamStore's interface: capacity(), count(), read(), view(), run(), run_view(): the RAM index's
-
-    def boot_at(self, i):
-        return self._ram.boot_at(i)
-
-    def seq_at(self, i):
-        return self._ram.seq_at(i)
-
-    def length_at(self, i):
-        return self._ram.length_at(i)
-
+    # -- RamStore's interface: capacity(), count(), boot_at(), seq_at(), length_at(), read(), view(), run(),
+    # run_view(): the RAM index's (set in __init__)
     def append(self, boot, seq, data, n, whole=None):
         """Keep a frame, pending until flush() (at once when no journalled event made it: nothing would
         make it again). whole: not a PART frame (None: read from its header)."""

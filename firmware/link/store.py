@@ -126,7 +126,7 @@ class WindowFrames(Held):
         self._at = array("H", [0] * self.window)      # where in the ring each of the newest frames starts
         self.end = _HEAD_SIZE      # where the next frame goes in the ring
         self._in_ram = 0           # the newest frames made whose bytes the ring still holds
-        self._cycle = 0            # the newest frames made since the last jump (the rest lie past _end)
+        self._cycle = 0            # the newest frames made since the last jump (the rest lie past end)
         self.offsets = array("L", [0] * capacity)     # where a frame's bytes lie in the live file
         self._made = 0             # frames appended: frame number k starts at _at[k % window]
 
