@@ -576,3 +576,33 @@ def test_the_rings_append_allocates_nothing_a_jump_an_overwrite_and_a_move_inclu
     buf = bytearray(_SLOT)
     newest = [bytes(buf[:ring.read(i, buf)]) for i in range(ring.count()) if ring.view(i) is not None]
     assert newest == [bytes(f) for f in frames[9:]]     # 10 (past 358: not overwritten), 11 and 12
+
+
+def test_a_batch_record_cut_anywhere_is_torn_off_whole_and_the_frames_before_it_stay():
+    # One write call from the ring: a power cut during it leaves the record cut short at any byte. The next
+    # boot reports TORN, keeps every frame before the batch and none of it (recovery makes its reports
+    # again), and the next batch goes to a fresh file behind no damage.
+    from firmware.link.record import TORN
+    with ScratchDir() as state:
+        store = _store(state)
+        store.event = 1
+        _put(store, 1, 1)
+        store.event = 2
+        _put(store, 1, 2)
+        _put(store, 1, 3, "PART", "abc")
+        store.event = 0
+        name = state + "/" + [n for n in os.listdir(state) if n.startswith(NAME)][0]
+        with open(name, "rb") as f:
+            whole = f.read()
+        record = len(_frame(1, 2)) + len(_frame(1, 3, "PART", "abc")) + 2 * 12 + 5 + 15
+        for cut in range(1, record, 7):
+            with open(name, "wb") as f:
+                f.write(whole[:len(whole) - cut])
+            again = _store(state)
+            assert again.status == TORN, cut
+            assert _held(again) == [(1, 1, _frame(1, 1))] and again.mark == (1, 1), cut
+        again.event, again.report = 3, 0
+        _put(again, 2, 1)
+        again.flush()
+        assert _held(_store(state)) == [(1, 1, _frame(1, 1)), (2, 1, _frame(2, 1))]
+        assert _store(state).status == CLEAN
