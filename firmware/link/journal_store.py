@@ -128,9 +128,6 @@ class JournalStore:
         self.run_view = self._ram.run_view
         self.count = self._ram.count
         self.capacity = self._ram.capacity
-        self.boot_at = self._ram.boot_at
-        self.seq_at = self._ram.seq_at
-        self.length_at = self._ram.length_at
         self.status = self._journal.status
         self.detail = self._journal.detail
         self._event = 0            # `event`: the journalled table event whose reports are being stored (0: none)
@@ -213,8 +210,17 @@ class JournalStore:
         if j != count:
             raise journal_mod.JournalError("held frame %d.%d not found on flash" % (ram.boot_at(j), ram.seq_at(j)))
 
-    # -- RamStore's interface: capacity(), count(), boot_at(), seq_at(), length_at(), read(), view(), run(),
-    # run_view(): the RAM index's (set in __init__)
+    # -- RamStore's interface: capacity(), count(), read(), view(), run(), run_view(): the RAM index's
+    # (set in __init__: no call between); these three are methods (bound ones would cost a board 48 bytes)
+
+    def boot_at(self, i):
+        return self._ram.boot_at(i)
+
+    def seq_at(self, i):
+        return self._ram.seq_at(i)
+
+    def length_at(self, i):
+        return self._ram.length_at(i)
     def append(self, boot, seq, data, n, whole=None):
         """Keep a frame, pending until flush() (at once when no journalled event made it: nothing would
         make it again). whole: not a PART frame (None: read from its header)."""
