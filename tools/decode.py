@@ -188,8 +188,8 @@ def _journal_frames(data):
 
 def _journal_entry(items, kind, payload, at):
     js = journal_store
-    if kind == js._FRAMES:
-        for boot, seq, _, _, _, k, n in js._batch_entries(payload):
+    if kind == js._BATCH or kind == js._FRAMES:
+        for boot, seq, _, _, _, k, n in js.frames_of(kind, payload):
             items.append((kind, boot, seq, payload[k:k + n], at + k))
     elif kind == js._FRAME:
         boot, seq = struct.unpack_from("<II", payload, 0)

@@ -1,26 +1,23 @@
 # The host link's store on flash: frames the host has not acknowledged survive a reset or a power cut
 # (issue 12; docs/journal.md, "The host link's frames").
 #
-# The same interface as RamStore (firmware/link/store.py; firmware/link/ram_store.py), with a RAM mirror of
-# the newest frames (RAM_FRAMES) for the sender's fast read() (older ones are read back from flash: they go
-# out again only after a timeout, a REPLAY or a host's absence), and a Journal (firmware/link/journal.py,
-# "link.0"/"link.1") as the durable copy:
-#   FRAMES one record a batch of frames (below): each frame's position, its tag, its bytes
-#   FRAME  one entry a held frame in a compaction's base (the same, one frame)
-#   DROP   one record an acknowledgement that dropped frames: (boot, seq) the host has
-# When the live file is three quarters full it is compacted to a MARK entry and the frames still
-# held: flash stays bounded by the frames held.
+# The same interface as RamStore (firmware/link/store.py), the newest frames in a RAM ring (WindowFrames:
+# the sender's read() and runs; older ones are read back from flash, they go out again only after a
+# timeout, a REPLAY or a host's absence), a Journal ("link.0"/"link.1") the durable copy:
+#   BATCH  one record a batch of frames: their bytes, then each one's position, tag and length
+#   FRAMES the batch record as boards wrote it before (a head before each frame): still read at boot
+#   FRAME  one entry a held frame in a compaction's base;  DROP  one record an acknowledgement: (boot, seq)
+# At three quarters full the live file is compacted to a MARK entry and the frames still held.
 #
-# Frames are written in batches: append() keeps a frame in RAM and adds it to the batch buffer,
-# pending; flush() writes the batch as ONE record (one file open, one write call: a power cut keeps
-# all of it or none). The sender flushes before it writes any frame out, so a frame the host may have
-# seen is on flash. A pending frame lost to a power cut was made by a journalled table event (its
-# tag), which recovery replays: its reports are made again, and the mark on flash (below) says the
-# host has none of them. So a frame of no journalled event (a boot's own report, event 0) is written
-# at once, and a new `event` (set before an event's reports, cleared to 0 after them) first writes
-# the batch of the one before: nothing pending outlives its event, so a table snapshot (which drops
-# the events before it) never comes before their frames are on flash. A batch that would overflow
-# its buffer is written before the frame that would not fit.
+# Frames are written in batches: append() keeps a frame in the ring, pending (its bytes in RAM once),
+# flush() writes the batch as ONE record with one write call from the ring (its header in the 11 bytes
+# before the batch, its heads after it: what lay there kept and put back); a power cut keeps all of it
+# or none. The sender flushes before it writes any frame out. A pending frame lost to a power cut was
+# made by a journalled table event (its tag), which recovery replays, the mark on flash saying the host
+# has none of its reports. So a frame of no journalled event (event 0: a boot's own report) is written
+# at once, and a new `event` (set before an event's reports, cleared after them, before any snapshot)
+# writes the batch of the one before: nothing pending outlives its event. A batch the ring (or its index) would not hold with the next
+# frame is written first: a pending frame is never out of RAM (docs/journal.md, "The host link's frames").
 #
 # The tag: which journalled table event made the frame, and which of its reports it carries
 # (firmware/recovery.py sets `event` and `report` before each report). `mark` is the tag of the
@@ -29,6 +26,7 @@
 # from here) and must not be sent twice. `previous` is the newest frame's (boot, seq) ever stored:
 # the next boot's OPEN names it, even when every frame was acknowledged.
 import struct
+from array import array
 
 from firmware.link import journal as journal_mod
 from firmware.link.store import WindowFrames, at_or_before
@@ -43,12 +41,22 @@ _FRAME = const(1)
 _DROP = const(2)
 _MARK = const(3)
 _FRAMES = const(4)
+_BATCH = const(5)
 _FRAME_HEAD = "<IIIHB"       # boot, seq, tag event, tag report, whole (1: not a PART)
 _FRAME_HEAD_SIZE = const(15)
 _ENTRY_HEAD = "<IIIHBH"      # in a FRAMES record, before each frame: its FRAME_HEAD, its length
 _ENTRY_HEAD_SIZE = const(17)
-_BATCH_BYTES = const(2048)    # the batch buffer: about 9 frames of 200 bytes (an event's reports, mostly)
-RAM_FRAMES = const(16)       # the newest frames kept in RAM too (the rest read back from flash when needed)
+# A BATCH record's payload: the frames' bytes, then a head each "<IIHH" (boot, seq, tag report, length +
+# _WHOLE: not a PART), then the end "<IB" (tag event, frames); formats written where used (no globals).
+_BATCH_HEAD_SIZE = const(12)
+_WHOLE = const(0x8000)
+_BATCH_END_SIZE = const(5)
+_AFTER = const(9)            # a batch's bytes after its heads in the ring: its end, the record's CRC
+# The ring: the smallest holding the benches' biggest batch (an Omaha showdown: 13 frames, 1,811 bytes,
+# 1,987 with its record's header, heads and CRC) from its start: no batch written early, no frame the
+# sender writes read from flash in their rounds (docs/journal.md, "The host link's frames").
+_RING_BYTES = const(1988)
+RAM_FRAMES = const(16)       # the ring's index: at most the newest 16 frames in RAM (and in a batch)
 _DROP_FORMAT = "<II"         # boot, seq
 _MARK_FORMAT = "<IIIH"       # previous boot, previous seq, mark event, mark report
 _PART_TYPE = b" PART "
@@ -60,18 +68,38 @@ def journal_bytes(capacity, slot_size):
     return 2 * per_file * 4 // 3 + 2     # a quarter more: compaction comes at three quarters full
 
 
-def _batch_entries(payload):
-    """Each frame of a FRAMES record's payload: (boot, seq, event, report, whole, k, n), its bytes at
-    payload[k:k + n]. ValueError for a frame cut short. (At boot and after a compaction: not a hot path.)"""
-    k = 0
+def frames_of(kind, payload):
+    """Each frame of a BATCH, FRAMES or FRAME record: (boot, seq, event, report, whole, k, n), its bytes at
+    payload[k:k + n]. ValueError for a record that does not read as frames (at boot, after a compaction)."""
     end = len(payload)
-    while k < end:
-        boot, seq, event, report, whole, n = struct.unpack_from(_ENTRY_HEAD, payload, k)
-        k += _ENTRY_HEAD_SIZE
-        if k + n > end:
-            raise ValueError("a batch's frame cut short")
-        yield boot, seq, event, report, whole, k, n
-        k += n
+    k = 0
+    if kind == _FRAME:
+        boot, seq, event, report, whole = struct.unpack_from(_FRAME_HEAD, payload, 0)
+        yield boot, seq, event, report, whole, _FRAME_HEAD_SIZE, end - _FRAME_HEAD_SIZE
+        return
+    if kind == _FRAMES:
+        while k < end:
+            boot, seq, event, report, whole, n = struct.unpack_from(_ENTRY_HEAD, payload, k)
+            k += _ENTRY_HEAD_SIZE
+            if k + n > end:
+                raise ValueError("a batch's frame cut short")
+            yield boot, seq, event, report, whole, k, n
+            k += n
+        return
+    if kind != _BATCH:
+        raise ValueError("record of kind %d" % kind)
+    if end < _BATCH_END_SIZE:
+        raise ValueError("a batch record of %d bytes" % end)
+    event, count = struct.unpack_from("<IB", payload, end - _BATCH_END_SIZE)
+    heads = end - _BATCH_END_SIZE - count * _BATCH_HEAD_SIZE
+    for i in range(count if heads >= 0 else 0):
+        boot, seq, report, n = struct.unpack_from("<IIHH", payload, heads + i * _BATCH_HEAD_SIZE)
+        if k + (n & ~_WHOLE) > heads:
+            break
+        yield boot, seq, event, report, 1 if n & _WHOLE else 0, k, n & ~_WHOLE
+        k += n & ~_WHOLE
+    if k != heads:
+        raise ValueError("a batch's %d frames do not add up to its %d bytes" % (count, heads))
 
 
 def _whole(data, n):
@@ -81,21 +109,18 @@ def _whole(data, n):
 
 
 class JournalStore:
-    """capacity frames of at most slot_size bytes, in RAM and in the journal NAME in state_dir.
+    """capacity frames of at most slot_size bytes, the newest in RAM, all in the journal NAME in state_dir.
+    After construction the frames held before the reset are there again (status, detail: the journal's,
+    CORRUPT for a record that does not read as frames). A write that fails raises (OSError, JournalError:
+    the board resets); the frames it would have written stay pending, one written at once is not kept."""
 
-    After construction the frames held before the reset are there again (status, detail: the
-    journal's, CORRUPT for a record that does not read as a frame). A write that fails raises
-    (OSError, JournalError): the caller's fault handling (the board resets); the frames it would have
-    written stay pending, and an append written at once (event 0) is not kept.
-    """
-
-    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, batch_bytes=_BATCH_BYTES,
+    def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, ring_bytes=_RING_BYTES,
                  ram_frames=RAM_FRAMES):
-        if batch_bytes < journal_mod.IN_PLACE_HEAD + _ENTRY_HEAD_SIZE + slot_size + journal_mod.IN_PLACE_TAIL:
-            raise ValueError("a batch of %d bytes does not hold a %d-byte frame" % (batch_bytes, slot_size))
+        if ring_bytes < journal_mod.IN_PLACE_HEAD + slot_size + _BATCH_HEAD_SIZE + _AFTER or ring_bytes > 65535:
+            raise ValueError("a ring of %d bytes does not hold a %d-byte frame's batch" % (ring_bytes, slot_size))
         self._slot = slot_size
         self._journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes or journal_bytes(capacity, slot_size))
-        self._ram = WindowFrames(capacity, slot_size, ram_frames, self._journal)
+        self._ram = WindowFrames(capacity, slot_size, ram_frames, self._journal, ring_bytes, ring_bytes // 2)
         # The sender's calls of each report and frame go straight to the RAM index (no call between):
         self.read = self._ram.read
         self.view = self._ram.view
@@ -111,12 +136,12 @@ class JournalStore:
         self._mark_reports = 0
         self._prev_boot = 0        # `previous`: (boot, seq) of the newest frame ever stored (boot 0: none)
         self._prev_seq = 0
-        # The pending frames (the newest `_pending` in RAM, not yet on flash), as the FRAMES record's
-        # payload: from IN_PLACE_HEAD to _at in the batch buffer (the journal puts its header before it).
+        # The pending frames: the newest `_pending` in the ring, side by side, `_bytes` of them, not yet on
+        # flash; each one's tag report and whole (its head's, with the ring's boot, seq and length).
         self._pending = 0
-        self._batch = bytearray(batch_bytes)
-        self._batch_room = batch_bytes - _ENTRY_HEAD_SIZE - journal_mod.IN_PLACE_TAIL   # a frame's bytes from _at
-        self._at = journal_mod.IN_PLACE_HEAD
+        self._bytes = 0
+        self._reports = array("H", [0] * self._ram.window)
+        self._wholes = 0           # bit k: the k-th pending frame is whole
         try:
             self._load()
         except (ValueError, IndexError, journal_mod.JournalError) as exc:
@@ -157,13 +182,7 @@ class JournalStore:
 
     def _load(self):
         for kind, payload, at in self._journal.records_at():
-            if kind == _FRAMES:
-                for boot, seq, event, report, whole, k, n in _batch_entries(payload):
-                    self._loaded(boot, seq, event, report, whole, payload[k:k + n], at + k)
-            elif kind == _FRAME:
-                boot, seq, event, report, whole = struct.unpack_from(_FRAME_HEAD, payload, 0)
-                self._loaded(boot, seq, event, report, whole, payload[_FRAME_HEAD_SIZE:], at + _FRAME_HEAD_SIZE)
-            elif kind == _DROP:
+            if kind == _DROP:
                 boot, seq = struct.unpack(_DROP_FORMAT, payload)
                 self._ram.drop_through(boot, seq)
             elif kind == _MARK:
@@ -171,13 +190,11 @@ class JournalStore:
                 self._prev_boot, self._prev_seq = boot, seq
                 self._mark_event, self._mark_reports = event, reports
             else:
-                raise ValueError("record of kind %d" % kind)
-
-    def _loaded(self, boot, seq, event, report, whole, data, at):
-        self._ram.append(boot, seq, data, len(data), at)
-        self._prev_boot, self._prev_seq = boot, seq
-        if whole and event:
-            self._mark_event, self._mark_reports = event, report + 1
+                for boot, seq, event, report, whole, k, n in frames_of(kind, payload):
+                    self._ram.append(boot, seq, payload[k:k + n], n, at + k)
+                    self._prev_boot, self._prev_seq = boot, seq
+                    if whole and event:
+                        self._mark_event, self._mark_reports = event, report + 1
 
     def _locate(self):
         """Where each held frame lies on flash, found again after a compaction or a repair moved them."""
@@ -185,21 +202,16 @@ class JournalStore:
         count = ram.count()
         j = 0
         for kind, payload, at in self._journal.records_at():
-            if kind == _FRAMES:
-                for boot, seq, _, _, _, k, _ in _batch_entries(payload):
+            if kind != _DROP and kind != _MARK:
+                for boot, seq, _, _, _, k, _ in frames_of(kind, payload):
                     if j < count and ram.boot_at(j) == boot and ram.seq_at(j) == seq:
                         ram.offsets[ram.slot_of(j)] = at + k
                         j += 1
-            elif kind == _FRAME:
-                boot, seq = struct.unpack_from("<II", payload, 0)
-                if j < count and ram.boot_at(j) == boot and ram.seq_at(j) == seq:
-                    ram.offsets[ram.slot_of(j)] = at + _FRAME_HEAD_SIZE
-                    j += 1
         if j != count:
             raise journal_mod.JournalError("held frame %d.%d not found on flash" % (ram.boot_at(j), ram.seq_at(j)))
 
-    # -- RamStore's interface --------------------------------------------------------
-    # capacity(), count(): the RAM index's (set in __init__)
+    # -- RamStore's interface: capacity(), count(), read(), view(), run(), run_view(): the RAM index's
+    # (set in __init__: no call between); these three are methods (bound ones would cost a board 48 bytes)
 
     def boot_at(self, i):
         return self._ram.boot_at(i)
@@ -207,11 +219,8 @@ class JournalStore:
     def seq_at(self, i):
         return self._ram.seq_at(i)
 
-    # read(i, buf), view(i), run(i, limit, room, first), run_view(i, j): the RAM index's (set in __init__)
-
     def length_at(self, i):
         return self._ram.length_at(i)
-
     def append(self, boot, seq, data, n, whole=None):
         """Keep a frame, pending until flush() (at once when no journalled event made it: nothing would
         make it again). whole: not a PART frame (None: read from its header)."""
@@ -219,28 +228,29 @@ class JournalStore:
         if whole is None:
             whole = _whole(data, n)
         event = self._event
-        at = self._at
-        if not event or at + n > self._batch_room or self._pending == ram.window:   # a pending frame
-            self.flush()                               # is never out of RAM; the batch before it first
-            at = self._at                              # (or a full one)
-        batch = self._batch
-        # ValueError (full, too long) before anything changes (the entry head written past _at is not
-        # kept until then). Its place in the file: the batch's record goes at the live file's end
-        # (journal.used, which nothing but flush() moves while a frame is pending), the buffer's byte 0
-        # there: no pass over the batch's frames to place them at flush().
-        struct.pack_into(_ENTRY_HEAD, batch, at, boot, seq, event, self.report, 1 if whole else 0, n)
-        at += _ENTRY_HEAD_SIZE
-        data = memoryview(data)[:n]                    # one view for both copies
-        ram.append(boot, seq, data, n, self._journal.used + at)
-        batch[at:at + n] = data
-        self._at = at + n
-        self._pending += 1
+        pending = self._pending
+        if (not event or pending == ram.window
+                or journal_mod.IN_PLACE_HEAD + self._bytes + n + (pending + 1) * _BATCH_HEAD_SIZE + _AFTER > ram.size):
+            self.flush()                               # a pending frame is never out of RAM: the batch
+            pending = 0                                # before it first (or a full one)
+        if not pending:
+            self._wholes = 0
+        # ValueError (full, too long) before anything changes. Its place in the file: the batch's record
+        # goes at the live file's end (journal.used, which nothing but flush() moves while a frame is
+        # pending), its frames first: no pass over the batch's frames to place them at flush().
+        ram.append(boot, seq, memoryview(data)[:n], n,
+                   self._journal.used + journal_mod.IN_PLACE_HEAD + self._bytes, pending, (pending + 1) * _BATCH_HEAD_SIZE + _AFTER)
+        self._reports[pending] = self.report
+        if whole:
+            self._wholes |= 1 << pending
+        self._bytes += n
+        self._pending = pending + 1
         if not event:                                  # a boot's own report is never made again: at once
             try:
                 self.flush()
             except Exception:
                 self._pending = 0
-                self._at = journal_mod.IN_PLACE_HEAD
+                self._bytes = 0
                 ram.drop_newest()                      # not kept: the caller numbers it again
                 raise
         elif whole:
@@ -253,18 +263,46 @@ class JournalStore:
     def flush(self):
         """Write the pending frames to flash as one record (or a compaction with them). A write that
         fails raises (OSError, JournalError): the frames stay pending, none is sent."""
-        if not self._pending:
+        pending = self._pending
+        if not pending:
             return
-        n = self._at - journal_mod.IN_PLACE_HEAD
-        if self._room(n + _OVERHEAD):       # compacted: the pending frames are in it
+        n = self._bytes
+        size = n + pending * _BATCH_HEAD_SIZE + _BATCH_END_SIZE     # the payload: frames, heads, end
+        if self._room(size + _OVERHEAD):       # compacted: the pending frames are in it
             return
         journal = self._journal
         compactions = journal.compactions
         placed = journal.used                          # where append() placed the batch's frames
-        journal.append_in_place(_FRAMES, self._batch, n)
+        scratch = journal.record_buffer()
+        if scratch is None:                            # an empty journal: its file started first
+            journal.compact(())                        # (what append_in_place would do)
+            scratch = journal.record_buffer()
+        ram = self._ram
+        ring = ram.data
+        view = memoryview(ring)
+        heads = ram.end
+        start = heads - n - journal_mod.IN_PLACE_HEAD   # the batch's frames lie side by side up to ram.end
+        end = start + _OVERHEAD + size
+        kept = end - heads                             # the ring's bytes after the batch and before it,
+        before = kept + journal_mod.IN_PLACE_HEAD      # kept in the journal's record buffer meanwhile
+        scratch[:kept] = view[heads:end]               # (no record is encoded there until this returns)
+        scratch[kept:before] = view[start:start + journal_mod.IN_PLACE_HEAD]
+        try:
+            at = heads
+            i = ram.count() - pending
+            wholes = self._wholes
+            for k in range(pending):                   # the heads, then the batch's end
+                struct.pack_into("<IIHH", ring, at, ram.boot_at(i + k), ram.seq_at(i + k), self._reports[k],
+                                 ram.length_at(i + k) | (_WHOLE if wholes >> k & 1 else 0))
+                at += _BATCH_HEAD_SIZE
+            struct.pack_into("<IB", ring, at, self._event, pending)
+            journal.append_in_place(_BATCH, view[start:end], size)
+        finally:
+            ring[heads:end] = memoryview(scratch)[:kept]
+            ring[start:start + journal_mod.IN_PLACE_HEAD] = memoryview(scratch)[kept:before]
         self._pending = 0
-        self._at = journal_mod.IN_PLACE_HEAD
-        if journal.compactions != compactions or journal.used - n - _OVERHEAD != placed:
+        self._bytes = 0
+        if journal.compactions != compactions or journal.used - size - _OVERHEAD != placed:
             self._locate()                             # repaired first (a torn tail): every frame moved
 
     def drop_through(self, boot, seq):
@@ -301,7 +339,7 @@ class JournalStore:
         """Restart the journal from the mark and the held frames after the first `skip` (being dropped)."""
         self._journal.compact(_Held(self, skip))
         self._pending = 0                              # the held frames are on flash, pending ones too
-        self._at = journal_mod.IN_PLACE_HEAD
+        self._bytes = 0
         self._ram.drop_first(skip)
         self._locate()
 

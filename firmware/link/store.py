@@ -32,6 +32,9 @@
 # module, firmware/link/ram_store.py, is the refusal's one-off sender's (firmware/boot_refusal.py) and the tests'.
 from array import array
 
+# copies of firmware.link.record (tests/host/test_const_copies.py)
+_HEAD_SIZE = const(11)       # a ring's bytes before its first frame: room for a journal record's header
+
 
 def at_or_before(boot_a, seq_a, boot_b, seq_b):
     """Position a is at or before position b."""
@@ -95,54 +98,102 @@ class Held:
 
 class WindowFrames(Held):
     """The held frames of a store on flash (firmware/link/journal_store.py): positions, lengths and
-    places in the journal's file, the newest `window` of them in RAM too. A frame out of the window is
-    read back with journal.read_at(place, buf, n) (a retransmission, a REPLAY, a host back to a
-    backlog, a compaction): the window holds what the loop writes out as it is made.
+    places in the journal's file, the newest of them in RAM too (at most `window`, as many as the
+    ring's bytes hold). A frame out of RAM is read back with journal.read_at(place, buf, n) (a
+    retransmission, a REPLAY, a host back to a backlog, a compaction): RAM holds what the loop writes
+    out as it is made.
 
-    The window is a ring of window x slot_size bytes holding the frames one after another (a frame
-    that meets the ring's end goes on at its start): the newest `window` frames always fit, and the
-    frames the loop writes out in one pass lie side by side, so one write takes a run of them (run()).
+    The ring is `size` bytes holding the frames one after another from byte 11 (the first 11 are room
+    for a record's header); a frame is never cut in two: one that would not fit before the ring's end
+    goes at byte 11 (a jump), and so does the first frame of a batch when the ring is past `soft`, so
+    that a batch (the store's pending frames: side by side, `room` bytes free after them for their
+    record's heads) has the rest of the ring to grow in. A batch that outgrows the end anyway is moved
+    to byte 11 (rare: an Omaha showdown now and then; every older frame leaves RAM then). The frames
+    the loop writes out in one pass lie side by side, so one write takes a run of them (run()). The 11
+    bytes before a batch's first frame and the `room` after its last are where the store puts its
+    record's header and heads to write the batch with one call (firmware/link/journal_store.py,
+    flush()), putting back what was there.
     """
 
-    def __init__(self, capacity, slot_size, window, journal):
+    def __init__(self, capacity, slot_size, window, journal, size, soft):
         Held.__init__(self, capacity, slot_size)
         self.window = max(2, min(window, capacity))
         self._journal = journal
-        self._size = self.window * slot_size
-        self._data = bytearray(self._size)
-        self._view = memoryview(self._data)
+        self.size = size
+        self._soft = soft
+        self.data = bytearray(size)
+        self._view = memoryview(self.data)
         self._at = array("H", [0] * self.window)      # where in the ring each of the newest frames starts
-        self._end = 0              # where the next frame goes in the ring
+        self.end = _HEAD_SIZE      # where the next frame goes in the ring
+        self._in_ram = 0           # the newest frames made whose bytes the ring still holds
+        self._cycle = 0            # the newest frames made since the last jump (the rest lie past end)
         self.offsets = array("L", [0] * capacity)     # where a frame's bytes lie in the live file
         self._made = 0             # frames appended: frame number k starts at _at[k % window]
 
-    def append(self, boot, seq, data, n, at):
-        """Keep data, exactly n bytes (a view of them), as the newest frame, at `at` in the file."""
+    def append(self, boot, seq, data, n, at, pending=0, room=0):
+        """Keep data, exactly n bytes (a view of them), as the newest frame, at `at` in the file; the
+        `pending` newest frames and it side by side with `room` bytes free after them (the caller
+        checked 11 + their bytes + room fit the ring's size)."""
         count = self._count
         capacity = self._capacity
         if count == capacity:
             raise ValueError("store full")
         if n > self._slot:
             raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (n, self._slot))
+        start = self.end
+        in_ram = self._in_ram
+        if pending and start + n + room > self.size:
+            start = self._move(pending)                # the batch to the ring's start: whole in RAM
+            in_ram = pending
+        elif not pending and (start > self._soft or start + n + room > self.size):
+            start = _HEAD_SIZE                         # a jump to the start: the frames before the last
+            if in_ram > self._cycle:                   # jump leave RAM (those after it are older than
+                in_ram = self._cycle                   # what the new frames overwrite first)
+            self._cycle = 0
+        end = start + n
+        window = self.window
+        made = self._made
+        older = in_ram - self._cycle                   # frames of the cycle before, past end
+        starts = self._at
+        while older > 0 and starts[(made - in_ram) % window] < end:
+            in_ram -= 1                                # overwritten: from the oldest on
+            older -= 1
+        if in_ram == window:
+            in_ram -= 1                                # the index holds `window` frames
         slot = (self._first + count) % capacity        # _new_slot's work inline: a call a frame
         self._lens[slot] = n
         self._boots[slot] = boot
         self._seqs[slot] = seq
         self.offsets[slot] = at
-        made = self._made
-        start = self._end
-        end = start + n
-        size = self._size
-        if end < size:
-            self._data[start:end] = data
-        else:                                          # to the ring's end, the rest from its start
-            end -= size
-            self._data[start:size] = data[:n - end]
-            self._data[0:end] = data[n - end:n]
-        self._at[made % self.window] = start
-        self._end = end
+        self.data[start:end] = data
+        starts[made % window] = start
+        self.end = end
+        self._in_ram = in_ram + 1
+        self._cycle += 1
         self._count = count + 1
         self._made = made + 1
+
+    def _move(self, pending):
+        """The `pending` newest frames (side by side up to end) moved to the ring's start, front to back
+        in pieces that do not overlap; where the next frame goes. Every older frame leaves RAM."""
+        window = self.window
+        made = self._made
+        base = self._at[(made - pending) % window]
+        length = self.end - base
+        data = self.data
+        view = self._view
+        step = base - _HEAD_SIZE
+        if step <= 0:
+            raise ValueError("a batch of %d bytes does not fit the ring" % (length + _HEAD_SIZE))
+        done = 0
+        while done < length:
+            k = length - done if length - done < step else step
+            data[_HEAD_SIZE + done:_HEAD_SIZE + done + k] = view[base + done:base + done + k]
+            done += k
+        for m in range(made - pending, made):
+            self._at[m % window] -= step
+        self._cycle = pending
+        return _HEAD_SIZE + length
 
     def read(self, i, buf):
         count = self._count
@@ -150,41 +201,33 @@ class WindowFrames(Held):
             raise IndexError("no held frame %d (holding %d)" % (i, count))
         slot = (self._first + i) % self._capacity      # slot_of(i), inline: a call a frame the sender writes
         n = self._lens[slot]
-        if i >= count - self.window:
+        if i >= count - self._in_ram:
             start = self._at[(self._made - count + i) % self.window]
-            end = start + n
-            size = self._size
-            if end <= size:
-                buf[:n] = self._view[start:end]
-            else:                                      # across the ring's end
-                buf[:size - start] = self._view[start:size]
-                buf[size - start:n] = self._view[0:end - size]
+            buf[:n] = self._view[start:start + n]
         else:
             self._journal.read_at(self.offsets[slot], buf, n)
         return n
 
     def view(self, i):
-        """The i-th held frame's bytes in the RAM window, or None when it is on flash only or lies
-        across the ring's end (read() it)."""
+        """The i-th held frame's bytes in the RAM ring, or None when it is on flash only (read() it)."""
         count = self._count
         if not 0 <= i < count:
             raise IndexError("no held frame %d (holding %d)" % (i, count))
-        if i < count - self.window:
+        if i < count - self._in_ram:
             return None
         start = self._at[(self._made - count + i) % self.window]
-        end = start + self._lens[(self._first + i) % self._capacity]
-        return self._view[start:end] if end <= self._size else None
+        return self._view[start:start + self._lens[(self._first + i) % self._capacity]]
 
     def run(self, i, limit, room, first):
-        """The index after the frames from i (before limit) lying one after another whole in RAM, as many
+        """The index after the frames from i (before limit) lying one after another in RAM, as many
         as fit room bytes (room < 0: no bound; frame i whatever its size when first); i when frame i
-        does not fit room, -1 when it is not whole in RAM (view(i) is None). run_view(i, that index) is
+        does not fit room, -1 when it is not in RAM (view(i) is None). run_view(i, that index) is
         their bytes: the sender writes a run with one call."""
         count = self._count
         if not 0 <= i < limit <= count:
             raise IndexError("no held frames %d..%d (holding %d)" % (i, limit - 1, count))
         window = self.window
-        if i < count - window:
+        if i < count - self._in_ram:
             return -1
         made = self._made - count + i
         capacity = self._capacity
@@ -193,8 +236,6 @@ class WindowFrames(Held):
         starts = self._at
         n = lens[slot]
         end = starts[made % window] + n
-        if end > self._size:
-            return -1
         if 0 <= room < n and not first:
             return i
         total = n
@@ -205,10 +246,8 @@ class WindowFrames(Held):
             n = lens[slot]
             total += n
             if starts[made % window] != end or (0 <= room < total):
-                break                              # the ring's start (or its end crossed), or no room
+                break                              # a jump to the ring's start, or no room
             end += n
-            if end > self._size:
-                break
             i += 1
         return i
 
@@ -225,7 +264,11 @@ class WindowFrames(Held):
         if self._count:
             self._count -= 1
             self._made -= 1
-            self._end = self._at[self._made % self.window]   # the ring's next frame goes where it went
+            self.end = self._at[self._made % self.window]   # the ring's next frame goes where it went
+            if self._in_ram:
+                self._in_ram -= 1
+            if self._cycle:
+                self._cycle -= 1
 
     def drop_first(self, k):
         k = min(k, self._count)

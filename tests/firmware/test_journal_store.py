@@ -235,14 +235,15 @@ def test_an_eventless_frame_that_cannot_be_written_is_not_kept():
 
 def test_a_full_batch_is_written_before_the_frame_that_would_not_fit():
     with ScratchDir() as state:
-        store = JournalStore(state, None, _FRAMES, _SLOT, batch_bytes=300)   # a 200-byte frame and a bit
+        store = JournalStore(state, None, _FRAMES, _SLOT, ring_bytes=300)    # a 200-byte frame's batch and a bit
         store.event = 1
         _put(store, 1, 1, payload="a" * 110)
         _put(store, 1, 2, payload="b" * 110)      # would not fit with the first: the first is written
         assert store.pending == 1 and _on_flash(state) == [1]
         store.flush()
         assert _on_flash(state) == [1, 2]
-        raises(ValueError, JournalStore, state, None, _FRAMES, _SLOT, 0, 200)   # no room for one frame
+        raises(ValueError, JournalStore, state, None, _FRAMES, _SLOT, 0, 231)   # no room for one frame's batch
+        JournalStore(state, None, _FRAMES, _SLOT, 0, 232)       # 11 + 200 + its head, the batch's end, the CRC
 
 
 def test_frames_pending_when_the_file_is_compacted_are_kept_once():
@@ -417,3 +418,191 @@ def test_a_pending_frame_knows_its_place_in_the_file_before_the_flush_and_the_fl
         store.event = 0
         assert _held(store) == want                # 3 of them read back from flash at those places
         assert _held(_store(state)) == want
+
+
+# -- one ring: each frame's bytes in RAM once (issue 14) -----------------------------------------------------
+def _records(state):
+    """(kind, payload) of every record of the link journal on flash."""
+    return list(jn_mod.Journal(state, NAME, None, journal_bytes(_FRAMES, _SLOT)).records())
+
+
+def test_a_batch_goes_to_flash_as_one_batch_record_written_from_the_ring_in_one_call():
+    # The ring is the batch: no buffer holds the pending frames a second time. The record: the frames'
+    # bytes, then a head each (boot, seq, tag report, length and whole), then the tag event and the count.
+    import struct
+    with ScratchDir() as state:
+        store = _store(state)
+        assert not [k for k in dir(store) if k.startswith("_batch")]      # no batch buffer any more
+        _put(store, 1, 1, "OPEN", "-")
+        store.event, store.report = 6, 2
+        _put(store, 1, 2)
+        _put(store, 1, 3, "PART", "abc")
+        _put(store, 1, 4)
+        writes = store.writes
+        store.flush()
+        assert store.writes == writes + 1              # one write call for the whole record
+        kind, payload = _records(state)[-1]
+        assert kind == 5                               # BATCH (a private const: no global on MicroPython)
+        frames = _frame(1, 2) + _frame(1, 3, "PART", "abc") + _frame(1, 4)
+        assert payload[:len(frames)] == frames
+        heads = [struct.unpack_from("<IIHH", payload, len(frames) + 12 * k) for k in range(3)]
+        whole = 0x8000                                 # the length's top bit: not a PART
+        assert heads == [(1, 2, 2, whole | len(_frame(1, 2))), (1, 3, 3, len(_frame(1, 3, "PART", "abc"))),
+                         (1, 4, 3, whole | len(_frame(1, 4)))]
+        assert struct.unpack_from("<IB", payload, len(frames) + 36) == (6, 3) and len(payload) == len(frames) + 41
+        again = _store(state)
+        assert _held(again) == _held(store) and again.mark == (6, 4) and again.previous == (1, 4)
+
+
+def test_a_journal_of_frames_records_as_boards_wrote_them_before_loads_the_same():
+    # Boards in the field hold frames in FRAMES records (each frame after a 17-byte head): read at boot.
+    import struct
+    with ScratchDir() as state:
+        journal = jn_mod.Journal(state, NAME, None, journal_bytes(_FRAMES, _SLOT))
+        payload = b""
+        for seq, event, report, whole in ((1, 0, 0, 1), (2, 8, 0, 1), (3, 8, 1, 0), (4, 8, 1, 1)):
+            data = _frame(5, seq, "PART" if not whole else "REPORT")
+            payload += struct.pack("<IIIHBH", 5, seq, event, report, whole, len(data)) + data
+        journal.append(4, payload)
+        journal.append(2, struct.pack("<II", 5, 1))    # a DROP: the host had 5.1
+        store = _store(state)
+        assert store.status == CLEAN and store.mark == (8, 2) and store.previous == (5, 4)
+        assert _held(store) == [(5, s, _frame(5, s, "PART" if s == 3 else "REPORT")) for s in (2, 3, 4)]
+        store.event, store.report = 9, 0
+        _put(store, 6, 1)                              # and the next batch after them, as a BATCH record
+        store.flush()
+        assert [k for k, _ in _records(state)] == [4, 2, 5]     # (the first record: the base's entry)
+        assert _held(_store(state)) == _held(store) and len(_held(store)) == 4
+        store.drop_through(5, 3)
+        assert _held(_store(state)) == [(5, 4, _frame(5, 4)), (6, 1, _frame(6, 1))]
+
+
+def test_a_batch_record_whose_frames_do_not_add_up_is_reported_corrupt():
+    from firmware.link.journal_store import frames_of
+    with ScratchDir() as state:
+        store = _store(state)
+        store.event = 3
+        _put(store, 1, 1)
+        _put(store, 1, 2)
+        store.flush()
+        kind, payload = _records(state)[-1]
+        assert [f[:2] for f in frames_of(kind, payload)] == [(1, 1), (1, 2)]
+        for bad in (payload[:-1], payload[:4], payload[:-1] + b"\x03", payload[:-1] + b"\x01"):
+            raises(ValueError, list, frames_of(kind, bad))
+        journal = jn_mod.Journal(state, NAME, None, journal_bytes(_FRAMES, _SLOT))
+        journal.append(5, payload[:-1] + b"\x01")      # a batch of 2 frames saying 1: CRC-good, wrong
+        again = _store(state)
+        assert again.status == CORRUPT and "link record" in again.detail
+
+
+def test_the_ring_bytes_around_a_batch_are_put_back_after_its_write_even_a_failed_one():
+    # flush() puts the record's header in the 11 ring bytes before the batch and its heads after it:
+    # frames lying there (an older frame's end, frames of the ring's last cycle) are as they were.
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, ring_bytes=700)
+        want = []
+        for seq, k in ((1, 150), (2, 100), (3, 100), (4, 60)):   # frames of 33 + k bytes: 11..194..327..460,
+            store.event, store.report = seq, 0                 # then 11..104 (past the middle: the start)
+            payload = '{"n": "%s"}' % ("x" * k)
+            _put(store, 1, seq, payload=payload)
+            want.append((1, seq, _frame(1, seq, payload=payload)))
+        store.event = 0
+        ram = store._ram
+        assert ram.end == 104 and ram.view(0) is None and ram.view(1) is not None   # 1 overwritten
+        store.event, store.report = 9, 0
+        payload = '{"n": "%s"}' % ("y" * 40)
+        _put(store, 1, 5, payload=payload)             # 104..177: its heads up to 200, over frame 2's start
+        want.append((1, 5, _frame(1, 5, payload=payload)))
+        ring = bytes(ram.data)
+
+        class Dead:
+            def open(self, name, mode="rb"):
+                raise OSError(28)
+
+        files = store._journal._fs
+        store._journal._fs = Dead()
+        raises(OSError, store.flush)
+        assert bytes(ram.data) == ring and store.pending == 1    # nothing changed, the frame still pending
+        store._journal._fs = files
+        store._journal._damaged = False                # (the failed open wrote nothing)
+        store.flush()
+        assert bytes(ram.data) == ring and store.pending == 0
+        assert [bytes(ram.view(i)) for i in range(1, 5)] == [w[2] for w in want[1:]]
+        assert _held(store) == want == _held(JournalStore(state, None, _FRAMES, _SLOT, ring_bytes=700))
+
+
+def test_a_batch_that_outgrows_the_rings_end_moves_to_its_start_and_is_one_record():
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, ring_bytes=700)
+        store.event = 1
+        _put(store, 1, 1, payload='{"n": "%s"}' % ("a" * 100))     # 11..161
+        _put(store, 1, 2, payload='{"n": "%s"}' % ("b" * 100))     # ..311
+        store.event = 2                                # a new batch at 311 (not past the middle, 350)
+        ram = store._ram
+        writes = store.writes
+        want = _held(store)
+        for seq in range(3, 6):                        # 311..461, ..611: the third would pass the end
+            payload = '{"n": "%s"}' % ("c" * (90 + seq))
+            _put(store, 1, seq, payload=payload)
+            want.append((1, seq, _frame(1, seq, payload=payload)))
+        assert store.pending == 3 and store.writes == writes   # moved, not written early
+        assert ram.end - 3 * 33 - 93 - 94 - 95 == 11 and ram.view(0) is None and ram.view(1) is None
+        store.event = 0
+        assert store.writes == writes + 1 and _held(store) == want == _held(_store(state))
+
+
+def test_the_rings_append_allocates_nothing_a_jump_an_overwrite_and_a_move_included():
+    # WindowFrames.append runs for every frame the table reports: under heap_lock on MicroPython (an
+    # allocation raises MemoryError) it places frames, jumps to the ring's start, drops overwritten frames
+    # from RAM and moves a batch that outgrows the end, allocating nothing.
+    from firmware.compat import heap_lock, heap_unlock
+    from firmware.link.store import WindowFrames
+    from tests.firmware.expect import heap_lock_catches_allocation
+    frames = [memoryview(_frame(1, seq, payload='{"n": "%s"}' % ("z" * (60 + 7 * seq)))) for seq in range(1, 13)]
+    sizes = [len(f) for f in frames]
+    ring = WindowFrames(16, _SLOT, 8, None, 700, 350)
+    ring.append(1, 99, frames[0], sizes[0], 0)         # warm up (the first call of a method)
+    ring.drop_first(1)
+    # The pending frames before each (frames of 100..177 bytes): 11..111..218..332, then a batch at 332..581
+    # whose third frame would pass the end (moved to 11..260, the frame after it), a jump to 11, ..., a jump.
+    plan = [0, 0, 0, 0, 1, 2, 0, 0, 1, 2, 0, 0]
+    heap_lock()
+    try:
+        for k in range(12):
+            ring.append(1, k + 1, frames[k], sizes[k], 0, plan[k], (plan[k] + 1) * 12 + 9)
+    finally:
+        heap_unlock()
+    assert heap_lock_catches_allocation()
+    buf = bytearray(_SLOT)
+    newest = [bytes(buf[:ring.read(i, buf)]) for i in range(ring.count()) if ring.view(i) is not None]
+    assert newest == [bytes(f) for f in frames[9:]]     # 10 (past 358: not overwritten), 11 and 12
+
+
+def test_a_batch_record_cut_anywhere_is_torn_off_whole_and_the_frames_before_it_stay():
+    # One write call from the ring: a power cut during it leaves the record cut short at any byte. The next
+    # boot reports TORN, keeps every frame before the batch and none of it (recovery makes its reports
+    # again), and the next batch goes to a fresh file behind no damage.
+    from firmware.link.record import TORN
+    with ScratchDir() as state:
+        store = _store(state)
+        store.event = 1
+        _put(store, 1, 1)
+        store.event = 2
+        _put(store, 1, 2)
+        _put(store, 1, 3, "PART", "abc")
+        store.event = 0
+        name = state + "/" + [n for n in os.listdir(state) if n.startswith(NAME)][0]
+        with open(name, "rb") as f:
+            whole = f.read()
+        record = len(_frame(1, 2)) + len(_frame(1, 3, "PART", "abc")) + 2 * 12 + 5 + 15
+        for cut in range(1, record, 7):
+            with open(name, "wb") as f:
+                f.write(whole[:len(whole) - cut])
+            again = _store(state)
+            assert again.status == TORN, cut
+            assert _held(again) == [(1, 1, _frame(1, 1))] and again.mark == (1, 1), cut
+        again.event, again.report = 3, 0
+        _put(again, 2, 1)
+        again.flush()
+        assert _held(_store(state)) == [(1, 1, _frame(1, 1)), (2, 1, _frame(2, 1))]
+        assert _store(state).status == CLEAN

@@ -202,7 +202,7 @@ def test_a_passs_frames_side_by_side_in_ram_go_out_in_one_write():
     assert ring.data == slots.data
     frames = slots.data.count(b"\n")
     assert frames == 12 * 7 + 1 and len(slots.writes) == frames    # OPEN, then 7 frames a pass
-    # A pass's 7 frames in one write, in two where they meet the end of the ring (3,200 bytes).
+    # A pass's 7 frames in one write, in two where the ring (1,988 bytes) goes on at its start.
     assert len(ring.writes) <= 1 + 12 * 2 and len(ring.writes) < frames // 3
 
 
