@@ -390,3 +390,21 @@ def test_the_memory_figures_show_the_qstr_pools_growth_apart(capsys):
     out = capsys.readouterr().out
     assert "ram_data_after_boot_less_qstr_bytes: 39600 (the boot's interned strings: 400)" in out
     assert "42000 / 41600, 61000 / 42600" in out
+
+
+def test_romfs_ram_reads_a_mpy_as_the_loader_does(tmp_path):
+    # bench/romfs_ram.py: a module of two functions and a class (with one method) is 5 raw code records;
+    # a long text constant and a tuple of two such are objects ROMFS still makes in RAM, a short name is not.
+    from bench import romfs_ram
+    from tools.mpy_cross_tool import compile_file, find_mpy_cross
+    (tmp_path / "m.py").write_text(
+        "def f():\n    return 'a text with spaces, long enough'\n"
+        "def g():\n    return ('another text with spaces', 'and one more of them', 7)\n"
+        "class C:\n    def h(self):\n        return 'name'\n")
+    assert compile_file(find_mpy_cross(), str(tmp_path), "m.py", str(tmp_path / "m.mpy"), None) is None
+    mpy = romfs_ram.Mpy((tmp_path / "m.mpy").read_bytes())
+    assert mpy.functions == 5 and mpy.ram["raw codes"] == 5 * romfs_ram.RAW_CODE
+    assert mpy.ram["children arrays"] == 16 + 16          # the module's 3 children, the class's 1
+    # two str objects of 16 bytes, the tuple's (8 + 3 x 4 -> 32) and its two str items (16 each)
+    assert mpy.ram["constant objects"] == 16 + 32 + 16 + 16, mpy.ram
+    assert mpy.at == len((tmp_path / "m.mpy").read_bytes())   # every byte read as the loader reads it

@@ -1,0 +1,212 @@
+# What a table's code still takes of the heap when its .mpy files are imported from ROMFS, beyond what it
+# takes when frozen into the firmware: an ESTIMATE from the .mpy files themselves, not a measurement (the
+# VM the benches run has no ROMFS). bench/whole_table.py's "as a board keeps it" figure counts the
+# modules' objects, dicts, functions and classes (what a frozen module too makes in the heap); a module
+# loaded from ROMFS (py/persistentcode.c, MicroPython 1.25+) executes its bytecode and reads its str and
+# bytes constants in place, but the loader still makes in RAM, where frozen code has them in flash:
+#   - each function's (and class body's, module's) raw code record: mp_raw_code_t, 16 bytes on the rp2
+#     port (one GC block), and each parent's array of its children (4 bytes a child);
+#   - each module's qstr table (2 bytes a qstr) and constant table (4 bytes an object);
+#   - each str/bytes constant's object (a 16-byte header pointing into flash) unless the string is an
+#     interned qstr already; each tuple constant (8 + 4 bytes an item, its items too), each float and
+#     each int too big for a small int (16 bytes);
+#   - a qstr pool entry for each name the firmware's own pool lacks (its text stays in flash): ~6 bytes
+#     (pointer, hash, length), pools doubling as they fill; counted here as an upper bound, every name
+#     not among mpy-cross's static qstrs (MicroPython's firmware already holds many: "append", "write"...).
+# Sizes are rounded up to the GC's 16-byte blocks. The modules: those a booted table of each game holds
+# (bench/whole_table.py table_modules), as tools.build makes them for boards/pico.json.
+#
+#   .venv/bin/python bench/romfs_ram.py [--game baccarat|craps|omaha] [--measure]
+# --measure: the cross-check, one VM run a game importing the same .mpy files from its filesystem (bytecode
+# and strings copied into RAM), measured, less what ROMFS leaves in flash (counted from the files).
+import argparse
+import os
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+RAW_CODE = 16            # sizeof(mp_raw_code_t) on rp2 (no PERSISTENT_CODE_SAVE; inline asm's 4 bytes)
+QSTR_ENTRY = 6           # a pool entry: the text's pointer, its hash and length bytes (estimate)
+_STR, _BYTES, _INT, _FLOAT, _COMPLEX, _TUPLE = 5, 6, 7, 8, 9, 10      # MP_PERSISTENT_OBJ_*
+SMALL_INT_BITS = 31      # rp2: small ints of 31 bits; an int past them is a heap object
+
+
+def block(n):
+    return (n + 15) // 16 * 16 if n else 0
+
+
+_IMPORT_STEPS = """import gc
+gc.collect()
+# --- next run call ---
+gc.collect()
+BEFORE = gc.mem_alloc()
+# --- next run call ---
+for _name in %r:
+    __import__(_name)
+# --- next run call ---
+gc.collect()
+# --- next run call ---
+gc.collect()
+print("kept_by_imports: %%d" %% (gc.mem_alloc() - BEFORE))
+"""
+
+
+def measured(build_dir, modules):
+    """The cross-check: the heap the VM keeps importing those .mpy files from its filesystem (measured),
+    less what ROMFS would leave in flash: the bytecode, the str/bytes constants' data and the qstrs' text
+    (counted from the files, GC blocks). (kept, in place, kept - in place)."""
+    from tools import mpvm
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "import_mpy.py")
+        with open(path, "w") as f:
+            f.write(_IMPORT_STEPS % (list(modules),))
+        status, out = mpvm.run(["--steps", path], copies=(os.path.join(build_dir, "firmware") + "=firmware",),
+                               timeout=600)
+    kept = [int(line.split()[-1]) for line in out.splitlines() if line.startswith("kept_by_imports: ")]
+    if status != 0 or not kept:
+        raise SystemExit("the VM run importing the .mpy files failed:\n" + out)
+    in_place = 0
+    texts = set()
+    for name in modules:
+        mpy = _read(build_dir, name)
+        in_place += mpy.in_place
+        for text in mpy.qstrs:
+            if text not in texts:
+                texts.add(text)
+                in_place += len(text) + 1
+    return kept[0], in_place, kept[0] - in_place
+
+
+class Mpy:
+    """One .mpy file read as py/persistentcode.c's loader reads it (bytecode only: the firmware's .mpy)."""
+
+    def __init__(self, data):
+        self.data = data
+        self.at = 4
+        if data[:1] != b"M":
+            raise ValueError("not a .mpy file")
+        self.qstrs = []            # the module's non-static qstrs (their text)
+        self.in_place = 0          # bytecode and str/bytes data a file import copies into RAM, ROMFS not
+        self.ram = {"raw codes": 0, "children arrays": 0, "qstr table": 0, "constant table": 0,
+                    "constant objects": 0}
+        self.functions = 0
+        n_qstr = self.uint()
+        n_obj = self.uint()
+        self.ram["qstr table"] = block(2 * n_qstr)
+        self.ram["constant table"] = block(4 * n_obj)
+        for _ in range(n_qstr):
+            self.qstr()
+        for _ in range(n_obj):
+            self.ram["constant objects"] += self.obj()
+        self.raw_code()
+
+    def uint(self):
+        n = 0
+        while True:
+            b = self.data[self.at]
+            self.at += 1
+            n = (n << 7) | (b & 0x7F)
+            if not b & 0x80:
+                return n
+
+    def qstr(self):
+        n = self.uint()
+        if n & 1:
+            return                   # one of the static qstrs every MicroPython has
+        n >>= 1
+        self.qstrs.append(bytes(self.data[self.at:self.at + n]))
+        self.at += n + 1
+
+    def obj(self):
+        kind = self.data[self.at]
+        self.at += 1
+        if kind <= 4:                # the fun table, None, False, True, Ellipsis: no object made
+            return 0
+        n = self.uint()
+        if kind == _TUPLE:
+            return block(8 + 4 * n) + sum(self.obj() for _ in range(n))
+        text = bytes(self.data[self.at:self.at + n])
+        self.at += n
+        if kind in (_STR, _BYTES):
+            self.at += 1             # the terminator
+            if n == 0 and kind == _BYTES:
+                return 0
+            if kind == _STR and text in self.qstr_texts():
+                return 0             # qstr_find_strn finds it: the qstr, no object
+            self.in_place += block(n + 1)
+            return 16
+        if kind == _INT:
+            value = int(text)
+            return 0 if -(1 << (SMALL_INT_BITS - 1)) <= value < (1 << (SMALL_INT_BITS - 1)) else 16
+        return 16                    # a float or a complex
+
+    def qstr_texts(self):
+        return set(self.qstrs)
+
+    def raw_code(self):
+        kind_len = self.uint()
+        if kind_len & 3:
+            raise ValueError("native code in a firmware .mpy")
+        self.at += kind_len >> 3     # the bytecode: in place in ROMFS
+        self.in_place += block(kind_len >> 3)
+        self.ram["raw codes"] += RAW_CODE
+        self.functions += 1
+        if kind_len & 4:
+            children = self.uint()
+            self.ram["children arrays"] += block(4 * children)
+            for _ in range(children):
+                self.raw_code()
+
+
+def _read(build_dir, name):
+    path = os.path.join(build_dir, *name.split(".")) + ".mpy"
+    if not os.path.exists(path):
+        path = os.path.join(build_dir, *name.split("."), "__init__.mpy")
+    with open(path, "rb") as f:
+        return Mpy(f.read())
+
+
+def estimate(build_dir, modules):
+    totals = {}
+    names = set()
+    functions = 0
+    for name in modules:
+        mpy = _read(build_dir, name)
+        for key, n in mpy.ram.items():
+            totals[key] = totals.get(key, 0) + n
+        names.update(mpy.qstrs)
+        functions += mpy.functions
+    totals["qstr pool entries (upper bound)"] = QSTR_ENTRY * len(names)
+    return totals, functions, len(names)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--game", choices=("baccarat", "craps", "omaha"), action="append")
+    parser.add_argument("--measure", action="store_true",
+                        help="also the cross-check: import the .mpy files in the VM and measure the heap kept")
+    args = parser.parse_args(argv)
+    from bench import whole_table
+    from tools import build
+    with tempfile.TemporaryDirectory() as tmp:
+        build.main(["--board", "pico", "--out", tmp])
+        root = os.path.join(tmp, "pico")
+        for game in args.game or ("baccarat", "craps", "omaha"):
+            modules = whole_table.table_modules(game)
+            totals, functions, names = estimate(root, modules)
+            print("%s: %d modules, %d raw codes, %d names not static; the heap ROMFS adds (estimate): %d bytes"
+                  % (game, len(modules), functions, names, sum(totals.values())))
+            for key, n in totals.items():
+                print("  %-32s %6d" % (key, n))
+            if args.measure:
+                kept, in_place, left = measured(root, modules)
+                print("  cross-check: importing the .mpy files from the VM's filesystem keeps %d bytes (measured);"
+                      " less the bytecode, str/bytes data and qstr text ROMFS leaves in flash (%d, counted): %d bytes"
+                      " the code keeps under ROMFS, against the frozen code's modules' objects of"
+                      " bench/whole_table.py --memory" % (kept, in_place, left))
+
+
+if __name__ == "__main__":
+    main()
