@@ -285,21 +285,35 @@ class JournalStore:
         end = start + _OVERHEAD + size
         kept = end - heads                             # the ring's bytes after the batch and before it,
         before = kept + journal_mod.IN_PLACE_HEAD      # kept in the journal's record buffer meanwhile
-        scratch[:kept] = view[heads:end]               # (no record is encoded there until this returns)
-        scratch[kept:before] = view[start:start + journal_mod.IN_PLACE_HEAD]
+        # (no record is encoded there until this returns): only a held frame older than the batch may lie
+        # there; with none (every frame before acknowledged, as mostly in play) nothing is kept.
+        older = ram.count() > pending
+        if older:
+            scratch[:kept] = view[heads:end]
+            scratch[kept:before] = view[start:start + journal_mod.IN_PLACE_HEAD]
         try:
             at = heads
-            i = ram.count() - pending
             wholes = self._wholes
+            reports = self._reports
+            # The index's arrays read here, the batch's slots in turn: three calls a frame less (a Baccarat
+            # result's batch is 6 frames, flushed in the pass that made it).
+            capacity = ram._capacity
+            slot = (ram._first + ram._count - pending) % capacity
+            boots = ram._boots
+            seqs = ram._seqs
+            lens = ram._lens
+            pack_into = struct.pack_into
             for k in range(pending):                   # the heads, then the batch's end
-                struct.pack_into("<IIHH", ring, at, ram.boot_at(i + k), ram.seq_at(i + k), self._reports[k],
-                                 ram.length_at(i + k) | (_WHOLE if wholes >> k & 1 else 0))
+                pack_into("<IIHH", ring, at, boots[slot], seqs[slot], reports[k],
+                          lens[slot] | (_WHOLE if wholes >> k & 1 else 0))
                 at += _BATCH_HEAD_SIZE
+                slot = slot + 1 if slot + 1 < capacity else 0
             struct.pack_into("<IB", ring, at, self._event, pending)
             journal.append_in_place(_BATCH, view[start:end], size)
         finally:
-            ring[heads:end] = memoryview(scratch)[:kept]
-            ring[start:start + journal_mod.IN_PLACE_HEAD] = memoryview(scratch)[kept:before]
+            if older:
+                ring[heads:end] = memoryview(scratch)[:kept]
+                ring[start:start + journal_mod.IN_PLACE_HEAD] = memoryview(scratch)[kept:before]
         self._pending = 0
         self._bytes = 0
         if journal.compactions != compactions or journal.used - size - _OVERHEAD != placed:
