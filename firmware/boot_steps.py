@@ -36,7 +36,7 @@ _INTR_OFF = const(-1)
 # copies of firmware.events (tests/host/test_const_copies.py)
 _FAULT = const(8)
 # copies of firmware.hardware (tests/host/test_const_copies.py)
-_HOST_TXBUF = const(512)       # bytes a poll writes at most, when the port has sent all: never a wait
+_HOST_TXBUF = const(1024)      # bytes a poll writes at most, when the port has sent all: never a wait
 # copies of firmware.startup (tests/host/test_const_copies.py)
 _HOST_PIECE = const(128)
 _HOST_SLOT = const(200)

@@ -17,10 +17,11 @@ _LINE = const(96)            # a device frame or a console line
 _HOST_LINE = _MAX_FRAME - 1    # a host-link frame without its LF (docs/host-link.md)
 # The host UART's transmit ring (on the heap: the rp2 port allocates txbuf + 1 bytes): what the host link
 # writes at once, and only when the port has sent everything before (firmware/link/sender.py, txdone()).
-# Two of the largest frames (the store's 200-byte slot) and more: ~44 ms of the line at 115200 baud, four
-# passes; a larger ring would not put a byte on the wire sooner (the line is the bottleneck: a Baccarat
-# result's ~950 bytes take ~83 ms however they are queued), it only holds more of the heap.
-HOST_TXBUF = const(512)
+# An event's frames in one go (a Baccarat result's ~950 bytes, the sender's window of 8 frames): the host
+# then acknowledges them with one ACK, and the link store writes one DROP record for them. A 512-byte ring
+# (0.5 KB less heap) sends them in two goes, acknowledged apart: a flash write more a round (Omaha's hand
+# 20.2 -> 21.2 link store writes, over tests/host/test_power_cut_table.py's bound of 1.5 a report).
+HOST_TXBUF = const(1024)
 # A serial line's timeout for a partial line (firmware/drivers/serial_line.py, timeout_ms)
 _BITS_PER_CHAR = const(10)    # start + 8 data + stop
 _TIMEOUT_CHARS = const(8)     # a partial line quiet this many character times is stale...
