@@ -2,7 +2,10 @@
 # constant in flash when the code is frozen or in ROMFS; a table built at import stays in the heap,
 # docs/performance.md, "Memory kept"). Each test builds the table the old way and compares. Runs on
 # MicroPython too.
-from firmware import cards, device_frame
+from firmware import cards, device_frame, faults
+from firmware.games.baccarat import payouts, roads, rules
+from firmware.games.baccarat import screens as baccarat_screens
+from firmware.games.baccarat import settings as baccarat_settings
 from firmware.drivers import shoe as shoe_mod
 from firmware.drivers.shoe import Shoe
 from firmware.evidence import Evidence
@@ -36,3 +39,35 @@ def test_the_shoe_reads_every_byte_as_the_dicts_it_kept_did():
         assert shoe._card(_CardFrame(bytes((byte, 104)))) == (rank * 4 + 2 if rank >= 0 else -1)
         assert shoe._card(_CardFrame(bytes((84, byte)))) == (8 * 4 + suit if suit >= 0 else -1)
     assert not hasattr(shoe_mod, "_RANK_OF") and isinstance(shoe_mod._RANK_AT, bytes)
+
+
+def test_baccarat_values_are_art5s_points_by_rank():
+    """Baccarat art. 5: tens and pictures count 0, the ace 1, the others their face value."""
+    points = bytearray()
+    for rank in cards.RANKS:
+        points.append(1 if rank == "A" else (0 if rank in "TJQK" else int(rank)))
+    assert rules.VALUES == bytes(points) and isinstance(rules.VALUES, bytes)
+
+
+def test_baccarat_tables_are_the_ones_built_from_their_sources():
+    assert roads._DERIVED_K == bytes(k for _name, k in roads.DERIVED)
+    assert baccarat_settings.SETTING_NAMES == tuple(spec[0] for spec in baccarat_settings.SETTINGS_SPEC)
+    # const() names are module attributes on CPython only (MicroPython folds them into the code): the
+    # values are the source's, so checking them here checks them for both.
+    if hasattr(payouts, "_TIE_ZONE"):
+        assert (payouts._TIE_ZONE, payouts._PLAYER_PAIR_ZONE, payouts._BANKER_PAIR_ZONE) == (
+            payouts.ZONES.index("tie"), payouts.ZONES.index("player_pair"), payouts.ZONES.index("banker_pair"))
+
+
+def test_baccarat_alarm_prompts_are_the_dict_they_were():
+    old = {
+        faults.CARD_IMPOSSIBLE: ("FOREIGN CARD", "HOLD VOID: VOID"),
+        faults.CARD_UNREADABLE: ("UNREADABLE CARD", "RESCAN OR HOLD VOID"),
+        faults.DOUBLE_PULL: ("DOUBLE PULL", "CONFIRM: DEAL IT ON"),
+        faults.CARD_OUT_OF_ORDER: ("CARD OUT OF ORDER", "CONFIRM: DISCARD"),
+        faults.SHOE_REMOVED: ("SHOE REMOVED", "CONFIRM OR HOLD VOID"),
+        faults.LINK_BACKLOG: ("NO ROUND: HOST AWAY", "CONFIRM: DEAL IT"),
+    }
+    assert len(baccarat_screens._PROMPT_FAULTS) == len(baccarat_screens._PROMPTS) == len(old)
+    for i in range(len(old)):
+        assert old[baccarat_screens._PROMPT_FAULTS[i]] == baccarat_screens._PROMPTS[i]
