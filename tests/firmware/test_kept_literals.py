@@ -2,13 +2,14 @@
 # constant in flash when the code is frozen or in ROMFS; a table built at import stays in the heap,
 # docs/performance.md, "Memory kept"). Each test builds the table the old way and compares. Runs on
 # MicroPython too.
-from firmware import cards, device_frame, faults
+from firmware import cards, device_frame, faults, host_port, throws
 from firmware.games.baccarat import payouts, roads, rules
 from firmware.games.baccarat import screens as baccarat_screens
 from firmware.games.baccarat import settings as baccarat_settings
 from firmware.drivers import shoe as shoe_mod
 from firmware.drivers.shoe import Shoe
 from firmware.evidence import Evidence
+from firmware.link import frame as link_frame
 from firmware.statemachine import EventQueue
 
 
@@ -71,3 +72,15 @@ def test_baccarat_alarm_prompts_are_the_dict_they_were():
     assert len(baccarat_screens._PROMPT_FAULTS) == len(baccarat_screens._PROMPTS) == len(old)
     for i in range(len(old)):
         assert old[baccarat_screens._PROMPT_FAULTS[i]] == baccarat_screens._PROMPTS[i]
+
+
+def test_the_throw_flags_words_are_their_names_encoded():
+    assert throws.FLAG_WORDS == tuple(name.encode() for name in throws.FLAG_NAMES)
+    bits = 0
+    for bit in throws.FLAG_BITS + throws.COCKED_BITS:
+        bits |= bit
+    assert throws.ALL_BITS == bits
+
+
+def test_the_host_ports_noise_is_the_link_frames_noise():
+    assert host_port._NOISE == (link_frame.TRUNCATED, link_frame.NO_START, link_frame.TOO_LONG, link_frame.BAD_CRC)
