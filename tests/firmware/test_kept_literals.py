@@ -6,6 +6,9 @@ from firmware import cards, device_frame, faults, host_port, throws
 from firmware.games.baccarat import payouts, roads, rules
 from firmware.games.baccarat import screens as baccarat_screens
 from firmware.games.baccarat import settings as baccarat_settings
+from firmware.games.omaha import betting as omaha_betting, codes, rules as omaha_rules
+from firmware.games.omaha import controller as omaha_controller, recall as omaha_recall
+from firmware.games.omaha import screens as omaha_screens, settings as omaha_settings
 from firmware.drivers import shoe as shoe_mod
 from firmware.drivers.shoe import Shoe
 from firmware.evidence import Evidence
@@ -84,3 +87,37 @@ def test_the_throw_flags_words_are_their_names_encoded():
 
 def test_the_host_ports_noise_is_the_link_frames_noise():
     assert host_port._NOISE == (link_frame.TRUNCATED, link_frame.NO_START, link_frame.TOO_LONG, link_frame.BAD_CRC)
+
+
+def test_omaha_tuples_are_their_names():
+    B = omaha_betting
+    assert B.ACTIONS == (B.FOLD, B.CHECK, B.CALL, B.BET, B.RAISE)
+    S = omaha_settings
+    assert S.STRUCTURES == (S.POT_LIMIT, S.NO_LIMIT)
+    assert S.ODD_CHIP_RULES == (S.ODD_CHIP_CROUPIER, S.ODD_CHIP_BUTTON)
+    assert S.HEADS_UP_RULES == (S.HEADS_UP_NO_RAISE_CAP, S.HEADS_UP_NO_LIMIT)
+
+
+def test_omaha_action_keys_and_letters_are_the_dicts_they_were():
+    R = omaha_rules
+    words = {codes.K_FOLD: R.FOLD, codes.K_CHECK: R.CHECK, codes.K_CALL: R.CALL, codes.K_BET: R.BET,
+             codes.K_RAISE: R.RAISE}
+    assert len(omaha_controller._ACTION_WORDS) == len(words)
+    for key in words:
+        assert omaha_controller._ACTION_WORDS[key - codes.K_FOLD] == words[key]
+    letters = {"fold": "f", "check": "x", "call": "c", "bet": "b", "raise": "r"}
+    assert len(omaha_recall._ACTS) == len(omaha_recall._LETTERS) == len(letters)
+    for i in range(len(letters)):
+        assert letters[omaha_recall._ACTS[i]] == omaha_recall._LETTERS[i]
+
+
+def test_omaha_alarm_prompts_are_the_dict_they_were():
+    old = {
+        faults.CARD_OUT_OF_ORDER: ("CARD OUT OF ORDER", "CONFIRM: DISCARD"),
+        faults.CARD_IMPOSSIBLE: ("CARD SEEN TWICE", "HOLD VOID: MISDEAL"),
+        faults.CARD_UNREADABLE: ("UNREADABLE CARD", "RESCAN OR HOLD VOID"),
+        faults.CARD_MISSING: ("CARD MISSING", "RESCAN OR CONFIRM"),
+    }
+    assert len(omaha_screens._PROMPT_FAULTS) == len(omaha_screens._PROMPTS) == len(old)
+    for i in range(len(old)):
+        assert old[omaha_screens._PROMPT_FAULTS[i]] == omaha_screens._PROMPTS[i]
