@@ -121,3 +121,10 @@ def test_omaha_alarm_prompts_are_the_dict_they_were():
     assert len(omaha_screens._PROMPT_FAULTS) == len(omaha_screens._PROMPTS) == len(old)
     for i in range(len(old)):
         assert old[omaha_screens._PROMPT_FAULTS[i]] == omaha_screens._PROMPTS[i]
+
+
+def test_the_games_state_names_begin_with_the_tables():
+    from firmware.games.baccarat.controller import BaccaratTable
+    from firmware.table import Table
+    assert BaccaratTable.STATE_NAMES == Table.STATE_NAMES + ("burning", "betting", "dealing", "shoe_closed")
+    assert omaha_controller.OmahaTable.STATE_NAMES == Table.STATE_NAMES + ("dealing", "betting")

@@ -84,7 +84,9 @@ _ACTION_WORDS = ("fold", "check", "call", "bet", "raise")
 
 
 class OmahaTable(Alarms, Seats, OmahaLights, Table):
-    STATE_NAMES = Table.STATE_NAMES + ("dealing", "betting")
+    # Table.STATE_NAMES and the game's, a literal (test_kept_literals compares): one constant in flash when
+    # frozen; Table.STATE_NAMES + (...) made it at import, 32 bytes of the heap in the VM (issue 14).
+    STATE_NAMES = ("starting", "ready", "fault", "lamp_check", "dealing", "betting")
 
     def __init__(self, lights, buttons, settings, key_legends, outbox_size=64):
         """buttons: board button index by role (confirm, void, deal; -1 when absent): a long press of
