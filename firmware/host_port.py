@@ -19,13 +19,23 @@ _HOST_BAD = const(3)
 _HOST_RECALL = const(4)
 _HOST_ROADS = const(1)
 _HOST_UNKNOWN = const(0)
+# copies of firmware.link.frame (tests/host/test_const_copies.py)
+_BAD_CRC = const(4)
+_NO_START = const(2)
+_TOO_LONG = const(3)
+_TRUNCATED = const(1)
+# copies of firmware.link.sender (tests/host/test_const_copies.py)
+_BAD_ARGUMENT = const(10)
+_UNKNOWN_TYPE = const(11)
 
-# What the host may ask in a REQUEST frame (one word; a payload starting with "{" is a JSON request).
-_HOST_REQUESTS = {b"roads": _HOST_ROADS}
+# What the host may ask in a REQUEST frame (one word, the roads; a payload starting with "{" is a JSON
+# request). A bytes literal compared, not a dict of one made at import (issue 14).
+_ROADS_REQUEST = b"roads"
 _HOST_LINES_PER_PASS = const(4) # host frames read per input pass (ACKs come as fast as frames go)
-# Host frames refused for what line noise does (the CRC or the line's shape): counted, not reported.
-_NOISE = (frame_mod.TRUNCATED, frame_mod.NO_START, frame_mod.TOO_LONG, frame_mod.BAD_CRC)
-_SENDER_REFUSALS = {sender_mod.BAD_ARGUMENT: "bad argument", sender_mod.UNKNOWN_TYPE: "unknown type"}
+# Host frames refused for what line noise does (the CRC or the line's shape): counted, not reported. A
+# literal of const copies: made at import from frame_mod's names (and the sender's refusals' dict of two)
+# they kept 32 + 32 bytes of the heap in the VM (issue 14).
+_NOISE = (_TRUNCATED, _NO_START, _TOO_LONG, _BAD_CRC)
 def settings_digest(data):
     """CRC-32 (8 hex digits) of the table file's JSON in canonical form (keys sorted, no spaces):
     the host can tell which settings the table runs with, whatever the file's layout."""
@@ -73,7 +83,7 @@ def _plain_request(data):
     """A request the host sent as a plain line (roads, JSON), not what line noise left of a frame: a
     frame's `#` hit by noise (`{1.32 0 REPLAY*A9997F43`) still ends in its `*` and 8 hex digits."""
     text = bytes(data).strip()
-    if text in _HOST_REQUESTS:
+    if text == _ROADS_REQUEST:
         return True
     return text[:1] == b"{" and not (len(text) > 9 and text[-9] == 0x2A and _hex8(text[-8:]))
 
@@ -101,9 +111,8 @@ def _host_frame(ctx, line):
     if command == sender_mod.CMD_REQUEST:
         payload = sender.request()
         text = payload.strip()
-        request = _HOST_REQUESTS.get(text)
-        if request is not None:
-            _host_event(ctx, request, 0)
+        if text == _ROADS_REQUEST:
+            _host_event(ctx, _HOST_ROADS, 0)
         elif text[:1] == b"{" and ctx.game.host_request is not None:
             _json_request(ctx, payload, text)
         else:
@@ -116,7 +125,8 @@ def _host_frame(ctx, line):
             ctx.host_noise += 1
         else:                     # a frame with a good CRC the board cannot take: the host is at fault
             reason = (frame_mod.STATUS_NAMES[status] if status < len(frame_mod.STATUS_NAMES)
-                      else _SENDER_REFUSALS.get(status, "refused"))
+                      else "bad argument" if status == _BAD_ARGUMENT
+                      else "unknown type" if status == _UNKNOWN_TYPE else "refused")
             _host_refused(ctx, "host frame refused: %s" % reason, line)
 
 

@@ -26,6 +26,10 @@ _JOURNAL_BAD = const(20)
 # copies of firmware.events (tests/host/test_const_copies.py)
 _FAULT = const(8)
 _TICK = const(1)
+# copies of firmware.link.journal (tests/host/test_const_copies.py)
+_IN_PLACE_TAIL = const(4)
+# copies of firmware.link.record (tests/host/test_const_copies.py)
+_HEAD_SIZE = const(11)
 # copies of firmware.recovery_replay (tests/host/test_const_copies.py)
 _EVENT = const(1)
 _EVENT_HEAD_SIZE = const(13)
@@ -35,7 +39,10 @@ _STARTING = const(0)
 NAME = "table"
 JOURNAL_BYTES = const(32768)   # two files of 16 KB: Craps' largest checkpoint (8 KB) and its events
 EVENT_HEAD = "<IBii"           # an event's record: ms of ticks before it, kind, a, b (then its bytes behind)
-_IN_PLACE_BEHIND = journal_mod.IN_PLACE_HEAD + _EVENT_HEAD_SIZE   # where an event's bytes behind go in place
+# journal_mod.IN_PLACE_HEAD (a record's header and CRC, before its payload), and where an event's bytes
+# behind go in place: const(), folded in (a global made at import before; issue 14)
+_IN_PLACE_HEAD = const(_HEAD_SIZE)
+_IN_PLACE_BEHIND = const(_IN_PLACE_HEAD + _EVENT_HEAD_SIZE)
 BASE_HEAD = "<I"               # a snapshot's record: the number of the last event the snapshot holds
 _HELD_MAX = const(16)          # events that may wait for the end of the boot's lamp test
 # The crash record's first line when the table crashed while the journal was being recovered: the next
@@ -152,10 +159,10 @@ class TableJournal:
         # The record built where the journal encodes it (a card's, a closed reading's: no payload built,
         # joined and copied), else built here; the same bytes either way.
         buf = journal.record_buffer()
-        end = -1 if buf is None else _behind_into(buf, _IN_PLACE_BEHIND, len(buf) - journal_mod.IN_PLACE_TAIL,
+        end = -1 if buf is None else _behind_into(buf, _IN_PLACE_BEHIND, len(buf) - _IN_PLACE_TAIL,
                                                   table, kind, a, b)
         if end >= 0:
-            struct.pack_into(EVENT_HEAD, buf, journal_mod.IN_PLACE_HEAD, self.ms, kind, a, b)
+            struct.pack_into(EVENT_HEAD, buf, _IN_PLACE_HEAD, self.ms, kind, a, b)
             behind = None                          # (in buf; hostsim.flash.unjournalled() builds it again)
         else:
             behind = _behind(table, kind, a, b)
@@ -163,7 +170,7 @@ class TableJournal:
         self.appending = (kind, a, b, behind)
         try:
             if end >= 0:
-                journal.append_in_place(_EVENT, buf, end - journal_mod.IN_PLACE_HEAD)   # OSError: the caller's
+                journal.append_in_place(_EVENT, buf, end - _IN_PLACE_HEAD)   # OSError: the caller's
             else:
                 journal.append(_EVENT, payload)    # crash path
         except journal_mod.JournalFull:

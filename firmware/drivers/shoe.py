@@ -48,15 +48,20 @@ _MSG_FAULT = const(6)
 _STATUS = (_SHOE_HELLO, 0, _SHOE_CUT, _SHOE_IN, _SHOE_OUT, _SHOE_UNREAD, 0)
 
 # Card code on the wire: exactly firmware.cards' canonical spelling, rank then suit.
-_RANKS = b"23456789TJQKA"
-_SUITS = b"cdhs"
 _UP = const(85)     # "U"
 _DOWN = const(68)   # "D"
 
-
-# byte -> rank / suit index, for the codes firmware.cards spells (a lookup, not a walk along _RANKS)
-_RANK_OF = dict((_RANKS[i], i) for i in range(len(_RANKS)))
-_SUIT_OF = dict((_SUITS[i], i) for i in range(len(_SUITS)))
+# byte - "2" -> rank index (firmware.cards.RANKS: "2".."9" at 0..7, "A" at 15, "J" 24, "K" 25, "Q" 31,
+# "T" 34), byte - "c" -> suit index ("c" 0, "d" 1, "h" 5, "s" 16), 0xFF: no such rank or suit. Literals
+# (test_kept_literals builds them from firmware.cards and compares): constants in flash when frozen or
+# in ROMFS; the two dicts they replace, made at import, kept 208 bytes of the heap in the VM (issue 14).
+_RANK_AT = (b"\x00\x01\x02\x03\x04\x05\x06\x07\xff\xff\xff\xff\xff\xff\xff\x0c"
+             b"\xff\xff\xff\xff\xff\xff\xff\xff\x09\x0b\xff\xff\xff\xff\xff\x0a\xff\xff\x08")
+_SUIT_AT = b"\x00\x01\xff\xff\xff\x02\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x03"
+_RANK_FIRST = const(50)    # "2"
+_RANK_SPAN = const(35)     # "2".."T"
+_SUIT_FIRST = const(99)    # "c"
+_SUIT_SPAN = const(17)     # "c".."s"
 
 
 class Shoe(DeviceLink):
@@ -95,8 +100,12 @@ class Shoe(DeviceLink):
         face = line[starts[1]]
         if face != _UP and face != _DOWN:
             return -1
-        rank = _RANK_OF.get(line[at], -1)
-        suit = _SUIT_OF.get(line[at + 1], -1)
-        if rank < 0 or suit < 0:
+        r = line[at] - _RANK_FIRST
+        s = line[at + 1] - _SUIT_FIRST
+        if not (0 <= r < _RANK_SPAN and 0 <= s < _SUIT_SPAN):
+            return -1
+        rank = _RANK_AT[r]
+        suit = _SUIT_AT[s]
+        if rank > 12 or suit > 3:
             return -1
         return rank * 4 + suit

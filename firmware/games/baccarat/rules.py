@@ -19,8 +19,9 @@ NONE = const(-1)  # "no hand may draw": the round is complete
 HAND_NAMES = ("player", "banker", "tie")
 
 # Art. 5: point value by rank index (0 = deuce .. 12 = ace): tens and pictures
-# count 0, the ace 1, the others their face value.
-VALUES = bytes((2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 1))
+# count 0, the ace 1, the others their face value. A bytes literal (bytes((2, 3, ...)) made it at
+# import, in the heap: 32 bytes in the VM; issue 14).
+VALUES = b"\x02\x03\x04\x05\x06\x07\x08\x09\x00\x00\x00\x00\x01"
 
 
 def check_total(total_):

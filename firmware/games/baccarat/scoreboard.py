@@ -36,7 +36,7 @@ _MARK_CELL = const(4)               # derived-road cell
 _MIN_CELL = const(4)                # 3 px glyphs still tell disc, ring, slash and pair dots apart
 _GAP = const(2)                     # a separator line and the blank beside it
 _CHAR = const(8)
-_PAIR_BITS = _PLAYER_PAIR_BIT | _BANKER_PAIR_BIT
+_PAIR_BITS = const(_PLAYER_PAIR_BIT | _BANKER_PAIR_BIT)   # folded in: not a global (issue 14)
 
 
 class Scoreboard:

@@ -25,15 +25,19 @@ _FAULTED = const(2)
 _READY = const(1)
 
 _HAND_NAMES = ("PLAYER", "BANKER", "TIE")
-# Alarm prompts: (first line, what the dealer may do).
-_PROMPTS = {
-    _CARD_IMPOSSIBLE: ("FOREIGN CARD", "HOLD VOID: VOID"),
-    _CARD_UNREADABLE: ("UNREADABLE CARD", "RESCAN OR HOLD VOID"),
-    _DOUBLE_PULL: ("DOUBLE PULL", "CONFIRM: DEAL IT ON"),
-    _CARD_OUT_OF_ORDER: ("CARD OUT OF ORDER", "CONFIRM: DISCARD"),
-    _SHOE_REMOVED: ("SHOE REMOVED", "CONFIRM OR HOLD VOID"),
-    _LINK_BACKLOG: ("NO ROUND: HOST AWAY", "CONFIRM: DEAL IT"),
-}
+# Alarm prompts: the faults, and for each (first line, what the dealer may do). Tuple literals of const
+# codes and strings (the dict they were, built at import, kept 64 bytes of the heap in the VM; frozen, they
+# are constants in flash; in ROMFS their tuples are made in RAM at load, as the dict's values were, their
+# strings not; issue 14).
+_PROMPT_FAULTS = (_CARD_IMPOSSIBLE, _CARD_UNREADABLE, _DOUBLE_PULL, _CARD_OUT_OF_ORDER, _SHOE_REMOVED, _LINK_BACKLOG)
+_PROMPTS = (
+    ("FOREIGN CARD", "HOLD VOID: VOID"),
+    ("UNREADABLE CARD", "RESCAN OR HOLD VOID"),
+    ("DOUBLE PULL", "CONFIRM: DEAL IT ON"),
+    ("CARD OUT OF ORDER", "CONFIRM: DISCARD"),
+    ("SHOE REMOVED", "CONFIRM OR HOLD VOID"),
+    ("NO ROUND: HOST AWAY", "CONFIRM: DEAL IT"),
+)
 
 
 # The last line made for each hand name: (hand, its length then, the line, its total). A round's
@@ -137,7 +141,10 @@ def _heads(number, demo):
 
 def _alarm_lines(table):
     code = table.fault_code
-    first, action = _PROMPTS.get(code, (core_screens.fault_title(code), "CONFIRM TO ACK"))
+    if code in _PROMPT_FAULTS:
+        first, action = _PROMPTS[_PROMPT_FAULTS.index(code)]
+    else:
+        first, action = core_screens.fault_title(code), "CONFIRM TO ACK"
     if fault_kinds.is_reader_fault(code):
         first, action = "SHOE " + fault_kinds.name(code).upper(), "RESCAN/CONFIRM/VOID"
     detail = ""

@@ -46,10 +46,7 @@ _BETTING = const(5)
 _DEALING = const(4)
 _FACE_UP = const(128)
 _K_ALLIN = const(19)
-_K_BET = const(17)
 _K_BUTTON = const(11)
-_K_CALL = const(16)
-_K_CHECK = const(15)
 _K_FOLD = const(14)
 _K_NEW = const(10)
 _K_NONE = const(255)
@@ -80,11 +77,16 @@ _OUT_STATE = const(1)
 _READY = const(1)
 _STARTING = const(0)
 
-_ACTION_WORDS = {_K_FOLD: rules.FOLD, _K_CHECK: rules.CHECK, _K_CALL: rules.CALL, _K_BET: rules.BET, _K_RAISE: rules.RAISE}
+# The action of each key _K_FOLD.._K_RAISE (fold, check, call, bet, raise: rules.ACTIONS' order), by
+# key - _K_FOLD: a tuple literal (the dict it was, built at import, kept 64 bytes of the heap in the VM; in
+# ROMFS the tuple is made in RAM at load, its strings not; issue 14). test_kept_literals compares.
+_ACTION_WORDS = ("fold", "check", "call", "bet", "raise")
 
 
 class OmahaTable(Alarms, Seats, OmahaLights, Table):
-    STATE_NAMES = Table.STATE_NAMES + ("dealing", "betting")
+    # Table.STATE_NAMES and the game's, a literal (test_kept_literals compares): one constant in flash when
+    # frozen; Table.STATE_NAMES + (...) made it at import, 32 bytes of the heap in the VM (issue 14).
+    STATE_NAMES = ("starting", "ready", "fault", "lamp_check", "dealing", "betting")
 
     def __init__(self, lights, buttons, settings, key_legends, outbox_size=64):
         """buttons: board button index by role (confirm, void, deal; -1 when absent): a long press of
@@ -294,7 +296,7 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
                              legal.display())
                 return _STAY
         else:
-            action = _ACTION_WORDS[command]
+            action = _ACTION_WORDS[command - _K_FOLD]
             if amount is None and seat == to_act and (action == rules.BET or action == rules.RAISE):
                 self._refuse("%s needs an amount: the seat's total bet in this betting round" % action,
                              legal.display())

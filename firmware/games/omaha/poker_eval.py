@@ -51,8 +51,8 @@ CATEGORY_NAMES = (
 CATEGORY_SHIFT = 26
 HIGH_SHIFT = 13
 WHEEL = 0x100F  # A-5-4-3-2 rank mask: the lowest straight (art. 14(3))
-_WHEEL_VALUE = 0xF  # below every other straight's mask (lowest is 0x1F)
-_LOW_MASK = 0x1FFF
+_WHEEL_VALUE = const(0xF)  # below every other straight's mask (lowest is 0x1F)
+_LOW_MASK = const(0x1FFF)   # (const: folded in, no global; issue 14)
 
 from firmware.cards import check, name
 from firmware.errors import CardCodeError

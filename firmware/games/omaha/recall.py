@@ -28,7 +28,10 @@ _OUT_RESULT = const(36)
 ROUND_MAX = const(640)
 ALWAYS = ("hand", "void", "winners", "nets")
 ROUND_CODES = (_OUT_RESULT,)                     # the reports that end a round (round_of makes it)
-_LETTERS = {"fold": "f", "check": "x", "call": "c", "bet": "b", "raise": "r"}
+# An action's letter (fold f, check x, call c, bet b, raise r): literals, looked along (the dict they were,
+# built at import, kept 64 bytes of the heap in the VM; issue 14). test_kept_literals compares.
+_ACTS = ("fold", "check", "call", "bet", "raise")
+_LETTERS = ("f", "x", "c", "b", "r")
 _NO_AMOUNT = ("f", "x")
 _STREET_COST = const(8)
 
@@ -69,7 +72,7 @@ def _actions(entry, history):
     tokens = {}                                    # street -> its tokens
     need = 0                                       # the room all of them take (the cut's costs below, summed)
     for street, seat, act, to in history:
-        letter = _LETTERS.get(act, act)
+        letter = _LETTERS[_ACTS.index(act)] if act in _ACTS else act
         token = "%d%s" % (seat, letter) if letter in _NO_AMOUNT else "%d%s%d" % (seat, letter, to)
         name = streets[street]
         row = tokens.get(name)

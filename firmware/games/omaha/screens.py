@@ -24,14 +24,19 @@ _FAULTED = const(2)
 _READY = const(1)
 
 COLS = 20
-_POT_LINES = 2             # the result display's lines for the pots' winners
-_PAGE_S = 2                # seconds a page of them shows (the displays redraw each second)
-_PROMPTS = {
-    _CARD_OUT_OF_ORDER: ("CARD OUT OF ORDER", "CONFIRM: DISCARD"),
-    _CARD_IMPOSSIBLE: ("CARD SEEN TWICE", "HOLD VOID: MISDEAL"),
-    _CARD_UNREADABLE: ("UNREADABLE CARD", "RESCAN OR HOLD VOID"),
-    _CARD_MISSING: ("CARD MISSING", "RESCAN OR CONFIRM"),
-}
+_POT_LINES = const(2)      # the result display's lines for the pots' winners
+_PAGE_S = const(2)         # seconds a page of them shows (the displays redraw each second)
+# Alarm prompts: the faults, and for each (first line, what the dealer may do). Tuple literals of const
+# codes and strings (the dict they were, built at import, kept 48 bytes of the heap in the VM; frozen, they
+# are constants in flash; in ROMFS their tuples are made in RAM at load, as the dict's values were, their
+# strings not; issue 14).
+_PROMPT_FAULTS = (_CARD_OUT_OF_ORDER, _CARD_IMPOSSIBLE, _CARD_UNREADABLE, _CARD_MISSING)
+_PROMPTS = (
+    ("CARD OUT OF ORDER", "CONFIRM: DISCARD"),
+    ("CARD SEEN TWICE", "HOLD VOID: MISDEAL"),
+    ("UNREADABLE CARD", "RESCAN OR HOLD VOID"),
+    ("CARD MISSING", "RESCAN OR CONFIRM"),
+)
 
 
 def wrap(text, rows):
@@ -106,7 +111,10 @@ def _to_deal(hand):
 
 def _alarm_lines(table):
     code = table.fault_code
-    first, action = _PROMPTS.get(code, (core_screens.fault_title(code), "CONFIRM TO ACK"))
+    if code in _PROMPT_FAULTS:
+        first, action = _PROMPTS[_PROMPT_FAULTS.index(code)]
+    else:
+        first, action = core_screens.fault_title(code), "CONFIRM TO ACK"
     if fault_kinds.is_reader_fault(code):
         first, action = "SHOE " + fault_kinds.name(code).upper(), "RESCAN OR CONFIRM"
     detail = ""

@@ -10,16 +10,19 @@ _MAX_NUMBER = const(9999999)
 
 POT_LIMIT = "pot_limit"  # art. 11(2): the "limit game", bet/raise at most the pot
 NO_LIMIT = "no_limit"  # art. 11(3)
-STRUCTURES = (POT_LIMIT, NO_LIMIT)
+# The options' tuples below are literals of the names above (test_kept_literals compares): constants in flash
+# when frozen; made at import from the names they kept 3 x 16 bytes of the heap in the VM (in ROMFS a literal
+# tuple is made in RAM at load, its strings not; issue 14).
+STRUCTURES = ("pot_limit", "no_limit")
 
 ODD_CHIP_CROUPIER = "croupier"  # art. 10(5) reading: first tied winner from the croupier's left
 ODD_CHIP_BUTTON = "button"  # option: first tied winner from the button's left
-ODD_CHIP_RULES = (ODD_CHIP_CROUPIER, ODD_CHIP_BUTTON)
+ODD_CHIP_RULES = ("croupier", "button")
 
 # Art. 12(4) "heads-up, the raise amount is not limited":
 HEADS_UP_NO_RAISE_CAP = "no_raise_cap"  # reading: the 3-raise cap of art. 12(2) is lifted
 HEADS_UP_NO_LIMIT = "no_limit"  # alternative: heads-up also lifts the pot-size limit
-HEADS_UP_RULES = (HEADS_UP_NO_RAISE_CAP, HEADS_UP_NO_LIMIT)
+HEADS_UP_RULES = ("no_raise_cap", "no_limit")
 
 # Art. 16: 3% to 5% of each pot, in tenths of a percent (the reading, docs/omaha.md): rake_percent 3, 3.1,
 # ... 5 (rake_tenths 30..50); 0 = no rake (e.g. tournament, art. 4(2)).
