@@ -36,6 +36,7 @@ bench: deps
 	$(PY) -m tools.mpvm --steps bench/scoreboard_vm.py
 	$(PY) -m tools.mpvm --steps bench/lights_vm.py --copy bench
 	$(PY) bench/whole_table.py --memory $(BENCH_MEMORY_ARGS)
+	$(PY) bench/romfs_ram.py --measure
 	$(PY) bench/flash.py
 	$(PY) bench/craps_crapssim.py
 	$(PY) bench/eval_treys.py
