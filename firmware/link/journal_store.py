@@ -35,6 +35,7 @@ from firmware.link.store import WindowFrames, at_or_before
 _CORRUPT = const(2)
 _ENTRY_SIZE = const(3)
 _OVERHEAD = const(15)
+_HEAD_SIZE = const(11)       # journal.IN_PLACE_HEAD: compiled in, not looked up a frame
 
 NAME = "link"
 _FRAME = const(1)
@@ -116,7 +117,7 @@ class JournalStore:
 
     def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, ring_bytes=_RING_BYTES,
                  ram_frames=RAM_FRAMES):
-        if ring_bytes < journal_mod.IN_PLACE_HEAD + slot_size + _BATCH_HEAD_SIZE + _AFTER or ring_bytes > 65535:
+        if ring_bytes < _HEAD_SIZE + slot_size + _BATCH_HEAD_SIZE + _AFTER or ring_bytes > 65535:
             raise ValueError("a ring of %d bytes does not hold a %d-byte frame's batch" % (ring_bytes, slot_size))
         self._slot = slot_size
         self._journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes or journal_bytes(capacity, slot_size))
@@ -230,7 +231,7 @@ class JournalStore:
         event = self._event
         pending = self._pending
         if (not event or pending == ram.window
-                or journal_mod.IN_PLACE_HEAD + self._bytes + n + (pending + 1) * _BATCH_HEAD_SIZE + _AFTER > ram.size):
+                or _HEAD_SIZE + self._bytes + n + (pending + 1) * _BATCH_HEAD_SIZE + _AFTER > ram.size):
             self.flush()                               # a pending frame is never out of RAM: the batch
             pending = 0                                # before it first (or a full one)
         if not pending:
@@ -239,7 +240,7 @@ class JournalStore:
         # goes at the live file's end (journal.used, which nothing but flush() moves while a frame is
         # pending), its frames first: no pass over the batch's frames to place them at flush().
         ram.append(boot, seq, memoryview(data)[:n], n,
-                   self._journal.used + journal_mod.IN_PLACE_HEAD + self._bytes, pending, (pending + 1) * _BATCH_HEAD_SIZE + _AFTER)
+                   self._journal.used + _HEAD_SIZE + self._bytes, pending, (pending + 1) * _BATCH_HEAD_SIZE + _AFTER)
         self._reports[pending] = self.report
         if whole:
             self._wholes |= 1 << pending
@@ -281,16 +282,16 @@ class JournalStore:
         ring = ram.data
         view = memoryview(ring)
         heads = ram.end
-        start = heads - n - journal_mod.IN_PLACE_HEAD   # the batch's frames lie side by side up to ram.end
+        start = heads - n - _HEAD_SIZE   # the batch's frames lie side by side up to ram.end
         end = start + _OVERHEAD + size
         kept = end - heads                             # the ring's bytes after the batch and before it,
-        before = kept + journal_mod.IN_PLACE_HEAD      # kept in the journal's record buffer meanwhile
+        before = kept + _HEAD_SIZE      # kept in the journal's record buffer meanwhile
         # (no record is encoded there until this returns): only a held frame older than the batch may lie
         # there; with none (every frame before acknowledged, as mostly in play) nothing is kept.
         older = ram.count() > pending
         if older:
             scratch[:kept] = view[heads:end]
-            scratch[kept:before] = view[start:start + journal_mod.IN_PLACE_HEAD]
+            scratch[kept:before] = view[start:start + _HEAD_SIZE]
         try:
             at = heads
             wholes = self._wholes
@@ -313,7 +314,7 @@ class JournalStore:
         finally:
             if older:
                 ring[heads:end] = memoryview(scratch)[:kept]
-                ring[start:start + journal_mod.IN_PLACE_HEAD] = memoryview(scratch)[kept:before]
+                ring[start:start + _HEAD_SIZE] = memoryview(scratch)[kept:before]
         self._pending = 0
         self._bytes = 0
         if journal.compactions != compactions or journal.used - size - _OVERHEAD != placed:
