@@ -98,6 +98,7 @@ class Mpy:
         self.ram["constant table"] = block(4 * n_obj)
         for _ in range(n_qstr):
             self.qstr()
+        self._names = set(self.qstrs)  # the module's names, once: a text constant equal to one is that qstr
         for _ in range(n_obj):
             self.ram["constant objects"] += self.obj()
         self.raw_code()
@@ -133,7 +134,7 @@ class Mpy:
             self.at += 1             # the terminator
             if n == 0 and kind == _BYTES:
                 return 0
-            if kind == _STR and text in self.qstr_texts():
+            if kind == _STR and text in self._names:
                 return 0             # qstr_find_strn finds it: the qstr, no object
             self.in_place += block(n + 1)
             return 16
@@ -141,9 +142,6 @@ class Mpy:
             value = int(text)
             return 0 if -(1 << (SMALL_INT_BITS - 1)) <= value < (1 << (SMALL_INT_BITS - 1)) else 16
         return 16                    # a float or a complex
-
-    def qstr_texts(self):
-        return set(self.qstrs)
 
     def raw_code(self):
         kind_len = self.uint()
