@@ -272,3 +272,36 @@ def test_verify_seed_answers_the_programs_keyed_digest_without_a_login():
         assert typed(ctx, machine, "verify lab-seed-1") == ["verify " + digest]
         assert typed(ctx, machine, "verify lab-seed-2") != ["verify " + digest]
         assert typed(ctx, machine, "verify")[0] == "error: usage: verify SEED"
+
+
+
+def _typed_on_image(ctx, machine, line, image):
+    """A console line with firmware.program.image_digest() answering `image` (the running image's claim).
+    The module is imported here, so the console's command finds it (and releases it after the line)."""
+    from firmware import program
+    running = program.image_digest
+    program.image_digest = lambda: image
+    try:
+        return typed(ctx, machine, line)
+    finally:
+        program.image_digest = running
+
+
+def test_verify_seed_of_a_frozen_build_answers_with_the_running_images_digest():
+    # tools.verify gives for a frozen build the digest with the build's own (docs/build-deploy.md): only the
+    # image of its sources answers the same; the image's claim is firmware.frozen_build.DIGEST.
+    from firmware import program
+    from tests.firmware.test_program import IMAGE, OTHER, _deploy_frozen
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        deployed = state + "/deployed"
+        os.mkdir(deployed)
+        _deploy_frozen(deployed)
+        ctx.program_dir = deployed
+        lab = program.verify("lab-seed-1", deployed, image=IMAGE)
+        for image in (IMAGE, OTHER, None):
+            answer = _typed_on_image(ctx, machine, "verify lab-seed-1", image)
+            assert answer == ["verify " + program.verify("lab-seed-1", deployed, image=image)], image
+            assert (answer == ["verify " + lab]) == (image == IMAGE), image
+        assert typed(ctx, machine, "verify lab-seed-1") == ["verify " + program.verify("lab-seed-1", deployed, None)]
