@@ -109,12 +109,15 @@ def _exists(path):
 
 def image_digest():
     """The running firmware image's claim, firmware.frozen_build.DIGEST (64 hex), or None: not a frozen
-    image's firmware (or a firmware/ on the filesystem shadowing it: its own folder has no frozen_build)."""
+    image's firmware (or a firmware/ on the filesystem shadowing it: its own folder has no frozen_build).
+    The module is released once read (its module object and globals would stay on the heap otherwise)."""
     try:
         from firmware import frozen_build
-        return frozen_build.DIGEST
-    except (ImportError, AttributeError):
+    except ImportError:
         return None
+    from firmware.parts import release
+    release(("firmware.frozen_build",))
+    return getattr(frozen_build, "DIGEST", None)
 
 
 def load_manifest(root=""):

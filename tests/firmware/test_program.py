@@ -5,6 +5,7 @@ import binascii
 import hashlib
 import json
 import os
+import sys
 
 from firmware import program
 from tests.firmware.expect import raises, raises_match
@@ -220,6 +221,22 @@ FROZEN = {"digest": IMAGE, "manifest": "frozen/manifest.py", "port": "rp2", "mic
           "files": [{"path": "firmware/a.py", "size": 3, "sha256": "0" * 64}]}
 
 
+class _FrozenBuild:
+    """Stands in for the frozen image's firmware/frozen_build.py (tools/build.py --frozen writes it)."""
+
+    def __init__(self, digest):
+        self.DIGEST = digest
+
+
+def install_image(digest):
+    """The running firmware made a frozen image's, its claim digest: firmware.frozen_build imports (until
+    program.image_digest() reads and releases it)."""
+    import firmware
+    image = _FrozenBuild(digest)
+    sys.modules["firmware.frozen_build"] = image
+    firmware.frozen_build = image
+
+
 def _deploy_frozen(root, frozen=FROZEN):
     """board.json, main.py and a manifest.json as tools/build.py --frozen writes it (no firmware/);
     frozen: its "frozen" object."""
@@ -269,6 +286,24 @@ def test_a_firmware_folder_on_the_filesystem_shadowing_the_frozen_firmware_is_re
                 _write(root + stray, b"def run():\n    pass\n")
             assert program.check(root, image=IMAGE) == ("firmware", program.SHADOWS_FROZEN), stray
             assert program.SHADOWS_FROZEN == "a firmware/ folder on the filesystem would shadow the frozen firmware"
+
+
+def test_the_running_images_digest_is_read_and_its_module_released():
+    import firmware
+    assert program.image_digest() is None
+    install_image(IMAGE)
+    assert program.image_digest() == IMAGE
+    assert "firmware.frozen_build" not in sys.modules and not hasattr(firmware, "frozen_build")
+    assert program.image_digest() is None
+    with ScratchDir() as root:                       # check() and verify() ask the running image by default
+        _deploy_frozen(root)
+        install_image(IMAGE)
+        assert program.check(root) is None
+        install_image(OTHER)
+        assert program.check(root) == (program.FROZEN, program.IMAGE_DIFFERS)
+        install_image(IMAGE)
+        assert program.verify("lab-1", root) == program.verify("lab-1", root, image=IMAGE)
+        assert "firmware.frozen_build" not in sys.modules
 
 
 def test_a_frozen_builds_files_are_checked_first():

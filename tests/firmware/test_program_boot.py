@@ -5,10 +5,12 @@ import hashlib
 import binascii
 import json
 import os
+import sys
 
 from firmware import faults, saved_state, startup, table_codes as t
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
 from tests.firmware.scratch import ScratchDir, exists
+from tests.firmware.test_program import install_image
 from tests.firmware.test_main import _host, _press_confirm, _run as run_passes
 
 GAMES = ("baccarat", "craps", "omaha")
@@ -114,14 +116,12 @@ def _deploy_frozen(root, digest):
 
 
 def _booted_on_image(state, game, program_dir, image):
-    """The boot with firmware.program.image_digest() answering `image` (the running image's claim)."""
-    from firmware import program
-    running = program.image_digest
-    program.image_digest = lambda: image
-    try:
-        return _boot(state, game, program_dir)
-    finally:
-        program.image_digest = running
+    """The boot on a frozen image whose claim is `image` (None: no frozen image, the source tree's firmware)."""
+    if image is not None:
+        install_image(image)
+    booted = _boot(state, game, program_dir)
+    assert "firmware.frozen_build" not in sys.modules        # read at boot and released
+    return booted
 
 
 def test_a_frozen_build_opens_only_on_the_image_of_its_sources_else_every_game_is_held_closed():
