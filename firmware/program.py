@@ -17,6 +17,13 @@
 # sys.path's order, not on this check) is refused (SHADOWED), and so is, for a program on the
 # filesystem, a folder of the same name left in a ROMFS by an earlier deployment.
 #
+# Code in the image (tools/build.py --frozen): the firmware/ tree is frozen into the MicroPython image,
+# not on the filesystem. manifest.json's "files" lists only what is (board.json, main.py) and its
+# "frozen" object the host's digest of the frozen sources; the image carries the same text as
+# firmware.frozen_build.DIGEST (image_digest()). The board compares the two strings, it never rehashes
+# the image. A firmware/ folder on the filesystem would be imported instead of the frozen package
+# (sys.path has the filesystem's folder before ".frozen"): refused (SHADOWS_FROZEN).
+#
 # hashlib.sha256 is all MicroPython offers (no hmac module): HMAC is built here (RFC 2104).
 import binascii
 import hashlib
@@ -36,6 +43,13 @@ DIGEST = "sha256 differs"
 UNREADABLE = "unreadable"
 SHADOWED = "shadowed: a copy of its folder in ROMFS and on the filesystem"
 ROM = "rom"                   # where the ROMFS image is mounted, relative to the program's root
+# check()'s problems of a frozen build (tools/build.py --frozen), with the path each is reported for.
+FIRMWARE = "firmware"         # the path of SHADOWS_FROZEN: the folder on the filesystem
+SHADOWS_FROZEN = "a firmware/ folder on the filesystem would shadow the frozen firmware"
+FROZEN = "firmware (frozen)"  # the path of NOT_FROZEN and IMAGE_DIFFERS: the image itself
+NOT_FROZEN = "not a frozen firmware image: flash the image built from frozen/manifest.py"
+IMAGE_DIFFERS = "the firmware image was built from other sources"
+_RUNNING = object()           # check()'s and verify()'s image not given: the running firmware's (image_digest())
 
 
 class ManifestError(ValueError):
@@ -93,9 +107,28 @@ def _exists(path):
     return True
 
 
+def image_digest():
+    """The running firmware image's claim, firmware.frozen_build.DIGEST (64 hex), or None: not a frozen
+    image's firmware (or a firmware/ on the filesystem shadowing it: its own folder has no frozen_build).
+    The module is released once read (its module object and globals would stay on the heap otherwise)."""
+    try:
+        from firmware import frozen_build
+    except ImportError:
+        return None
+    from firmware.parts import release
+    release(("firmware.frozen_build",))
+    return getattr(frozen_build, "DIGEST", None)
+
+
 def load_manifest(root=""):
     """[(path, size, sha256 hex, in ROMFS)] of root/manifest.json in its order; ManifestError when it
     is not usable."""
+    return _load(root)[0]
+
+
+def _load(root):
+    """load_manifest()'s entries and the "frozen" object's digest of the frozen sources (None: not a
+    frozen build)."""
     try:
         with open(_path(root, MANIFEST)) as f:
             data = json.load(f)
@@ -117,7 +150,13 @@ def load_manifest(root=""):
                 or not isinstance(digest, str) or len(digest) != 64):
             raise ManifestError("%s: a file entry is malformed" % MANIFEST)
         out.append((path, size, digest, rom))
-    return out
+    if "frozen" not in data:
+        return out, None
+    frozen = data["frozen"]              # a frozen build's: its digest is 64 lowercase hex, as the image's
+    digest = frozen.get("digest") if isinstance(frozen, dict) else None
+    if not isinstance(digest, str) or len(digest) != 64 or digest.strip("0123456789abcdef"):
+        raise ManifestError("%s: the frozen object is malformed" % MANIFEST)
+    return out, digest
 
 
 def _feed(path, sinks, buf):
@@ -134,13 +173,15 @@ def _feed(path, sinks, buf):
                 sink.update(buf[:n])
 
 
-def check(root=""):
+def check(root="", image=_RUNNING):
     """None when every file of the manifest is there with its size and sha256; else (path, problem).
 
     The manifest itself unusable: (MANIFEST, its reason). The first problem found is returned.
+    A frozen build's manifest: then no firmware/ folder at root, and the image's digest (image: the
+    running firmware's unless given; None: not a frozen image) the manifest's.
     """
     try:
-        entries = load_manifest(root)
+        entries, frozen = _load(root)
     except ManifestError as exc:
         return MANIFEST, str(exc)
     tops = []                 # top folders of the entries, each looked for once where it must not be
@@ -161,26 +202,46 @@ def check(root=""):
             return path, SIZE
         if binascii.hexlify(digester.digest()).decode() != digest:
             return path, DIGEST
+    if frozen is None:
+        return None
+    if _exists(_path(root, FIRMWARE)):
+        return FIRMWARE, SHADOWS_FROZEN
+    if image is _RUNNING:
+        image = image_digest()
+    if image is None:
+        return FROZEN, NOT_FROZEN
+    if image != frozen:
+        return FROZEN, IMAGE_DIFFERS
     return None
 
 
-def verify(seed, root=""):
+def verify(seed, root="", image=_RUNNING):
     """HMAC-SHA256 keyed by seed (text: its UTF-8) over every file in manifest order, as hex.
 
     Each file contributes its path, a newline, its size in decimal, a newline,
     then its bytes: the size keeps one file's end from passing as the next
-    one's start. ManifestError if the manifest is unusable, OSError if a file
-    cannot be read.
+    one's start. A frozen build's manifest adds b"frozen\n", the image's digest
+    (image: the running firmware's unless given; None: b""), b"\n": what the image
+    claims, not the manifest, so only the image of those sources gives the build's
+    digest. ManifestError if the manifest is unusable, OSError if a file cannot be read.
     """
     mac = Hmac(seed.encode() if isinstance(seed, str) else bytes(seed))
     buf = memoryview(bytearray(_CHUNK))
-    for path, _, _, rom in load_manifest(root):
+    entries, frozen = _load(root)
+    for path, _, _, rom in entries:
         full = _located(root, path, rom)
         size = _size(full)
         mac.update(path.encode())
         mac.update(("\n%d\n" % size).encode())
         if _feed(full, (mac,), buf) != size:
             raise OSError("%s changed while it was read" % path)
+    if frozen is not None:
+        if image is _RUNNING:
+            image = image_digest()
+        mac.update(b"frozen\n")
+        if image is not None:
+            mac.update(image.encode())
+        mac.update(b"\n")
     return mac.hexdigest()
 
 

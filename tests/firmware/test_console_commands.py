@@ -272,3 +272,31 @@ def test_verify_seed_answers_the_programs_keyed_digest_without_a_login():
         assert typed(ctx, machine, "verify lab-seed-1") == ["verify " + digest]
         assert typed(ctx, machine, "verify lab-seed-2") != ["verify " + digest]
         assert typed(ctx, machine, "verify")[0] == "error: usage: verify SEED"
+
+
+
+def _typed_on_image(ctx, machine, line, image):
+    """A console line on a frozen image whose claim is `image` (None: no frozen image)."""
+    from tests.firmware.test_program import install_image
+    if image is not None:
+        install_image(image)
+    return typed(ctx, machine, line)
+
+
+def test_verify_seed_of_a_frozen_build_answers_with_the_running_images_digest():
+    # For a frozen build a lab's digest (tools.verify) hashes the build's own digest as the image's claim: only
+    # the image of its sources answers the same (its claim: firmware.frozen_build.DIGEST).
+    from firmware import program
+    from tests.firmware.test_program import IMAGE, OTHER, _deploy_frozen
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        deployed = state + "/deployed"
+        os.mkdir(deployed)
+        _deploy_frozen(deployed)
+        ctx.program_dir = deployed
+        lab = program.verify("lab-seed-1", deployed, image=IMAGE)
+        for image in (IMAGE, OTHER, None):
+            answer = _typed_on_image(ctx, machine, "verify lab-seed-1", image)
+            assert answer == ["verify " + program.verify("lab-seed-1", deployed, image=image)], image
+            assert (answer == ["verify " + lab]) == (image == IMAGE), image

@@ -5,6 +5,7 @@ import binascii
 import hashlib
 import json
 import os
+import sys
 
 from firmware import program
 from tests.firmware.expect import raises, raises_match
@@ -209,3 +210,154 @@ def test_a_rom_mark_that_is_not_a_boolean_is_a_manifest_error():
         assert b'"rom": "yes"' in text
         _write(root + "/manifest.json", text)
         assert program.check(root)[0] == program.MANIFEST
+
+
+# Code in the image (tools/build.py --frozen): "files" lists board.json and main.py only; the "frozen"
+# object's digest is compared with the image's claim (firmware.frozen_build.DIGEST), never recomputed.
+
+IMAGE = "0123456789abcdef" * 4              # the digest the build wrote into the image
+OTHER = "fedcba9876543210" * 4              # an image built from other sources
+FROZEN = {"digest": IMAGE, "manifest": "frozen/manifest.py", "port": "rp2", "micropython_board": "RPI_PICO",
+          "files": [{"path": "firmware/a.py", "size": 3, "sha256": "0" * 64}]}
+
+
+class _FrozenBuild:
+    """Stands in for the frozen image's firmware/frozen_build.py (tools/build.py --frozen writes it)."""
+
+    def __init__(self, digest):
+        self.DIGEST = digest
+
+
+def install_image(digest):
+    """The running firmware made a frozen image's, its claim digest: firmware.frozen_build imports (until
+    program.image_digest() reads and releases it)."""
+    import firmware
+    image = _FrozenBuild(digest)
+    sys.modules["firmware.frozen_build"] = image
+    firmware.frozen_build = image
+
+
+def _deploy_frozen(root, frozen=FROZEN):
+    """board.json, main.py and a manifest.json as tools/build.py --frozen writes it (no firmware/);
+    frozen: its "frozen" object."""
+    entries = []
+    for path, data in FILES[1:]:
+        _write(root + "/" + path, data)
+        entries.append({"path": path, "size": len(data), "sha256": _hex(hashlib.sha256(data).digest())})
+    entries.sort(key=lambda e: e["path"])
+    with open(root + "/manifest.json", "w") as f:
+        f.write(json.dumps({"board": "pico", "version": "0.1.0", "files": entries, "frozen": frozen}))
+    return entries
+
+
+def test_a_frozen_build_on_the_image_of_its_sources_passes_the_check():
+    with ScratchDir() as root:
+        _deploy_frozen(root)
+        assert program.check(root, image=IMAGE) is None
+        assert program.check(root, IMAGE) is None
+
+
+def test_a_frozen_build_on_a_firmware_that_is_no_frozen_image_is_refused():
+    # image=None: the firmware runs from the filesystem (or from no image of ours); the default asks the
+    # running firmware, which here (source tree, CPython or the VM) has no firmware.frozen_build.
+    assert program.image_digest() is None
+    with ScratchDir() as root:
+        _deploy_frozen(root)
+        assert program.check(root, image=None) == ("firmware (frozen)", program.NOT_FROZEN)
+        assert program.check(root) == (program.FROZEN, program.NOT_FROZEN)
+        assert program.NOT_FROZEN == "not a frozen firmware image: flash the image built from frozen/manifest.py"
+
+
+def test_a_frozen_build_on_the_image_of_other_sources_is_refused():
+    with ScratchDir() as root:
+        _deploy_frozen(root)
+        assert program.check(root, image=OTHER) == ("firmware (frozen)", program.IMAGE_DIFFERS)
+        assert program.check(root, image=IMAGE.upper()) == (program.FROZEN, program.IMAGE_DIFFERS)
+        assert program.IMAGE_DIFFERS == "the firmware image was built from other sources"
+
+
+def test_a_firmware_folder_on_the_filesystem_shadowing_the_frozen_firmware_is_refused():
+    # sys.path has the filesystem's folder before ".frozen": its firmware/ would be imported, unchecked.
+    for stray in ("/firmware", "/firmware/main.py"):
+        with ScratchDir() as root:
+            _deploy_frozen(root)
+            os.mkdir(root + "/firmware")
+            if stray.endswith(".py"):
+                _write(root + stray, b"def run():\n    pass\n")
+            assert program.check(root, image=IMAGE) == ("firmware", program.SHADOWS_FROZEN), stray
+            assert program.SHADOWS_FROZEN == "a firmware/ folder on the filesystem would shadow the frozen firmware"
+
+
+def test_the_running_images_digest_is_read_and_its_module_released():
+    import firmware
+    assert program.image_digest() is None
+    install_image(IMAGE)
+    assert program.image_digest() == IMAGE
+    assert "firmware.frozen_build" not in sys.modules and not hasattr(firmware, "frozen_build")
+    assert program.image_digest() is None
+    with ScratchDir() as root:                       # check() and verify() ask the running image by default
+        _deploy_frozen(root)
+        install_image(IMAGE)
+        assert program.check(root) is None
+        install_image(OTHER)
+        assert program.check(root) == (program.FROZEN, program.IMAGE_DIFFERS)
+        install_image(IMAGE)
+        assert program.verify("lab-1", root) == program.verify("lab-1", root, image=IMAGE)
+        assert "firmware.frozen_build" not in sys.modules
+
+
+def test_a_frozen_builds_files_are_checked_first():
+    with ScratchDir() as root:
+        _deploy_frozen(root)
+        _flip(root + "/main.py", 0)
+        assert program.check(root, image=IMAGE) == ("main.py", program.DIGEST)
+        assert program.check(root, image=None) == ("main.py", program.DIGEST)
+    with ScratchDir() as root:
+        _deploy_frozen(root)
+        os.remove(root + "/board.json")
+        assert program.check(root, image=IMAGE) == ("board.json", program.MISSING)
+
+
+def test_a_malformed_frozen_object_is_a_manifest_error():
+    for frozen in (None, [], "x", {}, {"digest": None}, {"digest": 7}, {"digest": IMAGE[:63]}, {"digest": IMAGE + "0"},
+                   {"digest": "g" * 64}, {"digest": IMAGE.upper()}, {"digest": " " + IMAGE[1:]}):
+        with ScratchDir() as root:
+            _deploy_frozen(root, frozen)
+            found = program.check(root, image=IMAGE)
+            assert found == (program.MANIFEST, "manifest.json: the frozen object is malformed"), (frozen, found)
+            raises(program.ManifestError, program.verify, "seed", root, IMAGE)
+            raises(program.ManifestError, program.load_manifest, root)
+
+
+def _stream(root, entries):
+    """What verify() hashes for the files: path, size, bytes of each, in manifest order."""
+    stream = b""
+    for entry in entries:
+        stream += entry["path"].encode() + b"\n" + str(entry["size"]).encode() + b"\n"
+        stream += _read(root + "/" + entry["path"])
+    return stream
+
+
+def test_verify_of_a_frozen_build_adds_the_images_digest():
+    with ScratchDir() as root:
+        stream = _stream(root, _deploy_frozen(root))
+        key = b"lab-2026-12"
+        assert program.verify("lab-2026-12", root, image=IMAGE) == _hex(
+            program.hmac_sha256(key, stream + b"frozen\n" + IMAGE.encode() + b"\n"))
+        assert program.verify("lab-2026-12", root, IMAGE) == program.verify("lab-2026-12", root, image=IMAGE)
+        assert program.verify("lab-2026-12", root, image=OTHER) == _hex(
+            program.hmac_sha256(key, stream + b"frozen\n" + OTHER.encode() + b"\n"))
+        assert program.verify("lab-2026-12", root, image=None) == _hex(program.hmac_sha256(key, stream + b"frozen\n\n"))
+        # the running firmware (no frozen image here) answers as image=None; each image its own digest
+        assert program.verify("lab-2026-12", root) == program.verify("lab-2026-12", root, image=None)
+        assert len({program.verify("lab-2026-12", root, image=x) for x in (IMAGE, OTHER, None)}) == 3
+
+
+def test_a_manifest_without_frozen_ignores_the_image():
+    with ScratchDir() as root:
+        entries = _deploy(root)
+        expected = _hex(program.hmac_sha256(b"lab-3", _stream(root, entries)))
+        for image in (IMAGE, OTHER, None):
+            assert program.check(root, image=image) is None, image
+            assert program.verify("lab-3", root, image=image) == expected, image
+        assert program.verify("lab-3", root) == expected

@@ -5,10 +5,12 @@ import hashlib
 import binascii
 import json
 import os
+import sys
 
 from firmware import faults, saved_state, startup, table_codes as t
 from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
 from tests.firmware.scratch import ScratchDir, exists
+from tests.firmware.test_program import install_image
 from tests.firmware.test_main import _host, _press_confirm, _run as run_passes
 
 GAMES = ("baccarat", "craps", "omaha")
@@ -100,6 +102,52 @@ def test_a_missing_file_or_manifest_holds_the_table_closed():
             fault = [r for r in _host(machine) if r.get("fault") == "program_mismatch"][0]
             assert fault["file"] == victim and fault["problem"] == problem, fault
             assert ctx.table.state == t.FAULTED
+
+
+def _deploy_frozen(root, digest):
+    """A frozen build's deployment (tools/build.py --frozen): main.py and a manifest.json whose "frozen"
+    object has the digest of the sources frozen into the image; no firmware/ on the filesystem."""
+    os.mkdir(root + "/program")
+    data = FILES[1][1]
+    _write(root + "/program/main.py", data)
+    entry = {"path": "main.py", "size": len(data), "sha256": binascii.hexlify(hashlib.sha256(data).digest()).decode()}
+    _write(root + "/program/manifest.json", json.dumps({"files": [entry], "frozen": {"digest": digest}}).encode())
+    return root + "/program"
+
+
+def _booted_on_image(state, game, program_dir, image):
+    """The boot on a frozen image whose claim is `image` (None: no frozen image, the source tree's firmware)."""
+    if image is not None:
+        install_image(image)
+    booted = _boot(state, game, program_dir)
+    assert "firmware.frozen_build" not in sys.modules        # read at boot and released
+    return booted
+
+
+def test_a_frozen_build_opens_only_on_the_image_of_its_sources_else_every_game_is_held_closed():
+    built = "0123456789abcdef" * 4         # the digest of the sources frozen: in manifest.json and the image
+    cases = ((built, None), ("fedcba9876543210" * 4, "the firmware image was built from other sources"),
+             (None, "not a frozen firmware image: flash the image built from frozen/manifest.py"))
+    for game in GAMES:
+        for image, problem in cases:
+            with ScratchDir() as state:
+                program_dir = _deploy_frozen(state, built)
+                ctx, machine = _booted_on_image(state, game, program_dir, image)
+                _run(ctx)
+                reports = _host(machine)
+                faults_seen = [r for r in reports if r.get("fault") == "program_mismatch"]
+                if problem is None:
+                    assert reports[0]["program"] == "verified" and not faults_seen, (game, reports[0])
+                    assert ctx.table.state != t.FAULTED, game
+                    continue
+                assert reports[0]["program"] == "mismatch", (game, image)
+                fault = faults_seen[0]
+                assert fault["file"] == "firmware (frozen)" and fault["problem"] == problem, fault
+                assert ctx.table.state == t.FAULTED and ctx.table.closed_code == faults.PROGRAM_MISMATCH, game
+                _press_confirm(ctx, machine)          # the dealer cannot acknowledge it
+                assert ctx.table.state == t.FAULTED, game
+                lines = ctx.hw.displays["dealer"].lines
+                assert lines[1] == "PROGRAM_MISMATCH" and lines[2] == "firmware (frozen)", lines
 
 
 def test_a_closed_table_reports_what_reaches_it_and_never_plays():

@@ -3,8 +3,12 @@
 # Every file the build listed must be on the board with the size and sha256 the
 # build recorded. On any difference main.py is removed, so the board does not
 # boot a damaged program, and an exception makes mpremote (and deploy) fail.
-# MicroPython only, no firmware imports; paths relative to the working folder. An entry marked
-# "rom": true (tools/build.py --romfs) is in the ROMFS image, mounted at /rom: read at rom/<path>.
+# MicroPython only, no firmware imports (but a frozen image's firmware.frozen_build); paths relative
+# to the working folder. An entry marked "rom": true (tools/build.py --romfs) is in the ROMFS image,
+# mounted at /rom: read at rom/<path>.
+# A frozen build (tools/build.py --frozen, manifest.json's "frozen"): firmware/ is in the MicroPython
+# image flashed before; no firmware/ folder may be on the filesystem (it would be imported instead),
+# and the image's firmware.frozen_build.DIGEST must be the manifest's (firmware/program.py's check).
 import binascii
 import hashlib
 import json
@@ -24,6 +28,22 @@ def _sha256(path):
     return binascii.hexlify(digest.digest()).decode()
 
 
+def _frozen_problems(frozen):
+    """What keeps a frozen build from running the image of its sources (the texts of firmware.program)."""
+    try:
+        os.stat("firmware")
+        return ["firmware: a firmware/ folder on the filesystem would shadow the frozen firmware"]
+    except OSError:
+        pass
+    try:
+        from firmware.frozen_build import DIGEST
+    except ImportError:
+        return ["firmware (frozen): not a frozen firmware image: flash the image built from frozen/manifest.py"]
+    if not isinstance(frozen, dict) or DIGEST != frozen.get("digest"):
+        return ["firmware (frozen): the firmware image was built from other sources"]
+    return []
+
+
 def verify():
     with open("manifest.json") as f:
         manifest = json.load(f)
@@ -39,6 +59,8 @@ def verify():
             problems.append("%s: %d bytes, the build has %d" % (path, size, entry["size"]))
         elif _sha256(path) != entry["sha256"]:
             problems.append(path + ": sha256 differs from the build")
+    if "frozen" in manifest:
+        problems += _frozen_problems(manifest["frozen"])
     if problems:
         try:
             os.remove("main.py")
@@ -49,6 +71,9 @@ def verify():
         raise OSError("deploy: %d file(s) differ from manifest.json; main.py removed" % len(problems))
     print("deploy: verified %d file(s) on the board against manifest.json (board %s)"
           % (len(manifest["files"]), manifest["board"]))
+    if "frozen" in manifest:
+        print("deploy: verified the frozen firmware image against manifest.json (digest %s)"
+              % manifest["frozen"]["digest"])
 
 
 verify()
