@@ -208,6 +208,7 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
     try:
         sources = [rel for rel in firmware_files(root) if march is not None or rel not in NATIVE_ONLY]
         if frozen:      # compiled only to catch what does not compile and for the size report: not shipped
+            build_frozen.check_sources(sources)
             with tempfile.TemporaryDirectory(prefix="build-%s-mpy-" % board) as scratch:
                 rows = sorted(_module_rows(root, scratch, _compile(tool, root, sources, march, scratch)[0]),
                               key=lambda e: e["path"])

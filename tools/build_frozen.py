@@ -50,6 +50,16 @@ def check_board(board, mcu):
                          % (board, mcu, ", ".join(sorted(PORTS))))
 
 
+def check_sources(sources):
+    """BuildError for a source the image cannot take: frozen_build.py (generated), a file that is not .py."""
+    for rel in sources:
+        if rel == FROZEN_BUILD:
+            raise BuildError("%s: --frozen generates this file: remove it from the sources" % rel)
+        if not rel.endswith(".py"):
+            raise BuildError("%s: only .py files can be frozen into the image (package(\"firmware\")):"
+                             " build without --frozen, or make it a module" % rel)
+
+
 def make_command(mcu, manifest_path):
     """The MicroPython make command that builds the board's image from manifest_path (absolute)."""
     port, mp_board = PORTS[mcu]
@@ -80,12 +90,6 @@ def _sha256(path):
 def write_tree(staging, target, root, sources, board, mcu, version, micropython):
     """Copy sources (paths relative to root) into staging/frozen/, with frozen_build.py and manifest.py
     (naming target/frozen/manifest.py, where the build will be); returns manifest.json's "frozen" object."""
-    for rel in sources:
-        if rel == FROZEN_BUILD:
-            raise BuildError("%s: --frozen generates this file: remove it from the sources" % rel)
-        if not rel.endswith(".py"):
-            raise BuildError("%s: only .py files can be frozen into the image (package(\"firmware\")):"
-                             " build without --frozen, or make it a module" % rel)
     files = []
     for rel in sorted(sources):
         dest = os.path.join(staging, FROZEN_DIR, rel)
