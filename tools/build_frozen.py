@@ -73,13 +73,15 @@ def frozen_digest(files):
 
 
 def read_digest(path):
-    """DIGEST of a frozen_build.py; None when the file is missing or holds no such line."""
+    """DIGEST of a frozen_build.py as tools.build writes it (its two lines exactly); None when the file is
+    missing or differs from them in any other way."""
     try:
-        with open(path, encoding="utf-8") as f:
-            m = _DIGEST_LINE.search(f.read())
+        with open(path, encoding="utf-8", newline="") as f:
+            text = f.read()
     except (OSError, UnicodeDecodeError):
         return None
-    return m.group(1) if m else None
+    m = _DIGEST_LINE.search(text)
+    return m.group(1) if m and text == FROZEN_BUILD_PY % m.group(1) else None
 
 
 def _sha256(path):

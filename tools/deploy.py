@@ -106,7 +106,8 @@ def _check_frozen(build_dir, frozen, where, rebuild):
                               % (where, FROZEN_DIR, entry["path"], rebuild))
     claimed = read_digest(os.path.join(build_dir, FROZEN_DIR, FROZEN_BUILD))
     if claimed is None or claimed != frozen["digest"] or frozen_digest(frozen["files"]) != claimed:
-        raise DeployError("%s/%s/%s does not hold the digest of manifest.json's frozen sources: run %s again"
+        raise DeployError("%s/%s/%s is missing, changed, or not the digest of manifest.json's frozen sources:"
+                          " run %s again"
                           % (where, FROZEN_DIR, FROZEN_BUILD, rebuild))
 
 

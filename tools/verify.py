@@ -52,7 +52,7 @@ def digest(board, seed, build="build"):
     else:                   # the board's image claims the digest the build's frozen_build.py holds
         image = read_digest(os.path.join(root, FROZEN_DIR, FROZEN_BUILD))
         if image is None:
-            problem = (FROZEN_DIR + "/" + FROZEN_BUILD, "missing or holds no DIGEST")
+            problem = (FROZEN_DIR + "/" + FROZEN_BUILD, "missing or not as tools.build writes it")
         else:
             problem = program.check(root, image=image) or _frozen_problem(root, frozen)
     if problem is not None:
