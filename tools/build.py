@@ -185,6 +185,22 @@ def _entry(path, rel, root, source):
     return entry
 
 
+def _filesystem_files(root, staging, board, version, shipped, rom):
+    """Write board.json and main.py into staging; the manifest's "files" entries of them and of shipped
+    ([(source, path)] in staging, or under staging/rom when rom: a ROMFS build's firmware/), sorted."""
+    shutil.copyfile(os.path.join(root, "boards", board + ".json"), os.path.join(staging, "board.json"))
+    with open(os.path.join(staging, "main.py"), "w", encoding="utf-8", newline="\n") as f:
+        f.write(BOOT_STUB % (board, version, board))
+    entries = []
+    for source, rel in shipped + [("boards/%s.json" % board, "board.json"), (None, "main.py")]:
+        in_rom = rom is not None and rel.startswith("firmware/")
+        entries.append(_entry(os.path.join(staging, (rom if in_rom else "") + rel), rel, root, source))
+        if in_rom:
+            entries[-1]["rom"] = True
+    entries.sort(key=lambda e: e["path"])     # the fixed order firmware.program checks and verifies in
+    return entries
+
+
 def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROPYTHON_VERSION, romfs=False,
           frozen=False):
     """Build board into out/<board>/ (romfs: firmware/ in a ROMFS image; frozen: firmware/'s sources for a
@@ -219,18 +235,6 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
             modules, other = _compile(tool, root, sources, march, os.path.join(staging, where))
             shipped = modules + other
 
-        shutil.copyfile(os.path.join(root, "boards", board + ".json"),
-                        os.path.join(staging, "board.json"))
-        with open(os.path.join(staging, "main.py"), "w", encoding="utf-8", newline="\n") as f:
-            f.write(BOOT_STUB % (board, version, board))
-
-        entries = []
-        for source, rel in shipped + [("boards/%s.json" % board, "board.json"), (None, "main.py")]:
-            in_rom = romfs and rel.startswith("firmware/")
-            entries.append(_entry(os.path.join(staging, (where if in_rom else "") + rel), rel, root, source))
-            if in_rom:
-                entries[-1]["rom"] = True
-        entries.sort(key=lambda e: e["path"])     # the fixed order firmware.program checks and verifies in
         manifest = {
             "version": firmware_version(root),
             "board": board,
@@ -238,7 +242,7 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
             "micropython": version,
             "firmware_version": FIRMWARE_VERSION,
             "march": march,
-            "files": entries,
+            "files": _filesystem_files(root, staging, board, version, shipped, where if romfs else None),
         }
         if romfs:
             image = os.path.join(staging, ROMFS_IMAGE)
