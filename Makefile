@@ -21,8 +21,12 @@ FLOOR_ARGS ?= --tables 6 --rounds 10 --seed 1
 floor: deps
 	$(PY) -m tools.floor simulate $(FLOOR_ARGS)
 
+# FROZEN=1: a frozen build, the firmware's sources for a MicroPython image (docs/build-deploy.md, "Frozen
+# bytecode"); `make deploy ... FROZEN=1` then deploys it with --frozen.
+FROZEN_FLAG := $(if $(filter 1,$(FROZEN)), --frozen)
+
 build: deps
-	$(PY) -m tools.build --board $(BOARD)
+	$(PY) -m tools.build --board $(BOARD)$(FROZEN_FLAG)
 
 # Every bench, each printing its command's figures and the machine that made them (docs/performance.md
 # says how they were run: each twice). The VM benches need node (deps). BENCH_MEMORY_ARGS shortens
@@ -44,7 +48,7 @@ bench: deps
 	$(PY) bench/shoe_refill.py
 
 deploy: build
-	$(PY) -m tools.deploy --board $(BOARD) --port $(PORT) $(DEPLOY_FLAGS)
+	$(PY) -m tools.deploy --board $(BOARD) --port $(PORT)$(FROZEN_FLAG) $(DEPLOY_FLAGS)
 
 deps: $(VENV)/.installed node_modules/.installed
 

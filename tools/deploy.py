@@ -1,6 +1,6 @@
 """Copy build/<board>/ to a board with mpremote, verify it there, and reset the board.
 
-    python -m tools.deploy --board pico --port /dev/ttyACM0 [--table FILE] [--romfs] [--dry-run]
+    python -m tools.deploy --board pico --port /dev/ttyACM0 [--table FILE] [--romfs | --frozen] [--dry-run]
     make deploy BOARD=pico PORT=/dev/ttyACM0 [DEPLOY_FLAGS="--table FILE --dry-run"]
 
 Two mpremote runs (--dry-run prints them, exactly, instead of running them):
@@ -21,6 +21,11 @@ rom.romfs (the firmware/ tree) to the board's ROMFS partition, then a reset moun
 it at /rom. The copy then leaves firmware/ out, and the check reads its files in
 /rom. The board's MicroPython must have ROMFS (MICROPY_VFS_ROM): mpremote refuses
 otherwise, and the deployment stops there (docs/build-deploy.md).
+
+--frozen (a build made with `python -m tools.build --board NAME --frozen`): code in
+the MicroPython image, which the technician flashes first (pico: BOOTSEL and the
+.uf2, or picotool; esp32s3: esptool); deploy says so and copies no firmware/. The
+board's check (tools/device/verify.py, then every boot) refuses another image.
 """
 import argparse
 import hashlib
@@ -38,6 +43,9 @@ VERIFY_SCRIPT = os.path.join(REPO, "tools", "device", "verify.py")
 MPREMOTE_PIN = "mpremote==1.27.0"
 SEAL = "table.seal"  # the table file's seal (firmware/settings_seal.py), copied with --table
 RESET_WAIT_S = 3  # USB CDC re-enumeration after machine.reset() takes ~1-2 s
+FLASHED_FIRST = ("# --frozen: the board must already run the MicroPython image built from %s (DIGEST %s...):"
+                 " flash it first (pico: BOOTSEL drag-and-drop of the .uf2 or picotool; esp32s3: esptool);"
+                 " another image holds the table closed at boot\n")
 
 
 class DeployError(Exception):
@@ -71,20 +79,44 @@ def _in_build(build_dir, entry):
     return os.path.join(build_dir, "rom", entry["path"]) if entry.get("rom") else os.path.join(build_dir, entry["path"])
 
 
-def _check_shape(files, built_for, image):
-    """ValueError unless the manifest's parts read below are of the kinds tools.build writes."""
-    entries_ok = isinstance(files, list) and all(
+def _entries_ok(files):
+    return isinstance(files, list) and all(
         isinstance(e, dict) and isinstance(e.get("path"), str) and isinstance(e.get("sha256"), str)
-        for e in files)
+        and isinstance(e.get("size"), int) for e in files)
+
+
+def _check_shape(files, built_for, image, frozen=None):
+    """ValueError unless the manifest's parts read below are of the kinds tools.build writes."""
     image_ok = image is None or (isinstance(image, dict) and isinstance(image.get("image"), str)
                                  and isinstance(image.get("sha256"), str))
-    if not (entries_ok and image_ok and isinstance(built_for, str)):
+    frozen_ok = frozen is None or (image is None and isinstance(frozen, dict) and isinstance(frozen.get("digest"), str)
+                                   and _entries_ok(frozen.get("files")) and frozen.get("files"))
+    if not (_entries_ok(files) and image_ok and frozen_ok and isinstance(built_for, str)):
         raise ValueError("not a manifest tools.build writes")
 
 
-def check_build(build_dir, board, romfs=False):
+def _check_frozen(build_dir, frozen, where, rebuild):
+    """DeployError unless build_dir/frozen/ holds the sources the manifest lists, unchanged, and
+    frozen_build.py the digest they give (what the board's image must claim)."""
+    from tools.build_frozen import FROZEN_BUILD, FROZEN_DIR, frozen_digest, read_digest
+    for entry in frozen["files"]:
+        path = os.path.join(build_dir, FROZEN_DIR, entry["path"])
+        if not os.path.isfile(path) or _sha256(path) != entry["sha256"]:
+            raise DeployError("%s/%s/%s is missing or differs from manifest.json: run %s again"
+                              % (where, FROZEN_DIR, entry["path"], rebuild))
+    claimed = read_digest(os.path.join(build_dir, FROZEN_DIR, FROZEN_BUILD))
+    if claimed is None or claimed != frozen["digest"] or frozen_digest(frozen["files"]) != claimed:
+        raise DeployError("%s/%s/%s is missing, changed, or not the digest of manifest.json's frozen sources:"
+                          " run %s again"
+                          % (where, FROZEN_DIR, FROZEN_BUILD, rebuild))
+
+
+def check_build(build_dir, board, romfs=False, frozen=False):
     """The build's manifest, after checking every file it lists is there, unchanged (romfs: a build
-    with its ROMFS image, else one without)."""
+    with its ROMFS image, frozen: a frozen build, else neither)."""
+    if romfs and frozen:
+        raise DeployError("--frozen and --romfs exclude each other: a build's code is in the MicroPython image"
+                          " (--frozen) or in a ROMFS image (--romfs)")
     where = _shown(build_dir)
     manifest_path = os.path.join(build_dir, "manifest.json")
     if not os.path.isfile(manifest_path):
@@ -96,7 +128,7 @@ def check_build(build_dir, board, romfs=False):
             manifest = json.load(f)
         files = manifest["files"]
         built_for = manifest["board"]
-        _check_shape(files, built_for, manifest.get("romfs"))
+        _check_shape(files, built_for, manifest.get("romfs"), manifest.get("frozen"))
     except (ValueError, KeyError, TypeError, RecursionError):
         raise DeployError("%s/manifest.json is damaged: run `make build BOARD=%s` again" % (where, board))
     if built_for != board:
@@ -109,7 +141,17 @@ def check_build(build_dir, board, romfs=False):
     if image and not romfs:
         raise DeployError("%s keeps its firmware/ in a ROMFS image: deploy it with --romfs (or build it"
                           " without --romfs)" % where)
-    rebuild = ("`python -m tools.build --board %s --romfs`" if image else "`make build BOARD=%s`") % board
+    in_image = manifest.get("frozen")
+    if frozen and not in_image:
+        raise DeployError("%s is not a frozen build: run `python -m tools.build --board %s --frozen` for --frozen"
+                          % (where, board))
+    if in_image and not frozen:
+        raise DeployError("%s is a frozen build (its firmware goes into the MicroPython image): deploy it with"
+                          " --frozen once the image is flashed (or build it without --frozen)" % where)
+    rebuild = ("`python -m tools.build --board %s --romfs`" if image else "`make build BOARD=%s FROZEN=1`"
+               if in_image else "`make build BOARD=%s`") % board
+    if in_image:
+        _check_frozen(build_dir, in_image, where, rebuild)
     if image:
         path = os.path.join(build_dir, image["image"])
         if not os.path.isfile(path) or _sha256(path) != image["sha256"]:
@@ -123,7 +165,7 @@ def check_build(build_dir, board, romfs=False):
     for name in ("main.py", "board.json"):
         if not any(e["path"] == name for e in files):
             raise DeployError("%s has no %s: run %s again" % (where, name, rebuild))
-    if not os.path.isdir(os.path.join(build_dir, "rom" if image else "", "firmware")):
+    if not os.path.isdir(os.path.join(build_dir, "rom" if image else "frozen" if in_image else "", "firmware")):
         raise DeployError("%s has no firmware/: run %s again" % (where, rebuild))
     return manifest
 
@@ -154,9 +196,9 @@ def seal_table(table, build_dir):
         f.write(settings_seal.crc_of(data).encode() + b"\n")
 
 
-def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None, romfs=False):
+def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None, romfs=False, frozen=False):
     """The mpremote command lines (argv lists) of a deployment, in order (romfs: the ROMFS image
-    written, and the board reset to mount it, between the two)."""
+    written, and the board reset to mount it, between the two; romfs and frozen: no firmware/ copied)."""
     b = _shown(build_dir)
     wait = ("%g" % reset_wait)
     prepare = [
@@ -173,7 +215,7 @@ def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None, romfs=False):
     copy = [
         "mpremote", "sleep", wait,
         "+", "connect", port,
-    ] + ([] if romfs else [
+    ] + ([] if romfs or frozen else [
         "fs", "cp", "-r", b + "/firmware", ":firmware",
         "+",
     ]) + [
@@ -191,15 +233,18 @@ def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None, romfs=False):
 
 
 def deploy(board, port, build="build", dry_run=False, reset_wait=RESET_WAIT_S, table=None, out=sys.stdout,
-           romfs=False):
+           romfs=False, frozen=False):
     """Print (dry run) or run the deployment's mpremote commands. Raises DeployError."""
     search_path = tool_search_path()
     check_mpremote(search_path)
     build_dir = os.path.abspath(os.path.join(build, board))
-    manifest = check_build(build_dir, board, romfs)
+    manifest = check_build(build_dir, board, romfs, frozen)
     if table:
         check_table(table)
-    cmds = commands(build_dir, port, reset_wait, table, romfs)
+    cmds = commands(build_dir, port, reset_wait, table, romfs, frozen)
+    if frozen:                          # a shell comment: the dry run's lines still run as they are
+        out.write(FLASHED_FIRST % (_shown(os.path.join(build_dir, manifest["frozen"]["manifest"])),
+                                   manifest["frozen"]["digest"][:12]))
     if dry_run:                         # writes nothing: the seal the copy names is made by the real run
         for cmd in cmds:
             out.write(shlex.join(cmd) + "\n")
@@ -233,6 +278,9 @@ def main(argv=None):
                     help="also install this table settings file as the board's table.json (validated first)")
     ap.add_argument("--romfs", action="store_true",
                     help="code in flash: write the build's ROMFS image (tools.build --romfs) with `mpremote romfs deploy`")
+    ap.add_argument("--frozen", action="store_true",
+                    help="a frozen build (tools.build --frozen): its image flashed first, only board.json,"
+                         " manifest.json and main.py copied")
     ap.add_argument("--dry-run", action="store_true", help="print the mpremote commands, run nothing")
     ap.add_argument("--reset-wait", type=float, default=RESET_WAIT_S,
                     help="seconds to wait for the port after the first reset (default: %d)" % RESET_WAIT_S)
@@ -241,7 +289,7 @@ def main(argv=None):
         ap.error("--reset-wait must be a number of seconds >= 0, got %s" % args.reset_wait)
     try:
         return deploy(args.board, args.port, build=args.build, dry_run=args.dry_run,
-                      reset_wait=args.reset_wait, table=args.table, romfs=args.romfs)
+                      reset_wait=args.reset_wait, table=args.table, romfs=args.romfs, frozen=args.frozen)
     except DeployError as exc:
         print("deploy: error: %s" % exc, file=sys.stderr)
         return 1

@@ -64,3 +64,19 @@ def test_make_bench_runs_every_bench():
         if not name.endswith(".py") or name in helpers:
             continue
         assert ("bench/" + driven.get(name, name)) in proc.stdout, name
+
+
+def test_make_build_and_deploy_pass_frozen_with_frozen_1_only():
+    # `make build BOARD=pico FROZEN=1`: a frozen build (docs/build-deploy.md "Frozen bytecode"), and `make deploy`
+    # with FROZEN=1 deploys it with --frozen; without FROZEN the commands are as they were.
+    def commands(*args):
+        proc = subprocess.run(["make", "-n"] + list(args), cwd=REPO, capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return [line for line in proc.stdout.splitlines() if "-m tools." in line]
+    assert commands("build", "BOARD=pico", "FROZEN=1") == [".venv/bin/python -m tools.build --board pico --frozen"]
+    assert commands("build", "BOARD=pico") == [".venv/bin/python -m tools.build --board pico"]
+    assert commands("build", "BOARD=pico", "FROZEN=0") == [".venv/bin/python -m tools.build --board pico"]
+    assert commands("deploy", "BOARD=pico", "FROZEN=1", "DEPLOY_FLAGS=--dry-run") == [
+        ".venv/bin/python -m tools.build --board pico --frozen",
+        ".venv/bin/python -m tools.deploy --board pico --port /dev/ttyACM0 --frozen --dry-run"]
+    assert commands("deploy", "BOARD=pico")[-1] == ".venv/bin/python -m tools.deploy --board pico --port /dev/ttyACM0 "
