@@ -229,7 +229,7 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
                 rows = sorted(_module_rows(root, scratch, _compile(tool, root, sources, march, scratch)[0]),
                               key=lambda e: e["path"])
             frozen_part = build_frozen.write_tree(staging, target, root, sources, board, data["mcu"],
-                                                  firmware_version(root), version)
+                                                  firmware_version(root), version, data.get("psram"))
             shipped = []
         else:
             modules, other = _compile(tool, root, sources, march, os.path.join(staging, where))

@@ -26,6 +26,9 @@ PORTS = {
     "rp2040": ("rp2", "RPI_PICO"),
     "esp32s3": ("esp32", "ESP32_GENERIC_S3"),
 }
+# The MicroPython board variant a board's module needs (its "psram"): an ESP32-S3 with octal PSRAM (N8R8)
+# runs the ESP32_GENERIC_S3 image built as its SPIRAM_OCT variant (MicroPython's ports/esp32 board.json).
+VARIANTS = {("esp32s3", "octal"): "SPIRAM_OCT"}
 
 
 def available_boards(root):

@@ -16,7 +16,7 @@ import re
 import shlex
 import shutil
 
-from tools.build_board import PORTS
+from tools.build_board import PORTS, VARIANTS
 from tools.mpy_cross_tool import BuildError
 
 FROZEN_DIR = "frozen"                           # build/<board>/frozen/: what the image is built from
@@ -60,10 +60,12 @@ def check_sources(sources):
                              " build without --frozen, or make it a module" % rel)
 
 
-def make_command(mcu, manifest_path):
-    """The MicroPython make command that builds the board's image from manifest_path (absolute)."""
+def make_command(mcu, manifest_path, variant=None):
+    """The MicroPython make command that builds the board's image from manifest_path (absolute); variant: the
+    board variant (VARIANTS), None for the board's own build."""
     port, mp_board = PORTS[mcu]
-    return "make -C <micropython>/ports/%s BOARD=%s FROZEN_MANIFEST=%s" % (port, mp_board, shlex.quote(manifest_path))
+    return "make -C <micropython>/ports/%s BOARD=%s%s FROZEN_MANIFEST=%s" % (
+        port, mp_board, " BOARD_VARIANT=" + variant if variant else "", shlex.quote(manifest_path))
 
 
 def frozen_digest(files):
@@ -89,7 +91,7 @@ def _sha256(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def write_tree(staging, target, root, sources, board, mcu, version, micropython):
+def write_tree(staging, target, root, sources, board, mcu, version, micropython, psram=None):
     """Copy sources (paths relative to root) into staging/frozen/, with frozen_build.py and manifest.py
     (naming target/frozen/manifest.py, where the build will be); returns manifest.json's "frozen" object."""
     files = []
@@ -101,12 +103,16 @@ def write_tree(staging, target, root, sources, board, mcu, version, micropython)
     digest = frozen_digest(files)
     with open(os.path.join(staging, FROZEN_DIR, FROZEN_BUILD), "w", encoding="utf-8", newline="\n") as f:
         f.write(FROZEN_BUILD_PY % digest)
-    command = make_command(mcu, os.path.join(target, FROZEN_MANIFEST))
+    variant = VARIANTS.get((mcu, psram))
+    command = make_command(mcu, os.path.join(target, FROZEN_MANIFEST), variant)
     with open(os.path.join(staging, FROZEN_MANIFEST), "w", encoding="utf-8", newline="\n") as f:
         f.write(MANIFEST_PY % {"board": board, "version": version, "micropython": micropython, "command": command})
     port, mp_board = PORTS[mcu]
-    return {"digest": digest, "manifest": FROZEN_MANIFEST, "port": port, "micropython_board": mp_board,
-            "files": files}
+    frozen = {"digest": digest, "manifest": FROZEN_MANIFEST, "port": port, "micropython_board": mp_board,
+              "files": files}
+    if variant:
+        frozen["micropython_variant"] = variant
+    return frozen
 
 
 def report_line(manifest, width):
@@ -114,4 +120,5 @@ def report_line(manifest, width):
     frozen = manifest["frozen"]
     return "%-*s %8d  (%d sources and %s, to freeze into the image: %s)" % (
         width, frozen["manifest"], sum(e["size"] for e in frozen["files"]), len(frozen["files"]),
-        FROZEN_BUILD.split("/")[-1], make_command(manifest["mcu"], os.path.join(manifest["dir"], frozen["manifest"])))
+        FROZEN_BUILD.split("/")[-1], make_command(manifest["mcu"], os.path.join(manifest["dir"], frozen["manifest"]),
+                                                  frozen.get("micropython_variant")))

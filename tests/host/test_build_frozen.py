@@ -137,6 +137,18 @@ def test_every_board_with_a_microcontroller_has_a_micropython_port():
     assert build_frozen.PORTS == {"rp2040": ("rp2", "RPI_PICO"), "esp32s3": ("esp32", "ESP32_GENERIC_S3")}
     assert build_frozen.make_command("esp32s3", "/b/esp32s3/frozen/manifest.py") == \
         "make -C <micropython>/ports/esp32 BOARD=ESP32_GENERIC_S3 FROZEN_MANIFEST=/b/esp32s3/frozen/manifest.py"
+    assert build_frozen.make_command("esp32s3", "/b/m.py", "SPIRAM_OCT") == \
+        "make -C <micropython>/ports/esp32 BOARD=ESP32_GENERIC_S3 BOARD_VARIANT=SPIRAM_OCT FROZEN_MANIFEST=/b/m.py"
+
+
+def test_the_esp32s3_boards_octal_psram_builds_the_spiram_oct_variant(tmp_path):
+    # boards/esp32s3.json: "psram": "octal" (an N8R8 module): MicroPython's ESP32_GENERIC_S3 image for it is the
+    # SPIRAM_OCT variant; the build's manifest and its make command say so (the pico's have no variant).
+    built = build.build("esp32s3", out=str(tmp_path), frozen=True)
+    assert built["frozen"]["micropython_variant"] == "SPIRAM_OCT"
+    with open(os.path.join(built["dir"], "frozen", "manifest.py")) as f:
+        assert "BOARD=ESP32_GENERIC_S3 BOARD_VARIANT=SPIRAM_OCT FROZEN_MANIFEST=" in f.read()
+    assert "BOARD_VARIANT=SPIRAM_OCT" in build.size_report(built)[-1]
 
 
 def test_size_report_lists_the_compiled_modules_then_the_freeze_manifest_and_the_make_command(pico_frozen):
