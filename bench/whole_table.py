@@ -289,8 +289,8 @@ def _memory_of(game, steps, step_rounds, per_call, sizes, build_dir):
     board = data - stand_ins + residual
     print("  with code frozen in flash (an image of `tools.build --frozen`'s sources), as a board keeps it: the data"
           " less the stand-ins, and the modules' objects, dicts, functions, classes and what they build at import"
-          " (still in the heap when frozen or in ROMFS; sizes measured in the VM): %d + %d = %d bytes; target 64 KB: %s (the estimate of before:"
-          " data + ~%d)"
+          " (still in the heap when frozen or in ROMFS; sizes measured in the VM): %d + %d = %d bytes; target"
+          " 64 KB: %s (the estimate of before: data + ~%d)"
           % (data - stand_ins, residual, board, "met" if board <= 65536 else "MISSED",
              int(fig["frozen_residual_estimate_bytes"])))
     romfs = sum(romfs_ram.estimate(build_dir, modules)[0].values())
