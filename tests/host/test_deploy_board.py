@@ -169,7 +169,9 @@ os.mkdir("/flash")
 os.chdir("/flash")
 for d in ("firmware", "firmware/games"):
     os.mkdir(d)
-for path in ("main.py", "board.json", "manifest.json", "firmware/a.mpy", "firmware/games/b.py", "boot.py"):
+# (firmware.py, firmware.mpy: a module of the firmware's name would shadow a frozen image's package)
+for path in ("main.py", "board.json", "manifest.json", "firmware/a.mpy", "firmware/games/b.py", "boot.py",
+             "firmware.py", "firmware.mpy"):
     write(path, b"old")
 run("prepare.py")
 assert sorted(os.listdir()) == ["boot.py"], os.listdir()
@@ -205,6 +207,6 @@ def test_device_scripts_run_on_micropython(tmp_path):
     status, out = mpvm.run(["--script", str(script)], copies=("tools/device",), timeout=120)
     assert "runtime: MicroPython" in out, out
     assert status == 0 and "VM-DEVICE-SCRIPTS-OK" in out, out
-    assert "deploy: removed 5 file(s) of the previous deployment" in out
+    assert "deploy: removed 7 file(s) of the previous deployment" in out
     assert "deploy: verified 3 file(s) on the board against manifest.json (board pico)" in out
     assert "deploy: verify FAILED: firmware/a.mpy: 9 bytes, the build has 5" in out

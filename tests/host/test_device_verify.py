@@ -57,6 +57,11 @@ os.mkdir("firmware")
 fails("a firmware/ folder shadowing the frozen one")
 os.rmdir("firmware")
 
+for name in ("firmware.py", "firmware.mpy"):
+    write(name, b"")
+    fails("a module of the firmware's name shadowing the frozen package")
+    os.remove(name)
+
 write("manifest.json", %(other)r)
 fails("the image of other sources")
 print("VM-FROZEN-VERIFY-OK")
@@ -85,6 +90,10 @@ def test_frozen_build_verifies_only_on_the_image_of_its_sources(tmp_path):
         "deploy: verify FAILED: firmware (frozen): not a frozen firmware image: flash the image built from "
         "frozen/manifest.py",
         "deploy: verify FAILED: firmware: a firmware/ folder on the filesystem would shadow the frozen firmware",
+        "deploy: verify FAILED: firmware.py: a module of the firmware's name on the filesystem would shadow the"
+        " frozen firmware",
+        "deploy: verify FAILED: firmware.mpy: a module of the firmware's name on the filesystem would shadow the"
+        " frozen firmware",
         "deploy: verify FAILED: firmware (frozen): the firmware image was built from other sources"], out
     passed = out.split("--- the image of these sources\n", 1)[1].splitlines()[:2]
     assert passed == ["deploy: verified 2 file(s) on the board against manifest.json (board pico)",

@@ -8,7 +8,9 @@
 # ("/" on a board), like mpremote's own.
 import os
 
-DEPLOYED = ("main.py", "manifest.json", "board.json", "firmware")
+# firmware.py and firmware.mpy are no deployment's, but one left at the root would be imported in place
+# of a frozen image's firmware package (MicroPython looks for a module file before the frozen modules).
+DEPLOYED = ("main.py", "manifest.json", "board.json", "firmware", "firmware.py", "firmware.mpy")
 
 
 def _remove(path):

@@ -14,6 +14,8 @@ import hashlib
 import json
 import os
 
+SHADOWING_MODULES = ("firmware.py", "firmware.mpy")   # tools/device/prepare.py removes them
+
 
 def _sha256(path):
     digest = hashlib.sha256()
@@ -35,6 +37,12 @@ def _frozen_problems(frozen):
         return ["firmware: a firmware/ folder on the filesystem would shadow the frozen firmware"]
     except OSError:
         pass
+    for path in SHADOWING_MODULES:      # found before the frozen package too (a folder only after them)
+        try:
+            os.stat(path)
+            return [path + ": a module of the firmware's name on the filesystem would shadow the frozen firmware"]
+        except OSError:
+            pass
     try:
         from firmware.frozen_build import DIGEST
     except ImportError:
