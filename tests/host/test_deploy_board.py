@@ -154,8 +154,10 @@ def test_romfs_deploy_to_a_board_without_romfs_stops_before_the_copy(small_romfs
     assert log == ["reset", "boot: main.py absent"]
 
 
-_VM_SCRIPT = r'''
-import os, json
+# The VM scripts' helpers (tests/host/test_device_verify.py's too): a file written, a device script run as
+# mpremote runs it (tools/device/ copied to /tools/device).
+VM_HELPERS = r'''
+import os, sys, json
 
 def write(path, data):
     with open(path, "wb") as f:
@@ -164,7 +166,9 @@ def write(path, data):
 def run(script):
     with open("/tools/device/" + script) as f:
         exec(f.read(), {"__name__": "__main__"})
+'''
 
+_VM_SCRIPT = VM_HELPERS + r'''
 os.mkdir("/flash")
 os.chdir("/flash")
 for d in ("firmware", "firmware/games"):

@@ -5,20 +5,14 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 
 import pytest
 
 from tests.host.cli_checks import assert_one_line_error
+from tests.host.test_deploy import _run_deploy
 from tools import build, deploy
 
 REPO = deploy.REPO
-
-
-def _run_deploy(*args):
-    env = dict(os.environ, PYTHONPATH=REPO)
-    return subprocess.run([sys.executable, "-m", "tools.deploy"] + list(args),
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
 
 
 @pytest.fixture(scope="module")

@@ -10,22 +10,13 @@ import json
 
 import pytest
 
+from tests.host.test_deploy_board import VM_HELPERS
 from tools import mpvm
 
 DIGEST = "0123456789abcdef" * 4
 OTHER = "fedcba9876543210" * 4
 
-_VM_SCRIPT = r'''
-import os, sys
-
-def write(path, data):
-    with open(path, "wb") as f:
-        f.write(data)
-
-def run(script):
-    with open("/tools/device/" + script) as f:
-        exec(f.read(), {"__name__": "__main__"})
-
+_VM_SCRIPT = VM_HELPERS.replace("%", "%%") + r'''
 def fails(why):
     try:
         run("verify.py")
