@@ -120,32 +120,31 @@ class Sender:
         if isinstance(payload, str):
             payload = payload.encode()
         most = self.piece
-        pieces = (len(payload) + most - 1) // most if len(payload) > most else 1
+        size = len(payload)
+        pieces = (size + most - 1) // most if size > most else 1
         store = self.store
         capacity = self._capacity
         if pieces > capacity - 2:
-            raise ValueError("a %d-byte report needs %d frames, the store holds %d"
-                             % (len(payload), pieces, capacity))
+            raise ValueError("a %d-byte report needs %d frames, the store holds %d" % (size, pieces, capacity))
         count = store.count() + pieces  # held once this report is
-        if (self._open_pending or self.refused or count > capacity
-                or self._next_seq + pieces - 1 > frame_mod.MAX_NUMBER):
+        seq = self._next_seq
+        if self._open_pending or self.refused or count > capacity or seq + pieces - 1 > frame_mod.MAX_NUMBER:
             self.refused += 1
             self.refused_total += 1
             return 0
+        # _append's work inline, its lookups made once a report: a frame costs the VM a call less.
+        enc = self._enc
+        buf = enc.buf
+        boot = self.boot
         if pieces == 1:
-            seq = self._append(type, payload, checked)
+            n = enc.encode(boot, seq, type, payload, self.uptime, self._host, checked)
         else:
             if not checked:                            # once, before a piece is held: all or nothing
                 frame_mod.check_printable(payload)
             view = memoryview(payload)
-            # _append's work inline, its lookups made once a report: a frame costs the VM a call less.
             # The first piece encoded whole, the next ones as the frame after it (the same boot and
             # stamps: no poll between them; encode_next checks and writes less, 3-4 us a frame).
-            enc = self._enc
             append = store.append
-            buf = enc.buf
-            boot = self.boot
-            seq = self._next_seq
             n = enc.encode(boot, seq, PART, view[:most], self.uptime, self._host, True)
             append(boot, seq, buf, n, False)
             seq += 1
@@ -159,8 +158,8 @@ class Sender:
                 self._next_seq = seq
                 at += most
             n = encode_next(type, view[at:])
-            append(boot, seq, buf, n, type != PART)
-            self._next_seq = seq + 1
+        store.append(boot, seq, buf, n, type != PART)
+        self._next_seq = seq + 1
         # The alarm once a report: its frames only raise the level, so below it nothing changes.
         if self.alarm or count * 100 >= capacity * self.alarm_percent:
             self._check_alarm()
@@ -187,9 +186,10 @@ class Sender:
     # -- the loop's side --
     def poll(self, elapsed_ms):
         """Advance the clock by elapsed_ms; write what is due. Never waits."""
-        self.uptime.add(elapsed_ms)      # Stamps: no int past 2**30 made (a heap object on the RP2040)
-        if self.host_time is not None:
-            self.host_time.add(elapsed_ms)
+        if elapsed_ms:                   # (none: the poll after a drain, in the pass that made the reports)
+            self.uptime.add(elapsed_ms)  # Stamps: no int past 2**30 made (a heap object on the RP2040)
+            if self.host_time is not None:
+                self.host_time.add(elapsed_ms)
         if self._open_pending or self.refused:
             self._flush_pending()
         self.store.flush()            # a frame goes out only once it is durable (a store on flash)
