@@ -286,7 +286,7 @@ class JournalStore:
         before = kept + _HEAD_SIZE      # kept in the journal's record buffer meanwhile
         # (no record is encoded there until this returns): only a held frame older than the batch may lie
         # there; with none (every frame before acknowledged, as mostly in play) nothing is kept.
-        older = ram.count() > pending
+        older = ram._count > pending
         if older:
             scratch[:kept] = view[heads:end]
             scratch[kept:before] = view[start:start + _HEAD_SIZE]
