@@ -64,13 +64,15 @@ class Reporter:
                                           # replay, firmware/recovery_replay.py; firmware/round_recall.py reads it)
 
     def emit(self, event, fields=None):
-        self.seq += 1
-        record = {"seq": self.seq, "table": self.table_id, "event": event}
+        seq = self.seq + 1
+        self.seq = seq
+        record = {"seq": seq, "table": self.table_id, "event": event}
         if fields:
             record.update(fields)             # in C; the same keys in the same order as a loop puts them
         line = json.dumps(record)
-        self.recent.note(self.seq, event, fields)
-        if self.sender is not None:
+        self.recent.note(seq, event, fields)
+        sender = self.sender
+        if sender is not None:
             try:
                 # json.dumps escapes every character below the space (on both runtimes): only DEL and a
                 # character not ASCII (its bytes more than the str's characters) may be outside printable
@@ -80,7 +82,7 @@ class Reporter:
                 data = line.encode()
                 if not _UNICODE or len(data) != len(line) or data.find(b"\x7f") >= 0:
                     check_printable(data)
-                self.sender.send(data, REPORT, True)   # 0 when refused: the sender counts it (a LOST frame)
+                sender.send(data, REPORT, True)   # 0 when refused: the sender counts it (a LOST frame)
             except ValueError as exc:         # no frame can carry it: say so in its place
                 line = json.dumps({"seq": self.seq, "table": self.table_id, "event": "fault",
                                    "fault": "report_unsendable", "report": event, "error": str(exc)[:80]})
@@ -103,13 +105,24 @@ class Reporter:
     def drain(self, table):
         """Send everything the table queued; returns how many reports went out."""
         outbox = table.outbox
+        recall = self.recall
+        runs = table.report_runs
         sent = 0
         while outbox.get():
-            self._send_outbox_entry(table, outbox.kind, outbox.a, outbox.b)
+            code = outbox.kind
+            if code >= _OUT_GAME_FIRST and not (runs and code in runs):
+                # _send_outbox_entry's first case, inline: a call less a game report (most of a round's)
+                a = outbox.a
+                b = outbox.b
+                event, fields = table.game_report(code, a, b)
+                self.emit(event, fields)
+                if recall is not None:
+                    recall.noted(table, code, a, b, self, fields)   # a round's end: kept after the reports
+            else:
+                self._send_outbox_entry(table, code, outbox.a, outbox.b)
             sent += 1
-        if self.recall is not None:
-            self.recall.commit(self)          # a round noted above: after its reports, on flash in one batch
-        recall = self.recall
+        if recall is not None:
+            recall.commit(self)               # a round noted above: after its reports, on flash in one batch
         if recall is not None and recall.answer_of >= 0 and not getattr(self.sender, "replaying", False):
             # A host's RECALL, paced by the link's room; not while a recovery replays events (its
             # sender then is QuietSender (firmware/recovery_replay.py), which keeps back reports the host has).

@@ -186,8 +186,8 @@ class Encoder:
 
     The header of the last frame stamped with Stamps (the Sender's) stays in buf: the next frame of
     the same boot and stamps (the frames of one pass) writes only its seq's last digit(s) (one more),
-    not every digit of boot, seq and stamps again. Whoever writes into buf other than encode() calls
-    forget() (the Sender, reading a held frame into it)."""
+    not every digit of boot, seq and stamps again (the Stamps moved on: theirs too). Whoever writes into
+    buf other than encode() calls forget() (the Sender, reading a held frame into it)."""
 
     def __init__(self, size=MAX_FRAME):
         self.buf = bytearray(size)
@@ -219,11 +219,14 @@ class Encoder:
             type = self._check_type(type)
         if not checked and len(payload):
             check_printable(payload)
-        if (self._head and seq == self._seq + 1 and boot == self._boot and uptime_ms is self._up
-                and uptime_ms.lo == self._up_lo and uptime_ms.hi == self._up_hi and host_ms is self._host
-                and (host_ms == -1 or (host_ms.lo == self._host_lo and host_ms.hi == self._host_hi))):
-            return self.encode_next(type, payload)     # the frame after the last one: its header kept
-        i = self._header(boot, seq, uptime_ms, host_ms)
+        bump = False                              # the frame after the last one: its header kept, with
+        if self._head and seq == self._seq + 1 and boot == self._boot and uptime_ms is self._up \
+                and host_ms is self._host:           # the same stamps, or later (a poll between; in range)
+            if (uptime_ms.lo == self._up_lo and uptime_ms.hi == self._up_hi
+                    and (host_ms == -1 or (host_ms.lo == self._host_lo and host_ms.hi == self._host_hi))):
+                return self.encode_next(type, payload)
+            bump = uptime_ms.hi < _STAMP_HI_LIMIT and (host_ms == -1 or host_ms.hi < _STAMP_HI_LIMIT)
+        i = self._header(boot, seq, uptime_ms, host_ms, bump)
         k = len(type)
         buf[i:i + k] = type
         i += k
@@ -260,7 +263,7 @@ class Encoder:
             buf[j] = 48
             j -= 1
         if buf[j] == _DOT:                       # 9s only: a digit more, the header written whole
-            i = self._header(self._boot, seq, self._up, self._host)
+            i = self._header(self._boot, seq, self._up, self._host, False)
         else:
             buf[j] += 1
             self._seq = seq
@@ -288,52 +291,57 @@ class Encoder:
         self._type = type
         return type
 
-    def _header(self, boot, seq, uptime_ms, host_ms):
-        """"#<boot>.<seq> <stamp> " written whole into buf; returns its length. Kept when both stamps
-        are Stamps (or there is no host's)."""
-        self._head = 0
-        if not (0 <= boot <= MAX_NUMBER and 0 <= seq <= MAX_NUMBER):
-            raise ValueError("boot and seq must be 0..%d" % MAX_NUMBER)
-        # uptime_ms, host_ms: ints, or Stamps (the Sender's: nothing allocated for their digits).
-        up_stamp = isinstance(uptime_ms, Stamp)
-        host_stamp = isinstance(host_ms, Stamp)
-        if (uptime_ms.hi >= _STAMP_HI_LIMIT if up_stamp else not 0 <= uptime_ms < _LIMIT) \
-                or (host_ms.hi >= _STAMP_HI_LIMIT if host_stamp else host_ms >= _LIMIT):
-            raise ValueError("stamp out of range")
+    def _header(self, boot, seq, uptime_ms, host_ms, bump):
+        """"#<boot>.<seq> <stamp> " written whole into buf (bump: the kept one's seq + 1 in place, the Stamps'
+        digits again; 9s: whole); returns its length. Kept when both stamps are Stamps (or no host's)."""
         buf = self.buf
-        buf[0] = _HASH
-        i = put_uint(buf, 1, boot)
-        buf[i] = _DOT
-        i = put_uint(buf, i + 1, seq)
-        buf[i] = _SPACE
-        seq_end = i
-        if not up_stamp:
-            i = put_uint(buf, i + 1, uptime_ms)
-        elif uptime_ms.hi:
-            i = put_stamp(buf, i + 1, uptime_ms)
-        else:
-            i = put_uint(buf, i + 1, uptime_ms.lo)
+        if bump:
+            j = self._seq_end - 1
+            while buf[j] == 57:
+                buf[j] = 48
+                j -= 1
+            bump = buf[j] != _DOT
+            if bump:
+                buf[j] += 1
+                i, host_stamp = self._seq_end, host_ms != -1
+        if not bump:
+            self._head = 0
+            if not (0 <= boot <= MAX_NUMBER and 0 <= seq <= MAX_NUMBER):
+                raise ValueError("boot and seq must be 0..%d" % MAX_NUMBER)
+            # uptime_ms, host_ms: ints, or Stamps (the Sender's: nothing allocated for their digits).
+            up_stamp = isinstance(uptime_ms, Stamp)
+            host_stamp = isinstance(host_ms, Stamp)
+            if (uptime_ms.hi >= _STAMP_HI_LIMIT if up_stamp else not 0 <= uptime_ms < _LIMIT) \
+                    or (host_ms.hi >= _STAMP_HI_LIMIT if host_stamp else host_ms >= _LIMIT):
+                raise ValueError("stamp out of range")
+            buf[0] = _HASH
+            i = put_uint(buf, 1, boot)
+            buf[i] = _DOT
+            i = put_uint(buf, i + 1, seq)
+            buf[i] = _SPACE
+            if not (up_stamp and (host_stamp or host_ms == -1)):
+                i = put_stamp(buf, i + 1, uptime_ms) if up_stamp else put_uint(buf, i + 1, uptime_ms)
+                if host_stamp or host_ms >= 0:
+                    buf[i] = _AT
+                    i = put_stamp(buf, i + 1, host_ms) if host_stamp else put_uint(buf, i + 1, host_ms)
+                buf[i] = _SPACE
+                return i + 1
+            self._boot = boot
+            self._seq_end = i
+            self._up = uptime_ms
+            self._host = host_ms
+        self._seq = seq
+        i = put_stamp(buf, i + 1, uptime_ms) if uptime_ms.hi else put_uint(buf, i + 1, uptime_ms.lo)
+        self._up_hi = uptime_ms.hi
+        self._up_lo = uptime_ms.lo
         if host_stamp:
             buf[i] = _AT
             i = put_stamp(buf, i + 1, host_ms)
-        elif host_ms >= 0:
-            buf[i] = _AT
-            i = put_uint(buf, i + 1, host_ms)
+            self._host_hi = host_ms.hi
+            self._host_lo = host_ms.lo
         buf[i] = _SPACE
-        i += 1
-        if up_stamp and (host_stamp or host_ms == -1):
-            self._boot = boot
-            self._seq = seq
-            self._seq_end = seq_end
-            self._up = uptime_ms
-            self._up_hi = uptime_ms.hi
-            self._up_lo = uptime_ms.lo
-            self._host = host_ms
-            if host_stamp:
-                self._host_hi = host_ms.hi
-                self._host_lo = host_ms.lo
-            self._head = i
-        return i
+        self._head = i + 1
+        return i + 1
 
 
 def encode(boot, seq, type, payload=b"", uptime_ms=0, host_ms=-1):

@@ -142,7 +142,7 @@ class JournalStore:
         self._pending = 0
         self._bytes = 0
         self._reports = array("H", [0] * self._ram.window)
-        self._wholes = 0           # bit k: the k-th pending frame is whole
+        self._wholes = 0           # bit k: the k-th pending frame is whole (0 while none is pending)
         try:
             self._load()
         except (ValueError, IndexError, journal_mod.JournalError) as exc:
@@ -230,27 +230,25 @@ class JournalStore:
             whole = _whole(data, n)
         event = self._event
         pending = self._pending
-        if (not event or pending == ram.window
-                or _HEAD_SIZE + self._bytes + n + (pending + 1) * _BATCH_HEAD_SIZE + _AFTER > ram.size):
+        size = self._bytes
+        if not event or pending == ram.window or _HEAD_SIZE + size + n + (pending + 1) * _BATCH_HEAD_SIZE + _AFTER > ram.size:
             self.flush()                               # a pending frame is never out of RAM: the batch
-            pending = 0                                # before it first (or a full one)
-        if not pending:
-            self._wholes = 0
+            pending = size = 0                         # before it first (or a full one)
         # ValueError (full, too long) before anything changes. Its place in the file: the batch's record
         # goes at the live file's end (journal.used, which nothing but flush() moves while a frame is
         # pending), its frames first: no pass over the batch's frames to place them at flush().
         ram.append(boot, seq, memoryview(data)[:n], n,
-                   self._journal.used + _HEAD_SIZE + self._bytes, pending, (pending + 1) * _BATCH_HEAD_SIZE + _AFTER)
+                   self._journal.used + _HEAD_SIZE + size, pending, (pending + 1) * _BATCH_HEAD_SIZE + _AFTER)
         self._reports[pending] = self.report
         if whole:
             self._wholes |= 1 << pending
-        self._bytes += n
+        self._bytes = size + n
         self._pending = pending + 1
         if not event:                                  # a boot's own report is never made again: at once
             try:
                 self.flush()
             except Exception:
-                self._pending = 0
+                self._pending = self._wholes = 0       # (no pending frame: no bit set, for the next)
                 self._bytes = 0
                 ram.drop_newest()                      # not kept: the caller numbers it again
                 raise
@@ -288,7 +286,7 @@ class JournalStore:
         before = kept + _HEAD_SIZE      # kept in the journal's record buffer meanwhile
         # (no record is encoded there until this returns): only a held frame older than the batch may lie
         # there; with none (every frame before acknowledged, as mostly in play) nothing is kept.
-        older = ram.count() > pending
+        older = ram._count > pending
         if older:
             scratch[:kept] = view[heads:end]
             scratch[kept:before] = view[start:start + _HEAD_SIZE]
@@ -315,7 +313,7 @@ class JournalStore:
             if older:
                 ring[heads:end] = memoryview(scratch)[:kept]
                 ring[start:start + _HEAD_SIZE] = memoryview(scratch)[kept:before]
-        self._pending = 0
+        self._pending = self._wholes = 0
         self._bytes = 0
         if journal.compactions != compactions or journal.used - size - _OVERHEAD != placed:
             self._locate()                             # repaired first (a torn tail): every frame moved
@@ -353,7 +351,7 @@ class JournalStore:
     def _compact(self, skip):
         """Restart the journal from the mark and the held frames after the first `skip` (being dropped)."""
         self._journal.compact(_Held(self, skip))
-        self._pending = 0                              # the held frames are on flash, pending ones too
+        self._pending = self._wholes = 0               # the held frames are on flash, pending ones too
         self._bytes = 0
         self._ram.drop_first(skip)
         self._locate()

@@ -1,13 +1,12 @@
 # The board's side of the host link: numbered frames, kept until acknowledged (docs/host-link.md).
 #
-# send() numbers a report and keeps its frame in the store; poll() flushes the store (a store on
-# flash writes its batch: every frame on the wire is durable) and writes what the window allows and,
-# when no acknowledgement came in time, the oldest unacknowledged frame again, waiting twice as long
-# each time (capped). Nothing here waits and there is no clock inside (poll(elapsed_ms)): when the
-# host is away frames stay in the store and the game goes on until the alarm (the store nearly
-# full), which the caller turns into "take no new round". A full store keeps the oldest frames (the
-# host needs them to continue in order) and counts the reports it refuses: a LOST frame says how many,
-# in their place in the sequence, as soon as there is room; room() tells the game what is left.
+# send() numbers a report and keeps its frame in the store; poll() flushes the store (a store on flash writes its
+# batch: every frame on the wire is durable) and writes what the window allows and, when no acknowledgement came in
+# time, the oldest unacknowledged frame again, waiting twice as long each time (capped). Nothing here waits and
+# there is no clock inside (poll(elapsed_ms)): when the host is away frames stay in the store and the game goes on
+# until the alarm (the store nearly full), which the caller turns into "take no new round". A full store keeps the
+# oldest frames (the host needs them to continue in order) and counts the reports it refuses: a LOST frame says how
+# many, in their place in the sequence, as soon as there is room; room() tells the game what is left.
 from firmware.link import frame as frame_mod
 from firmware.link.stamp import Stamp
 from firmware.link.store import at_or_before
@@ -38,18 +37,17 @@ class Sender:
     def __init__(self, port, store, boot, previous=None, window=8, timeout_ms=500,
                  max_timeout_ms=8000, alarm_percent=75, clear_percent=50, on_alarm=None, budget=0,
                  piece=frame_mod.MAX_PAYLOAD):
-        """port: has write(buf); store: see firmware/link/store.py; boot: this boot's counter
-        (it must grow from one start of the board to the next: the host tells boots apart by it).
-        budget: bytes poll() may write at once (but always one frame), e.g. the UART's
-        transmit buffer, so a write never waits for the line; 0: the whole window. With a budget, a port
-        that tells when it has sent everything (txdone(): MicroPython's UART) is written only then: the
-        transmit buffer empty, a budget's bytes fit it whole (written into a fuller one, they would wait
-        for the line, or, with the UART's timeout 0, be cut short: a broken frame).
-        piece: the most payload bytes one frame carries (a longer report goes out in PARTs): a
-        short frame gets through a noisy line more often, and fits a smaller store slot.
-        previous: (boot, seq) of the previous boot's last frame when the journal knows it;
-        by default the newest frame the store still holds from an earlier boot, if any.
-        """
+        """port: has write(buf); store: see firmware/link/store.py; boot: this boot's counter (it must grow
+        from one start of the board to the next: the host tells boots apart by it).
+        budget: bytes poll() may write at once (but always one frame), e.g. the UART's transmit buffer, so a
+        write never waits for the line; 0: the whole window. With a budget, a port that tells when it has sent
+        everything (txdone(): MicroPython's UART) is written only then: the transmit buffer empty, a budget's
+        bytes fit it whole (written into a fuller one, they would wait for the line, or, with the UART's
+        timeout 0, be cut short: a broken frame).
+        piece: the most payload bytes one frame carries (a longer report goes out in PARTs): a short frame
+        gets through a noisy line more often, and fits a smaller store slot.
+        previous: (boot, seq) of the previous boot's last frame when the journal knows it; by default the
+        newest frame the store still holds from an earlier boot, if any."""
         if not 1 <= boot <= frame_mod.MAX_NUMBER:
             raise ValueError("boot counter must be 1..%d" % frame_mod.MAX_NUMBER)
         count = store.count()
@@ -87,10 +85,10 @@ class Sender:
         self.bad_frames = 0           # host frames refused
         self.last_status = frame_mod.OK
         self.recall_count = 0
-        # The encoder's buffer holds the longest frame this sender makes (issue 14: a board whose reports go
-        # in 128-byte pieces keeps 200 bytes, not MAX_FRAME's 512): the longest header and trailer with a
-        # piece, or with its own OPEN, LOST and GONE payloads; and any frame held at boot, which _read()
-        # reads back into it. A longer payload is refused by the encoder (ValueError), never cut.
+        # The encoder's buffer holds the longest frame this sender makes (issue 14: a board whose reports go in
+        # 128-byte pieces keeps 200 bytes, not MAX_FRAME's 512): the longest header and trailer with a piece, or
+        # with its own OPEN, LOST and GONE payloads; and any frame held at boot, which _read() reads back into it. A
+        # longer payload is refused by the encoder (ValueError), never cut.
         most = piece if piece > _OWN_PAYLOAD_MOST else _OWN_PAYLOAD_MOST
         size = frame_mod.MAX_FRAME - frame_mod.MAX_PAYLOAD + most     # + header, trailer and LF: 72 bytes
         for i in range(count):
@@ -103,6 +101,7 @@ class Sender:
         self._timer = 0
         self._timeout = timeout_ms
         self._probing = False         # a timeout passed: only the oldest goes out until an ACK
+        self._chain = False           # no poll moved the stamps since our last report (nor TIME)
         self._open_payload = b"-" if previous is None else ("%d.%d" % previous).encode()
         self._open_pending = True
         self._flush_pending()
@@ -110,43 +109,46 @@ class Sender:
 
     # -- the game's side --
     def send(self, payload, type=REPORT, checked=False):
-        """Keep and number one report (JSON text or bytes). Returns its seq, or 0 when refused:
-        the store is full (the oldest frames are kept; the count goes out as a LOST frame).
-        A report longer than `piece` bytes goes out as PART frames and a last REPORT frame (all
-        held at once, or all refused). ValueError for a payload no frame can carry (not printable
-        ASCII, more pieces than the store holds; checked: the caller found it printable already)."""
+        """Keep and number one report (JSON text or bytes). Returns its seq, or 0 when refused: the store is
+        full (the oldest frames are kept; the count goes out as a LOST frame). A report longer than `piece`
+        bytes goes out as PART frames and a last REPORT frame (all held at once, or all refused). ValueError
+        for a payload no frame can carry (not printable ASCII, more pieces than the store holds; checked: the
+        caller found it printable already)."""
         if self._open_pending or self.refused:
             self._flush_pending()
         if isinstance(payload, str):
             payload = payload.encode()
         most = self.piece
-        pieces = (len(payload) + most - 1) // most if len(payload) > most else 1
+        size = len(payload)
+        pieces = (size + most - 1) // most if size > most else 1
         store = self.store
         capacity = self._capacity
         if pieces > capacity - 2:
-            raise ValueError("a %d-byte report needs %d frames, the store holds %d"
-                             % (len(payload), pieces, capacity))
+            raise ValueError("a %d-byte report needs %d frames, the store holds %d" % (size, pieces, capacity))
         count = store.count() + pieces  # held once this report is
-        if (self._open_pending or self.refused or count > capacity
-                or self._next_seq + pieces - 1 > frame_mod.MAX_NUMBER):
+        seq = self._next_seq
+        if self._open_pending or self.refused or count > capacity or seq + pieces - 1 > frame_mod.MAX_NUMBER:
             self.refused += 1
             self.refused_total += 1
             return 0
+        # _append's work inline, its lookups made once a report: a frame costs the VM a call less; while the
+        # encoder's header is our last frame's (seq - 1) and the stamps unmoved, the next one at once as that.
+        enc = self._enc
+        buf = enc.buf
+        boot = self.boot
+        chained = self._chain and enc._head and enc._seq == seq - 1     # (encode()'s check, skipped)
         if pieces == 1:
-            seq = self._append(type, payload, checked)
+            n = (enc.encode_next(type, payload) if chained and checked
+                 else enc.encode(boot, seq, type, payload, self.uptime, self._host, checked))
         else:
             if not checked:                            # once, before a piece is held: all or nothing
                 frame_mod.check_printable(payload)
             view = memoryview(payload)
-            # _append's work inline, its lookups made once a report: a frame costs the VM a call less.
             # The first piece encoded whole, the next ones as the frame after it (the same boot and
             # stamps: no poll between them; encode_next checks and writes less, 3-4 us a frame).
-            enc = self._enc
             append = store.append
-            buf = enc.buf
-            boot = self.boot
-            seq = self._next_seq
-            n = enc.encode(boot, seq, PART, view[:most], self.uptime, self._host, True)
+            n = (enc.encode_next(PART, view[:most]) if chained
+                 else enc.encode(boot, seq, PART, view[:most], self.uptime, self._host, True))
             append(boot, seq, buf, n, False)
             seq += 1
             self._next_seq = seq
@@ -159,8 +161,9 @@ class Sender:
                 self._next_seq = seq
                 at += most
             n = encode_next(type, view[at:])
-            append(boot, seq, buf, n, type != PART)
-            self._next_seq = seq + 1
+        store.append(boot, seq, buf, n, type != PART)
+        self._next_seq = seq + 1
+        self._chain = True
         # The alarm once a report: its frames only raise the level, so below it nothing changes.
         if self.alarm or count * 100 >= capacity * self.alarm_percent:
             self._check_alarm()
@@ -178,8 +181,8 @@ class Sender:
         return max(0, self._capacity - self.store.count() - (self._open_pending + (self.refused > 0)))
 
     def last_frame(self):
-        """(boot, seq) of the newest frame made, for the next boot's OPEN (the journal keeps it):
-        this boot's, or, when this boot has made none yet, the one before it (None: unknown)."""
+        """(boot, seq) of the newest frame made, for the next boot's OPEN (the journal keeps it): this boot's,
+        or, when this boot has made none yet, the one before it (None: unknown)."""
         if self._next_seq > 1:
             return (self.boot, self._next_seq - 1)
         return self.previous
@@ -187,9 +190,11 @@ class Sender:
     # -- the loop's side --
     def poll(self, elapsed_ms):
         """Advance the clock by elapsed_ms; write what is due. Never waits."""
-        self.uptime.add(elapsed_ms)      # Stamps: no int past 2**30 made (a heap object on the RP2040)
-        if self.host_time is not None:
-            self.host_time.add(elapsed_ms)
+        if elapsed_ms:                   # (none: the poll after a drain, in the pass that made the reports)
+            self._chain = False          # the stamps move
+            self.uptime.add(elapsed_ms)  # Stamps: no int past 2**30 made (a heap object on the RP2040)
+            if self.host_time is not None:
+                self.host_time.add(elapsed_ms)
         if self._open_pending or self.refused:
             self._flush_pending()
         self.store.flush()            # a frame goes out only once it is durable (a store on flash)
@@ -205,8 +210,7 @@ class Sender:
                 self._gone = None
         count = self.store.count()
         if count == 0:
-            self._next_write = 0
-            self._timer = 0
+            self._next_write = self._timer = 0
             return
         if self._next_write > 0:
             self._timer += elapsed_ms
@@ -229,8 +233,8 @@ class Sender:
         run = store.run
         write = self.port.write
         while i < limit:
-            # The frames side by side in the store's RAM (a pass's, mostly) in one write, from there:
-            # no copy made, no call a frame. The budget's first frame goes whatever its size.
+            # The frames side by side in the store's RAM (a pass's, mostly) in one write, from there: no copy made,
+            # no call a frame. The budget's first frame goes whatever its size.
             j = run(i, limit, budget - written if budget else -1, not written)
             if j > i:
                 frames = store.run_view(i, j)
@@ -265,6 +269,7 @@ class Sender:
             ms = frame.payload_uint(_TIME_DIGITS)
             if ms < 0:
                 return self._bad(BAD_ARGUMENT)
+            self._chain = False
             if self.host_time is None:
                 self.host_time = self._host = Stamp(ms)
             else:
@@ -288,18 +293,17 @@ class Sender:
         self.last_status = status
         return CMD_BAD
 
-    def _append(self, type, payload, checked=False):
-        """Number, encode and keep one frame; the caller checks the alarm after it (_check_alarm)."""
+    def _append(self, type, payload):
+        """Number, encode and keep one frame of ours (OPEN, LOST); the caller checks the alarm after it."""
         seq = self._next_seq
         enc = self._enc
-        n = enc.encode(self.boot, seq, type, payload, self.uptime, self._host, checked)
-        self.store.append(self.boot, seq, enc.buf, n, type != PART)
+        n = enc.encode(self.boot, seq, type, payload, self.uptime, self._host)
+        self.store.append(self.boot, seq, enc.buf, n, True)
         self._next_seq = seq + 1
-        return seq
 
     def _flush_pending(self):
-        """OPEN first, as soon as there is a slot; then the LOST count, once there are two
-        (so a report can follow it rather than be refused again straight away)."""
+        """OPEN first, as soon as there is a slot; then the LOST count, once there are two (so a report can
+        follow it rather than be refused again straight away)."""
         store = self.store
         if self._open_pending:
             if store.count() >= self._capacity:
@@ -308,8 +312,7 @@ class Sender:
             self._append(OPEN, self._open_payload)
             self._check_alarm()
         if self.refused and store.count() <= self._capacity - 2:
-            refused = self.refused
-            self.refused = 0
+            refused, self.refused = self.refused, 0
             self._append(LOST, "%d" % refused)
             self._check_alarm()
 
@@ -347,10 +350,7 @@ class Sender:
         i = 0
         while i < count and not at_or_before(boot, seq, store.boot_at(i), store.seq_at(i)):
             i += 1
-        if i < count:
-            first_boot, first_seq = store.boot_at(i), store.seq_at(i)
-        else:
-            first_boot, first_seq = self.boot, self._next_seq
+        first_boot, first_seq = (store.boot_at(i), store.seq_at(i)) if i < count else (self.boot, self._next_seq)
         if first_boot != boot or first_seq != seq:
             payload = "%d.%d %d.%d" % (boot, seq, first_boot, first_seq)
             if self._idle is None or self._idle():

@@ -142,18 +142,19 @@ class WindowFrames(Held):
             raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (n, self._slot))
         start = self.end
         in_ram = self._in_ram
+        cycle = self._cycle
         if pending and start + n + room > self.size:
             start = self._move(pending)                # the batch to the ring's start: whole in RAM
-            in_ram = pending
+            in_ram = cycle = pending
         elif not pending and (start > self._soft or start + n + room > self.size):
             start = _HEAD_SIZE                         # a jump to the start: the frames before the last
-            if in_ram > self._cycle:                   # jump leave RAM (those after it are older than
-                in_ram = self._cycle                   # what the new frames overwrite first)
-            self._cycle = 0
+            if in_ram > cycle:                         # jump leave RAM (those after it are older than
+                in_ram = cycle                         # what the new frames overwrite first)
+            cycle = 0
         end = start + n
         window = self.window
         made = self._made
-        older = in_ram - self._cycle                   # frames of the cycle before, past end
+        older = in_ram - cycle                         # frames of the cycle before, past end
         starts = self._at
         while older > 0 and starts[(made - in_ram) % window] < end:
             in_ram -= 1                                # overwritten: from the oldest on
@@ -169,7 +170,7 @@ class WindowFrames(Held):
         starts[made % window] = start
         self.end = end
         self._in_ram = in_ram + 1
-        self._cycle += 1
+        self._cycle = cycle + 1
         self._count = count + 1
         self._made = made + 1
 

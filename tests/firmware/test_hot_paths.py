@@ -165,27 +165,29 @@ def test_a_frame_stamped_with_the_hosts_time_and_a_long_uptime_allocates_nothing
     enc = fm.Encoder()
     uptime = Stamp(2 ** 30 + 999998)
     host = Stamp(1764547200000 + 999990)           # 1 Dec 2025, at a low part about to carry
+    # Seq 17 again: the header written whole; 18 after it: seq bumped, the moved Stamps written again
+    # after it (a pass's first frame, after the poll).
     steps = (1, 9, 10, 999999, 1000001)
     wanted = []
-    for step in steps:
-        up_ms, host_ms = uptime.ms() + step, host.ms() + step
-        wanted.append(fm.encode(3, 17, "REPORT", _PAYLOAD, up_ms, host_ms))
-        uptime.add(step)
-        host.add(step)
+    for k in range(2 * len(steps)):
+        up_ms, host_ms = uptime.ms() + steps[k // 2], host.ms() + steps[k // 2]
+        wanted.append(fm.encode(3, 17 + k % 2, "REPORT", _PAYLOAD, up_ms, host_ms))
+        uptime.add(steps[k // 2])
+        host.add(steps[k // 2])
     uptime.set(2 ** 30 + 999998)
     host.set(1764547200000 + 999990)
     crc_mod.use_portable()
     try:
         enc.encode(3, 17, b"REPORT", _PAYLOAD, uptime, host, True)                         # warm up
-        for k in range(len(steps)):
+        for k in range(2 * len(steps)):
             heap_lock()
             try:
-                uptime.add(steps[k])
-                host.add(steps[k])
-                n = enc.encode(3, 17, b"REPORT", _PAYLOAD, uptime, host, True)
+                uptime.add(steps[k // 2])
+                host.add(steps[k // 2])
+                n = enc.encode(3, 17 + k % 2, b"REPORT", _PAYLOAD, uptime, host, True)
             finally:
                 heap_unlock()
-            assert bytes(enc.buf[:n]) == wanted[k], steps[k]
+            assert bytes(enc.buf[:n]) == wanted[k], k
     finally:
         crc_mod.use_default()
     assert heap_lock_catches_allocation()

@@ -290,7 +290,7 @@ def test_the_frames_of_one_pass_write_their_header_digits_once():
             assert (puts[0] == calls) == kept, (boot, seq)
             expected = fm.encode(boot, seq, "REPORT", "{}", uptime.ms(), -1 if h == -1 else h.ms())
             assert bytes(enc.buf[:n]) == expected, (boot, seq)
-        for ms in (1, 999999, 5):                                  # the stamps move: written whole
+        for ms in (1, 999999, 5):                      # the stamps move: written again (after seq)
             uptime.add(ms)
             n = enc.encode(4, 2, b"REPORT", b"{}", uptime, -1)
             assert bytes(enc.buf[:n]) == fm.encode(4, 2, "REPORT", "{}", uptime.ms())

@@ -9,6 +9,7 @@ from firmware.games.craps import recall as craps_recall
 from firmware.link import frame as fm
 from firmware.link.journal_store import JournalStore
 from firmware.link.sender import Sender
+from firmware.link.stamp import Stamp
 from firmware.link.ram_store import RamStore
 from firmware.report import Reporter
 from firmware.round_recall import RoundRecall
@@ -302,3 +303,41 @@ def test_a_report_with_a_character_outside_printable_ascii_never_goes_out_raw():
                 assert texts[0]["error"] == "payload byte %d is not printable ASCII" % byte
             else:
                 assert texts[0]["card"] == "Q" + odd + "x" * size
+
+
+def test_the_first_frame_after_a_poll_writes_only_its_seqs_digit_and_the_stamps_again():
+    # A pass's first frame follows a poll that moved the Sender's Stamps (the same objects): seq is
+    # bumped in place as for the frames of one pass and only the stamps' digits are written again after
+    # it (issue 14: ~3 us of the VM a pass), not boot's and seq's. Every frame
+    # is the one a fresh encoder makes: a stamp gaining digits and losing them (a host's TIME set
+    # back), its low part carrying into the high one, the host's time with it, and seq carried (9 -> 10,
+    # written whole: a digit more).
+    enc = fm.Encoder()
+    uptime = Stamp(7)
+    host = Stamp(1764525652433)
+    puts, plain_put_uint = count_calls(fm, "put_uint")
+    try:
+        for h in (-1, host):
+            enc.encode(5, 1, b"REPORT", b"{}", uptime, h)
+            for seq, up_ms, host_ms in ((2, 993, 0), (3, 999000, 1), (4, 1000, 567), (5, 0, 999999),
+                                        (6, 2 ** 30, 0), (7, 1, 0), (8, 0, 0), (9, 3, 2), (10, 7, 0), (11, 2, 0)):
+                uptime.add(up_ms)
+                host.add(host_ms)
+                if seq == 8:
+                    uptime.set(12)                 # (not a Sender's: its uptime only grows)
+                    host.set(1764525652433)
+                calls = puts[0]
+                n = enc.encode(5, seq, b"REPORT", b"{}", uptime, h)
+                whole = seq == 10
+                wanted = 3 if whole else 1         # boot, seq, the uptime's low part (a put_stamp's own)
+                if uptime.hi:
+                    wanted -= 1                    # its digits by put_stamp
+                assert puts[0] - calls == wanted, (seq, h)
+                assert bytes(enc.buf[:n]) == fm.encode(5, seq, "REPORT", "{}", uptime.ms(),
+                                                       -1 if h == -1 else host.ms()), (seq, h)
+                n = enc.encode(5, seq + 1, b"PART", b"{}", uptime, h)
+                assert bytes(enc.buf[:n]) == fm.encode(5, seq + 1, "PART", "{}", uptime.ms(),
+                                                       -1 if h == -1 else host.ms()), (seq, h)
+                enc.encode(5, seq, b"REPORT", b"{}", uptime, h)     # (the next frame follows seq again)
+    finally:
+        fm.put_uint = plain_put_uint
