@@ -163,6 +163,13 @@ class Round:
         if hand is not None and hand != due:
             raise RuleError("dealing error: the next card is due to %s, not %s (Baccarat arts. 7, 9, 10)"
                             % (HAND_NAMES[due], HAND_NAMES[hand]))
+        return self.give(card, face_up)
+
+    def give(self, card, face_up):
+        """deal() once its checks have passed: a card checked, face_up a bool, the round not complete, and
+        the card the due hand's (Shoe.deal checks all that before it: not again, card by card). Returns
+        the hand it went to."""
+        due = self._next
         if due == PLAYER:
             self.player.append(card)
         else:
@@ -179,11 +186,16 @@ class Round:
     def result(self):
         if self._next != NONE:
             raise RuleError("round not complete: the next card is due to %s" % HAND_NAMES[self._next])
-        pt, bt = self.totals()
-        return Result(winner_of(pt, bt), pt, bt,
-                      is_pair(self.player[0], self.player[1]),
-                      is_pair(self.banker[0], self.banker[1]),
-                      tuple(self.player), tuple(self.banker), len(self.order))
+        player = self.player
+        banker = self.banker
+        pt = _points(player)
+        bt = _points(banker)
+        # winner_of() and is_pair() inline, without their checks again: every card was checked when dealt
+        # and a total is 0..9 by _points (arts. 5, 9(1)-(3): the higher total wins, equal a tie; art. 12: a
+        # pair is the same rank, card >> 2).
+        return Result(PLAYER if pt > bt else (BANKER if bt > pt else TIE), pt, bt,
+                      player[0] >> 2 == player[1] >> 2, banker[0] >> 2 == banker[1] >> 2,
+                      tuple(player), tuple(banker), len(self.order))
 
 
 def play(settings, cards):

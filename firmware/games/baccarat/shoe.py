@@ -200,7 +200,10 @@ class Shoe:
             self._discard(card)
             raise RuleError("no card may be dealt now (shoe %s); %s is counted out of the shoe and discarded"
                             % (self.state_name(), _cards.name(card)))
-        self._take(card)
+        if self.counts[card] == 0:
+            self._take(card)                    # (raises: the card cannot come out, art. 1)
+        self.counts[card] -= 1                  # _take() without its card check again (check_call's)
+        self.remaining -= 1
         if self.state == READY or self.round.complete:
             self.pending = (EXTRA_CARD, card, hand)
             self.state = ERROR
@@ -214,7 +217,7 @@ class Shoe:
                 raise DealingError("dealing error: %s placed on %s but due to %s (Baccarat arts. 7, 9, 10): "
                                    "correct() moves it, or void() the round"
                                    % (_cards.name(card), HAND_NAMES[hand], HAND_NAMES[due]), WRONG_HAND)
-        return self.round.deal(card, None, face_up)
+        return self.round.give(card, face_up)      # (Round.deal()'s checks: done above)
 
     def correct(self):
         """Art. 10: the dealer corrects the pending error at once: a misplaced
