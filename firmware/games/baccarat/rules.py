@@ -59,7 +59,14 @@ def first_drawer(player_two, banker_two):
     """Art. 9, both methods, on the two-card totals: NONE if either is a natural
     (9(1), 8 or 9: decided), PLAYER if equal (9(2): both draw, Player first),
     otherwise the lower hand (9(3): the lower draws first)."""
-    if check_total(player_two) >= 8 or check_total(banker_two) >= 8:
+    if check_total(player_two) < 8:
+        check_total(banker_two)                 # (a Player natural decides: the Banker total is not read)
+    return _first_drawer(player_two, banker_two)
+
+
+def _first_drawer(player_two, banker_two):
+    # first_drawer() of checked totals (Round._advance's: _points makes them 0..9).
+    if player_two >= 8 or banker_two >= 8:
         return NONE
     if player_two <= banker_two:
         return PLAYER
@@ -70,10 +77,17 @@ def other_draws(method, player_two, banker_two, drawer_total):
     """Art. 9 after the first drawer's third card (total now drawer_total):
     does the other hand draw too?"""
     check_method(method)
-    if check_total(player_two) == check_total(banker_two):
+    if check_total(player_two) != check_total(banker_two):
+        check_total(drawer_total)               # (equal two-card totals decide: it is not read)
+    return _other_draws(method, player_two, banker_two, drawer_total)
+
+
+def _other_draws(method, player_two, banker_two, drawer_total):
+    # other_draws() of a checked method and totals (Round._advance's: checked in Round(), made by _points).
+    if player_two == banker_two:
         return True  # 9(2): both draw
     other = banker_two if player_two < banker_two else player_two
-    if check_total(drawer_total) < other:
+    if drawer_total < other:
         return False  # 9(3)(i) both methods: still lower, the other wins standing
     if drawer_total == other:
         if method == 1:
@@ -138,13 +152,16 @@ class Round:
             self._next = PLAYER if n % 2 == 0 else BANKER  # art. 7(1)
             return
         if n == 4:
-            self._two = (_points(self.player), _points(self.banker))
-            self._next = first_drawer(self._two[0], self._two[1])
+            player_two = _points(self.player)
+            banker_two = _points(self.banker)
+            self._two = (player_two, banker_two)
+            self._next = _first_drawer(player_two, banker_two)
             return
         if n == 5:
             drawer = self.order[4]
             hand = self.player if drawer == PLAYER else self.banker
-            if other_draws(self.method, self._two[0], self._two[1], _points(hand)):
+            two = self._two
+            if _other_draws(self.method, two[0], two[1], _points(hand)):
                 self._next = BANKER if drawer == PLAYER else PLAYER
             else:
                 self._next = NONE
