@@ -137,36 +137,35 @@ class Round:
         self.face_up = 0  # art. 4: face-up cards stay valid; counted for the log
         self._two = (0, 0)
         self._next = PLAYER
+        # expected() == NONE, kept as _advance() decides it (an attribute, not a property: the last card's
+        # pass reads it three times, in the shoe, the controller and end_round).
+        self.complete = False
 
     def expected(self):
         """Hand due the next card: PLAYER, BANKER, or NONE when the round is complete."""
         return self._next
 
-    @property
-    def complete(self):
-        return self._next == NONE
-
     def _advance(self):
         n = len(self.order)
         if n < 4:
-            self._next = PLAYER if n % 2 == 0 else BANKER  # art. 7(1)
-            return
-        if n == 4:
+            due = PLAYER if n % 2 == 0 else BANKER  # art. 7(1)
+        elif n == 4:
             player_two = _points(self.player)
             banker_two = _points(self.banker)
             self._two = (player_two, banker_two)
-            self._next = _first_drawer(player_two, banker_two)
-            return
-        if n == 5:
+            due = _first_drawer(player_two, banker_two)
+        elif n == 5:
             drawer = self.order[4]
             hand = self.player if drawer == PLAYER else self.banker
             two = self._two
             if _other_draws(self.method, two[0], two[1], _points(hand)):
-                self._next = BANKER if drawer == PLAYER else PLAYER
+                due = BANKER if drawer == PLAYER else PLAYER
             else:
-                self._next = NONE
-            return
-        self._next = NONE  # art. 9(1): at most one third card each
+                due = NONE
+        else:
+            due = NONE  # art. 9(1): at most one third card each
+        self._next = due
+        self.complete = due == NONE
 
     def deal(self, card, hand=None, face_up=False):
         """Give the next card to the hand that is due. `hand`, if the table
