@@ -196,9 +196,6 @@ class Round:
         self._advance()
         return due
 
-    def totals(self):
-        return _points(self.player), _points(self.banker)
-
     def result(self):
         if self._next != NONE:
             raise RuleError("round not complete: the next card is due to %s" % HAND_NAMES[self._next])
