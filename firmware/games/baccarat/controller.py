@@ -130,7 +130,10 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
     def _enter_game(self):
         self.display_dirty = True
         self.outbox.put(_OUT_STATE, self.state, 0)         # (_emit()'s body: a call fewer, every round)
-        self._render_lights()
+        if self.showing_result:
+            self._result_lights()                # (_render_lights()'s first test: a call fewer at a result)
+        else:
+            self._render_lights()
 
     # -- STARTING: the boot lamp test -------------------------------------------------------------
     def _on_starting(self, kind, a, b):

@@ -265,10 +265,15 @@ class Shoe:
         """Close a complete round -> RoundRecord (result flagged demo if so)."""
         if self.state != IN_ROUND:
             raise RuleError("no round in progress (shoe %s)" % self.state_name())
-        if not self.round.complete:
-            raise RuleError("round not complete: the next card is due to %s"
-                            % HAND_NAMES[self.round.expected()])
-        return self._close_round(False)
+        rnd = self.round
+        if not rnd.complete:
+            raise RuleError("round not complete: the next card is due to %s" % HAND_NAMES[rnd.expected()])
+        # _close_round(False), inline (a call fewer in the last card's pass)
+        last = self.last_round != 0 and self.rounds >= self.last_round
+        record = RoundRecord(self.rounds, self.round_demo, False, rnd.result(), last, rnd.face_up)
+        self.round = None
+        self.state = CLOSED if last else READY
+        return record
 
     def _close_round(self, void):
         rnd = self.round
