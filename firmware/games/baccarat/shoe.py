@@ -191,7 +191,10 @@ class Shoe:
         cannot hold, DealingError (art. 10) for a misplaced or extra card.
         A malformed call (card number outside 0..51, unknown hand) changes
         nothing; any real card refused is still counted out of the shoe (art. 1)."""
-        check_call(card, hand, face_up)
+        if hand is None and (face_up is True or face_up is False):
+            _cards.check(card)                  # all check_call() tests when no hand is sensed (a call fewer)
+        else:
+            check_call(card, hand, face_up)
         if self.state == ERROR:
             self._discard(card)
             raise RuleError("dealing error pending (%s): correct() or void() first (Baccarat art. 10); "
