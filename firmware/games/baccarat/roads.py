@@ -28,14 +28,8 @@ _DERIVED_K = b"\x01\x02\x03"    # DERIVED's k in turn (test_kept_literals): a li
 WINNER_BITS = const(3)
 PLAYER_PAIR_BIT = const(4)
 BANKER_PAIR_BIT = const(8)
-_PP = PLAYER_PAIR_BIT
-_BP = BANKER_PAIR_BIT
-
-
-def encode(winner, player_pair=False, banker_pair=False):
-    if winner not in (_PLAYER, _BANKER, _TIE):
-        raise RuleError("bad road result %r: expected PLAYER, BANKER or TIE" % (winner,))
-    return winner | (_PP if player_pair else 0) | (_BP if banker_pair else 0)
+_PP = const(PLAYER_PAIR_BIT)     # (const: no global, folded in)
+_BP = const(BANKER_PAIR_BIT)
 
 
 def derived_mark(lengths, column, row, k):
@@ -100,7 +94,11 @@ class Roads:
     def add(self, winner, player_pair=False, banker_pair=False):
         """One live round's result (demo and void rounds never go on the roads)."""
         # (fields read once into locals: this runs in the last card's pass)
-        code = encode(winner, player_pair, banker_pair)
+        # The result's code (winner and pair bits), made here: a call fewer in the last card's pass (encode(),
+        # its only user, gone: a function less in the heap).
+        if winner != _PLAYER and winner != _BANKER and winner != _TIE:
+            raise RuleError("bad road result %r: expected PLAYER, BANKER or TIE" % (winner,))
+        code = winner | (_PP if player_pair else 0) | (_BP if banker_pair else 0)
         n = self.n_beads
         if n >= MAX_ROUNDS:
             raise RuleError("roads full: %d rounds is more than a 12-deck shoe can hold" % MAX_ROUNDS)

@@ -59,7 +59,14 @@ def first_drawer(player_two, banker_two):
     """Art. 9, both methods, on the two-card totals: NONE if either is a natural
     (9(1), 8 or 9: decided), PLAYER if equal (9(2): both draw, Player first),
     otherwise the lower hand (9(3): the lower draws first)."""
-    if check_total(player_two) >= 8 or check_total(banker_two) >= 8:
+    if check_total(player_two) < 8:
+        check_total(banker_two)                 # (a Player natural decides: the Banker total is not read)
+    return _first_drawer(player_two, banker_two)
+
+
+def _first_drawer(player_two, banker_two):
+    # first_drawer() of checked totals (Round._advance's: _points makes them 0..9).
+    if player_two >= 8 or banker_two >= 8:
         return NONE
     if player_two <= banker_two:
         return PLAYER
@@ -70,10 +77,17 @@ def other_draws(method, player_two, banker_two, drawer_total):
     """Art. 9 after the first drawer's third card (total now drawer_total):
     does the other hand draw too?"""
     check_method(method)
-    if check_total(player_two) == check_total(banker_two):
+    if check_total(player_two) != check_total(banker_two):
+        check_total(drawer_total)               # (equal two-card totals decide: it is not read)
+    return _other_draws(method, player_two, banker_two, drawer_total)
+
+
+def _other_draws(method, player_two, banker_two, drawer_total):
+    # other_draws() of a checked method and totals (Round._advance's: checked in Round(), made by _points).
+    if player_two == banker_two:
         return True  # 9(2): both draw
     other = banker_two if player_two < banker_two else player_two
-    if check_total(drawer_total) < other:
+    if drawer_total < other:
         return False  # 9(3)(i) both methods: still lower, the other wins standing
     if drawer_total == other:
         if method == 1:
@@ -123,33 +137,35 @@ class Round:
         self.face_up = 0  # art. 4: face-up cards stay valid; counted for the log
         self._two = (0, 0)
         self._next = PLAYER
+        # expected() == NONE, kept as _advance() decides it (an attribute, not a property: the last card's
+        # pass reads it three times, in the shoe, the controller and end_round).
+        self.complete = False
 
     def expected(self):
         """Hand due the next card: PLAYER, BANKER, or NONE when the round is complete."""
         return self._next
 
-    @property
-    def complete(self):
-        return self._next == NONE
-
     def _advance(self):
         n = len(self.order)
         if n < 4:
-            self._next = PLAYER if n % 2 == 0 else BANKER  # art. 7(1)
-            return
-        if n == 4:
-            self._two = (_points(self.player), _points(self.banker))
-            self._next = first_drawer(self._two[0], self._two[1])
-            return
-        if n == 5:
+            due = PLAYER if n % 2 == 0 else BANKER  # art. 7(1)
+        elif n == 4:
+            player_two = _points(self.player)
+            banker_two = _points(self.banker)
+            self._two = (player_two, banker_two)
+            due = _first_drawer(player_two, banker_two)
+        elif n == 5:
             drawer = self.order[4]
             hand = self.player if drawer == PLAYER else self.banker
-            if other_draws(self.method, self._two[0], self._two[1], _points(hand)):
-                self._next = BANKER if drawer == PLAYER else PLAYER
+            two = self._two
+            if _other_draws(self.method, two[0], two[1], _points(hand)):
+                due = BANKER if drawer == PLAYER else PLAYER
             else:
-                self._next = NONE
-            return
-        self._next = NONE  # art. 9(1): at most one third card each
+                due = NONE
+        else:
+            due = NONE  # art. 9(1): at most one third card each
+        self._next = due
+        self.complete = due == NONE
 
     def deal(self, card, hand=None, face_up=False):
         """Give the next card to the hand that is due. `hand`, if the table
@@ -163,6 +179,13 @@ class Round:
         if hand is not None and hand != due:
             raise RuleError("dealing error: the next card is due to %s, not %s (Baccarat arts. 7, 9, 10)"
                             % (HAND_NAMES[due], HAND_NAMES[hand]))
+        return self.give(card, face_up)
+
+    def give(self, card, face_up):
+        """deal() once its checks have passed: a card checked, face_up a bool, the round not complete, and
+        the card the due hand's (Shoe.deal checks all that before it: not again, card by card). Returns
+        the hand it went to."""
+        due = self._next
         if due == PLAYER:
             self.player.append(card)
         else:
@@ -173,17 +196,19 @@ class Round:
         self._advance()
         return due
 
-    def totals(self):
-        return _points(self.player), _points(self.banker)
-
     def result(self):
         if self._next != NONE:
             raise RuleError("round not complete: the next card is due to %s" % HAND_NAMES[self._next])
-        pt, bt = self.totals()
-        return Result(winner_of(pt, bt), pt, bt,
-                      is_pair(self.player[0], self.player[1]),
-                      is_pair(self.banker[0], self.banker[1]),
-                      tuple(self.player), tuple(self.banker), len(self.order))
+        player = self.player
+        banker = self.banker
+        pt = _points(player)
+        bt = _points(banker)
+        # winner_of() and is_pair() inline, without their checks again: every card was checked when dealt
+        # and a total is 0..9 by _points (arts. 5, 9(1)-(3): the higher total wins, equal a tie; art. 12: a
+        # pair is the same rank, card >> 2).
+        return Result(PLAYER if pt > bt else (BANKER if bt > pt else TIE), pt, bt,
+                      player[0] >> 2 == player[1] >> 2, banker[0] >> 2 == banker[1] >> 2,
+                      tuple(player), tuple(banker), len(self.order))
 
 
 def play(settings, cards):

@@ -99,6 +99,8 @@ class Scoreboard:
         n_marks = roads.n_marks
         done = self._marks
         firsts = self._derived_first
+        strip = self.strip_width                # (read once, not in the loop)
+        derived_y = self.derived_y
         i = 0
         for layout in self._derived_layout:
             d = done[i]
@@ -112,15 +114,15 @@ class Scoreboard:
                 old = firsts[i]
                 if first != old:
                     firsts[i] = first
-                    x0 = i * self.strip_width
-                    if not self._scroll(x0, x0 + self.strip_width - _GAP, self.derived_y, self.height,
+                    x0 = i * strip
+                    if not self._scroll(x0, x0 + strip - _GAP, derived_y, self.height,
                                         (first - old) * _MARK_CELL):
                         self._derived(roads, i)         # scrolled out of sight: painted again
                         i += 1
                         continue
                 if layout.col >= first:                 # (a streak may start left of a long tail's end)
-                    c.rect(i * self.strip_width + (layout.col - first) * _MARK_CELL,
-                           self.derived_y + layout.row * _MARK_CELL, _MARK_CELL - 1, _MARK_CELL - 1, 1,
+                    c.rect(i * strip + (layout.col - first) * _MARK_CELL,
+                           derived_y + layout.row * _MARK_CELL, _MARK_CELL - 1, _MARK_CELL - 1, 1,
                            marks[d] == _RED)
             elif n_marks[i] != d:
                 self._new_marks(roads, i)               # several (draws that skipped results)

@@ -20,6 +20,11 @@ _BETTING = const(5)
 _BURNING = const(4)
 _DEALING = const(6)
 _SHOE_CLOSED = const(7)
+# copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
+_BANKER = const(1)
+_NONE = const(-1)
+_PLAYER = const(0)
+_TIE = const(2)
 # copies of firmware.table_codes (tests/host/test_const_copies.py)
 _FAULTED = const(2)
 _READY = const(1)
@@ -73,7 +78,7 @@ def _hand_line(name, hand):
 def _next_action(table):
     rnd = table.hand
     due = rnd.expected()
-    if due == rules.NONE:
+    if due == _NONE:
         return ""
     if len(rnd.order) < 4:
         return "DEAL " + _HAND_NAMES[due]          # art. 7(1): P, B, P, B
@@ -89,7 +94,7 @@ def stood(record, rnd):
         return "BOTH STAND"
     if n == 6:
         return "BOTH DREW"
-    return "BANKER STANDS" if rnd.order[4] == rules.PLAYER else "PLAYER STANDS"
+    return "BANKER STANDS" if rnd.order[4] == _PLAYER else "PLAYER STANDS"
 
 
 # The last record's winner line: the dealer and the result display both show it in the pass that
@@ -104,9 +109,10 @@ def _winner_text(record):
         text = "VOID: BETS RETURNED"
     else:
         result = record.result
-        if result.winner == rules.TIE:
+        winner = result.winner
+        if winner == _TIE:
             text = "TIE %d-%d" % (result.player_total, result.banker_total)
-        elif result.winner == rules.BANKER:
+        elif winner == _BANKER:
             text = "BANKER WINS %d-%d" % (result.banker_total, result.player_total)
         else:
             text = "PLAYER WINS %d-%d" % (result.player_total, result.banker_total)
@@ -206,4 +212,4 @@ def result_lines(table, config, button_names):
         pairs = ("P PAIR " if result.player_pair else "") + ("B PAIR" if result.banker_pair else "")
     wins = table.roads.wins                     # Roads.count() of each, read at once (three calls fewer)
     return [head, _winner_text(record), stood(record, rnd) + ("  " + pairs if pairs else ""),
-            "B%d P%d T%d" % (wins[rules.BANKER], wins[rules.PLAYER], wins[rules.TIE])]
+            "B%d P%d T%d" % (wins[_BANKER], wins[_PLAYER], wins[_TIE])]

@@ -191,7 +191,10 @@ class Shoe:
         cannot hold, DealingError (art. 10) for a misplaced or extra card.
         A malformed call (card number outside 0..51, unknown hand) changes
         nothing; any real card refused is still counted out of the shoe (art. 1)."""
-        check_call(card, hand, face_up)
+        if hand is None and (face_up is True or face_up is False):
+            _cards.check(card)                  # all check_call() tests when no hand is sensed (a call fewer)
+        else:
+            check_call(card, hand, face_up)
         if self.state == ERROR:
             self._discard(card)
             raise RuleError("dealing error pending (%s): correct() or void() first (Baccarat art. 10); "
@@ -200,7 +203,10 @@ class Shoe:
             self._discard(card)
             raise RuleError("no card may be dealt now (shoe %s); %s is counted out of the shoe and discarded"
                             % (self.state_name(), _cards.name(card)))
-        self._take(card)
+        if self.counts[card] == 0:
+            self._take(card)                    # (raises: the card cannot come out, art. 1)
+        self.counts[card] -= 1                  # _take() without its card check again (check_call's)
+        self.remaining -= 1
         if self.state == READY or self.round.complete:
             self.pending = (EXTRA_CARD, card, hand)
             self.state = ERROR
@@ -214,7 +220,7 @@ class Shoe:
                 raise DealingError("dealing error: %s placed on %s but due to %s (Baccarat arts. 7, 9, 10): "
                                    "correct() moves it, or void() the round"
                                    % (_cards.name(card), HAND_NAMES[hand], HAND_NAMES[due]), WRONG_HAND)
-        return self.round.deal(card, None, face_up)
+        return self.round.give(card, face_up)      # (Round.deal()'s checks: done above)
 
     def correct(self):
         """Art. 10: the dealer corrects the pending error at once: a misplaced
@@ -262,10 +268,15 @@ class Shoe:
         """Close a complete round -> RoundRecord (result flagged demo if so)."""
         if self.state != IN_ROUND:
             raise RuleError("no round in progress (shoe %s)" % self.state_name())
-        if not self.round.complete:
-            raise RuleError("round not complete: the next card is due to %s"
-                            % HAND_NAMES[self.round.expected()])
-        return self._close_round(False)
+        rnd = self.round
+        if not rnd.complete:
+            raise RuleError("round not complete: the next card is due to %s" % HAND_NAMES[rnd.expected()])
+        # _close_round(False), inline (a call fewer in the last card's pass)
+        last = self.last_round != 0 and self.rounds >= self.last_round
+        record = RoundRecord(self.rounds, self.round_demo, False, rnd.result(), last, rnd.face_up)
+        self.round = None
+        self.state = CLOSED if last else READY
+        return record
 
     def _close_round(self, void):
         rnd = self.round
