@@ -10,7 +10,7 @@
 # that merely replays the manifest's digests cannot pass (the seed is new each time).
 #
 # Code in flash (tools/build.py --romfs): the firmware/ tree lives in a ROMFS image, mounted read-only
-# at /rom (on sys.path after the filesystem's own folder), and its entries in manifest.json say
+# at /rom (on sys.path, first: the ports' _boot.py insert it), and its entries in manifest.json say
 # "rom": true. They are checked and verified there, at <root>/rom/<path> ("rom/..." relative to the
 # board's "/"), with the same path in the digest, so a lab's digest of the build is the same. A copy
 # of their top folder on the filesystem (on sys.path too: which one an import finds would depend on
@@ -22,7 +22,8 @@
 # "frozen" object the host's digest of the frozen sources; the image carries the same text as
 # firmware.frozen_build.DIGEST (image_digest()). The board compares the two strings, it never rehashes
 # the image. A firmware/ folder on the filesystem would be imported instead of the frozen package
-# (sys.path has the filesystem's folder before ".frozen"): refused (SHADOWS_FROZEN).
+# (sys.path has the filesystem's folder before ".frozen"): refused (SHADOWS_FROZEN); so is one left in
+# a mounted ROMFS by an earlier --romfs deployment (/rom is first on sys.path): ROM_SHADOWS_FROZEN.
 #
 # hashlib.sha256 is all MicroPython offers (no hmac module): HMAC is built here (RFC 2104).
 import binascii
@@ -46,6 +47,8 @@ ROM = "rom"                   # where the ROMFS image is mounted, relative to th
 # check()'s problems of a frozen build (tools/build.py --frozen), with the path each is reported for.
 FIRMWARE = "firmware"         # the path of SHADOWS_FROZEN: the folder on the filesystem
 SHADOWS_FROZEN = "a firmware/ folder on the filesystem would shadow the frozen firmware"
+ROM_FIRMWARE = "rom/firmware"  # the path of ROM_SHADOWS_FROZEN: the folder in the mounted ROMFS
+ROM_SHADOWS_FROZEN = "a firmware/ folder in the ROMFS would shadow the frozen firmware: deploy an empty ROMFS image"
 FROZEN = "firmware (frozen)"  # the path of NOT_FROZEN and IMAGE_DIFFERS: the image itself
 NOT_FROZEN = "not a frozen firmware image: flash the image built from frozen/manifest.py"
 IMAGE_DIFFERS = "the firmware image was built from other sources"
@@ -206,6 +209,8 @@ def check(root="", image=_RUNNING):
         return None
     if _exists(_path(root, FIRMWARE)):
         return FIRMWARE, SHADOWS_FROZEN
+    if _exists(_path(root, ROM_FIRMWARE)):
+        return ROM_FIRMWARE, ROM_SHADOWS_FROZEN
     if image is _RUNNING:
         image = image_digest()
     if image is None:

@@ -288,6 +288,19 @@ def test_a_firmware_folder_on_the_filesystem_shadowing_the_frozen_firmware_is_re
             assert program.SHADOWS_FROZEN == "a firmware/ folder on the filesystem would shadow the frozen firmware"
 
 
+def test_a_firmware_folder_left_in_the_romfs_shadowing_the_frozen_firmware_is_named_and_refused():
+    # An earlier --romfs deployment's firmware/ in the mounted ROMFS: /rom is first on sys.path (the ports'
+    # _boot.py insert it), so it would be imported rather than the image's: named, not only "not frozen".
+    with ScratchDir() as root:
+        _deploy_frozen(root)
+        os.mkdir(root + "/rom")
+        assert program.check(root, image=IMAGE) is None              # a ROMFS of other things: fine
+        os.mkdir(root + "/rom/firmware")
+        assert program.check(root, image=IMAGE) == ("rom/firmware", program.ROM_SHADOWS_FROZEN)
+        assert program.ROM_SHADOWS_FROZEN == ("a firmware/ folder in the ROMFS would shadow the frozen firmware:"
+                                              " deploy an empty ROMFS image")
+
+
 def test_the_running_images_digest_is_read_and_its_module_released():
     import firmware
     assert program.image_digest() is None

@@ -48,6 +48,12 @@ os.mkdir("firmware")
 fails("a firmware/ folder shadowing the frozen one")
 os.rmdir("firmware")
 
+os.mkdir("rom")
+os.mkdir("rom/firmware")               # an earlier --romfs deployment's, in the mounted ROMFS
+fails("a firmware/ folder in the ROMFS shadowing the frozen one")
+os.rmdir("rom/firmware")
+os.rmdir("rom")
+
 for name in ("firmware.py", "firmware.mpy"):
     write(name, b"")
     fails("a module of the firmware's name shadowing the frozen package")
@@ -81,6 +87,8 @@ def test_frozen_build_verifies_only_on_the_image_of_its_sources(tmp_path):
         "deploy: verify FAILED: firmware (frozen): not a frozen firmware image: flash the image built from "
         "frozen/manifest.py",
         "deploy: verify FAILED: firmware: a firmware/ folder on the filesystem would shadow the frozen firmware",
+        "deploy: verify FAILED: rom/firmware: a firmware/ folder in the ROMFS would shadow the frozen firmware:"
+        " deploy an empty ROMFS image",
         "deploy: verify FAILED: firmware.py: a module of the firmware's name on the filesystem would shadow the"
         " frozen firmware",
         "deploy: verify FAILED: firmware.mpy: a module of the firmware's name on the filesystem would shadow the"

@@ -37,6 +37,12 @@ def _frozen_problems(frozen):
         return ["firmware: a firmware/ folder on the filesystem would shadow the frozen firmware"]
     except OSError:
         pass
+    try:
+        os.stat("rom/firmware")          # an earlier --romfs deployment's, in the mounted ROMFS (/rom: first)
+        return ["rom/firmware: a firmware/ folder in the ROMFS would shadow the frozen firmware: deploy an"
+                " empty ROMFS image"]
+    except OSError:
+        pass
     for path in SHADOWING_MODULES:      # found before the frozen package too (a folder only after them)
         try:
             os.stat(path)
