@@ -1,7 +1,10 @@
 # The whole table on MicroPython, timed: the real controller booted by firmware.startup.boot on fake
-# hardware (bench/vmtable.py), each figure from a device's framed line to the report frame written
-# by the Sender, the lights' pixel buffer filled and the displays drawn. Prints "key: value" lines
-# and one line per round; bench/whole_table.py runs it in the VM and turns them into medians.
+# hardware (bench/vmtable.py), each figure from a device's framed line to the report frames built
+# (numbered and checksummed in the host link store's RAM), the lights' pixel buffer filled and the
+# displays drawn: the table's answer. The host link's turn that follows in the same pass (the frames
+# on flash in one record, written to the host port: firmware.main.send_reports) is timed as a figure
+# of its own (*_link_us). Prints "key: value" lines and one line per round; bench/whole_table.py runs
+# it in the VM and turns them into medians.
 #
 # Every round times the calibration loop first (the same loop as bench/benchutil.py's), then:
 # - baccarat: the last card of a round (its shoe frame read, the result, lights, both LCDs and the
@@ -14,7 +17,8 @@
 #   rake, payout, reports, lights, displays);
 # - lights: ZoneLights.show() of the board's 76 pixels, all zones changed, and one zone changed (the
 #   frame computation; the WS2812 bitstream is wire time, 30 us a pixel, not timed).
-# A "pass" is the main loop's input pass and output pass (firmware.main.poll_inputs, refresh_outputs).
+# A "pass" is the main loop's input pass and output pass (firmware.main.poll_inputs, refresh_outputs:
+# show_outputs, then send_reports); the answer is timed to the end of show_outputs.
 # Each event is timed alone. In the WebAssembly port under Node.js (whose ticks_us() counts whole
 # ms) the clock is the process's CPU time (process.cpuUsage(), microseconds): a shared machine's
 # load then costs the VM time it is not counted for (the wall clock of performance.now() moved
@@ -49,10 +53,22 @@ def calibrate(n):
     return x
 
 
+LINK_US = []     # each timed pass's host link turn, in us (timed_pass appends; one_round takes them)
+
+
 def timed_pass(table):
+    """One pass (table.one_pass()'s work) in two windows: the table's answer (inputs, dispatch, reports
+    made into frames, lights, displays: the issue's figures), returned; then the host link's turn after
+    it in the same pass (the frames on flash in one record, out on the port), appended to LINK_US."""
     t0 = now_us()
-    table.one_pass()
-    return now_us() - t0
+    table.answer_pass()
+    t1 = now_us()
+    table.link_pass()
+    LINK_US.append(now_us() - t1)
+    return t1 - t0
+
+
+LINKS = {"baccarat": [], "craps_throw": [], "omaha": []}   # the link's turn after each timed answer
 
 
 def median(values):
@@ -100,6 +116,8 @@ def baccarat_round(t, k, timed=True):
     t.card_frame(cards[-1])
     gc.collect()
     elapsed = timed_pass(t) if timed else (t.one_pass() or 0)
+    if timed:
+        LINKS["baccarat"].append(LINK_US[-1])
     reports = finish(t)
     if "result" not in _events(reports):
         raise RuntimeError("the last card's pass built no result report: %r" % reports)
@@ -177,6 +195,8 @@ def craps_round(t, timed=True, placing=None):
     t.throw_frame(3, 4)
     gc.collect()
     throw = timed_pass(t) if timed else (t.one_pass() or 0)
+    if timed:
+        LINKS["craps_throw"].append(LINK_US[-1])
     reports = finish(t)
     if "throw" not in _events(reports) or len(t.ctx.table.decided) != 50:
         raise RuntimeError("the throw decided %d bets, not 50: %r" % (len(t.ctx.table.decided), reports))
@@ -260,6 +280,8 @@ def omaha_hand(t, seed, timed=True, keys=None):
     t.ctx.queue.put(vmtable.KEY, _KEY["enter"], 0)
     gc.collect()
     elapsed = timed_pass(t) if timed else (t.one_pass() or 0)
+    if timed:
+        LINKS["omaha"].append(LINK_US[-1])
     pots = -1
     for report in finish(t):
         if report["event"] == "hand_result":
@@ -344,10 +366,15 @@ def one_round(r):
         om.append(elapsed)
     li, li_one = lights_frame(TABLES["baccarat"])
     print("round %d: calibration_us: %d clock_overhead_us: %.1f baccarat_us: %.0f baccarat_max_us: %.0f "
-          "craps_bets_us: %.0f craps_close_us: %.0f craps_placing_us: %.0f craps_throw_us: %.0f craps_throw_max_us: %.0f open_bets: %d "
-          "omaha_us: %.0f omaha_max_us: %.0f pots: %d lights_us: %.0f lights_one_zone_us: %.0f"
-          % (r, cal, clock_overhead(), median(b), max(b), median(cb), median(cc), median(cp), median(ct), max(ct), open_bets,
-             median(om), max(om), pots, median(li), median(li_one)))
+          "baccarat_link_us: %.0f craps_bets_us: %.0f craps_close_us: %.0f craps_placing_us: %.0f craps_throw_us: %.0f "
+          "craps_throw_max_us: %.0f craps_throw_link_us: %.0f open_bets: %d omaha_us: %.0f omaha_max_us: %.0f "
+          "omaha_link_us: %.0f pots: %d lights_us: %.0f lights_one_zone_us: %.0f"
+          % (r, cal, clock_overhead(), median(b), max(b), median(LINKS["baccarat"]), median(cb), median(cc),
+             median(cp), median(ct), max(ct), median(LINKS["craps_throw"]), open_bets, median(om), max(om),
+             median(LINKS["omaha"]), pots, median(li), median(li_one)))
+    for times in LINKS.values():
+        times[:] = []
+    LINK_US[:] = []
 
 
 def report():

@@ -276,6 +276,15 @@ class Table:
         self.main.poll_inputs(self.ctx, elapsed_ms)
         self.main.refresh_outputs(self.ctx, draw, elapsed_ms)
 
+    def answer_pass(self, elapsed_ms=PASS_MS, draw=True):
+        """one_pass() up to its host link's turn: inputs, dispatch, reports made, lights, displays."""
+        self.main.poll_inputs(self.ctx, elapsed_ms)
+        self.main.show_outputs(self.ctx, draw)
+
+    def link_pass(self, elapsed_ms=PASS_MS):
+        """The rest of one_pass(): the host link's turn (the reports on flash, out on the port)."""
+        self.main.send_reports(self.ctx, elapsed_ms)
+
     def passes(self, n, elapsed_ms=PASS_MS):
         for _ in range(n):
             self.one_pass(elapsed_ms)

@@ -36,13 +36,16 @@ LIGHTS_SHARE = 0.10           # the frame's computation: at most 10 % of its wir
 FIGURES = (
     ("baccarat_us", "Baccarat: last card read -> result, lights, displays, report frames", 1.0),
     ("baccarat_max_us", "  the slowest of each round's events", None),
+    ("baccarat_link_us", "  then, in the same pass, the host link's turn: the frames on flash (one record), out", None),
     ("craps_close_us", "Craps: the pass reading CLOSE of a 50-bet reading (50 bets placed), lights, report", 1.0),
     ("craps_bets_us", "  all 12 passes of that reading (each line read in a pass of its own)", None),
     ("craps_placing_us", "Craps: placing those 50 bets (the CLOSE's dispatch: checked, placed, lights' frame)", 1.0),
     ("craps_throw_us", "Craps: one throw resolving 50 open bets of 10 seats, lights, report", 2.0),
     ("craps_throw_max_us", "  the slowest of each round's events", None),
+    ("craps_throw_link_us", "  then, in the same pass, the host link's turn: the frames on flash (one record), out", None),
     ("omaha_us", "Omaha: the river's last check of 10 seats, 3 pots (side pots), reports, lights", 5.0),
     ("omaha_max_us", "  the slowest of each round's 3 hands", None),
+    ("omaha_link_us", "  then, in the same pass, the host link's turn: the frames on flash (one record), out", None),
     ("lights_us", "Lights: ZoneLights.show() of every zone changed (76 pixels)", None),
     ("lights_one_zone_us", "  one zone changed (2 pixels)", None),
 )

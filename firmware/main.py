@@ -94,15 +94,28 @@ def _watch_unused_reader(ctx, elapsed_ms):
 
 def _report(ctx):
     keep_fault(ctx)               # saved before it is reported: a reported fault survives a reset
-    if ctx.reporter.drain(ctx.table) and ctx.sender is not None:
-        ctx.sender.poll(0)        # out in the pass that made them (within the budget; the rest follows)
+    ctx.reporter.drain(ctx.table)     # numbered frames in the link store's RAM; on flash and out: send_reports()
 
 
 def refresh_outputs(ctx, draw_displays, elapsed_ms=OUTPUT_MS):
-    """One output pass, elapsed_ms after the previous one: reports, the host link, lights, displays."""
-    _report(ctx)
+    """One output pass, elapsed_ms after the previous one: the table's answer (reports made, lights,
+    displays), then the host link (the reports on flash, then out)."""
+    show_outputs(ctx, draw_displays)
+    send_reports(ctx, elapsed_ms)
+
+
+def send_reports(ctx, elapsed_ms):
+    """The host link's turn, after the lights and displays (issue 14): the frames made since the last
+    turn written to flash in one record (a flash program on a board: the dealer's answer does not wait
+    for it), then out on the host port as far as the window and the UART's buffer allow. A power cut
+    before the write loses no report: the table journal holds their events, replayed at boot."""
     if ctx.sender is not None:
         ctx.sender.poll(elapsed_ms)
+
+
+def show_outputs(ctx, draw_displays):
+    """The reports the table queued outside an event made; the lights; the displays when draw_displays."""
+    _report(ctx)
     ctx.hw.lights.show()
     table = ctx.table
     if not draw_displays or ctx.console.holds_displays():

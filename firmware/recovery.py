@@ -149,6 +149,8 @@ class TableJournal:
     def checkpoint(self, table):
         if self.recall is not None:
             self.recall.keep_waiting()             # its event leaves the log: its round on flash first
+        if self.store is not None:
+            self.store.flush()                     # and the link's batch waiting for the poll: its event too
         self.journal.checkpoint(struct.pack(BASE_HEAD, self.event_no) + table.snapshot())
         self.ms = 0                                # what the ticks did is in the snapshot
         self.based = True

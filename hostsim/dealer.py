@@ -69,7 +69,8 @@ class Dealer:
         self.next_at = None         # virtual time (ms) of the next card
         self.bets_placed = False    # the chips for the coming round are on the reader
         self.pending = []           # faults asked for, not injected yet
-        self.fix = None             # (due ms, _RESCAN or _CONFIRM): the dealer's correction of its own fault
+        self.fix = None             # (due ms, _RESCAN or _CONFIRM): the dealer's correction of its own fault;
+                                    # due None once made, until the table's fault_ack report closes it
         self.held = None            # (card, step): a drawn card the reader has not read yet
         self.rounds = collections.deque(maxlen=KEEP_ROUNDS)   # card codes of each round dealt to the end
         self._completed = 0
@@ -86,6 +87,8 @@ class Dealer:
     def status(self, now):
         """One short line on what the dealer is about to do (for the live view), or ""."""
         if self.fix is not None:
+            if self.fix[0] is None:
+                return "dealer waits for the table to close the alarm"
             what = "rescans the card" if self.fix[1] == _RESCAN else "presses CONFIRM"
             return "dealer %s in %.1f s" % (what, max(0, self.fix[0] - now) / 1000.0)
         if self.state == "fault":
@@ -142,8 +145,12 @@ class Dealer:
     def tick(self, now):
         """Do what is due at virtual time now (ms)."""
         if self.fix is not None:
-            if now >= self.fix[0] and self._quiet():
+            due, action = self.fix
+            if due is not None and now >= due and self._quiet():
                 self._correct()
+                # Made once: the table's fault_ack report, which comes with its other reports at its next
+                # output pass, closes it (_closed_by_someone); until then the dealer does nothing more.
+                self.fix = (None, action)
                 self.next_at = now + self.pace.card_ms
             return
         if self.state not in _DEALING_STATES:
@@ -197,7 +204,7 @@ class Dealer:
         action = self.fix[1]
         if action == _CONFIRM:
             self.io.press("confirm")
-            return                               # fix is cleared by the fault_ack report
+            return
         card, step = self.held
         self.held = None
         self._say([self.demo.read(card, step)])  # the rescan

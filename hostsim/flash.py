@@ -246,12 +246,26 @@ def undelivered(hw, io, ctx):
                     continue          # a reading the reader refused already (its refusal is kept): done
                 data = last           # a message of many lines (a bet reading) begun: all of it again
             unread.append((role, data))
+        elif role == BETS_PORT and _collecting(ctx):
+            # Every byte of the reading read, but not its end: the lines the driver had taken lived in the
+            # dead board's RAM (its line buffer, the reading begun): all of it again (what the reader had
+            # not sent yet, withdrawn, is in it).
+            withdraw = getattr(state.endpoint, "withdraw", None)
+            if withdraw is not None:
+                withdraw()
+            unread.append((role, io.last_sent.get(role, b"")))
         else:
             withdraw = getattr(state.endpoint, "withdraw", None)
             data = withdraw() if withdraw is not None else b""
             if data:                  # not sent yet: the device sends it once the board is back
                 unread.append((role, data))
     return unread
+
+
+def _collecting(ctx):
+    """The dead board's bet reader had begun a reading (its OPEN taken, not yet its CLOSE)."""
+    readers = [d for d in ctx.game.devices if isinstance(d, bet_reader.BetReader)] if ctx is not None else []
+    return any(r._state == bet_reader._COLLECTING for r in readers)
 
 
 def _refusing(ctx):

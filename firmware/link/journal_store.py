@@ -15,8 +15,10 @@
 # or none. The sender flushes before it writes any frame out. A pending frame lost to a power cut was
 # made by a journalled table event (its tag), which recovery replays, the mark on flash saying the host
 # has none of its reports. So a frame of no journalled event (event 0: a boot's own report) is written
-# at once, and a new `event` (set before an event's reports, cleared after them, before any snapshot)
-# writes the batch of the one before: nothing pending outlives its event. A batch the ring (or its index) would not hold with the next
+# at once, and a frame of another event than the batch's writes the batch first (a batch is one event's);
+# the batch of the last event waits for the sender's poll (after the pass's lights and displays: issue 14),
+# a snapshot (which ends the replay of the events before it: firmware/recovery.py flushes first), an
+# acknowledgement. A batch the ring (or its index) would not hold with the next
 # frame is written first: a pending frame is never out of RAM (docs/journal.md, "The host link's frames").
 #
 # The tag: which journalled table event made the frame, and which of its reports it carries
@@ -131,7 +133,10 @@ class JournalStore:
         self.capacity = self._ram.capacity
         self.status = self._journal.status
         self.detail = self._journal.detail
-        self._event = 0            # `event`: the journalled table event whose reports are being stored (0: none)
+        # The journalled table event whose reports come next (firmware/recovery.py sets it; 0: none, a boot's
+        # own). The pending batch keeps its own event: a frame of another event writes it first (append()).
+        self.event = 0
+        self._pending_event = 0      # the event of the pending frames (a batch is one event's; its record's tag)
         self.report = 0            # which of that event's reports, from 0
         self._mark_event = 0       # `mark`: (event, reports) of the newest whole report stored
         self._mark_reports = 0
@@ -148,17 +153,6 @@ class JournalStore:
         except (ValueError, IndexError, journal_mod.JournalError) as exc:
             self.status = _CORRUPT
             self.detail = (self.detail + "; " if self.detail else "") + "link record: %s" % exc
-
-    @property
-    def event(self):
-        return self._event
-
-    @event.setter
-    def event(self, number):
-        """A new event's reports come next: the batch of the one before goes to flash first."""
-        if number != self._event and self._pending:
-            self.flush()
-        self._event = number
 
     @property
     def mark(self):
@@ -228,18 +222,20 @@ class JournalStore:
         ram = self._ram
         if whole is None:
             whole = _whole(data, n)
-        event = self._event
+        event = self.event
         pending = self._pending
         size = self._bytes
-        if not event or pending == ram.window or _HEAD_SIZE + size + n + (pending + 1) * _BATCH_HEAD_SIZE + _AFTER > ram.size:
-            self.flush()                               # a pending frame is never out of RAM: the batch
-            pending = size = 0                         # before it first (or a full one)
+        if not event or pending == ram.window or _HEAD_SIZE + size + n + (pending + 1) * _BATCH_HEAD_SIZE + _AFTER > ram.size \
+                or (pending and event != self._pending_event):
+            self.flush()                               # a pending frame is never out of RAM, a batch is one
+            pending = size = 0                         # event's: the batch before it first (or a full one)
         # ValueError (full, too long) before anything changes. Its place in the file: the batch's record
         # goes at the live file's end (journal.used, which nothing but flush() moves while a frame is
         # pending), its frames first: no pass over the batch's frames to place them at flush().
         ram.append(boot, seq, memoryview(data)[:n], n,
                    self._journal.used + _HEAD_SIZE + size, pending, (pending + 1) * _BATCH_HEAD_SIZE + _AFTER)
         self._reports[pending] = self.report
+        self._pending_event = event
         if whole:
             self._wholes |= 1 << pending
         self._bytes = size + n
@@ -307,7 +303,7 @@ class JournalStore:
                           lens[slot] | (_WHOLE if wholes >> k & 1 else 0))
                 at += _BATCH_HEAD_SIZE
                 slot = slot + 1 if slot + 1 < capacity else 0
-            struct.pack_into("<IB", ring, at, self._event, pending)
+            struct.pack_into("<IB", ring, at, self._pending_event, pending)
             journal.append_in_place(_BATCH, view[start:end], size)
         finally:
             if older:

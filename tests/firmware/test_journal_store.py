@@ -161,24 +161,31 @@ def test_an_events_frames_wait_in_ram_and_go_to_flash_in_one_journal_write():
         assert files.appends == appends + 1        # nothing pending: nothing written
 
 
-def test_a_new_event_an_acknowledgement_and_an_eventless_frame_write_the_batch_first():
+def test_a_frame_of_another_event_an_acknowledgement_and_an_eventless_frame_write_the_batch_first():
+    # Issue 14: a batch is one event's frames, tagged with that event; the last event's batch waits (for
+    # the sender's poll, after the pass's lights and displays) until a frame of another event, a DROP, a
+    # frame of no event or a flush: setting the event writes nothing.
     with ScratchDir() as state:
         store = _store(state)
         store.event = 1
         _put(store, 1, 1)
         _put(store, 1, 2)
-        store.event = 2                            # event 1's reports are done: on flash before event 2's
-        assert store.pending == 0 and _on_flash(state) == [1, 2]
-        _put(store, 1, 3)
+        store.event = 0                            # recovery's after(): event 1's reports are done
+        store.event = 2
+        assert store.pending == 2 and _on_flash(state) == []
+        _put(store, 1, 3)                          # event 2's first frame: event 1's batch on flash first
+        assert store.pending == 1 and _on_flash(state) == [1, 2]
+        assert _store(state).mark == (1, 2)        # tagged with its own event, not the one set since
         store.event = 2                            # the same event: nothing written
         assert store.pending == 1
         assert store.drop_through(1, 1) == 1       # the DROP record after the frames it follows
         assert store.pending == 0 and _on_flash(state) == [2, 3]
         _put(store, 1, 4)
         store.event = 0
-        assert store.pending == 0
+        assert store.pending == 1                  # event 2's batch waits for the poll
         store.event, store.report = 3, 0
         _put(store, 1, 5)
+        assert store.pending == 1 and _on_flash(state) == [2, 3, 4]
         store.event = 0                            # recovery's after(): before any snapshot is taken
         _put(store, 1, 6, "LOST", "1")
         assert store.pending == 0 and _on_flash(state) == [2, 3, 4, 5, 6]
@@ -265,6 +272,7 @@ def _compacted_with_frames_pending(window):
             if store.count() > _FRAMES - 3:
                 store.drop_through(2, seq - 2)     # flushes first: sometimes through a compaction
             store.event = 0
+            store.flush()                                  # the sender's poll (issue 14: not the tag)
             compactions += store.used < used
             again = _store(state)
             assert _held(again) == _held(store), event
@@ -283,6 +291,7 @@ def test_frames_out_of_the_ram_window_are_read_back_from_flash_the_same():
             _put(store, 1, seq, payload=payload)
             want.append((1, seq, _frame(1, seq, payload=payload)))
         store.event = 0
+        store.flush()                                  # the sender's poll (issue 14: not the tag)
         assert _held(store) == want                # 5 of them from flash
         assert _held(_store(state)) == want        # a reboot: read back from where they were loaded
         assert store.drop_through(1, 2) == 2
@@ -321,6 +330,7 @@ def test_after_a_torn_tail_the_first_write_moves_every_frame_and_they_are_found_
             store.event, store.report = seq, 0
             _put(store, 1, seq)
         store.event = 0
+        store.flush()                                  # the sender's poll (issue 14: not the tag)
         name = [n for n in os.listdir(state) if n.startswith(NAME)][0]
         with open(state + "/" + name, "rb") as f:
             data = f.read()
@@ -538,6 +548,7 @@ def test_a_batch_that_outgrows_the_rings_end_moves_to_its_start_and_is_one_recor
         _put(store, 1, 1, payload='{"n": "%s"}' % ("a" * 100))     # 11..161
         _put(store, 1, 2, payload='{"n": "%s"}' % ("b" * 100))     # ..311
         store.event = 2                                # a new batch at 311 (not past the middle, 350)
+        store.flush()                                  # (event 1's, which waits for the poll: issue 14)
         ram = store._ram
         writes = store.writes
         want = _held(store)
@@ -548,6 +559,7 @@ def test_a_batch_that_outgrows_the_rings_end_moves_to_its_start_and_is_one_recor
         assert store.pending == 3 and store.writes == writes   # moved, not written early
         assert ram.end - 3 * 33 - 93 - 94 - 95 == 11 and ram.view(0) is None and ram.view(1) is None
         store.event = 0
+        store.flush()                                  # the sender's poll (issue 14: not the tag)
         assert store.writes == writes + 1 and _held(store) == want == _held(_store(state))
 
 
@@ -591,6 +603,7 @@ def test_a_batch_record_cut_anywhere_is_torn_off_whole_and_the_frames_before_it_
         _put(store, 1, 2)
         _put(store, 1, 3, "PART", "abc")
         store.event = 0
+        store.flush()                                  # the sender's poll (issue 14: not the tag)
         name = state + "/" + [n for n in os.listdir(state) if n.startswith(NAME)][0]
         with open(name, "rb") as f:
             whole = f.read()

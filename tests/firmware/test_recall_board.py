@@ -108,6 +108,7 @@ def test_a_round_ended_in_a_pass_is_made_before_the_next_event_of_that_pass_chan
         ctx.queue.put(THROW, pack(5, 6), 0)
         machine.uarts[0].feed(Sender("D")("THROW", "3", "3") + b"\n")
         main.poll_inputs(ctx, 100)
+        main.send_reports(ctx, 0)                  # the output pass's link turn: the second's reports out
         assert [r["dice"] for r in _host(machine) if r["event"] == "throw"] == [[5, 6], [3, 3]]
         assert ctx.recall.recall.count == 1 and ctx.recall.waiting is not None   # the second waits
         main.refresh_outputs(ctx, True)
