@@ -12,7 +12,7 @@
 #   y 8-37   bead plate (6 columns of 5 px, x 0-29) | big road (19 columns, x 32-126)
 #   y 39-62  big eye boy | small road | cockroach pig (10 columns of 4 px each)
 #
-# Allocation: one redraw builds the header string, nothing the size of the shoe (each road's cells are
+# Allocation: one redraw builds the header's bytes, nothing the size of the shoe (each road's cells are
 # placed by its Layout, made once). After a result, draw() paints the header and what the result added, not the
 # whole picture (~0.1 ms of the VM's CPU late in a shoe, where a whole redraw was ~0.6 ms).
 from firmware.games.baccarat.road_layout import Layout
@@ -159,9 +159,11 @@ class Scoreboard:
     # header
     def _header(self, roads):
         wins = roads.wins                       # Roads.count() of each (three calls fewer)
-        text = "#%d B%d P%d T%d" % (roads.n_beads, wins[_BANKER], wins[_PLAYER], wins[_TIE])
+        # bytes, which text() takes as it takes a str: a str made is looked up among the interned ones
+        # (~4 us in the VM), bytes are not (issue 14)
+        text = b"#%d B%d P%d T%d" % (roads.n_beads, wins[_BANKER], wins[_PLAYER], wins[_TIE])
         if len(text) * _CHAR > self.width:
-            text = text.replace(" ", "")
+            text = text.replace(b" ", b"")
         self.canvas.text(text, 0, 0, 1)
 
     # bead plate: bead i at column i // 6, row i % 6
@@ -192,7 +194,8 @@ class Scoreboard:
         n = roads.n_beads
         if n == self._beads:
             return
-        first = self._first_bead(n)
+        first = (n + _ROWS - 1) // _ROWS - self.bead_columns        # _first_bead(), in line
+        first = first * _ROWS if first > 0 else 0
         old = self._bead_first
         self._bead_first = first
         start = self._beads
