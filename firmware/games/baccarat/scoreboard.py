@@ -96,6 +96,7 @@ class Scoreboard:
         self._header(roads)
         self._new_beads(roads)
         self._new_entries(roads)
+        visible = self.derived_columns
         n_marks = roads.n_marks
         done = self._marks
         firsts = self._derived_first
@@ -109,7 +110,7 @@ class Scoreboard:
                 # and painted, all here (no call a road; ~a third of a result's draw was the roads' calls, and
                 # late in a shoe each road scrolls about every other result).
                 marks = roads.marks[i]
-                first = layout.add(d == 0 or marks[d] != marks[d - 1], self.derived_columns)
+                first = layout.add(d == 0 or marks[d] != marks[d - 1], visible)
                 done[i] = d + 1
                 old = firsts[i]
                 if first != old:
@@ -180,13 +181,17 @@ class Scoreboard:
     def _bead(self, roads, i, first):
         code = roads.beads[i]                   # Roads.bead(i), read in place (no tuple made)
         winner = code & _WINNER_BITS
-        x = ((i - first) // _ROWS) * self.cell
-        y = self.road_y + (i % _ROWS) * self.cell
+        cell = self.cell
+        x = ((i - first) // _ROWS) * cell
+        y = _HEADER_HEIGHT + (i % _ROWS) * cell     # (road_y)
+        c = self.canvas
         if winner == _TIE:
-            g = self.cell - 1
-            self.canvas.line(x, y + g - 1, x + g - 1, y, 1)
-        else:
-            self._entry(x, y, winner)
+            c.line(x, y + cell - 2, x + cell - 2, y, 1)
+        else:                                   # as _big_cell()'s
+            c.fill_rect(x + 1, y, cell - 3, cell - 1, 1)
+            c.fill_rect(x, y + 1, cell - 1, cell - 3, 1)
+            if winner != _BANKER:
+                c.fill_rect(x + 1, y + 1, cell - 3, cell - 3, 0)
         if code & _PAIR_BITS:                   # (most beads have none: no call)
             self._pairs(x, y, code & _PLAYER_PAIR_BIT, code & _BANKER_PAIR_BIT)
 
@@ -222,14 +227,21 @@ class Scoreboard:
 
     def _big_cell(self, roads, k, column, row):
         """Big-road entry k in display column `column` (counted from the first shown)."""
-        g = self.cell - 1
-        x = self.big_x + column * self.cell
-        y = self.road_y + row * self.cell
+        cell = self.cell
+        x = self.big_x + column * cell
+        y = _HEADER_HEIGHT + row * cell         # (road_y)
         code = roads.entries[k]                 # Roads.entry(k), read in place (no tuple made)
-        self._entry(x, y, code & _WINNER_BITS)
+        # Banker: a filled disc; Player: a hollow ring, the disc with its inside cleared (the cell is blank
+        # before: three calls, not a disc's two or a ring's four lines behind a call a glyph)
+        c = self.canvas
+        c.fill_rect(x + 1, y, cell - 3, cell - 1, 1)
+        c.fill_rect(x, y + 1, cell - 1, cell - 3, 1)
+        if code & _WINNER_BITS != _BANKER:
+            c.fill_rect(x + 1, y + 1, cell - 3, cell - 3, 0)
         if roads.ties[k]:
+            g = cell - 1
             for d in range(g):      # invert along the slash: visible on a disc and on a ring
-                self.canvas.pixel(x + d, y + g - 1 - d, 1 - self.canvas.pixel(x + d, y + g - 1 - d))
+                c.pixel(x + d, y + g - 1 - d, 1 - c.pixel(x + d, y + g - 1 - d))
         if code & _PAIR_BITS:
             self._pairs(x, y, code & _PLAYER_PAIR_BIT, code & _BANKER_PAIR_BIT)
 
@@ -311,20 +323,7 @@ class Scoreboard:
         self.canvas.fill_rect(x0, y0, x1 - x0, y1 - y0, 0)
         return False
 
-    # glyphs, each in the top-left (cell - 1) x (cell - 1) pixels of its cell
-    def _entry(self, x, y, winner):
-        """Banker: filled disc; Player: hollow ring."""
-        c = self.canvas
-        g = self.cell - 1
-        if winner == _BANKER:
-            c.fill_rect(x + 1, y, g - 2, g, 1)
-            c.fill_rect(x, y + 1, g, g - 2, 1)
-        else:
-            c.hline(x + 1, y, g - 2, 1)
-            c.hline(x + 1, y + g - 1, g - 2, 1)
-            c.vline(x, y + 1, g - 2, 1)
-            c.vline(x + g - 1, y + 1, g - 2, 1)
-
+    # glyphs, each in the top-left (cell - 1) x (cell - 1) pixels of its cell (discs and rings: _big_cell())
     def _pairs(self, x, y, player_pair, banker_pair):
         g = self.cell - 1
         if banker_pair:
