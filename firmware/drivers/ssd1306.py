@@ -138,8 +138,11 @@ class SSD1306(framebuf.FrameBuffer):
         # each (MicroPython's and CPython's slice stores copy overlapping bytes as memmove does; a copy through
         # the scratch was two stores and two views more), in a loop of their own (a loop over every page,
         # asking each whether the part fills it, was ~a sixth of a derived road's scroll in the VM)
-        for base in range(((y0 + 7) >> 3) * width + x0, (y1 >> 3) * width + x0, width):
+        base = ((y0 + 7) >> 3) * width + x0
+        stop = (y1 >> 3) * width + x0
+        while base < stop:                      # (not a range() with a step: that one is an object made)
             buf[base:base + n] = buf[base + d:base + d + n]
+            base += width
         # Then the pages it shares with rows outside it: at most its first and its last
         page = y0 >> 3
         last = (y1 - 1) >> 3
