@@ -136,8 +136,8 @@ class SSD1306(framebuf.FrameBuffer):
         width = self.width
         # The pages the part fills, as whole bytes moved left within the page's row of bytes by one slice store
         # each (MicroPython's and CPython's slice stores copy overlapping bytes as memmove does; a copy through
-        # the scratch was two stores and two views more), in a loop of their own (a loop over every page,
-        # asking each whether the part fills it, was ~a sixth of a derived road's scroll in the VM)
+        # the scratch was two stores and two views more), in a loop of their own (one over every page, asking
+        # each whether the part fills it, cost a derived road's scroll ~1-2 us more in the VM)
         base = ((y0 + 7) >> 3) * width + x0
         stop = (y1 >> 3) * width + x0
         while base < stop:                      # (not a range() with a step: that one is an object made)
