@@ -5,7 +5,7 @@
 # I2C "data follows" control byte and then the picture, and the FrameBuffer
 # draws on the picture part, so show() is two transactions (the address window,
 # then the whole picture) with no copy and no allocation. Every byte for the
-# bus goes through _transmit(): tests count transactions there. scroll_part()
+# bus goes through _transmit() (show()'s two in line): tests count transactions there. scroll_part()
 # moves a part of the picture in that RAM image (the Baccarat scoreboard's roads).
 #
 # `framebuf` is MicroPython's built-in module; under the host simulator it is
@@ -118,8 +118,10 @@ class SSD1306(framebuf.FrameBuffer):
 
     def show(self):
         """Send the whole picture: the address window, then the RAM image in one transaction."""
-        self._transmit(self._window)
-        self._transmit(self._data)
+        i2c = self.i2c                          # _transmit() twice, in line (a Baccarat result's pass shows it)
+        i2c.writeto(self.addr, self._window)
+        i2c.writeto(self.addr, self._data)
+        self.transmits += 2
 
     def scroll_part(self, x0, x1, y0, y1, d):
         """Move the part x0 <= x < x1, y0 <= y < y1 of the picture d pixels to the left in the RAM image,
@@ -132,40 +134,50 @@ class SSD1306(framebuf.FrameBuffer):
         n = x1 - x0 - d
         buf = self.buffer
         width = self.width
-        for page in range(y0 >> 3, (y1 + 7) >> 3):
+        # The pages the part fills, as whole bytes moved left within the page's row of bytes by one slice store
+        # each (MicroPython's and CPython's slice stores copy overlapping bytes as memmove does; a copy through
+        # the scratch was two stores and two views more), in a loop of their own (one over every page, asking
+        # each whether the part fills it, cost a derived road's scroll ~1-2 us more in the VM)
+        base = ((y0 + 7) >> 3) * width + x0
+        stop = (y1 >> 3) * width + x0
+        while base < stop:                      # (not a range() with a step: that one is an object made)
+            buf[base:base + n] = buf[base + d:base + d + n]
+            base += width
+        # Then the pages it shares with rows outside it: at most its first and its last
+        page = y0 >> 3
+        last = (y1 - 1) >> 3
+        while True:
             top = page << 3
-            base = page * width + x0
-            if top >= y0 and top + 8 <= y1:
-                # whole bytes, moved left within the page's row of bytes by one slice store (MicroPython's
-                # and CPython's slice stores copy overlapping bytes as memmove does; a copy through the
-                # scratch was two stores and two views more)
-                buf[base:base + n] = buf[base + d:base + d + n]
-                continue
-            # A page shared with rows outside the part (in line: a call a scroll less): the source columns
-            # into the scratch page, its other rows cleared there, the part's rows cleared in the picture,
-            # then the scratch's first n columns blitted over them with key 0 (their set pixels only), all
-            # in C (a Python loop merging the bytes a column took ~1 us a column). The blit is of a view n
-            # columns wide (kept by n: a part moves by the same n each time), not of the whole page: a
-            # blit walks every pixel of its source (128 columns: ~7 us in the VM, 36: ~2.5).
-            views = self._pages
-            if views is None:
-                self._scratch = memoryview(bytearray(width))
-                self._pages = views = {}
-            view = views.get(n)
-            if view is None:
-                if len(views) >= _VIEWS:
-                    views.clear()                       # (a caller moving parts by many widths: kept bounded)
-                view = framebuf.FrameBuffer(self._scratch, n, 8, framebuf.MONO_VLSB, width)
-                views[n] = view
-            self._scratch[:n] = buf[base + d:base + d + n]
-            r0 = y0 - top if y0 > top else 0
-            r1 = y1 - top if y1 < top + 8 else 8
-            if r0:
-                view.fill_rect(0, 0, n, r0, 0)
-            if r1 < 8:
-                view.fill_rect(0, r1, n, 8 - r1, 0)
-            self.fill_rect(x0, top + r0, x1 - x0, r1 - r0, 0)
-            self.blit(view, x0, top, 0)
+            if top < y0 or top + 8 > y1:
+                # (in line: a call a scroll less): the source columns into the scratch page, its other rows
+                # cleared there, the part's rows cleared in the picture, then the scratch's first n columns
+                # blitted over them with key 0 (their set pixels only), all in C (a Python loop merging the bytes
+                # a column took ~1 us a column). The blit is of a view n columns wide (kept by n: a part moves by
+                # the same n each time), not of the whole page: a blit walks every pixel of its source (128
+                # columns: ~7 us in the VM, 36: ~2.5).
+                views = self._pages
+                if views is None:
+                    self._scratch = memoryview(bytearray(width))
+                    self._pages = views = {}
+                view = views.get(n)
+                if view is None:
+                    if len(views) >= _VIEWS:
+                        views.clear()                   # (a caller moving parts by many widths: kept bounded)
+                    view = framebuf.FrameBuffer(self._scratch, n, 8, framebuf.MONO_VLSB, width)
+                    views[n] = view
+                base = page * width + x0
+                self._scratch[:n] = buf[base + d:base + d + n]
+                r0 = y0 - top if y0 > top else 0
+                r1 = y1 - top if y1 < top + 8 else 8
+                if r0:
+                    view.fill_rect(0, 0, n, r0, 0)
+                if r1 < 8:
+                    view.fill_rect(0, r1, n, 8 - r1, 0)
+                self.fill_rect(x0, top + r0, x1 - x0, r1 - r0, 0)
+                self.blit(view, x0, top, 0)
+            if page >= last:
+                break
+            page = last
         self.fill_rect(x1 - d, y0, d, y1 - y0, 0)
         return True
 

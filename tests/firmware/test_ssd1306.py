@@ -148,10 +148,11 @@ def _pattern(oled):
 def test_scroll_part_moves_only_the_part_left_and_blanks_its_right():
     # A part of the picture (the scoreboard's road, rows that need not fill a page of 8) moves d pixels
     # left in the RAM image; every pixel outside it stays; its last d columns are blank. Pixel by pixel
-    # against the same picture read before, for parts on whole pages and on shared ones.
+    # against the same picture read before, for parts on whole pages and on shared ones (a first and a
+    # last page shared with whole ones between; two shared pages and none whole).
     oled = SSD1306(FakeI2C(record=False))
     for x0, x1, y0, y1, d in ((0, 30, 8, 38, 5), (32, 127, 8, 38, 10), (86, 126, 39, 64, 4),
-                              (0, 128, 0, 64, 1), (3, 9, 5, 6, 2)):
+                              (0, 128, 0, 64, 1), (3, 9, 5, 6, 2), (10, 100, 3, 61, 3), (5, 50, 12, 20, 7)):
         _pattern(oled)
         before = [[oled.pixel(x, y) for x in range(128)] for y in range(64)]
         assert oled.scroll_part(x0, x1, y0, y1, d) is True

@@ -39,27 +39,25 @@ class Layout:
         """Place the next cell: the first of a new logical column (a new streak) or the next of the last.
         Returns first(visible) after it (a display placing a cell asks where its view starts: one call)."""
         ceiling = self.ceiling
+        # Only what changes is stored (a result's draw places four cells: each attribute store ~0.3 us in the VM)
         if new_column:
             col = self.start + 1
             while ceiling[col] == 0:
                 col += 1
             self.start = col
-            row = 0
-            turned = False
+            self.row = 0
+            self.turned = False
         else:
             col = self.col
             row = self.row
-            turned = self.turned
-            if not turned and row + 1 < _ROWS and ceiling[col] > row + 1:
-                row += 1
+            if not self.turned and row + 1 < _ROWS and ceiling[col] > row + 1:
+                self.row = row + 1
             else:
-                turned = True
+                self.turned = True
                 col += 1
-        if turned and row < ceiling[col]:
-            ceiling[col] = row
+                if row < ceiling[col]:
+                    ceiling[col] = row
         self.col = col
-        self.row = row
-        self.turned = turned
         self.n += 1
         last = self.last
         if col > last:

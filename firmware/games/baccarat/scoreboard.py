@@ -12,7 +12,7 @@
 #   y 8-37   bead plate (6 columns of 5 px, x 0-29) | big road (19 columns, x 32-126)
 #   y 39-62  big eye boy | small road | cockroach pig (10 columns of 4 px each)
 #
-# Allocation: one redraw builds the header string, nothing the size of the shoe (each road's cells are
+# Allocation: one redraw builds the header's bytes, nothing the size of the shoe (each road's cells are
 # placed by its Layout, made once). After a result, draw() paints the header and what the result added, not the
 # whole picture (~0.1 ms of the VM's CPU late in a shoe, where a whole redraw was ~0.6 ms).
 from firmware.games.baccarat.road_layout import Layout
@@ -96,6 +96,7 @@ class Scoreboard:
         self._header(roads)
         self._new_beads(roads)
         self._new_entries(roads)
+        visible = self.derived_columns
         n_marks = roads.n_marks
         done = self._marks
         firsts = self._derived_first
@@ -109,7 +110,7 @@ class Scoreboard:
                 # and painted, all here (no call a road; ~a third of a result's draw was the roads' calls, and
                 # late in a shoe each road scrolls about every other result).
                 marks = roads.marks[i]
-                first = layout.add(d == 0 or marks[d] != marks[d - 1], self.derived_columns)
+                first = layout.add(d == 0 or marks[d] != marks[d - 1], visible)
                 done[i] = d + 1
                 old = firsts[i]
                 if first != old:
@@ -159,9 +160,11 @@ class Scoreboard:
     # header
     def _header(self, roads):
         wins = roads.wins                       # Roads.count() of each (three calls fewer)
-        text = "#%d B%d P%d T%d" % (roads.n_beads, wins[_BANKER], wins[_PLAYER], wins[_TIE])
+        # bytes, which text() takes as it takes a str: a str made is looked up among the interned ones
+        # (~4 us in the VM), bytes are not (issue 14)
+        text = b"#%d B%d P%d T%d" % (roads.n_beads, wins[_BANKER], wins[_PLAYER], wins[_TIE])
         if len(text) * _CHAR > self.width:
-            text = text.replace(" ", "")
+            text = text.replace(b" ", b"")
         self.canvas.text(text, 0, 0, 1)
 
     # bead plate: bead i at column i // 6, row i % 6
@@ -178,13 +181,17 @@ class Scoreboard:
     def _bead(self, roads, i, first):
         code = roads.beads[i]                   # Roads.bead(i), read in place (no tuple made)
         winner = code & _WINNER_BITS
-        x = ((i - first) // _ROWS) * self.cell
-        y = self.road_y + (i % _ROWS) * self.cell
+        cell = self.cell
+        x = ((i - first) // _ROWS) * cell
+        y = _HEADER_HEIGHT + (i % _ROWS) * cell     # (road_y)
+        c = self.canvas
         if winner == _TIE:
-            g = self.cell - 1
-            self.canvas.line(x, y + g - 1, x + g - 1, y, 1)
-        else:
-            self._entry(x, y, winner)
+            c.line(x, y + cell - 2, x + cell - 2, y, 1)
+        else:                                   # as _big_cell()'s
+            c.fill_rect(x + 1, y, cell - 3, cell - 1, 1)
+            c.fill_rect(x, y + 1, cell - 1, cell - 3, 1)
+            if winner != _BANKER:
+                c.fill_rect(x + 1, y + 1, cell - 3, cell - 3, 0)
         if code & _PAIR_BITS:                   # (most beads have none: no call)
             self._pairs(x, y, code & _PLAYER_PAIR_BIT, code & _BANKER_PAIR_BIT)
 
@@ -192,7 +199,8 @@ class Scoreboard:
         n = roads.n_beads
         if n == self._beads:
             return
-        first = self._first_bead(n)
+        first = (n + _ROWS - 1) // _ROWS - self.bead_columns        # _first_bead(), in line
+        first = first * _ROWS if first > 0 else 0
         old = self._bead_first
         self._bead_first = first
         start = self._beads
@@ -219,14 +227,21 @@ class Scoreboard:
 
     def _big_cell(self, roads, k, column, row):
         """Big-road entry k in display column `column` (counted from the first shown)."""
-        g = self.cell - 1
-        x = self.big_x + column * self.cell
-        y = self.road_y + row * self.cell
+        cell = self.cell
+        x = self.big_x + column * cell
+        y = _HEADER_HEIGHT + row * cell         # (road_y)
         code = roads.entries[k]                 # Roads.entry(k), read in place (no tuple made)
-        self._entry(x, y, code & _WINNER_BITS)
+        # Banker: a filled disc; Player: a hollow ring, the disc with its inside cleared (the cell is blank
+        # before: three calls, not a disc's two or a ring's four lines behind a call a glyph)
+        c = self.canvas
+        c.fill_rect(x + 1, y, cell - 3, cell - 1, 1)
+        c.fill_rect(x, y + 1, cell - 1, cell - 3, 1)
+        if code & _WINNER_BITS != _BANKER:
+            c.fill_rect(x + 1, y + 1, cell - 3, cell - 3, 0)
         if roads.ties[k]:
+            g = cell - 1
             for d in range(g):      # invert along the slash: visible on a disc and on a ring
-                self.canvas.pixel(x + d, y + g - 1 - d, 1 - self.canvas.pixel(x + d, y + g - 1 - d))
+                c.pixel(x + d, y + g - 1 - d, 1 - c.pixel(x + d, y + g - 1 - d))
         if code & _PAIR_BITS:
             self._pairs(x, y, code & _PLAYER_PAIR_BIT, code & _BANKER_PAIR_BIT)
 
@@ -308,20 +323,7 @@ class Scoreboard:
         self.canvas.fill_rect(x0, y0, x1 - x0, y1 - y0, 0)
         return False
 
-    # glyphs, each in the top-left (cell - 1) x (cell - 1) pixels of its cell
-    def _entry(self, x, y, winner):
-        """Banker: filled disc; Player: hollow ring."""
-        c = self.canvas
-        g = self.cell - 1
-        if winner == _BANKER:
-            c.fill_rect(x + 1, y, g - 2, g, 1)
-            c.fill_rect(x, y + 1, g, g - 2, 1)
-        else:
-            c.hline(x + 1, y, g - 2, 1)
-            c.hline(x + 1, y + g - 1, g - 2, 1)
-            c.vline(x, y + 1, g - 2, 1)
-            c.vline(x + g - 1, y + 1, g - 2, 1)
-
+    # glyphs, each in the top-left (cell - 1) x (cell - 1) pixels of its cell (discs and rings: _big_cell())
     def _pairs(self, x, y, player_pair, banker_pair):
         g = self.cell - 1
         if banker_pair:

@@ -66,7 +66,17 @@ def _hand_line(name, hand):
             card = hand[n - 1]
             code = cards.name(card)                 # (checks the card: rules.value() would again)
             total = (last[3] + rules.VALUES[card >> 2]) % 10
-            line = "%s %s =%d" % (last[2][:-3], code, total)
+            before = last[2]
+            cut = len(before) - 3
+            # The line before cut by the format's precision ("%.4s": "P 9h" of "P 9h =9") where a hand of
+            # two or three cards has it, not by a slice: a str made is looked up among the interned ones
+            # (~4 us in the VM, a slice as a format; issue 14)
+            if cut == 4:
+                line = "%.4s %s =%d" % (before, code, total)
+            elif cut == 7:
+                line = "%.7s %s =%d" % (before, code, total)
+            else:
+                line = "%s %s =%d" % (before[:-3], code, total)
             _HAND_LINES[name] = (hand, n, line, total)
             return line
     total = rules.total(hand)
@@ -205,11 +215,14 @@ def result_lines(table, config, button_names):
     if shoe is None or record is None or table.state < _READY:
         return ["BACCARAT", "", "", ""]
     rnd = table.last_hand
-    head = _heads(record.number, record.demo)[2]
+    heads = _HEADS[0]                           # (the round's, made at its first draw: no call)
+    number = record.number
+    head = heads[2] if heads[0] == number and heads[1] == record.demo else _heads(number, record.demo)[2]
     pairs = ""
     if not record.void:
         result = record.result
         pairs = ("P PAIR " if result.player_pair else "") + ("B PAIR" if result.banker_pair else "")
     wins = table.roads.wins                     # Roads.count() of each, read at once (three calls fewer)
-    return [head, _winner_text(record), stood(record, rnd) + ("  " + pairs if pairs else ""),
+    return [head, _WINNER[1] if _WINNER[0] is record else _winner_text(record),
+            stood(record, rnd) + ("  " + pairs if pairs else ""),
             "B%d P%d T%d" % (wins[_BANKER], wins[_PLAYER], wins[_TIE])]
