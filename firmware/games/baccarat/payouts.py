@@ -138,8 +138,9 @@ def settle_nets(settings, result, bets, nets, terms, slots=None, n_slots=0):
     """settle_zone(settings, result, zone, amount)[0] of every bet into nets (the same index), its zone
     ZONES[i % len(ZONES)]: the seats' bets of a round side by side; 0 where nothing is bet (and nothing
     checked, as no settle_zone call). The zones' outcomes are decided once, at the first bet (the
-    settings and the result checked then); each amount, tie option, method and commission option is
-    checked at its bet as settle_zone checks it. terms: scratch of len(ZONES) bytes.
+    settings and the result checked then); each amount and tie option is checked at its bet as settle_zone
+    checks it, the method and commission option at the first bet that reads them (the same settings at every
+    bet: the same refusal, at the same bet). terms: scratch of len(ZONES) bytes.
     slots: the indices of the bets that are not 0 (the first n_slots of it, in order), or None: only
     those are visited (a table's seats bet on a few of their zones: most of the walk was empty slots),
     and nets elsewhere are left as they are (the caller has them 0)."""
@@ -161,15 +162,16 @@ def settle_nets(settings, result, bets, nets, terms, slots=None, n_slots=0):
     width = len(ZONES)
     cut = -1            # a hand's win: the commission's numerator per unit of `per` (-1: not yet known)
     per = 1
+    odds = -1           # a tie's odds, from the first Tie bet won (-1: not yet known)
     type_of = type      # the builtins as locals: their two lookups a bet were half of its amount's check
     integer = int
     for j in range(j, n_slots):
         i = slots[j]
         amount = bets[i]
-        if not amount:
-            nets[i] = 0
-            continue
-        if type_of(amount) is not integer or amount < 0:
+        if type_of(amount) is not integer or amount <= 0:  # (one test a bet for nothing bet and a bad amount)
+            if not amount:
+                nets[i] = 0
+                continue
             _amount(ZONES[i % width], amount)             # raises, as settle_zone would
         kind = terms[i % width]
         # (the outcomes by how often a table meets them: a lost bet, a hand's win, a pair, a tie)
@@ -187,7 +189,9 @@ def settle_nets(settings, result, bets, nets, terms, slots=None, n_slots=0):
         elif kind == _PAIR_WIN:
             nets[i] = amount * PAIR_ODDS
         elif kind == _TIE_WIN:
-            nets[i] = amount * tie_odds(settings.method)
+            if odds < 0:
+                odds = tie_odds(settings.method)          # (the method checked at the first: it is the same)
+            nets[i] = amount * odds
         else:                                             # _PUSH
             option = settings.tie_option
             if option not in TIE_OPTIONS:

@@ -12,6 +12,8 @@ from firmware.games.baccarat.rules import Round, HAND_NAMES, check_call
 from firmware.games.baccarat.settings import SETTING_NAMES, check_settings
 from firmware import cards as _cards
 
+# copies of firmware.cards (tests/host/test_const_copies.py)
+_DECK_SIZE = const(52)
 # copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
 _NONE = const(-1)
 
@@ -192,7 +194,10 @@ class Shoe:
         A malformed call (card number outside 0..51, unknown hand) changes
         nothing; any real card refused is still counted out of the shoe (art. 1)."""
         if hand is None and (face_up is True or face_up is False):
-            _cards.check(card)                  # all check_call() tests when no hand is sensed (a call fewer)
+            # all check_call() tests when no hand is sensed (a call fewer); cards.check() only for what is
+            # not an int 0..51 (it raises, but for an int subclass: a call fewer a card)
+            if type(card) is not int or card < 0 or card >= _DECK_SIZE:
+                _cards.check(card)
         else:
             check_call(card, hand, face_up)
         if self.state == ERROR:
