@@ -16,7 +16,7 @@ from firmware.drivers import pixels
 from firmware.errors import IntegrityError
 from firmware.games.baccarat.alarms import Alarms
 from firmware.games.baccarat.lights import BaccaratLights
-from firmware.games.baccarat.payouts import (NETS_TYPE, ZONES, find_slots, keep_stakes, settle_seats, stake_round,
+from firmware.games.baccarat.payouts import (ZONES, find_slots, keep_stakes, settle_seats, stake_round,
                                              tie_carry)
 from firmware.games.baccarat.roads import Roads
 from firmware.games.baccarat.shoe_procedure import ShoeProcedure
@@ -88,8 +88,11 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         self.seats = seats if reading is not None else 0
         width = len(ZONES)
         self.round_bets = array("i", [0] * (self.seats * width))   # the bets of the round in play
-        # 64-bit (payouts.NETS_TYPE): on MicroPython only a net past a small int (2**30) is a long int.
-        self.nets = array(NETS_TYPE, [0] * (self.seats * width))
+        # A list, not an array("q") (payouts.NETS_TYPE, a settle's scratch): a net is any int (a Tie bet of the
+        # reader's largest stake nets more than 32 bits), a small int in its slot, no long int made at each
+        # read (MicroPython's mpz build makes one a read of a "q" item: one a seat's net at the seat lights and
+        # the report, 28 at the bench's result; issue 14); 4 bytes a zone, not 8.
+        self.nets = [0] * (self.seats * width)
         # Where the round's bets are (the indices of round_bets not 0, the first n_bet_slots, in order),
         # taken for the round slots_round when it starts: the result's nets, its seat lights and its
         # report (reports.nets_table) visit those, not every seat's every zone (most are empty). Any other

@@ -21,9 +21,9 @@ _TIE = const(2)
 
 # Bet zones (art. 12) in the order every report lists them.
 ZONES = ("player", "banker", "tie", "player_pair", "banker_pair")
-# The type of the nets array settle_nets fills: 64-bit, as a stake of up to the bet reader's MAX_AMOUNT
-# (999,999,999) at 14:1 (art. 16) nets more than a 32-bit int holds (the controller's, and a snapshot's
-# restored nets).
+# The type of an array settle_nets may fill: 64-bit, as a stake of up to the bet reader's MAX_AMOUNT
+# (999,999,999) at 14:1 (art. 16) nets more than a 32-bit int holds. The table's own nets are a list of
+# ints (controller.BaccaratTable.nets: no long int made at each read, as a "q" item is on MicroPython).
 NETS_TYPE = "q"
 
 PAIR_ODDS = const(11)  # art. 16: each Pair pays 11:1
