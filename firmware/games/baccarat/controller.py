@@ -72,6 +72,8 @@ _OUT_STATE = const(1)
 _READY = const(1)
 _STARTING = const(0)
 
+_MS_PER_S = const(1000)      # the uptime's second, as firmware/table.py counts it (_tick)
+
 
 class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
     # Table.STATE_NAMES and the game's, a literal (test_kept_literals compares): one constant in flash when
@@ -334,7 +336,13 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         # (a journal replays them coalesced).
         if self.since_card_ms < _DOUBLE_PULL_MS:
             self.since_card_ms = min(self.since_card_ms + ms, _DOUBLE_PULL_MS)
-        self._common(_TICK, ms, 0)
+        # Table._common()'s TICK, inline (a call fewer every pass): the uptime, whole seconds and the ms since
+        part = self.uptime_part_ms + ms
+        if part >= _MS_PER_S:
+            self.uptime_s += part // _MS_PER_S
+            part %= _MS_PER_S
+            self.display_dirty = True          # the shown uptime changed
+        self.uptime_part_ms = part
         return _STAY
 
     HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (
