@@ -36,7 +36,7 @@ _BEAD = "PBT"
 
 def game_report(table, code, a, b):
     if code == _OUT_DEALT:
-        return "card", {"card": cards.name(a), "face_up": bool(b & 1), "to": DESTINATIONS[b >> 1],
+        return "card", {"card": cards.name(a), "face_up": (b & 1) != 0, "to": DESTINATIONS[b >> 1],
                         "round": table.shoe.rounds if table.shoe is not None else 0}
     if code == _OUT_ROUND:
         fields = {"round": a, "demo": bool(b)}
