@@ -125,6 +125,7 @@ def _by_slots(slots, ends, values):
     """_by_seat's {seat: {zone: values[i]}} from the slots i bet on (ascending), seat s's ending at ends[s]."""
     out = {}
     zones = ZONES
+    keys = SEAT_KEYS
     width = len(zones)
     j = 0
     base = 0
@@ -136,7 +137,7 @@ def _by_slots(slots, ends, values):
                 i = slots[j]
                 row[zones[i - base]] = values[i]
                 j += 1
-            out[SEAT_KEYS[seat] if seat < _SEAT_KEYS_MAX else str(seat + 1)] = row
+            out[keys[seat] if seat < _SEAT_KEYS_MAX else str(seat + 1)] = row
         base += width
     return out
 
