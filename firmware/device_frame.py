@@ -167,8 +167,7 @@ class Frame:
         self.type = -1
         self.counter = -1
         self.nargs = 0
-        # Two calls a line: the checks and the CRC (crc16's loop) here, the type and the words (_words: the
-        # split in line) next (two calls fewer a frame on the VM; issue 14); a refusal sets .status (_refuse).
+        # The CRC (crc16's loop) in line, the type and words in _words: two calls a frame, not four (issue 14).
         if n > MAX_LINE:
             return self._refuse(TOO_LONG)
         if n < _MIN_LINE or line[n - _TRAILER] != _STAR:
@@ -183,8 +182,7 @@ class Frame:
             return self._refuse(BAD_SYNTAX)
         hi = _CRC_HI                    # crc16(line, 0, body), its two halves compared with the trailer's
         lo = _CRC_LO
-        h = 0xFF
-        l = 0xFF
+        h = l = 0xFF
         for i in range(body):
             x = h ^ line[i]
             h = l ^ hi[x]
@@ -255,7 +253,7 @@ class Frame:
         self.status = OK
         return OK
 
-    def _refuse(self, status):
+    def _refuse(self, status):              # a refused line's status, kept and returned
         self.status = status
         return status
 
