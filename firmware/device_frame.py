@@ -44,28 +44,44 @@ _STAR = const(42)
 _SPACE = const(32)
 
 
-def _build_table():
-    table = array("H", [0] * 256)
-    for i in range(256):
-        crc = i << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table[i] = crc & 0xFFFF
-    return table
-
-
-_CRC_TABLE = _build_table()
+# CRC-16/CCITT-FALSE by table: table[i] (the CRC of byte i through the 8 shifts) as its high bytes and low
+# bytes, literals (test_kept_literals builds the table and compares): in flash when frozen, where an array
+# built at import kept 512 bytes of heap; two 8-bit halves are fewer steps a byte on the VM (issue 14).
+_CRC_HI = (
+    b"\x00\x10\x20\x30\x40\x50\x60\x70\x81\x91\xa1\xb1\xc1\xd1\xe1\xf1\x12\x02\x32\x22\x52\x42\x72\x62\x93\x83\xb3\xa3\xd3\xc3\xf3\xe3"
+    b"\x24\x34\x04\x14\x64\x74\x44\x54\xa5\xb5\x85\x95\xe5\xf5\xc5\xd5\x36\x26\x16\x06\x76\x66\x56\x46\xb7\xa7\x97\x87\xf7\xe7\xd7\xc7"
+    b"\x48\x58\x68\x78\x08\x18\x28\x38\xc9\xd9\xe9\xf9\x89\x99\xa9\xb9\x5a\x4a\x7a\x6a\x1a\x0a\x3a\x2a\xdb\xcb\xfb\xeb\x9b\x8b\xbb\xab"
+    b"\x6c\x7c\x4c\x5c\x2c\x3c\x0c\x1c\xed\xfd\xcd\xdd\xad\xbd\x8d\x9d\x7e\x6e\x5e\x4e\x3e\x2e\x1e\x0e\xff\xef\xdf\xcf\xbf\xaf\x9f\x8f"
+    b"\x91\x81\xb1\xa1\xd1\xc1\xf1\xe1\x10\x00\x30\x20\x50\x40\x70\x60\x83\x93\xa3\xb3\xc3\xd3\xe3\xf3\x02\x12\x22\x32\x42\x52\x62\x72"
+    b"\xb5\xa5\x95\x85\xf5\xe5\xd5\xc5\x34\x24\x14\x04\x74\x64\x54\x44\xa7\xb7\x87\x97\xe7\xf7\xc7\xd7\x26\x36\x06\x16\x66\x76\x46\x56"
+    b"\xd9\xc9\xf9\xe9\x99\x89\xb9\xa9\x58\x48\x78\x68\x18\x08\x38\x28\xcb\xdb\xeb\xfb\x8b\x9b\xab\xbb\x4a\x5a\x6a\x7a\x0a\x1a\x2a\x3a"
+    b"\xfd\xed\xdd\xcd\xbd\xad\x9d\x8d\x7c\x6c\x5c\x4c\x3c\x2c\x1c\x0c\xef\xff\xcf\xdf\xaf\xbf\x8f\x9f\x6e\x7e\x4e\x5e\x2e\x3e\x0e\x1e"
+)
+_CRC_LO = (
+    b"\x00\x21\x42\x63\x84\xa5\xc6\xe7\x08\x29\x4a\x6b\x8c\xad\xce\xef\x31\x10\x73\x52\xb5\x94\xf7\xd6\x39\x18\x7b\x5a\xbd\x9c\xff\xde"
+    b"\x62\x43\x20\x01\xe6\xc7\xa4\x85\x6a\x4b\x28\x09\xee\xcf\xac\x8d\x53\x72\x11\x30\xd7\xf6\x95\xb4\x5b\x7a\x19\x38\xdf\xfe\x9d\xbc"
+    b"\xc4\xe5\x86\xa7\x40\x61\x02\x23\xcc\xed\x8e\xaf\x48\x69\x0a\x2b\xf5\xd4\xb7\x96\x71\x50\x33\x12\xfd\xdc\xbf\x9e\x79\x58\x3b\x1a"
+    b"\xa6\x87\xe4\xc5\x22\x03\x60\x41\xae\x8f\xec\xcd\x2a\x0b\x68\x49\x97\xb6\xd5\xf4\x13\x32\x51\x70\x9f\xbe\xdd\xfc\x1b\x3a\x59\x78"
+    b"\x88\xa9\xca\xeb\x0c\x2d\x4e\x6f\x80\xa1\xc2\xe3\x04\x25\x46\x67\xb9\x98\xfb\xda\x3d\x1c\x7f\x5e\xb1\x90\xf3\xd2\x35\x14\x77\x56"
+    b"\xea\xcb\xa8\x89\x6e\x4f\x2c\x0d\xe2\xc3\xa0\x81\x66\x47\x24\x05\xdb\xfa\x99\xb8\x5f\x7e\x1d\x3c\xd3\xf2\x91\xb0\x57\x76\x15\x34"
+    b"\x4c\x6d\x0e\x2f\xc8\xe9\x8a\xab\x44\x65\x06\x27\xc0\xe1\x82\xa3\x7d\x5c\x3f\x1e\xf9\xd8\xbb\x9a\x75\x54\x37\x16\xf1\xd0\xb3\x92"
+    b"\x2e\x0f\x6c\x4d\xaa\x8b\xe8\xc9\x26\x07\x64\x45\xa2\x83\xe0\xc1\x1f\x3e\x5d\x7c\x9b\xba\xd9\xf8\x17\x36\x55\x74\x93\xb2\xd1\xf0"
+)
 
 
 def crc16(data, start=0, end=-1, crc=0xFFFF):
     """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no xor-out) of data[start:end]."""
     if end < 0:
         end = len(data)
-    table = _CRC_TABLE
-    crc &= 0xFFFF               # so (crc >> 8) ^ byte is an index without a mask per byte
+    hi = _CRC_HI
+    lo = _CRC_LO
+    h = (crc >> 8) & 0xFF
+    l = crc & 0xFF
     for i in range(start, end):
-        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ data[i]]
-    return crc
+        x = h ^ data[i]
+        h = l ^ hi[x]
+        l = lo[x]
+    return (h << 8) | l
 
 
 # Upper-case hex digit -> its value, anything else -> 0xFF: the trailer's and the counter's digits
@@ -151,14 +167,11 @@ class Frame:
         self.type = -1
         self.counter = -1
         self.nargs = 0
-        self.status = self._decode(line, n)
-        return self.status
-
-    def _decode(self, line, n):
+        # The CRC (crc16's loop) in line, the type and words in _words: two calls a frame, not four (issue 14).
         if n > MAX_LINE:
-            return TOO_LONG
+            return self._refuse(TOO_LONG)
         if n < _MIN_LINE or line[n - _TRAILER] != _STAR:
-            return BAD_SYNTAX
+            return self._refuse(BAD_SYNTAX)
         body = n - _TRAILER
         hexv = _HEX_VALUE
         d1 = hexv[line[body + 1]]
@@ -166,17 +179,27 @@ class Frame:
         d3 = hexv[line[body + 3]]
         d4 = hexv[line[body + 4]]
         if d1 > 15 or d2 > 15 or d3 > 15 or d4 > 15:
-            return BAD_SYNTAX
-        if crc16(line, 0, body) != (d1 << 12) | (d2 << 8) | (d3 << 4) | d4:
-            return BAD_CRC
+            return self._refuse(BAD_SYNTAX)
+        hi = _CRC_HI                    # crc16(line, 0, body), its two halves compared with the trailer's
+        lo = _CRC_LO
+        h = l = 0xFF
+        for i in range(body):
+            x = h ^ line[i]
+            h = l ^ hi[x]
+            l = lo[x]
+        if h != (d1 << 4) | d2 or l != (d3 << 4) | d4:
+            return self._refuse(BAD_CRC)
         # The bytes are the device's own; now check they are a frame.
         if line[2] != _SPACE or line[5] != _SPACE or not 65 <= line[0] <= 90 or not 48 <= line[1] <= 57:
-            return BAD_SYNTAX
+            return self._refuse(BAD_SYNTAX)
         d1 = hexv[line[3]]
         d2 = hexv[line[4]]
         if d1 > 15 or d2 > 15:
-            return BAD_SYNTAX
-        counter = (d1 << 4) | d2
+            return self._refuse(BAD_SYNTAX)
+        return self._words(line, body, (d1 << 4) | d2)
+
+    def _words(self, line, body, counter):
+        """decode()'s rest, once the CRC and the header hold: the type, the words, the device and version."""
         # The type word runs to the first space (or the body's end), found in C; a type's name there
         # (bytes.startswith at its offset: bytes, bytearray, in C, no slice) is a word of 1..MAX_TYPE
         # capitals (Frame() checked the names), any other word is checked a byte at a time.
@@ -195,25 +218,12 @@ class Frame:
             while k < end and 65 <= line[k] <= 90:
                 k += 1
             if k != end or end == 6 or end - 6 > MAX_TYPE:
-                return BAD_SYNTAX
-        status = self._split_args(line, end, body)
-        if status != OK:
-            return status
-        if line[0] != self.device:
-            return WRONG_DEVICE
-        if line[1] - 48 != self.version:
-            return BAD_VERSION
-        self.counter = counter
-        if t < 0:
-            return UNKNOWN_TYPE
-        self.type = t
-        if not types[t][1] <= self.nargs <= types[t][2]:
-            return BAD_ARGS
-        return OK
-
-    def _split_args(self, line, i, body):
-        """Words separated by one space from line[i] (a space or body) to body."""
+                return self._refuse(BAD_SYNTAX)
+        # The words, separated by one space, from line[end] (a space or body) to body.
+        starts = self.starts
+        ends = self.ends
         nargs = 0
+        i = end
         while i < body:
             i += 1                      # the space
             start = i
@@ -222,15 +232,30 @@ class Frame:
                 if ch == _SPACE:
                     break
                 if ch < 33 or ch > 126 or ch == _STAR:
-                    return BAD_SYNTAX
+                    return self._refuse(BAD_SYNTAX)
                 i += 1
             if i == start or nargs == MAX_ARGS:
-                return BAD_SYNTAX
-            self.starts[nargs] = start
-            self.ends[nargs] = i
+                return self._refuse(BAD_SYNTAX)
+            starts[nargs] = start
+            ends[nargs] = i
             nargs += 1
         self.nargs = nargs
+        if line[0] != self.device:
+            return self._refuse(WRONG_DEVICE)
+        if line[1] - 48 != self.version:
+            return self._refuse(BAD_VERSION)
+        self.counter = counter
+        if t < 0:
+            return self._refuse(UNKNOWN_TYPE)
+        self.type = t
+        if not types[t][1] <= nargs <= types[t][2]:
+            return self._refuse(BAD_ARGS)
+        self.status = OK
         return OK
+
+    def _refuse(self, status):              # a refused line's status, kept and returned
+        self.status = status
+        return status
 
     def arg_uint(self, i, limit):
         """Argument i as a canonical decimal <= limit, else -1."""

@@ -70,7 +70,15 @@ class Reporter:
         if fields:
             record.update(fields)             # in C; the same keys in the same order as a loop puts them
         line = json.dumps(record)
-        self.recent.note(seq, event, fields)
+        # recent.note(seq, event, fields), inline (a call fewer a report: several a pass, every game's)
+        recent = self.recent
+        i = recent._next
+        recent._seq[i] = seq
+        recent._event[i] = event
+        fault = fields.get("fault") if fields else None
+        recent._fault[i] = fault if isinstance(fault, str) else ""
+        recent._next = i + 1 if i + 1 < recent.size else 0
+        recent.count += 1
         sender = self.sender
         if sender is not None:
             try:
@@ -116,8 +124,8 @@ class Reporter:
                 b = outbox.b
                 event, fields = table.game_report(code, a, b)
                 self.emit(event, fields)
-                if recall is not None:
-                    recall.noted(table, code, a, b, self, fields)   # a round's end: kept after the reports
+                if recall is not None and code in recall.rounds.ROUND_CODES:     # (noted()'s first test: a
+                    recall.noted(table, code, a, b, self, fields)   # call fewer a report that ends no round)
             else:
                 self._send_outbox_entry(table, code, outbox.a, outbox.b)
             sent += 1

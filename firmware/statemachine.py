@@ -64,26 +64,31 @@ class EventQueue:
 
     def put(self, kind, a=0, b=0):
         """Queue an event; False (and overflows += 1) when the queue is full."""
-        if self._count == self.size:
+        # (each field read once into a local: put and get run several times a pass, every game's)
+        count = self._count
+        size = self.size
+        if count == size:
             self.overflows += 1
             return False
-        slot = self._head + self._count
-        if slot >= self.size:
-            slot -= self.size
+        slot = self._head + count
+        if slot >= size:
+            slot -= size
         self._kind[slot] = kind
         self._a[slot] = a
         self._b[slot] = b
-        self._count += 1
+        self._count = count + 1
         return True
 
     def get(self):
         """Take the oldest event into .kind/.a/.b; returns False when empty."""
-        if self._count == 0:
+        count = self._count
+        if count == 0:
             return False
         slot = self._head
         self.kind = self._kind[slot]
         self.a = self._a[slot]
         self.b = self._b[slot]
-        self._head = slot + 1 if slot + 1 < self.size else 0
-        self._count -= 1
+        slot += 1
+        self._head = slot if slot < self.size else 0
+        self._count = count - 1
         return True

@@ -29,7 +29,7 @@ _FRAME_LOST = const(38)
 _FRAME_SYNTAX = const(32)
 _LINE_TOO_LONG = const(3)
 
-HELLO = 0   # every device's message type 0 is HELLO <firmware>: the device (re)started
+_HELLO = const(0)    # every device's message type 0 is HELLO <firmware>: the device (re)started
 
 
 class DeviceLink:
@@ -85,9 +85,10 @@ class DeviceLink:
         frame = self.frame
         status = frame.decode(line, n)
         n = frame.length
+        kind = frame.type
         if status == _OK or status == _UNKNOWN_TYPE or status == _BAD_ARGS:
             # The checksum holds: the counter is the device's own, even if the message is refused.
-            seq = self.sequence.track(line, n, frame.counter, status == _OK and frame.type == HELLO)
+            seq = self.sequence.track(line, n, frame.counter, status == _OK and kind == _HELLO)
             if seq == _SEQ_DUPLICATE:
                 self.duplicates += 1
                 return
@@ -107,7 +108,7 @@ class DeviceLink:
             self.fault(_LINE_TOO_LONG if status == _TOO_LONG else status - _BAD_SYNTAX + _FRAME_SYNTAX)
             return
         self.frames_ok += 1
-        if frame.type == HELLO:
+        if kind == _HELLO:
             self.restarts += 1
         self._message(frame)
 

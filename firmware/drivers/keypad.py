@@ -64,7 +64,10 @@ class Keypad:
     def poll(self, queue):
         """Scan the whole matrix once; post (KEY, index, 0) for each debounced press."""
         if self._idle:
-            if not self._any_column_low():
+            for col in self.cols:                # (does any column read low? a key, any key, is down)
+                if col.value() == 0:
+                    break
+            else:
                 return
             for row in self.rows:
                 row.value(_RELEASED)         # the scan pulls one row at a time
@@ -93,13 +96,6 @@ class Keypad:
             self._idle = True
             for row in self.rows:
                 row.value(_SCANNED)          # idle: every row low, the next polls read the columns only
-
-    def _any_column_low(self):
-        """Every row pulled low (idle): does any column read low (a key, any key, is down)?"""
-        for col in self.cols:
-            if col.value() == 0:
-                return True
-        return False
 
     def _scan(self):
         """Read every key into _read; returns how many read down."""

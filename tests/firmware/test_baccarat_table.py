@@ -480,6 +480,31 @@ def test_ticks_and_buttons_dispatch_allocation_free():
     assert heap_lock_catches_allocation()      # the lock is real: the block above proved something
 
 
+def test_a_results_seat_lights_read_its_nets_allocating_nothing():
+    # The seat lights sum each seat's nets at the result, and the report lists them: the nets are a list of
+    # ints, where an array("q") made a long int at each read on MicroPython (its mpz build: 28 at the
+    # bench's result, 32 bytes each; issue 14). Under heap_lock in the VM: the render and a read of each net.
+    rig = Rig()
+    rig.new_shoe()
+    rig.bets({1: {"banker": 100}, 2: {"player": 50, "tie": 10}, 3: {"player_pair": 5}})
+    rig.cards("9h 5d Kc 2s")                                # Player 9 to Banker 7
+    table = rig.table
+    assert table.showing_result and table.has_bets
+    table._result_lights()                                  # warm up
+    nets = table.nets
+    total = 0
+    heap_lock()
+    try:
+        table._result_lights()
+        for i in range(len(nets)):
+            total += nets[i]
+    finally:
+        heap_unlock()
+    assert total == -100 + 48 - 10 - 5
+    assert rig.colour("seat2") == pixels.GREEN and rig.colour("seat1") == pixels.OFF
+    assert heap_lock_catches_allocation()      # the lock is real: the block above proved something
+
+
 def test_a_shoe_that_speaks_during_the_boot_lamp_test_is_not_lost():
     from firmware.events import SHOE, SHOE_IN
     from firmware.table_codes import STARTING

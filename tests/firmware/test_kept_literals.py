@@ -25,6 +25,20 @@ def test_the_hex_digit_table_is_the_one_the_decoder_built():
     assert device_frame._HEX_VALUE == bytes(table) and isinstance(device_frame._HEX_VALUE, bytes)
 
 
+def test_the_crc_tables_are_the_table_the_decoder_built():
+    # The CRC-16/CCITT-FALSE table as firmware/device_frame.py built it at import (an array("H")), split
+    # into its high and low bytes; and the CRC of the catalogued check string through them.
+    for i in range(256):
+        crc = i << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+        crc &= 0xFFFF
+        assert device_frame._CRC_HI[i] == crc >> 8 and device_frame._CRC_LO[i] == crc & 0xFF, i
+    assert isinstance(device_frame._CRC_HI, bytes) and isinstance(device_frame._CRC_LO, bytes)
+    assert len(device_frame._CRC_HI) == len(device_frame._CRC_LO) == 256
+    assert device_frame.crc16(b"123456789") == 0x29B1
+
+
 class _CardFrame:
     def __init__(self, code):
         self.line = code + b" U"

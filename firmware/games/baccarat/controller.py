@@ -16,7 +16,7 @@ from firmware.drivers import pixels
 from firmware.errors import IntegrityError
 from firmware.games.baccarat.alarms import Alarms
 from firmware.games.baccarat.lights import BaccaratLights
-from firmware.games.baccarat.payouts import (NETS_TYPE, ZONES, find_slots, keep_stakes, settle_seats, stake_round,
+from firmware.games.baccarat.payouts import (ZONES, find_slots, keep_stakes, settle_seats, stake_round,
                                              tie_carry)
 from firmware.games.baccarat.roads import Roads
 from firmware.games.baccarat.shoe_procedure import ShoeProcedure
@@ -72,6 +72,8 @@ _OUT_STATE = const(1)
 _READY = const(1)
 _STARTING = const(0)
 
+_MS_PER_S = const(1000)      # the uptime's second, as firmware/table.py counts it (_tick)
+
 
 class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
     # Table.STATE_NAMES and the game's, a literal (test_kept_literals compares): one constant in flash when
@@ -88,8 +90,11 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         self.seats = seats if reading is not None else 0
         width = len(ZONES)
         self.round_bets = array("i", [0] * (self.seats * width))   # the bets of the round in play
-        # 64-bit (payouts.NETS_TYPE): on MicroPython only a net past a small int (2**30) is a long int.
-        self.nets = array(NETS_TYPE, [0] * (self.seats * width))
+        # A list, not an array("q") (payouts.NETS_TYPE, a settle's scratch): a net is any int (a Tie bet of the
+        # reader's largest stake nets more than 32 bits), a small int in its slot, no long int made at each
+        # read (MicroPython's mpz build makes one a read of a "q" item: one a seat's net at the seat lights and
+        # the report, 28 at the bench's result; issue 14); 4 bytes a zone, not 8.
+        self.nets = [0] * (self.seats * width)
         # Where the round's bets are (the indices of round_bets not 0, the first n_bet_slots, in order),
         # taken for the round slots_round when it starts: the result's nets, its seat lights and its
         # report (reports.nets_table) visit those, not every seat's every zone (most are empty). Any other
@@ -331,7 +336,13 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         # (a journal replays them coalesced).
         if self.since_card_ms < _DOUBLE_PULL_MS:
             self.since_card_ms = min(self.since_card_ms + ms, _DOUBLE_PULL_MS)
-        self._common(_TICK, ms, 0)
+        # Table._common()'s TICK, inline (a call fewer every pass): the uptime, whole seconds and the ms since
+        part = self.uptime_part_ms + ms
+        if part >= _MS_PER_S:
+            self.uptime_s += part // _MS_PER_S
+            part %= _MS_PER_S
+            self.display_dirty = True          # the shown uptime changed
+        self.uptime_part_ms = part
         return _STAY
 
     HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (

@@ -21,9 +21,9 @@ _TIE = const(2)
 
 # Bet zones (art. 12) in the order every report lists them.
 ZONES = ("player", "banker", "tie", "player_pair", "banker_pair")
-# The type of the nets array settle_nets fills: 64-bit, as a stake of up to the bet reader's MAX_AMOUNT
-# (999,999,999) at 14:1 (art. 16) nets more than a 32-bit int holds (the controller's, and a snapshot's
-# restored nets).
+# The type of an array settle_nets may fill: 64-bit, as a stake of up to the bet reader's MAX_AMOUNT
+# (999,999,999) at 14:1 (art. 16) nets more than a 32-bit int holds. The table's own nets are a list of
+# ints (controller.BaccaratTable.nets: no long int made at each read, as a "q" item is on MicroPython).
 NETS_TYPE = "q"
 
 PAIR_ODDS = const(11)  # art. 16: each Pair pays 11:1
@@ -125,8 +125,13 @@ _BANKER_PAIR_ZONE = const(4)
 
 
 def _terms_into(result, terms):
-    # Each zone's outcome in one statement (a loop over the zones comparing their names was ~6 us).
+    # The result checked (_check_result(), called only where it raises: a call fewer a result), then each
+    # zone's outcome in one statement (a loop over the zones comparing their names was ~6 us).
+    if not isinstance(result, Result):
+        _check_result(result)
     winner = result.winner
+    if winner != _PLAYER and winner != _BANKER and winner != _TIE:
+        _check_result(result)
     terms[_PLAYER] = _PUSH if winner == _TIE else (_PLAYER_WIN if winner == _PLAYER else _LOSE)
     terms[_BANKER] = _PUSH if winner == _TIE else (_BANKER_WIN if winner == _BANKER else _LOSE)
     terms[_TIE_ZONE] = _TIE_WIN if winner == _TIE else _LOSE
@@ -138,8 +143,9 @@ def settle_nets(settings, result, bets, nets, terms, slots=None, n_slots=0):
     """settle_zone(settings, result, zone, amount)[0] of every bet into nets (the same index), its zone
     ZONES[i % len(ZONES)]: the seats' bets of a round side by side; 0 where nothing is bet (and nothing
     checked, as no settle_zone call). The zones' outcomes are decided once, at the first bet (the
-    settings and the result checked then); each amount, tie option, method and commission option is
-    checked at its bet as settle_zone checks it. terms: scratch of len(ZONES) bytes.
+    settings and the result checked then); each amount and tie option is checked at its bet as settle_zone
+    checks it, the method and commission option at the first bet that reads them (the same settings at every
+    bet: the same refusal, at the same bet). terms: scratch of len(ZONES) bytes.
     slots: the indices of the bets that are not 0 (the first n_slots of it, in order), or None: only
     those are visited (a table's seats bet on a few of their zones: most of the walk was empty slots),
     and nets elsewhere are left as they are (the caller has them 0)."""
@@ -156,20 +162,20 @@ def settle_nets(settings, result, bets, nets, terms, slots=None, n_slots=0):
     else:
         return
     check_settings(settings)
-    _check_result(result)
-    _terms_into(result, terms)
+    _terms_into(result, terms)          # (the result checked first)
     width = len(ZONES)
     cut = -1            # a hand's win: the commission's numerator per unit of `per` (-1: not yet known)
     per = 1
+    odds = -1           # a tie's odds, from the first Tie bet won (-1: not yet known)
     type_of = type      # the builtins as locals: their two lookups a bet were half of its amount's check
     integer = int
     for j in range(j, n_slots):
         i = slots[j]
         amount = bets[i]
-        if not amount:
-            nets[i] = 0
-            continue
-        if type_of(amount) is not integer or amount < 0:
+        if type_of(amount) is not integer or amount <= 0:  # (one test a bet for nothing bet and a bad amount)
+            if not amount:
+                nets[i] = 0
+                continue
             _amount(ZONES[i % width], amount)             # raises, as settle_zone would
         kind = terms[i % width]
         # (the outcomes by how often a table meets them: a lost bet, a hand's win, a pair, a tie)
@@ -187,7 +193,9 @@ def settle_nets(settings, result, bets, nets, terms, slots=None, n_slots=0):
         elif kind == _PAIR_WIN:
             nets[i] = amount * PAIR_ODDS
         elif kind == _TIE_WIN:
-            nets[i] = amount * tie_odds(settings.method)
+            if odds < 0:
+                odds = tie_odds(settings.method)          # (the method checked at the first: it is the same)
+            nets[i] = amount * odds
         else:                                             # _PUSH
             option = settings.tie_option
             if option not in TIE_OPTIONS:

@@ -36,7 +36,7 @@ _BEAD = "PBT"
 
 def game_report(table, code, a, b):
     if code == _OUT_DEALT:
-        return "card", {"card": cards.name(a), "face_up": bool(b & 1), "to": DESTINATIONS[b >> 1],
+        return "card", {"card": cards.name(a), "face_up": (b & 1) != 0, "to": DESTINATIONS[b >> 1],
                         "round": table.shoe.rounds if table.shoe is not None else 0}
     if code == _OUT_ROUND:
         fields = {"round": a, "demo": bool(b)}
@@ -86,7 +86,10 @@ def result_fields(table, number):
                   "winner": _WINNERS[result.winner], "player_pair": bool(result.player_pair),
                   "banker_pair": bool(result.banker_pair), "demo": bool(record.demo), "void": False}
     if table.has_bets:
-        fields["nets"] = nets_table(table)
+        if table.slots_round is hand:                    # (nets_table()'s first case, inline: a call fewer)
+            fields["nets"] = _by_slots(table.bet_slots, table.seat_slot_ends, table.nets)
+        else:
+            fields["nets"] = nets_table(table)
     return fields
 
 
@@ -122,6 +125,7 @@ def _by_slots(slots, ends, values):
     """_by_seat's {seat: {zone: values[i]}} from the slots i bet on (ascending), seat s's ending at ends[s]."""
     out = {}
     zones = ZONES
+    keys = SEAT_KEYS
     width = len(zones)
     j = 0
     base = 0
@@ -133,7 +137,7 @@ def _by_slots(slots, ends, values):
                 i = slots[j]
                 row[zones[i - base]] = values[i]
                 j += 1
-            out[SEAT_KEYS[seat] if seat < _SEAT_KEYS_MAX else str(seat + 1)] = row
+            out[keys[seat] if seat < _SEAT_KEYS_MAX else str(seat + 1)] = row
         base += width
     return out
 

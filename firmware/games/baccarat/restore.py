@@ -2,13 +2,11 @@
 # table changes; a snapshot that does not fit is refused whole (RestoreError). The fields are
 # firmware/games/baccarat/snapshot.py's, which writes them at every boundary. Boot-only (parts.BOOT_ONLY): the
 # snapshot module imports it when a recovery or a settings change restores a table; both release it.
-from array import array
 
 from firmware import snapshot_restore as R
 from firmware.errors import GameError
 from firmware.games.baccarat import rules
 from firmware.games.baccarat import shoe as shoe_mod
-from firmware.games.baccarat.payouts import NETS_TYPE
 from firmware.games.baccarat.payouts import ZONES, find_slots, settle_seats
 from firmware.games.baccarat.roads import Roads
 from firmware.games.baccarat.settings import SETTING_NAMES
@@ -64,7 +62,7 @@ def restore(t, data):
         f.fail("no result shown and no bets without a last round", flags)
     if (has_bets or bets_ready or unread) and t.reading is None:
         f.fail("no bets without a bet reader", flags)
-    nets = array(NETS_TYPE, [0] * len(t.nets))
+    nets = [0] * len(t.nets)          # (as the controller's: a list of ints, no long int made a read)
     if has_bets:
         settle_seats(t.settings, record, bets, nets)
     kept, stakes = _tie(f, t, tie, record, has_bets, bets)

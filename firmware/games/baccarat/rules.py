@@ -65,7 +65,7 @@ def first_drawer(player_two, banker_two):
 
 
 def _first_drawer(player_two, banker_two):
-    # first_drawer() of checked totals (Round._advance's: _points makes them 0..9).
+    # first_drawer() of checked totals (Round.give's: _points makes them 0..9).
     if player_two >= 8 or banker_two >= 8:
         return NONE
     if player_two <= banker_two:
@@ -83,7 +83,7 @@ def other_draws(method, player_two, banker_two, drawer_total):
 
 
 def _other_draws(method, player_two, banker_two, drawer_total):
-    # other_draws() of a checked method and totals (Round._advance's: checked in Round(), made by _points).
+    # other_draws() of a checked method and totals (Round.give's: checked in Round(), made by _points).
     if player_two == banker_two:
         return True  # 9(2): both draw
     other = banker_two if player_two < banker_two else player_two
@@ -137,35 +137,13 @@ class Round:
         self.face_up = 0  # art. 4: face-up cards stay valid; counted for the log
         self._two = (0, 0)
         self._next = PLAYER
-        # expected() == NONE, kept as _advance() decides it (an attribute, not a property: the last card's
+        # expected() == NONE, kept as give() decides it (an attribute, not a property: the last card's
         # pass reads it three times, in the shoe, the controller and end_round).
         self.complete = False
 
     def expected(self):
         """Hand due the next card: PLAYER, BANKER, or NONE when the round is complete."""
         return self._next
-
-    def _advance(self):
-        n = len(self.order)
-        if n < 4:
-            due = PLAYER if n % 2 == 0 else BANKER  # art. 7(1)
-        elif n == 4:
-            player_two = _points(self.player)
-            banker_two = _points(self.banker)
-            self._two = (player_two, banker_two)
-            due = _first_drawer(player_two, banker_two)
-        elif n == 5:
-            drawer = self.order[4]
-            hand = self.player if drawer == PLAYER else self.banker
-            two = self._two
-            if _other_draws(self.method, two[0], two[1], _points(hand)):
-                due = BANKER if drawer == PLAYER else PLAYER
-            else:
-                due = NONE
-        else:
-            due = NONE  # art. 9(1): at most one third card each
-        self._next = due
-        self.complete = due == NONE
 
     def deal(self, card, hand=None, face_up=False):
         """Give the next card to the hand that is due. `hand`, if the table
@@ -186,14 +164,35 @@ class Round:
         the card the due hand's (Shoe.deal checks all that before it: not again, card by card). Returns
         the hand it went to."""
         due = self._next
+        order = self.order
         if due == PLAYER:
             self.player.append(card)
         else:
             self.banker.append(card)
-        self.order.append(due)
+        order.append(due)
         if face_up:
             self.face_up += 1
-        self._advance()
+        # The hand due the next card (its own method once: a call fewer a card, issue 14).
+        n = len(order)
+        if n < 4:
+            then = PLAYER if n % 2 == 0 else BANKER  # art. 7(1)
+        elif n == 4:
+            player_two = _points(self.player)
+            banker_two = _points(self.banker)
+            self._two = (player_two, banker_two)
+            then = _first_drawer(player_two, banker_two)
+        elif n == 5:
+            drawer = order[4]
+            hand = self.player if drawer == PLAYER else self.banker
+            two = self._two
+            if _other_draws(self.method, two[0], two[1], _points(hand)):
+                then = BANKER if drawer == PLAYER else PLAYER
+            else:
+                then = NONE
+        else:
+            then = NONE  # art. 9(1): at most one third card each
+        self._next = then
+        self.complete = then == NONE
         return due
 
     def result(self):
@@ -201,8 +200,15 @@ class Round:
             raise RuleError("round not complete: the next card is due to %s" % HAND_NAMES[self._next])
         player = self.player
         banker = self.banker
-        pt = _points(player)
-        bt = _points(banker)
+        values = VALUES                 # _points() of each hand, inline: two calls fewer in the last card's pass
+        pt = 0
+        for c in player:
+            pt += values[c >> 2]
+        pt %= 10
+        bt = 0
+        for c in banker:
+            bt += values[c >> 2]
+        bt %= 10
         # winner_of() and is_pair() inline, without their checks again: every card was checked when dealt
         # and a total is 0..9 by _points (arts. 5, 9(1)-(3): the higher total wins, equal a tie; art. 12: a
         # pair is the same rank, card >> 2).

@@ -12,6 +12,8 @@ from firmware.games.baccarat.rules import Round, HAND_NAMES, check_call
 from firmware.games.baccarat.settings import SETTING_NAMES, check_settings
 from firmware import cards as _cards
 
+# copies of firmware.cards (tests/host/test_const_copies.py)
+_DECK_SIZE = const(52)
 # copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
 _NONE = const(-1)
 
@@ -192,35 +194,41 @@ class Shoe:
         A malformed call (card number outside 0..51, unknown hand) changes
         nothing; any real card refused is still counted out of the shoe (art. 1)."""
         if hand is None and (face_up is True or face_up is False):
-            _cards.check(card)                  # all check_call() tests when no hand is sensed (a call fewer)
+            # all check_call() tests when no hand is sensed (a call fewer); cards.check() only for what is
+            # not an int 0..51 (it raises, but for an int subclass: a call fewer a card)
+            if type(card) is not int or card < 0 or card >= _DECK_SIZE:
+                _cards.check(card)
         else:
             check_call(card, hand, face_up)
-        if self.state == ERROR:
+        state = self.state                      # (fields read once into locals: the last card's pass)
+        if state == ERROR:
             self._discard(card)
             raise RuleError("dealing error pending (%s): correct() or void() first (Baccarat art. 10); "
                             "%s is counted out of the shoe and discarded" % (self.pending[0], _cards.name(card)))
-        if self.state == BURNING or self.state == CLOSED:
+        if state == BURNING or state == CLOSED:
             self._discard(card)
             raise RuleError("no card may be dealt now (shoe %s); %s is counted out of the shoe and discarded"
                             % (self.state_name(), _cards.name(card)))
-        if self.counts[card] == 0:
+        counts = self.counts
+        if counts[card] == 0:
             self._take(card)                    # (raises: the card cannot come out, art. 1)
-        self.counts[card] -= 1                  # _take() without its card check again (check_call's)
+        counts[card] -= 1                       # _take() without its card check again (check_call's)
         self.remaining -= 1
-        if self.state == READY or self.round.complete:
+        rnd = self.round
+        if state == READY or rnd.complete:
             self.pending = (EXTRA_CARD, card, hand)
             self.state = ERROR
             raise DealingError("dealing error: %s drawn when no hand may draw (Baccarat arts. 9, 10): "
                                "correct() discards it, or void() the round" % _cards.name(card), EXTRA_CARD)
         if hand is not None:                    # (a table that does not sense the hand asks nothing)
-            due = self.round.expected()
+            due = rnd.expected()
             if hand != due:
                 self.pending = (WRONG_HAND, card, hand)
                 self.state = ERROR
                 raise DealingError("dealing error: %s placed on %s but due to %s (Baccarat arts. 7, 9, 10): "
                                    "correct() moves it, or void() the round"
                                    % (_cards.name(card), HAND_NAMES[hand], HAND_NAMES[due]), WRONG_HAND)
-        return self.round.give(card, face_up)      # (Round.deal()'s checks: done above)
+        return rnd.give(card, face_up)      # (Round.deal()'s checks: done above)
 
     def correct(self):
         """Art. 10: the dealer corrects the pending error at once: a misplaced
