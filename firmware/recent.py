@@ -19,8 +19,7 @@ class RecentReports:
         self.count = 0            # reports noted since boot (forget_last: those the ring still holds)
 
     def note(self, seq, event, fields):
-        """One report sent: its seq, its event name, and its "fault" field when it has one (Reporter.emit
-        does the same in line)."""
+        """One report sent: its seq, its event name, and its "fault" field when it has one."""
         i = self._next
         self._seq[i] = seq
         self._event[i] = event

@@ -70,15 +70,7 @@ class Reporter:
         if fields:
             record.update(fields)             # in C; the same keys in the same order as a loop puts them
         line = json.dumps(record)
-        # recent.note(seq, event, fields), inline (a call fewer a report: several a pass, every game's)
-        recent = self.recent
-        i = recent._next
-        recent._seq[i] = seq
-        recent._event[i] = event
-        fault = fields.get("fault") if fields else None
-        recent._fault[i] = fault if isinstance(fault, str) else ""
-        recent._next = i + 1 if i + 1 < recent.size else 0
-        recent.count += 1
+        self.recent.note(seq, event, fields)
         sender = self.sender
         if sender is not None:
             try:

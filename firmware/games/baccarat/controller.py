@@ -72,7 +72,6 @@ _OUT_STATE = const(1)
 _READY = const(1)
 _STARTING = const(0)
 
-_MS_PER_S = const(1000)      # the uptime's second, as firmware/table.py counts it (_tick)
 
 
 class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
@@ -336,13 +335,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         # (a journal replays them coalesced).
         if self.since_card_ms < _DOUBLE_PULL_MS:
             self.since_card_ms = min(self.since_card_ms + ms, _DOUBLE_PULL_MS)
-        # Table._common()'s TICK, inline (a call fewer every pass): the uptime, whole seconds and the ms since
-        part = self.uptime_part_ms + ms
-        if part >= _MS_PER_S:
-            self.uptime_s += part // _MS_PER_S
-            part %= _MS_PER_S
-            self.display_dirty = True          # the shown uptime changed
-        self.uptime_part_ms = part
+        self._common(_TICK, ms, 0)
         return _STAY
 
     HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (
