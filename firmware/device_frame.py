@@ -167,7 +167,7 @@ class Frame:
         self.type = -1
         self.counter = -1
         self.nargs = 0
-        # The CRC (crc16's loop) in line, the type and words in _words: two calls a frame, not four (issue 14).
+        # The header and CRC here, the type and words in _words: three calls a frame, not four (issue 14).
         if n > MAX_LINE:
             return self._refuse(TOO_LONG)
         if n < _MIN_LINE or line[n - _TRAILER] != _STAR:
@@ -180,14 +180,7 @@ class Frame:
         d4 = hexv[line[body + 4]]
         if d1 > 15 or d2 > 15 or d3 > 15 or d4 > 15:
             return self._refuse(BAD_SYNTAX)
-        hi = _CRC_HI                    # crc16(line, 0, body), its two halves compared with the trailer's
-        lo = _CRC_LO
-        h = l = 0xFF
-        for i in range(body):
-            x = h ^ line[i]
-            h = l ^ hi[x]
-            l = lo[x]
-        if h != (d1 << 4) | d2 or l != (d3 << 4) | d4:
+        if crc16(line, 0, body) != (d1 << 12) | (d2 << 8) | (d3 << 4) | d4:
             return self._refuse(BAD_CRC)
         # The bytes are the device's own; now check they are a frame.
         if line[2] != _SPACE or line[5] != _SPACE or not 65 <= line[0] <= 90 or not 48 <= line[1] <= 57:

@@ -116,8 +116,8 @@ class Reporter:
                 b = outbox.b
                 event, fields = table.game_report(code, a, b)
                 self.emit(event, fields)
-                if recall is not None and code in recall.rounds.ROUND_CODES:     # (noted()'s first test: a
-                    recall.noted(table, code, a, b, self, fields)   # call fewer a report that ends no round)
+                if recall is not None:
+                    recall.noted(table, code, a, b, self, fields)   # a round's end: kept after the reports
             else:
                 self._send_outbox_entry(table, code, outbox.a, outbox.b)
             sent += 1

@@ -95,15 +95,8 @@ class Table(StateMachine, LampCheck):
         """One event; a table held closed (hold_closed) only reports, never plays."""
         if self.closed_code:
             self._held(kind, a, b)
-            return
-        # StateMachine.dispatch's body, inline: a call fewer every event of every game (issue 14)
-        target = self.HANDLERS[self.state](self, kind, a, b)
-        if target != _STAY and target != self.state:
-            self.state = target
-            self.transitions += 1
-            entry = self.ENTRY[target]
-            if entry is not None:
-                entry(self)
+        else:
+            StateMachine.dispatch(self, kind, a, b)
 
     def hold_closed(self, code, detail=0):
         """Raise fault `code` and keep the table FAULTED until a reset: no acknowledgement, no game event

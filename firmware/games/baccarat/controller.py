@@ -73,7 +73,6 @@ _READY = const(1)
 _STARTING = const(0)
 
 
-
 class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
     # Table.STATE_NAMES and the game's, a literal (test_kept_literals compares): one constant in flash when
     # frozen; Table.STATE_NAMES + (...) made it at import, 48 bytes of the heap in the VM (issue 14).

@@ -86,10 +86,7 @@ def result_fields(table, number):
                   "winner": _WINNERS[result.winner], "player_pair": bool(result.player_pair),
                   "banker_pair": bool(result.banker_pair), "demo": bool(record.demo), "void": False}
     if table.has_bets:
-        if table.slots_round is hand:                    # (nets_table()'s first case, inline: a call fewer)
-            fields["nets"] = _by_slots(table.bet_slots, table.seat_slot_ends, table.nets)
-        else:
-            fields["nets"] = nets_table(table)
+        fields["nets"] = nets_table(table)
     return fields
 
 

@@ -200,15 +200,8 @@ class Round:
             raise RuleError("round not complete: the next card is due to %s" % HAND_NAMES[self._next])
         player = self.player
         banker = self.banker
-        values = VALUES                 # _points() of each hand, inline: two calls fewer in the last card's pass
-        pt = 0
-        for c in player:
-            pt += values[c >> 2]
-        pt %= 10
-        bt = 0
-        for c in banker:
-            bt += values[c >> 2]
-        bt %= 10
+        pt = _points(player)
+        bt = _points(banker)
         # winner_of() and is_pair() inline, without their checks again: every card was checked when dealt
         # and a total is 0..9 by _points (arts. 5, 9(1)-(3): the higher total wins, equal a tie; art. 12: a
         # pair is the same rank, card >> 2).

@@ -184,14 +184,10 @@ class Scoreboard:
         cell = self.cell
         x = ((i - first) // _ROWS) * cell
         y = _HEADER_HEIGHT + (i % _ROWS) * cell     # (road_y)
-        c = self.canvas
         if winner == _TIE:
-            c.line(x, y + cell - 2, x + cell - 2, y, 1)
-        else:                                   # as _big_cell()'s
-            c.fill_rect(x + 1, y, cell - 3, cell - 1, 1)
-            c.fill_rect(x, y + 1, cell - 1, cell - 3, 1)
-            if winner != _BANKER:
-                c.fill_rect(x + 1, y + 1, cell - 3, cell - 3, 0)
+            self.canvas.line(x, y + cell - 2, x + cell - 2, y, 1)
+        else:
+            self._entry(x, y, winner)
         if code & _PAIR_BITS:                   # (most beads have none: no call)
             self._pairs(x, y, code & _PLAYER_PAIR_BIT, code & _BANKER_PAIR_BIT)
 
@@ -199,8 +195,7 @@ class Scoreboard:
         n = roads.n_beads
         if n == self._beads:
             return
-        first = (n + _ROWS - 1) // _ROWS - self.bead_columns        # _first_bead(), in line
-        first = first * _ROWS if first > 0 else 0
+        first = self._first_bead(n)
         old = self._bead_first
         self._bead_first = first
         start = self._beads
@@ -231,13 +226,8 @@ class Scoreboard:
         x = self.big_x + column * cell
         y = _HEADER_HEIGHT + row * cell         # (road_y)
         code = roads.entries[k]                 # Roads.entry(k), read in place (no tuple made)
-        # Banker: a filled disc; Player: a hollow ring, the disc with its inside cleared (the cell is blank
-        # before: three calls, not a disc's two or a ring's four lines behind a call a glyph)
+        self._entry(x, y, code & _WINNER_BITS)
         c = self.canvas
-        c.fill_rect(x + 1, y, cell - 3, cell - 1, 1)
-        c.fill_rect(x, y + 1, cell - 1, cell - 3, 1)
-        if code & _WINNER_BITS != _BANKER:
-            c.fill_rect(x + 1, y + 1, cell - 3, cell - 3, 0)
         if roads.ties[k]:
             g = cell - 1
             for d in range(g):      # invert along the slash: visible on a disc and on a ring
@@ -323,7 +313,17 @@ class Scoreboard:
         self.canvas.fill_rect(x0, y0, x1 - x0, y1 - y0, 0)
         return False
 
-    # glyphs, each in the top-left (cell - 1) x (cell - 1) pixels of its cell (discs and rings: _big_cell())
+    # glyphs, each in the top-left (cell - 1) x (cell - 1) pixels of its cell
+    def _entry(self, x, y, winner):
+        """Banker: a filled disc; Player: a hollow ring, the disc with its inside cleared (its cell is blank
+        before: three calls, not a disc's two or a ring's four lines)."""
+        c = self.canvas
+        g = self.cell - 1
+        c.fill_rect(x + 1, y, g - 2, g, 1)
+        c.fill_rect(x, y + 1, g, g - 2, 1)
+        if winner != _BANKER:
+            c.fill_rect(x + 1, y + 1, g - 2, g - 2, 0)
+
     def _pairs(self, x, y, player_pair, banker_pair):
         g = self.cell - 1
         if banker_pair:
