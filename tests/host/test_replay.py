@@ -506,14 +506,18 @@ def _doc_section():
 def test_the_documented_example_session_is_what_the_tool_prints():
     section = _doc_section()
     blocks = re.findall(r"```json\n(.*?)```", section, re.S)
-    assert len(blocks) == 3                     # the session, its output, the end of baccarat_round's output
-    proc = _cli("--table", _table(), "-", input_text=blocks[0])
-    assert proc.stdout == blocks[1]
+    # The order of a pass's console lines and reports (lines of baccarat_settings' output), the session,
+    # its output, the end of baccarat_round's output.
+    assert len(blocks) == 4
+    with open(os.path.join(SCRIPTS, "baccarat_settings.out.jsonl")) as f:
+        assert "\n" + blocks[0] in "\n" + f.read()
+    proc = _cli("--table", _table(), "-", input_text=blocks[1])
+    assert proc.stdout == blocks[2]
     assert proc.returncode == 2
     stated = re.search(r"after `(replay: line [^`]*)` on stderr", section, re.S).group(1)
     assert proc.stderr.strip() == " ".join(stated.split())
     with open(os.path.join(SCRIPTS, "baccarat_round.out.jsonl")) as f:
-        assert f.read().endswith(blocks[2])
+        assert f.read().endswith(blocks[3])
 
 
 def test_the_documented_constants_are_the_codes():
