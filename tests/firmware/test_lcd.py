@@ -275,7 +275,7 @@ def test_ascii_rows_the_lcd_cannot_show_as_they_are_take_the_replacements():
 
 
 def test_rows_go_out_through_expander_tables_made_once_as_the_loop_writes_them():
-    # show() turns a row into bus bytes with two framebuf blits through per-code tables shared by every
+    # show() turns a row into bus bytes with one framebuf blit through a per-nibble table shared by every
     # LCD (a Python loop per character was most of a redraw); the bytes are the loop's, every code,
     # backlight on and off.
     bus, d = make(20, 4)
