@@ -9,7 +9,7 @@
 # Character set: ROM A00, text to codes in firmware/drivers/lcd_charset.py; init loads the four card
 # suits into CGRAM 0..3.
 from firmware.compat import sleep_ms
-from firmware.drivers.lcd_charset import NOT_ROM as _NOT_ROM, SUIT_GLYPHS, encode as _encode, rom_code
+from firmware.drivers.lcd_charset import ROM as _ROM, SUIT_GLYPHS, encode as _encode, rom_code
 
 # PCF8574 bits
 _MASK_RS = const(0x01)
@@ -276,7 +276,7 @@ class CharLCD:
                     bus_addr = self.addr
             data = text.encode()
             n = len(data)
-            if n == len(text) and _NOT_ROM.search(data) is None:    # each byte its code: slice stores, in C
+            if n == len(text) and not data.strip(_ROM):     # each byte its code: slice stores, in C
                 if n >= cols:
                     row[:] = memoryview(data)[:cols]
                     n = cols
