@@ -33,7 +33,8 @@ DISPLAY_MS = const(100)   # LCD refresh at most this often
 
 def poll_inputs(ctx, elapsed_ms):
     """One pass over every input, then dispatch what was queued (run to completion)."""
-    ctx.recall.keep_waiting()                       # the last pass's round, if any: out of the result's pass
+    if ctx.recall.waiting is not None:              # (as _dispatch asks: no call a pass without one)
+        ctx.recall.keep_waiting()                   # the last pass's round: out of the result's pass
     queue = ctx.queue
     queue.put(_TICK, elapsed_ms)
     ctx.hw.buttons.poll(queue)
@@ -123,11 +124,12 @@ def show_outputs(ctx, draw_displays):
     if table.display_dirty:
         table.display_dirty = False
         displays = ctx.hw.displays
-        screens = ctx.game.screens
-        if "dealer" in displays:
-            displays["dealer"].show(_dealer_lines(ctx))
-        if "result" in displays:
-            displays["result"].show(screens.result_lines(table, ctx.config, ctx.button_names))
+        lcd = displays.get("dealer")          # (one look-up a display, not `in` and then [])
+        if lcd is not None:
+            lcd.show(_dealer_lines(ctx))
+        lcd = displays.get("result")
+        if lcd is not None:
+            lcd.show(ctx.game.screens.result_lines(table, ctx.config, ctx.button_names))
     scoreboard = ctx.game.scoreboard
     if scoreboard is not None and table.scoreboard_dirty:
         table.scoreboard_dirty = False

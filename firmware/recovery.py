@@ -72,6 +72,7 @@ class TableJournal:
         self.held_lost = 0
         self.replayed = 0
         self.appending = None      # the event whose record is being written (kind, a, b, behind bytes)
+        self._buffer = None        # the journal's record buffer, once it has one (the same from then on)
         self.ticked = False        # the last event was a tick (a snapshot due goes after one: after())
         self.problem = ""          # why the journal was not used ("": it was, or it was empty)
         self.tagged = False        # the link store's event set to a journalled event's (after() clears it)
@@ -159,8 +160,11 @@ class TableJournal:
     def _append(self, table, kind, a, b):
         journal = self.journal
         # The record built where the journal encodes it (a card's, a closed reading's: no payload built,
-        # joined and copied), else built here; the same bytes either way.
-        buf = journal.record_buffer()
+        # joined and copied), else built here; the same bytes either way. The buffer asked for once (the
+        # journal's one buffer, made at its first record: the same object from then on; a call an event).
+        buf = self._buffer
+        if buf is None:
+            buf = self._buffer = journal.record_buffer()
         end = -1 if buf is None else _behind_into(buf, _IN_PLACE_BEHIND, len(buf) - _IN_PLACE_TAIL,
                                                   table, kind, a, b)
         if end >= 0:

@@ -9,7 +9,7 @@
 # Character set: ROM A00, text to codes in firmware/drivers/lcd_charset.py; init loads the four card
 # suits into CGRAM 0..3.
 from firmware.compat import sleep_ms
-from firmware.drivers.lcd_charset import NOT_ROM as _NOT_ROM, SUIT_GLYPHS, encode as _encode, rom_code
+from firmware.drivers.lcd_charset import ROM as _ROM, SUIT_GLYPHS, encode as _encode, rom_code
 
 # PCF8574 bits
 _MASK_RS = const(0x01)
@@ -46,31 +46,28 @@ def geometry_problem(cols, rows):
     return None
 
 
-# The four expander bytes of a display character, per code: two tables of 256 16-bit pixels (E high
-# then low, of the high nibble; of the low nibble) for a set of flag bits (RS and the backlight),
-# made once and shared by every LCD. show() turns a whole row into its bus bytes with two FrameBuffer
-# blits through them as palettes (framebuf maps each GS8 pixel, a character code, to the palette's
-# RGB565 pixel, two bytes, in C; a pixel is read and written in one byte order, whatever it is): a
-# Python loop of ~30 bytecodes per character was most of a redraw's cost.
-_PALETTES = {}      # flags -> (FrameBuffer, FrameBuffer)
+# The four expander bytes of a display character, per nibble: a table of 16 16-bit pixels, the two
+# bytes (E high, then low) of a nibble in the high bits with a set of flag bits (RS and the backlight),
+# made once and shared by every LCD. show() turns a whole row into its bus bytes with ONE FrameBuffer
+# blit through it as a palette: the row read as GS4 pixels, two a byte (the high nibble first, GS4_HMSB),
+# into two RGB565 pixels a character (framebuf maps each GS4 pixel through the palette to two bytes, in
+# C; a pixel is read and written in one byte order, whatever it is). A Python loop of ~30 bytecodes per
+# character was most of a redraw's cost; two blits through 256-code tables of each nibble, one a nibble,
+# took twice the calls and 1 KB of tables (issue 14).
+_PALETTES = {}      # flags -> FrameBuffer
 
 
 def _palettes(framebuf, flags):
-    palettes = _PALETTES.get(flags)
-    if palettes is None:
-        high = bytearray(512)
-        low = bytearray(512)
-        for value in range(256):
-            hi = (value & 0xF0) | flags
-            lo = ((value << 4) & 0xF0) | flags
-            high[2 * value] = hi | _MASK_E
-            high[2 * value + 1] = hi
-            low[2 * value] = lo | _MASK_E
-            low[2 * value + 1] = lo
-        palettes = (framebuf.FrameBuffer(high, 256, 1, framebuf.RGB565),
-                    framebuf.FrameBuffer(low, 256, 1, framebuf.RGB565))
-        _PALETTES[flags] = palettes
-    return palettes
+    palette = _PALETTES.get(flags)
+    if palette is None:
+        table = bytearray(32)
+        for nibble in range(16):
+            bits = (nibble << 4) | flags
+            table[2 * nibble] = bits | _MASK_E
+            table[2 * nibble + 1] = bits
+        palette = framebuf.FrameBuffer(table, 16, 1, framebuf.RGB565)
+        _PALETTES[flags] = palette
+    return palette
 
 
 class CharLCD:
@@ -90,9 +87,10 @@ class CharLCD:
         self._mv = memoryview(self._buf)
         self._row = bytearray(cols)         # scratch: one row encoded
         self._blank = b" " * cols           # a row of spaces (a row's padding)
-        # The row and the bus bytes as FrameBuffers (the row a GS8 column of pixels, the bus bytes
-        # two RGB565 columns, a character's four bytes a row): _data() blits one into the other
-        # through _PALETTES. Without framebuf (a CPython without the simulator's) a loop does it.
+        # The row and the bus bytes as FrameBuffers (the row two GS4 columns of pixels, a character's
+        # nibbles a row; the bus bytes two RGB565 columns, a character's four bytes a row): _data() blits
+        # one into the other through _PALETTES. Without framebuf (a CPython without the simulator's) a
+        # loop does it.
         self._framebuf = None
         try:
             import framebuf
@@ -100,7 +98,7 @@ class CharLCD:
             framebuf = None
         if framebuf is not None:
             self._framebuf = framebuf
-            self._src = framebuf.FrameBuffer(self._row, 1, cols, framebuf.GS8, 1)
+            self._src = framebuf.FrameBuffer(self._row, 2, cols, framebuf.GS4_HMSB, 2)
             self._dst = framebuf.FrameBuffer(self._mv[4:], 2, cols, framebuf.RGB565, 2)
             self._palettes = _palettes(framebuf, _MASK_RS | self._bl)
         self._shown = [bytearray(cols) for _ in range(rows)]   # what each row shows now
@@ -156,9 +154,7 @@ class CharLCD:
         if codes is self._row and self._framebuf is not None:
             # Every character of the row into the bus bytes at once (character k at 4 + 4 k), the
             # command into the four bytes before character `start`, then those bytes sent.
-            palettes = self._palettes
-            self._dst.blit(self._src, 0, 0, -1, palettes[0])
-            self._dst.blit(self._src, 1, 0, -1, palettes[1])
+            self._dst.blit(self._src, 0, 0, -1, self._palettes)
             i = 4 * start
             if addr >= 0:
                 self._put(i, _LCD_DDRAM | addr, 0)
@@ -275,12 +271,12 @@ class CharLCD:
                 blank, all_shown, blits = self._blank, self._shown, self._framebuf is not None
                 if blits:
                     dst, src, buf = self._dst, self._src, self._buf
-                    high, low = self._palettes
+                    palette = self._palettes
                     bl, i2c, mv = self._bl, self.i2c, self._mv
                     bus_addr = self.addr
             data = text.encode()
             n = len(data)
-            if n == len(text) and _NOT_ROM.search(data) is None:    # each byte its code: slice stores, in C
+            if n == len(text) and not data.strip(_ROM):     # each byte its code: slice stores, in C
                 if n >= cols:
                     row[:] = memoryview(data)[:cols]
                     n = cols
@@ -299,8 +295,7 @@ class CharLCD:
                     end -= 1
                 addr = first + (0x40 if y & 1 else 0) + (cols if y & 2 else 0)     # _address(), inlined
                 if blits:
-                    dst.blit(src, 0, 0, -1, high)       # _data(), inlined: the command before `first`
-                    dst.blit(src, 1, 0, -1, low)
+                    dst.blit(src, 0, 0, -1, palette)    # _data(), inlined: the command before `first`
                     i = 4 * first
                     hi = (_LCD_DDRAM | addr) & 0xF0 | bl
                     lo = (addr << 4) & 0xF0 | bl

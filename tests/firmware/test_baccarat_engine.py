@@ -47,6 +47,23 @@ def test_art5_total_is_sum_mod_10():
     assert bac.total(cards.parse_many(["Ah"])) == 1
 
 
+def test_art5_a_rounds_totals_are_its_hands_totals_after_every_card():
+    # Round.totals (kept card by card as given: the draws, the result and the dealer display read it) is
+    # total() of each hand after every card, over every rank in every place of a six-card round.
+    ranks = "23456789TJQKA"
+    for k in range(len(ranks)):
+        codes = [ranks[(k + i * 5) % 13] + "cdhs"[i % 4] for i in range(6)]
+        for method in (1, 2):
+            rnd = bac.Round(rules(method))
+            for card in cards.parse_many(codes):
+                if rnd.complete:
+                    break
+                rnd.deal(card)
+                assert (rnd.totals[PLAYER], rnd.totals[BANKER]) == (bac.total(rnd.player), bac.total(rnd.banker))
+            result = rnd.result()
+            assert (result.player_total, result.banker_total) == (bac.total(rnd.player), bac.total(rnd.banker))
+
+
 # --- art. 7 dealing order -------------------------------------------------------
 
 def test_art7_order_player_banker_player_banker():

@@ -706,7 +706,8 @@ def test_the_seat_lights_sum_each_seats_slots_up_to_the_end_found_with_them():
 
 def test_a_hand_line_is_made_again_only_when_its_hand_has_a_new_card():
     # The dealer display is redrawn after every event; a hand's line (names, total) only changes with a
-    # card: a new hand is totalled whole, one card more adds that card's value to the total before.
+    # card: a new hand is named whole, one card more adds its name; the total is the round's own
+    # (rules.Round.totals, art. 5): the display sums no hand, whole or by one card.
     from firmware.games.baccarat import rules
     rig = Rig()
     rig.new_shoe()
@@ -729,8 +730,7 @@ def test_a_hand_line_is_made_again_only_when_its_hand_has_a_new_card():
         assert made == []                                   # nothing new: the lines made before
         rig.card("2s")
         assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["P 9h Kc =9", "B 5d 2s =7"]
-        assert made == []                                   # the banker's hand alone: its new card's value
-        #                                                     read from rules.VALUES (cards.name checked it)
+        assert made == []                                   # the banker's hand alone: its total the round's
         rig.bets({1: {"banker": 100}})
         rig.cards("4c 2d 3h Ah")                            # the next round: new hands, new lines
         made[:] = []

@@ -263,6 +263,15 @@ def test_ascii_rows_are_encoded_as_rom_code_encodes_each_character():
         assert bytes(d._shown[0][:len(text)]) == bytes(lcd_charset.rom_code(ch) for ch in text), text
 
 
+def test_the_rom_bytes_are_the_ascii_characters_that_are_their_own_code():
+    # show() copies a row at once when data.strip(ROM) leaves nothing: ROM must be exactly the bytes
+    # rom_code() gives back unchanged (a literal, its most frequent characters first), each once.
+    own = [c for c in range(0x80) if lcd_charset.rom_code(chr(c)) == c]
+    assert sorted(lcd_charset.ROM) == own and len(set(lcd_charset.ROM)) == len(lcd_charset.ROM)
+    for c in range(0x80):
+        assert (not bytes((0x41, c, 0x42)).strip(lcd_charset.ROM)) == (c in own), c
+
+
 def test_ascii_rows_the_lcd_cannot_show_as_they_are_take_the_replacements():
     # show() copies a row whose every byte is its own ROM code at once; any other byte sends the row
     # through rom_code(): a control character, the backslash, the tilde, DEL.
@@ -275,7 +284,7 @@ def test_ascii_rows_the_lcd_cannot_show_as_they_are_take_the_replacements():
 
 
 def test_rows_go_out_through_expander_tables_made_once_as_the_loop_writes_them():
-    # show() turns a row into bus bytes with two framebuf blits through per-code tables shared by every
+    # show() turns a row into bus bytes with one framebuf blit through a per-nibble table shared by every
     # LCD (a Python loop per character was most of a redraw); the bytes are the loop's, every code,
     # backlight on and off.
     bus, d = make(20, 4)

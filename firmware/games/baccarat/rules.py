@@ -135,6 +135,9 @@ class Round:
         self.banker = []
         self.order = []  # hand of each card in dealing order
         self.face_up = 0  # art. 4: face-up cards stay valid; counted for the log
+        # Art. 5: each hand's total so far (by PLAYER, BANKER), a card's value added as it is given: the
+        # art. 9 draws, the result and the dealer display read it (no hand summed again card by card).
+        self.totals = bytearray(2)
         self._two = (0, 0)
         self._next = PLAYER
         # expected() == NONE, kept as give() decides it (an attribute, not a property: the last card's
@@ -170,6 +173,8 @@ class Round:
         else:
             self.banker.append(card)
         order.append(due)
+        totals = self.totals
+        totals[due] = (totals[due] + VALUES[card >> 2]) % 10      # art. 5: the values' sum modulo 10
         if face_up:
             self.face_up += 1
         # The hand due the next card (its own method once: a call fewer a card, issue 14).
@@ -177,15 +182,14 @@ class Round:
         if n < 4:
             then = PLAYER if n % 2 == 0 else BANKER  # art. 7(1)
         elif n == 4:
-            player_two = _points(self.player)
-            banker_two = _points(self.banker)
+            player_two = totals[PLAYER]
+            banker_two = totals[BANKER]
             self._two = (player_two, banker_two)
             then = _first_drawer(player_two, banker_two)
         elif n == 5:
             drawer = order[4]
-            hand = self.player if drawer == PLAYER else self.banker
             two = self._two
-            if _other_draws(self.method, two[0], two[1], _points(hand)):
+            if _other_draws(self.method, two[0], two[1], totals[drawer]):
                 then = BANKER if drawer == PLAYER else PLAYER
             else:
                 then = NONE
@@ -200,11 +204,12 @@ class Round:
             raise RuleError("round not complete: the next card is due to %s" % HAND_NAMES[self._next])
         player = self.player
         banker = self.banker
-        pt = _points(player)
-        bt = _points(banker)
+        totals = self.totals                    # art. 5: kept as the cards were given
+        pt = totals[PLAYER]
+        bt = totals[BANKER]
         # winner_of() and is_pair() inline, without their checks again: every card was checked when dealt
-        # and a total is 0..9 by _points (arts. 5, 9(1)-(3): the higher total wins, equal a tie; art. 12: a
-        # pair is the same rank, card >> 2).
+        # and a total is 0..9 (give: modulo 10) (arts. 5, 9(1)-(3): the higher total wins, equal a tie;
+        # art. 12: a pair is the same rank, card >> 2).
         return Result(PLAYER if pt > bt else (BANKER if bt > pt else TIE), pt, bt,
                       player[0] >> 2 == player[1] >> 2, banker[0] >> 2 == banker[1] >> 2,
                       tuple(player), tuple(banker), len(self.order))

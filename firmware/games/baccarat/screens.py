@@ -6,7 +6,6 @@
 # winner, pairs and who stood, and the shoe's counts.
 from firmware import cards, fault_kinds
 from firmware import screens as core_screens
-from firmware.games.baccarat import rules
 
 # copies of firmware.faults (tests/host/test_const_copies.py)
 _CARD_IMPOSSIBLE = const(11)
@@ -45,16 +44,16 @@ _PROMPTS = (
 )
 
 
-# The last line made for each hand name: (hand, its length then, the line, its total). A round's
-# hands only grow (cards are appended), so a hand that is the same list at the same length has the
-# same line, and at one card more the line before without its " =<total>" (a total is one digit),
-# the new card's name and the total with its value (art. 5: the values' sum modulo 10; rules.VALUES by
-# rank), in one format: the dealer display redraws after every event, and its hand lines change only
-# when a card comes, by one card.
+# The last line made for each hand name: (hand, its length then, the line). A round's hands only grow
+# (cards are appended), so a hand that is the same list at the same length has the same line, and at one
+# card more the line before without its " =<total>" (a total is one digit), the new card's name and the
+# total, in one format: the dealer display redraws after every event, and its hand lines change only when
+# a card comes, by one card. The total is the round's own (rules.Round.totals, art. 5: the values' sum
+# modulo 10, kept as each card was given): not summed again here.
 _HAND_LINES = {}
 
 
-def _hand_line(name, hand):
+def _hand_line(name, hand, total):
     if not hand:
         return name
     n = len(hand)
@@ -63,9 +62,7 @@ def _hand_line(name, hand):
         if last[1] == n:
             return last[2]
         if last[1] == n - 1:
-            card = hand[n - 1]
-            code = cards.name(card)                 # (checks the card: rules.value() would again)
-            total = (last[3] + rules.VALUES[card >> 2]) % 10
+            code = cards.name(hand[n - 1])
             before = last[2]
             cut = len(before) - 3
             # The line before cut by the format's precision ("%.4s": "P 9h" of "P 9h =9") where a hand of
@@ -77,11 +74,10 @@ def _hand_line(name, hand):
                 line = "%.7s %s =%d" % (before, code, total)
             else:
                 line = "%s %s =%d" % (before[:-3], code, total)
-            _HAND_LINES[name] = (hand, n, line, total)
+            _HAND_LINES[name] = (hand, n, line)
             return line
-    total = rules.total(hand)
     line = "%s %s =%d" % (name, " ".join(cards.names(hand)), total)
-    _HAND_LINES[name] = (hand, n, line, total)
+    _HAND_LINES[name] = (hand, n, line)
     return line
 
 
@@ -179,8 +175,9 @@ def dealer_lines(table, config, button_names):
     # The states of play first (the display redraws after each of their events), then the others.
     if state == _DEALING:
         rnd = table.hand
-        return [_heads(shoe.rounds, shoe.round_demo)[2], _next_action(table), _hand_line("P", rnd.player),
-                _hand_line("B", rnd.banker)]
+        totals = rnd.totals
+        return [_heads(shoe.rounds, shoe.round_demo)[2], _next_action(table),
+                _hand_line("P", rnd.player, totals[_PLAYER]), _hand_line("B", rnd.banker, totals[_BANKER])]
     if state == _BETTING:
         # Bets open; the last result stays until the next round starts.
         heads = _HEADS[0]               # (the round's: made at its first draw, whatever its demo flag)
@@ -193,7 +190,9 @@ def dealer_lines(table, config, button_names):
             head = "HOST AWAY: NO DEAL"              # no new round until the host link catches up
         last = table.last_hand
         if table.showing_result and last is not None:
-            return [head, _winner_text(table.record), _hand_line("P", last.player), _hand_line("B", last.banker)]
+            totals = last.totals
+            return [head, _winner_text(table.record), _hand_line("P", last.player, totals[_PLAYER]),
+                    _hand_line("B", last.banker, totals[_BANKER])]
         return [head, "CUT CARD OUT" if shoe.last_round else "", "", ""]
     if state == _FAULTED:
         return ["ALARM R%d" % (shoe.rounds if shoe else 0)] + _alarm_lines(table)
