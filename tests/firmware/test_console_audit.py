@@ -84,12 +84,19 @@ def test_an_audit_log_that_cannot_be_written_refuses_the_change():
         assert console_reports(machine)[-1] == {"event": "console_error", "error": "audit_failed", "line": "lamp all"}
 
 
+def _damage(path, at):
+    """The byte at `at` inverted: damage whatever it held (the PIN record's salt is random: writing 0xff
+    left a record whose byte was 0xff already whole, one boot in 256, and the test failed)."""
+    with open(path, "r+b") as f:
+        f.seek(at)
+        byte = f.read(1)[0]
+        f.seek(at)
+        f.write(bytes((byte ^ 0xFF,)))
+
 def test_a_damaged_audit_log_is_a_selftest_finding_not_a_crash():
     with ScratchDir() as state:
         Journal(state, audit_mod.NAME, max_bytes=audit_mod.MAX_BYTES).append(1, b"1 login")
-        with open(state + "/audit.0", "r+b") as f:
-            f.seek(20)
-            f.write(b"\xff")
+        _damage(state + "/audit.0", 20)
         ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
         lines = typed(ctx, machine, "selftest")
@@ -107,13 +114,9 @@ def test_the_audit_log_or_pin_record_damaged_at_boot_is_reported_to_the_host():
         assert [r for r in _host(machine) if r.get("fault") == "console_damaged"] == []
     with ScratchDir() as state:
         Journal(state, audit_mod.NAME, max_bytes=audit_mod.MAX_BYTES).append(1, b"1 login")
-        with open(state + "/audit.0", "r+b") as f:
-            f.seek(20)
-            f.write(b"\xff")
+        _damage(state + "/audit.0", 20)
         boot_with_pin(state)                              # provisions the PIN, boots once
-        with open(state + "/pins.0", "r+b") as f:
-            f.seek(20)
-            f.write(b"\xff")
+        _damage(state + "/pins.0", 20)
         ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
         texts = [r["text"] for r in _host(machine) if r.get("fault") == "console_damaged"]
