@@ -255,6 +255,62 @@ class JournalStore:
         self._prev_boot = boot
         self._prev_seq = seq
 
+    def append_run(self, boot, seq, enc, n, view, most, part, last, whole):
+        """A report's frames (seq on) kept at once, pending in one batch: the first in enc.buf[:n] (a `part`
+        frame of view[:most]), the next ones made by enc.encode_next (`part` frames of `most` bytes of view, a
+        `last` frame of the rest: whole, not a PART) and placed by the ring as they are made: append()'s work
+        once a report (issue 14), the same tags, batch and record. ValueError (no slot for all, a frame longer
+        than a slot) before any is kept. False, none kept, for a report of no journalled event (each frame
+        written at once) or one the ring or its index would not hold as one batch: the caller append()s them
+        one by one (a batch written between them)."""
+        ram = self._ram
+        event = self.event
+        size = len(view)
+        pieces = (size + most - 1) // most
+        # The frames' bytes: the encoder keeps the first one's header (boot, seq, stamps) for the next ones, a
+        # seq one more each, with a digit more from the first power of 10 past it (the last ones: 99 -> 100).
+        p = 10
+        while p <= seq:
+            p *= 10
+        grown = seq + pieces - p                       # the frames numbered p or more
+        if grown < 0:
+            grown = 0
+        end = n - most - len(part) + len(last) + size - (pieces - 1) * most    # the last frame, before its digit
+        total = (pieces - 1) * n + end + grown
+        if not event or pieces > ram.window or _HEAD_SIZE + total + pieces * _BATCH_HEAD_SIZE + _AFTER > ram.size:
+            return False
+        if ram._count + pieces > ram._capacity:
+            raise ValueError("store full")
+        longest = n + 1 if grown > 1 else n            # the last ones gain the digit, the first never
+        if end + (1 if grown else 0) > longest:
+            longest = end + (1 if grown else 0)
+        if longest > self._slot:
+            raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (longest, self._slot))
+        pending = self._pending
+        size = self._bytes
+        if pending + pieces > ram.window or (pending and event != self._pending_event) \
+                or _HEAD_SIZE + size + total + (pending + pieces) * _BATCH_HEAD_SIZE + _AFTER > ram.size:
+            self.flush()                               # append()'s rule, for all of them at once
+            pending = size = 0
+        ram.append(boot, seq, enc.buf, n, self._journal.used + _HEAD_SIZE + size, pending,
+                   (pending + pieces) * _BATCH_HEAD_SIZE + _AFTER, total, enc, view, most, part, last)
+        reports = self._reports
+        report = self.report
+        for k in range(pending, pending + pieces):
+            reports[k] = report
+        self._pending_event = event
+        pending += pieces
+        if whole:
+            self._wholes |= 1 << (pending - 1)
+            self.report = report + 1
+            self._mark_event = event
+            self._mark_reports = report + 1
+        self._bytes = size + total
+        self._pending = pending
+        self._prev_boot = boot
+        self._prev_seq = seq + pieces - 1
+        return True
+
     def flush(self):
         """Write the pending frames to flash as one record (or a compaction with them). A write that
         fails raises (OSError, JournalError): the frames stay pending, none is sent."""

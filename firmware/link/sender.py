@@ -145,23 +145,30 @@ class Sender:
                 frame_mod.check_printable(payload)
             view = memoryview(payload)
             # The first piece encoded whole, the next ones as the frame after it (the same boot and
-            # stamps: no poll between them; encode_next checks and writes less, 3-4 us a frame).
-            append = store.append
+            # stamps: no poll between them; encode_next checks and writes less, 3-4 us a frame): by the
+            # store, which places each one as it is made, all at once (issue 14: a call a report, not
+            # three a frame), a REPORT's (a TYPE encode_next takes: none refused part way); else here.
             n = (enc.encode_next(PART, view[:most]) if chained
                  else enc.encode(boot, seq, PART, view[:most], self.uptime, self._host, True))
-            append(boot, seq, buf, n, False)
-            seq += 1
-            self._next_seq = seq
-            encode_next = enc.encode_next
-            at = most
-            for _ in range(pieces - 2):
-                n = encode_next(PART, view[at:at + most])
+            if type is REPORT and store.append_run(boot, seq, enc, n, view, most, PART, type, True):
+                seq += pieces - 1
+                n = 0                                  # every frame held
+            else:
+                append = store.append
                 append(boot, seq, buf, n, False)
                 seq += 1
                 self._next_seq = seq
-                at += most
-            n = encode_next(type, view[at:])
-        store.append(boot, seq, buf, n, type != PART)
+                encode_next = enc.encode_next
+                at = most
+                for _ in range(pieces - 2):
+                    n = encode_next(PART, view[at:at + most])
+                    append(boot, seq, buf, n, False)
+                    seq += 1
+                    self._next_seq = seq
+                    at += most
+                n = encode_next(type, view[at:])
+        if n:
+            store.append(boot, seq, buf, n, type != PART)
         self._next_seq = seq + 1
         self._chain = True
         # The alarm once a report: its frames only raise the level, so below it nothing changes.

@@ -130,28 +130,42 @@ class WindowFrames(Held):
         self.offsets = array("L", [0] * capacity)     # where a frame's bytes lie in the live file
         self._made = 0             # frames appended: frame number k starts at _at[k % window]
 
-    def append(self, boot, seq, data, n, at, pending=0, room=0):
+    def append(self, boot, seq, data, n, at, pending=0, room=0, total=0, enc=None, view=None, most=0, part=None,
+               last=None):
         """Keep data, exactly n bytes (a view of them), as the newest frame, at `at` in the file; the
-        `pending` newest frames and it side by side with `room` bytes free after them (the caller
-        checked 11 + their bytes + room fit the ring's size)."""
+        `pending` newest frames and it side by side with `room` bytes free after them (the caller checked
+        11 + their bytes + room fit the ring's size).
+        With enc, a report's frames, `total` bytes (firmware/link/journal_store.py, append_run): data is enc's
+        buffer, the first frame in data[:n] (a `part` frame of view[:most]); the next ones are made here by
+        enc.encode_next (`part` frames of `most` bytes of view, then a `last` frame of the rest) and each
+        placed straight after the one before: one call a report, not two a frame (issue 14). The caller
+        checked the slots and the frames' lengths. Their place is chosen once for all of them: where the
+        batch's first frame would not hold them all, they go to the ring's start at once (a jump, the
+        older frames not overwritten kept in RAM), not moved there part way."""
         count = self._count
         capacity = self._capacity
-        if count == capacity:
-            raise ValueError("store full")
-        if n > self._slot:
-            raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (n, self._slot))
+        if enc is None:
+            if count == capacity:
+                raise ValueError("store full")
+            if n > self._slot:
+                raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (n, self._slot))
+            total = n
+            pieces = 1
+        else:
+            pieces = (len(view) + most - 1) // most
+            data = memoryview(data)
         start = self.end
         in_ram = self._in_ram
         cycle = self._cycle
-        if pending and start + n + room > self.size:
+        if pending and start + total + room > self.size:
             start = self._move(pending)                # the batch to the ring's start: whole in RAM
             in_ram = cycle = pending
-        elif not pending and (start > self._soft or start + n + room > self.size):
+        elif not pending and (start > self._soft or start + total + room > self.size):
             start = _HEAD_SIZE                         # a jump to the start: the frames before the last
             if in_ram > cycle:                         # jump leave RAM (those after it are older than
                 in_ram = cycle                         # what the new frames overwrite first)
             cycle = 0
-        end = start + n
+        end = start + total
         window = self.window
         made = self._made
         older = in_ram - cycle                         # frames of the cycle before, past end
@@ -159,20 +173,32 @@ class WindowFrames(Held):
         while older > 0 and starts[(made - in_ram) % window] < end:
             in_ram -= 1                                # overwritten: from the oldest on
             older -= 1
-        if in_ram == window:
-            in_ram -= 1                                # the index holds `window` frames
-        slot = (self._first + count) % capacity        # _new_slot's work inline: a call a frame
-        self._lens[slot] = n
-        self._boots[slot] = boot
-        self._seqs[slot] = seq
-        self.offsets[slot] = at
-        self.data[start:end] = data
-        starts[made % window] = start
+        in_ram += pieces
+        self._in_ram = in_ram if in_ram < window else window    # the index holds `window` frames
+        self._cycle = cycle + pieces
+        self._count = count + pieces
         self.end = end
-        self._in_ram = in_ram + 1
-        self._cycle = cycle + 1
-        self._count = count + 1
-        self._made = made + 1
+        slot = (self._first + count) % capacity        # _new_slot's work inline: a call a frame
+        lens = self._lens
+        ring = self.data
+        k = 1
+        while True:
+            lens[slot] = n
+            self._boots[slot] = boot
+            self._seqs[slot] = seq
+            self.offsets[slot] = at
+            ring[start:start + n] = data if enc is None else data[:n]
+            starts[made % window] = start
+            made += 1
+            if k == pieces:
+                break
+            start += n
+            at += n
+            seq += 1
+            slot = slot + 1 if slot + 1 < capacity else 0
+            n = enc.encode_next(part if k < pieces - 1 else last, view[k * most:k * most + most])
+            k += 1
+        self._made = made
 
     def _move(self, pending):
         """The `pending` newest frames (side by side up to end) moved to the ring's start, front to back
