@@ -20,6 +20,7 @@
 # a snapshot (which ends the replay of the events before it: firmware/recovery.py flushes first), an
 # acknowledgement. A batch the ring (or its index) would not hold with the next
 # frame is written first: a pending frame is never out of RAM (docs/journal.md, "The host link's frames").
+# append_run() keeps a report's frames at once under the same rules, all or none (checked for all first).
 #
 # The tag: which journalled table event made the frame, and which of its reports it carries
 # (firmware/recovery.py sets `event` and `report` before each report). `mark` is the tag of the
@@ -149,7 +150,8 @@ class JournalStore:
         self._reports = array("H", [0] * self._ram.window)
         self._wholes = 0           # bit k: the k-th pending frame is whole (0 while none is pending)
         try:
-            self._load()
+            from firmware.link import journal_read    # boot-only (as the journal's own read-back)
+            journal_read.load_frames(self)
         except (ValueError, IndexError, journal_mod.JournalError) as exc:
             self.status = _CORRUPT
             self.detail = (self.detail + "; " if self.detail else "") + "link record: %s" % exc
@@ -174,22 +176,6 @@ class JournalStore:
     @property
     def used(self):
         return self._journal.used
-
-    def _load(self):
-        for kind, payload, at in self._journal.records_at():
-            if kind == _DROP:
-                boot, seq = struct.unpack(_DROP_FORMAT, payload)
-                self._ram.drop_through(boot, seq)
-            elif kind == _MARK:
-                boot, seq, event, reports = struct.unpack(_MARK_FORMAT, payload)
-                self._prev_boot, self._prev_seq = boot, seq
-                self._mark_event, self._mark_reports = event, reports
-            else:
-                for boot, seq, event, report, whole, k, n in frames_of(kind, payload):
-                    self._ram.append(boot, seq, payload[k:k + n], n, at + k)
-                    self._prev_boot, self._prev_seq = boot, seq
-                    if whole and event:
-                        self._mark_event, self._mark_reports = event, report + 1
 
     def _locate(self):
         """Where each held frame lies on flash, found again after a compaction or a repair moved them."""
@@ -256,19 +242,14 @@ class JournalStore:
         self._prev_seq = seq
 
     def append_run(self, boot, seq, enc, n, view, most, part, last, whole):
-        """A report's frames (seq on) kept at once, pending in one batch: the first in enc.buf[:n] (a `part`
-        frame of view[:most]), the next ones made by enc.encode_next (`part` frames of `most` bytes of view, a
-        `last` frame of the rest: whole, not a PART) and placed by the ring as they are made: append()'s work
-        once a report (issue 14), the same tags, batch and record. ValueError (no slot for all, a frame longer
-        than a slot) before any is kept. False, none kept, for a report of no journalled event (each frame
-        written at once) or one the ring or its index would not hold as one batch: the caller append()s them
-        one by one (a batch written between them)."""
+        """A report's frames kept at once, as append() one by one would (store.py's interface); ValueError (no
+        slot for all, a frame longer than a slot) before any is kept; False, none kept, for one of no journalled
+        event (written at once) or that the ring or its index would not hold as one batch."""
         ram = self._ram
         event = self.event
         size = len(view)
         pieces = (size + most - 1) // most
-        # The frames' bytes: the encoder keeps the first one's header (boot, seq, stamps) for the next ones, a
-        # seq one more each, with a digit more from the first power of 10 past it (the last ones: 99 -> 100).
+        # Their bytes: the first one's header kept for the next ones, a digit more from the power of 10 past seq.
         p = 10
         while p <= seq:
             p *= 10

@@ -144,10 +144,9 @@ class Sender:
             if not checked:                            # once, before a piece is held: all or nothing
                 frame_mod.check_printable(payload)
             view = memoryview(payload)
-            # The first piece encoded whole, the next ones as the frame after it (the same boot and
-            # stamps: no poll between them; encode_next checks and writes less, 3-4 us a frame): by the
-            # store, which places each one as it is made, all at once (issue 14: a call a report, not
-            # three a frame), a REPORT's (a TYPE encode_next takes: none refused part way); else here.
+            # The first piece encoded whole, the next ones as the frame after it (the same boot and stamps: no
+            # poll between them; encode_next checks and writes less), by the store at once (a REPORT's: a TYPE
+            # encode_next takes, none refused part way; issue 14: a call a report, not three a frame), else here.
             n = (enc.encode_next(PART, view[:most]) if chained
                  else enc.encode(boot, seq, PART, view[:most], self.uptime, self._host, True))
             if type is REPORT and store.append_run(boot, seq, enc, n, view, most, PART, type, True):

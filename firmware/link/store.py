@@ -6,6 +6,10 @@
 #   count()                       frames held now
 #   append(boot, seq, data, n, whole)  keep data[:n] (a whole frame with its LF) as the newest;
 #                                 whole: not a PART frame (the sender knows its type)
+#   append_run(boot, seq, enc, n, view, most, part, last, whole)  a report's frames at once: the first
+#                                 in enc.buf[:n] (a `part` frame of view[:most]), the next ones made
+#                                 by enc.encode_next; True, all kept, or False, none: the caller
+#                                 appends them one by one (RamStore: always)
 #   flush()                       make every frame appended so far durable (a store on flash
 #                                 writes its batch): the sender calls it before writing a frame out
 #   boot_at(i), seq_at(i)         position of the i-th held frame, 0 the oldest
@@ -108,7 +112,8 @@ class WindowFrames(Held):
     goes at byte 11 (a jump), and so does the first frame of a batch when the ring is past `soft`, so
     that a batch (the store's pending frames: side by side, `room` bytes free after them for their
     record's heads) has the rest of the ring to grow in. A batch that outgrows the end anyway is moved
-    to byte 11 (rare: an Omaha showdown now and then; every older frame leaves RAM then). The frames
+    to byte 11 (rare: an Omaha showdown now and then; every older frame leaves RAM then). A report's
+    frames placed at once (append() with enc) are placed as one frame of their bytes. The frames
     the loop writes out in one pass lie side by side, so one write takes a run of them (run()). The 11
     bytes before a batch's first frame and the `room` after its last are where the store puts its
     record's header and heads to write the batch with one call (firmware/link/journal_store.py,
@@ -180,13 +185,16 @@ class WindowFrames(Held):
         self.end = end
         slot = (self._first + count) % capacity        # _new_slot's work inline: a call a frame
         lens = self._lens
+        boots = self._boots
+        seqs = self._seqs
+        offsets = self.offsets
         ring = self.data
         k = 1
         while True:
             lens[slot] = n
-            self._boots[slot] = boot
-            self._seqs[slot] = seq
-            self.offsets[slot] = at
+            boots[slot] = boot
+            seqs[slot] = seq
+            offsets[slot] = at
             ring[start:start + n] = data if enc is None else data[:n]
             starts[made % window] = start
             made += 1
@@ -196,8 +204,8 @@ class WindowFrames(Held):
             at += n
             seq += 1
             slot = slot + 1 if slot + 1 < capacity else 0
-            n = enc.encode_next(part if k < pieces - 1 else last, view[k * most:k * most + most])
             k += 1
+            n = enc.encode_next(part if k < pieces else last, view[most * (k - 1):most * k])
         self._made = made
 
     def _move(self, pending):
