@@ -212,3 +212,28 @@ def test_a_write_failing_before_a_run_keeps_none_of_it_and_no_number_is_spent():
 class _Port:
     def write(self, data):
         return len(data)
+
+
+def test_a_run_that_would_outgrow_the_rings_end_goes_to_its_start_at_once_older_frames_not_overwritten_kept():
+    # A batch's first frame would fit after the older frames (up to byte 342 of 700) but the report's 9 would
+    # not: one by one, they begin there and are moved to the ring's start part way (every older frame out of
+    # RAM); at once, they go to its start at once (the older frame at 297, past their end, stays in RAM).
+    with ScratchDir() as a_dir:
+        with ScratchDir() as b_dir:
+            a = JournalStore(a_dir, None, 40, _SLOT, ring_bytes=700)
+            b = JournalStore(b_dir, None, 40, _SLOT, ring_bytes=700)
+            for store in (a, b):
+                store.event = 1
+                for seq, size in enumerate((82, 82, 82, 40, 45), 1):
+                    data = fm.encode(1, seq, "REPORT", "x" * (size - 27), _UP)
+                    store.append(1, seq, data, len(data), True)
+                store.flush()
+                store.event, store.report = 2, 0
+            assert a._ram.end == b._ram.end == 342
+            assert _run(a, 1, 6, _text(20), 6)
+            _each(b, 1, 6, _text(20), 6)
+            held = _held(a)
+            assert [h[:3] for h in held] == [h[:3] for h in _held(b)] and len(held) == 14
+            assert [h[3] for h in _held(b)][:5] == [False] * 5
+            assert [h[3] for h in held][:5] == [False, False, False, False, True]
+            assert a.pending == b.pending == 9 and a.mark == b.mark == (2, 1)
