@@ -137,16 +137,11 @@ class WindowFrames(Held):
 
     def append(self, boot, seq, data, n, at, pending=0, room=0, total=0, enc=None, view=None, most=0, part=None,
                last=None):
-        """Keep data, exactly n bytes (a view of them), as the newest frame, at `at` in the file; the
-        `pending` newest frames and it side by side with `room` bytes free after them (the caller checked
-        11 + their bytes + room fit the ring's size).
-        With enc, a report's frames, `total` bytes (firmware/link/journal_store.py, append_run): data is enc's
-        buffer, the first frame in data[:n] (a `part` frame of view[:most]); the next ones are made here by
-        enc.encode_next (`part` frames of `most` bytes of view, then a `last` frame of the rest) and each
-        placed straight after the one before: one call a report, not two a frame (issue 14). The caller
-        checked the slots and the frames' lengths. Their place is chosen once for all of them: where the
-        batch's first frame would not hold them all, they go to the ring's start at once (a jump, the
-        older frames not overwritten kept in RAM), not moved there part way."""
+        """Keep data, exactly n bytes (a view of them), as the newest frame, at `at` in the file; the `pending` newest
+        frames and it side by side with `room` bytes free after them (the caller checked 11 + their bytes + room fit
+        the ring's size). With enc (JournalStore.append_run), a report's frames, `total` bytes: the first in data[:n]
+        (enc's buffer), the next ones made by enc.encode_next (`part` frames of `most` bytes of view, then a `last`
+        frame), each placed after the one before, their place chosen once for all."""
         count = self._count
         capacity = self._capacity
         if enc is None:
@@ -184,25 +179,19 @@ class WindowFrames(Held):
         self._count = count + pieces
         self.end = end
         slot = (self._first + count) % capacity        # _new_slot's work inline: a call a frame
-        lens = self._lens
-        boots = self._boots
-        seqs = self._seqs
-        offsets = self.offsets
         ring = self.data
         k = 1
         while True:
-            lens[slot] = n
-            boots[slot] = boot
-            seqs[slot] = seq
-            offsets[slot] = at
+            self._lens[slot] = n
+            self._boots[slot] = boot
+            self._seqs[slot] = seq
+            self.offsets[slot] = at
             ring[start:start + n] = data if enc is None else data[:n]
             starts[made % window] = start
             made += 1
             if k == pieces:
                 break
-            start += n
-            at += n
-            seq += 1
+            start, at, seq = start + n, at + n, seq + 1
             slot = slot + 1 if slot + 1 < capacity else 0
             k += 1
             n = enc.encode_next(part if k < pieces else last, view[most * (k - 1):most * k])
