@@ -111,7 +111,7 @@ class Reporter:
         while outbox.get():
             code = outbox.kind
             if code >= _OUT_GAME_FIRST and not (runs and code in runs):
-                # _send_outbox_entry's first case, inline: a call less a game report (most of a round's)
+                # a game report (most of a round's) here, not in _send_outbox_entry (its runs): a call less
                 a = outbox.a
                 b = outbox.b
                 event, fields = table.game_report(code, a, b)
@@ -136,15 +136,13 @@ class Reporter:
         return sent
 
     def _send_outbox_entry(self, table, code, a, b):
-        if code >= _OUT_GAME_FIRST:           # first: most reports of a round are the game's
-            if table.report_runs and code in table.report_runs:
-                for i in range(a, a + b):              # one entry, b reports (Table.REPORT_RUNS)
-                    self._send_game_report(table, code, i, 0)
-                return
-            event, fields = table.game_report(code, a, b)     # (_send_game_report's, inline: a call less
-            self.emit(event, fields)                            # a report on the result's pass)
-            if self.recall is not None:
-                self.recall.noted(table, code, a, b, self, fields)   # a round's end: kept after the reports (drain)
+        if code >= _OUT_GAME_FIRST:           # a run: one entry, b reports (Table.REPORT_RUNS; the others: drain's)
+            recall = self.recall
+            for i in range(a, a + b):
+                event, fields = table.game_report(code, i, 0)
+                self.emit(event, fields)
+                if recall is not None:
+                    recall.noted(table, code, i, 0, self, fields)   # a round's end: kept after the reports (drain)
         elif code == _OUT_STATE:
             self.emit("state", {"state": table.STATE_NAMES[a]})
         elif code == _OUT_BUTTON:
@@ -200,12 +198,6 @@ class Reporter:
             self.emit("fault", fields)
         else:
             self.emit("fault", {"fault": "unknown_outbox_code", "detail": code})
-
-    def _send_game_report(self, table, code, a, b):
-        event, fields = table.game_report(code, a, b)
-        self.emit(event, fields)
-        if self.recall is not None:
-            self.recall.noted(table, code, a, b, self, fields)   # a round's end: kept after the reports (drain)
 
     def _fault(self, table, code, b):
         """A fault shows the bytes behind it (escaped, bounded) where b is evidence; else b is a count."""

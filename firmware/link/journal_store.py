@@ -20,6 +20,7 @@
 # a snapshot (which ends the replay of the events before it: firmware/recovery.py flushes first), an
 # acknowledgement. A batch the ring (or its index) would not hold with the next
 # frame is written first: a pending frame is never out of RAM (docs/journal.md, "The host link's frames").
+# append_run() keeps a report's frames at once under the same rules, all or none (checked for all first).
 #
 # The tag: which journalled table event made the frame, and which of its reports it carries
 # (firmware/recovery.py sets `event` and `report` before each report). `mark` is the tag of the
@@ -149,7 +150,8 @@ class JournalStore:
         self._reports = array("H", [0] * self._ram.window)
         self._wholes = 0           # bit k: the k-th pending frame is whole (0 while none is pending)
         try:
-            self._load()
+            from firmware.link import journal_read    # boot-only (as the journal's own read-back)
+            journal_read.load_frames(self)
         except (ValueError, IndexError, journal_mod.JournalError) as exc:
             self.status = _CORRUPT
             self.detail = (self.detail + "; " if self.detail else "") + "link record: %s" % exc
@@ -174,22 +176,6 @@ class JournalStore:
     @property
     def used(self):
         return self._journal.used
-
-    def _load(self):
-        for kind, payload, at in self._journal.records_at():
-            if kind == _DROP:
-                boot, seq = struct.unpack(_DROP_FORMAT, payload)
-                self._ram.drop_through(boot, seq)
-            elif kind == _MARK:
-                boot, seq, event, reports = struct.unpack(_MARK_FORMAT, payload)
-                self._prev_boot, self._prev_seq = boot, seq
-                self._mark_event, self._mark_reports = event, reports
-            else:
-                for boot, seq, event, report, whole, k, n in frames_of(kind, payload):
-                    self._ram.append(boot, seq, payload[k:k + n], n, at + k)
-                    self._prev_boot, self._prev_seq = boot, seq
-                    if whole and event:
-                        self._mark_event, self._mark_reports = event, report + 1
 
     def _locate(self):
         """Where each held frame lies on flash, found again after a compaction or a repair moved them."""
@@ -254,6 +240,57 @@ class JournalStore:
             self._mark_reports = self.report
         self._prev_boot = boot
         self._prev_seq = seq
+
+    def append_run(self, boot, seq, enc, n, view, most, part, last, whole):
+        """A report's frames kept at once, as append() one by one would (store.py's interface); ValueError (no
+        slot for all, a frame longer than a slot) before any is kept; False, none kept, for one of no journalled
+        event (written at once) or that the ring or its index would not hold as one batch."""
+        ram = self._ram
+        event = self.event
+        size = len(view)
+        pieces = (size + most - 1) // most
+        # Their bytes: the first one's header kept for the next ones, a digit more from the power of 10 past seq.
+        p = 10
+        while p <= seq:
+            p *= 10
+        grown = seq + pieces - p                       # the frames numbered p or more
+        if grown < 0:
+            grown = 0
+        end = n - most - len(part) + len(last) + size - (pieces - 1) * most    # the last frame, before its digit
+        total = (pieces - 1) * n + end + grown
+        if not event or pieces > ram.window or _HEAD_SIZE + total + pieces * _BATCH_HEAD_SIZE + _AFTER > ram.size:
+            return False
+        if ram._count + pieces > ram._capacity:
+            raise ValueError("store full")
+        longest = n + 1 if grown > 1 else n            # the last ones gain the digit, the first never
+        if end + (1 if grown else 0) > longest:
+            longest = end + (1 if grown else 0)
+        if longest > self._slot:
+            raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (longest, self._slot))
+        pending = self._pending
+        size = self._bytes
+        if pending + pieces > ram.window or (pending and event != self._pending_event) \
+                or _HEAD_SIZE + size + total + (pending + pieces) * _BATCH_HEAD_SIZE + _AFTER > ram.size:
+            self.flush()                               # append()'s rule, for all of them at once
+            pending = size = 0
+        ram.append(boot, seq, enc.buf, n, self._journal.used + _HEAD_SIZE + size, pending,
+                   (pending + pieces) * _BATCH_HEAD_SIZE + _AFTER, total, enc, view, most, part, last)
+        reports = self._reports
+        report = self.report
+        for k in range(pending, pending + pieces):
+            reports[k] = report
+        self._pending_event = event
+        pending += pieces
+        if whole:
+            self._wholes |= 1 << (pending - 1)
+            self.report = report + 1
+            self._mark_event = event
+            self._mark_reports = report + 1
+        self._bytes = size + total
+        self._pending = pending
+        self._prev_boot = boot
+        self._prev_seq = seq + pieces - 1
+        return True
 
     def flush(self):
         """Write the pending frames to flash as one record (or a compaction with them). A write that

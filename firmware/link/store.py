@@ -6,6 +6,10 @@
 #   count()                       frames held now
 #   append(boot, seq, data, n, whole)  keep data[:n] (a whole frame with its LF) as the newest;
 #                                 whole: not a PART frame (the sender knows its type)
+#   append_run(boot, seq, enc, n, view, most, part, last, whole)  a report's frames at once: the first
+#                                 in enc.buf[:n] (a `part` frame of view[:most]), the next ones made
+#                                 by enc.encode_next; True, all kept, or False, none: the caller
+#                                 appends them one by one (RamStore: always)
 #   flush()                       make every frame appended so far durable (a store on flash
 #                                 writes its batch): the sender calls it before writing a frame out
 #   boot_at(i), seq_at(i)         position of the i-th held frame, 0 the oldest
@@ -108,7 +112,8 @@ class WindowFrames(Held):
     goes at byte 11 (a jump), and so does the first frame of a batch when the ring is past `soft`, so
     that a batch (the store's pending frames: side by side, `room` bytes free after them for their
     record's heads) has the rest of the ring to grow in. A batch that outgrows the end anyway is moved
-    to byte 11 (rare: an Omaha showdown now and then; every older frame leaves RAM then). The frames
+    to byte 11 (rare: an Omaha showdown now and then; every older frame leaves RAM then). A report's
+    frames placed at once (append() with enc) are placed as one frame of their bytes. The frames
     the loop writes out in one pass lie side by side, so one write takes a run of them (run()). The 11
     bytes before a batch's first frame and the `room` after its last are where the store puts its
     record's header and heads to write the batch with one call (firmware/link/journal_store.py,
@@ -130,28 +135,37 @@ class WindowFrames(Held):
         self.offsets = array("L", [0] * capacity)     # where a frame's bytes lie in the live file
         self._made = 0             # frames appended: frame number k starts at _at[k % window]
 
-    def append(self, boot, seq, data, n, at, pending=0, room=0):
-        """Keep data, exactly n bytes (a view of them), as the newest frame, at `at` in the file; the
-        `pending` newest frames and it side by side with `room` bytes free after them (the caller
-        checked 11 + their bytes + room fit the ring's size)."""
+    def append(self, boot, seq, data, n, at, pending=0, room=0, total=0, enc=None, view=None, most=0, part=None,
+               last=None):
+        """Keep data, exactly n bytes (a view of them), as the newest frame, at `at` in the file; the `pending` newest
+        frames and it side by side with `room` bytes free after them (the caller checked 11 + their bytes + room fit
+        the ring's size). With enc (JournalStore.append_run), a report's frames, `total` bytes: the first in data[:n]
+        (enc's buffer), the next ones made by enc.encode_next (`part` frames of `most` bytes of view, then a `last`
+        frame), each placed after the one before, their place chosen once for all."""
         count = self._count
         capacity = self._capacity
-        if count == capacity:
-            raise ValueError("store full")
-        if n > self._slot:
-            raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (n, self._slot))
+        if enc is None:
+            if count == capacity:
+                raise ValueError("store full")
+            if n > self._slot:
+                raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (n, self._slot))
+            total = n
+            pieces = 1
+        else:
+            pieces = (len(view) + most - 1) // most
+            data = memoryview(data)
         start = self.end
         in_ram = self._in_ram
         cycle = self._cycle
-        if pending and start + n + room > self.size:
+        if pending and start + total + room > self.size:
             start = self._move(pending)                # the batch to the ring's start: whole in RAM
             in_ram = cycle = pending
-        elif not pending and (start > self._soft or start + n + room > self.size):
+        elif not pending and (start > self._soft or start + total + room > self.size):
             start = _HEAD_SIZE                         # a jump to the start: the frames before the last
             if in_ram > cycle:                         # jump leave RAM (those after it are older than
                 in_ram = cycle                         # what the new frames overwrite first)
             cycle = 0
-        end = start + n
+        end = start + total
         window = self.window
         made = self._made
         older = in_ram - cycle                         # frames of the cycle before, past end
@@ -159,20 +173,29 @@ class WindowFrames(Held):
         while older > 0 and starts[(made - in_ram) % window] < end:
             in_ram -= 1                                # overwritten: from the oldest on
             older -= 1
-        if in_ram == window:
-            in_ram -= 1                                # the index holds `window` frames
-        slot = (self._first + count) % capacity        # _new_slot's work inline: a call a frame
-        self._lens[slot] = n
-        self._boots[slot] = boot
-        self._seqs[slot] = seq
-        self.offsets[slot] = at
-        self.data[start:end] = data
-        starts[made % window] = start
+        in_ram += pieces
+        self._in_ram = in_ram if in_ram < window else window    # the index holds `window` frames
+        self._cycle = cycle + pieces
+        self._count = count + pieces
         self.end = end
-        self._in_ram = in_ram + 1
-        self._cycle = cycle + 1
-        self._count = count + 1
-        self._made = made + 1
+        slot = (self._first + count) % capacity        # _new_slot's work inline: a call a frame
+        ring = self.data
+        k = 1
+        while True:
+            self._lens[slot] = n
+            self._boots[slot] = boot
+            self._seqs[slot] = seq
+            self.offsets[slot] = at
+            ring[start:start + n] = data if enc is None else data[:n]
+            starts[made % window] = start
+            made += 1
+            if k == pieces:
+                break
+            start, at, seq = start + n, at + n, seq + 1
+            slot = slot + 1 if slot + 1 < capacity else 0
+            k += 1
+            n = enc.encode_next(part if k < pieces else last, view[most * (k - 1):most * k])
+        self._made = made
 
     def _move(self, pending):
         """The `pending` newest frames (side by side up to end) moved to the ring's start, front to back

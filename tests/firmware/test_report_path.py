@@ -130,7 +130,7 @@ def test_the_reporter_hands_the_result_reports_fields_to_the_round():
             return None
 
     class _Table:
-        report_runs = ()
+        report_runs = (OUT_GAME_FIRST,)
 
         def game_report(self, code, a, b):
             return "result", {"round": a}
@@ -138,7 +138,7 @@ def test_the_reporter_hands_the_result_reports_fields_to_the_round():
     with ScratchDir() as state:
         reporter = Reporter(None, "T1", [])
         reporter.recall = RoundRecall(state, "baccarat", None, _Rounds())
-        reporter._send_outbox_entry(_Table(), OUT_GAME_FIRST, 4, 0)
+        reporter._send_outbox_entry(_Table(), OUT_GAME_FIRST, 4, 1)     # a run of one report (drain's other case)
         assert seen == []                       # noted: the round is made when it is kept
         reporter.recall.keep_waiting()
     assert seen == [(OUT_GAME_FIRST, {"round": 4})]
