@@ -280,6 +280,25 @@ class Encoder:
         buf[i + 9] = 10
         return i + 10
 
+    def run_bytes(self, n, size, most, part, last):
+        """(total, longest): the bytes of a report's frames and the longest one's, the first the frame the last
+        encode() made (n bytes: a `part` frame of the first `most` of `size` payload bytes), the next ones
+        encode_next()'s (`part` frames of `most` bytes, then a `last` one): their seq a digit longer from the
+        power of 10 past the first's on, as encode_next() writes them. ValueError when no header is kept (as
+        encode_next()): before a store takes any of them (JournalStore.append_run)."""
+        if not self._head:
+            raise ValueError("encode_next: no header kept")
+        pieces = (size + most - 1) // most
+        power = 10
+        while power <= self._seq:
+            power *= 10
+        grown = self._seq + pieces - power           # the frames numbered `power` or more (a digit more)
+        if grown < 0:
+            grown = 0
+        end = n - most - len(part) + len(last) + size - (pieces - 1) * most + (1 if grown else 0)   # the last
+        longest = n + 1 if grown > 1 else n          # a part frame's: the first never gains the digit
+        return (pieces - 1) * n + end + (grown - 1 if grown else 0), longest if longest > end else end
+
     def _check_type(self, type):
         """Checks a TYPE (bytes, str or a buffer) and keeps it (bytes) as the one checked; returns it."""
         if not isinstance(type, bytes):

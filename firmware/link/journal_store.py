@@ -247,24 +247,12 @@ class JournalStore:
         event (written at once) or that the ring or its index would not hold as one batch."""
         ram = self._ram
         event = self.event
-        size = len(view)
-        pieces = (size + most - 1) // most
-        # Their bytes: the first one's header kept for the next ones, a digit more from the power of 10 past seq.
-        p = 10
-        while p <= seq:
-            p *= 10
-        grown = seq + pieces - p                       # the frames numbered p or more
-        if grown < 0:
-            grown = 0
-        end = n - most - len(part) + len(last) + size - (pieces - 1) * most    # the last frame, before its digit
-        total = (pieces - 1) * n + end + grown
+        pieces = (len(view) + most - 1) // most
+        total, longest = enc.run_bytes(n, len(view), most, part, last)   # their bytes, before any is made
         if not event or pieces > ram.window or _HEAD_SIZE + total + pieces * _BATCH_HEAD_SIZE + _AFTER > ram.size:
             return False
         if ram._count + pieces > ram._capacity:
             raise ValueError("store full")
-        longest = n + 1 if grown > 1 else n            # the last ones gain the digit, the first never
-        if end + (1 if grown else 0) > longest:
-            longest = end + (1 if grown else 0)
         if longest > self._slot:
             raise ValueError("a %d-byte frame does not fit a %d-byte slot" % (longest, self._slot))
         pending = self._pending

@@ -341,6 +341,23 @@ def test_the_next_piece_of_a_report_is_the_frame_encode_would_make():
         assert bytes(enc.buf[:n]) == fm.encode(5, first + 5, "REPORT", "{}", uptime.ms(), -1 if h == -1 else h.ms())
 
 
+def test_a_reports_frames_bytes_are_known_before_they_are_made():
+    # run_bytes: what a store checks a report's frames against before it takes any (JournalStore.append_run:
+    # all or none, issue 14): their total and longest, as encode_next() then makes them, across a seq a
+    # digit longer at the first frame after the first, at the last, in the middle, and none.
+    uptime = Stamp(12345)
+    for first in (1, 5, 7, 8, 9, 10, 95, 96, 98, 99, 100, 996, 999, 9995, 99999):
+        for size, most in ((61, 20), (80, 20), (21, 20), (300, 128), (129, 128)):
+            payload = memoryview(bytes(range(65, 65 + 26)) * 12)[:size]
+            enc = Encoder()
+            n = enc.encode(3, first, b"PART", payload[:most], uptime, -1, True)
+            total, longest = enc.run_bytes(n, size, most, b"PART", b"REPORT")
+            made = [n]
+            for at in range(most, size, most):
+                made.append(enc.encode_next(b"PART" if at + most < size else b"REPORT", payload[at:at + most]))
+            assert (total, longest) == (sum(made), max(made)), (first, size, most)
+    raises_match(ValueError, "no header kept", Encoder().run_bytes, 10, 30, 20, b"PART", b"REPORT")
+
 def test_the_next_piece_needs_a_kept_header():
     enc = Encoder()
     raises_match(ValueError, "no header kept", enc.encode_next, b"PART", b"x")
