@@ -28,7 +28,7 @@ import struct
 import sys
 
 from firmware.link import frame as frame_mod
-from firmware.link import journal_store, record
+from firmware.link import held_frames, journal_store, record
 from tools.host_client import Received, _position, find_frame
 
 OK = 0
@@ -187,15 +187,15 @@ def _journal_frames(data):
 
 
 def _journal_entry(items, kind, payload, at):
-    js = journal_store
-    if kind == js._BATCH or kind == js._FRAMES:
-        for boot, seq, _, _, _, k, n in js.frames_of(kind, payload):
+    hf = held_frames                            # the store's records read as frames (journal_store's DROP)
+    if kind == hf._BATCH or kind == hf._FRAMES:
+        for boot, seq, _, _, _, k, n in hf.frames_of(kind, payload):
             items.append((kind, boot, seq, payload[k:k + n], at + k))
-    elif kind == js._FRAME:
+    elif kind == hf._FRAME:
         boot, seq = struct.unpack_from("<II", payload, 0)
-        items.append((kind, boot, seq, payload[js._FRAME_HEAD_SIZE:], at + js._FRAME_HEAD_SIZE))
-    elif kind == js._DROP:
-        boot, seq = struct.unpack(js._DROP_FORMAT, payload)
+        items.append((kind, boot, seq, payload[hf._FRAME_HEAD_SIZE:], at + hf._FRAME_HEAD_SIZE))
+    elif kind == journal_store._DROP:
+        boot, seq = struct.unpack(journal_store._DROP_FORMAT, payload)
         items.append((kind, boot, seq, None, at))
     # MARK: the store's bookkeeping, no frame
 

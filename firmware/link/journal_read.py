@@ -7,7 +7,7 @@ from firmware.link import record
 
 # copies of firmware.link.record (tests/host/test_const_copies.py)
 _CLEAN = const(0)
-# The host link store's record kinds (firmware/link/journal_store.py's _DROP, _MARK: its own, private; a
+# The host link store's record kinds (firmware/link/held_frames.py's _DROP, _MARK: its own, private; a
 # store reopened in tests/firmware/test_journal_store.py reads back what it wrote)
 _DROP = const(2)
 _MARK = const(3)
@@ -70,14 +70,14 @@ def load_frames(store):
     held frames into the RAM index, acknowledged ones dropped, its mark and the newest frame's position.
     ValueError, IndexError or JournalError for a record that does not read as frames."""
     import struct
-    from firmware.link.journal_store import frames_of
+    from firmware.link.held_frames import frames_of
     ram = store._ram
     for kind, payload, at in store._journal.records_at():
         if kind == _DROP:
             boot, seq = struct.unpack("<II", payload)            # (journal_store's _DROP_FORMAT)
             ram.drop_through(boot, seq)
         elif kind == _MARK:
-            boot, seq, event, reports = struct.unpack("<IIIH", payload)    # (its _MARK_FORMAT)
+            boot, seq, event, reports = struct.unpack("<IIIH", payload)    # (held_frames' _MARK_FORMAT)
             store._prev_boot, store._prev_seq = boot, seq
             store._mark_event, store._mark_reports = event, reports
         else:

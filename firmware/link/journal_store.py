@@ -7,7 +7,8 @@
 #   BATCH  one record a batch of frames: their bytes, then each one's position, tag and length
 #   FRAMES the batch record as boards wrote it before (a head before each frame): still read at boot
 #   FRAME  one entry a held frame in a compaction's base;  DROP  one record an acknowledgement: (boot, seq)
-# At three quarters full the live file is compacted to a MARK entry and the frames still held.
+# At three quarters full the live file is compacted to a MARK entry and the frames still held (that, and the
+# records read back as frames: firmware/link/held_frames.py).
 #
 # Frames are written in batches: append() keeps a frame in the ring, pending (its bytes in RAM once),
 # flush() writes the batch as ONE record with one write call from the ring (its header in the 11 bytes
@@ -31,6 +32,7 @@
 import struct
 from array import array
 
+from firmware.link import held_frames as held_mod
 from firmware.link import journal as journal_mod
 from firmware.link.store import WindowFrames, at_or_before
 
@@ -41,15 +43,11 @@ _OVERHEAD = const(15)
 _HEAD_SIZE = const(11)       # journal.IN_PLACE_HEAD: compiled in, not looked up a frame
 
 NAME = "link"
-_FRAME = const(1)
+# The record kinds this module writes (the others, FRAME, MARK and FRAMES, and the layouts it does not write:
+# firmware/link/held_frames.py, which reads them all)
 _DROP = const(2)
-_MARK = const(3)
-_FRAMES = const(4)
 _BATCH = const(5)
-_FRAME_HEAD = "<IIIHB"       # boot, seq, tag event, tag report, whole (1: not a PART)
-_FRAME_HEAD_SIZE = const(15)
-_ENTRY_HEAD = "<IIIHBH"      # in a FRAMES record, before each frame: its FRAME_HEAD, its length
-_ENTRY_HEAD_SIZE = const(17)
+_FRAME_HEAD_SIZE = const(15)  # held_frames.py's: a FRAME entry's head (journal_bytes)
 # A BATCH record's payload: the frames' bytes, then a head each "<IIHH" (boot, seq, tag report, length +
 # _WHOLE: not a PART), then the end "<IB" (tag event, frames); formats written where used (no globals).
 _BATCH_HEAD_SIZE = const(12)
@@ -62,54 +60,12 @@ _AFTER = const(9)            # a batch's bytes after its heads in the ring: its 
 _RING_BYTES = const(1988)
 RAM_FRAMES = const(16)       # the ring's index: at most the newest 16 frames in RAM (and in a batch)
 _DROP_FORMAT = "<II"         # boot, seq
-_MARK_FORMAT = "<IIIH"       # previous boot, previous seq, mark event, mark report
-_PART_TYPE = b" PART "
 
 
 def journal_bytes(capacity, slot_size):
     """Flash that holds `capacity` frames of `slot_size` bytes with their records, twice (a compaction)."""
     per_file = capacity * (slot_size + _FRAME_HEAD_SIZE + _ENTRY_SIZE) + 64
     return 2 * per_file * 4 // 3 + 2     # a quarter more: compaction comes at three quarters full
-
-
-def frames_of(kind, payload):
-    """Each frame of a BATCH, FRAMES or FRAME record: (boot, seq, event, report, whole, k, n), its bytes at
-    payload[k:k + n]. ValueError for a record that does not read as frames (at boot, after a compaction)."""
-    end = len(payload)
-    k = 0
-    if kind == _FRAME:
-        boot, seq, event, report, whole = struct.unpack_from(_FRAME_HEAD, payload, 0)
-        yield boot, seq, event, report, whole, _FRAME_HEAD_SIZE, end - _FRAME_HEAD_SIZE
-        return
-    if kind == _FRAMES:
-        while k < end:
-            boot, seq, event, report, whole, n = struct.unpack_from(_ENTRY_HEAD, payload, k)
-            k += _ENTRY_HEAD_SIZE
-            if k + n > end:
-                raise ValueError("a batch's frame cut short")
-            yield boot, seq, event, report, whole, k, n
-            k += n
-        return
-    if kind != _BATCH:
-        raise ValueError("record of kind %d" % kind)
-    if end < _BATCH_END_SIZE:
-        raise ValueError("a batch record of %d bytes" % end)
-    event, count = struct.unpack_from("<IB", payload, end - _BATCH_END_SIZE)
-    heads = end - _BATCH_END_SIZE - count * _BATCH_HEAD_SIZE
-    for i in range(count if heads >= 0 else 0):
-        boot, seq, report, n = struct.unpack_from("<IIHH", payload, heads + i * _BATCH_HEAD_SIZE)
-        if k + (n & ~_WHOLE) > heads:
-            break
-        yield boot, seq, event, report, 1 if n & _WHOLE else 0, k, n & ~_WHOLE
-        k += n & ~_WHOLE
-    if k != heads:
-        raise ValueError("a batch's %d frames do not add up to its %d bytes" % (count, heads))
-
-
-def _whole(data, n):
-    """Not a PART frame ("#b.s stamp PART ..."): the type is the third word of the header."""
-    view = bytes(memoryview(data)[:n if n < 48 else 48])
-    return _PART_TYPE not in view
 
 
 class JournalStore:
@@ -177,20 +133,6 @@ class JournalStore:
     def used(self):
         return self._journal.used
 
-    def _locate(self):
-        """Where each held frame lies on flash, found again after a compaction or a repair moved them."""
-        ram = self._ram
-        count = ram.count()
-        j = 0
-        for kind, payload, at in self._journal.records_at():
-            if kind != _DROP and kind != _MARK:
-                for boot, seq, _, _, _, k, _ in frames_of(kind, payload):
-                    if j < count and ram.boot_at(j) == boot and ram.seq_at(j) == seq:
-                        ram.offsets[ram.slot_of(j)] = at + k
-                        j += 1
-        if j != count:
-            raise journal_mod.JournalError("held frame %d.%d not found on flash" % (ram.boot_at(j), ram.seq_at(j)))
-
     # -- RamStore's interface: capacity(), count(), read(), view(), run(), run_view(): the RAM index's
     # (set in __init__: no call between); these three are methods (bound ones would cost a board 48 bytes)
 
@@ -207,7 +149,7 @@ class JournalStore:
         make it again). whole: not a PART frame (None: read from its header)."""
         ram = self._ram
         if whole is None:
-            whole = _whole(data, n)
+            whole = held_mod.is_whole(data, n)
         event = self.event
         pending = self._pending
         size = self._bytes
@@ -337,7 +279,7 @@ class JournalStore:
         self._pending = self._wholes = 0
         self._bytes = 0
         if journal.compactions != compactions or journal.used - size - _OVERHEAD != placed:
-            self._locate()                             # repaired first (a torn tail): every frame moved
+            held_mod.locate(self)                      # repaired first (a torn tail): every frame moved
 
     def drop_through(self, boot, seq):
         self.flush()                                   # the DROP record comes after every frame it names
@@ -354,7 +296,7 @@ class JournalStore:
         self._journal.append(_DROP, payload)
         dropped = self._ram.drop_through(boot, seq)
         if self._journal.compactions != compactions:  # repaired first (a torn tail): every frame moved
-            self._locate()
+            held_mod.locate(self)
         return dropped
 
     # -- inside ------------------------------------------------------------------------
@@ -365,37 +307,6 @@ class JournalStore:
         used = journal.used                            # (journal.nearly_full, journal.room inline: two
         capacity = journal.capacity                    # property calls less a flush)
         if used * 4 >= capacity * 3 or used + size > capacity:
-            self._compact(dropping)
+            held_mod.compact(self, dropping)
             return True
         return False
-
-    def _compact(self, skip):
-        """Restart the journal from the mark and the held frames after the first `skip` (being dropped)."""
-        self._journal.compact(_Held(self, skip))
-        self._pending = self._wholes = 0               # the held frames are on flash, pending ones too
-        self._bytes = 0
-        self._ram.drop_first(skip)
-        self._locate()
-
-    def _entries(self, skip):
-        yield _MARK, struct.pack(_MARK_FORMAT, self._prev_boot, self._prev_seq, self._mark_event,
-                                 self._mark_reports)
-        buf = bytearray(self._slot)
-        for i in range(skip, self._ram.count()):
-            n = self._ram.read(i, buf)
-            # Stored as tagged with no event (0): loading it leaves the mark as the MARK entry says.
-            whole = 1 if _whole(buf, n) else 0
-            head = struct.pack(_FRAME_HEAD, self._ram.boot_at(i), self._ram.seq_at(i), 0, 0, whole)
-            yield _FRAME, head + bytes(buf[:n])
-
-
-class _Held:
-    """The compaction's entries, re-readable (the journal walks them twice: sizes, then bytes)."""
-
-    def __init__(self, store, skip):
-        self.store = store
-        self.skip = skip
-
-    def __iter__(self):
-        return self.store._entries(self.skip)
-

@@ -488,7 +488,7 @@ def test_a_journal_of_frames_records_as_boards_wrote_them_before_loads_the_same(
 
 
 def test_a_batch_record_whose_frames_do_not_add_up_is_reported_corrupt():
-    from firmware.link.journal_store import frames_of
+    from firmware.link.held_frames import frames_of
     with ScratchDir() as state:
         store = _store(state)
         store.event = 3
