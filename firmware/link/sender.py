@@ -7,6 +7,8 @@
 # until the alarm (the store nearly full), which the caller turns into "take no new round". A full store keeps the
 # oldest frames (the host needs them to continue in order) and counts the reports it refuses: a LOST frame says how
 # many, in their place in the sequence, as soon as there is room; room() tells the game what is left.
+# The host's ACK and REQUEST are taken here (receive()); its rarer commands, REPLAY (with its GONE frame), TIME and
+# RECALL, by firmware/link/sender_commands.py, imported for the frame and released after it (parts.LINK_ON_DEMAND).
 from firmware.link import frame as frame_mod
 from firmware.link.stamp import Stamp
 from firmware.link.store import at_or_before
@@ -28,8 +30,6 @@ CMD_REQUEST = const(5)   # a host request (roads, a JSON request): request() giv
 
 BAD_ARGUMENT = const(10)  # .last_status: a good frame whose argument is not a number
 UNKNOWN_TYPE = const(11)  # .last_status: a good frame of a type the board does not take
-_RECALL_DIGITS = const(4)
-_TIME_DIGITS = const(15)
 _OWN_PAYLOAD_MOST = const(39)   # the longest payload of a frame the sender makes itself: GONE's "b.s b.s"
 
 
@@ -262,32 +262,23 @@ class Sender:
         if frame.type_is(b"ACK"):
             self._ack(frame.boot, frame.seq)
             return CMD_ACK
-        if frame.type_is(b"REPLAY"):
-            self._replay(frame.boot, frame.seq)
-            return CMD_REPLAY
-        if frame.type_is(b"TIME"):
-            ms = frame.payload_uint(_TIME_DIGITS)
-            if ms < 0:
-                return self._bad(BAD_ARGUMENT)
-            self._chain = False
-            if self.host_time is None:
-                self.host_time = self._host = Stamp(ms)
-            else:
-                self.host_time.set(ms)
-            return CMD_TIME
-        if frame.type_is(b"RECALL"):
-            count = frame.payload_uint(_RECALL_DIGITS)
-            if count < 0:
-                return self._bad(BAD_ARGUMENT)
-            self.recall_count = count
-            return CMD_RECALL
         if frame.type_is(b"REQUEST"):
             if frame.payload_end == frame.payload_start:
                 return self._bad(BAD_ARGUMENT)
             return CMD_REQUEST
-        return self._bad(UNKNOWN_TYPE)
+        return self._command(frame)
 
     # -- inside --
+    def _command(self, frame):
+        """REPLAY, TIME, RECALL or a type the board does not take: firmware/link/sender_commands.py, imported
+        for the frame and released after it (firmware/parts.py, LINK_ON_DEMAND)."""
+        from firmware.link import sender_commands
+        try:
+            return sender_commands.take(self, frame)
+        finally:
+            from firmware.parts import LINK_ON_DEMAND, release
+            release(LINK_ON_DEMAND)
+
     def _bad(self, status):
         self.bad_frames += 1
         self.last_status = status
@@ -339,28 +330,6 @@ class Sender:
             self._probing = False
             self._next_write = 0      # the host is back: the window goes out again from the oldest
         self._check_alarm()
-
-    def _replay(self, boot, seq):
-        """Send again from (boot, seq), which also says the host has everything before it."""
-        self.replays += 1
-        if seq > 0:
-            self._ack(boot, seq - 1)
-        store = self.store
-        count = store.count()
-        i = 0
-        while i < count and not at_or_before(boot, seq, store.boot_at(i), store.seq_at(i)):
-            i += 1
-        first_boot, first_seq = (store.boot_at(i), store.seq_at(i)) if i < count else (self.boot, self._next_seq)
-        if first_boot != boot or first_seq != seq:
-            payload = "%d.%d %d.%d" % (boot, seq, first_boot, first_seq)
-            if self._idle is None or self._idle():
-                self._write_gone(payload)
-            else:                     # the port still sends: at the next poll that finds it idle, first
-                self._gone = payload
-        self._next_write = i
-        self._probing = False
-        self._timer = 0
-        self._timeout = self.timeout_ms   # the host is there: no back-off
 
     def _write_gone(self, payload):
         n = self._enc.encode(self.boot, 0, GONE, payload, self.uptime, self._host)
