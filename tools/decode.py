@@ -29,6 +29,7 @@ import sys
 
 from firmware.link import frame as frame_mod
 from firmware.link import held_frames, journal_store, record
+from firmware.link.frame_host import HostFrame
 from tools.host_client import Received, _position, find_frame
 
 OK = 0
@@ -68,7 +69,7 @@ class Decoder:
         self.log = []
         self.reports = []
         self.damaged = 0
-        self._frame = frame_mod.Frame()
+        self._frame = HostFrame()
         self._frames = {}          # (boot, seq) -> Received, board frames (seq > 0)
 
     def _note_damage(self, why, at, data, **more):

@@ -13,6 +13,7 @@ import collections
 import json
 
 from firmware.link import frame as frame_mod
+from firmware.link.frame_host import HostFrame
 
 _MAX_PENDING = 2 * frame_mod.MAX_FRAME   # bytes of an unfinished line kept; more is noise
 _NOTHING = (0, 0)                        # "REPLAY 0.0": from the oldest frame the board holds
@@ -28,7 +29,7 @@ def _position(text):
 
 
 def find_frame(frame, line):
-    """Decode line (without its LF) into frame (a frame.Frame): the frame it holds, or one starting at
+    """Decode line (without its LF) into frame (a frame_host.HostFrame): the frame it holds, or one starting at
     a later "#" (noise ate the LF before it). -> (status, at): OK and where the frame starts in line,
     or, when no frame is in it, the status of the last try (from the last "#") and -1. (tools.decode
     reads captures with it too.)"""
@@ -90,7 +91,7 @@ class HostClient:
         self._time_due = False        # in step with a board running: its clock to set (as at an OPEN)
         self._asked = None            # the position of the last REPLAY asked
         self._since_ask = 0
-        self._frame = frame_mod.Frame()
+        self._frame = HostFrame()
         self._parts = []              # PART payloads of the report being put together
         self._parts_next = None       # the position its next piece must have
         self._parts_from = None       # the position of its first piece

@@ -59,7 +59,8 @@ def _digits_end(line, i, end, most):
 
 
 class Frame:
-    """Decoder: decode() fills the fields in place; they hold until the next decode()."""
+    """Decoder: decode() fills the fields in place; they hold until the next decode(). The TYPE and stamps as
+    values (the host's reading, not a board's): firmware/link/frame_host.py, HostFrame."""
 
     def __init__(self):
         self._crc = bytearray(_TRAILER - 1)    # the CRC's digits as they must be
@@ -146,9 +147,6 @@ class Frame:
                 return False
         return True
 
-    def type_name(self):
-        return bytes(self.line[self.type_start:self.type_end]).decode()
-
     def payload(self):
         """The payload as bytes (a copy)."""
         return bytes(self.line[self.payload_start:self.payload_end])
@@ -158,15 +156,6 @@ class Frame:
         start = self.payload_start
         end = _digits_end(self.line, start, self.payload_end, most)
         return -1 if end != self.payload_end else _uint(self.line, start, end)
-
-    def uptime_ms(self):
-        end = _digits_end(self.line, self.stamp_start, self.stamp_end, _MAX_STAMP_DIGITS)
-        return _uint(self.line, self.stamp_start, end)
-
-    def host_ms(self):
-        """The host's time in the stamp, or -1 when the board had none yet."""
-        end = _digits_end(self.line, self.stamp_start, self.stamp_end, _MAX_STAMP_DIGITS)
-        return _uint(self.line, end + 1, self.stamp_end) if end < self.stamp_end else -1
 
 
 def check_printable(payload):

@@ -3,6 +3,7 @@ from binascii import crc32
 
 from firmware.link import frame as fm
 from firmware.link.frame import Encoder, Frame
+from firmware.link.frame_host import HostFrame
 from firmware.link.stamp import Stamp, put_uint
 from tests.firmware.expect import count_calls, cpython_only, raises, raises_match
 
@@ -14,7 +15,7 @@ ACK = b"#3.17 0 ACK*4363B1E4"
 
 
 def _decode(line):
-    frame = Frame()
+    frame = HostFrame()          # the decoder, with the host's readers (type_name, uptime_ms, host_ms)
     return frame, frame.decode(line)
 
 

@@ -3,6 +3,7 @@
 from firmware.link import frame as fm
 from firmware.link import sender as sm
 from firmware.link.sender import Sender
+from firmware.link.frame_host import HostFrame
 from firmware.link.ram_store import RamStore
 from tests.firmware.expect import count_calls, raises, raises_match
 
@@ -20,7 +21,7 @@ class Wire:
     def take(self):
         """[(boot, seq, type, payload, uptime_ms, host_ms)] written since the last take()."""
         frames = []
-        frame = fm.Frame()
+        frame = HostFrame()
         for line in bytes(self.data).split(b"\n")[:-1]:
             assert frame.decode(line) == fm.OK, line
             frames.append((frame.boot, frame.seq, frame.type_name(), frame.payload(),

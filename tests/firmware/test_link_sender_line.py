@@ -3,6 +3,7 @@
 # written into a fuller ring are cut short on the wire. The sender writes its budget only when the
 # port has sent everything (txdone()): every frame goes out whole, in order, however the line drains.
 from firmware.link import frame as fm
+from firmware.link.frame_host import HostFrame
 from firmware.link.ram_store import RamStore
 from firmware.link.sender import Sender
 
@@ -33,7 +34,7 @@ class RingPort:
 def _frames(data):
     """The wire's lines decoded; a line cut short fails its check."""
     out = []
-    frame = fm.Frame()
+    frame = HostFrame()
     for line in bytes(data).split(b"\n")[:-1]:
         status = frame.decode(line)
         out.append((frame.seq, frame.type_name()) if status == fm.OK else ("broken", status))
