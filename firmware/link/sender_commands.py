@@ -21,23 +21,21 @@ def take(sender, frame):
     if frame.type_is(b"REPLAY"):
         _replay(sender, frame.boot, frame.seq)
         return _CMD_REPLAY
-    if frame.type_is(b"TIME"):
-        ms = frame.payload_uint(_TIME_DIGITS)
-        if ms < 0:
-            return sender._bad(_BAD_ARGUMENT)
-        sender._chain = False
-        if sender.host_time is None:
-            sender.host_time = sender._host = Stamp(ms)
-        else:
-            sender.host_time.set(ms)
-        return _CMD_TIME
-    if frame.type_is(b"RECALL"):
-        count = frame.payload_uint(_RECALL_DIGITS)
-        if count < 0:
-            return sender._bad(_BAD_ARGUMENT)
-        sender.recall_count = count
+    time = frame.type_is(b"TIME")
+    if not time and not frame.type_is(b"RECALL"):
+        return sender._bad(_UNKNOWN_TYPE)
+    n = frame.payload_uint(_TIME_DIGITS if time else _RECALL_DIGITS)    # TIME's ms, RECALL's rounds
+    if n < 0:
+        return sender._bad(_BAD_ARGUMENT)
+    if not time:
+        sender.recall_count = n
         return _CMD_RECALL
-    return sender._bad(_UNKNOWN_TYPE)
+    sender._chain = False
+    if sender.host_time is None:
+        sender.host_time = sender._host = Stamp(n)
+    else:
+        sender.host_time.set(n)
+    return _CMD_TIME
 
 
 def _replay(sender, boot, seq):
