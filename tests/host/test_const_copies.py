@@ -199,3 +199,18 @@ def test_the_names_a_table_keeps_follow_the_code_tables():
     assert [table.Table.STATE_NAMES[c] for c in (tc.STARTING, tc.READY, tc.FAULTED, tc.LAMP_CHECK)] == \
         ["starting", "ready", "fault", "lamp_check"] and len(table.Table.STATE_NAMES) == tc.GAME_FIRST_STATE
     assert screens.STATE_TEXT[tc.FAULTED] == "FAULT" and table.FAULTED == tc.FAULTED
+
+
+def test_the_link_stores_private_record_codes_agree_across_its_three_modules():
+    # The host link store's record kinds and layout sizes are private to its modules (public ones would cost
+    # globals kept), so the header above cannot name them: journal_store.py writes BATCH and DROP records,
+    # held_frames.py reads every kind and writes a compaction's, journal_read.py reads them back at boot.
+    def private(rel):
+        with open(os.path.join(REPO, rel)) as f:
+            return int_constants(f.read())
+    held = private("firmware/link/held_frames.py")
+    store = private("firmware/link/journal_store.py")
+    read = private("firmware/link/journal_read.py")
+    shared = ("_DROP", "_BATCH", "_FRAME_HEAD_SIZE", "_BATCH_HEAD_SIZE", "_WHOLE", "_BATCH_END_SIZE")
+    assert [(name, store.get(name)) for name in shared] == [(name, held[name]) for name in shared]
+    assert [(name, read.get(name)) for name in ("_DROP", "_MARK")] == [(name, held[name]) for name in ("_DROP", "_MARK")]
