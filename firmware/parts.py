@@ -65,11 +65,6 @@ CHANGE_ON_DEMAND = ("firmware.settings_swap", "firmware.settings_change")
 # host's answer is out (firmware/report.py).
 RECALL_ON_DEMAND = ("firmware.recall_answer",)
 
-# The host link's rarer commands: REPLAY (and its GONE frame), TIME, RECALL (firmware/link/sender_commands.py).
-# The Sender imports it for one of these frames and releases it once taken (a host's connection, a recall);
-# ACK and REQUEST, every pass's, stay in firmware/link/sender.py.
-LINK_ON_DEMAND = ("firmware.link.sender_commands",)
-
 # The console itself, dormant while nobody uses it (docs/console.md, "Dormant"): its shell, line editor, login
 # and audit log are imported when a byte is typed (and at the first pass, for the prompt and a settings change
 # read back, and while a change is pending) and released when the technician is logged out and nothing is under

@@ -8,8 +8,10 @@
 # oldest frames (the host needs them to continue in order) and counts the reports it refuses: a LOST frame says how
 # many, in their place in the sequence, as soon as there is room; room() tells the game what is left.
 # The host's ACK and REQUEST are taken here (receive()); its rarer commands, REPLAY (with its GONE frame), TIME and
-# RECALL, by firmware/link/sender_commands.py, imported for the frame and released after it (parts.LINK_ON_DEMAND).
+# RECALL, by firmware/link/sender_commands.py (resident: a noisy line brings REPLAYs at any time, and taking one must
+# not need the heap an import does).
 from firmware.link import frame as frame_mod
+from firmware.link import sender_commands
 from firmware.link.stamp import Stamp
 from firmware.link.store import at_or_before
 
@@ -270,14 +272,8 @@ class Sender:
 
     # -- inside --
     def _command(self, frame):
-        """REPLAY, TIME, RECALL or a type the board does not take: firmware/link/sender_commands.py, imported
-        for the frame and released after it (firmware/parts.py, LINK_ON_DEMAND)."""
-        from firmware.link import sender_commands
-        try:
-            return sender_commands.take(self, frame)
-        finally:
-            from firmware.parts import LINK_ON_DEMAND, release
-            release(LINK_ON_DEMAND)
+        """REPLAY, TIME, RECALL or a type the board does not take: firmware/link/sender_commands.py's."""
+        return sender_commands.take(self, frame)
 
     def _bad(self, status):
         self.bad_frames += 1

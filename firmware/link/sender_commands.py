@@ -1,7 +1,7 @@
 # The host's rarer commands as the Sender takes them (firmware/link/sender.py, Sender.receive; docs/host-link.md):
 # REPLAY (and the GONE frame for what is no longer held), TIME, RECALL, and a type the board does not take. ACK
-# (every pass) and REQUEST stay in receive(); this module is imported for one of these frames and released after it
-# (firmware/parts.py, LINK_ON_DEMAND): a host's connection, a recall, nothing a pass makes.
+# (every pass) and REQUEST stay in receive(). Resident, not imported on demand: a noisy line brings REPLAYs at any
+# time (the host's NAK), and an import then could fail for want of heap inside receive().
 from firmware.link.stamp import Stamp
 from firmware.link.store import at_or_before
 
