@@ -116,8 +116,12 @@ class Reporter:
                 b = outbox.b
                 event, fields = table.game_report(code, a, b)
                 self.emit(event, fields)
-                if recall is not None:
-                    recall.noted(table, code, a, b, self, fields)   # a round's end: kept after the reports
+                if recall is not None and code in recall.rounds.ROUND_CODES:
+                    # a round's end, kept after the reports (noted() for no other: a call less a card's,
+                    # a bet's report)
+                    recall.noted(table, code, a, b, self, fields)
+            elif code == _OUT_STATE:          # here too, not in _send_outbox_entry: a call less a move's report
+                self.emit("state", {"state": table.STATE_NAMES[outbox.a]})
             else:
                 self._send_outbox_entry(table, code, outbox.a, outbox.b)
             sent += 1
@@ -138,14 +142,14 @@ class Reporter:
     def _send_outbox_entry(self, table, code, a, b):
         if code >= _OUT_GAME_FIRST:           # a run: one entry, b reports (Table.REPORT_RUNS; the others: drain's)
             recall = self.recall
+            if recall is not None and code not in recall.rounds.ROUND_CODES:
+                recall = None                 # none of them ends a round (drain)
             for i in range(a, a + b):
                 event, fields = table.game_report(code, i, 0)
                 self.emit(event, fields)
                 if recall is not None:
                     recall.noted(table, code, i, 0, self, fields)   # a round's end: kept after the reports (drain)
-        elif code == _OUT_STATE:
-            self.emit("state", {"state": table.STATE_NAMES[a]})
-        elif code == _OUT_BUTTON:
+        elif code == _OUT_BUTTON:             # (OUT_STATE: drain's)
             fields = {"button": self.button_names[a], "pressed": b != _BUTTON_RELEASED}
             if b == _BUTTON_LONG:
                 fields["long"] = True

@@ -1,7 +1,8 @@
 # Game recall wired to the table (issue 12): each round kept on flash at its end, read back by the
 # console (`recall N`) and by the host (a RECALL frame), across reboots.
 #
-# The Reporter calls noted() after every game report it sent: when the game's recall module
+# The Reporter calls noted() after each game report it sent that ends a round (rounds.ROUND_CODES, checked
+# by the Reporter first: no call for a card's or a bet's report): when the game's recall module
 # (firmware/games/GAME/recall.py) makes a round of it (a Baccarat result, a Craps throw, an Omaha
 # hand result), the round is added to firmware.link.recall.Recall when the Reporter has sent the
 # event's reports (commit()). So the write comes after the result is on flash in the host link's
@@ -72,13 +73,13 @@ class RoundRecall:
 
     # -- keeping ------------------------------------------------------------------------------
     def noted(self, table, code, a, b, reporter, fields=None):
-        """A game report was just sent: if it ends a round (rounds.ROUND_CODES), the round is made from the
-        table as the report saw it, and the report's fields (what the game's round takes from them is
-        not made twice), and kept, by keep_waiting(): at the end of the drain (commit()), or where
-        deferred, before anything can change the table: the start of the next pass or the next event
-        (firmware.main), a snapshot. The link store then writes the event's reports in one batch before
-        the round (reporter.durable()). While a recovery replays events, a round kept before the reset
-        is not made again (nor `previous` moved)."""
+        """A game report was just sent: if it ends a round (rounds.ROUND_CODES; the Reporter calls for no
+        other), the round is made from the table as the report saw it, and the report's fields (what the
+        game's round takes from them is not made twice), and kept, by keep_waiting(): at the end of the
+        drain (commit()), or where deferred, before anything can change the table: the start of the next
+        pass or the next event (firmware.main), a snapshot. The link store then writes the event's reports
+        in one batch before the round (reporter.durable()). While a recovery replays events, a round kept
+        before the reset is not made again (nor `previous` moved)."""
         if code not in self.rounds.ROUND_CODES:
             return
         events = self.events
