@@ -78,83 +78,10 @@ sys.path.insert(0, "/")
 print("runtime: MicroPython %s (%s)" % (".".join(str(v) for v in sys.implementation.version[:3]), sys.implementation._machine))
 `;
 
-// Runs every test of one dual-runtime module the way pytest collects it:
-// module-level callables named test* and classes named Test*. Prints one line
-// per test (`ok   name`, `FAIL name`, `skip name (why)`), then a summary.
-// - A test that returns anything but None fails: an `async def` or a test with
-//   `yield` returns a generator whose body never ran; any other value is a
-//   `return` where an assert was meant.
-// - Classes named Test* are refused (each one a FAIL): dual-runtime tests are
-//   plain functions, and running pytest's class protocol (setup_method, ...)
-//   here would be a second, subtly different pytest.
-// - An object with `mpvm_skip` (tests.firmware.expect.cpython_only) is reported
-//   as skipped with that reason; the caller checks those names against pytest.
-// - Before each test its name goes to stderr as `mpvm-running NAME`, written
-//   at once, so the caller can name the test that hung when it times out.
-const testDriver = (name) => `
-import gc
-try:
-    import js
-    def _running(name):
-        js.process.stderr.write("mpvm-running " + name + "\\n")
-except ImportError:
-    def _running(name):
-        pass
-_passed = 0
-_skipped = 0
-_failed = []
-
-
-def _fail(name, why, exc=None):
-    _failed.append(name)
-    print("FAIL " + name + ("  (" + why + ")" if why else ""))
-    if exc is not None:
-        sys.print_exception(exc)
-
-
-def _run(name, fn):
-    global _passed
-    gc.collect()
-    _running(name)
-    try:
-        result = fn()
-    except Exception as e:
-        _fail(name, "", e)
-        return
-    if result is not None:
-        if type(result).__name__ == "generator":
-            _fail(name, "returned a generator/coroutine: not run; no async def or yield in a test")
-        else:
-            _fail(name, "returned a value: not None (%r): use assert, not return" % (result,))
-        return
-    _passed += 1
-    print("ok   " + name)
-
-
-try:
-    _mod = __import__(${JSON.stringify(name)}, None, None, ["_"])
-except Exception as _e:
-    print("ERROR importing %s: no test ran" % ${JSON.stringify(name)})
-    sys.print_exception(_e)
-    _mod = None
-if _mod is not None:
-    for _name in sorted(dir(_mod)):
-        _obj = getattr(_mod, _name)
-        if isinstance(_obj, type):
-            if _name.startswith("Test"):
-                _fail(_name, "a test class: not run on MicroPython; write plain test_* functions")
-            continue
-        if not _name.startswith("test"):
-            continue
-        _why = getattr(_obj, "mpvm_skip", None)
-        if _why:
-            _skipped += 1
-            print("skip %s (%s)" % (_name, _why))
-        elif callable(_obj):
-            _run(_name, _obj)
-    print("micropython: %d passed, %d failed, %d skipped" % (_passed, len(_failed), _skipped))
-_RESULT = len(_failed) if _mod is not None else 1
-`;
+// Runs every test of one dual-runtime module the way pytest collects it: tools/mptest_driver.py (the same
+// file the Unix port's runner, tools/mpunix.py, runs) with _MODULE set; its _RESULT is the failures.
+const driverFile = new URL("./mptest_driver.py", import.meta.url);
+const testDriver = (name) => `_MODULE = ${JSON.stringify(name)}\n` + fs.readFileSync(driverFile, "utf8");
 
 try {
   mp.runPython(prelude);
