@@ -1,13 +1,19 @@
 import pytest
 
-from tools import mpvm
+from tools import mpunix, mpvm
 
 
 def pytest_report_header(config):
     try:
-        return "firmware runtimes: CPython (this process) and MicroPython VM: " + mpvm.version()
+        vm = mpvm.version()
     except mpvm.VMUnavailable as exc:
         raise pytest.UsageError(str(exc))
+    try:
+        unix = mpunix.version()
+    except mpunix.UnixPortUnavailable as exc:
+        unix = "not here (%s)" % exc
+    return ("firmware runtimes: CPython (this process), MicroPython VM: %s, MicroPython Unix port: %s"
+            % (vm, unix))
 
 
 _MICROPYTHON_SUMMARY = pytest.StashKey()

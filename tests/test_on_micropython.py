@@ -1,7 +1,8 @@
 """Every dual-runtime module in tests/firmware/ also runs on real MicroPython.
 
 pytest runs those modules directly on CPython; this file runs each one again
-inside the MicroPython WebAssembly VM and fails with the VM's own report. It
+inside the MicroPython WebAssembly VM and fails with the VM's own report, and once more on
+MicroPython's Unix port (tools/mpunix.py: native code, 64-bit). It
 also fails when the VM ran a different set of tests than pytest collects from
 the same module: a test that exists for one runtime only must say so with
 tests.firmware.expect.cpython_only (the VM then reports `skip NAME (CPython
@@ -14,7 +15,7 @@ import sys
 
 import pytest
 
-from tools import mpvm
+from tools import mpunix, mpvm
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -84,18 +85,36 @@ def pytest_collection_of_firmware():
     return collect_with_pytest(paths)
 
 
+def _check_on(runtime, module, status, out, all_names, collect_out, summary):
+    seen = vm_results(out)
+    collected = all_names.get(module, set())
+    problems = compare(collected, seen)
+    summary[module if runtime == "vm" else module + " (unix)"] = (
+        len(seen["ok"]), len(seen["FAIL"]), sorted(seen["skip"]), len(collected), status == 0 and not problems)
+    if module not in all_names:
+        problems.append("pytest could not collect the module:\n" + collect_out[-2000:])
+    assert status == 0 and not problems, (
+        "on MicroPython's %s (exit status %d):\n%s\n%s" % (runtime, status, out, "\n".join(problems)))
+
+
 @pytest.mark.micropython
 @pytest.mark.parametrize("module", MODULES)
 def test_module_on_micropython(module, pytest_collection_of_firmware, micropython_summary):
     all_names, collect_out = pytest_collection_of_firmware
     status, out = mpvm.run_test_module(module, timeout=600)
     assert "runtime: MicroPython" in out, out
-    seen = vm_results(out)
-    collected = all_names.get(module, set())
-    problems = compare(collected, seen)
-    micropython_summary[module] = (len(seen["ok"]), len(seen["FAIL"]), sorted(seen["skip"]),
-                                   len(collected), status == 0 and not problems)
-    if module not in all_names:
-        problems.append("pytest could not collect the module:\n" + collect_out[-2000:])
-    assert status == 0 and not problems, (
-        "on MicroPython (exit status %d):\n%s\n%s" % (status, out, "\n".join(problems)))
+    _check_on("vm", module, status, out, all_names, collect_out, micropython_summary)
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("module", MODULES)
+def test_module_on_micropython_unix_port(module, pytest_collection_of_firmware, micropython_summary):
+    # The same module again on MicroPython's Unix port (tools/mpunix.py): a C build of MicroPython with a
+    # native emitter, so the viper CRC runs there as on a board, and with 64-bit small ints and ticks.
+    try:
+        mpunix.executable()
+    except mpunix.UnixPortUnavailable as exc:
+        pytest.skip(str(exc))
+    all_names, collect_out = pytest_collection_of_firmware
+    status, out = mpunix.run_test_module(module, timeout=600)
+    _check_on("Unix port", module, status, out, all_names, collect_out, micropython_summary)

@@ -1,34 +1,46 @@
 # Runtime shims (firmware/compat.py) give the same answers on both runtimes.
-# Expected values are worked out by hand from MicroPython's documented ticks
-# arithmetic (period 2**30 = 1073741824 on every port), never from the shim.
+# Expected values are worked out by hand from MicroPython's documented ticks arithmetic, never from the
+# shim: the period is its small ints' range, 2**30 = 1073741824 on a 32-bit port (the boards, the
+# WebAssembly VM; the CPython shim keeps it) and 2**62 on a 64-bit one (the Unix port, tools/mpunix.py).
+# The firmware only adds and subtracts ticks through ticks_add/ticks_diff, so either period serves it.
+import sys
+
 from firmware import compat
 from tests.firmware.expect import cpython_only, micropython_only, raises_match
 
+_PERIOD = (sys.maxsize + 1) // 2 if sys.implementation.name == "micropython" else 1 << 30
+_HALF = _PERIOD // 2
 
-def test_ticks_add_wraps_at_2_pow_30():
+
+def test_the_period_is_2_pow_30_on_a_32_bit_port_and_cpython():
+    assert _PERIOD in (1 << 30, 1 << 62)
+    assert (_PERIOD == 1 << 30) == (sys.implementation.name != "micropython" or sys.maxsize == (1 << 31) - 1)
+
+
+def test_ticks_add_wraps_at_the_period():
     assert compat.ticks_add(100, 250) == 350
-    assert compat.ticks_add(0, -5) == 1073741819          # 2**30 - 5
-    assert compat.ticks_add(1073741819, 12) == 7          # 5 ms to the wrap, 7 after
-    assert compat.ticks_add(7, -12) == 1073741819
+    assert compat.ticks_add(0, -5) == _PERIOD - 5
+    assert compat.ticks_add(_PERIOD - 5, 12) == 7         # 5 ms to the wrap, 7 after
+    assert compat.ticks_add(7, -12) == _PERIOD - 5
 
 
 def test_ticks_diff_across_wrap():
     assert compat.ticks_diff(350, 100) == 250
-    assert compat.ticks_diff(7, 1073741819) == 12
-    assert compat.ticks_diff(1073741819, 7) == -12
+    assert compat.ticks_diff(7, _PERIOD - 5) == 12
+    assert compat.ticks_diff(_PERIOD - 5, 7) == -12
 
 
 def test_ticks_diff_range_is_half_the_period_each_way():
-    # Differences lie in [-2**29, 2**29 - 1]: 2**29 ms apart reads as "before".
-    assert compat.ticks_diff(536870911, 0) == 536870911
-    assert compat.ticks_diff(536870912, 0) == -536870912
-    assert compat.ticks_diff(0, 536870912) == -536870912
+    # Differences lie in [-period/2, period/2 - 1]: half the period apart reads as "before".
+    assert compat.ticks_diff(_HALF - 1, 0) == _HALF - 1
+    assert compat.ticks_diff(_HALF, 0) == -_HALF
+    assert compat.ticks_diff(0, _HALF) == -_HALF
 
 
 def test_ticks_ms_stays_in_the_period_and_moves_forward():
     a = compat.ticks_ms()
     b = compat.ticks_ms()
-    assert 0 <= a < 1073741824 and 0 <= b < 1073741824
+    assert 0 <= a < _PERIOD and 0 <= b < _PERIOD
     assert 0 <= compat.ticks_diff(b, a) < 1000
 
 

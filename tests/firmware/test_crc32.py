@@ -1,7 +1,8 @@
 # firmware/link/crc32.py: every implementation writes binascii.crc32's value (the IEEE/zlib CRC-32 of
 # the host-link frame and the journal record) into a buffer, over any slice, seeded or not; the same
 # indices are refused everywhere; the native module is refused where there is no native emitter.
-# (Runs on the VM too: there the default is binascii's, the portable one is pure Python.)
+# (Runs on the VM too: there the default is binascii's, the portable one is pure Python; and on the Unix
+# port, tools/mpunix.py, where the default is the viper module's, running as native code.)
 import sys
 from binascii import crc32
 
@@ -109,8 +110,17 @@ def test_the_native_crc_is_used_exactly_where_the_port_runs_native_code():
 
 
 @micropython_only
-def test_the_vm_has_no_native_code_and_refuses_the_viper_module():
-    # Why crc32 does not try it here: the compile fails (and its failure kept heap, crc32._native).
-    assert sys.implementation._mpy >> 10 == 0 and crc_mod.native_arch() == 0
-    raises_match(SyntaxError, "decorator", __import__, "firmware.link.crc32_viper")
-    assert "firmware.link.crc32_viper" not in sys.modules
+def test_a_port_without_native_code_refuses_the_viper_module_and_one_with_it_runs_it():
+    # The VM: why crc32 does not try it there (the compile fails, and its failure kept heap, crc32._native).
+    # The Unix port (tools/mpunix.py: x86-64 native code) runs it as a board does: the tests above then
+    # checked the viper code itself against binascii (DEFAULT is crc32_viper's there).
+    if sys.implementation._mpy >> 10 == 0:
+        assert crc_mod.native_arch() == 0
+        raises_match(SyntaxError, "decorator", __import__, "firmware.link.crc32_viper")
+        assert "firmware.link.crc32_viper" not in sys.modules
+        return
+    from firmware.link import crc32_viper
+    assert crc_mod.DEFAULT == (crc32_viper.crc32_into, crc32_viper.crc32_hex_into)
+    out = bytearray(8)
+    crc32_viper.crc32_hex_into(b"123456789", 0, 9, out, 0)
+    assert bytes(out) == b"CBF43926"
