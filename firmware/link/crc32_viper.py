@@ -6,9 +6,9 @@
 # Only a MicroPython with a native emitter for its CPU can compile this file: CPython cannot import
 # `micropython`, and the WebAssembly VM says "SyntaxError: invalid micropython decorator"; there
 # crc32.py falls back to binascii.crc32. A board built without -march (the sim board: hostsim runs
-# CPython) leaves it out (tools/build.py NATIVE_ONLY). Not run in this repository's tests (no
-# native emitter here): tests/host/test_crc32_viper.py compiles it for both CPUs and runs its
-# logic on CPython with ptr8/ptr32/uint stood in for.
+# CPython) leaves it out (tools/build.py NATIVE_ONLY). Run by the tests on MicroPython's Unix port
+# (tools/mpunix.py: x86-64 native code, a 64-bit uint) against binascii; tests/host/test_crc32_viper.py
+# compiles it for both boards' CPUs and runs its logic on CPython with ptr8/ptr32/uint stood in for.
 import micropython
 
 _TABLE = bytearray(1024)       # the byte-at-a-time table: 256 words in the CPU's order (_fill)

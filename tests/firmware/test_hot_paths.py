@@ -337,6 +337,36 @@ def test_the_portable_crc_allocates_nothing():
 
 
 @micropython_only
+def test_the_default_crc_allocates_nothing_where_it_is_native_and_a_frame_with_it_neither():
+    # Where the port runs native code (a board; the Unix port, tools/mpunix.py) the default CRC is the
+    # viper one: under the lock it and a whole frame's encoding take nothing (what the portable CRC's
+    # tests above stand in for on the VM). Where it does not (the VM) the default is binascii's, whose
+    # view and word the lock refuses: the MemoryError proves the lock saw the CRC run.
+    data = bytes(range(256)) * 2
+    out = bytearray(12)
+    enc = fm.Encoder()
+    wanted = fm.encode(3, 17, "REPORT", _PAYLOAD, 52310)
+    enc.encode(3, 16, b"REPORT", _PAYLOAD, 52310, -1, True)                           # warm up
+    native = crc_mod.native_arch() != 0
+    assert crc_mod.NATIVE == native
+    heap_lock()
+    try:
+        try:
+            crc_mod.crc32_hex_into(data, 1, 511, out, 4)
+            n = enc.encode(3, 17, b"REPORT", _PAYLOAD, 52310, -1, True)
+            allocated = False
+        except MemoryError:
+            allocated = True
+    finally:
+        heap_unlock()
+    assert allocated != native
+    if native:
+        assert bytes(out[4:12]) == ("%08X" % crc32(data[1:511])).encode()
+        assert bytes(enc.buf[:n]) == wanted
+    assert heap_lock_catches_allocation()
+
+
+@micropython_only
 def test_a_journal_record_encoded_into_a_buffer_keeps_nothing_but_its_crcs_views_and_words():
     # record.encode() builds the record (struct.pack, concatenation: 400 bytes for this one);
     # encode_into() writes it into a buffer allocated once. With binascii's CRC (the VM's default)

