@@ -54,7 +54,7 @@ FIGURES = (
 def parse(out):
     runtime, fig, rounds = "?", {}, []
     for line in out.splitlines():
-        if line.startswith("runtime: MicroPython"):
+        if line.startswith("runtime: ") and runtime == "?":     # the VM's runner's line, else the script's
             runtime = line[len("runtime: "):]
         elif line.startswith("round "):
             words = line.split()
@@ -65,9 +65,15 @@ def parse(out):
     return runtime, fig, rounds
 
 
-def run_vm(script, steps=False, timeout=900):
+def run_vm(script, steps=False, timeout=900, port="vm"):
     from tools import mpvm
     path = script if os.path.isabs(script) else os.path.join(REPO, "bench", script)
+    if port == "unix":                   # the Unix port (tools/mpunix.py): the script whole, its gc frees at once
+        from tools import mpunix
+        status, out = mpunix.run_script(path, timeout=timeout)
+        if status != 0:
+            raise SystemExit("MicroPython Unix port run of bench/%s failed:\n%s" % (script, out))
+        return out
     args = ["--steps" if steps else "--script", path]
     status, out = mpvm.run(args, copies=mpvm.DEFAULT_COPIES + ("bench",), timeout=timeout)
     if status != 0:
@@ -87,22 +93,25 @@ def table_script(rounds=None, events=None):
     return head + "# --- next run call ---\n".join(calls) + tail
 
 
-def run_table(rounds=None, events=None):
+def run_table(rounds=None, events=None, port="vm"):
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "table_vm.py")
         with open(path, "w") as f:
             f.write(table_script(rounds, events))
-        return run_vm(path, steps=True)
+        return run_vm(path, steps=True, port=port)
 
 
-def timing(us_per_iter, rounds=None, events=None):
-    runtime, fig, rounds = parse(run_table(rounds, events))
+PORTS = {"vm": "MicroPython VM", "unix": "MicroPython's Unix port (tools/mpunix.py; a cross-check, not the target's VM)"}
+
+
+def timing(us_per_iter, rounds=None, events=None, port="vm"):
+    runtime, fig, rounds = parse(run_table(rounds, events, port))
     med, sp = benchutil.median, benchutil.spread
     iters = int(fig["calibration_iterations"])
     cal_us = [r["calibration_us"] for r in rounds]
-    print("== MicroPython VM: %s; bench/table_vm.py; clock %s (its own cost, %.1f us a window, subtracted)"
-          % (runtime, fig["clock"], med([r["clock_overhead_us"] for r in rounds])))
+    print("== %s: %s; bench/table_vm.py; clock %s (its own cost, %.1f us a window, subtracted)"
+          % (PORTS[port], runtime, fig["clock"], med([r["clock_overhead_us"] for r in rounds])))
     print("  %d rounds; calibration loop %d iterations, ms: %s; %.3f us/iteration"
           % (len(rounds), iters, sp([c / 1000.0 for c in cal_us], "%.1f"), med(cal_us) / iters))
     print("  medians over the rounds of each round's median event (max: of each round's slowest):")
@@ -114,16 +123,17 @@ def timing(us_per_iter, rounds=None, events=None):
         ms = [u / 1000.0 for u in us]
         it = [u / (c / iters) for u, c in zip(us, cal_us)]
         verdict = ""
-        if target is not None:
+        if target is not None and port == "vm":           # (the targets are the VM's)
             verdict = "  target < %.0f ms: %s" % (target, "met" if med(ms) < target else "MISSED")
-        print("  %s\n    VM ms: %s; calibration iterations: %s; RP2040 ~%.1f ms (estimate)%s"
-              % (what, sp(ms), sp(it, "%.0f"), med(it) * us_per_iter / 1000.0, verdict))
+        print("  %s\n    %s ms: %s; calibration iterations: %s; RP2040 ~%.1f ms (estimate)%s"
+              % (what, "VM" if port == "vm" else "port", sp(ms), sp(it, "%.0f"), med(it) * us_per_iter / 1000.0,
+                 verdict))
         worst[key] = med(it)
     pixels = int(fig["pixels"])
     wire_us = pixels * WS2812_US_PER_PIXEL
     for key, what in (("lights_us", "every zone changed"), ("lights_one_zone_us", "one zone changed")):
         vm_us = med([r[key] - r["clock_overhead_us"] for r in rounds])
-        print("  lights, %s: frame computation %.0f us in the VM, ~%.0f us on the RP2040 (estimate), against"
+        print("  lights, %s: frame computation %.0f us here, ~%.0f us on the RP2040 (estimate), against"
               " %.0f us of wire time (%d pixels x %.0f us): %.1f %% / ~%.0f %% (at most %.0f %%)"
               % (what, vm_us, worst[key] * us_per_iter, wire_us, pixels, WS2812_US_PER_PIXEL,
                  100.0 * vm_us / wire_us, 100.0 * worst[key] * us_per_iter / wire_us, 100 * LIGHTS_SHARE))
@@ -316,6 +326,9 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, help="timing: rounds (default 11)")
     ap.add_argument("--events", type=int, help="timing: events of each kind per round (default 9; at least 2: every"
                     " other Craps reading times its placing alone)")
+    ap.add_argument("--port", choices=("vm", "unix"), default="vm",
+                    help="timing on the VM (the targets' runtime; default) or on MicroPython's Unix port, the same"
+                         " bench/table_vm.py as one script: a second MicroPython's iterations, a check of the ratios")
     ap.add_argument("--memory", action="store_true", help="also run bench/memory_vm.py")
     ap.add_argument("--memory-only", action="store_true", help="only bench/memory_vm.py")
     ap.add_argument("--profile", action="store_true", help="only bench/profile_pass.py: the passes in parts")
@@ -334,7 +347,7 @@ def main(argv=None):
         sys.stdout.write(run_vm("profile_pass.py", steps=True))
         return 0
     if not a.memory_only:
-        timing(a.rp2040_us_per_iter, a.rounds, a.events)
+        timing(a.rp2040_us_per_iter, a.rounds, a.events, a.port)
     if a.memory or a.memory_only:
         memory(a.game or ("baccarat", "craps", "omaha"), a.steps, a.rounds_per_step, a.rounds_per_call)
     return 0

@@ -186,6 +186,24 @@ def test_whole_table_bench_runs_the_real_path_in_the_vm():
     assert fig["pixels"] == "76" and int(fig["calibration_iterations"]) > 0, out
 
 
+def test_whole_table_bench_runs_the_same_path_on_the_unix_port():
+    # --port unix: the same bench/table_vm.py as one script on MicroPython's Unix port (tools/mpunix.py), a
+    # second MicroPython's calibration iterations (docs/performance.md, "The ratios on a second MicroPython").
+    from bench import whole_table
+    from tools import mpunix
+    try:
+        out = whole_table.run_table(rounds=1, events=2, port="unix")
+    except mpunix.UnixPortUnavailable as exc:
+        pytest.skip(str(exc))
+    runtime, fig, rounds = whole_table.parse(out)
+    assert runtime == "micropython linux" and len(rounds) == 1, out
+    for key, _what, target in whole_table.FIGURES:
+        if target is not None:                      # (the lights take a microsecond or two: its clock's step)
+            assert rounds[0][key] > 0, (key, out)
+    assert rounds[0]["open_bets"] == 50 and rounds[0]["pots"] == 3, out
+    assert fig["clock"] == "time.ticks_us()", out
+
+
 def test_memory_bench_measures_kept_heap_and_its_slope(tmp_path):
     from bench import whole_table
     path = tmp_path / "memory_vm.py"
