@@ -1,5 +1,7 @@
 """The benches' own machinery: medians and spreads, and the RAM parts of the VM benches (memory kept)."""
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -202,6 +204,21 @@ def test_whole_table_bench_runs_the_same_path_on_the_unix_port():
             assert rounds[0][key] > 0, (key, out)
     assert rounds[0]["open_bets"] == 50 and rounds[0]["pots"] == 3, out
     assert fig["clock"] == "time.ticks_us()", out
+
+
+def test_port_kernels_bench_times_each_kernel_on_both_ports():
+    from tools import mpunix
+    try:
+        mpunix.executable()
+    except mpunix.UnixPortUnavailable as exc:
+        pytest.skip(str(exc))
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "bench", "port_kernels.py")], capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [line.split() for line in proc.stdout.splitlines() if line.startswith("  ") and line.endswith("x")]
+    assert sorted(r[0] for r in rows) == ["dict_reads_writes", "formatted_strings", "method_calls", "small_lists"]
+    for name, vm, unix, ratio in rows:
+        assert float(vm) > 0 and float(unix) > 0, proc.stdout
 
 
 def test_memory_bench_measures_kept_heap_and_its_slope(tmp_path):
