@@ -33,7 +33,7 @@ def test_calibration_loop_is_the_same_on_both_runtimes():
         return _body(path, "def calibrate(n):", "return x")
     assert body("bench/benchutil.py") == body("bench/omaha_vm.py") == body("bench/craps_vm.py") \
         == body("bench/shoe_refill.py")
-    assert body("bench/benchutil.py") == body("bench/table_vm.py")
+    assert body("bench/benchutil.py") == body("bench/table_vm.py") == body("bench/port_kernels.py")
 
 
 def test_both_omaha_benches_time_the_same_side_pots():
@@ -55,7 +55,8 @@ def test_the_vm_benches_read_the_vms_cpu_clock_of_bench_vmclock():
     assert [line for line in code if "ticks_" in line] == [
         'if hasattr(time, "ticks_us"):', "return time.ticks_us()", "diff_us = time.ticks_diff",
         'CLOCK = "time.ticks_us()"']
-    for bench in ("bench/table_vm.py", "bench/omaha_vm.py", "bench/craps_vm.py", "bench/lights_vm.py"):
+    for bench in ("bench/table_vm.py", "bench/omaha_vm.py", "bench/craps_vm.py", "bench/lights_vm.py",
+                  "bench/port_kernels.py"):
         code = [line for line in open(os.path.join(REPO, bench)) if not line.strip().startswith("#")]
         assert any(line.startswith("from bench.vmclock import ") for line in code), bench
         assert not [line for line in code if "def now_us" in line or "cpuUsage" in line], bench

@@ -1,14 +1,15 @@
-"""The MicroPython test runner (tools/mpvm) catches every way a test can fail to run.
+"""The MicroPython test runners (tools/mpvm: the VM; tools/mpunix: the Unix port) catch every way a test
+can fail to run; each case runs on both (the same driver, tools/mptest_driver.py).
 
 Each case is a throwaway module written to tmp_path and copied into the VM
-(mpvm's HOSTDIR=VMDIR copy), so none of them is part of the normal suite.
+(mpvm's HOSTDIR=VMDIR copy) or put on the Unix port's path, so none of them is part of the normal suite.
 """
 import textwrap
 
 import pytest
 
 from tests.test_on_micropython import collect_with_pytest, compare, vm_results
-from tools import mpvm
+from tools import mpunix, mpvm
 
 pytestmark = pytest.mark.micropython
 
@@ -21,14 +22,26 @@ def write_case(tmp_path, source, name="test_case"):
     return "vmcases." + name
 
 
-def run_case(tmp_path, source, timeout=120):
+@pytest.fixture(params=["vm", "unix"])
+def runner(request):
+    if request.param == "unix":
+        try:
+            mpunix.executable()
+        except mpunix.UnixPortUnavailable as exc:
+            pytest.skip(str(exc))
+    return request.param
+
+
+def run_case(tmp_path, runner, source, timeout=120):
     module = write_case(tmp_path, source)
+    if runner == "unix":
+        return mpunix.run_test_module(module, timeout=timeout, path=[tmp_path])
     return mpvm.run_test_module(module, timeout=timeout, extra_copies=["%s=/vmcases" % (tmp_path / "vmcases")])
 
 
-def test_a_clean_module_passes(tmp_path):
+def test_a_clean_module_passes(tmp_path, runner):
     # The control: the failure cases below fail for their own reason, not because the harness always does.
-    status, out = run_case(tmp_path, """
+    status, out = run_case(tmp_path, runner, """
         def test_one():
             assert 1 + 1 == 2
         def test_two():
@@ -39,8 +52,8 @@ def test_a_clean_module_passes(tmp_path):
     assert "micropython: 2 passed, 0 failed, 0 skipped" in out
 
 
-def test_a_failing_assert_fails_with_its_traceback(tmp_path):
-    status, out = run_case(tmp_path, """
+def test_a_failing_assert_fails_with_its_traceback(tmp_path, runner):
+    status, out = run_case(tmp_path, runner, """
         def test_good():
             pass
         def test_bad():
@@ -51,8 +64,8 @@ def test_a_failing_assert_fails_with_its_traceback(tmp_path):
     assert "AssertionError: arithmetic" in out
 
 
-def test_async_test_fails_instead_of_passing_unrun(tmp_path):
-    status, out = run_case(tmp_path, """
+def test_async_test_fails_instead_of_passing_unrun(tmp_path, runner):
+    status, out = run_case(tmp_path, runner, """
         async def test_later():
             assert False
     """)
@@ -61,8 +74,8 @@ def test_async_test_fails_instead_of_passing_unrun(tmp_path):
     assert "returned a generator/coroutine: not run" in out
 
 
-def test_generator_test_fails_instead_of_passing_unrun(tmp_path):
-    status, out = run_case(tmp_path, """
+def test_generator_test_fails_instead_of_passing_unrun(tmp_path, runner):
+    status, out = run_case(tmp_path, runner, """
         def test_steps():
             assert False
             yield
@@ -72,8 +85,8 @@ def test_generator_test_fails_instead_of_passing_unrun(tmp_path):
     assert "returned a generator/coroutine: not run" in out
 
 
-def test_a_test_returning_a_value_fails(tmp_path):
-    status, out = run_case(tmp_path, """
+def test_a_test_returning_a_value_fails(tmp_path, runner):
+    status, out = run_case(tmp_path, runner, """
         def test_returns_verdict():
             return 1 == 2
     """)
@@ -82,8 +95,8 @@ def test_a_test_returning_a_value_fails(tmp_path):
     assert "returned a value: not None (False)" in out
 
 
-def test_a_test_class_is_refused(tmp_path):
-    status, out = run_case(tmp_path, """
+def test_a_test_class_is_refused(tmp_path, runner):
+    status, out = run_case(tmp_path, runner, """
         class TestGroup:
             def test_inside(self):
                 assert False
@@ -97,8 +110,8 @@ def test_a_test_class_is_refused(tmp_path):
     assert "a test class: not run on MicroPython" in out
 
 
-def test_a_module_raising_at_import_fails(tmp_path):
-    status, out = run_case(tmp_path, """
+def test_a_module_raising_at_import_fails(tmp_path, runner):
+    status, out = run_case(tmp_path, runner, """
         def test_never():
             pass
         raise ValueError("broken fixture table")
@@ -109,8 +122,8 @@ def test_a_module_raising_at_import_fails(tmp_path):
     assert vm_results(out) == {"ok": [], "FAIL": [], "skip": []}
 
 
-def test_a_hanging_test_times_out_and_is_named(tmp_path):
-    status, out = run_case(tmp_path, """
+def test_a_hanging_test_times_out_and_is_named(tmp_path, runner):
+    status, out = run_case(tmp_path, runner, """
         def test_a_first():
             pass
         def test_b_spins():
@@ -118,12 +131,12 @@ def test_a_hanging_test_times_out_and_is_named(tmp_path):
                 pass
     """, timeout=10)
     assert status == 124, out
-    assert "mpvm: timed out after 10s in test_b_spins" in out
+    assert "%s: timed out after 10s in test_b_spins" % ("mpvm" if runner == "vm" else "mpunix") in out
     assert vm_results(out)["ok"] == ["test_a_first"]
 
 
-def test_cpython_only_is_skipped_on_micropython_and_named(tmp_path):
-    status, out = run_case(tmp_path, """
+def test_cpython_only_is_skipped_on_micropython_and_named(tmp_path, runner):
+    status, out = run_case(tmp_path, runner, """
         from tests.firmware.expect import cpython_only, micropython_only
         @cpython_only
         def test_host_only():
@@ -136,6 +149,40 @@ def test_cpython_only_is_skipped_on_micropython_and_named(tmp_path):
     assert status == 0, out
     assert vm_results(out) == {"ok": ["test_vm_only"], "FAIL": [], "skip": ["test_host_only"]}
     assert "skip test_host_only (CPython only)" in out
+
+
+# Scripts: one that raises fails whatever the port prints; viper code runs where there is native code.
+
+def test_a_script_that_raises_fails(tmp_path, runner):
+    script = tmp_path / "raises.py"
+    script.write_text("print('before')\nraise ValueError('tenth ace')\n")
+    run = mpunix.run_script if runner == "unix" else mpvm.run_script
+    status, out = run(str(script), timeout=60)
+    assert status != 0, out
+    assert "before" in out and "ValueError: tenth ace" in out
+
+
+def test_viper_code_runs_on_the_unix_port_and_not_in_the_vm(tmp_path, runner):
+    # What the port is here for: viper code (a board's kind of native code) compiles and runs; the VM refuses it.
+    script = tmp_path / "viper.py"
+    script.write_text(textwrap.dedent("""
+        import micropython, sys
+        @micropython.viper
+        def total(buf) -> int:
+            p = ptr8(buf)
+            s = 0
+            for i in range(int(len(buf))):
+                s += p[i]
+            return s
+        print("viper", total(bytearray(range(10))), sys.implementation._mpy >> 10)
+    """))
+    if runner == "unix":
+        status, out = mpunix.run_script(str(script), timeout=60)
+        assert status == 0, out
+        assert "viper 45 2" in out                     # 2: MP_NATIVE_ARCH_X64
+    else:
+        status, out = mpvm.run_script(str(script), timeout=60)
+        assert status != 0 and "invalid micropython decorator" in out, out
 
 
 # The name check of tests/test_on_micropython.py: pytest's collection vs the VM's report.
