@@ -15,6 +15,7 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
 
 from tools.mpvm import REPO, _split_progress, _text
 
@@ -51,13 +52,17 @@ def run(args, heap=DEFAULT_HEAP, timeout=120, emit=None, path=()):
     env = dict(os.environ)
     # the port's frozen modules (asyncio), then ours
     env["MICROPYPATH"] = os.pathsep.join((".frozen",) + tuple(str(p) for p in path) + (REPO,))
-    try:
-        proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired as exc:
-        stderr, hung = _split_progress(_text(exc.stderr))
-        where = " in %s" % hung if hung else ""
-        return 124, _text(exc.stdout) + stderr + "\nmpunix: timed out after %ss%s\n" % (timeout, where)
+    # The files a run makes (tests' and benches' state folders, tests/firmware/scratch.py) go in a folder of
+    # its own, removed after it: the VM keeps them in its memory, this port on the real disk.
+    with tempfile.TemporaryDirectory(prefix="mpunix-") as tmp:
+        env["TMPDIR"] = tmp
+        try:
+            proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout,
+                                  stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired as exc:
+            stderr, hung = _split_progress(_text(exc.stderr))
+            where = " in %s" % hung if hung else ""
+            return 124, _text(exc.stdout) + stderr + "\nmpunix: timed out after %ss%s\n" % (timeout, where)
     stderr, _ = _split_progress(proc.stderr)
     return proc.returncode, proc.stdout + stderr
 

@@ -17,7 +17,9 @@ def _base():
         import tempfile                     # CPython: the platform's temporary folder
         return tempfile.gettempdir()
     except ImportError:
-        return "/tmp"                       # MicroPython VM
+        pass
+    getenv = getattr(os, "getenv", None)    # the Unix port: its runner's folder (tools/mpunix.py removes it)
+    return (getenv("TMPDIR") if getenv is not None else None) or "/tmp"    # the VM: its own memory
 
 
 def _stamp():
