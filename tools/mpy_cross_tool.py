@@ -18,12 +18,13 @@ NATIVE_ONLY = ("firmware/link/crc32_viper.py",)
 
 # Compiled to native code (mpy-cross -X emit=native: every function of the module machine code) when the
 # board's build has a march; bytecode otherwise (sim) and in a --frozen image (docs/build-deploy.md). The
-# Omaha showdown's hot modules: the best hand of each seat and the side pots, payout and rake. On the Unix
-# port (bench/native_unix.py, x86-64) they take the engine's showdown with side pots to ~0.7x and the
-# evaluator's showdown to ~0.45x. The cost: native code is ~3-4x the bytecode's size and is loaded into RAM
-# (docs/performance.md "Native code for the Omaha showdown"). Each must compile and run native: no
-# `raise X from Y`; their dual-runtime tests pass with them native (tests/host/test_native_emit.py).
-NATIVE_EMIT = ("firmware/games/omaha/hand_value.py", "firmware/games/omaha/pots.py")
+# Omaha showdown's best hands: on the Unix port (bench/native_unix.py, x86-64) ~0.5x the evaluator's
+# showdown and 0.77-0.85x the engine's showdown with side pots. Not pots.py (no gain beyond the noise) nor
+# rules.py (with it ~0.65x the engine's, at ~13 KB more RAM): native code is ~3x the bytecode's size, loaded
+# into RAM (docs/performance.md "Native code for the Omaha showdown"). A module here must compile and run
+# native (no `raise X from Y`: mpy-cross's native emitter fails on it); its tests pass with it native
+# (tests/host/test_native_emit.py).
+NATIVE_EMIT = ("firmware/games/omaha/hand_value.py",)
 
 
 class BuildError(Exception):

@@ -92,3 +92,14 @@ def test_their_tests_pass_with_them_native_on_the_unix_port(module, native_tree)
     status, out = mpunix.run_test_module("tests.firmware." + module, timeout=600, path=[native_tree])
     seen = vm_results(out)
     assert status == 0 and seen["ok"] and not seen["FAIL"], out
+
+
+@pytest.mark.micropython
+def test_the_bench_times_both_variants(native_tree, capsys):
+    from bench import native_unix
+    assert native_unix.main(["--runs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "native modules (x86-64, -X emit=native): %s" % ", ".join(build.NATIVE_EMIT) in out, out
+    for line in ("run 1 bytecode: medians of 11 rounds", "run 1 native: medians of 11 rounds",
+                 "native/bytecode in loop iterations: showdown "):
+        assert line in out, out
