@@ -20,7 +20,7 @@ NATIVE_ONLY = ("firmware/link/crc32_viper.py",)
 # board's build has a march; bytecode otherwise (sim) and in a --frozen image (docs/build-deploy.md). The
 # Omaha showdown's best hands: on the Unix port (bench/native_unix.py, x86-64) ~0.5x the evaluator's
 # showdown and 0.77-0.85x the engine's showdown with side pots. Not pots.py (no gain beyond the noise) nor
-# rules.py (with it ~0.65x the engine's, at ~13 KB more RAM): native code is ~3x the bytecode's size, loaded
+# rules.py (with it ~0.65x the engine's, at ~13-16 KB more RAM): native code is ~3x the bytecode's size, copied
 # into RAM (docs/performance.md "Native code for the Omaha showdown"). A module here must compile and run
 # native (no `raise X from Y`: mpy-cross's native emitter fails on it); its tests pass with it native
 # (tests/host/test_native_emit.py).

@@ -103,3 +103,33 @@ def test_the_bench_times_both_variants(native_tree, capsys):
     for line in ("run 1 bytecode: medians of 11 rounds", "run 1 native: medians of 11 rounds",
                  "native/bytecode in loop iterations: showdown "):
         assert line in out, out
+
+
+def test_the_romfs_estimate_counts_native_code_in_ram(tmp_path):
+    # bench/romfs_ram.py reads a board's .mpy as the loader does: a native module's machine code is copied
+    # into RAM (from ROMFS too), its bytecode twin's stays in place. (It refused native code before.)
+    from bench import romfs_ram
+    from tools.mpy_cross_tool import compile_file, find_mpy_cross
+    rel = build.NATIVE_EMIT[0]
+    read = {}
+    for name, emit in (("bytecode", None), ("native", "native")):
+        dest = str(tmp_path / (name + ".mpy"))
+        assert compile_file(find_mpy_cross(), build.REPO, rel, dest, "armv6m", emit=emit) is None
+        with open(dest, "rb") as f:
+            data = f.read()
+        read[name] = romfs_ram.Mpy(data)
+        assert read[name].at == len(data)                 # read to its last byte
+    assert read["native"].functions == read["bytecode"].functions
+    assert read["bytecode"].ram["native code"] == 0
+    assert read["native"].ram["native code"] > 2 * read["bytecode"].in_place
+    assert read["native"].in_place < read["bytecode"].in_place
+
+
+def test_the_romfs_cross_check_imports_them_as_bytecode(tmp_path):
+    # bench/romfs_ram.py --measure imports a pico build's .mpy in the VM, which runs no native code.
+    from bench import romfs_ram
+    manifest = build.build("pico", out=str(tmp_path / "out"))
+    copy = romfs_ram._bytecode_copy(manifest["dir"], str(tmp_path))
+    for rel in build.NATIVE_EMIT:
+        assert _arch(os.path.join(manifest["dir"], rel[:-3] + ".mpy")) == ARCH["armv6m"]
+        assert _arch(os.path.join(copy, rel[:-3] + ".mpy")) == 0
