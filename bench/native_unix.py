@@ -81,7 +81,11 @@ def main(argv=None):
                     help="comma-separated firmware .py paths to compile native (default: NATIVE_EMIT)")
     a = ap.parse_args(argv)
     modules = [m.strip() for m in a.modules.split(",") if m.strip()]
-    print("port: %s" % mpunix.version())
+    try:
+        print("port: %s" % mpunix.version())
+    except mpunix.UnixPortUnavailable as exc:
+        print("native_unix: %s" % exc, file=sys.stderr)
+        return 2
     print("native modules (x86-64, -X emit=native): %s" % ", ".join(modules))
     results = {"bytecode": [], "native": []}
     ram = {"bytecode": [], "native": []}
@@ -103,7 +107,7 @@ def main(argv=None):
               % (v, s[v]["rounds"], s[v]["calibration_us"], s[v]["showdown_total_us"], s[v]["engine_total_us"],
                  s[v]["per_showdown_us"], s[v]["per_engine_showdown_us"], s[v]["showdown_it"],
                  s[v]["engine_showdown_it"]))
-    for v in ("bytecode", "native"):     # heap kept by the modules imported (the machine code's size, native)
+    for v in ("bytecode", "native"):     # the GC heap the imports keep: this port's native code is not in it
         print("%s: RAM kept (bench/omaha_vm.py, each run): %s" % (v, " ".join(
             "%s %s" % (k, "/".join(str(r[k]) for r in ram[v])) for k in sorted(ram[v][0]))))
     print("native/bytecode: calibration %.3f showdown %.3f engine_showdown %.3f"
