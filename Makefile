@@ -37,6 +37,7 @@ bench: deps
 	$(PY) bench/baccarat_odds.py
 	$(PY) bench/craps_odds.py --vm
 	$(PY) bench/omaha_eval.py
+	$(PY) bench/native_unix.py
 	$(PY) -m tools.mpvm --steps bench/scoreboard_vm.py
 	$(PY) -m tools.mpvm --steps bench/lights_vm.py --copy bench
 	$(PY) bench/whole_table.py --memory $(BENCH_MEMORY_ARGS)

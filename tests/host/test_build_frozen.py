@@ -56,7 +56,8 @@ def test_manifest_json_lists_the_filesystem_files_and_the_frozen_sources_with_th
     returned, out = pico_frozen
     written = json.loads((out / "pico" / "manifest.json").read_text())
     assert sorted(written) == ["board", "files", "firmware_version", "frozen", "march", "mcu", "micropython",
-                               "version"]
+                               "native", "version"]
+    assert written["native"] == []          # the image freezes the sources: bytecode (tools/build.py NATIVE_EMIT)
     assert (written["board"], written["mcu"], written["micropython"], written["march"]) == \
         ("pico", "rp2040", build.MICROPYTHON_VERSION, "armv6m")
     assert [e["path"] for e in written["files"]] == ["board.json", "main.py"]
