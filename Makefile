@@ -38,6 +38,8 @@ bench: deps
 	$(PY) bench/craps_odds.py --vm
 	$(PY) bench/omaha_eval.py
 	$(PY) bench/native_unix.py
+	$(PY) bench/port_kernels.py
+	$(PY) bench/whole_table.py --port unix
 	$(PY) -m tools.mpvm --steps bench/scoreboard_vm.py
 	$(PY) -m tools.mpvm --steps bench/lights_vm.py --copy bench
 	$(PY) bench/whole_table.py --memory $(BENCH_MEMORY_ARGS)
