@@ -1,6 +1,7 @@
 """Native code for the Omaha showdown, measured on MicroPython's Unix port (a host script).
 
     python bench/native_unix.py [--runs 8] [--modules firmware/games/omaha/hand_value.py,...]
+    python bench/native_unix.py --table [--modules all]     # the whole table's passes (bench/table_vm.py)
 
 What it measures: bench/omaha_vm.py (11 rounds a run of a calibration loop, 180 evaluator showdowns of
 10 seats, 40 engine showdowns of 10 seats with two side pots) run as one script on the Unix port
@@ -14,6 +15,11 @@ its own loop: the unit of docs/performance.md, the machine's speed divided out),
 ratios, in microseconds and in iterations (the figure to read: the loop is bench code, bytecode in both
 variants). And the heap bench/omaha_vm.py finds kept: on this port native code lies outside the GC heap
 (mmap), so it shows only the bytecode gone, not what the machine code costs a board.
+
+--table: the same alternation with bench/table_vm.py (bench/whole_table.py's figures: the Baccarat answer,
+Craps placing and throw, Omaha's last check), in calibration-loop iterations; --modules all: every firmware
+module the native emitter compiles (those it cannot, a bare `raise` or `raise X from Y`, stay bytecode and
+are named): how much of the whole table's time native code could take at most.
 
 What it does not measure: a board's native code (Thumb on the RP2040, Xtensa on the ESP32-S3). That
 its gain is like x86-64's is an assumption; a board's figure from these ratios is an estimate.
@@ -29,7 +35,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from tools import mpunix  # noqa: E402
-from tools.mpy_cross_tool import NATIVE_EMIT  # noqa: E402
+from tools.mpy_cross_tool import NATIVE_EMIT, NATIVE_ONLY  # noqa: E402
 
 SCRIPT = os.path.join(mpunix.REPO, "bench", "omaha_vm.py")
 CALIBRATION_ITERATIONS = 200000     # bench/omaha_vm.py's (it prints it: checked)
@@ -74,18 +80,63 @@ def summary(rounds):
     return s
 
 
+TABLE_FIGURES = ("baccarat_us", "craps_placing_us", "craps_throw_us", "omaha_us")
+
+
+def table_runs(runs, tree):
+    """bench/table_vm.py on the port, bytecode and with `tree` first on the path, alternately: each figure in
+    calibration iterations, the medians over every round of each variant, and their ratio."""
+    from bench import whole_table
+    its = {"bytecode": {k: [] for k in TABLE_FIGURES}, "native": {k: [] for k in TABLE_FIGURES}}
+    with tempfile.TemporaryDirectory(prefix="native-table-") as tmp:
+        script = os.path.join(tmp, "table_vm.py")      # not beside the tree: a script's folder is first on the path
+        with open(script, "w") as f:
+            f.write(whole_table.table_script())
+        for i in range(runs):
+            for variant, path in (("bytecode", ()), ("native", (tree,))):
+                status, out = mpunix.run([script], timeout=600, path=path)
+                if status != 0:
+                    raise SystemExit("bench/table_vm.py failed on the Unix port:\n%s" % out[-2000:])
+                _, fig, rounds = whole_table.parse(out)
+                n = float(fig["calibration_iterations"])
+                for k in TABLE_FIGURES:
+                    its[variant][k] += [r[k] * n / r["calibration_us"] for r in rounds]
+                print("run %d %s: %s" % (i + 1, variant, " ".join(
+                    "%s %.0f" % (k, median(its[variant][k][-len(rounds):])) for k in TABLE_FIGURES)))
+                sys.stdout.flush()
+    for v in ("bytecode", "native"):
+        print("%s: in loop iterations, medians of %d rounds: %s" % (v, len(its[v]["baccarat_us"]), " ".join(
+            "%s %.0f" % (k, median(its[v][k])) for k in TABLE_FIGURES)))
+    print("native/bytecode in loop iterations: %s" % " ".join(
+        "%s %.3f" % (k, median(its["native"][k]) / median(its["bytecode"][k])) for k in TABLE_FIGURES))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=8, help="runs of each variant, alternating (default 8)")
     ap.add_argument("--modules", default=",".join(NATIVE_EMIT),
-                    help="comma-separated firmware .py paths to compile native (default: NATIVE_EMIT)")
+                    help="comma-separated firmware .py paths to compile native (default: NATIVE_EMIT), or all")
+    ap.add_argument("--table", action="store_true", help="the whole table's passes (bench/table_vm.py) instead")
     a = ap.parse_args(argv)
-    modules = [m.strip() for m in a.modules.split(",") if m.strip()]
+    if a.modules == "all":
+        from tools.build import firmware_files
+        modules = [rel for rel in firmware_files(mpunix.REPO)
+                   if rel.endswith(".py") and not rel.endswith("__init__.py") and rel not in NATIVE_ONLY]
+    else:
+        modules = [m.strip() for m in a.modules.split(",") if m.strip()]
     try:
         print("port: %s" % mpunix.version())
     except mpunix.UnixPortUnavailable as exc:
         print("native_unix: %s" % exc, file=sys.stderr)
         return 2
+    if a.table:
+        with tempfile.TemporaryDirectory(prefix="native-unix-") as tree:
+            bytecode = []
+            mpunix.native_tree(tree, modules, skipped=bytecode)
+            print("native modules (x86-64, -X emit=native): %d; left bytecode (the emitter refused them): %s"
+                  % (len(modules) - len(bytecode), ", ".join(bytecode) or "none"))
+            table_runs(a.runs, tree)
+        return 0
     print("native modules (x86-64, -X emit=native): %s" % ", ".join(modules))
     results = {"bytecode": [], "native": []}
     ram = {"bytecode": [], "native": []}

@@ -68,12 +68,14 @@ def run(args, heap=DEFAULT_HEAP, timeout=120, emit=None, path=()):
     return proc.returncode, proc.stdout + stderr
 
 
-def native_tree(dest, modules, march="x64"):
+def native_tree(dest, modules, march="x64", skipped=None):
     """dest/firmware/: a copy of the repository's firmware/ with each of modules (paths such as
     "firmware/games/omaha/hand_value.py") compiled to native code for this port (mpy-cross -march=x64
     -X emit=native) in place of its source; give run() path=[dest]. The whole tree is copied because
     MicroPython takes a package from the first path entry holding it (a package split across two entries
-    loses the other's modules) and imports a .py before an .mpy beside it."""
+    loses the other's modules) and imports a .py before an .mpy beside it. A module the native emitter
+    cannot compile (a bare `raise`, `raise X from Y`) raises BuildError, or, given a list `skipped`, stays
+    source and is added to it. Returns dest."""
     from tools.mpy_cross_tool import BuildError, compile_file, find_mpy_cross
     tool = find_mpy_cross()
     shutil.copytree(os.path.join(REPO, "firmware"), os.path.join(dest, "firmware"),
@@ -81,7 +83,10 @@ def native_tree(dest, modules, march="x64"):
     for rel in modules:
         error = compile_file(tool, REPO, rel, os.path.join(dest, rel[:-3] + ".mpy"), march, emit="native")
         if error:
-            raise BuildError(error)
+            if skipped is None:
+                raise BuildError(error)
+            skipped.append(rel)
+            continue
         os.remove(os.path.join(dest, rel))
     return dest
 

@@ -106,6 +106,21 @@ def test_the_bench_times_both_variants(native_tree, capsys):
         assert line in out, out
 
 
+@pytest.mark.micropython
+def test_the_bench_times_the_whole_tables_passes_with_every_module_it_can_make_native(native_tree, capsys):
+    # --table --modules all: the emitter's refusals (a bare `raise`: "native raise") stay bytecode and are
+    # named; the passes are timed in both variants.
+    from bench import native_unix
+    assert native_unix.main(["--table", "--modules", "all", "--runs", "1"]) == 0
+    out = capsys.readouterr().out
+    head = [line for line in out.splitlines() if line.startswith("native modules (x86-64, -X emit=native): ")]
+    assert len(head) == 1 and "firmware/main.py" in head[0].split("left bytecode")[1], out
+    assert int(head[0].split(": ")[1].split(";")[0]) > 100, out
+    for line in ("run 1 bytecode: baccarat_us ", "run 1 native: baccarat_us ",
+                 "native/bytecode in loop iterations: baccarat_us "):
+        assert line in out, out
+
+
 def test_the_romfs_estimate_counts_native_code_in_ram(tmp_path):
     # bench/romfs_ram.py reads a board's .mpy as the loader does: a native module's machine code is copied
     # into RAM (from ROMFS too), its bytecode twin's stays in place. (It refused native code before.)
