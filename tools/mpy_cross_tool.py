@@ -23,7 +23,8 @@ NATIVE_ONLY = ("firmware/link/crc32_viper.py",)
 # rules.py (with it ~0.65x the engine's, at ~13-16 KB more RAM): native code is ~3x the bytecode's size, copied
 # into RAM (docs/performance.md "Native code for the Omaha showdown"). A module here must compile and run
 # native (no `raise X from Y`: mpy-cross's native emitter fails on it); its tests pass with it native
-# (tests/host/test_native_emit.py).
+# (tests/host/test_native_emit.py). No hot-path module: native code allocates a slice object for a slice
+# store where bytecode does not (the heap-lock proofs fail with them native).
 NATIVE_EMIT = ("firmware/games/omaha/hand_value.py",)
 
 
