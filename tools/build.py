@@ -16,7 +16,8 @@ place from flash: their bytecode takes no heap (`python -m tools.deploy --romfs`
 
 --frozen: code in the MicroPython image (tools/build_frozen.py). build/<board>/frozen/
 holds a freeze manifest (manifest.py) and the firmware's sources beside it, with
-firmware/frozen_build.py (their DIGEST); the size report's last line is the
+firmware/frozen_build.py (their DIGEST), and NATIVE_EMIT's modules as the board's
+machine code (native/**.mpy, frozen as they are); the size report's last line is the
 MicroPython make command that builds the image. The filesystem keeps board.json,
 main.py and manifest.json, whose "frozen" lists the sources and their digest
 (`python -m tools.deploy --frozen` once the image is flashed).
@@ -221,15 +222,16 @@ def build(board, out="build", root=REPO, mpy_cross=None, expected_version=MICROP
     where = ROM_DIR + "/" if romfs else ""      # where firmware/ goes in the build
     try:
         sources = [rel for rel in firmware_files(root) if march is not None or rel not in NATIVE_ONLY]
-        # native code needs a march; a frozen image freezes the sources as bytecode (docs/build-deploy.md)
-        native = [rel for rel in NATIVE_EMIT if rel in sources] if march is not None and not frozen else []
-        if frozen:      # compiled only to catch what does not compile and for the size report: not shipped
+        native = [rel for rel in NATIVE_EMIT if rel in sources] if march is not None else []   # needs a march
+        if frozen:      # compiled to catch what does not compile and for the size report; of it only the
+            # native .mpy files are frozen (the image's make compiles the .py itself: docs/build-deploy.md)
             build_frozen.check_sources(sources)
             with tempfile.TemporaryDirectory(prefix="build-%s-mpy-" % board) as scratch:
-                rows = sorted(_module_rows(root, scratch, _compile(tool, root, sources, march, scratch)[0]),
+                rows = sorted(_module_rows(root, scratch, _compile(tool, root, sources, march, scratch, native)[0]),
                               key=lambda e: e["path"])
-            frozen_part = build_frozen.write_tree(staging, target, root, sources, board, data["mcu"],
-                                                  firmware_version(root), version, data.get("psram"))
+                frozen_part = build_frozen.write_tree(
+                    staging, target, root, sources, board, data["mcu"], firmware_version(root), version,
+                    data.get("psram"), [(rel, os.path.join(scratch, rel[:-3] + ".mpy")) for rel in native], march)
             shipped = []
         else:
             modules, other = _compile(tool, root, sources, march, os.path.join(staging, where), native)

