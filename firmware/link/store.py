@@ -28,7 +28,7 @@
 #                                 has it); returns how many
 # Frames are held in the order appended, which is (boot, seq) order. The store
 # never drops a frame on its own: append() on a full store is a ValueError
-# (Sender checks first and keeps the oldest, docs/host-link.md "Full").
+# (Sender checks first and keeps the oldest, docs/host-link.md, "When the host is away").
 #
 # WindowFrames (below) is the store on flash's index of its held frames (firmware/link/journal_store.py):
 # the same FIFO of positions as RamStore's, with each frame's place in the journal file, and only the newest

@@ -23,10 +23,11 @@ OUT_BET_DOWN_MORE = const(42)     # a: reading id, b: its take-downs past the it
 OUT_BETS_NO_ROOM = const(43)      # a: reading id, b: its bets and take-downs: refused whole, no room for their reports
 
 # What one bet reading reports goes into the host link's store in the one pass: past its room the
-# reports are refused there (LOST), past 62 frames one is unsendable (docs/host-link.md, "Full"). So a
-# reading's reports are bounded, in frames of 128-byte pieces (firmware.startup HOST_PIECE), by the room
-# the store has when the reading comes (table.link_room: firmware.main gives it before each reading, the
-# table journal keeps it with the reading), less 3 frames kept for the next reading (readings.py), and
+# reports are refused there (LOST), past 62 frames one is unsendable
+# (docs/host-link.md, "When the host is away"). So a reading's reports are bounded, in frames of
+# 128-byte pieces (firmware.startup HOST_PIECE), by the room the store has when the reading comes
+# (table.link_room: firmware.main gives it before each reading, the table journal keeps it with the
+# reading), less 3 frames kept for the next reading (readings.py), and
 # at most READING_FRAMES: the store's 64 (HOST_STORE_FRAMES) less the sender's window of 8 frames (tests
 # check these against startup). A host that keeps up leaves the whole of it; one that has not yet
 # acknowledged the last reading (two near-worst readings within a second) leaves less, and the reading
