@@ -49,6 +49,7 @@ bench: deps
 	$(PY) bench/eval_treys.py
 	$(PY) bench/headless.py
 	$(PY) bench/shoe_refill.py
+	$(PY) bench/wire_time.py
 
 deploy: build
 	$(PY) -m tools.deploy --board $(BOARD) --port $(PORT)$(FROZEN_FLAG) $(DEPLOY_FLAGS)
