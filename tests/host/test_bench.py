@@ -174,7 +174,8 @@ def test_treys_bench_checks_agreement_before_timing(capsys):
 def test_whole_table_bench_runs_the_real_path_in_the_vm():
     # One round of two events each: every figure of bench/table_vm.py is there, the craps reading
     # placed its 50 bets and the Omaha showdown had side pots (the bench checks its own reports).
-    # The second reading timed its placing alone: a part of what a CLOSE's whole pass does.
+    # The second reading timed its placing alone: a part of what a CLOSE's whole pass does, but on another
+    # reading, so the two are not compared here (one reading each, a loaded machine: no wall-clock asserts).
     from bench import whole_table
     try:
         out = whole_table.run_table(rounds=1, events=2)
@@ -185,7 +186,6 @@ def test_whole_table_bench_runs_the_real_path_in_the_vm():
     for key, _what, _target in whole_table.FIGURES:
         assert rounds[0][key] > 0, (key, out)
     assert rounds[0]["open_bets"] == 50 and rounds[0]["pots"] == 3, out
-    assert rounds[0]["craps_placing_us"] < rounds[0]["craps_close_us"], out
     assert fig["pixels"] == "76" and int(fig["calibration_iterations"]) > 0, out
 
 
