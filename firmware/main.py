@@ -115,13 +115,15 @@ def send_reports(ctx, elapsed_ms):
 
 
 def show_outputs(ctx, draw_displays):
-    """The reports the table queued outside an event made; the lights; the displays when draw_displays."""
+    """The reports the table queued outside an event made; the lights; the displays when draw_displays (the
+    scoreboard a display pass after the LCDs when both changed)."""
     _report(ctx)
     ctx.hw.lights.show()
     table = ctx.table
     if not draw_displays or ctx.console.holds_displays():
         return
-    if table.display_dirty:
+    answered = table.display_dirty
+    if answered:
         table.display_dirty = False
         displays = ctx.hw.displays
         lcd = displays.get("dealer")          # (one look-up a display, not `in` and then [])
@@ -130,8 +132,16 @@ def show_outputs(ctx, draw_displays):
         lcd = displays.get("result")
         if lcd is not None:
             lcd.show(ctx.game.screens.result_lines(table, ctx.config, ctx.button_names))
-    scoreboard = ctx.game.scoreboard
+    game = ctx.game
+    scoreboard = game.scoreboard
     if scoreboard is not None and table.scoreboard_dirty:
+        if answered and not game.scoreboard_waited:
+            # The LCDs answered in this pass: the scoreboard, a history, waits for the next display pass, so
+            # that its picture (1 KB on the I2C bus, ~23 ms at 400 kHz) holds back neither the pass the dealer
+            # waits for nor the host's frames after it (issue 14). Once: LCDs busy every pass do not starve it.
+            game.scoreboard_waited = True
+            return
+        game.scoreboard_waited = False
         table.scoreboard_dirty = False
         scoreboard[0].draw(table.roads)
         scoreboard[1].show()

@@ -145,6 +145,7 @@ class Game:
         self.screens = screens          # module with dealer_lines / result_lines
         self.devices = []               # framed device drivers, polled each pass (poll(elapsed_ms))
         self.scoreboard = None          # (Scoreboard, display) or None
+        self.scoreboard_waited = False  # its draw waited a display pass (firmware/main.py, show_outputs)
         self.host_request = None        # parsed JSON host request -> (a, b) of its HOST event; ValueError
         self.rounds = None              # the game's recall module (firmware/games/GAME/recall.py)
 

@@ -241,8 +241,9 @@ def play_and_summarise(run, count, snapshot, out, err, failed):
         summary = run.tally.summary(run.seed, run.table.now_ms() - start_ms, time.perf_counter() - started)
         if snapshot is not None:
             # The run stops at the last result's report; the firmware draws its displays at most every
-            # DISPLAY_MS: let that pass come (the table only, no dealer) so the glass shows every result.
-            run.table.run_for(firmware_main.DISPLAY_MS + firmware_main.OUTPUT_MS)
+            # DISPLAY_MS, the scoreboard a display pass after the LCDs: let those passes come (the table only,
+            # no dealer) so the glass shows every result.
+            run.table.run_for(2 * firmware_main.DISPLAY_MS + firmware_main.OUTPUT_MS)
             find_oled(run.table.hw).to_png(snapshot)
         print(json.dumps(summary), file=out, flush=True)
         if reason is not None:
