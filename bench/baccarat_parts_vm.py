@@ -159,7 +159,8 @@ def split_pass(t):
     ctx.hw.lights.show()
     t3 = now()
     _add("LIGHTS", t3 - t2)
-    if table.display_dirty:
+    answered = table.display_dirty
+    if answered:
         table.display_dirty = False
         ctx.hw.displays["dealer"].show(m._dealer_lines(ctx))
         t4 = now()
@@ -168,7 +169,10 @@ def split_pass(t):
         t3 = now()
         _add("RESULT LCD", t3 - t4)
     sb = ctx.game.scoreboard
-    if sb is not None and table.scoreboard_dirty:
+    if sb is not None and table.scoreboard_dirty and answered and not ctx.game.scoreboard_waited:
+        ctx.game.scoreboard_waited = True        # firmware/main.py: the scoreboard waits a display pass
+    elif sb is not None and table.scoreboard_dirty:
+        ctx.game.scoreboard_waited = False
         table.scoreboard_dirty = False
         sb[0].draw(table.roads)
         t4 = now()

@@ -65,14 +65,18 @@ def split_pass(t):
     b = now(); parts.append(("out: report+sender", b - a))
     ctx.hw.lights.show()
     c = now(); parts.append(("lights", c - b))
-    if table.display_dirty:
+    answered = table.display_dirty
+    if answered:
         table.display_dirty = False
         ctx.hw.displays["dealer"].show(m._dealer_lines(ctx))
         d = now(); parts.append(("dealer lcd", d - c))
         ctx.hw.displays["result"].show(ctx.game.screens.result_lines(table, ctx.config, ctx.button_names))
         c = now(); parts.append(("result lcd", c - d))
     sb = ctx.game.scoreboard
-    if sb is not None and table.scoreboard_dirty:
+    if sb is not None and table.scoreboard_dirty and answered and not ctx.game.scoreboard_waited:
+        ctx.game.scoreboard_waited = True        # firmware/main.py: the scoreboard waits a display pass
+    elif sb is not None and table.scoreboard_dirty:
+        ctx.game.scoreboard_waited = False
         table.scoreboard_dirty = False
         sb[0].draw(table.roads)
         d = now(); parts.append(("scoreboard draw", d - c))

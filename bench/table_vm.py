@@ -7,8 +7,9 @@
 # it in the VM and turns them into medians.
 #
 # Every round times the calibration loop first (the same loop as bench/benchutil.py's), then:
-# - baccarat: the last card of a round (its shoe frame read, the result, lights, both LCDs and the
-#   scoreboard redrawn, the result's reports framed); EVENTS rounds, each timed alone;
+# - baccarat: the last card of a round (its shoe frame read, the result, lights, both LCDs redrawn, the
+#   result's reports framed); EVENTS rounds, each timed alone; and the display pass after it, where the
+#   scoreboard, which waits a pass behind the LCDs (firmware/main.py, show_outputs), is drawn and shown;
 # - craps_bets: one bet reader reading of 50 bets (10 seats x 5 bets): its 12 passes (a line each,
 #   fed through the PIO UART's IRQ handler before the pass: not timed), summed; craps_close: the
 #   pass that reads CLOSE and places the 50 bets;
@@ -118,10 +119,30 @@ def baccarat_round(t, k, timed=True):
     elapsed = timed_pass(t) if timed else (t.one_pass() or 0)
     if timed and LINK_US:                    # (a profiling aid's own timed_pass times no link turn)
         LINKS["baccarat"].append(LINK_US.pop())
+    if timed:
+        SCOREBOARD_US.append(scoreboard_pass(t))
     reports = finish(t)
     if "result" not in _events(reports):
         raise RuntimeError("the last card's pass built no result report: %r" % reports)
     t.rounds_in_shoe += 1
+    return elapsed
+
+
+SCOREBOARD_US = []   # the display pass after each timed Baccarat result (scoreboard_pass)
+
+
+def scoreboard_pass(t):
+    """The pass after a result's, its answer timed as timed_pass() times one (its link turn not): the
+    scoreboard, which waited for it, drawn and shown. Checks that it waited and that it was drawn."""
+    table = t.ctx.table
+    if not table.scoreboard_dirty:
+        raise RuntimeError("the result's pass drew the scoreboard: it waits a display pass (firmware/main.py)")
+    t0 = now_us()
+    t.answer_pass()
+    elapsed = now_us() - t0
+    t.link_pass()
+    if table.scoreboard_dirty:
+        raise RuntimeError("the display pass after the result did not draw the scoreboard")
     return elapsed
 
 
@@ -366,14 +387,16 @@ def one_round(r):
         om.append(elapsed)
     li, li_one = lights_frame(TABLES["baccarat"])
     print("round %d: calibration_us: %d clock_overhead_us: %.1f baccarat_us: %.0f baccarat_max_us: %.0f "
-          "baccarat_link_us: %.0f craps_bets_us: %.0f craps_close_us: %.0f craps_placing_us: %.0f craps_throw_us: %.0f "
+          "baccarat_link_us: %.0f baccarat_scoreboard_us: %.0f craps_bets_us: %.0f craps_close_us: %.0f craps_placing_us: %.0f craps_throw_us: %.0f "
           "craps_throw_max_us: %.0f craps_throw_link_us: %.0f open_bets: %d omaha_us: %.0f omaha_max_us: %.0f "
           "omaha_link_us: %.0f pots: %d lights_us: %.0f lights_one_zone_us: %.0f"
-          % (r, cal, clock_overhead(), median(b), max(b), median(LINKS["baccarat"] or [0]), median(cb), median(cc),
+          % (r, cal, clock_overhead(), median(b), max(b), median(LINKS["baccarat"] or [0]),
+             median(SCOREBOARD_US), median(cb), median(cc),
              median(cp), median(ct), max(ct), median(LINKS["craps_throw"] or [0]), open_bets, median(om), max(om),
              median(LINKS["omaha"] or [0]), pots, median(li), median(li_one)))
     for times in LINKS.values():
         times[:] = []
+    SCOREBOARD_US[:] = []
     LINK_US[:] = []
 
 

@@ -37,6 +37,7 @@ FIGURES = (
     ("baccarat_us", "Baccarat: last card read -> result, lights, displays, report frames", 1.0),
     ("baccarat_max_us", "  the slowest of each round's events", None),
     ("baccarat_link_us", "  then, in the same pass, the host link's turn: the frames on flash (one record), out", None),
+    ("baccarat_scoreboard_us", "  the display pass after it: the scoreboard drawn and shown (it waits a pass)", None),
     ("craps_close_us", "Craps: the pass reading CLOSE of a 50-bet reading (50 bets placed), lights, report", 1.0),
     ("craps_bets_us", "  all 12 passes of that reading (each line read in a pass of its own)", None),
     ("craps_placing_us", "Craps: placing those 50 bets (the CLOSE's dispatch: checked, placed, lights' frame)", 1.0),

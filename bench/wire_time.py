@@ -1,6 +1,7 @@
 # The wire time that follows the whole table's answer on a board: what the timed passes of
-# bench/table_vm.py (the Baccarat last card, the Craps CLOSE and throw, Omaha's last check) put on the
-# I2C bus (both LCDs, the Baccarat scoreboard's OLED), on the WS2812 strip and on the host UART, counted
+# bench/table_vm.py (the Baccarat last card and the display pass after it, the Craps CLOSE and throw,
+# Omaha's last check) put on the I2C bus (both LCDs; the Baccarat scoreboard's OLED, a pass after them:
+# firmware/main.py, show_outputs), on the WS2812 strip and on the host UART, counted
 # byte by byte, and the time those bytes take on the board's wires (boards/pico.json's rates). The
 # passes' CPU time is bench/whole_table.py's; this is what comes after it on the wires, which no VM
 # figure holds (docs/performance.md, "The wire time after the answer").
@@ -109,7 +110,9 @@ def _oled_change(old, new, width):
     return len(changed), len(pages), (max(pages) - min(pages) + 1) * (max(columns) - min(columns) + 1)
 
 
-def _counted_pass(t):
+def _counted_answer(t):
+    """t's answer pass, counted, then its link turn: the snapshots before and after the answer (what a
+    Baccarat pass changed in the scoreboard's picture noted in OLED_CHANGES)."""
     wires = WIRES[id(t)]
     before = wires.snapshot()
     oled = t.ctx.hw.displays.get("scoreboard") if t.game == "baccarat" else None    # (others: a blank Panel)
@@ -119,7 +122,21 @@ def _counted_pass(t):
         OLED_CHANGES.append(_oled_change(picture, bytes(oled.buffer), oled.width))
     after = wires.snapshot()
     t.link_pass()
+    return before, after
+
+
+def _counted_pass(t):
+    before, after = _counted_answer(t)
     _PENDING.append((t, before, after))
+    return 0
+
+
+def _counted_scoreboard_pass(t):
+    """The display pass after a Baccarat result (table_vm.scoreboard_pass): the scoreboard's picture. Its
+    link turn sends more of the result's frames, counted with the result's (_counted_finish)."""
+    before, after = _counted_answer(t)
+    displays, strip, _host = _delta(after, before)
+    FIGURES.setdefault("baccarat scoreboard pass", []).append((displays, strip, 0))
     return 0
 
 
@@ -138,12 +155,12 @@ def _counted_finish(t):
 
 def measure(rounds=3, baccarat_rounds=60):
     """The passes of bench/table_vm.py, counted (their timing replaced by counting); the pixel count."""
-    timed_pass, finish = tv.timed_pass, tv.finish
-    tv.timed_pass, tv.finish = _counted_pass, _counted_finish
+    plain = tv.timed_pass, tv.scoreboard_pass, tv.finish
+    tv.timed_pass, tv.scoreboard_pass, tv.finish = _counted_pass, _counted_scoreboard_pass, _counted_finish
     try:
         return _count(rounds, baccarat_rounds)
     finally:
-        tv.timed_pass, tv.finish = timed_pass, finish       # (a test process goes on with the module)
+        tv.timed_pass, tv.scoreboard_pass, tv.finish = plain      # (a test process goes on with the module)
 
 
 def _count(rounds, baccarat_rounds):
@@ -151,6 +168,7 @@ def _count(rounds, baccarat_rounds):
     for t in tables.values():
         WIRES[id(t)] = Wires(t)
     bac = tables["baccarat"]
+    FIGURES.setdefault("baccarat last card", [])             # (the result's figure first: its row comes last)
     tv.baccarat_shoe(bac)
     for k in range(baccarat_rounds):         # two shoes' worth: the roads fill and scroll
         _CURRENT[0] = "baccarat last card"

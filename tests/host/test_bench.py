@@ -448,26 +448,31 @@ def test_romfs_ram_reads_a_mpy_as_the_loader_does(tmp_path):
 
 def test_wire_time_counts_what_the_answers_put_on_the_wires():
     # bench/wire_time.py: the bytes each display, the strip and the host port get from the timed passes, and
-    # their time on the board's wires. The Baccarat scoreboard sends its whole picture (a window command of
-    # 7 bytes, then the control byte and 1,024 bytes): 1,032 bytes in two transactions.
+    # their time on the board's wires. The Baccarat result's pass sends the LCDs; the display pass after it the
+    # scoreboard's whole picture (a window command of 7 bytes, then the control byte and 1,024 bytes): 1,032
+    # bytes in two transactions, and nothing else.
     import io
 
     from bench import table_vm, wire_time
-    timed_pass, finish = table_vm.timed_pass, table_vm.finish
+    plain = table_vm.timed_pass, table_vm.scoreboard_pass, table_vm.finish
     wire_time.FIGURES.clear()
-    pixels = wire_time.measure(rounds=1)
-    assert (table_vm.timed_pass, table_vm.finish) == (timed_pass, finish)     # put back for other tests
+    pixels = wire_time.measure(rounds=1, baccarat_rounds=2)
+    assert (table_vm.timed_pass, table_vm.scoreboard_pass, table_vm.finish) == plain   # put back for other tests
     figures = wire_time.FIGURES
-    assert sorted(figures) == ["baccarat last card", "craps CLOSE", "craps throw", "omaha last check"]
+    assert sorted(figures) == ["baccarat last card", "baccarat scoreboard pass", "craps CLOSE", "craps throw",
+                               "omaha last check"]
     displays, strip, host = figures["baccarat last card"][0]
+    assert sorted(displays) == ["dealer", "result"] and strip == 1
+    assert host > 400                    # the card, the result (PART frames and a REPORT) and the state
+    displays, strip, host = figures["baccarat scoreboard pass"][0]
+    assert sorted(displays) == ["scoreboard"] and (strip, host) == (0, 0)
     transactions, nbytes, clocks = displays["scoreboard"]
     assert (transactions, nbytes) == (2, 7 + 1 + 1024)
     assert clocks == (7 + 1) * 9 + 2 + (1025 + 1) * 9 + 2
-    assert displays["dealer"][1] > 0 and displays["result"][1] > 0 and strip == 1
-    assert host > 400                    # the card, the result (PART frames and a REPORT) and the state
     assert "scoreboard" not in figures["omaha last check"][0][0]
     out = io.StringIO()
     wire_time.report(pixels, 400000, 115200, out)
     lines = out.getvalue().splitlines()
-    assert lines[1].startswith("baccarat last card: i2c_ms: ") and "scoreboard: 1032 bytes 23.3 ms" in lines[1]
+    assert lines[1].startswith("baccarat last card: i2c_ms: ") and "scoreboard" not in lines[1]
+    assert lines[2].startswith("baccarat scoreboard pass: i2c_ms: 23.3 (scoreboard: 1032 bytes 23.3 ms)")
     assert wire_time.i2c_ms(400000, 400000) == 1000.0
