@@ -109,7 +109,7 @@ def instrument(t):
                  "_derived", "draw_all"):
         if hasattr(sb, name):
             wrap(sb, name, "sb:  " + name)
-    wrap(ctx.game.scoreboard[1], "show", "sb: oled show")
+    wrap(ctx.game.scoreboard[0], "show", "sb: show (its windows)")
 
 
 def _add(label, us):
@@ -177,7 +177,7 @@ def split_pass(t):
         sb[0].draw(table.roads)
         t4 = now()
         _add("SCOREBOARD DRAW", t4 - t3)
-        sb[1].show()
+        sb[0].show()
         _add("OLED SHOW", now() - t4)
     t5 = now()
     ctx.sender.poll(10)                  # firmware.main.send_reports: after the answer, not in its sum

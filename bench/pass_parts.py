@@ -80,6 +80,6 @@ def split_pass(t):
         table.scoreboard_dirty = False
         sb[0].draw(table.roads)
         d = now(); parts.append(("scoreboard draw", d - c))
-        sb[1].show()
+        sb[0].show()
         parts.append(("oled show", now() - d))
     return parts

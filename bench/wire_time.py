@@ -190,7 +190,8 @@ def i2c_ms(clocks, freq):
 
 
 def report(pixels, freq, baud, out=sys.stdout):
-    """A line a figure: each display's I2C (its largest pass of the rounds), the strip, the host's frames."""
+    """A line a figure: each display's I2C (its largest pass of the rounds, and their mean), the strip, the host's
+    frames."""
     out.write("boards/pico.json: I2C at %d Hz, host UART at %d baud, %d pixels; ms on the wire after the"
               " pass's computation, the largest of its rounds\n" % (freq, baud, pixels))
     for name, rows in FIGURES.items():
@@ -198,10 +199,12 @@ def report(pixels, freq, baud, out=sys.stdout):
         parts = []
         total = 0.0
         for role in roles:
-            clocks = max(displays.get(role, (0, 0, 0))[2] for displays, _s, _h in rows)
-            nbytes = max(displays.get(role, (0, 0, 0))[1] for displays, _s, _h in rows)
-            total += i2c_ms(clocks, freq)
-            parts.append("%s: %d bytes %.1f ms" % (role, nbytes, i2c_ms(clocks, freq)))
+            clocks = [displays.get(role, (0, 0, 0))[2] for displays, _s, _h in rows]
+            nbytes = [displays.get(role, (0, 0, 0))[1] for displays, _s, _h in rows]
+            total += i2c_ms(max(clocks), freq)
+            parts.append("%s: %d bytes %.1f ms, mean %d bytes %.1f ms" % (
+                role, max(nbytes), i2c_ms(max(clocks), freq), sum(nbytes) / len(rows),
+                i2c_ms(sum(clocks) / len(rows), freq)))
         writes = max(s for _d, s, _h in rows)
         host = max(h for _d, _s, h in rows)
         out.write("%s: i2c_ms: %.1f (%s) strip_ms: %.2f (%d write(s)) host_bytes: %d host_ms: %.1f\n" % (

@@ -137,14 +137,15 @@ def show_outputs(ctx, draw_displays):
     if scoreboard is not None and table.scoreboard_dirty:
         if answered and not game.scoreboard_waited:
             # The LCDs answered in this pass: the scoreboard, a history, waits for the next display pass, so
-            # that its picture (1 KB on the I2C bus, ~23 ms at 400 kHz) holds back neither the pass the dealer
-            # waits for nor the host's frames after it (issue 14). Once: LCDs busy every pass do not starve it.
+            # that its changes (up to its whole 1 KB picture on the I2C bus, ~23 ms at 400 kHz) hold back neither
+            # the pass the dealer waits for nor the host's frames after it (issue 14). Once: LCDs busy every pass
+            # do not starve it.
             game.scoreboard_waited = True
             return
         game.scoreboard_waited = False
         table.scoreboard_dirty = False
         scoreboard[0].draw(table.roads)
-        scoreboard[1].show()
+        scoreboard[0].show()                  # what the draw painted (a window a part), not the whole picture
 
 
 def _dealer_lines(ctx):

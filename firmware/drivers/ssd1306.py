@@ -5,7 +5,8 @@
 # I2C "data follows" control byte and then the picture, and the FrameBuffer
 # draws on the picture part, so show() is two transactions (the address window,
 # then the whole picture) with no copy and no allocation. Every byte for the
-# bus goes through _transmit() (show()'s two in line): tests count transactions there. scroll_part()
+# bus goes through _transmit() (show()'s and show_window()'s two in line): tests count transactions there.
+# show_window() sends a part of the picture (the scoreboard's changes); scroll_part()
 # moves a part of the picture in that RAM image (the Baccarat scoreboard's roads).
 #
 # `framebuf` is MicroPython's built-in module; under the host simulator it is
@@ -43,6 +44,7 @@ _VIEWS = const(6)
 # I2C control bytes: Co = 0 (no more control bytes), D/C# says what the rest of the transaction is.
 _CONTROL_COMMANDS = const(0x00)
 _CONTROL_DATA = const(0x40)
+_DATA_FOLLOWS = b"\x40"             # _CONTROL_DATA as a buffer (show_window()'s first)
 
 
 class SSD1306(framebuf.FrameBuffer):
@@ -69,6 +71,8 @@ class SSD1306(framebuf.FrameBuffer):
         first = (_COLUMNS - width) // 2
         self._window = bytearray((_CONTROL_COMMANDS, _SET_COL_ADDR, first, first + width - 1,
                                   _SET_PAGE_ADDR, 0, self.pages - 1))
+        self._part = bytearray(self._window)        # show_window()'s address window
+        self._first = first
         self._cmd1 = bytearray((_CONTROL_COMMANDS, 0))
         self._cmd2 = bytearray((_CONTROL_COMMANDS, 0, 0))
         self._scratch = None        # scroll_part()'s page (8 rows) of pixels, as bytes, and as FrameBuffers of
@@ -121,6 +125,26 @@ class SSD1306(framebuf.FrameBuffer):
         i2c = self.i2c                          # _transmit() twice, in line (a Baccarat result's pass shows it)
         i2c.writeto(self.addr, self._window)
         i2c.writeto(self.addr, self._data)
+        self.transmits += 2
+
+    def show_window(self, x0, x1, p0, p1):
+        """Send a part of the picture: columns x0 <= x < x1 of pages p0..p1 (8 rows each), its address window,
+        then its bytes page by page in one transaction (writevto: the control byte and a view a page; the views
+        and their list are allocated, a few dozen bytes: not a hot path)."""
+        window = self._part
+        window[2] = self._first + x0
+        window[3] = self._first + x1 - 1
+        window[5] = p0
+        window[6] = p1
+        buf = self.buffer
+        width = self.width
+        data = [_DATA_FOLLOWS]
+        for page in range(p0, p1 + 1):
+            base = page * width
+            data.append(buf[base + x0:base + x1])
+        i2c = self.i2c
+        i2c.writeto(self.addr, window)
+        i2c.writevto(self.addr, data)
         self.transmits += 2
 
     def scroll_part(self, x0, x1, y0, y1, d):

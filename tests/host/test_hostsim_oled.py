@@ -68,6 +68,23 @@ def test_the_glass_shows_the_scoreboard_the_firmware_drew(hw, width, height):
     assert sum(map(sum, px)) > 300                       # something was drawn
 
 
+@pytest.mark.parametrize("width,height", [(128, 64), (128, 32)])
+def test_the_glass_follows_the_scoreboard_s_windows_result_by_result(hw, width, height):
+    # After the first picture the scoreboard sends only the parts its draws changed (show_window()): the
+    # simulated controller, decoding the address windows and their bytes, shows the driver's picture after
+    # every result of a shoe whose roads all scroll.
+    glass, oled = bring_up(hw, width, height)
+    whole = shoe(120)
+    roads = Roads()
+    sb = Scoreboard(oled, width, height)
+    for i in range(120):
+        roads.add(*[whole.beads[i] & 3, bool(whole.beads[i] & 4), bool(whole.beads[i] & 8)])
+        sb.draw(roads)
+        sb.show()
+        assert glass.pixels() == framebuffer_pixels(oled), i
+    assert sb.full_draws == 1
+
+
 def test_one_byte_per_transaction_drivers_decode_the_same(hw):
     # micropython-lib's driver style: each command byte with its own Co=1 control byte, in its own transaction.
     import machine

@@ -14,8 +14,10 @@
 #
 # Allocation: one redraw builds the header's bytes, nothing the size of the shoe (each road's cells are
 # placed by its Layout, made once). After a result, draw() paints the header and what the result added, not the
-# whole picture (~0.1 ms of the VM's CPU late in a shoe, where a whole redraw was ~0.6 ms).
+# whole picture (~0.1 ms of the VM's CPU late in a shoe, where a whole redraw was ~0.6 ms), and show() sends
+# only the boxes it painted (scoreboard_changes.py).
 from firmware.games.baccarat.road_layout import Layout
+from firmware.games.baccarat.scoreboard_changes import ChangedParts
 
 # copies of firmware.games.baccarat.rules (tests/host/test_const_copies.py)
 _BANKER = const(1)
@@ -37,17 +39,23 @@ _MIN_CELL = const(4)                # 3 px glyphs still tell disc, ring, slash a
 _GAP = const(2)                     # a separator line and the blank beside it
 _CHAR = const(8)
 _PAIR_BITS = const(_PLAYER_PAIR_BIT | _BANKER_PAIR_BIT)   # folded in: not a global (issue 14)
+# the parts ChangedParts keeps a box of: the header, the bead plate, the big road, then the derived roads
+_HEADER = const(0)
+_BEADS = const(1)
+_BIG = const(2)
+_DERIVED = const(3)
 
 
 class Scoreboard:
-    """Scoreboard(canvas, width, height); draw(roads) paints the picture (the caller shows it).
+    """Scoreboard(canvas, width, height); draw(roads) paints the picture, show() sends it (the canvas's).
 
     After the first draw, draw() paints only what changed since the last one: the header, the new
     beads, big-road entries (and the last entry when a tie lands on it) and derived marks; a part that
     scrolls (its first column moves) is cleared and painted again alone. The picture is the one a
     whole redraw paints (tests/firmware/test_scoreboard.py compares them over whole shoes). It
     trusts the canvas to hold its last picture: whoever draws anything else on it calls forget(),
-    and the next draw() paints everything."""
+    and the next draw() paints everything. show() sends what the draws since the last show() painted
+    (a window a part on a canvas with show_window(), the SSD1306's), the whole picture after a whole draw."""
 
     def __init__(self, canvas, width, height):
         body = height - _HEADER_HEIGHT
@@ -81,7 +89,13 @@ class Scoreboard:
         # A part that scrolls is moved on the canvas where it can (the SSD1306's scroll_part(): its bytes in
         # the display's RAM image), not every cell painted again; elsewhere it is cleared and painted again.
         self._scroll = getattr(canvas, "scroll_part", None) or self._clear_part
+        self.changes = ChangedParts(canvas)     # what the draws painted, until show() sends it
+        self._header_width = 0          # the header's text, in pixels
         self.full_draws = 0             # whole pictures painted (for tests)
+
+    def show(self):
+        """Send what the draws since the last show() painted (the canvas's show() or show_window())."""
+        self.changes.send()
 
     def forget(self):
         """Something else was drawn on the canvas: the next draw() paints the whole picture."""
@@ -93,7 +107,11 @@ class Scoreboard:
             return
         c = self.canvas
         c.fill_rect(0, 0, self.width, _HEADER_HEIGHT, 0)
-        self._header(roads)
+        was = self._header_width
+        now = self._header(roads)
+        if was > now:
+            now = was                           # (a shorter text: what the longer one lit is cleared now)
+        self.changes.touch(_HEADER, 0, 0, now if now < self.width else self.width, _HEADER_HEIGHT)
         self._new_beads(roads)
         self._new_entries(roads)
         visible = self.derived_columns
@@ -116,15 +134,16 @@ class Scoreboard:
                 if first != old:
                     firsts[i] = first
                     x0 = i * strip
-                    if not self._scroll(x0, x0 + strip - _GAP, derived_y, self.height,
-                                        (first - old) * _MARK_CELL):
+                    if not self._moved(_DERIVED + i, x0, x0 + strip - _GAP, derived_y, self.height,
+                                       (first - old) * _MARK_CELL):
                         self._derived(roads, i)         # scrolled out of sight: painted again
                         i += 1
                         continue
                 if layout.col >= first:                 # (a streak may start left of a long tail's end)
-                    c.rect(i * strip + (layout.col - first) * _MARK_CELL,
-                           derived_y + layout.row * _MARK_CELL, _MARK_CELL - 1, _MARK_CELL - 1, 1,
-                           marks[d] == _RED)
+                    x = i * strip + (layout.col - first) * _MARK_CELL
+                    y = derived_y + layout.row * _MARK_CELL
+                    c.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, marks[d] == _RED)
+                    self.changes.touch(_DERIVED + i, x, y, x + _MARK_CELL, y + _MARK_CELL)
             elif n_marks[i] != d:
                 self._new_marks(roads, i)               # several (draws that skipped results)
             i += 1
@@ -145,6 +164,7 @@ class Scoreboard:
             for i in range(_DERIVED_ROADS):
                 self._derived(roads, i)
         self._remember(roads)
+        self.changes.all()
         self.full_draws += 1
 
     def _remember(self, roads):
@@ -166,6 +186,8 @@ class Scoreboard:
         if len(text) * _CHAR > self.width:
             text = text.replace(b" ", b"")
         self.canvas.text(text, 0, 0, 1)
+        self._header_width = len(text) * _CHAR
+        return self._header_width
 
     # bead plate: bead i at column i // 6, row i % 6
     def _first_bead(self, n):
@@ -190,6 +212,7 @@ class Scoreboard:
             self._entry(x, y, winner)
         if code & _PAIR_BITS:                   # (most beads have none: no call)
             self._pairs(x, y, code & _PLAYER_PAIR_BIT, code & _BANKER_PAIR_BIT)
+        self.changes.touch(_BEADS, x, y, x + cell, y + cell)
 
     def _new_beads(self, roads):
         n = roads.n_beads
@@ -200,8 +223,9 @@ class Scoreboard:
         self._bead_first = first
         start = self._beads
         self._beads = n
-        if first != old and not self._scroll(0, self.big_x - _GAP, self.road_y, self.road_y + _ROWS * self.cell,
-                                             (first - old) // _ROWS * self.cell):
+        cell = self.cell
+        if first != old and not self._moved(_BEADS, 0, self.big_x - _GAP, self.road_y, self.road_y + _ROWS * cell,
+                                            (first - old) // _ROWS * cell):
             self._bead_plate(roads)                 # scrolled out of sight: painted again
             return
         for i in range(start if start > first else first, n):
@@ -234,6 +258,7 @@ class Scoreboard:
                 c.pixel(x + d, y + g - 1 - d, 1 - c.pixel(x + d, y + g - 1 - d))
         if code & _PAIR_BITS:
             self._pairs(x, y, code & _PLAYER_PAIR_BIT, code & _BANKER_PAIR_BIT)
+        self.changes.touch(_BIG, x, y, x + cell, y + cell)
 
     def _new_entries(self, roads):
         n = roads.n_entries
@@ -258,8 +283,8 @@ class Scoreboard:
             first = big.add(k == 0 or entries[k] & 3 != entries[k - 1] & 3, visible)
             if first != old:
                 self._big_first = first
-                if not self._scroll(self.big_x, self.width, self.road_y, self.road_y + _ROWS * self.cell,
-                                    (first - old) * self.cell):
+                if not self._moved(_BIG, self.big_x, self.width, self.road_y, self.road_y + _ROWS * self.cell,
+                                   (first - old) * self.cell):
                     self._big_road(roads)               # scrolled out of sight: painted again, up to entry n
                     return
                 old = first
@@ -300,13 +325,21 @@ class Scoreboard:
             first = layout.add(k == 0 or marks[k] != marks[k - 1], visible)
             if first != old:
                 self._derived_first[index] = first
-                if not self._scroll(x0, x0 + self.strip_width - _GAP, y0, self.height, (first - old) * _MARK_CELL):
+                if not self._moved(_DERIVED + index, x0, x0 + self.strip_width - _GAP, y0, self.height,
+                                   (first - old) * _MARK_CELL):
                     self._derived(roads, index)         # scrolled out of sight: painted again, up to mark n
                     return
                 old = first
             if layout.col >= first:                     # as _mark(), inlined
-                self.canvas.rect(x0 + (layout.col - first) * _MARK_CELL, y0 + layout.row * _MARK_CELL,
-                                 _MARK_CELL - 1, _MARK_CELL - 1, 1, marks[k] == _RED)
+                x = x0 + (layout.col - first) * _MARK_CELL
+                y = y0 + layout.row * _MARK_CELL
+                self.canvas.rect(x, y, _MARK_CELL - 1, _MARK_CELL - 1, 1, marks[k] == _RED)
+                self.changes.touch(_DERIVED + index, x, y, x + _MARK_CELL, y + _MARK_CELL)
+
+    def _moved(self, part, x0, x1, y0, y1, d):
+        """The part x0 <= x < x1, y0 <= y < y1 moved d pixels left (_scroll()), all of it changed."""
+        self.changes.touch(part, x0, y0, x1, y1)
+        return self._scroll(x0, x1, y0, y1, d)
 
     def _clear_part(self, x0, x1, y0, y1, d):
         """scroll_part() for a canvas without it (a plain FrameBuffer): the part left blank, painted again."""
