@@ -59,7 +59,8 @@ class TableJournal:
 
     def __init__(self, state_dir, fs, store, max_bytes=JOURNAL_BYTES):
         self.store = store
-        self.journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes)
+        # keep_open: a record an event, in every event's pass; its file kept open (firmware/link/journal.py)
+        self.journal = journal_mod.Journal(state_dir, NAME, fs, max_bytes, True)
         self.event_no = 0          # the last journalled event's number (they rise across boots); the one
                                    # being replayed while `replaying`
         self.replaying = False     # recover() dispatches the journalled events again (firmware/round_recall.py)

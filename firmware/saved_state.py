@@ -30,8 +30,8 @@ def path(state_dir, name):
 
 class FlashFiles:
     """The board's own filesystem as the journal reaches it (firmware/link/journal.py): the builtin open,
-    os for the rest (called as they are: no Python call of its own around each, as every journal write of
-    a pass opens a file)."""
+    os for the rest (called as they are: no Python call of its own around each, as a journal's append opens
+    its file but the table journal's, kept open)."""
 
     open = staticmethod(open)
     remove = staticmethod(os.remove)

@@ -16,6 +16,14 @@
 # boot cuts off; the first append after that rewrites the good records into
 # the other file, so nothing is ever appended behind damage.
 #
+# keep_open: the live file stays open between appends, each record flushed as it is written (issue 14:
+# the table journal's record is in every event's pass, and its open cost the VM ~20-45 us of the
+# Baccarat answer's, a board's littlefs a walk of its directory and a file buffer made and dropped). A
+# flush commits what a close did, so a record is on flash when append returns as before: littlefs's
+# flush is lfs_file_sync, FAT's f_sync. The file is closed before the journal's files are read, removed
+# or started anew, and after a write that raised. Not the default: on a board an open littlefs file
+# keeps its buffer (4 x progsize: 1 KB on the RP2040's 256-byte pages) in the heap.
+#
 # Files are reached through `fs` (open/remove/stat; the board's own: saved_state.FlashFiles), so the host
 # simulator's flash (hostsim/flash.py) can count every write and cut the power at any one.
 # Format, wear and flash use: docs/journal.md.
@@ -63,7 +71,7 @@ class Journal:
     records. fs: open/remove/stat (None or the os module: the board's own).
     """
 
-    def __init__(self, state_dir, name, fs=None, max_bytes=_DEFAULT_MAX_BYTES):
+    def __init__(self, state_dir, name, fs=None, max_bytes=_DEFAULT_MAX_BYTES, keep_open=False):
         capacity = max_bytes // 2
         if capacity < 2 * _OVERHEAD or capacity > record.PAYLOAD_MAX + _OVERHEAD:
             raise ValueError("journal max_bytes %d out of range %d..%d"
@@ -83,6 +91,8 @@ class Journal:
         self._damaged = False      # the live file has bytes past used: repair before appending
         self._stale = []           # files to remove before the next write (torn, corrupt)
         self.compactions = 0       # files started (checkpoints, compactions, repairs): places move
+        self.keep_open = keep_open
+        self._file = None          # keep_open: the live file, open for appending since the last record
         from firmware.link import journal_read      # the files read back: boot-only (parts.BOOT_ONLY)
         journal_read.load(self)
 
@@ -99,6 +109,7 @@ class Journal:
         """records(), each with where its payload lies in the live file (for read_at())."""
         if self._live is None:
             return
+        self.close()
         with self._fs.open(self._names[self._live], "rb") as f:
             reader = record.Reader(f, self.used)
             while True:
@@ -123,6 +134,7 @@ class Journal:
         """n bytes of the live file from `at` (a place records_at() gave, or after it) into buf."""
         if self._live is None or at + n > self.used:
             raise JournalError("no %d bytes at %d in journal %s" % (n, at, self._names[0][:-2]))
+        self.close()
         with self._fs.open(self._names[self._live], "rb") as f:
             f.seek(at)
             got = f.readinto(memoryview(buf)[:n])
@@ -166,10 +178,9 @@ class Journal:
         else:
             data = record.encode(kind, gen, payload)
         self._damaged = True                     # until the write is known to be whole
-        with self._fs.open(self._names[self._live], "ab") as f:
-            f.write(data)                        # (_write's work inline: a call less a record)
-            self.writes += 1
-            self.bytes_written += len(data)
+        self._put(data)
+        self.writes += 1
+        self.bytes_written += len(data)
         self._damaged = False
         self.used += len(data)
         self._gen = gen
@@ -191,13 +202,41 @@ class Journal:
         gen = (self._gen + 1) & _GEN_MASK
         size = record.encode_in_place(buf, kind, gen, n)   # nothing allocated with a native CRC
         self._damaged = True                     # until the write is known to be whole
-        with self._fs.open(self._names[self._live], "ab") as f:
-            f.write(memoryview(buf)[:size])      # (_write's work inline: a call less a record)
-            self.writes += 1
-            self.bytes_written += size
+        self._put(memoryview(buf)[:size])
+        self.writes += 1
+        self.bytes_written += size
         self._damaged = False
         self.used += size
         self._gen = gen
+
+    def _put(self, data):
+        """One record onto the live file's end, on flash when this returns (keep_open: above)."""
+        f = self._file
+        if f is None:
+            f = self._fs.open(self._names[self._live], "ab")
+        try:
+            f.write(data)
+            if self.keep_open:
+                f.flush()
+                self._file = f
+            else:
+                f.close()
+        except BaseException:
+            self._file = f
+            self.close()                         # what a failed write left is the next append's repair
+            raise
+
+    def close(self):
+        """Close the live file if keep_open left it open (the next append opens it again). Before anything
+        else opens, removes or replaces the journal's files; at a shutdown. Never raises: a close that
+        fails (a write that failed before it) leaves the damage to the next append's repair."""
+        f = self._file
+        if f is not None:
+            self._file = None
+            try:
+                f.close()
+            except Exception:
+                pass
 
     def record_buffer(self):
         """The buffer append() encodes its records in (shared by every journal: one append at a time), for
@@ -244,6 +283,7 @@ class Journal:
         if total + _OVERHEAD > self.capacity:
             raise JournalFull("journal checkpoint of %d bytes, a file holds %d"
                               % (total + _OVERHEAD, self.capacity))
+        self.close()                             # the live file is read (a Tail), then removed
         old = self._live
         target = 0 if old is None else 1 - old
         gen = (self._gen + 1) & _GEN_MASK
@@ -274,6 +314,8 @@ class Journal:
                            % (self._names[self._live], self.used, self.capacity, need))
 
     def _remove(self, index):
+        if index == self._live:
+            self.close()
         try:
             self._fs.remove(self._names[index])
         except OSError:
