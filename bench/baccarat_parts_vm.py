@@ -86,10 +86,13 @@ def instrument(t):
     wrap(ctx.sender, "send", "rep:  sender.send")
     wrap(ctx.sender.store, "append", "rep:   store.append")
     wrap(ctx.sender._enc, "encode", "rep:   enc.encode")
+    # a long report's later pieces (the result's, in PART frames): encoded and placed in the ring at once
+    wrap(ctx.sender.store, "append_run", "rep:   store.append_run")
+    wrap(ctx.sender._enc, "encode_next", "rep:    enc.encode_next")
+    wrap(ctx.sender.store, "count", "rep:   store.count")
     if rep.recall is not None:
         wrap(rep.recall, "noted", "rep: recall.noted")
         wrap(rep.recall, "commit", "rep: recall.commit")
-        wrap(rep.recall, "pump", "rep: recall.pump")
     wrap(ctx.sender, "poll", "rep: sender.poll")
     wrap(ctx.sender.store, "flush", "rep:  store.flush")
     wrap(ctx.journal, "before", "jnl: journal.before")
