@@ -18,10 +18,11 @@ import os
 import shutil
 import tempfile
 
+from firmware import fault_kinds
 from firmware.drivers import bet_reader
 from firmware.event_bytes import behind
-from firmware.events import (BETS, BETS_FAULT, BUTTON, CARD, CONSOLE, CONSOLE_ERROR, DICE_READER_HELLO, HOST, KEY, LAMP,
-                             SHOE, THROW)
+from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, CONSOLE, CONSOLE_ERROR,
+                             DICE_READER_HELLO, FAULT, HOST, KEY, LAMP, SHOE, THROW)
 from hostsim.table_io import BETS_PORT, HOST_PORT
 
 
@@ -209,8 +210,14 @@ def _read(path):
         return None
 
 
-# What a dealer, a player or a device gave the table (not what the firmware raised itself).
+# What a dealer, a player or a device gave the table (not what the firmware raised itself); and a FAULT
+# with evidence (_is_input): a device's line the driver refused (dice_bad_face, frame_crc, partial_line...),
+# or a line on the port the game does not use, its bytes behind it. The firmware's own FAULTs carry none.
 _INPUTS = (CARD, SHOE, BETS, BETS_FAULT, THROW, DICE_READER_HELLO, KEY, BUTTON, HOST, CONSOLE, CONSOLE_ERROR, LAMP)
+
+
+def _is_input(kind, a):
+    return kind in _INPUTS or (kind == FAULT and fault_kinds.has_evidence(a))
 
 
 def unjournalled(journal, table, queue):
@@ -219,13 +226,13 @@ def unjournalled(journal, table, queue):
     behind it; oldest first, as (kind, a, b, behind bytes). The queue is emptied. (The simulator's:
     a board loses them with its RAM.)"""
     lost = [held[:4] for held in journal.held]     # (without the boot's ms when each came)
-    if journal.appending is not None and journal.appending[0] in _INPUTS:
+    if journal.appending is not None and _is_input(journal.appending[0], journal.appending[1]):
         kind, a, b, bytes_behind = journal.appending
         if bytes_behind is None:               # built in the journal's buffer: the table has not taken
             bytes_behind = behind(table, kind, a, b)    # the event, so it reads the same again
         lost.append((kind, a, b, bytes_behind))
     while queue.get():
-        if queue.kind in _INPUTS:
+        if _is_input(queue.kind, queue.a):
             lost.append((queue.kind, queue.a, queue.b, behind(table, queue.kind, queue.a, queue.b)))
     return lost
 
@@ -272,3 +279,28 @@ def _refusing(ctx):
     """The dead board's bet reader was skipping the rest of a reading it had refused."""
     readers = [d for d in ctx.game.devices if isinstance(d, bet_reader.BetReader)] if ctx is not None else []
     return any(r._state == bet_reader._REFUSING for r in readers)
+
+
+def undone_gestures(io, ctx, lost):
+    """The dealer-button gestures a cut undid, as (role, long), and `lost` without its BUTTON events. A
+    gesture is undone when its deciding event (the long press of a long one, else the press) was lost
+    (in `lost`: taken, not journalled) or not yet posted (the button was down at the cut, the dead
+    board's driver not that far): the dealer, seeing the table back without it, makes it again whole,
+    press, hold and release (hostsim.headless). A raw press given again alone had no release nor
+    long press in the new boot: a void held at the cut was lost. A lost release alone undoes nothing
+    (the dealer had let go)."""
+    buttons = ctx.hw.buttons if ctx is not None else None
+    held = io.held_buttons()
+    indexes = set(a for kind, a, _b, _behind in lost if kind == BUTTON) | set(held)
+    undone = []
+    for index in sorted(indexes):
+        long = io.long_press.get(index, False)
+        deciding = BUTTON_LONG if long else BUTTON_PRESSED
+        done = not any(kind == BUTTON and a == index and b == deciding for kind, a, b, _behind in lost)
+        if done and index in held and buttons is not None:
+            # still down at the cut: posted only once debounced (and, for a long press, held long enough;
+            # the driver's count, read as _collecting() reads the bet reader's state)
+            done = bool(buttons.pressed[index]) and (not long or buttons._held[index] >= buttons.long_polls)
+        if not done:
+            undone.append((io.board.buttons[index][0], long))
+    return undone, [event for event in lost if event[0] != BUTTON]

@@ -21,10 +21,11 @@ from firmware import faults
 from firmware import main as firmware_main
 from firmware import startup
 from firmware.errors import SettingsError
+from firmware.events import FAULT
 from firmware.saved_state import record_crash
 from hostsim import hardware
 from hostsim.clock import VirtualClock
-from hostsim.flash import FlashFS, PowerCut, table_on_flash, undelivered, unjournalled
+from hostsim.flash import FlashFS, PowerCut, table_on_flash, undelivered, undone_gestures, unjournalled
 from hostsim import table_io
 from hostsim.table_io import HOST_PORT, TableIO
 from tools.host import HostClient
@@ -240,8 +241,10 @@ class HeadlessTable:
             if self.next_cuts:                # the power goes again during this boot (its recovery)
                 self.fs = FlashFS(self.fs.root, self.next_cuts.pop(0), torn)
         unread = undelivered(self.hw, self.io, self.ctx)
+        gestures, lost = undone_gestures(self.io, self.ctx, lost)
         # The dealer lets go as the table goes dark: a key or button held through the boot would be a
-        # new press to the new boot, of one the journal may have (the lost ones are given again below).
+        # new press to the new boot, of one the journal may have (the lost ones are given again below,
+        # a button's gesture whole).
         self.io.release_all()
         self.hw.reboot(hardware.PWRON_RESET)
         self.boot()
@@ -257,12 +260,16 @@ class HeadlessTable:
             from firmware.recovery_replay import put_behind     # boot-only: imported where used, then released
             for kind, a, b, behind in lost:
                 ctx.queue.put(kind, a, put_behind(ctx.table, kind, a, b, behind))
+                if kind == FAULT and a == faults.UNEXPECTED_INPUT:
+                    ctx.unexpected_lines += 1      # counted, as firmware.main counts the line it reports
             release(("firmware.recovery_replay",))
         for role, data in unread:
             self.io.send(role, data)
-        self.given_again += len(lost) + len(unread)
+        self.given_again += len(lost) + len(unread) + len(gestures)
         self.last_card_ms = self.now_ms()   # a card given again was drawn now: the next keeps the pace
         self.run_for(SETTLE_MS)
+        for role, long in gestures:         # the last input before the cut: a line's hold runs to its end
+            self.press(role, long)
 
     def total_flash_writes(self):
         return self.flash_writes + (self.fs.writes if isinstance(self.fs, FlashFS) else 0)

@@ -56,6 +56,8 @@ class TableIO:
         self._greeted = []       # the devices that have sent their HELLO
         self.last_sent = {}      # role -> the bytes of the last send() there (a message, maybe of many lines)
         self._held = {}          # pin -> virtual time (ms) of its release
+        self.long_press = {}     # button index -> its last press was a long one (kept after the release: a cut
+                                 # may undo it; hostsim.headless repeats the gesture whole)
         self.keypad = SimKeypad(hw, board.keypad) if board.keypad is not None else None
         self._keys_held = {}     # keypad legend -> virtual time (ms) of its release
 
@@ -150,6 +152,7 @@ class TableIO:
             raise KeyError("board %s has no %r button" % (self.board.name, role))
         pin = self.board.buttons[index][1]
         hold = LONG_PRESS_MS if long else SHORT_PRESS_MS
+        self.long_press[index] = bool(long)
         self.hw.pin(pin).press()            # may run a pin IRQ handler of the firmware
         self._held[pin] = self.hw.clock.now_ms() + hold
         return hold
@@ -174,6 +177,10 @@ class TableIO:
             self.keypad.release(legend)
         self._held.clear()
         self._keys_held.clear()
+
+    def held_buttons(self):
+        """The indexes of the dealer buttons held down now."""
+        return [i for i in range(len(self.board.buttons)) if self.board.buttons[i][1] in self._held]
 
     def holding(self):
         """True while a button or a keypad key is held down."""
