@@ -1,6 +1,6 @@
 """A power cut at every flash write of a script with dealer buttons and device lines the table refuses
 (hostsim/headless.py, hostsim/flash.py: what the dead board took in but had not journalled is given
-again; docs/journal.md, "Power cut at every write").
+again; docs/journal.md, "What the simulator does at a cut").
 
 - tests/host/power_cut_scripts/baccarat_void.in.jsonl: a round held by card_unreadable, voided by a long
   VOID (Baccarat art. 10), then a round played. A cut inside the long press (before its long press was
