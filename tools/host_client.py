@@ -236,15 +236,21 @@ class HostClient:
         """hold_acks: reports delivered and not yet confirmed."""
         return len(self._unconfirmed)
 
+    # A request's frame starts with a line end: what line noise left of the host's frame before it (an ACK
+    # that lost its own line end) ends there, not in this frame's line, which it would spoil (a bad CRC, the
+    # request lost). The board skips an empty line. The link's own frames need none: the board replays a
+    # report whose ACK was lost, while a request is neither numbered nor acknowledged (docs/host-link.md).
     @staticmethod
     def request(payload):
-        """A host request (b"roads", a JSON request's text) as the REQUEST frame that carries it."""
-        return frame_mod.encode(0, 0, "REQUEST", payload)
+        """A host request (b"roads", a JSON request's text) as the REQUEST frame that carries it, on a line
+        of its own."""
+        return b"\n" + frame_mod.encode(0, 0, "REQUEST", payload)
 
     @staticmethod
     def recall(count):
-        """The RECALL frame asking for the board's last `count` rounds (1..100; docs/protocol.md, "Host reports")."""
-        return frame_mod.encode(0, 0, "RECALL", "%d" % count)
+        """The RECALL frame asking for the board's last `count` rounds (1..100; docs/protocol.md, "Host
+        reports"), on a line of its own."""
+        return b"\n" + frame_mod.encode(0, 0, "RECALL", "%d" % count)
 
     # -- delivery in order --
 

@@ -451,9 +451,24 @@ def test_parts_cut_off_by_a_reset_are_never_delivered_as_a_report():
 
 def test_request_is_a_request_frame_the_sender_takes():
     frame = HostClient.request('{"hand": {"button": 3}}')
-    assert frame.startswith(b"#0.0 0 REQUEST {") and frame.endswith(b"\n")
+    assert frame.startswith(b"\n#0.0 0 REQUEST {") and frame.endswith(b"\n")    # on a line of its own
     sender = Sender(FakeUART(), RamStore(4, fm.MAX_FRAME), 1)
-    assert sender.receive(frame[:-1]) == 5 and sender.request() == b'{"hand": {"button": 3}}'
+    assert sender.receive(frame[1:-1]) == 5 and sender.request() == b'{"hand": {"button": 3}}'
+
+
+def test_a_request_after_a_host_frame_noise_cut_short_still_reaches_the_board():
+    """An ACK that lost its line end to line noise, then a request: the request's leading line end closes
+    the damaged line, so the board reads the REQUEST whole (before, the two made one line, a bad CRC)."""
+    from firmware.drivers.serial_line import SerialLine
+
+    uart = FakeUART()
+    line = SerialLine(uart)
+    uart.feed(fm.encode(1, 7, "ACK")[:-1] + HostClient.request(b"roads") + HostClient.recall(5))
+    lines = [line.poll(0) for _ in range(4)]
+    sender = Sender(FakeUART(), RamStore(4, fm.MAX_FRAME), 1)
+    assert lines[0] == fm.encode(1, 7, "ACK")[:-1] and lines[3] is None
+    assert sender.receive(lines[1]) == 5 and sender.request() == b"roads"
+    assert lines[2] == HostClient.recall(5).strip()
 
 
 def test_a_damaged_frame_is_answered_at_once_with_a_replay_of_the_expected_one():
