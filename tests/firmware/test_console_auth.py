@@ -177,6 +177,19 @@ def test_a_lockout_is_not_shortened_by_the_uptime_a_recovery_restores():
         login(ctx, machine)
 
 
+def test_a_login_does_not_survive_a_reboot():
+    """docs/console.md, "Across a reset": the new boot's console is logged out; the audit log keeps the
+    login, not a session."""
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        assert ctx.console.auth.logged_in
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        assert not ctx.console.auth.logged_in
+        assert typed(ctx, machine, "lights test")[0].startswith("error: lights needs a technician login")
+
+
 def test_wrong_pins_before_a_reboot_still_count():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state)
