@@ -19,37 +19,19 @@ reported after its recovery is released. Left aside, as in tests/host/test_power
 boot's own reports and the reset_in_round alarm a recovery inside a deal raises (closed by the next card,
 or by the repeated VOID, which then names it: one alarm is in force at a time, docs/protocol.md).
 """
-import json
 import os
-import tempfile
 
 import pytest
 
-from hostsim.headless import board_path
-from tools.replay import replay
+# The uncut and cut replays on fresh simulated flash, in the test's tmp_path (the autouse fixture, imported
+# so that it applies here too), as tests/host/test_power_cut_table.py runs its scripts.
+from tests.host.test_power_cut_table import SCRIPTS, TABLES, _flash_in_tmp_path, _run  # noqa: F401
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTS = os.path.join(HERE, "power_cut_scripts")
-TABLES = os.path.join(os.path.dirname(HERE), "..", "boards", "tables")
 CASES = (
     ("baccarat_void", os.path.join(SCRIPTS, "baccarat_round.table.json"), ("result",), 2),
     ("craps_refused_lines", os.path.join(TABLES, "sim-craps.json"), ("throw", "shooter", "fault"), 7),
 )
 _ALARM = "reset_in_round"
-
-
-@pytest.fixture(autouse=True)
-def _flash_in_tmp_path(tmp_path, monkeypatch):
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-
-
-def _run(name, table_file, cut=None, torn=False):
-    lines = []
-    tables = []
-    with open(os.path.join(SCRIPTS, name + ".in.jsonl"), "rb") as f:
-        replay(f, table_file, board_path("sim"), tempfile.mkdtemp(prefix="cut-"), lines.append,
-               started=tables.append, cut_after_writes=10 ** 9 if cut is None else cut, torn=torn)
-    return [json.loads(line) for line in lines], tables[0]
 
 
 def _game_view(reports, kinds):
