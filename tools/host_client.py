@@ -17,6 +17,7 @@ from firmware.link.frame_host import HostFrame
 
 _MAX_PENDING = 2 * frame_mod.MAX_FRAME   # bytes of an unfinished line kept; more is noise
 _NOTHING = (0, 0)                        # "REPLAY 0.0": from the oldest frame the board holds
+_STALE_TRIES = 8                         # ACKs a frame of an older boot may outlive: then it is another board
 _NAK_TRIES = 8                           # REPLAYs asked again (every `patience` reads) after a damaged line
 
 
@@ -43,6 +44,19 @@ def find_frame(frame, line):
     return status, at
 
 
+def _one_of_each_key(pairs):
+    report = {}
+    for key, value in pairs:
+        if key in report:
+            raise ValueError("the key %s twice" % json.dumps(key))
+        report[key] = value
+    return report
+
+
+def _no_constant(name):
+    raise ValueError("%s is no JSON number" % name)
+
+
 class Received:
     """One authentic sequenced frame, waiting for its turn."""
 
@@ -59,7 +73,7 @@ class Received:
 
 class HostClient:
     def __init__(self, clock_ms=None, raw=False, stamped=False, patience=16, max_ahead=256, hold_acks=False,
-                 window=8):
+                 window=8, notices=False):
         """clock_ms: () -> Unix ms, to set the board's clock at each boot (None: never).
         raw: reports as the JSON text the board sent instead of dicts; stamped: dicts gain
         "link": {"boot", "seq", "uptime_ms"[, "host_ms"]}. patience: frames past a gap
@@ -70,7 +84,16 @@ class HostClient:
         acknowledges what comes before it). window: the board's (frames it sends
         past the oldest one not acknowledged): a report in more pieces than that
         has its leading pieces acknowledged once `window` of them are here, or
-        the board could never send its end."""
+        the board could never send its end.
+        notices (a gateway's): what the link finds missing or unreadable in the board's sequence is
+        delivered as a report of its own, in its place, held with hold_acks like any report (so a
+        board's frame is never acknowledged before the caller has its notice): `link_lost` (a LOST
+        frame: reports the board refused), `link_unknown_type` (a numbered frame of a TYPE the link
+        does not have), `link_part_lost` (PART pieces never finished), `link_frames_gone` (frames the
+        board no longer has, skipped by its GONE; or, from a board that kept nothing over its reset,
+        frames that may have been lost there); and a report is read strictly (JSON only: no NaN or
+        Infinity, no key twice, no "link" key, the gateway's mark) with its text as sent kept in
+        .texts (None for a notice or a link_bad_json)."""
         self.clock_ms = clock_ms
         self.raw = raw
         self.stamped = stamped
@@ -97,9 +120,14 @@ class HostClient:
         self._parts_from = None       # the position of its first piece
         self.hold_acks = hold_acks
         self.window = window
+        self.notices = notices
         self.positions = []           # (boot, seq) of each report the last feed() returned
+        self.texts = []               # notices: each report's JSON text as the board sent it, or None
+        self._passed = None           # _next_key(): "gone" / "boot_unknown_end" when it passed frames over
         self._unconfirmed = collections.deque()   # hold_acks: (first frame, last frame) of each report
         self._acked = None            # hold_acks: the position last acknowledged
+        self._stale = {}              # a frame of a boot before the one acknowledged -> times it came
+        self.boot_back = None         # (boot acknowledged, boot of a frame that keeps coming): not that board
 
     # -- bytes in, reports and replies out --
 
@@ -111,6 +139,7 @@ class HostClient:
         duplicate = False
         self._damaged = False
         self.positions = []
+        self.texts = []
         while True:
             end = self._pending.find(b"\n")
             if end < 0:
@@ -170,12 +199,24 @@ class HostClient:
                 return False
         if key < self.expected:
             self.duplicates += 1
+            self._stale_frame(key)
             return True
         if key in self._ahead:
             self.duplicates += 1
         elif len(self._ahead) < self.max_ahead:
             self._ahead[key] = Received(frame)
         return False
+
+    def _stale_frame(self, key):
+        """A frame of a boot before the last acknowledged one: the board that was here had it acknowledged
+        (an ACK is cumulative) and drops it at the ACK sent again now. One that keeps coming after
+        _STALE_TRIES ACKs is from another board on this line (replaced, its boot counter lower): .boot_back."""
+        if self._acked is None or key[0] >= self._acked[0]:
+            return
+        times = self._stale[key] = self._stale.get(key, 0) + 1
+        if times >= _STALE_TRIES and self.boot_back is None:
+            self.boot_back = (self._acked[0], key[0])
+            self._event("boot_back", key[0], key[1], acknowledged="%d.%d" % self._acked)
 
     def _control(self, frame):
         if not frame.type_is(b"GONE"):
@@ -184,7 +225,7 @@ class HostClient:
         parts = frame.payload().split(b" ")
         span = [_position(p) for p in parts] if len(parts) == 2 else [None]
         if None in span:
-            self._event("bad_gone", frame.boot, 0, payload=frame.payload().decode())
+            self._event("bad_gone", frame.boot, 0, payload=frame.payload().decode("utf-8", "replace"))
             return
         first, resume = span
         if self.expected is None and first == _NOTHING:
@@ -256,6 +297,8 @@ class HostClient:
 
     def _deliver(self, reports, reply):
         while self.expected is not None:
+            passed_from = self.expected
+            self._passed = None
             key = self._next_key()
             if key is None:
                 break
@@ -264,7 +307,15 @@ class HostClient:
             self._skip = None
             if self._parts and (got.boot, got.seq) != self._parts_next:
                 self._event("part_lost", got.boot, got.seq, pieces=len(self._parts))
+                last = (self._parts_next[0], self._parts_next[1] - 1)
+                self._notice(reports, self._parts_from, last, {
+                    "event": "link_part_lost", "pieces": len(self._parts), "at": "%d.%d" % self._parts_from,
+                    "text": b"".join(self._parts).decode("utf-8", "replace")})
                 self._parts = []      # a report cut off by a boot's end or frames gone: never whole
+            if self._passed is not None:
+                self._notice(reports, passed_from, passed_from, {
+                    "event": "link_frames_gone", "why": self._passed,
+                    "from": "%d.%d" % passed_from, "resume": "%d.%d" % key})
             if got.type == "PART":
                 if not self._parts:
                     self._parts_from = (got.boot, got.seq)
@@ -277,20 +328,28 @@ class HostClient:
                     self._parts.append(got.payload)
                     got.payload = b"".join(self._parts)
                     self._parts = []
-                reports.append(self._report(got))
+                report, text = self._report(got)
+                reports.append(report)
                 self.positions.append((got.boot, got.seq))
+                self.texts.append(text)
                 if self.hold_acks:
                     self._unconfirmed.append((first, (got.boot, got.seq)))
             elif got.type == "OPEN":
-                self._event("open", got.boot, got.seq, previous=got.payload.decode())
+                self._event("open", got.boot, got.seq, previous=got.payload.decode("utf-8", "replace"))
                 if self.clock_ms is not None:
                     reply.append(frame_mod.encode(0, 0, "TIME", "%d" % self.clock_ms()))
             elif got.type == "LOST":
                 count = int(got.payload) if got.payload.isdigit() else -1
                 self.lost += max(count, 0)
                 self._event("lost", got.boot, got.seq, reports=count)
+                notice = {"event": "link_lost", "reports": count}
+                if count < 0:
+                    notice["text"] = got.payload.decode("utf-8", "replace")
+                self._notice(reports, key, key, notice)
             else:
                 self._event("unknown_type", got.boot, got.seq, type=got.type)
+                self._notice(reports, key, key, {"event": "link_unknown_type", "type": got.type,
+                                                  "text": got.payload.decode("utf-8", "replace")})
         if self.expected is not None:
             for key in [k for k in self._ahead if k < self.expected]:
                 del self._ahead[key]      # passed over (a boot's end, frames gone): never due
@@ -303,15 +362,17 @@ class HostClient:
         before = "%d.%d" % (expected[0], expected[1] - 1)
         for key, got in self._ahead.items():
             if got.type == "OPEN" and key[0] > expected[0] and key[1] == 1:
-                if got.payload.decode() == before:
+                if got.payload == before.encode():
                     return key                # the previous boot ended just before expected
                 if got.payload == b"-" and not self._older_ahead(key):
                     # The board kept nothing from before this boot (RAM store): it cannot say.
                     self._event("boot_unknown_end", expected[0], expected[1], next_boot=key[0])
+                    self._passed = "boot_unknown_end"
                     return key
         if self._skip is not None and self._skip[0] == expected and self._skip[1] in self._ahead:
             resume = self._skip[1]
             self._event("gone", expected[0], expected[1], resume="%d.%d" % resume)
+            self._passed = "gone"
             return resume
         return None
 
@@ -319,21 +380,45 @@ class HostClient:
         return any(k < key for k in self._ahead)
 
     def _report(self, got):
-        text = got.payload.decode()
+        """-> (the report, its text as sent when it was read as one, else None)."""
+        text = got.payload.decode()         # (printable ASCII: the frame's decoder refuses any other byte)
         if self.raw:
-            return text
+            return text, text
+        why = None
         try:
-            report = json.loads(text)
-        except (ValueError, RecursionError):   # RecursionError: nested too deeply for the parser
-            report = None
+            if self.notices:
+                report = json.loads(text, object_pairs_hook=_one_of_each_key, parse_constant=_no_constant)
+            else:
+                report = json.loads(text)
+        except (ValueError, RecursionError) as exc:   # RecursionError: nested too deeply for the parser
+            report, why = None, str(exc) if self.notices else None
+        if self.notices and isinstance(report, dict) and "link" in report:
+            report, why = None, 'a key "link": the gateway\'s mark'
         if not isinstance(report, dict):    # not a report (an object): what the board sent, marked as such
-            report = {"event": "link_bad_json", "text": text}
-        if self.stamped and isinstance(report, dict):
+            report, text = {"event": "link_bad_json", "text": text}, None
+            if why is not None:
+                report["why"] = why
+        return self._stamp(report, got), text
+
+    def _stamp(self, report, got):
+        if self.stamped:
             link = {"boot": got.boot, "seq": got.seq, "uptime_ms": got.uptime_ms}
             if got.host_ms >= 0:
                 link["host_ms"] = got.host_ms
             report["link"] = link
         return report
+
+    def _notice(self, reports, first, last, notice):
+        """notices: a link notice delivered as a report at `last` (its frames first..last held with it)."""
+        if not self.notices:
+            return
+        if self.stamped:
+            notice["link"] = {"boot": last[0], "seq": last[1]}
+        reports.append(notice)
+        self.positions.append(last)
+        self.texts.append(None)
+        if self.hold_acks:
+            self._unconfirmed.append((first, last))
 
     def _event(self, what, boot, seq, **fields):
         event = {"link": what, "at": "%d.%d" % (boot, seq)}

@@ -92,6 +92,12 @@ class Consumer:
                 self.unmarked += 1
                 return
             position = (link["boot"], link["seq"])
+            if event == "link_boot_back":
+                # Another board on the table's line, its boot counter lower: its (boot, seq) pairs from
+                # this boot on may repeat the old board's. Forget those and the highest so far.
+                for old in [k for k in self.received if k[0] == table and k[1] >= position[0]]:
+                    del self.received[old]
+                self.last.pop(table, None)
             key = (table,) + position
             if key in self.received:
                 self.duplicates += 1

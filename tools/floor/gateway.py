@@ -55,7 +55,9 @@ class Link:
         self.confirmed = 0
         self.last_report = None
         self.last_error = None
-        self._past = {"retransmissions": 0, "replays_asked": 0, "refused": 0}   # of earlier HostClients
+        self._past = {"retransmissions": 0, "replays_asked": 0, "refused": 0, "lost": 0}   # earlier HostClients'
+        self.refused = None       # why the board on this port is not this table's (the last refusal logged)
+        self.link_events = {}     # what the link noticed (HostClient.events: "gone", "unknown_control", ...) -> count
         self._next_try = 0.0
 
     def open(self, now):
@@ -69,20 +71,29 @@ class Link:
             self.last_error = str(exc)
             return False
         self.fd = self.serial.fileno()
-        # A new HostClient each time: what an earlier one had but the broker had not acknowledged is
-        # still on the board, and comes again (REPLAY 0.0: from the oldest frame it holds).
-        self.client = HostClient(clock_ms=_now_ms, stamped=True, hold_acks=True)
-        self.waiting.clear()
         self.opens += 1
         self.last_error = None
-        self.write(_REPLAY_ALL)
+        self.resync()
         return True
 
-    def close(self, why=None):
+    def resync(self):
+        """A new HostClient: what an earlier one had but the broker had not acknowledged is still on the
+        board, and comes again (REPLAY 0.0: from the oldest frame it holds)."""
+        self._fold_counts()
+        self.client = HostClient(clock_ms=_now_ms, stamped=True, hold_acks=True, notices=True)
+        self.waiting.clear()
+        self.write(_REPLAY_ALL)
+
+    def _fold_counts(self):
         if self.client is not None:
             self._past["retransmissions"] += self.client.duplicates
             self._past["replays_asked"] += self.client.replays_asked
             self._past["refused"] += sum(self.client.refused.values())
+            self._past["lost"] += self.client.lost
+            self.client = None
+
+    def close(self, why=None):
+        self._fold_counts()
         if self.serial is not None:
             try:
                 self.serial.close()
@@ -110,6 +121,18 @@ class Link:
                 os.write(self.fd, data)
             except BlockingIOError:
                 pass          # the line is full: as a lost ACK, the board sends again and gets it then
+
+    def noticed(self, events):
+        """Counts what the client noticed (its events, then forgotten: a flood of them keeps nothing);
+        returns the ones worth a log line (not the routine open and start, nor a flood's kinds)."""
+        logged = []
+        for event in events:
+            what = event.get("link")
+            self.link_events[what] = self.link_events.get(what, 0) + 1
+            if what not in ("open", "start", "unknown_control", "bad_gone") or self.link_events[what] == 1:
+                logged.append(event)
+        del events[:]
+        return logged
 
     def published_one(self, position, report):
         self.waiting.append([position, False, time.monotonic()])
@@ -141,7 +164,8 @@ class Link:
             "retransmissions": count("retransmissions", client.duplicates if client else 0),
             "replays_asked": count("replays_asked", client.replays_asked if client else 0),
             "refused_lines": count("refused", sum(client.refused.values()) if client else 0),
-            "reports_lost_on_board": client.lost if client else 0,
+            "reports_lost_on_board": count("lost", client.lost if client else 0),
+            "link_events": dict(self.link_events),
             "opens": self.opens,
             "last_report": self.last_report,
             "error": self.last_error,
@@ -166,6 +190,11 @@ class Gateway:
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
         self._next_status = 0.0
+        # After the broker connection went, no new report is published until every one published before
+        # it has its PUBACK: paho sends a new publish on the new connection at once but sends the older
+        # ones again only when the broker's CONNACK comes, so a new one could overtake them.
+        self._held = collections.deque()        # (link, report, text, position, link's client then)
+        self._holding = False
         self.mqtt = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
                                 client_id=client_id or "floor-gateway-%s" % floor, clean_session=True)
         self.mqtt.max_inflight_messages_set(1000)      # the boards' windows bound what is in flight
@@ -190,6 +219,7 @@ class Gateway:
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties):
         self.connected = False
+        self._holding = True
         self.log({"mqtt": "disconnected", "reason": str(reason_code)})
 
     # -- the loop --
@@ -216,6 +246,7 @@ class Gateway:
             else:
                 self._read(fds[fd], selected=True)
         self._pubacks()
+        self._release_held()
         if now >= self._next_status:
             self._next_status = now + STATUS_EVERY_S
             self.publish_status()
@@ -223,7 +254,8 @@ class Gateway:
     def _open_links(self, now):
         for link in self.links:
             if not link.up and link.open(now):
-                self.log({"table": link.name, "link": "up", "port": link.port})
+                if link.refused is None:           # (a refused board's link: its one refusal logged)
+                    self.log({"table": link.name, "link": "up", "port": link.port})
                 self._publish_status(link)
 
     def _drain_wakes(self):
@@ -251,15 +283,76 @@ class Gateway:
         client = link.client
         reports, reply = client.feed(data)
         link.write(reply)
-        for report, position in zip(reports, client.positions):
-            self._publish(link, report, position)
+        for event in link.noticed(client.events):
+            self.log(dict(event, table=link.name))
+        if client.boot_back is not None:
+            self._board_replaced(link, client.boot_back)
+            return
+        for report, text, position in zip(reports, client.texts, client.positions):
+            why = self._refusal(link, report)
+            if why is not None:
+                self._refuse_board(link, why)
+                return
+            self._offer(link, client, report, text, position)
 
-    def _publish(self, link, report, position):
-        event = report.get("event") if isinstance(report, dict) else None
-        payload = json.dumps(report, separators=(",", ":"))
+    def _offer(self, link, client, report, text, position):
+        """A report to publish now, or to hold while the broker connection is being made whole again."""
+        if self._holding or self._held:
+            self._held.append((link, report, text, position, client))
+        else:
+            self._publish(link, report, text, position)
+
+    def _refusal(self, link, report):
+        """Why the board on this link is not the table it was set up for, or None: a report names its table
+        ("table"), and a board on another table's port (two adapters swapped) would have its reports
+        published as the other table's."""
+        named = report.get("table")
+        if isinstance(named, str) and named != link.name:
+            return "the board on %s reports table %s, not %s (tables.json): nothing of it published" % (
+                link.port, json.dumps(named), link.name)
+        return None
+
+    def _board_replaced(self, link, boots):
+        """Another board on this line, its boot counter lower (boots: (the old board's, the new one's)): its
+        frames would all be taken as duplicates. The link starts again with it (a new client, REPLAY 0.0)
+        after a `link_boot_back` notice, so that a consumer forgets this table's marks from the new board's
+        boot on (its (boot, seq) pairs can repeat the old board's) before its reports come."""
+        self.log({"table": link.name, "link": "boot_back", "from": boots[0], "to": boots[1]})
+        notice = {"event": "link_boot_back", "from": boots[0], "to": boots[1], "link": {"boot": boots[1], "seq": 0}}
+        self.mqtt.publish(topic(self.floor, link.name, notice["event"]), json.dumps(notice, separators=(",", ":")),
+                          qos=1)
+        link.resync()
+
+    def _refuse_board(self, link, why):
+        """Not this table's board: none of its frames acknowledged (it keeps them), the link down with why."""
+        if why != link.refused:                # once, not at every reopen of the link
+            link.refused = why
+            self.log({"table": link.name, "link": "refused", "why": why})
+        link.close(why)
+        self._publish_status(link)
+
+    def _publish(self, link, report, text, position):
+        """text: the report as the board sent it (the "link" mark added at its end), else None (a notice,
+        a link_bad_json: the dict's JSON)."""
+        event = report.get("event")
+        if text is None:
+            payload = json.dumps(report, separators=(",", ":"))
+        else:
+            body = text.rstrip()[:-1].rstrip()          # up to its closing brace
+            mark = json.dumps(report["link"], separators=(",", ":"))
+            payload = '%s%s"link":%s}' % (body, "," if len(report) > 1 else "", mark)
         info = self.mqtt.publish(topic(self.floor, link.name, event), payload, qos=1)
         link.published_one(position, report)
         self._inflight[info.mid] = (link, link.waiting[-1], link.client)
+
+    def _release_held(self):
+        """Once reconnected and every publish before the outage acknowledged: the held ones, in order."""
+        if self._holding and self.connected and not self._inflight:
+            self._holding = False
+        while self._held and not self._holding:
+            link, report, text, position, client = self._held.popleft()
+            if client is link.client:          # not from before the link was opened again (it comes again)
+                self._publish(link, report, text, position)
 
     def _pubacks(self):
         while True:

@@ -46,7 +46,7 @@ class _TableProc:
         self.done = None          # the table's last line
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tools.floor.table", "--game", game, "--rounds", str(rounds),
-             "--seed", str(seed), "--deadline", str(deadline_s), "--stay"],
+             "--seed", str(seed), "--deadline", str(deadline_s), "--table-id", self.name, "--stay"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=REPO)
         first = json.loads(self.proc.stdout.readline() or "{}")
         if "pty" not in first:

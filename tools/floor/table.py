@@ -132,7 +132,9 @@ class PtyLine:
             return b""
 
 
-def make_run(game, seed, state_dir):
+def make_run(game, seed, state_dir, table_id=None):
+    """table_id: the table's name in its table file (the gateway checks it against tables.json's), written
+    into a copy beside state_dir; None: the sim table file's own."""
     import importlib
 
     from hostsim.headless import board_path
@@ -140,6 +142,13 @@ def make_run(game, seed, state_dir):
     module, name = _RUNS[game]
     run_class = getattr(importlib.import_module(module), name)
     table_file = os.path.join(os.path.dirname(board_path("sim")), "tables", "sim-%s.json" % game)
+    if table_id is not None:
+        with open(table_file) as f:
+            data = json.load(f)
+        data["table_id"] = table_id
+        table_file = state_dir.rstrip(os.sep) + ".table.json"
+        with open(table_file, "w") as f:
+            json.dump(data, f)
     return run_class(board_path("sim"), table_file, state_dir, seed)
 
 
@@ -223,6 +232,8 @@ def main(argv=None):
     ap.add_argument("--game", choices=sorted(_RUNS), default="baccarat")
     ap.add_argument("--rounds", type=int, default=10, help="rounds (Craps: shooters, Omaha: hands)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--table-id", default=None, help="the table's name (its table file's table_id; default the "
+                                                     "sim table file's)")
     ap.add_argument("--deadline", type=float, default=600.0, help="seconds before the table gives up")
     ap.add_argument("--stay", action="store_true",
                     help="after the summary keep the link (the pty) open until stdin closes: a pty freed while a "
@@ -239,7 +250,7 @@ def main(argv=None):
     line = PtyLine()
     emit({"pty": line.path})
     state_dir = tempfile.mkdtemp(prefix="floor-table-")
-    run = make_run(args.game, args.seed, state_dir)
+    run = make_run(args.game, args.seed, state_dir, args.table_id)
     made = _Made()
     made.watch()
     run.table.client = _Tap(made)
@@ -260,6 +271,8 @@ def main(argv=None):
     finally:
         run.close()
         shutil.rmtree(state_dir, ignore_errors=True)
+        if args.table_id is not None:
+            os.remove(state_dir.rstrip(os.sep) + ".table.json")
     return 0 if error is None else 1
 
 

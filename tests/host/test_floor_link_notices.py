@@ -1,0 +1,256 @@
+"""What a gateway's link finds wrong in a board's sequence is published, never acknowledged away (docs/floor.md).
+
+HostClient(notices=True) turns a LOST frame, a frame of a TYPE the link does not have, PART pieces never
+finished and frames a board no longer has into reports of their own (`link_*`), held like any report
+until the caller confirms them; it reads a report strictly and keeps its text as sent; and it tells a
+board whose boot counter went back (another board on the line). The gateway publishes all of it, refuses
+a board that names another table, and after a broker outage publishes nothing new before the older
+publishes are acknowledged. Found by a gateway fed hand-made frames (4 Dec 2026): each of these was
+acknowledged to the board with nothing published, published rewritten, or published as the wrong table.
+"""
+import binascii
+import json
+import os
+import threading
+import time
+import tty
+
+from firmware.link import frame as fm
+from tools.floor.broker import EmbeddedBroker, parse_url
+from tools.floor.gateway import Gateway, Link
+from tools.host import HostClient
+
+FLOOR = "notices"
+
+
+def _client():
+    return HostClient(hold_acks=True, stamped=True, notices=True)
+
+
+def _frames(*frames):
+    return b"".join(fm.encode(*f) for f in frames)
+
+
+def _acks(reply):
+    """The positions the reply acknowledges, as "boot.seq"."""
+    return [line[1:].split(b" ")[0].decode() for line in reply.split(b"\n") if b" ACK*" in line]
+
+
+def _events(reports):
+    return [r["event"] for r in reports]
+
+
+def test_a_lost_frame_is_a_report_held_until_confirmed():
+    client = _client()
+    reports, reply = client.feed(_frames((1, 1, "OPEN", "-"), (1, 2, "REPORT", '{"event": "card"}'),
+                                         (1, 3, "LOST", "7")))
+    assert _events(reports) == ["card", "link_lost"]
+    assert reports[1]["reports"] == 7 and reports[1]["link"] == {"boot": 1, "seq": 3}
+    assert client.positions == [(1, 2), (1, 3)] and client.lost == 7
+    assert _acks(reply) == ["1.1"]                       # neither the report nor the notice before confirm()
+    assert _acks(client.confirm((1, 2))) == ["1.2"]
+    assert _acks(client.confirm((1, 3))) == ["1.3"]
+
+
+def test_a_frame_of_an_unknown_type_is_published_with_its_text_not_acknowledged_away():
+    client = _client()
+    reports, reply = client.feed(_frames((1, 1, "OPEN", "-"), (1, 2, "ROUND", '{"round": 4}')))
+    assert reports == [{"event": "link_unknown_type", "type": "ROUND", "text": '{"round": 4}',
+                        "link": {"boot": 1, "seq": 2}}]
+    assert _acks(reply) == ["1.1"]
+
+
+def test_pieces_cut_off_by_a_new_boot_are_a_part_lost_report_with_their_text():
+    client = _client()
+    reports, reply = client.feed(_frames((1, 1, "OPEN", "-"), (1, 2, "PART", '{"event": "bets", "bets": [1,'),
+                                         (1, 3, "PART", " 2, 3"), (2, 1, "OPEN", "1.3"),
+                                         (2, 2, "REPORT", '{"event": "card"}')))
+    assert _events(reports) == ["link_part_lost", "card"]
+    lost = reports[0]
+    assert lost["pieces"] == 2 and lost["at"] == "1.2" and lost["text"] == '{"event": "bets", "bets": [1, 2, 3'
+    assert lost["link"] == {"boot": 1, "seq": 3} and client.positions == [(1, 3), (2, 2)]
+    assert _acks(reply) == ["1.1"]                       # the pieces stay on the board until it is confirmed
+    assert _acks(client.confirm((1, 3))) == ["2.1"]
+
+
+def test_frames_a_gone_skips_are_reported_where_they_were():
+    client = _client()
+    first, _ = client.feed(_frames((1, 1, "OPEN", "-"), (1, 2, "REPORT", '{"event": "card", "n": 1}')))
+    reports, _ = client.feed(_frames((1, 0, "GONE", "1.3 1.6"), (1, 6, "REPORT", '{"event": "card", "n": 5}')))
+    assert _events(first + reports) == ["card", "link_frames_gone", "card"]
+    assert reports[0]["from"] == "1.3" and reports[0]["resume"] == "1.6" and reports[0]["why"] == "gone"
+    assert client.positions == [(1, 3), (1, 6)]
+
+
+def test_a_report_is_read_strictly_and_its_text_kept_as_sent():
+    client = _client()
+    sent = '{"event": "card", "chips": 12345678901234567890.0,  "n": 4}'
+    bad = ['{"event": "card", "x": NaN}', '{"event": "card", "x": 1e999, "y": -Infinity}',
+           '{"event": "card", "card": "Ah", "card": "Kd"}', '{"event": "card", "link": 3}']
+    frames = [(1, 1, "OPEN", "-"), (1, 2, "REPORT", sent)]
+    frames += [(1, 3 + i, "REPORT", text) for i, text in enumerate(bad)]
+    # A byte no encoder writes (the firmware's refuses it), with a good CRC: what a faulty board could send.
+    body = b"#1.%d 0 REPORT " % (3 + len(bad)) + b'{"event": "card \xff"}'
+    unreadable = body + b"*%08X\n" % (binascii.crc32(body[1:]) & 0xFFFFFFFF)
+    reports, _ = client.feed(_frames(*frames) + unreadable)
+    assert client.texts[0] == sent and reports[0]["n"] == 4
+    assert _events(reports[1:]) == ["link_bad_json"] * 4 and client.texts[1:] == [None] * 4
+    whys = [r["why"] for r in reports[1:]]
+    assert "NaN" in whys[0] and "Infinity" in whys[1] and '"card" twice' in whys[2] and "link" in whys[3]
+    assert reports[1]["text"] == bad[0]
+    assert client.refused == {"bad_syntax": 1}                   # the byte 0xff: a line refused, never a report
+
+
+def test_frames_of_an_older_boot_that_outlive_the_acks_are_another_board():
+    client = _client()
+    client.feed(_frames((57, 1, "OPEN", "-"), (57, 2, "REPORT", '{"event": "card"}')))
+    client.confirm((57, 2))
+    replaced = _frames((1, 1, "OPEN", "-"), (1, 2, "REPORT", '{"event": "card"}'))
+    for _ in range(7):                                   # the board that was here drops them at the ACK again
+        client.feed(replaced)
+    assert client.boot_back is None
+    client.feed(replaced)                                # this one does not: it never had 57.x
+    assert client.boot_back == (57, 1)
+    assert client.events[-1]["link"] == "boot_back"
+
+
+# -- the gateway ---------------------------------------------------------------------------------------------
+
+class RawBoard:
+    """A pty whose master end writes hand-made frames and reads the gateway's lines."""
+
+    def __init__(self):
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.master)
+        tty.setraw(self.slave)
+        os.set_blocking(self.master, False)
+        self.path = os.ttyname(self.slave)
+        self.heard = bytearray()
+
+    def send(self, *frames):
+        os.write(self.master, _frames(*frames))
+
+    def read(self):
+        try:
+            self.heard += os.read(self.master, 4096)
+        except BlockingIOError:
+            pass
+        return bytes(self.heard)
+
+    def close(self):
+        os.close(self.master)
+        os.close(self.slave)
+
+
+class RawSubscriber:
+    """Every message under casino/FLOOR/#, its payload's bytes as the broker has them."""
+
+    def __init__(self, url):
+        import paho.mqtt.client as mqtt
+
+        self.got = []
+        self._ready = threading.Event()
+        self.mqtt = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+        self.mqtt.on_connect = lambda c, *a: c.subscribe("casino/%s/#" % FLOOR, qos=1)
+        self.mqtt.on_subscribe = lambda *a: self._ready.set()
+        self.mqtt.on_message = lambda c, u, m: self.got.append((m.topic, m.payload))
+        host, port = parse_url(url)
+        self.mqtt.connect(host, port)
+        self.mqtt.loop_start()
+        assert self._ready.wait(10)
+
+    def reports(self):
+        return [(t, p) for t, p in list(self.got) if not t.endswith("/status")]
+
+    def stop(self):
+        self.mqtt.disconnect()
+        self.mqtt.loop_stop()
+
+
+def _run(gateway, until, timeout_s=10.0):
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        gateway.step(0.005)
+        if until():
+            return True
+    return False
+
+
+def test_the_gateway_publishes_the_text_as_sent_and_its_notices_and_refuses_another_tables_board():
+    broker = EmbeddedBroker().start()
+    board, other = RawBoard(), RawBoard()
+    sub = RawSubscriber(broker.url)
+    tables = [{"table": "BAC-01", "port": board.path}, {"table": "BAC-02", "port": other.path}]
+    log = []
+    gateway = Gateway(FLOOR, tables, broker.url, log=log.append).start()
+    try:
+        sent = '{"event": "card", "table": "BAC-01",  "chips": 12345678901234567890.0}'
+        board.send((1, 1, "OPEN", "-"), (1, 2, "REPORT", sent), (1, 3, "LOST", "7"))
+        other.send((4, 1, "OPEN", "-"), (4, 2, "REPORT", '{"event": "card", "table": "BAC-01"}'))
+        assert _run(gateway, lambda: len(sub.reports()) >= 2 and any(e.get("link") == "refused" for e in log))
+        assert _run(gateway, lambda: b"#1.3 " in board.read())               # acknowledged once published
+        published = dict(sub.reports())
+        assert published["casino/%s/BAC-01/card" % FLOOR] == (
+            sent[:-1] + ',"link":{"boot":1,"seq":2,"uptime_ms":0}}').encode()
+        assert json.loads(published["casino/%s/BAC-01/link_lost" % FLOOR]) == {
+            "event": "link_lost", "reports": 7, "link": {"boot": 1, "seq": 3}}
+        assert not [t for t, _ in sub.reports() if "/BAC-02/" in t]          # nothing of the swapped board
+        assert b"#4.2 " not in other.read()                                   # its report stays on it
+        status = {s["table"]: s for s in gateway.status()}
+        assert "reports table \"BAC-01\", not BAC-02" in status["BAC-02"]["error"]
+        assert [e for e in log if e.get("link") == "refused"][0]["table"] == "BAC-02"
+        board.close()                                                         # the device goes
+        assert _run(gateway, lambda: not gateway.links[0].up)
+        assert gateway.status()[0]["reports_lost_on_board"] == 7              # the count outlives the link
+    finally:
+        gateway.stop()
+        sub.stop()
+        other.close()
+        broker.stop()
+
+
+class _Info:
+    def __init__(self, mid):
+        self.mid = mid
+
+
+class _StubMqtt:
+    """paho's publish() as the gateway uses it: each call a mid, recorded in order."""
+
+    def __init__(self):
+        self.published = []
+
+    def publish(self, topic, payload, qos=0, retain=False):
+        self.published.append(json.loads(payload).get("n"))
+        return _Info(len(self.published))
+
+
+class _Reason:
+    is_failure = False
+
+
+def test_after_a_broker_outage_nothing_new_is_published_before_the_older_publishes_are_acknowledged():
+    gateway = Gateway(FLOOR, [], "mqtt://127.0.0.1:1")
+    gateway.mqtt = _StubMqtt()
+    link = Link("t1", "/nonexistent", 115200)
+    link.client = client = _client()
+
+    def report(n):
+        gateway._offer(link, client, {"event": "card", "n": n, "link": {"boot": 1, "seq": n}}, None, (1, n))
+
+    report(1)
+    gateway._on_disconnect(None, None, None, _Reason(), None)       # its PUBACK not yet come
+    report(2)
+    report(3)
+    assert gateway.mqtt.published == [1]
+    gateway._on_connect(None, None, None, _Reason(), None)          # paho sends 1 again after this, at CONNACK
+    gateway._release_held()
+    assert gateway.mqtt.published == [1]                            # 2 would overtake it
+    gateway._on_publish(None, None, 1, None, None)                  # 1's PUBACK
+    gateway._pubacks()
+    gateway._release_held()
+    assert gateway.mqtt.published == [1, 2, 3]
+    report(4)
+    assert gateway.mqtt.published == [1, 2, 3, 4]
+    os.close(gateway._wake_r)
+    os.close(gateway._wake_w)
