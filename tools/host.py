@@ -96,7 +96,6 @@ def main(argv=None, out=None, err=None):
     line = _open(args.port, args.baud)
     client = HostClient(clock_ms=lambda: int(time.time() * 1000), stamped=args.stamped)
     asker = RecallAsker(args.recall, time.monotonic) if args.recall is not None else None
-    shown = 0
     try:
         while True:
             if asker is not None:
@@ -107,9 +106,9 @@ def main(argv=None, out=None, err=None):
                 if asker is not None:
                     asker.saw(report)
             out.flush()
-            for event in client.events[shown:]:
+            for event in client.events:
                 err.write(json.dumps(event) + "\n")
-            shown = len(client.events)
+            del client.events[:]               # printed: a long run keeps none of them
             if reply:
                 line.write(reply)
             if asker is not None and asker.done:
