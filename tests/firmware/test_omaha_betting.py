@@ -20,6 +20,20 @@ def test_art5_short_blind_posts_what_it_has():
     assert hand.stack[0] == 0 and hand.betting.bet[0] == 3
 
 
+def test_art5_a_short_big_blind_still_sets_the_call_at_the_full_big_blind():
+    # docs/omaha.md, "Starting a hand": the others call 10; what seat 3 could not match comes back
+    hand, shoe = new_hand([(1, 1000), (2, 1000), (3, 3)], button=1)
+    assert hand.betting.bet == [5, 3, 0] and to_act(hand) == 1 and hand.legal().call == 10
+    hand.act(1, "fold")
+    assert to_act(hand) == 2 and hand.legal().call == 5
+    hand.act(2, "call")
+    while hand.expected()[0] != EXPECT_DONE:
+        hand.deal(shoe.pop(0))
+    result = hand.result()
+    assert result.returned == (2, 7)
+    assert [(p.amount, p.eligible) for p in result.pots] == [(6, (2, 3))]
+
+
 def test_art6_1_hole_cards_one_at_a_time_from_left_of_the_button():
     hand = OmahaHand(settings(), 3, FOUR)
     order = []
