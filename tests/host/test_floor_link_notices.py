@@ -254,3 +254,25 @@ def test_after_a_broker_outage_nothing_new_is_published_before_the_older_publish
     assert gateway.mqtt.published == [1, 2, 3, 4]
     os.close(gateway._wake_r)
     os.close(gateway._wake_w)
+
+
+def test_frames_a_full_line_does_not_take_go_out_whole_at_the_next_step():
+    link = Link("t1", "/nonexistent", 115200)
+    read_end, link.fd = os.pipe()
+    os.set_blocking(link.fd, False)
+    filled = 0
+    try:
+        while True:
+            filled += os.write(link.fd, b"x" * 1000)
+    except BlockingIOError:
+        pass
+    frames = _frames((1, 5, "ACK"), (1, 6, "ACK"))
+    link.write(frames)                       # the line full: kept (before, they were dropped)
+    got = bytearray()
+    while len(got) < filled:
+        got += os.read(read_end, filled - len(got))
+    link.write()                             # the next step: the rest
+    got = os.read(read_end, 4096)
+    assert got == frames
+    os.close(read_end)
+    os.close(link.fd)

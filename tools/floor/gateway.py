@@ -31,6 +31,7 @@ STATUS_EVERY_S = 1.0
 REOPEN_EVERY_S = 1.0          # a link that is down (no device, the table gone) is tried again this often
 KEEPALIVE_S = 5
 _READ = 4096
+_OUT_MOST = 4096              # bytes kept for a line that takes none (a board not reading): past that, dropped
 _REPLAY_ALL = frame_mod.encode(0, 0, "REPLAY")   # "from the oldest frame you hold": a new gateway in step
 
 
@@ -50,6 +51,7 @@ class Link:
         self.fd = None
         self.client = None
         self.waiting = collections.deque()  # [position, done, read at (monotonic s)] in the board's order
+        self._out = bytearray()   # host frames the line has not taken yet (a write can take part of them)
         self.opens = 0
         self.published = 0
         self.confirmed = 0
@@ -101,6 +103,7 @@ class Link:
                 pass
         self.serial = self.fd = self.client = None
         self.waiting.clear()
+        del self._out[:]
         self.last_error = why
 
     @property
@@ -115,12 +118,19 @@ class Link:
         except BlockingIOError:
             return b""
 
-    def write(self, data):
-        if data and self.fd is not None:
+    def write(self, data=b""):
+        """data after what the line has not taken yet, then as much as it takes now: a frame is never cut
+        short by a full line (the rest would run into the next frame and spoil both)."""
+        if self.fd is None:
+            return
+        self._out += data
+        if len(self._out) > _OUT_MOST:
+            del self._out[:]  # a board that reads nothing: as lost ACKs, it sends again and gets newer ones
+        if self._out:
             try:
-                os.write(self.fd, data)
+                del self._out[:os.write(self.fd, self._out)]
             except BlockingIOError:
-                pass          # the line is full: as a lost ACK, the board sends again and gets it then
+                pass          # the line is full: the rest at the next step
 
     def noticed(self, events):
         """Counts what the client noticed (its events, then forgotten: a flood of them keeps nothing);
@@ -239,12 +249,16 @@ class Gateway:
         now = time.monotonic()
         self._open_links(now)
         fds = {link.fd: link for link in self.links if link.up}
-        ready, _, _ = select.select(list(fds) + [self._wake_r], [], [], timeout_s)
-        for fd in ready:
+        poller = select.poll()        # (not select(): no limit on descriptor numbers, a large floor's)
+        for fd in list(fds) + [self._wake_r]:
+            poller.register(fd, select.POLLIN)
+        for fd, _ in poller.poll(int(timeout_s * 1000)):
             if fd == self._wake_r:
                 self._drain_wakes()
-            else:
+            elif fds[fd].up:          # (HUP or ERR too: the read finds the device gone)
                 self._read(fds[fd], selected=True)
+        for link in fds.values():
+            link.write()              # what a full line did not take
         self._pubacks()
         self._release_held()
         if now >= self._next_status:
