@@ -230,6 +230,11 @@ class HostClient:
         first, resume = span
         if self.expected is None and first == _NOTHING:
             self.expected = resume           # synchronised: what came before is not ours to claim
+            if self._parts and self._parts_from <= resume < self._parts_next:
+                # resumed pieces (resume_pieces) the board still holds from `resume` on (the ACK that would
+                # have passed them never went out): it sends them again
+                self._parts = self._parts[:resume[1] - self._parts_from[1]]
+                self._parts_next = resume
             self._event("start", resume[0], resume[1])
             self._time_due = True            # the boot's OPEN (and its TIME) may be long acknowledged
         elif first == self.expected:
@@ -272,6 +277,28 @@ class HostClient:
         if self.expected is not None:
             self._ack(reply, repeat=False)
         return b"".join(reply)
+
+    def acknowledged_pieces(self):
+        """hold_acks: the pieces of the report being put together whose frames the ACK passes (a report in
+        more pieces than the window) as (first, pieces), else None. They are on no board any more: a
+        gateway keeps them (its spool) before it sends that ACK."""
+        if self.hold_acks and self._parts and len(self._parts) >= self.window:
+            return self._parts_from, list(self._parts)
+        return None
+
+    def awaits(self, first):
+        """hold_acks: is the report whose first frame is `first` still being put together or unconfirmed?"""
+        if self._parts and self._parts_from == first:
+            return True
+        return any(entry[0] == first for entry in self._unconfirmed)
+
+    def resume_pieces(self, first, pieces):
+        """A new client (a restarted gateway): the pieces an earlier one had acknowledged (its spool), first at
+        `first`, one frame each; the board sends the rest from the next one. If what the board sends next is
+        not that, they are a link_part_lost report (as any report cut off)."""
+        self._parts = [bytes(p) for p in pieces]
+        self._parts_from = tuple(first)
+        self._parts_next = (first[0], first[1] + len(pieces))
 
     def unconfirmed(self):
         """hold_acks: reports delivered and not yet confirmed."""

@@ -276,3 +276,46 @@ def test_frames_a_full_line_does_not_take_go_out_whole_at_the_next_step():
     assert got == frames
     os.close(read_end)
     os.close(link.fd)
+
+
+def test_a_long_reports_acknowledged_pieces_survive_a_gateway_crash_in_its_spool(tmp_path):
+    # A report in more pieces than the board's window has its leading pieces acknowledged before the broker
+    # has it; with a spool they are on the gateway's disk first, and the next gateway joins them to the rest.
+    from tests.host.test_floor_gateway import PtyBoard, SilentBroker, _crash, _drive, _tables
+    from tools.floor.consumer import Consumer
+
+    silent, board = SilentBroker(), PtyBoard("t1")
+    board.sender.piece = 128                                    # the board's (firmware/startup.py, HOST_PIECE)
+    spool = str(tmp_path / "spool")
+    first = Gateway(FLOOR, _tables([board]), silent.url, spool=spool).start()
+    bets = ["seat%02d-pass-line-25" % i for i in range(70)]
+    board.sender.send(json.dumps({"event": "bets", "bets": bets}))
+    held = board.sender.held()
+    assert held > 10                                            # more pieces than the window of 8
+    assert _drive(first, [board], lambda: board.sender.held() < held - 4)   # leading pieces acknowledged
+    assert os.listdir(spool) == ["t1.pieces.json"]
+    _crash(first)                                               # the broker never had the report
+    silent.close()
+    broker = EmbeddedBroker().start()
+    consumer = Consumer(FLOOR, broker.url, keep=True).start()
+    second = Gateway(FLOOR, _tables([board]), broker.url, spool=spool).start()
+    try:
+        assert _drive(second, [board], lambda: board.sender.held() == 0)
+        assert _drive(None, [], lambda: consumer.count() == 1)
+        report = consumer.reports["t1"][0]
+        assert report["event"] == "bets" and report["bets"] == bets
+        assert os.listdir(spool) == []                          # confirmed: the pieces' file gone
+    finally:
+        second.stop()
+        consumer.stop()
+        board.close()
+        broker.stop()
+
+
+def test_resumed_pieces_the_board_still_holds_are_taken_again_not_lost():
+    # The spool written, the gateway dead before its ACK went out: the board sends those pieces again.
+    client = _client()
+    client.resume_pieces((1, 2), [b'{"event": "bets", ', b'"bets": [1, ', b'2, 3'])
+    client.feed(_frames((1, 0, "GONE", "0.0 1.3")))
+    reports, _ = client.feed(_frames((1, 3, "PART", '"bets": [1, '), (1, 4, "PART", "2, 3"), (1, 5, "REPORT", "]}")))
+    assert reports[0]["bets"] == [1, 2, 3] and client.positions == [(1, 5)]

@@ -42,8 +42,11 @@ def _now_ms():
 class Link:
     """One table's report link: its serial port, its HostClient, the reports waiting for their PUBACK."""
 
-    def __init__(self, name, port, baud, reopen=True):
+    def __init__(self, name, port, baud, reopen=True, spool=None):
+        """spool: the folder where the pieces of a long report are kept once acknowledged (None: not kept)."""
         self.name = name
+        self.spool = spool
+        self._spooled = None      # (first, pieces) of the pieces in the spool file
         self.reopen = reopen      # False: once down, stays down (a pty: its number may go to another program)
         self.port = port
         self.baud = baud
@@ -84,7 +87,50 @@ class Link:
         self._fold_counts()
         self.client = HostClient(clock_ms=_now_ms, stamped=True, hold_acks=True, notices=True)
         self.waiting.clear()
+        kept = self._read_spool()
+        if kept is not None:
+            self.client.resume_pieces(*kept)
+            self._spooled = (tuple(kept[0]), len(kept[1]))
         self.write(_REPLAY_ALL)
+
+    # -- the spool: a long report's pieces the board no longer has, on this gateway's disk --
+
+    def _spool_file(self):
+        return os.path.join(self.spool, "%s.pieces.json" % self.name)
+
+    def _read_spool(self):
+        if self.spool is None:
+            return None
+        try:
+            with open(self._spool_file()) as f:
+                data = json.load(f)
+            return (data["first"][0], data["first"][1]), [p.encode() for p in data["pieces"]]
+        except FileNotFoundError:
+            return None
+
+    def keep_pieces(self):
+        """Before an ACK that passes pieces of a report still being put together (more pieces than the
+        board's window) goes out: those pieces on disk (written whole: a temporary file, fsync, rename)."""
+        got = self.client.acknowledged_pieces() if self.spool is not None else None
+        if got is None or (got[0], len(got[1])) == self._spooled:
+            return
+        first, pieces = got
+        path = self._spool_file()
+        with open(path + ".tmp", "w") as f:
+            json.dump({"table": self.name, "first": list(first), "pieces": [p.decode() for p in pieces]}, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(path + ".tmp", path)
+        self._spooled = (first, len(pieces))
+
+    def forget_pieces(self):
+        """The spooled report is confirmed (the broker has it), or given up: its file goes."""
+        if self._spooled is not None and (self.client is None or not self.client.awaits(self._spooled[0])):
+            try:
+                os.remove(self._spool_file())
+            except FileNotFoundError:
+                pass
+            self._spooled = None
 
     def _fold_counts(self):
         if self.client is not None:
@@ -158,7 +204,9 @@ class Link:
             position = self.waiting.popleft()[0]
             self.confirmed += 1
         if position is not None and self.client is not None:
-            self.write(self.client.confirm(position))
+            reply = self.client.confirm(position)
+            self.forget_pieces()
+            self.write(reply)
 
     def status(self):
         client = self.client
@@ -186,11 +234,16 @@ class Link:
 class Gateway:
     """Links in, MQTT out. start(), then step() in a loop (or run()); stop() at the end."""
 
-    def __init__(self, floor, tables, broker_url, client_id=None, log=None):
+    def __init__(self, floor, tables, broker_url, client_id=None, log=None, spool=None):
+        """spool: a folder of this gateway's own (kept across its restarts) for the pieces of reports longer
+        than a board's window, acknowledged before the broker has the report (docs/floor.md)."""
         import paho.mqtt.client as mqtt
 
         self.floor = floor
-        self.links = [Link(t["table"], t["port"], t.get("baud", 115200), t.get("reopen", True)) for t in tables]
+        if spool is not None:
+            os.makedirs(spool, exist_ok=True)
+        self.links = [Link(t["table"], t["port"], t.get("baud", 115200), t.get("reopen", True), spool)
+                      for t in tables]
         self.host, self.port = parse_url(broker_url)
         self.log = log if log is not None else (lambda event: None)
         self.connected = False
@@ -296,6 +349,7 @@ class Gateway:
             return
         client = link.client
         reports, reply = client.feed(data)
+        link.keep_pieces()                     # before the ACK that may pass them
         link.write(reply)
         for event in link.noticed(client.events):
             self.log(dict(event, table=link.name))
@@ -436,7 +490,7 @@ def main_gateway(args, out=sys.stdout, err=sys.stderr):
     log({"gateway": "start", "floor": floor, "tables": len(tables), "broker": url})
     stopping = []
     signal.signal(signal.SIGTERM, lambda *a: stopping.append(1))
-    gateway = Gateway(floor, tables, url, client_id=args.client_id, log=log).start()
+    gateway = Gateway(floor, tables, url, client_id=args.client_id, log=log, spool=args.spool).start()
     try:
         gateway.run(until=lambda: stopping)
     except KeyboardInterrupt:

@@ -83,7 +83,7 @@ class _TableProc:
 class _GatewayProc:
     def __init__(self, tables_file, url, floor, log_path):
         self.args = [sys.executable, "-m", "tools.floor", "gateway", "--tables", tables_file, "--broker", url,
-                     "--floor", floor]
+                     "--floor", floor, "--spool", os.path.join(os.path.dirname(log_path), "spool")]
         self.log = open(log_path, "a")
         self.kills = 0
         self.cpu_s = 0.0          # the gateway processes' CPU time (Linux: /proc), all incarnations
