@@ -22,9 +22,14 @@ def login(con, args):
         return con.error(_CON_USAGE, "usage: login (the PIN is asked for)")
     if con.auth.logged_in:
         return ["already logged in"]
-    left = con.auth.locked_for(con.auth_s())
+    auth = con.auth
+    left = auth.locked_for(con.auth_s())
     if left:
+        if auth.locked_noted_s == auth.locked_until_s:     # this lockout's refusal is audited already
+            return con.error(_CON_REFUSED, "console locked for %d s after wrong PINs" % left)
         failed = con.audit(_CON_ACT_LOCKED, left)
+        if not failed:
+            auth.locked_noted_s = auth.locked_until_s
         return failed or ["error: console locked for %d s after wrong PINs" % left]
     if con.pins is None or not con.pins.provisioned:
         why = con.pins.problem if con.pins is not None else "PIN record unavailable"

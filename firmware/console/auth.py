@@ -46,17 +46,23 @@ class Auth:
         self.locked_until_s = -1         # the second since boot at which the lockout ends (-1: not locked)
         self.lock_s = 0                  # the length of the last lockout
         self.active_s = 0                # when the last byte was typed while logged in
+        # The lockout whose refused `login` is in the audit log (its locked_until_s): one entry a lockout, so
+        # that no one without the PIN can push the lockout's own entry out of the log's last KEEP (64)
+        # entries, which restore() reads at boot.
+        self.locked_noted_s = -1
         if kept is not None:             # the console woken (firmware/parts.py, ConsoleState): kept() again
             (self.idle_s, self.logged_in, self.failures, self.lockouts, self.locked_until_s, self.lock_s,
-             self.active_s) = kept
+             self.active_s, self.locked_noted_s) = kept
 
     def kept(self):
         """What a dormant console keeps of the login (its counts, its lockout): Auth(pins, kept=...) again."""
         return (self.idle_s, self.logged_in, self.failures, self.lockouts, self.locked_until_s, self.lock_s,
-                self.active_s)
+                self.active_s, self.locked_noted_s)
 
     def restore(self, entries):
-        """Counts back from audit entries ("UPTIME ACTION ..."): a lockout running at the reset runs again."""
+        """Counts back from audit entries ("UPTIME ACTION ..."): a lockout running at the reset runs again.
+        LOCK_AFTER wrong PINs in a row lock it even without their lockout entry (a power cut between the
+        last wrong PIN's entry and the lockout's), and a refused login in a lockout means it ran."""
         locked = False
         for entry in entries:
             words = entry.split()
@@ -67,10 +73,19 @@ class Auth:
             elif action == "login_failed":
                 self.failures += 1
                 locked = False
+                if self.failures >= LOCK_AFTER:
+                    self.failures = 0
+                    self.lockouts += 1
+                    locked = True
             elif action == "lockout":
+                if not locked or self.failures:    # (not the one its LOCK_AFTER-th wrong PIN counted already)
+                    self.lockouts += 1
                 self.failures = 0
-                self.lockouts += 1
                 locked = True
+            elif action == "login_locked":
+                locked = True
+                if not self.lockouts:
+                    self.lockouts = 1
         if locked:
             self.lock_s = lock_seconds(self.lockouts)
             self.locked_until_s = self.lock_s        # from boot (second 0)

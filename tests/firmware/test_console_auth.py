@@ -118,7 +118,8 @@ def test_five_wrong_pins_lock_for_30_s_on_the_table_clock_then_60_s():
             typed(ctx, machine, "login")
             reply = typed(ctx, machine, "111111")
         assert reply == ["error: wrong PIN: console locked for 60 s"]   # doubled
-        actions = [(r["action"], r.get("failures", r.get("seconds"))) for r in console_reports(machine)]
+        reports = console_reports(machine)
+        actions = [(r["action"], r.get("failures", r.get("seconds"))) for r in reports if "action" in r]
         assert actions[:7] == [("login_failed", 1), ("login_failed", 2), ("login_failed", 3), ("login_failed", 4),
                                ("login_failed", 5), ("lockout", 30), ("login_locked", left)]
         assert actions[-2:] == [("login_failed", 5), ("lockout", 60)]
@@ -154,6 +155,45 @@ def test_a_lockout_survives_a_reboot_and_runs_again_from_boot():
         assert "console locked for" in typed(ctx, machine, "status")[-1]
         _wait_s(ctx, 30)
         login(ctx, machine)
+
+
+def test_logins_typed_in_a_lockout_cannot_push_it_out_of_the_audit_log_a_reboot_reads():
+    # Found by an adversarial session (4 Dec 2026): 64 refused `login` lines, each audited, pushed the
+    # lockout's entry out of the last 64 that the boot reads back, and the reboot's console was unlocked.
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        for _ in range(5):
+            typed(ctx, machine, "login")
+            typed(ctx, machine, "111111")
+        for _ in range(70):
+            assert typed(ctx, machine, "login")[0].startswith("error: console locked for ")
+        entries = [e.split()[1] for e in ctx.console.log.last()]
+        assert entries[-7:] == ["login_failed"] * 5 + ["lockout", "login_locked"]    # once a lockout
+        errors = [r for r in console_reports(machine) if r["event"] == "console_error"]
+        assert len(errors) == 69                         # the others answered and reported, not audited
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        assert typed(ctx, machine, "login")[0].startswith("error: console locked for ")   # (from boot)
+
+
+def test_five_wrong_pins_lock_at_boot_without_their_lockout_entry():
+    # A power cut between the fifth wrong PIN's entry and the lockout's (found by cutting at every flash
+    # write): the five in a row lock it all the same, and the next lockout is the doubled one.
+    for lockouts, expected in ((0, 30), (1, 60)):
+        auth = au.Auth(None)
+        entries = ["1 login_failed 1", "2 login_failed 2", "3 login_failed 3", "4 login_failed 4",
+                   "5 login_failed 5"]
+        if lockouts:
+            entries = entries + ["6 lockout 30"] + [e.replace(" ", "0 ", 1) for e in entries]
+        auth.restore(entries)
+        assert auth.locked_for(0) == expected and auth.lockouts == lockouts + 1 and auth.failures == 0
+    auth = au.Auth(None)
+    auth.restore(["1 login_failed 1", "2 login_failed 2", "3 login_failed 3", "4 login_failed 4",
+                  "5 login_failed 5", "6 lockout 30", "7 login_locked 29"])
+    assert auth.lockouts == 1 and auth.locked_for(0) == 30      # the lockout counted once
+    auth = au.Auth(None)
+    auth.restore(["9 login_locked 12"])                         # its lockout entry gone from the window
+    assert auth.locked_for(0) == 30
 
 
 def test_a_lockout_is_not_shortened_by_the_uptime_a_recovery_restores():
