@@ -199,7 +199,8 @@ class HostClient:
                 return False
         if key < self.expected:
             self.duplicates += 1
-            self._stale_frame(key)
+            if frame.type_is(b"OPEN") and frame.payload() == b"-":
+                self._stale_frame(key)        # (only a board's first OPEN: see _stale_frame)
             return True
         if key in self._ahead:
             self.duplicates += 1
@@ -208,9 +209,11 @@ class HostClient:
         return False
 
     def _stale_frame(self, key):
-        """A frame of a boot before the last acknowledged one: the board that was here had it acknowledged
-        (an ACK is cumulative) and drops it at the ACK sent again now. One that keeps coming after
-        _STALE_TRIES ACKs is from another board on this line (replaced, its boot counter lower): .boot_back."""
+        """An OPEN of a board that kept nothing before it ("-"), of a boot before the last acknowledged one:
+        the board that was here had it acknowledged (an ACK is cumulative) and drops it at the ACK sent again
+        now. One that keeps coming after _STALE_TRIES ACKs is from another board on this line (replaced, its
+        flash new: boot counter lower): .boot_back. Not any older frame: the same board whose line drops the
+        host's frames keeps sending its oldest one, whatever is acknowledged."""
         if self._acked is None or key[0] >= self._acked[0]:
             return
         times = self._stale[key] = self._stale.get(key, 0) + 1
@@ -285,6 +288,10 @@ class HostClient:
         if self.hold_acks and self._parts and len(self._parts) >= self.window:
             return self._parts_from, list(self._parts)
         return None
+
+    def pieces_text(self):
+        """The text of the report being put together so far ("" when none)."""
+        return b"".join(self._parts).decode() if self._parts else ""
 
     def awaits(self, first):
         """hold_acks: is the report whose first frame is `first` still being put together or unconfirmed?"""

@@ -238,7 +238,11 @@ def test_after_a_broker_outage_nothing_new_is_published_before_the_older_publish
     def report(n):
         gateway._offer(link, client, {"event": "card", "n": n, "link": {"boot": 1, "seq": n}}, None, (1, n))
 
-    report(1)
+    report(1)                                                       # before the first CONNACK: held too
+    assert gateway.mqtt.published == []
+    gateway._on_connect(None, None, None, _Reason(), None)
+    gateway._release_held()
+    assert gateway.mqtt.published == [1]
     gateway._on_disconnect(None, None, None, _Reason(), None)       # its PUBACK not yet come
     report(2)
     report(3)
@@ -319,3 +323,25 @@ def test_resumed_pieces_the_board_still_holds_are_taken_again_not_lost():
     client.feed(_frames((1, 0, "GONE", "0.0 1.3")))
     reports, _ = client.feed(_frames((1, 3, "PART", '"bets": [1, '), (1, 4, "PART", "2, 3"), (1, 5, "REPORT", "]}")))
     assert reports[0]["bets"] == [1, 2, 3] and client.positions == [(1, 5)]
+
+
+def test_another_tables_board_is_refused_at_its_long_reports_first_pieces_before_any_is_spooled(tmp_path):
+    broker = EmbeddedBroker().start()
+    other = RawBoard()
+    spool = str(tmp_path / "spool")
+    gateway = Gateway(FLOOR, [{"table": "BAC-02", "port": other.path}], broker.url, spool=spool).start()
+    try:
+        text = json.dumps({"table": "BAC-01", "event": "bets", "bets": list(range(400))})
+        pieces = [text[i:i + 128] for i in range(0, len(text), 128)]
+        assert len(pieces) > 9
+        frames = [(4, 1, "OPEN", "-")] + [(4, 2 + i, "PART", p) for i, p in enumerate(pieces[:9])]
+        other.send(*frames)
+        assert _run(gateway, lambda: gateway.status()[0]["error"] is not None)
+        heard = other.read()
+        assert b"#4.2 " not in heard and b"#4.9 " not in heard           # no piece acknowledged
+        assert os.listdir(spool) == []                                   # nor kept as this table's
+        assert "reports table \"BAC-01\"" in gateway.status()[0]["error"]
+    finally:
+        gateway.stop()
+        other.close()
+        broker.stop()

@@ -18,8 +18,10 @@ import collections
 import json
 import os
 import queue
+import re
 import select
 import sys
+import threading
 import time
 
 from firmware.link import frame as frame_mod
@@ -31,6 +33,7 @@ STATUS_EVERY_S = 1.0
 REOPEN_EVERY_S = 1.0          # a link that is down (no device, the table gone) is tried again this often
 KEEPALIVE_S = 5
 _READ = 4096
+_TABLE_IN_TEXT = re.compile(r'"table"\s*:\s*"([^"\\]*)"')   # a report's table, in its first pieces
 _OUT_MOST = 4096              # bytes kept for a line that takes none (a board not reading): past that, dropped
 _REPLAY_ALL = frame_mod.encode(0, 0, "REPLAY")   # "from the oldest frame you hold": a new gateway in step
 
@@ -101,11 +104,17 @@ class Link:
     def _read_spool(self):
         if self.spool is None:
             return None
+        path = self._spool_file()
         try:
-            with open(self._spool_file()) as f:
+            with open(path) as f:
                 data = json.load(f)
-            return (data["first"][0], data["first"][1]), [p.encode() for p in data["pieces"]]
+            return (int(data["first"][0]), int(data["first"][1])), [p.encode() for p in data["pieces"]]
         except FileNotFoundError:
+            return None
+        except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            # Not this gateway's writing (it writes whole files): set aside, not read, the link up without it
+            os.replace(path, path + ".bad")
+            self.last_error = "spool file %s unreadable (%s): set aside as .bad" % (path, exc)
             return None
 
     def keep_pieces(self):
@@ -123,9 +132,11 @@ class Link:
         os.replace(path + ".tmp", path)
         self._spooled = (first, len(pieces))
 
-    def forget_pieces(self):
-        """The spooled report is confirmed (the broker has it), or given up: its file goes."""
-        if self._spooled is not None and (self.client is None or not self.client.awaits(self._spooled[0])):
+    def forget_pieces(self, board_gone=False):
+        """The spooled report is confirmed (the broker has it), or given up (board_gone: its board replaced):
+        its file goes."""
+        if self._spooled is not None and (board_gone or self.client is None
+                                          or not self.client.awaits(self._spooled[0])):
             try:
                 os.remove(self._spool_file())
             except FileNotFoundError:
@@ -257,7 +268,9 @@ class Gateway:
         # it has its PUBACK: paho sends a new publish on the new connection at once but sends the older
         # ones again only when the broker's CONNACK comes, so a new one could overtake them.
         self._held = collections.deque()        # (link, report, text, position, link's client then)
-        self._holding = False
+        self._hold_lock = threading.Lock()      # _holding: set in paho's thread, cleared in ours
+        self._holding = True                    # until the first CONNACK too: a publish queued before it
+                                                # goes out only then, one made meanwhile at once
         self.mqtt = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
                                 client_id=client_id or "floor-gateway-%s" % floor, clean_session=True)
         self.mqtt.max_inflight_messages_set(1000)      # the boards' windows bound what is in flight
@@ -281,8 +294,9 @@ class Gateway:
         self.log({"mqtt": "connected" if self.connected else "refused", "reason": str(reason_code)})
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties):
-        self.connected = False
-        self._holding = True
+        with self._hold_lock:
+            self.connected = False
+            self._holding = True
         self.log({"mqtt": "disconnected", "reason": str(reason_code)})
 
     # -- the loop --
@@ -349,18 +363,25 @@ class Gateway:
             return
         client = link.client
         reports, reply = client.feed(data)
-        link.keep_pieces()                     # before the ACK that may pass them
-        link.write(reply)
         for event in link.noticed(client.events):
             self.log(dict(event, table=link.name))
-        if client.boot_back is not None:
-            self._board_replaced(link, client.boot_back)
-            return
-        for report, text, position in zip(reports, client.texts, client.positions):
-            why = self._refusal(link, report)
+        named = [r.get("table") for r in reports]
+        begun = _TABLE_IN_TEXT.search(client.pieces_text())     # a long report's pieces so far name it too
+        if begun is not None:
+            named.append(begun.group(1))
+        for table in named:                    # before anything of it is acknowledged, spooled or published
+            why = self._refusal(link, table)
             if why is not None:
                 self._refuse_board(link, why)
                 return
+        if reports:
+            link.refused = None                # (its board is this table's again: logged when it next goes)
+        if client.boot_back is not None:
+            self._board_replaced(link, client.boot_back)
+            return
+        link.keep_pieces()                     # before the ACK that may pass them
+        link.write(reply)
+        for report, text, position in zip(reports, client.texts, client.positions):
             self._offer(link, client, report, text, position)
 
     def _offer(self, link, client, report, text, position):
@@ -370,11 +391,10 @@ class Gateway:
         else:
             self._publish(link, report, text, position)
 
-    def _refusal(self, link, report):
+    def _refusal(self, link, named):
         """Why the board on this link is not the table it was set up for, or None: a report names its table
         ("table"), and a board on another table's port (two adapters swapped) would have its reports
         published as the other table's."""
-        named = report.get("table")
         if isinstance(named, str) and named != link.name:
             return "the board on %s reports table %s, not %s (tables.json): nothing of it published" % (
                 link.port, json.dumps(named), link.name)
@@ -387,9 +407,9 @@ class Gateway:
         boot on (its (boot, seq) pairs can repeat the old board's) before its reports come."""
         self.log({"table": link.name, "link": "boot_back", "from": boots[0], "to": boots[1]})
         notice = {"event": "link_boot_back", "from": boots[0], "to": boots[1], "link": {"boot": boots[1], "seq": 0}}
-        self.mqtt.publish(topic(self.floor, link.name, notice["event"]), json.dumps(notice, separators=(",", ":")),
-                          qos=1)
+        link.forget_pieces(board_gone=True)    # the old board's pieces: not the new one's to finish
         link.resync()
+        self._offer(link, link.client, notice, None, None)   # held as any publish (after an outage)
 
     def _refuse_board(self, link, why):
         """Not this table's board: none of its frames acknowledged (it keeps them), the link down with why."""
@@ -410,13 +430,17 @@ class Gateway:
             mark = json.dumps(report["link"], separators=(",", ":"))
             payload = '%s%s"link":%s}' % (body, "," if len(report) > 1 else "", mark)
         info = self.mqtt.publish(topic(self.floor, link.name, event), payload, qos=1)
+        if position is None:                   # the gateway's own notice (link_boot_back): no board frame
+            return
         link.published_one(position, report)
         self._inflight[info.mid] = (link, link.waiting[-1], link.client)
 
     def _release_held(self):
         """Once reconnected and every publish before the outage acknowledged: the held ones, in order."""
-        if self._holding and self.connected and not self._inflight:
-            self._holding = False
+        if self._holding and not self._inflight:
+            with self._hold_lock:
+                if self.connected:
+                    self._holding = False
         while self._held and not self._holding:
             link, report, text, position, client = self._held.popleft()
             if client is link.client:          # not from before the link was opened again (it comes again)
