@@ -14,6 +14,10 @@ _UNKNOWN_TYPE = const(11)
 
 _RECALL_DIGITS = const(4)
 _TIME_DIGITS = const(15)
+# The latest host time taken: the last ms of the year 9999. A value up to the grammar's 15 digits would leave a
+# stamp no room to grow (the next frame's uptime added past 10**15: "stamp out of range", the board reset;
+# found by an adversarial host). Not a const(): more than a small int on a 31-bit port; compared once a TIME.
+_TIME_MOST = 253402300799999
 
 
 def take(sender, frame):
@@ -25,7 +29,7 @@ def take(sender, frame):
     if not time and not frame.type_is(b"RECALL"):
         return sender._bad(_UNKNOWN_TYPE)
     n = frame.payload_uint(_TIME_DIGITS if time else _RECALL_DIGITS)    # TIME's ms, RECALL's rounds
-    if n < 0:
+    if n < 0 or time and n > _TIME_MOST:
         return sender._bad(_BAD_ARGUMENT)
     if not time:
         sender.recall_count = n

@@ -184,6 +184,22 @@ def test_time_sets_the_host_clock_in_later_frames():
     assert frames[-1][4] == 1250 and frames[-1][5] == 1764525600250
 
 
+def test_a_host_time_past_the_year_9999_is_refused_not_a_reset():
+    # TIME 999999999999999 (15 digits, the grammar's most) left the stamp no room: the next frame's uptime
+    # took it past 10**15 and the encoder raised, resetting the board (found by an adversarial host).
+    sender, wire, _ = _sender()
+    sender.poll(1000)
+    assert sender.receive(_host(0, 0, "TIME", "999999999999999")) == sm.CMD_BAD
+    assert sender.last_status == sm.BAD_ARGUMENT and sender.host_time is None
+    assert sender.receive(_host(0, 0, "TIME", "253402300799999")) == sm.CMD_TIME      # 9999-12-31 23:59:59.999
+    sender.poll(0)
+    sender.receive(_host(1, 1, "ACK"))                      # the boot's OPEN
+    sender.poll(86400000)                                   # a day on
+    sender.send("{}")
+    sender.poll(0)
+    assert [f[5] for f in wire.take() if f[2] == "REPORT"] == [253402300799999 + 86400000]
+
+
 def test_time_set_again_is_the_one_every_later_frame_carries():
     # A second TIME moves the clock the reports, their pieces and a GONE are stamped with.
     sender, wire, _ = _sender(piece=64)
