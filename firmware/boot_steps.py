@@ -126,7 +126,6 @@ def make_context(board, config, hw, state_dir, fs, boot_number):
     ctx.machine = None                    # boot() sets these three for the console
     ctx.reset_cause = -1
     ctx.table_path = ""
-    ctx.host_time = None                  # (host's seconds, table uptime_s then) once the host sets it
     ctx.console = ConsoleState(ctx)
     ctx.console.wake()                    # the audit log and PIN record read, the login's counts back
     ctx.console_port = hw.ports.get("console")

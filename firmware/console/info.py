@@ -148,11 +148,13 @@ def time(con, args):
         return con.error(_CON_USAGE, "usage: time")
     s = con.now_s()
     lines = ["uptime %d s (%dd %02d:%02d:%02d)" % (s, s // 86400, s // 3600 % 24, s // 60 % 60, s % 60)]
-    host = con.ctx.host_time      # (host's seconds, uptime when it was set), set by the host link
+    sender = getattr(con.ctx, "sender", None)
+    host = sender.host_time if sender is not None else None     # a Stamp the link's passes move on
     if host is None:
         lines.append("host time not set")
     else:
-        lines.append("host time %d (set %d s ago)" % (host[0] + s - host[1], s - host[1]))
+        unix_s = host.hi * 1000 + host.lo // 1000                  # (a Stamp: ms as hi * 10**6 + lo)
+        lines.append("host time %d (Unix seconds, set by the host link's TIME)" % unix_s)
     return lines
 
 

@@ -2,6 +2,7 @@
 # lights test, display test, reboot.
 import os
 
+from firmware.link import frame as fm
 from firmware import table_codes as t
 from firmware.console import checks
 from firmware.console.commands import ORDER, TABLE
@@ -134,8 +135,10 @@ def test_settings_sensors_and_time():
         sensors = typed(ctx, machine, "sensors")
         assert sensors[0].startswith("shoe: 0 frames, 0 crc errors, 1 bad, ")
         assert typed(ctx, machine, "time") == ["uptime 6 s (0d 00:00:06)", "host time not set"]
-        ctx.host_time = (1800000000, ctx.table.uptime_s - 4)
-        assert typed(ctx, machine, "time", 1)[1] == "host time 1800000004 (set 4 s ago)"
+        # The host's TIME on the report link (before, the console read a ctx.host_time nothing ever set)
+        ctx.sender.receive(fm.encode(0, 0, "TIME", "1800000000000")[:-1])
+        line = typed(ctx, machine, "time", 1)[1]
+        assert line.startswith("host time 18000000") and line.endswith("(Unix seconds, set by the host link's TIME)")
 
 
 def test_selftest_passes_on_a_healthy_table_and_names_what_is_wrong():
