@@ -312,9 +312,14 @@ class Sender:
         return memoryview(buf)[:n]
 
     def _ack(self, boot, seq):
-        """The host has every frame up to (boot, seq). An ACK past the newest frame is ignored."""
+        """The host has every frame up to (boot, seq). An ACK past the newest frame is ignored, and so is one
+        naming a frame of the previous boot past its last (a confused host: it would free that boot's frames the
+        host never had; found by an adversarial host)."""
         store = self.store
         if store.count() == 0 or not at_or_before(boot, seq, self.boot, self._next_seq - 1):
+            return
+        previous = self.previous
+        if boot < self.boot and previous is not None and boot == previous[0] and seq > previous[1]:
             return
         dropped = store.drop_through(boot, seq)
         if dropped == 0:

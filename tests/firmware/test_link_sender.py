@@ -290,6 +290,19 @@ def test_full_store_keeps_the_oldest_and_counts_what_it_refused():
     assert sender.refused == 0 and sender.refused_total == 4
 
 
+def test_an_ack_past_the_previous_boots_last_frame_frees_none_of_them():
+    sender, wire, store = _sender()
+    for i in range(3):
+        sender.send('{"n": %d}' % i)
+    sender.poll(1)
+    wire.take()                                            # the host heard none of them
+    after = Sender(wire, store, 2)                         # a reset: 1.1-1.4 held, the OPEN names 1.4
+    assert after.receive(_host(1, 999999, "ACK")) == sm.CMD_ACK     # no frame 1.999999 was ever made
+    assert store.count() == 5                              # 1.1-1.4 and 2.1 still held
+    after.receive(_host(1, 4, "ACK"))                      # the host that has them all says so
+    assert store.count() == 1
+
+
 def test_reset_sends_the_previous_boots_frames_first():
     sender, wire, store = _sender()
     for i in range(3):
