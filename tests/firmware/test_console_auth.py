@@ -26,6 +26,13 @@ def _flash(state):
     return data
 
 
+
+def _wrong_pins(ctx, machine, count):
+    """`login` and a wrong PIN, count times."""
+    for _ in range(count):
+        typed(ctx, machine, "login")
+        typed(ctx, machine, "111111")
+
 def test_the_pin_is_kept_only_as_a_salted_hash():
     with ScratchDir() as one, ScratchDir() as two:
         provision(one, PIN)
@@ -133,9 +140,7 @@ def test_lockout_doubles_up_to_a_cap():
 def test_a_good_pin_clears_the_count():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state)
-        for _ in range(4):
-            typed(ctx, machine, "login")
-            typed(ctx, machine, "111111")
+        _wrong_pins(ctx, machine, 4)
         login(ctx, machine)
         typed(ctx, machine, "logout")
         for _ in range(4):
@@ -146,9 +151,7 @@ def test_a_good_pin_clears_the_count():
 def test_a_lockout_survives_a_reboot_and_runs_again_from_boot():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state)
-        for _ in range(5):
-            typed(ctx, machine, "login")
-            typed(ctx, machine, "111111")
+        _wrong_pins(ctx, machine, 5)
         ctx, machine, _ = _boot(state, "baccarat")       # the power is cycled to get round the lockout
         _run(ctx)
         assert typed(ctx, machine, "login")[0].startswith("error: console locked for ")
@@ -162,9 +165,7 @@ def test_logins_typed_in_a_lockout_cannot_push_it_out_of_the_audit_log_a_reboot_
     # lockout's entry out of the last 64 that the boot reads back, and the reboot's console was unlocked.
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state)
-        for _ in range(5):
-            typed(ctx, machine, "login")
-            typed(ctx, machine, "111111")
+        _wrong_pins(ctx, machine, 5)
         for _ in range(70):
             assert typed(ctx, machine, "login")[0].startswith("error: console locked for ")
         entries = [e.split()[1] for e in ctx.console.log.last()]
@@ -203,9 +204,7 @@ def test_a_lockout_is_not_shortened_by_the_uptime_a_recovery_restores():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state)
         _wait_s(ctx, 200)
-        for _ in range(5):
-            typed(ctx, machine, "login")
-            typed(ctx, machine, "111111")
+        _wrong_pins(ctx, machine, 5)
         assert typed(ctx, machine, "login")[0].startswith("error: console locked for ")
         ctx, machine, _ = _boot(state, "baccarat")       # the power is cycled to get round the lockout
         _run(ctx)
@@ -233,9 +232,7 @@ def test_a_login_does_not_survive_a_reboot():
 def test_wrong_pins_before_a_reboot_still_count():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state)
-        for _ in range(4):
-            typed(ctx, machine, "login")
-            typed(ctx, machine, "111111")
+        _wrong_pins(ctx, machine, 4)
         ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
         typed(ctx, machine, "login")
@@ -320,9 +317,7 @@ def test_a_pin_typed_after_login_or_passwd_on_one_line_is_never_reported():
             ("usage", "login"), ("login_required", "passwd"), ("too_many_words", "LOGIN"), (None, None),
             ("usage", "passwd")]
         typed(ctx, machine, "logout")
-        for _ in range(5):                               # locked out: the PIN typed after `login` has no prompt
-            typed(ctx, machine, "login")
-            typed(ctx, machine, "111111")
+        _wrong_pins(ctx, machine, 5)                     # locked out: the PIN typed after `login` has no prompt
         assert typed(ctx, machine, "login")[0].startswith("error: console locked for ")
         assert typed(ctx, machine, PIN) == ["error: a number is no command (a PIN goes at the PIN: prompt)"]
         assert console_reports(machine)[-1] == {"event": "console_error", "error": "unknown_command", "line": ""}
