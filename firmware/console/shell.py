@@ -42,6 +42,10 @@ _LAMP = const(9)
 _LAMP_CHECK_END = const(-2)
 
 MAX_ARGS = 4
+# A PIN prompt nothing is typed at for this long is closed: the next person at the console would otherwise
+# type a command as the PIN (a wrong PIN counted, the line shown as "*"), and a console with a prompt open
+# never goes dormant.
+PROMPT_CLOSE_S = 60
 PROMPT = "> "
 PROMPT_LOGGED_IN = "# "
 # Commands that ask for a PIN at their own prompt: words typed after them may be the PIN itself
@@ -105,6 +109,7 @@ class Console:
                 self.editor.resume(typed)
         self.answer = None        # f(console, line) for the line after a prompt (a PIN), else None
         self.prompt_text = ""
+        self.asked_s = 0          # when the prompt was asked, or a byte last typed at it (auth_s)
         self.pending_pin = b""    # passwd: the new PIN until it is typed again
         self.walk = -1            # lights test: the zone lit now (-1: no test running)
         self.walk_ms = 0
@@ -166,6 +171,13 @@ class Console:
             self._done()
         if auth.logged_in and auth.idle(self.auth_s()):
             self._idle_logout()
+        elif self.answer is not None:
+            if editor.received:
+                self.asked_s = self.auth_s()
+            elif self.auth_s() - self.asked_s >= PROMPT_CLOSE_S:
+                name = self.prompt_text.rstrip(": ")
+                self._close_prompt()
+                self.say(["%s prompt closed: nothing typed for %d s" % (name, PROMPT_CLOSE_S)])
         if self.walk >= 0 or self.display_hold_ms > 0 or self.reboot_due:
             self._checks_step(elapsed_ms)
         return self.at_rest()
@@ -219,6 +231,7 @@ class Console:
         """The next line typed answers a prompt: answer(console, line) gets it (echoed as * if secret)."""
         self.answer = answer
         self.prompt_text = text
+        self.asked_s = self.auth_s()
         if self.editor is not None:
             self.editor.secret = secret
 
@@ -232,12 +245,19 @@ class Console:
         editor.write(self.prompt())
         editor.retype()
 
-    def _idle_logout(self):
-        self.auth.logout()
-        self.change.discard()
+    def _close_prompt(self):
+        """A prompt closed unanswered (an idle logout, its time out): what was typed at it is forgotten, never
+        shown again in clear by retype()."""
+        if self.answer is not None:
+            self.editor.clear()
         self.answer = None
         self.pending_pin = b""
         self.editor.secret = False
+
+    def _idle_logout(self):
+        self.auth.logout()
+        self.change.discard()
+        self._close_prompt()
         self.audit(_CON_ACT_IDLE_LOGOUT)
         self.say(["logged out: idle %d min" % (self.auth.idle_s // 60)])
 

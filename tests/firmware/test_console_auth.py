@@ -255,6 +255,41 @@ def test_idle_logout_after_five_minutes_on_the_table_clock():
         assert typed(ctx, machine, "lamp all") == ["error: lamp needs a technician login (type login)"]
 
 
+def test_a_pin_prompt_nothing_is_typed_at_closes_after_a_minute():
+    # `login` left at its PIN: prompt took the next person's command as the PIN (a wrong PIN counted, the
+    # line echoed as stars) however much later, and kept the console awake; now the prompt closes.
+    from firmware.console.shell import PROMPT_CLOSE_S
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        typed(ctx, machine, "login")
+        _wait_s(ctx, PROMPT_CLOSE_S - 10)
+        machine.usb.feed(b"1")                       # a byte typed keeps the prompt open
+        _wait_s(ctx, PROMPT_CLOSE_S - 1)
+        assert ctx.console.answer is not None
+        machine.usb.tx = bytearray()
+        _wait_s(ctx, 2)
+        assert ctx.console.answer is None
+        assert transcript(machine) == "\r\nPIN prompt closed: nothing typed for %d s\r\n> " % PROMPT_CLOSE_S
+        assert typed(ctx, machine, "version") == ["table firmware 0.1.0"]
+        assert ctx.console.auth.failures == 0 and console_reports(machine) == []
+
+
+def test_digits_typed_at_a_prompt_it_closes_are_forgotten_never_shown():
+    # An idle logout at passwd's `new PIN again: ` prompt wrote the digits typed so far back in clear
+    # (retype() after `secret` was already off) and left them on the line for the next Enter.
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        typed(ctx, machine, "passwd")
+        typed(ctx, machine, "135791")
+        machine.usb.tx = bytearray()
+        machine.usb.feed(b"1357")
+        _wait_s(ctx, au.IDLE_LOGOUT_S + 1)
+        assert "1357" not in transcript(machine) and not ctx.console.auth.logged_in
+        assert ctx.console.pending_pin == b"" and ctx.console.editor.idle()
+        assert typed(ctx, machine, "") == []
+
+
 def test_ctrl_c_at_the_pin_prompt_cancels_without_counting():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state)
