@@ -138,6 +138,7 @@ class HostClient:
         start = self.expected
         duplicate = False
         self._damaged = False
+        self._piece_again = False
         self.positions = []
         self.texts = []
         while True:
@@ -164,13 +165,17 @@ class HostClient:
             self._naks_left = 0               # progress: nothing is waited for any more
         if self.expected is None and self._damaged and not reply:
             self._ask(_NOTHING, reply)        # not yet in step: the damaged line may be the boot's OPEN
-        elif self.expected is not None and (self._ahead or self._naks_left):
+        elif self.expected is not None and (self._ahead or self._naks_left or self._piece_again):
             self._since_ask += 1
             # A frame that arrived damaged is most likely the one expected: ask for it now (a NAK),
             # and again every `patience` reads while nothing comes (the NAK may be damaged too),
             # rather than leave the board to wait out its back-off (docs/host-link.md "Rules").
-            if self._damaged or self._asked != self.expected or self._since_ask > self.patience:
-                if not self._ahead and not self._damaged:
+            # A piece sent again while its report's ACK is held (hold_acks) is the board timing out
+            # on that ACK: the piece after the last one here was lost, and with nothing after it to
+            # show the gap, both sides would wait for ever (the board, probing, sends no new frame).
+            if (self._piece_again or self._damaged or self._asked != self.expected
+                    or self._since_ask > self.patience):
+                if not self._ahead and not self._damaged and self._naks_left > 0:
                     self._naks_left -= 1
                 self._ask(self.expected, reply)
         return reports, b"".join(reply)
@@ -199,6 +204,8 @@ class HostClient:
                 return False
         if key < self.expected:
             self.duplicates += 1
+            if self.hold_acks and self._parts and key >= self._parts_from:
+                self._piece_again = True      # (feed() asks for what follows: see there)
             if frame.type_is(b"OPEN") and frame.payload() == b"-":
                 self._stale_frame(key)        # (only a board's first OPEN: see _stale_frame)
             return True

@@ -132,3 +132,24 @@ def test_a_report_in_more_pieces_than_the_boards_window_still_arrives_whole():
             board.hear(client.confirm(position))
     assert [r["text"] for r, _ in got] == [text]
     assert board.sender.held() == 0
+
+
+def test_a_long_reports_last_piece_lost_is_asked_for_when_the_board_sends_a_piece_again():
+    # The ACK stays before a report whose pieces are still coming; with its last piece lost on the line
+    # nothing after it showed the gap: the board, timing out, sent its first piece again (a duplicate,
+    # answered by the same ACK) and no new frame while it probed: the link stood still for good.
+    board, client = Board(piece=16), HostClient(hold_acks=True, stamped=True)
+    board.sender.send(json.dumps({"n": 0, "text": "z" * 60}))        # 4 PARTs and a last REPORT
+    lines = board.take().split(b"\n")
+    assert lines[5].startswith(b"#1.6 0 REPORT ")
+    reports, reply = client.feed(b"\n".join(lines[:5] + lines[6:]))
+    assert reports == [] and b"REPLAY" not in reply
+    board.hear(reply)
+    got = []
+    for _ in range(100):                              # 10 s of the board's time, as the gateway reads it
+        data = board.take(100)
+        if data:
+            reports, reply = client.feed(data)
+            got.extend(zip(reports, client.positions))
+            board.hear(reply)
+    assert [(r["text"], position) for r, position in got] == [("z" * 60, (1, 6))]
