@@ -1,7 +1,7 @@
 """HostClient(hold_acks=True): the board keeps every frame until the caller confirms it (docs/floor.md).
 
-The board side is the firmware's Sender over a clean line (or a noisy one, hostsim.line_noise), stepped by hand; the default client
-(acknowledge at once) is tests/host/test_host_client.py's.
+The board side is the firmware's Sender over a clean line (or a noisy one, hostsim.line_noise), stepped
+by hand; the default client (acknowledge at once) is tests/host/test_host_client.py's.
 """
 import json
 import random
