@@ -276,7 +276,8 @@ def test_a_pin_prompt_nothing_is_typed_at_closes_after_a_minute():
 
 def test_digits_typed_at_a_prompt_it_closes_are_forgotten_never_shown():
     # An idle logout at passwd's `new PIN again: ` prompt wrote the digits typed so far back in clear
-    # (retype() after `secret` was already off) and left them on the line for the next Enter.
+    # (retype() after `secret` was already off) and left them on the line for the next Enter. Now the
+    # prompt closes first, after a minute, and forgets them (an idle logout at a prompt would too).
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state)
         login(ctx, machine)
