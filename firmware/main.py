@@ -75,7 +75,7 @@ def _dispatch(ctx, kind, a, b):
         journal.after_tick(table)
     if len(table.outbox):
         _report(ctx)              # at once: a report reads the controller's state of this very event
-    journal.after(ctx, _report)
+    journal.after(ctx, _report, _dispatch)
 
 
 def _watch_unused_reader(ctx, elapsed_ms):

@@ -123,8 +123,9 @@ class TableJournal:
         if self.based and len(table.outbox):
             self._append(table, _TICK, 0, 0)
 
-    def after(self, ctx, report):
-        """After an event and its reports: the recovery at the end of the lamp test; a snapshot at a boundary."""
+    def after(self, ctx, report, dispatch=None):
+        """After an event and its reports: the recovery at the end of the lamp test (dispatch: the loop's,
+        firmware.main._dispatch, which takes the events that waited); a snapshot at a boundary."""
         table = ctx.table
         if self.tagged:                            # (else it is 0 already: no store call a tick's pass)
             self.store.event = 0                   # reports made outside an event are a boot's own
@@ -133,7 +134,7 @@ class TableJournal:
             if table.state != _STARTING and not table.closed_code:  # a table held closed never plays
                 from firmware.recovery_replay import recover     # boot-only (parts.BOOT_ONLY): once a boot
                 try:
-                    recover(self, ctx, report)
+                    recover(self, ctx, report, dispatch)
                 finally:
                     release_boot_only(ctx.console.change.pending is not None)   # it, and the restore's
             return

@@ -82,9 +82,10 @@ def link_problem(j):
     return store.detail if store is not None and store.status == _CORRUPT else ""
 
 
-def recover(j, ctx, report):
+def recover(j, ctx, report, dispatch):
     """Restore the snapshot, dispatch the journalled events again (their reports once), tell the host,
-    then let the events that waited in."""
+    then let the events that waited in, through `dispatch` (the loop's, firmware.main._dispatch: each
+    journalled as it is taken), before any event queued behind the one that ended the lamp test."""
     j.pending = False
     j.recovering = True                  # until the end: an exception on the way is noted
     booting_ms, j.ms = j.ms, 0              # the lamp test's ticks went to the fresh table
@@ -128,17 +129,20 @@ def recover(j, ctx, report):
         fields["fault"] = fault_kinds.name(table.fault_code)     # the alarm still open (reported before)
         table.fault_restored = True                         # raised before the reset (console, displays)
     ctx.reporter.emit("recovered", fields)
+    j.recovering = False                   # what follows are events taken now, journalled as they come
+    # The alarm, then the events that waited, are dispatched here, not queued: the queue already holds
+    # what the pass that ended the lamp test read (a card drawn then would be dealt before the alarm, and
+    # before the cards that waited), and has no room for 16 events that waited with their ticks.
     if j.problem:
-        ctx.queue.put(_FAULT, _JOURNAL_BAD, 0)
+        dispatch(ctx, _FAULT, _JOURNAL_BAD, 0)
     elif table.state_name() in _IN_PLAY:
         # A card may have left the shoe, or the dice been thrown, while the board was off: nothing is
         # guessed (Baccarat art. 10, Omaha art. 9; Craps: a throw decides only when read, art. 3): the
         # dealer vouches (CONFIRM), the card is read again, or VOID.
-        ctx.queue.put(_FAULT, _RESET_IN_ROUND, 0)
+        dispatch(ctx, _FAULT, _RESET_IN_ROUND, 0)
     elif table.at_boundary():
         j.checkpoint(table)                # the log starts again from here (nothing replayed twice)
-    _let_in(j, ctx, booting_ms if j.problem else held_ms, booting_ms)
-    j.recovering = False
+    _let_in(j, ctx, booting_ms if j.problem else held_ms, booting_ms, dispatch)
 
 
 def _tick(j, ctx, ms, report):
@@ -184,23 +188,24 @@ def _replay(j, ctx, events, first, report):
         reporter.replayed = False
 
 
-def _let_in(j, ctx, at, end):
+def _let_in(j, ctx, at, end, dispatch):
     """The events that waited, each after the boot's time that passed before it came (two cards drawn
-    400 ms apart in the lamp test are no double pull), then the rest of it; `at`: the time given so far."""
+    400 ms apart in the lamp test are no double pull), then the rest of it; `at`: the time given so far.
+    Each event's bytes are put back just before it is dispatched: a reading's amounts and a host hand's
+    stacks have one place in the table, which the next event's bytes would overwrite."""
     held, j.held = j.held, []
-    queue = ctx.queue
     for kind, a, b, behind, ms in held:
         if ms > at:
-            queue.put(_TICK, ms - at, 0)
+            dispatch(ctx, _TICK, ms - at, 0)
             at = ms
         if behind:
             b = put_behind(ctx.table, kind, a, b, behind)
-        queue.put(kind, a, b)
+        dispatch(ctx, kind, a, b)
     if end > at:
-        queue.put(_TICK, end - at, 0)
+        dispatch(ctx, _TICK, end - at, 0)
     if j.held_lost:
-        ctx.queue.put(_FAULT, _QUEUE_FULL, j.held_lost)
-        j.held_lost = 0
+        lost, j.held_lost = j.held_lost, 0
+        dispatch(ctx, _FAULT, _QUEUE_FULL, lost)
 
 
 # -- the bytes behind an event put back (what firmware/event_bytes.py's behind() kept) ----------------

@@ -6,9 +6,11 @@ import os
 from firmware import fault_kinds, faults, main, recovery, saved_state
 from firmware import table_codes as t
 from firmware.events import THROW
+from firmware.link import frame as fm
 from firmware.recovery import NAME
 from tests.firmware.device_helpers import Sender
 from tests.firmware.scratch import ScratchDir
+from tests.firmware.table_rig import strip
 from tests.firmware.test_main import _boot, _host, _press_confirm, _run
 
 
@@ -251,3 +253,76 @@ def test_a_report_forgotten_from_a_full_ring_leaves_no_stale_entry():
     assert ring.last() == [(4, "e4", ""), (5, "e5", ""), (6, "e6", "")]
     ring.note(7, "e7", {"fault": "x"})
     assert ring.last() == [(4, "e4", ""), (5, "e5", ""), (6, "e6", ""), (7, "e7", "x")]
+
+
+# -- the events that wait for the end of the lamp test of a boot that recovers ----------------------------
+
+def _lamp_test_but_its_last_pass(ctx, each_pass=None):
+    """Passes of 100 ms until the next one ends the boot's lamp test; each_pass(i) before each one."""
+    i = 0
+    while ctx.table.lamp_zone < len(ctx.table.lights.names):
+        if each_pass is not None:
+            each_pass(i)
+        _run(ctx, 1)
+        i += 1
+    assert ctx.table.state == t.STARTING and ctx.journal.pending
+
+
+def test_two_host_hands_that_waited_for_the_lamp_test_each_keep_their_own_stacks_and_button():
+    # Each waiting event's bytes were put back when they were all queued, the last one's over the
+    # first's (a host hand's stacks, a reading's amounts have one place in the table): the first hand
+    # was refused ("at least 2 players") with the second request's carried-over stacks.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "omaha")
+        _run(ctx)
+        ctx, machine, _ = _boot(state, "omaha")
+        host = machine.uarts[1]
+        first = '{"hand": {"button": 3, "stacks": {"1": 1000, "3": 1000, "7": 150}}}'
+        _lamp_test_but_its_last_pass(ctx, lambda i: i in (1, 3) and host.feed(
+            fm.encode(0, 0, "REQUEST", first if i == 1 else '{"hand": {"button": 5}}')))
+        _run(ctx, 5)
+        hands = [strip(r) for r in _host(machine) if r["event"] in ("hand_start", "host_error")]
+        assert hands == [{"event": "hand_start", "hand": 1, "button": "3", "players": ["7", "1", "3"],
+                          "stacks": {"7": 150, "1": 1000, "3": 1000}, "blinds": {"7": 5, "1": 10}},
+                         {"event": "host_error", "error": "hand refused: a hand is in play", "request": "hand"}]
+
+
+def test_what_the_last_pass_of_the_lamp_test_reads_comes_after_the_events_that_waited_and_the_alarm():
+    # The pass that ends the lamp test had queued its own input before the recovery queued the events
+    # that waited and the reset's alarm behind it: a RECALL read then was answered before those asked
+    # earlier, and a throw read then was decided at a point the reset interrupted (reset_in_round).
+    with ScratchDir() as state:
+        ctx, machine = _at_a_point(state)
+        ctx, machine, _ = _boot(state)
+        host = machine.uarts[1]
+        _lamp_test_but_its_last_pass(ctx, lambda i: i < 3 and host.feed(fm.encode(0, 0, "RECALL", str(i + 1))))
+        host.feed(fm.encode(0, 0, "RECALL", "4"))
+        _throw(machine, 1, 6, 6)
+        _run(ctx, 5)
+        reports = _host(machine)
+        assert [r["asked"] for r in reports if r["event"] == "recall" and r["index"] == 1] == [1, 2, 3, 4]
+        assert ctx.table.fault_code == faults.RESET_IN_ROUND
+        throws = [r for r in reports if r["event"] == "throw"]
+        assert [(r["dice"], r["valid"], r.get("no_roll")) for r in throws] == [([6, 6], False, "alarm")]
+
+
+def test_sixteen_events_that_waited_with_the_time_between_them_all_go_in_and_the_rest_are_counted():
+    # Let in through the event queue (32 slots), 16 events and the ticks before each filled it: the
+    # queue_full fault for the requests that could not wait was itself lost (reported as 1, not 14).
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        ctx, machine, _ = _boot(state, "baccarat")
+        asked = 0
+        while ctx.table.state == t.STARTING:          # passes of 10 ms, as on the board: a request each
+            asked += 1
+            machine.uarts[1].feed(fm.encode(0, 0, "RECALL", str(asked)))
+            main.poll_inputs(ctx, 10)
+            main.refresh_outputs(ctx, True)
+        _run(ctx, 5)
+        reports = _host(machine)
+        taken = [r["asked"] for r in reports if r["event"] == "recall"]
+        # (a frame is read in the pass after it came: the last two came as the lamp test ended, and after)
+        assert asked > 20 and taken == list(range(1, 17)) + [asked - 1, asked]
+        assert [strip(r) for r in reports if r["event"] == "fault"] == [
+            {"event": "fault", "fault": "queue_full", "detail": asked - 18}]
