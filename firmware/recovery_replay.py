@@ -22,6 +22,7 @@ _FAULT = const(8)
 _HOST = const(7)
 _HOST_BAD = const(3)
 _HOST_HAND = const(2)
+_LINK_BACKLOG = const(18)
 _TICK = const(1)
 # copies of firmware.evidence (tests/host/test_const_copies.py)
 _GONE = const(-1)
@@ -133,6 +134,12 @@ def recover(j, ctx, report, dispatch):
     # The alarm, then the events that waited, are dispatched here, not queued: the queue already holds
     # what the pass that ended the lamp test read (a card drawn then would be dealt before the alarm, and
     # before the cards that waited), and has no room for 16 events that waited with their ticks.
+    sender = ctx.sender
+    if table.link_backlog and sender is not None and not sender.alarm:
+        # A replayed LINK_BACKLOG raised it: the last boot's sender's alarm, which no snapshot keeps. This
+        # boot's sender found its store below the alarm (the host took frames meanwhile) and will not say
+        # it cleared: the table would hold every new round for good.
+        dispatch(ctx, _LINK_BACKLOG, 0, sender.held())
     if j.problem:
         dispatch(ctx, _FAULT, _JOURNAL_BAD, 0)
     elif table.state_name() in _IN_PLAY:

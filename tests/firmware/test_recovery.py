@@ -209,6 +209,35 @@ def test_a_boot_with_a_backlog_on_flash_raises_the_link_alarm_and_plays_on():
         assert backlog[-1].get("cleared") and not ctx.table.link_backlog   # this host acknowledges them
 
 
+def test_a_backlog_alarm_replayed_from_the_journal_is_cleared_when_this_boots_link_is_below_it():
+    # The table's backlog comes from the sender's alarm, which starts afresh at each boot: the recovery
+    # replayed the last boot's LINK_BACKLOG (raised), this boot's sender found its store below the alarm
+    # (the host had taken frames before the reset: 35 of 64 held) and never said it cleared: every
+    # come-out was refused for good, with nothing held for the host.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        machine.uarts[1].acks = False                 # the host is away
+        _run(ctx)
+        counter = 1
+        while not ctx.table.link_backlog:
+            _throw(machine, counter, 2, 3 + counter % 3)
+            counter += 1
+            _run(ctx, 2)
+        store = ctx.sender.store
+        ctx.sender.receive(fm.encode(store.boot_at(0), store.seq_at(0) + 15, "ACK")[:-1])  # some arrive
+        assert 32 < ctx.sender.held() < 48 and ctx.sender.alarm        # still up: cleared at 50 %
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        assert ctx.sender.held() == 0 and not ctx.table.link_backlog
+        backlog = [strip(r) for r in _host(machine) if r["event"] == "fault" and r["fault"] == "link_backlog"]
+        assert [r.get("cleared", False) for r in backlog] == [False, True]   # the last boot's, resent; this one's
+        _press_confirm(ctx, machine)                  # reset_in_round: the dealer vouches no throw was missed
+        _throw(machine, counter, 3, 4)                # a come-out: decided
+        _run(ctx, 3)
+        last = [r for r in _host(machine) if r["event"] == "throw"][-1]
+        assert last["dice"] == [3, 4] and last["valid"] and "no_roll" not in last
+
+
 def test_a_card_alarm_restored_without_the_journal_names_its_card_as_when_it_was_raised():
     # A damaged journal is not used (journal_bad); the alarm left open comes back from fault.pending. A
     # card alarm came back as "detail": 50, the card's number, where it had been raised as "card": "Ah".
