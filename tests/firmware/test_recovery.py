@@ -316,6 +316,23 @@ def test_two_host_hands_that_waited_for_the_lamp_test_each_keep_their_own_stacks
                          {"event": "host_error", "error": "hand refused: a hand is in play", "request": "hand"}]
 
 
+def test_host_requests_refused_while_they_waited_for_the_lamp_test_each_keep_their_own_reason():
+    # The same put back (d3ec87b): a refused request's reason has one place in the table too; the first
+    # host_error carried the second's reason.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "omaha")
+        _run(ctx)
+        ctx, machine, _ = _boot(state, "omaha")
+        host = machine.uarts[1]
+        requests = ('{"hand": {"button": 99}}', '{"hand": {"stacks": {"1": 5}}}')
+        _lamp_test_but_its_last_pass(ctx, lambda i: i in (1, 3) and host.feed(
+            fm.encode(0, 0, "REQUEST", requests[i // 2])))
+        _run(ctx, 5)
+        errors = [(r["error"], r["bytes"]) for r in _host(machine) if r["event"] == "host_error"]
+        assert errors == [("hand: button must be a seat 1..10, got 99", requests[0]),
+                          ("hand: at least 2 players with chips are needed (art. 2(3))", requests[1])]
+
+
 def test_what_the_last_pass_of_the_lamp_test_reads_comes_after_the_events_that_waited_and_the_alarm():
     # The pass that ends the lamp test had queued its own input before the recovery queued the events
     # that waited and the reset's alarm behind it: a RECALL read then was answered before those asked
