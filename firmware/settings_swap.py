@@ -223,6 +223,9 @@ def swap(ctx, table, rules, settings):
     table.evidence = old.evidence
     table.outbox = old.outbox            # empty at a boundary between passes; its counts go on
     table.link_backlog = old.link_backlog
+    # A host request refused this pass (read before the console's step ran the change): its HOST event is
+    # dispatched to this table, whose report takes the reason from it (it said "" before).
+    table.host_reason = old.host_reason
     table.display_dirty = True
     if hasattr(table, "scoreboard_dirty"):
         table.scoreboard_dirty = True

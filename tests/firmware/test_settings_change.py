@@ -278,6 +278,26 @@ def test_omaha_change_between_hands_keeps_the_stacks():
         assert ctx.game.host_request == new.host_request
 
 
+def test_a_host_request_refused_in_the_pass_a_change_runs_is_reported_with_its_reason():
+    # The host's line is read before the console's step runs the change in the same pass; the refusal's
+    # reason was kept on the table replaced, and its host_error said "".
+    from firmware import main
+    from firmware.link import frame as fm
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "baccarat")
+        login(ctx, machine)
+        typed(ctx, machine, "set commission B")
+        machine.usb.feed(b"commit CAB-2026/18\r")
+        main.poll_inputs(ctx, 10)                           # the commit: pending
+        old = ctx.table
+        machine.uarts[1].feed(fm.encode(0, 0, "HELLO"))      # a good frame of a type the board does not take
+        main.poll_inputs(ctx, 10)                           # read, then the change runs at this boundary
+        assert ctx.table is not old
+        _run(ctx, 3)
+        errors = [r for r in reports(machine) if r["event"] == "host_error"]
+        assert [r["error"] for r in errors] == ["host frame refused: unknown type"]
+
+
 def test_a_boundary_that_cannot_take_the_change_leaves_the_table_and_tries_the_next():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state, "baccarat")
