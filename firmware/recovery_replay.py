@@ -8,6 +8,7 @@ import struct
 
 from firmware import fault_kinds
 from firmware.errors import RestoreError
+from firmware.event_bytes import behind
 from firmware.link import journal as journal_mod
 from firmware.link.sender import REPORT
 from firmware.recovery import BASE_HEAD, EVENT_HEAD, RECOVERY_CRASHED
@@ -90,8 +91,15 @@ def recover(j, ctx, report, dispatch):
     j.pending = False
     j.recovering = True                  # until the end: an exception on the way is noted
     booting_ms, j.ms = j.ms, 0              # the lamp test's ticks went to the fresh table
-    held_ms = j.held[0][4] if j.held else booting_ms    # when the first event that waited came
     table = ctx.table
+    # What the pass that ended the lamp test queued behind it waits too, its bytes kept now: the snapshot
+    # and the replayed events overwrite the table's (a host hand's stacks and button parsed into it when
+    # its frame was read: the hand was refused, or dealt with the snapshot's).
+    queue = ctx.queue
+    while queue.get():
+        kind, a, b = queue.kind, queue.a, queue.b
+        j.held.append((kind, a, b, behind(table, kind, a, b), booting_ms))
+    held_ms = j.held[0][4] if j.held else booting_ms    # when the first event that waited came
     data, events, j.loaded, j.loaded_events = j.loaded, j.loaded_events, None, []
     first = j.event_no + 1
     if data is not None and not j.problem:

@@ -352,6 +352,21 @@ def test_what_the_last_pass_of_the_lamp_test_reads_comes_after_the_events_that_w
         assert [(r["dice"], r["valid"], r.get("no_roll")) for r in throws] == [([6, 6], False, "alarm")]
 
 
+def test_a_host_hand_read_in_the_last_pass_of_the_lamp_test_keeps_its_stacks_across_the_recovery():
+    # Its frame is parsed into the table when read; the recovery, in the same pass before its HOST event,
+    # restored the snapshot over them: the hand was refused ("at least 2 players"), the host's stacks lost.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "omaha")
+        _run(ctx)
+        ctx, machine, _ = _boot(state, "omaha")
+        _lamp_test_but_its_last_pass(ctx)
+        machine.uarts[1].feed(fm.encode(0, 0, "REQUEST", '{"hand": {"button": 3, "stacks": {"1": 1000, "3": 900}}}'))
+        _run(ctx, 5)
+        hands = [strip(r) for r in _host(machine) if r["event"] in ("hand_start", "host_error")]
+        assert hands == [{"event": "hand_start", "hand": 1, "button": "3", "players": ["1", "3"],
+                          "stacks": {"1": 1000, "3": 900}, "blinds": {"1": 5, "3": 10}}]
+
+
 def test_sixteen_events_that_waited_with_the_time_between_them_all_go_in_and_the_rest_are_counted():
     # Let in through the event queue (32 slots), 16 events and the ticks before each filled it: the
     # queue_full fault for the requests that could not wait was itself lost (reported as 1, not 14).
