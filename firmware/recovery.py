@@ -147,6 +147,14 @@ class TableJournal:
             # or throw waits for it; at five eighths full, at the next boundary whatever came.
             return
         if table.at_boundary():
+            sender = ctx.sender
+            if (self.based and sender is not None and sender.refused and journal.used * 8 < journal.capacity * 7):
+                # Reports the full link store refused, not yet counted in a LOST frame (the count is in RAM
+                # until two slots free up): their events must stay in the log, whose replay after a reset
+                # makes those reports again; a snapshot would leave them neither sent nor counted. Up to
+                # seven eighths full: then the log's room comes first (a reset before the LOST goes out
+                # loses the count).
+                return
             self.checkpoint(table)
 
     def checkpoint(self, table):

@@ -387,3 +387,24 @@ def test_sixteen_events_that_waited_with_the_time_between_them_all_go_in_and_the
         assert asked > 20 and taken == list(range(1, 17)) + [asked - 1, asked]
         assert [strip(r) for r in reports if r["event"] == "fault"] == [
             {"event": "fault", "fault": "queue_full", "detail": asked - 18}]
+
+
+def test_reports_the_full_link_store_refused_are_sent_or_counted_after_a_reset_never_dropped():
+    # The host away (no ACK), 300 refused requests: the store's 64 frames fill and 237 host_error
+    # reports are refused, counted in RAM until a LOST frame fits. The table journal's snapshot (taken
+    # once the log is half full) dropped their events: after a reset they were neither made again nor
+    # counted (the host heard of 83 of 300). Now the snapshot waits while the count is not sent.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        machine.uarts[1].acks = False
+        for _ in range(300):
+            machine.uarts[1].feed(fm.encode(0, 0, "REQUEST", "roads"))     # (no roads at Craps: refused)
+            _run(ctx, 2)
+        assert ctx.sender.refused == 237
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx, 60)
+        refused = [r for r in _host(machine) if r["event"] == "host_error"]
+        lines = set(bytes(machine.uarts[1].tx).split(b"\n"))             # (a frame sent again: once)
+        lost = [int(line.split(b" LOST ")[1].split(b"*")[0]) for line in lines if b" LOST " in line]
+        assert len(refused) + sum(lost) >= 300

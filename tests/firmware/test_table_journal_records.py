@@ -150,6 +150,38 @@ class _Ctx:
     def __init__(self, table):
         self.table = table
         self.queue = EventQueue(4)
+        self.sender = None
+
+
+class _Sender:
+    refused = 0       # reports the full link store refused, not yet in a LOST frame
+
+
+def test_a_snapshot_due_waits_while_refused_reports_are_not_counted_up_to_seven_eighths_full():
+    # The snapshot drops the events whose replay would make the refused reports again; their count is
+    # in RAM until a LOST frame fits (tests/firmware/test_recovery.py, the reset).
+    with ScratchDir() as state:
+        tj = TableJournal(state, None, None, max_bytes=4096)
+        table = _Table()
+        ctx = _Ctx(table)
+        ctx.sender = _Sender()
+        ctx.sender.refused = 3
+        tj.checkpoint(table)
+        _fill(table.reading, 50, 1)
+        compactions = tj.journal.compactions
+        used = []
+        while tj.journal.compactions == compactions:
+            used.append(tj.journal.used)
+            tj.before(table, BETS, 7, 0)
+            tj.after(ctx, _report)
+        assert used[-1] * 8 >= tj.journal.capacity * 6     # past five eighths: it waited, up to seven
+        ctx.sender.refused = 0                      # the LOST frame went into the store: as before again
+        used = []
+        while tj.journal.compactions == compactions + 1:
+            used.append(tj.journal.used)
+            tj.before(table, BETS, 7, 0)
+            tj.after(ctx, _report)
+        assert used[-1] * 8 < tj.journal.capacity * 5
 
 
 class _Store:
