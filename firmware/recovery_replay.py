@@ -138,16 +138,14 @@ def recover(j, ctx, report, dispatch):
         fields["fault"] = fault_kinds.name(table.fault_code)     # the alarm still open (reported before)
         table.fault_restored = True                         # raised before the reset (console, displays)
     ctx.reporter.emit("recovered", fields)
-    j.recovering = False                   # what follows are events taken now, journalled as they come
-    # The alarm, then the events that waited, are dispatched here, not queued: the queue already holds
-    # what the pass that ended the lamp test read (a card drawn then would be dealt before the alarm, and
-    # before the cards that waited), and has no room for 16 events that waited with their ticks.
+    # What the replay itself queued (the link's alarm, its reports refilling the store), then the alarm,
+    # then the events that waited, are dispatched here, not left in the queue: what the pass that ended
+    # the lamp test read is held with the events that waited (above), and a host hand that waited must
+    # meet the backlog the replay raised; the queue has no room for 16 events that waited with their ticks.
+    while queue.get():
+        dispatch(ctx, queue.kind, queue.a, queue.b)
+    _backlog_left(ctx, dispatch)
     sender = ctx.sender
-    if table.link_backlog and sender is not None and not sender.alarm:
-        # A replayed LINK_BACKLOG raised it: the last boot's sender's alarm, which no snapshot keeps. This
-        # boot's sender found its store below the alarm (the host took frames meanwhile) and will not say
-        # it cleared: the table would hold every new round for good.
-        dispatch(ctx, _LINK_BACKLOG, 0, sender.held())
     if j.problem:
         dispatch(ctx, _FAULT, _JOURNAL_BAD, 0)
     elif table.state_name() in _IN_PLAY:
@@ -155,9 +153,23 @@ def recover(j, ctx, report, dispatch):
         # guessed (Baccarat art. 10, Omaha art. 9; Craps: a throw decides only when read, art. 3): the
         # dealer vouches (CONFIRM), the card is read again, or VOID.
         dispatch(ctx, _FAULT, _RESET_IN_ROUND, 0)
-    elif table.at_boundary():
-        j.checkpoint(table)                # the log starts again from here (nothing replayed twice)
+    elif table.at_boundary() and not (sender is not None and sender.refused):
+        # The log starts again from here (nothing replayed twice); not while the full link store has
+        # refused reports that no LOST frame counts yet: the next replay makes them again (TableJournal.after).
+        j.checkpoint(table)
+    j.recovering = False                   # what follows are events taken now, journalled as they come
     _let_in(j, ctx, booting_ms if j.problem else held_ms, booting_ms, dispatch)
+    _backlog_left(ctx, dispatch)
+
+
+def _backlog_left(ctx, dispatch):
+    """A replayed LINK_BACKLOG raised it, the last boot's sender's alarm, which no snapshot keeps: this
+    boot's sender, below the alarm (the host took frames meanwhile), will not say it cleared, and the table
+    would hold every new round for good. Cleared (reported) then; before the events that waited, and after
+    them (one of them may be the raise)."""
+    sender = ctx.sender
+    if ctx.table.link_backlog and sender is not None and not sender.alarm:
+        dispatch(ctx, _LINK_BACKLOG, 0, sender.held())
 
 
 def _tick(j, ctx, ms, report):
@@ -208,14 +220,17 @@ def _let_in(j, ctx, at, end, dispatch):
     400 ms apart in the lamp test are no double pull), then the rest of it; `at`: the time given so far.
     Each event's bytes are put back just before it is dispatched: a reading's amounts and a host hand's
     stacks have one place in the table, which the next event's bytes would overwrite."""
-    held, j.held = j.held, []
-    for kind, a, b, behind, ms in held:
+    rest, j.held = j.held, []
+    j.letting_in = rest                  # those not yet dispatched (a power cut's: hostsim.flash.unjournalled)
+    while rest:
+        kind, a, b, behind, ms = rest.pop(0)
         if ms > at:
             dispatch(ctx, _TICK, ms - at, 0)
             at = ms
         if behind:
             b = put_behind(ctx.table, kind, a, b, behind)
         dispatch(ctx, kind, a, b)
+    j.letting_in = None
     if end > at:
         dispatch(ctx, _TICK, end - at, 0)
     if j.held_lost:
