@@ -173,7 +173,12 @@ class HostClient:
             # A piece sent again while its report's ACK is held (hold_acks) is the board timing out
             # on that ACK: the piece after the last one here was lost, and with nothing after it to
             # show the gap, both sides would wait for ever (the board, probing, sends no new frame).
-            if (self._piece_again or self._damaged or self._asked != self.expected
+            # Asked then only if the read brought nothing new and the REPLAY reaches it: the board
+            # sends `window` frames from the ACK's limit, and one held before an unconfirmed report
+            # would bring back only pieces here already, each asking again (a storm while the broker
+            # is away).
+            again = self._piece_again and self.expected == start and self._replay_reaches()
+            if (again or self._damaged or self._asked != self.expected
                     or self._since_ask > self.patience):
                 if not self._ahead and not self._damaged and self._naks_left > 0:
                     self._naks_left -= 1
@@ -249,6 +254,11 @@ class HostClient:
             self._time_due = True            # the boot's OPEN (and its TIME) may be long acknowledged
         elif first == self.expected:
             self._skip = (first, resume)
+
+    def _replay_reaches(self):
+        """A REPLAY now brings the frame expected: it is within `window` frames of the ACK's limit."""
+        limit = self._ack_limit()
+        return limit[0] == self.expected[0] and self.expected[1] - limit[1] < self.window
 
     def _ask(self, position, reply):
         self._asked = position
