@@ -317,7 +317,7 @@ def test_two_host_hands_that_waited_for_the_lamp_test_each_keep_their_own_stacks
 
 
 def test_host_requests_refused_while_they_waited_for_the_lamp_test_each_keep_their_own_reason():
-    # The same put back (d3ec87b): a refused request's reason has one place in the table too; the first
+    # The same put back (4501af5): a refused request's reason has one place in the table too; the first
     # host_error carried the second's reason.
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "omaha")
