@@ -255,6 +255,9 @@ class HeadlessTable:
             # every throw, vouches that the table is right to go on (CONFIRM); a throw the dead board took
             # is then read again below (the dice still lie on the layout), and decides.
             self.press("confirm")
+            # The power may go again during that press (then_cut_after): the lost inputs go to the board
+            # that is up now, not to the one that died with them queued (its RAM is gone).
+            ctx = self.ctx
         if lost:
             from firmware.parts import release
             from firmware.recovery_replay import put_behind     # boot-only: imported where used, then released
