@@ -29,6 +29,17 @@ def _game(reports):
     return out
 
 
+def _throws_until(ctx, machine, done):
+    """Throws that make no point decision (2 and 3-5), counted from 1, until done() is true; the next
+    throw's counter."""
+    counter = 1
+    while not done():
+        _throw(machine, counter, 2, 3 + counter % 3)
+        counter += 1
+        _run(ctx, 2)
+    return counter
+
+
 def _at_a_point(state):
     """A Craps table booted on `state` and at a point of 6 (a journalled throw): (ctx, machine)."""
     ctx, machine, _ = _boot(state)
@@ -196,11 +207,7 @@ def test_a_boot_with_a_backlog_on_flash_raises_the_link_alarm_and_plays_on():
         ctx, machine, _ = _boot(state)
         machine.uarts[1].acks = False                 # the host is away
         _run(ctx)
-        counter = 1
-        while ctx.sender.held() < 50:
-            _throw(machine, counter, 2, 3 + counter % 3)
-            counter += 1
-            _run(ctx, 2)
+        _throws_until(ctx, machine, lambda: ctx.sender.held() >= 50)
         ctx, machine, _ = _boot(state)
         _run(ctx)
         backlog = [r for r in _host(machine) if r["event"] == "fault" and r["fault"] == "link_backlog"]
@@ -218,11 +225,7 @@ def test_a_backlog_alarm_replayed_from_the_journal_is_cleared_when_this_boots_li
         ctx, machine, _ = _boot(state)
         machine.uarts[1].acks = False                 # the host is away
         _run(ctx)
-        counter = 1
-        while not ctx.table.link_backlog:
-            _throw(machine, counter, 2, 3 + counter % 3)
-            counter += 1
-            _run(ctx, 2)
+        counter = _throws_until(ctx, machine, lambda: ctx.table.link_backlog)
         store = ctx.sender.store
         ctx.sender.receive(fm.encode(store.boot_at(0), store.seq_at(0) + 15, "ACK")[:-1])  # some arrive
         assert 32 < ctx.sender.held() < 48 and ctx.sender.alarm        # still up: cleared at 50 %
@@ -426,8 +429,6 @@ def test_reports_the_full_link_store_refused_are_sent_or_counted_after_a_reset_n
 def test_a_crash_in_the_recoverys_own_snapshot_is_noted_so_the_next_boot_does_not_recover_again():
     # The recovery's checkpoint ran after `recovering` was cleared (the let-in's change): a snapshot that
     # raised crashed every boot, each 'recovered' (found by review). RECOVERY_CRASHED stops that loop.
-    from firmware import recovery
-    RECOVERY_CRASHED_TEXT = recovery.RECOVERY_CRASHED
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "omaha")
         _run(ctx)
@@ -447,14 +448,13 @@ def test_a_crash_in_the_recoverys_own_snapshot_is_noted_so_the_next_boot_does_no
         ctx, machine, _ = _boot(state, "omaha")
         _run(ctx)
         got = [r for r in _host(machine) if r["event"] == "recovered"]
-        assert got[-1]["resumed"] is False and RECOVERY_CRASHED_TEXT in got[-1]["error"]
+        assert got[-1]["resumed"] is False and recovery.RECOVERY_CRASHED in got[-1]["error"]
 
 
 def test_a_host_hand_that_waited_meets_the_backlog_the_recoverys_replay_raised():
     # The replay's reports refilled the store past its alarm: the sender's LINK_BACKLOG went on the queue,
     # and the events that waited, dispatched by the recovery, came before it: a hand was dealt at a table
     # whose host link was backed up (found by review). Now what the replay queued goes first.
-    from firmware import main as m
     hand = '{"hand": {"button": 3, "stacks": {"1": 1000, "3": 900}}}'
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "omaha")
@@ -466,17 +466,11 @@ def test_a_host_hand_that_waited_meets_the_backlog_the_recoverys_replay_raised()
             _run(ctx, 2)
         for _ in range(3):                              # refused: their reports only in RAM at the reset
             host.feed(fm.encode(0, 0, "REQUEST", "roads"))
-            m.poll_inputs(ctx, 10)
+            main.poll_inputs(ctx, 10)
         ctx, machine, _ = _boot(state, "omaha")
         host = machine.uarts[1]
         host.acks = False
-        passes = 0
-        while ctx.table.lamp_zone < len(ctx.table.lights.names):
-            if passes == 2:
-                host.feed(fm.encode(0, 0, "REQUEST", hand))
-            m.poll_inputs(ctx, 100)
-            m.refresh_outputs(ctx, True)
-            passes += 1
+        _lamp_test_but_its_last_pass(ctx, lambda i: i == 2 and host.feed(fm.encode(0, 0, "REQUEST", hand)))
         _run(ctx, 5)
         host.acks = True                                # the host back: it hears what the table did
         _run(ctx, 200)

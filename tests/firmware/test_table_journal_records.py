@@ -128,6 +128,17 @@ def test_a_snapshot_due_waits_for_a_pass_with_nothing_but_its_tick():
         assert [kind for kind, _ in tj.journal.records()] == [jn.SNAPSHOT]
 
 
+def _events_until_a_snapshot(tj, table, ctx):
+    """A reading's event in every pass until the journal takes a snapshot: the log's size before each."""
+    compactions = tj.journal.compactions
+    used = []
+    while tj.journal.compactions == compactions:
+        used.append(tj.journal.used)
+        tj.before(table, BETS, 7, 0)
+        tj.after(ctx, _report)
+    return used
+
+
 def test_a_snapshot_due_goes_at_any_boundary_past_five_eighths_full():
     # Events in every pass: the log is still bounded, the snapshot then taken after an event.
     with ScratchDir() as state:
@@ -136,12 +147,7 @@ def test_a_snapshot_due_goes_at_any_boundary_past_five_eighths_full():
         ctx = _Ctx(table)
         tj.checkpoint(table)
         _fill(table.reading, 50, 1)
-        compactions = tj.journal.compactions
-        used = []
-        while tj.journal.compactions == compactions:
-            used.append(tj.journal.used)
-            tj.before(table, BETS, 7, 0)
-            tj.after(ctx, _report)
+        used = _events_until_a_snapshot(tj, table, ctx)
         assert used[-1] * 2 >= tj.journal.capacity and used[-1] * 8 < tj.journal.capacity * 5
         assert [kind for kind, _ in tj.journal.records()] == [jn.SNAPSHOT]
 
@@ -168,19 +174,10 @@ def test_a_snapshot_due_waits_while_refused_reports_are_not_counted_up_to_seven_
         ctx.sender.refused = 3
         tj.checkpoint(table)
         _fill(table.reading, 50, 1)
-        compactions = tj.journal.compactions
-        used = []
-        while tj.journal.compactions == compactions:
-            used.append(tj.journal.used)
-            tj.before(table, BETS, 7, 0)
-            tj.after(ctx, _report)
+        used = _events_until_a_snapshot(tj, table, ctx)
         assert used[-1] * 8 >= tj.journal.capacity * 6     # past five eighths: it waited, up to seven
         ctx.sender.refused = 0                      # the LOST frame went into the store: as before again
-        used = []
-        while tj.journal.compactions == compactions + 1:
-            used.append(tj.journal.used)
-            tj.before(table, BETS, 7, 0)
-            tj.after(ctx, _report)
+        used = _events_until_a_snapshot(tj, table, ctx)
         assert used[-1] * 8 < tj.journal.capacity * 5
 
 

@@ -1,6 +1,5 @@
 """What a power cut takes from the simulated board's RAM (hostsim/flash.py unjournalled()): the inputs
 its table journal had taken but not written, which the simulator gives the next boot again."""
-from firmware import main
 from firmware.event_bytes import behind
 from firmware.events import BETS, HOST
 from firmware.link import frame as fm
@@ -9,6 +8,7 @@ from tests.firmware.expect import raises
 from tests.firmware.scratch import ScratchDir
 from tests.firmware.test_journal import _FailingFiles      # a write that fails: OSError, as a power cut's
 from tests.firmware.test_main import _boot, _run
+from tests.firmware.test_recovery import _lamp_test_but_its_last_pass
 from tests.firmware.test_table_journal_records import _fill, _journal
 
 
@@ -41,13 +41,8 @@ def test_a_cut_while_the_recovery_lets_in_the_events_that_waited_gives_back_the_
         ctx, machine, _ = _boot(state, "omaha")
         _run(ctx)
         ctx, machine, _ = _boot(state, "omaha")
-        passes = 0
-        while ctx.table.lamp_zone < len(ctx.table.lights.names):
-            if passes in (1, 3, 5):
-                machine.uarts[1].feed(fm.encode(0, 0, "RECALL", str(passes)))
-            main.poll_inputs(ctx, 100)
-            main.refresh_outputs(ctx, True)
-            passes += 1
+        _lamp_test_but_its_last_pass(ctx, lambda i: i in (1, 3, 5) and machine.uarts[1].feed(
+            fm.encode(0, 0, "RECALL", str(i))))
         waiting = [held[:3] for held in ctx.journal.held]
         assert [kind for kind, _, _ in waiting] == [HOST] * 3
         journal = ctx.journal
