@@ -50,6 +50,7 @@ bench: deps
 	$(PY) bench/headless.py
 	$(PY) bench/shoe_refill.py
 	$(PY) bench/wire_time.py
+	$(PY) bench/stack_depth.py
 
 deploy: build
 	$(PY) -m tools.deploy --board $(BOARD) --port $(PORT)$(FROZEN_FLAG) $(DEPLOY_FLAGS)

@@ -59,7 +59,8 @@ def test_make_bench_runs_every_bench():
                "pass_parts.py", "profile_pass.py", "profile_report.py", "baccarat_parts_vm.py",
                "standins_vm.py", "baccarat_pass_vm.py"}   # profiling and A/B aids
     driven = {"omaha_vm.py": "omaha_eval.py", "craps_vm.py": "craps_odds.py", "table_vm.py": "whole_table.py",
-              "memory_vm.py": "whole_table.py", "memory_flash_vm.py": "whole_table.py"}
+              "memory_vm.py": "whole_table.py", "memory_flash_vm.py": "whole_table.py",
+              "stack_depth_vm.py": "stack_depth.py"}
     for name in sorted(os.listdir(os.path.join(REPO, "bench"))):
         if not name.endswith(".py") or name in helpers:
             continue
