@@ -223,7 +223,7 @@ class Table(vmtable.Table):
     """bench/vmtable.py's table booted on a given flash (a reset: the same state dir again) through FS; the
     host's ACKs come in on the host port, read in a pass as on a board (vmtable's go to the Sender directly)."""
 
-    def __init__(self, game, state_dir=None, usb=None, lamp_test=True):
+    def __init__(self, game, state_dir=None, usb=None, lamp_test=True, table_path=None):
         from firmware import main, startup
         self.main = main
         self.game = game
@@ -233,8 +233,9 @@ class Table(vmtable.Table):
         self.usb = vmtable.BenchUSB() if usb is None else usb
         ENTRY[0] = (stack_use(), BOARD["run"])     # this frame: where run() calls boot() on a board
         try:
-            self.ctx = startup.boot(self.machine, self.np, vmtable.BOARD, "boards/tables/sim-%s.json" % game,
-                                    self.state_dir, None, self.usb, fs=FS)
+            self.ctx = startup.boot(self.machine, self.np, vmtable.BOARD,
+                                    table_path or "boards/tables/sim-%s.json" % game, self.state_dir, None, self.usb,
+                                    fs=FS)
         finally:
             ENTRY[0] = None
         self.reader = self.machine.uarts[vmtable._READER_UART]
@@ -370,7 +371,11 @@ def main():
     state = make_dir()
     provision(state, "246810")
     usb = fakes.FakeUART()
-    con = Table("baccarat", state, usb=usb)
+    with open("boards/tables/sim-baccarat.json") as f:     # a copy: the change rewrites the table's file
+        text = f.read()
+    with open(state + "/table.json", "w") as f:
+        f.write(text)
+    con = Table("baccarat", state, usb=usb, table_path=state + "/table.json")
     table_vm.baccarat_shoe(con)
     table_vm.baccarat_next(con, 0, timed=False)
     for line in ("login", "246810", "status", "recall", "recall 10", "set commission B", "commit CAB-17"):
