@@ -70,7 +70,7 @@ class TableJournal:
         self.ms = 0                # ticks since the last journalled event
         self.dirty = False         # events journalled since the last snapshot
         self.held = []             # events waiting for the recovery
-        self.letting_in = None     # those of them the recovery has not dispatched yet (recovery_replay._let_in)
+        self.letting_in = None     # those of them the recovery has not dispatched yet (recovery_replay.recover)
         self.held_lost = 0
         self.replayed = 0
         self.appending = None      # the event whose record is being written (kind, a, b, behind bytes)

@@ -125,7 +125,7 @@ def recover(j, ctx, report, dispatch):
         j.dirty = True
         # The boot took this long for the restored table too (a card drawn after the power came
         # back is no double pull of one drawn before it went): up to the first event that waited,
-        # the rest between those events (_let_in).
+        # the rest between those events (the let-in, below).
         _tick(j, ctx, held_ms, report)
     fields = {"state": table.state_name(), "events": len(events), "torn": j.journal.status == _TORN}
     if j.problem:
@@ -158,7 +158,30 @@ def recover(j, ctx, report, dispatch):
         # refused reports that no LOST frame counts yet: the next replay makes them again (TableJournal.after).
         j.checkpoint(table)
     j.recovering = False                   # what follows are events taken now, journalled as they come
-    _let_in(j, ctx, booting_ms if j.problem else held_ms, booting_ms, dispatch)
+    # The events that waited, each after the boot's time that passed before it came (two cards drawn
+    # 400 ms apart in the lamp test are no double pull), then the rest of it; `at`: the time given so far.
+    # Each event's bytes are put back just before it is dispatched: a reading's amounts and a host hand's
+    # stacks have one place in the table, which the next event's bytes would overwrite. Here, not in a
+    # function of its own: each is dispatched nested in the dispatch that ended the lamp test, the deepest
+    # C stack of the table (a RECALL that waited, answered from flash); a frame less is 320 bytes less on
+    # the Unix port (bench/stack_depth.py, docs/performance.md "C stack depth").
+    at = booting_ms if j.problem else held_ms
+    rest, j.held = j.held, []
+    j.letting_in = rest                  # those not yet dispatched (a power cut's: hostsim.flash.unjournalled)
+    while rest:
+        kind, a, b, kept, ms = rest.pop(0)
+        if ms > at:
+            dispatch(ctx, _TICK, ms - at, 0)
+            at = ms
+        if kept:
+            b = put_behind(ctx.table, kind, a, b, kept)
+        dispatch(ctx, kind, a, b)
+    j.letting_in = None
+    if booting_ms > at:
+        dispatch(ctx, _TICK, booting_ms - at, 0)
+    if j.held_lost:
+        lost, j.held_lost = j.held_lost, 0
+        dispatch(ctx, _FAULT, _QUEUE_FULL, lost)
     _backlog_left(ctx, dispatch)
 
 
@@ -213,29 +236,6 @@ def _replay(j, ctx, events, first, report):
         j.replaying = False
         reporter.sender = quiet.sender
         reporter.replayed = False
-
-
-def _let_in(j, ctx, at, end, dispatch):
-    """The events that waited, each after the boot's time that passed before it came (two cards drawn
-    400 ms apart in the lamp test are no double pull), then the rest of it; `at`: the time given so far.
-    Each event's bytes are put back just before it is dispatched: a reading's amounts and a host hand's
-    stacks have one place in the table, which the next event's bytes would overwrite."""
-    rest, j.held = j.held, []
-    j.letting_in = rest                  # those not yet dispatched (a power cut's: hostsim.flash.unjournalled)
-    while rest:
-        kind, a, b, behind, ms = rest.pop(0)
-        if ms > at:
-            dispatch(ctx, _TICK, ms - at, 0)
-            at = ms
-        if behind:
-            b = put_behind(ctx.table, kind, a, b, behind)
-        dispatch(ctx, kind, a, b)
-    j.letting_in = None
-    if end > at:
-        dispatch(ctx, _TICK, end - at, 0)
-    if j.held_lost:
-        lost, j.held_lost = j.held_lost, 0
-        dispatch(ctx, _FAULT, _QUEUE_FULL, lost)
 
 
 # -- the bytes behind an event put back (what firmware/event_bytes.py's behind() kept) ----------------

@@ -189,7 +189,7 @@ _GONE_FROM_KEPT = (("firmware.startup", ("_boot", "_report_found", "_close_repl"
                    ("firmware.saved_state", ("take_crash_record", "load_fault")),
                    ("firmware.report", ("QuietSender",)),
                    ("firmware.snapshot", ("decode", "check_fresh", "restore_core", "Fields")))
-_GONE_FROM_JOURNAL = ("recover", "_replay", "_let_in", "_tick", "_load", "refuse_recovery", "link_problem", "torn")
+_GONE_FROM_JOURNAL = ("recover", "_replay", "_tick", "_load", "refuse_recovery", "link_problem", "torn")
 
 
 def _boot_code_released(game):

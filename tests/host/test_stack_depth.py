@@ -9,13 +9,17 @@ import pytest
 from bench import stack_depth
 from tools import mpunix
 
+# Below the deepest Python call a leaf itself takes C stack on a board (littlefs's write and read, the flash
+# driver, the UART's), which stack_use() there does not count: kept free of the paths (an ASSUMED figure: not
+# measured, no board here).
+LEAF_RESERVE = 512
 PATHS = ("boot baccarat", "boot craps", "boot omaha", "baccarat round", "craps round", "omaha showdown",
          "recovery craps", "recovery baccarat", "host requests", "console session", "settings change applied",
          "baccarat rounds until the link store compacts")
 
 
 @pytest.mark.micropython
-def test_every_deepest_path_on_the_unix_port_is_within_the_rp2040_limit():
+def test_every_deepest_path_on_the_unix_port_is_within_the_rp2040_limit_less_the_leaves_own():
     tables = os.path.join(stack_depth.REPO, "boards", "tables")
     before = dict((name, open(os.path.join(tables, name), "rb").read()) for name in os.listdir(tables))
     try:
@@ -29,5 +33,5 @@ def test_every_deepest_path_on_the_unix_port_is_within_the_rp2040_limit():
     assert head["asyncio"] == "real" and head["outside_hits"] == 0, head
     for start in PATHS:                          # each path ran and reached its leaves
         assert [p for p in paths if p.startswith(start) and paths[p]["hits"] > 0], (start, sorted(paths))
-    over = dict((name, p["board"]) for name, p in paths.items() if p["board"] > stack_depth.RP2040_LIMIT)
+    over = dict((name, p["board"]) for name, p in paths.items() if p["board"] > stack_depth.RP2040_LIMIT - LEAF_RESERVE)
     assert over == {}, over
