@@ -28,11 +28,13 @@ _FAULT = const(8)
 _TICK = const(1)
 # copies of firmware.link.journal (tests/host/test_const_copies.py)
 _IN_PLACE_TAIL = const(4)
+_SNAPSHOT = const(0)
 # copies of firmware.link.record (tests/host/test_const_copies.py)
 _HEAD_SIZE = const(11)
 # copies of firmware.recovery_replay (tests/host/test_const_copies.py)
 _EVENT = const(1)
 _EVENT_HEAD_SIZE = const(13)
+_REFUSED = const(2)
 # copies of firmware.table_codes (tests/host/test_const_copies.py)
 _STARTING = const(0)
 
@@ -77,6 +79,7 @@ class TableJournal:
         self._buffer = None        # the journal's record buffer, once it has one (the same from then on)
         self.ticked = False        # the last event was a tick (a snapshot due goes after one: after())
         self.problem = ""          # why the journal was not used ("": it was, or it was empty)
+        self.base_refused = 0      # refused reports the base counts (REFUSED; at boot: the sender's count)
         self.tagged = False        # the link store's event set to a journalled event's (after() clears it)
         self.loaded = None         # at boot, the snapshot read back (bytes) and the events after it, for
         self.loaded_events = []    # the recovery (firmware/recovery_replay.py)
@@ -140,6 +143,12 @@ class TableJournal:
                     release_boot_only(ctx.console.change.pending is not None)   # it, and the restore's
             return
         journal = self.journal
+        if self.base_refused and (ctx.sender is None or not ctx.sender.refused):
+            # The base counts refused reports that a LOST frame has counted since (the sender's count back
+            # to 0): a snapshot at the next boundary drops them from it, or a reset would count them twice.
+            if table.at_boundary():
+                self.checkpoint(table)
+            return
         if self.based and (not self.dirty or journal.used * 2 < journal.capacity):
             return                                 # cheap first: this runs after every tick
         if self.based and (not self.ticked or len(ctx.queue)) and journal.used * 8 < journal.capacity * 5:
@@ -153,17 +162,24 @@ class TableJournal:
                 # Reports the full link store refused, not yet counted in a LOST frame (the count is in RAM
                 # until two slots free up): their events must stay in the log, whose replay after a reset
                 # makes those reports again; a snapshot would leave them neither sent nor counted. Up to
-                # seven eighths full: then the log's room comes first (a reset before the LOST goes out
-                # loses the count).
+                # seven eighths full: then the log's room comes first, and the snapshot carries the count
+                # (a reset before the LOST goes out lost it: hundreds of reports the host never heard of).
                 return
-            self.checkpoint(table)
+            self.checkpoint(table, 0 if sender is None else sender.refused)
 
-    def checkpoint(self, table):
+    def checkpoint(self, table, refused=0):
+        """The table's snapshot replaces the log; refused: reports the link store refused that no LOST frame
+        counts yet, carried in the base (a reset's recovery counts them again: recovery_replay.recover)."""
         if self.recall is not None:
             self.recall.keep_waiting()             # its event leaves the log: its round on flash first
         if self.store is not None:
             self.store.flush()                     # and the link's batch waiting for the poll: its event too
-        self.journal.checkpoint(struct.pack(BASE_HEAD, self.event_no) + table.snapshot())
+        snapshot = struct.pack(BASE_HEAD, self.event_no) + table.snapshot()
+        if refused:
+            self.journal.compact(((_SNAPSHOT, snapshot), (_REFUSED, struct.pack("<I", refused))))
+        else:
+            self.journal.checkpoint(snapshot)
+        self.base_refused = refused
         self.ms = 0                                # what the ticks did is in the snapshot
         self.based = True
         self.dirty = False

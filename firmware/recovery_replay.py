@@ -39,6 +39,10 @@ _GONE_LENGTH = const(0xFFFF)
 # the size of its head (EVENT_HEAD: ms of ticks before it, kind, a, b) before the event's bytes behind.
 EVENT = const(1)
 EVENT_HEAD_SIZE = const(13)
+# A base entry after the snapshot (firmware/recovery.py writes it): reports the full link store refused
+# before the snapshot that no LOST frame counted yet ("<I"): their events left the log, so no replay makes
+# them again; the count is carried across a reset instead.
+REFUSED = const(2)
 # The states where a card or a throw may come while the board is off: cards leave the shoe (Baccarat,
 # Omaha), the dice are in play (Craps: a come-out or a point; a throw the board missed would have
 # decided bets, moved the puck or passed the dice).
@@ -59,6 +63,8 @@ def load(j):
                 j.loaded = payload[4:]
             elif kind == EVENT and j.loaded is not None and len(payload) >= EVENT_HEAD_SIZE:
                 j.loaded_events.append(payload)
+            elif kind == REFUSED and j.loaded is not None and not j.loaded_events and len(payload) == 4:
+                j.base_refused = struct.unpack_from("<I", payload, 0)[0]
             else:
                 raise journal_mod.JournalError("table journal record of kind %d out of place" % kind)
     except (journal_mod.JournalError, ValueError) as exc:
@@ -100,6 +106,11 @@ def recover(j, ctx, report, dispatch):
         kind, a, b = queue.kind, queue.a, queue.b
         j.held.append((kind, a, b, behind(table, kind, a, b), booting_ms))
     held_ms = j.held[0][4] if j.held else booting_ms    # when the first event that waited came
+    if j.base_refused and ctx.sender is not None:
+        # Reports the dead board's full link store refused before its snapshot, counted in no LOST frame
+        # yet: their events left the log, so no replay makes them again; the count goes out in this boot's
+        # LOST, before the replay's own reports (TableJournal.after snapshots once it is sent).
+        ctx.sender.refused += j.base_refused
     data, events, j.loaded, j.loaded_events = j.loaded, j.loaded_events, None, []
     first = j.event_no + 1
     if data is not None and not j.problem:

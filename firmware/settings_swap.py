@@ -67,7 +67,7 @@ def apply(ctx, console, data, digest, ref):
         # The journal's base is the running table at this boundary, no event after it: a power cut
         # once the new table file is in place finds that snapshot and carries it across as here
         # (firmware/recovery.py, carry_restore), never a log of events under the old settings.
-        journal.checkpoint(ctx.table)
+        journal.checkpoint(ctx.table, _refused(ctx))
     try:
         if table_file:
             # The seal takes the new file as well while it replaces the old one: a power cut at any
@@ -86,8 +86,13 @@ def apply(ctx, console, data, digest, ref):
     if journal is not None and not journal.pending and ctx.table.at_boundary():
         # The table journal's snapshot was taken under the old settings: the new table's state is the
         # journal's base from here on.
-        journal.checkpoint(ctx.table)
+        journal.checkpoint(ctx.table, _refused(ctx))
     return ""
+
+
+def _refused(ctx):
+    """Reports the full link store refused that no LOST frame counts yet: the snapshot carries them."""
+    return 0 if ctx.sender is None else ctx.sender.refused
 
 
 def build(ctx, rules):
