@@ -224,14 +224,16 @@ def unjournalled(journal, table, queue):
     """The inputs a run took in but its table journal (firmware/recovery.py) had not journalled when
     the power went: those held for the recovery, the one whose record was being written, those the
     recovery had still to let in after it, those queued behind it; oldest first, as (kind, a, b, behind
-    bytes). The queue is emptied. (The simulator's: a board loses them with its RAM.)"""
-    lost = [held[:4] for held in journal.held]     # (without the boot's ms when each came)
+    bytes). The queue is emptied. (The simulator's: a board loses them with its RAM.) Only inputs: the
+    firmware's own events (the link's alarm, LINK_BACKLOG, raised or cleared by the dead board's sender)
+    die with it; given to the next boot, a stale raise held its table for good, no sender to clear it."""
+    lost = [held[:4] for held in journal.held if _is_input(held[0], held[1])]   # (without the boot's ms)
     if journal.appending is not None and _is_input(journal.appending[0], journal.appending[1]):
         kind, a, b, bytes_behind = journal.appending
         if bytes_behind is None:               # built in the journal's buffer: the table has not taken
             bytes_behind = behind(table, kind, a, b)    # the event, so it reads the same again
         lost.append((kind, a, b, bytes_behind))
-    lost.extend(held[:4] for held in journal.letting_in or ())    # the recovery letting the held ones in
+    lost.extend(held[:4] for held in journal.letting_in or () if _is_input(held[0], held[1]))   # being let in
     while queue.get():
         if _is_input(queue.kind, queue.a):
             lost.append((queue.kind, queue.a, queue.b, behind(table, queue.kind, queue.a, queue.b)))

@@ -1,7 +1,7 @@
 """What a power cut takes from the simulated board's RAM (hostsim/flash.py unjournalled()): the inputs
 its table journal had taken but not written, which the simulator gives the next boot again."""
 from firmware.event_bytes import behind
-from firmware.events import BETS, HOST
+from firmware.events import BETS, HOST, LINK_BACKLOG, THROW
 from firmware.link import frame as fm
 from hostsim.flash import unjournalled
 from tests.firmware.expect import raises
@@ -58,3 +58,18 @@ def test_a_cut_while_the_recovery_lets_in_the_events_that_waited_gives_back_the_
         journal.journal.append_in_place = append_in_place
         raises(_Cut, _run, ctx, 1)
         assert [event[:3] for event in unjournalled(journal, ctx.table, ctx.queue)] == waiting[1:]
+
+
+def test_the_link_alarm_that_waited_for_the_lamp_test_dies_with_the_board_not_given_again():
+    # The link's alarm (LINK_BACKLOG) is the dead board's sender's, not an input: a cut during the boot
+    # after another cut (the store full, the host away then back) gave its held raise to the next boot,
+    # after that boot's own clear, and nothing ever cleared it: every come-out refused for good, the
+    # host present and every frame acknowledged (host-away double cuts, Craps; found by a sweep).
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        ctx, machine, _ = _boot(state, "craps")
+        _lamp_test_but_its_last_pass(ctx, lambda i: i == 1 and (ctx.queue.put(LINK_BACKLOG, 1, 64),
+                                                                  ctx.queue.put(THROW, 2 * 8 + 3, 0)))
+        assert [held[:3] for held in ctx.journal.held] == [(LINK_BACKLOG, 1, 64), (THROW, 19, 0)]
+        assert [event[:3] for event in unjournalled(ctx.journal, ctx.table, ctx.queue)] == [(THROW, 19, 0)]
