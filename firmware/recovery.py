@@ -80,6 +80,7 @@ class TableJournal:
         self.ticked = False        # the last event was a tick (a snapshot due goes after one: after())
         self.problem = ""          # why the journal was not used ("": it was, or it was empty)
         self.base_refused = 0      # refused reports the base counts (REFUSED; at boot: the sender's count)
+        self.base_mark = None      # at boot, the link store's mark when the base was written (REFUSED)
         self.tagged = False        # the link store's event set to a journalled event's (after() clears it)
         self.loaded = None         # at boot, the snapshot read back (bytes) and the events after it, for
         self.loaded_events = []    # the recovery (firmware/recovery_replay.py)
@@ -145,7 +146,8 @@ class TableJournal:
         journal = self.journal
         if self.base_refused and (ctx.sender is None or not ctx.sender.refused):
             # The base counts refused reports that a LOST frame has counted since (the sender's count back
-            # to 0): a snapshot at the next boundary drops them from it, or a reset would count them twice.
+            # to 0): a snapshot at the next boundary drops them from it (a reset before that finds the link
+            # store's mark moved on past the base's: recovery_replay.recover counts them no more).
             if table.at_boundary():
                 self.checkpoint(table)
             return
@@ -176,7 +178,10 @@ class TableJournal:
             self.store.flush()                     # and the link's batch waiting for the poll: its event too
         snapshot = struct.pack(BASE_HEAD, self.event_no) + table.snapshot()
         if refused:
-            self.journal.compact(((_SNAPSHOT, snapshot), (_REFUSED, struct.pack("<I", refused))))
+            # With the link store's mark now (all written: flushed above): a LOST frame stored after this
+            # moves it on, which tells the recovery the count is spent (recovery_replay.recover).
+            mark = (0, 0) if self.store is None else self.store.mark
+            self.journal.compact(((_SNAPSHOT, snapshot), (_REFUSED, struct.pack("<IIH", refused, mark[0], mark[1]))))
         else:
             self.journal.checkpoint(snapshot)
         self.base_refused = refused
@@ -219,7 +224,7 @@ class TableJournal:
         self.dirty = True
         self.event_no += 1
         if self.store is not None:
-            self.store.event = self.event_no
+            self.store.event = self.store.made = self.event_no
             self.store.report = 0
             self.tagged = True
 

@@ -40,8 +40,10 @@ _GONE_LENGTH = const(0xFFFF)
 EVENT = const(1)
 EVENT_HEAD_SIZE = const(13)
 # A base entry after the snapshot (firmware/recovery.py writes it): reports the full link store refused
-# before the snapshot that no LOST frame counted yet ("<I"): their events left the log, so no replay makes
-# them again; the count is carried across a reset instead.
+# before the snapshot that no LOST frame counted yet, and the link store's mark then ("<IIH": count, mark
+# event, mark reports; boards before the mark wrote "<I"): their events left the log, so no replay makes
+# them again; the count is carried across a reset instead, unless a LOST frame stored since (the mark moved
+# on) counted it.
 REFUSED = const(2)
 # The states where a card or a throw may come while the board is off: cards leave the shoe (Baccarat,
 # Omaha), the dice are in play (Craps: a come-out or a point; a throw the board missed would have
@@ -63,8 +65,11 @@ def load(j):
                 j.loaded = payload[4:]
             elif kind == EVENT and j.loaded is not None and len(payload) >= EVENT_HEAD_SIZE:
                 j.loaded_events.append(payload)
+            elif kind == REFUSED and j.loaded is not None and not j.loaded_events and len(payload) == 10:
+                j.base_refused, event, reports = struct.unpack_from("<IIH", payload, 0)
+                j.base_mark = (event, reports)
             elif kind == REFUSED and j.loaded is not None and not j.loaded_events and len(payload) == 4:
-                j.base_refused = struct.unpack_from("<I", payload, 0)[0]
+                j.base_refused = struct.unpack_from("<I", payload, 0)[0]   # (no mark: counted at boot)
             else:
                 raise journal_mod.JournalError("table journal record of kind %d out of place" % kind)
     except (journal_mod.JournalError, ValueError) as exc:
@@ -106,11 +111,19 @@ def recover(j, ctx, report, dispatch):
         kind, a, b = queue.kind, queue.a, queue.b
         j.held.append((kind, a, b, behind(table, kind, a, b), booting_ms))
     held_ms = j.held[0][4] if j.held else booting_ms    # when the first event that waited came
+    store = j.store
+    if j.base_refused and store is not None and j.base_mark is not None and store.mark > j.base_mark:
+        # The link store's mark moved on since the snapshot: a LOST frame stored after it (the first frame
+        # the sender stores while it has refused reports) counted them; counted again, the host would be told
+        # of more lost reports than there were.
+        j.base_refused = 0
     if j.base_refused and ctx.sender is not None:
         # Reports the dead board's full link store refused before its snapshot, counted in no LOST frame
         # yet: their events left the log, so no replay makes them again; the count goes out in this boot's
         # LOST, before the replay's own reports (TableJournal.after snapshots once it is sent).
         ctx.sender.refused += j.base_refused
+    if store is not None:
+        store.made = j.event_no          # a LOST frame from here counts the snapshot's reports (the base's)
     data, events, j.loaded, j.loaded_events = j.loaded, j.loaded_events, None, []
     first = j.event_no + 1
     if data is not None and not j.problem:
@@ -235,7 +248,7 @@ def _replay(j, ctx, events, first, report):
                 table.dispatch(_TICK, ms, 0)
             b = put_behind(table, kind, a, b, events[i], EVENT_HEAD_SIZE)
             if store is not None:
-                store.event = number
+                store.event = store.made = number
                 store.report = 0
                 j.tagged = True
                 mark_event, mark_reports = store.mark

@@ -27,7 +27,8 @@
 # (firmware/recovery.py sets `event` and `report` before each report). `mark` is the tag of the
 # newest whole report stored (a PART frame is a report begun, not stored), kept across compactions,
 # so recovery knows which of the reports a replayed event makes again the host has (or will get
-# from here) and must not be sent twice. `previous` is the newest frame's (boot, seq) ever stored:
+# from here) and must not be sent twice. A LOST frame is tagged as the last of the reports made so far
+# (append_lost): it counts the refused ones, so they too are not made again (nor a snapshot's count). `previous` is the newest frame's (boot, seq) ever stored:
 # the next boot's OPEN names it, even when every frame was acknowledged.
 import struct
 from array import array
@@ -52,6 +53,7 @@ _FRAME_HEAD_SIZE = const(15)  # held_frames.py's: a FRAME entry's head (journal_
 # _WHOLE: not a PART), then the end "<IB" (tag event, frames); formats written where used (no globals).
 _BATCH_HEAD_SIZE = const(12)
 _WHOLE = const(0x8000)
+_ALL = const(0xFFFE)         # a LOST frame's tag report past every report of its event (the mark's 0xFFFF)
 _BATCH_END_SIZE = const(5)
 _AFTER = const(9)            # a batch's bytes after its heads in the ring: its end, the record's CRC
 # The ring: the smallest holding the benches' biggest batch (an Omaha showdown: 13 frames, 1,811 bytes,
@@ -95,6 +97,9 @@ class JournalStore:
         self.event = 0
         self._pending_event = 0      # the event of the pending frames (a batch is one event's; its record's tag)
         self.report = 0            # which of that event's reports, from 0
+        # The newest journalled event whose reports are all made (stored, or refused: in the sender's count);
+        # firmware/recovery.py sets it with `event` (a LOST frame outside an event's pass counts up to it).
+        self.made = 0
         self._mark_event = 0       # `mark`: (event, reports) of the newest whole report stored
         self._mark_reports = 0
         self._prev_boot = 0        # `previous`: (boot, seq) of the newest frame ever stored (boot 0: none)
@@ -182,6 +187,26 @@ class JournalStore:
             self._mark_reports = self.report
         self._prev_boot = boot
         self._prev_seq = seq
+
+    def append_lost(self, boot, seq, data, n):
+        """A LOST frame: it counts every report refused so far, and those stored are stored, so the mark
+        moves past all the reports made so far (a replay after a reset makes none of them again, and a
+        snapshot's carried count is spent: firmware/recovery_replay.py). Tagged as the last report made
+        of the event whose pass this is, or, none of its made yet (or outside one), as past every report
+        of the event before it (`made`: event 0, none journalled, is written at once, no mark moved). Not
+        a report of the event itself: its next report keeps its number."""
+        event = self.event
+        report = self.report
+        if event and report:
+            self.report = report - 1
+        else:
+            self.event = event - 1 if event else self.made
+            self.report = _ALL
+        try:
+            self.append(boot, seq, data, n, True)
+        finally:
+            self.event = event
+            self.report = report
 
     def append_run(self, boot, seq, enc, n, view, most, part, last, whole):
         """A report's frames kept at once, as append() one by one would (store.py's interface); ValueError (no

@@ -20,6 +20,10 @@ class RamStore(Held):
         self._data[base:base + n] = memoryview(data)[:n]
         self._count += 1
 
+    def append_lost(self, boot, seq, data, n):
+        """A LOST frame: nothing on flash to tag (journal_store.py's)."""
+        self.append(boot, seq, data, n)
+
     def append_run(self, boot, seq, enc, n, view, most, part, last, whole):
         """A slot a frame: nothing to gain from a report's frames at once; False, the caller append()s them."""
         return False

@@ -285,7 +285,12 @@ class Sender:
         seq = self._next_seq
         enc = self._enc
         n = enc.encode(self.boot, seq, type, payload, self.uptime, self._host)
-        self.store.append(self.boot, seq, enc.buf, n, True)
+        if type is LOST:
+            # It counts every report refused so far: the store tags it so (a replay after a reset makes
+            # none of them again: firmware/link/journal_store.py, append_lost).
+            self.store.append_lost(self.boot, seq, enc.buf, n)
+        else:
+            self.store.append(self.boot, seq, enc.buf, n, True)
         self._next_seq = seq + 1
 
     def _flush_pending(self):

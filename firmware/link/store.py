@@ -6,6 +6,8 @@
 #   count()                       frames held now
 #   append(boot, seq, data, n, whole)  keep data[:n] (a whole frame with its LF) as the newest;
 #                                 whole: not a PART frame (the sender knows its type)
+#   append_lost(boot, seq, data, n)  a LOST frame, as append(): it counts every report refused so far
+#                                 (a store on flash tags it so: no replay makes them again)
 #   append_run(boot, seq, enc, n, view, most, part, last, whole)  a report's frames at once: the first
 #                                 in enc.buf[:n] (a `part` frame of view[:most]), the next ones made
 #                                 by enc.encode_next; True, all kept, or False, none: the caller
