@@ -246,3 +246,25 @@ def test_a_snapshot_writes_the_link_stores_waiting_batch_first():
         tj.checkpoint(table)
         assert store.pending == 0
         assert JournalStore(state, None, 16, 200).mark == (tj.event_no, 1)
+
+
+def test_a_base_refused_count_keeps_the_link_stores_mark_and_one_without_it_still_reads():
+    # The REFUSED entry keeps the link store's mark at the snapshot (recovery_replay.recover counts the
+    # count only while the mark has not moved on: a LOST frame stored since counted it); the 4-byte entry
+    # of the firmware before the mark still reads, its count counted at boot as it was.
+    class _Store:
+        mark = (70, 3)
+        event = 0
+
+        def flush(self):
+            pass
+
+    with ScratchDir() as state:
+        tj = TableJournal(state, None, None)
+        tj.store = _Store()
+        tj.checkpoint(_Table(), 429)
+        again = TableJournal(state, None, None)
+        assert again.base_refused == 429 and again.base_mark == (70, 3)
+        tj.journal.compact(((0, struct.pack("<I", 12) + b"[]"), (2, struct.pack("<I", 9))))
+        old = TableJournal(state, None, None)
+        assert old.problem == "" and old.base_refused == 9 and old.base_mark is None and old.event_no == 12
