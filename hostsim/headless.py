@@ -140,6 +140,7 @@ class HeadlessTable:
         """Run until the host has heard the table past its lamp test (any state but starting); BootTimeout
         when the table is not past it after limit_ms, or the host has not heard it after hear_ms."""
         start = self.now_ms()
+        hear_ms = max(limit_ms, hear_ms)
         while self._booting:
             waited = self.now_ms() - start
             if waited >= limit_ms:
@@ -149,11 +150,10 @@ class HeadlessTable:
                 # The table is past its lamp test; the host has not heard it: the line, not the boot. Frames
                 # held over a power cut go out before this boot's (oldest first): on a noisy line that
                 # takes its time, as a catch-up does (hear_ms).
-                if waited >= max(limit_ms, hear_ms):
+                if waited >= hear_ms:
                     raise BootTimeout("the host did not get the table's boot reports within %d ms (the table "
                                       "is past its lamp test; %d frames unacknowledged: too noisy a host line?)"
-                                      % (max(limit_ms, hear_ms), ctx.sender.held() if ctx.sender is not None
-                                         else 0))
+                                      % (hear_ms, ctx.sender.held() if ctx.sender is not None else 0))
             self.step()
 
     # -- time ---------------------------------------------------------------------------

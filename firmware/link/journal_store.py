@@ -28,8 +28,9 @@
 # newest whole report stored (a PART frame is a report begun, not stored), kept across compactions,
 # so recovery knows which of the reports a replayed event makes again the host has (or will get
 # from here) and must not be sent twice. A LOST frame is tagged as the last of the reports made so far
-# (append_lost): it counts the refused ones, so they too are not made again (nor a snapshot's count). `previous` is the newest frame's (boot, seq) ever stored:
-# the next boot's OPEN names it, even when every frame was acknowledged.
+# (append_lost): it counts the refused ones, so they too are not made again (nor a snapshot's count).
+# `previous` is the newest frame's (boot, seq) ever stored: the next boot's OPEN names it, even when every
+# frame was acknowledged.
 import struct
 from array import array
 
