@@ -17,7 +17,8 @@ import tty
 
 from firmware.link import frame as fm
 from tools.floor.broker import EmbeddedBroker, parse_url
-from tools.floor.gateway import Gateway, Link
+from tools.floor.gateway import Gateway
+from tools.floor.link import Link
 from tools.host import HostClient
 
 FLOOR = "notices"
