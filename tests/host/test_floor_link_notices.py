@@ -346,3 +346,38 @@ def test_another_tables_board_is_refused_at_its_long_reports_first_pieces_before
         gateway.stop()
         other.close()
         broker.stop()
+
+
+def test_what_a_board_sends_before_naming_its_table_waits_so_a_swapped_boards_lost_count_is_not_published():
+    broker = EmbeddedBroker().start()
+    board, other = RawBoard(), RawBoard()
+    sub = RawSubscriber(broker.url)
+    tables = [{"table": "BAC-01", "port": board.path}, {"table": "BAC-02", "port": other.path}]
+    log = []
+    gateway = Gateway(FLOOR, tables, broker.url, log=log.append).start()
+    try:
+        # Each board's first frames name no table: its OPEN, then a LOST count (the host was away).
+        board.send((1, 1, "OPEN", "-"), (1, 2, "LOST", "5"))
+        other.send((4, 1, "OPEN", "-"), (4, 2, "LOST", "3"))
+        assert _run(gateway, lambda: b"TIME" in board.read() and b"TIME" in other.read())   # read: OPEN answered
+        for _ in range(20):
+            gateway.step(0.01)
+        assert sub.reports() == []                                            # neither published yet
+        assert b"#1.2 " not in board.read() and b"#4.2 " not in other.read()  # nor acknowledged
+        # The board on BAC-02's port names BAC-01 (the adapters swapped): refused, its LOST never published.
+        other.send((4, 3, "REPORT", '{"event": "card", "table": "BAC-01"}'))
+        assert _run(gateway, lambda: any(e.get("link") == "refused" for e in log))
+        # The right board names its table: its LOST count goes out first, in its place, then the report.
+        board.send((1, 3, "REPORT", '{"event": "card", "table": "BAC-01"}'))
+        assert _run(gateway, lambda: b"#1.3 " in board.read() and len(sub.reports()) >= 2)   # published, acknowledged
+        topics = [t for t, _ in sub.reports()]
+        assert topics == ["casino/%s/BAC-01/link_lost" % FLOOR, "casino/%s/BAC-01/card" % FLOOR]
+        assert json.loads(dict(sub.reports())["casino/%s/BAC-01/link_lost" % FLOOR])["reports"] == 5
+        assert not [t for t in topics if "/BAC-02/" in t]
+        assert b"#4.2 " not in other.read()                                   # the swapped board keeps its count
+    finally:
+        gateway.stop()
+        sub.stop()
+        board.close()
+        other.close()
+        broker.stop()

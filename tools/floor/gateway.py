@@ -170,9 +170,11 @@ class Gateway:
         if client.boot_back is not None:
             self._board_replaced(link, client.boot_back)
             return
+        told = begun is not None or any(text is not None for text in client.texts)
+        offered = link.to_offer(reports, client.texts, client.positions, told)
         link.keep_pieces()                     # before the ACK that may pass them
         link.write(reply)
-        for report, text, position in zip(reports, client.texts, client.positions):
+        for report, text, position in offered:
             self._offer(link, client, report, text, position)
 
     def _offer(self, link, client, report, text, position):

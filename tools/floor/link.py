@@ -49,6 +49,8 @@ class Link:
         self.refused = None       # why the board on this port is not this table's (the last refusal logged)
         self.link_events = {}     # what the link noticed (HostClient.events: "gone", "unknown_control", ...) -> count
         self._next_try = 0.0
+        self.named = False        # the board has sent a report of its own (not another table's) since the client began
+        self.unnamed = []         # (report, text, position) the client delivered before that: they wait
 
     def open(self, now):
         import serial
@@ -72,6 +74,7 @@ class Link:
         self._fold_counts()
         self.client = HostClient(clock_ms=now_ms, stamped=True, hold_acks=True, notices=True)
         self.waiting.clear()
+        self.named, self.unnamed = False, []     # (not acknowledged: they come again after the REPLAY below)
         kept = self._read_spool()
         if kept is not None:
             self.client.resume_pieces(*kept)
@@ -142,6 +145,7 @@ class Link:
                 pass
         self.serial = self.fd = self.client = None
         self.waiting.clear()
+        self.named, self.unnamed = False, []
         del self._out[:]
         self.last_error = why
 
@@ -182,6 +186,22 @@ class Link:
                 logged.append(event)
         del events[:]
         return logged
+
+    def to_offer(self, reports, texts, positions, told):
+        """What of a read to offer the broker now, as (report, text, position), in the board's order. told: the
+        read has a report of the board's own (its text, not a notice) or a long report's first pieces, and none
+        names another table (those were refused). Until the board has told, what it sent waits, not
+        acknowledged: a board on another table's port (adapters swapped) sends its OPEN and a LOST count (a
+        `link_lost` notice) before the report that names its table; published, they would be this table's."""
+        got = list(zip(reports, texts, positions))
+        if self.named:
+            return got
+        if not told:
+            self.unnamed.extend(got)
+            return []
+        self.named = True
+        got, self.unnamed = self.unnamed + got, []
+        return got
 
     def published_one(self, position, report):
         self.waiting.append([position, False, time.monotonic()])
