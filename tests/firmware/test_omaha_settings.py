@@ -57,7 +57,7 @@ def test_art16_rake_percent_in_tenths_of_a_percent_from_3_to_5():
         s = make(rake_percent=value)
         assert (s.rake_tenths, s.rake_percent) == (tenths, shown), value
         assert s.copy().rake_tenths == tenths
-    for value in (2.9, 5.1, 3.25, 3.05, 0.5, -3.5, 6, float("nan"), float("inf"), -0.1, 1e300):
+    for value in (2.9, 5.1, 3.25, 3.05, 0.5, -3.5, 6, float("nan"), float("inf"), -0.1, 1e300, 2.99999, 3.0001):
         raises_match(SettingsError, "rake_percent must be 0 (no rake) or 3 to 5 in tenths of a percent",
                      make, rake_percent=value)
 
