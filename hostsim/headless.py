@@ -11,21 +11,20 @@
 # firmware writes to its host port at the end of each pass, and its replies
 # (ACK, REPLAY, TIME) go back into that port; on_report gets each report's JSON
 # text once, in order. With line noise (hostsim.line_noise) both directions
-# drop, corrupt or duplicate bytes. Used by tools.replay.
+# drop, corrupt or duplicate bytes. Power cuts: hostsim/headless_power.py. Used by tools.replay.
 import json
 import os
 import sys
 
 from firmware import board as board_mod
-from firmware import faults
 from firmware import main as firmware_main
 from firmware import startup
 from firmware.errors import SettingsError
-from firmware.events import FAULT
 from firmware.saved_state import record_crash
 from hostsim import hardware
 from hostsim.clock import VirtualClock
-from hostsim.flash import FlashFS, PowerCut, table_on_flash, undelivered, undone_gestures, unjournalled
+from hostsim.flash import PowerCut, table_on_flash
+from hostsim.headless_power import PowerCuts, lost_inputs
 from hostsim import table_io
 from hostsim.table_io import HOST_PORT, TableIO
 from tools.host import HostClient
@@ -61,7 +60,7 @@ class BootTimeout(Exception):
     """The table did not finish booting within the bound."""
 
 
-class HeadlessTable:
+class HeadlessTable(PowerCuts):
     """One board with the firmware booted on it; step it with run_for(), feed it through .io (a TableIO).
 
     board: a board file path (SettingsError if it is wrong: the hardware is
@@ -230,61 +229,8 @@ class HeadlessTable:
             self.hw.reboot(reset.cause)
             self.boot()
         except PowerCut:                    # the simulated flash cut the power during a write
-            self._power_back(_lost_inputs(self.ctx))
+            self._power_back(lost_inputs(self.ctx))
         self._deliver()
-
-    # -- power ------------------------------------------------------------------------------
-    def power_cut(self):
-        """The board loses power between two passes and boots again on the same flash."""
-        self._power_back([])
-
-    def _power_back(self, lost):
-        """After a cut: the same flash with the power back, a boot, and (once it has recovered) the
-        inputs the dead board took but had not journalled, given again as the dealer would repeat them."""
-        self.power_cuts += 1
-        self._deliver()                     # what the dead board wrote before the cut (its last frames)
-        if isinstance(self.fs, FlashFS):
-            self.flash_writes += self.fs.writes
-            torn = self.fs.torn
-            self.fs = self.fs.rebooted()
-            if self.next_cuts:                # the power goes again during this boot (its recovery)
-                self.fs = FlashFS(self.fs.root, self.next_cuts.pop(0), torn)
-        unread = undelivered(self.hw, self.io, self.ctx)
-        gestures, lost = undone_gestures(self.io, self.ctx, lost)
-        # The dealer lets go as the table goes dark: a key or button held through the boot would be a
-        # new press to the new boot, of one the journal may have (the lost ones are given again below,
-        # a button's gesture whole).
-        self.io.release_all()
-        self.hw.reboot(hardware.PWRON_RESET)
-        self.boot()
-        self.wait_booted()                  # the dealer waits for the table to come back
-        ctx = self.ctx
-        if ctx.config["game"] == "craps" and ctx.table.fault_code == faults.RESET_IN_ROUND:
-            # The dice were in play while the board was off (firmware/recovery.py): the dealer, who saw
-            # every throw, vouches that the table is right to go on (CONFIRM); a throw the dead board took
-            # is then read again below (the dice still lie on the layout), and decides.
-            self.press("confirm")
-            # The power may go again during that press (then_cut_after): the lost inputs go to the board
-            # that is up now, not to the one that died with them queued (its RAM is gone).
-            ctx = self.ctx
-        if lost:
-            from firmware.parts import release
-            from firmware.recovery_replay import put_behind     # boot-only: imported where used, then released
-            for kind, a, b, behind in lost:
-                ctx.queue.put(kind, a, put_behind(ctx.table, kind, a, b, behind))
-                if kind == FAULT and a == faults.UNEXPECTED_INPUT:
-                    ctx.unexpected_lines += 1      # counted, as firmware.main counts the line it reports
-            release(("firmware.recovery_replay",))
-        for role, data in unread:
-            self.io.send(role, data)
-        self.given_again += len(lost) + len(unread) + len(gestures)
-        self.last_card_ms = self.now_ms()   # a card given again was drawn now: the next keeps the pace
-        self.run_for(SETTLE_MS)
-        for role, long in gestures:         # the last input before the cut: a line's hold runs to its end
-            self.press(role, long)
-
-    def total_flash_writes(self):
-        return self.flash_writes + (self.fs.writes if isinstance(self.fs, FlashFS) else 0)
 
     def _firmware_pass(self, ms):
         ctx = self.ctx
@@ -345,14 +291,6 @@ class HeadlessTable:
                 past, self._boot_heard = _past_lamp_test(line, self._boot_heard)
                 self._booting = not past
             self.on_report(line)
-
-
-def _lost_inputs(ctx):
-    """The inputs a board that lost its power had taken but not journalled: the event whose journal
-    record the cut interrupted, and those still queued behind it (with the bytes behind them)."""
-    if ctx is None:
-        return []
-    return unjournalled(ctx.journal, ctx.table, ctx.queue)
 
 
 def _past_lamp_test(line, boot_heard):
