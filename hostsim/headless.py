@@ -11,7 +11,8 @@
 # firmware writes to its host port at the end of each pass, and its replies
 # (ACK, REPLAY, TIME) go back into that port; on_report gets each report's JSON
 # text once, in order. With line noise (hostsim.line_noise) both directions
-# drop, corrupt or duplicate bytes. Power cuts: hostsim/headless_power.py. Used by tools.replay.
+# drop, corrupt or duplicate bytes. With the host away (host_leaves, host_returns) the host line is
+# cut both ways. Power cuts: hostsim/headless_power.py. Used by tools.replay.
 import json
 import os
 import sys
@@ -66,11 +67,14 @@ class HeadlessTable(PowerCuts):
     board: a board file path (SettingsError if it is wrong: the hardware is
     built from it). on_report(line) gets each host report's JSON text, once, in
     the firmware's order, as the host client has it. noise: (LineNoise board
-    to host, LineNoise host to board), or None for a clean line. Call close()
+    to host, LineNoise host to board), or None for a clean line. notices: the
+    host client's link notices (tools.host.HostClient's `notices`) to pass to
+    on_report, by event name, as JSON text in their place among the reports
+    (tools.replay: LINK_NOTICES); the others are dropped. Call close()
     when done: it takes the simulated modules out of sys.modules again.
     """
 
-    def __init__(self, board_file, table_file, state_dir, on_report, noise=None, fs=None):
+    def __init__(self, board_file, table_file, state_dir, on_report, noise=None, fs=None, notices=()):
         self.board_file = board_file
         self.fs = fs                     # the state dir's filesystem: None (os), or a hostsim.flash.FlashFS
         self.table_file = table_on_flash(table_file, state_dir)     # a settings change rewrites the copy
@@ -88,7 +92,10 @@ class HeadlessTable(PowerCuts):
         self._booting = False
         self._from_board = bytearray()   # host-port bytes the firmware wrote in the current pass
         self.noise = noise
-        self.client = HostClient(clock_ms=lambda: HOST_EPOCH_MS + self.now_ms(), raw=True)
+        self.notices = frozenset(notices)
+        self.client = HostClient(clock_ms=lambda: HOST_EPOCH_MS + self.now_ms(), raw=True,
+                                 notices=bool(self.notices))
+        self.host_away = False           # the host line is cut both ways (host_leaves, host_returns)
         self.last_card_ms = None  # when the last card was sent (pace_card)
         self._last_output = self._last_draw = 0
         self.hw.port("host").taps.append(self._host_bytes)
@@ -137,10 +144,16 @@ class HeadlessTable(PowerCuts):
 
     def wait_booted(self, limit_ms=BOOT_LIMIT_MS, hear_ms=HEAR_LIMIT_MS):
         """Run until the host has heard the table past its lamp test (any state but starting); BootTimeout
-        when the table is not past it after limit_ms, or the host has not heard it after hear_ms."""
+        when the table is not past it after limit_ms, or the host has not heard it after hear_ms. With
+        the host away: until the table is past it."""
         start = self.now_ms()
         hear_ms = max(limit_ms, hear_ms)
         while self._booting:
+            if self.host_away and self.ctx is not None and self.ctx.table.state_name() != _STARTING:
+                # Nobody listens: the table past its lamp test is all there is to wait for (the host reads
+                # this boot's reports when it is back, in their order).
+                self._booting = False
+                break
             waited = self.now_ms() - start
             if waited >= limit_ms:
                 ctx = self.ctx
@@ -250,13 +263,24 @@ class HeadlessTable(PowerCuts):
         return sender is None or sender.held() == 0
 
     def catch_up(self, limit_ms):
-        """Run until caught_up() (True), or until limit_ms of virtual time passed (False)."""
+        """Run until caught_up() (True), or until limit_ms of virtual time passed (False). A host away
+        acknowledges nothing: host_returns() first."""
         end = self.now_ms() + limit_ms
         while not self.caught_up():
             if self.now_ms() >= end:
                 return False
             self.step()
         return True
+
+    def host_leaves(self):
+        """The host line is cut both ways from now on: what the board writes is lost on the way (nobody
+        reads it), and the host sends nothing (no ACK, REPLAY or TIME; callers send it no request)."""
+        self.host_away = True
+
+    def host_returns(self):
+        """The host line works again: the host client reads the board's next frames where it stopped (a
+        frame past what it has is a gap: it asks REPLAY), and answers them."""
+        self.host_away = False
 
     def _host_bytes(self, data):
         # Called inside the firmware's write: only collect here. The host reads after the pass
@@ -279,6 +303,8 @@ class HeadlessTable(PowerCuts):
         for line in console:
             self.on_report(line)
         data, self._from_board = bytes(self._from_board), bytearray()
+        if self.host_away:
+            return                          # lost on a cut line: the host reads nothing, answers nothing
         if self.noise is not None:
             data = self.noise[0].apply(data)
         reports, reply = self.client.feed(data)
@@ -287,7 +313,11 @@ class HeadlessTable(PowerCuts):
                 reply = self.noise[1].apply(reply)
             self.io.send(HOST_PORT, reply)
         for line in reports:  # past the lamp test: a state after its own "boot" (not the last boot's, sent first)
-            if self._booting:
+            if isinstance(line, dict):      # a link notice (raw reports are text): in its place, if wanted
+                if line.get("event") not in self.notices:
+                    continue
+                line = json.dumps(line)
+            elif self._booting:
                 past, self._boot_heard = _past_lamp_test(line, self._boot_heard)
                 self._booting = not past
             self.on_report(line)

@@ -18,7 +18,10 @@ that cuts the power at its N+1-th write (--torn: half of it written); the
 board boots again on the same flash, recovers (firmware/recovery.py), and the
 input it had taken but not journalled is given again; {"power_cut": true}
 cuts the power between two lines. The output is still the host's view, each
-report once. Reference: docs/protocol.md, "Replay input".
+report once. {"host": "away"} cuts the host line both ways until {"host":
+"back"} (or the end of the input); a LOST frame (reports the board refused
+while its store was full) is printed as {"event": "link_lost", "reports": N}.
+Reference: docs/protocol.md, "Replay input".
 
 Exit status: 0 the whole input was replayed; 2 a malformed input line (a
 one-line message on stderr names its number; the reports up to it were
@@ -44,6 +47,12 @@ BOOT_FAILED = 1
 # After the input, the host must have every report within this much virtual time (the sender's
 # back-off tops out at 8 s: this is several rounds of it).
 CATCH_UP_MS = 120000
+# The host client's link notices printed among the reports (docs/protocol.md, "Replay input"): link_lost,
+# the board's own count of the reports it refused while its store was full (their seq numbers are missing).
+# Not link_frames_gone, link_part_lost (a board that lost frames on its flash says so itself, journal_bad;
+# their "boot_unknown_end" form says only "may have been lost", and comes where the host had every report
+# too) nor link_unknown_type (no such frame comes from this firmware).
+LINK_NOTICES = ("link_lost",)
 
 
 class ReplayError(Exception):
@@ -89,7 +98,8 @@ def replay(raw_lines, table_file, board_file, state_dir, emit, started=None, lin
         except ValueError as exc:
             raise ReplayError(str(exc))
     try:
-        table = HeadlessTable(board_file, table_file, state_dir if fs is None else fs.root, emit, noise, fs)
+        table = HeadlessTable(board_file, table_file, state_dir if fs is None else fs.root, emit, noise, fs,
+                              LINK_NOTICES)
         table.next_cuts = list(then_cut_after)
     except SettingsError as exc:
         raise ReplayError(str(exc))
@@ -103,6 +113,8 @@ def replay(raw_lines, table_file, board_file, state_dir, emit, started=None, lin
                 run_line(table, text)
             except InputError as exc:
                 raise ReplayError("line %d: %s" % (number, exc))
+        if table.host_away:
+            table.host_returns()         # the input ended with the host away: it comes back for the catch-up
         table.wait_booted()
         if not table.catch_up(CATCH_UP_MS):
             raise ReplayError("the host did not get every report within %d s of virtual time (%d frames "

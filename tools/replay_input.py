@@ -24,6 +24,8 @@ CONSOLE_PORT = "console"
 DEALER_PACE_MS = 400
 # {"shoe": WORD} -> the TableIO method: what the shoe reports.
 SHOE_WORDS = {"new": "shoe_new", "out": "shoe_out", "unreadable": "unreadable", "hello": "shoe_hello"}
+# {"host": WORD}: the host line cut both ways, or working again.
+HOST_WORDS = ("away", "back")
 
 
 def _port(table, role, what):
@@ -111,6 +113,8 @@ def _raw(table, value, options):
         data = bytes.fromhex(check_text("raw hex", value["hex"]))
     except ValueError:
         raise InputError("raw: bad hex %r (pairs of hex digits, spaces allowed between bytes)" % (value["hex"],))
+    if role == HOST_PORT:
+        _host_here(table, "raw on the host port")
     table.io.send(role, data)
     table.take_in(role)
 
@@ -134,6 +138,7 @@ def _hand(table, value, options):
         check_seat_word("hand: stacks", seat)
         check_whole("hand: stacks: seat %s" % seat, chips)
     _port(table, HOST_PORT, "hand")
+    _host_here(table, "hand")
     _shoe_on(table)
     table.io.send(HOST_PORT, table.client.request(json.dumps({"hand": value})))
     table.take_in(HOST_PORT)
@@ -145,8 +150,34 @@ def _roads(table, value, options):
     if value is not True:
         raise InputError("roads must be true")
     _port(table, HOST_PORT, "roads")
+    _host_here(table, "roads")
     table.io.send(HOST_PORT, table.client.request(b"roads"))
     table.take_in(HOST_PORT)
+
+
+def _host_here(table, what):
+    """A line the host sends needs the host: while it is away its line is cut (nothing it sends arrives)."""
+    if table.host_away:
+        raise InputError("%s: the host is away (its line is cut both ways); a {\"host\": \"back\"} line first"
+                         % what)
+
+
+def _host(table, value, options):
+    """{"host": "away"}, {"host": "back"}: the host line is cut both ways, or works again (no time passes:
+    the next line, or the catch-up after the input, runs the firmware). docs/protocol.md, "Replay input"."""
+    word = check_text("host", value)
+    if word not in HOST_WORDS:
+        raise InputError("unknown host word %r (expected %s)" % (word, listed(sorted(HOST_WORDS))))
+    away = word == "away"
+    if away and table.host_away:
+        raise InputError("the host is away already (since an earlier {\"host\": \"away\"} line)")
+    if not away and not table.host_away:
+        raise InputError("the host is not away (no {\"host\": \"away\"} line before this one)")
+    _port(table, HOST_PORT, "host")
+    if away:
+        table.host_leaves()
+    else:
+        table.host_returns()
 
 
 def _shoe_on(table):
@@ -251,6 +282,7 @@ KINDS = {
     "console": (_console, {}),
     "wait_ms": (_wait, {}),
     "power_cut": (_power_cut, {}),
+    "host": (_host, {}),
 }
 
 

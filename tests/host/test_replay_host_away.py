@@ -1,0 +1,182 @@
+"""tools.replay with the host away: {"host": "away"} cuts the host line both ways until {"host": "back"} (or the
+end of the input); what the board refused meanwhile, its store full, is printed as link_lost in its place.
+
+docs/protocol.md, "Replay input"; docs/host-link.md, "When the host is away". The golden run is
+tests/host/replay_scripts/craps_host_away (test_replay.py replays it byte for byte).
+"""
+import io
+import json
+import os
+
+import pytest
+
+from hostsim.headless import HeadlessTable
+from tests.host.replay_seq import lost_total, seq_problems
+from tools import replay as replay_tool
+from tools.replay_input import run_line
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPTS = os.path.join(REPO, "tests", "host", "replay_scripts")
+BOARD = os.path.join(REPO, "boards", "sim.json")
+CRAPS = os.path.join(REPO, "boards", "tables", "sim-craps.json")
+AWAY, BACK = {"host": "away"}, {"host": "back"}
+POINT_6 = [{"bets": {"1": {"pass": 10}}}, {"dice": [2, 4]}]
+NOTHING_DECIDED = {"dice": [3, 5]}                  # an easy 8 with the point at 6
+POINT_MADE = {"dice": [1, 5]}
+
+
+def _run(tmp_path, lines, *extra, state="state"):
+    """tools.replay.main in this process -> (status, output lines, stderr)."""
+    path = tmp_path / ("%s.jsonl" % state)
+    path.write_text("".join((l if isinstance(l, str) else json.dumps(l)) + "\n" for l in lines))
+    out, err = io.StringIO(), io.StringIO()
+    status = replay_tool.main(["--table", CRAPS, "--state-dir", str(tmp_path / state), *extra, str(path)],
+                              stdout=out, stderr=err)
+    return status, out.getvalue().splitlines(), err.getvalue()
+
+
+def _reports(lines):
+    return [json.loads(line) for line in lines]
+
+
+def _long_absence(throws=70):
+    return POINT_6 + [AWAY] + [NOTHING_DECIDED] * throws + [BACK, {"wait_ms": 10000}, POINT_MADE]
+
+
+# -- the invariant the tests lean on can fail -------------------------------------------------------
+def test_the_seq_check_finds_a_gap_no_notice_accounts_for():
+    seq = lambda n: json.dumps({"seq": n, "event": "x"})            # noqa: E731
+    lost = lambda n: json.dumps({"event": "link_lost", "reports": n})   # noqa: E731
+    assert seq_problems([seq(1), seq(2), lost(2), seq(5)]) == []
+    assert seq_problems([seq(1), seq(2), seq(5)]) and seq_problems([seq(1), lost(1), seq(4)])
+    assert seq_problems([seq(1), seq(2), lost(2), seq(1)]) == []      # the last two of a boot: not checkable
+    assert seq_problems([seq(1), seq(2), lost(2), seq(3)])            # 2 counted, none missing
+    assert seq_problems([seq(1), seq(2), seq(3), lost(2), seq(3)]) == []     # a boot whose first two were refused
+    assert seq_problems([seq(1), seq(2), seq(3), seq(3)])            # ... with no notice: unaccounted
+
+
+# -- a long absence: the store fills, the board refuses reports, the host is told ----------------
+def test_a_long_absence_raises_the_backlog_then_prints_the_lost_count_in_place_of_the_refused_reports(tmp_path):
+    status, lines, err = _run(tmp_path, _long_absence())
+    assert status == 0, err
+    reports = _reports(lines)
+    notices = [r for r in reports if r.get("event") == "link_lost"]
+    assert notices and all(set(n) == {"event", "reports"} and n["reports"] > 0 for n in notices)
+    assert seq_problems(lines) == []                       # every missing seq counted, none twice
+    seqs = [r["seq"] for r in reports if "seq" in r]
+    assert len(set(range(1, seqs[-1] + 1)) - set(seqs)) == lost_total(lines) > 0
+    # The table's alarm as the firmware reports it: raised at 75 % of the 64 frames, cleared at 50 %.
+    backlog = [r for r in reports if r.get("fault") == "link_backlog"]
+    assert backlog[0]["frames_held"] == 48 and "cleared" not in backlog[0]
+    assert backlog[-1].get("cleared") is True and backlog[-1]["frames_held"] <= 32
+    at = reports.index(notices[0])
+    assert reports.index(backlog[0]) < at < reports.index(backlog[-1])
+    # the point made after the host came back is paid, and printed once
+    assert [r["nets"] for r in reports if r.get("dice") == [1, 5]] == [{"1": {"pass": 10}}]
+
+
+def test_the_golden_absence_refuses_a_come_out_while_the_backlog_is_up():
+    with open(os.path.join(SCRIPTS, "craps_host_away.out.jsonl")) as f:
+        lines = f.read().splitlines()
+    reports = _reports(lines)
+    assert seq_problems(lines) == [] and lost_total(lines) > 0
+    refused = [r for r in reports if r.get("event") == "throw" and r["valid"] is False]
+    assert refused and all(r["no_roll"] == "alarm" for r in refused)
+    assert {"seq": refused[0]["seq"] + 2, "table": "SIM-C1", "event": "fault", "fault": "link_backlog",
+            "card": None} in reports
+
+
+def test_a_headless_table_without_notices_prints_none(tmp_path):
+    """The default (hostsim.autoplay, the floor's simulated table) is unchanged: the gap alone."""
+    out = []
+    table = HeadlessTable(BOARD, CRAPS, str(tmp_path), out.append)
+    try:
+        table.boot()
+        table.wait_booted()
+        for line in _long_absence():
+            run_line(table, json.dumps(line))
+        assert table.catch_up(replay_tool.CATCH_UP_MS)
+    finally:
+        table.close()
+    assert out and not any("link_lost" in line for line in out) and seq_problems(out)
+
+
+# -- a short absence: nothing lost, nothing shown --------------------------------------------------
+def _golden(name):
+    with open(os.path.join(SCRIPTS, name + ".in.jsonl")) as f:
+        script = f.read().splitlines()
+    with open(os.path.join(SCRIPTS, name + ".out.jsonl")) as f:
+        return script, f.read().splitlines()
+
+
+@pytest.mark.parametrize("extra", [(), ("--line-noise", "0.01", "--seed", "5")])
+def test_a_short_absence_prints_exactly_what_the_script_without_it_prints(tmp_path, extra):
+    script, expected = _golden("craps_point_cycle")
+    away = script[:2] + [json.dumps(AWAY), json.dumps({"wait_ms": 20000})] + script[2:4] + [json.dumps(BACK)] \
+        + script[4:]
+    status, lines, err = _run(tmp_path, away, *extra)
+    assert status == 0, err
+    assert lines == expected
+
+
+def test_input_that_ends_with_the_host_away_brings_it_back_for_the_catch_up(tmp_path):
+    script, expected = _golden("craps_point_cycle")
+    status, lines, err = _run(tmp_path, script[:3] + [json.dumps(AWAY)] + script[3:], state="short")
+    assert (status, lines) == (0, expected), err
+    long = _long_absence()[:-3]                          # away to the end: no back line
+    status, lines, err = _run(tmp_path, long, state="long")
+    status_back, lines_back, _ = _run(tmp_path, long + [BACK], state="back")
+    assert status == status_back == 0, err
+    assert lines == lines_back and lost_total(lines) > 0 and seq_problems(lines) == []
+
+
+def test_a_long_absence_on_a_noisy_line_accounts_for_every_seq(tmp_path):
+    """What the host had acknowledged when its line was cut depends on the noise (so when the alarm rises and
+    how many reports the full store refuses): the output need not be the quiet line's, but adds up."""
+    status, lines, err = _run(tmp_path, _long_absence(), "--line-noise", "0.01", "--seed", "3")
+    assert status == 0, err
+    assert seq_problems(lines) == [] and lost_total(lines) > 0
+    assert [r["nets"] for r in _reports(lines) if r.get("dice") == [1, 5]] == [{"1": {"pass": 10}}]
+
+
+# -- malformed host lines ----------------------------------------------------------------------------
+@pytest.mark.parametrize("lines, message", [
+    ([{"host": "gone"}], "line 1: unknown host word 'gone' (expected away, back)"),
+    ([{"host": True}], "line 1: host must be a string, got a boolean"),
+    ([{"host": ["away"]}], "line 1: host must be a string, got an array"),
+    ([{"host": "away", "ms": 5}], "line 1: unknown key 'ms' in a host line (it takes no other key)"),
+    ([{"host": "back"}], "line 1: the host is not away (no {\"host\": \"away\"} line before this one)"),
+    ([AWAY, AWAY], "line 2: the host is away already"),
+    ([AWAY, {"raw": {"port": "host", "hex": "0a"}}], "line 2: raw on the host port: the host is away (its line "
+                                                       "is cut both ways); a {\"host\": \"back\"} line first"),
+])
+def test_a_malformed_host_line_is_status_2_naming_it(tmp_path, lines, message):
+    status, out, err = _run(tmp_path, lines)
+    assert status == 2 and err.startswith("replay: " + message) and err.count("\n") == 1
+    assert [r["event"] for r in _reports(out)] == ["boot", "state", "state"]      # printed up to the line
+
+
+@pytest.mark.parametrize("table, line", [("sim-baccarat", {"roads": True}), ("sim-omaha", {"hand": {}})])
+def test_a_host_request_while_the_host_is_away_is_refused(tmp_path, table, line):
+    out, err = io.StringIO(), io.StringIO()
+    path = tmp_path / "in.jsonl"
+    path.write_text(json.dumps(AWAY) + "\n" + json.dumps(line) + "\n")
+    status = replay_tool.main(["--table", os.path.join(REPO, "boards", "tables", table + ".json"), str(path)],
+                              stdout=out, stderr=err)
+    assert status == 2
+    assert err.getvalue() == "replay: line 2: %s: the host is away (its line is cut both ways); a {\"host\": " \
+                             "\"back\"} line first\n" % next(iter(line))
+
+
+# -- away across a power cut -----------------------------------------------------------------------
+def test_the_host_away_across_a_power_cut_hears_both_boots_when_back(tmp_path):
+    lines = POINT_6 + [AWAY] + [NOTHING_DECIDED] * 30 + [{"power_cut": True}] + [NOTHING_DECIDED] * 40 \
+        + [BACK, {"wait_ms": 10000}, POINT_MADE]
+    status, out, err = _run(tmp_path, lines)
+    assert status == 0, err
+    reports = _reports(out)
+    assert [r["event"] for r in reports].count("boot") == 2
+    assert [r for r in reports if r["event"] == "recovered"][0]["state"] == "point"
+    assert seq_problems(out) == [] and lost_total(out) > 0
+    assert [r["nets"] for r in reports if r.get("dice") == [1, 5]] == [{"1": {"pass": 10}}]
+
