@@ -145,13 +145,16 @@ class HeadlessTable(PowerCuts):
     def wait_booted(self, limit_ms=BOOT_LIMIT_MS, hear_ms=HEAR_LIMIT_MS):
         """Run until the host has heard the table past its lamp test (any state but starting); BootTimeout
         when the table is not past it after limit_ms, or the host has not heard it after hear_ms. With
-        the host away: until the table is past it."""
+        the host away, or when the host has every frame the board holds (none left to hear): until the
+        table is past it."""
         start = self.now_ms()
         hear_ms = max(limit_ms, hear_ms)
         while self._booting:
-            if self.host_away and self.ctx is not None and self.ctx.table.state_name() != _STARTING:
-                # Nobody listens: the table past its lamp test is all there is to wait for (the host reads
-                # this boot's reports when it is back, in their order).
+            if self.ctx is not None and self.ctx.table.state_name() != _STARTING and (
+                    self.host_away or self.caught_up()):
+                # Nobody listens (the host reads this boot's reports when it is back, in their order); or
+                # the host has every frame the board made and never heard the boot's reports: the store,
+                # full of frames from before a cut, refused them (their LOST count came in their place).
                 self._booting = False
                 break
             waited = self.now_ms() - start
