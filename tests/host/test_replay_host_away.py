@@ -25,12 +25,12 @@ NOTHING_DECIDED = {"dice": [3, 5]}                  # an easy 8 with the point a
 POINT_MADE = {"dice": [1, 5]}
 
 
-def _run(tmp_path, lines, *extra, state="state"):
+def _run(tmp_path, lines, *extra, state="state", table=CRAPS):
     """tools.replay.main in this process -> (status, output lines, stderr)."""
     path = tmp_path / ("%s.jsonl" % state)
     path.write_text("".join((l if isinstance(l, str) else json.dumps(l)) + "\n" for l in lines))
     out, err = io.StringIO(), io.StringIO()
-    status = replay_tool.main(["--table", CRAPS, "--state-dir", str(tmp_path / state), *extra, str(path)],
+    status = replay_tool.main(["--table", table, "--state-dir", str(tmp_path / state), *extra, str(path)],
                               stdout=out, stderr=err)
     return status, out.getvalue().splitlines(), err.getvalue()
 
@@ -197,3 +197,26 @@ def test_a_cut_while_the_host_is_away_or_catching_up_is_accounted_for(tmp_path):
         boots = [b for a, b in zip(seqs, seqs[1:]) if b <= a]
         head_refused += sum(1 for b in boots if b > 1)
     assert head_refused                     # the case the fix is for was among them
+
+
+def test_a_baccarat_table_holds_the_first_card_of_a_round_while_the_host_is_away_and_deals_it_when_back(tmp_path):
+    """docs/host-link.md's table: the round's first card in `betting` refused (`link_backlog` with the card), the
+    full store's refusals counted; back, the backlog cleared, CONFIRM deals the held card as the round's first."""
+    with open(os.path.join(SCRIPTS, "baccarat_round.in.jsonl")) as f:
+        burn = f.read().splitlines()[:9]                        # a new shoe and its 8 burn cards
+    rounds = []
+    for suits in ("hdcs", "cshd", "dhsc", "schd") * 2:          # 9 2 K 3: Player's natural 9 each time
+        rounds += [{"bets": {"3": {"banker": 100}}}] + [{"card": rank + suit} for rank, suit in zip("92K3", suits)]
+    status, out, err = _run(tmp_path, burn + [AWAY] + rounds + [{"button": "confirm"}] * 6
+                            + [BACK, {"wait_ms": 10000}, {"button": "confirm"}], state="baccarat",
+                            table=os.path.join(REPO, "boards", "tables", "sim-baccarat.json"))
+    assert status == 0, err
+    reports = _reports(out)
+    assert seq_problems(out) == [] and lost_total(out) > 0
+    held = [r for r in reports if r.get("fault") == "link_backlog" and "card" in r]
+    assert held and held[0]["card"] is not None
+    cleared = [r for r in reports if r.get("fault") == "link_backlog" and r.get("cleared")]
+    after = reports[reports.index(cleared[-1]):]
+    dealt = [r for r in after if r.get("event") == "card"]
+    assert dealt[0]["card"] == held[-1]["card"] and dealt[0]["to"] == "player"
+    assert [r["event"] for r in after].index("round") < [r["event"] for r in after].index("card")
