@@ -9,6 +9,7 @@ publishes are acknowledged. Found by a gateway fed hand-made frames (4 Dec 2026)
 acknowledged to the board with nothing published, published rewritten, or published as the wrong table.
 """
 import binascii
+import contextlib
 import json
 import os
 import threading
@@ -127,6 +128,7 @@ class RawBoard:
         os.set_blocking(self.master, False)
         self.path = os.ttyname(self.slave)
         self.heard = bytearray()
+        self.closed = False
 
     def send(self, *frames):
         os.write(self.master, _frames(*frames))
@@ -139,8 +141,10 @@ class RawBoard:
         return bytes(self.heard)
 
     def close(self):
-        os.close(self.master)
-        os.close(self.slave)
+        if not self.closed:             # (a test closes it to unplug the device; the teardown again)
+            self.closed = True
+            os.close(self.master)
+            os.close(self.slave)
 
 
 class RawSubscriber:
@@ -177,7 +181,10 @@ def _run(gateway, until, timeout_s=10.0):
     return False
 
 
-def test_the_gateway_publishes_the_text_as_sent_and_its_notices_and_refuses_another_tables_board():
+@contextlib.contextmanager
+def _two_tables():
+    """A gateway of two tables, BAC-01 and BAC-02, each on a RawBoard, into an embedded broker with a
+    subscriber: yields (gateway, board of BAC-01, board of BAC-02, subscriber, the gateway's log)."""
     broker = EmbeddedBroker().start()
     board, other = RawBoard(), RawBoard()
     sub = RawSubscriber(broker.url)
@@ -185,6 +192,17 @@ def test_the_gateway_publishes_the_text_as_sent_and_its_notices_and_refuses_anot
     log = []
     gateway = Gateway(FLOOR, tables, broker.url, log=log.append).start()
     try:
+        yield gateway, board, other, sub, log
+    finally:
+        gateway.stop()
+        sub.stop()
+        board.close()
+        other.close()
+        broker.stop()
+
+
+def test_the_gateway_publishes_the_text_as_sent_and_its_notices_and_refuses_another_tables_board():
+    with _two_tables() as (gateway, board, other, sub, log):
         sent = '{"event": "card", "table": "BAC-01",  "chips": 12345678901234567890.0}'
         board.send((1, 1, "OPEN", "-"), (1, 2, "REPORT", sent), (1, 3, "LOST", "7"))
         other.send((4, 1, "OPEN", "-"), (4, 2, "REPORT", '{"event": "card", "table": "BAC-01"}'))
@@ -203,11 +221,6 @@ def test_the_gateway_publishes_the_text_as_sent_and_its_notices_and_refuses_anot
         board.close()                                                         # the device goes
         assert _run(gateway, lambda: not gateway.links[0].up)
         assert gateway.status()[0]["reports_lost_on_board"] == 7              # the count outlives the link
-    finally:
-        gateway.stop()
-        sub.stop()
-        other.close()
-        broker.stop()
 
 
 class _Info:
@@ -349,13 +362,7 @@ def test_another_tables_board_is_refused_at_its_long_reports_first_pieces_before
 
 
 def test_what_a_board_sends_before_naming_its_table_waits_so_a_swapped_boards_lost_count_is_not_published():
-    broker = EmbeddedBroker().start()
-    board, other = RawBoard(), RawBoard()
-    sub = RawSubscriber(broker.url)
-    tables = [{"table": "BAC-01", "port": board.path}, {"table": "BAC-02", "port": other.path}]
-    log = []
-    gateway = Gateway(FLOOR, tables, broker.url, log=log.append).start()
-    try:
+    with _two_tables() as (gateway, board, other, sub, log):
         # Each board's first frames name no table: its OPEN, then a LOST count (the host was away).
         board.send((1, 1, "OPEN", "-"), (1, 2, "LOST", "5"))
         other.send((4, 1, "OPEN", "-"), (4, 2, "LOST", "3"))
@@ -375,9 +382,3 @@ def test_what_a_board_sends_before_naming_its_table_waits_so_a_swapped_boards_lo
         assert json.loads(dict(sub.reports())["casino/%s/BAC-01/link_lost" % FLOOR])["reports"] == 5
         assert not [t for t in topics if "/BAC-02/" in t]
         assert b"#4.2 " not in other.read()                                   # the swapped board keeps its count
-    finally:
-        gateway.stop()
-        sub.stop()
-        board.close()
-        other.close()
-        broker.stop()
