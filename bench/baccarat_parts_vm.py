@@ -156,7 +156,7 @@ def split_pass(t):
             a = now()
             m._report(ctx)
             _add("REPORT", now() - a)
-        ctx.journal.after(ctx, m._report, m._dispatch)
+        ctx.journal.after(ctx)
     m._report(ctx)
     t2 = now()
     ctx.hw.lights.show()

@@ -52,7 +52,7 @@ def split_pass(t):
             m._report(ctx)
         a = now()
         rep += a - b
-        journal.after(ctx, m._report, m._dispatch)   # a snapshot at a boundary (the recovery: the loop's dispatch)
+        journal.after(ctx)   # a snapshot at a boundary
         jour += now() - a
     parts.append(("journal", jour))
     parts.append(("dispatch", disp))

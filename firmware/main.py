@@ -12,6 +12,7 @@ from firmware import screens as core_screens
 from firmware.compat import sleep_ms_async, ticks_diff, ticks_ms
 from firmware.errors import SettingsError
 from firmware.host_port import read_host
+from firmware.parts import release_boot_only
 from firmware.saved_state import keep_fault, record_crash
 from firmware.startup import boot
 
@@ -50,6 +51,14 @@ def poll_inputs(ctx, elapsed_ms):
     overflows = queue.overflows
     while queue.get():
         _dispatch(ctx, queue.kind, queue.a, queue.b)
+    if ctx.journal.due:
+        # The lamp test ended in this pass: the table journal's recovery, here and not nested in the dispatch
+        # that ended it (two frames less under the let-in, the table's deepest C stack: docs/performance.md).
+        from firmware.recovery_replay import recover     # boot-only (parts.BOOT_ONLY): once a boot
+        try:
+            recover(ctx.journal, ctx, _report, _dispatch)
+        finally:
+            release_boot_only(ctx.console.change.pending is not None)   # it, and the restore's
     if queue.overflows != overflows:
         _dispatch(ctx, _FAULT, _QUEUE_FULL, queue.overflows - overflows)
     if ctx.hw.watchdog is not None:
@@ -75,7 +84,7 @@ def _dispatch(ctx, kind, a, b):
         journal.after_tick(table)
     if len(table.outbox):
         _report(ctx)              # at once: a report reads the controller's state of this very event
-    journal.after(ctx, _report, _dispatch)
+    journal.after(ctx)
 
 
 def _watch_unused_reader(ctx, elapsed_ms):

@@ -19,7 +19,6 @@ import struct
 
 from firmware.event_bytes import behind as _behind, behind_into as _behind_into
 from firmware.link import journal as journal_mod
-from firmware.parts import release_boot_only
 
 # copies of firmware.faults (tests/host/test_const_copies.py)
 _JOURNAL_BAD = const(20)
@@ -87,6 +86,7 @@ class TableJournal:
         from firmware.recovery_replay import load   # boot-only: released with parts.BOOT_ONLY after boot
         load(self)
         self.pending = self.loaded is not None or self.problem != ""
+        self.due = False           # the lamp test ended in this pass: poll_inputs recovers at its end (after())
         if store is not None:
             self.numbers_from(store.mark[0])       # numbers never go back, even after a fresh start
 
@@ -128,20 +128,26 @@ class TableJournal:
         if self.based and len(table.outbox):
             self._append(table, _TICK, 0, 0)
 
-    def after(self, ctx, report, dispatch=None):
-        """After an event and its reports: the recovery at the end of the lamp test (dispatch: the loop's,
-        firmware.main._dispatch, which takes the events that waited); a snapshot at a boundary."""
+    def after(self, ctx):
+        """After an event and its reports: the recovery made due at the end of the lamp test (`due`); a
+        snapshot at a boundary."""
         table = ctx.table
         if self.tagged:                            # (else it is 0 already: no store call a tick's pass)
             self.store.event = 0                   # reports made outside an event are a boot's own
             self.tagged = False
         if self.pending:
-            if table.state != _STARTING and not table.closed_code:  # a table held closed never plays
-                from firmware.recovery_replay import recover     # boot-only (parts.BOOT_ONLY): once a boot
-                try:
-                    recover(self, ctx, report, dispatch)
-                finally:
-                    release_boot_only(ctx.console.change.pending is not None)   # it, and the restore's
+            if table.state != _STARTING and not table.closed_code and not self.due:   # (held closed: never plays)
+                # The lamp test is over: the recovery runs at the end of this pass (firmware.main.poll_inputs),
+                # not nested in this event's dispatch, the deepest C stack of the table (docs/performance.md,
+                # "C stack depth"). What the pass queued behind this event waits for it too, its bytes kept
+                # now: the snapshot and the replayed events overwrite the table's (a host hand's stacks and
+                # button parsed into it when its frame was read: the hand was refused, or dealt with the
+                # snapshot's).
+                self.due = True
+                queue = ctx.queue
+                while queue.get():
+                    kind, a, b = queue.kind, queue.a, queue.b
+                    self.held.append((kind, a, b, _behind(table, kind, a, b), self.ms))
             return
         journal = self.journal
         if self.base_refused and (ctx.sender is None or not ctx.sender.refused):

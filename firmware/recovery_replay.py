@@ -8,7 +8,6 @@ import struct
 
 from firmware import fault_kinds
 from firmware.errors import RestoreError
-from firmware.event_bytes import behind
 from firmware.link import journal as journal_mod
 from firmware.link.sender import REPORT
 from firmware.recovery import BASE_HEAD, EVENT_HEAD, RECOVERY_CRASHED
@@ -98,18 +97,14 @@ def link_problem(j):
 def recover(j, ctx, report, dispatch):
     """Restore the snapshot, dispatch the journalled events again (their reports once), tell the host,
     then let the events that waited in, through `dispatch` (the loop's, firmware.main._dispatch: each
-    journalled as it is taken), before any event queued behind the one that ended the lamp test."""
+    journalled as it is taken), those the pass that ended the lamp test queued behind its end among
+    them. Run by firmware.main.poll_inputs at the end of that pass (TableJournal.after made it `due`)."""
     j.pending = False
+    j.due = False
     j.recovering = True                  # until the end: an exception on the way is noted
     booting_ms, j.ms = j.ms, 0              # the lamp test's ticks went to the fresh table
     table = ctx.table
-    # What the pass that ended the lamp test queued behind it waits too, its bytes kept now: the snapshot
-    # and the replayed events overwrite the table's (a host hand's stacks and button parsed into it when
-    # its frame was read: the hand was refused, or dealt with the snapshot's).
-    queue = ctx.queue
-    while queue.get():
-        kind, a, b = queue.kind, queue.a, queue.b
-        j.held.append((kind, a, b, behind(table, kind, a, b), booting_ms))
+    queue = ctx.queue                    # (what the pass queued behind the lamp test's end: held, TableJournal.after)
     held_ms = j.held[0][4] if j.held else booting_ms    # when the first event that waited came
     store = j.store
     if j.base_refused and store is not None and j.base_mark is not None and store.mark > j.base_mark:
@@ -186,9 +181,9 @@ def recover(j, ctx, report, dispatch):
     # 400 ms apart in the lamp test are no double pull), then the rest of it; `at`: the time given so far.
     # Each event's bytes are put back just before it is dispatched: a reading's amounts and a host hand's
     # stacks have one place in the table, which the next event's bytes would overwrite. Here, not in a
-    # function of its own: each is dispatched nested in the dispatch that ended the lamp test, the deepest
-    # C stack of the table (a RECALL that waited, answered from flash); a frame less is 320 bytes less on
-    # the Unix port (bench/stack_depth.py, docs/performance.md "C stack depth").
+    # function of its own: the let-in is the deepest C stack of the table (a RECALL that waited, answered
+    # from flash); a frame less is 320 bytes less on the Unix port (bench/stack_depth.py,
+    # docs/performance.md "C stack depth").
     at = booting_ms if j.problem else held_ms
     rest, j.held = j.held, []
     j.letting_in = rest                  # those not yet dispatched (a power cut's: hostsim.flash.unjournalled)

@@ -97,10 +97,6 @@ class _Ctx:
         self.queue = EventQueue()
 
 
-def _report(ctx):
-    pass
-
-
 def test_a_snapshot_due_waits_for_a_pass_with_nothing_but_its_tick():
     # Half full after a reading's record: the snapshot (1 ms at Craps in the VM) is not taken in the
     # pass of the reading, nor after a tick with an event queued behind it, but after the next tick
@@ -114,16 +110,16 @@ def test_a_snapshot_due_waits_for_a_pass_with_nothing_but_its_tick():
         compactions = tj.journal.compactions
         for reading_id in (2, 3, 4):
             tj.before(table, BETS, reading_id, 0)
-            tj.after(ctx, _report)
+            tj.after(ctx)
         assert tj.journal.used * 2 >= tj.journal.capacity and tj.dirty
         assert tj.journal.compactions == compactions   # not in the reading's pass
         ctx.queue.put(CARD, 1, 0)
         tj.before(table, TICK, 10, 0)
-        tj.after(ctx, _report)
+        tj.after(ctx)
         assert tj.journal.compactions == compactions   # a tick, but an event waits behind it
         ctx.queue.get()
         tj.before(table, TICK, 10, 0)
-        tj.after(ctx, _report)
+        tj.after(ctx)
         assert tj.journal.compactions == compactions + 1 and not tj.dirty
         assert [kind for kind, _ in tj.journal.records()] == [jn.SNAPSHOT]
 
@@ -135,7 +131,7 @@ def _events_until_a_snapshot(tj, table, ctx):
     while tj.journal.compactions == compactions:
         used.append(tj.journal.used)
         tj.before(table, BETS, 7, 0)
-        tj.after(ctx, _report)
+        tj.after(ctx)
     return used
 
 
@@ -216,14 +212,14 @@ def test_a_ticks_pass_sets_no_store_tag_and_a_journalled_events_tag_is_cleared_a
         ctx = _Ctx(table)
         for _ in range(3):
             assert tj.before(table, TICK, 10, 0)
-            tj.after(ctx, None)
+            tj.after(ctx)
         assert store.settings == [] and store.event == 0
         assert tj.before(table, CARD, 7, 1)
         assert store.event == tj.event_no != 0
-        tj.after(ctx, None)
+        tj.after(ctx)
         assert store.settings == [tj.event_no, 0] and store.event == 0
         assert tj.before(table, TICK, 10, 0)
-        tj.after(ctx, None)
+        tj.after(ctx)
         assert store.settings == [tj.event_no, 0]
 
 
@@ -241,7 +237,7 @@ def test_a_snapshot_writes_the_link_stores_waiting_batch_first():
         assert tj.before(table, CARD, 7, 1)
         frame = fm.encode(1, 1, "REPORT", '{"event": "card"}')
         store.append(1, 1, frame, len(frame))
-        tj.after(_Ctx(table), None)                # the event's reports done: the batch waits
+        tj.after(_Ctx(table))              # the event's reports done: the batch waits
         assert store.pending == 1
         tj.checkpoint(table)
         assert store.pending == 0
