@@ -41,6 +41,7 @@ _HOST_TXBUF = const(1024)      # bytes a poll writes at most, when the port has 
 _HOST_PIECE = const(128)
 _HOST_SLOT = const(200)
 _HOST_STORE_FRAMES = const(64)
+_HOST_BOOT_FRAMES = const(6)
 
 # The reader port a game does not use (game_setup.READER_ROLE says which one it does).
 _OTHER_READER = {"shoe": "dice", "dice": "shoe"}
@@ -108,10 +109,11 @@ def make_context(board, config, hw, state_dir, fs, boot_number):
     store = None                  # unacknowledged frames on flash (firmware/link/journal_store.py)
     ctx.link_store = None
     if uart is not None:
-        store = JournalStore(state_dir, ctx.fs, _HOST_STORE_FRAMES, _HOST_SLOT)   # on flash in state_dir
+        store = JournalStore(state_dir, ctx.fs, _HOST_STORE_FRAMES + _HOST_BOOT_FRAMES, _HOST_SLOT)   # on flash
         ctx.link_store = store
         ctx.sender = sender_mod.Sender(uart, store, boot_number, previous=store.previous,
-                                        on_alarm=ctx._link_alarm, budget=_HOST_TXBUF, piece=_HOST_PIECE)
+                                        on_alarm=ctx._link_alarm, budget=_HOST_TXBUF, piece=_HOST_PIECE,
+                                        boot_frames=_HOST_BOOT_FRAMES)
     ctx.journal = TableJournal(state_dir, ctx.fs, store)    # the table's events (firmware/recovery.py)
     ctx.reporter = Reporter(ctx.sender, config["table_id"], ctx.button_names)
     # Recall (issue 12): each round on flash after its report; `recall N` and the host's RECALL read it.

@@ -85,7 +85,7 @@ def pump(rr, reporter, sender):
     while rr.answer_of >= 0:
         if sender is not None:
             pieces = (rr.rounds.ROUND_MAX + _HEADER_MAX + sender.piece - 1) // sender.piece
-            if sender.held() + pieces > sender.store.capacity() // 2:
+            if sender.held() + pieces > sender.report_slots // 2:   # (not a boot's kept slots)
                 break
         fields = {"game": rr.game, "asked": rr.answer_asked, "index": 0, "of": rr.answer_of, "round": None}
         if rr.answer_of:

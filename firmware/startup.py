@@ -12,6 +12,10 @@ _LINK_BACKLOG = const(18)
 # noisy line far more often than 500-byte ones (1 % of bytes hit: 20 % of 170-byte frames, 1 % of 500).
 # (firmware/boot_steps.py's make_context builds the link with copies of these.)
 HOST_STORE_FRAMES = const(64)
+# And 6 more kept for a boot's first frames (seq 1-6: the OPEN, the boot report's two, the first states): a
+# board reset while its store was full (the host away) still tells the host it booted, why and with which
+# settings. The alarm, room() and the LOST count stay on the 64 (firmware/link/sender.py, boot_frames).
+HOST_BOOT_FRAMES = const(6)
 HOST_PIECE = const(128)
 HOST_SLOT = const(200)          # the longest frame of a HOST_PIECE payload: header at most 61, CRC and LF 10
 

@@ -38,7 +38,7 @@ _OWN_PAYLOAD_MOST = const(39)   # the longest payload of a frame the sender make
 class Sender:
     def __init__(self, port, store, boot, previous=None, window=8, timeout_ms=500,
                  max_timeout_ms=8000, alarm_percent=75, clear_percent=50, on_alarm=None, budget=0,
-                 piece=frame_mod.MAX_PAYLOAD):
+                 piece=frame_mod.MAX_PAYLOAD, boot_frames=0):
         """port: has write(buf); store: see firmware/link/store.py; boot: this boot's counter (it must grow
         from one start of the board to the next: the host tells boots apart by it).
         budget: bytes poll() may write at once (but always one frame), e.g. the UART's transmit buffer, so a
@@ -49,7 +49,13 @@ class Sender:
         piece: the most payload bytes one frame carries (a longer report goes out in PARTs): a short frame
         gets through a noisy line more often, and fits a smaller store slot.
         previous: (boot, seq) of the previous boot's last frame when the journal knows it; by default the
-        newest frame the store still holds from an earlier boot, if any."""
+        newest frame the store still holds from an earlier boot, if any.
+        boot_frames: of the store's slots, kept for a boot's first frames: its OPEN and the reports whose
+        frames are all numbered up to boot_frames (the `boot` report, its first `state`) may take them, no
+        other frame. A board reset while its store was full (the host away) still tells the host it booted,
+        why and with which settings; everything else, the alarm, room(), refusals and the LOST frame, counts
+        on the other slots (report_slots) as if the kept ones were not there (docs/host-link.md, "When the
+        host is away")."""
         if not 1 <= boot <= frame_mod.MAX_NUMBER:
             raise ValueError("boot counter must be 1..%d" % frame_mod.MAX_NUMBER)
         count = store.count()
@@ -62,6 +68,10 @@ class Sender:
         self.port = port
         self.store = store
         self._capacity = store.capacity()   # fixed: looked up once, not at each report
+        if not 0 <= boot_frames <= self._capacity - 3:
+            raise ValueError("boot_frames must be 0..%d" % (self._capacity - 3))
+        self._boot_frames = boot_frames
+        self.report_slots = self._capacity - boot_frames   # what any frame may fill: all but the kept slots
         self.boot = boot
         self.window = window
         self.timeout_ms = timeout_ms
@@ -125,11 +135,14 @@ class Sender:
         pieces = (size + most - 1) // most if size > most else 1
         store = self.store
         capacity = self._capacity
-        if pieces > capacity - 2:
-            raise ValueError("a %d-byte report needs %d frames, the store holds %d" % (size, pieces, capacity))
+        if pieces > self.report_slots - 2:
+            raise ValueError("a %d-byte report needs %d frames, the store takes %d a report"
+                             % (size, pieces, self.report_slots - 2))
         count = store.count() + pieces  # held once this report is
         seq = self._next_seq
-        if self._open_pending or self.refused or count > capacity or seq + pieces - 1 > frame_mod.MAX_NUMBER:
+        # Past report_slots, into the kept slots, only a report whose frames are all among the boot's first.
+        if self._open_pending or self.refused or seq + pieces - 1 > frame_mod.MAX_NUMBER or (
+                count > self.report_slots and (count > capacity or seq + pieces - 1 > self._boot_frames)):
             self.refused += 1
             self.refused_total += 1
             return 0
@@ -167,7 +180,7 @@ class Sender:
         self._next_seq = seq + 1
         self._chain = True
         # The alarm once a report: its frames only raise the level, so below it nothing changes.
-        if self.alarm or count * 100 >= capacity * self.alarm_percent:
+        if self.alarm or count * 100 >= self.report_slots * self.alarm_percent:
             self._check_alarm()
         return seq
 
@@ -179,8 +192,9 @@ class Sender:
         return self.store.count()
 
     def room(self):
-        """Frames reports may take now (a reading is bounded by it): free slots less a pending OPEN and LOST."""
-        return max(0, self._capacity - self.store.count() - (self._open_pending + (self.refused > 0)))
+        """Frames reports may take now (a reading is bounded by it): free slots (the boot's kept ones apart)
+        less a pending OPEN and LOST."""
+        return max(0, self.report_slots - self.store.count() - (self._open_pending + (self.refused > 0)))
 
     def last_frame(self):
         """(boot, seq) of the newest frame made, for the next boot's OPEN (the journal keeps it): this boot's,
@@ -294,8 +308,8 @@ class Sender:
         self._next_seq = seq + 1
 
     def _flush_pending(self):
-        """OPEN first, as soon as there is a slot; then the LOST count, once there are two (so a report can
-        follow it rather than be refused again straight away)."""
+        """OPEN first, as soon as there is a slot; then the LOST count, once there are two besides the boot's
+        kept slots (so a report can follow it rather than be refused again straight away)."""
         store = self.store
         if self._open_pending:
             if store.count() >= self._capacity:
@@ -303,7 +317,7 @@ class Sender:
             self._open_pending = False
             self._append(OPEN, self._open_payload)
             self._check_alarm()
-        if self.refused and store.count() <= self._capacity - 2:
+        if self.refused and store.count() <= self.report_slots - 2:
             refused, self.refused = self.refused, 0
             self._append(LOST, "%d" % refused)
             self._check_alarm()
@@ -343,12 +357,13 @@ class Sender:
         return n
 
     def _check_alarm(self):
-        """Raised at alarm_percent full, cleared at clear_percent or less (on_alarm told of each change)."""
+        """Raised at alarm_percent full, cleared at clear_percent or less (on_alarm told of each change); of the
+        slots reports may fill, the boot's kept ones apart."""
         level = self.store.count() * 100
         if self.alarm:
-            alarm = level > self._capacity * self.clear_percent
+            alarm = level > self.report_slots * self.clear_percent
         else:
-            alarm = level >= self._capacity * self.alarm_percent
+            alarm = level >= self.report_slots * self.alarm_percent
         if alarm != self.alarm:
             self.alarm = alarm
             if self.on_alarm is not None:

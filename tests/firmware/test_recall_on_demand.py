@@ -111,3 +111,25 @@ def test_an_answer_under_way_keeps_the_reader_across_passes_and_a_console_recall
         _run(ctx, 5)
         assert [a["round"]["round"] for a in _answers(machine, 4)] == [1, 2, 3, 4]
         _released(ctx, found)
+
+
+def test_an_answer_waits_at_half_of_the_frames_reports_may_fill_not_counting_a_boots_kept_slots():
+    # pump() sends a round while the longest recall report (7 frames of 128 bytes) leaves the store at most
+    # half full: half of the 64 frames reports may fill (Sender.report_slots), not of the 70 with the 6 kept
+    # for a boot's first frames (firmware/startup.py, HOST_BOOT_FRAMES), which it waited at 35 - 7 then.
+    with ScratchDir() as state:
+        ctx, machine, _ = _fresh(state)
+        _throws(ctx, machine)
+        sender = ctx.sender
+        real = sender.held
+        assert sender.report_slots == 64 and sender.store.capacity() == 70
+        sender.held = lambda: 32 - 7 + 1                     # one frame over half with the answer's report
+        machine.uarts[1].feed(fm.encode(0, 0, "RECALL", "4"))
+        _run(ctx, 5)
+        assert ctx.recall.answer_of == 4 and _answers(machine, 4) == []
+        sender.held = lambda: 32 - 7                         # the answer's report fills it to half: it goes
+        _run(ctx, 1)
+        sender.held = real
+        assert len(_answers(machine, 4)) >= 1
+        _run(ctx, 5)
+        assert [a["round"]["round"] for a in _answers(machine, 4)] == [1, 2, 3, 4]
