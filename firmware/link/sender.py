@@ -68,7 +68,7 @@ class Sender:
         self.port = port
         self.store = store
         self._capacity = store.capacity()   # fixed: looked up once, not at each report
-        if not 0 <= boot_frames <= self._capacity - 3:
+        if boot_frames and not 0 < boot_frames <= self._capacity - 3:     # (none: any store, a RamStore(2) too)
             raise ValueError("boot_frames must be 0..%d" % (self._capacity - 3))
         self._boot_frames = boot_frames
         self.report_slots = self._capacity - boot_frames   # what any frame may fill: all but the kept slots

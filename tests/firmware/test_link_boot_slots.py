@@ -173,7 +173,9 @@ def test_a_store_filling_with_no_reset_behaves_as_the_store_of_64_did():
 
 def test_the_kept_slots_leave_room_for_a_report_and_a_lost_frame():
     raises_match(ValueError, "boot_frames", Sender, Wire(), RamStore(8, HOST_SLOT), 1, boot_frames=6)
+    raises_match(ValueError, "boot_frames", Sender, Wire(), RamStore(8, HOST_SLOT), 1, boot_frames=-1)
     assert Sender(Wire(), RamStore(8, HOST_SLOT), 1, boot_frames=5).report_slots == 3
+    assert Sender(Wire(), RamStore(2, HOST_SLOT), 1).report_slots == 2     # none kept: a store of 2 as before
 
 
 def test_a_board_reset_twice_with_its_store_full_reports_each_boot():
