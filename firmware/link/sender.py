@@ -70,7 +70,6 @@ class Sender:
         self._capacity = store.capacity()   # fixed: looked up once, not at each report
         if boot_frames and not 0 < boot_frames <= self._capacity - 3:     # (none: any store, a RamStore(2) too)
             raise ValueError("boot_frames must be 0..%d" % (self._capacity - 3))
-        self._boot_frames = boot_frames
         self.report_slots = self._capacity - boot_frames   # what any frame may fill: all but the kept slots
         self.boot = boot
         self.window = window
@@ -142,7 +141,7 @@ class Sender:
         seq = self._next_seq
         # Past report_slots, into the kept slots, only a report whose frames are all among the boot's first.
         if self._open_pending or self.refused or seq + pieces - 1 > frame_mod.MAX_NUMBER or (
-                count > self.report_slots and (count > capacity or seq + pieces - 1 > self._boot_frames)):
+                count > self.report_slots and (count > capacity or seq + pieces - 1 > capacity - self.report_slots)):
             self.refused += 1
             self.refused_total += 1
             return 0
