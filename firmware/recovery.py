@@ -173,11 +173,13 @@ class TableJournal:
                 # seven eighths full: then the log's room comes first, and the snapshot carries the count
                 # (a reset before the LOST goes out lost it: hundreds of reports the host never heard of).
                 return
-            self.checkpoint(table, 0 if sender is None else sender.refused)
+            # (A boot's own refused reports apart: their count is on the link store's flash, not the log's.)
+            self.checkpoint(table, 0 if sender is None else sender.refused - sender.store.own_refused)
 
     def checkpoint(self, table, refused=0):
-        """The table's snapshot replaces the log; refused: reports the link store refused that no LOST frame
-        counts yet, carried in the base (a reset's recovery counts them again: recovery_replay.recover)."""
+        """The table's snapshot replaces the log; refused: reports of journalled events the link store refused
+        that no LOST frame counts yet, carried in the base (a reset's recovery counts them again:
+        recovery_replay.recover; a boot's own the link store keeps: firmware/link/journal_store.py)."""
         if self.recall is not None:
             self.recall.keep_waiting()             # its event leaves the log: its round on flash first
         if self.store is not None:

@@ -156,6 +156,10 @@ def recover(j, ctx, report, dispatch):
     if table.fault_code:
         fields["fault"] = fault_kinds.name(table.fault_code)     # the alarm still open (reported before)
         table.fault_restored = True                         # raised before the reset (console, displays)
+    if store is not None:
+        # A boot's own report, of no journalled event, whatever the replay's last tag (_tick leaves it when
+        # no time passed): refused, its count goes on flash; tagged, it was neither (no replay makes it).
+        store.event = 0
     ctx.reporter.emit("recovered", fields)
     # What the replay itself queued (the link's alarm, its reports refilling the store), then the alarm,
     # then the events that waited, are dispatched here, not left in the queue: what the pass that ended

@@ -91,8 +91,10 @@ def apply(ctx, console, data, digest, ref):
 
 
 def _refused(ctx):
-    """Reports the full link store refused that no LOST frame counts yet: the snapshot carries them."""
-    return 0 if ctx.sender is None else ctx.sender.refused
+    """Reports the full link store refused that no LOST frame counts yet: the snapshot carries them (a boot's
+    own apart: the link store keeps their count, firmware/link/journal_store.py)."""
+    sender = ctx.sender
+    return 0 if sender is None else sender.refused - sender.store.own_refused
 
 
 def build(ctx, rules):

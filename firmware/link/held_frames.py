@@ -9,7 +9,8 @@ import struct
 from firmware.link import journal as journal_mod
 
 # The store's record kinds and layouts (journal_store.py writes BATCH and DROP records, this module FRAME and
-# MARK entries; firmware/link/journal_read.py copies DROP, MARK and their formats)
+# MARK entries; firmware/link/journal_read.py copies DROP, MARK, BATCH and their formats). A BATCH of no frame
+# is the REFUSED count (journal_store.py's refused_report): frames_of() finds no frame in it.
 _FRAME = const(1)
 _DROP = const(2)
 _MARK = const(3)
@@ -103,6 +104,10 @@ def _entries(store, skip):
         whole = 1 if is_whole(buf, n) else 0
         head = struct.pack(_FRAME_HEAD, ram.boot_at(i), ram.seq_at(i), 0, 0, whole)
         yield _FRAME, head + bytes(buf[:n])
+    if store.own_refused:
+        # The count no stored LOST frame spends yet (journal_store.py, refused_report): after the frames, none
+        # of which spends it (a LOST frame before it counted earlier refusals).
+        yield _BATCH, struct.pack("<IB", store.own_refused, 0)
 
 
 class _Held:

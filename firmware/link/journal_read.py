@@ -11,6 +11,8 @@ _CLEAN = const(0)
 # store reopened in tests/firmware/test_journal_store.py reads back what it wrote)
 _DROP = const(2)
 _MARK = const(3)
+_BATCH = const(5)
+_BATCH_END_SIZE = const(5)   # a BATCH of no frame, its end alone: the REFUSED count (journal_store.py)
 
 
 def load(journal):
@@ -80,9 +82,23 @@ def load_frames(store):
             boot, seq, event, reports = struct.unpack("<IIIH", payload)    # (held_frames' _MARK_FORMAT)
             store._prev_boot, store._prev_seq = boot, seq
             store._mark_event, store._mark_reports = event, reports
+        elif kind == _BATCH and len(payload) == _BATCH_END_SIZE:
+            count, frames = struct.unpack("<IB", payload)
+            if frames:
+                raise ValueError("a batch of %d frames in %d bytes" % (frames, len(payload)))
+            store.own_refused = count     # the REFUSED count: the newest says all (a later LOST frame spends it)
         else:
             for boot, seq, event, report, whole, k, n in frames_of(kind, payload):
                 ram.append(boot, seq, payload[k:k + n], n, at + k)
                 store._prev_boot, store._prev_seq = boot, seq
                 if whole and event:
                     store._mark_event, store._mark_reports = event, report + 1
+                if store.own_refused and _is_lost(payload, k, n):
+                    store.own_refused = 0     # a LOST frame stored after the count: it counts them
+
+
+def _is_lost(payload, k, n):
+    """The frame at payload[k:k + n] is a LOST frame ("#b.s stamp LOST count*CRC": its type the third word)."""
+    head = bytes(payload[k:k + (n if n < 48 else 48)])
+    i = head.find(b" ", head.find(b" ") + 1)
+    return i > 0 and head[i + 1:i + 6] == b"LOST "

@@ -7,6 +7,8 @@
 #   BATCH  one record a batch of frames: their bytes, then each one's position, tag and length
 #   FRAMES the batch record as boards wrote it before (a head before each frame): still read at boot
 #   FRAME  one entry a held frame in a compaction's base;  DROP  one record an acknowledgement: (boot, seq)
+#   REFUSED a BATCH record of no frame (its end alone: the count as its tag event, 0 frames): reports of no
+#          journalled event the sender refused, the store full, that no stored LOST frame counts yet (below)
 # At three quarters full the live file is compacted to a MARK entry and the frames still held (that, and the
 # records read back as frames: firmware/link/held_frames.py).
 #
@@ -31,6 +33,13 @@
 # (append_lost): it counts the refused ones, so they too are not made again (nor a snapshot's count).
 # `previous` is the newest frame's (boot, seq) ever stored: the next boot's OPEN names it, even when every
 # frame was acknowledged.
+#
+# `own_refused`: reports of no journalled event (event 0: a boot's own, `recovered`, its faults) the sender
+# refused, the store full, that no stored LOST frame counts yet. No replay makes them again, so the count is
+# on flash (refused_report(): a REFUSED record a refusal, the count so far; only with the store full), the
+# next boot's sender starts with it, and the first LOST frame stored after the record spends it (read back
+# in order: journal_read.load_frames; a compaction writes an unspent count after the held frames). Older
+# firmware reads the record as a batch of no frame: nothing (docs/host-link.md, "Firmware upgrades").
 import struct
 from array import array
 
@@ -76,6 +85,10 @@ class JournalStore:
     After construction the frames held before the reset are there again (status, detail: the journal's,
     CORRUPT for a record that does not read as frames). A write that fails raises (OSError, JournalError:
     the board resets); the frames it would have written stay pending, one written at once is not kept."""
+
+    # A boot's own reports refused that no stored LOST frame counts (above): the instance's once there are some
+    # (set only then: an attribute in every store's dict would cost a board's heap 80 bytes for a rare case).
+    own_refused = 0
 
     def __init__(self, state_dir, fs, capacity, slot_size, max_bytes=0, ring_bytes=_RING_BYTES,
                  ram_frames=RAM_FRAMES):
@@ -208,6 +221,25 @@ class JournalStore:
         finally:
             self.event = event
             self.report = report
+        if self.own_refused:
+            self.own_refused = 0      # counted: this frame, on flash after the REFUSED record, spends it
+
+    def refused_report(self):
+        """The sender refused a report (the store full). One of no journalled event (event 0) no replay
+        makes again: the count of such refusals that no LOST frame counts yet goes on flash, after the pending
+        batch (the order on flash is the order made: a LOST frame in that batch counts the ones before).
+        A write that fails raises, as append()'s."""
+        if self.event:
+            return                    # the replay after a reset makes it again (the mark says it is not made)
+        self.flush()
+        self.own_refused += 1
+        payload = struct.pack("<IB", self.own_refused, 0)      # a batch's end: the count as its event, no frame
+        if self._room(_BATCH_END_SIZE + _OVERHEAD):             # compacted: the count is in its base
+            return
+        compactions = self._journal.compactions
+        self._journal.append(_BATCH, payload)
+        if self._journal.compactions != compactions:          # repaired first (a torn tail): every frame moved
+            held_mod.locate(self)
 
     def append_run(self, boot, seq, enc, n, view, most, part, last, whole):
         """A report's frames kept at once, as append() one by one would (store.py's interface); ValueError (no

@@ -9,6 +9,8 @@ from firmware.link.store import Held
 class RamStore(Held):
     """capacity slots of slot_size bytes, allocated once; lost at a reset."""
 
+    own_refused = 0          # no count of refused reports survives a reset here (journal_store.py's does)
+
     def __init__(self, capacity, slot_size):
         Held.__init__(self, capacity, slot_size)
         self._data = bytearray(capacity * slot_size)
@@ -30,6 +32,9 @@ class RamStore(Held):
 
     def flush(self):
         """Nothing to write: RAM is all this store has."""
+
+    def refused_report(self):
+        """Nothing to keep: the sender's count is all (journal_store.py keeps a boot's own on flash)."""
 
     def read(self, i, buf):
         slot = self.slot_of(i)

@@ -89,8 +89,11 @@ class Sender:
         self.uptime = Stamp()             # ms since boot, as poll() was told
         self.host_time = None             # the host's Unix ms (a Stamp: .ms()), once TIME came
         self._host = -1                   # host_time, or -1 before TIME: the encoder's stamp argument
-        self.refused = 0              # reports refused since the last LOST frame
-        self.refused_total = 0
+        # Reports refused since the last LOST frame; at boot, those of a boot before it of no journalled event
+        # (no replay makes them again) that no LOST frame counted: the store keeps their count on flash
+        # (firmware/link/journal_store.py, own_refused).
+        self.refused = store.own_refused
+        self.refused_total = 0        # this boot's
         self.retransmits = 0          # frames written again after a timeout
         self.replays = 0              # REPLAY requests served
         self.bad_frames = 0           # host frames refused
@@ -142,9 +145,14 @@ class Sender:
         # Past report_slots, into the kept slots, only a report whose frames are all among the boot's first.
         if self._open_pending or self.refused or seq + pieces - 1 > frame_mod.MAX_NUMBER or (
                 count > self.report_slots and (count > capacity or seq + pieces - 1 > capacity - self.report_slots)):
-            self.refused += 1
-            self.refused_total += 1
-            return 0
+            # (A count carried from a boot before, none refused yet in this one, refuses none of the boot's first
+            # frames the kept slots take: its LOST frame follows them.)
+            if self._open_pending or self.refused_total or count > capacity \
+                    or seq + pieces - 1 > capacity - self.report_slots:
+                self.refused += 1
+                self.refused_total += 1
+                store.refused_report()    # one of no journalled event: its count kept on flash
+                return 0
         # _append's work inline, its lookups made once a report: a frame costs the VM a call less; while the
         # encoder's header is our last frame's (seq - 1) and the stamps unmoved, the next one at once as that.
         enc = self._enc

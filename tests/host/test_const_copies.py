@@ -213,4 +213,5 @@ def test_the_link_stores_private_record_codes_agree_across_its_three_modules():
     read = private("firmware/link/journal_read.py")
     shared = ("_DROP", "_BATCH", "_FRAME_HEAD_SIZE", "_BATCH_HEAD_SIZE", "_WHOLE", "_BATCH_END_SIZE")
     assert [(name, store.get(name)) for name in shared] == [(name, held[name]) for name in shared]
-    assert [(name, read.get(name)) for name in ("_DROP", "_MARK")] == [(name, held[name]) for name in ("_DROP", "_MARK")]
+    copied = ("_DROP", "_MARK", "_BATCH", "_BATCH_END_SIZE")
+    assert [(name, read.get(name)) for name in copied] == [(name, held[name]) for name in copied]
