@@ -187,9 +187,15 @@ def _journal_frames(data):
             _journal_entry(items, kind, payload, at)
 
 
+_REFUSED_COUNT = -1    # an item of _journal_frames(): a REFUSED count record (no frame; not a record kind)
+
+
 def _journal_entry(items, kind, payload, at):
     hf = held_frames                            # the store's records read as frames (journal_store's DROP)
-    if kind == hf._BATCH or kind == hf._FRAMES:
+    if kind == hf._BATCH and len(payload) == hf._BATCH_END_SIZE:
+        # A batch of no frame: the REFUSED count (journal_store.py, refused_report), its count as the event
+        items.append((_REFUSED_COUNT, struct.unpack_from("<I", payload, 0)[0], 0, None, at))
+    elif kind == hf._BATCH or kind == hf._FRAMES:
         for boot, seq, _, _, _, k, n in hf.frames_of(kind, payload):
             items.append((kind, boot, seq, payload[k:k + n], at + k))
     elif kind == hf._FRAME:
@@ -212,6 +218,8 @@ def decode_journal(data, decoder):
     dropped = []                                # for each frame: dropped by a later DROP
     held = []
     for i, item in enumerate(items):
+        if item[0] == _REFUSED_COUNT:
+            continue
         if item[0] == journal_store._DROP:
             for j in held:
                 if (items[j][1], items[j][2]) <= (item[1], item[2]):
@@ -222,6 +230,9 @@ def decode_journal(data, decoder):
     for i, (kind, boot, seq, body, at) in enumerate(items):
         if kind == journal_store._DROP:
             decoder.log.append({"drop": "%d.%d" % (boot, seq), "at": at})
+            continue
+        if kind == _REFUSED_COUNT:
+            decoder.log.append({"refused_count": boot, "at": at})     # (spent by a LOST frame after it)
             continue
         line = bytes(body[:-1]) if body[-1:] == b"\n" else bytes(body)
         decoder.frame(line, at, held=i not in dropped)

@@ -118,6 +118,25 @@ def test_a_journal_file_from_a_replays_state_dir_decodes_to_the_frames_the_store
     assert _main("--journal", "--frames", str(state / "link.0"))[1][0].startswith('{"frame": "OPEN"')
 
 
+def test_a_refused_count_in_a_journal_file_is_logged_where_it_lies(tmp_path):
+    # A boot's own reports refused, the store full (firmware/link/journal_store.py, refused_report): the count
+    # is on flash as a batch of no frame, logged with its place, the frames around it decoded as before.
+    from firmware.link.sender import Sender
+
+    class Wire:
+        def write(self, data):
+            return len(data)
+
+    sender = Sender(Wire(), JournalStore(str(tmp_path), None, 4, startup.HOST_SLOT), 1)
+    while sender.refused < 2:
+        sender.send('{"event": "own"}')
+    status, reports, log = _main(str(tmp_path / "link.0"))
+    assert status == 0 and reports == ['{"event": "own"}'] * 3
+    counts = [e for e in log if "refused_count" in e]
+    assert [e["refused_count"] for e in counts] == [1, 2]
+    assert all(e["at"] > 0 for e in counts) and log.index(counts[0]) > 3
+
+
 def test_a_torn_journal_file_says_where_and_keeps_the_frames_before(tmp_path):
     state = tmp_path / "state"
     _capture(state)
