@@ -14,21 +14,11 @@ from firmware.link.sender import Sender
 from firmware.startup import HOST_BOOT_FRAMES, HOST_PIECE, HOST_SLOT, HOST_STORE_FRAMES
 from tests.firmware.expect import raises_match
 from tests.firmware.scratch import ScratchDir
+from tests.firmware.test_link_sender import Wire   # the port: what the sender wrote
 from tests.firmware.test_main import _boot, _run
 
 # A boot report as long as the board's (two frames of HOST_PIECE bytes: a PART and its REPORT).
 _BOOT_REPORT = '{"event": "boot", "reset_cause": "power_on", "settings": "%s", "program": "unverified"}' % ("5e" * 64)
-
-
-class Wire:
-    """The host's side of the line: every frame the sender wrote, each (boot, seq) once, in order."""
-
-    def __init__(self):
-        self.data = bytearray()
-
-    def write(self, data):
-        self.data.extend(data)
-        return len(data)
 
 
 def _heard(data):

@@ -10,6 +10,7 @@ from firmware.link.frame_host import HostFrame
 from firmware.link.journal_store import JournalStore
 from firmware.link.sender import Sender
 from tests.firmware.scratch import ScratchDir
+from tests.firmware.test_link_sender import Wire   # the port: what the sender wrote
 
 _FRAMES = 8
 _KEPT = 2                       # slots kept for a boot's first frames (the board's 6 of 70, smaller)
@@ -74,15 +75,6 @@ class _CutFile:
         self.f.close()
 
 
-class _Wire:
-    def __init__(self):
-        self.data = bytearray()
-
-    def write(self, data):
-        self.data.extend(data)
-        return len(data)
-
-
 class _Life:
     """The boots on one flash: every report made (send() returned: its (boot, seq), seq 0 refused), the one
     in flight when the power went, and every frame on the wire."""
@@ -93,7 +85,7 @@ class _Life:
         self.boot = 0
         self.made = []
         self.in_flight = None
-        self.wire = _Wire()
+        self.wire = Wire()
         self.sender = None
 
     def start(self):
