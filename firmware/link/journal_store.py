@@ -39,7 +39,7 @@
 # on flash (refused_report(): a REFUSED record a refusal, the count so far; only with the store full), the
 # next boot's sender starts with it, and the first LOST frame stored after the record spends it (read back
 # in order: journal_read.load_frames; a compaction writes an unspent count after the held frames). Older
-# firmware reads the record as a batch of no frame: nothing (docs/host-link.md, "Firmware upgrades").
+# firmware reads the record as a batch of no frame: nothing (docs/host-link.md, "Firmware upgrades and downgrades").
 import struct
 from array import array
 

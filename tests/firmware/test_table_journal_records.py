@@ -155,8 +155,13 @@ class _Ctx:
         self.sender = None
 
 
+class _Store:
+    own_refused = 0   # of them, a boot's own (counted on the link store's flash: not the snapshot's to carry)
+
+
 class _Sender:
     refused = 0       # reports the full link store refused, not yet in a LOST frame
+    store = _Store()
 
 
 def test_a_snapshot_due_waits_while_refused_reports_are_not_counted_up_to_seven_eighths_full():
