@@ -214,9 +214,10 @@ class _ByBoot:
                 self._refused[(sender.boot, event)] = refused + 1
             return seq
 
-        def noted_init(sender, *args, **kwargs):
-            _INIT(sender, *args, **kwargs)
-            self.carried[sender.boot] = sender.refused     # the count a boot before left on flash
+        def noted_init(sender, port, store, boot, *args, **kwargs):
+            carried = store.own_refused     # the count a boot before left on flash (read first: the sender's
+            _INIT(sender, port, store, boot, *args, **kwargs)     # LOST frame may spend it at once, with room)
+            self.carried[boot] = carried
 
         monkeypatch.setattr(sender_mod.Sender, "send", logged_send)
         monkeypatch.setattr(sender_mod.Sender, "__init__", noted_init)
@@ -250,7 +251,9 @@ class _ByBoot:
 
     def boot_reports(self):
         """{boot: how the host has its boot report} for each boot that made one: "first" (heard, the first
-        report of its boot), "counted" (refused: a LOST frame of its boot counts it), else "unaccounted"."""
+        report of its boot), "counted" (refused: a LOST frame of its boot counts it), "carried" (refused, its
+        boot cut before a LOST frame: a later boot started with a count left on flash, its first LOST frame
+        counts it), else "unaccounted"."""
         heard = dict(self.heard)
         lost_in = set(boot for (boot, _), text in self.heard if '"link_lost"' in text)
         found = {}
@@ -259,8 +262,12 @@ class _ByBoot:
                 got = json.loads(heard.get((boot, seq), "{}"))
                 if seq and got.get("event") == "boot" and got["seq"] == 1:
                     found[boot] = "first"
+                elif not seq and boot in lost_in:
+                    found[boot] = "counted"
+                elif not seq and [later for later, count in self.carried.items() if later > boot and count]:
+                    found[boot] = "carried"
                 else:
-                    found[boot] = "counted" if not seq and boot in lost_in else "unaccounted"
+                    found[boot] = "unaccounted"
         return found
 
     def full_at_boot(self):
@@ -334,6 +341,24 @@ def test_a_second_cut_while_the_store_is_still_full_loses_no_boot_report(tmp_pat
         missing, counted = by_boot.accounts()
         assert missing == counted, (second, missing, counted, own_refused)
     assert own_refused_then_cut                    # the case: boot 2's own reports refused, then its power cut
+
+
+def test_a_third_cut_before_the_host_came_back_leaves_a_count_the_next_boot_says(tmp_path, monkeypatch):
+    """Three cuts in a row with the store full: the third boot finds the kept slots taken (the second's frames
+    hold them), the store refuses its boot report, and its power goes before its LOST frame. The count is on
+    flash (firmware/link/journal_store.py, refused_report): the fourth boot starts with it and its first
+    link_lost counts it. Every report made, in any boot, is delivered or counted once (found by a sweep of
+    triple cuts; the boot-by-boot check read a boot's carried count after its sender had spent it)."""
+    by_boot = _ByBoot(monkeypatch)
+    by_boot.replay(tmp_path, "third", _long_absence(), cut_after_writes=212, then_cut_after=(7, 3))
+    reports = by_boot.boot_reports()
+    # (the fourth finds the kept slots taken too: its own boot report refused, counted by its LOST frame)
+    assert reports == {1: "first", 2: "first", 3: "carried", 4: "counted"}, reports
+    assert by_boot.carried[4] and by_boot.seq_problems() == []
+    fourth = [json.loads(text) for (boot, _), text in by_boot.heard if boot == 4]
+    assert fourth[0]["event"] == "link_lost" and fourth[0]["reports"] > by_boot.carried[4], fourth[:2]
+    missing, counted = by_boot.accounts()
+    assert missing == counted, (missing, counted)
 
 
 def test_a_cut_in_the_boot_report_of_a_boot_after_a_cut_leaves_a_piece_the_host_reports(tmp_path, monkeypatch):
