@@ -51,6 +51,12 @@ _HELD_MAX = const(16)          # events that may wait for the end of the boot's 
 RECOVERY_CRASHED = "crashed while recovering the table journal"
 
 
+def carried_refusals(sender):
+    """Reports of journalled events the full link store refused that no LOST frame counts yet: what a snapshot
+    carries (REFUSED). A boot's own apart: the link store keeps their count on flash (journal_store.py)."""
+    return 0 if sender is None else sender.refused - sender.store.own_refused
+
+
 class TableJournal:
     """The table's events and snapshots on flash; one a boot, built before the table's first event.
 
@@ -173,8 +179,7 @@ class TableJournal:
                 # seven eighths full: then the log's room comes first, and the snapshot carries the count
                 # (a reset before the LOST goes out lost it: hundreds of reports the host never heard of).
                 return
-            # (A boot's own refused reports apart: their count is on the link store's flash, not the log's.)
-            self.checkpoint(table, 0 if sender is None else sender.refused - sender.store.own_refused)
+            self.checkpoint(table, carried_refusals(sender))
 
     def checkpoint(self, table, refused=0):
         """The table's snapshot replaces the log; refused: reports of journalled events the link store refused

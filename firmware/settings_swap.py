@@ -21,6 +21,7 @@
 import json
 
 from firmware import snapshot as S
+from firmware.recovery import carried_refusals
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _BUTTON = const(2)
@@ -67,7 +68,7 @@ def apply(ctx, console, data, digest, ref):
         # The journal's base is the running table at this boundary, no event after it: a power cut
         # once the new table file is in place finds that snapshot and carries it across as here
         # (firmware/recovery.py, carry_restore), never a log of events under the old settings.
-        journal.checkpoint(ctx.table, _refused(ctx))
+        journal.checkpoint(ctx.table, carried_refusals(ctx.sender))
     try:
         if table_file:
             # The seal takes the new file as well while it replaces the old one: a power cut at any
@@ -86,15 +87,8 @@ def apply(ctx, console, data, digest, ref):
     if journal is not None and not journal.pending and ctx.table.at_boundary():
         # The table journal's snapshot was taken under the old settings: the new table's state is the
         # journal's base from here on.
-        journal.checkpoint(ctx.table, _refused(ctx))
+        journal.checkpoint(ctx.table, carried_refusals(ctx.sender))
     return ""
-
-
-def _refused(ctx):
-    """Reports the full link store refused that no LOST frame counts yet: the snapshot carries them (a boot's
-    own apart: the link store keeps their count, firmware/link/journal_store.py)."""
-    sender = ctx.sender
-    return 0 if sender is None else sender.refused - sender.store.own_refused
 
 
 def build(ctx, rules):

@@ -126,19 +126,25 @@ def test_a_bad_counter_is_a_fault_report_and_holds_the_table():
         assert ctx.table.state == t.FAULTED and ctx.table.fault_code == faults.BOOT_COUNTER_BAD
 
 
+def lamp_checks_until(ctx, done, most):
+    """Console lamp checks (two reports each), a pass after each, until done(): with the host away they fill
+    the link store (fewer than `most` of them)."""
+    checks = 0
+    while not done():
+        ctx.console.handle(b"lamp all")
+        ctx.console.handle(b"lamp off")
+        _run(ctx, 1)
+        checks += 1
+        assert checks < most
+
+
 def test_a_host_away_raises_link_backlog_and_nothing_is_lost_when_it_returns():
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "baccarat")
         host = machine.uarts[1]
         host.acks = False                                # the host is away
         _run(ctx, 3)
-        checks = 0
-        while not ctx.table.link_backlog:                # lamp checks: two reports each
-            ctx.console.handle(b"lamp all")
-            ctx.console.handle(b"lamp off")
-            _run(ctx, 1)
-            checks += 1
-            assert checks < 40
+        lamp_checks_until(ctx, lambda: ctx.table.link_backlog, 40)
         alarm_level = ctx.sender.report_slots * 3 // 4     # the store's 64, not the boot's kept slots
         assert ctx.sender.held() >= alarm_level and ctx.sender.refused_total == 0
         assert ctx.table.state != t.FAULTED               # reported, not held (no game refuses rounds yet)

@@ -14,6 +14,7 @@ from firmware.link.sender import Sender
 from firmware.startup import HOST_BOOT_FRAMES, HOST_PIECE, HOST_SLOT, HOST_STORE_FRAMES
 from tests.firmware.expect import raises_match
 from tests.firmware.scratch import ScratchDir
+from tests.firmware.test_boot_counter import lamp_checks_until
 from tests.firmware.test_link_sender import Wire   # the port: what the sender wrote
 from tests.firmware.test_main import _boot, _run
 
@@ -179,13 +180,7 @@ def test_a_board_reset_twice_with_its_store_full_reports_each_boot():
         ctx, machine, _ = _boot(state, "baccarat")
         machine.uarts[1].acks = False                    # the host is away
         _run(ctx, 3)
-        checks = 0
-        while not ctx.sender.refused:                    # lamp checks: two reports each
-            ctx.console.handle(b"lamp all")
-            ctx.console.handle(b"lamp off")
-            _run(ctx, 1)
-            checks += 1
-            assert checks < 60
+        lamp_checks_until(ctx, lambda: ctx.sender.refused, 60)
         boots = [ctx.sender.boot]
         for _ in range(2):                               # a power cut, then another before the host is back
             ctx, machine, _ = _boot(state, "baccarat")

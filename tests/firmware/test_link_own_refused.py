@@ -128,15 +128,20 @@ def _heard(data):
     return out
 
 
+def _refuse_until(life, refused, event=0):
+    """Reports of `event` (0: a boot's own) sent until the sender has refused `refused` of them."""
+    n = 0
+    while life.sender.refused < refused:
+        life.send('{"event": "%s", "n": %d}' % ("card" if event else "own", n), event)
+        n += 1
+
+
 def _three_boots(life):
     """Boot 1 fills the store with its own reports, the host away, and has three refused; a reset. Boot 2,
     the host still away: its boot report in the kept slots, two more refused; then the host is back: its
     LOST frame, two reports more. A reset: boot 3, the host there."""
     life.start()
-    n = 0
-    while life.sender.refused < 3:
-        life.send('{"event": "own", "n": %d}' % n)
-        n += 1
+    _refuse_until(life, 3)
     life.start()
     life.send('{"event": "boot"}')
     life.send('{"event": "recovered"}')
@@ -162,10 +167,7 @@ def test_own_reports_refused_before_a_cut_are_counted_by_the_next_boots_lost_fra
     with ScratchDir() as state:
         life = _Life(state, None)
         life.start()
-        n = 0
-        while life.sender.refused < 3:
-            life.send('{"event": "own", "n": %d}' % n)
-            n += 1
+        _refuse_until(life, 3)
         # The power goes before any LOST frame: the next boot starts with the three, its LOST frame says so.
         sender = life.start()
         assert sender.refused == 3
@@ -186,10 +188,7 @@ def test_refused_reports_of_a_journalled_event_are_left_to_the_replay():
     with ScratchDir() as state:
         life = _Life(state, None)
         life.start()
-        n = 0
-        while life.sender.refused < 3:
-            life.send('{"event": "card", "n": %d}' % n, event=7)
-            n += 1
+        _refuse_until(life, 3, event=7)
         store = life.sender.store
         writes = store.writes
         life.send('{"event": "card"}', event=7)
@@ -201,10 +200,7 @@ def test_an_unspent_count_survives_compactions_and_a_spent_one_does_not_come_bac
     with ScratchDir() as state:
         life = _Life(state, None)
         life.start()
-        n = 0
-        while life.sender.refused < 2:
-            life.send('{"event": "own", "n": %d}' % n)
-            n += 1
+        _refuse_until(life, 2)
         store = life.sender.store
         held_frames.compact(store, 0)                         # the live file restarted from what is held
         sender = life.start()
@@ -220,8 +216,7 @@ def test_older_firmware_reads_the_count_as_a_batch_of_no_frame():
     with ScratchDir() as state:
         life = _Life(state, None)
         life.start()
-        while life.sender.refused < 1:
-            life.send('{"event": "own"}')
+        _refuse_until(life, 1)
         kinds = [(kind, bytes(payload)) for kind, payload in life.sender.store._journal.records()]
         kind, payload = kinds[-1]
         assert len(payload) == 5 and list(held_frames.frames_of(kind, payload)) == []
