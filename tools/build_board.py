@@ -30,6 +30,15 @@ PORTS = {
 # runs the ESP32_GENERIC_S3 image built as its SPIRAM_OCT variant (MicroPython's ports/esp32 board.json).
 VARIANTS = {("esp32s3", "octal"): "SPIRAM_OCT"}
 
+# The heap MicroPython leaves the firmware, per microcontroller, where a filesystem build of it does not fit:
+# there each .mpy a table imports is copied into the heap (docs/build-deploy.md, "Which build for which
+# board"). Measured on the MicroPython VM (5 Dec 2026): the .mpy a booted table imports keep 172-185 KB of
+# heap (bench/romfs_ram.py --measure); with the table's data and its largest pass's allocations a table
+# needs 220-234 KB while it plays (bench/whole_table.py --memory-only), against an RP2040's ~200 KB.
+# tools/deploy.py refuses there a filesystem build whose .mpy come to more than this heap (a frozen or ROMFS
+# build goes on); tests/host/test_filesystem_fit.py measures it again. An ESP32-S3's heap is its PSRAM's.
+HEAP_BYTES = {"rp2040": 200 * 1024}
+
 
 def available_boards(root):
     folder = os.path.join(root, "boards")

@@ -170,6 +170,28 @@ def check_build(build_dir, board, romfs=False, frozen=False):
     return manifest
 
 
+def check_heap(build_dir, board, manifest):
+    """Refuse a filesystem build the board's heap cannot hold (tools/build_board.py HEAP_BYTES): each .mpy is
+    copied into the heap as a table imports it. The firmware's .mpy come to more than that heap; a booted table
+    imports about 40 % of them, and playing needs 220-234 KB of heap with its data (measured, on the VM). A build
+    whose .mpy come to less than the heap (a few modules, for a test) goes on."""
+    from tools.build_board import HEAP_BYTES
+    try:
+        with open(os.path.join(build_dir, "board.json"), encoding="utf-8") as f:
+            mcu = json.load(f)["mcu"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise DeployError("%s/board.json is damaged: run `make build BOARD=%s` again" % (_shown(build_dir), board))
+    heap = HEAP_BYTES.get(mcu)
+    code = sum(e["size"] for e in manifest["files"] if e["path"].endswith(".mpy"))
+    if heap is not None and code > heap:
+        raise DeployError(
+            "a filesystem build does not fit board %r: an %s has about %d KB of heap, and with its code on the"
+            " filesystem (each .mpy copied into the heap as it is imported) a table needs 220-234 KB of heap while"
+            " it plays (docs/build-deploy.md, \"Which build for which board\"): build it frozen (`make build"
+            " BOARD=%s FROZEN=1`, flash the image, `make deploy ... FROZEN=1`) or for ROMFS (`python -m tools.build"
+            " --board %s --romfs`, then --romfs)" % (board, mcu.upper(), heap // 1024, board, board))
+
+
 def check_table(path):
     """Validate a table settings file with the firmware's own loader before it goes on the board."""
     from firmware import table_config
@@ -239,6 +261,8 @@ def deploy(board, port, build="build", dry_run=False, reset_wait=RESET_WAIT_S, t
     check_mpremote(search_path)
     build_dir = os.path.abspath(os.path.join(build, board))
     manifest = check_build(build_dir, board, romfs, frozen)
+    if not (romfs or frozen):
+        check_heap(build_dir, board, manifest)
     if table:
         check_table(table)
     cmds = commands(build_dir, port, reset_wait, table, romfs, frozen)

@@ -22,17 +22,18 @@ def _run_deploy(*args, cwd=REPO):
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """A pico build in a scratch folder: the folder holding pico/."""
+    """An esp32s3 build in a scratch folder: the folder holding esp32s3/ (a pico's filesystem build is
+    refused: test_a_pico_filesystem_build_is_refused_for_its_heap)."""
     out = tmp_path_factory.mktemp("build")
-    build.build("pico", out=str(out))
+    build.build("esp32s3", out=str(out))
     return out
 
 
 def test_dry_run_prints_the_exact_mpremote_commands(built):
-    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built), "--dry-run")
+    proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(built), "--dry-run")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
-    b = "%s/pico" % built
+    b = "%s/esp32s3" % built
     assert proc.stdout.splitlines() == [
         "mpremote connect /dev/ttyACM0 run tools/device/prepare.py + reset",
         "mpremote sleep 3 + connect /dev/ttyACM0"
@@ -63,13 +64,14 @@ def test_dry_run_of_the_default_build_folder(monkeypatch):
 
 def test_dry_run_quotes_what_a_shell_would_split(tmp_path):
     out = tmp_path / "my builds"
-    build.build("pico", out=str(out))
-    proc = _run_deploy("--board", "pico", "--port", "/dev/tty USB0", "--build", str(out),
+    build.build("esp32s3", out=str(out))
+    proc = _run_deploy("--board", "esp32s3", "--port", "/dev/tty USB0", "--build", str(out),
                        "--dry-run", "--reset-wait", "1.5")
     assert proc.returncode == 0, proc.stderr
     first, second = proc.stdout.splitlines()
     assert first == "mpremote connect '/dev/tty USB0' run tools/device/prepare.py + reset"
-    assert second.startswith("mpremote sleep 1.5 + connect '/dev/tty USB0' fs cp -r '%s/pico/firmware' :firmware" % out)
+    assert second.startswith("mpremote sleep 1.5 + connect '/dev/tty USB0'"
+                             " fs cp -r '%s/esp32s3/firmware' :firmware" % out)
 
 
 def test_copy_order_puts_main_py_last_and_verifies_before_the_reset():
@@ -85,12 +87,13 @@ def test_missing_build_tells_to_run_make_build(tmp_path):
 
 def test_missing_build_elsewhere_or_a_builds_own_folder_says_what_to_give(built, tmp_path):
     # `make build` writes to build/: with --build elsewhere it told to run it all the same, and a
-    # build's own folder given for --build (the folder holding pico/) was "no build" with that advice.
-    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
-    assert_one_line_error(proc, "no build for board 'pico'", "build it there first: `python -m tools.build "
-                          "--board pico --out %s`" % tmp_path, quiet_stdout=True)
-    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built / "pico"), "--dry-run")
-    assert_one_line_error(proc, "no build for board 'pico'", "--build is the folder holding pico/: give %s" % built,
+    # build's own folder given for --build (the folder holding esp32s3/) was "no build" with that advice.
+    proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
+    assert_one_line_error(proc, "no build for board 'esp32s3'", "build it there first: `python -m tools.build "
+                          "--board esp32s3 --out %s`" % tmp_path, quiet_stdout=True)
+    proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(built / "esp32s3"), "--dry-run")
+    assert_one_line_error(proc, "no build for board 'esp32s3'",
+                          "--build is the folder holding esp32s3/: give %s" % built,
                           quiet_stdout=True)
 
 
@@ -98,7 +101,7 @@ def test_missing_build_elsewhere_or_a_builds_own_folder_says_what_to_give(built,
 def test_a_reset_wait_that_is_no_time_is_a_usage_error(built, wait):
     # --reset-wait -1 (or nan) went into mpremote's `sleep -1` of step 2, which fails only once step 1
     # has removed the old deployment.
-    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built), "--reset-wait", wait,
+    proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(built), "--reset-wait", wait,
                        "--dry-run")
     assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines()[-1].endswith(
@@ -106,43 +109,44 @@ def test_a_reset_wait_that_is_no_time_is_a_usage_error(built, wait):
 
 
 def test_build_of_another_board_is_refused(built, tmp_path):
-    shutil.copytree(str(built / "pico"), str(tmp_path / "esp32s3"))
-    proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
-    assert_one_line_error(proc, "built for board 'pico', not 'esp32s3'", "make build BOARD=esp32s3", quiet_stdout=True)
+    shutil.copytree(str(built / "esp32s3"), str(tmp_path / "pico"))
+    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
+    assert_one_line_error(proc, "built for board 'esp32s3', not 'pico'", "make build BOARD=pico", quiet_stdout=True)
 
 
 def test_changed_build_file_is_refused(built, tmp_path):
-    shutil.copytree(str(built / "pico"), str(tmp_path / "pico"))
-    with open(str(tmp_path / "pico" / "firmware" / "cards.mpy"), "ab") as f:
+    shutil.copytree(str(built / "esp32s3"), str(tmp_path / "esp32s3"))
+    with open(str(tmp_path / "esp32s3" / "firmware" / "cards.mpy"), "ab") as f:
         f.write(b"\0")
-    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
+    proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
     assert_one_line_error(proc, "firmware/cards.mpy is missing or differs from manifest.json",
-                           "make build BOARD=pico", quiet_stdout=True)
+                           "make build BOARD=esp32s3", quiet_stdout=True)
 
 
 def test_damaged_manifest_is_refused(built, tmp_path):
-    shutil.copytree(str(built / "pico"), str(tmp_path / "pico"))
-    (tmp_path / "pico" / "manifest.json").write_text('{"files": ')
-    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
-    assert_one_line_error(proc, "manifest.json is damaged", "make build BOARD=pico", quiet_stdout=True)
+    shutil.copytree(str(built / "esp32s3"), str(tmp_path / "esp32s3"))
+    (tmp_path / "esp32s3" / "manifest.json").write_text('{"files": ')
+    proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
+    assert_one_line_error(proc, "manifest.json is damaged", "make build BOARD=esp32s3", quiet_stdout=True)
 
 
 def test_a_manifest_of_the_wrong_shape_is_damaged_not_a_traceback(built, tmp_path):
     # JSON that parses but is no manifest ended in RecursionError or AttributeError ('str' object has no
     # attribute 'get'); tools.verify refused the same files in one line.
-    shutil.copytree(str(built / "pico"), str(tmp_path / "pico"))
-    good = json.loads((tmp_path / "pico" / "manifest.json").read_text())
-    for text in ("[" * 100000 + "]" * 100000, '{"board": "pico", "files": "x"}', '{"board": "pico", "files": [1]}',
-                 '{"board": "pico", "files": [{"path": 5, "sha256": "x"}]}',
-                 json.dumps(dict(good, romfs="rom.romfs")), json.dumps(dict(good, board=["pico"]))):
-        (tmp_path / "pico" / "manifest.json").write_text(text)
-        proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
-        assert_one_line_error(proc, "manifest.json is damaged", "make build BOARD=pico", quiet_stdout=True)
+    shutil.copytree(str(built / "esp32s3"), str(tmp_path / "esp32s3"))
+    good = json.loads((tmp_path / "esp32s3" / "manifest.json").read_text())
+    for text in ("[" * 100000 + "]" * 100000, '{"board": "esp32s3", "files": "x"}',
+                 '{"board": "esp32s3", "files": [1]}',
+                 '{"board": "esp32s3", "files": [{"path": 5, "sha256": "x"}]}',
+                 json.dumps(dict(good, romfs="rom.romfs")), json.dumps(dict(good, board=["esp32s3"]))):
+        (tmp_path / "esp32s3" / "manifest.json").write_text(text)
+        proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(tmp_path), "--dry-run")
+        assert_one_line_error(proc, "manifest.json is damaged", "make build BOARD=esp32s3", quiet_stdout=True)
 
 
 def test_missing_mpremote_is_a_clear_error(built, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(deploy, "tool_search_path", lambda: str(tmp_path))
-    status = deploy.main(["--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built), "--dry-run"])
+    status = deploy.main(["--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(built), "--dry-run"])
     err = capsys.readouterr().err
     assert status == 1
     assert err.strip() == ("deploy: error: mpremote not found: run `make deps` "
@@ -150,7 +154,7 @@ def test_missing_mpremote_is_a_clear_error(built, tmp_path, monkeypatch, capsys)
 
 
 def test_absent_port_is_refused_before_mpremote_runs(built):
-    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyNOSUCHPORT", "--build", str(built))
+    proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyNOSUCHPORT", "--build", str(built))
     assert_one_line_error(proc, "port /dev/ttyNOSUCHPORT does not exist", "mpremote devs", quiet_stdout=True)
 
 
@@ -170,11 +174,11 @@ def test_dry_run_with_table_settings_copies_them_before_main_py(built, tmp_path,
     checked = []
     monkeypatch.setattr(deploy, "check_table", checked.append)  # the firmware's own check is tested below
     out = io.StringIO()
-    assert deploy.deploy("pico", "/dev/ttyACM0", build=str(built), dry_run=True, table=str(table), out=out) == 0
+    assert deploy.deploy("esp32s3", "/dev/ttyACM0", build=str(built), dry_run=True, table=str(table), out=out) == 0
     assert checked == [str(table)]
     second = out.getvalue().splitlines()[1]
     assert (" + fs cp {b}/manifest.json :manifest.json + fs cp {t} :table.json + fs cp {b}/table.seal :table.seal"
-            " + fs cp {b}/main.py :main.py + run ".format(b="%s/pico" % built, t=table)) in second
+            " + fs cp {b}/main.py :main.py + run ".format(b="%s/esp32s3" % built, t=table)) in second
 
 
 def test_a_dry_run_with_table_settings_writes_nothing_and_the_real_run_writes_the_seal(built, tmp_path, monkeypatch):
@@ -184,14 +188,14 @@ def test_a_dry_run_with_table_settings_writes_nothing_and_the_real_run_writes_th
     import shutil
     import zlib
     build = tmp_path / "build"
-    shutil.copytree(str(built / "pico"), str(build / "pico"))
+    shutil.copytree(str(built / "esp32s3"), str(build / "esp32s3"))
     table = tmp_path / "table.json"
     table.write_text(open(os.path.join(REPO, "boards", "tables", "sim-baccarat.json")).read())
-    before = sorted(os.listdir(str(build / "pico")))
+    before = sorted(os.listdir(str(build / "esp32s3")))
     assert "table.seal" not in before
     out = io.StringIO()
-    assert deploy.deploy("pico", "/dev/ttyACM0", build=str(build), dry_run=True, table=str(table), out=out) == 0
-    assert sorted(os.listdir(str(build / "pico"))) == before
+    assert deploy.deploy("esp32s3", "/dev/ttyACM0", build=str(build), dry_run=True, table=str(table), out=out) == 0
+    assert sorted(os.listdir(str(build / "esp32s3"))) == before
     ran = []
 
     def mpremote(cmd, env=None):
@@ -199,26 +203,39 @@ def test_a_dry_run_with_table_settings_writes_nothing_and_the_real_run_writes_th
         # The seal the board checks table.json against at every boot (firmware/settings_seal.py), there
         # before the copy names it.
         if "table.json" in " ".join(cmd):
-            with open(str(build / "pico" / "table.seal"), "rb") as f:
+            with open(str(build / "esp32s3" / "table.seal"), "rb") as f:
                 assert f.read() == b"%08x\n" % zlib.crc32(table.read_bytes())
         return subprocess.CompletedProcess(cmd, 0)
     monkeypatch.setattr(deploy.subprocess, "run", mpremote)
-    assert deploy.deploy("pico", "COM3", build=str(build), table=str(table), out=io.StringIO(), reset_wait=0) == 0
-    assert len(ran) == 2 and (build / "pico" / "table.seal").exists()
+    assert deploy.deploy("esp32s3", "COM3", build=str(build), table=str(table), out=io.StringIO(), reset_wait=0) == 0
+    assert len(ran) == 2 and (build / "esp32s3" / "table.seal").exists()
 
 
 def test_invalid_table_settings_are_refused(built, tmp_path):
     table = tmp_path / "table.json"
     table.write_text('{"table_id": "T1", "game": "roulette", "settings": {}}')
-    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built),
+    proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(built),
                        "--table", str(table), "--dry-run")
     assert_one_line_error(proc, str(table), "roulette", quiet_stdout=True)
 
 
 def test_missing_table_settings_file_is_refused(built, tmp_path):
-    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built),
+    proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(built),
                        "--table", str(tmp_path / "nope.json"), "--dry-run")
     assert_one_line_error(proc, "table settings file %s not found" % (tmp_path / "nope.json"), quiet_stdout=True)
+
+
+def test_a_pico_filesystem_build_is_refused_for_its_heap(tmp_path):
+    # An RP2040's ~200 KB heap cannot hold a table whose .mpy are copied into it (tools/build_board.py
+    # HEAP_BYTES, tests/host/test_filesystem_fit.py): refused before any mpremote run, naming the builds that
+    # fit; the same build deploys --frozen or --romfs once built so (test_deploy_frozen.py, the romfs tests
+    # below), and a filesystem build of a few modules still goes on (test_deploy_board.py).
+    build.build("pico", out=str(tmp_path))
+    for extra in ((), ("--dry-run",)):
+        proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(tmp_path), *extra)
+        assert_one_line_error(proc, "a filesystem build does not fit board 'pico': an RP2040 has about 200 KB of heap",
+                              "build it frozen (`make build BOARD=pico FROZEN=1`", quiet_stdout=True)
+        assert "--board pico --romfs" in proc.stderr
 
 
 @pytest.fixture(scope="module")
@@ -246,8 +263,8 @@ def test_romfs_dry_run_writes_the_image_resets_then_copies_the_rest(built_romfs)
 
 
 def test_romfs_deploy_of_a_build_without_an_image_is_refused(built):
-    proc = _run_deploy("--board", "pico", "--port", "/dev/ttyACM0", "--build", str(built), "--romfs", "--dry-run")
-    assert_one_line_error(proc, "has no ROMFS image", "--board pico --romfs", quiet_stdout=True)
+    proc = _run_deploy("--board", "esp32s3", "--port", "/dev/ttyACM0", "--build", str(built), "--romfs", "--dry-run")
+    assert_one_line_error(proc, "has no ROMFS image", "--board esp32s3 --romfs", quiet_stdout=True)
 
 
 def test_romfs_build_deployed_without_romfs_is_refused(built_romfs):
