@@ -69,10 +69,12 @@ def host_view(reports):
     recovered_in = None               # the state the last recovery resumed
     resumed = None                    # after the alarm closed: the state it goes back to (no change)
     vouching = False                  # the alarm raised: the dealer's CONFIRM press and release set aside
+    game = None                       # the boot report's: only a Craps dealer vouches with CONFIRM
     for report in reports:
         event = report["event"]
         if event == "boot":
             booting = True
+            game = report["game"]
         if event == "recovered":
             recovered_in = report["state"]
         if event in _BOOT_OWN:
@@ -85,7 +87,8 @@ def host_view(reports):
             if event == "fault":
                 assert view and view[-1] == {"table": report["table"], "event": "state", "state": "fault"}
                 view.pop()            # its state report
-                vouching = True       # a Craps dealer's CONFIRM closes it (hostsim.headless)
+                vouching = game == "craps"  # a Craps dealer's CONFIRM closes it (hostsim.headless); a card
+                                            # read closes the others, and their CONFIRM presses stay in view
             else:
                 resumed = recovered_in
             continue
@@ -98,6 +101,20 @@ def host_view(reports):
                 continue              # back where the alarm held the table: no change of state
         view.append(dict((k, v) for k, v in report.items() if k != "seq"))
     return view
+
+
+def test_host_view_sets_aside_only_a_craps_dealers_confirm_after_the_alarm():
+    # The dealer's CONFIRM that closes the alarm is set aside at Craps only; at Baccarat a card read closes it,
+    # and a CONFIRM press there is the table's own report, kept (a cut run that lost one must not pass).
+    def reports(game):
+        return [{"table": "T", "event": "boot", "game": game}, {"table": "T", "event": "state", "state": "starting"},
+                {"table": "T", "event": "state", "state": "ready"}, {"table": "T", "event": "recovered", "state": "x"},
+                {"table": "T", "event": "state", "state": "fault"},
+                {"table": "T", "event": "fault", "fault": _ALARM},
+                {"table": "T", "event": "button", "button": "confirm", "pressed": True},
+                {"table": "T", "event": "button", "button": "confirm", "pressed": False}]
+    assert [r.get("button") for r in host_view(reports("craps"))] == []
+    assert [r.get("button") for r in host_view(reports("baccarat"))] == ["confirm", "confirm"]
 
 
 def _alarms_as_the_rules_say(reports, where):
