@@ -2,8 +2,22 @@
 #
 # 6 hole pairs x 10 board triples = 60 five-card hands. The showdown path
 # (prepare_board + best_value) sums each triple's and each pair's rank bits
-# once and runs the evaluator's arithmetic inline (firmware/games/omaha/poker_eval.py
-# explains it), so a 10-seat showdown is 600 cheap combinations, no tables.
+# once and runs the evaluator's arithmetic inline, so a 10-seat showdown is 600
+# cheap combinations, no tables. The values are poker_eval.evaluate()'s
+# (firmware/games/omaha/poker_eval.py explains them); the counts come from the
+# OR as well as the sum and XOR of the rank bits (b_i = 1 << rank of card i):
+#   or  = b0|b1|b2|b3|b4          ranks present
+#   d   = (b0+b1+b2+b3+b4) - or   sum over ranks of (count - 1) * bit
+#   x   = b0^b1^b2^b3^b4          ranks present an odd number of times
+#   e   = or ^ x                  ranks present an even number of times (2 or 4)
+#   d == 0            five distinct ranks: straight/flush/high card, value by `or`
+#   d == e            one pair (e is one bit) or two pair (e is two bits), kickers = x
+#   x == or, d != 0   three of a kind (3,1,1): e == 0, trips = d >> 1
+#   otherwise         (d - e) >> 1 is the trips of a full house (equals x) or the
+#                     quads of four of a kind (equals e); the other rank is or ^ it.
+# (evaluate() tells them apart by the sum and XOR alone, fewer steps for one hand; in this loop,
+# over sums kept per pair and per triple, that form measured no faster on the VM and slower as
+# native code: issue 14, docs/performance.md.)
 from firmware.cards import check, name
 from firmware.errors import CardCodeError
 from firmware.games.omaha.poker_eval import RANK_BIT, STRAIGHTS, evaluate

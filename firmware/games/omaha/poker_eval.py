@@ -5,17 +5,21 @@
 # 12 = ace). Higher value beats lower, equal values tie, and over all
 # 2,598,960 hands there are exactly 7,462 distinct values (the poker classes).
 #
-# Why it works without tables: with b_i = 1 << rank of card i,
-#   or  = b0|b1|b2|b3|b4          ranks present
-#   d   = (b0+b1+b2+b3+b4) - or   sum over ranks of (count - 1) * bit
-#   x   = b0^b1^b2^b3^b4          ranks present an odd number of times
-#   e   = or ^ x                  ranks present an even number of times (2 or 4)
+# Why it works without tables: with b_i = 1 << rank of card i and c_r the
+# number of cards of rank r,
+#   s = b0+b1+b2+b3+b4          sum over ranks of c_r * bit
+#   x = b0^b1^b2^b3^b4          ranks present an odd number of times (1 or 3)
+#   g = (s - x) >> 1            sum over ranks of (c_r // 2) * bit: a pair's or
+#                               trips' rank once, quads' as the bit above them
 # and these separate every pattern of rank counts:
-#   d == 0            five distinct ranks: straight/flush/high card, value by `or`
-#   d == e            one pair (e is one bit) or two pair (e is two bits), kickers = x
-#   x == or, d != 0   three of a kind (3,1,1): e == 0, trips = d >> 1
-#   otherwise         (d - e) >> 1 is the trips of a full house (equals x) or the
-#                     quads of four of a kind (equals e); the other rank is or ^ it.
+#   s == x                      five distinct ranks (g = 0): straight/flush/high card, value by x
+#   x & g == 0, x has 2+ bits   one pair (g), kickers x
+#   x & g == 0, g has 2 bits    two pair (g), kicker x
+#   x & g == 0, otherwise       four of a kind (g >> 1), kicker x
+#   x == g                      four of a kind (g >> 1) with the kicker just above it
+#   g has 2 bits                full house: trips x (odd), pair g - x
+#   otherwise                   three of a kind (g), kickers x - g
+# (firmware/games/omaha/hand_value.py runs the same counts as or/sum/xor inline: see there.)
 # For ranks that are all distinct, comparing 13-bit masks as integers compares
 # the cards from the highest down (art. 15(5),(10)); for a pair or trips the
 # `high` mask decides first, then the kickers in `low` (art. 15(3)-(9)).
@@ -85,32 +89,32 @@ def evaluate(cards, _bit=RANK_BIT, _straights=STRAIGHTS):
     b2 = _bit[c2]
     b3 = _bit[c3]
     b4 = _bit[c4]
-    rb = b0 | b1 | b2 | b3 | b4
-    d = b0 + b1 + b2 + b3 + b4 - rb
-    if not d:
+    s = b0 + b1 + b2 + b3 + b4
+    x = b0 ^ b1 ^ b2 ^ b3 ^ b4
+    if s == x:
         # Five distinct ranks (art. 15(2),(5),(6),(10)); suit = card & 3. Most hands show a second
         # suit by the second or third card, so the test stops at the first card of another suit.
         if (c0 ^ c1) & 3 or (c0 ^ c2) & 3 or (c0 ^ c3) & 3 or (c0 ^ c4) & 3:
-            if rb in _straights:
-                return 0x10000000 | rb if rb != WHEEL else 0x1000000F  # straight; the wheel 5-high (art. 14(3))
-            return rb  # high card
-        if rb in _straights:
-            return 0x20000000 | rb if rb != WHEEL else 0x2000000F  # straight flush; 5-high
-        return 0x14000000 | rb  # flush
-    x = b0 ^ b1 ^ b2 ^ b3 ^ b4
-    e = rb ^ x
-    if d == e:
-        # One pair (art. 15(9)) or two pair (art. 15(8)); x = kickers.
-        if e & (e - 1):
-            return 0x8000000 | e << 13 | x
-        return 0x4000000 | e << 13 | x
-    if x == rb:
-        h = d >> 1  # three of a kind (art. 15(7)): e is 0, d the trips' bit twice
-        return 0xC000000 | h << 13 | (rb ^ h)
-    h = (d - e) >> 1
-    if h == x:
-        return 0x18000000 | h << 13 | e  # full house (art. 15(4))
-    return 0x1C000000 | h << 13 | x  # four of a kind (art. 15(3))
+            if x in _straights:
+                return 0x10000000 | x if x != WHEEL else 0x1000000F  # straight; the wheel 5-high (art. 14(3))
+            return x  # high card
+        if x in _straights:
+            return 0x20000000 | x if x != WHEEL else 0x2000000F  # straight flush; 5-high
+        return 0x14000000 | x  # flush
+    # category << 26 | high << 13 | low written as + and *: the fields never overlap, and CPython
+    # specialises int + and *, not | and << (the five-card bench against treys, issue 14).
+    g = (s - x) >> 1
+    if not x & g:
+        if x & (x - 1):
+            return 0x4000000 + g * 8192 + x  # one pair (art. 15(9)), three kickers
+        if g & (g - 1):
+            return 0x8000000 + g * 8192 + x  # two pair (art. 15(8)), one kicker
+        return 0x1C000000 + g * 4096 + x  # four of a kind (art. 15(3)): its rank is g >> 1
+    if x == g:
+        return 0x1C000000 + g * 4096 + x  # four of a kind, the kicker the rank just above
+    if g & (g - 1):
+        return 0x18000000 + x * 8192 + g - x  # full house (art. 15(4)): trips x, pair g - x
+    return 0xC000000 + g * 8192 + x - g  # three of a kind (art. 15(7)), kickers x - g
 
 
 def check_hand(cards):
