@@ -138,7 +138,7 @@ class Hardware:
             role_or_id, ", ".join(sorted(r for s in states for r in s.roles)) or "none"))
 
     def port_paths(self):
-        """[(role, uart id, "pio0.0" or "usb", pty path or None)]: UARTs by id, PIO ports, the USB console."""
+        """[(role, uart id or "pio0.0" or "usb", pty path or None)]: UARTs by id, PIO ports, the USB console."""
         return [(s.role, s.id, s.path) for s in self._serial_states()]
 
     # PIO (an RP2040 board only)
