@@ -1,7 +1,7 @@
 # Baccarat's rounds for recall (issue 12; firmware/round_recall.py keeps them, docs/journal.md "Recall").
 #
 # One round a result (OUT_RESULT, a void one too), from the table's own record of it:
-#   {"round": 12, "cards": ["9H", "2D", "KC", "3S"], "result": "player", "totals": [9, 5], "nets": {"3": 95}}
+#   {"round": 12, "cards": ["9h", "2d", "Kc", "3s"], "result": "player", "totals": [9, 5], "nets": {"3": 95}}
 # cards in the order dealt (art. 7: Player, Banker, Player, Banker, then the third cards);
 # result "player", "banker", "tie" or "void" (art. 10: every bet returned, "void": true, no totals);
 # "demo": true for a demo round (art. 2(2)); nets by seat (the seat's zones summed; seats that bet),
