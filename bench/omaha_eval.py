@@ -103,6 +103,11 @@ def vm_part(us_per_iter):
           " %d actions:" % (rounds[0]["actions"] // rounds[0]["hands_played"]))
     print("    ms: %s" % sp(play_ms))
     print("    in calibration iterations: %s" % sp(play_iters, "%.0f"))
+    five_us = [1.0 * r["five_card_total_us"] / r["five_card_hands"] for r in rounds]
+    five_iters = [f / (c * 1000.0 / iters) for f, c in zip(five_us, cal_ms)]
+    print("  five-card poker_eval.evaluate(hand), %d a round (random hands):" % rounds[0]["five_card_hands"])
+    print("    us a hand: %s" % sp(five_us, "%.3f"))
+    print("    in calibration iterations: %s" % sp(five_iters, "%.2f"))
     print("== RP2040 ESTIMATE, not a measurement: ASSUMING %.1f us per calibration iteration on the board"
           % us_per_iter)
     print("  10-seat showdown ~ %.1f ms;  engine showdown with side pots ~ %.1f ms"

@@ -94,6 +94,8 @@ ROUNDS = 11
 DEALS = 60
 PASSES = 3          # each round times DEALS x PASSES showdowns
 ENGINE_HANDS = 40   # per round, all brought to the river's last check, then timed together
+FIVE_CARD_HANDS = 500    # poker_eval.evaluate() alone: random five-card hands (decks of their own), each
+FIVE_CARD_PASSES = 4     # timed this many times a round (500 tuples: ~16 KB of a board's heap)
 
 
 def calibrate(n):
@@ -165,11 +167,20 @@ def at_last_check(seed):
             hand.deal(d.pop(0))
 
 
+def evaluate_all(hands, evaluate=poker_eval.evaluate):
+    for h in hands:
+        evaluate(h)
+
+
 def time_rounds():
     deals = []
     for k in range(DEALS):
         d = shuffled(k + 1)
         deals.append(([d[4 * p:4 * p + 4] for p in range(10)], d[40:45]))
+    fives = []
+    for k in range(FIVE_CARD_HANDS // 10):
+        d = shuffled(5000 + k)
+        fives.extend([tuple(d[5 * p:5 * p + 5]) for p in range(10)])
     calibrate(1000)
     for r in range(ROUNDS):
         gc.collect()
@@ -191,15 +202,20 @@ def time_rounds():
         for hand, seat in pending:
             hand.act(seat, "check")
         eng = us(t0)
+        gc.collect()
+        t0 = now_us()
+        for _ in range(FIVE_CARD_PASSES):
+            evaluate_all(fives)
+        five = us(t0)
         for hand, _seat in pending:
             if hand.expected()[0] != omaha.EXPECT_DONE:
                 raise RuntimeError("bench hand did not reach the showdown")
             if len(hand.result().pots) != POTS:
                 raise RuntimeError("bench hand made %d pots, not %d" % (len(hand.result().pots), POTS))
         print("round %d: calibration_us: %d showdowns: %d showdown_total_us: %d engine_showdowns: %d engine_total_us: %d"
-              " hands_played: %d play_total_us: %d actions: %d"
+              " hands_played: %d play_total_us: %d actions: %d five_card_hands: %d five_card_total_us: %d"
               % (r, cal, DEALS * PASSES, sd, ENGINE_HANDS, eng, ENGINE_HANDS, play,
-                 sum(len(h.history) for h, _s in pending)))
+                 sum(len(h.history) for h, _s in pending), len(fives) * FIVE_CARD_PASSES, five))
     print("calibration_iterations: %d" % CALIBRATION_ITERATIONS)
     print("clock: %s" % CLOCK)
     print("clock_overhead_us: %d" % clock_overhead_us())
