@@ -1,5 +1,6 @@
 # Omaha figures measured on MicroPython itself: RAM kept by the evaluator and the engine,
-# a calibration loop and the 10-seat showdown timed side by side. Prints "key: value" lines.
+# a calibration loop, the 10-seat showdown, the engine's showdown and the five-card evaluate() timed side by
+# side. Prints "key: value" lines.
 # The times (*_us) are microseconds of bench/vmclock.py's clock (bench/table_vm.py's
 # too): in the VM
 # the CPU time of its process, to the microsecond (up to commit 542baae they were the wall clock's
