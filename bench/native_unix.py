@@ -5,18 +5,21 @@
 
 What it measures: bench/omaha_vm.py (11 rounds a run of a calibration loop, 180 evaluator showdowns of
 10 seats, 40 engine showdowns of 10 seats with two side pots) run as one script on the Unix port
-(tools/mpunix.py, MicroPython 1.29, x86-64), alternately with every module as bytecode (the repository's
-.py) and with the chosen modules compiled to x86-64 native code (mpy-cross -march=x64 -X emit=native,
-tools/mpunix.native_tree: a copy of firmware/ first on the path). Default modules: tools/build.py's
-NATIVE_EMIT (tools/mpy_cross_tool.py), the set a board's build compiles native. Prints per variant the
+(tools/mpunix.py, MicroPython 1.29, x86-64), in turn in three variants: "bytecode", every module as
+bytecode and the showdown hand_value.py's plain pair; "native", the same with the chosen modules compiled
+to x86-64 native code (mpy-cross -march=x64 -X emit=native); "viper", the repository as it is, whose
+showdown on a port with native code is hand_value_viper's (a board's). The first two run a copy of
+firmware/ first on the path (tools/mpunix.native_tree) whose hand_value_viper.py refuses to import (plain_tree
+below), so hand_value keeps its plain pair as on a port without native code. Default modules:
+tools/build.py's NATIVE_EMIT (tools/mpy_cross_tool.py), the set a board's build compiles native. Prints per variant the
 medians over every round of every run of calibration_us, showdown_total_us and engine_total_us (and per
 showdown / per engine showdown), the showdowns in calibration-loop iterations (each round's figure over
 its own loop: the unit of docs/performance.md, the machine's speed divided out), then the native/bytecode
-ratios, in microseconds and in iterations (the figure to read: the loop is bench code, bytecode in both
-variants). And the heap bench/omaha_vm.py finds kept: on this port native code lies outside the GC heap
+ratios, in microseconds and in iterations (the figure to read: the loop is bench code, bytecode in every
+variant), and the viper/bytecode ones. And the heap bench/omaha_vm.py finds kept: on this port native code lies outside the GC heap
 (mmap), so it shows only the bytecode gone, not what the machine code costs a board.
 
---table: the same alternation with bench/table_vm.py (bench/whole_table.py's figures: the Baccarat answer,
+--table: the bytecode and native variants alternated with bench/table_vm.py (bench/whole_table.py's figures: the Baccarat answer,
 Craps placing and throw, Omaha's last check), in calibration-loop iterations; --modules all: every firmware
 module the native emitter compiles (those it cannot, a bare `raise` or `raise X from Y`, stay bytecode and
 are named): how much of the whole table's time native code could take at most.
@@ -81,6 +84,17 @@ def summary(rounds):
 
 
 TABLE_FIGURES = ("baccarat_us", "craps_placing_us", "craps_throw_us", "omaha_us")
+VIPER_SOURCE = "firmware/games/omaha/hand_value_viper.py"
+
+
+def plain_tree(dest, modules, skipped=None):
+    """tools/mpunix.native_tree's copy, its hand_value_viper.py one that refuses to import: hand_value then
+    keeps its plain showdown (bytecode, or native code when it is among modules), as where a port has no
+    native emitter. Returns dest."""
+    mpunix.native_tree(dest, modules, skipped=skipped)
+    with open(os.path.join(dest, VIPER_SOURCE), "w") as f:
+        f.write("raise ImportError('left out by bench/native_unix.py: the plain showdown timed')\n")
+    return dest
 
 
 def table_runs(runs, tree):
@@ -92,8 +106,9 @@ def table_runs(runs, tree):
         script = os.path.join(tmp, "table_vm.py")      # not beside the tree: a script's folder is first on the path
         with open(script, "w") as f:
             f.write(whole_table.table_script())
+        plain = plain_tree(os.path.join(tmp, "plain"), [])
         for i in range(runs):
-            for variant, path in (("bytecode", ()), ("native", (tree,))):
+            for variant, path in (("bytecode", (plain,)), ("native", (tree,))):
                 status, out = mpunix.run([script], timeout=600, path=path)
                 if status != 0:
                     raise SystemExit("bench/table_vm.py failed on the Unix port:\n%s" % out[-2000:])
@@ -132,18 +147,20 @@ def main(argv=None):
     if a.table:
         with tempfile.TemporaryDirectory(prefix="native-unix-") as tree:
             bytecode = []
-            mpunix.native_tree(tree, modules, skipped=bytecode)
+            plain_tree(tree, modules, skipped=bytecode)
             print("native modules (x86-64, -X emit=native): %d; left bytecode (the emitter refused them): %s"
                   % (len(modules) - len(bytecode), ", ".join(bytecode) or "none"))
             table_runs(a.runs, tree)
         return 0
     print("native modules (x86-64, -X emit=native): %s" % ", ".join(modules))
-    results = {"bytecode": [], "native": []}
-    ram = {"bytecode": [], "native": []}
+    variants = ("bytecode", "native", "viper")
+    results = {v: [] for v in variants}
+    ram = {v: [] for v in variants}
     with tempfile.TemporaryDirectory(prefix="native-unix-") as tmp:
-        mpunix.native_tree(tmp, modules)
+        bytecode = plain_tree(os.path.join(tmp, "bytecode"), [])
+        native = plain_tree(os.path.join(tmp, "native"), modules)
         for i in range(a.runs):
-            for variant, path in (("bytecode", ()), ("native", (tmp,))):
+            for variant, path in (("bytecode", (bytecode,)), ("native", (native,)), ("viper", ())):
                 rounds, kept = one_run(path)
                 results[variant] += rounds
                 ram[variant].append(kept)
@@ -151,20 +168,21 @@ def main(argv=None):
                     "%s %d" % (k, median([r[k] for r in rounds])) for k in KEYS)))
                 sys.stdout.flush()
     s = {v: summary(results[v]) for v in results}
-    for v in ("bytecode", "native"):
+    for v in variants:
         print("%s: %d rounds: median calibration_us %d showdown_total_us %d engine_total_us %d"
               " per_showdown_us %.1f per_engine_showdown_us %.1f; in loop iterations: showdown %.0f"
               " engine_showdown %.0f"
               % (v, s[v]["rounds"], s[v]["calibration_us"], s[v]["showdown_total_us"], s[v]["engine_total_us"],
                  s[v]["per_showdown_us"], s[v]["per_engine_showdown_us"], s[v]["showdown_it"],
                  s[v]["engine_showdown_it"]))
-    for v in ("bytecode", "native"):     # the GC heap the imports keep: this port's native code is not in it
+    for v in variants:     # the GC heap the imports keep: this port's native code is not in it
         print("%s: RAM kept (bench/omaha_vm.py, each run): %s" % (v, " ".join(
             "%s %s" % (k, "/".join(str(r[k]) for r in ram[v])) for k in sorted(ram[v][0]))))
     print("native/bytecode: calibration %.3f showdown %.3f engine_showdown %.3f"
           % tuple(s["native"][k] / float(s["bytecode"][k]) for k in KEYS))
-    print("native/bytecode in loop iterations: showdown %.3f engine_showdown %.3f"
-          % tuple(s["native"][k] / s["bytecode"][k] for k in ("showdown_it", "engine_showdown_it")))
+    for v in ("native", "viper"):
+        print("%s/bytecode in loop iterations: showdown %.3f engine_showdown %.3f"
+              % ((v,) + tuple(s[v][k] / s["bytecode"][k] for k in ("showdown_it", "engine_showdown_it"))))
     return 0
 
 

@@ -17,6 +17,11 @@
     calibration time), the RP2040 calibration time being an assumption
     (--rp2040-us-per-iter) until measured on a board
     (mpremote mount . run bench/omaha_vm.py).
+(3) MicroPython's Unix port (tools/mpunix.py: x86-64 native code): a board runs the showdown's pair as
+    viper code (firmware/games/omaha/hand_value_viper.py), which the VM cannot: bench/omaha_vm.py run
+    with the plain pair as bytecode and with the viper pair, alternated (bench/native_unix.py's
+    variants), and the RP2040 estimate with it, by the VM's proportions (its bytecode iterations times
+    the port's viper / bytecode ratio) and by the port's own (its viper iterations).
 """
 import argparse
 import os
@@ -115,7 +120,47 @@ def vm_part(us_per_iter):
     print("  under %.0f ms if the board runs the loop at under %.1f us/iteration (the showdown), %.1f (with side pots)"
           % (SHOWDOWN_TARGET_MS, SHOWDOWN_TARGET_MS * 1000.0 / med(sd_iters),
              SHOWDOWN_TARGET_MS * 1000.0 / med(eng_iters)))
-    return fig
+    print("  (all of it bytecode, as the VM runs it: a board runs the showdown's pair as viper code, next)")
+    return fig, med(sd_iters), med(eng_iters)
+
+
+def native_part(us_per_iter, vm_sd_iters, vm_eng_iters, runs=2):
+    """A board runs hand_value_viper's showdown (viper code), which the VM cannot run: bench/omaha_vm.py on
+    MicroPython's Unix port (x86-64 native code), the plain pair as bytecode and the viper pair alternated
+    (bench/native_unix.py's variants), and the RP2040 estimate by each port's proportions."""
+    from bench import native_unix
+    from tools import mpunix
+    import tempfile
+    try:
+        port = mpunix.version()
+    except mpunix.UnixPortUnavailable as exc:
+        print("== MicroPython Unix port: not run (%s)" % exc)
+        return None
+    results = {"bytecode": [], "viper": []}
+    with tempfile.TemporaryDirectory(prefix="omaha-eval-") as tmp:
+        plain = native_unix.plain_tree(tmp, [])
+        for _ in range(runs):
+            for variant, path in (("bytecode", (plain,)), ("viper", ())):
+                results[variant] += native_unix.one_run(path)[0]
+    s = {v: native_unix.summary(results[v]) for v in results}
+    print("== MicroPython Unix port (%s): bench/omaha_vm.py, %d runs of each, alternated; calibration iterations,"
+          " medians of %d rounds" % (port, runs, s["viper"]["rounds"]))
+    for v, words in (("bytecode", "the plain pair as bytecode (a port without native code)"),
+                     ("viper", "hand_value_viper's pair (a board's)")):
+        print("  %-8s %s: 10-seat showdown %.0f, engine showdown with side pots %.0f"
+              % (v, words, s[v]["showdown_it"], s[v]["engine_showdown_it"]))
+    sd_ratio = s["viper"]["showdown_it"] / s["bytecode"]["showdown_it"]
+    eng_ratio = s["viper"]["engine_showdown_it"] / s["bytecode"]["engine_showdown_it"]
+    print("  viper / bytecode: 10-seat showdown %.3f, engine showdown %.3f" % (sd_ratio, eng_ratio))
+    print("== RP2040 ESTIMATE with the viper showdown, not a measurement: ASSUMING %.1f us per calibration"
+          " iteration on the board, and the Unix port's viper / bytecode ratios for Thumb code" % us_per_iter)
+    print("  by the VM's proportions (its bytecode iterations x the ratio): 10-seat showdown ~ %.1f ms;"
+          " engine showdown with side pots ~ %.1f ms"
+          % (vm_sd_iters * sd_ratio * us_per_iter / 1000.0, vm_eng_iters * eng_ratio * us_per_iter / 1000.0))
+    print("  by the Unix port's proportions (its viper iterations): 10-seat showdown ~ %.1f ms;"
+          " engine showdown with side pots ~ %.1f ms"
+          % (s["viper"]["showdown_it"] * us_per_iter / 1000.0, s["viper"]["engine_showdown_it"] * us_per_iter / 1000.0))
+    return s
 
 
 def main(argv=None):
@@ -129,7 +174,8 @@ def main(argv=None):
     a = ap.parse_args(argv)
     cpython_part(a.hands, a.repeats, a.seed)
     if not a.skip_vm:
-        vm_part(a.rp2040_us_per_iter)
+        _, sd_iters, eng_iters = vm_part(a.rp2040_us_per_iter)
+        native_part(a.rp2040_us_per_iter, sd_iters, eng_iters)
     return 0
 
 

@@ -103,3 +103,13 @@ else:
         mp = sys.modules.get("micropython")
         if mp is not None:
             mp.kbd_intr(char)
+
+
+def native_arch():
+    """The native code architecture of this MicroPython (sys.implementation._mpy bits 10 and up:
+    4 armv6m, 10 xtensawin...), 0 when it has none (the WebAssembly VM) or on CPython. A module of
+    @micropython.viper code is imported only where this is not 0 (firmware/link/crc32.py,
+    firmware/games/omaha/hand_value.py)."""
+    if not IS_MICROPYTHON:
+        return 0
+    return getattr(sys.implementation, "_mpy", 0) >> 10

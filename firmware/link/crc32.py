@@ -22,18 +22,9 @@
 # - crc32_portable's: pure Python in 16-bit halves (small ints only), allocates nothing but costs
 #   about 1.2 us a byte on the VM. use_portable() installs it: the heap_lock tests on the VM run
 #   the frame and record encoders with it, proving that nothing else in them allocates.
-import sys
-
-from firmware.compat import IS_MICROPYTHON
+from firmware.compat import native_arch
 
 # -- which one ------------------------------------------------------------------
-
-def native_arch():
-    """The native code architecture of this MicroPython (sys.implementation._mpy bits 10 and up:
-    4 armv6m, 10 xtensawin...), 0 when it has none (the WebAssembly VM) or on CPython."""
-    if not IS_MICROPYTHON:
-        return 0
-    return getattr(sys.implementation, "_mpy", 0) >> 10
 
 
 def _native():

@@ -19,7 +19,7 @@ def _modules(path="firmware", package="firmware"):
 
 # Native code (@micropython.viper): imports only where MicroPython compiles it for the CPU (a board);
 # elsewhere firmware.link.crc32 uses binascii instead (tests/firmware/test_crc32.py checks the refusal).
-NATIVE_ONLY = ("firmware.link.crc32_viper",)
+NATIVE_ONLY = ("firmware.link.crc32_viper", "firmware.games.omaha.hand_value_viper")
 
 
 def test_every_firmware_module_imports():

@@ -18,7 +18,13 @@
 # (evaluate() tells them apart by the sum and XOR alone, fewer steps for one hand; in this loop,
 # over sums kept per pair and per triple, that form measured no faster on the VM and slower as
 # native code: issue 14, docs/performance.md.)
+#
+# Where MicroPython runs native code (a board; the Unix port), prepare_board and best_value are
+# hand_value_viper's, the same arithmetic in viper code (~1/15 of this bytecode's time there); this
+# file's are plain_prepare_board and plain_best_value, the ones CPython, the simulator and the
+# WebAssembly VM run. The engine only ever pairs the two of one kind.
 from firmware.cards import check, name
+from firmware.compat import native_arch
 from firmware.errors import CardCodeError
 from firmware.games.omaha.poker_eval import RANK_BIT, STRAIGHTS, evaluate
 
@@ -81,7 +87,7 @@ def _summary(cards):
     return rb, total, x, suit
 
 
-def prepare_board(board):
+def plain_prepare_board(board):
     """Five board cards -> the 10 triple summaries best_value() needs (once per showdown)."""
     out = []
     for a, b, c in BOARD_TRIPLES:
@@ -91,8 +97,8 @@ def prepare_board(board):
     return tuple(out)
 
 
-def best_value(hole, prepared, _straights=STRAIGHTS, _bit=RANK_BIT):
-    """Four hole card ints + prepare_board() result -> the best hand value (art. 10(1))."""
+def plain_best_value(hole, prepared, _straights=STRAIGHTS, _bit=RANK_BIT):
+    """Four hole card ints + plain_prepare_board() result -> the best hand value (art. 10(1))."""
     best = 0
     for i, j in HOLE_PAIRS:
         a = hole[i]
@@ -136,3 +142,25 @@ def best_value(hole, prepared, _straights=STRAIGHTS, _bit=RANK_BIT):
             if v > best:
                 best = v
     return best
+
+
+def _viper():
+    """hand_value_viper where this MicroPython runs native code, else None (as firmware/link/crc32.py's
+    _native: a port without a native emitter is not even tried, its failed compile would keep heap)."""
+    if not native_arch():
+        return None
+    try:
+        from firmware.games.omaha import hand_value_viper
+    except (ImportError, SyntaxError, ValueError, MemoryError):
+        return None              # left out of the build, an .mpy of another CPU, no room: the plain pair
+    return hand_value_viper
+
+
+_VIPER = _viper()
+VIPER = _VIPER is not None       # True on a board: the showdown's pair below is viper code
+if VIPER:
+    prepare_board = _VIPER.prepare_board
+    best_value = _VIPER.best_value
+else:
+    prepare_board = plain_prepare_board
+    best_value = plain_best_value
