@@ -26,7 +26,9 @@ NATIVE_ONLY = ("firmware/link/crc32_viper.py", "firmware/games/omaha/hand_value_
 # into RAM (docs/performance.md "Native code for the Omaha showdown"). A module here must compile and run
 # native (no `raise X from Y`: mpy-cross's native emitter fails on it); its tests pass with it native
 # (tests/host/test_native_emit.py). No hot-path module: native code allocates a slice object for a slice
-# store where bytecode does not (the heap-lock proofs fail with them native).
+# store where bytecode does not (the heap-lock proofs fail with them native). Since
+# firmware/games/omaha/hand_value_viper.py (NATIVE_ONLY), a board's showdown is viper code: hand_value's native
+# pair runs only where that module cannot load.
 NATIVE_EMIT = ("firmware/games/omaha/hand_value.py",)
 
 
