@@ -2,6 +2,7 @@
 #
 # Nothing here changes the table or writes to flash; none needs a login.
 from firmware import fault_kinds
+from firmware.compat import native_arch
 from firmware.jsonfile import number
 from firmware.version import FIRMWARE_VERSION as VERSION
 
@@ -173,7 +174,24 @@ def board(con, args):
         else:
             lines.append("  %-7s UART%d tx=%d rx=%d %d baud" % (role, spec["uart"], spec["tx"], spec["rx"],
                                                                  spec["baudrate"]))
+    lines.append(_native_line())
     return lines
+
+
+# Which firmware modules of native code (@micropython.viper) this board runs, by name; each is taken at import
+# where the port runs native code, else its plain fallback (firmware/link/crc32.py, games/omaha/hand_value.py):
+# a build that left one out still plays, slower, and this line shows it.
+_NATIVE_MODULES = (("firmware.link.crc32_viper", "link CRC"), ("firmware.games.omaha.hand_value_viper", "Omaha showdown"))
+_ARCH_NAMES = {2: "x64", 4: "armv6m", 10: "xtensawin"}     # MP_NATIVE_ARCH_* (sys.implementation._mpy >> 10)
+
+
+def _native_line():
+    import sys
+    arch = native_arch()
+    if not arch:
+        return "native code: none (this runtime runs bytecode only: the plain CRC and showdown)"
+    loaded = [label for module, label in _NATIVE_MODULES if module in sys.modules]
+    return "native code (%s): %s" % (_ARCH_NAMES.get(arch, "arch %d" % arch), ", ".join(loaded) or "none loaded")
 
 
 def zones(con, args):
