@@ -13,8 +13,9 @@
 #   - a qstr pool entry for each name the firmware's own pool lacks (its text stays in flash): ~6 bytes
 #     (pointer, hash, length), pools doubling as they fill; counted here as an upper bound, every name
 #     not among mpy-cross's static qstrs (MicroPython's firmware already holds many: "append", "write"...);
-#   - a native module's machine code (tools/build.py NATIVE_EMIT): the loader copies it into RAM
-#     (MP_PLAT_ALLOC_EXEC), from ROMFS too, where bytecode stays in place.
+#   - a native module's machine code (tools/build.py NATIVE_EMIT, and the viper modules of NATIVE_ONLY a board
+#     imports beside the VM's list: NATIVE_PARTNERS): the loader copies it into RAM (MP_PLAT_ALLOC_EXEC), from
+#     ROMFS too, where bytecode stays in place.
 # Sizes are rounded up to the GC's 16-byte blocks. The modules: those a booted table of each game holds
 # (bench/whole_table.py table_modules), as tools.build makes them for boards/pico.json.
 #
@@ -170,7 +171,7 @@ class Mpy:
         elif kind == _NATIVE_PY:
             self.ram["native code"] += block(size)   # machine code: copied into RAM
         else:
-            raise ValueError("viper or asm code in a firmware .mpy: not counted here")
+            raise ViperCode("viper or asm code in a firmware .mpy: not parsed here")
         self.at += size
         if kind == _NATIVE_PY:
             self.uint()                              # its prelude's offset in the machine code
@@ -183,12 +184,31 @@ class Mpy:
                 self.raw_code()
 
 
-def _read(build_dir, name):
+class ViperCode(ValueError):
+    """An .mpy holding viper (or asm) code, which Mpy does not parse (its relocations, rodata and bss)."""
+
+
+def _path(build_dir, name):
     path = os.path.join(build_dir, *name.split(".")) + ".mpy"
     if not os.path.exists(path):
         path = os.path.join(build_dir, *name.split("."), "__init__.mpy")
-    with open(path, "rb") as f:
+    return path
+
+
+def _read(build_dir, name):
+    with open(_path(build_dir, name), "rb") as f:
         return Mpy(f.read())
+
+
+# The modules of native code only (tools/mpy_cross_tool.py NATIVE_ONLY) a board imports beside a module the VM
+# lists (the VM, which runs no native code, never imports them): each plain module's viper partner.
+NATIVE_PARTNERS = (("firmware.link.crc32", "firmware.link.crc32_viper"),
+                   ("firmware.games.omaha.hand_value", "firmware.games.omaha.hand_value_viper"))
+
+
+def with_native_partners(modules):
+    """modules (a table's, as listed on the VM) and the viper modules a board imports beside them."""
+    return list(modules) + [partner for plain, partner in NATIVE_PARTNERS if plain in modules and partner not in modules]
 
 
 def estimate(build_dir, modules):
@@ -196,7 +216,14 @@ def estimate(build_dir, modules):
     names = set()
     functions = 0
     for name in modules:
-        mpy = _read(build_dir, name)
+        try:
+            mpy = _read(build_dir, name)
+        except ViperCode:
+            # A viper module (NATIVE_PARTNERS): its whole file counted, machine code and all, as the loader's
+            # RAM (an upper bound: its bytecode and qstr text would stay in ROMFS; ~2 KB each).
+            key = "viper modules (whole .mpy)"
+            totals[key] = totals.get(key, 0) + block(os.path.getsize(_path(build_dir, name)))
+            continue
         for key, n in mpy.ram.items():
             totals[key] = totals.get(key, 0) + n
         names.update(mpy.qstrs)
@@ -218,7 +245,7 @@ def main(argv=None):
         root = os.path.join(tmp, "pico")
         for game in args.game or ("baccarat", "craps", "omaha"):
             modules = whole_table.table_modules(game)
-            totals, functions, names = estimate(root, modules)
+            totals, functions, names = estimate(root, with_native_partners(modules))
             print("%s: %d modules, %d raw codes, %d names not static; the heap ROMFS adds (estimate): %d bytes"
                   % (game, len(modules), functions, names, sum(totals.values())))
             for key, n in totals.items():

@@ -307,7 +307,7 @@ def _memory_of(game, steps, step_rounds, per_call, sizes, build_dir):
           " 64 KB: %s (the estimate of before: data + ~%d)"
           % (data - stand_ins, residual, board, "met" if board <= 65536 else "MISSED",
              int(fig["frozen_residual_estimate_bytes"])))
-    romfs = sum(romfs_ram.estimate(build_dir, modules)[0].values())
+    romfs = sum(romfs_ram.estimate(build_dir, romfs_ram.with_native_partners(modules))[0].values())
     print("  with code in ROMFS (MicroPython 1.25+), as a board would keep it: the above, and what the .mpy"
           " loader still makes in RAM where frozen code has it in flash (raw code records, qstr and"
           " constant tables, constant objects, qstr pool entries: an ESTIMATE from the .mpy files,"
