@@ -1,5 +1,6 @@
 # Omaha best hand, art. 10(1): exactly two hole cards and exactly three board cards.
 import sys
+from array import array
 
 from firmware import cards
 from firmware.compat import heap_lock, heap_unlock, native_arch
@@ -167,10 +168,13 @@ def test_the_viper_pair_refuses_what_its_pointer_would_read_past():
     board = cards.parse_many("9h Jc 4d 3s 8c".split())
     raises_match(ValueError, "prepared", best_value, [0, 1, 2, 3], hv.plain_prepare_board(board))
     raises_match(ValueError, "prepared", best_value, [0, 1, 2, 3], bytearray(8))
+    raises_match(ValueError, "prepared", best_value, [0, 1, 2, 3], bytearray(40))       # 40 bytes: 10 words
+    raises_match(ValueError, "prepared", best_value, [0, 1, 2, 3], array("i", [0] * 40))   # 40 words: len 40
     prepared = prepare_board(board)
     for bad in (52, -1, 200):
         raises_match(ValueError, "card", best_value, [0, 1, 2, bad], prepared)
         raises_match(ValueError, "card", best_value, [bad, 1, 2, 3], prepared)
+        raises_match(ValueError, "card", prepare_board, [0, 5, 10, 20, bad])
 
 
 @micropython_only

@@ -7,6 +7,7 @@ is the boards' own code generation (Thumb, Xtensa): that is for a board (tests/h
 says the same of the CRC)."""
 import random
 import subprocess
+from array import array
 import sys
 import types
 
@@ -63,7 +64,8 @@ def test_art10_1_the_viper_showdown_gives_the_plain_values_on_every_category_and
         rng.shuffle(deck)
         board = deck[40:45]
         prepared = viper.prepare_board(board)
-        assert len(prepared) == 40 and min(prepared) >= 0      # a pointer's 32-bit load reads them alike
+        words = memoryview(prepared).cast("i")
+        assert len(prepared) == 160 and min(words) >= 0      # a pointer's 32-bit load reads them alike
         plain = hv.plain_prepare_board(board)
         for p in range(10):
             hole = deck[4 * p:4 * p + 4]
@@ -81,8 +83,11 @@ def test_art10_1_the_viper_showdown_gives_the_plain_values_on_every_category_and
 
 def test_the_viper_showdown_refuses_what_its_pointer_would_read_past(viper):
     prepared = viper.prepare_board([0, 5, 10, 20, 30])
-    with pytest.raises(ValueError, match="prepared"):
-        viper.best_value([1, 2, 3, 4], bytearray(8))
+    for foreign in (bytearray(8), bytearray(40), array("i", [0] * 40), hv.plain_prepare_board([0, 5, 10, 20, 30])):
+        with pytest.raises(ValueError, match="prepared"):      # 40 words' worth of items, not of bytes: refused
+            viper.best_value([1, 2, 3, 4], foreign)
     for bad in (52, -1):
         with pytest.raises(ValueError, match="card"):
             viper.best_value([1, 2, 3, bad], prepared)
+        with pytest.raises(ValueError, match="card"):
+            viper.prepare_board([0, 5, 10, 20, bad])

@@ -13,41 +13,56 @@
 # The tests run it on the Unix port against the plain functions (tests/firmware/test_omaha_hand.py)
 # and its logic on CPython with ptr32 stood in for (tests/host/test_hand_value_viper.py).
 import micropython
-from array import array
 
 # hand_value.BOARD_TRIPLES, flat (tests/host/test_hand_value_viper.py checks they agree).
 _TRIPLES = (0, 1, 2, 0, 1, 3, 0, 1, 4, 0, 2, 3, 0, 2, 4, 0, 3, 4, 1, 2, 3, 1, 2, 4, 1, 3, 4, 2, 3, 4)
 _FIELDS = const(4)         # per triple: rank bits OR, SUM, XOR, and its suit (0-3) or _MIXED
 _PREPARED = const(40)      # 10 triples x _FIELDS
+_PREPARED_BYTES = const(160)   # _PREPARED 32-bit words
 _MIXED = const(5)          # a triple of mixed suits: never a hole pair's code (0-3, or 4 when mixed)
 
 
 def prepare_board(board):
-    """Five board cards -> the 10 triple summaries best_value() reads (an array of 40 ints), once per
-    showdown. Each field is non-negative: a pointer's 32-bit load reads it the same on every CPU."""
-    out = array("i", [0] * _PREPARED)
-    t = _TRIPLES
-    for k in range(10):
-        a = board[t[3 * k]]
-        b = board[t[3 * k + 1]]
-        c = board[t[3 * k + 2]]
+    """Five board cards -> the 10 triple summaries best_value() reads (40 32-bit ints, a bytearray of their 160
+    bytes in the CPU's order), once per showdown. Each field is non-negative: a pointer's 32-bit load reads it
+    the same on every CPU. A bytearray, whose len() is its bytes, so best_value() can tell that its pointer
+    stays inside it."""
+    out = bytearray(_PREPARED_BYTES)
+    _fill(board, out)
+    return out
+
+
+@micropython.viper
+def _fill(board, out):
+    o = ptr32(out)
+    k = 0
+    while k < 10:
+        a = int(board[int(_TRIPLES[3 * k])])
+        b = int(board[int(_TRIPLES[3 * k + 1])])
+        c = int(board[int(_TRIPLES[3 * k + 2])])
+        if a < 0 or a > 51 or b < 0 or b > 51 or c < 0 or c > 51:
+            raise ValueError("prepare_board: not a card")
         ba = 1 << (a >> 2)
         bb = 1 << (b >> 2)
         bc = 1 << (c >> 2)
         i = _FIELDS * k
-        out[i] = ba | bb | bc
-        out[i + 1] = ba + bb + bc
-        out[i + 2] = ba ^ bb ^ bc
-        out[i + 3] = a & 3 if (a & 3) == (b & 3) == (c & 3) else _MIXED
-    return out
+        o[i] = ba | bb | bc
+        o[i + 1] = ba + bb + bc
+        o[i + 2] = ba ^ bb ^ bc
+        if (a & 3) == (b & 3) and (b & 3) == (c & 3):
+            o[i + 3] = a & 3
+        else:
+            o[i + 3] = _MIXED
+        k += 1
 
 
 @micropython.viper
 def best_value(hole, prepared) -> int:
     """Four hole card ints + prepare_board() result -> the best hand value (hand_value.best_value's)."""
-    # A pointer has no bounds: anything but prepare_board()'s 40 ints, or a card outside 0-51, is refused
-    # before a load (a game's cards were checked when dealt: this never fires in play).
-    if int(len(prepared)) != _PREPARED:
+    # A pointer has no bounds: anything but prepare_board()'s 160 bytes (len() of a buffer of other items
+    # counts items: one of 160 holds more bytes, never fewer), or a card outside 0-51, is refused before a
+    # load (a game's cards were checked when dealt: this never fires in play).
+    if int(len(prepared)) != _PREPARED_BYTES:
         raise ValueError("best_value: not a prepared board")
     p = ptr32(prepared)
     best = 0
