@@ -20,7 +20,7 @@
 # native code: issue 14, docs/performance.md.)
 #
 # Where MicroPython runs native code (a board; the Unix port), prepare_board and best_value are
-# hand_value_viper's, the same arithmetic in viper code (~1/10 of this bytecode's time there); this
+# hand_value_viper's, the same arithmetic in viper code (~1/17 of this bytecode's time there); this
 # file's are plain_prepare_board and plain_best_value, the ones CPython, the simulator and the
 # WebAssembly VM run. The engine only ever pairs the two of one kind.
 from firmware.cards import check, name
