@@ -129,6 +129,10 @@ def timing(us_per_iter, rounds=None, events=None, port="vm"):
         print("  %s\n    %s ms: %s; calibration iterations: %s; RP2040 ~%.1f ms (estimate)%s"
               % (what, "VM" if port == "vm" else "port", sp(ms), sp(it, "%.0f"), med(it) * us_per_iter / 1000.0,
                  verdict))
+        if key == "omaha_us" and port == "vm":
+            # The VM runs the showdown as bytecode; a board, as viper code (firmware/games/omaha/hand_value_viper.py),
+            # so this RP2040 figure is the bytecode's: bench/omaha_eval.py estimates the showdown with viper.
+            print("    (the RP2040 figure as bytecode: a board runs the showdown as viper code, bench/omaha_eval.py)")
         worst[key] = med(it)
     pixels = int(fig["pixels"])
     wire_us = pixels * WS2812_US_PER_PIXEL
