@@ -16,7 +16,7 @@ modules, listed by a first VM run, imported before the boot; the boot-only modul
 released, firmware/startup.py BOOT_ONLY, imported and released again: the boot makes and frees them
 anew), and with what the modules kept still keep
 in the heap when frozen or in ROMFS (their objects, dicts, functions and classes: counted, and their
-sizes measured in the VM; docs/performance.md, "Memory kept").
+sizes measured in the VM; docs/performance-log.md, "Memory kept").
 """
 import argparse
 import os

@@ -53,7 +53,7 @@ def poll_inputs(ctx, elapsed_ms):
         _dispatch(ctx, queue.kind, queue.a, queue.b)
     if ctx.journal.due:
         # The lamp test ended in this pass: the table journal's recovery, here and not nested in the dispatch
-        # that ended it (two frames less under the let-in, the table's deepest C stack: docs/performance.md).
+        # that ended it (two frames less under the let-in, the table's deepest C stack: docs/performance-log.md).
         from firmware.recovery_replay import recover     # boot-only (parts.BOOT_ONLY): once a boot
         try:
             recover(ctx.journal, ctx, _report, _dispatch)

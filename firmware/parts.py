@@ -16,7 +16,7 @@ import sys
 # games.GAME.restore), the game's setup and the refusal path.
 # startup.boot() imports them where it uses them and releases them when it is done, so that a running board
 # keeps none of their module objects, globals dicts, functions and classes (~7 KB of heap with the code in
-# flash: docs/performance.md, "Memory kept"). Nothing kept may hold one of their functions, classes or
+# flash: docs/performance-log.md, "Memory kept"). Nothing kept may hold one of their functions, classes or
 # globals (what the run keeps of them is in this module); a later path that needs one imports it again where
 # it runs and calls release_boot_only() when it is done (the console's commands, a settings change read back
 # or applied: its new controller restored from the old one's snapshot, the recovery at the end of the lamp
@@ -32,7 +32,7 @@ BOOT_ONLY = ("firmware.boot_steps", "firmware.board", "firmware.board_checks", "
 # awake (CONSOLE_AWAKE below) it answers with firmware/console/shell.py's dispatch, editor.py, auth.py with the
 # PIN record's check and audit.py (a login attempt is audited as it happens); a command's module is imported
 # when its command runs (commands.py names each handler "module.function") and released when the line is
-# done, with the table itself (~3.5 KB of heap with the code in flash: docs/performance.md, "Memory kept").
+# done, with the table itself (~3.5 KB of heap with the code in flash: docs/performance-log.md, "Memory kept").
 # A prompt (login's PIN, passwd's) holds its answer's function, and so its module, until the answer is
 # typed; a lights or display test or a reboot that is due imports `checks` again each pass while it runs.
 CONSOLE_ON_DEMAND = ("firmware.console.commands", "firmware.console.info", "firmware.console.checks",

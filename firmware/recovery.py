@@ -144,7 +144,7 @@ class TableJournal:
         if self.pending:
             if table.state != _STARTING and not table.closed_code and not self.due:   # (held closed: never plays)
                 # The lamp test is over: the recovery runs at the end of this pass (firmware.main.poll_inputs),
-                # not nested in this event's dispatch, the deepest C stack of the table (docs/performance.md,
+                # not nested in this event's dispatch, the deepest C stack of the table (docs/performance-log.md,
                 # "C stack depth"). What the pass queued behind this event waits for it too, its bytes kept
                 # now: the snapshot and the replayed events overwrite the table's (a host hand's stacks and
                 # button parsed into it when its frame was read: the hand was refused, or dealt with the

@@ -23,7 +23,7 @@ NATIVE_ONLY = ("firmware/link/crc32_viper.py", "firmware/games/omaha/hand_value_
 # Omaha showdown's best hands: on the Unix port (bench/native_unix.py, x86-64) ~0.5x the evaluator's
 # showdown and 0.77-0.85x the engine's showdown with side pots. Not pots.py (no gain beyond the noise) nor
 # rules.py (with it ~0.65x the engine's, at ~13-16 KB more RAM): native code is ~3x the bytecode's size, copied
-# into RAM (docs/performance.md "Native code for the Omaha showdown"). A module here must compile and run
+# into RAM (docs/performance-log.md "Native code for the Omaha showdown"). A module here must compile and run
 # native (no `raise X from Y`: mpy-cross's native emitter fails on it); its tests pass with it native
 # (tests/host/test_native_emit.py). No hot-path module: native code allocates a slice object for a slice
 # store where bytecode does not (the heap-lock proofs fail with them native). Since

@@ -72,7 +72,7 @@ else:
         if start < 0 or start > end or end > len(data) or at < 0 or at + 8 > len(out):
             _refuse()
         # The 8 digits formatted in C, one bytes object more than the view and the word: 2.6 us a frame on
-        # the VM, where 8 digit stores from Python took 9.1 (bench figures: docs/performance.md).
+        # the VM, where 8 digit stores from Python took 9.1 (bench figures: docs/performance-log.md).
         out[at:at + 8] = b"%08X" % _binascii_crc32(memoryview(data)[start:end])
 
     DEFAULT = (binascii_into, binascii_hex_into)

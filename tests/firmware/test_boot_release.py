@@ -1,6 +1,6 @@
 # The modules a table runs only at boot leave it after boot (firmware/startup.py, BOOT_ONLY): a running board
 # keeps none of their objects, and every later path that needs one imports it again (issue 14: heap kept after
-# boot; docs/performance.md, "Memory kept"). Fakes only: runs on MicroPython too.
+# boot; docs/performance-log.md, "Memory kept"). Fakes only: runs on MicroPython too.
 import json
 import os
 import sys

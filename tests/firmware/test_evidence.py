@@ -63,7 +63,7 @@ def test_keep_allocates_nothing():
 
 
 def test_the_slots_lie_side_by_side_in_one_buffer_and_keep_apart():
-    # One bytearray for every slot (a bytearray a slot kept 20 bytes more each: docs/performance.md, "Memory
+    # One bytearray for every slot (a bytearray a slot kept 20 bytes more each: docs/performance-log.md, "Memory
     # kept"): a line as long as a slot or longer fills its own slot only, the first slot's and the last's too.
     ev = Evidence(slots=3, size=4)
     assert len(ev._buf) == 12 and not hasattr(ev, "_bufs")

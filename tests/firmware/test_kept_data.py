@@ -1,4 +1,4 @@
-# What a booted table keeps, kept compact (issue 14: heap kept after boot; docs/performance.md, "Memory kept"):
+# What a booted table keeps, kept compact (issue 14: heap kept after boot; docs/performance-log.md, "Memory kept"):
 # the bet reader's zone names as one bytes object and small ints, the board description without what only
 # the bring-up read. Behaviour is the same (the bet reader's and the console's own tests); these show the
 # structures themselves. Fakes only: runs on MicroPython too.

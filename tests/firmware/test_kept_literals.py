@@ -1,6 +1,6 @@
 # Tables a kept module once built at import, now written as literals (issue 14: a literal is one
 # constant in flash when the code is frozen or in ROMFS; a table built at import stays in the heap,
-# docs/performance.md, "Memory kept"). Each test builds the table the old way and compares. Runs on
+# docs/performance-log.md, "Memory kept"). Each test builds the table the old way and compares. Runs on
 # MicroPython too.
 from firmware import cards, device_frame, faults, host_port, throws
 from firmware.games.baccarat import payouts, roads, rules

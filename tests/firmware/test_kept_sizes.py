@@ -1,4 +1,4 @@
-# Buffers a booted table keeps, sized to what they hold (issue 14: heap kept after boot; docs/performance.md,
+# Buffers a booted table keeps, sized to what they hold (issue 14: heap kept after boot; docs/performance-log.md,
 # "Memory kept"), and the bound each size stands on: a frame or a line larger than a buffer holds is refused
 # with a clear error, never cut or written wrong. Fakes only: runs on MicroPython too.
 from array import array

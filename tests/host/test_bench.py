@@ -191,7 +191,7 @@ def test_whole_table_bench_runs_the_real_path_in_the_vm():
 
 def test_whole_table_bench_runs_the_same_path_on_the_unix_port():
     # --port unix: the same bench/table_vm.py as one script on MicroPython's Unix port (tools/mpunix.py), a
-    # second MicroPython's calibration iterations (docs/performance.md, "The seventeenth round").
+    # second MicroPython's calibration iterations (docs/performance-log.md, "The seventeenth round").
     from bench import whole_table
     from tools import mpunix
     try:

@@ -13,7 +13,7 @@ naming their source:
 and this test keeps the copies true: every `_NAME = const(...)` line after such a header, up to the first
 line that is not one, must equal NAME in the module named (both imported here, on CPython, where const()
 returns its argument). And no firmware module imports an integer constant from another firmware module,
-so the heap the copies save stays saved (docs/performance.md, "Memory kept").
+so the heap the copies save stays saved (docs/performance-log.md, "Memory kept").
 """
 import ast
 import os

@@ -209,7 +209,7 @@ def test_micropython_only_imports_are_allowed(tmp_path):
 # -- const() -------------------------------------------------------------------------------------------
 # MicroPython's parser compiles `NAME = const(expr)` in by itself, so no firmware module imports const:
 # each import was a `const` slot in that module's globals dict on the board (~0.3-0.5 KB a table:
-# docs/performance.md). That holds only while every const() is such an assignment, at a module's or a
+# docs/performance-log.md). That holds only while every const() is such an assignment, at a module's or a
 # class's top level, of an expression MicroPython folds; anywhere else const() would be a call, a
 # NameError on the board. CPython gets const among its builtins (firmware/compat.py).
 

@@ -1,6 +1,6 @@
 """What a table keeps in its heap for the whole run with its code in flash (frozen or ROMFS): a module's
 literal constants stay in flash, what its top level BUILDS at import stays in the heap. These modules
-used to build tables they can write out or make only when needed (docs/performance.md, "Memory kept";
+used to build tables they can write out or make only when needed (docs/performance-log.md, "Memory kept";
 bench/code_census.py built_at_import finds them)."""
 import ast
 import os

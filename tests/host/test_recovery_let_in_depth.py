@@ -1,6 +1,6 @@
 """The recovery at the end of a boot's lamp test runs at the pass's own level, not nested in the dispatch of the
 event that ended the lamp test: its let-in (the events that waited, a RECALL answered from flash among them) is
-the table's deepest C stack on a board, where every Python call nests C frames (docs/performance.md, "C stack
+the table's deepest C stack on a board, where every Python call nests C frames (docs/performance-log.md, "C stack
 depth"). CPython only: it reads the Python call stack, which MicroPython does not show (bench/stack_depth.py
 measures the bytes there)."""
 import sys

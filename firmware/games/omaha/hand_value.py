@@ -17,7 +17,7 @@
 #                     quads of four of a kind (equals e); the other rank is or ^ it.
 # (evaluate() tells them apart by the sum and XOR alone, fewer steps for one hand; in this loop,
 # over sums kept per pair and per triple, that form measured no faster on the VM and slower as
-# native code: issue 14, docs/performance.md.)
+# native code: issue 14, docs/performance-log.md.)
 #
 # Where MicroPython runs native code (a board; the Unix port), prepare_board and best_value are
 # hand_value_viper's, the same arithmetic in viper code (~1/17 of this bytecode's time there); this

@@ -4,7 +4,7 @@
 # the form differs. Viper keeps every rank mask, sum and value in a machine register (none is an
 # object) and writes and reads the board's triples through a pointer, so best_value allocates nothing.
 # On MicroPython's Unix port the 10-seat showdown takes ~1/17 of the bytecode's time and ~1/9 of
-# hand_value.py compiled to native code (docs/performance.md, "The twenty-third round"). Every value
+# hand_value.py compiled to native code (docs/performance-log.md, "The twenty-third round"). Every value
 # fits 30 bits, so a board's 32-bit registers and its 31-bit small ints hold them as they are.
 #
 # Only a MicroPython with a native emitter for its CPU compiles this file (tools/build.py NATIVE_ONLY,
