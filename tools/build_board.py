@@ -39,6 +39,21 @@ VARIANTS = {("esp32s3", "octal"): "SPIRAM_OCT"}
 # build goes on); tests/host/test_filesystem_fit.py measures it again. An ESP32-S3's heap is its PSRAM's.
 HEAP_BYTES = {"rp2040": 200 * 1024}
 
+# What a table needs of the heap while it plays, per build kind: the most of the three games (Baccarat / Craps /
+# Omaha), measured on the MicroPython VM (docs/performance.md, "Memory"; 5 Dec 2026, `aa915fa`), rounded up to
+# the KiB. tools/deploy.py has the board measure its own heap before it removes anything (tools/device/prepare.py)
+# and refuses a build it cannot hold: an ESP32-S3 flashed with an image without PSRAM, any board whose
+# MicroPython leaves less than this table data, not only the RP2040 HEAP_BYTES names before any board is reached.
+# - frozen: the peak bound with the code in flash, the modules' objects and the data with the largest pass's
+#   allocations (68,596 / 76,749 / 80,192 bytes);
+# - romfs: that and what the .mpy loader still keeps in RAM (+52,284 / 59,442 / 58,094, an estimate:
+#   bench/romfs_ram.py): 120,880 / 136,191 / 138,286;
+# - filesystem: the .mpy a table imports, copied into the heap (180,224 / 185,312 / 171,984, bench/romfs_ram.py
+#   --measure), and the data with the largest pass (39,456 / 49,152 / 53,472): 219,680 / 234,464 / 225,456. A build
+#   of fewer modules (a test's) needs at most all its .mpy and FILESYSTEM_DATA_BYTES.
+TABLE_HEAP_BYTES = {"frozen": 79 * 1024, "romfs": 136 * 1024, "filesystem": 229 * 1024}
+FILESYSTEM_DATA_BYTES = 53 * 1024
+
 
 def available_boards(root):
     folder = os.path.join(root, "boards")

@@ -4,9 +4,11 @@
     make deploy BOARD=pico PORT=/dev/ttyACM0 [DEPLOY_FLAGS="--table FILE --dry-run"]
 
 Two mpremote runs (--dry-run prints them, exactly, instead of running them):
-  1. interrupt the running firmware, remove the previous deployment (main.py
-     first; tools/device/prepare.py) and hard-reset, which also stops a watchdog
-     the old firmware started, so it cannot reset the board in mid-copy;
+  1. interrupt the running firmware; measure the board's heap and refuse, with
+     nothing removed, a build it cannot hold while a table plays (HEAP_NEEDED:
+     tools/build_board.py TABLE_HEAP_BYTES); remove the previous deployment
+     (main.py first; tools/device/prepare.py) and hard-reset, which also stops a
+     watchdog the old firmware started, so it cannot reset the board in mid-copy;
   2. after a pause for the USB port to come back: copy firmware/, board.json,
      manifest.json, the table settings if --table is given (as table.json), then
      main.py; check every file against manifest.json on the board
@@ -192,6 +194,18 @@ def check_heap(build_dir, board, manifest):
             " --board %s --romfs`, then --romfs)" % (board, mcu.upper(), heap // 1024, board, board))
 
 
+def heap_needed(manifest, kind):
+    """The heap (bytes) a table of this build needs while it plays (tools/build_board.py TABLE_HEAP_BYTES), which
+    the board's own heap must hold: kind "frozen", "romfs" or "filesystem"; a filesystem build of fewer modules
+    than the firmware's (a test's) at most all its .mpy and the table's data."""
+    from tools.build_board import FILESYSTEM_DATA_BYTES, TABLE_HEAP_BYTES
+    need = TABLE_HEAP_BYTES[kind]
+    if kind == "filesystem":
+        code = sum(e["size"] for e in manifest["files"] if e["path"].endswith(".mpy"))
+        need = min(need, code + FILESYSTEM_DATA_BYTES)
+    return need
+
+
 def check_table(path):
     """Validate a table settings file with the firmware's own loader before it goes on the board."""
     from firmware import table_config
@@ -218,13 +232,16 @@ def seal_table(table, build_dir):
         f.write(settings_seal.crc_of(data).encode() + b"\n")
 
 
-def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None, romfs=False, frozen=False):
+def commands(build_dir, port, reset_wait=RESET_WAIT_S, table=None, romfs=False, frozen=False, heap=0):
     """The mpremote command lines (argv lists) of a deployment, in order (romfs: the ROMFS image
-    written, and the board reset to mount it, between the two; romfs and frozen: no firmware/ copied)."""
+    written, and the board reset to mount it, between the two; romfs and frozen: no firmware/ copied).
+    heap: the bytes the board's heap must hold (heap_needed()), checked on the board before anything is
+    removed (tools/device/prepare.py reads HEAP_NEEDED; 0: no check)."""
     b = _shown(build_dir)
     wait = ("%g" % reset_wait)
     prepare = [
         "mpremote", "connect", port,
+    ] + (["exec", "HEAP_NEEDED = %d" % heap, "+"] if heap else []) + [
         "run", _shown(PREPARE_SCRIPT),
         "+", "reset",
     ]
@@ -265,7 +282,8 @@ def deploy(board, port, build="build", dry_run=False, reset_wait=RESET_WAIT_S, t
         check_heap(build_dir, board, manifest)
     if table:
         check_table(table)
-    cmds = commands(build_dir, port, reset_wait, table, romfs, frozen)
+    heap = heap_needed(manifest, "romfs" if romfs else "frozen" if frozen else "filesystem")
+    cmds = commands(build_dir, port, reset_wait, table, romfs, frozen, heap)
     if frozen:                          # a shell comment: the dry run's lines still run as they are
         out.write(FLASHED_FIRST % (_shown(os.path.join(build_dir, manifest["frozen"]["manifest"])),
                                    manifest["frozen"]["digest"][:12]))
@@ -279,7 +297,7 @@ def deploy(board, port, build="build", dry_run=False, reset_wait=RESET_WAIT_S, t
     if table:
         seal_table(table, build_dir)
     env = dict(os.environ, PATH=search_path)
-    steps = ("remove the previous deployment and reset",) + (
+    steps = ("check the board's heap, remove the previous deployment and reset",) + (
         ("write the ROMFS image and reset to mount it",) if romfs else ()) + ("copy, verify and reset",)
     for step, (cmd, what) in enumerate(zip(cmds, steps), 1):
         out.write(shlex.join(cmd) + "\n")

@@ -9,6 +9,8 @@ time.sleep_ms, machine.reset, errors printed as MicroPython prints them).
 machine.reset() closes the connection like a USB port dropping, logs "reset" and
 then "boot: main.py present|absent" to stdout, and waits for the next connection.
 --corrupt PATH flips the first byte of every write to PATH (a bad flash / link).
+--heap N: the board's GC heap in bytes (gc.mem_free() + gc.mem_alloc(); default 8 MiB, an ESP32-S3's PSRAM),
+which tools/device/prepare.py measures before it removes anything.
 --romfs-size N gives the board a ROMFS partition of N bytes (MicroPython's `vfs.rom_ioctl`, what
 `mpremote romfs deploy` writes through); at each reset the image in it is "mounted": its files are
 unpacked into rom/ of the working folder, standing in for /rom. Without it the board has no ROMFS.
@@ -29,6 +31,8 @@ import types
 PASTE_WINDOW = 256
 VERBOSE = False
 ROMFS = None            # the ROMFS partition's bytes (--romfs-size), kept across resets
+HEAP = 8 * 1024 * 1024  # the GC heap's bytes (--heap)
+HEAP_USED = 4096        # of which in use after a collect (the REPL's own objects)
 ROM_DIR = "rom"         # where the mounted image's files appear (the board's /rom)
 _EINVAL = 22
 _ROM_MIN_WRITE = 4
@@ -66,7 +70,11 @@ def _modules():
         raise Reset()
 
     fake_machine.reset = reset
-    modules = {"os": fake_os, "time": fake_time, "machine": fake_machine}
+    fake_gc = types.ModuleType("gc")
+    fake_gc.collect = lambda: None
+    fake_gc.mem_alloc = lambda: HEAP_USED
+    fake_gc.mem_free = lambda: HEAP - HEAP_USED
+    modules = {"os": fake_os, "time": fake_time, "machine": fake_machine, "gc": fake_gc}
     modules["vfs"] = _vfs_module()
     return modules
 
@@ -127,7 +135,7 @@ def mount_romfs():
     return len(found)
 
 
-REAL_MODULES = ("hashlib", "binascii", "json", "sys", "gc", "errno", "struct")
+REAL_MODULES = ("hashlib", "binascii", "json", "sys", "errno", "struct")
 
 
 class _FlippedFile(io.FileIO):
@@ -250,9 +258,12 @@ def main():
     ap.add_argument("--corrupt", default=None)
     ap.add_argument("--verbose", action="store_true", help="print each error the code raised to stderr")
     ap.add_argument("--romfs-size", type=int, default=None, help="a ROMFS partition of this many bytes")
+    ap.add_argument("--heap", type=int, default=None, help="the GC heap's bytes (default 8 MiB)")
     args = ap.parse_args()
-    global VERBOSE, ROMFS
+    global VERBOSE, ROMFS, HEAP
     VERBOSE = args.verbose
+    if args.heap is not None:
+        HEAP = args.heap
     if args.romfs_size is not None:
         ROMFS = bytearray(b"\xff" * args.romfs_size)
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

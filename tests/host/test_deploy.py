@@ -9,6 +9,7 @@ import pytest
 
 from tests.host.cli_checks import assert_one_line_error
 from tools import build, deploy
+from tools.build_board import FILESYSTEM_DATA_BYTES, TABLE_HEAP_BYTES
 
 REPO = deploy.REPO
 
@@ -35,7 +36,8 @@ def test_dry_run_prints_the_exact_mpremote_commands(built):
     assert proc.stderr == ""
     b = "%s/esp32s3" % built
     assert proc.stdout.splitlines() == [
-        "mpremote connect /dev/ttyACM0 run tools/device/prepare.py + reset",
+        "mpremote connect /dev/ttyACM0 exec 'HEAP_NEEDED = %d' + run tools/device/prepare.py + reset"
+        % TABLE_HEAP_BYTES["filesystem"],
         "mpremote sleep 3 + connect /dev/ttyACM0"
         " fs cp -r {b}/firmware :firmware"
         " + fs cp {b}/board.json :board.json"
@@ -44,6 +46,20 @@ def test_dry_run_prints_the_exact_mpremote_commands(built):
         " + run tools/device/verify.py"
         " + reset".format(b=b),
     ]
+
+
+def test_what_a_build_needs_of_the_boards_heap(built):
+    # tools/build_board.py TABLE_HEAP_BYTES: a table of the whole firmware, measured (test_filesystem_fit.py
+    # measures the filesystem figure again); a filesystem build of a few modules, at most their .mpy and the data.
+    with open(os.path.join(str(built), "esp32s3", "manifest.json")) as f:
+        manifest = json.load(f)
+    assert deploy.heap_needed(manifest, "filesystem") == TABLE_HEAP_BYTES["filesystem"]
+    assert deploy.heap_needed(manifest, "romfs") == TABLE_HEAP_BYTES["romfs"]
+    assert deploy.heap_needed(manifest, "frozen") == TABLE_HEAP_BYTES["frozen"]
+    assert TABLE_HEAP_BYTES["frozen"] < TABLE_HEAP_BYTES["romfs"] < TABLE_HEAP_BYTES["filesystem"]
+    few = {"files": [{"path": "firmware/a.mpy", "size": 1000}, {"path": "main.py", "size": 500}]}
+    assert deploy.heap_needed(few, "filesystem") == 1000 + FILESYSTEM_DATA_BYTES
+    assert deploy.heap_needed(few, "frozen") == TABLE_HEAP_BYTES["frozen"]
 
 
 def test_dry_run_of_the_default_build_folder(monkeypatch):
@@ -69,7 +85,8 @@ def test_dry_run_quotes_what_a_shell_would_split(tmp_path):
                        "--dry-run", "--reset-wait", "1.5")
     assert proc.returncode == 0, proc.stderr
     first, second = proc.stdout.splitlines()
-    assert first == "mpremote connect '/dev/tty USB0' run tools/device/prepare.py + reset"
+    assert first == ("mpremote connect '/dev/tty USB0' exec 'HEAP_NEEDED = %d' + run tools/device/prepare.py + reset"
+                     % TABLE_HEAP_BYTES["filesystem"])
     assert second.startswith("mpremote sleep 1.5 + connect '/dev/tty USB0'"
                              " fs cp -r '%s/esp32s3/firmware' :firmware" % out)
 
@@ -251,7 +268,8 @@ def test_romfs_dry_run_writes_the_image_resets_then_copies_the_rest(built_romfs)
     assert proc.returncode == 0, proc.stderr
     b = "%s/pico" % built_romfs
     assert proc.stdout.splitlines() == [
-        "mpremote connect /dev/ttyACM0 run tools/device/prepare.py + reset",
+        "mpremote connect /dev/ttyACM0 exec 'HEAP_NEEDED = %d' + run tools/device/prepare.py + reset"
+        % TABLE_HEAP_BYTES["romfs"],
         "mpremote sleep 3 + connect /dev/ttyACM0 romfs deploy {b}/rom.romfs + reset".format(b=b),
         "mpremote sleep 3 + connect /dev/ttyACM0"
         " fs cp {b}/board.json :board.json"

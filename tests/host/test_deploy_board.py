@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from tools import build, deploy, mpvm
+from tools.build_board import TABLE_HEAP_BYTES
 
 REPO = deploy.REPO
 FAKE_BOARD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_mpboard.py")
@@ -99,6 +100,40 @@ def test_deploy_replaces_the_old_deployment_and_boots_the_new_one(small_build, t
     assert (flash / "boot.py").read_text() == "# the user's own boot.py stays\n"
     # First reset without main.py (the watchdog of the old firmware stops), then the new program boots.
     assert log == ["reset", "boot: main.py absent", "reset", "boot: main.py present"]
+
+
+def test_deploy_prints_the_boards_heap_and_what_the_build_needs(small_build, tmp_path):
+    flash = tmp_path / "flash"
+    _old_deployment(flash)
+    proc, log = _deploy_to_fake_board(flash, small_build, "--heap", "300000")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    manifest = json.loads((small_build / "pico" / "manifest.json").read_text())
+    need = deploy.heap_needed(manifest, "filesystem")     # a few modules: their .mpy and the table's data
+    assert need < TABLE_HEAP_BYTES["filesystem"]
+    assert ("deploy: the board's heap is 300000 bytes; a table of this build needs about %d while it plays" % need
+            in proc.stdout)
+
+
+@pytest.mark.parametrize("heap", [50000, 139263])
+def test_a_board_whose_heap_cannot_hold_the_build_is_refused_with_its_old_deployment_untouched(
+        small_romfs_build, tmp_path, heap):
+    # An ESP32-S3 flashed with an image without PSRAM, say: its MicroPython measures its own heap before
+    # anything is removed (tools/device/prepare.py), and the board keeps running what it ran.
+    flash = tmp_path / "flash"
+    _old_deployment(flash)
+    before = {p: (flash / p).read_bytes() for p in _flash_files(flash)}
+    proc, log = _deploy_to_fake_board(flash, small_romfs_build, "--heap", str(heap), "--romfs-size", "65536",
+                                      deploy_args=["--romfs"])
+    assert proc.returncode == 1
+    assert ("deploy: the board's heap is %d bytes; a table of this build needs about %d while it plays"
+            % (heap, TABLE_HEAP_BYTES["romfs"]) in proc.stdout)
+    assert "deploy: REFUSED: the heap is too small for this build" in proc.stdout
+    assert "the previous deployment is untouched" in proc.stdout
+    assert proc.stderr.strip().splitlines()[-1] == (
+        "deploy: error: step 1 (check the board's heap, remove the previous deployment and reset) failed: "
+        "mpremote exited with status 1, its message is above")
+    assert {p: (flash / p).read_bytes() for p in _flash_files(flash)} == before
+    assert log == []                                   # not reset: the old firmware runs on
 
 
 def test_deploy_that_does_not_verify_leaves_no_main_py(small_build, tmp_path):
@@ -214,3 +249,42 @@ def test_device_scripts_run_on_micropython(tmp_path):
     assert "deploy: removed 7 file(s) of the previous deployment" in out
     assert "deploy: verified 3 file(s) on the board against manifest.json (board pico)" in out
     assert "deploy: verify FAILED: firmware/a.mpy: 9 bytes, the build has 5" in out
+
+
+_VM_HEAP_SCRIPT = VM_HELPERS + r'''
+import gc
+os.mkdir("/flash")
+os.chdir("/flash")
+for path in ("main.py", "board.json", "boot.py"):
+    write(path, b"old")
+with open("/tools/device/prepare.py") as f:
+    code = f.read()
+gc.collect()
+heap = gc.mem_free() + gc.mem_alloc()
+try:
+    exec(code, {"__name__": "__main__", "HEAP_NEEDED": heap + 1})
+    raise AssertionError("a build needing more than the heap was not refused")
+except OSError as exc:
+    print("raised:", exc)
+assert sorted(os.listdir()) == ["board.json", "boot.py", "main.py"], os.listdir()     # nothing removed
+exec(code, {"__name__": "__main__", "HEAP_NEEDED": heap // 2})
+assert sorted(os.listdir()) == ["boot.py"], os.listdir()
+print("HEAP", heap)
+print("VM-HEAP-CHECK-OK")
+'''
+
+
+@pytest.mark.micropython
+def test_the_heap_check_measures_micropythons_own_heap(tmp_path):
+    """tools/device/prepare.py on real MicroPython: gc.mem_free() + gc.mem_alloc() is the whole heap, whatever
+    is in use; a build needing one byte more is refused with nothing removed, one needing less goes on."""
+    script = tmp_path / "heap_check.py"
+    script.write_text(_VM_HEAP_SCRIPT)
+    status, out = mpvm.run(["--script", str(script)], copies=("tools/device",), timeout=120)
+    assert status == 0 and "VM-HEAP-CHECK-OK" in out, out
+    heap = int(out.split("HEAP ")[1].split()[0])
+    assert "deploy: REFUSED: the heap is too small for this build" in out
+    assert "raised: deploy: heap %d bytes < %d needed" % (heap, heap + 1) in out
+    assert "deploy: the board's heap is %d bytes; a table of this build needs about %d" % (heap, heap // 2) in out
+    assert "deploy: removed 2 file(s) of the previous deployment" in out
+

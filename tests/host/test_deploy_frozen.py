@@ -11,6 +11,7 @@ import pytest
 from tests.host.cli_checks import assert_one_line_error
 from tests.host.test_deploy import _run_deploy
 from tools import build, deploy
+from tools.build_board import TABLE_HEAP_BYTES
 
 REPO = deploy.REPO
 
@@ -49,7 +50,8 @@ def test_frozen_dry_run_says_the_image_comes_first_and_copies_no_firmware(frozen
                            "%s/frozen/manifest.py (DIGEST %s...): flash it first" % (b, digest[:12]))
     assert "BOOTSEL" in note and "picotool" in note and "esptool" in note
     assert cmds == [
-        "mpremote connect /dev/ttyACM0 run tools/device/prepare.py + reset",
+        "mpremote connect /dev/ttyACM0 exec 'HEAP_NEEDED = %d' + run tools/device/prepare.py + reset"
+        % TABLE_HEAP_BYTES["frozen"],
         "mpremote sleep 3 + connect /dev/ttyACM0"
         " fs cp {b}/board.json :board.json"
         " + fs cp {b}/manifest.json :manifest.json"
