@@ -10,7 +10,7 @@ machine.reset() closes the connection like a USB port dropping, logs "reset" and
 then "boot: main.py present|absent" to stdout, and waits for the next connection.
 --corrupt PATH flips the first byte of every write to PATH (a bad flash / link).
 --heap N: the board's GC heap in bytes (gc.mem_free() + gc.mem_alloc(); default 8 MiB, an ESP32-S3's PSRAM),
-which tools/device/prepare.py measures before it removes anything.
+which tools/device/prepare.py measures before it removes anything; -1: gc.mem_free() says -1 (not known).
 --romfs-size N gives the board a ROMFS partition of N bytes (MicroPython's `vfs.rom_ioctl`, what
 `mpremote romfs deploy` writes through); at each reset the image in it is "mounted": its files are
 unpacked into rom/ of the working folder, standing in for /rom. Without it the board has no ROMFS.
@@ -73,7 +73,7 @@ def _modules():
     fake_gc = types.ModuleType("gc")
     fake_gc.collect = lambda: None
     fake_gc.mem_alloc = lambda: HEAP_USED
-    fake_gc.mem_free = lambda: HEAP - HEAP_USED
+    fake_gc.mem_free = lambda: HEAP - HEAP_USED if HEAP >= 0 else -1     # --heap -1: a port that cannot tell
     modules = {"os": fake_os, "time": fake_time, "machine": fake_machine, "gc": fake_gc}
     modules["vfs"] = _vfs_module()
     return modules

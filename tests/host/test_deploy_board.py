@@ -136,6 +136,16 @@ def test_a_board_whose_heap_cannot_hold_the_build_is_refused_with_its_old_deploy
     assert log == []                                   # not reset: the old firmware runs on
 
 
+def test_a_board_that_cannot_tell_its_heap_is_deployed_and_says_so(small_build, tmp_path):
+    # gc.mem_free() is "-1 if this amount is not known" (MicroPython's gc docs): no figure is made up.
+    flash = tmp_path / "flash"
+    _old_deployment(flash)
+    proc, log = _deploy_to_fake_board(flash, small_build, "--heap", "-1")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "deploy: the board does not tell its free heap (gc.mem_free() is -1): its heap is not checked" in proc.stdout
+    assert log == ["reset", "boot: main.py absent", "reset", "boot: main.py present"]
+
+
 def test_deploy_that_does_not_verify_leaves_no_main_py(small_build, tmp_path):
     flash = tmp_path / "flash"
     _old_deployment(flash)

@@ -42,7 +42,11 @@ def _remove(path):
 def check_heap(needed):
     """The heap MicroPython gives programs (its whole GC heap, free and used); OSError when under `needed`."""
     gc.collect()
-    heap = gc.mem_free() + gc.mem_alloc()
+    free = gc.mem_free()
+    if free < 0:                 # "-1 if this amount is not known" (MicroPython's gc docs): said, not guessed
+        print("deploy: the board does not tell its free heap (gc.mem_free() is -1): its heap is not checked")
+        return
+    heap = free + gc.mem_alloc()
     print("deploy: the board's heap is %d bytes; a table of this build needs about %d while it plays" % (heap, needed))
     if heap < needed:
         print("deploy: REFUSED: the heap is too small for this build (docs/build-deploy.md, \"Which build for which"
