@@ -35,8 +35,9 @@ VARIANTS = {("esp32s3", "octal"): "SPIRAM_OCT"}
 # board"). Measured on the MicroPython VM (5 Dec 2026): the .mpy a booted table imports keep 172-185 KB of
 # heap (bench/romfs_ram.py --measure); with the table's data and its largest pass's allocations a table
 # needs 220-234 KB while it plays (bench/whole_table.py --memory-only), against an RP2040's ~200 KB.
-# tools/deploy.py refuses there a filesystem build whose .mpy come to more than this heap (a frozen or ROMFS
-# build goes on); tests/host/test_filesystem_fit.py measures it again. An ESP32-S3's heap is its PSRAM's.
+# tools/deploy.py refuses there a filesystem build whose table needs more than this heap (TABLE_HEAP_BYTES below;
+# a frozen or ROMFS build goes on); tests/host/test_filesystem_fit.py measures it again. An ESP32-S3's heap is
+# its PSRAM's.
 HEAP_BYTES = {"rp2040": 200 * 1024}
 
 # What a table needs of the heap while it plays, per build kind: the most of the three games (Baccarat / Craps /

