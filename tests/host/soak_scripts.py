@@ -74,6 +74,9 @@ def baccarat_script(rng, rounds, mess=0.15, cuts=True):
             lines.append(baccarat_bets(rng))
         if rng.random() < mess:
             lines += _baccarat_mess(rng, shoe, cuts)
+        if not shoe:                          # a double pull in the mess took the shoe's last card
+            shoe = _shoe_cards(rng)
+            lines += [{"shoe": "out"}, {"shoe": "new"}]
         lines.append({"card": shoe.pop()})
     return lines
 

@@ -63,6 +63,14 @@ def test_omaha_soak_keeps_the_invariants():
     assert R.check_omaha(R.run(S.omaha_script(random.Random(5), 6), game="omaha")) == 6
 
 
+def test_the_baccarat_script_deals_on_from_a_new_shoe_when_a_double_pull_took_the_last_card():
+    """Found by a long soak (seed 6222, 80 rounds): the mess's double pull took the shoe's last card and the
+    script then drew from an empty shoe; it now changes the shoe, as at the top of its loop."""
+    lines = S.baccarat_script(random.Random(6222), 80)
+    assert sum(1 for line in lines if line.get("shoe") == "new") >= 2
+    assert all(isinstance(line["card"], str) for line in lines if "card" in line)
+
+
 _FUZZ = settings(max_examples=4, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow])
 
