@@ -68,17 +68,21 @@ def baccarat_script(rng, rounds, mess=0.15, cuts=True):
     # Enough cards for `rounds` rounds (at most 6 a round) plus the burn.
     for n in range(rounds * 5 + 12):
         if not shoe:
-            shoe = _shoe_cards(rng)
-            lines += [{"shoe": "out"}, {"shoe": "new"}]
+            shoe = _shoe_change(rng, lines)
         if n >= 12 and rng.random() < 0.22:
             lines.append(baccarat_bets(rng))
         if rng.random() < mess:
             lines += _baccarat_mess(rng, shoe, cuts)
         if not shoe:                          # a double pull in the mess took the shoe's last card
-            shoe = _shoe_cards(rng)
-            lines += [{"shoe": "out"}, {"shoe": "new"}]
+            shoe = _shoe_change(rng, lines)
         lines.append({"card": shoe.pop()})
     return lines
+
+
+def _shoe_change(rng, lines):
+    """The empty shoe taken out and a new one put in (its lines added); the new shoe's cards."""
+    lines += [{"shoe": "out"}, {"shoe": "new"}]
+    return _shoe_cards(rng)
 
 
 def _baccarat_mess(rng, shoe, cuts):
