@@ -194,15 +194,26 @@ class HeadlessTable(PowerCuts):
         The firmware takes at most one line from a port per pass; a port it
         does not read (a pass takes nothing) keeps its bytes.
         """
-        waiting = self.io.waiting(role)
+        waiting = self._waiting(role)
         patience = 2 * self.io.byte_ms(role)   # a paced line (PIO UART) below 1000 baud: a pass with no byte
         idle = 0
         while waiting and idle <= patience:
             self.step()
-            now_waiting = self.io.waiting(role)
+            now_waiting = self._waiting(role)
             idle = 0 if now_waiting < waiting else idle + firmware_main.POLL_MS
             waiting = now_waiting
         self.run_for(SETTLE_MS)
+
+    def _waiting(self, role):
+        """Bytes sent to port `role` not yet taken as lines: at the port (TableIO.waiting), and read ahead by
+        the devices' line readers (a chunk may hold a short line or two: a pass that takes one reads nothing
+        from the port; a reading of 30 lines was left half read, the rest taken in under later input lines
+        and its end never)."""
+        waiting = self.io.waiting(role)
+        if self.ctx is not None:
+            for device in self.ctx.game.devices:
+                waiting += device.source.unread()
+        return waiting
 
     def press(self, role, long=False):
         """Press a dealer button, hold it (TableIO's SHORT_PRESS_MS or LONG_PRESS_MS), release, settle."""

@@ -42,6 +42,11 @@ class SerialLine:
         self._rx_at = 0
         self._rx_end = 0
 
+    def unread(self):
+        """Bytes taken from the UART and not yet into a line: the chunk's rest (a short line or two may be
+        there; the simulator counts them as still waiting, hostsim.headless.take_in)."""
+        return self._rx_end - self._rx_at
+
     def poll(self, elapsed_ms=0):
         """Read what is waiting (bounded); return a complete line (bytes, no CR/LF) or None.
 
