@@ -6,6 +6,8 @@ import struct
 
 from firmware import fault_kinds
 
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_JOURNAL_NEARLY_FULL = const(23)
 # copies of firmware.events (tests/host/test_const_copies.py)
 _BETS = const(13)
 _BETS_FAULT = const(14)
@@ -28,7 +30,8 @@ _GONE_LENGTH = const(0xFFFF)
 
 def _evidence_handle(kind, a):
     """True when the event's b is an evidence handle."""
-    return ((kind == _SHOE and a == _SHOE_HELLO) or kind == _BETS_FAULT or kind == _DICE_READER_HELLO
+    return ((kind == _SHOE and a == _SHOE_HELLO) or (kind == _BETS_FAULT and a != _JOURNAL_NEARLY_FULL)
+            or kind == _DICE_READER_HELLO
             or kind == _CONSOLE_ERROR or (kind == _HOST and (a == _HOST_UNKNOWN or a == _HOST_BAD))
             or (kind == _FAULT and fault_kinds.has_evidence(a)) or (kind == _CONSOLE and a == _CON_ACT_COMMAND))
 

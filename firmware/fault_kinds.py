@@ -7,6 +7,7 @@
 
 # copies of firmware.faults (tests/host/test_const_copies.py)
 _BAD_CARD = const(1)
+_BETS_RESTARTED = const(54)
 _BETS_SENSOR = const(41)
 _CARD_IMPOSSIBLE = const(11)
 _CARD_MISSING = const(16)
@@ -18,6 +19,7 @@ _DISPLAY_MISSING = const(5)
 _DOUBLE_PULL = const(13)
 _FAULT_RECORD_BAD = const(9)
 _JOURNAL_BAD = const(20)
+_JOURNAL_NEARLY_FULL = const(23)
 _LINE_TOO_LONG = const(3)
 _LINK_BACKLOG = const(17)
 _PARTIAL_LINE = const(7)
@@ -32,7 +34,7 @@ NAMES = ("none", "bad_card", "bad_dice", "line_too_long", "queue_full", "display
          "partial_line", "unexpected_input", "fault_record_bad", "fault_record_unsaved",
          "card_impossible", "card_unreadable", "double_pull", "card_out_of_order", "shoe_removed",
          "card_missing", "link_backlog", "boot_counter_bad", "program_mismatch", "journal_bad",
-         "reset_in_round", "settings_bad")
+         "reset_in_round", "settings_bad", "journal_nearly_full")
 # The device lines' codes, from faults.DEVICE_FIRST on.
 DEVICE_NAMES = ("frame_syntax", "frame_crc", "frame_device", "frame_version", "frame_type", "frame_args",
                 "frame_lost", "frame_conflict", "shoe_sensor", "bets_sensor", "bets_incomplete",
@@ -76,6 +78,17 @@ def plain_fields(code, b):
     elif code not in _NO_DETAIL:
         fields["detail"] = b
     return fields
+
+
+def bets_fault_report(evidence, code, b):
+    """A BETS_FAULT's host report, (event, fields), at every table with a bet reader: the reader's HELLO
+    between readings (bet_reader restarted, its line), a reading the table journal had no room for
+    (JOURNAL_NEARLY_FULL: b is its id), else a reading the driver refused (the line that showed it)."""
+    if code == _BETS_RESTARTED:                          # as the shoe's and the dice reader's HELLO
+        return "bet_reader", {"bet_reader": "restarted", "bytes": evidence.text(b)}
+    if code == _JOURNAL_NEARLY_FULL:
+        return "bets", {"reading": b, "accepted": False, "reason": NAMES[code]}
+    return "bets", evidence.into({"accepted": False, "reason": name(code)}, "bytes", b)
 
 
 def is_game_alarm(code):

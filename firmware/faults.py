@@ -47,6 +47,11 @@ RESET_IN_ROUND = const(21)
 # settings change (a flipped bit): the table is held closed like PROGRAM_MISMATCH until a reset with a
 # sealed file (tools.deploy --table, or the right file back).
 SETTINGS_BAD = const(22)
+# Never a fault report: the BETS_FAULT code of a bet reading the table refused whole because its journal
+# has no room to keep it (three quarters full with no boundary to snapshot at, an alarm open, or full):
+# b is the reading's id, not evidence. The room left is kept for what cannot be refused (a card, a throw,
+# the dealer's buttons: firmware/recovery.py, TableJournal.refuses_readings).
+JOURNAL_NEARLY_FULL = const(23)
 
 # Device lines (framed shoe, bet reader, dice reader; docs/protocol.md "Device lines"). A FAULT
 # from a device driver carries one of these (or BAD_CARD / LINE_TOO_LONG) and, in b, the evidence

@@ -18,11 +18,13 @@ from firmware.startup import boot
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _BETS = const(13)
+_BETS_FAULT = const(14)
 _BUTTON = const(2)
 _FAULT = const(8)
 _SHOE = const(12)
 _TICK = const(1)
 # copies of firmware.faults (tests/host/test_const_copies.py)
+_JOURNAL_NEARLY_FULL = const(23)
 _QUEUE_FULL = const(4)
 _SETTINGS_BAD = const(22)
 _UNEXPECTED_INPUT = const(8)
@@ -75,8 +77,13 @@ def _dispatch(ctx, kind, a, b):
     journal = ctx.journal
     if ctx.recall.waiting is not None:
         ctx.recall.keep_waiting()  # a round this pass ended: made and kept before this event changes the table
-    if kind == _BETS and ctx.sender is not None:   # (after keep_waiting: its recall_unsaved fault takes room)
-        table.link_room = ctx.sender.room()   # what the reading's reports may take now (journalled with it)
+    if kind == _BETS:
+        if ctx.sender is not None:            # (after keep_waiting: its recall_unsaved fault takes room)
+            table.link_room = ctx.sender.room()   # what the reading's reports may take now (journalled with it)
+        if journal.refuses_readings():
+            # No room in the table journal to keep it (a long alarm): refused whole, and journalled as
+            # such (b: its id), so a replay refuses it too (docs/journal.md, "Full").
+            kind, a, b = _BETS_FAULT, _JOURNAL_NEARLY_FULL, a
     if not journal.before(table, kind, a, b):
         return                    # waits for the recovery at the end of the boot's lamp test
     table.dispatch(kind, a, b)

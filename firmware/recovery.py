@@ -33,6 +33,7 @@ _HEAD_SIZE = const(11)
 # copies of firmware.recovery_replay (tests/host/test_const_copies.py)
 _EVENT = const(1)
 _EVENT_HEAD_SIZE = const(13)
+_FULL = const(3)
 _REFUSED = const(2)
 # copies of firmware.table_codes (tests/host/test_const_copies.py)
 _STARTING = const(0)
@@ -46,6 +47,9 @@ _IN_PLACE_HEAD = const(_HEAD_SIZE)
 _IN_PLACE_BEHIND = const(_IN_PLACE_HEAD + _EVENT_HEAD_SIZE)
 BASE_HEAD = "<I"               # a snapshot's record: the number of the last event the snapshot holds
 _HELD_MAX = const(16)          # events that may wait for the end of the boot's lamp test
+# The room an event's record leaves in a file for the full mark (a FULL record: the number of the last
+# event journalled, "<I", and a record's overhead): whatever fills the log, the mark fits after it.
+_FULL_ROOM = const(4 + 15)
 # The crash record's first line when the table crashed while the journal was being recovered: the next
 # boot does not recover it again (a journalled event that crashes the firmware would crash every boot).
 RECOVERY_CRASHED = "crashed while recovering the table journal"
@@ -74,6 +78,8 @@ class TableJournal:
         self.recovering = False    # recover() is running (still True if it raised: crash_note())
         self.recall = None         # firmware/round_recall.py's RoundRecall: the round it holds is kept before a snapshot
         self.based = False         # the journal starts with a snapshot: events are journalled
+        self.full = False          # the log filled (its FULL mark written; read back at boot): nothing is
+                                   # journalled, and no bet reading taken, until the next snapshot
         self.ms = 0                # ticks since the last journalled event
         self.dirty = False         # events journalled since the last snapshot
         self.held = []             # events waiting for the recovery
@@ -89,6 +95,7 @@ class TableJournal:
         self.tagged = False        # the link store's event set to a journalled event's (after() clears it)
         self.loaded = None         # at boot, the snapshot read back (bytes) and the events after it, for
         self.loaded_events = []    # the recovery (firmware/recovery_replay.py)
+        self.journal.reserve = _FULL_ROOM          # (the mark's room: _filled)
         from firmware.recovery_replay import load   # boot-only: released with parts.BOOT_ONLY after boot
         load(self)
         self.pending = self.loaded is not None or self.problem != ""
@@ -109,6 +116,15 @@ class TableJournal:
         return "%s (at event %d)" % (RECOVERY_CRASHED, self.event_no)
 
     # -- the dispatch loop's side -------------------------------------------------------
+    def refuses_readings(self):
+        """True while a bet reading must be refused whole (firmware.main._dispatch: BETS_FAULT
+        faults.JOURNAL_NEARLY_FULL): the log filled, or is three quarters full with no snapshot (an alarm
+        open, or no boundary yet). A reading is the one lasting input a table may refuse (its chips stay
+        on the layout, the dealer sees BETS NOT READ, the reader reads them again); the room left is kept
+        for what cannot be: cards, throws, the dealer's buttons, the alarm's close. Never while events
+        wait for the recovery: at their let-in they are asked again."""
+        return not self.pending and (self.full or (self.based and self.journal.nearly_full))
+
     def before(self, table, kind, a, b):
         """Journal an event before the table acts on it. False: the table must not take it now
         (held for the recovery at the end of the lamp test)."""
@@ -200,6 +216,7 @@ class TableJournal:
         self.base_refused = refused
         self.ms = 0                                # what the ticks did is in the snapshot
         self.based = True
+        self.full = False                          # (its mark was in the old file)
         self.dirty = False
 
     def _append(self, table, kind, a, b):
@@ -225,12 +242,7 @@ class TableJournal:
             else:
                 journal.append(_EVENT, payload)    # crash path
         except journal_mod.JournalFull:
-            # No boundary came for a whole file of events: journal nothing until the next one (a fresh
-            # snapshot there), and say so; the event is still taken (the dealer sees the alarm).
-            self.based = False
-            if self.store is not None:
-                self.store.event = 0
-            table.dispatch(_FAULT, _JOURNAL_BAD, 1)
+            self._filled(table)
             return
         self.appending = None
         self.ms = 0
@@ -241,3 +253,22 @@ class TableJournal:
             self.store.report = 0
             self.tagged = True
 
+    def _filled(self, table):
+        """No boundary came for a whole file of events (a long alarm: bet readings were refused from three
+        quarters full on, refuses_readings): the FULL mark goes into the room kept for it, so a recovery
+        knows that what came after it is not on flash (recovery_replay.recover: resumed false); nothing is
+        journalled until the next boundary's snapshot, and the alarm says so. The event is still taken:
+        a card or a throw cannot be refused (while an alarm is open it changes nothing that lasts, but a
+        card discarded from a Baccarat shoe's count)."""
+        journal = self.journal
+        journal.reserve = 0
+        try:
+            journal.append(_FULL, struct.pack("<I", self.event_no))   # OSError: the caller's
+        finally:
+            journal.reserve = _FULL_ROOM
+        self.appending = None                      # (taken now, unjournalled: no simulator gives it again)
+        self.based = False
+        self.full = True
+        if self.store is not None:
+            self.store.event = 0
+        table.dispatch(_FAULT, _JOURNAL_BAD, 1)

@@ -44,6 +44,10 @@ EVENT_HEAD_SIZE = const(13)
 # them again; the count is carried across a reset instead, unless a LOST frame stored since (the mark moved
 # on) counted it.
 REFUSED = const(2)
+# The full mark (firmware/recovery.py writes it, TableJournal._filled, in room kept for it): the log filled
+# with no boundary to snapshot at; what the table took after it is not on flash ("<I": the last event
+# journalled). The last record of its file: the next snapshot starts a new one.
+FULL = const(3)
 # The states where a card or a throw may come while the board is off: cards leave the shoe (Baccarat,
 # Omaha), the dice are in play (Craps: a come-out or a point; a throw the board missed would have
 # decided bets, moved the puck or passed the dice).
@@ -59,6 +63,8 @@ def load(j):
         return
     try:
         for kind, payload in journal.records():
+            if j.full:
+                raise journal_mod.JournalError("table journal record of kind %d after its full mark" % kind)
             if kind == journal_mod.SNAPSHOT:
                 j.event_no = struct.unpack_from(BASE_HEAD, payload, 0)[0]
                 j.loaded = payload[4:]
@@ -69,12 +75,15 @@ def load(j):
                 j.base_mark = (event, reports)
             elif kind == REFUSED and j.loaded is not None and not j.loaded_events and len(payload) == 4:
                 j.base_refused = struct.unpack_from("<I", payload, 0)[0]   # (no mark: counted at boot)
+            elif kind == FULL and j.loaded is not None and len(payload) == 4:
+                j.full = True
             else:
                 raise journal_mod.JournalError("table journal record of kind %d out of place" % kind)
     except (journal_mod.JournalError, ValueError) as exc:
         j.problem = str(exc)
         j.loaded = None
         j.loaded_events = []
+        j.full = False
 
 
 
@@ -140,7 +149,7 @@ def recover(j, ctx, report, dispatch):
     else:
         _replay(j, ctx, events, first, report)
         j.event_no = first - 1 + len(events)
-        j.based = True
+        j.based = not j.full               # a full log takes no record more: journalled from the next snapshot
         j.dirty = True
         # The boot took this long for the restored table too (a card drawn after the power came
         # back is no double pull of one drawn before it went): up to the first event that waited,
@@ -150,6 +159,14 @@ def recover(j, ctx, report, dispatch):
     if j.problem:
         fields["resumed"] = False
         fields["error"] = j.problem[:120]
+    elif j.full:
+        # The log filled before the reset: the table is where the log ends, not where it was (what it took
+        # after: cards and throws an alarm held, its close, readings refused; the host has their reports).
+        fields["resumed"] = False
+        fields["full"] = True
+        fields["error"] = "the table journal filled at event %d: what the table took after it is not on flash" \
+            % j.event_no
+        fields["in_round"] = not table.at_boundary()
     else:
         fields["resumed"] = True
         fields["in_round"] = not table.at_boundary()
@@ -169,9 +186,16 @@ def recover(j, ctx, report, dispatch):
         dispatch(ctx, queue.kind, queue.a, queue.b)
     _backlog_left(ctx, dispatch)
     sender = ctx.sender
+    in_play = table.state_name() in _IN_PLAY
     if j.problem:
         dispatch(ctx, _FAULT, _JOURNAL_BAD, 0)
-    elif table.state_name() in _IN_PLAY:
+    elif j.full:
+        # The dealer vouches for the table as the log left it (CONFIRM; a long VOID where a round holds);
+        # inside a deal or at Craps in play the reset's own alarm, a reader fault, is the one in force.
+        dispatch(ctx, _FAULT, _JOURNAL_BAD, 1)
+        if in_play:
+            dispatch(ctx, _FAULT, _RESET_IN_ROUND, 0)
+    elif in_play:
         # A card may have left the shoe, or the dice been thrown, while the board was off: nothing is
         # guessed (Baccarat art. 10, Omaha art. 9; Craps: a throw decides only when read, art. 3): the
         # dealer vouches (CONFIRM), the card is read again, or VOID.

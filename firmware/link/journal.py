@@ -71,6 +71,11 @@ class Journal:
     records. fs: open/remove/stat (None or the os module: the board's own).
     """
 
+    # Bytes of a file appends leave free: a user may keep them for a last record of its own (the table
+    # journal's full mark: firmware/recovery.py). A class attribute: an instance that keeps none (every
+    # journal but the table's) has no entry for it in its dict.
+    reserve = 0
+
     def __init__(self, state_dir, name, fs=None, max_bytes=_DEFAULT_MAX_BYTES, keep_open=False):
         capacity = max_bytes // 2
         if capacity < 2 * _OVERHEAD or capacity > record.PAYLOAD_MAX + _OVERHEAD:
@@ -144,7 +149,7 @@ class Journal:
     @property
     def room(self):
         """Bytes an append may still take (payload and overhead) before a checkpoint is due."""
-        return self.capacity - self.used
+        return self.capacity - self.reserve - self.used
 
     @property
     def nearly_full(self):
@@ -166,7 +171,7 @@ class Journal:
             return
         if self._damaged or self._stale:
             self._repair()
-        if self.used + n + _OVERHEAD > self.capacity:
+        if self.used + n + _OVERHEAD + self.reserve > self.capacity:
             raise self._full(n + _OVERHEAD)
         gen = (self._gen + 1) & _GEN_MASK
         global _scratch
@@ -197,7 +202,7 @@ class Journal:
             self.compact(())                    # an empty base starts the file
         elif self._damaged or self._stale:
             self._repair()
-        if self.used + n + _OVERHEAD > self.capacity:
+        if self.used + n + _OVERHEAD + self.reserve > self.capacity:
             raise self._full(n + _OVERHEAD)
         gen = (self._gen + 1) & _GEN_MASK
         size = record.encode_in_place(buf, kind, gen, n)   # nothing allocated with a native CRC
@@ -311,7 +316,7 @@ class Journal:
 
     def _full(self, need):
         return JournalFull("journal %s full: %d of %d bytes used, record needs %d"
-                           % (self._names[self._live], self.used, self.capacity, need))
+                           % (self._names[self._live], self.used, self.capacity - self.reserve, need))
 
     def _remove(self, index):
         if index == self._live:

@@ -3,8 +3,9 @@
 # the Sender writes are decoded and acknowledged as a host would. A game's rig builds the controller.
 import json
 
+from firmware import faults
 from firmware.bets import DOWN_WORD, TAKE_DOWN
-from firmware.events import BETS, BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED, FAULT, TICK
+from firmware.events import BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, BUTTON_RELEASED, FAULT, TICK
 from firmware.report import Reporter
 from firmware.table_codes import READY
 from firmware.link.frame import MAX_FRAME
@@ -52,8 +53,10 @@ class TableRig:
                 if line:
                     self.sender.receive(line)
 
-    def bets(self, table):
-        """table: {seat: {zone: amount or "down"}} -> the reader's reading and its BETS event."""
+    def bets(self, table, journal_full=False):
+        """table: {seat: {zone: amount or "down"}} -> the reader's reading and its BETS event; journal_full:
+        the reading the table refused for its journal's room (firmware.main._dispatch: BETS_FAULT
+        faults.JOURNAL_NEARLY_FULL with its id, after the driver had copied it in)."""
         self.reading_id += 1
         amounts = self.reading.amounts
         for i in range(len(amounts)):
@@ -64,7 +67,10 @@ class TableRig:
                 amount = table[seat][zone]
                 amounts[(seat - 1) * width + self.zones.index(zone)] = TAKE_DOWN if amount == DOWN_WORD else amount
         self.reading.reading_id = self.reading_id
-        self.event(BETS, self.reading_id, len(table))
+        if journal_full:
+            self.event(BETS_FAULT, faults.JOURNAL_NEARLY_FULL, self.reading_id)
+        else:
+            self.event(BETS, self.reading_id, len(table))
 
     def press(self, role, long=False):
         index = self.buttons[role]

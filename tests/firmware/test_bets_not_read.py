@@ -11,6 +11,7 @@ from firmware.games.baccarat import screens as bac_screens
 from firmware.games.craps import screens as craps_screens
 from firmware.screens import BETS_NOT_READ
 from tests.firmware import baccarat_rig, craps_rig
+from tests.firmware.table_rig import strip
 
 CRAPS = {"table_id": "C01", "game": "craps"}
 BACCARAT = {"table_id": "T01", "game": "baccarat"}
@@ -134,3 +135,32 @@ def test_baccarat_bets_not_read_survives_a_snapshot_and_an_older_one_has_none():
     fork = baccarat_rig.Rig()
     fork.table.restore(json.dumps(fields).encode())
     assert fork.table.bets_unread is False and _baccarat(fork)[0] == "BETS OPEN R1"
+
+
+# -- a reading the table refused for its journal's room (firmware.main._dispatch; docs/journal.md, "Full") --
+
+def test_baccarat_a_reading_refused_for_the_journal_takes_the_one_before_off_the_next_round():
+    # The driver had copied the refused reading over the one taken: that one's chips are not known any
+    # more, so the round that follows has no bets (before, it was dealt with the refused reading's).
+    rig = _bac_rig()
+    rig.bets({3: {"banker": 100}})
+    rig.bets({3: {"player": 50}}, journal_full=True)
+    assert strip(rig.last("bets")) == {"event": "bets", "reading": 2, "accepted": False,
+                                       "reason": "journal_nearly_full"}
+    assert _baccarat(rig)[0] == "BETS NOT READ R1" and rig.table.bets_ready is False
+    rig.cards("9h 2d Kc 3s")                             # Player 9, Banker 5
+    result = rig.last("result")
+    assert result["winner"] == "player" and not result.get("nets")
+    rig.bets({3: {"player": 50}})                        # the next reading is taken and played
+    rig.cards("9c 2h Kd 3c")
+    assert list(rig.last("result")["nets"]) == ["3"] and list(rig.last("result")["nets"]["3"]) == ["player"]
+
+
+def test_craps_a_reading_refused_for_the_journal_leaves_the_bets_placed_before():
+    rig = craps_rig.Rig()
+    rig.bets({1: {"field": 10}})
+    rig.bets({1: {"field": 25, "any_seven": 5}}, journal_full=True)
+    assert rig.last("bets")["reason"] == "journal_nearly_full" and rig.last("bets")["reading"] == 2
+    assert _craps(rig)[3] == BETS_NOT_READ
+    rig.throw(1, 2)                                      # field pays 1:1 on 3: the 10 placed before
+    assert rig.last("throw")["nets"] == {"1": {"field": 10}}

@@ -29,6 +29,7 @@ _BETS_RESTARTED = const(54)
 _CARD_IMPOSSIBLE = const(11)
 _CARD_UNREADABLE = const(12)
 _DOUBLE_PULL = const(13)
+_JOURNAL_NEARLY_FULL = const(23)
 _LINK_BACKLOG = const(17)
 _SHOE_REMOVED = const(15)
 # copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
@@ -77,6 +78,10 @@ class Alarms:
         Craps. A refused one's are not: while bets are open (no card of a round out) the dealer display says
         BETS NOT READ (bets_unread) until a reading is taken or the next live round starts."""
         self._emit(_OUT_BETS_FAULT, code, evidence)
+        if code == _JOURNAL_NEARLY_FULL:
+            # Refused by the table (no room in its journal: main._dispatch), after the driver copied it over
+            # the reading taken before: that one's chips are no longer known, so no bets are ready.
+            self.bets_ready = False
         if code != _BETS_RESTARTED and not self.in_round() and self.held_card == _NO_CARD:
             self.bets_unread = self.display_dirty = True    # (the reader's HELLO between readings refuses none)
 

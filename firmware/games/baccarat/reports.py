@@ -6,8 +6,6 @@ from firmware import cards, fault_kinds
 from firmware.games.baccarat.payouts import ZONES
 from firmware.games.baccarat.roads import DERIVED, MARK_NAMES
 
-# copies of firmware.faults (tests/host/test_const_copies.py)
-_BETS_RESTARTED = const(54)
 # copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
 _NEWS_RESTARTED = const(5)
 _OUT_BETS = const(36)
@@ -57,9 +55,7 @@ def game_report(table, code, a, b):
             return "bets", {"reading": a, "accepted": False, "reason": "round in progress: bets closed"}
         return "bets", {"reading": a, "accepted": True, "bets": seat_table(table, table.reading.amounts)}
     if code == _OUT_BETS_FAULT:
-        if a == _BETS_RESTARTED:                         # its HELLO between readings, as the shoe's and dice reader's
-            return "bet_reader", {"bet_reader": "restarted", "bytes": table.evidence.text(b)}
-        return "bets", table.evidence.into({"accepted": False, "reason": fault_kinds.name(a)}, "bytes", b)
+        return fault_kinds.bets_fault_report(table.evidence, a, b)
     if code == _OUT_ROADS:
         return "roads", roads_fields(table.roads)
     return "fault", {"fault": "unknown_outbox_code", "detail": code}

@@ -5,8 +5,6 @@
 from firmware import fault_kinds, throws
 from firmware.games.craps.zones import ZONES
 
-# copies of firmware.faults (tests/host/test_const_copies.py)
-_BETS_RESTARTED = const(54)
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
 _OUT_BETS = const(33)
 _OUT_BETS_FAULT = const(36)
@@ -76,9 +74,7 @@ def game_report(table, code, a, b):
     if code == _OUT_BETS_NO_ROOM:                        # refused whole: b bets and take-downs, none taken
         return "bets", {"reading": a, "accepted": False, "reason": NO_ROOM_REASON, "refused": b}
     if code == _OUT_BETS_FAULT:
-        if a == _BETS_RESTARTED:                         # its HELLO between readings, as the shoe's and dice reader's
-            return "bet_reader", {"bet_reader": "restarted", "bytes": table.evidence.text(b)}
-        return "bets", table.evidence.into({"accepted": False, "reason": fault_kinds.name(a)}, "bytes", b)
+        return fault_kinds.bets_fault_report(table.evidence, a, b)
     if code == _OUT_READER:
         return "dice_reader", {"dice_reader": "restarted", "bytes": table.evidence.text(b)}
     return "fault", {"fault": "unknown_outbox_code", "detail": code}
