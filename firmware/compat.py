@@ -22,7 +22,7 @@ if IS_MICROPYTHON:
     def heap_unlock():
         return _mp.heap_unlock()
 
-    def set_clock(clock_ms):
+    def set_clock(clock_ms, sleep=None):
         raise RuntimeError("the clock is the board's own on MicroPython")
 
     def format_exception(exc):
@@ -58,13 +58,18 @@ else:
     def _monotonic_ms():
         return _time.monotonic_ns() // 1000000
 
-    # hostsim installs its virtual clock here (set_clock); looked up at call time.
+    # hostsim installs its virtual clock here (set_clock); looked up at call time. With it, what a blocking
+    # sleep_ms does on that clock: the board is blocked that long (an LCD's power-up waits), so its time
+    # moves on; the host need not wait (a stepped clock: every simulated boot slept ~0.1 s of real time).
     _clock_ms = _monotonic_ms
+    _sleep = None
 
-    def set_clock(clock_ms):
-        """Install a millisecond clock (hostsim's virtual clock); None restores real time."""
-        global _clock_ms
+    def set_clock(clock_ms, sleep=None):
+        """Install a millisecond clock (hostsim's virtual clock) and its blocking sleep(ms) (None: the host's
+        time.sleep); clock_ms None restores real time."""
+        global _clock_ms, _sleep
         _clock_ms = clock_ms if clock_ms is not None else _monotonic_ms
+        _sleep = sleep if clock_ms is not None else None
 
     def ticks_ms():
         return _clock_ms() & _TICKS_MAX
@@ -76,7 +81,10 @@ else:
         return ((end - start + _TICKS_HALF) & _TICKS_MAX) - _TICKS_HALF
 
     def sleep_ms(ms):
-        _time.sleep(ms / 1000)
+        if _sleep is not None:
+            _sleep(ms)
+        else:
+            _time.sleep(ms / 1000)
 
     def schedule(func, arg):
         # CPython has no hard interrupts: run the callback at once, as the

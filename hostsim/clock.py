@@ -2,7 +2,8 @@
 #
 # install() hands now_ms to firmware.compat.set_clock, so the firmware's
 # ticks_ms()/ticks_diff() (and with them debouncing, timeouts, the watchdog
-# check) run on this clock instead of the host's.
+# check) run on this clock instead of the host's, and its blocking sleep_ms()
+# moves this clock on (sleep()) rather than waiting out the host's time.
 import time
 
 
@@ -52,9 +53,17 @@ class VirtualClock:
         """Make firmware.compat.ticks_ms() follow this clock (CPython only)."""
         from firmware import compat
 
-        compat.set_clock(self.now_ms)
+        compat.set_clock(self.now_ms, self.sleep)
         self._installed = True
         return self
+
+    def sleep(self, ms):
+        """The firmware's blocking sleep (compat.sleep_ms: an LCD's power-up waits), the board blocked that
+        long: stepped, the clock moves on at once; in real time, the host waits (at the clock's scale)."""
+        if self.realtime:
+            time.sleep(ms / 1000.0 / self.scale)
+        else:
+            self.advance(ms)
 
     def uninstall(self):
         """Give firmware.compat back the host's real monotonic clock."""

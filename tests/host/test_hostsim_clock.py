@@ -57,3 +57,21 @@ def test_realtime_mode_follows_monotonic_scaled_and_keeps_jumps():
     frozen = clock.now_ms()
     time.sleep(0.01)
     assert clock.now_ms() == frozen
+
+
+
+def test_a_blocking_sleep_of_the_firmware_moves_a_stepped_clock_on_and_waits_no_host_time(monkeypatch):
+    # An LCD's power-up waits (firmware/drivers/lcd.py): each simulated boot slept ~0.1 s of real time.
+    waited = []
+    monkeypatch.setattr(time, "sleep", waited.append)   # (compat's time module: the host's waits, recorded)
+    clock = VirtualClock(start_ms=100).install()
+    try:
+        compat.sleep_ms(20)
+        assert clock.now_ms() == 120 and compat.ticks_ms() == 120 and waited == []
+        clock.set_realtime(True, scale=2.0)
+        compat.sleep_ms(20)                             # following real time: the host waits, scaled
+        assert waited == [0.01]
+    finally:
+        clock.uninstall()
+    compat.sleep_ms(30)                                 # the host's own clock again
+    assert waited == [0.01, 0.03]
