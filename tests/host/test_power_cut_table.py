@@ -41,6 +41,7 @@ GAMES = (
     ("omaha_hand", os.path.join(TABLES, "sim-omaha.json")),
 )
 _BOOT_OWN = ("boot", "recovered")
+_SECOND_CUTS = 12                     # a double cut: the second at each of the next boot's first writes
 _ALARM = "reset_in_round"
 
 
@@ -75,7 +76,10 @@ def host_view(reports):
         if event == "boot":
             booting = True
             game = report["game"]
-        if event == "recovered":
+        if event == "recovered" and report["state"] != "fault":
+            # (a recovery in "fault": the last boot's alarm still open, the table held where that boot's
+            # recovery resumed it, which the alarm's close goes back to: a second cut before the dealer
+            # closed it)
             recovered_in = report["state"]
         if event in _BOOT_OWN:
             continue
@@ -263,16 +267,18 @@ def test_the_command_line_cuts_where_it_is_told_and_refuses_a_negative_count():
     assert status == 2 and "cut_after_writes must be >= 0" in err.getvalue()
 
 
-def test_a_second_cut_during_the_boot_that_recovers_from_the_first_loses_nothing_either():
-    """The power goes again while the board recovers (replaying, re-sending, taking its first snapshot):
-    Craps, every third first cut point, then each of the next boot's first 10 flash writes."""
-    name, table_file = GAMES[1]
+@pytest.mark.parametrize("name,table_file", GAMES, ids=[g[0] for g in GAMES])
+def test_a_second_cut_during_the_boot_that_recovers_from_the_first_loses_nothing_either(name, table_file):
+    """The power goes again while the board recovers (replaying, re-sending, taking its first snapshot, or
+    later, before the dealer has closed the first recovery's alarm): every third first cut point, then each
+    of the next boot's first 12 flash writes. (At Baccarat the 11th and 12th cut a boot whose recovery
+    found the first's reset_in_round still open: its `recovered` says "fault".)"""
     reference, table = _run(name, table_file)
     expected = host_view(reference)
     rounds = table.ctx.recall.recall.last()
     points = 0
     for first in range(0, table.total_flash_writes(), 3):
-        for second in range(10):
+        for second in range(_SECOND_CUTS):
             lines = []
             tables = []
             with open(os.path.join(SCRIPTS, name + ".in.jsonl"), "rb") as f:
@@ -285,7 +291,7 @@ def test_a_second_cut_during_the_boot_that_recovers_from_the_first_loses_nothing
             assert tables[0].ctx.recall.recall.last() == rounds, where
             points += 1
     print("%s: %d double cut points" % (name, points))
-    assert points == 10 * len(range(0, table.total_flash_writes(), 3))
+    assert points == _SECOND_CUTS * len(range(0, table.total_flash_writes(), 3))
 
 
 def test_a_reset_mid_deal_holds_the_round_for_the_dealer_who_may_void_it():
