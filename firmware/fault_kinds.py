@@ -87,7 +87,7 @@ def bets_fault_report(evidence, code, b):
     if code == _BETS_RESTARTED:                          # as the shoe's and the dice reader's HELLO
         return "bet_reader", {"bet_reader": "restarted", "bytes": evidence.text(b)}
     if code == _JOURNAL_NEARLY_FULL:
-        return "bets", {"reading": b, "accepted": False, "reason": NAMES[code]}
+        return "bets", {"reading": b, "accepted": False, "reason": name(code)}
     return "bets", evidence.into({"accepted": False, "reason": name(code)}, "bytes", b)
 
 

@@ -159,16 +159,15 @@ def recover(j, ctx, report, dispatch):
     if j.problem:
         fields["resumed"] = False
         fields["error"] = j.problem[:120]
-    elif j.full:
-        # The log filled before the reset: the table is where the log ends, not where it was (what it took
-        # after: cards and throws an alarm held, its close, readings refused; the host has their reports).
-        fields["resumed"] = False
-        fields["full"] = True
-        fields["error"] = "the table journal filled at event %d: what the table took after it is not on flash" \
-            % j.event_no
-        fields["in_round"] = not table.at_boundary()
     else:
-        fields["resumed"] = True
+        fields["resumed"] = not j.full
+        if j.full:
+            # The log filled before the reset: the table is where the log ends, not where it was (what it
+            # took after: cards and throws an alarm held, its close, readings refused; the host has their
+            # reports).
+            fields["full"] = True
+            fields["error"] = "the table journal filled at event %d: what the table took after it is not on " \
+                "flash" % j.event_no
         fields["in_round"] = not table.at_boundary()
     if table.fault_code:
         fields["fault"] = fault_kinds.name(table.fault_code)     # the alarm still open (reported before)
