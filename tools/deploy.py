@@ -175,8 +175,8 @@ def check_build(build_dir, board, romfs=False, frozen=False):
 def check_heap(build_dir, board, need):
     """Refuse, before any board is reached, a filesystem build whose table needs more heap (`need`, heap_needed())
     than the board's MCU is known to have (tools/build_board.py HEAP_BYTES): each .mpy is copied into the heap as a
-    table imports it, and playing needs 220-234 KB of heap with its data (measured, on the VM). A build of a few
-    modules, for a test, goes on."""
+    table imports it, and playing needs that and the table's data (measured on the VM: heap_needed()); the message
+    names `need`. A build of a few modules, for a test, goes on."""
     from tools.build_board import HEAP_BYTES
     try:
         with open(os.path.join(build_dir, "board.json"), encoding="utf-8") as f:
@@ -187,10 +187,11 @@ def check_heap(build_dir, board, need):
     if heap is not None and need > heap:
         raise DeployError(
             "a filesystem build does not fit board %r: an %s has about %d KB of heap, and with its code on the"
-            " filesystem (each .mpy copied into the heap as it is imported) a table needs 220-234 KB of heap while"
-            " it plays (docs/build-deploy.md, \"Which build for which board\"): build it frozen (`make build"
+            " filesystem (each .mpy copied into the heap as it is imported) a table of this build needs %d KB of heap"
+            " while it plays (docs/build-deploy.md, \"Which build for which board\"): build it frozen (`make build"
             " BOARD=%s FROZEN=1`, flash the image, `make deploy ... FROZEN=1`) or for ROMFS (`python -m tools.build"
-            " --board %s --romfs`, then --romfs)" % (board, mcu.upper(), heap // 1024, board, board))
+            " --board %s --romfs`, then --romfs)" % (board, mcu.upper(), heap // 1024, (need + 1023) // 1024, board,
+                                                     board))
 
 
 def heap_needed(manifest, kind):
