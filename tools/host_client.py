@@ -73,7 +73,7 @@ class Received:
 
 class HostClient:
     def __init__(self, clock_ms=None, raw=False, stamped=False, patience=16, max_ahead=256, hold_acks=False,
-                 window=8, notices=False):
+                 window=8, notices=False, known=None):
         """clock_ms: () -> Unix ms, to set the board's clock at each boot (None: never).
         raw: reports as the JSON text the board sent instead of dicts; stamped: dicts gain
         "link": {"boot", "seq", "uptime_ms"[, "host_ms"]}. patience: frames past a gap
@@ -93,7 +93,12 @@ class HostClient:
         board no longer has, skipped by its GONE; or, from a board that kept nothing over its reset,
         frames that may have been lost there); and a report is read strictly (JSON only: no NaN or
         Infinity, no key twice, no "link" key, the gateway's mark) with its text as sent kept in
-        .texts (None for a notice or a link_bad_json)."""
+        .texts (None for a notice or a link_bad_json).
+        known: (boot, seq) of a report the caller already has from this line, from before this client (a
+        restarted gateway's mark, tools/floor/link.py): a board's first OPEN ("-") of a lower boot is then
+        taken as it is once the ACKs of a running client passed it: the ACK of `known` goes back (the board
+        that was here drops it), and one that outlives _STALE_TRIES of them is another board's (.boot_back),
+        never delivered as this line's next frames."""
         self.clock_ms = clock_ms
         self.raw = raw
         self.stamped = stamped
@@ -128,6 +133,8 @@ class HostClient:
         self._acked = None            # hold_acks: the position last acknowledged
         self._stale = {}              # a frame of a boot before the one acknowledged -> times it came
         self.boot_back = None         # (boot acknowledged, boot of a frame that keeps coming): not that board
+        self._known = known           # a restarted gateway's mark (above)
+        self._ack_known = False       # this feed() met a board's first OPEN of a boot before it
 
     # -- bytes in, reports and replies out --
 
@@ -159,6 +166,13 @@ class HostClient:
         self._deliver(reports, reply)
         if self.expected is not None and (duplicate or self.expected != start):
             self._ack(reply, repeat=duplicate or not self.hold_acks)
+        if self._ack_known:
+            # The ACK of the mark, then "from the oldest frame you hold": the board that was here answers from
+            # past the mark, another board with its first OPEN again (a round trip a try, not a back-off's wait).
+            self._ack_known = False
+            reply.append(frame_mod.encode(self._known[0], self._known[1], "ACK"))
+            if self.expected is None:
+                self._ask(_NOTHING, reply)
         if self._damaged:
             self._naks_left = _NAK_TRIES
         elif self.expected != start:
@@ -199,6 +213,18 @@ class HostClient:
             self._control(frame)
             return False
         key = (frame.boot, frame.seq)
+        if self._known is not None and key[0] < self._known[0] and frame.type_is(b"OPEN") \
+                and frame.payload() == b"-":
+            # A board's first OPEN, of a boot before the mark's: what the board that was here had acknowledged
+            # (it drops it at the ACK of the mark), or another board's (its frames would repeat the old board's
+            # (boot, seq) pairs): never this line's next frame. Synchronised on it (a GONE's resume), this
+            # client starts again (REPLAY 0.0 below): the board that was here goes on past the mark.
+            self._stale_frame(key, self._known)
+            self._ack_known = True
+            if self.expected is not None and self.expected <= key:
+                self.expected = None
+                self._ahead.clear()
+            return True
         if self.expected is None:
             if frame.type_is(b"OPEN") and frame.payload() == b"-":
                 self.expected = key           # a boot with nothing before it held: start here
@@ -220,18 +246,19 @@ class HostClient:
             self._ahead[key] = Received(frame)
         return False
 
-    def _stale_frame(self, key):
+    def _stale_frame(self, key, acked=None):
         """An OPEN of a board that kept nothing before it ("-"), of a boot before the last acknowledged one:
         the board that was here had it acknowledged (an ACK is cumulative) and drops it at the ACK sent again
         now. One that keeps coming after _STALE_TRIES ACKs is from another board on this line (replaced, its
         flash new: boot counter lower): .boot_back. Not any older frame: the same board whose line drops the
         host's frames keeps sending its oldest one, whatever is acknowledged."""
-        if self._acked is None or key[0] >= self._acked[0]:
+        acked = acked or self._acked    # (a restarted gateway's: its mark, `known`)
+        if acked is None or key[0] >= acked[0]:
             return
         times = self._stale[key] = self._stale.get(key, 0) + 1
         if times >= _STALE_TRIES and self.boot_back is None:
-            self.boot_back = (self._acked[0], key[0])
-            self._event("boot_back", key[0], key[1], acknowledged="%d.%d" % self._acked)
+            self.boot_back = (acked[0], key[0])
+            self._event("boot_back", key[0], key[1], acknowledged="%d.%d" % acked)
 
     def _control(self, frame):
         if not frame.type_is(b"GONE"):

@@ -322,7 +322,7 @@ def test_a_long_reports_acknowledged_pieces_survive_a_gateway_crash_in_its_spool
         assert _drive(None, [], lambda: consumer.count() == 1)
         report = consumer.reports["t1"][0]
         assert report["event"] == "bets" and report["bets"] == bets
-        assert os.listdir(spool) == []                          # confirmed: the pieces' file gone
+        assert os.listdir(spool) == ["t1.mark.json"]            # confirmed: the pieces' file gone (the mark kept)
     finally:
         second.stop()
         consumer.stop()

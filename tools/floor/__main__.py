@@ -89,8 +89,9 @@ def main(argv=None, out=None, err=None):
     gw.add_argument("--floor", help="the floor's name in the topics (default: tables.json's)")
     gw.add_argument("--client-id", help="its MQTT client id (default floor-gateway-FLOOR): one per gateway")
     gw.add_argument("--spool", metavar="DIR", help="where the pieces of a report longer than a board's window "
-                                                   "are kept once acknowledged (a folder of its own, kept over "
-                                                   "restarts; default: not kept, docs/floor.md)")
+                                                   "are kept once acknowledged, and each table's mark (a folder "
+                                                   "of its own, kept over restarts; default: not kept, "
+                                                   "docs/floor.md)")
     sim = sub.add_parser("simulate", help="simulated tables, the gateway, a broker and a consumer")
     sim.add_argument("--tables", type=int, default=3, help="simulated tables (the three games in turn)")
     sim.add_argument("--rounds", type=int, default=10, help="rounds per table (Craps: shooters, Omaha: hands)")

@@ -38,7 +38,8 @@ class Gateway:
 
     def __init__(self, floor, tables, broker_url, client_id=None, log=None, spool=None):
         """spool: a folder of this gateway's own (kept across its restarts) for the pieces of reports longer
-        than a board's window, acknowledged before the broker has the report (docs/floor.md)."""
+        than a board's window, acknowledged before the broker has the report, and each table's mark (a board
+        replaced while no gateway ran: docs/floor.md)."""
         import paho.mqtt.client as mqtt
 
         self.floor = floor
@@ -201,6 +202,7 @@ class Gateway:
         self.log({"table": link.name, "link": "boot_back", "from": boots[0], "to": boots[1]})
         notice = {"event": "link_boot_back", "from": boots[0], "to": boots[1], "link": {"boot": boots[1], "seq": 0}}
         link.forget_pieces(board_gone=True)    # the old board's pieces: not the new one's to finish
+        link.board_replaced()                  # its mark too: the new client starts without it
         link.resync()
         self._offer(link, link.client, notice, None, None)   # held as any publish (after an outage)
 

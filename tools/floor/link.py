@@ -28,10 +28,17 @@ class Link:
     """One table's report link: its serial port, its HostClient, the reports waiting for their PUBACK."""
 
     def __init__(self, name, port, baud, reopen=True, spool=None):
-        """spool: the folder where the pieces of a long report are kept once acknowledged (None: not kept)."""
+        """spool: the folder where the pieces of a long report are kept once acknowledged, and the table's mark
+        (None: neither kept)."""
         self.name = name
         self.spool = spool
         self._spooled = None      # (first, pieces) of the pieces in the spool file
+        self.last_error = None
+        # (boot, seq) of the first report the broker confirmed in the board's newest boot it had, kept in the
+        # spool (a write a board's boot): each new client starts from it (HostClient known=), so a board
+        # replaced while its link was down, or while no gateway ran (with a spool), is told as one replaced
+        # under a running link (docs/floor.md, "A board replaced while its link was down")
+        self.mark = self._read_mark()
         self.reopen = reopen      # False: once down, stays down (a pty: its number may go to another program)
         self.port = port
         self.baud = baud
@@ -44,7 +51,6 @@ class Link:
         self.published = 0
         self.confirmed = 0
         self.last_report = None
-        self.last_error = None
         self._past = {"retransmissions": 0, "replays_asked": 0, "refused": 0, "lost": 0}   # earlier HostClients'
         self.refused = None       # why the board on this port is not this table's (the last refusal logged)
         self.link_events = {}     # what the link noticed (HostClient.events: "gone", "unknown_control", ...) -> count
@@ -72,7 +78,7 @@ class Link:
         """A new HostClient: what an earlier one had but the broker had not acknowledged is still on the
         board, and comes again (REPLAY 0.0: from the oldest frame it holds)."""
         self._fold_counts()
-        self.client = HostClient(clock_ms=now_ms, stamped=True, hold_acks=True, notices=True)
+        self.client = HostClient(clock_ms=now_ms, stamped=True, hold_acks=True, notices=True, known=self.mark)
         self.waiting.clear()
         self.named, self.unnamed = False, []     # (not acknowledged: they come again after the REPLAY below)
         kept = self._read_spool()
@@ -81,19 +87,19 @@ class Link:
             self._spooled = (tuple(kept[0]), len(kept[1]))
         self.write(_REPLAY_ALL)
 
-    # -- the spool: a long report's pieces the board no longer has, on this gateway's disk --
+    # -- the spool: a long report's pieces the board no longer has, and the mark, on this gateway's disk --
 
-    def _spool_file(self):
-        return os.path.join(self.spool, "%s.pieces.json" % self.name)
+    def _spool_file(self, kind="pieces"):
+        return os.path.join(self.spool, "%s.%s.json" % (self.name, kind))
 
-    def _read_spool(self):
+    def _read_spooled(self, kind, parse):
+        """parse(the file's JSON) of the spool's file of this kind, None when there is none (or no spool)."""
         if self.spool is None:
             return None
-        path = self._spool_file()
+        path = self._spool_file(kind)
         try:
             with open(path) as f:
-                data = json.load(f)
-            return (int(data["first"][0]), int(data["first"][1])), [p.encode() for p in data["pieces"]]
+                return parse(json.load(f))
         except FileNotFoundError:
             return None
         except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
@@ -102,6 +108,41 @@ class Link:
             self.last_error = "spool file %s unreadable (%s): set aside as .bad" % (path, exc)
             return None
 
+    def _write_spooled(self, kind, data):
+        """Whole: a temporary file, fsync, rename."""
+        path = self._spool_file(kind)
+        with open(path + ".tmp", "w") as f:
+            json.dump(data, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(path + ".tmp", path)
+
+    def _read_spool(self):
+        return self._read_spooled(
+            "pieces", lambda data: ((int(data["first"][0]), int(data["first"][1])),
+                                    [p.encode() for p in data["pieces"]]))
+
+    def _read_mark(self):
+        def parse(data):
+            if data["table"] != self.name or not all(type(data[k]) is int and data[k] > 0 for k in ("boot", "seq")):
+                raise ValueError("not a mark of table %s" % self.name)
+            return data["boot"], data["seq"]
+        return self._read_spooled("mark", parse)
+
+    def _keep_mark(self, position):
+        """A report the broker has confirmed: its position kept as the mark when it is the first of a boot (of
+        the board's newest boot, or of another board's: board_replaced()); on disk with a spool."""
+        if self.mark is None or position[0] != self.mark[0]:
+            if self.spool is not None:
+                self._write_spooled("mark", {"table": self.name, "boot": position[0], "seq": position[1]})
+            self.mark = position
+
+    def board_replaced(self):
+        """Another board on the line (its boot counter lower): its first confirmed report makes the mark; the
+        clients from now on start without the old one's (the file keeps it until then: a gateway restarted
+        before tells the replacement again)."""
+        self.mark = None
+
     def keep_pieces(self):
         """Before an ACK that passes pieces of a report still being put together (more pieces than the
         board's window) goes out: those pieces on disk (written whole: a temporary file, fsync, rename)."""
@@ -109,12 +150,7 @@ class Link:
         if got is None or (got[0], len(got[1])) == self._spooled:
             return
         first, pieces = got
-        path = self._spool_file()
-        with open(path + ".tmp", "w") as f:
-            json.dump({"table": self.name, "first": list(first), "pieces": [p.decode() for p in pieces]}, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(path + ".tmp", path)
+        self._write_spooled("pieces", {"table": self.name, "first": list(first), "pieces": [p.decode() for p in pieces]})
         self._spooled = (first, len(pieces))
 
     def forget_pieces(self, board_gone=False):
@@ -217,6 +253,7 @@ class Link:
             position = self.waiting.popleft()[0]
             self.confirmed += 1
         if position is not None and self.client is not None:
+            self._keep_mark(position)          # before the ACK that lets the board drop it
             reply = self.client.confirm(position)
             self.forget_pieces()
             self.write(reply)
