@@ -4,9 +4,10 @@ A new board's boot counter starts again, so its (boot, seq) pairs repeat the old
 drops a pair it has as a duplicate (tools/floor/consumer.py): the new board's reports would be lost to it.
 A running gateway sees the old board's boot acknowledged and the new board's first OPEN ("-") of a lower
 boot outlive 8 ACKs, and publishes `link_boot_back` first (test_floor_link_notices.py). A gateway started
-after the swap never saw the old board: with --spool it keeps each table's mark (the boot of the last report
-the broker confirmed) there and starts each link's client from it (docs/floor.md, "A board replaced while its
-link was down"); a running gateway keeps it too, for a board swapped while its device was unplugged.
+after the swap never saw the old board: with --spool it keeps each table's mark (the first report the broker
+confirmed in the board's newest boot) there and starts each link's client from it (docs/floor.md, "A board
+replaced while its link was down"); a running gateway keeps it too, for a board swapped while its device was
+unplugged.
 """
 import json
 import os
