@@ -90,6 +90,7 @@ class HeadlessTable(PowerCuts):
         self.given_again = 0             # inputs the board lost in a cut, given again after it
         self.next_cuts = []              # after a cut, the next boot's own cut (flash writes), if any
         self._booting = False
+        self._boot_counter = None        # the board's boot counter (its frames' boot) since the last boot()
         self._from_board = bytearray()   # host-port bytes the firmware wrote in the current pass
         self.noise = noise
         self.notices = frozenset(notices)
@@ -135,6 +136,8 @@ class HeadlessTable(PowerCuts):
             self._deliver()
             raise Refused(str(exc))
         self._booting, self._boot_heard = True, False     # (_past_lamp_test)
+        sender = self.ctx.sender
+        self._boot_counter = sender.boot if sender is not None else None     # this boot's frames: (boot, seq)
         self._last_output = self._last_draw = self.now_ms()
         self._deliver()
 
@@ -326,12 +329,15 @@ class HeadlessTable(PowerCuts):
             if self.noise is not None:
                 reply = self.noise[1].apply(reply)
             self.io.send(HOST_PORT, reply)
-        for line in reports:  # past the lamp test: a state after its own "boot" (not the last boot's, sent first)
+        # Past the lamp test: a state after its own "boot", both of this boot's frames: an earlier boot's go out
+        # first, and one the host never heard (it was away) sends its own "boot" and "state" among them.
+        boot = self._boot_counter
+        for line, position in zip(reports, self.client.positions):
             if isinstance(line, dict):      # a link notice (raw reports are text): in its place, if wanted
                 if line.get("event") not in self.notices:
                     continue
                 line = json.dumps(line)
-            elif self._booting:
+            elif self._booting and position[0] == boot:
                 past, self._boot_heard = _past_lamp_test(line, self._boot_heard)
                 self._booting = not past
             self.on_report(line)

@@ -397,3 +397,27 @@ def test_a_baccarat_table_holds_the_first_card_of_a_round_while_the_host_is_away
     dealt = [r for r in after if r.get("event") == "card"]
     assert dealt[0]["card"] == held[-1]["card"] and dealt[0]["to"] == "player"
     assert [r["event"] for r in after].index("round") < [r["event"] for r in after].index("card")
+
+
+def test_after_a_cut_the_replay_waits_for_this_boots_lamp_test_not_an_earlier_boots_the_host_hears_late(tmp_path):
+    """Found by a sweep of power cuts with host absences: a boot the host never heard (it was away) sends its
+    `boot` and `state` reports after the next cut, before the new boot's own; the replay took them for the new
+    boot past its lamp test and went on while it was still starting: no dealer's CONFIRM of its
+    reset_in_round, every throw after it refused (no_roll "alarm"). The host's view of the game is the same
+    with the absence as without it."""
+    game = [{"dice": [3, 4]}, {"power_cut": True}, {"bets": {"11": {"hard_8": 50}}}, {"power_cut": True},
+            {"dice": [4, 4]}, {"dice": [6, 6]}]
+    away = [AWAY] + game[:2] + [BACK] + game[2:]
+    views = []
+    for name, lines in (("plain", game), ("away", away)):
+        status, out, err = _run(tmp_path, lines, state=name)
+        assert status == 0, err
+        assert seq_problems(out) == []
+        views.append([{k: v for k, v in r.items() if k != "seq"} for r in _reports(out)
+                      if r.get("event") in ("throw", "bets", "puck", "fault_ack")])
+    assert views[1] == views[0]
+    assert views[0][-3:] == [{"table": "SIM-C1", "event": "throw", "dice": [4, 4], "valid": True, "point": 8,
+                              "shooter_change": False, "nets": {"11": {"hard_8": 450}}},
+                             {"table": "SIM-C1", "event": "puck", "puck": "on", "point": 8},
+                             {"table": "SIM-C1", "event": "throw", "dice": [6, 6], "valid": True, "point": 8,
+                              "shooter_change": False}]
