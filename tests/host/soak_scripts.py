@@ -4,7 +4,8 @@ Legal play (`clean_baccarat_script`: each round exactly the cards the rules call
 how many) and play mixed with what a casino floor throws at a table (`baccarat_script`,
 `craps_script`, `omaha_script`): unreadable cards, double pulls, damaged frames, sensor faults,
 restarts, illegal bets and throws, raw garbage bytes on every port, console lines, buttons, waits and
-power cuts; `with_garbage` and `with_power_cuts` put garbage or cuts between the lines of a script.
+power cuts; `with_garbage` and `with_power_cuts` put garbage or cuts between the lines of a script,
+`with_host_absences` the host's absences ({"host": "away"} ... {"host": "back"}) around some of them.
 """
 from tools.judge_baccarat import judge_round
 
@@ -269,4 +270,37 @@ def with_power_cuts(rng, lines, rate=0.05):
         if rng.random() < rate:
             out.append({"power_cut": True})
         out.append(line)
+    return out
+
+
+def _needs_the_host(line):
+    """A line the host sends (tools/replay_input.py refuses it while the host is away)."""
+    return ("raw" in line and line["raw"]["port"] == "host") or "roads" in line or "hand" in line
+
+
+def with_host_absences(rng, lines, rate=0.08, span=6):
+    """`lines` with the host away around some of them: from a line on (chance `rate`), for 1 to `span`
+    lines, then back (sometimes a wait after it: the host catching up); back before a line the host sends.
+    The board holds its frames meanwhile; a long enough absence fills its store (link_lost notices), and
+    raises its link_backlog alarm, which the host's catch-up clears (a wait at the end: before it, the
+    closing CONFIRM could not close the alarm)."""
+    out, left = [], 0
+    for line in lines:
+        if left and _needs_the_host(line):
+            out.append({"host": "back"})
+            left = 0
+        if not left and not _needs_the_host(line) and rng.random() < rate:
+            out.append({"host": "away"})
+            left = rng.randrange(1, span + 1)
+        out.append(line)
+        if left:
+            left -= 1
+            if not left:
+                out.append({"host": "back"})
+                if rng.random() < 0.5:
+                    out.append({"wait_ms": rng.choice([100, 2000, 10000])})
+    if left:
+        out.append({"host": "back"})
+    if len(out) > len(lines):
+        out.append({"wait_ms": 10000})     # the host catches up before what follows (a script's closing CONFIRM)
     return out

@@ -71,6 +71,37 @@ def test_the_baccarat_script_deals_on_from_a_new_shoe_when_a_double_pull_took_th
     assert all(isinstance(line["card"], str) for line in lines if "card" in line)
 
 
+@pytest.mark.parametrize("game, seed, size", [("baccarat", 17, 40), ("craps", 2, 150), ("omaha", 12, 8)])
+def test_the_soak_with_the_host_away_now_and_then_keeps_the_invariants(game, seed, size):
+    """The messy scripts with host absences (with_host_absences): long enough ones fill the board's link store
+    and raise its link_backlog; every missing seq is counted by a link_lost notice (Craps seed 2: a boot's
+    first count holds the refusals of the boot before it, cut before its own LOST frame), and what the host
+    has keeps the invariants. Sweeps of 120 / 120 / 40 seeds clean (docs/hostsim.md, "Soak and fuzz")."""
+    make, check = R._GAMES[game]
+    lines = S.with_host_absences(random.Random(seed + 1000003), make(random.Random(seed), size))
+    seen = R.run(lines, game=game)
+    check(seen)
+    assert sum(1 for line in lines if line == {"host": "away"}) >= 10
+    assert sum(r["reports"] for r in seen if r.get("event") == R.LOST) > 0
+    assert any(r.get("fault") == "link_backlog" for r in seen)
+
+
+def _numbered(*events):
+    """Reports as the replay prints them: (event, seq) pairs, ("link_lost", count) notices."""
+    return [{"event": e, "reports": n} if e == R.LOST else {"event": e, "seq": n} for e, n in events]
+
+
+def test_the_common_check_takes_a_gap_only_as_the_link_lost_notices_count_it():
+    R.check_common(_numbered(("boot", 1), ("card", 2), (R.LOST, 3), ("card", 6), ("card", 7)))
+    for short in ((R.LOST, 2),), ():
+        with pytest.raises(R.Broken, match="seq 6, expected 3"):
+            R.check_common(_numbered(("boot", 1), ("card", 2), *short, ("card", 6)))
+    # a boot's first count may hold the boot before's refusals as well; a later one is exact
+    R.check_common(_numbered(("boot", 1), ("card", 2), ("boot", 1), ("state", 2), (R.LOST, 7), ("card", 6)))
+    with pytest.raises(R.Broken, match="seq 9, expected 7, 3 counted"):
+        R.check_common(_numbered(("boot", 1), (R.LOST, 7), ("card", 6), (R.LOST, 3), ("card", 9)))
+
+
 _FUZZ = settings(max_examples=4, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow])
 
