@@ -108,6 +108,7 @@ def test_a_board_replaced_while_the_gateway_was_down_reaches_the_consumer_after_
         assert notices == [{"event": "link_boot_back", "from": 2, "to": 1, "link": {"boot": 1, "seq": 0}}]
         with open(os.path.join(spool, "t1.mark.json")) as f:
             assert json.load(f)["boot"] == 1                 # the new board's, from its first confirmed report
+        assert second.status()[0]["mark"] == {"boot": 1, "seq": 2}
     finally:
         if second is not None:
             second.stop()

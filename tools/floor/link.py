@@ -276,6 +276,7 @@ class Link:
             "link_events": dict(self.link_events),
             "opens": self.opens,
             "last_report": self.last_report,
+            "mark": None if self.mark is None else {"boot": self.mark[0], "seq": self.mark[1]},
             "error": self.last_error,
             "at_ms": now_ms(),
         }
