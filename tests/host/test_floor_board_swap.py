@@ -175,3 +175,16 @@ def test_a_board_replaced_while_its_link_was_down_is_told_by_the_running_gateway
     finally:
         gateway.stop()
         board.close()
+
+
+def test_the_mark_moves_to_the_first_report_of_a_newer_boot_only_and_starts_again_for_another_board(tmp_path):
+    from tools.floor.link import Link
+    link = Link("t1", "/nonexistent", 115200, spool=str(tmp_path))
+    for position in ((3, 2), (3, 9), (4, 5), (3, 12), (4, 6)):     # 3.12: the boot before's, sent again
+        link._keep_mark(position)
+    assert link.mark == (4, 5) and Link("t1", "/nonexistent", 115200, spool=str(tmp_path)).mark == (4, 5)
+    link.board_replaced()
+    assert link.mark is None and Link("t1", "/nonexistent", 115200, spool=str(tmp_path)).mark == (4, 5)
+    link._keep_mark((1, 2))                                         # the new board's first confirmed report
+    assert Link("t1", "/nonexistent", 115200, spool=str(tmp_path)).mark == (1, 2)
+

@@ -130,9 +130,10 @@ class Link:
         return self._read_spooled("mark", parse)
 
     def _keep_mark(self, position):
-        """A report the broker has confirmed: its position kept as the mark when it is the first of a boot (of
-        the board's newest boot, or of another board's: board_replaced()); on disk with a spool."""
-        if self.mark is None or position[0] != self.mark[0]:
+        """A report the broker has confirmed: its position kept as the mark when it is the first of a newer boot
+        (or the first since board_replaced()); on disk with a spool. Never back to an older boot: frames of the
+        boot before, sent again after a restart (their ACK had not left), are the same board's."""
+        if self.mark is None or position[0] > self.mark[0]:
             if self.spool is not None:
                 self._write_spooled("mark", {"table": self.name, "boot": position[0], "seq": position[1]})
             self.mark = position
