@@ -330,14 +330,16 @@ class HeadlessTable(PowerCuts):
                 reply = self.noise[1].apply(reply)
             self.io.send(HOST_PORT, reply)
         # Past the lamp test: a state after its own "boot", both of this boot's frames: an earlier boot's go out
-        # first, and one the host never heard (it was away) sends its own "boot" and "state" among them.
-        boot = self._boot_counter
-        for line, position in zip(reports, self.client.positions):
+        # first, and one the host never heard (it was away) sends its own "boot" and "state" among them. (A
+        # client that gives no positions, tools/floor/table.py's tap of the reports as they are made: all
+        # this boot's.)
+        boot, positions = self._boot_counter, self.client.positions
+        for i, line in enumerate(reports):
             if isinstance(line, dict):      # a link notice (raw reports are text): in its place, if wanted
                 if line.get("event") not in self.notices:
                     continue
                 line = json.dumps(line)
-            elif self._booting and position[0] == boot:
+            elif self._booting and (i >= len(positions) or positions[i][0] == boot):
                 past, self._boot_heard = _past_lamp_test(line, self._boot_heard)
                 self._booting = not past
             self.on_report(line)
