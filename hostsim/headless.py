@@ -90,7 +90,6 @@ class HeadlessTable(PowerCuts):
         self.given_again = 0             # inputs the board lost in a cut, given again after it
         self.next_cuts = []              # after a cut, the next boot's own cut (flash writes), if any
         self._booting = False
-        self._boot_counter = None        # the board's boot counter (its frames' boot) since the last boot()
         self._from_board = bytearray()   # host-port bytes the firmware wrote in the current pass
         self.noise = noise
         self.notices = frozenset(notices)
@@ -136,8 +135,6 @@ class HeadlessTable(PowerCuts):
             self._deliver()
             raise Refused(str(exc))
         self._booting, self._boot_heard = True, False     # (_past_lamp_test)
-        sender = self.ctx.sender
-        self._boot_counter = sender.boot if sender is not None else None     # this boot's frames: (boot, seq)
         self._last_output = self._last_draw = self.now_ms()
         self._deliver()
 
@@ -333,7 +330,9 @@ class HeadlessTable(PowerCuts):
         # first, and one the host never heard (it was away) sends its own "boot" and "state" among them. (A
         # client that gives no positions, tools/floor/table.py's tap of the reports as they are made: all
         # this boot's.)
-        boot, positions = self._boot_counter, self.client.positions
+        sender = self.ctx.sender if self.ctx is not None else None
+        boot = sender.boot if sender is not None else None      # this boot's counter: its frames' (boot, seq)
+        positions = self.client.positions
         for i, line in enumerate(reports):
             if isinstance(line, dict):      # a link notice (raw reports are text): in its place, if wanted
                 if line.get("event") not in self.notices:

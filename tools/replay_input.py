@@ -155,6 +155,12 @@ def _roads(table, value, options):
     table.take_in(HOST_PORT)
 
 
+def needs_the_host(line):
+    """Is this input line (a parsed dict) one the host sends: refused while it is away (_host_here)?"""
+    raw = line.get("raw")
+    return "hand" in line or "roads" in line or isinstance(raw, dict) and raw.get("port") == HOST_PORT
+
+
 def _host_here(table, what):
     """A line the host sends needs the host: while it is away its line is cut (nothing it sends arrives)."""
     if table.host_away:

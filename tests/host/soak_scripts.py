@@ -8,6 +8,7 @@ power cuts; `with_garbage` and `with_power_cuts` put garbage or cuts between the
 `with_host_absences` the host's absences ({"host": "away"} ... {"host": "back"}) around some of them.
 """
 from tools.judge_baccarat import judge_round
+from tools.replay_input import needs_the_host
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -273,11 +274,6 @@ def with_power_cuts(rng, lines, rate=0.05):
     return out
 
 
-def _needs_the_host(line):
-    """A line the host sends (tools/replay_input.py refuses it while the host is away)."""
-    return ("raw" in line and line["raw"]["port"] == "host") or "roads" in line or "hand" in line
-
-
 def with_host_absences(rng, lines, rate=0.08, span=6):
     """`lines` with the host away around some of them: from a line on (chance `rate`), for 1 to `span`
     lines, then back (sometimes a wait after it: the host catching up); back before a line the host sends.
@@ -286,10 +282,10 @@ def with_host_absences(rng, lines, rate=0.08, span=6):
     closing CONFIRM could not close the alarm)."""
     out, left = [], 0
     for line in lines:
-        if left and _needs_the_host(line):
+        if left and needs_the_host(line):
             out.append({"host": "back"})
             left = 0
-        if not left and not _needs_the_host(line) and rng.random() < rate:
+        if not left and not needs_the_host(line) and rng.random() < rate:
             out.append({"host": "away"})
             left = rng.randrange(1, span + 1)
         out.append(line)
