@@ -17,7 +17,8 @@ host's view (the reports, in order) to the invariants:
   - every Omaha hand's chips are conserved, every hand_start has its hand_result;
   - every one-roll Craps bet a reading placed right before a valid roll nets what the rules judge says,
     a reset between them or not (a bet the table accepted is never lost);
-  - after the closing lines (CONFIRM, a long VOID) no alarm stays open: the dealer can go on.
+  - after the closing lines (CONFIRM, a long VOID) no alarm stays open: the dealer can go on (the last `state`
+    report, and the state the console's closing `status` shows).
 
 `game_view` and `first_difference` compare two runs' game reports (garbage and power cuts must change
 none). Used by tests/host/test_soak.py and by long runs (docs/hostsim.md, "Soak and fuzz"):
@@ -63,7 +64,8 @@ def first_difference(a, b):
 
 # -- running ---------------------------------------------------------------------------------------
 def run(lines, game="baccarat", table=None, closing=True, **options):
-    """Replay `lines` (dicts) on fresh simulated flash -> the reports as dicts (console lines left out)."""
+    """Replay `lines` (dicts) on fresh simulated flash -> what it printed as dicts: the reports, the host client's
+    notices and the console's lines ({"console": ...}, no seq: reports_only leaves them out)."""
     out = []
     state = tempfile.mkdtemp(prefix="soak-")
     raw = [json.dumps(line).encode() for line in list(lines) + (CLOSING if closing else [])]
@@ -76,6 +78,11 @@ def run(lines, game="baccarat", table=None, closing=True, **options):
 
 def reports_only(seen):
     return [r for r in seen if "seq" in r]
+
+
+def _host_view(seen):
+    """The host's lines: the reports and the host client's notices, console lines left out."""
+    return [r for r in seen if "console" not in r]
 
 
 # -- invariants ------------------------------------------------------------------------------------
@@ -142,7 +149,7 @@ def check_baccarat(seen, settings=None):
             if dealt is not None:
                 _check_result(r, dealt, bets, settings)
             settled.append((r["round"], r["winner"], r.get("nets")))
-    check_stuck(reports)
+    check_stuck(reports, seen)
     return settled
 
 
@@ -169,9 +176,20 @@ def _check_result(r, dealt, bets, settings):
                                                                           net))
 
 
-def check_stuck(reports):
-    states = [r["state"] for r in reports if r["event"] == "state"]
-    if states and states[-1] == "fault":
+def check_stuck(reports, seen=()):
+    """No alarm left after the closing lines: the last `state` report is not `fault`, unless a `link_lost` notice
+    after it may hide a later one (the store full on a noisy line or with the host away); and the state the
+    console's closing `status` line shows (soak_scripts.CLOSING: the console is no host report, nothing hides it)
+    is not `fault`."""
+    state, hidden = None, False
+    for r in reports:
+        if r["event"] == "state":
+            state, hidden = r["state"], False
+        elif r["event"] == LOST:
+            hidden = True
+    shown = [r["console"].rsplit(" state ", 1)[1] for r in seen
+             if "console" in r and r["console"].startswith("table ") and " state " in r["console"]]
+    if (state == "fault" and not hidden) or shown[-1:] == ["fault"]:
         raise Broken("the table is still held in an alarm after CONFIRM and a long VOID: %r"
                      % ([r for r in reports if r["event"] == "fault"][-1:],))
 
@@ -199,7 +217,7 @@ def check_omaha(seen):
                 raise Broken("hand %s: chips not conserved: %d before, %d after + %d rake"
                              % (r["hand"], before, after, r["rake"]))
             start, done = None, done + 1
-    check_stuck(reports)
+    check_stuck(reports, seen)
     return done
 
 
@@ -231,7 +249,7 @@ def check_craps(seen, settings=None):
                         raise Broken("throw %r: seat %s %s nets %r, the judge says %r" % (r["dice"], seat, zone, got,
                                                                                       bet["net"]))
             placed = {} if r["valid"] or r.get("no_roll") == "alarm" else placed
-    check_stuck(reports)
+    check_stuck(reports, seen)
     return sum(1 for r in reports if r["event"] == "throw")
 
 
@@ -241,11 +259,19 @@ _GAMES = {"baccarat": (scripts.baccarat_script, lambda seen: len(check_baccarat(
 
 
 def main(argv):
-    """python -m tests.host.soak_rig GAME FIRST_SEED COUNT SIZE [--host-away]: one JSON line a seed; 1 if any
-    broke. SIZE: Baccarat rounds (about), Craps throws, Omaha hands. --host-away: the host away around some
-    lines (soak_scripts.with_host_absences); `lost`: the reports the board's full store refused."""
+    """python -m tests.host.soak_rig GAME FIRST_SEED COUNT SIZE [--host-away] [--line-noise P]: one JSON line a
+    seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps throws, Omaha hands. --host-away: the host away
+    around some lines (soak_scripts.with_host_absences); `lost`: the reports the board's full store refused.
+    --line-noise P: each script also replayed on a host line that hits each byte with probability P (seeded by the
+    seed), held to the same invariants and, unless the noise backed the link up (`noisy_backlog`), to the quiet
+    line's host reports and notices, one for one (docs/protocol.md); console lines are not compared."""
     away = "--host-away" in argv
     argv = [a for a in argv if a != "--host-away"]
+    noise = 0.0
+    if "--line-noise" in argv:
+        at = argv.index("--line-noise")
+        noise = float(argv[at + 1])
+        del argv[at:at + 2]
     game, first, count, size = argv[0], int(argv[1]), int(argv[2]), int(argv[3])
     make, check = _GAMES[game]
     failed = 0
@@ -256,15 +282,27 @@ def main(argv):
         try:
             seen = run(lines, game=game)
             done = check(seen)
-            print(json.dumps({"seed": seed, "lines": len(lines), "reports": len(reports_only(seen)), "done": done,
-                              "boots": sum(1 for r in seen if r.get("event") == "boot"),
-                              "lost": sum(r["reports"] for r in seen if r.get("event") == LOST)}), flush=True)
+            verdict = {"seed": seed, "lines": len(lines), "reports": len(reports_only(seen)), "done": done,
+                       "boots": sum(1 for r in seen if r.get("event") == "boot"),
+                       "lost": sum(r["reports"] for r in seen if r.get("event") == LOST)}
+            if noise:
+                noisy = run(lines, game=game, line_noise=noise, seed=seed)
+                check(noisy)
+                # Where the noise backed the link up (link_backlog: the table holds its next round, then the store
+                # refuses reports and bet readings), the invariants; else the quiet line's host lines, one for one
+                # (the console's fall among them as the host gets its frames, and its `status` counts the noise).
+                backlog = any(r.get("fault") == "link_backlog" for r in noisy) and not any(
+                    r.get("fault") == "link_backlog" for r in seen)
+                difference = None if backlog else first_difference(_host_view(noisy), _host_view(seen))
+                if difference:
+                    raise Broken("the noisy line's output differs from the quiet one's: " + difference)
+                verdict["noisy_backlog"] = backlog
+            print(json.dumps(verdict), flush=True)
         except Exception as exc:  # keep going: every seed's verdict
             failed += 1
             print(json.dumps({"seed": seed, "error": "%s: %s" % (type(exc).__name__, str(exc)[:2000])}),
                   flush=True)
     return 1 if failed else 0
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -14,7 +14,10 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 BACCARAT_ZONES = ("player", "banker", "tie", "player_pair", "banker_pair")
 PORTS = ("shoe", "bets", "dice", "host", "console")
-CLOSING = [{"button": "confirm"}, {"button": "void", "long": True}, {"button": "confirm"}]
+# The dealer closes what is open; the console's `status` then shows the table's state (soak_rig.check_stuck: a
+# state report the full link store refused may hide it from the host).
+CLOSING = [{"button": "confirm"}, {"button": "void", "long": True}, {"button": "confirm"},
+           {"console": "\u0003status"}]      # (Ctrl-C first: a line garbage began is dropped)
 
 # -- scripts -------------------------------------------------------------------------------------
 def garbage(rng, ports=PORTS):

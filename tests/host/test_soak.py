@@ -86,6 +86,38 @@ def test_the_soak_with_the_host_away_now_and_then_keeps_the_invariants(game, see
     assert any(r.get("fault") == "link_backlog" for r in seen)
 
 
+def test_the_soak_on_a_noisy_line_gives_the_host_the_quiet_lines_reports():
+    """The messy Baccarat script (garbage, console lines, host requests, a power cut) on a host line that hits 1 % of
+    its bytes each way: the host gets the quiet line's reports, one for one (the console's lines fall elsewhere among
+    them, and its status counts the noise). Sweeps: docs/hostsim.md, "Soak and fuzz"."""
+    lines = S.baccarat_script(random.Random(25), 12)
+    quiet = R.run(lines)
+    noisy = R.run(lines, line_noise=0.01, seed=25)
+    R.check_baccarat(noisy)
+    assert R.first_difference(R._host_view(noisy), R._host_view(quiet)) is None
+    assert sum(1 for r in quiet if r.get("event") == "boot") == 2
+    status = [r["console"] for r in noisy if r.get("console", "").startswith("host link:")][-1]
+    assert int(status.split(", ")[-1].split()[0]) > 50          # "... 94 noise": the noise was real
+
+
+def test_a_table_left_in_an_alarm_is_found_by_its_reports_or_by_the_closing_status_line():
+    fault, ready = {"event": "state", "seq": 5, "state": "fault"}, {"event": "state", "seq": 7, "state": "ready"}
+    lost = {"event": R.LOST, "reports": 2}
+
+    def status(state):
+        return {"console": "table SIM-B1  game baccarat  state %s" % state}
+
+    with pytest.raises(R.Broken):
+        R.check_stuck([ready, fault])
+    with pytest.raises(R.Broken):
+        R.check_stuck([ready, fault, lost], [status("fault")])
+    R.check_stuck([fault, ready], [status("ready")])
+    # A LOST notice after the last state report may hide the state that followed it: the console says.
+    R.check_stuck([fault, lost], [status("come_out")])
+    with pytest.raises(R.Broken):
+        R.check_stuck([ready], [status("ready"), status("fault")])      # the last status line counts
+
+
 def _numbered(*events):
     """Reports as the replay prints them: (event, seq) pairs, ("link_lost", count) notices."""
     return [{"event": e, "reports": n} if e == R.LOST else {"event": e, "seq": n} for e, n in events]
