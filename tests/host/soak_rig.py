@@ -263,8 +263,9 @@ def main(argv):
     seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps throws, Omaha hands. --host-away: the host away
     around some lines (soak_scripts.with_host_absences); `lost`: the reports the board's full store refused.
     --line-noise P: each script also replayed on a host line that hits each byte with probability P (seeded by the
-    seed), held to the same invariants and, unless the noise backed the link up (`noisy_backlog`), to the quiet
-    line's host reports and notices, one for one (docs/protocol.md); console lines are not compared."""
+    seed), held to the same invariants and, without --host-away and unless either run backed the link up
+    (`backlog`), to the quiet line's host reports and notices, one for one (docs/protocol.md); console lines are
+    not compared."""
     away = "--host-away" in argv
     argv = [a for a in argv if a != "--host-away"]
     noise = 0.0
@@ -288,15 +289,15 @@ def main(argv):
             if noise:
                 noisy = run(lines, game=game, line_noise=noise, seed=seed)
                 check(noisy)
-                # Where the noise backed the link up (link_backlog: the table holds its next round, then the store
-                # refuses reports and bet readings), the invariants; else the quiet line's host lines, one for one
-                # (the console's fall among them as the host gets its frames, and its `status` counts the noise).
-                backlog = any(r.get("fault") == "link_backlog" for r in noisy) and not any(
-                    r.get("fault") == "link_backlog" for r in seen)
-                difference = None if backlog else first_difference(_host_view(noisy), _host_view(seen))
+                # With the host away now and then, or where either run backed the link up (link_backlog: the table
+                # holds its next round, then the store refuses reports and bet readings), the noise decides how much
+                # room the store has when: the invariants. Else the quiet line's host lines, one for one (the
+                # console's fall among them as the host gets its frames, and its `status` counts the noise).
+                backlog = any(r.get("fault") == "link_backlog" for r in noisy + seen)
+                difference = None if backlog or away else first_difference(_host_view(noisy), _host_view(seen))
                 if difference:
                     raise Broken("the noisy line's output differs from the quiet one's: " + difference)
-                verdict["noisy_backlog"] = backlog
+                verdict["backlog"] = backlog
             print(json.dumps(verdict), flush=True)
         except Exception as exc:  # keep going: every seed's verdict
             failed += 1
