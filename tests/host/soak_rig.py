@@ -31,6 +31,7 @@ import shutil
 import sys
 import tempfile
 
+from firmware.console.pins import provision
 from hostsim.headless import board_path
 from tests.host import soak_scripts as scripts
 from tests.host.soak_scripts import CLOSING
@@ -63,11 +64,13 @@ def first_difference(a, b):
 
 
 # -- running ---------------------------------------------------------------------------------------
-def run(lines, game="baccarat", table=None, closing=True, **options):
+def run(lines, game="baccarat", table=None, closing=True, pin=None, **options):
     """Replay `lines` (dicts) on fresh simulated flash -> what it printed as dicts: the reports, the host client's
     notices and the console's lines ({"console": ...}, no seq: reports_only leaves them out)."""
     out = []
     state = tempfile.mkdtemp(prefix="soak-")
+    if pin is not None:
+        provision(state, pin)                  # the technician's PIN on the board's flash (console `login`)
     raw = [json.dumps(line).encode() for line in list(lines) + (CLOSING if closing else [])]
     try:
         replay(raw, table or table_file(game), board_path("sim"), state, out.append, **options)
@@ -129,12 +132,14 @@ def check_common(seen):
 def check_baccarat(seen, settings=None):
     """Every settled round agrees with the judge; its cards are the round's card reports; the table is
     not left held in an alarm. -> the list of (round, winner, nets) settled."""
-    settings = settings or {"method": 1, "commission": "A", "tie_option": "returned"}
+    settings = dict(settings or {"method": 1, "commission": "A", "tie_option": "returned"})
     reports = check_common(seen)
     dealt, bets, settled = [], None, []
     for r in reports:
         ev = r["event"]
-        if ev == "round":
+        if ev == "settings_changed":
+            _follow(settings, r)
+        elif ev == "round":
             dealt, bets = [], r.get("bets")
         elif ev == LOST:
             dealt = None                  # the round's reports not all here: its result is not judged
@@ -151,6 +156,13 @@ def check_baccarat(seen, settings=None):
             settled.append((r["round"], r["winner"], r.get("nets")))
     check_stuck(reports, seen)
     return settled
+
+
+def _follow(settings, changed):
+    """A settings change the table applied (settings_changed): the judge's options from here on."""
+    for key, (_old, new) in changed["changes"].items():
+        if key in settings:
+            settings[key] = new
 
 
 def _check_result(r, dealt, bets, settings):
@@ -229,11 +241,13 @@ def check_craps(seen, settings=None):
     placed right before a valid roll nets what the rules judge says for that roll, a reset between them
     or not (the journal keeps every reading the table accepted). -> throws reported."""
     from tools.judge_craps import judge
-    settings = settings or {"field_12": 2, "minimum": 5, "max_odds": [3, 4, 5]}
+    settings = dict(settings or {"field_12": 2, "minimum": 5, "max_odds": [3, 4, 5]})
     reports = check_common(seen)
     placed = {}
     for r in reports:
-        if r["event"] == LOST:
+        if r["event"] == "settings_changed":
+            _follow(settings, r)
+        elif r["event"] == LOST:
             placed = {}                   # a reading's report may be among them: the next throw is not judged
         elif r["event"] == "bets" and "placed" in r:
             placed = {(seat, zone): amount for seat, zones in r["placed"].items() for zone, amount in zones.items()
@@ -259,15 +273,19 @@ _GAMES = {"baccarat": (scripts.baccarat_script, lambda seen: len(check_baccarat(
 
 
 def main(argv):
-    """python -m tests.host.soak_rig GAME FIRST_SEED COUNT SIZE [--host-away] [--line-noise P]: one JSON line a
-    seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps throws, Omaha hands. --host-away: the host away
-    around some lines (soak_scripts.with_host_absences); `lost`: the reports the board's full store refused.
+    """python -m tests.host.soak_rig GAME FIRST_SEED COUNT SIZE [--host-away] [--settings-changes] [--line-noise P]:
+    one JSON line a seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps throws, Omaha hands. --host-away: the
+    host away around some lines (soak_scripts.with_host_absences); `lost`: the reports the board's full store
+    refused. --settings-changes: a technician's settings change at the console now and then
+    (soak_scripts.with_settings_changes: Baccarat's method and commission, Craps' field_12 and minimum; the checks
+    judge under the settings each settings_changed report gives); `changed`: how many the table applied.
     --line-noise P: each script also replayed on a host line that hits each byte with probability P (seeded by the
     seed), held to the same invariants and, without --host-away and unless either run backed the link up
     (`backlog`), to the quiet line's host reports and notices, one for one (docs/protocol.md); console lines are
     not compared."""
     away = "--host-away" in argv
-    argv = [a for a in argv if a != "--host-away"]
+    changes = "--settings-changes" in argv
+    argv = [a for a in argv if a not in ("--host-away", "--settings-changes")]
     noise = 0.0
     if "--line-noise" in argv:
         at = argv.index("--line-noise")
@@ -278,16 +296,20 @@ def main(argv):
     failed = 0
     for seed in range(first, first + count):
         lines = make(random.Random(seed), size)
+        if changes:
+            lines = scripts.with_settings_changes(random.Random(seed + 2000003), lines, game)
         if away:
             lines = scripts.with_host_absences(random.Random(seed + 1000003), lines)
+        pin = scripts.SOAK_PIN if changes else None
         try:
-            seen = run(lines, game=game)
+            seen = run(lines, game=game, pin=pin)
             done = check(seen)
             verdict = {"seed": seed, "lines": len(lines), "reports": len(reports_only(seen)), "done": done,
+                       "changed": sum(1 for r in seen if r.get("event") == "settings_changed"),
                        "boots": sum(1 for r in seen if r.get("event") == "boot"),
                        "lost": sum(r["reports"] for r in seen if r.get("event") == LOST)}
             if noise:
-                noisy = run(lines, game=game, line_noise=noise, seed=seed)
+                noisy = run(lines, game=game, line_noise=noise, seed=seed, pin=pin)
                 check(noisy)
                 # With the host away now and then, or where either run backed the link up (link_backlog: the table
                 # holds its next round, then the store refuses reports and bet readings), the noise decides how much

@@ -303,3 +303,28 @@ def with_host_absences(rng, lines, rate=0.08, span=6):
     if len(out) > len(lines):
         out.append({"wait_ms": 10000})     # the host catches up before what follows (a script's closing CONFIRM)
     return out
+
+
+# Settings a technician may change at the console mid-play (docs/console.md, "Changing the settings") that the soak's
+# checks follow: the judge's options (soak_rig.check_baccarat, check_craps read settings_changed). SOAK_PIN is the
+# PIN soak_rig.run(pin=...) provisions.
+SOAK_PIN = "246810"
+CHANGEABLE = {"baccarat": (("method", ("1", "2")), ("commission", ("A", "B"))),
+              "craps": (("field_12", ("2", "3")), ("minimum", ("5", "10")))}
+
+
+def with_settings_changes(rng, lines, game, rate=0.04):
+    """`lines` with a technician's settings change put between them now and then: login, one or two `set`s of the
+    game's CHANGEABLE settings, `commit` with a reference, logout (Ctrl-C first: a line garbage began is dropped).
+    The table applies it at its next safe boundary (a Baccarat shoe out, a Craps come-out with no option bet)."""
+    out, n = [], 0
+    for line in lines:
+        if rng.random() < rate:
+            n += 1
+            out += [{"console": "\u0003login"}, {"console": SOAK_PIN}]
+            for key, values in rng.sample(CHANGEABLE[game], rng.randrange(1, len(CHANGEABLE[game]) + 1)):
+                out.append({"console": "set %s %s" % (key, rng.choice(values))})
+            out += [{"console": "commit SOAK-%d" % n}, {"console": "logout"}]
+        out.append(line)
+    return out
+

@@ -118,6 +118,21 @@ def test_a_table_left_in_an_alarm_is_found_by_its_reports_or_by_the_closing_stat
         R.check_stuck([ready], [status("ready"), status("fault")])      # the last status line counts
 
 
+def test_settings_changed_at_the_console_mid_play_hold_from_the_table_s_boundary_on(monkeypatch):
+    """A technician logs in and changes Baccarat's method and commission now and then (with_settings_changes) in the
+    messy script, power cuts among it: each change applies at the next shoe out (Baccarat art. 18; docs/console.md),
+    and every later result is the judge's under the settings the table reported (settings_changed). Seed 6 sets
+    commission B: judged under the first settings, a round's nets are wrong."""
+    lines = S.with_settings_changes(random.Random(6 + 2000003), S.baccarat_script(random.Random(6), 90), "baccarat")
+    seen = R.run(lines, pin=S.SOAK_PIN)
+    R.check_baccarat(seen)
+    assert [r["changes"] for r in seen if r.get("event") == "settings_changed"][:1] == [{"commission": ["A", "B"]}]
+    assert sum(1 for r in seen if r.get("event") == "boot") > 1
+    monkeypatch.setattr(R, "_follow", lambda settings, changed: None)
+    with pytest.raises(R.Broken, match="the judge says"):
+        R.check_baccarat(seen)
+
+
 def _numbered(*events):
     """Reports as the replay prints them: (event, seq) pairs, ("link_lost", count) notices."""
     return [{"event": e, "reports": n} if e == R.LOST else {"event": e, "seq": n} for e, n in events]
