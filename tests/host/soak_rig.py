@@ -277,8 +277,9 @@ def main(argv):
     one JSON line a seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps throws, Omaha hands. --host-away: the
     host away around some lines (soak_scripts.with_host_absences); `lost`: the reports the board's full store
     refused. --settings-changes: a technician's settings change at the console now and then
-    (soak_scripts.with_settings_changes: Baccarat's method and commission, Craps' field_12 and minimum; the checks
-    judge under the settings each settings_changed report gives); `changed`: how many the table applied.
+    (soak_scripts.with_settings_changes: Baccarat's method and commission, Craps' field_12 and minimum, Omaha's
+    rake and blinds; the checks judge under the settings each settings_changed report gives); `changed`: how many
+    the table applied.
     --line-noise P: each script also replayed on a host line that hits each byte with probability P (seeded by the
     seed), held to the same invariants and, without --host-away and unless either run backed the link up
     (`backlog`), to the quiet line's host reports and notices, one for one (docs/protocol.md); console lines are

@@ -305,12 +305,13 @@ def with_host_absences(rng, lines, rate=0.08, span=6):
     return out
 
 
-# Settings a technician may change at the console mid-play (docs/console.md, "Changing the settings") that the soak's
-# checks follow: the judge's options (soak_rig.check_baccarat, check_craps read settings_changed). SOAK_PIN is the
-# PIN soak_rig.run(pin=...) provisions.
+# Settings a technician may change at the console mid-play (docs/console.md, "Changing the settings"): the judge's
+# options, which soak_rig.check_baccarat and check_craps follow (settings_changed), and Omaha's rake and blinds, under
+# which every hand's chips must still be conserved. SOAK_PIN is the PIN soak_rig.run(pin=...) provisions.
 SOAK_PIN = "246810"
 CHANGEABLE = {"baccarat": (("method", ("1", "2")), ("commission", ("A", "B"))),
-              "craps": (("field_12", ("2", "3")), ("minimum", ("5", "10")))}
+              "craps": (("field_12", ("2", "3")), ("minimum", ("5", "10"))),
+              "omaha": (("rake_percent", ("3", "4.5", "5")), ("small_blind", ("5", "10")), ("big_blind", ("10", "20")))}
 
 
 def with_settings_changes(rng, lines, game, rate=0.04):
