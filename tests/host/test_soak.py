@@ -154,15 +154,18 @@ _FUZZ = settings(max_examples=4, deadline=None, derandomize=True,
 
 
 @_FUZZ
-@given(st.integers(0, 2 ** 32 - 1), st.sampled_from(["baccarat", "craps", "omaha"]))
-def test_fuzz_any_script_keeps_the_invariants(seed, game):
+@given(st.integers(0, 2 ** 32 - 1), st.sampled_from(["baccarat", "craps", "omaha"]), st.booleans())
+def test_fuzz_any_script_keeps_the_invariants(seed, game, changes):
     rng = random.Random(seed)
     if game == "baccarat":
-        R.check_baccarat(R.run(S.baccarat_script(rng, 12, mess=0.4)))
+        lines, check = S.baccarat_script(rng, 12, mess=0.4), R.check_baccarat
     elif game == "craps":
-        R.check_craps(R.run(S.craps_script(rng, 40, mess=0.4), game="craps"))
+        lines, check = S.craps_script(rng, 40, mess=0.4), R.check_craps
     else:
-        R.check_omaha(R.run(S.omaha_script(rng, 2), game="omaha"))
+        lines, check = S.omaha_script(rng, 2), R.check_omaha
+    if changes:                      # a technician's settings changes among it (the checks follow them)
+        lines = S.with_settings_changes(rng, lines, game, rate=0.1)
+    check(R.run(lines, game=game, pin=S.SOAK_PIN if changes else None))
 
 
 def test_replay_after_a_cut_waits_for_this_boots_lamp_test_not_the_last_boots_state():
