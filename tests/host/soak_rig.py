@@ -252,9 +252,13 @@ def check_craps(seen, settings=None):
         elif r["event"] == "bets" and "placed" in r:
             placed = {(seat, zone): amount for seat, zones in r["placed"].items() for zone, amount in zones.items()
                       if zone in ONE_ROLL}
+            # Judged under the settings they were placed under: a change may apply before the roll (a come-out
+            # with only one-roll bets open, none an option decides: docs/console.md), and a stake the new minimum
+            # would refuse stands.
+            placed_under = dict(settings)
         elif r["event"] == "throw":
             if r["valid"] and placed:
-                request = dict(settings, game="craps", rolls=[r["dice"]],
+                request = dict(placed_under, game="craps", rolls=[r["dice"]],
                                bets=[{"id": "%s %s" % k, "type": k[1], "amount": v, "at": 0} for k, v in placed.items()])
                 for bet in judge(request)["bets"]:
                     seat, zone = bet["id"].split()

@@ -133,6 +133,20 @@ def test_settings_changed_at_the_console_mid_play_hold_from_the_table_s_boundary
         R.check_baccarat(seen)
 
 
+def test_a_one_roll_bet_placed_before_a_change_of_the_minimum_is_decided_and_judged_as_placed():
+    """Found by the soak with settings changes and power cuts (Craps seed 33): a come-out with only an aces bet of 25
+    open is a safe boundary (no bet an option decides), so a change of the minimum to 10 applies before the roll; the
+    bet stands as placed and loses 25 to the seven (Craps art. 5(10)). The check judged it under the new minimum, which
+    refuses a stake of 25 (net 0): it now judges a bet under the settings it was placed under."""
+    lines = [{"bets": {"10": {"aces": 25}}}, {"console": "\u0003login"}, {"console": S.SOAK_PIN},
+             {"console": "set minimum 10"}, {"console": "commit SOAK-1"}, {"console": "logout"}, {"dice": [6, 1]}]
+    seen = R.run(lines, game="craps", pin=S.SOAK_PIN)
+    events = [r["event"] for r in seen if r.get("event") in ("bets", "settings_changed", "throw")]
+    assert events == ["bets", "settings_changed", "throw"]
+    assert [r["nets"] for r in seen if r.get("event") == "throw"] == [{"10": {"aces": -25}}]
+    assert R.check_craps(seen) == 1
+
+
 def _numbered(*events):
     """Reports as the replay prints them: (event, seq) pairs, ("link_lost", count) notices."""
     return [{"event": e, "reports": n} if e == R.LOST else {"event": e, "seq": n} for e, n in events]
