@@ -243,7 +243,7 @@ def check_craps(seen, settings=None):
     from tools.judge_craps import judge
     settings = dict(settings or {"field_12": 2, "minimum": 5, "max_odds": [3, 4, 5]})
     reports = check_common(seen)
-    placed = {}
+    placed, placed_under = {}, settings
     for r in reports:
         if r["event"] == "settings_changed":
             _follow(settings, r)
@@ -331,6 +331,7 @@ def main(argv):
             print(json.dumps({"seed": seed, "error": "%s: %s" % (type(exc).__name__, str(exc)[:2000])}),
                   flush=True)
     return 1 if failed else 0
+
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

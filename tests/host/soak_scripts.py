@@ -7,6 +7,7 @@ restarts, illegal bets and throws, raw garbage bytes on every port, console line
 power cuts; `with_garbage` and `with_power_cuts` put garbage or cuts between the lines of a script,
 `with_host_absences` the host's absences ({"host": "away"} ... {"host": "back"}) around some of them.
 """
+from tests.firmware.console_rig import PIN
 from tools.judge_baccarat import judge_round
 from tools.replay_input import needs_the_host
 
@@ -307,15 +308,16 @@ def with_host_absences(rng, lines, rate=0.08, span=6):
 
 # Settings a technician may change at the console mid-play (docs/console.md, "Changing the settings"): the judge's
 # options, which soak_rig.check_baccarat and check_craps follow (settings_changed), and Omaha's rake and blinds, under
-# which every hand's chips must still be conserved. SOAK_PIN is the PIN soak_rig.run(pin=...) provisions.
-SOAK_PIN = "246810"
+# which every hand's chips must still be conserved. SOAK_PIN is the PIN soak_rig.run(pin=...) provisions: the test
+# tables' technician PIN.
+SOAK_PIN = PIN
 CHANGEABLE = {"baccarat": (("method", ("1", "2")), ("commission", ("A", "B"))),
               "craps": (("field_12", ("2", "3")), ("minimum", ("5", "10"))),
               "omaha": (("rake_percent", ("3", "4.5", "5")), ("small_blind", ("5", "10")), ("big_blind", ("10", "20")))}
 
 
 def with_settings_changes(rng, lines, game, rate=0.04):
-    """`lines` with a technician's settings change put between them now and then: login, one or two `set`s of the
+    """`lines` with a technician's settings change put between them now and then: login, one or more `set`s of the
     game's CHANGEABLE settings, `commit` with a reference, logout (Ctrl-C first: a line garbage began is dropped).
     The table applies it at its next safe boundary (a Baccarat shoe out, a Craps come-out with no option bet)."""
     out, n = [], 0
@@ -328,4 +330,3 @@ def with_settings_changes(rng, lines, game, rate=0.04):
             out += [{"console": "commit SOAK-%d" % n}, {"console": "logout"}]
         out.append(line)
     return out
-
