@@ -14,7 +14,10 @@ host's view (the reports, in order) to the invariants:
     round's `card` reports, in their order, give the hands, totals, winner and pairs, Baccarat arts.
     7-9), its cards are those card reports, each once, and its nets are the judge's for the round's
     bets (arts. 16, 17); a void round nets 0;
-  - every Omaha hand's chips are conserved, every hand_start has its hand_result;
+  - every Omaha hand's chips are conserved, every hand_start has its hand_result, and every hand that is
+    not void agrees with the rules judge (tools.judge_omaha: the hand's `dealt` cards and `action` reports,
+    under the settings it started with, give its board, hole cards, pots, winners, rake and final stacks,
+    Omaha arts. 5-16);
   - every one-roll Craps bet a reading placed right before a valid roll nets what the rules judge says,
     a reset between them or not (a bet the table accepted is never lost);
   - after the closing lines (CONFIRM, a long VOID) no alarm stays open: the dealer can go on (the last `state`
@@ -25,7 +28,6 @@ none). Used by tests/host/test_soak.py and by long runs (docs/hostsim.md, "Soak 
 `python -m tests.host.soak_rig GAME FIRST_SEED COUNT SIZE`.
 """
 import json
-import os
 import random
 import shutil
 import sys
@@ -34,16 +36,9 @@ import tempfile
 from firmware.console.pins import provision
 from hostsim.headless import board_path
 from tests.host import soak_scripts as scripts
-from tests.host.soak_scripts import CLOSING
+from tests.host.soak_scripts import CLOSING, table_file, table_settings
 from tools.judge_baccarat import judge_round
 from tools.replay import replay
-
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def table_file(game):
-    return os.path.join(REPO, "boards", "tables", "sim-%s.json" % game)
-
 
 GAME_EVENTS = ("round", "card", "result", "shoe", "throw", "puck", "shooter", "bet_refused", "bet_taken_down",
                "hand_start", "dealt", "action", "action_refused", "hand_result", "seat")
@@ -206,18 +201,28 @@ def check_stuck(reports, seen=()):
                      % ([r for r in reports if r["event"] == "fault"][-1:],))
 
 
-def check_omaha(seen):
+def check_omaha(seen, settings=None):
     """Every hand's chips are conserved (the stacks before it = the stacks after + the rake; a void hand
-    gives every chip back), each hand_start has its hand_result, the table is not left held."""
+    gives every chip back); every hand that is not void is the rules judge's (tools.judge_omaha) for the
+    hand's `dealt` cards and `action` reports under the settings it started with: its board, hole cards,
+    pots (amounts, eligible seats, winners), rake (art. 16: the percent of each pot, capped once) and final
+    stacks; each hand_start has its hand_result; the table is not left held. -> hands ended."""
+    settings = dict(settings or table_settings("omaha"))
     reports = check_common(seen)
     start, done = None, 0
     for r in reports:
-        if r["event"] == LOST:
+        if r["event"] == "settings_changed":
+            _follow(settings, r)
+        elif r["event"] == LOST:
             start = False                 # a hand's reports not all here: its result is not checked
         elif r["event"] == "hand_start":
             if start and start["hand"] != r["hand"]:
                 raise Broken("hand %s started before hand %s ended" % (r["hand"], start["hand"]))
-            start = r
+            start, deck, actions, under = r, [], [], dict(settings)
+        elif r["event"] == "dealt" and start and r["to"] != "discard":
+            deck.append(r["card"])
+        elif r["event"] == "action" and start:
+            actions.append([r["seat"], r["act"]] + ([r["amount"]] if r["act"] in ("bet", "raise") else []))
         elif r["event"] == "hand_result":
             if start is False:
                 start, done = None, done + 1
@@ -228,9 +233,28 @@ def check_omaha(seen):
             if before != after + r["rake"] or (r["void"] and (r["rake"] or start["stacks"] != r["stacks"])):
                 raise Broken("hand %s: chips not conserved: %d before, %d after + %d rake"
                              % (r["hand"], before, after, r["rake"]))
+            if not r["void"]:
+                _check_hand(r, start, deck, actions, under)
             start, done = None, done + 1
     check_stuck(reports, seen)
     return done
+
+
+def _check_hand(r, start, deck, actions, settings):
+    from tools.judge_omaha import judge_round as judge_hand
+    rake = {"percent": settings["rake_percent"], "cap_big_blinds": settings["rake_cap_big_blinds"]}
+    request = {"game": "omaha_round", "button": start["button"], "stacks": start["stacks"], "deck": deck,
+               "actions": actions, "rake": rake if float(settings["rake_percent"]) else None}
+    request.update((k, settings[k]) for k in ("structure", "small_blind", "big_blind", "odd_chip", "heads_up",
+                                              "seats"))
+    judged = judge_hand(request)
+    if "error" in judged:
+        raise Broken("hand %s: the judge refuses the table's actions %r: %s" % (r["hand"], actions, judged["error"]))
+    pots = [{k: p[k] for k in ("amount", "eligible", "winners")} for p in r["pots"]]
+    mine = {"hole": r["hole"], "board": r["board"], "pots": pots, "rake": r["rake"], "stacks": r["stacks"]}
+    for key, value in mine.items():
+        if judged[key] != value:
+            raise Broken("hand %s: %s is %r, the judge says %r (%r)" % (r["hand"], key, value, judged[key], r))
 
 
 ONE_ROLL = ("field", "any_craps", "any_seven", "eleven", "ace_deuce", "aces", "boxcars", "horn")
@@ -274,11 +298,44 @@ def check_craps(seen, settings=None):
 _GAMES = {"baccarat": (scripts.baccarat_script, lambda seen: len(check_baccarat(seen))),
           "craps": (scripts.craps_script, lambda seen: check_craps(seen)),
           "omaha": (scripts.omaha_script, lambda seen: check_omaha(seen))}
+# --clean: legal play, and the game's reports that garbage and power cuts must not change
+_CLEAN = {"baccarat": (scripts.clean_baccarat_script, ("round", "card", "result", "shoe"),
+                       ("shoe", "dice", "host", "console")),
+          "omaha": (scripts.clean_omaha_script, ("hand_start", "dealt", "action", "hand_result"),
+                    ("shoe", "bets", "host", "console"))}
+
+
+def clean_differential(rng, lines, game, seen, pin=None):
+    """The clean script again with garbage put between its lines (on `_CLEAN`'s ports, a reader's alarm confirmed)
+    and again with power cuts: each held to the invariants, and neither changes a game report of `seen`'s (the
+    plain run's), unless either backed the link up (the host away: the table then holds its next round) -> the
+    boots of the run with the cuts."""
+    _make, events, ports = _CLEAN[game]
+    check = _GAMES[game][1]
+    if any(line.get("host") == "away" for line in lines):
+        ports = tuple(p for p in ports if p != "host")    # (no bytes on a line cut both ways: a replay error)
+    for mess in (lambda: scripts.with_garbage(rng, lines, ports=ports),
+                 lambda: scripts.with_power_cuts(rng, lines, rate=0.08)):
+        messed = run(mess(), game=game, pin=pin)
+        check(messed)
+        if any(r.get("fault") == "link_backlog" for r in messed + seen):
+            continue
+        changed = game_view(seen, ("settings_changed",))
+        if changed != game_view(messed, ("settings_changed",)):
+            continue        # the mess hit a technician's lines (garbage on the console, a cut in the session)
+        difference = first_difference(game_view(seen, events + ("settings_changed",)),
+                                      game_view(messed, events + ("settings_changed",)))
+        if difference:
+            raise Broken("garbage or power cuts changed a game report: " + difference)
+    return sum(1 for r in messed if r.get("event") == "boot")
 
 
 def main(argv):
-    """python -m tests.host.soak_rig GAME FIRST_SEED COUNT SIZE [--host-away] [--settings-changes] [--line-noise P]:
-    one JSON line a seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps throws, Omaha hands. --host-away: the
+    """python -m tests.host.soak_rig GAME FIRST_SEED COUNT SIZE [--clean] [--host-away] [--settings-changes]
+    [--line-noise P]: one JSON line a seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps throws, Omaha hands.
+    --clean (Baccarat, Omaha): legal play (clean_baccarat_script, clean_omaha_script: every hand judged), then the
+    same script with garbage and again with power cuts put in, neither of which may change a game report (`boots`:
+    the run with the cuts'). --host-away: the
     host away around some lines (soak_scripts.with_host_absences); `lost`: the reports the board's full store
     refused. --settings-changes: a technician's settings change at the console now and then
     (soak_scripts.with_settings_changes: Baccarat's method and commission, Craps' field_12 and minimum, Omaha's
@@ -290,7 +347,8 @@ def main(argv):
     not compared."""
     away = "--host-away" in argv
     changes = "--settings-changes" in argv
-    argv = [a for a in argv if a not in ("--host-away", "--settings-changes")]
+    clean = "--clean" in argv
+    argv = [a for a in argv if a not in ("--host-away", "--settings-changes", "--clean")]
     noise = 0.0
     if "--line-noise" in argv:
         at = argv.index("--line-noise")
@@ -298,6 +356,10 @@ def main(argv):
         del argv[at:at + 2]
     game, first, count, size = argv[0], int(argv[1]), int(argv[2]), int(argv[3])
     make, check = _GAMES[game]
+    if clean:
+        if game not in _CLEAN:
+            raise SystemExit("--clean: legal-play scripts for %s only" % " and ".join(sorted(_CLEAN)))
+        make = _CLEAN[game][0]
     failed = 0
     for seed in range(first, first + count):
         lines = make(random.Random(seed), size)
@@ -313,6 +375,8 @@ def main(argv):
                        "changed": sum(1 for r in seen if r.get("event") == "settings_changed"),
                        "boots": sum(1 for r in seen if r.get("event") == "boot"),
                        "lost": sum(r["reports"] for r in seen if r.get("event") == LOST)}
+            if clean:
+                verdict["boots"] = clean_differential(random.Random(seed + 3000017), lines, game, seen, pin)
             if noise:
                 noisy = run(lines, game=game, line_noise=noise, seed=seed, pin=pin)
                 check(noisy)

@@ -1,12 +1,15 @@
 """Soak scripts: seeded random replay input (docs/protocol.md, "Replay input") for tests/host/soak_rig.py.
 
 Legal play (`clean_baccarat_script`: each round exactly the cards the rules call for, the judge says
-how many) and play mixed with what a casino floor throws at a table (`baccarat_script`,
+how many; `clean_omaha_script`: hands of 2 to 10 players, every action one the rules engine allows) and play mixed with what a casino floor throws at a table (`baccarat_script`,
 `craps_script`, `omaha_script`): unreadable cards, double pulls, damaged frames, sensor faults,
 restarts, illegal bets and throws, raw garbage bytes on every port, console lines, buttons, waits and
 power cuts; `with_garbage` and `with_power_cuts` put garbage or cuts between the lines of a script,
 `with_host_absences` the host's absences ({"host": "away"} ... {"host": "back"}) around some of them.
 """
+import json
+import os
+
 from tests.firmware.console_rig import PIN
 from tools.judge_baccarat import judge_round
 from tools.replay_input import needs_the_host
@@ -15,10 +18,23 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 BACCARAT_ZONES = ("player", "banker", "tie", "player_pair", "banker_pair")
 PORTS = ("shoe", "bets", "dice", "host", "console")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The dealer closes what is open; the console's `status` then shows the table's state (soak_rig.check_stuck: a
 # state report the full link store refused may hide it from the host).
 CLOSING = [{"button": "confirm"}, {"button": "void", "long": True}, {"button": "confirm"},
            {"console": "\u0003status"}]      # (Ctrl-C first: a line garbage began is dropped)
+
+
+def table_file(game):
+    """The soak's table: boards/tables/sim-<game>.json."""
+    return os.path.join(REPO, "boards", "tables", "sim-%s.json" % game)
+
+
+def table_settings(game):
+    """Its settings, as the file gives them (the scripts play by them, the checks judge by them)."""
+    with open(table_file(game)) as f:
+        return json.load(f)["settings"]
+
 
 # -- scripts -------------------------------------------------------------------------------------
 def garbage(rng, ports=PORTS):
@@ -252,6 +268,53 @@ def clean_baccarat_script(rng, rounds, bets=0.7):
         else:
             lines += [{"card": shoe.pop()} for _ in range(used)]
     return lines
+
+
+def clean_omaha_script(rng, hands):
+    """Legal play only at the default table (boards/tables/sim-omaha.json: pot limit, blinds 5/10): each hand
+    started by the host (2 to 10 players, stacks apart, so that all-ins for less make side pots), every card the
+    hand calls for, every action one the rules allow (the engine says which: firmware.games.omaha.rules), keyed
+    with the seat or without it, few folds: most hands reach a showdown."""
+    from firmware import cards
+    from firmware.games.omaha import rules
+    from firmware.games.omaha.settings import load_settings
+    settings = load_settings(table_settings("omaha"))
+    lines = []
+    for _ in range(hands):
+        seats = sorted(rng.sample(range(1, 11), rng.randrange(2, 11)))
+        stacks = [(s, rng.choice([15, 40, 150, 400, 1000])) for s in seats]
+        button = rng.choice(seats)
+        lines.append({"hand": {"button": button, "stacks": {str(s): chips for s, chips in stacks}}})
+        hand = rules.OmahaHand(settings, button=button, stacks=stacks)
+        deck = _shoe_cards(rng, 1)
+        while True:
+            expected, seat = hand.expected()
+            if expected in (rules.EXPECT_HOLE, rules.EXPECT_BURN, rules.EXPECT_BOARD):
+                card = deck.pop()
+                hand.deal(cards.parse(card))
+                lines.append({"card": card})
+            elif expected == rules.EXPECT_ACTION:
+                act, amount = _omaha_action(rng, hand.legal())
+                hand.act(seat, act, amount)
+                action = {"act": act} if amount is None else {"act": act, "amount": amount}
+                if rng.random() < 0.5:
+                    action["seat"] = seat
+                lines.append({"action": action})
+            else:
+                break
+    return lines
+
+
+def _omaha_action(rng, legal):
+    """A legal action for the player to act -> (act, amount or None): mostly check or call, now and then a bet
+    or raise (its least, its most or between), rarely a fold."""
+    roll = rng.random()
+    if roll < 0.05:
+        return "fold", None
+    if roll < 0.25 and legal.kind is not None:
+        to = rng.choice([legal.min_to, legal.max_to, rng.randrange(legal.min_to, legal.max_to + 1)])
+        return ("bet" if legal.kind == "bet" else "raise"), to
+    return ("check" if legal.can_check else "call"), None
 
 
 def with_garbage(rng, lines, rate=0.2, ports=PORTS):

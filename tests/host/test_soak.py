@@ -4,7 +4,8 @@ tests/host/soak_scripts.py makes the scripts (legal play mixed with what a casin
 table: unreadable cards, double pulls, damaged frames, sensor faults, restarts, illegal bets, garbage
 bytes on every port, console lines, buttons, power cuts) and tests/host/soak_rig.py checks the host's
 view: reports numbered without a gap in every boot, no crash record, every Baccarat result the rules judge's with the nets
-of its bets (arts. 7-9, 16, 17), every Omaha hand's chips conserved, and no alarm left that CONFIRM
+of its bets (arts. 7-9, 16, 17), every Omaha hand's chips conserved and every one not void the rules
+judge's (its pots, winners, rake and stacks, arts. 5-16), and no alarm left that CONFIRM
 or a long VOID cannot close. Differentials: garbage on the shoe, dice, host and console ports (the
 dealer confirming a reader's alarm) and power cuts anywhere change no game report; garbage on the bet
 reader's port changes no round, card, result or net (only its own fault reports are added).
@@ -61,6 +62,43 @@ def test_craps_soak_keeps_the_invariants():
 
 def test_omaha_soak_keeps_the_invariants():
     assert R.check_omaha(R.run(S.omaha_script(random.Random(5), 6), game="omaha")) == 6
+
+
+def test_omaha_legal_play_every_hand_is_the_judges():
+    """Legal hands of 2 to 10 players, most to a showdown, many with side pots: every one agrees with the rules
+    judge (its board, hole cards, pots, winners, rake of Omaha art. 16 and final stacks), and the table refuses
+    none of the actions the engine allowed."""
+    seen = R.run(S.clean_omaha_script(random.Random(8), 30), game="omaha")
+    assert R.check_omaha(seen) == 30
+    results = [r for r in R.reports_only(seen) if r["event"] == "hand_result"]
+    assert not any(r["void"] for r in results)
+    assert sum(1 for r in results if r["shown"]) >= 20
+    assert sum(1 for r in results if len(r["pots"]) > 1) >= 10
+    assert not [r for r in R.reports_only(seen) if r["event"] in ("action_refused", "fault")]
+
+
+def test_the_omaha_check_judges_the_rake_under_the_table_settings():
+    """The check has teeth: the same hands judged as if the table raked 3 % (art. 16) are found wrong."""
+    seen = R.run(S.clean_omaha_script(random.Random(8), 4), game="omaha")
+    assert R.check_omaha(seen) == 4
+    with pytest.raises(R.Broken, match="rake is"):
+        R.check_omaha(seen, dict(S.table_settings("omaha"), rake_percent=3))
+
+
+def test_omaha_garbage_and_power_cuts_change_no_game_report():
+    rng = random.Random(2)
+    clean = S.clean_omaha_script(rng, 10)
+    events = ("hand_start", "dealt", "action", "hand_result")
+    view = R.game_view(R.run(clean, closing=False, game="omaha"), events)
+    assert sum(1 for r in view if r["event"] == "hand_result") == 10
+    noisy = R.run(S.with_garbage(rng, clean, ports=("shoe", "bets", "host", "console")), closing=False,
+                  game="omaha")
+    R.check_omaha(noisy)
+    assert R.first_difference(view, R.game_view(noisy, events)) is None
+    cut = R.run(S.with_power_cuts(rng, clean, rate=0.08), closing=False, game="omaha")
+    R.check_omaha(cut)
+    assert sum(1 for r in cut if r.get("event") == "boot") > 10
+    assert R.first_difference(view, R.game_view(cut, events)) is None
 
 
 def test_the_baccarat_script_deals_on_from_a_new_shoe_when_a_double_pull_took_the_last_card():
