@@ -305,37 +305,40 @@ _CLEAN = {"baccarat": (scripts.clean_baccarat_script, ("round", "card", "result"
                     ("shoe", "bets", "host", "console"))}
 
 
-def clean_differential(rng, lines, game, seen, pin=None):
-    """The clean script again with garbage put between its lines (on `_CLEAN`'s ports, a reader's alarm confirmed)
-    and again with power cuts: each held to the invariants, and neither changes a game report of `seen`'s (the
-    plain run's), unless either backed the link up (the host away: the table then holds its next round) -> the
-    boots of the run with the cuts."""
+def clean_differential(rng, lines, game, seen, pin=None, refused=None):
+    """The clean script again with garbage put between its lines (on `_CLEAN`'s ports, a reader's alarm confirmed),
+    again with power cuts, and (`refused`: the same script with entries the rules refuse among it, Omaha's
+    `refusals`) again so: each held to the invariants, and none changes a game report of `seen`'s (the plain run's),
+    unless either backed the link up (the host away: the table then holds its next round) -> the boots of the run
+    with the cuts."""
     _make, events, ports = _CLEAN[game]
     check = _GAMES[game][1]
     if any(line.get("host") == "away" for line in lines):
         ports = tuple(p for p in ports if p != "host")    # (no bytes on a line cut both ways: a replay error)
-    for mess in (lambda: scripts.with_garbage(rng, lines, ports=ports),
-                 lambda: scripts.with_power_cuts(rng, lines, rate=0.08)):
-        messed = run(mess(), game=game, pin=pin)
-        check(messed)
-        if any(r.get("fault") == "link_backlog" for r in messed + seen):
+    cut = scripts.with_power_cuts(rng, lines, rate=0.08)
+    for messed in (scripts.with_garbage(rng, lines, ports=ports), cut) + ((refused,) if refused else ()):
+        messed_seen = run(messed, game=game, pin=pin)
+        check(messed_seen)
+        if messed is cut:
+            boots = sum(1 for r in messed_seen if r.get("event") == "boot")
+        if any(r.get("fault") == "link_backlog" for r in messed_seen + seen):
             continue
-        changed = game_view(seen, ("settings_changed",))
-        if changed != game_view(messed, ("settings_changed",)):
+        if game_view(seen, ("settings_changed",)) != game_view(messed_seen, ("settings_changed",)):
             continue        # the mess hit a technician's lines (garbage on the console, a cut in the session)
         difference = first_difference(game_view(seen, events + ("settings_changed",)),
-                                      game_view(messed, events + ("settings_changed",)))
+                                      game_view(messed_seen, events + ("settings_changed",)))
         if difference:
-            raise Broken("garbage or power cuts changed a game report: " + difference)
-    return sum(1 for r in messed if r.get("event") == "boot")
+            raise Broken("garbage, power cuts or refused entries changed a game report: " + difference)
+    return boots
 
 
 def main(argv):
     """python -m tests.host.soak_rig GAME FIRST_SEED COUNT SIZE [--clean] [--host-away] [--settings-changes]
     [--line-noise P]: one JSON line a seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps throws, Omaha hands.
     --clean (Baccarat, Omaha): legal play (clean_baccarat_script, clean_omaha_script: every hand judged), then the
-    same script with garbage and again with power cuts put in, neither of which may change a game report (`boots`:
-    the run with the cuts'). --host-away: the
+    same script with garbage and again with power cuts put in, and at Omaha (without --host-away and
+    --settings-changes) with entries the rules refuse among it: none may change a game report (`boots`: the run
+    with the cuts'). --host-away: the
     host away around some lines (soak_scripts.with_host_absences); `lost`: the reports the board's full store
     refused. --settings-changes: a technician's settings change at the console now and then
     (soak_scripts.with_settings_changes: Baccarat's method and commission, Craps' field_12 and minimum, Omaha's
@@ -376,7 +379,10 @@ def main(argv):
                        "boots": sum(1 for r in seen if r.get("event") == "boot"),
                        "lost": sum(r["reports"] for r in seen if r.get("event") == LOST)}
             if clean:
-                verdict["boots"] = clean_differential(random.Random(seed + 3000017), lines, game, seen, pin)
+                refused = None
+                if game == "omaha" and not changes and not away:
+                    refused = make(random.Random(seed), size, refusals=random.Random(seed + 4000037))
+                verdict["boots"] = clean_differential(random.Random(seed + 3000017), lines, game, seen, pin, refused)
             if noise:
                 noisy = run(lines, game=game, line_noise=noise, seed=seed, pin=pin)
                 check(noisy)

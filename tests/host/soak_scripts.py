@@ -270,11 +270,13 @@ def clean_baccarat_script(rng, rounds, bets=0.7):
     return lines
 
 
-def clean_omaha_script(rng, hands):
+def clean_omaha_script(rng, hands, refusals=None, rate=0.2):
     """Legal play only at the default table (boards/tables/sim-omaha.json: pot limit, blinds 5/10): each hand
     started by the host (2 to 10 players, stacks apart, so that all-ins for less make side pots), every card the
     hand calls for, every action one the rules allow (the engine says which: firmware.games.omaha.rules), keyed
-    with the seat or without it, few folds: most hands reach a showdown."""
+    with the seat or without it, few folds: most hands reach a showdown. `refusals` (a random.Random of its own:
+    `rng` draws the same legal play with it or without): before an action now and then (`rate`), an entry the
+    rules refuse (`_omaha_refused`), which the table must refuse and go on as if never keyed."""
     from firmware import cards
     from firmware.games.omaha import rules
     from firmware.games.omaha.settings import load_settings
@@ -294,6 +296,8 @@ def clean_omaha_script(rng, hands):
                 hand.deal(cards.parse(card))
                 lines.append({"card": card})
             elif expected == rules.EXPECT_ACTION:
+                while refusals is not None and refusals.random() < rate:
+                    lines.append({"action": _omaha_refused(refusals, hand.legal(), seats)})
                 act, amount = _omaha_action(rng, hand.legal())
                 hand.act(seat, act, amount)
                 action = {"act": act} if amount is None else {"act": act, "amount": amount}
@@ -303,6 +307,22 @@ def clean_omaha_script(rng, hands):
             else:
                 break
     return lines
+
+
+def _omaha_refused(rng, legal, seats):
+    """An entry the rules refuse the player to act (`legal`): another seat keyed (art. 6(3)-(5)), a check with a
+    bet to call, a bet or raise past the pot limit (art. 11; past the stack it is the all-in: docs/omaha.md) or under
+    the least (art. 12)."""
+    entries = [{"seat": rng.choice([s for s in seats if s != legal.seat]), "act": rng.choice(["call", "fold"])}]
+    if not legal.can_check:
+        entries.append({"act": "check"})
+    if legal.kind is not None:
+        act = "bet" if legal.kind == "bet" else "raise"
+        if legal.max_to < legal.all_in_to:      # (past the stack, past a most the stack sets, is the all-in)
+            entries.append({"act": act, "amount": legal.max_to + rng.randrange(1, legal.all_in_to - legal.max_to + 1)})
+        if legal.min_to < legal.max_to:
+            entries.append({"act": act, "amount": legal.min_to - 1})
+    return rng.choice(entries)
 
 
 def _omaha_action(rng, legal):

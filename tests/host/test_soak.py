@@ -101,6 +101,25 @@ def test_omaha_garbage_and_power_cuts_change_no_game_report():
     assert R.first_difference(view, R.game_view(cut, events)) is None
 
 
+def test_omaha_entries_the_rules_refuse_change_no_game_report():
+    """The same legal hands with entries the rules refuse keyed among them (another seat, a check with a bet to
+    call, a bet or raise past the pot limit or under the least: arts. 6, 7, 11, 12): each is one action_refused
+    report, and the hands go on as if none had been keyed. A bet past the stack is the all-in (docs/omaha.md), so
+    the script keys one past the most only where the pot limit sets it."""
+    clean = S.clean_omaha_script(random.Random(3), 8)
+    refusing = S.clean_omaha_script(random.Random(3), 8, refusals=random.Random(4))
+    keyed = len(refusing) - len(clean)
+    assert keyed > 20
+    events = ("hand_start", "dealt", "action", "hand_result")
+    seen = R.run(refusing, game="omaha")
+    assert R.check_omaha(seen) == 8
+    refused = [r for r in R.reports_only(seen) if r["event"] == "action_refused"]
+    assert len(refused) == keyed
+    for kind in ("may not act now", "cannot check", "(POT MAX", "(MIN"):      # each kind of entry keyed
+        assert any(kind in r["reason"] for r in refused), (kind, refused)
+    assert R.first_difference(R.game_view(R.run(clean, game="omaha"), events), R.game_view(seen, events)) is None
+
+
 def test_the_baccarat_script_deals_on_from_a_new_shoe_when_a_double_pull_took_the_last_card():
     """Found by a long soak (seed 6222, 80 rounds): the mess's double pull took the shoe's last card and the
     script then drew from an empty shoe; it now changes the shoe, as at the top of its loop."""
