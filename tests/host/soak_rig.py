@@ -18,8 +18,10 @@ host's view (the reports, in order) to the invariants:
     not void agrees with the rules judge (tools.judge_omaha: the hand's `dealt` cards and `action` reports,
     under the settings it started with, give its board, hole cards, pots, winners, rake and final stacks,
     Omaha arts. 5-16);
-  - every one-roll Craps bet a reading placed right before a valid roll nets what the rules judge says,
-    a reset between them or not (a bet the table accepted is never lost);
+  - every Craps bet the table placed nets what the rules judge says over the rolls it saw (odds, come points and
+    take-downs too: tests/host/soak_craps.py), up to the first settings change or lost report; every one-roll
+    Craps bet a reading placed right before a valid roll nets what the judge says, a reset between them or not
+    (a bet the table accepted is never lost);
   - after the closing lines (CONFIRM, a long VOID) no alarm stays open: the dealer can go on (the last `state`
     report, and the state the console's closing `status` shows).
 
@@ -36,6 +38,7 @@ import tempfile
 from firmware.console.pins import provision
 from hostsim.headless import board_path
 from tests.host import soak_scripts as scripts
+from tests.host.soak_craps import BetMismatch, judge_every_bet
 from tests.host.soak_scripts import CLOSING, table_file, table_settings
 from tools.judge_baccarat import judge_round
 from tools.replay import replay
@@ -261,12 +264,18 @@ ONE_ROLL = ("field", "any_craps", "any_seven", "eleven", "ace_deuce", "aces", "b
 
 
 def check_craps(seen, settings=None):
-    """The common invariants, no alarm left; every one-roll bet (Craps art. 5(3), (7)-(12)) a reading
-    placed right before a valid roll nets what the rules judge says for that roll, a reset between them
-    or not (the journal keeps every reading the table accepted). -> throws reported."""
+    """The common invariants, no alarm left; every bet the table placed nets what the rules judge says over the
+    rolls it saw, up to the first settings change or link_lost notice (tests/host/soak_craps.py: odds, come
+    points and take-downs too); every one-roll bet (Craps art. 5(3), (7)-(12)) a reading placed right before a
+    valid roll nets what the judge says for that roll, under the settings it was placed under, a reset between
+    them or not (the journal keeps every reading the table accepted). -> throws reported."""
     from tools.judge_craps import judge
-    settings = dict(settings or {"field_12": 2, "minimum": 5, "max_odds": [3, 4, 5]})
+    settings = dict(settings or table_settings("craps"))
     reports = check_common(seen)
+    try:
+        judge_every_bet(reports, settings)
+    except BetMismatch as exc:
+        raise Broken(str(exc))
     placed, placed_under = {}, settings
     for r in reports:
         if r["event"] == "settings_changed":
@@ -301,6 +310,8 @@ _GAMES = {"baccarat": (scripts.baccarat_script, lambda seen: len(check_baccarat(
 # --clean: legal play, and the game's reports that garbage and power cuts must not change
 _CLEAN = {"baccarat": (scripts.clean_baccarat_script, ("round", "card", "result", "shoe"),
                        ("shoe", "dice", "host", "console")),
+          "craps": (scripts.clean_craps_script, ("throw", "puck", "shooter", "bet_refused", "bet_taken_down"),
+                    ("dice", "bets", "host", "console")),
           "omaha": (scripts.clean_omaha_script, ("hand_start", "dealt", "action", "hand_result"),
                     ("shoe", "bets", "host", "console"))}
 

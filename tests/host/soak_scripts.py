@@ -270,6 +270,65 @@ def clean_baccarat_script(rng, rounds, bets=0.7):
     return lines
 
 
+def clean_craps_script(rng, throws):
+    """Legal play at the default table (boards/tables/sim-craps.json): before most rolls a reading of the bets the
+    rules take then (the engine says which: firmware.games.craps.rules), line bets on the come-out, come and
+    don't-come bets with a point, odds behind a seat's line and come bets, one-roll bets, the Field, big and
+    small, hard ways and big numbers, now and then a take-down the take_down setting allows; fair dice."""
+    from firmware.games.craps import bets as kinds, rules, zones
+    from firmware.games.craps.settings import load_settings
+    table = rules.CrapsTable(load_settings(table_settings("craps")))
+    line_kinds = {kinds.kind_code(name): name for name in ("pass", "dont_pass", "come", "dont_come")}
+    # chips go on any zone but the come points (placement refuses them) and the odds (behind a bet, below)
+    placeable = [z for z in zones.ZONES if "odds" not in z and not z.startswith(("come_", "dont_come_"))]
+    lines = []
+    for _ in range(throws):
+        reading = {}
+        seats = set(rng.sample(range(1, 15), rng.randrange(1, 5))) if rng.random() < 0.7 else set()
+        seats |= {b.seat + 1 for b in table.bets if b.kind in line_kinds and b.number and rng.random() < 0.3}
+        for seat in sorted(seats):
+            bets = {}
+            down = [b for b in table.bets if b.seat == seat - 1 and b.in_action and table.down_refusal(b) is None]
+            if down and rng.random() < 0.15:         # a zone's chips: every bet of the seat on it comes down
+                bet = rng.choice(down)
+                zone = zones.zone_of(bet.kind, bet.number)
+                for b in down:
+                    if zones.zone_of(b.kind, b.number) == zone and table.find(b.bet_id) is not None:
+                        table.take_down(b.bet_id)
+                bets[zones.ZONES[zone]] = "down"
+            # odds behind the seat's line bets that have a point (its pass and don't-pass bets, its come bets
+            # that travelled), now and then
+            # (the first such bet of a point: the one the table backs, firmware/games/craps/readings.py `_backed`)
+            odds = {}
+            for b in table.bets:
+                if b.seat == seat - 1 and b.kind in line_kinds and b.number:
+                    line = line_kinds[b.kind]
+                    zone = line + "_odds" + ("_%d" % b.number if line.endswith("come") else "")
+                    if zone not in odds:
+                        odds[zone] = b.bet_id
+            odds = {zone: bet_id for zone, bet_id in odds.items() if rng.random() < 0.5}
+            wanted = set(rng.sample(placeable, rng.randrange(1, 4))) | set(odds)
+            if rng.random() < 0.4:             # a line bet: Pass or Don't Pass on the come-out, Come or Don't Come after
+                wanted.add(rng.choice(("come", "dont_come") if table.point else ("pass", "dont_pass")))
+            for zone in sorted(wanted, key=zones.ZONES.index):
+                if zone in bets:
+                    continue                 # taken down in this reading (a reading gives a zone one entry)
+                kind, number = zones.KIND_NUMBER[zones.ZONES.index(zone)]
+                on, amount = None, rng.choice([5, 10, 15, 20, 25, 30, 60])
+                if zone in odds:
+                    on, number, amount = odds[zone], 0, rng.choice([10, 20, 30, 60, 100])
+                if table.place_bet(seat - 1, kinds.KIND_NAMES[kind], amount, number, on)[1] is None:
+                    bets[zone] = amount
+            if bets:
+                reading[str(seat)] = bets
+        if reading:
+            lines.append({"bets": reading})
+        dice = [rng.randint(1, 6), rng.randint(1, 6)]
+        table.roll(dice)
+        lines.append({"dice": dice})
+    return lines
+
+
 def clean_omaha_script(rng, hands, refusals=None, rate=0.2):
     """Legal play only at the default table (boards/tables/sim-omaha.json: pot limit, blinds 5/10): each hand
     started by the host (2 to 10 players, stacks apart, so that all-ins for less make side pots), every card the

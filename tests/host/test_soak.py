@@ -4,7 +4,7 @@ tests/host/soak_scripts.py makes the scripts (legal play mixed with what a casin
 table: unreadable cards, double pulls, damaged frames, sensor faults, restarts, illegal bets, garbage
 bytes on every port, console lines, buttons, power cuts) and tests/host/soak_rig.py checks the host's
 view: reports numbered without a gap in every boot, no crash record, every Baccarat result the rules judge's with the nets
-of its bets (arts. 7-9, 16, 17), every Omaha hand's chips conserved and every one not void the rules
+of its bets (arts. 7-9, 16, 17), every Craps bet's net the judge's over the rolls it saw (arts. 5, 6), every Omaha hand's chips conserved and every one not void the rules
 judge's (its pots, winners, rake and stacks, arts. 5-16), and no alarm left that CONFIRM
 or a long VOID cannot close. Differentials: garbage on the shoe, dice, host and console ports (the
 dealer confirming a reader's alarm) and power cuts anywhere change no game report; garbage on the bet
@@ -62,6 +62,40 @@ def test_craps_soak_keeps_the_invariants():
 
 def test_omaha_soak_keeps_the_invariants():
     assert R.check_omaha(R.run(S.omaha_script(random.Random(5), 6), game="omaha")) == 6
+
+
+def test_craps_legal_play_every_bet_is_the_judges():
+    """Legal readings before most rolls (line bets, come and don't-come, odds behind them, one-roll bets, the
+    Field, hard ways, big numbers, take-downs the table allows): the table refuses none, and every bet's net,
+    at the roll that decides it, is the rules judge's (tests/host/soak_craps.py; Craps arts. 5, 6)."""
+    from tests.host import soak_craps
+    seen = R.run(S.clean_craps_script(random.Random(4), 150), game="craps")
+    reports = R.check_common(seen)
+    assert soak_craps.judge_every_bet(reports, S.table_settings("craps")) == 150
+    assert not [r for r in reports if r["event"] in ("bet_refused", "bets_refused_more", "fault")]
+    decided = {zone for r in reports if r["event"] == "throw" for zones in r.get("nets", {}).values() for zone in zones}
+    for zone in ("pass", "dont_pass", "pass_odds", "field", "hard_8"):
+        assert zone in decided, (zone, decided)
+    assert any(zone.startswith("come_odds_") for zone in decided) and any(z.startswith("come_") for z in decided)
+    assert [r for r in reports if r["event"] == "bet_taken_down"]
+    R.check_craps(seen)
+
+
+def test_the_craps_ledger_has_teeth():
+    """The same rolls judged under other odds limits find a bet the table placed and the rules would refuse;
+    a net the table reported wrongly (one odds bet's) is found at its roll."""
+    from tests.host import soak_craps
+    seen = R.run(S.clean_craps_script(random.Random(4), 60), game="craps")
+    reports = R.check_common(seen)
+    with pytest.raises(soak_craps.BetMismatch, match="rejects a bet the table placed"):
+        soak_craps.judge_every_bet(reports, dict(S.table_settings("craps"), max_odds=[1, 1, 1]))
+    throw = next(r for r in reports if r["event"] == "throw" and any(
+        zone.startswith(("pass_odds", "come_odds")) for zones in r.get("nets", {}).values() for zone in zones))
+    row = next(zones for zones in throw["nets"].values() if any(z.startswith(("pass_odds", "come_odds")) for z in zones))
+    zone = next(z for z in row if z.startswith(("pass_odds", "come_odds")))
+    row[zone] += 1
+    with pytest.raises(soak_craps.BetMismatch, match="the table's nets"):
+        soak_craps.judge_every_bet(reports, S.table_settings("craps"))
 
 
 def test_omaha_legal_play_every_hand_is_the_judges():
