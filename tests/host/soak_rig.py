@@ -310,7 +310,7 @@ _GAMES = {"baccarat": (scripts.baccarat_script, lambda seen: len(check_baccarat(
 # --clean: legal play, and the game's reports that garbage and power cuts must not change
 _CLEAN = {"baccarat": (scripts.clean_baccarat_script, ("round", "card", "result", "shoe"),
                        ("shoe", "dice", "host", "console")),
-          "craps": (scripts.clean_craps_script, ("throw", "puck", "shooter", "bet_refused", "bet_taken_down"),
+          "craps": (scripts.clean_craps_script, ("throw", "puck", "shooter", "bet_taken_down"),
                     ("dice", "bets", "host", "console")),
           "omaha": (scripts.clean_omaha_script, ("hand_start", "dealt", "action", "hand_result"),
                     ("shoe", "bets", "host", "console"))}
@@ -318,8 +318,8 @@ _CLEAN = {"baccarat": (scripts.clean_baccarat_script, ("round", "card", "result"
 
 def clean_differential(rng, lines, game, seen, pin=None, refused=None):
     """The clean script again with garbage put between its lines (on `_CLEAN`'s ports, a reader's alarm confirmed),
-    again with power cuts, and (`refused`: the same script with entries the rules refuse among it, Omaha's
-    `refusals`) again so: each held to the invariants, and none changes a game report of `seen`'s (the plain run's),
+    again with power cuts, and (`refused`: the same script with bets or entries the rules refuse among it, the
+    Craps and Omaha scripts' `refusals`) again so: each held to the invariants, and none changes a game report of `seen`'s (the plain run's),
     unless either backed the link up (the host away: the table then holds its next round) -> the boots of the run
     with the cuts."""
     _make, events, ports = _CLEAN[game]
@@ -347,9 +347,9 @@ def main(argv):
     """python -m tests.host.soak_rig GAME FIRST_SEED COUNT SIZE [--clean] [--host-away] [--settings-changes]
     [--line-noise P]: one JSON line a seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps throws, Omaha hands.
     --clean (Baccarat, Omaha): legal play (clean_baccarat_script, clean_omaha_script: every hand judged), then the
-    same script with garbage and again with power cuts put in, and at Omaha (without --host-away and
-    --settings-changes) with entries the rules refuse among it: none may change a game report (`boots`: the run
-    with the cuts'). --host-away: the
+    same script with garbage and again with power cuts put in, and at Craps and Omaha (without --host-away and
+    --settings-changes) with bets or entries the rules refuse among it: none may change a game report (`boots`:
+    the run with the cuts'). --host-away: the
     host away around some lines (soak_scripts.with_host_absences); `lost`: the reports the board's full store
     refused. --settings-changes: a technician's settings change at the console now and then
     (soak_scripts.with_settings_changes: Baccarat's method and commission, Craps' field_12 and minimum, Omaha's
@@ -391,7 +391,7 @@ def main(argv):
                        "lost": sum(r["reports"] for r in seen if r.get("event") == LOST)}
             if clean:
                 refused = None
-                if game == "omaha" and not changes and not away:
+                if game != "baccarat" and not changes and not away:
                     refused = make(random.Random(seed), size, refusals=random.Random(seed + 4000037))
                 verdict["boots"] = clean_differential(random.Random(seed + 3000017), lines, game, seen, pin, refused)
             if noise:

@@ -270,11 +270,14 @@ def clean_baccarat_script(rng, rounds, bets=0.7):
     return lines
 
 
-def clean_craps_script(rng, throws):
+def clean_craps_script(rng, throws, refusals=None, rate=0.3):
     """Legal play at the default table (boards/tables/sim-craps.json): before most rolls a reading of the bets the
     rules take then (the engine says which: firmware.games.craps.rules), line bets on the come-out, come and
     don't-come bets with a point, odds behind a seat's line and come bets, one-roll bets, the Field, big and
-    small, hard ways and big numbers, now and then a take-down the take_down setting allows; fair dice."""
+    small, hard ways and big numbers, now and then a take-down the take_down setting allows; fair dice.
+    `refusals` (a random.Random of its own: `rng` draws the same legal play with it or without): before a roll
+    now and then (`rate`), bets the rules refuse put in its reading (`_craps_refused`), which the table must
+    refuse and play on as if they were not there."""
     from firmware.games.craps import bets as kinds, rules, zones
     from firmware.games.craps.settings import load_settings
     table = rules.CrapsTable(load_settings(table_settings("craps")))
@@ -321,12 +324,47 @@ def clean_craps_script(rng, throws):
                     bets[zone] = amount
             if bets:
                 reading[str(seat)] = bets
+        while refusals is not None and refusals.random() < rate:
+            seat, zone, amount = _craps_refused(refusals, table, reading)
+            reading.setdefault(str(seat), {})[zone] = amount
         if reading:
             lines.append({"bets": reading})
         dice = [rng.randint(1, 6), rng.randint(1, 6)]
         table.roll(dice)
         lines.append({"dice": dice})
     return lines
+
+
+def _craps_refused(rng, table, reading):
+    """(seat, zone, amount) of a bet the rules refuse now, on a zone the seat's entry in `reading` leaves free:
+    chips on a come point (art. 5(2)(5), (6)), a stake not a multiple of the minimum (art. 5(6)) or over the
+    table's maximum, Pass or Don't Pass with a point, Come or Don't Come on the come-out, odds with no line bet
+    of that point to back."""
+    from firmware.games.craps import zones
+    while True:
+        seat = rng.randrange(1, 15)
+        entry = reading.get(str(seat), {})
+        how = rng.randrange(5)
+        if how == 0:
+            zone, amount = rng.choice(("come_", "dont_come_")) + str(rng.choice((4, 5, 6, 8, 9, 10))), 10
+        elif how == 1:
+            zone, amount = rng.choice(("field", "hard_6", "big", "any_seven")), rng.choice((7, 12, 3))
+        elif how == 2:
+            zone, amount = rng.choice(("field", "hard_8", "small", "eleven")), 6000
+        elif how == 3:
+            zone, amount = rng.choice(("pass", "dont_pass") if table.point else ("come", "dont_come")), 10
+        else:
+            number = rng.choice((4, 5, 6, 8, 9, 10))
+            zone, amount = "come_odds_%d" % number, 10
+            if any(b.seat == seat - 1 and b.kind == 4 and b.number == number for b in table.bets):
+                continue                                 # (its come bet on that point is there: not refused)
+        if zone in entry:
+            continue
+        if how in (1, 2, 3):                             # the rules' own verdict, nothing placed
+            kind, number = zones.KIND_NUMBER[zones.ZONES.index(zone)]
+            if table.refusal(seat - 1, kind, amount, number, None) is None:
+                continue
+        return seat, zone, amount
 
 
 def clean_omaha_script(rng, hands, refusals=None, rate=0.2):

@@ -98,6 +98,26 @@ def test_the_craps_ledger_has_teeth():
         soak_craps.judge_every_bet(reports, S.table_settings("craps"))
 
 
+def test_craps_bets_the_rules_refuse_change_no_game_report():
+    """The same legal readings with bets the rules refuse put in (chips on a come point, a stake not a multiple of
+    the minimum or over the maximum, a line bet out of its phase, odds with no line bet: Craps arts. 5, 6): each
+    is one bet_refused report, and every roll decides what it decided without them."""
+    clean = S.clean_craps_script(random.Random(5), 60)
+    refusing = S.clean_craps_script(random.Random(5), 60, refusals=random.Random(6))
+    put = sum(len(zones) for line in refusing if "bets" in line for zones in line["bets"].values()) - sum(
+        len(zones) for line in clean if "bets" in line for zones in line["bets"].values())
+    assert put > 15
+    seen = R.run(refusing, game="craps")
+    R.check_craps(seen)
+    refused = [r for r in R.reports_only(seen) if r["event"] == "bet_refused"]
+    assert len(refused) == put
+    for words in ("travels to its come point", "multiple of the table minimum", "over the table maximum", "to back",
+                  "only while the puck is"):
+        assert any(words in r["reason"] for r in refused), (words, sorted({r["reason"] for r in refused}))
+    events = ("throw", "puck", "shooter", "bet_taken_down")
+    assert R.first_difference(R.game_view(R.run(clean, game="craps"), events), R.game_view(seen, events)) is None
+
+
 def test_omaha_legal_play_every_hand_is_the_judges():
     """Legal hands of 2 to 10 players, most to a showdown, many with side pots: every one agrees with the rules
     judge (its board, hole cards, pots, winners, rake of Omaha art. 16 and final stacks), and the table refuses
