@@ -11,17 +11,22 @@ them. Then every throw's `nets` must be the judge's for that roll, bet by bet su
 come bet under its come point's zone once it travelled (Craps arts. 5, 6). Multi-roll bets, odds and
 come points included, across power cuts and resets.
 
-The ledger stops at the first `settings_changed` report or `link_lost` notice (a change of the minimum or
-the Field's 12 starts other rules; reports the store refused may hide a reading or a roll): the throws
-before it are judged.
+A `settings_changed` report of the minimum or the Field's 12 (what the soak's technician changes) goes on:
+each bet is judged under the Field's 12 in force when its reading came (the table changes it only with no
+Field bet open, docs/console.md), and the stakes under the greatest common divisor of the minimums (the minimum
+only bounds a placement, which the table's own checks and the one-roll check judge). The ledger stops at a
+change of any other setting and at a `link_lost` notice (reports the store refused may hide a reading or a
+roll): the throws before it are judged.
 """
+from math import gcd
+
 from firmware.games.craps import settings as craps_settings
 from firmware.games.craps.zones import ZONES
 from tools.judge_craps import judge
 
 POINTS = (4, 5, 6, 8, 9, 10)
-# Where the ledger stops: a settings change applied, tools.replay's notice of reports the board's store refused
-STOPS = ("settings_changed", "link_lost")
+LOST = "link_lost"                             # tools.replay's notice of reports the board's store refused
+FOLLOWED = ("minimum", "field_12")             # the settings changes the ledger follows
 
 
 class BetMismatch(AssertionError):
@@ -33,13 +38,19 @@ def judge_every_bet(reports, settings):
     options = {k: v for k, v in settings.items() if k in craps_settings.SETTING_NAMES}
     ledger = _Ledger(options)
     nets = []                                  # each valid roll's reported nets, in order
-    pending = {}
+    pending, field_12 = {}, options["field_12"]
     for r in reports:
         event = r["event"]
-        if event in STOPS:
+        if event == LOST:
             break
-        if event == "bets" and "placed" in r:
-            pending = r["placed"]
+        if event == "settings_changed":
+            if any(key not in FOLLOWED for key in r["changes"]):
+                break
+            for key, (_old, new) in r["changes"].items():
+                options[key] = new
+            ledger.minimum = gcd(ledger.minimum, options["minimum"])
+        elif event == "bets" and "placed" in r:
+            pending, field_12 = r["placed"], options["field_12"]
         elif event == "bet_taken_down":
             ledger.take_down(int(r["seat"]), r["zone"])
         elif event == "bets_taken_down_more":
@@ -49,7 +60,7 @@ def judge_every_bet(reports, settings):
         elif event == "throw" and r["valid"]:
             for seat, zones in sorted(pending.items(), key=lambda item: int(item[0])):
                 for zone in sorted(zones, key=ZONES.index):
-                    ledger.place(int(seat), zone, zones[zone])
+                    ledger.place(int(seat), zone, zones[zone], field_12)
             pending = {}
             ledger.rolls.append(r["dice"])
             nets.append(r.get("nets", {}))
@@ -63,15 +74,17 @@ def judge_every_bet(reports, settings):
 
 class _Ledger:
     def __init__(self, options):
-        self.options = options
+        self.options = dict(options)           # (the first settings: the minimum and Field's 12 go per bet)
+        self.minimum = options["minimum"]      # every minimum's divisor: the stakes' check
         self.rolls = []
         self.bets = []                         # the judge request's bets (dicts), ids 0, 1, ...
 
-    def _judge(self, bets):
+    def _judge(self, bets, field_12=None):
         """The judge's outcome of each of `bets` (none taken down) over the rolls so far."""
-        request = [dict({k: v for k, v in b.items() if k not in ("zone", "down")}, seat=b["seat"] - 1)
+        request = [dict({k: v for k, v in b.items() if k not in ("zone", "down", "field_12")}, seat=b["seat"] - 1)
                    for b in bets]                  # (the engine's seats count from 0, the reports' from 1)
-        out = judge(dict(self.options, game="craps", rolls=self.rolls, bets=request))
+        options = dict(self.options, minimum=self.minimum, field_12=field_12 or self.options["field_12"])
+        out = judge(dict(options, game="craps", rolls=self.rolls, bets=request))
         if "error" in out:
             raise BetMismatch("the judge refuses the rolls: %s" % out["error"])
         return out["bets"]
@@ -93,8 +106,9 @@ class _Ledger:
         return [(b, self.zone_after(b, n)) for b, o in zip(kept, self._judge(kept))
                 if b["seat"] == seat and o["result"] == "open"]
 
-    def place(self, seat, zone, amount):
-        bet = {"id": len(self.bets), "seat": seat, "amount": amount, "at": len(self.rolls), "zone": zone}
+    def place(self, seat, zone, amount, field_12):
+        bet = {"id": len(self.bets), "seat": seat, "amount": amount, "at": len(self.rolls), "zone": zone,
+               "field_12": field_12}
         if zone.startswith(("hard_", "big_number_")):
             kind, number = zone.rsplit("_", 1)
             bet.update(type=kind, number=int(number))
@@ -125,7 +139,10 @@ class _Ledger:
         """{seat: {zone: net}} of each roll, as the judge decides the bets not taken down."""
         kept = [b for b in self.bets if not b.get("down")]
         by_roll = [{} for _ in self.rolls]
-        for bet, o in zip(kept, self._judge(kept)):
+        # each bet's outcome under the Field's 12 its reading came under (only a Field bet's depends on it)
+        under = {f: self._judge(kept, f) for f in {b["field_12"] for b in kept}}
+        for i, bet in enumerate(kept):
+            o = under[bet["field_12"]][i]
             if o["result"] == "rejected":
                 raise BetMismatch("the judge rejects a bet the table placed: %r (%s)" % (bet, o.get("reason")))
             if o["roll"] is None:

@@ -19,7 +19,8 @@ host's view (the reports, in order) to the invariants:
     under the settings it started with, give its board, hole cards, pots, winners, rake and final stacks,
     Omaha arts. 5-16);
   - every Craps bet the table placed nets what the rules judge says over the rolls it saw (odds, come points and
-    take-downs too: tests/host/soak_craps.py), up to the first settings change or lost report; every one-roll
+    take-downs too: tests/host/soak_craps.py; a Field bet under the Field's 12 its reading came under), up to a
+    lost report or a change of a setting other than the minimum and the Field's 12; every one-roll
     Craps bet a reading placed right before a valid roll nets what the judge says, a reset between them or not
     (a bet the table accepted is never lost);
   - after the closing lines (CONFIRM, a long VOID) no alarm stays open: the dealer can go on (the last `state`
@@ -265,8 +266,8 @@ ONE_ROLL = ("field", "any_craps", "any_seven", "eleven", "ace_deuce", "aces", "b
 
 def check_craps(seen, settings=None):
     """The common invariants, no alarm left; every bet the table placed nets what the rules judge says over the
-    rolls it saw, up to the first settings change or link_lost notice (tests/host/soak_craps.py: odds, come
-    points and take-downs too); every one-roll bet (Craps art. 5(3), (7)-(12)) a reading placed right before a
+    rolls it saw, up to a link_lost notice or a change of a setting other than the minimum and the Field's 12
+    (tests/host/soak_craps.py: odds, come points and take-downs too); every one-roll bet (Craps art. 5(3), (7)-(12)) a reading placed right before a
     valid roll nets what the judge says for that roll, under the settings it was placed under, a reset between
     them or not (the journal keeps every reading the table accepted). -> throws reported."""
     from tools.judge_craps import judge

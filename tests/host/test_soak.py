@@ -98,6 +98,22 @@ def test_the_craps_ledger_has_teeth():
         soak_craps.judge_every_bet(reports, S.table_settings("craps"))
 
 
+def test_the_craps_ledger_follows_changes_of_the_minimum_and_the_field_12():
+    """A technician changes the minimum and the Field's 12 between legal readings (the table applies each at a
+    come-out with no Field bet open): every roll is still judged, a Field bet under the Field's 12 its reading
+    came under; judged as if the first change had never come, a Field bet won on a 12 at 3:1 is found wrong."""
+    from tests.host import soak_craps
+    lines = S.with_settings_changes(random.Random(101), S.clean_craps_script(random.Random(1), 150), "craps",
+                                    rate=0.05)
+    reports = R.check_common(R.run(lines, game="craps", pin=S.SOAK_PIN))
+    changes = [r["changes"] for r in reports if r["event"] == "settings_changed"]
+    assert {"field_12": [2, 3]} in changes and any("minimum" in c for c in changes)
+    assert soak_craps.judge_every_bet(reports, S.table_settings("craps")) == 150
+    ignored = [r for r in reports if r["event"] != "settings_changed" or "field_12" not in r["changes"]]
+    with pytest.raises(soak_craps.BetMismatch, match="field"):
+        soak_craps.judge_every_bet(ignored, S.table_settings("craps"))
+
+
 def test_craps_bets_the_rules_refuse_change_no_game_report():
     """The same legal readings with bets the rules refuse put in (chips on a come point, a stake not a multiple of
     the minimum or over the maximum, a line bet out of its phase, odds with no line bet: Craps arts. 5, 6): each
