@@ -166,7 +166,7 @@ def test_art12_4_heads_up_lifts_the_raise_cap_not_the_pot_limit():
     assert hand.legal().display() == "CALL 540 RAISE 1,350-2,430 POT MAX 2,430"
     exc = raises(BetRangeError, hand.act, 2, "raise", 2431)
     assert exc.display == "POT MAX 2,430" and (exc.min_to, exc.max_to) == (1350, 2430)
-    assert str(exc) == "seat 2 raise to 2431 refused: raise to 1350..2430 (POT MAX 2,430)"
+    assert str(exc) == "seat 2 raise to 2431 refused: raise to 1350..2430 (POT MAX 2,430, art. 11(2))"
 
 
 def test_chips_text_thousands():

@@ -95,7 +95,7 @@ def test_illegal_actions_answer_error_with_index():
     after_end = dict(ROUND, actions=ROUND["actions"] + [["1", "check"]])
     bad_seat = dict(ROUND, actions=[["x", "call"]])
     out = judge(over_pot, out_of_turn, after_end, bad_seat)
-    assert out[0] == {"error": "seat 1 raise to 100 refused: raise to 20..35 (POT MAX 35)", "at": 0}
+    assert out[0] == {"error": "seat 1 raise to 100 refused: raise to 20..35 (POT MAX 35, art. 11(2))", "at": 0}
     assert out[1]["at"] == 1 and "seat 2 is to act" in out[1]["error"]
     assert out[2]["at"] == 10 and "after the hand is over" in out[2]["error"]
     assert out[3]["at"] == 0 and "seat number" in out[3]["error"]

@@ -172,15 +172,20 @@ class Betting:
             # (art. 11(2)1, 11(3)): asking for more is going all in.
             amount = legal.all_in_to
         if amount < legal.min_to or amount > legal.max_to:
+            # The article the range comes from: past the pot (a stack's most is its all-in, taken above), art.
+            # 11(2); under the least, a bet's the minimum bet, art. 11(3), a raise's a full raise, art. 12(1).
             if amount > legal.max_to:
                 display = ("POT MAX " if legal.limit == LIMIT_POT else "MAX ") + chips_text(legal.max_to)
+                article = "11(2)"
             else:
                 display = "MIN " + chips_text(legal.min_to)
+                article = "11(3)" if action == BET else "12(1)"
             if legal.min_to == legal.max_to:
                 allowed = "only all-in to %d" % legal.max_to
             else:
                 allowed = "%s to %d..%d" % (action, legal.min_to, legal.max_to)
-            raise BetRangeError("seat %d %s to %d refused: %s (%s)" % (legal.seat, action, asked, allowed, display),
+            raise BetRangeError("seat %d %s to %d refused: %s (%s, art. %s)"
+                                % (legal.seat, action, asked, allowed, display, article),
                                 action, legal.min_to, legal.max_to, display)
         increment = amount - self.current
         full = increment >= self.min_inc
