@@ -267,9 +267,10 @@ ONE_ROLL = ("field", "any_craps", "any_seven", "eleven", "ace_deuce", "aces", "b
 def check_craps(seen, settings=None):
     """The common invariants, no alarm left; every bet the table placed nets what the rules judge says over the
     rolls it saw, up to a link_lost notice or a change of a setting other than the minimum and the Field's 12
-    (tests/host/soak_craps.py: odds, come points and take-downs too); every one-roll bet (Craps art. 5(3), (7)-(12)) a reading placed right before a
-    valid roll nets what the judge says for that roll, under the settings it was placed under, a reset between
-    them or not (the journal keeps every reading the table accepted). -> throws reported."""
+    (tests/host/soak_craps.py: odds, come points and take-downs too); every one-roll bet (Craps art. 5(3),
+    (7)-(12)) a reading placed right before a valid roll nets what the judge says for that roll, under the
+    settings it was placed under, a reset between them or not (the journal keeps every reading the table
+    accepted). -> throws reported."""
     from tools.judge_craps import judge
     settings = dict(settings or table_settings("craps"))
     reports = check_common(seen)
@@ -320,9 +321,9 @@ _CLEAN = {"baccarat": (scripts.clean_baccarat_script, ("round", "card", "result"
 def clean_differential(rng, lines, game, seen, pin=None, refused=None):
     """The clean script again with garbage put between its lines (on `_CLEAN`'s ports, a reader's alarm confirmed),
     again with power cuts, and (`refused`: the same script with bets or entries the rules refuse among it, the
-    Craps and Omaha scripts' `refusals`) again so: each held to the invariants, and none changes a game report of `seen`'s (the plain run's),
-    unless either backed the link up (the host away: the table then holds its next round) -> the boots of the run
-    with the cuts."""
+    Craps and Omaha scripts' `refusals`) again so: each held to the invariants, and none changes a game report of
+    `seen`'s (the plain run's), unless either backed the link up (the host away: the table then holds its next
+    round) -> the boots of the run with the cuts."""
     _make, events, ports = _CLEAN[game]
     check = _GAMES[game][1]
     if any(line.get("host") == "away" for line in lines):

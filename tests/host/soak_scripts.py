@@ -1,7 +1,9 @@
 """Soak scripts: seeded random replay input (docs/protocol.md, "Replay input") for tests/host/soak_rig.py.
 
 Legal play (`clean_baccarat_script`: each round exactly the cards the rules call for, the judge says
-how many; `clean_omaha_script`: hands of 2 to 10 players, every action one the rules engine allows) and play mixed with what a casino floor throws at a table (`baccarat_script`,
+how many; `clean_craps_script`: readings of the bets the rules engine takes; `clean_omaha_script`: hands
+of 2 to 10 players, every action one the rules engine allows) and play mixed with what a casino floor
+throws at a table (`baccarat_script`,
 `craps_script`, `omaha_script`): unreadable cards, double pulls, damaged frames, sensor faults,
 restarts, illegal bets and throws, raw garbage bytes on every port, console lines, buttons, waits and
 power cuts; `with_garbage` and `with_power_cuts` put garbage or cuts between the lines of a script,
@@ -311,7 +313,7 @@ def clean_craps_script(rng, throws, refusals=None, rate=0.3):
                         odds[zone] = b.bet_id
             odds = {zone: bet_id for zone, bet_id in odds.items() if rng.random() < 0.5}
             wanted = set(rng.sample(placeable, rng.randrange(1, 4))) | set(odds)
-            if rng.random() < 0.4:             # a line bet: Pass or Don't Pass on the come-out, Come or Don't Come after
+            if rng.random() < 0.4:       # a line bet: Pass or Don't Pass on the come-out, Come or Don't Come after
                 wanted.add(rng.choice(("come", "dont_come") if table.point else ("pass", "dont_pass")))
             for zone in sorted(wanted, key=zones.ZONES.index):
                 if zone in bets:

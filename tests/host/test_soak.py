@@ -3,9 +3,10 @@
 tests/host/soak_scripts.py makes the scripts (legal play mixed with what a casino floor throws at a
 table: unreadable cards, double pulls, damaged frames, sensor faults, restarts, illegal bets, garbage
 bytes on every port, console lines, buttons, power cuts) and tests/host/soak_rig.py checks the host's
-view: reports numbered without a gap in every boot, no crash record, every Baccarat result the rules judge's with the nets
-of its bets (arts. 7-9, 16, 17), every Craps bet's net the judge's over the rolls it saw (arts. 5, 6), every Omaha hand's chips conserved and every one not void the rules
-judge's (its pots, winners, rake and stacks, arts. 5-16), and no alarm left that CONFIRM
+view: reports numbered without a gap in every boot, no crash record, every Baccarat result the rules judge's
+with the nets of its bets (arts. 7-9, 16, 17), every Craps bet's net the judge's over the rolls it saw (arts.
+5, 6), every Omaha hand's chips conserved and every one not void the rules judge's (its pots, winners, rake
+and stacks, arts. 5-16), and no alarm left that CONFIRM
 or a long VOID cannot close. Differentials: garbage on the shoe, dice, host and console ports (the
 dealer confirming a reader's alarm) and power cuts anywhere change no game report; garbage on the bet
 reader's port changes no round, card, result or net (only its own fault reports are added).
@@ -89,11 +90,10 @@ def test_the_craps_ledger_has_teeth():
     reports = R.check_common(seen)
     with pytest.raises(soak_craps.BetMismatch, match="rejects a bet the table placed"):
         soak_craps.judge_every_bet(reports, dict(S.table_settings("craps"), max_odds=[1, 1, 1]))
-    throw = next(r for r in reports if r["event"] == "throw" and any(
-        zone.startswith(("pass_odds", "come_odds")) for zones in r.get("nets", {}).values() for zone in zones))
-    row = next(zones for zones in throw["nets"].values() if any(z.startswith(("pass_odds", "come_odds")) for z in zones))
-    zone = next(z for z in row if z.startswith(("pass_odds", "come_odds")))
-    row[zone] += 1
+    odds = ("pass_odds", "come_odds")
+    row = next(zones for r in reports if r["event"] == "throw" for zones in r.get("nets", {}).values()
+               if any(z.startswith(odds) for z in zones))
+    row[next(z for z in row if z.startswith(odds))] += 1
     with pytest.raises(soak_craps.BetMismatch, match="the table's nets"):
         soak_craps.judge_every_bet(reports, S.table_settings("craps"))
 
