@@ -321,15 +321,17 @@ _CLEAN = {"baccarat": (scripts.clean_baccarat_script, ("round", "card", "result"
 def clean_differential(rng, lines, game, seen, pin=None, refused=None):
     """The clean script again with garbage put between its lines (on `_CLEAN`'s ports, a reader's alarm confirmed),
     again with power cuts, and (`refused`: the same script with bets or entries the rules refuse among it, the
-    Craps and Omaha scripts' `refusals`) again so: each held to the invariants, and none changes a game report of
-    `seen`'s (the plain run's), unless either backed the link up (the host away: the table then holds its next
-    round) -> the boots of the run with the cuts."""
+    Craps and Omaha scripts' `refusals`) again so, and with all of these at once: each held to the invariants, and
+    none changes a game report of `seen`'s (the plain run's), unless either backed the link up (the host away: the
+    table then holds its next round) -> the boots of the run with the cuts."""
     _make, events, ports = _CLEAN[game]
     check = _GAMES[game][1]
     if any(line.get("host") == "away" for line in lines):
         ports = tuple(p for p in ports if p != "host")    # (no bytes on a line cut both ways: a replay error)
     cut = scripts.with_power_cuts(rng, lines, rate=0.08)
-    for messed in (scripts.with_garbage(rng, lines, ports=ports), cut) + ((refused,) if refused else ()):
+    # and all of it at once: refused input, garbage and power cuts in one run
+    together = scripts.with_power_cuts(rng, scripts.with_garbage(rng, refused or lines, ports=ports), rate=0.05)
+    for messed in (scripts.with_garbage(rng, lines, ports=ports), cut) + ((refused,) if refused else ()) + (together,):
         messed_seen = run(messed, game=game, pin=pin)
         check(messed_seen)
         if messed is cut:
@@ -350,8 +352,8 @@ def main(argv):
     [--line-noise P]: one JSON line a seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps throws, Omaha hands.
     --clean (Baccarat, Omaha): legal play (clean_baccarat_script, clean_omaha_script: every hand judged), then the
     same script with garbage and again with power cuts put in, and at Craps and Omaha (without --host-away and
-    --settings-changes) with bets or entries the rules refuse among it: none may change a game report (`boots`:
-    the run with the cuts'). --host-away: the
+    --settings-changes) with bets or entries the rules refuse among it, then all of them in one run: none may
+    change a game report (`boots`: the run with the cuts'). --host-away: the
     host away around some lines (soak_scripts.with_host_absences); `lost`: the reports the board's full store
     refused. --settings-changes: a technician's settings change at the console now and then
     (soak_scripts.with_settings_changes: Baccarat's method and commission, Craps' field_12 and minimum, Omaha's
