@@ -190,6 +190,18 @@ def test_omaha_entries_the_rules_refuse_change_no_game_report():
     assert R.first_difference(R.game_view(R.run(clean, game="omaha"), events), R.game_view(seen, events)) is None
 
 
+@pytest.mark.parametrize("game, size", [("baccarat", 20), ("craps", 60), ("omaha", 5)])
+def test_legal_play_keeps_its_game_reports_through_garbage_power_cuts_and_refused_input(game, size):
+    """soak_rig --clean on one seed: the legal script, then with garbage, with power cuts, with input the rules
+    refuse (Craps bets, Omaha entries) and with all of them in one run: each judged, none changes a game report."""
+    make = R._CLEAN[game][0]
+    lines = make(random.Random(21), size)
+    seen = R.run(lines, game=game)
+    R._GAMES[game][1](seen)
+    refused = make(random.Random(21), size, refusals=random.Random(22)) if game != "baccarat" else None
+    assert R.clean_differential(random.Random(23), lines, game, seen, refused=refused) > 3     # boots: cuts came
+
+
 def test_the_baccarat_script_deals_on_from_a_new_shoe_when_a_double_pull_took_the_last_card():
     """Found by a long soak (seed 6222, 80 rounds): the mess's double pull took the shoe's last card and the
     script then drew from an empty shoe; it now changes the shoe, as at the top of its loop."""
