@@ -336,21 +336,29 @@ def clean_differential(rng, lines, game, seen, pin=None, refused=None):
         check(messed_seen)
         if messed is cut:
             boots = sum(1 for r in messed_seen if r.get("event") == "boot")
-        if any(r.get("fault") == "link_backlog" for r in messed_seen + seen):
-            continue
-        if game_view(seen, ("settings_changed",)) != game_view(messed_seen, ("settings_changed",)):
-            continue        # the mess hit a technician's lines (garbage on the console, a cut in the session)
-        difference = first_difference(game_view(seen, events + ("settings_changed",)),
-                                      game_view(messed_seen, events + ("settings_changed",)))
+        difference = game_difference(seen, messed_seen, events)
         if difference:
             raise Broken("garbage, power cuts or refused entries changed a game report: " + difference)
     return boots
 
 
+def game_difference(seen, other, events):
+    """The first game report (`events`, and settings_changed) where `other` differs from `seen`, or None; None too
+    where either backed the link up (the host away: the table then holds its next round) or they applied other
+    settings changes (a mess hit a technician's lines: garbage on the console, a cut in the session)."""
+    if any(r.get("fault") == "link_backlog" for r in other + seen):
+        return None
+    if game_view(seen, ("settings_changed",)) != game_view(other, ("settings_changed",)):
+        return None
+    return first_difference(game_view(seen, events + ("settings_changed",)),
+                            game_view(other, events + ("settings_changed",)))
+
+
 def main(argv):
     """python -m tests.host.soak_rig GAME FIRST_SEED COUNT SIZE [--clean] [--host-away] [--settings-changes]
-    [--line-noise P]: one JSON line a seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps throws, Omaha hands.
-    --clean (Baccarat, Omaha): legal play (clean_baccarat_script, clean_omaha_script: every hand judged), then the
+    [--write-cuts] [--line-noise P]: one JSON line a seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps
+    throws, Omaha hands.
+    --clean: legal play (clean_baccarat_script, clean_craps_script, clean_omaha_script: all of it judged), then the
     same script with garbage and again with power cuts put in, and at Craps and Omaha (without --host-away and
     --settings-changes) with bets or entries the rules refuse among it, then all of them in one run: none may
     change a game report (`boots`: the run with the cuts'). --host-away: the
@@ -359,6 +367,10 @@ def main(argv):
     (soak_scripts.with_settings_changes: Baccarat's method and commission, Craps' field_12 and minimum, Omaha's
     rake and blinds; the checks judge under the settings each settings_changed report gives); `changed`: how many
     the table applied.
+    --write-cuts: each script also replayed with the power cut in the middle of a flash write (after 20-400 writes,
+    the write torn half done or not done, then 0-2 cuts more in the next boots' recoveries: hostsim.flash.FlashFS,
+    seeded by the seed), held to the invariants and, with --clean, to the plain run's game reports (`write_cut`:
+    [writes, torn, the cuts after, boots]).
     --line-noise P: each script also replayed on a host line that hits each byte with probability P (seeded by the
     seed), held to the same invariants and, without --host-away and unless either run backed the link up
     (`backlog`), to the quiet line's host reports and notices, one for one (docs/protocol.md); console lines are
@@ -366,7 +378,8 @@ def main(argv):
     away = "--host-away" in argv
     changes = "--settings-changes" in argv
     clean = "--clean" in argv
-    argv = [a for a in argv if a not in ("--host-away", "--settings-changes", "--clean")]
+    write_cuts = "--write-cuts" in argv
+    argv = [a for a in argv if a not in ("--host-away", "--settings-changes", "--clean", "--write-cuts")]
     noise = 0.0
     if "--line-noise" in argv:
         at = argv.index("--line-noise")
@@ -398,6 +411,18 @@ def main(argv):
                 if game != "baccarat" and not changes and not away:
                     refused = make(random.Random(seed), size, refusals=random.Random(seed + 4000037))
                 verdict["boots"] = clean_differential(random.Random(seed + 3000017), lines, game, seen, pin, refused)
+            if write_cuts:
+                # The power cut in the middle of a flash write (hostsim.flash.FlashFS): after n writes, the next one
+                # torn half done or not done, then 0-2 cuts more in the boots after it (their recoveries).
+                cuts = random.Random(seed + 5000011)
+                n, torn = cuts.randrange(20, 400), cuts.random() < 0.5
+                more = [cuts.randrange(5, 200) for _ in range(cuts.randrange(3))]
+                cut_seen = run(lines, game=game, pin=pin, cut_after_writes=n, torn=torn, then_cut_after=more)
+                check(cut_seen)
+                difference = game_difference(seen, cut_seen, _CLEAN[game][1]) if clean else None
+                if difference:
+                    raise Broken("a cut in a flash write changed a game report: " + difference)
+                verdict["write_cut"] = [n, torn, more, sum(1 for r in cut_seen if r.get("event") == "boot")]
             if noise:
                 noisy = run(lines, game=game, line_noise=noise, seed=seed, pin=pin)
                 check(noisy)

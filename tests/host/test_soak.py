@@ -202,6 +202,16 @@ def test_legal_play_keeps_its_game_reports_through_garbage_power_cuts_and_refuse
     assert R.clean_differential(random.Random(23), lines, game, seen, refused=refused) > 3     # boots: cuts came
 
 
+def test_the_rig_s_command_line_runs_a_seed_with_its_write_cut_and_says_so(capsys):
+    """`python -m tests.host.soak_rig omaha 2 1 4 --clean --write-cuts`: one JSON verdict, the hands judged, the
+    write cut's parameters and the boots it made (more than one: the cut came), exit status 0."""
+    assert R.main(["omaha", "2", "1", "4", "--clean", "--write-cuts"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["seed"] == 2 and verdict["done"] == 4
+    writes, torn, more, boots = verdict["write_cut"]
+    assert 20 <= writes < 400 and torn in (True, False) and boots == 2 + len(more)
+
+
 def test_the_baccarat_script_deals_on_from_a_new_shoe_when_a_double_pull_took_the_last_card():
     """Found by a long soak (seed 6222, 80 rounds): the mess's double pull took the shoe's last card and the
     script then drew from an empty shoe; it now changes the shoe, as at the top of its loop."""
