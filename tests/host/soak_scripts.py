@@ -373,9 +373,10 @@ def clean_omaha_script(rng, hands, refusals=None, rate=0.2):
     """Legal play only at the default table (boards/tables/sim-omaha.json: pot limit, blinds 5/10): each hand
     started by the host (2 to 10 players, stacks apart, so that all-ins for less make side pots), every card the
     hand calls for, every action one the rules allow (the engine says which: firmware.games.omaha.rules), keyed
-    with the seat or without it, few folds: most hands reach a showdown. `refusals` (a random.Random of its own:
-    `rng` draws the same legal play with it or without): before an action now and then (`rate`), an entry the
-    rules refuse (`_omaha_refused`), which the table must refuse and go on as if never keyed."""
+    with the seat or without it, an all-in now and then with ALLIN, few folds: most hands reach a showdown.
+    `refusals` (a random.Random of its own: `rng` draws the same legal play with it or without): before an action
+    now and then (`rate`), an entry the rules refuse (`_omaha_refused`), which the table must refuse and go on as
+    if never keyed."""
     from firmware import cards
     from firmware.games.omaha import rules
     from firmware.games.omaha.settings import load_settings
@@ -397,9 +398,16 @@ def clean_omaha_script(rng, hands, refusals=None, rate=0.2):
             elif expected == rules.EXPECT_ACTION:
                 while refusals is not None and refusals.random() < rate:
                     lines.append({"action": _omaha_refused(refusals, hand.legal(), seats)})
-                act, amount = _omaha_action(rng, hand.legal())
+                legal = hand.legal()
+                act, amount = _omaha_action(rng, legal)
+                # An all-in keyed as ALLIN every other time (docs/omaha.md, "The dealer keypad"): a bet or raise to
+                # the whole stack, or a call that is all the seat has where it may not raise; else by its amount.
+                all_in = amount == legal.all_in_to or (act == "call" and legal.kind is None
+                                                       and 0 < legal.call == hand.stack[legal.index])
                 hand.act(seat, act, amount)
                 action = {"act": act} if amount is None else {"act": act, "amount": amount}
+                if all_in and len(lines) % 2:
+                    action = {"act": "allin"}
                 if rng.random() < 0.5:
                     action["seat"] = seat
                 lines.append({"action": action})

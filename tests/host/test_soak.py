@@ -137,8 +137,10 @@ def test_craps_bets_the_rules_refuse_change_no_game_report():
 def test_omaha_legal_play_every_hand_is_the_judges():
     """Legal hands of 2 to 10 players, most to a showdown, many with side pots: every one agrees with the rules
     judge (its board, hole cards, pots, winners, rake of Omaha art. 16 and final stacks), and the table refuses
-    none of the actions the engine allowed."""
-    seen = R.run(S.clean_omaha_script(random.Random(8), 30), game="omaha")
+    none of the actions the engine allowed, all-ins keyed with ALLIN among them."""
+    lines = S.clean_omaha_script(random.Random(8), 30)
+    assert sum(1 for line in lines if line.get("action", {}).get("act") == "allin") >= 20
+    seen = R.run(lines, game="omaha")
     assert R.check_omaha(seen) == 30
     results = [r for r in R.reports_only(seen) if r["event"] == "hand_result"]
     assert not any(r["void"] for r in results)
