@@ -20,11 +20,10 @@ roll): the throws before it are judged.
 """
 from math import gcd
 
-from firmware.games.craps import settings as craps_settings
-from firmware.games.craps.zones import ZONES
+from firmware.games.craps import bets as kinds, settings as craps_settings
+from firmware.games.craps.zones import KIND_NUMBER, ZONES, zone_of
 from tools.judge_craps import judge
 
-POINTS = (4, 5, 6, 8, 9, 10)
 LOST = "link_lost"                             # tools.replay's notice of reports the board's store refused
 FOLLOWED = ("minimum", "field_12")             # the settings changes the ledger follows
 
@@ -95,7 +94,7 @@ class _Ledger:
         zone = bet["zone"]
         if zone in ("come", "dont_come") and rolls > bet["at"]:
             total = sum(self.rolls[bet["at"]])
-            if total in POINTS:
+            if total in kinds.POINTS:
                 return "%s_%d" % (zone, total)
         return zone
 
@@ -109,22 +108,21 @@ class _Ledger:
     def place(self, seat, zone, amount, field_12):
         bet = {"id": len(self.bets), "seat": seat, "amount": amount, "at": len(self.rolls), "zone": zone,
                "field_12": field_12}
-        if zone.startswith(("hard_", "big_number_")):
-            kind, number = zone.rsplit("_", 1)
-            bet.update(type=kind, number=int(number))
-        elif zone in ("big", "small"):
-            bet.update(type="big_or_small", side=zone)
-        elif zone.endswith("_odds") or "_odds_" in zone:
-            line = zone.split("_odds")[0]                      # pass, dont_pass, come, dont_come
-            point = zone.rsplit("_", 1)[1] if "_odds_" in zone else None
-            wanted = line if point is None else "%s_%s" % (line, point)
+        kind, number = KIND_NUMBER[ZONES.index(zone)]
+        name = kinds.KIND_NAMES[kind]
+        if name in ("hard", "big_number"):
+            bet.update(type=name, number=number)
+        elif name in ("big", "small"):
+            bet.update(type="big_or_small", side=name)
+        elif kinds.is_odds(kind):
+            wanted = ZONES[zone_of(kinds.odds_parent_kind(kind), number)]   # come_odds_6: come_6; pass_odds: pass
             backed = [b for b, now in self._open(seat) if now == wanted]
             if not backed:
                 raise BetMismatch("seat %d %s %d: the table placed odds with no open %s bet to back" % (seat, zone,
                                                                                               amount, wanted))
-            bet.update(type=line + "_odds", on=backed[0]["id"])
+            bet.update(type=name, on=backed[0]["id"])
         else:
-            bet.update(type=zone)
+            bet.update(type=name)
         self.bets.append(bet)
 
     def take_down(self, seat, zone):

@@ -39,7 +39,8 @@ import tempfile
 from firmware.console.pins import provision
 from hostsim.headless import board_path
 from tests.host import soak_scripts as scripts
-from tests.host.soak_craps import BetMismatch, judge_every_bet
+# LOST: tools.replay's notice of a LOST frame, that many reports the board's full link store refused (host away)
+from tests.host.soak_craps import LOST, BetMismatch, judge_every_bet
 from tests.host.soak_scripts import CLOSING, table_file, table_settings
 from tools.judge_baccarat import judge_round
 from tools.replay import replay
@@ -92,8 +93,6 @@ class Broken(AssertionError):
     pass
 
 
-# tools.replay's notice of a LOST frame: that many reports refused by the board's full link store (the host away)
-LOST = "link_lost"
 # Faults that say an event, a report or the journal was lost: none may come up on a healthy flash.
 _LOSING = ("queue_full", "report_overflow", "journal_bad", "fault_record_unsaved", "recall_unsaved")
 

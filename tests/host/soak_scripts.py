@@ -307,8 +307,7 @@ def clean_craps_script(rng, throws, refusals=None, rate=0.3):
             odds = {}
             for b in table.bets:
                 if b.seat == seat - 1 and b.kind in line_kinds and b.number:
-                    line = line_kinds[b.kind]
-                    zone = line + "_odds" + ("_%d" % b.number if line.endswith("come") else "")
+                    zone = zones.ZONES[zones.zone_of(kinds.kind_code(line_kinds[b.kind] + "_odds"), b.number)]
                     if zone not in odds:
                         odds[zone] = b.bet_id
             odds = {zone: bet_id for zone, bet_id in odds.items() if rng.random() < 0.5}
@@ -342,7 +341,8 @@ def _craps_refused(rng, table, reading):
     chips on a come point (art. 5(2)(5), (6)), a stake not a multiple of the minimum (art. 5(6)) or over the
     table's maximum, Pass or Don't Pass with a point, Come or Don't Come on the come-out, odds with no line bet
     of that point to back."""
-    from firmware.games.craps import zones
+    from firmware.games.craps import bets as kinds, zones
+    come = kinds.kind_code("come")
     while True:
         seat = rng.randrange(1, 15)
         entry = reading.get(str(seat), {})
@@ -358,7 +358,7 @@ def _craps_refused(rng, table, reading):
         else:
             number = rng.choice((4, 5, 6, 8, 9, 10))
             zone, amount = "come_odds_%d" % number, 10
-            if any(b.seat == seat - 1 and b.kind == 4 and b.number == number for b in table.bets):
+            if any(b.seat == seat - 1 and b.kind == come and b.number == number for b in table.bets):
                 continue                                 # (its come bet on that point is there: not refused)
         if zone in entry:
             continue
