@@ -10,7 +10,7 @@ from firmware import fault_kinds
 from firmware.errors import RestoreError
 from firmware.link import journal as journal_mod
 from firmware.link.sender import REPORT
-from firmware.recovery import BASE_HEAD, EVENT_HEAD, RECOVERY_CRASHED
+from firmware.recovery import BASE_HEAD, EVENT_HEAD, RECOVERY_CRASHED, carried_refusals
 
 # copies of firmware.faults (tests/host/test_const_copies.py)
 _JOURNAL_BAD = const(20)
@@ -144,6 +144,12 @@ def recover(j, ctx, report, dispatch):
                 release_boot_only(False)      # settings_swap and the table_config it imported: done
             if not carried:
                 j.problem = str(exc)
+            else:
+                # The carried table is the journal's base from here, as after a change that ran whole
+                # (settings_swap.apply): left on the old settings' snapshot, the events from here on would be
+                # journalled behind a base the next boot restores under no change record (journal_bad: the
+                # table lost at the next power cut; found by the soak's cuts in flash writes).
+                j.checkpoint(table, carried_refusals(ctx.sender))
     if j.problem:
         events = []
     else:

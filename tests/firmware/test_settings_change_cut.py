@@ -92,7 +92,7 @@ def _after_the_cut(state):
                         "changes": {"max_odds": [[3, 4, 5], [2, 2, 2]]}}], got
     assert not exists(state + "/settings.pending")
     assert _audit(state)[-1].startswith("settings_applied ")
-    return ctx
+    return ctx, machine
 
 
 def test_a_power_cut_once_the_new_table_file_is_in_place_resumes_the_table_under_it():
@@ -102,6 +102,30 @@ def test_a_power_cut_once_the_new_table_file_is_in_place_resumes_the_table_under
         _cut_during_the_change(state, _cut_at_the_swap())   # the table file renamed, the swap not made
         assert _file(state)["settings"]["max_odds"] == [2, 2, 2]
         _after_the_cut(state)
+
+
+def test_the_table_a_cut_change_carried_across_survives_the_next_power_cut():
+    # Found by the soak (craps --settings-changes --write-cuts, seeds 316 and 329): the boot after the cut
+    # carried the old settings' snapshot across, but the journal kept it as its base, and the events after it
+    # were journalled behind it; the next power cut found a snapshot that no longer fit the table file and no
+    # change record to carry it (journal_bad, resumed false: the point and every bet standing lost). The
+    # carried table is the journal's base now, as after a change that ran whole.
+    from tests.firmware.device_helpers import Sender
+    from tests.firmware.test_main import _press_confirm
+    with ScratchDir() as state:
+        _cut_during_the_change(state, _cut_at_the_swap())
+        ctx, machine = _after_the_cut(state)
+        _press_confirm(ctx, machine)          # the dealer vouches no throw came while the board was off
+        machine.uarts[0].feed(Sender("D")("THROW", "5", "5") + b"\n")    # the new shooter's point: 10
+        _run(ctx, 3)
+        assert ctx.table.engine.point == 10
+        ctx, machine = _reboot(state)                                      # the power goes again
+        got = reports(machine)
+        assert [r["resumed"] for r in got if r["event"] == "recovered"] == [True], got
+        assert [r["fault"] for r in got if r["event"] == "fault"] == ["reset_in_round"], got
+        assert ctx.table.engine.point == 10 and ctx.table.shooter == 2
+        assert ctx.config["rules"].max_odds == (2, 2, 2)
+        assert not [r for r in got if r["event"].startswith("settings_")], got
 
 
 def test_a_power_cut_before_settings_changed_is_on_flash_reports_it_at_the_boot():
