@@ -11,12 +11,16 @@ them. Then every throw's `nets` must be the judge's for that roll, bet by bet su
 come bet under its come point's zone once it travelled (Craps arts. 5, 6). Multi-roll bets, odds and
 come points included, across power cuts and resets.
 
-A `settings_changed` report of the minimum or the Field's 12 (what the soak's technician changes) goes on:
-each bet is judged under the Field's 12 in force when its reading came (the table changes it only with no
-Field bet open, docs/console.md), and the stakes under the greatest common divisor of the minimums (the minimum
-only bounds a placement, which the table's own checks and the one-roll check judge). The ledger stops at a
-change of any other setting and at a `link_lost` notice (reports the store refused may hide a reading or a
-roll): the throws before it are judged.
+Every `settings_changed` report is followed (the soak's technician changes the minimum, the maximum, the odds
+limits, the Field's 12, the bets off on a come-out, the take-downs and the shooter's change on come-out craps;
+docs/console.md): each bet is judged under the options in force when its reading came (the table applies a
+change only with no bet open that an option decides, and decides a bet under the options it was placed under),
+its outcome under that reading's Field's 12, bets off on a come-out and shooter's rule, the limits of every
+reading at once (the least common stake unit, the highest odds and maximum), and its placement under its own
+reading's limits, odds with the bet they back. A bet taken down once it stood through a roll must be of a kind
+the take_down setting in force then allows (Craps art. 5(2)(1), (5); odds may come down with their line bet).
+The ledger stops at a `link_lost` notice (reports the store refused may hide a reading or a roll): the throws
+before it are judged.
 """
 from math import gcd
 
@@ -25,7 +29,9 @@ from firmware.games.craps.zones import KIND_NUMBER, ZONES, zone_of
 from tools.judge_craps import judge
 
 LOST = "link_lost"                             # tools.replay's notice of reports the board's store refused
-FOLLOWED = ("minimum", "field_12")             # the settings changes the ledger follows
+# the options that decide a placed bet's outcome (the rest bound a placement: limits, or a take-down)
+OUTCOME = ("field_12", "off_on_come_out", "shooter_change_on_come_out_craps")
+_OPEN_BETS = dict(craps_settings._HOUSE_DEFAULTS)["max_open_bets"]     # a table file's default
 
 
 class BetMismatch(AssertionError):
@@ -37,19 +43,19 @@ def judge_every_bet(reports, settings):
     options = {k: v for k, v in settings.items() if k in craps_settings.SETTING_NAMES}
     ledger = _Ledger(options)
     nets = []                                  # each valid roll's reported nets, in order
-    pending, field_12 = {}, options["field_12"]
+    pending, under = {}, 0
     for r in reports:
         event = r["event"]
         if event == LOST:
             break
         if event == "settings_changed":
-            if any(key not in FOLLOWED for key in r["changes"]):
-                break
+            options = dict(options)
             for key, (_old, new) in r["changes"].items():
                 options[key] = new
-            ledger.minimum = gcd(ledger.minimum, options["minimum"])
+            ledger.epochs.append(options)
         elif event == "bets" and "placed" in r:
-            pending, field_12 = r["placed"], options["field_12"]
+            ledger.check_downs()
+            pending, under = r["placed"], len(ledger.epochs) - 1
         elif event == "bet_taken_down":
             ledger.take_down(int(r["seat"]), r["zone"])
         elif event == "bets_taken_down_more":
@@ -57,12 +63,15 @@ def judge_every_bet(reports, settings):
                 for zone in zones:
                     ledger.take_down(int(seat), zone)
         elif event == "throw" and r["valid"]:
+            ledger.check_downs()
             for seat, zones in sorted(pending.items(), key=lambda item: int(item[0])):
                 for zone in sorted(zones, key=ZONES.index):
-                    ledger.place(int(seat), zone, zones[zone], field_12)
+                    ledger.place(int(seat), zone, zones[zone], under)
             pending = {}
             ledger.rolls.append(r["dice"])
             nets.append(r.get("nets", {}))
+    ledger.check_downs()
+    ledger.check_placements()
     judged = ledger.nets_by_roll()
     for k, reported in enumerate(nets):
         if reported != judged[k]:
@@ -71,22 +80,51 @@ def judge_every_bet(reports, settings):
     return len(nets)
 
 
+def _most(a, b):
+    """The looser of two maximums (0: none)."""
+    return 0 if not a or not b else max(a, b)
+
+
 class _Ledger:
     def __init__(self, options):
-        self.options = dict(options)           # (the first settings: the minimum and Field's 12 go per bet)
-        self.minimum = options["minimum"]      # every minimum's divisor: the stakes' check
+        self.epochs = [dict(options)]          # the options in force from each settings change on
         self.rolls = []
         self.bets = []                         # the judge request's bets (dicts), ids 0, 1, ...
+        self.downs = []                        # odds taken down in the reading now: (bet, take_down in force)
 
-    def _judge(self, bets, field_12=None):
-        """The judge's outcome of each of `bets` (none taken down) over the rolls so far."""
-        request = [dict({k: v for k, v in b.items() if k not in ("zone", "down", "field_12")}, seat=b["seat"] - 1)
+    def _loosest(self, epochs):
+        """Options with the limits of all `epochs` at once: every stake of theirs a multiple of the minimum, none
+        over the maximum or the odds limits."""
+        first = self.epochs[epochs[0]]
+        loose = dict(first)
+        for e in epochs[1:]:
+            o = self.epochs[e]
+            loose["minimum"] = gcd(loose["minimum"], o["minimum"])
+            loose["maximum"] = _most(loose.get("maximum", 0), o.get("maximum", 0))
+            loose["max_odds"] = [max(a, b) for a, b in zip(loose["max_odds"], o["max_odds"])]
+            if "max_open_bets" in o or "max_open_bets" in loose:
+                loose["max_open_bets"] = max(loose.get("max_open_bets", _OPEN_BETS), o.get("max_open_bets", _OPEN_BETS))
+        return loose
+
+    def _run(self, bets, options):
+        request = [dict({k: v for k, v in b.items() if k not in ("zone", "down", "epoch")}, seat=b["seat"] - 1)
                    for b in bets]                  # (the engine's seats count from 0, the reports' from 1)
-        options = dict(self.options, minimum=self.minimum, field_12=field_12 or self.options["field_12"])
         out = judge(dict(options, game="craps", rolls=self.rolls, bets=request))
         if "error" in out:
             raise BetMismatch("the judge refuses the rolls: %s" % out["error"])
         return out["bets"]
+
+    def _judge(self, bets):
+        """The judge's outcome of each of `bets` (none taken down) over the rolls so far: each under its reading's
+        OUTCOME options, every reading's limits at once."""
+        loose = self._loosest(list(range(len(self.epochs))))
+        runs = {}
+        for b in bets:
+            key = tuple(repr(self.epochs[b["epoch"]][k]) for k in OUTCOME)
+            runs.setdefault(key, b["epoch"])
+        judged = {key: self._run(bets, dict(loose, **{k: self.epochs[e][k] for k in OUTCOME}))
+                  for key, e in runs.items()}
+        return [judged[tuple(repr(self.epochs[b["epoch"]][k]) for k in OUTCOME)][i] for i, b in enumerate(bets)]
 
     def zone_after(self, bet, rolls):
         """The bet's zone after `rolls` rolls: a come / don't-come bet is on its come point's once its first
@@ -105,9 +143,9 @@ class _Ledger:
         return [(b, self.zone_after(b, n)) for b, o in zip(kept, self._judge(kept))
                 if b["seat"] == seat and o["result"] == "open"]
 
-    def place(self, seat, zone, amount, field_12):
+    def place(self, seat, zone, amount, epoch):
         bet = {"id": len(self.bets), "seat": seat, "amount": amount, "at": len(self.rolls), "zone": zone,
-               "field_12": field_12}
+               "epoch": epoch}
         kind, number = KIND_NUMBER[ZONES.index(zone)]
         name = kinds.KIND_NAMES[kind]
         if name in ("hard", "big_number"):
@@ -126,21 +164,61 @@ class _Ledger:
         self.bets.append(bet)
 
     def take_down(self, seat, zone):
+        allowed = self.epochs[-1]["take_down"]
         for bet, now in self._open(seat):
-            if now == zone:
-                bet["down"] = True
-                for odds in self.bets:
-                    if odds.get("on") == bet["id"]:
-                        odds["down"] = True
+            if now != zone:
+                continue
+            if len(self.rolls) > bet["at"]:          # in action: it stood through a roll (else always withdrawn)
+                if bet["type"] in ("pass", "come"):     # open after a roll: it has a point
+                    raise BetMismatch("seat %d %s: the table took down a contract bet (art. 5(2)(1), (5))" % (seat,
+                                                                                                        zone))
+                if "on" in bet:
+                    self.downs.append((bet, allowed))  # odds: allowed with their line bet, else by the setting
+                elif bet["type"] not in allowed:
+                    raise BetMismatch("seat %d %s: the table took it down in action, take_down is %r" % (seat, zone,
+                                                                                                       allowed))
+            bet["down"] = True
+            for odds in self.bets:
+                if odds.get("on") == bet["id"]:
+                    odds["down"] = True
+
+    def check_downs(self):
+        """The reading's odds taken down on their own (their line bet still up) in action: their kind allowed."""
+        for bet, allowed in self.downs:
+            parent = self.bets[bet["on"]]
+            if not parent.get("down") and bet["type"] not in allowed:
+                raise BetMismatch("seat %d %s: the table took it down in action, take_down is %r" % (
+                    bet["seat"], bet["zone"], allowed))
+        self.downs = []
+
+    def check_placements(self):
+        """Every bet placed within its own reading's limits (a stake a multiple of the minimum, art. 5(6), none over
+        the maximum, odds within max_odds of the bet they back): judged per reading's options; odds behind a bet of
+        an earlier reading's, with that bet, under both readings' minimum and maximum."""
+        kept = [b for b in self.bets if not b.get("down")]
+        for e in sorted({b["epoch"] for b in kept}):
+            mine = [b for b in kept if b["epoch"] == e]
+            across = [b for b in mine if "on" in b and self.bets[b["on"]]["epoch"] != e]
+            self._placed_within([b for b in mine if b not in across], [e], e)
+            for odds in across:
+                backed = self.bets[odds["on"]]
+                self._placed_within([backed, odds], [e, backed["epoch"]], e)
+
+    def _placed_within(self, group, epochs, e):
+        """BetMismatch if the judge rejects a bet of reading options `e` in `group`, under the limits of `epochs`
+        at once and e's odds limits."""
+        options = dict(self._loosest(epochs), max_odds=self.epochs[e]["max_odds"],
+                       **{k: self.epochs[e][k] for k in OUTCOME})
+        for b, o in zip(group, self._run(group, options)):
+            if b["epoch"] == e and o["result"] == "rejected":
+                raise BetMismatch("the judge rejects a bet the table placed: %r under %r (%s)" % (
+                    b, {k: options[k] for k in ("minimum", "maximum", "max_odds") if k in options}, o.get("reason")))
 
     def nets_by_roll(self):
         """{seat: {zone: net}} of each roll, as the judge decides the bets not taken down."""
         kept = [b for b in self.bets if not b.get("down")]
         by_roll = [{} for _ in self.rolls]
-        # each bet's outcome under the Field's 12 its reading came under (only a Field bet's depends on it)
-        under = {f: self._judge(kept, f) for f in {b["field_12"] for b in kept}}
-        for i, bet in enumerate(kept):
-            o = under[bet["field_12"]][i]
+        for bet, o in zip(kept, self._judge(kept)):
             if o["result"] == "rejected":
                 raise BetMismatch("the judge rejects a bet the table placed: %r (%s)" % (bet, o.get("reason")))
             if o["roll"] is None:

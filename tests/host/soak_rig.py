@@ -19,8 +19,8 @@ host's view (the reports, in order) to the invariants:
     under the settings it started with, give its board, hole cards, pots, winners, rake and final stacks,
     Omaha arts. 5-16);
   - every Craps bet the table placed nets what the rules judge says over the rolls it saw (odds, come points and
-    take-downs too: tests/host/soak_craps.py; a Field bet under the Field's 12 its reading came under), up to a
-    lost report or a change of a setting other than the minimum and the Field's 12; every one-roll
+    take-downs too: tests/host/soak_craps.py; each bet under the settings in force when its reading came, a
+    take-down in action one the take_down setting allows), up to a lost report; every one-roll
     Craps bet a reading placed right before a valid roll nets what the judge says, a reset between them or not
     (a bet the table accepted is never lost);
   - after the closing lines (CONFIRM, a long VOID) no alarm stays open: the dealer can go on (the last `state`
@@ -41,7 +41,7 @@ from hostsim.headless import board_path
 from tests.host import soak_scripts as scripts
 # LOST: tools.replay's notice of a LOST frame, that many reports the board's full link store refused (host away)
 from tests.host.soak_craps import LOST, BetMismatch, judge_every_bet
-from tests.host.soak_scripts import CLOSING, table_file, table_settings
+from tests.host.soak_scripts import CLOSING, table_file
 from tools.judge_baccarat import judge_round
 from tools.replay import replay
 
@@ -130,14 +130,13 @@ def check_common(seen):
 def check_baccarat(seen, settings=None):
     """Every settled round agrees with the judge; its cards are the round's card reports; the table is
     not left held in an alarm. -> the list of (round, winner, nets) settled."""
-    settings = dict(settings or {"method": 1, "commission": "A", "tie_option": "returned"})
+    followed = Followed("baccarat", settings)
     reports = check_common(seen)
     dealt, bets, settled = [], None, []
     for r in reports:
         ev = r["event"]
-        if ev == "settings_changed":
-            _follow(settings, r)
-        elif ev == "round":
+        followed.see(r)
+        if ev == "round":
             dealt, bets = [], r.get("bets")
         elif ev == LOST:
             dealt = None                  # the round's reports not all here: its result is not judged
@@ -149,18 +148,53 @@ def check_baccarat(seen, settings=None):
                     raise Broken("a void round with nets not 0: %r" % (r,))
                 settled.append((r["round"], None, r.get("nets")))
                 continue
-            if dealt is not None:
-                _check_result(r, dealt, bets, settings)
+            if dealt is not None and followed.known:
+                _check_result(r, dealt, bets, {k: followed.values[k] for k in _ROUND_OPTIONS})
             settled.append((r["round"], r["winner"], r.get("nets")))
     check_stuck(reports, seen)
     return settled
 
 
+_ROUND_OPTIONS = ("method", "commission", "tie_option")     # what a Baccarat round is judged under
+
+
+class Followed:
+    """The settings a check judges under: the table file's (or `settings` over them), then each settings_changed
+    report's changes, whose digest (the new table file's, firmware.host_port.settings_digest) they must give.
+    `known` while they are surely the table's: reports lost (a link_lost notice) may hide a change; they are
+    known again once a boot or settings_changed report's digest is theirs."""
+
+    def __init__(self, game, settings=None):
+        with open(table_file(game)) as f:
+            self.file = json.load(f)
+        self.values = dict(self.file["settings"], **(settings or {}))
+        self.known = True
+
+    def see(self, r):
+        event = r["event"]
+        if event == LOST:
+            self.known = False
+        elif event == "settings_changed":
+            _follow(self.values, r)
+            same = _same_settings(self.file, self.values, r["settings"])
+            if self.known and not same:
+                raise Broken("settings_changed %r: the settings followed, %r, are not the table's (digest %s)" % (
+                    r["changes"], self.values, r["settings"]))
+            self.known = same
+        elif event == "boot" and not self.known:
+            self.known = _same_settings(self.file, self.values, r["settings"])
+
+
 def _follow(settings, changed):
     """A settings change the table applied (settings_changed): the judge's options from here on."""
     for key, (_old, new) in changed["changes"].items():
-        if key in settings:
-            settings[key] = new
+        settings[key] = new
+
+
+def _same_settings(table, settings, digest):
+    """Whether `settings` in the table file `table` are the ones whose digest a report gives."""
+    from firmware.host_port import settings_digest
+    return settings_digest(dict(table, settings=settings)) == digest
 
 
 def _check_result(r, dealt, bets, settings):
@@ -210,18 +244,17 @@ def check_omaha(seen, settings=None):
     hand's `dealt` cards and `action` reports under the settings it started with: its board, hole cards,
     pots (amounts, eligible seats, winners), rake (art. 16: the percent of each pot, capped once) and final
     stacks; each hand_start has its hand_result; the table is not left held. -> hands ended."""
-    settings = dict(settings or table_settings("omaha"))
+    followed = Followed("omaha", settings)
     reports = check_common(seen)
     start, done = None, 0
     for r in reports:
-        if r["event"] == "settings_changed":
-            _follow(settings, r)
-        elif r["event"] == LOST:
+        followed.see(r)
+        if r["event"] == LOST:
             start = False                 # a hand's reports not all here: its result is not checked
         elif r["event"] == "hand_start":
             if start and start["hand"] != r["hand"]:
                 raise Broken("hand %s started before hand %s ended" % (r["hand"], start["hand"]))
-            start, deck, actions, under = r, [], [], dict(settings)
+            start, deck, actions, under = r, [], [], dict(followed.values) if followed.known else None
         elif r["event"] == "dealt" and start and r["to"] != "discard":
             deck.append(r["card"])
         elif r["event"] == "action" and start:
@@ -236,7 +269,7 @@ def check_omaha(seen, settings=None):
             if before != after + r["rake"] or (r["void"] and (r["rake"] or start["stacks"] != r["stacks"])):
                 raise Broken("hand %s: chips not conserved: %d before, %d after + %d rake"
                              % (r["hand"], before, after, r["rake"]))
-            if not r["void"]:
+            if not r["void"] and under is not None:
                 _check_hand(r, start, deck, actions, under)
             start, done = None, done + 1
     check_stuck(reports, seen)
@@ -265,23 +298,22 @@ ONE_ROLL = ("field", "any_craps", "any_seven", "eleven", "ace_deuce", "aces", "b
 
 def check_craps(seen, settings=None):
     """The common invariants, no alarm left; every bet the table placed nets what the rules judge says over the
-    rolls it saw, up to a link_lost notice or a change of a setting other than the minimum and the Field's 12
+    rolls it saw, up to a link_lost notice, under the settings in force when its reading came
     (tests/host/soak_craps.py: odds, come points and take-downs too); every one-roll bet (Craps art. 5(3),
     (7)-(12)) a reading placed right before a valid roll nets what the judge says for that roll, under the
     settings it was placed under, a reset between them or not (the journal keeps every reading the table
     accepted). -> throws reported."""
     from tools.judge_craps import judge
-    settings = dict(settings or table_settings("craps"))
+    followed = Followed("craps", settings)
     reports = check_common(seen)
     try:
-        judge_every_bet(reports, settings)
+        judge_every_bet(reports, followed.values)
     except BetMismatch as exc:
         raise Broken(str(exc))
-    placed, placed_under = {}, settings
+    placed, placed_under = {}, None
     for r in reports:
-        if r["event"] == "settings_changed":
-            _follow(settings, r)
-        elif r["event"] == LOST:
+        followed.see(r)
+        if r["event"] == LOST:
             placed = {}                   # a reading's report may be among them: the next throw is not judged
         elif r["event"] == "bets" and "placed" in r:
             placed = {(seat, zone): amount for seat, zones in r["placed"].items() for zone, amount in zones.items()
@@ -289,9 +321,9 @@ def check_craps(seen, settings=None):
             # Judged under the settings they were placed under: a change may apply before the roll (a come-out
             # with only one-roll bets open, none an option decides: docs/console.md), and a stake the new minimum
             # would refuse stands.
-            placed_under = dict(settings)
+            placed_under = dict(followed.values) if followed.known else None
         elif r["event"] == "throw":
-            if r["valid"] and placed:
+            if r["valid"] and placed and placed_under is not None:
                 request = dict(placed_under, game="craps", rolls=[r["dice"]],
                                bets=[{"id": "%s %s" % k, "type": k[1], "amount": v, "at": 0} for k, v in placed.items()])
                 for bet in judge(request)["bets"]:
@@ -363,9 +395,9 @@ def main(argv):
     change a game report (`boots`: the run with the cuts'). --host-away: the
     host away around some lines (soak_scripts.with_host_absences); `lost`: the reports the board's full store
     refused. --settings-changes: a technician's settings change at the console now and then
-    (soak_scripts.with_settings_changes: Baccarat's method and commission, Craps' field_12 and minimum, Omaha's
-    rake and blinds; the checks judge under the settings each settings_changed report gives); `changed`: how many
-    the table applied.
+    (soak_scripts.with_settings_changes: Baccarat's method and commission, Craps' minimum, maximum, odds limits,
+    Field's 12, bets off on a come-out, take-downs and shooter's rule, Omaha's rake and blinds; the checks judge
+    under the settings each settings_changed report gives); `changed`: how many the table applied.
     --write-cuts: each script also replayed with the power cut in the middle of a flash write (after 20-400 writes,
     the write torn half done or not done, then 0-2 cuts more in the next boots' recoveries: hostsim.flash.FlashFS,
     seeded by the seed), held to the invariants and, with --clean, to the plain run's game reports (`write_cut`:

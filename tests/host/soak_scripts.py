@@ -496,14 +496,24 @@ def with_host_absences(rng, lines, rate=0.08, span=6):
     return out
 
 
-# Settings a technician may change at the console mid-play (docs/console.md, "Changing the settings"): the judge's
-# options, which soak_rig.check_baccarat and check_craps follow (settings_changed), and Omaha's rake and blinds, under
-# which every hand's chips must still be conserved. SOAK_PIN is the PIN soak_rig.run(pin=...) provisions: the test
+# Settings a technician may change at the console mid-play (docs/console.md, "Changing the settings"): every one the
+# console takes but the table's size (seats) and Craps' max_open_bets and long take_down lists (a console line is at
+# most 96 bytes), and Baccarat's shoe options (decks, burn, cut card, dealer, demo rounds: the scripts' shoes are 8
+# decks); the checks (soak_rig.Followed, soak_craps) follow each settings_changed report. SOAK_PIN is the PIN soak_rig.run(pin=...) provisions: the test
 # tables' technician PIN.
 SOAK_PIN = PIN
-CHANGEABLE = {"baccarat": (("method", ("1", "2")), ("commission", ("A", "B"))),
-              "craps": (("field_12", ("2", "3")), ("minimum", ("5", "10"))),
-              "omaha": (("rake_percent", ("3", "4.5", "5")), ("small_blind", ("5", "10")), ("big_blind", ("10", "20")))}
+CHANGEABLE = {"baccarat": (("method", ("1", "2")), ("commission", ("A", "B")),
+                           ("tie_option", ("returned", "standing", "changeable"))),
+              "craps": (("field_12", ("2", "3")), ("minimum", ("5", "10")), ("maximum", ("0", "1000", "5000")),
+                        ("max_odds", ("3,4,5", "1,1,1", "2,2,2", "10,10,10")),
+                        ("off_on_come_out", ("none", "hard", "come_odds,hard,big_number")),
+                        ("take_down", ("hard,big_number", "none", "dont_pass,dont_come,pass_odds,come_odds,hard",
+                                       "dont_pass_odds,dont_come_odds,big_number")),
+                        ("shooter_change_on_come_out_craps", ("true", "false"))),
+              "omaha": (("rake_percent", ("3", "4.5", "5")), ("small_blind", ("5", "10")),
+                        ("big_blind", ("10", "20")), ("structure", ("pot_limit", "no_limit")),
+                        ("rake_cap_big_blinds", ("1", "3", "5")),
+                        ("odd_chip", ("croupier", "button")), ("heads_up", ("no_raise_cap", "no_limit")))}
 
 
 def with_settings_changes(rng, lines, game, rate=0.04):
