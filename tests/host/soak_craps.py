@@ -102,8 +102,7 @@ class _Ledger:
             loose["minimum"] = gcd(loose["minimum"], o["minimum"])
             loose["maximum"] = _most(loose.get("maximum", 0), o.get("maximum", 0))
             loose["max_odds"] = [max(a, b) for a, b in zip(loose["max_odds"], o["max_odds"])]
-            if "max_open_bets" in o or "max_open_bets" in loose:
-                loose["max_open_bets"] = max(loose.get("max_open_bets", _OPEN_BETS), o.get("max_open_bets", _OPEN_BETS))
+            loose["max_open_bets"] = max(loose.get("max_open_bets", _OPEN_BETS), o.get("max_open_bets", _OPEN_BETS))
         return loose
 
     def _run(self, bets, options):
@@ -116,15 +115,14 @@ class _Ledger:
 
     def _judge(self, bets):
         """The judge's outcome of each of `bets` (none taken down) over the rolls so far: each under its reading's
-        OUTCOME options, every reading's limits at once."""
+        OUTCOME options, every reading's limits at once (one judge run for each set of OUTCOME options)."""
         loose = self._loosest(list(range(len(self.epochs))))
+        keys = [repr([self.epochs[b["epoch"]][k] for k in OUTCOME]) for b in bets]
         runs = {}
-        for b in bets:
-            key = tuple(repr(self.epochs[b["epoch"]][k]) for k in OUTCOME)
-            runs.setdefault(key, b["epoch"])
-        judged = {key: self._run(bets, dict(loose, **{k: self.epochs[e][k] for k in OUTCOME}))
-                  for key, e in runs.items()}
-        return [judged[tuple(repr(self.epochs[b["epoch"]][k]) for k in OUTCOME)][i] for i, b in enumerate(bets)]
+        for key, b in zip(keys, bets):
+            if key not in runs:
+                runs[key] = self._run(bets, dict(loose, **{k: self.epochs[b["epoch"]][k] for k in OUTCOME}))
+        return [runs[key][i] for i, key in enumerate(keys)]
 
     def zone_after(self, bet, rolls):
         """The bet's zone after `rolls` rolls: a come / don't-come bet is on its come point's once its first
