@@ -155,10 +155,23 @@ def _roads(table, value, options):
     table.take_in(HOST_PORT)
 
 
+def _recall(table, value, options):
+    """{"recall": 10}: the host asks for the table's last 10 rounds (hands, throws), in a RECALL frame on the
+    report port through the host client; the table judges the count (1..100, else a `host_error`) and answers
+    with one `recall` report a round, oldest first (docs/protocol.md, "Host reports"; docs/journal.md,
+    "Recall"). A count past the frame's 4 digits goes on the wire too: the link refuses it."""
+    check_whole("recall", value)
+    _port(table, HOST_PORT, "recall")
+    _host_here(table, "recall")
+    table.io.send(HOST_PORT, table.client.recall(value))
+    table.take_in(HOST_PORT)
+
+
 def needs_the_host(line):
     """Is this input line (a parsed dict) one the host sends: refused while it is away (_host_here)?"""
     raw = line.get("raw")
-    return "hand" in line or "roads" in line or isinstance(raw, dict) and raw.get("port") == HOST_PORT
+    return "hand" in line or "roads" in line or "recall" in line or (
+        isinstance(raw, dict) and raw.get("port") == HOST_PORT)
 
 
 def _host_here(table, what):
@@ -282,6 +295,7 @@ KINDS = {
     "button": (_button, {"long": (check_boolean, False)}),
     "hand": (_hand, {}),
     "roads": (_roads, {}),
+    "recall": (_recall, {}),
     "action": (_action, {}),
     "keys": (_keys, {}),
     "raw": (_raw, {}),

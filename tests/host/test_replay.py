@@ -292,6 +292,9 @@ BAD_LINES = [
     ('{"shoe": "old"}', "unknown shoe report 'old'"),
     ('{"cut_card": false}', "cut_card must be true"),
     ('{"roads": "please"}', "roads must be true"),
+    ('{"recall": "10"}', "recall must be a whole number, got a string"),
+    ('{"recall": -1}', "recall must be 0 or more, got -1"),
+    ('{"recall": 10, "last": true}', "unknown key 'last' in a recall line (it takes no other key)"),
     ('{"shoe_fault": -1}', "shoe_fault must be 0 or more"),
     ('{"bets": [3]}', "bets must be an object of seats"),
     ('{"bets": {"three": {"banker": 100}}}', "seat 'three'"),
@@ -773,6 +776,24 @@ def test_a_reset_mid_run_is_a_new_boot_counter_and_each_report_arrives_once(tmp_
         seqs = [r["seq"] for r in reports[first:end]]
         assert seqs == list(range(1, len(seqs) + 1))            # once each, in order, within each boot
     assert holder["table"].client.duplicates >= 0 and holder["table"].caught_up()
+
+
+def test_a_recall_line_is_the_hosts_recall_and_the_table_judges_the_count(tmp_path):
+    # The host's RECALL had no input line: a script had to carry the frame as raw hex. Craps keeps each throw
+    # (docs/journal.md, "Recall"): the answer is the last N, oldest first; the count is the table's to judge.
+    table = os.path.join(REPO, "boards", "tables", "sim-craps.json")
+    status, reports, err = _main(tmp_path, {"dice": [3, 4]}, {"dice": [2, 2]}, {"dice": [6, 6]}, {"recall": 2},
+                                 {"recall": 0}, {"recall": 99999}, {"recall": 5}, {"dice": [1, 1]}, table=table)
+    assert status == 0, err
+    answers = [r for r in reports if r["event"] in ("recall", "host_error")]
+    assert [(r["event"], r.get("asked"), r.get("index"), r.get("of")) for r in answers] == [
+        ("recall", 2, 1, 2), ("recall", 2, 2, 2), ("host_error", None, None, None), ("host_error", None, None, None),
+        ("recall", 5, 1, 3), ("recall", 5, 2, 3), ("recall", 5, 3, 3)]
+    assert [r["round"]["dice"] for r in answers if r["event"] == "recall"] == [[2, 2], [6, 6], [3, 4], [2, 2], [6, 6]]
+    assert [r["round"]["result"] for r in answers[4:]] == ["natural", "point_set", "roll"]
+    assert answers[2]["error"] == "recall 0: ask for 1..100 rounds" and answers[2]["request"] == "recall"
+    assert answers[3]["error"] == "host frame refused: bad argument"     # past the frame's 4 digits: the link's
+    assert reports[-1]["event"] == "throw" and reports[-1]["dice"] == [1, 1]     # the answer out before the throw
 
 
 def test_a_roads_line_is_the_hosts_request_and_the_table_answers_with_its_roads(tmp_path):

@@ -157,7 +157,8 @@ def test_a_malformed_host_line_is_status_2_naming_it(tmp_path, lines, message):
     assert [r["event"] for r in _reports(out)] == ["boot", "state", "state"]      # printed up to the line
 
 
-@pytest.mark.parametrize("table, line", [("sim-baccarat", {"roads": True}), ("sim-omaha", {"hand": {}})])
+@pytest.mark.parametrize("table, line", [("sim-baccarat", {"roads": True}), ("sim-omaha", {"hand": {}}),
+                                          ("sim-craps", {"recall": 10})])
 def test_a_host_request_while_the_host_is_away_is_refused(tmp_path, table, line):
     out, err = io.StringIO(), io.StringIO()
     path = tmp_path / "in.jsonl"
