@@ -25,6 +25,9 @@ host's view (the reports, in order) to the invariants:
     (a bet the table accepted is never lost);
   - after the closing lines (CONFIRM, a long VOID) no alarm stays open: the dealer can go on (the last `state`
     report, and the state the console's closing `status` shows).
+  - the host's closing `RECALL 100` is answered with the rounds the live reports gave, each once, in order (Baccarat
+    results with their cards as dealt, Craps throws numbered on by one across boots, Omaha hands:
+    tests/host/soak_recall.py), up to a lost report.
 
 `game_view` and `first_difference` compare two runs' game reports (garbage and power cuts must change
 none). Used by tests/host/test_soak.py and by long runs (docs/hostsim.md, "Soak and fuzz"):
@@ -41,6 +44,7 @@ from hostsim.headless import board_path
 from tests.host import soak_scripts as scripts
 # LOST: tools.replay's notice of a LOST frame, that many reports the board's full link store refused (host away)
 from tests.host.soak_craps import LOST, BetMismatch, judge_every_bet
+from tests.host.soak_recall import check_recall
 from tests.host.soak_scripts import CLOSING, table_file
 from tools.judge_baccarat import judge_round
 from tools.replay import replay
@@ -152,6 +156,7 @@ def check_baccarat(seen, settings=None):
                 _check_result(r, dealt, bets, {k: followed.values[k] for k in _ROUND_OPTIONS})
             settled.append((r["round"], r["winner"], r.get("nets")))
     check_stuck(reports, seen)
+    check_recall(reports, "baccarat")
     return settled
 
 
@@ -273,6 +278,7 @@ def check_omaha(seen, settings=None):
                 _check_hand(r, start, deck, actions, under)
             start, done = None, done + 1
     check_stuck(reports, seen)
+    check_recall(reports, "omaha")
     return done
 
 
@@ -334,6 +340,7 @@ def check_craps(seen, settings=None):
                                                                                       bet["net"]))
             placed = {} if r["valid"] or r.get("no_roll") == "alarm" else placed
     check_stuck(reports, seen)
+    check_recall(reports, "craps")
     return sum(1 for r in reports if r["event"] == "throw")
 
 
@@ -397,7 +404,8 @@ def main(argv):
     refused. --settings-changes: a technician's settings change at the console now and then
     (soak_scripts.with_settings_changes: Baccarat's method and commission, Craps' minimum, maximum, odds limits,
     Field's 12, bets off on a come-out, take-downs and shooter's rule, Omaha's rake and blinds; the checks judge
-    under the settings each settings_changed report gives); `changed`: how many the table applied.
+    under the settings each settings_changed report gives); `changed`: how many the table applied. `recalled`: the
+    rounds the closing RECALL 100 answered with (held to the live reports).
     --write-cuts: each script also replayed with the power cut in the middle of a flash write (after 20-400 writes,
     the write torn half done or not done, then 0-2 cuts more in the next boots' recoveries: hostsim.flash.FlashFS,
     seeded by the seed), held to the invariants and, with --clean, to the plain run's game reports (`write_cut`:
@@ -436,7 +444,8 @@ def main(argv):
             verdict = {"seed": seed, "lines": len(lines), "reports": len(reports_only(seen)), "done": done,
                        "changed": sum(1 for r in seen if r.get("event") == "settings_changed"),
                        "boots": sum(1 for r in seen if r.get("event") == "boot"),
-                       "lost": sum(r["reports"] for r in seen if r.get("event") == LOST)}
+                       "lost": sum(r["reports"] for r in seen if r.get("event") == LOST),
+                       "recalled": sum(1 for r in seen if r.get("event") == "recall" and r["round"] is not None)}
             if clean:
                 refused = None
                 if game != "baccarat" and not changes and not away:

@@ -22,9 +22,10 @@ BACCARAT_ZONES = ("player", "banker", "tie", "player_pair", "banker_pair")
 PORTS = ("shoe", "bets", "dice", "host", "console")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The dealer closes what is open; the console's `status` then shows the table's state (soak_rig.check_stuck: a
-# state report the full link store refused may hide it from the host).
+# state report the full link store refused may hide it from the host); the host asks for the last 100 rounds kept
+# (tests/host/soak_recall.py holds them to the live reports).
 CLOSING = [{"button": "confirm"}, {"button": "void", "long": True}, {"button": "confirm"},
-           {"console": "\u0003status"}]      # (Ctrl-C first: a line garbage began is dropped)
+           {"console": "\u0003status"}, {"recall": 100}]      # (Ctrl-C first: a line garbage began is dropped)
 
 
 def table_file(game):

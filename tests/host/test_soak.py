@@ -390,6 +390,38 @@ def test_the_common_check_takes_a_gap_only_as_the_link_lost_notices_count_it():
         R.check_common(_numbered(("boot", 1), (R.LOST, 7), ("card", 6), (R.LOST, 3), ("card", 9)))
 
 
+_RECALLED = {"baccarat": (S.baccarat_script, 7, 60, "result"), "craps": (S.craps_script, 5, 120, "throw"),
+             "omaha": (S.omaha_script, 5, 6, "hand_result")}
+
+
+@pytest.mark.parametrize("game", sorted(_RECALLED))
+def test_the_closing_recall_keeps_every_round_once_as_reported_and_the_check_has_teeth(game):
+    """The host's RECALL 100 at the end (soak_scripts.CLOSING) across power cuts and everything else the script
+    throws at the table: each kept round is its live report's (docs/journal.md, "Recall": kept exactly once, a
+    power cut between the result report's store write and the recall write included). Teeth: a round reported
+    that was not kept, a kept round other than reported, a Craps throw numbered twice."""
+    from tests.host.soak_recall import RecallMismatch, check_recall
+    make, seed, size, event = _RECALLED[game]
+    seen = R.run(make(random.Random(seed), size), game=game)
+    reports = R.check_common(seen)
+    rounds = [r for r in reports if r["event"] == event]
+    assert sum(1 for r in reports if r["event"] == "boot") > 1            # across power cuts
+    assert check_recall(reports, game) == min(100, len(rounds)) > 3
+    answer = [r for r in reports if r["event"] == "recall"]
+    last = answer[-1]["round"]
+    reported_twice = reports[:reports.index(rounds[-1]) + 1] + [rounds[-1]] + reports[reports.index(rounds[-1]) + 1:]
+    with pytest.raises(RecallMismatch, match="rounds kept|its live report says"):
+        check_recall(reported_twice, game)
+    key = {"baccarat": "totals", "craps": "dice", "omaha": "board"}[game]
+    last[key] = [9, 9] if game != "omaha" else "AsAsAsAsAs"
+    with pytest.raises(RecallMismatch, match="kept round %d of %d: " % (len(answer), len(answer))):
+        check_recall(reports, game)
+    if game == "craps":
+        answer[-1]["round"] = dict(answer[-2]["round"])
+        with pytest.raises(RecallMismatch, match="numbers do not run on by one"):
+            check_recall(reports, game)
+
+
 _FUZZ = settings(max_examples=4, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow])
 
