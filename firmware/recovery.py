@@ -31,6 +31,7 @@ _SNAPSHOT = const(0)
 # copies of firmware.link.record (tests/host/test_const_copies.py)
 _HEAD_SIZE = const(11)
 # copies of firmware.recovery_replay (tests/host/test_const_copies.py)
+_BACKLOG = const(4)
 _EVENT = const(1)
 _EVENT_HEAD_SIZE = const(13)
 _FULL = const(3)
@@ -92,6 +93,7 @@ class TableJournal:
         self.problem = ""          # why the journal was not used ("": it was, or it was empty)
         self.base_refused = 0      # refused reports the base counts (REFUSED; at boot: the sender's count)
         self.base_mark = None      # at boot, the link store's mark when the base was written (REFUSED)
+        self.base_backlog = False  # at boot, the base was written with the link backed up (BACKLOG)
         self.tagged = False        # the link store's event set to a journalled event's (after() clears it)
         self.loaded = None         # at boot, the snapshot read back (bytes) and the events after it, for
         self.loaded_events = []    # the recovery (firmware/recovery_replay.py)
@@ -206,11 +208,18 @@ class TableJournal:
         if self.store is not None:
             self.store.flush()                     # and the link's batch waiting for the poll: its event too
         snapshot = struct.pack(BASE_HEAD, self.event_no) + table.snapshot()
-        if refused:
-            # With the link store's mark now (all written: flushed above): a LOST frame stored after this
-            # moves it on, which tells the recovery the count is spent (recovery_replay.recover).
-            mark = (0, 0) if self.store is None else self.store.mark
-            self.journal.compact(((_SNAPSHOT, snapshot), (_REFUSED, struct.pack("<IIH", refused, mark[0], mark[1]))))
+        if refused or table.link_backlog:
+            base = ((_SNAPSHOT, snapshot),)
+            if refused:
+                # With the link store's mark now (all written: flushed above): a LOST frame stored after this
+                # moves it on, which tells the recovery the count is spent (recovery_replay.recover).
+                mark = (0, 0) if self.store is None else self.store.mark
+                base += ((_REFUSED, struct.pack("<IIH", refused, mark[0], mark[1])),)
+            if table.link_backlog:
+                # The link backed up: its raise is an event before the snapshot, which no controller's snapshot
+                # holds; without it a replay takes the round, hand or come-out the table refused.
+                base += ((_BACKLOG, b""),)
+            self.journal.compact(base)
         else:
             self.journal.checkpoint(snapshot)
         self.base_refused = refused

@@ -48,6 +48,11 @@ REFUSED = const(2)
 # with no boundary to snapshot at; what the table took after it is not on flash ("<I": the last event
 # journalled). The last record of its file: the next snapshot starts a new one.
 FULL = const(3)
+# A base entry after the snapshot (and REFUSED), empty: the host link was backed up when the base was written
+# (table.link_backlog, the sender's alarm). The raise was an event before the snapshot, and a controller's
+# snapshot does not hold it: the recovery raises it again, silently (reported then), before the replay, which
+# must refuse what the table refused (a Baccarat round's first card, a Craps come-out, an Omaha hand).
+BACKLOG = const(4)
 # The states where a card or a throw may come while the board is off: cards leave the shoe (Baccarat,
 # Omaha), the dice are in play (Craps: a come-out or a point; a throw the board missed would have
 # decided bets, moved the puck or passed the dice).
@@ -75,6 +80,8 @@ def load(j):
                 j.base_mark = (event, reports)
             elif kind == REFUSED and j.loaded is not None and not j.loaded_events and len(payload) == 4:
                 j.base_refused = struct.unpack_from("<I", payload, 0)[0]   # (no mark: counted at boot)
+            elif kind == BACKLOG and j.loaded is not None and not j.loaded_events and not payload:
+                j.base_backlog = True
             elif kind == FULL and j.loaded is not None and len(payload) == 4:
                 j.full = True
             else:
@@ -133,6 +140,7 @@ def recover(j, ctx, report, dispatch):
     if data is not None and not j.problem:
         try:
             table.restore(data)
+            table.link_backlog = j.base_backlog
         except RestoreError as exc:
             # A power cut while a settings change ran: the new table file, and the journal's snapshot
             # of the boundary under the old settings (no event after it) carried across as the change does.
@@ -149,6 +157,7 @@ def recover(j, ctx, report, dispatch):
                 # (settings_swap.apply): left on the old settings' snapshot, the events from here on would be
                 # journalled behind a base the next boot restores under no change record (journal_bad: the
                 # table lost at the next power cut; found by the soak's cuts in flash writes).
+                table.link_backlog = j.base_backlog
                 j.checkpoint(table, carried_refusals(ctx.sender))
     if j.problem:
         events = []

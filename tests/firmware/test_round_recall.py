@@ -689,6 +689,8 @@ def test_a_snapshot_keeps_the_waiting_round_before_it_replaces_the_table_journal
     from firmware.recovery import TableJournal
 
     class _Table:
+        link_backlog = False
+
         def snapshot(self):
             return b"{}"
 

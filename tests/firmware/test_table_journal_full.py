@@ -21,6 +21,7 @@ class _Table:
 
     def __init__(self):
         self.state = FAULTED
+        self.link_backlog = False
         self.reading = BetReading(tuple("z%d" % i for i in range(5)), 10)
         self.evidence = Evidence(size=8)
         self.boundary = False

@@ -517,3 +517,29 @@ def test_a_cut_while_a_refused_reading_ends_does_not_refuse_it_twice():
     seen = R.run(clean, game="craps", closing=False, cut_after_writes=238, then_cut_after=[12, 19])
     assert sum(1 for r in seen if r.get("event") == "boot") == 4
     assert R.first_difference(base, R.game_view(seen, events)) is None
+
+
+def test_a_come_out_the_backed_up_link_refused_stays_refused_after_a_settings_change_and_a_power_cut():
+    """Found by the soak (omaha --settings-changes --write-cuts --host-away, seed 125: a host's hand the backlog
+    refused was dealt after the cut): a settings change applied while the host link was backed up wrote the
+    table's base (its snapshot) without the backlog, whose raise was an event before it, and after a power cut
+    the replay took what the table had refused. Here a come-out held while the host was away (no roll,
+    docs/host-link.md) became a roll after the cut, an 11: a natural, which pays every Pass bet on it, while the
+    host had been told no roll. The base keeps the backlog (docs/journal.md, "Snapshot")."""
+    change = [{"console": "\u0003login"}, {"console": S.SOAK_PIN}, {"console": "set field_12 3"},
+              {"console": "commit T-1"}, {"console": "logout"}]
+    before = [{"dice": [2, 4]}, {"host": "away"}] + [{"dice": [3, 5]}] * 46 + change \
+        + [{"dice": [3, 4]}, {"dice": [5, 6]}, {"host": "back"}, {"wait_ms": 10000}]
+    after = [{"button": "confirm"}, {"dice": [5, 6]}]
+    events = ("throw", "puck", "shooter", "settings_changed")
+    base = R.run(before + after, game="craps", closing=False, pin=S.SOAK_PIN)
+    cut = R.run(before + [{"power_cut": True}] + after, game="craps", closing=False, pin=S.SOAK_PIN)
+    R.check_craps(cut)
+    backlog = [r for r in base if r.get("fault") == "link_backlog"]
+    changed = [r for r in base if r.get("event") == "settings_changed"]
+    assert base.index(backlog[0]) < base.index(changed[0])          # the change applied with the link backed up
+    throws = [(r["dice"], r["valid"], r.get("no_roll")) for r in cut if r.get("event") == "throw"][-2:]
+    assert throws == [([5, 6], False, "alarm"), ([5, 6], True, None)]          # held, then thrown again
+    recovered = [r for r in cut if r.get("event") == "recovered"]
+    assert [(r["state"], r.get("fault")) for r in recovered] == [("fault", "link_backlog")]
+    assert R.first_difference(R.game_view(base, events), R.game_view(cut, events)) is None
