@@ -23,6 +23,8 @@ host's view (the reports, in order) to the invariants:
     take-down in action one the take_down setting allows), up to a lost report; every one-roll
     Craps bet a reading placed right before a valid roll nets what the judge says, a reset between them or not
     (a bet the table accepted is never lost);
+  - every recovery that resumed left the table in the state the host last heard of before the reset (the last
+    `state` report before `recovered`, unless a lost report may hide a later one);
   - after the closing lines (CONFIRM, a long VOID) no alarm stays open: the dealer can go on (the last `state`
     report, and the state the console's closing `status` shows).
   - the host's closing `RECALL 100` is answered with the rounds the live reports gave, each once, in order (Baccarat
@@ -128,7 +130,33 @@ def check_common(seen):
     for r in seen:
         if "internal error" in json.dumps(r) or "Traceback" in json.dumps(r):
             raise Broken("an internal error: %r" % (r,))
+    check_recovered_state(reports)
     return reports
+
+
+def check_recovered_state(reports):
+    """Every recovery that resumed left the table in the state the host last heard of before it: the last `state`
+    report before the `recovered` one (the dead boot's, or one its replay sent before `recovered`: the reports the
+    dead board made but had not stored; not the new boot's own `starting` and `ready`), unless a link_lost notice
+    after it may hide a later one. A replay that decides otherwise than the table did (a round the table refused,
+    taken) shows here first (found: a come-out the backed-up link held, rolled after the cut; docs/journal.md)."""
+    last, own, hidden = None, None, False
+    for i, r in enumerate(reports):
+        event = r["event"]
+        if event == LOST:
+            hidden = True
+        elif event == "boot":
+            own = 0                                # the boot's own lamp test states come first
+        elif event == "state":
+            if own is not None and own < 2 and r.get("state") == ("starting", "ready")[own]:
+                own += 1
+                continue
+            last, hidden = r.get("state"), False
+        elif event == "recovered":
+            own = None
+            if r.get("resumed") and not hidden and last not in (None, "lamp_check") and last != r.get("state"):
+                raise Broken("report %d: the recovery resumed in %r, the table was in %r before the reset: %r"
+                             % (i, r["state"], last, r))
 
 
 def check_baccarat(seen, settings=None):

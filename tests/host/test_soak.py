@@ -390,6 +390,24 @@ def test_the_common_check_takes_a_gap_only_as_the_link_lost_notices_count_it():
         R.check_common(_numbered(("boot", 1), (R.LOST, 7), ("card", 6), (R.LOST, 3), ("card", 9)))
 
 
+def test_a_recovery_must_resume_in_the_state_the_host_last_heard_of():
+    def reports(before, replayed=(), recovered="betting", lost=False):
+        """A boot, its states; a reset: the new boot's own states, what its replay sent, `recovered`."""
+        boot = [{"event": "boot"}, {"event": "state", "state": "starting"}, {"event": "state", "state": "ready"}]
+        states = [{"event": "state", "state": s} for s in before] + ([{"event": R.LOST}] if lost else [])
+        return boot + states + boot + [{"event": "state", "state": s} for s in replayed] \
+            + [{"event": "recovered", "state": recovered, "resumed": True}]
+
+    R.check_recovered_state(reports(["betting"]))
+    R.check_recovered_state(reports(["betting"], ["dealing"], recovered="dealing"))    # made, not stored: replayed
+    R.check_recovered_state(reports([], recovered="ready"))                           # Omaha between hands
+    R.check_recovered_state(reports(["fault"], recovered="come_out", lost=True))      # a later state may be lost
+    with pytest.raises(R.Broken, match="resumed in 'come_out', the table was in 'fault'"):
+        R.check_recovered_state(reports(["fault"], recovered="come_out"))
+    with pytest.raises(R.Broken, match="resumed in 'ready', the table was in 'betting'"):
+        R.check_recovered_state(reports(["betting"], recovered="ready"))              # the boot's own are not
+
+
 _RECALLED = {"baccarat": (S.baccarat_script, 7, 60, "result"), "craps": (S.craps_script, 5, 120, "throw"),
              "omaha": (S.omaha_script, 5, 6, "hand_result")}
 
