@@ -1,16 +1,16 @@
 """The soak's recall check: what the table kept of its rounds is what it reported as they ended.
 
-The closing lines (soak_scripts.CLOSING) end with the host's `RECALL 100` ({"recall": 100}): the table answers
-with one `recall` report a round kept, oldest first (docs/journal.md, "Recall"). `check_recall(reports, game)`
-holds that answer to the live reports of the run: each kept round is the live round report at its place
-(Baccarat's `result`, Craps' `throw`, Omaha's `hand_result`; the newest `of` of them, in order), field by field
-where the two say the same thing, so that no round is kept twice, left out or kept other than reported, across
-power cuts (whole or in a flash write), settings changes, alarms and the host's absences. Craps numbers its
-throws on across boots: the kept numbers run on by one. A `link_lost` notice among the live reports hides rounds:
-only those after the last one are held to the answer's newest.
+The closing lines (soak_scripts.CLOSING) end with the host's `RECALL 100` ({"recall": 100}), and the messy scripts'
+host asks now and then mid-play: the table answers with one `recall` report a round kept, oldest first
+(docs/journal.md, "Recall"). `check_recall(reports, game)` holds each complete answer to the live reports of the
+run: each kept round is the live round report at its place (Baccarat's `result`, Craps' `throw`, Omaha's
+`hand_result`; the newest `of` of them when it was asked, in order), field by field where the two say the same
+thing, so that no round is kept twice, left out or kept other than reported, across power cuts (whole or in a
+flash write), settings changes, alarms and the host's absences. Craps numbers its throws on across boots: the
+kept numbers run on by one. A `link_lost` notice among the live reports hides rounds: only those after the last
+one are held to the answer's newest.
 """
 LOST = "link_lost"
-ASKED = 100                        # soak_scripts.CLOSING's recall
 ROUND_EVENTS = {"baccarat": "result", "craps": "throw", "omaha": "hand_result"}
 
 
@@ -19,40 +19,89 @@ class RecallMismatch(AssertionError):
 
 
 def check_recall(reports, game):
-    """-> the rounds compared (0: no complete answer to the closing RECALL, e.g. a script without CLOSING);
-    RecallMismatch at the first kept round that is not its live report."""
-    answer = [r for r in reports if r["event"] == "recall" and r["asked"] == ASKED]
-    if not answer or [r["index"] for r in answer] != list(range(1, answer[0]["of"] + 1)):
-        return 0
-    first_answer = reports.index(answer[0])
-    live, lost, dealt = [], False, []
-    for r in reports[:first_answer]:
-        if r["event"] == LOST:
-            live, lost, dealt = [], True, None
-        elif r["event"] == "round":
-            dealt = []                   # a Baccarat round's cards as its card reports give them, in dealing order
-        elif r["event"] == "card" and r["to"] in ("player", "banker") and dealt is not None:
-            dealt.append(r["card"])
-        elif r["event"] == ROUND_EVENTS[game]:
-            live.append((r, dealt))
+    """-> the rounds compared; RecallMismatch at the first answer that is not the live rounds it names. Every
+    complete answer to a RECALL (the closing one, and those the messy scripts' host asks for mid-play: an answer
+    a reset cut short is dropped, and not made again) is the last `of` rounds the table had ended when it was
+    asked: the live round reports before its first report (but up to LATE rounds that ended after the request,
+    while the answer waited for the store's room), all of them while no link_lost notice hid any."""
+    compared, at = 0, 0
+    live, lost, dealt, starts = [], False, [], {}
+    found = answers(reports)
+    # The last answer, when no round ended after it (the closing RECALL is the script's last line), is of exactly
+    # the rounds before it: nothing could end between its request and its first report.
+    ended = [i for i, r in enumerate(reports) if r["event"] == ROUND_EVENTS[game]]
+    exact = found[-1][0] if found and (not ended or ended[-1] < found[-1][0]) else None
+    for first, answer in found:
+        for r in reports[at:first]:
+            event = r["event"]
+            if event == LOST:
+                live, lost, dealt = [], True, None
+            elif event == "round":
+                dealt = []               # a Baccarat round's cards as its card reports give them, in dealing order
+            elif event == "card" and r["to"] in ("player", "banker") and dealt is not None:
+                dealt.append(r["card"])
+            elif event == "hand_start":
+                starts[r["hand"]] = r["stacks"]
+            elif event == ROUND_EVENTS[game]:
+                live.append((r, dealt if game == "baccarat" else starts))
+        at = first
+        compared += _check_answer(answer, live, lost, game, 0 if first == exact else LATE)
+    return compared
+
+
+def answers(reports):
+    """[(the index of its first report, its recall reports)] of each complete answer, in order: indexes 1..of
+    (or the one report of index 0: none kept), none of another answer or a boot between them."""
+    out, current = [], None
+    for i, r in enumerate(reports):
+        if r["event"] == "boot":
+            current = None                 # a reset drops the answer under way (docs/journal.md, "Recall")
+        elif r["event"] == "recall":
+            if r["index"] <= 1:
+                current = (i, [r])
+            elif current is not None and (r["index"], r["asked"]) == (current[1][-1]["index"] + 1,
+                                                                      current[1][0]["asked"]):
+                current[1].append(r)
+            else:
+                current = None
+            if current is not None and current[1][-1]["index"] == current[1][-1]["of"]:
+                out.append(current)
+                current = None
+    return out
+
+
+LATE = 10                          # rounds that may end between a RECALL and its answer's first report
+
+
+def _check_answer(answer, live, lost, game, late):
     kept = [r["round"] for r in answer if r["of"]]
     if any(k is None for k in kept):
         raise RecallMismatch("a kept round gone or unreadable: %r" % ([r for r in answer if r["round"] is None],))
-    if len(kept) != min(ASKED, len(live)) and not (lost and len(kept) >= len(live)):
-        raise RecallMismatch("%d rounds kept, %d reported (asked %d)" % (len(kept), len(live), ASKED))
     if game == "craps":
         numbers = [k["round"] for k in kept]
         if numbers and numbers != list(range(numbers[0], numbers[0] + len(numbers))):
             raise RecallMismatch("the kept throws' numbers do not run on by one: %r" % (numbers,))
-    starts = _hand_starts(reports[:first_answer]) if game == "omaha" else None
-    pairs = list(zip(kept[len(kept) - len(live):] if len(live) <= len(kept) else kept, live[-len(kept):]))
-    for k, (entry, (report, dealt)) in enumerate(pairs):
-        expected = _LIVE[game](report, dealt if game == "baccarat" else starts)
+    asked = answer[0]["asked"]
+    for end in range(len(live), max(-1, len(live) - late - 1), -1):      # the newest first
+        n = min(len(kept), end)
+        if (lost or len(kept) == min(asked, end)) and _differs(kept[len(kept) - n:], live[end - n:end], game) is None:
+            return n
+    if not lost and len(kept) != min(asked, len(live)):
+        raise RecallMismatch("%d rounds kept, %d reported (asked %d)" % (len(kept), len(live), asked))
+    n = min(len(kept), len(live))
+    k, got, expected, report = _differs(kept[len(kept) - n:], live[len(live) - n:], game)
+    raise RecallMismatch("kept round %d of %d: %r, its live report says %r (%r)"
+                         % (len(kept) - n + k + 1, len(kept), got, expected, report))
+
+
+def _differs(kept, live, game):
+    """None, or (k, the kept round's fields, the live report's, the report) of the first pair that differs."""
+    for k, (entry, (report, context)) in enumerate(zip(kept, live)):
+        expected = _LIVE[game](report, context)
         got = {key: entry.get(key) for key in expected}
         if got != expected:
-            raise RecallMismatch("kept round %d of %d: %r, its live report says %r (%r)"
-                                 % (len(kept) - len(pairs) + k + 1, len(kept), got, expected, report))
-    return len(pairs)
+            return k, got, expected, report
+    return None
 
 
 def _summed(nets):
@@ -100,11 +149,6 @@ def _omaha(r, starts):
         out["nets"] = {s: r["stacks"].get(s, 0) - before.get(s, 0) for s in seats
                        if r["stacks"].get(s, 0) != before.get(s, 0)}
     return out
-
-
-def _hand_starts(reports):
-    """{hand number: its start's stacks} (the last start of each number: a hand is started once)."""
-    return {r["hand"]: r["stacks"] for r in reports if r["event"] == "hand_start"}
 
 
 _LIVE = {"baccarat": _baccarat, "craps": _craps, "omaha": _omaha}

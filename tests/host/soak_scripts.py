@@ -21,6 +21,9 @@ SUITS = "cdhs"
 BACCARAT_ZONES = ("player", "banker", "tie", "player_pair", "banker_pair")
 PORTS = ("shoe", "bets", "dice", "host", "console")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# How many rounds the messy scripts' host asks for mid-play (drawn from a roll already made: the rest of a seed's
+# script stays as it was); 0 and 101 are refused (host_error).
+RECALLS = (1, 3, 20, 100, 0, 101)
 # The dealer closes what is open; the console's `status` then shows the table's state (soak_rig.check_stuck: a
 # state report the full link store refused may hide it from the host); the host asks for the last 100 rounds kept
 # (tests/host/soak_recall.py holds them to the live reports).
@@ -129,8 +132,8 @@ def _baccarat_mess(rng, shoe, cuts):
     if roll < 0.66:
         return [{"console": rng.choice(["status", "help", "log", "recall 3", "zones", "crash", "sensors",
                                         "bogus", "lamp all", "x" * 200, "\u0003", "status\u007f\u007fxx"])}]
-    if roll < 0.70:
-        return [{"roads": True}]
+    if roll < 0.70:                   # the host asks for the roads, or for the last rounds (drawn from roll)
+        return [{"roads": True}] if roll < 0.68 else [{"recall": RECALLS[int(roll * 10000) % len(RECALLS)]}]
     if roll < 0.74:
         return [{"wait_ms": rng.choice([0, 30, 170, 1000, 20000])}]
     if roll < 0.78:
@@ -201,8 +204,10 @@ def _craps_mess(rng, cuts):
         return [{"button": rng.choice(["confirm", "void", "deal", "shoe_change"]), "long": rng.random() < 0.4}]
     if roll < 0.62:
         return [{"console": rng.choice(["status", "recall 5", "log", "bogus", "\u0003"])}]
-    if roll < 0.70:
-        return [{"raw": {"port": "host", "hex": b"#0.0 0 RECALL 7*00000000\nroads\n".hex()}}]
+    if roll < 0.70:                   # a RECALL line noise hit (a bad CRC) and a plain request, or a real RECALL
+        if roll < 0.67:
+            return [{"raw": {"port": "host", "hex": b"#0.0 0 RECALL 7*00000000\nroads\n".hex()}}]
+        return [{"recall": RECALLS[int(roll * 10000) % len(RECALLS)]}]
     if roll < 0.76:
         return [{"wait_ms": rng.choice([0, 50, 3000, 15000])}]
     if roll < 0.82:
@@ -241,8 +246,10 @@ def omaha_script(rng, hands, cuts=True):
                 lines += [garbage(rng), {"button": "confirm"}]
             elif roll < 0.96:
                 lines += [{"shoe": rng.choice(["unreadable", "hello"])}, {"button": "confirm"}]
-            elif roll < 0.98:
+            elif roll < 0.97:
                 lines.append({"button": rng.choice(["confirm", "void", "deal"]), "long": rng.random() < 0.3})
+            elif roll < 0.98:             # the host asks for the last hands (tests/host/soak_recall.py)
+                lines.append({"recall": RECALLS[int(roll * 10000) % len(RECALLS)]})
             elif cuts:
                 lines.append({"power_cut": True})
     return lines

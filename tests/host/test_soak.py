@@ -263,7 +263,7 @@ def test_the_baccarat_script_deals_on_from_a_new_shoe_when_a_double_pull_took_th
     assert all(isinstance(line["card"], str) for line in lines if "card" in line)
 
 
-@pytest.mark.parametrize("game, seed, size", [("baccarat", 17, 40), ("craps", 2, 150), ("omaha", 12, 8)])
+@pytest.mark.parametrize("game, seed, size", [("baccarat", 17, 40), ("craps", 2, 150), ("omaha", 6, 8)])
 def test_the_soak_with_the_host_away_now_and_then_keeps_the_invariants(game, seed, size):
     """The messy scripts with host absences (with_host_absences): long enough ones fill the board's link store
     and raise its link_backlog; every missing seq is counted by a link_lost notice (Craps seed 2: a boot's
@@ -414,29 +414,40 @@ _RECALLED = {"baccarat": (S.baccarat_script, 7, 60, "result"), "craps": (S.craps
 
 @pytest.mark.parametrize("game", sorted(_RECALLED))
 def test_the_closing_recall_keeps_every_round_once_as_reported_and_the_check_has_teeth(game):
-    """The host's RECALL 100 at the end (soak_scripts.CLOSING) across power cuts and everything else the script
-    throws at the table: each kept round is its live report's (docs/journal.md, "Recall": kept exactly once, a
-    power cut between the result report's store write and the recall write included). Teeth: a round reported
-    that was not kept, a kept round other than reported, a Craps throw numbered twice."""
-    from tests.host.soak_recall import RecallMismatch, check_recall
+    """The host's RECALL 100 at the end (soak_scripts.CLOSING), and those it asks mid-play, across power cuts and
+    everything else the script throws at the table: each kept round is its live report's (docs/journal.md,
+    "Recall": kept exactly once, a power cut between the result report's store write and the recall write
+    included). Teeth: a round reported that was not kept, a kept round other than reported, a Craps throw
+    numbered twice, an answer mid-play that names other rounds than those before it."""
+    from tests.host.soak_recall import RecallMismatch, answers, check_recall
     make, seed, size, event = _RECALLED[game]
     seen = R.run(make(random.Random(seed), size), game=game)
     reports = R.check_common(seen)
     rounds = [r for r in reports if r["event"] == event]
     assert sum(1 for r in reports if r["event"] == "boot") > 1            # across power cuts
-    assert check_recall(reports, game) == min(100, len(rounds)) > 3
-    answer = [r for r in reports if r["event"] == "recall"]
-    last = answer[-1]["round"]
+    found = answers(reports)
+    mid_play = sum(len(a) for _, a in found[:-1] if a[0]["of"])
+    assert check_recall(reports, game) == min(100, len(rounds)) + mid_play > 3
+    closing = found[-1][1]
     reported_twice = reports[:reports.index(rounds[-1]) + 1] + [rounds[-1]] + reports[reports.index(rounds[-1]) + 1:]
     with pytest.raises(RecallMismatch, match="rounds kept|its live report says"):
         check_recall(reported_twice, game)
     key = {"baccarat": "totals", "craps": "dice", "omaha": "board"}[game]
-    last[key] = [9, 9] if game != "omaha" else "AsAsAsAsAs"
-    with pytest.raises(RecallMismatch, match="kept round %d of %d: " % (len(answer), len(answer))):
+    last = dict(closing[-1]["round"])
+    closing[-1]["round"][key] = [9, 9] if game != "omaha" else "AsAsAsAsAs"
+    with pytest.raises(RecallMismatch, match="kept round %d of %d: " % (len(closing), len(closing))):
         check_recall(reports, game)
+    closing[-1]["round"] = last
     if game == "craps":
-        answer[-1]["round"] = dict(answer[-2]["round"])
+        closing[-1]["round"] = dict(closing[-2]["round"])
         with pytest.raises(RecallMismatch, match="numbers do not run on by one"):
+            check_recall(reports, game)
+        closing[-1]["round"] = last
+    check_recall(reports, game)
+    if mid_play:                                  # an answer mid-play that is not the rounds before it
+        answer = next(a for _, a in found[:-1] if a[0]["of"])
+        answer[-1]["round"] = dict(answer[-1]["round"], **{key: [9, 9] if game != "omaha" else "AsAsAsAsAs"})
+        with pytest.raises(RecallMismatch):
             check_recall(reports, game)
 
 
