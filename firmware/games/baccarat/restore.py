@@ -149,6 +149,8 @@ def _shoe(f, settings, state):
     if shoe.state not in _SHOE_STATES[state]:
         f.fail("a shoe state that goes with table state %d" % state, shoe.state)
     shoe.burn_left = f.int("shoe burn_left", -1, 12, fields[7])
+    if shoe.state == shoe_mod.CLOSED:
+        shoe.burn_left = 0      # the firmware before kept the count of a shoe taken out in its burn: none now
     if (shoe.state == shoe_mod.BURNING) != (shoe.burn_left != 0):
         f.fail("cards left to burn exactly while burning", fields)
     for i in range(52):

@@ -300,3 +300,4 @@ class Shoe:
         if self.state == IN_ROUND or self.state == ERROR:
             raise RuleError("the shoe may be changed only after a round (Baccarat art. 3(2))")
         self.state = CLOSED
+        self.burn_left = 0      # a shoe taken out in its burn (art. 2(1)): the burn ends with it
