@@ -27,9 +27,9 @@ host's view (the reports, in order) to the invariants:
     `state` report before `recovered`, unless a lost report may hide a later one);
   - after the closing lines (CONFIRM, a long VOID) no alarm stays open: the dealer can go on (the last `state`
     report, and the state the console's closing `status` shows).
-  - the host's closing `RECALL 100` is answered with the rounds the live reports gave, each once, in order (Baccarat
-    results with their cards as dealt, Craps throws numbered on by one across boots, Omaha hands:
-    tests/host/soak_recall.py), up to a lost report.
+  - the host's closing `RECALL 100`, and each one it sends mid-play, is answered with the rounds the live reports gave
+    before it, each once, in order (Baccarat results with their cards as dealt, Craps throws numbered on by one
+    across boots, Omaha hands: tests/host/soak_recall.py), up to a lost report.
 
 `game_view` and `first_difference` compare two runs' game reports (garbage and power cuts must change
 none). Used by tests/host/test_soak.py and by long runs (docs/hostsim.md, "Soak and fuzz"):
@@ -433,7 +433,7 @@ def main(argv):
     (soak_scripts.with_settings_changes: Baccarat's method and commission, Craps' minimum, maximum, odds limits,
     Field's 12, bets off on a come-out, take-downs and shooter's rule, Omaha's rake and blinds; the checks judge
     under the settings each settings_changed report gives); `changed`: how many the table applied. `recalled`: the
-    rounds the closing RECALL 100 answered with (held to the live reports).
+    rounds the host's RECALLs were answered with (held to the live reports).
     --write-cuts: each script also replayed with the power cut in the middle of a flash write (after 20-400 writes,
     the write torn half done or not done, then 0-2 cuts more in the next boots' recoveries: hostsim.flash.FlashFS,
     seeded by the seed), held to the invariants and, with --clean, to the plain run's game reports (`write_cut`:
