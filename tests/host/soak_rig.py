@@ -146,12 +146,13 @@ def check_recovered_state(reports):
         if event == LOST:
             hidden = True
         elif event == "boot":
-            own = 0                                # the boot's own lamp test states come first
+            own = []                               # the boot's own lamp test states, its first `starting` and `ready`
         elif event == "state":
-            if own is not None and own < 2 and r.get("state") == ("starting", "ready")[own]:
-                own += 1
+            state = r.get("state")
+            if own is not None and state in ("starting", "ready") and state not in own:
+                own.append(state)                  # (either may be the one a full store refused)
                 continue
-            last, hidden = r.get("state"), False
+            last, hidden = state, False
         elif event == "recovered":
             own = None
             if r.get("resumed") and not hidden and last not in (None, "lamp_check") and last != r.get("state"):
