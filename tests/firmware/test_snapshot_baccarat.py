@@ -22,9 +22,9 @@ PAIRS_TIE = "Ts Js Th Jh 4h 4d"           # P 0 pair, B 0 pair: both draw (art. 
 BOTH_STAND = "2s 3s 4s 5s"                # P 6, B 8 natural: Banker
 
 
-def _session():
-    """A shoe from insertion to its end and the next shoe: demo round, bets, pairs, a tie, alarms between
-    rounds and in a round, a void round, the cut card, the shoe out and a new one."""
+def _script():
+    """(steps, ev, cards, bets): a script's steps (functions of a rig) and what adds to them: an event, cards
+    (their codes in one string), a bet reading."""
     steps = []
 
     def ev(kind, a=0, b=0):
@@ -37,6 +37,13 @@ def _session():
     def bets(table):
         steps.append(lambda r: r.bets(table))
 
+    return steps, ev, cards, bets
+
+
+def _session():
+    """A shoe from insertion to its end and the next shoe: demo round, bets, pairs, a tie, alarms between
+    rounds and in a round, a void round, the cut card, the shoe out and a new one."""
+    steps, ev, cards, bets = _script()
     ev(SHOE, SHOE_IN)
     cards("2c 3c 4c 5c 6c 7c")                  # art. 2(1): as many burned as decks
     cards(PLAYER_NATURAL)                       # the demo round (art. 2(2))
@@ -196,15 +203,7 @@ def test_a_round_without_bets_lights_no_seat_of_the_round_before():
 
 
 def test_art8_burn_each_round_and_a_table_without_bet_reader_restore_exactly():
-    steps = []
-
-    def ev(kind, a=0, b=0):
-        steps.append(lambda r: r.event(kind, a, b))
-
-    def cards(text):
-        for code in text.split():
-            steps.append(lambda r, code=code: r.card(code))
-
+    steps, ev, cards, _bets = _script()
     ev(SHOE, SHOE_IN)
     cards("2c 3c 4c 5c 6c 7c")
     cards("Qd")                                 # art. 8: the first card of the round is burned
@@ -222,18 +221,10 @@ def test_art8_burn_each_round_and_a_table_without_bet_reader_restore_exactly():
 def test_a_shoe_taken_out_in_its_burn_restores_and_so_does_one_older_firmware_kept():
     # Found by the soak (baccarat --settings-changes --write-cuts --host-away, seed 89): the shoe taken out two
     # cards into its burn kept its cards left to burn (4) once closed; the snapshot of that boundary (READY,
-    # the shoe closed) was refused by its own restore ("cards left to burn exactly while burning"): after a power cut,
-    # journal_bad and the table started afresh. The burn ends with the shoe; a closed shoe's count left by
+    # the shoe closed) was refused by its own restore ("cards left to burn exactly while burning"): after a
+    # power cut, journal_bad and the table started afresh. The burn ends with the shoe; a closed shoe's count left by
     # the firmware before (on a board's flash) reads as none.
-    steps = []
-
-    def ev(kind, a=0, b=0):
-        steps.append(lambda r: r.event(kind, a, b))
-
-    def cards(text):
-        for code in text.split():
-            steps.append(lambda r, code=code: r.card(code))
-
+    steps, ev, cards, _bets = _script()
     ev(SHOE, SHOE_IN)
     cards("2c 3c")
     ev(SHOE, SHOE_OUT)                          # two cards into the burn of six (art. 2(1))
