@@ -29,6 +29,7 @@ HOST_ROADS = const(1)        # the roads of the shoe in play
 HOST_HAND = const(2)         # Omaha: start a hand (the game parsed the JSON request and holds its fields)
 HOST_BAD = const(3)          # a JSON request the game refused (b: evidence handle; the reason: table.host_reason)
 HOST_RECALL = const(4)       # a RECALL frame: the last b rounds (firmware/round_recall.py answers it)
+HOST_OPEN_BETS = const(5)    # Craps: the bets open now (b: the frames the answer may take then, -1: unknown)
 
 # BUTTON's b.
 BUTTON_RELEASED = const(0)

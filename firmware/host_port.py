@@ -2,9 +2,10 @@
 # and a settings change's; the reset's cause is firmware/saved_state_read.py's: boot-only).
 #
 # read_host() takes the host-link frames the host sends (docs/host-link.md): ACK, REPLAY and TIME go
-# to the sender, a REQUEST becomes the table's HOST event (roads, or a JSON request the game parses:
-# Game.host_request), and so does a RECALL (the last N rounds). Error-checked communications only: a plain request line is refused with
-# host_error; what line noise leaves is counted (ctx.host_noise), never acted on.
+# to the sender, a REQUEST becomes the table's HOST event (roads, open_bets, or a JSON request the game
+# parses: Game.host_request), and so does a RECALL (the last N rounds). Error-checked communications only:
+# a plain request line is refused with host_error; what line noise leaves is counted (ctx.host_noise),
+# never acted on.
 import json
 from binascii import crc32
 
@@ -16,6 +17,7 @@ from firmware.link import sender as sender_mod
 # copies of firmware.events (tests/host/test_const_copies.py)
 _HOST = const(7)
 _HOST_BAD = const(3)
+_HOST_OPEN_BETS = const(5)
 _HOST_RECALL = const(4)
 _HOST_ROADS = const(1)
 _HOST_UNKNOWN = const(0)
@@ -28,9 +30,10 @@ _TRUNCATED = const(1)
 _BAD_ARGUMENT = const(10)
 _UNKNOWN_TYPE = const(11)
 
-# What the host may ask in a REQUEST frame (one word, the roads; a payload starting with "{" is a JSON
-# request). A bytes literal compared, not a dict of one made at import (issue 14).
+# What the host may ask in a REQUEST frame (one word: the roads, Craps' open bets; a payload starting with
+# "{" is a JSON request). Bytes literals compared, not a dict made at import (issue 14).
 _ROADS_REQUEST = b"roads"
+_OPEN_BETS_REQUEST = b"open_bets"
 _HOST_LINES_PER_PASS = const(4) # host frames read per input pass (ACKs come as fast as frames go)
 # Host frames refused for what line noise does (the CRC or the line's shape): counted, not reported. A
 # literal of const copies: made at import from frame_mod's names (and the sender's refusals' dict of two)
@@ -80,10 +83,10 @@ def read_host(ctx, elapsed_ms):
 
 
 def _plain_request(data):
-    """A request the host sent as a plain line (roads, JSON), not what line noise left of a frame: a
+    """A request the host sent as a plain line (roads, open_bets, JSON), not what line noise left of a frame: a
     frame's `#` hit by noise (`{1.32 0 REPLAY*A9997F43`) still ends in its `*` and 8 hex digits."""
     text = bytes(data).strip()
-    if text == _ROADS_REQUEST:
+    if text == _ROADS_REQUEST or text == _OPEN_BETS_REQUEST:
         return True
     return text[:1] == b"{" and not (len(text) > 9 and text[-9] == 0x2A and _hex8(text[-8:]))
 
@@ -113,6 +116,13 @@ def _host_frame(ctx, line):
         text = payload.strip()
         if text == _ROADS_REQUEST:
             _host_event(ctx, _HOST_ROADS, 0)
+        elif text == _OPEN_BETS_REQUEST:
+            # b: the frames the answer may take now, the link's store staying below its alarm (which would
+            # hold the next come-out), kept in the table journal with the event: a recovery's replay answers
+            # or refuses as the table did (firmware/games/craps/open_bets.py)
+            below = (sender.report_slots * sender.alarm_percent + 99) // 100 - 1 - sender.held()
+            room = sender.room()
+            _host_event(ctx, _HOST_OPEN_BETS, max(0, below if below < room else room))
         elif text[:1] == b"{" and ctx.game.host_request is not None:
             _json_request(ctx, payload, text)
         else:

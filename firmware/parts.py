@@ -65,6 +65,10 @@ CHANGE_ON_DEMAND = ("firmware.settings_swap", "firmware.settings_change")
 # host's answer is out (firmware/report.py).
 RECALL_ON_DEMAND = ("firmware.recall_answer",)
 
+# Craps' answer to the host's open_bets request (firmware/games/craps/open_bets.py): imported when asked,
+# released once its report is made (firmware/games/craps/reports.py).
+OPEN_BETS_ON_DEMAND = ("firmware.games.craps.open_bets",)
+
 # The console itself, dormant while nobody uses it (docs/console.md, "Dormant"): its shell, line editor, login
 # and audit log are imported when a byte is typed (and at the first pass, for the prompt and a settings change
 # read back, and while a change is pending) and released when the technician is logged out and nothing is under

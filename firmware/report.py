@@ -18,6 +18,7 @@ _CON_ACT_LOCKOUT = const(3)
 _CON_ACT_LOGIN_FAILED = const(2)
 _HOST_BAD = const(3)
 _HOST_HAND = const(2)
+_HOST_OPEN_BETS = const(5)
 _HOST_RECALL = const(4)
 _HOST_ROADS = const(1)
 _HOST_UNKNOWN = const(0)
@@ -193,7 +194,8 @@ class Reporter:
                     self.emit("host_error", {"error": refused, "request": "recall"})
             else:
                 # named as the host asked it (its event number meant nothing to the host)
-                request = "roads" if a == _HOST_ROADS else "hand" if a == _HOST_HAND else "request_%d" % a
+                request = ("roads" if a == _HOST_ROADS else "hand" if a == _HOST_HAND
+                           else "open_bets" if a == _HOST_OPEN_BETS else "request_%d" % a)
                 self.emit("host_error", {"error": "not served by this table", "request": request})
         elif code == _OUT_LINK_BACKLOG:
             fields = {"fault": fault_kinds.name(_LINK_BACKLOG), "frames_held": b}

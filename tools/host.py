@@ -1,6 +1,6 @@
 """The host's end of the host link: every report once, in order (docs/host-link.md).
 
-    python -m tools.host PORT [--baud N] [--stamped] [--recall N]
+    python -m tools.host PORT [--baud N] [--stamped] [--recall N | --open-bets]
 
 prints one JSON line per report on stdout, in the board's order, each exactly
 once across line noise, retransmissions and board resets; what the link itself
@@ -9,12 +9,17 @@ its store was full) goes to stderr as JSON lines with a "link" key.
 
 The protocol without the port is HostClient (tools/host_client.py, re-exported
 here: most code imports it from tools.host); this module is the command line
-around it and the RecallAsker it uses for --recall.
+around it and the askers it uses for --recall and --open-bets.
 
 --recall N asks the board for its last N rounds (a RECALL frame, asked again
 every RECALL_REPEAT_S while no answer has begun: a request the line damaged is
 never acted on), prints the reports until the answer's last `recall` report,
 and exits (status 1 when the board refused the request: its host_error).
+
+--open-bets asks a Craps table for the bets open on its layout (an open_bets REQUEST, asked again every
+RECALL_REPEAT_S until answered: while the board says to ask again, its link without room for the answer
+or the table still starting), prints the reports until the `open_bets` answer, and exits (status 1 when
+the board refused it for good: `not served by this table`).
 """
 import argparse
 import json
@@ -73,6 +78,40 @@ class RecallAsker:
                 self.error = report.get("error")
 
 
+class OpenBetsAsker:
+    """Asks for the open bets until the board's `open_bets` report arrives (done). A request lost on the
+    line, or one the board refused for now (its host_error says to ask again: no room in its host link
+    for the answer yet, the table starting), is asked again every repeat_s; any other refusal (`not served
+    by this table`) ends it (error: its reason). due() and saw() as RecallAsker's."""
+
+    def __init__(self, clock_s, repeat_s=RECALL_REPEAT_S):
+        self.clock_s = clock_s
+        self.repeat_s = repeat_s
+        self.asked = 0
+        self.done = False
+        self.error = None
+        self._last = None
+
+    def due(self):
+        now = self.clock_s()
+        if self.done or (self._last is not None and now - self._last < self.repeat_s):
+            return b""
+        self._last = now
+        self.asked += 1
+        return HostClient.request(b"open_bets")
+
+    def saw(self, report):
+        if not isinstance(report, dict):
+            return
+        event = report.get("event")
+        if event == "open_bets":
+            self.done = True
+        elif event == "host_error" and report.get("request") == "open_bets" \
+                and "ask again" not in str(report.get("error", "")):
+            self.done = True
+            self.error = report.get("error")
+
+
 def _open(port, baud):
     import serial
     try:
@@ -88,14 +127,21 @@ def main(argv=None, out=None, err=None):
     ap.add_argument("port", help="the board's report port, e.g. /dev/ttyUSB0")
     ap.add_argument("--baud", type=int, default=115200)
     ap.add_argument("--stamped", action="store_true", help='add "link": {boot, seq, uptime_ms, host_ms}')
-    ap.add_argument("--recall", type=int, metavar="N",
-                    help="ask for the board's last N rounds (1..100), print until the answer ends, exit")
+    asks = ap.add_mutually_exclusive_group()
+    asks.add_argument("--recall", type=int, metavar="N",
+                      help="ask for the board's last N rounds (1..100), print until the answer ends, exit")
+    asks.add_argument("--open-bets", action="store_true",
+                      help="ask a Craps table for the bets open on its layout, print until the answer, exit")
     args = ap.parse_args(argv)
     if args.recall is not None and not 1 <= args.recall <= 100:
         ap.error("--recall N: N is 1..100")
     line = _open(args.port, args.baud)
     client = HostClient(clock_ms=lambda: int(time.time() * 1000), stamped=args.stamped)
-    asker = RecallAsker(args.recall, time.monotonic) if args.recall is not None else None
+    asker = None
+    if args.recall is not None:
+        asker = RecallAsker(args.recall, time.monotonic)
+    elif args.open_bets:
+        asker = OpenBetsAsker(time.monotonic)
     try:
         while True:
             if asker is not None:

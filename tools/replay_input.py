@@ -145,13 +145,24 @@ def _hand(table, value, options):
 
 
 def _roads(table, value, options):
-    """{"roads": true}: the host asks for the roads (a Baccarat table answers with a `roads` report), in a
-    REQUEST frame on the report port through the host client (docs/protocol.md, "Host reports")."""
+    """{"roads": true}: the host asks for the roads (a Baccarat table answers with a `roads` report)."""
+    _word_request(table, value, "roads")
+
+
+def _open_bets(table, value, options):
+    """{"open_bets": true}: the host asks for the bets open on the layout (a Craps table answers with an
+    `open_bets` report, or a `host_error` when its link has no room for it now: docs/craps.md)."""
+    _word_request(table, value, "open_bets")
+
+
+def _word_request(table, value, word):
+    """A one-word host request (the line's value must be true), in a REQUEST frame on the report port
+    through the host client (docs/protocol.md, "Host reports")."""
     if value is not True:
-        raise InputError("roads must be true")
-    _port(table, HOST_PORT, "roads")
-    _host_here(table, "roads")
-    table.io.send(HOST_PORT, table.client.request(b"roads"))
+        raise InputError("%s must be true" % word)
+    _port(table, HOST_PORT, word)
+    _host_here(table, word)
+    table.io.send(HOST_PORT, table.client.request(word.encode()))
     table.take_in(HOST_PORT)
 
 
@@ -170,7 +181,7 @@ def _recall(table, value, options):
 def needs_the_host(line):
     """Is this input line (a parsed dict) one the host sends: refused while it is away (_host_here)?"""
     raw = line.get("raw")
-    return "hand" in line or "roads" in line or "recall" in line or (
+    return "hand" in line or "roads" in line or "recall" in line or "open_bets" in line or (
         isinstance(raw, dict) and raw.get("port") == HOST_PORT)
 
 
@@ -295,6 +306,7 @@ KINDS = {
     "button": (_button, {"long": (check_boolean, False)}),
     "hand": (_hand, {}),
     "roads": (_roads, {}),
+    "open_bets": (_open_bets, {}),
     "recall": (_recall, {}),
     "action": (_action, {}),
     "keys": (_keys, {}),

@@ -361,6 +361,40 @@ def test_json_host_request_goes_to_the_game_and_a_refusal_is_reported_with_its_r
         assert len(errors) == 5
 
 
+def test_an_open_bets_request_carries_the_room_below_the_links_alarm_and_only_craps_serves_it():
+    """The HOST event's b is the frames the answer may take with the host link's store staying below its
+    backlog alarm (48 of 64 frames): the table answers within it, less 3 frames kept for a reading."""
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        host = machine.uarts[1]
+        host.feed(_request("open_bets"))
+        _run(ctx, 2)
+        answer = strip(_host(machine)[-1])
+        assert answer == {"event": "open_bets", "point": None, "shooter": 1, "count": 0, "bets": {}}
+        seen = []
+        # The empty answer is reckoned at 2 frames (its envelope at its longest): 47 - held - 3 must hold them.
+        for held in (42, 43):
+            ctx.sender.held = lambda: held             # (as the store would count them)
+            host.feed(_request("open_bets"))
+            _run(ctx, 2)
+            del ctx.sender.held
+            seen.append(strip(_host(machine)[-1]))
+        assert seen[0]["event"] == "open_bets"
+        assert seen[1] == {"event": "host_error", "request": "open_bets",
+                           "error": "open_bets refused: the answer takes 2 frames, the host link has room for 1 "
+                                    "now: ask again once it has caught up"}
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        machine.uarts[1].feed(_request("open_bets") + b"open_bets\n")
+        _run(ctx, 4)
+        errors = [strip(r) for r in _host(machine) if r["event"] == "host_error"]
+        assert errors == [{"event": "host_error", "error": "not served by this table", "request": "open_bets"},
+                          {"event": "host_error", "error": "unframed request: the host sends requests in REQUEST "
+                                                           "frames", "bytes": "open_bets"}]
+
+
 def test_plain_request_lines_are_refused_only_framed_requests_are_served():
     """Error-checked communications only: roads or JSON as a plain line is refused with its bytes;
     a REQUEST frame whose CRC fails is line noise, counted and never acted on."""

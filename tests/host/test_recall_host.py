@@ -1,6 +1,6 @@
 """Recall over the host link and the console after a few rounds of each game, across a reboot
 (tools.replay --state-dir D twice), a RECALL asked again over a noisy line until answered, and
-tools.host --recall (issues 12, 13)."""
+tools.host --recall (issues 12, 13); tools.host --open-bets."""
 import json
 import os
 
@@ -131,9 +131,9 @@ def _throw(table, d1, d2):
     run_line(table, json.dumps({"dice": [d1, d2]}))
 
 
-def _host_recall(monkeypatch, capsys, line, n, step_s):
-    """`python -m tools.host /dev/ttyFAKE --recall n` on `line` (the board's side), its clock moving
-    step_s seconds at every look -> what it printed (its exit status must be 0)."""
+def _tools_host(monkeypatch, line, step_s, args):
+    """`python -m tools.host /dev/ttyFAKE ARGS` on `line` (the board's side), its clock moving step_s seconds
+    at every look -> its exit status."""
     clock = [0.0]
 
     def tick():
@@ -142,7 +142,12 @@ def _host_recall(monkeypatch, capsys, line, n, step_s):
 
     monkeypatch.setattr(host_mod, "_open", lambda port, baud: line)
     monkeypatch.setattr(host_mod.time, "monotonic", tick)
-    assert host_mod.main(["/dev/ttyFAKE", "--recall", str(n)]) == 0
+    return host_mod.main(["/dev/ttyFAKE"] + args)
+
+
+def _host_recall(monkeypatch, capsys, line, n, step_s):
+    """tools.host --recall n on `line` -> what it printed (its exit status must be 0)."""
+    assert _tools_host(monkeypatch, line, step_s, ["--recall", str(n)]) == 0
     return capsys.readouterr()[0]
 
 
@@ -246,3 +251,29 @@ def test_tools_host_recall_asks_again_when_the_board_resets_mid_answer(monkeypat
     shown = [json.loads(l) for l in out.splitlines()]
     assert [r.get("index") for r in shown] == [1, 2, None, 1, 2, 3]
     assert bytes(line.written[line.mark:]).count(asked) == 1 and line.chunks == [b""] * 3   # exited at its end
+
+
+def _report(seq, fields):
+    return fm.encode(1, seq, "REPORT", json.dumps(dict({"seq": seq - 1, "table": "T"}, **fields)))
+
+
+def test_tools_host_open_bets_asks_again_while_the_board_says_so_and_exits_at_the_answer(monkeypatch, capsys):
+    no_room = _report(2, {"event": "host_error", "request": "open_bets", "error": "open_bets refused: the answer "
+                          "takes 3 frames, the host link has room for 0 now: ask again once it has caught up"})
+    answer = _report(3, {"event": "open_bets", "point": 6, "shooter": 2, "count": 1, "bets": {"1": {"pass": 10}}})
+    asked = host_mod.HostClient.request(b"open_bets")
+    line = _BoardAfterAsking([fm.encode(1, 1, "OPEN", "-"), no_room], [answer] + [b""] * 3, asked)
+    assert _tools_host(monkeypatch, line, 2.0, ["--open-bets"]) == 0
+    shown = [json.loads(l) for l in capsys.readouterr()[0].splitlines()]
+    assert [r["event"] for r in shown] == ["host_error", "open_bets"] and shown[1]["bets"] == {"1": {"pass": 10}}
+    assert bytes(line.written).count(asked) >= 2 and line.chunks == [b""] * 3   # asked again, then done
+
+
+def test_tools_host_open_bets_refused_for_good_exits_1_and_it_excludes_recall(monkeypatch, capsys):
+    refusal = _report(2, {"event": "host_error", "error": "not served by this table", "request": "open_bets"})
+    line = _FakeSerial([fm.encode(1, 1, "OPEN", "-"), refusal, b""])
+    assert _tools_host(monkeypatch, line, 0.5, ["--open-bets"]) == 1
+    assert bytes(line.written).count(host_mod.HostClient.request(b"open_bets")) == 1
+    with pytest.raises(SystemExit):
+        host_mod.main(["/dev/ttyFAKE", "--open-bets", "--recall", "3"])
+    assert "not allowed with argument" in capsys.readouterr().err

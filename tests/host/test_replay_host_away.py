@@ -158,7 +158,7 @@ def test_a_malformed_host_line_is_status_2_naming_it(tmp_path, lines, message):
 
 
 @pytest.mark.parametrize("table, line", [("sim-baccarat", {"roads": True}), ("sim-omaha", {"hand": {}}),
-                                          ("sim-craps", {"recall": 10})])
+                                          ("sim-craps", {"recall": 10}), ("sim-craps", {"open_bets": True})])
 def test_a_host_request_while_the_host_is_away_is_refused(tmp_path, table, line):
     out, err = io.StringIO(), io.StringIO()
     path = tmp_path / "in.jsonl"

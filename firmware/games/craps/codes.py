@@ -21,6 +21,7 @@ OUT_BET_DOWN = const(40)    # a: first index into the controller's downs (the la
 OUT_BET_REFUSED_MORE = const(41)  # a: reading id, b: its refusals past the itemized ones (the last b: one report)
 OUT_BET_DOWN_MORE = const(42)     # a: reading id, b: its take-downs past the itemized ones (the last b: one report)
 OUT_BETS_NO_ROOM = const(43)      # a: reading id, b: its bets and take-downs: refused whole, no room for their reports
+OUT_OPEN_BETS = const(44)         # the host's open_bets request; b: the frames its answer may take (-1: unknown)
 
 # What one bet reading reports goes into the host link's store in the one pass: past its room the
 # reports are refused there (LOST), past 62 frames one is unsendable

@@ -33,6 +33,8 @@ _BUTTON_PRESSED = const(1)
 _DICE_HELLO_AGAIN = const(1)
 _DICE_READER_HELLO = const(16)
 _FAULT = const(8)
+_HOST = const(7)
+_HOST_OPEN_BETS = const(5)
 _THROW = const(15)
 _TICK = const(1)
 # copies of firmware.faults (tests/host/test_const_copies.py)
@@ -46,6 +48,7 @@ _LAST_THROWS = const(6)
 _OUT_BETS_FAULT = const(36)
 _OUT_BET_DOWN = const(40)
 _OUT_BET_REFUSED = const(34)
+_OUT_OPEN_BETS = const(44)
 _OUT_PUCK = const(37)
 _OUT_READER = const(39)
 _OUT_SHOOTER = const(35)
@@ -128,6 +131,9 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
             return self._open(kind, a, b)
         if kind == _DICE_READER_HELLO:
             self._emit(_OUT_READER, a, b)
+            return _STAY
+        if kind == _HOST and a == _HOST_OPEN_BETS:
+            self._emit(_OUT_OPEN_BETS, 0, b)             # refused (open_bets.py): the bets are not known yet
             return _STAY
         return Table._on_starting(self, kind, a, b)
 
@@ -287,6 +293,9 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
             return True
         if kind == _TICK:
             self._common(kind, a, b)
+            return True
+        if kind == _HOST and a == _HOST_OPEN_BETS:
+            self._emit(_OUT_OPEN_BETS, 0, b)             # the answer or why not: open_bets.py, in any state
             return True
         return False
 

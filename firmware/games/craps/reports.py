@@ -13,6 +13,7 @@ _OUT_BET_DOWN = const(40)
 _OUT_BET_DOWN_MORE = const(42)
 _OUT_BET_REFUSED = const(34)
 _OUT_BET_REFUSED_MORE = const(41)
+_OUT_OPEN_BETS = const(44)
 _OUT_PUCK = const(37)
 _OUT_READER = const(39)
 _OUT_SHOOTER = const(35)
@@ -77,6 +78,12 @@ def game_report(table, code, a, b):
         return fault_kinds.bets_fault_report(table.evidence, a, b)
     if code == _OUT_READER:
         return "dice_reader", {"dice_reader": "restarted", "bytes": table.evidence.text(b)}
+    if code == _OUT_OPEN_BETS:                           # the host's open_bets request (b: the link's room)
+        from firmware import parts
+        from firmware.games.craps import open_bets
+        answer = open_bets.report(table, b)
+        parts.release(parts.OPEN_BETS_ON_DEMAND)
+        return answer
     return "fault", {"fault": "unknown_outbox_code", "detail": code}
 
 
