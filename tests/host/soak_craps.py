@@ -21,6 +21,11 @@ reading's limits, odds with the bet they back. A bet taken down once it stood th
 the take_down setting in force then allows (Craps art. 5(2)(1), (5); odds may come down with their line bet).
 The ledger stops at a `link_lost` notice (reports the store refused may hide a reading or a roll): the throws
 before it are judged.
+
+Every `open_bets` answer (the host's request, mid-play and in the closing lines) before that notice must list the
+bets the ledger holds open then: those the judge leaves open over the rolls so far (not taken down; a come bet on
+its come point's zone), and those of the last accepted reading not yet rolled; summed by seat and zone, with their
+count, the point of the last throw report and the shooter of the last shooter report.
 """
 from math import gcd
 
@@ -44,6 +49,7 @@ def judge_every_bet(reports, settings):
     ledger = _Ledger(options)
     nets = []                                  # each valid roll's reported nets, in order
     pending, under = {}, 0
+    point, shooter = None, 1
     for r in reports:
         event = r["event"]
         if event == LOST:
@@ -62,6 +68,11 @@ def judge_every_bet(reports, settings):
             for seat, zones in r["bets"].items():
                 for zone in zones:
                     ledger.take_down(int(seat), zone)
+        elif event == "open_bets":
+            ledger.check_downs()
+            _check_open_bets(r, ledger.open_bets(pending), point, shooter)
+        elif event == "shooter":
+            shooter = r["shooter"]
         elif event == "throw" and r["valid"]:
             ledger.check_downs()
             for seat, zones in sorted(pending.items(), key=lambda item: int(item[0])):
@@ -70,6 +81,8 @@ def judge_every_bet(reports, settings):
             pending = {}
             ledger.rolls.append(r["dice"])
             nets.append(r.get("nets", {}))
+        if event == "throw":
+            point = r["point"]
     ledger.check_downs()
     ledger.check_placements()
     judged = ledger.nets_by_roll()
@@ -78,6 +91,16 @@ def judge_every_bet(reports, settings):
             raise BetMismatch("roll %d %r: the table's nets %r, the judge says %r" % (k, ledger.rolls[k], reported,
                                                                                judged[k]))
     return len(nets)
+
+
+def _check_open_bets(answer, held, point, shooter):
+    """BetMismatch unless the table's open_bets answer is the ledger's (held: (bets, count))."""
+    bets, count = held
+    if (answer["bets"], answer["count"], answer["point"], answer["shooter"]) != (bets, count, point, shooter):
+        raise BetMismatch("open_bets seq %s: the table answered %r (count %r, point %r, shooter %r), the ledger "
+                          "holds %r (count %d, point %r, shooter %r)" % (
+                              answer.get("seq"), answer["bets"], answer["count"], answer["point"], answer["shooter"],
+                              bets, count, point, shooter))
 
 
 def _most(a, b):
@@ -140,6 +163,20 @@ class _Ledger:
         n = len(self.rolls)
         return [(b, self.zone_after(b, n)) for b, o in zip(kept, self._judge(kept))
                 if b["seat"] == seat and o["result"] == "open"]
+
+    def open_bets(self, pending):
+        """({seat: {zone: amount}}, count) of the bets open now: those the judge leaves open over the rolls so far
+        (their zones now) and the pending reading's (`placed`, not yet rolled), seats and zones in ZONES' order."""
+        kept = [b for b in self.bets if not b.get("down")]
+        n = len(self.rolls)
+        held = [(b["seat"], self.zone_after(b, n), b["amount"]) for b, o in zip(kept, self._judge(kept))
+                if o["result"] == "open"]
+        held += [(int(seat), zone, amount) for seat, zones in pending.items() for zone, amount in zones.items()]
+        out = {}
+        for seat, zone, amount in sorted(held, key=lambda h: (h[0], ZONES.index(h[1]))):
+            row = out.setdefault(str(seat), {})
+            row[zone] = row.get(zone, 0) + amount
+        return out, len(held)
 
     def place(self, seat, zone, amount, epoch):
         bet = {"id": len(self.bets), "seat": seat, "amount": amount, "at": len(self.rolls), "zone": zone,

@@ -26,9 +26,11 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 RECALLS = (1, 3, 20, 100, 0, 101)
 # The dealer closes what is open; the console's `status` then shows the table's state (soak_rig.check_stuck: a
 # state report the full link store refused may hide it from the host); the host asks for the last 100 rounds kept
-# (tests/host/soak_recall.py holds them to the live reports).
+# (tests/host/soak_recall.py holds them to the live reports) and for the open bets (a Craps table's answer held to
+# the ledger, tests/host/soak_craps.py; the other games refuse it: not served).
 CLOSING = [{"button": "confirm"}, {"button": "void", "long": True}, {"button": "confirm"},
-           {"console": "\u0003status"}, {"recall": 100}]      # (Ctrl-C first: a line garbage began is dropped)
+           {"console": "\u0003status"}, {"recall": 100},     # (Ctrl-C first: a line garbage began is dropped)
+           {"open_bets": True}]
 
 
 def table_file(game):
@@ -204,9 +206,11 @@ def _craps_mess(rng, cuts):
         return [{"button": rng.choice(["confirm", "void", "deal", "shoe_change"]), "long": rng.random() < 0.4}]
     if roll < 0.62:
         return [{"console": rng.choice(["status", "recall 5", "log", "bogus", "\u0003"])}]
-    if roll < 0.70:                   # a RECALL line noise hit (a bad CRC) and a plain request, or a real RECALL
-        if roll < 0.67:
+    if roll < 0.70:                   # a RECALL line noise hit (a bad CRC) and a plain request, or a real RECALL,
+        if roll < 0.67:               # or the open bets (tests/host/soak_craps.py holds the answer to its ledger)
             return [{"raw": {"port": "host", "hex": b"#0.0 0 RECALL 7*00000000\nroads\n".hex()}}]
+        if roll < 0.685:
+            return [{"open_bets": True}]
         return [{"recall": RECALLS[int(roll * 10000) % len(RECALLS)]}]
     if roll < 0.76:
         return [{"wait_ms": rng.choice([0, 50, 3000, 15000])}]

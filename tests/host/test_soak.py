@@ -98,6 +98,32 @@ def test_the_craps_ledger_has_teeth():
         soak_craps.judge_every_bet(reports, S.table_settings("craps"))
 
 
+def test_the_craps_ledger_holds_every_open_bets_answer_to_the_bets_it_holds_open():
+    """The host asks for the open bets between readings and throws (and in the closing lines): each answer is the
+    ledger's, bet by bet (come bets on their come points, the reading not yet rolled), with the point and shooter;
+    an answer with a stake, a bet or the point wrong is found."""
+    from tests.host import soak_craps
+    lines = S.clean_craps_script(random.Random(4), 60)
+    for k in range(len(lines) - 1, 0, -7):
+        lines.insert(k, {"open_bets": True})
+    seen = R.run(lines, game="craps")
+    reports = R.check_common(seen)
+    answers = [r for r in reports if r["event"] == "open_bets"]
+    assert len(answers) == len([line for line in lines if "open_bets" in line]) + 1      # (the closing's)
+    assert sum(1 for r in answers if r["count"]) >= len(answers) // 2
+    assert any(z.startswith("come_") for r in answers for zones in r["bets"].values() for z in zones)
+    assert soak_craps.judge_every_bet(reports, S.table_settings("craps")) == 60
+    answer = next(r for r in answers if r["count"] > 1 and r["point"])
+    seat = next(iter(answer["bets"]))
+    zone = next(iter(answer["bets"][seat]))
+    for broken in (dict(answer, bets=dict(answer["bets"], **{seat: dict(answer["bets"][seat], **{zone: 1})})),
+                   dict(answer, bets={k: v for k, v in answer["bets"].items() if k != seat}),
+                   dict(answer, point=None)):
+        tampered = [broken if r is answer else r for r in reports]
+        with pytest.raises(soak_craps.BetMismatch, match="open_bets seq %d" % answer["seq"]):
+            soak_craps.judge_every_bet(tampered, S.table_settings("craps"))
+
+
 def _without(reports, key):
     """The reports as if no settings change of `key` had come."""
     return [dict(r, changes={k: v for k, v in r["changes"].items() if k != key})
