@@ -4,7 +4,7 @@
 # Dual runtime.
 import sys
 
-from firmware.events import HOST, HOST_OPEN_BETS, TICK
+from firmware.events import HOST, HOST_OPEN_BETS, LAMP, LAMP_CHECK_END, TICK
 from firmware.games.craps import codes, open_bets
 from firmware.games.craps import controller as cc
 from firmware.games.craps.zones import ZONES, zone_of
@@ -136,3 +136,15 @@ def test_it_is_answered_during_an_alarm_the_bets_stay():
     answer = _ask(rig)
     assert answer["event"] == "open_bets" and answer["count"] == 9 and answer["point"] == 4
     assert sorted(answer["bets"]) == ["1", "2", "3"] and len(ZONES) == 50
+
+
+def test_a_lamp_check_answers_it_and_goes_on():
+    # The technician's lamp check (from READY only: no bet is open before the table opens) takes a host
+    # request without ending; this one is answered, not "not served by this table".
+    rig = Rig(seats=3)
+    rig.event(LAMP, 0)
+    assert rig.table.state_name() == "lamp_check"
+    assert _ask(rig) == {"event": "open_bets", "point": None, "shooter": 1, "count": 0, "bets": {}}
+    assert rig.table.state_name() == "lamp_check"
+    rig.event(LAMP, LAMP_CHECK_END)
+    assert rig.table.state_name() == "ready"

@@ -63,6 +63,7 @@ _NO_BET = const(-1)
 # copies of firmware.statemachine (tests/host/test_const_copies.py)
 _STAY = const(-1)
 # copies of firmware.table_codes (tests/host/test_const_copies.py)
+_LAMP_CHECK = const(3)
 _OUT_BUTTON = const(2)
 _OUT_STATE = const(1)
 _READY = const(1)
@@ -136,6 +137,12 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
             self._emit(_OUT_OPEN_BETS, 0, b)             # refused (open_bets.py): the bets are not known yet
             return _STAY
         return Table._on_starting(self, kind, a, b)
+
+    def _on_lamp_check(self, kind, a, b):
+        if kind == _HOST and a == _HOST_OPEN_BETS:
+            self._emit(_OUT_OPEN_BETS, 0, b)             # answered (none open before the table opens); the check
+            return _STAY                                 # goes on, as for any host request
+        return Table.HANDLERS[_LAMP_CHECK](self, kind, a, b)
 
     def _on_ready(self, kind, a, b):
         if kind == _THROW or kind == _BETS or self._shooter_button(kind, a, b):
@@ -303,7 +310,7 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
         # A long press: the shooter count is in the host log, never moved by a slip of the hand.
         return kind == _BUTTON and a == self.shooter_button and b == _BUTTON_LONG
 
-    HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted) + Table.HANDLERS[3:] + (_on_game, _on_game)
+    HANDLERS = (_on_starting, _on_ready, Alarms._on_faulted, _on_lamp_check, _on_game, _on_game)
     ENTRY = Table.ENTRY + (_enter_game, _enter_game)
 
     # -- reports and snapshots between throws (reports.py, snapshot.py) ----------------------------------
