@@ -421,6 +421,16 @@ def game_difference(seen, other, events):
                             game_view(other, events + ("settings_changed",)))
 
 
+def _open_bets_held(seen):
+    """The open_bets answers before the first link_lost notice: those tests/host/soak_craps.py holds to its ledger."""
+    held = 0
+    for r in seen:
+        if r.get("event") == LOST:
+            break
+        held += r.get("event") == "open_bets"
+    return held
+
+
 def main(argv):
     """python -m tests.host.soak_rig GAME FIRST_SEED COUNT SIZE [--clean] [--host-away] [--settings-changes]
     [--write-cuts] [--line-noise P]: one JSON line a seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps
@@ -434,7 +444,8 @@ def main(argv):
     (soak_scripts.with_settings_changes: Baccarat's method and commission, Craps' minimum, maximum, odds limits,
     Field's 12, bets off on a come-out, take-downs and shooter's rule, Omaha's rake and blinds; the checks judge
     under the settings each settings_changed report gives); `changed`: how many the table applied. `recalled`: the
-    rounds the host's RECALLs were answered with (held to the live reports).
+    rounds the host's RECALLs were answered with (held to the live reports); `open_bets`: a Craps table's answers
+    to the host's open_bets held to the ledger (those before a link_lost notice).
     --write-cuts: each script also replayed with the power cut in the middle of a flash write (after 20-400 writes,
     the write torn half done or not done, then 0-2 cuts more in the next boots' recoveries: hostsim.flash.FlashFS,
     seeded by the seed), held to the invariants and, with --clean, to the plain run's game reports (`write_cut`:
@@ -474,7 +485,8 @@ def main(argv):
                        "changed": sum(1 for r in seen if r.get("event") == "settings_changed"),
                        "boots": sum(1 for r in seen if r.get("event") == "boot"),
                        "lost": sum(r["reports"] for r in seen if r.get("event") == LOST),
-                       "recalled": sum(1 for r in seen if r.get("event") == "recall" and r["round"] is not None)}
+                       "recalled": sum(1 for r in seen if r.get("event") == "recall" and r["round"] is not None),
+                       "open_bets": _open_bets_held(seen)}
             if clean:
                 refused = None
                 if game != "baccarat" and not changes and not away:
