@@ -31,18 +31,12 @@ from tools.host_client import HostClient  # also found here: most code imports i
 RECALL_REPEAT_S = 3.0                    # a RECALL with no answer begun by then is asked again
 
 
-class RecallAsker:
-    """Asks RECALL until the board's answer begins, then follows it to its last report.
+class _Asker:
+    """What both askers share: due() gives the frame to write now (or b""): the request again every
+    repeat_s until an answer has begun (started) or the asking is done."""
 
-    due() gives the frame to write now (or b""); saw(report) with every report. A request lost on
-    the line has no effect on the board, so it is asked again every repeat_s until the first
-    `recall` report, or a "recall busy" host_error (an answer is on its way), arrives. A board that
-    boots again meanwhile (its `boot` report) has dropped the answer under way (it keeps no request
-    across a reset): asked again at once. done: the answer is complete, or the board refused the
-    request (error: its reason)."""
-
-    def __init__(self, count, clock_s, repeat_s=RECALL_REPEAT_S):
-        self.count = count
+    def __init__(self, frame, clock_s, repeat_s):
+        self.frame = frame
         self.clock_s = clock_s
         self.repeat_s = repeat_s
         self.asked = 0
@@ -57,7 +51,22 @@ class RecallAsker:
             return b""
         self._last = now
         self.asked += 1
-        return HostClient.recall(self.count)
+        return self.frame
+
+
+class RecallAsker(_Asker):
+    """Asks RECALL until the board's answer begins, then follows it to its last report.
+
+    due() gives the frame to write now (or b""); saw(report) with every report. A request lost on
+    the line has no effect on the board, so it is asked again every repeat_s until the first
+    `recall` report, or a "recall busy" host_error (an answer is on its way), arrives. A board that
+    boots again meanwhile (its `boot` report) has dropped the answer under way (it keeps no request
+    across a reset): asked again at once. done: the answer is complete, or the board refused the
+    request (error: its reason)."""
+
+    def __init__(self, count, clock_s, repeat_s=RECALL_REPEAT_S):
+        _Asker.__init__(self, HostClient.recall(count), clock_s, repeat_s)
+        self.count = count
 
     def saw(self, report):
         if not isinstance(report, dict):
@@ -78,27 +87,14 @@ class RecallAsker:
                 self.error = report.get("error")
 
 
-class OpenBetsAsker:
+class OpenBetsAsker(_Asker):
     """Asks for the open bets until the board's `open_bets` report arrives (done). A request lost on the
     line, or one the board refused for now (its host_error says to ask again: no room in its host link
     for the answer yet, the table starting), is asked again every repeat_s; any other refusal (`not served
     by this table`) ends it (error: its reason). due() and saw() as RecallAsker's."""
 
     def __init__(self, clock_s, repeat_s=RECALL_REPEAT_S):
-        self.clock_s = clock_s
-        self.repeat_s = repeat_s
-        self.asked = 0
-        self.done = False
-        self.error = None
-        self._last = None
-
-    def due(self):
-        now = self.clock_s()
-        if self.done or (self._last is not None and now - self._last < self.repeat_s):
-            return b""
-        self._last = now
-        self.asked += 1
-        return HostClient.request(b"open_bets")
+        _Asker.__init__(self, HostClient.request(b"open_bets"), clock_s, repeat_s)
 
     def saw(self, report):
         if not isinstance(report, dict):
