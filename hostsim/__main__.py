@@ -233,7 +233,7 @@ def main(argv=None):
         # on a board, so `make sim` after `make sim SIM_ARGS="--game craps"` booted into that alarm.
         args.state_dir = os.path.join(SIM_STATE, table_config.load(table_path)["game"])
     os.makedirs(args.state_dir, exist_ok=True)
-    interactive = sys.stdin.isatty() and not args.no_ui
+    interactive = sys.stdin.isatty()        # the dealer keys, live view or plain output
     try:
         return _run(args, board_path, table_path, interactive)
     except BrokenPipeError as exc:       # printing outside the firmware's loop

@@ -84,6 +84,10 @@ class Dealer:
             raise ValueError("unknown fault %r: expected one of %s" % (fault, ", ".join(FAULTS)))
         self.pending.append(fault)
 
+    def waits_for_person(self):
+        """The table holds an alarm the dealer leaves to a person (none of its own it will correct)."""
+        return self.fix is None and self.state == "fault"
+
     def status(self, now):
         """One short line on what the dealer is about to do (for the live view), or ""."""
         if self.fix is not None:
@@ -91,7 +95,7 @@ class Dealer:
                 return "dealer waits for the table to close the alarm"
             what = "rescans the card" if self.fix[1] == _RESCAN else "presses CONFIRM"
             return "dealer %s in %.1f s" % (what, max(0, self.fix[0] - now) / 1000.0)
-        if self.state == "fault":
+        if self.waits_for_person():
             return "dealer waits: close the alarm (c confirm, v void)"
         if self.pending:
             return "dealer: next card %s" % self.pending[0].replace("_", " ")

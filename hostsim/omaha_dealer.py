@@ -125,11 +125,15 @@ class OmahaDealer:
         self.shoe_on = False          # the shoe has said its HELLO (TableIO.shoe_on)
 
     # -- the live view -----------------------------------------------------------------------
+    def waits_for_person(self):
+        """The table holds an alarm the dealer leaves to a person."""
+        return self.lost is None and self.state == "fault"
+
     def status(self, now):
         """One short line on what the dealer does (for the live view)."""
         if self.lost is not None:
             return "dealer stopped: %s" % self.lost
-        if self.state == "fault":
+        if self.waits_for_person():
             return "dealer waits: close the alarm (c confirm, v void)"
         if self.entry:
             return "dealer keys: %s" % self.entry

@@ -107,6 +107,12 @@ class HostTap:
             self.undealt.append(text)
 
 
+# Plain output's line when the table holds an alarm only a person closes (Sim._say_waiting).
+WAITING_KEYS = "sim: the table holds an alarm (its fault report above): the dealer waits; c confirm or v void closes it"
+WAITING_NO_KEYS = ("sim: the table holds an alarm (its fault report above): the dealer waits, and no keyboard is "
+                   "read here (stdin is no terminal): run in a terminal to close it with c (confirm) or v (void)")
+
+
 class Sim:
     """One simulated table: the board's hardware installed, the firmware booted (again after each reset).
 
@@ -166,6 +172,7 @@ class Sim:
         self.stop_at = None if seconds is None else self.hw.clock.now_ms() + int(seconds * 1000)
         self.live = None
         self._next_view = 0.0
+        self._waiting = False       # plain output: the dealer waits for a person to close an alarm (said once)
 
     def close(self):
         from hostsim import hardware
@@ -308,7 +315,17 @@ class Sim:
         for line in self.tap.unprinted:
             print("host:", line, file=self.out)
         del self.tap.unprinted[:]
+        self._say_waiting()
         self.out.flush()
+
+    def _say_waiting(self):
+        """Plain output: one line when the demo's dealer starts waiting for a person to close the table's alarm
+        (the live view has it in its status line), or the table would seem to stop for no reason (e.g. an alarm
+        at boot, `reset_in_round`, after a run stopped mid-round on the same --state-dir)."""
+        waiting = self.dealer is not None and self.dealer.waits_for_person()
+        if waiting and not self._waiting:
+            print(WAITING_KEYS if self.read_stdin else WAITING_NO_KEYS, file=self.out)
+        self._waiting = waiting
 
     def _stop_view(self):
         live, self.live = self.live, None

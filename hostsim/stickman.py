@@ -105,10 +105,14 @@ class Stickman:
         """The puck as the table last reported it: "puck OFF" or "puck ON 6"."""
         return "puck ON %d" % self.point if self.point else "puck OFF"
 
+    def waits_for_person(self):
+        """The table holds an alarm the stickman leaves to a person."""
+        return self.state == "fault"
+
     def status(self, now):
         """One short line for the live view: the puck and shooter, what the stickman waits for."""
         parts = [self.puck(), "shooter %d" % self.shooter]
-        if self.state == "fault":
+        if self.waits_for_person():
             parts.append("stickman waits: close the alarm (c confirm, v void)")
         elif self.pending:
             parts.append("next throw: %s" % self.pending[0].replace("_", " "))

@@ -98,3 +98,52 @@ def test_unhandled_exception_is_recorded_and_the_board_restarts(tmp_path):
         assert (tmp_path / "crash.prev").exists() and not (tmp_path / "crash.log").exists()
     finally:
         hardware.uninstall()
+
+
+def _stopped_mid_shoe(state_dir):
+    """A first run stopped while the dealer burns the new shoe: the next boot's `reset_in_round` alarm."""
+    proc = _sim("--no-ui", "--seconds", "6", "--speed", "3", "--seed", "7", "--state-dir", state_dir)
+    assert proc.returncode == 0, proc.stderr
+    assert any(r["event"] == "card" for r in _reports(proc.stdout))
+
+
+def test_plain_output_says_once_that_the_table_waits_for_a_person_to_close_its_alarm(tmp_path):
+    from hostsim.sim import WAITING_NO_KEYS
+
+    _stopped_mid_shoe(str(tmp_path))
+    proc = _sim("--no-ui", "--seconds", "4", "--speed", "3", "--seed", "7", "--state-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines.count(WAITING_NO_KEYS) == 1, proc.stdout       # (stdin is no terminal here)
+    said = lines.index(WAITING_NO_KEYS)
+    alarm = next(i for i, l in enumerate(lines) if '"fault": "reset_in_round"' in l and '"event": "fault"' in l)
+    assert alarm < said
+    assert not any('"event": "fault_ack"' in l for l in lines)     # nobody closed it
+
+
+def test_plain_output_reads_the_dealer_keys_in_a_terminal(tmp_path):
+    """`--no-ui` in a terminal: the line says which keys close the alarm, and they do (a person's CONFIRM)."""
+    import pty
+
+    from hostsim.sim import WAITING_KEYS
+
+    _stopped_mid_shoe(str(tmp_path))
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "hostsim", "--no-ui", "--seconds", "6", "--speed", "3", "--seed",
+                             "7", "--state-dir", str(tmp_path)], cwd=REPO, stdin=slave, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    os.close(slave)
+    lines = []
+    try:
+        for line in proc.stdout:
+            lines.append(line.rstrip("\n"))
+            if line.rstrip("\n") == WAITING_KEYS:
+                os.write(master, b"c")
+        assert proc.wait(timeout=60) == 0, proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert WAITING_KEYS in lines, "\n".join(lines)
+    acks = [r for r in _reports("\n".join(lines)) if r["event"] == "fault_ack"]
+    assert acks and acks[0]["fault"] == "reset_in_round" and acks[0]["by"] == "confirm", acks
