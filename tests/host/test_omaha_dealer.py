@@ -268,3 +268,26 @@ def test_the_live_views_keys_last_long_enough_in_real_time_at_any_speed(speed):
     assert pace.hold_ms >= LIVE_PACE.hold_ms and pace.key_ms >= LIVE_PACE.key_ms
     if speed == 1:
         assert pace == LIVE_PACE
+
+
+def test_a_dealer_starting_on_a_resumed_table_clears_a_half_keyed_entry_first():
+    """A run stopped mid-entry: the table's journal gives the keys back at the next boot (`6`), and the new
+    dealer's buy-in would follow them (`61 STACK`, refused). It presses CLEAR first, then plays on."""
+    table = StandInTable(_settings())
+    table.entry = ["6"]                                  # kept through the reset
+    dealer = OmahaDealer(table, table.settings, 6, seed=1, pace=FAST_PACE)
+    tally = OmahaTally()
+    table.listeners += [tally.add, dealer.on_report]
+    for report in ({"event": "boot"}, {"event": "state", "state": "ready"},
+                   {"event": "recovered", "state": "ready", "resumed": True, "in_round": False}):
+        dealer.on_report(report)
+    while tally.hands < 2:
+        dealer.tick(table.hw.clock.ms)
+        table.hw.clock.ms += 10
+        assert table.hw.clock.ms < 10 ** 7 and dealer.lost is None, dealer.lost
+    assert table.keys_pressed[0] == "clear" and dealer.refused == 0 and tally.chips_conserved()
+
+
+def test_a_dealer_on_a_fresh_table_presses_no_clear():
+    table, dealer, tally = _run(1, 2)
+    assert "clear" not in table.keys_pressed
