@@ -57,7 +57,7 @@ def test_make_bench_runs_every_bench():
         assert command in proc.stdout, command
     helpers = {"benchutil.py", "vmtable.py", "frozen_residual.py", "vmclock.py", "code_census.py",    # imported by other benches
                "pass_parts.py", "profile_pass.py", "profile_report.py", "baccarat_parts_vm.py",
-               "standins_vm.py", "baccarat_pass_vm.py"}   # profiling and A/B aids
+               "standins_vm.py", "baccarat_pass_vm.py", "warm_cold_vm.py"}   # profiling and A/B aids
     driven = {"omaha_vm.py": "omaha_eval.py", "craps_vm.py": "craps_odds.py", "table_vm.py": "whole_table.py",
               "memory_vm.py": "whole_table.py", "memory_flash_vm.py": "whole_table.py",
               "stack_depth_vm.py": "stack_depth.py"}
