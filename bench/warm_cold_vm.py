@@ -16,10 +16,7 @@ if sys.implementation.name != "micropython":
     import os
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from tools import mpvm
-    status, out = mpvm.run(["--steps", os.path.abspath(__file__)], copies=mpvm.DEFAULT_COPIES + ("bench",),
-                           timeout=900)
-    sys.stdout.write(out)
-    raise SystemExit(status)
+    raise SystemExit(mpvm.run_bench_steps(__file__))
 
 import json
 

@@ -90,6 +90,14 @@ def run_steps(path, timeout=300, heap=16 * 1024 * 1024, copies=DEFAULT_COPIES):
     return run(["--steps", path], copies=copies, timeout=timeout, heap=heap)
 
 
+def run_bench_steps(path, timeout=900):
+    """A bench script that runs itself in the VM (its CPython side calls this): run_steps() with bench/ copied
+    too; prints what it printed; returns its exit status."""
+    status, out = run_steps(os.path.abspath(path), timeout=timeout, copies=DEFAULT_COPIES + ("bench",))
+    sys.stdout.write(out)
+    return status
+
+
 def version():
     status, out = run(["--script", os.devnull], copies=(), timeout=60)
     for line in out.splitlines():
