@@ -6,9 +6,12 @@
 from firmware.board_checks import fail as _fail
 from firmware.board_checks import keys as _keys
 from firmware.board_checks import shown as _shown
-from firmware.drivers.keypad import LEGENDS
 
 KEYPAD_KEYS = ("rows", "cols", "keys")
+# Every legend a dealer keypad may carry (board files name their keys from these). Here, not in the driver
+# (firmware/drivers/keypad.py, which scans keys by index): a table whose game reads no keypad never imports it.
+LEGENDS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "enter",
+           "fold", "check", "call", "bet", "raise", "allin", "new", "button", "seat", "stack")
 # A key held at reset joins a row to a column while the firmware drives neither: a line then is as low
 # as whatever the chip's reset pulls put on the other (the ESP32-S3 pulls GPIO 45 and 46 down).
 _KEY_HELD = "a key held joins it to another keypad line, which may be low then"

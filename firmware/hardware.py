@@ -5,10 +5,10 @@
 # so nothing else in the firmware touches hardware constructors. `rp2` is
 # imported only for a board with a PIO port (only an RP2040 has the module).
 from firmware.drivers.buttons import Buttons
-from firmware.drivers.keypad import Keypad
 from firmware.drivers.pixels import ZoneLights
 from firmware.drivers.serial_line import SerialLine
 from firmware.parts import Hardware  # noqa: F401  (kept after boot: firmware/parts.py)
+from firmware.table_config import KEYPAD_GAMES
 
 # copies of firmware.link.frame (tests/host/test_const_copies.py)
 _MAX_FRAME = const(512)
@@ -44,6 +44,7 @@ def _pio_uart(rp2, machine, spec):
 def _keypad(machine, spec):
     # Rows open drain, released (value 1: high impedance) until scanned: two held keys of one
     # column join two rows, and a push-pull row driving high would fight the scanned one.
+    from firmware.drivers.keypad import Keypad      # only a table that reads it: KEYPAD_GAMES
     Pin = machine.Pin
     rows = [Pin(pin, Pin.OPEN_DRAIN, value=1) for pin in spec["rows"]]
     cols = [Pin(pin, Pin.IN, Pin.PULL_UP) for pin in spec["cols"]]
@@ -57,7 +58,8 @@ def open_port(machine, spec):
 
 def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, usb_console=None, rp2=None,
              oled_class=None):
-    """Construct every driver of `board`; `layout` picks the bet-zone map.
+    """Construct every driver of `board`; `layout` (the game) picks the bet-zone map, and whether the keypad is
+    brought up (KEYPAD_GAMES).
 
     usb_console: a UART-like object for a {"usb": true} console (default: the
     REPL's stdin/stdout through StdioUART). rp2: the module for PIO ports
@@ -94,8 +96,8 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
         hw.service_mode = machine.Pin(board.service_pin, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
     pins = [machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP) for _, pin in board.buttons]
     hw.buttons = Buttons(pins)
-    if board.keypad is not None:
-        hw.keypad = _keypad(machine, board.keypad)
+    if board.keypad is not None and layout in KEYPAD_GAMES:
+        hw.keypad = _keypad(machine, board.keypad)      # elsewhere its pins stay inputs, as at reset
     strip = neopixel.NeoPixel(machine.Pin(board.pixel_pin), board.pixel_count)
     keep_layout(board, layout)      # the other layouts' zone maps: never read again, kept in the heap
     zones = board.zones.get(layout, {})

@@ -11,6 +11,9 @@ from firmware import jsonfile
 from firmware.errors import SettingsError
 
 GAMES = ("baccarat", "craps", "omaha")
+# The games whose table reads the dealer keypad (Omaha: every action is keyed). At another game's table a board's
+# keypad is not brought up: never scanned, its keys no events, its driver not imported (docs/boards.md).
+KEYPAD_GAMES = ("omaha",)
 KEYS = ("table_id", "game", "settings")
 # Each game's engine validates its own regulated options (load_settings(dict)).
 SETTINGS_MODULES = {

@@ -7,6 +7,7 @@
 # row released (open drain, high impedance) or an input pulls nothing; and three
 # keys held at the corners of a rectangle make the fourth read down, as on the
 # real keypad. Nothing here knows the firmware's scan order or debounce.
+from firmware.table_config import KEYPAD_GAMES    # the games that read the keypad: the firmware's word
 
 
 class SimKeypad:
@@ -53,8 +54,7 @@ class SimKeypad:
 
 
 # The live simulator's terminal keys -> the keypad legend they press (hostsim.sim, at a table whose game
-# keys the keypad). A dealer button key one of them takes moves to its capital (c: call, C: confirm).
-KEYPAD_GAMES = ("omaha",)
+# keys the keypad: KEYPAD_GAMES). A dealer button key one of them takes moves to its capital (c: call, C: confirm).
 TERMINAL_KEYS = tuple((str(d), str(d)) for d in range(10)) + (
     ("f", "fold"), ("k", "check"), ("c", "call"), ("b", "bet"), ("r", "raise"), ("a", "allin"),
     ("\r", "enter"), ("\x7f", "clear"), ("n", "new"), ("t", "button"), ("e", "seat"), ("$", "stack"))

@@ -11,6 +11,7 @@ import json
 
 from firmware import cards
 from firmware.errors import CardCodeError
+from firmware.table_config import KEYPAD_GAMES
 from hostsim.table_io import BETS_PORT, DICE_PORT, HOST_PORT, SHOE_PORT
 from tools.replay_values import (  # InputError, MAX_WAIT_MS: also tools.replay_input's (tools.replay, tests)
     MAX_WAIT_MS, InputError, check_after_ms, check_boolean, check_cocked, check_flags, check_reading, check_seat_word,
@@ -265,6 +266,9 @@ def _type(table, legends):
     have = table.io.key_legends()
     if not have:
         raise InputError("board %s has no keypad" % table.board.name)
+    game = table.ctx.config["game"]
+    if game not in KEYPAD_GAMES:             # the firmware does not scan it there: the keys would do nothing
+        raise InputError("a %s table does not read the keypad (only %s)" % (game, listed(KEYPAD_GAMES)))
     for legend in legends:
         if legend not in have:
             raise InputError("no key %r on the keypad of board %s (it has %s)"

@@ -32,10 +32,6 @@
 # copies of firmware.events (tests/host/test_const_copies.py)
 _KEY = const(17)
 
-# Every legend a dealer keypad may carry (board files name their keys from these).
-LEGENDS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "enter",
-           "fold", "check", "call", "bet", "raise", "allin", "new", "button", "seat", "stack")
-
 _GHOST_KEYS = const(3)      # keys down in one scan from which a reading may hold a ghost
 _RELEASED = const(1)        # open-drain row level that drives nothing
 _SCANNED = const(0)

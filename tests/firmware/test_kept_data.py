@@ -103,7 +103,12 @@ def test_a_booted_table_keeps_of_the_board_file_what_the_run_reads():
             board = ctx.board
             assert board.zones is None and board.keypad is None
             assert board.displays == ("dealer", "i2c", "result", "scoreboard")
-            assert len(board.keypad_keys) == 24 and board.key_index("enter") == 18   # a settings change reads them
+            if game == "omaha":             # the table reads the keypad: a settings change reads its legends
+                assert len(board.keypad_keys) == 24 and board.key_index("enter") == 18
+                assert ctx.hw.keypad is not None
+            else:                           # Craps reads no keypad (KEYPAD_GAMES): not brought up, legends dropped
+                assert board.keypad_keys == [] and board.key_index("enter") == -1
+                assert ctx.hw.keypad is None
             assert board.button_index("confirm") >= 0 and "host" in board.ports     # `board` reads the ports
             lines = ctx.console.handle(b"board")
             assert lines[0] == "board pico (rp2040): Raspberry Pi Pico (RP2040) table controller, MicroPython"

@@ -1,6 +1,7 @@
 # Dealer keypad: matrix scan, debounce, one KEY per press, ghosting refused, no allocation in poll.
 from firmware.compat import heap_lock, heap_unlock
-from firmware.drivers.keypad import LEGENDS, Keypad
+from firmware.board_keypad import LEGENDS
+from firmware.drivers.keypad import Keypad
 from firmware.events import KEY
 from firmware.statemachine import EventQueue
 from tests.firmware.expect import heap_lock_catches_allocation, raises

@@ -12,6 +12,7 @@ from firmware.hardware import bring_up
 from hostsim import hardware
 from hostsim.headless import SETTLE_MS, HeadlessTable
 from hostsim.keypad import SimKeypad
+from hostsim.pins import IN
 from hostsim.table_io import KEY_GAP_MS, SHORT_PRESS_MS, TableIO
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -154,9 +155,8 @@ def test_press_key_holds_the_key_until_release_due(sim):
     assert io.keypad.held() == [] and not io.holding()
 
 
-@pytest.fixture
-def booted(tmp_path):
-    table = HeadlessTable(BOARD, os.path.join(REPO, "boards", "tables", "sim-baccarat.json"), str(tmp_path),
+def _booted(tmp_path, game):
+    table = HeadlessTable(BOARD, os.path.join(REPO, "boards", "tables", "sim-%s.json" % game), str(tmp_path),
                           lambda line: None)
     try:
         table.boot()
@@ -169,6 +169,16 @@ def booted(tmp_path):
         table.close()
 
 
+@pytest.fixture
+def booted(tmp_path):
+    yield from _booted(tmp_path, "omaha")      # the game that reads the keypad (KEYPAD_GAMES)
+
+
+@pytest.fixture
+def booted_baccarat(tmp_path):
+    yield from _booted(tmp_path, "baccarat")
+
+
 def _keys(seen):
     return [(kind, a, b) for kind, a, b in seen if kind == events.KEY]
 
@@ -179,6 +189,16 @@ def test_table_io_press_key_reaches_the_booted_firmware_as_one_key_event(booted)
     table.io.release_due()
     table.run_for(SETTLE_MS)
     assert _keys(seen) == [(KEY, table.board.key_index("call"), 0)]
+
+
+def test_a_table_whose_game_reads_no_keypad_does_not_scan_it(booted_baccarat):
+    """Baccarat on a board with a keypad: the keypad is not brought up (firmware.table_config.KEYPAD_GAMES), so a
+    key pressed is no event (nor a journal record), and its row pins are never driven."""
+    table, seen = booted_baccarat
+    assert table.ctx.hw.keypad is None
+    rows = [table.hw.pin(pin) for pin in table.board.keypad["rows"]]
+    table.type_keys(["bet", "1", "enter"])
+    assert _keys(seen) == [] and all(row.mode == IN for row in rows)      # never made open drain, never driven
 
 
 def test_type_keys_keys_a_sequence_and_a_repeated_key_twice(booted):

@@ -815,3 +815,12 @@ def test_a_roads_line_is_the_hosts_request_and_the_table_answers_with_its_roads(
     assert [r["bead_plate"] for r in roads] == [[], ["T"], ["T", "Pb"]]
     assert [r["big_road"] for r in roads] == [[], [], [["P1"]]]
     assert reports[-1]["event"] == "roads"                 # answered before the replay ended
+
+
+@pytest.mark.parametrize("game", ["baccarat", "craps"])
+def test_keys_at_a_table_whose_game_reads_no_keypad_are_refused(tmp_path, game):
+    # The pico board has a keypad, but only an Omaha table brings it up (firmware.table_config.KEYPAD_GAMES):
+    # keys pressed at a Baccarat or Craps table would do nothing, so the line is refused, not silently played.
+    status, reports, err = _main(tmp_path, {"keys": "1 fold enter"}, table=_table(game), board="pico")
+    assert status == 2
+    assert err == "replay: line 1: a %s table does not read the keypad (only omaha)\n" % game
