@@ -12,6 +12,7 @@
 
 from firmware.errors import SettingsError
 from firmware.parts import Game  # noqa: F401  (kept after boot: firmware/parts.py)
+from firmware.parts import release
 
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
 _BIG_NUMBER = const(19)
@@ -23,6 +24,9 @@ _HARD = const(18)
 
 # Which reader port each game takes its cards or dice from.
 READER_ROLE = {"baccarat": "shoe", "omaha": "shoe", "craps": "dice"}
+# The OLED driver and its geometry, once a table that draws nothing on the board's OLED (Craps, Omaha) has
+# handed it to a Panel (firmware/drivers/ssd1306_panel.py): nothing after boot imports them there.
+BLANK_OLED_RELEASED = ("firmware.drivers.ssd1306", "firmware.drivers.ssd1306_geometry")
 
 
 def seat_count(board, layout):
@@ -126,8 +130,9 @@ def build(board, config, hw, queue):
         return _baccarat(board, config, hw, queue, buttons)
     oled = hw.displays.get("scoreboard")
     if oled is not None:              # no scoreboard: a blank panel, its 1 KB picture freed
-        from firmware.drivers.ssd1306 import Panel
+        from firmware.drivers.ssd1306_panel import Panel
         hw.displays["scoreboard"] = Panel(oled)
+        release(BLANK_OLED_RELEASED)  # and the SSD1306 driver with it (imported again by nothing)
     if game == "craps":
         return _craps(config, hw, queue, buttons)
     return _omaha(board, config, hw, queue, buttons)

@@ -230,28 +230,3 @@ class SSD1306(framebuf.FrameBuffer):
         self.command(_SET_SEG_REMAP | upright)
         self.show()
 
-
-class Panel:
-    """An SSD1306 no game draws on (a Craps or Omaha table's: no scoreboard), once SSD1306 has set it up: its
-    picture is one colour only (the console's display test lights every pixel, then clears them), so it keeps
-    no RAM image (the 1 KB an SSD1306 keeps, for the whole run). show() sends what SSD1306.show() sends for
-    that picture, the same two transactions, the picture's as a vector (writevto: one transaction)."""
-
-    def __init__(self, oled):
-        self.i2c = oled.i2c
-        self.addr = oled.addr
-        self.width = oled.width
-        self.height = oled.height
-        self.pages = oled.pages
-        self._window = oled._window
-        self.transmits = oled.transmits
-        self._colour = 0
-
-    def fill(self, colour):
-        self._colour = 1 if colour else 0
-
-    def show(self):
-        self.i2c.writeto(self.addr, self._window)
-        page = bytes((0xFF if self._colour else 0,)) * self.width      # (console paths only: made here)
-        self.i2c.writevto(self.addr, (bytes((_CONTROL_DATA,)),) + (page,) * self.pages)
-        self.transmits += 2

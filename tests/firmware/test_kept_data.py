@@ -2,6 +2,8 @@
 # the bet reader's zone names as one bytes object and small ints, the board description without what only
 # the bring-up read. Behaviour is the same (the bet reader's and the console's own tests); these show the
 # structures themselves. Fakes only: runs on MicroPython too.
+import sys
+
 from firmware.drivers.bet_reader import BetReader
 from firmware.events import BETS
 from firmware.statemachine import EventQueue
@@ -172,7 +174,7 @@ class _Bus:
 def test_a_table_without_a_scoreboard_keeps_a_panel_and_its_display_test_sends_the_same_bytes():
     # Craps and Omaha draw nothing on the board's OLED but the console's display test: a Panel, no 1 KB RAM
     # image kept (1.4 KB of their data after boot); the test lights every pixel, then clears them, as before.
-    from firmware.drivers.ssd1306 import SSD1306, Panel
+    from firmware.drivers.ssd1306_panel import Panel
     from tests.firmware.console_rig import boot_with_pin, login, typed
     from tests.firmware.test_main import _run
     window = bytes((0x00, 0x21, 0, 127, 0x22, 0, 7))
@@ -180,10 +182,12 @@ def test_a_table_without_a_scoreboard_keeps_a_panel_and_its_display_test_sends_t
         with ScratchDir() as state:
             ctx, machine, _ = boot_with_pin(state, game)
             oled = ctx.hw.displays["scoreboard"]
-            if game == "baccarat":
-                assert isinstance(oled, SSD1306) and ctx.game.scoreboard[1] is oled
+            if game == "baccarat":        # (the driver as this boot imported it: Craps' and Omaha's released it)
+                assert isinstance(oled, sys.modules["firmware.drivers.ssd1306"].SSD1306)
+                assert ctx.game.scoreboard[1] is oled
                 continue
             assert isinstance(oled, Panel) and ctx.game.scoreboard is None
+            assert "firmware.drivers.ssd1306" not in sys.modules      # the driver went with its picture
             assert not [v for v in oled.__dict__.values() if isinstance(v, (bytearray, memoryview)) and len(v) > 7]
             login(ctx, machine)
             bus = oled.i2c = _Bus()

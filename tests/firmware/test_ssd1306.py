@@ -1,6 +1,6 @@
 # SSD1306 OLED driver on both runtimes, against a fake I2C bus that records transactions.
 from firmware.compat import IS_MICROPYTHON, heap_lock, heap_unlock
-from firmware.drivers import ssd1306, ssd1306_geometry
+from firmware.drivers import ssd1306, ssd1306_geometry, ssd1306_panel
 from firmware.drivers.ssd1306 import SSD1306
 from tests.firmware.expect import count_calls, raises, raises_match
 
@@ -252,7 +252,7 @@ def test_a_panel_sends_what_the_ssd1306_sends_for_a_picture_of_one_colour():
     for width, height in ((128, 64), (128, 32), (64, 48)):
         bus = FakeI2C()
         oled = SSD1306(bus, 0x3C, width, height)
-        panel = ssd1306.Panel(oled)
+        panel = ssd1306_panel.Panel(oled)
         assert (panel.i2c, panel.addr, panel.width, panel.height) == (bus, 0x3C, width, height)
         for colour in (1, 0, 1, 0):
             oled.fill(colour)
