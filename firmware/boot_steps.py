@@ -60,7 +60,7 @@ def boot_table(machine, neopixel, board_path, table_path, state_dir, lcd_class, 
     files = os if fs is None else fs
     boot_number, counter_problem = next_boot(state_dir, files)    # before any frame carries it
     ctx = make_context(board, config, hw, state_dir, fs, boot_number)
-    forget_bring_up(board, config["game"])    # the zones in the lights and the game now, the keypad in its driver
+    forget_bring_up(board)        # the zones in the lights and the game now, the keypad in its driver
     close_repl(hw.service_mode)
     ctx.crash_record = take_crash_record(state_dir, ctx.fs)
     refuse_recovery(ctx.journal, ctx.crash_record)     # it crashed the last boot: not again
@@ -196,18 +196,16 @@ def check_program(ctx, program_dir):
     ctx.table.hold_closed(_PROGRAM_MISMATCH)
 
 
-def forget_bring_up(board, game):
+def forget_bring_up(board):
     """Once the table is built, what only the bring-up read of `board`: the zone map lives on in the lights
     (their pixel ranges and names, which the console's `zones` reads) and the seat count in the game; the
-    keypad's pins and legends in the keypad driver (keypad_keys stays where the game reads the keypad: a
-    settings change reads it; elsewhere the keypad is not brought up, and its legends go too); of the
+    keypad's pins and legends in the keypad driver (keypad_keys stays: a settings change reads it; where the
+    game reads no keypad, bring_up emptied it); of the
     displays the selftest reads their roles only. Kept, what was parsed from the board file would stay in
     the heap for the whole run (the zone map 2.3 KB for Craps' fourteen seats, the keypad 368 bytes, the
     displays' specs 0.2 KB)."""
     board.zones = None
     board.keypad = None
-    if game not in table_config.KEYPAD_GAMES:
-        board.keypad_keys = []
     board.displays = tuple(sorted(board.displays))    # the roles ("dealer", "i2c", ...), sorted
 
 

@@ -97,7 +97,9 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
     pins = [machine.Pin(pin, machine.Pin.IN, machine.Pin.PULL_UP) for _, pin in board.buttons]
     hw.buttons = Buttons(pins)
     if board.keypad is not None and layout in KEYPAD_GAMES:
-        hw.keypad = _keypad(machine, board.keypad)      # elsewhere its pins stay inputs, as at reset
+        hw.keypad = _keypad(machine, board.keypad)
+    else:                           # its pins stay inputs, as at reset; no table reads its legends either
+        board.keypad_keys = []
     strip = neopixel.NeoPixel(machine.Pin(board.pixel_pin), board.pixel_count)
     keep_layout(board, layout)      # the other layouts' zone maps: never read again, kept in the heap
     zones = board.zones.get(layout, {})
