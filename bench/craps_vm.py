@@ -89,22 +89,13 @@ report_ram()
 # The clock of bench/table_vm.py (bench/vmclock.py; imported after the RAM part, so none of it is in
 # the heap measured above): in the VM the CPU time of its process, to the microsecond; on a board
 # time.ticks_us().
-from bench.vmclock import CLOCK, clock_overhead_us, diff_us, now_us  # noqa: E402
+from bench.vmclock import CLOCK, calibrate, clock_overhead_us, diff_us, now_us  # noqa: E402
 
 
 CALIBRATION_ITERATIONS = 200000
 ROUNDS = 11
 ROLLS = 100
 SEATS = 4
-
-
-def calibrate(n):
-    # The reference loop; identical to bench/benchutil.py's (the CPython benches).
-    t = (1, 2, 4, 8)
-    x = 0
-    for i in range(n):
-        x = (x + t[i & 3]) ^ i
-    return x
 
 
 def dice_stream(n):

@@ -18,7 +18,7 @@ import json
 
 from firmware.drivers import pixels as P
 
-from bench.vmclock import now_us  # the VM's CPU time; time.ticks_us() on a board (bench/vmclock.py)
+from bench.vmclock import calibrate, now_us  # the VM's CPU time; time.ticks_us() on a board (bench/vmclock.py)
 
 CALIBRATION = 20000
 FRAMES = 41
@@ -27,15 +27,6 @@ RESULT_ZONES = {"baccarat": ["player", "player_pair"] + ["seat%d" % s for s in r
                           "horn", "point_6"],
                 "omaha": ["seat%d" % s for s in range(1, 10)] + ["pot"]}
 PALETTE = (P.WHITE, P.DIM, P.RED, P.BLUE, P.GREEN, P.GOLD, P.OFF)
-
-
-def calibrate(n):
-    # The reference loop; identical to bench/benchutil.py's.
-    t = (1, 2, 4, 8)
-    x = 0
-    for i in range(n):
-        x = (x + t[i & 3]) ^ i
-    return x
 
 
 class Strip:

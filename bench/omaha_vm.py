@@ -87,7 +87,7 @@ report_ram()
 # The clock of bench/table_vm.py (bench/vmclock.py; imported after the RAM part, so none of it is in
 # the heap measured above): in the VM the CPU time of its process, to the microsecond; on a board
 # time.ticks_us().
-from bench.vmclock import CLOCK, clock_overhead_us, diff_us, now_us  # noqa: E402
+from bench.vmclock import CLOCK, calibrate, clock_overhead_us, diff_us, now_us  # noqa: E402
 
 
 CALIBRATION_ITERATIONS = 200000
@@ -97,15 +97,6 @@ PASSES = 3          # each round times DEALS x PASSES showdowns
 ENGINE_HANDS = 40   # per round, all brought to the river's last check, then timed together
 FIVE_CARD_HANDS = 500    # poker_eval.evaluate() alone: random five-card hands (decks of their own), each
 FIVE_CARD_PASSES = 4     # timed this many times a round (500 tuples: ~16 KB of a board's heap)
-
-
-def calibrate(n):
-    # The reference loop; identical to bench/benchutil.py's (the CPython benches).
-    t = (1, 2, 4, 8)
-    x = 0
-    for i in range(n):
-        x = (x + t[i & 3]) ^ i
-    return x
 
 
 def shuffled(seed):

@@ -38,18 +38,9 @@ if sys.implementation.name != "micropython":
         print("  %-20s %8.2f %10.2f %7.2fx" % (key[len("kernel_"):], a[key], b[key], b[key] / a[key]))
     raise SystemExit(0)
 
-from bench.vmclock import now_us  # noqa: E402  (the VM's CPU time; time.ticks_us() on the Unix port, a board)
+from bench.vmclock import calibrate, now_us  # noqa: E402  (the VM's CPU time; time.ticks_us() on the Unix port, a board)
 
 N = 20000
-
-
-def calibrate(n):
-    # The reference loop; identical to bench/benchutil.py's and bench/table_vm.py's.
-    t = (1, 2, 4, 8)
-    x = 0
-    for i in range(n):
-        x = (x + t[i & 3]) ^ i
-    return x
 
 
 class _Seat:

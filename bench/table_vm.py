@@ -42,16 +42,7 @@ CALIBRATION_ITERATIONS = 200000
 ROUNDS = 11          # bench/whole_table.py --rounds N replaces this line
 EVENTS = 9           # timed events of each kind per round (--events N)
 
-from bench.vmclock import CLOCK, now_us  # noqa: E402  (the VM's CPU time; bench/vmclock.py)
-
-
-def calibrate(n):
-    # The reference loop; identical to bench/benchutil.py's (the CPython benches).
-    t = (1, 2, 4, 8)
-    x = 0
-    for i in range(n):
-        x = (x + t[i & 3]) ^ i
-    return x
+from bench.vmclock import CLOCK, calibrate, now_us  # noqa: E402  (the VM's CPU time; bench/vmclock.py)
 
 
 LINK_US = []     # each timed pass's host link turn, in us (timed_pass appends; one_round takes them)

@@ -41,3 +41,14 @@ def clock_overhead_us():
         xs.append(diff_us(now_us(), t0))
     xs.sort()
     return xs[len(xs) // 2]
+
+
+def calibrate(n):
+    # The reference loop of every bench, on both runtimes (bench/benchutil.py takes it from here; only
+    # bench/shoe_refill.py, a script the VM runs alone, writes it out: tests/host/test_bench.py): each figure
+    # is a ratio to it, timed in the same run.
+    t = (1, 2, 4, 8)
+    x = 0
+    for i in range(n):
+        x = (x + t[i & 3]) ^ i
+    return x
