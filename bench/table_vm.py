@@ -263,7 +263,7 @@ def omaha_hand(t, seed, timed=True, keys=None):
     from firmware.games.omaha import rules
     table = t.ctx.table
     keys = t.keys if keys is None else keys
-    for seat in OMAHA_STACKS:
+    for seat in sorted(OMAHA_STACKS):          # (a dict: MicroPython keeps no insertion order)
         if table.stacks[seat] != OMAHA_STACKS[seat]:
             keys(keys_of("%d stack %d enter" % (seat, OMAHA_STACKS[seat])))
     keys(keys_of("new enter"))

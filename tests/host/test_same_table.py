@@ -1,0 +1,99 @@
+"""The whole table gives the host the same reports on every runtime it runs on.
+
+tests/host/same_table_play.py boots a Baccarat, a Craps and an Omaha table from boards/pico.json on the
+bench's fake hardware and plays each through its devices' wire formats (rounds, a tie, 50 bets placed
+and decided, refused bets, a face 7, noise and damaged frames closed by CONFIRM, a long DEAL, the host's
+requests, two Omaha hands, the first of 10 seats with side pots, refused keypad entries), printing every host report.
+It runs here on CPython (the simulator's runtime), in MicroPython's WebAssembly VM and on its Unix port
+(native code: the board's viper CRC and Omaha showdown). Every report must carry the same keys and
+values on all three (docs/protocol.md, "Host reports": a JSON object read by its keys); the two
+MicroPythons must agree byte for byte (the same dict order: a board's).
+"""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tools import mpunix, mpvm
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join("tests", "host", "same_table_play.py")
+
+
+def _played(out):
+    """The run's lines: ([report or "== game" line, ...], its "# native: ..." line)."""
+    lines = [line for line in out.splitlines() if line.startswith("{") or line.startswith("== ")]
+    native = [line for line in out.splitlines() if line.startswith("# native: ")]
+    assert lines and lines[-1] == "== end", "the run did not reach its end:\n" + out[-3000:]
+    assert len(native) == 1, out[-3000:]
+    return lines, native[0]
+
+
+@pytest.fixture(scope="module")
+def cpython():
+    proc = subprocess.run([sys.executable, SCRIPT], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return _played(proc.stdout)
+
+
+@pytest.fixture(scope="module")
+def vm():
+    try:
+        status, out = mpvm.run(["--script", SCRIPT], copies=mpvm.DEFAULT_COPIES + ("bench",), timeout=600)
+    except mpvm.VMUnavailable as exc:
+        pytest.skip(str(exc))
+    assert status == 0, out
+    return _played(out)
+
+
+@pytest.fixture(scope="module")
+def unix_port():
+    try:
+        status, out = mpunix.run_script(os.path.join(REPO, SCRIPT), timeout=600)
+    except mpunix.UnixPortUnavailable as exc:
+        pytest.skip(str(exc))
+    assert status == 0, out
+    return _played(out)
+
+
+def _parsed(lines):
+    return [json.loads(line) if line.startswith("{") else line for line in lines]
+
+
+def test_the_play_covers_what_it_claims(cpython):
+    # The script's own checks of what it played (on the simulator's runtime), so that an empty or stuck run
+    # cannot agree with itself.
+    reports = _parsed(cpython[0])
+    games = [r for r in reports if isinstance(r, str)]
+    assert games == ["== baccarat", "== craps", "== omaha", "== end"]
+    events = [r for r in reports if isinstance(r, dict)]
+    assert len(events) > 300
+    assert [r["seq"] for r in events[:3]] == [1, 2, 3] and events[0]["event"] == "boot"
+    results = [r["winner"] for r in events if r["event"] == "result"]
+    assert results == ["player", "player", "banker", "player", "tie", "banker"], results
+    faults = [r["fault"] for r in events if r["event"] == "fault"]
+    assert faults == ["frame_syntax", "bad_card", "frame_crc", "frame_lost", "dice_bad_face", "frame_syntax",
+                      "frame_syntax"], faults
+    assert len([r for r in events if r["event"] == "bet_refused"]) == 3
+    placed = [r for r in events if r["event"] == "bets" and r.get("placed")]
+    assert sum(len(zones) for zones in placed[0]["placed"].values()) == 50
+    assert [r["count"] for r in events if r["event"] == "open_bets"] == [1]
+    assert [r["why"] for r in events if r["event"] == "shooter"] == ["seven_out", "stopped"]
+    hands = [r for r in events if r["event"] == "hand_result"]
+    assert len(hands) == 2 and len(hands[0]["pots"]) == 3, hands   # the two short stacks all in: side pots
+    assert len([r for r in events if r["event"] == "action_refused"]) >= 3
+
+
+def test_micropython_gives_the_host_the_same_reports_as_cpython(cpython, vm):
+    ours, theirs = _parsed(cpython[0]), _parsed(vm[0])
+    assert len(ours) == len(theirs)
+    for mine, its in zip(ours, theirs):
+        assert mine == its                          # the same keys and values (dicts: in any order)
+
+
+def test_the_unix_port_runs_native_code_and_writes_the_vms_bytes(vm, unix_port):
+    assert vm[1] == "# native: crc32 False, omaha showdown viper False"
+    assert unix_port[1] == "# native: crc32 True, omaha showdown viper True"   # as a board runs them
+    assert unix_port[0] == vm[0]                    # byte for byte: a board's dict order
