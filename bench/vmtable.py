@@ -249,14 +249,15 @@ def board_keys():
 class Table:
     """One booted table: the Context, its machine, and the devices' senders."""
 
-    def __init__(self, game):
+    def __init__(self, game, state_dir=None):
+        """state_dir: the flash of an earlier boot (a power cut: this boot recovers from its journals)."""
         from firmware import main, startup     # here: this module imports no table code itself, so that
                                                # bench/memory_vm.py counts all of it as the table's
         self.main = main
         self.game = game
         self.machine = bench_machine()
         self.np = NeoPixelModule()
-        self.state_dir = make_dir()
+        self.state_dir = make_dir() if state_dir is None else state_dir
         self.usb = BenchUSB()
         self.ctx = startup.boot(self.machine, self.np, BOARD, "boards/tables/sim-%s.json" % game, self.state_dir,
                                 None, self.usb)

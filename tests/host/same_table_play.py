@@ -16,6 +16,7 @@ if sys.implementation.name != "micropython":
 
 from bench import table_vm as tv  # noqa: E402  (its rounds, run untimed)
 from bench import vmtable  # noqa: E402
+from firmware import cards  # noqa: E402
 from firmware.link import frame as link_frame  # noqa: E402
 from tests.firmware.fakes import link_reports  # noqa: E402
 
@@ -40,7 +41,15 @@ class Played:
 
     def __init__(self, game):
         TAKEN.clear()
+        self.game = game
         self.t = vmtable.Table(game)
+        self.hosts = [self.t.host]
+
+    def power_cut(self):
+        """The board's power cut between two passes (the devices' too: their frame counters start again);
+        it boots again on the same flash, recovers from its journals and runs its lamp test."""
+        self.t = vmtable.Table(self.game, self.t.state_dir)
+        self.hosts.append(self.t.host)
 
     def press(self, button, hold_passes=5):
         """A dealer button held for hold_passes input passes (a long press from 100: firmware/drivers/
@@ -62,7 +71,7 @@ class Played:
 
     def reports(self):
         self.t.passes(20, 100)                              # the rest out, acknowledged
-        return link_reports(b"".join(TAKEN[id(self.t.host)]))
+        return link_reports(b"".join(b"".join(TAKEN.get(id(host), [])) for host in self.hosts))
 
 
 def baccarat():
@@ -94,6 +103,16 @@ def baccarat():
         t.card_frame(code)                                  # Method 1 (3)(ii)): 8 wins
         t.passes(1, 400)
     t.passes(3, 400)
+    t.bet_reading([(1, [("player", 20)]), (2, [("banker", 40), ("tie", 5)])])
+    for code in ("8c", "6d"):
+        t.card_frame(code)
+        t.passes(1, 400)
+    p.power_cut()                                           # mid-round: the recovery resumes the deal
+    t = p.t
+    for code in ("Qh", "Kd"):                               # Player 8, a natural (art. 9 Method 1 (1))
+        t.card_frame(code)
+        t.passes(1, 400)
+    t.passes(3, 400)
     p.host_request(b"roads")
     p.host_request(b"open_bets")                            # not served at Baccarat
     t.bet_reading([(3, [("banker", 100), ("nowhere", 5)])])  # a zone the layout has not: refused whole
@@ -117,6 +136,10 @@ def craps():
     p.raw(b"D1 garbage\n")
     p.press("confirm")
     p.host_request(b"open_bets")
+    p.power_cut()                                           # bets on the layout: the recovery keeps them
+    t = p.t
+    p.host_request(b"open_bets")
+    p.press("confirm")                                      # the reset's alarm closed: the throws count again
     for d1, d2 in ((5, 5), (2, 5)):                         # a 10 (the come bet travels), the seven-out
         t.throw_frame(d1, d2)
         t.passes(3)
@@ -132,11 +155,31 @@ def omaha():
     for text in ("new", "99 stack 5 enter", "3 bet 10 enter", "clear"):   # refused entries, then cleared
         t.keys(tv.keys_of(text))
     t.passes(3)
-    p.host_request(b'{"hand": {"button": 2}}')
-    tv.omaha_hand(t, 7, timed=False)
+    p.host_request(b'{"hand": {"button": 2}}')             # hand 2, the stacks carried
+    deck = tv.shuffled(7)
+    play_on(t, deck, 9)                                     # its first 9 hole cards
+    p.power_cut()                                           # mid-deal: the recovery resumes the hand
+    p.press("confirm")
+    play_on(p.t, deck, 200)                                 # to its end: every action checked or called
     p.raw(b"S1 not a frame\n")
     p.press("confirm")
     return p.reports()
+
+
+def play_on(t, deck, most):
+    """The hand played on (at most `most` inputs): each card the table expects from the deck, each action
+    a check where one is legal, else a call."""
+    from firmware.games.omaha import rules
+    for _ in range(most):
+        hand = t.ctx.table.hand
+        kind, seat = hand.expected()
+        if kind == rules.EXPECT_DONE:
+            return
+        if kind == rules.EXPECT_ACTION:
+            t.keys(tv.keys_of("check enter" if hand.legal().can_check else "call enter"))
+        else:
+            t.card_frame(cards.name(deck.pop()))
+            t.passes(1)
 
 
 GAMES = {"baccarat": baccarat, "craps": craps, "omaha": omaha}
