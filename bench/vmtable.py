@@ -249,8 +249,9 @@ def board_keys():
 class Table:
     """One booted table: the Context, its machine, and the devices' senders."""
 
-    def __init__(self, game, state_dir=None):
-        """state_dir: the flash of an earlier boot (a power cut: this boot recovers from its journals)."""
+    def __init__(self, game, state_dir=None, table_path=None):
+        """state_dir: the flash of an earlier boot (a power cut: this boot recovers from its journals);
+        table_path: the table file (default boards/tables/sim-GAME.json; a settings change writes it)."""
         from firmware import main, startup     # here: this module imports no table code itself, so that
                                                # bench/memory_vm.py counts all of it as the table's
         self.main = main
@@ -259,8 +260,8 @@ class Table:
         self.np = NeoPixelModule()
         self.state_dir = make_dir() if state_dir is None else state_dir
         self.usb = BenchUSB()
-        self.ctx = startup.boot(self.machine, self.np, BOARD, "boards/tables/sim-%s.json" % game, self.state_dir,
-                                None, self.usb)
+        self.table_path = table_path or "boards/tables/sim-%s.json" % game
+        self.ctx = startup.boot(self.machine, self.np, BOARD, self.table_path, self.state_dir, None, self.usb)
         self.reader = self.machine.uarts[_READER_UART]
         self.host = self.machine.uarts[_HOST_UART]
         self.shoe = DeviceSender("S")

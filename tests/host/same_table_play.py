@@ -18,7 +18,9 @@ from bench import table_vm as tv  # noqa: E402  (its rounds, run untimed)
 from bench import vmtable  # noqa: E402
 from firmware import cards  # noqa: E402
 from firmware.link import frame as link_frame  # noqa: E402
+from firmware.console.pins import provision  # noqa: E402
 from tests.firmware.fakes import link_reports  # noqa: E402
+from tests.firmware.scratch import make_dir  # noqa: E402
 
 BUTTON_PINS = {"deal": 10, "confirm": 11, "void": 12, "shoe_change": 13}   # boards/pico.json
 
@@ -36,20 +38,68 @@ def _kept_take(uart):
 vmtable.BenchUART.take = _kept_take
 
 
+class ConsoleUSB:
+    """The USB console ({"usb": true} on the pico) a technician types on: feed() the keys; what the table
+    writes back is kept (printed with the reports)."""
+
+    def __init__(self):
+        self.rx = bytearray()
+        self.written = bytearray()
+
+    def feed(self, data):
+        self.rx.extend(data)
+
+    def any(self):
+        return len(self.rx)
+
+    def readinto(self, buf, n=None):
+        n = min(len(buf) if n is None else n, len(self.rx))
+        buf[0:n] = self.rx[0:n]
+        self.rx = self.rx[n:]
+        return n
+
+    def write(self, data):
+        self.written.extend(data)
+        return len(data)
+
+    def buffer_bytes(self):
+        return 0
+
+
+vmtable.BenchUSB = ConsoleUSB       # (bench/vmtable.py's Table makes its console with this name)
+PIN = "246810"
+
+
 class Played:
-    """A booted table whose host port's bytes are all kept (the reports read back at the end)."""
+    """A booted table whose host port's bytes are all kept (the reports read back at the end), on a flash
+    of its own: a technician PIN provisioned and a copy of the game's table file (a settings change
+    writes it)."""
 
     def __init__(self, game):
         TAKEN.clear()
         self.game = game
-        self.t = vmtable.Table(game)
+        state_dir = make_dir()
+        provision(state_dir, PIN)
+        table_path = state_dir + "/table.json"
+        with open("boards/tables/sim-%s.json" % game) as src:
+            with open(table_path, "w") as dst:
+                dst.write(src.read())
+        self.t = vmtable.Table(game, state_dir, table_path)
         self.hosts = [self.t.host]
+        self.consoles = [self.t.usb]
 
     def power_cut(self):
         """The board's power cut between two passes (the devices' too: their frame counters start again);
         it boots again on the same flash, recovers from its journals and runs its lamp test."""
-        self.t = vmtable.Table(self.game, self.t.state_dir)
+        self.t = vmtable.Table(self.game, self.t.state_dir, self.t.table_path)
         self.hosts.append(self.t.host)
+        self.consoles.append(self.t.usb)
+
+    def type(self, *lines):
+        """Lines typed at the console, each with its Enter, a few passes each."""
+        for line in lines:
+            self.t.usb.feed(line + b"\r")
+            self.t.passes(5)
 
     def press(self, button, hold_passes=5):
         """A dealer button held for hold_passes input passes (a long press from 100: firmware/drivers/
@@ -71,7 +121,9 @@ class Played:
 
     def reports(self):
         self.t.passes(20, 100)                              # the rest out, acknowledged
-        return link_reports(b"".join(b"".join(TAKEN.get(id(host), [])) for host in self.hosts))
+        reports = link_reports(b"".join(b"".join(TAKEN.get(id(host), [])) for host in self.hosts))
+        said = b"".join(bytes(usb.written) for usb in self.consoles).decode()
+        return reports + ["console: " + line for line in said.replace("\r", "").split("\n") if line.strip()]
 
 
 def baccarat():
@@ -116,6 +168,15 @@ def baccarat():
     p.host_request(b"roads")
     p.host_request(b"open_bets")                            # not served at Baccarat
     t.bet_reading([(3, [("banker", 100), ("nowhere", 5)])])  # a zone the layout has not: refused whole
+    # A technician: refused without a login, a wrong PIN, then a regulated setting changed (art. 18): it
+    # applies at the next shoe, which pays a Banker win under commission B (art. 17).
+    p.type(b"lamp all", b"login", b"111111", b"login", PIN.encode(), b"set decks 13", b"set commission B",
+           b"commit CAB-2026-17", b"settings")
+    t.shoe_frame("OUT")
+    t.passes(5, 100)
+    p.type(b"settings", b"audit 4", b"\xff\xfe garbage \x01", b"x" * 200, b"logout")
+    tv.baccarat_shoe(t)
+    tv.baccarat_round(t, 2, timed=False)                    # Banker 8 against Player 5 (round_cards(2))
     return p.reports()
 
 
@@ -145,6 +206,15 @@ def craps():
         t.passes(3)
     p.press("deal", 110)                                    # a long DEAL: a new shooter (art. 4(1))
     p.host_request(b"roads")                                # not served at Craps
+    # The Field's 12 changed at the console (art. 6(12)): at once, the new shooter not having thrown yet.
+    p.type(b"login", PIN.encode(), b"set field_12 4", b"set field_12 3", b"commit FLD-2026-3")
+    t.bet_reading([(5, [("field", 10), ("pass", 10)])])
+    for d1, d2 in ((6, 6), (4, 4), (3, 4), (6, 6)):         # 12 (the Field 3:1), point 8, seven-out, 12 again
+        t.throw_frame(d1, d2)
+        t.passes(3)
+        if (d1, d2) == (3, 4):
+            t.bet_reading([(5, [("field", 10)])])
+    p.type(b"settings", b"logout")
     return p.reports()
 
 
@@ -163,6 +233,8 @@ def omaha():
     play_on(p.t, deck, 200)                                 # to its end: every action checked or called
     p.raw(b"S1 not a frame\n")
     p.press("confirm")
+    p.type(b"login", PIN.encode(), b"set rake_percent 6", b"set rake_percent 3.5", b"commit RAKE-2026-35",
+           b"settings", b"logout")
     return p.reports()
 
 

@@ -3,12 +3,13 @@
 tests/host/same_table_play.py boots a Baccarat, a Craps and an Omaha table from boards/pico.json on the
 bench's fake hardware and plays each through its devices' wire formats (rounds, a tie, 50 bets placed
 and decided, refused bets, a face 7, noise and damaged frames closed by CONFIRM, a long DEAL, the host's
-requests, two Omaha hands, the first of 10 seats with side pots, refused keypad entries, and at each table
-a power cut, the boot after it recovering from the journals on the same flash), printing every host report.
+requests, two Omaha hands, the first of 10 seats with side pots, refused keypad entries, at each table a
+power cut, the boot after it recovering from the journals on the same flash, and a technician at the USB
+console changing a regulated setting), printing every host report and what the console wrote.
 It runs here on CPython (the simulator's runtime), in MicroPython's WebAssembly VM and on its Unix port
 (native code: the board's viper CRC and Omaha showdown). Every report must carry the same keys and
-values on all three (docs/protocol.md, "Host reports": a JSON object read by its keys); the two
-MicroPythons must agree byte for byte (the same dict order: a board's).
+values on all three (docs/protocol.md, "Host reports": a JSON object read by its keys), the console the
+same text; the two MicroPythons must agree byte for byte (the same dict order: a board's).
 """
 import json
 import os
@@ -24,8 +25,8 @@ SCRIPT = os.path.join("tests", "host", "same_table_play.py")
 
 
 def _played(out):
-    """The run's lines: ([report or "== game" line, ...], its "# native: ..." line)."""
-    lines = [line for line in out.splitlines() if line.startswith("{") or line.startswith("== ")]
+    """The run's lines: ([report, console line or "== game" line, ...], its "# native: ..." line)."""
+    lines = [line for line in out.splitlines() if line.startswith(("{", "== ", "console: "))]
     native = [line for line in out.splitlines() if line.startswith("# native: ")]
     assert lines and lines[-1] == "== end", "the run did not reach its end:\n" + out[-3000:]
     assert len(native) == 1, out[-3000:]
@@ -33,8 +34,10 @@ def _played(out):
 
 
 @pytest.fixture(scope="module")
-def cpython():
-    proc = subprocess.run([sys.executable, SCRIPT], cwd=REPO, capture_output=True, text=True, timeout=300)
+def cpython(tmp_path_factory):
+    env = dict(os.environ, TMPDIR=str(tmp_path_factory.mktemp("flash")))    # the tables' flash (scratch dirs)
+    proc = subprocess.run([sys.executable, SCRIPT], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return _played(proc.stdout)
 
@@ -60,20 +63,20 @@ def unix_port():
 
 
 def _parsed(lines):
-    return [json.loads(line) if line.startswith("{") else line for line in lines]
+    return [json.loads(line) if line.startswith("{") else line for line in lines]   # (the console's: text)
 
 
 def test_the_play_covers_what_it_claims(cpython):
     # The script's own checks of what it played (on the simulator's runtime), so that an empty or stuck run
     # cannot agree with itself.
     reports = _parsed(cpython[0])
-    games = [r for r in reports if isinstance(r, str)]
+    games = [r for r in reports if isinstance(r, str) and r.startswith("== ")]
     assert games == ["== baccarat", "== craps", "== omaha", "== end"]
     events = [r for r in reports if isinstance(r, dict)]
     assert len(events) > 300
     assert [r["seq"] for r in events[:3]] == [1, 2, 3] and events[0]["event"] == "boot"
     results = [r["winner"] for r in events if r["event"] == "result"]
-    assert results == ["player", "player", "banker", "player", "tie", "banker", "player"], results
+    assert results == ["player", "player", "banker", "player", "tie", "banker", "player", "banker"], results
     faults = [r["fault"] for r in events if r["event"] == "fault"]
     assert faults == ["frame_syntax", "bad_card", "frame_crc", "frame_lost", "reset_in_round",
                       "dice_bad_face", "frame_syntax", "reset_in_round", "reset_in_round", "frame_syntax"], faults
@@ -84,10 +87,21 @@ def test_the_play_covers_what_it_claims(cpython):
     placed = [r for r in events if r["event"] == "bets" and r.get("placed")]
     assert sum(len(zones) for zones in placed[0]["placed"].values()) == 50
     assert [r["count"] for r in events if r["event"] == "open_bets"] == [1, 1]     # before the cut and after
-    assert [r["why"] for r in events if r["event"] == "shooter"] == ["seven_out", "stopped"]
+    assert [r["why"] for r in events if r["event"] == "shooter"] == ["seven_out", "stopped", "seven_out"]
     hands = [r for r in events if r["event"] == "hand_result"]
     assert len(hands) == 2 and len(hands[0]["pots"]) == 3, hands   # the two short stacks all in: side pots
     assert [r["display"] for r in events if r["event"] == "action_refused"] == ["SEAT 1-10", "NO HAND"]
+    # The technician's: a regulated setting changed at each table, after refusals; the console's own words.
+    changed = [(r["ref"], r["changes"]) for r in events if r["event"] == "settings_changed"]
+    assert changed == [("CAB-2026-17", {"commission": ["A", "B"]}), ("FLD-2026-3", {"field_12": [2, 3]}),
+                       ("RAKE-2026-35", {"rake_percent": [5, 3.5]})], changed
+    last = [r for r in events if r["event"] == "result"][-1]
+    assert last["winner"] == "banker" and last["banker_total"] == 8 and last["nets"]["1"]["banker"] == 100  # B
+    fields = [r["nets"]["5"].get("field") for r in events if r["event"] == "throw" and "5" in r.get("nets", {})]
+    assert fields[-2:] == [30, 30], fields          # each 12 after the change pays 3:1
+    console = [r for r in reports if isinstance(r, str) and r.startswith("console: ")]
+    assert "console: error: wrong PIN" in console and "console: settings changed (dbbaef3e, ref RAKE-2026-35)" \
+        in console and "console:   rake_percent         3.5" in console, console
 
 
 def test_micropython_gives_the_host_the_same_reports_as_cpython(cpython, vm):
