@@ -19,23 +19,52 @@ from bench import vmtable  # noqa: E402
 from firmware import cards  # noqa: E402
 from firmware.link import frame as link_frame  # noqa: E402
 from firmware.console.pins import provision  # noqa: E402
-from tests.firmware.fakes import link_reports  # noqa: E402
 from tests.firmware.scratch import make_dir  # noqa: E402
 
 BUTTON_PINS = {"deal": 10, "confirm": 11, "void": 12, "shoe_change": 13}   # boards/pico.json
 
 
 TAKEN = {}                  # id(BenchUART) -> the bytes taken from it, in order (its boot's too)
+AWAY = [False]              # the host away: the bytes the board writes meanwhile reach no one
 _take = vmtable.BenchUART.take
 
 
 def _kept_take(uart):
     data = _take(uart)
-    TAKEN.setdefault(id(uart), []).append(data)
+    if not AWAY[0]:
+        TAKEN.setdefault(id(uart), []).append(data)
     return data
 
 
 vmtable.BenchUART.take = _kept_take
+
+
+def host_view(data):
+    """The host link's frames -> what a host reads, in the board's order: each report's JSON text once
+    (PARTs joined), and a LOST frame's count of the reports the board refused while its store was full
+    ("lost: N", where they were). Every line must be a good frame (this line has no noise)."""
+    out = []
+    seen = {}
+    parts = []
+    frame = link_frame.Frame()
+    for line in data.split(b"\n"):
+        if not line:
+            continue
+        if frame.decode(line) != link_frame.OK:
+            raise ValueError("not a host-link frame: %r" % line)
+        key = (frame.boot, frame.seq)
+        if frame.seq == 0 or key in seen:
+            continue                                        # a frame sent again (its ACK was not heard)
+        seen[key] = True
+        if frame.type_is(b"PART"):
+            parts.append(frame.payload())
+        elif frame.type_is(b"REPORT"):
+            parts.append(frame.payload())
+            out.append(b"".join(parts).decode())
+            parts = []
+        elif frame.type_is(b"LOST"):
+            out.append("lost: %d" % frame.payload_uint())
+    return out
 
 
 class ConsoleUSB:
@@ -95,6 +124,16 @@ class Played:
         self.hosts.append(self.t.host)
         self.consoles.append(self.t.usb)
 
+    def host_away(self):
+        """The host line cut: nothing the board writes arrives, nothing is acknowledged."""
+        AWAY[0] = True
+        self.t.ack = self.t.host.take
+
+    def host_back(self):
+        AWAY[0] = False
+        del self.t.ack                                      # (the class's again: every frame acknowledged)
+        self.t.passes(150, 100)                             # the Sender's back-off tops out at 8 s
+
     def type(self, *lines):
         """Lines typed at the console, each with its Enter, a few passes each."""
         for line in lines:
@@ -121,7 +160,7 @@ class Played:
 
     def reports(self):
         self.t.passes(20, 100)                              # the rest out, acknowledged
-        reports = link_reports(b"".join(b"".join(TAKEN.get(id(host), [])) for host in self.hosts))
+        reports = host_view(b"".join(b"".join(TAKEN.get(id(host), [])) for host in self.hosts))
         said = b"".join(bytes(usb.written) for usb in self.consoles).decode()
         return reports + ["console: " + line for line in said.replace("\r", "").split("\n") if line.strip()]
 
@@ -187,6 +226,12 @@ def craps():
     for d1, d2 in ((3, 4), (2, 2), (5, 6), (1, 1), (3, 1)):  # a natural, point 4, field, 2, the point made
         t.throw_frame(d1, d2)
         t.passes(3)
+    p.host_away()                                           # the link store fills: its backlog alarm holds the
+    for _ in range(70):                                     # come-outs, then it refuses reports (a LOST count)
+        t.throw_frame(1, 2)
+        t.passes(3)
+    p.host_back()
+    p.press("confirm")                                      # the backlog cleared: the alarm closed
     t.bet_reading([(1, [("pass", 10)]), (2, [("dont_pass", 20), ("field", 5)]), (3, [("hard_8", 5)])])
     for d1, d2 in ((4, 4), (2, 6), (3, 3)):                 # point 8, an easy 8 (hard 8 loses), a 6
         t.throw_frame(d1, d2)

@@ -3,8 +3,8 @@
 tests/host/same_table_play.py boots a Baccarat, a Craps and an Omaha table from boards/pico.json on the
 bench's fake hardware and plays each through its devices' wire formats (rounds, a tie, 50 bets placed
 and decided, refused bets, a face 7, noise and damaged frames closed by CONFIRM, a long DEAL, the host's
-requests, two Omaha hands, the first of 10 seats with side pots, refused keypad entries, at each table a
-power cut, the boot after it recovering from the journals on the same flash, and a technician at the USB
+requests, the host away until the link store refuses reports, two Omaha hands, the first of 10 seats
+with side pots, refused keypad entries, at each table a power cut, the boot after it recovering from the journals on the same flash, and a technician at the USB
 console changing a regulated setting), printing every host report and what the console wrote.
 It runs here on CPython (the simulator's runtime), in MicroPython's WebAssembly VM and on its Unix port
 (native code: the board's viper CRC and Omaha showdown). Every report must carry the same keys and
@@ -26,7 +26,7 @@ SCRIPT = os.path.join("tests", "host", "same_table_play.py")
 
 def _played(out):
     """The run's lines: ([report, console line or "== game" line, ...], its "# native: ..." line)."""
-    lines = [line for line in out.splitlines() if line.startswith(("{", "== ", "console: "))]
+    lines = [line for line in out.splitlines() if line.startswith(("{", "== ", "console: ", "lost: "))]
     native = [line for line in out.splitlines() if line.startswith("# native: ")]
     assert lines and lines[-1] == "== end", "the run did not reach its end:\n" + out[-3000:]
     assert len(native) == 1, out[-3000:]
@@ -63,7 +63,7 @@ def unix_port():
 
 
 def _parsed(lines):
-    return [json.loads(line) if line.startswith("{") else line for line in lines]   # (the console's: text)
+    return [json.loads(line) if line.startswith("{") else line for line in lines]   # (console, LOST: text)
 
 
 def test_the_play_covers_what_it_claims(cpython):
@@ -79,7 +79,13 @@ def test_the_play_covers_what_it_claims(cpython):
     assert results == ["player", "player", "banker", "player", "tie", "banker", "player", "banker"], results
     faults = [r["fault"] for r in events if r["event"] == "fault"]
     assert faults == ["frame_syntax", "bad_card", "frame_crc", "frame_lost", "reset_in_round",
-                      "dice_bad_face", "frame_syntax", "reset_in_round", "reset_in_round", "frame_syntax"], faults
+                      "link_backlog", "link_backlog", "link_backlog", "dice_bad_face", "frame_syntax",
+                      "reset_in_round", "reset_in_round", "frame_syntax"], faults
+    # The host away at Craps: the backlog raised (48 frames held), come-outs held by it, reports refused and
+    # counted in a LOST frame, the backlog cleared once the host was back.
+    backlog = [r for r in events if r.get("fault") == "link_backlog"]
+    assert backlog[0]["frames_held"] == 48 and backlog[1]["card"] is None and backlog[2]["cleared"], backlog
+    assert [r for r in reports if isinstance(r, str) and r.startswith("lost: ")] == ["lost: 16"]
     recovered = [(r["state"], r["resumed"], r["in_round"]) for r in events if r["event"] == "recovered"]
     assert recovered == [("dealing", True, True), ("point", True, False), ("dealing", True, True)], recovered
     assert [r["seq"] for r in events if r["event"] == "boot"] == [1] * 6          # each game's two boots
