@@ -149,9 +149,9 @@ class Played:
         pin.value(1)
         self.t.passes(5)
 
-    def host_request(self, payload):
-        self.t.host.feed(link_frame.encode(0, 0, "REQUEST", payload))
-        self.t.passes(3)
+    def host_request(self, payload, kind="REQUEST"):
+        self.t.host.feed(link_frame.encode(0, 0, kind, payload))
+        self.t.passes(20)                                   # (a RECALL's answer goes out paced by the link)
 
     def raw(self, data):
         """Bytes on the reader port as they came (noise, a damaged frame)."""
@@ -205,6 +205,7 @@ def baccarat():
         t.passes(1, 400)
     t.passes(3, 400)
     p.host_request(b"roads")
+    p.host_request(b"3", "RECALL")                          # the last 3 rounds, read back from flash
     p.host_request(b"open_bets")                            # not served at Baccarat
     t.bet_reading([(3, [("banker", 100), ("nowhere", 5)])])  # a zone the layout has not: refused whole
     # A technician: refused without a login, a wrong PIN, then a regulated setting changed (art. 18): it
@@ -251,6 +252,7 @@ def craps():
         t.passes(3)
     p.press("deal", 110)                                    # a long DEAL: a new shooter (art. 4(1))
     p.host_request(b"roads")                                # not served at Craps
+    p.host_request(b"2", "RECALL")
     # The Field's 12 changed at the console (art. 6(12)): at once, the new shooter not having thrown yet.
     p.type(b"login", PIN.encode(), b"set field_12 4", b"set field_12 3", b"commit FLD-2026-3")
     t.bet_reading([(5, [("field", 10), ("pass", 10)])])
@@ -276,6 +278,7 @@ def omaha():
     p.power_cut()                                           # mid-deal: the recovery resumes the hand
     p.press("confirm")
     play_on(p.t, deck, 200)                                 # to its end: every action checked or called
+    p.host_request(b"2", "RECALL")
     p.raw(b"S1 not a frame\n")
     p.press("confirm")
     p.type(b"login", PIN.encode(), b"set rake_percent 6", b"set rake_percent 3.5", b"commit RAKE-2026-35",

@@ -3,9 +3,10 @@
 tests/host/same_table_play.py boots a Baccarat, a Craps and an Omaha table from boards/pico.json on the
 bench's fake hardware and plays each through its devices' wire formats (rounds, a tie, 50 bets placed
 and decided, refused bets, a face 7, noise and damaged frames closed by CONFIRM, a long DEAL, the host's
-requests, the host away until the link store refuses reports, two Omaha hands, the first of 10 seats
-with side pots, refused keypad entries, at each table a power cut, the boot after it recovering from the journals on the same flash, and a technician at the USB
-console changing a regulated setting), printing every host report and what the console wrote.
+requests and RECALLs, the host away until the link store refuses reports, two Omaha hands, the first of
+10 seats with side pots, refused keypad entries, at each table a power cut, the boot after it recovering
+from the journals on the same flash, and a technician at the USB console changing a regulated setting),
+printing every host report and what the console wrote.
 It runs here on CPython (the simulator's runtime), in MicroPython's WebAssembly VM and on its Unix port
 (native code: the board's viper CRC and Omaha showdown). Every report must carry the same keys and
 values on all three (docs/protocol.md, "Host reports": a JSON object read by its keys), the console the
@@ -93,6 +94,9 @@ def test_the_play_covers_what_it_claims(cpython):
     placed = [r for r in events if r["event"] == "bets" and r.get("placed")]
     assert sum(len(zones) for zones in placed[0]["placed"].values()) == 50
     assert [r["count"] for r in events if r["event"] == "open_bets"] == [1, 1]     # before the cut and after
+    recalls = [(r["game"], r["index"], r["of"]) for r in events if r["event"] == "recall"]
+    assert recalls == [("baccarat", 1, 3), ("baccarat", 2, 3), ("baccarat", 3, 3), ("craps", 1, 2),
+                       ("craps", 2, 2), ("omaha", 1, 2), ("omaha", 2, 2)], recalls
     assert [r["why"] for r in events if r["event"] == "shooter"] == ["seven_out", "stopped", "seven_out"]
     hands = [r for r in events if r["event"] == "hand_result"]
     assert len(hands) == 2 and len(hands[0]["pots"]) == 3, hands   # the two short stacks all in: side pots
