@@ -67,12 +67,48 @@ def _parsed(lines):
     return [json.loads(line) if line.startswith("{") else line for line in lines]   # (console, LOST: text)
 
 
+def _sections(lines):
+    """{game: its entries (reports as dicts, console and LOST lines as text)} of a run."""
+    out = {}
+    game = None
+    for entry in _parsed(lines):
+        if isinstance(entry, str) and entry.startswith("== "):
+            game = entry[3:]
+            out[game] = []
+        else:
+            out[game].append(entry)
+    return out
+
+
+def _events(entries, event=None):
+    return [r for r in entries if isinstance(r, dict) and (event is None or r["event"] == event)]
+
+
+def test_the_seeded_play_covers_each_game(cpython):
+    # Many rounds of random input (tests/host/same_table_play.py, Rand): what it must have reached.
+    played = _sections(cpython[0])
+    baccarat = played["baccarat_seeded"]
+    assert len(_events(baccarat, "result")) == 60
+    assert {r["winner"] for r in _events(baccarat, "result")} == {"player", "banker", "tie"}
+    assert [r for r in _events(baccarat, "bets") if not r["accepted"]], "no reading refused"
+    assert len(_events(baccarat, "fault_ack")) >= 4
+    craps = played["craps_seeded"]
+    assert len(_events(craps, "throw")) == 250
+    assert len(_events(craps, "bet_refused")) > 100 and len(_events(craps, "shooter")) > 10
+    assert len([r for r in _events(craps, "throw") if r.get("nets")]) > 50
+    omaha = played["omaha_seeded"]
+    hands = _events(omaha, "hand_result")
+    assert len(hands) == 10 and any(len(h["pots"]) > 1 for h in hands), hands
+    assert len(_events(omaha, "action_refused")) > 20 and len(_events(omaha, "action")) > 100
+
+
 def test_the_play_covers_what_it_claims(cpython):
     # The script's own checks of what it played (on the simulator's runtime), so that an empty or stuck run
     # cannot agree with itself.
-    reports = _parsed(cpython[0])
-    games = [r for r in reports if isinstance(r, str) and r.startswith("== ")]
-    assert games == ["== baccarat", "== craps", "== omaha", "== end"]
+    played = _sections(cpython[0])
+    assert list(played) == ["baccarat", "baccarat_seeded", "craps", "craps_seeded", "omaha", "omaha_seeded",
+                            "end"]
+    reports = played["baccarat"] + played["craps"] + played["omaha"]
     events = [r for r in reports if isinstance(r, dict)]
     assert len(events) > 300
     assert [r["seq"] for r in events[:3]] == [1, 2, 3] and events[0]["event"] == "boot"

@@ -1,0 +1,180 @@
+# The harness of tests/host/same_table_play.py (run on every runtime: CPython, MicroPython's VM and its
+# Unix port): a table booted by firmware.startup.boot() from boards/pico.json on the bench's fake hardware
+# (bench/vmtable.py), with a technician PIN and its own table file on its flash, its host port's bytes kept
+# and read back as a host reads them, its USB console typed on, its buttons pressed, its host line cut and
+# its power cut. No clock is read: every pass is given its elapsed ms.
+from bench import table_vm as tv
+from bench import vmtable
+from firmware import cards
+from firmware.console.pins import provision
+from firmware.link import frame as link_frame
+from tests.firmware.scratch import make_dir
+
+BUTTON_PINS = {"deal": 10, "confirm": 11, "void": 12, "shoe_change": 13}   # boards/pico.json
+
+TAKEN = {}                  # id(BenchUART) -> the bytes taken from it, in order (its boot's too)
+AWAY = [False]              # the host away: the bytes the board writes meanwhile reach no one
+_take = vmtable.BenchUART.take
+
+
+def _kept_take(uart):
+    data = _take(uart)
+    if not AWAY[0]:
+        TAKEN.setdefault(id(uart), []).append(data)
+    return data
+
+
+vmtable.BenchUART.take = _kept_take
+
+
+def host_view(data):
+    """The host link's frames -> what a host reads, in the board's order: each report's JSON text once
+    (PARTs joined), and a LOST frame's count of the reports the board refused while its store was full
+    ("lost: N", where they were). Every line must be a good frame (this line has no noise)."""
+    out = []
+    seen = {}
+    parts = []
+    frame = link_frame.Frame()
+    for line in data.split(b"\n"):
+        if not line:
+            continue
+        if frame.decode(line) != link_frame.OK:
+            raise ValueError("not a host-link frame: %r" % line)
+        key = (frame.boot, frame.seq)
+        if frame.seq == 0 or key in seen:
+            continue                                        # a frame sent again (its ACK was not heard)
+        seen[key] = True
+        if frame.type_is(b"PART"):
+            parts.append(frame.payload())
+        elif frame.type_is(b"REPORT"):
+            parts.append(frame.payload())
+            out.append(b"".join(parts).decode())
+            parts = []
+        elif frame.type_is(b"LOST"):
+            out.append("lost: %d" % frame.payload_uint())
+    return out
+
+
+class ConsoleUSB:
+    """The USB console ({"usb": true} on the pico) a technician types on: feed() the keys; what the table
+    writes back is kept (printed with the reports)."""
+
+    def __init__(self):
+        self.rx = bytearray()
+        self.written = bytearray()
+
+    def feed(self, data):
+        self.rx.extend(data)
+
+    def any(self):
+        return len(self.rx)
+
+    def readinto(self, buf, n=None):
+        n = min(len(buf) if n is None else n, len(self.rx))
+        buf[0:n] = self.rx[0:n]
+        self.rx = self.rx[n:]
+        return n
+
+    def write(self, data):
+        self.written.extend(data)
+        return len(data)
+
+    def buffer_bytes(self):
+        return 0
+
+
+vmtable.BenchUSB = ConsoleUSB       # (bench/vmtable.py's Table makes its console with this name)
+PIN = "246810"
+
+
+class Played:
+    """A booted table whose host port's bytes are all kept (the reports read back at the end), on a flash
+    of its own: a technician PIN provisioned and a copy of the game's table file (a settings change
+    writes it)."""
+
+    def __init__(self, game):
+        TAKEN.clear()
+        self.game = game
+        state_dir = make_dir()
+        provision(state_dir, PIN)
+        table_path = state_dir + "/table.json"
+        with open("boards/tables/sim-%s.json" % game) as src:
+            with open(table_path, "w") as dst:
+                dst.write(src.read())
+        self.t = vmtable.Table(game, state_dir, table_path)
+        self.hosts = [self.t.host]
+        self.consoles = [self.t.usb]
+
+    def power_cut(self):
+        """The board's power cut between two passes (the devices' too: their frame counters start again);
+        it boots again on the same flash, recovers from its journals and runs its lamp test."""
+        self.t = vmtable.Table(self.game, self.t.state_dir, self.t.table_path)
+        self.hosts.append(self.t.host)
+        self.consoles.append(self.t.usb)
+
+    def host_away(self):
+        """The host line cut: nothing the board writes arrives, nothing is acknowledged."""
+        AWAY[0] = True
+        self.t.ack = self.t.host.take
+
+    def host_back(self):
+        AWAY[0] = False
+        del self.t.ack                                      # (the class's again: every frame acknowledged)
+        self.t.passes(150, 100)                             # the Sender's back-off tops out at 8 s
+
+    def type(self, *lines):
+        """Lines typed at the console, each with its Enter, a few passes each."""
+        for line in lines:
+            self.t.usb.feed(line + b"\r")
+            self.t.passes(5)
+
+    def press(self, button, hold_passes=5):
+        """A dealer button held for hold_passes input passes (a long press from 100: firmware/drivers/
+        buttons.py counts polls), then released."""
+        pin = self.t.machine.pins[BUTTON_PINS[button]]
+        pin.value(0)                                       # active low: pressed
+        self.t.passes(hold_passes)
+        pin.value(1)
+        self.t.passes(5)
+
+    def host_request(self, payload, kind="REQUEST"):
+        self.t.host.feed(link_frame.encode(0, 0, kind, payload))
+        self.t.passes(20)                                   # (a RECALL's answer goes out paced by the link)
+
+    def raw(self, data):
+        """Bytes on the reader port as they came (noise, a damaged frame)."""
+        self.t.reader.feed(data)
+        self.t.passes(2)
+
+    def reports(self):
+        self.t.passes(20, 100)                              # the rest out, acknowledged
+        reports = host_view(b"".join(b"".join(TAKEN.get(id(host), [])) for host in self.hosts))
+        said = b"".join(bytes(usb.written) for usb in self.consoles).decode()
+        return reports + ["console: " + line for line in said.replace("\r", "").split("\n") if line.strip()]
+
+
+def play_on(t, deck, most):
+    """The hand played on (at most `most` inputs): each card the table expects from the deck, each action
+    a check where one is legal, else a call."""
+    from firmware.games.omaha import rules
+    for _ in range(most):
+        hand = t.ctx.table.hand
+        kind, seat = hand.expected()
+        if kind == rules.EXPECT_DONE:
+            return
+        if kind == rules.EXPECT_ACTION:
+            t.keys(tv.keys_of("check enter" if hand.legal().can_check else "call enter"))
+        else:
+            t.card_frame(cards.name(deck.pop()))
+            t.passes(1)
+
+
+def state(t):
+    table = t.ctx.table
+    return table.STATE_NAMES[table.state]
+
+
+def close_alarm(p):
+    """CONFIRM where the table holds an alarm."""
+    if state(p.t) == "fault":
+        p.press("confirm")
