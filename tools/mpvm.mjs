@@ -39,6 +39,10 @@ if (!testModule && !scriptFile && !stepsFile) {
 }
 
 const out = (line) => process.stdout.write(line + "\n");
+// process.exit() at once would drop what stdout has not written yet: into a pipe (the runners read this
+// one) Node writes asynchronously, and 1.8 MB of a script's lines came out cut short at ~390 KB one run
+// in four, with status 0. Exit once every line before is written (a write's callback comes in order).
+const finish = (code) => process.stdout.write("", () => process.exit(code));
 const mp = await loadMicroPython({ heapsize: heap, stdout: out, stderr: out });
 
 function mkdirs(vmDir) {
@@ -88,19 +92,19 @@ try {
   if (testModule) {
     mp.runPython(testDriver(testModule));
     const failed = mp.globals.get("_RESULT");
-    process.exit(failed === 0 ? 0 : 1);
+    finish(failed === 0 ? 0 : 1);
   } else if (stepsFile) {
     let before = 0;  // lines of earlier parts, padded in so tracebacks name the file's own line numbers
     for (const part of fs.readFileSync(stepsFile, "utf8").split(/^# --- next run call ---$/m)) {
       mp.runPython("\n".repeat(before) + part);
       before += part.split("\n").length - 1;
     }
-    process.exit(0);
+    finish(0);
   } else {
     mp.runPython(fs.readFileSync(scriptFile, "utf8"));
-    process.exit(0);
+    finish(0);
   }
 } catch (e) {
   out(String(e.message || e));
-  process.exit(1);
+  finish(1);
 }
