@@ -15,7 +15,7 @@ if sys.implementation.name != "micropython":
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from bench import table_vm as tv  # noqa: E402  (its rounds, run untimed)
-from tests.host.same_table_rig import PIN, Played, play_on  # noqa: E402
+from tests.host.same_table_rig import PIN, Played, play_on, trailer  # noqa: E402
 from tests.host.same_table_seeded import baccarat_seeded, craps_seeded, omaha_seeded  # noqa: E402
 
 
@@ -149,12 +149,7 @@ def main(games):
         print("== " + game)
         for text in GAMES[game]():
             print(text)
-    from firmware.games.omaha import hand_value
-    from firmware.link import crc32
-    # Which code ran (not compared: it differs by runtime by design), then the end: a run cut short by an
-    # exception has no such line (the VM's command exits 0 even then).
-    print("# native: crc32 %s, omaha showdown viper %s" % (crc32.NATIVE, hand_value.VIPER))
-    print("== end")
+    trailer()
 
 
 if __name__ == "__main__":

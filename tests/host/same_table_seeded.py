@@ -2,7 +2,7 @@
 # table, drawn from a generator that gives the same numbers on every runtime.
 from bench import table_vm as tv
 from firmware import cards
-from tests.host.same_table_rig import Played, close_alarm, state
+from tests.host.same_table_rig import Played, close_alarm, state, trailer
 
 
 class Rand:
@@ -121,3 +121,14 @@ def omaha_seeded(seed=37, hands=10):
     return p.reports()
 
 
+
+
+def play_seeds(first, count):
+    """Each game's seeded play for seeds first .. first + count - 1, as tests/host/same_table_play.py prints
+    it ("== GAME_seeded SEED", then its lines); tests/host/same_table_runs.py sweeps with it."""
+    for seed in range(first, first + count):
+        for name, play in (("baccarat", baccarat_seeded), ("craps", craps_seeded), ("omaha", omaha_seeded)):
+            print("== %s_seeded %d" % (name, seed))
+            for text in play(seed):
+                print(text)
+    trailer()

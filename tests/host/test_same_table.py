@@ -6,72 +6,47 @@ and decided, refused bets, a face 7, noise and damaged frames closed by CONFIRM,
 requests and RECALLs, the host away until the link store refuses reports, two Omaha hands, the first of
 10 seats with side pots, refused keypad entries, at each table a power cut, the boot after it recovering
 from the journals on the same flash, and a technician at the USB console changing a regulated setting),
-printing every host report and what the console wrote.
-It runs here on CPython (the simulator's runtime), in MicroPython's WebAssembly VM and on its Unix port
-(native code: the board's viper CRC and Omaha showdown). Every report must carry the same keys and
+printing every host report and what the console wrote, then seeded random play of each game
+(tests/host/same_table_seeded.py). tests/host/same_table_runs.py runs it on CPython (the simulator's
+runtime), in MicroPython's WebAssembly VM and on its Unix port (native code: the board's viper CRC and
+Omaha showdown). Every report must carry the same keys and
 values on all three (docs/protocol.md, "Host reports": a JSON object read by its keys), the console the
 same text; the two MicroPythons must agree byte for byte (the same dict order: a board's).
 """
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
+from tests.host import same_table_runs as runs
 from tools import mpunix, mpvm
-
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCRIPT = os.path.join("tests", "host", "same_table_play.py")
-
-
-def _played(out):
-    """The run's lines: ([report, console line or "== game" line, ...], its "# native: ..." line)."""
-    lines = [line for line in out.splitlines() if line.startswith(("{", "== ", "console: ", "lost: "))]
-    native = [line for line in out.splitlines() if line.startswith("# native: ")]
-    assert lines and lines[-1] == "== end", "the run did not reach its end:\n" + out[-3000:]
-    assert len(native) == 1, out[-3000:]
-    return lines, native[0]
 
 
 @pytest.fixture(scope="module")
 def cpython(tmp_path_factory):
-    env = dict(os.environ, TMPDIR=str(tmp_path_factory.mktemp("flash")))    # the tables' flash (scratch dirs)
-    proc = subprocess.run([sys.executable, SCRIPT], cwd=REPO, env=env, capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return _played(proc.stdout)
+    return runs.run_cpython(runs.PLAY, str(tmp_path_factory.mktemp("flash")))
 
 
 @pytest.fixture(scope="module")
 def vm():
     try:
-        status, out = mpvm.run(["--script", SCRIPT], copies=mpvm.DEFAULT_COPIES + ("bench",), timeout=600)
+        return runs.run_vm(runs.PLAY)
     except mpvm.VMUnavailable as exc:
         pytest.skip(str(exc))
-    assert status == 0, out
-    return _played(out)
 
 
 @pytest.fixture(scope="module")
 def unix_port():
     try:
-        status, out = mpunix.run_script(os.path.join(REPO, SCRIPT), timeout=600)
+        return runs.run_unix_port(runs.PLAY)
     except mpunix.UnixPortUnavailable as exc:
         pytest.skip(str(exc))
-    assert status == 0, out
-    return _played(out)
-
-
-def _parsed(lines):
-    return [json.loads(line) if line.startswith("{") else line for line in lines]   # (console, LOST: text)
 
 
 def _sections(lines):
     """{game: its entries (reports as dicts, console and LOST lines as text)} of a run."""
     out = {}
     game = None
-    for entry in _parsed(lines):
+    for entry in runs.parsed(lines):
         if isinstance(entry, str) and entry.startswith("== "):
             game = entry[3:]
             out[game] = []
@@ -151,13 +126,32 @@ def test_the_play_covers_what_it_claims(cpython):
 
 
 def test_micropython_gives_the_host_the_same_reports_as_cpython(cpython, vm):
-    ours, theirs = _parsed(cpython[0]), _parsed(vm[0])
-    assert len(ours) == len(theirs)
-    for mine, its in zip(ours, theirs):
-        assert mine == its                          # the same keys and values (dicts: in any order)
+    assert runs.differences(cpython[0], vm[0]) == []     # the same keys and values (dicts: in any order)
 
 
 def test_the_unix_port_runs_native_code_and_writes_the_vms_bytes(vm, unix_port):
     assert vm[1] == "# native: crc32 False, omaha showdown viper False"
     assert unix_port[1] == "# native: crc32 True, omaha showdown viper True"   # as a board runs them
     assert unix_port[0] == vm[0]                    # byte for byte: a board's dict order
+
+
+def test_differences_read_reports_by_their_keys_and_everything_else_as_text():
+    assert runs.differences(['{"a": 1, "b": [2]}', "== x"], ['{"b": [2], "a": 1}', "== x"]) == []
+    assert runs.differences(['{"a": 1}'], ['{"a": 1.5}']) == [(0, '{"a": 1}', '{"a": 1.5}')]
+    assert runs.differences(["console: a"], ["console:  a"]) == [(0, "console: a", "console:  a")]
+    assert runs.differences(["== x", "== end"], ["== x"]) == [(1, "== end", None)]
+    with pytest.raises(runs.RunFailed):
+        runs.played('{"seq": 1}\n')                  # no end: cut short
+
+
+def test_the_sweep_compares_one_seed_on_the_three_runtimes(capsys):
+    try:
+        mpvm.version()
+        mpunix.executable()
+    except (mpvm.VMUnavailable, mpunix.UnixPortUnavailable) as exc:
+        pytest.skip(str(exc))
+    assert runs.main(["5", "1"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["seeds"] == [5, 5] and summary["cpython_vm"] == [] and summary["vm_unix_bytes_same"]
+    assert summary["lines"][0] == summary["lines"][1] == summary["lines"][2] > 1000
+    assert runs.main(["5"]) == 2
