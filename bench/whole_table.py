@@ -317,6 +317,15 @@ def _memory_of(game, steps, step_rounds, per_call, sizes, build_dir):
           " constant tables, constant objects, qstr pool entries: an ESTIMATE from the .mpy files,"
           " bench/romfs_ram.py): %d + %d = %d bytes; target 64 KB: %s"
           % (board, romfs, board + romfs, "met" if board + romfs <= 65536 else "MISSED"))
+    # What a board's heap must hold while the table plays, per build (tools/build_board.py TABLE_HEAP_BYTES,
+    # which tools.deploy has the board measure itself against): the peak bound, code frozen, and with ROMFS.
+    from tools.build_board import TABLE_HEAP_BYTES
+    peak = int(fig["peak_bound_data_only_bytes"]) - stand_ins + residual
+    for kind, need in (("frozen", peak), ("romfs", peak + romfs)):
+        print("  peak_bound_%s_bytes: %d (the data kept after the rounds with the largest pass's allocations, less"
+              " the stand-ins, and the modules' objects%s); tools/build_board.py TABLE_HEAP_BYTES[%r] %d: %s"
+              % (kind, need, "" if kind == "frozen" else ", and the ROMFS loader's estimate", kind,
+                 TABLE_HEAP_BYTES[kind], "within" if need <= TABLE_HEAP_BYTES[kind] else "OVER"))
     floor = int(fig["frozen_residual_one_module_floor_bytes"].split()[0])
     print("  the same with all the code made one module (the residual's floor: no module objects, no names"
           " imported between modules; the same functions, classes and data): %d + %d = %d bytes; target 64 KB:"
