@@ -8,6 +8,7 @@ from bench import vmtable
 from firmware import cards
 from firmware.console.pins import provision
 from firmware.link import frame as link_frame
+from tests.firmware.fakes import FakeUART
 from tests.firmware.scratch import make_dir
 
 BUTTON_PINS = {"deal": 10, "confirm": 11, "void": 12, "shoe_change": 13}   # boards/pico.json
@@ -55,32 +56,9 @@ def host_view(data):
     return out
 
 
-class ConsoleUSB:
+class ConsoleUSB(FakeUART):
     """The USB console ({"usb": true} on the pico) a technician types on: feed() the keys; what the table
-    writes back is kept (printed with the reports)."""
-
-    def __init__(self):
-        self.rx = bytearray()
-        self.written = bytearray()
-
-    def feed(self, data):
-        self.rx.extend(data)
-
-    def any(self):
-        return len(self.rx)
-
-    def readinto(self, buf, n=None):
-        n = min(len(buf) if n is None else n, len(self.rx))
-        buf[0:n] = self.rx[0:n]
-        self.rx = self.rx[n:]
-        return n
-
-    def write(self, data):
-        self.written.extend(data)
-        return len(data)
-
-    def buffer_bytes(self):
-        return 0
+    writes back is kept in tx (printed with the reports)."""
 
 
 vmtable.BenchUSB = ConsoleUSB       # (bench/vmtable.py's Table makes its console with this name)
@@ -149,7 +127,7 @@ class Played:
     def reports(self):
         self.t.passes(20, 100)                              # the rest out, acknowledged
         reports = host_view(b"".join(b"".join(TAKEN.get(id(host), [])) for host in self.hosts))
-        said = b"".join(bytes(usb.written) for usb in self.consoles).decode()
+        said = b"".join(bytes(usb.tx) for usb in self.consoles).decode()
         return reports + ["console: " + line for line in said.replace("\r", "").split("\n") if line.strip()]
 
 
