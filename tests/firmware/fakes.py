@@ -70,9 +70,10 @@ class FakeUART:
         return link_reports(self.tx)
 
 
-def link_reports(data):
-    """Host-link frames (bytes) -> the reports' JSON texts: each (boot, seq) once, PARTs joined.
-    Every line must be a good frame (a test's line has no noise)."""
+def link_reports(data, lost=False):
+    """Host-link frames (bytes) -> the reports' JSON texts: each (boot, seq) once, PARTs joined; with lost,
+    a LOST frame's count of the reports the board refused while its store was full too ("lost: N", where
+    it came). Every line must be a good frame (a test's line has no noise)."""
     out = []
     seen = {}
     parts = []
@@ -93,6 +94,8 @@ def link_reports(data):
             parts.append(frame.payload())
             out.append(b"".join(parts).decode())
             parts = []
+        elif lost and frame.type_is(b"LOST"):
+            out.append("lost: %d" % frame.payload_uint())
     return out
 
 

@@ -8,7 +8,7 @@ from bench import vmtable
 from firmware import cards
 from firmware.console.pins import provision
 from firmware.link import frame as link_frame
-from tests.firmware.fakes import FakeUART
+from tests.firmware.fakes import FakeUART, link_reports
 from tests.firmware.scratch import make_dir
 
 BUTTON_PINS = {"deal": 10, "confirm": 11, "void": 12, "shoe_change": 13}   # boards/pico.json
@@ -26,34 +26,6 @@ def _kept_take(uart):
 
 
 vmtable.BenchUART.take = _kept_take
-
-
-def host_view(data):
-    """The host link's frames -> what a host reads, in the board's order: each report's JSON text once
-    (PARTs joined), and a LOST frame's count of the reports the board refused while its store was full
-    ("lost: N", where they were). Every line must be a good frame (this line has no noise)."""
-    out = []
-    seen = {}
-    parts = []
-    frame = link_frame.Frame()
-    for line in data.split(b"\n"):
-        if not line:
-            continue
-        if frame.decode(line) != link_frame.OK:
-            raise ValueError("not a host-link frame: %r" % line)
-        key = (frame.boot, frame.seq)
-        if frame.seq == 0 or key in seen:
-            continue                                        # a frame sent again (its ACK was not heard)
-        seen[key] = True
-        if frame.type_is(b"PART"):
-            parts.append(frame.payload())
-        elif frame.type_is(b"REPORT"):
-            parts.append(frame.payload())
-            out.append(b"".join(parts).decode())
-            parts = []
-        elif frame.type_is(b"LOST"):
-            out.append("lost: %d" % frame.payload_uint())
-    return out
 
 
 class ConsoleUSB(FakeUART):
@@ -126,7 +98,8 @@ class Played:
 
     def reports(self):
         self.t.passes(20, 100)                              # the rest out, acknowledged
-        reports = host_view(b"".join(b"".join(TAKEN.get(id(host), [])) for host in self.hosts))
+        # What a host reads, in the board's order: each report once, LOST counts where they came.
+        reports = link_reports(b"".join(b"".join(TAKEN.get(id(host), [])) for host in self.hosts), lost=True)
         said = b"".join(bytes(usb.tx) for usb in self.consoles).decode()
         return reports + ["console: " + line for line in said.replace("\r", "").split("\n") if line.strip()]
 
