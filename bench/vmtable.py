@@ -249,9 +249,10 @@ def board_keys():
 class Table:
     """One booted table: the Context, its machine, and the devices' senders."""
 
-    def __init__(self, game, state_dir=None, table_path=None):
+    def __init__(self, game, state_dir=None, table_path=None, fs=None):
         """state_dir: the flash of an earlier boot (a power cut: this boot recovers from its journals);
-        table_path: the table file (default boards/tables/sim-GAME.json; a settings change writes it)."""
+        table_path: the table file (default boards/tables/sim-GAME.json; a settings change writes it);
+        fs: the state dir's open/remove/rename/stat (firmware.startup.boot's; default the runtime's own)."""
         from firmware import main, startup     # here: this module imports no table code itself, so that
                                                # bench/memory_vm.py counts all of it as the table's
         self.main = main
@@ -261,7 +262,7 @@ class Table:
         self.state_dir = make_dir() if state_dir is None else state_dir
         self.usb = BenchUSB()
         self.table_path = table_path or "boards/tables/sim-%s.json" % game
-        self.ctx = startup.boot(self.machine, self.np, BOARD, self.table_path, self.state_dir, None, self.usb)
+        self.ctx = startup.boot(self.machine, self.np, BOARD, self.table_path, self.state_dir, None, self.usb, fs)
         self.reader = self.machine.uarts[_READER_UART]
         self.host = self.machine.uarts[_HOST_UART]
         self.shoe = DeviceSender("S")

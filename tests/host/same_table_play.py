@@ -2,7 +2,8 @@
 # on CPython, in MicroPython's WebAssembly VM and on its Unix port (native code: the board's viper CRC
 # and Omaha showdown) and compares what each printed: every host report of a Baccarat, a Craps and an
 # Omaha table (tests/host/same_table_rig.py), fed through the devices' wire formats, bad input included,
-# first in the scripts below, then in seeded play (tests/host/same_table_seeded.py).
+# first in the scripts below, then in seeded play (tests/host/same_table_seeded.py), with and without power
+# cuts inside flash writes.
 #
 #   .venv/bin/python tests/host/same_table_play.py [GAME ...]       (CPython; default: every game)
 #
@@ -141,7 +142,11 @@ def omaha():
 
 
 GAMES = {"baccarat": baccarat, "craps": craps, "omaha": omaha,
-         "baccarat_seeded": baccarat_seeded, "craps_seeded": craps_seeded, "omaha_seeded": omaha_seeded}
+         "baccarat_seeded": baccarat_seeded, "craps_seeded": craps_seeded, "omaha_seeded": omaha_seeded,
+         # the power cut inside flash writes (torn or not), the board booted again on the same flash each time
+         "baccarat_cuts": lambda: baccarat_seeded(13, 25, cuts=True),
+         "craps_cuts": lambda: craps_seeded(29, 100, cuts=True),
+         "omaha_cuts": lambda: omaha_seeded(41, 6, cuts=True)}
 
 
 def main(games):

@@ -3,6 +3,8 @@
 # (bench/vmtable.py), with a technician PIN and its own table file on its flash, its host port's bytes kept
 # and read back as a host reads them, its USB console typed on, its buttons pressed, its host line cut and
 # its power cut. No clock is read: every pass is given its elapsed ms.
+import os
+
 from bench import table_vm as tv
 from bench import vmtable
 from firmware import cards
@@ -28,6 +30,100 @@ def _kept_take(uart):
 vmtable.BenchUART.take = _kept_take
 
 
+class PowerCut(Exception):
+    """The board lost power during a flash write (CutFS)."""
+
+
+class CutFS:
+    """The board's flash (the runtime's files) as firmware.startup.boot's `fs`, its power cut at one write:
+    write calls, removes and renames are counted, the one after `cut_after` raises PowerCut (torn: half of
+    its bytes land first), and every call after it too (hostsim/flash.py's FlashFS, on every runtime)."""
+
+    def __init__(self, cut_after=None, torn=False):
+        self.cut_after = cut_after
+        self.torn = torn
+        self.writes = 0
+        self.cut = False
+
+    def _power(self):
+        if self.cut:
+            raise PowerCut("the board has no power")
+
+    def _due(self):
+        if self.cut_after is not None and self.writes >= self.cut_after:
+            self.cut = True
+            return True
+        return False
+
+    def open(self, name, mode="r"):
+        self._power()
+        f = open(name, mode)
+        return _CutFile(self, f) if "w" in mode or "a" in mode or "+" in mode else f
+
+    def remove(self, name):
+        self._power()
+        if self._due():
+            raise PowerCut("cut at flash write %d: remove" % (self.writes + 1))
+        os.remove(name)
+        self.writes += 1
+
+    def rename(self, old, new):
+        self._power()
+        if self._due():
+            raise PowerCut("cut at flash write %d: rename" % (self.writes + 1))
+        os.rename(old, new)
+        self.writes += 1
+
+    def stat(self, name):
+        self._power()
+        return os.stat(name)
+
+    def write(self, f, data):
+        self._power()
+        if self._due():
+            if self.torn:
+                f.write(data[:len(data) // 2])
+                f.flush()
+            raise PowerCut("cut at flash write %d: %d bytes" % (self.writes + 1, len(data)))
+        n = f.write(data)
+        f.flush()
+        self.writes += 1
+        return n
+
+
+class _CutFile:
+    """A file open for writing: each write goes through CutFS.write."""
+
+    def __init__(self, fs, f):
+        self._fs = fs
+        self._f = f
+
+    def write(self, data):
+        return self._fs.write(self._f, data)
+
+    def read(self, *args):
+        return self._f.read(*args)
+
+    def seek(self, *args):
+        return self._f.seek(*args)
+
+    def tell(self):
+        return self._f.tell()
+
+    def flush(self):
+        self._f.flush()
+
+    def close(self):
+        self._f.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
 class ConsoleUSB(FakeUART):
     """The USB console ({"usb": true} on the pico) a technician types on: feed() the keys; what the table
     writes back is kept in tx (printed with the reports)."""
@@ -42,7 +138,7 @@ class Played:
     of its own: a technician PIN provisioned and a copy of the game's table file (a settings change
     writes it)."""
 
-    def __init__(self, game):
+    def __init__(self, game, fs=None):
         TAKEN.clear()
         self.game = game
         state_dir = make_dir()
@@ -51,14 +147,15 @@ class Played:
         with open("boards/tables/sim-%s.json" % game) as src:
             with open(table_path, "w") as dst:
                 dst.write(src.read())
-        self.t = vmtable.Table(game, state_dir, table_path)
+        self.t = vmtable.Table(game, state_dir, table_path, fs)
         self.hosts = [self.t.host]
         self.consoles = [self.t.usb]
 
-    def power_cut(self):
-        """The board's power cut between two passes (the devices' too: their frame counters start again);
-        it boots again on the same flash, recovers from its journals and runs its lamp test."""
-        self.t = vmtable.Table(self.game, self.t.state_dir, self.t.table_path)
+    def power_cut(self, fs=None):
+        """The board's power cut between two passes, or in a flash write (CutFS) that raised PowerCut (the
+        devices' too: their frame counters start again); it boots again on the same flash (fs: a CutFS of
+        its own), recovers from its journals and runs its lamp test."""
+        self.t = vmtable.Table(self.game, self.t.state_dir, self.t.table_path, fs)
         self.hosts.append(self.t.host)
         self.consoles.append(self.t.usb)
 

@@ -18,7 +18,7 @@ from tools import mpunix, mpvm
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLAY = os.path.join(REPO, "tests", "host", "same_table_play.py")
-KEPT = ("{", "== ", "console: ", "lost: ")     # reports, sections, the console's words, LOST counts
+KEPT = ("{", "== ", "console: ", "lost: ", "cuts: ")   # reports, sections, console words, LOST counts, cuts
 
 
 class RunFailed(AssertionError):
@@ -79,16 +79,22 @@ def run_unix_port(script):
     return played(out)
 
 
+def seeds_script(folder, first, count):
+    """A script in folder playing seeds first .. first + count - 1 (same_table_seeded.play_seeds): its path."""
+    script = os.path.join(folder, "seeds.py")
+    with open(script, "w") as f:
+        f.write("import sys\n"
+                "if sys.implementation.name != 'micropython':\n"
+                "    sys.path.insert(0, %r)\n"
+                "from tests.host.same_table_seeded import play_seeds\n"
+                "play_seeds(%d, %d)\n" % (REPO, first, count))
+    return script
+
+
 def sweep(first, count):
     """The seeded play of seeds first .. first + count - 1 on the three runtimes: a summary (dict)."""
     with tempfile.TemporaryDirectory(prefix="same-table-") as tmp:
-        script = os.path.join(tmp, "seeds.py")
-        with open(script, "w") as f:
-            f.write("import sys\n"
-                    "if sys.implementation.name != 'micropython':\n"
-                    "    sys.path.insert(0, %r)\n"
-                    "from tests.host.same_table_seeded import play_seeds\n"
-                    "play_seeds(%d, %d)\n" % (REPO, first, count))
+        script = seeds_script(tmp, first, count)
         os.mkdir(os.path.join(tmp, "flash"))
         cpython = run_cpython(script, os.path.join(tmp, "flash"))[0]
         vm = run_vm(script)[0]
