@@ -71,12 +71,15 @@ class FakeUART:
 
 
 def link_reports(data, lost=False):
-    """Host-link frames (bytes) -> the reports' JSON texts: each (boot, seq) once, PARTs joined; with lost,
-    a LOST frame's count of the reports the board refused while its store was full too ("lost: N", where
-    it came). Every line must be a good frame (a test's line has no noise)."""
+    """Host-link frames (bytes) -> the reports' JSON texts: each (boot, seq) once, PARTs joined. With lost,
+    what a host hears of reports it did not get whole too, where it came (tools/host_client.py): a LOST
+    frame's count of the reports the board refused while its store was full ("lost: N"), and PART pieces
+    not followed in order by the rest, a report a power cut left unfinished ("part_lost: N", N pieces);
+    without, such pieces are an AssertionError. Every line must be a good frame (a test's line has no noise)."""
     out = []
     seen = {}
     parts = []
+    parts_next = None
     frame = link_frame.Frame()
     for line in bytes(data).split(b"\n"):
         if not line:
@@ -88,8 +91,14 @@ def link_reports(data, lost=False):
         if frame.seq == 0 or key in seen:
             continue
         seen[key] = True
+        if parts and key != parts_next:
+            if not lost:
+                raise AssertionError("a report's PART pieces cut off before %d.%d: %r" % (key + (parts,)))
+            out.append("part_lost: %d" % len(parts))
+            parts = []
         if frame.type_is(b"PART"):
             parts.append(frame.payload())
+            parts_next = (frame.boot, frame.seq + 1)
         elif frame.type_is(b"REPORT"):
             parts.append(frame.payload())
             out.append(b"".join(parts).decode())
