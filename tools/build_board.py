@@ -54,12 +54,12 @@ HEAP_BYTES = {"rp2040": 200 * 1024}
 #   round a step, 67,821 / 75,856 / 80,057);
 # - romfs: that and what the .mpy loader still keeps in RAM (+52,594 / 59,752 / 58,440, an estimate:
 #   bench/romfs_ram.py): 121,334 / 136,613 / 139,640 (on `221918b` 119,529 / 134,134 / 137,315);
-# bench/whole_table.py --memory-only prints both per game (peak_bound_frozen_bytes, peak_bound_romfs_bytes)
-# and tests/host/test_filesystem_fit.py holds each game's to these bounds;
 # - filesystem: the .mpy a table imports, copied into the heap (bench/romfs_ram.py --measure: 180,960 / 186,256 /
 #   172,848), and the data with the largest pass (39,472 / 49,120 / 54,352; tests/host/test_filesystem_fit.py
 #   measures Omaha's again): 220,432 / 235,376 / 227,200 (on `aa915fa`: 219,680 / 234,464 / 225,456). A build of
 #   fewer modules (a test's) needs at most all its .mpy and FILESYSTEM_DATA_BYTES.
+# bench/whole_table.py --memory-only prints the first two per game (peak_bound_frozen_bytes,
+# peak_bound_romfs_bytes) and tests/host/test_filesystem_fit.py holds each game to all three.
 TABLE_HEAP_BYTES = {"frozen": 81 * 1024, "romfs": 138 * 1024, "filesystem": 231 * 1024}
 FILESYSTEM_DATA_BYTES = 55 * 1024
 
