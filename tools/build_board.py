@@ -50,10 +50,11 @@ HEAP_BYTES = {"rp2040": 200 * 1024}
 # an ESP32-S3 flashed with an image without PSRAM, any board whose MicroPython leaves less than this table
 # data, not only the RP2040 HEAP_BYTES names before any board is reached.
 # - frozen: the peak bound with the code in flash, the modules' objects and the data with the largest pass's
-#   allocations (68,740 / 76,861 / 81,200 bytes; on `aa915fa` 68,596 / 76,749 / 80,192; on `221918b`, one
-#   round a step, 67,821 / 75,856 / 80,057);
+#   allocations (68,740 / 76,861 / 81,200 bytes; on `aa915fa` 68,596 / 76,749 / 80,192; on `d842c64`, whose
+#   firmware is `221918b`'s, 67,821 / 76,224 / 80,905: earlier that day 75,856 and 80,057 for the last two,
+#   the same firmware with less bench and test code, the layout's drift above);
 # - romfs: that and what the .mpy loader still keeps in RAM (+52,594 / 59,752 / 58,440, an estimate:
-#   bench/romfs_ram.py): 121,334 / 136,613 / 139,640 (on `221918b` 119,529 / 134,134 / 137,315);
+#   bench/romfs_ram.py): 121,334 / 136,613 / 139,640 (on `d842c64` 119,529 / 134,502 / 138,163);
 # - filesystem: the .mpy a table imports, copied into the heap (bench/romfs_ram.py --measure: 180,960 / 186,256 /
 #   172,848), and the data with the largest pass (39,472 / 49,120 / 54,352; tests/host/test_filesystem_fit.py
 #   measures Omaha's again): 220,432 / 235,376 / 227,200 (on `aa915fa`: 219,680 / 234,464 / 225,456). A build of
