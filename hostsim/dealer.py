@@ -109,7 +109,7 @@ class Dealer:
             self.boots += 1
             if self.boots > 1:
                 self._table_restarted()
-        elif event == "state":
+        elif event == "state" or event == "recovered":    # (a recovered report says the state the boot left)
             state = report.get("state")
             if self.state == "fault" and state != "fault":
                 self.next_at = None          # the table goes on: the next card a whole card_ms later

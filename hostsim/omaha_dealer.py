@@ -159,11 +159,14 @@ class OmahaDealer:
                 self._table_restarted()
         elif event == "state":
             self.state = report.get("state")
-        elif event == "recovered" and report.get("resumed"):
-            # The table kept what was keyed before its reset (its journal gives the keys back): a half-keyed
-            # entry of a run stopped mid-entry would lead this dealer's next one (`6`, then `1 STACK 1000`: seat
-            # 61 refused). A dealer starting over reads the display and clears it first.
-            self.keys.appendleft(CLEAR)
+        elif event == "recovered":
+            # The state the boot left (an alarm still open from before the reset: no report of its own says so).
+            self.state = report.get("state")
+            if report.get("resumed"):
+                # The table kept what was keyed before its reset (its journal gives the keys back): a half-keyed
+                # entry of a run stopped mid-entry would lead this dealer's next one (`6`, then `1 STACK 1000`:
+                # seat 61 refused). A dealer starting over reads the display and clears it first.
+                self.keys.appendleft(CLEAR)
         elif event == "seat":
             self.stacks[int(report["seat"])] = report["stack"]
             self._answered(_SEAT)

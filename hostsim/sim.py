@@ -108,8 +108,8 @@ class HostTap:
 
 
 # Plain output's line when the table holds an alarm only a person closes (Sim._say_waiting).
-WAITING_KEYS = "sim: the table holds an alarm (its fault report above) for a person to close: c confirm or v void"
-WAITING_NO_KEYS = ("sim: the table holds an alarm (its fault report above) for a person to close, and no keyboard is "
+WAITING_KEYS = "sim: the table holds an alarm (a report above names it) for a person to close: c confirm or v void"
+WAITING_NO_KEYS = ("sim: the table holds an alarm (a report above names it) for a person to close, and no keyboard is "
                    "read here (stdin is no terminal): run in a terminal to close it with c (confirm) or v (void)")
 
 

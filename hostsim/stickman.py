@@ -126,7 +126,7 @@ class Stickman:
             self.boots += 1
             if self.boots > 1:
                 self._table_restarted()
-        elif event == "state":
+        elif event == "state" or event == "recovered":    # (a recovered report says the state the boot left)
             state = report.get("state")
             if self.state == "fault" and state != "fault":
                 self.next_at = None          # the table goes on: the next throw a whole throw_ms later

@@ -291,3 +291,20 @@ def test_a_dealer_starting_on_a_resumed_table_clears_a_half_keyed_entry_first():
 def test_a_dealer_on_a_fresh_table_presses_no_clear():
     table, dealer, tally = _run(1, 2)
     assert "clear" not in table.keys_pressed
+
+
+def test_a_dealer_on_a_table_recovered_into_an_open_alarm_waits_for_a_person():
+    """A run stopped with an alarm open: the next boot's `recovered` says `state: fault` and names the alarm,
+    and no `state` report follows (it was reported before the reset). The dealer keys nothing until a person
+    closes it (the stacks it keyed at once were refused: `ALARM OPEN`)."""
+    table = StandInTable(_settings())
+    dealer = OmahaDealer(table, table.settings, 6, seed=1, pace=FAST_PACE)
+    for report in ({"event": "boot"}, {"event": "state", "state": "starting"}, {"event": "state", "state": "ready"},
+                   {"event": "recovered", "state": "fault", "resumed": True, "in_round": True,
+                    "fault": "reset_in_round"}):
+        dealer.on_report(report)
+    assert dealer.waits_for_person()
+    for _ in range(500):
+        dealer.tick(table.hw.clock.ms)
+        table.hw.clock.ms += 10
+    assert table.keys_pressed == []
