@@ -200,8 +200,7 @@ def forget_bring_up(board):
     """Once the table is built, what only the bring-up read of `board`: the zone map lives on in the lights
     (their pixel ranges and names, which the console's `zones` reads) and the seat count in the game; the
     keypad's pins and legends in the keypad driver (keypad_keys stays: a settings change reads it; where the
-    game reads no keypad, bring_up emptied it); of the
-    displays the selftest reads their roles only. Kept, what was parsed from the board file would stay in
+    game reads no keypad, bring_up emptied it); of the displays the selftest reads their roles only. Kept, what was parsed from the board file would stay in
     the heap for the whole run (the zone map 2.3 KB for Craps' fourteen seats, the keypad 368 bytes, the
     displays' specs 0.2 KB)."""
     board.zones = None

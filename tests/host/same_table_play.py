@@ -16,8 +16,25 @@ if sys.implementation.name != "micropython":
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from bench import table_vm as tv  # noqa: E402  (its rounds, run untimed)
-from tests.host.same_table_rig import PIN, Played, play_on, trailer  # noqa: E402
+from firmware import cards  # noqa: E402
+from tests.host.same_table_rig import PIN, Played, trailer  # noqa: E402
 from tests.host.same_table_seeded import baccarat_seeded, craps_seeded, omaha_seeded  # noqa: E402
+
+
+def play_on(t, deck, most):
+    """The hand played on (at most `most` inputs): each card the table expects from the deck, each action
+    a check where one is legal, else a call."""
+    from firmware.games.omaha import rules
+    for _ in range(most):
+        hand = t.ctx.table.hand
+        kind, seat = hand.expected()
+        if kind == rules.EXPECT_DONE:
+            return
+        if kind == rules.EXPECT_ACTION:
+            t.keys(tv.keys_of("check enter" if hand.legal().can_check else "call enter"))
+        else:
+            t.card_frame(cards.name(deck.pop()))
+            t.passes(1)
 
 
 def baccarat():

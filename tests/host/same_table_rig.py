@@ -5,9 +5,7 @@
 # its power cut. No clock is read: every pass is given its elapsed ms.
 import os
 
-from bench import table_vm as tv
 from bench import vmtable
-from firmware import cards
 from firmware.console.pins import provision
 from firmware.link import frame as link_frame
 from tests.firmware.fakes import FakeUART, link_reports
@@ -199,22 +197,6 @@ class Played:
         reports = link_reports(b"".join(b"".join(TAKEN.get(id(host), [])) for host in self.hosts), lost=True)
         said = b"".join(bytes(usb.tx) for usb in self.consoles).decode()
         return reports + ["console: " + line for line in said.replace("\r", "").split("\n") if line.strip()]
-
-
-def play_on(t, deck, most):
-    """The hand played on (at most `most` inputs): each card the table expects from the deck, each action
-    a check where one is legal, else a call."""
-    from firmware.games.omaha import rules
-    for _ in range(most):
-        hand = t.ctx.table.hand
-        kind, seat = hand.expected()
-        if kind == rules.EXPECT_DONE:
-            return
-        if kind == rules.EXPECT_ACTION:
-            t.keys(tv.keys_of("check enter" if hand.legal().can_check else "call enter"))
-        else:
-            t.card_frame(cards.name(deck.pop()))
-            t.passes(1)
 
 
 def state(t):
