@@ -16,11 +16,14 @@ from firmware.link import sender as sender_mod
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _HOST = const(7)
+_HOST_ARG_MASK = const(0xFFFF)
 _HOST_BAD = const(3)
 _HOST_OPEN_BETS = const(5)
 _HOST_RECALL = const(4)
 _HOST_ROADS = const(1)
 _HOST_UNKNOWN = const(0)
+_HOST_TAG_MAX = const(9999)
+_HOST_TAG_SHIFT = const(16)
 # copies of firmware.link.frame (tests/host/test_const_copies.py)
 _BAD_CRC = const(4)
 _NO_START = const(2)
@@ -111,24 +114,34 @@ def _host_refused(ctx, reason, data):
 def _host_frame(ctx, line):
     sender = ctx.sender
     command = sender.receive(line)
+    if command == sender_mod.CMD_REQUEST or command == sender_mod.CMD_RECALL:
+        # The host's tag (the frame's `#0.<tag>`, 0: none) goes with the event above the argument
+        # (firmware/events.py, HOST_TAG_SHIFT): the answer gives it back.
+        tag = sender.request_tag()
+        if tag > _HOST_TAG_MAX:
+            _host_refused(ctx, "host frame refused: tag %d: a request's tag is 0..%d" % (tag, _HOST_TAG_MAX), line)
+            return
+        tag <<= _HOST_TAG_SHIFT
     if command == sender_mod.CMD_REQUEST:
         payload = sender.request()
         text = payload.strip()
         if text == _ROADS_REQUEST:
-            _host_event(ctx, _HOST_ROADS, 0)
+            _host_event(ctx, _HOST_ROADS, tag)
         elif text == _OPEN_BETS_REQUEST:
             # b: the frames the answer may take now, the link's store staying below its alarm (which would
             # hold the next come-out), kept in the table journal with the event: a recovery's replay answers
             # or refuses as the table did (firmware/games/craps/open_bets.py)
             below = (sender.report_slots * sender.alarm_percent + 99) // 100 - 1 - sender.held()
             room = sender.room()
-            _host_event(ctx, _HOST_OPEN_BETS, max(0, below if below < room else room))
+            room = max(0, below if below < room else room)
+            _host_event(ctx, _HOST_OPEN_BETS, (room if room < _HOST_ARG_MASK else _HOST_ARG_MASK) | tag)
         elif text[:1] == b"{" and ctx.game.host_request is not None:
-            _json_request(ctx, payload, text)
+            _json_request(ctx, payload, text)          # (a JSON request's answer is the game's: no tag)
         else:
             _host_event(ctx, _HOST_UNKNOWN, ctx.table.evidence.keep(payload))
     elif command == sender_mod.CMD_RECALL:
-        _host_event(ctx, _HOST_RECALL, sender.recall_count)  # answered in order (firmware/round_recall.py)
+        # answered in order (firmware/round_recall.py); a count past 4 digits is the sender's bad argument
+        _host_event(ctx, _HOST_RECALL, sender.recall_count | tag)
     elif command == sender_mod.CMD_BAD:
         status = sender.last_status
         if status in _NOISE:

@@ -13,6 +13,9 @@ import json
 
 from firmware.link.journal import JournalError
 
+# copies of firmware.events (tests/host/test_const_copies.py)
+_HOST_ARG_MASK = const(0xFFFF)
+_HOST_TAG_SHIFT = const(16)
 # copies of firmware.link.recall (tests/host/test_const_copies.py)
 _KEEP = const(100)
 
@@ -59,15 +62,16 @@ def refusal(rr, count):
     return None
 
 
-def ask(rr, count):
-    """The host asked for the last `count` rounds: None (the answer is on its way, pump()), or why not."""
+def ask(rr, count, tag=0):
+    """The host asked for the last `count` rounds (tag: the host's, given back in each report when not 0):
+    None (the answer is on its way, pump()), or why not."""
     refused = refusal(rr, count)
     if refused is not None:
         return refused
     if rr.answer_of >= 0:
         return "recall busy: %d of %d rounds sent" % (rr.answer_sent, rr.answer_of)
     rr.answer_of = min(count, rr.recall.keep, rr.recall.count)
-    rr.answer_asked = count
+    rr.answer_asked = count | tag << _HOST_TAG_SHIFT
     rr.answer_sent = 0
     rr.answer_added = 0
     rr.answer_segment = []
@@ -87,7 +91,10 @@ def pump(rr, reporter, sender):
             pieces = (rr.rounds.ROUND_MAX + _HEADER_MAX + sender.piece - 1) // sender.piece
             if sender.held() + pieces > sender.report_slots // 2:   # (not a boot's kept slots)
                 break
-        fields = {"game": rr.game, "asked": rr.answer_asked, "index": 0, "of": rr.answer_of, "round": None}
+        asked = rr.answer_asked
+        fields = {"game": rr.game, "asked": asked & _HOST_ARG_MASK, "index": 0, "of": rr.answer_of, "round": None}
+        if asked >> _HOST_TAG_SHIFT:
+            fields["tag"] = asked >> _HOST_TAG_SHIFT
         if rr.answer_of:
             if not rr.answer_segment:
                 _read_segment(rr)

@@ -16,11 +16,13 @@ _CON_ACT_COMMAND = const(7)
 _CON_ACT_LOCKED = const(8)
 _CON_ACT_LOCKOUT = const(3)
 _CON_ACT_LOGIN_FAILED = const(2)
+_HOST_ARG_MASK = const(0xFFFF)
 _HOST_BAD = const(3)
 _HOST_HAND = const(2)
 _HOST_OPEN_BETS = const(5)
 _HOST_RECALL = const(4)
 _HOST_ROADS = const(1)
+_HOST_TAG_SHIFT = const(16)
 _HOST_UNKNOWN = const(0)
 _LAMP_ALL = const(-1)
 _LAMP_CHECK_END = const(-2)
@@ -179,6 +181,7 @@ class Reporter:
             elif a == _HOST_BAD:
                 self.emit("host_error", {"error": table.host_reason, "bytes": table.evidence.text(b)})
             elif a == _HOST_RECALL:
+                count = b & _HOST_ARG_MASK                  # below the host's tag (firmware/events.py)
                 if self.recall is None:
                     refused = "recall is not kept here"
                 else:
@@ -186,17 +189,17 @@ class Reporter:
                     if getattr(self.sender, "replaying", False):
                         # A request the board took before its reset, replayed by the recovery: its answer
                         # went out then (or was cut short: the host asks again): not made again, unasked.
-                        refused = recall_answer.refusal(self.recall, b)
+                        refused = recall_answer.refusal(self.recall, count)
                     else:
-                        refused = recall_answer.ask(self.recall, b)
+                        refused = recall_answer.ask(self.recall, count, b >> _HOST_TAG_SHIFT)
                     _answered(self.recall)
                 if refused:
-                    self.emit("host_error", {"error": refused, "request": "recall"})
+                    self._host_error(refused, "recall", b)
             else:
                 # named as the host asked it (its event number meant nothing to the host)
                 request = ("roads" if a == _HOST_ROADS else "hand" if a == _HOST_HAND
                            else "open_bets" if a == _HOST_OPEN_BETS else "request_%d" % a)
-                self.emit("host_error", {"error": "not served by this table", "request": request})
+                self._host_error("not served by this table", request, b if a != _HOST_HAND else 0)
         elif code == _OUT_LINK_BACKLOG:
             fields = {"fault": fault_kinds.name(_LINK_BACKLOG), "frames_held": b}
             if not a:
@@ -204,6 +207,14 @@ class Reporter:
             self.emit("fault", fields)
         else:
             self.emit("fault", {"fault": "unknown_outbox_code", "detail": code})
+
+    def _host_error(self, error, request, b):
+        """A request refused; b the HOST event's: its tag given back (not 0)."""
+        fields = {"error": error, "request": request}
+        tag = b >> _HOST_TAG_SHIFT
+        if tag > 0:
+            fields["tag"] = tag
+        self.emit("host_error", fields)
 
     def _fault(self, table, code, b):
         """A fault shows the bytes behind it (escaped, bounded) where b is evidence; else b is a count."""

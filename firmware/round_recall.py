@@ -45,7 +45,7 @@ class RoundRecall:
         self.previous = None         # the last round kept (Craps numbers its throws from it)
         # The host's RECALL being answered (firmware/recall_answer.py: imported while one is under way)
         self.answer_of = -1          # rounds of the answer (-1: none)
-        self.answer_asked = 0
+        self.answer_asked = 0        # the rounds asked for, the host's tag above them (firmware/events.py)
         self.answer_sent = 0
         self.answer_added = 0        # rounds kept since it was asked
         self.answer_segment = []     # the next rounds of the answer, read from flash

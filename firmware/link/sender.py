@@ -195,6 +195,11 @@ class Sender:
         """The payload of the REQUEST frame receive() just took (bytes)."""
         return self._frame.payload()
 
+    def request_tag(self):
+        """The host's tag of the REQUEST or RECALL frame receive() just took: the seq of its `#0.<tag>`
+        (0: none), given back in the answer (docs/host-link.md, "Host to board")."""
+        return self._frame.seq
+
     def held(self):
         return self.store.count()
 

@@ -395,6 +395,69 @@ def test_an_open_bets_request_carries_the_room_below_the_links_alarm_and_only_cr
                                                            "frames", "bytes": "open_bets"}]
 
 
+def test_a_requests_tag_comes_back_in_its_answer_and_its_refusal():
+    """The host's tag (`#0.<tag>`: docs/host-link.md) is given back by the answer to a roads, open_bets or
+    RECALL request, each recall report, and a refusal of one: a host tells its answer from an older one
+    still on the link. Past 4 digits the frame is refused; a request without one gets no `tag`."""
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        host = machine.uarts[1]
+        host.feed(fm.encode(0, 7, "REQUEST", "open_bets"))
+        _run(ctx, 2)
+        assert strip(_host(machine)[-1]) == {"event": "open_bets", "point": None, "shooter": 1, "count": 0,
+                                             "bets": {}, "tag": 7}
+        ctx.sender.held = lambda: 43                   # no room for it below the alarm: refused, the tag back
+        host.feed(fm.encode(0, 9999, "REQUEST", "open_bets"))
+        _run(ctx, 2)
+        del ctx.sender.held
+        refused = strip(_host(machine)[-1])
+        assert refused["event"] == "host_error" and "ask again" in refused["error"] and refused["tag"] == 9999
+        host.feed(fm.encode(0, 10000, "REQUEST", "open_bets") + fm.encode(0, 3, "REQUEST", "roads")
+                  + fm.encode(0, 4, "RECALL", "2") + fm.encode(0, 5, "RECALL", "2"))
+        _run(ctx, 8)
+        seen = [strip(r) for r in _host(machine)][-4:]
+        assert seen[0] == {"event": "host_error", "error": "host frame refused: tag 10000: a request's tag is "
+                                                           "0..9999", "bytes": "#0.10000 0 REQUEST open_bets*%s"
+                           % fm.encode(0, 10000, "REQUEST", "open_bets")[-9:-1].decode()}
+        assert seen[1] == {"event": "host_error", "error": "not served by this table", "request": "roads", "tag": 3}
+        assert seen[2] == {"event": "recall", "game": "craps", "asked": 2, "index": 0, "of": 0, "round": None,
+                           "tag": 4}                   # (no round kept yet: an empty answer, its tag)
+        assert seen[3]["event"] == "recall" and seen[3]["tag"] == 5
+        host.feed(_request("open_bets"))
+        _run(ctx, 2)
+        assert "tag" not in _host(machine)[-1]
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        machine.uarts[1].feed(fm.encode(0, 12, "REQUEST", "roads") + fm.encode(0, 13, "REQUEST", "open_bets"))
+        _run(ctx, 4)
+        roads, refused = [strip(r) for r in _host(machine)][-2:]
+        assert roads["event"] == "roads" and roads["tag"] == 12
+        assert refused == {"event": "host_error", "error": "not served by this table", "request": "open_bets",
+                           "tag": 13}
+
+
+def test_a_tagged_answer_unacknowledged_at_a_reset_goes_out_again_once_with_its_tag():
+    """An answer the host has not acknowledged at a reset goes out again from the link's journal as it was
+    made, its tag with it; the recovery's replay of the request (the tag kept with the HOST event in the
+    table journal) makes no second one."""
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        machine.uarts[1].acks = False                  # the host away from here on
+        machine.uarts[1].feed(fm.encode(0, 21, "REQUEST", "open_bets"))
+        _run(ctx, 2)
+        assert [r["tag"] for r in _host(machine) if r["event"] == "open_bets"] == [21]
+        ctx, machine, _ = _boot(state)                 # a reset, the same flash, nothing acknowledged
+        _run(ctx)
+        machine.uarts[1].feed(fm.encode(0, 0, "REPLAY"))   # the host: from the oldest frame held
+        _run(ctx, 4)
+        after = _host(machine)
+        assert [(r["event"], r["tag"]) for r in after if r["event"] == "open_bets"] == [("open_bets", 21)], after
+        assert any(r["event"] == "recovered" for r in after)
+
+
 def test_plain_request_lines_are_refused_only_framed_requests_are_served():
     """Error-checked communications only: roads or JSON as a plain line is refused with its bytes;
     a REQUEST frame whose CRC fails is line noise, counted and never acted on."""

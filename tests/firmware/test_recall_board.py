@@ -145,3 +145,24 @@ def test_a_recall_answered_before_a_reset_is_not_answered_again_by_the_recovery(
         answers = [r for r in _host(machine) if r["event"] in ("recall", "host_error")]
         assert [(r["event"], r.get("index"), r.get("asked")) for r in answers] == [("recall", 1, 2), ("recall", 2, 2)]
         assert [r["round"]["round"] for r in answers] == [3, 4]
+
+
+def test_a_recall_refused_while_an_answer_goes_out_names_its_own_tag():
+    """A RECALL tagged 4 (`#0.<tag>`, docs/host-link.md) waits for room on the link; one tagged 5 comes
+    meanwhile and is refused `recall busy` with its own tag, so the host that sent it knows the answer
+    under way is not its own (tools.host --recall asks again); the first is answered, each report tagged 4."""
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "craps")
+        _run(ctx)
+        _throws(ctx, machine)
+        ctx.sender.held = lambda: ctx.sender.report_slots // 2    # (as the store would count them): no room
+        machine.uarts[1].feed(fm.encode(0, 4, "RECALL", "3"))
+        _run(ctx, 2)
+        machine.uarts[1].feed(fm.encode(0, 5, "RECALL", "1"))
+        _run(ctx, 2)
+        del ctx.sender.held
+        _run(ctx, 5)
+        seen = [r for r in _host(machine) if r["event"] in ("recall", "host_error")]
+        assert [(r["event"], r.get("index"), r["tag"]) for r in seen] == [
+            ("host_error", None, 5), ("recall", 1, 4), ("recall", 2, 4), ("recall", 3, 4)], seen
+        assert seen[0]["error"].startswith("recall busy") and seen[0]["request"] == "recall"

@@ -30,6 +30,7 @@ _BUTTON_PRESSED = const(1)
 _CARD = const(3)
 _HOST = const(7)
 _HOST_ROADS = const(1)
+_HOST_TAG_SHIFT = const(16)
 _SHOE = const(12)
 _SHOE_CUT = const(2)
 _SHOE_HELLO = const(1)
@@ -313,7 +314,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
             self._tick(a)
             return True
         if kind == _HOST and a == _HOST_ROADS:
-            self._emit(_OUT_ROADS)
+            self._emit(_OUT_ROADS, 0, b >> _HOST_TAG_SHIFT)    # b: the host's tag (0: none), given back
             return True
         if kind == _BETS_FAULT:
             self._bets_refused(a, b)                     # (alarms.py: reported; the dealer told)

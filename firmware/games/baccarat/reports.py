@@ -57,7 +57,10 @@ def game_report(table, code, a, b):
     if code == _OUT_BETS_FAULT:
         return fault_kinds.bets_fault_report(table.evidence, a, b)
     if code == _OUT_ROADS:
-        return "roads", roads_fields(table.roads)
+        fields = roads_fields(table.roads)
+        if b:
+            fields["tag"] = b                            # the host's request's (firmware/events.py, HOST_TAG_SHIFT)
+        return "roads", fields
     return "fault", {"fault": "unknown_outbox_code", "detail": code}
 
 

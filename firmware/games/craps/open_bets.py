@@ -16,6 +16,9 @@ import json
 from firmware.games.craps.reports import SEAT_KEYS
 from firmware.games.craps.zones import ZONES, zone_of
 
+# copies of firmware.events (tests/host/test_const_copies.py)
+_HOST_ARG_MASK = const(0xFFFF)
+_HOST_TAG_SHIFT = const(16)
 # copies of firmware.table_codes (tests/host/test_const_copies.py)
 _STARTING = const(0)
 
@@ -50,18 +53,29 @@ def frames(fields):
     return (_ENVELOPE + len(json.dumps(fields)) + _PIECE - 1) // _PIECE
 
 
-def report(table, room):
-    """The answer to the request (room: the frames the answer could take when it came, -1 unknown):
-    ("open_bets", its fields), or ("host_error", why it is refused)."""
+def answer(table, b):
+    """The answer to the HOST event's b: the room below its tag (firmware/events.py, HOST_TAG_SHIFT), or -1."""
+    return report(table, -1) if b < 0 else report(table, b & _HOST_ARG_MASK, b >> _HOST_TAG_SHIFT)
+
+
+def report(table, room, tag=0):
+    """The answer to the request (room: the frames the answer could take when it came, -1 unknown; tag: the
+    host's, given back when not 0): ("open_bets", its fields), or ("host_error", why it is refused)."""
     if table.state == _STARTING:
-        return "host_error", {"error": "open_bets refused: the table is starting (its lamp test): ask again once "
-                                       "it is ready", "request": "open_bets"}
+        return "host_error", _tagged({"error": "open_bets refused: the table is starting (its lamp test): ask "
+                                               "again once it is ready", "request": "open_bets"}, tag)
     engine = table.engine
-    fields = {"point": engine.point or None, "shooter": table.shooter, "count": len(engine.bets),
-              "bets": bets_table(table)}
+    fields = _tagged({"point": engine.point or None, "shooter": table.shooter, "count": len(engine.bets),
+                      "bets": bets_table(table)}, tag)
     need = frames(fields)
     if room >= 0 and need > room - _KEPT_FRAMES:
         why = "open_bets refused: the answer takes %d frames, the host link has room for %d now: ask again once " \
               "it has caught up" % (need, max(0, room - _KEPT_FRAMES))
-        return "host_error", {"error": why, "request": "open_bets"}
+        return "host_error", _tagged({"error": why, "request": "open_bets"}, tag)
     return "open_bets", fields
+
+
+def _tagged(fields, tag):
+    if tag:
+        fields["tag"] = tag
+    return fields

@@ -78,10 +78,10 @@ def game_report(table, code, a, b):
         return fault_kinds.bets_fault_report(table.evidence, a, b)
     if code == _OUT_READER:
         return "dice_reader", {"dice_reader": "restarted", "bytes": table.evidence.text(b)}
-    if code == _OUT_OPEN_BETS:                           # the host's open_bets request (b: the link's room)
+    if code == _OUT_OPEN_BETS:                           # the host's open_bets request (b: the link's room, the tag)
         from firmware import parts
         from firmware.games.craps import open_bets
-        answer = open_bets.report(table, b)
+        answer = open_bets.answer(table, b)
         parts.release(parts.OPEN_BETS_ON_DEMAND)
         return answer
     return "fault", {"fault": "unknown_outbox_code", "detail": code}
