@@ -1,6 +1,6 @@
 """The host's end of the host link: every report once, in order (docs/host-link.md).
 
-    python -m tools.host PORT [--baud N] [--stamped] [--recall N | --open-bets]
+    python -m tools.host PORT [--baud N] [--stamped] [--recall N | --open-bets [--untagged]]
 
 prints one JSON line per report on stdout, in the board's order, each exactly
 once across line noise, retransmissions and board resets; what the link itself
@@ -20,22 +20,37 @@ and exits (status 1 when the board refused the request: its host_error).
 RECALL_REPEAT_S until answered: while the board says to ask again, its link without room for the answer
 or the table still starting), prints the reports until the `open_bets` answer, and exits (status 1 when
 the board refused it for good: `not served by this table`).
+
+Both tag their request (a random tag, 1..9999, that the board gives back in its answer: docs/host-link.md)
+and take only the answer with it: one a run before left unacknowledged on the board comes first, and is
+printed and passed over. --untagged asks without one and takes the first answer (firmware that gives no
+tag back).
 """
 import argparse
 import json
+import random
 import sys
 import time
 
-from tools.host_client import HostClient  # also found here: most code imports it from tools.host
+from tools.host_client import TAG_MAX, HostClient  # also found here: most code imports HostClient from tools.host
 
 RECALL_REPEAT_S = 3.0                    # a RECALL with no answer begun by then is asked again
 
 
+def new_tag():
+    """A request's tag (1..TAG_MAX) drawn at random: the answer to this run's request is told from one a
+    run before left unacknowledged on the board (both come as reports; the board gives the tag back)."""
+    return random.SystemRandom().randint(1, TAG_MAX)
+
+
 class _Asker:
     """What both askers share: due() gives the frame to write now (or b""): the request again every
-    repeat_s until an answer has begun (started) or the asking is done."""
+    repeat_s until an answer has begun (started) or the asking is done. Only reports with the asker's
+    tag are its answer: one to an earlier request (an earlier run's, still unacknowledged on the board,
+    sent again to this one) is printed and passed over."""
 
-    def __init__(self, frame, clock_s, repeat_s):
+    def __init__(self, frame, clock_s, repeat_s, tag):
+        self.tag = tag
         self.frame = frame
         self.clock_s = clock_s
         self.repeat_s = repeat_s
@@ -44,6 +59,10 @@ class _Asker:
         self.done = False
         self.error = None
         self._last = None
+
+    def ours(self, report, event):
+        """report (a dict) is `event` given back with this asker's tag."""
+        return report.get("event") == event and report.get("tag", 0) == self.tag
 
     def due(self):
         now = self.clock_s()
@@ -59,13 +78,15 @@ class RecallAsker(_Asker):
 
     due() gives the frame to write now (or b""); saw(report) with every report. A request lost on
     the line has no effect on the board, so it is asked again every repeat_s until the first
-    `recall` report, or a "recall busy" host_error (an answer is on its way), arrives. A board that
-    boots again meanwhile (its `boot` report) has dropped the answer under way (it keeps no request
+    `recall` report with the asker's tag arrives (a "recall busy" host_error: another answer is
+    under way, an earlier request's of ours or of an earlier run: asked again). A board that boots
+    again meanwhile (its `boot` report) has dropped the answer under way (it keeps no request
     across a reset): asked again at once. done: the answer is complete, or the board refused the
     request (error: its reason)."""
 
-    def __init__(self, count, clock_s, repeat_s=RECALL_REPEAT_S):
-        _Asker.__init__(self, HostClient.recall(count), clock_s, repeat_s)
+    def __init__(self, count, clock_s, repeat_s=RECALL_REPEAT_S, tag=None):
+        tag = new_tag() if tag is None else tag
+        _Asker.__init__(self, HostClient.recall(count, tag), clock_s, repeat_s, tag)
         self.count = count
 
     def saw(self, report):
@@ -75,16 +96,14 @@ class RecallAsker(_Asker):
         if event == "boot" and self.started and not self.done:
             self.started = False                # the answer under way was cut short by a reset
             self._last = None
-        elif event == "recall":
+        elif self.ours(report, "recall"):
             self.started = True
             if report.get("index", 0) >= report.get("of", 0):
                 self.done = True
-        elif event == "host_error" and report.get("request") == "recall":
-            if str(report.get("error", "")).startswith("recall busy"):
-                self.started = True             # our earlier request is being answered
-            else:
-                self.done = True
-                self.error = report.get("error")
+        elif self.ours(report, "host_error") and report.get("request") == "recall" \
+                and not str(report.get("error", "")).startswith("recall busy"):
+            self.done = True
+            self.error = report.get("error")
 
 
 class OpenBetsAsker(_Asker):
@@ -93,16 +112,16 @@ class OpenBetsAsker(_Asker):
     for the answer yet, the table starting), is asked again every repeat_s; any other refusal (`not served
     by this table`) ends it (error: its reason). due() and saw() as RecallAsker's."""
 
-    def __init__(self, clock_s, repeat_s=RECALL_REPEAT_S):
-        _Asker.__init__(self, HostClient.request(b"open_bets"), clock_s, repeat_s)
+    def __init__(self, clock_s, repeat_s=RECALL_REPEAT_S, tag=None):
+        tag = new_tag() if tag is None else tag
+        _Asker.__init__(self, HostClient.request(b"open_bets", tag), clock_s, repeat_s, tag)
 
     def saw(self, report):
         if not isinstance(report, dict):
             return
-        event = report.get("event")
-        if event == "open_bets":
+        if self.ours(report, "open_bets"):
             self.done = True
-        elif event == "host_error" and report.get("request") == "open_bets" \
+        elif self.ours(report, "host_error") and report.get("request") == "open_bets" \
                 and "ask again" not in str(report.get("error", "")):
             self.done = True
             self.error = report.get("error")
@@ -128,16 +147,20 @@ def main(argv=None, out=None, err=None):
                       help="ask for the board's last N rounds (1..100), print until the answer ends, exit")
     asks.add_argument("--open-bets", action="store_true",
                       help="ask a Craps table for the bets open on its layout, print until the answer, exit")
+    ap.add_argument("--untagged", action="store_true",
+                    help="--recall, --open-bets: ask without a tag and take the first answer (a board whose "
+                         "firmware gives no tag back; an older answer left on the board is taken too)")
     args = ap.parse_args(argv)
     if args.recall is not None and not 1 <= args.recall <= 100:
         ap.error("--recall N: N is 1..100")
     line = _open(args.port, args.baud)
     client = HostClient(clock_ms=lambda: int(time.time() * 1000), stamped=args.stamped)
     asker = None
+    tag = 0 if args.untagged else new_tag()
     if args.recall is not None:
-        asker = RecallAsker(args.recall, time.monotonic)
+        asker = RecallAsker(args.recall, time.monotonic, tag=tag)
     elif args.open_bets:
-        asker = OpenBetsAsker(time.monotonic)
+        asker = OpenBetsAsker(time.monotonic, tag=tag)
     try:
         while True:
             if asker is not None:

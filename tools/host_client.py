@@ -18,7 +18,14 @@ from firmware.link.frame_host import HostFrame
 _MAX_PENDING = 2 * frame_mod.MAX_FRAME   # bytes of an unfinished line kept; more is noise
 _NOTHING = (0, 0)                        # "REPLAY 0.0": from the oldest frame the board holds
 _STALE_TRIES = 8                         # ACKs a frame of an older boot may outlive: then it is another board
+TAG_MAX = 9999                           # a request's tag at most (firmware/events.py, HOST_TAG_MAX)
 _NAK_TRIES = 8                           # REPLAYs asked again (every `patience` reads) after a damaged line
+
+
+def _tag(tag):
+    if not 0 <= tag <= TAG_MAX:
+        raise ValueError("a request's tag is 0..%d, not %r" % (TAG_MAX, tag))
+    return tag
 
 
 def _position(text):
@@ -360,16 +367,16 @@ class HostClient:
     # request lost). The board skips an empty line. The link's own frames need none: the board replays a
     # report whose ACK was lost, while a request is neither numbered nor acknowledged (docs/host-link.md).
     @staticmethod
-    def request(payload):
+    def request(payload, tag=0):
         """A host request (b"roads", a JSON request's text) as the REQUEST frame that carries it, on a line
-        of its own."""
-        return b"\n" + frame_mod.encode(0, 0, "REQUEST", payload)
+        of its own. tag (1..TAG_MAX, 0 none): given back in the answer as "tag" (not a JSON request's)."""
+        return b"\n" + frame_mod.encode(0, _tag(tag), "REQUEST", payload)
 
     @staticmethod
-    def recall(count):
+    def recall(count, tag=0):
         """The RECALL frame asking for the board's last `count` rounds (1..100; docs/protocol.md, "Host
-        reports"), on a line of its own."""
-        return b"\n" + frame_mod.encode(0, 0, "RECALL", "%d" % count)
+        reports"), on a line of its own; tag as request()'s, given back in every `recall` report."""
+        return b"\n" + frame_mod.encode(0, _tag(tag), "RECALL", "%d" % count)
 
     # -- delivery in order --
 

@@ -456,6 +456,18 @@ def test_request_is_a_request_frame_the_sender_takes():
     assert sender.receive(frame[1:-1]) == 5 and sender.request() == b'{"hand": {"button": 3}}'
 
 
+def test_a_requests_tag_is_its_headers_seq_and_the_sender_gives_it_to_the_board():
+    sender = Sender(FakeUART(), RamStore(4, fm.MAX_FRAME), 1)
+    for frame, command in ((HostClient.request(b"open_bets", 17), 5), (HostClient.recall(3, 9999), 4)):
+        assert sender.receive(frame.strip()) == command
+        assert sender.request_tag() == int(frame.split(b".")[1].split()[0])
+    assert HostClient.request(b"roads", 17).startswith(b"\n#0.17 0 REQUEST roads*")
+    assert sender.receive(HostClient.request(b"roads").strip()) == 5 and sender.request_tag() == 0
+    for bad in (-1, 10000):
+        with pytest.raises(ValueError, match="tag is 0..9999"):
+            HostClient.recall(3, bad)
+
+
 def test_a_request_after_a_host_frame_noise_cut_short_still_reaches_the_board():
     """An ACK that lost its line end to line noise, then a request: the request's leading line end closes
     the damaged line, so the board reads the REQUEST whole (before, the two made one line, a bad CRC)."""

@@ -131,9 +131,12 @@ def _throw(table, d1, d2):
     run_line(table, json.dumps({"dice": [d1, d2]}))
 
 
+TAG = 41          # the tag tools.host's request carries in these tests (tools.host.new_tag, drawn at random)
+
+
 def _tools_host(monkeypatch, line, step_s, args):
     """`python -m tools.host /dev/ttyFAKE ARGS` on `line` (the board's side), its clock moving step_s seconds
-    at every look -> its exit status."""
+    at every look, its requests tagged TAG -> its exit status."""
     clock = [0.0]
 
     def tick():
@@ -142,6 +145,7 @@ def _tools_host(monkeypatch, line, step_s, args):
 
     monkeypatch.setattr(host_mod, "_open", lambda port, baud: line)
     monkeypatch.setattr(host_mod.time, "monotonic", tick)
+    monkeypatch.setattr(host_mod, "new_tag", lambda: TAG)
     return host_mod.main(["/dev/ttyFAKE"] + args)
 
 
@@ -155,21 +159,23 @@ def test_tools_host_recall_asks_again_until_the_answer_begins_and_exits_at_its_e
     def report(seq, fields):
         return fm.encode(1, seq, "REPORT", json.dumps(dict({"seq": seq - 1, "table": "T"}, **fields)))
 
-    answer = [report(2, {"event": "recall", "game": "craps", "asked": 2, "index": 1, "of": 2, "round": {"round": 1}}),
-              report(3, {"event": "recall", "game": "craps", "asked": 2, "index": 2, "of": 2, "round": {"round": 2}})]
+    answer = [report(2, {"event": "recall", "game": "craps", "asked": 2, "index": 1, "of": 2, "round": {"round": 1},
+                         "tag": TAG}),
+              report(3, {"event": "recall", "game": "craps", "asked": 2, "index": 2, "of": 2, "round": {"round": 2},
+                         "tag": TAG})]
     line = _FakeSerial([fm.encode(1, 1, "OPEN", "-"), b"", b""] + answer + [b""] * 5)
     out = _host_recall(monkeypatch, capsys, line, 2, 2.0)
     assert [json.loads(l)["index"] for l in out.splitlines()] == [1, 2]
-    assert bytes(line.written).count(fm.encode(0, 0, "RECALL", "2")) >= 2        # asked again, then stopped
+    assert bytes(line.written).count(fm.encode(0, TAG, "RECALL", "2")) >= 2      # asked again, then stopped
     assert line.closed
 
 
 def test_tools_host_recall_refused_exits_1_and_a_bad_n_is_a_usage_error(monkeypatch, capsys):
     refusal = fm.encode(1, 2, "REPORT", json.dumps({"seq": 1, "table": "T", "event": "host_error",
-                                                     "error": "recall unavailable (x)", "request": "recall"}))
+                                                     "error": "recall unavailable (x)", "request": "recall",
+                                                     "tag": TAG}))
     line = _FakeSerial([fm.encode(1, 1, "OPEN", "-"), refusal, b""])
-    monkeypatch.setattr(host_mod, "_open", lambda port, baud: line)
-    assert host_mod.main(["/dev/ttyFAKE", "--recall", "5"]) == 1
+    assert _tools_host(monkeypatch, line, 0.5, ["--recall", "5"]) == 1
     with pytest.raises(SystemExit):
         host_mod.main(["/dev/ttyFAKE", "--recall", "101"])
     assert "1..100" in capsys.readouterr().err
@@ -240,12 +246,12 @@ def test_tools_host_recall_asks_again_when_the_board_resets_mid_answer(monkeypat
 
     def recall(boot, seq, index):
         return report(boot, seq, {"event": "recall", "game": "craps", "asked": 3, "index": index, "of": 3,
-                                  "round": {"round": index}})
+                                  "round": {"round": index}, "tag": TAG})
 
     first = [fm.encode(1, 1, "OPEN", "-"), recall(1, 2, 1), recall(1, 3, 2),
              fm.encode(2, 1, "OPEN", "1.3"), report(2, 2, {"event": "boot"})]
     again = [recall(2, 3, 1), recall(2, 4, 2), recall(2, 5, 3)] + [b""] * 3
-    asked = fm.encode(0, 0, "RECALL", "3")
+    asked = fm.encode(0, TAG, "RECALL", "3")
     line = _BoardAfterAsking(first, again, asked)
     out = _host_recall(monkeypatch, capsys, line, 3, 0.5)
     shown = [json.loads(l) for l in out.splitlines()]
@@ -259,9 +265,11 @@ def _report(seq, fields):
 
 def test_tools_host_open_bets_asks_again_while_the_board_says_so_and_exits_at_the_answer(monkeypatch, capsys):
     no_room = _report(2, {"event": "host_error", "request": "open_bets", "error": "open_bets refused: the answer "
-                          "takes 3 frames, the host link has room for 0 now: ask again once it has caught up"})
-    answer = _report(3, {"event": "open_bets", "point": 6, "shooter": 2, "count": 1, "bets": {"1": {"pass": 10}}})
-    asked = host_mod.HostClient.request(b"open_bets")
+                          "takes 3 frames, the host link has room for 0 now: ask again once it has caught up",
+                          "tag": TAG})
+    answer = _report(3, {"event": "open_bets", "point": 6, "shooter": 2, "count": 1, "bets": {"1": {"pass": 10}},
+                         "tag": TAG})
+    asked = host_mod.HostClient.request(b"open_bets", TAG)
     line = _BoardAfterAsking([fm.encode(1, 1, "OPEN", "-"), no_room], [answer] + [b""] * 3, asked)
     assert _tools_host(monkeypatch, line, 2.0, ["--open-bets"]) == 0
     shown = [json.loads(l) for l in capsys.readouterr()[0].splitlines()]
@@ -270,10 +278,75 @@ def test_tools_host_open_bets_asks_again_while_the_board_says_so_and_exits_at_th
 
 
 def test_tools_host_open_bets_refused_for_good_exits_1_and_it_excludes_recall(monkeypatch, capsys):
-    refusal = _report(2, {"event": "host_error", "error": "not served by this table", "request": "open_bets"})
+    refusal = _report(2, {"event": "host_error", "error": "not served by this table", "request": "open_bets",
+                          "tag": TAG})
     line = _FakeSerial([fm.encode(1, 1, "OPEN", "-"), refusal, b""])
     assert _tools_host(monkeypatch, line, 0.5, ["--open-bets"]) == 1
-    assert bytes(line.written).count(host_mod.HostClient.request(b"open_bets")) == 1
+    assert bytes(line.written).count(host_mod.HostClient.request(b"open_bets", TAG)) == 1
     with pytest.raises(SystemExit):
         host_mod.main(["/dev/ttyFAKE", "--open-bets", "--recall", "3"])
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+class _BoardAskedAgain(_BoardAfterAsking):
+    """_BoardAfterAsking with more phases: each of `phases` given once the request is written again after
+    the one before was read."""
+
+    def __init__(self, before, phases, asked):
+        super().__init__(before, phases[0], asked)
+        self.phases = phases[1:]
+
+    def read(self, n):
+        if not self.chunks and self.after is None and self.phases:
+            self.after, self.phases, self.mark = self.phases[0], self.phases[1:], None
+        return super().read(n)
+
+
+def test_tools_host_open_bets_passes_over_an_answer_to_an_earlier_request(monkeypatch, capsys):
+    """A run stopped before the board's answer was acknowledged leaves it on the board, sent to the next
+    run first: the bets open then, not now. It is printed and passed over (no tag, or another run's);
+    the run ends at the answer with its own tag (the board gives it back: firmware/host_port.py)."""
+    older = _report(2, {"event": "open_bets", "point": None, "shooter": 1, "count": 1, "bets": {"1": {"pass": 10}}})
+    other = _report(3, {"event": "open_bets", "point": None, "shooter": 1, "count": 1, "bets": {"1": {"pass": 10}},
+                        "tag": TAG + 1})
+    throw = _report(4, {"event": "throw", "dice": [3, 4]})
+    answer = _report(5, {"event": "open_bets", "point": None, "shooter": 1, "count": 0, "bets": {}, "tag": TAG})
+    asked = host_mod.HostClient.request(b"open_bets", TAG)
+    line = _BoardAfterAsking([fm.encode(1, 1, "OPEN", "-"), older, other, throw], [answer] + [b""] * 3, asked)
+    assert _tools_host(monkeypatch, line, 2.0, ["--open-bets"]) == 0
+    shown = [json.loads(l) for l in capsys.readouterr()[0].splitlines()]
+    assert [r["event"] for r in shown] == ["open_bets", "open_bets", "throw", "open_bets"]
+    assert shown[-1]["count"] == 0 and line.chunks == [b""] * 3                      # the run's own answer: done
+
+
+def test_tools_host_recall_follows_its_own_answer_not_an_earlier_one(monkeypatch, capsys):
+    """An earlier run's RECALL answer still going out when this run asks: the board refuses this run's
+    request (`recall busy`, with its tag); the run asks again and follows its own answer to its end,
+    not the earlier one's (whose last report would have ended it with the wrong rounds)."""
+    def recall(seq, index, of, tag):
+        return _report(seq, {"event": "recall", "game": "craps", "asked": of, "index": index, "of": of,
+                             "round": {"round": 10 * tag + index}, "tag": tag})
+
+    busy = _report(4, {"event": "host_error", "request": "recall", "error": "recall busy: 1 of 2 rounds sent",
+                       "tag": TAG})
+    asked = fm.encode(0, TAG, "RECALL", "3")
+    line = _BoardAskedAgain([fm.encode(1, 1, "OPEN", "-"), recall(2, 1, 2, 7)],
+                            [[recall(3, 2, 2, 7), busy], [recall(5, 1, 3, TAG), recall(6, 2, 3, TAG),
+                                                          recall(7, 3, 3, TAG)] + [b""] * 3], asked)
+    out = _host_recall(monkeypatch, capsys, line, 3, 2.0)
+    shown = [json.loads(l) for l in out.splitlines()]
+    assert [(r["event"], r.get("tag"), r.get("index")) for r in shown] == [
+        ("recall", 7, 1), ("recall", 7, 2), ("host_error", TAG, None),
+        ("recall", TAG, 1), ("recall", TAG, 2), ("recall", TAG, 3)]
+    assert line.chunks == [b""] * 3 and not line.phases                               # ended at its own last
+
+
+def test_tools_host_untagged_asks_without_a_tag_and_takes_the_first_answer(monkeypatch, capsys):
+    """--untagged: for a board whose firmware gives no tag back; the first open_bets answer ends it."""
+    answer = _report(2, {"event": "open_bets", "point": None, "shooter": 1, "count": 0, "bets": {}})
+    asked = host_mod.HostClient.request(b"open_bets")
+    line = _BoardAfterAsking([fm.encode(1, 1, "OPEN", "-")], [answer] + [b""] * 3, asked)
+    assert _tools_host(monkeypatch, line, 2.0, ["--open-bets", "--untagged"]) == 0
+    assert [json.loads(l)["event"] for l in capsys.readouterr()[0].splitlines()] == ["open_bets"]
+    assert bytes(line.written).count(asked) >= 1 and b"#0.%d " % TAG not in bytes(line.written)
+    assert line.chunks == [b""] * 3                                                   # done at the answer
