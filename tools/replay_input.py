@@ -15,7 +15,7 @@ from firmware.table_config import KEYPAD_GAMES
 from hostsim.table_io import BETS_PORT, DICE_PORT, HOST_PORT, SHOE_PORT
 from tools.replay_values import (  # InputError, MAX_WAIT_MS: also tools.replay_input's (tools.replay, tests)
     MAX_WAIT_MS, InputError, check_after_ms, check_boolean, check_cocked, check_flags, check_reading, check_seat_word,
-    check_text, check_whole, listed, type_name,
+    check_tag, check_text, check_whole, listed, type_name,
 )
 
 CONSOLE_PORT = "console"
@@ -147,23 +147,23 @@ def _hand(table, value, options):
 
 def _roads(table, value, options):
     """{"roads": true}: the host asks for the roads (a Baccarat table answers with a `roads` report)."""
-    _word_request(table, value, "roads")
+    _word_request(table, value, "roads", options["tag"])
 
 
 def _open_bets(table, value, options):
     """{"open_bets": true}: the host asks for the bets open on the layout (a Craps table answers with an
     `open_bets` report, or a `host_error` when its link has no room for it now: docs/craps.md)."""
-    _word_request(table, value, "open_bets")
+    _word_request(table, value, "open_bets", options["tag"])
 
 
-def _word_request(table, value, word):
+def _word_request(table, value, word, tag):
     """A one-word host request (the line's value must be true), in a REQUEST frame on the report port
-    through the host client (docs/protocol.md, "Host reports")."""
+    through the host client (docs/protocol.md, "Host reports"), with the line's "tag" (0: none)."""
     if value is not True:
         raise InputError("%s must be true" % word)
     _port(table, HOST_PORT, word)
     _host_here(table, word)
-    table.io.send(HOST_PORT, table.client.request(word.encode()))
+    table.io.send(HOST_PORT, table.client.request(word.encode(), tag))
     table.take_in(HOST_PORT)
 
 
@@ -175,7 +175,7 @@ def _recall(table, value, options):
     check_whole("recall", value)
     _port(table, HOST_PORT, "recall")
     _host_here(table, "recall")
-    table.io.send(HOST_PORT, table.client.recall(value))
+    table.io.send(HOST_PORT, table.client.recall(value, options["tag"]))
     table.take_in(HOST_PORT)
 
 
@@ -309,9 +309,9 @@ KINDS = {
     "dice": (_dice, {"flags": (check_flags, []), "cocked": (check_cocked, [])}),
     "button": (_button, {"long": (check_boolean, False)}),
     "hand": (_hand, {}),
-    "roads": (_roads, {}),
-    "open_bets": (_open_bets, {}),
-    "recall": (_recall, {}),
+    "roads": (_roads, {"tag": (check_tag, 0)}),
+    "open_bets": (_open_bets, {"tag": (check_tag, 0)}),
+    "recall": (_recall, {"tag": (check_tag, 0)}),
     "action": (_action, {}),
     "keys": (_keys, {}),
     "raw": (_raw, {}),

@@ -4,6 +4,7 @@ number) or returns the value as the handler uses it. docs/protocol.md, "Replay i
 """
 from firmware.device_frame import MAX_LINE
 from hostsim.devices import DOWN, DiceReaderDevice
+from tools.host_client import TAG_MAX
 
 # The longest wait one line may ask for: a typo (an extra digit or three) is an error, not an hour of stepping.
 MAX_WAIT_MS = 3600 * 1000
@@ -55,6 +56,11 @@ def listed(names):
 
 def check_after_ms(name, value):
     return check_whole(name, value, 0, MAX_WAIT_MS)
+
+
+def check_tag(name, value):
+    """A host request's tag (docs/host-link.md, "Host to board"): given back in the answer; 0 none."""
+    return check_whole(name, value, 0, TAG_MAX)
 
 
 def check_reading(value):
