@@ -130,6 +130,10 @@ def check_common(seen):
     for r in seen:
         if "internal error" in json.dumps(r) or "Traceback" in json.dumps(r):
             raise Broken("an internal error: %r" % (r,))
+        if "tag" in r and "seq" in r:           # the answer to a tagged request: of its kind (soak_scripts.tagged)
+            kind = scripts.tag_kind(r["tag"])
+            if r["event"] != kind and not (r["event"] == "host_error" and r.get("request") == kind):
+                raise Broken("tag %r is a %s request's, given back in %r" % (r["tag"], kind, r))
     check_recovered_state(reports)
     return reports
 
@@ -445,7 +449,8 @@ def main(argv):
     Field's 12, bets off on a come-out, take-downs and shooter's rule, Omaha's rake and blinds; the checks judge
     under the settings each settings_changed report gives); `changed`: how many the table applied. `recalled`: the
     rounds the host's RECALLs were answered with (held to the live reports); `open_bets`: a Craps table's answers
-    to the host's open_bets held to the ledger (those before a link_lost notice).
+    to the host's open_bets held to the ledger (those before a link_lost notice); `tagged`: the answers giving a
+    request's tag back (each held to its request's kind: check_common).
     --write-cuts: each script also replayed with the power cut in the middle of a flash write (after 20-400 writes,
     the write torn half done or not done, then 0-2 cuts more in the next boots' recoveries: hostsim.flash.FlashFS,
     seeded by the seed), held to the invariants and, with --clean, to the plain run's game reports (`write_cut`:
@@ -486,7 +491,8 @@ def main(argv):
                        "boots": sum(1 for r in seen if r.get("event") == "boot"),
                        "lost": sum(r["reports"] for r in seen if r.get("event") == LOST),
                        "recalled": sum(1 for r in seen if r.get("event") == "recall" and r["round"] is not None),
-                       "open_bets": _open_bets_held(seen)}
+                       "open_bets": _open_bets_held(seen),
+                       "tagged": sum(1 for r in seen if "tag" in r and "seq" in r)}
             if clean:
                 refused = None
                 if game != "baccarat" and not changes and not away:

@@ -29,8 +29,27 @@ RECALLS = (1, 3, 20, 100, 0, 101)
 # (tests/host/soak_recall.py holds them to the live reports) and for the open bets (a Craps table's answer held to
 # the ledger, tests/host/soak_craps.py; the other games refuse it: not served).
 CLOSING = [{"button": "confirm"}, {"button": "void", "long": True}, {"button": "confirm"},
-           {"console": "\u0003status"}, {"recall": 100},     # (Ctrl-C first: a line garbage began is dropped)
-           {"open_bets": True}]
+           {"console": "\u0003status"}, {"recall": 100, "tag": 9999},  # (Ctrl-C first: a line garbage began is dropped)
+           {"open_bets": True, "tag": 3333}]
+
+# The host's requests in these scripts carry a tag (docs/host-link.md, "Host to board") two times in three, from
+# its kind's third of 1..9999, worked out from the roll that chose the line (no draw more: a seed's script is the
+# one it was but for the tags). soak_rig.check_common holds every tagged answer to its request's kind.
+TAG_KINDS = ("open_bets", "roads", "recall")
+_TAG_SPAN = 3333
+
+
+def tagged(line, kind, roll):
+    """The request line `line` (a dict) of `kind`, tagged or not as `roll` says."""
+    k = int(roll * 1000003)
+    if k % 3:
+        line["tag"] = 1 + TAG_KINDS.index(kind) * _TAG_SPAN + k % _TAG_SPAN
+    return line
+
+
+def tag_kind(tag):
+    """The kind of request (TAG_KINDS) a tag of these scripts went with."""
+    return TAG_KINDS[(tag - 1) // _TAG_SPAN]
 
 
 def table_file(game):
@@ -135,7 +154,8 @@ def _baccarat_mess(rng, shoe, cuts):
         return [{"console": rng.choice(["status", "help", "log", "recall 3", "zones", "crash", "sensors",
                                         "bogus", "lamp all", "x" * 200, "\u0003", "status\u007f\u007fxx"])}]
     if roll < 0.70:                   # the host asks for the roads, or for the last rounds (drawn from roll)
-        return [{"roads": True}] if roll < 0.68 else [{"recall": RECALLS[int(roll * 10000) % len(RECALLS)]}]
+        return [tagged({"roads": True}, "roads", roll) if roll < 0.68
+                else tagged({"recall": RECALLS[int(roll * 10000) % len(RECALLS)]}, "recall", roll)]
     if roll < 0.74:
         return [{"wait_ms": rng.choice([0, 30, 170, 1000, 20000])}]
     if roll < 0.78:
@@ -210,8 +230,8 @@ def _craps_mess(rng, cuts):
         if roll < 0.67:               # or the open bets (tests/host/soak_craps.py holds the answer to its ledger)
             return [{"raw": {"port": "host", "hex": b"#0.0 0 RECALL 7*00000000\nroads\n".hex()}}]
         if roll < 0.685:
-            return [{"open_bets": True}]
-        return [{"recall": RECALLS[int(roll * 10000) % len(RECALLS)]}]
+            return [tagged({"open_bets": True}, "open_bets", roll)]
+        return [tagged({"recall": RECALLS[int(roll * 10000) % len(RECALLS)]}, "recall", roll)]
     if roll < 0.76:
         return [{"wait_ms": rng.choice([0, 50, 3000, 15000])}]
     if roll < 0.82:
@@ -253,7 +273,7 @@ def omaha_script(rng, hands, cuts=True):
             elif roll < 0.97:
                 lines.append({"button": rng.choice(["confirm", "void", "deal"]), "long": rng.random() < 0.3})
             elif roll < 0.98:             # the host asks for the last hands (tests/host/soak_recall.py)
-                lines.append({"recall": RECALLS[int(roll * 10000) % len(RECALLS)]})
+                lines.append(tagged({"recall": RECALLS[int(roll * 10000) % len(RECALLS)]}, "recall", roll))
             elif cuts:
                 lines.append({"power_cut": True})
     return lines

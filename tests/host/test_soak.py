@@ -416,6 +416,21 @@ def test_the_common_check_takes_a_gap_only_as_the_link_lost_notices_count_it():
         R.check_common(_numbered(("boot", 1), (R.LOST, 7), ("card", 6), (R.LOST, 3), ("card", 9)))
 
 
+def test_the_common_check_holds_a_tagged_answer_to_its_request_s_kind():
+    """The scripts tag a third of 1..9999 for each kind of request (soak_scripts.tagged); the check has teeth."""
+    for line, kind in (({"open_bets": True}, "open_bets"), ({"roads": True}, "roads"), ({"recall": 3}, "recall")):
+        tags = {S.tagged(dict(line), kind, roll / 97.0).get("tag") for roll in range(97)}
+        assert None in tags and all(S.tag_kind(t) == kind for t in tags - {None}), kind
+    answer = _numbered(("boot", 1), ("recall", 2))
+    answer[1]["tag"] = S.tagged({"recall": 3}, "recall", 0.4)["tag"]
+    R.check_common(answer)
+    answer[1]["tag"] = S.tagged({"open_bets": True}, "open_bets", 0.4)["tag"]
+    with pytest.raises(R.Broken, match="is a open_bets request's"):
+        R.check_common(answer)
+    answer[1].update({"event": "host_error", "request": "open_bets"})
+    R.check_common(answer)
+
+
 def test_a_recovery_must_resume_in_the_state_the_host_last_heard_of():
     def reports(before, replayed=(), recovered="betting", lost=False):
         """A boot, its states; a reset: the new boot's own states, what its replay sent, `recovered`."""
