@@ -76,8 +76,8 @@ def baccarat():
         t.card_frame(code)
         t.passes(1, 400)
     t.passes(3, 400)
-    p.host_request(b"roads")
-    p.host_request(b"3", "RECALL")                          # the last 3 rounds, read back from flash
+    p.host_request(b"roads", tag=17)                        # the answer gives the host's tag back
+    p.host_request(b"3", "RECALL", 9999)                    # the last 3 rounds, read back from flash
     p.host_request(b"open_bets")                            # not served at Baccarat
     t.bet_reading([(3, [("banker", 100), ("nowhere", 5)])])  # a zone the layout has not: refused whole
     # A technician: refused without a login, a wrong PIN, then a regulated setting changed (art. 18): it
@@ -114,7 +114,7 @@ def craps():
     p.press("confirm")
     p.raw(b"D1 garbage\n")
     p.press("confirm")
-    p.host_request(b"open_bets")
+    p.host_request(b"open_bets", tag=4242)
     p.power_cut()                                           # bets on the layout: the recovery keeps them
     t = p.t
     p.host_request(b"open_bets")
@@ -123,8 +123,8 @@ def craps():
         t.throw_frame(d1, d2)
         t.passes(3)
     p.press("deal", 110)                                    # a long DEAL: a new shooter (art. 4(1))
-    p.host_request(b"roads")                                # not served at Craps
-    p.host_request(b"2", "RECALL")
+    p.host_request(b"roads", tag=5)                         # not served at Craps
+    p.host_request(b"2", "RECALL", 31)
     # The Field's 12 changed at the console (art. 6(12)): at once, the new shooter not having thrown yet.
     p.type(b"login", PIN.encode(), b"set field_12 4", b"set field_12 3", b"commit FLD-2026-3")
     t.bet_reading([(5, [("field", 10), ("pass", 10)])])
@@ -150,7 +150,7 @@ def omaha():
     p.power_cut()                                           # mid-deal: the recovery resumes the hand
     p.press("confirm")
     play_on(p.t, deck, 200)                                 # to its end: every action checked or called
-    p.host_request(b"2", "RECALL")
+    p.host_request(b"2", "RECALL", 77)
     p.raw(b"S1 not a frame\n")
     p.press("confirm")
     p.type(b"login", PIN.encode(), b"set rake_percent 6", b"set rake_percent 3.5", b"commit RAKE-2026-35",

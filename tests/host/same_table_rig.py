@@ -182,8 +182,9 @@ class Played:
         pin.value(1)
         self.t.passes(5)
 
-    def host_request(self, payload, kind="REQUEST"):
-        self.t.host.feed(link_frame.encode(0, 0, kind, payload))
+    def host_request(self, payload, kind="REQUEST", tag=0):
+        """A REQUEST (or RECALL) frame from the host, with its tag (`#0.<tag>`: given back in the answer)."""
+        self.t.host.feed(link_frame.encode(0, tag, kind, payload))
         self.t.passes(20)                                   # (a RECALL's answer goes out paced by the link)
 
     def raw(self, data):
