@@ -108,6 +108,8 @@ class Decoder:
         if frame.seq == 0 or type_name in _HOST_TYPES:
             if frame.payload_end > frame.payload_start:
                 entry["payload"] = frame.payload().decode()
+            if frame.seq and (type_name == "REQUEST" or type_name == "RECALL"):
+                entry["tag"] = frame.seq       # the host's tag, given back in the answer (docs/host-link.md)
         else:
             key = (frame.boot, frame.seq)
             if key in self._frames:
@@ -161,7 +163,8 @@ def decode_capture(data, decoder):
         if end < 0:
             decoder._note_damage("truncated", at, data[at:])    # the capture ended inside a frame
             break
-        decoder.frame(data[at:end], at)
+        if end > at:               # (an empty line is no damage: the host client starts a request with one)
+            decoder.frame(data[at:end], at)
         at = end + 1
     decoder.finish()
 

@@ -170,6 +170,18 @@ def test_a_frame_of_an_unknown_type_is_damage(tmp_path):
     assert log[1]["frame"] == "WHAT" and log[1]["damaged"] == "unknown_type"
 
 
+def test_the_hosts_requests_in_a_capture_show_their_payload_and_tag(tmp_path):
+    """The host's requests as HostClient sends them (each after a line end: the empty line is no damage)."""
+    from firmware.link import frame
+    from tools.host_client import HostClient
+    data = (frame.encode(1, 1, "OPEN", "-") + HostClient.request(b"open_bets", 17) + HostClient.recall(3)
+            + frame.encode(1, 2, "REPORT", '{"tag": 17}'))
+    status, reports, log = _main("-", stdin=io.BytesIO(data))
+    assert status == 0 and reports == ['{"tag": 17}']
+    asked = [(e["frame"], e["payload"], e.get("tag")) for e in log if e.get("frame") in ("REQUEST", "RECALL")]
+    assert asked == [("REQUEST", "open_bets", 17), ("RECALL", "3", None)]
+
+
 def test_a_frame_missing_from_the_sequence_is_a_gap_and_status_1():
     from firmware.link import frame
     data = frame.encode(1, 1, "OPEN", "-") + frame.encode(1, 2, "REPORT", "{}") + frame.encode(1, 4, "REPORT", "[]")
