@@ -153,6 +153,8 @@ def main(argv=None, out=None, err=None):
     args = ap.parse_args(argv)
     if args.recall is not None and not 1 <= args.recall <= 100:
         ap.error("--recall N: N is 1..100")
+    if args.untagged and args.recall is None and not args.open_bets:
+        ap.error("--untagged goes with --recall N or --open-bets")
     line = _open(args.port, args.baud)
     client = HostClient(clock_ms=lambda: int(time.time() * 1000), stamped=args.stamped)
     asker = None

@@ -350,3 +350,6 @@ def test_tools_host_untagged_asks_without_a_tag_and_takes_the_first_answer(monke
     assert [json.loads(l)["event"] for l in capsys.readouterr()[0].splitlines()] == ["open_bets"]
     assert bytes(line.written).count(asked) >= 1 and b"#0.%d " % TAG not in bytes(line.written)
     assert line.chunks == [b""] * 3                                                   # done at the answer
+    with pytest.raises(SystemExit):
+        host_mod.main(["/dev/ttyFAKE", "--untagged"])
+    assert "--untagged goes with --recall N or --open-bets" in capsys.readouterr().err
