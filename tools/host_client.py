@@ -12,13 +12,13 @@ command line (and re-exports it).
 import collections
 import json
 
+from firmware.events import HOST_TAG_MAX as TAG_MAX   # a request's tag at most: the board's
 from firmware.link import frame as frame_mod
 from firmware.link.frame_host import HostFrame
 
 _MAX_PENDING = 2 * frame_mod.MAX_FRAME   # bytes of an unfinished line kept; more is noise
 _NOTHING = (0, 0)                        # "REPLAY 0.0": from the oldest frame the board holds
 _STALE_TRIES = 8                         # ACKs a frame of an older boot may outlive: then it is another board
-TAG_MAX = 9999                           # a request's tag at most (firmware/events.py, HOST_TAG_MAX)
 _NAK_TRIES = 8                           # REPLAYs asked again (every `patience` reads) after a damaged line
 
 
