@@ -136,7 +136,7 @@ def _host_frame(ctx, line):
             room = max(0, below if below < room else room)
             _host_event(ctx, _HOST_OPEN_BETS, (room if room < _HOST_ARG_MASK else _HOST_ARG_MASK) | tag)
         elif text[:1] == b"{" and ctx.game.host_request is not None:
-            _json_request(ctx, payload, text)          # (a JSON request's answer is the game's: no tag)
+            _json_request(ctx, payload, text, tag)
         else:
             _host_event(ctx, _HOST_UNKNOWN, ctx.table.evidence.keep(payload))
     elif command == sender_mod.CMD_RECALL:
@@ -153,9 +153,10 @@ def _host_frame(ctx, line):
             _host_refused(ctx, "host frame refused: %s" % reason, line)
 
 
-def _json_request(ctx, line, text):
-    """A JSON request, parsed and checked by the game now; its HOST event is dispatched in order.
-    Refused: host_error with the reason (table.host_reason) and the line's bytes."""
+def _json_request(ctx, line, text, tag):
+    """A JSON request, parsed and checked by the game now; its HOST event is dispatched in order, the host's
+    tag above the game's b (0 for Omaha's hand). Refused: host_error with the reason (table.host_reason) and
+    the line's bytes."""
     try:
         bad = bad_number(text.decode())           # MicroPython's parser reads 08 as 8, CPython's refuses it
         if bad is not None:
@@ -168,4 +169,4 @@ def _json_request(ctx, line, text):
     except (ValueError, SettingsError, RuntimeError) as exc:   # RuntimeError: nested too deeply
         _host_refused(ctx, str(exc) or type(exc).__name__, line)
         return
-    _host_event(ctx, a, b)
+    _host_event(ctx, a, b | tag)

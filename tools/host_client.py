@@ -369,7 +369,7 @@ class HostClient:
     @staticmethod
     def request(payload, tag=0):
         """A host request (b"roads", a JSON request's text) as the REQUEST frame that carries it, on a line
-        of its own. tag (1..TAG_MAX, 0 none): given back in the answer as "tag" (not a JSON request's)."""
+        of its own. tag (1..TAG_MAX, 0 none): given back in the answer as "tag"."""
         return b"\n" + frame_mod.encode(0, _tag(tag), "REQUEST", payload)
 
     @staticmethod

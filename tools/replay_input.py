@@ -141,7 +141,7 @@ def _hand(table, value, options):
     _port(table, HOST_PORT, "hand")
     _host_here(table, "hand")
     _shoe_on(table)
-    table.io.send(HOST_PORT, table.client.request(json.dumps({"hand": value})))
+    table.io.send(HOST_PORT, table.client.request(json.dumps({"hand": value}), options["tag"]))
     table.take_in(HOST_PORT)
 
 
@@ -308,7 +308,7 @@ KINDS = {
     "bets": (_bets, {}),
     "dice": (_dice, {"flags": (check_flags, []), "cocked": (check_cocked, [])}),
     "button": (_button, {"long": (check_boolean, False)}),
-    "hand": (_hand, {}),
+    "hand": (_hand, {"tag": (check_tag, 0)}),
     "roads": (_roads, {"tag": (check_tag, 0)}),
     "open_bets": (_open_bets, {"tag": (check_tag, 0)}),
     "recall": (_recall, {"tag": (check_tag, 0)}),

@@ -202,15 +202,26 @@ def test_shared_reader_uart_has_no_unused_port_to_watch():
         assert json.loads(machine.uarts[1].reports()[0])["board"] == "pico"
 
 
-def _omaha_request(payload, events=("host_error", "hand_start")):
-    """A REQUEST frame with this payload to a booted Omaha table: its host reports of those events."""
+def _omaha_request(payload, events=("host_error", "hand_start"), tags=(0,)):
+    """A REQUEST frame with this payload to a booted Omaha table (one a tag, in turn): its host reports of
+    those events."""
     from firmware.link import frame as fm
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "omaha")
         _run(ctx)
-        machine.uarts[1].feed(fm.encode(0, 0, "REQUEST", payload))
-        _run(ctx, 4)
+        for tag in tags:
+            machine.uarts[1].feed(fm.encode(0, tag, "REQUEST", payload))
+            _run(ctx, 4)
         return [r for r in _host(machine) if r["event"] in events]
+
+
+def test_a_tagged_hand_request_gets_its_tag_back_in_the_hand_start_or_the_refusal():
+    # The host's tag (`#0.<tag>`, docs/host-link.md): the hand a request started says which request it was;
+    # the same request again while that hand runs is refused with its own tag.
+    got = _omaha_request('{"hand": {"stacks": {"1": 100, "2": 100}}}', tags=(21, 22))
+    assert [(r["event"], r.get("error"), r.get("tag")) for r in got] == [
+        ("hand_start", None, 21), ("host_error", "hand refused: a hand is in play", 22)]
+    assert _omaha_request('{"hand": {"stacks": {"1": 100, "2": 100}}}')[0].get("tag") is None
 
 
 def test_a_host_request_with_a_key_twice_is_refused_not_read_as_its_last():

@@ -144,7 +144,7 @@ def omaha():
     for text in ("new", "99 stack 5 enter", "3 bet 10 enter", "clear"):   # refused entries, then cleared
         t.keys(tv.keys_of(text))
     t.passes(3)
-    p.host_request(b'{"hand": {"button": 2}}')             # hand 2, the stacks carried
+    p.host_request(b'{"hand": {"button": 2}}', tag=55)     # hand 2, the stacks carried
     deck = tv.shuffled(7)
     play_on(t, deck, 9)                                     # its first 9 hole cards
     p.power_cut()                                           # mid-deal: the recovery resumes the hand

@@ -122,7 +122,8 @@ def test_the_play_covers_what_it_claims(cpython):
     # The host's tags given back (the board packs each into the event's b: a small int on a 31-bit port too).
     tagged = [(r["event"], r.get("request"), r["tag"]) for r in events if "tag" in r]
     assert tagged == [("roads", None, 17)] + [("recall", None, 9999)] * 3 + [("open_bets", None, 4242),
-                      ("host_error", "roads", 5)] + [("recall", None, 31)] * 2 + [("recall", None, 77)] * 2, tagged
+                      ("host_error", "roads", 5)] + [("recall", None, 31)] * 2 + [("hand_start", None, 55)] + [
+                      ("recall", None, 77)] * 2, tagged
     assert [r["why"] for r in events if r["event"] == "shooter"] == ["seven_out", "stopped", "seven_out"]
     hands = [r for r in events if r["event"] == "hand_result"]
     assert len(hands) == 2 and len(hands[0]["pots"]) == 3, hands   # the two short stacks all in: side pots

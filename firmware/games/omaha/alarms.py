@@ -18,6 +18,7 @@ _CARD = const(3)
 _FAULT = const(8)
 _HOST = const(7)
 _HOST_HAND = const(2)
+_HOST_TAG_SHIFT = const(16)
 _SHOE = const(12)
 _SHOE_UNREAD = const(5)
 # copies of firmware.faults (tests/host/test_const_copies.py)
@@ -76,7 +77,7 @@ class Alarms:
             self.acknowledge(_ACK_VOID)
             return self._misdeal(reason)
         if kind == _HOST and a == _HOST_HAND:
-            self._host_refused("an alarm is open")
+            self._host_refused("an alarm is open", b >> _HOST_TAG_SHIFT)
             return _STAY
         if self._anywhere(kind, a, b):
             return self.key_target if self.key_target != _FAULTED else _STAY

@@ -30,6 +30,7 @@ _BUTTON_PRESSED = const(1)
 _CARD = const(3)
 _HOST = const(7)
 _HOST_HAND = const(2)
+_HOST_TAG_SHIFT = const(16)
 _KEY = const(17)
 _SHOE = const(12)
 _SHOE_HELLO = const(1)
@@ -151,7 +152,7 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
         if kind == _SHOE and a == _SHOE_UNREAD:
             return self._alarm(_CARD_OUT_OF_ORDER, _NO_CARD)
         if kind == _HOST and a == _HOST_HAND:
-            return self._host_hand()
+            return self._host_hand(b >> _HOST_TAG_SHIFT)     # b: the host's tag (0: none), given back
         if self._anywhere(kind, a, b):
             return self.key_target
         return Table._on_ready(self, kind, a, b)
@@ -170,7 +171,7 @@ class OmahaTable(Alarms, Seats, OmahaLights, Table):
             self._emit(_OUT_BUTTON, a, b)
             return self._misdeal("misdeal")
         if kind == _HOST and a == _HOST_HAND:
-            self._host_refused("a hand is in play")
+            self._host_refused("a hand is in play", b >> _HOST_TAG_SHIFT)
             return _STAY
         if self._anywhere(kind, a, b):
             return self.key_target

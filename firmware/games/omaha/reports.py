@@ -49,7 +49,10 @@ def game_report(table, code, a, b):
         return "action_refused", {"seat": None if seat is None else str(seat), "act": act, "amount": amount,
                                   "reason": reason, "display": display}
     if code == _OUT_HAND_START:
-        return "hand_start", start_fields(table, a)
+        fields = start_fields(table, a)
+        if b:
+            fields["tag"] = b                            # the host's request's (firmware/events.py, HOST_TAG_SHIFT)
+        return "hand_start", fields
     if code == _OUT_RESULT:
         return "hand_result", result_fields(table, a)
     if code == _OUT_SEAT:
@@ -59,7 +62,10 @@ def game_report(table, code, a, b):
     if code == _OUT_SHOE_HELLO:
         return "shoe", {"shoe": "restarted", "bytes": table.evidence.text(b)}
     if code == _OUT_HOST_REFUSED:
-        return "host_error", {"error": "hand refused: " + table.host_reason, "request": "hand"}
+        fields = {"error": "hand refused: " + table.host_reason, "request": "hand"}
+        if b:
+            fields["tag"] = b
+        return "host_error", fields
     return "fault", {"fault": "unknown_outbox_code", "detail": code}
 
 

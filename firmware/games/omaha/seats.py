@@ -106,26 +106,27 @@ class Seats:
         self._render_lights()
 
     # -- a hand starts (NEW ENTER or the host's request) ---------------------------------------------
-    def _start_hand(self, from_host, button=_NO_SEAT):
+    def _start_hand(self, from_host, button=_NO_SEAT, tag=0):
+        """from_host: the host's request (tag: its, given back in hand_start or host_error), else the keypad's."""
         if self.link_backlog:
             # The host link is backed up: a new hand's reports could be lost. No card is out yet, so
             # the refusal is the dealer display's answer (and action_refused / host_error for the host).
             return self._not_started(from_host, "the host link is backed up: no new hand until it catches up",
-                                     "HOST AWAY: NO HAND")
+                                     "HOST AWAY: NO HAND", tag)
         players = self.players()
         if len(players) < _MIN_PLAYERS:
             return self._not_started(from_host, "at least %d players with chips are needed to start a hand "
-                                     "(art. 2(3))" % _MIN_PLAYERS, "NEED 2 PLAYERS")
+                                     "(art. 2(3))" % _MIN_PLAYERS, "NEED 2 PLAYERS", tag)
         if len(players) > _MAX_PLAYERS:
             return self._not_started(from_host, "%d players with chips: at most %d can be dealt from one 52-card "
                                      "deck (art. 1(1)): sit a seat out" % (len(players), _MAX_PLAYERS),
-                                     "MAX %d PLAYERS" % _MAX_PLAYERS)
+                                     "MAX %d PLAYERS" % _MAX_PLAYERS, tag)
         chips = 0
         for s in players:
             chips += self.stacks[s]
         if chips > _MAX_HAND_CHIPS:
             return self._not_started(from_host, "the stacks in play total %d chips, more than one hand can hold "
-                                     "(%d): key smaller stacks" % (chips, _MAX_HAND_CHIPS), "STACKS TOO BIG")
+                                     "(%d): key smaller stacks" % (chips, _MAX_HAND_CHIPS), "STACKS TOO BIG", tag)
         if button == _NO_SEAT:
             button = self.next_button_seat
         if button == _NO_SEAT:
@@ -136,7 +137,7 @@ class Seats:
         try:
             hand = rules.OmahaHand(self.settings, button, [(s, self.stacks[s]) for s in players])
         except RuleError as exc:
-            return self._not_started(from_host, str(exc), "CANNOT START")
+            return self._not_started(from_host, str(exc), "CANNOT START", tag)
         self.hand = hand
         self.result = None
         self.showing_result = False
@@ -146,12 +147,12 @@ class Seats:
         self.hand_no += 1
         for i in range(len(self.seen)):
             self.seen[i] = 0
-        self._emit(_OUT_HAND_START, self.hand_no)
+        self._emit(_OUT_HAND_START, self.hand_no, tag)
         return _DEALING
 
-    def _not_started(self, from_host, reason, display):
+    def _not_started(self, from_host, reason, display, tag):
         if from_host:
-            self._host_refused(reason)
+            self._host_refused(reason, tag)
         else:
             self._refuse(reason, display)
         return _STAY
@@ -206,25 +207,25 @@ class Seats:
         if players > _MAX_PLAYERS:
             raise ValueError("hand: at most %d players can be dealt from one deck" % _MAX_PLAYERS)
 
-    def _host_hand(self):
-        """The host's `hand` request, dispatched in READY: its stacks and button, then the hand starts. A
-        request refused changes nothing: its button goes only to the hand it starts, and its stacks are
-        taken only when nothing but the host link's backlog could refuse it (they were checked when
-        parsed: 2 to 11 players, each stack bounded)."""
+    def _host_hand(self, tag):
+        """The host's `hand` request, dispatched in READY: its stacks and button, then the hand starts (tag:
+        the request's, given back, 0 none). A request refused changes nothing: its button goes only to the
+        hand it starts, and its stacks are taken only when nothing but the host link's backlog could refuse
+        it (they were checked when parsed: 2 to 11 players, each stack bounded)."""
         button = self.host_button
         has_stacks = self.host_has_stacks
         self.host_button = _NO_SEAT
         self.host_has_stacks = False
         if self.link_backlog:
-            return self._start_hand(True)               # refused, the table as it was
+            return self._start_hand(True, _NO_SEAT, tag)    # refused, the table as it was
         if has_stacks:
             for seat in range(1, self.seats + 1):
                 self.stacks[seat] = self.host_stacks[seat]
                 self.seat_in[seat] = 1                  # the host's stacks say who plays: not listed, empty
-        return self._start_hand(True, button)
+        return self._start_hand(True, button, tag)
 
-    def _host_refused(self, reason):
+    def _host_refused(self, reason, tag):
         """A host request this table does not serve now (a hand in play, an alarm open, the hand refused):
-        the reason kept for its host_error report."""
+        the reason kept for its host_error report, the request's tag given back in it (0: none)."""
         self.host_reason = reason
-        self._emit(_OUT_HOST_REFUSED)
+        self._emit(_OUT_HOST_REFUSED, 0, tag)
