@@ -30,9 +30,9 @@ HOST_HAND = const(2)         # Omaha: start a hand (the game parsed the JSON req
 HOST_BAD = const(3)          # a JSON request the game refused (b: evidence handle; the reason: table.host_reason)
 HOST_RECALL = const(4)       # a RECALL frame: the last b rounds (firmware/round_recall.py answers it)
 HOST_OPEN_BETS = const(5)    # Craps: the bets open now (b: the frames the answer may take then, -1: unknown)
-# The host's tag for a ROADS, RECALL or OPEN_BETS request (its frame's `#0.<tag>`, 0: none), given back in the
-# answer so that a host tells it from an older one still on the link: b's bits from HOST_TAG_SHIFT up, below
-# them the argument (the frames' room, the rounds). Kept with the event in the table journal: a recovery's
+# The host's tag for a ROADS, HAND, RECALL or OPEN_BETS request (its frame's `#0.<tag>`, 0: none), given back in
+# the answer so that a host tells it from an older one still on the link: b's bits from HOST_TAG_SHIFT up, below
+# them the argument (the frames' room, the rounds; 0 for the others). Kept with the event in the table journal: a recovery's
 # replay answers with it too. At most HOST_TAG_MAX: the packed b stays a small int on a 31-bit port.
 HOST_TAG_SHIFT = const(16)
 HOST_TAG_MAX = const(9999)
