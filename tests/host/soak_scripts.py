@@ -29,14 +29,16 @@ RECALLS = (1, 3, 20, 100, 0, 101)
 # (tests/host/soak_recall.py holds them to the live reports) and for the open bets (a Craps table's answer held to
 # the ledger, tests/host/soak_craps.py; the other games refuse it: not served).
 CLOSING = [{"button": "confirm"}, {"button": "void", "long": True}, {"button": "confirm"},
-           {"console": "\u0003status"}, {"recall": 100, "tag": 9999},  # (Ctrl-C first: a line garbage began is dropped)
-           {"open_bets": True, "tag": 3333}]
+           {"console": "\u0003status"}, {"recall": 100, "tag": 7497},  # (Ctrl-C first: a line garbage began is dropped)
+           {"open_bets": True, "tag": 2499}]                  # (the tags: the last of their kinds' quarters, below)
 
 # The host's requests in these scripts carry a tag (docs/host-link.md, "Host to board") two times in three, from
-# its kind's third of 1..9999, worked out from the roll that chose the line (no draw more: a seed's script is the
-# one it was but for the tags). soak_rig.check_common holds every tagged answer to its request's kind.
-TAG_KINDS = ("open_bets", "roads", "recall")
-_TAG_SPAN = 3333
+# its kind's quarter of 1..9999, worked out from the roll that chose the line (an Omaha hand's: from its number;
+# no draw more: a seed's script is the one it was but for the tags). soak_rig.check_common holds every
+# tagged answer to its request's kind (TAG_ANSWERS: the report that answers it, or a host_error naming it).
+TAG_KINDS = ("open_bets", "roads", "recall", "hand")
+TAG_ANSWERS = ("open_bets", "roads", "recall", "hand_start")
+_TAG_SPAN = 2499
 
 
 def tagged(line, kind, roll):
@@ -50,6 +52,12 @@ def tagged(line, kind, roll):
 def tag_kind(tag):
     """The kind of request (TAG_KINDS) a tag of these scripts went with."""
     return TAG_KINDS[(tag - 1) // _TAG_SPAN]
+
+
+def _hand_tagged(line, number):
+    """The request of an Omaha script's hand `number`, tagged or not by that number (a golden-ratio step: no
+    draw; the same in a script with refused entries among its hands, which the clean runs compare to it)."""
+    return tagged(line, "hand", (number + 1) * 0.6180339887 % 1.0)
 
 
 def table_file(game):
@@ -249,10 +257,11 @@ def omaha_script(rng, hands, cuts=True):
     """Omaha hands started by the host (2 to 5 players), every card dealt, the dealer keying mostly
     checks and calls, mixed with illegal entries, stray keys, misdeals, garbage and power cuts."""
     lines = []
-    for _ in range(hands):
+    for number in range(hands):
         seats = rng.sample(range(1, 11), rng.randrange(2, 6))
         lines += [{"button": "confirm"}, {"button": "void", "long": True},
-                  {"hand": {"button": rng.choice(seats), "stacks": {str(s): rng.choice([60, 150, 1000]) for s in seats}}}]
+                  _hand_tagged({"hand": {"button": rng.choice(seats),
+                                         "stacks": {str(s): rng.choice([60, 150, 1000]) for s in seats}}}, number)]
         deck = _shoe_cards(rng, 1)
         lines += [{"card": deck.pop()} for _ in range(len(seats) * 4 - rng.randrange(2))]
         for _ in range(8 + len(seats) * 4):
@@ -414,11 +423,11 @@ def clean_omaha_script(rng, hands, refusals=None, rate=0.2):
     from firmware.games.omaha.settings import load_settings
     settings = load_settings(table_settings("omaha"))
     lines = []
-    for _ in range(hands):
+    for number in range(hands):
         seats = sorted(rng.sample(range(1, 11), rng.randrange(2, 11)))
         stacks = [(s, rng.choice([15, 40, 150, 400, 1000])) for s in seats]
         button = rng.choice(seats)
-        lines.append({"hand": {"button": button, "stacks": {str(s): chips for s, chips in stacks}}})
+        lines.append(_hand_tagged({"hand": {"button": button, "stacks": {str(s): chips for s, chips in stacks}}}, number))
         hand = rules.OmahaHand(settings, button=button, stacks=stacks)
         deck = _shoe_cards(rng, 1)
         while True:

@@ -418,7 +418,8 @@ def test_the_common_check_takes_a_gap_only_as_the_link_lost_notices_count_it():
 
 def test_the_common_check_holds_a_tagged_answer_to_its_request_s_kind():
     """The scripts tag a third of 1..9999 for each kind of request (soak_scripts.tagged); the check has teeth."""
-    for line, kind in (({"open_bets": True}, "open_bets"), ({"roads": True}, "roads"), ({"recall": 3}, "recall")):
+    for line, kind in (({"open_bets": True}, "open_bets"), ({"roads": True}, "roads"), ({"recall": 3}, "recall"),
+                       ({"hand": {}}, "hand")):
         tags = {S.tagged(dict(line), kind, roll / 97.0).get("tag") for roll in range(97)}
         assert None in tags and all(S.tag_kind(t) == kind for t in tags - {None}), kind
     answer = _numbered(("boot", 1), ("recall", 2))
@@ -428,6 +429,8 @@ def test_the_common_check_holds_a_tagged_answer_to_its_request_s_kind():
     with pytest.raises(R.Broken, match="is a open_bets request's"):
         R.check_common(answer)
     answer[1].update({"event": "host_error", "request": "open_bets"})
+    R.check_common(answer)
+    answer[1] = {"event": "hand_start", "seq": 2, "tag": S.tagged({"hand": {}}, "hand", 0.4)["tag"]}
     R.check_common(answer)
 
 
@@ -623,3 +626,8 @@ def test_a_come_out_the_backed_up_link_refused_stays_refused_after_a_settings_ch
     recovered = [r for r in cut if r.get("event") == "recovered"]
     assert [(r["state"], r.get("fault")) for r in recovered] == [("fault", "link_backlog")]
     assert R.first_difference(R.game_view(base, events), R.game_view(cut, events)) is None
+
+
+def test_the_closing_lines_tags_are_of_their_kinds():
+    assert [(S.tag_kind(line["tag"]), next(iter(line))) for line in S.CLOSING if "tag" in line] == [
+        ("recall", "recall"), ("open_bets", "open_bets")]
