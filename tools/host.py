@@ -35,6 +35,7 @@ import time
 from tools.host_client import TAG_MAX, HostClient  # also found here: most code imports HostClient from tools.host
 
 RECALL_REPEAT_S = 3.0                    # a RECALL with no answer begun by then is asked again
+UNTAGGED_HINT = 3                        # answer reports without a tag, seen while asking with one: say so
 
 
 def new_tag():
@@ -59,10 +60,25 @@ class _Asker:
         self.done = False
         self.error = None
         self._last = None
+        self.untagged = 0       # answer reports without a tag seen once it had asked (a board whose firmware
+        #                         is from before the tags answers every request so: hint() says what to do)
 
     def ours(self, report, event):
         """report (a dict) is `event` given back with this asker's tag."""
         return report.get("event") == event and report.get("tag", 0) == self.tag
+
+    def _count_untagged(self, report, event):
+        if self.tag and self.asked and report.get("event") == event and "tag" not in report:
+            self.untagged += 1
+
+    def hint(self):
+        """A line for the person at the host once UNTAGGED_HINT untagged answer reports came (once), else None."""
+        if self.untagged != UNTAGGED_HINT:
+            return None
+        self.untagged += 1
+        return ("tools.host: %d %s reports without a tag came while asking with tag %d: the board's firmware may give "
+                "no tag back (it is from before request tags): --untagged takes the first answer"
+                % (UNTAGGED_HINT, self.answer, self.tag))
 
     def due(self):
         now = self.clock_s()
@@ -89,9 +105,12 @@ class RecallAsker(_Asker):
         _Asker.__init__(self, HostClient.recall(count, tag), clock_s, repeat_s, tag)
         self.count = count
 
+    answer = "recall"
+
     def saw(self, report):
         if not isinstance(report, dict):
             return
+        self._count_untagged(report, "recall")
         event = report.get("event")
         if event == "boot" and self.started and not self.done:
             self.started = False                # the answer under way was cut short by a reset
@@ -116,9 +135,12 @@ class OpenBetsAsker(_Asker):
         tag = new_tag() if tag is None else tag
         _Asker.__init__(self, HostClient.request(b"open_bets", tag), clock_s, repeat_s, tag)
 
+    answer = "open_bets"
+
     def saw(self, report):
         if not isinstance(report, dict):
             return
+        self._count_untagged(report, "open_bets")
         if self.ours(report, "open_bets"):
             self.done = True
         elif self.ours(report, "host_error") and report.get("request") == "open_bets" \
@@ -172,6 +194,9 @@ def main(argv=None, out=None, err=None):
                 out.write(json.dumps(report) + "\n")
                 if asker is not None:
                     asker.saw(report)
+                    hint = asker.hint()
+                    if hint:
+                        err.write(hint + "\n")
             out.flush()
             for event in client.events:
                 err.write(json.dumps(event) + "\n")

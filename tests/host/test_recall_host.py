@@ -353,3 +353,19 @@ def test_tools_host_untagged_asks_without_a_tag_and_takes_the_first_answer(monke
     with pytest.raises(SystemExit):
         host_mod.main(["/dev/ttyFAKE", "--untagged"])
     assert "--untagged goes with --recall N or --open-bets" in capsys.readouterr().err
+
+
+def test_tools_host_says_so_when_the_answers_come_without_a_tag(monkeypatch, capsys):
+    """A board whose firmware gives no tag back answers every request untagged: the run asks on (none is its
+    answer) and, after UNTAGGED_HINT of them, says once what to do (--untagged); stopped here by the fake line
+    running dry (KeyboardInterrupt)."""
+    def untagged(seq):
+        return _report(seq, {"event": "open_bets", "point": None, "shooter": 1, "count": 0, "bets": {}})
+
+    asked = host_mod.HostClient.request(b"open_bets", TAG)
+    phases = [[untagged(3 + k)] for k in range(4)]
+    line = _BoardAskedAgain([fm.encode(1, 1, "OPEN", "-"), b""], [[untagged(2)]] + phases, asked)
+    assert _tools_host(monkeypatch, line, 4.0, ["--open-bets"]) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 5
+    assert err.count("open_bets reports without a tag came while asking with tag 41") == 1 and "--untagged" in err
