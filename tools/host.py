@@ -67,8 +67,8 @@ class _Asker:
         """report (a dict) is `event` given back with this asker's tag."""
         return report.get("event") == event and report.get("tag", 0) == self.tag
 
-    def _count_untagged(self, report, event):
-        if self.tag and self.asked and report.get("event") == event and "tag" not in report:
+    def _count_untagged(self, report):
+        if self.tag and self.asked and report.get("event") == self.answer and "tag" not in report:
             self.untagged += 1
 
     def hint(self):
@@ -100,17 +100,17 @@ class RecallAsker(_Asker):
     across a reset): asked again at once. done: the answer is complete, or the board refused the
     request (error: its reason)."""
 
+    answer = "recall"           # the event of its answer's reports
+
     def __init__(self, count, clock_s, repeat_s=RECALL_REPEAT_S, tag=None):
         tag = new_tag() if tag is None else tag
         _Asker.__init__(self, HostClient.recall(count, tag), clock_s, repeat_s, tag)
         self.count = count
 
-    answer = "recall"
-
     def saw(self, report):
         if not isinstance(report, dict):
             return
-        self._count_untagged(report, "recall")
+        self._count_untagged(report)
         event = report.get("event")
         if event == "boot" and self.started and not self.done:
             self.started = False                # the answer under way was cut short by a reset
@@ -131,16 +131,16 @@ class OpenBetsAsker(_Asker):
     for the answer yet, the table starting), is asked again every repeat_s; any other refusal (`not served
     by this table`) ends it (error: its reason). due() and saw() as RecallAsker's."""
 
+    answer = "open_bets"
+
     def __init__(self, clock_s, repeat_s=RECALL_REPEAT_S, tag=None):
         tag = new_tag() if tag is None else tag
         _Asker.__init__(self, HostClient.request(b"open_bets", tag), clock_s, repeat_s, tag)
 
-    answer = "open_bets"
-
     def saw(self, report):
         if not isinstance(report, dict):
             return
-        self._count_untagged(report, "open_bets")
+        self._count_untagged(report)
         if self.ours(report, "open_bets"):
             self.done = True
         elif self.ours(report, "host_error") and report.get("request") == "open_bets" \
