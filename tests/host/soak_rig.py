@@ -132,7 +132,7 @@ def check_common(seen):
             raise Broken("an internal error: %r" % (r,))
         if "tag" in r and "seq" in r:           # the answer to a tagged request: of its kind (soak_scripts.tagged)
             kind = scripts.tag_kind(r["tag"])
-            answer = scripts.TAG_ANSWERS[scripts.TAG_KINDS.index(kind)]
+            answer = scripts.TAG_ANSWERS[kind]
             if r["event"] != answer and not (r["event"] == "host_error" and r.get("request") == kind):
                 raise Broken("tag %r is a %s request's, given back in %r" % (r["tag"], kind, r))
     check_recovered_state(reports)

@@ -35,9 +35,9 @@ CLOSING = [{"button": "confirm"}, {"button": "void", "long": True}, {"button": "
 # The host's requests in these scripts carry a tag (docs/host-link.md, "Host to board") two times in three, from
 # its kind's quarter of 1..9999, worked out from the roll that chose the line (an Omaha hand's: from its number;
 # no draw more: a seed's script is the one it was but for the tags). soak_rig.check_common holds every
-# tagged answer to its request's kind (TAG_ANSWERS: the report that answers it, or a host_error naming it).
-TAG_KINDS = ("open_bets", "roads", "recall", "hand")
-TAG_ANSWERS = ("open_bets", "roads", "recall", "hand_start")
+# tagged answer to its request's kind (TAG_ANSWERS: kind -> the report that answers it; else a host_error naming it).
+TAG_ANSWERS = {"open_bets": "open_bets", "roads": "roads", "recall": "recall", "hand": "hand_start"}
+TAG_KINDS = tuple(TAG_ANSWERS)
 _TAG_SPAN = 2499
 
 
