@@ -5,7 +5,8 @@
 Every input line gets exactly one output line, in order, and the judge goes on
 with the next line whatever the last one held. The "game" field picks the engine.
 
-- A bad request (not UTF-8, blank, not JSON, nested too deeply, not an object,
+- A bad request (not UTF-8, blank, not JSON, nested too deeply, a key given twice in one
+  object, NaN or Infinity, not an object,
   unknown game, missing, unknown or wrong field, an input the rules refuse) is answered
   {"error": "..."}: the handlers raise GameError for these.
 - Any other exception from an engine is a fault of the judge or the engine, not
@@ -17,6 +18,7 @@ import json
 import sys
 
 from firmware.errors import GameError
+from tools import json_input
 
 # game -> (module, function). Each function takes the parsed request (dict)
 # and returns the response dict; it raises GameError for a bad request.
@@ -58,7 +60,9 @@ def parse(raw):
     if not raw.strip():
         raise GameError("empty line: expected a JSON object")
     try:
-        request = json.loads(raw, object_hook=Fields)
+        request = json_input.loads(raw, object_hook=Fields)
+    except json_input.Refused as exc:                 # a key twice (json keeps the last), NaN, Infinity
+        raise GameError(str(exc))
     except RecursionError:
         raise GameError("not valid JSON: nested too deeply")
     except ValueError as exc:

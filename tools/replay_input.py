@@ -13,6 +13,7 @@ from firmware import cards
 from firmware.errors import CardCodeError
 from firmware.table_config import KEYPAD_GAMES
 from hostsim.table_io import BETS_PORT, DICE_PORT, HOST_PORT, SHOE_PORT
+from tools import json_input
 from tools.replay_values import (  # InputError, MAX_WAIT_MS: also tools.replay_input's (tools.replay, tests)
     MAX_WAIT_MS, InputError, check_after_ms, check_boolean, check_cocked, check_flags, check_reading, check_seat_word,
     check_tag, check_text, check_whole, listed, type_name,
@@ -325,7 +326,9 @@ KINDS = {
 def parse(text):
     """One input line (str) -> (handler, value, options); InputError if it is malformed."""
     try:
-        obj = json.loads(text)
+        obj = json_input.loads(text)
+    except json_input.Refused as exc:           # a key twice (json keeps the last: a silent other input)
+        raise InputError(str(exc))
     except ValueError as exc:
         raise InputError("not JSON (%s)" % exc)
     except RecursionError:

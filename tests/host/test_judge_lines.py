@@ -52,6 +52,17 @@ def test_blank_lines_and_non_objects_each_get_an_error():
     assert out[6]["error"].startswith("unknown game {}")
 
 
+def test_a_key_given_twice_or_nan_is_a_bad_request_not_the_last_value_judged():
+    """json keeps the last of two keys: a lab's request naming two hands was judged on the second alone."""
+    two_hands = (b'{"game": "hand5", "cards": ["2c", "3d", "4h", "5s", "7c"], '
+                 b'"cards": ["Ah", "Kh", "Qh", "Jh", "Th"]}')
+    nan = b'{"game": "hand5", "cards": ["Ah", "Kh", "Qh", "Jh", "Th"], "x": NaN}'
+    good = json.dumps(GOOD).encode()
+    out = run_judge(b"\n".join([two_hands, nan, good]) + b"\n")
+    assert out == [{"error": "cards: key given twice in one object (remove one)"},
+                   {"error": "NaN is not a JSON number"}, GOOD_ANSWER]
+
+
 def test_last_line_without_newline_is_answered():
     out = run_judge(b"\n" + json.dumps(GOOD).encode())
     assert out == [{"error": "empty line: expected a JSON object"}, GOOD_ANSWER]

@@ -331,6 +331,12 @@ BAD_LINES = [
     ('{"wait_ms": 1.5}', "wait_ms must be a whole number, got a number"),
     ('{"wait_ms": true}', "wait_ms must be a whole number, got a boolean"),
     ('{"wait_ms": "500"}', "wait_ms must be a whole number, got a string"),
+    # json keeps the last of two keys: a throw of 3 and 4, a pass bet of 20, each without a word
+    ('{"dice": [1, 2], "dice": [3, 4]}', "dice: key given twice in one object (remove one)"),
+    ('{"bets": {"3": {"pass": 10, "pass": 20}}}', "bets.3.pass: key given twice in one object"),
+    ('{"hand": {"button": 1, "stacks": {"1": 100, "1": 200}}}', "hand.stacks.1: key given twice"),
+    ('{"wait_ms": NaN}', "NaN is not a JSON number"),
+    ('{"bets": {"3": {"pass": -Infinity}}}', "-Infinity is not a JSON number"),
 ]
 
 

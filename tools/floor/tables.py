@@ -1,6 +1,7 @@
 """A floor's tables file and its MQTT topic names (docs/floor.md, "Running it", "Topics and payloads")."""
-import json
 import os
+
+from tools import json_input
 
 _NOT_IN_A_NAME = "/+#"        # MQTT's topic separator and wildcards
 _FILE_KEYS = ("floor", "tables")
@@ -15,7 +16,7 @@ def load_tables(path):
     """tables.json -> (floor, [{"table", "port", "baud"}, ...]). TablesError names what is wrong."""
     try:
         with open(path) as f:
-            spec = json.load(f, object_pairs_hook=_unique_keys)
+            spec = json_input.loads(f.read())     # a key given twice refused (json keeps the last one silently)
     except RecursionError:
         raise TablesError("%s: nested too deeply" % path)
     except (OSError, ValueError) as exc:
@@ -62,16 +63,6 @@ def _device_path(port):
     except UnicodeError:
         return False
     return port.isprintable()
-
-
-def _unique_keys(pairs):
-    """An object of the file; a key given twice is refused (json would keep the last one silently)."""
-    obj = {}
-    for key, value in pairs:
-        if key in obj:
-            raise ValueError("%s: key given twice in one object (remove one)" % key)
-        obj[key] = value
-    return obj
 
 
 def _known_keys(where, obj, known):
