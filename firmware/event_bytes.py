@@ -81,6 +81,8 @@ def behind(table, kind, a, b):
         if kind == _HOST and a == _HOST_BAD:
             reason = table.host_reason.encode()
             out += struct.pack("<H", len(reason)) + reason
+            if table.host_reason_tag:          # the refused request's tag, after it (none: the bytes as before tags)
+                out += struct.pack("<H", table.host_reason_tag)
         return out
     return b""
 

@@ -24,10 +24,10 @@ BETS = const(13)         # a: reading id of the accepted bet reading, b: seats w
 BETS_FAULT = const(14)   # a: fault code (firmware.faults) from the bet reader's line, b: evidence handle
 
 # HOST's a: what the host asked for (a line on the report port).
-HOST_UNKNOWN = const(0)      # a line the table does not understand (b: evidence handle)
+HOST_UNKNOWN = const(0)      # a line the table does not understand, not framed (b: evidence handle)
 HOST_ROADS = const(1)        # the roads of the shoe in play
 HOST_HAND = const(2)         # Omaha: start a hand (the game parsed the JSON request and holds its fields)
-HOST_BAD = const(3)          # a JSON request the game refused (b: evidence handle; the reason: table.host_reason)
+HOST_BAD = const(3)          # a request refused (b: evidence handle; the reason, its tag: table.host_reason, _tag)
 HOST_RECALL = const(4)       # a RECALL frame: the last b rounds (firmware/round_recall.py answers it)
 HOST_OPEN_BETS = const(5)    # Craps: the bets open now (b: the frames the answer may take then, -1: unknown)
 # The host's tag for a ROADS, HAND, RECALL or OPEN_BETS request (its frame's `#0.<tag>`, 0: none), given back in

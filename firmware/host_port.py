@@ -106,9 +106,13 @@ def _host_event(ctx, a, b):
     ctx.queue.put(_HOST, a, b)
 
 
-def _host_refused(ctx, reason, data):
-    ctx.table.host_reason = reason
-    _host_event(ctx, _HOST_BAD, ctx.table.evidence.keep(data))
+def _host_refused(ctx, reason, data, tag=0):
+    """HOST_BAD: host_error with the reason and data's bytes; tag: the refused request's, given back (its b is
+    the evidence handle: the tag goes beside the reason, and the table journal keeps both with the event)."""
+    table = ctx.table
+    table.host_reason = reason
+    table.host_reason_tag = tag
+    _host_event(ctx, _HOST_BAD, table.evidence.keep(data))
 
 
 def _host_frame(ctx, line):
@@ -138,7 +142,7 @@ def _host_frame(ctx, line):
         elif text[:1] == b"{" and ctx.game.host_request is not None:
             _json_request(ctx, payload, text, tag)
         else:
-            _host_event(ctx, _HOST_UNKNOWN, ctx.table.evidence.keep(payload))
+            _host_refused(ctx, "unknown request", payload, tag >> _HOST_TAG_SHIFT)
     elif command == sender_mod.CMD_RECALL:
         # answered in order (firmware/round_recall.py); a count past 4 digits is the sender's bad argument
         _host_event(ctx, _HOST_RECALL, sender.recall_count | tag)
@@ -167,6 +171,6 @@ def _json_request(ctx, line, text, tag):
             raise ValueError("%s: key given twice in one object (remove one)" % twice)
         a, b = ctx.game.host_request(request)
     except (ValueError, SettingsError, RuntimeError) as exc:   # RuntimeError: nested too deeply
-        _host_refused(ctx, str(exc) or type(exc).__name__, line)
+        _host_refused(ctx, str(exc) or type(exc).__name__, line, tag >> _HOST_TAG_SHIFT)
         return
     _host_event(ctx, a, b | tag)

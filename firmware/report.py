@@ -179,7 +179,10 @@ class Reporter:
             if a == _HOST_UNKNOWN:
                 self.emit("host_error", {"error": "unknown request", "bytes": table.evidence.text(b)})
             elif a == _HOST_BAD:
-                self.emit("host_error", {"error": table.host_reason, "bytes": table.evidence.text(b)})
+                fields = {"error": table.host_reason, "bytes": table.evidence.text(b)}
+                if table.host_reason_tag:                   # the refused request's (b: its bytes' handle)
+                    fields["tag"] = table.host_reason_tag
+                self.emit("host_error", fields)
             elif a == _HOST_RECALL:
                 count = b & _HOST_ARG_MASK                  # below the host's tag (firmware/events.py)
                 if self.recall is None:

@@ -87,6 +87,7 @@ class Table(StateMachine, LampCheck):
         self.link_backlog = False     # the host link's store is nearly full: a game opens no new round
         self.link_room = -1           # frames the host link's store takes now (main: before each BETS), -1: unknown
         self.host_reason = ""         # why the game refused the last JSON host request (HOST_BAD)
+        self.host_reason_tag = 0      # that request's tag, given back with the refusal (0: none)
         self.closed_code = 0          # a fault holding the table closed for good (hold_closed), else 0
         self._game_reports = None     # game_modules()[0], looked up at the first game report (game_report)
         StateMachine.__init__(self, _STARTING)

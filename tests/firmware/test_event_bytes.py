@@ -19,6 +19,7 @@ class _Table:
         self.host_has_stacks = False
         self.host_stacks = array("i", [0] * 4)
         self.host_reason = ""
+        self.host_reason_tag = 0
 
 
 def test_a_bet_reading_comes_back_whole_and_sparse():
@@ -127,6 +128,22 @@ def test_a_refused_host_request_keeps_its_reason_and_a_fault_its_bytes():
     handle = table.evidence.keep(b"\xff\x00")
     again = put_behind(fresh, FAULT, faults.BAD_CARD, handle, behind(table, FAULT, faults.BAD_CARD, handle))
     assert fresh.evidence.text(again) == "\\xff\\x00"
+
+
+def test_a_refused_host_requests_tag_comes_back_and_a_record_from_before_tags_reads_as_untagged():
+    table = _Table()
+    handle = table.evidence.keep(b"opn_bets")
+    table.host_reason = "unknown request"
+    untagged = behind(table, HOST, HOST_BAD, handle)
+    table.host_reason_tag = 9999
+    tagged = behind(table, HOST, HOST_BAD, handle)
+    assert tagged == untagged + struct.pack("<H", 9999)     # an untagged one's bytes as before the tags
+    fresh = _Table()
+    again = put_behind(fresh, HOST, HOST_BAD, handle, tagged)
+    assert (fresh.host_reason, fresh.host_reason_tag, fresh.evidence.text(again)) == (
+        "unknown request", 9999, "opn_bets")
+    put_behind(fresh, HOST, HOST_BAD, handle, untagged)     # (a record journalled before the tags)
+    assert (fresh.host_reason, fresh.host_reason_tag) == ("unknown request", 0)
 
 
 def test_events_whole_in_their_three_ints_keep_nothing():

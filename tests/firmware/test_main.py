@@ -438,6 +438,30 @@ def test_a_requests_tag_comes_back_in_its_answer_and_its_refusal():
                            "tag": 13}
 
 
+def test_a_request_refused_for_its_words_gives_its_tag_back_too():
+    """An unknown word, a JSON request a table cannot take (Craps: no JSON requests) or one the game refuses
+    (Omaha: a stack of -5): the host_error says which request it refuses, as every answer does."""
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state)
+        _run(ctx)
+        machine.uarts[1].feed(fm.encode(0, 31, "REQUEST", "opn_bets") + fm.encode(0, 32, "REQUEST", '{"hand": {}}')
+                              + fm.encode(0, 0, "REQUEST", "opn_bets"))
+        _run(ctx, 6)
+        assert [strip(r) for r in _host(machine) if r["event"] == "host_error"] == [
+            {"event": "host_error", "error": "unknown request", "bytes": "opn_bets", "tag": 31},
+            {"event": "host_error", "error": "unknown request", "bytes": '{"hand": {}}', "tag": 32},
+            {"event": "host_error", "error": "unknown request", "bytes": "opn_bets"}]     # untagged: none
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "omaha")
+        _run(ctx)
+        bad = '{"hand": {"stacks": {"1": 100, "2": -5}}}'
+        machine.uarts[1].feed(fm.encode(0, 33, "REQUEST", bad) + fm.encode(0, 34, "REQUEST", '{"hand": [1'))
+        _run(ctx, 4)
+        refused = [strip(r) for r in _host(machine) if r["event"] == "host_error"]
+        assert [(r["bytes"], r["tag"]) for r in refused] == [(bad, 33), ('{"hand": [1', 34)], refused
+        assert "whole number 0..9999999" in refused[0]["error"]
+
+
 def test_a_tagged_answer_unacknowledged_at_a_reset_goes_out_again_once_with_its_tag():
     """An answer the host has not acknowledged at a reset goes out again from the link's journal as it was
     made, its tag with it; the recovery's replay of the request (the tag kept with the HOST event in the
