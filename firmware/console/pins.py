@@ -16,11 +16,11 @@ def check_pin(pin):
     """None if pin (bytes or str) is an acceptable PIN, else why not."""
     if isinstance(pin, str):
         pin = pin.encode()
-    if not MIN_DIGITS <= len(pin) <= MAX_DIGITS:
-        return "a PIN has %d to %d digits" % (MIN_DIGITS, MAX_DIGITS)
-    for ch in pin:
+    for ch in pin:               # first: "１２３４５６" (full-width digits, 18 bytes) is no PIN for its characters
         if not 0x30 <= ch <= 0x39:
             return "a PIN is digits only"
+    if not MIN_DIGITS <= len(pin) <= MAX_DIGITS:
+        return "a PIN has %d to %d digits" % (MIN_DIGITS, MAX_DIGITS)
     return None
 
 

@@ -76,6 +76,8 @@ def test_pin_rules():
     assert check_pin("12345") == "a PIN has 6 to 12 digits"
     assert check_pin("1234567890123") == "a PIN has 6 to 12 digits"
     assert check_pin("12345a") == "a PIN is digits only"
+    assert check_pin("\uff11\uff12\uff13\uff14\uff15\uff16") == "a PIN is digits only"   # full-width: no ASCII digits
+    assert check_pin("1234a") == "a PIN is digits only"
 
 
 def test_no_pin_provisioned_no_login_and_no_default():
