@@ -103,23 +103,40 @@ class Broken(AssertionError):
 _LOSING = ("queue_full", "report_overflow", "journal_bad", "fault_record_unsaved", "recall_unsaved")
 
 
+def _recovers(reports, at):
+    """The boot whose first report is reports[at] reports `recovered` (before the next boot's reports)."""
+    for r in reports[at + 1:]:
+        if r["event"] == "boot":
+            return False
+        if r["event"] == "recovered":
+            return True
+    return False
+
+
 def check_common(seen):
     """Numbered without gaps per boot, but for the reports a link_lost notice counts; no crash; nothing lost; no
     internal error. -> the reports (no console lines), with the link_lost notices in their places (no seq)."""
     reports = [r for r in seen if "seq" in r or r.get("event") == LOST]
-    expected, counted, boot_counted = None, 0, True
+    expected, counted, carried, recovering = None, 0, 2, False
     for i, r in enumerate(reports):
         if r["event"] == LOST:
             counted += r["reports"]
             continue
         if r["event"] == "boot" or r["seq"] < (expected or 0):
-            expected, boot_counted = 1, False      # (a boot whose boot report its full store refused: seq back)
+            # (a boot whose boot report its full store refused: seq back)
+            expected, carried, recovering = 1, 2, _recovers(reports, i)
+        if r["event"] == "recovered":
+            recovering = False
         missing = r["seq"] - expected
-        # The first count of a boot may hold more: the reports the boot before it refused and could not count
-        # before its power went (docs/host-link.md, "When the host is away"); every count after it is exact.
-        if missing != counted and not (counted > missing and not boot_counted):
+        # A boot's counts may hold more than its own gaps: the reports the boot before it refused that no replay
+        # makes again, in at most two counts (docs/host-link.md, "When the host is away"): the sender's own count
+        # carried on flash (its first LOST frame, as soon as its store has room), and the snapshot's REFUSED count
+        # the recovery adds before the replay's reports (docs/journal.md, "Snapshot"): before `recovered`, in a
+        # boot that recovers. Every count after them is exact.
+        if missing != counted and not (counted > missing and carried and (carried == 2 or recovering)):
             raise Broken("report %d: seq %r, expected %r, %d counted lost: %r" % (i, r["seq"], expected, counted, r))
-        boot_counted = boot_counted or counted > 0
+        if counted > 0:
+            carried -= 1 if carried else 0
         expected, counted = r["seq"] + 1, 0
         if r["event"] == "crash_recorded" or r.get("fault") == "crashed":
             raise Broken("a crash: %r" % (r,))
