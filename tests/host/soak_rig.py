@@ -125,8 +125,6 @@ def check_common(seen):
         if r["event"] == "boot" or r["seq"] < (expected or 0):
             # (a boot whose boot report its full store refused: seq back)
             expected, carried, recovering = 1, 2, _recovers(reports, i)
-        if r["event"] == "recovered":
-            recovering = False
         missing = r["seq"] - expected
         # A boot's counts may hold more than its own gaps: the reports the boot before it refused that no replay
         # makes again, in at most two counts (docs/host-link.md, "When the host is away"): the sender's own count
@@ -136,7 +134,9 @@ def check_common(seen):
         if missing != counted and not (counted > missing and carried and (carried == 2 or recovering)):
             raise Broken("report %d: seq %r, expected %r, %d counted lost: %r" % (i, r["seq"], expected, counted, r))
         if counted > 0:
-            carried -= 1 if carried else 0
+            carried = max(0, carried - 1)
+        if r["event"] == "recovered":
+            recovering = False          # (a count just before it is still the recovery's)
         expected, counted = r["seq"] + 1, 0
         if r["event"] == "crash_recorded" or r.get("fault") == "crashed":
             raise Broken("a crash: %r" % (r,))

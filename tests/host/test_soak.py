@@ -424,6 +424,7 @@ def test_the_common_check_takes_a_gap_only_as_the_link_lost_notices_count_it():
     # and never a third.
     two = (("boot", 1), ("state", 2), (R.LOST, 2), ("state", 3), (R.LOST, 19), ("button", 4))
     R.check_common(_numbered(*two, ("recovered", 5), ("card", 6)))
+    R.check_common(_numbered(*two[:-1], ("recovered", 4), ("card", 5)))    # a replay that made no report
     with pytest.raises(R.Broken, match="seq 4, expected 4, 19 counted"):
         R.check_common(_numbered(*two, ("card", 5)))                       # no recovery: no snapshot's count
     with pytest.raises(R.Broken, match="seq 7, expected 7, 1 counted"):
