@@ -522,6 +522,42 @@ def test_the_closing_recall_keeps_every_round_once_as_reported_and_the_check_has
             check_recall(reports, game)
 
 
+def _throws_then_recall(late, backlog, asked=2):
+    """15 live throws (a die's face the throw's number, up to 6), a RECALL of `asked` answered `late` throws
+    after the 15th (a link_backlog raised among those late ones, if `backlog`), then one throw more."""
+    from tests.host.soak_recall import LATE
+    throw = lambda i: {"event": "throw", "dice": [1 + i % 6, 1], "valid": True, "point": None}
+    reports = [{"event": "boot", "seq": 1}] + [throw(i) for i in range(1, 16 + late)]
+    if backlog:
+        reports.insert(17, {"event": "fault", "fault": "link_backlog", "frames_held": 48})
+    kept = [{"round": i, "dice": [1 + i % 6, 1], "point": None, "nets": None} for i in range(16 - asked, 16)]
+    reports += [{"event": "recall", "asked": asked, "index": k + 1, "of": asked, "round": kept[k]}
+                for k in range(asked)] + [throw(40)]
+    return reports, LATE
+
+
+def test_a_craps_answer_mid_play_is_held_to_the_throws_its_numbers_name_however_late():
+    """Craps seed 727 (all flags, a noisy line): a RECALL answered 11 throws after it was asked (the answer waits for
+    half the link store's room while the dealer throws on), past the LATE throws the check by position allowed. The
+    throws are numbered from the table's first: each kept one is held to the live throw of its number."""
+    from tests.host.soak_recall import RecallMismatch, check_recall
+    reports, late = _throws_then_recall(0, False)
+    assert check_recall(reports, "craps") == 2
+    reports, late = _throws_then_recall(late + 3, True)
+    assert check_recall(reports, "craps") == 2                     # late, the link backed up meanwhile
+    reports, late = _throws_then_recall(late + 3, False)
+    with pytest.raises(RecallMismatch, match="came 13 throws later, the link never backed up"):
+        check_recall(reports, "craps")
+    reports, _ = _throws_then_recall(2, False)
+    reports[-2]["round"] = dict(reports[-2]["round"], round=14, dice=[3, 1])     # throw 14's, numbered 14 twice
+    with pytest.raises(RecallMismatch, match="numbers do not run on by one"):
+        check_recall(reports, "craps")
+    reports, _ = _throws_then_recall(2, False)
+    reports[-2]["round"] = dict(reports[-2]["round"], dice=[6, 6])
+    with pytest.raises(RecallMismatch, match="kept round 2 of 2"):
+        check_recall(reports, "craps")
+
+
 _FUZZ = settings(max_examples=4, deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow])
 
