@@ -36,7 +36,7 @@ def check_recall(reports, game):
         for r in reports[at:first]:
             event = r["event"]
             if event == LOST:
-                live, lost, dealt = [], True, None
+                live, lost, dealt, marks = [], True, None, []
             elif event == "round":
                 dealt = []               # a Baccarat round's cards as its card reports give them, in dealing order
             elif event == "card" and r["to"] in ("player", "banker") and dealt is not None:
