@@ -110,8 +110,7 @@ def _host_refused(ctx, reason, data, tag=0):
     """HOST_BAD: host_error with the reason and data's bytes; tag: the refused request's, given back (its b is
     the evidence handle: the tag goes beside the reason, and the table journal keeps both with the event)."""
     table = ctx.table
-    table.host_reason = reason
-    table.host_reason_tag = tag
+    table.set_host_reason(reason, tag)
     _host_event(ctx, _HOST_BAD, table.evidence.keep(data))
 
 

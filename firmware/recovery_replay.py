@@ -338,9 +338,9 @@ def put_behind(table, kind, a, b, payload, at=0):
     at += size
     if kind == _HOST and a == _HOST_BAD and at + 2 <= len(payload):
         length = struct.unpack_from("<H", payload, at)[0]
-        table.host_reason = bytes(payload[at + 2:at + 2 + length]).decode()
+        reason = bytes(payload[at + 2:at + 2 + length]).decode()
         at += 2 + length                   # then the request's tag, where it had one (none before the tags)
-        table.host_reason_tag = struct.unpack_from("<H", payload, at)[0] if at + 2 <= len(payload) else 0
+        table.set_host_reason(reason, struct.unpack_from("<H", payload, at)[0] if at + 2 <= len(payload) else 0)
     return handle
 
 

@@ -226,8 +226,7 @@ def swap(ctx, table, rules, settings):
     table.link_backlog = old.link_backlog
     # A host request refused this pass (read before the console's step ran the change): its HOST event is
     # dispatched to this table, whose report takes the reason from it (it said "" before).
-    table.host_reason = old.host_reason
-    table.host_reason_tag = old.host_reason_tag
+    table.set_host_reason(old.host_reason, old.host_reason_tag)
     table.display_dirty = True
     if hasattr(table, "scoreboard_dirty"):
         table.scoreboard_dirty = True

@@ -62,6 +62,8 @@ class Table(StateMachine, LampCheck):
     # a + k, 0) each: a list of any length (a Craps reading's refusals: up to seats x zones) in one entry of
     # the fixed-size outbox, where an entry each overflowed it and lost the reports past 64.
     REPORT_RUNS = ()
+    host_reason_tag = 0      # the tag of the request host_reason refused (0: none); the class's until one comes
+
 
     def __init__(self, lights, confirm_button=-1, outbox_size=64):
         self.lights = lights
@@ -87,10 +89,17 @@ class Table(StateMachine, LampCheck):
         self.link_backlog = False     # the host link's store is nearly full: a game opens no new round
         self.link_room = -1           # frames the host link's store takes now (main: before each BETS), -1: unknown
         self.host_reason = ""         # why the game refused the last JSON host request (HOST_BAD)
-        self.host_reason_tag = 0      # that request's tag, given back with the refusal (0: none)
         self.closed_code = 0          # a fault holding the table closed for good (hold_closed), else 0
         self._game_reports = None     # game_modules()[0], looked up at the first game report (game_report)
         StateMachine.__init__(self, _STARTING)
+
+    def set_host_reason(self, reason, tag):
+        """Why a host request was refused (HOST_BAD's report), and the request's tag. The tag goes on the instance
+        only once one comes: an attribute more on every table grew a Craps table's own by ~590 bytes of the 64 KB
+        (bench/memory_vm.py), for a refusal of a tagged request, which is rare."""
+        self.host_reason = reason
+        if tag or self.host_reason_tag:
+            self.host_reason_tag = tag
 
     def dispatch(self, kind, a, b):
         """One event; a table held closed (hold_closed) only reports, never plays."""

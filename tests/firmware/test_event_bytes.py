@@ -21,6 +21,9 @@ class _Table:
         self.host_reason = ""
         self.host_reason_tag = 0
 
+    def set_host_reason(self, reason, tag):         # (firmware.table.Table's)
+        self.host_reason, self.host_reason_tag = reason, tag
+
 
 def test_a_bet_reading_comes_back_whole_and_sparse():
     table = _Table()
