@@ -47,6 +47,7 @@ from tests.host import soak_scripts as scripts
 # LOST: tools.replay's notice of a LOST frame, that many reports the board's full link store refused (host away)
 from tests.host.soak_craps import LOST, BetMismatch, judge_every_bet
 from tests.host.soak_recall import check_recall
+from tests.host.soak_sends import Sends
 from tests.host.soak_scripts import CLOSING, table_file
 from tools.judge_baccarat import judge_round
 from tools.replay import replay
@@ -79,10 +80,13 @@ def run(lines, game="baccarat", table=None, closing=True, pin=None, **options):
         provision(state, pin)                  # the technician's PIN on the board's flash (console `login`)
     raw = [json.dumps(line).encode() for line in list(lines) + (CLOSING if closing else [])]
     try:
-        replay(raw, table or table_file(game), board_path("sim"), state, out.append, **options)
+        with Sends() as sends:              # the board's side of the lost-report counts (soak_sends.py)
+            replay(raw, table or table_file(game), board_path("sim"), state, out.append, **options)
     finally:
         shutil.rmtree(state, ignore_errors=True)
-    return [json.loads(line) for line in out]
+    seen = [json.loads(line) for line in out]
+    sends.check(seen)
+    return seen
 
 
 def reports_only(seen):

@@ -522,6 +522,28 @@ def test_the_closing_recall_keeps_every_round_once_as_reported_and_the_check_has
             check_recall(reports, game)
 
 
+def test_the_lost_counts_are_the_senders_refusals_less_what_a_replay_made_again():
+    """Every soak run watches the firmware's Sender (soak_sends.Sends): each report it refused is counted once in a
+    LOST frame or made again by a later boot's replay. Craps seed 676, all flags but the noise: 28 refused with the
+    host away, 28 counted. Teeth: one count more or less than the Sender's, and a run whose Sender was not seen."""
+    from tests.host.soak_sends import Sends, WatchFailed
+    seed = 676
+    lines = S.with_host_absences(random.Random(seed + 1000003), S.with_settings_changes(
+        random.Random(seed + 2000003), S.craps_script(random.Random(seed), 150), "craps"))
+    with Sends() as sends:
+        seen = R.run(lines, game="craps", pin=S.SOAK_PIN)
+    lost = [r for r in seen if r.get("event") == R.LOST]
+    assert sends.refused == sum(r["reports"] for r in lost) == 28 and sends.remade == 0
+    for more in (1, -1):
+        lost[0]["reports"] += more
+        with pytest.raises(WatchFailed, match="told of %d lost reports; the Sender refused 28" % (28 + more)):
+            sends.check(seen)
+        lost[0]["reports"] -= more
+    sends.check(seen)
+    with pytest.raises(WatchFailed, match="not watched"):
+        Sends().check(seen)
+
+
 def _throws_then_recall(late, backlog, asked=2):
     """15 live throws (a die's face the throw's number, up to 6), a RECALL of `asked` answered `late` throws
     after the 15th (a link_backlog raised among those late ones, if `backlog`), then one throw more."""
