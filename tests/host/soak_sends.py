@@ -47,8 +47,7 @@ class Sends:
 
     def saw(self, payload, taken, replayed):
         self.made += 1
-        text = payload.decode() if isinstance(payload, (bytes, bytearray, memoryview)) else payload
-        report = json.loads(bytes(text, "ascii") if isinstance(text, str) else text)
+        report = json.loads(payload if isinstance(payload, str) else bytes(payload))
         report.pop("seq", None)
         key = json.dumps(report, sort_keys=True)
         if replayed and self._waiting.get(key, 0) > 0:
