@@ -119,17 +119,17 @@ def _host_frame(ctx, line):
     command = sender.receive(line)
     if command == sender_mod.CMD_REQUEST or command == sender_mod.CMD_RECALL:
         # The host's tag (the frame's `#0.<tag>`, 0: none) goes with the event above the argument
-        # (firmware/events.py, HOST_TAG_SHIFT): the answer gives it back.
+        # (firmware/events.py, HOST_TAG_SHIFT), or beside a refusal's reason: the answer gives it back.
         tag = sender.request_tag()
         if tag > _HOST_TAG_MAX:
             _host_refused(ctx, "host frame refused: tag %d: a request's tag is 0..%d" % (tag, _HOST_TAG_MAX), line)
             return
-        tag <<= _HOST_TAG_SHIFT
+        above = tag << _HOST_TAG_SHIFT
     if command == sender_mod.CMD_REQUEST:
         payload = sender.request()
         text = payload.strip()
         if text == _ROADS_REQUEST:
-            _host_event(ctx, _HOST_ROADS, tag)
+            _host_event(ctx, _HOST_ROADS, above)
         elif text == _OPEN_BETS_REQUEST:
             # b: the frames the answer may take now, the link's store staying below its alarm (which would
             # hold the next come-out), kept in the table journal with the event: a recovery's replay answers
@@ -137,14 +137,14 @@ def _host_frame(ctx, line):
             below = (sender.report_slots * sender.alarm_percent + 99) // 100 - 1 - sender.held()
             room = sender.room()
             room = max(0, below if below < room else room)
-            _host_event(ctx, _HOST_OPEN_BETS, (room if room < _HOST_ARG_MASK else _HOST_ARG_MASK) | tag)
+            _host_event(ctx, _HOST_OPEN_BETS, (room if room < _HOST_ARG_MASK else _HOST_ARG_MASK) | above)
         elif text[:1] == b"{" and ctx.game.host_request is not None:
             _json_request(ctx, payload, text, tag)
         else:
-            _host_refused(ctx, "unknown request", payload, tag >> _HOST_TAG_SHIFT)
+            _host_refused(ctx, "unknown request", payload, tag)
     elif command == sender_mod.CMD_RECALL:
         # answered in order (firmware/round_recall.py); a count past 4 digits is the sender's bad argument
-        _host_event(ctx, _HOST_RECALL, sender.recall_count | tag)
+        _host_event(ctx, _HOST_RECALL, sender.recall_count | above)
     elif command == sender_mod.CMD_BAD:
         status = sender.last_status
         if status in _NOISE:
@@ -158,7 +158,7 @@ def _host_frame(ctx, line):
 
 def _json_request(ctx, line, text, tag):
     """A JSON request, parsed and checked by the game now; its HOST event is dispatched in order, the host's
-    tag above the game's b (0 for Omaha's hand). Refused: host_error with the reason (table.host_reason) and
+    tag packed above the game's b (0 for Omaha's hand). Refused: host_error with the reason (table.host_reason) and
     the line's bytes."""
     try:
         bad = bad_number(text.decode())           # MicroPython's parser reads 08 as 8, CPython's refuses it
@@ -170,6 +170,6 @@ def _json_request(ctx, line, text, tag):
             raise ValueError("%s: key given twice in one object (remove one)" % twice)
         a, b = ctx.game.host_request(request)
     except (ValueError, SettingsError, RuntimeError) as exc:   # RuntimeError: nested too deeply
-        _host_refused(ctx, str(exc) or type(exc).__name__, line, tag >> _HOST_TAG_SHIFT)
+        _host_refused(ctx, str(exc) or type(exc).__name__, line, tag)
         return
-    _host_event(ctx, a, b | tag)
+    _host_event(ctx, a, b | tag << _HOST_TAG_SHIFT)

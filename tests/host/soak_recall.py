@@ -65,16 +65,14 @@ def _check_numbered(answer, live, marks, raises):
     kept = [r["round"] for r in answer if r["of"]]
     if not kept:
         return _check_answer(answer, live, False, "craps", LATE)
+    _run_on(kept)
     end, n = kept[-1]["round"], len(kept)
-    if [k["round"] for k in kept] != list(range(end - n + 1, end + 1)):
-        raise RecallMismatch("the kept throws' numbers do not run on by one: %r" % ([k["round"] for k in kept],))
     if not n <= end <= len(live) or n != min(answer[0]["asked"], end):
         raise RecallMismatch("kept throws %d..%d, asked %d, of %d live throws"
                              % (kept[0]["round"], end, answer[0]["asked"], len(live)))
     difference = _differs(kept, live[end - n:end], "craps")
     if difference is not None:
-        k, got, expected, report = difference
-        raise RecallMismatch("kept round %d of %d: %r, its live report says %r (%r)" % (k + 1, n, got, expected, report))
+        _mismatch(difference, 0, n)
     if len(live) - end > LATE and raises == marks[end - 1]:
         raise RecallMismatch("the answer of throws ..%d came %d throws later, the link never backed up meanwhile"
                              % (end, len(live) - end))
@@ -110,9 +108,7 @@ def _check_answer(answer, live, lost, game, late):
     if any(k is None for k in kept):
         raise RecallMismatch("a kept round gone or unreadable: %r" % ([r for r in answer if r["round"] is None],))
     if game == "craps":
-        numbers = [k["round"] for k in kept]
-        if numbers and numbers != list(range(numbers[0], numbers[0] + len(numbers))):
-            raise RecallMismatch("the kept throws' numbers do not run on by one: %r" % (numbers,))
+        _run_on(kept)
     asked = answer[0]["asked"]
     for end in range(len(live), max(-1, len(live) - late - 1), -1):      # the newest first
         n = min(len(kept), end)
@@ -121,9 +117,21 @@ def _check_answer(answer, live, lost, game, late):
     if not lost and len(kept) != min(asked, len(live)):
         raise RecallMismatch("%d rounds kept, %d reported (asked %d)" % (len(kept), len(live), asked))
     n = min(len(kept), len(live))
-    k, got, expected, report = _differs(kept[len(kept) - n:], live[len(live) - n:], game)
-    raise RecallMismatch("kept round %d of %d: %r, its live report says %r (%r)"
-                         % (len(kept) - n + k + 1, len(kept), got, expected, report))
+    _mismatch(_differs(kept[len(kept) - n:], live[len(live) - n:], game), len(kept) - n, len(kept))
+
+
+def _run_on(kept):
+    """Craps: the kept throws' numbers run on by one (across boots)."""
+    numbers = [k["round"] for k in kept]
+    if numbers and numbers != list(range(numbers[0], numbers[0] + len(numbers))):
+        raise RecallMismatch("the kept throws' numbers do not run on by one: %r" % (numbers,))
+
+
+def _mismatch(difference, skipped, total):
+    """RecallMismatch for _differs()'s difference, among the `total` kept rounds (the first `skipped` not compared)."""
+    k, got, expected, report = difference
+    raise RecallMismatch("kept round %d of %d: %r, its live report says %r (%r)" % (skipped + k + 1, total, got, expected,
+                                                                                     report))
 
 
 def _differs(kept, live, game):
