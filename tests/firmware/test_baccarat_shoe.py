@@ -185,6 +185,9 @@ def test_art2_1_first_card_reading_pictures_count_ten():
     assert bs.burn_count(C("Ah"), "first_card") == 1
     assert bs.burn_count(C("9h"), "first_card") == 9
     assert bs.burn_count(C("Kh"), "first_card_points") == 0  # art. 5 points option
+    assert bs.burn_count(C("Th"), "first_card_points") == 0  # a ten too: art. 5 counts it 0
+    assert bs.burn_count(C("9h"), "first_card_points") == 9
+    assert bs.burn_count(C("Ah"), "first_card_points") == 1
     shoe = shoe_with(burn="first_card_points")
     shoe.burn(C("Qs"))
     assert shoe.state == bs.READY and shoe.burned == 1
@@ -347,6 +350,7 @@ def test_art10_uncorrectable_error_voids_round_bets_returned():
     raises(bs.DealingError, shoe.deal, C("5d"), PLAYER)
     rec = shoe.void()
     assert rec.void and rec.result is None and shoe.state == bs.READY
+    assert shoe.burned == 9                       # the misplaced 5d never joined a hand: discarded, counted once
     assert payouts.settle_void([("banker", 100), ("tie", 5)]) == [("banker", 0, "void"), ("tie", 0, "void")]
     assert play_round(shoe).number == 2
 

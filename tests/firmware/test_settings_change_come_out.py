@@ -46,3 +46,21 @@ def test_come_odds_standing_hold_the_change():
     assert table.shooter_rolls == 0 and not boundary(table, "craps")
     rig.bets({1: {"come_8": "down"}})             # a contract bet: it stays
     assert not boundary(table, "craps")
+
+
+def test_line_bets_and_one_roll_bets_do_not_hold_the_change():
+    # Only a bet an option decides holds the change back: line bets, a come bet standing on its number
+    # and a one-roll bet other than the Field are settled alike under any settings.
+    rig = Rig()
+    table = rig.table
+    rig.bets({1: {"pass": 10, "dont_pass": 10, "any_seven": 5}})
+    assert table.state == COME_OUT and table.shooter_rolls == 0 and boundary(table, "craps")
+    rig.throw(3, 3)                               # point 6: the any seven lost
+    rig.bets({1: {"come": 10, "dont_come": 10}})
+    rig.throw(4, 4)                               # both travel to 8
+    rig.throw(3, 3)                               # the point made: Pass won, Don't Pass lost; puck OFF
+    rig.press("deal", long=True)                  # NEW SHOOTER: the come and don't come bets on 8 stay
+    assert table.state == COME_OUT and table.shooter_rolls == 0
+    assert sorted(b.amount for b in table.engine.bets) == [10, 10] and boundary(table, "craps")
+    rig.bets({2: {"big_number_8": 30}})           # a big number: off_on_come_out decides it (art. 5(5))
+    assert not boundary(table, "craps")
