@@ -76,7 +76,9 @@ def test_cocked_die_takes_the_reported_face_art_3_1():
 
 def test_invalid_face_still_an_alarm_in_a_no_roll_report():
     raises_match(DiceError, "shows 9", check_report, {"dice": [9, 1], "valid": False})
-    assert check_report({"dice": [None, None], "valid": False})[2]
+    assert check_report({"dice": [None, None], "valid": False}) == (0, 0, "throw flagged invalid by the reader "
+                                                                          "(art. 3(2))")
+    assert check_report({"dice": [5, 6], "flags": ["off_table"]}) == (0, 0, "a die left the layout (art. 3(2)(1))")
 
 
 def test_malformed_reports():

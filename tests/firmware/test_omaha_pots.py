@@ -26,6 +26,9 @@ def test_uncalled_excess_goes_back_even_to_a_folded_player():
     assert shape(pots) == [(6, (0,))]
     assert uncalled_bet([10, 10, 4]) is None
     assert uncalled_bet([10, 40, 4]) == (1, 30)
+    assert uncalled_bet([0, 25, 0]) == (1, 25)       # nobody else put a chip in: all of it goes back
+    assert uncalled_bet([1, 0]) == (0, 1)            # one unit is a bet too
+    assert uncalled_bet([0, 0]) is None and uncalled_bet([7, 7]) is None
 
 
 def test_art16_rake_floor_per_pot_cap_once_main_pot_first():
