@@ -197,13 +197,13 @@ def test_art11_3_no_limit_min_bet_and_all_in():
     legal = hand.legal()
     assert (legal.min_to, legal.max_to) == (10, 990)
     assert legal.display() == "CHECK BET 10-990 MAX 990"
-    raises_match(BetRangeError, "MIN 10", hand.act, 2, "bet", 9)
+    raises_match(BetRangeError, "(MIN 10, art. 11(3))", hand.act, 2, "bet", 9)      # a bet under the minimum bet
     hand.act(2, "bet", 10)
     hand.act(3, "raise", 50)
     # art. 12(1): the minimum raise is the previous increment (40)
     legal = hand.legal()
     assert (legal.min_to, legal.max_to) == (90, 990)
-    raises_match(BetRangeError, "MIN 90", hand.act, 1, "raise", 89)
+    raises_match(BetRangeError, "(MIN 90, art. 12(1))", hand.act, 1, "raise", 89)  # a raise under a full raise
     hand.act(1, "raise", 990)
     assert hand.stack[2] == 0
 

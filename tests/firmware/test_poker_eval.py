@@ -26,6 +26,8 @@ def test_art15_every_category_named():
     assert name("Tc Td 9h 7s 6d") == "one_pair"
     assert name("Ac Jd 9h 7s 6d") == "high_card"
     assert pe.CATEGORY_NAMES[pe.category(v("Ac Jd 9h 7s 6d"))] == "high_card"
+    for number in range(len(pe.CATEGORY_NAMES)):   # each category's constant is its number, as values carry it
+        assert getattr(pe, pe.CATEGORY_NAMES[number].upper()) == number
 
 
 def test_art15_category_order():
