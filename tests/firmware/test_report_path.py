@@ -256,6 +256,7 @@ def test_a_run_keeps_within_the_room_but_always_takes_the_first_frame():
         assert store.run(0, 5, -1, False) == 5
         assert store.run(0, 5, 2 * n, False) == 2 and store.run(0, 5, 2 * n - 1, False) == 1
         assert store.run(0, 5, n - 1, False) == 0 and store.run(0, 5, n - 1, True) == 1
+        assert store.run(0, 5, n, False) == 1          # a frame that fits the room exactly goes
         assert store.run(1, 3, -1, False) == 3
         assert len(store.run_view(1, 3)) == 2 * n
 
