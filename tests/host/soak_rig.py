@@ -167,15 +167,21 @@ def check_recovered_state(reports):
     report before the `recovered` one (the dead boot's, or one its replay sent before `recovered`: the reports the
     dead board made but had not stored; not the new boot's own `starting` and `ready`), unless a link_lost notice
     after it may hide a later one. A replay that decides otherwise than the table did (a round the table refused,
-    taken) shows here first (found: a come-out the backed-up link held, rolled after the cut; docs/journal.md)."""
-    last, own, hidden = None, None, False
+    taken) shows here first (found: a come-out the backed-up link held, rolled after the cut; docs/journal.md).
+    A boot starts at its `boot` report, or where the seq goes back: a third boot in a row with the host away
+    finds the store's kept slots taken and its `boot` report refused (docs/host-link.md, "If the store fills
+    anyway"; Omaha seed 3108: its `ready`, seq 3, after the boot before's seq 3)."""
+    last, own, hidden, expected = None, None, False, 0
     for i, r in enumerate(reports):
         event = r["event"]
         if event == LOST:
             hidden = True
-        elif event == "boot":
+            continue
+        seq = r.get("seq", expected)
+        if event == "boot" or seq < expected:
             own = []                               # the boot's own lamp test states, its first `starting` and `ready`
-        elif event == "state":
+        expected = seq + 1
+        if event == "state":
             state = r.get("state")
             if own is not None and state in ("starting", "ready") and state not in own:
                 own.append(state)                  # (either may be the one a full store refused)

@@ -477,6 +477,19 @@ def test_a_recovery_must_resume_in_the_state_the_host_last_heard_of():
     cut_short[5:6] = []                           # no notice: its `ready` alone is still its own, not a state heard
     with pytest.raises(R.Broken, match="resumed in 'come_out', the table was in 'fault'"):
         R.check_recovered_state(cut_short[:-1] + [{"event": "recovered", "state": "come_out", "resumed": True}])
+    # A third boot in a row with the host away: the kept slots taken, its `boot` report and `starting` refused (the
+    # notice), its `ready` the first report the host hears of it, seq 3 after the boot before's 3 (Omaha seed 3108,
+    # all flags): its own, as after a `boot` report.
+    third = [{"seq": 104, "event": "state", "state": "fault"},
+             {"seq": 1, "event": "boot"}, {"seq": 2, "event": "state", "state": "starting"},
+             {"seq": 3, "event": "state", "state": "ready"}, {"event": R.LOST},
+             {"seq": 3, "event": "state", "state": "ready"}, {"seq": 5, "event": "recovered", "state": "fault",
+                                                              "resumed": True}]
+    R.check_recovered_state(third)
+    third[4:5] = []                               # no notice: the boot's `ready` is its own all the same
+    R.check_recovered_state(third)
+    with pytest.raises(R.Broken, match="resumed in 'come_out', the table was in 'fault'"):
+        R.check_recovered_state(third[:-1] + [{"seq": 5, "event": "recovered", "state": "come_out", "resumed": True}])
 
 
 _RECALLED = {"baccarat": (S.baccarat_script, 7, 60, "result"), "craps": (S.craps_script, 5, 120, "throw"),
