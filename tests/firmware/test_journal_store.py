@@ -83,15 +83,25 @@ def test_flash_stays_bounded_however_long_the_link_runs():
     with ScratchDir() as state:
         store = _store(state)
         limit = journal_bytes(_FRAMES, _SLOT)
-        seq = 0
+        seq = acks = 0
+        compacted = set()                          # how many frames were kept by an acknowledgement that compacted
         for _ in range(300):
             seq += 1
             _put(store, 2, seq)
             if store.count() == _FRAMES:
-                store.drop_through(2, seq - 2)     # the host acknowledges all but the last two
+                # the host acknowledges all but the last one, two or three: the DROP record written, or the file
+                # compacted without them (now and then: each of the three among them): exactly those frames go
+                acks += 1
+                keep = acks % 3 + 1
+                before = store.used
+                assert store.drop_through(2, seq - keep) == _FRAMES - keep
+                assert [s for _, s, _ in _held(store)] == list(range(seq - keep + 1, seq + 1))
+                if store.used < before:
+                    compacted.add(keep)
             used = sum(os.stat(state + "/" + n)[6] for n in os.listdir(state) if n.startswith(NAME))
             assert used <= limit, (seq, used, limit)
         assert [s for _, s, _ in _held(_store(state))] == [s for _, s, _ in _held(store)]
+        assert sorted(compacted) == [1, 2, 3]
 
 
 def test_a_full_store_refuses_the_frame_and_writes_nothing():
@@ -270,7 +280,10 @@ def _compacted_with_frames_pending(window):
                 _put(store, 2, seq)
             used = store.used
             if store.count() > _FRAMES - 3:
-                store.drop_through(2, seq - 2)     # flushes first: sometimes through a compaction
+                held = store.count()
+                # flushes first: sometimes through a compaction, which drops exactly the frames acknowledged
+                assert store.drop_through(2, seq - 2) == held - 2
+                assert [s for _, s, _ in _held(store)] == [seq - 1, seq]
             store.event = 0
             store.flush()                                  # the sender's poll (issue 14: not the tag)
             compactions += store.used < used
