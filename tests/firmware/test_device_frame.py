@@ -46,6 +46,7 @@ def test_decode_a_prefix_of_a_buffer():
     buf[:len(KNOWN)] = KNOWN
     frame = Frame(b"S", 1, TYPES)
     assert frame.decode(buf, len(KNOWN)) == df.OK and frame.counter == 0x2A
+    assert frame.decode(KNOWN, 0) == df.BAD_SYNTAX      # an empty line: not the frame its buffer still holds
 
 
 def test_too_long():
@@ -123,8 +124,9 @@ def test_uint_is_canonical_and_bounded():
     assert df.uint(b"0", 0, 1, 9) == 0
     assert df.uint(b"x123", 1, 4, 999) == 123
     assert df.uint(b"123", 0, 3, 122) == -1
-    for bad in (b"", b"007", b"-1", b"+1", b"1.5", b"1e3", b"12a", b"1234567890"):
-        assert df.uint(bad, 0, len(bad), 1 << 30) == -1, bad
+    for bad in (b"", b"007", b"-1", b"+1", b"1.5", b"1e3", b"12a", b"1234567890", b"1000000000", b"1:", b"/1"):
+        assert df.uint(bad, 0, len(bad), 1 << 30) == -1, bad      # (":" and "/": the bytes either side of 0-9)
+    assert df.uint(b"999999999", 0, 9, 1 << 30) == 999999999      # nine digits at most
 
 
 def test_frame_and_encoder_refuse_bad_specs():
@@ -348,7 +350,8 @@ def test_a_known_types_word_is_found_by_find_and_startswith_its_bytes_read_only_
         word_end = line.find(b" ", 6, len(line) - 5)
         word_end = len(line) - 5 if word_end < 0 else word_end
         assert counted.reads[6:word_end] == [1] * (word_end - 6), (line, counted.reads)
-    for body, status in ((b"S1 2A SHUFFLE", df.UNKNOWN_TYPE), (b"S1 2A CAR1D Ah D", df.BAD_SYNTAX),
+    for body, status in ((b"S1 2A SHUFFLE", df.UNKNOWN_TYPE), (b"S1 2A ZAP", df.UNKNOWN_TYPE),
+                         (b"S1 2A A", df.UNKNOWN_TYPE), (b"S1 2A CAR1D Ah D", df.BAD_SYNTAX),
                          (b"S1 2A CARDx Ah D", df.BAD_SYNTAX), (b"S1 2A  Ah D", df.BAD_SYNTAX),
                          (b"S1 2A CARDCARDS", df.BAD_SYNTAX), (b"S1 2A CARD\x01 Ah", df.BAD_SYNTAX)):
         counted = _CountedLine(_sealed(body))

@@ -149,6 +149,16 @@ def test_a_refused_host_requests_tag_comes_back_and_a_record_from_before_tags_re
     assert (fresh.host_reason, fresh.host_reason_tag) == ("unknown request", 0)
 
 
+def test_a_technicians_command_keeps_its_line_and_a_failed_login_nothing():
+    from firmware.events import CON_ACT_COMMAND, CON_ACT_LOGIN_FAILED, CONSOLE
+    table = _Table()
+    handle = table.evidence.keep(b"lamp all")
+    fresh = _Table()
+    again = put_behind(fresh, CONSOLE, CON_ACT_COMMAND, handle, behind(table, CONSOLE, CON_ACT_COMMAND, handle))
+    assert fresh.evidence.text(again) == "lamp all"        # the audit's and the report's `line`, after a reset too
+    assert behind(table, CONSOLE, CON_ACT_LOGIN_FAILED, 1) == b""   # b: the wrong PINs so far, no handle
+
+
 def test_events_whole_in_their_three_ints_keep_nothing():
     table = _Table()
     for kind, a, b in ((CARD, 12, 1), (HOST, HOST_ROADS, 0), (FAULT, faults.QUEUE_FULL, 3), (SHOE, SHOE_HELLO, 0)):
