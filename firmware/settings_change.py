@@ -18,6 +18,9 @@ from firmware.host_port import settings_digest
 from firmware.jsonfile import NUMBER_RULE, number
 from firmware.saved_state import path as state_path
 
+# copies of firmware.events (tests/host/test_const_copies.py)
+_SHOE = const(12)
+_SHOE_IN = const(3)
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
 _POINT = const(5)
 # copies of firmware.table_codes (tests/host/test_const_copies.py)
@@ -25,6 +28,9 @@ _READY = const(1)
 
 PENDING_FILE = "settings.pending"     # {"ref": REF, "settings": {...}, "changes": [[KEY, OLD, NEW], ...]}: committed
 NEW_SUFFIX = ".new"                   # the table file or the pending change being written (renamed once complete)
+# There while a new Baccarat shoe's IN is held for the pending change (settings_swap.new_shoe_first: an alarm open):
+# the input on flash, as the table journal keeps every other, so a reset does not lose the shoe the dealer put in.
+HELD_FILE = "settings.held"
 _REF_MAX = const(24)                   # an approval reference: one word, letters, digits and - _ . /
 _REF_CHARS = "-_./"
 _NUMBER_START = "+-.0123456789"        # a value typed starting so is meant as a number
@@ -197,6 +203,41 @@ def write_pending(con, ref):
     return changes
 
 
+def hold_shoe(ctx, held):
+    """Hold a new shoe's event (kind, a, b) until the change has applied, or let it go (None: taken out again,
+    or given to the table now); HELD_FILE says so on flash."""
+    ctx.console.change.held_shoe = held
+    name = state_path(ctx.state_dir, HELD_FILE)
+    if held is None:
+        remove(ctx, name)
+        return
+    try:
+        write_json(ctx, name, "shoe_in")
+    except OSError:
+        remove(ctx, name)       # held in RAM only: a reset loses it, as any input the flash did not take
+
+
+def _held_on_flash(ctx):
+    name = state_path(ctx.state_dir, HELD_FILE)
+    try:
+        with _open(ctx, name, "rb"):
+            pass
+    except OSError:
+        return False
+    if ctx.config["game"] != "baccarat":
+        remove(ctx, name)           # (the board given another game's table file since: no shoe of its own)
+        return False
+    return True
+
+
+def _let_held_in(ctx, held):
+    """No change waits any more (it ran before the reset, or was dropped): a shoe held for it goes to the table now,
+    after the boot's recovery (the boot's first pass: firmware/main.py holds its events until then)."""
+    if held:
+        remove(ctx, state_path(ctx.state_dir, HELD_FILE))
+        ctx.queue.put(_SHOE, _SHOE_IN, 0)
+
+
 # -- every pass (while one is pending; the first pass) --------------------------------------------------
 def step(console):
     """Announce a committed change; apply a pending one at the boundary. Called at the start of a pass,
@@ -223,7 +264,7 @@ def step(console):
         release_boot_only(change.pending is not None)   # settings_swap, settings_seal, table_config, this module
     held = change.held_shoe    # applied or refused: the new shoe runs now, under the settings in force
     if held is not None:
-        change.held_shoe = None
+        hold_shoe(ctx, None)       # (on the queue, then in the table journal: as any input from here)
         ctx.queue.put(held[0], held[1], held[2])
     if problem:
         change.refused = problem
@@ -254,6 +295,7 @@ def _load(console):
         remove(ctx, ctx.table_path + NEW_SUFFIX)    # a write a reset cut short (the table file booted)
     name = state_path(ctx.state_dir, PENDING_FILE)
     remove(ctx, name + NEW_SUFFIX)                  # a commit a reset cut short: nothing was committed
+    held = _held_on_flash(ctx)
     try:
         with _open(ctx, name, "rb") as f:
             data = json.loads(f.read().decode())
@@ -263,7 +305,8 @@ def _load(console):
             raise ValueError("not a pending change")
         validate(ctx.config, settings)
     except OSError:
-        return                                       # none
+        _let_held_in(ctx, held)                      # none (its record gone after it ran, its shoe not yet let in)
+        return
     except (ValueError, KeyError, TypeError, UnicodeError, SettingsError) as exc:
         problem = "pending settings change unreadable (%s): dropped" % exc
         console.problems.append(problem)
@@ -271,6 +314,7 @@ def _load(console):
         # The host may have had its settings_pending: it hears that the change is gone, not silence
         # (docs/protocol.md, settings_dropped); the table runs on under the settings it booted with.
         ctx.reporter.emit("settings_dropped", {"error": problem})
+        _let_held_in(ctx, held)
         return
     now = effective(ctx)
     changes = [(key, now.get(key), settings[key]) for key in setting_names(ctx.config["game"])
@@ -283,11 +327,14 @@ def _load(console):
         ctx.reporter.durable()
         change.pending, change.ref, change.changes = None, "", []
         remove(ctx, name)
+        _let_held_in(ctx, held)
         return
     change.pending = settings
     change.ref = ref
     change.changes = changes
     change.announce = True
+    if held:
+        change.held_shoe = (_SHOE, _SHOE_IN, 0)      # still held: the alarm the recovery restores holds the table
 
 
 def _apply(console):

@@ -165,14 +165,17 @@ def new_shoe_first(ctx, kind, a, b, dispatch):
     if ctx.config["game"] != "baccarat" or table.shoe is None and table.state != _FAULTED:
         return False                              # no shoe in play (READY): the change applied already
     if kind == _SHOE and a == _SHOE_OUT:
-        change.held_shoe = None                   # the held shoe was taken out again
+        if change.held_shoe is not None:
+            from firmware.settings_change import hold_shoe
+            hold_shoe(ctx, None)                  # the held shoe was taken out again
         return False
     if table.state == _FAULTED:
         if kind != _SHOE or a != _SHOE_IN or table.closed_code or table.in_round():
             return False
         if table.resume_state != _READY:
             dispatch(ctx, _SHOE, _SHOE_OUT, 0)    # the shoe in play goes out (held where the alarm holds it)
-        change.held_shoe = (_SHOE, _SHOE_IN, b)
+        from firmware.settings_change import hold_shoe
+        hold_shoe(ctx, (_SHOE, _SHOE_IN, b))      # on flash too: a reset while the alarm holds it keeps it
         return True
     if table.state == _READY:
         return False

@@ -135,3 +135,56 @@ def test_a_new_shoe_held_in_an_alarm_and_taken_out_again_is_not_started():
         _confirm(ctx)
         assert ctx.table.state == READY and ctx.table.settings.decks == 6     # applied, no shoe in play
         assert _shoe_reports(machine)[-2:] == [("shoe", "removed", None), ("settings_changed", "", {"decks": [8, 6]})]
+
+
+def _reboot(state):
+    """The power back on the same flash (the state dir): boot, lamp test and recovery."""
+    from firmware import startup
+    from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
+    machine = FakeMachine()
+    machine.usb = FakeUART()
+    ctx = startup.boot(machine, FakeNeoPixelModule(), "boards/pico.json", state + "/t_table.json", state, FakeLCD,
+                       machine.usb)
+    _run(ctx)
+    return ctx, machine
+
+
+def test_a_new_shoe_held_in_an_alarm_is_held_still_after_a_reset():
+    # Regression: the held shoe's IN was kept in RAM only (the soak, Baccarat seed 3302, --clean --settings-changes
+    # --write-cuts): after a power cut while the alarm held it, the recovered table applied the change at the
+    # alarm's CONFIRM with no shoe in play, and the shoe the dealer had put in was lost (its next card an alarm).
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "baccarat")
+        _shoe_burned(ctx, machine)
+        _commit_decks_6(ctx, machine)
+        _feed(ctx, machine, ("FAULT", "7"), ("IN",))
+        assert ctx.console.change.held_shoe is not None
+        ctx, machine = _reboot(state)                           # the power cut: the alarm open, the shoe held
+        assert ctx.table.state == FAULTED and ctx.table.resume_state == READY
+        assert ctx.console.change.held_shoe is not None and ctx.table.settings.decks == 8
+        _confirm(ctx)
+        assert _shoe_reports(machine)[-2:] == [("settings_changed", "", {"decks": [8, 6]}), ("shoe", "new", 6)]
+        assert ctx.table.state == codes.BURNING and ctx.table.shoe.settings.decks == 6
+        ctx, machine = _reboot(state)                           # let in and journalled: not held a second time
+        assert ctx.console.change.held_shoe is None and ctx.table.resume_state == codes.BURNING   # (reset_in_round)
+        assert [r for r in _shoe_reports(machine) if r[1] == "new"] == []
+
+
+def test_a_shoe_held_for_a_change_that_ran_before_the_reset_goes_to_the_table_after_it():
+    # The change applied, its record removed, and the power gone before the held shoe was let in: the next
+    # boot lets it in after its recovery (the table's alarm restored: it starts once the dealer closes it).
+    import os
+    from firmware.saved_state import path
+    from firmware.settings_change import HELD_FILE, PENDING_FILE
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "baccarat")
+        _shoe_burned(ctx, machine)
+        _commit_decks_6(ctx, machine)
+        _feed(ctx, machine, ("FAULT", "7"), ("IN",))
+        assert HELD_FILE in os.listdir(state)
+        os.remove(path(state, PENDING_FILE))                     # as if the change ran and the cut came after
+        ctx, machine = _reboot(state)
+        assert ctx.console.change.pending is None and ctx.console.change.held_shoe is None
+        assert ctx.table.state == FAULTED and ctx.table.resume_state == codes.BURNING     # the shoe taken in
+        _confirm(ctx)
+        assert ctx.table.state == codes.BURNING and _shoe_reports(machine)[-1] == ("shoe", "new", 8)
