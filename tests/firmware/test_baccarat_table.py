@@ -59,6 +59,19 @@ def test_art9_round_needs_no_button_and_nets_follow_arts_16_17():
     assert screens.result_lines(rig.table, CONFIG, []) == ["ROUND 1", "PLAYER WINS 9-7", "BOTH STAND", "B0 P1 T0"]
 
 
+def test_art4_a_card_out_face_up_is_dealt_to_its_hand_and_reported_face_up():
+    rig = Rig()
+    rig.new_shoe()
+    rig.card("9h")
+    rig.card("5d", face_up=True)                            # art. 4: valid, the round goes on
+    rig.card("Kc")
+    rig.card("2s", face_up=True)
+    assert [(c["card"], c["to"], c["face_up"]) for c in rig.reports("card")[-4:]] == [
+        ("9h", "player", False), ("5d", "banker", True), ("Kc", "player", False), ("2s", "banker", True)]
+    assert rig.last("result")["banker"] == ["5d", "2s"] and rig.last("result")["winner"] == "player"
+    assert rig.table.record.face_up == 2                    # the round's record counts them (the snapshot keeps it)
+
+
 def test_art9_third_cards_announced_and_method_2_equal_total_stands():
     # P 3+2 = 5, B 4+2 = 6: Player (lower) draws an ace -> 6 = Banker's 6.
     rig = Rig(method=1)
