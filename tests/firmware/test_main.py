@@ -494,13 +494,13 @@ def test_plain_request_lines_are_refused_only_framed_requests_are_served():
         damaged = bytearray(_request("roads"))
         damaged[10] ^= 1
         host.feed(bytes(damaged) + b"ACK*0000\n" + b"#1.1\n" + b"{1.32 0 REPLAY*A9997F43\n")    # noise: no host_error
-        host.feed(b"{*A9997F43\n")                 # the shortest such: a `#` hit, the header lost, the CRC left
+        host.feed(b"{*A9997F43\n{*0BFF4159\n")     # the shortest such: a `#` hit, the header lost, the CRC left
         _run(ctx, 4)
         errors = [strip(r) for r in _host(machine) if r["event"] == "host_error"]
         reason = "unframed request: the host sends requests in REQUEST frames"
         assert errors == [{"event": "host_error", "error": reason, "bytes": "roads"},
                           {"event": "host_error", "error": reason, "bytes": '{"hand": {}}'}]
-        assert ctx.host_noise == 5 and not [r for r in _host(machine) if r["event"] == "roads"]
+        assert ctx.host_noise == 6 and not [r for r in _host(machine) if r["event"] == "roads"]
         host.feed(_request("roads"))
         _run(ctx, 4)
         assert [r["event"] for r in _host(machine)][-1] == "roads"
