@@ -9,6 +9,7 @@ from tests.firmware.console_rig import boot_with_pin, login, reports, typed
 from tests.firmware.device_helpers import Sender
 from tests.firmware.scratch import ScratchDir
 from tests.firmware.test_main import _run
+from tests.firmware.test_settings_change import _reboot
 
 _SHOE = Sender("S")
 
@@ -137,15 +138,14 @@ def test_a_new_shoe_held_in_an_alarm_and_taken_out_again_is_not_started():
         assert _shoe_reports(machine)[-2:] == [("shoe", "removed", None), ("settings_changed", "", {"decks": [8, 6]})]
 
 
-def _reboot(state):
-    """The power back on the same flash (the state dir): boot, lamp test and recovery."""
-    from firmware import startup
-    from tests.firmware.fakes import FakeLCD, FakeMachine, FakeNeoPixelModule, FakeUART
-    machine = FakeMachine()
-    machine.usb = FakeUART()
-    ctx = startup.boot(machine, FakeNeoPixelModule(), "boards/pico.json", state + "/t_table.json", state, FakeLCD,
-                       machine.usb)
-    _run(ctx)
+
+def _held_in_an_alarm(state):
+    """A change pending, the shoe's sensor fault between rounds, a new shoe's IN: held for the change."""
+    ctx, machine, _ = boot_with_pin(state, "baccarat")
+    _shoe_burned(ctx, machine)
+    _commit_decks_6(ctx, machine)
+    _feed(ctx, machine, ("FAULT", "7"), ("IN",))
+    assert ctx.console.change.held_shoe is not None
     return ctx, machine
 
 
@@ -154,11 +154,7 @@ def test_a_new_shoe_held_in_an_alarm_is_held_still_after_a_reset():
     # --write-cuts): after a power cut while the alarm held it, the recovered table applied the change at the
     # alarm's CONFIRM with no shoe in play, and the shoe the dealer had put in was lost (its next card an alarm).
     with ScratchDir() as state:
-        ctx, machine, _ = boot_with_pin(state, "baccarat")
-        _shoe_burned(ctx, machine)
-        _commit_decks_6(ctx, machine)
-        _feed(ctx, machine, ("FAULT", "7"), ("IN",))
-        assert ctx.console.change.held_shoe is not None
+        _held_in_an_alarm(state)
         ctx, machine = _reboot(state)                           # the power cut: the alarm open, the shoe held
         assert ctx.table.state == FAULTED and ctx.table.resume_state == READY
         assert ctx.console.change.held_shoe is not None and ctx.table.settings.decks == 8
@@ -177,10 +173,7 @@ def test_a_shoe_held_for_a_change_that_ran_before_the_reset_goes_to_the_table_af
     from firmware.saved_state import path
     from firmware.settings_change import HELD_FILE, PENDING_FILE
     with ScratchDir() as state:
-        ctx, machine, _ = boot_with_pin(state, "baccarat")
-        _shoe_burned(ctx, machine)
-        _commit_decks_6(ctx, machine)
-        _feed(ctx, machine, ("FAULT", "7"), ("IN",))
+        _held_in_an_alarm(state)
         assert HELD_FILE in os.listdir(state)
         os.remove(path(state, PENDING_FILE))                     # as if the change ran and the cut came after
         ctx, machine = _reboot(state)
