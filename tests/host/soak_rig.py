@@ -425,7 +425,7 @@ def clean_differential(rng, lines, game, seen, pin=None, refused=None):
     Craps and Omaha scripts' `refusals`) again so, and with all of these at once: each held to the invariants, and
     none changes a game report of `seen`'s (the plain run's), unless either backed the link up (the host away: the
     table then holds its next round) -> the boots of the run with the cuts. Where the plain run itself held an
-    alarm (the technician's settings changes among legal play: a new shoe held for a change while the shoe's
+    alarm with settings changes among its legal play (a new shoe held for a change while the shoe's
     end raised one), the CONFIRM after a reader's garbage may close that alarm before the script does, and the
     cards after it are the table's alarm rather than discards (Baccarat seed 3302, --clean --settings-changes
     --write-cuts): the runs with garbage are then held to the invariants only."""
@@ -433,7 +433,8 @@ def clean_differential(rng, lines, game, seen, pin=None, refused=None):
     check = _GAMES[game][1]
     if any(line.get("host") == "away" for line in lines):
         ports = tuple(p for p in ports if p != "host")    # (no bytes on a line cut both ways: a replay error)
-    alarmed = any(r.get("event") == "state" and r.get("state") == "fault" for r in seen)
+    alarmed = (any(r.get("event") == "settings_pending" for r in seen)            # (legal play alone raises none)
+               and any(r.get("event") == "state" and r.get("state") == "fault" for r in seen))
     cut = scripts.with_power_cuts(rng, lines, rate=0.08)
     # and all of it at once: refused input, garbage and power cuts in one run
     together = scripts.with_power_cuts(rng, scripts.with_garbage(rng, refused or lines, ports=ports), rate=0.05)
