@@ -42,6 +42,9 @@ def test_the_pin_is_kept_only_as_a_salted_hash():
         pins = PinStore(one)
         assert pins.provisioned and pins.matches(PIN.encode())
         assert not pins.matches(b"246811") and not pins.matches(b"")
+    with ScratchDir() as none:
+        pins = PinStore(none)                            # never provisioned: no PIN matches (no default)
+        assert not pins.provisioned and not pins.matches(PIN.encode()) and not pins.matches(b"")
 
 
 def test_a_pin_typed_after_any_command_is_kept_out_of_every_report_and_the_audit_log():
@@ -197,6 +200,9 @@ def test_five_wrong_pins_lock_at_boot_without_their_lockout_entry():
     auth = au.Auth(None)
     auth.restore(["9 login_locked 12"])                         # its lockout entry gone from the window
     assert auth.locked_for(0) == 30
+    auth = au.Auth(None)
+    auth.restore(["1 login_failed 1", "", "17", "2 login_failed 2"])   # entries of no action: passed over
+    assert auth.failures == 2 and auth.locked_for(0) == 0
 
 
 def test_a_lockout_is_not_shortened_by_the_uptime_a_recovery_restores():
@@ -325,6 +331,24 @@ def test_passwd_needs_login_asks_twice_and_replaces_the_pin():
         assert [e.split()[1] for e in AuditLog(state).last()] == [
             "login", "passwd", "logout", "login_failed", "login"]
         assert b"13579135" not in _flash(state)
+
+
+def test_a_pin_the_flash_will_not_take_is_not_changed_and_the_old_one_still_works():
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        pins = ctx.console.pins
+
+        def full(pin):
+            raise OSError("flash full")
+
+        pins.set = full
+        typed(ctx, machine, "passwd")
+        typed(ctx, machine, "13579135")
+        assert typed(ctx, machine, "13579135") == ["error: PIN not changed: flash full"]
+        del pins.set
+        typed(ctx, machine, "logout")
+        login(ctx, machine)                              # the old PIN
 
 
 def test_without_login_nothing_changes_the_table():
