@@ -20,13 +20,14 @@ def test_entries_are_kept_in_order_and_survive_a_new_boot():
 def test_the_ring_keeps_the_last_entries_when_the_file_is_full():
     with ScratchDir() as state:
         log = AuditLog(state)
-        n = 200
+        n = 400                                      # ~100 bytes each: the 16 KB fill, and compact, several times
+        pad = "x" * 80
         for i in range(n):
-            log.add(i, "command", "lamp seat%d" % i)
+            log.add(i, "command", "lamp seat%d %s" % (i, pad))
         again = AuditLog(state)
         kept = again.last(audit_mod.KEEP)
-        assert len(kept) == audit_mod.KEEP and kept[-1] == "%d command lamp seat%d" % (n - 1, n - 1)
-        assert again.count >= audit_mod.KEEP and again.problem == ""
+        assert kept == ["%d command lamp seat%d %s" % (i, i, pad) for i in range(n - audit_mod.KEEP, n)]
+        assert audit_mod.KEEP <= again.count < n and again.problem == ""
 
 
 def test_a_long_detail_is_cut_to_the_entry_size():

@@ -81,6 +81,8 @@ def test_pin_rules():
     assert check_pin("12345a") == "a PIN is digits only"
     assert check_pin("\uff11\uff12\uff13\uff14\uff15\uff16") == "a PIN is digits only"   # full-width: no ASCII digits
     assert check_pin("1234a") == "a PIN is digits only"
+    assert check_pin("12345:") == check_pin("/23456") == "a PIN is digits only"   # the bytes either side of 0-9
+    assert check_pin("098765") is None
 
 
 def test_no_pin_provisioned_no_login_and_no_default():

@@ -68,12 +68,12 @@ def _changes(node, parents):
 
 
 def sites(tree):
-    """Every mutant of the module: (node index in ast.walk order, kind, operand index, line)."""
+    """Every mutant of the module: (node index in ast.walk order, kind, operand index, line, column)."""
     parents = _parents(tree)
     out = []
     for n, node in enumerate(ast.walk(tree)):
         for kind, i in _changes(node, parents):
-            out.append((n, kind, i, node.lineno))
+            out.append((n, kind, i, node.lineno, node.col_offset))
     return out
 
 
@@ -81,7 +81,7 @@ def mutated(tree, site):
     """The module's source with one mutant (a site of sites(tree)) in it."""
     tree = copy.deepcopy(tree)
     parents = _parents(tree)
-    number, kind, i, _line = site
+    number, kind, i = site[:3]
     node = list(ast.walk(tree))[number]
     if kind == "compare":
         node.ops[i] = _TURNED[type(node.ops[i])]()
@@ -136,7 +136,8 @@ def run(module, count, seed, groups, out=print):
                     failed = [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))][:1]
                     break
             survivors += failed is None
-            out(json.dumps({"module": module, "line": site[3], "mutant": site[1], "survived": failed is None,
+            out(json.dumps({"module": module, "line": site[3], "column": site[4], "mutant": site[1],
+                            "survived": failed is None,
                             "killed_by": failed, "seconds": round(time.time() - start, 1),
                             "source": lines[site[3] - 1].strip()[:120]}))
     finally:
