@@ -16,7 +16,7 @@ import os
 from firmware.errors import SettingsError
 from firmware.host_port import settings_digest
 from firmware.jsonfile import NUMBER_RULE, number
-from firmware.saved_state import path as state_path
+from firmware.saved_state import missing, path as state_path
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _SHOE = const(12)
@@ -219,10 +219,7 @@ def hold_shoe(ctx, held):
 
 def _held_on_flash(ctx):
     name = state_path(ctx.state_dir, HELD_FILE)
-    try:
-        with _open(ctx, name, "rb"):
-            pass
-    except OSError:
+    if missing(name, ctx.fs):
         return False
     if ctx.config["game"] != "baccarat":
         remove(ctx, name)           # (the board given another game's table file since: no shoe of its own)

@@ -64,7 +64,6 @@ class Table(StateMachine, LampCheck):
     REPORT_RUNS = ()
     host_reason_tag = 0      # the tag of the request host_reason refused (0: none); the class's until one comes
 
-
     def __init__(self, lights, confirm_button=-1, outbox_size=64):
         self.lights = lights
         self.confirm_button = confirm_button
