@@ -4,6 +4,7 @@
 from firmware import fault_kinds
 from firmware.compat import native_arch
 from firmware.jsonfile import number
+from firmware.link.journal import JournalError
 from firmware.version import FIRMWARE_VERSION as VERSION
 
 # copies of firmware.events (tests/host/test_const_copies.py)
@@ -114,7 +115,10 @@ def audit(con, args):
         return con.error(_CON_USAGE, "usage: audit [N] (N 1..%d)" % _AUDIT_MAX)
     if con.log is None:
         return ["audit log unavailable: %s" % "; ".join(con.problems)]
-    entries = con.log.last(n)
+    try:
+        entries = con.log.last(n)
+    except (OSError, JournalError) as exc:     # flash failing: an answer, not a crash and a reset of the table
+        return ["audit log unreadable (%s)" % exc]
     return entries or ["audit log empty"]
 
 

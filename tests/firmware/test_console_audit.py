@@ -1,4 +1,6 @@
 # The console's audit log: on flash, append-only for the console, kept across reboots, a bounded ring.
+import os
+
 from firmware.console import audit as audit_mod
 from firmware.console.audit import AuditLog
 from firmware.link.journal import Journal
@@ -144,3 +146,69 @@ def test_a_torn_last_entry_is_no_damage():
         assert [r for r in _host(machine) if r.get("fault") == "console_damaged"] == []
         assert not [line for line in typed(ctx, machine, "selftest") if line.startswith("flash: audit")]
 
+
+
+class _AuditUnreadable:
+    """The board's flash where the audit log's files cannot be read (an I/O error, EIO): the journal that
+    stats them finds them there, and every open of one for reading fails. The other files read as usual."""
+
+    def __init__(self, fail_from=0):
+        self.opens = 0
+        self.fail_from = fail_from     # the audit reads that succeed first (0: none)
+
+    def open(self, name, mode="r"):
+        if "/audit." in name and "r" in mode:
+            self.opens += 1
+            if self.opens > self.fail_from:
+                raise OSError(5)
+        return open(name, mode)
+
+    def rename(self, old, new):
+        os.rename(old, new)
+
+    def remove(self, name):
+        os.remove(name)
+
+    def stat(self, name):
+        return os.stat(name)
+
+
+def test_an_audit_log_that_cannot_be_read_at_boot_refuses_logins_and_is_reported():
+    # The audit log is the record of every technician action: with its file unreadable, no action can be
+    # audited, so none is taken (a login is refused, as any action whose entry cannot be written), the
+    # host hears why (console_damaged) and the table plays on. Neither path was tested (stop 66).
+    with ScratchDir() as state:
+        boot_with_pin(state)
+        ctx, machine, _ = boot_with_pin(state)            # one login audited: the log has a file
+        login(ctx, machine)
+        fs = _AuditUnreadable()
+        ctx, machine, _ = _boot(state, "baccarat", fs=fs)
+        _run(ctx)
+        assert fs.opens >= 1 and ctx.console.log is None
+        texts = [r["text"] for r in _host(machine) if r.get("fault") == "console_damaged"]
+        assert len(texts) == 1 and texts[0].startswith("AuditLog unavailable ("), texts
+        assert typed(ctx, machine, "login") == []
+        reply = typed(ctx, machine, "246810")
+        assert reply[0].startswith("error: audit log not written (no audit log): refused"), reply
+        assert typed(ctx, machine, "lamp all")[0].startswith("error: lamp needs a technician login"), "not logged in"
+        assert typed(ctx, machine, "audit")[0].startswith("audit log unavailable: AuditLog unavailable (")
+        assert [line for line in typed(ctx, machine, "selftest") if "AuditLog unavailable" in line]
+
+
+def test_an_audit_log_whose_entries_cannot_be_read_back_is_reported_and_still_written():
+    # The files open at boot (surveyed) but the entries' read fails (an I/O error on the second read):
+    # the log is kept for appending, its problem reported to the host and listed by selftest.
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        fs = _AuditUnreadable(fail_from=1)
+        ctx, machine, _ = _boot(state, "baccarat", fs=fs)
+        _run(ctx)
+        texts = [r["text"] for r in _host(machine) if r.get("fault") == "console_damaged"]
+        assert len(texts) == 1 and texts[0].startswith("audit log unreadable ("), texts
+        assert ctx.console.log is not None
+        login(ctx, machine)                               # its entry appended: the log is still written
+        # `audit` reads the entries back: the read failing was an exception out of the command, which
+        # crashed the main loop and reset the table (anyone at the console could, no login needed)
+        assert typed(ctx, machine, "audit") == ["audit log unreadable (%s)" % OSError(5)]
+        assert [line for line in typed(ctx, machine, "selftest") if line.startswith("flash: audit log unreadable")]
