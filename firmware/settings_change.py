@@ -151,7 +151,8 @@ def stage(con, key, text):
     game = config["game"]
     names = setting_names(game)
     if key not in names:
-        raise SettingsError("no setting %r at a %s table (settings: %s)" % (key, game, ", ".join(names)))
+        raise SettingsError("no setting %r at %s %s table (settings: %s)"
+                            % (key, "an" if game[0] in "aeiou" else "a", game, ", ".join(names)))
     if key in FIXED:
         raise SettingsError("setting %s is not changed at the console: it sizes the table (table.json, "
                             "then reset)" % key)

@@ -68,6 +68,11 @@ def test_a_value_is_checked_at_once_with_the_table_files_validators():
         assert typed(ctx, machine, "commit CAB-17") == ["error: nothing staged to commit (set KEY VALUE first)"]
         errors = [r["error"] for r in console_reports(machine) if r["event"] == "console_error"]
         assert errors == ["refused"] * 5 + ["usage", "refused"]
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "omaha")
+        login(ctx, machine)
+        assert typed(ctx, machine, "set min_bet 20")[0].startswith(
+            "error: no setting 'min_bet' at an omaha table (settings: structure, ")
 
 
 def test_a_value_equal_to_the_running_one_stages_nothing_and_says_so():
