@@ -303,3 +303,56 @@ def test_verify_seed_of_a_frozen_build_answers_with_the_running_images_digest():
             answer = _typed_on_image(ctx, machine, "verify lab-seed-1", image)
             assert answer == ["verify " + program.verify("lab-seed-1", deployed, image=image)], image
             assert (answer == ["verify " + lab]) == (image == IMAGE), image
+
+
+class _ReadsFail:
+    """The board's flash once its reads start failing (EIO on every open for reading; writes still go)."""
+
+    def __init__(self):
+        self.failing = False
+
+    def open(self, name, mode="r"):
+        if self.failing and "r" in mode:
+            raise OSError(5)
+        return open(name, mode)
+
+    def rename(self, old, new):
+        os.rename(old, new)
+
+    def remove(self, name):
+        os.remove(name)
+
+    def stat(self, name):
+        return os.stat(name)
+
+
+# Each command with the arguments it takes (and what a technician may type wrong)
+_EVERY_LINE = ("help", "help audit", "status", "log", "audit", "audit 3", "recall", "recall 2", "settings",
+               "sensors", "time", "selftest", "board", "zones", "crash", "version", "verify 1", "lamp all",
+               "lamp off", "lights test", "lamp off", "display test", "set decks 7", "discard", "set decks 7",
+               "commit CAB-1", "passwd", "135790", "135790", "logout", "login", "135790")        # (reboot resets the board: tested on its own above)
+
+
+def test_with_the_flash_reads_failing_every_command_answers_and_none_stops_the_table():
+    # A console command that raised (the audit log's read, found by stop 66) crashed the main loop and
+    # reset the table, from a read-only command anyone may type. Each command, logged in, once the
+    # flash's reads fail: an answer (an error is one), and the table still at its state.
+    with ScratchDir() as state:
+        from tests.firmware.console_rig import PIN, provision
+        provision(state, PIN)
+        fs = _ReadsFail()
+        ctx, machine, _ = _boot(state, "baccarat", fs=fs)
+        _run(ctx)
+        login(ctx, machine)
+        fs.failing = True
+        assert set(line.split()[0] for line in _EVERY_LINE if not line.isdigit()) == set(ORDER) - {"reboot"}
+        replies = []
+        for line in _EVERY_LINE:
+            reply = typed(ctx, machine, line)
+            assert line in ("passwd", "login", "135790") or reply, line       # (a PIN is asked for first)
+            replies.append(reply[:1])
+        assert replies[_EVERY_LINE.index("audit")] == ["audit log unreadable (%s)" % OSError(5)]
+        assert replies[_EVERY_LINE.index("commit CAB-1")] == ["error: pending change not written (%s): nothing "
+                                                              "committed" % OSError(5)]
+        assert replies[-3] == ["logged out"] and replies[-1][0].startswith("logged in"), replies[-3:]   # the new PIN
+        assert ctx.table.state == t.READY
