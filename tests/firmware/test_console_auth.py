@@ -282,6 +282,14 @@ def test_a_pin_prompt_nothing_is_typed_at_closes_after_a_minute():
         assert transcript(machine) == "\r\nPIN prompt closed: nothing typed for %d s\r\n> " % PROMPT_CLOSE_S
         assert typed(ctx, machine, "version") == ["table firmware 0.1.0"]
         assert ctx.console.auth.failures == 0 and console_reports(machine) == []
+        # Logged in (the console stays awake, its line editor too): passwd's prompt closed, what is typed
+        # next is echoed in clear again, not as stars (a mutant that left the editor secret lived)
+        login(ctx, machine)
+        typed(ctx, machine, "passwd")
+        _wait_s(ctx, PROMPT_CLOSE_S + 1)
+        assert ctx.console.answer is None and ctx.console.auth.logged_in
+        typed(ctx, machine, "version")
+        assert transcript(machine).startswith("version\r\n"), transcript(machine)
 
 
 def test_digits_typed_at_a_prompt_it_closes_are_forgotten_never_shown():
@@ -299,6 +307,8 @@ def test_digits_typed_at_a_prompt_it_closes_are_forgotten_never_shown():
         assert "1357" not in transcript(machine) and not ctx.console.auth.logged_in
         assert ctx.console.pending_pin == b"" and ctx.console.editor.idle()
         assert typed(ctx, machine, "") == []
+        typed(ctx, machine, "version")
+        assert transcript(machine).startswith("version\r\n")      # echoed in clear again, not as *******
 
 
 def test_ctrl_c_at_the_pin_prompt_cancels_without_counting():
