@@ -339,9 +339,5 @@ class Console:
         """The command line being handled changes state: audited and reported first (None), or refused (the reply)."""
         return self.audit(_CON_ACT_COMMAND, line=self._line)
 
-    def holds_displays(self):
-        """True while a display test's pattern is shown (the output task does not redraw then)."""
-        return self.display_hold_ms > 0
-
     def end_lamp_check(self):
         return self.ctx.queue.put(_LAMP, _LAMP_CHECK_END)
