@@ -508,3 +508,19 @@ def test_a_reading_says_when_it_holds_no_take_down():
     for line in _reading(s, 4, [("1", "pass=-")])[:-1]:          # the next reading, not yet closed
         reader.handle(line)
     assert reading.may_take_down()                               # (amounts are not the reader's copy now)
+
+
+def test_every_message_with_a_word_too_many_or_too_few_is_refused():
+    # The bet reader's messages and their words as docs/protocol.md gives them, written out (not read back
+    # from the driver's TYPES): each frame refused as it stands, and no reading is taken from around it.
+    reader = _reader()
+    s = Sender("B")
+    wrong = (("HELLO",), ("HELLO", "bets-1.0", "x"), ("OPEN",), ("OPEN", "1", "2"), ("SEAT", "1"), ("CLOSE", "1"),
+             ("CLOSE", "1", "0", "x"), ("FAULT",), ("FAULT", "12", "x"))
+    for words in wrong:
+        assert kinds(_feed(reader, [s(*words)])) == [(FAULT, faults.FRAME_ARGS)], words
+    assert reader.bad_frames == len(wrong) and reader.readings == 0
+    # inside a reading, such a frame refuses the reading whole (a reading is used whole or not at all)
+    events = _feed(reader, [s("OPEN", "2"), s("SEAT", "1", "tie=5"), s("CLOSE", "2", "1", "x"), s("CLOSE", "2", "1")])
+    assert kinds(events) == [(FAULT, faults.FRAME_ARGS), (FAULT, faults.BETS_INCOMPLETE)]
+    assert reader.readings == 0 and _feed(reader, _reading(s, 3, [("1", "tie=5")])) == [(BETS, 3, 1)]

@@ -99,6 +99,18 @@ def test_unknown_type_or_word_count_is_refused_but_not_lost():
     assert shoe.lost == 0 and shoe.bad_frames == 3
 
 
+def test_every_message_with_a_word_too_many_or_too_few_is_refused():
+    # The shoe's messages and their words as docs/protocol.md gives them (written out here: a mutant that
+    # let IN take a word lived, the test reading the driver's own TYPES back).
+    shoe, _, _ = _shoe()
+    s = Sender("S")
+    wrong = (("HELLO",), ("HELLO", "shoe-2.3", "x"), ("CARD", "Ah"), ("CARD", "Ah", "D", "x"), ("UNREAD", "x"),
+             ("CUT", "x"), ("IN", "x"), ("OUT", "x"), ("FAULT",), ("FAULT", "12", "x"))
+    for words in wrong:
+        assert kinds(_feed(shoe, s(*words))) == [(FAULT, faults.FRAME_ARGS)], words
+    assert shoe.bad_frames == len(wrong) and shoe.frames_ok == 0
+
+
 def test_lost_frames_are_a_fault_before_the_next_card():
     """A lost frame may have been a card: reported, never filled in (Baccarat art. 10 is the dealer's)."""
     shoe, _, evidence = _shoe()
