@@ -207,6 +207,11 @@ def test_an_audit_log_whose_entries_cannot_be_read_back_is_reported_and_still_wr
         texts = [r["text"] for r in _host(machine) if r.get("fault") == "console_damaged"]
         assert len(texts) == 1 and texts[0].startswith("audit log unreadable ("), texts
         assert ctx.console.log is not None
+        fs.opens, fs.fail_from = 0, 2            # the files surveyed, the entries counted, the login's read fails
+        ctx, machine, _ = _boot(state, "baccarat", fs=fs)
+        _run(ctx)
+        texts = [r["text"] for r in _host(machine) if r.get("fault") == "console_damaged"]
+        assert fs.opens == 3 and len(texts) == 1 and texts[0] == "audit log unreadable (%s)" % OSError(5), texts
         login(ctx, machine)                               # its entry appended: the log is still written
         # `audit` reads the entries back: the read failing was an exception out of the command, which
         # crashed the main loop and reset the table (anyone at the console could, no login needed)

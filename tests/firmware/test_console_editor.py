@@ -60,6 +60,9 @@ def test_control_and_non_ascii_bytes_are_ignored_and_counted():
 def test_arrow_keys_and_escape_sequences_are_skipped_whole():
     editor, uart = _editor()
     assert _feed(editor, uart, b"ti\x1b[Am\x1b[1;5De\x1bO\r") == [(ed.LINE, b"time")]
+    # A CSI sequence ends at its first byte 0x40..0x7E: "@" (ICH) and "~" (Delete: ESC [ 3 ~) end it, the next
+    # letter is typed (a mutant that took "@" for a parameter byte lived: it ate the "s")
+    assert _feed(editor, uart, b"\x1b[@st\x1b[3~atus\r") == [(ed.LINE, b"status")]
 
 
 def test_function_keys_and_application_mode_arrows_are_skipped_whole():

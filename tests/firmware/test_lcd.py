@@ -205,6 +205,9 @@ def test_backlight_off_and_on():
     assert all(not b & lcd.MASK_BACKLIGHT for t in bus.transactions[-2:] for b in t)
     d.backlight(True)
     assert bus.port & lcd.MASK_BACKLIGHT
+    d.backlight(False)
+    d.backlight()                           # on, by default
+    assert bus.port & lcd.MASK_BACKLIGHT
 
 
 def test_display_off_on_commands():
