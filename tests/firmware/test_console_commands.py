@@ -257,6 +257,9 @@ def test_lamp_zone_names_still_reach_the_table():
         i = ctx.table.lights.index("tie")
         assert ctx.table.lights.colours[i] is GOLD and ctx.table.lights.colours[0] is OFF
         assert checks.WALK_STEP_MS == 500
+        first = ctx.table.lights.names[0]                     # zone index 0 is a zone (a mutant refused it)
+        assert typed(ctx, machine, "lamp " + first) == ["ok"] and ctx.table.lights.colours[0] is GOLD
+        assert typed(ctx, machine, "lamp felt")[0] == "error: no zone 'felt' in this layout (type zones)"
 
 
 def test_verify_seed_answers_the_programs_keyed_digest_without_a_login():
