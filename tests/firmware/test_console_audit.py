@@ -149,15 +149,16 @@ def test_a_torn_last_entry_is_no_damage():
 
 
 class _AuditUnreadable:
-    """The board's flash where the audit log's files cannot be read (an I/O error, EIO): the journal that
+    """The board's flash where the audit log's (or `files`') files cannot be read (an I/O error, EIO): the journal that
     stats them finds them there, and every open of one for reading fails. The other files read as usual."""
 
-    def __init__(self, fail_from=0):
+    def __init__(self, fail_from=0, files="/audit."):
         self.opens = 0
         self.fail_from = fail_from     # the audit reads that succeed first (0: none)
+        self.files = files
 
     def open(self, name, mode="r"):
-        if "/audit." in name and "r" in mode:
+        if self.files in name and "r" in mode:
             self.opens += 1
             if self.opens > self.fail_from:
                 raise OSError(5)
@@ -217,3 +218,18 @@ def test_an_audit_log_whose_entries_cannot_be_read_back_is_reported_and_still_wr
         # crashed the main loop and reset the table (anyone at the console could, no login needed)
         assert typed(ctx, machine, "audit") == ["audit log unreadable (%s)" % OSError(5)]
         assert [line for line in typed(ctx, machine, "selftest") if line.startswith("flash: audit log unreadable")]
+
+
+def test_a_pin_record_that_cannot_be_read_at_boot_refuses_logins_and_is_reported():
+    with ScratchDir() as state:
+        boot_with_pin(state)
+        fs = _AuditUnreadable(files="/pins.")
+        ctx, machine, _ = _boot(state, "baccarat", fs=fs)
+        _run(ctx)
+        assert fs.opens == 1 and ctx.console.pins is None
+        texts = [r["text"] for r in _host(machine) if r.get("fault") == "console_damaged"]
+        assert texts == ["PinStore unavailable (%s)" % OSError(5)], texts
+        lines = typed(ctx, machine, "selftest")
+        assert "technician PIN: unavailable" in lines and "flash: PinStore unavailable (%s)" % OSError(5) in lines
+        assert typed(ctx, machine, "login") == ['error: login refused: PIN record unavailable (docs/console.md, "PIN")']
+

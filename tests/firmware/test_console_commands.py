@@ -359,3 +359,12 @@ def test_with_the_flash_reads_failing_every_command_answers_and_none_stops_the_t
                                                               "committed" % OSError(5)]
         assert replies[-3] == ["logged out"] and replies[-1][0].startswith("logged in"), replies[-3:]   # the new PIN
         assert ctx.table.state == t.READY
+
+
+def test_status_lists_the_bring_up_faults():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat", missing=(38,))      # the result LCD does not answer
+        _run(ctx)
+        lines = typed(ctx, machine, "status")
+        assert [line for line in lines if line.startswith("bring-up fault display_missing: result display at I2C "
+                                                           "address 38: ")], lines

@@ -89,3 +89,18 @@ def test_any_polls_where_there_is_no_ipoll():
     stdin.data += b"ab"
     assert uart.any() == 1 and poller.polls == 2
     assert uart.write(b"> ") == 2 and stdout.written == b"> "
+
+
+def test_readinto_takes_one_byte_at_a_time_and_none_when_nothing_waits():
+    # A byte a call (the port is polled: a read never waits for more), so none typed is ever dropped: a
+    # mutant that read two and kept one lived, and one that answered 1 with nothing read (the last byte
+    # again) too.
+    stdin, stdout = _Stream(), _Stream()
+    uart = StdioUART(stdin, stdout, _ListPoller())
+    buf = bytearray(1)
+    stdin.data += b"ab"
+    got = []
+    while uart.any():
+        assert uart.readinto(buf, 1) == 1
+        got.append(bytes(buf))
+    assert got == [b"a", b"b"] and uart.readinto(buf, 1) == 0
