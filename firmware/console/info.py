@@ -114,7 +114,7 @@ def audit(con, args):
     if len(args) > 1 or n is None or not 0 < n <= _AUDIT_MAX:
         return con.error(_CON_USAGE, "usage: audit [N] (N 1..%d)" % _AUDIT_MAX)
     if con.log is None:
-        return ["audit log unavailable: %s" % "; ".join(con.problems)]
+        return [p for p in con.problems if p.startswith("audit log")] or ["audit log unavailable"]   # as found at boot
     try:
         entries = con.log.last(n)
     except (OSError, JournalError) as exc:     # flash failing: an answer, not a crash and a reset of the table

@@ -14,8 +14,8 @@ def read(con):
     the login's counts read back from the log: a lockout running at the reset runs again (auth.py)."""
     ctx = con.ctx
     fs = ctx.fs if hasattr(ctx.fs, "open") else None
-    con.log = _open(con, AuditLog, ctx.state_dir, fs)
-    con.pins = _open(con, PinStore, ctx.state_dir, fs)
+    con.log = _open(con, AuditLog, "audit log", ctx.state_dir, fs)
+    con.pins = _open(con, PinStore, "PIN record", ctx.state_dir, fs)
     if con.log is not None and con.log.problem:
         con.problems.append(con.log.problem)
     con.auth = Auth(con.pins)
@@ -26,11 +26,11 @@ def read(con):
             con.problems.append("audit log unreadable (%s)" % exc)
 
 
-def _open(con, cls, state_dir, fs):
+def _open(con, cls, what, state_dir, fs):
     try:
         return cls(state_dir, fs)
     except (OSError, JournalError, ValueError) as exc:
-        con.problems.append("%s unavailable (%s)" % (cls.__name__, exc))
+        con.problems.append("%s unavailable (%s)" % (what, exc))
         return None
 
 
