@@ -650,6 +650,25 @@ def test_a_layout_without_one_of_the_zones_lights_the_result_of_the_others():
     assert ref.colour("tie") == pixels.GREEN and ref.colour("seat3") == pixels.GREEN
 
 
+def test_a_seat_light_first_in_the_layout_is_lit_too():
+    # A layout of the seat lights and the tie only (the bet zones' lights elsewhere): seat1 sorts first,
+    # light 0 of the strip's zones, and its result colour is set (a mutant that took 0 for no light lived).
+    from tests.firmware import baccarat_rig
+    full = baccarat_rig.ZONE_MAP
+    baccarat_rig.ZONE_MAP = [zone for zone in full if zone[0].startswith("seat") or zone[0] == "tie"]
+    try:
+        rig = Rig()
+    finally:
+        baccarat_rig.ZONE_MAP = full
+    assert rig.table.lights.names[0] == "seat1"
+    rig.new_shoe()
+    rig.bets({1: {"tie": 10}, 2: {"banker": 10}})
+    rig.cards("9c 9d Kh Ks")                                          # a tie: seat 1 wins, seat 2 pushes
+    assert rig.table.showing_result
+    assert rig.colour("seat1") == pixels.GREEN and rig.colour("seat2") == pixels.WHITE
+    assert rig.colour("tie") == pixels.GREEN
+
+
 def test_the_result_nets_only_the_slots_the_round_was_bet_on():
     # The seats' bets are found once, when the round starts: the result nets those slots (4 of the 3
     # seats' 15 zones here), not every zone, and the seat lights sum the same slots.
