@@ -4,7 +4,10 @@
 #
 # On an unhandled exception the traceback is recorded in crash.log and the
 # board resets; the next boot reports the crash and holds the table in FAULT
-# until the dealer acknowledges it.
+# until the dealer acknowledges it. A boot that raises (not a refused file: a
+# flash refusing writes, a part failing) records it the same way, reports
+# boot_refused and stays closed like a refused file: main.py never ends in
+# the REPL without the service jumper.
 import asyncio
 import sys
 
@@ -211,7 +214,8 @@ async def serve(ctx, extra_tasks=()):
 
 def run(board_path="board.json", table_path="table.json", state_dir="", machine=None, neopixel=None,
         extra_tasks=(), usb_console=None, program_dir=None, closed=False, board_name=None):
-    """The board's entry point. Returns only if a file is wrong (to the REPL, in service mode).
+    """The board's entry point. Returns only if the boot refused a file or failed (to the REPL, in service
+    mode).
 
     usb_console, program_dir, board_name: passed to boot() (the simulator gives its own console endpoint;
     the board's boot stub passes program_dir="": its program is checked against /manifest.json, and
@@ -230,15 +234,12 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
     except SettingsError as exc:
         print("boot: %s" % exc)
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")
-        from firmware.boot_refusal import report_refusal, stay_closed     # boot-only: parts.BOOT_ONLY
-        from firmware.parts import release_boot_only
-        try:
-            report_refusal(machine, board_path, table_path, exc, state_dir, board_name)
-            if closed:
-                stay_closed(machine, board_path, closed)
-        finally:
-            release_boot_only(False)
-        return 1
+        return _stay_closed(machine, board_path, table_path, exc, state_dir, closed, board_name)
+    except Exception as exc:      # the boot itself failed (a flash that refuses writes, a part that raised):
+        record_crash(exc, state_dir)          # never main.py's end, which would leave the REPL open
+        failed = "boot failed: %s: %s" % (type(exc).__name__, exc)
+        print("%s; the table stays closed (the traceback in crash.log); reset to try again" % failed)
+        return _stay_closed(machine, board_path, table_path, failed, state_dir, closed, board_name)
     try:
         asyncio.run(serve(ctx, extra_tasks))
     except KeyboardInterrupt:
@@ -248,3 +249,17 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
         sys.stdout.write("fatal: %s; resetting\n" % exc)
         machine.reset()
     return 0
+
+
+def _stay_closed(machine, board_path, table_path, error, state_dir, closed, board_name):
+    """A boot that did not open the table: boot_refused to the host (if the board file says where it is),
+    then the REPL open only with the service jumper fitted (closed: the boot stub's). Returns 1."""
+    from firmware.boot_refusal import report_refusal, stay_closed     # boot-only: parts.BOOT_ONLY
+    from firmware.parts import release_boot_only
+    try:
+        report_refusal(machine, board_path, table_path, error, state_dir, board_name)
+        if closed:
+            stay_closed(machine, board_path, closed)
+    finally:
+        release_boot_only(False)
+    return 1

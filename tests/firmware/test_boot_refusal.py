@@ -204,3 +204,31 @@ def test_a_refused_boards_service_pin_on_the_modules_flash_or_psram_is_never_rea
     table["game"] = "roulette"
     status, machine, idled = _run_closed(board, table, grounded=(35,))
     assert status == 1 and idled == [] and machine.pins[35].pull == machine.Pin.PULL_UP
+
+
+def test_a_boot_that_raises_is_recorded_reported_and_keeps_the_repl_closed():
+    # A boot that failed for anything but a refused file (here the flash refusing writes: OSError 28,
+    # ENOSPC) raised out of run(): main.py ended and MicroPython's REPL opened on the USB console, no
+    # jumper needed, and the host heard nothing. Now: the traceback in crash.log (the next boot that
+    # opens reports it), boot_refused to the host, the REPL closed as after a refused file.
+    real_boot = main.boot
+
+    def failing_boot(*args, **kwargs):
+        raise OSError(28)
+    main.boot = failing_boot
+    try:
+        with ScratchDir() as state:
+            _write(state + "/t_refusal_board.json", _pico())
+            _write(state + "/t_refusal_table.json", _table())
+            machine = FakeMachine()
+            idled = []
+            status = main.run(state + "/t_refusal_board.json", state + "/t_refusal_table.json", state, machine,
+                              FakeNeoPixelModule(), closed=lambda: idled.append(1))
+            with open(state + "/crash.log") as f:
+                crash = f.read()
+    finally:
+        main.boot = real_boot
+    assert status == 1 and idled == [1]                   # idles, Ctrl-C off: no REPL
+    report = _host_reports(machine)[0]
+    assert report["event"] == "boot_refused" and report["error"] == "boot failed: OSError: %s" % OSError(28), report
+    assert "OSError" in crash
