@@ -236,8 +236,11 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
         print("boot: fix the file (mpremote edit / make deploy) and reset; the table stays closed")
         return _stay_closed(machine, board_path, table_path, exc, state_dir, closed, board_name)
     except Exception as exc:      # the boot itself failed (a flash that refuses writes, a part that raised):
-        record_crash(exc, state_dir)          # never main.py's end, which would leave the REPL open
         failed = "boot failed: %s: %s" % (type(exc).__name__, exc)
+        try:                      # never main.py's end, which would leave the REPL open
+            record_crash(exc, state_dir)
+        except Exception:         # noqa: the record failing too (a MemoryError again): the report still goes
+            pass
         print("%s; the table stays closed (the traceback in crash.log); reset to try again" % failed)
         return _stay_closed(machine, board_path, table_path, failed, state_dir, closed, board_name)
     try:
@@ -245,8 +248,11 @@ def run(board_path="board.json", table_path="table.json", state_dir="", machine=
     except KeyboardInterrupt:
         raise
     except Exception as exc:      # any fault in the loop: record it, then restart cleanly
-        record_crash(exc, state_dir, ctx.fs, ctx.journal.crash_note())
-        sys.stdout.write("fatal: %s; resetting\n" % exc)
+        try:
+            record_crash(exc, state_dir, ctx.fs, ctx.journal.crash_note())
+            sys.stdout.write("fatal: %s; resetting\n" % exc)
+        except Exception:         # noqa: the record failing too (a MemoryError again): never main.py's end
+            pass
         machine.reset()
     return 0
 

@@ -40,7 +40,7 @@ def pytest_terminal_summary(terminalreporter, config):
         if failed:
             line += ", %d failed" % failed
         if skipped:
-            line += ", CPython only: " + ", ".join(skipped)
+            line += ", skipped there: " + ", ".join(skipped)
         line += "  (pytest: %d)" % collected
         tr.write_line(line if agreed else line + "  MISMATCH OR FAILURE")
     unix = sum(1 for m in summary if m.endswith(" (unix)"))

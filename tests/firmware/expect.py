@@ -49,6 +49,15 @@ def micropython_only(test):
     return pytest.mark.skip(reason="MicroPython only: runs in the VM (tests/test_on_micropython.py)")(test)
 
 
+def needs_asyncio_run(test):
+    """Decorator: a test of firmware.main.run()'s loop, which the WebAssembly VM cannot run (its asyncio,
+    pyscript's, has no run()); the board's, the Unix port's and CPython's have it."""
+    import asyncio
+    if hasattr(asyncio, "run"):
+        return test
+    return _NotOnThisRuntime("no asyncio.run in this port (WebAssembly)")
+
+
 def heap_lock_catches_allocation():
     """On MicroPython: True when heap_lock() really makes an allocation fail, so a block run under
     the lock proves it allocates nothing. On CPython (no heap lock) True: nothing to prove there."""

@@ -5,7 +5,8 @@ import json
 
 from firmware import main
 from firmware.version import FIRMWARE_VERSION
-from tests.firmware.fakes import FakeMachine, FakeNeoPixelModule
+from tests.firmware.expect import needs_asyncio_run
+from tests.firmware.fakes import FakeMachine, FakeNeoPixelModule, FakeUART
 from tests.firmware.scratch import ScratchDir
 
 PICO_HOST_UART = 1
@@ -232,3 +233,37 @@ def test_a_boot_that_raises_is_recorded_reported_and_keeps_the_repl_closed():
     report = _host_reports(machine)[0]
     assert report["event"] == "boot_refused" and report["error"] == "boot failed: OSError: %s" % OSError(28), report
     assert "OSError" in crash
+
+
+@needs_asyncio_run
+def test_a_crash_in_the_loop_is_recorded_and_resets_even_when_its_record_fails():
+    # The loop's crash: its traceback to crash.log, then the reset. The record failing in turn (a
+    # MemoryError, the heap that raised the first one still full) raised out of run() before the reset:
+    # main.py's end, the REPL open until the watchdog fired.
+    import asyncio
+
+    async def breaks(ctx):
+        await asyncio.sleep(0.03)
+        raise ValueError("a fault in the loop")
+
+    real_record = main.record_crash
+
+    def record_fails(*args):
+        raise MemoryError()
+    for record in (real_record, record_fails):
+        main.record_crash = record
+        try:
+            with ScratchDir() as state:
+                _write(state + "/t_refusal_table.json", _table())
+                machine = FakeMachine()
+                status = main.run("boards/pico.json", state + "/t_refusal_table.json", state, machine,
+                                  FakeNeoPixelModule(), extra_tasks=(breaks,), usb_console=FakeUART())
+                try:
+                    with open(state + "/crash.log") as f:
+                        crash = f.read()
+                except OSError:
+                    crash = ""
+        finally:
+            main.record_crash = real_record
+        assert status == 0 and machine.resets == 1, record
+        assert ("a fault in the loop" in crash) == (record is real_record), crash
