@@ -263,7 +263,10 @@ def _stay_closed(machine, board_path, table_path, error, state_dir, closed, boar
     from firmware.boot_refusal import report_refusal, stay_closed     # boot-only: parts.BOOT_ONLY
     from firmware.parts import release_boot_only
     try:
-        report_refusal(machine, board_path, table_path, error, state_dir, board_name)
+        try:
+            report_refusal(machine, board_path, table_path, error, state_dir, board_name)
+        except Exception as exc:  # noqa: a report that cannot go (the heap, the port): closed all the same
+            print("boot: no report to the host: %s" % exc)
         if closed:
             stay_closed(machine, board_path, closed)
     finally:
