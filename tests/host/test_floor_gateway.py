@@ -349,3 +349,29 @@ def test_a_floor_name_on_the_command_line_is_checked_as_the_files(tmp_path):
             err = io.StringIO()
             assert floor_cli.main(argv, out=io.StringIO(), err=err) == 2, (argv, err.getvalue())
             assert "--floor: floor name %r must be a non-empty string without / + #" % floor in err.getvalue()
+
+
+def test_a_links_status_counts_across_its_clients_and_logs_a_floods_kind_once():
+    # The status a floor watches: what each HostClient of the link counted (one a connection) adds up across
+    # reconnections, and a link event a flood repeats is logged once but counted every time (two mutants of
+    # these counts lived: no test read them).
+    from types import SimpleNamespace
+    from tools.floor.link import Link
+    link = Link("t1", "/nonexistent", 115200)
+    assert {k: link.status()[k] for k in ("retransmissions", "replays_asked", "refused_lines",
+                                         "reports_lost_on_board", "link_events")} == {
+        "retransmissions": 0, "replays_asked": 0, "refused_lines": 0, "reports_lost_on_board": 0, "link_events": {}}
+    link.client = SimpleNamespace(duplicates=2, replays_asked=1, refused={"crc": 3, "syntax": 1}, lost=4)
+    first = link.status()
+    link.close("unplugged")                                  # the client's counts kept as the link's past
+    assert link.client is None and link.status()["retransmissions"] == first["retransmissions"] == 2
+    link.client = SimpleNamespace(duplicates=1, replays_asked=0, refused={}, lost=5)
+    now = link.status()
+    assert (now["retransmissions"], now["replays_asked"], now["refused_lines"], now["reports_lost_on_board"]) == \
+        (3, 1, 4, 9)
+    events = [{"link": "open"}, {"link": "unknown_control"}, {"link": "unknown_control"}, {"link": "gone"},
+              {"link": "gone"}]
+    logged = link.noticed(events)
+    assert logged == [{"link": "open"}, {"link": "unknown_control"}, {"link": "gone"}, {"link": "gone"}]
+    assert events == [] and link.status()["link_events"] == {"open": 1, "unknown_control": 2, "gone": 2}
+    assert link.noticed([{"link": "open"}]) == [] and link.status()["link_events"]["open"] == 2
