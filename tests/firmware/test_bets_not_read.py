@@ -5,7 +5,7 @@
 # chips on the layout were not taken. Dual runtime.
 import json
 
-from firmware import faults
+from firmware import faults, table_codes
 from firmware.events import BETS_FAULT, SHOE_IN
 from firmware.games.baccarat import screens as bac_screens
 from firmware.games.craps import screens as craps_screens
@@ -50,6 +50,7 @@ def test_craps_a_reading_refused_for_no_room_shows_bets_not_read_until_the_dice_
 
 def test_craps_bets_not_read_comes_before_the_last_readings_refusals_and_in_ready():
     rig = craps_rig.Rig()
+    assert rig.table.state == table_codes.READY and _craps(rig)[2] == ""   # no reading refused: nothing shown
     rig.bets_fault(faults.BETS_SENSOR)                   # before the table opened
     assert _craps(rig)[2] == BETS_NOT_READ
     rig.bets({1: {"pass": 7}})                           # uneven: refused by the rules (accepted reading)
