@@ -127,7 +127,8 @@ def test_art5_to_10_whole_hand_every_street_to_showdown():
     assert result["pots"][0]["winners"] == ["1", "3"] and result["returned"] == {}
     assert rig.table.state == READY
     assert rig.colour("seat1") == pixels.GREEN and rig.colour("seat7") == pixels.OFF
-    assert screens.result_lines(rig.table, CONFIG, [])[3] == "Qc Qd Qh 4d 5c"
+    lines = screens.result_lines(rig.table, CONFIG, [])
+    assert lines[1:] == ["P1 %s S1 S3" % screens.chips_text(result["pots"][0]["amount"]), "", "Qc Qd Qh 4d 5c"], lines
 
 
 def test_art6_lights_seat_to_act_folded_dimmed_all_in_marked():
