@@ -131,6 +131,26 @@ def test_art5_to_10_whole_hand_every_street_to_showdown():
     assert lines[1:] == ["P1 %s S1 S3" % screens.chips_text(result["pots"][0]["amount"]), "", "Qc Qd Qh 4d 5c"], lines
 
 
+def test_the_dealer_display_asks_for_each_card_of_the_deal_in_turn():
+    # Art. 6: the hole cards seat by seat, a burn before each street, the flop's three cards counted (a
+    # mutant that counted them wrong lived: no test read the prompt past the hole cards).
+    rig = Rig()
+    _start(rig, {1: 1000, 3: 1000})
+    shoe = list(WHOLE_DECK)
+    hand = rig.table.hand
+    asked = []
+    while rig.table.state in (DEALING, BETTING):
+        kind, seat = hand.expected()
+        if kind == rules.EXPECT_ACTION:
+            rig.act(seat, "check" if hand.legal().can_check else "call")
+        else:
+            asked.append(_dealer(rig)[1])
+            rig.card(shoe.pop(0))
+    assert asked == ["DEAL HOLE SEAT 3", "DEAL HOLE SEAT 1"] * 4 + [
+        "DEAL BURN", "DEAL FLOP 1 OF 3", "DEAL FLOP 2 OF 3", "DEAL FLOP 3 OF 3", "DEAL BURN", "DEAL TURN",
+        "DEAL BURN", "DEAL RIVER"]
+
+
 def test_art6_lights_seat_to_act_folded_dimmed_all_in_marked():
     rig = Rig(structure="no_limit")
     _start(rig, {1: 1000, 2: 1000, 3: 40})
