@@ -375,3 +375,16 @@ def test_a_links_status_counts_across_its_clients_and_logs_a_floods_kind_once():
     assert logged == [{"link": "open"}, {"link": "unknown_control"}, {"link": "gone"}, {"link": "gone"}]
     assert events == [] and link.status()["link_events"] == {"open": 1, "unknown_control": 2, "gone": 2}
     assert link.noticed([{"link": "open"}]) == [] and link.status()["link_events"]["open"] == 2
+
+
+def test_an_embedded_broker_that_cannot_listen_says_so_at_start():
+    # Its port taken (another broker left running): start() raises BrokerError, not a broker taken for
+    # started whose clients then wait for a CONNACK that never comes (a mutant that said started lived).
+    import socket
+    from tools.floor.broker import BrokerError
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        with pytest.raises(BrokerError, match="the embedded broker did not start on mqtt://127.0.0.1:%d" % port):
+            EmbeddedBroker(port=port).start()
