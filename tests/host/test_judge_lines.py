@@ -52,6 +52,13 @@ def test_blank_lines_and_non_objects_each_get_an_error():
     assert out[6]["error"].startswith("unknown game {}")
 
 
+def test_a_long_value_is_quoted_in_the_error_cut_to_60_characters():
+    for name, quoted in (("x" * 58, repr("x" * 58)), ("x" * 59, repr("x" * 59)[:57] + "...")):
+        error = judge.answer(json.dumps({"game": name}))["error"]
+        assert error.startswith("unknown game %s: expected one of " % quoted), error
+        assert len(quoted) == 60
+
+
 def test_a_key_given_twice_or_nan_is_a_bad_request_not_the_last_value_judged():
     """json keeps the last of two keys: a lab's request naming two hands was judged on the second alone."""
     two_hands = (b'{"game": "hand5", "cards": ["2c", "3d", "4h", "5s", "7c"], '
