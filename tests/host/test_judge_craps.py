@@ -67,6 +67,16 @@ def test_bad_lines_answer_error_and_the_judge_goes_on():
     assert out[-1] == json.loads(EXAMPLE_RESPONSE)
 
 
+
+def test_a_bet_with_a_word_its_type_does_not_take_is_an_error_naming_it():
+    lines = [json.dumps(base(rolls=[[3, 4]], bets=[dict({"id": "x", "amount": 5, "at": 0}, **extra)]))
+             for extra in ({"type": "field", "side": "big"}, {"type": "field", "number": 4},
+                           {"type": "big_or_small", "side": "middle"})]
+    assert [o["error"] for o in run_judge(lines)] == [
+        "bets[0]: field takes no side", "bets[0]: field takes no number",
+        'bets[0]: big_or_small needs "side": "big" or "small"']
+
+
 def test_rejections_carry_reasons():
     req = base(rolls=[[2, 2], [3, 3]], bets=[
         {"id": "c", "type": "come", "amount": 5, "at": 0},               # no point yet
