@@ -473,3 +473,34 @@ class FakeStateMachine:
         data = bytes(self.wire)
         self.wire = bytearray()
         return data
+
+
+class ReadsFailFS:
+    """The board's flash where opening a file for reading fails (OSError 5, EIO): a file whose path has
+    `files` in it ("": any), once `fail_from` such opens have succeeded, while `failing`. Writes still go.
+    A test's fs for startup.boot (open, rename, remove, stat)."""
+
+    def __init__(self, files="", fail_from=0, failing=True):
+        self.files = files
+        self.fail_from = fail_from
+        self.failing = failing
+        self.opens = 0                  # opens for reading of those files, failed or not
+
+    def open(self, name, mode="r"):
+        if self.failing and self.files in name and "r" in mode:
+            self.opens += 1
+            if self.opens > self.fail_from:
+                raise OSError(5)
+        return open(name, mode)
+
+    def rename(self, old, new):
+        import os
+        os.rename(old, new)
+
+    def remove(self, name):
+        import os
+        os.remove(name)
+
+    def stat(self, name):
+        import os
+        return os.stat(name)

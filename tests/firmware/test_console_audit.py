@@ -1,10 +1,9 @@
 # The console's audit log: on flash, append-only for the console, kept across reboots, a bounded ring.
-import os
-
 from firmware.console import audit as audit_mod
 from firmware.console.audit import AuditLog
 from firmware.link.journal import Journal
 from tests.firmware.console_rig import boot_with_pin, console_reports, login, typed
+from tests.firmware.fakes import ReadsFailFS
 from tests.firmware.scratch import ScratchDir
 from tests.firmware.test_main import _boot, _host, _run
 
@@ -148,32 +147,6 @@ def test_a_torn_last_entry_is_no_damage():
 
 
 
-class _AuditUnreadable:
-    """The board's flash where the audit log's (or `files`') files cannot be read (an I/O error, EIO): the journal that
-    stats them finds them there, and every open of one for reading fails. The other files read as usual."""
-
-    def __init__(self, fail_from=0, files="/audit."):
-        self.opens = 0
-        self.fail_from = fail_from     # the audit reads that succeed first (0: none)
-        self.files = files
-
-    def open(self, name, mode="r"):
-        if self.files in name and "r" in mode:
-            self.opens += 1
-            if self.opens > self.fail_from:
-                raise OSError(5)
-        return open(name, mode)
-
-    def rename(self, old, new):
-        os.rename(old, new)
-
-    def remove(self, name):
-        os.remove(name)
-
-    def stat(self, name):
-        return os.stat(name)
-
-
 def test_an_audit_log_that_cannot_be_read_at_boot_refuses_logins_and_is_reported():
     # The audit log is the record of every technician action: with its file unreadable, no action can be
     # audited, so none is taken (a login is refused, as any action whose entry cannot be written), the
@@ -182,7 +155,7 @@ def test_an_audit_log_that_cannot_be_read_at_boot_refuses_logins_and_is_reported
         boot_with_pin(state)
         ctx, machine, _ = boot_with_pin(state)            # one login audited: the log has a file
         login(ctx, machine)
-        fs = _AuditUnreadable()
+        fs = ReadsFailFS("/audit.")
         ctx, machine, _ = _boot(state, "baccarat", fs=fs)
         _run(ctx)
         assert fs.opens >= 1 and ctx.console.log is None
@@ -202,7 +175,7 @@ def test_an_audit_log_whose_entries_cannot_be_read_back_is_reported_and_still_wr
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state)
         login(ctx, machine)
-        fs = _AuditUnreadable(fail_from=1)
+        fs = ReadsFailFS("/audit.", fail_from=1)
         ctx, machine, _ = _boot(state, "baccarat", fs=fs)
         _run(ctx)
         texts = [r["text"] for r in _host(machine) if r.get("fault") == "console_damaged"]
@@ -223,7 +196,7 @@ def test_an_audit_log_whose_entries_cannot_be_read_back_is_reported_and_still_wr
 def test_a_pin_record_that_cannot_be_read_at_boot_refuses_logins_and_is_reported():
     with ScratchDir() as state:
         boot_with_pin(state)
-        fs = _AuditUnreadable(files="/pins.")
+        fs = ReadsFailFS("/pins.")
         ctx, machine, _ = _boot(state, "baccarat", fs=fs)
         _run(ctx)
         assert fs.opens == 1 and ctx.console.pins is None

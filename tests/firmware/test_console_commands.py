@@ -10,6 +10,7 @@ from firmware.console.shell import SECRET_ARGS
 from firmware.parts import release
 from firmware.drivers.pixels import GOLD, OFF
 from tests.firmware.console_rig import boot_with_pin, console_reports, login, reports, transcript, typed
+from tests.firmware.fakes import ReadsFailFS
 from tests.firmware.scratch import ScratchDir
 from tests.firmware.test_main import _boot, _run
 
@@ -308,27 +309,6 @@ def test_verify_seed_of_a_frozen_build_answers_with_the_running_images_digest():
             assert (answer == ["verify " + lab]) == (image == IMAGE), image
 
 
-class _ReadsFail:
-    """The board's flash once its reads start failing (EIO on every open for reading; writes still go)."""
-
-    def __init__(self):
-        self.failing = False
-
-    def open(self, name, mode="r"):
-        if self.failing and "r" in mode:
-            raise OSError(5)
-        return open(name, mode)
-
-    def rename(self, old, new):
-        os.rename(old, new)
-
-    def remove(self, name):
-        os.remove(name)
-
-    def stat(self, name):
-        return os.stat(name)
-
-
 # Each command with the arguments it takes (and what a technician may type wrong)
 _EVERY_LINE = ("help", "help audit", "status", "log", "audit", "audit 3", "recall", "recall 2", "settings",
                "sensors", "time", "selftest", "board", "zones", "crash", "version", "verify 1", "lamp all",
@@ -343,7 +323,7 @@ def test_with_the_flash_reads_failing_every_command_answers_and_none_stops_the_t
     with ScratchDir() as state:
         from tests.firmware.console_rig import PIN, provision
         provision(state, PIN)
-        fs = _ReadsFail()
+        fs = ReadsFailFS(failing=False)
         ctx, machine, _ = _boot(state, "baccarat", fs=fs)
         _run(ctx)
         login(ctx, machine)
