@@ -7,6 +7,8 @@ def test_text_escapes_non_printable_and_backslash():
     ev = Evidence()
     h = ev.keep(b"K\xff\\\n")
     assert ev.text(h) == "K\\xff\\x5c\\x0a"
+    h = ev.keep(b" ~\x7f\x1f")                       # the printable run ends at ~: DEL and US are escaped
+    assert ev.text(h) == " ~\\x7f\\x1f"
 
 
 def test_slice_and_no_evidence():
