@@ -27,6 +27,7 @@ _FAULT = const(8)
 _SHOE = const(12)
 _TICK = const(1)
 # copies of firmware.faults (tests/host/test_const_copies.py)
+_DISPLAY_MISSING = const(5)
 _JOURNAL_NEARLY_FULL = const(23)
 _QUEUE_FULL = const(4)
 _SETTINGS_BAD = const(22)
@@ -147,10 +148,16 @@ def show_outputs(ctx, draw_displays):
         displays = ctx.hw.displays
         lcd = displays.get("dealer")          # (one look-up a display, not `in` and then [])
         if lcd is not None:
-            lcd.show(_dealer_lines(ctx))
+            try:
+                lcd.show(_dealer_lines(ctx))
+            except OSError:
+                display_lost(ctx, "dealer")
         lcd = displays.get("result")
         if lcd is not None:
-            lcd.show(ctx.game.screens.result_lines(table, ctx.config, ctx.button_names))
+            try:
+                lcd.show(ctx.game.screens.result_lines(table, ctx.config, ctx.button_names))
+            except OSError:
+                display_lost(ctx, "result")
     game = ctx.game
     scoreboard = game.scoreboard
     if scoreboard is not None and table.scoreboard_dirty:
@@ -164,7 +171,20 @@ def show_outputs(ctx, draw_displays):
         game.scoreboard_waited = False
         table.scoreboard_dirty = False
         scoreboard[0].draw(table.roads)
-        scoreboard[0].show()                  # what the draw painted (a window a part), not the whole picture
+        try:
+            scoreboard[0].show()              # what the draw painted (a window a part), not the whole picture
+        except OSError:
+            display_lost(ctx, "scoreboard")
+
+
+def display_lost(ctx, role):
+    """A display stopped answering on its I2C bus (a loose cable, noise on the bus): left out from then on,
+    and the table's alarm raised as for one missing at boot (display_missing), never an exception out of
+    the loop (which reset the table mid-round). The next boot tries it again."""
+    ctx.hw.displays.pop(role, None)
+    if role == "scoreboard":
+        ctx.game.scoreboard = None
+    ctx.queue.put(_FAULT, _DISPLAY_MISSING, 0)     # a full queue is itself a reported fault
 
 
 def _dealer_lines(ctx):

@@ -198,7 +198,7 @@ def _check_displays(ctx, lines):
             continue
         display = ctx.hw.displays.get(role)
         if display is None:
-            lines.append("display %s: missing since boot" % role)
+            lines.append("display %s: missing (not answering: left out until the next boot)" % role)
             continue
         i2c = getattr(display, "i2c", None)
         try:

@@ -516,3 +516,44 @@ def test_a_host_frame_with_a_good_crc_the_board_cannot_take_is_a_host_error():
         errors = [r["error"] for r in _host(machine) if r["event"] == "host_error"]
         assert errors == ["host frame refused: unknown type", "host frame refused: bad argument",
                           "recall 0: ask for 1..100 rounds", "recall 101: ask for 1..100 rounds"]
+
+
+def _stops_answering(display):
+    """The display's I2C bus no longer answers it (a loose cable): every write raises, as machine.I2C does."""
+    def dead(*args):
+        raise OSError(19)                       # ENODEV: nothing acknowledged the address
+    display.show = dead
+
+
+def test_a_display_that_stops_answering_is_an_alarm_not_a_crash():
+    # An LCD's cable worked loose mid-play: its write raised out of the output pass, the loop crashed and the
+    # board reset mid-round. Now the display is left out until the next boot and the table raises
+    # display_missing, as for one missing at boot; the other displays go on.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        assert ctx.table.state == t.READY
+        _stops_answering(ctx.hw.displays["dealer"])
+        ctx.table.display_dirty = True
+        _run(ctx, 3)
+        assert "dealer" not in ctx.hw.displays and ctx.table.state == t.FAULTED
+        assert [r["fault"] for r in _host(machine) if r["event"] == "fault"] == ["display_missing"]
+        result = ctx.hw.displays["result"]
+        result.lines = []
+        _press_confirm(ctx, machine)
+        assert ctx.table.state == t.READY and result.lines                  # still drawn
+        from tests.firmware.console_rig import typed
+        assert "display dealer: missing (not answering: left out until the next boot)" in \
+            typed(ctx, machine, "selftest")
+
+
+def test_a_scoreboard_that_stops_answering_is_left_out_too():
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        oled = ctx.game.scoreboard[1]
+        _stops_answering(ctx.game.scoreboard[0])
+        ctx.table.scoreboard_dirty = True
+        _run(ctx, 3)
+        assert ctx.game.scoreboard is None and "scoreboard" not in ctx.hw.displays and oled is not None
+        assert ctx.table.state == t.FAULTED and ctx.table.fault_code == faults.DISPLAY_MISSING
