@@ -51,3 +51,20 @@ def test_a_missing_display_is_a_bring_up_fault_not_a_crash(sim):
     assert sorted(fw.displays) == ["dealer"]
     assert [code for code, _ in fw.faults] == ["display_missing", "display_missing"]
     assert "scoreboard display at I2C address 60" in fw.faults[1][1]
+
+
+def test_a_display_unplugged_while_running_raises_oserror_from_its_driver(sim):
+    # What firmware.main.display_lost catches: the drivers' writes raise OSError when nothing answers any more
+    # (machine.I2C's ENODEV), the LCD's and the OLED's alike.
+    hw, board = sim
+    import machine
+    import neopixel
+    fw = bring_up(board, "baccarat", machine, neopixel)
+    hw.detach_i2c(0, 39)
+    hw.detach_i2c(0, 60)
+    with pytest.raises(OSError):
+        fw.displays["dealer"].show(["unplugged"])
+    with pytest.raises(OSError):
+        fw.displays["scoreboard"].show()
+    fw.displays["result"].show(["still here"])
+    assert hw.i2c_device(0, 38).lines()[0].startswith("still here")
