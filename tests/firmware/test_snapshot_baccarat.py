@@ -1,6 +1,8 @@
 # Baccarat snapshots between rounds (docs/journal.md, "What the table keeps"): at every boundary of a
 # scripted shoe, a snapshot restored into a fresh table plays the rest of the session exactly as the
 # table it was taken from; a snapshot that does not fit is refused whole.
+import json
+
 from firmware import faults
 from firmware.drivers import pixels
 from firmware.errors import RestoreError
@@ -149,6 +151,11 @@ def test_a_corrupted_snapshot_is_refused_whole():
         text.replace('[false,false,true,false,true,false]', '[false,false,true,false,true,false,false]').encode(),
         text.replace('[false,false,true,false,true,false]', '[false,false,true,false]').encode(),
     ]
+    fields = json.loads(text)
+    again = lambda fields: ("[" + ",".join(json.dumps(f) for f in fields) + "]").encode()
+    bad.append(again(fields[:-2]))    # ends early: a field missing (the last one alone is an older firmware's
+    bad.append(again(fields[:3]))     # snapshot, restored); an IndexError here lived as a mutant
+    bad.append(again(fields[:2] + [5] + fields[3:]))          # its settings not a list (a TypeError, likewise)
     for data_bad in bad:
         if data_bad == data:
             raise AssertionError("the corruption did not change the snapshot")
