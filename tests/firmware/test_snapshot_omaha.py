@@ -185,3 +185,25 @@ def test_twenty_seats_and_the_longest_hand_fit_the_stated_bound():
 def test_the_events_after_a_boundary_replayed_from_its_snapshot_give_the_same_reports_and_state():
     # What recovery does: the snapshot, then the journalled events (HOST_HAND with its parsed request).
     assert journal_check(Rig, _session()) >= 40
+
+
+def test_a_host_request_parsed_but_not_yet_dispatched_goes_into_the_snapshot_with_stacks_alone_too():
+    # The host's `hand` request is parsed as its line arrives and taken when its HOST event is dispatched: a
+    # boundary's snapshot between the two carries it, so the event replayed after a reset starts the hand the
+    # host asked for. A request of stacks alone (no button) was left out by a mutant that lived.
+    from firmware.events import HOST
+    from tests.firmware.table_rig import strip
+    for request in ({"hand": {"stacks": {"2": 500, "4": 300}}}, {"hand": {"button": 4}},
+                    {"hand": {"button": 2, "stacks": {"2": 500, "4": 300, "6": 80}}}):
+        rig = Rig()
+        rig.keys("1 stack 1000 enter 3 stack 1000 enter")
+        a, b = rig.table.host_request(request)               # parsed; its HOST event not dispatched yet
+        data = rig.table.snapshot()
+        fresh = Rig()
+        fresh.table.restore(data)
+        assert (fresh.table.host_button, fresh.table.host_has_stacks, list(fresh.table.host_stacks)) == \
+            (rig.table.host_button, rig.table.host_has_stacks, list(rig.table.host_stacks)), request
+        for r in (rig, fresh):
+            r.event(HOST, a, b)                               # the same hand starts on both
+        assert strip(fresh.last("hand_start")) == strip(rig.last("hand_start")), request
+        assert list(fresh.table.stacks) == list(rig.table.stacks)
