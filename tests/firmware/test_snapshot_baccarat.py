@@ -156,6 +156,9 @@ def test_a_corrupted_snapshot_is_refused_whole():
     bad.append(again(fields[:-2]))    # ends early: a field missing (the last one alone is an older firmware's
     bad.append(again(fields[:3]))     # snapshot, restored); an IndexError here lived as a mutant
     bad.append(again(fields[:2] + [5] + fields[3:]))          # its settings not a list (a TypeError, likewise)
+    shoe = fields[6]                                          # counts (hex), burned, rounds, ...
+    out = 6 * 52 - sum(int(shoe[0][i:i + 2], 16) for i in range(0, 104, 2))
+    bad.append(again(fields[:6] + [[shoe[0], out + 1] + shoe[2:]] + fields[7:]))   # more burned than are out
     for data_bad in bad:
         if data_bad == data:
             raise AssertionError("the corruption did not change the snapshot")
