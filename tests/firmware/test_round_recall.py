@@ -126,6 +126,17 @@ def test_baccarat_worst_case_fits_and_a_longer_round_is_kept_cut():
         assert recall.cut == 1 and "detail over" in recall_answer.lines(recall, 1)[0]
 
 
+def test_a_cut_round_shows_its_identity_and_says_where_the_rest_is_at_every_game():
+    # A round kept cut (over ROUND_MAX: its identity and result only) reads on the console as such; the
+    # Craps and Omaha lines of one were untested (a mutant that broke them lived).
+    tail = " (detail over %d bytes: see the host's reports)"
+    assert craps_recall.line({"cut": 700, "round": 9, "shooter": 2, "dice": [3, 4], "result": "seven_out"}) == \
+        "throw 9 shooter 2 3-4 seven_out" + tail % craps_recall.ROUND_MAX
+    assert omaha_recall.line({"cut": 900, "hand": 4, "board": "AcKdQh2s3d"}) == \
+        "hand 4 board AcKdQh2s3d" + tail % omaha_recall.ROUND_MAX
+    assert bac_recall.line({"cut": 700, "round": 7, "result": "tie"}).endswith(tail % bac_recall.ROUND_MAX)
+
+
 def test_craps_worst_case_fits():
     nets = {}
     for seat in range(1, 21):
