@@ -387,6 +387,21 @@ def test_a_worse_alarm_is_not_closed_by_a_milder_ones_remedy():
     rig.press("confirm")
     assert rig.table.state == FAULTED
 
+    # an unreadable card's alarm: another unreadable card, or the shoe taken out, is reported and the alarm in
+    # force stays (a mutant that took the shoe out of that test lived)
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d")
+    rig.fault(faults.FRAME_CRC)
+    rig.press("confirm")                                    # (a line fault: reported only, no alarm)
+    rig.shoe(SHOE_UNREAD)
+    assert rig.table.fault_code == faults.CARD_UNREADABLE
+    rig.shoe(SHOE_UNREAD)                                   # again, in its own alarm: reported, nothing else
+    assert rig.table.fault_code == faults.CARD_UNREADABLE and rig.last("fault")["fault"] == "card_unreadable"
+    rig.shoe(SHOE_OUT)
+    assert rig.last("fault")["fault"] == "shoe_removed"
+    assert rig.table.fault_code == faults.CARD_UNREADABLE and rig.table.state == FAULTED
+
 
 def test_shoe_removed_mid_round_is_an_alarm_and_between_rounds_closes_the_shoe():
     rig = Rig()
