@@ -52,7 +52,7 @@ def stay_closed(machine, board_path, closed):
         print("boot: service mode: the REPL is open")
         return
     kbd_intr(INTR_OFF)
-    print("boot: the REPL stays closed: fit the service jumper and reset to fix the file")
+    print("boot: the REPL stays closed: fit the service jumper and reset to open it")
     while True:
         if closed is not True:
             closed()
