@@ -150,14 +150,14 @@ def show_outputs(ctx, draw_displays):
         if lcd is not None:
             try:
                 lcd.show(_dealer_lines(ctx))
-            except OSError:
-                display_lost(ctx, "dealer")
+            except OSError as exc:
+                display_lost(ctx, "dealer", exc)
         lcd = displays.get("result")
         if lcd is not None:
             try:
                 lcd.show(ctx.game.screens.result_lines(table, ctx.config, ctx.button_names))
-            except OSError:
-                display_lost(ctx, "result")
+            except OSError as exc:
+                display_lost(ctx, "result", exc)
     game = ctx.game
     scoreboard = game.scoreboard
     if scoreboard is not None and table.scoreboard_dirty:
@@ -173,15 +173,18 @@ def show_outputs(ctx, draw_displays):
         scoreboard[0].draw(table.roads)
         try:
             scoreboard[0].show()              # what the draw painted (a window a part), not the whole picture
-        except OSError:
-            display_lost(ctx, "scoreboard")
+        except OSError as exc:
+            display_lost(ctx, "scoreboard", exc)
 
 
-def display_lost(ctx, role):
+def display_lost(ctx, role, exc):
     """A display stopped answering on its I2C bus (a loose cable, noise on the bus): left out from then on,
-    and the table's alarm raised as for one missing at boot (display_missing), never an exception out of
-    the loop (which reset the table mid-round). The next boot tries it again."""
-    ctx.hw.displays.pop(role, None)
+    and the table's alarm raised as for one missing at boot (display_missing, after a report whose text
+    names the display and the error), never an exception out of the loop (which reset the table
+    mid-round). The next boot tries it again."""
+    display = ctx.hw.displays.pop(role, None)
+    ctx.reporter.emit("fault", {"fault": "display_missing", "text": "%s display at I2C address %s stopped "
+                                "answering: %s" % (role, getattr(display, "addr", "?"), exc)})
     if role == "scoreboard":
         ctx.game.scoreboard = None
     ctx.queue.put(_FAULT, _DISPLAY_MISSING, 0)     # a full queue is itself a reported fault

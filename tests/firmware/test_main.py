@@ -533,11 +533,16 @@ def test_a_display_that_stops_answering_is_an_alarm_not_a_crash():
         ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
         assert ctx.table.state == t.READY
+        addr = ctx.hw.displays["dealer"].addr
         _stops_answering(ctx.hw.displays["dealer"])
         ctx.table.display_dirty = True
         _run(ctx, 3)
         assert "dealer" not in ctx.hw.displays and ctx.table.state == t.FAULTED
-        assert [r["fault"] for r in _host(machine) if r["event"] == "fault"] == ["display_missing"]
+        # Which display and why first (as at boot), then the alarm's own report.
+        said = [r for r in _host(machine) if r["event"] == "fault"]
+        assert [r["fault"] for r in said] == ["display_missing", "display_missing"], said
+        assert said[0]["text"] == "dealer display at I2C address %d stopped answering: %s" % (addr, OSError(19))
+        assert "text" not in said[1], said
         result = ctx.hw.displays["result"]
         result.lines = []
         _press_confirm(ctx, machine)
@@ -557,3 +562,6 @@ def test_a_scoreboard_that_stops_answering_is_left_out_too():
         _run(ctx, 3)
         assert ctx.game.scoreboard is None and "scoreboard" not in ctx.hw.displays and oled is not None
         assert ctx.table.state == t.FAULTED and ctx.table.fault_code == faults.DISPLAY_MISSING
+        said = [r for r in _host(machine) if r["event"] == "fault"]
+        assert said[0]["text"] == "scoreboard display at I2C address %d stopped answering: %s" % (oled.addr,
+                                                                                                  OSError(19))
