@@ -1,5 +1,5 @@
 # The host side of a simulated table's equipment: the shoe, the dice reader, the bet reader, the dealer buttons,
-# raw port bytes.
+# the displays' cables, raw port bytes.
 #
 # A TableIO turns what happens at the table ("the Ah left the shoe", "seat 3
 # bet 100 on banker", "the dealer pressed CONFIRM") into what the board's
@@ -60,6 +60,7 @@ class TableIO:
                                  # may undo it; hostsim.headless repeats the gesture whole)
         self.keypad = SimKeypad(hw, board.keypad) if board.keypad is not None else None
         self._keys_held = {}     # keypad legend -> virtual time (ms) of its release
+        self._unplugged = {}     # display role -> its simulated device, off the I2C bus while its cable is out
 
     # -- what the board has --------------------------------------------------------
     def button_roles(self):
@@ -196,6 +197,38 @@ class TableIO:
         self.keypad.press(legend)
         self._keys_held[legend] = self.hw.clock.now_ms() + hold_ms
         return hold_ms
+
+    # -- the displays' cables ------------------------------------------------------------------
+    def display_roles(self):
+        """The displays of this board (dealer, result, scoreboard as it has them), by role, sorted."""
+        return sorted(role for role in self.board.displays if role != "i2c")
+
+    def unplugged(self):
+        """The displays whose cable is out now, by role, sorted."""
+        return sorted(self._unplugged)
+
+    def unplug(self, role):
+        """The display's cable pulled: nothing answers at its I2C address any more (the firmware's next
+        write to it raises OSError ENODEV, as machine.I2C does). ValueError naming the board's displays
+        for one it lacks, or one unplugged already."""
+        addr = self._display_addr(role)
+        if role in self._unplugged:
+            raise ValueError("the %s display is unplugged already" % role)
+        self._unplugged[role] = self.hw.detach_i2c(self.board.displays["i2c"]["bus"], addr)
+
+    def plug(self, role):
+        """The display's cable back in: the same device answers at its address again (the firmware takes a
+        display it left out back at its next boot). ValueError for one that is not unplugged."""
+        addr = self._display_addr(role)
+        if role not in self._unplugged:
+            raise ValueError("the %s display is not unplugged" % role)
+        self.hw.attach_i2c(self.board.displays["i2c"]["bus"], addr, self._unplugged.pop(role))
+
+    def _display_addr(self, role):
+        if role not in self.display_roles():
+            raise ValueError("board %s has no %s display (it has %s)"
+                             % (self.board.name, role, ", ".join(self.display_roles()) or "none"))
+        return self.board.displays[role]["addr"]
 
     # -- bytes ------------------------------------------------------------------------------
     def send(self, role, data):

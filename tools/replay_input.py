@@ -296,6 +296,25 @@ def _power_cut(table, value, options):
     table.power_cut()
 
 
+def _unplug(table, value, options):
+    """{"unplug": "dealer"}: the display's cable pulled (no time passes: the firmware finds out at its next
+    write to it, when the display has something new to show)."""
+    _display_cable(table, "unplug", value)
+
+
+def _plug(table, value, options):
+    """{"plug": "dealer"}: the cable back in (the firmware takes the display back at its next boot)."""
+    _display_cable(table, "plug", value)
+
+
+def _display_cable(table, what, value):
+    role = check_text(what, value)
+    try:
+        getattr(table.io, what)(role)
+    except ValueError as exc:
+        raise InputError("%s: %s" % (what, exc))
+
+
 def _wait(table, value, options):
     table.run_for(check_whole("wait_ms", value, 0, MAX_WAIT_MS))
 
@@ -319,6 +338,8 @@ KINDS = {
     "console": (_console, {}),
     "wait_ms": (_wait, {}),
     "power_cut": (_power_cut, {}),
+    "unplug": (_unplug, {}),
+    "plug": (_plug, {}),
     "host": (_host, {}),
 }
 
