@@ -335,6 +335,17 @@ def test_rp2040_bus_pins_have_fixed_functions():
     board.validate("esp32s3", d)
 
 
+def test_a_huge_value_is_shown_by_its_start():
+    # A technician's typo may be a number of 400 digits or a pasted paragraph: the message shows 24
+    # characters at most, the start and "...", whole up to that.
+    for value, said in ((10 ** 400, "got 1" + "0" * 20 + "..."), ("x" * 100, "got '" + "x" * 21 + "...'"),
+                        (10 ** 23, "got 1" + "0" * 23), ("y" * 24, "got '" + "y" * 24 + "'")):
+        d = _data()
+        d["pixels"]["count"] = value
+        raises_match(SettingsError, "board pico: pixels.count: expected a whole number 1..1024, " + said,
+                     board.validate, "pico", d)
+
+
 def test_description_must_be_text():
     d = _data()
     d["description"] = ["x"]
@@ -671,5 +682,10 @@ def test_mcu_pin_tables_are_written_out_as_the_chips_have_them():
     assert MCUS["rp2040"]["gpio"] == tuple(range(0, 30))
     assert MCUS["rp2040"]["functions"]["sda"] == {0: tuple(range(0, 30, 4)), 1: tuple(range(2, 30, 4))}
     assert MCUS["rp2040"]["functions"]["scl"] == {0: tuple(range(1, 30, 4)), 1: tuple(range(3, 30, 4))}
+    # The UARTs' F2 column (RP2040 datasheet 2.19.2): in each run of four GPIOs TX, RX, CTS, RTS, of UART0
+    # and UART1 in turn from GPIO 4 on in eights (0-3 UART0, 4-11 UART1, 12-19 UART0, 20-27 UART1, 28- UART0).
+    for role, first in (("tx", 0), ("rx", 1)):
+        assert MCUS["rp2040"]["functions"][role] == {
+            unit: tuple(n for n in range(first, 30, 4) if (n + 4) // 8 % 2 == unit) for unit in (0, 1)}, role
     assert MCUS["esp32s3"]["gpio"] == tuple(range(0, 22)) + tuple(range(26, 49))
     assert MCUS["hostsim"]["gpio"] == tuple(range(0, 64)) and MCUS["hostsim"]["uart"] == tuple(range(0, 8))
