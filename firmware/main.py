@@ -27,7 +27,6 @@ _FAULT = const(8)
 _SHOE = const(12)
 _TICK = const(1)
 # copies of firmware.faults (tests/host/test_const_copies.py)
-_DISPLAY_MISSING = const(5)
 _JOURNAL_NEARLY_FULL = const(23)
 _QUEUE_FULL = const(4)
 _SETTINGS_BAD = const(22)
@@ -122,6 +121,9 @@ def refresh_outputs(ctx, draw_displays, elapsed_ms=OUTPUT_MS):
     """One output pass, elapsed_ms after the previous one: the table's answer (reports made, lights,
     displays), then the host link (the reports on flash, then out)."""
     show_outputs(ctx, draw_displays)
+    lost = ctx.lost_displays
+    if lost is not None:                          # a display stopped answering: tried again now and then
+        lost.poll(ctx, elapsed_ms)
     send_reports(ctx, elapsed_ms)
 
 
@@ -178,16 +180,11 @@ def show_outputs(ctx, draw_displays):
 
 
 def display_lost(ctx, role, exc):
-    """A display stopped answering on its I2C bus (a loose cable, noise on the bus): left out from then on,
-    and the table's alarm raised as for one missing at boot (display_missing, after a report whose text
-    names the display and the error), never an exception out of the loop (which reset the table
-    mid-round). The next boot tries it again."""
-    display = ctx.hw.displays.pop(role, None)
-    ctx.reporter.emit("fault", {"fault": "display_missing", "text": "%s display at I2C address %s stopped "
-                                "answering: %s" % (role, getattr(display, "addr", "?"), exc)})
-    if role == "scoreboard":
-        ctx.game.scoreboard = None
-    ctx.queue.put(_FAULT, _DISPLAY_MISSING, 0)     # a full queue is itself a reported fault
+    """A display's write raised (a loose cable, noise on the I2C bus): never an exception out of the loop,
+    which reset the table mid-round. Left out, named to the host, display_missing raised, and tried again
+    until it answers (firmware/display_loss.py)."""
+    from firmware.display_loss import lose        # (at the first loss only: no heap before)
+    lose(ctx, role, exc)
 
 
 def _dealer_lines(ctx):

@@ -24,6 +24,8 @@ class Context:
     """Everything the tasks and the console share for one run: its attributes are set where the boot builds
     it (firmware/boot_steps.py, make_context: boot-only, so a running table keeps of it only this class)."""
 
+    lost_displays = None      # a display_loss.LostDisplays while a display that stopped answering is out
+
     def _link_alarm(self, raised):
         """The sender's store crossed its alarm level: a table event, in order with the others."""
         # The store's count, not the sender's: a boot with a backlog on flash raises it while the Sender

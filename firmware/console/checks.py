@@ -198,7 +198,11 @@ def _check_displays(ctx, lines):
             continue
         display = ctx.hw.displays.get(role)
         if display is None:
-            lines.append("display %s: missing (not answering: left out until the next boot)" % role)
+            lost = ctx.lost_displays
+            if lost is not None and role in lost.roles():
+                lines.append("display %s: missing (stopped answering: tried again every 5 s)" % role)
+            else:
+                lines.append("display %s: missing (not answering at boot: left out until the next boot)" % role)
             continue
         i2c = getattr(display, "i2c", None)
         try:

@@ -109,9 +109,12 @@ class CharLCD:
         self.cursor_x = 0
         self.cursor_y = 0
         self.row_writes = 0                 # rows sent by show() (for tests and stats)
-        self._init()
+        self.init_display()
 
-    def _init(self):
+    def init_display(self):
+        """Set the controller up (again, after it lost its power or setup: a cable pulled and reseated,
+        firmware/display_loss.py): blank, as at power-up; the next show() writes every row. OSError when
+        nothing answers. (ssd1306's name for its own: micropython-lib's.)"""
         i2c = self.i2c
         i2c.writeto(self.addr, bytes((0,)))     # OSError here if no backpack answers
         self._sleep(20)                         # LCD needs > 40 ms after power-up

@@ -87,7 +87,9 @@ class SSD1306(framebuf.FrameBuffer):
         self.transmits += 1
 
     def init_display(self):
-        """Configure the controller, clear its RAM, then switch the glass on (no power-up garbage shown)."""
+        """Configure the controller, clear its RAM, then switch the glass on (no power-up garbage shown). Again
+        after it lost its power or setup (a cable pulled and reseated, firmware/display_loss.py): a blank
+        picture, to draw and show() again. OSError when nothing answers."""
         self._transmit(bytearray((
             _CONTROL_COMMANDS,
             _SET_DISP,                                   # off while configuring

@@ -318,6 +318,13 @@ class FakeLCD:
     def show(self, lines):
         self.lines = list(lines)
 
+    def init_display(self):
+        """The controller set up again (firmware/display_loss.py): blank, or OSError while it is missing."""
+        if self.addr in FakeLCD.missing:
+            raise OSError(19)
+        self.lines = []
+        self.restarts = getattr(self, "restarts", 0) + 1
+
 
 class FakeRP2:
     """Enough of MicroPython's `rp2` for firmware.drivers.pio_uart on either runtime.

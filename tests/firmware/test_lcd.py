@@ -118,6 +118,20 @@ def test_show_skips_unchanged_rows():
     assert d.row_writes == 3
 
 
+def test_init_display_again_sets_the_controller_up_and_the_next_show_writes_every_row():
+    # A cable pulled and reseated (firmware/display_loss.py): the LCD lost its power and its setup; what
+    # show() remembers having written is gone with it.
+    bus, d = make(8, 2)
+    d.show(["Player", "Banker"])
+    bus.reset_log()
+    d.init_display()
+    assert [(rs, n) for rs, n, rw in bus.strobes[:4]] == [(0, 3), (0, 3), (0, 3), (0, 2)]   # from its first byte
+    bus.reset_log()
+    assert d.show(["Player", "Banker"]) == 2 and text_of(bus.ops(0)) == "PlayerBanker"
+    bus.addrs = ()                                   # pulled again: nothing answers
+    assert raises(OSError, d.init_display).args[0] == 19
+
+
 def test_missing_rows_blank_and_long_lines_cut():
     bus, d = make(8, 2)
     d.show(["12345678901", "x"])

@@ -527,8 +527,8 @@ def _stops_answering(display):
 
 def test_a_display_that_stops_answering_is_an_alarm_not_a_crash():
     # An LCD's cable worked loose mid-play: its write raised out of the output pass, the loop crashed and the
-    # board reset mid-round. Now the display is left out until the next boot and the table raises
-    # display_missing, as for one missing at boot; the other displays go on.
+    # board reset mid-round. Now the display is left out and the table raises display_missing, as for one
+    # missing at boot; the other displays go on.
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
@@ -548,7 +548,55 @@ def test_a_display_that_stops_answering_is_an_alarm_not_a_crash():
         _press_confirm(ctx, machine)
         assert ctx.table.state == t.READY and result.lines                  # still drawn
         from tests.firmware.console_rig import typed
-        assert "display dealer: missing (not answering: left out until the next boot)" in \
+        assert "display dealer: missing (stopped answering: tried again every 5 s)" in typed(ctx, machine, "selftest")
+
+
+def _run_ms(ctx, ms):
+    for _ in range(ms // 20):
+        main.poll_inputs(ctx, 20)
+        main.refresh_outputs(ctx, True, 20)
+
+
+def test_a_display_that_stopped_answering_is_tried_again_and_back_once_it_answers():
+    # The cable reseated mid-shoe: without a reset (a reset_in_round alarm mid-round) the display comes back,
+    # set up again from its first byte (it lost its power and its setup), drawn whole, and the host hears it.
+    from firmware.display_loss import RETRY_MS
+    from tests.firmware.console_rig import typed
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        lcd = ctx.hw.displays["dealer"]
+        shown = list(lcd.lines)
+        _stops_answering(lcd)
+        FakeLCD.missing = (lcd.addr,)                 # the cable out: its setup fails too
+        ctx.table.display_dirty = True
+        _run(ctx, 3)
+        assert "dealer" not in ctx.hw.displays and ctx.lost_displays.roles() == ["dealer"]
+        _run_ms(ctx, RETRY_MS * 2)
+        assert "dealer" not in ctx.hw.displays and getattr(lcd, "restarts", 0) == 0   # tried, still out
+        del lcd.show                                  # (FakeLCD.show again)
+        FakeLCD.missing = ()                          # reseated
+        _run_ms(ctx, RETRY_MS)
+        assert ctx.hw.displays["dealer"] is lcd and lcd.restarts == 1 and ctx.lost_displays is None
+        alarm = main._dealer_lines(ctx)
+        assert lcd.lines == alarm and alarm[0].startswith("ALARM") and alarm != shown   # drawn whole again
+        assert [r for r in _host(machine) if r["event"] == "display_back"] == [
+            {"seq": _host(machine)[-1]["seq"], "table": "B01", "event": "display_back", "display": "dealer"}]
+        assert "display dealer: ok" in typed(ctx, machine, "selftest")
+        _press_confirm(ctx, machine)                  # the alarm stays until the dealer closes it
+        assert ctx.table.state == t.READY and lcd.lines == shown
+
+
+def test_a_display_missing_at_boot_is_not_tried_again():
+    # The boot set up no driver for it: it waits for the next boot (docs/console.md, selftest).
+    from firmware.display_loss import RETRY_MS
+    from tests.firmware.console_rig import typed
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat", missing=(38,))
+        FakeLCD.missing = ()
+        _run_ms(ctx, RETRY_MS * 2)
+        assert "result" not in ctx.hw.displays and ctx.lost_displays is None
+        assert "display result: missing (not answering at boot: left out until the next boot)" in \
             typed(ctx, machine, "selftest")
 
 
@@ -565,3 +613,12 @@ def test_a_scoreboard_that_stops_answering_is_left_out_too():
         said = [r for r in _host(machine) if r["event"] == "fault"]
         assert said[0]["text"] == "scoreboard display at I2C address %d stopped answering: %s" % (oled.addr,
                                                                                                   OSError(19))
+        # Back (this bus acknowledges every address): set up again, then its whole picture drawn and sent.
+        from firmware.display_loss import RETRY_MS
+        scoreboard = ctx.lost_displays.out[0][2][0]
+        del scoreboard.show
+        draws, writes = scoreboard.full_draws, oled.i2c.writes
+        _run_ms(ctx, RETRY_MS + 200)
+        assert ctx.game.scoreboard == (scoreboard, oled) and ctx.hw.displays["scoreboard"] is oled
+        assert scoreboard.full_draws == draws + 1 and oled.i2c.writes > writes
+        assert _host(machine)[-1]["event"] == "display_back" and _host(machine)[-1]["display"] == "scoreboard"

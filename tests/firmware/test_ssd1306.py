@@ -88,6 +88,21 @@ def test_absent_display_raises_oserror_at_construction():
     assert bus.transactions == []
 
 
+def test_init_display_again_sets_the_controller_up_with_a_blank_picture():
+    # A cable pulled and reseated (firmware/display_loss.py): the same setup as at construction, the picture
+    # blank (the scoreboard draws it whole again); OSError while nothing answers.
+    bus = FakeI2C()
+    oled = SSD1306(bus, 0x3C, 128, 64)
+    oled.fill(1)
+    bus.addrs = ()
+    assert raises(OSError, oled.init_display).args[0] == ENODEV
+    bus.addrs = (0x3C,)
+    bus.transactions = []
+    oled.init_display()
+    t = bus.transactions
+    assert t[0] == INIT_64 and t[2] == b"\x40" + bytes(1024) and t[3] == b"\x00\xaf" and len(t) == 4
+
+
 def test_commands_for_power_contrast_invert_and_rotation():
     bus = FakeI2C()
     oled = SSD1306(bus)

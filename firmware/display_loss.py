@@ -1,0 +1,72 @@
+# Displays that stop answering while the table runs: left out, named to the host, tried again until they answer.
+#
+# A loose cable or noise on the I2C bus makes a display's write raise OSError (ENODEV, EIO, ETIMEDOUT: as
+# machine.I2C says it). firmware/main.py's output pass catches it and calls lose(): the display is left out
+# (the other displays and the table go on), the host hears which one and why, and the dealer's alarm is the
+# one a display missing at boot raises (display_missing). Every RETRY_MS of output passes the display's
+# driver sets its controller up again (the cable reseated: the LCD or OLED lost its power, and its setup,
+# with it); once that answers, the display is back, drawn whole, and the host hears `display_back`.
+#
+# A display missing at boot is not tried again: the boot set up no driver for it and kept nothing of its
+# board-file entry (boot_steps.forget_bring_up), so the next boot takes it. This module is imported at the
+# first loss only: a table whose displays answer keeps none of it in its heap.
+
+# copies of firmware.events (tests/host/test_const_copies.py)
+_FAULT = const(8)
+# copies of firmware.faults (tests/host/test_const_copies.py)
+_DISPLAY_MISSING = const(5)
+
+RETRY_MS = const(5000)    # output-pass time between two tries of a display that stopped answering
+
+
+class LostDisplays:
+    """The displays out since they stopped answering: (role, driver, the Baccarat scoreboard or None)."""
+
+    def __init__(self):
+        self.out = []
+        self.wait_ms = RETRY_MS
+
+    def roles(self):
+        return [role for role, _, _ in self.out]
+
+    def poll(self, ctx, elapsed_ms):
+        """An output pass: every RETRY_MS, each display out is set up again; those that answer are back."""
+        self.wait_ms -= elapsed_ms
+        if self.wait_ms > 0 or ctx.console.holds_displays():     # (not over a display test's pattern)
+            return
+        self.wait_ms = RETRY_MS
+        for entry in list(self.out):
+            role, driver, scoreboard = entry
+            try:
+                driver.init_display()              # the controller's setup, from its first byte (OSError: still out)
+            except OSError:
+                continue
+            self.out.remove(entry)
+            ctx.hw.displays[role] = driver
+            table = ctx.table
+            if scoreboard is not None:
+                ctx.game.scoreboard = scoreboard
+                scoreboard[0].forget()        # its picture is blank now: the next draw paints it whole
+                table.scoreboard_dirty = True
+            else:
+                table.display_dirty = True    # (init_display() blanked it: show() writes every row again)
+            ctx.reporter.emit("display_back", {"display": role})
+        if not self.out:
+            ctx.lost_displays = None
+
+
+def lose(ctx, role, exc):
+    """The display `role` raised exc on a write: left out, reported by name, tried again from now on."""
+    driver = ctx.hw.displays.pop(role, None)
+    lost = ctx.lost_displays
+    if lost is None:
+        lost = ctx.lost_displays = LostDisplays()
+    scoreboard = None
+    if role == "scoreboard":
+        scoreboard = ctx.game.scoreboard
+        ctx.game.scoreboard = None
+    if driver is not None:
+        lost.out.append((role, driver, scoreboard))
+    ctx.reporter.emit("fault", {"fault": "display_missing", "text": "%s display at I2C address %s stopped "
+                                "answering: %s" % (role, getattr(driver, "addr", "?"), exc)})
+    ctx.queue.put(_FAULT, _DISPLAY_MISSING, 0)     # a full queue is itself a reported fault
