@@ -126,6 +126,19 @@ def test_a_bad_counter_is_a_fault_report_and_holds_the_table():
         assert ctx.table.state == t.FAULTED and ctx.table.fault_code == faults.BOOT_COUNTER_BAD
 
 
+def test_the_boot_counter_is_read_through_the_boards_filesystem():
+    # The boot's fs (the board's flash in tests and the simulator) is the counter's too: with its reads
+    # failing the counter is unreadable, a fault, never read past it through os.
+    from tests.firmware.fakes import ReadsFailFS
+    with ScratchDir() as state:
+        _boot(state)
+        ctx, machine, _ = _boot(state, fs=ReadsFailFS("/boot."))
+        _run(ctx)
+        assert ctx.sender.boot == JUMP
+        reported = [r for r in _host(machine) if r["event"] == "fault"]
+        assert reported[0]["fault"] == "boot_counter_bad" and "unreadable" in reported[0]["text"], reported
+
+
 def lamp_checks_until(ctx, done, most):
     """Console lamp checks (two reports each), a pass after each, until done(): with the host away they fill
     the link store (fewer than `most` of them)."""

@@ -207,6 +207,9 @@ def test_a_flipped_bit_in_the_host_links_store_is_an_alarm_and_its_good_frames_s
         assert [r["fault"] for r in faulted][:1] == [fault_kinds.name(faults.JOURNAL_BAD)]
         assert "CRC" in faulted[0]["text"]
         assert ctx.table.fault_code == faults.JOURNAL_BAD
+        # The alarm's own report: the store's damage, not a journal that filled ("full": true is that).
+        alarm = [r for r in faulted if r["fault"] == "journal_bad" and "text" not in r]
+        assert len(alarm) == 1 and "full" not in alarm[0] and ctx.table.fault_detail == 0, faulted
 
 
 def test_a_boot_with_a_backlog_on_flash_raises_the_link_alarm_and_plays_on():
