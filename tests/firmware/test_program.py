@@ -74,6 +74,16 @@ def test_hmac_matches_rfc4231():
         assert _hex(program.hmac_sha256(key, data)) == expected, expected
 
 
+def test_hmac_keys_around_the_block_size():
+    # RFC 2104: a key longer than the hash's 64-byte block is hashed first, one of 64 bytes or fewer padded
+    # as it is (the RFC 4231 vectors have none at 63..65). The digests: CPython's hmac module.
+    data = b"lab-2024-17 block-size key"
+    for size, expected in ((63, "90ea3280d3289a5776ae8bb7dcc943f82527fe65caab232f9b56ce7ae9777b81"),
+                           (64, "670707592f447efb49b03b053c54f80eeabbf5c6feca95477d616996d3f2b74c"),
+                           (65, "b99e02b1b0c3d7cdf7921614a8aa743d39fa875ac31e391a4c270cbe37eef73b")):
+        assert _hex(program.hmac_sha256(b"\x5a" * size, data)) == expected, size
+
+
 def test_hmac_fed_in_pieces_equals_one_piece():
     key, data, expected = RFC4231[6 - 1]
     mac = program.Hmac(key)
@@ -85,6 +95,16 @@ def test_hmac_fed_in_pieces_equals_one_piece():
 def test_deployed_program_passes_the_check():
     with ScratchDir() as root:
         _deploy(root)
+        assert program.check(root) is None
+
+
+def test_the_manifest_is_read_back_as_its_entries_an_empty_file_too():
+    # An empty file (an __init__.py) is a file of size 0, not a malformed entry.
+    files = FILES + (("firmware/__init__.py", b""),)
+    with ScratchDir() as root:
+        entries = _deploy(root, files)
+        assert program.load_manifest(root) == [(e["path"], e["size"], e["sha256"], False) for e in entries]
+        assert ("firmware/__init__.py", 0, _hex(hashlib.sha256(b"").digest()), False) in program.load_manifest(root)
         assert program.check(root) is None
 
 
