@@ -21,6 +21,7 @@ import os
 import random
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -113,8 +114,27 @@ def _worktree():
     return tree
 
 
-def run(module, count, seed, groups, out=print):
-    """Sample count mutants of module (a path from the repository's top) and run the groups on each."""
+def _group_fails(group, work, timeout):
+    """Run one pytest group in the worktree: None if it passes, else the first FAILED/ERROR line (a list of
+    at most one), or the timeout's own line: a mutant that makes the tests hang (a loop that never ends) is
+    caught by them, as a wrong result would be. The whole process group is killed (the runners' children)."""
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider"] + shlex.split(group),
+                            cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    try:
+        stdout, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return ["TIMEOUT: %s ran over %d s" % (group, timeout)]
+    if not proc.returncode:
+        return None
+    return [line for line in stdout.splitlines() if line.startswith(("FAILED", "ERROR"))][:1]
+
+
+def run(module, count, seed, groups, out=print, timeout=600):
+    """Sample count mutants of module (a path from the repository's top) and run the groups on each (each
+    group at most `timeout` seconds: longer is a hang, the mutant caught)."""
     source = open(os.path.join(REPO, module)).read()
     tree = ast.parse(source)
     every = sites(tree)
@@ -130,10 +150,8 @@ def run(module, count, seed, groups, out=print):
             start = time.time()
             failed = None
             for group in groups:
-                done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider"]
-                                      + shlex.split(group), cwd=work, capture_output=True, text=True)
-                if done.returncode:
-                    failed = [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))][:1]
+                failed = _group_fails(group, work, timeout)
+                if failed is not None:
                     break
             survivors += failed is None
             out(json.dumps({"module": module, "line": site[3], "column": site[4], "mutant": site[1],
@@ -153,8 +171,11 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tests", action="append", required=True,
                         help="a pytest argument line; give several: each runs only while the ones before pass")
+    parser.add_argument("--timeout", type=int, default=600,
+                        help="seconds a test group may run before the mutant counts as caught (a hang; default 600)")
     args = parser.parse_args(argv)
-    run(args.module, args.count, args.seed, args.tests, out=lambda line: print(line, flush=True))
+    run(args.module, args.count, args.seed, args.tests, out=lambda line: print(line, flush=True),
+        timeout=args.timeout)
     return 0
 
 

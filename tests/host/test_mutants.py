@@ -52,3 +52,34 @@ def test_a_run_reports_each_mutant_and_leaves_no_worktree():
     with open(mutants.REPO + "/firmware/games/craps/dice.py") as f:
         assert f.read() == source
     assert _worktrees() == before
+
+
+def test_a_group_that_hangs_is_a_caught_mutant_and_its_processes_are_killed(tmp_path, monkeypatch):
+    # A mutant can turn a loop endless (the tests then never end: the sampler waited forever on one); a
+    # group over its time counts as caught, and the runner's children (a MicroPython VM) go with it.
+    import os
+    import time
+    pid_file = tmp_path / "child.pid"
+    stand_in = tmp_path / "python"
+    stand_in.write_text("#!/bin/sh\nsleep 60 &\necho $! > %s\nwait\n" % pid_file)
+    stand_in.chmod(0o755)
+    monkeypatch.setattr(mutants.sys, "executable", str(stand_in))
+    start = time.time()
+    assert mutants._group_fails("tests/host/test_x.py", str(tmp_path), 1) == [
+        "TIMEOUT: tests/host/test_x.py ran over 1 s"]
+    assert time.time() - start < 30
+    child = int(pid_file.read_text())
+    for _ in range(50):                      # (reaped by init: gone, or a zombie for a moment)
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        try:
+            with open("/proc/%d/stat" % child) as f:
+                if f.read().split(") ")[1].startswith("Z"):
+                    break
+        except FileNotFoundError:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the group's child process outlived the timeout")

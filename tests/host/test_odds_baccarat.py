@@ -144,6 +144,20 @@ def test_monte_carlo_agrees_within_ci():
     assert again["rows"] == mc["rows"]  # seeded: reproducible
 
 
+def test_a_probabilitys_interval_is_the_binomial_one():
+    # A P(...) figure's 99% half width: z * sqrt(p(1-p) / (n-1)), p the rounds' estimate (a wider interval
+    # would let a wrong exact figure through).
+    import math
+    _d, f, _t = ob.exact(1, "A", 8)
+    n = 2000
+    mc = ob.monte_carlo(1, "A", 8, n, 7, f)
+    probabilities = [r for r in mc["rows"] if r["figure"].startswith("P(")]
+    assert len(probabilities) == 5
+    for row in probabilities:
+        p = row["estimate"]
+        assert row["ci99_half_width"] == pytest.approx(ob.Z99 * math.sqrt(p * (1 - p) / (n - 1)), rel=1e-12), row
+
+
 def test_monte_carlo_through_whole_shoes_agrees_within_ci():
     """--mc-shoe: shoes dealt through firmware.games.baccarat.shoe (burn, cut card)."""
     _d, f, _t = ob.exact(2, "B", 6)
@@ -162,6 +176,8 @@ def test_cli_text_json_and_errors():
     doc = json.loads(proc.stdout)
     assert doc["method"] == 2 and doc["decks"] == 6
     assert abs(doc["figures"]["P(player wins)"] - doc["figures"]["P(banker wins)"]) < 1e-15
+    doc = json.loads(odds("--json").stdout)             # the defaults: art. 9 method 1, commission A, 8 decks
+    assert (doc["method"], doc["commission"], doc["decks"]) == (1, "A", 8), doc
     proc = odds("--decks", "8", "--monte-carlo", "2000", "--seed", "3")
     assert proc.returncode == 0 and "Monte-Carlo" in proc.stdout and "edge(banker)" in proc.stdout
     for bad in (["--method", "3"], ["--decks", "13"], ["--commission", "C"], ["--monte-carlo", "-1"]):
