@@ -22,9 +22,13 @@ MIN_REPORT_LINES = 1
 _PANEL_BORDERS = 2
 
 
-def key_legend(keys):
-    """`keys: d deal  c confirm ... q quit` for the [(key, role)] the board has."""
-    return "keys: " + "  ".join("%s %s" % (key, role) for key, role in keys) + "  q quit"
+def key_legend(keys, cable_key=""):
+    """`keys: d deal  c confirm ...  l LCD cable  q quit` for the [(key, role)] the board has (cable_key: the
+    dealer LCD's cable pulled or reseated, hostsim.sim.CABLE_KEY)."""
+    shown = ["%s %s" % (key, role) for key, role in keys]
+    if cable_key:
+        shown.append("%s LCD cable" % cable_key)
+    return "keys: " + "  ".join(shown) + "  q quit"
 
 
 def extra_legend(fault_keys, scoreboard_key):
@@ -57,7 +61,7 @@ class Screen:
             out.append(Text(extra, style="dim", no_wrap=True, overflow="ellipsis"))
         for line in legend_lines(sim.keypad_keys):          # only when the table keys its keypad
             out.append(Text(line, style="dim", no_wrap=True, overflow="ellipsis"))
-        out.append(Text(key_legend(sim.keys), style="dim", no_wrap=True, overflow="ellipsis"))
+        out.append(Text(key_legend(sim.keys, sim.cable_key), style="dim", no_wrap=True, overflow="ellipsis"))
         return out
 
     def table_part(self, width, height, spare):

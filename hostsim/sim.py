@@ -36,6 +36,7 @@ from hostsim.table_io import KEY_GAP_MS, TableIO
 KEYS = (("d", "deal"), ("c", "confirm"), ("v", "void"), ("s", "shoe_change"), ("u", "undo"), ("m", "menu"))
 QUIT_KEYS = ("q", "\x03")
 SCOREBOARD_KEY = "o"      # the live view: the scoreboard in place of the LCDs, and back (hostsim.screen)
+CABLE_KEY = "l"           # the dealer LCD's cable pulled, and reseated (the firmware: firmware/display_loss.py)
 STEP_S = 0.05             # the host task's period (real time at --speed 1; shorter when faster)
 MIN_STEP_S = 0.005        # ... but never below this much real time
 VIEW_EVERY_MS = 100       # live view refresh (real time)
@@ -167,6 +168,7 @@ class Sim:
             self.dealer = omaha_dealer.OmahaDealer(self.io, rules, players or omaha_dealer.PLAYERS, seed=seed,
                                                    pace=omaha_dealer.live_pace(speed))
         self.scoreboard_key = SCOREBOARD_KEY if self.game == "baccarat" else ""    # the roads are Baccarat's
+        self.cable_key = CABLE_KEY if "dealer" in self.io.display_roles() else ""
         self.show_scoreboard = False    # the live view shows the scoreboard in place of the LCDs
         self.tap = HostTap(self.hw.port("host"))
         self.stop_at = None if seconds is None else self.hw.clock.now_ms() + int(seconds * 1000)
@@ -288,7 +290,17 @@ class Sim:
                 self.dealer.inject(faults[ch])
             elif ch == self.scoreboard_key:
                 self.show_scoreboard = not self.show_scoreboard
+            elif ch == self.cable_key:
+                self.pull_or_reseat("dealer")
         return roles
+
+    def pull_or_reseat(self, role):
+        """The display's cable pulled, or reseated: the firmware raises display_missing at its next write to it,
+        and takes it back within 5 s of the reseat (display_back)."""
+        if role in self.io.unplugged():
+            self.io.plug(role)
+        else:
+            self.io.unplug(role)
 
     def screen(self):
         from hostsim.screen import Screen

@@ -80,7 +80,7 @@ def test_the_key_legend_lists_only_the_boards_buttons(tmp_path, board):
         legend = _screen_text(sim)[-1]
     finally:
         sim.close()
-    assert legend == "keys: d deal  c confirm  v void  s shoe_change  q quit"
+    assert legend == "keys: d deal  c confirm  v void  s shoe_change  l LCD cable  q quit"
 
 
 def _board_with_undo_and_menu(tmp_path):
@@ -98,7 +98,7 @@ def test_keys_follow_the_board_buttons(tmp_path, monkeypatch):
     try:
         assert board_keys(sim.board) == [("d", "deal"), ("c", "confirm"), ("s", "shoe_change"), ("u", "undo"),
                                          ("m", "menu")]
-        assert _screen_text(sim)[-1] == "keys: d deal  c confirm  s shoe_change  u undo  m menu  q quit"
+        assert _screen_text(sim)[-1] == "keys: d deal  c confirm  s shoe_change  u undo  m menu  l LCD cable  q quit"
         read, write = os.pipe()
         os.write(write, b"vumx")
         os.close(write)

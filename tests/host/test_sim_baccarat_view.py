@@ -82,7 +82,7 @@ def test_the_scoreboard_face_fits_80x24_with_the_glass_the_lights_and_a_report(t
     for zone in sim.board.zones["baccarat"]:
         assert zone in text                                                  # the lights beside it
     assert '{"seq": 39,' in text and "virtual time" in text
-    assert lines[-2:] == [FAULT_LEGEND, "keys: d deal  c confirm  v void  s shoe_change  q quit"]
+    assert lines[-2:] == [FAULT_LEGEND, "keys: d deal  c confirm  v void  s shoe_change  l LCD cable  q quit"]
 
 
 def test_a_board_without_a_scoreboard_says_so(tmp_path):
@@ -127,6 +127,25 @@ def test_the_fault_keys_reach_the_dealer_and_o_switches_the_face(tmp_path, monke
     finally:
         sim.close()
     assert "dealer waits: close the alarm (c confirm, v void)" in text     # the dealer's line on the panel
+
+
+def test_l_pulls_the_dealer_lcds_cable_and_reseats_it(tmp_path, monkeypatch):
+    # A technician shows the table riding out a loose cable: display_missing at the next write, display_back
+    # within 5 s of the reseat (firmware/display_loss.py); the view shows the LCD's panel empty meanwhile.
+    sim = _sim(tmp_path)
+    try:
+        read, write = os.pipe()
+        os.write(write, b"l")
+        os.close(write)
+        with open(read, "rb", buffering=0) as fake_stdin:
+            monkeypatch.setattr("sys.stdin", fake_stdin)
+            sim.read_stdin = True
+            assert sim._read_keys() == []
+        assert sim.io.unplugged() == ["dealer"] and "(no device attached)" in "\n".join(_screen(sim))
+        sim.pull_or_reseat("dealer")
+        assert sim.io.unplugged() == []
+    finally:
+        sim.close()
 
 
 # Omaha: no fault keys, but its keypad's help when the person deals (--no-demo; the digits type on the keypad

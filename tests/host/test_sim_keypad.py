@@ -45,7 +45,7 @@ def test_the_keypad_help_is_shown_at_an_omaha_table_only(omaha, tmp_path):
     lines = _screen_text(omaha)
     assert lines[-3].startswith("keypad:  0-9 digits  f fold  k check  c call")
     assert "Enter enter  Bksp clear  n new  t button  e seat  $ stack" in lines[-2]
-    assert lines[-1] == "keys: d deal  C confirm  v void  s shoe_change  q quit"     # c is the keypad's call
+    assert lines[-1] == "keys: d deal  C confirm  v void  s shoe_change  l LCD cable  q quit"     # c is the keypad's call
     baccarat = _sim(os.path.join(REPO, "boards", "sim.json"), "baccarat", tmp_path / "b")
     try:
         assert baccarat.keypad_keys == [] and "keypad" not in "\n".join(_screen_text(baccarat))
