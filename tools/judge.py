@@ -19,6 +19,7 @@ import sys
 
 from firmware.errors import GameError
 from tools import json_input
+from tools.pipe import stdout_gone
 
 # game -> (module, function). Each function takes the parsed request (dict)
 # and returns the response dict; it raises GameError for a bad request.
@@ -122,9 +123,12 @@ def main(stdin=None, stdout=None, argv=None):
     parse_args(argv or [])
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout
-    for line in stdin:
-        stdout.write(encode(answer(line)) + "\n")
-        stdout.flush()
+    try:
+        for line in stdin:
+            stdout.write(encode(answer(line)) + "\n")
+            stdout.flush()
+    except BrokenPipeError:             # the reader of stdout went away (| head): nobody is left to tell
+        stdout_gone(stdout)
     return 0
 
 

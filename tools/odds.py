@@ -9,6 +9,8 @@ run(args) -> exit status.
 import argparse
 import sys
 
+from tools.pipe import stdout_gone
+
 GAMES = {
     "baccarat": "tools.odds_baccarat",
     "craps": "tools.odds_craps",
@@ -33,6 +35,9 @@ def main(argv=None):
     except ValueError as exc:
         print("odds: %s" % exc, file=sys.stderr)
         return 2
+    except BrokenPipeError:             # the reader of stdout went away (| head): nobody is left to tell
+        stdout_gone()
+        return 0
 
 
 if __name__ == "__main__":

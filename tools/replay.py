@@ -40,6 +40,7 @@ from firmware.errors import SettingsError
 from hostsim.flash import FlashFS, state_dir_problem
 from hostsim.headless import BootTimeout, HeadlessTable, Refused, board_path
 from hostsim.line_noise import LineNoise
+from tools.pipe import stdout_gone
 from tools.replay_input import InputError, run_line
 
 USAGE_ERROR = 2
@@ -198,16 +199,8 @@ def main(argv=None, stdin=None, stdout=None, stderr=None):
         print("replay: %s" % exc, file=stderr)
         return exc.status
     except BrokenPipeError:             # the reader of stdout went away (| head): nobody is left to tell
-        _stdout_gone(stdout)
+        stdout_gone(stdout)
     return 0
-
-
-def _stdout_gone(stdout):
-    """Point fd 1 at /dev/null so the interpreter's last flush cannot fail again."""
-    if stdout is sys.stdout:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -75,6 +75,26 @@ def test_last_line_without_newline_is_answered():
     assert out == [{"error": "empty line: expected a JSON object"}, GOOD_ANSWER]
 
 
+def test_a_reader_that_stops_reading_ends_the_judge_quietly(monkeypatch):
+    # `... | python -m tools.judge | head -1`: the next answer's write raises BrokenPipeError; the judge ends with
+    # status 0, fd 1 pointed at /dev/null (tools/pipe.py), no traceback, the rest of its input unread.
+    class Closed:
+        writes = 0
+
+        def write(self, text):
+            Closed.writes += 1
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            pass
+
+    gone = []
+    monkeypatch.setattr(judge, "stdout_gone", gone.append)
+    out = Closed()
+    lines = io.BytesIO((json.dumps(GOOD) + "\n").encode() * 3)
+    assert judge.main(stdin=lines, stdout=out) == 0 and gone == [out] and Closed.writes == 1
+
+
 def test_missing_and_wrong_typed_fields_are_bad_requests_not_internal_errors():
     requests = [
         {"game": "hand5"},

@@ -143,3 +143,48 @@ def test_monte_carlo_rows_of_few_decisions_get_no_verdict():
     text = subprocess.run([sys.executable, "-m", "tools.odds", "craps", "--monte-carlo", "100", "--seed", "6"],
                           capture_output=True, text=True, cwd=REPO, timeout=120).stdout
     assert " NO" not in text and "no verdict: fewer than 360 decisions" in text
+
+
+def test_the_text_tables_of_both_modes():
+    # The tables a regulator's lab reads (not --json): a bet's edge, its fraction, its edge per bet resolved
+    # where it can push (Don't Pass's bar 12), its mean rolls; the Monte-Carlo rows with the exact figure.
+    def odds(*args):
+        return subprocess.run([sys.executable, "-m", "tools.odds", "craps"] + list(args),
+                              capture_output=True, text=True, cwd=REPO, timeout=120)
+
+    proc = odds("--off-on-come-out", "hard")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == ("Craps house edge (exact, through firmware.games.craps.rules): field 12 pays 2:1, "
+                        "odds 3-4-5, off on come-out: hard")
+    rows = {line.split()[0]: line.split()[1:] for line in lines[2:] if not line.startswith(("pass +", "dont_pass +"))}
+    assert rows["pass"] == ["1.414%", "7/495", "3.376"] and rows["dont_pass"] == ["1.364%", "3/220", "1.403%", "3.376"]
+    proc = odds("--field-12", "3", "--monte-carlo", "2000", "--seed", "3")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("Craps Monte-Carlo: 2000 rolls, seed 3, field 12 pays 3:1, odds 3-4-5 (")
+    field = [line.split() for line in lines if line.startswith("field ")][0]
+    assert field[5] == "2.778%" and field[6] in ("yes", "NO"), field       # the exact figure at 3:1
+
+
+def test_make_settings_defaults_are_the_clis():
+    settings = odds_craps.make_settings()
+    assert (settings.field_12, list(settings.max_odds), list(settings.off_on_come_out)) == (2, [3, 4, 5], [])
+
+
+def test_a_reader_that_stops_reading_ends_the_tool_quietly(monkeypatch):
+    # `python -m tools.odds craps | head -1`: head gone, the next write raises BrokenPipeError; the tool ends
+    # with status 0 and points fd 1 at /dev/null (tools/pipe.py) rather than printing a traceback.
+    from tools import odds
+
+    class Closed:
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            pass
+
+    gone = []
+    monkeypatch.setattr(odds, "stdout_gone", lambda: gone.append(True))
+    monkeypatch.setattr("sys.stdout", Closed())
+    assert odds.main(["craps"]) == 0 and gone == [True]

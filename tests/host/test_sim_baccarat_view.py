@@ -17,6 +17,7 @@ from hostsim.dealer import DOUBLE_PULL, GARBLED, UNREADABLE
 from hostsim.oled import SimSSD1306, find_oled
 from hostsim.sim import Sim
 from tests.host.link_frames import board_frame
+from tests.host.test_sim_keypad import _typed     # (the live view reading keys typed at a terminal)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OLED_ADDR = 0x3C
@@ -113,13 +114,7 @@ def test_the_table_face_adds_the_scoreboard_when_the_terminal_is_tall_enough(tmp
 def test_the_fault_keys_reach_the_dealer_and_o_switches_the_face(tmp_path, monkeypatch):
     sim = _sim(tmp_path)
     try:
-        read, write = os.pipe()
-        os.write(write, b"132oc")
-        os.close(write)
-        with open(read, "rb", buffering=0) as fake_stdin:
-            monkeypatch.setattr("sys.stdin", fake_stdin)
-            sim.read_stdin = True
-            roles = sim._read_keys()
+        roles = _typed(sim, monkeypatch, b"132oc")
         assert roles == ["confirm"]
         assert sim.dealer.pending == [UNREADABLE, GARBLED, DOUBLE_PULL] and sim.show_scoreboard
         sim.dealer.on_report({"event": "state", "state": "fault"})
@@ -134,13 +129,7 @@ def test_l_pulls_the_dealer_lcds_cable_and_reseats_it(tmp_path, monkeypatch):
     # within 5 s of the reseat (firmware/display_loss.py); the view shows the LCD's panel empty meanwhile.
     sim = _sim(tmp_path)
     try:
-        read, write = os.pipe()
-        os.write(write, b"l")
-        os.close(write)
-        with open(read, "rb", buffering=0) as fake_stdin:
-            monkeypatch.setattr("sys.stdin", fake_stdin)
-            sim.read_stdin = True
-            assert sim._read_keys() == []
+        assert _typed(sim, monkeypatch, b"l") == []
         assert sim.io.unplugged() == ["dealer"] and "(no device attached)" in "\n".join(_screen(sim))
         sim.pull_or_reseat("dealer")
         assert sim.io.unplugged() == []
@@ -157,13 +146,7 @@ def test_fault_keys_only_where_a_dealer_deals_baccarat(tmp_path, monkeypatch, ga
     sim = _sim(tmp_path, game=game, demo=demo)
     try:
         lines = _screen(sim)
-        read, write = os.pipe()
-        os.write(write, b"123o")
-        os.close(write)
-        with open(read, "rb", buffering=0) as fake_stdin:
-            monkeypatch.setattr("sys.stdin", fake_stdin)
-            sim.read_stdin = True
-            assert sim._read_keys() == []
+        assert _typed(sim, monkeypatch, b"123o") == []
     finally:
         sim.close()
     assert (sim.dealer is None) == (not demo) and sim.show_scoreboard == (game == "baccarat")
