@@ -188,3 +188,11 @@ def test_a_reader_that_stops_reading_ends_the_tool_quietly(monkeypatch):
     monkeypatch.setattr(odds, "stdout_gone", lambda: gone.append(True))
     monkeypatch.setattr("sys.stdout", Closed())
     assert odds.main(["craps"]) == 0 and gone == [True]
+
+
+def test_the_rolls_that_set_a_point_make_that_point():
+    # The exact mode drives the engine to each point with one roll of its own (a roll making 6 for the 5 would
+    # price "point 5" bets at point 6: free odds still read 0%, so no published figure would notice).
+    from tools.odds_craps_exact import _MAKE, ROLLS
+    assert sorted(_MAKE) == [4, 5, 6, 8, 9, 10] and all(sum(dice) == point for point, dice in _MAKE.items())
+    assert sum(w for _, _, w in ROLLS) == 36 and len(ROLLS) == 21
