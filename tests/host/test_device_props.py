@@ -219,6 +219,16 @@ def test_take_downs_round_trip_where_the_table_takes_them_and_refuse_the_reading
         assert events == [(BETS, reading_id, len(bets))]
 
 
+def test_a_seat_line_takes_seven_pairs_where_they_fit():
+    # Eight short pairs: seven fit one frame (the seat word and seven: MAX_ARGS), the eighth goes on the next.
+    zones = ("pass", "come", "field", "horn", "hard_4", "hard_8", "dont_pass", "any_seven")
+    frames = devices.BetReaderDevice().bet_frames({1: dict((zone, 5) for zone in zones)})
+    seat_lines = [f.split(b"*")[0].split(b" ")[4:] for f in frames[1:-1]]
+    assert [len(words) for words in seat_lines] == [df.MAX_ARGS - 1, 1], seat_lines
+    reader = _reader(CRAPS_LIKE, 10)
+    assert _send(reader, frames)[0][0] == BETS
+
+
 @settings(max_examples=150)
 @given(bet_readings(CRAPS_LIKE, seats=10))
 def test_long_zone_lists_split_over_lines_and_round_trip(bets):
@@ -227,6 +237,13 @@ def test_long_zone_lists_split_over_lines_and_round_trip(bets):
     assert all(len(f) - 1 <= df.MAX_LINE for f in frames)
     assert _send(reader, frames)[0][0] == BETS
     assert reader.reading.as_dict() == bets
+    # Packed as full as a frame allows: a seat's line ends only where its next pair would not fit in 96 bytes
+    # or it has 7 pairs (the seat word and 7 make MAX_ARGS), so the emulated reader's lines reach both limits.
+    lines = [f.split(b"*")[0].split(b" ") for f in frames[1:-1]]
+    for line, after in zip(lines, lines[1:]):
+        if line[3] == after[3]:                              # the same seat goes on in the next line
+            pairs = line[4:]
+            assert len(pairs) == df.MAX_ARGS - 1 or len(b" ".join(line)) + 1 + len(after[4]) + 5 > df.MAX_LINE, line
 
 
 @settings(max_examples=200)
