@@ -190,6 +190,33 @@ def test_a_host_restarted_mid_boot_sets_the_boards_clock_when_it_gets_in_step():
     assert link.got[-1]["link"]["host_ms"] >= HOST_NOW
 
 
+def test_the_time_frame_is_the_documented_one():
+    # docs/host-link.md, "Host to board": `#0.0 0 TIME 1764525600000*0BFF4115`, header 0.0 (no frame of the
+    # board's, no tag), stamp 0.
+    def recorded(client, sent):
+        feed = client.feed
+
+        def recording(data):
+            reports, reply = feed(data)
+            sent.append(reply)
+            return reports, reply
+
+        client.feed = recording
+        return client
+
+    at_open, restarted = [], []
+    link = Link(client=recorded(HostClient(clock_ms=lambda: 1764525600000), at_open))
+    link.make(1)
+    link.settle()
+    link.client = recorded(HostClient(clock_ms=lambda: 1764525600000), restarted)   # in step past the OPEN
+    link.make(1)
+    link.settle()
+    for sent in (at_open, restarted):
+        assert b"#0.0 0 TIME 1764525600000*0BFF4115\n" in b"".join(sent), sent
+    with open(__file__.rsplit("/tests/", 1)[0] + "/docs/host-link.md") as f:
+        assert "#0.0 0 TIME 1764525600000*0BFF4115" in f.read()
+
+
 def test_a_reset_that_lost_a_ram_store_is_reported_not_hidden():
     link = Link()
     link.make(5)
