@@ -117,8 +117,14 @@ def display_test(con, args):
     if failed:
         return failed
     lines = []
-    for role in sorted(con.ctx.hw.displays):
-        display = con.ctx.hw.displays[role]
+    displays = con.ctx.hw.displays
+    for role in sorted(con.ctx.board.displays):
+        if role == "i2c":
+            continue
+        display = displays.get(role)
+        if display is None:                       # missing at boot, or stopped answering since: selftest says which
+            lines.append("%s: missing (no pattern: see selftest)" % role)
+            continue
         try:
             if hasattr(display, "fill"):          # the scoreboard OLED: every pixel on
                 display.fill(1)

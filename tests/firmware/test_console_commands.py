@@ -208,6 +208,23 @@ def test_display_test_holds_its_pattern_then_the_screens_come_back():
         assert dealer.lines == shown
 
 
+def test_the_display_test_names_a_missing_display_and_tests_the_others():
+    # A display out (missing at boot here, or one that stopped answering) gets no pattern, and says so in its
+    # place rather than being left out of the reply.
+    from firmware.console.pins import provision
+    from tests.firmware.console_rig import PIN
+    from tests.firmware.fakes import FakeLCD
+    with ScratchDir() as state:
+        provision(state, PIN)
+        ctx, machine, _ = _boot(state, "baccarat", missing=(39,))
+        _run(ctx)
+        FakeLCD.missing = ()
+        login(ctx, machine)
+        assert typed(ctx, machine, "display test", 1) == ["dealer: missing (no pattern: see selftest)",
+                                                          "result: test pattern for 3 s",
+                                                          "scoreboard: test pattern for 3 s"]
+
+
 def test_the_display_test_runs_at_every_game_on_the_board_fakes():
     # A Craps or Omaha table keeps its OLED as a Panel, which sends the pattern with I2C.writevto (as
     # machine.I2C and the simulator's bus have it): the test fake lacked it and the command crashed the run.
