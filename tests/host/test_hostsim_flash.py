@@ -51,3 +51,13 @@ def test_files_outside_the_flash_refused():
         with pytest.raises(ValueError, match="outside"):
             flash.open(os.path.join(flash.root, "..", "elsewhere"), "wb")
     assert not os.path.exists(flash.root)              # the temporary flash is gone afterwards
+
+
+def test_an_exception_inside_the_flash_block_goes_on_out_and_the_flash_is_still_cleaned_up():
+    # `with FlashFS() as flash:` wraps the power-cut tests' assertions: swallowing what is raised inside (an
+    # __exit__ answering True) would let every failing assertion there pass.
+    with pytest.raises(AssertionError, match="inside"):
+        with FlashFS() as flash:
+            root = flash.root
+            raise AssertionError("inside")
+    assert not os.path.exists(root)
