@@ -217,8 +217,9 @@ class TableIO:
         self._unplugged[role] = self.hw.detach_i2c(self.board.displays["i2c"]["bus"], addr)
 
     def plug(self, role):
-        """The display's cable back in: the same device answers at its address again (the firmware takes a
-        display it left out back at its next boot). ValueError for one that is not unplugged."""
+        """The display's cable back in: the same device answers at its address again (the firmware sets up one
+        it left out again at its next try, every 5 s; one missing at boot at its next boot). ValueError for one
+        that is not unplugged."""
         addr = self._display_addr(role)
         if role not in self._unplugged:
             raise ValueError("the %s display is not unplugged" % role)

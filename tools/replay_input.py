@@ -303,7 +303,8 @@ def _unplug(table, value, options):
 
 
 def _plug(table, value, options):
-    """{"plug": "dealer"}: the cable back in (the firmware takes the display back at its next boot)."""
+    """{"plug": "dealer"}: the cable back in (the firmware takes a display it left out back at its next try,
+    every 5 s: display_back; one missing at boot at its next boot)."""
     _display_cable(table, "plug", value)
 
 
