@@ -148,6 +148,24 @@ def test_unknown_uart_and_i2c_ids_raise_valueerror(hw):
         machine.WDT(1, timeout=100)
 
 
+def test_uart_and_i2c_settings_are_checked_as_machine_checks_them(hw):
+    # What a board file or a driver could get wrong is refused here too, the value named (bits 5..9, as
+    # machine.UART's docs allow across ports; parity None, 0, 1; stop 1, 2; a baud rate and an I2C frequency
+    # of at least 1).
+    import machine
+    for bad, said in (({"bits": 4}, "invalid bits 4"), ({"bits": 10}, "invalid bits 10"),
+                      ({"parity": 2}, "invalid parity 2"), ({"stop": 3}, "invalid stop bits 3"),
+                      ({"baudrate": 0}, "invalid baudrate 0")):
+        with pytest.raises(ValueError, match=said):
+            machine.UART(0, **bad)
+    for bits in (5, 9):
+        machine.UART(0, 9600, bits=bits)
+    assert repr(machine.UART(1, 19200, tx=4, rx=5)) == "UART(1, baudrate=19200, tx=4, rx=5)"
+    with pytest.raises(ValueError, match="invalid freq 0"):
+        machine.I2C(0, freq=0)
+    machine.I2C(0, freq=1)
+
+
 class Register:
     """A tiny register-file I2C device: write [reg, data...], read from the pointer."""
 
