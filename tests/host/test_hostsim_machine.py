@@ -161,6 +161,9 @@ def test_uart_and_i2c_settings_are_checked_as_machine_checks_them(hw):
     for bits in (5, 9):
         machine.UART(0, 9600, bits=bits)
     assert repr(machine.UART(1, 19200, tx=4, rx=5)) == "UART(1, baudrate=19200, tx=4, rx=5)"
+    # As on a board: a UART made again without a baud rate keeps the one it was given; a new one runs at 115200.
+    assert hw.uarts[1].baudrate == 19200 and (machine.UART(1), hw.uarts[1].baudrate)[1] == 19200
+    assert (machine.UART(2), hw.uarts[2].baudrate)[1] == 115200
     with pytest.raises(ValueError, match="invalid freq 0"):
         machine.I2C(0, freq=0)
     machine.I2C(0, freq=1)
