@@ -169,6 +169,32 @@ def test_uart_and_i2c_settings_are_checked_as_machine_checks_them(hw):
     machine.I2C(0, freq=1)
 
 
+def test_the_simulated_mcus_limits_and_its_reset_as_a_board_has_them(hw):
+    # The ids it has named in the error (the ranges the message lists), 7-bit I2C addresses only, the
+    # RP2040's 125 MHz until set, interrupts on again after a reset.
+    import machine
+    with pytest.raises(ValueError, match=r"hostsim has UART 0-7\)"):
+        machine.UART(8)
+    with pytest.raises(ValueError, match=r"hostsim has I2C 0-3\)"):
+        machine.I2C(4)
+    assert hardware._ranges((0, 1, 2, 5, 7, 8)) == "0-2, 5, 7-8" and hardware._ranges((4,)) == "4"
+    with pytest.raises(ValueError, match="0..127"):
+        hw.attach_i2c(0, 128, object())
+    hw.attach_i2c(0, 127, object())
+    assert machine.freq() == 125000000
+    machine.disable_irq()
+    hw.reboot()
+    assert hw.irq_enabled
+
+
+def test_an_exception_inside_the_hardware_block_goes_on_out():
+    # (`with hardware.install()` wraps tests' assertions: an __exit__ answering True would pass them all.)
+    with pytest.raises(AssertionError, match="inside"):
+        with hardware.install():
+            raise AssertionError("inside")
+    assert "machine" not in sys.modules              # uninstalled on the way out all the same
+
+
 class Register:
     """A tiny register-file I2C device: write [reg, data...], read from the pointer."""
 
