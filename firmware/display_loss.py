@@ -56,8 +56,9 @@ class LostDisplays:
 
 
 def lose(ctx, role, exc):
-    """The display `role` raised exc on a write: left out, reported by name, tried again from now on."""
-    driver = ctx.hw.displays.pop(role, None)
+    """The display `role` (one the output pass just wrote to) raised exc: left out, reported by name, tried
+    again from now on."""
+    driver = ctx.hw.displays.pop(role)
     lost = ctx.lost_displays
     if lost is None:
         lost = ctx.lost_displays = LostDisplays()
@@ -65,8 +66,7 @@ def lose(ctx, role, exc):
     if role == "scoreboard":
         scoreboard = ctx.game.scoreboard
         ctx.game.scoreboard = None
-    if driver is not None:
-        lost.out.append((role, driver, scoreboard))
-    ctx.reporter.emit("fault", {"fault": "display_missing", "text": "%s display at I2C address %s stopped "
-                                "answering: %s" % (role, getattr(driver, "addr", "?"), exc)})
+    lost.out.append((role, driver, scoreboard))
+    ctx.reporter.emit("fault", {"fault": "display_missing", "text": "%s display at I2C address %d stopped "
+                                "answering: %s" % (role, driver.addr, exc)})
     ctx.queue.put(_FAULT, _DISPLAY_MISSING, 0)     # a full queue is itself a reported fault
