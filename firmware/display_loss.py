@@ -1,15 +1,19 @@
 # Displays that stop answering while the table runs: left out, named to the host, tried again until they answer.
 #
-# A loose cable or noise on the I2C bus makes a display's write raise OSError (ENODEV, EIO, ETIMEDOUT: as
-# machine.I2C says it). firmware/main.py's output pass catches it and calls lose(): the display is left out
+# A loose cable or noise on the I2C bus makes a display's write, or the probe firmware/main.py's output pass
+# asks it every second, raise OSError (ENODEV, EIO, ETIMEDOUT: as machine.I2C says it). The output pass
+# catches it and calls lose(): the display is left out
 # (the other displays and the table go on), the host hears which one and why, and the dealer's alarm is the
 # one a display missing at boot raises (display_missing). Every RETRY_MS of output passes the display's
 # driver sets its controller up again (the cable reseated: the LCD or OLED lost its power, and its setup,
 # with it); once that answers, the display is back, drawn whole, and the host hears `display_back`.
 #
+# A display that answers but lost its setup unnoticed (firmware.main.probe_displays: a cable pulled and
+# reseated between two writes) is set up again at once and drawn whole (set_up_again): no alarm.
+#
 # A display missing at boot is not tried again: the boot set up no driver for it and kept nothing of its
 # board-file entry (boot_steps.forget_bring_up), so the next boot takes it. This module is imported at the
-# first loss only: a table whose displays answer keeps none of it in its heap.
+# first loss or restart only: a table whose displays answer keeps none of it in its heap.
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _FAULT = const(8)
@@ -43,16 +47,34 @@ class LostDisplays:
                 continue
             self.out.remove(entry)
             ctx.hw.displays[role] = driver
-            table = ctx.table
             if scoreboard is not None:
                 ctx.game.scoreboard = scoreboard
-                scoreboard[0].forget()        # its picture is blank now: the next draw paints it whole
-                table.scoreboard_dirty = True
-            else:
-                table.display_dirty = True    # (init_display() blanked it: show() writes every row again)
+            _draw_whole(ctx.table, scoreboard)
             ctx.reporter.emit("display_back", {"display": role})
         if not self.out:
             ctx.lost_displays = None
+
+
+def _draw_whole(table, scoreboard):
+    """A display just set up again (init_display() blanked it): its next draw paints all of it."""
+    if scoreboard is not None:
+        scoreboard[0].forget()        # the scoreboard's picture: the next draw paints it whole
+        table.scoreboard_dirty = True
+    else:
+        table.display_dirty = True    # an LCD's rows: show() writes every one again
+
+
+def set_up_again(ctx, role, driver):
+    """The display `role` answers but lost its setup since its last write (driver.lost_setup(): a cable
+    reseated between two writes, its controller powered up blank): set up again and drawn whole, and the host
+    told (`display_restarted`); no alarm, the table never lost it. Its setup failing: lost, as a write's."""
+    try:
+        driver.init_display()
+    except OSError as exc:
+        lose(ctx, role, exc)
+        return
+    _draw_whole(ctx.table, ctx.game.scoreboard if role == "scoreboard" else None)
+    ctx.reporter.emit("display_restarted", {"display": role})
 
 
 def lose(ctx, role, exc):

@@ -35,6 +35,8 @@ _UNEXPECTED_INPUT = const(8)
 POLL_MS = const(10)       # inputs, dispatch and watchdog feed
 OUTPUT_MS = const(20)     # host reports and lights
 DISPLAY_MS = const(100)   # LCD refresh at most this often
+PROBE_MS = const(1000)    # each display asked this often whether it is there and still set up
+_DISPLAY_ROLES = ("dealer", "result", "scoreboard")
 
 
 def poll_inputs(ctx, elapsed_ms):
@@ -124,7 +126,35 @@ def refresh_outputs(ctx, draw_displays, elapsed_ms=OUTPUT_MS):
     lost = ctx.lost_displays
     if lost is not None:                          # a display stopped answering: tried again now and then
         lost.poll(ctx, elapsed_ms)
+    wait = ctx.probe_wait_ms - elapsed_ms
+    if wait <= 0:
+        wait = PROBE_MS
+        probe_displays(ctx)
+    ctx.probe_wait_ms = wait
     send_reports(ctx, elapsed_ms)
+
+
+def probe_displays(ctx):
+    """Each display asked whether it is there and still set up (a byte read or a no-op command: nothing
+    allocated), between its writes: a cable pulled is noticed within a second, not at the display's next
+    change (the scoreboard's: the next result, mid-round), and one reseated between two writes (its
+    controller powered up blank and not set up: a dark or garbled display the table never noticed) is set up
+    again and drawn whole (firmware/display_loss.py). Not over a display test's pattern."""
+    if ctx.console.holds_displays():
+        return
+    displays = ctx.hw.displays
+    for role in _DISPLAY_ROLES:
+        driver = displays.get(role)
+        if driver is None:
+            continue
+        try:
+            restarted = driver.lost_setup()
+        except OSError as exc:
+            display_lost(ctx, role, exc)
+            continue
+        if restarted:
+            from firmware.display_loss import set_up_again      # (at the first such display only)
+            set_up_again(ctx, role, driver)
 
 
 def send_reports(ctx, elapsed_ms):

@@ -25,6 +25,7 @@ class Context:
     it (firmware/boot_steps.py, make_context: boot-only, so a running table keeps of it only this class)."""
 
     lost_displays = None      # a display_loss.LostDisplays while a display that stopped answering is out
+    probe_wait_ms = 1000      # output-pass time to the next probe of the displays (firmware.main.PROBE_MS)
 
     def _link_alarm(self, raised):
         """The sender's store crossed its alarm level: a table event, in order with the others."""

@@ -38,6 +38,15 @@ class SimLCD:
         self.cols = cols
         self.rows = rows
         self.name = name
+        self.instructions = 0
+        self.data_writes = 0
+        self.transactions = 0
+        self.clears = 0
+        self.power_up()
+
+    def power_up(self):
+        """The state power brings (a cable reseated): the expander's outputs high, the controller in 8-bit mode with
+        the display off and its RAM cleared by the internal reset, to be set up again; the counters kept."""
         self.port = 0xFF            # PCF8574 outputs are high after power-up
         self.eight_bit = True       # HD44780 powers up in 8-bit mode
         self._high = None           # first nibble of a 4-bit transfer
@@ -50,10 +59,6 @@ class SimLCD:
         self.display_on = False
         self.cursor_on = False
         self.blink_on = False
-        self.instructions = 0
-        self.data_writes = 0
-        self.transactions = 0
-        self.clears = 0
 
     # I2C device protocol (hostsim.machine.I2C)
     def i2c_write(self, data):

@@ -48,6 +48,14 @@ class SimSSD1306:
         self.unknown = []           # command bytes the chip does not define
         self.reset()
 
+    def power_up(self):
+        """The state power brings (a cable reseated): every register's reset value, the display off, and RAM
+        holding what it happens to (a fixed pattern here: garbage a driver that does not draw it whole shows)."""
+        self.reset()
+        for page, row in enumerate(self.ram):
+            for col in range(COLUMNS):
+                row[col] = (col * 37 + page * 91) & 0xFF
+
     def reset(self):
         """Power-on reset values of every register (datasheet command table); RAM is kept."""
         self.display_on = False

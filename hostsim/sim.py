@@ -295,8 +295,8 @@ class Sim:
         return roles
 
     def pull_or_reseat(self, role):
-        """The display's cable pulled, or reseated: the firmware raises display_missing at its next write to it,
-        and takes it back within 5 s of the reseat (display_back)."""
+        """The display's cable pulled, or reseated: the firmware raises display_missing within a second (its
+        probe), and takes it back within 5 s of the reseat (display_back)."""
         if role in self.io.unplugged():
             self.io.plug(role)
         else:

@@ -217,13 +217,17 @@ class TableIO:
         self._unplugged[role] = self.hw.detach_i2c(self.board.displays["i2c"]["bus"], addr)
 
     def plug(self, role):
-        """The display's cable back in: the same device answers at its address again (the firmware sets up one
-        it left out again at its next try, every 5 s; one missing at boot at its next boot). ValueError for one
-        that is not unplugged."""
+        """The display's cable back in: the same device answers at its address again, powered up as a reseat
+        leaves it (its power comes on that cable: blank and not set up). The firmware asks each display every
+        second whether it is there and still set up: one it had left out it sets up again at its next try
+        (every 5 s), one that lost its setup unnoticed (unplugged and plugged between two writes) at once; one
+        missing at boot waits for the next boot. ValueError for one that is not unplugged."""
         addr = self._display_addr(role)
         if role not in self._unplugged:
             raise ValueError("the %s display is not unplugged" % role)
-        self.hw.attach_i2c(self.board.displays["i2c"]["bus"], addr, self._unplugged.pop(role))
+        device = self._unplugged.pop(role)
+        device.power_up()
+        self.hw.attach_i2c(self.board.displays["i2c"]["bus"], addr, device)
 
     def _display_addr(self, role):
         if role not in self.display_roles():

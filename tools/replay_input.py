@@ -298,13 +298,14 @@ def _power_cut(table, value, options):
 
 def _unplug(table, value, options):
     """{"unplug": "dealer"}: the display's cable pulled (no time passes: the firmware finds out at its next
-    write to it, when the display has something new to show)."""
+    probe of it, every second, or write to it)."""
     _display_cable(table, "unplug", value)
 
 
 def _plug(table, value, options):
-    """{"plug": "dealer"}: the cable back in (the firmware takes a display it left out back at its next try,
-    every 5 s: display_back; one missing at boot at its next boot)."""
+    """{"plug": "dealer"}: the cable back in, the display powered up blank and not set up (the firmware takes a
+    display it left out back at its next try, every 5 s: display_back; one it had not noticed out it sets up
+    again at its next probe: display_restarted; one missing at boot at its next boot)."""
     _display_cable(table, "plug", value)
 
 

@@ -55,6 +55,7 @@ def geometry_problem(cols, rows):
 # character was most of a redraw's cost; two blits through 256-code tables of each nibble, one a nibble,
 # took twice the calls and 1 KB of tables (issue 14).
 _PALETTES = {}      # flags -> FrameBuffer
+_PORT = bytearray(1)    # lost_setup()'s read of an expander (every LCD's: one at a time, none kept per display)
 
 
 def _palettes(framebuf, flags):
@@ -135,6 +136,14 @@ class CharLCD:
         self.command(_LCD_ENTRY_MODE | _LCD_ENTRY_INC)
         self.command(_LCD_ON_CTRL | _LCD_ON_DISPLAY)
         self.backlight(True)
+
+    def lost_setup(self):
+        """True when the backpack lost its power since this driver's last write (a cable reseated between two
+        writes: the LCD powered up blank and in 8-bit mode, not set up): the PCF8574 powers up with every output
+        high, E among them, where each write of this driver leaves E low, and reads back what it outputs. One
+        byte read, nothing allocated. OSError when nothing answers (the cable out)."""
+        self.i2c.readfrom_into(self.addr, _PORT)
+        return _PORT[0] & _MASK_E != 0
 
     def _put(self, i, value, rs):
         """Encode one byte as four expander bytes at self._buf[i]."""

@@ -13,29 +13,21 @@
 # hostsim/framebuf.py (installed under that name by hostsim.hardware.install()).
 import framebuf
 
-from firmware.drivers.ssd1306_geometry import geometry_problem
+from firmware.drivers.ssd1306_geometry import geometry_problem, setup_commands
 
 # copies of firmware.drivers.ssd1306_geometry (tests/host/test_const_copies.py)
 _COLUMNS = const(128)
 
 # Fundamental, addressing, hardware-configuration and timing commands (datasheet section 9).
 _SET_CONTRAST = const(0x81)
-_SET_ENTIRE_ON = const(0xA4)         # | 1: every pixel on, whatever the RAM holds
 _SET_NORM_INV = const(0xA6)          # | 1: inverted
 _SET_DISP = const(0xAE)              # | 1: display on
-_SET_MEM_ADDR = const(0x20)          # + mode: 0 horizontal, 1 vertical, 2 page
 _SET_COL_ADDR = const(0x21)          # + start, end column
 _SET_PAGE_ADDR = const(0x22)         # + start, end page
-_SET_DISP_START_LINE = const(0x40)   # | line 0..63
 _SET_SEG_REMAP = const(0xA0)         # | 1: column 127 drives SEG0
-_SET_MUX_RATIO = const(0xA8)         # + rows - 1
 _SET_COM_OUT_DIR = const(0xC0)       # | 8: scan COM[N-1] to COM0
-_SET_DISP_OFFSET = const(0xD3)       # + vertical shift
-_SET_COM_PIN_CFG = const(0xDA)       # + 0x02 sequential, 0x12 alternative
-_SET_DISP_CLK_DIV = const(0xD5)
-_SET_PRECHARGE = const(0xD9)
-_SET_VCOM_DESEL = const(0xDB)
-_SET_CHARGE_PUMP = const(0x8D)       # + 0x14 on, 0x10 off
+_NOP = const(0xE3)
+_STATUS_OFF = const(0x40)            # the status byte's D6: the display is off
 
 # scroll_part()'s views of its scratch page kept at most (the scoreboard moves 3 widths of part: bead
 # plate, big road, a derived road's strip, each by one column a result).
@@ -45,6 +37,7 @@ _VIEWS = const(6)
 _CONTROL_COMMANDS = const(0x00)
 _CONTROL_DATA = const(0x40)
 _DATA_FOLLOWS = b"\x40"             # _CONTROL_DATA as a buffer (show_window()'s first)
+_STATUS = bytearray(1)              # lost_setup()'s read of a status byte (every module's: one at a time)
 
 
 class SSD1306(framebuf.FrameBuffer):
@@ -79,6 +72,8 @@ class SSD1306(framebuf.FrameBuffer):
         self._pages = None          # its first n columns by n (the width a part moves): made at the first
                                     # scroll (a display nothing scrolls on keeps none)
         self.transmits = 0          # I2C transactions sent (for tests and stats)
+        self.reads_status = False   # the module answers a status read (init_display() asks)
+        self._on = False
         self.init_display()
 
     def _transmit(self, data):
@@ -90,27 +85,29 @@ class SSD1306(framebuf.FrameBuffer):
         """Configure the controller, clear its RAM, then switch the glass on (no power-up garbage shown). Again
         after it lost its power or setup (a cable pulled and reseated, firmware/display_loss.py): a blank
         picture, to draw and show() again. OSError when nothing answers."""
-        self._transmit(bytearray((
-            _CONTROL_COMMANDS,
-            _SET_DISP,                                   # off while configuring
-            _SET_MEM_ADDR, 0x00,                         # horizontal: show() streams the window row by row
-            _SET_DISP_START_LINE,
-            _SET_SEG_REMAP | 0x01,                       # modules mount the glass so that these two
-            _SET_COM_OUT_DIR | 0x08,                     # remaps show the picture upright
-            _SET_MUX_RATIO, self.height - 1,
-            _SET_DISP_OFFSET, 0x00,
-            _SET_COM_PIN_CFG, 0x02 if self.width > 2 * self.height else 0x12,
-            _SET_DISP_CLK_DIV, 0x80,
-            _SET_PRECHARGE, 0x22 if self.external_vcc else 0xF1,
-            _SET_VCOM_DESEL, 0x30,                       # 0.83 * Vcc
-            _SET_CONTRAST, 0xFF,
-            _SET_ENTIRE_ON,                              # follow the RAM
-            _SET_NORM_INV,
-            _SET_CHARGE_PUMP, 0x10 if self.external_vcc else 0x14,
-        )))                                             # OSError here when nothing answers
+        self._transmit(setup_commands(self.width, self.height, self.external_vcc))   # OSError: nothing answers
         self.fill(0)
         self.show()
         self.poweron()
+        # Does the module answer a status read (the controller's I2C read mode: its status byte, D6 set while
+        # the display is off)? With the glass just switched on, a byte with D6 clear says so; one that NAKs the
+        # read, or whose SDA nobody drives (0xFF), is asked by lost_setup() only whether it is there.
+        try:
+            self.i2c.readfrom_into(self.addr, _STATUS)
+            self.reads_status = not _STATUS[0] & _STATUS_OFF
+        except OSError:
+            self.reads_status = False
+
+    def lost_setup(self):
+        """True when the controller lost its power since its setup (a cable reseated between two writes: it
+        powered up with the display off and its RAM undefined): its status byte says the display is off where
+        poweron() switched it on. A module that answers no status read (reads_status) is sent a no-op command:
+        its loss of power cannot be told, only its absence. Nothing allocated. OSError when nothing answers."""
+        if self.reads_status:
+            self.i2c.readfrom_into(self.addr, _STATUS)
+            return self._on and _STATUS[0] & _STATUS_OFF != 0
+        self.command(_NOP)
+        return False
 
     def command(self, cmd, arg=None):
         """One command, with its one argument byte if it takes one."""
@@ -209,9 +206,11 @@ class SSD1306(framebuf.FrameBuffer):
 
     def poweroff(self):
         self.command(_SET_DISP)
+        self._on = False
 
     def poweron(self):
         self.command(_SET_DISP | 0x01)
+        self._on = True
 
     def contrast(self, value):
         if not 0 <= value <= 255:

@@ -7,6 +7,10 @@
 # The controller's I2C control byte for "display data follows" (Co = 0, D/C# = 1: datasheet 8.1.5), as the
 # driver sends it.
 _CONTROL_DATA = const(0x40)
+_STATUS_OFF = const(0x40)            # the status byte's D6: the display is off
+_DISPLAY_ON = b"\x00\xaf"           # commands follow: display on
+_NOP = b"\x00\xe3"                  # commands follow: no operation
+_STATUS = bytearray(1)              # lost_setup()'s read of the status byte
 
 
 class Panel:
@@ -24,6 +28,26 @@ class Panel:
         self._window = oled._window
         self.transmits = oled.transmits
         self._colour = 0
+        self.external_vcc = oled.external_vcc
+        self.reads_status = oled.reads_status
+
+    def init_display(self):
+        """Set the controller up again (it lost its power: firmware/display_loss.py), as SSD1306 does: its
+        setup, the picture blank, the glass on. OSError when nothing answers."""
+        from firmware.drivers.ssd1306_geometry import setup_commands     # (released after boot: again, once)
+        self.i2c.writeto(self.addr, setup_commands(self.width, self.height, self.external_vcc))
+        self._colour = 0
+        self.show()
+        self.i2c.writeto(self.addr, _DISPLAY_ON)
+
+    def lost_setup(self):
+        """SSD1306.lost_setup(): True when the status byte says the display is off (it lost its power); else a
+        no-op command. OSError when nothing answers."""
+        if self.reads_status:
+            self.i2c.readfrom_into(self.addr, _STATUS)
+            return _STATUS[0] & _STATUS_OFF != 0
+        self.i2c.writeto(self.addr, _NOP)
+        return False
 
     def fill(self, colour):
         self._colour = 1 if colour else 0

@@ -244,6 +244,10 @@ class FakeMachine:
             def writevto(self, addr, vector, stop=True):     # one transaction of several buffers
                 self.writes += 1
 
+            def readfrom_into(self, addr, buf, stop=True):   # an SSD1306's status byte: the display on
+                for i in range(len(buf)):
+                    buf[i] = 0
+
         class WDT:
             def __init__(self, timeout=0):
                 self.timeout = timeout
@@ -324,6 +328,14 @@ class FakeLCD:
             raise OSError(19)
         self.lines = []
         self.restarts = getattr(self, "restarts", 0) + 1
+        self.powered_up = False
+
+    def lost_setup(self):
+        """firmware.main.probe_displays' question: OSError while it is missing; True once powered_up is set (a
+        cable reseated between two writes) until it is set up again."""
+        if self.addr in FakeLCD.missing:
+            raise OSError(19)
+        return getattr(self, "powered_up", False)
 
 
 class FakeRP2:

@@ -620,6 +620,9 @@ class _AckingI2C:
     def writeto(self, addr, buf, stop=True):
         return len(buf)
 
+    def readfrom_into(self, addr, buf, stop=True):      # (the driver's setup asks for the status byte)
+        buf[0] = 0
+
 
 def test_scoreboard_sizes_are_the_modules_the_driver_drives():
     d = _data()

@@ -51,6 +51,33 @@ def test_an_idle_input_pass_of_an_omaha_table_allocates_nothing():
     _idle_input_passes_allocate_nothing("omaha")
 
 
+def test_the_display_probe_allocates_nothing():
+    # firmware.main.probe_displays, every second: each display's lost_setup(), a byte read into a buffer made
+    # once (the LCD driver's expander, an SSD1306's or a Panel's status byte) or a no-op command (a module
+    # that answers no status read).
+    from firmware.drivers.lcd import CharLCD
+    from tests.firmware.fakes import FakeMachine
+
+    def no_sleep(ms):
+        pass
+    for game in ("baccarat", "craps"):           # the scoreboard an SSD1306, a Panel
+        with ScratchDir() as state:
+            ctx = boot_pico(state, game)
+            ctx.hw.displays["dealer"] = CharLCD(FakeMachine().I2C(0), 0x27, 20, 4, no_sleep)
+            scoreboard = ctx.hw.displays["scoreboard"]
+            for reads_status in (True, False):
+                scoreboard.reads_status = reads_status
+                main.probe_displays(ctx)          # warm up
+                heap_lock()
+                try:
+                    for _ in range(5):
+                        main.probe_displays(ctx)
+                finally:
+                    heap_unlock()
+            assert ctx.lost_displays is None and sorted(ctx.hw.displays) == ["dealer", "result", "scoreboard"]
+    assert heap_lock_catches_allocation()
+
+
 def test_a_light_frame_of_every_zone_changed_allocates_nothing():
     zones = [("zone%d" % z, [[4 * z, 4 * z + 3]]) for z in range(19)]          # 76 pixels, as the pico's
     strip = NeoStrip(76)

@@ -28,6 +28,13 @@ class FakeI2C:
             self.port = b
         return len(data)
 
+    def readfrom_into(self, addr, buf, stop=True):
+        """The expander's outputs read back (a PCF8574 reads what it drives)."""
+        if addr not in self.addrs:
+            raise OSError(19)
+        for i in range(len(buf)):
+            buf[i] = self.port
+
     def ops(self, start=4):
         """Strobes after the four 8-bit init nibbles, paired into (rs, byte)."""
         out = []
@@ -71,6 +78,21 @@ def test_one_line_display_uses_one_line_function_set():
 def test_absent_backpack_raises_oserror():
     exc = raises(OSError, CharLCD, FakeI2C((0x26,)), 0x27, 20, 4, no_sleep)
     assert exc.args[0] == 19
+
+
+def test_lost_setup_reads_the_expander_back_and_tells_a_power_up_from_the_driver_s_own_last_write():
+    # The PCF8574 powers up with every output high; each write of the driver leaves E low (firmware.main's
+    # probe, every second: a backpack reseated between two writes is blank and not set up).
+    bus, display = make(20, 4)
+    display.show(["a", "b"])
+    sent = len(bus.transactions)
+    assert display.lost_setup() is False and len(bus.transactions) == sent     # a read: nothing written
+    bus.port = 0xFF                                   # the backpack powered up again
+    assert display.lost_setup() is True
+    display.init_display()
+    assert display.lost_setup() is False
+    bus.addrs = ()                                    # the cable out
+    assert raises(OSError, display.lost_setup).args[0] == 19
 
 
 def test_bad_geometry_rejected():

@@ -622,3 +622,58 @@ def test_a_scoreboard_that_stops_answering_is_left_out_too():
         assert ctx.game.scoreboard == (scoreboard, oled) and ctx.hw.displays["scoreboard"] is oled
         assert scoreboard.full_draws == draws + 1 and oled.i2c.writes > writes
         assert _host(machine)[-1]["event"] == "display_back" and _host(machine)[-1]["display"] == "scoreboard"
+
+
+def test_a_display_pulled_between_two_writes_is_noticed_by_the_probe_within_a_second():
+    # Nothing new to show (a Baccarat table between rounds: the scoreboard waits for the next result, mid-round
+    # for the next card): the probe asks each display every PROBE_MS all the same, so the alarm comes before the
+    # dealer deals on, not at a card it then discards.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        result = ctx.hw.displays["result"]
+        FakeLCD.missing = (result.addr,)
+        _run_ms(ctx, main.PROBE_MS)
+        assert "result" not in ctx.hw.displays and ctx.lost_displays.roles() == ["result"]
+        assert ctx.table.state == t.FAULTED and ctx.table.fault_code == faults.DISPLAY_MISSING
+        said = [r for r in _host(machine) if r["event"] == "fault"]
+        assert said[0]["text"] == "result display at I2C address %d stopped answering: %s" % (result.addr,
+                                                                                               OSError(19))
+
+
+def test_a_display_reseated_between_two_writes_is_set_up_again_and_drawn_whole_without_an_alarm():
+    # Its writes still succeed (the cable is back), but it powered up blank and not set up: the probe's
+    # lost_setup() tells it; the table sets it up again, draws it whole, tells the host, and deals on.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        lcd = ctx.hw.displays["dealer"]
+        shown = list(lcd.lines)
+        lcd.powered_up = True
+        lcd.lines = []                                # (blank: what the glass shows)
+        sent = len(_host(machine))
+        _run_ms(ctx, main.PROBE_MS + main.DISPLAY_MS)
+        assert lcd.restarts == 1 and lcd.lines == shown and ctx.table.state == t.READY
+        assert [r["event"] for r in _host(machine)[sent:]] == ["display_restarted"]
+        assert _host(machine)[-1]["display"] == "dealer" and ctx.lost_displays is None
+        # Its setup failing (the cable out again meanwhile): lost, as a write's failure is.
+        lcd.powered_up = True
+
+        def setup_fails():
+            raise OSError(5)
+        lcd.init_display = setup_fails
+        _run_ms(ctx, main.PROBE_MS)
+        assert "dealer" not in ctx.hw.displays and ctx.lost_displays.roles() == ["dealer"]
+        assert ctx.table.fault_code == faults.DISPLAY_MISSING
+
+
+def test_the_probe_leaves_a_display_test_s_pattern_alone():
+    from tests.firmware.console_rig import boot_with_pin, login, typed
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state, "baccarat")
+        login(ctx, machine)
+        typed(ctx, machine, "display test")
+        lcd = ctx.hw.displays["dealer"]
+        lcd.powered_up = True
+        _run_ms(ctx, main.PROBE_MS)
+        assert not getattr(lcd, "restarts", 0) and lcd.lines[0] == "DEALER DISPLAY TEST"

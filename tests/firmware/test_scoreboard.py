@@ -295,6 +295,9 @@ class _Bus:
     def writeto(self, addr, data, stop=True):
         return len(data)
 
+    def readfrom_into(self, addr, buf, stop=True):      # (the driver's setup asks for the status byte)
+        raise OSError(5)
+
 
 def _screen(width, height):
     """The SSD1306 driver without a display, its scroll_part() calls counted (.scrolls): the scoreboard

@@ -30,6 +30,16 @@ class FakeI2C:
         """One transaction of the buffers one after another (machine.I2C.writevto)."""
         return self.writeto(addr, b"".join(bytes(buf) for buf in vector), stop)
 
+    status = None           # the status byte a read gets (None: the module NAKs a read, OSError EIO)
+
+    def readfrom_into(self, addr, buf, stop=True):
+        if addr not in self.addrs:
+            raise OSError(ENODEV)
+        if self.status is None:
+            raise OSError(5)
+        for i in range(len(buf)):
+            buf[i] = self.status
+
 
 INIT_64 = bytes((0x00, 0xAE, 0x20, 0x00, 0x40, 0xA1, 0xC8, 0xA8, 63, 0xD3, 0x00, 0xDA, 0x12, 0xD5, 0x80,
                  0xD9, 0xF1, 0xDB, 0x30, 0x81, 0xFF, 0xA4, 0xA6, 0x8D, 0x14))
@@ -277,3 +287,48 @@ def test_a_panel_sends_what_the_ssd1306_sends_for_a_picture_of_one_colour():
             panel.show()
             assert bus.transactions[-2:] == want and len(want[1]) == 1 + width * height // 8
         assert panel.transmits == oled.transmits
+
+
+def test_lost_setup_asks_the_status_byte_where_the_module_answers_one_else_only_whether_it_is_there():
+    # firmware.main's probe, every second. A module that answered a status read at setup with the display on is
+    # asked it (D6 set: off, where poweron() switched it on: it lost its power); one that NAKs reads is sent a
+    # no-op command: its absence told, not its loss of power.
+    bus = FakeI2C()
+    bus.status = 0x00
+    oled = SSD1306(bus, 0x3C, 128, 64)
+    sent = len(bus.transactions)
+    assert oled.reads_status and oled.lost_setup() is False and len(bus.transactions) == sent
+    bus.status = 0x40
+    assert oled.lost_setup() is True
+    oled.poweroff()
+    assert oled.lost_setup() is False                 # the driver switched it off
+    bus = FakeI2C()                                   # status None: the read NAKed
+    oled = SSD1306(bus, 0x3C, 128, 64)
+    assert not oled.reads_status and oled.lost_setup() is False
+    assert bus.transactions[-1] == bytes((0x00, 0xE3))
+    bus.addrs = ()
+    assert raises(OSError, oled.lost_setup).args[0] == ENODEV
+    bus = FakeI2C()
+    bus.status = 0xFF                                 # SDA nobody drives: no status read to trust
+    assert not SSD1306(bus, 0x3C, 128, 64).reads_status
+
+
+def test_a_panel_is_set_up_again_as_the_ssd1306_sets_it_up_and_probed_as_it_is():
+    for status in (0x00, None):
+        bus = FakeI2C()
+        bus.status = status
+        oled = SSD1306(bus, 0x3C, 128, 32)
+        setup = bus.transactions[:]
+        panel = ssd1306_panel.Panel(oled)
+        del bus.transactions[:]
+        panel.fill(1)
+        panel.init_display()                          # the blank picture, the glass on: what SSD1306 sent
+        assert bus.transactions == setup
+        assert panel.lost_setup() is False
+        if status is None:
+            assert bus.transactions[-1] == bytes((0x00, 0xE3))
+        else:
+            bus.status = 0x40
+            assert panel.lost_setup() is True
+        bus.addrs = ()
+        assert raises(OSError, panel.lost_setup).args[0] == ENODEV

@@ -133,3 +133,27 @@ def test_attach_displays_from_a_board_dict(hw):
     out = attach_displays(hw, board)
     assert list(out) == ["dealer"] and hw.i2c_device(1, 39) is out["dealer"]
     assert out["dealer"].lines() == [" " * 16] * 2
+
+
+def test_a_reseated_backpack_comes_up_blank_and_the_driver_tells_it_from_one_that_kept_its_setup(hw):
+    # A cable pulled and put back between two writes: the backpack's power comes on that cable, so the HD44780
+    # powers up blank, in 8-bit mode, display off (SimLCD.power_up, as TableIO.plug leaves it). Its writes still
+    # succeed: only lost_setup() tells it, by reading the PCF8574 back (every output high after power-up, where
+    # each write of the driver leaves E low). Set up again, the next show() writes every row.
+    glass, lcd = bring_up(hw)
+    shown = ["BACCARAT  table 7", "PLAYER 7   BANKER 5", "PLAYER WINS", "shoe 312 cards left"]
+    lcd.show(shown)
+    assert lcd.lost_setup() is False
+    device = hw.detach_i2c(0, 0x27)
+    with pytest.raises(OSError):
+        lcd.lost_setup()                          # the cable out: nothing answers
+    device.power_up()
+    hw.attach_i2c(0, 0x27, device)
+    assert glass.lines() == [" " * 20] * 4 and glass.eight_bit and not glass.display_on
+    lcd.show(shown)                               # the same rows: nothing sent, the glass stays blank
+    assert glass.lines() == [" " * 20] * 4
+    assert lcd.lost_setup() is True
+    lcd.init_display()
+    assert lcd.lost_setup() is False and glass.display_on and not glass.eight_bit
+    lcd.show(shown)
+    assert [line.rstrip() for line in glass.lines()] == shown

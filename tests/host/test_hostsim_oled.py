@@ -211,3 +211,29 @@ def test_attach_oleds_puts_one_on_every_ssd1306_display_of_a_board(hw):
     assert list(found) == ["scoreboard"]
     assert hw.i2c_device(1, 60) is found["scoreboard"] and found["scoreboard"].height == 32
     assert hw.i2c_device(1, 39) is None
+
+
+def test_a_reseated_module_comes_up_dark_and_the_driver_tells_it_by_its_status_byte(hw):
+    # A cable pulled and put back between two writes: the SSD1306 powers up with the display off and its RAM
+    # holding garbage (SimSSD1306.power_up, as TableIO.plug leaves it). Its writes still succeed: only
+    # lost_setup() tells it, by the status byte (D6: the display off) this module answered at setup.
+    glass, oled = bring_up(hw)
+    oled.fill_rect(0, 0, 20, 10, 1)
+    oled.show()
+    picture = glass.pixels()
+    assert oled.reads_status and oled.lost_setup() is False
+    oled.poweroff()
+    assert oled.lost_setup() is False             # switched off by the driver: not a loss of power
+    oled.poweron()
+    device = hw.detach_i2c(0, 0x3C)
+    with pytest.raises(OSError):
+        oled.lost_setup()                         # the cable out: nothing answers
+    device.power_up()
+    hw.attach_i2c(0, 0x3C, device)
+    assert not glass.display_on
+    assert oled.lost_setup() is True
+    oled.init_display()                           # blank, on: the caller draws its picture whole again
+    assert oled.lost_setup() is False and glass.display_on
+    oled.fill_rect(0, 0, 20, 10, 1)
+    oled.show()
+    assert glass.pixels() == picture

@@ -857,7 +857,27 @@ def test_an_unplugged_display_is_named_and_back_within_the_retry_time_once_plugg
     assert [r.get("text", "").split(" stopped")[0] for r in said] == ["dealer display at I2C address 39", ""], said
     assert [r for r in reports if r["event"] == "display_back"] == [
         {"seq": reports[-1]["seq"], "table": "SIM-B1", "event": "display_back", "display": "dealer"}], reports
-    # Plugged back before the firmware noticed: nothing to say.
+    # Plugged back before the firmware noticed (no time between): it powered up blank and not set up, which
+    # the firmware's probe tells within a second: set up again and drawn whole, the host told, no alarm.
     status, reports, _ = _main(tmp_path, {"unplug": "result"}, {"plug": "result"}, {"shoe": "new"},
                                {"wait_ms": 2 * RETRY_MS})
     assert status == 0 and not [r for r in reports if r["event"] in ("fault", "display_back")], reports
+    assert [r for r in reports if r["event"] == "display_restarted"] == [
+        {"seq": 7, "table": "SIM-B1", "event": "display_restarted", "display": "result"}], reports
+
+
+def test_a_display_reseated_unnoticed_shows_the_table_s_screen_again_not_a_blank_or_garbled_glass(tmp_path):
+    # The glass itself (hostsim.headless): the result LCD and the scoreboard OLED pulled and put back between
+    # two writes come back showing what they showed, within the probe's second and a display pass.
+    from firmware.main import DISPLAY_MS, PROBE_MS
+    with _booted(tmp_path) as table:
+        table.run_for(1500)
+        glass = {role: table.hw.i2c_device(0, table.board.displays[role]["addr"]) for role in ("result", "scoreboard")}
+        shown = (glass["result"].lines(), glass["scoreboard"].pixels())
+        assert any(line.strip() for line in shown[0]) and any(any(row) for row in shown[1])
+        for role in glass:
+            table.io.unplug(role)
+            table.io.plug(role)
+        assert not any(line.strip() for line in glass["result"].lines()) and not glass["scoreboard"].lit
+        table.run_for(PROBE_MS + 2 * DISPLAY_MS)
+        assert (glass["result"].lines(), glass["scoreboard"].pixels()) == shown
