@@ -46,6 +46,7 @@ from hostsim.headless import board_path
 from tests.host import soak_scripts as scripts
 # LOST: tools.replay's notice of a LOST frame, that many reports the board's full link store refused (host away)
 from tests.host.soak_craps import LOST, BetMismatch, judge_every_bet
+from tests.host.soak_displays import check_displays, sim_display_roles, with_display_pulls
 from tests.host.soak_recall import check_recall
 from tests.host.soak_sends import Sends
 from tests.host.soak_scripts import CLOSING, table_file
@@ -475,7 +476,7 @@ def _open_bets_held(seen):
 
 def main(argv):
     """python -m tests.host.soak_rig GAME FIRST_SEED COUNT SIZE [--clean] [--host-away] [--settings-changes]
-    [--write-cuts] [--line-noise P]: one JSON line a seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps
+    [--write-cuts] [--line-noise P] [--display-pulls]: one JSON line a seed; 1 if any broke. SIZE: Baccarat rounds (about), Craps
     throws, Omaha hands.
     --clean: legal play (clean_baccarat_script, clean_craps_script, clean_omaha_script: all of it judged), then the
     same script with garbage and again with power cuts put in, and at Craps and Omaha (without --host-away and
@@ -496,12 +497,17 @@ def main(argv):
     --line-noise P: each script also replayed on a host line that hits each byte with probability P (seeded by the
     seed), held to the same invariants and, without --host-away and unless either run backed the link up
     (`backlog`), to the quiet line's host reports and notices, one for one (docs/protocol.md); console lines are
-    not compared."""
+    not compared.
+    --display-pulls: each script also replayed with display cables pulled and put back now and then
+    (tests/host/soak_displays.py), held to the invariants and to its display reports (`displays`: how many came
+    back) and, with --clean, to the plain run's game reports (each pull's alarm confirmed before play goes on)."""
     away = "--host-away" in argv
+    pulls = "--display-pulls" in argv
     changes = "--settings-changes" in argv
     clean = "--clean" in argv
     write_cuts = "--write-cuts" in argv
-    argv = [a for a in argv if a not in ("--host-away", "--settings-changes", "--clean", "--write-cuts")]
+    argv = [a for a in argv if a not in ("--host-away", "--settings-changes", "--clean", "--write-cuts",
+                                         "--display-pulls")]
     noise = 0.0
     if "--line-noise" in argv:
         at = argv.index("--line-noise")
@@ -548,6 +554,17 @@ def main(argv):
                 if difference:
                     raise Broken("a cut in a flash write changed a game report: " + difference)
                 verdict["write_cut"] = [n, torn, more, sum(1 for r in cut_seen if r.get("event") == "boot")]
+            if pulls:
+                pulled = with_display_pulls(random.Random(seed + 6000011), lines, sim_display_roles())
+                pulled_seen = run(pulled, game=game, pin=pin)
+                check(pulled_seen)
+                verdict["displays"] = check_displays(pulled_seen, pulled)
+                # (a CONFIRM of a pull's alarm may close an alarm the plain run held: clean_differential's case)
+                alarmed = (any(r.get("event") == "settings_pending" for r in seen)
+                           and any(r.get("event") == "state" and r.get("state") == "fault" for r in seen))
+                difference = game_difference(seen, pulled_seen, _CLEAN[game][1]) if clean and not alarmed else None
+                if difference:
+                    raise Broken("a display's cable pulled changed a game report: " + difference)
             if noise:
                 noisy = run(lines, game=game, line_noise=noise, seed=seed, pin=pin)
                 check(noisy)

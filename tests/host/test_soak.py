@@ -281,6 +281,35 @@ def test_the_rig_s_command_line_runs_a_seed_with_its_write_cut_and_says_so(capsy
     assert 20 <= writes < 400 and torn in (True, False) and boots == 2 + len(more)
 
 
+def test_the_rig_pulls_display_cables_and_holds_the_run_to_the_plain_run_s_game_reports(capsys):
+    """--display-pulls --clean: the same legal play with cables pulled (each alarm confirmed) and put back gives
+    the plain run's game reports, and the host hears each display go and come back."""
+    assert R.main(["baccarat", "2", "1", "20", "--clean", "--display-pulls"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["done"] == 20 and verdict["displays"] >= 2
+
+
+def test_the_display_check_has_teeth():
+    from tests.host.soak_displays import DisplayMismatch, check_displays
+    lines = [{"unplug": "dealer"}, {"wait_ms": 1500}, {"plug": "dealer"}]
+    boot = {"event": "boot"}
+    lost = {"event": "fault", "fault": "display_missing",
+            "text": "dealer display at I2C address 39 stopped answering: [Errno 19] ENODEV"}
+    at_boot = {"event": "fault", "fault": "display_missing", "text": "dealer display at I2C address 39: ENODEV"}
+    back = {"event": "display_back", "display": "dealer"}
+    assert check_displays([boot, lost, back], lines) == 1
+    assert check_displays([boot, lost, boot, at_boot], lines) == 0      # a cut while it was out: the boot names it
+    for seen, why in (([boot, back], "had not stopped answering"), ([boot, lost], "still out at the end"),
+                      ([boot, lost, lost, back], "named twice"), ([boot], "pulled 1 times, named stopped answering 0"),
+                      ([boot, lost, boot, back], "had not stopped answering in this boot"),
+                      ([boot, dict(lost, text="result display at I2C address 38 stopped answering: x")],
+                       "never pulled"),
+                      ([boot, lost, back, {"event": "display_restarted", "display": "dealer"}], "did not find")):
+        with pytest.raises(DisplayMismatch, match=why):
+            check_displays(seen, lines)
+    assert check_displays([boot, {"event": "link_lost", "reports": 3}], lines) == 0     # lost reports: bounds
+
+
 def test_the_baccarat_script_deals_on_from_a_new_shoe_when_a_double_pull_took_the_last_card():
     """Found by a long soak (seed 6222, 80 rounds): the mess's double pull took the shoe's last card and the
     script then drew from an empty shoe; it now changes the shoe, as at the top of its loop."""
