@@ -164,9 +164,11 @@ def report_found(ctx, boot_number, counter_problem, seal_problem):
     if journal_problem:           # the link store's flipped bits: the frames before them were kept
         ctx.reporter.emit("fault", {"fault": fault_kinds.name(_JOURNAL_BAD), "text": journal_problem[:120]})
         ctx.queue.put(_FAULT, _JOURNAL_BAD, 0)
-    for code, text in ctx.hw.faults:
+    for code, text, retry in ctx.hw.faults:
         ctx.reporter.emit("fault", {"fault": code, "text": text})
         ctx.queue.put(_FAULT, _DISPLAY_MISSING, 0)
+        from firmware.display_loss import missing_at_boot     # (a display missing: tried again while running)
+        missing_at_boot(ctx, retry)
     if ctx.crash_record:
         last = ctx.crash_record.strip().splitlines()[-1]
         ctx.reporter.emit("crash_recorded", {"error": last})

@@ -11,9 +11,10 @@
 # A display that answers but lost its setup unnoticed (firmware.main.probe_displays: a cable pulled and
 # reseated between two writes) is set up again at once and drawn whole (set_up_again): no alarm.
 #
-# A display missing at boot is not tried again: the boot set up no driver for it and kept nothing of its
-# board-file entry (boot_steps.forget_bring_up), so the next boot takes it. This module is imported at the
-# first loss or restart only: a table whose displays answer keeps none of it in its heap.
+# A display missing at boot is tried again the same way (its driver made, from the bring-up's fault entry:
+# parts.Hardware.faults), and once it answers taken into the table as the boot would have taken it. This
+# module is imported at the first loss or restart, or at a boot that found a display missing, only: a table
+# whose displays answer keeps none of it in its heap.
 
 # copies of firmware.events (tests/host/test_const_copies.py)
 _FAULT = const(8)
@@ -24,10 +25,12 @@ RETRY_MS = const(5000)    # output-pass time between two tries of a display that
 
 
 class LostDisplays:
-    """The displays out since they stopped answering: (role, driver, the Baccarat scoreboard or None)."""
+    """The displays out since they stopped answering: (role, driver, the Baccarat scoreboard or None); and those
+    missing since boot: (role, driver class, i2c, address, cols or width, rows or height), parts.Hardware.faults'."""
 
     def __init__(self):
         self.out = []
+        self.missing = []
         self.wait_ms = RETRY_MS
 
     def roles(self):
@@ -51,8 +54,44 @@ class LostDisplays:
                 ctx.game.scoreboard = scoreboard
             _draw_whole(ctx.table, scoreboard)
             ctx.reporter.emit("display_back", {"display": role})
-        if not self.out:
+        for entry in list(self.missing):
+            role, driver_class, i2c, addr, across, down = entry
+            try:
+                driver = driver_class(i2c, addr, across, down)     # set up from its first byte (OSError: still out)
+            except OSError:
+                continue
+            self.missing.remove(entry)
+            _take(ctx, role, driver)
+            ctx.reporter.emit("display_back", {"display": role})
+        if not self.out and not self.missing:
             ctx.lost_displays = None
+
+
+def missing_at_boot(ctx, retry):
+    """At boot: a display that did not answer (parts.Hardware.faults' retry), tried again with the others."""
+    lost = ctx.lost_displays
+    if lost is None:
+        lost = ctx.lost_displays = LostDisplays()
+    lost.missing.append(retry)
+
+
+def _take(ctx, role, driver):
+    """A display missing at boot that answers now: in the table as the boot would have taken it, drawn whole;
+    its bring-up fault gone from the console's `status`."""
+    faults = ctx.hw.faults
+    for fault in list(faults):
+        if fault[2][0] == role:
+            faults.remove(fault)
+    table = ctx.table
+    if role == "scoreboard":
+        from firmware.game_setup import take_oled        # (boot-only: released again after it)
+        from firmware.parts import release_boot_only
+        take_oled(ctx.config["game"], ctx.game, ctx.hw, driver)
+        release_boot_only(ctx.console.change.pending is not None)
+        table.scoreboard_dirty = True
+    else:
+        ctx.hw.displays[role] = driver
+    table.display_dirty = True
 
 
 def _draw_whole(table, scoreboard):

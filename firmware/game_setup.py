@@ -129,10 +129,8 @@ def build(board, config, hw, queue):
     if game == "baccarat":
         return _baccarat(board, config, hw, queue, buttons)
     oled = hw.displays.get("scoreboard")
-    if oled is not None:              # no scoreboard: a blank panel, its 1 KB picture freed
-        from firmware.drivers.ssd1306_panel import Panel
-        hw.displays["scoreboard"] = Panel(oled)
-        release(BLANK_OLED_RELEASED)  # and the SSD1306 driver with it (imported again by nothing)
+    if oled is not None:
+        take_oled(game, None, hw, oled)
     if game == "craps":
         return _craps(config, hw, queue, buttons)
     return _omaha(board, config, hw, queue, buttons)
@@ -158,9 +156,22 @@ def _baccarat(board, config, hw, queue, buttons):
         g.devices.append(BetReader(hw.ports["bets"], queue, table.evidence, payouts.ZONES, seats, reading))
     oled = hw.displays.get("scoreboard")
     if oled is not None:
-        from firmware.games.baccarat.scoreboard import Scoreboard
-        g.scoreboard = (Scoreboard(oled, oled.width, oled.height), oled)
+        take_oled("baccarat", g, hw, oled)
     return g
+
+
+def take_oled(game_name, game, hw, oled):
+    """The board's OLED (an SSD1306 set up) in the table: a Baccarat table's scoreboard; at the others a blank
+    panel, its 1 KB picture freed (and the SSD1306 driver with it: imported again by nothing). At boot, and
+    once one missing at boot answers (firmware/display_loss.py)."""
+    if game_name == "baccarat":
+        from firmware.games.baccarat.scoreboard import Scoreboard
+        game.scoreboard = (Scoreboard(oled, oled.width, oled.height), oled)
+        hw.displays["scoreboard"] = oled
+        return
+    from firmware.drivers.ssd1306_panel import Panel
+    hw.displays["scoreboard"] = Panel(oled)
+    release(BLANK_OLED_RELEASED)
 
 
 def _craps(config, hw, queue, buttons):

@@ -113,7 +113,8 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
         try:
             hw.displays[role] = lcd_class(i2c, spec["addr"], spec["cols"], spec["rows"])
         except OSError as exc:
-            hw.faults.append(("display_missing", "%s display at I2C address %d: %s" % (role, spec["addr"], exc)))
+            hw.faults.append(("display_missing", "%s display at I2C address %d: %s" % (role, spec["addr"], exc),
+                              (role, lcd_class, i2c, spec["addr"], spec["cols"], spec["rows"])))
     spec = board.displays.get("scoreboard")
     if spec is not None:
         if oled_class is None:
@@ -121,7 +122,8 @@ def bring_up(board, layout, machine, neopixel, lcd_class=None, watchdog=True, us
         try:
             hw.displays["scoreboard"] = oled_class(i2c, spec["addr"], spec["width"], spec["height"])
         except OSError as exc:
-            hw.faults.append(("display_missing", "scoreboard display at I2C address %d: %s" % (spec["addr"], exc)))
+            hw.faults.append(("display_missing", "scoreboard display at I2C address %d: %s" % (spec["addr"], exc),
+                              ("scoreboard", oled_class, i2c, spec["addr"], spec["width"], spec["height"])))
     if watchdog:
         hw.watchdog = machine.WDT(timeout=board.watchdog_ms)
     return hw

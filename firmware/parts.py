@@ -138,7 +138,8 @@ class Hardware:
         self.displays = {}    # role -> CharLCD ("dealer", "result") or SSD1306 ("scoreboard")
         self.watchdog = None
         self.service_mode = False   # the service jumper was fitted at reset (board.service_pin read low)
-        self.faults = []      # (code, text) found during bring-up
+        self.faults = []      # (code, text, retry) found during bring-up: a display missing, and how to set it
+                              # up once it answers (role, driver class, i2c, address, cols or width, rows or height)
 
 
 class Game:

@@ -221,7 +221,7 @@ class TableIO:
         leaves it (its power comes on that cable: blank and not set up). The firmware asks each display every
         second whether it is there and still set up: one it had left out it sets up again at its next try
         (every 5 s), one that lost its setup unnoticed (unplugged and plugged between two writes) at once; one
-        missing at boot waits for the next boot. ValueError for one that is not unplugged."""
+        missing at boot at its next try too. ValueError for one that is not unplugged."""
         addr = self._display_addr(role)
         if role not in self._unplugged:
             raise ValueError("the %s display is not unplugged" % role)

@@ -208,7 +208,7 @@ def _check_displays(ctx, lines):
             if lost is not None and role in lost.roles():
                 lines.append("display %s: missing (stopped answering: tried again every 5 s)" % role)
             else:
-                lines.append("display %s: missing (not answering at boot: left out until the next boot)" % role)
+                lines.append("display %s: missing (not answering since boot: tried again every 5 s)" % role)
             continue
         i2c = getattr(display, "i2c", None)
         try:

@@ -90,7 +90,7 @@ def status(con, args):
         else:
             detail = "detail %d" % t.fault_detail
         lines.append("fault %s (%s): press CONFIRM to acknowledge" % (fault_kinds.name(t.fault_code), detail))
-    for code, text in ctx.bringup_faults:
+    for code, text, _ in ctx.bringup_faults:
         lines.append("bring-up fault %s: %s" % (code, text))
     if con.change.pending is not None:
         lines.append("settings change pending (ref %s): type settings" % con.change.ref)

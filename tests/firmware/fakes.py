@@ -231,20 +231,27 @@ class FakeMachine:
                 machine.uarts[uart_id] = self
 
         class I2C:
-            """Every address acknowledges (the LCDs are FakeLCDs; an SSD1306 talks to this bus)."""
+            """Every address acknowledges but FakeLCD.missing's (the LCDs are FakeLCDs; an SSD1306 talks to
+            this bus)."""
 
             def __init__(self, bus_id, scl=None, sda=None, freq=0):
                 self.bus_id = bus_id
                 self.writes = 0
 
             def writeto(self, addr, buf, stop=True):
+                if addr in FakeLCD.missing:
+                    raise OSError(19)
                 self.writes += 1
                 return len(buf)
 
             def writevto(self, addr, vector, stop=True):     # one transaction of several buffers
+                if addr in FakeLCD.missing:
+                    raise OSError(19)
                 self.writes += 1
 
             def readfrom_into(self, addr, buf, stop=True):   # an SSD1306's status byte: the display on
+                if addr in FakeLCD.missing:
+                    raise OSError(19)
                 for i in range(len(buf)):
                     buf[i] = 0
 
@@ -310,7 +317,8 @@ class FakeNeoPixelModule:
 
 
 class FakeLCD:
-    """Records the lines shown; address 0x26 can be made absent."""
+    """Records the lines shown; the addresses in FakeLCD.missing answer nothing (a FakeLCD's, and on the fake
+    machine's I2C bus an SSD1306's)."""
     missing = ()
 
     def __init__(self, i2c, addr, cols, rows):

@@ -1,7 +1,7 @@
 # Boot and the main loop's passes, on fake hardware (runs on MicroPython too).
 import json
-
 import os
+import sys
 
 from firmware import faults, main, saved_state, startup, table_codes as t
 from firmware.link import frame as fm
@@ -587,17 +587,50 @@ def test_a_display_that_stopped_answering_is_tried_again_and_back_once_it_answer
         assert ctx.table.state == t.READY and lcd.lines == shown
 
 
-def test_a_display_missing_at_boot_is_not_tried_again():
-    # The boot set up no driver for it: it waits for the next boot (docs/console.md, selftest).
+def test_a_display_missing_at_boot_is_tried_again_and_taken_once_it_answers():
+    # A cable plugged in after the boot: set up from the bring-up's own entry every 5 s until it answers, then
+    # in the table as the boot would have taken it (drawn whole), the host told; no reboot needed.
     from firmware.display_loss import RETRY_MS
     from tests.firmware.console_rig import typed
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "baccarat", missing=(38,))
-        FakeLCD.missing = ()
         _run_ms(ctx, RETRY_MS * 2)
-        assert "result" not in ctx.hw.displays and ctx.lost_displays is None
-        assert "display result: missing (not answering at boot: left out until the next boot)" in \
+        assert "result" not in ctx.hw.displays and ctx.lost_displays.missing[0][0] == "result"
+        assert "display result: missing (not answering since boot: tried again every 5 s)" in \
             typed(ctx, machine, "selftest")
+        assert [line for line in typed(ctx, machine, "status") if line.startswith(
+            "bring-up fault display_missing: result display at I2C address 38: ")]
+        FakeLCD.missing = ()                          # plugged in
+        _run_ms(ctx, RETRY_MS + main.DISPLAY_MS)
+        result = ctx.hw.displays["result"]
+        assert result.addr == 38 and result.lines == ctx.game.screens.result_lines(ctx.table, ctx.config,
+                                                                                    ctx.button_names)
+        assert ctx.lost_displays is None and _host(machine)[-1]["event"] == "display_back"
+        assert _host(machine)[-1]["display"] == "result"
+        assert "display result: ok" in typed(ctx, machine, "selftest")
+        assert not [line for line in typed(ctx, machine, "status") if "bring-up fault" in line]
+        _press_confirm(ctx, machine)                  # the boot's alarm stays until the dealer closes it
+        assert ctx.table.state == t.READY
+
+
+def test_a_scoreboard_missing_at_boot_is_taken_as_the_boot_takes_it():
+    # A Baccarat table's: its scoreboard, drawn whole; a Craps table's: the blank panel, the driver released.
+    from firmware.display_loss import RETRY_MS
+    for game in ("baccarat", "craps"):
+        with ScratchDir() as state:
+            ctx, machine, _ = _boot(state, game, missing=(60,))
+            _run_ms(ctx, RETRY_MS + main.DISPLAY_MS)
+            assert "scoreboard" not in ctx.hw.displays and ctx.game.scoreboard is None
+            FakeLCD.missing = ()
+            _run_ms(ctx, RETRY_MS + 2 * main.DISPLAY_MS)
+            taken = ctx.hw.displays["scoreboard"]
+            assert ctx.lost_displays is None and _host(machine)[-1]["event"] == "display_back"
+            if game == "baccarat":
+                assert taken is ctx.game.scoreboard[1] and ctx.game.scoreboard[0].full_draws == 1
+            else:
+                assert type(taken).__name__ == "Panel" and ctx.game.scoreboard is None
+                assert "firmware.drivers.ssd1306" not in sys.modules
+            assert "firmware.game_setup" not in sys.modules         # (boot-only: released again)
 
 
 def test_a_scoreboard_that_stops_answering_is_left_out_too():

@@ -10,10 +10,10 @@ a clean script's run with pulls to the plain run's game reports (--display-pulls
 `check_displays(seen, lines)` holds the run's reports to docs/protocol.md's display reports:
   - each cable pulled while the table runs is named once (`display_missing` with `text` "ROLE display at I2C
     address N stopped answering: ..."), no display twice without coming back between, and none not pulled;
-  - a display comes back (`display_back`) only after it stopped answering in the same boot, once for each time;
+  - a display comes back (`display_back`) only after it stopped answering, or was named missing at boot, in the
+    same boot, once for each time;
   - a display named missing at boot is one whose cable was pulled;
-  - by the end (every cable in, more than the retry time waited) every display that stopped answering in the
-    last boot is back;
+  - by the end (every cable in, more than the retry time waited) every display out in the last boot is back;
   - no display_restarted: the probe finds every pull before its plug here (a reseat between two probes is
     tests/host/test_replay.py's and the golden script's).
 A link_lost notice (the host away long enough: the board's store refused reports) makes the counts bounds.
@@ -77,14 +77,14 @@ def check_displays(seen, lines):
             role = r["text"].split(" display at ")[0]
             if role not in pulled:
                 raise DisplayMismatch("%s named missing, its cable never pulled: %r" % (role, r))
+            if role in out:
+                raise DisplayMismatch("%s named twice without coming back: %r" % (role, r))
+            out.add(role)
             if " stopped answering: " in r["text"]:
-                if role in out:
-                    raise DisplayMismatch("%s named twice without coming back: %r" % (role, r))
-                out.add(role)
                 stopped[role] = stopped.get(role, 0) + 1
         elif event == "display_back":
             if r["display"] not in out:
-                raise DisplayMismatch("%s back, but it had not stopped answering in this boot: %r"
+                raise DisplayMismatch("%s back, but it had not stopped answering (or been missing) in this boot: %r"
                                       % (r["display"], r))
             out.discard(r["display"])
             back += 1

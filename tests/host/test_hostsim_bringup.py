@@ -49,7 +49,7 @@ def test_a_missing_display_is_a_bring_up_fault_not_a_crash(sim):
     hw.detach_i2c(0, 60)
     fw = bring_up(board, "craps", machine, neopixel)
     assert sorted(fw.displays) == ["dealer"]
-    assert [code for code, _ in fw.faults] == ["display_missing", "display_missing"]
+    assert [code for code, _, _ in fw.faults] == ["display_missing", "display_missing"]
     assert "scoreboard display at I2C address 60" in fw.faults[1][1]
 
 

@@ -298,10 +298,12 @@ def test_the_display_check_has_teeth():
     at_boot = {"event": "fault", "fault": "display_missing", "text": "dealer display at I2C address 39: ENODEV"}
     back = {"event": "display_back", "display": "dealer"}
     assert check_displays([boot, lost, back], lines) == 1
-    assert check_displays([boot, lost, boot, at_boot], lines) == 0      # a cut while it was out: the boot names it
+    assert check_displays([boot, lost, boot, at_boot, back], lines) == 1    # a cut while it was out: the boot names it
+    with pytest.raises(DisplayMismatch, match="still out at the end"):
+        check_displays([boot, lost, boot, at_boot], lines)
     for seen, why in (([boot, back], "had not stopped answering"), ([boot, lost], "still out at the end"),
                       ([boot, lost, lost, back], "named twice"), ([boot], "pulled 1 times, named stopped answering 0"),
-                      ([boot, lost, boot, back], "had not stopped answering in this boot"),
+                      ([boot, lost, boot, back], "had not stopped answering \\(or been missing\\) in this boot"),
                       ([boot, dict(lost, text="result display at I2C address 38 stopped answering: x")],
                        "never pulled"),
                       ([boot, lost, back, {"event": "display_restarted", "display": "dealer"}], "did not find")):
