@@ -139,7 +139,9 @@ def probe_displays(ctx):
     allocated), between its writes: a cable pulled is noticed within a second, not at the display's next
     change (the scoreboard's: the next result, mid-round), and one reseated between two writes (its
     controller powered up blank and not set up: a dark or garbled display the table never noticed) is set up
-    again and drawn whole (firmware/display_loss.py). Not over a display test's pattern."""
+    again and drawn whole (firmware/display_loss.py). Each answer is asked twice before the table acts on it:
+    one glitch on the bus (noise, a failed read) is not a cable out, whose alarm would hold the game (the cards
+    read meanwhile discarded). Not over a display test's pattern."""
     if ctx.console.holds_displays():
         return
     displays = ctx.hw.displays
@@ -148,7 +150,12 @@ def probe_displays(ctx):
         if driver is None:
             continue
         try:
-            restarted = driver.lost_setup()
+            try:
+                restarted = driver.lost_setup()
+            except OSError:
+                restarted = driver.lost_setup()             # once more at once: still no answer, it is out
+            if restarted:
+                restarted = driver.lost_setup()             # and lost its setup: so it says twice
         except OSError as exc:
             display_lost(ctx, role, exc)
             continue

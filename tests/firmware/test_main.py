@@ -710,3 +710,32 @@ def test_the_probe_leaves_a_display_test_s_pattern_alone():
         lcd.powered_up = True
         _run_ms(ctx, main.PROBE_MS)
         assert not getattr(lcd, "restarts", 0) and lcd.lines[0] == "DEALER DISPLAY TEST"
+
+
+def test_one_glitch_on_the_bus_is_not_a_display_lost_nor_restarted():
+    # The probe asks again at once: a failed read, or one answer of a powered-up display, the next answer
+    # does not confirm, is no alarm (it would hold the game, the cards read meanwhile discarded) and no setup.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        _press_confirm(ctx, machine)
+        lcd = ctx.hw.displays["dealer"]
+        answers = []
+
+        def glitchy():
+            if answers:
+                answer = answers.pop(0)
+                if answer is None:
+                    raise OSError(5)
+                return answer
+            return False
+        lcd.lost_setup = glitchy
+        sent = len(_host(machine))
+        for glitch in ([None], [True, False]):
+            answers[:] = glitch
+            _run_ms(ctx, main.PROBE_MS)
+            assert not answers and ctx.hw.displays["dealer"] is lcd and not getattr(lcd, "restarts", 0)
+        assert _host(machine)[sent:] == [] and ctx.table.state == t.READY and ctx.lost_displays is None
+        answers[:] = [None, None]                    # twice no answer: out
+        _run_ms(ctx, main.PROBE_MS)
+        assert "dealer" not in ctx.hw.displays and ctx.table.fault_code == faults.DISPLAY_MISSING
