@@ -2,14 +2,16 @@
 #
 # A loose cable or noise on the I2C bus makes a display's write, or the probe firmware/main.py's output pass
 # asks it every second, raise OSError (ENODEV, EIO, ETIMEDOUT: as machine.I2C says it). The output pass
-# catches it and calls lose(): the display is left out
+# catches it; when the display does not answer again (its setup after a write, the probe's second question)
+# it calls lose(): the display is left out
 # (the other displays and the table go on), the host hears which one and why, and the dealer's alarm is the
 # one a display missing at boot raises (display_missing). Every RETRY_MS of output passes the display's
 # driver sets its controller up again (the cable reseated: the LCD or OLED lost its power, and its setup,
 # with it); once that answers, the display is back, drawn whole, and the host hears `display_back`.
 #
 # A display that answers but lost its setup unnoticed (firmware.main.probe_displays: a cable pulled and
-# reseated between two writes) is set up again at once and drawn whole (set_up_again): no alarm.
+# reseated between two writes), or whose write failed once, is set up again at once and drawn whole
+# (set_up_again): no alarm; it is lost only when its setup fails too.
 #
 # A display missing at boot is tried again the same way (its driver made, from the bring-up's fault entry:
 # parts.Hardware.faults), and once it answers taken into the table as the boot would have taken it. This
@@ -104,9 +106,10 @@ def _draw_whole(table, scoreboard):
 
 
 def set_up_again(ctx, role, driver):
-    """The display `role` answers but lost its setup since its last write (driver.lost_setup(): a cable
-    reseated between two writes, its controller powered up blank): set up again and drawn whole, and the host
-    told (`display_restarted`); no alarm, the table never lost it. Its setup failing: lost, as a write's."""
+    """The display `role` lost its setup since its last write (driver.lost_setup(): a cable reseated between two
+    writes, its controller powered up blank), or a write to it failed (firmware.main.display_lost: one glitch
+    on the bus, or the cable out): set up again and drawn whole, and the host told (`display_restarted`); no
+    alarm, the table never lost it. Its setup failing too: lost (lose())."""
     try:
         driver.init_display()
     except OSError as exc:

@@ -157,7 +157,8 @@ def probe_displays(ctx):
             if restarted:
                 restarted = driver.lost_setup()             # and lost its setup: so it says twice
         except OSError as exc:
-            display_lost(ctx, role, exc)
+            from firmware.display_loss import lose           # (asked twice, no answer: set up again in 5 s)
+            lose(ctx, role, exc)
             continue
         if restarted:
             from firmware.display_loss import set_up_again      # (at the first such display only)
@@ -218,10 +219,11 @@ def show_outputs(ctx, draw_displays):
 
 def display_lost(ctx, role, exc):
     """A display's write raised (a loose cable, noise on the I2C bus): never an exception out of the loop,
-    which reset the table mid-round. Left out, named to the host, display_missing raised, and tried again
-    until it answers (firmware/display_loss.py)."""
-    from firmware.display_loss import lose        # (at the first loss only: no heap before)
-    lose(ctx, role, exc)
+    which reset the table mid-round. Set up again at once: one glitch is a display drawn whole again
+    (`display_restarted`, no alarm); no answer to that either, it is left out, named to the host,
+    display_missing raised, and tried again until it answers (firmware/display_loss.py)."""
+    from firmware.display_loss import set_up_again        # (at the first loss only: no heap before)
+    set_up_again(ctx, role, ctx.hw.displays[role])
 
 
 def _dealer_lines(ctx):

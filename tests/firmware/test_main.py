@@ -518,11 +518,13 @@ def test_a_host_frame_with_a_good_crc_the_board_cannot_take_is_a_host_error():
                           "recall 0: ask for 1..100 rounds", "recall 101: ask for 1..100 rounds"]
 
 
-def _stops_answering(display):
-    """The display's I2C bus no longer answers it (a loose cable): every write raises, as machine.I2C does."""
+def _stops_answering(display, addr):
+    """Nothing answers at `addr` any more (a loose cable): every write to `display` raises, as machine.I2C does,
+    and its setup again too."""
     def dead(*args):
         raise OSError(19)                       # ENODEV: nothing acknowledged the address
     display.show = dead
+    FakeLCD.missing = FakeLCD.missing + (addr,)
 
 
 def test_a_display_that_stops_answering_is_an_alarm_not_a_crash():
@@ -534,7 +536,7 @@ def test_a_display_that_stops_answering_is_an_alarm_not_a_crash():
         _run(ctx)
         assert ctx.table.state == t.READY
         addr = ctx.hw.displays["dealer"].addr
-        _stops_answering(ctx.hw.displays["dealer"])
+        _stops_answering(ctx.hw.displays["dealer"], addr)
         ctx.table.display_dirty = True
         _run(ctx, 3)
         assert "dealer" not in ctx.hw.displays and ctx.table.state == t.FAULTED
@@ -567,8 +569,7 @@ def test_a_display_that_stopped_answering_is_tried_again_and_back_once_it_answer
         _run(ctx)
         lcd = ctx.hw.displays["dealer"]
         shown = list(lcd.lines)
-        _stops_answering(lcd)
-        FakeLCD.missing = (lcd.addr,)                 # the cable out: its setup fails too
+        _stops_answering(lcd, lcd.addr)               # the cable out: its setup fails too
         ctx.table.display_dirty = True
         _run(ctx, 3)
         assert "dealer" not in ctx.hw.displays and ctx.lost_displays.roles() == ["dealer"]
@@ -638,7 +639,7 @@ def test_a_scoreboard_that_stops_answering_is_left_out_too():
         ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
         oled = ctx.game.scoreboard[1]
-        _stops_answering(ctx.game.scoreboard[0])
+        _stops_answering(ctx.game.scoreboard[0], oled.addr)
         ctx.table.scoreboard_dirty = True
         _run(ctx, 3)
         assert ctx.game.scoreboard is None and "scoreboard" not in ctx.hw.displays and oled is not None
@@ -646,10 +647,11 @@ def test_a_scoreboard_that_stops_answering_is_left_out_too():
         said = [r for r in _host(machine) if r["event"] == "fault"]
         assert said[0]["text"] == "scoreboard display at I2C address %d stopped answering: %s" % (oled.addr,
                                                                                                   OSError(19))
-        # Back (this bus acknowledges every address): set up again, then its whole picture drawn and sent.
+        # Back: set up again, then its whole picture drawn and sent.
         from firmware.display_loss import RETRY_MS
         scoreboard = ctx.lost_displays.out[0][2][0]
         del scoreboard.show
+        FakeLCD.missing = ()
         draws, writes = scoreboard.full_draws, oled.i2c.writes
         _run_ms(ctx, RETRY_MS + 200)
         assert ctx.game.scoreboard == (scoreboard, oled) and ctx.hw.displays["scoreboard"] is oled
@@ -739,3 +741,27 @@ def test_one_glitch_on_the_bus_is_not_a_display_lost_nor_restarted():
         answers[:] = [None, None]                    # twice no answer: out
         _run_ms(ctx, main.PROBE_MS)
         assert "dealer" not in ctx.hw.displays and ctx.table.fault_code == faults.DISPLAY_MISSING
+
+
+def test_one_write_that_fails_is_a_display_set_up_again_not_an_alarm():
+    # Noise on the bus fails one write; the display answers its setup at once: drawn whole, the host told, the
+    # game goes on (an alarm would hold it, the cards read meanwhile discarded).
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        _press_confirm(ctx, machine)
+        lcd = ctx.hw.displays["dealer"]
+        shown = list(lcd.lines)
+        failed = []
+
+        def glitch(lines):
+            del lcd.show                              # (FakeLCD.show again)
+            failed.append(lines)
+            raise OSError(5)
+        lcd.show = glitch
+        sent = len(_host(machine))
+        ctx.table.display_dirty = True
+        _run(ctx, 3)
+        assert failed and lcd.restarts == 1 and lcd.lines == shown and ctx.hw.displays["dealer"] is lcd
+        assert [r["event"] for r in _host(machine)[sent:]] == ["display_restarted"]
+        assert ctx.table.state == t.READY and ctx.lost_displays is None
