@@ -16,7 +16,8 @@ a clean script's run with pulls to the plain run's game reports (--display-pulls
   - by the end (every cable in, more than the retry time waited) every display out in the last boot is back;
   - no display_restarted: the probe finds every pull before its plug here (a reseat between two probes is
     tests/host/test_replay.py's and the golden script's).
-A link_lost notice (the host away long enough: the board's store refused reports) makes the counts bounds.
+A link_lost notice (the host away long enough: the board's store refused reports) makes the counts bounds, and
+until the next boot the order unsure (the reports it hides may be a display's going or coming back).
 """
 import json
 
@@ -68,22 +69,24 @@ def check_displays(seen, lines):
         if "unplug" in line:
             pulled[line["unplug"]] = pulled.get(line["unplug"], 0) + 1
     bounds = any(r.get("event") == LOST for r in seen)
-    stopped, back, out = {}, 0, set()
+    stopped, back, out, unsure = {}, 0, set(), False
     for r in seen:
         event = r.get("event")
         if event == "boot":
-            out = set()                      # a boot forgets what was out: it takes what answers
+            out, unsure = set(), False       # a boot forgets what was out: it takes what answers
+        elif event == LOST:
+            out, unsure = set(), True        # hidden: which went, which came back
         elif event == "fault" and r.get("fault") == "display_missing" and "text" in r:
             role = r["text"].split(" display at ")[0]
             if role not in pulled:
                 raise DisplayMismatch("%s named missing, its cable never pulled: %r" % (role, r))
-            if role in out:
+            if role in out and not unsure:
                 raise DisplayMismatch("%s named twice without coming back: %r" % (role, r))
             out.add(role)
             if " stopped answering: " in r["text"]:
                 stopped[role] = stopped.get(role, 0) + 1
         elif event == "display_back":
-            if r["display"] not in out:
+            if r["display"] not in out and not unsure:
                 raise DisplayMismatch("%s back, but it had not stopped answering (or been missing) in this boot: %r"
                                       % (r["display"], r))
             out.discard(r["display"])

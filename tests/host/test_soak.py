@@ -310,6 +310,7 @@ def test_the_display_check_has_teeth():
         with pytest.raises(DisplayMismatch, match=why):
             check_displays(seen, lines)
     assert check_displays([boot, {"event": "link_lost", "reports": 3}], lines) == 0     # lost reports: bounds
+    assert check_displays([boot, lost, {"event": "link_lost", "reports": 3}, lost, back], lines * 2) == 1   # unsure
 
 
 def test_the_baccarat_script_deals_on_from_a_new_shoe_when_a_double_pull_took_the_last_card():
