@@ -24,6 +24,7 @@ _FAULT = const(8)
 _DISPLAY_MISSING = const(5)
 
 RETRY_MS = const(5000)    # output-pass time between two tries of a display that stopped answering
+_NOTHING = b"\x00"
 
 
 class LostDisplays:
@@ -59,6 +60,10 @@ class LostDisplays:
         for entry in list(self.missing):
             role, driver_class, i2c, addr, across, down = entry
             try:
+                # Anyone there? One harmless byte (a control byte with nothing after it for an SSD1306, the
+                # expander's outputs low for an LCD: its setup's own first write) before a driver is made:
+                # nothing allocated while nothing answers (an SSD1306's is its 1 KB picture, every 5 s).
+                i2c.writeto(addr, _NOTHING)
                 driver = driver_class(i2c, addr, across, down)     # set up from its first byte (OSError: still out)
             except OSError:
                 continue

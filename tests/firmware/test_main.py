@@ -765,3 +765,22 @@ def test_one_write_that_fails_is_a_display_set_up_again_not_an_alarm():
         assert failed and lcd.restarts == 1 and lcd.lines == shown and ctx.hw.displays["dealer"] is lcd
         assert [r["event"] for r in _host(machine)[sent:]] == ["display_restarted"]
         assert ctx.table.state == t.READY and ctx.lost_displays is None
+
+
+def test_a_display_missing_at_boot_gets_no_driver_made_while_nothing_answers():
+    # The retry asks the address first: no driver (an SSD1306's 1 KB picture) made and dropped every 5 s.
+    from firmware.display_loss import RETRY_MS
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat", missing=(60,))
+        made = []
+
+        def counted(*args):
+            made.append(args)
+            raise OSError(19)
+        role, _, i2c, addr, width, height = ctx.lost_displays.missing[0]
+        ctx.lost_displays.missing[0] = (role, counted, i2c, addr, width, height)
+        _run_ms(ctx, RETRY_MS * 3)
+        assert made == [] and ctx.lost_displays.missing[0][0] == "scoreboard"
+        FakeLCD.missing = ()
+        _run_ms(ctx, RETRY_MS)
+        assert len(made) == 1                         # it answers: the driver made (here: refused still)
