@@ -540,6 +540,7 @@ def test_a_display_that_stops_answering_is_an_alarm_not_a_crash():
         ctx.table.display_dirty = True
         _run(ctx, 3)
         assert "dealer" not in ctx.hw.displays and ctx.table.state == t.FAULTED
+        assert ctx.table.fault_detail == 0             # (no detail: as a display missing at boot)
         # Which display and why first (as at boot), then the alarm's own report.
         said = [r for r in _host(machine) if r["event"] == "fault"]
         assert [r["fault"] for r in said] == ["display_missing", "display_missing"], said
