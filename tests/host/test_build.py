@@ -125,6 +125,24 @@ def test_size_report_lists_every_module_and_a_total(pico):
     assert "board.json" in text and "main.py" in text
 
 
+def test_size_report_total_says_what_part_of_the_source_the_board_gets(pico):
+    manifest, _ = pico
+    total = [ln for ln in build.size_report(manifest) if ln.startswith("total: ")][0]
+    mpy, source = int(total.split()[3]), int(total.split()[4])
+    assert total.endswith("(%.0f%% of source)" % (100.0 * mpy / source)) and 0 < mpy < source
+
+
+def test_hidden_and_cache_folders_under_firmware_never_reach_the_board(tmp_path):
+    # An editor's or a tool's folder (.ipynb_checkpoints, .mypy_cache, __pycache__) may hold .py copies: what
+    # goes on the board is firmware/'s own tree only.
+    root = _copy_tree(tmp_path)
+    for folder in (".ipynb_checkpoints", "__pycache__", os.path.join("games", ".cache")):
+        os.makedirs(str(root / "firmware" / folder), exist_ok=True)
+        (root / "firmware" / folder / "cards-checkpoint.py").write_text("# an old copy\nX = 1\n")
+    files = build.firmware_files(str(root))
+    assert files == build.firmware_files(REPO) and not [rel for rel in files if "checkpoint" in rel]
+
+
 def test_command_line_prints_the_size_report(tmp_path):
     proc = _run_build("--board", "pico", "--out", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
