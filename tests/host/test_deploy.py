@@ -147,6 +147,12 @@ def test_damaged_manifest_is_refused(built, tmp_path):
     assert_one_line_error(proc, "manifest.json is damaged", "make build BOARD=esp32s3", quiet_stdout=True)
 
 
+def test_the_serial_port_is_required(built):
+    proc = _run_deploy("--board", "esp32s3", "--build", str(built), "--dry-run")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "the following arguments are required: --port" in proc.stderr
+
+
 def test_a_manifest_of_the_wrong_shape_is_damaged_not_a_traceback(built, tmp_path):
     # JSON that parses but is no manifest ended in RecursionError or AttributeError ('str' object has no
     # attribute 'get'); tools.verify refused the same files in one line.
