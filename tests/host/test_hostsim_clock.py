@@ -75,3 +75,22 @@ def test_a_blocking_sleep_of_the_firmware_moves_a_stepped_clock_on_and_waits_no_
         clock.uninstall()
     compat.sleep_ms(30)                                 # the host's own clock again
     assert waited == [0.01, 0.03]
+
+
+def test_the_clock_s_arguments_are_checked_and_its_state_said():
+    # (mutants of hostsim/clock.py: the checks' bounds, the installed flag, set_realtime's default, repr)
+    for scale in (0, -1.0):
+        with pytest.raises(ValueError, match="clock scale must be > 0, got %r" % (scale,)):
+            VirtualClock(scale=scale)
+        with pytest.raises(ValueError, match="clock scale must be > 0"):
+            VirtualClock().set_realtime(True, scale=scale)
+    clock = VirtualClock(start_ms=100)
+    assert clock.advance(0) == 100                      # no time passing: allowed
+    assert not clock.installed and repr(clock) == "<VirtualClock 100 ms, stepped>"
+    clock.install()
+    assert clock.installed
+    clock.uninstall()
+    assert not clock.installed
+    clock.set_realtime(scale=4.0)                        # on, by default
+    assert clock.realtime and repr(clock).startswith("<VirtualClock 1") and repr(clock).endswith(", realtime x4>")
+    assert 100 <= VirtualClock(start_ms=100, realtime=True).now_ms() < 1100     # from its start, not the host's
