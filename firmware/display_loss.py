@@ -125,8 +125,8 @@ def set_up_again(ctx, role, driver):
 
 
 def lose(ctx, role, exc):
-    """The display `role` (one the output pass just wrote to) raised exc: left out, reported by name, tried
-    again from now on."""
+    """The display `role` (in the table: its setup after a failed write, or the probe's second question, just
+    raised exc): left out, reported by name, tried again from now on."""
     driver = ctx.hw.displays.pop(role)
     lost = ctx.lost_displays
     if lost is None:
