@@ -60,6 +60,34 @@ def test_input_pull_up_and_host_driven_button(hw):
     assert floating.value() == 0
 
 
+def test_the_pin_constants_are_the_rp2_port_s(hw):
+    # (mutants of hostsim/pins.py) MicroPython's rp2 machine.Pin: modes 0-3, pulls 1 and 2, and the pico-sdk's
+    # edge IRQ bits (GPIO_IRQ_EDGE_FALL 4, GPIO_IRQ_EDGE_RISE 8).
+    import machine
+    P = machine.Pin
+    assert (P.IN, P.OUT, P.OPEN_DRAIN, P.ALT, P.PULL_UP, P.PULL_DOWN, P.IRQ_FALLING, P.IRQ_RISING) == \
+        (0, 1, 2, 3, 1, 2, 4, 8)
+
+
+def test_wires_joined_by_a_switch_settle_as_the_docstring_says(hw):
+    # A pin driving high wins over no pull, one pulling low over both; a switch closed twice stays closed, one
+    # opened that was never closed changes nothing.
+    import machine
+    out = machine.Pin(2, machine.Pin.OUT, value=1)
+    bare = machine.Pin(3, machine.Pin.IN)            # no pull: alone it reads 0
+    assert bare.value() == 0
+    hw.pins[2].join(hw.pins[3])
+    assert bare.value() == 1                         # the output's high on the joined wire
+    hw.pins[2].join(hw.pins[3])
+    assert hw.pins[3].links == [hw.pins[2]] and bare.value() == 1
+    out.value(0)
+    assert bare.value() == 0
+    hw.pins[2].part(hw.pins[3])
+    hw.pins[2].part(hw.pins[3])                      # open already: nothing
+    assert hw.pins[3].links == [] and bare.value() == 0
+    hw.pins[4].part(hw.pins[5])
+
+
 def test_same_pin_number_shares_state(hw):
     import machine
     a = machine.Pin(3, machine.Pin.OUT)
