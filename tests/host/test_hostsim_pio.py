@@ -80,6 +80,29 @@ def test_get_on_an_empty_fifo_would_wait_for_ever(pico):
         sm.get()
 
 
+def test_fifo_depths_follow_each_program_s_join_as_the_rp2040_s_and_a_full_one_is_named(pico):
+    # (mutants of hostsim/pio.py) RP2040 datasheet 3.2.4: 4 words each way, or 8 one way when the program
+    # joins them (the PIO UART's receiver JOIN_RX, its transmitter JOIN_TX); a put() nothing would empty names it.
+    hw, _, machine = pico
+    import rp2
+    rx_prog, tx_prog = pio_uart.programs(rp2)
+    depths = []
+    for sm_id, prog, pin in ((4, rx_prog, 26), (5, tx_prog, 27), (6, tx_prog, 28)):
+        if prog is rx_prog:
+            rp2.StateMachine(sm_id, prog, freq=8 * 9600, in_base=machine.Pin(pin), jmp_pin=machine.Pin(pin))
+        else:
+            rp2.StateMachine(sm_id, prog, freq=8 * 9600, sideset_base=machine.Pin(pin), out_base=machine.Pin(pin))
+        state = hw.state_machines[sm_id]
+        depths.append((state.rx_depth, state.tx_depth))
+    assert depths[:2] == [(8, 0), (0, 8)]
+    sm = rp2.StateMachine(6)                            # stopped: nothing empties its FIFO
+    for word in range(8):
+        sm.put(word)
+    with pytest.raises(RuntimeError, match=r"StateMachine\(6\)\.put\(\) would wait for ever: its TX FIFO is full "
+                                           r"\(8 words\) and the state machine is stopped"):
+        sm.put(8)
+
+
 def test_a_state_machine_at_another_baud_rate_hears_only_garbage(pico):
     hw, _, machine = pico
     import rp2
