@@ -785,3 +785,22 @@ def test_a_display_missing_at_boot_gets_no_driver_made_while_nothing_answers():
         FakeLCD.missing = ()
         _run_ms(ctx, RETRY_MS)
         assert len(made) == 1                         # it answers: the driver made (here: refused still)
+
+
+def test_the_output_pass_sends_the_scoreboard_s_changes_not_its_whole_picture():
+    # Issue 14: a result's draw paints a window or two of the scoreboard; the pass sends those (Scoreboard.show:
+    # up to its whole 1 KB picture is ~23 ms on the I2C bus at 400 kHz), the whole picture only when it is new.
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        scoreboard, oled = ctx.game.scoreboard
+        whole = []
+        show = oled.show
+        oled.show = lambda: (whole.append(1), show())
+        ctx.table.scoreboard_dirty = True
+        _run(ctx, 3)
+        assert whole == [] and not ctx.table.scoreboard_dirty
+        scoreboard.forget()                           # a picture to paint anew: the whole of it
+        ctx.table.scoreboard_dirty = True
+        _run(ctx, 3)
+        assert whole == [1]
