@@ -175,6 +175,18 @@ def test_lines_on_the_unused_reader_port_are_counted_and_reported_once():
         assert _inputs(machine, _sim_host(machine))[-1] == ("card", "Kh")   # read (set aside: the alarm is open)
 
 
+def test_a_first_unexpected_line_too_long_is_reported_from_its_first_byte():
+    # The first line on the unused port is the fault's evidence; one the line buffer could not hold (the port's
+    # fault, no line) is kept from the buffer's first byte, as the port's own line_too_long shows it.
+    with ScratchDir() as state:
+        ctx, machine = _boot_sim(state, "baccarat")
+        _run(ctx)
+        machine.uarts[2].feed(b"ABCDEFGH" * 40)
+        _run(ctx, 6)
+        unexpected = [r for r in _sim_host(machine) if r.get("fault") == "unexpected_input"]
+        assert len(unexpected) == 1 and unexpected[0]["bytes"].startswith("ABCDEFGHABCD"), unexpected
+
+
 def test_shoe_lines_on_a_craps_table_are_unexpected_input_on_the_shoe_port():
     with ScratchDir() as state:
         ctx, machine = _boot_sim(state, "craps")
