@@ -55,7 +55,7 @@ class LostDisplays:
             ctx.hw.displays[role] = driver
             if scoreboard is not None:
                 ctx.game.scoreboard = scoreboard
-            _draw_whole(ctx.table, scoreboard)
+            _draw_whole(ctx, role)
             ctx.reporter.emit("display_back", {"display": role})
         for entry in list(self.missing):
             role, driver_class, i2c, addr, across, down = entry
@@ -89,25 +89,25 @@ def _take(ctx, role, driver):
     for fault in list(faults):
         if fault[2][0] == role:
             faults.remove(fault)
-    table = ctx.table
     if role == "scoreboard":
         from firmware.game_setup import take_oled        # (boot-only: released again after it)
         from firmware.parts import release_boot_only
         take_oled(ctx.config["game"], ctx.game, ctx.hw, driver)
         release_boot_only(ctx.console.change.pending is not None)
-        table.scoreboard_dirty = True
     else:
         ctx.hw.displays[role] = driver
-    table.display_dirty = True
+    _draw_whole(ctx, role)
 
 
-def _draw_whole(table, scoreboard):
-    """A display just set up again (init_display() blanked it): its next draw paints all of it."""
+def _draw_whole(ctx, role):
+    """The display `role` just set up (init_display() blanked it, or a driver made): its next draw paints all
+    of it."""
+    scoreboard = ctx.game.scoreboard if role == "scoreboard" else None
     if scoreboard is not None:
-        scoreboard[0].forget()        # the scoreboard's picture: the next draw paints it whole
-        table.scoreboard_dirty = True
+        scoreboard[0].forget()        # the Baccarat scoreboard's picture: the next draw paints it whole
+        ctx.table.scoreboard_dirty = True
     else:
-        table.display_dirty = True    # an LCD's rows: show() writes every one again
+        ctx.table.display_dirty = True    # an LCD's rows: show() writes every one again
 
 
 def set_up_again(ctx, role, driver):
@@ -120,7 +120,7 @@ def set_up_again(ctx, role, driver):
     except OSError as exc:
         lose(ctx, role, exc)
         return
-    _draw_whole(ctx.table, ctx.game.scoreboard if role == "scoreboard" else None)
+    _draw_whole(ctx, role)
     ctx.reporter.emit("display_restarted", {"display": role})
 
 
