@@ -221,7 +221,7 @@ class TableIO:
         leaves it (its power comes on that cable: blank and not set up). The firmware asks each display every
         second whether it is there and still set up: one it had left out it sets up again at its next try
         (every 5 s), one that lost its setup unnoticed (unplugged and plugged between two writes) at its next probe
-        (an LCD only if the firmware wrote nothing to it before: a write hides its power-up); one
+        (an LCD at its next write if that comes first); one
         missing at boot at its next try too. ValueError for one that is not unplugged."""
         addr = self._display_addr(role)
         if role not in self._unplugged:

@@ -305,7 +305,7 @@ def _unplug(table, value, options):
 def _plug(table, value, options):
     """{"plug": "dealer"}: the cable back in, the display powered up blank and not set up (the firmware takes a
     display it left out back at its next try, every 5 s: display_back; one it had not noticed out it sets up
-    again at its next probe: display_restarted, an LCD only if nothing was written to it before; one missing at
+    again at its next probe: display_restarted (an LCD at its next write if that comes first); one missing at
     boot at its next try too)."""
     _display_cable(table, "plug", value)
 

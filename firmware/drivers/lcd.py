@@ -14,6 +14,7 @@ from firmware.drivers.lcd_charset import ROM as _ROM, SUIT_GLYPHS, encode as _en
 # PCF8574 bits
 _MASK_RS = const(0x01)
 _MASK_E = const(0x04)
+_EIO = const(5)             # the OSError show() raises for a backpack that lost its power (errno EIO)
 MASK_BACKLIGHT = const(0x08)
 
 # HD44780 instructions and flags
@@ -276,8 +277,12 @@ class CharLCD:
             text = lines[y] if y < n_lines else ""
             if text == texts[y]:
                 continue            # shows this very text (one string compare, not 20 characters encoded)
-            texts[y] = text
             if row is None:
+                # Before the first write: did the backpack lose its power since the last one (lost_setup())?
+                # A write would hide it (it leaves E low on an LCD that is not set up): OSError, which the
+                # firmware answers by setting the display up again (firmware/display_loss.py).
+                if self.lost_setup():
+                    raise OSError(_EIO)
                 # The first row that changed: its reads as locals (~1 us each), three a statement (no tuple)
                 row, cols, lengths = self._row, self.cols, self._lengths
                 blank, all_shown, blits = self._blank, self._shown, self._framebuf is not None
@@ -286,6 +291,7 @@ class CharLCD:
                     palette = self._palettes
                     bl, i2c, mv = self._bl, self.i2c, self._mv
                     bus_addr = self.addr
+            texts[y] = text
             data = text.encode()
             n = len(data)
             if n == len(text) and not data.strip(_ROM):     # each byte its code: slice stores, in C

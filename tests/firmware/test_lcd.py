@@ -89,6 +89,9 @@ def test_lost_setup_reads_the_expander_back_and_tells_a_power_up_from_the_driver
     assert display.lost_setup() is False and len(bus.transactions) == sent     # a read: nothing written
     bus.port = 0xFF                                   # the backpack powered up again
     assert display.lost_setup() is True
+    display.show(["a", "b"])                          # nothing to write: nothing asked
+    assert raises(OSError, display.show, ["a", "c"]).args[0] == 5     # a write would hide it: asked first
+    assert len(bus.transactions) == sent
     display.init_display()
     assert display.lost_setup() is False
     bus.addrs = ()                                    # the cable out

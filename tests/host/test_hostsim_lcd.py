@@ -153,6 +153,8 @@ def test_a_reseated_backpack_comes_up_blank_and_the_driver_tells_it_from_one_tha
     lcd.show(shown)                               # the same rows: nothing sent, the glass stays blank
     assert glass.lines() == [" " * 20] * 4
     assert lcd.lost_setup() is True
+    with pytest.raises(OSError):
+        lcd.show(["a changed row"])               # its first write asks first: a write would hide the power-up
     lcd.init_display()
     assert lcd.lost_setup() is False and glass.display_on and not glass.eight_bit
     lcd.show(shown)

@@ -881,3 +881,13 @@ def test_a_display_reseated_unnoticed_shows_the_table_s_screen_again_not_a_blank
         assert not any(line.strip() for line in glass["result"].lines()) and not glass["scoreboard"].lit
         table.run_for(PROBE_MS + 2 * DISPLAY_MS)
         assert (glass["result"].lines(), glass["scoreboard"].pixels()) == shown
+
+
+def test_a_dealer_lcd_reseated_unnoticed_is_found_though_its_screen_changes_every_second(tmp_path):
+    # A Craps dealer LCD shows its uptime: the firmware writes it before the probe's second is up, and a write
+    # leaves the expander as a set-up LCD's, hiding the power-up. The driver asks before each write instead.
+    status, reports, _ = _main(tmp_path, {"wait_ms": 1000}, {"unplug": "dealer"}, {"plug": "dealer"},
+                               {"wait_ms": 1500}, table=_table("craps"))
+    assert status == 0
+    assert [(r["event"], r.get("display")) for r in reports if "display" in r["event"] or r["event"] == "fault"] \
+        == [("display_restarted", "dealer")], reports
