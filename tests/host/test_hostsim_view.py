@@ -108,3 +108,35 @@ def test_render_accepts_a_firmware_board_object(table):
     board = board_mod.load("boards/sim.json")
     out, _ = text_of(view.render(hw, board, "omaha"))
     assert "bet-zone lights: omaha" in out and "dealer LCD" in out
+
+
+def test_an_lcd_dark_or_powered_up_says_so_on_its_panel(table):
+    # A technician reading the view must tell a dark backlight and an LCD that lost its setup (a reseat:
+    # display off, hostsim.lcd.SimLCD.power_up) from a blank screen the firmware drew.
+    hw, board = table
+    import machine
+    lcd = CharLCD(machine.I2C(0), 39, 20, 4, sleep=lambda ms: None)
+    lcd.show(["PLAYER 7  BANKER 5"])
+    spec = board["displays"]["dealer"]
+
+    def panel():
+        return text_of(view.lcd_panel("dealer", hw.i2c_device(0, 39), spec))[0]
+    out = panel()
+    assert "PLAYER 7  BANKER 5" in out and "backlight off" not in out and "display off" not in out
+    lcd.backlight(False)
+    out = panel()
+    assert "PLAYER 7  BANKER 5" in out and "backlight off" in out and "display off" not in out
+    hw.i2c_device(0, 39).power_up()
+    out = panel()
+    assert "PLAYER 7" not in out and "display off" in out
+
+
+def test_a_zone_lit_at_the_lowest_level_is_lit_and_a_mixed_zone_shows_two_colours(table):
+    hw, board = table
+    light(hw, 16, 76, [((0, 7), (1, 0, 0))])                # player at level 1 of 255: lit, not off
+    out, _ = text_of(view.render(hw, board, "baccarat"))
+    assert "\u2588\u2588 player" in out
+    light(hw, 16, 76, [((0, 2), (60, 0, 0)), ((3, 5), (0, 60, 0)), ((6, 7), (0, 0, 60))])
+    out, html = text_of(view.render(hw, board, "baccarat"))
+    assert "\u2588\u2588 player" in out and "\u2588\u2588\u2588 player" not in out    # a two-character swatch
+    assert "#ff0000" in html.lower() and "#00ff00" in html.lower()
