@@ -19,7 +19,7 @@ LAMP = const(9)          # a: zone index, LAMP_ALL or LAMP_CHECK_END (technician
 CONSOLE_ERROR = const(10)  # a: console error code (CONSOLE_ERRORS), b: evidence handle of the line
 FAULT_RESTORED = const(11)  # a: fault code, b: detail: raised before the last reset, never acknowledged
 # Device lines (docs/protocol.md, "Device lines"); CARD above is the framed shoe's too.
-SHOE = const(12)         # a: shoe status (SHOE_* below), b: evidence handle (HELLO) or 0
+SHOE = const(12)         # a: shoe status (SHOE_* below), b: evidence handle (HELLO), SHOE_LET_IN or 0
 BETS = const(13)         # a: reading id of the accepted bet reading, b: seats with chips
 BETS_FAULT = const(14)   # a: fault code (firmware.faults) from the bet reader's line, b: evidence handle
 
@@ -76,6 +76,8 @@ SHOE_CUT = const(2)      # the cut card came out (Baccarat art. 3(1))
 SHOE_IN = const(3)       # a shoe was inserted
 SHOE_OUT = const(4)      # the shoe was removed (Baccarat art. 3(2): changed after a round)
 SHOE_UNREAD = const(5)   # a card left the shoe unreadable: a dealer prompt (Baccarat art. 10)
+SHOE_LET_IN = const(1)   # SHOE_IN's b: the table's own, a shoe put in during an alarm and held for a settings
+                         # change, let in once it ran (firmware/settings_change.py); the shoe's driver sends 0
 
 
 # The framed dice reader (docs/protocol.md, "Dice reader"). One throw is one THROW event, whatever

@@ -169,6 +169,7 @@ class ChangeState:
         self.waiting = False      # refused at this boundary: wait until the table has left it
         self.loaded = False       # settings.pending read back (the first pass)
         self.held_shoe = None     # a new shoe's event during an alarm, dispatched at the boundary (settings_swap)
+        self.letting_in = 0       # that shoe let go, its file on flash until the table has it (settings_change)
 
     def discard(self):
         """Drop the staged values (a logout's); how many there were."""
@@ -222,10 +223,11 @@ class ConsoleState:
         if shell is None:
             change = self.change
             port = self.port
+            idle = change.loaded and change.pending is None and not change.letting_in
             if port is None:
-                if change.loaded and change.pending is None:
+                if idle:
                     return                # no console port: nothing to type, no prompt
-            elif self.prompted and change.loaded and change.pending is None and not port.uart.any():
+            elif self.prompted and idle and not port.uart.any():
                 return
             shell = self.wake()
         if shell.poll(elapsed_ms):

@@ -21,16 +21,23 @@ from firmware.saved_state import missing, path as state_path
 # copies of firmware.events (tests/host/test_const_copies.py)
 _SHOE = const(12)
 _SHOE_IN = const(3)
+_SHOE_LET_IN = const(1)
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
 _POINT = const(5)
 # copies of firmware.table_codes (tests/host/test_const_copies.py)
+_STARTING = const(0)
 _READY = const(1)
+_FAULTED = const(2)
+_GAME_FIRST_STATE = const(4)
 
 PENDING_FILE = "settings.pending"     # {"ref": REF, "settings": {...}, "changes": [[KEY, OLD, NEW], ...]}: committed
 NEW_SUFFIX = ".new"                   # the table file or the pending change being written (renamed once complete)
 # There while a new Baccarat shoe's IN is held for the pending change (settings_swap.new_shoe_first: an alarm open):
 # the input on flash, as the table journal keeps every other, so a reset does not lose the shoe the dealer put in.
 HELD_FILE = "settings.held"
+# ChangeState.letting_in: a held shoe let go, its IN not yet on the queue; on the queue (its file goes next pass)
+_LET_GO = const(1)
+_QUEUED = const(2)
 _REF_MAX = const(24)                   # an approval reference: one word, letters, digits and - _ . /
 _REF_CHARS = "-_./"
 _NUMBER_START = "+-.0123456789"        # a value typed starting so is meant as a number
@@ -207,7 +214,9 @@ def write_pending(con, ref):
 def hold_shoe(ctx, held):
     """Hold a new shoe's event (kind, a, b) until the change has applied, or let it go (None: taken out again,
     or given to the table now); HELD_FILE says so on flash."""
-    ctx.console.change.held_shoe = held
+    change = ctx.console.change
+    change.held_shoe = held
+    change.letting_in = 0
     name = state_path(ctx.state_dir, HELD_FILE)
     if held is None:
         remove(ctx, name)
@@ -228,12 +237,22 @@ def _held_on_flash(ctx):
     return True
 
 
-def _let_held_in(ctx, held):
-    """No change waits any more (it ran before the reset, or was dropped): a shoe held for it goes to the table now,
-    after the boot's recovery (the boot's first pass: firmware/main.py holds its events until then)."""
-    if held:
-        remove(ctx, state_path(ctx.state_dir, HELD_FILE))
-        ctx.queue.put(_SHOE, _SHOE_IN, 0)
+def _let_held_in(ctx, change):
+    """A held shoe let go (its change ran, or was refused, now or before the reset): its IN goes to the table
+    once the boot's recovery is done, and its file (HELD_FILE) stays until the table has it, the IN dispatched
+    and in the table journal (the pass after it was queued). A power cut between the two leaves the file: the
+    next boot finds the shoe in the table it recovered and lets in no second IN; a cut before the IN's record
+    finds none, and lets it in. Each pass until then (step(): Console.poll calls it while letting_in)."""
+    journal = ctx.journal
+    table = ctx.table
+    state = table.resume_state if table.state == _FAULTED else table.state    # (an alarm's: where it holds)
+    if journal is not None and journal.pending or state == _STARTING:
+        return                      # the lamp test and the recovery first: the recovery may bring the shoe back
+    if change.letting_in == _QUEUED or state >= _GAME_FIRST_STATE:
+        hold_shoe(ctx, None)        # the table has it, a shoe in play (had it before the reset): the file goes
+        return
+    ctx.queue.put(_SHOE, _SHOE_IN, _SHOE_LET_IN)    # (b: the table's own, no input a cut should give again)
+    change.letting_in = _QUEUED
 
 
 # -- every pass (while one is pending; the first pass) --------------------------------------------------
@@ -246,6 +265,8 @@ def step(console):
         _load(console)
         from firmware.parts import release_boot_only
         release_boot_only(change.pending is not None)   # validate() imported table_config; this module too
+    if change.letting_in:
+        _let_held_in(console.ctx, change)
     if change.pending is None:
         return
     if change.announce:
@@ -260,10 +281,10 @@ def step(console):
         problem = _apply(console)
         from firmware.parts import release_boot_only
         release_boot_only(change.pending is not None)   # settings_swap, settings_seal, table_config, this module
-    held = change.held_shoe    # applied or refused: the new shoe runs now, under the settings in force
-    if held is not None:
-        hold_shoe(ctx, None)       # (on the queue, then in the table journal: as any input from here)
-        ctx.queue.put(held[0], held[1], held[2])
+    if change.held_shoe is not None:   # applied or refused: the new shoe runs now, under the settings in force
+        change.held_shoe = None
+        change.letting_in = _LET_GO
+        _let_held_in(ctx, change)      # on the queue; its file removed once the table journal has it
     if problem:
         change.refused = problem
         change.waiting = True
@@ -303,7 +324,7 @@ def _load(console):
             raise ValueError("not a pending change")
         validate(ctx.config, settings)
     except OSError:
-        _let_held_in(ctx, held)                      # none (its record gone after it ran, its shoe not yet let in)
+        change.letting_in = _LET_GO if held else 0   # none (its record gone after it ran, its shoe not yet let in)
         return
     except (ValueError, KeyError, TypeError, UnicodeError, SettingsError) as exc:
         problem = "pending settings change unreadable (%s): dropped" % exc
@@ -312,7 +333,7 @@ def _load(console):
         # The host may have had its settings_pending: it hears that the change is gone, not silence
         # (docs/protocol.md, settings_dropped); the table runs on under the settings it booted with.
         ctx.reporter.emit("settings_dropped", {"error": problem})
-        _let_held_in(ctx, held)
+        change.letting_in = _LET_GO if held else 0
         return
     now = effective(ctx)
     changes = [(key, now.get(key), settings[key]) for key in setting_names(ctx.config["game"])
@@ -325,7 +346,7 @@ def _load(console):
         ctx.reporter.durable()
         change.pending, change.ref, change.changes = None, "", []
         remove(ctx, name)
-        _let_held_in(ctx, held)
+        change.letting_in = _LET_GO if held else 0
         return
     change.pending = settings
     change.ref = ref

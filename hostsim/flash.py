@@ -22,7 +22,7 @@ from firmware import fault_kinds
 from firmware.drivers import bet_reader
 from firmware.event_bytes import behind
 from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, CONSOLE, CONSOLE_ERROR,
-                             DICE_READER_HELLO, FAULT, HOST, KEY, LAMP, SHOE, THROW)
+                             DICE_READER_HELLO, FAULT, HOST, KEY, LAMP, SHOE, SHOE_IN, SHOE_LET_IN, THROW)
 from hostsim.table_io import BETS_PORT, HOST_PORT
 
 
@@ -216,7 +216,11 @@ def _read(path):
 _INPUTS = (CARD, SHOE, BETS, BETS_FAULT, THROW, DICE_READER_HELLO, KEY, BUTTON, HOST, CONSOLE, CONSOLE_ERROR, LAMP)
 
 
-def _is_input(kind, a):
+def _is_input(kind, a, b):
+    """An input a dealer or a device gave (not the firmware's own: a held shoe it let in has its file still,
+    firmware/settings_change.py, and the next boot lets it in again; given again too, it came in twice)."""
+    if kind == SHOE and a == SHOE_IN and b == SHOE_LET_IN:
+        return False
     return kind in _INPUTS or (kind == FAULT and fault_kinds.has_evidence(a))
 
 
@@ -227,15 +231,15 @@ def unjournalled(journal, table, queue):
     bytes). The queue is emptied. (The simulator's: a board loses them with its RAM.) Only inputs: the
     firmware's own events (the link's alarm, LINK_BACKLOG, raised or cleared by the dead board's sender)
     die with it; given to the next boot, a stale raise held its table for good, no sender to clear it."""
-    lost = [held[:4] for held in journal.held if _is_input(held[0], held[1])]   # (without the boot's ms)
-    if journal.appending is not None and _is_input(journal.appending[0], journal.appending[1]):
+    lost = [held[:4] for held in journal.held if _is_input(held[0], held[1], held[2])]   # (without the boot's ms)
+    if journal.appending is not None and _is_input(*journal.appending[:3]):
         kind, a, b, bytes_behind = journal.appending
         if bytes_behind is None:               # built in the journal's buffer: the table has not taken
             bytes_behind = behind(table, kind, a, b)    # the event, so it reads the same again
         lost.append((kind, a, b, bytes_behind))
-    lost.extend(held[:4] for held in journal.letting_in or () if _is_input(held[0], held[1]))   # being let in
+    lost.extend(held[:4] for held in journal.letting_in or () if _is_input(held[0], held[1], held[2]))   # being let in
     while queue.get():
-        if _is_input(queue.kind, queue.a):
+        if _is_input(queue.kind, queue.a, queue.b):
             lost.append((queue.kind, queue.a, queue.b, behind(table, queue.kind, queue.a, queue.b)))
     return lost
 

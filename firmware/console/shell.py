@@ -148,7 +148,7 @@ class Console:
         """One pass (ctx.console's clock counted): a settings change due, what was typed, the idle logout, a
         lights or display test under way, a due reboot. True: the console may go dormant (at_rest)."""
         change = self.change
-        if change.pending is not None or not change.loaded:     # (its module: only then, firmware/parts.py)
+        if change.pending is not None or not change.loaded or change.letting_in:   # (its module: only then)
             from firmware.settings_change import step
             step(self)
         editor = self.editor

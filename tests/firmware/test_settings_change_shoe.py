@@ -181,3 +181,67 @@ def test_a_shoe_held_for_a_change_that_ran_before_the_reset_goes_to_the_table_af
         assert ctx.table.state == FAULTED and ctx.table.resume_state == codes.BURNING     # the shoe taken in
         _confirm(ctx)
         assert ctx.table.state == codes.BURNING and _shoe_reports(machine)[-1] == ("shoe", "new", 8)
+
+
+class _Cut(Exception):
+    """The power goes at this point (the next boot finds the flash as it was left)."""
+
+
+def _release_held_shoe(ctx, stop):
+    """The dealer's CONFIRM closes the alarm holding the shoe: the change applies, the held shoe is let go. One
+    pass at a time until stop(ctx) (True: the power goes there, nothing more written); False if it never did."""
+    from firmware import main
+    ctx.queue.put(BUTTON, ctx.table.confirm_button, BUTTON_PRESSED)
+    ctx.queue.put(BUTTON, ctx.table.confirm_button, BUTTON_RELEASED)
+    for _ in range(5):
+        try:
+            main.poll_inputs(ctx, 100)
+        except _Cut:
+            return True
+        if stop(ctx):
+            return True
+        main.refresh_outputs(ctx, True)
+    return False
+
+
+def test_a_cut_before_the_released_shoe_is_in_the_journal_lets_it_in_at_the_next_boot():
+    # Regression: the held shoe's file was removed when it was let go, before its IN's journal record: a power cut
+    # between the two lost the shoe the dealer had put in (the next card an alarm, the shoe to be put in again).
+    import os
+    from firmware.events import SHOE, SHOE_IN
+    from firmware.settings_change import HELD_FILE
+    with ScratchDir() as state:
+        ctx, machine = _held_in_an_alarm(state)
+        journal = ctx.journal
+        real = journal._append
+
+        def append(table, kind, a, b):
+            if kind == SHOE and a == SHOE_IN:
+                raise _Cut()                                   # the cut at the IN's record: not written
+            return real(table, kind, a, b)
+        journal._append = append
+        assert _release_held_shoe(ctx, lambda ctx: False)
+        assert HELD_FILE in os.listdir(state)
+        ctx, machine = _reboot(state)
+        assert ctx.table.state == codes.BURNING and ctx.table.shoe.settings.decks == 6
+        assert _shoe_reports(machine)[-1] == ("shoe", "new", 6) and HELD_FILE not in os.listdir(state)
+
+
+def test_a_cut_after_the_released_shoe_is_in_the_journal_lets_in_no_second_one():
+    # The IN journalled, the power gone before the held shoe's file was removed: the next boot finds the shoe in
+    # the table it recovered, and drops the file (a second IN would start the shoe again, reported twice).
+    import os
+    from firmware.settings_change import HELD_FILE
+    with ScratchDir() as state:
+        ctx, machine = _held_in_an_alarm(state)
+        assert _release_held_shoe(ctx, lambda ctx: ctx.table.state == codes.BURNING)
+        assert HELD_FILE in os.listdir(state)                  # the window: in the journal, the file still there
+        assert ("shoe", "new", 6) not in _shoe_reports(machine)             # its report not yet out
+        ctx, machine = _reboot(state)
+        assert ctx.table.resume_state == codes.BURNING and ctx.table.shoe.settings.decks == 6   # (reset_in_round)
+        _confirm(ctx)
+        _feed(ctx, machine, ("CARD", "2c", "D"))               # the same shoe burns on
+        assert ctx.table.state == codes.BURNING and ctx.table.shoe.burned == 1
+        # Its report made again from the journal, once; no second shoe (removed, then new again).
+        assert [r for r in _shoe_reports(machine) if r[0] == "shoe"] == [("shoe", "new", 6)]
+        assert HELD_FILE not in os.listdir(state)
