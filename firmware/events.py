@@ -76,8 +76,9 @@ SHOE_CUT = const(2)      # the cut card came out (Baccarat art. 3(1))
 SHOE_IN = const(3)       # a shoe was inserted
 SHOE_OUT = const(4)      # the shoe was removed (Baccarat art. 3(2): changed after a round)
 SHOE_UNREAD = const(5)   # a card left the shoe unreadable: a dealer prompt (Baccarat art. 10)
-SHOE_LET_IN = const(1)   # SHOE_IN's b: the table's own, a shoe put in during an alarm and held for a settings
-                         # change, let in once it ran (firmware/settings_change.py); the shoe's driver sends 0
+SHOE_LET_IN = const(1)   # SHOE_IN's and SHOE_OUT's b: the table's own, no device's: a new shoe held for a settings
+                         # change let in once it ran, the shoe in play taken out for it (firmware/settings_swap.py
+                         # new_shoe_first); the shoe's driver sends 0
 
 
 # The framed dice reader (docs/protocol.md, "Dice reader"). One throw is one THROW event, whatever

@@ -32,8 +32,9 @@ _GAME_FIRST_STATE = const(4)
 
 PENDING_FILE = "settings.pending"     # {"ref": REF, "settings": {...}, "changes": [[KEY, OLD, NEW], ...]}: committed
 NEW_SUFFIX = ".new"                   # the table file or the pending change being written (renamed once complete)
-# There while a new Baccarat shoe's IN is held for the pending change (settings_swap.new_shoe_first: an alarm open):
-# the input on flash, as the table journal keeps every other, so a reset does not lose the shoe the dealer put in.
+# There from a new Baccarat shoe's arrival while a change is pending (settings_swap.new_shoe_first: held for an
+# alarm, or taking the shoe in play out) until the table journal has its IN: the input on flash, as the table
+# journal keeps every other, so a reset does not lose the shoe the dealer put in.
 HELD_FILE = "settings.held"
 # ChangeState.letting_in: a held shoe let go, its IN not yet on the queue; on the queue (its file goes next pass)
 _LET_GO = const(1)
@@ -212,8 +213,8 @@ def write_pending(con, ref):
 
 
 def hold_shoe(ctx, held):
-    """Hold a new shoe's event (kind, a, b) until the change has applied, or let it go (None: taken out again,
-    or given to the table now); HELD_FILE says so on flash."""
+    """Hold a new shoe's event (kind, a, b) until the change has applied, or forget it (None: taken out again,
+    or the table has it); HELD_FILE says so on flash."""
     change = ctx.console.change
     change.held_shoe = held
     change.letting_in = 0
@@ -238,7 +239,7 @@ def _held_on_flash(ctx):
 
 
 def _let_held_in(ctx, change):
-    """A held shoe let go (its change ran, or was refused, now or before the reset): its IN goes to the table
+    """A held shoe let go (its change ran, or was refused), or found on flash at boot: its IN goes on the queue
     once the boot's recovery is done, and its file (HELD_FILE) stays until the table has it, the IN dispatched
     and in the table journal (the pass after it was queued). A power cut between the two leaves the file: the
     next boot finds the shoe in the table it recovered and lets in no second IN; a cut before the IN's record
@@ -248,9 +249,13 @@ def _let_held_in(ctx, change):
     state = table.resume_state if table.state == _FAULTED else table.state    # (an alarm's: where it holds)
     if journal is not None and journal.pending or state == _STARTING:
         return                      # the lamp test and the recovery first: the recovery may bring the shoe back
-    if change.letting_in == _QUEUED or state >= _GAME_FIRST_STATE:
-        hold_shoe(ctx, None)        # the table has it, a shoe in play (had it before the reset): the file goes
+    if change.letting_in == _QUEUED or change.pending is None and state >= _GAME_FIRST_STATE:
+        # The table has it (the pass after it was queued), or had it before the reset: with no change left
+        # pending, a shoe in play is that shoe (the change ran with none in play: its OUT came first).
+        hold_shoe(ctx, None)
         return
+    # On the queue: with the change still pending (a reset while it was held, or before its OUT was in the
+    # journal), settings_swap.new_shoe_first takes it as it took it then (the shoe in play out, held again).
     ctx.queue.put(_SHOE, _SHOE_IN, _SHOE_LET_IN)    # (b: the table's own, no input a cut should give again)
     change.letting_in = _QUEUED
 
@@ -352,8 +357,7 @@ def _load(console):
     change.ref = ref
     change.changes = changes
     change.announce = True
-    if held:
-        change.held_shoe = (_SHOE, _SHOE_IN, 0)      # still held: the alarm the recovery restores holds the table
+    change.letting_in = _LET_GO if held else 0      # held again after the recovery, as it came
 
 
 def _apply(console):

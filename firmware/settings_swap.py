@@ -29,6 +29,7 @@ _BUTTON_LONG = const(2)
 _SHOE = const(12)
 _SHOE_IN = const(3)
 _SHOE_OUT = const(4)
+_SHOE_LET_IN = const(1)
 # copies of firmware.table_codes (tests/host/test_const_copies.py)
 _FAULTED = const(2)
 _READY = const(1)
@@ -157,25 +158,28 @@ def new_shoe_first(ctx, kind, a, b, dispatch):
     shoe in play is between rounds or closed (art. 3(2): a shoe change after any round): the shoe in play
     goes out first (its OUT, through `dispatch`), so the change applies at that boundary and the new shoe
     runs under it, as "applied at the next new shoe" says. With an alarm open (no boundary: nothing is
-    snapshotted over an alarm) the new shoe's IN is held (True: not dispatched now) until the dealer has
-    closed the alarm and the change has applied (SettingsChange.step puts it on the queue then); an OUT
-    meanwhile drops it. False: dispatch the event."""
+    snapshotted over an alarm) the new shoe's IN is held until the dealer has closed the alarm and the
+    change has applied (SettingsChange.step puts it on the queue then); an OUT meanwhile drops it.
+    The new shoe is held (on flash: settings_change.hold_shoe) before anything acts on it, the shoe in play's
+    OUT and the change among them, and comes back through the queue as an IN once the change has run: a
+    power cut on the way loses no shoe the dealer put in (the next boot takes it again,
+    settings_change._let_held_in). True: not dispatched now. False: dispatch the event."""
     table = ctx.table
     change = ctx.console.change
     if ctx.config["game"] != "baccarat" or table.shoe is None and table.state != _FAULTED:
         return False                              # no shoe in play (READY): the change applied already
     if kind == _SHOE and a == _SHOE_OUT:
-        if change.held_shoe is not None:
+        if change.held_shoe is not None and b != _SHOE_LET_IN:
             from firmware.settings_change import hold_shoe
-            hold_shoe(ctx, None)                  # the held shoe was taken out again
+            hold_shoe(ctx, None)                  # the held shoe was taken out again (by the dealer)
         return False
     if table.state == _FAULTED:
         if kind != _SHOE or a != _SHOE_IN or table.closed_code or table.in_round():
             return False
-        if table.resume_state != _READY:
-            dispatch(ctx, _SHOE, _SHOE_OUT, 0)    # the shoe in play goes out (held where the alarm holds it)
         from firmware.settings_change import hold_shoe
         hold_shoe(ctx, (_SHOE, _SHOE_IN, b))      # on flash too: a reset while the alarm holds it keeps it
+        if table.resume_state != _READY:
+            dispatch(ctx, _SHOE, _SHOE_OUT, _SHOE_LET_IN)   # the shoe in play goes out (where the alarm holds it)
         return True
     if table.state == _READY:
         return False
@@ -183,11 +187,16 @@ def new_shoe_first(ctx, kind, a, b, dispatch):
         new = a == _SHOE_IN
     else:
         new = kind == _BUTTON and a == table.shoe_button and b == _BUTTON_LONG
-    if new and table.at_boundary():
-        dispatch(ctx, _SHOE, _SHOE_OUT, 0)
-        from firmware.settings_change import step
-        step(ctx.console.wake())              # (awake anyway while a change is pending: parts.ConsoleState)
-    return False
+    if not new or not table.at_boundary():
+        return False
+    # The new shoe on flash first (the dealer's SHOE CHANGE as the IN it stands for: its long press makes no
+    # report of its own), the shoe in play out, the change run (step), which lets the new shoe go: on the
+    # queue, started by this pass under the new settings.
+    from firmware.settings_change import hold_shoe, step
+    hold_shoe(ctx, (_SHOE, _SHOE_IN, _SHOE_LET_IN))
+    dispatch(ctx, _SHOE, _SHOE_OUT, _SHOE_LET_IN)
+    step(ctx.console.wake())                      # (awake anyway while a change is pending: parts.ConsoleState)
+    return True
 
 
 def _controller(ctx, old, rules):

@@ -22,7 +22,8 @@ from firmware import fault_kinds
 from firmware.drivers import bet_reader
 from firmware.event_bytes import behind
 from firmware.events import (BETS, BETS_FAULT, BUTTON, BUTTON_LONG, BUTTON_PRESSED, CARD, CONSOLE, CONSOLE_ERROR,
-                             DICE_READER_HELLO, FAULT, HOST, KEY, LAMP, SHOE, SHOE_IN, SHOE_LET_IN, THROW)
+                             DICE_READER_HELLO, FAULT, HOST, KEY, LAMP, SHOE, SHOE_IN, SHOE_LET_IN, SHOE_OUT,
+                             THROW)
 from hostsim.table_io import BETS_PORT, HOST_PORT
 
 
@@ -217,10 +218,11 @@ _INPUTS = (CARD, SHOE, BETS, BETS_FAULT, THROW, DICE_READER_HELLO, KEY, BUTTON, 
 
 
 def _is_input(kind, a, b):
-    """An input a dealer or a device gave (not the firmware's own: a held shoe it let in has its file still,
-    firmware/settings_change.py, and the next boot lets it in again; given again too, it came in twice)."""
-    if kind == SHOE and a == SHOE_IN and b == SHOE_LET_IN:
-        return False
+    """An input a dealer or a device gave; not the firmware's own: a new shoe it lets in, or the shoe in play
+    it takes out for that one (firmware/settings_swap.py new_shoe_first), whose IN's file is still on flash:
+    the next boot takes that IN again (given again too, it came in twice; an OUT given again dropped it)."""
+    if kind == SHOE and (a == SHOE_IN or a == SHOE_OUT) and b == SHOE_LET_IN:
+        return False              # (a HELLO's b is an evidence handle, 1 among them)
     return kind in _INPUTS or (kind == FAULT and fault_kinds.has_evidence(a))
 
 

@@ -79,11 +79,15 @@ def test_a_held_shoe_the_table_lets_in_itself_is_not_given_again_a_shoe_put_in_i
     # A shoe held for a settings change keeps its file until its IN is in the journal; the next boot lets it in
     # from there (firmware/settings_change.py). Given again by the simulator too, it came in twice: a second
     # shoe over the first, removed and new again. The shoe's own IN (b 0) is the dealer's: given again.
-    from firmware.events import SHOE, SHOE_IN, SHOE_LET_IN
+    from firmware.events import SHOE, SHOE_HELLO, SHOE_IN, SHOE_LET_IN, SHOE_OUT
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "baccarat")
         _run(ctx)
         ctx.queue.put(SHOE, SHOE_IN, SHOE_LET_IN)
+        ctx.queue.put(SHOE, SHOE_OUT, SHOE_LET_IN)          # the shoe in play taken out for it: the table's too
         assert unjournalled(ctx.journal, ctx.table, ctx.queue) == []
         ctx.queue.put(SHOE, SHOE_IN, 0)
-        assert [event[:3] for event in unjournalled(ctx.journal, ctx.table, ctx.queue)] == [(SHOE, SHOE_IN, 0)]
+        ctx.queue.put(SHOE, SHOE_OUT, 0)
+        ctx.queue.put(SHOE, SHOE_HELLO, SHOE_LET_IN)        # a HELLO's b is its evidence handle: 1 is one
+        assert [event[:3] for event in unjournalled(ctx.journal, ctx.table, ctx.queue)] == [
+            (SHOE, SHOE_IN, 0), (SHOE, SHOE_OUT, 0), (SHOE, SHOE_HELLO, 1)]
