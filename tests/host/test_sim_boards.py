@@ -324,3 +324,11 @@ def test_the_live_simulators_flash_is_a_folder_a_game(tmp_path, monkeypatch, cap
     out = capsys.readouterr().out
     assert sorted(os.listdir(str(tmp_path))) == ["baccarat", "craps"]
     assert '"journal_bad"' not in out and "snapshot refused" not in out
+
+
+def test_a_board_is_named_or_given_as_a_file():
+    # `--board pico` is boards/pico.json; a file of one's own, in this directory or elsewhere, is taken as given.
+    from hostsim.headless import REPO, board_path
+    assert board_path("pico") == os.path.join(REPO, "boards", "pico.json")
+    assert board_path("my-board.json") == "my-board.json"
+    assert board_path(os.path.join("lab", "bench-7")) == os.path.join("lab", "bench-7")
