@@ -272,6 +272,9 @@ def step(console):
         release_boot_only(change.pending is not None)   # validate() imported table_config; this module too
     if change.letting_in:
         _let_held_in(console.ctx, change)
+        if not change.letting_in and change.pending is None:
+            from firmware.parts import release_boot_only
+            release_boot_only(False)           # its file gone: this module leaves the heap again
     if change.pending is None:
         return
     if change.announce:

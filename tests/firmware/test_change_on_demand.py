@@ -137,3 +137,22 @@ def test_a_change_pending_at_a_reboot_is_read_back_kept_while_pending_and_releas
         assert ctx.config["rules"].field_12 == 3 and ctx.console.change.pending is None
         assert not exists(state + "/settings.pending")
         _released(ctx, found)
+
+
+def test_a_shoe_held_for_a_change_leaves_none_of_them_once_the_table_has_it():
+    # The held shoe's file is removed the pass after its IN is on the queue (firmware/settings_change.py,
+    # _let_held_in): that pass imports settings_change again, and released it no more.
+    from tests.firmware.test_settings_change_shoe import _confirm, _feed, _shoe_burned
+    with ScratchDir() as state:
+        ctx, machine, found = _fresh(state, "baccarat")
+        _shoe_burned(ctx, machine)
+        login(ctx, machine)
+        typed(ctx, machine, "set decks 6")
+        typed(ctx, machine, "commit DK-6")
+        typed(ctx, machine, "logout")
+        _feed(ctx, machine, ("FAULT", "7"), ("IN",))              # held for the change: an alarm open
+        assert ctx.console.change.held_shoe is not None
+        _confirm(ctx)
+        _run(ctx, 3)
+        assert ctx.table.shoe.settings.decks == 6 and ctx.console.change.letting_in == 0
+        _released(ctx, found)
