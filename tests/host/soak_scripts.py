@@ -152,8 +152,10 @@ def _baccarat_mess(rng, shoe, cuts):
         return [{"card": shoe.pop(), "after_ms": 20}, {"button": "confirm"}] if shoe else []
     if roll < 0.46:
         return [{"raw": {"port": "shoe", "hex": "5331203041204355542a303030300a"}}, {"button": "confirm"}]
-    if roll < 0.50:
+    if roll < 0.48:
         return [{"shoe_fault": rng.randrange(70000)}, {"button": "confirm"}]
+    if roll < 0.50:   # a new shoe put in during the alarm (held for a settings change pending: docs/console.md)
+        return [{"shoe_fault": rng.randrange(70000)}, {"shoe": "new"}, {"button": "confirm"}]
     if roll < 0.54:
         return [{"shoe": "hello"}, {"button": "confirm"}]
     if roll < 0.60:
@@ -166,8 +168,10 @@ def _baccarat_mess(rng, shoe, cuts):
                 else tagged({"recall": RECALLS[int(roll * 10000) % len(RECALLS)]}, "recall", roll)]
     if roll < 0.74:
         return [{"wait_ms": rng.choice([0, 30, 170, 1000, 20000])}]
-    if roll < 0.78:
+    if roll < 0.76:
         return [{"shoe": "out"}, {"button": "confirm"}, {"shoe": "new"}]
+    if roll < 0.78:   # a new shoe straight over the one in play (art. 3(2); a settings change pending runs first)
+        return [{"shoe": "new"}]
     if roll < 0.82:
         return [{"card": rng.choice(RANKS) + rng.choice(SUITS), "after_ms": rng.choice([0, 400])},
                 {"button": "void", "long": True}]
