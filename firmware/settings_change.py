@@ -322,7 +322,9 @@ def _load(console):
         remove(ctx, ctx.table_path + NEW_SUFFIX)    # a write a reset cut short (the table file booted)
     name = state_path(ctx.state_dir, PENDING_FILE)
     remove(ctx, name + NEW_SUFFIX)                  # a commit a reset cut short: nothing was committed
-    held = _held_on_flash(ctx)
+    # A new shoe on flash (HELD_FILE): taken again after the recovery as it came (held again for a change still
+    # pending, or let in: _let_held_in), whatever the record below says.
+    change.letting_in = _LET_GO if _held_on_flash(ctx) else 0
     try:
         with _open(ctx, name, "rb") as f:
             data = json.loads(f.read().decode())
@@ -332,8 +334,7 @@ def _load(console):
             raise ValueError("not a pending change")
         validate(ctx.config, settings)
     except OSError:
-        change.letting_in = _LET_GO if held else 0   # none (its record gone after it ran, its shoe not yet let in)
-        return
+        return                                       # none (its record gone after it ran)
     except (ValueError, KeyError, TypeError, UnicodeError, SettingsError) as exc:
         problem = "pending settings change unreadable (%s): dropped" % exc
         console.problems.append(problem)
@@ -341,7 +342,6 @@ def _load(console):
         # The host may have had its settings_pending: it hears that the change is gone, not silence
         # (docs/protocol.md, settings_dropped); the table runs on under the settings it booted with.
         ctx.reporter.emit("settings_dropped", {"error": problem})
-        change.letting_in = _LET_GO if held else 0
         return
     now = effective(ctx)
     changes = [(key, now.get(key), settings[key]) for key in setting_names(ctx.config["game"])
@@ -354,13 +354,11 @@ def _load(console):
         ctx.reporter.durable()
         change.pending, change.ref, change.changes = None, "", []
         remove(ctx, name)
-        change.letting_in = _LET_GO if held else 0
         return
     change.pending = settings
     change.ref = ref
     change.changes = changes
     change.announce = True
-    change.letting_in = _LET_GO if held else 0      # held again after the recovery, as it came
 
 
 def _apply(console):

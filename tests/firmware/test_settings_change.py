@@ -406,3 +406,12 @@ def test_no_change_is_committed_or_applied_without_its_audit_entries():
         machine.uarts[0].feed(Sender("S", counter=2)("IN") + b"\n" + Sender("S", counter=3)("OUT") + b"\n")
         _run(ctx, 6)                                                  # the next new shoe takes it
         assert ctx.config["rules"].commission == "B" and _file(state)["settings"]["commission"] == "B"
+
+
+def test_a_pending_records_changes_are_read_back_as_kept_and_a_damaged_entry_left_out():
+    # The [key, old, new] a pending record kept (settings_changed's `changes` after a reset): an entry the flash
+    # gave back damaged (not a list of three with a key) is left out, never reported as a change.
+    from firmware.settings_change import _recorded_changes
+    kept = {"changes": [["decks", 8, 6], "abc", ["commission", "A"], [7, 1, 2], ["method", 1, 2, 3]]}
+    assert _recorded_changes(kept) == [("decks", 8, 6)]
+    assert _recorded_changes({"changes": "abc"}) == [] and _recorded_changes({}) == []
