@@ -87,6 +87,8 @@ def lines(con):
             out.append("  %-20s %s -> %s" % (key, show(old), show(new)))
         if change.refused:
             out.append("  not applied at the last boundary: %s" % change.refused)
+        if change.held_shoe is not None:
+            out.append("  a new shoe waits for it: it starts once the dealer has closed the alarm")
     staged = staged_changes(con) if change.pending is None else []
     if staged:
         out.append("staged (commit REF to apply):")

@@ -146,6 +146,9 @@ def _held_in_an_alarm(state):
     _commit_decks_6(ctx, machine)
     _feed(ctx, machine, ("FAULT", "7"), ("IN",))
     assert ctx.console.change.held_shoe is not None
+    assert typed(ctx, machine, "settings")[-2:] == ["  decks                8 -> 6",       # the technician asks why
+                                                     "  a new shoe waits for it: it starts once the dealer has "
+                                                     "closed the alarm"]
     return ctx, machine
 
 
