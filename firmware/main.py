@@ -60,8 +60,8 @@ def poll_inputs(ctx, elapsed_ms):
         _dispatch(ctx, queue.kind, queue.a, queue.b)
         if ctx.recall.waiting is not None:
             # A round ended: it is made and kept (a flash write) at the next pass's start, before the events
-            # queued behind it, which wait there: taken off the queue first, one lost at a power cut during
-            # that write would be lost unseen (hostsim.flash.unjournalled gives the queued ones again).
+            # queued behind it, which wait there: one taken off the queue first and lost at a power cut during
+            # that write would leave no trace, neither queued nor journalled (docs/journal.md, "Recall").
             break
     if ctx.journal.due:
         # The lamp test ended in this pass: the table journal's recovery, here and not nested in the dispatch
