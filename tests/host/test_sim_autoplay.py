@@ -138,3 +138,51 @@ def test_every_tally_counts_reports_and_alarms_and_ends_its_summary_alike(tally_
     assert list(summary)[-5:] == ["reports", "seed", "virtual_s", "wall_s", rate + "_per_s"]
     assert [summary[k] for k in list(summary)[-5:]] == [3, 42, 12.345, 2.0, 0.0]
     assert tally.summary(42, 0, 0)[rate + "_per_s"] is None          # no wall-clock time: no rate
+
+
+class _FakeRun:
+    """play_and_summarise's view of a run: play() raises what it is given; the summary is the tally's."""
+
+    def __init__(self, raises=None):
+        self.raises = raises
+        self.seed = 7
+        self.closed = False
+        self.table = self
+        self.tally = Tally()
+
+    def now_ms(self):
+        return 1500
+
+    def play(self, count):
+        if self.raises is not None:
+            raise self.raises
+
+    def close(self):
+        self.closed = True
+
+
+@pytest.mark.parametrize("raises, failed, status, said", [
+    (None, False, 0, ""),
+    (None, True, 1, ""),                                              # played to the end, an alarm reported
+    (Stopped("the table is held"), False, 1, "sim: stopped early: the table is held\n"),
+])
+def test_the_headless_exit_status_says_whether_the_run_played_to_the_end_without_an_alarm(raises, failed, status,
+                                                                                          said):
+    # `python -m hostsim --headless` in a script or CI: 0 only for a whole run with no alarm; a run stopped early
+    # prints its summary too, and why on stderr.
+    import io
+    import json
+    from hostsim.autoplay import play_and_summarise
+    run, out, err = _FakeRun(raises), io.StringIO(), io.StringIO()
+    assert play_and_summarise(run, 3, None, out, err, lambda summary: failed) == status
+    summary = json.loads(out.getvalue())
+    assert summary["seed"] == 7 and summary["virtual_s"] == 0.0 and err.getvalue() == said and run.closed
+
+
+def test_a_headless_table_that_does_not_boot_exits_1_with_the_reason():
+    import io
+    from hostsim.autoplay import play_and_summarise
+    from hostsim.headless import BootTimeout
+    run, out, err = _FakeRun(BootTimeout("the table did not finish booting within 10000 ms")), io.StringIO(), io.StringIO()
+    assert play_and_summarise(run, 3, None, out, err, lambda summary: False) == 1
+    assert out.getvalue() == "" and err.getvalue() == "sim: the table did not finish booting within 10000 ms\n"
