@@ -168,7 +168,7 @@ class ChangeState:
         self.refused = ""         # why the last boundary could not take it (tried again at the next)
         self.waiting = False      # refused at this boundary: wait until the table has left it
         self.loaded = False       # settings.pending read back (the first pass)
-        self.held_shoe = None     # a new shoe's event during an alarm, dispatched at the boundary (settings_swap)
+        self.held_shoe = None     # True: a new shoe held for the change, let in after it (settings_swap)
         self.letting_in = 0       # that shoe let go, its file on flash until the table has it (settings_change)
 
     def discard(self):

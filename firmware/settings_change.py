@@ -213,8 +213,8 @@ def write_pending(con, ref):
 
 
 def hold_shoe(ctx, held):
-    """Hold a new shoe's event (kind, a, b) until the change has applied, or forget it (None: taken out again,
-    or the table has it); HELD_FILE says so on flash."""
+    """Hold a new shoe (True) until the change has applied, or forget it (None: taken out again, or the table
+    has it); HELD_FILE says so on flash. Let go, it comes back as the table's own IN (_let_held_in)."""
     change = ctx.console.change
     change.held_shoe = held
     change.letting_in = 0

@@ -177,7 +177,7 @@ def new_shoe_first(ctx, kind, a, b, dispatch):
         if kind != _SHOE or a != _SHOE_IN or table.closed_code or table.in_round():
             return False
         from firmware.settings_change import hold_shoe
-        hold_shoe(ctx, (_SHOE, _SHOE_IN, b))      # on flash too: a reset while the alarm holds it keeps it
+        hold_shoe(ctx, True)                      # on flash too: a reset while the alarm holds it keeps it
         if table.resume_state != _READY:
             dispatch(ctx, _SHOE, _SHOE_OUT, _SHOE_LET_IN)   # the shoe in play goes out (where the alarm holds it)
         return True
@@ -193,7 +193,7 @@ def new_shoe_first(ctx, kind, a, b, dispatch):
     # report of its own), the shoe in play out, the change run (step), which lets the new shoe go: on the
     # queue, started by this pass under the new settings.
     from firmware.settings_change import hold_shoe, step
-    hold_shoe(ctx, (_SHOE, _SHOE_IN, _SHOE_LET_IN))
+    hold_shoe(ctx, True)
     dispatch(ctx, _SHOE, _SHOE_OUT, _SHOE_LET_IN)
     step(ctx.console.wake())                      # (awake anyway while a change is pending: parts.ConsoleState)
     return True

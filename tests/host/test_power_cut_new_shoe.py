@@ -18,7 +18,7 @@ import pytest
 
 from firmware.console.pins import provision
 from hostsim.headless import board_path
-from tests.host.test_power_cut_table import _diff, host_view
+from tests.host.test_power_cut_table import _diff, _flash_in_tmp_path, host_view  # noqa: F401 (autouse)
 from tools.replay import replay
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -32,11 +32,6 @@ _NEW_SHOE = {
     "over_the_shoe": ['{"shoe": "new"}'],
     "shoe_change": ['{"button": "shoe_change", "long": true}'],     # the dealer's: a new shoe (art. 3(2))
 }
-
-
-@pytest.fixture(autouse=True)
-def _flash_in_tmp_path(tmp_path, monkeypatch):
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
 def _shoe_and_change():
