@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from firmware import cards
-from hostsim.omaha_autoplay import OmahaRun
+from hostsim.omaha_autoplay import OmahaRun, OmahaTally, failed
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOARD = os.path.join(REPO, "boards", "sim.json")
@@ -80,3 +80,35 @@ def test_the_command_line_prints_one_omaha_summary(tmp_path):
     summary = json.loads(lines[0])
     assert summary["game"] == "omaha" and summary["hands"] == 6 and summary["chips_conserved"] is True
     assert summary["refusals"] == summary["alarms"] == summary["mismatches"] == 0 and summary["seed"] == 5
+
+
+def test_the_tally_counts_side_pots_all_ins_errors_and_missing_results_and_fails_on_each():
+    tally = OmahaTally()
+    clean = tally.summary(seed=1, virtual_ms=0, wall_s=0)
+    assert (clean["unanswered"], clean["mismatches"], clean["side_pots"], clean["all_ins"]) == (0, 0, 0, 0)
+    assert not failed(clean)                    # a tally no run is attached to: nothing unanswered
+    for report in ({"event": "seat", "seat": 1, "stack": 1000}, {"event": "seat", "seat": 2, "stack": 1000},
+                   {"event": "seat", "seat": 3, "stack": 500},
+                   {"event": "hand_start", "hand": 1},
+                   {"event": "action", "seat": "3", "act": "raise", "all_in": True},
+                   {"event": "action", "seat": "1", "act": "call", "all_in": False},
+                   {"event": "hand_result", "hand": 1, "pots": [{"amount": 1500}, {"amount": 900}], "rake": 5,
+                    "shown": {"1": []}, "stacks": {"1": 1895, "2": 600, "3": 0}},
+                   {"event": "hand_start", "hand": 2},
+                   {"event": "hand_result", "hand": 2, "void": True, "stacks": {"1": 1895, "2": 600}},
+                   {"event": "hand_start", "hand": 3},
+                   {"event": "hand_start", "hand": 4},
+                   {"event": "hand_result", "hand": 4, "pots": [{"amount": 20}], "rake": 0,
+                    "stacks": {"1": 1895, "2": 600}}):
+        tally.add(report)
+    summary = tally.summary(seed=1, virtual_ms=0, wall_s=0)
+    assert (summary["hands"], summary["showdowns"], summary["won_by_folds"], summary["void"], summary["side_pots"],
+            summary["all_ins"], summary["rake"], summary["results_missing"]) == (3, 1, 1, 1, 1, 1, 5, 1)
+    assert summary["bought_in"] == 2500 and summary["stacks"] == 2495 and summary["chips_conserved"]
+    assert failed(summary)                      # hand 3 has no hand_result
+    for report in ({"event": "host_error", "error": "hand refused"}, {"event": "action_refused", "seat": "2"}):
+        one = OmahaTally()
+        one.add(report)
+        counts = one.summary(seed=1, virtual_ms=0, wall_s=0)
+        assert (counts["host_errors"], counts["refusals"]) == ((1, 0) if report["event"] == "host_error" else (0, 1))
+        assert failed(counts), report
