@@ -99,6 +99,35 @@ def _host_view(seen):
     return [r for r in seen if "console" not in r]
 
 
+# The answers to the host's requests: paced by the link's room (a RECALL's one report at a time while the store is
+# below half full: firmware/recall_answer.py), which the host's acknowledgements make, so the noise moves them among
+# the other reports (and so their seq).
+_ANSWERS = ("recall", "open_bets", "roads")
+
+
+def answers_apart(view):
+    """(the host's lines but the answers, each without its seq; {(kind, tag): that request's answers in order})."""
+    rest = []
+    answers = {}
+    for r in view:
+        line = {k: v for k, v in r.items() if k != "seq"}
+        if r.get("event") in _ANSWERS:
+            answers.setdefault((r["event"], r.get("tag")), []).append(line)
+        else:
+            rest.append(line)
+    return rest, answers
+
+
+def noise_difference(noisy, quiet):
+    """The first difference of two runs' host lines, the answers to requests compared request by request."""
+    rest, answers = answers_apart(_host_view(noisy))
+    quiet_rest, quiet_answers = answers_apart(_host_view(quiet))
+    difference = first_difference(rest, quiet_rest)
+    for key in sorted(set(answers) | set(quiet_answers), key=repr):
+        difference = difference or first_difference(answers.get(key, []), quiet_answers.get(key, []))
+    return difference
+
+
 # -- invariants ------------------------------------------------------------------------------------
 class Broken(AssertionError):
     pass
@@ -496,8 +525,8 @@ def main(argv):
     [writes, torn, the cuts after, boots]).
     --line-noise P: each script also replayed on a host line that hits each byte with probability P (seeded by the
     seed), held to the same invariants and, without --host-away and unless either run backed the link up
-    (`backlog`), to the quiet line's host reports and notices, one for one (docs/protocol.md); console lines are
-    not compared.
+    (`backlog`), to the quiet line's host reports and notices, one for one (docs/protocol.md), but each request's
+    answers as a stream of their own (noise_difference); console lines are not compared.
     --display-pulls: each script also replayed with display cables pulled and put back now and then
     (tests/host/soak_displays.py), held to the invariants and to its display reports (`displays`: how many came
     back) and, with --clean, to the plain run's game reports (each pull's alarm confirmed before play goes on)."""
@@ -573,7 +602,7 @@ def main(argv):
                 # room the store has when: the invariants. Else the quiet line's host lines, one for one (the
                 # console's fall among them as the host gets its frames, and its `status` counts the noise).
                 backlog = any(r.get("fault") == "link_backlog" for r in noisy + seen)
-                difference = None if backlog or away else first_difference(_host_view(noisy), _host_view(seen))
+                difference = None if backlog or away else noise_difference(noisy, seen)
                 if difference:
                     raise Broken("the noisy line's output differs from the quiet one's: " + difference)
                 verdict["backlog"] = backlog

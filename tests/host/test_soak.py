@@ -344,10 +344,36 @@ def test_the_soak_on_a_noisy_line_gives_the_host_the_quiet_lines_reports():
     quiet = R.run(lines)
     noisy = R.run(lines, line_noise=0.01, seed=25)
     R.check_baccarat(noisy)
-    assert R.first_difference(R._host_view(noisy), R._host_view(quiet)) is None
+    assert R.noise_difference(noisy, quiet) is None
     assert sum(1 for r in quiet if r.get("event") == "boot") == 2
     status = [r["console"] for r in noisy if r.get("console", "").startswith("host link:")][-1]
     assert int(status.split(", ")[-1].split()[0]) > 50          # "... 94 noise": the noise was real
+
+
+def test_on_a_noisy_line_the_answers_to_requests_move_among_the_reports_and_nothing_else_does():
+    """The closing lines' RECALL 100 and open_bets at a Craps table (soak_scripts.CLOSING): the recall's answer goes
+    out a report at a time while the link's store is below half full, which the host's acknowledgements decide, so
+    on a noisy line the open_bets answer comes at another place among the recall's reports (and the seq numbers
+    with it). Compared one for one, every clean Craps seed failed (8100-8114 at 150 throws, found in stop 70's
+    sweeps: the check had run only with the host away, where it is skipped); each request's answers are compared
+    as a stream of their own, the other reports one for one."""
+    lines = S.clean_craps_script(random.Random(8100), 20)
+    quiet = R.run(lines, game="craps")
+    noisy = R.run(lines, game="craps", line_noise=0.01, seed=8100)
+    R.check_craps(noisy)
+    assert R.first_difference(R._host_view(noisy), R._host_view(quiet)) is not None      # the answers moved
+    assert R.noise_difference(noisy, quiet) is None
+    recall = [r for r in noisy if r.get("event") == "recall"]
+    assert len(recall) == 20 and recall[0]["tag"] == 7497
+    throw = next(r for r in noisy if r.get("event") == "throw")
+    others = [r for r in noisy if r is not throw]
+    for changed in ([r for r in noisy if r is not recall[-1]],                               # an answer lost
+                    [recall[1] if r is recall[0] else recall[0] if r is recall[1] else r
+                     for r in noisy],                                                         # two swapped
+                    others,                                                                   # a game report lost
+                    [dict(r, tag=1) if r.get("event") == "open_bets" else r for r in noisy],  # answered to another
+                    others[:noisy.index(throw) + 3] + [throw] + others[noisy.index(throw) + 3:]):  # a report moved
+        assert R.noise_difference(changed, quiet) is not None, changed
 
 
 def test_a_table_left_in_an_alarm_is_found_by_its_reports_or_by_the_closing_status_line():
