@@ -173,8 +173,12 @@ def new_shoe_first(ctx, kind, a, b, dispatch):
             from firmware.settings_change import hold_shoe
             hold_shoe(ctx, None)                  # the held shoe was taken out again (by the dealer)
         return False
+    if kind == _SHOE:
+        new = a == _SHOE_IN
+    else:
+        new = kind == _BUTTON and a == table.shoe_button and b == _BUTTON_LONG    # the IN it stands for
     if table.state == _FAULTED:
-        if kind != _SHOE or a != _SHOE_IN or table.closed_code or table.in_round():
+        if not new or table.closed_code or table.in_round():
             return False
         from firmware.settings_change import hold_shoe
         hold_shoe(ctx, True)                      # on flash too: a reset while the alarm holds it keeps it
@@ -183,10 +187,6 @@ def new_shoe_first(ctx, kind, a, b, dispatch):
         return True
     if table.state == _READY:
         return False
-    if kind == _SHOE:
-        new = a == _SHOE_IN
-    else:
-        new = kind == _BUTTON and a == table.shoe_button and b == _BUTTON_LONG
     if not new or not table.at_boundary():
         return False
     # The new shoe on flash first (the dealer's SHOE CHANGE as the IN it stands for: its long press makes no

@@ -244,6 +244,30 @@ def test_art3_2_a_shoe_changed_while_an_alarm_holds_the_table_between_rounds_is_
     assert rig.table.state == bac_codes.BURNING and rig.table.held_card == bac_codes.NO_CARD
 
 
+def test_art3_2_the_dealers_shoe_change_in_an_alarm_between_rounds_is_the_new_shoe_as_the_shoes_in_is():
+    # Regression (stop 70): the long SHOE CHANGE (a new shoe, art. 3(2)) while an alarm held the table between
+    # rounds was reported as a button and dropped, where the shoe's IN was taken: after CONFIRM the table dealt
+    # the new shoe's cards as the old one's, with no art. 2(1) burn.
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d Kc 2s")
+    rig.fault(faults.FRAME_CRC)                             # between rounds: the table is held
+    rig.press("shoe_change", long=True)
+    assert [r["shoe"] for r in rig.reports("shoe")][-2:] == ["burned", "new"]
+    assert rig.table.state == FAULTED and rig.table.resume_state == bac_codes.BURNING
+    rig.press("confirm")
+    assert rig.table.state == bac_codes.BURNING
+    rig.cards("2c 3c 4c 5c 6c 7c")
+    assert rig.table.state == bac_codes.BETTING and rig.last("shoe")["shoe"] == "burned"
+    rig.cards("9h 5d")
+    rig.fault(faults.FRAME_CRC)
+    rig.press("shoe_change", long=True)                     # in a round: art. 3(2), only after a round
+    assert rig.table.resume_state == bac_codes.DEALING and rig.last("shoe")["shoe"] == "burned"
+    rig.press("confirm")
+    rig.cards("Kc 2s")
+    assert (rig.last("result")["round"], rig.last("result")["player"]) == (1, ["9h", "Kc"])   # the new shoe's first
+
+
 def test_a_shoe_change_while_an_alarm_holds_a_round_is_not_taken():
     rig = Rig()
     rig.new_shoe()

@@ -106,14 +106,19 @@ def test_a_new_shoe_during_an_alarm_runs_under_the_pending_change_once_the_alarm
     # Regression: a shoe put in while an alarm was open (no boundary: nothing is snapshotted over an alarm)
     # started under the old settings, and the change waited a whole shoe more: 8 decks' composition
     # checked on a 6-deck shoe (art. 1), the change "applied at the next new shoe" not applied there.
-    for alarm in (("FAULT", "7"), ("UNREAD",)):             # the shoe's sensor fault; a card unreadable
+    # The dealer's long SHOE CHANGE is the IN it stands for (until stop 70 it was dropped in an alarm).
+    for alarm, dealer in ((("FAULT", "7"), False), (("UNREAD",), False), (("FAULT", "7"), True)):
         with ScratchDir() as state:
             ctx, machine, _ = boot_with_pin(state, "baccarat")
             _shoe_burned(ctx, machine)
             _commit_decks_6(ctx, machine)
             _feed(ctx, machine, alarm)                          # between rounds: the table is held
             assert ctx.table.state == FAULTED and ctx.table.resume_state == codes.BETTING
-            _feed(ctx, machine, ("IN",))                        # art. 3(2): the shoe changed in the alarm
+            if dealer:
+                ctx.queue.put(BUTTON, ctx.table.shoe_button, BUTTON_LONG)
+                _run(ctx, 3)
+            else:
+                _feed(ctx, machine, ("IN",))                    # art. 3(2): the shoe changed in the alarm
             assert ctx.table.state == FAULTED and ctx.table.resume_state == READY   # the old shoe is out...
             assert ctx.table.settings.decks == 8 and _shoe_reports(machine)[-1] == ("shoe", "removed", None)
             if alarm == ("UNREAD",):

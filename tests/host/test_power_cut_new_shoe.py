@@ -1,7 +1,8 @@
 """A power cut at every flash write while a new Baccarat shoe comes in under a settings change pending (docs/console.md,
 "Changing the settings"): put in during an alarm (held until the dealer closes it), straight over the shoe in play, or
-by the dealer's long SHOE CHANGE. Whatever write the power goes at, whole or torn, the host sees what it sees uncut:
-the old shoe out, settings_changed, the new shoe under the new settings, its burn and its round. Until stop 69 a cut
+by the dealer's long SHOE CHANGE (between rounds or in an alarm). Whatever write the power goes at, whole or torn, the
+host sees what it sees uncut: the old shoe out, settings_changed, the new shoe under the new settings, its burn and
+its round. Until stop 69 a cut
 during the old shoe's OUT, the change or the release lost the new shoe (its next card card_out_of_order).
 
 The shoe and the change come first, in a run of their own on the simulated flash (a technician's login, `set decks
@@ -31,6 +32,8 @@ _NEW_SHOE = {
     "in_an_alarm": ['{"shoe_fault": 7}', '{"shoe": "new"}', '{"button": "confirm"}'],
     "over_the_shoe": ['{"shoe": "new"}'],
     "shoe_change": ['{"button": "shoe_change", "long": true}'],     # the dealer's: a new shoe (art. 3(2))
+    "shoe_change_in_an_alarm": ['{"shoe_fault": 7}', '{"button": "shoe_change", "long": true}',
+                                '{"button": "confirm"}'],          # (dropped in an alarm until stop 70)
 }
 
 

@@ -128,8 +128,9 @@ class Alarms:
             return self._on_faulted(_FAULT, _SHOE_REMOVED, _NO_CARD)
         if kind == _SHOE and a == _SHOE_CUT and _BURNING <= self.resume_state <= _DEALING:
             return self._cut_card()                      # art. 3(1) holds whatever the alarm: never lost
-        if kind == _SHOE and (a == _SHOE_IN or a == _SHOE_OUT) and not self.in_round():
-            return self._shoe_change_in_alarm(kind, a, b)
+        shoe_change = kind == _SHOE and (a == _SHOE_IN or a == _SHOE_OUT) or self._shoe_button(kind, a, b)
+        if shoe_change and not self.in_round():
+            return self._shoe_change_in_alarm(kind, a, b)    # (the dealer's SHOE CHANGE: the IN it stands for)
         if self._anywhere(kind, a, b):
             return _STAY
         return self._common(kind, a, b)
