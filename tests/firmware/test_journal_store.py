@@ -263,6 +263,22 @@ def test_a_full_batch_is_written_before_the_frame_that_would_not_fit():
         JournalStore(state, None, _FRAMES, _SLOT, 0, 232)       # 11 + 200 + its head, the batch's end, the CRC
 
 
+def test_a_report_whose_pieces_span_two_batches_is_not_marked_stored_by_its_first_batch():
+    # A report the ring would not hold as one batch goes frame by frame (docs/journal.md): its PART frames filling a
+    # batch are written before its last piece. A power cut then leaves the report begun on flash; the mark read back
+    # names the last whole report, as the running store's did, not the one begun (a mutant reading every BATCH
+    # frame as whole lived through every test: stop 70).
+    with ScratchDir() as state:
+        store = JournalStore(state, None, _FRAMES, _SLOT, ring_bytes=300)
+        store.event, store.report = 7, 0
+        _put(store, 1, 1)                             # report 0, whole
+        _put(store, 1, 2, "PART", "a" * 110)          # report 1 begun
+        _put(store, 1, 3, "PART", "b" * 110)          # no room with the others: the batch before it written
+        assert _on_flash(state) == [1, 2] and store.mark == (7, 1)
+        again = _store(state)                         # the power cut before the rest of report 1
+        assert [seq for _, seq, _ in _held(again)] == [1, 2] and again.mark == (7, 1)
+
+
 def test_frames_pending_when_the_file_is_compacted_are_kept_once():
     for window in (_FRAMES, 2):                    # every frame in RAM too; only the newest two
         _compacted_with_frames_pending(window)
