@@ -31,7 +31,17 @@ _PART_TYPE = b" PART "
 
 def frames_of(kind, payload):
     """Each frame of a BATCH, FRAMES or FRAME record: (boot, seq, event, report, whole, k, n), its bytes at
-    payload[k:k + n]. ValueError for a record that does not read as frames (at boot, after a compaction)."""
+    payload[k:k + n]. ValueError for a record that does not read as frames (at boot, after a compaction),
+    before its first frame: read first to its end, a record gives all its frames or none. (Read as it went,
+    a batch whose count was wrong gave a frame of another's bytes before the error, which the boot kept
+    among the held frames: stop 70.)"""
+    if kind != _FRAME:
+        for _ in _frames(kind, payload):
+            pass
+    yield from _frames(kind, payload)
+
+
+def _frames(kind, payload):
     end = len(payload)
     k = 0
     if kind == _FRAME:

@@ -532,6 +532,16 @@ def test_a_batch_record_whose_frames_do_not_add_up_is_reported_corrupt():
         journal.append(5, payload[:-1] + b"\x01")      # a batch of 2 frames saying 1: CRC-good, wrong
         again = _store(state)
         assert again.status == CORRUPT and "link record" in again.detail
+        # None of its frames is held: it read one (1.2, over 1.1's bytes) before the error until stop 70.
+        assert _held(again) == [(1, 1, _frame(1, 1)), (1, 2, _frame(1, 2))]
+    for bad in (payload[:-1], payload[:-1] + b"\x03", payload[:-1] + b"\x01"):
+        seen = []
+        try:
+            for frame in frames_of(kind, bad):
+                seen.append(frame)
+        except ValueError:
+            pass
+        assert seen == [], bad
 
 
 def test_the_ring_bytes_around_a_batch_are_put_back_after_its_write_even_a_failed_one():
