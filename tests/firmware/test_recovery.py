@@ -631,3 +631,48 @@ def test_a_host_hand_that_waited_meets_the_backlog_the_recoverys_replay_raised()
         assert after[1] == ("fault", "link_backlog")
         assert after[2][0] == "host_error" and after[2][1].startswith("hand refused: the host link is backed up")
         assert "hand_start" not in [event for event, _ in after]
+
+
+def _lamp_test_passes(state, game):
+    """How many 10 ms passes a boot's lamp test takes on this board (a boot of its own, on the same flash)."""
+    ctx, _, _ = _boot(state, game)
+    n = 0
+    while ctx.table.state == t.STARTING:
+        main.poll_inputs(ctx, 10)
+        main.refresh_outputs(ctx, True)
+        n += 1
+    return n
+
+
+def test_a_card_that_waited_for_the_lamp_test_and_one_drawn_90_ms_later_are_a_double_pull():
+    # The let-in gives the table the lamp test's time after the last event that waited (its last tick,
+    # booting_ms - at): a mutant adding them lived through every test, and with it a card drawn 90 ms after
+    # one the lamp test held was dealt on, no double_pull (art. 10: two cards out at once, the second held).
+    with ScratchDir() as state:
+        ctx, machine, _ = _boot(state, "baccarat")
+        _run(ctx)
+        shoe = Sender("S")
+        machine.uarts[0].feed(shoe("IN") + b"\n")
+        _run(ctx, 3)
+        for card in ("7c", "Qd", "2h", "As", "Tc", "5d", "8s", "3h"):     # an 8: eight burned (art. 2(1))
+            machine.uarts[0].feed(shoe("CARD", card, "D") + b"\n")
+            _run(ctx, 3)
+        assert ctx.table.state_name() == "betting"
+        passes = _lamp_test_passes(state, "baccarat")
+        ctx, machine, _ = _boot(state, "baccarat")
+        shoe = Sender("S")
+        for _ in range(passes - 5):
+            main.poll_inputs(ctx, 10)
+            main.refresh_outputs(ctx, True)
+        machine.uarts[0].feed(shoe("CARD", "9h", "D") + b"\n")         # 40 ms before the lamp test ends
+        while ctx.table.state == t.STARTING:
+            main.poll_inputs(ctx, 10)
+            main.refresh_outputs(ctx, True)
+        assert ctx.table.state_name() == "dealing" and ctx.table.since_card_ms == 40
+        main.poll_inputs(ctx, 40)
+        machine.uarts[0].feed(shoe("CARD", "2d", "D") + b"\n")
+        main.poll_inputs(ctx, 10)                                        # read 90 ms after the first
+        _run(ctx, 2)
+        held = [strip(r) for r in _host(machine) if r["event"] in ("card", "fault")]
+        assert held == [{"event": "card", "card": "9h", "face_up": False, "to": "player", "round": 1},
+                        {"event": "fault", "fault": "double_pull", "card": "2d"}]
