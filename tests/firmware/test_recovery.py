@@ -571,6 +571,9 @@ def test_a_snapshots_carried_refused_count_a_lost_frame_said_is_not_counted_agai
         ctx, machine, _ = _boot(state, "craps")
         _run(ctx, 60)
         assert made <= _heard(before, machine) <= made + 4
+        # One LOST frame, the one on flash before the cut: a second (of 1: a mutant spending the carried count
+        # as 1, not 0, lived within the bound above) would tell the host of a report it got.
+        assert len(_lost(before) + _lost(machine)) == 1
 
 
 def test_a_crash_in_the_recoverys_own_snapshot_is_noted_so_the_next_boot_does_not_recover_again():
