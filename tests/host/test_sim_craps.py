@@ -242,13 +242,14 @@ def test_the_tally_counts_points_made_and_refusals():
     tally = CrapsTally()
     for report in ({"event": "throw", "dice": [3, 3], "valid": True, "point": 6},
                    {"event": "throw", "dice": [2, None], "valid": False, "no_roll": "off_table", "point": 6},
+                   {"event": "throw", "dice": [4, 4], "valid": True, "point": 6},      # a roll on the point: no point made
                    {"event": "throw", "dice": [4, 2], "valid": True, "point": None},
                    {"event": "bets", "placed": {"1": {"pass": 5, "field": 5}}, "refused": 1},
                    {"event": "bets", "accepted": False, "reason": "frame_crc"},
                    {"event": "shooter", "shooter": 2, "why": "seven_out"}):
         tally.add(report)
     assert (tally.throws, tally.no_rolls, tally.points_made, tally.bets_placed, tally.bets_refused,
-            tally.shooters, tally.seven_outs) == (3, 1, 1, 2, 2, 1, 1)
+            tally.shooters, tally.seven_outs) == (4, 1, 1, 2, 2, 1, 1)
 
 
 def _cli(*args, timeout=120):

@@ -106,6 +106,12 @@ def test_the_tally_counts_side_pots_all_ins_errors_and_missing_results_and_fails
             summary["all_ins"], summary["rake"], summary["results_missing"]) == (3, 1, 1, 1, 1, 1, 5, 1)
     assert summary["bought_in"] == 2500 and summary["stacks"] == 2495 and summary["chips_conserved"]
     assert failed(summary)                      # hand 3 has no hand_result
+    late = OmahaTally()                           # a result before any start (a run joined mid-hand), then one for
+    for report in ({"event": "hand_result", "hand": 6, "void": True},           # an earlier hand than the newest
+                   {"event": "hand_start", "hand": 7}, {"event": "hand_result", "hand": 6, "void": True},
+                   {"event": "hand_start", "hand": 8}):
+        late.add(report)
+    assert late.summary(seed=1, virtual_ms=0, wall_s=0)["results_missing"] == 1      # hand 7's
     for report in ({"event": "host_error", "error": "hand refused"}, {"event": "action_refused", "seat": "2"}):
         one = OmahaTally()
         one.add(report)
