@@ -526,8 +526,9 @@ def test_the_documented_example_session_is_what_the_tool_prints():
     section = _doc_section()
     blocks = re.findall(r"```json\n(.*?)```", section, re.S)
     # The order of a pass's console lines and reports (lines of baccarat_settings' output), the session,
-    # its output, the end of baccarat_round's output, the recall answer a {"recall": 1} line after it adds.
-    assert len(blocks) == 5
+    # its output, the end of baccarat_round's output, the recall answer a {"recall": 1} line after it adds, the
+    # end of baccarat_shoe_change_alarm's output (a new shoe in an alarm).
+    assert len(blocks) == 6
     with open(os.path.join(SCRIPTS, "baccarat_settings.out.jsonl")) as f:
         assert "\n" + blocks[0] in "\n" + f.read()
     proc = _cli("--table", _table(), "-", input_text=blocks[1])
@@ -540,6 +541,8 @@ def test_the_documented_example_session_is_what_the_tool_prints():
     with open(os.path.join(SCRIPTS, "baccarat_round.in.jsonl")) as f:
         recalled = _cli("--table", _table(), "-", input_text=f.read() + '{"recall": 1}\n')
     assert recalled.returncode == 0 and recalled.stdout.endswith(blocks[3] + blocks[4])
+    with open(os.path.join(SCRIPTS, "baccarat_shoe_change_alarm.out.jsonl")) as f:
+        assert f.read().endswith(blocks[5])
 
 
 def test_the_documented_constants_are_the_codes():
