@@ -24,10 +24,7 @@ from firmware import snapshot as S
 from firmware.recovery import carried_refusals
 
 # copies of firmware.events (tests/host/test_const_copies.py)
-_BUTTON = const(2)
-_BUTTON_LONG = const(2)
 _SHOE = const(12)
-_SHOE_IN = const(3)
 _SHOE_OUT = const(4)
 _SHOE_LET_IN = const(1)
 # copies of firmware.table_codes (tests/host/test_const_copies.py)
@@ -173,10 +170,7 @@ def new_shoe_first(ctx, kind, a, b, dispatch):
             from firmware.settings_change import hold_shoe
             hold_shoe(ctx, None)                  # the held shoe was taken out again (by the dealer)
         return False
-    if kind == _SHOE:
-        new = a == _SHOE_IN
-    else:
-        new = kind == _BUTTON and a == table.shoe_button and b == _BUTTON_LONG    # the IN it stands for
+    new = table.is_new_shoe(kind, a, b)              # (the dealer's SHOE CHANGE: the IN it stands for)
     if table.state == _FAULTED:
         if not new or table.closed_code or table.in_round():
             return False

@@ -86,7 +86,8 @@ def locate(store):
     j = 0
     for kind, payload, at in store._journal.records_at():
         if kind != _DROP and kind != _MARK:
-            for boot, seq, _, _, _, k, _ in frames_of(kind, payload):
+            # (_frames: read once. These records were read whole at boot or written by this boot.)
+            for boot, seq, _, _, _, k, _ in _frames(kind, payload):
                 if j < count and ram.boot_at(j) == boot and ram.seq_at(j) == seq:
                     ram.offsets[ram.slot_of(j)] = at + k
                     j += 1

@@ -21,7 +21,6 @@ _CARD = const(3)
 _FAULT = const(8)
 _SHOE = const(12)
 _SHOE_CUT = const(2)
-_SHOE_IN = const(3)
 _SHOE_OUT = const(4)
 _SHOE_UNREAD = const(5)
 # copies of firmware.faults (tests/host/test_const_copies.py)
@@ -128,9 +127,8 @@ class Alarms:
             return self._on_faulted(_FAULT, _SHOE_REMOVED, _NO_CARD)
         if kind == _SHOE and a == _SHOE_CUT and _BURNING <= self.resume_state <= _DEALING:
             return self._cut_card()                      # art. 3(1) holds whatever the alarm: never lost
-        shoe_change = kind == _SHOE and (a == _SHOE_IN or a == _SHOE_OUT) or self._shoe_button(kind, a, b)
-        if shoe_change and not self.in_round():
-            return self._shoe_change_in_alarm(kind, a, b)    # (the dealer's SHOE CHANGE: the IN it stands for)
+        if (kind == _SHOE and a == _SHOE_OUT or self.is_new_shoe(kind, a, b)) and not self.in_round():
+            return self._shoe_change_in_alarm(kind, a, b)
         if self._anywhere(kind, a, b):
             return _STAY
         return self._common(kind, a, b)

@@ -34,7 +34,6 @@ _HOST_TAG_SHIFT = const(16)
 _SHOE = const(12)
 _SHOE_CUT = const(2)
 _SHOE_HELLO = const(1)
-_SHOE_IN = const(3)
 _SHOE_OUT = const(4)
 _SHOE_UNREAD = const(5)
 _TICK = const(1)
@@ -152,7 +151,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
 
     # -- READY: no shoe in play ----------------------------------------------------------
     def _on_ready(self, kind, a, b):
-        if kind == _SHOE and a == _SHOE_IN or self._shoe_button(kind, a, b):
+        if self.is_new_shoe(kind, a, b):
             return self._new_shoe()
         if kind == _CARD:
             return self._alarm(_CARD_OUT_OF_ORDER, a)

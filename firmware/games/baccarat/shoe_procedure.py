@@ -85,7 +85,7 @@ class ShoeProcedure:
                 return self._cut_card()
         if kind == _BETS:
             return self._bets(a)
-        if self._shoe_button(kind, a, b):
+        if self.is_new_shoe(kind, a, b):
             return self._new_shoe()
         if self._anywhere(kind, a, b):
             return _STAY
@@ -101,7 +101,7 @@ class ShoeProcedure:
 
     # -- SHOE_CLOSED --------------------------------------------------------------------------
     def _on_shoe_closed(self, kind, a, b):
-        if kind == _SHOE and a == _SHOE_IN or self._shoe_button(kind, a, b):
+        if self.is_new_shoe(kind, a, b):
             return self._new_shoe()
         if kind == _SHOE and a == _SHOE_OUT:
             self._emit(_OUT_SHOE, _NEWS_REMOVED)
@@ -114,6 +114,7 @@ class ShoeProcedure:
             return _STAY
         return self._common(kind, a, b)
 
-    def _shoe_button(self, kind, a, b):
-        # A long press: a new shoe discards the one in play, so never by a slip of the hand.
-        return kind == _BUTTON and a == self.shoe_button and b == _BUTTON_LONG
+    def is_new_shoe(self, kind, a, b):
+        """A new shoe (art. 3(2)): the shoe's IN, or the dealer's SHOE CHANGE held long (a new shoe discards the
+        one in play, so never by a slip of the hand). Also settings_swap's test, with a change pending."""
+        return kind == _SHOE and a == _SHOE_IN or kind == _BUTTON and a == self.shoe_button and b == _BUTTON_LONG
