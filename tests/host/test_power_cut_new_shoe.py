@@ -37,29 +37,41 @@ _NEW_SHOE = {
 }
 
 
-def _shoe_and_change():
-    """A state dir: the shoe in, burned, betting open; decks 6 committed, pending until the next new shoe."""
+def base_run(table, lines):
+    """A state dir with the technician's PIN (246810) and `lines` replayed on it; what the replay printed."""
     state = tempfile.mkdtemp(prefix="base-")
     provision(state, "246810")
+    out = []
+    replay([line.encode() for line in lines], table, board_path("sim"), state, out.append)
+    return state, out
+
+
+def replay_on_copy(base, table, lines, cut=None, torn=False):
+    """`lines` replayed on a copy of the state dir `base` (cut after `cut` flash writes, whole or torn): (the
+    reports with an "event", the HeadlessTable). The console's lines are left aside (its pending banner)."""
+    out = []
+    tables = []
+    state = tempfile.mkdtemp(prefix="cut-")
+    os.rmdir(state)
+    shutil.copytree(base, state)
+    replay([line.encode() for line in lines], table, board_path("sim"), state, out.append,
+           started=tables.append, cut_after_writes=10 ** 9 if cut is None else cut, torn=torn)
+    reports = [json.loads(line) for line in out]
+    return [r for r in reports if "event" in r], tables[0]
+
+
+def _shoe_and_change():
+    """A state dir: the shoe in, burned, betting open; decks 6 committed, pending until the next new shoe."""
     lines = ['{"shoe": "new"}'] + ['{"card": "%s"}' % c for c in _BURN_8]
     lines += ['{"console": "%s"}' % typed for typed in ("login", "246810", "set decks 6", "commit DK-6", "logout")]
-    out = []
-    replay([line.encode() for line in lines], TABLE, board_path("sim"), state, out.append)
+    state, out = base_run(TABLE, lines)
     assert any('"settings_pending"' in line for line in out)
     return state
 
 
 def _run(base, how, cut=None, torn=False):
-    lines = []
-    tables = []
-    state = tempfile.mkdtemp(prefix="cut-")
-    os.rmdir(state)
-    shutil.copytree(base, state)
     script = _NEW_SHOE[how] + ['{"card": "%s"}' % c for c in _BURN_6] + _ROUND + ['{"wait_ms": 500}']
-    replay([line.encode() for line in script], TABLE, board_path("sim"), state, lines.append,
-           started=tables.append, cut_after_writes=10 ** 9 if cut is None else cut, torn=torn)
-    reports = [json.loads(line) for line in lines]
-    return [r for r in reports if "event" in r], tables[0]      # (the console's lines aside: its pending banner)
+    return replay_on_copy(base, TABLE, script, cut, torn)
 
 
 def _view(reports):

@@ -9,18 +9,12 @@ The commit itself is cut at every write in tests/host/test_console_settings_host
 here each script's cuts are the writes from the last input before the boundary to the first round after it (the
 window: a prefix of the script run uncut counts the writes before it), so every cut is one of the change running.
 """
-import json
 import os
-import shutil
-import tempfile
 
 import pytest
 
-from firmware.console.pins import provision
-from hostsim.headless import board_path
-from tests.host.test_power_cut_new_shoe import _view
+from tests.host.test_power_cut_new_shoe import _view, base_run, replay_on_copy
 from tests.host.test_power_cut_table import _diff, _flash_in_tmp_path  # noqa: F401 (autouse)
-from tools.replay import replay
 
 TABLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "boards", "tables")
 
@@ -69,24 +63,11 @@ _SCRIPTS = {
 
 def _base(game):
     table, lines, _ = _SCRIPTS[game]
-    state = tempfile.mkdtemp(prefix="base-")
-    provision(state, "246810")
-    out = []
-    replay([line.encode() for line in lines], os.path.join(TABLES, table), board_path("sim"), state, out.append)
-    return state
+    return base_run(os.path.join(TABLES, table), lines)[0]
 
 
 def _run(game, base, lines, cut=None, torn=False):
-    """(the reports with an "event", the HeadlessTable) of `lines` replayed on a copy of the base's flash."""
-    out = []
-    tables = []
-    state = tempfile.mkdtemp(prefix="cut-")
-    os.rmdir(state)
-    shutil.copytree(base, state)
-    replay([line.encode() for line in lines], os.path.join(TABLES, _SCRIPTS[game][0]), board_path("sim"), state,
-           out.append, started=tables.append, cut_after_writes=10 ** 9 if cut is None else cut, torn=torn)
-    reports = [json.loads(line) for line in out]
-    return [r for r in reports if "event" in r], tables[0]
+    return replay_on_copy(base, os.path.join(TABLES, _SCRIPTS[game][0]), lines, cut, torn)
 
 
 def _played_under_the_change(game, view):
