@@ -958,3 +958,47 @@ def test_the_result_reports_nets_are_read_from_the_rounds_bet_slots_without_a_wa
                                                   "3": {"player": 48, "tie": -10}, "4": {"banker_pair": -7}}
     table.slots_round = False                                # slots of no round: every zone walked
     assert reports.nets_table(table) == walked
+
+
+def test_art2_1_shoe_restart_while_burning_is_an_alarm():
+    # A HELLO mid-burn: a burn card may have left the shoe unreported, and the art. 2(1) count would then take
+    # the round's first card as a burn card (every card of the round dealt one place late). Regression: it was
+    # reported as a restart between rounds and the burn went on. Held like a line fault (art. 10).
+    rig = Rig()
+    rig.new_shoe(burn="2c 3c")
+    assert rig.table.state == bac_codes.BURNING
+    rig.event(SHOE, SHOE_HELLO, rig.table.evidence.keep(b"S1 00 HELLO shoe-2.3*844A"))
+    assert rig.table.state == FAULTED and rig.reports("shoe")[-1]["shoe"] == "new"
+    assert _strip(rig.last("fault")) == {"event": "fault", "fault": "shoe_restarted",
+                                         "bytes": "S1 00 HELLO shoe-2.3*844A"}
+    rig.card("4c")                                       # the card read again: the burn goes on with it
+    assert rig.last("fault_ack")["by"] == "rescan" and rig.table.state == bac_codes.BURNING
+    rig.cards("5c 6c 7c")
+    assert _strip(rig.last("shoe")) == {"event": "shoe", "shoe": "burned", "cards": 6}
+    assert [c["card"] for c in rig.reports("card") if c["to"] == "burn"] == ["2c", "3c", "4c", "5c", "6c", "7c"]
+    assert rig.table.state == bac_codes.BETTING
+
+
+def test_art2_1_shoe_restart_while_burning_confirm_resumes_the_burn():
+    rig = Rig()
+    rig.new_shoe(burn="2c")
+    rig.shoe(SHOE_HELLO)
+    rig.press("confirm")                                 # the dealer vouches no card left the shoe
+    assert rig.last("fault_ack")["by"] == "confirm" and rig.table.state == bac_codes.BURNING
+    rig.cards("3c 4c 5c 6c 7c")
+    assert rig.table.state == bac_codes.BETTING
+
+
+def test_art10_shoe_restart_in_an_alarm_of_a_round_is_reported_as_the_alarm_it_is():
+    # The alarm in force stays (a reader fault is the mildest, fault_kinds.alarm_severity); the restart is
+    # reported as the fault it is in a round, not as a restart between rounds (docs/protocol.md).
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h")
+    rig.fault(faults.FRAME_LOST, 0)
+    shoes = len(rig.reports("shoe"))
+    rig.shoe(SHOE_HELLO)
+    assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "shoe_restarted"
+    assert len(rig.reports("shoe")) == shoes and rig.table.fault_code == faults.FRAME_LOST
+    rig.card("5d")                                       # the rescan closes it: dealt where due
+    assert rig.last("fault_ack")["by"] == "rescan" and rig.table.state == bac_codes.DEALING

@@ -786,3 +786,17 @@ def test_every_alarm_screen_fits_the_20_column_lcd():
             continue
         lines = screens.dealer_lines(rig.table, CONFIG, [])
         assert max(len(line) for line in lines) <= 20, (fault_kinds.name(code), lines)
+
+
+def test_art9_shoe_restart_in_an_alarm_of_a_hand_is_reported_as_the_alarm_it_is():
+    # Regression: reported as a restart between hands ("shoe" "restarted") while a hand was held.
+    from firmware.events import SHOE_HELLO
+    rig = Rig()
+    _to_flop(rig)
+    rig.fault(faults.FRAME_LOST, 0)
+    shoes = len(rig.reports("shoe"))
+    rig.shoe(SHOE_HELLO)
+    assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "shoe_restarted"
+    assert len(rig.reports("shoe")) == shoes and rig.table.fault_code == faults.FRAME_LOST
+    rig.card("6s")
+    assert rig.last("fault_ack")["by"] == "rescan" and rig.table.state == DEALING

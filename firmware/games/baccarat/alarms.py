@@ -21,6 +21,7 @@ _CARD = const(3)
 _FAULT = const(8)
 _SHOE = const(12)
 _SHOE_CUT = const(2)
+_SHOE_HELLO = const(1)
 _SHOE_OUT = const(4)
 _SHOE_UNREAD = const(5)
 # copies of firmware.faults (tests/host/test_const_copies.py)
@@ -31,6 +32,7 @@ _DOUBLE_PULL = const(13)
 _JOURNAL_NEARLY_FULL = const(23)
 _LINK_BACKLOG = const(17)
 _SHOE_REMOVED = const(15)
+_SHOE_RESTARTED = const(52)
 # copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
 _BETTING = const(5)
 _BURNING = const(4)
@@ -122,6 +124,9 @@ class Alarms:
             return self._void()
         if kind == _SHOE and a == _SHOE_UNREAD:
             self._emit(_OUT_FAULT, _CARD_UNREADABLE, _NO_CARD) # reported; the alarm in force stays
+            return _STAY
+        if kind == _SHOE and a == _SHOE_HELLO and (self.in_round() or self.resume_state == _BURNING):
+            self._further_fault(_SHOE_RESTARTED, b)      # the fault it is there; the alarm in force stays
             return _STAY
         if kind == _SHOE and a == _SHOE_OUT and self.in_round():
             return self._on_faulted(_FAULT, _SHOE_REMOVED, _NO_CARD)

@@ -12,6 +12,7 @@ _BUTTON_LONG = const(2)
 _CARD = const(3)
 _SHOE = const(12)
 _SHOE_CUT = const(2)
+_SHOE_HELLO = const(1)
 _SHOE_IN = const(3)
 _SHOE_OUT = const(4)
 _SHOE_UNREAD = const(5)
@@ -19,6 +20,7 @@ _SHOE_UNREAD = const(5)
 _CARD_IMPOSSIBLE = const(11)
 _CARD_OUT_OF_ORDER = const(14)
 _CARD_UNREADABLE = const(12)
+_SHOE_RESTARTED = const(52)
 # copies of firmware.games.baccarat.codes (tests/host/test_const_copies.py)
 _BETTING = const(5)
 _BURNING = const(4)
@@ -55,6 +57,10 @@ class ShoeProcedure:
     def _on_burning(self, kind, a, b):
         if kind == _CARD:
             return self._burn(a, b)
+        if kind == _SHOE and a == _SHOE_HELLO:
+            # The shoe restarted mid-burn: a burn card may have left it unreported, and the count would
+            # take the round's first card for it (art. 10, as while dealing). Between rounds: reported.
+            return self._alarm(_SHOE_RESTARTED, b)
         return self._between_rounds(kind, a, b)
 
     def _burn(self, card, face_up):

@@ -20,12 +20,14 @@ _HOST = const(7)
 _HOST_HAND = const(2)
 _HOST_TAG_SHIFT = const(16)
 _SHOE = const(12)
+_SHOE_HELLO = const(1)
 _SHOE_UNREAD = const(5)
 # copies of firmware.faults (tests/host/test_const_copies.py)
 _CARD_IMPOSSIBLE = const(11)
 _CARD_MISSING = const(16)
 _CARD_OUT_OF_ORDER = const(14)
 _CARD_UNREADABLE = const(12)
+_SHOE_RESTARTED = const(52)
 # copies of firmware.games.omaha.codes (tests/host/test_const_copies.py)
 _DEALING = const(4)
 _NO_CARD = const(-1)
@@ -65,6 +67,9 @@ class Alarms:
             if self.resume_state == _DEALING or self.fault_code == _CARD_MISSING:
                 return self._on_faulted(_FAULT, _CARD_UNREADABLE, _NO_CARD)
             self._emit(_OUT_FAULT, _CARD_OUT_OF_ORDER, _NO_CARD)
+            return _STAY
+        if kind == _SHOE and a == _SHOE_HELLO and self.hand_runs():
+            self._further_fault(_SHOE_RESTARTED, b)      # the fault it is in a hand; the alarm in force stays
             return _STAY
         if kind == _BUTTON and a == self.confirm_button and b == _BUTTON_PRESSED:
             return self._confirm(a, b)
