@@ -1002,3 +1002,18 @@ def test_art10_shoe_restart_in_an_alarm_of_a_round_is_reported_as_the_alarm_it_i
     assert len(rig.reports("shoe")) == shoes and rig.table.fault_code == faults.FRAME_LOST
     rig.card("5d")                                       # the rescan closes it: dealt where due
     assert rig.last("fault_ack")["by"] == "rescan" and rig.table.state == bac_codes.DEALING
+
+
+def test_art3_a_card_out_of_the_closed_shoe_unread_is_out_of_order_as_one_read():
+    # Regression: the shoe's UNREAD after the last round was dropped (no report, no alarm): a card that left
+    # the closed shoe went unseen. As a card read there (and as UNREAD with no shoe in play): out of order.
+    rig = Rig()
+    rig.new_shoe()
+    rig.shoe(SHOE_CUT)
+    rig.cards("9h 5d Kc 2s")
+    assert rig.table.state == bac_codes.SHOE_CLOSED
+    rig.shoe(SHOE_UNREAD)
+    assert rig.table.state == FAULTED and rig.table.fault_code == faults.CARD_OUT_OF_ORDER
+    assert _strip(rig.last("fault")) == {"event": "fault", "fault": "card_out_of_order", "card": None}
+    rig.press("confirm")
+    assert rig.table.state == bac_codes.SHOE_CLOSED

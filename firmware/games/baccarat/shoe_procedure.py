@@ -114,6 +114,8 @@ class ShoeProcedure:
             return _READY
         if kind == _CARD:
             return self._alarm(_CARD_OUT_OF_ORDER, a)
+        if kind == _SHOE and a == _SHOE_UNREAD:
+            return self._alarm(_CARD_OUT_OF_ORDER, _NO_CARD)   # a card out of the closed shoe, unread (was dropped)
         if kind == _BETS:
             return self._bets(a)                         # for the next shoe's first round
         if self._anywhere(kind, a, b):
