@@ -40,6 +40,7 @@ _OUT_GAME_FIRST = const(32)
 _OUT_HOST = const(11)
 _OUT_LAMP = const(8)
 _OUT_LINK_BACKLOG = const(12)
+_OUT_NOT_TAKEN = const(14)
 _OUT_STATE = const(1)
 
 # The host report's and the audit log's words: CONSOLE_ERRORS[code] for a console error (firmware.events
@@ -49,6 +50,8 @@ CONSOLE_ERRORS = ("none", "unreadable", "line_too_long", "too_many_words", "unkn
                   "no_zone", "refused", "login_required", "audit_failed")
 CONSOLE_ACTIONS = ("none", "login", "login_failed", "lockout", "logout", "idle_logout", "passwd", "command",
                    "login_locked")
+# The shoe's own words for its messages (events.SHOE_*, OUT_NOT_TAKEN's a; docs/protocol.md, "Shoe").
+_SHOE_WORDS = ("", "HELLO", "CUT", "IN", "OUT", "UNREAD")
 
 _UNICODE = len("\u00e9") == 1      # len() of a str counts characters (CPython; a MicroPython with unicode)
 
@@ -203,6 +206,9 @@ class Reporter:
                 request = ("roads" if a == _HOST_ROADS else "hand" if a == _HOST_HAND
                            else "open_bets" if a == _HOST_OPEN_BETS else "request_%d" % a)
                 self._host_error("not served by this table", request, b if a != _HOST_HAND else 0)
+        elif code == _OUT_NOT_TAKEN:         # the shoe's own word for it (docs/protocol.md, "Shoe")
+            self.emit("not_taken", {"device": "shoe", "message": _SHOE_WORDS[a] if 0 < a < len(_SHOE_WORDS)
+                                    else "message_%d" % a})
         elif code == _OUT_LINK_BACKLOG:
             fields = {"fault": fault_kinds.name(_LINK_BACKLOG), "frames_held": b}
             if not a:

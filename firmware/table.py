@@ -24,6 +24,7 @@ _HOST = const(7)
 _LAMP = const(9)
 _LAMP_CHECK_END = const(-2)
 _LINK_BACKLOG = const(18)
+_SHOE = const(12)
 _TICK = const(1)
 # copies of firmware.faults (tests/host/test_const_copies.py)
 _CARD_OUT_OF_ORDER = const(14)
@@ -44,6 +45,7 @@ _OUT_FAULT = const(6)
 _OUT_FAULT_RESTORED = const(10)
 _OUT_HOST = const(11)
 _OUT_LINK_BACKLOG = const(12)
+_OUT_NOT_TAKEN = const(14)
 _OUT_STATE = const(1)
 _READY = const(1)
 _STARTING = const(0)
@@ -198,6 +200,10 @@ class Table(StateMachine, LampCheck):
             self.link_backlog = a != 0
             self.display_dirty = True          # a game's prompt: no new round while it is up
             self._emit(_OUT_LINK_BACKLOG, a, b)
+        elif kind == _SHOE:
+            # A shoe's message this state has no use for (a second cut card, a shoe put in during a round
+            # or with none to change, a shoe at a game that changes none): reported, never dropped unseen.
+            self._emit(_OUT_NOT_TAKEN, a)
         elif kind == _LAMP and a != _LAMP_CHECK_END and not self.accepts_lamp_check():
             # The console checks first; this is a fault that arrived in the same pass.
             self._emit(_OUT_CONSOLE_ERROR, _CON_REFUSED)

@@ -24,6 +24,7 @@ OUT_FAULT_RESTORED = const(10)  # a: fault code, b: detail (raised before the la
 OUT_HOST = const(11)      # a: HOST request the table could not serve, b: evidence of the line
 OUT_LINK_BACKLOG = const(12)  # a: 1 raised, 0 cleared; b: frames the host link holds
 OUT_CONSOLE = const(13)   # a: console action (events.CON_ACT_*), b: its detail
+OUT_NOT_TAKEN = const(14)  # a: the shoe's message (events.SHOE_*) the table's state does not take
 OUT_GAME_FIRST = const(32)  # codes from here on are a game controller's own (Table.game_report)
 
 # OUT_ACK's b: how the dealer closed the alarm.

@@ -979,6 +979,18 @@ def test_art2_1_shoe_restart_while_burning_is_an_alarm():
     assert rig.table.state == bac_codes.BETTING
 
 
+def test_art2_1_shoe_hello_before_the_first_burn_card_is_reported_only():
+    # The new shoe docked (its power-up HELLO) after the dealer's SHOE CHANGE: no card out yet, as between rounds.
+    rig = Rig()
+    rig.new_shoe(burn="")
+    rig.press("shoe_change", long=True)
+    rig.shoe(SHOE_HELLO)
+    assert rig.table.state == bac_codes.BURNING and rig.last("shoe")["shoe"] == "restarted"
+    rig.cards("2c 3c")
+    rig.shoe(SHOE_HELLO)                                 # once a burn card is out: the alarm
+    assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "shoe_restarted"
+
+
 def test_art2_1_shoe_restart_while_burning_confirm_resumes_the_burn():
     rig = Rig()
     rig.new_shoe(burn="2c")
@@ -1017,3 +1029,40 @@ def test_art3_a_card_out_of_the_closed_shoe_unread_is_out_of_order_as_one_read()
     assert _strip(rig.last("fault")) == {"event": "fault", "fault": "card_out_of_order", "card": None}
     rig.press("confirm")
     assert rig.table.state == bac_codes.SHOE_CLOSED
+
+
+def test_shoe_messages_the_state_does_not_take_are_reported_never_dropped_unseen():
+    # Regression: a shoe's IN during a round (art. 3(2): changed after a round only), a second CUT (art. 3(1))
+    # and CUT or OUT with no shoe in play left no report: the host never heard the shoe said them.
+    rig = Rig()
+    rig.shoe(SHOE_OUT)                                   # no shoe in play
+    rig.shoe(SHOE_CUT)
+    assert [_strip(r) for r in rig.reports("not_taken")] == [
+        {"event": "not_taken", "device": "shoe", "message": "OUT"},
+        {"event": "not_taken", "device": "shoe", "message": "CUT"}]
+    assert rig.table.state == READY
+    rig.new_shoe()
+    rig.shoe(SHOE_CUT)
+    rig.shoe(SHOE_CUT)                                   # the first decides the last round
+    assert _strip(rig.last("not_taken"))["message"] == "CUT"
+    assert [r["last_round"] for r in rig.reports("shoe") if r["shoe"] == "cut_card"] == [1]
+    rig.cards("9h 5d")
+    rig.shoe(SHOE_IN)                                    # no new shoe in a round: the round goes on
+    assert _strip(rig.last("not_taken"))["message"] == "IN" and rig.table.state == bac_codes.DEALING
+    rig.cards("Kc 2s")
+    assert rig.last("result")["player"] == ["9h", "Kc"] and rig.table.state == bac_codes.SHOE_CLOSED
+    rig.shoe(SHOE_CUT)                                   # the shoe closed
+    assert len(rig.reports("not_taken")) == 5 and rig.table.state == bac_codes.SHOE_CLOSED
+
+
+def test_art10_the_shoe_put_back_in_a_shoe_removed_alarm_is_reported():
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h")
+    rig.shoe(SHOE_OUT)
+    assert rig.table.fault_code == faults.SHOE_REMOVED
+    rig.shoe(SHOE_IN)                                    # the same shoe back (a new one waits for the round's end)
+    assert _strip(rig.last("not_taken")) == {"event": "not_taken", "device": "shoe", "message": "IN"}
+    rig.press("confirm")
+    rig.cards("5d Kc 2s")
+    assert rig.last("result")["player"] == ["9h", "Kc"]

@@ -800,3 +800,15 @@ def test_art9_shoe_restart_in_an_alarm_of_a_hand_is_reported_as_the_alarm_it_is(
     assert len(rig.reports("shoe")) == shoes and rig.table.fault_code == faults.FRAME_LOST
     rig.card("6s")
     assert rig.last("fault_ack")["by"] == "rescan" and rig.table.state == DEALING
+
+
+def test_shoe_messages_an_omaha_table_does_not_take_are_reported():
+    # Regression: IN, OUT and CUT (Baccarat's shoe procedure) were dropped unseen at Omaha; nothing changes.
+    from firmware.events import SHOE, SHOE_CUT, SHOE_IN, SHOE_OUT
+    rig = Rig()
+    rig.event(SHOE, SHOE_OUT)
+    _to_flop(rig)
+    rig.event(SHOE, SHOE_IN)
+    rig.event(SHOE, SHOE_CUT)
+    assert [strip(r)["message"] for r in rig.reports("not_taken")] == ["OUT", "IN", "CUT"]
+    assert rig.table.state == DEALING

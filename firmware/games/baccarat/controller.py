@@ -251,7 +251,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
                 return self._cut_card()
             if a == _SHOE_HELLO:
                 return self._alarm(_SHOE_RESTARTED, b)         # a card may have left it unreported (art. 10)
-            return _STAY
+            return self._common(kind, a, b)                    # (IN: no new shoe in a round) reported
         if kind == _BETS:
             self._emit(_OUT_BETS, a, 0)                  # bets closed when the first card came out
             return _STAY

@@ -57,9 +57,10 @@ class ShoeProcedure:
     def _on_burning(self, kind, a, b):
         if kind == _CARD:
             return self._burn(a, b)
-        if kind == _SHOE and a == _SHOE_HELLO:
-            # The shoe restarted mid-burn: a burn card may have left it unreported, and the count would
-            # take the round's first card for it (art. 10, as while dealing). Between rounds: reported.
+        if kind == _SHOE and a == _SHOE_HELLO and self.shoe.burned:
+            # The shoe restarted once the burn had begun: a burn card may have left it unreported, and the
+            # count would take the round's first card for it (art. 10, as while dealing). Before the first
+            # card it is as between rounds, reported: a new shoe docked after the dealer's SHOE CHANGE.
             return self._alarm(_SHOE_RESTARTED, b)
         return self._between_rounds(kind, a, b)
 
@@ -100,8 +101,8 @@ class ShoeProcedure:
     def _cut_card(self):
         try:
             last = self.shoe.cut_card()
-        except RuleError:
-            return _STAY                                 # an auto shuffler has none; a second one changes nothing
+        except RuleError:                                # an auto shuffler has none; a second one changes nothing
+            return self._common(_SHOE, _SHOE_CUT, 0)     # reported, not taken
         self._emit(_OUT_SHOE, _NEWS_CUT, last)
         return _STAY
 
