@@ -1066,3 +1066,17 @@ def test_art10_the_shoe_put_back_in_a_shoe_removed_alarm_is_reported():
     rig.press("confirm")
     rig.cards("5d Kc 2s")
     assert rig.last("result")["player"] == ["9h", "Kc"]
+
+
+def test_art8_shoe_restart_after_the_rounds_burn_card_is_an_alarm():
+    # The art. 8 burn card out, the round's first card next: a card lost in the restart would make every card
+    # of the round one place late. Before the burn card (bets open) the restart is only reported.
+    rig = Rig(burn_each_round=True)
+    rig.new_shoe()
+    rig.shoe(SHOE_HELLO)
+    assert rig.table.state == bac_codes.BETTING and rig.last("shoe")["shoe"] == "restarted"
+    rig.card("4d")                                       # the art. 8 burn
+    rig.shoe(SHOE_HELLO)
+    assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "shoe_restarted"
+    rig.cards("9h 5d Kc 2s")                             # the first, read again, closes it: the round as dealt
+    assert rig.last("fault_ack")["by"] == "rescan" and rig.last("result")["player"] == ["9h", "Kc"]

@@ -125,7 +125,7 @@ class Alarms:
         if kind == _SHOE and a == _SHOE_UNREAD:
             self._emit(_OUT_FAULT, _CARD_UNREADABLE, _NO_CARD) # reported; the alarm in force stays
             return _STAY
-        if kind == _SHOE and a == _SHOE_HELLO and (self.in_round() or self.resume_state == _BURNING and self.shoe.burned):
+        if kind == _SHOE and a == _SHOE_HELLO and self.drawing(self.resume_state):
             self._further_fault(_SHOE_RESTARTED, b)      # the fault it is there; the alarm in force stays
             return _STAY
         if kind == _SHOE and a == _SHOE_OUT and self.in_round():

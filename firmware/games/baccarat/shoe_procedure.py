@@ -57,11 +57,6 @@ class ShoeProcedure:
     def _on_burning(self, kind, a, b):
         if kind == _CARD:
             return self._burn(a, b)
-        if kind == _SHOE and a == _SHOE_HELLO and self.shoe.burned:
-            # The shoe restarted once the burn had begun: a burn card may have left it unreported, and the
-            # count would take the round's first card for it (art. 10, as while dealing). Before the first
-            # card it is as between rounds, reported: a new shoe docked after the dealer's SHOE CHANGE.
-            return self._alarm(_SHOE_RESTARTED, b)
         return self._between_rounds(kind, a, b)
 
     def _burn(self, card, face_up):
@@ -80,6 +75,8 @@ class ShoeProcedure:
     def _between_rounds(self, kind, a, b):
         """BURNING and BETTING alike: the shoe's other messages and the dealer's shoe change."""
         if kind == _SHOE:
+            if a == _SHOE_HELLO and self.drawing(self.state):
+                return self._alarm(_SHOE_RESTARTED, b)
             if a == _SHOE_IN:
                 return self._new_shoe()             # art. 3(2): the shoe may be changed after any round
             if a == _SHOE_OUT:
@@ -122,6 +119,18 @@ class ShoeProcedure:
         if self._anywhere(kind, a, b):
             return _STAY
         return self._common(kind, a, b)
+
+    def drawing(self, state):
+        """Is the dealer drawing cards in `state` (the table's, or the one an alarm holds)? A round in play,
+        the art. 2(1) burn once its first card is out, the art. 8 burn card out before the round's first.
+        A shoe's HELLO then may have lost a card, which the next card would be taken for (every card after
+        it one place late): the shoe_restarted alarm (art. 10). Otherwise (bets open, a new shoe docked
+        after the dealer's SHOE CHANGE, which says HELLO before its first card) it is only reported."""
+        if self.in_round():
+            return True
+        if state == _BURNING:
+            return self.shoe.burned > 0
+        return state == _BETTING and self.burned_this_round
 
     def is_new_shoe(self, kind, a, b):
         """A new shoe (art. 3(2)): the shoe's IN, or the dealer's SHOE CHANGE held long (a new shoe discards the
