@@ -71,13 +71,23 @@ def test_baccarat_drops_no_shoe_bet_reader_button_or_host_input_in_any_state():
     events = _SHOE + _buttons(BUTTONS) + _COMMON + [(BETS_FAULT, faults.FRAME_LOST, 0)]
     assert _silent(Rig, setups, events) == []
 
+    def art8_burned(rig):
+        rig.new_shoe()
+        rig.card("4d")                                   # the round's art. 8 burn card: its first comes next
+
+    assert _silent(lambda: Rig(burn_each_round=True), [("art8_burned", art8_burned)], events) == []
+
 
 def test_omaha_drops_no_shoe_button_or_host_input_in_any_state():
     from tests.firmware.omaha_rig import BUTTONS, Rig
-    from tests.firmware.test_omaha_table import _to_flop
+    from tests.firmware.test_omaha_table import WHOLE_DECK, _play, _start, _to_flop
 
     def ready(rig):
         pass
+
+    def betting(rig):
+        _start(rig, {1: 1000, 3: 1000, 7: 150})
+        _play(rig, WHOLE_DECK[:12], [])                  # the hole cards dealt: the first seat to act
 
     def in_a_hand(rig):
         _to_flop(rig)
@@ -86,7 +96,8 @@ def test_omaha_drops_no_shoe_button_or_host_input_in_any_state():
         rig.card("3d")                                   # no hand
 
     events = _SHOE + _buttons(BUTTONS) + _COMMON
-    setups = [("ready", ready), ("in_a_hand", in_a_hand), ("card_out_of_order", card_out_of_order)]
+    setups = [("ready", ready), ("betting", betting), ("in_a_hand", in_a_hand),
+              ("card_out_of_order", card_out_of_order)]
     assert _silent(Rig, setups, events) == []
 
 
