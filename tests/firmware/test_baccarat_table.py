@@ -1080,3 +1080,17 @@ def test_art8_shoe_restart_after_the_rounds_burn_card_is_an_alarm():
     assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "shoe_restarted"
     rig.cards("9h 5d Kc 2s")                             # the first, read again, closes it: the round as dealt
     assert rig.last("fault_ack")["by"] == "rescan" and rig.last("result")["player"] == ["9h", "Kc"]
+
+
+def test_the_dealer_display_offers_void_for_a_line_fault_only_where_it_voids_a_round():
+    # Between rounds (the burn, bets open) a long VOID closes no line fault: the display said it would.
+    rig = Rig()
+    rig.new_shoe(burn="2c")
+    rig.shoe(SHOE_HELLO)
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1:] == ["SHOE SHOE_RESTARTED", "", "RESCAN OR CONFIRM"]
+    rig.press("void", long=True)
+    assert rig.table.state == FAULTED                    # as the display says: VOID does not close it
+    rig.press("confirm")
+    rig.cards("3c 4c 5c 6c 7c 9h")
+    rig.fault(faults.FRAME_LOST)
+    assert screens.dealer_lines(rig.table, CONFIG, [])[3] == "RESCAN/CONFIRM/VOID"

@@ -158,7 +158,9 @@ def _alarm_lines(table):
     else:
         first, action = core_screens.fault_title(code), "CONFIRM TO ACK"
     if fault_kinds.is_reader_fault(code):
-        first, action = "SHOE " + fault_kinds.name(code).upper(), "RESCAN/CONFIRM/VOID"
+        first = "SHOE " + fault_kinds.name(code).upper()
+        # VOID voids a round; between rounds (the burn, bets open) it closes no line fault (alarms._void)
+        action = "RESCAN/CONFIRM/VOID" if table.in_round() else "RESCAN OR CONFIRM"
     detail = ""
     if fault_kinds.is_game_alarm(code) and table.fault_detail >= 0:
         detail = "CARD " + cards.name(table.fault_detail)
