@@ -1094,3 +1094,12 @@ def test_the_dealer_display_offers_void_for_a_line_fault_only_where_it_voids_a_r
     rig.cards("3c 4c 5c 6c 7c 9h")
     rig.fault(faults.FRAME_LOST)
     assert screens.dealer_lines(rig.table, CONFIG, [])[3] == "RESCAN/CONFIRM/VOID"
+    rig = Rig()
+    rig.new_shoe(burn="2c")
+    rig.shoe(SHOE_UNREAD)                                # while burning only the rescan closes it (art. 2(1))
+    rig.press("void")
+    assert screens.dealer_lines(rig.table, CONFIG, [])[1:] == ["UNREADABLE CARD", "", "RESCAN THE CARD"]
+    rig.press("void", long=True)
+    assert rig.table.state == FAULTED
+    rig.card("3c")
+    assert rig.last("fault_ack")["by"] == "rescan" and rig.table.state == bac_codes.BURNING

@@ -166,6 +166,8 @@ def _alarm_lines(table):
         detail = "CARD " + cards.name(table.fault_detail)
     if code == _LINK_BACKLOG and table.link_backlog:
         action = "WAIT OR HOLD VOID"                   # CONFIRM once the host link has caught up
+    elif code == _CARD_UNREADABLE and table.resume_state == _BURNING:
+        action = "RESCAN THE CARD"                     # the art. 2(1) count may hang on it (alarms._void)
     elif table.prompt_void or (not table.may_confirm() and code != _CARD_UNREADABLE):
         action = "HOLD VOID TO VOID"
     return [first, detail, action]
