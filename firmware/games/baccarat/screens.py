@@ -159,8 +159,12 @@ def _alarm_lines(table):
         first, action = core_screens.fault_title(code), "CONFIRM TO ACK"
     if fault_kinds.is_reader_fault(code):
         first = "SHOE " + fault_kinds.name(code).upper()
-        # VOID voids a round; between rounds (the burn, bets open) it closes no line fault (alarms._void)
-        action = "RESCAN/CONFIRM/VOID" if table.in_round() else "RESCAN OR CONFIRM"
+        # VOID voids a round; between rounds it closes no line fault (alarms._void), and a card read is
+        # the rescan only where one is awaited (the burn, bets open: alarms._card_in_alarm)
+        if table.in_round():
+            action = "RESCAN/CONFIRM/VOID"
+        elif table.resume_state == _BURNING or table.resume_state == _BETTING:
+            action = "RESCAN OR CONFIRM"
     detail = ""
     if fault_kinds.is_game_alarm(code) and table.fault_detail >= 0:
         detail = "CARD " + cards.name(table.fault_detail)

@@ -116,12 +116,14 @@ def _alarm_lines(table):
     else:
         first, action = core_screens.fault_title(code), "CONFIRM TO ACK"
     if fault_kinds.is_reader_fault(code):
-        first, action = "SHOE " + fault_kinds.name(code).upper(), "RESCAN OR CONFIRM"
+        # a card read is the rescan only in a hand (alarms._card_in_alarm): between hands CONFIRM alone
+        first, action = "SHOE " + fault_kinds.name(code).upper(), "RESCAN OR CONFIRM" if table.hand_runs() \
+            else "CONFIRM TO ACK"
     detail = ""
     if fault_kinds.is_game_alarm(code) and table.fault_detail >= 0:
         detail = "CARD " + cards.name(table.fault_detail)
-    if table.prompt_void or not table.may_confirm():
-        action = "HOLD VOID: MISDEAL"
+    if table.prompt_void or (not table.may_confirm() and code != _CARD_UNREADABLE):
+        action = "HOLD VOID: MISDEAL"                  # (an unreadable card: its rescan is offered too)
     return [first[:COLS], detail, action]
 
 

@@ -1,0 +1,97 @@
+# What the dealer display offers for an alarm closes it: each of CONFIRM, (HOLD) VOID and RESCAN named on its
+# action line, taken, is a `fault_ack`. Until stop 71 a line fault's alarm offered a rescan where no card is
+# awaited (no shoe or hand in play, a closed shoe) and a Baccarat VOID between rounds, where neither closes it;
+# an unreadable card in a Baccarat burn offered HOLD VOID, which closes nothing there (art. 2(1)); an Omaha
+# unreadable card in a hand hid its rescan behind HOLD VOID: MISDEAL, pointing the dealer at voiding the hand.
+from firmware import faults
+from firmware.events import CARD, SHOE_CUT, SHOE_HELLO, SHOE_OUT, SHOE_UNREAD
+from firmware.table_codes import FAULTED
+
+
+def _offered(line):
+    words = []
+    if "CONFIRM" in line:
+        words.append("confirm")
+    if "VOID" in line:
+        words.append("void")
+    if "RESCAN" in line:
+        words.append("rescan")
+    return words
+
+
+def _take(rig, word, card):
+    if word == "confirm":
+        rig.press("confirm")
+    elif word == "void":
+        rig.press("void", long=True)
+    else:
+        rig.card(card)
+
+
+def _false_offers(make, dealer_line, states, alarms, card):
+    """(state, alarm, the action line, an action it offers that does not close the alarm)."""
+    wrong = []
+    for state_name, state in states:
+        for alarm_name, alarm in alarms:
+            rig = make()
+            state(rig)
+            alarm(rig)
+            if rig.table.state != FAULTED:
+                continue
+            line = dealer_line(rig)
+            for word in _offered(line):
+                rig = make()
+                state(rig)
+                alarm(rig)
+                acks = len(rig.reports("fault_ack"))
+                _take(rig, word, card)
+                if len(rig.reports("fault_ack")) == acks:
+                    wrong.append((state_name, alarm_name, line, word))
+    return wrong
+
+
+def test_baccarat_alarm_prompts_offer_only_what_closes_the_alarm():
+    from firmware.games.baccarat import screens
+    from tests.firmware.baccarat_rig import Rig
+
+    def dealing(rig):
+        rig.new_shoe()
+        rig.cards("9h")
+
+    def shoe_closed(rig):
+        rig.new_shoe()
+        rig.shoe(SHOE_CUT)
+        rig.cards("9h 5d Kc 2s")
+
+    states = [("ready", lambda rig: None), ("burning", lambda rig: rig.new_shoe(burn="2c")),
+              ("burning, no card out", lambda rig: rig.new_shoe(burn="")), ("betting", lambda rig: rig.new_shoe()),
+              ("dealing", dealing), ("shoe_closed", shoe_closed)]
+    alarms = [("frame_lost", lambda rig: rig.fault(faults.FRAME_LOST)), ("sensor", lambda rig: rig.fault(faults.SHOE_SENSOR)),
+              ("unread", lambda rig: rig.shoe(SHOE_UNREAD)), ("hello", lambda rig: rig.shoe(SHOE_HELLO)),
+              ("out", lambda rig: rig.shoe(SHOE_OUT)), ("double pull", lambda rig: rig.event(CARD, 10, 0)),
+              ("a card", lambda rig: rig.card("Td"))]
+    config = {"table_id": "B01", "game": "baccarat"}
+    assert _false_offers(Rig, lambda rig: screens.dealer_lines(rig.table, config, [])[3], states, alarms, "Jd") == []
+
+
+def test_omaha_alarm_prompts_offer_only_what_closes_the_alarm():
+    from firmware.games.omaha import screens
+    from tests.firmware.omaha_rig import Rig
+    from tests.firmware.test_omaha_table import WHOLE_DECK, _play, _start, _to_flop
+
+    def betting(rig):
+        _start(rig, {1: 1000, 3: 1000, 7: 150})
+        _play(rig, WHOLE_DECK[:12], [])
+
+    states = [("ready", lambda rig: None), ("betting", betting), ("dealing", _to_flop)]
+    alarms = [("frame_lost", lambda rig: rig.fault(faults.FRAME_LOST)), ("unread", lambda rig: rig.shoe(SHOE_UNREAD)),
+              ("hello", lambda rig: rig.shoe(SHOE_HELLO)), ("a card", lambda rig: rig.card("Td")),
+              ("seen twice", lambda rig: rig.card("As")), ("keyed while dealing", lambda rig: rig.keys("1 check enter"))]
+    config = {"table_id": "O01", "game": "omaha"}
+    assert _false_offers(Rig, lambda rig: screens.dealer_lines(rig.table, config, [])[3], states, alarms, "Jd") == []
+    rig = Rig()
+    _to_flop(rig)
+    rig.shoe(SHOE_UNREAD)                                # art. 9: the card read again goes on with the hand
+    assert screens.dealer_lines(rig.table, config, [])[1:] == ["UNREADABLE CARD", "", "RESCAN OR HOLD VOID"]
+    rig.press("void")                                    # a short press: hold it to void
+    assert screens.dealer_lines(rig.table, config, [])[3] == "HOLD VOID: MISDEAL"
