@@ -1103,3 +1103,19 @@ def test_the_dealer_display_offers_void_for_a_line_fault_only_where_it_voids_a_r
     assert rig.table.state == FAULTED
     rig.card("3c")
     assert rig.last("fault_ack")["by"] == "rescan" and rig.table.state == bac_codes.BURNING
+
+
+def test_a_new_shoe_redraws_the_scoreboard_with_its_empty_roads():
+    # A mutant left the flag down at a new shoe (every test passed): the old shoe's roads stayed on the
+    # scoreboard through the new shoe's burn and bets, until its first result (firmware/main.py draws on it).
+    rig = Rig()
+    rig.new_shoe()
+    rig.cards("9h 5d Kc 2s")
+    rig.table.scoreboard_dirty = False                  # drawn (the output pass clears it)
+    for change in ("in", "shoe_change"):
+        if change == "in":
+            rig.shoe(SHOE_IN)
+        else:
+            rig.press("shoe_change", long=True)
+        assert rig.table.scoreboard_dirty and rig.table.roads.n_beads == 0, change
+        rig.table.scoreboard_dirty = False
