@@ -44,6 +44,16 @@ def _progress(table):
     return "no round in play"
 
 
+def _closes(ctx):
+    """What closes the open alarm: the dealer display's action line, which offers only what does
+    (tests/firmware/test_alarm_prompts.py); a table held closed is not opened by any button."""
+    t = ctx.table
+    if t.closed_code:
+        return "the table stays closed (no button opens it): see the boot's reports"
+    lines = ctx.game.screens.dealer_lines(t, ctx.config, ctx.button_names)
+    return "the dealer display says %s" % (lines[-1] if lines and lines[-1] else "CONFIRM")
+
+
 def _reset_cause(ctx):
     return ctx.reset_cause.lower()              # firmware.host_port.reset_cause_name: one word, as in the boot report
 
@@ -89,7 +99,7 @@ def status(con, args):
             detail = "bytes %r" % t.evidence.text(t.fault_detail)
         else:
             detail = "detail %d" % t.fault_detail
-        lines.append("fault %s (%s): press CONFIRM to acknowledge" % (fault_kinds.name(t.fault_code), detail))
+        lines.append("fault %s (%s): %s" % (fault_kinds.name(t.fault_code), detail, _closes(ctx)))
     for code, text, _ in ctx.bringup_faults:
         lines.append("bring-up fault %s: %s" % (code, text))
     if con.change.pending is not None:

@@ -162,7 +162,7 @@ def test_status_shows_the_bytes_of_a_reader_fault_and_the_unused_port_count():
         machine.uarts[0].feed(b"K?\n")
         _run(ctx, 2)
         status = _type(ctx, machine, b"status")
-        assert "fault frame_syntax (bytes 'K?'): press CONFIRM to acknowledge" in status
+        assert "fault frame_syntax (bytes 'K?'): the dealer display says CONFIRM OR HOLD VOID" in status
         assert not [line for line in status if "unused" in line]      # pico: shoe and dice share one UART
 
 

@@ -266,7 +266,7 @@ def test_unacknowledged_fault_survives_a_reset():
         recovered = [r for r in _host(machine) if r["event"] == "recovered"]
         assert [(r["state"], r["fault"], r["resumed"]) for r in recovered] == [("fault", "frame_syntax", True)]
         assert ctx.hw.displays["dealer"].lines[1] == "FRAME_SYNTAX"
-        assert "fault frame_syntax (from before the reset): press CONFIRM to acknowledge" in \
+        assert "fault frame_syntax (from before the reset): the dealer display says CONFIRM OR HOLD VOID" in \
             ctx.console.handle(b"status")
         _press_confirm(ctx, machine)
         assert ctx.table.state == t.READY

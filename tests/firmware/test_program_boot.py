@@ -102,6 +102,10 @@ def test_a_missing_file_or_manifest_holds_the_table_closed():
             fault = [r for r in _host(machine) if r.get("fault") == "program_mismatch"][0]
             assert fault["file"] == victim and fault["problem"] == problem, fault
             assert ctx.table.state == t.FAULTED
+            # the console's status said "press CONFIRM to acknowledge" (before stop 71), which opens nothing here
+            status = [line for line in ctx.console.handle(b"status") if line.startswith("fault ")]
+            assert status == ["fault program_mismatch (detail 0): the table stays closed (no button opens it): "
+                              "see the boot's reports"], status
 
 
 def _deploy_frozen(root, digest):
