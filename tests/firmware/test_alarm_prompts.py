@@ -4,7 +4,7 @@
 # an unreadable card in a Baccarat burn offered HOLD VOID, which closes nothing there (art. 2(1)); an Omaha
 # unreadable card in a hand hid its rescan behind HOLD VOID: MISDEAL, pointing the dealer at voiding the hand.
 from firmware import faults
-from firmware.events import CARD, SHOE_CUT, SHOE_HELLO, SHOE_OUT, SHOE_UNREAD
+from firmware.events import CARD, LINK_BACKLOG, SHOE_CUT, SHOE_HELLO, SHOE_OUT, SHOE_UNREAD
 from firmware.table_codes import FAULTED
 
 
@@ -50,6 +50,11 @@ def _false_offers(make, dealer_line, states, alarms, card):
     return wrong
 
 
+def _host_away(rig):
+    rig.event(LINK_BACKLOG, 1, 48)                       # the host link backed up: a round's first card is held
+    rig.card("Td")
+
+
 def test_baccarat_alarm_prompts_offer_only_what_closes_the_alarm():
     from firmware.games.baccarat import screens
     from tests.firmware.baccarat_rig import Rig
@@ -69,7 +74,7 @@ def test_baccarat_alarm_prompts_offer_only_what_closes_the_alarm():
     alarms = [("frame_lost", lambda rig: rig.fault(faults.FRAME_LOST)), ("sensor", lambda rig: rig.fault(faults.SHOE_SENSOR)),
               ("unread", lambda rig: rig.shoe(SHOE_UNREAD)), ("hello", lambda rig: rig.shoe(SHOE_HELLO)),
               ("out", lambda rig: rig.shoe(SHOE_OUT)), ("double pull", lambda rig: rig.event(CARD, 10, 0)),
-              ("a card", lambda rig: rig.card("Td"))]
+              ("a card", lambda rig: rig.card("Td")), ("host away", _host_away)]
     config = {"table_id": "B01", "game": "baccarat"}
     assert _false_offers(Rig, lambda rig: screens.dealer_lines(rig.table, config, [])[3], states, alarms, "Jd") == []
 
