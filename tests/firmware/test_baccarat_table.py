@@ -1080,6 +1080,10 @@ def test_art8_shoe_restart_after_the_rounds_burn_card_is_an_alarm():
     assert rig.table.state == FAULTED and rig.last("fault")["fault"] == "shoe_restarted"
     rig.cards("9h 5d Kc 2s")                             # the first, read again, closes it: the round as dealt
     assert rig.last("fault_ack")["by"] == "rescan" and rig.last("result")["player"] == ["9h", "Kc"]
+    rig.card("4s")                                       # the next round's burn card, then a line fault
+    rig.fault(faults.FRAME_LOST)
+    rig.shoe(SHOE_HELLO)                                 # reported as the fault it is; the alarm in force stays
+    assert rig.last("fault")["fault"] == "shoe_restarted" and rig.table.fault_code == faults.FRAME_LOST
 
 
 def test_the_dealer_display_offers_void_for_a_line_fault_only_where_it_voids_a_round():
