@@ -330,6 +330,11 @@ def test_a_report_forgotten_from_a_full_ring_leaves_no_stale_entry():
     assert ring.last() == [(4, "e4", ""), (5, "e5", ""), (6, "e6", "")]
     ring.note(7, "e7", {"fault": "x"})
     assert ring.last() == [(4, "e4", ""), (5, "e5", ""), (6, "e6", ""), (7, "e7", "x")]
+    ring = RecentReports(4)                           # not full: the reports before it all stay
+    ring.note(1, "e1", None)
+    ring.note(2, "replayed", None)
+    ring.forget_last()
+    assert ring.last() == [(1, "e1", "")] and ring.count == 1
 
 
 # -- the events that wait for the end of the lamp test of a boot that recovers ----------------------------
