@@ -2,7 +2,7 @@
 from firmware import fault_kinds, faults
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
-from firmware.events import LAMP, LAMP_ALL, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK
+from firmware.events import BETS, LAMP, LAMP_ALL, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK
 from firmware.games.baccarat import codes as bac_codes
 from firmware.games.baccarat import controller as bc
 from firmware.games.baccarat import screens
@@ -227,8 +227,10 @@ def test_art3_2_a_shoe_changed_while_an_alarm_holds_the_table_between_rounds_is_
     rig.cards("9h 5d Kc 2s")
     rig.card("3d")                                          # from the closed shoe
     assert rig.table.fault_code == faults.CARD_OUT_OF_ORDER
-    rig.shoe(SHOE_OUT)
-    rig.shoe(SHOE_IN)
+    for change in (SHOE_OUT, SHOE_IN):
+        rig.table.display_dirty = False                     # drawn (the output pass clears it)
+        rig.shoe(change)
+        assert rig.table.display_dirty                      # the alarm's screen shows the new shoe's round
     assert [r["shoe"] for r in rig.reports("shoe")][-2:] == ["removed", "new"]
     assert rig.table.state == FAULTED                       # the alarm stays the dealer's to close
     rig.press("confirm")
@@ -1123,3 +1125,19 @@ def test_a_new_shoe_redraws_the_scoreboard_with_its_empty_roads():
             rig.press("shoe_change", long=True)
         assert rig.table.scoreboard_dirty and rig.table.roads.n_beads == 0, change
         rig.table.scoreboard_dirty = False
+
+
+def test_a_reading_overtaken_in_the_same_pass_is_left_to_the_one_that_replaced_it():
+    # The reader's driver keeps one reading: a BETS event queued for an earlier one (a second reading came in
+    # the same pass) finds the newer in its place; that one's own event follows. Taking it would report the
+    # newer bets under the older id (a mutant did, every test passing).
+    rig = Rig()
+    rig.new_shoe()
+    rig.bets({1: {"banker": 100}})
+    first = rig.reading_id
+    rig.bets({2: {"player": 50}})
+    reports = len(rig.reports())
+    rig.event(BETS, first, 1)                            # the first reading's event, late
+    assert len(rig.reports()) == reports
+    rig.cards("9h 5d Kc 2s")
+    assert rig.last("round")["bets"] == {"2": {"player": 50}}
