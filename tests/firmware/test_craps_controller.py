@@ -192,6 +192,20 @@ def test_a_newer_reading_before_the_throw_replaces_the_last_one():
     assert [b[4] for b in rig.table.engine.open_bets()] == [20]
 
 
+def test_a_reading_overtaken_in_the_same_pass_is_left_to_the_one_that_replaced_it():
+    # The reader's driver keeps one reading: a BETS event queued for an earlier one finds the newer in its
+    # place, whose own event follows (a mutant took it: the newer reading placed and reported twice).
+    from firmware.events import BETS
+    rig = Rig()
+    rig.bets({1: {"pass": 10}})
+    first = rig.reading_id
+    rig.bets({1: {"pass": 20}, 2: {"field": 5}})
+    reports = len(rig.reports())
+    rig.event(BETS, first, 1)                           # the first reading's event, late
+    assert len(rig.reports()) == reports
+    assert sorted(b[4] for b in rig.table.engine.open_bets()) == [5, 20]
+
+
 def test_come_bet_travels_to_its_point_and_its_odds_follow_it():
     rig = Rig()
     rig.bets({1: {"pass": 10}})
