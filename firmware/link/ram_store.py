@@ -54,8 +54,3 @@ class RamStore(Held):
 
     def run_view(self, i, j):
         return self.view(i)
-
-    def drop_newest(self):
-        """Forget the frame appended last (a store on flash that could not write it)."""
-        if self._count:
-            self._count -= 1
