@@ -3,7 +3,7 @@
 from firmware import cards
 from firmware.bets import BetReading
 from firmware.drivers.pixels import ZoneLights
-from firmware.events import CARD, SHOE, SHOE_IN, TICK
+from firmware.events import CARD, SHOE, SHOE_CUT, SHOE_IN, TICK
 from firmware.games.baccarat import controller as bc
 from firmware.games.baccarat import payouts
 from firmware.games.baccarat.settings import load_settings
@@ -49,3 +49,20 @@ class Rig(TableRig):
 
     def shoe(self, status):
         self.event(SHOE, status)
+
+
+def _dealing(rig):
+    rig.new_shoe()
+    rig.cards("9h")
+
+
+def _shoe_closed(rig):
+    rig.new_shoe()
+    rig.shoe(SHOE_CUT)                                   # the round it came out in is the last
+    rig.cards("9h 5d Kc 2s")
+
+
+# The table's states of play, each reached from a fresh Rig: (name, what takes it there).
+PLAY_STATES = (("ready", lambda rig: None), ("burning", lambda rig: rig.new_shoe(burn="2c")),
+               ("burning, no card out", lambda rig: rig.new_shoe(burn="")), ("betting", lambda rig: rig.new_shoe()),
+               ("dealing", _dealing), ("shoe_closed", _shoe_closed))

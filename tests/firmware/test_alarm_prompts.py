@@ -4,7 +4,7 @@
 # an unreadable card in a Baccarat burn offered HOLD VOID, which closes nothing there (art. 2(1)); an Omaha
 # unreadable card in a hand hid its rescan behind HOLD VOID: MISDEAL, pointing the dealer at voiding the hand.
 from firmware import faults
-from firmware.events import CARD, LINK_BACKLOG, SHOE_CUT, SHOE_HELLO, SHOE_OUT, SHOE_UNREAD
+from firmware.events import CARD, LINK_BACKLOG, SHOE_HELLO, SHOE_OUT, SHOE_UNREAD
 from firmware.table_codes import FAULTED
 
 
@@ -57,26 +57,14 @@ def _host_away(rig):
 
 def test_baccarat_alarm_prompts_offer_only_what_closes_the_alarm():
     from firmware.games.baccarat import screens
-    from tests.firmware.baccarat_rig import Rig
-
-    def dealing(rig):
-        rig.new_shoe()
-        rig.cards("9h")
-
-    def shoe_closed(rig):
-        rig.new_shoe()
-        rig.shoe(SHOE_CUT)
-        rig.cards("9h 5d Kc 2s")
-
-    states = [("ready", lambda rig: None), ("burning", lambda rig: rig.new_shoe(burn="2c")),
-              ("burning, no card out", lambda rig: rig.new_shoe(burn="")), ("betting", lambda rig: rig.new_shoe()),
-              ("dealing", dealing), ("shoe_closed", shoe_closed)]
+    from tests.firmware.baccarat_rig import PLAY_STATES, Rig
     alarms = [("frame_lost", lambda rig: rig.fault(faults.FRAME_LOST)), ("sensor", lambda rig: rig.fault(faults.SHOE_SENSOR)),
               ("unread", lambda rig: rig.shoe(SHOE_UNREAD)), ("hello", lambda rig: rig.shoe(SHOE_HELLO)),
               ("out", lambda rig: rig.shoe(SHOE_OUT)), ("double pull", lambda rig: rig.event(CARD, 10, 0)),
               ("a card", lambda rig: rig.card("Td")), ("host away", _host_away)]
     config = {"table_id": "B01", "game": "baccarat"}
-    assert _false_offers(Rig, lambda rig: screens.dealer_lines(rig.table, config, [])[3], states, alarms, "Jd") == []
+    assert _false_offers(Rig, lambda rig: screens.dealer_lines(rig.table, config, [])[3], PLAY_STATES, alarms,
+                         "Jd") == []
 
 
 def test_omaha_alarm_prompts_offer_only_what_closes_the_alarm():

@@ -39,35 +39,16 @@ def _silent(make, setups, events):
 
 
 def test_baccarat_drops_no_shoe_bet_reader_button_or_host_input_in_any_state():
-    from tests.firmware.baccarat_rig import BUTTONS, Rig
-
-    def ready(rig):
-        pass
-
-    def burning(rig):
-        rig.new_shoe(burn="2c")
-
-    def betting(rig):
-        rig.new_shoe()
-
-    def dealing(rig):
-        rig.new_shoe()
-        rig.cards("9h")
-
-    def shoe_closed(rig):
-        rig.new_shoe()
-        rig.shoe(SHOE_CUT)
-        rig.cards("9h 5d Kc 2s")
+    from tests.firmware.baccarat_rig import BUTTONS, PLAY_STATES, Rig
 
     def card_out_of_order(rig):
         rig.card("3d")                                   # no shoe in play
 
     def double_pull(rig):
-        dealing(rig)
+        dict(PLAY_STATES)["dealing"](rig)
         rig.event(CARD, 10, 0)                           # no time since the last card
 
-    setups = [("ready", ready), ("burning", burning), ("betting", betting), ("dealing", dealing),
-              ("shoe_closed", shoe_closed), ("card_out_of_order", card_out_of_order), ("double_pull", double_pull)]
+    setups = list(PLAY_STATES) + [("card_out_of_order", card_out_of_order), ("double_pull", double_pull)]
     events = _SHOE + _buttons(BUTTONS) + _COMMON + [(BETS_FAULT, faults.FRAME_LOST, 0)]
     assert _silent(Rig, setups, events) == []
 
