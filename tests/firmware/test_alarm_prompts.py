@@ -29,25 +29,32 @@ def _take(rig, word, card):
 
 
 def _false_offers(make, dealer_line, states, alarms, card):
-    """(state, alarm, the action line, an action it offers that does not close the alarm)."""
+    """(state, alarm, a short VOID pressed first, the action line, an action it offers that does not close
+    the alarm). A short press of VOID asks the display to tell the dealer to hold it, where holding voids."""
     wrong = []
     for state_name, state in states:
         for alarm_name, alarm in alarms:
-            rig = make()
-            state(rig)
-            alarm(rig)
-            if rig.table.state != FAULTED:
-                continue
-            line = dealer_line(rig)
-            for word in _offered(line):
-                rig = make()
-                state(rig)
-                alarm(rig)
-                acks = len(rig.reports("fault_ack"))
-                _take(rig, word, card)
-                if len(rig.reports("fault_ack")) == acks:
-                    wrong.append((state_name, alarm_name, line, word))
+            for short_void in (False, True):
+                rig = _alarm(make, state, alarm, short_void)
+                if rig.table.state != FAULTED:
+                    continue
+                line = dealer_line(rig)
+                for word in _offered(line):
+                    rig = _alarm(make, state, alarm, short_void)
+                    acks = len(rig.reports("fault_ack"))
+                    _take(rig, word, card)
+                    if len(rig.reports("fault_ack")) == acks:
+                        wrong.append((state_name, alarm_name, short_void, line, word))
     return wrong
+
+
+def _alarm(make, state, alarm, short_void):
+    rig = make()
+    state(rig)
+    alarm(rig)
+    if short_void:
+        rig.press("void")
+    return rig
 
 
 def _host_away(rig):

@@ -178,6 +178,14 @@ class Alarms:
             return
         self._emit(_OUT_DEALT, card, _TO_DISCARD * 2)
 
+    def void_closes(self):
+        """Does a long VOID close the alarm in force (_void)? In a round (voided), a card held for the dealer
+        or the host link's backlog (set aside), an unreadable card between rounds but in the burn (art. 2(1):
+        only its rescan there). The dealer display offers it only then (screens.py)."""
+        if self.in_round() or self.held_card != _NO_CARD or self.fault_code == _LINK_BACKLOG:
+            return True
+        return self.fault_code == _CARD_UNREADABLE and self.resume_state != _BURNING
+
     def _void(self):
         """VOID held: the round in play is void, every bet returned (art. 10); or an unknown card discarded."""
         held = self.held_card

@@ -172,8 +172,8 @@ def _alarm_lines(table):
         action = "WAIT OR HOLD VOID"                   # CONFIRM once the host link has caught up
     elif code == _CARD_UNREADABLE and table.resume_state == _BURNING:
         action = "RESCAN THE CARD"                     # the art. 2(1) count may hang on it (alarms._void)
-    elif table.prompt_void or (not table.may_confirm() and code != _CARD_UNREADABLE):
-        action = "HOLD VOID TO VOID"
+    elif (table.prompt_void or not table.may_confirm() and code != _CARD_UNREADABLE) and table.void_closes():
+        action = "HOLD VOID TO VOID"                   # (a short press of VOID: hold it, where holding closes)
     return [first, detail, action]
 
 

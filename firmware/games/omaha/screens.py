@@ -122,8 +122,8 @@ def _alarm_lines(table):
     detail = ""
     if fault_kinds.is_game_alarm(code) and table.fault_detail >= 0:
         detail = "CARD " + cards.name(table.fault_detail)
-    if table.prompt_void or (not table.may_confirm() and code != _CARD_UNREADABLE):
-        action = "HOLD VOID: MISDEAL"                  # (an unreadable card: its rescan is offered too)
+    if (table.prompt_void or not table.may_confirm() and code != _CARD_UNREADABLE) and table.hand_runs():
+        action = "HOLD VOID: MISDEAL"                  # (only a hand is voided; an unreadable card: its rescan too)
     return [first[:COLS], detail, action]
 
 
