@@ -18,6 +18,7 @@ from firmware.link import sender as sender_mod
 _HOST = const(7)
 _HOST_ARG_MASK = const(0xFFFF)
 _HOST_BAD = const(3)
+_HOST_HAND = const(2)
 _HOST_OPEN_BETS = const(5)
 _HOST_RECALL = const(4)
 _HOST_ROADS = const(1)
@@ -140,6 +141,11 @@ def _host_frame(ctx, line):
             _host_event(ctx, _HOST_OPEN_BETS, (room if room < _HOST_ARG_MASK else _HOST_ARG_MASK) | above)
         elif text[:1] == b"{" and ctx.game.host_request is not None:
             _json_request(ctx, payload, text, tag)
+        elif text[:1] == b"{" and _names_hand(text):
+            # Omaha's request at another game's table: refused by the table as roads at a Craps table is
+            # (`not served by this table`, the request named and its tag given back), not as bytes it
+            # does not understand.
+            _host_event(ctx, _HOST_HAND, above)
         else:
             _host_refused(ctx, "unknown request", payload, tag)
     elif command == sender_mod.CMD_RECALL:
@@ -154,6 +160,15 @@ def _host_frame(ctx, line):
                       else "bad argument" if status == _BAD_ARGUMENT
                       else "unknown type" if status == _UNKNOWN_TYPE else "refused")
             _host_refused(ctx, "host frame refused: %s" % reason, line)
+
+
+def _names_hand(text):
+    """A JSON object with a "hand" key (Omaha's request), the values not judged."""
+    try:
+        request = json.loads(text)
+    except (ValueError, RuntimeError):                        # RuntimeError: nested too deeply
+        return False
+    return isinstance(request, dict) and "hand" in request
 
 
 def _json_request(ctx, line, text, tag):

@@ -205,7 +205,7 @@ class Reporter:
                 # named as the host asked it (its event number meant nothing to the host)
                 request = ("roads" if a == _HOST_ROADS else "hand" if a == _HOST_HAND
                            else "open_bets" if a == _HOST_OPEN_BETS else "request_%d" % a)
-                self._host_error("not served by this table", request, b if a != _HOST_HAND else 0)
+                self._host_error("not served by this table", request, b)
         elif code == _OUT_NOT_TAKEN:         # the shoe's own word for it (docs/protocol.md, "Shoe")
             self.emit("not_taken", {"device": "shoe", "message": _SHOE_WORDS[a] if 0 < a < len(_SHOE_WORDS)
                                     else "message_%d" % a})

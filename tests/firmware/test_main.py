@@ -335,8 +335,9 @@ def test_json_host_request_goes_to_the_game_and_a_refusal_is_reported_with_its_r
         ctx, machine, _ = _boot(state)
         _run(ctx)
         host = machine.uarts[1]
-        host.feed(_request('{"hand": {}}'))           # a game without JSON requests: not understood
-        _run(ctx, 2)
+        host.feed(_request('{"hand": {}}'))           # Omaha's request at a game without JSON requests
+        host.feed(_request('{"hands": {}}'))          # no request of any game: not understood
+        _run(ctx, 4)
         seen = []
 
         def request(parsed):
@@ -353,12 +354,13 @@ def test_json_host_request_goes_to_the_game_and_a_refusal_is_reported_with_its_r
         _run(ctx, 2)
         errors = [strip(r) for r in _host(machine) if r["event"] == "host_error"]
         assert seen == [{"hand": {"button": 3}}, {"bad": 1}]
-        assert errors[0] == {"event": "host_error", "error": "unknown request", "bytes": '{"hand": {}}'}
-        assert errors[1] == {"event": "host_error", "error": "not served by this table", "request": "hand"}
-        assert errors[2] == {"event": "host_error", "error": "hand: bad request", "bytes": '{"bad": 1}'}
-        assert errors[3]["bytes"] == '{"hand": [1, 2' and errors[3]["error"]     # not JSON: the parser's words
-        assert errors[4] == {"event": "host_error", "error": "not served by this table", "request": "roads"}
-        assert len(errors) == 5
+        assert errors[0] == {"event": "host_error", "error": "not served by this table", "request": "hand"}
+        assert errors[1] == {"event": "host_error", "error": "unknown request", "bytes": '{"hands": {}}'}
+        assert errors[2] == {"event": "host_error", "error": "not served by this table", "request": "hand"}
+        assert errors[3] == {"event": "host_error", "error": "hand: bad request", "bytes": '{"bad": 1}'}
+        assert errors[4]["bytes"] == '{"hand": [1, 2' and errors[4]["error"]     # not JSON: the parser's words
+        assert errors[5] == {"event": "host_error", "error": "not served by this table", "request": "roads"}
+        assert len(errors) == 6
 
 
 def test_an_open_bets_request_carries_the_room_below_the_links_alarm_and_only_craps_serves_it():
@@ -439,17 +441,19 @@ def test_a_requests_tag_comes_back_in_its_answer_and_its_refusal():
 
 
 def test_a_request_refused_for_its_words_gives_its_tag_back_too():
-    """An unknown word, a JSON request a table cannot take (Craps: no JSON requests) or one the game refuses
-    (Omaha: a stack of -5): the host_error says which request it refuses, as every answer does."""
+    """An unknown word, Omaha's hand at a table of another game (not served there, as roads at a Craps table),
+    JSON no game reads, or a request the game refuses (Omaha: a stack of -5): the host_error says which
+    request it refuses, as every answer does."""
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state)
         _run(ctx)
         machine.uarts[1].feed(fm.encode(0, 31, "REQUEST", "opn_bets") + fm.encode(0, 32, "REQUEST", '{"hand": {}}')
-                              + fm.encode(0, 0, "REQUEST", "opn_bets"))
-        _run(ctx, 6)
+                              + fm.encode(0, 35, "REQUEST", '{"hand": [1') + fm.encode(0, 0, "REQUEST", "opn_bets"))
+        _run(ctx, 8)
         assert [strip(r) for r in _host(machine) if r["event"] == "host_error"] == [
             {"event": "host_error", "error": "unknown request", "bytes": "opn_bets", "tag": 31},
-            {"event": "host_error", "error": "unknown request", "bytes": '{"hand": {}}', "tag": 32},
+            {"event": "host_error", "error": "not served by this table", "request": "hand", "tag": 32},
+            {"event": "host_error", "error": "unknown request", "bytes": '{"hand": [1', "tag": 35},
             {"event": "host_error", "error": "unknown request", "bytes": "opn_bets"}]     # untagged: none
     with ScratchDir() as state:
         ctx, machine, _ = _boot(state, "omaha")

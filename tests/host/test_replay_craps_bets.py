@@ -117,6 +117,6 @@ def test_a_host_hand_line_at_a_craps_table_is_the_request_alone(tmp_path):
     # shoe's HELLO landed on the port its game does not read, an unexpected_input fault holding the table.
     reports = _replay(tmp_path, [{"hand": {}}, {"roads": True}, {"dice": [3, 4]}])
     assert [(r["event"], r.get("error"), r.get("request")) for r in reports[3:5]] == [
-        ("host_error", "unknown request", None), ("host_error", "not served by this table", "roads")]
+        ("host_error", "not served by this table", "hand"), ("host_error", "not served by this table", "roads")]
     assert not [r for r in reports if r["event"] == "fault"], reports
     assert [r["valid"] for r in reports if r["event"] == "throw"] == [True]     # the table plays on
