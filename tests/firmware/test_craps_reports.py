@@ -65,6 +65,21 @@ def test_the_placed_table_reads_only_the_placed_bets_slots():
     assert reports.placed_table(t) == want and t.placed.reads == 0
 
 
+def test_odds_refused_by_the_rules_are_a_placement_refused_not_a_take_down():
+    # Odds with their line bet behind them that the rules refuse (past the table's max_odds setting) are a
+    # bet refused as placed: no "take_down" field, which would tell the host that chips in play stayed there
+    # (mutant seed 72: the flag set on this path lived through every test).
+    rig = Rig(seats=3)
+    rig.bets({1: {"pass": 10}})
+    rig.throw(2, 2)                                     # point 4: odds up to 3x the line bet
+    rig.bets({1: {"pass_odds": 50}})
+    refused = strip(rig.last("bet_refused"))
+    assert "take_down" not in refused, refused
+    assert (refused["seat"], refused["zone"], refused["amount"]) == ("1", "pass_odds", 50)
+    assert "max_odds" in refused["reason"]
+    assert strip(rig.last("bets"))["refused"] == 1
+
+
 def _on_the_boards_link(rig):
     """The rig's reports through a host link as the board's: 64 frames of 200 bytes, 128-byte pieces
     (firmware.startup HOST_STORE_FRAMES, HOST_SLOT, HOST_PIECE)."""
