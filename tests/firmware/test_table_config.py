@@ -82,6 +82,25 @@ def test_file_not_utf8_or_nested_too_deeply_is_a_settings_error():
         raises_match(SettingsError, "table settings", table_config.load, path)
 
 
+def test_a_file_the_heap_cannot_parse_is_a_settings_error_saying_so():
+    # On a board the parser's MemoryError (a table or board file too large for the heap left) is the
+    # file's refusal in words, as every other reason a file is refused (mutant seed 72: the message's
+    # formatting could raise instead with every test passing).
+    from firmware import jsonfile
+
+    class _Parser:
+        def loads(self, raw):
+            raise MemoryError("memory allocation failed")
+
+    real = jsonfile.json
+    jsonfile.json = _Parser()
+    try:
+        raises_match(SettingsError, "table settings t.json: too large to parse", jsonfile.parse, b"{}",
+                     "table settings t.json")
+    finally:
+        jsonfile.json = real
+
+
 def test_a_file_saved_with_a_byte_order_mark_is_refused_saying_so_on_both_runtimes():
     # A technician's editor (Windows Notepad) saves "UTF-8" with a BOM: CPython's parser refused it as
     # "Unexpected UTF-8 BOM (decode using utf-8-sig)", MicroPython's as "syntax error in JSON".
