@@ -295,6 +295,7 @@ def test_art3_cut_card_makes_the_next_round_the_last_then_the_shoe_is_closed():
     assert _strip(rig.last("fault")) == {"event": "fault", "fault": "card_out_of_order", "card": "3d"}
     rig.press("confirm")
     assert rig.table.state == bac_codes.SHOE_CLOSED
+    assert _strip(rig.last("card")) == {"event": "card", "card": "3d", "face_up": False, "to": "discard", "round": 1}
     rig.new_shoe()
     assert rig.table.state == bac_codes.BETTING
 
@@ -447,6 +448,34 @@ def test_shoe_change_needs_a_long_press():
     assert rig.table.state == READY
     rig.press("shoe_change", long=True)
     assert rig.table.state == bac_codes.BURNING
+
+
+def test_art3_a_card_out_of_the_closed_shoe_is_set_aside_counted_and_a_foreign_one_reported():
+    # Regression: CONFIRM (or a long VOID) of a card read after the last round set it aside unseen: no
+    # `card` report to the discard and not counted out of the shoe, so a card the shoe cannot hold (a
+    # seventh A of hearts of six decks: a card put into the shoe) went unflagged. As at Omaha, and as a
+    # second card in the alarm is, it is now counted and reported, card_impossible where it cannot be.
+    for close in ("confirm", "void"):
+        rig = Rig()
+        rig.new_shoe(burn="Ah Ah Ah Ah Ah Ah")             # art. 2(1) "decks": six cards, every A of hearts
+        rig.shoe(SHOE_CUT)
+        rig.cards("9h 5d Kc 2s")
+        assert rig.table.state == bac_codes.SHOE_CLOSED
+        rig.card("Ah")                                      # a seventh
+        assert rig.table.fault_code == faults.CARD_OUT_OF_ORDER
+        before = len(rig.reports())
+        rig.press(close, long=close == "void")
+        after = [_strip(r) for r in rig.reports()[before:] if r["event"] not in ("button", "state")]
+        assert after == [{"event": "fault", "fault": "card_impossible", "card": "Ah"},
+                         {"event": "fault_ack", "fault": "card_out_of_order", "by": close}], after
+        assert rig.table.state == bac_codes.SHOE_CLOSED
+        rig.card("Kd")                                      # a card the shoe holds: counted out, to the discard
+        remaining = rig.table.shoe.remaining
+        rig.press(close, long=close == "void")
+        assert rig.table.shoe.remaining == remaining - 1
+        assert _strip(rig.last("card")) == {"event": "card", "card": "Kd", "face_up": False, "to": "discard",
+                                            "round": 1}
+        assert rig.last("fault_ack")["by"] == close and rig.table.state == bac_codes.SHOE_CLOSED
 
 
 def test_card_with_no_shoe_in_play_is_out_of_order():
