@@ -13,10 +13,14 @@
 _BUTTON = const(2)
 _BUTTON_LONG = const(2)
 _BUTTON_PRESSED = const(1)
+_DICE_HELLO_AGAIN = const(1)
+_DICE_READER_HELLO = const(16)
 _THROW = const(15)
 # copies of firmware.faults (tests/host/test_const_copies.py)
+_DICE_RESTARTED = const(53)
 _LINK_BACKLOG = const(17)
 # copies of firmware.games.craps.codes (tests/host/test_const_copies.py)
+_COME_OUT = const(4)
 _OUT_THROW_HELD = const(38)
 # copies of firmware.statemachine (tests/host/test_const_copies.py)
 _STAY = const(-1)
@@ -40,6 +44,12 @@ class Alarms:
         if kind == _BUTTON and a == self.void_button and b == _BUTTON_LONG:
             self._emit(_OUT_BUTTON, a, b)
             return self.acknowledge(_ACK_VOID)
+        if kind == _DICE_READER_HELLO and a == _DICE_HELLO_AGAIN and self.resume_state >= _COME_OUT:
+            # A restart held in play (come-out or point): the fault it is there (controller._on_game), as a
+            # shoe's restart in a Baccarat round or Omaha hand held by an alarm is; the worse alarm stays in
+            # force. (Until stop 72 only the dice_reader's `restarted`, the report of one before play.)
+            self._further_fault(_DICE_RESTARTED, b)
+            return _STAY
         if self._anywhere(kind, a, b):
             return _STAY
         return self._common(kind, a, b)

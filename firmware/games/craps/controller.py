@@ -294,8 +294,8 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
                 self.display_dirty = True
             return True
         if kind == _DICE_READER_HELLO:
-            # Its first frame since boot (its power-up, or the board's own reset), a restart before the
-            # table opened, or one while an alarm already holds every throw: reported.
+            # Its first frame since boot (its power-up, or the board's own reset), or a restart before the
+            # table opened: reported. (One in play is the alarm (_on_game), or in an alarm the fault: alarms.py.)
             self._emit(_OUT_READER, a, b)
             return True
         if kind == _TICK:
