@@ -154,6 +154,18 @@ def test_a_key_given_twice_is_refused_naming_it():
     raises_match(SettingsError, "setting seats must be a whole number", table_config.load, path)
 
 
+def test_a_key_given_twice_is_found_past_escaped_backslashes_and_quotes():
+    # A quote ends a string unless an odd run of backslashes precedes it: a key of one backslash ("\\"),
+    # a key holding an escaped backslash and an escaped quote (three before the quote), a string value
+    # ending in a backslash (mutants seed 72: a run of three counted even, a backslash at a part's start
+    # not counted, each lived).
+    from firmware.jsonfile import duplicate_key
+    assert duplicate_key(r'{"x\\\"y": 1, "x\\\"y": 2}') == 'x\\"y'   # as parsed: x, a backslash, a quote, y
+    assert duplicate_key(r'{"\\": 1, "\\": 2}') == "\\"
+    assert duplicate_key(r'{"k": "\\", "k2": 1, "k2": 2}') == "k2"
+    assert duplicate_key(r'{"a\\": 1, "b": {"a\\": 2}}') is None
+
+
 def test_table_id_must_be_printable_ascii():
     # Every report carries the table_id; MicroPython's json.dumps writes "\u00c2" as UTF-8 bytes that no
     # host-link frame carries, so a table named "T\u00c2BLE" failed every report (and the fault in its
