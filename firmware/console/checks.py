@@ -178,10 +178,16 @@ def reboot(con, args):
 
 def _reboot_now(con):
     ctx = con.ctx
-    # This pass's TICK is all that may wait: every report of an earlier event has gone out.
+    # This pass's TICK is all that may wait: every earlier event has been dispatched and reported.
     if len(ctx.table.outbox) or len(ctx.queue) > 1:
         return
     con.reboot_due = False
+    if ctx.sender is not None:
+        # Its reports are numbered in the link store's RAM; the output pass keeps them on flash and writes them
+        # out. An input pass may come first: kept and written here (the command's own report among them), they
+        # go out before the next boot's, under their numbers (until stop 72 the next boot made them again from
+        # the table journal, after its boot report).
+        ctx.sender.poll(0)
     ctx.machine.reset()
 
 

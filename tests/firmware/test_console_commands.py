@@ -267,6 +267,23 @@ def test_reboot_resets_the_board_once_its_report_is_out():
         assert machine.resets == 1
 
 
+def test_reboot_waits_for_its_own_report_to_be_kept_when_no_output_pass_comes_between():
+    # Regression: the reboot waited for the table's outbox only, which an event's dispatch empties at once
+    # into the link store's RAM; the store is written to flash and the port by the output pass. An input
+    # pass before it reset the board with the command's report in RAM: the next boot made it again from
+    # the table journal, after its own boot report (a shoe in play: seen on tools.replay).
+    from firmware import main
+    with ScratchDir() as state:
+        ctx, machine, _ = boot_with_pin(state)
+        login(ctx, machine)
+        _run(ctx, 2)
+        machine.usb.feed(b"reboot\r")
+        for _ in range(3):                               # input passes only: no output pass between
+            main.poll_inputs(ctx, 10)
+        assert machine.resets == 1
+        assert reports(machine)[-1] == {"event": "console", "action": "command", "line": "reboot"}
+
+
 def test_lamp_zone_names_still_reach_the_table():
     with ScratchDir() as state:
         ctx, machine, _ = boot_with_pin(state)
