@@ -182,12 +182,11 @@ def _reboot_now(con):
     if len(ctx.table.outbox) or len(ctx.queue) > 1:
         return
     con.reboot_due = False
-    if ctx.sender is not None:
-        # Its reports are numbered in the link store's RAM; the output pass keeps them on flash and writes them
-        # out. An input pass may come first: kept and written here (the command's own report among them), they
-        # go out before the next boot's, under their numbers (until stop 72 the next boot made them again from
-        # the table journal, after its boot report).
-        ctx.sender.poll(0)
+    # The reports are numbered in the link store's RAM; the output pass keeps them on flash and writes them out.
+    # An input pass may come first: kept and written here (the command's own report among them), they go out
+    # before the next boot's, under their numbers (until stop 72 the next boot made them again from the table
+    # journal, after its boot report).
+    ctx.reporter.durable()
     ctx.machine.reset()
 
 
