@@ -466,8 +466,10 @@ def test_art3_a_card_out_of_the_closed_shoe_is_set_aside_counted_and_a_foreign_o
         before = len(rig.reports())
         rig.press(close, long=close == "void")
         after = [_strip(r) for r in rig.reports()[before:] if r["event"] not in ("button", "state")]
-        assert after == [{"event": "fault", "fault": "card_impossible", "card": "Ah"},
-                         {"event": "fault_ack", "fault": "card_out_of_order", "by": close}], after
+        impossible = {"event": "fault", "fault": "card_impossible", "card": "Ah"}
+        closed = {"event": "fault_ack", "fault": "card_out_of_order", "by": close}
+        # (CONFIRM acknowledges, then sets the card aside, as at Omaha; a long VOID sets it aside first)
+        assert after == ([closed, impossible] if close == "confirm" else [impossible, closed]), after
         assert rig.table.state == bac_codes.SHOE_CLOSED
         rig.card("Kd")                                      # a card the shoe holds: counted out, to the discard
         remaining = rig.table.shoe.remaining
@@ -479,11 +481,15 @@ def test_art3_a_card_out_of_the_closed_shoe_is_set_aside_counted_and_a_foreign_o
 
 
 def test_card_with_no_shoe_in_play_is_out_of_order():
-    rig = Rig()
-    rig.card("9h")
-    assert rig.table.fault_code == faults.CARD_OUT_OF_ORDER
-    rig.press("confirm")
-    assert rig.table.state == READY
+    for close in ("confirm", "void"):
+        rig = Rig()
+        rig.card("9h")
+        assert rig.table.fault_code == faults.CARD_OUT_OF_ORDER
+        rig.press(close, long=close == "void")
+        assert rig.table.state == READY
+        # set aside and reported, as a second card in the alarm is (until stop 72: unseen)
+        assert _strip(rig.last("card")) == {"event": "card", "card": "9h", "face_up": False, "to": "discard",
+                                            "round": 0}
 
 
 def test_a_card_drawn_during_a_lamp_check_is_out_of_order_not_lost():

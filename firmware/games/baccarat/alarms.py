@@ -113,12 +113,12 @@ class Alarms:
                 return _STAY
             held = self.held_card
             self.held_card = _NO_CARD
+            target = self.acknowledge(_ACK_CONFIRM)
             if held != _NO_CARD and (code == _DOUBLE_PULL or code == _LINK_BACKLOG):
-                target = self.acknowledge(_ACK_CONFIRM)
                 return self._resume_with_card(target, held, 1 if self.held_face_up else 0)
             if held != _NO_CARD:
-                self._discard(held)                      # set aside before the alarm closes, as a long VOID does
-            return self.acknowledge(_ACK_CONFIRM)
+                self._discard(held)                      # set aside once acknowledged, as at Omaha
+            return target
         if kind == _BUTTON and a == self.void_button and b == _BUTTON_LONG:
             self._emit(_OUT_BUTTON, a, b)
             return self._void()

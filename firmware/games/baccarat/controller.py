@@ -154,6 +154,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         if self.is_new_shoe(kind, a, b):
             return self._new_shoe()
         if kind == _CARD:
+            self.held_card = a                           # set aside at CONFIRM: reported, as the closed shoe's
             return self._alarm(_CARD_OUT_OF_ORDER, a)
         if kind == _SHOE and a == _SHOE_UNREAD:
             return self._alarm(_CARD_OUT_OF_ORDER, _NO_CARD)
