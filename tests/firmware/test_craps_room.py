@@ -214,3 +214,31 @@ def test_readings_bounded_by_the_room_replay_the_same_from_a_snapshot():
              lambda rig: rig.throw(2, 2),
              bets(64, {1: {"field": 10}})]
     assert journal_check(Rig, steps) >= 2
+
+
+def test_the_refusals_itemized_are_as_many_as_the_room_left_after_the_money_holds():
+    # What a reading's money leaves of its room (R frames: the room less 3) goes to refusals reported one by
+    # one, 3 frames each at their worst, at most codes.REFUSALS_ITEMIZED (docs/craps.md, "What one reading may
+    # report"; codes.py: the money 14 frames and 36 bytes an entry, in 128-byte pieces). As many as fit,
+    # never one more: the link store takes them all, and not fewer (mutants seed 72 of readings._itemized's
+    # arithmetic, rounding the money's pieces two down or one up, lived through every test).
+    from firmware.games.craps.codes import REFUSALS_ITEMIZED
+    for room in range(20, 44):
+        rig = Rig(seats=3)
+        rig.bets({1: {"pass": 10}})                     # (an earlier reading: its bet is no entry of the next)
+        rig.throw(2, 2)                                 # point 4: Pass may be put on no more
+        rig.table.link_room = room                      # (as firmware.main gives it before the reading)
+        before = len(rig.reports("bet_refused"))
+        rig.bets(dict((seat, dict((zone, 3) for zone in ZONES)) for seat in (1, 2, 3)))   # 3: refused
+        itemized = len(rig.reports("bet_refused")) - before
+        left = (room - 3) - 14 - 0                      # nothing placed by this reading: no money entry
+        assert itemized == min(REFUSALS_ITEMIZED, left // 3), (room, itemized)
+    for room in range(20, 44):                          # with money: two bets placed, 72 bytes, 1 piece
+        rig = Rig(seats=3)
+        rig.table.link_room = room
+        before = len(rig.reports("bet_refused"))
+        rig.bets({1: dict((zone, 3) for zone in ZONES), 2: {"pass": 10, "field": 5}})
+        itemized = len(rig.reports("bet_refused")) - before
+        assert len(rig.table.placed) == 2
+        left = (room - 3) - 14 - 1
+        assert itemized == min(REFUSALS_ITEMIZED, left // 3), (room, itemized)
