@@ -180,10 +180,28 @@ def test_table_id_must_be_printable_ascii():
     config["table_id"] = "T\u00c2BLE"
     _write_bytes(path, json.dumps(config).encode())
     assert table_config.table_id(path) is None          # the boot refusal report goes out with table null
-    for table_id in ("Table 7", "B-01/\"~", "x" * 12):
+    for table_id in ("Table 7", "B-01/\"~", "x" * 12, "B"):              # (one character: mutants seed 72)
         config = _sample("baccarat")
         config["table_id"] = table_id
         assert table_config.validate(config)["table_id"] == table_id
+
+
+def test_a_value_the_engines_checks_did_not_foresee_is_still_a_refusal_in_words():
+    # The games' loaders refuse every wrong value they know with a SettingsError; one that raised anything
+    # else from deep in an engine (a TypeError, a RuntimeError nested too deeply) is the file's refusal too,
+    # naming the exception, never a crash at boot (mutant seed 72: the message's formatting could raise).
+    from firmware.games.craps import settings as craps_settings
+    real = craps_settings.load_settings
+
+    def unforeseen(settings):
+        raise TypeError("unsupported types")
+
+    craps_settings.load_settings = unforeseen
+    try:
+        raises_match(SettingsError, "table settings: settings: malformed (TypeError: unsupported types)",
+                     table_config.validate, _sample("craps"))
+    finally:
+        craps_settings.load_settings = real
 
 
 def test_a_number_has_one_spelling_in_the_table_file_on_both_runtimes():
