@@ -23,7 +23,9 @@ _DISPLAY_TEST_MS = const(3000)
 def _refusal(con, what):
     table = con.ctx.table
     if table.state == table_mod.FAULTED:
-        why = "the table is in FAULT: the alarm stays until CONFIRM acknowledges it"
+        from firmware.console.info import closes     # (on demand, as every console command module)
+        # What closes it, as `status` says (until stop 72: CONFIRM, for every alarm, a closed table's too)
+        why = "the table is in FAULT until the alarm is closed: %s" % closes(con.ctx)
     else:
         why = "the table is %s" % table.state_name()
     return con.error(_CON_REFUSED, "%s refused: %s" % (what, why))

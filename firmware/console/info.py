@@ -44,9 +44,10 @@ def _progress(table):
     return "no round in play"
 
 
-def _closes(ctx):
+def closes(ctx):
     """What closes the open alarm: the dealer display's action line, which offers only what does
-    (tests/firmware/test_alarm_prompts.py); a table held closed is not opened by any button."""
+    (tests/firmware/test_alarm_prompts.py); a table held closed is not opened by any button. (`status`, and
+    a lamp check or lights test refused over the alarm: checks.py.)"""
     t = ctx.table
     if t.closed_code:
         return "the table stays closed (no button opens it): see the boot's reports"
@@ -99,7 +100,7 @@ def status(con, args):
             detail = "bytes %r" % t.evidence.text(t.fault_detail)
         else:
             detail = "detail %d" % t.fault_detail
-        lines.append("fault %s (%s): %s" % (fault_kinds.name(t.fault_code), detail, _closes(ctx)))
+        lines.append("fault %s (%s): %s" % (fault_kinds.name(t.fault_code), detail, closes(ctx)))
     for code, text, _ in ctx.bringup_faults:
         lines.append("bring-up fault %s: %s" % (code, text))
     if con.change.pending is not None:

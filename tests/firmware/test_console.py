@@ -84,7 +84,9 @@ def test_lamp_check_never_hides_the_alarm():
         zones = len(ctx.table.lights.names)
         for line in (b"lamp all", b"lamp tie"):
             reply = _type(ctx, machine, line)
-            assert reply[0].startswith("error: lamp check refused: the table is in FAULT"), reply
+            # what closes the alarm, as `status` says it (until stop 72: "until CONFIRM acknowledges it")
+            assert reply[0] == ("error: lamp check refused: the table is in FAULT until the alarm is closed: the "
+                                "dealer display says CONFIRM TO ACK"), reply
             assert ctx.table.lights.colours == [RED] * zones
         assert _type(ctx, machine, b"lamp off") == ["ok"]
         _run(ctx, 1)

@@ -106,6 +106,11 @@ def test_a_missing_file_or_manifest_holds_the_table_closed():
             status = [line for line in ctx.console.handle(b"status") if line.startswith("fault ")]
             assert status == ["fault program_mismatch (detail 0): the table stays closed (no button opens it): "
                               "see the boot's reports"], status
+            # and a lamp check refused over it says so too (until stop 72: "until CONFIRM acknowledges it")
+            ctx.console.shell.auth.logged_in = True     # (a technician logged in: the check needs it)
+            assert ctx.console.handle(b"lamp all") == [
+                "error: lamp check refused: the table is in FAULT until the alarm is closed: the table stays "
+                "closed (no button opens it): see the boot's reports"]
 
 
 def _deploy_frozen(root, digest):
