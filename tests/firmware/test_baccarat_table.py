@@ -480,6 +480,30 @@ def test_art3_a_card_out_of_the_closed_shoe_is_set_aside_counted_and_a_foreign_o
         assert rig.last("fault_ack")["by"] == close and rig.table.state == bac_codes.SHOE_CLOSED
 
 
+def test_bets_read_while_a_card_out_of_order_is_held_are_the_next_shoes_first_rounds():
+    # A card out of order (no shoe in play, or the shoe closed) is held for the dealer to set aside (stop 72);
+    # it is no round's first card, so a bet reading meanwhile is taken for the next shoe's first round, as
+    # before the card was held (the first version refused it: "round in progress: bets closed").
+    from tests.firmware.baccarat_rig import PLAY_STATES
+    for state in ("ready", "shoe_closed"):
+        rig = Rig()
+        dict(PLAY_STATES)[state](rig)
+        rig.card("4s")
+        assert rig.table.held_card >= 0
+        rig.bets({1: {"banker": 100}})
+        assert _strip(rig.last("bets"))["accepted"] is True, state
+        rig.press("confirm")
+        rig.new_shoe()
+        rig.cards("9h 2d Kc 3s")                         # Player's natural 9: the banker bet loses
+        assert rig.last("round")["bets"] == {"1": {"banker": 100}}, state
+    rig = Rig()                                          # a first card held between rounds: bets closed
+    rig.new_shoe()
+    rig.card("9h", wait=20)                              # a double pull with the burn's last card
+    assert rig.table.fault_code == faults.DOUBLE_PULL
+    rig.bets({1: {"banker": 100}})
+    assert _strip(rig.last("bets"))["accepted"] is False
+
+
 def test_card_with_no_shoe_in_play_is_out_of_order():
     for close in ("confirm", "void"):
         rig = Rig()

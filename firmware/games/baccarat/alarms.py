@@ -60,10 +60,12 @@ class Alarms:
 
     def _bets(self, reading_id):
         """A bet reading in any state but DEALING: the next round's bets, unless a card of a round is out
-        (an alarm holding a round, or a first card held for the dealer): then refused, as while dealing."""
+        (an alarm holding a round, or a first card held for the dealer between rounds: a double pull, the
+        host link backed up): then refused, as while dealing. (A card out of order held with no shoe in
+        play or the shoe closed is no round's: the reading is the next shoe's first round's.)"""
         if self.reading is None or reading_id != self.reading.reading_id:
             return _STAY                                 # overtaken by a newer reading in the same pass
-        if self.in_round() or self.held_card != _NO_CARD:
+        if self.in_round() or self.held_card != _NO_CARD and self.resume_state == _BETTING:
             self._emit(_OUT_BETS, reading_id, 0)         # bets closed when the first card came out
             return _STAY
         self.display_dirty = self.display_dirty or self.bets_unread      # BETS NOT READ goes
