@@ -2,7 +2,8 @@
 from firmware import fault_kinds, faults
 from firmware.compat import heap_lock, heap_unlock
 from firmware.drivers import pixels
-from firmware.events import BETS, LAMP, LAMP_ALL, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT, SHOE_UNREAD, TICK
+from firmware.events import (BETS, BETS_FAULT, LAMP, LAMP_ALL, SHOE, SHOE_CUT, SHOE_HELLO, SHOE_IN, SHOE_OUT,
+                             SHOE_UNREAD, TICK)
 from firmware.games.baccarat import codes as bac_codes
 from firmware.games.baccarat import controller as bc
 from firmware.games.baccarat import screens
@@ -490,8 +491,11 @@ def test_bets_read_while_a_card_out_of_order_is_held_are_the_next_shoes_first_ro
         dict(PLAY_STATES)[state](rig)
         rig.card("4s")
         assert rig.table.held_card >= 0
+        rig.event(BETS_FAULT, faults.FRAME_CRC, 0)       # a reading refused: its chips are not taken
+        assert rig.table.bets_unread, state              # BETS NOT READ, as with no card held
         rig.bets({1: {"banker": 100}})
         assert _strip(rig.last("bets"))["accepted"] is True, state
+        assert not rig.table.bets_unread
         rig.press("confirm")
         rig.new_shoe()
         rig.cards("9h 2d Kc 3s")                         # Player's natural 9: the banker bet loses

@@ -60,12 +60,11 @@ class Alarms:
 
     def _bets(self, reading_id):
         """A bet reading in any state but DEALING: the next round's bets, unless a card of a round is out
-        (an alarm holding a round, or a first card held for the dealer between rounds: a double pull, the
-        host link backed up): then refused, as while dealing. (A card out of order held with no shoe in
-        play or the shoe closed is no round's: the reading is the next shoe's first round's.)"""
+        (an alarm holding a round, or a first card held for the dealer: _first_card_held): then refused, as
+        while dealing."""
         if self.reading is None or reading_id != self.reading.reading_id:
             return _STAY                                 # overtaken by a newer reading in the same pass
-        if self.in_round() or self.held_card != _NO_CARD and self.resume_state == _BETTING:
+        if self.in_round() or self._first_card_held():
             self._emit(_OUT_BETS, reading_id, 0)         # bets closed when the first card came out
             return _STAY
         self.display_dirty = self.display_dirty or self.bets_unread      # BETS NOT READ goes
@@ -85,8 +84,14 @@ class Alarms:
             # Refused by the table (no room in its journal: main._dispatch), after the driver copied it over
             # the reading taken before: that one's chips are no longer known, so no bets are ready.
             self.bets_ready = False
-        if code != _BETS_RESTARTED and not self.in_round() and self.held_card == _NO_CARD:
+        if code != _BETS_RESTARTED and not self.in_round() and not self._first_card_held():
             self.bets_unread = self.display_dirty = True    # (the reader's HELLO between readings refuses none)
+
+    def _first_card_held(self):
+        """A card held for the dealer between rounds that may be the next round's first (a double pull, the
+        host link backed up): its bets are closed. (A card out of order held with no shoe in play or the shoe
+        closed is no round's: the next shoe's first round's bets stay open.)"""
+        return self.held_card != _NO_CARD and self.resume_state == _BETTING
 
     def may_confirm(self):
         """CONFIRM closes the alarm, except where only a rescan or VOID may (art. 10: never guessed)."""
