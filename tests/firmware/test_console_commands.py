@@ -201,7 +201,9 @@ def test_display_test_holds_its_pattern_then_the_screens_come_back():
         shown = list(dealer.lines)
         reply = typed(ctx, machine, "display test", 1)
         assert "dealer: test pattern for 3 s" in reply and "result: test pattern for 3 s" in reply
-        assert dealer.lines[0] == "DEALER DISPLAY TEST"
+        # every character cell lit by something: its name, then digits and # rows in turn, the digits shifted
+        # a cell a row (a stuck segment or a swapped row shows; mutant seed 72: rows of # only every third)
+        assert dealer.lines == ["DEALER DISPLAY TEST", "12345678901234567890", "#" * 20, "34567890123456789012"]
         _run(ctx, 25)                                        # the table redraws every second: held meanwhile
         assert dealer.lines[0] == "DEALER DISPLAY TEST"
         _run(ctx, 10)
