@@ -101,16 +101,31 @@ def test_art4_new_shooter_held_through_a_seven_out_changes_the_shooter_once():
     assert strip(rig.last("shooter")) == {"event": "shooter", "shooter": 3, "why": "stopped"}
 
 
-def test_art4_new_shooter_during_an_alarm_is_not_taken():
-    rig = Rig()
-    rig.bets({1: {"pass": 10}})
-    rig.throw(2, 2)
-    rig.fault(faults.DICE_SENSOR)
+def test_art4_new_shooter_during_an_alarm_is_not_taken_and_the_dealer_display_says_so():
+    # (until stop 72 the alarm's screen stayed as it was: the dealer could not tell the press from one taken)
+    for close in ("confirm", "void"):
+        rig = Rig()
+        rig.bets({1: {"pass": 10}})
+        rig.throw(2, 2)
+        rig.fault(faults.DICE_SENSOR)
+        assert screens.dealer_lines(rig.table, CONFIG, [])[2] == "NO THROW DECIDED"
+        rig.press("deal", long=True)
+        assert rig.last("shooter") is None and rig.table.state == FAULTED
+        assert rig.reports("button")[-2]["long"] is True   # the host hears the press (then its release)
+        assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["SHOOTER NOT CHANGED", "CONFIRM OR HOLD VOID"]
+        rig.press(close, long=close == "void")
+        assert screens.dealer_lines(rig.table, CONFIG, [])[0] == "SHOOTER 1 ROLL 1"
+        rig.fault(faults.DICE_SENSOR)                      # the next alarm starts without it
+        assert screens.dealer_lines(rig.table, CONFIG, [])[2] == "NO THROW DECIDED"
+        rig.press("confirm")
+        rig.press("deal", long=True)
+        assert strip(rig.last("shooter")) == {"event": "shooter", "shooter": 2, "why": "stopped"}
+    rig = Rig()                                            # the come-out held by the backed-up host link
+    rig.table.link_backlog = True
+    rig.throw(3, 4)
+    assert rig.table.fault_code == faults.LINK_BACKLOG
     rig.press("deal", long=True)
-    assert rig.last("shooter") is None and rig.table.state == FAULTED
-    rig.press("confirm")
-    rig.press("deal", long=True)
-    assert strip(rig.last("shooter")) == {"event": "shooter", "shooter": 2, "why": "stopped"}
+    assert screens.dealer_lines(rig.table, CONFIG, [])[2:] == ["SHOOTER NOT CHANGED", "WAIT OR HOLD VOID"]
 
 
 def test_art3_no_rolls_decide_nothing_and_say_why():

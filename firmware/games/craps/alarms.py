@@ -40,10 +40,20 @@ class Alarms:
             if self.fault_code == _LINK_BACKLOG and self.link_backlog:
                 self.display_dirty = True                # the host link has not caught up: wait
                 return _STAY
+            self.shooter_kept = False
             return self.acknowledge(_ACK_CONFIRM)
         if kind == _BUTTON and a == self.void_button and b == _BUTTON_LONG:
             self._emit(_OUT_BUTTON, a, b)
+            self.shooter_kept = False
             return self.acknowledge(_ACK_VOID)
+        if self._shooter_button(kind, a, b) and self.resume_state >= _COME_OUT:
+            # The dealer's NEW SHOOTER is not taken while the dice are held (docs/craps.md: the alarm is closed
+            # first); the dealer display says so until it is (until stop 72 it said nothing: the dealer could
+            # not tell the press from one taken). Reported as a button, as before.
+            self._emit(_OUT_BUTTON, a, b)
+            self.shooter_kept = True
+            self.display_dirty = True
+            return _STAY
         if kind == _DICE_READER_HELLO and a == _DICE_HELLO_AGAIN and self.resume_state >= _COME_OUT:
             # A restart held in play (come-out or point): the fault it is there (controller._on_game), as a
             # shoe's restart in a Baccarat round or Omaha hand held by an alarm is; the worse alarm stays in

@@ -104,6 +104,7 @@ class CrapsController(Alarms, CrapsLights, Readings, Table):
         self.shooter_rolls = 0       # valid rolls of the shooter
         self.new_shooter = False     # the dice passed on with the last throw or button
         self.deal_pressed_at = 0     # the shooter when the deal button went down (0: not seen down)
+        self.shooter_kept = False    # a NEW SHOOTER held long in an alarm in play, not taken: the dealer is told
         self._zone_lights = {}       # zone name -> light index (lights.CrapsLights)
         self._bet_lights = {}        # a bet's kind and number -> (light index, colour)
         self._frame = None           # a render's colour for each light (lights.CrapsLights), made once,

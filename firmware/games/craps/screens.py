@@ -103,11 +103,13 @@ def prompt(table):
 def dealer_lines(table, config, button_names):
     state = table.state
     if state == _FAULTED and table.fault_code == _LINK_BACKLOG:
-        return ["HOST AWAY: NO ROLL", "COME-OUT NOT DECIDED", "THROW AGAIN LATER",
+        return ["HOST AWAY: NO ROLL", "COME-OUT NOT DECIDED",
+                "SHOOTER NOT CHANGED" if table.shooter_kept else "THROW AGAIN LATER",
                 "WAIT OR HOLD VOID" if table.link_backlog else "CONFIRM: THROW AGAIN"]
     if state == _FAULTED:
-        return ["ALARM: DICE HELD", fault_kinds.name(table.fault_code).upper(), "NO THROW DECIDED",
-                "CONFIRM OR HOLD VOID"]
+        # (a NEW SHOOTER pressed in the alarm is not taken: said in place of the held throws' line)
+        return ["ALARM: DICE HELD", fault_kinds.name(table.fault_code).upper(),
+                "SHOOTER NOT CHANGED" if table.shooter_kept else "NO THROW DECIDED", "CONFIRM OR HOLD VOID"]
     if state != _COME_OUT and state != _POINT:
         lines = core_screens.dealer_lines(table, config, button_names)
         if table.bets_unread and state == _READY:
