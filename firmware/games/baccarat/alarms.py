@@ -87,6 +87,15 @@ class Alarms:
         if code != _BETS_RESTARTED and not self.in_round() and not self._first_card_held():
             self.bets_unread = self.display_dirty = True    # (the reader's HELLO between readings refuses none)
 
+    def _hold(self, code, card, face_up):
+        """Raise the alarm `code` with the card held for the dealer: a double pull's or a first card's while the
+        host link is backed up (CONFIRM deals it on), or a card out of order (no shoe in play, the shoe closed:
+        CONFIRM sets it aside, counted out of the shoe it left and reported, as a second card in the alarm is,
+        _card_in_alarm; until stop 72 it was set aside unseen and uncounted). A long VOID sets it aside (_void)."""
+        self.held_card = card
+        self.held_face_up = face_up == 1
+        return self._alarm(code, card)
+
     def _first_card_held(self):
         """A card held for the dealer between rounds that may be the next round's first (a double pull, the
         host link backed up): its bets are closed. (A card out of order held with no shoe in play or the shoe

@@ -154,8 +154,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
         if self.is_new_shoe(kind, a, b):
             return self._new_shoe()
         if kind == _CARD:
-            self.held_card = a                           # set aside at CONFIRM: reported, as the closed shoe's
-            return self._alarm(_CARD_OUT_OF_ORDER, a)
+            return self._hold(_CARD_OUT_OF_ORDER, a, b)
         if kind == _SHOE and a == _SHOE_UNREAD:
             return self._alarm(_CARD_OUT_OF_ORDER, _NO_CARD)
         if kind == _BETS:
@@ -172,16 +171,12 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
             if self.since_card_ms < _DOUBLE_PULL_MS:
                 # Out with the card that ended the last round or the burn: two cards at once, not the
                 # next round's first unless the dealer says so (CONFIRM; a long VOID sets it aside).
-                self.held_card = a
-                self.held_face_up = b == 1
-                return self._alarm(_DOUBLE_PULL, a)
+                return self._hold(_DOUBLE_PULL, a, b)
             if self.link_backlog:
                 # The round's first card (or its art. 8 burn) while the host link is backed up: no new
                 # round (its reports could be lost). Held, as a double pull's card is: CONFIRM once the
                 # backlog clears deals it as the round's first; a long VOID discards it (art. 10).
-                self.held_card = a
-                self.held_face_up = b == 1
-                return self._alarm(_LINK_BACKLOG, a)
+                return self._hold(_LINK_BACKLOG, a, b)
             if self.settings.burn_each_round and not self.burned_this_round:
                 self.burned_this_round = True          # art. 8: the first card of the round is burned
                 return self._burn(a, b)
@@ -239,9 +234,7 @@ class BaccaratTable(ShoeProcedure, Alarms, BaccaratLights, Table):
             return self._tick(a)                     # as _anywhere's, with no other test before it
         if kind == _CARD:
             if self.since_card_ms < _DOUBLE_PULL_MS:
-                self.held_card = a
-                self.held_face_up = b == 1
-                return self._alarm(_DOUBLE_PULL, a)
+                return self._hold(_DOUBLE_PULL, a, b)
             return self._deal(a, b)
         if kind == _SHOE:
             if a == _SHOE_UNREAD:

@@ -111,13 +111,9 @@ class ShoeProcedure:
             self._emit(_OUT_SHOE, _NEWS_REMOVED)
             return _READY
         if kind == _CARD:
-            # Held, as a card out of order is at Omaha (and with no shoe in play: controller._on_ready): the
-            # dealer's CONFIRM (or long VOID) sets it aside, counted out of the shoe it left (a card the shoe
-            # cannot hold, a seventh A of hearts of six decks, is then reported card_impossible) and reported
-            # `to` `discard`, as a second card in the alarm is (alarms._card_in_alarm). Until stop 72 it was
-            # set aside unseen and uncounted.
-            self.held_card = a
-            return self._alarm(_CARD_OUT_OF_ORDER, a)
+            # held, and set aside at CONFIRM counted out of this shoe: a card it cannot hold (a seventh A of
+            # hearts of six decks) is reported card_impossible (alarms._hold)
+            return self._hold(_CARD_OUT_OF_ORDER, a, b)
         if kind == _SHOE and a == _SHOE_UNREAD:
             return self._alarm(_CARD_OUT_OF_ORDER, _NO_CARD)   # a card out of the closed shoe, unread (was dropped)
         if kind == _BETS:
